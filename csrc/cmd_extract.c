@@ -1,0 +1,427 @@
+/* cmd_extract.c - `ecg extract`: read a commit's Python files, write both records.
+ *
+ * The data flows one way: repository -> blobs -> parser -> (analysis passes,
+ * as they land) -> records.  Each file's AST is dropped as soon as it has
+ * been read, so memory follows the index, not the sum of all trees.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecg/cmd.h"
+#include "ecg/emit.h"
+#include "ecg/err.h"
+#include "ecg/helpers.h"
+#include "ecg/pyast.h"
+#include "ecg/pyrt.h"
+#include "ecg/records.h"
+#include "ecg/repo.h"
+#include "ecg/util.h"
+
+#define EXTRACT_DEFAULT_MAX_FILE (16UL << 20)
+
+static const char extract_usage[] =
+"usage: ecg extract [--repo PATH] [--rev REV | --worktree] [--entry FILE]\n"
+"                   [--out DIR] [--max-file-size BYTES] [--helpers-dir DIR] [-q]\n"
+"\n"
+"Read the Python files of a commit, without checking anything out and without\n"
+"running anything, and write records/computation_graph.json and\n"
+"records/execution_schedule.json.\n"
+"\n"
+"  --repo PATH           the repository: a work tree, any directory inside one,\n"
+"                        or a bare repository (default: .)\n"
+"  --rev REV             the commit to read: a sha, branch, tag, HEAD~2, ...\n"
+"                        (default: HEAD)\n"
+"  --worktree            read the files in the work tree instead of the commit's\n"
+"                        blobs (tracked files and untracked ones not ignored);\n"
+"                        `dirty` is set when they differ from REV\n"
+"  --entry FILE          the job's entry script, relative to PATH (or to the\n"
+"                        repository root); it must exist at REV\n"
+"  --out DIR             where to write the records (default: records/ at the\n"
+"                        work tree's root; required for a bare repository)\n"
+"  --max-file-size BYTES larger .py files are not parsed and are reported in\n"
+"                        parse_errors (default: 16777216)\n"
+"  --helpers-dir DIR     where ecg's Python helpers are (default: found\n"
+"                        next to the build tree, else the installed ones)\n"
+"  -q, --quiet           do not print per-file warnings\n"
+"  -h, --help            show this help\n"
+"\n"
+"A file that does not parse, is too large, or cannot be read becomes an entry\n"
+"in parse_errors and the run goes on.  Symbolic links and submodules are not\n"
+"followed; they are listed in `unresolved`.  The record files are replaced\n"
+"atomically: a failed run leaves earlier records as they were.  On success the\n"
+"paths of the two records are printed, one per line.\n"
+"\n"
+"Exit status: 0 records written; 2 bad usage; 3 not a repository, empty\n"
+"repository, unknown revision, or entry not found; 4 records not written;\n"
+"5 internal error.\n";
+
+struct extract_opts {
+	const char *repo;
+	const char *rev;
+	const char *entry;
+	const char *out;
+	const char *helpers_dir;
+	int worktree;
+	int quiet;
+	size_t max_file;
+};
+
+static int extract_parse_size(const char *s, size_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!*s || *s == '-')
+		return -1;
+	v = strtoull(s, &end, 10);
+	if (*end || v == 0)
+		return -1;
+	*out = (size_t)v;
+	return 0;
+}
+
+static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "repo", required_argument, NULL, 'r' },
+		{ "rev", required_argument, NULL, 'R' },
+		{ "entry", required_argument, NULL, 'e' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "worktree", no_argument, NULL, 'w' },
+		{ "max-file-size", required_argument, NULL, 'm' },
+		{ "helpers-dir", required_argument, NULL, 'H' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	memset(o, 0, sizeof *o);
+	o->repo = ".";
+	o->max_file = EXTRACT_DEFAULT_MAX_FILE;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'r': o->repo = optarg; break;
+		case 'R': o->rev = optarg; break;
+		case 'e': o->entry = optarg; break;
+		case 'o': o->out = optarg; break;
+		case 'w': o->worktree = 1; break;
+		case 'H': o->helpers_dir = optarg; break;
+		case 'q': o->quiet = 1; break;
+		case 'm':
+			if (extract_parse_size(optarg, &o->max_file) < 0)
+				return err_set(ECG_EXIT_USAGE, "--max-file-size takes a positive number of bytes, not '%s'", optarg);
+			break;
+		case 'h':
+			fputs(extract_usage, stdout);
+			return 1;
+		default:
+			if (optopt)
+				return err_set(ECG_EXIT_USAGE, "extract: unknown option '-%c' (see 'ecg extract --help')", optopt);
+			return err_set(ECG_EXIT_USAGE, "extract: unknown or incomplete option '%s' (see 'ecg extract --help')",
+			               argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return err_set(ECG_EXIT_USAGE, "extract: unexpected argument '%s' (see 'ecg extract --help')", argv[optind]);
+	if (o->worktree && o->rev)
+		return err_set(ECG_EXIT_USAGE, "extract: --worktree reads the work tree against HEAD; it does not take --rev");
+	if (!o->rev)
+		o->rev = "HEAD";
+	return 0;
+}
+
+/* Normalise a relative path: drop "." components and empty ones, resolve
+ * "..".  Returns an owned copy, or NULL if ".." climbs above the start. */
+static char *extract_norm_path(const char *p)
+{
+	buf_t b;
+	const char *seg = p, *end;
+
+	buf_init(&b);
+	while (*seg) {
+		size_t n;
+
+		end = strchr(seg, '/');
+		if (!end)
+			end = seg + strlen(seg);
+		n = (size_t)(end - seg);
+		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
+			char *slash;
+
+			if (b.len == 0) {
+				buf_free(&b);
+				return NULL;
+			}
+			slash = strrchr(b.buf, '/');
+			b.len = slash ? (size_t)(slash - b.buf) : 0;
+			b.buf[b.len] = 0;
+		} else if (n > 0 && !(n == 1 && seg[0] == '.')) {
+			if (b.len)
+				buf_addch(&b, '/');
+			buf_add(&b, seg, n);
+		}
+		seg = *end ? end + 1 : end;
+	}
+	return buf_detach(&b);
+}
+
+static const repo_file_t *extract_find(const repo_file_t *files, size_t n, const char *path)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(files[mid].path, path);
+
+		if (c == 0)
+			return &files[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static int extract_is_py(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n >= 3 && strcmp(path + n - 3, ".py") == 0;
+}
+
+/* In --worktree mode: *dirty = 1 when the Python files read differ from the
+ * commit's (added, removed, or other bytes).  Other paths, such as the
+ * records directory itself, do not make the code that was read differ. */
+static int extract_worktree_dirty(repo_t *repo, const char *commit, const repo_file_t *wt,
+                                  size_t nwt, int *dirty)
+{
+	repo_file_t *at = NULL;
+	size_t nat = 0, i = 0, j = 0;
+
+	*dirty = 0;
+	if (repo_list(repo, commit, 0, ".py", &at, &nat) < 0)
+		return -1;
+	while (!*dirty && (i < nwt || j < nat)) {
+		if (i < nwt && !extract_is_py(wt[i].path)) {
+			i++;
+			continue;
+		}
+		if (i == nwt || j == nat || strcmp(wt[i].path, at[j].path) ||
+		    strcmp(wt[i].blob, at[j].blob) || wt[i].kind != at[j].kind)
+			*dirty = 1;
+		i++;
+		j++;
+	}
+	repo_files_free(at, nat);
+	return 0;
+}
+
+/* Parse one file; record what went wrong.  0, or -1 if the runtime failed. */
+static int extract_read_one(repo_t *repo, const repo_file_t *f, const struct extract_opts *o,
+                            cJSON *files, cJSON *perrs)
+{
+	char *data = NULL;
+	size_t len = 0;
+	PyObject *mod = NULL;
+	pyast_error pe = { 0, 0, NULL };
+	cJSON *fe;
+	int rc;
+
+	fe = cJSON_CreateObject();
+	cJSON_AddStringToObject(fe, "path", f->path);
+	cJSON_AddStringToObject(fe, "blob", f->blob);
+	cJSON_AddItemToArray(files, fe);
+
+	if (repo_read(repo, f, o->worktree, o->max_file, &data, &len) < 0) {
+		records_add_parse_error(perrs, f->path, 0, 0, err_last());
+		if (!o->quiet)
+			err_warn("warning: %s: %s", f->path, err_last());
+		err_clear();
+		return 0;
+	}
+	rc = pyast_parse(f->path, data, len, &mod, &pe);
+	free(data);
+	if (rc < 0)
+		return -1;
+	if (rc > 0) {
+		records_add_parse_error(perrs, f->path, pe.line, pe.col, pe.message);
+		if (!o->quiet) {
+			if (pe.line > 0)
+				err_warn("warning: %s:%ld:%ld: %s", f->path, pe.line, pe.col, pe.message);
+			else
+				err_warn("warning: %s: %s", f->path, pe.message);
+		}
+		pyast_error_clear(&pe);
+		return 0;
+	}
+	/* The analysis passes bind the module here, then the tree is dropped. */
+	Py_DECREF(mod);
+	return 0;
+}
+
+int cmd_extract(int argc, char **argv)
+{
+	struct extract_opts o;
+	repo_t *repo = NULL;
+	repo_file_t *all = NULL;
+	size_t nall = 0, i;
+	char commit[41];
+	char *out_dir = NULL, *entry = NULL, *helpers = NULL;
+	char *graph_text = NULL, *sched_text = NULL;
+	PyObject *cfg_helper = NULL;
+	cJSON *files = NULL, *perrs = NULL, *unres = NULL, *config = NULL;
+	cJSON *graph = NULL, *sched = NULL;
+	records_header_t h;
+	int dirty = 0, rc;
+
+	rc = extract_parse_args(argc, argv, &o);
+	if (rc > 0)
+		return ECG_EXIT_OK;        /* --help */
+	if (rc < 0)
+		goto fail;
+
+	helpers = helpers_find(o.helpers_dir);
+	if (!helpers)
+		goto fail;
+	if (repo_open(o.repo, &repo) < 0)
+		goto fail;
+	if (o.worktree && repo_is_bare(repo)) {
+		err_set(ECG_EXIT_USAGE, "--worktree: '%s' is a bare repository, it has no work tree", o.repo);
+		goto fail;
+	}
+	if (repo_resolve(repo, o.rev, commit) < 0)
+		goto fail;
+	if (o.out) {
+		out_dir = xstrdup(o.out);
+	} else if (repo_is_bare(repo)) {
+		err_set(ECG_EXIT_USAGE, "'%s' is a bare repository: give --out DIR for the records", o.repo);
+		goto fail;
+	} else {
+		out_dir = xasprintf("%srecords", repo_workdir(repo));
+	}
+	if (repo_list(repo, commit, o.worktree, NULL, &all, &nall) < 0)
+		goto fail;
+
+	if (o.entry) {
+		char *rel = extract_norm_path(o.entry);
+		char *under = xasprintf("%s%s", repo_prefix(repo), o.entry);
+		char *norm = extract_norm_path(under);
+		const repo_file_t *f = norm ? extract_find(all, nall, norm) : NULL;
+
+		if (!f && rel)
+			f = extract_find(all, nall, rel);
+		free(under);
+		free(norm);
+		free(rel);
+		if (!f || f->kind != REPO_FILE) {
+			err_set(ECG_EXIT_INPUT, "entry '%s' is not a file %s %.12s", o.entry,
+			        o.worktree ? "in the work tree of" : "at commit", commit);
+			goto fail;
+		}
+		entry = xstrdup(f->path);
+	}
+	if (o.worktree && extract_worktree_dirty(repo, commit, all, nall, &dirty) < 0)
+		goto fail;
+
+	/* Fail on an unwritable output directory before the long part. */
+	if (emit_mkdirs(out_dir) < 0)
+		goto fail;
+
+	if (pyrt_init(helpers) < 0)
+		goto fail;
+	if (helpers_load(helpers, "ecg_config", &cfg_helper) < 0)
+		goto fail;
+
+	files = cJSON_CreateArray();
+	perrs = cJSON_CreateArray();
+	unres = cJSON_CreateArray();
+	config = cJSON_CreateArray();
+	for (i = 0; i < nall; i++) {
+		const repo_file_t *f = &all[i];
+
+		if (!extract_is_py(f->path))
+			continue;
+		if (f->kind == REPO_SYMLINK) {
+			char *what = xasprintf("symbolic link to '%s'", f->link_target ? f->link_target : "");
+
+			records_add_unresolved(unres, f->path, what,
+			                       "symbolic links are not followed; the file it names is read on its own if it is in the repository");
+			free(what);
+			continue;
+		}
+		if (f->kind == REPO_GITLINK) {
+			char *what = xasprintf("submodule at commit %s", f->blob);
+
+			records_add_unresolved(unres, f->path, what, "submodules are not read");
+			free(what);
+			continue;
+		}
+		if (extract_read_one(repo, f, &o, files, perrs) < 0)
+			goto fail;
+	}
+	/* Directories that are submodules (any name) are worth saying too. */
+	for (i = 0; i < nall; i++) {
+		const repo_file_t *f = &all[i];
+
+		if (f->kind == REPO_GITLINK && !extract_is_py(f->path)) {
+			char *what = xasprintf("submodule at commit %s", f->blob);
+
+			records_add_unresolved(unres, f->path, what, "submodules are not read");
+			free(what);
+		}
+	}
+
+	memset(&h, 0, sizeof h);
+	h.commit = commit;
+	h.dirty = dirty;
+	h.python = pyrt_version();
+	h.entry_file = entry;
+	h.files = files;
+	h.parse_errors = perrs;
+	h.unresolved = unres;
+	h.config = config;
+	graph = records_graph_new(&h);
+	sched = records_schedule_new(&h);
+	graph_text = emit_render(graph);
+	sched_text = emit_render(sched);
+	if (emit_write_atomic(out_dir, RECORDS_GRAPH_FILE, graph_text, strlen(graph_text)) < 0)
+		goto fail;
+	if (emit_write_atomic(out_dir, RECORDS_SCHEDULE_FILE, sched_text, strlen(sched_text)) < 0)
+		goto fail;
+	printf("%s/%s\n%s/%s\n", out_dir, RECORDS_GRAPH_FILE, out_dir, RECORDS_SCHEDULE_FILE);
+	if (!o.quiet)
+		err_warn("read %d Python files at %.12s%s: %d did not parse, %d not followed",
+		         cJSON_GetArraySize(files), commit, dirty ? " (dirty work tree)" : "",
+		         cJSON_GetArraySize(perrs), cJSON_GetArraySize(unres));
+	rc = ECG_EXIT_OK;
+	goto cleanup;
+
+fail:
+	err_warn("%s", err_last());
+	rc = err_code();
+cleanup:
+	Py_XDECREF(cfg_helper);
+	pyrt_fini();
+	cJSON_Delete(graph);
+	cJSON_Delete(sched);
+	cJSON_Delete(files);
+	cJSON_Delete(perrs);
+	cJSON_Delete(unres);
+	cJSON_Delete(config);
+	free(graph_text);
+	free(sched_text);
+	free(helpers);
+	free(entry);
+	free(out_dir);
+	repo_files_free(all, nall);
+	repo_free(repo);
+	return rc;
+}

@@ -1,0 +1,68 @@
+/* err.c - see include/ecg/err.h */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ecg/err.h"
+
+#define ERR_CAP 4096
+
+static char err_msg[ERR_CAP];
+static enum ecg_exit err_class = ECG_EXIT_INTERNAL;
+
+int err_set(enum ecg_exit code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err_msg, sizeof err_msg, fmt, ap);
+	va_end(ap);
+	err_class = code;
+	return -1;
+}
+
+int err_prefix(const char *fmt, ...)
+{
+	char head[ERR_CAP];
+	char old[ERR_CAP];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(head, sizeof head, fmt, ap);
+	va_end(ap);
+	memcpy(old, err_msg, sizeof old);
+	if (old[0])
+		snprintf(err_msg, sizeof err_msg, "%s: %s", head, old);
+	else
+		snprintf(err_msg, sizeof err_msg, "%s", head);
+	return -1;
+}
+
+const char *err_last(void)
+{
+	return err_msg;
+}
+
+enum ecg_exit err_code(void)
+{
+	return err_class;
+}
+
+void err_clear(void)
+{
+	err_msg[0] = 0;
+	err_class = ECG_EXIT_INTERNAL;
+}
+
+void err_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("ecg: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}

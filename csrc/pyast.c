@@ -1,0 +1,253 @@
+/* pyast.c - see include/ecg/pyast.h
+ *
+ * What ast.parse(source_bytes, path) does inside, without importing `ast`:
+ * Py_CompileStringObject(src, path, Py_file_input, PyCF_ONLY_AST, -1).  The
+ * bytes go to the tokenizer as they are, so a PEP 263 coding cookie, a UTF-8
+ * BOM and the UTF-8 default are handled exactly as by `python file.py`.
+ *
+ * Every way the parser can refuse a file becomes return 1 with a message and
+ * the run goes on; -1 is kept for the runtime itself failing.
+ *
+ * Deeply nested source: CPython 3.11 bounds its own recursion, and each of
+ * these (100,000 deep) comes back as an exception rather than a crash:
+ *   "(" * N ... ")" * N, "[" * N, "{" * N   SyntaxError "too many nested
+ *                                           parentheses" (tokenizer, 200)
+ *   "-" * N + "1", "not " * N, "lambda:" * N, "a if b else " * N
+ *                                           MemoryError with no message
+ *                                           (parser stack, MAXSTACK 6000)
+ *   "a" + ".b" * N, "[0]" * N, "()" * N, "1" + "+1" * N
+ *                                           RecursionError "maximum recursion
+ *                                           depth exceeded during ast
+ *                                           construction" (ast2obj)
+ * so no pre-scan is done here (see test_deep() in tests/unit/test_pyast.c).
+ * These limits assume the usual 8 MiB main-thread stack: the whole unit test
+ * passes down to `ulimit -s 1024`, while at 512 KiB the parser's 6000 levels
+ * of "-" * N overflow the C stack before MAXSTACK is reached.  Parse on the
+ * main thread, or on a thread with a stack of several MiB.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecg/err.h"
+#include "ecg/pyast.h"
+#include "ecg/pyrt.h"
+#include "ecg/util.h"
+
+void pyast_error_clear(pyast_error *e)
+{
+	if (!e)
+		return;
+	free(e->message);
+	e->message = NULL;
+	e->line = 0;
+	e->col = 0;
+}
+
+/* Line and column (1-based; the column counts UTF-8 characters, as
+ * CPython's offsets do) of byte `pos`.  "\r\n" and a lone "\r" end a line,
+ * as in the tokenizer. */
+static void byte_position(const char *src, size_t pos, long *line, long *col)
+{
+	long l = 1, c = 1;
+	size_t i;
+
+	for (i = 0; i < pos; i++) {
+		unsigned char ch = (unsigned char)src[i];
+
+		if (ch == '\n' || (ch == '\r' && src[i + 1] != '\n')) {
+			l++;
+			c = 1;
+		} else if ((ch & 0xC0) != 0x80) {
+			c++;
+		}
+	}
+	*line = l;
+	*col = c;
+}
+
+/* The last dotted component of a type's name ("SyntaxError"). */
+static const char *type_short_name(PyObject *type /* borrowed */)
+{
+	const char *name, *dot;
+
+	if (!type || !PyType_Check(type))
+		return "unknown exception";
+	name = ((PyTypeObject *)type)->tp_name;
+	dot = strrchr(name, '.');
+	return dot ? dot + 1 : name;
+}
+
+/* obj as a malloc'd UTF-8 string (str() of it unless it is a str already;
+ * characters that do not encode are backslash-escaped), or NULL.  Never
+ * leaves an exception pending. */
+static char *object_utf8(PyObject *obj /* borrowed */)
+{
+	PyObject *str = NULL;
+	PyObject *bytes = NULL;
+	char *res = NULL;
+
+	if (!obj || obj == Py_None)
+		goto cleanup;
+	str = PyObject_Str(obj);
+	if (!str)
+		goto cleanup;
+	bytes = PyUnicode_AsEncodedString(str, "utf-8", "backslashreplace");
+	if (!bytes)
+		goto cleanup;
+	res = xstrndup(PyBytes_AS_STRING(bytes), (size_t)PyBytes_GET_SIZE(bytes));
+cleanup:
+	PyErr_Clear();
+	Py_XDECREF(bytes);
+	Py_XDECREF(str);
+	return res;
+}
+
+/* Integer attribute `name` of `obj`, or 0 when it is missing, None, not an
+ * int, or negative (CPython uses -1 and None for "unknown").  Never leaves
+ * an exception pending. */
+static long int_attr(PyObject *obj /* borrowed */, const char *name)
+{
+	PyObject *v = NULL;
+	long n = 0;
+
+	v = PyObject_GetAttrString(obj, name);
+	if (!v || !PyLong_Check(v))
+		goto cleanup;
+	n = PyLong_AsLong(v);
+	if (n < 0)
+		n = 0;
+cleanup:
+	PyErr_Clear();
+	Py_XDECREF(v);
+	return n;
+}
+
+/* Take the pending exception off the thread state: a new reference to the
+ * normalized exception object, or NULL if none was pending.  (3.12 replaced
+ * PyErr_Fetch() and deprecated it.) */
+static PyObject *take_exception(void)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+	return PyErr_GetRaisedException();
+#else
+	PyObject *type = NULL;
+	PyObject *value = NULL;
+	PyObject *tb = NULL;
+
+	PyErr_Fetch(&type, &value, &tb);
+	if (type)
+		PyErr_NormalizeException(&type, &value, &tb);
+	Py_XDECREF(type);
+	Py_XDECREF(tb);
+	return value;
+#endif
+}
+
+/* Turn the pending exception into *perr and clear it.  Always returns 1:
+ * whatever the parser raised, the file is what is bad. */
+static int parse_failure(pyast_error *perr)
+{
+	PyObject *value = NULL;
+	PyObject *msg = NULL;
+	PyObject *type; /* borrowed */
+	char *text = NULL;
+	const char *tname;
+
+	value = take_exception();
+	if (!value) {
+		perr->message = xstrdup("the parser failed without saying why");
+		goto cleanup;
+	}
+	type = (PyObject *)Py_TYPE(value);
+	tname = type_short_name(type);
+	if (PyErr_GivenExceptionMatches(type, PyExc_SyntaxError)) {
+		/* SyntaxError, IndentationError, TabError; decoding problems
+		 * (bad cookie, bytes that are not UTF-8) come as SyntaxError
+		 * too, with the codec's message in msg. */
+		perr->line = int_attr(value, "lineno");
+		perr->col = int_attr(value, "offset");
+		msg = PyObject_GetAttrString(value, "msg");
+		if (msg && PyUnicode_Check(msg))
+			text = object_utf8(msg);
+		if (!text)
+			text = object_utf8(value);
+		perr->message = text ? text : xstrdup(tname);
+		text = NULL;
+		goto cleanup;
+	}
+	/* ValueError, UnicodeDecodeError, RecursionError ("during ast
+	 * construction"), MemoryError (3.11's parser-stack overflow, empty
+	 * message), OverflowError, SystemError, or anything else. */
+	perr->line = int_attr(value, "lineno");
+	if (perr->line)
+		perr->col = int_attr(value, "offset");
+	text = object_utf8(value);
+	if (text && *text)
+		perr->message = xasprintf("%s: %s", tname, text);
+	else if (PyErr_GivenExceptionMatches(type, PyExc_MemoryError))
+		perr->message = xstrdup("MemoryError: the parser ran out of stack "
+		                        "or memory (nesting too deep?)");
+	else
+		perr->message = xstrdup(tname);
+cleanup:
+	free(text);
+	Py_XDECREF(msg);
+	Py_XDECREF(value);
+	PyErr_Clear();
+	return 1;
+}
+
+int pyast_parse(const char *path, const char *src, size_t len,
+                PyObject **out, pyast_error *perr)
+{
+	PyObject *filename = NULL;
+	char *fname;
+	PyObject *mod = NULL;
+	PyCompilerFlags flags;
+	const char *nul;
+	int rc = -1;
+
+	*out = NULL;
+	perr->line = 0;
+	perr->col = 0;
+	perr->message = NULL;
+
+	/* The tokenizer reads a C string: a NUL would silently end the file
+	 * (compile() refuses such source outright). */
+	nul = memchr(src, 0, len);
+	if (nul) {
+		byte_position(src, (size_t)(nul - src), &perr->line, &perr->col);
+		perr->message = xstrdup("source contains a NUL byte");
+		return 1;
+	}
+
+	/* On a syntax error CPython opens the file *by this name* to fill in
+	 * SyntaxError.text.  We parse blobs, not files: a name under /dev/null/
+	 * can never be opened, so nothing in the current directory (a work
+	 * tree, a FIFO) is ever read.  Messages use `path`, not this name. */
+	fname = xasprintf("/dev/null/%s", path ? path : "<unknown>");
+	filename = PyUnicode_DecodeFSDefault(fname);
+	free(fname);
+	if (!filename) {
+		pyrt_error("python: decoding a file name");
+		goto cleanup;
+	}
+
+	memset(&flags, 0, sizeof flags);
+	flags.cf_flags = PyCF_ONLY_AST;
+	flags.cf_feature_version = PY_MINOR_VERSION;
+	mod = Py_CompileStringObject(src, filename, Py_file_input, &flags, -1);
+	if (!mod) {
+		rc = parse_failure(perr);
+		goto cleanup;
+	}
+	*out = mod;
+	mod = NULL;
+	rc = 0;
+cleanup:
+	Py_XDECREF(mod);
+	Py_XDECREF(filename);
+	return rc;
+}

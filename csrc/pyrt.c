@@ -1,0 +1,321 @@
+/* pyrt.c - see include/ecg/pyrt.h
+ *
+ * The only file that touches PyConfig.  The interpreter is started isolated
+ * (no PYTHON* environment variables, no site, no user site, no bytecode
+ * writing, no signal handlers) with its home fixed at configure time, so the
+ * stdlib is found wherever the ecg binary lives and PYTHONHOME/PYTHONPATH are
+ * never read.  Nothing is ever added to sys.path; neither `site` nor `ast`
+ * is imported (pyast.c calls the parser directly).
+ */
+#include "config.h"
+
+#ifndef PY_SSIZE_T_CLEAN
+#define PY_SSIZE_T_CLEAN
+#endif
+#include <Python.h>
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ecg/err.h"
+#include "ecg/pyrt.h"
+#include "ecg/util.h"
+
+#ifndef ECG_PY_PREFIX
+#error "ECG_PY_PREFIX must be defined by configure (config.h)"
+#endif
+
+/* Fixed rather than argv[0].  getpath still looks "ecg" up on PATH to fill
+ * sys.executable (used for nothing here), but with config.home set the
+ * prefix and the stdlib come from home alone: no landmark search, and a
+ * pyvenv.cfg next to that executable is not read (checked by hand with a
+ * fake venv whose pyvenv.cfg said home = /nonexistent). */
+#define PYRT_PROGRAM_NAME "ecg"
+
+static int pyrt_started;   /* Py_InitializeFromConfig() succeeded */
+static char *pyrt_helpers; /* owned copy of the helpers directory, or NULL */
+
+static int status_error(const char *what, PyStatus st)
+{
+	if (PyStatus_IsExit(st))
+		return err_set(ECG_EXIT_INTERNAL,
+		               "python: %s: the interpreter asked to exit (status %d)",
+		               what, st.exitcode);
+	return err_set(ECG_EXIT_INTERNAL, "python: %s: %s%s%s", what,
+	               st.func ? st.func : "", st.func ? ": " : "",
+	               st.err_msg ? st.err_msg : "unknown error");
+}
+
+/* The last dotted component of a type's name ("SyntaxError"). */
+static const char *type_short_name(PyObject *type /* borrowed */)
+{
+	const char *name, *dot;
+
+	if (!type || !PyType_Check(type))
+		return "unknown exception";
+	name = ((PyTypeObject *)type)->tp_name;
+	dot = strrchr(name, '.');
+	return dot ? dot + 1 : name;
+}
+
+/* str(obj) as a malloc'd UTF-8 string (undecodable characters escaped), or
+ * NULL if str() fails; never leaves an exception pending. */
+static char *object_str(PyObject *obj /* borrowed */)
+{
+	PyObject *str = NULL;
+	PyObject *bytes = NULL;
+	char *res = NULL;
+
+	if (!obj)
+		goto cleanup;
+	str = PyObject_Str(obj);
+	if (!str)
+		goto cleanup;
+	bytes = PyUnicode_AsEncodedString(str, "utf-8", "backslashreplace");
+	if (!bytes)
+		goto cleanup;
+	res = xstrndup(PyBytes_AS_STRING(bytes), (size_t)PyBytes_GET_SIZE(bytes));
+cleanup:
+	if (!res)
+		PyErr_Clear();
+	Py_XDECREF(bytes);
+	Py_XDECREF(str);
+	return res;
+}
+
+/* Take the pending exception off the thread state: a new reference to the
+ * normalized exception object, or NULL if none was pending.  (3.12 replaced
+ * PyErr_Fetch() and deprecated it.) */
+static PyObject *take_exception(void)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+	return PyErr_GetRaisedException();
+#else
+	PyObject *type = NULL;
+	PyObject *value = NULL;
+	PyObject *tb = NULL;
+
+	PyErr_Fetch(&type, &value, &tb);
+	if (type)
+		PyErr_NormalizeException(&type, &value, &tb);
+	Py_XDECREF(type);
+	Py_XDECREF(tb);
+	return value;
+#endif
+}
+
+int pyrt_error(const char *context)
+{
+	PyObject *exc = NULL;
+	PyObject *type; /* borrowed */
+	char *msg = NULL;
+
+	if (!context)
+		context = "python";
+	exc = take_exception();
+	if (!exc) {
+		err_set(ECG_EXIT_INTERNAL, "%s: unknown Python error", context);
+		goto cleanup;
+	}
+	type = (PyObject *)Py_TYPE(exc);
+	msg = object_str(exc);
+	if (msg && *msg)
+		err_set(ECG_EXIT_INTERNAL, "%s: %s: %s", context,
+		        type_short_name(type), msg);
+	else
+		err_set(ECG_EXIT_INTERNAL, "%s: %s", context, type_short_name(type));
+cleanup:
+	free(msg);
+	Py_XDECREF(exc);
+	PyErr_Clear();
+	return -1;
+}
+
+/* Does sys.path entry `entry` make imports depend on the current directory?
+ * "" and any relative entry do; so does the absolute current directory,
+ * unless it is one of the interpreter's own directories (someone running ecg
+ * from inside /usr/lib/python3.X must keep the stdlib). */
+static int path_entry_is_cwd(const char *entry, const char *cwd)
+{
+	size_t plen = strlen(ECG_PY_PREFIX);
+
+	if (entry[0] != '/')
+		return 1;
+	if (!cwd || strcmp(entry, cwd) != 0)
+		return 0;
+	if (strncmp(entry, ECG_PY_PREFIX, plen) == 0 &&
+	    (entry[plen] == '/' || ECG_PY_PREFIX[plen - 1] == '/'))
+		return 0;
+	return 1;
+}
+
+/* Remove "" / relative / current-directory entries from sys.path.
+ *
+ * With an isolated config (safe_path=1), parse_argv=0 and no script or -c to
+ * run, CPython never puts the script directory or '' at sys.path[0] -- that
+ * is done by Py_RunMain(), which we do not call.  This is the belt to that
+ * brace: if a future CPython or a distribution patch did add one, a job's own
+ * ast.py, tokenize.py or encodings/ could shadow the stdlib. */
+static int sanitize_sys_path(void)
+{
+	PyObject *path; /* borrowed */
+	PyObject *item; /* borrowed */
+	char cwdbuf[PATH_MAX];
+	const char *cwd;
+	const char *s;
+	Py_ssize_t i;
+
+	path = PySys_GetObject("path");
+	if (!path || !PyList_Check(path))
+		return err_set(ECG_EXIT_INTERNAL, "python: sys.path is not a list");
+	cwd = getcwd(cwdbuf, sizeof cwdbuf);
+	for (i = PyList_GET_SIZE(path) - 1; i >= 0; i--) {
+		item = PyList_GET_ITEM(path, i);
+		if (!PyUnicode_Check(item))
+			continue;
+		s = PyUnicode_AsUTF8(item);
+		if (!s) {
+			PyErr_Clear();
+			continue;
+		}
+		if (path_entry_is_cwd(s, cwd) &&
+		    PyList_SetSlice(path, i, i + 1, NULL) < 0)
+			return pyrt_error("python: cleaning sys.path");
+	}
+	return 0;
+}
+
+/* The parser reports a few things as warnings ("invalid decimal literal"
+ * for `0in x`, invalid escape sequences), which CPython prints to stderr.
+ * ecg reads code, it does not lint it: put an "ignore everything" filter in
+ * front of the C-level filter list, as warnings.simplefilter("ignore") does.
+ * (config.warnoptions = ["ignore"] does the same through public API but
+ * imports the `warnings` module at start-up, ~0.8 ms.)  Failing here costs
+ * nothing but noise on stderr, so it is not an error; tests/unit/test_pyast
+ * checks that the parser's warnings stay silent. */
+static void silence_warnings(void)
+{
+	PyObject *mod = NULL;
+	PyObject *filters = NULL;
+	PyObject *entry = NULL;
+	PyObject *res = NULL;
+
+	mod = PyImport_ImportModule("_warnings");
+	if (!mod)
+		goto cleanup;
+	filters = PyObject_GetAttrString(mod, "filters");
+	if (!filters || !PyList_Check(filters))
+		goto cleanup;
+	/* (action, message, category, module, lineno) */
+	entry = Py_BuildValue("(sOOOi)", "ignore", Py_None, PyExc_Warning,
+	                      Py_None, 0);
+	if (!entry || PyList_Insert(filters, 0, entry) < 0)
+		goto cleanup;
+	/* Invalidate the "already warned" caches; renamed in 3.13, and
+	 * nothing has warned yet anyway. */
+	if (PyObject_HasAttrString(mod, "_filters_mutated"))
+		res = PyObject_CallMethod(mod, "_filters_mutated", NULL);
+cleanup:
+	PyErr_Clear();
+	Py_XDECREF(res);
+	Py_XDECREF(entry);
+	Py_XDECREF(filters);
+	Py_XDECREF(mod);
+}
+
+int pyrt_init(const char *helpers_dir)
+{
+	PyPreConfig preconfig;
+	PyConfig config;
+	PyStatus st;
+	int rc = -1;
+
+	if (pyrt_started || Py_IsInitialized())
+		return err_set(ECG_EXIT_INTERNAL,
+		               "python: the interpreter is already initialised");
+
+	PyPreConfig_InitIsolatedConfig(&preconfig);
+	preconfig.utf8_mode = 1;
+	st = Py_PreInitialize(&preconfig);
+	if (PyStatus_Exception(st))
+		return status_error("pre-initialisation", st);
+
+	PyConfig_InitIsolatedConfig(&config);
+	config.isolated = 1;
+	config.use_environment = 0;
+	config.safe_path = 1;
+	config.site_import = 0;
+	config.user_site_directory = 0;
+	config.write_bytecode = 0;
+	config.install_signal_handlers = 0;
+	config.parse_argv = 0;
+	config.pathconfig_warnings = 0;
+	st = PyConfig_SetBytesString(&config, &config.program_name,
+	                             PYRT_PROGRAM_NAME);
+	if (PyStatus_Exception(st)) {
+		status_error("setting program_name", st);
+		goto cleanup;
+	}
+	st = PyConfig_SetBytesString(&config, &config.home, ECG_PY_PREFIX);
+	if (PyStatus_Exception(st)) {
+		status_error("setting home", st);
+		goto cleanup;
+	}
+	/* Never Py_ExitStatusException(): a failure here is an ecg error. */
+	st = Py_InitializeFromConfig(&config);
+	if (PyStatus_Exception(st)) {
+		status_error("initialisation (home " ECG_PY_PREFIX ")", st);
+		goto cleanup;
+	}
+	pyrt_started = 1;
+
+	if (sanitize_sys_path() < 0)
+		goto cleanup;
+	silence_warnings();
+
+	/* The ASTs are trees: we create no reference cycles, and a cyclic GC
+	 * pass walks every live node.  With many ASTs alive that is most of
+	 * the run time (architecture.md, "What is known about speed"), and
+	 * even one file at a time it costs ~13%.  Memory is reclaimed by
+	 * reference counting alone. */
+	PyGC_Disable();
+
+	free(pyrt_helpers);
+	pyrt_helpers = helpers_dir ? xstrdup(helpers_dir) : NULL;
+	rc = 0;
+cleanup:
+	PyConfig_Clear(&config);
+	return rc;
+}
+
+void pyrt_fini(void)
+{
+	if (pyrt_started && Py_IsInitialized()) {
+		PyErr_Clear();
+		/* A failure to flush sys.stdout is nothing ecg wrote. */
+		(void)Py_FinalizeEx();
+	}
+	pyrt_started = 0;
+	free(pyrt_helpers);
+	pyrt_helpers = NULL;
+}
+
+const char *pyrt_version(void)
+{
+	static char version[32];
+	const char *v = Py_GetVersion();
+	size_t n = strcspn(v, " ");
+
+	if (n >= sizeof version)
+		n = sizeof version - 1;
+	memcpy(version, v, n);
+	version[n] = 0;
+	return version;
+}
+
+const char *pyrt_helpers_dir(void)
+{
+	return pyrt_helpers;
+}

@@ -1,0 +1,103 @@
+/* records.c - see include/ecg/records.h
+ *
+ * Key order is part of the contract: the common header first, in the order
+ * the contract lists it, then the record's own sections.
+ */
+#include "config.h"
+
+#include "ecg/records.h"
+#include "ecg/util.h"
+
+static cJSON *records_dup(const cJSON *list)
+{
+	/* cJSON allocates through xmalloc (emit_init), so this cannot fail. */
+	return list ? cJSON_Duplicate(list, 1) : cJSON_CreateArray();
+}
+
+static cJSON *records_header(const char *schema, const records_header_t *h)
+{
+	cJSON *doc = cJSON_CreateObject();
+	cJSON *tool, *entry, *jt;
+
+	cJSON_AddStringToObject(doc, "schema", schema);
+	tool = cJSON_AddObjectToObject(doc, "tool");
+	cJSON_AddStringToObject(tool, "name", "ecg");
+	cJSON_AddStringToObject(tool, "version", PACKAGE_VERSION);
+	cJSON_AddStringToObject(doc, "commit", h->commit);
+	cJSON_AddBoolToObject(doc, "dirty", h->dirty);
+	cJSON_AddStringToObject(doc, "python", h->python);
+	if (h->entry_file) {
+		entry = cJSON_AddObjectToObject(doc, "entrypoint");
+		cJSON_AddStringToObject(entry, "file", h->entry_file);
+		/* The anchor and the step function come from the job pass; until
+		 * it has read them, they are not stated. */
+		cJSON_AddNullToObject(entry, "anchor");
+		cJSON_AddNullToObject(entry, "step");
+	} else {
+		cJSON_AddNullToObject(doc, "entrypoint");
+	}
+	jt = cJSON_AddObjectToObject(doc, "job_type");
+	cJSON_AddNullToObject(jt, "value");
+	cJSON_AddArrayToObject(jt, "evidence");
+	cJSON_AddItemToObject(doc, "config", records_dup(h->config));
+	cJSON_AddItemToObject(doc, "files", records_dup(h->files));
+	cJSON_AddItemToObject(doc, "parse_errors", records_dup(h->parse_errors));
+	cJSON_AddItemToObject(doc, "unresolved", records_dup(h->unresolved));
+	return doc;
+}
+
+cJSON *records_graph_new(const records_header_t *h)
+{
+	cJSON *doc = records_header(RECORDS_GRAPH_SCHEMA, h);
+
+	cJSON_AddArrayToObject(doc, "modules");
+	return doc;
+}
+
+cJSON *records_schedule_new(const records_header_t *h)
+{
+	cJSON *doc = records_header(RECORDS_SCHEDULE_SCHEMA, h);
+	cJSON *compute;
+
+	cJSON_AddArrayToObject(doc, "phases");
+	cJSON_AddArrayToObject(doc, "data_path");
+	cJSON_AddArrayToObject(doc, "host_device");
+	cJSON_AddArrayToObject(doc, "device_device");
+	compute = cJSON_AddObjectToObject(doc, "compute");
+	cJSON_AddNullToObject(compute, "forward");
+	cJSON_AddNullToObject(compute, "backward");
+	cJSON_AddArrayToObject(compute, "activation_checkpointing");
+	cJSON_AddNullToObject(compute, "grad_accumulation");
+	cJSON_AddNullToObject(compute, "optimizer_step");
+	cJSON_AddNullToObject(compute, "autocast");
+	cJSON_AddArrayToObject(compute, "compile_regions");
+	cJSON_AddArrayToObject(doc, "overlap");
+	return doc;
+}
+
+void records_add_parse_error(cJSON *list, const char *file, long line, long col, const char *message)
+{
+	cJSON *e = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(e, "file", file);
+	if (line > 0)
+		cJSON_AddNumberToObject(e, "line", (double)line);
+	else
+		cJSON_AddNullToObject(e, "line");
+	if (col > 0)
+		cJSON_AddNumberToObject(e, "col", (double)col);
+	else
+		cJSON_AddNullToObject(e, "col");
+	cJSON_AddStringToObject(e, "message", message);
+	cJSON_AddItemToArray(list, e);
+}
+
+void records_add_unresolved(cJSON *list, const char *anchor, const char *what, const char *reason)
+{
+	cJSON *e = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(e, "anchor", anchor);
+	cJSON_AddStringToObject(e, "what", what);
+	cJSON_AddStringToObject(e, "reason", reason);
+	cJSON_AddItemToArray(list, e);
+}

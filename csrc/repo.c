@@ -1,0 +1,924 @@
+/* repo.c - see include/ecg/repo.h
+ *
+ * Everything here reads: no checkout, no index write, no hook, filter or
+ * attribute driver is ever run.  Work-tree files are read with O_NOFOLLOW
+ * and hashed as raw bytes (no clean filter), so a blob sha in --worktree
+ * mode is what `git hash-object --no-filters` prints.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <git2.h>
+
+#include "ecg/err.h"
+#include "ecg/repo.h"
+#include "ecg/util.h"
+
+/* A symlink target longer than this is cut (PATH_MAX on Linux). */
+#define REPO_LINK_CAP 4096
+/* Work-tree files up to this size are read into memory to be hashed;
+ * bigger ones are mapped, so a 1 GB file never lands on the heap. */
+#define REPO_HASH_READ_CAP ((size_t)64 << 20)
+
+struct repo {
+	git_repository *git;
+	char *workdir;   /* with a trailing '/', or NULL when bare */
+	char *prefix;    /* "" or "sub/dir/" */
+	char *name;      /* the repository root, for messages */
+};
+
+/* Live repo_t objects: libgit2 is initialised with the first, shut down
+ * with the last. */
+static int repo_live;
+
+/* The message of the last libgit2 error, or `fallback`. */
+static const char *repo_gerr(const char *fallback)
+{
+	const git_error *e = git_error_last();
+
+	return e && e->message && e->message[0] ? e->message : fallback;
+}
+
+static int repo_lib_init(void)
+{
+	if (repo_live++ > 0)
+		return 0;
+	if (git_libgit2_init() < 0) {
+		repo_live--;
+		return err_set(ECG_EXIT_INTERNAL, "cannot initialise libgit2: %s",
+		               repo_gerr("unknown error"));
+	}
+	/* ecg only reads files and never runs anything a repository
+	 * configures (hooks, filters, fsmonitor, ...), so the concern behind
+	 * git's safe.directory does not apply; and users do run it as root
+	 * on repositories owned by others.  Turn the ownership check off. */
+	git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
+	return 0;
+}
+
+static void repo_lib_release(void)
+{
+	if (repo_live > 0 && --repo_live == 0)
+		git_libgit2_shutdown();
+}
+
+/* Copy of `s` without trailing '/' (but "/" stays "/"). */
+static char *repo_strip_slash(const char *s)
+{
+	size_t n = strlen(s);
+
+	while (n > 1 && s[n - 1] == '/')
+		n--;
+	return xstrndup(s, n);
+}
+
+/* Does `path` lie inside directory `dir` (both absolute, canonical, `dir`
+ * without trailing '/')?  Returns the rest after "dir/" or NULL. */
+static const char *repo_inside(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (n == 1 && dir[0] == '/')
+		return path[0] == '/' ? path + 1 : NULL;
+	if (strncmp(path, dir, n) != 0)
+		return NULL;
+	if (path[n] == 0)
+		return path + n;
+	if (path[n] == '/')
+		return path + n + 1;
+	return NULL;
+}
+
+/* Where `path` sits in the work tree: "" or "sub/dir/" (owned). */
+static char *repo_compute_prefix(const repo_t *r, const char *path)
+{
+	char *rp = NULL, *rw = NULL, *rg = NULL, *wd = NULL, *gd = NULL;
+	const char *rest;
+	char *out = NULL;
+	struct stat st;
+	buf_t b;
+
+	if (!r->workdir)
+		return xstrdup("");
+	rp = realpath(path, NULL);
+	wd = repo_strip_slash(r->workdir);
+	rw = realpath(wd, NULL);
+	gd = repo_strip_slash(git_repository_path(r->git));
+	rg = realpath(gd, NULL);
+	if (!rp || !rw)
+		goto cleanup;
+	/* A file given: where its directory sits. */
+	if (stat(rp, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		char *slash = strrchr(rp, '/');
+
+		if (slash)
+			*(slash == rp ? slash + 1 : slash) = 0;
+	}
+	/* Opening the .git directory itself: that is the root, not a
+	 * subdirectory called ".git". */
+	if (rg && repo_inside(rp, rg))
+		goto cleanup;
+	rest = repo_inside(rp, rw);
+	if (!rest || !rest[0])
+		goto cleanup;
+	buf_init(&b);
+	buf_addstr(&b, rest);
+	if (b.buf[b.len - 1] != '/')
+		buf_addch(&b, '/');
+	out = buf_detach(&b);
+	buf_free(&b);
+cleanup:
+	free(rp);
+	free(rw);
+	free(rg);
+	free(wd);
+	free(gd);
+	return out ? out : xstrdup("");
+}
+
+int repo_open(const char *path, repo_t **out)
+{
+	git_repository *git = NULL;
+	repo_t *r = NULL;
+	struct stat st;
+	const char *wd;
+	int rc;
+
+	*out = NULL;
+	if (stat(path, &st) < 0)
+		return err_set(ECG_EXIT_INPUT, "'%s': %s", path, strerror(errno));
+	if (repo_lib_init() < 0)
+		return -1;
+	rc = git_repository_open_ext(&git, path, 0, NULL);
+	if (rc == GIT_ENOTFOUND) {
+		err_set(ECG_EXIT_INPUT,
+		        "'%s' is not a git repository (or any parent up to /)", path);
+		goto fail;
+	}
+	if (rc < 0) {
+		err_set(ECG_EXIT_INPUT, "cannot open git repository at '%s': %s",
+		        path, repo_gerr("unknown error"));
+		goto fail;
+	}
+	r = xcalloc(1, sizeof *r);
+	r->git = git;
+	wd = git_repository_is_bare(git) ? NULL : git_repository_workdir(git);
+	if (wd) {
+		size_t n = strlen(wd);
+
+		r->workdir = (n && wd[n - 1] == '/') ? xstrdup(wd)
+		                                     : xasprintf("%s/", wd);
+		r->name = repo_strip_slash(wd);
+	} else {
+		r->name = repo_strip_slash(git_repository_path(git));
+	}
+	r->prefix = repo_compute_prefix(r, path);
+	*out = r;
+	return 0;
+fail:
+	git_repository_free(git);
+	repo_lib_release();
+	return -1;
+}
+
+void repo_free(repo_t *r)
+{
+	if (!r)
+		return;
+	git_repository_free(r->git);
+	free(r->workdir);
+	free(r->prefix);
+	free(r->name);
+	free(r);
+	repo_lib_release();
+}
+
+int repo_is_bare(const repo_t *r)
+{
+	return r->workdir == NULL;
+}
+
+const char *repo_workdir(const repo_t *r)
+{
+	return r->workdir;
+}
+
+const char *repo_prefix(const repo_t *r)
+{
+	return r->prefix;
+}
+
+/* No commit at all: HEAD is unborn and there is no reference.  (Not
+ * git_repository_is_empty(): it also wants HEAD to name the default
+ * initial branch, so `git init -b main` without init.defaultBranch=main in
+ * the config is "not empty" to it.) */
+static int repo_is_empty(git_repository *git)
+{
+	git_reference_iterator *it = NULL;
+	git_reference *ref = NULL;
+	int rc;
+
+	if (git_repository_head_unborn(git) != 1)
+		return 0;
+	if (git_reference_iterator_new(&it, git) < 0)
+		return 0;
+	rc = git_reference_next(&ref, it);
+	git_reference_free(ref);
+	git_reference_iterator_free(it);
+	return rc == GIT_ITEROVER;
+}
+
+/* Resolve `rev` to a commit (*out owned by the caller). */
+static int repo_lookup_commit(repo_t *r, const char *rev, git_commit **out)
+{
+	git_object *obj = NULL, *peeled = NULL, *target = NULL;
+	int rc, ret = -1;
+
+	*out = NULL;
+	if (!rev || !rev[0])
+		return err_set(ECG_EXIT_INPUT, "empty revision");
+	rc = git_revparse_single(&obj, r->git, rev);
+	if (rc < 0) {
+		if (repo_is_empty(r->git)) {
+			err_set(ECG_EXIT_INPUT, "repository '%s' has no commits yet",
+			        r->name);
+		} else if (git_repository_head_unborn(r->git) == 1 &&
+		           (strncmp(rev, "HEAD", 4) == 0 || rev[0] == '@')) {
+			err_set(ECG_EXIT_INPUT,
+			        "HEAD of repository '%s' is a branch with no commits yet",
+			        r->name);
+		} else if (rc == GIT_ENOTFOUND) {
+			err_set(ECG_EXIT_INPUT, "unknown revision '%s' in %s",
+			        rev, r->name);
+		} else if (rc == GIT_EAMBIGUOUS) {
+			err_set(ECG_EXIT_INPUT, "ambiguous revision '%s' in %s",
+			        rev, r->name);
+		} else if (rc == GIT_EINVALIDSPEC) {
+			err_set(ECG_EXIT_INPUT, "invalid revision '%s' in %s: %s",
+			        rev, r->name, repo_gerr("bad syntax"));
+		} else {
+			err_set(ECG_EXIT_INPUT, "cannot resolve revision '%s' in %s: %s",
+			        rev, r->name, repo_gerr("unknown error"));
+		}
+		goto cleanup;
+	}
+	if (git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
+		git_object_t t = git_object_type(obj);
+
+		/* Name what a tag finally points to, not "tag". */
+		if (t == GIT_OBJECT_TAG &&
+		    git_object_peel(&target, obj, GIT_OBJECT_ANY) == 0)
+			t = git_object_type(target);
+		err_set(ECG_EXIT_INPUT, "revision '%s' in %s is a %s, not a commit",
+		        rev, r->name, git_object_type2string(t));
+		goto cleanup;
+	}
+	*out = (git_commit *)peeled;
+	peeled = NULL;
+	ret = 0;
+cleanup:
+	git_object_free(target);
+	git_object_free(peeled);
+	git_object_free(obj);
+	return ret;
+}
+
+int repo_resolve(repo_t *r, const char *rev, char sha[41])
+{
+	git_commit *c = NULL;
+
+	sha[0] = 0;
+	if (repo_lookup_commit(r, rev, &c) < 0)
+		return -1;
+	git_oid_tostr(sha, 41, git_commit_id(c));
+	git_commit_free(c);
+	return 0;
+}
+
+/* ------------------------------------------------------------ listing */
+
+struct repo_list {
+	repo_t *r;
+	git_odb *odb;          /* commit mode */
+	const char *suffix;
+	repo_file_t *files;
+	size_t n, alloc;
+	int failed;            /* err_set() was called */
+};
+
+static int repo_suffix_ok(const char *path, const char *suffix)
+{
+	size_t np, ns;
+
+	if (!suffix)
+		return 1;
+	np = strlen(path);
+	ns = strlen(suffix);
+	return np >= ns && memcmp(path + np - ns, suffix, ns) == 0;
+}
+
+static repo_file_t *repo_list_add(struct repo_list *l, char *path,
+                                  enum repo_kind kind)
+{
+	repo_file_t *f;
+
+	xgrow((void **)&l->files, &l->alloc, l->n + 1, sizeof *l->files);
+	f = &l->files[l->n++];
+	memset(f, 0, sizeof *f);
+	f->path = path;
+	f->kind = kind;
+	return f;
+}
+
+static int repo_file_cmp(const void *a, const void *b)
+{
+	const repo_file_t *fa = a, *fb = b;
+
+	return strcmp(fa->path, fb->path);
+}
+
+/* Sort by path and drop repeated paths (keeping the first). */
+static void repo_list_finish(struct repo_list *l)
+{
+	size_t i, k = 0;
+
+	if (l->n > 1)
+		qsort(l->files, l->n, sizeof *l->files, repo_file_cmp);
+	for (i = 0; i < l->n; i++) {
+		if (k > 0 && strcmp(l->files[k - 1].path, l->files[i].path) == 0) {
+			free(l->files[i].path);
+			free(l->files[i].link_target);
+			continue;
+		}
+		l->files[k++] = l->files[i];
+	}
+	l->n = k;
+}
+
+void repo_files_free(repo_file_t *files, size_t n)
+{
+	size_t i;
+
+	if (!files)
+		return;
+	for (i = 0; i < n; i++) {
+		free(files[i].path);
+		free(files[i].link_target);
+	}
+	free(files);
+}
+
+static int repo_tree_cb(const char *root, const git_tree_entry *e,
+                        void *payload)
+{
+	struct repo_list *l = payload;
+	const git_oid *oid = git_tree_entry_id(e);
+	git_filemode_t mode = git_tree_entry_filemode(e);
+	git_blob *blob = NULL;
+	git_object_t type;
+	repo_file_t *f;
+	char *path;
+	size_t len;
+	int ret = 0;
+
+	if (mode == GIT_FILEMODE_TREE)
+		return 0;
+	path = xasprintf("%s%s", root, git_tree_entry_name(e));
+	if (!repo_suffix_ok(path, l->suffix)) {
+		free(path);
+		return 0;
+	}
+	switch (mode) {
+	case GIT_FILEMODE_BLOB:
+	case GIT_FILEMODE_BLOB_EXECUTABLE:
+		f = repo_list_add(l, path, REPO_FILE);
+		/* The header only: the blob is inflated once, when read. */
+		if (git_odb_read_header(&len, &type, l->odb, oid) < 0) {
+			err_set(ECG_EXIT_INPUT, "cannot read blob of '%s' in %s: %s",
+			        path, l->r->name, repo_gerr("unknown error"));
+			goto fail;
+		}
+		f->size = len;
+		break;
+	case GIT_FILEMODE_LINK:
+		f = repo_list_add(l, path, REPO_SYMLINK);
+		if (git_blob_lookup(&blob, l->r->git, oid) < 0) {
+			err_set(ECG_EXIT_INPUT, "cannot read symlink '%s' in %s: %s",
+			        path, l->r->name, repo_gerr("unknown error"));
+			goto fail;
+		}
+		len = (size_t)git_blob_rawsize(blob);
+		if (len > REPO_LINK_CAP)
+			len = REPO_LINK_CAP;
+		f->link_target = xstrndup(git_blob_rawcontent(blob), len);
+		break;
+	case GIT_FILEMODE_COMMIT:
+		f = repo_list_add(l, path, REPO_GITLINK);
+		break;
+	default:
+		/* An unknown mode: not something we can read. */
+		free(path);
+		return 0;
+	}
+	git_oid_tostr(f->blob, sizeof f->blob, oid);
+	goto cleanup;
+fail:
+	l->failed = 1;
+	ret = -1;
+cleanup:
+	git_blob_free(blob);
+	return ret;
+}
+
+static int repo_list_commit(struct repo_list *l, const char *commit)
+{
+	git_commit *c = NULL;
+	git_tree *tree = NULL;
+	int ret = -1, rc;
+
+	if (repo_lookup_commit(l->r, commit, &c) < 0)
+		goto cleanup;
+	if (git_commit_tree(&tree, c) < 0) {
+		err_set(ECG_EXIT_INPUT, "cannot read the tree of %s in %s: %s",
+		        commit, l->r->name, repo_gerr("unknown error"));
+		goto cleanup;
+	}
+	if (git_repository_odb(&l->odb, l->r->git) < 0) {
+		err_set(ECG_EXIT_INPUT, "cannot open the object database of %s: %s",
+		        l->r->name, repo_gerr("unknown error"));
+		goto cleanup;
+	}
+	rc = git_tree_walk(tree, GIT_TREEWALK_PRE, repo_tree_cb, l);
+	if (rc < 0) {
+		if (!l->failed)
+			err_set(ECG_EXIT_INPUT, "cannot walk the tree of %s in %s: %s",
+			        commit, l->r->name, repo_gerr("unknown error"));
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	git_odb_free(l->odb);
+	l->odb = NULL;
+	git_tree_free(tree);
+	git_commit_free(c);
+	return ret;
+}
+
+/* Read all of fd (a regular file, expected `hint` bytes) into an
+ * xmalloc'd NUL-terminated buffer; more than `cap` bytes is an error
+ * (returns -2 with errno untouched so the caller can word it). */
+static int repo_read_fd(int fd, size_t hint, size_t cap, char **data,
+                        size_t *len)
+{
+	size_t alloc, n = 0;
+	ssize_t got;
+	char *buf;
+
+	if (cap > SIZE_MAX / 4)
+		cap = SIZE_MAX / 4;
+	alloc = (hint < cap ? hint : cap) + 1;
+	buf = xmalloc(alloc + 1);
+
+	for (;;) {
+		if (n == alloc) {
+			if (n > cap)
+				break;
+			alloc = alloc * 2 < cap + 1 ? alloc * 2 : cap + 1;
+			buf = xrealloc(buf, alloc + 1);
+		}
+		got = read(fd, buf + n, alloc - n);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			free(buf);
+			return -1;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	if (n > cap) {
+		free(buf);
+		return -2;
+	}
+	buf[n] = 0;
+	*data = buf;
+	*len = n;
+	return 0;
+}
+
+/* Hash the work-tree file `full` (shown as `path`) as a blob.  Returns 1
+ * if the file has vanished meanwhile, -1 on error. */
+static int repo_hash_file(const char *full, const char *path, git_oid *oid,
+                          size_t *size)
+{
+	struct stat st;
+	char *data = NULL;
+	void *map = MAP_FAILED;
+	size_t len = 0;
+	int fd, rc, ret = -1;
+
+	fd = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return 1;
+		return err_set(ECG_EXIT_INPUT, "cannot open '%s': %s", path,
+		               strerror(errno));
+	}
+	if (fstat(fd, &st) < 0) {
+		err_set(ECG_EXIT_INPUT, "cannot stat '%s': %s", path, strerror(errno));
+		goto cleanup;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err_set(ECG_EXIT_INPUT, "'%s' changed while being listed", path);
+		goto cleanup;
+	}
+	if ((uintmax_t)st.st_size <= REPO_HASH_READ_CAP) {
+		rc = repo_read_fd(fd, (size_t)st.st_size, REPO_HASH_READ_CAP,
+		                  &data, &len);
+		if (rc == -1) {
+			err_set(ECG_EXIT_INPUT, "cannot read '%s': %s", path,
+			        strerror(errno));
+			goto cleanup;
+		}
+		if (rc == -2) {
+			err_set(ECG_EXIT_INPUT, "'%s' changed while being listed",
+			        path);
+			goto cleanup;
+		}
+	}
+	if (!data) {
+		/* Big: map it instead of copying.
+		 * Racing writers that truncate it could fault us; a file that
+		 * large and that busy is not a job's source code. */
+		if ((uintmax_t)st.st_size > SIZE_MAX) {
+			err_set(ECG_EXIT_INPUT, "'%s' is too large", path);
+			goto cleanup;
+		}
+		len = (size_t)st.st_size;
+		map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (map == MAP_FAILED) {
+			err_set(ECG_EXIT_INPUT, "cannot map '%s': %s", path,
+			        strerror(errno));
+			goto cleanup;
+		}
+	}
+	if (git_odb_hash(oid, data ? (void *)data : map, len,
+	                 GIT_OBJECT_BLOB) < 0) {
+		err_set(ECG_EXIT_INPUT, "cannot hash '%s': %s", path,
+		        repo_gerr("unknown error"));
+		goto cleanup;
+	}
+	*size = len;
+	ret = 0;
+cleanup:
+	if (map != MAP_FAILED)
+		munmap(map, len);
+	free(data);
+	close(fd);
+	return ret;
+}
+
+/* Add the work-tree file `path` (tracked or not) as it is on disk.  A path
+ * that no longer exists, or is a directory or something else, is skipped. */
+static int repo_list_disk(struct repo_list *l, const char *path)
+{
+	char *full = xasprintf("%s%s", l->r->workdir, path);
+	char link[REPO_LINK_CAP + 1];
+	struct stat st;
+	repo_file_t *f;
+	git_oid oid;
+	size_t size = 0;
+	ssize_t n;
+	int rc, ret = -1;
+
+	if (lstat(full, &st) < 0) {
+		if (errno == ENOENT || errno == ENOTDIR) {
+			ret = 0;   /* deleted from disk */
+			goto cleanup;
+		}
+		err_set(ECG_EXIT_INPUT, "cannot stat '%s': %s", path, strerror(errno));
+		goto cleanup;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		n = readlink(full, link, REPO_LINK_CAP);
+		if (n < 0) {
+			if (errno == ENOENT) {
+				ret = 0;
+				goto cleanup;
+			}
+			err_set(ECG_EXIT_INPUT, "cannot read symlink '%s': %s", path,
+			        strerror(errno));
+			goto cleanup;
+		}
+		link[n] = 0;
+		if (git_odb_hash(&oid, link, (size_t)n, GIT_OBJECT_BLOB) < 0) {
+			err_set(ECG_EXIT_INPUT, "cannot hash '%s': %s", path,
+			        repo_gerr("unknown error"));
+			goto cleanup;
+		}
+		f = repo_list_add(l, xstrdup(path), REPO_SYMLINK);
+		f->link_target = xstrdup(link);
+		git_oid_tostr(f->blob, sizeof f->blob, &oid);
+	} else if (S_ISREG(st.st_mode)) {
+		rc = repo_hash_file(full, path, &oid, &size);
+		if (rc < 0)
+			goto cleanup;
+		if (rc == 0) {
+			f = repo_list_add(l, xstrdup(path), REPO_FILE);
+			f->size = size;
+			git_oid_tostr(f->blob, sizeof f->blob, &oid);
+		}
+	}
+	ret = 0;
+cleanup:
+	free(full);
+	return ret;
+}
+
+/* Does the work-tree path exist (without following a final symlink)? */
+static int repo_exists(const repo_t *r, const char *path)
+{
+	char *full = xasprintf("%s%s", r->workdir, path);
+	struct stat st;
+	int rc = lstat(full, &st);
+
+	free(full);
+	return rc == 0;
+}
+
+static int repo_list_worktree(struct repo_list *l)
+{
+	git_status_options so;
+	git_status_list *st = NULL;
+	git_index *index = NULL;
+	const git_index_entry *e;
+	const git_status_entry *se;
+	const char *path;
+	repo_file_t *f;
+	size_t i, count;
+	int ret = -1;
+
+	if (!l->r->workdir)
+		return err_set(ECG_EXIT_INPUT,
+		               "repository '%s' is bare: it has no work tree",
+		               l->r->name);
+	if (git_repository_index(&index, l->r->git) < 0 ||
+	    git_index_read(index, 0) < 0) {
+		err_set(ECG_EXIT_INPUT, "cannot read the index of %s: %s",
+		        l->r->name, repo_gerr("unknown error"));
+		goto cleanup;
+	}
+	/* Tracked files, as they are on disk now. */
+	count = git_index_entrycount(index);
+	for (i = 0; i < count; i++) {
+		e = git_index_get_byindex(index, i);
+		if (!e || !repo_suffix_ok(e->path, l->suffix))
+			continue;
+		if (e->mode == GIT_FILEMODE_COMMIT) {
+			/* Like git: a submodule whose directory is gone is
+			 * deleted; an empty one (not checked out) is there. */
+			if (!repo_exists(l->r, e->path))
+				continue;
+			f = repo_list_add(l, xstrdup(e->path), REPO_GITLINK);
+			git_oid_tostr(f->blob, sizeof f->blob, &e->id);
+			continue;
+		}
+		if (repo_list_disk(l, e->path) < 0)
+			goto cleanup;
+	}
+	/* Untracked files that are not ignored.  Work-tree side only, and
+	 * submodules are not opened.  (The _init functions rather than the
+	 * _INIT macros, which trip -Wmissing-field-initializers.) */
+	git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);
+	so.show = GIT_STATUS_SHOW_WORKDIR_ONLY;
+	so.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED |
+	           GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
+	           GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+	if (git_status_list_new(&st, l->r->git, &so) < 0) {
+		err_set(ECG_EXIT_INPUT, "cannot list the work tree of %s: %s",
+		        l->r->name, repo_gerr("unknown error"));
+		goto cleanup;
+	}
+	count = git_status_list_entrycount(st);
+	for (i = 0; i < count; i++) {
+		se = git_status_byindex(st, i);
+		if (!se || !(se->status & GIT_STATUS_WT_NEW) || !se->index_to_workdir)
+			continue;
+		path = se->index_to_workdir->new_file.path;
+		/* "dir/": a nested repository, not a file. */
+		if (!path || !path[0] || path[strlen(path) - 1] == '/' ||
+		    !repo_suffix_ok(path, l->suffix))
+			continue;
+		if (repo_list_disk(l, path) < 0)
+			goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	git_status_list_free(st);
+	git_index_free(index);
+	return ret;
+}
+
+int repo_list(repo_t *r, const char *commit, int worktree, const char *suffix,
+              repo_file_t **out, size_t *n)
+{
+	struct repo_list l;
+	int rc;
+
+	memset(&l, 0, sizeof l);
+	l.r = r;
+	l.suffix = suffix;
+	*out = NULL;
+	*n = 0;
+	rc = worktree ? repo_list_worktree(&l) : repo_list_commit(&l, commit);
+	if (rc < 0) {
+		repo_files_free(l.files, l.n);
+		return -1;
+	}
+	repo_list_finish(&l);
+	*out = l.files;
+	*n = l.n;
+	return 0;
+}
+
+/* ------------------------------------------------------------ reading */
+
+static int repo_too_big(const char *path, size_t size, size_t cap)
+{
+	return err_set(ECG_EXIT_INPUT,
+	               "'%s': file is %zu bytes, over the limit of %zu bytes",
+	               path, size, cap);
+}
+
+static int repo_read_blob(repo_t *r, const repo_file_t *f, size_t cap,
+                          char **data, size_t *len)
+{
+	git_odb *odb = NULL;
+	git_blob *blob = NULL;
+	git_object_t type;
+	git_oid oid;
+	size_t size;
+	int ret = -1;
+
+	if (git_oid_fromstrn(&oid, f->blob, strlen(f->blob)) < 0) {
+		err_set(ECG_EXIT_INPUT, "'%s': bad blob id '%s'", f->path, f->blob);
+		goto cleanup;
+	}
+	/* Check the size from the header before inflating anything. */
+	if (git_repository_odb(&odb, r->git) < 0 ||
+	    git_odb_read_header(&size, &type, odb, &oid) < 0) {
+		err_set(ECG_EXIT_INPUT, "'%s': cannot read blob %s: %s", f->path,
+		        f->blob, repo_gerr("unknown error"));
+		goto cleanup;
+	}
+	if (type != GIT_OBJECT_BLOB) {
+		err_set(ECG_EXIT_INPUT, "'%s': object %s is a %s, not a blob",
+		        f->path, f->blob, git_object_type2string(type));
+		goto cleanup;
+	}
+	if (size > cap) {
+		repo_too_big(f->path, size, cap);
+		goto cleanup;
+	}
+	if (git_blob_lookup(&blob, r->git, &oid) < 0) {
+		err_set(ECG_EXIT_INPUT, "'%s': cannot read blob %s: %s", f->path,
+		        f->blob, repo_gerr("unknown error"));
+		goto cleanup;
+	}
+	size = (size_t)git_blob_rawsize(blob);
+	if (size > cap) {
+		repo_too_big(f->path, size, cap);
+		goto cleanup;
+	}
+	*data = xmalloc(size + 1);
+	memcpy(*data, git_blob_rawcontent(blob), size);
+	(*data)[size] = 0;
+	*len = size;
+	ret = 0;
+cleanup:
+	git_blob_free(blob);
+	git_odb_free(odb);
+	return ret;
+}
+
+static int repo_read_disk(repo_t *r, const repo_file_t *f, size_t cap,
+                          char **data, size_t *len)
+{
+	char *full = NULL;
+	struct stat st;
+	int fd = -1, rc, ret = -1;
+
+	if (!r->workdir)
+		return err_set(ECG_EXIT_INPUT,
+		               "'%s': repository '%s' is bare: it has no work tree",
+		               f->path, r->name);
+	full = xasprintf("%s%s", r->workdir, f->path);
+	fd = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ELOOP)
+			err_set(ECG_EXIT_INPUT, "'%s' is a symlink, not read", f->path);
+		else
+			err_set(ECG_EXIT_INPUT, "cannot open '%s': %s", f->path,
+			        strerror(errno));
+		goto cleanup;
+	}
+	if (fstat(fd, &st) < 0) {
+		err_set(ECG_EXIT_INPUT, "cannot stat '%s': %s", f->path,
+		        strerror(errno));
+		goto cleanup;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err_set(ECG_EXIT_INPUT, "'%s' is not a regular file, not read",
+		        f->path);
+		goto cleanup;
+	}
+	if ((uintmax_t)st.st_size > cap) {
+		repo_too_big(f->path, (size_t)st.st_size, cap);
+		goto cleanup;
+	}
+	rc = repo_read_fd(fd, (size_t)st.st_size, cap, data, len);
+	if (rc == -2) {
+		err_set(ECG_EXIT_INPUT,
+		        "'%s': file grew over the limit of %zu bytes while being read",
+		        f->path, cap);
+		goto cleanup;
+	}
+	if (rc < 0) {
+		err_set(ECG_EXIT_INPUT, "cannot read '%s': %s", f->path,
+		        strerror(errno));
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	if (fd >= 0)
+		close(fd);
+	free(full);
+	return ret;
+}
+
+int repo_read(repo_t *r, const repo_file_t *f, int worktree, size_t cap,
+              char **data, size_t *len)
+{
+	*data = NULL;
+	*len = 0;
+	if (f->kind == REPO_SYMLINK)
+		return err_set(ECG_EXIT_INPUT, "'%s' is a symlink, not read", f->path);
+	if (f->kind == REPO_GITLINK)
+		return err_set(ECG_EXIT_INPUT, "'%s' is a submodule, not read",
+		               f->path);
+	if (worktree)
+		return repo_read_disk(r, f, cap, data, len);
+	return repo_read_blob(r, f, cap, data, len);
+}
+
+/* ------------------------------------------------------------ dirty */
+
+int repo_dirty(repo_t *r, const char *commit, int *dirty)
+{
+	git_diff_options opts;
+	git_commit *c = NULL;
+	git_tree *tree = NULL;
+	git_diff *diff = NULL;
+	int ret = -1;
+
+	*dirty = 0;
+	if (!r->workdir)
+		return 0;
+	if (repo_lookup_commit(r, commit, &c) < 0)
+		goto cleanup;
+	if (git_commit_tree(&tree, c) < 0) {
+		err_set(ECG_EXIT_INPUT, "cannot read the tree of %s in %s: %s",
+		        commit, r->name, repo_gerr("unknown error"));
+		goto cleanup;
+	}
+	/* The commit's tree against the index and the work tree together
+	 * (what `git status` does against HEAD), plus untracked files that
+	 * are not ignored.  A submodule counts only if its commit moved:
+	 * what is inside it is not part of this job's code. */
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	opts.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS;
+	opts.ignore_submodules = GIT_SUBMODULE_IGNORE_DIRTY;
+	if (git_diff_tree_to_workdir_with_index(&diff, r->git, tree, &opts) < 0) {
+		err_set(ECG_EXIT_INPUT, "cannot compare the work tree of %s with %s: %s",
+		        r->name, commit, repo_gerr("unknown error"));
+		goto cleanup;
+	}
+	*dirty = git_diff_num_deltas(diff) > 0;
+	ret = 0;
+cleanup:
+	git_diff_free(diff);
+	git_tree_free(tree);
+	git_commit_free(c);
+	return ret;
+}

@@ -1,0 +1,172 @@
+/* util.c - see include/ecg/util.h */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecg/err.h"
+#include "ecg/util.h"
+
+static void oom(size_t n)
+{
+	fprintf(stderr, "ecg: out of memory (allocating %zu bytes)\n", n);
+	exit(ECG_EXIT_INTERNAL);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (!p)
+		oom(nmemb * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q)
+		oom(n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	buf_t b;
+	va_list ap;
+
+	buf_init(&b);
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	return buf_detach(&b);
+}
+
+void xgrow(void **arr, size_t *alloc, size_t n, size_t elsize)
+{
+	size_t na;
+
+	if (n <= *alloc)
+		return;
+	na = *alloc ? *alloc : 8;
+	while (na < n) {
+		if (na > SIZE_MAX / 2)
+			oom(SIZE_MAX);
+		na *= 2;
+	}
+	if (na > SIZE_MAX / elsize)
+		oom(SIZE_MAX);
+	*arr = xrealloc(*arr, na * elsize);
+	*alloc = na;
+}
+
+void buf_init(buf_t *b)
+{
+	b->alloc = 64;
+	b->len = 0;
+	b->buf = xmalloc(b->alloc);
+	b->buf[0] = 0;
+}
+
+void buf_free(buf_t *b)
+{
+	free(b->buf);
+	b->buf = NULL;
+	b->len = b->alloc = 0;
+}
+
+void buf_reset(buf_t *b)
+{
+	b->len = 0;
+	b->buf[0] = 0;
+}
+
+static void buf_reserve(buf_t *b, size_t extra)
+{
+	size_t need;
+
+	if (extra > SIZE_MAX - b->len - 1)
+		oom(SIZE_MAX);
+	need = b->len + extra + 1;
+	if (need > b->alloc)
+		xgrow((void **)&b->buf, &b->alloc, need, 1);
+}
+
+void buf_add(buf_t *b, const void *data, size_t n)
+{
+	buf_reserve(b, n);
+	memcpy(b->buf + b->len, data, n);
+	b->len += n;
+	b->buf[b->len] = 0;
+}
+
+void buf_addstr(buf_t *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+void buf_addch(buf_t *b, char c)
+{
+	buf_add(b, &c, 1);
+}
+
+void buf_vaddf(buf_t *b, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(b->buf + b->len, b->alloc - b->len, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	if ((size_t)n >= b->alloc - b->len) {
+		buf_reserve(b, (size_t)n);
+		vsnprintf(b->buf + b->len, b->alloc - b->len, fmt, ap);
+	}
+	b->len += (size_t)n;
+}
+
+void buf_addf(buf_t *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vaddf(b, fmt, ap);
+	va_end(ap);
+}
+
+char *buf_detach(buf_t *b)
+{
+	char *s = b->buf;
+
+	b->buf = NULL;
+	b->len = b->alloc = 0;
+	return s;
+}

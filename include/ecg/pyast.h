@@ -1,0 +1,40 @@
+/* pyast.h - source bytes to an AST, with CPython's own parser.
+ *
+ * What ast.parse() does inside: Py_CompileStringObject(..., Py_file_input,
+ * PyCF_ONLY_AST), without importing the ast module.  The source is handed
+ * over as bytes so that PEP 263 coding cookies and the UTF-8 default are the
+ * tokenizer's business, exactly as for `python file.py`.
+ *
+ * Requires pyrt_init().
+ */
+#ifndef ECG_PYAST_H
+#define ECG_PYAST_H
+
+#include <stddef.h>
+
+#ifndef PY_SSIZE_T_CLEAN
+#define PY_SSIZE_T_CLEAN
+#endif
+#include <Python.h>
+
+/* Why a file was not parsed.  line/col are 1-based; 0 means not known. */
+typedef struct {
+	long line;
+	long col;
+	char *message;   /* owned; free with pyast_error_clear() */
+} pyast_error;
+
+void pyast_error_clear(pyast_error *e);
+
+/* Parse `len` bytes of source (src[len] must be 0) named `path` (used in
+ * messages only).
+ * Returns  0: *out is a new reference to the ast.Module node;
+ *          1: the file does not parse (syntax error, NUL byte, bytes that do
+ *             not decode, nesting too deep for the parser, out of memory in
+ *             the parser): *perr is filled and no Python exception is left
+ *             pending;
+ *         -1: the runtime itself failed (err_set()). */
+int pyast_parse(const char *path, const char *src, size_t len,
+                PyObject **out, pyast_error *perr);
+
+#endif

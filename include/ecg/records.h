@@ -1,0 +1,37 @@
+/* records.h - the two records and their common header (records contract v1,
+ * see schemas/ and the design notes).  Builds cJSON trees; emit.h writes them.
+ */
+#ifndef ECG_RECORDS_H
+#define ECG_RECORDS_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+#define RECORDS_GRAPH_FILE "computation_graph.json"
+#define RECORDS_SCHEDULE_FILE "execution_schedule.json"
+#define RECORDS_GRAPH_SCHEMA "ecg.computation_graph/1"
+#define RECORDS_SCHEDULE_SCHEMA "ecg.execution_schedule/1"
+
+/* What both records say about how they were read.  Strings are borrowed. */
+typedef struct {
+	const char *commit;        /* 40-hex */
+	int dirty;
+	const char *python;        /* parser version */
+	const char *entry_file;    /* repository-relative, or NULL */
+	cJSON *files;              /* [{"path","blob"}], borrowed: duplicated into each record */
+	cJSON *parse_errors;       /* [{"file","line","col","message"}], borrowed */
+	cJSON *unresolved;         /* [{"anchor","what","reason"}], borrowed */
+	cJSON *config;             /* [{"name","value","source","via"}], borrowed */
+} records_header_t;
+
+/* New record trees with the header filled in and the analysis sections
+ * present and empty.  Owned by the caller (cJSON_Delete). */
+cJSON *records_graph_new(const records_header_t *h);
+cJSON *records_schedule_new(const records_header_t *h);
+
+/* Append {"file","line","col","message"}; line/col 0 are written as null. */
+void records_add_parse_error(cJSON *list, const char *file, long line, long col, const char *message);
+/* Append {"anchor","what","reason"}. */
+void records_add_unresolved(cJSON *list, const char *anchor, const char *what, const char *reason);
+
+#endif

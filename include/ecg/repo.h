@@ -1,0 +1,70 @@
+/* repo.h - reading a job's code out of a git repository with libgit2.
+ *
+ * Nothing is checked out and nothing the repository contains is run.
+ * A bare repository, a work tree, or any directory inside one can be opened.
+ * All paths handed out are relative to the repository root, '/'-separated.
+ *
+ * Errors: functions returning int give 0 on success and -1 with err_set()
+ * (class ECG_EXIT_INPUT unless said otherwise).
+ */
+#ifndef ECG_REPO_H
+#define ECG_REPO_H
+
+#include <stddef.h>
+
+typedef struct repo repo_t;
+
+enum repo_kind {
+	REPO_FILE = 0,   /* a regular (or executable) file: a blob */
+	REPO_SYMLINK,    /* a symbolic link: not followed; target in link_target */
+	REPO_GITLINK     /* a submodule commit: its tree is not in this repository */
+};
+
+typedef struct {
+	char *path;          /* owned; relative to the repository root */
+	char blob[41];       /* hex sha of the blob (in --worktree mode: the sha the
+	                        file's bytes would have as a blob); for a gitlink,
+	                        the submodule commit */
+	enum repo_kind kind;
+	char *link_target;   /* owned; REPO_SYMLINK only, else NULL */
+	size_t size;         /* bytes, for REPO_FILE; 0 otherwise */
+} repo_file_t;
+
+/* Open the repository containing `path` (searching upwards). */
+int repo_open(const char *path, repo_t **out);
+void repo_free(repo_t *r);   /* NULL is fine */
+
+int repo_is_bare(const repo_t *r);
+/* The work tree root with a trailing '/', or NULL for a bare repository.
+ * Borrowed from r. */
+const char *repo_workdir(const repo_t *r);
+/* Where `path` given to repo_open() sits inside the work tree: "" at the
+ * root, else "sub/dir/" (trailing '/').  "" for a bare repository.  Borrowed. */
+const char *repo_prefix(const repo_t *r);
+
+/* Resolve a revision (sha, branch, tag, HEAD~2, ...) to a commit; writes
+ * the 40-hex sha and a NUL into sha.  Fails on an empty repository (no
+ * commit yet), an unknown revision, or a revision that is not a commit. */
+int repo_resolve(repo_t *r, const char *rev, char sha[41]);
+
+/* List the files of `commit`'s tree (worktree == 0) or of the work tree
+ * (worktree != 0: tracked files plus untracked files that are not ignored),
+ * keeping only paths that end in `suffix` (NULL: every file).  Sorted by
+ * path (byte order).  *out is owned by the caller: repo_files_free(). */
+int repo_list(repo_t *r, const char *commit, int worktree, const char *suffix,
+              repo_file_t **out, size_t *n);
+void repo_files_free(repo_file_t *files, size_t n);
+
+/* Read a REPO_FILE's bytes: from its blob, or from disk in work-tree mode.
+ * Files over `cap` bytes are refused.  On success *data (NUL-terminated, so
+ * one byte longer than *len) is owned by the caller.  Every failure here is
+ * about this one file: the caller records it and goes on. */
+int repo_read(repo_t *r, const repo_file_t *f, int worktree, size_t cap,
+              char **data, size_t *len);
+
+/* *dirty = 1 if the work tree or index differs from `commit` (modified,
+ * added, deleted or untracked-not-ignored files), else 0.  A bare
+ * repository is never dirty. */
+int repo_dirty(repo_t *r, const char *commit, int *dirty);
+
+#endif

@@ -1,0 +1,118 @@
+#!/bin/sh
+# Bad input: every per-file problem becomes a parse_errors or unresolved entry
+# naming file and line, and the run goes on; every whole-run problem gets a
+# message naming what and where, and its documented exit status.
+. "$top_srcdir/tests/lib.sh"
+
+R="$T/bad"
+mkrepo "$R"
+P="$TEST_PYTHON"
+printf 'import torch\n\nclass A:\n    pass\n' >"$R/good.py"
+printf 'x = 1\ndef f(:\n    pass\n' >"$R/syntax.py"
+printf 'x = 1\ny = "a\0b"\n' >"$R/nul.py"
+printf 'x = 1\ns = "caf\351"\n' >"$R/undecodable.py"
+printf '# -*- coding: latin-1 -*-\ns = "caf\351"\n' >"$R/latin1.py"
+"$P" -c 'print("x = " + "(" * 100000 + "1" + ")" * 100000)' >"$R/deep.py"
+"$P" -c 'print("x = " + "-" * 100000 + "1")' >"$R/deep_unary.py"
+"$P" -c '
+import sys
+line = "value = 1234567890  # padding padding padding padding padding\n"
+sys.stdout.write(line * (50 * 1024 * 1024 // len(line) + 1))' >"$R/huge.py"
+head -c 4096 /dev/urandom >"$R/binary.py"
+printf '\177ELF\2\1\1\0\0\0' >>"$R/binary.py"
+ln -s good.py "$R/link.py"
+printf 'def ok():\n    return 1\n' >"$R/zlast.py"
+commit "$R" "bad files"
+sub=$("$GIT" -C "$R" rev-parse HEAD)
+"$GIT" -C "$R" update-index --add --cacheinfo "160000,$sub,vendor/lib"
+"$GIT" -C "$R" commit -q -m "a submodule gitlink"
+
+run_ecg extract --repo "$R" --out "$T/o"
+G="$T/o/computation_graph.json"
+is "$rc" 0 "per-file problems do not stop the run (exit 0)"
+ok "$(test -f "$G" && test -f "$T/o/execution_schedule.json"; echo $?)" "both records are written"
+"$P" "$top_srcdir/tests/schema_check.py" "$top_srcdir/schemas" "$T/o" >"$T/schema.out" 2>&1
+ok $? "the records validate against schemas/"
+sed 's/^/# /' "$T/schema.out" | grep -v '^# ok' || true
+
+pe() { json "$G" "[(e['line'], e['col'], e['message']) for e in d['parse_errors'] if e['file'] == '$1']"; }
+files=$(json "$G" '" ".join(f["path"] for f in d["files"])')
+is "$files" "binary.py deep.py deep_unary.py good.py huge.py latin1.py nul.py syntax.py undecodable.py zlast.py" \
+	"every regular .py file is in files, in order, including the bad ones"
+is "$(pe good.py)" "[]" "a good file has no parse error"
+is "$(pe zlast.py)" "[]" "a file after the bad ones is still read"
+is "$(pe latin1.py)" "[]" "a latin-1 file with a PEP 263 cookie parses"
+is "$(pe syntax.py)" "[(2, 7, 'invalid syntax')]" "a syntax error: line, column and message"
+grep -q 'syntax.py:2:7: invalid syntax' "$T/err"
+ok $? "  and a warning on stderr names file:line:col"
+is "$(pe nul.py)" "[(2, 7, 'source contains a NUL byte')]" "NUL bytes: the line and column of the first"
+pe undecodable.py | grep -q "utf-8"
+ok $? "undecodable bytes with no cookie: $(pe undecodable.py)"
+is "$(json "$G" "len([e for e in d['parse_errors'] if e['file'] == 'undecodable.py' and e['line'] == 2])")" 1 \
+	"  on line 2"
+pe deep.py | grep -qi "nest\|recurs"
+ok $? "a 100,000-deep nested expression is a parse error, not a crash: $(pe deep.py | cut -c1-120)"
+pe deep_unary.py | grep -qi "nest\|recurs\|deep"
+ok $? "a 100,000-long unary chain too: $(pe deep_unary.py | cut -c1-120)"
+pe huge.py | grep -q "over the limit"
+ok $? "a 50 MB file is refused by size: $(pe huge.py)"
+pe binary.py | grep -q "NUL byte\|invalid\|decode\|utf-8"
+ok $? "a binary blob named .py is a parse error: $(pe binary.py | cut -c1-100)"
+is "$(json "$G" "[(u['anchor'], u['what']) for u in d['unresolved']]")" \
+	"[('link.py', \"symbolic link to 'good.py'\"), ('vendor/lib', 'submodule at commit $sub')]" \
+	"a symlink and a submodule are listed in unresolved, not followed"
+
+# --- the 50 MB file is read when the limit allows it (too slow under valgrind)
+if [ "$ECG_ENABLE_VALGRIND" != yes ]; then
+run_ecg extract --repo "$R" --out "$T/o2" -q --max-file-size 100000000
+is "$(json "$T/o2/computation_graph.json" "[e['file'] for e in d['parse_errors'] if e['file']=='huge.py']")" "[]" \
+	"--max-file-size raises the limit and the 50 MB file parses"
+fi
+
+# --- whole-run problems
+mkrepo "$T/empty"
+run_ecg extract --repo "$T/empty" --out "$T/o3"
+is "$rc" 3 "an empty repository: exit 3"
+grep -q "has no commits" "$T/err"
+ok $? "  message: $(cat "$T/err")"
+
+run_ecg extract --repo "$R" --rev no-such-branch --out "$T/o3"
+is "$rc" 3 "an unknown revision: exit 3"
+grep -q "no-such-branch" "$T/err"
+ok $? "  message names it: $(cat "$T/err")"
+
+mkdir -p "$T/plain"
+run_ecg extract --repo "$T/plain" --out "$T/o3"
+is "$rc" 3 "a directory that is not a repository: exit 3"
+grep -q "$T/plain" "$T/err"
+ok $? "  message names it: $(cat "$T/err")"
+
+run_ecg extract --repo "$T/does-not-exist" --out "$T/o3"
+is "$rc" 3 "a path that does not exist: exit 3"
+
+run_ecg extract --repo "$R" --entry nope.py --out "$T/o3"
+is "$rc" 3 "an entry that is not in the commit: exit 3"
+grep -q "nope.py" "$T/err"
+ok $? "  message names it: $(cat "$T/err")"
+ok "$(test ! -e "$T/o3"; echo $?)" "  and nothing is written"
+
+# --- an output directory that cannot be written; earlier records survive
+cp "$G" "$T/before.json"
+printf 'not a dir\n' >"$T/afile"
+run_ecg extract --repo "$R" -q --out "$T/afile/records"
+is "$rc" 4 "an output path under a regular file: exit 4"
+grep -q "$T/afile" "$T/err"
+ok $? "  message names it: $(cat "$T/err")"
+if [ "$(id -u)" != 0 ]; then
+	chmod a-w "$T/o"
+	run_ecg extract --repo "$R" -q --out "$T/o"
+	is "$rc" 4 "a read-only output directory: exit 4"
+	chmod u+w "$T/o"
+else
+	run_ecg extract --repo "$R" -q --out /proc/ecg-records
+	is "$rc" 4 "an output directory on a read-only file system (/proc): exit 4"
+fi
+cmp -s "$G" "$T/before.json"
+ok $? "the earlier records are intact"
+
+done_testing

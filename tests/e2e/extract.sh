@@ -1,0 +1,149 @@
+#!/bin/sh
+# ecg extract on a small job: the common header is what git says it is,
+# in every way of naming the repository and the revision.
+. "$top_srcdir/tests/lib.sh"
+
+R="$T/job"
+mkrepo "$R"
+mkdir -p "$R/model" "$R/configs"
+cat >"$R/model/__init__.py" <<'PY'
+from .gpt import GPT, GPTConfig
+PY
+cat >"$R/model/gpt.py" <<'PY'
+from dataclasses import dataclass
+
+import torch
+import torch.nn as nn
+
+
+@dataclass
+class GPTConfig:
+    n_layer: int = 4
+    n_embd: int = 64
+
+
+class Block(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.ln = nn.LayerNorm(c.n_embd)
+        self.fc = nn.Linear(c.n_embd, c.n_embd)
+
+    def forward(self, x):
+        return x + self.fc(self.ln(x))
+
+
+class GPT(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.h = nn.ModuleList([Block(c) for _ in range(c.n_layer)])
+
+    def forward(self, x):
+        for blk in self.h:
+            x = blk(x)
+        return x
+PY
+cat >"$R/train.py" <<'PY'
+import torch
+from model import GPT, GPTConfig
+
+def main():
+    model = GPT(GPTConfig())
+    opt = torch.optim.AdamW(model.parameters())
+    for step in range(10):
+        loss = model(torch.randn(2, 8, 64)).sum()
+        loss.backward()
+        opt.step()
+
+if __name__ == "__main__":
+    main()
+PY
+printf '{"n_layer": 4}\n' >"$R/configs/small.json"
+commit "$R" "first"
+echo "# a comment" >>"$R/train.py"
+commit "$R" "second"
+head=$("$GIT" -C "$R" rev-parse HEAD)
+first=$("$GIT" -C "$R" rev-parse HEAD~1)
+
+# --- from the work tree, default output directory
+run_ecg extract --repo "$R" --entry train.py -q
+is "$rc" 0 "extract exits 0"
+G="$R/records/computation_graph.json"
+S="$R/records/execution_schedule.json"
+ok "$(test -f "$G" && test -f "$S"; echo $?)" "both records are written to records/ at the work tree's root"
+is "$(cat "$T/out")" "$R/records/computation_graph.json
+$R/records/execution_schedule.json" "stdout names the two records"
+is "$(json "$G" 'd["commit"]')" "$head" "commit is HEAD's sha"
+is "$(json "$S" 'd["commit"]')" "$head" "the schedule names the same commit"
+is "$(json "$G" 'd["schema"]')" "ecg.computation_graph/1" "graph schema"
+is "$(json "$S" 'd["schema"]')" "ecg.execution_schedule/1" "schedule schema"
+is "$(json "$G" 'd["dirty"]')" "False" "dirty is false for a commit read"
+is "$(json "$G" 'd["python"]')" "$("$TEST_PYTHON" -c 'import platform; print(platform.python_version())')" \
+	"python names the embedded parser's version"
+is "$(json "$G" 'd["entrypoint"]["file"]')" "train.py" "entrypoint file as given"
+is "$(json "$G" 'd["tool"]["name"] + " " + d["tool"]["version"]')" "ecg $("$ECG" --version | sed -n '1s/.* //p')" "tool and version"
+want=$("$GIT" -C "$R" ls-tree -r HEAD | awk '$4 ~ /\.py$/ {print $4" "$3}' | LC_ALL=C sort)
+got=$(json "$G" '"\n".join(f["path"]+" "+f["blob"] for f in d["files"])')
+is "$got" "$want" "files: every .py blob of the commit, path and sha, sorted"
+is "$(json "$G" 'len(d["parse_errors"]) + len(d["unresolved"]) + len(d["modules"])')" 0 \
+	"no parse errors, nothing unresolved, and no modules invented before the analysis lands"
+"$TEST_PYTHON" "$top_srcdir/tests/schema_check.py" "$top_srcdir/schemas" "$R/records" >"$T/schema.out" 2>&1
+ok $? "both records validate against schemas/"
+sed 's/^/# /' "$T/schema.out" | grep -v '^# ok' || true
+
+# --- determinism: a second run is byte-identical
+cp "$G" "$T/g1"; cp "$S" "$T/s1"
+run_ecg extract --repo "$R" --entry train.py -q
+cmp -s "$G" "$T/g1" && cmp -s "$S" "$T/s1"
+ok $? "two runs give byte-identical records"
+
+# --- from a subdirectory; --entry relative to it or to the root
+(cd "$R/model" && "$ECG" extract -q --entry ../train.py >"$T/out" 2>"$T/err"); rc=$?
+is "$rc" 0 "extract from a subdirectory (--repo defaults to .)"
+cmp -s "$G" "$T/g1"
+ok $? "  gives the same record, still in records/ at the root"
+run_ecg extract --repo "$R/model" --entry gpt.py -q --out "$T/o-sub"
+is "$(json "$T/o-sub/computation_graph.json" 'd["entrypoint"]["file"]')" "model/gpt.py" \
+	"--entry is relative to --repo when --repo is a subdirectory"
+
+# --- another revision
+run_ecg extract --repo "$R" --rev HEAD~1 -q --out "$T/o-first"
+is "$(json "$T/o-first/computation_graph.json" 'd["commit"]')" "$first" "--rev HEAD~1"
+is "$(json "$T/o-first/computation_graph.json" 'd["entrypoint"]')" "None" "no --entry: entrypoint is null"
+want=$("$GIT" -C "$R" rev-parse HEAD~1:train.py)
+is "$(json "$T/o-first/computation_graph.json" '[f["blob"] for f in d["files"] if f["path"]=="train.py"][0]')" \
+	"$want" "  and the blob is the one at that revision"
+run_ecg extract --repo "$R" --rev "$(echo "$first" | cut -c1-8)" -q --out "$T/o-short"
+cmp -s "$T/o-short/computation_graph.json" "$T/o-first/computation_graph.json"
+ok $? "a short sha names the same commit"
+
+# --- a bare repository
+"$GIT" clone -q --bare "$R" "$T/bare.git"
+run_ecg extract --repo "$T/bare.git" -q --entry train.py --out "$T/o-bare"
+is "$rc" 0 "a bare repository with --out"
+cmp -s "$T/o-bare/computation_graph.json" "$T/g1"
+ok $? "  gives the same record as the work tree"
+run_ecg extract --repo "$T/bare.git" -q
+is "$rc" 2 "a bare repository without --out is a usage error"
+grep -q -- "--out" "$T/err"
+ok $? "  and the message says to give --out"
+
+# --- the work tree, dirty
+echo "x = 1" >>"$R/model/gpt.py"
+echo "y = 2" >"$R/extra.py"
+run_ecg extract --repo "$R" --worktree -q --out "$T/o-wt"
+is "$rc" 0 "--worktree"
+is "$(json "$T/o-wt/computation_graph.json" 'd["dirty"]')" "True" "  dirty is set when the work tree differs"
+is "$(json "$T/o-wt/computation_graph.json" 'd["commit"]')" "$head" "  commit is still HEAD"
+want=$("$GIT" -C "$R" hash-object model/gpt.py)
+is "$(json "$T/o-wt/computation_graph.json" '[f["blob"] for f in d["files"] if f["path"]=="model/gpt.py"][0]')" \
+	"$want" "  the blob of a modified file is the sha of its bytes"
+is "$(json "$T/o-wt/computation_graph.json" '[f["path"] for f in d["files"]].count("extra.py")')" 1 \
+	"  an untracked file is read"
+"$GIT" -C "$R" checkout -q -- model/gpt.py; rm -f "$R/extra.py"
+rm -rf "$R/records"
+run_ecg extract --repo "$R" --worktree -q --out "$T/o-wt2"
+is "$(json "$T/o-wt2/computation_graph.json" 'd["dirty"]')" "False" "  a clean work tree is not dirty"
+run_ecg extract --repo "$R" --worktree --rev HEAD -q
+is "$rc" 2 "--worktree with --rev is a usage error"
+
+done_testing
