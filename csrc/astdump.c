@@ -43,8 +43,9 @@ static const char hexdigits[] = "0123456789abcdef";
 
 /* Decode one character of (CPython-made) UTF-8 at s[*i], advancing *i.
  * Surrogates encoded as 3 bytes ("surrogatepass") decode like any other
- * 3-byte sequence.  A byte that starts no valid sequence decodes as
- * itself (never produced by the converter). */
+ * 3-byte sequence.  A byte that starts no valid sequence (never produced
+ * by the converter) decodes as U+DC00 + byte, as with "surrogateescape",
+ * and so prints as \udcXX. */
 static uint32_t utf8_next(const unsigned char *s, size_t len, size_t *i)
 {
 	uint32_t c = s[*i];
@@ -64,22 +65,19 @@ static uint32_t utf8_next(const unsigned char *s, size_t len, size_t *i)
 		n = 3;
 		c &= 0x07;
 	} else {
-		(*i)++;
-		return c;
+		goto bad;
 	}
-	if (*i + n >= len) {
-		(*i)++;
-		return s[*i - 1];
-	}
+	if (*i + n >= len)
+		goto bad;
 	for (k = 1; k <= n; k++) {
-		if ((s[*i + k] & 0xC0) != 0x80) {
-			(*i)++;
-			return s[*i - 1];
-		}
+		if ((s[*i + k] & 0xC0) != 0x80)
+			goto bad;
 		c = c << 6 | (s[*i + k] & 0x3F);
 	}
 	*i += n + 1;
 	return c;
+bad:
+	return 0xDC00 | s[(*i)++];
 }
 
 static void add_hex(buf_t *out, char esc, uint32_t c, int ndigits)

@@ -11,10 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ecg/ast.h"
 #include "ecg/cmd.h"
 #include "ecg/emit.h"
 #include "ecg/err.h"
 #include "ecg/helpers.h"
+#include "ecg/interp.h"
+#include "ecg/modtree.h"
+#include "ecg/prog.h"
 #include "ecg/pyast.h"
 #include "ecg/pyrt.h"
 #include "ecg/records.h"
@@ -26,6 +30,7 @@
 static const char extract_usage[] =
 "usage: ecg extract [--repo PATH] [--rev REV | --worktree] [--entry FILE]\n"
 "                   [--out DIR] [--max-file-size BYTES] [--helpers-dir DIR] [-q]\n"
+"                   [-- JOB-ARGS...]\n"
 "\n"
 "Read the Python files of a commit, without checking anything out and without\n"
 "running anything, and write records/computation_graph.json and\n"
@@ -47,6 +52,9 @@ static const char extract_usage[] =
 "  --helpers-dir DIR     where ecg's Python helpers are (default: found\n"
 "                        next to the build tree, else the installed ones)\n"
 "  -q, --quiet           do not print per-file warnings\n"
+"  -- JOB-ARGS...        the job's own command line (what follows the script\n"
+"                        name), read by its argparse or configurator, so that\n"
+"                        the record matches the run that was profiled\n"
 "  -h, --help            show this help\n"
 "\n"
 "A file that does not parse, is too large, or cannot be read becomes an entry\n"
@@ -68,6 +76,8 @@ struct extract_opts {
 	int worktree;
 	int quiet;
 	size_t max_file;
+	char **job_argv;            /* after `--`: the job's own command line */
+	size_t job_argc;
 };
 
 static int extract_parse_size(const char *s, size_t *out)
@@ -128,8 +138,12 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 			               argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
+	if (optind < argc && optind > 1 && !strcmp(argv[optind - 1], "--")) {
+		o->job_argv = argv + optind;
+		o->job_argc = (size_t)(argc - optind);
+	} else if (optind < argc) {
 		return err_set(ECG_EXIT_USAGE, "extract: unexpected argument '%s' (see 'ecg extract --help')", argv[optind]);
+	}
 	if (o->worktree && o->rev)
 		return err_set(ECG_EXIT_USAGE, "extract: --worktree reads the work tree against HEAD; it does not take --rev");
 	if (!o->rev)
@@ -224,14 +238,19 @@ static int extract_worktree_dirty(repo_t *repo, const char *commit, const repo_f
 	return 0;
 }
 
-/* Parse one file; record what went wrong.  0, or -1 if the runtime failed. */
+/* Parse one file and convert its tree; record what went wrong.  The file
+ * goes into `prog` either way (with no tree if it did not parse), so that an
+ * import of it is known to be the repository's.  0, or -1 if the runtime
+ * failed. */
 static int extract_read_one(repo_t *repo, const repo_file_t *f, const struct extract_opts *o,
-                            cJSON *files, cJSON *perrs)
+                            cJSON *files, cJSON *perrs, struct prog *prog)
 {
 	char *data = NULL;
 	size_t len = 0;
 	PyObject *mod = NULL;
 	pyast_error pe = { 0, 0, NULL };
+	struct ast_arena *arena = NULL;
+	struct ast_Module *cmod = NULL;
 	cJSON *fe;
 	int rc;
 
@@ -245,12 +264,14 @@ static int extract_read_one(repo_t *repo, const repo_file_t *f, const struct ext
 		if (!o->quiet)
 			err_warn("warning: %s: %s", f->path, err_last());
 		err_clear();
+		prog_add(prog, f->path, NULL, 0, NULL, NULL);
 		return 0;
 	}
 	rc = pyast_parse(f->path, data, len, &mod, &pe);
-	free(data);
-	if (rc < 0)
+	if (rc < 0) {
+		free(data);
 		return -1;
+	}
 	if (rc > 0) {
 		records_add_parse_error(perrs, f->path, pe.line, pe.col, pe.message);
 		if (!o->quiet) {
@@ -260,11 +281,74 @@ static int extract_read_one(repo_t *repo, const repo_file_t *f, const struct ext
 				err_warn("warning: %s: %s", f->path, pe.message);
 		}
 		pyast_error_clear(&pe);
+		prog_add(prog, f->path, data, len, NULL, NULL);
 		return 0;
 	}
-	/* The analysis passes bind the module here, then the tree is dropped. */
+	/* Copy the tree into plain C and drop the Python one at once. */
+	arena = ast_arena_new();
+	if (astconv_module(mod, arena, &cmod) < 0) {
+		Py_DECREF(mod);
+		if (err_code() != ECG_EXIT_INPUT) {
+			ast_arena_free(arena);
+			free(data);
+			return -1;
+		}
+		records_add_parse_error(perrs, f->path, 0, 0, err_last());
+		if (!o->quiet)
+			err_warn("warning: %s: %s", f->path, err_last());
+		err_clear();
+		ast_arena_free(arena);
+		prog_add(prog, f->path, data, len, NULL, NULL);
+		return 0;
+	}
 	Py_DECREF(mod);
+	prog_add(prog, f->path, data, len, arena, cmod);
 	return 0;
+}
+
+/* Read the job from its entry script: the models it calls, and what their
+ * forwards do. */
+static void extract_analyse(struct prog *prog, const char *entry, const struct extract_opts *o,
+                            cJSON *modules, cJSON *unres)
+{
+	struct sfile *ef = prog_file(prog, entry);
+	struct interp *in;
+	const struct root_call *roots;
+	struct mt_model *models;
+	const struct interp_note *notes;
+	size_t nroots, nmodels = 0, i, k, nnotes;
+	const char *slash;
+
+	if (!ef || !ef->mod)
+		return;
+	slash = strrchr(entry, '/');
+	free(prog->entry_dir);
+	prog->entry_dir = slash ? xstrndup(entry, (size_t)(slash - entry) + 1) : xstrdup("");
+	in = interp_new(prog, NULL);
+	if (o->job_argc)
+		interp_set_argv(in, (const char *const *)o->job_argv, o->job_argc);
+	interp_run_entry(in, ef);
+	roots = interp_roots(in, &nroots);
+	models = xcalloc(nroots + 1, sizeof *models);
+	for (i = 0; i < nroots; i++) {
+		int dup = 0;
+
+		for (k = 0; k < nmodels; k++)
+			if (models[k].root == roots[i].inst)
+				dup = 1;
+		if (dup)
+			continue;
+		models[nmodels].root = roots[i].inst;
+		models[nmodels].name = roots[i].binding ? roots[i].binding : "model";
+		models[nmodels].call = &roots[i];
+		nmodels++;
+	}
+	modtree_emit(in, models, nmodels, modules);
+	notes = interp_notes(in, &nnotes);
+	for (i = 0; i < nnotes; i++)
+		records_add_unresolved(unres, notes[i].anchor, notes[i].what, notes[i].reason);
+	free(models);
+	interp_free(in);
 }
 
 int cmd_extract(int argc, char **argv)
@@ -278,10 +362,12 @@ int cmd_extract(int argc, char **argv)
 	char *graph_text = NULL, *sched_text = NULL;
 	PyObject *cfg_helper = NULL;
 	cJSON *files = NULL, *perrs = NULL, *unres = NULL, *config = NULL;
-	cJSON *graph = NULL, *sched = NULL;
+	cJSON *graph = NULL, *sched = NULL, *modules = NULL;
+	struct prog prog;
 	records_header_t h;
 	int dirty = 0, rc;
 
+	prog_init(&prog);
 	rc = extract_parse_args(argc, argv, &o);
 	if (rc > 0)
 		return ECG_EXIT_OK;        /* --help */
@@ -364,9 +450,14 @@ int cmd_extract(int argc, char **argv)
 			free(what);
 			continue;
 		}
-		if (extract_read_one(repo, f, &o, files, perrs) < 0)
+		if (extract_read_one(repo, f, &o, files, perrs, &prog) < 0)
 			goto fail;
 	}
+	/* Everything is plain C from here on: the interpreter can go. */
+	Py_XDECREF(cfg_helper);
+	cfg_helper = NULL;
+	astconv_fini();
+	pyrt_fini();
 	/* Directories that are submodules (any name) are worth saying too. */
 	for (i = 0; i < nall; i++) {
 		const repo_file_t *f = &all[i];
@@ -388,8 +479,13 @@ int cmd_extract(int argc, char **argv)
 	h.parse_errors = perrs;
 	h.unresolved = unres;
 	h.config = config;
+	modules = cJSON_CreateArray();
+	if (entry)
+		extract_analyse(&prog, entry, &o, modules, unres);
 	graph = records_graph_new(&h);
 	sched = records_schedule_new(&h);
+	cJSON_ReplaceItemInObjectCaseSensitive(graph, "modules", modules);
+	modules = NULL;
 	graph_text = emit_render(graph);
 	sched_text = emit_render(sched);
 	if (emit_write_atomic(out_dir, RECORDS_GRAPH_FILE, graph_text, strlen(graph_text)) < 0)
@@ -409,9 +505,11 @@ fail:
 	rc = err_code();
 cleanup:
 	Py_XDECREF(cfg_helper);
+	astconv_fini();
 	pyrt_fini();
 	cJSON_Delete(graph);
 	cJSON_Delete(sched);
+	cJSON_Delete(modules);
 	cJSON_Delete(files);
 	cJSON_Delete(perrs);
 	cJSON_Delete(unres);
@@ -423,5 +521,6 @@ cleanup:
 	free(out_dir);
 	repo_files_free(all, nall);
 	repo_free(repo);
+	prog_free(&prog);
 	return rc;
 }

@@ -23,7 +23,11 @@
  *   (None for a keyword-only argument without default).
  *   Operators, boolean and unary operators, comparison operators and
  *   expression contexts are small enums, not nodes.
- *   identifier and string fields are NUL-terminated UTF-8 in the arena.
+ *   identifier and string fields are NUL-terminated UTF-8 in the arena,
+ *   one copy per distinct Python str object: the parser interns
+ *   identifiers, so equal identifiers of one file usually share a pointer
+ *   (compare with strcmp() all the same).  String constants: see
+ *   struct ast_const.
  *
  * Positions (struct ast_hdr) are Python's, kept raw: line and end_line are
  * 1-based; col and end_col are 0-based offsets in UTF-8 bytes (not
@@ -195,16 +199,22 @@ struct ast_const {
 	 * the decimal conversion (more than sys.int_info.str_digits_check_
 	 * threshold digits, 4300 by default).  Literals are never negative. */
 	int big;
-	int64_t i;            /* INT when !big */
-	double f;             /* FLOAT; COMPLEX: the real part (0.0 for a literal) */
-	double imag;          /* COMPLEX: the imaginary part */
-	/* STR: UTF-8, NUL-terminated, may contain NUL (use len).  A lone
-	 * surrogate (the literal '\ud800') is kept as its 3-byte
-	 * "surrogatepass" encoding, so this is not always strictly valid
-	 * UTF-8.  BYTES: the bytes, NUL-terminated, may contain NUL.
-	 * INT when big: the text above. */
-	const char *s;
-	size_t len;
+	union {
+		int64_t i;            /* INT when !big */
+		struct {
+			double f;     /* FLOAT; COMPLEX: the real part (0.0 for a literal) */
+			double imag;  /* COMPLEX: the imaginary part */
+		};
+		/* STR: UTF-8, NUL-terminated, may contain NUL (use len).  A
+		 * lone surrogate (the literal '\ud800') is kept as its 3-byte
+		 * "surrogatepass" encoding, so this is not always strictly
+		 * valid UTF-8.  BYTES: the bytes, NUL-terminated, may contain
+		 * NUL.  INT when big: the text above. */
+		struct {
+			const char *s;
+			size_t len;
+		};
+	};
 };
 
 /* ------------------------------------------------------------------ nodes */
@@ -758,8 +768,16 @@ int ast_visit_children(const struct ast_hdr *node, ast_visit_fn cb, void *ctx);
  * PyObject. */
 struct _object;
 
-/* Deepest nesting the converter follows (nodes from the Module down). */
-#define ASTCONV_MAX_DEPTH 20000
+/* Deepest nesting the converter follows (nodes from the Module down).
+ * CPython 3.11 itself refuses trees deeper than about 3,000 at the default
+ * recursion limit ("maximum recursion depth exceeded during ast
+ * construction"), so this is only reached by trees built with a raised
+ * sys.setrecursionlimit() or by hand.  It also bounds what a recursive
+ * pass over the C tree must budget for: a level of the converter takes
+ * 128 bytes of stack (-O2), 240 with AddressSanitizer, ~450 with ASan at
+ * -O0; 10,000 levels stay well inside an 8 MiB stack in every build,
+ * 20,000 would not at -O0 with ASan. */
+#define ASTCONV_MAX_DEPTH 10000
 
 /* Copy the ast.Module `module` (as returned by pyast_parse(); borrowed,
  * left untouched) into a tree allocated in `a`, and set *out to its root.

@@ -84,8 +84,13 @@ is "$(json "$G" 'd["tool"]["name"] + " " + d["tool"]["version"]')" "ecg $("$ECG"
 want=$("$GIT" -C "$R" ls-tree -r HEAD | awk '$4 ~ /\.py$/ {print $4" "$3}' | LC_ALL=C sort)
 got=$(json "$G" '"\n".join(f["path"]+" "+f["blob"] for f in d["files"])')
 is "$got" "$want" "files: every .py blob of the commit, path and sha, sorted"
-is "$(json "$G" 'len(d["parse_errors"]) + len(d["unresolved"]) + len(d["modules"])')" 0 \
-	"no parse errors, nothing unresolved, and no modules invented before the analysis lands"
+is "$(json "$G" 'len(d["parse_errors"]) + len(d["unresolved"])')" 0 "no parse errors, nothing unresolved"
+# GPTConfig.n_layer = 4 (model/gpt.py line 9): four identical Blocks, one entry
+is "$(json "$G" '[(m["id"], m.get("class"), m.get("total_repeat")) for m in d["modules"] if m["kind"] != "op"]')" \
+	"[('', 'GPT', 1), ('h', 'torch.nn.ModuleList', 1), ('h.*', 'Block', 4), ('h.*.ln', 'torch.nn.LayerNorm', 4), ('h.*.fc', 'torch.nn.Linear', 4)]" \
+	"the model the step calls, its ModuleList of 4 Blocks collapsed to h.*, in forward order"
+is "$(json "$G" '[m["repeat"]["expr"] + " @ " + m["repeat"]["source"] for m in d["modules"] if m["id"] == "h.*"][0]')" \
+	"c.n_layer @ model/gpt.py:GPTConfig:9" "the repeat names its expression and where the value was set"
 "$TEST_PYTHON" "$top_srcdir/tests/schema_check.py" "$top_srcdir/schemas" "$R/records" >"$T/schema.out" 2>&1
 ok $? "both records validate against schemas/"
 sed 's/^/# /' "$T/schema.out" | grep -v '^# ok' || true

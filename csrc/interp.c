@@ -1,0 +1,4050 @@
+/* interp.c - see include/ecg/interp.h
+ *
+ * The shape is a tree-walking evaluator over the C AST: eval() for
+ * expressions, exec() for statements, call() for every call.  Three modes
+ * share it:
+ *   job     the entry script and what it calls: loops run until their first
+ *           iteration has called a model (a training loop is read once);
+ *   build   the same rules; constructors (__init__) run here;
+ *   forward a module's forward: calls become events (ops, submodule calls,
+ *           inlined functions); loops over containers and ranges are read
+ *           once per group of identical children, with a repeat count.
+ * Unknown values never stop anything: they flow on with their expression.
+ */
+#include "config.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecg/catalog_glue.h"
+#include "ecg/interp.h"
+#include "ecg/util.h"
+
+#define MAX_STEPS 4000000L     /* expression evaluations per run */
+#define MAX_DEPTH 40           /* nested calls */
+#define MAX_UNROLL 100000      /* iterations of one loop */
+#define MAX_SAME_FN 6          /* recursion of one function */
+
+enum mode { M_JOB = 0, M_FWD };
+
+enum flow { FL_NORMAL = 0, FL_RETURN, FL_BREAK, FL_CONTINUE, FL_RAISE };
+
+enum builtin_id {
+	BI_NONE = 0,
+	BI_RANGE, BI_LEN, BI_INT, BI_FLOAT, BI_STR, BI_BOOL, BI_LIST, BI_TUPLE, BI_DICT,
+	BI_SET, BI_ENUMERATE, BI_ZIP, BI_MIN, BI_MAX, BI_SUM, BI_ABS, BI_ROUND, BI_PRINT,
+	BI_ISINSTANCE, BI_GETATTR, BI_SETATTR, BI_HASATTR, BI_SUPER, BI_OPEN, BI_EXEC,
+	BI_SORTED, BI_REVERSED, BI_ANY, BI_ALL, BI_MAP, BI_TYPE, BI_ITER, BI_NEXT,
+	BI_DIVMOD, BI_POW, BI_ID, BI_CALLABLE, BI_ISSUBCLASS, BI_VARS, BI_REPR,
+	BI_STATICMETHOD, BI_CLASSMETHOD, BI_PROPERTY,
+	/* methods: self in u.bi.self */
+	BI_M_LIST_APPEND, BI_M_LIST_EXTEND, BI_M_LIST_INSERT, BI_M_LIST_POP,
+	BI_M_DICT_GET, BI_M_DICT_ITEMS, BI_M_DICT_KEYS, BI_M_DICT_VALUES, BI_M_DICT_UPDATE,
+	BI_M_DICT_POP, BI_M_DICT_SETDEFAULT, BI_M_COPY,
+	BI_M_STR_FORMAT, BI_M_STR_JOIN, BI_M_STR_SPLIT, BI_M_STR_LOWER, BI_M_STR_UPPER,
+	BI_M_STR_STARTSWITH, BI_M_STR_ENDSWITH, BI_M_STR_REPLACE, BI_M_STR_STRIP,
+	BI_M_FILE_READ,
+	BI_M_ARGP_ADD, BI_M_ARGP_PARSE, BI_M_ARGP_GROUP, BI_M_ARGP_SETDEF,
+	BI_M_MOD_ADD_MODULE, BI_M_MOD_APPEND, BI_M_MOD_EXTEND, BI_M_MOD_SELF,
+	BI_M_MOD_CHILDREN, BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_INSERT,
+	BI_M_NS_GETATTR
+};
+
+struct frame {
+	struct interp *in;
+	struct sfile *file;
+	struct vns *globals;
+	struct vdict *locals;          /* NULL at module level (globals) */
+	struct vdict *closure;         /* enclosing function's locals */
+	struct frame *outer_comp;      /* comprehension scopes look outwards */
+	const char *qualname;
+	struct vclass *cls;            /* the class the function was defined in */
+	value_t *self;                 /* first argument of a method */
+	struct strset *globals_decl;   /* names declared global */
+	enum mode mode;
+	struct fseq *ev;               /* forward: where events go */
+	long long mult;                /* forward: product of enclosing loop counts (-1 unknown) */
+	const char *mult_expr, *mult_src, *mult_reason;
+	const char *cond;              /* forward/build: the enclosing undecided or decided condition */
+	int cond_taken;
+	value_t *ret;
+	int depth;
+};
+
+struct strset {
+	const char **s;
+	size_t n;
+};
+
+struct interp {
+	struct prog *prog;
+	const struct catalog *cat;
+	struct ast_arena *a;
+	struct vns **ns;               /* per file, index as in prog->files */
+	long steps;
+	int depth;
+	int budget_noted;
+	long job_events;
+	struct root_call *roots;
+	size_t nroots, aroots;
+	struct vinst **models;
+	const char **model_names;
+	size_t nmodels, amodels;
+	struct interp_note *notes;
+	size_t nnotes, anotes;
+	struct vdict *builtins;
+	value_t *argv;                 /* sys.argv[1:] as a list of str, or NULL */
+	struct { const struct ast_hdr *def; int n; } active[MAX_DEPTH + 8];
+	int nactive;
+};
+
+static value_t *eval(struct frame *f, const struct ast_hdr *e);
+static enum flow exec_block(struct frame *f, const struct ast_list *body);
+static value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                     struct vdict *kw, const struct ast_hdr *site);
+static void assign(struct frame *f, const struct ast_hdr *target, value_t *v);
+static struct vns *load_module_file(struct interp *in, struct sfile *sf);
+static value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+
+/* ------------------------------------------------------------------ small helpers */
+
+static const char *astr(struct interp *in, const char *s)
+{
+	return s ? ast_arena_strndup(in->a, s, strlen(s)) : NULL;
+}
+
+static const char *afmt(struct interp *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static const char *afmt(struct interp *in, const char *fmt, ...)
+{
+	char tmp[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return "";
+	if ((size_t)n >= sizeof tmp) {
+		buf_t b;
+		const char *r;
+
+		buf_init(&b);
+		va_start(ap, fmt);
+		buf_vaddf(&b, fmt, ap);
+		va_end(ap);
+		r = astr(in, b.buf);
+		buf_free(&b);
+		return r;
+	}
+	return ast_arena_strndup(in->a, tmp, (size_t)n);
+}
+
+static const char *anchor_at(struct frame *f, const struct ast_hdr *node)
+{
+	return afmt(f->in, "%s:%s:%d", f->file->path, f->qualname ? f->qualname : "<module>",
+	            node ? node->line : 0);
+}
+
+static const char *text_of(struct frame *f, const struct ast_hdr *node)
+{
+	return prog_text(f->file, node, f->in->a);
+}
+
+static void note(struct interp *in, const char *anchor, const char *what, const char *reason)
+{
+	size_t i;
+
+	for (i = 0; i < in->nnotes; i++)
+		if (!strcmp(in->notes[i].anchor, anchor) && !strcmp(in->notes[i].what, what))
+			return;
+	xgrow((void **)&in->notes, &in->anotes, in->nnotes + 1, sizeof *in->notes);
+	in->notes[in->nnotes].anchor = anchor;
+	in->notes[in->nnotes].what = what;
+	in->notes[in->nnotes].reason = reason;
+	in->nnotes++;
+}
+
+static value_t *unknown_at(struct frame *f, const struct ast_hdr *e, const char *reason)
+{
+	return v_unknown(f->in->a, e ? text_of(f, e) : NULL, reason);
+}
+
+static int is_tensorish(const value_t *v)
+{
+	return v && v->k == VK_TENSOR;
+}
+
+static long long as_int(const value_t *v, int *ok)
+{
+	*ok = 1;
+	if (v && v->k == VK_INT)
+		return v->u.i;
+	if (v && v->k == VK_BOOL)
+		return v->u.b;
+	*ok = 0;
+	return 0;
+}
+
+static int as_num(const value_t *v, double *out)
+{
+	if (!v)
+		return 0;
+	if (v->k == VK_INT) {
+		*out = (double)v->u.i;
+		return 1;
+	}
+	if (v->k == VK_BOOL) {
+		*out = v->u.b;
+		return 1;
+	}
+	if (v->k == VK_FLOAT) {
+		*out = v->u.f;
+		return 1;
+	}
+	return 0;
+}
+
+static int str_eq(const value_t *v, const char *s)
+{
+	return v && v->k == VK_STR && !strcmp(v->u.str.s, s);
+}
+
+static value_t *mk_builtin(struct interp *in, int id, value_t *self)
+{
+	value_t *v = ast_arena_alloc(in->a, sizeof *v);
+
+	v->k = VK_BUILTIN;
+	v->u.bi.id = id;
+	v->u.bi.self = self;
+	return v;
+}
+
+static value_t *mk_inst_value(struct interp *in, struct vinst *m)
+{
+	value_t *v = ast_arena_alloc(in->a, sizeof *v);
+
+	v->k = VK_INST;
+	v->u.inst = m;
+	return v;
+}
+
+static struct vinst *new_inst(struct interp *in)
+{
+	struct vinst *m = ast_arena_alloc(in->a, sizeof *m);
+
+	m->attrs = vdict_new(in->a);
+	return m;
+}
+
+static int budget(struct frame *f)
+{
+	struct interp *in = f->in;
+
+	if (++in->steps <= MAX_STEPS)
+		return 1;
+	if (!in->budget_noted) {
+		in->budget_noted = 1;
+		note(in, f->file->path, "the analysis step budget",
+		     "stopped after " "4000000" " evaluation steps; later values are unknown");
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ external names */
+
+/* Canonical dotted name for an external: aliases of torch modules folded. */
+static const char *canon_ext(struct interp *in, const char *d)
+{
+	static const struct { const char *from, *to; } folds[] = {
+		{ "torch.nn.modules.module.Module", "torch.nn.Module" },
+		{ "torch.nn.parallel.distributed.DistributedDataParallel", "torch.nn.parallel.DistributedDataParallel" },
+		{ "torch.nn.parallel.DistributedDataParallel", "torch.nn.parallel.DistributedDataParallel" },
+		{ "torch.functional.F", "torch.nn.functional" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof folds / sizeof folds[0]; i++)
+		if (!strcmp(d, folds[i].from))
+			return folds[i].to;
+	/* torch.nn.modules.<file>.<Class> -> torch.nn.<Class> */
+	if (!strncmp(d, "torch.nn.modules.", 17)) {
+		const char *last = strrchr(d, '.');
+
+		if (last && last[1] >= 'A' && last[1] <= 'Z')
+			return afmt(in, "torch.nn.%s", last + 1);
+	}
+	return d;
+}
+
+static int ext_is(const value_t *v, const char *name)
+{
+	return v && v->k == VK_EXT && !strcmp(v->u.ext, name);
+}
+
+static int ext_is_module_base(const char *d)
+{
+	return !strcmp(d, "torch.nn.Module");
+}
+
+/* ------------------------------------------------------------------ scopes */
+
+static value_t *lookup(struct frame *f, const char *name)
+{
+	value_t *v;
+	struct frame *c;
+
+	for (c = f; c; c = c->outer_comp) {
+		if (c->locals && (v = vdict_gets(c->locals, name)))
+			return v;
+		if (c->closure && (v = vdict_gets(c->closure, name)))
+			return v;
+	}
+	if (f->globals && (v = vdict_gets(f->globals->dict, name)))
+		return v;
+	return vdict_gets(f->in->builtins, name);
+}
+
+static int declared_global(const struct frame *f, const char *name)
+{
+	size_t i;
+
+	if (!f->globals_decl)
+		return 0;
+	for (i = 0; i < f->globals_decl->n; i++)
+		if (!strcmp(f->globals_decl->s[i], name))
+			return 1;
+	return 0;
+}
+
+static void bind(struct frame *f, const char *name, value_t *v)
+{
+	if (f->locals && !declared_global(f, name))
+		vdict_sets(f->in->a, f->locals, name, v);
+	else
+		vdict_sets(f->in->a, f->globals->dict, name, v);
+}
+
+/* ------------------------------------------------------------------ imports */
+
+static value_t *ns_value(struct interp *in, struct vns *ns)
+{
+	value_t *v = ast_arena_alloc(in->a, sizeof *v);
+
+	v->k = VK_NS;
+	v->u.ns = ns;
+	return v;
+}
+
+/* The value of module `dotted` as seen from file `from` (level 0 absolute). */
+static value_t *import_module(struct frame *f, const char *dotted, int level)
+{
+	struct interp *in = f->in;
+	struct sfile *sf = NULL;
+
+	if (level > 0) {
+		char *base = prog_relative_base(f->file, level);
+
+		if (!base)
+			return v_unknown(in->a, dotted, "a relative import above the repository root");
+		if (dotted && *dotted) {
+			sf = prog_find_under(in->prog, base, dotted);
+		} else {
+			/* `from . import x`: the package itself */
+			buf_t b;
+
+			buf_init(&b);
+			buf_addstr(&b, base);
+			buf_addstr(&b, "__init__.py");
+			sf = prog_file(in->prog, b.buf);
+			buf_free(&b);
+			if (!sf) {
+				/* a namespace package: a synthetic empty namespace */
+				struct vns *ns = ast_arena_alloc(in->a, sizeof *ns);
+
+				ns->dict = vdict_new(in->a);
+				ns->state = 2;
+				ns->file = NULL;
+				vdict_sets(in->a, ns->dict, "__ecg_pkgdir__", v_str(in->a, base));
+				free(base);
+				return ns_value(in, ns);
+			}
+		}
+		free(base);
+		if (!sf)
+			return v_unknown(in->a, afmt(in, "%.*s%s", level, "..........", dotted ? dotted : ""),
+			                 "a relative import that is not in the repository");
+	} else {
+		sf = prog_find_module(in->prog, dotted);
+		if (!sf)
+			return v_ext(in->a, canon_ext(in, dotted));
+	}
+	return ns_value(in, load_module_file(in, sf));
+}
+
+/* Attribute of a repo module namespace, falling back to a submodule file. */
+static value_t *ns_attr(struct frame *f, struct vns *ns, const char *name)
+{
+	struct interp *in = f->in;
+	value_t *v = vdict_gets(ns->dict, name);
+	buf_t b;
+	struct sfile *sf = NULL;
+	value_t *pkgdir;
+
+	if (v)
+		return v;
+	buf_init(&b);
+	if (ns->file && ns->file->is_package) {
+		const char *p = ns->file->path;
+		size_t n = strlen(p) - strlen("__init__.py");
+
+		buf_add(&b, p, n);
+		sf = prog_find_under(in->prog, b.buf, name);
+	} else if ((pkgdir = vdict_gets(ns->dict, "__ecg_pkgdir__"))) {
+		sf = prog_find_under(in->prog, pkgdir->u.str.s, name);
+	}
+	buf_free(&b);
+	if (sf) {
+		v = ns_value(in, load_module_file(in, sf));
+		vdict_sets(in->a, ns->dict, name, v);
+		return v;
+	}
+	return NULL;
+}
+
+static void exec_import(struct frame *f, const struct ast_Import *s)
+{
+	unsigned i;
+
+	for (i = 0; i < s->names.n; i++) {
+		const struct ast_alias *al = AST_AS(s->names.items[i], alias);
+		value_t *m;
+
+		if (al->asname) {
+			m = import_module(f, al->name, 0);
+			bind(f, al->asname, m);
+		} else {
+			/* `import a.b.c` binds a; load a.b.c too so attributes resolve */
+			char *top = xstrdup(al->name), *dot = strchr(top, '.');
+
+			if (dot)
+				*dot = 0;
+			(void)import_module(f, al->name, 0);
+			m = import_module(f, top, 0);
+			bind(f, top, m);
+			free(top);
+		}
+	}
+}
+
+static void exec_import_from(struct frame *f, const struct ast_ImportFrom *s)
+{
+	struct interp *in = f->in;
+	int level = s->level > 0 ? s->level : 0;
+	value_t *m = import_module(f, s->module ? s->module : "", level);
+	unsigned i;
+
+	for (i = 0; i < s->names.n; i++) {
+		const struct ast_alias *al = AST_AS(s->names.items[i], alias);
+		const char *bindname = al->asname ? al->asname : al->name;
+		value_t *v = NULL;
+
+		if (!strcmp(al->name, "*")) {
+			if (m->k == VK_NS) {
+				struct vdict *d = m->u.ns->dict;
+				value_t *all = vdict_gets(d, "__all__");
+				size_t k;
+
+				if (all && (all->k == VK_LIST || all->k == VK_TUPLE)) {
+					for (k = 0; k < all->u.seq->n; k++) {
+						value_t *nm = all->u.seq->items[k];
+
+						if (nm->k == VK_STR && (v = ns_attr(f, m->u.ns, nm->u.str.s)))
+							bind(f, nm->u.str.s, v);
+					}
+				} else {
+					for (k = 0; k < d->n; k++)
+						if (d->keys[k]->k == VK_STR && d->keys[k]->u.str.s[0] != '_')
+							bind(f, d->keys[k]->u.str.s, d->vals[k]);
+				}
+			} else if (m->k == VK_UNKNOWN) {
+				note(in, anchor_at(f, &s->h), afmt(in, "from %s import *", s->module ? s->module : "."),
+				     m->reason ? m->reason : "not resolved");
+			}
+			continue;
+		}
+		if (m->k == VK_NS)
+			v = ns_attr(f, m->u.ns, al->name);
+		else if (m->k == VK_EXT)
+			v = v_ext(in->a, canon_ext(in, afmt(in, "%s.%s", m->u.ext, al->name)));
+		if (!v)
+			v = v_unknown(in->a, afmt(in, "%s.%s", s->module ? s->module : ".", al->name),
+			              m->k == VK_NS ? "not defined in that module" : "the module is not resolved");
+		bind(f, bindname, v);
+	}
+}
+
+/* ------------------------------------------------------------------ classes */
+
+static struct vclass *const *class_mro(struct vclass *c, size_t *n)
+{
+	*n = c->nmro;
+	return c->mro;
+}
+
+/* A simple MRO: depth-first, left to right, duplicates dropped at their
+ * last place (good enough for the single-inheritance chains and mixins of
+ * model code; C3 fails only on inconsistent hierarchies). */
+static void build_mro(struct interp *in, struct vclass *c)
+{
+	struct vclass *tmp[256];
+	size_t n = 0, i, j, k;
+
+	tmp[n++] = c;
+	for (i = 0; i < c->nbases; i++) {
+		value_t *b = c->bases[i];
+
+		if (b->k != VK_CLASS || b->u.cls == c)
+			continue;
+		for (j = 0; j < b->u.cls->nmro && n < 256; j++)
+			tmp[n++] = b->u.cls->mro[j];
+	}
+	/* keep the last occurrence of each class after the first slot */
+	c->mro = ast_arena_alloc(in->a, n * sizeof *c->mro);
+	c->nmro = 0;
+	for (i = 0; i < n; i++) {
+		int later = 0;
+
+		for (k = i + 1; k < n; k++)
+			if (tmp[k] == tmp[i])
+				later = 1;
+		if (!later || i == 0) {
+			int dup = 0;
+
+			for (k = 0; k < c->nmro; k++)
+				if (c->mro[k] == tmp[i])
+					dup = 1;
+			if (!dup)
+				c->mro[c->nmro++] = tmp[i];
+		}
+	}
+}
+
+/* Look a name up on a class and its repo bases. */
+static value_t *class_lookup(struct vclass *c, const char *name, struct vclass **owner)
+{
+	size_t i, n;
+	struct vclass *const *mro = class_mro(c, &n);
+
+	for (i = 0; i < n; i++) {
+		value_t *v = vdict_gets(mro[i]->ns, name);
+
+		if (v) {
+			if (owner)
+				*owner = mro[i];
+			return v;
+		}
+	}
+	return NULL;
+}
+
+static const char *class_ext_base(struct vclass *c)
+{
+	size_t i, n;
+	struct vclass *const *mro = class_mro(c, &n);
+
+	for (i = 0; i < n; i++)
+		if (mro[i]->ext_base)
+			return mro[i]->ext_base;
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ functions */
+
+static const struct ast_arguments *fn_args(const struct ast_hdr *def)
+{
+	if (AST_IS(def, FunctionDef))
+		return AST_AS(def, FunctionDef)->args;
+	if (AST_IS(def, AsyncFunctionDef))
+		return AST_AS(def, AsyncFunctionDef)->args;
+	if (AST_IS(def, Lambda))
+		return AST_AS(def, Lambda)->args;
+	return NULL;
+}
+
+static const struct ast_list *fn_body(const struct ast_hdr *def)
+{
+	if (AST_IS(def, FunctionDef))
+		return &AST_AS(def, FunctionDef)->body;
+	if (AST_IS(def, AsyncFunctionDef))
+		return &AST_AS(def, AsyncFunctionDef)->body;
+	return NULL;
+}
+
+static int contains_yield_cb(const struct ast_hdr *n, void *ctx)
+{
+	(void)ctx;
+	if (AST_IS(n, Yield) || AST_IS(n, YieldFrom))
+		return 1;
+	if (AST_IS(n, FunctionDef) || AST_IS(n, AsyncFunctionDef) || AST_IS(n, Lambda) ||
+	    AST_IS(n, ClassDef))
+		return 0;
+	return ast_visit_children(n, contains_yield_cb, ctx);
+}
+
+static int is_generator(const struct ast_hdr *def)
+{
+	const struct ast_list *body = fn_body(def);
+	unsigned i;
+
+	if (!body)
+		return 0;
+	for (i = 0; i < body->n; i++)
+		if (contains_yield_cb(body->items[i], NULL))
+			return 1;
+	return 0;
+}
+
+static value_t *make_function(struct frame *f, const struct ast_hdr *def, const char *name)
+{
+	struct interp *in = f->in;
+	const struct ast_arguments *args = fn_args(def);
+	struct vfunc *fn = ast_arena_alloc(in->a, sizeof *fn);
+	value_t *v = ast_arena_alloc(in->a, sizeof *v);
+	unsigned i;
+
+	int in_class_body = f->cls && f->locals == f->cls->ns;
+
+	fn->def = def;
+	fn->file = f->file;
+	fn->globals = f->globals;
+	if (in_class_body)
+		fn->qualname = afmt(in, "%s.%s", f->cls->qualname, name);
+	else if (f->qualname && f->locals)
+		fn->qualname = afmt(in, "%s.<locals>.%s", f->qualname, name);
+	else
+		fn->qualname = astr(in, name);
+	/* a class body is not an enclosing scope for its methods */
+	fn->closure = in_class_body ? NULL : f->locals;
+	fn->owner = in_class_body ? f->cls : NULL;
+	if (args) {
+		fn->ndefaults = args->defaults.n;
+		if (fn->ndefaults) {
+			fn->defaults = ast_arena_alloc(in->a, fn->ndefaults * sizeof *fn->defaults);
+			for (i = 0; i < args->defaults.n; i++)
+				fn->defaults[i] = eval(f, args->defaults.items[i]);
+		}
+		fn->kwdefaults = vdict_new(in->a);
+		for (i = 0; i < args->kwonlyargs.n; i++) {
+			const struct ast_arg *a = AST_AS(args->kwonlyargs.items[i], arg);
+
+			if (i < args->kw_defaults.n && args->kw_defaults.items[i])
+				vdict_sets(in->a, fn->kwdefaults, a->arg, eval(f, args->kw_defaults.items[i]));
+		}
+	}
+	v->k = VK_FUNC;
+	v->u.fn = fn;
+	return v;
+}
+
+/* Bind arguments to a function's parameters in `locals`.  Missing ones
+ * become unknown ("not passed"). */
+static void bind_params(struct frame *cf, struct vfunc *fn, value_t **args, size_t nargs,
+                        struct vdict *kw)
+{
+	struct interp *in = cf->in;
+	const struct ast_arguments *a = fn_args(fn->def);
+	size_t npos, i, k;
+	value_t *star = NULL, *dstar = NULL;
+	const struct ast_arg **pos;
+
+	if (!a)
+		return;
+	npos = a->posonlyargs.n + a->args.n;
+	pos = xmalloc((npos ? npos : 1) * sizeof *pos);
+	for (i = 0; i < a->posonlyargs.n; i++)
+		pos[i] = AST_AS(a->posonlyargs.items[i], arg);
+	for (i = 0; i < a->args.n; i++)
+		pos[a->posonlyargs.n + i] = AST_AS(a->args.items[i], arg);
+	if (a->vararg)
+		star = v_seq(in->a, VK_TUPLE, 0);
+	if (a->kwarg)
+		dstar = v_dict(in->a);
+	for (i = 0; i < nargs; i++) {
+		if (i < npos)
+			vdict_sets(in->a, cf->locals, pos[i]->arg, args[i]);
+		else if (star)
+			vseq_push(in->a, star->u.seq, args[i]);
+	}
+	if (kw) {
+		for (k = 0; k < kw->n; k++) {
+			const char *name = kw->keys[k]->k == VK_STR ? kw->keys[k]->u.str.s : NULL;
+			int found = 0;
+
+			if (!name)
+				continue;
+			for (i = a->posonlyargs.n; i < npos; i++)
+				if (!strcmp(pos[i]->arg, name))
+					found = 1;
+			for (i = 0; i < a->kwonlyargs.n; i++)
+				if (!strcmp(AST_AS(a->kwonlyargs.items[i], arg)->arg, name))
+					found = 1;
+			if (found)
+				vdict_sets(in->a, cf->locals, name, kw->vals[k]);
+			else if (dstar)
+				vdict_sets(in->a, dstar->u.dict, name, kw->vals[k]);
+		}
+	}
+	/* defaults for what was not passed */
+	for (i = 0; i < npos; i++) {
+		if (vdict_gets(cf->locals, pos[i]->arg))
+			continue;
+		if (i + fn->ndefaults >= npos)
+			vdict_sets(in->a, cf->locals, pos[i]->arg, fn->defaults[i + fn->ndefaults - npos]);
+		else
+			vdict_sets(in->a, cf->locals, pos[i]->arg,
+			           v_unknown(in->a, astr(in, pos[i]->arg), "a parameter the caller did not pass"));
+	}
+	for (i = 0; i < a->kwonlyargs.n; i++) {
+		const char *name = AST_AS(a->kwonlyargs.items[i], arg)->arg;
+		value_t *d;
+
+		if (vdict_gets(cf->locals, name))
+			continue;
+		d = fn->kwdefaults ? vdict_gets(fn->kwdefaults, name) : NULL;
+		vdict_sets(in->a, cf->locals, name,
+		           d ? d : v_unknown(in->a, astr(in, name), "a parameter the caller did not pass"));
+	}
+	if (star)
+		vdict_sets(in->a, cf->locals, a->vararg->arg, star);
+	if (dstar)
+		vdict_sets(in->a, cf->locals, a->kwarg->arg, dstar);
+	free(pos);
+}
+
+static int fn_active(struct interp *in, const struct ast_hdr *def)
+{
+	int i, n = 0;
+
+	for (i = 0; i < in->nactive; i++)
+		if (in->active[i].def == def)
+			n++;
+	return n;
+}
+
+/* Call a repo function.  self (may be NULL) is prepended to the args. */
+static value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t **args,
+                              size_t nargs, struct vdict *kw, enum mode mode, struct fseq *ev,
+                              const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct frame cf;
+	value_t **all = NULL;
+	value_t *ret;
+	size_t i;
+
+	if (in->depth >= MAX_DEPTH || fn_active(in, fn->def) >= MAX_SAME_FN)
+		return unknown_at(f, site, in->depth >= MAX_DEPTH ? "calls nested too deeply to follow"
+		                                                 : "a recursive call");
+	if (is_generator(fn->def))
+		return unknown_at(f, site, "a generator function");
+	memset(&cf, 0, sizeof cf);
+	cf.in = in;
+	cf.file = fn->file;
+	cf.globals = fn->globals;
+	cf.locals = vdict_new(in->a);
+	cf.closure = fn->closure;
+	cf.qualname = fn->qualname;
+	cf.cls = fn->owner;
+	cf.mode = mode;
+	cf.ev = ev;
+	cf.mult = 1;
+	cf.cond_taken = -1;
+	cf.depth = f->depth + 1;
+	if (self) {
+		all = xmalloc((nargs + 1) * sizeof *all);
+		all[0] = self;
+		for (i = 0; i < nargs; i++)
+			all[i + 1] = args[i];
+		bind_params(&cf, fn, all, nargs + 1, kw);
+		cf.self = self;
+		free(all);
+	} else {
+		bind_params(&cf, fn, args, nargs, kw);
+		if (nargs > 0 && fn->owner)
+			cf.self = args[0];
+	}
+	in->depth++;
+	in->active[in->nactive].def = fn->def;
+	in->nactive++;
+	if (AST_IS(fn->def, Lambda)) {
+		ret = eval(&cf, AST_AS(fn->def, Lambda)->body);
+	} else {
+		enum flow fl = exec_block(&cf, fn_body(fn->def));
+
+		ret = fl == FL_RETURN && cf.ret ? cf.ret : v_none(in->a);
+		if (fl == FL_RAISE)
+			ret = unknown_at(f, site, "the function raises on this path");
+	}
+	in->nactive--;
+	in->depth--;
+	return ret;
+}
+
+/* ------------------------------------------------------------------ classes: definition */
+
+static int is_dataclass_decorator(struct frame *f, const struct ast_hdr *d)
+{
+	value_t *v;
+
+	if (AST_IS(d, Call))
+		d = AST_AS(d, Call)->func;
+	v = eval(f, d);
+	return ext_is(v, "dataclasses.dataclass") || ext_is(v, "dataclass");
+}
+
+static void exec_classdef(struct frame *f, const struct ast_ClassDef *s)
+{
+	struct interp *in = f->in;
+	struct vclass *c = ast_arena_alloc(in->a, sizeof *c);
+	struct frame cf;
+	value_t *cv;
+	unsigned i;
+
+	c->name = astr(in, s->name);
+	c->qualname = f->cls && f->locals == f->cls->ns ? afmt(in, "%s.%s", f->cls->qualname, s->name)
+	              : f->qualname && f->locals ? afmt(in, "%s.<locals>.%s", f->qualname, s->name) : c->name;
+	c->file = f->file;
+	c->def = s;
+	c->globals = f->globals;
+	c->ns = vdict_new(in->a);
+	c->nbases = s->bases.n;
+	c->bases = ast_arena_alloc(in->a, (s->bases.n + 1) * sizeof *c->bases);
+	for (i = 0; i < s->bases.n; i++) {
+		value_t *b = eval(f, s->bases.items[i]);
+
+		c->bases[i] = b;
+		if (b->k == VK_CLASS) {
+			if (b->u.cls->is_module)
+				c->is_module = 1;
+			if (b->u.cls->is_dataclass)
+				c->is_dataclass = 1;
+		} else if (b->k == VK_EXT) {
+			const char *d = canon_ext(in, b->u.ext);
+
+			if (ext_is_module_base(d))
+				c->is_module = 1;
+			else if (!c->ext_base)
+				c->ext_base = d;
+			if (!strcmp(d, "typing.NamedTuple"))
+				c->is_dataclass = 1;
+			/* a subclass of a torch.nn class is a module */
+			if (!strncmp(d, "torch.nn.", 9) && d[9] >= 'A' && d[9] <= 'Z')
+				c->is_module = 1;
+		}
+	}
+	build_mro(in, c);
+	for (i = 0; i < s->decorator_list.n; i++)
+		if (is_dataclass_decorator(f, s->decorator_list.items[i]))
+			c->is_dataclass = 1;
+
+	memset(&cf, 0, sizeof cf);
+	cf = *f;
+	cf.locals = c->ns;
+	cf.closure = f->locals;
+	cf.qualname = c->qualname;
+	cf.cls = c;
+	cf.globals_decl = NULL;
+	cf.mode = M_JOB;
+	(void)exec_block(&cf, &s->body);
+	/* a class that defines forward and extends something external is
+	 * taken for a module (third-party bases such as timm's) */
+	if (!c->is_module && c->ext_base && vdict_gets(c->ns, "forward"))
+		c->is_module = 1;
+	cv = ast_arena_alloc(in->a, sizeof *cv);
+	cv->k = VK_CLASS;
+	cv->u.cls = c;
+	cv->src = anchor_at(f, &s->h);
+	bind(f, s->name, cv);
+}
+
+/* Dataclass / NamedTuple fields in definition order, bases first. */
+static void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *out, struct frame *f)
+{
+	size_t i;
+	unsigned k;
+
+	for (i = c->nmro; i-- > 0;) {
+		struct vclass *b = c->mro[i];
+		struct frame bf;
+
+		if (!b->is_dataclass)
+			continue;
+		memset(&bf, 0, sizeof bf);
+		bf.in = in;
+		bf.file = b->file;
+		bf.globals = b->globals;
+		bf.qualname = b->qualname;
+		bf.mode = M_JOB;
+		bf.mult = 1;
+		bf.cond_taken = -1;
+		bf.depth = f->depth + 1;
+		for (k = 0; k < b->def->body.n; k++) {
+			const struct ast_hdr *st = b->def->body.items[k];
+			const struct ast_AnnAssign *aa;
+			value_t *dv;
+
+			if (!AST_IS(st, AnnAssign))
+				continue;
+			aa = AST_AS(st, AnnAssign);
+			if (!AST_IS(aa->target, Name))
+				continue;
+			dv = aa->value ? vdict_gets(b->ns, AST_AS(aa->target, Name)->id) : NULL;
+			if (!dv)
+				dv = v_unknown(in->a, astr(in, AST_AS(aa->target, Name)->id), "a required field");
+			/* field(default=..., default_factory=...) */
+			if (aa->value && AST_IS(aa->value, Call)) {
+				const struct ast_Call *cl = AST_AS(aa->value, Call);
+				unsigned j;
+
+				for (j = 0; j < cl->keywords.n; j++) {
+					const struct ast_keyword *kw = AST_AS(cl->keywords.items[j], keyword);
+
+					if (kw->arg && !strcmp(kw->arg, "default"))
+						dv = eval(&bf, kw->value);
+					if (kw->arg && !strcmp(kw->arg, "default_factory"))
+						dv = call(&bf, eval(&bf, kw->value), NULL, 0, NULL, kw->value);
+				}
+			}
+			vdict_sets(in->a, out, AST_AS(aa->target, Name)->id, dv);
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ instances */
+
+static void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v);
+
+/* Make a module instance out of a torch.nn class. */
+static struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **args, size_t nargs,
+                                      struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *m = new_inst(in);
+	enum cg_kind k = cg_kind_of(in->cat, dotted);
+	const char *const *pn = NULL;
+	size_t np = cg_params(in->cat, dotted, &pn), i;
+
+	m->ext = dotted;
+	m->mod = k == CG_CONTAINER ? VM_CONTAINER : k == CG_LAYER ? VM_LAYER : VM_EXTERNAL;
+	m->constructed_at = anchor_at(f, site);
+	m->ctor_expr = site ? text_of(f, site) : NULL;
+	m->cond = f->cond;
+	m->args = vdict_new(in->a);
+	if (m->mod == VM_CONTAINER) {
+		size_t idx = 0, j;
+
+		if (!strcmp(dotted, "torch.nn.ModuleDict") && nargs > 0 && args[0]->k == VK_DICT) {
+			struct vdict *d = args[0]->u.dict;
+
+			for (j = 0; j < d->n; j++)
+				if (d->keys[j]->k == VK_STR && d->vals[j]->k == VK_INST)
+					vinst_add_child(in->a, m, d->keys[j]->u.str.s, d->vals[j]->u.inst);
+		} else if (!strcmp(dotted, "torch.nn.Sequential") && nargs == 1 && args[0]->k == VK_DICT) {
+			struct vdict *d = args[0]->u.dict;   /* OrderedDict */
+
+			for (j = 0; j < d->n; j++)
+				if (d->keys[j]->k == VK_STR && d->vals[j]->k == VK_INST)
+					vinst_add_child(in->a, m, d->keys[j]->u.str.s, d->vals[j]->u.inst);
+		} else {
+			/* Sequential(*mods) or ModuleList(iterable) */
+			int unk = 0;
+			const char *unk_expr = NULL, *unk_reason = NULL;
+
+			for (i = 0; i < nargs; i++) {
+				value_t *a = args[i];
+
+				if (!strcmp(dotted, "torch.nn.Sequential") && a->k == VK_INST) {
+					vinst_add_child(in->a, m, afmt(in, "%zu", idx++), a->u.inst);
+				} else if ((a->k == VK_LIST || a->k == VK_TUPLE) && i == 0) {
+					if (a->u.seq->len_expr)
+						vdict_sets(in->a, m->attrs, "__ecg_len_expr__", v_str(in->a, a->u.seq->len_expr));
+					if (a->u.seq->len_src)
+						vdict_sets(in->a, m->attrs, "__ecg_len_src__", v_str(in->a, a->u.seq->len_src));
+					for (j = 0; j < a->u.seq->n; j++)
+						if (a->u.seq->items[j]->k == VK_INST)
+							vinst_add_child(in->a, m, afmt(in, "%zu", idx++),
+							                a->u.seq->items[j]->u.inst);
+					if (a->u.seq->unk_reason) {
+						unk = 1;
+						unk_expr = a->u.seq->unk_expr;
+						unk_reason = a->u.seq->unk_reason;
+					}
+				} else if (a->k == VK_UNKNOWN) {
+					unk = 1;
+					unk_expr = a->expr;
+					unk_reason = a->reason;
+				}
+			}
+			if (unk) {
+				vdict_sets(in->a, m->attrs, "__ecg_len_unknown__",
+				           v_unknown(in->a, unk_expr, unk_reason ? unk_reason : "its length is not known"));
+			}
+		}
+		return m;
+	}
+	/* bind arguments to parameter names */
+	for (i = 0; i < nargs; i++) {
+		if (i < np)
+			vdict_sets(in->a, m->args, pn[i], args[i]);
+		else
+			vdict_sets(in->a, m->args, afmt(in, "arg%zu", i), args[i]);
+	}
+	if (kw)
+		for (i = 0; i < kw->n; i++)
+			if (kw->keys[i]->k == VK_STR)
+				vdict_set(in->a, m->args, kw->keys[i], kw->vals[i]);
+	return m;
+}
+
+static value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t nargs,
+                            struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *m = new_inst(in);
+	value_t *self = mk_inst_value(in, m);
+	value_t *init;
+	struct vclass *owner = NULL;
+	size_t i;
+
+	m->cls = c;
+	m->mod = c->is_module ? VM_REPO : VM_NONE;
+	m->constructed_at = anchor_at(f, site);
+	m->ctor_expr = site ? text_of(f, site) : NULL;
+	m->cond = f->cond;
+	m->args = vdict_new(in->a);
+	if (c->is_dataclass) {
+		struct vdict *fields = vdict_new(in->a);
+
+		dataclass_fields(in, c, fields, f);
+		for (i = 0; i < fields->n; i++) {
+			value_t *v = fields->vals[i];
+
+			if (i < nargs)
+				v = args[i];
+			if (kw) {
+				value_t *kv = vdict_get(kw, fields->keys[i]);
+
+				if (kv)
+					v = kv;
+			}
+			vdict_set(in->a, m->attrs, fields->keys[i], v);
+		}
+		init = class_lookup(c, "__post_init__", &owner);
+		if (init && init->k == VK_FUNC)
+			(void)call_function(f, init->u.fn, self, NULL, 0, NULL, M_JOB, NULL, site);
+		return self;
+	}
+	init = class_lookup(c, "__init__", &owner);
+	if (init && init->k == VK_FUNC) {
+		const struct ast_arguments *fa = fn_args(init->u.fn->def);
+
+		/* remember the constructor arguments by parameter name */
+		if (fa) {
+			size_t np = fa->posonlyargs.n + fa->args.n;
+
+			for (i = 0; i < nargs && i + 1 < np; i++) {
+				const struct ast_arg *p = AST_AS(i + 1 < fa->posonlyargs.n ? fa->posonlyargs.items[i + 1]
+				                                 : fa->args.items[i + 1 - fa->posonlyargs.n], arg);
+
+				vdict_sets(in->a, m->args, p->arg, args[i]);
+			}
+		}
+		if (kw)
+			for (i = 0; i < kw->n; i++)
+				vdict_set(in->a, m->args, kw->keys[i], kw->vals[i]);
+		(void)call_function(f, init->u.fn, self, args, nargs, kw, M_JOB, NULL, site);
+	} else if (class_ext_base(c) && m->mod == VM_REPO) {
+		/* the constructor is a third-party one: its submodules are not seen */
+		vdict_sets(in->a, m->attrs, "__ecg_ext_init__", v_str(in->a, class_ext_base(c)));
+	}
+	return self;
+}
+
+/* self.<name> = v, with nn.Module's rules for submodules. */
+static void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v)
+{
+	struct interp *in = f->in;
+
+	if (obj->k == VK_INST) {
+		struct vinst *m = obj->u.inst;
+
+		if (m->mod != VM_NONE && v->k == VK_INST && v->u.inst->mod != VM_NONE) {
+			vinst_add_child(in->a, m, name, v->u.inst);
+			vdict_del(m->attrs, v_str(in->a, name));
+			return;
+		}
+		vdict_sets(in->a, m->attrs, name, v);
+	} else if (obj->k == VK_CLASS) {
+		vdict_sets(in->a, obj->u.cls->ns, name, v);
+	} else if (obj->k == VK_NS) {
+		vdict_sets(in->a, obj->u.ns->dict, name, v);
+	}
+}
+
+/* Wrappers that return the model they wrap (for finding the model). */
+static int is_wrapper(const char *d)
+{
+	static const char *const w[] = {
+		"torch.nn.parallel.DistributedDataParallel", "torch.nn.DataParallel",
+		"torch.nn.parallel.DataParallel",
+		"torch.distributed.fsdp.FullyShardedDataParallel",
+		"torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel",
+		"torch.compile", "torch.jit.script", "torch.jit.trace",
+		"torch.distributed.fsdp.fully_shard", "torch.distributed._composable.fsdp.fully_shard",
+		"torch.nn.SyncBatchNorm.convert_sync_batchnorm", "deepspeed.initialize",
+		"accelerate.Accelerator.prepare", "torch.ao.quantization.quantize_dynamic",
+		"torch.quantization.quantize_dynamic", "torch.nn.utils.parametrizations.weight_norm",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof w / sizeof w[0]; i++)
+		if (!strcmp(d, w[i]))
+			return 1;
+	/* DDP/FSDP imported under their short names */
+	if (strstr(d, "DistributedDataParallel") || strstr(d, "FullyShardedDataParallel"))
+		return 1;
+	return 0;
+}
+
+static const char *short_ext(const char *d)
+{
+	const char *dot = strrchr(d, '.');
+
+	return dot ? dot + 1 : d;
+}
+
+/* ------------------------------------------------------------------ argparse */
+
+static value_t *argp_new(struct interp *in)
+{
+	struct vinst *p = new_inst(in);
+
+	p->ext = "argparse.ArgumentParser";
+	vdict_sets(in->a, p->attrs, "__ecg_opts__", v_seq(in->a, VK_LIST, 0));
+	return mk_inst_value(in, p);
+}
+
+static int is_argparser(const value_t *v)
+{
+	return v && v->k == VK_INST && v->u.inst->ext && !strcmp(v->u.inst->ext, "argparse.ArgumentParser");
+}
+
+static void argp_add(struct frame *f, value_t *parser, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *opts = vdict_gets(parser->u.inst->attrs, "__ecg_opts__");
+	value_t *o = v_dict(in->a);
+	const char *dest = NULL, *longflag = NULL;
+	value_t *flags = v_seq(in->a, VK_LIST, 0);
+	value_t *v;
+	size_t i;
+	int positional = 0;
+
+	for (i = 0; i < nargs; i++) {
+		if (args[i]->k != VK_STR)
+			continue;
+		vseq_push(in->a, flags->u.seq, args[i]);
+		if (!strncmp(args[i]->u.str.s, "--", 2) && !longflag)
+			longflag = args[i]->u.str.s + 2;
+		else if (args[i]->u.str.s[0] != '-' && i == 0)
+			positional = 1;
+	}
+	if ((v = kw ? vdict_gets(kw, "dest") : NULL) && v->k == VK_STR)
+		dest = v->u.str.s;
+	if (!dest && longflag) {
+		char *d = xstrdup(longflag), *s;
+
+		for (s = d; *s; s++)
+			if (*s == '-')
+				*s = '_';
+		dest = astr(in, d);
+		free(d);
+	}
+	if (!dest && nargs > 0 && args[0]->k == VK_STR) {
+		const char *s = args[0]->u.str.s;
+
+		while (*s == '-')
+			s++;
+		dest = astr(in, s);
+	}
+	if (!dest)
+		return;
+	vdict_sets(in->a, o->u.dict, "dest", v_str(in->a, dest));
+	vdict_sets(in->a, o->u.dict, "flags", flags);
+	vdict_sets(in->a, o->u.dict, "positional", v_bool(in->a, positional));
+	vdict_sets(in->a, o->u.dict, "anchor", v_str(in->a, anchor_at(f, site)));
+	if (kw)
+		for (i = 0; i < kw->n; i++)
+			if (kw->keys[i]->k == VK_STR)
+				vdict_set(in->a, o->u.dict, kw->keys[i], kw->vals[i]);
+	vseq_push(in->a, opts->u.seq, o);
+}
+
+static value_t *argp_convert(struct frame *f, value_t *type, const char *text)
+{
+	struct interp *in = f->in;
+	char *end;
+
+	if (type && type->k == VK_BUILTIN && type->u.bi.id == BI_INT) {
+		long long i = strtoll(text, &end, 0);
+
+		if (*text && !*end)
+			return v_int(in->a, i);
+	} else if (type && type->k == VK_BUILTIN && type->u.bi.id == BI_FLOAT) {
+		double d = strtod(text, &end);
+
+		if (*text && !*end)
+			return v_float(in->a, d);
+	} else if (!type || (type->k == VK_BUILTIN && type->u.bi.id == BI_STR)) {
+		return v_str(in->a, text);
+	}
+	return v_unknown(in->a, astr(in, text), "an argument converted by a function ecg does not follow");
+}
+
+static value_t *argp_parse(struct frame *f, value_t *parser, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *opts = vdict_gets(parser->u.inst->attrs, "__ecg_opts__");
+	struct vinst *ns = new_inst(in);
+	value_t *nsv = mk_inst_value(in, ns);
+	size_t i, j, npos_seen = 0;
+	struct vseq *argv = in->argv ? in->argv->u.seq : NULL;
+
+	ns->ext = "argparse.Namespace";
+	for (i = 0; opts && i < opts->u.seq->n; i++) {
+		struct vdict *o = opts->u.seq->items[i]->u.dict;
+		value_t *dest = vdict_gets(o, "dest");
+		value_t *action = vdict_gets(o, "action");
+		value_t *def = vdict_gets(o, "default");
+		value_t *req = vdict_gets(o, "required");
+		value_t *type = vdict_gets(o, "type");
+		value_t *flags = vdict_gets(o, "flags");
+		value_t *positional = vdict_gets(o, "positional");
+		value_t *anchor = vdict_gets(o, "anchor");
+		value_t *val = NULL;
+		int is_true = str_eq(action, "store_true"), is_false = str_eq(action, "store_false");
+		int is_pos = positional && positional->k == VK_BOOL && positional->u.b;
+
+		if (!def) {
+			if (is_true)
+				def = v_bool(in->a, 0);
+			else if (is_false)
+				def = v_bool(in->a, 1);
+			else
+				def = v_none(in->a);
+		}
+		/* the job's command line, when ecg was given one */
+		if (argv) {
+			size_t pos_index = 0;
+
+			for (j = 0; j < argv->n; j++) {
+				const char *tok = argv->items[j]->u.str.s;
+				size_t k;
+
+				if (tok[0] != '-') {
+					if (is_pos && pos_index++ == npos_seen) {
+						val = argp_convert(f, type, tok);
+						break;
+					}
+					continue;
+				}
+				for (k = 0; flags && k < flags->u.seq->n; k++) {
+					const char *fl = flags->u.seq->items[k]->u.str.s;
+					size_t fl_len = strlen(fl);
+
+					if (strncmp(tok, fl, fl_len))
+						continue;
+					if (tok[fl_len] == '=') {
+						val = argp_convert(f, type, tok + fl_len + 1);
+					} else if (tok[fl_len] == 0) {
+						if (is_true)
+							val = v_bool(in->a, 1);
+						else if (is_false)
+							val = v_bool(in->a, 0);
+						else if (j + 1 < argv->n)
+							val = argp_convert(f, type, argv->items[j + 1]->u.str.s);
+					}
+				}
+			}
+			if (val) {
+				val = v_copy(in->a, val);
+				val->src = "command line";
+			}
+		}
+		if (is_pos)
+			npos_seen++;
+		if (!val) {
+			if (req && value_truth(req) == 1)
+				val = v_unknown(in->a, afmt(in, "args.%s", dest->u.str.s), "a required command-line argument");
+			else if (is_pos && !vdict_gets(o, "nargs"))
+				val = v_unknown(in->a, afmt(in, "args.%s", dest->u.str.s), "a positional command-line argument");
+			else {
+				val = v_copy(in->a, def);
+				if (val->k == VK_STR && type && type->k == VK_BUILTIN && type->u.bi.id != BI_STR)
+					val = argp_convert(f, type, def->u.str.s);   /* argparse converts string defaults */
+				if (!val->src && anchor)
+					val->src = anchor->u.str.s;
+			}
+		}
+		val->expr = afmt(in, "args.%s", dest->u.str.s);
+		vdict_sets(in->a, ns->attrs, dest->u.str.s, val);
+	}
+	(void)site;
+	return nsv;
+}
+
+/* ------------------------------------------------------------------ forward events */
+
+struct fwdinfo {              /* hung on vinst->entry while interpreting */
+	struct fseq seq;
+	value_t *ret;
+	int state;                /* 0 not yet, 1 running, 2 done */
+	const char *call_anchor;  /* where it was first called */
+};
+
+static struct fev *emit(struct frame *f, enum fev_kind kind, const struct ast_hdr *site)
+{
+	struct fseq *s = f->ev;
+	struct fev *e;
+
+	if (!s)
+		return NULL;
+	if (s->n == s->alloc) {
+		size_t na = s->alloc ? s->alloc * 2 : 16;
+		struct fev *ev = ast_arena_alloc(f->in->a, na * sizeof *ev);
+
+		if (s->n)
+			memcpy(ev, s->ev, s->n * sizeof *ev);
+		s->ev = ev;
+		s->alloc = na;
+	}
+	e = &s->ev[s->n++];
+	memset(e, 0, sizeof *e);
+	e->kind = kind;
+	e->anchor = anchor_at(f, site);
+	e->repeat = f->mult;
+	e->repeat_expr = f->mult_expr;
+	e->repeat_src = f->mult_src;
+	e->repeat_reason = f->mult_reason;
+	e->cond = f->cond;
+	e->cond_taken = f->cond_taken;
+	return e;
+}
+
+static void emit_op(struct frame *f, const char *op, const struct ast_hdr *site)
+{
+	struct fev *e;
+
+	if (f->mode != M_FWD)
+		return;
+	e = emit(f, FEV_OP, site);
+	if (e)
+		e->op = op;
+}
+
+/* Structural equality of two module instances: same class, same layer
+ * arguments, same children, recursively.  Groups of equal children of a
+ * container become one entry (`h.*`, `layer3.1:6`). */
+static int inst_struct_eq(struct interp *in, const struct vinst *x, const struct vinst *y, int depth)
+{
+	size_t i;
+
+	if (x == y)
+		return 1;
+	if (depth > 64 || x->cls != y->cls || x->mod != y->mod)
+		return 0;
+	if ((x->ext || y->ext) && (!x->ext || !y->ext || strcmp(x->ext, y->ext)))
+		return 0;
+	if (x->nchildren != y->nchildren)
+		return 0;
+	if (x->mod == VM_LAYER || x->mod == VM_EXTERNAL) {
+		if (!x->args || !y->args || x->args->n != y->args->n)
+			return 0;
+		for (i = 0; i < x->args->n; i++) {
+			const char *rx = value_repr(in->a, x->args->vals[i]);
+			const char *ry = value_repr(in->a, y->args->vals[i]);
+
+			if (!value_key_eq(x->args->keys[i], y->args->keys[i]))
+				return 0;
+			if ((rx || ry) && (!rx || !ry || strcmp(rx, ry)))
+				return 0;
+		}
+	}
+	for (i = 0; i < x->nchildren; i++) {
+		if (strcmp(x->children[i].name, y->children[i].name))
+			return 0;
+		if (!inst_struct_eq(in, x->children[i].inst, y->children[i].inst, depth + 1))
+			return 0;
+	}
+	return 1;
+}
+
+/* Runs of structurally equal consecutive children: writes the start of
+ * each run into starts[] (caller frees), returns the number of runs. */
+static size_t container_groups(struct interp *in, const struct vinst *m, size_t **starts)
+{
+	size_t n = 0, i;
+
+	*starts = xmalloc((m->nchildren + 1) * sizeof **starts);
+	for (i = 0; i < m->nchildren; i++)
+		if (i == 0 || !inst_struct_eq(in, m->children[i - 1].inst, m->children[i].inst, 0))
+			(*starts)[n++] = i;
+	(*starts)[n] = m->nchildren;
+	return n;
+}
+
+size_t interp_container_groups(struct interp *in, const struct vinst *m, size_t **starts)
+{
+	return container_groups(in, m, starts);
+}
+
+static value_t *forward_of(struct frame *f, struct vinst *m, value_t **args, size_t nargs,
+                           struct vdict *kw, const struct ast_hdr *site);
+
+/* A call of module m from forward code (or from a Sequential). */
+static value_t *call_module_fwd(struct frame *f, struct vinst *m, value_t **args, size_t nargs,
+                                struct vdict *kw, const struct ast_hdr *site)
+{
+	struct fev *e = emit(f, FEV_MODULE, site);
+
+	if (e)
+		e->inst = m;
+	return forward_of(f, m, args, nargs, kw, site);
+}
+
+static value_t *forward_of(struct frame *f, struct vinst *m, value_t **args, size_t nargs,
+                           struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct fwdinfo *fi = m->entry;
+
+	if (!fi) {
+		fi = ast_arena_alloc(in->a, sizeof *fi);
+		m->entry = fi;
+	}
+	if (!fi->call_anchor)
+		fi->call_anchor = site ? anchor_at(f, site) : f->ev && f->ev->n ? f->ev->ev[f->ev->n - 1].anchor : NULL;
+	if (fi->state == 1)
+		return v_tensor(in->a);     /* recursion through the same module */
+	if (fi->state == 2)
+		return fi->ret ? fi->ret : v_tensor(in->a);
+	fi->state = 1;
+	fi->ret = interp_forward(in, m, args, nargs, kw, &fi->seq);
+	fi->state = 2;
+	(void)site;
+	return fi->ret;
+}
+
+/* Sequential: its children in order, one event per group. */
+static value_t *sequential_forward(struct interp *in, struct vinst *m, value_t *x, struct fseq *out,
+                                   struct frame *proto, const char *anchor)
+{
+	struct frame cf;
+	size_t *starts, ng, g;
+	value_t *cur = x;
+
+	memset(&cf, 0, sizeof cf);
+	cf = *proto;
+	cf.ev = out;
+	ng = container_groups(in, m, &starts);
+	for (g = 0; g < ng; g++) {
+		size_t lo = starts[g], hi = starts[g + 1];
+		struct fev *e;
+
+		cf.mult = (long long)(hi - lo);
+		cf.mult_expr = hi - lo > 1 ? afmt(in, "%zu identical children", hi - lo) : NULL;
+		cf.mult_src = m->constructed_at;
+		e = emit(&cf, FEV_MODULE, NULL);
+		if (e) {
+			e->inst = m->children[lo].inst;
+			e->anchor = anchor ? anchor : m->constructed_at;
+		}
+		cur = forward_of(&cf, m->children[lo].inst, &cur, 1, NULL, NULL);
+	}
+	free(starts);
+	return cur;
+}
+
+/* ------------------------------------------------------------------ calls */
+
+static value_t *iter_items(struct frame *f, value_t *it, struct vseq **out);
+
+static value_t *deepcopy_value(struct interp *in, value_t *v, int depth);
+
+static struct vinst *deepcopy_inst(struct interp *in, struct vinst *m, int depth)
+{
+	struct vinst *c = new_inst(in);
+	size_t i;
+
+	*c = *m;
+	c->attrs = vdict_new(in->a);
+	for (i = 0; m->attrs && i < m->attrs->n; i++)
+		vdict_set(in->a, c->attrs, m->attrs->keys[i], m->attrs->vals[i]);
+	c->children = NULL;
+	c->nchildren = c->achildren = 0;
+	for (i = 0; i < m->nchildren; i++)
+		vinst_add_child(in->a, c, m->children[i].name,
+		                depth < 64 ? deepcopy_inst(in, m->children[i].inst, depth + 1) : m->children[i].inst);
+	c->entry = NULL;
+	c->id = NULL;
+	c->seen = 0;
+	return c;
+}
+
+static value_t *deepcopy_value(struct interp *in, value_t *v, int depth)
+{
+	if (v->k == VK_INST && v->u.inst->mod != VM_NONE)
+		return mk_inst_value(in, deepcopy_inst(in, v->u.inst, depth));
+	return v;
+}
+
+static value_t *math_call(struct frame *f, const char *name, value_t **args, size_t nargs,
+                          const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	double x, y;
+
+	if (nargs >= 1 && as_num(args[0], &x)) {
+		if (!strcmp(name, "sqrt") && x >= 0)
+			return v_float(in->a, sqrt(x));
+		if (!strcmp(name, "log") && x > 0)
+			return nargs >= 2 && as_num(args[1], &y) && y > 0 && y != 1 ? v_float(in->a, log(x) / log(y))
+			                                                             : v_float(in->a, log(x));
+		if (!strcmp(name, "log2") && x > 0)
+			return v_float(in->a, log2(x));
+		if (!strcmp(name, "exp"))
+			return v_float(in->a, exp(x));
+		if (!strcmp(name, "ceil") && fabs(x) < 9e15)
+			return v_int(in->a, (long long)ceil(x));
+		if (!strcmp(name, "floor") && fabs(x) < 9e15)
+			return v_int(in->a, (long long)floor(x));
+		if (!strcmp(name, "pow") && nargs >= 2 && as_num(args[1], &y))
+			return v_float(in->a, pow(x, y));
+	}
+	return unknown_at(f, site, "a math function of a value that is not known");
+}
+
+/* External callables: torch, third-party libraries, the standard library. */
+static value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const char *d = canon_ext(in, fn->u.ext);
+	const char *last = short_ext(d);
+	size_t i;
+	int any_tensor = 0;
+
+	for (i = 0; i < nargs; i++)
+		if (is_tensorish(args[i]))
+			any_tensor = 1;
+
+	if (!strncmp(d, "Tensor.", 7)) {
+		if (f->mode == M_FWD)
+			emit_op(f, d, site);
+		if (!strcmp(last, "backward"))
+			in->job_events++;
+		if (!strcmp(last, "item") || !strcmp(last, "tolist") || !strcmp(last, "size") ||
+		    !strcmp(last, "dim") || !strcmp(last, "numel") || !strcmp(last, "stride"))
+			return unknown_at(f, site, "a value read from a tensor at run time");
+		return v_tensor(in->a);
+	}
+	if (is_wrapper(d) && nargs >= 1 && args[0]->k == VK_INST) {
+		value_t *w = v_copy(in->a, args[0]);
+		struct vinst *m = args[0]->u.inst;
+		const char **nw = ast_arena_alloc(in->a, (m->nwrapped + 1) * sizeof *nw);
+
+		if (m->nwrapped)
+			memcpy(nw, m->wrapped_by, m->nwrapped * sizeof *nw);
+		nw[m->nwrapped] = d;
+		m->wrapped_by = nw;
+		m->nwrapped++;
+		return w;
+	}
+	if (!strcmp(d, "argparse.ArgumentParser"))
+		return argp_new(in);
+	if (!strcmp(d, "copy.deepcopy") && nargs == 1)
+		return deepcopy_value(in, args[0], 0);
+	if (!strncmp(d, "math.", 5))
+		return math_call(f, d + 5, args, nargs, site);
+	if ((!strcmp(d, "collections.OrderedDict") || !strcmp(d, "OrderedDict"))) {
+		value_t *r = v_dict(in->a);
+		struct vseq *items = NULL;
+
+		if (nargs == 1 && args[0]->k == VK_DICT)
+			return args[0];
+		if (nargs == 1 && iter_items(f, args[0], &items) == NULL && items) {
+			for (i = 0; i < items->n; i++) {
+				value_t *p = items->items[i];
+
+				if ((p->k == VK_TUPLE || p->k == VK_LIST) && p->u.seq->n == 2)
+					vdict_set(in->a, r->u.dict, p->u.seq->items[0], p->u.seq->items[1]);
+			}
+		}
+		if (kw)
+			for (i = 0; i < kw->n; i++)
+				vdict_set(in->a, r->u.dict, kw->keys[i], kw->vals[i]);
+		return r;
+	}
+	if (!strcmp(d, "os.path.join")) {
+		buf_t b;
+		value_t *r;
+
+		for (i = 0; i < nargs; i++)
+			if (args[i]->k != VK_STR)
+				return unknown_at(f, site, "a path built from values that are not known");
+		buf_init(&b);
+		for (i = 0; i < nargs; i++) {
+			if (args[i]->u.str.s[0] == '/')
+				buf_reset(&b);
+			else if (b.len && b.buf[b.len - 1] != '/')
+				buf_addch(&b, '/');
+			buf_addstr(&b, args[i]->u.str.s);
+		}
+		r = v_str(in->a, b.buf);
+		buf_free(&b);
+		return r;
+	}
+	/* torch.nn classes: modules */
+	if (!strncmp(d, "torch.nn.", 9) && strchr(d + 9, '.') == NULL && d[9] >= 'A' && d[9] <= 'Z') {
+		if (!strcmp(d, "torch.nn.Parameter"))
+			return v_tensor(in->a);
+		return mk_inst_value(in, new_torch_module(f, d, args, nargs, kw, site));
+	}
+	/* ops */
+	if (!strncmp(d, "torch.", 6)) {
+		if (f->mode == M_FWD)
+			emit_op(f, d, site);
+		if (!strcmp(last, "no_grad") || !strcmp(last, "inference_mode") || !strcmp(last, "autocast") ||
+		    !strcmp(last, "enable_grad") || !strcmp(last, "device") || !strcmp(last, "dtype"))
+			return unknown_at(f, site, "a torch context or descriptor");
+		return v_tensor(in->a);
+	}
+	/* a third-party model class, e.g. torchvision.models.resnet50() */
+	if (f->mode != M_FWD && (strstr(d, ".models.") || !strncmp(d, "timm.", 5) ||
+	                         !strncmp(d, "transformers.", 13)) &&
+	    (last[0] >= 'a' && last[0] <= 'z' ? strstr(d, ".models.") != NULL : 1) &&
+	    strcmp(last, "create_model") && strcmp(last, "from_pretrained")) {
+		struct vinst *m = new_inst(in);
+
+		m->ext = d;
+		m->mod = VM_EXTERNAL;
+		m->constructed_at = anchor_at(f, site);
+		m->ctor_expr = text_of(f, site);
+		m->args = vdict_new(in->a);
+		return mk_inst_value(in, m);
+	}
+	if (f->mode == M_FWD && any_tensor) {
+		emit_op(f, d, site);
+		return v_tensor(in->a);
+	}
+	(void)kw;
+	return unknown_at(f, site, afmt(in, "the result of %s, which is outside the repository", d));
+}
+
+static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                             struct vdict *kw, const struct ast_hdr *site);
+
+static value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                     struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	size_t i;
+
+	if (!budget(f))
+		return unknown_at(f, site, "the analysis step budget ran out");
+	switch (fn->k) {
+	case VK_FUNC:
+		if (f->mode == M_FWD) {
+			struct fev *e = emit(f, FEV_FUNCTION, site);
+			struct fseq *sub;
+			value_t *r;
+
+			if (!e)
+				return call_function(f, fn->u.fn, NULL, args, nargs, kw, M_FWD, f->ev, site);
+			e->func = fn->u.fn->qualname;
+			e->func_anchor = afmt(in, "%s:%s:%d", fn->u.fn->file->path, fn->u.fn->qualname,
+			                      fn->u.fn->def->line);
+			sub = ast_arena_alloc(in->a, sizeof *sub);
+			{
+				size_t idx = (size_t)(e - f->ev->ev);
+
+				r = call_function(f, fn->u.fn, NULL, args, nargs, kw, M_FWD, sub, site);
+				e = &f->ev->ev[idx];   /* the event array may have moved */
+			}
+			e->children = sub->ev;
+			e->nchildren = sub->n;
+			return r;
+		}
+		return call_function(f, fn->u.fn, NULL, args, nargs, kw, f->mode, NULL, site);
+	case VK_BOUND: {
+		value_t *self = fn->u.bound.self;
+		struct vfunc *vf = fn->u.bound.fn->u.fn;
+
+		if (self->k == VK_INST && self->u.inst->mod != VM_NONE && AST_IS(vf->def, FunctionDef) &&
+		    !strcmp(AST_AS(vf->def, FunctionDef)->name, "forward")) {
+			value_t *mv = mk_inst_value(in, self->u.inst);
+
+			return call(f, mv, args, nargs, kw, site);
+		}
+		if (f->mode == M_FWD) {
+			struct fev *e = emit(f, FEV_FUNCTION, site);
+			struct fseq *sub = ast_arena_alloc(in->a, sizeof *sub);
+			size_t idx;
+			value_t *r;
+
+			if (!e)
+				return call_function(f, vf, self, args, nargs, kw, M_FWD, f->ev, site);
+			e->func = vf->qualname;
+			e->func_anchor = afmt(in, "%s:%s:%d", vf->file->path, vf->qualname, vf->def->line);
+			idx = (size_t)(e - f->ev->ev);
+			r = call_function(f, vf, self, args, nargs, kw, M_FWD, sub, site);
+			e = &f->ev->ev[idx];
+			e->children = sub->ev;
+			e->nchildren = sub->n;
+			return r;
+		}
+		return call_function(f, vf, self, args, nargs, kw, f->mode, NULL, site);
+	}
+	case VK_CLASS:
+		return instantiate(f, fn->u.cls, args, nargs, kw, site);
+	case VK_INST: {
+		struct vinst *m = fn->u.inst;
+
+		if (m->mod == VM_NONE) {
+			value_t *c = m->cls ? class_lookup(m->cls, "__call__", NULL) : NULL;
+
+			if (c && c->k == VK_FUNC)
+				return call_function(f, c->u.fn, fn, args, nargs, kw, f->mode, f->ev, site);
+			return unknown_at(f, site, "a call of an object that is not a module");
+		}
+		if (f->mode == M_FWD)
+			return call_module_fwd(f, m, args, nargs, kw, site);
+		/* job code calling a model: a root call */
+		if (m->mod != VM_LAYER) {
+			struct root_call *rc;
+
+			xgrow((void **)&in->roots, &in->aroots, in->nroots + 1, sizeof *in->roots);
+			rc = &in->roots[in->nroots++];
+			memset(rc, 0, sizeof *rc);
+			rc->inst = m;
+			rc->anchor = anchor_at(f, site);
+			if (site && AST_IS(site, Call)) {
+				const struct ast_hdr *fe = AST_AS(site, Call)->func;
+
+				if (AST_IS(fe, Name))
+					rc->binding = astr(in, AST_AS(fe, Name)->id);
+				else if (AST_IS(fe, Attribute))
+					rc->binding = astr(in, AST_AS(fe, Attribute)->attr);
+			}
+			rc->nargs = nargs;
+			rc->args = ast_arena_alloc(in->a, (nargs + 1) * sizeof *rc->args);
+			for (i = 0; i < nargs; i++)
+				rc->args[i] = args[i];
+			rc->kwargs = kw;
+			in->job_events++;
+		}
+		return v_tensor(in->a);
+	}
+	case VK_EXT:
+		return call_ext(f, fn, args, nargs, kw, site);
+	case VK_BUILTIN:
+		return call_builtin(f, fn, args, nargs, kw, site);
+	default:
+		break;
+	}
+	if (f->mode == M_FWD)
+		for (i = 0; i < nargs; i++)
+			if (is_tensorish(args[i]))
+				return v_tensor(in->a);
+	return unknown_at(f, site, fn->k == VK_UNKNOWN && fn->reason ? fn->reason : "a call ecg cannot follow");
+}
+
+/* The items of an iterable, when they are known.  Returns NULL and sets
+ * *out, or returns an unknown value (and *out NULL) saying why not. */
+static value_t *iter_items(struct frame *f, value_t *it, struct vseq **out)
+{
+	struct interp *in = f->in;
+	struct vseq *s;
+	size_t i;
+
+	*out = NULL;
+	switch (it->k) {
+	case VK_LIST: case VK_TUPLE:
+		if (it->u.seq->unk_reason)
+			return v_unknown(in->a, it->u.seq->unk_expr, it->u.seq->unk_reason);
+		*out = it->u.seq;
+		return NULL;
+	case VK_RANGE: {
+		long long a = it->u.range.start, b = it->u.range.stop, st = it->u.range.step, x;
+		long long n = st > 0 ? (b > a ? (b - a + st - 1) / st : 0) : (a > b ? (a - b - st - 1) / -st : 0);
+
+		if (n > MAX_UNROLL)
+			return v_unknown(in->a, it->expr, afmt(in, "a range of %lld items is too long to follow", n));
+		s = ast_arena_alloc(in->a, sizeof *s);
+		for (x = a; st > 0 ? x < b : x > b; x += st)
+			vseq_push(in->a, s, v_int(in->a, x));
+		*out = s;
+		return NULL;
+	}
+	case VK_DICT:
+		s = ast_arena_alloc(in->a, sizeof *s);
+		for (i = 0; i < it->u.dict->n; i++)
+			vseq_push(in->a, s, it->u.dict->keys[i]);
+		*out = s;
+		return NULL;
+	case VK_STR:
+		s = ast_arena_alloc(in->a, sizeof *s);
+		for (i = 0; i < it->u.str.len; i++)
+			vseq_push(in->a, s, v_strn(in->a, it->u.str.s + i, 1));
+		*out = s;
+		return NULL;
+	case VK_INST:
+		if (it->u.inst->mod == VM_CONTAINER) {
+			struct vinst *m = it->u.inst;
+			value_t *unk = vdict_gets(m->attrs, "__ecg_len_unknown__");
+
+			if (unk)
+				return unk;
+			s = ast_arena_alloc(in->a, sizeof *s);
+			if (m->ext && !strcmp(m->ext, "torch.nn.ModuleDict")) {
+				for (i = 0; i < m->nchildren; i++)
+					vseq_push(in->a, s, v_str(in->a, m->children[i].name));
+			} else {
+				for (i = 0; i < m->nchildren; i++)
+					vseq_push(in->a, s, mk_inst_value(in, m->children[i].inst));
+			}
+			*out = s;
+			return NULL;
+		}
+		break;
+	default:
+		break;
+	}
+	return v_unknown(in->a, it->expr, it->k == VK_UNKNOWN && it->reason ? it->reason
+	                                  : "an iterable whose items are not known");
+}
+
+static value_t *seq_from(struct interp *in, enum vkind k, struct vseq *src)
+{
+	value_t *v = v_seq(in->a, k, src ? src->n : 0);
+	size_t i;
+
+	for (i = 0; src && i < src->n; i++)
+		vseq_push(in->a, v->u.seq, src->items[i]);
+	return v;
+}
+
+static value_t *minmax(struct frame *f, value_t **args, size_t nargs, int want_max, const struct ast_hdr *site)
+{
+	struct vseq *items = NULL, tmp;
+	double best = 0, x;
+	value_t *bestv = NULL;
+	size_t i;
+
+	if (nargs == 1) {
+		if (iter_items(f, args[0], &items))
+			return unknown_at(f, site, "min/max of values that are not known");
+	} else {
+		tmp.items = args;
+		tmp.n = nargs;
+		items = &tmp;
+	}
+	for (i = 0; items && i < items->n; i++) {
+		if (!as_num(items->items[i], &x))
+			return unknown_at(f, site, "min/max of values that are not known");
+		if (!bestv || (want_max ? x > best : x < best)) {
+			best = x;
+			bestv = items->items[i];
+		}
+	}
+	return bestv ? bestv : unknown_at(f, site, "min/max of nothing");
+}
+
+static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                             struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+	struct vseq *items = NULL;
+	double x;
+	size_t i;
+	int ok;
+
+	switch (fn->u.bi.id) {
+	case BI_RANGE: {
+		long long a = 0, b, st = 1;
+		value_t *r;
+
+		if (nargs == 1) {
+			b = as_int(args[0], &ok);
+		} else if (nargs >= 2) {
+			int ok2 = 1;
+
+			a = as_int(args[0], &ok);
+			b = as_int(args[1], &ok2);
+			ok = ok && ok2;
+			if (nargs >= 3) {
+				st = as_int(args[2], &ok2);
+				ok = ok && ok2 && st != 0;
+			}
+		} else {
+			ok = 0;
+			b = 0;
+		}
+		if (!ok)
+			return unknown_at(f, site, "a range whose bounds are not known");
+		r = ast_arena_alloc(in->a, sizeof *r);
+		r->k = VK_RANGE;
+		r->u.range.start = a;
+		r->u.range.stop = b;
+		r->u.range.step = st;
+		r->expr = site ? text_of(f, site) : NULL;
+		if (nargs == 1 && site && AST_IS(site, Call) && AST_AS(site, Call)->args.n == 1)
+			r->expr = text_of(f, AST_AS(site, Call)->args.items[0]);
+		r->src = nargs == 1 ? args[0]->src : NULL;
+		return r;
+	}
+	case BI_LEN:
+		if (nargs == 1) {
+			value_t *a = args[0];
+
+			if ((a->k == VK_LIST || a->k == VK_TUPLE) && !a->u.seq->unk_reason)
+				return v_int(in->a, (long long)a->u.seq->n);
+			if (a->k == VK_DICT)
+				return v_int(in->a, (long long)a->u.dict->n);
+			if (a->k == VK_STR)
+				return v_int(in->a, (long long)a->u.str.len);
+			if (a->k == VK_INST && a->u.inst->mod == VM_CONTAINER &&
+			    !vdict_gets(a->u.inst->attrs, "__ecg_len_unknown__"))
+				return v_int(in->a, (long long)a->u.inst->nchildren);
+			if (a->k == VK_RANGE) {
+				struct vseq *s;
+
+				if (!iter_items(f, a, &s) && s)
+					return v_int(in->a, (long long)s->n);
+			}
+		}
+		return unknown_at(f, site, "the length of something not known");
+	case BI_INT:
+		if (nargs == 0)
+			return v_int(in->a, 0);
+		if (args[0]->k == VK_INT || args[0]->k == VK_BOOL) {
+			value_t *r = v_int(in->a, args[0]->k == VK_INT ? args[0]->u.i : args[0]->u.b);
+
+			r->src = args[0]->src;
+			return r;
+		}
+		if (args[0]->k == VK_FLOAT && fabs(args[0]->u.f) < 9e15)
+			return v_int(in->a, (long long)args[0]->u.f);
+		if (args[0]->k == VK_STR) {
+			char *end;
+			long long v = strtoll(args[0]->u.str.s, &end, 10);
+
+			if (*args[0]->u.str.s && !*end)
+				return v_int(in->a, v);
+		}
+		return unknown_at(f, site, args[0]->k == VK_UNKNOWN && args[0]->reason ? args[0]->reason
+		                                                                       : "int() of a value not known");
+	case BI_FLOAT:
+		if (nargs == 1 && as_num(args[0], &x))
+			return v_float(in->a, x);
+		if (nargs == 1 && args[0]->k == VK_STR) {
+			char *end;
+			double d = strtod(args[0]->u.str.s, &end);
+
+			if (*args[0]->u.str.s && !*end)
+				return v_float(in->a, d);
+		}
+		return unknown_at(f, site, "float() of a value not known");
+	case BI_BOOL:
+		if (nargs == 0)
+			return v_bool(in->a, 0);
+		ok = value_truth(args[0]);
+		return ok < 0 ? unknown_at(f, site, "bool() of a value not known") : v_bool(in->a, ok);
+	case BI_STR:
+		if (nargs == 1 && args[0]->k == VK_STR)
+			return args[0];
+		if (nargs == 1 && args[0]->k == VK_INT)
+			return v_str(in->a, afmt(in, "%lld", args[0]->u.i));
+		return unknown_at(f, site, "str() of a value not known");
+	case BI_LIST: case BI_TUPLE: case BI_SET:
+		if (nargs == 0)
+			return v_seq(in->a, fn->u.bi.id == BI_TUPLE ? VK_TUPLE : VK_LIST, 0);
+		if (!iter_items(f, args[0], &items))
+			return seq_from(in, fn->u.bi.id == BI_TUPLE ? VK_TUPLE : VK_LIST, items);
+		return unknown_at(f, site, "a sequence of items not known");
+	case BI_DICT: {
+		value_t *r = v_dict(in->a);
+
+		if (nargs == 1 && args[0]->k == VK_DICT)
+			for (i = 0; i < args[0]->u.dict->n; i++)
+				vdict_set(in->a, r->u.dict, args[0]->u.dict->keys[i], args[0]->u.dict->vals[i]);
+		if (kw)
+			for (i = 0; i < kw->n; i++)
+				vdict_set(in->a, r->u.dict, kw->keys[i], kw->vals[i]);
+		return r;
+	}
+	case BI_ENUMERATE:
+		if (nargs >= 1 && !iter_items(f, args[0], &items)) {
+			value_t *r = v_seq(in->a, VK_LIST, items->n);
+
+			for (i = 0; i < items->n; i++) {
+				value_t *p = v_seq(in->a, VK_TUPLE, 2);
+
+				vseq_push(in->a, p->u.seq, v_int(in->a, (long long)i));
+				vseq_push(in->a, p->u.seq, items->items[i]);
+				vseq_push(in->a, r->u.seq, p);
+			}
+			return r;
+		}
+		return unknown_at(f, site, "enumerate() of items not known");
+	case BI_ZIP: {
+		struct vseq **all = xcalloc(nargs + 1, sizeof *all);
+		size_t n = (size_t)-1;
+		value_t *r;
+
+		for (i = 0; i < nargs; i++) {
+			if (iter_items(f, args[i], &all[i])) {
+				free(all);
+				return unknown_at(f, site, "zip() of items not known");
+			}
+			if (all[i]->n < n)
+				n = all[i]->n;
+		}
+		if (nargs == 0)
+			n = 0;
+		r = v_seq(in->a, VK_LIST, n);
+		for (i = 0; i < n; i++) {
+			value_t *t = v_seq(in->a, VK_TUPLE, nargs);
+			size_t k;
+
+			for (k = 0; k < nargs; k++)
+				vseq_push(in->a, t->u.seq, all[k]->items[i]);
+			vseq_push(in->a, r->u.seq, t);
+		}
+		free(all);
+		return r;
+	}
+	case BI_MIN: return minmax(f, args, nargs, 0, site);
+	case BI_MAX: return minmax(f, args, nargs, 1, site);
+	case BI_SUM: {
+		double tot = 0;
+		int all_int = 1;
+
+		if (nargs >= 1 && !iter_items(f, args[0], &items)) {
+			for (i = 0; i < items->n; i++) {
+				if (!as_num(items->items[i], &x))
+					return unknown_at(f, site, "sum() of values not known");
+				if (items->items[i]->k == VK_FLOAT)
+					all_int = 0;
+				tot += x;
+			}
+			return all_int ? v_int(in->a, (long long)tot) : v_float(in->a, tot);
+		}
+		return unknown_at(f, site, "sum() of values not known");
+	}
+	case BI_ABS:
+		if (nargs == 1 && args[0]->k == VK_INT)
+			return v_int(in->a, llabs(args[0]->u.i));
+		if (nargs == 1 && as_num(args[0], &x))
+			return v_float(in->a, fabs(x));
+		return unknown_at(f, site, "abs() of a value not known");
+	case BI_ROUND:
+		if (nargs == 1 && as_num(args[0], &x) && fabs(x) < 9e15)
+			return v_int(in->a, (long long)llround(x));
+		return unknown_at(f, site, "round() of a value not known");
+	case BI_PRINT:
+		return v_none(in->a);
+	case BI_ISINSTANCE:
+		return unknown_at(f, site, "isinstance() is not followed");
+	case BI_GETATTR:
+		if (nargs >= 2 && args[1]->k == VK_STR) {
+			value_t *r = getattr_v(f, args[0], args[1]->u.str.s, site);
+
+			if (r->k == VK_UNKNOWN && nargs >= 3 && args[0]->k != VK_UNKNOWN)
+				return args[2];
+			return r;
+		}
+		return unknown_at(f, site, "getattr() with a name not known");
+	case BI_SETATTR:
+		if (nargs == 3 && args[1]->k == VK_STR)
+			set_attr(f, args[0], args[1]->u.str.s, args[2]);
+		return v_none(in->a);
+	case BI_HASATTR:
+		if (nargs == 2 && args[1]->k == VK_STR && args[0]->k != VK_EXT && args[0]->k != VK_UNKNOWN) {
+			value_t *r = getattr_v(f, args[0], args[1]->u.str.s, site);
+
+			return v_bool(in->a, r->k != VK_UNKNOWN);
+		}
+		return unknown_at(f, site, "hasattr() of something outside the repository (depends on its version)");
+	case BI_SUPER: {
+		/* super() inside a method: the next class after the defining one */
+		value_t *r;
+
+		if (!f->cls || !f->self)
+			return unknown_at(f, site, "super() outside a method");
+		r = ast_arena_alloc(in->a, sizeof *r);
+		r->k = VK_BUILTIN;
+		r->u.bi.id = BI_SUPER;
+		r->u.bi.self = f->self;
+		r->expr = (const char *)f->cls;   /* the class to start after */
+		return r;
+	}
+	case BI_OPEN:
+		if (nargs >= 1 && args[0]->k == VK_STR) {
+			struct vinst *fo = new_inst(in);
+
+			fo->ext = "io.TextIOWrapper";
+			vdict_sets(in->a, fo->attrs, "name", args[0]);
+			return mk_inst_value(in, fo);
+		}
+		return unknown_at(f, site, "open() of a path not known");
+	case BI_M_FILE_READ: {
+		value_t *nm = vdict_gets(self->u.inst->attrs, "name");
+		struct sfile *sf = NULL;
+		value_t *r;
+
+		if (nm && nm->k == VK_STR) {
+			sf = prog_file(in->prog, nm->u.str.s);
+			if (!sf && in->prog->entry_dir[0]) {
+				char *p = xasprintf("%s%s", in->prog->entry_dir, nm->u.str.s);
+
+				sf = prog_file(in->prog, p);
+				free(p);
+			}
+		}
+		if (!sf)
+			return unknown_at(f, site, "the text of a file ecg does not read");
+		r = v_strn(in->a, sf->src, sf->len);
+		r->expr = (const char *)sf;  /* marks "the text of this repo file" */
+		r->reason = "__ecg_file_text__";
+		return r;
+	}
+	case BI_EXEC:
+		if (nargs >= 1 && args[0]->k == VK_STR && args[0]->reason &&
+		    !strcmp(args[0]->reason, "__ecg_file_text__")) {
+			struct sfile *sf = (struct sfile *)args[0]->expr;
+			struct frame cf;
+
+			if (!sf->mod)
+				return v_none(in->a);
+			cf = *f;
+			cf.file = sf;
+			cf.locals = f->locals;
+			cf.qualname = NULL;
+			(void)exec_block(&cf, &sf->mod->body);
+			return v_none(in->a);
+		}
+		note(in, anchor_at(f, site), "exec() of code ecg does not read", "only exec(open(<repo file>).read()) is followed");
+		return v_none(in->a);
+	case BI_SORTED: case BI_REVERSED:
+		if (nargs >= 1 && !iter_items(f, args[0], &items)) {
+			value_t *r = seq_from(in, VK_LIST, items);
+
+			if (fn->u.bi.id == BI_REVERSED)
+				for (i = 0; i < r->u.seq->n / 2; i++) {
+					value_t *t = r->u.seq->items[i];
+
+					r->u.seq->items[i] = r->u.seq->items[r->u.seq->n - 1 - i];
+					r->u.seq->items[r->u.seq->n - 1 - i] = t;
+				}
+			return r;
+		}
+		return unknown_at(f, site, "the items are not known");
+	case BI_ANY: case BI_ALL:
+		if (nargs == 1 && !iter_items(f, args[0], &items)) {
+			int any = 0, all = 1;
+
+			for (i = 0; i < items->n; i++) {
+				int t = value_truth(items->items[i]);
+
+				if (t < 0)
+					return unknown_at(f, site, "truth of values not known");
+				any |= t;
+				all &= t;
+			}
+			return v_bool(in->a, fn->u.bi.id == BI_ANY ? any : all);
+		}
+		return unknown_at(f, site, "the items are not known");
+	case BI_STATICMETHOD: case BI_CLASSMETHOD: case BI_PROPERTY:
+		return nargs ? args[0] : v_none(in->a);
+	case BI_M_LIST_APPEND:
+		if (nargs == 1 && (self->k == VK_LIST)) {
+			vseq_push(in->a, self->u.seq, args[0]);
+			if (f->mult_reason && !self->u.seq->unk_reason) {
+				self->u.seq->unk_expr = f->mult_expr;
+				self->u.seq->unk_reason = f->mult_reason;
+			}
+		}
+		return v_none(in->a);
+	case BI_M_LIST_EXTEND:
+		if (nargs == 1 && self->k == VK_LIST) {
+			if (!iter_items(f, args[0], &items)) {
+				for (i = 0; i < items->n; i++)
+					vseq_push(in->a, self->u.seq, items->items[i]);
+			} else {
+				self->u.seq->unk_expr = args[0]->expr;
+				self->u.seq->unk_reason = "extended with items not known";
+			}
+			if (f->mult_reason && !self->u.seq->unk_reason) {
+				self->u.seq->unk_expr = f->mult_expr;
+				self->u.seq->unk_reason = f->mult_reason;
+			}
+		}
+		return v_none(in->a);
+	case BI_M_LIST_INSERT:
+		if (nargs == 2 && self->k == VK_LIST) {
+			long long at = as_int(args[0], &ok);
+			struct vseq *s = self->u.seq;
+
+			vseq_push(in->a, s, args[1]);
+			if (ok) {
+				if (at < 0)
+					at += (long long)s->n - 1;
+				if (at < 0)
+					at = 0;
+				if ((size_t)at < s->n - 1) {
+					memmove(s->items + at + 1, s->items + at, (s->n - 1 - (size_t)at) * sizeof *s->items);
+					s->items[at] = args[1];
+				}
+			}
+		}
+		return v_none(in->a);
+	case BI_M_LIST_POP:
+		if (self->k == VK_LIST && self->u.seq->n > 0 && !self->u.seq->unk_reason) {
+			long long at = nargs ? as_int(args[0], &ok) : -1;
+			struct vseq *s = self->u.seq;
+			value_t *r;
+
+			if (nargs && !ok)
+				return unknown_at(f, site, "pop() at an index not known");
+			if (at < 0)
+				at += (long long)s->n;
+			if (at < 0 || (size_t)at >= s->n)
+				return unknown_at(f, site, "pop() out of range");
+			r = s->items[at];
+			memmove(s->items + at, s->items + at + 1, (s->n - 1 - (size_t)at) * sizeof *s->items);
+			s->n--;
+			return r;
+		}
+		return unknown_at(f, site, "pop() from a list not known");
+	case BI_M_DICT_GET:
+		if (self->k == VK_DICT && nargs >= 1) {
+			value_t *r = vdict_get(self->u.dict, args[0]);
+
+			return r ? r : nargs >= 2 ? args[1] : v_none(in->a);
+		}
+		if (self->k == VK_INST && self->u.inst->ext && !strcmp(self->u.inst->ext, "os.environ"))
+			return unknown_at(f, site, "an environment variable at run time");
+		return unknown_at(f, site, "get() on a mapping not known");
+	case BI_M_DICT_ITEMS: case BI_M_DICT_KEYS: case BI_M_DICT_VALUES:
+		if (self->k == VK_DICT) {
+			value_t *r = v_seq(in->a, VK_LIST, self->u.dict->n);
+
+			for (i = 0; i < self->u.dict->n; i++) {
+				if (fn->u.bi.id == BI_M_DICT_ITEMS) {
+					value_t *p = v_seq(in->a, VK_TUPLE, 2);
+
+					vseq_push(in->a, p->u.seq, self->u.dict->keys[i]);
+					vseq_push(in->a, p->u.seq, self->u.dict->vals[i]);
+					vseq_push(in->a, r->u.seq, p);
+				} else {
+					vseq_push(in->a, r->u.seq, fn->u.bi.id == BI_M_DICT_KEYS ? self->u.dict->keys[i]
+					                                                          : self->u.dict->vals[i]);
+				}
+			}
+			return r;
+		}
+		return unknown_at(f, site, "a mapping not known");
+	case BI_M_DICT_UPDATE:
+		if (self->k == VK_DICT) {
+			if (nargs == 1 && args[0]->k == VK_DICT)
+				for (i = 0; i < args[0]->u.dict->n; i++)
+					vdict_set(in->a, self->u.dict, args[0]->u.dict->keys[i], args[0]->u.dict->vals[i]);
+			if (kw)
+				for (i = 0; i < kw->n; i++)
+					vdict_set(in->a, self->u.dict, kw->keys[i], kw->vals[i]);
+		}
+		return v_none(in->a);
+	case BI_M_DICT_POP:
+		if (self->k == VK_DICT && nargs >= 1) {
+			value_t *r = vdict_get(self->u.dict, args[0]);
+
+			if (r) {
+				vdict_del(self->u.dict, args[0]);
+				return r;
+			}
+			return nargs >= 2 ? args[1] : unknown_at(f, site, "pop() of a missing key");
+		}
+		return unknown_at(f, site, "pop() on a mapping not known");
+	case BI_M_DICT_SETDEFAULT:
+		if (self->k == VK_DICT && nargs >= 1) {
+			value_t *r = vdict_get(self->u.dict, args[0]);
+
+			if (!r) {
+				r = nargs >= 2 ? args[1] : v_none(in->a);
+				vdict_set(in->a, self->u.dict, args[0], r);
+			}
+			return r;
+		}
+		return unknown_at(f, site, "setdefault() on a mapping not known");
+	case BI_M_COPY:
+		if (self->k == VK_DICT) {
+			value_t *r = v_dict(in->a);
+
+			for (i = 0; i < self->u.dict->n; i++)
+				vdict_set(in->a, r->u.dict, self->u.dict->keys[i], self->u.dict->vals[i]);
+			return r;
+		}
+		if (self->k == VK_LIST)
+			return seq_from(in, VK_LIST, self->u.seq);
+		return unknown_at(f, site, "copy() of something not known");
+	case BI_M_STR_LOWER: case BI_M_STR_UPPER: {
+		char *t = xstrdup(self->u.str.s), *c;
+		value_t *r;
+
+		for (c = t; *c; c++)
+			*c = fn->u.bi.id == BI_M_STR_LOWER ? (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c)
+			                                   : (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+		r = v_str(in->a, t);
+		free(t);
+		return r;
+	}
+	case BI_M_STR_STARTSWITH: case BI_M_STR_ENDSWITH:
+		if (nargs == 1 && args[0]->k == VK_STR) {
+			size_t n = args[0]->u.str.len, L = self->u.str.len;
+
+			if (n > L)
+				return v_bool(in->a, 0);
+			return v_bool(in->a, fn->u.bi.id == BI_M_STR_STARTSWITH
+			                         ? !memcmp(self->u.str.s, args[0]->u.str.s, n)
+			                         : !memcmp(self->u.str.s + L - n, args[0]->u.str.s, n));
+		}
+		return unknown_at(f, site, "a string test with a value not known");
+	case BI_M_STR_JOIN:
+		if (nargs == 1 && !iter_items(f, args[0], &items)) {
+			buf_t b;
+			value_t *r;
+
+			buf_init(&b);
+			for (i = 0; i < items->n; i++) {
+				if (items->items[i]->k != VK_STR) {
+					buf_free(&b);
+					return unknown_at(f, site, "a join of values not known");
+				}
+				if (i)
+					buf_add(&b, self->u.str.s, self->u.str.len);
+				buf_add(&b, items->items[i]->u.str.s, items->items[i]->u.str.len);
+			}
+			r = v_strn(in->a, b.buf, b.len);
+			buf_free(&b);
+			return r;
+		}
+		return unknown_at(f, site, "a join of values not known");
+	case BI_M_STR_STRIP:
+		return self;
+	case BI_M_STR_SPLIT: case BI_M_STR_REPLACE: case BI_M_STR_FORMAT:
+		return unknown_at(f, site, "string formatting is not followed");
+	case BI_M_ARGP_ADD:
+		argp_add(f, self, args, nargs, kw, site);
+		return v_none(in->a);
+	case BI_M_ARGP_GROUP:
+		return self;
+	case BI_M_ARGP_SETDEF: {
+		value_t *opts = vdict_gets(self->u.inst->attrs, "__ecg_opts__");
+
+		for (i = 0; kw && opts && i < kw->n; i++) {
+			size_t k;
+
+			for (k = 0; k < opts->u.seq->n; k++) {
+				struct vdict *o = opts->u.seq->items[k]->u.dict;
+
+				if (value_key_eq(vdict_gets(o, "dest"), kw->keys[i]))
+					vdict_sets(in->a, o, "default", kw->vals[i]);
+			}
+		}
+		return v_none(in->a);
+	}
+	case BI_M_ARGP_PARSE: {
+		value_t *nsv = argp_parse(f, self, site);
+
+		if (site && AST_IS(site, Call) && AST_IS(AST_AS(site, Call)->func, Attribute) &&
+		    !strcmp(AST_AS(AST_AS(site, Call)->func, Attribute)->attr, "parse_known_args")) {
+			value_t *t = v_seq(in->a, VK_TUPLE, 2);
+
+			vseq_push(in->a, t->u.seq, nsv);
+			vseq_push(in->a, t->u.seq, v_seq(in->a, VK_LIST, 0));
+			return t;
+		}
+		return nsv;
+	}
+	case BI_M_MOD_ADD_MODULE:
+		if (nargs == 2 && args[0]->k == VK_STR)
+			set_attr(f, self, args[0]->u.str.s, args[1]);
+		return v_none(in->a);
+	case BI_M_MOD_APPEND:
+		if (nargs == 1 && args[0]->k == VK_INST && self->k == VK_INST) {
+			struct vinst *m = self->u.inst;
+
+			vinst_add_child(in->a, m, afmt(in, "%zu", m->nchildren), args[0]->u.inst);
+			if (f->mult_reason && !vdict_gets(m->attrs, "__ecg_len_unknown__"))
+				vdict_sets(in->a, m->attrs, "__ecg_len_unknown__",
+				           v_unknown(in->a, f->mult_expr, f->mult_reason));
+		}
+		return v_none(in->a);
+	case BI_M_MOD_EXTEND:
+		if (nargs == 1 && self->k == VK_INST) {
+			struct vinst *m = self->u.inst;
+
+			if (!iter_items(f, args[0], &items)) {
+				for (i = 0; i < items->n; i++)
+					if (items->items[i]->k == VK_INST)
+						vinst_add_child(in->a, m, afmt(in, "%zu", m->nchildren), items->items[i]->u.inst);
+			} else {
+				vdict_sets(in->a, m->attrs, "__ecg_len_unknown__",
+				           v_unknown(in->a, args[0]->expr, "extended with modules not known"));
+			}
+		}
+		return v_none(in->a);
+	case BI_M_MOD_INSERT:
+		return v_none(in->a);
+	case BI_M_MOD_SELF:
+		return self;
+	case BI_M_MOD_REGISTER_BUFFER:
+		if (nargs >= 2 && args[0]->k == VK_STR && self->k == VK_INST)
+			vdict_sets(in->a, self->u.inst->attrs, args[0]->u.str.s, v_tensor(in->a));
+		return v_none(in->a);
+	case BI_M_MOD_CHILDREN:
+		return unknown_at(f, site, "an iterator over modules is not followed");
+	default:
+		break;
+	}
+	(void)kw;
+	return unknown_at(f, site, "a builtin ecg does not follow");
+}
+
+/* ------------------------------------------------------------------ attributes */
+
+static const char *const tensor_props[] = {
+	"shape", "dtype", "device", "ndim", "is_cuda", "requires_grad", "grad", "data",
+	"layout", "is_leaf", "names", "itemsize", "nbytes", "grad_fn", NULL
+};
+
+static int is_tensor_prop(const char *name)
+{
+	size_t i;
+
+	for (i = 0; tensor_props[i]; i++)
+		if (!strcmp(tensor_props[i], name))
+			return 1;
+	return 0;
+}
+
+static value_t *bound(struct interp *in, value_t *fnv, value_t *self)
+{
+	value_t *b = ast_arena_alloc(in->a, sizeof *b);
+
+	b->k = VK_BOUND;
+	b->u.bound.fn = fnv;
+	b->u.bound.self = self;
+	return b;
+}
+
+static value_t *module_method(struct interp *in, value_t *obj, const char *name)
+{
+	static const struct { const char *n; int id; } mm[] = {
+		{ "add_module", BI_M_MOD_ADD_MODULE }, { "register_module", BI_M_MOD_ADD_MODULE },
+		{ "append", BI_M_MOD_APPEND }, { "extend", BI_M_MOD_EXTEND }, { "insert", BI_M_MOD_INSERT },
+		{ "to", BI_M_MOD_SELF }, { "cuda", BI_M_MOD_SELF }, { "cpu", BI_M_MOD_SELF },
+		{ "train", BI_M_MOD_SELF }, { "eval", BI_M_MOD_SELF }, { "half", BI_M_MOD_SELF },
+		{ "float", BI_M_MOD_SELF }, { "bfloat16", BI_M_MOD_SELF }, { "double", BI_M_MOD_SELF },
+		{ "requires_grad_", BI_M_MOD_SELF }, { "apply", BI_M_MOD_SELF }, { "share_memory", BI_M_MOD_SELF },
+		{ "to_empty", BI_M_MOD_SELF },
+		{ "register_buffer", BI_M_MOD_REGISTER_BUFFER },
+		{ "children", BI_M_MOD_CHILDREN }, { "modules", BI_M_MOD_CHILDREN },
+		{ "named_modules", BI_M_MOD_CHILDREN }, { "named_children", BI_M_MOD_CHILDREN },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof mm / sizeof mm[0]; i++)
+		if (!strcmp(mm[i].n, name))
+			return mk_builtin(in, mm[i].id, obj);
+	return NULL;
+}
+
+static value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *v;
+	struct vclass *owner = NULL;
+
+	switch (obj->k) {
+	case VK_NS:
+		v = ns_attr(f, obj->u.ns, name);
+		if (v)
+			return v;
+		return unknown_at(f, site, afmt(in, "'%s' is not defined in %s", name,
+		                                 obj->u.ns->file ? obj->u.ns->file->path : "that package"));
+	case VK_EXT:
+		return v_ext(in->a, canon_ext(in, afmt(in, "%s.%s", obj->u.ext, name)));
+	case VK_TENSOR:
+		if (is_tensor_prop(name))
+			return unknown_at(f, site, "a tensor attribute read at run time");
+		if (!strcmp(name, "T") || !strcmp(name, "mT") || !strcmp(name, "H")) {
+			emit_op(f, afmt(in, "Tensor.%s", name), site);
+			return v_tensor(in->a);
+		}
+		return v_ext(in->a, afmt(in, "Tensor.%s", name));
+	case VK_CLASS:
+		v = class_lookup(obj->u.cls, name, &owner);
+		if (v) {
+			if (v->k == VK_FUNC && v->u.fn->is_classmethod)
+				return bound(in, v, obj);
+			return v;
+		}
+		if (obj->u.cls->ext_base)
+			return v_ext(in->a, afmt(in, "%s.%s", class_ext_base(obj->u.cls), name));
+		return unknown_at(f, site, afmt(in, "class %s has no attribute '%s' in the repository",
+		                                 obj->u.cls->name, name));
+	case VK_INST: {
+		struct vinst *m = obj->u.inst;
+		struct vinst *c;
+
+		if (m->nwrapped && (!strcmp(name, "module") || !strcmp(name, "_orig_mod")))
+			return mk_inst_value(in, m);
+		if ((c = vinst_child(m, name)))
+			return mk_inst_value(in, c);
+		if ((v = vdict_gets(m->attrs, name)))
+			return v;
+		if (m->cls && (v = class_lookup(m->cls, name, &owner))) {
+			if (v->k == VK_FUNC && !v->u.fn->is_static) {
+				if (v->u.fn->is_property)
+					return call_function(f, v->u.fn, obj, NULL, 0, NULL, f->mode, f->ev, site);
+				return bound(in, v, v->u.fn->is_classmethod ? mk_inst_value(in, m) : obj);
+			}
+			return v;
+		}
+		if (is_argparser(obj)) {
+			if (!strcmp(name, "add_argument"))
+				return mk_builtin(in, BI_M_ARGP_ADD, obj);
+			if (!strcmp(name, "parse_args") || !strcmp(name, "parse_known_args"))
+				return mk_builtin(in, BI_M_ARGP_PARSE, obj);
+			if (!strcmp(name, "add_argument_group") || !strcmp(name, "add_mutually_exclusive_group"))
+				return mk_builtin(in, BI_M_ARGP_GROUP, obj);
+			if (!strcmp(name, "set_defaults"))
+				return mk_builtin(in, BI_M_ARGP_SETDEF, obj);
+		}
+		if (m->ext && !strcmp(m->ext, "io.TextIOWrapper") && !strcmp(name, "read"))
+			return mk_builtin(in, BI_M_FILE_READ, obj);
+		if (m->mod != VM_NONE) {
+			if ((v = module_method(in, obj, name)))
+				return v;
+			if (!strcmp(name, "forward"))
+				return obj;
+			if (!strcmp(name, "weight") || !strcmp(name, "bias"))
+				return v_tensor(in->a);
+		}
+		if (m->ext && m->mod == VM_NONE)
+			return unknown_at(f, site, afmt(in, "an attribute of a %s", m->ext));
+		return unknown_at(f, site, afmt(in, "'%s' is not set on this object", name));
+	}
+	case VK_LIST:
+		if (!strcmp(name, "append")) return mk_builtin(in, BI_M_LIST_APPEND, obj);
+		if (!strcmp(name, "extend")) return mk_builtin(in, BI_M_LIST_EXTEND, obj);
+		if (!strcmp(name, "insert")) return mk_builtin(in, BI_M_LIST_INSERT, obj);
+		if (!strcmp(name, "pop")) return mk_builtin(in, BI_M_LIST_POP, obj);
+		if (!strcmp(name, "copy")) return mk_builtin(in, BI_M_COPY, obj);
+		break;
+	case VK_DICT:
+		if (!strcmp(name, "get")) return mk_builtin(in, BI_M_DICT_GET, obj);
+		if (!strcmp(name, "items")) return mk_builtin(in, BI_M_DICT_ITEMS, obj);
+		if (!strcmp(name, "keys")) return mk_builtin(in, BI_M_DICT_KEYS, obj);
+		if (!strcmp(name, "values")) return mk_builtin(in, BI_M_DICT_VALUES, obj);
+		if (!strcmp(name, "update")) return mk_builtin(in, BI_M_DICT_UPDATE, obj);
+		if (!strcmp(name, "pop")) return mk_builtin(in, BI_M_DICT_POP, obj);
+		if (!strcmp(name, "setdefault")) return mk_builtin(in, BI_M_DICT_SETDEFAULT, obj);
+		if (!strcmp(name, "copy")) return mk_builtin(in, BI_M_COPY, obj);
+		/* attribute-style config dicts (EasyDict, OmegaConf) */
+		if ((v = vdict_gets(obj->u.dict, name)))
+			return v;
+		break;
+	case VK_STR:
+		if (!strcmp(name, "format")) return mk_builtin(in, BI_M_STR_FORMAT, obj);
+		if (!strcmp(name, "join")) return mk_builtin(in, BI_M_STR_JOIN, obj);
+		if (!strcmp(name, "split")) return mk_builtin(in, BI_M_STR_SPLIT, obj);
+		if (!strcmp(name, "lower")) return mk_builtin(in, BI_M_STR_LOWER, obj);
+		if (!strcmp(name, "upper")) return mk_builtin(in, BI_M_STR_UPPER, obj);
+		if (!strcmp(name, "startswith")) return mk_builtin(in, BI_M_STR_STARTSWITH, obj);
+		if (!strcmp(name, "endswith")) return mk_builtin(in, BI_M_STR_ENDSWITH, obj);
+		if (!strcmp(name, "replace")) return mk_builtin(in, BI_M_STR_REPLACE, obj);
+		if (!strcmp(name, "strip")) return mk_builtin(in, BI_M_STR_STRIP, obj);
+		break;
+	case VK_BUILTIN:
+		if (obj->u.bi.id == BI_SUPER) {
+			value_t *self = obj->u.bi.self;
+			struct vclass *after = (struct vclass *)obj->expr;
+			struct vclass *cls = self->k == VK_INST ? self->u.inst->cls : NULL;
+			size_t i;
+			int past = 0;
+
+			if (cls) {
+				for (i = 0; i < cls->nmro; i++) {
+					if (past && (v = vdict_gets(cls->mro[i]->ns, name))) {
+						if (v->k == VK_FUNC)
+							return bound(in, v, self);
+						return v;
+					}
+					if (cls->mro[i] == after)
+						past = 1;
+				}
+			}
+			/* the next class is torch's (or third-party): nothing to read */
+			if (!strcmp(name, "__init__"))
+				return mk_builtin(in, BI_PRINT, NULL);
+			if (self->k == VK_INST && (v = module_method(in, self, name)))
+				return v;
+			return unknown_at(f, site, "a method of a base class outside the repository");
+		}
+		break;
+	default:
+		break;
+	}
+	return unknown_at(f, site, obj->k == VK_UNKNOWN && obj->reason ? obj->reason : "an attribute ecg cannot follow");
+}
+
+/* ------------------------------------------------------------------ expressions */
+
+static const char *binop_dunder(enum ast_operator op)
+{
+	switch (op) {
+	case AST_OP_ADD: return "add";
+	case AST_OP_SUB: return "sub";
+	case AST_OP_MULT: return "mul";
+	case AST_OP_MATMULT: return "matmul";
+	case AST_OP_DIV: return "truediv";
+	case AST_OP_MOD: return "mod";
+	case AST_OP_POW: return "pow";
+	case AST_OP_LSHIFT: return "lshift";
+	case AST_OP_RSHIFT: return "rshift";
+	case AST_OP_BITOR: return "or";
+	case AST_OP_BITXOR: return "xor";
+	case AST_OP_BITAND: return "and";
+	case AST_OP_FLOORDIV: return "floordiv";
+	}
+	return "op";
+}
+
+static value_t *num_binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
+                          const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	double x, y;
+	int li = l->k == VK_INT || l->k == VK_BOOL, ri = r->k == VK_INT || r->k == VK_BOOL;
+
+	if (li && ri) {
+		long long a = l->k == VK_INT ? l->u.i : l->u.b, b = r->k == VK_INT ? r->u.i : r->u.b, res;
+
+		switch (op) {
+		case AST_OP_ADD: if (__builtin_add_overflow(a, b, &res)) break; return v_int(in->a, res);
+		case AST_OP_SUB: if (__builtin_sub_overflow(a, b, &res)) break; return v_int(in->a, res);
+		case AST_OP_MULT: if (__builtin_mul_overflow(a, b, &res)) break; return v_int(in->a, res);
+		case AST_OP_FLOORDIV:
+			if (b == 0 || (a == LLONG_MIN && b == -1))
+				break;
+			res = a / b;
+			if ((a % b != 0) && ((a < 0) != (b < 0)))
+				res--;
+			return v_int(in->a, res);
+		case AST_OP_MOD:
+			if (b == 0 || (a == LLONG_MIN && b == -1))
+				break;
+			res = a % b;
+			if (res != 0 && ((res < 0) != (b < 0)))
+				res += b;
+			return v_int(in->a, res);
+		case AST_OP_POW:
+			if (b >= 0 && b < 64) {
+				long long p = 1;
+				int k, of = 0;
+
+				for (k = 0; k < b && !of; k++)
+					of = __builtin_mul_overflow(p, a, &p);
+				if (!of)
+					return v_int(in->a, p);
+			}
+			break;
+		case AST_OP_DIV:
+			if (b != 0)
+				return v_float(in->a, (double)a / (double)b);
+			break;
+		case AST_OP_LSHIFT: if (b >= 0 && b < 62 && a >= 0 && a < (1LL << (62 - b))) return v_int(in->a, a << b); break;
+		case AST_OP_RSHIFT: if (b >= 0 && b < 64) return v_int(in->a, a >> b); break;
+		case AST_OP_BITOR: return v_int(in->a, a | b);
+		case AST_OP_BITAND: return v_int(in->a, a & b);
+		case AST_OP_BITXOR: return v_int(in->a, a ^ b);
+		default: break;
+		}
+		return unknown_at(f, site, "an integer operation ecg does not compute (overflow or division by zero)");
+	}
+	if (as_num(l, &x) && as_num(r, &y)) {
+		switch (op) {
+		case AST_OP_ADD: return v_float(in->a, x + y);
+		case AST_OP_SUB: return v_float(in->a, x - y);
+		case AST_OP_MULT: return v_float(in->a, x * y);
+		case AST_OP_DIV: if (y != 0) return v_float(in->a, x / y); break;
+		case AST_OP_POW: return v_float(in->a, pow(x, y));
+		case AST_OP_FLOORDIV: if (y != 0) return v_float(in->a, floor(x / y)); break;
+		default: break;
+		}
+	}
+	return unknown_at(f, site, "an arithmetic result ecg does not compute");
+}
+
+static value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
+                      const struct ast_hdr *site, int inplace)
+{
+	struct interp *in = f->in;
+	size_t i;
+
+	if (is_tensorish(l) || is_tensorish(r) ||
+	    (f->mode == M_FWD && ((l->k == VK_UNKNOWN && is_tensorish(r)) || (r->k == VK_UNKNOWN && is_tensorish(l))))) {
+		if (f->mode == M_FWD) {
+			if (is_tensorish(l) || l->k == VK_UNKNOWN)
+				emit_op(f, afmt(in, "Tensor.__%s%s__", inplace ? "i" : "", binop_dunder(op)), site);
+			else
+				emit_op(f, afmt(in, "Tensor.__r%s__", binop_dunder(op)), site);
+		}
+		return v_tensor(in->a);
+	}
+	if (l->k == VK_STR && r->k == VK_STR && op == AST_OP_ADD) {
+		buf_t b;
+		value_t *v;
+
+		buf_init(&b);
+		buf_add(&b, l->u.str.s, l->u.str.len);
+		buf_add(&b, r->u.str.s, r->u.str.len);
+		v = v_strn(in->a, b.buf, b.len);
+		buf_free(&b);
+		return v;
+	}
+	if ((l->k == VK_LIST || l->k == VK_TUPLE) && l->k == r->k && op == AST_OP_ADD) {
+		value_t *v = seq_from(in, l->k, l->u.seq);
+
+		for (i = 0; i < r->u.seq->n; i++)
+			vseq_push(in->a, v->u.seq, r->u.seq->items[i]);
+		if (l->u.seq->unk_reason || r->u.seq->unk_reason) {
+			v->u.seq->unk_expr = l->u.seq->unk_reason ? l->u.seq->unk_expr : r->u.seq->unk_expr;
+			v->u.seq->unk_reason = l->u.seq->unk_reason ? l->u.seq->unk_reason : r->u.seq->unk_reason;
+		}
+		return v;
+	}
+	if ((l->k == VK_LIST || l->k == VK_TUPLE) && r->k == VK_INT && op == AST_OP_MULT &&
+	    r->u.i >= 0 && (size_t)r->u.i * l->u.seq->n <= MAX_UNROLL) {
+		value_t *v = v_seq(in->a, l->k, 0);
+		long long k;
+
+		for (k = 0; k < r->u.i; k++)
+			for (i = 0; i < l->u.seq->n; i++)
+				vseq_push(in->a, v->u.seq, l->u.seq->items[i]);
+		return v;
+	}
+	if (l->k == VK_DICT && r->k == VK_DICT && op == AST_OP_BITOR) {
+		value_t *v = v_dict(in->a);
+
+		for (i = 0; i < l->u.dict->n; i++)
+			vdict_set(in->a, v->u.dict, l->u.dict->keys[i], l->u.dict->vals[i]);
+		for (i = 0; i < r->u.dict->n; i++)
+			vdict_set(in->a, v->u.dict, r->u.dict->keys[i], r->u.dict->vals[i]);
+		return v;
+	}
+	if (value_is_known_scalar(l) && value_is_known_scalar(r) && l->k != VK_STR && r->k != VK_STR &&
+	    l->k != VK_NONE && r->k != VK_NONE)
+		return num_binop(f, op, l, r, site);
+	if (l->k == VK_STR && op == AST_OP_MOD)
+		return unknown_at(f, site, "string formatting is not followed");
+	if (f->mode == M_FWD && l->k == VK_UNKNOWN && r->k == VK_UNKNOWN)
+		return unknown_at(f, site, "an operation on values not known");
+	return unknown_at(f, site, l->k == VK_UNKNOWN && l->reason ? l->reason
+	                           : r->k == VK_UNKNOWN && r->reason ? r->reason : "an operation on values not known");
+}
+
+static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
+{
+	double x, y;
+
+	switch (op) {
+	case AST_CMP_IS:
+		if (l->k == VK_NONE || r->k == VK_NONE)
+			return l->k == r->k;
+		if (l->k == VK_BOOL && r->k == VK_BOOL)
+			return l->u.b == r->u.b;
+		if (l->k == VK_INST && r->k == VK_INST)
+			return l->u.inst == r->u.inst;
+		return -1;
+	case AST_CMP_ISNOT: {
+		int t = compare_known(AST_CMP_IS, l, r);
+
+		return t < 0 ? -1 : !t;
+	}
+	case AST_CMP_EQ: case AST_CMP_NOTEQ: {
+		int eq;
+
+		if (!value_is_known_scalar(l) || !value_is_known_scalar(r)) {
+			if ((l->k == VK_TUPLE || l->k == VK_LIST) && l->k == r->k)
+				eq = value_key_eq(l, r);
+			else
+				return -1;
+		} else if (as_num(l, &x) && as_num(r, &y)) {
+			eq = x == y;
+		} else {
+			eq = value_key_eq(l, r);
+		}
+		return op == AST_CMP_EQ ? eq : !eq;
+	}
+	case AST_CMP_LT: case AST_CMP_LTE: case AST_CMP_GT: case AST_CMP_GTE:
+		if (!as_num(l, &x) || !as_num(r, &y))
+			return -1;
+		return op == AST_CMP_LT ? x < y : op == AST_CMP_LTE ? x <= y : op == AST_CMP_GT ? x > y : x >= y;
+	case AST_CMP_IN: case AST_CMP_NOTIN: {
+		size_t i;
+		int found = 0, unk = 0;
+
+		if (r->k == VK_DICT) {
+			found = vdict_get(r->u.dict, l) != NULL;
+		} else if ((r->k == VK_LIST || r->k == VK_TUPLE) && !r->u.seq->unk_reason) {
+			for (i = 0; i < r->u.seq->n; i++) {
+				if (value_is_known_scalar(r->u.seq->items[i]) && value_is_known_scalar(l)) {
+					if (value_key_eq(r->u.seq->items[i], l))
+						found = 1;
+				} else {
+					unk = 1;
+				}
+			}
+			if (!found && unk)
+				return -1;
+		} else if (r->k == VK_STR && l->k == VK_STR) {
+			found = strstr(r->u.str.s, l->u.str.s) != NULL;
+		} else {
+			return -1;
+		}
+		if (!value_is_known_scalar(l) && r->k != VK_DICT)
+			return -1;
+		return op == AST_CMP_IN ? found : !found;
+	}
+	}
+	return -1;
+}
+
+static const char *cmp_dunder(enum ast_cmpop op)
+{
+	switch (op) {
+	case AST_CMP_EQ: return "eq";
+	case AST_CMP_NOTEQ: return "ne";
+	case AST_CMP_LT: return "lt";
+	case AST_CMP_LTE: return "le";
+	case AST_CMP_GT: return "gt";
+	case AST_CMP_GTE: return "ge";
+	default: return NULL;
+	}
+}
+
+static value_t *eval_compare(struct frame *f, const struct ast_Compare *c)
+{
+	struct interp *in = f->in;
+	value_t *l = eval(f, c->left);
+	int result = 1;
+	unsigned i;
+
+	for (i = 0; i < c->ops.n && i < c->comparators.n; i++) {
+		value_t *r = eval(f, c->comparators.items[i]);
+		enum ast_cmpop op = c->ops.items[i];
+		int t;
+
+		if ((is_tensorish(l) || is_tensorish(r)) && cmp_dunder(op)) {
+			emit_op(f, afmt(in, "Tensor.__%s__", cmp_dunder(op)), &c->h);
+			return v_tensor(in->a);
+		}
+		t = compare_known(op, l, r);
+		if (t < 0)
+			return unknown_at(f, &c->h, l->k == VK_UNKNOWN && l->reason ? l->reason
+			                            : r->k == VK_UNKNOWN && r->reason ? r->reason
+			                            : "a comparison of values not known");
+		if (!t)
+			result = 0;
+		l = r;
+	}
+	return v_bool(in->a, result);
+}
+
+/* Evaluate call arguments, expanding *seq and **dict. */
+static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args, size_t *nargs,
+                      struct vdict **kw, int *unk_star)
+{
+	struct interp *in = f->in;
+	struct vseq *s = ast_arena_alloc(in->a, sizeof *s);
+	unsigned i;
+
+	*kw = NULL;
+	*unk_star = 0;
+	for (i = 0; i < c->args.n; i++) {
+		const struct ast_hdr *a = c->args.items[i];
+
+		if (AST_IS(a, Starred)) {
+			value_t *sv = eval(f, AST_AS(a, Starred)->value);
+			struct vseq *items = NULL;
+
+			if (!iter_items(f, sv, &items)) {
+				size_t k;
+
+				for (k = 0; k < items->n; k++)
+					vseq_push(in->a, s, items->items[k]);
+			} else if ((sv->k == VK_LIST || sv->k == VK_TUPLE)) {
+				size_t k;
+
+				for (k = 0; k < sv->u.seq->n; k++)
+					vseq_push(in->a, s, sv->u.seq->items[k]);
+				*unk_star = 1;
+				vseq_push(in->a, s, v_unknown(in->a, sv->u.seq->unk_expr, sv->u.seq->unk_reason));
+			} else {
+				*unk_star = 1;
+				vseq_push(in->a, s, v_unknown(in->a, text_of(f, a), "*args whose items are not known"));
+			}
+		} else {
+			vseq_push(in->a, s, eval(f, a));
+		}
+	}
+	for (i = 0; i < c->keywords.n; i++) {
+		const struct ast_keyword *k = AST_AS(c->keywords.items[i], keyword);
+		value_t *v = eval(f, k->value);
+
+		if (!*kw)
+			*kw = vdict_new(in->a);
+		if (k->arg) {
+			vdict_sets(in->a, *kw, k->arg, v);
+		} else if (v->k == VK_DICT) {
+			size_t j;
+
+			for (j = 0; j < v->u.dict->n; j++)
+				vdict_set(in->a, *kw, v->u.dict->keys[j], v->u.dict->vals[j]);
+		} else if (v->k == VK_INST && v->u.inst->attrs) {
+			/* **vars(cfg) / **cfg.__dict__ style */
+			size_t j;
+
+			for (j = 0; j < v->u.inst->attrs->n; j++)
+				vdict_set(in->a, *kw, v->u.inst->attrs->keys[j], v->u.inst->attrs->vals[j]);
+		} else {
+			*unk_star = 1;
+		}
+	}
+	*args = s->items;
+	*nargs = s->n;
+}
+
+static value_t *eval_call(struct frame *f, const struct ast_Call *c)
+{
+	value_t *fn = eval(f, c->func);
+	value_t **args;
+	size_t nargs;
+	struct vdict *kw;
+	int unk;
+
+	eval_args(f, c, &args, &nargs, &kw, &unk);
+	return call(f, fn, args, nargs, kw, &c->h);
+}
+
+static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
+{
+	struct interp *in = f->in;
+	value_t *obj = eval(f, s->value);
+	value_t *idx = eval(f, s->slice);
+	int ok;
+	long long i;
+
+	if (is_tensorish(obj)) {
+		emit_op(f, "Tensor.__getitem__", &s->h);
+		return v_tensor(in->a);
+	}
+	switch (obj->k) {
+	case VK_LIST: case VK_TUPLE:
+		i = as_int(idx, &ok);
+		if (ok && !obj->u.seq->unk_reason) {
+			if (i < 0)
+				i += (long long)obj->u.seq->n;
+			if (i >= 0 && (size_t)i < obj->u.seq->n)
+				return obj->u.seq->items[i];
+		}
+		if (idx->k == VK_SLICE && !obj->u.seq->unk_reason) {
+			long long n = (long long)obj->u.seq->n, lo = 0, hi = n, k;
+			int ok1 = 1, ok2 = 1;
+			value_t *r;
+
+			if (idx->u.slice.lo->k != VK_NONE)
+				lo = as_int(idx->u.slice.lo, &ok1);
+			if (idx->u.slice.hi->k != VK_NONE)
+				hi = as_int(idx->u.slice.hi, &ok2);
+			if (ok1 && ok2 && idx->u.slice.step->k == VK_NONE) {
+				if (lo < 0) lo += n;
+				if (hi < 0) hi += n;
+				if (lo < 0) lo = 0;
+				if (hi > n) hi = n;
+				r = v_seq(in->a, obj->k, 0);
+				for (k = lo; k < hi; k++)
+					vseq_push(in->a, r->u.seq, obj->u.seq->items[k]);
+				return r;
+			}
+		}
+		break;
+	case VK_DICT: {
+		value_t *v = vdict_get(obj->u.dict, idx);
+
+		if (v)
+			return v;
+		if (value_is_known_scalar(idx))
+			return unknown_at(f, &s->h, afmt(in, "key %s is not in the mapping",
+			                                 value_repr(in->a, idx) ? value_repr(in->a, idx) : "?"));
+		break;
+	}
+	case VK_INST:
+		if (obj->u.inst->mod == VM_CONTAINER) {
+			struct vinst *m = obj->u.inst;
+			struct vinst *c = NULL;
+
+			i = as_int(idx, &ok);
+			if (ok && !vdict_gets(m->attrs, "__ecg_len_unknown__")) {
+				if (i < 0)
+					i += (long long)m->nchildren;
+				if (i >= 0 && (size_t)i < m->nchildren)
+					c = m->children[i].inst;
+			} else if (idx->k == VK_STR) {
+				c = vinst_child(m, idx->u.str.s);
+			}
+			if (c)
+				return mk_inst_value(in, c);
+		}
+		break;
+	case VK_EXT:
+		/* typing subscripts, torchvision.models.__dict__[name] */
+		if (idx->k == VK_STR && !strcmp(short_ext(obj->u.ext), "__dict__")) {
+			const char *base = obj->u.ext;
+			size_t n = strlen(base) - strlen(".__dict__");
+
+			return v_ext(in->a, afmt(in, "%.*s.%s", (int)n, base, idx->u.str.s));
+		}
+		return obj;
+	case VK_NS:
+		break;
+	default:
+		break;
+	}
+	return unknown_at(f, &s->h, idx->k == VK_UNKNOWN && idx->reason ? idx->reason
+	                            : obj->k == VK_UNKNOWN && obj->reason ? obj->reason : "an index ecg cannot follow");
+}
+
+/* Comprehensions: unrolled when the iterables are known. */
+struct comp_ctx {
+	const struct ast_list *gens;
+	const struct ast_hdr *elt, *key;
+	value_t *out;
+	int unknown;
+	const char *unk_expr, *unk_reason;
+};
+
+static void comp_loop(struct frame *f, struct comp_ctx *cc, unsigned gi)
+{
+	struct interp *in = f->in;
+	const struct ast_comprehension *g;
+	value_t *it;
+	struct vseq *items = NULL;
+	size_t i;
+	unsigned k;
+
+	if (gi == cc->gens->n) {
+		if (cc->key) {
+			value_t *kv = eval(f, cc->key);
+
+			vdict_set(in->a, cc->out->u.dict, kv, eval(f, cc->elt));
+		} else {
+			vseq_push(in->a, cc->out->u.seq, eval(f, cc->elt));
+		}
+		return;
+	}
+	g = AST_AS(cc->gens->items[gi], comprehension);
+	it = eval(f, g->iter);
+	if (iter_items(f, it, &items)) {
+		/* unknown: one representative pass */
+		value_t *why = iter_items(f, it, &items);
+
+		cc->unknown = 1;
+		cc->unk_expr = text_of(f, g->iter);
+		cc->unk_reason = why->reason ? why->reason : "an iterable whose items are not known";
+		assign(f, g->target, v_unknown(in->a, text_of(f, g->target), "an item of an iterable not known"));
+		comp_loop(f, cc, gi + 1);
+		return;
+	}
+	for (i = 0; i < items->n; i++) {
+		int keep = 1;
+
+		if (!budget(f))
+			return;
+		assign(f, g->target, items->items[i]);
+		for (k = 0; k < g->ifs.n; k++) {
+			int t = value_truth(eval(f, g->ifs.items[k]));
+
+			if (t == 0)
+				keep = 0;
+		}
+		if (keep)
+			comp_loop(f, cc, gi + 1);
+	}
+}
+
+static value_t *eval_comp(struct frame *f, const struct ast_hdr *e)
+{
+	struct interp *in = f->in;
+	struct comp_ctx cc;
+	struct frame cf = *f;
+
+	memset(&cc, 0, sizeof cc);
+	cf.locals = vdict_new(in->a);
+	cf.outer_comp = f;
+	cf.closure = NULL;
+	switch (e->kind) {
+	case AST_ListComp: cc.gens = &AST_AS(e, ListComp)->generators; cc.elt = AST_AS(e, ListComp)->elt; break;
+	case AST_SetComp: cc.gens = &AST_AS(e, SetComp)->generators; cc.elt = AST_AS(e, SetComp)->elt; break;
+	case AST_GeneratorExp: cc.gens = &AST_AS(e, GeneratorExp)->generators; cc.elt = AST_AS(e, GeneratorExp)->elt; break;
+	case AST_DictComp:
+		cc.gens = &AST_AS(e, DictComp)->generators;
+		cc.elt = AST_AS(e, DictComp)->value;
+		cc.key = AST_AS(e, DictComp)->key;
+		break;
+	default:
+		return unknown_at(f, e, "not a comprehension");
+	}
+	cc.out = cc.key ? v_dict(in->a) : v_seq(in->a, VK_LIST, 0);
+	comp_loop(&cf, &cc, 0);
+	if (!cc.key && cc.gens->n == 1 && !AST_AS(cc.gens->items[0], comprehension)->ifs.n) {
+		/* the length's provenance: range(n) -> n */
+		value_t *it = eval(&cf, AST_AS(cc.gens->items[0], comprehension)->iter);
+
+		if (it->k == VK_RANGE) {
+			cc.out->u.seq->len_expr = it->expr;
+			cc.out->u.seq->len_src = it->src;
+		}
+	}
+	if (cc.unknown && !cc.key) {
+		cc.out->u.seq->unk_expr = cc.unk_expr;
+		cc.out->u.seq->unk_reason = cc.unk_reason;
+	}
+	return cc.out;
+}
+
+static value_t *eval_fstring(struct frame *f, const struct ast_JoinedStr *js)
+{
+	struct interp *in = f->in;
+	buf_t b;
+	value_t *r;
+	unsigned i;
+
+	buf_init(&b);
+	for (i = 0; i < js->values.n; i++) {
+		const struct ast_hdr *p = js->values.items[i];
+		value_t *v;
+
+		if (AST_IS(p, Constant) && AST_AS(p, Constant)->value.kind == AST_CONST_STR) {
+			buf_add(&b, AST_AS(p, Constant)->value.s, AST_AS(p, Constant)->value.len);
+			continue;
+		}
+		if (!AST_IS(p, FormattedValue)) {
+			buf_free(&b);
+			return unknown_at(f, &js->h, "an f-string ecg cannot format");
+		}
+		v = eval(f, AST_AS(p, FormattedValue)->value);
+		if (AST_AS(p, FormattedValue)->format_spec || AST_AS(p, FormattedValue)->conversion > 0 ||
+		    !(v->k == VK_STR || v->k == VK_INT)) {
+			buf_free(&b);
+			return unknown_at(f, &js->h, "an f-string of values not known");
+		}
+		if (v->k == VK_STR)
+			buf_add(&b, v->u.str.s, v->u.str.len);
+		else
+			buf_addf(&b, "%lld", v->u.i);
+	}
+	r = v_strn(in->a, b.buf, b.len);
+	buf_free(&b);
+	return r;
+}
+
+static value_t *eval_const(struct frame *f, const struct ast_Constant *c)
+{
+	struct interp *in = f->in;
+	value_t *v;
+
+	switch (c->value.kind) {
+	case AST_CONST_NONE: v = v_none(in->a); break;
+	case AST_CONST_TRUE: v = v_bool(in->a, 1); break;
+	case AST_CONST_FALSE: v = v_bool(in->a, 0); break;
+	case AST_CONST_INT:
+		v = c->value.big ? v_unknown(in->a, c->value.s, "an integer too large for ecg") : v_int(in->a, c->value.i);
+		break;
+	case AST_CONST_FLOAT: v = v_float(in->a, c->value.f); break;
+	case AST_CONST_STR: v = v_strn(in->a, c->value.s, c->value.len); break;
+	default: v = v_unknown(in->a, text_of(f, &c->h), "a constant ecg does not use"); break;
+	}
+	v->src = anchor_at(f, &c->h);
+	return v;
+}
+
+static value_t *eval(struct frame *f, const struct ast_hdr *e)
+{
+	struct interp *in = f->in;
+	value_t *v;
+	unsigned i;
+
+	if (!e)
+		return v_none(in->a);
+	if (!budget(f))
+		return unknown_at(f, e, "the analysis step budget ran out");
+	switch (e->kind) {
+	case AST_Constant:
+		return eval_const(f, AST_AS(e, Constant));
+	case AST_Name: {
+		const char *id = AST_AS(e, Name)->id;
+
+		v = lookup(f, id);
+		if (v)
+			return v;
+		return v_unknown(in->a, astr(in, id), "a name that is not defined where it is used");
+	}
+	case AST_Attribute: {
+		const struct ast_Attribute *a = AST_AS(e, Attribute);
+		value_t *obj = eval(f, a->value);
+
+		v = getattr_v(f, obj, a->attr, e);
+		if (v->k == VK_UNKNOWN && !v->expr)
+			v->expr = text_of(f, e);
+		if (value_is_known_scalar(v) && !v->expr) {
+			v = v_copy(in->a, v);
+			v->expr = text_of(f, e);
+		}
+		return v;
+	}
+	case AST_Call:
+		return eval_call(f, AST_AS(e, Call));
+	case AST_BinOp: {
+		const struct ast_BinOp *b = AST_AS(e, BinOp);
+
+		value_t *l = eval(f, b->left);   /* left first, as Python */
+		value_t *r = eval(f, b->right);
+
+		return binop(f, b->op, l, r, e, 0);
+	}
+	case AST_UnaryOp: {
+		const struct ast_UnaryOp *u = AST_AS(e, UnaryOp);
+		value_t *x = eval(f, u->operand);
+		int t;
+
+		if (is_tensorish(x)) {
+			if (u->op == AST_UNARY_USUB)
+				emit_op(f, "Tensor.__neg__", e);
+			else if (u->op == AST_UNARY_INVERT)
+				emit_op(f, "Tensor.__invert__", e);
+			return u->op == AST_UNARY_NOT ? unknown_at(f, e, "the truth of a tensor at run time") : v_tensor(in->a);
+		}
+		switch (u->op) {
+		case AST_UNARY_NOT:
+			t = value_truth(x);
+			return t < 0 ? unknown_at(f, e, x->reason ? x->reason : "the truth of a value not known")
+			             : v_bool(in->a, !t);
+		case AST_UNARY_USUB:
+			if (x->k == VK_INT && x->u.i != LLONG_MIN)
+				return v_int(in->a, -x->u.i);
+			if (x->k == VK_FLOAT)
+				return v_float(in->a, -x->u.f);
+			break;
+		case AST_UNARY_UADD:
+			if (x->k == VK_INT || x->k == VK_FLOAT)
+				return x;
+			break;
+		case AST_UNARY_INVERT:
+			if (x->k == VK_INT)
+				return v_int(in->a, ~x->u.i);
+			break;
+		}
+		return unknown_at(f, e, x->reason ? x->reason : "an operation on a value not known");
+	}
+	case AST_BoolOp: {
+		const struct ast_BoolOp *b = AST_AS(e, BoolOp);
+		value_t *last = NULL;
+
+		for (i = 0; i < b->values.n; i++) {
+			int t;
+
+			last = eval(f, b->values.items[i]);
+			t = value_truth(last);
+			if (t < 0) {
+				/* evaluate the rest for their effects, result unknown */
+				for (i++; i < b->values.n; i++)
+					(void)eval(f, b->values.items[i]);
+				return unknown_at(f, e, last->reason ? last->reason : "the truth of a value not known");
+			}
+			if (b->op == AST_BOOL_AND ? !t : t)
+				return last;
+		}
+		return last ? last : v_none(in->a);
+	}
+	case AST_Compare:
+		return eval_compare(f, AST_AS(e, Compare));
+	case AST_IfExp: {
+		const struct ast_IfExp *x = AST_AS(e, IfExp);
+		int t = value_truth(eval(f, x->test));
+
+		if (t == 1)
+			return eval(f, x->body);
+		if (t == 0)
+			return eval(f, x->orelse);
+		{
+			value_t *a = eval(f, x->body), *b = eval(f, x->orelse);
+
+			if (is_tensorish(a) || is_tensorish(b))
+				return v_tensor(in->a);
+			if (value_key_eq(a, b))
+				return a;
+			return unknown_at(f, e, "a conditional expression whose condition is not known");
+		}
+	}
+	case AST_List: case AST_Tuple: case AST_Set: {
+		const struct ast_list *elts = e->kind == AST_List ? &AST_AS(e, List)->elts
+		                             : e->kind == AST_Tuple ? &AST_AS(e, Tuple)->elts : &AST_AS(e, Set)->elts;
+
+		v = v_seq(in->a, e->kind == AST_Tuple ? VK_TUPLE : VK_LIST, elts->n);
+		for (i = 0; i < elts->n; i++) {
+			const struct ast_hdr *x = elts->items[i];
+
+			if (AST_IS(x, Starred)) {
+				value_t *sv = eval(f, AST_AS(x, Starred)->value);
+				struct vseq *items;
+
+				if (!iter_items(f, sv, &items)) {
+					size_t k;
+
+					for (k = 0; k < items->n; k++)
+						vseq_push(in->a, v->u.seq, items->items[k]);
+				} else {
+					v->u.seq->unk_expr = text_of(f, x);
+					v->u.seq->unk_reason = "built from items not known";
+				}
+			} else {
+				vseq_push(in->a, v->u.seq, eval(f, x));
+			}
+		}
+		return v;
+	}
+	case AST_Dict: {
+		const struct ast_Dict *d = AST_AS(e, Dict);
+
+		v = v_dict(in->a);
+		for (i = 0; i < d->keys.n && i < d->values.n; i++) {
+			if (!d->keys.items[i]) {
+				value_t *m = eval(f, d->values.items[i]);
+				size_t k;
+
+				if (m->k == VK_DICT)
+					for (k = 0; k < m->u.dict->n; k++)
+						vdict_set(in->a, v->u.dict, m->u.dict->keys[k], m->u.dict->vals[k]);
+				continue;
+			}
+			{
+				value_t *k = eval(f, d->keys.items[i]);
+				value_t *x = eval(f, d->values.items[i]);
+
+				vdict_set(in->a, v->u.dict, k, x);
+			}
+		}
+		return v;
+	}
+	case AST_ListComp: case AST_SetComp: case AST_DictComp: case AST_GeneratorExp:
+		return eval_comp(f, e);
+	case AST_Subscript:
+		return eval_subscript(f, AST_AS(e, Subscript));
+	case AST_Slice: {
+		const struct ast_Slice *s = AST_AS(e, Slice);
+
+		v = ast_arena_alloc(in->a, sizeof *v);
+		v->k = VK_SLICE;
+		v->u.slice.lo = s->lower ? eval(f, s->lower) : v_none(in->a);
+		v->u.slice.hi = s->upper ? eval(f, s->upper) : v_none(in->a);
+		v->u.slice.step = s->step ? eval(f, s->step) : v_none(in->a);
+		return v;
+	}
+	case AST_Lambda:
+		return make_function(f, e, "<lambda>");
+	case AST_JoinedStr:
+		return eval_fstring(f, AST_AS(e, JoinedStr));
+	case AST_NamedExpr: {
+		const struct ast_NamedExpr *n = AST_AS(e, NamedExpr);
+
+		v = eval(f, n->value);
+		assign(f, n->target, v);
+		return v;
+	}
+	case AST_Starred:
+		return eval(f, AST_AS(e, Starred)->value);
+	case AST_Await:
+		return eval(f, AST_AS(e, Await)->value);
+	default:
+		return unknown_at(f, e, "an expression ecg does not evaluate");
+	}
+}
+
+/* ------------------------------------------------------------------ statements */
+
+static void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
+{
+	struct interp *in = f->in;
+	unsigned i;
+
+	switch (t->kind) {
+	case AST_Name:
+		bind(f, AST_AS(t, Name)->id, v);
+		return;
+	case AST_Attribute: {
+		const struct ast_Attribute *a = AST_AS(t, Attribute);
+
+		set_attr(f, eval(f, a->value), a->attr, v);
+		return;
+	}
+	case AST_Subscript: {
+		const struct ast_Subscript *s = AST_AS(t, Subscript);
+		value_t *obj = eval(f, s->value), *idx = eval(f, s->slice);
+		int ok;
+		long long k;
+
+		if (is_tensorish(obj)) {
+			emit_op(f, "Tensor.__setitem__", t);
+		} else if (obj->k == VK_DICT) {
+			vdict_set(in->a, obj->u.dict, idx, v);
+		} else if (obj->k == VK_LIST) {
+			k = as_int(idx, &ok);
+			if (ok && k < 0)
+				k += (long long)obj->u.seq->n;
+			if (ok && k >= 0 && (size_t)k < obj->u.seq->n)
+				obj->u.seq->items[k] = v;
+		} else if (obj->k == VK_INST && obj->u.inst->mod == VM_CONTAINER && v->k == VK_INST) {
+			if (idx->k == VK_STR)
+				vinst_add_child(in->a, obj->u.inst, idx->u.str.s, v->u.inst);
+		}
+		return;
+	}
+	case AST_Tuple: case AST_List: {
+		const struct ast_list *elts = t->kind == AST_Tuple ? &AST_AS(t, Tuple)->elts : &AST_AS(t, List)->elts;
+		struct vseq *items = NULL;
+		int star = -1;
+
+		for (i = 0; i < elts->n; i++)
+			if (AST_IS(elts->items[i], Starred))
+				star = (int)i;
+		if ((v->k == VK_TUPLE || v->k == VK_LIST) && !iter_items(f, v, &items) &&
+		    (star >= 0 ? items->n + 1 >= elts->n : items->n == elts->n)) {
+			size_t after = star >= 0 ? elts->n - (size_t)star - 1 : 0;
+
+			for (i = 0; i < elts->n; i++) {
+				if ((int)i == star) {
+					value_t *rest = v_seq(in->a, VK_LIST, 0);
+					size_t k;
+
+					for (k = i; k < items->n - after; k++)
+						vseq_push(in->a, rest->u.seq, items->items[k]);
+					assign(f, AST_AS(elts->items[i], Starred)->value, rest);
+				} else if (star >= 0 && (int)i > star) {
+					assign(f, elts->items[i], items->items[items->n - (elts->n - i)]);
+				} else {
+					assign(f, elts->items[i], items->items[i]);
+				}
+			}
+			return;
+		}
+		/* a tensor unpacks into tensors; anything else into unknowns */
+		for (i = 0; i < elts->n; i++) {
+			const struct ast_hdr *x = elts->items[i];
+
+			if (AST_IS(x, Starred))
+				x = AST_AS(x, Starred)->value;
+			assign(f, x, is_tensorish(v) ? v_tensor(in->a)
+			               : v_unknown(in->a, text_of(f, x), v->reason ? v->reason : "unpacked from a value not known"));
+		}
+		return;
+	}
+	case AST_Starred:
+		assign(f, AST_AS(t, Starred)->value, v);
+		return;
+	default:
+		return;
+	}
+}
+
+/* A loop body under repeat: forward mode records the multiplier. */
+static enum flow run_body_once(struct frame *f, const struct ast_list *body, long long n, const char *expr,
+                               const char *src, const char *reason)
+{
+	long long om = f->mult;
+	const char *oe = f->mult_expr, *os = f->mult_src, *orr = f->mult_reason;
+	enum flow fl;
+
+	if (n < 0 || om < 0) {
+		f->mult = -1;
+		f->mult_reason = reason ? reason : orr;
+	} else if (n > 0 && om > LLONG_MAX / n) {
+		f->mult = -1;
+		f->mult_reason = "a repeat count too large to hold";
+	} else {
+		f->mult = om * n;
+	}
+	if (n != 1) {
+		f->mult_expr = om != 1 && oe ? afmt(f->in, "%s * %s", oe, expr ? expr : "?") : expr;
+		f->mult_src = src;
+	}
+	fl = exec_block(f, body);
+	f->mult = om;
+	f->mult_expr = oe;
+	f->mult_src = os;
+	f->mult_reason = orr;
+	return fl == FL_BREAK || fl == FL_CONTINUE ? FL_NORMAL : fl;
+}
+
+static enum flow exec_for(struct frame *f, const struct ast_For *s)
+{
+	struct interp *in = f->in;
+	value_t *it = eval(f, s->iter);
+	struct vseq *items = NULL;
+	value_t *why;
+	size_t i;
+
+	if (f->mode == M_FWD) {
+		const char *expr = text_of(f, s->iter);
+
+		/* a container of modules: one pass per group of identical children */
+		if (it->k == VK_INST && it->u.inst->mod == VM_CONTAINER &&
+		    !vdict_gets(it->u.inst->attrs, "__ecg_len_unknown__")) {
+			struct vinst *m = it->u.inst;
+			size_t *starts, ng = container_groups(in, m, &starts), g;
+			enum flow fl = FL_NORMAL;
+
+			value_t *le = vdict_gets(m->attrs, "__ecg_len_expr__");
+			value_t *ls = vdict_gets(m->attrs, "__ecg_len_src__");
+			const char *lexpr = le ? le->u.str.s : afmt(in, "len(%s)", expr);
+			const char *lsrc = ls ? ls->u.str.s : m->constructed_at;
+
+			for (g = 0; g < ng && fl != FL_RETURN && fl != FL_RAISE; g++) {
+				struct vinst *rep = m->children[starts[g]].inst;
+				size_t lo = starts[g], hi = starts[g + 1];
+
+				assign(f, s->target, m->ext && !strcmp(m->ext, "torch.nn.ModuleDict")
+				                        ? v_str(in->a, m->children[lo].name) : mk_inst_value(in, rep));
+				fl = run_body_once(f, &s->body, (long long)(hi - lo),
+				                   ng == 1 ? lexpr : afmt(in, "children %zu..%zu of %s", lo, hi - 1, expr),
+				                   lsrc, NULL);
+			}
+			free(starts);
+			return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
+		}
+		/* enumerate/zip over a container: the same, with the index unknown */
+		why = iter_items(f, it, &items);
+		if (!why && items) {
+			long long n = (long long)items->n;
+
+			/* items of equal kind: one pass with the first */
+			if (n == 0)
+				return FL_NORMAL;
+			assign(f, s->target, n == 1 ? items->items[0]
+			                    : items->items[0]->k == VK_INST ? items->items[0]
+			                    : v_unknown(in->a, text_of(f, s->target), "the loop variable"));
+			return run_body_once(f, &s->body, n, it->k == VK_RANGE && it->expr ? it->expr : afmt(in, "len(%s)", expr),
+			                     it->src, NULL);
+		}
+		assign(f, s->target, v_unknown(in->a, text_of(f, s->target), "the loop variable"));
+		return run_body_once(f, &s->body, -1, expr, NULL,
+		                     afmt(in, "the trip count of `for ... in %s` is not known%s%s", expr,
+		                          why && why->reason ? ": " : "", why && why->reason ? why->reason : ""));
+	}
+	why = iter_items(f, it, &items);
+	if (why) {
+		/* read the body once; lists built in it have an unknown length */
+		const char *omr = f->mult_reason, *ome = f->mult_expr;
+		enum flow fl;
+
+		f->mult_reason = afmt(in, "built in a loop over %s, whose length is not known", text_of(f, s->iter));
+		f->mult_expr = text_of(f, s->iter);
+		assign(f, s->target, v_unknown(in->a, text_of(f, s->target), why->reason ? why->reason : "the loop variable"));
+		fl = exec_block(f, &s->body);
+		f->mult_reason = omr;
+		f->mult_expr = ome;
+		return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
+	}
+	for (i = 0; i < items->n; i++) {
+		long long before = in->job_events;
+		enum flow fl;
+
+		if (!budget(f))
+			break;
+		assign(f, s->target, items->items[i]);
+		fl = exec_block(f, &s->body);
+		if (fl == FL_BREAK)
+			break;
+		if (fl == FL_RETURN || fl == FL_RAISE)
+			return fl;
+		/* a training or serving loop: one iteration says what it does */
+		if (in->job_events != before)
+			break;
+	}
+	if (s->orelse.n)
+		return exec_block(f, &s->orelse);
+	return FL_NORMAL;
+}
+
+static enum flow exec_if(struct frame *f, const struct ast_If *s)
+{
+	value_t *tv = eval(f, s->test);
+	int t = value_truth(tv);
+	const char *oc = f->cond;
+	int ot = f->cond_taken;
+	enum flow fl, fl2;
+	const char *text;
+
+	if (is_tensorish(tv))
+		t = -1;
+	text = text_of(f, s->test);
+	if (t == 1 || t == 0) {
+		if (f->mode == M_FWD) {
+			f->cond = t ? text : afmt(f->in, "not (%s)", text);
+			f->cond_taken = 1;
+		}
+		fl = exec_block(f, t ? &s->body : &s->orelse);
+		f->cond = oc;
+		f->cond_taken = ot;
+		return fl;
+	}
+	f->cond = text;
+	f->cond_taken = -1;
+	fl = exec_block(f, &s->body);
+	f->cond = afmt(f->in, "not (%s)", text);
+	fl2 = exec_block(f, &s->orelse);
+	f->cond = oc;
+	f->cond_taken = ot;
+	/* both paths end the block only if both do */
+	if (fl == FL_RETURN && fl2 == FL_RETURN)
+		return FL_RETURN;
+	if ((fl == FL_RAISE || fl == FL_RETURN) && (fl2 == FL_RAISE || fl2 == FL_RETURN))
+		return fl == FL_RETURN ? FL_RETURN : fl2;
+	return FL_NORMAL;
+}
+
+static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
+{
+	struct interp *in = f->in;
+	unsigned i;
+
+	if (!budget(f))
+		return FL_RAISE;
+	switch (st->kind) {
+	case AST_Expr:
+		(void)eval(f, AST_AS(st, Expr)->value);
+		return FL_NORMAL;
+	case AST_Assign: {
+		const struct ast_Assign *a = AST_AS(st, Assign);
+		value_t *v = eval(f, a->value);
+
+		for (i = 0; i < a->targets.n; i++)
+			assign(f, a->targets.items[i], v);
+		return FL_NORMAL;
+	}
+	case AST_AnnAssign: {
+		const struct ast_AnnAssign *a = AST_AS(st, AnnAssign);
+
+		if (a->value)
+			assign(f, a->target, eval(f, a->value));
+		return FL_NORMAL;
+	}
+	case AST_AugAssign: {
+		const struct ast_AugAssign *a = AST_AS(st, AugAssign);
+		value_t *cur = eval(f, a->target), *r = eval(f, a->value);
+
+		if (cur->k == VK_LIST && a->op == AST_OP_ADD && !iter_items(f, r, &(struct vseq *){ NULL })) {
+			struct vseq *items;
+
+			(void)iter_items(f, r, &items);
+			for (i = 0; i < items->n; i++)
+				vseq_push(in->a, cur->u.seq, items->items[i]);
+			return FL_NORMAL;
+		}
+		assign(f, a->target, binop(f, a->op, cur, r, st, 1));
+		return FL_NORMAL;
+	}
+	case AST_FunctionDef:
+	case AST_AsyncFunctionDef: {
+		const char *name = st->kind == AST_FunctionDef ? AST_AS(st, FunctionDef)->name
+		                                                : AST_AS(st, AsyncFunctionDef)->name;
+		const struct ast_list *decos = st->kind == AST_FunctionDef ? &AST_AS(st, FunctionDef)->decorator_list
+		                                                           : &AST_AS(st, AsyncFunctionDef)->decorator_list;
+		value_t *fv = make_function(f, st, name);
+
+		for (i = 0; i < decos->n; i++) {
+			const struct ast_hdr *d = decos->items[i];
+
+			if (AST_IS(d, Name)) {
+				const char *dn = AST_AS(d, Name)->id;
+
+				if (!strcmp(dn, "staticmethod"))
+					fv->u.fn->is_static = 1;
+				else if (!strcmp(dn, "classmethod"))
+					fv->u.fn->is_classmethod = 1;
+				else if (!strcmp(dn, "property"))
+					fv->u.fn->is_property = 1;
+			}
+		}
+		bind(f, name, fv);
+		return FL_NORMAL;
+	}
+	case AST_ClassDef:
+		exec_classdef(f, AST_AS(st, ClassDef));
+		return FL_NORMAL;
+	case AST_Return:
+		f->ret = AST_AS(st, Return)->value ? eval(f, AST_AS(st, Return)->value) : v_none(in->a);
+		return FL_RETURN;
+	case AST_If:
+		return exec_if(f, AST_AS(st, If));
+	case AST_For: case AST_AsyncFor:
+		return exec_for(f, (const struct ast_For *)st);
+	case AST_While: {
+		const struct ast_While *w = AST_AS(st, While);
+		value_t *tv = eval(f, w->test);
+		enum flow fl;
+
+		if (value_truth(tv) == 0)
+			return exec_block(f, &w->orelse);
+		if (f->mode == M_FWD)
+			fl = run_body_once(f, &w->body, -1, text_of(f, w->test), NULL,
+			                   afmt(in, "the trip count of `while %s` is not known", text_of(f, w->test)));
+		else
+			fl = exec_block(f, &w->body);
+		return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
+	}
+	case AST_With: case AST_AsyncWith: {
+		const struct ast_With *w = (const struct ast_With *)st;
+
+		for (i = 0; i < w->items.n; i++) {
+			const struct ast_withitem *wi = AST_AS(w->items.items[i], withitem);
+			value_t *cv = eval(f, wi->context_expr);
+
+			if (wi->optional_vars)
+				assign(f, wi->optional_vars, cv->k == VK_INST ? cv
+				       : v_unknown(in->a, text_of(f, wi->optional_vars), "a context manager's value"));
+		}
+		return exec_block(f, &w->body);
+	}
+	case AST_Try: case AST_TryStar: {
+		const struct ast_Try *t = (const struct ast_Try *)st;
+		enum flow fl = exec_block(f, &t->body);
+
+		if (fl == FL_NORMAL && t->orelse.n)
+			fl = exec_block(f, &t->orelse);
+		if (t->finalbody.n) {
+			enum flow f2 = exec_block(f, &t->finalbody);
+
+			if (f2 != FL_NORMAL)
+				fl = f2;
+		}
+		return fl == FL_RAISE ? FL_NORMAL : fl;
+	}
+	case AST_Import:
+		exec_import(f, AST_AS(st, Import));
+		return FL_NORMAL;
+	case AST_ImportFrom:
+		exec_import_from(f, AST_AS(st, ImportFrom));
+		return FL_NORMAL;
+	case AST_Global: {
+		const struct ast_Global *g = AST_AS(st, Global);
+
+		if (!f->globals_decl)
+			f->globals_decl = ast_arena_alloc(in->a, sizeof *f->globals_decl);
+		for (i = 0; i < g->names.n; i++) {
+			const char **ns = ast_arena_alloc(in->a, (f->globals_decl->n + 1) * sizeof *ns);
+
+			if (f->globals_decl->n)
+				memcpy(ns, f->globals_decl->s, f->globals_decl->n * sizeof *ns);
+			ns[f->globals_decl->n++] = g->names.items[i];
+			f->globals_decl->s = ns;
+		}
+		return FL_NORMAL;
+	}
+	case AST_Raise:
+		return FL_RAISE;
+	case AST_Break:
+		return FL_BREAK;
+	case AST_Continue:
+		return FL_CONTINUE;
+	case AST_Delete: {
+		const struct ast_Delete *d = AST_AS(st, Delete);
+
+		for (i = 0; i < d->targets.n; i++) {
+			const struct ast_hdr *t = d->targets.items[i];
+
+			if (AST_IS(t, Name) && f->locals)
+				vdict_del(f->locals, v_str(in->a, AST_AS(t, Name)->id));
+		}
+		return FL_NORMAL;
+	}
+	case AST_Match:
+		return FL_NORMAL;
+	default:
+		return FL_NORMAL;
+	}
+}
+
+static enum flow exec_block(struct frame *f, const struct ast_list *body)
+{
+	unsigned i;
+
+	if (!body)
+		return FL_NORMAL;
+	for (i = 0; i < body->n; i++) {
+		enum flow fl = exec_stmt(f, body->items[i]);
+
+		if (fl != FL_NORMAL)
+			return fl;
+	}
+	return FL_NORMAL;
+}
+
+/* ------------------------------------------------------------------ modules (files) */
+
+static struct vns *load_module_file(struct interp *in, struct sfile *sf)
+{
+	size_t idx = (size_t)(sf - in->prog->files);
+	struct vns *ns = in->ns[idx];
+	struct frame f;
+
+	if (ns)
+		return ns;     /* done, or running: a circular import sees what is there */
+	ns = ast_arena_alloc(in->a, sizeof *ns);
+	ns->file = sf;
+	ns->dict = vdict_new(in->a);
+	in->ns[idx] = ns;
+	vdict_sets(in->a, ns->dict, "__name__", v_str(in->a, sf->modname));
+	vdict_sets(in->a, ns->dict, "__file__", v_str(in->a, sf->path));
+	if (!sf->mod) {
+		ns->state = 2;
+		note(in, sf->path, "an import of a file that does not parse", "see parse_errors");
+		return ns;
+	}
+	ns->state = 1;
+	memset(&f, 0, sizeof f);
+	f.in = in;
+	f.file = sf;
+	f.globals = ns;
+	f.mode = M_JOB;
+	f.mult = 1;
+	f.cond_taken = -1;
+	(void)exec_block(&f, &sf->mod->body);
+	ns->state = 2;
+	return ns;
+}
+
+/* ------------------------------------------------------------------ the public side */
+
+struct interp *interp_new(struct prog *p, const struct catalog *cat)
+{
+	static const struct { const char *n; int id; } bis[] = {
+		{ "range", BI_RANGE }, { "len", BI_LEN }, { "int", BI_INT }, { "float", BI_FLOAT },
+		{ "str", BI_STR }, { "bool", BI_BOOL }, { "list", BI_LIST }, { "tuple", BI_TUPLE },
+		{ "dict", BI_DICT }, { "set", BI_SET }, { "frozenset", BI_SET }, { "enumerate", BI_ENUMERATE },
+		{ "zip", BI_ZIP }, { "min", BI_MIN }, { "max", BI_MAX }, { "sum", BI_SUM }, { "abs", BI_ABS },
+		{ "round", BI_ROUND }, { "print", BI_PRINT }, { "isinstance", BI_ISINSTANCE },
+		{ "getattr", BI_GETATTR }, { "setattr", BI_SETATTR }, { "hasattr", BI_HASATTR },
+		{ "super", BI_SUPER }, { "open", BI_OPEN }, { "exec", BI_EXEC }, { "sorted", BI_SORTED },
+		{ "reversed", BI_REVERSED }, { "any", BI_ANY }, { "all", BI_ALL },
+		{ "staticmethod", BI_STATICMETHOD }, { "classmethod", BI_CLASSMETHOD }, { "property", BI_PROPERTY },
+	};
+	struct interp *in = xcalloc(1, sizeof *in);
+	size_t i;
+
+	in->prog = p;
+	in->cat = cat;
+	in->a = ast_arena_new();
+	in->ns = xcalloc(p->n + 1, sizeof *in->ns);
+	in->builtins = vdict_new(in->a);
+	for (i = 0; i < sizeof bis / sizeof bis[0]; i++)
+		vdict_sets(in->a, in->builtins, bis[i].n, mk_builtin(in, bis[i].id, NULL));
+	vdict_sets(in->a, in->builtins, "__name__", v_str(in->a, "builtins"));
+	return in;
+}
+
+void interp_free(struct interp *in)
+{
+	if (!in)
+		return;
+	ast_arena_free(in->a);
+	free(in->ns);
+	free(in->roots);
+	free(in->models);
+	free(in->model_names);
+	free(in->notes);
+	free(in);
+}
+
+struct ast_arena *interp_arena(struct interp *in)
+{
+	return in->a;
+}
+
+const struct catalog *interp_catalog(const struct interp *in)
+{
+	return in->cat;
+}
+
+void interp_set_argv(struct interp *in, const char *const *argv, size_t n)
+{
+	size_t i;
+
+	in->argv = v_seq(in->a, VK_LIST, n);
+	for (i = 0; i < n; i++)
+		vseq_push(in->a, in->argv->u.seq, v_str(in->a, argv[i]));
+}
+
+void interp_run_entry(struct interp *in, struct sfile *entry)
+{
+	size_t idx = (size_t)(entry - in->prog->files);
+	struct vns *ns;
+	struct frame f;
+
+	if (!entry->mod)
+		return;
+	ns = ast_arena_alloc(in->a, sizeof *ns);
+	ns->file = entry;
+	ns->dict = vdict_new(in->a);
+	ns->state = 1;
+	in->ns[idx] = ns;
+	vdict_sets(in->a, ns->dict, "__name__", v_str(in->a, "__main__"));
+	vdict_sets(in->a, ns->dict, "__file__", v_str(in->a, entry->path));
+	memset(&f, 0, sizeof f);
+	f.in = in;
+	f.file = entry;
+	f.globals = ns;
+	f.mode = M_JOB;
+	f.mult = 1;
+	f.cond_taken = -1;
+	(void)exec_block(&f, &entry->mod->body);
+	ns->state = 2;
+}
+
+const struct root_call *interp_roots(const struct interp *in, size_t *n)
+{
+	*n = in->nroots;
+	return in->roots;
+}
+
+struct vinst *const *interp_models(const struct interp *in, const char *const **names, size_t *n)
+{
+	*n = in->nmodels;
+	*names = in->model_names;
+	return in->models;
+}
+
+value_t *interp_forward(struct interp *in, struct vinst *m, value_t **args, size_t nargs,
+                        struct vdict *kwargs, struct fseq *out)
+{
+	struct frame f;
+	value_t *fwd;
+	struct vclass *owner = NULL;
+	struct fwdinfo *fi = m->entry;
+
+	memset(&f, 0, sizeof f);
+	f.in = in;
+	f.mode = M_FWD;
+	f.ev = out;
+	f.mult = 1;
+	f.cond_taken = -1;
+	if (m->mod == VM_CONTAINER) {
+		if (m->ext && !strcmp(m->ext, "torch.nn.Sequential") && in->prog->n) {
+			f.file = &in->prog->files[0];
+			f.qualname = "<module>";
+			return sequential_forward(in, m, nargs ? args[0] : v_tensor(in->a), out, &f,
+			                          fi ? fi->call_anchor : NULL);
+		}
+		return v_unknown(in->a, NULL, "a container is not callable");
+	}
+	if (m->mod != VM_REPO || !m->cls)
+		return v_tensor(in->a);
+	fwd = class_lookup(m->cls, "forward", &owner);
+	if (!fwd || fwd->k != VK_FUNC)
+		return v_tensor(in->a);
+	f.file = fwd->u.fn->file;
+	f.globals = fwd->u.fn->globals;
+	f.qualname = fwd->u.fn->qualname;
+	{
+		value_t **a2 = xmalloc((nargs + 1) * sizeof *a2);
+		size_t i;
+		value_t *r;
+
+		/* arguments not known at the call are tensors in a forward */
+		for (i = 0; i < nargs; i++)
+			a2[i] = args[i]->k == VK_UNKNOWN ? v_tensor(in->a) : args[i];
+		r = call_function(&f, fwd->u.fn, mk_inst_value(in, m), a2, nargs, kwargs, M_FWD, out, NULL);
+		free(a2);
+		return r;
+	}
+}
+
+const char *interp_forward_anchor(struct interp *in, struct vinst *m)
+{
+	value_t *fwd;
+	struct vclass *owner = NULL;
+
+	if (!m->cls)
+		return NULL;
+	fwd = class_lookup(m->cls, "forward", &owner);
+	if (!fwd || fwd->k != VK_FUNC)
+		return NULL;
+	return afmt(in, "%s:%s:%d", fwd->u.fn->file->path, fwd->u.fn->qualname, fwd->u.fn->def->line);
+}
+
+const struct interp_note *interp_notes(const struct interp *in, size_t *n)
+{
+	*n = in->nnotes;
+	return in->notes;
+}
+
+const char *interp_class_name(const struct vinst *m)
+{
+	if (m->cls)
+		return m->cls->name;
+	return m->ext ? m->ext : "?";
+}
+
+const struct fseq *interp_events_of(const struct vinst *m)
+{
+	const struct fwdinfo *fi = m->entry;
+
+	return fi ? &fi->seq : NULL;
+}
+
+const char *interp_call_anchor(const struct vinst *m)
+{
+	const struct fwdinfo *fi = m->entry;
+
+	return fi ? fi->call_anchor : NULL;
+}

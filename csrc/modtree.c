@@ -1,0 +1,499 @@
+/* modtree.c - see include/ecg/modtree.h */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecg/catalog_glue.h"
+#include "ecg/modtree.h"
+#include "ecg/util.h"
+
+
+struct mnode {
+	const char *id;
+	const char *kind;             /* model, module, layer, container, function, op */
+	struct mnode *parent;
+	struct mnode **kids;
+	size_t nkids, akids;
+	int order;                    /* 0: never called (null) */
+	struct vinst *inst;           /* modules */
+	const struct fev *ev;         /* ops, functions, and a module's first call */
+	long long count;              /* calls per call of the parent: -1 unknown, 0 never */
+	int counted;
+	const char *repeat_expr, *repeat_src, *repeat_reason;
+	const char *call_anchor;
+	const char *opname;           /* ops a layer expands into (catalogue) */
+	int emitted;
+};
+
+struct mt {
+	struct interp *in;
+	struct ast_arena *a;
+	const char *prefix;           /* "" or "netG/" */
+	struct mnode **all;
+	size_t nall, aall;
+};
+
+static struct mnode *mt_node(struct mt *t, const char *id, const char *kind, struct mnode *parent)
+{
+	struct mnode *n = ast_arena_alloc(t->a, sizeof *n);
+
+	n->id = id;
+	n->kind = kind;
+	n->parent = parent;
+	xgrow((void **)&t->all, &t->aall, t->nall + 1, sizeof *t->all);
+	t->all[t->nall++] = n;
+	return n;
+}
+
+static void mt_adopt(struct mt *t, struct mnode *parent, struct mnode *kid)
+{
+	if (!parent)
+		return;
+	if (parent->nkids == parent->akids) {
+		size_t na = parent->akids ? parent->akids * 2 : 8;
+		struct mnode **k = ast_arena_alloc(t->a, na * sizeof *k);
+
+		if (parent->nkids)
+			memcpy(k, parent->kids, parent->nkids * sizeof *k);
+		parent->kids = k;
+		parent->akids = na;
+	}
+	parent->kids[parent->nkids++] = kid;
+	kid->order = (int)parent->nkids;
+}
+
+static const char *mt_fmt(struct mt *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static const char *mt_fmt(struct mt *t, const char *fmt, ...)
+{
+	buf_t b;
+	va_list ap;
+	const char *r;
+
+	buf_init(&b);
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	r = ast_arena_strndup(t->a, b.buf, b.len);
+	buf_free(&b);
+	return r;
+}
+
+static const char *kind_of(const struct vinst *m)
+{
+	switch (m->mod) {
+	case VM_LAYER: return "layer";
+	case VM_CONTAINER: return "container";
+	default: return "module";
+	}
+}
+
+/* The id of child `name` of the entry `parent_id` (the root is special:
+ * "" for a single model, "netG" with children "netG/..."). */
+static const char *child_id(struct mt *t, const struct mnode *parent, const char *name)
+{
+	if (!parent->parent)
+		return mt_fmt(t, "%s%s", t->prefix, name);
+	return mt_fmt(t, "%s.%s", parent->id, name);
+}
+
+/* Give every module its id and a node, in named_modules() order. */
+static void mt_ids(struct mt *t, struct vinst *m, const char *id, struct mnode *parent_node)
+{
+	struct mnode *n;
+	size_t i;
+
+	if (m->seen)
+		return;
+	m->seen = 1;
+	m->id = id;
+	n = mt_node(t, id, parent_node ? kind_of(m) : "model", parent_node);
+	n->inst = m;
+	m->mt = n;
+	if (m->mod == VM_CONTAINER) {
+		size_t *starts, ng = interp_container_groups(t->in, m, &starts), g;
+
+		for (g = 0; g < ng; g++) {
+			size_t lo = starts[g], hi = starts[g + 1], k;
+			const char *seg = NULL;
+			int numeric = 1;
+			const char *c;
+
+			for (k = lo; k < hi; k++)
+				for (c = m->children[k].name; *c; c++)
+					if (*c < '0' || *c > '9')
+						numeric = 0;
+			if (hi - lo > 1 && numeric)
+				seg = lo == 0 && hi == m->nchildren ? "*" : mt_fmt(t, "%zu:%zu", lo, hi);
+			for (k = lo; k < hi; k++) {
+				struct vinst *c2 = m->children[k].inst;
+
+				if (c2->seen)
+					continue;
+				c2->parent = m;
+				if (!seg || k == lo) {
+					mt_ids(t, c2, child_id(t, n, seg ? seg : m->children[k].name), n);
+				} else {
+					/* the rest of a group share the first one's entry */
+					struct vinst *rep = m->children[lo].inst;
+
+					c2->seen = 1;
+					c2->id = rep->id;
+					c2->mt = rep->mt;
+				}
+			}
+		}
+		free(starts);
+		return;
+	}
+	for (i = 0; i < m->nchildren; i++) {
+		struct vinst *c2 = m->children[i].inst;
+
+		if (c2->seen)
+			continue;
+		c2->parent = m;
+		mt_ids(t, c2, child_id(t, n, m->children[i].name), n);
+	}
+}
+
+/* Attach n under its parent (and the parent's own chain first). */
+static void mt_attach(struct mt *t, struct mnode *n)
+{
+	struct mnode *p = n->parent;
+
+	if (!p || n->order)
+		return;
+	/* a ModuleList or ModuleDict is not called: its children run once
+	 * per call of its parent, as if it were not there */
+	if (!p->counted && p->inst && p->inst->mod == VM_CONTAINER &&
+	    (!p->inst->ext || strcmp(p->inst->ext, "torch.nn.Sequential"))) {
+		p->counted = 1;
+		p->count = 1;
+	}
+	mt_attach(t, p);
+	mt_adopt(t, p, n);
+}
+
+static long long mt_add_counts(long long a, long long b)
+{
+	if (a < 0 || b < 0)
+		return -1;
+	return a + b;
+}
+
+static void mt_walk(struct mt *t, struct mnode *cur, const struct fev *ev, size_t nev);
+
+static void mt_layer_ops(struct mt *t, struct mnode *n, const struct fev *call)
+{
+	const char *const *ops = NULL;
+	size_t nops = cg_ops(interp_catalog(t->in), n->inst->ext, &ops), i;
+
+	for (i = 0; i < nops; i++) {
+		struct mnode *o = mt_node(t, NULL, "op", n);
+
+		mt_adopt(t, n, o);
+		o->id = mt_fmt(t, "%s#%d", n->id, o->order);
+		o->ev = call;
+		o->count = 1;
+		o->counted = 1;
+		o->opname = ops[i];
+	}
+}
+
+static void mt_module_call(struct mt *t, struct mnode *cur, const struct fev *e)
+{
+	struct vinst *m = e->inst;
+	struct mnode *mn = m ? m->mt : NULL;
+	const struct fseq *seq;
+
+	if (!mn) {
+		/* a module that named_modules() does not list (kept in a plain
+		 * list or created in forward): shown where it is called */
+		mn = mt_node(t, NULL, m && m->mod == VM_LAYER ? "layer" : "module", cur);
+		mt_adopt(t, cur, mn);
+		mn->id = mt_fmt(t, "%s#%d", cur->id, mn->order);
+		mn->inst = m;
+		if (m)
+			m->mt = mn;
+		mn->count = e->repeat;
+		mn->counted = 1;
+		mn->ev = e;
+		mn->call_anchor = e->anchor;
+		mn->repeat_expr = e->repeat_expr;
+		mn->repeat_src = e->repeat_src;
+		mn->repeat_reason = e->repeat_reason;
+	} else if (!mn->counted) {
+		mn->counted = 1;
+		mn->count = e->repeat;
+		mn->ev = e;
+		mn->call_anchor = e->anchor;
+		mn->repeat_expr = e->repeat_expr;
+		mn->repeat_src = e->repeat_src;
+		mn->repeat_reason = e->repeat_reason;
+		mt_attach(t, mn);
+	} else {
+		mn->count = mt_add_counts(mn->count, e->repeat);
+		if (e->repeat != 1 && e->repeat_expr && !mn->repeat_expr)
+			mn->repeat_expr = e->repeat_expr;
+		if (e->repeat < 0 && !mn->repeat_reason)
+			mn->repeat_reason = e->repeat_reason;
+		if (!mn->repeat_reason && mn->count != 1)
+			mn->repeat_expr = mt_fmt(t, "called %s times in %s", "several", cur->id[0] ? cur->id : "the model");
+		return;
+	}
+	if (!m)
+		return;
+	if (m->mod == VM_LAYER) {
+		mt_layer_ops(t, mn, e);
+		return;
+	}
+	seq = interp_events_of(m);
+	if (seq && !mn->emitted) {
+		mn->emitted = 1;
+		mt_walk(t, mn, seq->ev, seq->n);
+	}
+}
+
+static void mt_walk(struct mt *t, struct mnode *cur, const struct fev *ev, size_t nev)
+{
+	size_t i;
+
+	for (i = 0; i < nev; i++) {
+		const struct fev *e = &ev[i];
+		struct mnode *n;
+
+		switch (e->kind) {
+		case FEV_OP:
+		case FEV_FUNCTION:
+			n = mt_node(t, NULL, e->kind == FEV_OP ? "op" : "function", cur);
+			mt_adopt(t, cur, n);
+			n->id = mt_fmt(t, "%s#%d", cur->id, n->order);
+			n->ev = e;
+			n->count = e->repeat;
+			n->counted = 1;
+			n->repeat_expr = e->repeat_expr;
+			n->repeat_src = e->repeat_src;
+			n->repeat_reason = e->repeat_reason;
+			if (e->kind == FEV_FUNCTION)
+				mt_walk(t, n, e->children, e->nchildren);
+			break;
+		case FEV_MODULE:
+			mt_module_call(t, cur, e);
+			break;
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ JSON */
+
+static cJSON *value_json(struct interp *in, const value_t *v, int depth)
+{
+	cJSON *o;
+	size_t i;
+
+	switch (v->k) {
+	case VK_NONE: return cJSON_CreateNull();
+	case VK_BOOL: return cJSON_CreateBool(v->u.b);
+	case VK_INT: return cJSON_CreateNumber((double)v->u.i);
+	case VK_FLOAT: return cJSON_CreateNumber(v->u.f);
+	case VK_STR: return cJSON_CreateString(v->u.str.s);
+	case VK_TUPLE: case VK_LIST:
+		if (depth < 4 && !v->u.seq->unk_reason) {
+			o = cJSON_CreateArray();
+			for (i = 0; i < v->u.seq->n; i++)
+				cJSON_AddItemToArray(o, value_json(in, v->u.seq->items[i], depth + 1));
+			return o;
+		}
+		break;
+	default:
+		break;
+	}
+	o = cJSON_CreateObject();
+	if (v->expr && v->k != VK_STR)
+		cJSON_AddStringToObject(o, "expr", v->expr);
+	else
+		cJSON_AddNullToObject(o, "expr");
+	cJSON_AddNullToObject(o, "value");
+	cJSON_AddStringToObject(o, "reason",
+	                        v->k == VK_UNKNOWN && v->reason ? v->reason
+	                        : v->k == VK_INST ? "an object, not a plain value"
+	                        : v->k == VK_TENSOR ? "a tensor" : "not a plain value");
+	(void)in;
+	return o;
+}
+
+static int mt_total(const struct mnode *n, long long *out)
+{
+	long long tot = 1;
+
+	for (; n; n = n->parent) {
+		long long c = n->parent ? n->count : 1;
+
+		if (c < 0 || !n->counted) {
+			if (n->parent)
+				return -1;
+			c = 1;
+		}
+		if (c && tot > (1LL << 53) / c)
+			return -1;
+		tot *= c;
+	}
+	*out = tot;
+	return 0;
+}
+
+static const char *unit_of(const struct mnode *n)
+{
+	if (n->inst)
+		return interp_class_name(n->inst);
+	if (!strcmp(n->kind, "op"))
+		return n->opname ? n->opname : n->ev && n->ev->op ? n->ev->op : "op";
+	if (n->ev && n->ev->func)
+		return n->ev->func;
+	return n->kind;
+}
+
+static void mt_json(struct mt *t, struct mnode *n, cJSON *out)
+{
+	cJSON *e = cJSON_CreateObject();
+	struct vinst *m = n->inst;
+	long long tot;
+	size_t i;
+	int is_layer_op = n->opname != NULL;
+
+	cJSON_AddStringToObject(e, "id", n->id);
+	cJSON_AddStringToObject(e, "kind", n->kind);
+	if (n->parent)
+		cJSON_AddStringToObject(e, "parent", n->parent->id);
+	else
+		cJSON_AddNullToObject(e, "parent");
+	if (n->order && n->parent && n->counted)
+		cJSON_AddNumberToObject(e, "order", n->order);
+	else
+		cJSON_AddNullToObject(e, "order");
+	if (m) {
+		cJSON_AddStringToObject(e, "class", interp_class_name(m));
+		if (m->mod == VM_REPO) {
+			const char *fa = interp_forward_anchor(t->in, m);
+
+			if (fa)
+				cJSON_AddStringToObject(e, "code_anchor", fa);
+			else if (n->call_anchor)
+				cJSON_AddStringToObject(e, "code_anchor", n->call_anchor);
+			else
+				cJSON_AddNullToObject(e, "code_anchor");
+		} else if (n->call_anchor) {
+			cJSON_AddStringToObject(e, "code_anchor", n->call_anchor);
+		} else {
+			cJSON_AddNullToObject(e, "code_anchor");
+		}
+		if (m->constructed_at && n->parent)
+			cJSON_AddStringToObject(e, "constructed_at", m->constructed_at);
+		if (m->args && m->args->n && n->parent) {
+			cJSON *args = cJSON_AddObjectToObject(e, "args");
+
+			for (i = 0; i < m->args->n; i++)
+				if (m->args->keys[i]->k == VK_STR)
+					cJSON_AddItemToObject(args, m->args->keys[i]->u.str.s,
+					                      value_json(t->in, m->args->vals[i], 0));
+		}
+	} else if (!strcmp(n->kind, "op")) {
+		cJSON_AddStringToObject(e, "op", is_layer_op ? n->opname : n->ev->op);
+		cJSON_AddStringToObject(e, "code_anchor", n->ev->anchor);
+	} else {
+		cJSON_AddStringToObject(e, "function", n->ev->func);
+		cJSON_AddStringToObject(e, "code_anchor", n->ev->anchor);
+		if (n->ev->func_anchor)
+			cJSON_AddStringToObject(e, "defined_at", n->ev->func_anchor);
+	}
+	if (n->parent && n->counted && n->count != 1) {
+		cJSON *r = cJSON_AddObjectToObject(e, "repeat");
+
+		if (n->count >= 0)
+			cJSON_AddNumberToObject(r, "count", (double)n->count);
+		else
+			cJSON_AddNullToObject(r, "count");
+		cJSON_AddStringToObject(r, "unit", unit_of(n));
+		if (n->repeat_expr)
+			cJSON_AddStringToObject(r, "expr", n->repeat_expr);
+		else
+			cJSON_AddNullToObject(r, "expr");
+		if (n->repeat_src)
+			cJSON_AddStringToObject(r, "source", n->repeat_src);
+		else
+			cJSON_AddNullToObject(r, "source");
+		if (n->count < 0)
+			cJSON_AddStringToObject(r, "reason", n->repeat_reason ? n->repeat_reason : "not known");
+	}
+	if (n->counted && mt_total(n, &tot) == 0)
+		cJSON_AddNumberToObject(e, "total_repeat", (double)tot);
+	else
+		cJSON_AddNullToObject(e, "total_repeat");
+	if (n->ev && n->ev->cond && !is_layer_op) {
+		cJSON *c = cJSON_AddObjectToObject(e, "condition");
+
+		cJSON_AddStringToObject(c, "expr", n->ev->cond);
+		if (n->ev->cond_taken >= 0)
+			cJSON_AddBoolToObject(c, "taken", n->ev->cond_taken);
+		else
+			cJSON_AddNullToObject(c, "taken");
+	} else if (m && m->cond && n->parent) {
+		cJSON *c = cJSON_AddObjectToObject(e, "condition");
+
+		cJSON_AddStringToObject(c, "expr", m->cond);
+		cJSON_AddNullToObject(c, "taken");
+	}
+	if (m)
+		cJSON_AddBoolToObject(e, "external", m->mod != VM_REPO);
+	cJSON_AddItemToArray(out, e);
+	for (i = 0; i < n->nkids; i++)
+		mt_json(t, n->kids[i], out);
+}
+
+void modtree_emit(struct interp *in, const struct mt_model *models, size_t n, cJSON *modules)
+{
+	size_t k, i;
+
+	for (k = 0; k < n; k++) {
+		struct mt t;
+		struct mnode *root;
+		const struct fseq *seq;
+		struct fseq local;
+		struct vinst *m = models[k].root;
+
+		if (m->seen)
+			continue;     /* the same model under two names */
+		memset(&t, 0, sizeof t);
+		t.in = in;
+		t.a = interp_arena(in);
+		t.prefix = n > 1 ? mt_fmt(&t, "%s/", models[k].name) : "";
+		mt_ids(&t, m, n > 1 ? models[k].name : "", NULL);
+		root = m->mt;
+		root->counted = 1;
+		root->count = 1;
+		/* the root's forward, with the arguments of the call the job made */
+		memset(&local, 0, sizeof local);
+		seq = interp_events_of(m);
+		if (!seq && models[k].call) {
+			(void)interp_forward(in, m, models[k].call->args, models[k].call->nargs,
+			                     models[k].call->kwargs, &local);
+			seq = &local;
+		} else if (!seq) {
+			(void)interp_forward(in, m, NULL, 0, NULL, &local);
+			seq = &local;
+		}
+		root->call_anchor = models[k].call ? models[k].call->anchor : NULL;
+		mt_walk(&t, root, seq->ev, seq->n);
+		/* modules never called: last, order null */
+		for (i = 0; i < t.nall; i++) {
+			struct mnode *x = t.all[i];
+
+			if (x->parent && !x->order)
+				mt_adopt(&t, x->parent, x);
+		}
+		mt_json(&t, root, modules);
+		free(t.all);
+	}
+}

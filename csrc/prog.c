@@ -1,0 +1,186 @@
+/* prog.c - see include/ecg/prog.h */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecg/prog.h"
+#include "ecg/util.h"
+
+void prog_init(struct prog *p)
+{
+	memset(p, 0, sizeof *p);
+	p->entry_dir = xstrdup("");
+}
+
+void prog_free(struct prog *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		struct sfile *f = &p->files[i];
+
+		free(f->path);
+		free(f->modname);
+		free(f->src);
+		free(f->line_off);
+		ast_arena_free(f->arena);
+	}
+	free(p->files);
+	free(p->entry_dir);
+	memset(p, 0, sizeof *p);
+}
+
+static char *prog_modname(const char *path, int *is_pkg)
+{
+	size_t n = strlen(path);
+	char *m, *s;
+
+	*is_pkg = 0;
+	if (n >= 11 && (n == 11 || path[n - 12] == '/') && !strcmp(path + n - 11, "__init__.py")) {
+		*is_pkg = 1;
+		m = xstrndup(path, n == 11 ? 0 : n - 12);
+	} else {
+		m = xstrndup(path, n >= 3 ? n - 3 : n);
+	}
+	for (s = m; *s; s++)
+		if (*s == '/')
+			*s = '.';
+	return m;
+}
+
+static void prog_index_lines(struct sfile *f)
+{
+	size_t i, n = 1, alloc = 64;
+
+	f->line_off = xmalloc(alloc * sizeof *f->line_off);
+	f->line_off[0] = 0;
+	f->line_off[1] = 0;
+	n = 1;
+	for (i = 0; i < f->len; i++) {
+		if (f->src[i] == '\n') {
+			xgrow((void **)&f->line_off, &alloc, n + 2, sizeof *f->line_off);
+			f->line_off[++n] = i + 1;
+		}
+	}
+	f->nlines = n;
+}
+
+struct sfile *prog_add(struct prog *p, const char *path, char *src, size_t len,
+                       struct ast_arena *arena, struct ast_Module *mod)
+{
+	struct sfile *f;
+
+	xgrow((void **)&p->files, &p->alloc, p->n + 1, sizeof *p->files);
+	f = &p->files[p->n++];
+	memset(f, 0, sizeof *f);
+	f->path = xstrdup(path);
+	f->modname = prog_modname(path, &f->is_package);
+	f->src = src ? src : xstrdup("");
+	f->len = src ? len : 0;
+	f->arena = arena;
+	f->mod = mod;
+	prog_index_lines(f);
+	return f;
+}
+
+struct sfile *prog_file(const struct prog *p, const char *path)
+{
+	size_t lo = 0, hi = p->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(p->files[mid].path, path);
+
+		if (c == 0)
+			return &p->files[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+struct sfile *prog_find_under(const struct prog *p, const char *base, const char *dotted)
+{
+	buf_t b;
+	struct sfile *f;
+	size_t mark;
+	const char *s;
+
+	buf_init(&b);
+	buf_addstr(&b, base);
+	for (s = dotted; *s; s++)
+		buf_addch(&b, *s == '.' ? '/' : *s);
+	mark = b.len;
+	buf_addstr(&b, ".py");
+	f = prog_file(p, b.buf);
+	if (!f) {
+		b.len = mark;
+		if (mark > 0 && b.buf[mark - 1] != '/')
+			buf_addch(&b, '/');
+		buf_addstr(&b, "__init__.py");
+		f = prog_file(p, b.buf);
+	}
+	buf_free(&b);
+	return f;
+}
+
+struct sfile *prog_find_module(const struct prog *p, const char *dotted)
+{
+	struct sfile *f = NULL;
+
+	if (!dotted || !*dotted)
+		return NULL;
+	if (p->entry_dir && *p->entry_dir)
+		f = prog_find_under(p, p->entry_dir, dotted);
+	if (!f)
+		f = prog_find_under(p, "", dotted);
+	if (!f)
+		f = prog_find_under(p, "src/", dotted);
+	return f;
+}
+
+char *prog_relative_base(const struct sfile *from, int level)
+{
+	char *dir = xstrdup(from->path);
+	char *slash;
+	int up = level - 1;
+
+	/* the directory of the file: the package it is in */
+	slash = strrchr(dir, '/');
+	if (slash)
+		slash[1] = 0;
+	else
+		dir[0] = 0;
+	while (up-- > 0) {
+		size_t n = strlen(dir);
+
+		if (n == 0) {
+			free(dir);
+			return NULL;
+		}
+		dir[n - 1] = 0;
+		slash = strrchr(dir, '/');
+		if (slash)
+			slash[1] = 0;
+		else
+			dir[0] = 0;
+	}
+	return dir;
+}
+
+const char *prog_text(const struct sfile *f, const struct ast_hdr *node, struct ast_arena *a)
+{
+	size_t s, e;
+
+	if (!node || node->line < 1 || (size_t)node->line > f->nlines ||
+	    node->end_line < node->line || (size_t)node->end_line > f->nlines)
+		return "";
+	s = f->line_off[node->line] + (size_t)(node->col > 0 ? node->col : 0);
+	e = f->line_off[node->end_line] + (size_t)(node->end_col > 0 ? node->end_col : 0);
+	if (s > f->len || e > f->len || e < s)
+		return "";
+	return ast_arena_strndup(a, f->src + s, e - s);
+}

@@ -1,0 +1,362 @@
+/* values.c - see include/ecg/values.h */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ecg/util.h"
+#include "ecg/values.h"
+
+static value_t *v_new(struct ast_arena *a, enum vkind k)
+{
+	value_t *v = ast_arena_alloc(a, sizeof *v);
+
+	v->k = k;
+	return v;
+}
+
+value_t *v_unknown(struct ast_arena *a, const char *expr, const char *reason)
+{
+	value_t *v = v_new(a, VK_UNKNOWN);
+
+	v->expr = expr;
+	v->reason = reason;
+	return v;
+}
+
+value_t *v_none(struct ast_arena *a) { return v_new(a, VK_NONE); }
+
+value_t *v_bool(struct ast_arena *a, int b)
+{
+	value_t *v = v_new(a, VK_BOOL);
+
+	v->u.b = !!b;
+	return v;
+}
+
+value_t *v_int(struct ast_arena *a, long long i)
+{
+	value_t *v = v_new(a, VK_INT);
+
+	v->u.i = i;
+	return v;
+}
+
+value_t *v_float(struct ast_arena *a, double f)
+{
+	value_t *v = v_new(a, VK_FLOAT);
+
+	v->u.f = f;
+	return v;
+}
+
+value_t *v_strn(struct ast_arena *a, const char *s, size_t n)
+{
+	value_t *v = v_new(a, VK_STR);
+
+	v->u.str.s = ast_arena_strndup(a, s, n);
+	v->u.str.len = n;
+	return v;
+}
+
+value_t *v_str(struct ast_arena *a, const char *s)
+{
+	return v_strn(a, s, strlen(s));
+}
+
+value_t *v_ext(struct ast_arena *a, const char *dotted)
+{
+	value_t *v = v_new(a, VK_EXT);
+
+	v->u.ext = ast_arena_strndup(a, dotted, strlen(dotted));
+	return v;
+}
+
+value_t *v_tensor(struct ast_arena *a) { return v_new(a, VK_TENSOR); }
+
+value_t *v_seq(struct ast_arena *a, enum vkind k, size_t n)
+{
+	value_t *v = v_new(a, k);
+
+	v->u.seq = ast_arena_alloc(a, sizeof *v->u.seq);
+	if (n) {
+		v->u.seq->items = ast_arena_alloc(a, n * sizeof(value_t *));
+		v->u.seq->alloc = n;
+	}
+	return v;
+}
+
+value_t *v_dict(struct ast_arena *a)
+{
+	value_t *v = v_new(a, VK_DICT);
+
+	v->u.dict = vdict_new(a);
+	return v;
+}
+
+value_t *v_copy(struct ast_arena *a, const value_t *src)
+{
+	value_t *v = v_new(a, src->k);
+
+	*v = *src;
+	return v;
+}
+
+void vseq_push(struct ast_arena *a, struct vseq *s, value_t *v)
+{
+	if (s->n == s->alloc) {
+		size_t na = s->alloc ? s->alloc * 2 : 4;
+		value_t **items = ast_arena_alloc(a, na * sizeof *items);
+
+		if (s->n)
+			memcpy(items, s->items, s->n * sizeof *items);
+		s->items = items;
+		s->alloc = na;
+	}
+	s->items[s->n++] = v;
+}
+
+struct vdict *vdict_new(struct ast_arena *a)
+{
+	return ast_arena_alloc(a, sizeof(struct vdict));
+}
+
+int value_key_eq(const value_t *x, const value_t *y)
+{
+	size_t i;
+
+	if (x == y)
+		return 1;
+	if (!x || !y)
+		return 0;
+	/* bool and int compare as numbers, as in Python */
+	if ((x->k == VK_INT || x->k == VK_BOOL) && (y->k == VK_INT || y->k == VK_BOOL))
+		return (x->k == VK_INT ? x->u.i : x->u.b) == (y->k == VK_INT ? y->u.i : y->u.b);
+	if (x->k != y->k)
+		return 0;
+	switch (x->k) {
+	case VK_NONE: return 1;
+	case VK_FLOAT: return x->u.f == y->u.f;
+	case VK_STR: return x->u.str.len == y->u.str.len && !memcmp(x->u.str.s, y->u.str.s, x->u.str.len);
+	case VK_EXT: return !strcmp(x->u.ext, y->u.ext);
+	case VK_TUPLE:
+		if (x->u.seq->n != y->u.seq->n)
+			return 0;
+		for (i = 0; i < x->u.seq->n; i++)
+			if (!value_key_eq(x->u.seq->items[i], y->u.seq->items[i]))
+				return 0;
+		return 1;
+	case VK_CLASS: return x->u.cls == y->u.cls;
+	case VK_INST: return x->u.inst == y->u.inst;
+	case VK_FUNC: return x->u.fn == y->u.fn;
+	default: return 0;
+	}
+}
+
+static long vdict_find(const struct vdict *d, const value_t *key)
+{
+	size_t i;
+
+	if (!d)
+		return -1;
+	for (i = 0; i < d->n; i++)
+		if (value_key_eq(d->keys[i], key))
+			return (long)i;
+	return -1;
+}
+
+static long vdict_finds(const struct vdict *d, const char *key)
+{
+	size_t i, n = strlen(key);
+
+	if (!d)
+		return -1;
+	for (i = 0; i < d->n; i++) {
+		const value_t *k = d->keys[i];
+
+		if (k->k == VK_STR && k->u.str.len == n && !memcmp(k->u.str.s, key, n))
+			return (long)i;
+	}
+	return -1;
+}
+
+value_t *vdict_get(const struct vdict *d, const value_t *key)
+{
+	long i = vdict_find(d, key);
+
+	return i < 0 ? NULL : d->vals[i];
+}
+
+value_t *vdict_gets(const struct vdict *d, const char *key)
+{
+	long i = vdict_finds(d, key);
+
+	return i < 0 ? NULL : d->vals[i];
+}
+
+static void vdict_append(struct ast_arena *a, struct vdict *d, value_t *key, value_t *val)
+{
+	if (d->n == d->alloc) {
+		size_t na = d->alloc ? d->alloc * 2 : 8;
+		value_t **k = ast_arena_alloc(a, na * sizeof *k);
+		value_t **v = ast_arena_alloc(a, na * sizeof *v);
+
+		if (d->n) {
+			memcpy(k, d->keys, d->n * sizeof *k);
+			memcpy(v, d->vals, d->n * sizeof *v);
+		}
+		d->keys = k;
+		d->vals = v;
+		d->alloc = na;
+	}
+	d->keys[d->n] = key;
+	d->vals[d->n] = val;
+	d->n++;
+}
+
+void vdict_set(struct ast_arena *a, struct vdict *d, value_t *key, value_t *val)
+{
+	long i = vdict_find(d, key);
+
+	if (i >= 0)
+		d->vals[i] = val;
+	else
+		vdict_append(a, d, key, val);
+}
+
+void vdict_sets(struct ast_arena *a, struct vdict *d, const char *key, value_t *val)
+{
+	long i = vdict_finds(d, key);
+
+	if (i >= 0)
+		d->vals[i] = val;
+	else
+		vdict_append(a, d, v_str(a, key), val);
+}
+
+int vdict_del(struct vdict *d, const value_t *key)
+{
+	long i = vdict_find(d, key);
+
+	if (i < 0)
+		return 0;
+	memmove(d->keys + i, d->keys + i + 1, (d->n - (size_t)i - 1) * sizeof *d->keys);
+	memmove(d->vals + i, d->vals + i + 1, (d->n - (size_t)i - 1) * sizeof *d->vals);
+	d->n--;
+	return 1;
+}
+
+int value_truth(const value_t *v)
+{
+	if (!v)
+		return -1;
+	switch (v->k) {
+	case VK_NONE: return 0;
+	case VK_BOOL: return v->u.b;
+	case VK_INT: return v->u.i != 0;
+	case VK_FLOAT: return v->u.f != 0.0;
+	case VK_STR: return v->u.str.len != 0;
+	case VK_TUPLE: case VK_LIST: return v->u.seq->n != 0;
+	case VK_DICT: return v->u.dict->n != 0;
+	case VK_FUNC: case VK_BOUND: case VK_CLASS: case VK_NS: case VK_BUILTIN:
+		return 1;
+	case VK_INST:
+		/* a module instance is truthy unless it defines __len__ ... a
+		 * container's truth is its length */
+		if (v->u.inst->mod == VM_CONTAINER)
+			return v->u.inst->nchildren != 0;
+		return v->u.inst->mod != VM_NONE ? 1 : -1;
+	case VK_RANGE: {
+		long long s = v->u.range.start, e = v->u.range.stop, st = v->u.range.step;
+
+		return st > 0 ? s < e : s > e;
+	}
+	default: return -1;
+	}
+}
+
+int value_is_known_scalar(const value_t *v)
+{
+	return v && (v->k == VK_NONE || v->k == VK_BOOL || v->k == VK_INT || v->k == VK_FLOAT || v->k == VK_STR);
+}
+
+static void value_repr_into(buf_t *b, const value_t *v, int depth, int *ok)
+{
+	size_t i;
+
+	if (depth > 8) {
+		*ok = 0;
+		return;
+	}
+	switch (v->k) {
+	case VK_NONE: buf_addstr(b, "None"); break;
+	case VK_BOOL: buf_addstr(b, v->u.b ? "True" : "False"); break;
+	case VK_INT: buf_addf(b, "%lld", v->u.i); break;
+	case VK_FLOAT: buf_addf(b, "%.17g", v->u.f); break;
+	case VK_STR: buf_addch(b, '\''); buf_add(b, v->u.str.s, v->u.str.len); buf_addch(b, '\''); break;
+	case VK_EXT: buf_addstr(b, v->u.ext); break;
+	case VK_TUPLE: case VK_LIST:
+		buf_addch(b, v->k == VK_TUPLE ? '(' : '[');
+		for (i = 0; i < v->u.seq->n; i++) {
+			if (i)
+				buf_addstr(b, ", ");
+			value_repr_into(b, v->u.seq->items[i], depth + 1, ok);
+		}
+		if (v->k == VK_TUPLE && v->u.seq->n == 1)
+			buf_addch(b, ',');
+		buf_addch(b, v->k == VK_TUPLE ? ')' : ']');
+		break;
+	default:
+		*ok = 0;
+	}
+}
+
+const char *value_repr(struct ast_arena *a, const value_t *v)
+{
+	buf_t b;
+	int ok = 1;
+	const char *r;
+
+	if (!v)
+		return NULL;
+	buf_init(&b);
+	value_repr_into(&b, v, 0, &ok);
+	r = ok ? ast_arena_strndup(a, b.buf, b.len) : NULL;
+	buf_free(&b);
+	return r;
+}
+
+void vinst_add_child(struct ast_arena *a, struct vinst *m, const char *name, struct vinst *child)
+{
+	size_t i;
+
+	for (i = 0; i < m->nchildren; i++) {
+		if (!strcmp(m->children[i].name, name)) {
+			m->children[i].inst = child;   /* re-assignment keeps its place */
+			return;
+		}
+	}
+	if (m->nchildren == m->achildren) {
+		size_t na = m->achildren ? m->achildren * 2 : 8;
+		struct vchild *c = ast_arena_alloc(a, na * sizeof *c);
+
+		if (m->nchildren)
+			memcpy(c, m->children, m->nchildren * sizeof *c);
+		m->children = c;
+		m->achildren = na;
+	}
+	m->children[m->nchildren].name = ast_arena_strndup(a, name, strlen(name));
+	m->children[m->nchildren].inst = child;
+	m->nchildren++;
+}
+
+struct vinst *vinst_child(const struct vinst *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->nchildren; i++)
+		if (!strcmp(m->children[i].name, name))
+			return m->children[i].inst;
+	return NULL;
+}

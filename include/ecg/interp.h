@@ -1,0 +1,118 @@
+/* interp.h - an abstract interpreter for the parts of Python that build
+ * and run a model: module bodies, imports across the repository, classes
+ * and dataclasses, functions and closures, argparse, containers, loops with
+ * known bounds, and torch.nn constructors; and, in forward mode, every call
+ * a forward makes, recorded as events in execution order.
+ *
+ * It runs nothing: it reads the C AST (prog.h) and computes values
+ * (values.h).  What it cannot know becomes VK_UNKNOWN with the expression
+ * and the reason.  Work is bounded: a step budget, a call-depth cap and an
+ * unrolling cap; past them values become unknown with a reason.
+ *
+ * Memory: everything lives in the interpreter's arena and is released by
+ * interp_free().  No function here fails with an error: problems become
+ * unknown values and `unresolved` notes (interp_notes).
+ */
+#ifndef ECG_INTERP_H
+#define ECG_INTERP_H
+
+#include "ecg/prog.h"
+#include "ecg/values.h"
+
+struct catalog;
+
+/* What a forward did, in order. */
+enum fev_kind {
+	FEV_OP = 1,       /* a tensor operation: op = canonical name */
+	FEV_MODULE,       /* a call of a submodule: inst */
+	FEV_FUNCTION      /* an inlined repo function or method: children */
+};
+
+struct fev {
+	enum fev_kind kind;
+	const char *op;               /* FEV_OP: "torch.matmul", "Tensor.view" */
+	struct vinst *inst;           /* FEV_MODULE */
+	const char *func;             /* FEV_FUNCTION: qualified name */
+	const char *func_anchor;      /* FEV_FUNCTION: its def, as an anchor */
+	const char *anchor;           /* the call site */
+	long long repeat;             /* times per call of the parent: 1, N, or -1 unknown */
+	const char *repeat_expr;      /* the loop's expression when repeat != 1 */
+	const char *repeat_src;       /* where its value came from */
+	const char *repeat_reason;    /* when repeat == -1 */
+	const char *cond;             /* the branch condition it runs under, or NULL */
+	int cond_taken;               /* 1, 0, or -1 undecided */
+	struct fev *children;         /* FEV_FUNCTION: its events */
+	size_t nchildren, achildren;
+	struct vinst *group_rep;      /* FEV_MODULE: representative of a group */
+	size_t group_lo, group_hi;    /* FEV_MODULE of a container group: children [lo, hi) */
+	struct vinst *container;      /* the container the group belongs to */
+};
+
+struct fseq {
+	struct fev *ev;
+	size_t n, alloc;
+};
+
+/* A call of a model (a module instance called from job code). */
+struct root_call {
+	struct vinst *inst;
+	const char *binding;          /* the name it was called through ("model") */
+	const char *anchor;           /* where */
+	value_t **args;
+	size_t nargs;
+	struct vdict *kwargs;
+};
+
+struct interp;
+
+/* A new interpreter over `p`.  `cat` may be NULL (no catalogue: built-in
+ * layers are then known by name only). */
+struct interp *interp_new(struct prog *p, const struct catalog *cat);
+void interp_free(struct interp *in);
+struct ast_arena *interp_arena(struct interp *in);
+const struct catalog *interp_catalog(const struct interp *in);
+
+/* Run the entry script as __main__ (job mode).  Model calls are collected
+ * as root calls. */
+void interp_run_entry(struct interp *in, struct sfile *entry);
+
+const struct root_call *interp_roots(const struct interp *in, size_t *n);
+/* Every module instance that job code bound to a name (candidates when no
+ * call was seen), in order of creation. */
+struct vinst *const *interp_models(const struct interp *in, const char *const **names, size_t *n);
+
+/* Interpret inst's forward with these arguments (forward mode), appending
+ * its events to *out.  The return value is what forward returned. */
+value_t *interp_forward(struct interp *in, struct vinst *inst, value_t **args, size_t nargs,
+                        struct vdict *kwargs, struct fseq *out);
+
+/* The anchor of a class's forward ("model.py:Block.forward:57"), or NULL
+ * when the class (or its bases in the repo) has none. */
+const char *interp_forward_anchor(struct interp *in, struct vinst *inst);
+
+/* What m's forward did (NULL if it never ran), and where it was first
+ * called from. */
+const struct fseq *interp_events_of(const struct vinst *m);
+const char *interp_call_anchor(const struct vinst *m);
+
+/* Runs of structurally equal consecutive children of a container: the
+ * start of each run in starts[0..n), starts[n] = nchildren.  The caller
+ * frees *starts. */
+size_t interp_container_groups(struct interp *in, const struct vinst *m, size_t **starts);
+
+/* sys.argv[1:] of the job, for argparse and configurators. */
+void interp_set_argv(struct interp *in, const char *const *argv, size_t n);
+
+/* Notes for `unresolved`: what was seen and not resolved. */
+struct interp_note {
+	const char *anchor;
+	const char *what;
+	const char *reason;
+};
+const struct interp_note *interp_notes(const struct interp *in, size_t *n);
+
+/* Class name as the record writes it: the repo's name, or the dotted name
+ * for torch and third-party classes. */
+const char *interp_class_name(const struct vinst *m);
+
+#endif

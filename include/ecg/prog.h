@@ -1,0 +1,67 @@
+/* prog.h - the job's source files as the analysis sees them: each file's
+ * path, bytes and plain-C AST, and Python's rules for finding a module by
+ * its dotted name.
+ *
+ * A prog owns everything in it.  Files are added once, in path order; the
+ * AST of a file that did not parse is NULL (the file is still known, so an
+ * import of it resolves to "seen, not readable" rather than "external").
+ */
+#ifndef ECG_PROG_H
+#define ECG_PROG_H
+
+#include <stddef.h>
+
+#include "ecg/ast.h"
+
+struct sfile {
+	char *path;                 /* repository-relative, e.g. "pkg/model.py" */
+	char *modname;              /* dotted, relative to the repository root:
+	                               "pkg.model"; "pkg" for pkg/__init__.py */
+	int is_package;             /* an __init__.py */
+	char *src;                  /* the bytes (NUL-terminated), owned */
+	size_t len;
+	struct ast_arena *arena;    /* owns mod */
+	struct ast_Module *mod;     /* NULL if the file did not parse */
+	size_t *line_off;           /* byte offset of each line start (1-based
+	                               index; line_off[0] unused) */
+	size_t nlines;
+};
+
+struct prog {
+	struct sfile *files;        /* sorted by path */
+	size_t n, alloc;
+	char *entry_dir;            /* directory of the entry script ("" = root),
+	                               with a trailing '/' unless empty; owned */
+};
+
+void prog_init(struct prog *p);
+void prog_free(struct prog *p);
+
+/* Add a file; takes ownership of src, arena and mod (either may be NULL).
+ * Files must be added in strictly increasing path order. */
+struct sfile *prog_add(struct prog *p, const char *path, char *src, size_t len,
+                       struct ast_arena *arena, struct ast_Module *mod);
+
+/* The file with this exact path, or NULL. */
+struct sfile *prog_file(const struct prog *p, const char *path);
+
+/* Find the module `dotted` as Python would for a job started as
+ * `python <entry>`: first under the entry script's directory (sys.path[0]),
+ * then the repository root, then src/.  "a.b" is a/b.py or a/b/__init__.py.
+ * NULL if it is not in the repository (an installed package). */
+struct sfile *prog_find_module(const struct prog *p, const char *dotted);
+
+/* The package a relative import of `level` dots in `from` starts at, as a
+ * directory prefix ("" or "pkg/sub/"); NULL if it climbs out of the
+ * repository.  Owned by the caller. */
+char *prog_relative_base(const struct sfile *from, int level);
+
+/* Find "<base><dotted as path>" as a module (base from prog_relative_base). */
+struct sfile *prog_find_under(const struct prog *p, const char *base, const char *dotted);
+
+/* The source text of [line:col, end_line:end_col) (AST positions: 1-based
+ * lines, 0-based byte columns), as a string in `a`; "" if out of range.
+ * Newlines inside are kept. */
+const char *prog_text(const struct sfile *f, const struct ast_hdr *node, struct ast_arena *a);
+
+#endif

@@ -1,0 +1,199 @@
+/* values.h - the value lattice of the abstract interpreter.
+ *
+ * A value is what the analysis knows about a Python object: a known int,
+ * str, bool, None, float, tuple, list or dict; a repo class, function or
+ * instance; a module instance (an nn.Module, the repo's or torch's); a
+ * tensor; an external name ("torch.nn.Linear"); or UNKNOWN, which always
+ * carries the expression it came from and why it is not known.  Unknown is
+ * first-class: it flows to the record as {"expr", "reason"}.
+ *
+ * Every value lives in the interpreter's arena (struct ast_arena) and is
+ * freed with it; nothing here is reference-counted.  Lists, dicts and
+ * instances are mutable and shared by pointer, as in Python.
+ */
+#ifndef ECG_VALUES_H
+#define ECG_VALUES_H
+
+#include <stddef.h>
+
+#include "ecg/ast.h"
+#include "ecg/prog.h"
+
+enum vkind {
+	VK_UNKNOWN = 0,
+	VK_NONE, VK_BOOL, VK_INT, VK_FLOAT, VK_STR,
+	VK_TUPLE, VK_LIST, VK_DICT,
+	VK_FUNC,        /* a repo function, method or lambda */
+	VK_BOUND,       /* a function bound to self */
+	VK_CLASS,       /* a repo class */
+	VK_INST,        /* an instance: of a repo class, or an external module */
+	VK_EXT,         /* an external name: "torch", "torch.nn.Linear" */
+	VK_NS,          /* a repo module (file) namespace */
+	VK_TENSOR,      /* a tensor (shape unknown for now) */
+	VK_BUILTIN,     /* a Python builtin (range, len, ...) or a method of one */
+	VK_RANGE,
+	VK_SLICE
+};
+
+struct value;
+struct vdict;
+struct vclass;
+struct vinst;
+struct vns;
+struct interp;
+
+typedef struct value value_t;
+
+struct vseq {
+	value_t **items;
+	size_t n, alloc;
+	/* set when the sequence was built by a loop whose trip count is not
+	 * known: it holds one representative item and its length is unknown */
+	const char *unk_expr, *unk_reason;
+	/* where its length came from, when a comprehension over range(n)
+	 * built it: n's expression and the anchor of n's value */
+	const char *len_expr, *len_src;
+};
+
+struct vfunc {
+	const struct ast_hdr *def;    /* FunctionDef, AsyncFunctionDef or Lambda */
+	struct sfile *file;
+	struct vns *globals;
+	const char *qualname;         /* "Block.forward", "main.<locals>.step" */
+	struct vdict *closure;        /* the enclosing function's locals, or NULL */
+	value_t **defaults;           /* evaluated positional defaults */
+	size_t ndefaults;
+	struct vdict *kwdefaults;
+	struct vclass *owner;         /* the class it was defined in, or NULL */
+	int is_static, is_classmethod, is_property;
+};
+
+struct vbuiltin {
+	int id;                       /* enum in interp.c */
+	value_t *self;                /* for methods of lists, dicts, parsers ... */
+};
+
+struct value {
+	enum vkind k;
+	const char *expr;             /* source text it came from, or NULL */
+	const char *reason;           /* VK_UNKNOWN: why */
+	const char *src;              /* anchor of the literal it came from, or NULL */
+	union {
+		int b;
+		long long i;
+		double f;
+		struct { const char *s; size_t len; } str;
+		struct vseq *seq;             /* TUPLE, LIST */
+		struct vdict *dict;
+		struct vfunc *fn;
+		struct { value_t *fn; value_t *self; } bound;
+		struct vclass *cls;
+		struct vinst *inst;
+		const char *ext;              /* dotted name */
+		struct vns *ns;
+		struct vbuiltin bi;
+		struct { long long start, stop, step; } range;
+		struct { value_t *lo, *hi, *step; } slice;
+	} u;
+};
+
+/* An ordered map.  Keys are values compared by value_key_eq (str, int,
+ * bool, None, tuples of those); other keys are compared by identity. */
+struct vdict {
+	value_t **keys;
+	value_t **vals;
+	size_t n, alloc;
+};
+
+struct vclass {
+	const char *name;
+	const char *qualname;
+	struct sfile *file;
+	const struct ast_ClassDef *def;
+	struct vns *globals;
+	value_t **bases;              /* VK_CLASS or VK_EXT (or unknown) */
+	size_t nbases;
+	struct vdict *ns;             /* the class body's namespace */
+	int is_module;                /* derives from torch.nn.Module */
+	int is_dataclass;
+	const char *ext_base;         /* the first external base, dotted, or NULL */
+	struct vclass **mro;          /* repo classes only, C3 order, self first */
+	size_t nmro;
+};
+
+/* What a module instance is, beyond its attributes. */
+enum vmod_kind {
+	VM_NONE = 0,                  /* not a module */
+	VM_REPO,                      /* an instance of a repo nn.Module subclass */
+	VM_LAYER,                     /* a torch.nn built-in from the catalogue */
+	VM_CONTAINER,                 /* ModuleList, Sequential, ModuleDict */
+	VM_EXTERNAL                   /* a module class from outside the repo */
+};
+
+struct vchild {
+	const char *name;
+	struct vinst *inst;
+};
+
+struct vinst {
+	struct vclass *cls;           /* repo class, or NULL */
+	const char *ext;              /* dotted class name when cls is NULL */
+	enum vmod_kind mod;
+	struct vdict *attrs;          /* __dict__ (non-module attributes) */
+	struct vchild *children;      /* registered submodules, in order */
+	size_t nchildren, achildren;
+	struct vdict *args;           /* constructor arguments by parameter name */
+	const char *constructed_at;   /* anchor */
+	const char *ctor_expr;        /* the constructor call's text */
+	const char *cond;             /* built under this undecided condition */
+	const char **wrapped_by;      /* DDP, FSDP, torch.compile ... */
+	size_t nwrapped;
+	/* filled by the passes */
+	const char *id;
+	int seen;
+	void *entry;                  /* interp.c: what its forward did */
+	void *mt;                     /* modtree.c: its record entry */
+	struct vinst *parent;         /* modtree.c: where named_modules() finds it */
+};
+
+/* A repo module's namespace: its globals, evaluated on first import. */
+struct vns {
+	struct sfile *file;
+	struct vdict *dict;
+	int state;                    /* 0 new, 1 running, 2 done */
+};
+
+/* constructors (all in the arena a) */
+value_t *v_unknown(struct ast_arena *a, const char *expr, const char *reason);
+value_t *v_none(struct ast_arena *a);
+value_t *v_bool(struct ast_arena *a, int b);
+value_t *v_int(struct ast_arena *a, long long i);
+value_t *v_float(struct ast_arena *a, double f);
+value_t *v_str(struct ast_arena *a, const char *s);
+value_t *v_strn(struct ast_arena *a, const char *s, size_t n);
+value_t *v_ext(struct ast_arena *a, const char *dotted);
+value_t *v_tensor(struct ast_arena *a);
+value_t *v_seq(struct ast_arena *a, enum vkind k, size_t n);
+value_t *v_dict(struct ast_arena *a);
+value_t *v_copy(struct ast_arena *a, const value_t *v);
+
+void vseq_push(struct ast_arena *a, struct vseq *s, value_t *v);
+struct vdict *vdict_new(struct ast_arena *a);
+value_t *vdict_get(const struct vdict *d, const value_t *key);
+value_t *vdict_gets(const struct vdict *d, const char *key);
+void vdict_set(struct ast_arena *a, struct vdict *d, value_t *key, value_t *val);
+void vdict_sets(struct ast_arena *a, struct vdict *d, const char *key, value_t *val);
+int vdict_del(struct vdict *d, const value_t *key);
+
+int value_key_eq(const value_t *a, const value_t *b);
+/* 1 true, 0 false, -1 not known */
+int value_truth(const value_t *v);
+int value_is_known_scalar(const value_t *v);
+/* Python's repr-like text of a known value (for args and config); NULL if
+ * the value is not a plain datum. */
+const char *value_repr(struct ast_arena *a, const value_t *v);
+
+void vinst_add_child(struct ast_arena *a, struct vinst *m, const char *name, struct vinst *child);
+struct vinst *vinst_child(const struct vinst *m, const char *name);
+
+#endif

@@ -1,0 +1,107 @@
+#!/bin/sh
+# The oracle: for every fixture job (tests/fixtures/<name>/ with a truth.json
+# recorded under PyTorch by tests/oracle/record.py), ecg reads a copy of the
+# job at a commit and its computation graph is scored against the truth by
+# tests/oracle/score.py: module paths and classes, repeat counts, ops, forward
+# code anchors (metrics and thresholds in score.py's docstring).
+#
+# First the scorer proves itself on every truth (a perfect graph built from
+# the truth scores 100%, broken copies fail the metric they break): those
+# lines must pass.  Then one line per fixture per metric.
+. "$top_srcdir/tests/lib.sh"
+
+SCORE="$top_srcdir/tests/oracle/score.py"
+FIXTURES="$top_srcdir/tests/fixtures"
+PY="$TEST_PYTHON"
+
+# A ratchet: tests/oracle/expected-failures lists the "fixture metric" pairs
+# that do not reach their threshold yet.  Those lines are TAP TODO (an
+# expected failure); every other line must pass, and a listed pair that
+# starts passing is an XPASS, which fails `make check` until the line is
+# removed from the list.  ECG_ORACLE_STRICT=1 treats every line as plain.
+XFAILS="$top_srcdir/tests/oracle/expected-failures"
+
+todo_ok() {  # todo_ok STATUS FIXTURE METRIC DESCRIPTION
+	if [ -z "${ECG_ORACLE_STRICT:-}" ] && grep -qx "$2 $3" "$XFAILS" 2>/dev/null; then
+		tap_n=$((tap_n + 1))
+		if [ "$1" -eq 0 ]; then
+			echo "ok $tap_n - $4 # TODO listed in tests/oracle/expected-failures"
+		else
+			echo "not ok $tap_n - $4 # TODO listed in tests/oracle/expected-failures"
+		fi
+		return
+	fi
+	ok "$1" "$4"
+}
+
+fixtures=
+for d in "$FIXTURES"/*/; do
+	n=$(basename "$d")
+	if [ -f "$d/truth.json" ] && [ -f "$d/fixture.json" ]; then
+		fixtures="$fixtures $n"
+	fi
+done
+[ -n "$fixtures" ] || skip_all "no fixture has a truth.json"
+
+# --- the scorer can pass and can fail
+for n in $fixtures; do
+	"$PY" -I -S "$SCORE" --self-test "$FIXTURES/$n/truth.json" >"$T/self-$n.out" 2>&1
+	st=$?
+	ok "$st" "score.py self-test on $n: a perfect graph scores 100%, broken ones fail the metric they break"
+	[ "$st" -eq 0 ] || grep -v '^ok' "$T/self-$n.out" | sed 's/^/#   /' | head -40
+done
+
+# --- ecg on each fixture job
+for n in $fixtures; do
+	src="$FIXTURES/$n"
+	R="$T/repo-$n"
+	O="$T/out-$n"
+	P="$T/perfect-$n"
+	mkrepo "$R"
+	# the job, without the oracle's files; srcdir may be read-only (distcheck)
+	(cd "$src" && find . -type f ! -path ./truth.json ! -path ./fixture.json \
+		! -name '*.pyc' ! -path '*/__pycache__/*' -print) |
+	while IFS= read -r f; do
+		mkdir -p "$R/${f%/*}" && cp "$src/$f" "$R/$f"
+	done
+	chmod -R u+w "$R"
+	commit "$R" "fixture $n"
+	entry=$(json "$src/fixture.json" 'd["entry"]')
+
+	run_ecg extract --repo "$R" --entry "$entry" --out "$O" -q
+	is "$rc" 0 "$n: ecg extract --entry $entry exits 0"
+
+	# the scorer's perfect graph under ecg's header is a valid record
+	rm -rf "$P"
+	mkdir -p "$P"
+	"$PY" -I -S "$SCORE" --perfect "$src/truth.json" --fixture-dir "$src" \
+		--header "$O/computation_graph.json" >"$P/computation_graph.json" 2>"$T/perfect-$n.err" &&
+	cp "$O/execution_schedule.json" "$P/" &&
+	"$PY" "$top_srcdir/tests/schema_check.py" "$top_srcdir/schemas" "$P" >"$T/perfect-$n.out" 2>&1
+	st=$?
+	ok "$st" "$n: the scorer's perfect graph is a valid record (schema_check.py)"
+	[ "$st" -eq 0 ] || cat "$T/perfect-$n.err" "$T/perfect-$n.out" | grep -v '^ok' | sed 's/^/#   /' | head -20
+
+	"$PY" -I -S "$SCORE" "$src/truth.json" "$O/computation_graph.json" --fixture-dir "$src" \
+		--json >"$T/score-$n.json" 2>"$T/score-$n.err"
+	failed=0
+	for metric in modules repeat ops anchors; do
+		case $metric in
+		modules) what="module paths and classes (100%)" ;;
+		repeat) what="repeat counts (exact where given, given for >= 95% of repeating units)" ;;
+		ops) what="ops (recall >= 95%, precision >= 90%)" ;;
+		anchors) what="forward code anchors (exact)" ;;
+		esac
+		st=$(json "$T/score-$n.json" "int(not d['$metric']['pass'])" 2>/dev/null)
+		[ "$st" = 0 ] || { st=1; failed=1; }
+		todo_ok "$st" "$n" "$metric" "$n: $what"
+	done
+	if [ "$failed" -ne 0 ]; then
+		sed 's/^/#   /' "$T/score-$n.err" | head -5
+		"$PY" -I -S "$SCORE" "$src/truth.json" "$O/computation_graph.json" --fixture-dir "$src" \
+			>"$T/score-$n.txt" 2>&1
+		grep -v '^    ' "$T/score-$n.txt" | sed 's/^/#   /'
+	fi
+done
+
+done_testing
