@@ -306,10 +306,88 @@ static int extract_read_one(repo_t *repo, const repo_file_t *f, const struct ext
 	return 0;
 }
 
+/* The job's data files (configs) as the interpreter asks for them. */
+struct extract_loadctx {
+	repo_t *repo;
+	const repo_file_t *all;
+	size_t nall;
+	const struct extract_opts *o;
+	PyObject *helper;             /* pyhelpers/ecg_config.py, borrowed */
+	char why[512];
+};
+
+static cJSON *extract_load(void *vctx, const char *path, const char *entry_dir, const char **why)
+{
+	struct extract_loadctx *c = vctx;
+	const repo_file_t *f = NULL;
+	char *cand, *norm, *data = NULL;
+	size_t len = 0, n;
+	cJSON *j = NULL;
+	PyObject *r = NULL;
+	const char *text;
+
+	*why = NULL;
+	if (path[0] == '/') {
+		*why = "an absolute path, outside the repository";
+		return NULL;
+	}
+	cand = xasprintf("%s%s", entry_dir, path);
+	norm = extract_norm_path(cand);
+	f = norm ? extract_find(c->all, c->nall, norm) : NULL;
+	free(cand);
+	free(norm);
+	if (!f) {
+		norm = extract_norm_path(path);
+		f = norm ? extract_find(c->all, c->nall, norm) : NULL;
+		free(norm);
+	}
+	if (!f || f->kind != REPO_FILE) {
+		*why = "the file is not in the repository at this commit";
+		return NULL;
+	}
+	if (repo_read(c->repo, f, c->o->worktree, c->o->max_file, &data, &len) < 0) {
+		snprintf(c->why, sizeof c->why, "%s", err_last());
+		err_clear();
+		*why = c->why;
+		return NULL;
+	}
+	n = strlen(f->path);
+	if (n >= 5 && !strcmp(f->path + n - 5, ".json")) {
+		j = cJSON_ParseWithLength(data, len);
+		if (!j)
+			*why = "the file is not valid JSON";
+		free(data);
+		return j;
+	}
+	if (!c->helper) {
+		free(data);
+		*why = "no reader for this format";
+		return NULL;
+	}
+	r = PyObject_CallMethod(c->helper, "load_as_json", "sy#", f->path, data, (Py_ssize_t)len);
+	free(data);
+	if (!r) {
+		pyrt_error(f->path);
+		snprintf(c->why, sizeof c->why, "%s", err_last());
+		err_clear();
+		*why = c->why;
+		return NULL;
+	}
+	text = PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : NULL;
+	if (text)
+		j = cJSON_Parse(text);
+	else
+		PyErr_Clear();
+	Py_DECREF(r);
+	if (!j)
+		*why = "the configuration file's reader gave nothing usable";
+	return j;
+}
+
 /* Read the job from its entry script: the models it calls, and what their
  * forwards do. */
 static void extract_analyse(struct prog *prog, const char *entry, const struct extract_opts *o,
-                            cJSON *modules, cJSON *unres)
+                            struct extract_loadctx *lc, cJSON *modules, cJSON *unres)
 {
 	struct sfile *ef = prog_file(prog, entry);
 	struct interp *in;
@@ -327,6 +405,7 @@ static void extract_analyse(struct prog *prog, const char *entry, const struct e
 	in = interp_new(prog, NULL);
 	if (o->job_argc)
 		interp_set_argv(in, (const char *const *)o->job_argv, o->job_argc);
+	interp_set_loader(in, extract_load, lc);
 	interp_run_entry(in, ef);
 	roots = interp_roots(in, &nroots);
 	models = xcalloc(nroots + 1, sizeof *models);
@@ -339,7 +418,8 @@ static void extract_analyse(struct prog *prog, const char *entry, const struct e
 		if (dup)
 			continue;
 		models[nmodels].root = roots[i].inst;
-		models[nmodels].name = roots[i].binding ? roots[i].binding : "model";
+		models[nmodels].name = roots[i].inst->bound_name ? roots[i].inst->bound_name
+		                       : roots[i].binding ? roots[i].binding : "model";
 		models[nmodels].call = &roots[i];
 		nmodels++;
 	}
@@ -453,11 +533,8 @@ int cmd_extract(int argc, char **argv)
 		if (extract_read_one(repo, f, &o, files, perrs, &prog) < 0)
 			goto fail;
 	}
-	/* Everything is plain C from here on: the interpreter can go. */
-	Py_XDECREF(cfg_helper);
-	cfg_helper = NULL;
-	astconv_fini();
-	pyrt_fini();
+	/* The Python trees are gone; the interpreter stays for the config
+	 * file readers in pyhelpers/. */
 	/* Directories that are submodules (any name) are worth saying too. */
 	for (i = 0; i < nall; i++) {
 		const repo_file_t *f = &all[i];
@@ -480,8 +557,17 @@ int cmd_extract(int argc, char **argv)
 	h.unresolved = unres;
 	h.config = config;
 	modules = cJSON_CreateArray();
-	if (entry)
-		extract_analyse(&prog, entry, &o, modules, unres);
+	if (entry) {
+		struct extract_loadctx lc;
+
+		memset(&lc, 0, sizeof lc);
+		lc.repo = repo;
+		lc.all = all;
+		lc.nall = nall;
+		lc.o = &o;
+		lc.helper = cfg_helper;
+		extract_analyse(&prog, entry, &o, &lc, modules, unres);
+	}
 	graph = records_graph_new(&h);
 	sched = records_schedule_new(&h);
 	cJSON_ReplaceItemInObjectCaseSensitive(graph, "modules", modules);

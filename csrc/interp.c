@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "ecg/catalog_glue.h"
+#include <cjson/cJSON.h>
 #include "ecg/interp.h"
 #include "ecg/util.h"
 
@@ -27,6 +28,7 @@
 #define MAX_DEPTH 40           /* nested calls */
 #define MAX_UNROLL 100000      /* iterations of one loop */
 #define MAX_SAME_FN 6          /* recursion of one function */
+#define MAX_FWD_UNROLL 512     /* iterations of a forward loop read one by one */
 
 enum mode { M_JOB = 0, M_FWD };
 
@@ -39,7 +41,7 @@ enum builtin_id {
 	BI_ISINSTANCE, BI_GETATTR, BI_SETATTR, BI_HASATTR, BI_SUPER, BI_OPEN, BI_EXEC,
 	BI_SORTED, BI_REVERSED, BI_ANY, BI_ALL, BI_MAP, BI_TYPE, BI_ITER, BI_NEXT,
 	BI_DIVMOD, BI_POW, BI_ID, BI_CALLABLE, BI_ISSUBCLASS, BI_VARS, BI_REPR,
-	BI_STATICMETHOD, BI_CLASSMETHOD, BI_PROPERTY,
+	BI_STATICMETHOD, BI_CLASSMETHOD, BI_PROPERTY, BI_GLOBALS,
 	/* methods: self in u.bi.self */
 	BI_M_LIST_APPEND, BI_M_LIST_EXTEND, BI_M_LIST_INSERT, BI_M_LIST_POP,
 	BI_M_DICT_GET, BI_M_DICT_ITEMS, BI_M_DICT_KEYS, BI_M_DICT_VALUES, BI_M_DICT_UPDATE,
@@ -97,6 +99,9 @@ struct interp {
 	size_t nnotes, anotes;
 	struct vdict *builtins;
 	value_t *argv;                 /* sys.argv[1:] as a list of str, or NULL */
+	const char *entry_path;
+	interp_load_fn load;           /* reads the job's data files */
+	void *load_ctx;
 	struct { const struct ast_hdr *def; int n; } active[MAX_DEPTH + 8];
 	int nactive;
 };
@@ -322,6 +327,9 @@ static int declared_global(const struct frame *f, const char *name)
 
 static void bind(struct frame *f, const char *name, value_t *v)
 {
+	if (f->mode != M_FWD && v->k == VK_INST && v->u.inst->mod != VM_NONE && !v->u.inst->bound_name &&
+	    strcmp(name, "self") && !(f->cls && f->locals == f->cls->ns))
+		v->u.inst->bound_name = astr(f->in, name);
 	if (f->locals && !declared_global(f, name))
 		vdict_sets(f->in->a, f->locals, name, v);
 	else
@@ -1120,6 +1128,37 @@ static int is_wrapper(const char *d)
 	return 0;
 }
 
+/* A class of a third-party library that is an nn.Module: the libraries
+ * whose classes are modules, less their config and tokenizer classes. */
+static int ext_is_module_class(const char *d)
+{
+	static const char *const pkgs[] = {
+		"torchvision.ops.", "torchvision.models.", "timm.", "einops.layers.", "torch_geometric.nn.",
+		"flash_attn.", "apex.normalization.", "apex.", "transformer_engine.", "xformers.", "mamba_ssm.",
+		"torchaudio.models.", "transformers.", "diffusers.models.", "open_clip.", "peft.",
+		"torchvision.transforms.v2.", NULL
+	};
+	static const char *const not_modules[] = { "Config", "Tokenizer", "TokenizerFast", "Processor", "Output",
+	                                           "Scheduler", "Pipeline", "Args", "Arguments", NULL };
+	const char *last = strrchr(d, '.');
+	size_t i, n;
+
+	if (!last || !(last[1] >= 'A' && last[1] <= 'Z'))
+		return 0;
+	last++;
+	n = strlen(last);
+	for (i = 0; not_modules[i]; i++) {
+		size_t k = strlen(not_modules[i]);
+
+		if (n >= k && !strcmp(last + n - k, not_modules[i]))
+			return 0;
+	}
+	for (i = 0; pkgs[i]; i++)
+		if (!strncmp(d, pkgs[i], strlen(pkgs[i])))
+			return 1;
+	return 0;
+}
+
 static const char *short_ext(const char *d)
 {
 	const char *dot = strrchr(d, '.');
@@ -1400,7 +1439,14 @@ static size_t container_groups(struct interp *in, const struct vinst *m, size_t 
 {
 	size_t n = 0, i;
 
-	*starts = xmalloc((m->nchildren + 1) * sizeof **starts);
+	*starts = xmalloc((m->nchildren + 2) * sizeof **starts);
+	if (m->nchildren && vdict_gets(m->attrs, "__ecg_len_unknown__")) {
+		/* built by a loop whose trip count is not known: the children
+		 * seen stand for all of them, in one entry with no count */
+		(*starts)[0] = 0;
+		(*starts)[1] = m->nchildren;
+		return 1;
+	}
 	for (i = 0; i < m->nchildren; i++)
 		if (i == 0 || !inst_struct_eq(in, m->children[i - 1].inst, m->children[i].inst, 0))
 			(*starts)[n++] = i;
@@ -1539,6 +1585,99 @@ static value_t *math_call(struct frame *f, const char *name, value_t **args, siz
 	return unknown_at(f, site, "a math function of a value that is not known");
 }
 
+static value_t *literal_eval(struct frame *f, const char *text, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	char *end;
+	long long i;
+	double d;
+	size_t n = strlen(text);
+
+	if (!strcmp(text, "True") || !strcmp(text, "False"))
+		return v_bool(in->a, text[0] == 'T');
+	if (!strcmp(text, "None"))
+		return v_none(in->a);
+	i = strtoll(text, &end, 10);
+	if (*text && !*end)
+		return v_int(in->a, i);
+	d = strtod(text, &end);
+	if (*text && !*end)
+		return v_float(in->a, d);
+	if (n >= 2 && (text[0] == '\'' || text[0] == '"') && text[n - 1] == text[0])
+		return v_strn(in->a, text + 1, n - 2);
+	return unknown_at(f, site, "literal_eval() of text ecg does not evaluate");
+}
+
+static value_t *from_json(struct interp *in, const cJSON *j, const char *src, int depth)
+{
+	value_t *v;
+	const cJSON *c;
+
+	if (depth > 64)
+		return v_unknown(in->a, NULL, "nested too deeply");
+	if (cJSON_IsObject(j)) {
+		v = v_dict(in->a);
+		for (c = j->child; c; c = c->next)
+			vdict_sets(in->a, v->u.dict, c->string ? c->string : "", from_json(in, c, src, depth + 1));
+		return v;
+	}
+	if (cJSON_IsArray(j)) {
+		v = v_seq(in->a, VK_LIST, 0);
+		for (c = j->child; c; c = c->next)
+			vseq_push(in->a, v->u.seq, from_json(in, c, src, depth + 1));
+		return v;
+	}
+	if (cJSON_IsString(j))
+		v = v_str(in->a, j->valuestring ? j->valuestring : "");
+	else if (cJSON_IsBool(j))
+		v = v_bool(in->a, cJSON_IsTrue(j));
+	else if (cJSON_IsNumber(j))
+		v = j->valuedouble == (double)(long long)j->valuedouble && fabs(j->valuedouble) < 9e15
+		    ? v_int(in->a, (long long)j->valuedouble) : v_float(in->a, j->valuedouble);
+	else
+		v = v_none(in->a);
+	v->src = src;
+	return v;
+}
+
+/* json.load(open(p)), yaml.safe_load(...), tomllib.load(...): the job's
+ * configuration files, read from the repository by the loader. */
+static value_t *load_config(struct frame *f, const char *how, value_t *arg, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const char *path = NULL, *why = NULL;
+	cJSON *j;
+	value_t *v;
+
+	if (arg && arg->k == VK_STR && (!strcmp(how, "json.loads") || !strcmp(how, "tomllib.loads"))) {
+		if (!strcmp(how, "json.loads") && (j = cJSON_Parse(arg->u.str.s))) {
+			v = from_json(in, j, anchor_at(f, site), 0);
+			cJSON_Delete(j);
+			return v;
+		}
+		return unknown_at(f, site, "a configuration string ecg does not parse");
+	}
+	if (arg && arg->k == VK_STR)
+		path = arg->u.str.s;
+	else if (arg && arg->k == VK_INST && arg->u.inst->ext && !strcmp(arg->u.inst->ext, "io.TextIOWrapper")) {
+		value_t *nm = vdict_gets(arg->u.inst->attrs, "name");
+
+		path = nm && nm->k == VK_STR ? nm->u.str.s : NULL;
+	}
+	if (!path)
+		return unknown_at(f, site, "a configuration file whose path is not known");
+	if (!in->load)
+		return unknown_at(f, site, "configuration files are not read in this mode");
+	j = in->load(in->load_ctx, path, in->prog->entry_dir, &why);
+	if (!j) {
+		note(in, anchor_at(f, site), afmt(in, "configuration file '%s'", path), why ? why : "not read");
+		return unknown_at(f, site, why ? why : "a configuration file ecg could not read");
+	}
+	v = from_json(in, j, astr(in, path), 0);
+	cJSON_Delete(j);
+	return v;
+}
+
 /* External callables: torch, third-party libraries, the standard library. */
 static value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                          const struct ast_hdr *site)
@@ -1577,6 +1716,41 @@ static value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t na
 	}
 	if (!strcmp(d, "argparse.ArgumentParser"))
 		return argp_new(in);
+	if (!strcmp(d, "functools.partial") && nargs >= 1) {
+		struct vinst *p = new_inst(in);
+		value_t *pa = v_seq(in->a, VK_LIST, 0), *pk = v_dict(in->a);
+
+		p->ext = "functools.partial";
+		for (i = 1; i < nargs; i++)
+			vseq_push(in->a, pa->u.seq, args[i]);
+		if (kw)
+			for (i = 0; i < kw->n; i++)
+				vdict_set(in->a, pk->u.dict, kw->keys[i], kw->vals[i]);
+		vdict_sets(in->a, p->attrs, "func", args[0]);
+		vdict_sets(in->a, p->attrs, "args", pa);
+		vdict_sets(in->a, p->attrs, "keywords", pk);
+		return mk_inst_value(in, p);
+	}
+	if (!strcmp(d, "ast.literal_eval") && nargs == 1 && args[0]->k == VK_STR)
+		return literal_eval(f, args[0]->u.str.s, site);
+	if (!strcmp(d, "os.path.dirname") || !strcmp(d, "os.path.basename")) {
+		if (nargs == 1 && args[0]->k == VK_STR) {
+			const char *p = args[0]->u.str.s, *sl = strrchr(p, '/');
+
+			if (!strcmp(d, "os.path.dirname"))
+				return sl ? v_strn(in->a, p, (size_t)(sl - p)) : v_str(in->a, "");
+			return v_str(in->a, sl ? sl + 1 : p);
+		}
+		return unknown_at(f, site, "a path not known");
+	}
+	if ((!strcmp(d, "os.path.abspath") || !strcmp(d, "os.path.realpath") || !strcmp(d, "os.path.expanduser") ||
+	     !strcmp(d, "os.path.normpath")) && nargs == 1 && args[0]->k == VK_STR)
+		return args[0];
+	if (!strcmp(d, "json.load") || !strcmp(d, "json.loads") || !strcmp(d, "tomllib.load") ||
+	    !strcmp(d, "tomllib.loads") || !strcmp(d, "toml.load") || !strcmp(d, "tomli.load") ||
+	    !strcmp(d, "yaml.safe_load") || !strcmp(d, "yaml.load") || !strcmp(d, "yaml.full_load") ||
+	    !strcmp(d, "omegaconf.OmegaConf.load"))
+		return load_config(f, d, nargs ? args[0] : NULL, site);
 	if (!strcmp(d, "copy.deepcopy") && nargs == 1)
 		return deepcopy_value(in, args[0], 0);
 	if (!strncmp(d, "math.", 5))
@@ -1633,6 +1807,25 @@ static value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t na
 		    !strcmp(last, "enable_grad") || !strcmp(last, "device") || !strcmp(last, "dtype"))
 			return unknown_at(f, site, "a torch context or descriptor");
 		return v_tensor(in->a);
+	}
+	/* a module class of a third-party library: an external module */
+	if (ext_is_module_class(d)) {
+		struct vinst *m = new_inst(in);
+		size_t k;
+
+		m->ext = d;
+		m->mod = VM_EXTERNAL;
+		m->constructed_at = anchor_at(f, site);
+		m->ctor_expr = text_of(f, site);
+		m->cond = f->cond;
+		m->args = vdict_new(in->a);
+		for (k = 0; k < nargs; k++)
+			vdict_sets(in->a, m->args, afmt(in, "arg%zu", k), args[k]);
+		if (kw)
+			for (k = 0; k < kw->n; k++)
+				if (kw->keys[k]->k == VK_STR)
+					vdict_set(in->a, m->args, kw->keys[k], kw->vals[k]);
+		return mk_inst_value(in, m);
 	}
 	/* a third-party model class, e.g. torchvision.models.resnet50() */
 	if (f->mode != M_FWD && (strstr(d, ".models.") || !strncmp(d, "timm.", 5) ||
@@ -1725,6 +1918,26 @@ static value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 	case VK_INST: {
 		struct vinst *m = fn->u.inst;
 
+		if (m->mod == VM_NONE && m->ext && !strcmp(m->ext, "functools.partial")) {
+			value_t *pf = vdict_gets(m->attrs, "func"), *pa = vdict_gets(m->attrs, "args");
+			value_t *pk = vdict_gets(m->attrs, "keywords");
+			size_t np = pa ? pa->u.seq->n : 0;
+			value_t **all = xmalloc((np + nargs + 1) * sizeof *all);
+			struct vdict *mk = vdict_new(in->a);
+			value_t *r;
+
+			for (i = 0; i < np; i++)
+				all[i] = pa->u.seq->items[i];
+			for (i = 0; i < nargs; i++)
+				all[np + i] = args[i];
+			for (i = 0; pk && i < pk->u.dict->n; i++)
+				vdict_set(in->a, mk, pk->u.dict->keys[i], pk->u.dict->vals[i]);
+			for (i = 0; kw && i < kw->n; i++)
+				vdict_set(in->a, mk, kw->keys[i], kw->vals[i]);
+			r = pf ? call(f, pf, all, np + nargs, mk, site) : unknown_at(f, site, "a partial of nothing");
+			free(all);
+			return r;
+		}
 		if (m->mod == VM_NONE) {
 			value_t *c = m->cls ? class_lookup(m->cls, "__call__", NULL) : NULL;
 
@@ -1873,6 +2086,57 @@ static value_t *minmax(struct frame *f, value_t **args, size_t nargs, int want_m
 		}
 	}
 	return bestv ? bestv : unknown_at(f, site, "min/max of nothing");
+}
+
+/* isinstance(v, t) for one type: 1, 0, or -1 when not known. */
+static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
+{
+	size_t i;
+
+	if (t->k == VK_CLASS) {
+		struct vclass *c;
+
+		if (v->k != VK_INST)
+			return v->k == VK_UNKNOWN || v->k == VK_TENSOR ? -1 : 0;
+		c = v->u.inst->cls;
+		if (!c)
+			return 0;     /* a torch or third-party object is not a repo class */
+		for (i = 0; i < c->nmro; i++)
+			if (c->mro[i] == t->u.cls)
+				return 1;
+		return 0;
+	}
+	if (t->k == VK_EXT) {
+		const char *d = canon_ext(in, t->u.ext);
+
+		if (v->k == VK_INST) {
+			const struct vinst *m = v->u.inst;
+
+			if (!strcmp(d, "torch.nn.Module"))
+				return m->mod != VM_NONE;
+			if (m->ext && !strcmp(m->ext, d))
+				return 1;
+			if (m->cls && class_ext_base(m->cls))
+				return !strcmp(class_ext_base(m->cls), d) ? 1 : -1;
+			return m->ext || m->cls ? 0 : -1;
+		}
+		if (v->k == VK_TENSOR)
+			return !strcmp(d, "torch.Tensor") ? 1 : 0;
+		return -1;
+	}
+	if (t->k == VK_BUILTIN) {
+		switch (t->u.bi.id) {
+		case BI_INT: return v->k == VK_INT || v->k == VK_BOOL ? 1 : value_is_known_scalar(v) || v->k == VK_LIST || v->k == VK_TUPLE || v->k == VK_DICT ? 0 : -1;
+		case BI_FLOAT: return v->k == VK_FLOAT ? 1 : value_is_known_scalar(v) ? 0 : -1;
+		case BI_STR: return v->k == VK_STR ? 1 : value_is_known_scalar(v) || v->k == VK_LIST || v->k == VK_TUPLE ? 0 : -1;
+		case BI_BOOL: return v->k == VK_BOOL ? 1 : value_is_known_scalar(v) ? 0 : -1;
+		case BI_LIST: return v->k == VK_LIST ? 1 : value_is_known_scalar(v) || v->k == VK_TUPLE || v->k == VK_DICT ? 0 : -1;
+		case BI_TUPLE: return v->k == VK_TUPLE ? 1 : value_is_known_scalar(v) || v->k == VK_LIST || v->k == VK_DICT ? 0 : -1;
+		case BI_DICT: return v->k == VK_DICT ? 1 : value_is_known_scalar(v) || v->k == VK_LIST || v->k == VK_TUPLE ? 0 : -1;
+		default: return -1;
+		}
+	}
+	return -1;
 }
 
 static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs,
@@ -2071,7 +2335,31 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 	case BI_PRINT:
 		return v_none(in->a);
 	case BI_ISINSTANCE:
-		return unknown_at(f, site, "isinstance() is not followed");
+		if (nargs == 2) {
+			struct vseq one, *types = &one;
+			value_t *tv = args[1];
+			int r = 0, unk = 0;
+
+			if (tv->k == VK_TUPLE) {
+				types = tv->u.seq;
+			} else {
+				one.items = &args[1];
+				one.n = 1;
+			}
+			for (i = 0; i < types->n; i++) {
+				int t = isinstance_of(in, args[0], types->items[i]);
+
+				if (t > 0)
+					r = 1;
+				else if (t < 0)
+					unk = 1;
+			}
+			if (r)
+				return v_bool(in->a, 1);
+			if (!unk)
+				return v_bool(in->a, 0);
+		}
+		return unknown_at(f, site, "isinstance() of something ecg does not know the type of");
 	case BI_GETATTR:
 		if (nargs >= 2 && args[1]->k == VK_STR) {
 			value_t *r = getattr_v(f, args[0], args[1]->u.str.s, site);
@@ -2183,6 +2471,13 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 		return unknown_at(f, site, "the items are not known");
 	case BI_STATICMETHOD: case BI_CLASSMETHOD: case BI_PROPERTY:
 		return nargs ? args[0] : v_none(in->a);
+	case BI_GLOBALS: {
+		value_t *r = ast_arena_alloc(in->a, sizeof *r);
+
+		r->k = VK_DICT;
+		r->u.dict = f->globals->dict;   /* the namespace itself: writes go through */
+		return r;
+	}
 	case BI_M_LIST_APPEND:
 		if (nargs == 1 && (self->k == VK_LIST)) {
 			vseq_push(in->a, self->u.seq, args[0]);
@@ -2358,7 +2653,65 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 		return unknown_at(f, site, "a join of values not known");
 	case BI_M_STR_STRIP:
 		return self;
-	case BI_M_STR_SPLIT: case BI_M_STR_REPLACE: case BI_M_STR_FORMAT:
+	case BI_M_STR_SPLIT: {
+		const char *str = self->u.str.s, *sep = NULL;
+		size_t seplen = 0, L = self->u.str.len, pos = 0;
+		value_t *r = v_seq(in->a, VK_LIST, 0);
+
+		if (nargs >= 1 && args[0]->k == VK_STR && args[0]->u.str.len) {
+			sep = args[0]->u.str.s;
+			seplen = args[0]->u.str.len;
+		} else if (nargs >= 1 && args[0]->k != VK_NONE) {
+			return unknown_at(f, site, "split() with a separator not known");
+		}
+		if (nargs >= 2)
+			return unknown_at(f, site, "split() with maxsplit is not followed");
+		if (sep) {
+			for (;;) {
+				const char *hit = pos <= L ? strstr(str + pos, sep) : NULL;
+
+				if (!hit) {
+					vseq_push(in->a, r->u.seq, v_strn(in->a, str + pos, L - pos));
+					break;
+				}
+				vseq_push(in->a, r->u.seq, v_strn(in->a, str + pos, (size_t)(hit - (str + pos))));
+				pos = (size_t)(hit - str) + seplen;
+			}
+		} else {
+			while (pos < L) {
+				size_t st;
+
+				while (pos < L && (str[pos] == ' ' || str[pos] == '\t' || str[pos] == '\n'))
+					pos++;
+				if (pos >= L)
+					break;
+				st = pos;
+				while (pos < L && !(str[pos] == ' ' || str[pos] == '\t' || str[pos] == '\n'))
+					pos++;
+				vseq_push(in->a, r->u.seq, v_strn(in->a, str + st, pos - st));
+			}
+		}
+		return r;
+	}
+	case BI_M_STR_REPLACE:
+		if (nargs == 2 && args[0]->k == VK_STR && args[1]->k == VK_STR && args[0]->u.str.len) {
+			buf_t b;
+			const char *p = self->u.str.s, *hit;
+			value_t *r;
+
+			buf_init(&b);
+			while ((hit = strstr(p, args[0]->u.str.s))) {
+				buf_add(&b, p, (size_t)(hit - p));
+				buf_add(&b, args[1]->u.str.s, args[1]->u.str.len);
+				p = hit + args[0]->u.str.len;
+			}
+			buf_addstr(&b, p);
+			r = v_strn(in->a, b.buf, b.len);
+			buf_free(&b);
+			return r;
+		}
+		return unknown_at(f, site, "replace() with values not known");
+	case BI_M_STR_FORMAT:
 		return unknown_at(f, site, "string formatting is not followed");
 	case BI_M_ARGP_ADD:
 		argp_add(f, self, args, nargs, kw, site);
@@ -2501,6 +2854,23 @@ static value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const
 		return unknown_at(f, site, afmt(in, "'%s' is not defined in %s", name,
 		                                 obj->u.ns->file ? obj->u.ns->file->path : "that package"));
 	case VK_EXT:
+		if (!strcmp(obj->u.ext, "sys") && !strcmp(name, "argv")) {
+			value_t *r = v_seq(in->a, VK_LIST, 0);
+			size_t i;
+
+			vseq_push(in->a, r->u.seq, v_str(in->a, in->entry_path ? in->entry_path : "main.py"));
+			if (in->argv) {
+				for (i = 0; i < in->argv->u.seq->n; i++)
+					vseq_push(in->a, r->u.seq, in->argv->u.seq->items[i]);
+			}
+			return r;
+		}
+		if (!strcmp(obj->u.ext, "os") && !strcmp(name, "environ")) {
+			struct vinst *env = new_inst(in);
+
+			env->ext = "os.environ";
+			return mk_inst_value(in, env);
+		}
 		return v_ext(in->a, canon_ext(in, afmt(in, "%s.%s", obj->u.ext, name)));
 	case VK_TENSOR:
 		if (is_tensor_prop(name))
@@ -2551,6 +2921,8 @@ static value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const
 		}
 		if (m->ext && !strcmp(m->ext, "io.TextIOWrapper") && !strcmp(name, "read"))
 			return mk_builtin(in, BI_M_FILE_READ, obj);
+		if (m->ext && !strcmp(m->ext, "os.environ") && (!strcmp(name, "get") || !strcmp(name, "setdefault")))
+			return mk_builtin(in, BI_M_DICT_GET, obj);
 		if (m->mod != VM_NONE) {
 			if ((v = module_method(in, obj, name)))
 				return v;
@@ -3538,9 +3910,9 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		const char *expr = text_of(f, s->iter);
 
 		/* a container of modules: one pass per group of identical children */
-		if (it->k == VK_INST && it->u.inst->mod == VM_CONTAINER &&
-		    !vdict_gets(it->u.inst->attrs, "__ecg_len_unknown__")) {
+		if (it->k == VK_INST && it->u.inst->mod == VM_CONTAINER && it->u.inst->nchildren) {
 			struct vinst *m = it->u.inst;
+			value_t *unk = vdict_gets(m->attrs, "__ecg_len_unknown__");
 			size_t *starts, ng = container_groups(in, m, &starts), g;
 			enum flow fl = FL_NORMAL;
 
@@ -3555,15 +3927,31 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 
 				assign(f, s->target, m->ext && !strcmp(m->ext, "torch.nn.ModuleDict")
 				                        ? v_str(in->a, m->children[lo].name) : mk_inst_value(in, rep));
-				fl = run_body_once(f, &s->body, (long long)(hi - lo),
+				fl = run_body_once(f, &s->body, unk ? -1 : (long long)(hi - lo),
 				                   ng == 1 ? lexpr : afmt(in, "children %zu..%zu of %s", lo, hi - 1, expr),
-				                   lsrc, NULL);
+				                   lsrc, unk ? (unk->reason ? unk->reason : "the container's length is not known") : NULL);
 			}
 			free(starts);
 			return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
 		}
 		/* enumerate/zip over a container: the same, with the index unknown */
 		why = iter_items(f, it, &items);
+		if (!why && items && it->k != VK_RANGE && items->n <= MAX_FWD_UNROLL) {
+			/* zip(self.layers, self.windows), enumerate(...), a list:
+			 * each iteration is read with its own items; the module
+			 * tree merges what repeats at the same call site */
+			for (i = 0; i < items->n; i++) {
+				enum flow fl;
+
+				assign(f, s->target, items->items[i]);
+				fl = exec_block(f, &s->body);
+				if (fl == FL_BREAK)
+					break;
+				if (fl == FL_RETURN || fl == FL_RAISE)
+					return fl;
+			}
+			return FL_NORMAL;
+		}
 		if (!why && items) {
 			long long n = (long long)items->n;
 
@@ -3878,6 +4266,7 @@ struct interp *interp_new(struct prog *p, const struct catalog *cat)
 		{ "super", BI_SUPER }, { "open", BI_OPEN }, { "exec", BI_EXEC }, { "sorted", BI_SORTED },
 		{ "reversed", BI_REVERSED }, { "any", BI_ANY }, { "all", BI_ALL },
 		{ "staticmethod", BI_STATICMETHOD }, { "classmethod", BI_CLASSMETHOD }, { "property", BI_PROPERTY },
+		{ "globals", BI_GLOBALS },
 	};
 	struct interp *in = xcalloc(1, sizeof *in);
 	size_t i;
@@ -3916,6 +4305,12 @@ const struct catalog *interp_catalog(const struct interp *in)
 	return in->cat;
 }
 
+void interp_set_loader(struct interp *in, interp_load_fn fn, void *ctx)
+{
+	in->load = fn;
+	in->load_ctx = ctx;
+}
+
 void interp_set_argv(struct interp *in, const char *const *argv, size_t n)
 {
 	size_t i;
@@ -3931,6 +4326,7 @@ void interp_run_entry(struct interp *in, struct sfile *entry)
 	struct vns *ns;
 	struct frame f;
 
+	in->entry_path = entry->path;
 	if (!entry->mod)
 		return;
 	ns = ast_arena_alloc(in->a, sizeof *ns);

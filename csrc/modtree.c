@@ -25,6 +25,7 @@ struct mnode {
 	const char *repeat_expr, *repeat_src, *repeat_reason;
 	const char *call_anchor;
 	const char *opname;           /* ops a layer expands into (catalogue) */
+	long long site_calls;         /* such an op: calls of the layer from its line */
 	int emitted;
 };
 
@@ -185,11 +186,26 @@ static long long mt_add_counts(long long a, long long b)
 
 static void mt_walk(struct mt *t, struct mnode *cur, const struct fev *ev, size_t nev);
 
+/* A layer's ops come from the catalogue, anchored at the line that called
+ * the layer (what a profiler's stack shows).  A layer called from several
+ * lines gets its ops once per line; each op's site_calls says how often
+ * that line calls it. */
 static void mt_layer_ops(struct mt *t, struct mnode *n, const struct fev *call)
 {
 	const char *const *ops = NULL;
-	size_t nops = cg_ops(interp_catalog(t->in), n->inst->ext, &ops), i;
+	size_t nops = cg_ops(interp_catalog(t->in), n->inst ? n->inst->ext : NULL, &ops), i, k;
+	int seen_site = 0;
 
+	for (k = 0; k < n->nkids; k++) {
+		struct mnode *o = n->kids[k];
+
+		if (o->opname && o->ev && !strcmp(o->ev->anchor, call->anchor)) {
+			o->site_calls = mt_add_counts(o->site_calls, call->repeat);
+			seen_site = 1;
+		}
+	}
+	if (seen_site)
+		return;
 	for (i = 0; i < nops; i++) {
 		struct mnode *o = mt_node(t, NULL, "op", n);
 
@@ -199,10 +215,20 @@ static void mt_layer_ops(struct mt *t, struct mnode *n, const struct fev *call)
 		o->count = 1;
 		o->counted = 1;
 		o->opname = ops[i];
+		o->site_calls = call->repeat;
 	}
 }
 
+static void mt_module_call_(struct mt *t, struct mnode *cur, const struct fev *e);
+
 static void mt_module_call(struct mt *t, struct mnode *cur, const struct fev *e)
+{
+	mt_module_call_(t, cur, e);
+	if (e->inst && e->inst->mod == VM_LAYER && e->inst->mt)
+		mt_layer_ops(t, e->inst->mt, e);
+}
+
+static void mt_module_call_(struct mt *t, struct mnode *cur, const struct fev *e)
 {
 	struct vinst *m = e->inst;
 	struct mnode *mn = m ? m->mt : NULL;
@@ -234,6 +260,13 @@ static void mt_module_call(struct mt *t, struct mnode *cur, const struct fev *e)
 		mn->repeat_reason = e->repeat_reason;
 		mt_attach(t, mn);
 	} else {
+		if ((e->cond && e->cond_taken < 0) || (mn->ev && mn->ev->cond && mn->ev->cond_taken < 0)) {
+			/* called on two paths of a condition ecg cannot decide */
+			mn->count = -1;
+			if (!mn->repeat_reason)
+				mn->repeat_reason = mt_fmt(t, "called on more than one path of `%s`, which is not decided here",
+				                           e->cond ? e->cond : mn->ev->cond);
+		}
 		mn->count = mt_add_counts(mn->count, e->repeat);
 		if (e->repeat != 1 && e->repeat_expr && !mn->repeat_expr)
 			mn->repeat_expr = e->repeat_expr;
@@ -245,15 +278,28 @@ static void mt_module_call(struct mt *t, struct mnode *cur, const struct fev *e)
 	}
 	if (!m)
 		return;
-	if (m->mod == VM_LAYER) {
-		mt_layer_ops(t, mn, e);
-		return;
-	}
 	seq = interp_events_of(m);
 	if (seq && !mn->emitted) {
 		mn->emitted = 1;
 		mt_walk(t, mn, seq->ev, seq->n);
 	}
+}
+
+static struct mnode *mt_same_site(struct mnode *cur, const struct fev *e)
+{
+	size_t i;
+
+	for (i = 0; i < cur->nkids; i++) {
+		struct mnode *k = cur->kids[i];
+
+		if (!k->ev || k->inst || k->opname || k->ev->kind != e->kind || strcmp(k->ev->anchor, e->anchor))
+			continue;
+		if (e->kind == FEV_OP && !strcmp(k->ev->op, e->op))
+			return k;
+		if (e->kind == FEV_FUNCTION && !strcmp(k->ev->func, e->func))
+			return k;
+	}
+	return NULL;
 }
 
 static void mt_walk(struct mt *t, struct mnode *cur, const struct fev *ev, size_t nev)
@@ -267,6 +313,17 @@ static void mt_walk(struct mt *t, struct mnode *cur, const struct fev *ev, size_
 		switch (e->kind) {
 		case FEV_OP:
 		case FEV_FUNCTION:
+			/* the same call site again (a loop read iteration by
+			 * iteration): one entry, its count summed */
+			n = mt_same_site(cur, e);
+			if (n) {
+				n->count = mt_add_counts(n->count, e->repeat);
+				if (e->repeat < 0 && !n->repeat_reason)
+					n->repeat_reason = e->repeat_reason;
+				if (e->kind == FEV_FUNCTION)
+					mt_walk(t, n, e->children, e->nchildren);
+				break;
+			}
 			n = mt_node(t, NULL, e->kind == FEV_OP ? "op" : "function", cur);
 			mt_adopt(t, cur, n);
 			n->id = mt_fmt(t, "%s#%d", cur->id, n->order);
@@ -327,6 +384,17 @@ static cJSON *value_json(struct interp *in, const value_t *v, int depth)
 static int mt_total(const struct mnode *n, long long *out)
 {
 	long long tot = 1;
+
+	if (n->opname && n->parent && n->parent->parent && n->parent->count != 1) {
+		/* a layer's op at one call line: that line's calls, times
+		 * the layer's parent's runs */
+		long long up;
+
+		if (n->site_calls < 0 || mt_total(n->parent->parent, &up) < 0)
+			return -1;
+		*out = up * n->site_calls;
+		return 0;
+	}
 
 	for (; n; n = n->parent) {
 		long long c = n->parent ? n->count : 1;

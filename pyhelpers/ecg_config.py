@@ -31,9 +31,114 @@ def _load_toml(text):
         raise ValueError(str(e)) from None
 
 
+def _scalar(text):
+    """A YAML plain or quoted scalar, the YAML 1.1 core types."""
+    t = text.strip()
+    if not t or t in ("~", "null", "Null", "NULL"):
+        return None
+    if t[0] in "'\"" and t[-1] == t[0] and len(t) >= 2:
+        return t[1:-1]
+    if t in ("true", "True", "TRUE", "yes", "Yes", "on", "On"):
+        return True
+    if t in ("false", "False", "FALSE", "no", "No", "off", "Off"):
+        return False
+    if t[0] == "[" and t[-1] == "]":
+        inner = t[1:-1].strip()
+        return [_scalar(x) for x in inner.split(",")] if inner else []
+    for conv in (int, float):
+        try:
+            return conv(t)
+        except ValueError:
+            pass
+    return t
+
+
+def _strip_comment(line):
+    out, quote = [], None
+    for i, ch in enumerate(line):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
+            break
+        out.append(ch)
+    return "".join(out).rstrip()
+
+
+def _load_yaml(text):
+    """The block subset of YAML that configuration files use: nested
+    mappings, lists of scalars or mappings, plain and quoted scalars, flow
+    lists of scalars.  Anchors, tags and multi-line strings are refused."""
+    lines = []
+    for no, raw in enumerate(text.splitlines(), 1):
+        line = _strip_comment(raw)
+        if not line.strip() or line.strip() in ("---", "..."):
+            continue
+        if any(tok in line for tok in ("&", "*", "!!", "|", ">")) and ":" not in line.split("#")[0][:1]:
+            stripped = line.strip()
+            if stripped.endswith(("|", ">")) or " &" in line or " *" in line or "!!" in line:
+                raise ValueError("line %d: YAML feature not supported here" % no)
+        indent = len(line) - len(line.lstrip(" "))
+        lines.append((no, indent, line.strip()))
+
+    def block(i, indent):
+        if i >= len(lines):
+            return None, i
+        if lines[i][2].startswith("- ") or lines[i][2] == "-":
+            out = []
+            while i < len(lines) and lines[i][1] == indent and (lines[i][2].startswith("- ") or lines[i][2] == "-"):
+                no, ind, content = lines[i]
+                rest = content[1:].strip()
+                if not rest:
+                    val, i = block(i + 1, lines[i + 1][1] if i + 1 < len(lines) else indent + 2)
+                    out.append(val)
+                    continue
+                if ":" in rest and not rest.startswith(("'", '"', "[")):
+                    # a mapping inside a list item
+                    sub_indent = ind + (len(content) - len(rest))
+                    lines[i] = (no, sub_indent, rest)
+                    val, i = mapping(i, sub_indent)
+                    out.append(val)
+                    continue
+                out.append(_scalar(rest))
+                i += 1
+            return out, i
+        return mapping(i, indent)
+
+    def mapping(i, indent):
+        out = {}
+        while i < len(lines) and lines[i][1] == indent:
+            no, ind, content = lines[i]
+            if ":" not in content:
+                raise ValueError("line %d: expected 'key: value'" % no)
+            key, _, rest = content.partition(":")
+            key = key.strip().strip("'\"")
+            rest = rest.strip()
+            if rest:
+                out[key] = _scalar(rest)
+                i += 1
+            elif i + 1 < len(lines) and lines[i + 1][1] > indent:
+                out[key], i = block(i + 1, lines[i + 1][1])
+            elif i + 1 < len(lines) and lines[i + 1][1] == indent and lines[i + 1][2].startswith("- "):
+                out[key], i = block(i + 1, indent)
+            else:
+                out[key] = None
+                i += 1
+        return out, i
+
+    value, i = block(0, lines[0][1]) if lines else ({}, 0)
+    if i != len(lines):
+        raise ValueError("line %d: unexpected indentation" % lines[i][0])
+    return value
+
+
 LOADERS = {
     ".json": _load_json,
     ".toml": _load_toml,
+    ".yaml": _load_yaml,
+    ".yml": _load_yaml,
 }
 
 
@@ -52,3 +157,8 @@ def load(name, data):
                 raise ValueError("not UTF-8 at byte %d" % e.start) from None
             return loader(text)
     raise ValueError("no reader for the format of %s" % name)
+
+
+def load_as_json(name, data):
+    """load(), serialised as JSON text for ecg's C side."""
+    return json.dumps(load(name, data), allow_nan=False, default=str)

@@ -100,6 +100,13 @@ const char *interp_call_anchor(const struct vinst *m);
  * frees *starts. */
 size_t interp_container_groups(struct interp *in, const struct vinst *m, size_t **starts);
 
+/* Reads one of the job's data files (JSON, TOML, YAML) at `path`, which is
+ * as the job wrote it (relative to its working directory; `entry_dir` is
+ * the entry script's directory, "" or "dir/").  Returns a cJSON tree the
+ * interpreter takes (and deletes), or NULL with *why set. */
+typedef struct cJSON *(*interp_load_fn)(void *ctx, const char *path, const char *entry_dir, const char **why);
+void interp_set_loader(struct interp *in, interp_load_fn fn, void *ctx);
+
 /* sys.argv[1:] of the job, for argparse and configurators. */
 void interp_set_argv(struct interp *in, const char *const *argv, size_t n);
 

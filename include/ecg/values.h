@@ -146,6 +146,7 @@ struct vinst {
 	const char *constructed_at;   /* anchor */
 	const char *ctor_expr;        /* the constructor call's text */
 	const char *cond;             /* built under this undecided condition */
+	const char *bound_name;       /* the first name job code bound it to ("model") */
 	const char **wrapped_by;      /* DDP, FSDP, torch.compile ... */
 	size_t nwrapped;
 	/* filled by the passes */

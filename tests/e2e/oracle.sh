@@ -68,8 +68,16 @@ for n in $fixtures; do
 	commit "$R" "fixture $n"
 	entry=$(json "$src/fixture.json" 'd["entry"]')
 
-	run_ecg extract --repo "$R" --entry "$entry" --out "$O" -q
-	is "$rc" 0 "$n: ecg extract --entry $entry exits 0"
+	# the job's own command line, as the truth was recorded with it
+	argv=$(json "$src/fixture.json" '"\n".join(d.get("argv", []))')
+	set -f
+	IFS='
+'
+	# shellcheck disable=SC2086
+	run_ecg extract --repo "$R" --entry "$entry" --out "$O" -q -- $argv
+	unset IFS
+	set +f
+	is "$rc" 0 "$n: ecg extract --entry $entry -- $(echo $argv) exits 0"
 
 	# the scorer's perfect graph under ecg's header is a valid record
 	rm -rf "$P"

@@ -35,7 +35,11 @@ layer or container.
    "torchvision.ops.stochastic_depth.StochasticDepth").  Reported but not
    thresholded: ecg module entries that cover no truth module (spurious;
    precision = entries that cover something / all module entries) and
-   truth modules covered by more than one entry.
+   truth modules covered by more than one entry.  Not judged: a module
+   inside a module whose source is not in the repository -- a torch.nn
+   layer (MultiheadAttention's out_proj) or a third-party class
+   (torchvision's MLP) -- when no ecg entry covers it; its outermost such
+   ancestor is judged like any module.
 
 2. repeat -- total_repeat, thresholds: exact 100% where given, given for
    >= 95% of the repeating units, and at least one unit judged.
@@ -73,7 +77,9 @@ layer or container.
    Tensor.add_ in BatchNorm2d in training) are kept: they are what ecg's
    layer catalogue expands a layer into, and their site is already the
    call site in the parent's forward.  An op whose site is null is left
-   out.  (file, line) come from the op's `site` anchor.
+   out, and so are the ops of a module inside a torch.nn layer or a
+   third-party module (see 1: not in the repository, not judged).
+   (file, line) come from the op's `site` anchor.
    ecg set: every entry of kind op, (op, file, line) from its code_anchor
    (an op with no anchor counts, and matches nothing), minus meta names.
    Meta names: Tensor.<m> for m in size, dim, ndimension, numel, nelement,
@@ -345,8 +351,21 @@ class Truth:
         for mod in self.modules:
             self.children.setdefault(mod["parent"], []).append(mod)
 
+    def inside_opaque(self, module_id):
+        """True when a proper ancestor of the module is a torch.nn layer or a
+        third-party module (its inside is not in the repository)."""
+        mod = self.by_id.get(module_id)
+        cur, hops = self.by_id.get(mod.get("parent")) if mod else None, 0
+        while cur is not None and hops < 256:
+            if not cur.get("defined_in") and cur["class"] not in CONTAINERS:
+                return True
+            cur, hops = self.by_id.get(cur.get("parent")), hops + 1
+        return False
+
     def op_included(self, call, item):
         if item["kind"] != "op" or item.get("meta") or item["op"] in self.meta_names:
+            return False
+        if self.inside_opaque(call.get("module")):
             return False
         if item.get("caller") and not (call.get("class") or "").startswith("torch.nn."):
             return False
@@ -429,10 +448,27 @@ class Scorer:
                 self.covered_by.setdefault(e["id"], []).append(tm)
 
     # 1
+    def opaque_ancestor(self, tm):
+        """The nearest proper ancestor whose source ecg cannot read (a torch.nn
+        layer or a third-party module, not a torch.nn container), or None."""
+        by_id = {m["id"]: m for m in self.t.modules}
+        cur, hops = by_id.get(tm.get("parent")), 0
+        while cur is not None and hops < 256:
+            if not cur.get("defined_in") and cur["class"] not in CONTAINERS:
+                return cur
+            cur, hops = by_id.get(cur.get("parent")), hops + 1
+        return None
+
     def modules(self):
-        fails, dup = [], []
+        fails, dup, inside = [], [], []
         for tm in self.t.modules:
             es = self.cover[tm["id"]]
+            anc = self.opaque_ancestor(tm)
+            if anc is not None and not es:
+                # the inside of torch's or a third-party's module: not in
+                # the repository, so not judged (its ancestor is)
+                inside.append("%r inside %r (%s)" % (tm["id"], anc["id"], anc["class"]))
+                continue
             if not es:
                 fails.append("%r (%s): no ecg entry covers it" % (tm["id"], tm["class"]))
                 continue
@@ -443,14 +479,14 @@ class Scorer:
                 dup.append("%r covered by %s" % (tm["id"], ", ".join(repr(e["id"]) for e in es)))
         spurious = ["%r (%s, %s)" % (e["id"], e.get("kind"), e.get("class"))
                     for e in self.mod_entries if e["id"] not in self.covered_by]
-        n = len(self.t.modules)
+        n = len(self.t.modules) - len(inside)
         good = n - len(fails)
         rate = good / n if n else 1.0
         nm = len(self.mod_entries)
         return {"truth_modules": n, "ok": good, "rate": rate,
                 "ecg_module_entries": nm, "spurious": len(spurious),
                 "precision": (nm - len(spurious)) / nm if nm else None,
-                "covered_twice": len(dup),
+                "covered_twice": len(dup), "not_judged_inside_external": len(inside),
                 "pass": n > 0 and rate >= THRESHOLDS["modules"],
                 "failures": fails, "spurious_entries": spurious, "overlaps": dup}
 
@@ -741,6 +777,8 @@ def build_perfect(truth, fixture_dir, collapse=True):
                 if it.get("caller") and not builtin:
                     continue
                 if parse_anchor(it.get("site")) is None:
+                    continue
+                if truth.inside_opaque(c.get("module")):
                     continue
                 via = tuple(it.get("via") or ())
                 for k in range(1, len(via) + 1):

@@ -12,9 +12,10 @@
  * every 3.11 syntax form.  With $ECG_TEST_QUICK (valgrind runs) only
  * examples/ and the generated module.
  *
- * $ECG_ASTCONV_BENCH=1: instead of comparing, time parse and conversion
- * over the files (with $ECG_ASTCONV_CORPUS=/usr/lib/python3.11 for the
- * figures in the report) and print them as diag lines.
+ * $ECG_ASTCONV_BENCH=1: instead of comparing, measure parse and conversion
+ * CPU time and arena bytes over the same file list and print them as diag
+ * lines, e.g.
+ *   ECG_ASTCONV_BENCH=1 ECG_ASTCONV_CORPUS=/usr/lib/python3.11 tests/unit/test_astconv
  *
  * Also: the field tables against the classes' _fields/_attributes and
  * their None defaults; float, complex and str repr() against Python's on

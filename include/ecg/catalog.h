@@ -1,0 +1,305 @@
+/* catalog.h - what ecg knows about torch without running it.
+ *
+ * Two data files ship in <pkgdatadir>/catalog/, the sibling of pyhelpers/
+ * (in the build tree: $(srcdir)/catalog/).  Both are generated, and checked
+ * against a real torch, by tests/oracle/gen_catalog.py; its header describes
+ * the expression language the files use.
+ *
+ *   torch_nn.json     torch.nn built-in classes: constructor and forward
+ *                     parameters, the steps (ops and child-module calls)
+ *                     each forward makes at top level in torch 1.13, with
+ *                     the conditions they depend on, a parameter-count
+ *                     formula, an output-shape rule, the children a
+ *                     composite builds.
+ *   torch_names.json  Tensor methods and properties, torch.* functions and
+ *                     classes, torch.nn.functional functions, the "meta"
+ *                     names, tensor factories, Python operators -> Tensor
+ *                     dunders.
+ *
+ * Everything is loaded and validated once by catalog_load(); after that the
+ * catalogue is read-only, lookups allocate nothing (hash tables) and every
+ * pointer handed out (strings, classes, params, steps, expressions) is
+ * borrowed from the catalogue and valid until catalog_free().
+ *
+ * Errors: catalog_load() returns -1 with err_set(ECG_EXIT_INTERNAL,
+ * "<path>: <where>: <what is wrong>").  Evaluation functions return 0 with
+ * a result, 1 when the result depends on something not known statically
+ * (and name it through *unknown, a borrowed string: a constructor or
+ * forward parameter name, "training", "first_call" or "distributed"), or
+ * -1 with err_set(ECG_EXIT_INTERNAL, ...) when the values have the wrong
+ * type for the formula (a string where an integer is needed, an overflow).
+ */
+#ifndef ECG_CATALOG_H
+#define ECG_CATALOG_H
+
+#include <stddef.h>
+
+#include "ecg/ast.h"
+#include "ecg/util.h"
+
+struct catalog;
+struct catalog_expr;     /* a compiled expression; opaque */
+struct catalog_shape;    /* a compiled output-shape rule; opaque */
+
+/* Load <dir>/torch_nn.json and <dir>/torch_names.json. */
+int catalog_load(const char *dir, struct catalog **out);
+void catalog_free(struct catalog *cat);     /* NULL is fine */
+
+/* "<parent of helpers_dir>/catalog": where the catalogue sits next to the
+ * directory helpers_find() returned.  Caller frees. */
+char *catalog_dir_beside(const char *helpers_dir);
+
+/* ------------------------------------------------------------------ values */
+
+enum catalog_vtype {
+	CATALOG_UNKNOWN = 0, /* not resolved statically */
+	CATALOG_NONE,
+	CATALOG_BOOL,        /* i: 0 or 1 */
+	CATALOG_INT,         /* i */
+	CATALOG_FLOAT,       /* f */
+	CATALOG_STR,         /* s */
+	CATALOG_TUPLE,       /* a tuple or list of ints: items[0..n) */
+	CATALOG_CALLABLE,    /* s: dotted name, "torch.nn.functional.gelu" */
+	CATALOG_MODULE,      /* s: class dotted name, "torch.nn.ReLU"; args: its
+	                        constructor arguments, or NULL if not known */
+	CATALOG_TENSOR,      /* i: rank (-1: unknown); items: its dims when
+	                        known (n == rank; a dim < 0 is unknown), else
+	                        NULL; s: an identity key (two tensor arguments
+	                        are the same object iff their keys are equal;
+	                        NULL: unknown); dtype: "torch.float32" or NULL */
+	CATALOG_OTHER        /* known and not None, of no type above */
+};
+
+struct catalog_args;
+
+/* A value.  All pointers are borrowed (from the caller's data or from the
+ * catalogue).  Zero-initialised, it is CATALOG_UNKNOWN. */
+struct catalog_value {
+	enum catalog_vtype type;
+	long long i;
+	double f;
+	const char *s;
+	const long long *items;
+	size_t n;
+	const char *dtype;
+	const struct catalog_args *args;
+};
+
+/* Arguments by name, as the caller resolved them.  A parameter that is not
+ * listed takes its catalogue default (unknown if it has none); one listed
+ * as CATALOG_UNKNOWN is unknown. */
+struct catalog_arg {
+	const char *name;
+	struct catalog_value v;
+};
+
+struct catalog_args {
+	const struct catalog_arg *v;
+	size_t n;
+};
+
+/* What an expression is evaluated against.  args: the module's constructor
+ * arguments; fwd: the arguments of one forward call (NULL: not known);
+ * the three states are 1, 0 or -1 (unknown). */
+struct catalog_env {
+	const struct catalog_args *args;
+	const struct catalog_args *fwd;
+	int training;        /* module.training */
+	int first_call;      /* the module's first forward (lazy modules materialise) */
+	int distributed;     /* torch.distributed world size > 1 */
+};
+
+/* ------------------------------------------------------------------ classes */
+
+enum catalog_kind { CATALOG_LAYER = 1, CATALOG_CONTAINER };
+
+enum catalog_pkind {
+	CATALOG_POSITIONAL = 1, /* positional or keyword */
+	CATALOG_KEYWORD_ONLY,
+	CATALOG_VAR_POSITIONAL, /* *args */
+	CATALOG_VAR_KEYWORD     /* **kwargs */
+};
+
+struct catalog_param {
+	const char *name;
+	enum catalog_pkind kind;
+	int has_default;
+	struct catalog_value def;   /* when has_default: NONE, BOOL, INT, FLOAT,
+	                               STR, TUPLE, CALLABLE or OTHER */
+	int show;                   /* the record lists it even when not passed */
+	const char *min_torch;      /* "2.1" for a parameter newer than torch
+	                               1.13, else NULL */
+};
+
+enum catalog_step_kind {
+	CATALOG_STEP_OP = 1,   /* a tensor op: name is its canonical name */
+	CATALOG_STEP_MODULE,   /* a child-module call: name is its path under
+	                          the module ("linear1"), or "<path>.*" (each
+	                          child of that container in order; repeat is
+	                          their expected count) or "*" (each child of
+	                          this module in order: Sequential) */
+	CATALOG_STEP_CALL_ARG  /* a call of the constructor argument `name`: a
+	                          string maps to an op (catalog_call_arg_op()),
+	                          a CALLABLE is an op of its name, a MODULE is a
+	                          call of the child registered under `name` */
+};
+
+struct catalog_step {
+	enum catalog_step_kind kind;
+	const char *name;
+	int meta;                          /* OP that only reads metadata */
+	const struct catalog_expr *when;   /* NULL: always */
+	const struct catalog_expr *repeat; /* MODULE "x.*" only, else NULL */
+	const char *const *strings;        /* CALL_ARG: nstrings (value, op) pairs */
+	size_t nstrings;
+};
+
+/* A submodule a composite built-in constructs (or receives). */
+struct catalog_child {
+	const char *name;                  /* attribute name, "self_attn" */
+	const char *class_name;            /* dotted class name, or NULL when ... */
+	const char *class_arg;             /* ... it is the module passed as this
+	                                      constructor argument */
+	const struct catalog_expr *when;   /* NULL: always present */
+	const char *const *arg_names;      /* its constructor arguments, as */
+	const struct catalog_expr *const *arg_exprs; /* expressions over ours */
+	size_t nargs;
+	const char *copy_of;               /* a ModuleList of copy.deepcopy()s of
+	                                      this constructor argument ... */
+	const struct catalog_expr *count;  /* ... this many; else NULL */
+};
+
+struct catalog_class {
+	const char *name;          /* "torch.nn.Linear" */
+	const char *module;        /* defining module, "torch.nn.modules.linear" */
+	enum catalog_kind kind;
+	const char *min_torch;     /* NULL, or the first torch that has it */
+	const char *notes;         /* NULL or a sentence */
+	int recorded;              /* steps were recorded from torch 1.13 (not
+	                              written from the source or the docs) */
+	const struct catalog_param *params;   /* constructor, in order */
+	size_t nparams;
+	const struct catalog_param *forward;  /* NULL when it has no forward */
+	size_t nforward;
+	const struct catalog_step *steps;     /* NULL when it has no forward */
+	size_t nsteps;
+	const struct catalog_child *children;
+	size_t nchildren;
+	/* private */
+	const struct catalog *cat;
+	const struct catalog_expr *count_expr;
+	const struct catalog_shape *shape;
+	const char *const *var_names;
+	const struct catalog_expr *const *var_exprs;
+	size_t nvars;
+};
+
+/* The class of a dotted name: "torch.nn.Linear", "torch.nn.modules.Linear"
+ * or its defining module's spelling "torch.nn.modules.linear.Linear".
+ * NULL if the catalogue does not know it. */
+const struct catalog_class *catalog_class(const struct catalog *cat, const char *dotted);
+size_t catalog_nclasses(const struct catalog *cat);
+const struct catalog_class *catalog_class_at(const struct catalog *cat, size_t i); /* sorted by name */
+
+/* A constructor parameter by name, or NULL. */
+const struct catalog_param *catalog_param(const struct catalog_class *c, const char *name);
+/* The parameter that positional argument `pos` (0-based) binds to: the
+ * pos-th CATALOG_POSITIONAL one, else the *args parameter, else NULL (too
+ * many positional arguments). */
+const struct catalog_param *catalog_param_at(const struct catalog_class *c, size_t pos);
+
+/* Number of parameters (sum of numel()) a module of this class owns with
+ * these constructor arguments.  Returns 0 and *out; 1 when an argument it
+ * needs is unknown (*unknown names it; for containers the contents argument,
+ * "args" / "modules" ..., whose children the caller must sum itself; for lazy
+ * modules the forward argument "input"); -1 on a type error.  unknown may be
+ * NULL. */
+int catalog_param_count(const struct catalog_class *c, const struct catalog_args *args,
+                        long long *out, const char **unknown);
+
+/* Whether a step runs: *taken = 1 or 0 (a NULL `when` is always taken).
+ * 0, 1 (unknown; *unknown names why) or -1 as above. */
+int catalog_when(const struct catalog_class *c, const struct catalog_expr *when,
+                 const struct catalog_env *env, int *taken, const char **unknown);
+
+/* Evaluate any expression of this class (a step's repeat, a child's count or
+ * argument).  *out may borrow from the env's arguments or the catalogue. */
+int catalog_eval(const struct catalog_class *c, const struct catalog_expr *e,
+                 const struct catalog_env *env, struct catalog_value *out, const char **unknown);
+
+/* The op a CALL_ARG step makes when the argument is the string `value`
+ * ("gelu" -> "torch.nn.functional.gelu"), or NULL. */
+const char *catalog_call_arg_op(const struct catalog_step *s, const char *value);
+
+/* Append a Python-like rendering of an expression to *out: constructor
+ * arguments as self.<name>, forward arguments bare ("self.training and
+ * self.track_running_stats", "hx is None", "query.dim() == 3"). */
+void catalog_expr_text(const struct catalog_expr *e, buf_t *out);
+
+/* ------------------------------------------------------------------ shapes */
+
+/* One dimension: n >= 0 a known size; else sym a symbol ("B", borrowed from
+ * the input) or, with sym NULL, unknown. */
+struct catalog_dim {
+	long long n;
+	const char *sym;
+};
+
+/* The forward parameter whose shape the rule reads ("input", "tgt"), or NULL
+ * when the class has no shape rule. */
+const char *catalog_shape_input(const struct catalog_class *c);
+
+/* The shape of the forward's (first) output from the shape of that input:
+ * writes *nout dims to out (room for cap).  Dims the rule does not touch
+ * keep their symbols; a computed dim whose input is symbolic is unknown.
+ * 0; 1 when there is no rule or something it needs is unknown (*unknown
+ * says what); -1 on a type error or when cap is too small. */
+int catalog_out_shape(const struct catalog_class *c, const struct catalog_env *env,
+                      const struct catalog_dim *in, size_t nin,
+                      struct catalog_dim *out, size_t cap, size_t *nout, const char **unknown);
+
+/* ------------------------------------------------------------------ names */
+
+/* Name flags: what a bare name is in its namespace.  0: not known there. */
+enum {
+	CATALOG_N_FUNCTION = 1,   /* a callable (a method, for Tensor) */
+	CATALOG_N_PROPERTY = 2,   /* Tensor: an attribute read, not a call */
+	CATALOG_N_META = 4,       /* Tensor: reads metadata only (record.py's rule:
+	                             size, dim, numel, ... and every property) */
+	CATALOG_N_FACTORY = 8,    /* torch: builds a tensor from sizes or data */
+	CATALOG_N_CLASS = 16,     /* torch: a class (no_grad, Size, device ...) */
+	CATALOG_N_LATER = 32      /* not in torch 1.13: a 2.x addition */
+};
+
+int catalog_tensor_name(const struct catalog *cat, const char *name);  /* "view", "shape", "__add__" */
+int catalog_torch_name(const struct catalog *cat, const char *name);   /* "matmul", "zeros", "no_grad" */
+int catalog_functional_name(const struct catalog *cat, const char *name); /* "softmax" */
+
+/* Shorthands over the flags. */
+int catalog_is_tensor_method(const struct catalog *cat, const char *name);
+int catalog_is_tensor_property(const struct catalog *cat, const char *name);
+int catalog_is_meta(const struct catalog *cat, const char *name);
+int catalog_torch_function(const struct catalog *cat, const char *name);
+int catalog_functional(const struct catalog *cat, const char *name);
+
+/* ------------------------------------------------------------------ operators */
+
+enum catalog_binform {
+	CATALOG_BIN_PLAIN = 0,  /* a + b        -> __add__ */
+	CATALOG_BIN_REFLECTED,  /* 2 + t        -> __radd__ */
+	CATALOG_BIN_INPLACE     /* t += b       -> __iadd__ */
+};
+
+/* The Tensor dunder a Python operator is named by ("__matmul__"), or NULL
+ * for an operator that is no tensor op (is, is not) or an invalid enum.
+ * Comparisons are named as written (1 < t is __lt__, as record.py names
+ * it); `in` / `not in` are __contains__; `not t` and truth tests __bool__;
+ * a subscript load / store / del __getitem__ / __setitem__ / __delitem__. */
+const char *catalog_dunder_binop(const struct catalog *cat, enum ast_operator op,
+                                 enum catalog_binform form);
+const char *catalog_dunder_cmpop(const struct catalog *cat, enum ast_cmpop op);
+const char *catalog_dunder_unaryop(const struct catalog *cat, enum ast_unaryop op);
+const char *catalog_dunder_subscript(const struct catalog *cat, enum ast_ctx ctx);
+const char *catalog_dunder_truth(const struct catalog *cat);
+
+#endif
