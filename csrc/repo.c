@@ -403,19 +403,20 @@ static int repo_tree_cb(const char *root, const git_tree_entry *e,
 	case GIT_FILEMODE_BLOB_EXECUTABLE:
 		f = repo_list_add(l, path, REPO_FILE);
 		/* The header only: the blob is inflated once, when read. */
+		/* A blob missing from the object store (a partial clone, a
+		 * mirror without its large files) is this file's problem, not
+		 * the listing's: repo_read() reports it. */
 		if (git_odb_read_header(&len, &type, l->odb, oid) < 0) {
-			err_set(ECG_EXIT_INPUT, "cannot read blob of '%s' in %s: %s",
-			        path, l->r->name, repo_gerr("unknown error"));
-			goto fail;
+			git_error_clear();
+			len = 0;
 		}
 		f->size = len;
 		break;
 	case GIT_FILEMODE_LINK:
 		f = repo_list_add(l, path, REPO_SYMLINK);
 		if (git_blob_lookup(&blob, l->r->git, oid) < 0) {
-			err_set(ECG_EXIT_INPUT, "cannot read symlink '%s' in %s: %s",
-			        path, l->r->name, repo_gerr("unknown error"));
-			goto fail;
+			git_error_clear();   /* the target stays unknown (NULL) */
+			break;
 		}
 		len = (size_t)git_blob_rawsize(blob);
 		if (len > REPO_LINK_CAP)
@@ -431,11 +432,6 @@ static int repo_tree_cb(const char *root, const git_tree_entry *e,
 		return 0;
 	}
 	git_oid_tostr(f->blob, sizeof f->blob, oid);
-	goto cleanup;
-fail:
-	l->failed = 1;
-	ret = -1;
-cleanup:
 	git_blob_free(blob);
 	return ret;
 }

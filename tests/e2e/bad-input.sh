@@ -69,6 +69,22 @@ is "$(json "$T/o2/computation_graph.json" "[e['file'] for e in d['parse_errors']
 	"--max-file-size raises the limit and the 50 MB file parses"
 fi
 
+# --- blobs missing from the object store (a partial clone, a mirror
+# without its large files): a per-file problem, not the run's
+mkrepo "$T/partial"
+printf 'x = 1\n' >"$T/partial/ok.py"
+printf 'y = 2  # gone\n' >"$T/partial/gone.py"
+printf 'big data\n' >"$T/partial/data.bin"
+commit "$T/partial" "partial"
+for f in gone.py data.bin; do
+	sha=$("$GIT" -C "$T/partial" rev-parse "HEAD:$f")
+	rm -f "$T/partial/.git/objects/$(echo "$sha" | cut -c1-2)/$(echo "$sha" | cut -c3-)"
+done
+run_ecg extract --repo "$T/partial" --out "$T/o-partial" -q
+is "$rc" 0 "missing blobs do not stop the run"
+is "$(json "$T/o-partial/computation_graph.json" "[(e['file'], 'cannot read blob' in e['message']) for e in d['parse_errors']]")" \
+	"[('gone.py', True)]" "  a missing .py blob is a parse error naming the file"
+
 # --- whole-run problems
 mkrepo "$T/empty"
 run_ecg extract --repo "$T/empty" --out "$T/o3"
