@@ -217,7 +217,7 @@ static const struct {
 
 struct loader {
 	struct catalog *cat;
-	const char *path;
+	char *path;             /* the file being read (owned) */
 	buf_t where;            /* "classes[3] torch.nn.Linear: params[2]" */
 	struct catalog_class *cls;  /* the class being compiled, or NULL */
 	const char **vars;      /* its var names */
@@ -1087,7 +1087,8 @@ static int read_json(struct loader *L, const char *dir, const char *file, cJSON 
 	int rc = -1;
 
 	*out = NULL;
-	L->path = file;
+	free(L->path);
+	L->path = xstrdup(path);
 	if (!f) {
 		err_set(ECG_EXIT_INTERNAL, "cannot open catalogue '%s': %s (reinstall ecg)", path, strerror(errno));
 		goto done;
@@ -1111,7 +1112,7 @@ static int read_json(struct loader *L, const char *dir, const char *file, cJSON 
 
 		for (p = text; at && p < at; p++)
 			line += *p == '\n';
-		err_set(ECG_EXIT_INTERNAL, "catalogue %s: not valid JSON (near line %ld)", file, line);
+		err_set(ECG_EXIT_INTERNAL, "catalogue %s: not valid JSON (near line %ld)", path, line);
 		goto done;
 	}
 	if (!cJSON_IsObject(*out)) {
@@ -1348,6 +1349,7 @@ done:
 	cJSON_Delete(names);
 	cJSON_Delete(nn);
 	buf_free(&L.where);
+	free(L.path);
 	catalog_free(L.cat);
 	return rc;
 }

@@ -1,94 +1,204 @@
-/* catalog_glue.c - see include/ecg/catalog_glue.h.
- * Until the catalogue (catalog.c) lands, a small table of the containers
- * and the parameters of the commonest layers. */
+/* catalog_glue.c - see include/ecg/catalog_glue.h */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "ecg/catalog.h"
 #include "ecg/catalog_glue.h"
-
-struct cg_entry {
-	const char *name;
-	enum cg_kind kind;
-	const char *params[8];
-};
-
-static const struct cg_entry cg_table[] = {
-	{ "torch.nn.Sequential", CG_CONTAINER, { NULL } },
-	{ "torch.nn.ModuleList", CG_CONTAINER, { NULL } },
-	{ "torch.nn.ModuleDict", CG_CONTAINER, { NULL } },
-	{ "torch.nn.Linear", CG_LAYER, { "in_features", "out_features", "bias", "device", "dtype", NULL } },
-	{ "torch.nn.Embedding", CG_LAYER, { "num_embeddings", "embedding_dim", "padding_idx", "max_norm", NULL } },
-	{ "torch.nn.LayerNorm", CG_LAYER, { "normalized_shape", "eps", "elementwise_affine", NULL } },
-	{ "torch.nn.Dropout", CG_LAYER, { "p", "inplace", NULL } },
-	{ "torch.nn.GELU", CG_LAYER, { "approximate", NULL } },
-	{ "torch.nn.ReLU", CG_LAYER, { "inplace", NULL } },
-	{ "torch.nn.SiLU", CG_LAYER, { "inplace", NULL } },
-	{ "torch.nn.Conv2d", CG_LAYER, { "in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation", "groups", "bias" } },
-	{ "torch.nn.BatchNorm2d", CG_LAYER, { "num_features", "eps", "momentum", "affine", "track_running_stats", NULL } },
-};
-
-static const struct cg_entry *cg_find(const char *d)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof cg_table / sizeof cg_table[0]; i++)
-		if (!strcmp(cg_table[i].name, d))
-			return &cg_table[i];
-	return NULL;
-}
+#include "ecg/util.h"
 
 enum cg_kind cg_kind_of(const struct catalog *cat, const char *dotted)
 {
-	const struct cg_entry *e = cg_find(dotted);
+	const struct catalog_class *c = cat ? catalog_class(cat, dotted) : NULL;
 
-	(void)cat;
-	if (e)
-		return e->kind;
-	/* any other torch.nn class is a layer */
+	if (c)
+		return c->kind == CATALOG_CONTAINER ? CG_CONTAINER : CG_LAYER;
+	if (!strcmp(dotted, "torch.nn.Sequential") || !strcmp(dotted, "torch.nn.ModuleList") ||
+	    !strcmp(dotted, "torch.nn.ModuleDict"))
+		return CG_CONTAINER;
 	if (!strncmp(dotted, "torch.nn.", 9) && !strchr(dotted + 9, '.'))
 		return CG_LAYER;
 	return CG_UNKNOWN;
 }
 
-size_t cg_params(const struct catalog *cat, const char *dotted, const char *const **names)
+const char *cg_param_at(const struct catalog *cat, const char *dotted, size_t pos)
 {
-	const struct cg_entry *e = cg_find(dotted);
-	size_t n = 0;
+	const struct catalog_class *c = cat ? catalog_class(cat, dotted) : NULL;
+	const struct catalog_param *p = c ? catalog_param_at(c, pos) : NULL;
 
-	(void)cat;
-	*names = NULL;
-	if (!e)
+	return p ? p->name : NULL;
+}
+
+/* Constructor arguments as the catalogue reads them.  The arrays are owned
+ * by the caller (free(*store) and free(*ints)). */
+static void cg_args(const struct vinst *m, struct catalog_args *out, struct catalog_arg **store,
+                    long long **ints)
+{
+	size_t i, n = m->args ? m->args->n : 0, k = 0, nints = 0, j;
+
+	*store = xcalloc(n + 1, sizeof **store);
+	for (i = 0; i < n; i++) {
+		const value_t *v = m->args->vals[i];
+
+		if (v->k == VK_TUPLE || v->k == VK_LIST)
+			nints += v->u.seq->n;
+	}
+	*ints = xcalloc(nints + 1, sizeof **ints);
+	nints = 0;
+	for (i = 0; i < n; i++) {
+		const value_t *key = m->args->keys[i], *v = m->args->vals[i];
+		struct catalog_arg *a = &(*store)[k];
+
+		if (key->k != VK_STR)
+			continue;
+		a->name = key->u.str.s;
+		switch (v->k) {
+		case VK_NONE: a->v.type = CATALOG_NONE; break;
+		case VK_BOOL: a->v.type = CATALOG_BOOL; a->v.i = v->u.b; break;
+		case VK_INT: a->v.type = CATALOG_INT; a->v.i = v->u.i; break;
+		case VK_FLOAT: a->v.type = CATALOG_FLOAT; a->v.f = v->u.f; break;
+		case VK_STR: a->v.type = CATALOG_STR; a->v.s = v->u.str.s; break;
+		case VK_EXT: a->v.type = CATALOG_CALLABLE; a->v.s = v->u.ext; break;
+		case VK_TUPLE: case VK_LIST:
+			a->v.type = CATALOG_TUPLE;
+			a->v.items = *ints + nints;
+			for (j = 0; j < v->u.seq->n; j++) {
+				const value_t *x = v->u.seq->items[j];
+
+				if (x->k != VK_INT) {
+					a->v.type = CATALOG_UNKNOWN;
+					break;
+				}
+				(*ints)[nints + j] = x->u.i;
+			}
+			a->v.n = v->u.seq->n;
+			nints += v->u.seq->n;
+			break;
+		case VK_INST:
+			a->v.type = v->u.inst->mod != VM_NONE ? CATALOG_MODULE : CATALOG_OTHER;
+			a->v.s = v->u.inst->ext;
+			break;
+		default:
+			a->v.type = CATALOG_UNKNOWN;
+			break;
+		}
+		k++;
+	}
+	out->v = *store;
+	out->n = k;
+}
+
+static void cg_value(const value_t *v, struct catalog_value *out)
+{
+	memset(out, 0, sizeof *out);
+	switch (v->k) {
+	case VK_NONE: out->type = CATALOG_NONE; break;
+	case VK_BOOL: out->type = CATALOG_BOOL; out->i = v->u.b; break;
+	case VK_INT: out->type = CATALOG_INT; out->i = v->u.i; break;
+	case VK_FLOAT: out->type = CATALOG_FLOAT; out->f = v->u.f; break;
+	case VK_STR: out->type = CATALOG_STR; out->s = v->u.str.s; break;
+	case VK_TENSOR: out->type = CATALOG_TENSOR; out->i = -1; break;
+	case VK_TUPLE: case VK_LIST: out->type = CATALOG_OTHER; break;
+	default: out->type = CATALOG_UNKNOWN; break;
+	}
+}
+
+size_t cg_ops(const struct catalog *cat, const struct vinst *m, int training, value_t *const *fargs,
+              size_t nfargs, const struct vdict *fkw, int call_known, const char **ops, size_t max)
+{
+	const struct catalog_class *c = cat && m->ext ? catalog_class(cat, m->ext) : NULL;
+	struct catalog_args args, fwd;
+	struct catalog_arg *store, *fstore;
+	long long *ints;
+	struct catalog_env env;
+	size_t i, n = 0, nf = 0, k;
+
+	if (!c)
 		return 0;
-	while (n < 8 && e->params[n])
-		n++;
-	*names = e->params;
+	cg_args(m, &args, &store, &ints);
+	/* the forward call's arguments, by the forward's parameter names */
+	fstore = xcalloc(nfargs + (fkw ? fkw->n : 0) + 1, sizeof *fstore);
+	for (i = 0, k = 0; i < nfargs && k < c->nforward; k++) {
+		if (c->forward[k].kind == CATALOG_VAR_POSITIONAL || c->forward[k].kind == CATALOG_VAR_KEYWORD ||
+		    c->forward[k].kind == CATALOG_KEYWORD_ONLY)
+			break;
+		fstore[nf].name = c->forward[k].name;
+		cg_value(fargs[i++], &fstore[nf++].v);
+	}
+	for (i = 0; fkw && i < fkw->n; i++) {
+		if (fkw->keys[i]->k != VK_STR)
+			continue;
+		fstore[nf].name = fkw->keys[i]->u.str.s;
+		cg_value(fkw->vals[i], &fstore[nf++].v);
+	}
+	fwd.v = fstore;
+	fwd.n = nf;
+	memset(&env, 0, sizeof env);
+	env.args = &args;
+	env.fwd = call_known ? &fwd : NULL;
+	env.training = training;
+	env.first_call = -1;
+	env.distributed = -1;
+	for (i = 0; i < c->nsteps && n < max; i++) {
+		const struct catalog_step *s = &c->steps[i];
+		int taken = 1;
+		const char *why = NULL;
+		int rc;
+
+		if (s->meta)
+			continue;
+		rc = catalog_when(c, s->when, &env, &taken, &why);
+		if (rc < 0 || (rc == 0 && !taken))
+			continue;
+		/* Undecided: a step that hangs on the training flag is kept (it
+		 * is the mode's business, and the record says so); one that
+		 * hangs on what the call passed (an unbatched input, a missing
+		 * hidden state) is the unusual path and is left out. */
+		if (rc == 1 && !(why && strstr(why, "training")))
+			continue;
+		if (s->kind == CATALOG_STEP_OP) {
+			ops[n++] = s->name;
+		} else if (s->kind == CATALOG_STEP_CALL_ARG) {
+			const struct catalog_arg *a = NULL;
+			size_t j;
+
+			for (j = 0; j < args.n; j++)
+				if (!strcmp(args.v[j].name, s->name))
+					a = &args.v[j];
+			if (a && a->v.type == CATALOG_STR && catalog_call_arg_op(s, a->v.s))
+				ops[n++] = catalog_call_arg_op(s, a->v.s);
+			else if (!a) {
+				const struct catalog_param *p = catalog_param(c, s->name);
+
+				if (p && p->has_default && p->def.type == CATALOG_STR && catalog_call_arg_op(s, p->def.s))
+					ops[n++] = catalog_call_arg_op(s, p->def.s);
+				else if (p && p->has_default && p->def.type == CATALOG_CALLABLE)
+					ops[n++] = p->def.s;
+			} else if (a->v.type == CATALOG_CALLABLE) {
+				ops[n++] = a->v.s;
+			}
+		}
+	}
+	free(store);
+	free(fstore);
+	free(ints);
 	return n;
 }
 
-size_t cg_ops(const struct catalog *cat, const char *dotted, const char *const **ops)
+long long cg_param_count(const struct catalog *cat, const struct vinst *m)
 {
-	static const struct { const char *cls; const char *op; } t[] = {
-		{ "torch.nn.Linear", "torch.nn.functional.linear" },
-		{ "torch.nn.Embedding", "torch.nn.functional.embedding" },
-		{ "torch.nn.LayerNorm", "torch.nn.functional.layer_norm" },
-		{ "torch.nn.Dropout", "torch.nn.functional.dropout" },
-		{ "torch.nn.GELU", "torch.nn.functional.gelu" },
-		{ "torch.nn.ReLU", "torch.nn.functional.relu" },
-		{ "torch.nn.SiLU", "torch.nn.functional.silu" },
-		{ "torch.nn.Conv2d", "torch.nn.functional.conv2d" },
-		{ "torch.nn.BatchNorm2d", "torch.nn.functional.batch_norm" },
-	};
-	size_t i;
+	const struct catalog_class *c = cat && m->ext ? catalog_class(cat, m->ext) : NULL;
+	struct catalog_args args;
+	struct catalog_arg *store;
+	long long *ints, out = -1;
 
-	(void)cat;
-	*ops = NULL;
-	if (!dotted)
-		return 0;
-	for (i = 0; i < sizeof t / sizeof t[0]; i++)
-		if (!strcmp(t[i].cls, dotted)) {
-			*ops = &t[i].op;
-			return 1;
-		}
-	return 0;
+	if (!c)
+		return -1;
+	cg_args(m, &args, &store, &ints);
+	if (catalog_param_count(c, &args, &out, NULL) != 0)
+		out = -1;
+	free(store);
+	free(ints);
+	return out;
 }

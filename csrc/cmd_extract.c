@@ -7,11 +7,13 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ecg/ast.h"
+#include "ecg/catalog.h"
 #include "ecg/cmd.h"
 #include "ecg/emit.h"
 #include "ecg/err.h"
@@ -30,6 +32,7 @@
 static const char extract_usage[] =
 "usage: ecg extract [--repo PATH] [--rev REV | --worktree] [--entry FILE]\n"
 "                   [--out DIR] [--max-file-size BYTES] [--helpers-dir DIR] [-q]\n"
+"                   [--stats]\n"
 "                   [-- JOB-ARGS...]\n"
 "\n"
 "Read the Python files of a commit, without checking anything out and without\n"
@@ -52,6 +55,7 @@ static const char extract_usage[] =
 "  --helpers-dir DIR     where ecg's Python helpers are (default: found\n"
 "                        next to the build tree, else the installed ones)\n"
 "  -q, --quiet           do not print per-file warnings\n"
+"  --stats               print where the time went, phase by phase, on stderr\n"
 "  -- JOB-ARGS...        the job's own command line (what follows the script\n"
 "                        name), read by its argparse or configurator, so that\n"
 "                        the record matches the run that was profiled\n"
@@ -75,6 +79,7 @@ struct extract_opts {
 	const char *helpers_dir;
 	int worktree;
 	int quiet;
+	int stats;
 	size_t max_file;
 	char **job_argv;            /* after `--`: the job's own command line */
 	size_t job_argc;
@@ -105,6 +110,7 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 		{ "max-file-size", required_argument, NULL, 'm' },
 		{ "helpers-dir", required_argument, NULL, 'H' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "stats", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -124,6 +130,7 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 		case 'w': o->worktree = 1; break;
 		case 'H': o->helpers_dir = optarg; break;
 		case 'q': o->quiet = 1; break;
+		case 'S': o->stats = 1; break;
 		case 'm':
 			if (extract_parse_size(optarg, &o->max_file) < 0)
 				return err_set(ECG_EXIT_USAGE, "--max-file-size takes a positive number of bytes, not '%s'", optarg);
@@ -238,12 +245,37 @@ static int extract_worktree_dirty(repo_t *repo, const char *commit, const repo_f
 	return 0;
 }
 
+/* --stats: where the time went, on stderr. */
+struct stats {
+	int on;
+	double t0, last;
+};
+
+static double stats_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void stats_mark(struct stats *st, const char *what)
+{
+	double t;
+
+	if (!st->on)
+		return;
+	t = stats_now();
+	fprintf(stderr, "ecg: stats: %-22s %8.2f ms  (at %8.2f ms)\n", what, t - st->last, t - st->t0);
+	st->last = t;
+}
+
 /* Parse one file and convert its tree; record what went wrong.  The file
  * goes into `prog` either way (with no tree if it did not parse), so that an
  * import of it is known to be the repository's.  0, or -1 if the runtime
  * failed. */
 static int extract_read_one(repo_t *repo, const repo_file_t *f, const struct extract_opts *o,
-                            cJSON *files, cJSON *perrs, struct prog *prog)
+                            cJSON *files, cJSON *perrs, struct prog *prog, int keep)
 {
 	char *data = NULL;
 	size_t len = 0;
@@ -284,6 +316,12 @@ static int extract_read_one(repo_t *repo, const repo_file_t *f, const struct ext
 		prog_add(prog, f->path, data, len, NULL, NULL);
 		return 0;
 	}
+	if (!keep) {
+		/* no analysis to feed: the parse was the check */
+		Py_DECREF(mod);
+		free(data);
+		return 0;
+	}
 	/* Copy the tree into plain C and drop the Python one at once. */
 	arena = ast_arena_new();
 	if (astconv_module(mod, arena, &cmod) < 0) {
@@ -312,7 +350,10 @@ struct extract_loadctx {
 	const repo_file_t *all;
 	size_t nall;
 	const struct extract_opts *o;
-	PyObject *helper;             /* pyhelpers/ecg_config.py, borrowed */
+	PyObject *helper;             /* pyhelpers/ecg_config.py, owned; loaded lazily */
+	int helper_failed;
+	const char *helpers_dir;
+	const struct catalog *cat;    /* the torch.nn catalogue, borrowed */
 	char why[512];
 };
 
@@ -359,9 +400,18 @@ static cJSON *extract_load(void *vctx, const char *path, const char *entry_dir, 
 		free(data);
 		return j;
 	}
+	if (!c->helper && !c->helper_failed) {
+		/* loaded on the first configuration file that needs it: its
+		 * imports cost milliseconds a job without such files need not pay */
+		if (helpers_load(c->helpers_dir, "ecg_config", &c->helper) < 0) {
+			c->helper_failed = 1;
+			snprintf(c->why, sizeof c->why, "%s", err_last());
+			err_clear();
+		}
+	}
 	if (!c->helper) {
 		free(data);
-		*why = "no reader for this format";
+		*why = c->helper_failed ? c->why : "no reader for this format";
 		return NULL;
 	}
 	r = PyObject_CallMethod(c->helper, "load_as_json", "sy#", f->path, data, (Py_ssize_t)len);
@@ -402,7 +452,7 @@ static void extract_analyse(struct prog *prog, const char *entry, const struct e
 	slash = strrchr(entry, '/');
 	free(prog->entry_dir);
 	prog->entry_dir = slash ? xstrndup(entry, (size_t)(slash - entry) + 1) : xstrdup("");
-	in = interp_new(prog, NULL);
+	in = interp_new(prog, lc->cat);
 	if (o->job_argc)
 		interp_set_argv(in, (const char *const *)o->job_argv, o->job_argc);
 	interp_set_loader(in, extract_load, lc);
@@ -441,22 +491,38 @@ int cmd_extract(int argc, char **argv)
 	char *out_dir = NULL, *entry = NULL, *helpers = NULL;
 	char *graph_text = NULL, *sched_text = NULL;
 	PyObject *cfg_helper = NULL;
+	struct catalog *cat = NULL;
+	char *catdir = NULL;
 	cJSON *files = NULL, *perrs = NULL, *unres = NULL, *config = NULL;
 	cJSON *graph = NULL, *sched = NULL, *modules = NULL;
 	struct prog prog;
 	records_header_t h;
+	struct stats st;
 	int dirty = 0, rc;
 
 	prog_init(&prog);
+	memset(&st, 0, sizeof st);
 	rc = extract_parse_args(argc, argv, &o);
-	if (rc > 0)
-		return ECG_EXIT_OK;        /* --help */
+	if (o.stats) {
+		st.on = 1;
+		st.t0 = st.last = stats_now();
+	}
+	if (rc > 0) {
+		rc = ECG_EXIT_OK;          /* --help */
+		goto cleanup;
+	}
 	if (rc < 0)
 		goto fail;
 
 	helpers = helpers_find(o.helpers_dir);
 	if (!helpers)
 		goto fail;
+	if (o.entry) {
+		catdir = catalog_dir_beside(helpers);
+		if (!catdir || catalog_load(catdir, &cat) < 0)
+			goto fail;
+		stats_mark(&st, "catalogue loaded");
+	}
 	if (repo_open(o.repo, &repo) < 0)
 		goto fail;
 	if (o.worktree && repo_is_bare(repo)) {
@@ -475,6 +541,7 @@ int cmd_extract(int argc, char **argv)
 	}
 	if (repo_list(repo, commit, o.worktree, NULL, &all, &nall) < 0)
 		goto fail;
+	stats_mark(&st, "repository listed");
 
 	if (o.entry) {
 		char *rel = extract_norm_path(o.entry);
@@ -503,8 +570,7 @@ int cmd_extract(int argc, char **argv)
 
 	if (pyrt_init(helpers) < 0)
 		goto fail;
-	if (helpers_load(helpers, "ecg_config", &cfg_helper) < 0)
-		goto fail;
+	stats_mark(&st, "python started");
 
 	files = cJSON_CreateArray();
 	perrs = cJSON_CreateArray();
@@ -530,11 +596,12 @@ int cmd_extract(int argc, char **argv)
 			free(what);
 			continue;
 		}
-		if (extract_read_one(repo, f, &o, files, perrs, &prog) < 0)
+		if (extract_read_one(repo, f, &o, files, perrs, &prog, entry != NULL) < 0)
 			goto fail;
 	}
 	/* The Python trees are gone; the interpreter stays for the config
 	 * file readers in pyhelpers/. */
+	stats_mark(&st, "files parsed");
 	/* Directories that are submodules (any name) are worth saying too. */
 	for (i = 0; i < nall; i++) {
 		const repo_file_t *f = &all[i];
@@ -565,8 +632,11 @@ int cmd_extract(int argc, char **argv)
 		lc.all = all;
 		lc.nall = nall;
 		lc.o = &o;
-		lc.helper = cfg_helper;
+		lc.helpers_dir = helpers;
+		lc.cat = cat;
 		extract_analyse(&prog, entry, &o, &lc, modules, unres);
+		cfg_helper = lc.helper;
+		stats_mark(&st, "analysis");
 	}
 	graph = records_graph_new(&h);
 	sched = records_schedule_new(&h);
@@ -578,6 +648,7 @@ int cmd_extract(int argc, char **argv)
 		goto fail;
 	if (emit_write_atomic(out_dir, RECORDS_SCHEDULE_FILE, sched_text, strlen(sched_text)) < 0)
 		goto fail;
+	stats_mark(&st, "records written");
 	printf("%s/%s\n%s/%s\n", out_dir, RECORDS_GRAPH_FILE, out_dir, RECORDS_SCHEDULE_FILE);
 	if (!o.quiet)
 		err_warn("read %d Python files at %.12s%s: %d did not parse, %d not followed",
@@ -593,6 +664,7 @@ cleanup:
 	Py_XDECREF(cfg_helper);
 	astconv_fini();
 	pyrt_fini();
+	stats_mark(&st, "python finalized");
 	cJSON_Delete(graph);
 	cJSON_Delete(sched);
 	cJSON_Delete(modules);
@@ -603,6 +675,8 @@ cleanup:
 	free(graph_text);
 	free(sched_text);
 	free(helpers);
+	free(catdir);
+	catalog_free(cat);
 	free(entry);
 	free(out_dir);
 	repo_files_free(all, nall);

@@ -90,6 +90,7 @@ struct interp {
 	int depth;
 	int budget_noted;
 	long job_events;
+	int saw_backward;             /* the job calls .backward(): it trains */
 	struct root_call *roots;
 	size_t nroots, aroots;
 	struct vinst **models;
@@ -943,8 +944,7 @@ static struct vinst *new_torch_module(struct frame *f, const char *dotted, value
 	struct interp *in = f->in;
 	struct vinst *m = new_inst(in);
 	enum cg_kind k = cg_kind_of(in->cat, dotted);
-	const char *const *pn = NULL;
-	size_t np = cg_params(in->cat, dotted, &pn), i;
+	size_t i;
 
 	m->ext = dotted;
 	m->mod = k == CG_CONTAINER ? VM_CONTAINER : k == CG_LAYER ? VM_LAYER : VM_EXTERNAL;
@@ -1006,10 +1006,9 @@ static struct vinst *new_torch_module(struct frame *f, const char *dotted, value
 	}
 	/* bind arguments to parameter names */
 	for (i = 0; i < nargs; i++) {
-		if (i < np)
-			vdict_sets(in->a, m->args, pn[i], args[i]);
-		else
-			vdict_sets(in->a, m->args, afmt(in, "arg%zu", i), args[i]);
+		const char *pn = cg_param_at(in->cat, dotted, i);
+
+		vdict_sets(in->a, m->args, pn ? pn : afmt(in, "arg%zu", i), args[i]);
 	}
 	if (kw)
 		for (i = 0; i < kw->n; i++)
@@ -1468,8 +1467,12 @@ static value_t *call_module_fwd(struct frame *f, struct vinst *m, value_t **args
 {
 	struct fev *e = emit(f, FEV_MODULE, site);
 
-	if (e)
+	if (e) {
 		e->inst = m;
+		e->args = args;
+		e->nargs = nargs;
+		e->kwargs = kw;
+	}
 	return forward_of(f, m, args, nargs, kw, site);
 }
 
@@ -1517,8 +1520,13 @@ static value_t *sequential_forward(struct interp *in, struct vinst *m, value_t *
 		cf.mult_src = m->constructed_at;
 		e = emit(&cf, FEV_MODULE, NULL);
 		if (e) {
+			value_t **a1 = ast_arena_alloc(in->a, sizeof *a1);
+
+			a1[0] = cur;
 			e->inst = m->children[lo].inst;
 			e->anchor = anchor ? anchor : m->constructed_at;
+			e->args = a1;
+			e->nargs = 1;
 		}
 		cur = forward_of(&cf, m->children[lo].inst, &cur, 1, NULL, NULL);
 	}
@@ -1695,8 +1703,10 @@ static value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t na
 	if (!strncmp(d, "Tensor.", 7)) {
 		if (f->mode == M_FWD)
 			emit_op(f, d, site);
-		if (!strcmp(last, "backward"))
+		if (!strcmp(last, "backward")) {
 			in->job_events++;
+			in->saw_backward = 1;
+		}
 		if (!strcmp(last, "item") || !strcmp(last, "tolist") || !strcmp(last, "size") ||
 		    !strcmp(last, "dim") || !strcmp(last, "numel") || !strcmp(last, "stride"))
 			return unknown_at(f, site, "a value read from a tensor at run time");
@@ -4443,4 +4453,9 @@ const char *interp_call_anchor(const struct vinst *m)
 	const struct fwdinfo *fi = m->entry;
 
 	return fi ? fi->call_anchor : NULL;
+}
+
+int interp_saw_backward(const struct interp *in)
+{
+	return in->saw_backward;
 }

@@ -192,8 +192,10 @@ static void mt_walk(struct mt *t, struct mnode *cur, const struct fev *ev, size_
  * that line calls it. */
 static void mt_layer_ops(struct mt *t, struct mnode *n, const struct fev *call)
 {
-	const char *const *ops = NULL;
-	size_t nops = cg_ops(interp_catalog(t->in), n->inst ? n->inst->ext : NULL, &ops), i, k;
+	const char *ops[32];
+	size_t nops = n->inst ? cg_ops(interp_catalog(t->in), n->inst, interp_saw_backward(t->in), call->args,
+	                               call->nargs, call->kwargs, call->args != NULL || call->nargs == 0, ops, 32) : 0;
+	size_t i, k;
 	int seen_site = 0;
 
 	for (k = 0; k < n->nkids; k++) {

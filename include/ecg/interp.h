@@ -46,6 +46,9 @@ struct fev {
 	struct vinst *group_rep;      /* FEV_MODULE: representative of a group */
 	size_t group_lo, group_hi;    /* FEV_MODULE of a container group: children [lo, hi) */
 	struct vinst *container;      /* the container the group belongs to */
+	value_t **args;               /* FEV_MODULE: what the call passed */
+	size_t nargs;
+	struct vdict *kwargs;
 };
 
 struct fseq {
@@ -71,6 +74,8 @@ struct interp *interp_new(struct prog *p, const struct catalog *cat);
 void interp_free(struct interp *in);
 struct ast_arena *interp_arena(struct interp *in);
 const struct catalog *interp_catalog(const struct interp *in);
+/* Whether the job's code calls .backward() (it trains). */
+int interp_saw_backward(const struct interp *in);
 
 /* Run the entry script as __main__ (job mode).  Model calls are collected
  * as root calls. */
