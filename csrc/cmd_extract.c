@@ -20,6 +20,7 @@
 #include "ecg/helpers.h"
 #include "ecg/interp.h"
 #include "ecg/modtree.h"
+#include "ecg/parsepool.h"
 #include "ecg/prog.h"
 #include "ecg/pyast.h"
 #include "ecg/pyrt.h"
@@ -32,7 +33,7 @@
 static const char extract_usage[] =
 "usage: ecg extract [--repo PATH] [--rev REV | --worktree] [--entry FILE]\n"
 "                   [--out DIR] [--max-file-size BYTES] [--helpers-dir DIR] [-q]\n"
-"                   [--stats]\n"
+"                   [-j N] [--stats]\n"
 "                   [-- JOB-ARGS...]\n"
 "\n"
 "Read the Python files of a commit, without checking anything out and without\n"
@@ -55,6 +56,9 @@ static const char extract_usage[] =
 "  --helpers-dir DIR     where ecg's Python helpers are (default: found\n"
 "                        next to the build tree, else the installed ones)\n"
 "  -q, --quiet           do not print per-file warnings\n"
+"  -j, --jobs N          parse in N worker processes (default: one per CPU\n"
+"                        for 200 files or more, else none); the records are\n"
+"                        the same for every N\n"
 "  --stats               print where the time went, phase by phase, on stderr\n"
 "  -- JOB-ARGS...        the job's own command line (what follows the script\n"
 "                        name), read by its argparse or configurator, so that\n"
@@ -80,6 +84,7 @@ struct extract_opts {
 	int worktree;
 	int quiet;
 	int stats;
+	int jobs;                   /* 0: auto */
 	size_t max_file;
 	char **job_argv;            /* after `--`: the job's own command line */
 	size_t job_argc;
@@ -111,6 +116,7 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 		{ "helpers-dir", required_argument, NULL, 'H' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "stats", no_argument, NULL, 'S' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -121,7 +127,7 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 	o->max_file = EXTRACT_DEFAULT_MAX_FILE;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+qhj:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r': o->repo = optarg; break;
 		case 'R': o->rev = optarg; break;
@@ -131,6 +137,14 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 		case 'H': o->helpers_dir = optarg; break;
 		case 'q': o->quiet = 1; break;
 		case 'S': o->stats = 1; break;
+		case 'j': {
+			size_t j;
+
+			if (extract_parse_size(optarg, &j) < 0 || j > 64)
+				return err_set(ECG_EXIT_USAGE, "-j takes a number of processes from 1 to 64, not '%s'", optarg);
+			o->jobs = (int)j;
+			break;
+		}
 		case 'm':
 			if (extract_parse_size(optarg, &o->max_file) < 0)
 				return err_set(ECG_EXIT_USAGE, "--max-file-size takes a positive number of bytes, not '%s'", optarg);
@@ -344,6 +358,65 @@ static int extract_read_one(repo_t *repo, const repo_file_t *f, const struct ext
 	return 0;
 }
 
+/* -j: worker processes for parsing.  Auto (0): one per CPU when there are
+ * enough files to pay for the workers' start-up, else in this process. */
+static int extract_jobs(const struct extract_opts *o, size_t nfiles)
+{
+	long ncpu;
+
+	if (o->jobs > 0)
+		return o->jobs;
+	if (nfiles < 200)
+		return 1;
+	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpu < 1)
+		ncpu = 1;
+	return ncpu > 8 ? 8 : (int)ncpu;
+}
+
+/* Reading a file again, for the analysis, after workers parsed it. */
+struct extract_lazy {
+	repo_t *repo;
+	const repo_file_t *all;
+	size_t nall;
+	const struct extract_opts *o;
+};
+
+static void extract_lazy_load(void *vctx, struct sfile *sf)
+{
+	struct extract_lazy *c = vctx;
+	const repo_file_t *f = extract_find(c->all, c->nall, sf->path);
+	char *data = NULL;
+	size_t len = 0;
+	PyObject *mod = NULL;
+	pyast_error pe = { 0, 0, NULL };
+	struct ast_arena *arena;
+	struct ast_Module *cmod = NULL;
+	int rc;
+
+	if (!f || repo_read(c->repo, f, c->o->worktree, c->o->max_file, &data, &len) < 0) {
+		err_clear();
+		return;     /* the workers already reported it */
+	}
+	sf->src = data;
+	sf->len = len;
+	rc = pyast_parse(f->path, data, len, &mod, &pe);
+	if (rc != 0) {
+		pyast_error_clear(&pe);
+		err_clear();
+		return;
+	}
+	arena = ast_arena_new();
+	if (astconv_module(mod, arena, &cmod) < 0) {
+		err_clear();
+		ast_arena_free(arena);
+	} else {
+		sf->arena = arena;
+		sf->mod = cmod;
+	}
+	Py_DECREF(mod);
+}
+
 /* The job's data files (configs) as the interpreter asks for them. */
 struct extract_loadctx {
 	repo_t *repo;
@@ -447,7 +520,10 @@ static void extract_analyse(struct prog *prog, const char *entry, const struct e
 	size_t nroots, nmodels = 0, i, k, nnotes;
 	const char *slash;
 
-	if (!ef || !ef->mod)
+	if (!ef)
+		return;
+	prog_ensure(prog, ef);
+	if (!ef->mod)
 		return;
 	slash = strrchr(entry, '/');
 	free(prog->entry_dir);
@@ -498,7 +574,9 @@ int cmd_extract(int argc, char **argv)
 	struct prog prog;
 	records_header_t h;
 	struct stats st;
-	int dirty = 0, rc;
+	struct extract_lazy lazy;
+	size_t *pyidx = NULL, npy = 0, k;
+	int dirty = 0, rc, jobs;
 
 	prog_init(&prog);
 	memset(&st, 0, sizeof st);
@@ -568,14 +646,11 @@ int cmd_extract(int argc, char **argv)
 	if (emit_mkdirs(out_dir) < 0)
 		goto fail;
 
-	if (pyrt_init(helpers) < 0)
-		goto fail;
-	stats_mark(&st, "python started");
-
 	files = cJSON_CreateArray();
 	perrs = cJSON_CreateArray();
 	unres = cJSON_CreateArray();
 	config = cJSON_CreateArray();
+	pyidx = xmalloc((nall + 1) * sizeof *pyidx);
 	for (i = 0; i < nall; i++) {
 		const repo_file_t *f = &all[i];
 
@@ -596,8 +671,56 @@ int cmd_extract(int argc, char **argv)
 			free(what);
 			continue;
 		}
-		if (extract_read_one(repo, f, &o, files, perrs, &prog, entry != NULL) < 0)
+		pyidx[npy++] = i;
+	}
+	jobs = extract_jobs(&o, npy);
+	if (jobs > 1) {
+		/* Parse in worker processes; the analysis reads the files it
+		 * needs again, on demand, in this process. */
+		struct pp_result *res = xcalloc(npy + 1, sizeof *res);
+
+		if (parsepool_run(repo, all, pyidx, npy, o.worktree, o.max_file, jobs, helpers, res) < 0) {
+			parsepool_results_free(res, npy);
 			goto fail;
+		}
+		for (k = 0; k < npy; k++) {
+			const repo_file_t *f = &all[pyidx[k]];
+			cJSON *fe = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(fe, "path", f->path);
+			cJSON_AddStringToObject(fe, "blob", f->blob);
+			cJSON_AddItemToArray(files, fe);
+			if (res[k].status != PP_OK) {
+				records_add_parse_error(perrs, f->path, res[k].line, res[k].col,
+				                        res[k].message ? res[k].message : "not parsed");
+				if (!o.quiet) {
+					if (res[k].line > 0)
+						err_warn("warning: %s:%ld:%ld: %s", f->path, res[k].line, res[k].col, res[k].message);
+					else
+						err_warn("warning: %s: %s", f->path, res[k].message ? res[k].message : "not parsed");
+				}
+			}
+			if (entry)
+				prog_add_lazy(&prog, f->path);
+		}
+		parsepool_results_free(res, npy);
+		stats_mark(&st, "files parsed (workers)");
+		if (pyrt_init(helpers) < 0)
+			goto fail;
+		stats_mark(&st, "python started");
+		lazy.repo = repo;
+		lazy.all = all;
+		lazy.nall = nall;
+		lazy.o = &o;
+		prog.load = extract_lazy_load;
+		prog.load_ctx = &lazy;
+	} else {
+		if (pyrt_init(helpers) < 0)
+			goto fail;
+		stats_mark(&st, "python started");
+		for (k = 0; k < npy; k++)
+			if (extract_read_one(repo, &all[pyidx[k]], &o, files, perrs, &prog, entry != NULL) < 0)
+				goto fail;
 	}
 	/* The Python trees are gone; the interpreter stays for the config
 	 * file readers in pyhelpers/. */
@@ -682,5 +805,6 @@ cleanup:
 	repo_files_free(all, nall);
 	repo_free(repo);
 	prog_free(&prog);
+	free(pyidx);
 	return rc;
 }

@@ -2428,6 +2428,7 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 		}
 		if (!sf)
 			return unknown_at(f, site, "the text of a file ecg does not read");
+		prog_ensure(in->prog, sf);
 		r = v_strn(in->a, sf->src, sf->len);
 		r->expr = (const char *)sf;  /* marks "the text of this repo file" */
 		r->reason = "__ecg_file_text__";
@@ -4244,6 +4245,7 @@ static struct vns *load_module_file(struct interp *in, struct sfile *sf)
 	in->ns[idx] = ns;
 	vdict_sets(in->a, ns->dict, "__name__", v_str(in->a, sf->modname));
 	vdict_sets(in->a, ns->dict, "__file__", v_str(in->a, sf->path));
+	prog_ensure(in->prog, sf);
 	if (!sf->mod) {
 		ns->state = 2;
 		note(in, sf->path, "an import of a file that does not parse", "see parse_errors");
@@ -4337,6 +4339,7 @@ void interp_run_entry(struct interp *in, struct sfile *entry)
 	struct frame f;
 
 	in->entry_path = entry->path;
+	prog_ensure(in->prog, entry);
 	if (!entry->mod)
 		return;
 	ns = ast_arena_alloc(in->a, sizeof *ns);

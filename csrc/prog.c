@@ -80,8 +80,36 @@ struct sfile *prog_add(struct prog *p, const char *path, char *src, size_t len,
 	f->len = src ? len : 0;
 	f->arena = arena;
 	f->mod = mod;
+	f->loaded = 1;
 	prog_index_lines(f);
 	return f;
+}
+
+struct sfile *prog_add_lazy(struct prog *p, const char *path)
+{
+	struct sfile *f = prog_add(p, path, NULL, 0, NULL, NULL);
+
+	f->loaded = 0;
+	return f;
+}
+
+void prog_ensure(const struct prog *p, struct sfile *sf)
+{
+	if (sf->loaded)
+		return;
+	sf->loaded = 1;
+	if (!p->load)
+		return;
+	free(sf->src);
+	sf->src = NULL;
+	sf->len = 0;
+	p->load(p->load_ctx, sf);
+	if (!sf->src) {
+		sf->src = xstrdup("");
+		sf->len = 0;
+	}
+	free(sf->line_off);
+	prog_index_lines(sf);
 }
 
 struct sfile *prog_file(const struct prog *p, const char *path)

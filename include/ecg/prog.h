@@ -25,6 +25,7 @@ struct sfile {
 	size_t *line_off;           /* byte offset of each line start (1-based
 	                               index; line_off[0] unused) */
 	size_t nlines;
+	int loaded;                 /* src/mod are filled (see prog_ensure) */
 };
 
 struct prog {
@@ -32,6 +33,10 @@ struct prog {
 	size_t n, alloc;
 	char *entry_dir;            /* directory of the entry script ("" = root),
 	                               with a trailing '/' unless empty; owned */
+	/* Reads and parses a file added unloaded (src NULL, loaded 0): fills
+	 * src, len, arena and mod, or leaves mod NULL if it does not parse. */
+	void (*load)(void *ctx, struct sfile *sf);
+	void *load_ctx;
 };
 
 void prog_init(struct prog *p);
@@ -41,6 +46,13 @@ void prog_free(struct prog *p);
  * Files must be added in strictly increasing path order. */
 struct sfile *prog_add(struct prog *p, const char *path, char *src, size_t len,
                        struct ast_arena *arena, struct ast_Module *mod);
+
+/* Add a file whose bytes are read only when the analysis needs them
+ * (prog_ensure). */
+struct sfile *prog_add_lazy(struct prog *p, const char *path);
+
+/* Make sure sf's bytes and tree are there (calls p->load once). */
+void prog_ensure(const struct prog *p, struct sfile *sf);
 
 /* The file with this exact path, or NULL. */
 struct sfile *prog_file(const struct prog *p, const char *path);

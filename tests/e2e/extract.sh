@@ -101,6 +101,13 @@ run_ecg extract --repo "$R" --entry train.py -q
 cmp -s "$G" "$T/g1" && cmp -s "$S" "$T/s1"
 ok $? "two runs give byte-identical records"
 
+# --- the same with parsing in worker processes, whatever their number
+for j in 2 5; do
+	run_ecg extract --repo "$R" --entry train.py -q -j "$j" --out "$T/o-j$j"
+	cmp -s "$T/o-j$j/computation_graph.json" "$T/g1" && cmp -s "$T/o-j$j/execution_schedule.json" "$T/s1"
+	ok $? "-j $j gives byte-identical records"
+done
+
 # --- from a subdirectory; --entry relative to it or to the root
 (cd "$R/model" && "$ECG" extract -q --entry ../train.py >"$T/out" 2>"$T/err"); rc=$?
 is "$rc" 0 "extract from a subdirectory (--repo defaults to .)"

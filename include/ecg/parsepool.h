@@ -1,0 +1,41 @@
+/* parsepool.h - parsing many files in worker processes.
+ *
+ * Each worker is forked before the parent starts its own interpreter, starts
+ * one of its own (isolated, as pyrt.h says), reads and parses its share of
+ * the files, and sends back, per file, whether it parsed and why not.  The
+ * parent keeps the results in the order of the files it was given, so the
+ * records are the same for any number of workers.  Trees are not sent back:
+ * the workers answer "does it parse"; the analysis parses what it reads.
+ */
+#ifndef ECG_PARSEPOOL_H
+#define ECG_PARSEPOOL_H
+
+#include <stddef.h>
+
+#include "ecg/repo.h"
+
+enum pp_status {
+	PP_OK = 0,        /* parsed */
+	PP_PARSE,         /* did not parse: line, col, message */
+	PP_READ,          /* could not be read (too large, missing blob, ...) */
+	PP_LOST           /* the worker died before answering */
+};
+
+struct pp_result {
+	enum pp_status status;
+	long line, col;   /* 1-based; 0 unknown */
+	char *message;    /* owned; NULL for PP_OK */
+};
+
+/* Parse files[idx[k]] for k in [0, n) with `jobs` worker processes
+ * (jobs >= 1).  results[k] is filled for every k (free the messages with
+ * parsepool_results_free()).  Returns 0, or -1 with err_set() when workers
+ * could not be started (ECG_EXIT_INTERNAL); a worker that dies is not an
+ * error of the run: its files get PP_LOST. */
+int parsepool_run(repo_t *repo, const repo_file_t *files, const size_t *idx, size_t n,
+                  int worktree, size_t cap, int jobs, const char *helpers_dir,
+                  struct pp_result *results);
+
+void parsepool_results_free(struct pp_result *results, size_t n);
+
+#endif
