@@ -510,7 +510,7 @@ static cJSON *extract_load(void *vctx, const char *path, const char *entry_dir, 
 /* Read the job from its entry script: the models it calls, and what their
  * forwards do. */
 static void extract_analyse(struct prog *prog, const char *entry, const struct extract_opts *o,
-                            struct extract_loadctx *lc, cJSON *modules, cJSON *unres)
+                            struct extract_loadctx *lc, cJSON *modules, cJSON *unres, cJSON *config)
 {
 	struct sfile *ef = prog_file(prog, entry);
 	struct interp *in;
@@ -549,7 +549,7 @@ static void extract_analyse(struct prog *prog, const char *entry, const struct e
 		models[nmodels].call = &roots[i];
 		nmodels++;
 	}
-	modtree_emit(in, models, nmodels, modules);
+	modtree_emit(in, models, nmodels, modules, config);
 	notes = interp_notes(in, &nnotes);
 	for (i = 0; i < nnotes; i++)
 		records_add_unresolved(unres, notes[i].anchor, notes[i].what, notes[i].reason);
@@ -757,7 +757,7 @@ int cmd_extract(int argc, char **argv)
 		lc.o = &o;
 		lc.helpers_dir = helpers;
 		lc.cat = cat;
-		extract_analyse(&prog, entry, &o, &lc, modules, unres);
+		extract_analyse(&prog, entry, &o, &lc, modules, unres, config);
 		cfg_helper = lc.helper;
 		stats_mark(&st, "analysis");
 	}

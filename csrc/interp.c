@@ -74,6 +74,7 @@ struct frame {
 	int cond_taken;
 	value_t *ret;
 	int depth;
+	int config_exec;               /* running a config file exec()'d by the job */
 };
 
 struct strset {
@@ -1321,7 +1322,8 @@ static value_t *argp_parse(struct frame *f, value_t *parser, const struct ast_hd
 			}
 			if (val) {
 				val = v_copy(in->a, val);
-				val->src = "command line";
+				val->src = anchor ? anchor->u.str.s : NULL;
+				val->via = VIA_OVERRIDE;
 			}
 		}
 		if (is_pos)
@@ -1645,6 +1647,7 @@ static value_t *from_json(struct interp *in, const cJSON *j, const char *src, in
 	else
 		v = v_none(in->a);
 	v->src = src;
+	v->via = VIA_CONFIG_FILE;
 	return v;
 }
 
@@ -2446,6 +2449,7 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 			cf.file = sf;
 			cf.locals = f->locals;
 			cf.qualname = NULL;
+			cf.config_exec = 1;
 			(void)exec_block(&cf, &sf->mod->body);
 			return v_none(in->a);
 		}
@@ -3589,6 +3593,8 @@ static value_t *eval_const(struct frame *f, const struct ast_Constant *c)
 	default: v = v_unknown(in->a, text_of(f, &c->h), "a constant ecg does not use"); break;
 	}
 	v->src = anchor_at(f, &c->h);
+	if (f->config_exec)
+		v->via = VIA_CONFIG_FILE;
 	return v;
 }
 

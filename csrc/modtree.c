@@ -31,6 +31,7 @@ struct mnode {
 
 struct mt {
 	struct interp *in;
+	cJSON *config;
 	struct ast_arena *a;
 	const char *prefix;           /* "" or "netG/" */
 	struct mnode **all;
@@ -347,6 +348,38 @@ static void mt_walk(struct mt *t, struct mnode *cur, const struct fev *ev, size_
 
 /* ------------------------------------------------------------------ JSON */
 
+/* A constructor argument's value that came from configuration: say so
+ * once in `config`. */
+static cJSON *value_json(struct interp *in, const value_t *v, int depth);
+
+static void mt_config(struct mt *t, const char *argname, const value_t *v)
+{
+	cJSON *c, *e;
+	const char *name;
+
+	if (!t->config || !v->src || !value_is_known_scalar(v))
+		return;
+	/* a literal written at the constructor call is not configuration */
+	if (v->via == VIA_DEFAULT && (!v->expr || !strchr(v->expr, '.')))
+		return;
+	name = v->expr ? v->expr : argname;
+	cJSON_ArrayForEach(c, t->config) {
+		const cJSON *n = cJSON_GetObjectItemCaseSensitive(c, "name");
+		const cJSON *s = cJSON_GetObjectItemCaseSensitive(c, "source");
+
+		if (cJSON_IsString(n) && !strcmp(n->valuestring, name) && cJSON_IsString(s) &&
+		    !strcmp(s->valuestring, v->src))
+			return;
+	}
+	e = cJSON_CreateObject();
+	cJSON_AddStringToObject(e, "name", name);
+	cJSON_AddItemToObject(e, "value", value_json(t->in, v, 0));
+	cJSON_AddStringToObject(e, "source", v->src);
+	cJSON_AddStringToObject(e, "via", v->via == VIA_OVERRIDE ? "override"
+	                                  : v->via == VIA_CONFIG_FILE ? "config_file" : "default");
+	cJSON_AddItemToArray(t->config, e);
+}
+
 static cJSON *value_json(struct interp *in, const value_t *v, int depth)
 {
 	cJSON *o;
@@ -387,17 +420,6 @@ static int mt_total(const struct mnode *n, long long *out)
 {
 	long long tot = 1;
 
-	if (n->opname && n->parent && n->parent->parent && n->parent->count != 1) {
-		/* a layer's op at one call line: that line's calls, times
-		 * the layer's parent's runs */
-		long long up;
-
-		if (n->site_calls < 0 || mt_total(n->parent->parent, &up) < 0)
-			return -1;
-		*out = up * n->site_calls;
-		return 0;
-	}
-
 	for (; n; n = n->parent) {
 		long long c = n->parent ? n->count : 1;
 
@@ -423,6 +445,25 @@ static const char *unit_of(const struct mnode *n)
 	if (n->ev && n->ev->func)
 		return n->ev->func;
 	return n->kind;
+}
+
+/* A layer whose catalogue ops were placed at more than one call line. */
+static int mt_multisite(const struct mnode *layer)
+{
+	const char *first = NULL;
+	size_t i;
+
+	for (i = 0; i < layer->nkids; i++) {
+		const struct mnode *k = layer->kids[i];
+
+		if (!k->opname || !k->ev)
+			continue;
+		if (!first)
+			first = k->ev->anchor;
+		else if (strcmp(first, k->ev->anchor))
+			return 1;
+	}
+	return 0;
 }
 
 static void mt_json(struct mt *t, struct mnode *n, cJSON *out)
@@ -464,10 +505,13 @@ static void mt_json(struct mt *t, struct mnode *n, cJSON *out)
 		if (m->args && m->args->n && n->parent) {
 			cJSON *args = cJSON_AddObjectToObject(e, "args");
 
-			for (i = 0; i < m->args->n; i++)
-				if (m->args->keys[i]->k == VK_STR)
-					cJSON_AddItemToObject(args, m->args->keys[i]->u.str.s,
-					                      value_json(t->in, m->args->vals[i], 0));
+			for (i = 0; i < m->args->n; i++) {
+				if (m->args->keys[i]->k != VK_STR)
+					continue;
+				cJSON_AddItemToObject(args, m->args->keys[i]->u.str.s,
+				                      value_json(t->in, m->args->vals[i], 0));
+				mt_config(t, m->args->keys[i]->u.str.s, m->args->vals[i]);
+			}
 		}
 	} else if (!strcmp(n->kind, "op")) {
 		cJSON_AddStringToObject(e, "op", is_layer_op ? n->opname : n->ev->op);
@@ -477,6 +521,24 @@ static void mt_json(struct mt *t, struct mnode *n, cJSON *out)
 		cJSON_AddStringToObject(e, "code_anchor", n->ev->anchor);
 		if (n->ev->func_anchor)
 			cJSON_AddStringToObject(e, "defined_at", n->ev->func_anchor);
+	}
+	if (is_layer_op && mt_multisite(n->parent)) {
+		/* A layer called from several lines: this op runs only on the
+		 * calls from its line, which no product of counts can say. */
+		cJSON *r = cJSON_AddObjectToObject(e, "repeat");
+		long long up;
+
+		cJSON_AddNullToObject(r, "count");
+		cJSON_AddStringToObject(r, "unit", n->opname);
+		cJSON_AddStringToObject(r, "expr", mt_fmt(t, "calls of %s from %s", n->parent->id, n->ev->anchor));
+		cJSON_AddNullToObject(r, "source");
+		cJSON_AddStringToObject(r, "reason", "the layer is called from more than one line; this op runs on the calls from its own line only (see calls_from_line)");
+		if (n->site_calls >= 0)
+			cJSON_AddNumberToObject(r, "calls_from_line", (double)n->site_calls);
+		cJSON_AddNullToObject(e, "total_repeat");
+		if (n->site_calls >= 0 && mt_total(n->parent->parent, &up) == 0)
+			cJSON_AddNumberToObject(e, "total_repeat_from_line", (double)(up * n->site_calls));
+		goto tail;
 	}
 	if (n->parent && n->counted && n->count != 1) {
 		cJSON *r = cJSON_AddObjectToObject(e, "repeat");
@@ -501,6 +563,7 @@ static void mt_json(struct mt *t, struct mnode *n, cJSON *out)
 		cJSON_AddNumberToObject(e, "total_repeat", (double)tot);
 	else
 		cJSON_AddNullToObject(e, "total_repeat");
+tail:
 	if (n->ev && n->ev->cond && !is_layer_op) {
 		cJSON *c = cJSON_AddObjectToObject(e, "condition");
 
@@ -522,7 +585,8 @@ static void mt_json(struct mt *t, struct mnode *n, cJSON *out)
 		mt_json(t, n->kids[i], out);
 }
 
-void modtree_emit(struct interp *in, const struct mt_model *models, size_t n, cJSON *modules)
+void modtree_emit(struct interp *in, const struct mt_model *models, size_t n, cJSON *modules,
+                  cJSON *config)
 {
 	size_t k, i;
 
@@ -537,6 +601,7 @@ void modtree_emit(struct interp *in, const struct mt_model *models, size_t n, cJ
 			continue;     /* the same model under two names */
 		memset(&t, 0, sizeof t);
 		t.in = in;
+		t.config = config;
 		t.a = interp_arena(in);
 		t.prefix = n > 1 ? mt_fmt(&t, "%s/", models[k].name) : "";
 		mt_ids(&t, m, n > 1 ? models[k].name : "", NULL);

@@ -19,8 +19,11 @@ struct mt_model {
 	const struct root_call *call; /* the call its forward is read from, or NULL */
 };
 
-/* Append the entries of these models to `modules` (a cJSON array).  Never
- * fails (out of memory is fatal). */
-void modtree_emit(struct interp *in, const struct mt_model *models, size_t n, cJSON *modules);
+/* Append the entries of these models to `modules` (a cJSON array), and to
+ * `config` the configuration values their constructor arguments came from
+ * ({"name","value","source","via"}, first use first).  Never fails (out of
+ * memory is fatal). */
+void modtree_emit(struct interp *in, const struct mt_model *models, size_t n, cJSON *modules,
+                  cJSON *config);
 
 #endif

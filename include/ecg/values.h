@@ -35,6 +35,8 @@ enum vkind {
 	VK_SLICE
 };
 
+enum { VIA_DEFAULT = 0, VIA_CONFIG_FILE = 1, VIA_OVERRIDE = 2 };
+
 struct value;
 struct vdict;
 struct vclass;
@@ -77,7 +79,10 @@ struct value {
 	enum vkind k;
 	const char *expr;             /* source text it came from, or NULL */
 	const char *reason;           /* VK_UNKNOWN: why */
-	const char *src;              /* anchor of the literal it came from, or NULL */
+	const char *src;              /* anchor of the literal it came from (or of
+	                                 the argparse option; or the config
+	                                 file's path), or NULL */
+	unsigned char via;            /* where src's value was set: VIA_* */
 	union {
 		int b;
 		long long i;

@@ -78,6 +78,10 @@ for n in $fixtures; do
 	unset IFS
 	set +f
 	is "$rc" 0 "$n: ecg extract --entry $entry -- $(echo $argv) exits 0"
+	"$PY" "$top_srcdir/tests/schema_check.py" "$top_srcdir/schemas" "$O" >"$T/schema-$n.out" 2>&1
+	st=$?
+	ok "$st" "$n: ecg's records are valid (schema_check.py)"
+	[ "$st" -eq 0 ] || grep -v '^ok' "$T/schema-$n.out" | sed 's/^/#   /' | head -20
 
 	# the scorer's perfect graph under ecg's header is a valid record
 	rm -rf "$P"
