@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <time.h>
 #include <stdio.h>
@@ -33,6 +34,7 @@
 static const char extract_usage[] =
 "usage: ecg extract [--repo PATH] [--rev REV | --worktree] [--entry FILE]\n"
 "                   [--out DIR] [--max-file-size BYTES] [--helpers-dir DIR] [-q]\n"
+"                   [--set KEY=VALUE]... [--config FILE] [--model NAME]\n"
 "                   [-j N] [--stats]\n"
 "                   [-- JOB-ARGS...]\n"
 "\n"
@@ -56,6 +58,14 @@ static const char extract_usage[] =
 "  --helpers-dir DIR     where ecg's Python helpers are (default: found\n"
 "                        next to the build tree, else the installed ones)\n"
 "  -q, --quiet           do not print per-file warnings\n"
+"  --set KEY=VALUE       the job's configuration value KEY (an argparse option,\n"
+"                        a dataclass field, a global of the entry script, a\n"
+"                        config file key) is VALUE, as in the run profiled;\n"
+"                        repeatable\n"
+"  --config FILE         a JSON, TOML or YAML file of KEY: VALUE pairs, each\n"
+"                        applied as --set (nested keys by their last name)\n"
+"  --model NAME          the model to record, by the name the job binds it to\n"
+"                        or its class, when the job calls several\n"
 "  -j, --jobs N          parse in N worker processes (default: one per CPU\n"
 "                        for 200 files or more, else none); the records are\n"
 "                        the same for every N\n"
@@ -85,6 +95,10 @@ struct extract_opts {
 	int quiet;
 	int stats;
 	int jobs;                   /* 0: auto */
+	const char *model;          /* --model NAME */
+	const char **sets;          /* --set KEY=VALUE, in order */
+	size_t nsets;
+	const char *config;         /* --config FILE */
 	size_t max_file;
 	char **job_argv;            /* after `--`: the job's own command line */
 	size_t job_argc;
@@ -117,6 +131,9 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "stats", no_argument, NULL, 'S' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "set", required_argument, NULL, 's' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "model", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -137,6 +154,14 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 		case 'H': o->helpers_dir = optarg; break;
 		case 'q': o->quiet = 1; break;
 		case 'S': o->stats = 1; break;
+		case 's':
+			if (!strchr(optarg, '=') || optarg[0] == '=')
+				return err_set(ECG_EXIT_USAGE, "--set takes KEY=VALUE, not '%s'", optarg);
+			o->sets = xrealloc(o->sets, (o->nsets + 1) * sizeof *o->sets);
+			o->sets[o->nsets++] = optarg;
+			break;
+		case 'c': o->config = optarg; break;
+		case 'M': o->model = optarg; break;
 		case 'j': {
 			size_t j;
 
@@ -427,6 +452,7 @@ struct extract_loadctx {
 	int helper_failed;
 	const char *helpers_dir;
 	const struct catalog *cat;    /* the torch.nn catalogue, borrowed */
+	cJSON *config_overrides;      /* --config FILE as {"key": "literal"}, owned */
 	char why[512];
 };
 
@@ -507,10 +533,162 @@ static cJSON *extract_load(void *vctx, const char *path, const char *entry_dir, 
 	return j;
 }
 
+static void extract_flatten(const cJSON *j, cJSON *out, int depth)
+{
+	const cJSON *c;
+
+	if (depth > 16)
+		return;
+	cJSON_ArrayForEach(c, j) {
+		char tmp[64];
+
+		if (!c->string)
+			continue;
+		if (cJSON_IsObject(c)) {
+			extract_flatten(c, out, depth + 1);
+			continue;
+		}
+		if (cJSON_IsString(c)) {
+			char *q = xasprintf("'%s'", c->valuestring);
+
+			cJSON_AddStringToObject(out, c->string, q);
+			free(q);
+		} else if (cJSON_IsBool(c)) {
+			cJSON_AddStringToObject(out, c->string, cJSON_IsTrue(c) ? "True" : "False");
+		} else if (cJSON_IsNull(c)) {
+			cJSON_AddStringToObject(out, c->string, "None");
+		} else if (cJSON_IsNumber(c)) {
+			if (c->valuedouble == (double)(long long)c->valuedouble)
+				snprintf(tmp, sizeof tmp, "%lld", (long long)c->valuedouble);
+			else
+				snprintf(tmp, sizeof tmp, "%.17g", c->valuedouble);
+			cJSON_AddStringToObject(out, c->string, tmp);
+		}
+	}
+}
+
+/* --config FILE (on this machine, not in the repository): JSON, TOML or
+ * YAML, each scalar applied as --set under its own key. */
+static int extract_read_overrides(struct extract_loadctx *lc, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	buf_t b;
+	char tmp[8192];
+	size_t n;
+	cJSON *j = NULL;
+	const char *why = NULL;
+	PyObject *r = NULL;
+
+	if (!f)
+		return err_set(ECG_EXIT_USAGE, "--config '%s': %s", path, strerror(errno));
+	buf_init(&b);
+	while ((n = fread(tmp, 1, sizeof tmp, f)) > 0 && b.len < (16u << 20))
+		buf_add(&b, tmp, n);
+	fclose(f);
+	n = strlen(path);
+	if (n >= 5 && !strcmp(path + n - 5, ".json")) {
+		j = cJSON_ParseWithLength(b.buf, b.len);
+		if (!j)
+			why = "not valid JSON";
+	} else {
+		if (!lc->helper && helpers_load(lc->helpers_dir, "ecg_config", &lc->helper) < 0) {
+			buf_free(&b);
+			return -1;
+		}
+		r = PyObject_CallMethod(lc->helper, "load_as_json", "sy#", path, b.buf, (Py_ssize_t)b.len);
+		if (!r) {
+			buf_free(&b);
+			pyrt_error(path);
+			return err_prefix("--config");
+		}
+		if (PyUnicode_Check(r) && PyUnicode_AsUTF8(r))
+			j = cJSON_Parse(PyUnicode_AsUTF8(r));
+		PyErr_Clear();
+		Py_DECREF(r);
+		if (!j)
+			why = "not a mapping of values";
+	}
+	buf_free(&b);
+	if (!j || !cJSON_IsObject(j)) {
+		cJSON_Delete(j);
+		return err_set(ECG_EXIT_USAGE, "--config '%s': %s", path, why ? why : "not a mapping of values");
+	}
+	lc->config_overrides = cJSON_CreateObject();
+	extract_flatten(j, lc->config_overrides, 0);
+	cJSON_Delete(j);
+	return 0;
+}
+
+/* What kind of job this is, on the evidence the interpreter saw; where it
+ * starts, and its step.  Strings go into the arena of `in`. */
+struct extract_job {
+	const char *type;             /* static */
+	char *entry_anchor;           /* owned */
+	char *step_anchor;            /* owned */
+	cJSON *evidence;              /* owned */
+};
+
+static void extract_classify(struct interp *in, const char *entry, const struct mt_model *models,
+                             size_t nmodels, struct extract_job *job)
+{
+	const struct interp_evidence *ev = interp_evidence(in);
+	const struct root_call *first = NULL, *handled = NULL, *nograd = NULL, *train = NULL;
+	size_t i;
+
+	const struct root_call *roots;
+	size_t nroots;
+
+	roots = interp_roots(in, &nroots);
+	(void)models;
+	(void)nmodels;
+	for (i = 0; i < nroots; i++) {
+		const struct root_call *rc = &roots[i];
+
+		if (!first)
+			first = rc;
+		if (!rc->no_grad && !train)
+			train = rc;
+		if (rc->handler && !handled)
+			handled = rc;
+		if (rc->no_grad && !nograd)
+			nograd = rc;
+	}
+	job->evidence = cJSON_CreateArray();
+	if (ev->backward) {
+		job->type = "training";
+		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(ev->backward));
+		if (ev->optimizer_step)
+			cJSON_AddItemToArray(job->evidence, cJSON_CreateString(ev->optimizer_step));
+	} else if (handled && ev->server) {
+		job->type = "inference_serving";
+		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(ev->server));
+		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(handled->anchor));
+	} else if (first && (nograd || ev->no_grad) && (ev->write || first->loop_anchor)) {
+		job->type = "batch";
+		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(nograd ? nograd->anchor : first->anchor));
+		if (ev->no_grad)
+			cJSON_AddItemToArray(job->evidence, cJSON_CreateString(ev->no_grad));
+		if (ev->write)
+			cJSON_AddItemToArray(job->evidence, cJSON_CreateString(ev->write));
+	}
+	job->entry_anchor = ev->main_guard ? xstrdup(ev->main_guard) : NULL;
+	if (handled && job->type && !strcmp(job->type, "inference_serving"))
+		job->step_anchor = xstrdup(handled->handler);
+	else {
+		/* a training job's step is where the model runs with gradients */
+		const struct root_call *step = job->type && !strcmp(job->type, "training") && train ? train : first;
+
+		if (step && (step->loop_anchor || step->function_anchor))
+			job->step_anchor = xstrdup(step->loop_anchor ? step->loop_anchor : step->function_anchor);
+	}
+	(void)entry;
+}
+
 /* Read the job from its entry script: the models it calls, and what their
  * forwards do. */
-static void extract_analyse(struct prog *prog, const char *entry, const struct extract_opts *o,
-                            struct extract_loadctx *lc, cJSON *modules, cJSON *unres, cJSON *config)
+static int extract_analyse(struct prog *prog, const char *entry, const struct extract_opts *o,
+                           struct extract_loadctx *lc, cJSON *modules, cJSON *unres, cJSON *config,
+                           struct extract_job *job)
 {
 	struct sfile *ef = prog_file(prog, entry);
 	struct interp *in;
@@ -521,10 +699,10 @@ static void extract_analyse(struct prog *prog, const char *entry, const struct e
 	const char *slash;
 
 	if (!ef)
-		return;
+		return 0;
 	prog_ensure(prog, ef);
 	if (!ef->mod)
-		return;
+		return 0;
 	slash = strrchr(entry, '/');
 	free(prog->entry_dir);
 	prog->entry_dir = slash ? xstrndup(entry, (size_t)(slash - entry) + 1) : xstrdup("");
@@ -532,6 +710,19 @@ static void extract_analyse(struct prog *prog, const char *entry, const struct e
 	if (o->job_argc)
 		interp_set_argv(in, (const char *const *)o->job_argv, o->job_argc);
 	interp_set_loader(in, extract_load, lc);
+	for (i = 0; i < o->nsets; i++) {
+		const char *eq = strchr(o->sets[i], '=');
+		char *key = xstrndup(o->sets[i], (size_t)(eq - o->sets[i]));
+
+		interp_set_override(in, key, eq + 1);
+		free(key);
+	}
+	if (lc->config_overrides) {
+		const cJSON *c;
+
+		cJSON_ArrayForEach(c, lc->config_overrides)
+			interp_set_override(in, c->string, c->valuestring);
+	}
 	interp_run_entry(in, ef);
 	roots = interp_roots(in, &nroots);
 	models = xcalloc(nroots + 1, sizeof *models);
@@ -549,12 +740,62 @@ static void extract_analyse(struct prog *prog, const char *entry, const struct e
 		models[nmodels].call = &roots[i];
 		nmodels++;
 	}
+	if (nmodels == 0) {
+		/* no call of a model seen (handed to a framework's trainer, or
+		 * called where ecg cannot follow): the module instances the job
+		 * built and named are the candidates, all listed */
+		struct vinst *const *cands;
+		const char *const *where;
+		size_t nc = interp_candidates(in, &cands, &where);
+
+		models = xrealloc(models, (nc + 1) * sizeof *models);
+		for (i = 0; i < nc; i++) {
+			int dup = 0;
+
+			for (k = 0; k < nmodels; k++)
+				if (models[k].root == cands[i])
+					dup = 1;
+			if (dup || cands[i]->parent)
+				continue;
+			models[nmodels].root = cands[i];
+			models[nmodels].name = cands[i]->bound_name;
+			models[nmodels].call = NULL;
+			nmodels++;
+		}
+		if (nmodels)
+			records_add_unresolved(unres, entry, "which model the job runs",
+			                       nmodels > 1 ? "the job calls no model where ecg can see it; every module it builds and names is listed"
+			                                   : "the job calls no model where ecg can see it; the one module it builds and names is listed");
+	}
+	extract_classify(in, entry, models, nmodels, job);
+	if (o->model) {
+		size_t keep = 0;
+
+		for (k = 0; k < nmodels; k++) {
+			if (!strcmp(models[k].name, o->model) || !strcmp(interp_class_name(models[k].root), o->model))
+				models[keep++] = models[k];
+		}
+		if (!keep) {
+			buf_t b;
+
+			buf_init(&b);
+			for (k = 0; k < nmodels; k++)
+				buf_addf(&b, "%s%s (%s)", k ? ", " : "", models[k].name, interp_class_name(models[k].root));
+			err_set(ECG_EXIT_INPUT, "--model %s: the job calls %s", o->model, nmodels ? b.buf : "no model");
+			buf_free(&b);
+			free(models);
+			interp_free(in);
+			return -1;
+		}
+		nmodels = keep;
+	}
 	modtree_emit(in, models, nmodels, modules, config);
 	notes = interp_notes(in, &nnotes);
 	for (i = 0; i < nnotes; i++)
 		records_add_unresolved(unres, notes[i].anchor, notes[i].what, notes[i].reason);
 	free(models);
 	interp_free(in);
+	return 0;
 }
 
 int cmd_extract(int argc, char **argv)
@@ -575,11 +816,13 @@ int cmd_extract(int argc, char **argv)
 	records_header_t h;
 	struct stats st;
 	struct extract_lazy lazy;
+	struct extract_job job;
 	size_t *pyidx = NULL, npy = 0, k;
 	int dirty = 0, rc, jobs;
 
 	prog_init(&prog);
 	memset(&st, 0, sizeof st);
+	memset(&job, 0, sizeof job);
 	rc = extract_parse_args(argc, argv, &o);
 	if (o.stats) {
 		st.on = 1;
@@ -757,10 +1000,24 @@ int cmd_extract(int argc, char **argv)
 		lc.o = &o;
 		lc.helpers_dir = helpers;
 		lc.cat = cat;
-		extract_analyse(&prog, entry, &o, &lc, modules, unres, config);
+		if (o.config && extract_read_overrides(&lc, o.config) < 0) {
+			cJSON_Delete(lc.config_overrides);
+			Py_XDECREF(lc.helper);
+			goto fail;
+		}
+		rc = extract_analyse(&prog, entry, &o, &lc, modules, unres, config, &job);
+		cJSON_Delete(lc.config_overrides);
+		if (rc < 0) {
+			Py_XDECREF(lc.helper);
+			goto fail;
+		}
 		cfg_helper = lc.helper;
 		stats_mark(&st, "analysis");
 	}
+	h.entry_anchor = job.entry_anchor;
+	h.step_anchor = job.step_anchor;
+	h.job_type = job.type;
+	h.job_evidence = job.evidence;
 	graph = records_graph_new(&h);
 	sched = records_schedule_new(&h);
 	cJSON_ReplaceItemInObjectCaseSensitive(graph, "modules", modules);
@@ -791,6 +1048,9 @@ cleanup:
 	cJSON_Delete(graph);
 	cJSON_Delete(sched);
 	cJSON_Delete(modules);
+	cJSON_Delete(job.evidence);
+	free(job.entry_anchor);
+	free(job.step_anchor);
 	cJSON_Delete(files);
 	cJSON_Delete(perrs);
 	cJSON_Delete(unres);

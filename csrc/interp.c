@@ -75,6 +75,9 @@ struct frame {
 	value_t *ret;
 	int depth;
 	int config_exec;               /* running a config file exec()'d by the job */
+	int no_grad;                   /* inside no_grad / inference_mode */
+	const char *loop_anchor;       /* job mode: the innermost loop running */
+	const char *handler;           /* job mode: running a request handler (its anchor) */
 };
 
 struct strset {
@@ -92,16 +95,21 @@ struct interp {
 	int budget_noted;
 	long job_events;
 	int saw_backward;             /* the job calls .backward(): it trains */
+	struct interp_evidence ev;
+	struct { value_t *fn; const char *anchor; } handlers[64];
+	size_t nhandlers;
 	struct root_call *roots;
 	size_t nroots, aroots;
 	struct vinst **models;
-	const char **model_names;
-	size_t nmodels, amodels;
+	const char **model_names;      /* the anchor where each was built */
+	size_t nmodels, amodels, amodel_names;
 	struct interp_note *notes;
 	size_t nnotes, anotes;
 	struct vdict *builtins;
 	value_t *argv;                 /* sys.argv[1:] as a list of str, or NULL */
 	const char *entry_path;
+	struct vdict *overrides;       /* --set KEY=VALUE, by key */
+	struct vns *entry_ns;
 	interp_load_fn load;           /* reads the job's data files */
 	void *load_ctx;
 	struct { const struct ast_hdr *def; int n; } active[MAX_DEPTH + 8];
@@ -297,6 +305,23 @@ static int ext_is_module_base(const char *d)
 	return !strcmp(d, "torch.nn.Module");
 }
 
+/* --set KEY=VALUE: the value to use instead of `v` for configuration name
+ * `key` (v itself when there is no override).  The override keeps v's
+ * source (where the default was written) and says it was overridden. */
+static value_t *overridden(struct interp *in, const char *key, value_t *v)
+{
+	value_t *o = key ? vdict_gets(in->overrides, key) : NULL;
+	value_t *r;
+
+	if (!o)
+		return v;
+	r = v_copy(in->a, o);
+	r->src = v && v->src ? v->src : NULL;
+	r->expr = v && v->expr ? v->expr : NULL;
+	r->via = VIA_OVERRIDE;
+	return r;
+}
+
 /* ------------------------------------------------------------------ scopes */
 
 static value_t *lookup(struct frame *f, const char *name)
@@ -329,9 +354,21 @@ static int declared_global(const struct frame *f, const char *name)
 
 static void bind(struct frame *f, const char *name, value_t *v)
 {
+	if (!f->locals && f->globals && f->globals == f->in->entry_ns && value_is_known_scalar(v))
+		v = overridden(f->in, name, v);
 	if (f->mode != M_FWD && v->k == VK_INST && v->u.inst->mod != VM_NONE && !v->u.inst->bound_name &&
-	    strcmp(name, "self") && !(f->cls && f->locals == f->cls->ns))
-		v->u.inst->bound_name = astr(f->in, name);
+	    strcmp(name, "self") && !(f->cls && f->locals == f->cls->ns)) {
+		struct interp *in = f->in;
+
+		v->u.inst->bound_name = astr(in, name);
+		if (v->u.inst->mod != VM_LAYER) {
+			xgrow((void **)&in->models, &in->amodels, in->nmodels + 1, sizeof *in->models);
+			xgrow((void **)&in->model_names, &in->amodel_names, in->nmodels + 1, sizeof *in->model_names);
+			in->models[in->nmodels] = v->u.inst;
+			in->model_names[in->nmodels] = v->u.inst->constructed_at;
+			in->nmodels++;
+		}
+	}
 	if (f->locals && !declared_global(f, name))
 		vdict_sets(f->in->a, f->locals, name, v);
 	else
@@ -774,6 +811,11 @@ static value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, 
 	cf.mult = 1;
 	cf.cond_taken = -1;
 	cf.depth = f->depth + 1;
+	cf.loop_anchor = f->loop_anchor;
+	cf.no_grad = f->no_grad + fn->no_grad;
+	cf.handler = f->handler;
+	if (fn->no_grad && mode != M_FWD && !in->ev.no_grad)
+		in->ev.no_grad = afmt(in, "%s:%s:%d", fn->file->path, fn->qualname, fn->def->line);
 	if (self) {
 		all = xmalloc((nargs + 1) * sizeof *all);
 		all[0] = self;
@@ -929,7 +971,8 @@ static void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *
 						dv = call(&bf, eval(&bf, kw->value), NULL, 0, NULL, kw->value);
 				}
 			}
-			vdict_sets(in->a, out, AST_AS(aa->target, Name)->id, dv);
+			vdict_sets(in->a, out, AST_AS(aa->target, Name)->id,
+			           overridden(in, AST_AS(aa->target, Name)->id, dv));
 		}
 	}
 }
@@ -1342,6 +1385,7 @@ static value_t *argp_parse(struct frame *f, value_t *parser, const struct ast_hd
 			}
 		}
 		val->expr = afmt(in, "args.%s", dest->u.str.s);
+		val = overridden(in, dest->u.str.s, val);
 		vdict_sets(in->a, ns->attrs, dest->u.str.s, val);
 	}
 	(void)site;
@@ -1627,8 +1671,13 @@ static value_t *from_json(struct interp *in, const cJSON *j, const char *src, in
 		return v_unknown(in->a, NULL, "nested too deeply");
 	if (cJSON_IsObject(j)) {
 		v = v_dict(in->a);
-		for (c = j->child; c; c = c->next)
-			vdict_sets(in->a, v->u.dict, c->string ? c->string : "", from_json(in, c, src, depth + 1));
+		for (c = j->child; c; c = c->next) {
+			value_t *x = from_json(in, c, src, depth + 1);
+
+			if (c->string && value_is_known_scalar(x))
+				x = overridden(in, c->string, x);
+			vdict_sets(in->a, v->u.dict, c->string ? c->string : "", x);
+		}
 		return v;
 	}
 	if (cJSON_IsArray(j)) {
@@ -1703,12 +1752,22 @@ static value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t na
 		if (is_tensorish(args[i]))
 			any_tensor = 1;
 
+	if (f->mode != M_FWD && !in->ev.write &&
+	    (!strcmp(d, "torch.save") || !strcmp(d, "json.dump") || !strcmp(d, "numpy.save") ||
+	     !strcmp(d, "numpy.savez") || !strcmp(d, "pickle.dump") || !strcmp(last, "to_csv") ||
+	     !strcmp(last, "to_parquet") || !strcmp(last, "save_image") || !strcmp(d, "np.save")))
+		in->ev.write = anchor_at(f, site);
+	if (f->mode != M_FWD && !in->ev.optimizer_step && !strcmp(last, "step") && nargs >= 1 &&
+	    args[0]->k == VK_INST && args[0]->u.inst->ext && !strncmp(args[0]->u.inst->ext, "torch.optim.", 12))
+		in->ev.optimizer_step = anchor_at(f, site);
 	if (!strncmp(d, "Tensor.", 7)) {
 		if (f->mode == M_FWD)
 			emit_op(f, d, site);
-		if (!strcmp(last, "backward")) {
+		if (!strcmp(last, "backward") && f->mode != M_FWD) {
 			in->job_events++;
 			in->saw_backward = 1;
+			if (!in->ev.backward)
+				in->ev.backward = anchor_at(f, site);
 		}
 		if (!strcmp(last, "item") || !strcmp(last, "tolist") || !strcmp(last, "size") ||
 		    !strcmp(last, "dim") || !strcmp(last, "numel") || !strcmp(last, "stride"))
@@ -1816,9 +1875,32 @@ static value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t na
 	if (!strncmp(d, "torch.", 6)) {
 		if (f->mode == M_FWD)
 			emit_op(f, d, site);
-		if (!strcmp(last, "no_grad") || !strcmp(last, "inference_mode") || !strcmp(last, "autocast") ||
-		    !strcmp(last, "enable_grad") || !strcmp(last, "device") || !strcmp(last, "dtype"))
+		if (!strcmp(last, "no_grad") || !strcmp(last, "inference_mode")) {
+			struct vinst *c = new_inst(in);
+
+			c->ext = "torch.no_grad";
+			vdict_sets(in->a, c->attrs, "anchor", v_str(in->a, anchor_at(f, site)));
+			return mk_inst_value(in, c);
+		}
+		if (!strcmp(last, "autocast") || !strcmp(last, "enable_grad") || !strcmp(last, "device") ||
+		    !strcmp(last, "dtype"))
 			return unknown_at(f, site, "a torch context or descriptor");
+		if (f->mode != M_FWD && last[0] >= 'A' && last[0] <= 'Z' && strcmp(last, "Tensor") &&
+		    strncmp(d, "torch.nn.", 9)) {
+			/* torch.optim.AdamW, torch.cuda.amp.GradScaler, DataLoader ... */
+			struct vinst *o = new_inst(in);
+
+			o->ext = d;
+			if (!strncmp(d, "torch.optim.", 12) && strstr(d, "lr_scheduler"))
+				o->ext = afmt(in, "scheduler:%s", d);
+			return mk_inst_value(in, o);
+		}
+		if (0) {
+			struct vinst *o = new_inst(in);
+
+			o->ext = d;
+			return mk_inst_value(in, o);
+		}
 		return v_tensor(in->a);
 	}
 	/* a module class of a third-party library: an external module */
@@ -1857,6 +1939,14 @@ static value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t na
 	if (f->mode == M_FWD && any_tensor) {
 		emit_op(f, d, site);
 		return v_tensor(in->a);
+	}
+	if (f->mode != M_FWD && last[0] >= 'A' && last[0] <= 'Z') {
+		/* an object of a class outside the repository (a web app, a
+		 * tokenizer, a logger): its type is known, nothing else */
+		struct vinst *o = new_inst(in);
+
+		o->ext = d;
+		return mk_inst_value(in, o);
 	}
 	(void)kw;
 	return unknown_at(f, site, afmt(in, "the result of %s, which is outside the repository", d));
@@ -1982,6 +2072,10 @@ static value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 			for (i = 0; i < nargs; i++)
 				rc->args[i] = args[i];
 			rc->kwargs = kw;
+			rc->loop_anchor = f->loop_anchor;
+			rc->no_grad = f->no_grad;
+			rc->handler = f->handler;
+			rc->function_anchor = f->qualname ? anchor_at(f, NULL) : NULL;
 			in->job_events++;
 		}
 		return v_tensor(in->a);
@@ -2407,6 +2501,11 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 		return r;
 	}
 	case BI_OPEN:
+		if (f->mode != M_FWD && !in->ev.write &&
+		    ((nargs >= 2 && args[1]->k == VK_STR && strpbrk(args[1]->u.str.s, "wax")) ||
+		     (kw && vdict_gets(kw, "mode") && vdict_gets(kw, "mode")->k == VK_STR &&
+		      strpbrk(vdict_gets(kw, "mode")->u.str.s, "wax"))))
+			in->ev.write = anchor_at(f, site);
 		if (nargs >= 1 && args[0]->k == VK_STR) {
 			struct vinst *fo = new_inst(in);
 
@@ -2933,6 +3032,11 @@ static value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const
 				return mk_builtin(in, BI_M_ARGP_GROUP, obj);
 			if (!strcmp(name, "set_defaults"))
 				return mk_builtin(in, BI_M_ARGP_SETDEF, obj);
+		}
+		if (m->ext && !strncmp(m->ext, "torch.optim.", 12) && !strcmp(name, "step")) {
+			if (!in->ev.optimizer_step && f->mode != M_FWD)
+				in->ev.optimizer_step = anchor_at(f, site);
+			return mk_builtin(in, BI_PRINT, NULL);
 		}
 		if (m->ext && !strcmp(m->ext, "io.TextIOWrapper") && !strcmp(name, "read"))
 			return mk_builtin(in, BI_M_FILE_READ, obj);
@@ -3992,10 +4096,14 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		const char *omr = f->mult_reason, *ome = f->mult_expr;
 		enum flow fl;
 
+		const char *ol = f->loop_anchor;
+
 		f->mult_reason = afmt(in, "built in a loop over %s, whose length is not known", text_of(f, s->iter));
 		f->mult_expr = text_of(f, s->iter);
 		assign(f, s->target, v_unknown(in->a, text_of(f, s->target), why->reason ? why->reason : "the loop variable"));
+		f->loop_anchor = anchor_at(f, &s->h);
 		fl = exec_block(f, &s->body);
+		f->loop_anchor = ol;
 		f->mult_reason = omr;
 		f->mult_expr = ome;
 		return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
@@ -4003,11 +4111,14 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 	for (i = 0; i < items->n; i++) {
 		long long before = in->job_events;
 		enum flow fl;
+		const char *ol = f->loop_anchor;
 
 		if (!budget(f))
 			break;
 		assign(f, s->target, items->items[i]);
+		f->loop_anchor = anchor_at(f, &s->h);
 		fl = exec_block(f, &s->body);
+		f->loop_anchor = ol;
 		if (fl == FL_BREAK)
 			break;
 		if (fl == FL_RETURN || fl == FL_RAISE)
@@ -4033,6 +4144,9 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	if (is_tensorish(tv))
 		t = -1;
 	text = text_of(f, s->test);
+	if (!f->locals && f->globals == f->in->entry_ns && !f->in->ev.main_guard && strstr(text, "__name__") &&
+	    strstr(text, "__main__"))
+		f->in->ev.main_guard = anchor_at(f, &s->h);
 	if (t == 1 || t == 0) {
 		if (f->mode == M_FWD) {
 			f->cond = t ? text : afmt(f->in, "not (%s)", text);
@@ -4056,6 +4170,36 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	if ((fl == FL_RAISE || fl == FL_RETURN) && (fl2 == FL_RAISE || fl2 == FL_RETURN))
 		return fl == FL_RETURN ? FL_RETURN : fl2;
 	return FL_NORMAL;
+}
+
+/* @app.post("/generate"), @app.route(...), @router.get(...) on an object of
+ * a web framework: a request handler the framework will call. */
+static int is_route_decorator(struct frame *f, const struct ast_hdr *d)
+{
+	static const char *const routes[] = { "get", "post", "put", "patch", "delete", "route",
+	                                      "websocket", "api_route", NULL };
+	static const char *const frameworks[] = { "fastapi.", "flask.", "starlette.", "sanic.", "aiohttp.",
+	                                          "quart.", "litserve.", "bentoml.", "ray.serve.", NULL };
+	const struct ast_Attribute *a;
+	value_t *obj;
+	size_t i;
+	int route = 0;
+
+	if (!AST_IS(d, Call) || !AST_IS(AST_AS(d, Call)->func, Attribute))
+		return 0;
+	a = AST_AS(AST_AS(d, Call)->func, Attribute);
+	for (i = 0; routes[i]; i++)
+		if (!strcmp(a->attr, routes[i]))
+			route = 1;
+	if (!route)
+		return 0;
+	obj = eval(f, a->value);
+	if (obj->k != VK_INST || !obj->u.inst->ext)
+		return 0;
+	for (i = 0; frameworks[i]; i++)
+		if (!strncmp(obj->u.inst->ext, frameworks[i], strlen(frameworks[i])))
+			return 1;
+	return 0;
 }
 
 static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
@@ -4110,6 +4254,21 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		for (i = 0; i < decos->n; i++) {
 			const struct ast_hdr *d = decos->items[i];
 
+			{
+				const struct ast_hdr *dd = AST_IS(d, Call) ? AST_AS(d, Call)->func : d;
+				value_t *dv = AST_IS(dd, Attribute) || AST_IS(dd, Name) ? eval(f, dd) : NULL;
+
+				if (dv && dv->k == VK_EXT && (!strcmp(dv->u.ext, "torch.no_grad") ||
+				                              !strcmp(dv->u.ext, "torch.inference_mode")))
+					fv->u.fn->no_grad = 1;
+			}
+			if (f->mode != M_FWD && is_route_decorator(f, d) && in->nhandlers < 64) {
+				in->handlers[in->nhandlers].fn = fv;
+				in->handlers[in->nhandlers].anchor = anchor_at(f, st);
+				in->nhandlers++;
+				if (!in->ev.server)
+					in->ev.server = anchor_at(f, d);
+			}
 			if (AST_IS(d, Name)) {
 				const char *dn = AST_AS(d, Name)->id;
 
@@ -4141,25 +4300,40 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 
 		if (value_truth(tv) == 0)
 			return exec_block(f, &w->orelse);
-		if (f->mode == M_FWD)
+		if (f->mode == M_FWD) {
 			fl = run_body_once(f, &w->body, -1, text_of(f, w->test), NULL,
 			                   afmt(in, "the trip count of `while %s` is not known", text_of(f, w->test)));
-		else
+		} else {
+			const char *ol = f->loop_anchor;
+
+			f->loop_anchor = anchor_at(f, st);
 			fl = exec_block(f, &w->body);
+			f->loop_anchor = ol;
+		}
 		return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
 	}
 	case AST_With: case AST_AsyncWith: {
 		const struct ast_With *w = (const struct ast_With *)st;
+		int ng = 0;
+		enum flow fl;
 
 		for (i = 0; i < w->items.n; i++) {
 			const struct ast_withitem *wi = AST_AS(w->items.items[i], withitem);
 			value_t *cv = eval(f, wi->context_expr);
 
+			if (cv->k == VK_INST && cv->u.inst->ext && !strcmp(cv->u.inst->ext, "torch.no_grad")) {
+				ng = 1;
+				if (!in->ev.no_grad && f->mode != M_FWD)
+					in->ev.no_grad = anchor_at(f, st);
+			}
 			if (wi->optional_vars)
 				assign(f, wi->optional_vars, cv->k == VK_INST ? cv
 				       : v_unknown(in->a, text_of(f, wi->optional_vars), "a context manager's value"));
 		}
-		return exec_block(f, &w->body);
+		f->no_grad += ng;
+		fl = exec_block(f, &w->body);
+		f->no_grad -= ng;
+		return fl;
 	}
 	case AST_Try: case AST_TryStar: {
 		const struct ast_Try *t = (const struct ast_Try *)st;
@@ -4294,6 +4468,7 @@ struct interp *interp_new(struct prog *p, const struct catalog *cat)
 	in->a = ast_arena_new();
 	in->ns = xcalloc(p->n + 1, sizeof *in->ns);
 	in->builtins = vdict_new(in->a);
+	in->overrides = vdict_new(in->a);
 	for (i = 0; i < sizeof bis / sizeof bis[0]; i++)
 		vdict_sets(in->a, in->builtins, bis[i].n, mk_builtin(in, bis[i].id, NULL));
 	vdict_sets(in->a, in->builtins, "__name__", v_str(in->a, "builtins"));
@@ -4321,6 +4496,34 @@ struct ast_arena *interp_arena(struct interp *in)
 const struct catalog *interp_catalog(const struct interp *in)
 {
 	return in->cat;
+}
+
+void interp_set_override(struct interp *in, const char *key, const char *text)
+{
+	char *end;
+	long long i = strtoll(text, &end, 0);
+	value_t *v;
+	size_t n = strlen(text);
+
+	if (*text && !*end) {
+		v = v_int(in->a, i);
+	} else {
+		double d = strtod(text, &end);
+
+		if (*text && !*end)
+			v = v_float(in->a, d);
+		else if (!strcmp(text, "True") || !strcmp(text, "true"))
+			v = v_bool(in->a, 1);
+		else if (!strcmp(text, "False") || !strcmp(text, "false"))
+			v = v_bool(in->a, 0);
+		else if (!strcmp(text, "None") || !strcmp(text, "null"))
+			v = v_none(in->a);
+		else if (n >= 2 && (text[0] == '\'' || text[0] == '"') && text[n - 1] == text[0])
+			v = v_strn(in->a, text + 1, n - 2);
+		else
+			v = v_str(in->a, text);
+	}
+	vdict_sets(in->a, in->overrides, key, v);
 }
 
 void interp_set_loader(struct interp *in, interp_load_fn fn, void *ctx)
@@ -4353,6 +4556,7 @@ void interp_run_entry(struct interp *in, struct sfile *entry)
 	ns->dict = vdict_new(in->a);
 	ns->state = 1;
 	in->ns[idx] = ns;
+	in->entry_ns = ns;
 	vdict_sets(in->a, ns->dict, "__name__", v_str(in->a, "__main__"));
 	vdict_sets(in->a, ns->dict, "__file__", v_str(in->a, entry->path));
 	memset(&f, 0, sizeof f);
@@ -4364,6 +4568,17 @@ void interp_run_entry(struct interp *in, struct sfile *entry)
 	f.cond_taken = -1;
 	(void)exec_block(&f, &entry->mod->body);
 	ns->state = 2;
+	/* the request handlers the framework would call, once each */
+	{
+		size_t i;
+
+		for (i = 0; i < in->nhandlers; i++) {
+			struct frame hf = f;
+
+			hf.handler = in->handlers[i].anchor;
+			(void)call_function(&hf, in->handlers[i].fn->u.fn, NULL, NULL, 0, NULL, M_JOB, NULL, NULL);
+		}
+	}
 }
 
 const struct root_call *interp_roots(const struct interp *in, size_t *n)
@@ -4467,4 +4682,16 @@ const char *interp_call_anchor(const struct vinst *m)
 int interp_saw_backward(const struct interp *in)
 {
 	return in->saw_backward;
+}
+
+const struct interp_evidence *interp_evidence(const struct interp *in)
+{
+	return &in->ev;
+}
+
+size_t interp_candidates(const struct interp *in, struct vinst *const **insts, const char *const **anchors)
+{
+	*insts = in->models;
+	*anchors = in->model_names;
+	return in->nmodels;
 }

@@ -29,16 +29,23 @@ static cJSON *records_header(const char *schema, const records_header_t *h)
 	if (h->entry_file) {
 		entry = cJSON_AddObjectToObject(doc, "entrypoint");
 		cJSON_AddStringToObject(entry, "file", h->entry_file);
-		/* The anchor and the step function come from the job pass; until
-		 * it has read them, they are not stated. */
-		cJSON_AddNullToObject(entry, "anchor");
-		cJSON_AddNullToObject(entry, "step");
+		if (h->entry_anchor)
+			cJSON_AddStringToObject(entry, "anchor", h->entry_anchor);
+		else
+			cJSON_AddNullToObject(entry, "anchor");
+		if (h->step_anchor)
+			cJSON_AddStringToObject(entry, "step", h->step_anchor);
+		else
+			cJSON_AddNullToObject(entry, "step");
 	} else {
 		cJSON_AddNullToObject(doc, "entrypoint");
 	}
 	jt = cJSON_AddObjectToObject(doc, "job_type");
-	cJSON_AddNullToObject(jt, "value");
-	cJSON_AddArrayToObject(jt, "evidence");
+	if (h->job_type)
+		cJSON_AddStringToObject(jt, "value", h->job_type);
+	else
+		cJSON_AddNullToObject(jt, "value");
+	cJSON_AddItemToObject(jt, "evidence", records_dup(h->job_evidence));
 	cJSON_AddItemToObject(doc, "config", records_dup(h->config));
 	cJSON_AddItemToObject(doc, "files", records_dup(h->files));
 	cJSON_AddItemToObject(doc, "parse_errors", records_dup(h->parse_errors));

@@ -56,6 +56,17 @@ struct fseq {
 	size_t n, alloc;
 };
 
+/* What the job's code showed about what kind of job it is (anchors, or
+ * NULL when not seen). */
+struct interp_evidence {
+	const char *backward;         /* loss.backward() */
+	const char *optimizer_step;   /* optimizer.step() / scaler.step(optimizer) */
+	const char *no_grad;          /* with torch.no_grad() / inference_mode() */
+	const char *write;            /* results written: open(.., 'w'), torch.save, json.dump */
+	const char *server;           /* a request handler registered with a web framework */
+	const char *main_guard;       /* if __name__ == "__main__" */
+};
+
 /* A call of a model (a module instance called from job code). */
 struct root_call {
 	struct vinst *inst;
@@ -64,6 +75,10 @@ struct root_call {
 	value_t **args;
 	size_t nargs;
 	struct vdict *kwargs;
+	const char *loop_anchor;      /* the innermost loop it runs in, or NULL */
+	int no_grad;                  /* under no_grad / inference_mode */
+	const char *handler;          /* inside this request handler, or NULL */
+	const char *function_anchor;  /* the function it is called from */
 };
 
 struct interp;
@@ -76,6 +91,11 @@ struct ast_arena *interp_arena(struct interp *in);
 const struct catalog *interp_catalog(const struct interp *in);
 /* Whether the job's code calls .backward() (it trains). */
 int interp_saw_backward(const struct interp *in);
+const struct interp_evidence *interp_evidence(const struct interp *in);
+
+/* Module instances job code bound to a name, in order (the candidates when
+ * no model is called). */
+size_t interp_candidates(const struct interp *in, struct vinst *const **insts, const char *const **anchors);
 
 /* Run the entry script as __main__ (job mode).  Model calls are collected
  * as root calls. */
@@ -111,6 +131,11 @@ size_t interp_container_groups(struct interp *in, const struct vinst *m, size_t 
  * interpreter takes (and deletes), or NULL with *why set. */
 typedef struct cJSON *(*interp_load_fn)(void *ctx, const char *path, const char *entry_dir, const char **why);
 void interp_set_loader(struct interp *in, interp_load_fn fn, void *ctx);
+
+/* --set KEY=VALUE: the value of configuration name KEY (an argparse
+ * destination, a dataclass field, a global of the entry script, a key of a
+ * config file) is VALUE (a Python literal, else a string). */
+void interp_set_override(struct interp *in, const char *key, const char *text);
 
 /* sys.argv[1:] of the job, for argparse and configurators. */
 void interp_set_argv(struct interp *in, const char *const *argv, size_t n);

@@ -18,6 +18,10 @@ typedef struct {
 	int dirty;
 	const char *python;        /* parser version */
 	const char *entry_file;    /* repository-relative, or NULL */
+	const char *entry_anchor;  /* where the job starts (its __main__ guard), or NULL */
+	const char *step_anchor;   /* the step: the loop or handler around the model call, or NULL */
+	const char *job_type;      /* "training", "inference_serving", "batch", or NULL */
+	cJSON *job_evidence;       /* [anchor], borrowed; NULL: none */
 	cJSON *files;              /* [{"path","blob"}], borrowed: duplicated into each record */
 	cJSON *parse_errors;       /* [{"file","line","col","message"}], borrowed */
 	cJSON *unresolved;         /* [{"anchor","what","reason"}], borrowed */

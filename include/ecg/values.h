@@ -68,6 +68,7 @@ struct vfunc {
 	struct vdict *kwdefaults;
 	struct vclass *owner;         /* the class it was defined in, or NULL */
 	int is_static, is_classmethod, is_property;
+	int no_grad;                  /* decorated @torch.no_grad() / inference_mode() */
 };
 
 struct vbuiltin {

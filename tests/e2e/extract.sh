@@ -95,6 +95,29 @@ is "$(json "$G" '[m["repeat"]["expr"] + " @ " + m["repeat"]["source"] for m in d
 ok $? "both records validate against schemas/"
 sed 's/^/# /' "$T/schema.out" | grep -v '^# ok' || true
 
+# the job: read from its code (train.py above, by line)
+is "$(json "$G" 'd["job_type"]["value"] + " " + " ".join(d["job_type"]["evidence"])')" \
+	"training train.py:main:9 train.py:main:10" "job_type: training, on loss.backward() and opt.step()"
+is "$(json "$G" 'd["entrypoint"]["anchor"] + " " + d["entrypoint"]["step"]')" \
+	"train.py:<module>:12 train.py:main:7" "entrypoint: the __main__ guard, and the step loop"
+is "$(json "$S" 'd["job_type"]["value"] + " " + d["entrypoint"]["step"]')" "training train.py:main:7" \
+	"the schedule has the same header"
+
+# --- --set overrides a configuration value, as the profiled run did
+run_ecg extract --repo "$R" --entry train.py -q --set n_layer=6 --out "$T/o-set"
+is "$(json "$T/o-set/computation_graph.json" '[(m["total_repeat"], m["repeat"]["source"]) for m in d["modules"] if m["id"] == "h.*"][0]')" \
+	"(6, 'model/gpt.py:GPTConfig:9')" "--set n_layer=6: six blocks, the source still where the default is"
+is "$(json "$T/o-set/computation_graph.json" '[c["via"] for c in d["config"] if c["name"] == "n_layer"]')" "[]" \
+	"  (a repeat's count is not a constructor argument: config lists what the args used)"
+run_ecg extract --repo "$R" --entry train.py -q --set bogus --out "$T/o-set2"
+is "$rc" 2 "--set without = is a usage error"
+run_ecg extract --repo "$R" --entry train.py -q --model GPT --out "$T/o-model"
+is "$(json "$T/o-model/computation_graph.json" 'd["modules"][0]["class"]')" "GPT" "--model by class name"
+run_ecg extract --repo "$R" --entry train.py -q --model Nope --out "$T/o-model2"
+is "$rc" 3 "--model naming no model the job calls: exit 3"
+grep -q "GPT" "$T/err"
+ok $? "  and the message lists what it calls: $(cat "$T/err")"
+
 # --- determinism: a second run is byte-identical
 cp "$G" "$T/g1"; cp "$S" "$T/s1"
 run_ecg extract --repo "$R" --entry train.py -q
