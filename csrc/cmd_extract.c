@@ -22,6 +22,7 @@
 #include "ecg/interp.h"
 #include "ecg/modtree.h"
 #include "ecg/parsepool.h"
+#include "ecg/schedule.h"
 #include "ecg/prog.h"
 #include "ecg/pyast.h"
 #include "ecg/pyrt.h"
@@ -675,10 +676,14 @@ static void extract_classify(struct interp *in, const char *entry, const struct 
 	if (handled && job->type && !strcmp(job->type, "inference_serving"))
 		job->step_anchor = xstrdup(handled->handler);
 	else {
-		/* a training job's step is where the model runs with gradients */
+		/* a training job's step is where the model runs with gradients,
+		 * above its accumulation loop */
 		const struct root_call *step = job->type && !strcmp(job->type, "training") && train ? train : first;
+		const char *loop = schedule_step_anchor(in);
 
-		if (step && (step->loop_anchor || step->function_anchor))
+		if (loop && step && step->loop_anchor)
+			job->step_anchor = xstrdup(loop);
+		else if (step && (step->loop_anchor || step->function_anchor))
 			job->step_anchor = xstrdup(step->loop_anchor ? step->loop_anchor : step->function_anchor);
 	}
 	(void)entry;
@@ -688,7 +693,7 @@ static void extract_classify(struct interp *in, const char *entry, const struct 
  * forwards do. */
 static int extract_analyse(struct prog *prog, const char *entry, const struct extract_opts *o,
                            struct extract_loadctx *lc, cJSON *modules, cJSON *unres, cJSON *config,
-                           struct extract_job *job)
+                           struct extract_job *job, cJSON *sched_parts)
 {
 	struct sfile *ef = prog_file(prog, entry);
 	struct interp *in;
@@ -790,6 +795,8 @@ static int extract_analyse(struct prog *prog, const char *entry, const struct ex
 		nmodels = keep;
 	}
 	modtree_emit(in, models, nmodels, modules, config);
+	/* after the forwards were read: their syncs and collectives count */
+	schedule_emit(in, job->type, sched_parts);
 	notes = interp_notes(in, &nnotes);
 	for (i = 0; i < nnotes; i++)
 		records_add_unresolved(unres, notes[i].anchor, notes[i].what, notes[i].reason);
@@ -811,7 +818,7 @@ int cmd_extract(int argc, char **argv)
 	struct catalog *cat = NULL;
 	char *catdir = NULL;
 	cJSON *files = NULL, *perrs = NULL, *unres = NULL, *config = NULL;
-	cJSON *graph = NULL, *sched = NULL, *modules = NULL;
+	cJSON *graph = NULL, *sched = NULL, *modules = NULL, *sched_parts = NULL;
 	struct prog prog;
 	records_header_t h;
 	struct stats st;
@@ -1005,7 +1012,13 @@ int cmd_extract(int argc, char **argv)
 			Py_XDECREF(lc.helper);
 			goto fail;
 		}
-		rc = extract_analyse(&prog, entry, &o, &lc, modules, unres, config, &job);
+		records_header_t ph;
+
+		memset(&ph, 0, sizeof ph);
+		ph.commit = commit;
+		ph.python = "";
+		sched_parts = records_schedule_new(&ph);
+		rc = extract_analyse(&prog, entry, &o, &lc, modules, unres, config, &job, sched_parts);
 		cJSON_Delete(lc.config_overrides);
 		if (rc < 0) {
 			Py_XDECREF(lc.helper);
@@ -1022,6 +1035,15 @@ int cmd_extract(int argc, char **argv)
 	sched = records_schedule_new(&h);
 	cJSON_ReplaceItemInObjectCaseSensitive(graph, "modules", modules);
 	modules = NULL;
+	if (sched_parts) {
+		static const char *const sections[] = { "phases", "data_path", "host_device", "device_device",
+		                                        "compute", "overlap", NULL };
+		size_t si;
+
+		for (si = 0; sections[si]; si++)
+			cJSON_ReplaceItemInObjectCaseSensitive(sched, sections[si],
+			        cJSON_DetachItemFromObjectCaseSensitive(sched_parts, sections[si]));
+	}
 	graph_text = emit_render(graph);
 	sched_text = emit_render(sched);
 	if (emit_write_atomic(out_dir, RECORDS_GRAPH_FILE, graph_text, strlen(graph_text)) < 0)
@@ -1048,6 +1070,7 @@ cleanup:
 	cJSON_Delete(graph);
 	cJSON_Delete(sched);
 	cJSON_Delete(modules);
+	cJSON_Delete(sched_parts);
 	cJSON_Delete(job.evidence);
 	free(job.entry_anchor);
 	free(job.step_anchor);

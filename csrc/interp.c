@@ -51,7 +51,7 @@ enum builtin_id {
 	BI_M_FILE_READ,
 	BI_M_ARGP_ADD, BI_M_ARGP_PARSE, BI_M_ARGP_GROUP, BI_M_ARGP_SETDEF,
 	BI_M_MOD_ADD_MODULE, BI_M_MOD_APPEND, BI_M_MOD_EXTEND, BI_M_MOD_SELF,
-	BI_M_MOD_CHILDREN, BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_INSERT,
+	BI_M_MOD_CHILDREN, BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_INSERT, BI_M_MOD_TO,
 	BI_M_NS_GETATTR
 };
 
@@ -78,6 +78,7 @@ struct frame {
 	int no_grad;                   /* inside no_grad / inference_mode */
 	const char *loop_anchor;       /* job mode: the innermost loop running */
 	const char *handler;           /* job mode: running a request handler (its anchor) */
+	const struct jctx *jc;         /* loops, guards and contexts around the code running */
 };
 
 struct strset {
@@ -96,6 +97,9 @@ struct interp {
 	long job_events;
 	int saw_backward;             /* the job calls .backward(): it trains */
 	struct interp_evidence ev;
+	struct sched_ev *sev;
+	size_t nsev, asev;
+	int gpu;                      /* the job moves a model or tensors to a device */
 	struct { value_t *fn; const char *anchor; } handlers[64];
 	size_t nhandlers;
 	struct root_call *roots;
@@ -181,6 +185,49 @@ static void note(struct interp *in, const char *anchor, const char *what, const 
 	in->notes[in->nnotes].what = what;
 	in->notes[in->nnotes].reason = reason;
 	in->nnotes++;
+}
+
+static struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct sched_ev *e;
+
+	if (in->nsev >= 100000)
+		return NULL;
+	xgrow((void **)&in->sev, &in->asev, in->nsev + 1, sizeof *in->sev);
+	e = &in->sev[in->nsev++];
+	memset(e, 0, sizeof *e);
+	e->kind = kind;
+	e->call = call;
+	e->anchor = anchor_at(f, site);
+	e->ctx = f->jc;
+	e->in_forward = f->mode == M_FWD;
+	e->non_blocking = -1;
+	e->pinned = -1;
+	e->async_op = -1;
+	return e;
+}
+
+static const struct jctx *jc_push(struct frame *f, enum jctx_kind kind, const char *anchor, const char *text)
+{
+	struct jctx *j = ast_arena_alloc(f->in->a, sizeof *j);
+
+	j->kind = kind;
+	j->anchor = anchor;
+	j->text = text;
+	j->period = -1;
+	j->trips = -1;
+	j->up = f->jc;
+	return j;
+}
+
+static value_t *v_tensor_dev(struct ast_arena *a, int dev, int pinned)
+{
+	value_t *t = v_tensor(a);
+
+	t->dev = (unsigned char)dev;
+	t->pinned = (unsigned char)pinned;
+	return t;
 }
 
 static value_t *unknown_at(struct frame *f, const struct ast_hdr *e, const char *reason)
@@ -812,7 +859,11 @@ static value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, 
 	cf.cond_taken = -1;
 	cf.depth = f->depth + 1;
 	cf.loop_anchor = f->loop_anchor;
+	cf.jc = f->jc;
 	cf.no_grad = f->no_grad + fn->no_grad;
+	if (fn->no_grad)
+		cf.jc = jc_push(f, JC_NO_GRAD, afmt(in, "%s:%s:%d", fn->file->path, fn->qualname, fn->def->line),
+		                "@torch.no_grad()");
 	cf.handler = f->handler;
 	if (fn->no_grad && mode != M_FWD && !in->ev.no_grad)
 		in->ev.no_grad = afmt(in, "%s:%s:%d", fn->file->path, fn->qualname, fn->def->line);
@@ -1130,6 +1181,9 @@ static void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v
 {
 	struct interp *in = f->in;
 
+	if (!strcmp(name, "require_backward_grad_sync") && f->mode != M_FWD)
+		sev(f, SEV_GRAD_SYNC_TOGGLE, "require_backward_grad_sync", NULL);
+
 	if (obj->k == VK_INST) {
 		struct vinst *m = obj->u.inst;
 
@@ -1154,7 +1208,7 @@ static int is_wrapper(const char *d)
 		"torch.nn.parallel.DataParallel",
 		"torch.distributed.fsdp.FullyShardedDataParallel",
 		"torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel",
-		"torch.compile", "torch.jit.script", "torch.jit.trace",
+		"torch.compile", "torch.compile.__wrap__", "torch.jit.script", "torch.jit.trace",
 		"torch.distributed.fsdp.fully_shard", "torch.distributed._composable.fsdp.fully_shard",
 		"torch.nn.SyncBatchNorm.convert_sync_batchnorm", "deepspeed.initialize",
 		"accelerate.Accelerator.prepare", "torch.ao.quantization.quantize_dynamic",
@@ -1738,6 +1792,279 @@ static value_t *load_config(struct frame *f, const char *how, value_t *arg, cons
 	return v;
 }
 
+/* Is this device argument the host?  1 yes, 0 a device, -1 not known. */
+static int dev_is_host(const value_t *v)
+{
+	if (!v)
+		return -1;
+	if (v->k == VK_STR)
+		return !strncmp(v->u.str.s, "cpu", 3);
+	if (v->k == VK_INST && v->u.inst->ext && !strcmp(v->u.inst->ext, "torch.device")) {
+		value_t *t = vdict_gets(v->u.inst->attrs, "type");
+
+		return t && t->k == VK_STR ? !strncmp(t->u.str.s, "cpu", 3) : -1;
+	}
+	return -1;
+}
+
+static int kw_bool(const struct vdict *kw, const char *name)
+{
+	value_t *v = kw ? vdict_gets(kw, name) : NULL;
+
+	return v ? value_truth(v) : 0;
+}
+
+/* x.<m>(...) on a tensor: an op in forward, and where data moves or the
+ * host waits, a schedule event. */
+static value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t **args,
+                                   size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *recv = fn->recv;
+	int dev = recv && recv->k == VK_TENSOR ? recv->dev : DEV_UNKNOWN;
+	int pinned = recv && recv->k == VK_TENSOR ? recv->pinned : 0;
+	struct sched_ev *e;
+
+	if (f->mode == M_FWD)
+		emit_op(f, fn->u.ext, site);
+	if (!strcmp(m, "backward")) {
+		if (f->mode != M_FWD) {
+			in->job_events++;
+			in->saw_backward = 1;
+			if (!in->ev.backward)
+				in->ev.backward = anchor_at(f, site);
+			sev(f, SEV_BACKWARD, ".backward()", site);
+		}
+		return v_none(in->a);
+	}
+	if (!strcmp(m, "to") || !strcmp(m, "cuda")) {
+		value_t *target = !strcmp(m, "cuda") ? NULL : nargs ? args[0] : kw ? vdict_gets(kw, "device") : NULL;
+		int host = !strcmp(m, "cuda") ? 0 : dev_is_host(target);
+
+		/* .to(dtype) alone moves nothing */
+		if (!strcmp(m, "to") && target && target->k == VK_EXT && strstr(target->u.ext, "torch.float") == target->u.ext)
+			return v_tensor_dev(in->a, dev, pinned);
+		if (!strcmp(m, "to") && !target)
+			return v_tensor_dev(in->a, dev, pinned);
+		if (host == 1) {
+			if (dev == DEV_DEVICE) {
+				e = sev(f, SEV_D2H, !strcmp(m, "to") ? ".to(cpu)" : ".cpu()", site);
+				if (e)
+					e->non_blocking = kw_bool(kw, "non_blocking");
+			}
+			return v_tensor_dev(in->a, DEV_HOST, 0);
+		}
+		in->gpu = 1;
+		if (dev != DEV_DEVICE && !(f->mode == M_FWD && dev == DEV_UNKNOWN)) {
+			e = sev(f, SEV_H2D, !strcmp(m, "cuda") ? ".cuda()" : ".to(device)", site);
+			if (e) {
+				e->non_blocking = kw_bool(kw, "non_blocking");
+				e->pinned = dev == DEV_HOST ? pinned : -1;
+			}
+		}
+		return v_tensor_dev(in->a, DEV_DEVICE, 0);
+	}
+	if (!strcmp(m, "pin_memory"))
+		return v_tensor_dev(in->a, DEV_HOST, 1);
+	if (!strcmp(m, "cpu") || !strcmp(m, "numpy")) {
+		if (dev == DEV_DEVICE) {
+			sev(f, SEV_D2H, !strcmp(m, "cpu") ? ".cpu()" : ".numpy()", site);
+			sev(f, SEV_SYNC, !strcmp(m, "cpu") ? ".cpu()" : ".numpy()", site);
+		}
+		if (!strcmp(m, "numpy"))
+			return unknown_at(f, site, "a numpy array");
+		return v_tensor_dev(in->a, DEV_HOST, 0);
+	}
+	if (!strcmp(m, "item") || !strcmp(m, "tolist")) {
+		if (dev == DEV_DEVICE)
+			sev(f, SEV_SYNC, !strcmp(m, "item") ? ".item()" : ".tolist()", site);
+		return unknown_at(f, site, "a value read from a tensor at run time");
+	}
+	if (!strcmp(m, "nonzero") || !strcmp(m, "unique") || !strcmp(m, "masked_select")) {
+		if (dev == DEV_DEVICE)
+			sev(f, SEV_SYNC, afmt(in, ".%s() (its output size depends on the data)", m), site);
+		return v_tensor_dev(in->a, dev, 0);
+	}
+	if (!strcmp(m, "size") || !strcmp(m, "dim") || !strcmp(m, "numel") || !strcmp(m, "stride"))
+		return unknown_at(f, site, "a shape read at run time (no sync)");
+	return v_tensor_dev(in->a, dev, 0);
+}
+
+static value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site);
+static value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                           struct vdict *kw, const struct ast_hdr *site, int any_tensor);
+
+/* The collective a torch.distributed function is, or NULL. */
+static const char *collective_of(const char *d)
+{
+	static const char *const names[] = {
+		"all_reduce", "all_gather", "all_gather_into_tensor", "reduce_scatter",
+		"reduce_scatter_tensor", "broadcast", "all_to_all", "all_to_all_single", "reduce",
+		"gather", "scatter", "send", "recv", "isend", "irecv", "barrier", "all_reduce_coalesced",
+		"all_gather_coalesced", "all_gather_object", "broadcast_object_list", "gather_object",
+		"scatter_object_list", "batch_isend_irecv", "monitored_barrier", NULL
+	};
+	const char *last = short_ext(d);
+	size_t i;
+
+	if (strncmp(d, "torch.distributed.", 18))
+		return NULL;
+	for (i = 0; names[i]; i++)
+		if (!strcmp(last, names[i]))
+			return names[i];
+	return NULL;
+}
+
+/* Which parallelism a collective serves, from its group's name. */
+static const char *parallelism_of(struct frame *f, const char *op, const struct ast_hdr *site)
+{
+	const char *t = site ? text_of(f, site) : "";
+	char low[512];
+	size_t i;
+
+	for (i = 0; t[i] && i < sizeof low - 1; i++)
+		low[i] = (char)(t[i] >= 'A' && t[i] <= 'Z' ? t[i] + 32 : t[i]);
+	low[i] = 0;
+	if (strstr(low, "tp_group") || strstr(low, "tensor_parallel") || strstr(low, "tp_pg") || strstr(low, "model_parallel"))
+		return "tensor";
+	if (strstr(low, "pp_group") || strstr(low, "pipeline") || strstr(low, "pp_pg"))
+		return "pipeline";
+	if (strstr(low, "ep_group") || strstr(low, "expert") || strstr(low, "moe"))
+		return "expert";
+	if (strstr(low, "cp_group") || strstr(low, "context_parallel"))
+		return "context";
+	if (strstr(low, "sp_group") || strstr(low, "sequence_parallel"))
+		return "sequence";
+	if (op && (!strcmp(op, "all_to_all") || !strcmp(op, "all_to_all_single")) && f->mode == M_FWD)
+		return "expert";
+	if (op && (!strcmp(op, "send") || !strcmp(op, "recv") || !strcmp(op, "isend") || !strcmp(op, "irecv")))
+		return "pipeline";
+	return "data";
+}
+
+/* torch.*: ops in forward; in job code, the objects, copies, syncs and
+ * collectives the schedule needs. */
+static value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                           struct vdict *kw, const struct ast_hdr *site, int any_tensor)
+{
+	struct interp *in = f->in;
+	const char *coll = collective_of(d);
+	struct sched_ev *e;
+	size_t i;
+	int dev = DEV_UNKNOWN;
+
+	if (f->mode == M_FWD)
+		emit_op(f, d, site);
+	if (coll) {
+		e = sev(f, SEV_COLLECTIVE, text_of(f, AST_IS(site, Call) ? AST_AS(site, Call)->func : site), site);
+		if (e) {
+			value_t *a = kw ? vdict_gets(kw, "async_op") : NULL;
+
+			e->op = coll;
+			e->async_op = !strncmp(coll, "i", 1) && strcmp(coll, "init_process_group") ? 1
+			              : a ? value_truth(a) : 0;
+			e->parallelism = parallelism_of(f, coll, site);
+		}
+		return !strcmp(coll, "barrier") ? v_none(in->a) : unknown_at(f, site, "a collective's work handle");
+	}
+	if (!strcmp(d, "torch.cuda.synchronize") || !strcmp(d, "torch.cuda.current_stream.synchronize")) {
+		sev(f, SEV_SYNC, "torch.cuda.synchronize()", site);
+		return v_none(in->a);
+	}
+	if (!strcmp(d, "torch.save")) {
+		sev(f, SEV_SAVE, "torch.save", site);
+		return v_none(in->a);
+	}
+	if (!strcmp(d, "torch.compile") && nargs >= 1) {
+		value_t *mode = kw ? vdict_gets(kw, "mode") : NULL;
+
+		e = sev(f, SEV_COMPILE, "torch.compile", site);
+		if (e) {
+			e->target = AST_IS(site, Call) && AST_AS(site, Call)->args.n ? text_of(f, AST_AS(site, Call)->args.items[0]) : NULL;
+			e->op = mode && mode->k == VK_STR ? mode->u.str.s : NULL;
+			e->model = args[0]->k == VK_INST ? args[0]->u.inst : NULL;
+		}
+		if (args[0]->k == VK_INST)
+			return call_ext(f, v_ext(in->a, "torch.compile.__wrap__"), args, nargs, kw, site);
+		return args[0];      /* a compiled function is the function */
+	}
+	if (!strcmp(d, "torch.utils.checkpoint.checkpoint") || !strcmp(d, "torch.utils.checkpoint.checkpoint_sequential")) {
+		e = sev(f, SEV_CHECKPOINT_ACT, d, site);
+		if (e && AST_IS(site, Call) && AST_AS(site, Call)->args.n)
+			e->target = text_of(f, AST_AS(site, Call)->args.items[0]);
+		/* the checkpointed function runs in this forward */
+		if (nargs >= 1 && strstr(d, "sequential") == NULL)
+			return call(f, args[0], args + 1, nargs - 1, NULL, site);
+		return v_tensor_dev(in->a, f->mode == M_FWD && in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
+	}
+	if (!strcmp(last, "no_grad") || !strcmp(last, "inference_mode")) {
+		struct vinst *c = new_inst(in);
+
+		c->ext = "torch.no_grad";
+		vdict_sets(in->a, c->attrs, "anchor", v_str(in->a, anchor_at(f, site)));
+		return mk_inst_value(in, c);
+	}
+	if (!strcmp(last, "autocast")) {
+		struct vinst *c = new_inst(in);
+
+		c->ext = "torch.autocast";
+		vdict_sets(in->a, c->attrs, "text", v_str(in->a, text_of(f, site)));
+		return mk_inst_value(in, c);
+	}
+	if (!strcmp(d, "torch.device")) {
+		struct vinst *c = new_inst(in);
+
+		c->ext = "torch.device";
+		if (nargs >= 1)
+			vdict_sets(in->a, c->attrs, "type", args[0]);
+		return mk_inst_value(in, c);
+	}
+	if (!strcmp(last, "enable_grad") || !strcmp(last, "dtype") || !strcmp(last, "is_available") ||
+	    !strcmp(last, "device_count") || !strcmp(last, "current_device") || !strcmp(last, "get_rank") ||
+	    !strcmp(last, "get_world_size") || !strcmp(last, "is_initialized") || !strcmp(last, "manual_seed"))
+		return unknown_at(f, site, "a property of the machine the job runs on");
+	if (f->mode != M_FWD && last[0] >= 'A' && last[0] <= 'Z' && strcmp(last, "Tensor") &&
+	    strncmp(d, "torch.nn.", 9)) {
+		/* torch.optim.AdamW, torch.cuda.amp.GradScaler, DataLoader ... */
+		struct vinst *o = new_inst(in);
+
+		o->ext = d;
+		if (!strncmp(d, "torch.optim.", 12) && strstr(d, "lr_scheduler"))
+			o->ext = afmt(in, "scheduler:%s", d);
+		if (!strcmp(last, "DataLoader")) {
+			e = sev(f, SEV_LOADER, "DataLoader", site);
+			if (e) {
+				e->detail = vdict_new(in->a);
+				if (kw)
+					for (i = 0; i < kw->n; i++)
+						vdict_set(in->a, e->detail, kw->keys[i], kw->vals[i]);
+				if (nargs >= 1)
+					vdict_sets(in->a, e->detail, "dataset", args[0]);
+				if (nargs >= 2 && !vdict_gets(e->detail, "batch_size"))
+					vdict_sets(in->a, e->detail, "batch_size", args[1]);
+			}
+			vdict_sets(in->a, o->attrs, "pin_memory", v_bool(in->a, kw_bool(kw, "pin_memory")));
+			vdict_sets(in->a, o->attrs, "__anchor__", v_str(in->a, anchor_at(f, site)));
+		}
+		return mk_inst_value(in, o);
+	}
+	/* where a new tensor lives */
+	for (i = 0; i < nargs; i++)
+		if (args[i]->k == VK_TENSOR && args[i]->dev > dev)
+			dev = args[i]->dev;
+	if (kw && vdict_gets(kw, "device")) {
+		int host = dev_is_host(vdict_gets(kw, "device"));
+
+		dev = host == 1 ? DEV_HOST : DEV_DEVICE;
+	} else if (!any_tensor) {
+		dev = f->mode == M_FWD ? DEV_UNKNOWN : DEV_HOST;     /* a factory: on the host */
+	}
+	if ((!strcmp(d, "torch.nonzero") || (!strcmp(d, "torch.where") && nargs == 1)) && dev == DEV_DEVICE)
+		sev(f, SEV_SYNC, afmt(in, "%s (its output size depends on the data)", d), site);
+	return v_tensor_dev(in->a, dev, 0);
+}
+
 /* External callables: torch, third-party libraries, the standard library. */
 static value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                          const struct ast_hdr *site)
@@ -1757,27 +2084,38 @@ static value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t na
 	     !strcmp(d, "numpy.savez") || !strcmp(d, "pickle.dump") || !strcmp(last, "to_csv") ||
 	     !strcmp(last, "to_parquet") || !strcmp(last, "save_image") || !strcmp(d, "np.save")))
 		in->ev.write = anchor_at(f, site);
-	if (f->mode != M_FWD && !in->ev.optimizer_step && !strcmp(last, "step") && nargs >= 1 &&
-	    args[0]->k == VK_INST && args[0]->u.inst->ext && !strncmp(args[0]->u.inst->ext, "torch.optim.", 12))
-		in->ev.optimizer_step = anchor_at(f, site);
-	if (!strncmp(d, "Tensor.", 7)) {
-		if (f->mode == M_FWD)
-			emit_op(f, d, site);
-		if (!strcmp(last, "backward") && f->mode != M_FWD) {
-			in->job_events++;
-			in->saw_backward = 1;
-			if (!in->ev.backward)
-				in->ev.backward = anchor_at(f, site);
-		}
-		if (!strcmp(last, "item") || !strcmp(last, "tolist") || !strcmp(last, "size") ||
-		    !strcmp(last, "dim") || !strcmp(last, "numel") || !strcmp(last, "stride"))
-			return unknown_at(f, site, "a value read from a tensor at run time");
-		return v_tensor(in->a);
+	if (f->mode != M_FWD && !strcmp(last, "step") && nargs >= 1 &&
+	    args[0]->k == VK_INST && args[0]->u.inst->ext && !strncmp(args[0]->u.inst->ext, "torch.optim.", 12)) {
+		if (!in->ev.optimizer_step)
+			in->ev.optimizer_step = anchor_at(f, site);
+		sev(f, SEV_OPT_STEP, "scaler.step(optimizer)", site);
 	}
+	if (!strncmp(d, "Tensor.", 7))
+		return call_tensor_method(f, fn, last, args, nargs, kw, site);
+	if (strstr(d, "GradScaler.") && !strcmp(last, "scale") && nargs == 1)
+		return args[0];
+	if (!strcmp(d, "torch.compile"))
+		return call_torch(f, d, last, args, nargs, kw, site, any_tensor);
 	if (is_wrapper(d) && nargs >= 1 && args[0]->k == VK_INST) {
 		value_t *w = v_copy(in->a, args[0]);
 		struct vinst *m = args[0]->u.inst;
 		const char **nw = ast_arena_alloc(in->a, (m->nwrapped + 1) * sizeof *nw);
+
+		if (!strcmp(d, "torch.compile.__wrap__"))
+			d = "torch.compile";
+		if (strstr(d, "DistributedDataParallel") || strstr(d, "FullyShardedDataParallel") ||
+		    strstr(d, "fully_shard") || strstr(d, "deepspeed")) {
+			struct sched_ev *e = sev(f, SEV_WRAP, d, site);
+
+			if (e) {
+				e->model = m;
+				e->target = AST_IS(site, Call) && AST_AS(site, Call)->args.n
+				            ? text_of(f, AST_AS(site, Call)->args.items[0]) : NULL;
+				e->implied_by = strstr(d, "DistributedDataParallel") ? "DistributedDataParallel"
+				                : strstr(d, "deepspeed") ? "deepspeed.initialize"
+				                : strstr(d, "fully_shard") ? "fully_shard" : "FullyShardedDataParallel";
+			}
+		}
 
 		if (m->nwrapped)
 			memcpy(nw, m->wrapped_by, m->nwrapped * sizeof *nw);
@@ -1872,37 +2210,8 @@ static value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t na
 		return mk_inst_value(in, new_torch_module(f, d, args, nargs, kw, site));
 	}
 	/* ops */
-	if (!strncmp(d, "torch.", 6)) {
-		if (f->mode == M_FWD)
-			emit_op(f, d, site);
-		if (!strcmp(last, "no_grad") || !strcmp(last, "inference_mode")) {
-			struct vinst *c = new_inst(in);
-
-			c->ext = "torch.no_grad";
-			vdict_sets(in->a, c->attrs, "anchor", v_str(in->a, anchor_at(f, site)));
-			return mk_inst_value(in, c);
-		}
-		if (!strcmp(last, "autocast") || !strcmp(last, "enable_grad") || !strcmp(last, "device") ||
-		    !strcmp(last, "dtype"))
-			return unknown_at(f, site, "a torch context or descriptor");
-		if (f->mode != M_FWD && last[0] >= 'A' && last[0] <= 'Z' && strcmp(last, "Tensor") &&
-		    strncmp(d, "torch.nn.", 9)) {
-			/* torch.optim.AdamW, torch.cuda.amp.GradScaler, DataLoader ... */
-			struct vinst *o = new_inst(in);
-
-			o->ext = d;
-			if (!strncmp(d, "torch.optim.", 12) && strstr(d, "lr_scheduler"))
-				o->ext = afmt(in, "scheduler:%s", d);
-			return mk_inst_value(in, o);
-		}
-		if (0) {
-			struct vinst *o = new_inst(in);
-
-			o->ext = d;
-			return mk_inst_value(in, o);
-		}
-		return v_tensor(in->a);
-	}
+	if (!strncmp(d, "torch.", 6))
+		return call_torch(f, d, last, args, nargs, kw, site, any_tensor);
 	/* a module class of a third-party library: an external module */
 	if (ext_is_module_class(d)) {
 		struct vinst *m = new_inst(in);
@@ -2076,9 +2385,16 @@ static value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 			rc->no_grad = f->no_grad;
 			rc->handler = f->handler;
 			rc->function_anchor = f->qualname ? anchor_at(f, NULL) : NULL;
+			rc->ctx = f->jc;
 			in->job_events++;
+			{
+				struct sched_ev *e = sev(f, SEV_MODEL_CALL, rc->binding ? rc->binding : "model", site);
+
+				if (e)
+					e->model = m;
+			}
 		}
-		return v_tensor(in->a);
+		return v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
 	}
 	case VK_EXT:
 		return call_ext(f, fn, args, nargs, kw, site);
@@ -2312,6 +2628,8 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 		}
 		return unknown_at(f, site, "the length of something not known");
 	case BI_INT:
+		if (nargs == 1 && args[0]->k == VK_TENSOR && args[0]->dev == DEV_DEVICE)
+			sev(f, SEV_SYNC, "int(<a device tensor>)", site);
 		if (nargs == 0)
 			return v_int(in->a, 0);
 		if (args[0]->k == VK_INT || args[0]->k == VK_BOOL) {
@@ -2332,6 +2650,8 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 		return unknown_at(f, site, args[0]->k == VK_UNKNOWN && args[0]->reason ? args[0]->reason
 		                                                                       : "int() of a value not known");
 	case BI_FLOAT:
+		if (nargs == 1 && args[0]->k == VK_TENSOR && args[0]->dev == DEV_DEVICE)
+			sev(f, SEV_SYNC, "float(<a device tensor>)", site);
 		if (nargs == 1 && as_num(args[0], &x))
 			return v_float(in->a, x);
 		if (nargs == 1 && args[0]->k == VK_STR) {
@@ -2440,6 +2760,13 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 			return v_int(in->a, (long long)llround(x));
 		return unknown_at(f, site, "round() of a value not known");
 	case BI_PRINT:
+		if (fn->u.bi.self == NULL && site) {
+			for (i = 0; i < nargs; i++)
+				if (args[i]->k == VK_TENSOR && args[i]->dev == DEV_DEVICE)
+					sev(f, SEV_SYNC, "print(<a device tensor>)", site);
+			if (f->mode != M_FWD)
+				sev(f, SEV_LOG, "print", site);
+		}
 		return v_none(in->a);
 	case BI_ISINSTANCE:
 		if (nargs == 2) {
@@ -2892,6 +3219,21 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 		return v_none(in->a);
 	case BI_M_MOD_SELF:
 		return self;
+	case BI_M_MOD_TO:
+		if (!(nargs >= 1 && dev_is_host(args[0]) == 1))
+			in->gpu = 1;
+		return self;
+	case BI_ITER:
+		return nargs ? args[0] : unknown_at(f, site, "iter() of nothing");
+	case BI_NEXT:
+		if (nargs >= 1 && args[0]->k == VK_INST && args[0]->u.inst->ext &&
+		    strstr(args[0]->u.inst->ext, "DataLoader")) {
+			value_t *pm = vdict_gets(args[0]->u.inst->attrs, "pin_memory");
+
+			sev(f, SEV_LOADER_ITER, "next(<DataLoader>)", site);
+			return v_tensor_dev(in->a, DEV_HOST, pm ? value_truth(pm) == 1 : 0);
+		}
+		return unknown_at(f, site, "next() of an iterator ecg does not follow");
 	case BI_M_MOD_REGISTER_BUFFER:
 		if (nargs >= 2 && args[0]->k == VK_STR && self->k == VK_INST)
 			vdict_sets(in->a, self->u.inst->attrs, args[0]->u.str.s, v_tensor(in->a));
@@ -2937,7 +3279,7 @@ static value_t *module_method(struct interp *in, value_t *obj, const char *name)
 	static const struct { const char *n; int id; } mm[] = {
 		{ "add_module", BI_M_MOD_ADD_MODULE }, { "register_module", BI_M_MOD_ADD_MODULE },
 		{ "append", BI_M_MOD_APPEND }, { "extend", BI_M_MOD_EXTEND }, { "insert", BI_M_MOD_INSERT },
-		{ "to", BI_M_MOD_SELF }, { "cuda", BI_M_MOD_SELF }, { "cpu", BI_M_MOD_SELF },
+		{ "to", BI_M_MOD_TO }, { "cuda", BI_M_MOD_TO }, { "cpu", BI_M_MOD_SELF },
 		{ "train", BI_M_MOD_SELF }, { "eval", BI_M_MOD_SELF }, { "half", BI_M_MOD_SELF },
 		{ "float", BI_M_MOD_SELF }, { "bfloat16", BI_M_MOD_SELF }, { "double", BI_M_MOD_SELF },
 		{ "requires_grad_", BI_M_MOD_SELF }, { "apply", BI_M_MOD_SELF }, { "share_memory", BI_M_MOD_SELF },
@@ -2993,7 +3335,9 @@ static value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const
 			emit_op(f, afmt(in, "Tensor.%s", name), site);
 			return v_tensor(in->a);
 		}
-		return v_ext(in->a, afmt(in, "Tensor.%s", name));
+		v = v_ext(in->a, afmt(in, "Tensor.%s", name));
+		v->recv = obj;
+		return v;
 	case VK_CLASS:
 		v = class_lookup(obj->u.cls, name, &owner);
 		if (v) {
@@ -3033,9 +3377,13 @@ static value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const
 			if (!strcmp(name, "set_defaults"))
 				return mk_builtin(in, BI_M_ARGP_SETDEF, obj);
 		}
-		if (m->ext && !strncmp(m->ext, "torch.optim.", 12) && !strcmp(name, "step")) {
-			if (!in->ev.optimizer_step && f->mode != M_FWD)
-				in->ev.optimizer_step = anchor_at(f, site);
+		if (m->ext && !strncmp(m->ext, "torch.optim.", 12) && (!strcmp(name, "step") || !strcmp(name, "zero_grad"))) {
+			if (f->mode != M_FWD) {
+				if (!strcmp(name, "step") && !in->ev.optimizer_step)
+					in->ev.optimizer_step = anchor_at(f, site);
+				sev(f, !strcmp(name, "step") ? SEV_OPT_STEP : SEV_ZERO_GRAD,
+				    !strcmp(name, "step") ? "optimizer.step()" : "optimizer.zero_grad()", site);
+			}
 			return mk_builtin(in, BI_PRINT, NULL);
 		}
 		if (m->ext && !strcmp(m->ext, "io.TextIOWrapper") && !strcmp(name, "read"))
@@ -3049,6 +3397,14 @@ static value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const
 				return obj;
 			if (!strcmp(name, "weight") || !strcmp(name, "bias"))
 				return v_tensor(in->a);
+		}
+		if (m->ext && m->mod == VM_NONE && strcmp(m->ext, "argparse.Namespace") && strcmp(m->ext, "os.environ") &&
+		    strcmp(m->ext, "io.TextIOWrapper")) {
+			/* a method of an object of an outside class: its dotted name
+			 * (GradScaler.scale, an app's method), called through call_ext */
+			v = v_ext(in->a, afmt(in, "%s.%s", m->ext, name));
+			v->recv = obj;
+			return v;
 		}
 		if (m->ext && m->mod == VM_NONE)
 			return unknown_at(f, site, afmt(in, "an attribute of a %s", m->ext));
@@ -3214,13 +3570,19 @@ static value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t
 
 	if (is_tensorish(l) || is_tensorish(r) ||
 	    (f->mode == M_FWD && ((l->k == VK_UNKNOWN && is_tensorish(r)) || (r->k == VK_UNKNOWN && is_tensorish(l))))) {
+		int dev = DEV_UNKNOWN;
+
 		if (f->mode == M_FWD) {
 			if (is_tensorish(l) || l->k == VK_UNKNOWN)
 				emit_op(f, afmt(in, "Tensor.__%s%s__", inplace ? "i" : "", binop_dunder(op)), site);
 			else
 				emit_op(f, afmt(in, "Tensor.__r%s__", binop_dunder(op)), site);
 		}
-		return v_tensor(in->a);
+		if (is_tensorish(l))
+			dev = l->dev;
+		if (is_tensorish(r) && r->dev > dev)
+			dev = r->dev;
+		return v_tensor_dev(in->a, dev, 0);
 	}
 	if (l->k == VK_STR && r->k == VK_STR && op == AST_OP_ADD) {
 		buf_t b;
@@ -3665,6 +4027,8 @@ static value_t *eval_fstring(struct frame *f, const struct ast_JoinedStr *js)
 			return unknown_at(f, &js->h, "an f-string ecg cannot format");
 		}
 		v = eval(f, AST_AS(p, FormattedValue)->value);
+		if (v->k == VK_TENSOR && v->dev == DEV_DEVICE)
+			sev(f, SEV_SYNC, "f-string of a device tensor", &js->h);
 		if (AST_AS(p, FormattedValue)->format_spec || AST_AS(p, FormattedValue)->conversion > 0 ||
 		    !(v->k == VK_STR || v->k == VK_INT)) {
 			buf_free(&b);
@@ -3977,7 +4341,7 @@ static void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 
 			if (AST_IS(x, Starred))
 				x = AST_AS(x, Starred)->value;
-			assign(f, x, is_tensorish(v) ? v_tensor(in->a)
+			assign(f, x, is_tensorish(v) ? v_tensor_dev(in->a, v->dev, v->pinned)
 			               : v_unknown(in->a, text_of(f, x), v->reason ? v->reason : "unpacked from a value not known"));
 		}
 		return;
@@ -4018,6 +4382,8 @@ static enum flow run_body_once(struct frame *f, const struct ast_list *body, lon
 	f->mult_reason = orr;
 	return fl == FL_BREAK || fl == FL_CONTINUE ? FL_NORMAL : fl;
 }
+
+static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct vseq *items);
 
 static enum flow exec_for(struct frame *f, const struct ast_For *s)
 {
@@ -4095,8 +4461,29 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		/* read the body once; lists built in it have an unknown length */
 		const char *omr = f->mult_reason, *ome = f->mult_expr;
 		enum flow fl;
-
+		const struct jctx *ojc = f->jc;
 		const char *ol = f->loop_anchor;
+		int from_loader = it->k == VK_INST && it->u.inst->ext && strstr(it->u.inst->ext, "DataLoader");
+		struct jctx *lj;
+
+		lj = (struct jctx *)jc_push(f, JC_LOOP, anchor_at(f, &s->h), afmt(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)));
+		f->jc = lj;
+		if (from_loader) {
+			/* a batch from a DataLoader: host tensors, pinned if it pins */
+			value_t *pm = vdict_gets(it->u.inst->attrs, "pin_memory");
+
+			sev(f, SEV_LOADER_ITER, afmt(in, "for ... in %s", text_of(f, s->iter)), &s->h);
+			f->mult_reason = afmt(in, "built in a loop over %s, whose length is not known", text_of(f, s->iter));
+			f->mult_expr = text_of(f, s->iter);
+			assign(f, s->target, v_tensor_dev(in->a, DEV_HOST, pm ? value_truth(pm) == 1 : 0));
+			f->loop_anchor = lj->anchor;
+			fl = exec_block(f, &s->body);
+			f->loop_anchor = ol;
+			f->mult_reason = omr;
+			f->mult_expr = ome;
+			f->jc = ojc;
+			return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
+		}
 
 		f->mult_reason = afmt(in, "built in a loop over %s, whose length is not known", text_of(f, s->iter));
 		f->mult_expr = text_of(f, s->iter);
@@ -4106,8 +4493,31 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		f->loop_anchor = ol;
 		f->mult_reason = omr;
 		f->mult_expr = ome;
+		f->jc = ojc;
 		return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
 	}
+	{
+		/* a known iterable: its trip count is known too */
+		struct jctx *lj = (struct jctx *)jc_push(f, JC_LOOP, anchor_at(f, &s->h),
+		                                         afmt(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)));
+		const struct jctx *ojc = f->jc;
+		enum flow fl = FL_NORMAL;
+
+		lj->trips = (long long)items->n;
+		if (it->k == VK_RANGE && it->expr)
+			lj->period_expr = it->expr;     /* for a loop: the trip count's expression */
+		f->jc = lj;
+		fl = exec_for_items(f, s, items);
+		f->jc = ojc;
+		return fl;
+	}
+}
+
+static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct vseq *items)
+{
+	struct interp *in = f->in;
+	size_t i;
+
 	for (i = 0; i < items->n; i++) {
 		long long before = in->job_events;
 		enum flow fl;
@@ -4132,6 +4542,54 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 	return FL_NORMAL;
 }
 
+/* `it % eval_interval == 0` (alone or inside an `and`): a periodic guard
+ * with its period resolved when the config pins it. */
+static const struct ast_BinOp *find_modulo(const struct ast_hdr *e, int depth)
+{
+	unsigned i;
+
+	if (!e || depth > 8)
+		return NULL;
+	if (AST_IS(e, BoolOp)) {
+		const struct ast_BoolOp *b = AST_AS(e, BoolOp);
+
+		for (i = 0; i < b->values.n; i++) {
+			const struct ast_BinOp *m = find_modulo(b->values.items[i], depth + 1);
+
+			if (m)
+				return m;
+		}
+		return NULL;
+	}
+	if (AST_IS(e, Compare)) {
+		const struct ast_Compare *c = AST_AS(e, Compare);
+
+		if (c->ops.n == 1 && (c->ops.items[0] == AST_CMP_EQ) && AST_IS(c->left, BinOp) &&
+		    AST_AS(c->left, BinOp)->op == AST_OP_MOD)
+			return AST_AS(c->left, BinOp);
+	}
+	return NULL;
+}
+
+static const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const char *text)
+{
+	const struct ast_BinOp *m = find_modulo(test, 0);
+	struct jctx *j;
+
+	if (!m)
+		return jc_push(f, JC_COND, anchor_at(f, test), text);
+	j = (struct jctx *)jc_push(f, JC_GUARD, anchor_at(f, test), text);
+	{
+		value_t *p = eval(f, m->right);
+		int ok;
+		long long n = as_int(p, &ok);
+
+		j->period = ok && n > 0 ? n : -1;
+		j->period_expr = text_of(f, m->right);
+	}
+	return j;
+}
+
 static enum flow exec_if(struct frame *f, const struct ast_If *s)
 {
 	value_t *tv = eval(f, s->test);
@@ -4141,9 +4599,29 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	enum flow fl, fl2;
 	const char *text;
 
-	if (is_tensorish(tv))
+	if (is_tensorish(tv)) {
+		if (tv->dev == DEV_DEVICE)
+			sev(f, SEV_SYNC, afmt(f->in, "if %s (a branch on a device tensor)", text_of(f, s->test)), &s->h);
 		t = -1;
+	}
 	text = text_of(f, s->test);
+	/* `if it % N == 0` in job code: periodic.  ecg reads one iteration;
+	 * when `it` there skips the guard, the guarded code is still read (a
+	 * constructor's `if i % 2 == 0` keeps its meaning: it is not job code) */
+	if (f->mode != M_FWD && find_modulo(s->test, 0)) {
+		const struct jctx *ojc = f->jc;
+		enum flow gfl;
+
+		if (t == 1 || (t == 0 && !f->cls && f->loop_anchor)) {
+			f->jc = guard_ctx(f, s->test, text);
+			gfl = exec_block(f, &s->body);
+			f->jc = ojc;
+			if (t == 1)
+				return gfl;
+			/* t == 0: the else branch runs on the other iterations */
+			return exec_block(f, &s->orelse);
+		}
+	}
 	if (!f->locals && f->globals == f->in->entry_ns && !f->in->ev.main_guard && strstr(text, "__name__") &&
 	    strstr(text, "__main__"))
 		f->in->ev.main_guard = anchor_at(f, &s->h);
@@ -4159,9 +4637,18 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	}
 	f->cond = text;
 	f->cond_taken = -1;
-	fl = exec_block(f, &s->body);
-	f->cond = afmt(f->in, "not (%s)", text);
-	fl2 = exec_block(f, &s->orelse);
+	{
+		const struct jctx *ojc = f->jc;
+
+		if (f->mode != M_FWD)
+			f->jc = guard_ctx(f, s->test, text);
+		fl = exec_block(f, &s->body);
+		if (f->mode != M_FWD)
+			f->jc = jc_push(f, JC_COND, anchor_at(f, &s->h), afmt(f->in, "not (%s)", text));
+		f->cond = afmt(f->in, "not (%s)", text);
+		fl2 = exec_block(f, &s->orelse);
+		f->jc = ojc;
+	}
 	f->cond = oc;
 	f->cond_taken = ot;
 	/* both paths end the block only if both do */
@@ -4305,10 +4792,13 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			                   afmt(in, "the trip count of `while %s` is not known", text_of(f, w->test)));
 		} else {
 			const char *ol = f->loop_anchor;
+			const struct jctx *ojc = f->jc;
 
+			f->jc = jc_push(f, JC_LOOP, anchor_at(f, st), afmt(in, "while %s", text_of(f, w->test)));
 			f->loop_anchor = anchor_at(f, st);
 			fl = exec_block(f, &w->body);
 			f->loop_anchor = ol;
+			f->jc = ojc;
 		}
 		return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
 	}
@@ -4316,6 +4806,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		const struct ast_With *w = (const struct ast_With *)st;
 		int ng = 0;
 		enum flow fl;
+		const struct jctx *ojc = f->jc, *pushed = NULL;
 
 		for (i = 0; i < w->items.n; i++) {
 			const struct ast_withitem *wi = AST_AS(w->items.items[i], withitem);
@@ -4325,6 +4816,16 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 				ng = 1;
 				if (!in->ev.no_grad && f->mode != M_FWD)
 					in->ev.no_grad = anchor_at(f, st);
+				pushed = jc_push(f, JC_NO_GRAD, anchor_at(f, st), text_of(f, wi->context_expr));
+			} else if (cv->k == VK_INST && cv->u.inst->ext && !strcmp(cv->u.inst->ext, "torch.autocast")) {
+				pushed = jc_push(f, JC_AUTOCAST, anchor_at(f, st), text_of(f, wi->context_expr));
+			} else if (AST_IS(wi->context_expr, Call) && AST_IS(AST_AS(wi->context_expr, Call)->func, Attribute) &&
+			           !strcmp(AST_AS(AST_AS(wi->context_expr, Call)->func, Attribute)->attr, "no_sync")) {
+				pushed = jc_push(f, JC_NO_SYNC, anchor_at(f, st), text_of(f, wi->context_expr));
+			}
+			if (pushed) {
+				f->jc = pushed;
+				pushed = NULL;
 			}
 			if (wi->optional_vars)
 				assign(f, wi->optional_vars, cv->k == VK_INST ? cv
@@ -4333,6 +4834,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		f->no_grad += ng;
 		fl = exec_block(f, &w->body);
 		f->no_grad -= ng;
+		f->jc = ojc;
 		return fl;
 	}
 	case AST_Try: case AST_TryStar: {
@@ -4458,7 +4960,7 @@ struct interp *interp_new(struct prog *p, const struct catalog *cat)
 		{ "super", BI_SUPER }, { "open", BI_OPEN }, { "exec", BI_EXEC }, { "sorted", BI_SORTED },
 		{ "reversed", BI_REVERSED }, { "any", BI_ANY }, { "all", BI_ALL },
 		{ "staticmethod", BI_STATICMETHOD }, { "classmethod", BI_CLASSMETHOD }, { "property", BI_PROPERTY },
-		{ "globals", BI_GLOBALS },
+		{ "globals", BI_GLOBALS }, { "iter", BI_ITER }, { "next", BI_NEXT },
 	};
 	struct interp *in = xcalloc(1, sizeof *in);
 	size_t i;
@@ -4485,6 +4987,7 @@ void interp_free(struct interp *in)
 	free(in->models);
 	free(in->model_names);
 	free(in->notes);
+	free(in->sev);
 	free(in);
 }
 
@@ -4694,4 +5197,10 @@ size_t interp_candidates(const struct interp *in, struct vinst *const **insts, c
 	*insts = in->models;
 	*anchors = in->model_names;
 	return in->nmodels;
+}
+
+const struct sched_ev *interp_sched(const struct interp *in, size_t *n)
+{
+	*n = in->nsev;
+	return in->sev;
 }

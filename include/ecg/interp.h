@@ -56,6 +56,66 @@ struct fseq {
 	size_t n, alloc;
 };
 
+/* Where a schedule event happens: the chain of loops, guards and contexts
+ * around it, innermost first. */
+enum jctx_kind {
+	JC_LOOP = 1,      /* a loop: anchor, text (its header) */
+	JC_GUARD,         /* `if <x> % <period> == 0`: a periodic guard */
+	JC_COND,          /* another condition: text */
+	JC_NO_GRAD,       /* with torch.no_grad() / inference_mode() */
+	JC_AUTOCAST,      /* with torch.autocast(...): text */
+	JC_NO_SYNC,       /* with model.no_sync() */
+	JC_FORWARD        /* inside a model's forward (the call's anchor) */
+};
+
+struct jctx {
+	enum jctx_kind kind;
+	const char *anchor;
+	const char *text;
+	long long period;             /* JC_GUARD: resolved, or -1 */
+	const char *period_expr;
+	long long trips;              /* JC_LOOP: known trip count, or -1 */
+	const struct jctx *up;
+};
+
+/* What the schedule pass reads: every call that moves data, syncs, talks
+ * to other ranks, or marks a phase, with where it happens. */
+enum sev_kind {
+	SEV_SYNC = 1,        /* the host waits for the device: call */
+	SEV_H2D,             /* a copy to the device */
+	SEV_D2H,             /* a copy to the host */
+	SEV_COLLECTIVE,      /* torch.distributed and friends: op */
+	SEV_LOADER,          /* a DataLoader built: detail */
+	SEV_LOADER_ITER,     /* a batch taken from a loader */
+	SEV_MODEL_CALL,      /* a model's forward called from job code */
+	SEV_BACKWARD,
+	SEV_OPT_STEP,
+	SEV_ZERO_GRAD,
+	SEV_COMPILE,         /* torch.compile(target, mode) */
+	SEV_WRAP,            /* DDP / FSDP around a model: implied collectives */
+	SEV_CHECKPOINT_ACT,  /* activation checkpointing of a function or block */
+	SEV_SAVE,            /* torch.save / a results file */
+	SEV_LOG,             /* print / logging */
+	SEV_GRAD_SYNC_TOGGLE /* model.require_backward_grad_sync = ... */
+};
+
+struct sched_ev {
+	enum sev_kind kind;
+	const char *call;             /* the code's own words: ".item()", "dist.all_reduce" */
+	const char *anchor;
+	const struct jctx *ctx;
+	int in_forward;               /* read from a model's forward */
+	int non_blocking;             /* copies: 1, 0, -1 unknown */
+	int pinned;                   /* H2D: 1, 0, -1 unknown */
+	int async_op;                 /* collectives: 1, 0, -1 implicit */
+	const char *op;               /* collectives: all_reduce ...; compile: mode */
+	const char *parallelism;      /* collectives */
+	const char *implied_by;
+	const char *target;           /* compile, wrap, checkpoint: what */
+	struct vdict *detail;         /* loader: num_workers, pin_memory ... */
+	struct vinst *model;
+};
+
 /* What the job's code showed about what kind of job it is (anchors, or
  * NULL when not seen). */
 struct interp_evidence {
@@ -79,6 +139,7 @@ struct root_call {
 	int no_grad;                  /* under no_grad / inference_mode */
 	const char *handler;          /* inside this request handler, or NULL */
 	const char *function_anchor;  /* the function it is called from */
+	const struct jctx *ctx;       /* loops and guards around it */
 };
 
 struct interp;
@@ -92,6 +153,9 @@ const struct catalog *interp_catalog(const struct interp *in);
 /* Whether the job's code calls .backward() (it trains). */
 int interp_saw_backward(const struct interp *in);
 const struct interp_evidence *interp_evidence(const struct interp *in);
+
+/* The schedule events, in the order the job runs them. */
+const struct sched_ev *interp_sched(const struct interp *in, size_t *n);
 
 /* Module instances job code bound to a name, in order (the candidates when
  * no model is called). */

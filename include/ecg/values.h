@@ -36,6 +36,7 @@ enum vkind {
 };
 
 enum { VIA_DEFAULT = 0, VIA_CONFIG_FILE = 1, VIA_OVERRIDE = 2 };
+enum { DEV_UNKNOWN = 0, DEV_HOST = 1, DEV_DEVICE = 2 };
 
 struct value;
 struct vdict;
@@ -84,6 +85,9 @@ struct value {
 	                                 the argparse option; or the config
 	                                 file's path), or NULL */
 	unsigned char via;            /* where src's value was set: VIA_* */
+	unsigned char dev;            /* VK_TENSOR: DEV_* (where it lives) */
+	unsigned char pinned;         /* VK_TENSOR on the host: in pinned memory */
+	struct value *recv;           /* VK_EXT "Tensor.<m>": the tensor it was read from */
 	union {
 		int b;
 		long long i;

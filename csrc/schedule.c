@@ -1,0 +1,614 @@
+/* schedule.c - see include/ecg/schedule.h
+ *
+ * Frequencies are read off the chain of loops and guards around an event
+ * (struct jctx): the step loop is the loop around the model call that runs
+ * with gradients (or the first model call); a loop inside it that also
+ * holds the call, with the optimizer step outside it, is the micro-step
+ * loop (gradient accumulation); a guard `it % N == 0` makes an event
+ * periodic.  Nothing is guessed: what the code does not say stays null.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecg/schedule.h"
+#include "ecg/util.h"
+
+struct sc {
+	struct interp *in;
+	const struct sched_ev *ev;
+	size_t nev;
+	const struct jctx *step_loop;    /* the loop around the training forward */
+	const struct jctx *micro_loop;   /* the accumulation loop inside it, or NULL */
+	const struct sched_ev *step_call;
+	const char *job_type;
+};
+
+static int ctx_has(const struct jctx *c, const struct jctx *node)
+{
+	for (; c; c = c->up)
+		if (c == node || (node && c->anchor && node->anchor && c->kind == node->kind &&
+		                  !strcmp(c->anchor, node->anchor)))
+			return 1;
+	return 0;
+}
+
+static const struct jctx *ctx_find(const struct jctx *c, enum jctx_kind k)
+{
+	for (; c; c = c->up)
+		if (c->kind == k)
+			return c;
+	return NULL;
+}
+
+static const struct jctx *ctx_innermost_loop(const struct jctx *c)
+{
+	return ctx_find(c, JC_LOOP);
+}
+
+/* "every step", "every micro-step", "every eval_interval=250 steps", "once" */
+static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
+{
+	const struct jctx *c = e->in_forward && s->step_call ? s->step_call->ctx : e->ctx;
+	const struct jctx *g = ctx_find(c, JC_GUARD);
+
+	if (e->in_forward && s->step_call && !s->step_call->ctx && !s->step_loop)
+		return xstrdup("every call of the model");
+	if (g) {
+		if (g->period > 0)
+			return xasprintf("every %s=%lld steps", g->period_expr ? g->period_expr : "?", g->period);
+		return xasprintf("every %s steps", g->period_expr ? g->period_expr : "?");
+	}
+	if (s->micro_loop && ctx_has(c, s->micro_loop))
+		return xstrdup("every micro-step");
+	if (s->step_loop && ctx_has(c, s->step_loop))
+		return xstrdup("every step");
+	if (ctx_innermost_loop(c))
+		return xasprintf("every iteration of `%s`", ctx_innermost_loop(c)->text);
+	if (s->job_type && !strcmp(s->job_type, "inference_serving") && e->in_forward)
+		return xstrdup("every request");
+	return xstrdup("once");
+}
+
+/* The condition an event runs under, as text, or NULL. */
+static const char *sc_condition(const struct jctx *c)
+{
+	for (; c; c = c->up)
+		if (c->kind == JC_COND || c->kind == JC_GUARD)
+			return c->text;
+	return NULL;
+}
+
+static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
+{
+	const struct jctx *c = e->ctx;
+
+	if (e->in_forward)
+		return "forward";
+	if (e->kind == SEV_BACKWARD)
+		return "backward";
+	if (e->kind == SEV_OPT_STEP || e->kind == SEV_ZERO_GRAD)
+		return "optimizer";
+	if (e->kind == SEV_SAVE)
+		return "checkpoint";
+	if (ctx_find(c, JC_GUARD))
+		return ctx_find(c, JC_NO_GRAD) ? "eval" : "logging";
+	if (ctx_find(c, JC_NO_GRAD) && s->job_type && !strcmp(s->job_type, "training"))
+		return "eval";
+	if (e->kind == SEV_H2D || e->kind == SEV_LOADER_ITER || e->kind == SEV_LOADER)
+		return ctx_innermost_loop(c) ? "data" : "startup";
+	if (e->kind == SEV_LOG)
+		return "logging";
+	if (!ctx_innermost_loop(c))
+		return "startup";
+	return "step";
+}
+
+static void add_str_or_null(cJSON *o, const char *k, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+static void add_tri(cJSON *o, const char *k, int v)
+{
+	if (v < 0)
+		cJSON_AddNullToObject(o, k);
+	else
+		cJSON_AddBoolToObject(o, k, v);
+}
+
+/* The loop around the training forward, and the accumulation loop. */
+static void sc_find_loops(struct sc *s)
+{
+	const struct sched_ev *opt = NULL;
+	size_t i;
+
+	for (i = 0; i < s->nev; i++) {
+		const struct sched_ev *e = &s->ev[i];
+
+		if (e->kind == SEV_MODEL_CALL && !ctx_find(e->ctx, JC_NO_GRAD) && !ctx_find(e->ctx, JC_GUARD) &&
+		    !s->step_call)
+			s->step_call = e;
+		if (e->kind == SEV_OPT_STEP && !opt)
+			opt = e;
+	}
+	if (!s->step_call)
+		for (i = 0; i < s->nev; i++)
+			if (s->ev[i].kind == SEV_MODEL_CALL) {
+				s->step_call = &s->ev[i];
+				break;
+			}
+	if (!s->step_call)
+		return;
+	s->step_loop = ctx_innermost_loop(s->step_call->ctx);
+	if (s->step_loop && opt && !ctx_has(opt->ctx, s->step_loop)) {
+		/* the optimizer steps outside the loop around the forward:
+		 * that loop is the accumulation loop, the one above it the step */
+		const struct jctx *outer = ctx_innermost_loop(s->step_loop->up);
+
+		if (outer && ctx_has(opt->ctx, outer)) {
+			s->micro_loop = s->step_loop;
+			s->step_loop = outer;
+		}
+	}
+}
+
+static cJSON *sc_phase_entry(const char *name, const char *kind, const char *runs_on, const char *anchor,
+                             const struct jctx *guard)
+{
+	cJSON *p = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(p, "name", name);
+	cJSON_AddStringToObject(p, "kind", kind);
+	if (guard) {
+		cJSON *per = cJSON_AddObjectToObject(p, "period");
+
+		add_str_or_null(per, "expr", guard->period_expr);
+		if (guard->period > 0) {
+			cJSON_AddNumberToObject(per, "value", (double)guard->period);
+		} else {
+			cJSON_AddNullToObject(per, "value");
+			cJSON_AddStringToObject(per, "reason", "the period is not a value the code pins down");
+		}
+	} else {
+		cJSON_AddNullToObject(p, "period");
+	}
+	cJSON_AddStringToObject(p, "runs_on", runs_on);
+	add_str_or_null(p, "anchor", anchor);
+	return p;
+}
+
+static const char *sc_kind_of(const struct jctx *c)
+{
+	if (ctx_find(c, JC_GUARD))
+		return "periodic";
+	return ctx_innermost_loop(c) ? "repeated" : "one-off";
+}
+
+static int sc_seen(cJSON *arr, const char *key, const char *val, const char *key2, const char *val2)
+{
+	const cJSON *x;
+
+	cJSON_ArrayForEach(x, arr) {
+		const cJSON *a = cJSON_GetObjectItemCaseSensitive(x, key);
+		const cJSON *b = key2 ? cJSON_GetObjectItemCaseSensitive(x, key2) : NULL;
+
+		if (cJSON_IsString(a) && !strcmp(a->valuestring, val) &&
+		    (!key2 || (cJSON_IsString(b) && val2 && !strcmp(b->valuestring, val2))))
+			return 1;
+	}
+	return 0;
+}
+
+static void sc_phases(struct sc *s, cJSON *phases)
+{
+	size_t i;
+	int have_data = 0, have_fwd = 0, have_bwd = 0, have_opt = 0;
+
+	for (i = 0; i < s->nev; i++) {
+		const struct sched_ev *e = &s->ev[i];
+
+		switch (e->kind) {
+		case SEV_LOADER_ITER:
+			if (!have_data++)
+				cJSON_AddItemToArray(phases, sc_phase_entry("data", sc_kind_of(e->ctx), "host", e->anchor,
+				                                            ctx_find(e->ctx, JC_GUARD)));
+			break;
+		case SEV_MODEL_CALL:
+			if (e == s->step_call && !have_fwd++) {
+				cJSON_AddItemToArray(phases, sc_phase_entry("forward", sc_kind_of(e->ctx), "device", e->anchor,
+				                                            ctx_find(e->ctx, JC_GUARD)));
+			} else if (e != s->step_call && (ctx_find(e->ctx, JC_NO_GRAD) || ctx_find(e->ctx, JC_GUARD)) &&
+			           s->job_type && !strcmp(s->job_type, "training") &&
+			           !sc_seen(phases, "name", "eval", NULL, NULL)) {
+				cJSON_AddItemToArray(phases, sc_phase_entry("eval", sc_kind_of(e->ctx), "both", e->anchor,
+				                                            ctx_find(e->ctx, JC_GUARD)));
+			}
+			break;
+		case SEV_BACKWARD:
+			if (!have_bwd++)
+				cJSON_AddItemToArray(phases, sc_phase_entry("backward", sc_kind_of(e->ctx), "device", e->anchor,
+				                                            ctx_find(e->ctx, JC_GUARD)));
+			break;
+		case SEV_OPT_STEP:
+			if (!have_opt++)
+				cJSON_AddItemToArray(phases, sc_phase_entry("optimizer", sc_kind_of(e->ctx), "device", e->anchor,
+				                                            ctx_find(e->ctx, JC_GUARD)));
+			break;
+		case SEV_SAVE:
+			if (!sc_seen(phases, "name", "checkpoint", NULL, NULL))
+				cJSON_AddItemToArray(phases, sc_phase_entry("checkpoint", sc_kind_of(e->ctx), "host", e->anchor,
+				                                            ctx_find(e->ctx, JC_GUARD)));
+			break;
+		case SEV_LOG:
+			if (ctx_find(e->ctx, JC_GUARD) && ctx_innermost_loop(e->ctx) &&
+			    !sc_seen(phases, "name", "logging", NULL, NULL))
+				cJSON_AddItemToArray(phases, sc_phase_entry("logging", "periodic", "host", e->anchor,
+				                                            ctx_find(e->ctx, JC_GUARD)));
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static void sc_data_path(struct sc *s, cJSON *dp)
+{
+	size_t i;
+
+	for (i = 0; i < s->nev; i++) {
+		const struct sched_ev *e = &s->ev[i];
+		cJSON *h, *d;
+
+		if (e->kind == SEV_LOADER) {
+			value_t *nw = e->detail ? vdict_gets(e->detail, "num_workers") : NULL;
+			static const char *const keys[] = { "num_workers", "pin_memory", "persistent_workers",
+			                                    "prefetch_factor", "batch_size", "shuffle", "drop_last",
+			                                    "collate_fn", "sampler", NULL };
+			size_t k;
+			int workers = nw ? (nw->k == VK_INT ? (nw->u.i > 0) : -1) : 0;
+
+			h = cJSON_CreateObject();
+			cJSON_AddStringToObject(h, "hop", "DataLoader");
+			cJSON_AddStringToObject(h, "anchor", e->anchor);
+			add_tri(h, "async", workers);
+			add_tri(h, "blocks_step", workers < 0 ? -1 : !workers);
+			d = cJSON_AddObjectToObject(h, "detail");
+			for (k = 0; keys[k]; k++) {
+				value_t *v = e->detail ? vdict_gets(e->detail, keys[k]) : NULL;
+
+				if (!v) {
+					if (!strcmp(keys[k], "num_workers"))
+						cJSON_AddNumberToObject(d, keys[k], 0);      /* torch's default */
+					else if (!strcmp(keys[k], "pin_memory"))
+						cJSON_AddFalseToObject(d, keys[k]);
+					continue;
+				}
+				if (value_is_known_scalar(v) && v->k != VK_STR) {
+					if (v->k == VK_BOOL)
+						cJSON_AddBoolToObject(d, keys[k], v->u.b);
+					else if (v->k == VK_INT)
+						cJSON_AddNumberToObject(d, keys[k], (double)v->u.i);
+					else if (v->k == VK_FLOAT)
+						cJSON_AddNumberToObject(d, keys[k], v->u.f);
+					else
+						cJSON_AddNullToObject(d, keys[k]);
+				} else {
+					cJSON *u = cJSON_AddObjectToObject(d, keys[k]);
+
+					add_str_or_null(u, "expr", v->expr ? v->expr :
+					                v->k == VK_INST ? interp_class_name(v->u.inst) : NULL);
+					cJSON_AddNullToObject(u, "value");
+				}
+			}
+			{
+				value_t *ds = e->detail ? vdict_gets(e->detail, "dataset") : NULL;
+
+				if (ds && ds->k == VK_INST)
+					cJSON_AddStringToObject(d, "dataset", interp_class_name(ds->u.inst));
+			}
+			cJSON_AddItemToArray(dp, h);
+		} else if (e->kind == SEV_LOADER_ITER) {
+			if (sc_seen(dp, "hop", "next batch", "anchor", e->anchor))
+				continue;
+			h = cJSON_CreateObject();
+			cJSON_AddStringToObject(h, "hop", "next batch");
+			cJSON_AddStringToObject(h, "anchor", e->anchor);
+			cJSON_AddNullToObject(h, "async");
+			cJSON_AddTrueToObject(h, "blocks_step");
+			cJSON_AddItemToArray(dp, h);
+		} else if (e->kind == SEV_H2D && !e->in_forward) {
+			int async = e->non_blocking == 1 && e->pinned == 1;
+
+			if (sc_seen(dp, "hop", "copy to device", "anchor", e->anchor))
+				continue;
+			h = cJSON_CreateObject();
+			cJSON_AddStringToObject(h, "hop", "copy to device");
+			cJSON_AddStringToObject(h, "anchor", e->anchor);
+			add_tri(h, "async", e->non_blocking < 0 ? -1 : async);
+			add_tri(h, "blocks_step", e->non_blocking < 0 ? -1 : !async);
+			d = cJSON_AddObjectToObject(h, "detail");
+			add_tri(d, "pinned", e->pinned);
+			add_tri(d, "non_blocking", e->non_blocking);
+			cJSON_AddItemToArray(dp, h);
+		}
+	}
+}
+
+static void sc_host_device(struct sc *s, cJSON *hd)
+{
+	size_t i;
+
+	for (i = 0; i < s->nev; i++) {
+		const struct sched_ev *e = &s->ev[i];
+		const char *kind = e->kind == SEV_SYNC ? "sync" : e->kind == SEV_H2D ? "h2d" : e->kind == SEV_D2H ? "d2h" : NULL;
+		cJSON *h;
+		char *freq;
+
+		if (!kind)
+			continue;
+		if (sc_seen(hd, "anchor", e->anchor, "kind", kind))
+			continue;
+		h = cJSON_CreateObject();
+		cJSON_AddStringToObject(h, "kind", kind);
+		cJSON_AddStringToObject(h, "call", e->call);
+		cJSON_AddStringToObject(h, "anchor", e->anchor);
+		add_tri(h, "pinned", e->kind == SEV_H2D ? e->pinned : -1);
+		add_tri(h, "non_blocking", e->kind == SEV_SYNC ? -1 : e->non_blocking);
+		cJSON_AddStringToObject(h, "phase", sc_phase(s, e));
+		freq = sc_frequency(s, e);
+		cJSON_AddStringToObject(h, "frequency", freq);
+		free(freq);
+		add_str_or_null(h, "condition", sc_condition(e->in_forward && s->step_call ? s->step_call->ctx : e->ctx));
+		cJSON_AddItemToArray(hd, h);
+	}
+}
+
+static cJSON *sc_coll(const char *op, const char *par, int async, const char *anchor, const char *phase,
+                      const char *implied_by, const char *note)
+{
+	cJSON *c = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(c, "op", op);
+	cJSON_AddStringToObject(c, "parallelism", par);
+	if (async < 0)
+		cJSON_AddStringToObject(c, "async_op", "implicit");
+	else
+		cJSON_AddBoolToObject(c, "async_op", async);
+	cJSON_AddStringToObject(c, "anchor", anchor);
+	cJSON_AddStringToObject(c, "phase", phase);
+	cJSON_AddNullToObject(c, "condition");
+	add_str_or_null(c, "implied_by", implied_by);
+	if (note)
+		cJSON_AddStringToObject(c, "note", note);
+	return c;
+}
+
+static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
+{
+	size_t i;
+
+	for (i = 0; i < s->nev; i++) {
+		const struct sched_ev *e = &s->ev[i];
+
+		if (e->kind == SEV_COLLECTIVE) {
+			cJSON *c;
+
+			if (sc_seen(dd, "anchor", e->anchor, "op", e->op))
+				continue;
+			c = sc_coll(e->op, e->parallelism ? e->parallelism : "data", e->async_op, e->anchor,
+			            sc_phase(s, e), NULL, NULL);
+			cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", sc_condition(e->ctx)
+			                                       ? cJSON_CreateString(sc_condition(e->ctx)) : cJSON_CreateNull());
+			cJSON_AddItemToArray(dd, c);
+			if (e->async_op == 1) {
+				cJSON *o = cJSON_CreateObject();
+
+				cJSON_AddStringToObject(o, "what", e->op);
+				cJSON_AddStringToObject(o, "with", "the work issued before its wait()");
+				cJSON_AddStringToObject(o, "stream", "the process group's communication stream");
+				cJSON_AddStringToObject(o, "mechanism", "async_op=True");
+				cJSON_AddStringToObject(o, "anchor", e->anchor);
+				cJSON_AddItemToArray(overlap, o);
+			}
+		} else if (e->kind == SEV_WRAP && e->implied_by) {
+			if (!strcmp(e->implied_by, "DistributedDataParallel")) {
+				cJSON *o;
+
+				cJSON_AddItemToArray(dd, sc_coll("broadcast", "data", -1, e->anchor, "startup", e->implied_by,
+				                                 "module states from rank 0 when the wrapper is built"));
+				if (sc_condition(e->ctx))
+					cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetArrayItem(dd, cJSON_GetArraySize(dd) - 1),
+					                                       "condition", cJSON_CreateString(sc_condition(e->ctx)));
+				cJSON_AddItemToArray(dd, sc_coll("all_reduce", "data", -1, e->anchor, "backward", e->implied_by,
+				                                 "gradients, in buckets, as backward produces them"));
+				if (sc_condition(e->ctx))
+					cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetArrayItem(dd, cJSON_GetArraySize(dd) - 1),
+					                                       "condition", cJSON_CreateString(sc_condition(e->ctx)));
+				o = cJSON_CreateObject();
+				cJSON_AddStringToObject(o, "what", "gradient all-reduce (DDP buckets)");
+				cJSON_AddStringToObject(o, "with", "backward");
+				cJSON_AddStringToObject(o, "stream", "NCCL communication stream");
+				cJSON_AddStringToObject(o, "mechanism", "DistributedDataParallel gradient bucketing");
+				cJSON_AddStringToObject(o, "anchor", e->anchor);
+				cJSON_AddItemToArray(overlap, o);
+			} else if (!strcmp(e->implied_by, "deepspeed.initialize")) {
+				cJSON_AddItemToArray(dd, sc_coll("all_reduce", "data", -1, e->anchor, "backward", e->implied_by,
+				                                 "gradients (the engine's configuration decides reduce-scatter under ZeRO)"));
+			} else {
+				cJSON_AddItemToArray(dd, sc_coll("all_gather", "data", -1, e->anchor, "forward", e->implied_by,
+				                                 "parameters of each sharded unit before its forward"));
+				cJSON_AddItemToArray(dd, sc_coll("all_gather", "data", -1, e->anchor, "backward", e->implied_by,
+				                                 "parameters again before each unit's backward"));
+				cJSON_AddItemToArray(dd, sc_coll("reduce_scatter", "data", -1, e->anchor, "backward", e->implied_by,
+				                                 "gradients after each unit's backward"));
+			}
+		}
+	}
+}
+
+static void sc_compute(struct sc *s, cJSON *compute, cJSON *overlap)
+{
+	size_t i;
+	const struct sched_ev *bwd = NULL, *opt = NULL;
+	int sync_toggled = 0;
+	cJSON *regions = cJSON_GetObjectItemCaseSensitive(compute, "compile_regions");
+	cJSON *ckpt = cJSON_GetObjectItemCaseSensitive(compute, "activation_checkpointing");
+
+	for (i = 0; i < s->nev; i++) {
+		const struct sched_ev *e = &s->ev[i];
+
+		if (e->kind == SEV_BACKWARD && !bwd)
+			bwd = e;
+		if (e->kind == SEV_OPT_STEP && !opt)
+			opt = e;
+		if (e->kind == SEV_GRAD_SYNC_TOGGLE || (ctx_find(e->ctx, JC_NO_SYNC) && e->kind == SEV_BACKWARD))
+			sync_toggled = 1;
+		if (e->kind == SEV_CHECKPOINT_ACT) {
+			cJSON *c = cJSON_CreateObject();
+
+			add_str_or_null(c, "target", e->target);
+			cJSON_AddStringToObject(c, "anchor", e->anchor);
+			cJSON_AddStringToObject(c, "call", e->call);
+			cJSON_AddItemToArray(ckpt, c);
+		}
+		if (e->kind == SEV_COMPILE) {
+			cJSON *c = cJSON_CreateObject(), *gb;
+			size_t k;
+
+			cJSON_AddStringToObject(c, "target", e->target ? e->target : "");
+			cJSON_AddStringToObject(c, "anchor", e->anchor);
+			add_str_or_null(c, "mode", e->op);
+			gb = cJSON_AddArrayToObject(c, "graph_breaks");
+			/* a sync inside the compiled model's forward breaks the graph */
+			if (e->model) {
+				for (k = 0; k < s->nev; k++) {
+					const struct sched_ev *x = &s->ev[k];
+					cJSON *b;
+
+					if (!x->in_forward || x->kind != SEV_SYNC || sc_seen(gb, "anchor", x->anchor, NULL, NULL))
+						continue;
+					b = cJSON_CreateObject();
+					cJSON_AddStringToObject(b, "anchor", x->anchor);
+					cJSON_AddItemToObject(b, "reason", cJSON_CreateString(x->call));
+					cJSON_AddItemToArray(gb, b);
+				}
+			}
+			cJSON_AddItemToArray(regions, c);
+		}
+	}
+	if (s->step_call) {
+		cJSON *fw = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(fw, "anchor", s->step_call->anchor);
+		if (s->step_call->model && interp_forward_anchor(s->in, s->step_call->model))
+			cJSON_AddStringToObject(fw, "forward", interp_forward_anchor(s->in, s->step_call->model));
+		cJSON_ReplaceItemInObjectCaseSensitive(compute, "forward", fw);
+	}
+	if (bwd) {
+		cJSON *b = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(b, "anchor", bwd->anchor);
+		cJSON_ReplaceItemInObjectCaseSensitive(compute, "backward", b);
+	}
+	if (opt) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "anchor", opt->anchor);
+		cJSON_AddStringToObject(o, "call", opt->call);
+		cJSON_ReplaceItemInObjectCaseSensitive(compute, "optimizer_step", o);
+	}
+	if (s->micro_loop) {
+		cJSON *g = cJSON_CreateObject();
+
+		if (s->micro_loop->trips > 0)
+			cJSON_AddNumberToObject(g, "steps", (double)s->micro_loop->trips);
+		else
+			cJSON_AddNullToObject(g, "steps");
+		cJSON_AddStringToObject(g, "expr", s->micro_loop->period_expr ? s->micro_loop->period_expr : s->micro_loop->text);
+		if (sync_toggled)
+			cJSON_AddTrueToObject(g, "sync_skipped_on_micro_steps");
+		else
+			cJSON_AddNullToObject(g, "sync_skipped_on_micro_steps");
+		cJSON_AddStringToObject(g, "anchor", s->micro_loop->anchor);
+		cJSON_ReplaceItemInObjectCaseSensitive(compute, "grad_accumulation", g);
+	}
+	if (s->step_call && ctx_find(s->step_call->ctx, JC_AUTOCAST)) {
+		const struct jctx *a = ctx_find(s->step_call->ctx, JC_AUTOCAST);
+		cJSON *ac = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(ac, "anchor", a->anchor);
+		cJSON_AddStringToObject(ac, "context", a->text);
+		cJSON_ReplaceItemInObjectCaseSensitive(compute, "autocast", ac);
+	}
+	(void)overlap;
+}
+
+static void sc_overlap(struct sc *s, cJSON *overlap)
+{
+	size_t i;
+
+	for (i = 0; i < s->nev; i++) {
+		const struct sched_ev *e = &s->ev[i];
+		cJSON *o;
+
+		if (e->kind == SEV_LOADER && e->detail) {
+			value_t *nw = vdict_gets(e->detail, "num_workers");
+
+			if (!nw || nw->k != VK_INT || nw->u.i <= 0)
+				continue;
+			o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "what", "batch loading and collation in DataLoader worker processes");
+			cJSON_AddStringToObject(o, "with", "the step");
+			cJSON_AddNullToObject(o, "stream");
+			cJSON_AddItemToObject(o, "mechanism", cJSON_CreateString("DataLoader(num_workers > 0)"));
+			cJSON_AddStringToObject(o, "anchor", e->anchor);
+			cJSON_AddItemToArray(overlap, o);
+		} else if (e->kind == SEV_H2D && e->non_blocking == 1 && e->pinned == 1) {
+			if (sc_seen(overlap, "anchor", e->anchor, NULL, NULL))
+				continue;
+			o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "what", "host-to-device copy");
+			cJSON_AddStringToObject(o, "with", "compute already queued on the device");
+			cJSON_AddStringToObject(o, "stream", "the copy engine (current stream order)");
+			cJSON_AddStringToObject(o, "mechanism", "pinned memory + non_blocking=True");
+			cJSON_AddStringToObject(o, "anchor", e->anchor);
+			cJSON_AddItemToArray(overlap, o);
+		}
+	}
+}
+
+void schedule_emit(struct interp *in, const char *job_type, cJSON *sched)
+{
+	struct sc s;
+
+	memset(&s, 0, sizeof s);
+	s.in = in;
+	s.job_type = job_type;
+	s.ev = interp_sched(in, &s.nev);
+	sc_find_loops(&s);
+	sc_phases(&s, cJSON_GetObjectItemCaseSensitive(sched, "phases"));
+	sc_data_path(&s, cJSON_GetObjectItemCaseSensitive(sched, "data_path"));
+	sc_host_device(&s, cJSON_GetObjectItemCaseSensitive(sched, "host_device"));
+	sc_device_device(&s, cJSON_GetObjectItemCaseSensitive(sched, "device_device"),
+	                 cJSON_GetObjectItemCaseSensitive(sched, "overlap"));
+	sc_compute(&s, cJSON_GetObjectItemCaseSensitive(sched, "compute"),
+	           cJSON_GetObjectItemCaseSensitive(sched, "overlap"));
+	sc_overlap(&s, cJSON_GetObjectItemCaseSensitive(sched, "overlap"));
+}
+
+const char *schedule_step_anchor(struct interp *in)
+{
+	struct sc s;
+
+	memset(&s, 0, sizeof s);
+	s.in = in;
+	s.ev = interp_sched(in, &s.nev);
+	sc_find_loops(&s);
+	return s.step_loop ? s.step_loop->anchor : NULL;
+}
