@@ -2126,6 +2126,14 @@ static value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t na
 	}
 	if (!strcmp(d, "argparse.ArgumentParser"))
 		return argp_new(in);
+	if (f->mode != M_FWD && (!strcmp(last, "CLI") || !strcmp(d, "fire.Fire") || !strcmp(d, "typer.run") ||
+	                         !strcmp(d, "jsonargparse.auto_cli") || !strcmp(d, "hydra.main"))) {
+		/* a command-line dispatcher: it calls the function it is given
+		 * with the job's arguments -- here, the function's defaults */
+		for (i = 0; i < nargs; i++)
+			if (args[i]->k == VK_FUNC)
+				return call(f, args[i], NULL, 0, NULL, site);
+	}
 	if (!strcmp(d, "functools.partial") && nargs >= 1) {
 		struct vinst *p = new_inst(in);
 		value_t *pa = v_seq(in->a, VK_LIST, 0), *pk = v_dict(in->a);
@@ -2691,6 +2699,17 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 		return r;
 	}
 	case BI_ENUMERATE:
+		if (nargs >= 1 && args[0]->k == VK_INST && args[0]->u.inst->ext && strstr(args[0]->u.inst->ext, "DataLoader")) {
+			/* enumerate(loader): batches with an index */
+			struct vinst *l = new_inst(in);
+
+			*l = *args[0]->u.inst;
+			l->attrs = vdict_new(in->a);
+			for (i = 0; i < args[0]->u.inst->attrs->n; i++)
+				vdict_set(in->a, l->attrs, args[0]->u.inst->attrs->keys[i], args[0]->u.inst->attrs->vals[i]);
+			vdict_sets(in->a, l->attrs, "__enumerate__", v_bool(in->a, 1));
+			return mk_inst_value(in, l);
+		}
 		if (nargs >= 1 && !iter_items(f, args[0], &items)) {
 			value_t *r = v_seq(in->a, VK_LIST, items->n);
 
@@ -3338,7 +3357,24 @@ static value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const
 		v = v_ext(in->a, afmt(in, "Tensor.%s", name));
 		v->recv = obj;
 		return v;
+	case VK_FUNC:
+		if (!strcmp(name, "__name__")) {
+			const char *q = obj->u.fn->qualname, *dot = q ? strrchr(q, '.') : NULL;
+
+			return v_str(in->a, dot ? dot + 1 : q ? q : "<lambda>");
+		}
+		if (!strcmp(name, "__qualname__"))
+			return v_str(in->a, obj->u.fn->qualname ? obj->u.fn->qualname : "<lambda>");
+		if (!strcmp(name, "__module__"))
+			return v_str(in->a, obj->u.fn->file->modname);
+		break;
 	case VK_CLASS:
+		if (!strcmp(name, "__name__"))
+			return v_str(in->a, obj->u.cls->name);
+		if (!strcmp(name, "__qualname__"))
+			return v_str(in->a, obj->u.cls->qualname);
+		if (!strcmp(name, "__module__"))
+			return v_str(in->a, obj->u.cls->file->modname);
 		v = class_lookup(obj->u.cls, name, &owner);
 		if (v) {
 			if (v->k == VK_FUNC && v->u.fn->is_classmethod)
@@ -4472,10 +4508,20 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 			/* a batch from a DataLoader: host tensors, pinned if it pins */
 			value_t *pm = vdict_gets(it->u.inst->attrs, "pin_memory");
 
+			value_t *batch;
+
 			sev(f, SEV_LOADER_ITER, afmt(in, "for ... in %s", text_of(f, s->iter)), &s->h);
 			f->mult_reason = afmt(in, "built in a loop over %s, whose length is not known", text_of(f, s->iter));
 			f->mult_expr = text_of(f, s->iter);
-			assign(f, s->target, v_tensor_dev(in->a, DEV_HOST, pm ? value_truth(pm) == 1 : 0));
+			batch = v_tensor_dev(in->a, DEV_HOST, pm ? value_truth(pm) == 1 : 0);
+			if (vdict_gets(it->u.inst->attrs, "__enumerate__")) {
+				value_t *pair = v_seq(in->a, VK_TUPLE, 2);
+
+				vseq_push(in->a, pair->u.seq, v_unknown(in->a, "the batch index", "a loop counter"));
+				vseq_push(in->a, pair->u.seq, batch);
+				batch = pair;
+			}
+			assign(f, s->target, batch);
 			f->loop_anchor = lj->anchor;
 			fl = exec_block(f, &s->body);
 			f->loop_anchor = ol;
@@ -4590,6 +4636,70 @@ static const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test,
 	return j;
 }
 
+static void dict_save(struct interp *in, const struct vdict *d, struct vdict *out)
+{
+	out->n = d->n;
+	out->alloc = d->n;
+	out->keys = ast_arena_alloc(in->a, (d->n + 1) * sizeof *out->keys);
+	out->vals = ast_arena_alloc(in->a, (d->n + 1) * sizeof *out->vals);
+	if (d->n) {
+		memcpy(out->keys, d->keys, d->n * sizeof *out->keys);
+		memcpy(out->vals, d->vals, d->n * sizeof *out->vals);
+	}
+}
+
+static void dict_restore(struct interp *in, struct vdict *d, const struct vdict *from)
+{
+	size_t i;
+
+	d->n = 0;
+	for (i = 0; i < from->n; i++)
+		vdict_set(in->a, d, from->keys[i], from->vals[i]);
+}
+
+/* After both paths of an undecided `if`: d holds the else path's names.
+ * A name both paths left alike keeps its value; tensors stay tensors; a
+ * module built on one path is kept (it is conditional, and says so); any
+ * other difference is unknown, depending on the condition. */
+static void merge_branches(struct frame *f, struct vdict *d, const struct vdict *before,
+                           const struct vdict *body, const char *cond)
+{
+	struct interp *in = f->in;
+	struct vdict merged;
+	size_t i;
+
+	dict_save(in, d, &merged);
+	for (i = 0; i < body->n; i++)
+		if (!vdict_get(&merged, body->keys[i]))
+			vdict_set(in->a, &merged, body->keys[i], body->vals[i]);
+	for (i = 0; i < merged.n; i++) {
+		value_t *k = merged.keys[i];
+		value_t *a = vdict_get(body, k), *b = vdict_get(d, k), *o = vdict_get(before, k);
+		value_t *r;
+
+		if (!a)
+			a = o;
+		if (!b)
+			b = o;
+		if (a == b || (a && b && value_is_known_scalar(a) && value_key_eq(a, b)))
+			continue;
+		if (a && b && a->k == VK_TENSOR && b->k == VK_TENSOR) {
+			r = v_tensor_dev(in->a, a->dev > b->dev ? a->dev : b->dev, a->pinned && b->pinned);
+		} else if (a && a->k == VK_INST && a->u.inst->mod != VM_NONE) {
+			r = a;
+		} else if (b && b->k == VK_INST && b->u.inst->mod != VM_NONE) {
+			r = b;
+		} else if (!a || !b) {
+			r = a ? a : b;      /* bound on one path only: it exists if that path ran */
+		} else {
+			r = v_unknown(in->a, k->k == VK_STR ? k->u.str.s : NULL,
+			              afmt(in, "depends on `%s`, which is not decided here", cond));
+		}
+		merged.vals[i] = r;
+	}
+	dict_restore(in, d, &merged);
+}
+
 static enum flow exec_if(struct frame *f, const struct ast_If *s)
 {
 	value_t *tv = eval(f, s->test);
@@ -4639,15 +4749,29 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	f->cond_taken = -1;
 	{
 		const struct jctx *ojc = f->jc;
+		struct vdict *d = f->locals ? f->locals : f->globals->dict;
+		struct vdict snap, after_body;
 
+		/* Each branch starts from the same names; afterwards a name
+		 * bound differently on the two paths is what the condition
+		 * decides (see merge_branches). */
+		dict_save(f->in, d, &snap);
 		if (f->mode != M_FWD)
 			f->jc = guard_ctx(f, s->test, text);
 		fl = exec_block(f, &s->body);
+		dict_save(f->in, d, &after_body);
+		dict_restore(f->in, d, &snap);
 		if (f->mode != M_FWD)
 			f->jc = jc_push(f, JC_COND, anchor_at(f, &s->h), afmt(f->in, "not (%s)", text));
 		f->cond = afmt(f->in, "not (%s)", text);
 		fl2 = exec_block(f, &s->orelse);
 		f->jc = ojc;
+		if (fl == FL_RETURN || fl == FL_RAISE)
+			;                                     /* only the else path goes on */
+		else if (fl2 == FL_RETURN || fl2 == FL_RAISE)
+			dict_restore(f->in, d, &after_body);  /* only the body's */
+		else
+			merge_branches(f, d, &snap, &after_body, text);
 	}
 	f->cond = oc;
 	f->cond_taken = ot;
@@ -4767,7 +4891,27 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 					fv->u.fn->is_property = 1;
 			}
 		}
-		bind(f, name, fv);
+		/* Decorators written in the repository run, innermost first, as
+		 * Python runs them: @register_model fills a registry.  What one
+		 * returns is the function's value if it is a function; anything
+		 * else keeps the function itself (a wrapper ecg cannot see into
+		 * still calls it). */
+		{
+			value_t *cur = fv;
+			unsigned k;
+
+			for (k = decos->n; k-- > 0;) {
+				value_t *dv = eval(f, decos->items[k]);
+				value_t *r;
+
+				if (dv->k != VK_FUNC && dv->k != VK_BOUND)
+					continue;
+				r = call(f, dv, &cur, 1, NULL, decos->items[k]);
+				if (r->k == VK_FUNC || r->k == VK_BOUND)
+					cur = r;
+			}
+			bind(f, name, cur);
+		}
 		return FL_NORMAL;
 	}
 	case AST_ClassDef:

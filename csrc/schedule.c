@@ -340,19 +340,43 @@ static void sc_data_path(struct sc *s, cJSON *dp)
 	}
 }
 
+/* How often, as a rank: a line reached both before the loop and in it is
+ * reported at its most frequent. */
+static int sc_rank(const struct sc *s, const struct sched_ev *e)
+{
+	const struct jctx *c = e->in_forward && s->step_call ? s->step_call->ctx : e->ctx;
+
+	if (ctx_find(c, JC_GUARD))
+		return 2;
+	if (s->micro_loop && ctx_has(c, s->micro_loop))
+		return 4;
+	if (s->step_loop && ctx_has(c, s->step_loop))
+		return 3;
+	if (ctx_innermost_loop(c) || e->in_forward)
+		return 1;
+	return 0;
+}
+
 static void sc_host_device(struct sc *s, cJSON *hd)
 {
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < s->nev; i++) {
 		const struct sched_ev *e = &s->ev[i];
 		const char *kind = e->kind == SEV_SYNC ? "sync" : e->kind == SEV_H2D ? "h2d" : e->kind == SEV_D2H ? "d2h" : NULL;
 		cJSON *h;
 		char *freq;
+		int skip = 0;
 
 		if (!kind)
 			continue;
 		if (sc_seen(hd, "anchor", e->anchor, "kind", kind))
+			continue;
+		/* the same line again, more often: report that one */
+		for (j = i + 1; j < s->nev && !skip; j++)
+			if (s->ev[j].kind == e->kind && !strcmp(s->ev[j].anchor, e->anchor) && sc_rank(s, &s->ev[j]) > sc_rank(s, e))
+				skip = 1;
+		if (skip)
 			continue;
 		h = cJSON_CreateObject();
 		cJSON_AddStringToObject(h, "kind", kind);
