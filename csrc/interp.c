@@ -2126,13 +2126,46 @@ static value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t na
 	}
 	if (!strcmp(d, "argparse.ArgumentParser"))
 		return argp_new(in);
+	/* fabric.backward(loss), accelerator.backward(loss), engine.backward(loss) */
+	if (f->mode != M_FWD && !strcmp(last, "backward") && nargs >= 1 && is_tensorish(args[0])) {
+		in->job_events++;
+		in->saw_backward = 1;
+		if (!in->ev.backward)
+			in->ev.backward = anchor_at(f, site);
+		sev(f, SEV_BACKWARD, afmt(in, "%s(loss)", text_of(f, AST_IS(site, Call) ? AST_AS(site, Call)->func : site)), site);
+		return v_none(in->a);
+	}
+	if (f->mode != M_FWD && nargs >= 1 && !strcmp(last, "setup_optimizers"))
+		return args[0];
+	/* fabric.setup(model, opt), accelerator.prepare(model, opt, loader):
+	 * framework wrappers hand back what they were given */
+	if (f->mode != M_FWD && nargs >= 1 && args[0]->k == VK_INST && args[0]->u.inst->mod != VM_NONE &&
+	    (!strcmp(last, "setup") || !strcmp(last, "setup_module") || !strcmp(last, "prepare") ||
+	     !strcmp(last, "prepare_model") || !strcmp(last, "wrap"))) {
+		value_t *t;
+
+		if (nargs == 1)
+			return args[0];
+		t = v_seq(in->a, VK_TUPLE, nargs);
+		for (i = 0; i < nargs; i++)
+			vseq_push(in->a, t->u.seq, args[i]);
+		return t;
+	}
 	if (f->mode != M_FWD && (!strcmp(last, "CLI") || !strcmp(d, "fire.Fire") || !strcmp(d, "typer.run") ||
 	                         !strcmp(d, "jsonargparse.auto_cli") || !strcmp(d, "hydra.main"))) {
 		/* a command-line dispatcher: it calls the function it is given
 		 * with the job's arguments -- here, the function's defaults */
-		for (i = 0; i < nargs; i++)
+		for (i = 0; i < nargs; i++) {
 			if (args[i]->k == VK_FUNC)
 				return call(f, args[i], NULL, 0, NULL, site);
+			/* {"pretrain": fn, ...}: the subcommand is the job's first argument */
+			if (args[i]->k == VK_DICT && in->argv && in->argv->u.seq->n) {
+				value_t *fn2 = vdict_get(args[i]->u.dict, in->argv->u.seq->items[0]);
+
+				if (fn2 && (fn2->k == VK_FUNC || fn2->k == VK_BOUND))
+					return call(f, fn2, NULL, 0, NULL, site);
+			}
+		}
 	}
 	if (!strcmp(d, "functools.partial") && nargs >= 1) {
 		struct vinst *p = new_inst(in);
@@ -2699,6 +2732,18 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 		return r;
 	}
 	case BI_ENUMERATE:
+		if (f->mode == M_FWD && nargs == 1 && args[0]->k == VK_INST && args[0]->u.inst->mod == VM_CONTAINER) {
+			/* enumerate(self.blocks) in a forward: read like the
+			 * container itself, one pass per group, index unknown */
+			struct vinst *l = new_inst(in);
+
+			*l = *args[0]->u.inst;
+			l->attrs = vdict_new(in->a);
+			for (i = 0; i < args[0]->u.inst->attrs->n; i++)
+				vdict_set(in->a, l->attrs, args[0]->u.inst->attrs->keys[i], args[0]->u.inst->attrs->vals[i]);
+			vdict_sets(in->a, l->attrs, "__enumerate__", v_bool(in->a, 1));
+			return mk_inst_value(in, l);
+		}
 		if (nargs >= 1 && args[0]->k == VK_INST && args[0]->u.inst->ext && strstr(args[0]->u.inst->ext, "DataLoader")) {
 			/* enumerate(loader): batches with an index */
 			struct vinst *l = new_inst(in);
@@ -4448,8 +4493,18 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 				struct vinst *rep = m->children[starts[g]].inst;
 				size_t lo = starts[g], hi = starts[g + 1];
 
-				assign(f, s->target, m->ext && !strcmp(m->ext, "torch.nn.ModuleDict")
-				                        ? v_str(in->a, m->children[lo].name) : mk_inst_value(in, rep));
+				value_t *item = m->ext && !strcmp(m->ext, "torch.nn.ModuleDict")
+				                ? v_str(in->a, m->children[lo].name) : mk_inst_value(in, rep);
+
+				if (vdict_gets(m->attrs, "__enumerate__")) {
+					value_t *pair = v_seq(in->a, VK_TUPLE, 2);
+
+					vseq_push(in->a, pair->u.seq, hi - lo == 1 ? v_int(in->a, (long long)lo)
+					                                      : v_unknown(in->a, "the index", "the loop counter"));
+					vseq_push(in->a, pair->u.seq, item);
+					item = pair;
+				}
+				assign(f, s->target, item);
 				fl = run_body_once(f, &s->body, unk ? -1 : (long long)(hi - lo),
 				                   ng == 1 ? lexpr : afmt(in, "children %zu..%zu of %s", lo, hi - 1, expr),
 				                   lsrc, unk ? (unk->reason ? unk->reason : "the container's length is not known") : NULL);
