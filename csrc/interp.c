@@ -47,11 +47,11 @@ enum builtin_id {
 	BI_M_DICT_GET, BI_M_DICT_ITEMS, BI_M_DICT_KEYS, BI_M_DICT_VALUES, BI_M_DICT_UPDATE,
 	BI_M_DICT_POP, BI_M_DICT_SETDEFAULT, BI_M_COPY,
 	BI_M_STR_FORMAT, BI_M_STR_JOIN, BI_M_STR_SPLIT, BI_M_STR_LOWER, BI_M_STR_UPPER,
-	BI_M_STR_STARTSWITH, BI_M_STR_ENDSWITH, BI_M_STR_REPLACE, BI_M_STR_STRIP,
+	BI_M_STR_STARTSWITH, BI_M_STR_ENDSWITH, BI_M_STR_REPLACE, BI_M_STR_STRIP, BI_M_STR_PARTITION,
 	BI_M_FILE_READ,
 	BI_M_ARGP_ADD, BI_M_ARGP_PARSE, BI_M_ARGP_GROUP, BI_M_ARGP_SETDEF,
 	BI_M_MOD_ADD_MODULE, BI_M_MOD_APPEND, BI_M_MOD_EXTEND, BI_M_MOD_SELF,
-	BI_M_MOD_CHILDREN, BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_INSERT, BI_M_MOD_TO,
+	BI_M_MOD_CHILDREN, BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
 	BI_M_NS_GETATTR
 };
 
@@ -79,6 +79,7 @@ struct frame {
 	const char *loop_anchor;       /* job mode: the innermost loop running */
 	const char *handler;           /* job mode: running a request handler (its anchor) */
 	const struct jctx *jc;         /* loops, guards and contexts around the code running */
+	int in_backward;               /* an autograd.Function's backward */
 };
 
 struct strset {
@@ -102,6 +103,9 @@ struct interp {
 	int gpu;                      /* the job moves a model or tensors to a device */
 	struct { value_t *fn; const char *anchor; } handlers[64];
 	size_t nhandlers;
+	value_t *startup[16];          /* FastAPI lifespan / on_event("startup") */
+	size_t nstartup;
+	int run_generators;            /* read a generator's body (a lifespan) */
 	struct root_call *roots;
 	size_t nroots, aroots;
 	struct vinst **models;
@@ -202,6 +206,7 @@ static struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *cal
 	e->anchor = anchor_at(f, site);
 	e->ctx = f->jc;
 	e->in_forward = f->mode == M_FWD;
+	e->in_backward = f->in_backward;
 	e->non_blocking = -1;
 	e->pinned = -1;
 	e->async_op = -1;
@@ -843,7 +848,7 @@ static value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, 
 	if (in->depth >= MAX_DEPTH || fn_active(in, fn->def) >= MAX_SAME_FN)
 		return unknown_at(f, site, in->depth >= MAX_DEPTH ? "calls nested too deeply to follow"
 		                                                 : "a recursive call");
-	if (is_generator(fn->def))
+	if (is_generator(fn->def) && !in->run_generators)
 		return unknown_at(f, site, "a generator function");
 	memset(&cf, 0, sizeof cf);
 	cf.in = in;
@@ -860,6 +865,7 @@ static value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, 
 	cf.depth = f->depth + 1;
 	cf.loop_anchor = f->loop_anchor;
 	cf.jc = f->jc;
+	cf.in_backward = f->in_backward;
 	cf.no_grad = f->no_grad + fn->no_grad;
 	if (fn->no_grad)
 		cf.jc = jc_push(f, JC_NO_GRAD, afmt(in, "%s:%s:%d", fn->file->path, fn->qualname, fn->def->line),
@@ -1917,15 +1923,23 @@ static const char *collective_of(const char *d)
 }
 
 /* Which parallelism a collective serves, from its group's name. */
-static const char *parallelism_of(struct frame *f, const char *op, const struct ast_hdr *site)
+static const char *parallelism_of(struct frame *f, const char *op, const struct ast_hdr *site,
+                                  const value_t *group)
 {
-	const char *t = site ? text_of(f, site) : "";
-	char low[512];
+	/* the call's words, the group's own expression, then where the call
+	 * is written (tensor_parallel.py, _ReduceFromTP.forward) */
+	const char *t = afmt(f->in, "%s %s", site ? text_of(f, site) : "", group && group->expr ? group->expr : "");
+	const char *w = afmt(f->in, "%s %s", f->file->path, f->qualname ? f->qualname : "");
+	char low[1024], where[1024];
 	size_t i;
 
 	for (i = 0; t[i] && i < sizeof low - 1; i++)
 		low[i] = (char)(t[i] >= 'A' && t[i] <= 'Z' ? t[i] + 32 : t[i]);
 	low[i] = 0;
+	for (i = 0; w[i] && i < sizeof where - 1; i++)
+		where[i] = (char)(w[i] >= 'A' && w[i] <= 'Z' ? w[i] + 32 : w[i]);
+	where[i] = 0;
+
 	if (strstr(low, "tp_group") || strstr(low, "tensor_parallel") || strstr(low, "tp_pg") || strstr(low, "model_parallel"))
 		return "tensor";
 	if (strstr(low, "pp_group") || strstr(low, "pipeline") || strstr(low, "pp_pg"))
@@ -1936,6 +1950,11 @@ static const char *parallelism_of(struct frame *f, const char *op, const struct 
 		return "context";
 	if (strstr(low, "sp_group") || strstr(low, "sequence_parallel"))
 		return "sequence";
+	/* the group's name did not say; a tensor-parallel helper says so by
+	 * its own name (_ReduceFromTP, tensor_parallel.py) */
+	if (strstr(where, "totp") || strstr(where, "fromtp") || strstr(where, "tensor_parallel") ||
+	    strstr(where, "columnparallel") || strstr(where, "rowparallel"))
+		return "tensor";
 	if (op && (!strcmp(op, "all_to_all") || !strcmp(op, "all_to_all_single")) && f->mode == M_FWD)
 		return "expert";
 	if (op && (!strcmp(op, "send") || !strcmp(op, "recv") || !strcmp(op, "isend") || !strcmp(op, "irecv")))
@@ -1964,7 +1983,7 @@ static value_t *call_torch(struct frame *f, const char *d, const char *last, val
 			e->op = coll;
 			e->async_op = !strncmp(coll, "i", 1) && strcmp(coll, "init_process_group") ? 1
 			              : a ? value_truth(a) : 0;
-			e->parallelism = parallelism_of(f, coll, site);
+			e->parallelism = parallelism_of(f, coll, site, kw ? vdict_gets(kw, "group") : NULL);
 		}
 		return !strcmp(coll, "barrier") ? v_none(in->a) : unknown_at(f, site, "a collective's work handle");
 	}
@@ -1974,6 +1993,8 @@ static value_t *call_torch(struct frame *f, const char *d, const char *last, val
 	}
 	if (!strcmp(d, "torch.save")) {
 		sev(f, SEV_SAVE, "torch.save", site);
+		if (in->gpu && f->mode != M_FWD)
+			sev(f, SEV_SYNC, "torch.save (copies device tensors to the host)", site);
 		return v_none(in->a);
 	}
 	if (!strcmp(d, "torch.compile") && nargs >= 1) {
@@ -2020,6 +2041,9 @@ static value_t *call_torch(struct frame *f, const char *d, const char *last, val
 			vdict_sets(in->a, c->attrs, "type", args[0]);
 		return mk_inst_value(in, c);
 	}
+	if ((!strncmp(d, "torch.cuda.", 11) || !strncmp(d, "torch.distributed.", 18) || !strncmp(d, "torch.backends.", 15)) &&
+	    last[0] >= 'a' && last[0] <= 'z')
+		return unknown_at(f, site, "a value the runtime reports (a number, not a tensor)");
 	if (!strcmp(last, "enable_grad") || !strcmp(last, "dtype") || !strcmp(last, "is_available") ||
 	    !strcmp(last, "device_count") || !strcmp(last, "current_device") || !strcmp(last, "get_rank") ||
 	    !strcmp(last, "get_world_size") || !strcmp(last, "is_initialized") || !strcmp(last, "manual_seed"))
@@ -2057,8 +2081,34 @@ static value_t *call_torch(struct frame *f, const char *d, const char *last, val
 		int host = dev_is_host(vdict_gets(kw, "device"));
 
 		dev = host == 1 ? DEV_HOST : DEV_DEVICE;
+		if (dev == DEV_DEVICE)
+			in->gpu = 1;
+		/* torch.tensor(python data, device=cuda): the data is copied over */
+		if (dev == DEV_DEVICE && f->mode != M_FWD &&
+		    (!strcmp(last, "tensor") || !strcmp(last, "as_tensor") || !strcmp(last, "from_numpy"))) {
+			struct sched_ev *ce = sev(f, SEV_H2D, afmt(in, "torch.%s(..., device=...)", last), site);
+
+			if (ce) {
+				ce->pinned = 0;
+				ce->non_blocking = 0;
+			}
+		}
 	} else if (!any_tensor) {
-		dev = f->mode == M_FWD ? DEV_UNKNOWN : DEV_HOST;     /* a factory: on the host */
+		static const char *const factories[] = {
+			"zeros", "ones", "empty", "full", "arange", "linspace", "logspace", "rand", "randn",
+			"randint", "randperm", "tensor", "as_tensor", "from_numpy", "eye", "zeros_like", "ones_like",
+			"empty_like", "full_like", "rand_like", "randn_like", "Tensor", "LongTensor", "FloatTensor", NULL
+		};
+		size_t k;
+		int factory = 0;
+
+		for (k = 0; factories[k]; k++)
+			if (!strcmp(last, factories[k]))
+				factory = 1;
+		if (factory)
+			dev = f->mode == M_FWD ? DEV_UNKNOWN : DEV_HOST;     /* a factory: on the host */
+		else
+			dev = in->gpu ? DEV_DEVICE : DEV_UNKNOWN;             /* clip_grad_norm_ & co */
 	}
 	if ((!strcmp(d, "torch.nonzero") || (!strcmp(d, "torch.where") && nargs == 1)) && dev == DEV_DEVICE)
 		sev(f, SEV_SYNC, afmt(in, "%s (its output size depends on the data)", d), site);
@@ -2089,6 +2139,8 @@ static value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t na
 		if (!in->ev.optimizer_step)
 			in->ev.optimizer_step = anchor_at(f, site);
 		sev(f, SEV_OPT_STEP, "scaler.step(optimizer)", site);
+		if (strstr(d, "GradScaler"))
+			sev(f, SEV_SYNC, "scaler.step(optimizer) (reads found_inf with .item())", site);
 	}
 	if (!strncmp(d, "Tensor.", 7))
 		return call_tensor_method(f, fn, last, args, nargs, kw, site);
@@ -2294,6 +2346,10 @@ static value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t na
 		/* an object of a class outside the repository (a web app, a
 		 * tokenizer, a logger): its type is known, nothing else */
 		struct vinst *o = new_inst(in);
+		value_t *ls = kw ? vdict_gets(kw, "lifespan") : NULL;
+
+		if (ls && ls->k == VK_FUNC && in->nstartup < 16)
+			in->startup[in->nstartup++] = ls;
 
 		o->ext = d;
 		return mk_inst_value(in, o);
@@ -2435,7 +2491,16 @@ static value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 					e->model = m;
 			}
 		}
-		return v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
+		{
+			int dev = in->gpu ? DEV_DEVICE : DEV_UNKNOWN;
+
+			/* a loss or other layer called from job code: where its input is */
+			if (m->mod == VM_LAYER)
+				for (i = 0, dev = DEV_UNKNOWN; i < nargs; i++)
+					if (is_tensorish(args[i]) && args[i]->dev > dev)
+						dev = args[i]->dev;
+			return v_tensor_dev(in->a, dev, 0);
+		}
 	}
 	case VK_EXT:
 		return call_ext(f, fn, args, nargs, kw, site);
@@ -3198,6 +3263,23 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 		}
 		return r;
 	}
+	case BI_M_STR_PARTITION:
+		if (nargs == 1 && args[0]->k == VK_STR && args[0]->u.str.len) {
+			const char *hit = strstr(self->u.str.s, args[0]->u.str.s);
+			value_t *t = v_seq(in->a, VK_TUPLE, 3);
+
+			if (!hit) {
+				vseq_push(in->a, t->u.seq, self);
+				vseq_push(in->a, t->u.seq, v_str(in->a, ""));
+				vseq_push(in->a, t->u.seq, v_str(in->a, ""));
+			} else {
+				vseq_push(in->a, t->u.seq, v_strn(in->a, self->u.str.s, (size_t)(hit - self->u.str.s)));
+				vseq_push(in->a, t->u.seq, args[0]);
+				vseq_push(in->a, t->u.seq, v_str(in->a, hit + args[0]->u.str.len));
+			}
+			return t;
+		}
+		return unknown_at(f, site, "partition() with a separator not known");
 	case BI_M_STR_REPLACE:
 		if (nargs == 2 && args[0]->k == VK_STR && args[1]->k == VK_STR && args[0]->u.str.len) {
 			buf_t b;
@@ -3281,11 +3363,49 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 		return v_none(in->a);
 	case BI_M_MOD_INSERT:
 		return v_none(in->a);
+	case BI_FN_APPLY: {
+		/* MyFunction.apply(x): its forward now, its backward in the
+		 * backward pass (both read, collectives in each recorded) */
+		struct vclass *c = self->u.cls;
+		value_t *fwd = class_lookup(c, "forward", NULL), *bwd = class_lookup(c, "backward", NULL);
+		value_t **all = xmalloc((nargs + 1) * sizeof *all);
+		value_t *r = v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
+
+		all[0] = v_unknown(in->a, "ctx", "autograd's context object");
+		for (i = 0; i < nargs; i++)
+			all[i + 1] = args[i];
+		if (fwd && fwd->k == VK_FUNC)
+			r = call_function(f, fwd->u.fn, NULL, all, nargs + 1, kw, f->mode, f->ev, site);
+		if (bwd && bwd->k == VK_FUNC) {
+			value_t *g[2];
+			int ob = f->in_backward;
+			struct fseq sink;
+
+			memset(&sink, 0, sizeof sink);
+			g[0] = all[0];
+			g[1] = v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
+			f->in_backward = 1;
+			/* the backward's ops are not this forward's: they go nowhere */
+			(void)call_function(f, bwd->u.fn, NULL, g, 2, NULL, f->mode, &sink, site);
+			f->in_backward = ob;
+		}
+		free(all);
+		return r;
+	}
 	case BI_M_MOD_SELF:
 		return self;
 	case BI_M_MOD_TO:
-		if (!(nargs >= 1 && dev_is_host(args[0]) == 1))
+		if (!(nargs >= 1 && dev_is_host(args[0]) == 1) &&
+		    !(nargs >= 1 && args[0]->k == VK_EXT && !strncmp(args[0]->u.ext, "torch.float", 11)) &&
+		    !(nargs == 0 && kw && !vdict_gets(kw, "device"))) {
+			struct sched_ev *e;
+
 			in->gpu = 1;
+			if (f->mode != M_FWD && (e = sev(f, SEV_H2D, "model.to(device): parameters and buffers", site))) {
+				e->pinned = 0;
+				e->non_blocking = kw_bool(kw, "non_blocking");
+			}
+		}
 		return self;
 	case BI_ITER:
 		return nargs ? args[0] : unknown_at(f, site, "iter() of nothing");
@@ -3414,6 +3534,9 @@ static value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const
 			return v_str(in->a, obj->u.fn->file->modname);
 		break;
 	case VK_CLASS:
+		if (!strcmp(name, "apply") && class_ext_base(obj->u.cls) &&
+		    !strcmp(class_ext_base(obj->u.cls), "torch.autograd.Function"))
+			return mk_builtin(in, BI_FN_APPLY, obj);
 		if (!strcmp(name, "__name__"))
 			return v_str(in->a, obj->u.cls->name);
 		if (!strcmp(name, "__qualname__"))
@@ -3520,7 +3643,9 @@ static value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const
 		if (!strcmp(name, "startswith")) return mk_builtin(in, BI_M_STR_STARTSWITH, obj);
 		if (!strcmp(name, "endswith")) return mk_builtin(in, BI_M_STR_ENDSWITH, obj);
 		if (!strcmp(name, "replace")) return mk_builtin(in, BI_M_STR_REPLACE, obj);
-		if (!strcmp(name, "strip")) return mk_builtin(in, BI_M_STR_STRIP, obj);
+		if (!strcmp(name, "strip") || !strcmp(name, "lstrip") || !strcmp(name, "rstrip"))
+			return mk_builtin(in, BI_M_STR_STRIP, obj);
+		if (!strcmp(name, "partition")) return mk_builtin(in, BI_M_STR_PARTITION, obj);
 		break;
 	case VK_BUILTIN:
 		if (obj->u.bi.id == BI_SUPER) {
@@ -3547,6 +3672,14 @@ static value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const
 			if (self->k == VK_INST && (v = module_method(in, self, name)))
 				return v;
 			return unknown_at(f, site, "a method of a base class outside the repository");
+		}
+		break;
+	case VK_UNKNOWN:
+		if (!strcmp(name, "backward") && f->mode != M_FWD) {
+			/* losses[i].backward(): the name says what it is */
+			v = v_ext(in->a, "Tensor.backward");
+			v->recv = v_tensor(in->a);
+			return v;
 		}
 		break;
 	default:
@@ -3810,8 +3943,12 @@ static value_t *eval_compare(struct frame *f, const struct ast_Compare *c)
 		int t;
 
 		if ((is_tensorish(l) || is_tensorish(r)) && cmp_dunder(op)) {
+			int dev = is_tensorish(l) ? l->dev : DEV_UNKNOWN;
+
+			if (is_tensorish(r) && r->dev > dev)
+				dev = r->dev;
 			emit_op(f, afmt(in, "Tensor.__%s__", cmp_dunder(op)), &c->h);
-			return v_tensor(in->a);
+			return v_tensor_dev(in->a, dev, 0);
 		}
 		t = compare_known(op, l, r);
 		if (t < 0)
@@ -3911,7 +4048,10 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 
 	if (is_tensorish(obj)) {
 		emit_op(f, "Tensor.__getitem__", &s->h);
-		return v_tensor(in->a);
+		/* x[mask] sizes its output from the data */
+		if (obj->dev == DEV_DEVICE && is_tensorish(idx) && f->mode != M_FWD)
+			sev(f, SEV_SYNC, "indexing with a tensor (boolean mask or index array)", &s->h);
+		return v_tensor_dev(in->a, obj->dev, obj->pinned);
 	}
 	switch (obj->k) {
 	case VK_LIST: case VK_TUPLE:
@@ -4109,9 +4249,20 @@ static value_t *eval_fstring(struct frame *f, const struct ast_JoinedStr *js)
 		}
 		v = eval(f, AST_AS(p, FormattedValue)->value);
 		if (v->k == VK_TENSOR && v->dev == DEV_DEVICE)
-			sev(f, SEV_SYNC, "f-string of a device tensor", &js->h);
+			sev(f, SEV_SYNC, "f-string of a device tensor", AST_AS(p, FormattedValue)->value);
 		if (AST_AS(p, FormattedValue)->format_spec || AST_AS(p, FormattedValue)->conversion > 0 ||
 		    !(v->k == VK_STR || v->k == VK_INT)) {
+			/* read the other parts all the same: they may sync */
+			unsigned k;
+
+			for (k = i + 1; k < js->values.n; k++)
+				if (AST_IS(js->values.items[k], FormattedValue)) {
+					value_t *w = eval(f, AST_AS(js->values.items[k], FormattedValue)->value);
+
+					if (w->k == VK_TENSOR && w->dev == DEV_DEVICE)
+						sev(f, SEV_SYNC, "f-string of a device tensor",
+						    AST_AS(js->values.items[k], FormattedValue)->value);
+				}
 			buf_free(&b);
 			return unknown_at(f, &js->h, "an f-string of values not known");
 		}
@@ -4201,7 +4352,10 @@ static value_t *eval(struct frame *f, const struct ast_hdr *e)
 				emit_op(f, "Tensor.__neg__", e);
 			else if (u->op == AST_UNARY_INVERT)
 				emit_op(f, "Tensor.__invert__", e);
-			return u->op == AST_UNARY_NOT ? unknown_at(f, e, "the truth of a tensor at run time") : v_tensor(in->a);
+			if (u->op == AST_UNARY_NOT && x->dev == DEV_DEVICE)
+				sev(f, SEV_SYNC, afmt(in, "%s (the truth of a device tensor)", text_of(f, e)), e);
+			return u->op == AST_UNARY_NOT ? unknown_at(f, e, "the truth of a tensor at run time")
+			                               : v_tensor_dev(in->a, x->dev, 0);
 		}
 		switch (u->op) {
 		case AST_UNARY_NOT:
@@ -4877,6 +5031,12 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		return FL_RAISE;
 	switch (st->kind) {
 	case AST_Expr:
+		/* a lifespan's `yield`: what follows runs at shutdown */
+		if (in->run_generators && (AST_IS(AST_AS(st, Expr)->value, Yield) ||
+		                           AST_IS(AST_AS(st, Expr)->value, YieldFrom))) {
+			f->ret = v_none(in->a);
+			return FL_RETURN;
+		}
 		(void)eval(f, AST_AS(st, Expr)->value);
 		return FL_NORMAL;
 	case AST_Assign: {
@@ -4928,7 +5088,10 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 				                              !strcmp(dv->u.ext, "torch.inference_mode")))
 					fv->u.fn->no_grad = 1;
 			}
-			if (f->mode != M_FWD && is_route_decorator(f, d) && in->nhandlers < 64) {
+			if (f->mode != M_FWD && AST_IS(d, Call) && AST_IS(AST_AS(d, Call)->func, Attribute) &&
+			    !strcmp(AST_AS(AST_AS(d, Call)->func, Attribute)->attr, "on_event") && in->nstartup < 16)
+				in->startup[in->nstartup++] = fv;
+			else if (f->mode != M_FWD && is_route_decorator(f, d) && in->nhandlers < 64) {
 				in->handlers[in->nhandlers].fn = fv;
 				in->handlers[in->nhandlers].anchor = anchor_at(f, st);
 				in->nhandlers++;
@@ -5270,9 +5433,19 @@ void interp_run_entry(struct interp *in, struct sfile *entry)
 	f.cond_taken = -1;
 	(void)exec_block(&f, &entry->mod->body);
 	ns->state = 2;
-	/* the request handlers the framework would call, once each */
+	/* the server's start-up (lifespan, on_event("startup")), then the
+	 * request handlers the framework would call, once each */
 	{
 		size_t i;
+
+		in->run_generators = 1;
+		for (i = 0; i < in->nstartup; i++) {
+			struct frame sf = f;
+			value_t *app = v_unknown(in->a, "app", "the application object");
+
+			(void)call_function(&sf, in->startup[i]->u.fn, NULL, &app, 1, NULL, M_JOB, NULL, NULL);
+		}
+		in->run_generators = 0;
 
 		for (i = 0; i < in->nhandlers; i++) {
 			struct frame hf = f;
@@ -5319,11 +5492,17 @@ value_t *interp_forward(struct interp *in, struct vinst *m, value_t **args, size
 		}
 		return v_unknown(in->a, NULL, "a container is not callable");
 	}
-	if (m->mod != VM_REPO || !m->cls)
-		return v_tensor(in->a);
-	fwd = class_lookup(m->cls, "forward", &owner);
-	if (!fwd || fwd->k != VK_FUNC)
-		return v_tensor(in->a);
+	if (m->mod != VM_REPO || !m->cls || !(fwd = class_lookup(m->cls, "forward", &owner)) || fwd->k != VK_FUNC) {
+		/* a layer (or a module ecg cannot read): its output lives where
+		 * its input does */
+		int dev = in->gpu ? DEV_DEVICE : DEV_UNKNOWN;
+		size_t i;
+
+		for (i = 0; i < nargs; i++)
+			if (is_tensorish(args[i]) && args[i]->dev == DEV_HOST)
+				dev = DEV_HOST;
+		return v_tensor_dev(in->a, dev, 0);
+	}
 	f.file = fwd->u.fn->file;
 	f.globals = fwd->u.fn->globals;
 	f.qualname = fwd->u.fn->qualname;
@@ -5334,7 +5513,7 @@ value_t *interp_forward(struct interp *in, struct vinst *m, value_t **args, size
 
 		/* arguments not known at the call are tensors in a forward */
 		for (i = 0; i < nargs; i++)
-			a2[i] = args[i]->k == VK_UNKNOWN ? v_tensor(in->a) : args[i];
+			a2[i] = args[i]->k == VK_UNKNOWN ? v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0) : args[i];
 		r = call_function(&f, fwd->u.fn, mk_inst_value(in, m), a2, nargs, kwargs, M_FWD, out, NULL);
 		free(a2);
 		return r;

@@ -129,6 +129,8 @@ static void mt_ids(struct mt *t, struct vinst *m, const char *id, struct mnode *
 						numeric = 0;
 			if (hi - lo > 1 && numeric)
 				seg = lo == 0 && hi == m->nchildren ? "*" : mt_fmt(t, "%zu:%zu", lo, hi);
+			if (numeric && vdict_gets(m->attrs, "__ecg_len_unknown__"))
+				seg = "*";    /* how many there are is not known: all of them */
 			for (k = lo; k < hi; k++) {
 				struct vinst *c2 = m->children[k].inst;
 
@@ -493,6 +495,9 @@ static void mt_json(struct mt *t, struct mnode *n, cJSON *out)
 				cJSON_AddStringToObject(e, "code_anchor", fa);
 			else if (n->call_anchor)
 				cJSON_AddStringToObject(e, "code_anchor", n->call_anchor);
+			else if (m->cls)
+				cJSON_AddStringToObject(e, "code_anchor", mt_fmt(t, "%s:%s:%d", m->cls->file->path,
+				                                                 m->cls->qualname, m->cls->def->h.line));
 			else
 				cJSON_AddNullToObject(e, "code_anchor");
 		} else if (n->call_anchor) {
@@ -539,6 +544,17 @@ static void mt_json(struct mt *t, struct mnode *n, cJSON *out)
 		if (n->site_calls >= 0 && mt_total(n->parent->parent, &up) == 0)
 			cJSON_AddNumberToObject(e, "total_repeat_from_line", (double)(up * n->site_calls));
 		goto tail;
+	}
+	if (n->parent && !n->counted && m && n->parent->counted && n->parent->count >= 0) {
+		/* not seen called by its parent's forward: how often it runs
+		 * is not known (it may be called where ecg cannot see) */
+		cJSON *r = cJSON_AddObjectToObject(e, "repeat");
+
+		cJSON_AddNullToObject(r, "count");
+		cJSON_AddStringToObject(r, "unit", interp_class_name(m));
+		cJSON_AddStringToObject(r, "expr", mt_fmt(t, "calls of %s from %s", n->id, n->parent->id[0] ? n->parent->id : "the model"));
+		cJSON_AddNullToObject(r, "source");
+		cJSON_AddStringToObject(r, "reason", "not seen called by its parent's forward");
 	}
 	if (n->parent && n->counted && n->count != 1) {
 		cJSON *r = cJSON_AddObjectToObject(e, "repeat");

@@ -85,12 +85,22 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 {
 	const struct jctx *c = e->ctx;
 
+	if (e->in_backward)
+		return "backward";
 	if (e->in_forward)
 		return "forward";
 	if (e->kind == SEV_BACKWARD)
 		return "backward";
 	if (e->kind == SEV_OPT_STEP || e->kind == SEV_ZERO_GRAD)
 		return "optimizer";
+	{
+		size_t i;
+
+		/* a sync made by the optimizer step itself (GradScaler.step) */
+		for (i = 0; i < s->nev; i++)
+			if (s->ev[i].kind == SEV_OPT_STEP && !strcmp(s->ev[i].anchor, e->anchor))
+				return "optimizer";
+	}
 	if (e->kind == SEV_SAVE)
 		return "checkpoint";
 	if (ctx_find(c, JC_GUARD))
@@ -440,7 +450,7 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 				cJSON_AddStringToObject(o, "anchor", e->anchor);
 				cJSON_AddItemToArray(overlap, o);
 			}
-		} else if (e->kind == SEV_WRAP && e->implied_by) {
+		} else if (e->kind == SEV_WRAP && e->implied_by && !sc_seen(dd, "anchor", e->anchor, "implied_by", e->implied_by)) {
 			if (!strcmp(e->implied_by, "DistributedDataParallel")) {
 				cJSON *o;
 

@@ -105,6 +105,7 @@ struct sched_ev {
 	const char *anchor;
 	const struct jctx *ctx;
 	int in_forward;               /* read from a model's forward */
+	int in_backward;              /* read from an autograd.Function's backward */
 	int non_blocking;             /* copies: 1, 0, -1 unknown */
 	int pinned;                   /* H2D: 1, 0, -1 unknown */
 	int async_op;                 /* collectives: 1, 0, -1 implicit */

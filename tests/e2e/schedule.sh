@@ -33,7 +33,11 @@ is "$(hd train.py:evaluate:36)" "[('sync', '.item()', None, None, 'eval', 'every
 	"line 36: loss.item() in evaluate(), every eval_interval=250 steps"
 is "$(hd train.py:main:67)" "[]" "line 67: formatting val, a host tensor (losses = torch.zeros(iters)), is not a sync"
 is "$(hd train.py:main:78)" "[]" "line 78: clip_grad_norm_ returns a device tensor no one reads: not a sync"
-is "$(q 'len([h for h in d["host_device"] if h["kind"] == "sync"])')" 2 "no other sync point"
+is "$(hd train.py:main:79)" "[('sync', 'scaler.step(optimizer) (reads found_inf with .item())', None, None, 'optimizer', 'every step')]" \
+	"line 79: GradScaler.step reads found_inf on the host, every step"
+is "$(hd train.py:main:53)" "[('h2d', 'model.to(device): parameters and buffers', False, False, 'startup', 'once')]" \
+	"line 53: the model's parameters copied to the device, once"
+is "$(q 'len([h for h in d["host_device"] if h["kind"] == "sync"])')" 3 "no other sync point"
 
 # --- data path (data.py:22)
 is "$(q '[(h["hop"], h["async"], h["blocks_step"], h["detail"]["num_workers"], h["detail"]["pin_memory"]) for h in d["data_path"] if h["anchor"] == "data.py:make_loader:22"]')" \
