@@ -20,6 +20,7 @@
 #include "ecg/err.h"
 #include "ecg/helpers.h"
 #include "ecg/interp.h"
+#include "ecg/load.h"
 #include "ecg/modtree.h"
 #include "ecg/parsepool.h"
 #include "ecg/schedule.h"
@@ -198,93 +199,6 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 	return 0;
 }
 
-/* Normalise a relative path: drop "." components and empty ones, resolve
- * "..".  Returns an owned copy, or NULL if ".." climbs above the start. */
-static char *extract_norm_path(const char *p)
-{
-	buf_t b;
-	const char *seg = p, *end;
-
-	buf_init(&b);
-	while (*seg) {
-		size_t n;
-
-		end = strchr(seg, '/');
-		if (!end)
-			end = seg + strlen(seg);
-		n = (size_t)(end - seg);
-		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
-			char *slash;
-
-			if (b.len == 0) {
-				buf_free(&b);
-				return NULL;
-			}
-			slash = strrchr(b.buf, '/');
-			b.len = slash ? (size_t)(slash - b.buf) : 0;
-			b.buf[b.len] = 0;
-		} else if (n > 0 && !(n == 1 && seg[0] == '.')) {
-			if (b.len)
-				buf_addch(&b, '/');
-			buf_add(&b, seg, n);
-		}
-		seg = *end ? end + 1 : end;
-	}
-	return buf_detach(&b);
-}
-
-static const repo_file_t *extract_find(const repo_file_t *files, size_t n, const char *path)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(files[mid].path, path);
-
-		if (c == 0)
-			return &files[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-static int extract_is_py(const char *path)
-{
-	size_t n = strlen(path);
-
-	return n >= 3 && strcmp(path + n - 3, ".py") == 0;
-}
-
-/* In --worktree mode: *dirty = 1 when the Python files read differ from the
- * commit's (added, removed, or other bytes).  Other paths, such as the
- * records directory itself, do not make the code that was read differ. */
-static int extract_worktree_dirty(repo_t *repo, const char *commit, const repo_file_t *wt,
-                                  size_t nwt, int *dirty)
-{
-	repo_file_t *at = NULL;
-	size_t nat = 0, i = 0, j = 0;
-
-	*dirty = 0;
-	if (repo_list(repo, commit, 0, ".py", &at, &nat) < 0)
-		return -1;
-	while (!*dirty && (i < nwt || j < nat)) {
-		if (i < nwt && !extract_is_py(wt[i].path)) {
-			i++;
-			continue;
-		}
-		if (i == nwt || j == nat || strcmp(wt[i].path, at[j].path) ||
-		    strcmp(wt[i].blob, at[j].blob) || wt[i].kind != at[j].kind)
-			*dirty = 1;
-		i++;
-		j++;
-	}
-	repo_files_free(at, nat);
-	return 0;
-}
-
 /* --stats: where the time went, on stderr. */
 struct stats {
 	int on;
@@ -308,230 +222,6 @@ static void stats_mark(struct stats *st, const char *what)
 	t = stats_now();
 	fprintf(stderr, "ecg: stats: %-22s %8.2f ms  (at %8.2f ms)\n", what, t - st->last, t - st->t0);
 	st->last = t;
-}
-
-/* Parse one file and convert its tree; record what went wrong.  The file
- * goes into `prog` either way (with no tree if it did not parse), so that an
- * import of it is known to be the repository's.  0, or -1 if the runtime
- * failed. */
-static int extract_read_one(repo_t *repo, const repo_file_t *f, const struct extract_opts *o,
-                            cJSON *files, cJSON *perrs, struct prog *prog, int keep)
-{
-	char *data = NULL;
-	size_t len = 0;
-	PyObject *mod = NULL;
-	pyast_error pe = { 0, 0, NULL };
-	struct ast_arena *arena = NULL;
-	struct ast_Module *cmod = NULL;
-	cJSON *fe;
-	int rc;
-
-	fe = cJSON_CreateObject();
-	cJSON_AddStringToObject(fe, "path", f->path);
-	cJSON_AddStringToObject(fe, "blob", f->blob);
-	cJSON_AddItemToArray(files, fe);
-
-	if (repo_read(repo, f, o->worktree, o->max_file, &data, &len) < 0) {
-		records_add_parse_error(perrs, f->path, 0, 0, err_last());
-		if (!o->quiet)
-			err_warn("warning: %s: %s", f->path, err_last());
-		err_clear();
-		prog_add(prog, f->path, NULL, 0, NULL, NULL);
-		return 0;
-	}
-	rc = pyast_parse(f->path, data, len, &mod, &pe);
-	if (rc < 0) {
-		free(data);
-		return -1;
-	}
-	if (rc > 0) {
-		records_add_parse_error(perrs, f->path, pe.line, pe.col, pe.message);
-		if (!o->quiet) {
-			if (pe.line > 0)
-				err_warn("warning: %s:%ld:%ld: %s", f->path, pe.line, pe.col, pe.message);
-			else
-				err_warn("warning: %s: %s", f->path, pe.message);
-		}
-		pyast_error_clear(&pe);
-		prog_add(prog, f->path, data, len, NULL, NULL);
-		return 0;
-	}
-	if (!keep) {
-		/* no analysis to feed: the parse was the check */
-		Py_DECREF(mod);
-		free(data);
-		return 0;
-	}
-	/* Copy the tree into plain C and drop the Python one at once. */
-	arena = ast_arena_new();
-	if (astconv_module(mod, arena, &cmod) < 0) {
-		Py_DECREF(mod);
-		if (err_code() != ECG_EXIT_INPUT) {
-			ast_arena_free(arena);
-			free(data);
-			return -1;
-		}
-		records_add_parse_error(perrs, f->path, 0, 0, err_last());
-		if (!o->quiet)
-			err_warn("warning: %s: %s", f->path, err_last());
-		err_clear();
-		ast_arena_free(arena);
-		prog_add(prog, f->path, data, len, NULL, NULL);
-		return 0;
-	}
-	Py_DECREF(mod);
-	prog_add(prog, f->path, data, len, arena, cmod);
-	return 0;
-}
-
-/* -j: worker processes for parsing.  Auto (0): one per CPU when there are
- * enough files to pay for the workers' start-up, else in this process. */
-static int extract_jobs(const struct extract_opts *o, size_t nfiles)
-{
-	long ncpu;
-
-	if (o->jobs > 0)
-		return o->jobs;
-	if (nfiles < 200)
-		return 1;
-	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	if (ncpu < 1)
-		ncpu = 1;
-	return ncpu > 8 ? 8 : (int)ncpu;
-}
-
-/* Reading a file again, for the analysis, after workers parsed it. */
-struct extract_lazy {
-	repo_t *repo;
-	const repo_file_t *all;
-	size_t nall;
-	const struct extract_opts *o;
-};
-
-static void extract_lazy_load(void *vctx, struct sfile *sf)
-{
-	struct extract_lazy *c = vctx;
-	const repo_file_t *f = extract_find(c->all, c->nall, sf->path);
-	char *data = NULL;
-	size_t len = 0;
-	PyObject *mod = NULL;
-	pyast_error pe = { 0, 0, NULL };
-	struct ast_arena *arena;
-	struct ast_Module *cmod = NULL;
-	int rc;
-
-	if (!f || repo_read(c->repo, f, c->o->worktree, c->o->max_file, &data, &len) < 0) {
-		err_clear();
-		return;     /* the workers already reported it */
-	}
-	sf->src = data;
-	sf->len = len;
-	rc = pyast_parse(f->path, data, len, &mod, &pe);
-	if (rc != 0) {
-		pyast_error_clear(&pe);
-		err_clear();
-		return;
-	}
-	arena = ast_arena_new();
-	if (astconv_module(mod, arena, &cmod) < 0) {
-		err_clear();
-		ast_arena_free(arena);
-	} else {
-		sf->arena = arena;
-		sf->mod = cmod;
-	}
-	Py_DECREF(mod);
-}
-
-/* The job's data files (configs) as the interpreter asks for them. */
-struct extract_loadctx {
-	repo_t *repo;
-	const repo_file_t *all;
-	size_t nall;
-	const struct extract_opts *o;
-	PyObject *helper;             /* pyhelpers/ecg_config.py, owned; loaded lazily */
-	int helper_failed;
-	const char *helpers_dir;
-	const struct catalog *cat;    /* the torch.nn catalogue, borrowed */
-	cJSON *config_overrides;      /* --config FILE as {"key": "literal"}, owned */
-	char why[512];
-};
-
-static cJSON *extract_load(void *vctx, const char *path, const char *entry_dir, const char **why)
-{
-	struct extract_loadctx *c = vctx;
-	const repo_file_t *f = NULL;
-	char *cand, *norm, *data = NULL;
-	size_t len = 0, n;
-	cJSON *j = NULL;
-	PyObject *r = NULL;
-	const char *text;
-
-	*why = NULL;
-	if (path[0] == '/') {
-		*why = "an absolute path, outside the repository";
-		return NULL;
-	}
-	cand = xasprintf("%s%s", entry_dir, path);
-	norm = extract_norm_path(cand);
-	f = norm ? extract_find(c->all, c->nall, norm) : NULL;
-	free(cand);
-	free(norm);
-	if (!f) {
-		norm = extract_norm_path(path);
-		f = norm ? extract_find(c->all, c->nall, norm) : NULL;
-		free(norm);
-	}
-	if (!f || f->kind != REPO_FILE) {
-		*why = "the file is not in the repository at this commit";
-		return NULL;
-	}
-	if (repo_read(c->repo, f, c->o->worktree, c->o->max_file, &data, &len) < 0) {
-		snprintf(c->why, sizeof c->why, "%s", err_last());
-		err_clear();
-		*why = c->why;
-		return NULL;
-	}
-	n = strlen(f->path);
-	if (n >= 5 && !strcmp(f->path + n - 5, ".json")) {
-		j = cJSON_ParseWithLength(data, len);
-		if (!j)
-			*why = "the file is not valid JSON";
-		free(data);
-		return j;
-	}
-	if (!c->helper && !c->helper_failed) {
-		/* loaded on the first configuration file that needs it: its
-		 * imports cost milliseconds a job without such files need not pay */
-		if (helpers_load(c->helpers_dir, "ecg_config", &c->helper) < 0) {
-			c->helper_failed = 1;
-			snprintf(c->why, sizeof c->why, "%s", err_last());
-			err_clear();
-		}
-	}
-	if (!c->helper) {
-		free(data);
-		*why = c->helper_failed ? c->why : "no reader for this format";
-		return NULL;
-	}
-	r = PyObject_CallMethod(c->helper, "load_as_json", "sy#", f->path, data, (Py_ssize_t)len);
-	free(data);
-	if (!r) {
-		pyrt_error(f->path);
-		snprintf(c->why, sizeof c->why, "%s", err_last());
-		err_clear();
-		*why = c->why;
-		return NULL;
-	}
-	text = PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : NULL;
-	if (text)
-		j = cJSON_Parse(text);
-	else
-		PyErr_Clear();
-	Py_DECREF(r);
-	if (!j)
-		*why = "the configuration file's reader gave nothing usable";
-	return j;
 }
 
 static void extract_flatten(const cJSON *j, cJSON *out, int depth)
@@ -570,7 +260,7 @@ static void extract_flatten(const cJSON *j, cJSON *out, int depth)
 
 /* --config FILE (on this machine, not in the repository): JSON, TOML or
  * YAML, each scalar applied as --set under its own key. */
-static int extract_read_overrides(struct extract_loadctx *lc, const char *path)
+static int extract_read_overrides(struct load *L, const char *path, cJSON **out)
 {
 	FILE *f = fopen(path, "rb");
 	buf_t b;
@@ -592,11 +282,16 @@ static int extract_read_overrides(struct extract_loadctx *lc, const char *path)
 		if (!j)
 			why = "not valid JSON";
 	} else {
-		if (!lc->helper && helpers_load(lc->helpers_dir, "ecg_config", &lc->helper) < 0) {
-			buf_free(&b);
-			return -1;
+		if (!L->helper) {
+			PyObject *h = NULL;
+
+			if (helpers_load(L->o->helpers, "ecg_config", &h) < 0) {
+				buf_free(&b);
+				return -1;
+			}
+			L->helper = h;
 		}
-		r = PyObject_CallMethod(lc->helper, "load_as_json", "sy#", path, b.buf, (Py_ssize_t)b.len);
+		r = PyObject_CallMethod((PyObject *)L->helper, "load_as_json", "sy#", path, b.buf, (Py_ssize_t)b.len);
 		if (!r) {
 			buf_free(&b);
 			pyrt_error(path);
@@ -614,8 +309,8 @@ static int extract_read_overrides(struct extract_loadctx *lc, const char *path)
 		cJSON_Delete(j);
 		return err_set(ECG_EXIT_USAGE, "--config '%s': %s", path, why ? why : "not a mapping of values");
 	}
-	lc->config_overrides = cJSON_CreateObject();
-	extract_flatten(j, lc->config_overrides, 0);
+	*out = cJSON_CreateObject();
+	extract_flatten(j, *out, 0);
 	cJSON_Delete(j);
 	return 0;
 }
@@ -691,10 +386,11 @@ static void extract_classify(struct interp *in, const char *entry, const struct 
 
 /* Read the job from its entry script: the models it calls, and what their
  * forwards do. */
-static int extract_analyse(struct prog *prog, const char *entry, const struct extract_opts *o,
-                           struct extract_loadctx *lc, cJSON *modules, cJSON *unres, cJSON *config,
-                           struct extract_job *job, cJSON *sched_parts)
+static int extract_analyse(struct load *L, const char *entry, const struct extract_opts *o,
+                           const struct catalog *cat, const cJSON *overrides, cJSON *modules, cJSON *unres,
+                           cJSON *config, struct extract_job *job, cJSON *sched_parts)
 {
+	struct prog *prog = &L->prog;
 	struct sfile *ef = prog_file(prog, entry);
 	struct interp *in;
 	const struct root_call *roots;
@@ -711,10 +407,10 @@ static int extract_analyse(struct prog *prog, const char *entry, const struct ex
 	slash = strrchr(entry, '/');
 	free(prog->entry_dir);
 	prog->entry_dir = slash ? xstrndup(entry, (size_t)(slash - entry) + 1) : xstrdup("");
-	in = interp_new(prog, lc->cat);
+	in = interp_new(prog, cat);
 	if (o->job_argc)
 		interp_set_argv(in, (const char *const *)o->job_argv, o->job_argc);
-	interp_set_loader(in, extract_load, lc);
+	interp_set_loader(in, load_config_file, L);
 	for (i = 0; i < o->nsets; i++) {
 		const char *eq = strchr(o->sets[i], '=');
 		char *key = xstrndup(o->sets[i], (size_t)(eq - o->sets[i]));
@@ -722,10 +418,10 @@ static int extract_analyse(struct prog *prog, const char *entry, const struct ex
 		interp_set_override(in, key, eq + 1);
 		free(key);
 	}
-	if (lc->config_overrides) {
+	if (overrides) {
 		const cJSON *c;
 
-		cJSON_ArrayForEach(c, lc->config_overrides)
+		cJSON_ArrayForEach(c, overrides)
 			interp_set_override(in, c->string, c->valuestring);
 	}
 	interp_run_entry(in, ef);
@@ -805,31 +501,30 @@ static int extract_analyse(struct prog *prog, const char *entry, const struct ex
 	return 0;
 }
 
+static void extract_mark(void *ctx, const char *what)
+{
+	stats_mark(ctx, what);
+}
+
 int cmd_extract(int argc, char **argv)
 {
 	struct extract_opts o;
-	repo_t *repo = NULL;
-	repo_file_t *all = NULL;
-	size_t nall = 0, i;
-	char commit[41];
+	struct load_opts lo;
+	struct load L;
 	char *out_dir = NULL, *entry = NULL, *helpers = NULL;
 	char *graph_text = NULL, *sched_text = NULL;
-	PyObject *cfg_helper = NULL;
 	struct catalog *cat = NULL;
 	char *catdir = NULL;
-	cJSON *files = NULL, *perrs = NULL, *unres = NULL, *config = NULL;
+	cJSON *config = NULL, *overrides = NULL;
 	cJSON *graph = NULL, *sched = NULL, *modules = NULL, *sched_parts = NULL;
-	struct prog prog;
 	records_header_t h;
 	struct stats st;
-	struct extract_lazy lazy;
 	struct extract_job job;
-	size_t *pyidx = NULL, npy = 0, k;
-	int dirty = 0, rc, jobs;
+	int dirty = 0, rc, loaded = 0;
 
-	prog_init(&prog);
 	memset(&st, 0, sizeof st);
 	memset(&job, 0, sizeof job);
+	memset(&L, 0, sizeof L);      /* load_open() initialises it */
 	rc = extract_parse_args(argc, argv, &o);
 	if (o.stats) {
 		st.on = 1;
@@ -851,182 +546,81 @@ int cmd_extract(int argc, char **argv)
 			goto fail;
 		stats_mark(&st, "catalogue loaded");
 	}
-	if (repo_open(o.repo, &repo) < 0)
-		goto fail;
-	if (o.worktree && repo_is_bare(repo)) {
-		err_set(ECG_EXIT_USAGE, "--worktree: '%s' is a bare repository, it has no work tree", o.repo);
-		goto fail;
-	}
-	if (repo_resolve(repo, o.rev, commit) < 0)
+	memset(&lo, 0, sizeof lo);
+	lo.repo = o.repo;
+	lo.rev = o.rev;
+	lo.worktree = o.worktree;
+	lo.max_file = o.max_file;
+	lo.quiet = o.quiet;
+	lo.jobs = o.jobs;
+	lo.helpers = helpers;
+	loaded = 1;
+	if (load_open(&L, &lo) < 0)
 		goto fail;
 	if (o.out) {
 		out_dir = xstrdup(o.out);
-	} else if (repo_is_bare(repo)) {
+	} else if (repo_is_bare(L.repo)) {
 		err_set(ECG_EXIT_USAGE, "'%s' is a bare repository: give --out DIR for the records", o.repo);
 		goto fail;
 	} else {
-		out_dir = xasprintf("%srecords", repo_workdir(repo));
+		out_dir = xasprintf("%srecords", repo_workdir(L.repo));
 	}
-	if (repo_list(repo, commit, o.worktree, NULL, &all, &nall) < 0)
-		goto fail;
 	stats_mark(&st, "repository listed");
 
 	if (o.entry) {
-		char *rel = extract_norm_path(o.entry);
-		char *under = xasprintf("%s%s", repo_prefix(repo), o.entry);
-		char *norm = extract_norm_path(under);
-		const repo_file_t *f = norm ? extract_find(all, nall, norm) : NULL;
+		char *rel = load_norm_path(o.entry);
+		char *under = xasprintf("%s%s", repo_prefix(L.repo), o.entry);
+		char *norm = load_norm_path(under);
+		const repo_file_t *f = norm ? load_find(&L, norm) : NULL;
 
 		if (!f && rel)
-			f = extract_find(all, nall, rel);
+			f = load_find(&L, rel);
 		free(under);
 		free(norm);
 		free(rel);
 		if (!f || f->kind != REPO_FILE) {
 			err_set(ECG_EXIT_INPUT, "entry '%s' is not a file %s %.12s", o.entry,
-			        o.worktree ? "in the work tree of" : "at commit", commit);
+			        o.worktree ? "in the work tree of" : "at commit", L.commit);
 			goto fail;
 		}
 		entry = xstrdup(f->path);
 	}
-	if (o.worktree && extract_worktree_dirty(repo, commit, all, nall, &dirty) < 0)
+	if (load_worktree_dirty(&L, &dirty) < 0)
 		goto fail;
 
 	/* Fail on an unwritable output directory before the long part. */
 	if (emit_mkdirs(out_dir) < 0)
 		goto fail;
 
-	files = cJSON_CreateArray();
-	perrs = cJSON_CreateArray();
-	unres = cJSON_CreateArray();
-	config = cJSON_CreateArray();
-	pyidx = xmalloc((nall + 1) * sizeof *pyidx);
-	for (i = 0; i < nall; i++) {
-		const repo_file_t *f = &all[i];
-
-		if (!extract_is_py(f->path))
-			continue;
-		if (f->kind == REPO_SYMLINK) {
-			char *what = xasprintf("symbolic link to '%s'", f->link_target ? f->link_target : "");
-
-			records_add_unresolved(unres, f->path, what,
-			                       "symbolic links are not followed; the file it names is read on its own if it is in the repository");
-			free(what);
-			continue;
-		}
-		if (f->kind == REPO_GITLINK) {
-			char *what = xasprintf("submodule at commit %s", f->blob);
-
-			records_add_unresolved(unres, f->path, what, "submodules are not read");
-			free(what);
-			continue;
-		}
-		pyidx[npy++] = i;
-	}
-	jobs = extract_jobs(&o, npy);
-	if (jobs > 1) {
-		/* Parse in worker processes; the analysis reads the files it
-		 * needs again, on demand, in this process. */
-		struct pp_result *res = xcalloc(npy + 1, sizeof *res);
-
-		if (parsepool_run(repo, all, pyidx, npy, o.worktree, o.max_file, jobs, helpers, res) < 0) {
-			parsepool_results_free(res, npy);
-			goto fail;
-		}
-		for (k = 0; k < npy; k++) {
-			const repo_file_t *f = &all[pyidx[k]];
-			cJSON *fe = cJSON_CreateObject();
-
-			cJSON_AddStringToObject(fe, "path", f->path);
-			cJSON_AddStringToObject(fe, "blob", f->blob);
-			cJSON_AddItemToArray(files, fe);
-			if (res[k].status != PP_OK) {
-				records_add_parse_error(perrs, f->path, res[k].line, res[k].col,
-				                        res[k].message ? res[k].message : "not parsed");
-				if (!o.quiet) {
-					if (res[k].line > 0)
-						err_warn("warning: %s:%ld:%ld: %s", f->path, res[k].line, res[k].col, res[k].message);
-					else
-						err_warn("warning: %s: %s", f->path, res[k].message ? res[k].message : "not parsed");
-				}
-			}
-			if (entry)
-				prog_add_lazy(&prog, f->path);
-		}
-		parsepool_results_free(res, npy);
-		stats_mark(&st, "files parsed (workers)");
-		if (pyrt_init(helpers) < 0)
-			goto fail;
-		stats_mark(&st, "python started");
-		lazy.repo = repo;
-		lazy.all = all;
-		lazy.nall = nall;
-		lazy.o = &o;
-		prog.load = extract_lazy_load;
-		prog.load_ctx = &lazy;
-	} else {
-		if (pyrt_init(helpers) < 0)
-			goto fail;
-		stats_mark(&st, "python started");
-		for (k = 0; k < npy; k++)
-			if (extract_read_one(repo, &all[pyidx[k]], &o, files, perrs, &prog, entry != NULL) < 0)
-				goto fail;
-	}
+	if (load_parse(&L, entry != NULL, extract_mark, &st) < 0)
+		goto fail;
 	/* The Python trees are gone; the interpreter stays for the config
 	 * file readers in pyhelpers/. */
-	stats_mark(&st, "files parsed");
-	/* Directories that are submodules (any name) are worth saying too. */
-	for (i = 0; i < nall; i++) {
-		const repo_file_t *f = &all[i];
 
-		if (f->kind == REPO_GITLINK && !extract_is_py(f->path)) {
-			char *what = xasprintf("submodule at commit %s", f->blob);
-
-			records_add_unresolved(unres, f->path, what, "submodules are not read");
-			free(what);
-		}
-	}
-
-	memset(&h, 0, sizeof h);
-	h.commit = commit;
-	h.dirty = dirty;
-	h.python = pyrt_version();
-	h.entry_file = entry;
-	h.files = files;
-	h.parse_errors = perrs;
-	h.unresolved = unres;
-	h.config = config;
+	config = cJSON_CreateArray();
 	modules = cJSON_CreateArray();
 	if (entry) {
-		struct extract_loadctx lc;
-
-		memset(&lc, 0, sizeof lc);
-		lc.repo = repo;
-		lc.all = all;
-		lc.nall = nall;
-		lc.o = &o;
-		lc.helpers_dir = helpers;
-		lc.cat = cat;
-		if (o.config && extract_read_overrides(&lc, o.config) < 0) {
-			cJSON_Delete(lc.config_overrides);
-			Py_XDECREF(lc.helper);
-			goto fail;
-		}
 		records_header_t ph;
 
 		memset(&ph, 0, sizeof ph);
-		ph.commit = commit;
+		ph.commit = L.commit;
 		ph.python = "";
 		sched_parts = records_schedule_new(&ph);
-		rc = extract_analyse(&prog, entry, &o, &lc, modules, unres, config, &job, sched_parts);
-		cJSON_Delete(lc.config_overrides);
-		if (rc < 0) {
-			Py_XDECREF(lc.helper);
+		if (o.config && extract_read_overrides(&L, o.config, &overrides) < 0)
 			goto fail;
-		}
-		cfg_helper = lc.helper;
+		if (extract_analyse(&L, entry, &o, cat, overrides, modules, L.unresolved, config, &job, sched_parts) < 0)
+			goto fail;
 		stats_mark(&st, "analysis");
 	}
+	memset(&h, 0, sizeof h);
+	h.commit = L.commit;
+	h.dirty = dirty;
+	h.python = pyrt_version();
+	h.entry_file = entry;
+	h.files = L.files;
+	h.parse_errors = L.parse_errors;
+	h.unresolved = L.unresolved;
+	h.config = config;
 	h.entry_anchor = job.entry_anchor;
 	h.step_anchor = job.step_anchor;
 	h.job_type = job.type;
@@ -1054,8 +648,8 @@ int cmd_extract(int argc, char **argv)
 	printf("%s/%s\n%s/%s\n", out_dir, RECORDS_GRAPH_FILE, out_dir, RECORDS_SCHEDULE_FILE);
 	if (!o.quiet)
 		err_warn("read %d Python files at %.12s%s: %d did not parse, %d not followed",
-		         cJSON_GetArraySize(files), commit, dirty ? " (dirty work tree)" : "",
-		         cJSON_GetArraySize(perrs), cJSON_GetArraySize(unres));
+		         cJSON_GetArraySize(L.files), L.commit, dirty ? " (dirty work tree)" : "",
+		         cJSON_GetArraySize(L.parse_errors), cJSON_GetArraySize(L.unresolved));
 	rc = ECG_EXIT_OK;
 	goto cleanup;
 
@@ -1063,7 +657,8 @@ fail:
 	err_warn("%s", err_last());
 	rc = err_code();
 cleanup:
-	Py_XDECREF(cfg_helper);
+	if (loaded)
+		load_free(&L);           /* the config helper before the interpreter */
 	astconv_fini();
 	pyrt_fini();
 	stats_mark(&st, "python finalized");
@@ -1071,13 +666,11 @@ cleanup:
 	cJSON_Delete(sched);
 	cJSON_Delete(modules);
 	cJSON_Delete(sched_parts);
+	cJSON_Delete(config);
+	cJSON_Delete(overrides);
 	cJSON_Delete(job.evidence);
 	free(job.entry_anchor);
 	free(job.step_anchor);
-	cJSON_Delete(files);
-	cJSON_Delete(perrs);
-	cJSON_Delete(unres);
-	cJSON_Delete(config);
 	free(graph_text);
 	free(sched_text);
 	free(helpers);
@@ -1085,9 +678,5 @@ cleanup:
 	catalog_free(cat);
 	free(entry);
 	free(out_dir);
-	repo_files_free(all, nall);
-	repo_free(repo);
-	prog_free(&prog);
-	free(pyidx);
 	return rc;
 }

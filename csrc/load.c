@@ -1,0 +1,436 @@
+/* load.c - see include/ecg/load.h */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ecg/ast.h"
+#include "ecg/err.h"
+#include "ecg/helpers.h"
+#include "ecg/load.h"
+#include "ecg/parsepool.h"
+#include "ecg/pyast.h"
+#include "ecg/pyrt.h"
+#include "ecg/records.h"
+#include "ecg/util.h"
+
+char *load_norm_path(const char *p)
+{
+	buf_t b;
+	const char *seg = p, *end;
+
+	buf_init(&b);
+	while (*seg) {
+		size_t n;
+
+		end = strchr(seg, '/');
+		if (!end)
+			end = seg + strlen(seg);
+		n = (size_t)(end - seg);
+		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
+			char *slash;
+
+			if (b.len == 0) {
+				buf_free(&b);
+				return NULL;
+			}
+			slash = strrchr(b.buf, '/');
+			b.len = slash ? (size_t)(slash - b.buf) : 0;
+			b.buf[b.len] = 0;
+		} else if (n > 0 && !(n == 1 && seg[0] == '.')) {
+			if (b.len)
+				buf_addch(&b, '/');
+			buf_add(&b, seg, n);
+		}
+		seg = *end ? end + 1 : end;
+	}
+	return buf_detach(&b);
+}
+
+const repo_file_t *load_find(const struct load *L, const char *path)
+{
+	size_t lo = 0, hi = L->nall;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(L->all[mid].path, path);
+
+		if (c == 0)
+			return &L->all[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+int load_is_py(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n >= 3 && strcmp(path + n - 3, ".py") == 0;
+}
+
+int load_open(struct load *L, const struct load_opts *o)
+{
+	memset(L, 0, sizeof *L);
+	L->o = o;
+	prog_init(&L->prog);
+	if (repo_open(o->repo, &L->repo) < 0)
+		return -1;
+	if (o->worktree && repo_is_bare(L->repo))
+		return err_set(ECG_EXIT_USAGE, "--worktree: '%s' is a bare repository, it has no work tree", o->repo);
+	if (repo_resolve(L->repo, o->rev, L->commit) < 0)
+		return -1;
+	return repo_list(L->repo, L->commit, o->worktree, NULL, &L->all, &L->nall);
+}
+
+int load_worktree_dirty(struct load *L, int *dirty)
+{
+	repo_file_t *at = NULL;
+	size_t nat = 0, i = 0, j = 0;
+
+	/* the Python files read, against the commit's: other paths (the
+	 * records directory itself) do not make the code differ */
+	*dirty = 0;
+	if (!L->o->worktree)
+		return 0;
+	if (repo_list(L->repo, L->commit, 0, ".py", &at, &nat) < 0)
+		return -1;
+	while (!*dirty && (i < L->nall || j < nat)) {
+		if (i < L->nall && !load_is_py(L->all[i].path)) {
+			i++;
+			continue;
+		}
+		if (i == L->nall || j == nat || strcmp(L->all[i].path, at[j].path) ||
+		    strcmp(L->all[i].blob, at[j].blob) || L->all[i].kind != at[j].kind)
+			*dirty = 1;
+		i++;
+		j++;
+	}
+	repo_files_free(at, nat);
+	return 0;
+}
+
+static void load_warn(const struct load *L, const char *path, long line, long col, const char *msg)
+{
+	if (L->o->quiet)
+		return;
+	if (line > 0)
+		err_warn("warning: %s:%ld:%ld: %s", path, line, col, msg);
+	else
+		err_warn("warning: %s: %s", path, msg);
+}
+
+static void load_file_entry(struct load *L, const repo_file_t *f)
+{
+	cJSON *fe = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(fe, "path", f->path);
+	cJSON_AddStringToObject(fe, "blob", f->blob);
+	cJSON_AddItemToArray(L->files, fe);
+}
+
+/* Parse one file and, when keep, convert its tree.  The file goes into prog
+ * either way (with no tree if it did not parse), so that an import of it is
+ * known to be the repository's.  0, or -1 if the runtime failed. */
+static int load_read_one(struct load *L, const repo_file_t *f, int keep)
+{
+	char *data = NULL;
+	size_t len = 0;
+	PyObject *mod = NULL;
+	pyast_error pe = { 0, 0, NULL };
+	struct ast_arena *arena = NULL;
+	struct ast_Module *cmod = NULL;
+	int rc;
+
+	load_file_entry(L, f);
+	if (repo_read(L->repo, f, L->o->worktree, L->o->max_file, &data, &len) < 0) {
+		records_add_parse_error(L->parse_errors, f->path, 0, 0, err_last());
+		load_warn(L, f->path, 0, 0, err_last());
+		err_clear();
+		prog_add(&L->prog, f->path, NULL, 0, NULL, NULL);
+		return 0;
+	}
+	rc = pyast_parse(f->path, data, len, &mod, &pe);
+	if (rc < 0) {
+		free(data);
+		return -1;
+	}
+	if (rc > 0) {
+		records_add_parse_error(L->parse_errors, f->path, pe.line, pe.col, pe.message);
+		load_warn(L, f->path, pe.line, pe.col, pe.message);
+		pyast_error_clear(&pe);
+		prog_add(&L->prog, f->path, data, len, NULL, NULL);
+		return 0;
+	}
+	if (!keep) {
+		/* no analysis to feed: the parse was the check */
+		Py_DECREF(mod);
+		free(data);
+		return 0;
+	}
+	/* Copy the tree into plain C and drop the Python one at once. */
+	arena = ast_arena_new();
+	if (astconv_module(mod, arena, &cmod) < 0) {
+		Py_DECREF(mod);
+		if (err_code() != ECG_EXIT_INPUT) {
+			ast_arena_free(arena);
+			free(data);
+			return -1;
+		}
+		records_add_parse_error(L->parse_errors, f->path, 0, 0, err_last());
+		load_warn(L, f->path, 0, 0, err_last());
+		err_clear();
+		ast_arena_free(arena);
+		prog_add(&L->prog, f->path, data, len, NULL, NULL);
+		return 0;
+	}
+	Py_DECREF(mod);
+	prog_add(&L->prog, f->path, data, len, arena, cmod);
+	return 0;
+}
+
+/* Reading a file again, for the analysis, after workers parsed it. */
+static void load_lazy(void *vctx, struct sfile *sf)
+{
+	struct load *L = vctx;
+	const repo_file_t *f = load_find(L, sf->path);
+	char *data = NULL;
+	size_t len = 0;
+	PyObject *mod = NULL;
+	pyast_error pe = { 0, 0, NULL };
+	struct ast_arena *arena;
+	struct ast_Module *cmod = NULL;
+	int rc;
+
+	if (!f || repo_read(L->repo, f, L->o->worktree, L->o->max_file, &data, &len) < 0) {
+		err_clear();
+		return;     /* the workers already reported it */
+	}
+	sf->src = data;
+	sf->len = len;
+	rc = pyast_parse(f->path, data, len, &mod, &pe);
+	if (rc != 0) {
+		pyast_error_clear(&pe);
+		err_clear();
+		return;
+	}
+	arena = ast_arena_new();
+	if (astconv_module(mod, arena, &cmod) < 0) {
+		err_clear();
+		ast_arena_free(arena);
+	} else {
+		sf->arena = arena;
+		sf->mod = cmod;
+	}
+	Py_DECREF(mod);
+}
+
+/* -j: worker processes.  Auto: one per CPU when there are enough files to
+ * pay for the workers' start-up, else in this process. */
+static int load_jobs(const struct load_opts *o, size_t nfiles)
+{
+	long ncpu;
+
+	if (o->jobs > 0)
+		return o->jobs;
+	if (nfiles < 200)
+		return 1;
+	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpu < 1)
+		ncpu = 1;
+	return ncpu > 8 ? 8 : (int)ncpu;
+}
+
+int load_parse(struct load *L, int keep, void (*mark)(void *ctx, const char *what), void *ctx)
+{
+	size_t *pyidx = xmalloc((L->nall + 1) * sizeof *pyidx), npy = 0, i, k;
+	int jobs, rc = -1;
+
+	L->files = cJSON_CreateArray();
+	L->parse_errors = cJSON_CreateArray();
+	L->unresolved = cJSON_CreateArray();
+	for (i = 0; i < L->nall; i++) {
+		const repo_file_t *f = &L->all[i];
+
+		if (!load_is_py(f->path))
+			continue;
+		if (f->kind == REPO_SYMLINK) {
+			char *what = xasprintf("symbolic link to '%s'", f->link_target ? f->link_target : "");
+
+			records_add_unresolved(L->unresolved, f->path, what,
+			                       "symbolic links are not followed; the file it names is read on its own if it is in the repository");
+			free(what);
+			continue;
+		}
+		if (f->kind == REPO_GITLINK) {
+			char *what = xasprintf("submodule at commit %s", f->blob);
+
+			records_add_unresolved(L->unresolved, f->path, what, "submodules are not read");
+			free(what);
+			continue;
+		}
+		pyidx[npy++] = i;
+	}
+	jobs = load_jobs(L->o, npy);
+	if (jobs > 1) {
+		/* Parse in worker processes; the analysis reads the files it
+		 * needs again, on demand, in this process. */
+		struct pp_result *res = xcalloc(npy + 1, sizeof *res);
+
+		if (parsepool_run(L->repo, L->all, pyidx, npy, L->o->worktree, L->o->max_file, jobs,
+		                  L->o->helpers, res) < 0) {
+			parsepool_results_free(res, npy);
+			goto cleanup;
+		}
+		for (k = 0; k < npy; k++) {
+			const repo_file_t *f = &L->all[pyidx[k]];
+
+			load_file_entry(L, f);
+			if (res[k].status != PP_OK) {
+				const char *msg = res[k].message ? res[k].message : "not parsed";
+
+				records_add_parse_error(L->parse_errors, f->path, res[k].line, res[k].col, msg);
+				load_warn(L, f->path, res[k].line, res[k].col, msg);
+			}
+			if (keep)
+				prog_add_lazy(&L->prog, f->path);
+		}
+		parsepool_results_free(res, npy);
+		if (mark)
+			mark(ctx, "files parsed (workers)");
+		if (pyrt_init(L->o->helpers) < 0)
+			goto cleanup;
+		if (mark)
+			mark(ctx, "python started");
+		L->prog.load = load_lazy;
+		L->prog.load_ctx = L;
+	} else {
+		if (pyrt_init(L->o->helpers) < 0)
+			goto cleanup;
+		if (mark)
+			mark(ctx, "python started");
+		for (k = 0; k < npy; k++)
+			if (load_read_one(L, &L->all[pyidx[k]], keep) < 0)
+				goto cleanup;
+		if (mark)
+			mark(ctx, "files parsed");
+	}
+	/* Directories that are submodules (any name) are worth saying too. */
+	for (i = 0; i < L->nall; i++) {
+		const repo_file_t *f = &L->all[i];
+
+		if (f->kind == REPO_GITLINK && !load_is_py(f->path)) {
+			char *what = xasprintf("submodule at commit %s", f->blob);
+
+			records_add_unresolved(L->unresolved, f->path, what, "submodules are not read");
+			free(what);
+		}
+	}
+	rc = 0;
+cleanup:
+	free(pyidx);
+	return rc;
+}
+
+cJSON *load_config_file(void *vctx, const char *path, const char *entry_dir, const char **why)
+{
+	struct load *L = vctx;
+	const repo_file_t *f = NULL;
+	char *cand, *norm, *data = NULL;
+	size_t len = 0, n;
+	cJSON *j = NULL;
+	PyObject *r = NULL;
+	const char *text;
+
+	*why = NULL;
+	if (path[0] == '/') {
+		*why = "an absolute path, outside the repository";
+		return NULL;
+	}
+	cand = xasprintf("%s%s", entry_dir, path);
+	norm = load_norm_path(cand);
+	f = norm ? load_find(L, norm) : NULL;
+	free(cand);
+	free(norm);
+	if (!f) {
+		norm = load_norm_path(path);
+		f = norm ? load_find(L, norm) : NULL;
+		free(norm);
+	}
+	if (!f || f->kind != REPO_FILE) {
+		*why = "the file is not in the repository at this commit";
+		return NULL;
+	}
+	if (repo_read(L->repo, f, L->o->worktree, L->o->max_file, &data, &len) < 0) {
+		snprintf(L->why, sizeof L->why, "%s", err_last());
+		err_clear();
+		*why = L->why;
+		return NULL;
+	}
+	n = strlen(f->path);
+	if (n >= 5 && !strcmp(f->path + n - 5, ".json")) {
+		j = cJSON_ParseWithLength(data, len);
+		if (!j)
+			*why = "the file is not valid JSON";
+		free(data);
+		return j;
+	}
+	if (!L->helper && !L->helper_failed) {
+		/* loaded on the first configuration file that needs it: its
+		 * imports cost milliseconds a job without such files need not pay */
+		PyObject *h = NULL;
+
+		if (helpers_load(L->o->helpers, "ecg_config", &h) < 0) {
+			L->helper_failed = 1;
+			snprintf(L->why, sizeof L->why, "%s", err_last());
+			err_clear();
+		}
+		L->helper = h;
+	}
+	if (!L->helper) {
+		free(data);
+		*why = L->helper_failed ? L->why : "no reader for this format";
+		return NULL;
+	}
+	r = PyObject_CallMethod((PyObject *)L->helper, "load_as_json", "sy#", f->path, data, (Py_ssize_t)len);
+	free(data);
+	if (!r) {
+		pyrt_error(f->path);
+		snprintf(L->why, sizeof L->why, "%s", err_last());
+		err_clear();
+		*why = L->why;
+		return NULL;
+	}
+	text = PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : NULL;
+	if (text)
+		j = cJSON_Parse(text);
+	else
+		PyErr_Clear();
+	Py_DECREF(r);
+	if (!j)
+		*why = "the configuration file's reader gave nothing usable";
+	return j;
+}
+
+void load_free(struct load *L)
+{
+	PyObject *h = L->helper;
+
+	Py_XDECREF(h);
+	L->helper = NULL;
+	cJSON_Delete(L->files);
+	cJSON_Delete(L->parse_errors);
+	cJSON_Delete(L->unresolved);
+	L->files = L->parse_errors = L->unresolved = NULL;
+	repo_files_free(L->all, L->nall);
+	L->all = NULL;
+	L->nall = 0;
+	repo_free(L->repo);
+	L->repo = NULL;
+	prog_free(&L->prog);
+}

@@ -1,0 +1,74 @@
+/* load.h - a job's repository read into a prog: open the repository,
+ * resolve the revision, list its files, parse every Python file (in this
+ * process, or in worker processes) and keep what the analysis needs, with
+ * what went wrong per file.  Shared by `ecg extract` and `ecg jobs`.
+ *
+ * Errors: int functions return 0, or -1 with err_set(); a per-file
+ * problem is never an error (it is a parse_errors entry).
+ */
+#ifndef ECG_LOAD_H
+#define ECG_LOAD_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "ecg/prog.h"
+#include "ecg/repo.h"
+
+struct load_opts {
+	const char *repo;            /* path given by the user */
+	const char *rev;             /* revision (the work tree is read against it) */
+	int worktree;
+	size_t max_file;
+	int quiet;                   /* no per-file warnings */
+	int jobs;                    /* parser processes; 0: auto */
+	const char *helpers;         /* the pyhelpers directory */
+};
+
+struct load {
+	const struct load_opts *o;
+	repo_t *repo;
+	char commit[41];
+	repo_file_t *all;            /* every file, sorted by path */
+	size_t nall;
+	struct prog prog;            /* the .py files (trees kept or loaded lazily) */
+	cJSON *files;                /* [{"path","blob"}] of the .py files read */
+	cJSON *parse_errors;
+	cJSON *unresolved;           /* symlinks and submodules not followed */
+	/* configuration files, read for the interpreter (interp_set_loader) */
+	void *helper;                /* pyhelpers/ecg_config.py module (PyObject *), or NULL */
+	int helper_failed;
+	char why[512];
+};
+
+/* Open, resolve and list.  L is initialised by this call (load_free() it
+ * whatever the outcome). */
+int load_open(struct load *L, const struct load_opts *o);
+
+/* The file at path, or NULL. */
+const repo_file_t *load_find(const struct load *L, const char *path);
+
+/* Normalise a relative path ("." and "" dropped, ".." resolved): owned,
+ * or NULL when ".." climbs above the start. */
+char *load_norm_path(const char *p);
+
+int load_is_py(const char *path);
+
+/* *dirty = 1 when, in work-tree mode, the Python files read differ from
+ * the commit's. */
+int load_worktree_dirty(struct load *L, int *dirty);
+
+/* Start the interpreter and parse every .py file; keep their trees (in
+ * prog, read again on demand after worker processes) when `keep`.
+ * mark(ctx, phase) is called after each phase (for --stats), may be NULL. */
+int load_parse(struct load *L, int keep, void (*mark)(void *ctx, const char *what), void *ctx);
+
+/* The interpreter's reader of configuration files (interp_load_fn; ctx is
+ * the struct load). */
+cJSON *load_config_file(void *ctx, const char *path, const char *entry_dir, const char **why);
+
+/* Releases everything, the config helper included (before pyrt_fini()). */
+void load_free(struct load *L);
+
+#endif
