@@ -20,6 +20,7 @@
 #include "ecg/err.h"
 #include "ecg/helpers.h"
 #include "ecg/interp.h"
+#include "ecg/job.h"
 #include "ecg/load.h"
 #include "ecg/modtree.h"
 #include "ecg/parsepool.h"
@@ -52,7 +53,10 @@ static const char extract_usage[] =
 "                        blobs (tracked files and untracked ones not ignored);\n"
 "                        `dirty` is set when they differ from REV\n"
 "  --entry FILE          the job's entry script, relative to PATH (or to the\n"
-"                        repository root); it must exist at REV\n"
+"                        repository root); it must exist at REV.  FILE:FUNC\n"
+"                        or MODULE:FUNC (a console script) imports the file\n"
+"                        and starts the job at that function ('ecg jobs'\n"
+"                        lists the entries)\n"
 "  --out DIR             where to write the records (default: records/ at the\n"
 "                        work tree's root; required for a bare repository)\n"
 "  --max-file-size BYTES larger .py files are not parsed and are reported in\n"
@@ -317,78 +321,11 @@ static int extract_read_overrides(struct load *L, const char *path, cJSON **out)
 
 /* What kind of job this is, on the evidence the interpreter saw; where it
  * starts, and its step.  Strings go into the arena of `in`. */
-struct extract_job {
-	const char *type;             /* static */
-	char *entry_anchor;           /* owned */
-	char *step_anchor;            /* owned */
-	cJSON *evidence;              /* owned */
-};
-
-static void extract_classify(struct interp *in, const char *entry, const struct mt_model *models,
-                             size_t nmodels, struct extract_job *job)
-{
-	const struct interp_evidence *ev = interp_evidence(in);
-	const struct root_call *first = NULL, *handled = NULL, *nograd = NULL, *train = NULL;
-	size_t i;
-
-	const struct root_call *roots;
-	size_t nroots;
-
-	roots = interp_roots(in, &nroots);
-	(void)models;
-	(void)nmodels;
-	for (i = 0; i < nroots; i++) {
-		const struct root_call *rc = &roots[i];
-
-		if (!first)
-			first = rc;
-		if (!rc->no_grad && !train)
-			train = rc;
-		if (rc->handler && !handled)
-			handled = rc;
-		if (rc->no_grad && !nograd)
-			nograd = rc;
-	}
-	job->evidence = cJSON_CreateArray();
-	if (ev->backward) {
-		job->type = "training";
-		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(ev->backward));
-		if (ev->optimizer_step)
-			cJSON_AddItemToArray(job->evidence, cJSON_CreateString(ev->optimizer_step));
-	} else if (handled && ev->server) {
-		job->type = "inference_serving";
-		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(ev->server));
-		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(handled->anchor));
-	} else if (first && (nograd || ev->no_grad) && (ev->write || first->loop_anchor)) {
-		job->type = "batch";
-		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(nograd ? nograd->anchor : first->anchor));
-		if (ev->no_grad)
-			cJSON_AddItemToArray(job->evidence, cJSON_CreateString(ev->no_grad));
-		if (ev->write)
-			cJSON_AddItemToArray(job->evidence, cJSON_CreateString(ev->write));
-	}
-	job->entry_anchor = ev->main_guard ? xstrdup(ev->main_guard) : NULL;
-	if (handled && job->type && !strcmp(job->type, "inference_serving"))
-		job->step_anchor = xstrdup(handled->handler);
-	else {
-		/* a training job's step is where the model runs with gradients,
-		 * above its accumulation loop */
-		const struct root_call *step = job->type && !strcmp(job->type, "training") && train ? train : first;
-		const char *loop = schedule_step_anchor(in);
-
-		if (loop && step && step->loop_anchor)
-			job->step_anchor = xstrdup(loop);
-		else if (step && (step->loop_anchor || step->function_anchor))
-			job->step_anchor = xstrdup(step->loop_anchor ? step->loop_anchor : step->function_anchor);
-	}
-	(void)entry;
-}
-
 /* Read the job from its entry script: the models it calls, and what their
  * forwards do. */
-static int extract_analyse(struct load *L, const char *entry, const struct extract_opts *o,
+static int extract_analyse(struct load *L, const char *entry, const char *func, const struct extract_opts *o,
                            const struct catalog *cat, const cJSON *overrides, cJSON *modules, cJSON *unres,
-                           cJSON *config, struct extract_job *job, cJSON *sched_parts)
+                           cJSON *config, struct job_info *job, cJSON *sched_parts)
 {
 	struct prog *prog = &L->prog;
 	struct sfile *ef = prog_file(prog, entry);
@@ -424,7 +361,13 @@ static int extract_analyse(struct load *L, const char *entry, const struct extra
 		cJSON_ArrayForEach(c, overrides)
 			interp_set_override(in, c->string, c->valuestring);
 	}
-	interp_run_entry(in, ef);
+	if (!func) {
+		interp_run_entry(in, ef);
+	} else if (interp_run_function(in, ef, func) < 0) {
+		err_set(ECG_EXIT_INPUT, "entry '%s': %s defines no function '%s'", o->entry, entry, func);
+		interp_free(in);
+		return -1;
+	}
 	roots = interp_roots(in, &nroots);
 	models = xcalloc(nroots + 1, sizeof *models);
 	for (i = 0; i < nroots; i++) {
@@ -468,7 +411,7 @@ static int extract_analyse(struct load *L, const char *entry, const struct extra
 			                       nmodels > 1 ? "the job calls no model where ecg can see it; every module it builds and names is listed"
 			                                   : "the job calls no model where ecg can see it; the one module it builds and names is listed");
 	}
-	extract_classify(in, entry, models, nmodels, job);
+	job_classify(in, job);
 	if (o->model) {
 		size_t keep = 0;
 
@@ -501,6 +444,54 @@ static int extract_analyse(struct load *L, const char *entry, const struct extra
 	return 0;
 }
 
+/* A path as given (relative to where --repo pointed, or to the root), or
+ * NULL. */
+static const repo_file_t *extract_find_file(struct load *L, const char *given)
+{
+	char *rel = load_norm_path(given);
+	char *under = xasprintf("%s%s", repo_prefix(L->repo), given);
+	char *norm = load_norm_path(under);
+	const repo_file_t *f = norm ? load_find(L, norm) : NULL;
+
+	if (!f && rel)
+		f = load_find(L, rel);
+	free(under);
+	free(norm);
+	free(rel);
+	return f && f->kind == REPO_FILE ? f : NULL;
+}
+
+/* --entry: FILE, FILE:FUNCTION or MODULE:FUNCTION (a console script's
+ * form).  *path (owned) and *func (owned, or NULL).  0, or -1 with err_set(). */
+static int extract_find_entry(struct load *L, const char *spec, int worktree, char **path, char **func)
+{
+	const repo_file_t *f = extract_find_file(L, spec);
+	const char *colon = strrchr(spec, ':');
+
+	*path = NULL;
+	*func = NULL;
+	if (f) {
+		*path = xstrdup(f->path);
+		return 0;
+	}
+	if (colon && colon[1] && colon > spec) {
+		char *left = xstrndup(spec, (size_t)(colon - spec));
+
+		f = extract_find_file(L, left);
+		if (f)
+			*path = xstrdup(f->path);
+		else
+			*path = job_module_file(L, left, 0);
+		free(left);
+		if (*path) {
+			*func = xstrdup(colon + 1);
+			return 0;
+		}
+	}
+	return err_set(ECG_EXIT_INPUT, "entry '%s' is not a file (or FILE:FUNCTION, MODULE:FUNCTION) %s %.12s", spec,
+	               worktree ? "in the work tree of" : "at commit", L->commit);
+}
+
 static void extract_mark(void *ctx, const char *what)
 {
 	stats_mark(ctx, what);
@@ -511,7 +502,7 @@ int cmd_extract(int argc, char **argv)
 	struct extract_opts o;
 	struct load_opts lo;
 	struct load L;
-	char *out_dir = NULL, *entry = NULL, *helpers = NULL;
+	char *out_dir = NULL, *entry = NULL, *func = NULL, *helpers = NULL;
 	char *graph_text = NULL, *sched_text = NULL;
 	struct catalog *cat = NULL;
 	char *catdir = NULL;
@@ -519,7 +510,7 @@ int cmd_extract(int argc, char **argv)
 	cJSON *graph = NULL, *sched = NULL, *modules = NULL, *sched_parts = NULL;
 	records_header_t h;
 	struct stats st;
-	struct extract_job job;
+	struct job_info job;
 	int dirty = 0, rc, loaded = 0;
 
 	memset(&st, 0, sizeof st);
@@ -567,24 +558,8 @@ int cmd_extract(int argc, char **argv)
 	}
 	stats_mark(&st, "repository listed");
 
-	if (o.entry) {
-		char *rel = load_norm_path(o.entry);
-		char *under = xasprintf("%s%s", repo_prefix(L.repo), o.entry);
-		char *norm = load_norm_path(under);
-		const repo_file_t *f = norm ? load_find(&L, norm) : NULL;
-
-		if (!f && rel)
-			f = load_find(&L, rel);
-		free(under);
-		free(norm);
-		free(rel);
-		if (!f || f->kind != REPO_FILE) {
-			err_set(ECG_EXIT_INPUT, "entry '%s' is not a file %s %.12s", o.entry,
-			        o.worktree ? "in the work tree of" : "at commit", L.commit);
-			goto fail;
-		}
-		entry = xstrdup(f->path);
-	}
+	if (o.entry && extract_find_entry(&L, o.entry, o.worktree, &entry, &func) < 0)
+		goto fail;
 	if (load_worktree_dirty(&L, &dirty) < 0)
 		goto fail;
 
@@ -608,7 +583,7 @@ int cmd_extract(int argc, char **argv)
 		sched_parts = records_schedule_new(&ph);
 		if (o.config && extract_read_overrides(&L, o.config, &overrides) < 0)
 			goto fail;
-		if (extract_analyse(&L, entry, &o, cat, overrides, modules, L.unresolved, config, &job, sched_parts) < 0)
+		if (extract_analyse(&L, entry, func, &o, cat, overrides, modules, L.unresolved, config, &job, sched_parts) < 0)
 			goto fail;
 		stats_mark(&st, "analysis");
 	}
@@ -668,15 +643,14 @@ cleanup:
 	cJSON_Delete(sched_parts);
 	cJSON_Delete(config);
 	cJSON_Delete(overrides);
-	cJSON_Delete(job.evidence);
-	free(job.entry_anchor);
-	free(job.step_anchor);
+	job_info_free(&job);
 	free(graph_text);
 	free(sched_text);
 	free(helpers);
 	free(catdir);
 	catalog_free(cat);
 	free(entry);
+	free(func);
 	free(out_dir);
 	return rc;
 }

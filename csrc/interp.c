@@ -42,6 +42,7 @@ enum builtin_id {
 	BI_SORTED, BI_REVERSED, BI_ANY, BI_ALL, BI_MAP, BI_TYPE, BI_ITER, BI_NEXT,
 	BI_DIVMOD, BI_POW, BI_ID, BI_CALLABLE, BI_ISSUBCLASS, BI_VARS, BI_REPR,
 	BI_STATICMETHOD, BI_CLASSMETHOD, BI_PROPERTY, BI_GLOBALS,
+	BI_OPT_STEP,    /* optimizer.step(closure): the optimizer calls the closure */
 	/* methods: self in u.bi.self */
 	BI_M_LIST_APPEND, BI_M_LIST_EXTEND, BI_M_LIST_INSERT, BI_M_LIST_POP,
 	BI_M_DICT_GET, BI_M_DICT_ITEMS, BI_M_DICT_KEYS, BI_M_DICT_VALUES, BI_M_DICT_UPDATE,
@@ -63,6 +64,7 @@ struct frame {
 	struct vdict *closure;         /* enclosing function's locals */
 	struct frame *outer_comp;      /* comprehension scopes look outwards */
 	const char *qualname;
+	int def_line;                  /* line of the function's definition (0 at module level) */
 	struct vclass *cls;            /* the class the function was defined in */
 	value_t *self;                 /* first argument of a method */
 	struct strset *globals_decl;   /* names declared global */
@@ -857,6 +859,7 @@ static value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, 
 	cf.locals = vdict_new(in->a);
 	cf.closure = fn->closure;
 	cf.qualname = fn->qualname;
+	cf.def_line = fn->def->line;
 	cf.cls = fn->owner;
 	cf.mode = mode;
 	cf.ev = ev;
@@ -2129,6 +2132,32 @@ static value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t na
 		if (is_tensorish(args[i]))
 			any_tensor = 1;
 
+	/* worker processes run job code: mp.spawn(fn, args=(...)) calls
+	 * fn(rank, *args) in each; Process(target=fn, args=(...)) calls
+	 * fn(*args).  Read once, as one process of the job. */
+	if (f->mode != M_FWD &&
+	    (!strcmp(d, "torch.multiprocessing.spawn") || !strcmp(d, "torch.multiprocessing.start_processes") ||
+	     !strcmp(d, "torch.multiprocessing.Process") || !strcmp(d, "multiprocessing.Process") ||
+	     !strcmp(d, "torch.multiprocessing.spawn.spawn"))) {
+		int spawn = strcmp(last, "Process") != 0;
+		value_t *target = spawn ? (nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "fn") : NULL)
+		                        : kw ? vdict_gets(kw, "target") : NULL;
+		value_t *pargs = kw ? vdict_gets(kw, "args") : NULL;
+
+		if (!pargs && spawn && nargs >= 2)
+			pargs = args[1];
+		if (target && target->k == VK_FUNC) {
+			size_t np = pargs && (pargs->k == VK_TUPLE || pargs->k == VK_LIST) ? pargs->u.seq->n : 0;
+			value_t **cargs = ast_arena_alloc(in->a, (np + 2) * sizeof *cargs);
+			size_t nc = 0;
+
+			if (spawn)
+				cargs[nc++] = v_unknown(in->a, "rank", "the process index mp.spawn passes");
+			for (i = 0; i < np; i++)
+				cargs[nc++] = pargs->u.seq->items[i];
+			(void)call_function(f, target->u.fn, NULL, cargs, nc, NULL, M_JOB, NULL, site);
+		}
+	}
 	if (f->mode != M_FWD && !in->ev.write &&
 	    (!strcmp(d, "torch.save") || !strcmp(d, "json.dump") || !strcmp(d, "numpy.save") ||
 	     !strcmp(d, "numpy.savez") || !strcmp(d, "pickle.dump") || !strcmp(last, "to_csv") ||
@@ -2179,7 +2208,9 @@ static value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t na
 	if (!strcmp(d, "argparse.ArgumentParser"))
 		return argp_new(in);
 	/* fabric.backward(loss), accelerator.backward(loss), engine.backward(loss) */
-	if (f->mode != M_FWD && !strcmp(last, "backward") && nargs >= 1 && is_tensorish(args[0])) {
+	if (f->mode != M_FWD && !strcmp(last, "backward") &&
+	    ((nargs >= 1 && is_tensorish(args[0])) || !strcmp(d, "torch.autograd.backward") ||
+	     !strcmp(d, "torch.distributed.autograd.backward"))) {
 		in->job_events++;
 		in->saw_backward = 1;
 		if (!in->ev.backward)
@@ -2481,7 +2512,8 @@ static value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 			rc->loop_anchor = f->loop_anchor;
 			rc->no_grad = f->no_grad;
 			rc->handler = f->handler;
-			rc->function_anchor = f->qualname ? anchor_at(f, NULL) : NULL;
+			rc->function_anchor = f->qualname && f->def_line
+			                      ? afmt(in, "%s:%s:%d", f->file->path, f->qualname, f->def_line) : NULL;
 			rc->ctx = f->jc;
 			in->job_events++;
 			{
@@ -2897,6 +2929,14 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 				sev(f, SEV_LOG, "print", site);
 		}
 		return v_none(in->a);
+	case BI_OPT_STEP: {
+		/* LBFGS & co: step(closure) re-evaluates the loss, backward included */
+		value_t *closure = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "closure") : NULL;
+
+		if (closure && closure->k == VK_FUNC && f->mode != M_FWD)
+			return call_function(f, closure->u.fn, NULL, NULL, 0, NULL, f->mode, f->ev, site);
+		return v_none(in->a);
+	}
 	case BI_ISINSTANCE:
 		if (nargs == 2) {
 			struct vseq one, *types = &one;
@@ -3588,7 +3628,7 @@ static value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const
 				sev(f, !strcmp(name, "step") ? SEV_OPT_STEP : SEV_ZERO_GRAD,
 				    !strcmp(name, "step") ? "optimizer.step()" : "optimizer.zero_grad()", site);
 			}
-			return mk_builtin(in, BI_PRINT, NULL);
+			return mk_builtin(in, !strcmp(name, "step") ? BI_OPT_STEP : BI_PRINT, NULL);
 		}
 		if (m->ext && !strcmp(m->ext, "io.TextIOWrapper") && !strcmp(name, "read"))
 			return mk_builtin(in, BI_M_FILE_READ, obj);
@@ -5406,7 +5446,9 @@ void interp_set_argv(struct interp *in, const char *const *argv, size_t n)
 		vseq_push(in->a, in->argv->u.seq, v_str(in->a, argv[i]));
 }
 
-void interp_run_entry(struct interp *in, struct sfile *entry)
+/* Run a file as the job does: as __main__ (func NULL), or imported under
+ * its own name and then func() called, as a console script's wrapper does. */
+static int interp_run(struct interp *in, struct sfile *entry, const char *func)
 {
 	size_t idx = (size_t)(entry - in->prog->files);
 	struct vns *ns;
@@ -5415,14 +5457,14 @@ void interp_run_entry(struct interp *in, struct sfile *entry)
 	in->entry_path = entry->path;
 	prog_ensure(in->prog, entry);
 	if (!entry->mod)
-		return;
+		return -1;
 	ns = ast_arena_alloc(in->a, sizeof *ns);
 	ns->file = entry;
 	ns->dict = vdict_new(in->a);
 	ns->state = 1;
 	in->ns[idx] = ns;
 	in->entry_ns = ns;
-	vdict_sets(in->a, ns->dict, "__name__", v_str(in->a, "__main__"));
+	vdict_sets(in->a, ns->dict, "__name__", v_str(in->a, func && entry->modname ? entry->modname : "__main__"));
 	vdict_sets(in->a, ns->dict, "__file__", v_str(in->a, entry->path));
 	memset(&f, 0, sizeof f);
 	f.in = in;
@@ -5433,6 +5475,16 @@ void interp_run_entry(struct interp *in, struct sfile *entry)
 	f.cond_taken = -1;
 	(void)exec_block(&f, &entry->mod->body);
 	ns->state = 2;
+	if (func) {
+		value_t *fn = vdict_gets(ns->dict, func);
+
+		if (!fn || fn->k != VK_FUNC)
+			return -1;
+		/* the job starts at the function: its definition is the anchor */
+		in->ev.main_guard = afmt(in, "%s:%s:%d", fn->u.fn->file->path, fn->u.fn->qualname,
+		                         fn->u.fn->def->line);
+		(void)call_function(&f, fn->u.fn, NULL, NULL, 0, NULL, M_JOB, NULL, NULL);
+	}
 	/* the server's start-up (lifespan, on_event("startup")), then the
 	 * request handlers the framework would call, once each */
 	{
@@ -5454,6 +5506,17 @@ void interp_run_entry(struct interp *in, struct sfile *entry)
 			(void)call_function(&hf, in->handlers[i].fn->u.fn, NULL, NULL, 0, NULL, M_JOB, NULL, NULL);
 		}
 	}
+	return 0;
+}
+
+void interp_run_entry(struct interp *in, struct sfile *entry)
+{
+	(void)interp_run(in, entry, NULL);
+}
+
+int interp_run_function(struct interp *in, struct sfile *file, const char *func)
+{
+	return interp_run(in, file, func);
 }
 
 const struct root_call *interp_roots(const struct interp *in, size_t *n)

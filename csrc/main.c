@@ -23,6 +23,7 @@ static const char main_usage[] =
 "\n"
 "Commands:\n"
 "  extract    read a commit and write both records (see 'ecg extract --help')\n"
+"  jobs       list the runnable jobs of a commit, with their type and step\n"
 "  help CMD   show the help of a command\n"
 "\n"
 "Options:\n"
@@ -38,6 +39,7 @@ static const struct {
 	int (*fn)(int, char **);
 } main_cmds[] = {
 	{ "extract", cmd_extract },
+	{ "jobs", cmd_jobs },
 };
 
 static int main_version(void)

@@ -4,5 +4,6 @@
 #define ECG_CMD_H
 
 int cmd_extract(int argc, char **argv);
+int cmd_jobs(int argc, char **argv);
 
 #endif

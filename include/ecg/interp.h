@@ -165,6 +165,11 @@ size_t interp_candidates(const struct interp *in, struct vinst *const **insts, c
 /* Run the entry script as __main__ (job mode).  Model calls are collected
  * as root calls. */
 void interp_run_entry(struct interp *in, struct sfile *entry);
+/* Import `file` under its module name and call its function `func` with
+ * no arguments, as a console script does; the entry anchor (evidence's
+ * main_guard) is then the function's definition.  Returns 0, or -1 when
+ * the module (whose body has run) defines no function of that name. */
+int interp_run_function(struct interp *in, struct sfile *file, const char *func);
 
 const struct root_call *interp_roots(const struct interp *in, size_t *n);
 /* Every module instance that job code bound to a name (candidates when no

@@ -44,6 +44,14 @@ for code in 0 2 3 4 5; do
 	grep -q "^$code " "$T/extract-help" || grep -q "[ ,;]$code [a-z]" "$T/extract-help"
 	ok $? "extract --help documents exit status $code"
 done
+run_ecg jobs --help
+is "$rc" 0 "jobs --help exits 0"
+help_opts=$(grep -o -- '--[a-z][a-z-]*' "$T/out" | sort -u)
+man_opts=$(sed -n '/^\.SH JOBS/,/^\.SH "EXIT/p' "$top_srcdir/man/ecg.1" | sed 's/\\-/-/g' | grep -o -- '--[a-z][a-z-]*' | sort -u)
+is "$man_opts" "$help_opts" "ecg(1) documents exactly the options of 'jobs --help'"
+run_ecg --help
+grep -q "^  jobs " "$T/out"
+ok $? "--help lists jobs"
 grep -q '^\.SH "EXIT STATUS"' "$top_srcdir/man/ecg.1"
 ok $? "ecg(1) has an EXIT STATUS section"
 

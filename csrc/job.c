@@ -1,0 +1,105 @@
+/* job.c - job type, entry and step from what the interpreter saw. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecg/job.h"
+#include "ecg/schedule.h"
+#include "ecg/util.h"
+
+void job_classify(struct interp *in, struct job_info *job)
+{
+	const struct interp_evidence *ev = interp_evidence(in);
+	const struct root_call *first = NULL, *handled = NULL, *nograd = NULL, *train = NULL;
+	const struct root_call *roots;
+	size_t nroots, i;
+
+	roots = interp_roots(in, &nroots);
+	for (i = 0; i < nroots; i++) {
+		const struct root_call *rc = &roots[i];
+
+		if (!first)
+			first = rc;
+		if (!rc->no_grad && !train)
+			train = rc;
+		if (rc->handler && !handled)
+			handled = rc;
+		if (rc->no_grad && !nograd)
+			nograd = rc;
+	}
+	job->evidence = cJSON_CreateArray();
+	if (ev->backward) {
+		job->type = "training";
+		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(ev->backward));
+		if (ev->optimizer_step)
+			cJSON_AddItemToArray(job->evidence, cJSON_CreateString(ev->optimizer_step));
+	} else if (handled && ev->server) {
+		job->type = "inference_serving";
+		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(ev->server));
+		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(handled->anchor));
+	} else if (first && (nograd || ev->no_grad) && (ev->write || first->loop_anchor)) {
+		job->type = "batch";
+		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(nograd ? nograd->anchor : first->anchor));
+		if (ev->no_grad)
+			cJSON_AddItemToArray(job->evidence, cJSON_CreateString(ev->no_grad));
+		if (ev->write)
+			cJSON_AddItemToArray(job->evidence, cJSON_CreateString(ev->write));
+	}
+	job->entry_anchor = ev->main_guard ? xstrdup(ev->main_guard) : NULL;
+	if (handled && job->type && !strcmp(job->type, "inference_serving")) {
+		job->step_anchor = xstrdup(handled->handler);
+	} else {
+		/* a training job's step is where the model runs with gradients,
+		 * above its accumulation loop */
+		const struct root_call *step = job->type && !strcmp(job->type, "training") && train ? train : first;
+		const char *loop = schedule_step_anchor(in);
+
+		if (loop && step && step->loop_anchor)
+			job->step_anchor = xstrdup(loop);
+		else if (step && (step->loop_anchor || step->function_anchor))
+			job->step_anchor = xstrdup(step->loop_anchor ? step->loop_anchor : step->function_anchor);
+	}
+}
+
+void job_info_free(struct job_info *job)
+{
+	cJSON_Delete(job->evidence);
+	free(job->entry_anchor);
+	free(job->step_anchor);
+	memset(job, 0, sizeof *job);
+}
+
+char *job_module_file(const struct load *L, const char *dotted, int main)
+{
+	static const char *const roots[] = { "", "src/", NULL };
+	static const char *const tails[] = { ".py", "/__init__.py", "/__main__.py", NULL };
+	char *rel, *p;
+	size_t r, t;
+
+	if (!*dotted || strstr(dotted, "..") || dotted[0] == '.' || strchr(dotted, '/'))
+		return NULL;
+	rel = xstrdup(dotted);
+	for (p = rel; *p; p++)
+		if (*p == '.')
+			*p = '/';
+	for (r = 0; roots[r]; r++) {
+		/* `python -m pkg` runs pkg/__main__.py; an import runs __init__ */
+		for (t = 0; tails[t]; t++) {
+			char *path;
+			const repo_file_t *f;
+
+			if ((t == 2) != (main != 0) && t != 0)
+				continue;
+			path = xasprintf("%s%s%s", roots[r], rel, tails[t]);
+			f = load_find(L, path);
+			if (f && f->kind == REPO_FILE) {
+				free(rel);
+				return path;
+			}
+			free(path);
+		}
+	}
+	free(rel);
+	return NULL;
+}

@@ -1,0 +1,36 @@
+/* job.h - what kind of job a run of the interpreter saw, on what evidence,
+ * and where a job starts: shared by `ecg extract` and `ecg jobs`.
+ *
+ * Ownership: a struct job_info owns its strings and evidence array;
+ * job_info_free() releases them.  Nothing here fails.
+ */
+#ifndef ECG_JOB_H
+#define ECG_JOB_H
+
+#include <cjson/cJSON.h>
+
+#include "ecg/interp.h"
+#include "ecg/load.h"
+
+struct job_info {
+	const char *type;             /* "training", "inference_serving", "batch",
+	                                 or NULL (no evidence): static */
+	char *entry_anchor;           /* the main guard, or the entry function */
+	char *step_anchor;            /* the step: loop body or function */
+	cJSON *evidence;              /* [anchor, ...] behind type */
+};
+
+/* Classify after interp_run_entry()/interp_run_function(): training on
+ * backward() (and the optimizer step), serving on a request handler that
+ * calls a model, batch on a model called under no_grad in a loop that
+ * writes results; otherwise no type.  job must be zeroed. */
+void job_classify(struct interp *in, struct job_info *job);
+
+void job_info_free(struct job_info *job);
+
+/* The file of module `dotted` in the repository, as a console script or
+ * `python -m` finds it: a/b.py, a/b/__init__.py (and __main__.py when
+ * `main`), at the root or under src/.  An owned path, or NULL. */
+char *job_module_file(const struct load *L, const char *dotted, int main);
+
+#endif
