@@ -65,6 +65,7 @@ struct frame {
 	struct frame *outer_comp;      /* comprehension scopes look outwards */
 	const char *qualname;
 	int def_line;                  /* line of the function's definition (0 at module level) */
+	int gen_body;                  /* a generator's body read up to its first yield */
 	struct vclass *cls;            /* the class the function was defined in */
 	value_t *self;                 /* first argument of a method */
 	struct strset *globals_decl;   /* names declared global */
@@ -108,6 +109,8 @@ struct interp {
 	value_t *startup[16];          /* FastAPI lifespan / on_event("startup") */
 	size_t nstartup;
 	int run_generators;            /* read a generator's body (a lifespan) */
+	const struct vfunc *gen_entering; /* a generator object's function, being
+	                                  resumed by next() or a for loop */
 	struct root_call *roots;
 	size_t nroots, aroots;
 	struct vinst **models;
@@ -837,6 +840,46 @@ static int fn_active(struct interp *in, const struct ast_hdr *def)
 }
 
 /* Call a repo function.  self (may be NULL) is prepended to the args. */
+/* A generator object: the call that made it, read again (up to its first
+ * yield) each time it is advanced. */
+struct vgen {
+	struct vfunc *fn;
+	value_t *self;
+	value_t **args;
+	size_t nargs;
+	struct vdict *kw;
+	int running;
+};
+
+static value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t **args,
+                              size_t nargs, struct vdict *kw, enum mode mode, struct fseq *ev,
+                              const struct ast_hdr *site);
+
+static int is_gen_value(const value_t *v)
+{
+	return v->k == VK_INST && v->u.inst->gen;
+}
+
+/* next(gen) or one iteration of `for x in gen`: the generator's body read
+ * from the start up to its first yield, whose value it returns (events on
+ * the way, a DataLoader iterated, are the caller's step's).  Unknown when
+ * no yield is reached. */
+static value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vgen *st = g->gen;
+	value_t *r;
+
+	if (st->running)
+		return unknown_at(f, site, "a generator advanced from inside itself");
+	st->running = 1;
+	in->gen_entering = st->fn;
+	r = call_function(f, st->fn, st->self, st->args, st->nargs, st->kw, f->mode, f->ev, site);
+	in->gen_entering = NULL;
+	st->running = 0;
+	return r;
+}
+
 static value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t **args,
                               size_t nargs, struct vdict *kw, enum mode mode, struct fseq *ev,
                               const struct ast_hdr *site)
@@ -850,9 +893,29 @@ static value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, 
 	if (in->depth >= MAX_DEPTH || fn_active(in, fn->def) >= MAX_SAME_FN)
 		return unknown_at(f, site, in->depth >= MAX_DEPTH ? "calls nested too deeply to follow"
 		                                                 : "a recursive call");
-	if (is_generator(fn->def) && !in->run_generators)
-		return unknown_at(f, site, "a generator function");
+	if (is_generator(fn->def) && !in->run_generators && fn != in->gen_entering) {
+		/* a generator object: its body is read when it is iterated */
+		struct vinst *g;
+		struct vgen *st;
+
+		if (mode == M_FWD)
+			return unknown_at(f, site, "a generator function");
+		g = new_inst(in);
+		g->ext = "<generator>";
+		st = ast_arena_alloc(in->a, sizeof *st);
+		st->fn = fn;
+		st->self = self;
+		st->nargs = nargs;
+		st->args = ast_arena_alloc(in->a, (nargs + 1) * sizeof *st->args);
+		for (i = 0; i < nargs; i++)
+			st->args[i] = args[i];
+		st->kw = kw;
+		g->gen = st;
+		return mk_inst_value(in, g);
+	}
 	memset(&cf, 0, sizeof cf);
+	cf.gen_body = fn == in->gen_entering;
+	in->gen_entering = NULL;
 	cf.in = in;
 	cf.file = fn->file;
 	cf.globals = fn->globals;
@@ -1846,6 +1909,27 @@ static value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, 
 		}
 		return v_none(in->a);
 	}
+	if (f->mode != M_FWD && (!strcmp(m, "chunk") || !strcmp(m, "split") || !strcmp(m, "unbind") ||
+	                         !strcmp(m, "tensor_split"))) {
+		/* job code splitting a batch into micro-batches: pieces that live
+		 * where the batch lives; how many is known for chunk(n) with n
+		 * known, else one representative piece */
+		value_t *n = nargs ? args[0] : kw ? vdict_gets(kw, "chunks") : NULL;
+		value_t *r;
+		long long k;
+
+		if (!strcmp(m, "chunk") && n && n->k == VK_INT && n->u.i > 0 && n->u.i <= 64) {
+			r = v_seq(in->a, VK_TUPLE, (size_t)n->u.i);
+			for (k = 0; k < n->u.i; k++)
+				vseq_push(in->a, r->u.seq, v_tensor_dev(in->a, dev, pinned));
+			return r;
+		}
+		r = v_seq(in->a, VK_TUPLE, 1);
+		vseq_push(in->a, r->u.seq, v_tensor_dev(in->a, dev, pinned));
+		r->u.seq->unk_expr = text_of(f, site);
+		r->u.seq->unk_reason = "the number of pieces is not known";
+		return r;
+	}
 	if (!strcmp(m, "to") || !strcmp(m, "cuda")) {
 		value_t *target = !strcmp(m, "cuda") ? NULL : nargs ? args[0] : kw ? vdict_gets(kw, "device") : NULL;
 		int host = !strcmp(m, "cuda") ? 0 : dev_is_host(target);
@@ -2816,6 +2900,16 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 			return v_seq(in->a, fn->u.bi.id == BI_TUPLE ? VK_TUPLE : VK_LIST, 0);
 		if (!iter_items(f, args[0], &items))
 			return seq_from(in, fn->u.bi.id == BI_TUPLE ? VK_TUPLE : VK_LIST, items);
+		if ((args[0]->k == VK_LIST || args[0]->k == VK_TUPLE) && args[0]->u.seq->n >= 1 &&
+		    fn->u.bi.id != BI_SET) {
+			/* length unknown: keep the representative item */
+			value_t *r = v_seq(in->a, fn->u.bi.id == BI_TUPLE ? VK_TUPLE : VK_LIST, 1);
+
+			vseq_push(in->a, r->u.seq, args[0]->u.seq->items[0]);
+			r->u.seq->unk_expr = args[0]->u.seq->unk_expr;
+			r->u.seq->unk_reason = args[0]->u.seq->unk_reason;
+			return r;
+		}
 		return unknown_at(f, site, "a sequence of items not known");
 	case BI_DICT: {
 		value_t *r = v_dict(in->a);
@@ -2870,6 +2964,50 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 		size_t n = (size_t)-1;
 		value_t *r;
 
+		/* zip over a DataLoader, a generator or a sequence of unknown
+		 * length (with range()s and lists beside): one representative
+		 * tuple, length unknown */
+		{
+			value_t **rep = xcalloc(nargs + 1, sizeof *rep);
+			int unk = 0, zok = nargs > 0;
+
+			for (i = 0; zok && i < nargs; i++) {
+				value_t *a = args[i];
+
+				if ((a->k == VK_LIST || a->k == VK_TUPLE) && a->u.seq->n >= 1) {
+					rep[i] = a->u.seq->items[0];
+					unk |= a->u.seq->unk_reason != NULL;
+				} else if (a->k == VK_RANGE) {
+					rep[i] = v_unknown(in->a, "the index", "a loop counter");
+				} else if (a->k == VK_INST && a->u.inst->ext && strstr(a->u.inst->ext, "DataLoader")) {
+					value_t *pm = vdict_gets(a->u.inst->attrs, "pin_memory");
+
+					if (f->mode != M_FWD)
+						sev(f, SEV_LOADER_ITER, afmt(in, "zip(..., %s)", text_of(f, AST_IS(site, Call) && AST_AS(site, Call)->args.n > i ? AST_AS(site, Call)->args.items[i] : site)), site);
+					rep[i] = v_tensor_dev(in->a, DEV_HOST, pm ? value_truth(pm) == 1 : 0);
+					unk = 1;
+				} else if (is_gen_value(a)) {
+					rep[i] = gen_next(f, a->u.inst, site);
+					unk = 1;
+				} else {
+					zok = 0;
+				}
+			}
+			if (zok && unk) {
+				value_t *t = v_seq(in->a, VK_TUPLE, nargs);
+
+				r = v_seq(in->a, VK_LIST, 1);
+				for (i = 0; i < nargs; i++)
+					vseq_push(in->a, t->u.seq, rep[i]);
+				vseq_push(in->a, r->u.seq, t);
+				r->u.seq->unk_expr = text_of(f, site);
+				r->u.seq->unk_reason = "zip() over an iterable whose length is not known";
+				free(rep);
+				free(all);
+				return r;
+			}
+			free(rep);
+		}
 		for (i = 0; i < nargs; i++) {
 			if (iter_items(f, args[i], &all[i])) {
 				free(all);
@@ -3450,6 +3588,8 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 	case BI_ITER:
 		return nargs ? args[0] : unknown_at(f, site, "iter() of nothing");
 	case BI_NEXT:
+		if (nargs >= 1 && is_gen_value(args[0]))
+			return gen_next(f, args[0]->u.inst, site);
 		if (nargs >= 1 && args[0]->k == VK_INST && args[0]->u.inst->ext &&
 		    strstr(args[0]->u.inst->ext, "DataLoader")) {
 			value_t *pm = vdict_gets(args[0]->u.inst->attrs, "pin_memory");
@@ -4782,8 +4922,15 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 
 		f->mult_reason = afmt(in, "built in a loop over %s, whose length is not known", text_of(f, s->iter));
 		f->mult_expr = text_of(f, s->iter);
-		assign(f, s->target, v_unknown(in->a, text_of(f, s->target), why->reason ? why->reason : "the loop variable"));
 		f->loop_anchor = anchor_at(f, &s->h);
+		if (is_gen_value(it))
+			/* a repo generator: each item is what its first yield gives */
+			assign(f, s->target, gen_next(f, it->u.inst, &s->h));
+		else if ((it->k == VK_LIST || it->k == VK_TUPLE) && it->u.seq->unk_reason && it->u.seq->n >= 1)
+			/* a sequence of unknown length: its representative item */
+			assign(f, s->target, it->u.seq->items[0]);
+		else
+			assign(f, s->target, v_unknown(in->a, text_of(f, s->target), why->reason ? why->reason : "the loop variable"));
 		fl = exec_block(f, &s->body);
 		f->loop_anchor = ol;
 		f->mult_reason = omr;
@@ -5075,6 +5222,17 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		if (in->run_generators && (AST_IS(AST_AS(st, Expr)->value, Yield) ||
 		                           AST_IS(AST_AS(st, Expr)->value, YieldFrom))) {
 			f->ret = v_none(in->a);
+			return FL_RETURN;
+		}
+		/* a generator object advanced: its first yield is the item */
+		if (f->gen_body && AST_IS(AST_AS(st, Expr)->value, Yield)) {
+			const struct ast_Yield *y = AST_AS(AST_AS(st, Expr)->value, Yield);
+
+			f->ret = y->value ? eval(f, y->value) : v_none(in->a);
+			return FL_RETURN;
+		}
+		if (f->gen_body && AST_IS(AST_AS(st, Expr)->value, YieldFrom)) {
+			f->ret = unknown_at(f, st, "an item of `yield from`");
 			return FL_RETURN;
 		}
 		(void)eval(f, AST_AS(st, Expr)->value);

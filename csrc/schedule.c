@@ -215,6 +215,17 @@ static int sc_seen(cJSON *arr, const char *key, const char *val, const char *key
 	return 0;
 }
 
+/* Whether some loader iteration is in the data phase. */
+static int sc_has_data_iter(const struct sc *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nev; i++)
+		if (s->ev[i].kind == SEV_LOADER_ITER && !strcmp(sc_phase(s, &s->ev[i]), "data"))
+			return 1;
+	return 0;
+}
+
 static void sc_phases(struct sc *s, cJSON *phases)
 {
 	size_t i;
@@ -225,6 +236,10 @@ static void sc_phases(struct sc *s, cJSON *phases)
 
 		switch (e->kind) {
 		case SEV_LOADER_ITER:
+			/* the step's data phase: not a loader read by the eval or
+			 * logging phases (unless the job has no other) */
+			if (strcmp(sc_phase(s, e), "data") && sc_has_data_iter(s))
+				break;
 			if (!have_data++)
 				cJSON_AddItemToArray(phases, sc_phase_entry("data", sc_kind_of(e->ctx), "host", e->anchor,
 				                                            ctx_find(e->ctx, JC_GUARD)));

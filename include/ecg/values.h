@@ -164,6 +164,8 @@ struct vinst {
 	int seen;
 	void *entry;                  /* interp.c: what its forward did */
 	void *mt;                     /* modtree.c: its record entry */
+	void *gen;                    /* interp.c: a generator object's call
+	                                 (ext "<generator>"), or NULL */
 	struct vinst *parent;         /* modtree.c: where named_modules() finds it */
 };
 

@@ -60,8 +60,11 @@ is "$(q '[(p["name"], p["kind"]) for p in d["phases"]]')" \
 	"[('eval', 'periodic'), ('logging', 'periodic'), ('data', 'repeated'), ('forward', 'repeated'), ('backward', 'repeated'), ('optimizer', 'repeated')]" \
 	"phases, in the order the job reaches them"
 is "$(q 'sorted(o["mechanism"] for o in d["overlap"])')" \
-	"['DataLoader(num_workers > 0)', 'DistributedDataParallel gradient bucketing', 'pinned memory + non_blocking=True']" \
-	"intended overlaps: loader workers, DDP buckets under backward, the pinned non-blocking copy"
+	"['DataLoader(num_workers > 0)', 'DistributedDataParallel gradient bucketing', 'pinned memory + non_blocking=True', 'pinned memory + non_blocking=True']" \
+	"intended overlaps: loader workers, DDP buckets under backward, the pinned non-blocking copies"
+is "$(q 'sorted(o["anchor"] for o in d["overlap"] if o["mechanism"].startswith("pinned"))')" \
+	"['train.py:evaluate:34', 'train.py:main:70']" \
+	"  the copies of the eval batches (zip(range, loader)) and of the training batches"
 
 # --- the same job compiled: the region and nothing invented
 run_ecg extract --repo "$R" --entry train.py -q --out "$T/o2" -- --compile
