@@ -2571,8 +2571,12 @@ static value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		}
 		if (f->mode == M_FWD)
 			return call_module_fwd(f, m, args, nargs, kw, site);
-		/* job code calling a model: a root call */
-		if (m->mod != VM_LAYER) {
+		/* job code calling a model: a root call.  A torch.nn built-in
+		 * called from job code is the model when it has parameters and
+		 * is not a loss (`model = nn.Linear(20, 1)`; not `criterion`,
+		 * not an nn.Softmax) */
+		if (m->mod != VM_LAYER ||
+		    (m->ext && !strstr(m->ext, "Loss") && cg_param_count(in->cat, m) != 0)) {
 			struct root_call *rc;
 
 			xgrow((void **)&in->roots, &in->aroots, in->nroots + 1, sizeof *in->roots);

@@ -637,6 +637,20 @@ void modtree_emit(struct interp *in, const struct mt_model *models, size_t n, cJ
 		}
 		root->call_anchor = models[k].call ? models[k].call->anchor : NULL;
 		mt_walk(&t, root, seq->ev, seq->n);
+		if (m->mod == VM_LAYER && models[k].call) {
+			/* the model is a torch.nn built-in: its ops from the
+			 * catalogue, anchored at the job's call */
+			struct fev *call = ast_arena_alloc(t.a, sizeof *call);
+
+			call->kind = FEV_MODULE;
+			call->inst = m;
+			call->anchor = models[k].call->anchor;
+			call->repeat = 1;
+			call->args = models[k].call->args;
+			call->nargs = models[k].call->nargs;
+			call->kwargs = models[k].call->kwargs;
+			mt_layer_ops(&t, root, call);
+		}
 		/* modules never called: last, order null */
 		for (i = 0; i < t.nall; i++) {
 			struct mnode *x = t.all[i];

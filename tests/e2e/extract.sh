@@ -181,4 +181,36 @@ is "$(json "$T/o-wt2/computation_graph.json" 'd["dirty"]')" "False" "  a clean w
 run_ecg extract --repo "$R" --worktree --rev HEAD -q
 is "$rc" 2 "--worktree with --rev is a usage error"
 
+# A model that is a torch.nn built-in called from job code (the DDP
+# tutorials' nn.Linear); the loss module and an activation called the same
+# way are not models.
+L="$T/linear"
+mkrepo "$L"
+cat >"$L/train.py" <<'PY'
+import torch
+from torch import nn
+
+
+def main():
+    model = nn.Linear(20, 1).cuda()
+    criterion = nn.MSELoss()
+    act = nn.Sigmoid()
+    opt = torch.optim.SGD(model.parameters(), lr=1e-3)
+    for _ in range(10):
+        x = torch.randn(8, 20, device="cuda")
+        loss = criterion(act(model(x)), torch.zeros(8, 1, device="cuda"))
+        loss.backward()
+        opt.step()
+
+
+if __name__ == "__main__":
+    main()
+PY
+commit "$L" "linear"
+run_ecg extract --repo "$L" --entry train.py -q --out "$T/o-lin"
+is "$(json "$T/o-lin/computation_graph.json" '[(m["id"], m["kind"], m.get("class")) for m in d["modules"] if m["kind"] != "op"]')" \
+	"[('', 'model', 'torch.nn.Linear')]" "an nn.Linear called by the job is the model; the loss and the activation are not"
+is "$(json "$T/o-lin/computation_graph.json" '[m["op"] for m in d["modules"] if m["kind"] == "op"]')" \
+	"['torch.nn.functional.linear']" "  with its op from the catalogue"
+
 done_testing
