@@ -2216,6 +2216,16 @@ static value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t na
 		if (is_tensorish(args[i]))
 			any_tensor = 1;
 
+	/* itertools.repeat(x, n) with n known: n times x */
+	if (!strcmp(d, "itertools.repeat") && nargs == 2 && args[1]->k == VK_INT && args[1]->u.i >= 0 &&
+	    args[1]->u.i <= MAX_UNROLL) {
+		value_t *r = v_seq(in->a, VK_TUPLE, (size_t)args[1]->u.i);
+		long long k;
+
+		for (k = 0; k < args[1]->u.i; k++)
+			vseq_push(in->a, r->u.seq, args[0]);
+		return r;
+	}
 	/* worker processes run job code: mp.spawn(fn, args=(...)) calls
 	 * fn(rank, *args) in each; Process(target=fn, args=(...)) calls
 	 * fn(*args).  Read once, as one process of the job. */
@@ -2738,9 +2748,51 @@ static value_t *minmax(struct frame *f, value_t **args, size_t nargs, int want_m
 }
 
 /* isinstance(v, t) for one type: 1, 0, or -1 when not known. */
+/* Whether v is a class or function itself (not an instance): a repo class
+ * or function, or an external name that is a torch name or capitalised
+ * (a class), where Python's types of scalars and containers are out. */
+static int is_type_ref(struct interp *in, const value_t *v)
+{
+	if (v->k == VK_CLASS || v->k == VK_FUNC || v->k == VK_BOUND)
+		return 1;
+	if (v->k == VK_EXT) {
+		const char *d = canon_ext(in, v->u.ext);
+		const char *last = strrchr(d, '.');
+
+		last = last ? last + 1 : d;
+		return !strncmp(d, "torch.", 6) || (*last >= 'A' && *last <= 'Z');
+	}
+	return 0;
+}
+
 static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 {
 	size_t i;
+
+	/* isinstance(nn.BatchNorm2d, functools.partial), (..., str): a class
+	 * or function is none of these (timm's get_norm_layer) */
+	if (is_type_ref(in, v)) {
+		if (t->k == VK_BUILTIN) {
+			switch (t->u.bi.id) {
+			case BI_INT: case BI_FLOAT: case BI_STR: case BI_BOOL:
+			case BI_LIST: case BI_TUPLE: case BI_DICT:
+				return 0;
+			case BI_TYPE:
+				return v->k == VK_CLASS ? 1 : v->k == VK_FUNC || v->k == VK_BOUND ? 0 : -1;
+			default:
+				break;
+			}
+		}
+		if (t->k == VK_EXT) {
+			const char *d = canon_ext(in, t->u.ext);
+
+			if (!strcmp(d, "functools.partial") || !strncmp(d, "collections.abc.", 16) ||
+			    !strncmp(d, "typing.", 7))
+				return 0;
+			if (!strcmp(d, "types.FunctionType"))
+				return v->k == VK_FUNC ? 1 : v->k == VK_CLASS ? 0 : -1;
+		}
+	}
 
 	if (t->k == VK_CLASS) {
 		struct vclass *c;
@@ -2771,6 +2823,17 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 		}
 		if (v->k == VK_TENSOR)
 			return !strcmp(d, "torch.Tensor") ? 1 : 0;
+		if (!strcmp(d, "collections.abc.Iterable") || !strcmp(d, "collections.abc.Sequence")) {
+			if (v->k == VK_LIST || v->k == VK_TUPLE || v->k == VK_STR || v->k == VK_RANGE)
+				return 1;
+			if (v->k == VK_DICT)
+				return !strcmp(d, "collections.abc.Iterable");
+			if (value_is_known_scalar(v) || v->k == VK_NONE)
+				return 0;
+		}
+		if (!strcmp(d, "collections.abc.Mapping"))
+			return v->k == VK_DICT ? 1 : value_is_known_scalar(v) || v->k == VK_NONE || v->k == VK_LIST ||
+			       v->k == VK_TUPLE ? 0 : -1;
 		return -1;
 	}
 	if (t->k == VK_BUILTIN) {
