@@ -1158,6 +1158,14 @@ static struct vinst *new_torch_module(struct frame *f, const char *dotted, value
 						unk_expr = a->u.seq->unk_expr;
 						unk_reason = a->u.seq->unk_reason;
 					}
+				} else if (a->k == VK_UNKNOWN && nargs > 1 && !strcmp(dotted, "torch.nn.Sequential")) {
+					/* Sequential(conv, <unknown>, ...): one element not
+					 * known; it keeps its index, the others are not
+					 * grouped with it */
+					note(in, m->constructed_at,
+					     afmt(in, "element %zu of %s", idx, m->ctor_expr ? m->ctor_expr : dotted),
+					     a->reason ? a->reason : "the module is not known");
+					idx++;
 				} else if (a->k == VK_UNKNOWN) {
 					unk = 1;
 					unk_expr = a->expr;

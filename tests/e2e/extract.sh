@@ -213,4 +213,33 @@ is "$(json "$T/o-lin/computation_graph.json" '[(m["id"], m["kind"], m.get("class
 is "$(json "$T/o-lin/computation_graph.json" '[m["op"] for m in d["modules"] if m["kind"] == "op"]')" \
 	"['torch.nn.functional.linear']" "  with its op from the catalogue"
 
+# nn.Sequential with one element ecg cannot know: the others keep their
+# indices, nothing is grouped with the unknown one, and it is said.
+cat >"$L/seq.py" <<'PY'
+import torch
+import torch.nn as nn
+from somewhere_external import make_norm
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.down = nn.Sequential(nn.Conv2d(3, 8, 1), make_norm(8), nn.Conv2d(8, 8, 1))
+
+    def forward(self, x):
+        return self.down(x)
+
+
+model = Net()
+for _ in range(3):
+    model(torch.randn(2, 3, 8, 8)).sum().backward()
+PY
+commit "$L" "seq"
+run_ecg extract --repo "$L" --entry seq.py -q --out "$T/o-seq"
+is "$(json "$T/o-seq/computation_graph.json" '[(m["id"], m.get("class")) for m in d["modules"] if m["kind"] != "op"]')" \
+	"[('', 'Net'), ('down', 'torch.nn.Sequential'), ('down.0', 'torch.nn.Conv2d'), ('down.2', 'torch.nn.Conv2d')]" \
+	"Sequential(conv, <unknown>, conv): down.0 and down.2, not a group claiming three Conv2d"
+is "$(json "$T/o-seq/computation_graph.json" '[u["what"] for u in d["unresolved"]]')" \
+	"['element 1 of nn.Sequential(nn.Conv2d(3, 8, 1), make_norm(8), nn.Conv2d(8, 8, 1))']" "  the unknown element is listed"
+
 done_testing
