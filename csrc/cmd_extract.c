@@ -410,6 +410,9 @@ static int extract_analyse(struct load *L, const char *entry, const char *func, 
 			records_add_unresolved(unres, entry, "which model the job runs",
 			                       nmodels > 1 ? "the job calls no model where ecg can see it; every module it builds and names is listed"
 			                                   : "the job calls no model where ecg can see it; the one module it builds and names is listed");
+		else
+			records_add_unresolved(unres, entry, "which model the job runs",
+			                       "ecg found no module that the job builds and names, nor a call of one: the modules list is empty");
 	}
 	job_classify(in, job);
 	if (o->model) {

@@ -3479,6 +3479,7 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 	case BI_M_STR_SPLIT: {
 		const char *str = self->u.str.s, *sep = NULL;
 		size_t seplen = 0, L = self->u.str.len, pos = 0;
+		long long maxsplit;
 		value_t *r = v_seq(in->a, VK_LIST, 0);
 
 		if (nargs >= 1 && args[0]->k == VK_STR && args[0]->u.str.len) {
@@ -3487,12 +3488,19 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 		} else if (nargs >= 1 && args[0]->k != VK_NONE) {
 			return unknown_at(f, site, "split() with a separator not known");
 		}
-		if (nargs >= 2)
-			return unknown_at(f, site, "split() with maxsplit is not followed");
+		{
+			value_t *ms = nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "maxsplit") : NULL;
+
+			if (ms && ms->k != VK_INT)
+				return unknown_at(f, site, "split() with a maxsplit not known");
+			maxsplit = ms ? ms->u.i : -1;
+		}
 		if (sep) {
 			for (;;) {
-				const char *hit = pos <= L ? strstr(str + pos, sep) : NULL;
+				const char *hit = pos <= L && maxsplit != 0 ? strstr(str + pos, sep) : NULL;
 
+				if (maxsplit > 0)
+					maxsplit--;
 				if (!hit) {
 					vseq_push(in->a, r->u.seq, v_strn(in->a, str + pos, L - pos));
 					break;
@@ -3509,6 +3517,13 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 				if (pos >= L)
 					break;
 				st = pos;
+				if (maxsplit == 0) {
+					/* the rest, as it is */
+					vseq_push(in->a, r->u.seq, v_strn(in->a, str + st, L - st));
+					break;
+				}
+				if (maxsplit > 0)
+					maxsplit--;
 				while (pos < L && !(str[pos] == ' ' || str[pos] == '\t' || str[pos] == '\n'))
 					pos++;
 				vseq_push(in->a, r->u.seq, v_strn(in->a, str + st, pos - st));

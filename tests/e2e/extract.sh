@@ -242,4 +242,11 @@ is "$(json "$T/o-seq/computation_graph.json" '[(m["id"], m.get("class")) for m i
 is "$(json "$T/o-seq/computation_graph.json" '[u["what"] for u in d["unresolved"]]')" \
 	"['element 1 of nn.Sequential(nn.Conv2d(3, 8, 1), make_norm(8), nn.Conv2d(8, 8, 1))']" "  the unknown element is listed"
 
+# An entry that builds no model: an empty modules list, and it is said.
+printf 'import json\n\nprint(json.dumps({"ok": True}))\n' >"$L/prep.py"
+commit "$L" "prep"
+run_ecg extract --repo "$L" --entry prep.py -q --out "$T/o-prep"
+is "$(json "$T/o-prep/computation_graph.json" '(d["modules"], [(u["anchor"], u["what"]) for u in d["unresolved"]])')" \
+	"([], [('prep.py', 'which model the job runs')])" "no model found: the empty modules list is explained in unresolved"
+
 done_testing
