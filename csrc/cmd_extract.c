@@ -168,14 +168,10 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 			break;
 		case 'c': o->config = optarg; break;
 		case 'M': o->model = optarg; break;
-		case 'j': {
-			size_t j;
-
-			if (extract_parse_size(optarg, &j) < 0 || j > 64)
-				return err_set(ECG_EXIT_USAGE, "-j takes a number of processes from 1 to 64, not '%s'", optarg);
-			o->jobs = (int)j;
+		case 'j':
+			if (cmd_opt_jobs(optarg, &o->jobs) < 0)
+				return -1;
 			break;
-		}
 		case 'm':
 			if (extract_parse_size(optarg, &o->max_file) < 0)
 				return err_set(ECG_EXIT_USAGE, "--max-file-size takes a positive number of bytes, not '%s'", optarg);
@@ -184,10 +180,7 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 			fputs(extract_usage, stdout);
 			return 1;
 		default:
-			if (optopt)
-				return err_set(ECG_EXIT_USAGE, "extract: unknown option '-%c' (see 'ecg extract --help')", optopt);
-			return err_set(ECG_EXIT_USAGE, "extract: unknown or incomplete option '%s' (see 'ecg extract --help')",
-			               argv[optind - 1]);
+			return cmd_opt_unknown("extract", argv);
 		}
 	}
 	if (optind < argc && optind > 1 && !strcmp(argv[optind - 1], "--")) {
@@ -196,11 +189,7 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 	} else if (optind < argc) {
 		return err_set(ECG_EXIT_USAGE, "extract: unexpected argument '%s' (see 'ecg extract --help')", argv[optind]);
 	}
-	if (o->worktree && o->rev)
-		return err_set(ECG_EXIT_USAGE, "extract: --worktree reads the work tree against HEAD; it does not take --rev");
-	if (!o->rev)
-		o->rev = "HEAD";
-	return 0;
+	return cmd_opt_rev("extract", o->worktree, &o->rev);
 }
 
 /* --stats: where the time went, on stderr. */
@@ -451,17 +440,11 @@ static int extract_analyse(struct load *L, const char *entry, const char *func, 
  * NULL. */
 static const repo_file_t *extract_find_file(struct load *L, const char *given)
 {
-	char *rel = load_norm_path(given);
 	char *under = xasprintf("%s%s", repo_prefix(L->repo), given);
-	char *norm = load_norm_path(under);
-	const repo_file_t *f = norm ? load_find(L, norm) : NULL;
+	const repo_file_t *f = load_find_file(L, under);
 
-	if (!f && rel)
-		f = load_find(L, rel);
 	free(under);
-	free(norm);
-	free(rel);
-	return f && f->kind == REPO_FILE ? f : NULL;
+	return f ? f : load_find_file(L, given);
 }
 
 /* --entry: FILE, FILE:FUNCTION or MODULE:FUNCTION (a console script's

@@ -109,32 +109,20 @@ static int jobs_parse_args(int argc, char **argv, struct jobs_opts *o)
 		case 'J': o->json = 1; break;
 		case 'H': o->helpers_dir = optarg; break;
 		case 'q': o->quiet = 1; break;
-		case 'j': {
-			char *end;
-			long j = strtol(optarg, &end, 10);
-
-			if (*end || end == optarg || j < 1 || j > 64)
-				return err_set(ECG_EXIT_USAGE, "-j takes a number of processes from 1 to 64, not '%s'", optarg);
-			o->jobs = (int)j;
+		case 'j':
+			if (cmd_opt_jobs(optarg, &o->jobs) < 0)
+				return -1;
 			break;
-		}
 		case 'h':
 			fputs(jobs_usage, stdout);
 			return 1;
 		default:
-			if (optopt)
-				return err_set(ECG_EXIT_USAGE, "jobs: unknown option '-%c' (see 'ecg jobs --help')", optopt);
-			return err_set(ECG_EXIT_USAGE, "jobs: unknown or incomplete option '%s' (see 'ecg jobs --help')",
-			               argv[optind - 1]);
+			return cmd_opt_unknown("jobs", argv);
 		}
 	}
 	if (optind < argc)
 		return err_set(ECG_EXIT_USAGE, "jobs: unexpected argument '%s' (see 'ecg jobs --help')", argv[optind]);
-	if (o->worktree && o->rev)
-		return err_set(ECG_EXIT_USAGE, "jobs: --worktree reads the work tree against HEAD; it does not take --rev");
-	if (!o->rev)
-		o->rev = "HEAD";
-	return 0;
+	return cmd_opt_rev("jobs", o->worktree, &o->rev);
 }
 
 /* The candidate for (path, func), added if new. */
@@ -232,13 +220,16 @@ static void jobs_scan_main(struct load *L, struct jlist *l)
 		char *text;
 		int found = 0, script;
 
-		text = jobs_text(L, sf->path, &len);
+		/* the bytes: kept when parsed here, else read for this test and
+		 * the file parsed again only when it may be a job */
+		text = sf->loaded ? sf->src : jobs_text(L, sf->path, &len);
 		if (!text)
 			continue;
 		script = jobs_top_loop_text(text);
-		if (strstr(text, "__main__") || script)
+		if (!sf->loaded && (strstr(text, "__main__") || script))
 			prog_ensure(&L->prog, sf);
-		free(text);
+		if (text != sf->src)
+			free(text);
 		if (sf->loaded && sf->mod) {
 			struct ast_arena *a = ast_arena_new();
 
@@ -518,26 +509,18 @@ static int jobs_is_python(const char *tok)
 static char *jobs_launch_path(struct load *L, const char *launcher, const char *tok)
 {
 	const char *slash = strrchr(launcher, '/');
-	char *p, *n;
 	const repo_file_t *f;
 
 	if (strchr(tok, '$') || strchr(tok, '`') || tok[0] == '/')
 		return NULL;
-	n = load_norm_path(tok);
-	f = n ? load_find(L, n) : NULL;
-	if (f && f->kind == REPO_FILE)
-		return n;
-	free(n);
-	if (!slash)
-		return NULL;
-	p = xasprintf("%.*s/%s", (int)(slash - launcher), launcher, tok);
-	n = load_norm_path(p);
-	free(p);
-	f = n ? load_find(L, n) : NULL;
-	if (f && f->kind == REPO_FILE)
-		return n;
-	free(n);
-	return NULL;
+	f = load_find_file(L, tok);
+	if (!f && slash) {
+		char *p = xasprintf("%.*s/%s", (int)(slash - launcher), launcher, tok);
+
+		f = load_find_file(L, p);
+		free(p);
+	}
+	return f ? xstrdup(f->path) : NULL;
 }
 
 /* One logical launcher line (continuations joined), tokenised. */

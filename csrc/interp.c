@@ -840,6 +840,22 @@ static int fn_active(struct interp *in, const struct ast_hdr *def)
 }
 
 /* Call a repo function.  self (may be NULL) is prepended to the args. */
+static int is_loader(const value_t *v)
+{
+	return v->k == VK_INST && v->u.inst->ext && strstr(v->u.inst->ext, "DataLoader");
+}
+
+/* One batch of DataLoader dl: host tensors, pinned if it pins.  The
+ * iteration is recorded as `what` (a data hop), unless what is NULL. */
+static value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what, const struct ast_hdr *site)
+{
+	value_t *pm = vdict_gets(dl->attrs, "pin_memory");
+
+	if (what)
+		sev(f, SEV_LOADER_ITER, what, site);
+	return v_tensor_dev(f->in->a, DEV_HOST, pm ? value_truth(pm) == 1 : 0);
+}
+
 /* A generator object: the call that made it, read again (up to its first
  * yield) each time it is advanced. */
 struct vgen {
@@ -2757,18 +2773,16 @@ static value_t *minmax(struct frame *f, value_t **args, size_t nargs, int want_m
 
 /* isinstance(v, t) for one type: 1, 0, or -1 when not known. */
 /* Whether v is a class or function itself (not an instance): a repo class
- * or function, or an external name that is a torch name or capitalised
- * (a class), where Python's types of scalars and containers are out. */
+ * or function, or an external name that is a torch name or a class name,
+ * where Python's types of scalars and containers are out. */
 static int is_type_ref(struct interp *in, const value_t *v)
 {
 	if (v->k == VK_CLASS || v->k == VK_FUNC || v->k == VK_BOUND)
 		return 1;
 	if (v->k == VK_EXT) {
 		const char *d = canon_ext(in, v->u.ext);
-		const char *last = strrchr(d, '.');
 
-		last = last ? last + 1 : d;
-		return !strncmp(d, "torch.", 6) || (*last >= 'A' && *last <= 'Z');
+		return !strncmp(d, "torch.", 6) || value_ext_is_class(d);
 	}
 	return 0;
 }
@@ -3010,7 +3024,7 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 			vdict_sets(in->a, l->attrs, "__enumerate__", v_bool(in->a, 1));
 			return mk_inst_value(in, l);
 		}
-		if (nargs >= 1 && args[0]->k == VK_INST && args[0]->u.inst->ext && strstr(args[0]->u.inst->ext, "DataLoader")) {
+		if (nargs >= 1 && is_loader(args[0])) {
 			/* enumerate(loader): batches with an index */
 			struct vinst *l = new_inst(in);
 
@@ -3054,12 +3068,12 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 					unk |= a->u.seq->unk_reason != NULL;
 				} else if (a->k == VK_RANGE) {
 					rep[i] = v_unknown(in->a, "the index", "a loop counter");
-				} else if (a->k == VK_INST && a->u.inst->ext && strstr(a->u.inst->ext, "DataLoader")) {
-					value_t *pm = vdict_gets(a->u.inst->attrs, "pin_memory");
+				} else if (is_loader(a)) {
+					const struct ast_hdr *an = AST_IS(site, Call) && AST_AS(site, Call)->args.n > i
+					                           ? AST_AS(site, Call)->args.items[i] : site;
 
-					if (f->mode != M_FWD)
-						sev(f, SEV_LOADER_ITER, afmt(in, "zip(..., %s)", text_of(f, AST_IS(site, Call) && AST_AS(site, Call)->args.n > i ? AST_AS(site, Call)->args.items[i] : site)), site);
-					rep[i] = v_tensor_dev(in->a, DEV_HOST, pm ? value_truth(pm) == 1 : 0);
+					rep[i] = loader_batch(f, a->u.inst, f->mode != M_FWD ? afmt(in, "zip(..., %s)", text_of(f, an)) : NULL,
+					                      site);
 					unk = 1;
 				} else if (is_gen_value(a)) {
 					rep[i] = gen_next(f, a->u.inst, site);
@@ -3680,13 +3694,8 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 	case BI_NEXT:
 		if (nargs >= 1 && is_gen_value(args[0]))
 			return gen_next(f, args[0]->u.inst, site);
-		if (nargs >= 1 && args[0]->k == VK_INST && args[0]->u.inst->ext &&
-		    strstr(args[0]->u.inst->ext, "DataLoader")) {
-			value_t *pm = vdict_gets(args[0]->u.inst->attrs, "pin_memory");
-
-			sev(f, SEV_LOADER_ITER, "next(<DataLoader>)", site);
-			return v_tensor_dev(in->a, DEV_HOST, pm ? value_truth(pm) == 1 : 0);
-		}
+		if (nargs >= 1 && is_loader(args[0]))
+			return loader_batch(f, args[0]->u.inst, "next(<DataLoader>)", site);
 		return unknown_at(f, site, "next() of an iterator ecg does not follow");
 	case BI_M_MOD_REGISTER_BUFFER:
 		if (nargs >= 2 && args[0]->k == VK_STR && self->k == VK_INST)
@@ -4978,21 +4987,16 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		enum flow fl;
 		const struct jctx *ojc = f->jc;
 		const char *ol = f->loop_anchor;
-		int from_loader = it->k == VK_INST && it->u.inst->ext && strstr(it->u.inst->ext, "DataLoader");
+		int from_loader = is_loader(it);
 		struct jctx *lj;
 
 		lj = (struct jctx *)jc_push(f, JC_LOOP, anchor_at(f, &s->h), afmt(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)));
 		f->jc = lj;
 		if (from_loader) {
-			/* a batch from a DataLoader: host tensors, pinned if it pins */
-			value_t *pm = vdict_gets(it->u.inst->attrs, "pin_memory");
+			value_t *batch = loader_batch(f, it->u.inst, afmt(in, "for ... in %s", text_of(f, s->iter)), &s->h);
 
-			value_t *batch;
-
-			sev(f, SEV_LOADER_ITER, afmt(in, "for ... in %s", text_of(f, s->iter)), &s->h);
 			f->mult_reason = afmt(in, "built in a loop over %s, whose length is not known", text_of(f, s->iter));
 			f->mult_expr = text_of(f, s->iter);
-			batch = v_tensor_dev(in->a, DEV_HOST, pm ? value_truth(pm) == 1 : 0);
 			if (vdict_gets(it->u.inst->attrs, "__enumerate__")) {
 				value_t *pair = v_seq(in->a, VK_TUPLE, 2);
 

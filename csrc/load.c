@@ -67,6 +67,15 @@ const repo_file_t *load_find(const struct load *L, const char *path)
 	return NULL;
 }
 
+const repo_file_t *load_find_file(const struct load *L, const char *path)
+{
+	char *norm = load_norm_path(path);
+	const repo_file_t *f = norm ? load_find(L, norm) : NULL;
+
+	free(norm);
+	return f && f->kind == REPO_FILE ? f : NULL;
+}
+
 int load_is_py(const char *path)
 {
 	size_t n = strlen(path);
@@ -341,7 +350,7 @@ cJSON *load_config_file(void *vctx, const char *path, const char *entry_dir, con
 {
 	struct load *L = vctx;
 	const repo_file_t *f = NULL;
-	char *cand, *norm, *data = NULL;
+	char *cand, *data = NULL;
 	size_t len = 0, n;
 	cJSON *j = NULL;
 	PyObject *r = NULL;
@@ -353,16 +362,11 @@ cJSON *load_config_file(void *vctx, const char *path, const char *entry_dir, con
 		return NULL;
 	}
 	cand = xasprintf("%s%s", entry_dir, path);
-	norm = load_norm_path(cand);
-	f = norm ? load_find(L, norm) : NULL;
+	f = load_find_file(L, cand);
 	free(cand);
-	free(norm);
+	if (!f)
+		f = load_find_file(L, path);
 	if (!f) {
-		norm = load_norm_path(path);
-		f = norm ? load_find(L, norm) : NULL;
-		free(norm);
-	}
-	if (!f || f->kind != REPO_FILE) {
 		*why = "the file is not in the repository at this commit";
 		return NULL;
 	}

@@ -247,6 +247,19 @@ int vdict_del(struct vdict *d, const value_t *key)
 	return 1;
 }
 
+int value_ext_is_class(const char *dotted)
+{
+	const char *last = strrchr(dotted, '.'), *p;
+
+	last = last ? last + 1 : dotted;
+	if (*last < 'A' || *last > 'Z')
+		return 0;
+	for (p = last; *p; p++)
+		if (*p >= 'a' && *p <= 'z')
+			return 1;
+	return 0;     /* ALL_CAPS: a constant */
+}
+
 int value_truth(const value_t *v)
 {
 	if (!v)
@@ -261,19 +274,10 @@ int value_truth(const value_t *v)
 	case VK_DICT: return v->u.dict->n != 0;
 	case VK_FUNC: case VK_BOUND: case VK_CLASS: case VK_NS: case VK_BUILTIN:
 		return 1;
-	case VK_EXT: {
-		/* an external class (CamelCase: nn.BatchNorm2d) is truthy; other
-		 * external names may be flags or constants */
-		const char *last = strrchr(v->u.ext, '.');
-		const char *p;
-
-		last = last ? last + 1 : v->u.ext;
-		if (*last >= 'A' && *last <= 'Z')
-			for (p = last; *p; p++)
-				if (*p >= 'a' && *p <= 'z')
-					return 1;
-		return -1;
-	}
+	case VK_EXT:
+		/* an external class is truthy; other external names may be flags
+		 * or constants */
+		return value_ext_is_class(v->u.ext) ? 1 : -1;
 	case VK_INST:
 		/* a module instance is truthy unless it defines __len__ ... a
 		 * container's truth is its length */

@@ -6,4 +6,10 @@
 int cmd_extract(int argc, char **argv);
 int cmd_jobs(int argc, char **argv);
 
+/* Option checks shared by the subcommands (after getopt_long); each
+ * returns 0, or -1 with err_set(ECG_EXIT_USAGE, ...). */
+int cmd_opt_jobs(const char *arg, int *out);           /* -j N, 1..64 */
+int cmd_opt_unknown(const char *cmd, char **argv);     /* getopt's '?' */
+int cmd_opt_rev(const char *cmd, int worktree, const char **rev); /* default HEAD */
+
 #endif

@@ -53,6 +53,10 @@ const repo_file_t *load_find(const struct load *L, const char *path);
  * or NULL when ".." climbs above the start. */
 char *load_norm_path(const char *p);
 
+/* The regular file at path once normalised (load_norm_path), or NULL
+ * (not there, a symlink or a submodule, or climbing out of the tree). */
+const repo_file_t *load_find_file(const struct load *L, const char *path);
+
 int load_is_py(const char *path);
 
 /* *dirty = 1 when, in work-tree mode, the Python files read differ from

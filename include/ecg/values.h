@@ -202,6 +202,9 @@ int value_key_eq(const value_t *a, const value_t *b);
 /* 1 true, 0 false, -1 not known */
 int value_truth(const value_t *v);
 int value_is_known_scalar(const value_t *v);
+/* Whether an external dotted name names a class by Python's convention:
+ * its last part is CamelCase ("torch.nn.BatchNorm2d"), not ALL_CAPS. */
+int value_ext_is_class(const char *dotted);
 /* Python's repr-like text of a known value (for args and config); NULL if
  * the value is not a plain datum. */
 const char *value_repr(struct ast_arena *a, const value_t *v);
