@@ -98,10 +98,48 @@ static void cg_value(const value_t *v, struct catalog_value *out)
 	case VK_INT: out->type = CATALOG_INT; out->i = v->u.i; break;
 	case VK_FLOAT: out->type = CATALOG_FLOAT; out->f = v->u.f; break;
 	case VK_STR: out->type = CATALOG_STR; out->s = v->u.str.s; break;
-	case VK_TENSOR: out->type = CATALOG_TENSOR; out->i = -1; break;
+	case VK_TENSOR:
+		out->type = CATALOG_TENSOR;
+		out->i = v->shape ? (long long)v->shape->nd : -1;
+		out->items = v->shape ? v->shape->n : NULL;
+		out->n = v->shape ? v->shape->nd : 0;
+		break;
 	case VK_TUPLE: case VK_LIST: out->type = CATALOG_OTHER; break;
 	default: out->type = CATALOG_UNKNOWN; break;
 	}
+}
+
+/* The forward call's arguments, by the forward's parameter names; *fstore
+ * is the caller's to free.  *named (when want is not NULL) is the value
+ * passed for parameter `want`, or NULL. */
+static void cg_fwd_args(const struct catalog_class *c, value_t *const *fargs, size_t nfargs,
+                        const struct vdict *fkw, struct catalog_args *fwd, struct catalog_arg **fstore,
+                        const char *want, const value_t **named)
+{
+	size_t i, k, nf = 0;
+
+	if (named)
+		*named = NULL;
+	*fstore = xcalloc(nfargs + (fkw ? fkw->n : 0) + 1, sizeof **fstore);
+	for (i = 0, k = 0; i < nfargs && k < c->nforward; k++) {
+		if (c->forward[k].kind == CATALOG_VAR_POSITIONAL || c->forward[k].kind == CATALOG_VAR_KEYWORD ||
+		    c->forward[k].kind == CATALOG_KEYWORD_ONLY)
+			break;
+		(*fstore)[nf].name = c->forward[k].name;
+		if (want && named && !strcmp(want, c->forward[k].name))
+			*named = fargs[i];
+		cg_value(fargs[i++], &(*fstore)[nf++].v);
+	}
+	for (i = 0; fkw && i < fkw->n; i++) {
+		if (fkw->keys[i]->k != VK_STR)
+			continue;
+		(*fstore)[nf].name = fkw->keys[i]->u.str.s;
+		if (want && named && !strcmp(want, fkw->keys[i]->u.str.s))
+			*named = fkw->vals[i];
+		cg_value(fkw->vals[i], &(*fstore)[nf++].v);
+	}
+	fwd->v = *fstore;
+	fwd->n = nf;
 }
 
 size_t cg_ops(const struct catalog *cat, const struct vinst *m, int training, value_t *const *fargs,
@@ -112,28 +150,12 @@ size_t cg_ops(const struct catalog *cat, const struct vinst *m, int training, va
 	struct catalog_arg *store, *fstore;
 	long long *ints;
 	struct catalog_env env;
-	size_t i, n = 0, nf = 0, k;
+	size_t i, n = 0;
 
 	if (!c)
 		return 0;
 	cg_args(m, &args, &store, &ints);
-	/* the forward call's arguments, by the forward's parameter names */
-	fstore = xcalloc(nfargs + (fkw ? fkw->n : 0) + 1, sizeof *fstore);
-	for (i = 0, k = 0; i < nfargs && k < c->nforward; k++) {
-		if (c->forward[k].kind == CATALOG_VAR_POSITIONAL || c->forward[k].kind == CATALOG_VAR_KEYWORD ||
-		    c->forward[k].kind == CATALOG_KEYWORD_ONLY)
-			break;
-		fstore[nf].name = c->forward[k].name;
-		cg_value(fargs[i++], &fstore[nf++].v);
-	}
-	for (i = 0; fkw && i < fkw->n; i++) {
-		if (fkw->keys[i]->k != VK_STR)
-			continue;
-		fstore[nf].name = fkw->keys[i]->u.str.s;
-		cg_value(fkw->vals[i], &fstore[nf++].v);
-	}
-	fwd.v = fstore;
-	fwd.n = nf;
+	cg_fwd_args(c, fargs, nfargs, fkw, &fwd, &fstore, NULL, NULL);
 	memset(&env, 0, sizeof env);
 	env.args = &args;
 	env.fwd = call_known ? &fwd : NULL;
@@ -201,4 +223,51 @@ long long cg_param_count(const struct catalog *cat, const struct vinst *m)
 	free(store);
 	free(ints);
 	return out;
+}
+
+int cg_out_shape(const struct catalog *cat, const struct vinst *m, int training, value_t *const *fargs,
+                 size_t nfargs, const struct vdict *fkw, struct vshape *out)
+{
+	const struct catalog_class *c = cat && m->ext ? catalog_class(cat, m->ext) : NULL;
+	const char *inname = c ? catalog_shape_input(c) : NULL;
+	struct catalog_args args, fwd;
+	struct catalog_arg *store, *fstore;
+	struct catalog_dim in[VSHAPE_MAX], res[VSHAPE_MAX];
+	const value_t *x;
+	long long *ints;
+	struct catalog_env env;
+	const char *why = NULL;
+	size_t i, nout = 0;
+	int rc;
+
+	if (!inname)
+		return 1;
+	cg_fwd_args(c, fargs, nfargs, fkw, &fwd, &fstore, inname, &x);
+	if (!x || x->k != VK_TENSOR || !x->shape) {
+		free(fstore);
+		return 1;
+	}
+	cg_args(m, &args, &store, &ints);
+	memset(&env, 0, sizeof env);
+	env.args = &args;
+	env.fwd = &fwd;
+	env.training = training;
+	env.first_call = -1;
+	env.distributed = -1;
+	for (i = 0; i < x->shape->nd; i++) {
+		in[i].n = x->shape->n[i];
+		in[i].sym = x->shape->sym[i];
+	}
+	rc = catalog_out_shape(c, &env, in, x->shape->nd, res, VSHAPE_MAX, &nout, &why);
+	free(store);
+	free(fstore);
+	free(ints);
+	if (rc != 0)
+		return rc < 0 ? -1 : 1;
+	out->nd = (unsigned)nout;
+	for (i = 0; i < nout; i++) {
+		out->n[i] = res[i].n;
+		out->sym[i] = res[i].n >= 0 ? NULL : res[i].sym;
+	}
+	return 0;
 }

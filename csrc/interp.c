@@ -22,6 +22,7 @@
 #include "ecg/catalog_glue.h"
 #include <cjson/cJSON.h>
 #include "ecg/interp.h"
+#include "ecg/shapes.h"
 #include "ecg/util.h"
 
 #define MAX_STEPS 4000000L     /* expression evaluations per run */
@@ -83,6 +84,7 @@ struct frame {
 	const char *handler;           /* job mode: running a request handler (its anchor) */
 	const struct jctx *jc;         /* loops, guards and contexts around the code running */
 	int in_backward;               /* an autograd.Function's backward */
+	unsigned loop_serial;          /* forward: the loop read once that is running (0: none) */
 };
 
 struct strset {
@@ -91,6 +93,8 @@ struct strset {
 };
 
 struct interp {
+	unsigned loop_serials;         /* how many loop bodies were read once, for frame.loop_serial */
+	int trace_shapes;              /* ECG_TRACE_SHAPES is set */
 	struct prog *prog;
 	const struct catalog *cat;
 	struct ast_arena *a;
@@ -849,11 +853,50 @@ static int is_loader(const value_t *v)
  * iteration is recorded as `what` (a data hop), unless what is NULL. */
 static value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what, const struct ast_hdr *site)
 {
+	struct interp *in = f->in;
 	value_t *pm = vdict_gets(dl->attrs, "pin_memory");
+	value_t *ds = vdict_gets(dl->attrs, "dataset"), *bs = vdict_gets(dl->attrs, "batch_size");
+	value_t *tensors = ds && ds->k == VK_INST ? vdict_gets(ds->u.inst->attrs, "tensors") : NULL;
+	int pinned = pm ? value_truth(pm) == 1 : 0;
 
 	if (what)
 		sev(f, SEV_LOADER_ITER, what, site);
-	return v_tensor_dev(f->in->a, DEV_HOST, pm ? value_truth(pm) == 1 : 0);
+	if (tensors && tensors->k == VK_TUPLE && !tensors->u.seq->unk_reason && bs) {
+		/* a TensorDataset: each batch is a tuple of the tensors' first
+		 * batch_size rows (the default collate stacks rows) */
+		value_t *r = v_seq(in->a, VK_TUPLE, tensors->u.seq->n);
+		size_t i;
+
+		for (i = 0; i < tensors->u.seq->n; i++) {
+			const struct vshape *x = shape_of(tensors->u.seq->items[i]);
+			value_t *t = v_tensor_dev(in->a, DEV_HOST, pinned);
+
+			if (tensors->u.seq->items[i]->k == VK_TENSOR)
+				t->dt = tensors->u.seq->items[i]->dt;
+			if (x && x->nd >= 1) {
+				struct vshape *b = shape_new(in->a, x->nd);
+				long long n;
+				const char *sym;
+
+				*b = *x;
+				if (bs->k == VK_NONE) {         /* no batching: one row */
+					t->shape = shape_index(in->a, x, v_int(in->a, 0));
+					vseq_push(in->a, r->u.seq, t);
+					continue;
+				}
+				shape_dim_of(bs, &n, &sym);
+				/* the first batch: batch_size rows, or all of them */
+				if (n >= 0 && x->n[0] >= 0 && x->n[0] < n)
+					n = x->n[0];
+				b->n[0] = n;
+				b->sym[0] = n >= 0 ? NULL : sym;
+				t->shape = b;
+			}
+			vseq_push(in->a, r->u.seq, t);
+		}
+		return r;
+	}
+	return v_tensor_dev(in->a, DEV_HOST, pinned);
 }
 
 /* A generator object: the call that made it, read again (up to its first
@@ -1549,7 +1592,36 @@ struct fwdinfo {              /* hung on vinst->entry while interpreting */
 	value_t *ret;
 	int state;                /* 0 not yet, 1 running, 2 done */
 	const char *call_anchor;  /* where it was first called */
+	value_t **args;           /* what the first call passed */
+	size_t nargs;
 };
+
+/* Do two argument lists hold tensors of the same known shapes? */
+static int same_shapes(value_t **a, size_t na, value_t **b, size_t nb)
+{
+	size_t i;
+	unsigned k;
+
+	if (na != nb)
+		return 0;
+	for (i = 0; i < na; i++) {
+		const struct vshape *x = shape_of(a[i]), *y = shape_of(b[i]);
+
+		if ((a[i]->k == VK_TENSOR) != (b[i]->k == VK_TENSOR))
+			return 0;
+		if (a[i]->k != VK_TENSOR)
+			continue;
+		if (!x || !y || x->nd != y->nd)
+			return 0;
+		for (k = 0; k < x->nd; k++) {
+			if (x->n[k] != y->n[k])
+				return 0;
+			if (x->n[k] < 0 && (!x->sym[k] || !y->sym[k] || strcmp(x->sym[k], y->sym[k])))
+				return 0;
+		}
+	}
+	return 1;
+}
 
 static struct fev *emit(struct frame *f, enum fev_kind kind, const struct ast_hdr *site)
 {
@@ -1656,6 +1728,8 @@ size_t interp_container_groups(struct interp *in, const struct vinst *m, size_t 
 
 static value_t *forward_of(struct frame *f, struct vinst *m, value_t **args, size_t nargs,
                            struct vdict *kw, const struct ast_hdr *site);
+static value_t *layer_result(struct interp *in, struct vinst *m, value_t **args, size_t nargs,
+                             struct vdict *kwargs);
 
 /* A call of module m from forward code (or from a Sequential). */
 static value_t *call_module_fwd(struct frame *f, struct vinst *m, value_t **args, size_t nargs,
@@ -1686,9 +1760,24 @@ static value_t *forward_of(struct frame *f, struct vinst *m, value_t **args, siz
 		fi->call_anchor = site ? anchor_at(f, site) : f->ev && f->ev->n ? f->ev->ev[f->ev->n - 1].anchor : NULL;
 	if (fi->state == 1)
 		return v_tensor(in->a);     /* recursion through the same module */
-	if (fi->state == 2)
-		return fi->ret ? fi->ret : v_tensor(in->a);
+	if (fi->state == 2) {
+		/* called again: its events are known; what it returns depends
+		 * on what it is given this time */
+		if (m->mod == VM_LAYER)
+			return layer_result(in, m, args, nargs, kw);
+		if (!fi->ret)
+			return v_tensor(in->a);
+		if (fi->ret->k == VK_TENSOR && fi->ret->shape && !same_shapes(fi->args, fi->nargs, args, nargs)) {
+			value_t *r = v_copy(in->a, fi->ret);
+
+			r->shape = NULL;
+			return r;
+		}
+		return fi->ret;
+	}
 	fi->state = 1;
+	fi->args = args;
+	fi->nargs = nargs;
 	fi->ret = interp_forward(in, m, args, nargs, kw, &fi->seq);
 	fi->state = 2;
 	(void)site;
@@ -1912,8 +2001,132 @@ static int kw_bool(const struct vdict *kw, const char *name)
 
 /* x.<m>(...) on a tensor: an op in forward, and where data moves or the
  * host waits, a schedule event. */
+static value_t *call_tensor_method_(struct frame *f, value_t *fn, const char *m, value_t **args,
+                                    size_t nargs, struct vdict *kw, const struct ast_hdr *site);
+
+/* Give r, the result of op, the shape its arguments decide.  r is copied
+ * first when it is one of the arguments (a value is an object). */
+static value_t *with_shape(struct interp *in, value_t *r, const char *op, value_t **args, size_t nargs,
+                           struct vdict *kw)
+{
+	const struct vshape *s;
+	int dt;
+	size_t i;
+
+	if (!r || r->k != VK_TENSOR || (r->shape && r->dt))
+		return r;
+	s = r->shape ? NULL : shape_of_call(in->a, op, args, nargs, kw);
+	dt = r->dt ? DT_UNKNOWN : shape_dtype_of_call(op, args, nargs, kw);
+	if (!s && !dt)
+		return r;
+	for (i = 0; i < nargs; i++)
+		if (args[i] == r)
+			r = v_copy(in->a, r);
+	for (i = 0; kw && i < kw->n; i++)
+		if (kw->vals[i] == r)
+			r = v_copy(in->a, r);
+	if (s)
+		r->shape = s;
+	if (dt)
+		r->dt = (unsigned char)dt;
+	return r;
+}
+
+/* The size of a tensor read as Python values: x.size(), x.size(i),
+ * x.shape, x.dim(), x.numel(); NULL when its shape is not known. */
+static value_t *size_read(struct frame *f, value_t *x, const char *what, value_t *i, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const struct vshape *s = shape_of(x);
+	unsigned k;
+
+	if (!s)
+		return NULL;
+	if (!strcmp(what, "dim") || !strcmp(what, "ndim") || !strcmp(what, "ndimension"))
+		return v_int(in->a, s->nd);
+	if (!strcmp(what, "numel")) {
+		long long n = 1;
+
+		for (k = 0; k < s->nd; k++) {
+			if (s->n[k] < 0 || (s->n[k] && n > (1LL << 53) / s->n[k]))
+				return NULL;
+			n *= s->n[k];
+		}
+		return v_int(in->a, n);
+	}
+	if (i) {
+		int ok;
+		long long d = as_int(i, &ok);
+
+		if (!ok)
+			return NULL;
+		if (d < 0)
+			d += s->nd;
+		if (d < 0 || d >= (long long)s->nd)
+			return NULL;
+		return shape_dim_value(in->a, s, (unsigned)d, text_of(f, site));
+	}
+	{
+		value_t *t = v_seq(in->a, VK_TUPLE, s->nd);
+
+		for (k = 0; k < s->nd; k++)
+			vseq_push(in->a, t->u.seq, shape_dim_value(in->a, s, k, afmt(in, "%s[%u]", text_of(f, site), k)));
+		return t;
+	}
+}
+
 static value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t **args,
                                    size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *recv = fn->recv;
+	value_t **a2, *r;
+	size_t i;
+
+	if (recv && recv->k == VK_TENSOR && recv->shape &&
+	    (!strcmp(m, "size") || !strcmp(m, "dim") || !strcmp(m, "numel") || !strcmp(m, "ndimension")) &&
+	    (r = size_read(f, recv, m, nargs ? args[0] : kw ? vdict_gets(kw, "dim") : NULL, site))) {
+		if (f->mode == M_FWD)
+			emit_op(f, fn->u.ext, site);
+		return r;
+	}
+	if (f->mode == M_FWD && recv && recv->k == VK_TENSOR &&
+	    (!strcmp(m, "chunk") || !strcmp(m, "split") || !strcmp(m, "unbind") || !strcmp(m, "tensor_split"))) {
+		const struct vshape *pieces[64];
+		size_t n;
+
+		a2 = xmalloc((nargs + 1) * sizeof *a2);
+		a2[0] = recv;
+		for (i = 0; i < nargs; i++)
+			a2[i + 1] = args[i];
+		n = shape_pieces(in->a, fn->u.ext, a2, nargs + 1, kw, pieces, 64);
+		free(a2);
+		if (n) {
+			r = v_seq(in->a, VK_TUPLE, n);
+			emit_op(f, fn->u.ext, site);
+			for (i = 0; i < n; i++) {
+				value_t *t = v_tensor_dev(in->a, recv->dev, 0);
+
+				t->shape = pieces[i];
+				vseq_push(in->a, r->u.seq, t);
+			}
+			return r;
+		}
+	}
+	r = call_tensor_method_(f, fn, m, args, nargs, kw, site);
+	if (!recv || recv->k != VK_TENSOR || !r || r->k != VK_TENSOR)
+		return r;
+	a2 = xmalloc((nargs + 1) * sizeof *a2);
+	a2[0] = recv;
+	for (i = 0; i < nargs; i++)
+		a2[i + 1] = args[i];
+	r = with_shape(in, r, fn->u.ext, a2, nargs + 1, kw);
+	free(a2);
+	return r;
+}
+
+static value_t *call_tensor_method_(struct frame *f, value_t *fn, const char *m, value_t **args,
+                                    size_t nargs, struct vdict *kw, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	value_t *recv = fn->recv;
@@ -2075,8 +2288,82 @@ static const char *parallelism_of(struct frame *f, const char *op, const struct 
 
 /* torch.*: ops in forward; in job code, the objects, copies, syncs and
  * collectives the schedule needs. */
+static value_t *call_torch_(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                            struct vdict *kw, const struct ast_hdr *site, int any_tensor);
+
 static value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                            struct vdict *kw, const struct ast_hdr *site, int any_tensor)
+{
+	struct interp *in = f->in;
+
+	if (f->mode == M_FWD && nargs >= 1 && args[0]->k == VK_TENSOR &&
+	    (!strcmp(last, "chunk") || !strcmp(last, "split") || !strcmp(last, "unbind") ||
+	     !strcmp(last, "tensor_split")) && !strncmp(d, "torch.", 6) && !strchr(d + 6, '.')) {
+		const struct vshape *pieces[64];
+		size_t n = shape_pieces(in->a, d, args, nargs, kw, pieces, 64), i;
+
+		if (n) {
+			value_t *r = v_seq(in->a, VK_TUPLE, n);
+
+			emit_op(f, d, site);
+			for (i = 0; i < n; i++) {
+				value_t *t = v_tensor_dev(in->a, args[0]->dev, 0);
+
+				t->shape = pieces[i];
+				vseq_push(in->a, r->u.seq, t);
+			}
+			return r;
+		}
+	}
+	if (!strcmp(d, "torch.meshgrid") && nargs >= 1) {
+		/* meshgrid(a, b, ...) of 1-D tensors: one tensor per input, each
+		 * of the shape [len(a), len(b), ...] ("xy" swaps the first two) */
+		value_t *const *xs = args;
+		size_t n = nargs, i;
+		value_t *ix = kw ? vdict_gets(kw, "indexing") : NULL;
+		struct vshape *s;
+		value_t *r;
+
+		if (nargs == 1 && (args[0]->k == VK_LIST || args[0]->k == VK_TUPLE) && !args[0]->u.seq->unk_reason) {
+			xs = args[0]->u.seq->items;
+			n = args[0]->u.seq->n;
+		}
+		s = n <= VSHAPE_MAX ? shape_new(in->a, (unsigned)n) : NULL;
+		for (i = 0; s && i < n; i++) {
+			const struct vshape *x = shape_of(xs[i]);
+
+			if (!x || x->nd != 1) {
+				s = NULL;
+				break;
+			}
+			s->n[i] = x->n[0];
+			s->sym[i] = x->sym[0];
+		}
+		if (s && n >= 2 && ix && ix->k == VK_STR && !strcmp(ix->u.str.s, "xy")) {
+			long long t = s->n[0];
+			const char *ts = s->sym[0];
+
+			s->n[0] = s->n[1];
+			s->sym[0] = s->sym[1];
+			s->n[1] = t;
+			s->sym[1] = ts;
+		}
+		if (f->mode == M_FWD)
+			emit_op(f, d, site);
+		r = v_seq(in->a, VK_TUPLE, n);
+		for (i = 0; i < n; i++) {
+			value_t *t = v_tensor_dev(in->a, is_tensorish(xs[i]) ? xs[i]->dev : DEV_UNKNOWN, 0);
+
+			t->shape = s;
+			vseq_push(in->a, r->u.seq, t);
+		}
+		return r;
+	}
+	return with_shape(in, call_torch_(f, d, last, args, nargs, kw, site, any_tensor), d, args, nargs, kw);
+}
+
+static value_t *call_torch_(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                            struct vdict *kw, const struct ast_hdr *site, int any_tensor)
 {
 	struct interp *in = f->in;
 	const char *coll = collective_of(d);
@@ -2181,6 +2468,26 @@ static value_t *call_torch(struct frame *f, const char *d, const char *last, val
 			}
 			vdict_sets(in->a, o->attrs, "pin_memory", v_bool(in->a, kw_bool(kw, "pin_memory")));
 			vdict_sets(in->a, o->attrs, "__anchor__", v_str(in->a, anchor_at(f, site)));
+			{
+				value_t *ds = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "dataset") : NULL;
+				value_t *bs = nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "batch_size") : NULL;
+
+				if (ds)
+					vdict_sets(in->a, o->attrs, "dataset", ds);
+				/* batch_size defaults to 1; a batch_sampler decides it
+				 * otherwise */
+				if (!bs && !(kw && vdict_gets(kw, "batch_sampler")))
+					bs = v_int(in->a, 1);
+				if (bs)
+					vdict_sets(in->a, o->attrs, "batch_size", bs);
+			}
+		}
+		if (!strcmp(last, "TensorDataset")) {
+			value_t *t = v_seq(in->a, VK_TUPLE, nargs);
+
+			for (i = 0; i < nargs; i++)
+				vseq_push(in->a, t->u.seq, args[i]);
+			vdict_sets(in->a, o->attrs, "tensors", t);
 		}
 		return mk_inst_value(in, o);
 	}
@@ -2447,8 +2754,12 @@ static value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t na
 	}
 	/* torch.nn classes: modules */
 	if (!strncmp(d, "torch.nn.", 9) && strchr(d + 9, '.') == NULL && d[9] >= 'A' && d[9] <= 'Z') {
-		if (!strcmp(d, "torch.nn.Parameter"))
-			return v_tensor(in->a);
+		if (!strcmp(d, "torch.nn.Parameter")) {
+			value_t *p = v_tensor(in->a);
+
+			p->shape = nargs >= 1 ? shape_of(args[0]) : kw ? shape_of(vdict_gets(kw, "data")) : NULL;
+			return p;
+		}
 		return mk_inst_value(in, new_torch_module(f, d, args, nargs, kw, site));
 	}
 	/* ops */
@@ -3321,6 +3632,12 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 			if (f->mult_reason && !self->u.seq->unk_reason) {
 				self->u.seq->unk_expr = f->mult_expr;
 				self->u.seq->unk_reason = f->mult_reason;
+			} else if (f->mode == M_FWD && f->loop_serial && self->u.seq->born != f->loop_serial &&
+			           !self->u.seq->unk_reason) {
+				/* a list made outside a loop that is read once:
+				 * one append stands for every iteration's */
+				self->u.seq->unk_expr = f->mult_expr;
+				self->u.seq->unk_reason = "appended to in a loop that ecg reads once";
 			}
 		}
 		return v_none(in->a);
@@ -3699,7 +4016,12 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 		return unknown_at(f, site, "next() of an iterator ecg does not follow");
 	case BI_M_MOD_REGISTER_BUFFER:
 		if (nargs >= 2 && args[0]->k == VK_STR && self->k == VK_INST)
-			vdict_sets(in->a, self->u.inst->attrs, args[0]->u.str.s, v_tensor(in->a));
+		{
+			value_t *b = v_tensor(in->a);
+
+			b->shape = shape_of(args[1]);
+			vdict_sets(in->a, self->u.inst->attrs, args[0]->u.str.s, b);
+		}
 		return v_none(in->a);
 	case BI_M_MOD_CHILDREN:
 		return unknown_at(f, site, "an iterator over modules is not followed");
@@ -3792,11 +4114,28 @@ static value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const
 		}
 		return v_ext(in->a, canon_ext(in, afmt(in, "%s.%s", obj->u.ext, name)));
 	case VK_TENSOR:
+		if ((!strcmp(name, "shape") || !strcmp(name, "ndim")) && (v = size_read(f, obj, name, NULL, site)))
+			return v;
 		if (is_tensor_prop(name))
 			return unknown_at(f, site, "a tensor attribute read at run time");
 		if (!strcmp(name, "T") || !strcmp(name, "mT") || !strcmp(name, "H")) {
+			const struct vshape *s = shape_of(obj);
+
 			emit_op(f, afmt(in, "Tensor.%s", name), site);
-			return v_tensor(in->a);
+			v = v_tensor(in->a);
+			if (s && (s->nd == 2 || (name[0] == 'm' && s->nd >= 2) || (name[0] == 'T' && s->nd <= 2))) {
+				struct vshape *t = shape_new(in->a, s->nd);
+
+				*t = *s;
+				if (s->nd >= 2) {
+					t->n[s->nd - 1] = s->n[s->nd - 2];
+					t->sym[s->nd - 1] = s->sym[s->nd - 2];
+					t->n[s->nd - 2] = s->n[s->nd - 1];
+					t->sym[s->nd - 2] = s->sym[s->nd - 1];
+				}
+				v->shape = t;
+			}
+			return v;
 		}
 		v = v_ext(in->a, afmt(in, "Tensor.%s", name));
 		v->recv = obj;
@@ -4075,7 +4414,13 @@ static value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t
 			dev = l->dev;
 		if (is_tensorish(r) && r->dev > dev)
 			dev = r->dev;
-		return v_tensor_dev(in->a, dev, 0);
+		{
+			value_t *t = v_tensor_dev(in->a, dev, 0);
+
+			t->shape = op == AST_OP_MATMULT ? shape_of_call(in->a, "Tensor.__matmul__", (value_t *[]){ l, r }, 2, NULL)
+			                                : shape_binop(in->a, l, r);
+			return t;
+		}
 	}
 	if (l->k == VK_STR && r->k == VK_STR && op == AST_OP_ADD) {
 		buf_t b;
@@ -4121,6 +4466,12 @@ static value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t
 	if (value_is_known_scalar(l) && value_is_known_scalar(r) && l->k != VK_STR && r->k != VK_STR &&
 	    l->k != VK_NONE && r->k != VK_NONE)
 		return num_binop(f, op, l, r, site);
+	/* 0 + T, T * 1: still the size T */
+	if (op == AST_OP_ADD && l->k == VK_INT && l->u.i == 0 && r->k == VK_UNKNOWN && r->reason == shape_dim_reason)
+		return r;
+	if ((op == AST_OP_ADD || op == AST_OP_SUB) && r->k == VK_INT && r->u.i == 0 && l->k == VK_UNKNOWN &&
+	    l->reason == shape_dim_reason)
+		return l;
 	if (l->k == VK_STR && op == AST_OP_MOD)
 		return unknown_at(f, site, "string formatting is not followed");
 	if (f->mode == M_FWD && l->k == VK_UNKNOWN && r->k == VK_UNKNOWN)
@@ -4227,7 +4578,13 @@ static value_t *eval_compare(struct frame *f, const struct ast_Compare *c)
 			if (is_tensorish(r) && r->dev > dev)
 				dev = r->dev;
 			emit_op(f, afmt(in, "Tensor.__%s__", cmp_dunder(op)), &c->h);
-			return v_tensor_dev(in->a, dev, 0);
+			{
+				value_t *t2 = v_tensor_dev(in->a, dev, 0);
+
+				t2->shape = shape_binop(in->a, l, r);
+				t2->dt = DT_BOOL;
+				return t2;
+			}
 		}
 		t = compare_known(op, l, r);
 		if (t < 0)
@@ -4330,7 +4687,13 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 		/* x[mask] sizes its output from the data */
 		if (obj->dev == DEV_DEVICE && is_tensorish(idx) && f->mode != M_FWD)
 			sev(f, SEV_SYNC, "indexing with a tensor (boolean mask or index array)", &s->h);
-		return v_tensor_dev(in->a, obj->dev, obj->pinned);
+		{
+			value_t *t = v_tensor_dev(in->a, obj->dev, obj->pinned);
+
+			t->shape = shape_index(in->a, shape_of(obj), idx);
+			t->dt = obj->dt;
+			return t;
+		}
 	}
 	switch (obj->k) {
 	case VK_LIST: case VK_TUPLE:
@@ -4633,8 +4996,15 @@ static value_t *eval(struct frame *f, const struct ast_hdr *e)
 				emit_op(f, "Tensor.__invert__", e);
 			if (u->op == AST_UNARY_NOT && x->dev == DEV_DEVICE)
 				sev(f, SEV_SYNC, afmt(in, "%s (the truth of a device tensor)", text_of(f, e)), e);
-			return u->op == AST_UNARY_NOT ? unknown_at(f, e, "the truth of a tensor at run time")
-			                               : v_tensor_dev(in->a, x->dev, 0);
+			if (u->op == AST_UNARY_NOT)
+				return unknown_at(f, e, "the truth of a tensor at run time");
+			{
+				value_t *t2 = v_tensor_dev(in->a, x->dev, 0);
+
+				t2->shape = x->shape;
+				t2->dt = x->dt;
+				return t2;
+			}
 		}
 		switch (u->op) {
 		case AST_UNARY_NOT:
@@ -4703,6 +5073,7 @@ static value_t *eval(struct frame *f, const struct ast_hdr *e)
 		                             : e->kind == AST_Tuple ? &AST_AS(e, Tuple)->elts : &AST_AS(e, Set)->elts;
 
 		v = v_seq(in->a, e->kind == AST_Tuple ? VK_TUPLE : VK_LIST, elts->n);
+		v->u.seq->born = f->loop_serial;
 		for (i = 0; i < elts->n; i++) {
 			const struct ast_hdr *x = elts->items[i];
 
@@ -4855,8 +5226,18 @@ static void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 
 			if (AST_IS(x, Starred))
 				x = AST_AS(x, Starred)->value;
-			assign(f, x, is_tensorish(v) ? v_tensor_dev(in->a, v->dev, v->pinned)
-			               : v_unknown(in->a, text_of(f, x), v->reason ? v->reason : "unpacked from a value not known"));
+			if (is_tensorish(v)) {
+				/* rows of the tensor: its shape without dim 0 */
+				value_t *row = v_tensor_dev(in->a, v->dev, v->pinned);
+				const struct vshape *s = shape_of(v);
+
+				if (s && s->nd >= 1 && s->n[0] == (long long)elts->n)
+					row->shape = shape_index(in->a, s, v_int(in->a, 0));
+				row->dt = v->dt;
+				assign(f, x, row);
+			} else {
+				assign(f, x, v_unknown(in->a, text_of(f, x), v->reason ? v->reason : "unpacked from a value not known"));
+			}
 		}
 		return;
 	}
@@ -4868,12 +5249,93 @@ static void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 	}
 }
 
+/* ECG_TRACE_SHAPES=1 (a development aid): every assignment's value kind
+ * and shape on stderr, "file:line: kind [dims]". */
+static void trace_shape(struct frame *f, const struct ast_hdr *st, const value_t *v)
+{
+	const struct vshape *s = shape_of(v);
+	unsigned i;
+
+	fprintf(stderr, "shape %s:%d: k=%d dt=%d", f->file ? f->file->path : "?", st->line, (int)v->k, (int)v->dt);
+	if (v->k == VK_TUPLE || v->k == VK_LIST)
+		fprintf(stderr, " len=%zu%s", v->u.seq->n, v->u.seq->unk_reason ? "?" : "");
+	if (s) {
+		fputs(" [", stderr);
+		for (i = 0; i < s->nd; i++) {
+			if (s->n[i] >= 0)
+				fprintf(stderr, "%s%lld", i ? ", " : "", s->n[i]);
+			else
+				fprintf(stderr, "%s%s", i ? ", " : "", s->sym[i] ? s->sym[i] : "?");
+		}
+		fputc(']', stderr);
+	} else if (v->k == VK_UNKNOWN) {
+		fprintf(stderr, " (%s)", v->reason ? v->reason : "");
+	}
+	fputc('\n', stderr);
+}
+
+/* A plain name or a chain of attributes of one: reading it runs nothing. */
+static int is_pure_ref(const struct ast_hdr *e, int depth)
+{
+	if (depth > 8)
+		return 0;
+	if (AST_IS(e, Name))
+		return 1;
+	return AST_IS(e, Attribute) && is_pure_ref(AST_AS(e, Attribute)->value, depth + 1);
+}
+
+/* `B, T, C = x.size()` (or x.shape) names x's dims: where a dim of x is
+ * not known, it takes the name the code gives it, and every shape built
+ * from it later says "B" or "T". */
+static void name_dims(struct frame *f, const struct ast_hdr *target, const struct ast_hdr *value)
+{
+	const struct ast_list *elts;
+	const struct ast_hdr *x = NULL;
+	const char *names[VSHAPE_MAX];
+	const struct vshape *s;
+	value_t *obj;
+	size_t i;
+
+	if (AST_IS(target, Tuple))
+		elts = &AST_AS(target, Tuple)->elts;
+	else if (AST_IS(target, List))
+		elts = &AST_AS(target, List)->elts;
+	else
+		return;
+	if (!elts->n || elts->n > VSHAPE_MAX)
+		return;
+	if (AST_IS(value, Attribute) && !strcmp(AST_AS(value, Attribute)->attr, "shape"))
+		x = AST_AS(value, Attribute)->value;
+	else if (AST_IS(value, Call) && !AST_AS(value, Call)->args.n && !AST_AS(value, Call)->keywords.n &&
+	         AST_IS(AST_AS(value, Call)->func, Attribute) &&
+	         !strcmp(AST_AS(AST_AS(value, Call)->func, Attribute)->attr, "size"))
+		x = AST_AS(AST_AS(value, Call)->func, Attribute)->value;
+	if (!x || !is_pure_ref(x, 0))
+		return;
+	for (i = 0; i < elts->n; i++) {
+		const struct ast_hdr *t = elts->items[i];
+
+		if (!AST_IS(t, Name))
+			return;         /* *rest and the like: the rank is not known */
+		/* `_`: the dim is still x's dim i, and says so */
+		names[i] = strcmp(AST_AS(t, Name)->id, "_") ? AST_AS(t, Name)->id
+		           : AST_IS(x, Name) ? afmt(f->in, "%s.shape[%zu]", AST_AS(x, Name)->id, i) : NULL;
+	}
+	obj = eval(f, x);
+	if (obj->k != VK_TENSOR)
+		return;
+	s = shape_named(f->in->a, obj->shape, names, (unsigned)elts->n);
+	if (s)
+		obj->shape = s;
+}
+
 /* A loop body under repeat: forward mode records the multiplier. */
 static enum flow run_body_once(struct frame *f, const struct ast_list *body, long long n, const char *expr,
                                const char *src, const char *reason)
 {
 	long long om = f->mult;
 	const char *oe = f->mult_expr, *os = f->mult_src, *orr = f->mult_reason;
+	unsigned ol = f->loop_serial;
 	enum flow fl;
 
 	if (n < 0 || om < 0) {
@@ -4888,8 +5350,10 @@ static enum flow run_body_once(struct frame *f, const struct ast_list *body, lon
 	if (n != 1) {
 		f->mult_expr = om != 1 && oe ? afmt(f->in, "%s * %s", oe, expr ? expr : "?") : expr;
 		f->mult_src = src;
+		f->loop_serial = ++f->in->loop_serials;
 	}
 	fl = exec_block(f, body);
+	f->loop_serial = ol;
 	f->mult = om;
 	f->mult_expr = oe;
 	f->mult_src = os;
@@ -5175,6 +5639,7 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 			continue;
 		if (a && b && a->k == VK_TENSOR && b->k == VK_TENSOR) {
 			r = v_tensor_dev(in->a, a->dev > b->dev ? a->dev : b->dev, a->pinned && b->pinned);
+			r->shape = shape_join(in->a, a->shape, b->shape);
 		} else if (a && a->k == VK_INST && a->u.inst->mod != VM_NONE) {
 			r = a;
 		} else if (b && b->k == VK_INST && b->u.inst->mod != VM_NONE) {
@@ -5333,7 +5798,13 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		return FL_NORMAL;
 	case AST_Assign: {
 		const struct ast_Assign *a = AST_AS(st, Assign);
-		value_t *v = eval(f, a->value);
+		value_t *v;
+
+		if (a->targets.n == 1)
+			name_dims(f, a->targets.items[0], a->value);
+		v = eval(f, a->value);
+		if (in->trace_shapes)
+			trace_shape(f, st, v);
 
 		for (i = 0; i < a->targets.n; i++)
 			assign(f, a->targets.items[i], v);
@@ -5628,6 +6099,7 @@ struct interp *interp_new(struct prog *p, const struct catalog *cat)
 	for (i = 0; i < sizeof bis / sizeof bis[0]; i++)
 		vdict_sets(in->a, in->builtins, bis[i].n, mk_builtin(in, bis[i].id, NULL));
 	vdict_sets(in->a, in->builtins, "__name__", v_str(in->a, "builtins"));
+	in->trace_shapes = getenv("ECG_TRACE_SHAPES") != NULL;
 	return in;
 }
 
@@ -5784,6 +6256,62 @@ struct vinst *const *interp_models(const struct interp *in, const char *const **
 	return in->models;
 }
 
+/* What a layer (or a module ecg cannot read) returns: a tensor that lives
+ * where its input does, with the shape the catalogue's rule gives. */
+static value_t *layer_result(struct interp *in, struct vinst *m, value_t **args, size_t nargs,
+                             struct vdict *kwargs)
+{
+	int dev = in->gpu ? DEV_DEVICE : DEV_UNKNOWN;
+	size_t i;
+	value_t *r;
+	struct vshape os;
+
+	for (i = 0; i < nargs; i++)
+		if (is_tensorish(args[i]) && args[i]->dev == DEV_HOST)
+			dev = DEV_HOST;
+	r = v_tensor_dev(in->a, dev, 0);
+	if (m->mod == VM_LAYER && cg_out_shape(in->cat, m, -1, args, nargs, kwargs, &os) == 0) {
+		struct vshape *s = shape_new(in->a, os.nd);
+
+		if (s) {
+			*s = os;
+			r->shape = s;
+		}
+	}
+	if (m->mod == VM_LAYER && m->ext) {
+		/* the layers that return a tuple: (output, h_n), (output,
+		 * (h_n, c_n)), (attn_output, attn_weights or None) */
+		const char *c = m->ext;
+		value_t *t;
+
+		if (!strcmp(c, "torch.nn.RNN") || !strcmp(c, "torch.nn.GRU") || !strcmp(c, "torch.nn.LSTM")) {
+			t = v_seq(in->a, VK_TUPLE, 2);
+			vseq_push(in->a, t->u.seq, r);
+			if (!strcmp(c, "torch.nn.LSTM")) {
+				value_t *hc = v_seq(in->a, VK_TUPLE, 2);
+
+				vseq_push(in->a, hc->u.seq, v_tensor_dev(in->a, dev, 0));
+				vseq_push(in->a, hc->u.seq, v_tensor_dev(in->a, dev, 0));
+				vseq_push(in->a, t->u.seq, hc);
+			} else {
+				vseq_push(in->a, t->u.seq, v_tensor_dev(in->a, dev, 0));
+			}
+			return t;
+		}
+		if (!strcmp(c, "torch.nn.MultiheadAttention")) {
+			value_t *nw = kwargs ? vdict_gets(kwargs, "need_weights") : NULL;
+
+			t = v_seq(in->a, VK_TUPLE, 2);
+			vseq_push(in->a, t->u.seq, r);
+			vseq_push(in->a, t->u.seq, !nw || value_truth(nw) == 1 ? v_tensor_dev(in->a, dev, 0)
+			                           : value_truth(nw) == 0 ? v_none(in->a)
+			                           : v_unknown(in->a, "need_weights", "need_weights is not known"));
+			return t;
+		}
+	}
+	return r;
+}
+
 value_t *interp_forward(struct interp *in, struct vinst *m, value_t **args, size_t nargs,
                         struct vdict *kwargs, struct fseq *out)
 {
@@ -5807,17 +6335,8 @@ value_t *interp_forward(struct interp *in, struct vinst *m, value_t **args, size
 		}
 		return v_unknown(in->a, NULL, "a container is not callable");
 	}
-	if (m->mod != VM_REPO || !m->cls || !(fwd = class_lookup(m->cls, "forward", &owner)) || fwd->k != VK_FUNC) {
-		/* a layer (or a module ecg cannot read): its output lives where
-		 * its input does */
-		int dev = in->gpu ? DEV_DEVICE : DEV_UNKNOWN;
-		size_t i;
-
-		for (i = 0; i < nargs; i++)
-			if (is_tensorish(args[i]) && args[i]->dev == DEV_HOST)
-				dev = DEV_HOST;
-		return v_tensor_dev(in->a, dev, 0);
-	}
+	if (m->mod != VM_REPO || !m->cls || !(fwd = class_lookup(m->cls, "forward", &owner)) || fwd->k != VK_FUNC)
+		return layer_result(in, m, args, nargs, kwargs);
 	f.file = fwd->u.fn->file;
 	f.globals = fwd->u.fn->globals;
 	f.qualname = fwd->u.fn->qualname;
@@ -5866,6 +6385,13 @@ const struct fseq *interp_events_of(const struct vinst *m)
 	const struct fwdinfo *fi = m->entry;
 
 	return fi ? &fi->seq : NULL;
+}
+
+value_t *interp_forward_ret(const struct vinst *m)
+{
+	const struct fwdinfo *fi = m->entry;
+
+	return fi && fi->state == 2 ? fi->ret : NULL;
 }
 
 const char *interp_call_anchor(const struct vinst *m)

@@ -34,6 +34,8 @@ struct mt {
 	cJSON *config;
 	struct ast_arena *a;
 	const char *prefix;           /* "" or "netG/" */
+	const struct root_call *root_call;  /* the job's call of the root, or NULL */
+	value_t *root_ret;            /* what the root's forward returned */
 	struct mnode **all;
 	size_t nall, aall;
 };
@@ -468,6 +470,111 @@ static int mt_multisite(const struct mnode *layer)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ shapes */
+
+static cJSON *shape_json(const struct vshape *s)
+{
+	cJSON *a = cJSON_CreateArray();
+	unsigned i;
+
+	for (i = 0; i < s->nd; i++) {
+		if (s->n[i] >= 0)
+			cJSON_AddItemToArray(a, cJSON_CreateNumber((double)s->n[i]));
+		else if (s->sym[i])
+			cJSON_AddItemToArray(a, cJSON_CreateString(s->sym[i]));
+		else
+			cJSON_AddItemToArray(a, cJSON_CreateNull());
+	}
+	return a;
+}
+
+/* The tensors in v, flattened in order (as the profiler lists a call's
+ * inputs): a shape each, or null when the shape is not known.  *known
+ * counts the shapes given.  A value not known at all may or may not be a
+ * tensor (or hold some): then how many there are is not known, and
+ * *unsure is set. */
+static void shapes_of(const value_t *v, cJSON *out, int *known, int *unsure, int depth)
+{
+	size_t i;
+
+	if (depth > 4) {
+		*unsure = 1;
+		return;
+	}
+	switch (v->k) {
+	case VK_TENSOR:
+		if (v->shape) {
+			cJSON_AddItemToArray(out, shape_json(v->shape));
+			(*known)++;
+		} else {
+			cJSON_AddItemToArray(out, cJSON_CreateNull());
+		}
+		break;
+	case VK_UNKNOWN:
+		*unsure = 1;
+		break;
+	case VK_TUPLE: case VK_LIST:
+		if (v->u.seq->unk_reason)
+			*unsure = 1;
+		for (i = 0; i < v->u.seq->n; i++)
+			shapes_of(v->u.seq->items[i], out, known, unsure, depth + 1);
+		break;
+	case VK_DICT:
+		for (i = 0; i < v->u.dict->n; i++)
+			shapes_of(v->u.dict->vals[i], out, known, unsure, depth + 1);
+		break;
+	case VK_INST:
+		/* an object: what tensors it holds is not followed */
+		if (v->u.inst->mod == VM_NONE)
+			*unsure = 1;
+		break;
+	default:
+		break;
+	}
+}
+
+/* shapes: {"in": [...], "out": [...]} for a module's first call, each side
+ * present when it is known how many tensors it has and at least one of
+ * them has a known shape. */
+static void mt_shapes(struct mt *t, const struct mnode *n, cJSON *e)
+{
+	value_t *const *args = NULL;
+	size_t nargs = 0, i;
+	value_t *ret = n->parent ? interp_forward_ret(n->inst) : t->root_ret;
+	cJSON *in = cJSON_CreateArray(), *out = cJSON_CreateArray(), *o;
+	int kin = 0, kout = 0, uin = 0, uout = 0;
+
+	if (n->parent && n->ev && n->ev->kind == FEV_MODULE) {
+		args = n->ev->args;
+		nargs = n->ev->nargs;
+	} else if (!n->parent && t->root_call) {
+		args = t->root_call->args;
+		nargs = t->root_call->nargs;
+	}
+	for (i = 0; args && i < nargs; i++)
+		shapes_of(args[i], in, &kin, &uin, 0);
+	if (ret)
+		shapes_of(ret, out, &kout, &uout, 0);
+	if (uin)
+		kin = 0;
+	if (uout)
+		kout = 0;
+	if (!kin && !kout) {
+		cJSON_Delete(in);
+		cJSON_Delete(out);
+		return;
+	}
+	o = cJSON_AddObjectToObject(e, "shapes");
+	if (kin)
+		cJSON_AddItemToObject(o, "in", in);
+	else
+		cJSON_Delete(in);
+	if (kout)
+		cJSON_AddItemToObject(o, "out", out);
+	else
+		cJSON_Delete(out);
+}
+
 static void mt_json(struct mt *t, struct mnode *n, cJSON *out)
 {
 	cJSON *e = cJSON_CreateObject();
@@ -594,6 +701,8 @@ tail:
 		cJSON_AddStringToObject(c, "expr", m->cond);
 		cJSON_AddNullToObject(c, "taken");
 	}
+	if (m && m->mod != VM_CONTAINER)
+		mt_shapes(t, n, e);
 	if (m)
 		cJSON_AddBoolToObject(e, "external", m->mod != VM_REPO);
 	cJSON_AddItemToArray(out, e);
@@ -627,12 +736,14 @@ void modtree_emit(struct interp *in, const struct mt_model *models, size_t n, cJ
 		/* the root's forward, with the arguments of the call the job made */
 		memset(&local, 0, sizeof local);
 		seq = interp_events_of(m);
+		t.root_call = models[k].call;
+		t.root_ret = interp_forward_ret(m);
 		if (!seq && models[k].call) {
-			(void)interp_forward(in, m, models[k].call->args, models[k].call->nargs,
-			                     models[k].call->kwargs, &local);
+			t.root_ret = interp_forward(in, m, models[k].call->args, models[k].call->nargs,
+			                            models[k].call->kwargs, &local);
 			seq = &local;
 		} else if (!seq) {
-			(void)interp_forward(in, m, NULL, 0, NULL, &local);
+			t.root_ret = interp_forward(in, m, NULL, 0, NULL, &local);
 			seq = &local;
 		}
 		root->call_anchor = models[k].call ? models[k].call->anchor : NULL;

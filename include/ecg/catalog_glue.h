@@ -32,4 +32,11 @@ size_t cg_ops(const struct catalog *cat, const struct vinst *m, int training, va
  * known. */
 long long cg_param_count(const struct catalog *cat, const struct vinst *m);
 
+/* The shape of a layer's (first) output for the call fargs/fkw, from the
+ * catalogue's shape rule and the shape of the input it reads.  0 and *out
+ * filled; 1 when not known (no rule, an input or argument not known); -1
+ * when the rule does not apply to that input (the call would raise). */
+int cg_out_shape(const struct catalog *cat, const struct vinst *m, int training, value_t *const *fargs,
+                 size_t nfargs, const struct vdict *fkw, struct vshape *out);
+
 #endif

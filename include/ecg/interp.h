@@ -189,6 +189,8 @@ const char *interp_forward_anchor(struct interp *in, struct vinst *inst);
  * called from. */
 const struct fseq *interp_events_of(const struct vinst *m);
 const char *interp_call_anchor(const struct vinst *m);
+/* What m's (first) forward returned, or NULL when it has not run. */
+value_t *interp_forward_ret(const struct vinst *m);
 
 /* Runs of structurally equal consecutive children of a container: the
  * start of each run in starts[0..n), starts[n] = nchildren.  The caller

@@ -29,7 +29,7 @@ enum vkind {
 	VK_INST,        /* an instance: of a repo class, or an external module */
 	VK_EXT,         /* an external name: "torch", "torch.nn.Linear" */
 	VK_NS,          /* a repo module (file) namespace */
-	VK_TENSOR,      /* a tensor (shape unknown for now) */
+	VK_TENSOR,      /* a tensor; its shape when it is known */
 	VK_BUILTIN,     /* a Python builtin (range, len, ...) or a method of one */
 	VK_RANGE,
 	VK_SLICE
@@ -37,6 +37,7 @@ enum vkind {
 
 enum { VIA_DEFAULT = 0, VIA_CONFIG_FILE = 1, VIA_OVERRIDE = 2 };
 enum { DEV_UNKNOWN = 0, DEV_HOST = 1, DEV_DEVICE = 2 };
+enum { DT_UNKNOWN = 0, DT_INT = 1, DT_BOOL = 2, DT_FLOAT = 3 };
 
 struct value;
 struct vdict;
@@ -47,6 +48,16 @@ struct interp;
 
 typedef struct value value_t;
 
+/* A tensor's shape: nd dims; dim i is n[i] >= 0 when known, else the
+ * symbol sym[i] ("B", "config.n_embd") or, with sym[i] NULL, unknown.
+ * Shapes are immutable once a value points at them. */
+#define VSHAPE_MAX 8
+struct vshape {
+	unsigned nd;
+	long long n[VSHAPE_MAX];
+	const char *sym[VSHAPE_MAX];
+};
+
 struct vseq {
 	value_t **items;
 	size_t n, alloc;
@@ -56,6 +67,8 @@ struct vseq {
 	/* where its length came from, when a comprehension over range(n)
 	 * built it: n's expression and the anchor of n's value */
 	const char *len_expr, *len_src;
+	/* interp.c: the loop read once that was running when it was made */
+	unsigned born;
 };
 
 struct vfunc {
@@ -87,7 +100,9 @@ struct value {
 	unsigned char via;            /* where src's value was set: VIA_* */
 	unsigned char dev;            /* VK_TENSOR: DEV_* (where it lives) */
 	unsigned char pinned;         /* VK_TENSOR on the host: in pinned memory */
+	unsigned char dt;             /* VK_TENSOR: DT_* (what its elements are) */
 	struct value *recv;           /* VK_EXT "Tensor.<m>": the tensor it was read from */
+	const struct vshape *shape;   /* VK_TENSOR: its shape, or NULL (not known) */
 	union {
 		int b;
 		long long i;

@@ -3,7 +3,7 @@
 # recorded under PyTorch by tests/oracle/record.py), ecg reads a copy of the
 # job at a commit and its computation graph is scored against the truth by
 # tests/oracle/score.py: module paths and classes, repeat counts, ops, forward
-# code anchors (metrics and thresholds in score.py's docstring).
+# code anchors, shapes (metrics and thresholds in score.py's docstring).
 #
 # First the scorer proves itself on every truth (a perfect graph built from
 # the truth scores 100%, broken copies fail the metric they break): those
@@ -97,12 +97,13 @@ for n in $fixtures; do
 	"$PY" -I -S "$SCORE" "$src/truth.json" "$O/computation_graph.json" --fixture-dir "$src" \
 		--json >"$T/score-$n.json" 2>"$T/score-$n.err"
 	failed=0
-	for metric in modules repeat ops anchors; do
+	for metric in modules repeat ops anchors shapes; do
 		case $metric in
 		modules) what="module paths and classes (100%)" ;;
 		repeat) what="repeat counts (exact where given, given for >= 95% of repeating units)" ;;
 		ops) what="ops (recall >= 95%, precision >= 90%)" ;;
 		anchors) what="forward code anchors (exact)" ;;
+		shapes) what="shapes (every dim given right, >= 50% of entries in full)" ;;
 		esac
 		st=$(json "$T/score-$n.json" "int(not d['$metric']['pass'])" 2>/dev/null)
 		[ "$st" = 0 ] || { st=1; failed=1; }

@@ -100,6 +100,19 @@ layer or container.
    Uncovered modules fail.  Modules whose forward is not in the fixture
    (inherited from torch) are not counted.
 
+5. shapes -- the `shapes` of module entries, thresholds: every dim given is
+   right (100%), and >= 50% of judged entries give both sides in full.
+   Judged: every ecg entry of kind model, module or layer that covers a
+   truth module which ran; it is compared with the first CALL record of
+   the first truth module it covers.  `in` and `out` are lists with one
+   item per tensor (null: a tensor whose shape is not given); when given,
+   the list must have the truth's length, and each shape given the truth's
+   rank.  A dim given as an integer must equal the truth's; a dim given as
+   a symbol ("B", "config.n_embd") must stand for one value within the
+   entry (in and out together); null is not given.  An entry gives a side
+   "in full" when that side is present and every dim of every tensor in it
+   is an integer or a symbol.  With no judged entry the metric fails.
+
 --self-test builds a perfect graph from each truth (identical consecutive
 children of ModuleList/Sequential collapsed into "*" or "a:b" entries,
 function entries for `via` chains, ops with their anchors, total_repeat and
@@ -117,6 +130,7 @@ import re
 import sys
 
 MODULE_KINDS = ("model", "module", "layer", "container")
+METRICS = ("modules", "repeat", "ops", "anchors", "shapes")
 ITERATED = {"torch.nn.ModuleList", "torch.nn.ModuleDict",
             "torch.nn.ParameterList", "torch.nn.ParameterDict"}
 CONTAINERS = ITERATED | {"torch.nn.Sequential"}
@@ -135,7 +149,8 @@ META_PROPERTIES = {"shape", "device", "dtype", "T", "mT", "H", "mH", "ndim",
 META_NAMES = {"Tensor." + n for n in META_METHODS | META_PROPERTIES}
 
 THRESHOLDS = {"modules": 1.0, "repeat_exact": 1.0, "repeat_given": 0.95,
-              "op_recall": 0.95, "op_precision": 0.90, "anchors": 1.0}
+              "op_recall": 0.95, "op_precision": 0.90, "anchors": 1.0,
+              "shapes_right": 1.0, "shapes_given": 0.5}
 
 ANCHOR_RE = re.compile(r"^([^:]*\.py):(.+):([0-9]+)$")
 RANGE_RE = re.compile(r"^([0-9]+):([0-9]+)$")
@@ -595,10 +610,81 @@ class Scorer:
         return {"judged": n, "ok": good, "rate": rate, "not_in_fixture": skipped,
                 "pass": rate >= THRESHOLDS["anchors"], "failures": fails}
 
+    # 5
+    def first_call(self, tm):
+        for c in self.t.calls:
+            if c.get("module") == tm["id"]:
+                return c
+        return None
+
+    def shapes(self):
+        judged = full = dims_given = dims_right = 0
+        wrong, partial = [], []
+        for e in self.mod_entries:
+            if e.get("kind") not in ("model", "module", "layer"):
+                continue
+            tms = [tm for tm in self.covered_by.get(e["id"], ()) if tm.get("calls")]
+            if not tms:
+                continue
+            call = self.first_call(tms[0])
+            if call is None or "out" not in call:
+                continue
+            judged += 1
+            sh = e.get("shapes")
+            if not isinstance(sh, dict):
+                partial.append("%r: no shapes" % e["id"])
+                continue
+            syms = {}
+            sides_full = 0
+            for side in ("in", "out"):
+                got = sh.get(side)
+                want = call.get(side) or []
+                if got is None:
+                    continue
+                if not isinstance(got, list) or len(got) != len(want):
+                    wrong.append("%r %s: %d tensors, truth %d (%s)" % (e["id"], side, len(got) if isinstance(got, list) else -1, len(want), want))
+                    continue
+                side_full = True
+                for i, (g, w) in enumerate(zip(got, want)):
+                    if g is None:
+                        side_full = False
+                        continue
+                    if not isinstance(g, list) or len(g) != len(w):
+                        wrong.append("%r %s[%d]: %r, truth %r (rank)" % (e["id"], side, i, g, w))
+                        side_full = False
+                        continue
+                    for d, (gd, wd) in enumerate(zip(g, w)):
+                        if gd is None:
+                            side_full = False
+                            continue
+                        dims_given += 1
+                        if isinstance(gd, str):
+                            if syms.setdefault(gd, wd) == wd:
+                                dims_right += 1
+                            else:
+                                wrong.append("%r %s[%d] dim %d: symbol %r is %d here and %d elsewhere in the entry"
+                                             % (e["id"], side, i, d, gd, wd, syms[gd]))
+                        elif isinstance(gd, int) and not isinstance(gd, bool) and gd == wd:
+                            dims_right += 1
+                        else:
+                            wrong.append("%r %s[%d]: %r, truth %r" % (e["id"], side, i, g, w))
+                if side_full:
+                    sides_full += 1
+            if sides_full == 2:
+                full += 1
+            else:
+                partial.append("%r: %r, truth in %r out %r" % (e["id"], sh, call.get("in"), call.get("out")))
+        right_rate = dims_right / dims_given if dims_given else None
+        given_rate = full / judged if judged else None
+        return {"judged": judged, "full": full, "given_rate": given_rate,
+                "dims_given": dims_given, "dims_right": dims_right, "right_rate": right_rate,
+                "pass": judged > 0 and not wrong and given_rate >= THRESHOLDS["shapes_given"],
+                "failures": wrong, "not_full": partial}
+
     def score(self):
         r = {"fixture": self.t.fixture, "modules": self.modules(), "repeat": self.repeat(),
-             "ops": self.ops(), "anchors": self.anchors()}
-        r["pass"] = all(r[k]["pass"] for k in ("modules", "repeat", "ops", "anchors"))
+             "ops": self.ops(), "anchors": self.anchors(), "shapes": self.shapes()}
+        r["pass"] = all(r[k]["pass"] for k in METRICS)
         return r
 
 
@@ -655,12 +741,20 @@ def print_table(r, verbose, out=sys.stdout):
     if a["not_in_fixture"]:
         out.write("  %d modules inherit forward from outside the fixture (not counted)\n" % a["not_in_fixture"])
     items("failing", a["failures"])
+    sh = r["shapes"]
+    row("shape dims right (given)", "%d/%d" % (sh["dims_right"], sh["dims_given"]), sh["right_rate"], "100%",
+        not sh["failures"])
+    row("shapes given in full", "%d/%d" % (sh["full"], sh["judged"]), sh["given_rate"], ">=50%",
+        sh["judged"] > 0 and sh["given_rate"] >= THRESHOLDS["shapes_given"])
+    items("wrong shapes", sh["failures"])
+    if verbose:
+        items("shapes not given in full", sh["not_full"])
 
 
 def json_numbers(r):
     """The numbers only (no item lists)."""
     out = {"fixture": r["fixture"], "pass": r["pass"]}
-    for k in ("modules", "repeat", "ops", "anchors"):
+    for k in METRICS:
         out[k] = {kk: v for kk, v in r[k].items() if not isinstance(v, list)}
     return out
 
@@ -818,6 +912,9 @@ def build_perfect(truth, fixture_dir, collapse=True):
             kind = "layer"
         entry = {"id": eid, "kind": kind, "parent": parent_eid,
                  "order": order, "class": cls}
+        first_call = next((c for c in truth.calls if c.get("module") == first["id"]), None)
+        if kind != "container" and first_call is not None and "out" in first_call:
+            entry["shapes"] = {"in": first_call.get("in") or [], "out": first_call.get("out") or []}
         if first.get("defined_in"):
             entry["code_anchor"] = cls_index.forward_anchor(first["defined_in"])
             entry["external"] = False
@@ -903,7 +1000,7 @@ CLASS_CASES = [
 
 
 def _metric_results(r):
-    return {k: r[k]["pass"] for k in ("modules", "repeat", "ops", "anchors")}
+    return {k: r[k]["pass"] for k in METRICS}
 
 
 def self_test(truth_paths, out=sys.stdout):
@@ -1013,7 +1110,34 @@ def _self_test_fixture(tp, check, out):
           "%s: perfect expanded graph (no patterns) scores 100%%" % name)
 
     # today's ecg: an empty graph fails every metric
-    expect([], {"modules", "repeat", "ops", "anchors"}, "an empty graph")
+    expect([], set(METRICS), "an empty graph")
+
+    # shapes: one wrong dim; a symbol for a dim; one symbol for two values
+    g = copy.deepcopy(perfect)
+    shaped = [x for x in g if any(s for s in (x.get("shapes") or {}).get("out", []) if s)]
+    if shaped:
+        x = shaped[0]
+        s = next(s for s in x["shapes"]["out"] if s)
+        s[0] += 1
+        expect(g, {"shapes"}, "a wrong output dim on %r" % x["id"])
+        g = copy.deepcopy(perfect)
+        x = [y for y in g if y["id"] == x["id"]][0]
+        s = next(s for s in x["shapes"]["out"] if s)
+        s[0] = "B"
+        expect(g, set(), "a symbol for a dim on %r" % x["id"])
+        two = [(x, i) for x in g for i, s in enumerate((x.get("shapes") or {}).get("out", []))
+               if s and len(s) >= 2 and s[0] != s[-1]]
+        if two:
+            x, i = two[0]
+            x["shapes"]["out"][i][0] = "Q"
+            x["shapes"]["out"][i][-1] = "Q"
+            expect(g, {"shapes"}, "one symbol for two values on %r" % x["id"])
+        g = copy.deepcopy(perfect)
+        for x in g:
+            x.pop("shapes", None)
+        expect(g, {"shapes"}, "no shapes at all")
+    else:
+        skip("no entry with an output shape")
 
     # a wrong class
     g = copy.deepcopy(perfect)
