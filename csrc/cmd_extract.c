@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ecg/analyse.h"
 #include "ecg/ast.h"
 #include "ecg/catalog.h"
 #include "ecg/cmd.h"
@@ -312,128 +313,25 @@ static int extract_read_overrides(struct load *L, const char *path, cJSON **out)
  * starts, and its step.  Strings go into the arena of `in`. */
 /* Read the job from its entry script: the models it calls, and what their
  * forwards do. */
+/* The analysis of the job at `entry` (FUNC: started at that function),
+ * with this run's options. */
 static int extract_analyse(struct load *L, const char *entry, const char *func, const struct extract_opts *o,
                            const struct catalog *cat, const cJSON *overrides, cJSON *modules, cJSON *unres,
                            cJSON *config, struct job_info *job, cJSON *sched_parts)
 {
-	struct prog *prog = &L->prog;
-	struct sfile *ef = prog_file(prog, entry);
-	struct interp *in;
-	const struct root_call *roots;
-	struct mt_model *models;
-	const struct interp_note *notes;
-	size_t nroots, nmodels = 0, i, k, nnotes;
-	const char *slash;
+	struct analyse_opts ao;
 
-	if (!ef)
-		return 0;
-	prog_ensure(prog, ef);
-	if (!ef->mod)
-		return 0;
-	slash = strrchr(entry, '/');
-	free(prog->entry_dir);
-	prog->entry_dir = slash ? xstrndup(entry, (size_t)(slash - entry) + 1) : xstrdup("");
-	in = interp_new(prog, cat);
-	if (o->job_argc)
-		interp_set_argv(in, (const char *const *)o->job_argv, o->job_argc);
-	interp_set_loader(in, load_config_file, L);
-	for (i = 0; i < o->nsets; i++) {
-		const char *eq = strchr(o->sets[i], '=');
-		char *key = xstrndup(o->sets[i], (size_t)(eq - o->sets[i]));
-
-		interp_set_override(in, key, eq + 1);
-		free(key);
-	}
-	if (overrides) {
-		const cJSON *c;
-
-		cJSON_ArrayForEach(c, overrides)
-			interp_set_override(in, c->string, c->valuestring);
-	}
-	if (!func) {
-		interp_run_entry(in, ef);
-	} else if (interp_run_function(in, ef, func) < 0) {
-		err_set(ECG_EXIT_INPUT, "entry '%s': %s defines no function '%s'", o->entry, entry, func);
-		interp_free(in);
-		return -1;
-	}
-	roots = interp_roots(in, &nroots);
-	models = xcalloc(nroots + 1, sizeof *models);
-	for (i = 0; i < nroots; i++) {
-		int dup = 0;
-
-		for (k = 0; k < nmodels; k++)
-			if (models[k].root == roots[i].inst)
-				dup = 1;
-		if (dup)
-			continue;
-		models[nmodels].root = roots[i].inst;
-		models[nmodels].name = roots[i].inst->bound_name ? roots[i].inst->bound_name
-		                       : roots[i].binding ? roots[i].binding : "model";
-		models[nmodels].call = &roots[i];
-		nmodels++;
-	}
-	if (nmodels == 0) {
-		/* no call of a model seen (handed to a framework's trainer, or
-		 * called where ecg cannot follow): the module instances the job
-		 * built and named are the candidates, all listed */
-		struct vinst *const *cands;
-		const char *const *where;
-		size_t nc = interp_candidates(in, &cands, &where);
-
-		models = xrealloc(models, (nc + 1) * sizeof *models);
-		for (i = 0; i < nc; i++) {
-			int dup = 0;
-
-			for (k = 0; k < nmodels; k++)
-				if (models[k].root == cands[i])
-					dup = 1;
-			if (dup || cands[i]->parent)
-				continue;
-			models[nmodels].root = cands[i];
-			models[nmodels].name = cands[i]->bound_name;
-			models[nmodels].call = NULL;
-			nmodels++;
-		}
-		if (nmodels)
-			records_add_unresolved(unres, entry, "which model the job runs",
-			                       nmodels > 1 ? "the job calls no model where ecg can see it; every module it builds and names is listed"
-			                                   : "the job calls no model where ecg can see it; the one module it builds and names is listed");
-		else
-			records_add_unresolved(unres, entry, "which model the job runs",
-			                       "ecg found no module that the job builds and names, nor a call of one: the modules list is empty");
-	}
-	job_classify(in, job);
-	if (o->model) {
-		size_t keep = 0;
-
-		for (k = 0; k < nmodels; k++) {
-			if (!strcmp(models[k].name, o->model) || !strcmp(interp_class_name(models[k].root), o->model))
-				models[keep++] = models[k];
-		}
-		if (!keep) {
-			buf_t b;
-
-			buf_init(&b);
-			for (k = 0; k < nmodels; k++)
-				buf_addf(&b, "%s%s (%s)", k ? ", " : "", models[k].name, interp_class_name(models[k].root));
-			err_set(ECG_EXIT_INPUT, "--model %s: the job calls %s", o->model, nmodels ? b.buf : "no model");
-			buf_free(&b);
-			free(models);
-			interp_free(in);
-			return -1;
-		}
-		nmodels = keep;
-	}
-	modtree_emit(in, models, nmodels, modules, config);
-	/* after the forwards were read: their syncs and collectives count */
-	schedule_emit(in, job->type, sched_parts);
-	notes = interp_notes(in, &nnotes);
-	for (i = 0; i < nnotes; i++)
-		records_add_unresolved(unres, notes[i].anchor, notes[i].what, notes[i].reason);
-	free(models);
-	interp_free(in);
-	return 0;
+	memset(&ao, 0, sizeof ao);
+	ao.entry_spec = o->entry;
+	ao.argv = (const char *const *)o->job_argv;
+	ao.argc = o->job_argc;
+	ao.sets = (const char *const *)o->sets;
+	ao.nsets = o->nsets;
+	ao.overrides = overrides;
+	ao.model = o->model;
+	ao.loader = load_config_file;
+	ao.loader_ctx = L;
+	return analyse_job(&L->prog, entry, func, &ao, cat, modules, unres, config, job, sched_parts);
 }
 
 /* A path as given (relative to where --repo pointed, or to the root), or
@@ -586,19 +484,8 @@ int cmd_extract(int argc, char **argv)
 	h.step_anchor = job.step_anchor;
 	h.job_type = job.type;
 	h.job_evidence = job.evidence;
-	graph = records_graph_new(&h);
-	sched = records_schedule_new(&h);
-	cJSON_ReplaceItemInObjectCaseSensitive(graph, "modules", modules);
+	records_assemble(&h, modules, sched_parts, &graph, &sched);
 	modules = NULL;
-	if (sched_parts) {
-		static const char *const sections[] = { "phases", "data_path", "host_device", "device_device",
-		                                        "compute", "overlap", NULL };
-		size_t si;
-
-		for (si = 0; sections[si]; si++)
-			cJSON_ReplaceItemInObjectCaseSensitive(sched, sections[si],
-			        cJSON_DetachItemFromObjectCaseSensitive(sched_parts, sections[si]));
-	}
 	graph_text = emit_render(graph);
 	sched_text = emit_render(sched);
 	if (emit_write_atomic(out_dir, RECORDS_GRAPH_FILE, graph_text, strlen(graph_text)) < 0)

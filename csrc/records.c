@@ -108,3 +108,20 @@ void records_add_unresolved(cJSON *list, const char *anchor, const char *what, c
 	cJSON_AddStringToObject(e, "reason", reason);
 	cJSON_AddItemToArray(list, e);
 }
+
+void records_assemble(const records_header_t *h, cJSON *modules, cJSON *sched_parts, cJSON **graph,
+                      cJSON **sched)
+{
+	static const char *const sections[] = { "phases", "data_path", "host_device", "device_device",
+	                                        "compute", "overlap", NULL };
+	size_t i;
+
+	*graph = records_graph_new(h);
+	*sched = records_schedule_new(h);
+	if (modules)
+		cJSON_ReplaceItemInObjectCaseSensitive(*graph, "modules", modules);
+	if (sched_parts)
+		for (i = 0; sections[i]; i++)
+			cJSON_ReplaceItemInObjectCaseSensitive(*sched, sections[i],
+			        cJSON_DetachItemFromObjectCaseSensitive(sched_parts, sections[i]));
+}

@@ -33,6 +33,13 @@ typedef struct {
 cJSON *records_graph_new(const records_header_t *h);
 cJSON *records_schedule_new(const records_header_t *h);
 
+/* Both records: the header from h, the graph's modules (taken: the
+ * caller no longer owns it; NULL keeps the empty list) and the schedule's
+ * sections moved out of sched_parts (NULL: they stay empty).  *graph and
+ * *sched are the caller's to cJSON_Delete. */
+void records_assemble(const records_header_t *h, cJSON *modules, cJSON *sched_parts, cJSON **graph,
+                      cJSON **sched);
+
 /* Append {"file","line","col","message"}; line/col 0 are written as null. */
 void records_add_parse_error(cJSON *list, const char *file, long line, long col, const char *message);
 /* Append {"anchor","what","reason"}. */

@@ -1,0 +1,137 @@
+/* analyse.c - see include/ecg/analyse.h */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecg/analyse.h"
+#include "ecg/err.h"
+#include "ecg/modtree.h"
+#include "ecg/records.h"
+#include "ecg/schedule.h"
+#include "ecg/util.h"
+
+int analyse_job(struct prog *prog, const char *entry, const char *func, const struct analyse_opts *o,
+                const struct catalog *cat, cJSON *modules, cJSON *unres, cJSON *config,
+                struct job_info *job, cJSON *sched_parts)
+{
+	struct sfile *ef = prog_file(prog, entry);
+	struct interp *in;
+	const struct root_call *roots;
+	struct mt_model *models;
+	const struct interp_note *notes;
+	size_t nroots, nmodels = 0, i, k, nnotes;
+	const char *slash;
+
+	if (!ef)
+		return 0;
+	prog_ensure(prog, ef);
+	if (!ef->mod)
+		return 0;
+	slash = strrchr(entry, '/');
+	free(prog->entry_dir);
+	prog->entry_dir = slash ? xstrndup(entry, (size_t)(slash - entry) + 1) : xstrdup("");
+	in = interp_new(prog, cat);
+	if (o->argc)
+		interp_set_argv(in, o->argv, o->argc);
+	if (o->loader)
+		interp_set_loader(in, o->loader, o->loader_ctx);
+	for (i = 0; i < o->nsets; i++) {
+		const char *eq = strchr(o->sets[i], '=');
+		char *key = xstrndup(o->sets[i], (size_t)(eq - o->sets[i]));
+
+		interp_set_override(in, key, eq + 1);
+		free(key);
+	}
+	if (o->overrides) {
+		const cJSON *c;
+
+		cJSON_ArrayForEach(c, o->overrides)
+			interp_set_override(in, c->string, c->valuestring);
+	}
+	if (!func) {
+		interp_run_entry(in, ef);
+	} else if (interp_run_function(in, ef, func) < 0) {
+		err_set(ECG_EXIT_INPUT, "entry '%s': %s defines no function '%s'", o->entry_spec ? o->entry_spec : entry,
+		        entry, func);
+		interp_free(in);
+		return -1;
+	}
+	roots = interp_roots(in, &nroots);
+	models = xcalloc(nroots + 1, sizeof *models);
+	for (i = 0; i < nroots; i++) {
+		int dup = 0;
+
+		for (k = 0; k < nmodels; k++)
+			if (models[k].root == roots[i].inst)
+				dup = 1;
+		if (dup)
+			continue;
+		models[nmodels].root = roots[i].inst;
+		models[nmodels].name = roots[i].inst->bound_name ? roots[i].inst->bound_name
+		                       : roots[i].binding ? roots[i].binding : "model";
+		models[nmodels].call = &roots[i];
+		nmodels++;
+	}
+	if (nmodels == 0) {
+		/* no call of a model seen (handed to a framework's trainer, or
+		 * called where ecg cannot follow): the module instances the job
+		 * built and named are the candidates, all listed */
+		struct vinst *const *cands;
+		const char *const *where;
+		size_t nc = interp_candidates(in, &cands, &where);
+
+		models = xrealloc(models, (nc + 1) * sizeof *models);
+		for (i = 0; i < nc; i++) {
+			int dup = 0;
+
+			for (k = 0; k < nmodels; k++)
+				if (models[k].root == cands[i])
+					dup = 1;
+			if (dup || cands[i]->parent)
+				continue;
+			models[nmodels].root = cands[i];
+			models[nmodels].name = cands[i]->bound_name;
+			models[nmodels].call = NULL;
+			nmodels++;
+		}
+		if (nmodels)
+			records_add_unresolved(unres, entry, "which model the job runs",
+			                       nmodels > 1 ? "the job calls no model where ecg can see it; every module it builds and names is listed"
+			                                   : "the job calls no model where ecg can see it; the one module it builds and names is listed");
+		else
+			records_add_unresolved(unres, entry, "which model the job runs",
+			                       "ecg found no module that the job builds and names, nor a call of one: the modules list is empty");
+	}
+	job_classify(in, job);
+	if (o->model) {
+		size_t keep = 0;
+
+		for (k = 0; k < nmodels; k++) {
+			if (!strcmp(models[k].name, o->model) || !strcmp(interp_class_name(models[k].root), o->model))
+				models[keep++] = models[k];
+		}
+		if (!keep) {
+			buf_t b;
+
+			buf_init(&b);
+			for (k = 0; k < nmodels; k++)
+				buf_addf(&b, "%s%s (%s)", k ? ", " : "", models[k].name, interp_class_name(models[k].root));
+			err_set(ECG_EXIT_INPUT, "--model %s: the job calls %s", o->model, nmodels ? b.buf : "no model");
+			buf_free(&b);
+			free(models);
+			interp_free(in);
+			return -1;
+		}
+		nmodels = keep;
+	}
+	modtree_emit(in, models, nmodels, modules, config);
+	/* after the forwards were read: their syncs and collectives count */
+	schedule_emit(in, job->type, sched_parts);
+	notes = interp_notes(in, &nnotes);
+	for (i = 0; i < nnotes; i++)
+		records_add_unresolved(unres, notes[i].anchor, notes[i].what, notes[i].reason);
+	free(models);
+	interp_free(in);
+	return 0;
+}
