@@ -37,7 +37,8 @@
 
 static const char extract_usage[] =
 "usage: ecg extract [--repo PATH] [--rev REV | --worktree] [--entry FILE]\n"
-"                   [--out DIR] [--max-file-size BYTES] [--helpers-dir DIR] [-q]\n"
+"                   [--out DIR] [--all] [--max-file-size BYTES]\n"
+"                   [--max-file-tokens N] [--helpers-dir DIR] [-q]\n"
 "                   [--set KEY=VALUE]... [--config FILE] [--model NAME]\n"
 "                   [-j N] [--stats]\n"
 "                   [-- JOB-ARGS...]\n"
@@ -60,8 +61,14 @@ static const char extract_usage[] =
 "                        lists the entries)\n"
 "  --out DIR             where to write the records (default: records/ at the\n"
 "                        work tree's root; required for a bare repository)\n"
+"  --all                 parse every .py file of the commit; by default, with\n"
+"                        --entry, only the files the job reaches through its\n"
+"                        imports are read (and listed in `files`)\n"
 "  --max-file-size BYTES larger .py files are not parsed and are reported in\n"
 "                        parse_errors (default: 16777216)\n"
+"  --max-file-tokens N   .py files of more than about N tokens are not parsed\n"
+"                        (CPython's tree takes about 1 KB a token) and are\n"
+"                        reported in parse_errors (default: 1000000)\n"
 "  --helpers-dir DIR     where ecg's Python helpers are (default: found\n"
 "                        next to the build tree, else the installed ones)\n"
 "  -q, --quiet           do not print per-file warnings\n"
@@ -73,9 +80,10 @@ static const char extract_usage[] =
 "                        applied as --set (nested keys by their last name)\n"
 "  --model NAME          the model to record, by the name the job binds it to\n"
 "                        or its class, when the job calls several\n"
-"  -j, --jobs N          parse in N worker processes (default: one per CPU\n"
-"                        for 200 files or more, else none); the records are\n"
-"                        the same for every N\n"
+"  -j, --jobs N          parse in N worker processes when every file is parsed\n"
+"                        (--all, or no --entry; default: one per CPU for 200\n"
+"                        files or more, else none); the records are the same\n"
+"                        for every N\n"
 "  --stats               print where the time went, phase by phase, on stderr\n"
 "  -- JOB-ARGS...        the job's own command line (what follows the script\n"
 "                        name), read by its argparse or configurator, so that\n"
@@ -107,6 +115,8 @@ struct extract_opts {
 	size_t nsets;
 	const char *config;         /* --config FILE */
 	size_t max_file;
+	size_t max_tokens;          /* --max-file-tokens */
+	int all;                    /* --all: parse every file */
 	char **job_argv;            /* after `--`: the job's own command line */
 	size_t job_argc;
 };
@@ -141,6 +151,8 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 		{ "set", required_argument, NULL, 's' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "model", required_argument, NULL, 'M' },
+		{ "all", no_argument, NULL, 'A' },
+		{ "max-file-tokens", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -149,6 +161,7 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 	memset(o, 0, sizeof *o);
 	o->repo = ".";
 	o->max_file = EXTRACT_DEFAULT_MAX_FILE;
+	o->max_tokens = PYAST_DEFAULT_MAX_TOKENS;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+qhj:", longopts, NULL)) != -1) {
@@ -169,6 +182,11 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 			break;
 		case 'c': o->config = optarg; break;
 		case 'M': o->model = optarg; break;
+		case 'A': o->all = 1; break;
+		case 'T':
+			if (extract_parse_size(optarg, &o->max_tokens) < 0)
+				return err_set(ECG_EXIT_USAGE, "--max-file-tokens takes a positive number, not '%s'", optarg);
+			break;
 		case 'j':
 			if (cmd_opt_jobs(optarg, &o->jobs) < 0)
 				return -1;
@@ -429,6 +447,8 @@ int cmd_extract(int argc, char **argv)
 	lo.quiet = o.quiet;
 	lo.jobs = o.jobs;
 	lo.helpers = helpers;
+	lo.all = o.all;
+	pyast_set_max_tokens(o.max_tokens);
 	loaded = 1;
 	if (load_open(&L, &lo) < 0)
 		goto fail;
@@ -471,6 +491,8 @@ int cmd_extract(int argc, char **argv)
 			goto fail;
 		stats_mark(&st, "analysis");
 	}
+	if (load_finish(&L) < 0)
+		goto fail;
 	memset(&h, 0, sizeof h);
 	h.commit = L.commit;
 	h.dirty = dirty;

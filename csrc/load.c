@@ -143,64 +143,107 @@ static void load_file_entry(struct load *L, const repo_file_t *f)
 	cJSON_AddItemToArray(L->files, fe);
 }
 
-/* Parse one file and, when keep, convert its tree.  The file goes into prog
- * either way (with no tree if it did not parse), so that an import of it is
- * known to be the repository's.  0, or -1 if the runtime failed. */
-static int load_read_one(struct load *L, const repo_file_t *f, int keep)
+/* Read and parse one file: its entry goes to `files`, a problem to
+ * parse_errors (and a warning).  On return *data and *len hold its bytes
+ * (NULL when it could not be read) and, when keep, *arena and *mod its tree
+ * (NULL when it did not parse).  0, or -1 if the runtime failed. */
+static int load_parse_file(struct load *L, const repo_file_t *f, int keep, char **data, size_t *len,
+                           struct ast_arena **arena, struct ast_Module **cmod)
 {
-	char *data = NULL;
-	size_t len = 0;
 	PyObject *mod = NULL;
 	pyast_error pe = { 0, 0, NULL };
-	struct ast_arena *arena = NULL;
-	struct ast_Module *cmod = NULL;
 	int rc;
 
+	*data = NULL;
+	*len = 0;
+	*arena = NULL;
+	*cmod = NULL;
 	load_file_entry(L, f);
-	if (repo_read(L->repo, f, L->o->worktree, L->o->max_file, &data, &len) < 0) {
+	if (repo_read(L->repo, f, L->o->worktree, L->o->max_file, data, len) < 0) {
 		records_add_parse_error(L->parse_errors, f->path, 0, 0, err_last());
 		load_warn(L, f->path, 0, 0, err_last());
 		err_clear();
-		prog_add(&L->prog, f->path, NULL, 0, NULL, NULL);
+		*data = NULL;
+		*len = 0;
 		return 0;
 	}
-	rc = pyast_parse(f->path, data, len, &mod, &pe);
+	rc = pyast_parse(f->path, *data, *len, &mod, &pe);
 	if (rc < 0) {
-		free(data);
+		free(*data);
+		*data = NULL;
 		return -1;
 	}
 	if (rc > 0) {
 		records_add_parse_error(L->parse_errors, f->path, pe.line, pe.col, pe.message);
 		load_warn(L, f->path, pe.line, pe.col, pe.message);
 		pyast_error_clear(&pe);
-		prog_add(&L->prog, f->path, data, len, NULL, NULL);
 		return 0;
 	}
 	if (!keep) {
 		/* no analysis to feed: the parse was the check */
 		Py_DECREF(mod);
-		free(data);
 		return 0;
 	}
 	/* Copy the tree into plain C and drop the Python one at once. */
-	arena = ast_arena_new();
-	if (astconv_module(mod, arena, &cmod) < 0) {
+	*arena = ast_arena_new();
+	if (astconv_module(mod, *arena, cmod) < 0) {
 		Py_DECREF(mod);
+		ast_arena_free(*arena);
+		*arena = NULL;
+		*cmod = NULL;
 		if (err_code() != ECG_EXIT_INPUT) {
-			ast_arena_free(arena);
-			free(data);
+			free(*data);
+			*data = NULL;
 			return -1;
 		}
 		records_add_parse_error(L->parse_errors, f->path, 0, 0, err_last());
 		load_warn(L, f->path, 0, 0, err_last());
 		err_clear();
-		ast_arena_free(arena);
-		prog_add(&L->prog, f->path, data, len, NULL, NULL);
 		return 0;
 	}
 	Py_DECREF(mod);
+	return 0;
+}
+
+/* Parse one file into prog (with no tree if it did not parse, so that an
+ * import of it is known to be the repository's).  0, or -1 if the runtime
+ * failed. */
+static int load_read_one(struct load *L, const repo_file_t *f, int keep)
+{
+	char *data;
+	size_t len;
+	struct ast_arena *arena;
+	struct ast_Module *cmod;
+
+	if (load_parse_file(L, f, keep, &data, &len, &arena, &cmod) < 0)
+		return -1;
+	if (!keep) {
+		free(data);
+		data = NULL;
+		len = 0;
+	}
 	prog_add(&L->prog, f->path, data, len, arena, cmod);
 	return 0;
+}
+
+/* The analysis reaching a file for the first time (an import, the entry):
+ * read and parse it now, reported as the eager reading would. */
+static void load_reach(void *vctx, struct sfile *sf)
+{
+	struct load *L = vctx;
+	const repo_file_t *f = load_find(L, sf->path);
+
+	if (!f)
+		return;
+	if (load_parse_file(L, f, 1, &sf->src, &sf->len, &sf->arena, &sf->mod) < 0) {
+		/* the runtime failed: remembered, and the run fails after
+		 * the analysis (load_finish) */
+		if (!L->failed)
+			snprintf(L->why, sizeof L->why, "%s", err_last());
+		L->failed = 1;
+		err_clear();
+	}
+	L->nread++;
 }
 
 /* Reading a file again, for the analysis, after workers parsed it. */
@@ -286,7 +329,18 @@ int load_parse(struct load *L, int keep, void (*mark)(void *ctx, const char *wha
 		pyidx[npy++] = i;
 	}
 	jobs = load_jobs(L->o, npy);
-	if (jobs > 1) {
+	if (keep && !L->o->all) {
+		/* only what the analysis reaches: each file is read and parsed
+		 * when it is first imported (load_reach) */
+		for (k = 0; k < npy; k++)
+			prog_add_lazy(&L->prog, L->all[pyidx[k]].path);
+		if (pyrt_init(L->o->helpers) < 0)
+			goto cleanup;
+		if (mark)
+			mark(ctx, "python started");
+		L->prog.load = load_reach;
+		L->prog.load_ctx = L;
+	} else if (jobs > 1) {
 		/* Parse in worker processes; the analysis reads the files it
 		 * needs again, on demand, in this process. */
 		struct pp_result *res = xcalloc(npy + 1, sizeof *res);
@@ -344,6 +398,56 @@ int load_parse(struct load *L, int keep, void (*mark)(void *ctx, const char *wha
 cleanup:
 	free(pyidx);
 	return rc;
+}
+
+/* Order a list of objects by a string member (stable). */
+struct keyed {
+	cJSON *item;
+	const char *key;
+	int pos;
+};
+
+static int keyed_cmp(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+static void sort_by(cJSON *list, const char *key)
+{
+	int n = cJSON_GetArraySize(list), i;
+	struct keyed *v;
+
+	if (n < 2)
+		return;
+	v = xcalloc((size_t)n, sizeof *v);
+	for (i = n - 1; i >= 0; i--) {
+		const cJSON *k;
+
+		v[i].item = cJSON_DetachItemFromArray(list, i);
+		k = cJSON_GetObjectItemCaseSensitive(v[i].item, key);
+		v[i].key = cJSON_IsString(k) ? k->valuestring : "";
+		v[i].pos = i;
+	}
+	qsort(v, (size_t)n, sizeof *v, keyed_cmp);
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(list, v[i].item);
+	free(v);
+}
+
+int load_finish(struct load *L)
+{
+	if (L->files)
+		sort_by(L->files, "path");
+	if (L->parse_errors)
+		sort_by(L->parse_errors, "file");
+	if (L->failed) {
+		err_set(ECG_EXIT_INTERNAL, "%s", L->why);
+		return -1;
+	}
+	return 0;
 }
 
 cJSON *load_config_file(void *vctx, const char *path, const char *entry_dir, const char **why)

@@ -35,6 +35,67 @@
 #include "ecg/pyrt.h"
 #include "ecg/util.h"
 
+static size_t pyast_max_tokens = PYAST_DEFAULT_MAX_TOKENS;
+
+void pyast_set_max_tokens(size_t n)
+{
+	pyast_max_tokens = n;
+}
+
+/* About how many tokens the tokenizer would make of src: names and
+ * numbers count one each, a string literal (any prefix, any quotes) one,
+ * every other character that is not blank one; comments none.  An upper
+ * bound of the AST's size, read in one pass without Python.  Stops
+ * counting past `stop`. */
+size_t pyast_count_tokens(const char *src, size_t len, size_t stop)
+{
+	size_t i = 0, n = 0;
+
+	while (i < len && n <= stop) {
+		unsigned char c = (unsigned char)src[i];
+
+		if (c == '#') {
+			while (i < len && src[i] != '\n')
+				i++;
+		} else if (c == '\'' || c == '"') {
+			int triple = i + 2 < len && src[i + 1] == (char)c && src[i + 2] == (char)c;
+
+			i += triple ? 3 : 1;
+			while (i < len) {
+				if (src[i] == '\\') {
+					i += 2;
+					continue;
+				}
+				if (src[i] == (char)c && (!triple || (i + 2 < len && src[i + 1] == (char)c &&
+				                                      src[i + 2] == (char)c))) {
+					i += triple ? 3 : 1;
+					break;
+				}
+				if (!triple && src[i] == '\n')
+					break;
+				i++;
+			}
+			n++;
+			continue;
+		} else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+		           c >= 0x80) {
+			while (i < len && ((src[i] >= 'a' && src[i] <= 'z') || (src[i] >= 'A' && src[i] <= 'Z') ||
+			                   (src[i] >= '0' && src[i] <= '9') || src[i] == '_' || src[i] == '.' ||
+			                   (unsigned char)src[i] >= 0x80))
+				i++;
+			/* a string prefix (f"", rb'') is part of the string */
+			if (i < len && (src[i] == '\'' || src[i] == '"'))
+				continue;
+			n++;
+			continue;
+		} else if (c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\\') {
+			n++;
+		}
+		i++;
+	}
+	return n;
+}
+
 void pyast_error_clear(pyast_error *e)
 {
 	if (!e)
@@ -220,6 +281,14 @@ int pyast_parse(const char *path, const char *src, size_t len,
 	if (nul) {
 		byte_position(src, (size_t)(nul - src), &perr->line, &perr->col);
 		perr->message = xstrdup("source contains a NUL byte");
+		return 1;
+	}
+
+	/* A file whose tree would take gigabytes (a data table written as one
+	 * literal): refused before CPython builds it. */
+	if (pyast_max_tokens && pyast_count_tokens(src, len, pyast_max_tokens) > pyast_max_tokens) {
+		perr->message = xasprintf("more than %zu tokens: too large to read (--max-file-tokens)",
+		                          pyast_max_tokens);
 		return 1;
 	}
 

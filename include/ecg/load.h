@@ -24,6 +24,8 @@ struct load_opts {
 	int quiet;                   /* no per-file warnings */
 	int jobs;                    /* parser processes; 0: auto */
 	const char *helpers;         /* the pyhelpers directory */
+	int all;                     /* --all: parse every file, not only those
+	                                the analysis reaches */
 };
 
 struct load {
@@ -40,6 +42,8 @@ struct load {
 	void *helper;                /* pyhelpers/ecg_config.py module (PyObject *), or NULL */
 	int helper_failed;
 	char why[512];
+	int failed;                  /* the runtime failed while reading a file on demand */
+	size_t nread;                /* files read on demand */
 };
 
 /* Open, resolve and list.  L is initialised by this call (load_free() it
@@ -63,10 +67,18 @@ int load_is_py(const char *path);
  * the commit's. */
 int load_worktree_dirty(struct load *L, int *dirty);
 
-/* Start the interpreter and parse every .py file; keep their trees (in
- * prog, read again on demand after worker processes) when `keep`.
+/* Start the interpreter and parse the .py files.  Without `keep` (no
+ * analysis: a parse check) every file is parsed and dropped.  With keep,
+ * only the files the analysis reaches are read, each when it is first
+ * needed (prog_ensure), unless the options say `all`: then every file is
+ * parsed now (in worker processes with -j) and kept.
  * mark(ctx, phase) is called after each phase (for --stats), may be NULL. */
 int load_parse(struct load *L, int keep, void (*mark)(void *ctx, const char *what), void *ctx);
+
+/* After the analysis: `files` and parse_errors in path order (files read
+ * on demand come in the order they were reached).  -1 with err_set() when
+ * the runtime failed while reading one of them. */
+int load_finish(struct load *L);
 
 /* The interpreter's reader of configuration files (interp_load_fn; ctx is
  * the struct load). */

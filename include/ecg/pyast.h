@@ -26,6 +26,17 @@ typedef struct {
 
 void pyast_error_clear(pyast_error *e);
 
+/* Files with more tokens than this are refused (return 1) before CPython
+ * builds their tree: CPython's AST takes about 1 KB per token, so the
+ * default bounds one file's parse near a gigabyte.  0: no limit.  Set it
+ * before any parse (worker processes inherit it). */
+#define PYAST_DEFAULT_MAX_TOKENS 1000000
+void pyast_set_max_tokens(size_t n);
+
+/* The estimate pyast_parse checks: about how many tokens src holds
+ * (stops counting a little past `stop`). */
+size_t pyast_count_tokens(const char *src, size_t len, size_t stop);
+
 /* Parse `len` bytes of source (src[len] must be 0) named `path` (used in
  * messages only).
  * Returns  0: *out is a new reference to the ast.Module node;

@@ -25,13 +25,13 @@ commit "$R" "traps"
 	cd "$R" &&
 	PYTHONPATH="$R:$R/pkg" PYTHONSTARTUP="$R/startup.py" PYTHONUSERBASE="$R" \
 	PYTHONHOME="$R" PYTHONSAFEPATH= PYTHONINSPECT=1 PYTHONVERBOSE=1 \
-	"$ECG" extract --entry train.py -q >"$T/out" 2>"$T/err"
+	"$ECG" extract --all --entry train.py -q >"$T/out" 2>"$T/err"
 ); rc=$?
 is "$rc" 0 "extract runs inside the trap repository with the environment pointing at it"
 is "$(ls "$M" | tr '\n' ' ')" "" "no marker file was created: nothing of the repository was imported"
 grep -q "import " "$T/err"
 ok $((! $?)) "PYTHONVERBOSE is ignored (no import trace on stderr)"
-is "$(json "$R/records/computation_graph.json" 'len(d["files"])')" 10 "  and every .py file was read as data"
+is "$(json "$R/records/computation_graph.json" 'len(d["files"])')" 10 "  and every .py file was read as data (--all)"
 
 # torch: not installed for the embedded interpreter, and never needed.
 "$TEST_PYTHON" -I -S -c 'import importlib.util,sys; sys.exit(importlib.util.find_spec("torch") is not None)' 2>/dev/null
