@@ -5513,6 +5513,21 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 	}
 }
 
+/* Did the job make, since event `from`, a copy, a sync, a collective or
+ * a loader hop (what a loop over run-time work does each iteration)? */
+static int runtime_events(const struct interp *in, size_t from)
+{
+	size_t i;
+
+	for (i = from; i < in->nsev; i++) {
+		enum sev_kind k = in->sev[i].kind;
+
+		if (k == SEV_SYNC || k == SEV_H2D || k == SEV_D2H || k == SEV_COLLECTIVE || k == SEV_LOADER_ITER)
+			return 1;
+	}
+	return 0;
+}
+
 static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct vseq *items)
 {
 	struct interp *in = f->in;
@@ -5520,6 +5535,7 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 
 	for (i = 0; i < items->n; i++) {
 		long long before = in->job_events;
+		size_t sev_before = in->nsev;
 		enum flow fl;
 		const char *ol = f->loop_anchor;
 
@@ -5533,8 +5549,11 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 			break;
 		if (fl == FL_RETURN || fl == FL_RAISE)
 			return fl;
-		/* a training or serving loop: one iteration says what it does */
-		if (in->job_events != before)
+		/* a training or serving loop: one iteration says what it does;
+		 * so does any loop whose body copies, syncs, talks to other
+		 * ranks or loads data -- the schedule records it once, with the
+		 * loop around it, not once per iteration */
+		if (in->job_events != before || (f->mode != M_FWD && runtime_events(in, sev_before)))
 			break;
 	}
 	if (s->orelse.n)

@@ -24,7 +24,27 @@ struct sc {
 	const struct jctx *micro_loop;   /* the accumulation loop inside it, or NULL */
 	const struct sched_ev *step_call;
 	const char *job_type;
+	const char **opt_anchors;        /* where optimizer steps are, sorted, distinct */
+	size_t nopt;
 };
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The anchors of the optimizer steps, once (sc_phase asks for each event). */
+static void sc_index_opt(struct sc *s)
+{
+	size_t i, n = 0;
+
+	s->opt_anchors = xcalloc(s->nev + 1, sizeof *s->opt_anchors);
+	for (i = 0; i < s->nev; i++)
+		if (s->ev[i].kind == SEV_OPT_STEP && s->ev[i].anchor)
+			s->opt_anchors[n++] = s->ev[i].anchor;
+	qsort(s->opt_anchors, n, sizeof *s->opt_anchors, str_cmp);
+	s->nopt = n;
+}
 
 static int ctx_has(const struct jctx *c, const struct jctx *node)
 {
@@ -93,14 +113,9 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 		return "backward";
 	if (e->kind == SEV_OPT_STEP || e->kind == SEV_ZERO_GRAD)
 		return "optimizer";
-	{
-		size_t i;
-
-		/* a sync made by the optimizer step itself (GradScaler.step) */
-		for (i = 0; i < s->nev; i++)
-			if (s->ev[i].kind == SEV_OPT_STEP && !strcmp(s->ev[i].anchor, e->anchor))
-				return "optimizer";
-	}
+	/* a sync made by the optimizer step itself (GradScaler.step) */
+	if (e->anchor && s->nopt && bsearch(&e->anchor, s->opt_anchors, s->nopt, sizeof *s->opt_anchors, str_cmp))
+		return "optimizer";
 	if (e->kind == SEV_SAVE)
 		return "checkpoint";
 	if (ctx_find(c, JC_GUARD))
@@ -640,6 +655,7 @@ void schedule_emit(struct interp *in, const char *job_type, cJSON *sched)
 	s.in = in;
 	s.job_type = job_type;
 	s.ev = interp_sched(in, &s.nev);
+	sc_index_opt(&s);
 	sc_find_loops(&s);
 	sc_phases(&s, cJSON_GetObjectItemCaseSensitive(sched, "phases"));
 	sc_data_path(&s, cJSON_GetObjectItemCaseSensitive(sched, "data_path"));
@@ -649,6 +665,7 @@ void schedule_emit(struct interp *in, const char *job_type, cJSON *sched)
 	sc_compute(&s, cJSON_GetObjectItemCaseSensitive(sched, "compute"),
 	           cJSON_GetObjectItemCaseSensitive(sched, "overlap"));
 	sc_overlap(&s, cJSON_GetObjectItemCaseSensitive(sched, "overlap"));
+	free(s.opt_anchors);
 }
 
 const char *schedule_step_anchor(struct interp *in)
