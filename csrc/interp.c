@@ -2983,6 +2983,17 @@ static value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 
 /* The items of an iterable, when they are known.  Returns NULL and sets
  * *out, or returns an unknown value (and *out NULL) saying why not. */
+/* len(range(...)), computed without overflow (clamped to LLONG_MAX). */
+static long long range_len(const value_t *it)
+{
+	__int128 a = it->u.range.start, b = it->u.range.stop, st = it->u.range.step, n;
+
+	if (st == 0)
+		return 0;
+	n = st > 0 ? (b > a ? (b - a + st - 1) / st : 0) : (a > b ? (a - b - st - 1) / -st : 0);
+	return n > (__int128)LLONG_MAX ? LLONG_MAX : (long long)n;
+}
+
 static value_t *iter_items(struct frame *f, value_t *it, struct vseq **out)
 {
 	struct interp *in = f->in;
@@ -2997,14 +3008,14 @@ static value_t *iter_items(struct frame *f, value_t *it, struct vseq **out)
 		*out = it->u.seq;
 		return NULL;
 	case VK_RANGE: {
-		long long a = it->u.range.start, b = it->u.range.stop, st = it->u.range.step, x;
-		long long n = st > 0 ? (b > a ? (b - a + st - 1) / st : 0) : (a > b ? (a - b - st - 1) / -st : 0);
+		long long a = it->u.range.start, st = it->u.range.step, x;
+		long long n = range_len(it);
 
 		if (n > MAX_UNROLL)
 			return v_unknown(in->a, it->expr, afmt(in, "a range of %lld items is too long to follow", n));
 		s = ast_arena_alloc(in->a, sizeof *s);
-		for (x = a; st > 0 ? x < b : x > b; x += st)
-			vseq_push(in->a, s, v_int(in->a, x));
+		for (x = 0; x < n; x++)
+			vseq_push(in->a, s, v_int(in->a, (long long)((__int128)a + (__int128)x * st)));
 		*out = s;
 		return NULL;
 	}
@@ -5408,6 +5419,12 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 			}
 			free(starts);
 			return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
+		}
+		/* range(n) with n known: n iterations, however many (the body is
+		 * read once either way) */
+		if (it->k == VK_RANGE && range_len(it) > MAX_UNROLL) {
+			assign(f, s->target, v_unknown(in->a, text_of(f, s->target), "the loop variable"));
+			return run_body_once(f, &s->body, range_len(it), it->expr ? it->expr : expr, it->src, NULL);
 		}
 		/* enumerate/zip over a container: the same, with the index unknown */
 		why = iter_items(f, it, &items);
