@@ -132,6 +132,8 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 	for (i = 0; i < nnotes; i++)
 		records_add_unresolved(unres, notes[i].anchor, notes[i].what, notes[i].reason);
 	free(models);
+	if (o->interp_bytes)
+		*o->interp_bytes = ast_arena_reserved(interp_arena(in));
 	interp_free(in);
 	return 0;
 }

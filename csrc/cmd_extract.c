@@ -349,6 +349,7 @@ static int extract_analyse(struct load *L, const char *entry, const char *func, 
 	ao.model = o->model;
 	ao.loader = load_config_file;
 	ao.loader_ctx = L;
+	ao.interp_bytes = &L->interp_bytes;
 	return analyse_job(&L->prog, entry, func, &ao, cat, modules, unres, config, job, sched_parts);
 }
 
@@ -490,6 +491,17 @@ int cmd_extract(int argc, char **argv)
 		if (extract_analyse(&L, entry, func, &o, cat, overrides, modules, L.unresolved, config, &job, sched_parts) < 0)
 			goto fail;
 		stats_mark(&st, "analysis");
+		if (st.on) {
+			size_t i, ast = 0, nast = 0;
+
+			for (i = 0; i < L.prog.n; i++)
+				if (L.prog.files[i].arena) {
+					ast += ast_arena_reserved(L.prog.files[i].arena);
+					nast++;
+				}
+			fprintf(stderr, "ecg: stats: memory: C trees %.1f MB (%zu files), interpreter %.1f MB\n",
+			        ast / 1048576.0, nast, L.interp_bytes / 1048576.0);
+		}
 	}
 	if (load_finish(&L) < 0)
 		goto fail;

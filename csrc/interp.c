@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,7 @@
 #define MAX_UNROLL 100000      /* iterations of one loop */
 #define MAX_SAME_FN 6          /* recursion of one function */
 #define MAX_FWD_UNROLL 512     /* iterations of a forward loop read one by one */
+#define MAX_FN_STEPS (MAX_STEPS / 16)  /* a function that has cost this much is not entered again */
 
 enum mode { M_JOB = 0, M_FWD };
 
@@ -95,6 +97,13 @@ struct strset {
 struct interp {
 	unsigned loop_serials;         /* how many loop bodies were read once, for frame.loop_serial */
 	int trace_shapes;              /* ECG_TRACE_SHAPES is set */
+	int trace_steps;               /* ECG_TRACE_STEPS is set */
+	struct { const char *key; long n; } hot[512];
+	size_t nhot;
+	const char **strs;             /* intern(): the set of strings kept once */
+	size_t nstr, capstr;
+	struct fncost { const void *def; long steps; int noted; } *fncost;   /* by def, open addressing */
+	size_t nfncost, capfncost;
 	struct prog *prog;
 	const struct catalog *cat;
 	struct ast_arena *a;
@@ -143,9 +152,52 @@ static value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const
 
 /* ------------------------------------------------------------------ small helpers */
 
+/* Strings the analysis makes again and again (anchors, source text, the
+ * same message) are kept once: an open-addressing set keyed by content.
+ * The arena owns the strings; the table only points at them. */
+static const char *intern(struct interp *in, const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;
+	size_t i, mask;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	if ((in->nstr + 1) * 2 > in->capstr) {
+		size_t cap = in->capstr ? in->capstr * 2 : 4096, k;
+		const char **t = xcalloc(cap, sizeof *t);
+
+		for (k = 0; k < in->capstr; k++) {
+			const char *x = in->strs[k];
+			uint64_t hx = 1469598103934665603ULL;
+			size_t j, len;
+
+			if (!x)
+				continue;
+			len = strlen(x);
+			for (j = 0; j < len; j++)
+				hx = (hx ^ (unsigned char)x[j]) * 1099511628211ULL;
+			for (j = (size_t)hx & (cap - 1); t[j]; j = (j + 1) & (cap - 1))
+				;
+			t[j] = x;
+		}
+		free(in->strs);
+		in->strs = t;
+		in->capstr = cap;
+	}
+	mask = in->capstr - 1;
+	for (i = (size_t)h & mask; in->strs[i]; i = (i + 1) & mask)
+		if (!strncmp(in->strs[i], s, n) && in->strs[i][n] == 0)
+			return in->strs[i];
+	if (memchr(s, 0, n))
+		return ast_arena_strndup(in->a, s, n);   /* not keyed by strlen: kept apart */
+	in->strs[i] = ast_arena_strndup(in->a, s, n);
+	in->nstr++;
+	return in->strs[i];
+}
+
 static const char *astr(struct interp *in, const char *s)
 {
-	return s ? ast_arena_strndup(in->a, s, strlen(s)) : NULL;
+	return s ? intern(in, s, strlen(s)) : NULL;
 }
 
 static const char *afmt(struct interp *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -172,7 +224,7 @@ static const char *afmt(struct interp *in, const char *fmt, ...)
 		buf_free(&b);
 		return r;
 	}
-	return ast_arena_strndup(in->a, tmp, (size_t)n);
+	return intern(in, tmp, (size_t)n);
 }
 
 static const char *anchor_at(struct frame *f, const struct ast_hdr *node)
@@ -183,7 +235,12 @@ static const char *anchor_at(struct frame *f, const struct ast_hdr *node)
 
 static const char *text_of(struct frame *f, const struct ast_hdr *node)
 {
-	return prog_text(f->file, node, f->in->a);
+	const char *p;
+	size_t n;
+
+	if (prog_span(f->file, node, &p, &n) < 0)
+		return "";
+	return intern(f->in, p, n);
 }
 
 static void note(struct interp *in, const char *anchor, const char *what, const char *reason)
@@ -316,10 +373,31 @@ static struct vinst *new_inst(struct interp *in)
 	return m;
 }
 
+/* ECG_TRACE_STEPS=1 (a development aid): every 1024th evaluation step is
+ * counted against the function running it; the busiest are printed when
+ * the interpreter is freed. */
+static void trace_step(struct interp *in, struct frame *f)
+{
+	const char *key = afmt(in, "%s:%s", f->file ? f->file->path : "?", f->qualname ? f->qualname : "<module>");
+	size_t i;
+
+	for (i = 0; i < in->nhot; i++)
+		if (in->hot[i].key == key) {
+			in->hot[i].n++;
+			return;
+		}
+	if (in->nhot < sizeof in->hot / sizeof in->hot[0]) {
+		in->hot[in->nhot].key = key;
+		in->hot[in->nhot++].n = 1;
+	}
+}
+
 static int budget(struct frame *f)
 {
 	struct interp *in = f->in;
 
+	if (in->trace_steps && (in->steps & 1023) == 0)
+		trace_step(in, f);
 	if (++in->steps <= MAX_STEPS)
 		return 1;
 	if (!in->budget_noted) {
@@ -939,6 +1017,36 @@ static value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr 
 	return r;
 }
 
+/* The evaluation steps spent in a function so far (its outermost calls,
+ * callees included), found by its def. */
+static struct fncost *fn_cost(struct interp *in, const void *def)
+{
+	size_t i, mask;
+
+	if ((in->nfncost + 1) * 2 > in->capfncost) {
+		size_t cap = in->capfncost ? in->capfncost * 2 : 256, k, j;
+		struct fncost *t = xcalloc(cap, sizeof *t);
+
+		for (k = 0; k < in->capfncost; k++) {
+			if (!in->fncost[k].def)
+				continue;
+			for (j = ((uintptr_t)in->fncost[k].def >> 4) & (cap - 1); t[j].def; j = (j + 1) & (cap - 1))
+				;
+			t[j] = in->fncost[k];
+		}
+		free(in->fncost);
+		in->fncost = t;
+		in->capfncost = cap;
+	}
+	mask = in->capfncost - 1;
+	for (i = ((uintptr_t)def >> 4) & mask; in->fncost[i].def; i = (i + 1) & mask)
+		if (in->fncost[i].def == def)
+			return &in->fncost[i];
+	in->fncost[i].def = def;
+	in->nfncost++;
+	return &in->fncost[i];
+}
+
 static value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t **args,
                               size_t nargs, struct vdict *kw, enum mode mode, struct fseq *ev,
                               const struct ast_hdr *site)
@@ -948,10 +1056,27 @@ static value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, 
 	value_t **all = NULL;
 	value_t *ret;
 	size_t i;
+	struct fncost *cost;
+	long steps0;
+	int outermost;
 
 	if (in->depth >= MAX_DEPTH || fn_active(in, fn->def) >= MAX_SAME_FN)
 		return unknown_at(f, site, in->depth >= MAX_DEPTH ? "calls nested too deeply to follow"
 		                                                 : "a recursive call");
+	cost = fn_cost(in, fn->def);
+	if (cost->steps > MAX_FN_STEPS) {
+		/* a helper that recurses over data or loops over a whole state
+		 * dict: it has had its share of the budget */
+		if (!cost->noted) {
+			cost->noted = 1;
+			note(in, afmt(in, "%s:%s:%d", fn->file->path, fn->qualname, fn->def->line), "a costly function",
+			     afmt(in, "not followed again after %ld evaluation steps spent in it; its later results are unknown",
+			          (long)MAX_FN_STEPS));
+		}
+		return unknown_at(f, site, "a function not followed again (it cost too many evaluation steps)");
+	}
+	outermost = fn_active(in, fn->def) == 0;
+	steps0 = in->steps;
 	if (is_generator(fn->def) && !in->run_generators && fn != in->gen_entering) {
 		/* a generator object: its body is read when it is iterated */
 		struct vinst *g;
@@ -1025,6 +1150,10 @@ static value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, 
 	}
 	in->nactive--;
 	in->depth--;
+	if (outermost) {
+		cost = fn_cost(in, fn->def);     /* the table may have grown */
+		cost->steps += in->steps - steps0;
+	}
 	return ret;
 }
 
@@ -6136,13 +6265,30 @@ struct interp *interp_new(struct prog *p, const struct catalog *cat)
 		vdict_sets(in->a, in->builtins, bis[i].n, mk_builtin(in, bis[i].id, NULL));
 	vdict_sets(in->a, in->builtins, "__name__", v_str(in->a, "builtins"));
 	in->trace_shapes = getenv("ECG_TRACE_SHAPES") != NULL;
+	in->trace_steps = getenv("ECG_TRACE_STEPS") != NULL;
 	return in;
+}
+
+static int hot_cmp(const void *a, const void *b)
+{
+	long x = ((const long *)((const char *)a + sizeof(const char *)))[0];
+	long y = ((const long *)((const char *)b + sizeof(const char *)))[0];
+
+	return (y > x) - (y < x);
 }
 
 void interp_free(struct interp *in)
 {
+	size_t i;
+
 	if (!in)
 		return;
+	if (in->trace_steps) {
+		qsort(in->hot, in->nhot, sizeof in->hot[0], hot_cmp);
+		fprintf(stderr, "steps: %ld in all\n", in->steps);
+		for (i = 0; i < in->nhot && i < 25; i++)
+			fprintf(stderr, "steps: %8ld  %s\n", in->hot[i].n * 1024, in->hot[i].key);
+	}
 	ast_arena_free(in->a);
 	free(in->ns);
 	free(in->roots);
@@ -6150,6 +6296,8 @@ void interp_free(struct interp *in)
 	free(in->model_names);
 	free(in->notes);
 	free(in->sev);
+	free(in->strs);
+	free(in->fncost);
 	free(in);
 }
 

@@ -199,16 +199,30 @@ char *prog_relative_base(const struct sfile *from, int level)
 	return dir;
 }
 
-const char *prog_text(const struct sfile *f, const struct ast_hdr *node, struct ast_arena *a)
+int prog_span(const struct sfile *f, const struct ast_hdr *node, const char **p, size_t *n)
 {
 	size_t s, e;
 
+	*p = "";
+	*n = 0;
 	if (!node || node->line < 1 || (size_t)node->line > f->nlines ||
 	    node->end_line < node->line || (size_t)node->end_line > f->nlines)
-		return "";
+		return -1;
 	s = f->line_off[node->line] + (size_t)(node->col > 0 ? node->col : 0);
 	e = f->line_off[node->end_line] + (size_t)(node->end_col > 0 ? node->end_col : 0);
 	if (s > f->len || e > f->len || e < s)
+		return -1;
+	*p = f->src + s;
+	*n = e - s;
+	return 0;
+}
+
+const char *prog_text(const struct sfile *f, const struct ast_hdr *node, struct ast_arena *a)
+{
+	const char *p;
+	size_t n;
+
+	if (prog_span(f, node, &p, &n) < 0)
 		return "";
-	return ast_arena_strndup(a, f->src + s, e - s);
+	return ast_arena_strndup(a, p, n);
 }

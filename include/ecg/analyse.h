@@ -26,6 +26,7 @@ struct analyse_opts {
 	const char *model;              /* --model NAME, or NULL */
 	interp_load_fn loader;          /* reads config files the job opens; NULL: none */
 	void *loader_ctx;
+	size_t *interp_bytes;           /* when not NULL: the interpreter's peak arena size */
 };
 
 /* Read the job whose entry script is `entry` (a path in prog; with func,

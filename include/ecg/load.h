@@ -44,6 +44,7 @@ struct load {
 	char why[512];
 	int failed;                  /* the runtime failed while reading a file on demand */
 	size_t nread;                /* files read on demand */
+	size_t interp_bytes;         /* the analysis' arena (for --stats) */
 };
 
 /* Open, resolve and list.  L is initialised by this call (load_free() it

@@ -76,4 +76,8 @@ struct sfile *prog_find_under(const struct prog *p, const char *base, const char
  * Newlines inside are kept. */
 const char *prog_text(const struct sfile *f, const struct ast_hdr *node, struct ast_arena *a);
 
+/* The same text in place: *p points into f->src (not NUL-terminated), *n
+ * bytes.  0, or -1 (and "", 0) when the position is out of range. */
+int prog_span(const struct sfile *f, const struct ast_hdr *node, const char **p, size_t *n);
+
 #endif
