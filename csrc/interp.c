@@ -3718,12 +3718,20 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 
 			if (!sf->mod)
 				return v_none(in->a);
+			if (in->depth >= MAX_DEPTH) {
+				/* a configurator that exec()s itself */
+				note(in, anchor_at(f, site), "exec() nested too deeply",
+				     "the exec()'d file runs exec() again; not followed further");
+				return v_none(in->a);
+			}
 			cf = *f;
 			cf.file = sf;
 			cf.locals = f->locals;
 			cf.qualname = NULL;
 			cf.config_exec = 1;
+			in->depth++;
 			(void)exec_block(&cf, &sf->mod->body);
+			in->depth--;
 			return v_none(in->a);
 		}
 		note(in, anchor_at(f, site), "exec() of code ecg does not read", "only exec(open(<repo file>).read()) is followed");
