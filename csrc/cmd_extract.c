@@ -400,16 +400,55 @@ static void extract_mark(void *ctx, const char *what)
 	stats_mark(ctx, what);
 }
 
-int cmd_extract(int argc, char **argv)
+/* The invocation, recorded in both headers so that `ecg refresh` can
+ * read the job again the same way. */
+static cJSON *extract_invocation(const struct extract_opts *o, const char *entry, const char *func,
+                                 const cJSON *overrides)
 {
-	struct extract_opts o;
+	cJSON *inv = cJSON_CreateObject(), *a;
+	size_t i;
+
+	/* the entry as found (repository-relative), not as typed */
+	if (func) {
+		char *e = xasprintf("%s:%s", entry, func);
+
+		cJSON_AddStringToObject(inv, "entry", e);
+		free(e);
+	} else {
+		cJSON_AddStringToObject(inv, "entry", entry);
+	}
+	a = cJSON_AddArrayToObject(inv, "argv");
+	for (i = 0; i < o->job_argc; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(o->job_argv[i]));
+	a = cJSON_AddArrayToObject(inv, "set");
+	for (i = 0; i < o->nsets; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(o->sets[i]));
+	if (overrides)
+		cJSON_AddItemToObject(inv, "config_values", cJSON_Duplicate(overrides, 1));
+	else
+		cJSON_AddNullToObject(inv, "config_values");
+	if (o->model)
+		cJSON_AddStringToObject(inv, "model", o->model);
+	else
+		cJSON_AddNullToObject(inv, "model");
+	return inv;
+}
+
+/* Read and analyse as the options say.  ECG_EXIT_OK with *graph, *sched
+ * (the caller deletes them) and *out_dir (the caller frees it) set; else
+ * the exit status, the error already printed.  `inline_overrides`, when
+ * not NULL, stands for --config FILE's values (refresh replays the
+ * recorded ones). */
+static int extract_build(const struct extract_opts *o_, const cJSON *inline_overrides, cJSON **graph_out,
+                         cJSON **sched_out, char **out_dir_out)
+{
+	struct extract_opts o = *o_;
 	struct load_opts lo;
 	struct load L;
 	char *out_dir = NULL, *entry = NULL, *func = NULL, *helpers = NULL;
-	char *graph_text = NULL, *sched_text = NULL;
 	struct catalog *cat = NULL;
 	char *catdir = NULL;
-	cJSON *config = NULL, *overrides = NULL;
+	cJSON *config = NULL, *overrides = NULL, *invocation = NULL;
 	cJSON *graph = NULL, *sched = NULL, *modules = NULL, *sched_parts = NULL;
 	records_header_t h;
 	struct stats st;
@@ -419,17 +458,12 @@ int cmd_extract(int argc, char **argv)
 	memset(&st, 0, sizeof st);
 	memset(&job, 0, sizeof job);
 	memset(&L, 0, sizeof L);      /* load_open() initialises it */
-	rc = extract_parse_args(argc, argv, &o);
+	*graph_out = *sched_out = NULL;
+	*out_dir_out = NULL;
 	if (o.stats) {
 		st.on = 1;
 		st.t0 = st.last = stats_now();
 	}
-	if (rc > 0) {
-		rc = ECG_EXIT_OK;          /* --help */
-		goto cleanup;
-	}
-	if (rc < 0)
-		goto fail;
 
 	helpers = helpers_find(o.helpers_dir);
 	if (!helpers)
@@ -486,8 +520,11 @@ int cmd_extract(int argc, char **argv)
 		ph.commit = L.commit;
 		ph.python = "";
 		sched_parts = records_schedule_new(&ph);
-		if (o.config && extract_read_overrides(&L, o.config, &overrides) < 0)
+		if (inline_overrides)
+			overrides = cJSON_Duplicate(inline_overrides, 1);
+		else if (o.config && extract_read_overrides(&L, o.config, &overrides) < 0)
 			goto fail;
+		invocation = extract_invocation(&o, entry, func, overrides);
 		if (extract_analyse(&L, entry, func, &o, cat, overrides, modules, L.unresolved, config, &job, sched_parts) < 0)
 			goto fail;
 		stats_mark(&st, "analysis");
@@ -518,26 +555,26 @@ int cmd_extract(int argc, char **argv)
 	h.step_anchor = job.step_anchor;
 	h.job_type = job.type;
 	h.job_evidence = job.evidence;
+	h.invocation = invocation;
 	records_assemble(&h, modules, sched_parts, &graph, &sched);
 	modules = NULL;
-	graph_text = emit_render(graph);
-	sched_text = emit_render(sched);
-	if (emit_write_atomic(out_dir, RECORDS_GRAPH_FILE, graph_text, strlen(graph_text)) < 0)
-		goto fail;
-	if (emit_write_atomic(out_dir, RECORDS_SCHEDULE_FILE, sched_text, strlen(sched_text)) < 0)
-		goto fail;
-	stats_mark(&st, "records written");
-	printf("%s/%s\n%s/%s\n", out_dir, RECORDS_GRAPH_FILE, out_dir, RECORDS_SCHEDULE_FILE);
 	if (!o.quiet)
 		err_warn("read %d Python files at %.12s%s: %d did not parse, %d not followed",
 		         cJSON_GetArraySize(L.files), L.commit, dirty ? " (dirty work tree)" : "",
 		         cJSON_GetArraySize(L.parse_errors), cJSON_GetArraySize(L.unresolved));
+	*graph_out = graph;
+	*sched_out = sched;
+	*out_dir_out = out_dir;
+	graph = sched = NULL;
+	out_dir = NULL;
 	rc = ECG_EXIT_OK;
 	goto cleanup;
 
 fail:
 	err_warn("%s", err_last());
 	rc = err_code();
+	if (rc == ECG_EXIT_OK)
+		rc = ECG_EXIT_INTERNAL;
 cleanup:
 	if (loaded)
 		load_free(&L);           /* the config helper before the interpreter */
@@ -550,14 +587,426 @@ cleanup:
 	cJSON_Delete(sched_parts);
 	cJSON_Delete(config);
 	cJSON_Delete(overrides);
+	cJSON_Delete(invocation);
 	job_info_free(&job);
-	free(graph_text);
-	free(sched_text);
 	free(helpers);
 	free(catdir);
 	catalog_free(cat);
 	free(entry);
 	free(func);
 	free(out_dir);
+	return rc;
+}
+
+/* Write both records into out_dir, atomically, and say where. */
+static int extract_write(const char *out_dir, const cJSON *graph, const cJSON *sched, int say)
+{
+	char *graph_text = emit_render(graph), *sched_text = emit_render(sched);
+	int rc = ECG_EXIT_OK;
+
+	if (emit_write_atomic(out_dir, RECORDS_GRAPH_FILE, graph_text, strlen(graph_text)) < 0 ||
+	    emit_write_atomic(out_dir, RECORDS_SCHEDULE_FILE, sched_text, strlen(sched_text)) < 0) {
+		err_warn("%s", err_last());
+		rc = err_code();
+	} else if (say) {
+		printf("%s/%s\n%s/%s\n", out_dir, RECORDS_GRAPH_FILE, out_dir, RECORDS_SCHEDULE_FILE);
+	}
+	free(graph_text);
+	free(sched_text);
+	return rc;
+}
+
+int cmd_extract(int argc, char **argv)
+{
+	struct extract_opts o;
+	cJSON *graph = NULL, *sched = NULL;
+	char *out_dir = NULL;
+	int rc = extract_parse_args(argc, argv, &o);
+
+	if (rc > 0) {
+		rc = ECG_EXIT_OK;          /* --help */
+	} else if (rc < 0) {
+		err_warn("%s", err_last());
+		rc = err_code();
+	} else {
+		rc = extract_build(&o, NULL, &graph, &sched, &out_dir);
+		if (rc == ECG_EXIT_OK)
+			rc = extract_write(out_dir, graph, sched, 1);
+	}
+	cJSON_Delete(graph);
+	cJSON_Delete(sched);
+	free(out_dir);
+	free(o.sets);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ refresh */
+
+static const char refresh_usage[] =
+"usage: ecg refresh [--repo PATH] [--rev REV | --worktree] [--out DIR]\n"
+"                   [--helpers-dir DIR] [-j N] [--json] [-q]\n"
+"\n"
+"Bring both records in DIR to REV: read the job again as the records say\n"
+"it was read (their `invocation`: entry, the job's command line, --set,\n"
+"--config values, --model), keep the fields a person added to an entry whose\n"
+"id still exists (and to the records' top level), leave removed entries out,\n"
+"and print what changed: entries added, removed and moved, repeat counts and\n"
+"configuration values that changed.  The refreshed records are those\n"
+"`ecg extract` writes at REV, plus the kept fields.\n"
+"\n"
+"  --repo PATH           the repository (default: .)\n"
+"  --rev REV             the commit (default: HEAD)\n"
+"  --worktree            read the work tree instead of the commit's blobs\n"
+"  --out DIR             where the records are and go (default: records/ at\n"
+"                        the work tree's root)\n"
+"  --helpers-dir DIR     where ecg's Python helpers are\n"
+"  -j, --jobs N          as for extract\n"
+"  --json                the change report as one JSON document\n"
+"  -q, --quiet           no per-file warnings\n"
+"  -h, --help            show this help\n"
+"\n"
+"Exit status: 0 records refreshed; 2 bad usage; 3 no records in DIR, or\n"
+"records without an invocation (written by an older ecg: extract again),\n"
+"not a repository, unknown revision; 4 records not written; 5 internal\n"
+"error.\n";
+
+/* The keys ecg writes, per place; any other key was added by a person. */
+static const char *const refresh_entry_keys[] = {
+	"id", "kind", "parent", "order", "class", "op", "function", "code_anchor", "defined_at",
+	"constructed_at", "args", "repeat", "total_repeat", "total_repeat_from_line", "condition",
+	"shapes", "external", NULL
+};
+static const char *const refresh_top_keys[] = {
+	"schema", "tool", "commit", "dirty", "python", "entrypoint", "job_type", "config", "files",
+	"parse_errors", "unresolved", "modules", "phases", "data_path", "host_device", "device_device",
+	"compute", "overlap", "invocation", NULL
+};
+
+static int key_in(const char *k, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(k, *list))
+			return 1;
+	return 0;
+}
+
+/* Copy into `to` the keys of `from` a person added (not ecg's, not in to). */
+static size_t refresh_keep(cJSON *to, const cJSON *from, const char *const *ecg_keys)
+{
+	const cJSON *c;
+	size_t n = 0;
+
+	cJSON_ArrayForEach(c, from) {
+		if (!c->string || key_in(c->string, ecg_keys) || cJSON_GetObjectItemCaseSensitive(to, c->string))
+			continue;
+		cJSON_AddItemToObject(to, c->string, cJSON_Duplicate(c, 1));
+		n++;
+	}
+	return n;
+}
+
+static const cJSON *by_id(const cJSON *mods, const char *id)
+{
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, mods) {
+		const cJSON *i = cJSON_GetObjectItemCaseSensitive(e, "id");
+
+		if (cJSON_IsString(i) && !strcmp(i->valuestring, id))
+			return e;
+	}
+	return NULL;
+}
+
+static const char *str_of(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int same_json(const cJSON *a, const cJSON *b)
+{
+	if (!a || !b)
+		return a == b;
+	return cJSON_Compare(a, b, 1);
+}
+
+/* The change report, and the hand-added fields carried over. */
+static cJSON *refresh_merge(const cJSON *og, const cJSON *os, cJSON *ng, cJSON *ns)
+{
+	cJSON *rep = cJSON_CreateObject();
+	cJSON *added = cJSON_AddArrayToObject(rep, "added");
+	cJSON *removed = cJSON_AddArrayToObject(rep, "removed");
+	cJSON *moved = cJSON_AddArrayToObject(rep, "moved");
+	cJSON *repeats = cJSON_AddArrayToObject(rep, "repeat_changed");
+	cJSON *config = cJSON_AddArrayToObject(rep, "config_changed");
+	cJSON *kept = cJSON_AddArrayToObject(rep, "kept_fields");
+	const cJSON *omods = cJSON_GetObjectItemCaseSensitive(og, "modules");
+	cJSON *nmods = cJSON_GetObjectItemCaseSensitive(ng, "modules");
+	const cJSON *e, *c;
+	cJSON *n;
+
+	cJSON_AddStringToObject(rep, "from_commit", str_of(og, "commit") ? str_of(og, "commit") : "?");
+	cJSON_AddStringToObject(rep, "to_commit", str_of(ng, "commit") ? str_of(ng, "commit") : "?");
+	cJSON_ArrayForEach(n, nmods) {
+		const char *id = str_of(n, "id");
+		const cJSON *o = id ? by_id(omods, id) : NULL;
+
+		if (!id)
+			continue;
+		if (!o) {
+			cJSON_AddItemToArray(added, cJSON_CreateString(id));
+			continue;
+		}
+		if (!same_json(cJSON_GetObjectItemCaseSensitive(o, "code_anchor"),
+		               cJSON_GetObjectItemCaseSensitive(n, "code_anchor"))) {
+			cJSON *m = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(m, "id", id);
+			cJSON_AddItemToObject(m, "from", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(o, "code_anchor"), 1));
+			cJSON_AddItemToObject(m, "to", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(n, "code_anchor"), 1));
+			cJSON_AddItemToArray(moved, m);
+		}
+		if (!same_json(cJSON_GetObjectItemCaseSensitive(o, "total_repeat"),
+		               cJSON_GetObjectItemCaseSensitive(n, "total_repeat"))) {
+			cJSON *m = cJSON_CreateObject();
+			const cJSON *ot = cJSON_GetObjectItemCaseSensitive(o, "total_repeat");
+			const cJSON *nt = cJSON_GetObjectItemCaseSensitive(n, "total_repeat");
+
+			cJSON_AddStringToObject(m, "id", id);
+			cJSON_AddItemToObject(m, "from", ot ? cJSON_Duplicate(ot, 1) : cJSON_CreateNull());
+			cJSON_AddItemToObject(m, "to", nt ? cJSON_Duplicate(nt, 1) : cJSON_CreateNull());
+			cJSON_AddItemToArray(repeats, m);
+		}
+		if (refresh_keep(n, o, refresh_entry_keys)) {
+			cJSON_AddItemToArray(kept, cJSON_CreateString(id));
+		}
+	}
+	cJSON_ArrayForEach(e, omods) {
+		const char *id = str_of(e, "id");
+
+		if (id && !by_id(nmods, id))
+			cJSON_AddItemToArray(removed, cJSON_CreateString(id));
+	}
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(og, "config")) {
+		const char *name = str_of(e, "name");
+		const cJSON *hit = NULL;
+
+		if (!name)
+			continue;
+		cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(ng, "config"))
+			if (str_of(c, "name") && !strcmp(str_of(c, "name"), name))
+				hit = c;
+		if (!hit || !same_json(cJSON_GetObjectItemCaseSensitive(e, "value"), cJSON_GetObjectItemCaseSensitive(hit, "value"))) {
+			cJSON *m = cJSON_CreateObject();
+			const cJSON *ov = cJSON_GetObjectItemCaseSensitive(e, "value");
+			const cJSON *nv = hit ? cJSON_GetObjectItemCaseSensitive(hit, "value") : NULL;
+
+			cJSON_AddStringToObject(m, "name", name);
+			cJSON_AddItemToObject(m, "from", ov ? cJSON_Duplicate(ov, 1) : cJSON_CreateNull());
+			cJSON_AddItemToObject(m, "to", nv ? cJSON_Duplicate(nv, 1) : cJSON_CreateNull());
+			cJSON_AddItemToArray(config, m);
+		}
+	}
+	if (refresh_keep(ng, og, refresh_top_keys))
+		cJSON_AddItemToArray(kept, cJSON_CreateString("(computation_graph top level)"));
+	if (refresh_keep(ns, os, refresh_top_keys))
+		cJSON_AddItemToArray(kept, cJSON_CreateString("(execution_schedule top level)"));
+	return rep;
+}
+
+static void refresh_print(const cJSON *rep)
+{
+	static const char *const lists[] = { "added", "removed", "moved", "repeat_changed", "config_changed",
+	                                     "kept_fields", NULL };
+	size_t i;
+
+	printf("refreshed %.12s -> %.12s\n", str_of(rep, "from_commit"), str_of(rep, "to_commit"));
+	for (i = 0; lists[i]; i++) {
+		const cJSON *l = cJSON_GetObjectItemCaseSensitive(rep, lists[i]), *e;
+
+		cJSON_ArrayForEach(e, l) {
+			if (cJSON_IsString(e)) {
+				printf("  %-15s %s\n", lists[i], e->valuestring);
+			} else {
+				char *from = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(e, "from"));
+				char *to = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(e, "to"));
+				const char *who = str_of(e, "id") ? str_of(e, "id") : str_of(e, "name");
+
+				printf("  %-15s %s: %s -> %s\n", lists[i], !who ? "?" : who[0] ? who : "(the model)", from, to);
+				free(from);
+				free(to);
+			}
+		}
+	}
+	printf("%d added, %d removed (dropped), %d moved, %d repeat counts and %d config values changed, "
+	       "hand-added fields kept on %d entries\n",
+	       cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(rep, "added")),
+	       cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(rep, "removed")),
+	       cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(rep, "moved")),
+	       cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(rep, "repeat_changed")),
+	       cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(rep, "config_changed")),
+	       cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(rep, "kept_fields")));
+}
+
+static cJSON *refresh_read(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *fp = fopen(path, "rb");
+	buf_t b;
+	char chunk[65536];
+	size_t n;
+	cJSON *j;
+
+	if (!fp) {
+		err_set(ECG_EXIT_INPUT, "no records to refresh: cannot open %s (run ecg extract first)", path);
+		free(path);
+		return NULL;
+	}
+	buf_init(&b);
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(fp);
+	j = cJSON_ParseWithLength(b.buf ? b.buf : "", b.len);
+	buf_free(&b);
+	if (!cJSON_IsObject(j)) {
+		cJSON_Delete(j);
+		err_set(ECG_EXIT_INPUT, "%s is not a record", path);
+		j = NULL;
+	}
+	free(path);
+	return j;
+}
+
+int cmd_refresh(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "repo", required_argument, NULL, 'r' },
+		{ "rev", required_argument, NULL, 'R' },
+		{ "worktree", no_argument, NULL, 'w' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "helpers-dir", required_argument, NULL, 'H' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct extract_opts o;
+	cJSON *og = NULL, *os = NULL, *ng = NULL, *ns = NULL, *rep = NULL;
+	const cJSON *inv, *a;
+	char *out_dir = NULL, *dir = NULL, **argvv = NULL;
+	int c, rc, json = 0;
+	size_t n = 0;
+	repo_t *r = NULL;
+
+	memset(&o, 0, sizeof o);
+	o.repo = ".";
+	o.max_file = EXTRACT_DEFAULT_MAX_FILE;
+	o.max_tokens = PYAST_DEFAULT_MAX_TOKENS;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+qhj:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'r': o.repo = optarg; break;
+		case 'R': o.rev = optarg; break;
+		case 'w': o.worktree = 1; break;
+		case 'o': o.out = optarg; break;
+		case 'H': o.helpers_dir = optarg; break;
+		case 'J': json = 1; break;
+		case 'q': o.quiet = 1; break;
+		case 'j':
+			if (cmd_opt_jobs(optarg, &o.jobs) < 0)
+				goto fail;
+			break;
+		case 'h':
+			fputs(refresh_usage, stdout);
+			return ECG_EXIT_OK;
+		default:
+			cmd_opt_unknown("refresh", argv);
+			goto fail;
+		}
+	}
+	if (optind < argc) {
+		err_set(ECG_EXIT_USAGE, "refresh: unexpected argument '%s' (see 'ecg refresh --help')", argv[optind]);
+		goto fail;
+	}
+	if (cmd_opt_rev("refresh", o.worktree, &o.rev) < 0)
+		goto fail;
+	/* where the records are: as extract would write them */
+	if (o.out) {
+		dir = xstrdup(o.out);
+	} else {
+		if (repo_open(o.repo, &r) < 0)
+			goto fail;
+		if (repo_is_bare(r)) {
+			err_set(ECG_EXIT_USAGE, "'%s' is a bare repository: give --out DIR", o.repo);
+			goto fail;
+		}
+		dir = xasprintf("%srecords", repo_workdir(r));
+		repo_free(r);
+		r = NULL;
+	}
+	if (!(og = refresh_read(dir, RECORDS_GRAPH_FILE)) || !(os = refresh_read(dir, RECORDS_SCHEDULE_FILE)))
+		goto fail;
+	inv = cJSON_GetObjectItemCaseSensitive(og, "invocation");
+	if (!cJSON_IsObject(inv) || !str_of(inv, "entry")) {
+		err_set(ECG_EXIT_INPUT, "%s/%s has no invocation (written by an older ecg, or without --entry): "
+		        "run ecg extract again", dir, RECORDS_GRAPH_FILE);
+		goto fail;
+	}
+	o.entry = str_of(inv, "entry");
+	o.model = str_of(inv, "model");
+	o.out = dir;
+	a = cJSON_GetObjectItemCaseSensitive(inv, "argv");
+	argvv = xcalloc((size_t)cJSON_GetArraySize(a) + 1, sizeof *argvv);
+	{
+		const cJSON *x;
+
+		cJSON_ArrayForEach(x, a)
+			if (cJSON_IsString(x))
+				argvv[n++] = x->valuestring;
+		o.job_argv = argvv;
+		o.job_argc = n;
+		n = 0;
+		a = cJSON_GetObjectItemCaseSensitive(inv, "set");
+		o.sets = xcalloc((size_t)cJSON_GetArraySize(a) + 1, sizeof *o.sets);
+		cJSON_ArrayForEach(x, a)
+			if (cJSON_IsString(x) && strchr(x->valuestring, '='))
+				o.sets[n++] = x->valuestring;
+		o.nsets = n;
+	}
+	a = cJSON_GetObjectItemCaseSensitive(inv, "config_values");
+	rc = extract_build(&o, cJSON_IsObject(a) ? a : NULL, &ng, &ns, &out_dir);
+	if (rc != ECG_EXIT_OK)
+		goto cleanup;
+	rep = refresh_merge(og, os, ng, ns);
+	rc = extract_write(out_dir, ng, ns, !json);
+	if (rc == ECG_EXIT_OK) {
+		if (json) {
+			char *t = emit_render(rep);
+
+			fputs(t, stdout);
+			free(t);
+		} else {
+			refresh_print(rep);
+		}
+	}
+	goto cleanup;
+fail:
+	err_warn("%s", err_last());
+	rc = err_code();
+cleanup:
+	repo_free(r);
+	cJSON_Delete(og);
+	cJSON_Delete(os);
+	cJSON_Delete(ng);
+	cJSON_Delete(ns);
+	cJSON_Delete(rep);
+	free(out_dir);
+	free(dir);
+	free(argvv);
+	free(o.sets);
 	return rc;
 }

@@ -76,6 +76,7 @@ struct frame {
 	struct fseq *ev;               /* forward: where events go */
 	long long mult;                /* forward: product of enclosing loop counts (-1 unknown) */
 	const char *mult_expr, *mult_src, *mult_reason;
+	int mult_via;                  /* VIA_* of mult_src's value */
 	const char *cond;              /* forward/build: the enclosing undecided or decided condition */
 	int cond_taken;
 	value_t *ret;
@@ -1337,6 +1338,7 @@ static struct vinst *new_torch_module(struct frame *f, const char *dotted, value
 						vdict_sets(in->a, m->attrs, "__ecg_len_expr__", v_str(in->a, a->u.seq->len_expr));
 					if (a->u.seq->len_src)
 						vdict_sets(in->a, m->attrs, "__ecg_len_src__", v_str(in->a, a->u.seq->len_src));
+					vdict_sets(in->a, m->attrs, "__ecg_len_via__", v_int(in->a, a->u.seq->len_via));
 					for (j = 0; j < a->u.seq->n; j++)
 						if (a->u.seq->items[j]->k == VK_INST)
 							vinst_add_child(in->a, m, afmt(in, "%zu", idx++),
@@ -1775,6 +1777,7 @@ static struct fev *emit(struct frame *f, enum fev_kind kind, const struct ast_hd
 	e->repeat = f->mult;
 	e->repeat_expr = f->mult_expr;
 	e->repeat_src = f->mult_src;
+	e->repeat_via = f->mult_via;
 	e->repeat_reason = f->mult_reason;
 	e->cond = f->cond;
 	e->cond_taken = f->cond_taken;
@@ -3366,6 +3369,7 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 		if (nargs == 1 && site && AST_IS(site, Call) && AST_AS(site, Call)->args.n == 1)
 			r->expr = text_of(f, AST_AS(site, Call)->args.items[0]);
 		r->src = nargs == 1 ? args[0]->src : NULL;
+		r->via = nargs == 1 ? args[0]->via : VIA_DEFAULT;
 		return r;
 	}
 	case BI_LEN:
@@ -5008,6 +5012,7 @@ static value_t *eval_comp(struct frame *f, const struct ast_hdr *e)
 		if (it->k == VK_RANGE) {
 			cc.out->u.seq->len_expr = it->expr;
 			cc.out->u.seq->len_src = it->src;
+			cc.out->u.seq->len_via = it->via;
 		}
 	}
 	if (cc.unknown && !cc.key) {
@@ -5479,10 +5484,11 @@ static void name_dims(struct frame *f, const struct ast_hdr *target, const struc
 
 /* A loop body under repeat: forward mode records the multiplier. */
 static enum flow run_body_once(struct frame *f, const struct ast_list *body, long long n, const char *expr,
-                               const char *src, const char *reason)
+                               const char *src, int via, const char *reason)
 {
 	long long om = f->mult;
 	const char *oe = f->mult_expr, *os = f->mult_src, *orr = f->mult_reason;
+	int ov = f->mult_via;
 	unsigned ol = f->loop_serial;
 	enum flow fl;
 
@@ -5498,6 +5504,7 @@ static enum flow run_body_once(struct frame *f, const struct ast_list *body, lon
 	if (n != 1) {
 		f->mult_expr = om != 1 && oe ? afmt(f->in, "%s * %s", oe, expr ? expr : "?") : expr;
 		f->mult_src = src;
+		f->mult_via = via;
 		f->loop_serial = ++f->in->loop_serials;
 	}
 	fl = exec_block(f, body);
@@ -5505,6 +5512,7 @@ static enum flow run_body_once(struct frame *f, const struct ast_list *body, lon
 	f->mult = om;
 	f->mult_expr = oe;
 	f->mult_src = os;
+	f->mult_via = ov;
 	f->mult_reason = orr;
 	return fl == FL_BREAK || fl == FL_CONTINUE ? FL_NORMAL : fl;
 }
@@ -5531,6 +5539,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 
 			value_t *le = vdict_gets(m->attrs, "__ecg_len_expr__");
 			value_t *ls = vdict_gets(m->attrs, "__ecg_len_src__");
+			value_t *lv = vdict_gets(m->attrs, "__ecg_len_via__");
 			const char *lexpr = le ? le->u.str.s : afmt(in, "len(%s)", expr);
 			const char *lsrc = ls ? ls->u.str.s : m->constructed_at;
 
@@ -5552,7 +5561,8 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 				assign(f, s->target, item);
 				fl = run_body_once(f, &s->body, unk ? -1 : (long long)(hi - lo),
 				                   ng == 1 ? lexpr : afmt(in, "children %zu..%zu of %s", lo, hi - 1, expr),
-				                   lsrc, unk ? (unk->reason ? unk->reason : "the container's length is not known") : NULL);
+				                   lsrc, ls && lv && lv->k == VK_INT ? (int)lv->u.i : VIA_DEFAULT,
+				                   unk ? (unk->reason ? unk->reason : "the container's length is not known") : NULL);
 			}
 			free(starts);
 			return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
@@ -5561,7 +5571,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		 * read once either way) */
 		if (it->k == VK_RANGE && range_len(it) > MAX_UNROLL) {
 			assign(f, s->target, v_unknown(in->a, text_of(f, s->target), "the loop variable"));
-			return run_body_once(f, &s->body, range_len(it), it->expr ? it->expr : expr, it->src, NULL);
+			return run_body_once(f, &s->body, range_len(it), it->expr ? it->expr : expr, it->src, it->via, NULL);
 		}
 		/* enumerate/zip over a container: the same, with the index unknown */
 		why = iter_items(f, it, &items);
@@ -5591,10 +5601,10 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 			                    : items->items[0]->k == VK_INST ? items->items[0]
 			                    : v_unknown(in->a, text_of(f, s->target), "the loop variable"));
 			return run_body_once(f, &s->body, n, it->k == VK_RANGE && it->expr ? it->expr : afmt(in, "len(%s)", expr),
-			                     it->src, NULL);
+			                     it->src, it->via, NULL);
 		}
 		assign(f, s->target, v_unknown(in->a, text_of(f, s->target), "the loop variable"));
-		return run_body_once(f, &s->body, -1, expr, NULL,
+		return run_body_once(f, &s->body, -1, expr, NULL, VIA_DEFAULT,
 		                     afmt(in, "the trip count of `for ... in %s` is not known%s%s", expr,
 		                          why && why->reason ? ": " : "", why && why->reason ? why->reason : ""));
 	}
@@ -6086,7 +6096,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		if (value_truth(tv) == 0)
 			return exec_block(f, &w->orelse);
 		if (f->mode == M_FWD) {
-			fl = run_body_once(f, &w->body, -1, text_of(f, w->test), NULL,
+			fl = run_body_once(f, &w->body, -1, text_of(f, w->test), NULL, VIA_DEFAULT,
 			                   afmt(in, "the trip count of `while %s` is not known", text_of(f, w->test)));
 		} else {
 			const char *ol = f->loop_anchor;

@@ -24,14 +24,17 @@ static const char main_usage[] =
 "Commands:\n"
 "  extract    read a commit and write both records (see 'ecg extract --help')\n"
 "  jobs       list the runnable jobs of a commit, with their type and step\n"
+"  check      tell whether the records still hold at a revision\n"
+"  refresh    bring the records to a revision, keeping fields added by hand\n"
 "  help CMD   show the help of a command\n"
 "\n"
 "Options:\n"
 "  -h, --help     show this help\n"
 "  -V, --version  show the version, the embedded parser and the helpers' place\n"
 "\n"
-"Exit status: 0 success; 2 bad usage; 3 bad input (not a repository, unknown\n"
-"revision, ...); 4 records not written; 5 internal error.\n"
+"Exit status: 0 success; 1 (check) the records are stale; 2 bad usage; 3 bad\n"
+"input (not a repository, unknown revision, ...); 4 records not written;\n"
+"5 internal error.\n"
 "See ecg(1).\n";
 
 static const struct {
@@ -40,6 +43,8 @@ static const struct {
 } main_cmds[] = {
 	{ "extract", cmd_extract },
 	{ "jobs", cmd_jobs },
+	{ "check", cmd_check },
+	{ "refresh", cmd_refresh },
 };
 
 static int main_version(void)

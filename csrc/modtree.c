@@ -23,6 +23,7 @@ struct mnode {
 	long long count;              /* calls per call of the parent: -1 unknown, 0 never */
 	int counted;
 	const char *repeat_expr, *repeat_src, *repeat_reason;
+	int repeat_via;
 	const char *call_anchor;
 	const char *opname;           /* ops a layer expands into (catalogue) */
 	long long site_calls;         /* such an op: calls of the layer from its line */
@@ -256,6 +257,7 @@ static void mt_module_call_(struct mt *t, struct mnode *cur, const struct fev *e
 		mn->call_anchor = e->anchor;
 		mn->repeat_expr = e->repeat_expr;
 		mn->repeat_src = e->repeat_src;
+		mn->repeat_via = e->repeat_via;
 		mn->repeat_reason = e->repeat_reason;
 	} else if (!mn->counted) {
 		mn->counted = 1;
@@ -264,6 +266,7 @@ static void mt_module_call_(struct mt *t, struct mnode *cur, const struct fev *e
 		mn->call_anchor = e->anchor;
 		mn->repeat_expr = e->repeat_expr;
 		mn->repeat_src = e->repeat_src;
+		mn->repeat_via = e->repeat_via;
 		mn->repeat_reason = e->repeat_reason;
 		mt_attach(t, mn);
 	} else {
@@ -339,6 +342,7 @@ static void mt_walk(struct mt *t, struct mnode *cur, const struct fev *ev, size_
 			n->counted = 1;
 			n->repeat_expr = e->repeat_expr;
 			n->repeat_src = e->repeat_src;
+			n->repeat_via = e->repeat_via;
 			n->repeat_reason = e->repeat_reason;
 			if (e->kind == FEV_FUNCTION)
 				mt_walk(t, n, e->children, e->nchildren);
@@ -356,32 +360,41 @@ static void mt_walk(struct mt *t, struct mnode *cur, const struct fev *ev, size_
  * once in `config`. */
 static cJSON *value_json(struct interp *in, const value_t *v, int depth);
 
-static void mt_config(struct mt *t, const char *argname, const value_t *v)
+/* A value the analysis used, in `config` once per (name, source).  The
+ * value is taken. */
+static void mt_config_value(struct mt *t, const char *name, cJSON *value, const char *src, int via)
 {
 	cJSON *c, *e;
-	const char *name;
 
+	if (!t->config) {
+		cJSON_Delete(value);
+		return;
+	}
+	cJSON_ArrayForEach(c, t->config) {
+		const cJSON *n = cJSON_GetObjectItemCaseSensitive(c, "name");
+		const cJSON *s = cJSON_GetObjectItemCaseSensitive(c, "source");
+
+		if (cJSON_IsString(n) && !strcmp(n->valuestring, name) && cJSON_IsString(s) && !strcmp(s->valuestring, src)) {
+			cJSON_Delete(value);
+			return;
+		}
+	}
+	e = cJSON_CreateObject();
+	cJSON_AddStringToObject(e, "name", name);
+	cJSON_AddItemToObject(e, "value", value);
+	cJSON_AddStringToObject(e, "source", src);
+	cJSON_AddStringToObject(e, "via", via == VIA_OVERRIDE ? "override" : via == VIA_CONFIG_FILE ? "config_file" : "default");
+	cJSON_AddItemToArray(t->config, e);
+}
+
+static void mt_config(struct mt *t, const char *argname, const value_t *v)
+{
 	if (!t->config || !v->src || !value_is_known_scalar(v))
 		return;
 	/* a literal written at the constructor call is not configuration */
 	if (v->via == VIA_DEFAULT && (!v->expr || !strchr(v->expr, '.')))
 		return;
-	name = v->expr ? v->expr : argname;
-	cJSON_ArrayForEach(c, t->config) {
-		const cJSON *n = cJSON_GetObjectItemCaseSensitive(c, "name");
-		const cJSON *s = cJSON_GetObjectItemCaseSensitive(c, "source");
-
-		if (cJSON_IsString(n) && !strcmp(n->valuestring, name) && cJSON_IsString(s) &&
-		    !strcmp(s->valuestring, v->src))
-			return;
-	}
-	e = cJSON_CreateObject();
-	cJSON_AddStringToObject(e, "name", name);
-	cJSON_AddItemToObject(e, "value", value_json(t->in, v, 0));
-	cJSON_AddStringToObject(e, "source", v->src);
-	cJSON_AddStringToObject(e, "via", v->via == VIA_OVERRIDE ? "override"
-	                                  : v->via == VIA_CONFIG_FILE ? "config_file" : "default");
-	cJSON_AddItemToArray(t->config, e);
+	mt_config_value(t, v->expr ? v->expr : argname, value_json(t->in, v, 0), v->src, v->via);
 }
 
 static cJSON *value_json(struct interp *in, const value_t *v, int depth)
@@ -675,6 +688,9 @@ static void mt_json(struct mt *t, struct mnode *n, cJSON *out)
 			cJSON_AddStringToObject(r, "expr", n->repeat_expr);
 		else
 			cJSON_AddNullToObject(r, "expr");
+		if (n->repeat_src && n->repeat_expr && n->count >= 0)
+			mt_config_value(t, n->repeat_expr, cJSON_CreateNumber((double)n->count), n->repeat_src,
+			                n->repeat_via);
 		if (n->repeat_src)
 			cJSON_AddStringToObject(r, "source", n->repeat_src);
 		else

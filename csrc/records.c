@@ -40,6 +40,7 @@ static cJSON *records_header(const char *schema, const records_header_t *h)
 	} else {
 		cJSON_AddNullToObject(doc, "entrypoint");
 	}
+
 	jt = cJSON_AddObjectToObject(doc, "job_type");
 	if (h->job_type)
 		cJSON_AddStringToObject(jt, "value", h->job_type);
@@ -58,6 +59,9 @@ cJSON *records_graph_new(const records_header_t *h)
 	cJSON *doc = records_header(RECORDS_GRAPH_SCHEMA, h);
 
 	cJSON_AddArrayToObject(doc, "modules");
+	/* a field of ecg's own, after the contract's */
+	if (h->invocation)
+		cJSON_AddItemToObject(doc, "invocation", cJSON_Duplicate(h->invocation, 1));
 	return doc;
 }
 
@@ -79,6 +83,8 @@ cJSON *records_schedule_new(const records_header_t *h)
 	cJSON_AddNullToObject(compute, "autocast");
 	cJSON_AddArrayToObject(compute, "compile_regions");
 	cJSON_AddArrayToObject(doc, "overlap");
+	if (h->invocation)
+		cJSON_AddItemToObject(doc, "invocation", cJSON_Duplicate(h->invocation, 1));
 	return doc;
 }
 

@@ -38,6 +38,7 @@ struct fev {
 	long long repeat;             /* times per call of the parent: 1, N, or -1 unknown */
 	const char *repeat_expr;      /* the loop's expression when repeat != 1 */
 	const char *repeat_src;       /* where its value came from */
+	int repeat_via;               /* VIA_* of that value */
 	const char *repeat_reason;    /* when repeat == -1 */
 	const char *cond;             /* the branch condition it runs under, or NULL */
 	int cond_taken;               /* 1, 0, or -1 undecided */

@@ -67,6 +67,7 @@ struct vseq {
 	/* where its length came from, when a comprehension over range(n)
 	 * built it: n's expression and the anchor of n's value */
 	const char *len_expr, *len_src;
+	unsigned char len_via;        /* VIA_* of len_src's value */
 	/* interp.c: the loop read once that was running when it was made */
 	unsigned born;
 };

@@ -47,8 +47,17 @@ done
 run_ecg jobs --help
 is "$rc" 0 "jobs --help exits 0"
 help_opts=$(grep -o -- '--[a-z][a-z-]*' "$T/out" | sort -u)
-man_opts=$(sed -n '/^\.SH JOBS/,/^\.SH "EXIT/p' "$top_srcdir/man/ecg.1" | sed 's/\\-/-/g' | grep -o -- '--[a-z][a-z-]*' | sort -u)
+man_opts=$(sed -n '/^\.SH JOBS/,/^\.SH CHECK/p' "$top_srcdir/man/ecg.1" | sed 's/\\-/-/g' | grep -o -- '--[a-z][a-z-]*' | sort -u)
 is "$man_opts" "$help_opts" "ecg(1) documents exactly the options of 'jobs --help'"
+for cmd in check refresh; do
+	run_ecg $cmd --help
+	is "$rc" 0 "$cmd --help exits 0"
+	help_opts=$(grep -o -- '--[a-z][a-z-]*' "$T/out" | sort -u)
+	sec=$(echo "$cmd" | tr a-z A-Z)
+	man_opts=$(sed -n "/^\.SH $sec/,/^\.SH [^$(echo "$sec" | cut -c1)]/p" "$top_srcdir/man/ecg.1" |
+		sed 's/\\-/-/g' | sed '1d;$d' | grep -o -- '--[a-z][a-z-]*' | sort -u)
+	is "$man_opts" "$help_opts" "ecg(1) documents exactly the options of '$cmd --help'"
+done
 run_ecg --help
 grep -q "^  jobs " "$T/out"
 ok $? "--help lists jobs"

@@ -1,0 +1,779 @@
+/* cmd_check.c - `ecg check`: do the records still hold at a revision?
+ *
+ * Every code anchor in both records ("model.py:Block.forward:103") is
+ * looked up again at REV.  A file whose blob is the one recorded is not
+ * read at all: its anchors are fresh.  A file that changed is parsed in
+ * both versions (the recorded blob, when the repository still has it, and
+ * REV's) and each anchor's symbol is found again (symtab.h):
+ *
+ *   fresh    same file, same symbol, same line;
+ *   moved    the symbol's code is the same, its line (or file) is not: the
+ *            new anchor is given;
+ *   changed  the symbol is there but its code changed (for a class or the
+ *            module: the statement holding the anchor changed): its ops,
+ *            arguments or repeat expression may differ;
+ *   gone     the symbol (or the file) is not there any more.
+ *
+ * A configuration value whose source anchor is not fresh is reported too,
+ * with the new value when the new code still assigns a literal to the same
+ * name.  Nothing is run; Python is started only when a file changed.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "ecg/ast.h"
+#include "ecg/cmd.h"
+#include "ecg/emit.h"
+#include "ecg/err.h"
+#include "ecg/helpers.h"
+#include "ecg/prog.h"
+#include "ecg/pyast.h"
+#include "ecg/pyrt.h"
+#include "ecg/records.h"
+#include "ecg/repo.h"
+#include "ecg/symtab.h"
+#include "ecg/util.h"
+
+static const char check_usage[] =
+"usage: ecg check [--repo PATH] [--rev REV | --worktree] [--out DIR] [--json]\n"
+"                 [--helpers-dir DIR] [-q]\n"
+"\n"
+"Tell whether the records in DIR still describe the code at REV, without\n"
+"writing anything.  Files whose blob is the one recorded are not read; for\n"
+"the others every code anchor of both records is looked up again by its\n"
+"symbol and reported fresh, moved (same code, new line or file: the new\n"
+"anchor is printed), changed (the symbol's code changed) or gone.  A\n"
+"configuration value whose source changed is reported with its new value\n"
+"when the code still assigns a literal to it.\n"
+"\n"
+"  --repo PATH           the repository (default: .)\n"
+"  --rev REV             the commit to check against (default: HEAD)\n"
+"  --worktree            check against the files in the work tree\n"
+"  --out DIR             where the records are (default: records/ at the\n"
+"                        work tree's root, as extract writes them)\n"
+"  --json                the report as one JSON document\n"
+"  --helpers-dir DIR     where ecg's Python helpers are\n"
+"  -q, --quiet           print only the summary line (text report)\n"
+"  -h, --help            show this help\n"
+"\n"
+"Exit status: 0 every anchor is fresh; 1 the records are stale (something\n"
+"moved, changed or is gone); 2 bad usage; 3 not a repository, unknown\n"
+"revision, or no records in DIR; 5 internal error.\n";
+
+struct check_opts {
+	const char *repo, *rev, *out, *helpers_dir;
+	int worktree, json, quiet;
+};
+
+enum fstatus { F_SAME, F_CHANGED, F_GONE, F_MOVED };
+enum astatus { A_FRESH = 0, A_MOVED, A_CHANGED, A_GONE };
+static const char *const astatus_name[] = { "fresh", "moved", "changed", "gone" };
+
+/* One recorded file and what became of it. */
+struct cfile {
+	char *path;
+	char blob[41];
+	enum fstatus st;
+	const repo_file_t *now;          /* its file at REV (F_SAME, F_CHANGED, F_MOVED) */
+	int parsed;                      /* 0 not yet, 1 done */
+	struct prog oldp, newp;          /* one file each, when parsed */
+	struct symtab olds, news;
+	int old_ok, new_ok;              /* that version parsed */
+};
+
+struct check {
+	const struct check_opts *o;
+	repo_t *repo;
+	char commit[41];
+	repo_file_t *all;
+	size_t nall;
+	struct cfile *files;
+	size_t nfiles;
+	char *helpers;
+	int py_started;
+	cJSON *entries;                  /* the report: every anchor */
+	cJSON *config;
+	size_t counts[4];
+};
+
+static int check_parse_args(int argc, char **argv, struct check_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "repo", required_argument, NULL, 'r' },
+		{ "rev", required_argument, NULL, 'R' },
+		{ "worktree", no_argument, NULL, 'w' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "helpers-dir", required_argument, NULL, 'H' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	memset(o, 0, sizeof *o);
+	o->repo = ".";
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'r': o->repo = optarg; break;
+		case 'R': o->rev = optarg; break;
+		case 'w': o->worktree = 1; break;
+		case 'o': o->out = optarg; break;
+		case 'J': o->json = 1; break;
+		case 'H': o->helpers_dir = optarg; break;
+		case 'q': o->quiet = 1; break;
+		case 'h':
+			fputs(check_usage, stdout);
+			return 1;
+		default:
+			return cmd_opt_unknown("check", argv);
+		}
+	}
+	if (optind < argc)
+		return err_set(ECG_EXIT_USAGE, "check: unexpected argument '%s' (see 'ecg check --help')", argv[optind]);
+	return cmd_opt_rev("check", o->worktree, &o->rev);
+}
+
+static cJSON *read_record(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *fp = fopen(path, "rb");
+	buf_t b;
+	char chunk[65536];
+	size_t n;
+	cJSON *j;
+
+	if (!fp) {
+		err_set(ECG_EXIT_INPUT, "no records in '%s': cannot open %s (run ecg extract first)", dir, path);
+		free(path);
+		return NULL;
+	}
+	buf_init(&b);
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(fp);
+	j = cJSON_ParseWithLength(b.buf ? b.buf : "", b.len);
+	buf_free(&b);
+	if (!j || !cJSON_IsObject(j)) {
+		cJSON_Delete(j);
+		err_set(ECG_EXIT_INPUT, "%s is not a record (not a JSON object)", path);
+		free(path);
+		return NULL;
+	}
+	free(path);
+	return j;
+}
+
+static const repo_file_t *find_now(const struct check *k, const char *path)
+{
+	size_t lo = 0, hi = k->nall;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(k->all[mid].path, path);
+
+		if (!c)
+			return k->all[mid].kind == REPO_FILE ? &k->all[mid] : NULL;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static struct cfile *find_file(struct check *k, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < k->nfiles; i++)
+		if (!strcmp(k->files[i].path, path))
+			return &k->files[i];
+	return NULL;
+}
+
+/* Parse one version of a file into p (one file) and t.  1 parsed, 0 not
+ * (unreadable or not Python any more), -1 the runtime failed. */
+static int parse_version(struct check *k, const repo_file_t *f, int worktree, struct prog *p, struct symtab *t)
+{
+	char *data = NULL;
+	size_t len = 0;
+	PyObject *mod = NULL;
+	pyast_error pe = { 0, 0, NULL };
+	struct ast_arena *arena;
+	struct ast_Module *cmod = NULL;
+	struct sfile *sf;
+	int rc;
+
+	prog_init(p);
+	if (!k->py_started) {
+		if (pyrt_init(k->helpers) < 0)
+			return -1;
+		k->py_started = 1;
+	}
+	if (repo_read(k->repo, f, worktree, 64UL << 20, &data, &len) < 0) {
+		err_clear();
+		return 0;
+	}
+	rc = pyast_parse(f->path, data, len, &mod, &pe);
+	if (rc < 0) {
+		free(data);
+		return -1;
+	}
+	if (rc > 0) {
+		pyast_error_clear(&pe);
+		free(data);
+		return 0;
+	}
+	arena = ast_arena_new();
+	if (astconv_module(mod, arena, &cmod) < 0) {
+		Py_DECREF(mod);
+		ast_arena_free(arena);
+		free(data);
+		if (err_code() != ECG_EXIT_INPUT)
+			return -1;
+		err_clear();
+		return 0;
+	}
+	Py_DECREF(mod);
+	sf = prog_add(p, f->path, data, len, arena, cmod);
+	symtab_build(sf, t);
+	return 1;
+}
+
+static int ensure_parsed(struct check *k, struct cfile *cf)
+{
+	repo_file_t old;
+	int r;
+
+	if (cf->parsed)
+		return 0;
+	cf->parsed = 1;
+	memset(&old, 0, sizeof old);
+	old.path = cf->path;
+	memcpy(old.blob, cf->blob, sizeof old.blob);
+	old.kind = REPO_FILE;
+	if ((r = parse_version(k, &old, 0, &cf->oldp, &cf->olds)) < 0)
+		return -1;
+	cf->old_ok = r;
+	if (cf->now) {
+		if ((r = parse_version(k, cf->now, k->o->worktree, &cf->newp, &cf->news)) < 0)
+			return -1;
+		cf->new_ok = r;
+	}
+	return 0;
+}
+
+/* "file:Sym.bol:123" -> its parts (file and sym owned by the caller). */
+static int split_anchor(const char *a, char **file, char **sym, int *line)
+{
+	const char *c2 = strrchr(a, ':'), *c1;
+	char *end;
+	long l;
+
+	if (!c2 || c2 == a)
+		return -1;
+	l = strtol(c2 + 1, &end, 10);
+	if (*end || end == c2 + 1 || l < 0 || l > 100000000)
+		return -1;
+	for (c1 = c2 - 1; c1 > a && *c1 != ':'; c1--)
+		;
+	if (c1 == a || c1 + 1 >= c2)
+		return -1;
+	*file = xstrndup(a, (size_t)(c1 - a));
+	*sym = xstrndup(c1 + 1, (size_t)(c2 - c1 - 1));
+	*line = (int)l;
+	return 0;
+}
+
+struct verdict {
+	enum astatus st;
+	char *new_anchor;              /* owned, or NULL */
+	const char *reason;            /* static or owned by the check, or NULL */
+	const struct sym_stmt *old_stmt, *new_stmt;   /* for config values */
+	struct cfile *cf;
+};
+
+/* Where anchor a is now.  -1 when the runtime failed. */
+static int judge(struct check *k, const char *a, struct verdict *v)
+{
+	char *file = NULL, *sym = NULL;
+	int line;
+	struct cfile *cf;
+	const struct sym *os, *ns;
+
+	memset(v, 0, sizeof *v);
+	if (split_anchor(a, &file, &sym, &line) < 0 || !(cf = find_file(k, file))) {
+		free(file);
+		free(sym);
+		return 1;               /* not an anchor into a recorded file */
+	}
+	v->cf = cf;
+	if (cf->st == F_SAME) {
+		v->st = A_FRESH;
+		goto done;
+	}
+	if (cf->st == F_MOVED) {
+		v->st = A_MOVED;
+		v->new_anchor = xasprintf("%s:%s:%d", cf->now->path, sym, line);
+		v->reason = "the file moved, unchanged";
+		goto done;
+	}
+	if (cf->st == F_GONE) {
+		v->st = A_GONE;
+		v->reason = "the file is not there any more";
+		goto done;
+	}
+	if (ensure_parsed(k, cf) < 0) {
+		free(file);
+		free(sym);
+		return -1;
+	}
+	if (!cf->new_ok) {
+		v->st = A_CHANGED;
+		v->reason = "the file does not parse at this revision";
+		goto done;
+	}
+	ns = symtab_find(&cf->news, sym);
+	if (!ns) {
+		v->st = A_GONE;
+		v->reason = "the symbol is not in the file any more";
+		goto done;
+	}
+	os = cf->old_ok ? symtab_find(&cf->olds, sym) : NULL;
+	if (!os) {
+		v->st = A_CHANGED;
+		v->reason = cf->old_ok ? "the recorded symbol is not in the recorded file"
+		                       : "the recorded version of the file is not in the repository: not compared";
+		goto done;
+	}
+	if (os->kind == SYM_FUNCTION) {
+		int nl = line + (ns->line - os->line);
+
+		if (os->hash == ns->hash) {
+			v->st = nl == line ? A_FRESH : A_MOVED;
+			if (nl != line)
+				v->new_anchor = xasprintf("%s:%s:%d", file, sym, nl);
+		} else {
+			v->st = A_CHANGED;
+			v->reason = "the symbol's code changed";
+			if (line == os->line && ns->line != line)
+				v->new_anchor = xasprintf("%s:%s:%d", file, sym, ns->line);
+		}
+		goto done;
+	}
+	/* a class body or the module: statement by statement */
+	if (line == os->line && os->kind == SYM_CLASS) {
+		v->st = ns->line == line ? A_FRESH : A_MOVED;
+		if (ns->line != line)
+			v->new_anchor = xasprintf("%s:%s:%d", file, sym, ns->line);
+		goto done;
+	}
+	v->old_stmt = symtab_stmt_at(&cf->olds, os, line);
+	if (!v->old_stmt) {
+		v->st = A_CHANGED;
+		v->reason = "the recorded line is not a statement of the symbol";
+		goto done;
+	}
+	v->new_stmt = symtab_stmt_like(&cf->news, ns, v->old_stmt->hash, v->old_stmt->line + (ns->line - os->line));
+	if (!v->new_stmt) {
+		size_t i;
+
+		v->st = A_CHANGED;
+		v->reason = "the statement changed";
+		/* the same name assigned again: for the config report */
+		for (i = 0; v->old_stmt->target && i < cf->news.nstmts; i++) {
+			const struct sym_stmt *x = &cf->news.stmts[i];
+
+			if (&cf->news.syms[x->owner] == ns && x->target && !strcmp(x->target, v->old_stmt->target)) {
+				v->new_stmt = x;
+				break;
+			}
+		}
+		goto done;
+	}
+	{
+		int nl = v->new_stmt->line + (line - v->old_stmt->line);
+
+		v->st = nl == line ? A_FRESH : A_MOVED;
+		if (nl != line)
+			v->new_anchor = xasprintf("%s:%s:%d", file, sym, nl);
+	}
+done:
+	free(file);
+	free(sym);
+	return 0;
+}
+
+static void report_anchor(struct check *k, const char *record, const char *id, const char *field, const char *a,
+                          const struct verdict *v)
+{
+	cJSON *e = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(e, "record", record);
+	cJSON_AddStringToObject(e, "id", id);
+	cJSON_AddStringToObject(e, "field", field);
+	cJSON_AddStringToObject(e, "status", astatus_name[v->st]);
+	cJSON_AddStringToObject(e, "anchor", a);
+	if (v->new_anchor)
+		cJSON_AddStringToObject(e, "new_anchor", v->new_anchor);
+	else
+		cJSON_AddNullToObject(e, "new_anchor");
+	if (v->reason)
+		cJSON_AddStringToObject(e, "reason", v->reason);
+	cJSON_AddItemToArray(k->entries, e);
+	k->counts[v->st]++;
+}
+
+/* Every anchor string under j; id/field name where it is. */
+static int walk(struct check *k, const char *record, const cJSON *j, const char *id, const char *path, int depth)
+{
+	const cJSON *c;
+	int i = 0;
+
+	if (depth > 32)
+		return 0;
+	if (cJSON_IsString(j)) {
+		struct verdict v;
+		int r = judge(k, j->valuestring, &v);
+
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			report_anchor(k, record, id, path, j->valuestring, &v);
+		free(v.new_anchor);
+		return 0;
+	}
+	cJSON_ArrayForEach(c, j) {
+		char *sub;
+		int r;
+
+		if (cJSON_IsArray(j))
+			sub = xasprintf("%s[%d]", path, i);
+		else
+			sub = path[0] ? xasprintf("%s.%s", path, c->string ? c->string : "?") : xstrdup(c->string ? c->string : "?");
+		i++;
+		r = walk(k, record, c, id, sub, depth + 1);
+		free(sub);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int check_records(struct check *k, const cJSON *graph, const cJSON *sched)
+{
+	const cJSON *mods = cJSON_GetObjectItemCaseSensitive(graph, "modules"), *e, *c;
+	static const char *const skip[] = { "files", "parse_errors", "modules", "config", "commit", NULL };
+
+	/* the graph's entries, by id */
+	cJSON_ArrayForEach(e, mods) {
+		const cJSON *id = cJSON_GetObjectItemCaseSensitive(e, "id");
+
+		cJSON_ArrayForEach(c, e) {
+			if (!c->string || !strcmp(c->string, "id") || !strcmp(c->string, "parent"))
+				continue;
+			if (walk(k, "computation_graph", c, cJSON_IsString(id) ? id->valuestring : "?", c->string, 0) < 0)
+				return -1;
+		}
+	}
+	/* the headers and the schedule's sections, by where they are */
+	cJSON_ArrayForEach(c, graph) {
+		size_t s;
+		int skipit = 0;
+
+		for (s = 0; skip[s]; s++)
+			if (c->string && !strcmp(c->string, skip[s]))
+				skipit = 1;
+		if (!skipit && walk(k, "computation_graph", c, "", c->string ? c->string : "?", 0) < 0)
+			return -1;
+	}
+	cJSON_ArrayForEach(c, sched) {
+		size_t s;
+		int skipit = 0;
+
+		for (s = 0; skip[s]; s++)
+			if (c->string && !strcmp(c->string, skip[s]))
+				skipit = 1;
+		if (!skipit && walk(k, "execution_schedule", c, "", c->string ? c->string : "?", 0) < 0)
+			return -1;
+	}
+	/* configuration values whose source is not fresh */
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(graph, "config")) {
+		const cJSON *name = cJSON_GetObjectItemCaseSensitive(e, "name");
+		const cJSON *src = cJSON_GetObjectItemCaseSensitive(e, "source");
+		const cJSON *val = cJSON_GetObjectItemCaseSensitive(e, "value");
+		struct verdict v;
+		cJSON *r;
+		char *old;
+		int rc;
+
+		if (!cJSON_IsString(src) || !cJSON_IsString(name))
+			continue;
+		rc = judge(k, src->valuestring, &v);
+		if (rc < 0)
+			return -1;
+		if (rc > 0 || v.st == A_FRESH || v.st == A_MOVED) {
+			free(v.new_anchor);
+			continue;
+		}
+		r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, "name", name->valuestring);
+		cJSON_AddItemToObject(r, "value", val ? cJSON_Duplicate(val, 1) : cJSON_CreateNull());
+		cJSON_AddStringToObject(r, "source", src->valuestring);
+		cJSON_AddStringToObject(r, "status", astatus_name[v.st]);
+		old = val ? cJSON_PrintUnformatted(val) : NULL;
+		if (v.new_stmt && v.new_stmt->value && v.cf && v.cf->new_ok) {
+			const char *text = prog_text(&v.cf->newp.files[0], v.new_stmt->value,
+			                             v.cf->newp.files[0].arena);
+
+			char *f = NULL, *sym = NULL;
+			int line;
+
+			cJSON_AddStringToObject(r, "new_value_text", text);
+			if (split_anchor(src->valuestring, &f, &sym, &line) == 0) {
+				char *na = xasprintf("%s:%s:%d", f, sym, v.new_stmt->line);
+
+				cJSON_AddStringToObject(r, "new_source", na);
+				free(na);
+			}
+			free(f);
+			free(sym);
+		} else {
+			cJSON_AddNullToObject(r, "new_value_text");
+		}
+		free(old);
+		cJSON_AddItemToArray(k->config, r);
+		free(v.new_anchor);
+	}
+	return 0;
+}
+
+/* Each recorded file: the same blob at REV, changed, moved unchanged (the
+ * same blob under another path that the records do not list), or gone. */
+static void classify_files(struct check *k, const cJSON *files)
+{
+	const cJSON *f;
+	size_t n = 0, i;
+
+	k->files = xcalloc((size_t)cJSON_GetArraySize(files) + 1, sizeof *k->files);
+	cJSON_ArrayForEach(f, files) {
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(f, "path");
+		const cJSON *b = cJSON_GetObjectItemCaseSensitive(f, "blob");
+		struct cfile *cf;
+
+		if (!cJSON_IsString(p) || !cJSON_IsString(b) || strlen(b->valuestring) != 40)
+			continue;
+		cf = &k->files[n++];
+		cf->path = xstrdup(p->valuestring);
+		memcpy(cf->blob, b->valuestring, 41);
+		cf->now = find_now(k, cf->path);
+		cf->st = !cf->now ? F_GONE : strcmp(cf->now->blob, cf->blob) ? F_CHANGED : F_SAME;
+	}
+	k->nfiles = n;
+	for (i = 0; i < n; i++) {
+		struct cfile *cf = &k->files[i];
+		size_t j;
+
+		if (cf->st != F_GONE)
+			continue;
+		for (j = 0; j < k->nall; j++) {
+			const repo_file_t *x = &k->all[j];
+
+			if (x->kind == REPO_FILE && !strcmp(x->blob, cf->blob) && !find_file(k, x->path)) {
+				cf->st = F_MOVED;
+				cf->now = x;
+				break;
+			}
+		}
+	}
+}
+
+static void check_free(struct check *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->nfiles; i++) {
+		struct cfile *cf = &k->files[i];
+
+		free(cf->path);
+		if (cf->parsed) {
+			symtab_free(&cf->olds);
+			symtab_free(&cf->news);
+			prog_free(&cf->oldp);
+			prog_free(&cf->newp);
+		}
+	}
+	free(k->files);
+	repo_files_free(k->all, k->nall);
+	repo_free(k->repo);
+	cJSON_Delete(k->entries);
+	cJSON_Delete(k->config);
+	free(k->helpers);
+}
+
+static void print_text(const struct check *k, const char *recorded, const struct check_opts *o)
+{
+	const cJSON *e;
+	size_t i, nsame = 0, nchanged = 0, ngone = 0, nmoved = 0;
+	size_t stale = k->counts[A_MOVED] + k->counts[A_CHANGED] + k->counts[A_GONE] +
+	               (size_t)cJSON_GetArraySize(k->config);
+
+	for (i = 0; i < k->nfiles; i++) {
+		switch (k->files[i].st) {
+		case F_SAME: nsame++; break;
+		case F_CHANGED: nchanged++; break;
+		case F_GONE: ngone++; break;
+		case F_MOVED: nmoved++; break;
+		}
+	}
+	if (!o->quiet) {
+		printf("records of %.12s, checked against %.12s%s\n", recorded, k->commit,
+		       o->worktree ? " (work tree)" : "");
+		for (i = 0; i < k->nfiles; i++) {
+			const struct cfile *cf = &k->files[i];
+
+			if (cf->st == F_CHANGED)
+				printf("  file     %s changed\n", cf->path);
+			else if (cf->st == F_GONE)
+				printf("  file     %s is gone\n", cf->path);
+			else if (cf->st == F_MOVED)
+				printf("  file     %s moved to %s\n", cf->path, cf->now->path);
+		}
+		cJSON_ArrayForEach(e, k->entries) {
+			const char *st = cJSON_GetObjectItemCaseSensitive(e, "status")->valuestring;
+			const cJSON *na = cJSON_GetObjectItemCaseSensitive(e, "new_anchor");
+			const cJSON *why = cJSON_GetObjectItemCaseSensitive(e, "reason");
+			const char *id = cJSON_GetObjectItemCaseSensitive(e, "id")->valuestring;
+
+			if (!strcmp(st, "fresh"))
+				continue;
+			printf("  %-8s %s%s%s  %s%s%s%s%s\n", st,
+			       id[0] ? id : cJSON_GetObjectItemCaseSensitive(e, "record")->valuestring,
+			       " ", cJSON_GetObjectItemCaseSensitive(e, "field")->valuestring,
+			       cJSON_GetObjectItemCaseSensitive(e, "anchor")->valuestring,
+			       cJSON_IsString(na) ? " -> " : "", cJSON_IsString(na) ? na->valuestring : "",
+			       cJSON_IsString(why) ? "  # " : "", cJSON_IsString(why) ? why->valuestring : "");
+		}
+		cJSON_ArrayForEach(e, k->config) {
+			const cJSON *nv = cJSON_GetObjectItemCaseSensitive(e, "new_value_text");
+			char *v = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(e, "value"));
+
+			printf("  config   %s = %s (%s): its source %s%s%s\n",
+			       cJSON_GetObjectItemCaseSensitive(e, "name")->valuestring, v,
+			       cJSON_GetObjectItemCaseSensitive(e, "source")->valuestring,
+			       cJSON_GetObjectItemCaseSensitive(e, "status")->valuestring,
+			       cJSON_IsString(nv) ? ", now " : "", cJSON_IsString(nv) ? nv->valuestring : "");
+			free(v);
+		}
+	}
+	printf("%s: %zu anchors: %zu fresh, %zu moved, %zu changed, %zu gone; %zu config values changed; "
+	       "files: %zu unchanged, %zu changed, %zu moved, %zu gone\n",
+	       stale ? "stale" : "fresh", k->counts[0] + k->counts[1] + k->counts[2] + k->counts[3],
+	       k->counts[A_FRESH], k->counts[A_MOVED], k->counts[A_CHANGED], k->counts[A_GONE],
+	       (size_t)cJSON_GetArraySize(k->config), nsame, nchanged, nmoved, ngone);
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct check_opts o;
+	struct check k;
+	cJSON *graph = NULL, *sched = NULL;
+	char *out_dir = NULL;
+	const cJSON *rc_commit;
+	char recorded[41];
+	int rc;
+
+	memset(&k, 0, sizeof k);
+	k.o = &o;
+	rc = check_parse_args(argc, argv, &o);
+	if (rc > 0)
+		return ECG_EXIT_OK;
+	if (rc < 0)
+		goto fail;
+	k.helpers = helpers_find(o.helpers_dir);
+	if (!k.helpers)
+		goto fail;
+	if (repo_open(o.repo, &k.repo) < 0)
+		goto fail;
+	if (o.out)
+		out_dir = xstrdup(o.out);
+	else if (repo_is_bare(k.repo)) {
+		err_set(ECG_EXIT_USAGE, "'%s' is a bare repository: give --out DIR (where the records are)", o.repo);
+		goto fail;
+	} else
+		out_dir = xasprintf("%srecords", repo_workdir(k.repo));
+	if (!(graph = read_record(out_dir, RECORDS_GRAPH_FILE)) || !(sched = read_record(out_dir, RECORDS_SCHEDULE_FILE)))
+		goto fail;
+	rc_commit = cJSON_GetObjectItemCaseSensitive(graph, "commit");
+	snprintf(recorded, sizeof recorded, "%s", cJSON_IsString(rc_commit) ? rc_commit->valuestring : "?");
+	if (repo_resolve(k.repo, o.rev, k.commit) < 0)
+		goto fail;
+	if (repo_list(k.repo, k.commit, o.worktree, NULL, &k.all, &k.nall) < 0)
+		goto fail;
+	classify_files(&k, cJSON_GetObjectItemCaseSensitive(graph, "files"));
+	k.entries = cJSON_CreateArray();
+	k.config = cJSON_CreateArray();
+	if (check_records(&k, graph, sched) < 0)
+		goto fail;
+	if (o.json) {
+		cJSON *doc = cJSON_CreateObject(), *fl = cJSON_CreateArray();
+		size_t i, stale = k.counts[A_MOVED] + k.counts[A_CHANGED] + k.counts[A_GONE] +
+		                  (size_t)cJSON_GetArraySize(k.config);
+		char *text;
+		static const char *const fst[] = { "unchanged", "changed", "gone", "moved" };
+
+		cJSON_AddStringToObject(doc, "recorded_commit", recorded);
+		cJSON_AddStringToObject(doc, "commit", k.commit);
+		cJSON_AddBoolToObject(doc, "worktree", o.worktree);
+		cJSON_AddBoolToObject(doc, "fresh", stale == 0);
+		for (i = 0; i < k.nfiles; i++) {
+			cJSON *f = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(f, "path", k.files[i].path);
+			cJSON_AddStringToObject(f, "status", fst[k.files[i].st]);
+			if (k.files[i].st == F_MOVED)
+				cJSON_AddStringToObject(f, "new_path", k.files[i].now->path);
+			cJSON_AddItemToArray(fl, f);
+		}
+		cJSON_AddItemToObject(doc, "files", fl);
+		cJSON_AddItemToObject(doc, "anchors", k.entries);
+		cJSON_AddItemToObject(doc, "config", k.config);
+		k.entries = k.config = NULL;
+		text = emit_render(doc);
+		fputs(text, stdout);
+		free(text);
+		cJSON_Delete(doc);
+		rc = stale ? ECG_EXIT_STALE : ECG_EXIT_OK;
+	} else {
+		print_text(&k, recorded, &o);
+		rc = k.counts[A_MOVED] + k.counts[A_CHANGED] + k.counts[A_GONE] + (size_t)cJSON_GetArraySize(k.config)
+		     ? ECG_EXIT_STALE : ECG_EXIT_OK;
+	}
+	goto cleanup;
+fail:
+	err_warn("%s", err_last());
+	rc = err_code();
+	if (rc == ECG_EXIT_STALE || rc == ECG_EXIT_OK)
+		rc = ECG_EXIT_INTERNAL;
+cleanup:
+	if (k.py_started) {
+		check_free(&k);
+		astconv_fini();
+		pyrt_fini();
+	} else {
+		check_free(&k);
+	}
+	cJSON_Delete(graph);
+	cJSON_Delete(sched);
+	free(out_dir);
+	return rc;
+}
