@@ -55,7 +55,7 @@ enum builtin_id {
 	BI_M_FILE_READ,
 	BI_M_ARGP_ADD, BI_M_ARGP_PARSE, BI_M_ARGP_GROUP, BI_M_ARGP_SETDEF,
 	BI_M_MOD_ADD_MODULE, BI_M_MOD_APPEND, BI_M_MOD_EXTEND, BI_M_MOD_SELF,
-	BI_M_MOD_CHILDREN, BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
+	BI_M_MOD_CHILDREN, BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
 	BI_M_NS_GETATTR
 };
 
@@ -1462,6 +1462,11 @@ static void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v
 			vdict_del(m->attrs, v_str(in->a, name));
 			return;
 		}
+		/* lm_head.weight = wte.weight: a parameter another module holds
+		 * too (a new nn.Parameter is not shared) */
+		if (m->mod == VM_LAYER && (!strcmp(name, "weight") || !strcmp(name, "bias")) &&
+		    !(v->k == VK_TENSOR && v->is_param))
+			m->tied = 1;
 		vdict_sets(in->a, m->attrs, name, v);
 	} else if (obj->k == VK_CLASS) {
 		vdict_sets(in->a, obj->u.cls->ns, name, v);
@@ -2890,6 +2895,7 @@ static value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t na
 			value_t *p = v_tensor(in->a);
 
 			p->shape = nargs >= 1 ? shape_of(args[0]) : kw ? shape_of(vdict_gets(kw, "data")) : NULL;
+			p->is_param = 1;
 			return p;
 		}
 		return mk_inst_value(in, new_torch_module(f, d, args, nargs, kw, site));
@@ -4166,6 +4172,17 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 		if (nargs >= 1 && is_loader(args[0]))
 			return loader_batch(f, args[0]->u.inst, "next(<DataLoader>)", site);
 		return unknown_at(f, site, "next() of an iterator ecg does not follow");
+	case BI_M_MOD_REGISTER_PARAMETER:
+		if (nargs >= 2 && args[0]->k == VK_STR && self->k == VK_INST) {
+			value_t *p = args[1];
+
+			if (p->k == VK_TENSOR && !p->is_param) {
+				p = v_copy(in->a, p);
+				p->is_param = 1;
+			}
+			vdict_sets(in->a, self->u.inst->attrs, args[0]->u.str.s, p);
+		}
+		return v_none(in->a);
 	case BI_M_MOD_REGISTER_BUFFER:
 		if (nargs >= 2 && args[0]->k == VK_STR && self->k == VK_INST)
 		{
@@ -4222,6 +4239,7 @@ static value_t *module_method(struct interp *in, value_t *obj, const char *name)
 		{ "requires_grad_", BI_M_MOD_SELF }, { "apply", BI_M_MOD_SELF }, { "share_memory", BI_M_MOD_SELF },
 		{ "to_empty", BI_M_MOD_SELF },
 		{ "register_buffer", BI_M_MOD_REGISTER_BUFFER },
+		{ "register_parameter", BI_M_MOD_REGISTER_PARAMETER },
 		{ "children", BI_M_MOD_CHILDREN }, { "modules", BI_M_MOD_CHILDREN },
 		{ "named_modules", BI_M_MOD_CHILDREN }, { "named_children", BI_M_MOD_CHILDREN },
 	};

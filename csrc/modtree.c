@@ -588,6 +588,76 @@ static void mt_shapes(struct mt *t, const struct mnode *n, cJSON *e)
 		cJSON_Delete(out);
 }
 
+/* Parameters of one instance of m with its submodules: the catalogue's
+ * count for a torch.nn layer, the nn.Parameters a repo module assigns
+ * (their shapes known), and its children.  -1 when any part is not known
+ * (a third-party module, a parameter of unknown shape) and for a module
+ * holding a layer whose weight was tied to another's (a sum would count
+ * it twice). */
+static long long mt_params(struct mt *t, const struct vinst *m, int depth)
+{
+	long long sum = 0, p;
+	size_t i;
+	unsigned k;
+
+	if (depth > 64)
+		return -1;
+	switch (m->mod) {
+	case VM_LAYER:
+		return cg_param_count(interp_catalog(t->in), m);
+	case VM_REPO:
+		if (m->cls && m->cls->ext_base && strcmp(m->cls->ext_base, "torch.nn.Module")) {
+			/* a repo class on a torch.nn layer (class LayerNorm2d(nn.LayerNorm)):
+			 * the base's parameters, from its own arguments when the
+			 * class keeps the base's constructor */
+			struct vinst base = *m;
+			size_t j;
+
+			for (j = 0; j < m->cls->nmro; j++)
+				if (vdict_gets(m->cls->mro[j]->ns, "__init__"))
+					return -1;
+			base.ext = m->cls->ext_base;
+			base.mod = VM_LAYER;
+			p = cg_param_count(interp_catalog(t->in), &base);
+			if (p < 0)
+				return -1;
+			sum += p;
+		}
+		for (i = 0; m->attrs && i < m->attrs->n; i++) {
+			const value_t *v = m->attrs->vals[i];
+
+			if (v->k != VK_TENSOR || !v->is_param)
+				continue;
+			if (!v->shape)
+				return -1;
+			p = 1;
+			for (k = 0; k < v->shape->nd; k++) {
+				if (v->shape->n[k] < 0 || (v->shape->n[k] && p > (1LL << 50) / v->shape->n[k]))
+					return -1;
+				p *= v->shape->n[k];
+			}
+			sum += p;
+		}
+		break;
+	case VM_CONTAINER:
+		break;
+	default:
+		return -1;
+	}
+	for (i = 0; i < m->nchildren; i++) {
+		const struct vinst *c = m->children[i].inst;
+
+		/* a tied weight: the sum would count it twice */
+		if (c->mod == VM_LAYER && c->tied)
+			return -1;
+		p = mt_params(t, c, depth + 1);
+		if (p < 0 || sum > (1LL << 52))
+			return -1;
+		sum += p;
+	}
+	return sum;
+}
+
 static void mt_json(struct mt *t, struct mnode *n, cJSON *out)
 {
 	cJSON *e = cJSON_CreateObject();
@@ -719,6 +789,14 @@ tail:
 	}
 	if (m && m->mod != VM_CONTAINER)
 		mt_shapes(t, n, e);
+	if (m) {
+		long long p = mt_params(t, m, 0);
+
+		if (p >= 0)
+			cJSON_AddNumberToObject(e, "params", (double)p);
+		else
+			cJSON_AddNullToObject(e, "params");
+	}
 	if (m)
 		cJSON_AddBoolToObject(e, "external", m->mod != VM_REPO);
 	cJSON_AddItemToArray(out, e);

@@ -102,6 +102,7 @@ struct value {
 	unsigned char dev;            /* VK_TENSOR: DEV_* (where it lives) */
 	unsigned char pinned;         /* VK_TENSOR on the host: in pinned memory */
 	unsigned char dt;             /* VK_TENSOR: DT_* (what its elements are) */
+	unsigned char is_param;       /* VK_TENSOR: an nn.Parameter */
 	struct value *recv;           /* VK_EXT "Tensor.<m>": the tensor it was read from */
 	const struct vshape *shape;   /* VK_TENSOR: its shape, or NULL (not known) */
 	union {
@@ -173,6 +174,7 @@ struct vinst {
 	const char *ctor_expr;        /* the constructor call's text */
 	const char *cond;             /* built under this undecided condition */
 	const char *bound_name;       /* the first name job code bound it to ("model") */
+	int tied;                     /* a layer whose weight or bias was set to another's */
 	const char **wrapped_by;      /* DDP, FSDP, torch.compile ... */
 	size_t nwrapped;
 	/* filled by the passes */

@@ -759,8 +759,18 @@ def module_table(rec, model):
                     "external": relf is None,
                     "constructed_at": site,
                     "args": args,
-                    "calls": model.counts.get(id(sub), 0)})
+                    "calls": model.counts.get(id(sub), 0),
+                    "params": param_count(sub)})
     return out
+
+
+def param_count(mod):
+    """What sum(p.numel() for p in mod.parameters()) gives (shared tensors
+    once); None for a module with uninitialized (lazy) parameters."""
+    try:
+        return sum(p.numel() for p in mod.parameters())
+    except (RuntimeError, ValueError):
+        return None
 
 
 def main():

@@ -130,7 +130,7 @@ import re
 import sys
 
 MODULE_KINDS = ("model", "module", "layer", "container")
-METRICS = ("modules", "repeat", "ops", "anchors", "shapes")
+METRICS = ("modules", "repeat", "ops", "anchors", "shapes", "params")
 ITERATED = {"torch.nn.ModuleList", "torch.nn.ModuleDict",
             "torch.nn.ParameterList", "torch.nn.ParameterDict"}
 CONTAINERS = ITERATED | {"torch.nn.Sequential"}
@@ -150,7 +150,8 @@ META_NAMES = {"Tensor." + n for n in META_METHODS | META_PROPERTIES}
 
 THRESHOLDS = {"modules": 1.0, "repeat_exact": 1.0, "repeat_given": 0.95,
               "op_recall": 0.95, "op_precision": 0.90, "anchors": 1.0,
-              "shapes_right": 1.0, "shapes_given": 0.5}
+              "shapes_right": 1.0, "shapes_given": 0.5,
+              "params_exact": 1.0, "params_given": 0.5}
 
 ANCHOR_RE = re.compile(r"^([^:]*\.py):(.+):([0-9]+)$")
 RANGE_RE = re.compile(r"^([0-9]+):([0-9]+)$")
@@ -681,9 +682,34 @@ class Scorer:
                 "pass": judged > 0 and not wrong and given_rate >= THRESHOLDS["shapes_given"],
                 "failures": wrong, "not_full": partial}
 
+    # 6
+    def params(self):
+        judged = given = exact = 0
+        wrong, missing = [], []
+        for e in self.mod_entries:
+            tms = [tm for tm in self.covered_by.get(e["id"], ()) if tm.get("params") is not None]
+            if not tms:
+                continue
+            judged += 1
+            want = tms[0]["params"]
+            got = e.get("params")
+            if got is None:
+                missing.append("%r (%s): params null, has %d" % (e["id"], e.get("class"), want))
+                continue
+            given += 1
+            if isinstance(got, int) and not isinstance(got, bool) and got == want:
+                exact += 1
+            else:
+                wrong.append("%r (%s): params %r, has %d" % (e["id"], e.get("class"), got, want))
+        g_rate = given / judged if judged else None
+        return {"judged": judged, "given": given, "exact": exact, "given_rate": g_rate,
+                "pass": judged > 0 and not wrong and g_rate >= THRESHOLDS["params_given"],
+                "failures": wrong, "not_given": missing}
+
     def score(self):
         r = {"fixture": self.t.fixture, "modules": self.modules(), "repeat": self.repeat(),
-             "ops": self.ops(), "anchors": self.anchors(), "shapes": self.shapes()}
+             "ops": self.ops(), "anchors": self.anchors(), "shapes": self.shapes(),
+             "params": self.params()}
         r["pass"] = all(r[k]["pass"] for k in METRICS)
         return r
 
@@ -747,6 +773,14 @@ def print_table(r, verbose, out=sys.stdout):
     row("shapes given in full", "%d/%d" % (sh["full"], sh["judged"]), sh["given_rate"], ">=50%",
         sh["judged"] > 0 and sh["given_rate"] >= THRESHOLDS["shapes_given"])
     items("wrong shapes", sh["failures"])
+    pa = r["params"]
+    row("params exact (given)", "%d/%d" % (pa["exact"], pa["given"]), pa["exact"] / pa["given"] if pa["given"] else None,
+        "100%", not pa["failures"])
+    row("params given", "%d/%d" % (pa["given"], pa["judged"]), pa["given_rate"], ">=50%",
+        pa["judged"] > 0 and pa["given_rate"] >= THRESHOLDS["params_given"])
+    items("wrong params", pa["failures"])
+    if verbose:
+        items("params not given", pa["not_given"])
     if verbose:
         items("shapes not given in full", sh["not_full"])
 
@@ -915,6 +949,7 @@ def build_perfect(truth, fixture_dir, collapse=True):
         first_call = next((c for c in truth.calls if c.get("module") == first["id"]), None)
         if kind != "container" and first_call is not None and "out" in first_call:
             entry["shapes"] = {"in": first_call.get("in") or [], "out": first_call.get("out") or []}
+        entry["params"] = first.get("params")
         if first.get("defined_in"):
             entry["code_anchor"] = cls_index.forward_anchor(first["defined_in"])
             entry["external"] = False
@@ -1138,6 +1173,19 @@ def _self_test_fixture(tp, check, out):
         expect(g, {"shapes"}, "no shapes at all")
     else:
         skip("no entry with an output shape")
+
+    # params: one wrong count; none given
+    g = copy.deepcopy(perfect)
+    counted = [x for x in g if isinstance(x.get("params"), int) and x["params"] > 0]
+    if counted:
+        counted[-1]["params"] += 1
+        expect(g, {"params"}, "a wrong parameter count on %r" % counted[-1]["id"])
+        g = copy.deepcopy(perfect)
+        for x in g:
+            x["params"] = None
+        expect(g, {"params"}, "no parameter counts")
+    else:
+        skip("no module with parameters")
 
     # a wrong class
     g = copy.deepcopy(perfect)
