@@ -26,6 +26,8 @@ static const char main_usage[] =
 "  jobs       list the runnable jobs of a commit, with their type and step\n"
 "  check      tell whether the records still hold at a revision\n"
 "  refresh    bring the records to a revision, keeping fields added by hand\n"
+"  show       print the records for a person: module tree, costliest units,\n"
+"             or the schedule\n"
 "  help CMD   show the help of a command\n"
 "\n"
 "Options:\n"
@@ -45,6 +47,7 @@ static const struct {
 	{ "jobs", cmd_jobs },
 	{ "check", cmd_check },
 	{ "refresh", cmd_refresh },
+	{ "show", cmd_show },
 };
 
 static int main_version(void)

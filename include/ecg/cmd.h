@@ -7,6 +7,7 @@ int cmd_extract(int argc, char **argv);
 int cmd_jobs(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_refresh(int argc, char **argv);
+int cmd_show(int argc, char **argv);
 
 /* Option checks shared by the subcommands (after getopt_long); each
  * returns 0, or -1 with err_set(ECG_EXIT_USAGE, ...). */
