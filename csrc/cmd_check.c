@@ -97,6 +97,7 @@ struct check {
 	size_t nfiles;
 	char *helpers;
 	int py_started;
+	int py_borrowed;                 /* the interpreter was running already */
 	cJSON *entries;                  /* the report: every anchor */
 	cJSON *config;
 	size_t counts[4];
@@ -214,10 +215,15 @@ static int parse_version(struct check *k, const repo_file_t *f, int worktree, st
 	int rc;
 
 	prog_init(p);
-	if (!k->py_started) {
-		if (pyrt_init(k->helpers) < 0)
-			return -1;
-		k->py_started = 1;
+	if (!k->py_started && !k->py_borrowed) {
+		/* a process that already runs the interpreter lends it */
+		if (Py_IsInitialized()) {
+			k->py_borrowed = 1;
+		} else {
+			if (pyrt_init(k->helpers) < 0)
+				return -1;
+			k->py_started = 1;
+		}
 	}
 	if (repo_read(k->repo, f, worktree, 64UL << 20, &data, &len) < 0) {
 		err_clear();

@@ -39,7 +39,7 @@
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-void fuzz_extract_fini(void);
+void fuzz_fini(void);
 
 #define MAX_FILES 16
 
@@ -60,7 +60,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 }
 
 /* Called by replay.c at exit, so that leak checkers see a clean end. */
-void fuzz_extract_fini(void)
+void fuzz_fini(void)
 {
 	catalog_free(fuzz_cat);
 	fuzz_cat = NULL;

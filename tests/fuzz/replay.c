@@ -17,7 +17,7 @@
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-void fuzz_extract_fini(void);
+void fuzz_fini(void);
 
 static int tap_n;
 
@@ -83,7 +83,7 @@ int main(int argc, char **argv)
 		bad |= run_dir(FUZZ_CORPUS);
 	for (i = 1; i < argc; i++)
 		bad |= run_dir(argv[i]);
-	fuzz_extract_fini();
+	fuzz_fini();
 	printf("1..%d\n", tap_n);
 	return bad;
 }
