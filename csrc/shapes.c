@@ -879,6 +879,17 @@ const struct vshape *shape_of_call(struct ast_arena *a, const char *op, value_t 
 		return cat_stack(a, arg(args, nargs, 0, kw, "tensors"), arg(args, nargs, 1, kw, "dim"), name[0] == 's');
 	if (!strcmp(name, "view_as") || !strcmp(name, "reshape_as") || !strcmp(name, "expand_as"))
 		return nargs >= 2 ? shape_of(args[1]) : NULL;
+	if (!x && !strcmp(name, "flatten") && nargs >= 1 && args[0]->k == VK_TENSOR) {
+		/* x.flatten(2) of a tensor whose shape is not known: whatever its
+		 * rank (3 or more, or it raises), the result has rank 3 */
+		const value_t *sv = arg(args, nargs, 1, kw, "start_dim"), *ev = arg(args, nargs, 2, kw, "end_dim");
+
+		d = 0;
+		e = -1;
+		if ((sv && !int_of(sv, &d)) || (ev && !int_of(ev, &e)) || e != -1 || d < 0 || d + 1 > MAXD)
+			return NULL;
+		return shape_new(a, (unsigned)d + 1);
+	}
 	if (!x)
 		return NULL;
 	if (!strcmp(name, "transpose") || !strcmp(name, "swapaxes") || !strcmp(name, "swapdims")) {
