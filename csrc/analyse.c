@@ -11,6 +11,26 @@
 #include "ecg/schedule.h"
 #include "ecg/util.h"
 
+/* Is m (or another model under `name`) listed already?  Ids are the names
+ * the job binds models to, and must be unique: a second instance under
+ * the same name is said in unresolved, not listed. */
+static int model_taken(const struct mt_model *models, size_t n, const struct vinst *m, const char *name,
+                       cJSON *unres, const char *anchor)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (models[k].root == m)
+			return 1;
+		if (!strcmp(models[k].name, name)) {
+			records_add_unresolved(unres, anchor ? anchor : "", "another module bound to the same name",
+			                       "a second instance bound to this name is not listed (ids are the names models are bound to)");
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int analyse_job(struct prog *prog, const char *entry, const char *func, const struct analyse_opts *o,
                 const struct catalog *cat, cJSON *modules, cJSON *unres, cJSON *config,
                 struct job_info *job, cJSON *sched_parts)
@@ -60,16 +80,13 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 	roots = interp_roots(in, &nroots);
 	models = xcalloc(nroots + 1, sizeof *models);
 	for (i = 0; i < nroots; i++) {
-		int dup = 0;
+		const char *name = roots[i].inst->bound_name ? roots[i].inst->bound_name
+		                   : roots[i].binding ? roots[i].binding : "model";
 
-		for (k = 0; k < nmodels; k++)
-			if (models[k].root == roots[i].inst)
-				dup = 1;
-		if (dup)
+		if (model_taken(models, nmodels, roots[i].inst, name, unres, roots[i].anchor))
 			continue;
 		models[nmodels].root = roots[i].inst;
-		models[nmodels].name = roots[i].inst->bound_name ? roots[i].inst->bound_name
-		                       : roots[i].binding ? roots[i].binding : "model";
+		models[nmodels].name = name;
 		models[nmodels].call = &roots[i];
 		nmodels++;
 	}
@@ -83,12 +100,8 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 
 		models = xrealloc(models, (nc + 1) * sizeof *models);
 		for (i = 0; i < nc; i++) {
-			int dup = 0;
-
-			for (k = 0; k < nmodels; k++)
-				if (models[k].root == cands[i])
-					dup = 1;
-			if (dup || cands[i]->parent)
+			if (cands[i]->parent || !cands[i]->bound_name ||
+			    model_taken(models, nmodels, cands[i], cands[i]->bound_name, unres, where[i]))
 				continue;
 			models[nmodels].root = cands[i];
 			models[nmodels].name = cands[i]->bound_name;

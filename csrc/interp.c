@@ -1517,6 +1517,10 @@ static int ext_is_module_class(const char *d)
 
 	if (!last || !(last[1] >= 'A' && last[1] <= 'Z'))
 		return 0;
+	/* transformer_engine.pytorch.optimizers.FusedAdam, apex.optimizers.*:
+	 * optimizers, not modules */
+	if (strstr(d, ".optimizers.") || strstr(d, ".optim."))
+		return 0;
 	last++;
 	n = strlen(last);
 	for (i = 0; not_modules[i]; i++) {
