@@ -19,8 +19,12 @@
  *                            times its calls per call of the module
  * numel(out) needs every dim of the first output known as a number; any
  * other layer, an unknown shape or repeat makes the estimate "?", never 0.
- * Ops written in a forward (matmul, attention, softmax as a function) are
- * not estimated: they carry no shapes in the records yet.
+ *   ops written in a forward, from their recorded shapes:
+ *     matmul (a @ b, torch.matmul, bmm), F.linear
+ *                            2 * numel(out) * (last dim of the first input)
+ *     F.scaled_dot_product_attention
+ *                            4 * numel(out) * (key length: dim -2 of the second input)
+ *   other ops (elementwise, reshapes, softmax ...) are not counted.
  */
 #include "config.h"
 
@@ -282,7 +286,49 @@ static struct ent *find_ent(struct ent *v, size_t n, const char *id)
 	return NULL;
 }
 
-/* Per call of v[i]: its own estimate (a layer) or the sum of its layers'. */
+static const cJSON *first_shape(const cJSON *e, const char *side, int k)
+{
+	const cJSON *sh = cJSON_GetObjectItemCaseSensitive(e, "shapes");
+	const cJSON *l = sh ? cJSON_GetObjectItemCaseSensitive(sh, side) : NULL;
+
+	return l ? cJSON_GetArrayItem(l, k) : NULL;
+}
+
+/* An op's estimate: 1 and *out for the heavy ops with known shapes; 0 for
+ * ops not counted; -1 for a heavy op whose shapes are not known. */
+static int op_flops(const cJSON *e, double *out)
+{
+	static const char *const mm[] = { "Tensor.__matmul__", "Tensor.__rmatmul__", "Tensor.matmul", "torch.matmul",
+	                                  "torch.bmm", "Tensor.bmm", "torch.mm", "Tensor.mm",
+	                                  "torch.nn.functional.linear", NULL };
+	const char *op = jstr(e, "op");
+	const cJSON *a, *d;
+	double n;
+	size_t i;
+	int heavy = 0, sdpa;
+
+	if (!op)
+		return 0;
+	for (i = 0; mm[i]; i++)
+		if (!strcmp(op, mm[i]))
+			heavy = 1;
+	sdpa = !strcmp(op, "torch.nn.functional.scaled_dot_product_attention");
+	if (!heavy && !sdpa)
+		return 0;
+	if (!out_numel(e, &n))
+		return -1;
+	a = first_shape(e, "in", sdpa ? 1 : 0);
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) < (sdpa ? 2 : 1))
+		return -1;
+	d = cJSON_GetArrayItem(a, cJSON_GetArraySize(a) - (sdpa ? 2 : 1));
+	if (!cJSON_IsNumber(d))
+		return -1;
+	*out = (sdpa ? 4 : 2) * n * d->valuedouble;
+	return 1;
+}
+
+/* Per call of v[i]: its own estimate (a layer) or the sum of its layers'
+ * and heavy ops'. */
 static double unit_flops(struct ent *v, size_t n, size_t i, int depth)
 {
 	size_t j;
@@ -298,12 +344,20 @@ static double unit_flops(struct ent *v, size_t n, size_t i, int depth)
 	for (j = 0; j < n; j++) {
 		double f;
 
-		if (!v[j].parent || strcmp(v[j].parent, v[i].id) || !strcmp(v[j].kind, "op") ||
-		    !strcmp(v[j].kind, "function"))
+		if (!v[j].parent || strcmp(v[j].parent, v[i].id))
 			continue;
 		if (v[j].total == 0)
 			continue;     /* never called */
-		f = unit_flops(v, n, j, depth + 1);
+		if (!strcmp(v[j].kind, "op")) {
+			int r = op_flops(v[j].e, &f);
+
+			if (r == 0)
+				continue;
+			if (r < 0)
+				return -1;
+		} else {
+			f = unit_flops(v, n, j, depth + 1);
+		}
 		if (f < 0 || v[j].total < 0 || v[i].total <= 0)
 			return -1;
 		sum += f * (v[j].total / v[i].total);
@@ -473,7 +527,7 @@ static int print_top(const struct show *s, struct ent *v, size_t n)
 		char a[32];
 
 		human(all_flops, 1, a, sizeof a);
-		printf("model: %s FLOPs per call from its layers (ops written in forward not counted)\n", a);
+		printf("model: %s FLOPs per call from its layers and matmul/attention ops (others not counted)\n", a);
 	} else {
 		printf("model: FLOPs per call not known (a layer's output shape or a repeat count is not a number)\n");
 	}

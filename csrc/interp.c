@@ -1804,6 +1804,34 @@ static void emit_op(struct frame *f, const char *op, const struct ast_hdr *site)
 		e->op = op;
 }
 
+/* Where the next event of this frame goes (for op_io). */
+static size_t ev_mark(const struct frame *f)
+{
+	return f->mode == M_FWD && f->ev ? f->ev->n : (size_t)-1;
+}
+
+/* The op emitted at `mark` took args (then kw's values) and gave ret:
+ * kept on its event, for the shapes of the record's op entry. */
+static void op_io(struct frame *f, size_t mark, value_t *const *args, size_t nargs, const struct vdict *kw,
+                  value_t *ret)
+{
+	struct fev *e;
+	size_t i, n = nargs + (kw ? kw->n : 0);
+
+	if (mark == (size_t)-1 || !f->ev || mark >= f->ev->n)
+		return;
+	e = &f->ev->ev[mark];
+	if (e->kind != FEV_OP || e->args)
+		return;
+	e->args = ast_arena_alloc(f->in->a, (n + 1) * sizeof *e->args);
+	for (i = 0; i < nargs; i++)
+		e->args[i] = args[i];
+	for (i = 0; kw && i < kw->n; i++)
+		e->args[nargs + i] = kw->vals[i];
+	e->nargs = n;
+	e->ret = ret;
+}
+
 /* Structural equality of two module instances: same class, same layer
  * arguments, same children, recursively.  Groups of equal children of a
  * container become one entry (`h.*`, `layer3.1:6`). */
@@ -2243,6 +2271,8 @@ static value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, 
 		n = shape_pieces(in->a, fn->u.ext, a2, nargs + 1, kw, pieces, 64);
 		free(a2);
 		if (n) {
+			size_t mark = ev_mark(f);
+
 			r = v_seq(in->a, VK_TUPLE, n);
 			emit_op(f, fn->u.ext, site);
 			for (i = 0; i < n; i++) {
@@ -2251,19 +2281,31 @@ static value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, 
 				t->shape = pieces[i];
 				vseq_push(in->a, r->u.seq, t);
 			}
+			a2 = xmalloc((nargs + 1) * sizeof *a2);
+			a2[0] = recv;
+			for (i = 0; i < nargs; i++)
+				a2[i + 1] = args[i];
+			op_io(f, mark, a2, nargs + 1, kw, r);
+			free(a2);
 			return r;
 		}
 	}
-	r = call_tensor_method_(f, fn, m, args, nargs, kw, site);
-	if (!recv || recv->k != VK_TENSOR || !r || r->k != VK_TENSOR)
+	{
+		size_t mark = ev_mark(f);
+
+		r = call_tensor_method_(f, fn, m, args, nargs, kw, site);
+		if (!recv || recv->k != VK_TENSOR || !r)
+			return r;
+		a2 = xmalloc((nargs + 1) * sizeof *a2);
+		a2[0] = recv;
+		for (i = 0; i < nargs; i++)
+			a2[i + 1] = args[i];
+		if (r->k == VK_TENSOR)
+			r = with_shape(in, r, fn->u.ext, a2, nargs + 1, kw);
+		op_io(f, mark, a2, nargs + 1, kw, r);
+		free(a2);
 		return r;
-	a2 = xmalloc((nargs + 1) * sizeof *a2);
-	a2[0] = recv;
-	for (i = 0; i < nargs; i++)
-		a2[i + 1] = args[i];
-	r = with_shape(in, r, fn->u.ext, a2, nargs + 1, kw);
-	free(a2);
-	return r;
+	}
 }
 
 static value_t *call_tensor_method_(struct frame *f, value_t *fn, const char *m, value_t **args,
@@ -2445,6 +2487,7 @@ static value_t *call_torch(struct frame *f, const char *d, const char *last, val
 
 		if (n) {
 			value_t *r = v_seq(in->a, VK_TUPLE, n);
+			size_t mark = ev_mark(f);
 
 			emit_op(f, d, site);
 			for (i = 0; i < n; i++) {
@@ -2453,6 +2496,7 @@ static value_t *call_torch(struct frame *f, const char *d, const char *last, val
 				t->shape = pieces[i];
 				vseq_push(in->a, r->u.seq, t);
 			}
+			op_io(f, mark, args, nargs, kw, r);
 			return r;
 		}
 	}
@@ -2500,7 +2544,13 @@ static value_t *call_torch(struct frame *f, const char *d, const char *last, val
 		}
 		return r;
 	}
-	return with_shape(in, call_torch_(f, d, last, args, nargs, kw, site, any_tensor), d, args, nargs, kw);
+	{
+		size_t mark = ev_mark(f);
+		value_t *r = with_shape(in, call_torch_(f, d, last, args, nargs, kw, site, any_tensor), d, args, nargs, kw);
+
+		op_io(f, mark, args, nargs, kw, r);
+		return r;
+	}
 }
 
 static value_t *call_torch_(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
@@ -4577,6 +4627,7 @@ static value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t
 	if (is_tensorish(l) || is_tensorish(r) ||
 	    (f->mode == M_FWD && ((l->k == VK_UNKNOWN && is_tensorish(r)) || (r->k == VK_UNKNOWN && is_tensorish(l))))) {
 		int dev = DEV_UNKNOWN;
+		size_t mark = ev_mark(f);
 
 		if (f->mode == M_FWD) {
 			if (is_tensorish(l) || l->k == VK_UNKNOWN)
@@ -4593,6 +4644,9 @@ static value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t
 
 			t->shape = op == AST_OP_MATMULT ? shape_of_call(in->a, "Tensor.__matmul__", (value_t *[]){ l, r }, 2, NULL)
 			                                : shape_binop(in->a, l, r);
+			/* a reflected operator (2 * x) takes x first */
+			op_io(f, mark, is_tensorish(l) || l->k == VK_UNKNOWN ? (value_t *[]){ l, r } : (value_t *[]){ r, l }, 2,
+			      NULL, t);
 			return t;
 		}
 	}
@@ -4748,6 +4802,7 @@ static value_t *eval_compare(struct frame *f, const struct ast_Compare *c)
 
 		if ((is_tensorish(l) || is_tensorish(r)) && cmp_dunder(op)) {
 			int dev = is_tensorish(l) ? l->dev : DEV_UNKNOWN;
+			size_t mark = ev_mark(f);
 
 			if (is_tensorish(r) && r->dev > dev)
 				dev = r->dev;
@@ -4757,6 +4812,7 @@ static value_t *eval_compare(struct frame *f, const struct ast_Compare *c)
 
 				t2->shape = shape_binop(in->a, l, r);
 				t2->dt = DT_BOOL;
+				op_io(f, mark, (value_t *[]){ l, r }, 2, NULL, t2);
 				return t2;
 			}
 		}
@@ -4857,6 +4913,8 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 	long long i;
 
 	if (is_tensorish(obj)) {
+		size_t mark = ev_mark(f);
+
 		emit_op(f, "Tensor.__getitem__", &s->h);
 		/* x[mask] sizes its output from the data */
 		if (obj->dev == DEV_DEVICE && is_tensorish(idx) && f->mode != M_FWD)
@@ -4866,6 +4924,7 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 
 			t->shape = shape_index(in->a, shape_of(obj), idx);
 			t->dt = obj->dt;
+			op_io(f, mark, (value_t *[]){ obj, idx }, 2, NULL, t);
 			return t;
 		}
 	}

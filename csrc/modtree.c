@@ -8,6 +8,7 @@
 
 #include "ecg/catalog_glue.h"
 #include "ecg/modtree.h"
+#include "ecg/shapes.h"
 #include "ecg/util.h"
 
 
@@ -524,7 +525,10 @@ static void shapes_of(const value_t *v, cJSON *out, int *known, int *unsure, int
 		}
 		break;
 	case VK_UNKNOWN:
-		*unsure = 1;
+		/* a size read from a shape is a number; anything else may be a
+		 * tensor */
+		if (v->reason != shape_dim_reason)
+			*unsure = 1;
 		break;
 	case VK_TUPLE: case VK_LIST:
 		if (v->u.seq->unk_reason)
@@ -553,11 +557,19 @@ static void mt_shapes(struct mt *t, const struct mnode *n, cJSON *e)
 {
 	value_t *const *args = NULL;
 	size_t nargs = 0, i;
-	value_t *ret = n->parent ? interp_forward_ret(n->inst) : t->root_ret;
+	value_t *ret = !n->inst ? NULL : n->parent ? interp_forward_ret(n->inst) : t->root_ret;
 	cJSON *in = cJSON_CreateArray(), *out = cJSON_CreateArray(), *o;
 	int kin = 0, kout = 0, uin = 0, uout = 0;
 
-	if (n->parent && n->ev && n->ev->kind == FEV_MODULE) {
+	if (n->ev && n->ev->kind == FEV_OP) {
+		/* an op written in a forward: its tensors, as the profiler
+		 * lists them (record_shapes) */
+		args = n->ev->args;
+		nargs = n->ev->nargs;
+		ret = n->ev->ret;
+		if (!args)
+			return;
+	} else if (n->parent && n->ev && n->ev->kind == FEV_MODULE) {
 		args = n->ev->args;
 		nargs = n->ev->nargs;
 	} else if (!n->parent && t->root_call) {
@@ -711,6 +723,8 @@ static void mt_json(struct mt *t, struct mnode *n, cJSON *out)
 	} else if (!strcmp(n->kind, "op")) {
 		cJSON_AddStringToObject(e, "op", is_layer_op ? n->opname : n->ev->op);
 		cJSON_AddStringToObject(e, "code_anchor", n->ev->anchor);
+		if (!is_layer_op)
+			mt_shapes(t, n, e);
 	} else {
 		cJSON_AddStringToObject(e, "function", n->ev->func);
 		cJSON_AddStringToObject(e, "code_anchor", n->ev->anchor);

@@ -47,9 +47,11 @@ struct fev {
 	struct vinst *group_rep;      /* FEV_MODULE: representative of a group */
 	size_t group_lo, group_hi;    /* FEV_MODULE of a container group: children [lo, hi) */
 	struct vinst *container;      /* the container the group belongs to */
-	value_t **args;               /* FEV_MODULE: what the call passed */
+	value_t **args;               /* FEV_MODULE, FEV_OP: what the call passed (an op:
+	                                 positional, then keyword values) */
 	size_t nargs;
 	struct vdict *kwargs;
+	value_t *ret;                 /* FEV_OP: what it returned, or NULL */
 };
 
 struct fseq {

@@ -97,7 +97,7 @@ for n in $fixtures; do
 	"$PY" -I -S "$SCORE" "$src/truth.json" "$O/computation_graph.json" --fixture-dir "$src" \
 		--json >"$T/score-$n.json" 2>"$T/score-$n.err"
 	failed=0
-	for metric in modules repeat ops anchors shapes params; do
+	for metric in modules repeat ops anchors shapes params op_shapes; do
 		case $metric in
 		modules) what="module paths and classes (100%)" ;;
 		repeat) what="repeat counts (exact where given, given for >= 95% of repeating units)" ;;
@@ -105,6 +105,7 @@ for n in $fixtures; do
 		anchors) what="forward code anchors (exact)" ;;
 		shapes) what="shapes (every dim given right, >= 50% of entries in full)" ;;
 		params) what="parameter counts (exact where given, given for >= 50%)" ;;
+		op_shapes) what="op shapes (every dim given right, given for >= 50% of the ops written in forwards)" ;;
 		esac
 		st=$(json "$T/score-$n.json" "int(not d['$metric']['pass'])" 2>/dev/null)
 		[ "$st" = 0 ] || { st=1; failed=1; }

@@ -130,7 +130,7 @@ import re
 import sys
 
 MODULE_KINDS = ("model", "module", "layer", "container")
-METRICS = ("modules", "repeat", "ops", "anchors", "shapes", "params")
+METRICS = ("modules", "repeat", "ops", "anchors", "shapes", "params", "op_shapes")
 ITERATED = {"torch.nn.ModuleList", "torch.nn.ModuleDict",
             "torch.nn.ParameterList", "torch.nn.ParameterDict"}
 CONTAINERS = ITERATED | {"torch.nn.Sequential"}
@@ -151,7 +151,8 @@ META_NAMES = {"Tensor." + n for n in META_METHODS | META_PROPERTIES}
 THRESHOLDS = {"modules": 1.0, "repeat_exact": 1.0, "repeat_given": 0.95,
               "op_recall": 0.95, "op_precision": 0.90, "anchors": 1.0,
               "shapes_right": 1.0, "shapes_given": 0.5,
-              "params_exact": 1.0, "params_given": 0.5}
+              "params_exact": 1.0, "params_given": 0.5,
+              "op_shapes_given": 0.5}
 
 ANCHOR_RE = re.compile(r"^([^:]*\.py):(.+):([0-9]+)$")
 RANGE_RE = re.compile(r"^([0-9]+):([0-9]+)$")
@@ -618,6 +619,106 @@ class Scorer:
                 return c
         return None
 
+    @staticmethod
+    def compare_shapes(eid, sh, call, wrong):
+        """(dims given, dims right, sides given in full) for one entry's
+        shapes against a truth record with "in"/"out"; problems to wrong."""
+        syms = {}
+        sides_full = dims_given = dims_right = 0
+        for side in ("in", "out"):
+            got = sh.get(side)
+            want = call.get(side) or []
+            if got is None:
+                continue
+            if not isinstance(got, list) or len(got) != len(want):
+                wrong.append("%r %s: %d tensors, truth %d (%s)" % (eid, side, len(got) if isinstance(got, list) else -1, len(want), want))
+                continue
+            side_full = True
+            for i, (g, w) in enumerate(zip(got, want)):
+                if g is None:
+                    side_full = False
+                    continue
+                if not isinstance(g, list) or len(g) != len(w):
+                    wrong.append("%r %s[%d]: %r, truth %r (rank)" % (eid, side, i, g, w))
+                    side_full = False
+                    continue
+                for d, (gd, wd) in enumerate(zip(g, w)):
+                    if gd is None:
+                        side_full = False
+                        continue
+                    dims_given += 1
+                    if isinstance(gd, str):
+                        if syms.setdefault(gd, wd) == wd:
+                            dims_right += 1
+                        else:
+                            wrong.append("%r %s[%d] dim %d: symbol %r is %d here and %d elsewhere in the entry"
+                                         % (eid, side, i, d, gd, wd, syms[gd]))
+                    elif isinstance(gd, int) and not isinstance(gd, bool) and gd == wd:
+                        dims_right += 1
+                    else:
+                        wrong.append("%r %s[%d]: %r, truth %r" % (eid, side, i, g, w))
+            if side_full:
+                sides_full += 1
+        return dims_given, dims_right, sides_full
+
+    # 7
+    def op_shapes(self):
+        """Ops written in a forward: their shapes against the first truth
+        record of the same (op, site) in a call of the module that holds
+        them."""
+        judged = full = dims_given = dims_right = 0
+        wrong = []
+        keys = set()
+        for e in self.entries:
+            if e.get("kind") != "op" or not isinstance(e.get("shapes"), dict):
+                continue
+            if e.get("op") in self.t.meta_names:
+                continue
+            a = parse_anchor(e.get("code_anchor"))
+            if not a:
+                continue
+            mod, hops = self.by_id.get(e.get("parent")), 0
+            while mod is not None and mod.get("kind") == "function" and hops < 64:
+                mod, hops = self.by_id.get(mod.get("parent")), hops + 1
+            if mod is None or not isinstance(mod.get("id"), str):
+                continue
+            rec = None
+            for c in self.t.calls:
+                if c.get("module") is None or not id_match(mod["id"], c["module"], self.t.multi):
+                    continue
+                for it in c["seq"]:
+                    if it["kind"] == "op" and it.get("op") == e.get("op") and it.get("site") == e.get("code_anchor") \
+                            and "out" in it:
+                        rec = it
+                        break
+                if rec is not None:
+                    break
+            if rec is None:
+                continue
+            judged += 1
+            keys.add((e.get("op"), a[0], a[2]))
+            g, r, f = self.compare_shapes(e["id"], e["shapes"], rec, wrong)
+            dims_given += g
+            dims_right += r
+            if f == 2 or (f == 1 and (e["shapes"].get("in") is None) != (e["shapes"].get("out") is None)):
+                full += 1
+        # the denominator: ops written in the repository's forwards (not
+        # those a torch.nn layer makes, which carry no shapes in the record)
+        written = set()
+        for c in self.t.calls:
+            if (c.get("class") or "").startswith("torch.nn."):
+                continue
+            for it in c["seq"]:
+                if self.t.op_included(c, it):
+                    f, _, line = parse_anchor(it["site"])
+                    written.add((it["op"], f, line))
+        truth_ops = len(written)
+        given_rate = len(keys & written) / truth_ops if truth_ops else None
+        return {"judged": judged, "full": full, "truth_ops": truth_ops, "given_rate": given_rate,
+                "dims_given": dims_given, "dims_right": dims_right,
+                "pass": not wrong and given_rate is not None and given_rate >= THRESHOLDS["op_shapes_given"],
+                "failures": wrong}
+
     def shapes(self):
         judged = full = dims_given = dims_right = 0
         wrong, partial = [], []
@@ -635,42 +736,9 @@ class Scorer:
             if not isinstance(sh, dict):
                 partial.append("%r: no shapes" % e["id"])
                 continue
-            syms = {}
-            sides_full = 0
-            for side in ("in", "out"):
-                got = sh.get(side)
-                want = call.get(side) or []
-                if got is None:
-                    continue
-                if not isinstance(got, list) or len(got) != len(want):
-                    wrong.append("%r %s: %d tensors, truth %d (%s)" % (e["id"], side, len(got) if isinstance(got, list) else -1, len(want), want))
-                    continue
-                side_full = True
-                for i, (g, w) in enumerate(zip(got, want)):
-                    if g is None:
-                        side_full = False
-                        continue
-                    if not isinstance(g, list) or len(g) != len(w):
-                        wrong.append("%r %s[%d]: %r, truth %r (rank)" % (e["id"], side, i, g, w))
-                        side_full = False
-                        continue
-                    for d, (gd, wd) in enumerate(zip(g, w)):
-                        if gd is None:
-                            side_full = False
-                            continue
-                        dims_given += 1
-                        if isinstance(gd, str):
-                            if syms.setdefault(gd, wd) == wd:
-                                dims_right += 1
-                            else:
-                                wrong.append("%r %s[%d] dim %d: symbol %r is %d here and %d elsewhere in the entry"
-                                             % (e["id"], side, i, d, gd, wd, syms[gd]))
-                        elif isinstance(gd, int) and not isinstance(gd, bool) and gd == wd:
-                            dims_right += 1
-                        else:
-                            wrong.append("%r %s[%d]: %r, truth %r" % (e["id"], side, i, g, w))
-                if side_full:
-                    sides_full += 1
+            g, r, sides_full = self.compare_shapes(e["id"], sh, call, wrong)
+            dims_given += g
+            dims_right += r
             if sides_full == 2:
                 full += 1
             else:
@@ -709,7 +777,7 @@ class Scorer:
     def score(self):
         r = {"fixture": self.t.fixture, "modules": self.modules(), "repeat": self.repeat(),
              "ops": self.ops(), "anchors": self.anchors(), "shapes": self.shapes(),
-             "params": self.params()}
+             "params": self.params(), "op_shapes": self.op_shapes()}
         r["pass"] = all(r[k]["pass"] for k in METRICS)
         return r
 
@@ -779,6 +847,12 @@ def print_table(r, verbose, out=sys.stdout):
     row("params given", "%d/%d" % (pa["given"], pa["judged"]), pa["given_rate"], ">=50%",
         pa["judged"] > 0 and pa["given_rate"] >= THRESHOLDS["params_given"])
     items("wrong params", pa["failures"])
+    os_ = r["op_shapes"]
+    row("op shape dims right (given)", "%d/%d" % (os_["dims_right"], os_["dims_given"]),
+        os_["dims_right"] / os_["dims_given"] if os_["dims_given"] else None, "100%", not os_["failures"])
+    row("ops with shapes", "%d/%d" % (round((os_["given_rate"] or 0) * os_["truth_ops"]), os_["truth_ops"]), os_["given_rate"], ">=50%",
+        os_["given_rate"] is not None and os_["given_rate"] >= THRESHOLDS["op_shapes_given"])
+    items("wrong op shapes", os_["failures"])
     if verbose:
         items("params not given", pa["not_given"])
     if verbose:
@@ -929,8 +1003,11 @@ def build_perfect(truth, fixture_dir, collapse=True):
                 seen_ops.add(key)
                 par = func_ids[via]
                 counters[par] = counters.get(par, 0) + 1
-                pending.append({"id": "%s#%d" % (par, counters[par]), "kind": "op", "parent": par,
-                                "order": counters[par], "op": it["op"], "code_anchor": it["site"]})
+                op_entry = {"id": "%s#%d" % (par, counters[par]), "kind": "op", "parent": par,
+                            "order": counters[par], "op": it["op"], "code_anchor": it["site"]}
+                if "out" in it:
+                    op_entry["shapes"] = {"in": it.get("in") or [], "out": it.get("out") or []}
+                pending.append(op_entry)
         return pending, counters[eid]
 
     def emit(members, eid, parent_eid, order, parent_total, is_root):
@@ -1149,7 +1226,7 @@ def _self_test_fixture(tp, check, out):
 
     # shapes: one wrong dim; a symbol for a dim; one symbol for two values
     g = copy.deepcopy(perfect)
-    shaped = [x for x in g if any(s for s in (x.get("shapes") or {}).get("out", []) if s)]
+    shaped = [x for x in g if x["kind"] != "op" and any(s for s in (x.get("shapes") or {}).get("out", []) if s)]
     if shaped:
         x = shaped[0]
         s = next(s for s in x["shapes"]["out"] if s)
@@ -1160,7 +1237,7 @@ def _self_test_fixture(tp, check, out):
         s = next(s for s in x["shapes"]["out"] if s)
         s[0] = "B"
         expect(g, set(), "a symbol for a dim on %r" % x["id"])
-        two = [(x, i) for x in g for i, s in enumerate((x.get("shapes") or {}).get("out", []))
+        two = [(x, i) for x in g if x["kind"] != "op" for i, s in enumerate((x.get("shapes") or {}).get("out", []))
                if s and len(s) >= 2 and s[0] != s[-1]]
         if two:
             x, i = two[0]
@@ -1169,10 +1246,27 @@ def _self_test_fixture(tp, check, out):
             expect(g, {"shapes"}, "one symbol for two values on %r" % x["id"])
         g = copy.deepcopy(perfect)
         for x in g:
-            x.pop("shapes", None)
-        expect(g, {"shapes"}, "no shapes at all")
+            if x["kind"] != "op":
+                x.pop("shapes", None)
+        expect(g, {"shapes"}, "no module shapes at all")
     else:
         skip("no entry with an output shape")
+
+    # op shapes: one wrong dim; none given
+    g = copy.deepcopy(perfect)
+    shaped_ops = [x for x in g if x["kind"] == "op" and x["op"] not in truth.meta_names
+                  and any(s for s in (x.get("shapes") or {}).get("out", []) if s)]
+    if shaped_ops:
+        s = next(s for s in shaped_ops[0]["shapes"]["out"] if s)
+        s[0] = s[0] + 1 if isinstance(s[0], int) else 7
+        expect(g, {"op_shapes"}, "a wrong output dim on op %r" % shaped_ops[0]["id"])
+        g = copy.deepcopy(perfect)
+        for x in g:
+            if x["kind"] == "op":
+                x.pop("shapes", None)
+        expect(g, {"op_shapes"}, "no op shapes at all")
+    else:
+        skip("no op with an output shape")
 
     # params: one wrong count; none given
     g = copy.deepcopy(perfect)
