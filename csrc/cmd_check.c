@@ -143,36 +143,6 @@ static int check_parse_args(int argc, char **argv, struct check_opts *o)
 	return cmd_opt_rev("check", o->worktree, &o->rev);
 }
 
-static cJSON *read_record(const char *dir, const char *name)
-{
-	char *path = xasprintf("%s/%s", dir, name);
-	FILE *fp = fopen(path, "rb");
-	buf_t b;
-	char chunk[65536];
-	size_t n;
-	cJSON *j;
-
-	if (!fp) {
-		err_set(ECG_EXIT_INPUT, "no records in '%s': cannot open %s (run ecg extract first)", dir, path);
-		free(path);
-		return NULL;
-	}
-	buf_init(&b);
-	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
-		buf_add(&b, chunk, n);
-	fclose(fp);
-	j = cJSON_ParseWithLength(b.buf ? b.buf : "", b.len);
-	buf_free(&b);
-	if (!j || !cJSON_IsObject(j)) {
-		cJSON_Delete(j);
-		err_set(ECG_EXIT_INPUT, "%s is not a record (not a JSON object)", path);
-		free(path);
-		return NULL;
-	}
-	free(path);
-	return j;
-}
-
 static const repo_file_t *find_now(const struct check *k, const char *path)
 {
 	size_t lo = 0, hi = k->nall;
@@ -717,7 +687,7 @@ int cmd_check(int argc, char **argv)
 		goto fail;
 	} else
 		out_dir = xasprintf("%srecords", repo_workdir(k.repo));
-	if (!(graph = read_record(out_dir, RECORDS_GRAPH_FILE)) || !(sched = read_record(out_dir, RECORDS_SCHEDULE_FILE)))
+	if (!(graph = records_read(out_dir, RECORDS_GRAPH_FILE)) || !(sched = records_read(out_dir, RECORDS_SCHEDULE_FILE)))
 		goto fail;
 	rc_commit = cJSON_GetObjectItemCaseSensitive(graph, "commit");
 	snprintf(recorded, sizeof recorded, "%s", cJSON_IsString(rc_commit) ? rc_commit->valuestring : "?");

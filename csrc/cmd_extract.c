@@ -850,35 +850,6 @@ static void refresh_print(const cJSON *rep)
 	       cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(rep, "kept_fields")));
 }
 
-static cJSON *refresh_read(const char *dir, const char *name)
-{
-	char *path = xasprintf("%s/%s", dir, name);
-	FILE *fp = fopen(path, "rb");
-	buf_t b;
-	char chunk[65536];
-	size_t n;
-	cJSON *j;
-
-	if (!fp) {
-		err_set(ECG_EXIT_INPUT, "no records to refresh: cannot open %s (run ecg extract first)", path);
-		free(path);
-		return NULL;
-	}
-	buf_init(&b);
-	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
-		buf_add(&b, chunk, n);
-	fclose(fp);
-	j = cJSON_ParseWithLength(b.buf ? b.buf : "", b.len);
-	buf_free(&b);
-	if (!cJSON_IsObject(j)) {
-		cJSON_Delete(j);
-		err_set(ECG_EXIT_INPUT, "%s is not a record", path);
-		j = NULL;
-	}
-	free(path);
-	return j;
-}
-
 int cmd_refresh(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -948,7 +919,7 @@ int cmd_refresh(int argc, char **argv)
 		repo_free(r);
 		r = NULL;
 	}
-	if (!(og = refresh_read(dir, RECORDS_GRAPH_FILE)) || !(os = refresh_read(dir, RECORDS_SCHEDULE_FILE)))
+	if (!(og = records_read(dir, RECORDS_GRAPH_FILE)) || !(os = records_read(dir, RECORDS_SCHEDULE_FILE)))
 		goto fail;
 	inv = cJSON_GetObjectItemCaseSensitive(og, "invocation");
 	if (!cJSON_IsObject(inv) || !str_of(inv, "entry")) {

@@ -639,35 +639,6 @@ static int print_schedule(const struct show *s, const cJSON *sched)
 	return 0;
 }
 
-static cJSON *show_read(const char *dir, const char *name)
-{
-	char *path = xasprintf("%s/%s", dir, name);
-	FILE *fp = fopen(path, "rb");
-	buf_t b;
-	char chunk[65536];
-	size_t n;
-	cJSON *j;
-
-	if (!fp) {
-		err_set(ECG_EXIT_INPUT, "no records in '%s': cannot open %s (run ecg extract first)", dir, path);
-		free(path);
-		return NULL;
-	}
-	buf_init(&b);
-	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
-		buf_add(&b, chunk, n);
-	fclose(fp);
-	j = cJSON_ParseWithLength(b.buf ? b.buf : "", b.len);
-	buf_free(&b);
-	if (!cJSON_IsObject(j)) {
-		cJSON_Delete(j);
-		err_set(ECG_EXIT_INPUT, "%s is not a record", path);
-		j = NULL;
-	}
-	free(path);
-	return j;
-}
-
 static int parse_n(const char *a, int *out)
 {
 	char *end;
@@ -755,7 +726,7 @@ int cmd_show(int argc, char **argv)
 		err_clear();
 		repo_free(r);
 	}
-	if (!(graph = show_read(dir, RECORDS_GRAPH_FILE)) || !(sched = show_read(dir, RECORDS_SCHEDULE_FILE)))
+	if (!(graph = records_read(dir, RECORDS_GRAPH_FILE)) || !(sched = records_read(dir, RECORDS_SCHEDULE_FILE)))
 		goto fail;
 	if (s.schedule) {
 		print_schedule(&s, sched);

@@ -5,6 +5,10 @@
  */
 #include "config.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ecg/err.h"
 #include "ecg/records.h"
 #include "ecg/util.h"
 
@@ -130,4 +134,33 @@ void records_assemble(const records_header_t *h, cJSON *modules, cJSON *sched_pa
 		for (i = 0; sections[i]; i++)
 			cJSON_ReplaceItemInObjectCaseSensitive(*sched, sections[i],
 			        cJSON_DetachItemFromObjectCaseSensitive(sched_parts, sections[i]));
+}
+
+cJSON *records_read(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *fp = fopen(path, "rb");
+	buf_t b;
+	char chunk[65536];
+	size_t n;
+	cJSON *j;
+
+	if (!fp) {
+		err_set(ECG_EXIT_INPUT, "no records in '%s': cannot open %s (run ecg extract first)", dir, path);
+		free(path);
+		return NULL;
+	}
+	buf_init(&b);
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(fp);
+	j = cJSON_ParseWithLength(b.buf ? b.buf : "", b.len);
+	buf_free(&b);
+	if (!cJSON_IsObject(j)) {
+		cJSON_Delete(j);
+		err_set(ECG_EXIT_INPUT, "%s is not a record (not a JSON object)", path);
+		j = NULL;
+	}
+	free(path);
+	return j;
 }

@@ -42,6 +42,11 @@ cJSON *records_schedule_new(const records_header_t *h);
 void records_assemble(const records_header_t *h, cJSON *modules, cJSON *sched_parts, cJSON **graph,
                       cJSON **sched);
 
+/* Read DIR/NAME as a record: the parsed object (the caller deletes it), or
+ * NULL with err_set(ECG_EXIT_INPUT) when it cannot be read or is not a
+ * JSON object. */
+cJSON *records_read(const char *dir, const char *name);
+
 /* Append {"file","line","col","message"}; line/col 0 are written as null. */
 void records_add_parse_error(cJSON *list, const char *file, long line, long col, const char *message);
 /* Append {"anchor","what","reason"}. */
