@@ -558,7 +558,7 @@ static void mt_shapes(struct mt *t, const struct mnode *n, cJSON *e)
 	value_t *const *args = NULL;
 	size_t nargs = 0, i;
 	value_t *ret = !n->inst ? NULL : n->parent ? interp_forward_ret(n->inst) : t->root_ret;
-	cJSON *in = cJSON_CreateArray(), *out = cJSON_CreateArray(), *o;
+	cJSON *in, *out, *o;
 	int kin = 0, kout = 0, uin = 0, uout = 0;
 
 	if (n->ev && n->ev->kind == FEV_OP) {
@@ -576,6 +576,8 @@ static void mt_shapes(struct mt *t, const struct mnode *n, cJSON *e)
 		args = t->root_call->args;
 		nargs = t->root_call->nargs;
 	}
+	in = cJSON_CreateArray();
+	out = cJSON_CreateArray();
 	for (i = 0; args && i < nargs; i++)
 		shapes_of(args[i], in, &kin, &uin, 0);
 	if (ret)
