@@ -145,6 +145,45 @@ struct interp {
 
 static value_t *eval(struct frame *f, const struct ast_hdr *e);
 static enum flow exec_block(struct frame *f, const struct ast_list *body);
+static void format_hook(struct frame *f, value_t *v, int how, const struct ast_hdr *site);
+static struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, const struct ast_hdr *site);
+
+static int has_ema(const char *s)
+{
+	const char *p;
+
+	for (p = s; p && *p; p++)
+		if ((p[0] == 'e' || p[0] == 'E') && (p[1] == 'm' || p[1] == 'M') && (p[2] == 'a' || p[2] == 'A') &&
+		    (p == s || !((p[-1] >= 'a' && p[-1] <= 'z') && p[0] == 'e')) &&
+		    !((p[3] >= 'a' && p[3] <= 'z') && p[2] == 'a'))
+			return 1;
+	return 0;
+}
+
+/* An exponential moving average of the weights updated from job code:
+ * ema.update(model) on an object whose class says EMA (ModelEma,
+ * timm's ModelEmaV3), or a function named for it (update_ema). */
+static void ema_call(struct frame *f, const value_t *fn, const struct ast_hdr *site)
+{
+	const char *what = NULL;
+
+	if (fn->k == VK_BOUND && fn->u.bound.fn->k == VK_FUNC && fn->u.bound.self && fn->u.bound.self->k == VK_INST) {
+		const struct vinst *m = fn->u.bound.self->u.inst;
+		const char *cls = m->cls ? m->cls->name : m->ext;
+		const char *meth = fn->u.bound.fn->u.fn->qualname;
+		const char *dot = meth ? strrchr(meth, '.') : NULL;
+
+		if (cls && has_ema(cls) && dot && (!strcmp(dot + 1, "update") || !strcmp(dot + 1, "step")))
+			what = meth;
+	} else if (fn->k == VK_FUNC && fn->u.fn->qualname && has_ema(fn->u.fn->qualname) &&
+	           strstr(fn->u.fn->qualname, "update")) {
+		what = fn->u.fn->qualname;
+	} else if (fn->k == VK_EXT && has_ema(fn->u.ext) && (strstr(fn->u.ext, ".update") || strstr(fn->u.ext, ".step"))) {
+		what = fn->u.ext;
+	}
+	if (what)
+		sev(f, SEV_EMA, what, site);
+}
 static value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                      struct vdict *kw, const struct ast_hdr *site);
 static void assign(struct frame *f, const struct ast_hdr *target, value_t *v);
@@ -2580,6 +2619,29 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		sev(f, SEV_SYNC, "torch.cuda.synchronize()", site);
 		return v_none(in->a);
 	}
+	/* CUDA streams and events: synchronize() blocks the host; record(),
+	 * query(), wait_stream(), wait_event() do not */
+	if ((strstr(d, "Stream.") || strstr(d, "Event.")) && !strncmp(d, "torch.cuda.", 11)) {
+		if (!strcmp(last, "synchronize")) {
+			const struct ast_hdr *fx = AST_IS(site, Call) ? AST_AS(site, Call)->func : NULL;
+
+			sev(f, SEV_SYNC, fx ? afmt(in, "%s()", text_of(f, fx)) : afmt(in, "%s()", d), site);
+			return v_none(in->a);
+		}
+		if (!strcmp(last, "query"))
+			return unknown_at(f, site, "whether the event has completed (cudaEventQuery: no wait)");
+		if (!strcmp(last, "elapsed_time"))
+			return unknown_at(f, site, "a time measured at run time");
+		return v_none(in->a);
+	}
+	if (!strcmp(d, "torch.cuda.stream") && nargs >= 1) {
+		struct vinst *c = new_inst(in);
+
+		c->ext = "torch.cuda.stream";
+		vdict_sets(in->a, c->attrs, "text", v_str(in->a, AST_IS(site, Call) && AST_AS(site, Call)->args.n
+		                                                  ? text_of(f, AST_AS(site, Call)->args.items[0]) : "a stream"));
+		return mk_inst_value(in, c);
+	}
 	if (!strcmp(d, "torch.save")) {
 		sev(f, SEV_SAVE, "torch.save", site);
 		if (in->gpu && f->mode != M_FWD)
@@ -3021,6 +3083,8 @@ static value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 
 	if (!budget(f))
 		return unknown_at(f, site, "the analysis step budget ran out");
+	if (f->mode != M_FWD)
+		ema_call(f, fn, site);
 	switch (fn->k) {
 	case VK_FUNC:
 		if (f->mode == M_FWD) {
@@ -3664,9 +3728,11 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 		return unknown_at(f, site, "round() of a value not known");
 	case BI_PRINT:
 		if (fn->u.bi.self == NULL && site) {
-			for (i = 0; i < nargs; i++)
+			for (i = 0; i < nargs; i++) {
 				if (args[i]->k == VK_TENSOR && args[i]->dev == DEV_DEVICE)
 					sev(f, SEV_SYNC, "print(<a device tensor>)", site);
+				format_hook(f, args[i], 's', site);
+			}
 			if (f->mode != M_FWD)
 				sev(f, SEV_LOG, "print", site);
 		}
@@ -5103,6 +5169,37 @@ static value_t *eval_comp(struct frame *f, const struct ast_hdr *e)
 	return cc.out;
 }
 
+/* Formatting an instance of a repo class runs its __format__ / __str__ /
+ * __repr__ (a metric whose __format__ reads a device tensor with .item()
+ * is a sync in the log line): read it as a call.  `how` is 's', 'r' or 0
+ * (format(), an f-string without conversion). */
+static void format_hook(struct frame *f, value_t *v, int how, const struct ast_hdr *site)
+{
+	static const char *const names_s[] = { "__str__", "__repr__", NULL };
+	static const char *const names_r[] = { "__repr__", NULL };
+	static const char *const names_f[] = { "__format__", "__str__", "__repr__", NULL };
+	const char *const *names = how == 's' ? names_s : how == 'r' || how == 'a' ? names_r : names_f;
+	struct vclass *owner = NULL;
+	value_t *m = NULL;
+	size_t i;
+
+	if (v->k != VK_INST || !v->u.inst->cls || v->u.inst->mod != VM_NONE)
+		return;
+	for (i = 0; names[i] && !m; i++) {
+		m = class_lookup(v->u.inst->cls, names[i], &owner);
+		if (m && m->k != VK_FUNC)
+			m = NULL;
+		if (m && !strcmp(names[i], "__format__")) {
+			value_t *spec = v_str(f->in->a, "");
+
+			(void)call_function(f, m->u.fn, v, &spec, 1, NULL, f->mode, f->ev, site);
+			return;
+		}
+	}
+	if (m)
+		(void)call_function(f, m->u.fn, v, NULL, 0, NULL, f->mode, f->ev, site);
+}
+
 static value_t *eval_fstring(struct frame *f, const struct ast_JoinedStr *js)
 {
 	struct interp *in = f->in;
@@ -5126,6 +5223,7 @@ static value_t *eval_fstring(struct frame *f, const struct ast_JoinedStr *js)
 		v = eval(f, AST_AS(p, FormattedValue)->value);
 		if (v->k == VK_TENSOR && v->dev == DEV_DEVICE)
 			sev(f, SEV_SYNC, "f-string of a device tensor", AST_AS(p, FormattedValue)->value);
+		format_hook(f, v, AST_AS(p, FormattedValue)->conversion, AST_AS(p, FormattedValue)->value);
 		if (AST_AS(p, FormattedValue)->format_spec || AST_AS(p, FormattedValue)->conversion > 0 ||
 		    !(v->k == VK_STR || v->k == VK_INT)) {
 			/* read the other parts all the same: they may sync */
@@ -5138,6 +5236,8 @@ static value_t *eval_fstring(struct frame *f, const struct ast_JoinedStr *js)
 					if (w->k == VK_TENSOR && w->dev == DEV_DEVICE)
 						sev(f, SEV_SYNC, "f-string of a device tensor",
 						    AST_AS(js->values.items[k], FormattedValue)->value);
+					format_hook(f, w, AST_AS(js->values.items[k], FormattedValue)->conversion,
+					            AST_AS(js->values.items[k], FormattedValue)->value);
 				}
 			buf_free(&b);
 			return unknown_at(f, &js->h, "an f-string of values not known");
@@ -6208,6 +6308,10 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 				pushed = jc_push(f, JC_NO_GRAD, anchor_at(f, st), text_of(f, wi->context_expr));
 			} else if (cv->k == VK_INST && cv->u.inst->ext && !strcmp(cv->u.inst->ext, "torch.autocast")) {
 				pushed = jc_push(f, JC_AUTOCAST, anchor_at(f, st), text_of(f, wi->context_expr));
+			} else if (cv->k == VK_INST && cv->u.inst->ext && !strcmp(cv->u.inst->ext, "torch.cuda.stream")) {
+				value_t *t = vdict_gets(cv->u.inst->attrs, "text");
+
+				pushed = jc_push(f, JC_STREAM, anchor_at(f, st), t && t->k == VK_STR ? t->u.str.s : "a stream");
 			} else if (AST_IS(wi->context_expr, Call) && AST_IS(AST_AS(wi->context_expr, Call)->func, Attribute) &&
 			           !strcmp(AST_AS(AST_AS(wi->context_expr, Call)->func, Attribute)->attr, "no_sync")) {
 				pushed = jc_push(f, JC_NO_SYNC, anchor_at(f, st), text_of(f, wi->context_expr));

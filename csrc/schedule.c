@@ -527,6 +527,14 @@ static void sc_compute(struct sc *s, cJSON *compute, cJSON *overlap)
 	for (i = 0; i < s->nev; i++) {
 		const struct sched_ev *e = &s->ev[i];
 
+		if (e->kind == SEV_EMA && !cJSON_GetObjectItemCaseSensitive(compute, "ema")) {
+			/* an EMA of the weights: its own kernels after the step */
+			cJSON *m = cJSON_AddObjectToObject(compute, "ema");
+
+			cJSON_AddStringToObject(m, "anchor", e->anchor);
+			cJSON_AddStringToObject(m, "call", e->call);
+			cJSON_AddStringToObject(m, "phase", sc_phase(s, e));
+		}
 		if (e->kind == SEV_BACKWARD && !bwd)
 			bwd = e;
 		if (e->kind == SEV_OPT_STEP && !opt)
@@ -631,6 +639,20 @@ static void sc_overlap(struct sc *s, cJSON *overlap)
 			cJSON_AddStringToObject(o, "with", "the step");
 			cJSON_AddNullToObject(o, "stream");
 			cJSON_AddItemToObject(o, "mechanism", cJSON_CreateString("DataLoader(num_workers > 0)"));
+			cJSON_AddStringToObject(o, "anchor", e->anchor);
+			cJSON_AddItemToArray(overlap, o);
+		} else if (e->kind == SEV_H2D && ctx_find(e->ctx, JC_STREAM)) {
+			const struct jctx *st = ctx_find(e->ctx, JC_STREAM);
+
+			if (sc_seen(overlap, "anchor", e->anchor, NULL, NULL))
+				continue;
+			o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "what", "host-to-device copy issued on a side stream");
+			cJSON_AddStringToObject(o, "with", "the compute queued on the default stream");
+			cJSON_AddStringToObject(o, "stream", st->text ? st->text : "a side stream");
+			cJSON_AddStringToObject(o, "mechanism", e->non_blocking == 1 && e->pinned == 1
+			                        ? "torch.cuda.stream(...) + pinned memory + non_blocking=True"
+			                        : "torch.cuda.stream(...)");
 			cJSON_AddStringToObject(o, "anchor", e->anchor);
 			cJSON_AddItemToArray(overlap, o);
 		} else if (e->kind == SEV_H2D && e->non_blocking == 1 && e->pinned == 1) {

@@ -68,7 +68,8 @@ enum jctx_kind {
 	JC_NO_GRAD,       /* with torch.no_grad() / inference_mode() */
 	JC_AUTOCAST,      /* with torch.autocast(...): text */
 	JC_NO_SYNC,       /* with model.no_sync() */
-	JC_FORWARD        /* inside a model's forward (the call's anchor) */
+	JC_FORWARD,       /* inside a model's forward (the call's anchor) */
+	JC_STREAM         /* with torch.cuda.stream(s): text is s */
 };
 
 struct jctx {
@@ -99,7 +100,8 @@ enum sev_kind {
 	SEV_CHECKPOINT_ACT,  /* activation checkpointing of a function or block */
 	SEV_SAVE,            /* torch.save / a results file */
 	SEV_LOG,             /* print / logging */
-	SEV_GRAD_SYNC_TOGGLE /* model.require_backward_grad_sync = ... */
+	SEV_GRAD_SYNC_TOGGLE, /* model.require_backward_grad_sync = ... */
+	SEV_EMA              /* an EMA of the weights updated: call */
 };
 
 struct sched_ev {

@@ -104,12 +104,13 @@ for n in $fixtures; do
 	"$PY" -I -S "$SCORE" "$src/expected.json" "$O/execution_schedule.json" \
 		--json >"$T/score-$n.json" 2>"$T/score-$n.err"
 	failed=0
-	for metric in syncs collectives h2d job_type; do
+	for metric in syncs collectives h2d job_type compute_overlap; do
 		case $metric in
 		syncs) what="sync points (recall >= 95%, precision >= 90%, no look-alike flagged)" ;;
 		collectives) what="collectives (100% with the right parallelism and async_op)" ;;
 		h2d) what="H2D copies (>= 95% with pinned and non_blocking right)" ;;
 		job_type) what="job type" ;;
+		compute_overlap) what="overlap and compute facts named in the expectation" ;;
 		esac
 		st=$(json "$T/score-$n.json" "int(not d['$metric']['pass'])" 2>/dev/null)
 		[ "$st" = 0 ] || { st=1; failed=1; }

@@ -99,7 +99,7 @@ import re
 import sys
 
 THRESHOLDS = {"sync_recall": 0.95, "sync_precision": 0.90, "h2d_recall": 0.95, "collective_recall": 1.0}
-METRICS = ("syncs", "collectives", "h2d", "job_type")
+METRICS = ("syncs", "collectives", "h2d", "job_type", "compute_overlap")
 JOB_TYPES = ("training", "inference_serving", "batch")
 PARALLELISMS = ("data", "tensor", "pipeline", "expert", "sequence", "context")
 SEG = r"(?:[^\W\d]\w*|<locals>|<lambda>)"
@@ -247,6 +247,22 @@ def score(expected, sched, name="?"):
     jt = sched.get("job_type")
     got_jt = jt.get("value") if isinstance(jt, dict) else None
     r["job_type"] = {"expected": expected["job_type"], "got": got_jt, "pass": got_jt == expected["job_type"]}
+
+    # 5. compute and overlap facts the expectation names (optional keys):
+    #    "overlap": [{"anchor", "stream"}] must each be in ecg's overlap with
+    #    that stream; "ema": the anchor of compute.ema
+    fails = []
+    ov = [o for o in sched.get("overlap") or [] if isinstance(o, dict)]
+    for want_o in expected.get("overlap") or []:
+        if not any(o.get("anchor") == want_o["anchor"] and o.get("stream") == want_o.get("stream") for o in ov):
+            fails.append("overlap at %s on stream %r not reported" % (want_o["anchor"], want_o.get("stream")))
+    if expected.get("ema"):
+        comp = sched.get("compute") if isinstance(sched.get("compute"), dict) else {}
+        ema = comp.get("ema") if isinstance(comp.get("ema"), dict) else {}
+        if ema.get("anchor") != expected["ema"]:
+            fails.append("compute.ema at %s, want %s" % (ema.get("anchor"), expected["ema"]))
+    r["compute_overlap"] = {"checked": len(expected.get("overlap") or []) + (1 if expected.get("ema") else 0),
+                            "pass": not fails, "failures": fails}
     r["pass"] = all(r[m]["pass"] for m in METRICS)
     return r
 
@@ -480,6 +496,14 @@ def perfect_document(expected, header=None):
             doc[k] = dd
         else:
             doc[k] = v
+    if expected.get("overlap"):
+        doc["overlap"] = list(doc.get("overlap") or []) + [
+            {"what": "expected", "with": "expected", "stream": o.get("stream"), "mechanism": "expected",
+             "anchor": o["anchor"]} for o in expected["overlap"]]
+    if expected.get("ema"):
+        comp = dict(doc.get("compute") or {})
+        comp["ema"] = {"anchor": expected["ema"], "call": "expected", "phase": None}
+        doc["compute"] = comp
     return doc
 
 
@@ -613,6 +637,11 @@ def _self_test_fixture(path, check):
         expect(d, set(), "a blocking H2D copy also called a sync (neutral)")
 
     colls = expected["collectives"]
+    if expected.get("overlap") or expected.get("ema"):
+        d = copy.deepcopy(perfect)
+        d["overlap"] = []
+        d.get("compute", {}).pop("ema", None)
+        expect(d, {"compute_overlap"}, "the overlap and compute facts left out")
     if colls:
         d = variant()
         d["device_device"] = d["device_device"][1:]
