@@ -511,6 +511,18 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 				                                 "parameters again before each unit's backward"));
 				cJSON_AddItemToArray(dd, sc_coll("reduce_scatter", "data", -1, e->anchor, "backward", e->implied_by,
 				                                 "gradients after each unit's backward"));
+				{
+					/* FSDP gathers the next unit's parameters while the
+					 * current one computes (forward and backward prefetch) */
+					cJSON *o = cJSON_CreateObject();
+
+					cJSON_AddStringToObject(o, "what", "all-gather of the next sharded unit's parameters");
+					cJSON_AddStringToObject(o, "with", "the current unit's forward or backward");
+					cJSON_AddStringToObject(o, "stream", "NCCL communication stream");
+					cJSON_AddStringToObject(o, "mechanism", "FSDP prefetch");
+					cJSON_AddStringToObject(o, "anchor", e->anchor);
+					cJSON_AddItemToArray(overlap, o);
+				}
 			}
 		}
 	}
