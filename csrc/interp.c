@@ -2661,10 +2661,32 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 			return call_ext(f, v_ext(in->a, "torch.compile.__wrap__"), args, nargs, kw, site);
 		return args[0];      /* a compiled function is the function */
 	}
-	if (!strcmp(d, "torch.utils.checkpoint.checkpoint") || !strcmp(d, "torch.utils.checkpoint.checkpoint_sequential")) {
+	if (!strcmp(d, "torch.utils.checkpoint.checkpoint") || !strcmp(d, "torch.utils.checkpoint.checkpoint_sequential") ||
+	    !strcmp(last, "checkpoint_wrapper") || !strcmp(last, "apply_activation_checkpointing")) {
 		e = sev(f, SEV_CHECKPOINT_ACT, d, site);
 		if (e && AST_IS(site, Call) && AST_AS(site, Call)->args.n)
 			e->target = text_of(f, AST_AS(site, Call)->args.items[0]);
+		if (e && AST_IS(site, Call)) {
+			/* the policy: use_reentrant, context_fn (selective
+			 * checkpointing), check_fn (which blocks), ... as written */
+			const struct ast_Call *c = AST_AS(site, Call);
+			buf_t b;
+			size_t k;
+
+			buf_init(&b);
+			for (k = 0; k < c->keywords.n; k++) {
+				const struct ast_keyword *kwd = AST_AS(c->keywords.items[k], keyword);
+
+				if (!kwd->arg)
+					continue;
+				buf_addf(&b, "%s%s=%s", b.len ? ", " : "", kwd->arg, text_of(f, kwd->value));
+			}
+			if (b.len)
+				e->detail_text = afmt(in, "%s", b.buf);
+			buf_free(&b);
+		}
+		if (!strcmp(last, "checkpoint_wrapper") || !strcmp(last, "apply_activation_checkpointing"))
+			return nargs >= 1 ? args[0] : v_none(in->a);   /* the module, wrapped: the same tree */
 		/* the checkpointed function runs in this forward */
 		if (nargs >= 1 && strstr(d, "sequential") == NULL)
 			return call(f, args[0], args + 1, nargs - 1, NULL, site);

@@ -559,6 +559,7 @@ static void sc_compute(struct sc *s, cJSON *compute, cJSON *overlap)
 			add_str_or_null(c, "target", e->target);
 			cJSON_AddStringToObject(c, "anchor", e->anchor);
 			cJSON_AddStringToObject(c, "call", e->call);
+			add_str_or_null(c, "policy", e->detail_text);
 			cJSON_AddItemToArray(ckpt, c);
 		}
 		if (e->kind == SEV_COMPILE) {

@@ -118,6 +118,7 @@ struct sched_ev {
 	const char *parallelism;      /* collectives */
 	const char *implied_by;
 	const char *target;           /* compile, wrap, checkpoint: what */
+	const char *detail_text;      /* checkpoint: its keyword arguments as written (the policy) */
 	struct vdict *detail;         /* loader: num_workers, pin_memory ... */
 	struct vinst *model;
 };
