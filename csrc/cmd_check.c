@@ -753,3 +753,137 @@ cleanup:
 	free(out_dir);
 	return rc;
 }
+
+/* ------------------------------------------------------------------ refresh's fast path */
+
+/* Do the two versions of a changed file differ only in where things are
+ * (blank lines, comments outside every function, a block moved down)? */
+static int relocation_only(const struct cfile *cf)
+{
+	size_t i;
+
+	if (!cf->old_ok || !cf->new_ok || cf->olds.nsyms != cf->news.nsyms || cf->olds.nstmts != cf->news.nstmts)
+		return 0;
+	for (i = 0; i < cf->olds.nsyms; i++) {
+		const struct sym *a = &cf->olds.syms[i], *b = &cf->news.syms[i];
+
+		if (strcmp(a->qual, b->qual) || a->kind != b->kind || (a->kind == SYM_FUNCTION && a->hash != b->hash))
+			return 0;
+	}
+	for (i = 0; i < cf->olds.nstmts; i++)
+		if (cf->olds.stmts[i].hash != cf->news.stmts[i].hash || cf->olds.stmts[i].owner != cf->news.stmts[i].owner)
+			return 0;
+	return 1;
+}
+
+/* Every anchor string under j moved to where it is now; 0, or 1 when one
+ * is not simply moved (changed, gone), -1 when the runtime failed. */
+static int relocate_walk(struct check *k, cJSON *j, int depth)
+{
+	cJSON *c;
+
+	if (depth > 32)
+		return 1;
+	if (cJSON_IsString(j)) {
+		struct verdict v;
+		int r = judge(k, j->valuestring, &v);
+
+		if (r < 0)
+			return -1;
+		if (r == 0 && (v.st == A_CHANGED || v.st == A_GONE)) {
+			free(v.new_anchor);
+			return 1;
+		}
+		if (r == 0 && v.st == A_MOVED && v.new_anchor)
+			cJSON_SetValuestring(j, v.new_anchor);
+		free(v.new_anchor);
+		return 0;
+	}
+	cJSON_ArrayForEach(c, j) {
+		int r = relocate_walk(k, c, depth + 1);
+
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+int check_relocate(const char *repo_path, const char *rev, const char *helpers_dir, const cJSON *graph,
+                   const cJSON *sched, cJSON **graph_out, cJSON **sched_out)
+{
+	struct check_opts o;
+	struct check k;
+	cJSON *g = NULL, *s = NULL, *f;
+	size_t i;
+	int rc = -1;
+
+	*graph_out = *sched_out = NULL;
+	memset(&o, 0, sizeof o);
+	memset(&k, 0, sizeof k);
+	o.repo = repo_path;
+	o.rev = rev;
+	o.helpers_dir = helpers_dir;
+	k.o = &o;
+	k.entries = cJSON_CreateArray();
+	k.config = cJSON_CreateArray();
+	if (!(k.helpers = helpers_find(helpers_dir)) || repo_open(repo_path, &k.repo) < 0 ||
+	    repo_resolve(k.repo, rev, k.commit) < 0 || repo_list(k.repo, k.commit, 0, NULL, &k.all, &k.nall) < 0)
+		goto out;
+	classify_files(&k, cJSON_GetObjectItemCaseSensitive(graph, "files"));
+	rc = 0;
+	for (i = 0; i < k.nfiles; i++) {
+		struct cfile *cf = &k.files[i];
+
+		if (cf->st == F_GONE || cf->st == F_MOVED)
+			goto out;            /* a file left or moved: read the job again */
+		if (cf->st != F_CHANGED)
+			continue;
+		if (ensure_parsed(&k, cf) < 0) {
+			rc = -1;
+			goto out;
+		}
+		if (!relocation_only(cf))
+			goto out;
+	}
+	g = cJSON_Duplicate(graph, 1);
+	s = cJSON_Duplicate(sched, 1);
+	{
+		int r1 = relocate_walk(&k, g, 0), r2 = r1 ? r1 : relocate_walk(&k, s, 0);
+
+		if (r1 < 0 || r2 < 0) {
+			rc = -1;
+			goto out;
+		}
+		if (r1 || r2)
+			goto out;
+	}
+	/* the header: this commit, these blobs */
+	cJSON_ReplaceItemInObjectCaseSensitive(g, "commit", cJSON_CreateString(k.commit));
+	cJSON_ReplaceItemInObjectCaseSensitive(s, "commit", cJSON_CreateString(k.commit));
+	cJSON_ReplaceItemInObjectCaseSensitive(g, "dirty", cJSON_CreateFalse());
+	cJSON_ReplaceItemInObjectCaseSensitive(s, "dirty", cJSON_CreateFalse());
+	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(g, "files")) {
+		const char *p = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "path"));
+		struct cfile *cf = p ? find_file(&k, p) : NULL;
+
+		if (cf && cf->now)
+			cJSON_ReplaceItemInObjectCaseSensitive(f, "blob", cJSON_CreateString(cf->now->blob));
+	}
+	cJSON_ReplaceItemInObjectCaseSensitive(s, "files",
+	                                       cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(g, "files"), 1));
+	*graph_out = g;
+	*sched_out = s;
+	g = s = NULL;
+	rc = 1;
+out:
+	if (rc < 0 && err_code() == ECG_EXIT_OK)
+		err_set(ECG_EXIT_INTERNAL, "refresh: reading the changed files failed");
+	cJSON_Delete(g);
+	cJSON_Delete(s);
+	check_free(&k);
+	if (k.py_started) {
+		astconv_fini();
+		pyrt_fini();
+	}
+	return rc;
+}

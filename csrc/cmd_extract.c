@@ -822,7 +822,9 @@ static void refresh_print(const cJSON *rep)
 	                                     "kept_fields", NULL };
 	size_t i;
 
-	printf("refreshed %.12s -> %.12s\n", str_of(rep, "from_commit"), str_of(rep, "to_commit"));
+	printf("refreshed %.12s -> %.12s%s\n", str_of(rep, "from_commit"), str_of(rep, "to_commit"),
+	       cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(rep, "read_again"))
+	       ? " (only code moved: anchors relocated, the job not read again)" : "");
 	for (i = 0; lists[i]; i++) {
 		const cJSON *l = cJSON_GetObjectItemCaseSensitive(rep, lists[i]), *e;
 
@@ -868,7 +870,7 @@ int cmd_refresh(int argc, char **argv)
 	cJSON *og = NULL, *os = NULL, *ng = NULL, *ns = NULL, *rep = NULL;
 	const cJSON *inv, *a;
 	char *out_dir = NULL, *dir = NULL, **argvv = NULL;
-	int c, rc, json = 0;
+	int c, rc, json = 0, fast;
 	size_t n = 0;
 	repo_t *r = NULL;
 
@@ -949,10 +951,20 @@ int cmd_refresh(int argc, char **argv)
 		o.nsets = n;
 	}
 	a = cJSON_GetObjectItemCaseSensitive(inv, "config_values");
-	rc = extract_build(&o, cJSON_IsObject(a) ? a : NULL, &ng, &ns, &out_dir);
-	if (rc != ECG_EXIT_OK)
-		goto cleanup;
+	/* only moved code: move the anchors, read nothing else */
+	fast = o.worktree ? 0 : check_relocate(o.repo, o.rev, o.helpers_dir, og, os, &ng, &ns);
+	if (fast < 0)
+		goto fail;
+	if (fast) {
+		out_dir = xstrdup(dir);
+		rc = ECG_EXIT_OK;
+	} else {
+		rc = extract_build(&o, cJSON_IsObject(a) ? a : NULL, &ng, &ns, &out_dir);
+		if (rc != ECG_EXIT_OK)
+			goto cleanup;
+	}
 	rep = refresh_merge(og, os, ng, ns);
+	cJSON_AddBoolToObject(rep, "read_again", !fast);
 	rc = extract_write(out_dir, ng, ns, !json);
 	if (rc == ECG_EXIT_OK) {
 		if (json) {

@@ -114,6 +114,8 @@ run_ecg refresh --repo "$R" -q
 is "$rc" 0 "refresh: exit 0"
 grep -q "0 added, 0 removed (dropped), [0-9]* moved" "$T/out"
 ok $? "  reports moves only: $(tail -1 "$T/out")"
+grep -q "anchors relocated, the job not read again" "$T/out"
+ok $? "  only code moved: the anchors are relocated without reading the job again"
 refreshed_equals_extract
 ok $? "  the refreshed records equal a fresh extract"
 run_ecg check --repo "$R"
@@ -146,6 +148,7 @@ is "$(json "$T/check.json" "sorted({a['status'] for a in d['anchors'] if a['id']
 run_ecg refresh --repo "$R" --json
 is "$rc" 0 "refresh after the change"
 printf '%s' "$(sed -n '/^{/,$p' "$T/out")" >"$T/refresh.json"
+is "$(json "$T/refresh.json" "d['read_again']")" "True" "  a body changed: the job is read again"
 is "$(json "$T/refresh.json" "d['kept_fields']")" "['blocks.*.fc', '(computation_graph top level)']" \
 	"  the hand-added fields are kept (an entry's note, a top-level key)"
 is "$(json "$G" "([e.get('note') for e in d['modules'] if e['id'] == 'blocks.*.fc'], d.get('reviewed_by'))")" \
