@@ -63,8 +63,8 @@ static const char check_usage[] =
 "  -h, --help            show this help\n"
 "\n"
 "Exit status: 0 every anchor is fresh; 1 the records are stale (something\n"
-"moved, changed or is gone); 2 bad usage; 3 not a repository, unknown\n"
-"revision, or no records in DIR; 5 internal error.\n";
+"moved, changed or is gone); 2 an error (bad usage, not a repository,\n"
+"unknown revision, no records in DIR, internal error).\n";
 
 struct check_opts {
 	const char *repo, *rev, *out, *helpers_dir;
@@ -736,10 +736,10 @@ int cmd_check(int argc, char **argv)
 	}
 	goto cleanup;
 fail:
+	/* check's contract: 0 fresh, 1 stale, 2 any error (scripts test
+	 * `ecg check || refresh` and must not take an error for staleness) */
 	err_warn("%s", err_last());
-	rc = err_code();
-	if (rc == ECG_EXIT_STALE || rc == ECG_EXIT_OK)
-		rc = ECG_EXIT_INTERNAL;
+	rc = ECG_EXIT_USAGE;
 cleanup:
 	if (k.py_started) {
 		check_free(&k);

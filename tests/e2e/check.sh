@@ -158,6 +158,19 @@ is "$(json "$G" "[e['function'] for e in d['modules'] if e.get('function')]")" "
 refreshed_equals_extract
 ok $? "  the refreshed records equal a fresh extract but for those fields"
 
+# --- a renamed method: the old name is gone, the new one is there
+sed -i 's/self\.residual(x)/self.branch(x)/; s/def residual(self, x):/def branch(self, x):/' "$R/model.py"
+commit "$R" "rename residual -> branch"
+check_json
+is "$(json "$T/check.json" "sorted(set('%s %s' % (a['status'], a['anchor'].split(':')[1]) for a in d['anchors'] if 'Block.residual' in a['anchor']))")" \
+	"['gone Block.residual']" "a renamed method: anchors into the old name are gone"
+run_ecg refresh --repo "$R" --json
+printf '%s' "$(sed -n '/^{/,$p' "$T/out")" >"$T/refresh.json"
+is "$(json "$G" "[e['function'] for e in d['modules'] if e.get('function')]")" "['Block.branch']" \
+	"  refresh: the function entry is the new name"
+refreshed_equals_extract
+ok $? "  the refreshed records equal a fresh extract but for the hand-added fields"
+
 # --- a deleted layer
 "$TEST_PYTHON" -I -S - "$R/model.py" <<'PY'
 import sys
@@ -212,7 +225,7 @@ is "$(json "$T/check.json" "d['fresh']")" "True" "  an edit below every anchor k
 
 # --- errors
 run_ecg check --repo "$R" --out "$T/nowhere"
-is "$rc" 3 "no records: exit 3"
+is "$rc" 2 "no records: exit 2 (any error is 2 for check)"
 grep -q "no records in" "$T/err"
 ok $? "  message: $(cat "$T/err")"
 
