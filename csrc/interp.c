@@ -2455,7 +2455,10 @@ static const char *collective_of(const char *d)
 		"reduce_scatter_tensor", "broadcast", "all_to_all", "all_to_all_single", "reduce",
 		"gather", "scatter", "send", "recv", "isend", "irecv", "barrier", "all_reduce_coalesced",
 		"all_gather_coalesced", "all_gather_object", "broadcast_object_list", "gather_object",
-		"scatter_object_list", "batch_isend_irecv", "monitored_barrier", NULL
+		"scatter_object_list", "batch_isend_irecv", "monitored_barrier",
+		/* torch.distributed._functional_collectives */
+		"all_gather_tensor", "all_gather_tensor_autograd", "reduce_scatter_tensor_autograd",
+		"all_to_all_single_autograd", "permute_tensor", NULL
 	};
 	const char *last = short_ext(d);
 	size_t i;
@@ -3577,6 +3580,8 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 	case BI_BOOL:
 		if (nargs == 0)
 			return v_bool(in->a, 0);
+		if (is_tensorish(args[0]) && args[0]->dev == DEV_DEVICE)
+			sev(f, SEV_SYNC, "bool(<a device tensor>)", site);
 		ok = value_truth(args[0]);
 		return ok < 0 ? unknown_at(f, site, "bool() of a value not known") : v_bool(in->a, ok);
 	case BI_STR:
@@ -6291,10 +6296,23 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		return exec_if(f, AST_AS(st, If));
 	case AST_For: case AST_AsyncFor:
 		return exec_for(f, (const struct ast_For *)st);
+	case AST_Assert: {
+		/* assert <a device tensor condition>: its truth is read on the host */
+		value_t *tv = eval(f, AST_AS(st, Assert)->test);
+
+		if (is_tensorish(tv) && tv->dev == DEV_DEVICE)
+			sev(f, SEV_SYNC, afmt(in, "assert %s (the truth of a device tensor)", text_of(f, AST_AS(st, Assert)->test)),
+			    st);
+		return FL_NORMAL;
+	}
 	case AST_While: {
 		const struct ast_While *w = AST_AS(st, While);
 		value_t *tv = eval(f, w->test);
 		enum flow fl;
+
+		if (is_tensorish(tv) && tv->dev == DEV_DEVICE)
+			sev(f, SEV_SYNC, afmt(in, "while %s (a loop condition on a device tensor)", text_of(f, w->test)),
+			    &w->h);
 
 		if (value_truth(tv) == 0)
 			return exec_block(f, &w->orelse);

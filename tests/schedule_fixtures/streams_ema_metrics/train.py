@@ -58,6 +58,7 @@ def main():
             ms = start.elapsed_time(end)
             print(f"step {step} loss {loss_mean:.4f} {ms:.1f} ms")
             loss_mean.reset()
+            assert torch.isfinite(loss), "the loss diverged"
     copy_stream.synchronize()
     torch.save(ema.shadow, "ema.pt")
 
