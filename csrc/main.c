@@ -28,6 +28,7 @@ static const char main_usage[] =
 "  refresh    bring the records to a revision, keeping fields added by hand\n"
 "  show       print the records for a person: module tree, costliest units,\n"
 "             or the schedule\n"
+"  render     write the records as one self-contained HTML page\n"
 "  help CMD   show the help of a command\n"
 "\n"
 "Options:\n"
@@ -48,6 +49,7 @@ static const struct {
 	{ "check", cmd_check },
 	{ "refresh", cmd_refresh },
 	{ "show", cmd_show },
+	{ "render", cmd_render },
 };
 
 static int main_version(void)

@@ -1,0 +1,395 @@
+/* cmd_render.c - `ecg render`: the records as one self-contained HTML page.
+ *
+ * No script, no network: the module tree is nested <details> elements (a
+ * repeated unit once, with a repeat badge), the step is an inline SVG
+ * with four lanes (host, compute stream, communication stream, data
+ * loader) in the order the step runs its phases, and the configuration
+ * values are a table with their sources.  Everything the records hold
+ * as text is HTML-escaped.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "ecg/cmd.h"
+#include "ecg/emit.h"
+#include "ecg/err.h"
+#include "ecg/records.h"
+#include "ecg/repo.h"
+#include "ecg/util.h"
+
+static const char render_usage[] =
+"usage: ecg render [--records DIR] -o FILE\n"
+"\n"
+"Write the records as one self-contained HTML page (no script, no network):\n"
+"the module tree (collapsible, with repeat badges, parameters, shapes and\n"
+"anchors), one step of the schedule as lanes for the host, the compute\n"
+"stream, the communication stream and the data loader, the sync points and\n"
+"copies by how often they recur, the intended overlaps, and the\n"
+"configuration values with their sources.\n"
+"\n"
+"  --records DIR         where the records are (default: records/ at the root\n"
+"                        of the work tree around the current directory, else\n"
+"                        ./records)\n"
+"  -o, --output FILE     the page to write (replaced atomically)\n"
+"  -h, --help            show this help\n"
+"\n"
+"Exit status: 0 written; 2 bad usage; 3 no records in DIR; 4 not written.\n";
+
+static void esc(buf_t *b, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': buf_addstr(b, "&lt;"); break;
+		case '>': buf_addstr(b, "&gt;"); break;
+		case '&': buf_addstr(b, "&amp;"); break;
+		case '"': buf_addstr(b, "&quot;"); break;
+		default: buf_addch(b, *s); break;
+		}
+	}
+}
+
+static const char *js(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static void json_text(buf_t *b, const cJSON *v)
+{
+	char *t = v ? cJSON_PrintUnformatted(v) : NULL;
+
+	esc(b, t ? t : "null");
+	free(t);
+}
+
+static const char css[] =
+"body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;max-width:1400px}"
+"h1{font-size:20px}h2{font-size:16px;margin-top:1.6em;border-bottom:1px solid #ccc}"
+"code,.a{font-family:ui-monospace,monospace;font-size:12px}"
+".a{color:#777}.cls{color:#05a}.rep{background:#c60;color:#fff;border-radius:8px;padding:0 6px;"
+"font-size:11px;margin-left:4px}.tot{color:#555;font-size:12px}.sh{color:#393;font-size:12px}"
+"details{margin-left:1.1em}summary{cursor:pointer;white-space:nowrap}"
+"details.leaf>summary{list-style:none}details.leaf>summary::-webkit-details-marker{display:none}"
+"table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;padding:2px 6px;text-align:left}"
+".f0{color:#b00;font-weight:bold}.f1{color:#d60}.f2{color:#880}.f3{color:#666}";
+
+/* The tree: children of `parent` among the module entries. */
+static void tree(buf_t *b, const cJSON *mods, const char *parent, int depth)
+{
+	const cJSON *e;
+
+	if (depth > 64)
+		return;
+	cJSON_ArrayForEach(e, mods) {
+		const char *id = js(e, "id"), *p = js(e, "parent"), *kind = js(e, "kind");
+		const char *cls = js(e, "class"), *anchor = js(e, "code_anchor"), *name;
+		const cJSON *r = cJSON_GetObjectItemCaseSensitive(e, "repeat");
+		const cJSON *tot = cJSON_GetObjectItemCaseSensitive(e, "total_repeat");
+		const cJSON *par = cJSON_GetObjectItemCaseSensitive(e, "params");
+		const cJSON *sh = cJSON_GetObjectItemCaseSensitive(e, "shapes");
+		const cJSON *c;
+		int has_kids = 0;
+
+		if (!id || !kind || !strcmp(kind, "op") || !strcmp(kind, "function"))
+			continue;
+		if (parent ? !p || strcmp(p, parent) : p != NULL)
+			continue;
+		cJSON_ArrayForEach(c, mods) {
+			const char *cp = js(c, "parent"), *ck = js(c, "kind");
+
+			if (cp && !strcmp(cp, id) && ck && strcmp(ck, "op") && strcmp(ck, "function"))
+				has_kids = 1;
+		}
+		name = id[0] ? id : "(model)";
+		if (parent && parent[0] && !strncmp(id, parent, strlen(parent)) &&
+		    (id[strlen(parent)] == '.' || id[strlen(parent)] == '/'))
+			name = id + strlen(parent) + 1;
+		buf_addf(b, "<details%s%s><summary><b>", has_kids ? "" : " class=\"leaf\"", depth < 2 ? " open" : "");
+		esc(b, name);
+		buf_addstr(b, "</b> <span class=\"cls\">");
+		esc(b, cls ? cls : kind);
+		buf_addstr(b, "</span>");
+		if (r) {
+			const cJSON *cnt = cJSON_GetObjectItemCaseSensitive(r, "count");
+
+			if (cJSON_IsNumber(cnt))
+				buf_addf(b, "<span class=\"rep\">&times;%.0f</span>", cnt->valuedouble);
+			else
+				buf_addstr(b, "<span class=\"rep\">&times;?</span>");
+		}
+		if (cJSON_IsNumber(tot))
+			buf_addf(b, " <span class=\"tot\">total %.0f</span>", tot->valuedouble);
+		if (cJSON_IsNumber(par))
+			buf_addf(b, " <span class=\"tot\">%.0f params</span>", par->valuedouble);
+		if (sh) {
+			buf_addstr(b, " <span class=\"sh\">");
+			json_text(b, cJSON_GetObjectItemCaseSensitive(sh, "out"));
+			buf_addstr(b, "</span>");
+		}
+		if (anchor) {
+			buf_addstr(b, " <span class=\"a\">");
+			esc(b, anchor);
+			buf_addstr(b, "</span>");
+		}
+		buf_addstr(b, "</summary>");
+		if (has_kids)
+			tree(b, mods, id, depth + 1);
+		buf_addstr(b, "</details>\n");
+	}
+}
+
+static int freq_class(const char *f)
+{
+	if (!f)
+		return 3;
+	if (strstr(f, "micro") || !strcmp(f, "every step"))
+		return 0;
+	if (!strncmp(f, "every ", 6))
+		return 1;
+	if (!strcmp(f, "once"))
+		return 3;
+	return 2;
+}
+
+/* One step as lanes: the phases in the order they run, and what happens
+ * in each: syncs and copies on the host lane, collectives on the
+ * communication lane, the loader's hops on its lane. */
+static void timeline(buf_t *b, const cJSON *sched)
+{
+	static const char *const lanes[] = { "host", "compute stream", "communication stream", "data loader" };
+	const cJSON *phases = cJSON_GetObjectItemCaseSensitive(sched, "phases"), *p, *e;
+	int n = 0, i, w, x;
+
+	cJSON_ArrayForEach(p, phases)
+		n++;
+	if (n == 0) {
+		buf_addstr(b, "<p>No phases in the schedule.</p>\n");
+		return;
+	}
+	w = 170;
+	buf_addf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\" "
+	         "aria-label=\"one step, as lanes\" font-family=\"sans-serif\" font-size=\"11\">\n", 150 + n * w, 4 * 70 + 30);
+	for (i = 0; i < 4; i++)
+		buf_addf(b, "<text x=\"4\" y=\"%d\" font-weight=\"bold\">%s</text><line x1=\"145\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+		         "stroke=\"#ddd\"/>\n", 30 + i * 70 + 22, lanes[i], 30 + i * 70 + 60, 150 + n * w, 30 + i * 70 + 60);
+	x = 150;
+	cJSON_ArrayForEach(p, phases) {
+		const char *name = js(p, "name"), *kind = js(p, "kind"), *on = js(p, "runs_on");
+		int lane = on && !strcmp(on, "host") ? 0 : 1;
+		int syncs = 0, copies = 0, colls = 0;
+
+		buf_addf(b, "<g><title>");
+		esc(b, js(p, "anchor"));
+		buf_addf(b, "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"40\" rx=\"4\" fill=\"%s\" stroke=\"#888\"/>",
+		         x, 30 + lane * 70 + 10, w - 12, kind && !strcmp(kind, "one-off") ? "#eee"
+		                                       : kind && !strcmp(kind, "periodic") ? "#fde9c9" : "#cfe3f7");
+		buf_addf(b, "<text x=\"%d\" y=\"%d\">", x + 6, 30 + lane * 70 + 26);
+		esc(b, name ? name : "?");
+		buf_addf(b, "</text><text x=\"%d\" y=\"%d\" fill=\"#666\">", x + 6, 30 + lane * 70 + 42);
+		esc(b, kind ? kind : "");
+		buf_addstr(b, "</text></g>\n");
+		cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(sched, "host_device")) {
+			const char *ph = js(e, "phase"), *k = js(e, "kind");
+
+			if (!ph || !name || strcmp(ph, name))
+				continue;
+			if (k && !strcmp(k, "sync"))
+				syncs++;
+			else
+				copies++;
+		}
+		cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(sched, "device_device")) {
+			const char *ph = js(e, "phase");
+
+			if (ph && name && !strcmp(ph, name))
+				colls++;
+		}
+		if (syncs || copies)
+			buf_addf(b, "<text x=\"%d\" y=\"%d\" fill=\"#b00\">%d sync, %d copy</text>\n", x + 6, 30 + 40, syncs,
+			         copies);
+		if (colls)
+			buf_addf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"30\" rx=\"4\" fill=\"#e3d4f5\" stroke=\"#888\"/>"
+			         "<text x=\"%d\" y=\"%d\">%d collective%s</text>\n", x, 30 + 2 * 70 + 15, w - 12, x + 6,
+			         30 + 2 * 70 + 34, colls, colls > 1 ? "s" : "");
+		if (name && !strcmp(name, "data") &&
+		    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(sched, "data_path")) > 0)
+			buf_addf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"30\" rx=\"4\" fill=\"#d7f0d7\" stroke=\"#888\"/>"
+			         "<text x=\"%d\" y=\"%d\">loader hops</text>\n", x, 30 + 3 * 70 + 15, w - 12, x + 6, 30 + 3 * 70 + 34);
+		x += w;
+	}
+	buf_addstr(b, "</svg>\n");
+}
+
+static void schedule_lists(buf_t *b, const cJSON *sched)
+{
+	const cJSON *e;
+	int cls;
+
+	buf_addstr(b, "<h2>Sync points and copies, most frequent first</h2>\n<table><tr><th>kind</th><th>call</th>"
+	              "<th>how often</th><th>phase</th><th>anchor</th></tr>\n");
+	for (cls = 0; cls < 4; cls++) {
+		cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(sched, "host_device")) {
+			const char *fq = js(e, "frequency");
+
+			if (freq_class(fq) != cls)
+				continue;
+			buf_addf(b, "<tr class=\"f%d\"><td>", cls);
+			esc(b, js(e, "kind"));
+			buf_addstr(b, "</td><td><code>");
+			esc(b, js(e, "call"));
+			buf_addstr(b, "</code></td><td>");
+			esc(b, fq ? fq : "?");
+			buf_addstr(b, "</td><td>");
+			esc(b, js(e, "phase"));
+			buf_addstr(b, "</td><td class=\"a\">");
+			esc(b, js(e, "anchor"));
+			buf_addstr(b, "</td></tr>\n");
+		}
+	}
+	buf_addstr(b, "</table>\n<h2>Collectives</h2>\n<table><tr><th>op</th><th>parallelism</th><th>phase</th>"
+	              "<th>implied by</th><th>anchor</th></tr>\n");
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(sched, "device_device")) {
+		buf_addstr(b, "<tr><td>");
+		esc(b, js(e, "op"));
+		buf_addstr(b, "</td><td>");
+		esc(b, js(e, "parallelism"));
+		buf_addstr(b, "</td><td>");
+		esc(b, js(e, "phase"));
+		buf_addstr(b, "</td><td>");
+		esc(b, js(e, "implied_by") ? js(e, "implied_by") : "explicit");
+		buf_addstr(b, "</td><td class=\"a\">");
+		esc(b, js(e, "anchor"));
+		buf_addstr(b, "</td></tr>\n");
+	}
+	buf_addstr(b, "</table>\n<h2>Intended overlaps</h2>\n<table><tr><th>what</th><th>with</th><th>stream</th>"
+	              "<th>mechanism</th><th>anchor</th></tr>\n");
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(sched, "overlap")) {
+		buf_addstr(b, "<tr><td>");
+		esc(b, js(e, "what"));
+		buf_addstr(b, "</td><td>");
+		esc(b, js(e, "with"));
+		buf_addstr(b, "</td><td>");
+		esc(b, js(e, "stream"));
+		buf_addstr(b, "</td><td>");
+		esc(b, js(e, "mechanism"));
+		buf_addstr(b, "</td><td class=\"a\">");
+		esc(b, js(e, "anchor"));
+		buf_addstr(b, "</td></tr>\n");
+	}
+	buf_addstr(b, "</table>\n");
+}
+
+static void config_table(buf_t *b, const cJSON *graph)
+{
+	const cJSON *e;
+
+	buf_addstr(b, "<h2>Configuration values used</h2>\n<table><tr><th>name</th><th>value</th><th>source</th>"
+	              "<th>via</th></tr>\n");
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(graph, "config")) {
+		buf_addstr(b, "<tr><td><code>");
+		esc(b, js(e, "name"));
+		buf_addstr(b, "</code></td><td><code>");
+		json_text(b, cJSON_GetObjectItemCaseSensitive(e, "value"));
+		buf_addstr(b, "</code></td><td class=\"a\">");
+		esc(b, js(e, "source"));
+		buf_addstr(b, "</td><td>");
+		esc(b, js(e, "via"));
+		buf_addstr(b, "</td></tr>\n");
+	}
+	buf_addstr(b, "</table>\n");
+}
+
+int cmd_render(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "records", required_argument, NULL, 'r' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *records = NULL, *output = NULL;
+	cJSON *graph = NULL, *sched = NULL;
+	const cJSON *ep, *jt;
+	char *dir = NULL, *odir = NULL;
+	const char *slash;
+	buf_t b;
+	int c, rc = ECG_EXIT_OK;
+
+	buf_init(&b);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+ho:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'r': records = optarg; break;
+		case 'o': output = optarg; break;
+		case 'h':
+			fputs(render_usage, stdout);
+			return ECG_EXIT_OK;
+		default:
+			cmd_opt_unknown("render", argv);
+			goto fail;
+		}
+	}
+	if (optind < argc || !output) {
+		err_set(ECG_EXIT_USAGE, optind < argc ? "render: unexpected argument (see 'ecg render --help')"
+		                                      : "render: -o FILE is required (see 'ecg render --help')");
+		goto fail;
+	}
+	if (records) {
+		dir = xstrdup(records);
+	} else {
+		repo_t *r = NULL;
+
+		if (repo_open(".", &r) == 0 && !repo_is_bare(r))
+			dir = xasprintf("%srecords", repo_workdir(r));
+		else
+			dir = xstrdup("records");
+		err_clear();
+		repo_free(r);
+	}
+	if (!(graph = records_read(dir, RECORDS_GRAPH_FILE)) || !(sched = records_read(dir, RECORDS_SCHEDULE_FILE)))
+		goto fail;
+	ep = cJSON_GetObjectItemCaseSensitive(graph, "entrypoint");
+	jt = cJSON_GetObjectItemCaseSensitive(graph, "job_type");
+	buf_addf(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>ecg: ");
+	esc(&b, ep ? js(ep, "file") : "records");
+	buf_addf(&b, "</title><style>%s</style></head><body>\n<h1>ecg records: ", css);
+	esc(&b, ep ? js(ep, "file") : "(no entry)");
+	buf_addstr(&b, "</h1>\n<p>commit <code>");
+	esc(&b, js(graph, "commit"));
+	buf_addstr(&b, "</code>, job type <b>");
+	esc(&b, jt && js(jt, "value") ? js(jt, "value") : "not known");
+	buf_addstr(&b, "</b>, step <span class=\"a\">");
+	esc(&b, ep && js(ep, "step") ? js(ep, "step") : "not known");
+	buf_addstr(&b, "</span></p>\n<h2>Module tree</h2>\n<div id=\"tree\">\n");
+	tree(&b, cJSON_GetObjectItemCaseSensitive(graph, "modules"), NULL, 0);
+	buf_addstr(&b, "</div>\n<h2>One step</h2>\n<div id=\"timeline\">\n");
+	timeline(&b, sched);
+	buf_addstr(&b, "</div>\n");
+	schedule_lists(&b, sched);
+	config_table(&b, graph);
+	buf_addstr(&b, "<p class=\"a\">Written by ecg from the records; nothing here was run.</p>\n</body></html>\n");
+	slash = strrchr(output, '/');
+	odir = slash ? xstrndup(output, (size_t)(slash - output)) : xstrdup(".");
+	if (emit_write_atomic(odir, slash ? slash + 1 : output, b.buf, b.len) < 0)
+		goto fail;
+	printf("%s\n", output);
+	goto cleanup;
+fail:
+	err_warn("%s", err_last());
+	rc = err_code();
+cleanup:
+	buf_free(&b);
+	free(dir);
+	free(odir);
+	cJSON_Delete(graph);
+	cJSON_Delete(sched);
+	return rc;
+}
