@@ -161,16 +161,52 @@ static int freq_class(const char *f)
 /* One step as lanes: the phases in the order they run, and what happens
  * in each: syncs and copies on the host lane, collectives on the
  * communication lane, the loader's hops on its lane. */
+/* Where a phase sits in one step: start-up, the data, forward, backward,
+ * the optimizer, then what recurs less often. */
+static int phase_rank(const cJSON *p)
+{
+	static const char *const order[] = { "startup", "data", "forward", "backward", "optimizer", "step", NULL };
+	const char *name = js(p, "name"), *kind = js(p, "kind");
+	int i;
+
+	for (i = 0; name && order[i]; i++)
+		if (!strcmp(name, order[i]))
+			return i;
+	return kind && !strcmp(kind, "periodic") ? 20 : 30;
+}
+
+static int by_phase(const void *a, const void *b)
+{
+	const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
+
+	return phase_rank(x) - phase_rank(y);
+}
+
 static void timeline(buf_t *b, const cJSON *sched)
 {
 	static const char *const lanes[] = { "host", "compute stream", "communication stream", "data loader" };
 	const cJSON *phases = cJSON_GetObjectItemCaseSensitive(sched, "phases"), *p, *e;
-	int n = 0, i, w, x;
+	const cJSON **ord;
+	int n = 0, i, w, x, k;
 
 	cJSON_ArrayForEach(p, phases)
 		n++;
+	ord = xcalloc((size_t)n + 1, sizeof *ord);
+	i = 0;
+	cJSON_ArrayForEach(p, phases)
+		ord[i++] = p;
+	/* stable enough: ranks are distinct but for periodic/other ones, which
+	 * keep the records' order through the index tie-break below */
+	for (i = 1; i < n; i++)
+		for (k = i; k > 0 && by_phase(&ord[k - 1], &ord[k]) > 0; k--) {
+			const cJSON *t = ord[k];
+
+			ord[k] = ord[k - 1];
+			ord[k - 1] = t;
+		}
 	if (n == 0) {
 		buf_addstr(b, "<p>No phases in the schedule.</p>\n");
+		free(ord);
 		return;
 	}
 	w = 170;
@@ -180,11 +216,13 @@ static void timeline(buf_t *b, const cJSON *sched)
 		buf_addf(b, "<text x=\"4\" y=\"%d\" font-weight=\"bold\">%s</text><line x1=\"145\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
 		         "stroke=\"#ddd\"/>\n", 30 + i * 70 + 22, lanes[i], 30 + i * 70 + 60, 150 + n * w, 30 + i * 70 + 60);
 	x = 150;
-	cJSON_ArrayForEach(p, phases) {
-		const char *name = js(p, "name"), *kind = js(p, "kind"), *on = js(p, "runs_on");
+	for (k = 0; k < n; k++) {
+		const cJSON *p2 = ord[k];
+		const char *name = js(p2, "name"), *kind = js(p2, "kind"), *on = js(p2, "runs_on");
 		int lane = on && !strcmp(on, "host") ? 0 : 1;
 		int syncs = 0, copies = 0, colls = 0;
 
+		p = p2;
 		buf_addf(b, "<g><title>");
 		esc(b, js(p, "anchor"));
 		buf_addf(b, "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"40\" rx=\"4\" fill=\"%s\" stroke=\"#888\"/>",
@@ -196,11 +234,11 @@ static void timeline(buf_t *b, const cJSON *sched)
 		esc(b, kind ? kind : "");
 		buf_addstr(b, "</text></g>\n");
 		cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(sched, "host_device")) {
-			const char *ph = js(e, "phase"), *k = js(e, "kind");
+			const char *ph = js(e, "phase"), *ek = js(e, "kind");
 
 			if (!ph || !name || strcmp(ph, name))
 				continue;
-			if (k && !strcmp(k, "sync"))
+			if (ek && !strcmp(ek, "sync"))
 				syncs++;
 			else
 				copies++;
@@ -212,8 +250,8 @@ static void timeline(buf_t *b, const cJSON *sched)
 				colls++;
 		}
 		if (syncs || copies)
-			buf_addf(b, "<text x=\"%d\" y=\"%d\" fill=\"#b00\">%d sync, %d copy</text>\n", x + 6, 30 + 40, syncs,
-			         copies);
+			buf_addf(b, "<text x=\"%d\" y=\"%d\" fill=\"#b00\">%d sync%s, %d cop%s</text>\n", x + 6, 30 + 8,
+			         syncs, syncs == 1 ? "" : "s", copies, copies == 1 ? "y" : "ies");
 		if (colls)
 			buf_addf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"30\" rx=\"4\" fill=\"#e3d4f5\" stroke=\"#888\"/>"
 			         "<text x=\"%d\" y=\"%d\">%d collective%s</text>\n", x, 30 + 2 * 70 + 15, w - 12, x + 6,
@@ -224,6 +262,7 @@ static void timeline(buf_t *b, const cJSON *sched)
 			         "<text x=\"%d\" y=\"%d\">loader hops</text>\n", x, 30 + 3 * 70 + 15, w - 12, x + 6, 30 + 3 * 70 + 34);
 		x += w;
 	}
+	free(ord);
 	buf_addstr(b, "</svg>\n");
 }
 
