@@ -381,18 +381,7 @@ int cmd_render(int argc, char **argv)
 		                                      : "render: -o FILE is required (see 'ecg render --help')");
 		goto fail;
 	}
-	if (records) {
-		dir = xstrdup(records);
-	} else {
-		repo_t *r = NULL;
-
-		if (repo_open(".", &r) == 0 && !repo_is_bare(r))
-			dir = xasprintf("%srecords", repo_workdir(r));
-		else
-			dir = xstrdup("records");
-		err_clear();
-		repo_free(r);
-	}
+	dir = records ? xstrdup(records) : records_default_dir();
 	if (!(graph = records_read(dir, RECORDS_GRAPH_FILE)) || !(sched = records_read(dir, RECORDS_SCHEDULE_FILE)))
 		goto fail;
 	ep = cJSON_GetObjectItemCaseSensitive(graph, "entrypoint");

@@ -714,18 +714,7 @@ int cmd_show(int argc, char **argv)
 
 		s.width = cols && atoi(cols) >= 40 ? atoi(cols) : 80;
 	}
-	if (s.records) {
-		dir = xstrdup(s.records);
-	} else {
-		repo_t *r = NULL;
-
-		if (repo_open(".", &r) == 0 && !repo_is_bare(r))
-			dir = xasprintf("%srecords", repo_workdir(r));
-		else
-			dir = xstrdup("records");
-		err_clear();
-		repo_free(r);
-	}
+	dir = s.records ? xstrdup(s.records) : records_default_dir();
 	if (!(graph = records_read(dir, RECORDS_GRAPH_FILE)) || !(sched = records_read(dir, RECORDS_SCHEDULE_FILE)))
 		goto fail;
 	if (s.schedule) {

@@ -10,6 +10,7 @@
 
 #include "ecg/err.h"
 #include "ecg/records.h"
+#include "ecg/repo.h"
 #include "ecg/util.h"
 
 static cJSON *records_dup(const cJSON *list)
@@ -163,4 +164,18 @@ cJSON *records_read(const char *dir, const char *name)
 	}
 	free(path);
 	return j;
+}
+
+char *records_default_dir(void)
+{
+	repo_t *r = NULL;
+	char *dir;
+
+	if (repo_open(".", &r) == 0 && !repo_is_bare(r))
+		dir = xasprintf("%srecords", repo_workdir(r));
+	else
+		dir = xstrdup("records");
+	err_clear();
+	repo_free(r);
+	return dir;
 }

@@ -47,6 +47,11 @@ void records_assemble(const records_header_t *h, cJSON *modules, cJSON *sched_pa
  * JSON object. */
 cJSON *records_read(const char *dir, const char *name);
 
+/* Where show and render look when no --records is given: records/ at the
+ * root of the work tree around the current directory, else ./records.
+ * Owned by the caller.  Cannot fail. */
+char *records_default_dir(void);
+
 /* Append {"file","line","col","message"}; line/col 0 are written as null. */
 void records_add_parse_error(cJSON *list, const char *file, long line, long col, const char *message);
 /* Append {"anchor","what","reason"}. */
