@@ -105,13 +105,16 @@ static void tree(buf_t *b, const cJSON *mods, const char *parent, int depth)
 			const char *cp = js(c, "parent"), *ck = js(c, "kind");
 
 			if (cp && !strcmp(cp, id) && ck && strcmp(ck, "op") && strcmp(ck, "function"))
-				has_kids = 1;
+				has_kids++;
 		}
 		name = id[0] ? id : "(model)";
 		if (parent && parent[0] && !strncmp(id, parent, strlen(parent)) &&
 		    (id[strlen(parent)] == '.' || id[strlen(parent)] == '/'))
 			name = id + strlen(parent) + 1;
-		buf_addf(b, "<details%s%s><summary><b>", has_kids ? "" : " class=\"leaf\"", depth < 2 ? " open" : "");
+		/* open: the model, and its children with a few of their own (a
+		 * 600-module model opens on one screen) */
+		buf_addf(b, "<details%s%s><summary><b>", has_kids ? "" : " class=\"leaf\"",
+		         depth == 0 || (depth == 1 && has_kids <= 12) ? " open" : "");
 		esc(b, name);
 		buf_addstr(b, "</b> <span class=\"cls\">");
 		esc(b, cls ? cls : kind);
@@ -249,13 +252,75 @@ static void timeline(buf_t *b, const cJSON *sched)
 			if (ph && name && !strcmp(ph, name))
 				colls++;
 		}
-		if (syncs || copies)
-			buf_addf(b, "<text x=\"%d\" y=\"%d\" fill=\"#b00\">%d sync%s, %d cop%s</text>\n", x + 6, 30 + 8,
+		if (syncs || copies) {
+			/* one marker per sync (diamond) and copy (square), coloured by
+			 * how often it recurs; at most 12 drawn, the rest counted */
+			static const char *const fc[] = { "#b00", "#d60", "#880", "#999" };
+			int drawn = 0, mx = x;
+
+			buf_addf(b, "<text x=\"%d\" y=\"%d\" fill=\"#b00\">%d sync%s, %d cop%s</text>\n", x + 6, 30 + 2,
 			         syncs, syncs == 1 ? "" : "s", copies, copies == 1 ? "y" : "ies");
+			cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(sched, "host_device")) {
+				const char *ph = js(e, "phase"), *ek = js(e, "kind");
+				int fcl = freq_class(js(e, "frequency")), sync = ek && !strcmp(ek, "sync");
+
+				if (!ph || !name || strcmp(ph, name))
+					continue;
+				if (drawn++ >= 12)
+					continue;
+				buf_addstr(b, "<g><title>");
+				esc(b, js(e, "call"));
+				buf_addstr(b, " -- ");
+				esc(b, js(e, "frequency"));
+				buf_addstr(b, " -- ");
+				esc(b, js(e, "anchor"));
+				if (sync)
+					buf_addf(b, "</title><path d=\"M%d %d l5 5 l-5 5 l-5 -5 z\" fill=\"%s\"/></g>", mx + 8, 30 + 6,
+					         fc[fcl]);
+				else
+					buf_addf(b, "</title><rect x=\"%d\" y=\"%d\" width=\"8\" height=\"8\" fill=\"%s\"/></g>", mx + 4,
+					         30 + 7, fc[fcl]);
+				mx += 12;
+			}
+			if (drawn > 12)
+				buf_addf(b, "<text x=\"%d\" y=\"%d\">+%d</text>", mx + 4, 30 + 15, drawn - 12);
+			buf_addstr(b, "\n");
+		}
 		if (colls)
 			buf_addf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"30\" rx=\"4\" fill=\"#e3d4f5\" stroke=\"#888\"/>"
 			         "<text x=\"%d\" y=\"%d\">%d collective%s</text>\n", x, 30 + 2 * 70 + 15, w - 12, x + 6,
 			         30 + 2 * 70 + 34, colls, colls > 1 ? "s" : "");
+		/* intended overlaps that fall in this phase: a dashed band on the
+		 * lane where the overlapping work runs */
+		{
+			int ov_comm = 0, ov_copy = 0;
+
+			cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(sched, "overlap")) {
+				const char *with = js(e, "with"), *mech = js(e, "mechanism"), *an = js(e, "anchor");
+				const cJSON *h;
+
+				if (mech && (strstr(mech, "DistributedDataParallel") || strstr(mech, "FSDP") ||
+				             strstr(mech, "async_op")) && with && name &&
+				    (strstr(with, name) || (!strcmp(name, "backward") && strstr(mech, "FSDP"))))
+					ov_comm++;
+				cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(sched, "host_device")) {
+					const char *ha = js(h, "anchor"), *ph = js(h, "phase");
+
+					if (an && ha && ph && name && !strcmp(ha, an) && !strcmp(ph, name) && mech &&
+					    strstr(mech, "non_blocking"))
+						ov_copy++;
+				}
+			}
+			if (ov_comm)
+				buf_addf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"52\" fill=\"none\" stroke=\"#7a4fb0\" "
+				         "stroke-dasharray=\"5,3\"><title>communication meant to overlap %s</title></rect>\n",
+				         x - 3, 30 + 2 * 70 + 4, w - 6, name);
+			if (ov_copy)
+				buf_addf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"12\" fill=\"#cfe3f7\" stroke=\"#2a6\" "
+				         "stroke-dasharray=\"3,2\"><title>%d asynchronous cop%s meant to overlap compute</title></rect>"
+				         "<text x=\"%d\" y=\"%d\" fill=\"#2a6\">async copy</text>\n", x, 30 + 70 + 52, w - 12, ov_copy,
+				         ov_copy == 1 ? "y" : "ies", x + 4, 30 + 70 + 62);
+		}
 		if (name && !strcmp(name, "data") &&
 		    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(sched, "data_path")) > 0)
 			buf_addf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"30\" rx=\"4\" fill=\"#d7f0d7\" stroke=\"#888\"/>"
@@ -263,7 +328,11 @@ static void timeline(buf_t *b, const cJSON *sched)
 		x += w;
 	}
 	free(ord);
-	buf_addstr(b, "</svg>\n");
+	buf_addstr(b, "</svg>\n<p class=\"a\">&#9670; a sync point, &#9632; a copy, above the phase they happen in; "
+	              "<span class=\"f0\">every (micro-)step</span>, <span class=\"f1\">periodic</span>, "
+	              "<span class=\"f3\">once</span> (hover for the call and anchor). Dashed: work meant to overlap "
+	              "(communication under compute, asynchronous copies). Phases in the order one step runs them; "
+	              "widths are not times.</p>\n");
 }
 
 static void schedule_lists(buf_t *b, const cJSON *sched)
@@ -370,6 +439,7 @@ int cmd_render(int argc, char **argv)
 		case 'o': output = optarg; break;
 		case 'h':
 			fputs(render_usage, stdout);
+			buf_free(&b);
 			return ECG_EXIT_OK;
 		default:
 			cmd_opt_unknown("render", argv);
