@@ -335,83 +335,93 @@ static void timeline(buf_t *b, const cJSON *sched)
 	              "widths are not times.</p>\n");
 }
 
-static void schedule_lists(buf_t *b, const cJSON *sched)
+/* A table: a header row, then one row per item of `list` whose cells are
+ * the string members `keys` (null shown empty).  A key "=X" is literal
+ * text X; a key starting with '@' is a code anchor; "#value" is the
+ * member "value" as JSON.  row_class(item), when given, names the row's
+ * class (or NULL). */
+static void table(buf_t *b, const char *title, const char *const *heads, const char *const *keys, const cJSON *list,
+                  const cJSON *const *order, size_t norder, const char *(*row_class)(const cJSON *))
 {
 	const cJSON *e;
-	int cls;
+	size_t i, k;
 
-	buf_addstr(b, "<h2>Sync points and copies, most frequent first</h2>\n<table><tr><th>kind</th><th>call</th>"
-	              "<th>how often</th><th>phase</th><th>anchor</th></tr>\n");
-	for (cls = 0; cls < 4; cls++) {
-		cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(sched, "host_device")) {
-			const char *fq = js(e, "frequency");
-
-			if (freq_class(fq) != cls)
-				continue;
-			buf_addf(b, "<tr class=\"f%d\"><td>", cls);
-			esc(b, js(e, "kind"));
-			buf_addstr(b, "</td><td><code>");
-			esc(b, js(e, "call"));
-			buf_addstr(b, "</code></td><td>");
-			esc(b, fq ? fq : "?");
-			buf_addstr(b, "</td><td>");
-			esc(b, js(e, "phase"));
-			buf_addstr(b, "</td><td class=\"a\">");
-			esc(b, js(e, "anchor"));
-			buf_addstr(b, "</td></tr>\n");
+	buf_addstr(b, "<h2>");
+	esc(b, title);
+	buf_addstr(b, "</h2>\n<table><tr>");
+	for (k = 0; heads[k]; k++) {
+		buf_addstr(b, "<th>");
+		esc(b, heads[k]);
+		buf_addstr(b, "</th>");
+	}
+	buf_addstr(b, "</tr>\n");
+	for (i = 0; order ? i < norder : 1; i++) {
+		if (order) {
+			e = order[i];
+		} else {
+			e = cJSON_GetArrayItem(list, (int)i);
+			if (!e)
+				break;
 		}
-	}
-	buf_addstr(b, "</table>\n<h2>Collectives</h2>\n<table><tr><th>op</th><th>parallelism</th><th>phase</th>"
-	              "<th>implied by</th><th>anchor</th></tr>\n");
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(sched, "device_device")) {
-		buf_addstr(b, "<tr><td>");
-		esc(b, js(e, "op"));
-		buf_addstr(b, "</td><td>");
-		esc(b, js(e, "parallelism"));
-		buf_addstr(b, "</td><td>");
-		esc(b, js(e, "phase"));
-		buf_addstr(b, "</td><td>");
-		esc(b, js(e, "implied_by") ? js(e, "implied_by") : "explicit");
-		buf_addstr(b, "</td><td class=\"a\">");
-		esc(b, js(e, "anchor"));
-		buf_addstr(b, "</td></tr>\n");
-	}
-	buf_addstr(b, "</table>\n<h2>Intended overlaps</h2>\n<table><tr><th>what</th><th>with</th><th>stream</th>"
-	              "<th>mechanism</th><th>anchor</th></tr>\n");
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(sched, "overlap")) {
-		buf_addstr(b, "<tr><td>");
-		esc(b, js(e, "what"));
-		buf_addstr(b, "</td><td>");
-		esc(b, js(e, "with"));
-		buf_addstr(b, "</td><td>");
-		esc(b, js(e, "stream"));
-		buf_addstr(b, "</td><td>");
-		esc(b, js(e, "mechanism"));
-		buf_addstr(b, "</td><td class=\"a\">");
-		esc(b, js(e, "anchor"));
-		buf_addstr(b, "</td></tr>\n");
+		buf_addstr(b, "<tr");
+		if (row_class && row_class(e))
+			buf_addf(b, " class=\"%s\"", row_class(e));
+		buf_addstr(b, ">");
+		for (k = 0; keys[k]; k++) {
+			const char *key = keys[k];
+
+			buf_addstr(b, key[0] == '@' ? "<td class=\"a\">" : "<td>");
+			if (key[0] == '=')
+				esc(b, key + 1);
+			else if (key[0] == '#')
+				json_text(b, cJSON_GetObjectItemCaseSensitive(e, key + 1));
+			else
+				esc(b, js(e, key[0] == '@' ? key + 1 : key));
+			buf_addstr(b, "</td>");
+		}
+		buf_addstr(b, "</tr>\n");
 	}
 	buf_addstr(b, "</table>\n");
 }
 
+static const char *freq_row(const cJSON *e)
+{
+	static const char *const cls[] = { "f0", "f1", "f2", "f3" };
+
+	return cls[freq_class(js(e, "frequency"))];
+}
+
+static void schedule_lists(buf_t *b, const cJSON *sched)
+{
+	static const char *const hd_heads[] = { "kind", "call", "how often", "phase", "anchor", NULL };
+	static const char *const hd_keys[] = { "kind", "call", "frequency", "phase", "@anchor", NULL };
+	static const char *const dd_heads[] = { "op", "parallelism", "phase", "implied by", "anchor", NULL };
+	static const char *const dd_keys[] = { "op", "parallelism", "phase", "implied_by", "@anchor", NULL };
+	static const char *const ov_heads[] = { "what", "with", "stream", "mechanism", "anchor", NULL };
+	static const char *const ov_keys[] = { "what", "with", "stream", "mechanism", "@anchor", NULL };
+	const cJSON *hd = cJSON_GetObjectItemCaseSensitive(sched, "host_device"), *e;
+	const cJSON **order = xcalloc((size_t)cJSON_GetArraySize(hd) + 1, sizeof *order);
+	size_t n = 0;
+	int cls;
+
+	/* most frequent first, each class in the records' order */
+	for (cls = 0; cls < 4; cls++)
+		cJSON_ArrayForEach(e, hd)
+			if (freq_class(js(e, "frequency")) == cls)
+				order[n++] = e;
+	table(b, "Sync points and copies, most frequent first", hd_heads, hd_keys, hd, order, n, freq_row);
+	free(order);
+	table(b, "Collectives", dd_heads, dd_keys, cJSON_GetObjectItemCaseSensitive(sched, "device_device"), NULL, 0, NULL);
+	table(b, "Intended overlaps", ov_heads, ov_keys, cJSON_GetObjectItemCaseSensitive(sched, "overlap"), NULL, 0, NULL);
+}
+
 static void config_table(buf_t *b, const cJSON *graph)
 {
-	const cJSON *e;
+	static const char *const heads[] = { "name", "value", "source", "via", NULL };
+	static const char *const keys[] = { "name", "#value", "@source", "via", NULL };
 
-	buf_addstr(b, "<h2>Configuration values used</h2>\n<table><tr><th>name</th><th>value</th><th>source</th>"
-	              "<th>via</th></tr>\n");
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(graph, "config")) {
-		buf_addstr(b, "<tr><td><code>");
-		esc(b, js(e, "name"));
-		buf_addstr(b, "</code></td><td><code>");
-		json_text(b, cJSON_GetObjectItemCaseSensitive(e, "value"));
-		buf_addstr(b, "</code></td><td class=\"a\">");
-		esc(b, js(e, "source"));
-		buf_addstr(b, "</td><td>");
-		esc(b, js(e, "via"));
-		buf_addstr(b, "</td></tr>\n");
-	}
-	buf_addstr(b, "</table>\n");
+	table(b, "Configuration values used", heads, keys, cJSON_GetObjectItemCaseSensitive(graph, "config"), NULL, 0,
+	      NULL);
 }
 
 int cmd_render(int argc, char **argv)

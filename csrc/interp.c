@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ecg/catalog_glue.h"
 #include <cjson/cJSON.h>
@@ -99,7 +100,7 @@ struct interp {
 	unsigned loop_serials;         /* how many loop bodies were read once, for frame.loop_serial */
 	int trace_shapes;              /* ECG_TRACE_SHAPES is set */
 	int trace_steps;               /* ECG_TRACE_STEPS is set */
-	struct { const char *key; long n; } hot[512];
+	struct hot { const char *key; long n; } hot[512];
 	size_t nhot;
 	const char **strs;             /* intern(): the set of strings kept once */
 	size_t nstr, capstr;
@@ -148,15 +149,19 @@ static enum flow exec_block(struct frame *f, const struct ast_list *body);
 static void format_hook(struct frame *f, value_t *v, int how, const struct ast_hdr *site);
 static struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, const struct ast_hdr *site);
 
+/* "EMA" as a word of a name: ModelEma, ema_model, update_ema, EMA --
+ * not "schema" or "emails" (a lowercase "ema" inside a word). */
 static int has_ema(const char *s)
 {
 	const char *p;
 
-	for (p = s; p && *p; p++)
-		if ((p[0] == 'e' || p[0] == 'E') && (p[1] == 'm' || p[1] == 'M') && (p[2] == 'a' || p[2] == 'A') &&
-		    (p == s || !((p[-1] >= 'a' && p[-1] <= 'z') && p[0] == 'e')) &&
-		    !((p[3] >= 'a' && p[3] <= 'z') && p[2] == 'a'))
+	for (p = s; p && *p; p++) {
+		int starts = p == s || !(p[-1] >= 'a' && p[-1] <= 'z') || p[0] == 'E';
+		int ends = !(p[3] >= 'a' && p[3] <= 'z') || p[2] == 'A';
+
+		if (strncasecmp(p, "ema", 3) == 0 && starts && ends)
 			return 1;
+	}
 	return 0;
 }
 
@@ -6514,8 +6519,7 @@ struct interp *interp_new(struct prog *p, const struct catalog *cat)
 
 static int hot_cmp(const void *a, const void *b)
 {
-	long x = ((const long *)((const char *)a + sizeof(const char *)))[0];
-	long y = ((const long *)((const char *)b + sizeof(const char *)))[0];
+	long x = ((const struct hot *)a)->n, y = ((const struct hot *)b)->n;
 
 	return (y > x) - (y < x);
 }

@@ -424,10 +424,10 @@ static const char *const SAME[] = {
 	"rand_like", "empty_like", "full_like", "clamp", "clamp_", "clip", "cumsum", "cumprod", "flip",
 	"roll", "square", "erf", "reciprocal", "sign", "floor", "ceil", "round", "nan_to_num", "add_",
 	"mul_", "sub_", "div_", "copy_", "normal_", "uniform_", "sigmoid_", "tanh_", "exp_", "silu_",
-	"gelu_", "logsigmoid", "tanhshrink", "glu_", "dropout_", "bernoulli", "bernoulli_", "neg_",
-	"to", "float_", "gumbel_softmax", "softmin", "pow_", "clamp_min", "clamp_max", "logit", "erfinv",
+	"gelu_", "logsigmoid", "tanhshrink", "dropout_", "bernoulli", "bernoulli_", "neg_",
+	"to", "gumbel_softmax", "softmin", "pow_", "clamp_min", "clamp_max", "logit", "erfinv",
 	"sinh", "cosh", "log2", "log10", "exp2", "expm1", "trunc", "frac", "sgn", "isnan", "isinf",
-	"isfinite", "logical_not", "bitwise_not", "positive", "requires_grad", "argsort", "rot90_", NULL
+	"isfinite", "logical_not", "bitwise_not", "positive", "requires_grad", "argsort", NULL
 };
 
 /* elementwise over several tensors: the broadcast shape */
@@ -446,7 +446,7 @@ static const char *const FACTORY[] = {
 /* reductions with dim= and keepdim= */
 static const char *const REDUCE[] = {
 	"sum", "mean", "amax", "amin", "std", "var", "prod", "argmax", "argmin", "logsumexp", "any", "all",
-	"nansum", "nanmean", "count_nonzero", "median_", NULL
+	"nansum", "nanmean", "count_nonzero", NULL
 };
 
 /* losses: a scalar with the default reduction */
@@ -1142,8 +1142,7 @@ size_t shape_pieces(struct ast_arena *a, const char *op, value_t *const *args, s
                     const struct vdict *kw, const struct vshape **out, size_t cap)
 {
 	const char *name = strrchr(op, '.');
-	int tensor_m = !strncmp(op, "Tensor.", 7);
-	size_t off = tensor_m ? 1 : 1;     /* torch.split(x, ...) and x.split(...) both have x first */
+	const size_t off = 1;      /* torch.split(x, ...) and x.split(...): args[0] is x either way */
 	const struct vshape *x = nargs ? shape_of(args[0]) : NULL;
 	const value_t *what, *dimv;
 	long long d = 0, n, per;
