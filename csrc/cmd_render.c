@@ -54,12 +54,7 @@ static void esc(buf_t *b, const char *s)
 	}
 }
 
-static const char *js(const cJSON *o, const char *k)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
+#define js records_str
 
 static void json_text(buf_t *b, const cJSON *v)
 {

@@ -82,22 +82,8 @@ static const char *S(const struct show *s, const char *code)
 #define CYN "\033[36m"
 #define RST "\033[0m"
 
-static const char *jstr(const cJSON *o, const char *k)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static int jnum(const cJSON *o, const char *k, double *out)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-
-	if (!cJSON_IsNumber(v))
-		return 0;
-	*out = v->valuedouble;
-	return 1;
-}
+#define jstr records_str
+#define jnum records_num
 
 /* "1.2M", "34.5K", "812"; "?" for unknown */
 static void human(double v, int known, char *out, size_t n)

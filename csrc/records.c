@@ -166,6 +166,23 @@ cJSON *records_read(const char *dir, const char *name)
 	return j;
 }
 
+const char *records_str(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+int records_num(const cJSON *o, const char *key, double *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (!cJSON_IsNumber(v))
+		return 0;
+	*out = v->valuedouble;
+	return 1;
+}
+
 char *records_default_dir(void)
 {
 	repo_t *r = NULL;

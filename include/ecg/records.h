@@ -52,6 +52,12 @@ cJSON *records_read(const char *dir, const char *name);
  * Owned by the caller.  Cannot fail. */
 char *records_default_dir(void);
 
+/* A member of a record entry: the string (borrowed) or NULL when absent
+ * or not a string; records_num() returns 1 and sets *out for a number,
+ * 0 otherwise.  Neither fails. */
+const char *records_str(const cJSON *o, const char *key);
+int records_num(const cJSON *o, const char *key, double *out);
+
 /* Append {"file","line","col","message"}; line/col 0 are written as null. */
 void records_add_parse_error(cJSON *list, const char *file, long line, long col, const char *message);
 /* Append {"anchor","what","reason"}. */
