@@ -29,15 +29,17 @@ static const char main_usage[] =
 "  show       print the records for a person: module tree, costliest units,\n"
 "             or the schedule\n"
 "  render     write the records as one self-contained HTML page\n"
+"  attribute  read a profiler trace against the records: time per entry,\n"
+"             backward included, and the idle gaps with what caused them\n"
 "  help CMD   show the help of a command\n"
 "\n"
 "Options:\n"
 "  -h, --help     show this help\n"
 "  -V, --version  show the version, the embedded parser and the helpers' place\n"
 "\n"
-"Exit status: 0 success; 1 (check) the records are stale; 2 bad usage; 3 bad\n"
-"input (not a repository, unknown revision, ...); 4 records not written;\n"
-"5 internal error.\n"
+"Exit status: 0 success; 1 (check) the records are stale, (attribute) calls\n"
+"disagree with the records; 2 bad usage; 3 bad input (not a repository,\n"
+"unknown revision, ...); 4 records not written; 5 internal error.\n"
 "See ecg(1).\n";
 
 static const struct {
@@ -50,6 +52,7 @@ static const struct {
 	{ "refresh", cmd_refresh },
 	{ "show", cmd_show },
 	{ "render", cmd_render },
+	{ "attribute", cmd_attribute },
 };
 
 static int main_version(void)

@@ -20,6 +20,7 @@ int check_relocate(const char *repo_path, const char *rev, const char *helpers_d
                    const struct cJSON *sched, struct cJSON **graph_out, struct cJSON **sched_out);
 int cmd_show(int argc, char **argv);
 int cmd_render(int argc, char **argv);
+int cmd_attribute(int argc, char **argv);
 
 /* Option checks shared by the subcommands (after getopt_long); each
  * returns 0, or -1 with err_set(ECG_EXIT_USAGE, ...). */

@@ -49,7 +49,7 @@ is "$rc" 0 "jobs --help exits 0"
 help_opts=$(grep -o -- '--[a-z][a-z-]*' "$T/out" | sort -u)
 man_opts=$(sed -n '/^\.SH JOBS/,/^\.SH CHECK/p' "$top_srcdir/man/ecg.1" | sed 's/\\-/-/g' | grep -o -- '--[a-z][a-z-]*' | sort -u)
 is "$man_opts" "$help_opts" "ecg(1) documents exactly the options of 'jobs --help'"
-for cmd in check refresh show render; do
+for cmd in check refresh show render attribute; do
 	run_ecg $cmd --help
 	is "$rc" 0 "$cmd --help exits 0"
 	help_opts=$(grep -o -- '--[a-z][a-z-]*' "$T/out" | sort -u)

@@ -1,0 +1,1818 @@
+/* cmd_attribute.c - `ecg attribute TRACE`: a profiler trace read against
+ * the records.
+ *
+ * The join, in four passes over the events kept from the trace:
+ *
+ * 1. Host nesting.  The host events (cpu_op, python_function, nn.Module,
+ *    user_annotation, cuda_runtime) of each thread are sorted by start (a
+ *    longer event first when two start together) and nested with a stack.
+ * 2. Forward attribution, one walk per thread over that nesting.  A
+ *    python_function frame "path(LINE): name" whose path ends with a file
+ *    of the records and whose LINE is the def line of a model's or
+ *    module's forward (its code_anchor) enters that entry; when the line
+ *    matches nothing (the code moved) the frame is matched by symbol: the
+ *    function's name, and the class of the nn.Module event around it.
+ *    Several entries with one anchor (two stages of one block class) are
+ *    told apart by the entry being executed around them and by their
+ *    counts: the k-th call under a parent goes to the first candidate that
+ *    has not had its share (total_repeat / the parent's).  Inside an
+ *    entry, an "nn.Module: Linear_3" event is matched to the next child
+ *    layer of that class, and each top-level CPU op (one not inside
+ *    another op) to the next op entry of the same name in the entry's
+ *    execution order (torch.nn.functional.linear = aten::linear,
+ *    Tensor.__add__ = aten::add, ...), or to the entry itself when no op
+ *    entry fits.  Everything inside a top-level op (nested aten ops,
+ *    runtime calls) goes where that op goes.
+ * 3. Backward.  A backward op (autograd::engine::evaluate_function: X, or
+ *    XBackward0 with a sequence number) goes to the entry of the forward
+ *    op with the same "Sequence number", marked backward.  Ops that make
+ *    no grad_fn carry the number the next grad_fn will take, so the
+ *    forward op is the last one carrying it.
+ * 4. Device.  A kernel, memcpy or memset goes where the runtime call with
+ *    its correlation id went (the id the ac2g flow carries), else where
+ *    the CPU op with its External id went.
+ *
+ * Idle gaps: on each device stream, the time between two device events
+ * longer than --min-gap, inside the profiled steps.  A gap is put on what
+ * the host was doing meanwhile: a sync call (cudaStreamSynchronize,
+ * cudaDeviceSynchronize, cudaEventSynchronize, a blocking cudaMemcpy,
+ * aten::item / aten::_local_scalar_dense), a collective, data loading, or
+ * else the op the host was running.  The repository frame around that
+ * call gives the schedule entries it can be (same file and function; kind
+ * sync, h2d, collective, data).
+ *
+ * Times are microseconds, summed over the whole trace; "per step" divides
+ * by the number of ProfilerStep#N annotations (1 when there are none).
+ * Memory: the events kept (about 150 bytes each) and the interned names;
+ * the trace text is streamed (trace.h).
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "ecg/cmd.h"
+#include "ecg/emit.h"
+#include "ecg/err.h"
+#include "ecg/records.h"
+#include "ecg/trace.h"
+#include "ecg/util.h"
+
+static const char attribute_usage[] =
+"usage: ecg attribute [--records DIR] [--json] [--min-gap US] [--top N] TRACE\n"
+"\n"
+"Read a PyTorch profiler trace (Chrome/Kineto JSON, .json or .json.gz, as\n"
+"export_chrome_trace() writes it; record it with with_stack=True, and\n"
+"with_modules=True for layers) against the records: every CPU op, kernel\n"
+"and memcpy is put on the entry of the computation graph that issued it\n"
+"(backward ops on the forward's entry), measured calls are compared with\n"
+"total_repeat, and idle gaps on the device streams are put on the sync,\n"
+"copy, collective or data wait behind them.\n"
+"\n"
+"  --records DIR   where the records are (default: records/ at the root of\n"
+"                  the work tree around the current directory, else ./records)\n"
+"  --json          the report as JSON on stdout\n"
+"  --min-gap US    the shortest idle gap reported, in microseconds (default 20)\n"
+"  --top N         rows of gaps and of unattributed time (default 10)\n"
+"  -h, --help      show this help\n"
+"\n"
+"Exit status: 0 read; 1 measured calls disagree with the records (flagged),\n"
+"or the trace matches no anchor; 2 bad usage; 3 no records, or a trace that\n"
+"cannot be read at all (a truncated trace is read up to the cut, with a\n"
+"warning).\n";
+
+/* ------------------------------------------------------------------ names */
+
+/* Interned strings: a trace repeats a few thousand names a million times.
+ * Each slot also carries a small integer the caller may use (the frame
+ * index of a python_function name). */
+struct islot {
+	char *s;
+	int val;
+};
+struct strtab {
+	struct islot *slot;
+	size_t cap, n;
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static struct islot *intern(struct strtab *t, const char *s)
+{
+	size_t i;
+
+	if (t->n * 2 >= t->cap) {
+		struct islot *old = t->slot;
+		size_t oc = t->cap, j;
+
+		t->cap = oc ? oc * 2 : 1024;
+		t->slot = xcalloc(t->cap, sizeof *t->slot);
+		for (j = 0; j < oc; j++) {
+			if (!old[j].s)
+				continue;
+			for (i = hash_str(old[j].s) & (t->cap - 1); t->slot[i].s; i = (i + 1) & (t->cap - 1))
+				;
+			t->slot[i] = old[j];
+		}
+		free(old);
+	}
+	for (i = hash_str(s) & (t->cap - 1); t->slot[i].s; i = (i + 1) & (t->cap - 1))
+		if (!strcmp(t->slot[i].s, s))
+			return &t->slot[i];
+	t->slot[i].s = xstrdup(s);
+	t->slot[i].val = -1;
+	t->n++;
+	return &t->slot[i];
+}
+
+static void strtab_free(struct strtab *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->cap; i++)
+		free(t->slot[i].s);
+	free(t->slot);
+}
+
+/* int64 -> event index, open addressing.  imap_put keeps the first value
+ * of a key, imap_set the last. */
+struct imap {
+	int64_t *key;
+	int *val;
+	size_t cap, n;
+};
+
+static size_t imap_pos(const struct imap *m, int64_t k)
+{
+	uint64_t h = (uint64_t)k * 0x9E3779B97F4A7C15ULL;
+
+	return (size_t)(h >> 17) & (m->cap - 1);
+}
+
+static void imap_add(struct imap *m, int64_t k, int v, int replace)
+{
+	size_t i;
+
+	if (m->n * 2 >= m->cap) {
+		struct imap o = *m;
+		size_t j;
+
+		m->cap = o.cap ? o.cap * 2 : 1024;
+		m->key = xmalloc(m->cap * sizeof *m->key);
+		m->val = xmalloc(m->cap * sizeof *m->val);
+		for (j = 0; j < m->cap; j++)
+			m->val[j] = -1;
+		m->n = 0;
+		for (j = 0; j < o.cap; j++)
+			if (o.val[j] >= 0)
+				imap_add(m, o.key[j], o.val[j], 0);
+		free(o.key);
+		free(o.val);
+	}
+	for (i = imap_pos(m, k); m->val[i] >= 0; i = (i + 1) & (m->cap - 1))
+		if (m->key[i] == k) {
+			if (replace)
+				m->val[i] = v;
+			return;
+		}
+	m->key[i] = k;
+	m->val[i] = v;
+	m->n++;
+}
+
+static void imap_put(struct imap *m, int64_t k, int v)
+{
+	imap_add(m, k, v, 0);
+}
+
+static void imap_set(struct imap *m, int64_t k, int v)
+{
+	imap_add(m, k, v, 1);
+}
+
+static int imap_get(const struct imap *m, int64_t k)
+{
+	size_t i;
+
+	if (!m->cap)
+		return -1;
+	for (i = imap_pos(m, k); m->val[i] >= 0; i = (i + 1) & (m->cap - 1))
+		if (m->key[i] == k)
+			return m->val[i];
+	return -1;
+}
+
+static void imap_free(struct imap *m)
+{
+	free(m->key);
+	free(m->val);
+}
+
+/* ------------------------------------------------------------------ events */
+
+enum kind { K_ANN, K_MOD, K_PY, K_OP, K_RT, K_KERNEL, K_MEMCPY, K_MEMSET, K_STEP };
+
+struct tev {
+	double ts, dur;
+	const char *name;          /* interned */
+	int64_t pid, tid, ext, corr, seq;
+	unsigned kind : 4, has_seq : 1, has_ext : 1, has_corr : 1, bwd : 1, bwdroot : 1;
+	int top;                   /* the top-level CPU op it lies in (itself for one), -1 */
+	int ent;                   /* entry it is attributed to, -1 */
+	int frame;                 /* innermost repository frame around it, -1 */
+};
+
+/* A python_function name resolved once: "path(LINE): func". */
+struct frame {
+	const char *name;
+	int file;                  /* index in the records' files, -1: not in the repository */
+	long line;
+	char *func;
+	int *cand, ncand;          /* entries whose forward is at file:line */
+	int *sym, nsym;            /* entries whose forward has this function's name (moved code) */
+};
+
+struct ent {
+	const cJSON *e;
+	const char *id, *kind, *cls, *op, *anchor;
+	char *afile, *asym;
+	long aline;
+	int parent, depth, root, conditional;
+	double total;              /* total_repeat; -1 unknown */
+	int *kids, nkids;          /* in execution order */
+	int *items, nitems;        /* what its forward calls directly: its children, with
+	                              containers and inlined functions opened in place */
+	long calls;
+	double host[2], dev[2];    /* self, [0] forward, [1] backward */
+	double ihost[2], idev[2];  /* inclusive of descendants */
+};
+
+struct use {
+	int ent;
+	long n;
+};
+
+/* One level of the host nesting during the walk. */
+struct lvl {
+	int ev;
+	double end;
+	int E;                     /* the entry being executed, -1 none */
+	int cur;                   /* position in E's children */
+	int frame;
+	int top;                   /* inside this top-level op, -1 */
+	int modent;                /* an nn.Module event matched to a repo module, awaiting its frame */
+	const char *modcls;
+	struct use *used;
+	size_t nused, aused;
+};
+
+struct att {
+	const char *records_dir, *trace_path;
+	int json;
+	double min_gap;
+	int top;
+	cJSON *graph, *sched;
+	struct ent *ents;
+	int nents;
+	const char **files;        /* the records' file paths */
+	int nfiles;
+	struct strtab names;
+	struct frame *frames;
+	int nframes;
+	size_t aframes;
+	struct tev *ev;
+	size_t nev, aev;
+	int has_py, has_mod;
+	long steps;
+	double step_us;            /* summed duration of the ProfilerStep annotations */
+	double t0, t1;             /* the profiled window: the steps, else the host events */
+	long frames_repo, frames_matched, frames_moved;
+	cJSON *warnings;
+	int trace_error;
+};
+
+/* ------------------------------------------------------------------ records */
+
+/* Split "file:Sym:line" (the anchor grammar) into its parts. */
+static int anchor_split(const char *a, char **file, char **sym, long *line)
+{
+	const char *c2 = a ? strrchr(a, ':') : NULL, *c1;
+	char *end;
+
+	if (!c2 || c2 == a)
+		return -1;
+	for (c1 = c2 - 1; c1 > a && *c1 != ':'; c1--)
+		;
+	if (c1 == a)
+		return -1;
+	*line = strtol(c2 + 1, &end, 10);
+	if (*end || c2[1] == 0)
+		return -1;
+	*file = xstrndup(a, (size_t)(c1 - a));
+	*sym = xstrndup(c1 + 1, (size_t)(c2 - c1 - 1));
+	return 0;
+}
+
+static int find_ent(const struct att *A, const char *id)
+{
+	int i;
+
+	for (i = 0; i < A->nents; i++)
+		if (!strcmp(A->ents[i].id, id))
+			return i;
+	return -1;
+}
+
+/* X's items: each child in order; a container or an inlined function is
+ * listed and then opened in place (its children follow it). */
+static void add_items(struct att *A, struct ent *x, int e, int depth)
+{
+	int j;
+
+	for (j = 0; j < A->ents[e].nkids && depth < 64; j++) {
+		int k = A->ents[e].kids[j];
+		const char *kind = A->ents[k].kind;
+
+		x->items = xrealloc(x->items, (size_t)(x->nitems + 1) * sizeof(int));
+		x->items[x->nitems++] = k;
+		if (!strcmp(kind, "container") || !strcmp(kind, "function"))
+			add_items(A, x, k, depth + 1);
+	}
+}
+
+static const struct ent *order_ents;
+
+static int kid_cmp(const void *a, const void *b)
+{
+	double oa = 1e18, ob = 1e18;
+	int x = *(const int *)a, y = *(const int *)b;
+
+	records_num(order_ents[x].e, "order", &oa);
+	records_num(order_ents[y].e, "order", &ob);
+	if (oa != ob)
+		return oa < ob ? -1 : 1;
+	return x - y;
+}
+
+static void load_entries(struct att *A)
+{
+	const cJSON *mods = cJSON_GetObjectItemCaseSensitive(A->graph, "modules"), *e, *f;
+	int n = 0, i;
+
+	A->ents = xcalloc((size_t)cJSON_GetArraySize(mods) + 1, sizeof *A->ents);
+	cJSON_ArrayForEach(e, mods) {
+		struct ent *x = &A->ents[n];
+		const cJSON *cond = cJSON_GetObjectItemCaseSensitive(e, "condition");
+
+		if (!records_str(e, "id") || !records_str(e, "kind"))
+			continue;
+		x->e = e;
+		x->id = records_str(e, "id");
+		x->kind = records_str(e, "kind");
+		x->cls = records_str(e, "class");
+		x->op = records_str(e, "op");
+		x->anchor = records_str(e, "code_anchor");
+		if (x->anchor && anchor_split(x->anchor, &x->afile, &x->asym, &x->aline) < 0)
+			x->anchor = NULL;
+		if (!records_num(e, "total_repeat", &x->total))
+			x->total = -1;
+		x->conditional = cond && !cJSON_IsNull(cond) &&
+		                 !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cond, "taken"));
+		x->parent = -1;
+		n++;
+	}
+	A->nents = n;
+	for (i = 0; i < n; i++) {
+		const char *p = records_str(A->ents[i].e, "parent");
+		struct ent *x = &A->ents[i];
+
+		x->parent = p ? find_ent(A, p) : -1;
+		if (x->parent == i)
+			x->parent = -1;
+	}
+	for (i = 0; i < n; i++) {
+		struct ent *x = &A->ents[i];
+		int p = x->parent, d = 0, r = i;
+
+		while (p >= 0 && d <= n) {
+			r = p;
+			p = A->ents[p].parent;
+			d++;
+		}
+		x->depth = d;
+		x->root = r;
+		if (x->parent >= 0) {
+			struct ent *P = &A->ents[x->parent];
+
+			P->kids = xrealloc(P->kids, (size_t)(P->nkids + 1) * sizeof *P->kids);
+			P->kids[P->nkids++] = i;
+		}
+	}
+	order_ents = A->ents;
+	for (i = 0; i < n; i++)
+		if (A->ents[i].nkids > 1)
+			qsort(A->ents[i].kids, (size_t)A->ents[i].nkids, sizeof(int), kid_cmp);
+	for (i = 0; i < n; i++)
+		add_items(A, &A->ents[i], i, 0);
+	f = cJSON_GetObjectItemCaseSensitive(A->graph, "files");
+	A->files = xcalloc((size_t)cJSON_GetArraySize(f) + 1, sizeof *A->files);
+	cJSON_ArrayForEach(e, f) {
+		const char *p = records_str(e, "path");
+
+		if (p)
+			A->files[A->nfiles++] = p;
+	}
+}
+
+/* The records' file that PATH (absolute, from another machine) is: the
+ * longest file whose path is a suffix of PATH at a '/' boundary. */
+static int match_file(const struct att *A, const char *path)
+{
+	size_t pl = strlen(path), best_len = 0;
+	int i, best = -1;
+
+	for (i = 0; i < A->nfiles; i++) {
+		size_t fl = strlen(A->files[i]);
+
+		if (fl > pl || fl <= best_len || strcmp(path + pl - fl, A->files[i]))
+			continue;
+		if (fl < pl && path[pl - fl - 1] != '/')
+			continue;
+		best = i;
+		best_len = fl;
+	}
+	return best;
+}
+
+static const char *last_component(const char *s)
+{
+	const char *d = strrchr(s, '.');
+
+	return d ? d + 1 : s;
+}
+
+/* Entries a frame can enter: models and modules (their forward), and
+ * repo functions inlined into a forward. */
+static int enterable(const struct ent *x)
+{
+	return x->anchor && (!strcmp(x->kind, "model") || !strcmp(x->kind, "module"));
+}
+
+static int resolve_frame(struct att *A, const char *name)
+{
+	struct islot *s = intern(&A->names, name);
+	struct frame *f;
+	const char *open, *close;
+	char *path;
+	int i;
+
+	if (s->val >= 0)
+		return s->val;
+	xgrow((void **)&A->frames, &A->aframes, (size_t)A->nframes + 1, sizeof *A->frames);
+	f = &A->frames[A->nframes];
+	memset(f, 0, sizeof *f);
+	f->name = s->s;
+	f->file = -1;
+	close = strstr(name, "): ");
+	for (open = close; open && open > name && *open != '('; open--)
+		;
+	if (close && open && *open == '(') {
+		path = xstrndup(name, (size_t)(open - name));
+		f->line = strtol(open + 1, NULL, 10);
+		f->func = xstrdup(close + 3);
+		f->file = match_file(A, path);
+		free(path);
+	} else {
+		f->func = xstrdup(name);
+	}
+	if (f->file >= 0) {
+		const char *file = A->files[f->file];
+
+		for (i = 0; i < A->nents; i++) {
+			const struct ent *x = &A->ents[i];
+
+			if (!enterable(x) || strcmp(x->afile, file))
+				continue;
+			if (x->aline == f->line) {
+				f->cand = xrealloc(f->cand, (size_t)(f->ncand + 1) * sizeof(int));
+				f->cand[f->ncand++] = i;
+			}
+			if (!strcmp(last_component(x->asym), f->func)) {
+				f->sym = xrealloc(f->sym, (size_t)(f->nsym + 1) * sizeof(int));
+				f->sym[f->nsym++] = i;
+			}
+		}
+	}
+	s->val = A->nframes;
+	return A->nframes++;
+}
+
+/* ------------------------------------------------------------------ reading */
+
+static int64_t num_or_str(const cJSON *v, int *ok)
+{
+	*ok = 1;
+	if (cJSON_IsNumber(v))
+		return (int64_t)v->valuedouble;
+	*ok = 0;
+	return 0;
+}
+
+static int classify(const char *cat, const char *ph)
+{
+	if (!cat || !ph || strcmp(ph, "X"))
+		return -1;
+	if (!strcmp(cat, "cpu_op") || !strcmp(cat, "operator"))
+		return K_OP;
+	if (!strcmp(cat, "python_function"))
+		return K_PY;
+	if (!strcmp(cat, "user_annotation"))
+		return K_ANN;
+	if (!strcmp(cat, "cuda_runtime") || !strcmp(cat, "cuda_driver"))
+		return K_RT;
+	if (!strcmp(cat, "kernel"))
+		return K_KERNEL;
+	if (!strcmp(cat, "gpu_memcpy"))
+		return K_MEMCPY;
+	if (!strcmp(cat, "gpu_memset"))
+		return K_MEMSET;
+	return -1;
+}
+
+static void keep_event(struct att *A, const cJSON *e)
+{
+	const cJSON *args = cJSON_GetObjectItemCaseSensitive(e, "args");
+	const char *name = records_str(e, "name");
+	struct tev t;
+	double v;
+	int k = classify(records_str(e, "cat"), records_str(e, "ph")), ok1, ok2;
+
+	if (k < 0 || !name)
+		return;
+	memset(&t, 0, sizeof t);
+	t.pid = num_or_str(cJSON_GetObjectItemCaseSensitive(e, "pid"), &ok1);
+	t.tid = num_or_str(cJSON_GetObjectItemCaseSensitive(e, "tid"), &ok2);
+	if (!ok1 || !ok2 || !records_num(e, "ts", &t.ts))
+		return;
+	if (!records_num(e, "dur", &t.dur) || !(t.dur >= 0) || !isfinite(t.ts))
+		t.dur = 0;
+	if (k == K_PY && !strncmp(name, "nn.Module: ", 11))
+		k = K_MOD;
+	if (k == K_ANN && !strncmp(name, "ProfilerStep#", 13))
+		k = K_STEP;
+	t.kind = (unsigned)k;
+	t.name = intern(&A->names, name)->s;
+	if (records_num(args, "External id", &v)) {
+		t.ext = (int64_t)v;
+		t.has_ext = 1;
+	}
+	if (records_num(args, "correlation", &v)) {
+		t.corr = (int64_t)v;
+		t.has_corr = 1;
+	}
+	if (records_num(args, "Sequence number", &v) && v >= 0) {
+		t.seq = (int64_t)v;
+		t.has_seq = 1;
+	}
+	t.top = t.ent = t.frame = -1;
+	if (k == K_PY)
+		A->has_py = 1;
+	if (k == K_MOD)
+		A->has_mod = 1;
+	if (k == K_STEP) {
+		A->steps++;
+		A->step_us += t.dur;
+	}
+	xgrow((void **)&A->ev, &A->aev, A->nev + 1, sizeof *A->ev);
+	A->ev[A->nev++] = t;
+}
+
+static int read_trace(struct att *A)
+{
+	trace_reader *r = trace_open(A->trace_path);
+	cJSON *e = NULL;
+	int rc;
+
+	if (!r)
+		return -1;
+	while ((rc = trace_next(r, &e)) == 1) {
+		keep_event(A, e);
+		cJSON_Delete(e);
+		e = NULL;
+	}
+	if (rc < 0) {
+		if (!trace_events(r)) {
+			trace_close(r);
+			return -1;
+		}
+		cJSON_AddItemToArray(A->warnings, cJSON_CreateString(err_last()));
+		err_warn("%s; the events before it are used", err_last());
+		A->trace_error = 1;
+	}
+	trace_close(r);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ nesting and the walk */
+
+static const struct tev *sort_ev;
+
+static int host_cmp(const void *a, const void *b)
+{
+	const struct tev *x = &sort_ev[*(const int *)a], *y = &sort_ev[*(const int *)b];
+	static const int prio[] = { [K_STEP] = 0, [K_ANN] = 1, [K_MOD] = 2, [K_PY] = 3, [K_OP] = 4, [K_RT] = 5 };
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->dur != y->dur)
+		return x->dur > y->dur ? -1 : 1;
+	if (prio[x->kind] != prio[y->kind])
+		return prio[x->kind] - prio[y->kind];
+	return *(const int *)a - *(const int *)b;
+}
+
+static int is_host(int k)
+{
+	return k == K_ANN || k == K_STEP || k == K_MOD || k == K_PY || k == K_OP || k == K_RT;
+}
+
+/* aten name -> the part a record's op name ends with: "aten::add_" -> "add". */
+static void aten_base(const char *name, char *out, size_t n)
+{
+	const char *c = strstr(name, "::");
+	size_t l;
+
+	c = c ? c + 2 : name;
+	while (*c == '_')
+		c++;
+	l = strlen(c);
+	while (l && c[l - 1] == '_')
+		l--;
+	if (l >= n)
+		l = n - 1;
+	memcpy(out, c, l);
+	out[l] = 0;
+}
+
+/* Whether the record's op name (torch.nn.functional.linear, Tensor.__iadd__)
+ * can appear in the trace as the top-level aten op BASE. */
+static int op_matches(const char *recop, const char *base)
+{
+	static const char *alias[][2] = {
+		{ "getitem", "slice" }, { "getitem", "select" }, { "getitem", "index" },
+		{ "getitem", "narrow" }, { "setitem", "copy" }, { "setitem", "index_put" },
+		{ "setitem", "fill" }, { "iadd", "add" }, { "radd", "add" },
+		{ "isub", "sub" }, { "imul", "mul" }, { "rmul", "mul" }, { "truediv", "div" },
+		{ "itruediv", "div" }, { "rtruediv", "reciprocal" }, { "floordiv", "floor_divide" },
+		{ "matmul", "mm" }, { "matmul", "bmm" }, { "cross_entropy", "cross_entropy_loss" },
+		{ "dropout", "native_dropout" }, { "dropout", "feature_dropout" },
+		{ "to", "_to_copy" }, { "type_as", "to" }, { "float", "to" }, { "half", "to" },
+		{ "softmax", "_softmax" }, { "log_softmax", "_log_softmax" }, { "invert", "bitwise_not" },
+		{ "and", "bitwise_and" }, { "or", "bitwise_or" }, { "neg", "neg" },
+		{ "scaled_dot_product_attention", "_scaled_dot_product_attention" },
+		{ "interpolate", "upsample_nearest2d" }, { "interpolate", "upsample_bilinear2d" },
+		{ "silu", "silu" }, { "mean", "mean" }, { "pow", "pow" }, { "sum", "sum" },
+	};
+	char b[128];
+	const char *c = last_component(recop);
+	size_t l, i;
+
+	while (*c == '_')
+		c++;
+	l = strlen(c);
+	while (l && c[l - 1] == '_')
+		l--;
+	if (l >= sizeof b)
+		return 0;
+	memcpy(b, c, l);
+	b[l] = 0;
+	if (!strcmp(b, base))
+		return 1;
+	for (i = 0; i < sizeof alias / sizeof alias[0]; i++)
+		if (!strcmp(alias[i][0], b) && !strcmp(alias[i][1], base))
+			return 1;
+	return 0;
+}
+
+/* The op entry under E (one of its items, or the op of a layer among
+ * them when layers have no nn.Module events), in execution order from
+ * *cur, that the top-level op NAME is; -1 none.  *cur moves to the match
+ * so that the next op is searched from there. */
+static int match_op(const struct att *A, int E, int *cur, const char *name)
+{
+	const struct ent *x = &A->ents[E];
+	char base[128];
+	int pass, i, j;
+
+	aten_base(name, base, sizeof base);
+	for (pass = 0; pass < 2; pass++) {
+		int from = pass ? 0 : *cur, to = pass ? *cur : x->nitems;
+
+		for (i = from; i < to; i++) {
+			const struct ent *k = &A->ents[x->items[i]];
+
+			if (!strcmp(k->kind, "op") && k->op && op_matches(k->op, base)) {
+				*cur = i;
+				return x->items[i];
+			}
+			if (strcmp(k->kind, "layer") || A->has_mod)
+				continue;  /* with nn.Module events, layers are entered by them */
+			for (j = 0; j < k->nkids; j++) {
+				const struct ent *o = &A->ents[k->kids[j]];
+
+				if (!strcmp(o->kind, "op") && o->op && op_matches(o->op, base)) {
+					*cur = i + 1 < x->nitems ? i + 1 : i;
+					return k->kids[j];
+				}
+			}
+		}
+	}
+	return -1;
+}
+
+static long *use_slot(struct lvl *L, int ent)
+{
+	size_t i;
+
+	for (i = 0; i < L->nused; i++)
+		if (L->used[i].ent == ent)
+			return &L->used[i].n;
+	xgrow((void **)&L->used, &L->aused, L->nused + 1, sizeof *L->used);
+	L->used[L->nused].ent = ent;
+	L->used[L->nused].n = 0;
+	return &L->used[L->nused++].n;
+}
+
+/* How many calls of X one call of P makes: their total_repeat's ratio
+ * (1 when either is unknown). */
+static double share_of(const struct att *A, int x, int p)
+{
+	double a = A->ents[x].total, b = p >= 0 ? A->ents[p].total : 1;
+
+	return a > 0 && b > 0 ? a / b : 1;
+}
+
+/* The item of L's entry that an "nn.Module: Cls_N" event is: the next one
+ * of that class, in execution order, that has not had all its calls in
+ * this call of the entry (a ResNet stage's 0 and 1:6 take 1 and 5). */
+static int match_module(const struct att *A, struct lvl *L, const char *cls)
+{
+	const struct ent *x = &A->ents[L->E];
+	int pass, i, first = -1, fi = 0;
+
+	for (pass = 0; pass < 2; pass++) {
+		int from = pass ? 0 : L->cur, to = pass ? L->cur : x->nitems;
+
+		for (i = from; i < to; i++) {
+			int k = x->items[i];
+			const struct ent *c = &A->ents[k];
+			long *u;
+
+			if (!c->cls || strcmp(last_component(c->cls), cls) || !strcmp(c->kind, "op"))
+				continue;
+			if (first < 0) {
+				first = k;
+				fi = i;
+			}
+			u = use_slot(L, k);
+			if (*u + 0.5 < share_of(A, k, L->E)) {
+				(*u)++;
+				L->cur = i;
+				return k;
+			}
+		}
+	}
+	if (first >= 0)
+		L->cur = fi;
+	return first;
+}
+
+static int is_descendant(const struct att *A, int x, int anc)
+{
+	int d = 0;
+
+	for (; x >= 0 && d <= A->nents; x = A->ents[x].parent, d++)
+		if (x == anc)
+			return 1;
+	return 0;
+}
+
+/* The entry a repository frame enters, given the level around it. */
+static int choose_entry(struct att *A, struct lvl *P, const struct frame *f)
+{
+	const int *cand = f->cand;
+	int n = f->ncand, i, best = -1, any = -1, tmp[64];
+
+	A->frames_repo++;
+	if (!n && f->nsym) {
+		/* moved code: the function's name, and the module class around it */
+		int m = 0;
+
+		for (i = 0; i < f->nsym && m < 64; i++) {
+			const struct ent *x = &A->ents[f->sym[i]];
+			const char *dot = strrchr(x->asym, '.');
+
+			if (P->modcls && dot && ((size_t)(dot - x->asym) != strlen(P->modcls) ||
+			                         strncmp(x->asym, P->modcls, (size_t)(dot - x->asym))))
+				continue;
+			tmp[m++] = f->sym[i];
+		}
+		cand = tmp;
+		n = m;
+		if (n)
+			A->frames_moved++;
+	}
+	if (!n)
+		return -1;
+	A->frames_matched++;
+	if (P->modent >= 0)
+		for (i = 0; i < n; i++)
+			if (cand[i] == P->modent) {
+				(*use_slot(P, cand[i]))++;
+				return cand[i];
+			}
+	for (i = 0; i < n; i++) {
+		const struct ent *x = &A->ents[cand[i]];
+
+		if (P->E >= 0 ? !is_descendant(A, cand[i], P->E) : x->parent >= 0)
+			continue;
+		if (any < 0)
+			any = cand[i];
+		if (*use_slot(P, cand[i]) + 0.5 < share_of(A, cand[i], P->E)) {
+			best = cand[i];
+			break;
+		}
+	}
+	if (best < 0)
+		best = any >= 0 ? any : cand[0];
+	(*use_slot(P, best))++;
+	return best;
+}
+
+static int bwd_name(const struct tev *t)
+{
+	return !strncmp(t->name, "autograd::engine::evaluate_function: ", 37) ||
+	       (t->has_seq && strstr(t->name, "Backward") && !strstr(t->name, "::"));
+}
+
+static void walk(struct att *A, struct imap *seqmap)
+{
+	int *ix = xmalloc((A->nev + 1) * sizeof *ix);
+	struct lvl *st = NULL;
+	size_t n = 0, i, ast = 0, sp = 0;
+
+	for (i = 0; i < A->nev; i++)
+		if (is_host((int)A->ev[i].kind))
+			ix[n++] = (int)i;
+	sort_ev = A->ev;
+	qsort(ix, n, sizeof *ix, host_cmp);
+	for (i = 0; i < n; i++) {
+		struct tev *t = &A->ev[ix[i]];
+		struct lvl *P, L;
+
+		if (i == 0 || t->pid != A->ev[ix[i - 1]].pid || t->tid != A->ev[ix[i - 1]].tid) {
+			while (sp > 1)
+				free(st[--sp].used);
+			sp = 0;
+		}
+		while (sp > 1 && t->ts >= st[sp - 1].end - 1e-3) {
+			sp--;
+			free(st[sp].used);
+		}
+		if (!sp) {
+			xgrow((void **)&st, &ast, 1, sizeof *st);
+			memset(&st[0], 0, sizeof st[0]);
+			st[0].ev = -1;
+			st[0].end = 1e300;
+			st[0].E = st[0].frame = st[0].top = st[0].modent = -1;
+			sp = 1;
+		}
+		P = &st[sp - 1];
+		L = *P;
+		L.ev = ix[i];
+		L.end = t->ts + t->dur;
+		L.used = NULL;
+		L.nused = L.aused = 0;
+		t->frame = P->frame;
+		if (P->top >= 0) {
+			t->top = P->top;
+			if (t->kind == K_OP && t->has_seq && !A->ev[P->top].bwdroot)
+				imap_set(seqmap, t->seq, P->top);
+		} else {
+			switch (t->kind) {
+			case K_MOD: {
+				char cls[256];
+				const char *s = t->name + 11, *us = strrchr(s, '_');
+				size_t l = us ? (size_t)(us - s) : strlen(s);
+				int m;
+
+				if (l >= sizeof cls)
+					l = sizeof cls - 1;
+				memcpy(cls, s, l);
+				cls[l] = 0;
+				L.modcls = intern(&A->names, cls)->s;
+				L.modent = -1;
+				if (P->E >= 0 && (m = match_module(A, P, cls)) >= 0) {
+					if (enterable(&A->ents[m])) {
+						L.modent = m;  /* its forward's frame enters it */
+					} else {
+						A->ents[m].calls++;
+						L.E = m;
+						L.cur = 0;
+					}
+				}
+				break;
+			}
+			case K_PY: {
+				int fi = resolve_frame(A, t->name), m;
+				const struct frame *f = &A->frames[fi];
+
+				if (f->file < 0)
+					break;
+				L.frame = t->frame = fi;
+				L.modent = -1;
+				if ((m = choose_entry(A, P, f)) >= 0) {
+					A->ents[m].calls++;
+					L.E = m;
+					L.cur = 0;
+				}
+				break;
+			}
+			case K_OP:
+				t->top = L.top = ix[i];
+				L.modent = -1;
+				if (bwd_name(t)) {
+					t->bwdroot = 1;
+					t->bwd = 1;
+					break;
+				}
+				/* ops that make no grad_fn only peek at the sequence
+				 * number: the op that takes it is the last one */
+				if (t->has_seq)
+					imap_set(seqmap, t->seq, ix[i]);
+				if (P->E >= 0) {
+					int m = match_op(A, P->E, &P->cur, t->name);
+
+					t->ent = m >= 0 ? m : P->E;
+					if (m >= 0)
+						A->ents[m].calls++;
+				}
+				break;
+			case K_RT:
+				t->ent = P->E;
+				break;
+			default:
+				break;
+			}
+		}
+		/* annotations (steps, Optimizer.step#..., enumerate(DataLoader)#...)
+		 * open in one Python call and may close in another: they take no
+		 * part in the nesting (steps and waits are read by time) */
+		if (t->kind == K_ANN || t->kind == K_STEP)
+			continue;
+		xgrow((void **)&st, &ast, sp + 1, sizeof *st);
+		st[sp++] = L;
+	}
+	while (sp > 0)
+		free(st[--sp].used);
+	free(st);
+	free(ix);
+}
+
+/* Backward roots take the entry of their forward op; then everything
+ * inside a top-level op takes that op's entry. */
+static void finish(struct att *A, const struct imap *seqmap, struct imap *corr, struct imap *ext)
+{
+	size_t i;
+
+	for (i = 0; i < A->nev; i++) {
+		struct tev *t = &A->ev[i];
+
+		if (t->bwdroot && t->has_seq) {
+			int f = imap_get(seqmap, t->seq);
+
+			if (f >= 0 && A->ev[f].top >= 0) {
+				t->ent = A->ev[A->ev[f].top].ent;
+				t->frame = A->ev[A->ev[f].top].frame;
+			}
+		}
+	}
+	for (i = 0; i < A->nev; i++) {
+		struct tev *t = &A->ev[i];
+
+		if (t->top >= 0 && (size_t)t->top != i) {
+			t->ent = A->ev[t->top].ent;
+			t->bwd = A->ev[t->top].bwd;
+			if (t->bwd)
+				t->frame = A->ev[t->top].frame;
+		}
+		if (t->kind == K_RT && t->has_corr)
+			imap_put(corr, t->corr, (int)i);
+		if (t->kind == K_OP && t->has_ext)
+			imap_put(ext, t->ext, (int)i);
+	}
+	for (i = 0; i < A->nev; i++) {
+		struct tev *t = &A->ev[i];
+		int h = -1;
+
+		if (t->kind != K_KERNEL && t->kind != K_MEMCPY && t->kind != K_MEMSET)
+			continue;
+		if (t->has_corr)
+			h = imap_get(corr, t->corr);
+		if (h < 0 && t->has_ext)
+			h = imap_get(ext, t->ext);
+		if (h >= 0) {
+			t->ent = A->ev[h].ent;
+			t->bwd = A->ev[h].bwd;
+			t->frame = A->ev[h].frame;
+			t->top = A->ev[h].top;
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ totals */
+
+static int is_device(int k)
+{
+	return k == K_KERNEL || k == K_MEMCPY || k == K_MEMSET;
+}
+
+struct where {
+	const char *key;
+	double host, dev;
+};
+
+static int where_cmp(const void *a, const void *b)
+{
+	const struct where *x = a, *y = b;
+	double tx = x->host + x->dev, ty = y->host + y->dev;
+
+	if (tx != ty)
+		return tx > ty ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+struct totals {
+	double host, dev, host_un, dev_un;
+	struct where *un;
+	size_t nun, aun;
+};
+
+static void add_where(struct totals *T, const char *key, double host, double dev)
+{
+	size_t i;
+
+	for (i = 0; i < T->nun; i++)
+		if (T->un[i].key == key)
+			break;
+	if (i == T->nun) {
+		xgrow((void **)&T->un, &T->aun, T->nun + 1, sizeof *T->un);
+		T->un[T->nun].key = key;
+		T->un[T->nun].host = T->un[T->nun].dev = 0;
+		T->nun++;
+	}
+	T->un[i].host += host;
+	T->un[i].dev += dev;
+}
+
+static const char *where_key(struct att *A, const struct tev *t)
+{
+	char *s;
+	const char *k;
+
+	if (t->frame >= 0) {
+		const struct frame *f = &A->frames[t->frame];
+
+		s = xasprintf("%s:%s (def line %ld)%s", A->files[f->file], f->func, f->line, t->bwd ? ", backward" : "");
+	} else {
+		const struct tev *o = t->top >= 0 ? &A->ev[t->top] : t;
+
+		s = xasprintf("outside the repository: %s", o->name);
+	}
+	k = intern(&A->names, s)->s;
+	free(s);
+	return k;
+}
+
+static void sum_up(struct att *A, struct totals *T)
+{
+	size_t i;
+	int d, maxd = 0;
+
+	for (i = 0; i < A->nev; i++) {
+		const struct tev *t = &A->ev[i];
+
+		if (t->kind == K_OP && t->top == (int)i) {
+			T->host += t->dur;
+			if (t->ent >= 0)
+				A->ents[t->ent].host[t->bwd] += t->dur;
+			else {
+				T->host_un += t->dur;
+				add_where(T, where_key(A, t), t->dur, 0);
+			}
+		} else if (is_device((int)t->kind)) {
+			T->dev += t->dur;
+			if (t->ent >= 0)
+				A->ents[t->ent].dev[t->bwd] += t->dur;
+			else {
+				T->dev_un += t->dur;
+				add_where(T, where_key(A, t), 0, t->dur);
+			}
+		}
+	}
+	for (i = 0; i < (size_t)A->nents; i++) {
+		struct ent *x = &A->ents[i];
+
+		memcpy(x->ihost, x->host, sizeof x->host);
+		memcpy(x->idev, x->dev, sizeof x->dev);
+		if (x->depth > maxd)
+			maxd = x->depth;
+	}
+	for (d = maxd; d > 0; d--)
+		for (i = 0; i < (size_t)A->nents; i++) {
+			struct ent *x = &A->ents[i];
+
+			if (x->depth != d || x->parent < 0)
+				continue;
+			A->ents[x->parent].ihost[0] += x->ihost[0];
+			A->ents[x->parent].ihost[1] += x->ihost[1];
+			A->ents[x->parent].idev[0] += x->idev[0];
+			A->ents[x->parent].idev[1] += x->idev[1];
+		}
+	if (T->nun > 1)
+		qsort(T->un, T->nun, sizeof *T->un, where_cmp);
+}
+
+/* Calls a layer is seen to make: its nn.Module events, else its op's. */
+static long measured_calls(const struct att *A, const struct ent *x, int *known)
+{
+	int j;
+	long best = 0;
+
+	*known = 1;
+	if (!strcmp(x->kind, "model") || !strcmp(x->kind, "module")) {
+		*known = A->has_py;
+		return x->calls;
+	}
+	if (!strcmp(x->kind, "layer")) {
+		if (A->has_mod)
+			return x->calls;
+		for (j = 0; j < x->nkids; j++)
+			if (A->ents[x->kids[j]].calls > best)
+				best = A->ents[x->kids[j]].calls;
+		*known = A->has_py;
+		return best;
+	}
+	if (!strcmp(x->kind, "op"))
+		return x->calls;
+	if (!strcmp(x->kind, "container")) {
+		/* a Sequential is called, a ModuleList or ModuleDict never is */
+		*known = A->has_mod;
+		return x->calls;
+	}
+	*known = 0;
+	return 0;
+}
+
+/* Expected calls over the trace: total_repeat per call of its model,
+ * times the calls of that model; -1 when not pinned down. */
+static double expected_calls(const struct att *A, const struct ent *x)
+{
+	const struct ent *r = &A->ents[x->root];
+
+	if (x->total < 0 || x->conditional || !A->has_py || !r->calls || !strcmp(x->kind, "container") ||
+	    !strcmp(x->kind, "function"))
+		return -1;
+	for (const struct ent *p = x; p; p = p->parent >= 0 ? &A->ents[p->parent] : NULL)
+		if (p->conditional)
+			return -1;
+	return x->total * (double)r->calls;
+}
+
+/* ------------------------------------------------------------------ gaps */
+
+enum cause { C_SYNC, C_COPY, C_COLL, C_DATA, C_HOST, C_NONE };
+static const char *const cause_name[] = { "sync", "copy", "collective", "data", "host", "idle" };
+
+static int cause_of(const struct tev *t)
+{
+	const char *n = t->name;
+
+	if (t->kind == K_RT) {
+		if (strstr(n, "Synchronize") || !strcmp(n, "cudaMemcpy") || !strncmp(n, "cudaMemcpy2D", 12) ||
+		    !strcmp(n, "cuStreamSynchronize") || !strcmp(n, "cuCtxSynchronize"))
+			return C_SYNC;
+		return -1;
+	}
+	if (t->kind == K_OP) {
+		if (!strcmp(n, "aten::item") || !strcmp(n, "aten::_local_scalar_dense") ||
+		    !strcmp(n, "aten::nonzero") || !strcmp(n, "aten::is_nonzero"))
+			return C_SYNC;
+		if (!strncmp(n, "nccl:", 5) || !strncmp(n, "c10d::", 6) || !strcmp(n, "record_param_comms") ||
+		    strstr(n, "all_reduce") || strstr(n, "allreduce") || strstr(n, "all_gather") ||
+		    strstr(n, "reduce_scatter") || strstr(n, "broadcast"))
+			return C_COLL;
+		if (!strcmp(n, "aten::to") || !strcmp(n, "aten::_to_copy") || !strcmp(n, "aten::copy_"))
+			return C_COPY;
+		return -1;
+	}
+	if (t->kind == K_ANN || t->kind == K_PY) {
+		if (!strncmp(n, "enumerate(DataLoader)", 21) || (strstr(n, "dataloader.py(") && strstr(n, "__next__")))
+			return C_DATA;
+		if (!strncmp(n, "nccl:", 5))
+			return C_COLL;
+	}
+	return -1;
+}
+
+struct gap {
+	int64_t pid, stream;
+	double ts, dur;
+	int cause;                 /* enum cause */
+	int ev;                    /* the host event behind it, -1 */
+};
+
+struct ggroup {
+	int64_t pid, stream;
+	int cause;
+	const char *what, *where;  /* interned */
+	long n;
+	double total, maxdur;
+	int ev;                    /* an example */
+};
+
+static const struct tev *gsort_ev;
+
+static int dev_cmp(const void *a, const void *b)
+{
+	const struct tev *x = &gsort_ev[*(const int *)a], *y = &gsort_ev[*(const int *)b];
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return *(const int *)a - *(const int *)b;
+}
+
+static int ts_cmp(const void *a, const void *b)
+{
+	const struct tev *x = &gsort_ev[*(const int *)a], *y = &gsort_ev[*(const int *)b];
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return *(const int *)a - *(const int *)b;
+}
+
+static int ggroup_cmp(const void *a, const void *b)
+{
+	const struct ggroup *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	if (x->stream != y->stream)
+		return x->stream < y->stream ? -1 : 1;
+	return strcmp(x->where, y->where);
+}
+
+/* The schedule entries a host event can be: same file and function as its
+ * innermost repository frame, and a kind that fits the cause.  A JSON
+ * array of anchors (new). */
+static cJSON *schedule_candidates(const struct att *A, const struct tev *t, int cause)
+{
+	static const char *const secs[] = { "host_device", "device_device", "data_path" };
+	cJSON *out = cJSON_CreateArray(), *sync_only = cJSON_CreateArray();
+	const struct frame *f;
+	size_t s;
+
+	if (t->frame < 0 || cause == C_HOST || cause == C_NONE) {
+		cJSON_Delete(sync_only);
+		return out;
+	}
+	f = &A->frames[t->frame];
+	for (s = 0; s < 3; s++) {
+		const cJSON *e;
+
+		cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(A->sched, secs[s])) {
+			const char *a = records_str(e, "anchor"), *kind = records_str(e, "kind");
+			const char *call = records_str(e, "call"), *hop = records_str(e, "hop");
+			char *file = NULL, *sym = NULL;
+			long line;
+			int fits;
+
+			if (!a || anchor_split(a, &file, &sym, &line) < 0)
+				continue;
+			fits = !strcmp(file, A->files[f->file]) && !strcmp(last_component(sym), f->func);
+			if (fits) {
+				if (cause == C_SYNC)
+					fits = s == 0 && kind && !strcmp(kind, "sync");
+				else if (cause == C_COPY)
+					fits = s == 0 && kind && (!strcmp(kind, "h2d") || !strcmp(kind, "d2h"));
+				else if (cause == C_COLL)
+					fits = s == 1;
+				else if (cause == C_DATA)
+					fits = s == 2 && hop && (!strcmp(hop, "next batch") || !strcmp(hop, "DataLoader"));
+			}
+			if (fits) {
+				cJSON_AddItemToArray(out, cJSON_CreateString(a));
+				/* a device-wide synchronize is not an .item(), and the other way round */
+				if (cause == C_SYNC && call &&
+				    (strstr(call, "synchronize") != NULL) == (strstr(t->name, "Synchronize") != NULL ||
+				                                               strstr(t->name, "synchronize") != NULL))
+					cJSON_AddItemToArray(sync_only, cJSON_CreateString(a));
+			}
+			free(file);
+			free(sym);
+		}
+	}
+	if (cJSON_GetArraySize(sync_only) && cJSON_GetArraySize(sync_only) < cJSON_GetArraySize(out)) {
+		cJSON_Delete(out);
+		return sync_only;
+	}
+	cJSON_Delete(sync_only);
+	return out;
+}
+
+/* The host event that explains [a, b]: the cause event that kept the
+ * host from queueing work for the longest part of the gap.  A sync or a
+ * copy counts only when the host was already inside it when the device
+ * went idle (at a): one that starts during the gap found the device idle
+ * and did not make it so.  A data or collective wait counts wherever it
+ * lies.  Between nested causes of the same length the outer one names it
+ * (aten::item rather than the cudaStreamSynchronize inside it).  Without
+ * a cause: the top-level op the host was running at the gap's middle
+ * (cause "host"), else nothing. */
+static void explain(const struct att *A, const int *causes, size_t nc, double maxdur, const int *tops, size_t nt,
+                    double a, double b, int *cause, int *ev)
+{
+	size_t lo = 0, hi = nc, i;
+	double best = 0, bestdur = 0, mid = (a + b) / 2;
+
+	*cause = C_NONE;
+	*ev = -1;
+	while (lo < hi) {
+		size_t m = (lo + hi) / 2;
+
+		if (A->ev[causes[m]].ts < a - maxdur - 1)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	for (i = lo; i < nc && A->ev[causes[i]].ts < b; i++) {
+		const struct tev *t = &A->ev[causes[i]];
+		double ov = fmin(b, t->ts + t->dur) - fmax(a, t->ts);
+		int c = cause_of(t);
+
+		if ((c == C_SYNC || c == C_COPY) && !(t->ts <= a + 1e-3 && t->ts + t->dur >= a - 1e-3))
+			continue;
+		if (ov < 0)
+			ov = 0;
+		if (*ev < 0 || ov > best + 1e-3 || (fabs(ov - best) <= 1e-3 && t->dur > bestdur)) {
+			best = ov;
+			bestdur = t->dur;
+			*ev = causes[i];
+		}
+	}
+	if (*ev >= 0) {
+		*cause = cause_of(&A->ev[*ev]);
+		return;
+	}
+	lo = 0;
+	hi = nt;
+	while (lo < hi) {
+		size_t m = (lo + hi) / 2;
+
+		if (A->ev[tops[m]].ts <= mid)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	/* top-level ops of one thread do not overlap: look a little back */
+	for (i = lo; i > 0 && lo - i < 64; i--) {
+		const struct tev *t = &A->ev[tops[i - 1]];
+
+		if (t->ts + t->dur >= mid) {
+			*ev = tops[i - 1];
+			*cause = C_HOST;
+			return;
+		}
+	}
+}
+
+static struct ggroup *find_gaps(struct att *A, size_t *ngroups, double *gap_total, long *gap_n)
+{
+	int *dev = xmalloc((A->nev + 1) * sizeof *dev), *causes = xmalloc((A->nev + 1) * sizeof *causes);
+	int *tops = xmalloc((A->nev + 1) * sizeof *tops);
+	size_t nd = 0, nc = 0, nt = 0, i, ng = 0, ag = 0;
+	struct ggroup *g = NULL;
+	double maxdur = 0;
+
+	*gap_total = 0;
+	*gap_n = 0;
+	for (i = 0; i < A->nev; i++) {
+		const struct tev *t = &A->ev[i];
+
+		if (is_device((int)t->kind))
+			dev[nd++] = (int)i;
+		else if (cause_of(t) >= 0) {
+			causes[nc++] = (int)i;
+			if (t->dur > maxdur)
+				maxdur = t->dur;
+		} else if (t->kind == K_OP && t->top == (int)i)
+			tops[nt++] = (int)i;
+	}
+	gsort_ev = A->ev;
+	qsort(dev, nd, sizeof *dev, dev_cmp);
+	qsort(causes, nc, sizeof *causes, ts_cmp);
+	qsort(tops, nt, sizeof *tops, ts_cmp);
+	for (i = 1; i < nd; i++) {
+		const struct tev *p = &A->ev[dev[i - 1]], *t = &A->ev[dev[i]];
+		double a = p->ts + p->dur, b = t->ts;
+		int cause, ev;
+		const char *what, *where;
+		size_t k;
+
+		if (p->pid != t->pid || p->tid != t->tid || b - a < A->min_gap)
+			continue;
+		if (a < A->t0 || b > A->t1)
+			continue;
+		explain(A, causes, nc, maxdur, tops, nt, a, b, &cause, &ev);
+		what = ev >= 0 ? A->ev[ev].name : "nothing on the host";
+		where = ev >= 0 && A->ev[ev].frame >= 0 ? where_key(A, &A->ev[ev]) : "";
+		for (k = 0; k < ng; k++)
+			if (g[k].pid == t->pid && g[k].stream == t->tid && g[k].cause == cause && g[k].what == what &&
+			    g[k].where == where)
+				break;
+		if (k == ng) {
+			xgrow((void **)&g, &ag, ng + 1, sizeof *g);
+			memset(&g[ng], 0, sizeof *g);
+			g[ng].pid = t->pid;
+			g[ng].stream = t->tid;
+			g[ng].cause = cause;
+			g[ng].what = what;
+			g[ng].where = where;
+			g[ng].ev = ev;
+			ng++;
+		}
+		g[k].n++;
+		g[k].total += b - a;
+		if (b - a > g[k].maxdur)
+			g[k].maxdur = b - a;
+		*gap_total += b - a;
+		(*gap_n)++;
+	}
+	if (ng > 1)
+		qsort(g, ng, sizeof *g, ggroup_cmp);
+	free(dev);
+	free(causes);
+	free(tops);
+	*ngroups = ng;
+	return g;
+}
+
+/* ------------------------------------------------------------------ report */
+
+static cJSON *num_or_null(double v)
+{
+	return v < 0 ? cJSON_CreateNull() : cJSON_CreateNumber(round(v * 1000) / 1000);
+}
+
+static int report(struct att *A)
+{
+	struct totals T;
+	struct ggroup *g;
+	size_t ng, i;
+	double gap_total, steps = A->steps ? (double)A->steps : 1, window;
+	long gap_n, flagged = 0;
+	cJSON *out = cJSON_CreateObject(), *ents = cJSON_CreateArray(), *gaps = cJSON_CreateArray(), *un;
+	char *text;
+	int rc = ECG_EXIT_OK;
+
+	memset(&T, 0, sizeof T);
+	sum_up(A, &T);
+	g = find_gaps(A, &ng, &gap_total, &gap_n);
+	window = A->steps ? A->step_us : A->t1 - A->t0;
+	if (!(window > 0))
+		window = 1;
+
+	cJSON_AddStringToObject(out, "trace", A->trace_path);
+	cJSON_AddStringToObject(out, "records", A->records_dir);
+	cJSON_AddItemToObject(out, "commit", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(A->graph, "commit"), 1));
+	cJSON_AddNumberToObject(out, "events", (double)A->nev);
+	cJSON_AddNumberToObject(out, "steps", (double)A->steps);
+	cJSON_AddItemToObject(out, "step_us", num_or_null(A->steps ? A->step_us / steps : -1));
+	cJSON_AddBoolToObject(out, "python_frames", A->has_py);
+	cJSON_AddBoolToObject(out, "module_events", A->has_mod);
+	{
+		cJSON *fr = cJSON_AddObjectToObject(out, "frames");
+
+		cJSON_AddNumberToObject(fr, "in_repository", (double)A->frames_repo);
+		cJSON_AddNumberToObject(fr, "matched", (double)A->frames_matched);
+		cJSON_AddNumberToObject(fr, "matched_by_symbol", (double)A->frames_moved);
+	}
+	for (i = 0; i < (size_t)A->nents; i++) {
+		const struct ent *x = &A->ents[i];
+		cJSON *o, *f, *b;
+		double exp = expected_calls(A, x), calls_d, unit;
+		int known;
+		long calls = measured_calls(A, x, &known);
+
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "id", x->id);
+		cJSON_AddStringToObject(o, "kind", x->kind);
+		if (x->cls)
+			cJSON_AddStringToObject(o, "class", x->cls);
+		if (x->op)
+			cJSON_AddStringToObject(o, "op", x->op);
+		cJSON_AddItemToObject(o, "code_anchor", x->anchor ? cJSON_CreateString(x->anchor) : cJSON_CreateNull());
+		cJSON_AddItemToObject(o, "total_repeat", num_or_null(x->total));
+		cJSON_AddItemToObject(o, "expected_calls", num_or_null(exp));
+		cJSON_AddItemToObject(o, "calls", known ? cJSON_CreateNumber((double)calls) : cJSON_CreateNull());
+		f = cJSON_AddObjectToObject(o, "forward");
+		cJSON_AddItemToObject(f, "device_us", num_or_null(x->idev[0]));
+		cJSON_AddItemToObject(f, "host_us", num_or_null(x->ihost[0]));
+		b = cJSON_AddObjectToObject(o, "backward");
+		cJSON_AddItemToObject(b, "device_us", num_or_null(x->idev[1]));
+		cJSON_AddItemToObject(b, "host_us", num_or_null(x->ihost[1]));
+		calls_d = x->total > 0 ? x->total * steps : -1;
+		unit = calls_d > 0 ? (T.dev > 0 ? x->idev[0] + x->idev[1] : x->ihost[0] + x->ihost[1]) / calls_d : -1;
+		cJSON_AddItemToObject(o, "per_unit_us", num_or_null(unit));
+		cJSON_AddItemToObject(o, "share",
+		                      num_or_null((T.dev > 0 ? x->idev[0] + x->idev[1] : x->ihost[0] + x->ihost[1]) / window));
+		if (known && exp >= 0 && strcmp(x->kind, "op") && fabs((double)calls - exp) > 0.5) {
+			cJSON_AddStringToObject(o, "flag", "calls differ from total_repeat x model calls");
+			flagged++;
+		} else {
+			cJSON_AddNullToObject(o, "flag");
+		}
+		cJSON_AddItemToArray(ents, o);
+	}
+	cJSON_AddItemToObject(out, "entries", ents);
+	un = cJSON_AddObjectToObject(out, "unattributed");
+	cJSON_AddNumberToObject(un, "host_us", round(T.host_un * 1000) / 1000);
+	cJSON_AddNumberToObject(un, "device_us", round(T.dev_un * 1000) / 1000);
+	cJSON_AddItemToObject(un, "host_share", num_or_null(T.host > 0 ? T.host_un / T.host : -1));
+	cJSON_AddItemToObject(un, "device_share", num_or_null(T.dev > 0 ? T.dev_un / T.dev : -1));
+	{
+		cJSON *w = cJSON_AddArrayToObject(un, "where");
+
+		for (i = 0; i < T.nun && (int)i < A->top; i++) {
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(o, "where", T.un[i].key);
+			cJSON_AddNumberToObject(o, "host_us", round(T.un[i].host * 1000) / 1000);
+			cJSON_AddNumberToObject(o, "device_us", round(T.un[i].dev * 1000) / 1000);
+			cJSON_AddItemToArray(w, o);
+		}
+	}
+	for (i = 0; i < ng; i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(o, "stream", (double)g[i].stream);
+		cJSON_AddNumberToObject(o, "count", (double)g[i].n);
+		cJSON_AddNumberToObject(o, "total_us", round(g[i].total * 1000) / 1000);
+		cJSON_AddNumberToObject(o, "mean_us", round(g[i].total / (double)g[i].n * 1000) / 1000);
+		cJSON_AddStringToObject(o, "cause", cause_name[g[i].cause]);
+		cJSON_AddStringToObject(o, "host", g[i].what);
+		cJSON_AddItemToObject(o, "where", *g[i].where ? cJSON_CreateString(g[i].where) : cJSON_CreateNull());
+		cJSON_AddItemToObject(o, "schedule",
+		                      g[i].ev >= 0 ? schedule_candidates(A, &A->ev[g[i].ev], g[i].cause) : cJSON_CreateArray());
+		cJSON_AddItemToArray(gaps, o);
+	}
+	{
+		cJSON *gs = cJSON_AddObjectToObject(out, "gaps");
+
+		cJSON_AddNumberToObject(gs, "min_gap_us", A->min_gap);
+		cJSON_AddNumberToObject(gs, "count", (double)gap_n);
+		cJSON_AddNumberToObject(gs, "total_us", round(gap_total * 1000) / 1000);
+		cJSON_AddItemToObject(gs, "groups", gaps);
+	}
+	if (A->frames_repo && !A->frames_matched)
+		cJSON_AddItemToArray(A->warnings,
+		                     cJSON_CreateString("no repository frame of the trace matches an anchor of the records: "
+		                                        "the trace is from another commit or another job"));
+	if (A->frames_moved) {
+		char *w = xasprintf("%ld frame%s matched by symbol, not by line: the code moved since the trace was "
+		                    "recorded (or the forward is decorated: Python names it by its first decorator's "
+		                    "line)", A->frames_moved, A->frames_moved == 1 ? "" : "s");
+
+		cJSON_AddItemToArray(A->warnings, cJSON_CreateString(w));
+		free(w);
+	}
+	if (!A->has_py)
+		cJSON_AddItemToArray(A->warnings,
+		                     cJSON_CreateString("the trace has no python_function events (record it with "
+		                                        "with_stack=True): ops cannot be placed on entries"));
+	cJSON_AddItemToObject(out, "warnings", A->warnings);
+	A->warnings = NULL;
+
+	if (A->json) {
+		text = emit_render(out);
+		fputs(text, stdout);
+		free(text);
+	} else {
+		const cJSON *e, *ws = cJSON_GetObjectItemCaseSensitive(out, "warnings");
+
+		printf("trace %s: %zu events kept, %ld step%s%s\n", A->trace_path, A->nev, A->steps,
+		       A->steps == 1 ? "" : "s", A->steps ? "" : " (no ProfilerStep#: the whole trace is one step)");
+		printf("records %s at %s: %ld repository frames, %ld enter an entry (%ld by symbol)\n\n",
+		       A->records_dir, records_str(A->graph, "commit") ? records_str(A->graph, "commit") : "?",
+		       A->frames_repo, A->frames_matched, A->frames_moved);
+		printf("%-40s %8s %8s %10s %10s %10s %10s %6s\n", "entry (times in us, whole trace)", "repeat", "calls",
+		       "fwd dev", "bwd dev", "fwd host", "bwd host", "share");
+		cJSON_ArrayForEach(e, ents) {
+			const char *kind = records_str(e, "kind");
+			double v;
+			char rep[32], calls[32], id[64];
+			const char *name = records_str(e, "id");
+			const struct ent *x = &A->ents[find_ent(A, name)];
+
+			if (!strcmp(kind, "op"))
+				continue;
+			snprintf(id, sizeof id, "%*s%s", 2 * x->depth, "", *name ? name : "(model)");
+			if (strlen(id) > 40)
+				snprintf(id, sizeof id, "%*s...%s", 2 * x->depth, "", name + strlen(name) - 30);
+			snprintf(rep, sizeof rep, "%s", records_num(e, "total_repeat", &v) ? "" : "?");
+			if (!*rep)
+				snprintf(rep, sizeof rep, "%g", v);
+			if (records_num(e, "calls", &v))
+				snprintf(calls, sizeof calls, "%g", v);
+			else
+				snprintf(calls, sizeof calls, "-");
+			printf("%-40s %8s %8s %10.1f %10.1f %10.1f %10.1f %5.1f%%%s\n", id, rep, calls, x->idev[0], x->idev[1],
+			       x->ihost[0], x->ihost[1],
+			       100 * (T.dev > 0 ? x->idev[0] + x->idev[1] : x->ihost[0] + x->ihost[1]) / window,
+			       cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e, "flag")) ? "  << calls differ" : "");
+		}
+		printf("\nnot attributed: host %.1f us of %.1f (%.1f%%), device %.1f us of %.1f (%.1f%%)\n", T.host_un,
+		       T.host, T.host > 0 ? 100 * T.host_un / T.host : 0, T.dev_un, T.dev,
+		       T.dev > 0 ? 100 * T.dev_un / T.dev : 0);
+		for (i = 0; i < T.nun && (int)i < A->top; i++)
+			printf("  %10.1f us host %10.1f us device  %s\n", T.un[i].host, T.un[i].dev, T.un[i].key);
+		printf("\nidle gaps >= %g us on the device streams: %ld, %.1f us\n", A->min_gap, gap_n, gap_total);
+		for (i = 0; i < ng && (int)i < A->top; i++) {
+			cJSON *cands = g[i].ev >= 0 ? schedule_candidates(A, &A->ev[g[i].ev], g[i].cause) : NULL;
+			char *cs = cands && cJSON_GetArraySize(cands) ? cJSON_PrintUnformatted(cands) : NULL;
+
+			printf("  stream %-4lld %5ld x %9.1f us = %10.1f us  %-10s %s%s%s%s%s\n", (long long)g[i].stream, g[i].n,
+			       g[i].total / (double)g[i].n, g[i].total, cause_name[g[i].cause], g[i].what,
+			       *g[i].where ? " in " : "", g[i].where, cs ? " -> schedule " : "", cs ? cs : "");
+			free(cs);
+			cJSON_Delete(cands);
+		}
+		cJSON_ArrayForEach(e, ws)
+			printf("warning: %s\n", e->valuestring);
+	}
+	if (flagged || (A->frames_repo && !A->frames_matched))
+		rc = ECG_EXIT_STALE;
+	cJSON_Delete(out);
+	free(g);
+	free(T.un);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ command */
+
+static void window(struct att *A)
+{
+	size_t i;
+	int any = 0;
+
+	A->t0 = 1e300;
+	A->t1 = -1e300;
+	for (i = 0; i < A->nev; i++) {
+		const struct tev *t = &A->ev[i];
+
+		if (A->steps ? t->kind != K_STEP : !is_host((int)t->kind) && !is_device((int)t->kind))
+			continue;
+		A->t0 = fmin(A->t0, t->ts);
+		A->t1 = fmax(A->t1, t->ts + t->dur);
+		any = 1;
+	}
+	if (!any)
+		A->t0 = A->t1 = 0;
+}
+
+static void att_free(struct att *A)
+{
+	int i;
+
+	for (i = 0; i < A->nents; i++) {
+		free(A->ents[i].afile);
+		free(A->ents[i].asym);
+		free(A->ents[i].kids);
+		free(A->ents[i].items);
+	}
+	free(A->ents);
+	free(A->files);
+	for (i = 0; i < A->nframes; i++) {
+		free(A->frames[i].func);
+		free(A->frames[i].cand);
+		free(A->frames[i].sym);
+	}
+	free(A->frames);
+	free(A->ev);
+	strtab_free(&A->names);
+	cJSON_Delete(A->graph);
+	cJSON_Delete(A->sched);
+	cJSON_Delete(A->warnings);
+}
+
+int cmd_attribute(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "records", required_argument, NULL, 'r' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "min-gap", required_argument, NULL, 'g' },
+		{ "top", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct att A;
+	struct imap seqmap = { 0 }, corr = { 0 }, ext = { 0 };
+	char *dir = NULL, *end;
+	int c, rc = ECG_EXIT_OK;
+
+	memset(&A, 0, sizeof A);
+	A.min_gap = 20;
+	A.top = 10;
+	A.warnings = cJSON_CreateArray();
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'r': A.records_dir = optarg; break;
+		case 'j': A.json = 1; break;
+		case 'g':
+			A.min_gap = strtod(optarg, &end);
+			if (!*optarg || *end || !(A.min_gap >= 0) || A.min_gap > 1e12) {
+				err_set(ECG_EXIT_USAGE, "--min-gap takes microseconds, not '%s'", optarg);
+				goto fail;
+			}
+			break;
+		case 't': {
+			long v = strtol(optarg, &end, 10);
+
+			if (!*optarg || *end || v <= 0 || v > 100000) {
+				err_set(ECG_EXIT_USAGE, "--top takes a positive number, not '%s'", optarg);
+				goto fail;
+			}
+			A.top = (int)v;
+			break;
+		}
+		case 'h':
+			fputs(attribute_usage, stdout);
+			att_free(&A);
+			return ECG_EXIT_OK;
+		default:
+			cmd_opt_unknown("attribute", argv);
+			goto fail;
+		}
+	}
+	if (optind + 1 != argc) {
+		err_set(ECG_EXIT_USAGE, optind < argc ? "attribute: one trace at a time (see 'ecg attribute --help')"
+		                                     : "attribute: which trace? (see 'ecg attribute --help')");
+		goto fail;
+	}
+	A.trace_path = argv[optind];
+	dir = A.records_dir ? xstrdup(A.records_dir) : records_default_dir();
+	A.records_dir = dir;
+	if (!(A.graph = records_read(dir, RECORDS_GRAPH_FILE)) || !(A.sched = records_read(dir, RECORDS_SCHEDULE_FILE)))
+		goto fail;
+	load_entries(&A);
+	if (read_trace(&A) < 0)
+		goto fail;
+	window(&A);
+	walk(&A, &seqmap);
+	finish(&A, &seqmap, &corr, &ext);
+	rc = report(&A);
+	goto cleanup;
+fail:
+	err_warn("%s", err_last());
+	rc = err_code();
+cleanup:
+	imap_free(&seqmap);
+	imap_free(&corr);
+	imap_free(&ext);
+	att_free(&A);
+	free(dir);
+	return rc;
+}

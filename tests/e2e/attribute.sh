@@ -1,0 +1,170 @@
+#!/bin/sh
+# ecg attribute: profiler traces read against the records.
+#
+# - tests/traces/gpu/amp_resnet.json.gz, a GPU-shaped trace written by hand
+#   (tests/traces/gpu/build.py) for tests/schedule_fixtures/amp_accum_resnet:
+#   every entry's calls and device time forward/backward, the device time no
+#   entry owns and the idle gaps with their causes are exactly what the trace
+#   says (tests/traces/compare.py against amp_resnet.expected.json), plain and
+#   gzipped, and again after the code moved (frames matched by symbol);
+# - tests/traces/cpu/*.json.gz, traces of fixture jobs run under PyTorch's
+#   profiler on the CPU (tests/oracle/trace.py): the calls of every module
+#   are what ran (the truth recorded with the trace);
+# - the real GPU traces of ../shared/traces (when present): read, nothing
+#   placed without python frames, and said so;
+# - bad input: another job's records, a truncated trace, not JSON, no trace.
+. "$top_srcdir/tests/lib.sh"
+
+TR="$top_srcdir/tests/traces"
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+
+GPU="$T/amp_resnet.json"
+gzip -dc "$TR/gpu/amp_resnet.json.gz" >"$GPU"
+
+R="$T/amp"
+mkrepo "$R"
+cp -r "$top_srcdir/tests/schedule_fixtures/amp_accum_resnet/." "$R/"
+rm -f "$R/expected.json"
+chmod -R u+w "$R"
+commit "$R" "the amp resnet job"
+run_ecg extract --repo "$R" --entry train.py -q
+is "$rc" 0 "extract the amp resnet job"
+
+run_ecg attribute --records "$R/records" --json "$GPU"
+is "$rc" 0 "attribute the hand-written GPU trace: exit 0 (no call disagrees)"
+cp "$T/out" "$T/gpu.json"
+$py "$TR/compare.py" "$T/gpu.json" "$TR/gpu/amp_resnet.expected.json" "$R/records/computation_graph.json" >"$T/cmp"
+ok $? "  calls, device time fwd/bwd per entry, unattributed time and gaps are the trace's"
+cat "$T/cmp"
+$py - "$T/gpu.json" >"$T/facts" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+e = {x["id"]: x for x in r["entries"]}
+print(r["steps"], r["frames"]["matched"], r["frames"]["matched_by_symbol"])
+print(e["layers.0:2"]["total_repeat"], e["layers.0:2"]["expected_calls"], e["layers.0:2"]["calls"])
+print(e["layers.0:2.conv1#1"]["calls"], e["head#1"]["backward"]["device_us"])
+print(r["unattributed"]["where"][0]["where"])
+EOF
+is "$(sed -n 1p "$T/facts")" "2 18 0" "  2 steps, 18 frames matched by their def lines"
+is "$(sed -n 2p "$T/facts")" "2 4 4" "  the 2-block unit: total_repeat 2, 4 calls expected over 2 steps, 4 measured"
+is "$(sed -n 3p "$T/facts")" "4 16" "  an op inside it: 4 calls; backward time goes to the forward's entry"
+is "$(sed -n 4p "$T/facts")" "train.py:main (def line 56)" "  unattributed time is named by its frame"
+
+run_ecg attribute --records "$R/records" "$GPU"
+is "$rc" 0 "the table: exit 0"
+grep -q '^    layers\.0:2  *2  *4  *1504\.0  *288\.0 ' "$T/out"
+ok $? "  a repeated unit is one row: repeat, calls, device time fwd and bwd"
+grep -q '^not attributed: host .* device 168\.0 us of 5520\.0 (3\.0%)$' "$T/out"
+ok $? "  the share that could not be attributed is stated"
+grep -q 'sync  *aten::item in train\.py:main (def line 56) -> schedule \["train\.py:main:100"' "$T/out"
+ok $? "  a gap is printed with its cause and the schedule entries it can be"
+sed -n '/^idle gaps/,$p' "$T/out" | sed -n 2p | grep -q ' data '
+ok $? "  gaps are ranked by total time: the DataLoader wait first"
+
+run_ecg attribute --records "$R/records" --json "$TR/gpu/amp_resnet.json.gz"
+sed 's|"trace": "[^"]*"|"trace": ""|' "$T/out" >"$T/gz.json"
+sed 's|"trace": "[^"]*"|"trace": ""|' "$T/gpu.json" >"$T/plain.json"
+cmp -s "$T/gz.json" "$T/plain.json"
+ok $? "a gzipped trace gives the same report"
+
+# the code moved: three lines above everything in model.py
+{ printf '# moved\n# moved\n# moved\n'; cat "$R/model.py"; } >"$T/m" && mv "$T/m" "$R/model.py"
+commit "$R" "move model.py's code down"
+run_ecg extract --repo "$R" --entry train.py -q --out "$T/moved"
+run_ecg attribute --records "$T/moved" --json "$GPU"
+is "$rc" 0 "records of a commit where the code moved: exit 0"
+$py "$TR/compare.py" "$T/out" "$TR/gpu/amp_resnet.expected.json" "$T/moved/computation_graph.json" >"$T/cmp"
+ok $? "  the same attribution, frames matched by symbol"
+cat "$T/cmp"
+grep -q '"matched_by_symbol": 18' "$T/out"
+ok $? "  18 frames matched by symbol"
+grep -q 'matched by symbol, not by line' "$T/out"
+ok $? "  and a warning says the lines moved"
+
+# another job's records
+O="$T/other"
+mkrepo "$O"
+cp -r "$top_srcdir/tests/fixtures/resnet_make_layer/." "$O/"
+chmod -R u+w "$O"
+rm -f "$O/truth.json" "$O/fixture.json"
+commit "$O" "another job"
+run_ecg extract --repo "$O" --entry train.py -q
+run_ecg attribute --records "$O/records" "$GPU"
+is "$rc" 1 "another job's records: exit 1"
+grep -q "no repository frame of the trace matches an anchor" "$T/out"
+ok $? "  saying the trace is from another commit or job"
+
+# bad traces
+head -c 150000 "$GPU" >"$T/cut.json"
+run_ecg attribute --records "$R/records" --json "$T/cut.json"
+grep -q "cut.json: truncated at byte" "$T/err"
+ok $? "a truncated trace: the message names the file and the byte"
+grep -q '"entries"' "$T/out"
+ok $? "  and the events before the cut are reported"
+head -c 8000 "$TR/gpu/amp_resnet.json.gz" >"$T/cut.json.gz"
+run_ecg attribute --records "$R/records" --json "$T/cut.json.gz"
+grep -q "cut.json.gz: truncated" "$T/err" && grep -q '"entries"' "$T/out"
+ok $? "a truncated gzip trace: the same"
+printf 'not a trace\n' >"$T/bad.json"
+run_ecg attribute --records "$R/records" "$T/bad.json"
+is "$rc" 3 "not JSON: exit 3"
+grep -q "bad.json" "$T/err"
+ok $? "  naming the file"
+run_ecg attribute --records "$R/records" "$T/nowhere.json"
+is "$rc" 3 "no such trace: exit 3"
+run_ecg attribute --records "$T/nowhere" "$GPU"
+is "$rc" 3 "no records: exit 3"
+run_ecg attribute --records "$R/records"
+is "$rc" 2 "no trace given: exit 2"
+run_ecg attribute --min-gap x "$GPU"
+is "$rc" 2 "--min-gap x: exit 2"
+
+# CPU traces of fixture jobs run under PyTorch's profiler: every module's
+# calls are the calls PyTorch made (the truth recorded with each trace)
+for f in gpt_dataclass resnet_make_layer kv_cache_generate; do
+	F="$T/cpu_$f"
+	mkrepo "$F"
+	cp -r "$top_srcdir/tests/fixtures/$f/." "$F/"
+	chmod -R u+w "$F"
+	entry=$($py -c 'import json,sys; print(json.load(open(sys.argv[1]))["entry"])' "$F/fixture.json")
+	rm -f "$F/truth.json" "$F/fixture.json"
+	commit "$F" "$f"
+	run_ecg extract --repo "$F" --entry "$entry" -q
+	run_ecg attribute --records "$F/records" --json "$TR/cpu/$f.json.gz"
+	is "$rc" 0 "$f: the CPU trace read against the records, no call disagrees"
+	cp "$T/out" "$T/$f.json"
+	$py "$TR/compare.py" --truth "$T/$f.json" "$TR/cpu/$f.truth.json" "$F/records/computation_graph.json" >"$T/cmp"
+	ok $? "  every module's calls are PyTorch's ($(tail -1 "$T/cmp" | sed 's/^# //'))"
+	sed '$d' "$T/cmp"
+done
+$py - "$T/gpt_dataclass.json" "$T/kv_cache_generate.json" >"$T/facts" <<'EOF'
+import json, sys
+g = {e["id"]: e for e in json.load(open(sys.argv[1]))["entries"]}
+k = json.load(open(sys.argv[2]))
+print(g["transformer.h.*"]["expected_calls"], g["transformer.h.*"]["calls"],
+      g["transformer.h.*"]["backward"]["host_us"] > 0, g["lm_head#1"]["calls"])
+print(k["unattributed"]["where"][0]["where"], k["entries"][0]["backward"]["host_us"])
+EOF
+is "$(sed -n 1p "$T/facts")" "6 6 True 2" "  gpt: 3 blocks x 2 micro-steps, their backward timed, an op's calls"
+is "$(sed -n 2p "$T/facts")" "model.py:generate (def line 86) 0" \
+	"  kv-cache generate: the sampling loop's own ops are named by their frame; no backward"
+
+# real GPU traces (format grounding): read, and nothing placed without frames
+if [ -d "$top_srcdir/../shared/traces" ]; then
+	for t in hta-alexnet-1gpu.json.gz hta-nccl-ddp.json.gz hta-event-sync-multistream.json.gz \
+		hta-backward-thread.json; do
+		run_ecg attribute --records "$R/records" --json "$top_srcdir/../shared/traces/$t"
+		is "$rc" 0 "$t: read, exit 0"
+		grep -q '"device_share": 1,' "$T/out" && grep -q 'no python_function events' "$T/out"
+		ok $? "  all its device time unattributed, and why"
+	done
+	run_ecg attribute --records "$R/records" --json "$top_srcdir/../shared/traces/hta-alexnet-1gpu.json.gz"
+	$py -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not (r["gaps"]["count"] > 0 and all(g["cause"] for g in r["gaps"]["groups"])))' "$T/out"
+	ok $? "  alexnet: idle gaps found on its stream"
+else
+	echo "ok $((tap_n + 1)) # SKIP ../shared/traces is not here"
+	tap_n=$((tap_n + 1))
+fi
+
+done_testing
