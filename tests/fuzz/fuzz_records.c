@@ -1,11 +1,13 @@
 /* fuzz_records.c - a libFuzzer target: arbitrary records fed to the
  * commands that read records, `ecg show` (tree, --top, --schedule,
- * --depth/--width) and `ecg check` (text and --json, against a small
- * repository made once at start-up).
+ * --depth/--width), `ecg check` (text and --json, against a small
+ * repository made once at start-up) and `ecg attribute` (text and --json).
  *
  * An input is the computation graph's JSON, then optionally a line
- * "#%% schedule" and the execution schedule's JSON.  Both are written to a
- * scratch directory (the commands read files); their output goes to
+ * "#%% schedule" and the execution schedule's JSON, then optionally a line
+ * "#%% trace" and a profiler trace (default: a small one, below, whose
+ * frames point at the start-up repository's model.py).  They are written
+ * to a scratch directory (the commands read files); the output goes to
  * /dev/null.  Any crash, sanitizer report or leak is a finding; an input
  * the commands refuse (not JSON, no records) is not.
  */
@@ -118,6 +120,30 @@ void fuzz_fini(void)
 	ready = 0;
 }
 
+/* A trace with a forward frame, a module, ops with kernels, a backward op
+ * linked by sequence number, a sync and an idle gap. */
+static const char default_trace[] =
+	"{\"traceEvents\":[\n"
+	"{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#0\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":500},\n"
+	"{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"nn.Module: Block_0\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":100},\n"
+	"{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"/a/b/model.py(5): forward\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":98},\n"
+	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::linear\",\"pid\":1,\"tid\":1,\"ts\":3,\"dur\":20,"
+	"\"args\":{\"External id\":1,\"Sequence number\":7}},\n"
+	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":4,\"dur\":5,"
+	"\"args\":{\"External id\":1,\"correlation\":11}},\n"
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":10,\"dur\":30,"
+	"\"args\":{\"External id\":1,\"correlation\":11,\"stream\":7}},\n"
+	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::item\",\"pid\":1,\"tid\":1,\"ts\":120,\"dur\":60},\n"
+	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaStreamSynchronize\",\"pid\":1,\"tid\":1,\"ts\":125,\"dur\":50},\n"
+	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"autograd::engine::evaluate_function: AddmmBackward0\",\"pid\":1,"
+	"\"tid\":2,\"ts\":200,\"dur\":50,\"args\":{\"Sequence number\":7,\"Fwd thread id\":1}},\n"
+	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":2,\"ts\":210,\"dur\":5,"
+	"\"args\":{\"correlation\":12}},\n"
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm_bwd\",\"pid\":0,\"tid\":7,\"ts\":300,\"dur\":30,"
+	"\"args\":{\"correlation\":12}},\n"
+	"{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":12,\"pid\":1,\"tid\":2,\"ts\":210}\n"
+	"]}\n";
+
 static void write_file(const char *dir, const char *name, const char *data, size_t n)
 {
 	char *path = xasprintf("%s/%s", dir, name);
@@ -149,24 +175,31 @@ static void run(int (*cmd)(int, char **), const char *const *args)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const char *d = (const char *)data, *sep = NULL;
-	size_t i, glen = size;
+	const char *d = (const char *)data, *sep = NULL, *tsep = NULL, *end = d + size;
+	size_t i;
 	int saved, devnull;
+	char *trace_path;
 
 	if (!ready)
 		LLVMFuzzerInitialize(NULL, NULL);
-	for (i = 0; i + 13 <= size; i++)
-		if ((i == 0 || d[i - 1] == '\n') && !memcmp(d + i, "#%% schedule\n", 13)) {
+	for (i = 0; i + 10 <= size; i++) {
+		if (i && d[i - 1] != '\n')
+			continue;
+		if (!sep && !tsep && i + 13 <= size && !memcmp(d + i, "#%% schedule\n", 13))
 			sep = d + i;
-			break;
-		}
+		else if (!tsep && !memcmp(d + i, "#%% trace\n", 10))
+			tsep = d + i;
+	}
+	write_file(rec_dir, "computation_graph.json", d, (size_t)((sep ? sep : tsep ? tsep : end) - d));
 	if (sep)
-		glen = (size_t)(sep - d);
-	write_file(rec_dir, "computation_graph.json", d, glen);
-	if (sep)
-		write_file(rec_dir, "execution_schedule.json", sep + 13, size - glen - 13);
+		write_file(rec_dir, "execution_schedule.json", sep + 13, (size_t)((tsep ? tsep : end) - sep - 13));
 	else
 		write_file(rec_dir, "execution_schedule.json", "{}", 2);
+	if (tsep)
+		write_file(rec_dir, "trace.json", tsep + 10, (size_t)(end - tsep - 10));
+	else
+		write_file(rec_dir, "trace.json", default_trace, sizeof default_trace - 1);
+	trace_path = xasprintf("%s/trace.json", rec_dir);
 
 	fflush(stdout);
 	saved = dup(STDOUT_FILENO);
@@ -187,9 +220,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		run(cmd_show, show2);
 		run(cmd_show, show3);
 		run(cmd_show, show4);
+		const char *const attr1[] = { "attribute", "--records", rec_dir, trace_path, NULL };
+		const char *const attr2[] = { "attribute", "--records", rec_dir, "--json", "--min-gap", "0",
+		                              trace_path, NULL };
+
 		run(cmd_check, check1);
 		run(cmd_check, check2);
+		run(cmd_attribute, attr1);
+		run(cmd_attribute, attr2);
 	}
+	free(trace_path);
 	fflush(stdout);
 	dup2(saved, STDOUT_FILENO);
 	close(saved);
