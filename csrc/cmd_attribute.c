@@ -270,9 +270,12 @@ struct lvl {
 	int ev;
 	double end;
 	int E;                     /* the entry being executed, -1 none */
-	int cur;                   /* position in E's children */
+	int cur;                   /* the item of E matched last, -1 none yet */
 	int frame;
 	int top;                   /* inside this top-level op, -1 */
+	int owner;                 /* the level that entered E: it keeps cur and used for
+	                              the transparent levels above it (frames outside the
+	                              repository, <built-in method ...>, runtime calls) */
 	int modent;                /* an nn.Module event matched to a repo module, awaiting its frame */
 	const char *modcls;
 	struct use *used;
@@ -711,10 +714,29 @@ static int op_matches(const char *recop, const char *base)
 	return 0;
 }
 
+/* Ops a profiler never shows: metadata reads that do not go through the
+ * dispatcher, and contiguous(), which is one only when the tensor is not
+ * contiguous already.  Their calls are not measured. */
+static int op_silent(const char *op)
+{
+	static const char *const silent[] = {
+		"Tensor.size", "Tensor.dim", "Tensor.numel", "Tensor.stride", "Tensor.is_contiguous",
+		"Tensor.element_size", "Tensor.nelement", "Tensor.data_ptr", "Tensor.get_device",
+		"Tensor.is_floating_point", "Tensor.ndimension", "Tensor.__len__", "Tensor.contiguous",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof silent / sizeof silent[0]; i++)
+		if (!strcmp(op, silent[i]))
+			return 1;
+	return 0;
+}
+
 /* The op entry under E (one of its items, or the op of a layer among
- * them when layers have no nn.Module events), in execution order from
- * *cur, that the top-level op NAME is; -1 none.  *cur moves to the match
- * so that the next op is searched from there. */
+ * them when layers have no nn.Module events), in execution order after
+ * *cur, that the top-level op NAME is; then *cur itself (an op called
+ * again: `repeat`); then from the start (a loop in the forward).  -1 none.
+ * *cur moves to the match so that the next op is searched after it. */
 static int match_op(const struct att *A, int E, int *cur, const char *name)
 {
 	const struct ent *x = &A->ents[E];
@@ -722,8 +744,14 @@ static int match_op(const struct att *A, int E, int *cur, const char *name)
 	int pass, i, j;
 
 	aten_base(name, base, sizeof base);
-	for (pass = 0; pass < 2; pass++) {
-		int from = pass ? 0 : *cur, to = pass ? *cur : x->nitems;
+	for (pass = 0; pass < 3; pass++) {
+		int from = pass == 0 ? *cur + 1 : pass == 1 ? *cur : 0;
+		int to = pass == 0 ? x->nitems : pass == 1 ? *cur + 1 : *cur;
+
+		if (from < 0)
+			from = 0;
+		if (to > x->nitems)
+			to = x->nitems;
 
 		for (i = from; i < to; i++) {
 			const struct ent *k = &A->ents[x->items[i]];
@@ -738,7 +766,7 @@ static int match_op(const struct att *A, int E, int *cur, const char *name)
 				const struct ent *o = &A->ents[k->kids[j]];
 
 				if (!strcmp(o->kind, "op") && o->op && op_matches(o->op, base)) {
-					*cur = i + 1 < x->nitems ? i + 1 : i;
+					*cur = i;
 					return k->kids[j];
 				}
 			}
@@ -778,7 +806,7 @@ static int match_module(const struct att *A, struct lvl *L, const char *cls)
 	int pass, i, first = -1, fi = 0;
 
 	for (pass = 0; pass < 2; pass++) {
-		int from = pass ? 0 : L->cur, to = pass ? L->cur : x->nitems;
+		int from = pass ? 0 : L->cur < 0 ? 0 : L->cur, to = pass ? L->cur : x->nitems;
 
 		for (i = from; i < to; i++) {
 			int k = x->items[i];
@@ -815,7 +843,7 @@ static int is_descendant(const struct att *A, int x, int anc)
 }
 
 /* The entry a repository frame enters, given the level around it. */
-static int choose_entry(struct att *A, struct lvl *P, const struct frame *f)
+static int choose_entry(struct att *A, const struct lvl *P, struct lvl *O, const struct frame *f)
 {
 	const int *cand = f->cand;
 	int n = f->ncand, i, best = -1, any = -1, tmp[64];
@@ -844,10 +872,8 @@ static int choose_entry(struct att *A, struct lvl *P, const struct frame *f)
 	A->frames_matched++;
 	if (P->modent >= 0)
 		for (i = 0; i < n; i++)
-			if (cand[i] == P->modent) {
-				(*use_slot(P, cand[i]))++;
-				return cand[i];
-			}
+			if (cand[i] == P->modent)
+				return cand[i];  /* counted when its nn.Module event was matched */
 	for (i = 0; i < n; i++) {
 		const struct ent *x = &A->ents[cand[i]];
 
@@ -855,14 +881,14 @@ static int choose_entry(struct att *A, struct lvl *P, const struct frame *f)
 			continue;
 		if (any < 0)
 			any = cand[i];
-		if (*use_slot(P, cand[i]) + 0.5 < share_of(A, cand[i], P->E)) {
+		if (*use_slot(O, cand[i]) + 0.5 < share_of(A, cand[i], P->E)) {
 			best = cand[i];
 			break;
 		}
 	}
 	if (best < 0)
 		best = any >= 0 ? any : cand[0];
-	(*use_slot(P, best))++;
+	(*use_slot(O, best))++;
 	return best;
 }
 
@@ -885,12 +911,12 @@ static void walk(struct att *A, struct imap *seqmap)
 	qsort(ix, n, sizeof *ix, host_cmp);
 	for (i = 0; i < n; i++) {
 		struct tev *t = &A->ev[ix[i]];
-		struct lvl *P, L;
+		struct lvl *P, *O, L;
+		int entered = 0;
 
 		if (i == 0 || t->pid != A->ev[ix[i - 1]].pid || t->tid != A->ev[ix[i - 1]].tid) {
-			while (sp > 1)
+			while (sp > 0)
 				free(st[--sp].used);
-			sp = 0;
 		}
 		while (sp > 1 && t->ts >= st[sp - 1].end - 1e-3) {
 			sp--;
@@ -905,6 +931,7 @@ static void walk(struct att *A, struct imap *seqmap)
 			sp = 1;
 		}
 		P = &st[sp - 1];
+		O = &st[P->owner];
 		L = *P;
 		L.ev = ix[i];
 		L.end = t->ts + t->dur;
@@ -929,13 +956,14 @@ static void walk(struct att *A, struct imap *seqmap)
 				cls[l] = 0;
 				L.modcls = intern(&A->names, cls)->s;
 				L.modent = -1;
-				if (P->E >= 0 && (m = match_module(A, P, cls)) >= 0) {
+				if (P->E >= 0 && (m = match_module(A, O, cls)) >= 0) {
 					if (enterable(&A->ents[m])) {
 						L.modent = m;  /* its forward's frame enters it */
 					} else {
 						A->ents[m].calls++;
 						L.E = m;
-						L.cur = 0;
+						L.cur = -1;
+						entered = 1;
 					}
 				}
 				break;
@@ -948,10 +976,11 @@ static void walk(struct att *A, struct imap *seqmap)
 					break;
 				L.frame = t->frame = fi;
 				L.modent = -1;
-				if ((m = choose_entry(A, P, f)) >= 0) {
+				if ((m = choose_entry(A, P, O, f)) >= 0) {
 					A->ents[m].calls++;
 					L.E = m;
-					L.cur = 0;
+					L.cur = -1;
+					entered = 1;
 				}
 				break;
 			}
@@ -968,7 +997,7 @@ static void walk(struct att *A, struct imap *seqmap)
 				if (t->has_seq)
 					imap_set(seqmap, t->seq, ix[i]);
 				if (P->E >= 0) {
-					int m = match_op(A, P->E, &P->cur, t->name);
+					int m = match_op(A, P->E, &O->cur, t->name);
 
 					t->ent = m >= 0 ? m : P->E;
 					if (m >= 0)
@@ -987,6 +1016,8 @@ static void walk(struct att *A, struct imap *seqmap)
 		 * part in the nesting (steps and waits are read by time) */
 		if (t->kind == K_ANN || t->kind == K_STEP)
 			continue;
+		if (entered)
+			L.owner = (int)sp;  /* entered an entry: cur and used are its own */
 		xgrow((void **)&st, &ast, sp + 1, sizeof *st);
 		st[sp++] = L;
 	}
@@ -1180,8 +1211,10 @@ static long measured_calls(const struct att *A, const struct ent *x, int *known)
 		*known = A->has_py;
 		return best;
 	}
-	if (!strcmp(x->kind, "op"))
+	if (!strcmp(x->kind, "op")) {
+		*known = A->has_py && !(x->op && op_silent(x->op));
 		return x->calls;
+	}
 	if (!strcmp(x->kind, "container")) {
 		/* a Sequential is called, a ModuleList or ModuleDict never is */
 		*known = A->has_mod;
@@ -1198,7 +1231,7 @@ static double expected_calls(const struct att *A, const struct ent *x)
 	const struct ent *r = &A->ents[x->root];
 
 	if (x->total < 0 || x->conditional || !A->has_py || !r->calls || !strcmp(x->kind, "container") ||
-	    !strcmp(x->kind, "function"))
+	    !strcmp(x->kind, "function") || (x->op && op_silent(x->op)))
 		return -1;
 	for (const struct ent *p = x; p; p = p->parent >= 0 ? &A->ents[p->parent] : NULL)
 		if (p->conditional)

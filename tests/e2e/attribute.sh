@@ -137,6 +137,12 @@ for f in gpt_dataclass resnet_make_layer kv_cache_generate; do
 	$py "$TR/compare.py" --truth "$T/$f.json" "$TR/cpu/$f.truth.json" "$F/records/computation_graph.json" >"$T/cmp"
 	ok $? "  every module's calls are PyTorch's ($(tail -1 "$T/cmp" | sed 's/^# //'))"
 	sed '$d' "$T/cmp"
+	$py -c '
+import json, sys
+ops = [e for e in json.load(open(sys.argv[1]))["entries"] if e["kind"] == "op" and e["expected_calls"] is not None]
+bad = [e["id"] for e in ops if e["calls"] != e["expected_calls"]]
+print(len(ops), bad)' "$T/$f.json" >"$T/ops"
+	ok "$(grep -vc ' \[\]$' "$T/ops")" "  every op entry has the calls the records expect ($(cat "$T/ops"))"
 done
 $py - "$T/gpt_dataclass.json" "$T/kv_cache_generate.json" >"$T/facts" <<'EOF'
 import json, sys
