@@ -95,6 +95,7 @@ static const char attribute_usage[] =
 struct islot {
 	char *s;
 	int val;
+	int where;                 /* the row of the unattributed table it names, -1 */
 };
 struct strtab {
 	struct islot *slot;
@@ -134,6 +135,7 @@ static struct islot *intern(struct strtab *t, const char *s)
 			return &t->slot[i];
 	t->slot[i].s = xstrdup(s);
 	t->slot[i].val = -1;
+	t->slot[i].where = -1;
 	t->n++;
 	return &t->slot[i];
 }
@@ -1106,27 +1108,24 @@ struct totals {
 	size_t nun, aun;
 };
 
-static void add_where(struct totals *T, const char *key, double host, double dev)
+static void add_where(struct totals *T, struct islot *key, double host, double dev)
 {
-	size_t i;
-
-	for (i = 0; i < T->nun; i++)
-		if (T->un[i].key == key)
-			break;
-	if (i == T->nun) {
+	if (key->where < 0) {
 		xgrow((void **)&T->un, &T->aun, T->nun + 1, sizeof *T->un);
-		T->un[T->nun].key = key;
+		T->un[T->nun].key = key->s;
 		T->un[T->nun].host = T->un[T->nun].dev = 0;
-		T->nun++;
+		key->where = (int)T->nun++;
 	}
-	T->un[i].host += host;
-	T->un[i].dev += dev;
+	T->un[key->where].host += host;
+	T->un[key->where].dev += dev;
 }
 
-static const char *where_key(struct att *A, const struct tev *t)
+/* Where T ran, for a person: its innermost repository frame, or the op
+ * outside the repository it is in.  Interned. */
+static struct islot *where_key(struct att *A, const struct tev *t)
 {
+	struct islot *k;
 	char *s;
-	const char *k;
 
 	if (t->frame >= 0) {
 		const struct frame *f = &A->frames[t->frame];
@@ -1137,7 +1136,7 @@ static const char *where_key(struct att *A, const struct tev *t)
 
 		s = xasprintf("outside the repository: %s", o->name);
 	}
-	k = intern(&A->names, s)->s;
+	k = intern(&A->names, s);
 	free(s);
 	return k;
 }
@@ -1393,8 +1392,33 @@ static cJSON *schedule_candidates(const struct att *A, const struct tev *t, int 
  * (aten::item rather than the cudaStreamSynchronize inside it).  Without
  * a cause: the top-level op the host was running at the gap's middle
  * (cause "host"), else nothing. */
-static void explain(const struct att *A, const int *causes, size_t nc, double maxdur, const int *tops, size_t nt,
-                    double a, double b, int *cause, int *ev)
+/* Whether cause event T explains [a, b] better than the best so far. */
+static void consider(const struct att *A, int c, double a, double b, double *best, double *bestdur, int *ev)
+{
+	const struct tev *t = &A->ev[c];
+	double ov = fmin(b, t->ts + t->dur) - fmax(a, t->ts);
+	int k = cause_of(t);
+
+	if (t->ts + t->dur < a - 1e-3 || t->ts >= b)
+		return;  /* not during the gap */
+	if ((k == C_SYNC || k == C_COPY) && !(t->ts <= a + 1e-3))
+		return;  /* began on an idle device */
+	if (ov < 0)
+		ov = 0;
+	if (*ev < 0 || ov > *best + 1e-3 || (fabs(ov - *best) <= 1e-3 && t->dur > *bestdur)) {
+		*best = ov;
+		*bestdur = t->dur;
+		*ev = c;
+	}
+}
+
+/* Cause events longer than this are few (a DataLoader wait, a long
+ * collective); they are looked at for every gap, the short ones by a
+ * binary search on their start. */
+#define LONG_CAUSE_US 10000.0
+
+static void explain(const struct att *A, const int *causes, size_t nc, double maxdur, const int *longc, size_t nl,
+                    const int *tops, size_t nt, double a, double b, int *cause, int *ev)
 {
 	size_t lo = 0, hi = nc, i;
 	double best = 0, bestdur = 0, mid = (a + b) / 2;
@@ -1409,21 +1433,10 @@ static void explain(const struct att *A, const int *causes, size_t nc, double ma
 		else
 			hi = m;
 	}
-	for (i = lo; i < nc && A->ev[causes[i]].ts < b; i++) {
-		const struct tev *t = &A->ev[causes[i]];
-		double ov = fmin(b, t->ts + t->dur) - fmax(a, t->ts);
-		int c = cause_of(t);
-
-		if ((c == C_SYNC || c == C_COPY) && !(t->ts <= a + 1e-3 && t->ts + t->dur >= a - 1e-3))
-			continue;
-		if (ov < 0)
-			ov = 0;
-		if (*ev < 0 || ov > best + 1e-3 || (fabs(ov - best) <= 1e-3 && t->dur > bestdur)) {
-			best = ov;
-			bestdur = t->dur;
-			*ev = causes[i];
-		}
-	}
+	for (i = lo; i < nc && A->ev[causes[i]].ts < b; i++)
+		consider(A, causes[i], a, b, &best, &bestdur, ev);
+	for (i = 0; i < nl; i++)
+		consider(A, longc[i], a, b, &best, &bestdur, ev);
 	if (*ev >= 0) {
 		*cause = cause_of(&A->ev[*ev]);
 		return;
@@ -1453,8 +1466,8 @@ static void explain(const struct att *A, const int *causes, size_t nc, double ma
 static struct ggroup *find_gaps(struct att *A, size_t *ngroups, double *gap_total, long *gap_n)
 {
 	int *dev = xmalloc((A->nev + 1) * sizeof *dev), *causes = xmalloc((A->nev + 1) * sizeof *causes);
-	int *tops = xmalloc((A->nev + 1) * sizeof *tops);
-	size_t nd = 0, nc = 0, nt = 0, i, ng = 0, ag = 0;
+	int *tops = xmalloc((A->nev + 1) * sizeof *tops), *longc = xmalloc((A->nev + 1) * sizeof *longc);
+	size_t nd = 0, nc = 0, nl = 0, nt = 0, i, ng = 0, ag = 0;
 	struct ggroup *g = NULL;
 	double maxdur = 0;
 
@@ -1465,6 +1478,8 @@ static struct ggroup *find_gaps(struct att *A, size_t *ngroups, double *gap_tota
 
 		if (is_device((int)t->kind))
 			dev[nd++] = (int)i;
+		else if (cause_of(t) >= 0 && t->dur > LONG_CAUSE_US)
+			longc[nl++] = (int)i;
 		else if (cause_of(t) >= 0) {
 			causes[nc++] = (int)i;
 			if (t->dur > maxdur)
@@ -1487,9 +1502,9 @@ static struct ggroup *find_gaps(struct att *A, size_t *ngroups, double *gap_tota
 			continue;
 		if (a < A->t0 || b > A->t1)
 			continue;
-		explain(A, causes, nc, maxdur, tops, nt, a, b, &cause, &ev);
+		explain(A, causes, nc, maxdur, longc, nl, tops, nt, a, b, &cause, &ev);
 		what = ev >= 0 ? A->ev[ev].name : "nothing on the host";
-		where = ev >= 0 && A->ev[ev].frame >= 0 ? where_key(A, &A->ev[ev]) : "";
+		where = ev >= 0 && A->ev[ev].frame >= 0 ? where_key(A, &A->ev[ev])->s : "";
 		for (k = 0; k < ng; k++)
 			if (g[k].pid == t->pid && g[k].stream == t->tid && g[k].cause == cause && g[k].what == what &&
 			    g[k].where == where)
@@ -1516,6 +1531,7 @@ static struct ggroup *find_gaps(struct att *A, size_t *ngroups, double *gap_tota
 		qsort(g, ng, sizeof *g, ggroup_cmp);
 	free(dev);
 	free(causes);
+	free(longc);
 	free(tops);
 	*ngroups = ng;
 	return g;
