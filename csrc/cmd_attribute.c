@@ -1595,6 +1595,7 @@ static int report(struct att *A)
 		cJSON_AddItemToObject(o, "total_repeat", num_or_null(x->total));
 		cJSON_AddItemToObject(o, "expected_calls", num_or_null(exp));
 		cJSON_AddItemToObject(o, "calls", known ? cJSON_CreateNumber((double)calls) : cJSON_CreateNull());
+		cJSON_AddItemToObject(o, "calls_per_step", known ? num_or_null((double)calls / steps) : cJSON_CreateNull());
 		f = cJSON_AddObjectToObject(o, "forward");
 		cJSON_AddItemToObject(f, "device_us", num_or_null(x->idev[0]));
 		cJSON_AddItemToObject(f, "host_us", num_or_null(x->ihost[0]));
