@@ -527,13 +527,19 @@ static int resolve_frame(struct att *A, const char *name)
 
 /* ------------------------------------------------------------------ reading */
 
-static int64_t num_or_str(const cJSON *v, int *ok)
+/* A JSON number that is an integer an int64_t holds (ids, pids, tids):
+ * 1 and *out, or 0 (absent, a string, out of range, not finite). */
+static int to_i64(const cJSON *v, int64_t *out)
 {
-	*ok = 1;
-	if (cJSON_IsNumber(v))
-		return (int64_t)v->valuedouble;
-	*ok = 0;
-	return 0;
+	double d;
+
+	if (!cJSON_IsNumber(v))
+		return 0;
+	d = v->valuedouble;
+	if (!isfinite(d) || d < -9.2e18 || d > 9.2e18)
+		return 0;
+	*out = (int64_t)d;
+	return 1;
 }
 
 static int classify(const char *cat, const char *ph)
@@ -562,17 +568,16 @@ static void keep_event(struct att *A, const cJSON *e)
 	const cJSON *args = cJSON_GetObjectItemCaseSensitive(e, "args");
 	const char *name = records_str(e, "name");
 	struct tev t;
-	double v;
-	int k = classify(records_str(e, "cat"), records_str(e, "ph")), ok1, ok2;
+	int k = classify(records_str(e, "cat"), records_str(e, "ph"));
 
 	if (k < 0 || !name)
 		return;
 	memset(&t, 0, sizeof t);
-	t.pid = num_or_str(cJSON_GetObjectItemCaseSensitive(e, "pid"), &ok1);
-	t.tid = num_or_str(cJSON_GetObjectItemCaseSensitive(e, "tid"), &ok2);
-	if (!ok1 || !ok2 || !records_num(e, "ts", &t.ts))
+	if (!to_i64(cJSON_GetObjectItemCaseSensitive(e, "pid"), &t.pid) ||
+	    !to_i64(cJSON_GetObjectItemCaseSensitive(e, "tid"), &t.tid) || !records_num(e, "ts", &t.ts) ||
+	    !isfinite(t.ts) || fabs(t.ts) > 1e18)
 		return;
-	if (!records_num(e, "dur", &t.dur) || !(t.dur >= 0) || !isfinite(t.ts))
+	if (!records_num(e, "dur", &t.dur) || !(t.dur >= 0) || t.dur > 1e18)
 		t.dur = 0;
 	if (k == K_PY && !strncmp(name, "nn.Module: ", 11))
 		k = K_MOD;
@@ -580,18 +585,9 @@ static void keep_event(struct att *A, const cJSON *e)
 		k = K_STEP;
 	t.kind = (unsigned)k;
 	t.name = intern(&A->names, name)->s;
-	if (records_num(args, "External id", &v)) {
-		t.ext = (int64_t)v;
-		t.has_ext = 1;
-	}
-	if (records_num(args, "correlation", &v)) {
-		t.corr = (int64_t)v;
-		t.has_corr = 1;
-	}
-	if (records_num(args, "Sequence number", &v) && v >= 0) {
-		t.seq = (int64_t)v;
-		t.has_seq = 1;
-	}
+	t.has_ext = to_i64(cJSON_GetObjectItemCaseSensitive(args, "External id"), &t.ext);
+	t.has_corr = to_i64(cJSON_GetObjectItemCaseSensitive(args, "correlation"), &t.corr);
+	t.has_seq = to_i64(cJSON_GetObjectItemCaseSensitive(args, "Sequence number"), &t.seq) && t.seq >= 0;
 	t.top = t.ent = t.frame = -1;
 	if (k == K_PY)
 		A->has_py = 1;
@@ -1697,9 +1693,15 @@ static int report(struct att *A)
 
 			if (!strcmp(kind, "op"))
 				continue;
-			snprintf(id, sizeof id, "%*s%s", 2 * x->depth, "", *name ? name : "(model)");
-			if (strlen(id) > 40)
-				snprintf(id, sizeof id, "%*s...%s", 2 * x->depth, "", name + strlen(name) - 30);
+			{
+				int ind = x->depth < 8 ? 2 * x->depth : 16;
+				size_t nl = strlen(name), room = (size_t)(40 - ind);
+
+				if (nl <= room)
+					snprintf(id, sizeof id, "%*s%s", ind, "", *name ? name : "(model)");
+				else  /* the end of a long id says most */
+					snprintf(id, sizeof id, "%*s...%s", ind, "", name + nl - (room - 3));
+			}
 			snprintf(rep, sizeof rep, "%s", records_num(e, "total_repeat", &v) ? "" : "?");
 			if (!*rep)
 				snprintf(rep, sizeof rep, "%g", v);
