@@ -81,7 +81,7 @@ def main():
                    GIT_COMMITTER_EMAIL="b@b")
         for cmd in (["git", "init", "-q"], ["git", "add", "-A"], ["git", "commit", "-qm", "fixture"]):
             subprocess.check_call(cmd, cwd=repo, env=env)
-        subprocess.check_call([a.ecg, "extract", "--repo", repo, "--entry", "train.py", "-q"])
+        subprocess.check_call([a.ecg, "extract", "--repo", repo, "--entry", "train.py", "-q"], stdout=subprocess.DEVNULL)
     text_mb = os.path.getsize(plain) / 1e6
     gz_mb = os.path.getsize(gz) / 1e6
     with open(plain) as f:
