@@ -81,9 +81,9 @@ static const char extract_usage[] =
 "  --model NAME          the model to record, by the name the job binds it to\n"
 "                        or its class, when the job calls several\n"
 "  -j, --jobs N          parse in N worker processes when every file is parsed\n"
-"                        (--all, or no --entry; default: one per CPU for 200\n"
-"                        files or more, else none); the records are the same\n"
-"                        for every N\n"
+"                        (--all, or no --entry; default: one per CPU, and with\n"
+"                        --entry --all only for 200 files or more; -j 1: in\n"
+"                        this process); the records are the same for every N\n"
 "  --stats               print where the time went, phase by phase, on stderr\n"
 "  -- JOB-ARGS...        the job's own command line (what follows the script\n"
 "                        name), read by its argparse or configurator, so that\n"
@@ -297,7 +297,7 @@ static int extract_read_overrides(struct load *L, const char *path, cJSON **out)
 		if (!L->helper) {
 			PyObject *h = NULL;
 
-			if (helpers_load(L->o->helpers, "ecg_config", &h) < 0) {
+			if (pyrt_need_main() < 0 || helpers_load(L->o->helpers, "ecg_config", &h) < 0) {
 				buf_free(&b);
 				return -1;
 			}
@@ -483,6 +483,7 @@ static int extract_build(const struct extract_opts *o_, const cJSON *inline_over
 	lo.jobs = o.jobs;
 	lo.helpers = helpers;
 	lo.all = o.all;
+	lo.parse_only = o.entry == NULL;
 	pyast_set_max_tokens(o.max_tokens);
 	loaded = 1;
 	if (load_open(&L, &lo) < 0)
@@ -495,7 +496,7 @@ static int extract_build(const struct extract_opts *o_, const cJSON *inline_over
 	} else {
 		out_dir = xasprintf("%srecords", repo_workdir(L.repo));
 	}
-	stats_mark(&st, "repository listed");
+	stats_mark(&st, "listed, python started");
 
 	if (o.entry && extract_find_entry(&L, o.entry, o.worktree, &entry, &func) < 0)
 		goto fail;
@@ -536,6 +537,8 @@ static int extract_build(const struct extract_opts *o_, const cJSON *inline_over
 					ast += ast_arena_reserved(L.prog.files[i].arena);
 					nast++;
 				}
+			fprintf(stderr, "ecg: stats: of the analysis, reading and parsing %zu files: %.2f ms\n",
+			        L.nread, L.read_ms);
 			fprintf(stderr, "ecg: stats: memory: C trees %.1f MB (%zu files), interpreter %.1f MB\n",
 			        ast / 1048576.0, nast, L.interp_bytes / 1048576.0);
 		}

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ecg/ast.h"
@@ -88,6 +89,26 @@ int load_open(struct load *L, const struct load_opts *o)
 	memset(L, 0, sizeof *L);
 	L->o = o;
 	prog_init(&L->prog);
+	/* Every caller parses next, so the interpreter is started now, on
+	 * this thread, while libgit2 starts up on another (a few ms each).
+	 * Pre-initialisation (setlocale) comes first, alone.  For a parse
+	 * check only the core of the interpreter is started: the parser
+	 * processes parse with it (see parsepool.c), and this one completes
+	 * its start-up only if it parses itself.  A failure to start Python
+	 * is reported where it used to happen, by load_parse(), after the
+	 * repository's own errors. */
+	if (pyrt_preinit() == 0) {
+		repo_lib_prestart();
+		if ((o->parse_only ? pyrt_init_lazy(o->helpers) : pyrt_init(o->helpers)) == 0) {
+			L->py_started = 1;
+			/* the ast classes, built by the first parse */
+			pyast_warm();
+		}
+	}
+	if (!L->py_started) {
+		snprintf(L->py_why, sizeof L->py_why, "%s", err_last());
+		err_clear();
+	}
 	if (repo_open(o->repo, &L->repo) < 0)
 		return -1;
 	if (o->worktree && repo_is_bare(L->repo))
@@ -233,9 +254,16 @@ static void load_reach(void *vctx, struct sfile *sf)
 	struct load *L = vctx;
 	const repo_file_t *f = load_find(L, sf->path);
 
+	struct timespec t0, t1;
+	int rc;
+
 	if (!f)
 		return;
-	if (load_parse_file(L, f, 1, &sf->src, &sf->len, &sf->arena, &sf->mod) < 0) {
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = load_parse_file(L, f, 1, &sf->src, &sf->len, &sf->arena, &sf->mod);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	L->read_ms += (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	if (rc < 0) {
 		/* the runtime failed: remembered, and the run fails after
 		 * the analysis (load_finish) */
 		if (!L->failed)
@@ -282,15 +310,22 @@ static void load_lazy(void *vctx, struct sfile *sf)
 	Py_DECREF(mod);
 }
 
-/* -j: worker processes.  Auto: one per CPU when there are enough files to
- * pay for the workers' start-up, else in this process. */
-static int load_jobs(const struct load_opts *o, size_t nfiles)
+/* -j: worker processes.  Auto, for a parse check (no analysis): one per
+ * CPU (at most 8), whatever the size: the workers are forks of this
+ * process with the core of its interpreter started (pyrt_init_lazy()), so
+ * one costs about a millisecond, less than completing the start-up and
+ * finalizing here (~8 ms) would.  When the analysis follows (--all), the
+ * files it reads are parsed again in this process: workers pay from 200
+ * files on. */
+#define LOAD_AUTO_JOBS_FILES 200
+
+static int load_jobs(const struct load_opts *o, int keep, size_t nfiles)
 {
 	long ncpu;
 
 	if (o->jobs > 0)
 		return o->jobs;
-	if (nfiles < 200)
+	if (keep && nfiles < LOAD_AUTO_JOBS_FILES)
 		return 1;
 	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	if (ncpu < 1)
@@ -301,7 +336,7 @@ static int load_jobs(const struct load_opts *o, size_t nfiles)
 int load_parse(struct load *L, int keep, void (*mark)(void *ctx, const char *what), void *ctx)
 {
 	size_t *pyidx = xmalloc((L->nall + 1) * sizeof *pyidx), npy = 0, i, k;
-	int jobs, rc = -1;
+	int jobs, pool, rc = -1;
 
 	L->files = cJSON_CreateArray();
 	L->parse_errors = cJSON_CreateArray();
@@ -328,25 +363,28 @@ int load_parse(struct load *L, int keep, void (*mark)(void *ctx, const char *wha
 		}
 		pyidx[npy++] = i;
 	}
-	jobs = load_jobs(L->o, npy);
+	if (!L->py_started) {
+		err_set(ECG_EXIT_INTERNAL, "%s", L->py_why);
+		goto cleanup;
+	}
+	jobs = load_jobs(L->o, keep, npy);
+	/* workers: when asked for (-j 2 and more), or by default for a
+	 * parse check (even one, see load_jobs()) */
+	pool = npy > 0 && (jobs > 1 || (!keep && L->o->jobs == 0));
 	if (keep && !L->o->all) {
 		/* only what the analysis reaches: each file is read and parsed
 		 * when it is first imported (load_reach) */
 		for (k = 0; k < npy; k++)
 			prog_add_lazy(&L->prog, L->all[pyidx[k]].path);
-		if (pyrt_init(L->o->helpers) < 0)
-			goto cleanup;
-		if (mark)
-			mark(ctx, "python started");
 		L->prog.load = load_reach;
 		L->prog.load_ctx = L;
-	} else if (jobs > 1) {
+	} else if (pool) {
 		/* Parse in worker processes; the analysis reads the files it
 		 * needs again, on demand, in this process. */
 		struct pp_result *res = xcalloc(npy + 1, sizeof *res);
 
 		if (parsepool_run(L->repo, L->all, pyidx, npy, L->o->worktree, L->o->max_file, jobs,
-		                  L->o->helpers, res) < 0) {
+		                  res) < 0) {
 			parsepool_results_free(res, npy);
 			goto cleanup;
 		}
@@ -366,17 +404,12 @@ int load_parse(struct load *L, int keep, void (*mark)(void *ctx, const char *wha
 		parsepool_results_free(res, npy);
 		if (mark)
 			mark(ctx, "files parsed (workers)");
-		if (pyrt_init(L->o->helpers) < 0)
-			goto cleanup;
-		if (mark)
-			mark(ctx, "python started");
 		L->prog.load = load_lazy;
 		L->prog.load_ctx = L;
 	} else {
-		if (pyrt_init(L->o->helpers) < 0)
+		/* parsed here: by a complete interpreter (pyrt_init_lazy()) */
+		if (npy > 0 && pyrt_need_main() < 0)
 			goto cleanup;
-		if (mark)
-			mark(ctx, "python started");
 		for (k = 0; k < npy; k++)
 			if (load_read_one(L, &L->all[pyidx[k]], keep) < 0)
 				goto cleanup;
@@ -493,7 +526,7 @@ cJSON *load_config_file(void *vctx, const char *path, const char *entry_dir, con
 		 * imports cost milliseconds a job without such files need not pay */
 		PyObject *h = NULL;
 
-		if (helpers_load(L->o->helpers, "ecg_config", &h) < 0) {
+		if (pyrt_need_main() < 0 || helpers_load(L->o->helpers, "ecg_config", &h) < 0) {
 			L->helper_failed = 1;
 			snprintf(L->why, sizeof L->why, "%s", err_last());
 			err_clear();

@@ -260,6 +260,25 @@ cleanup:
 	return 1;
 }
 
+void pyast_warm(void)
+{
+	PyCompilerFlags flags;
+	PyObject *name = NULL;
+	PyObject *mod = NULL;
+
+	name = PyUnicode_FromString("/dev/null/<warm-up>");
+	if (!name)
+		goto cleanup;
+	memset(&flags, 0, sizeof flags);
+	flags.cf_flags = PyCF_ONLY_AST;
+	flags.cf_feature_version = PY_MINOR_VERSION;
+	mod = Py_CompileStringObject("", name, Py_file_input, &flags, -1);
+cleanup:
+	PyErr_Clear();
+	Py_XDECREF(mod);
+	Py_XDECREF(name);
+}
+
 int pyast_parse(const char *path, const char *src, size_t len,
                 PyObject **out, pyast_error *perr)
 {
@@ -285,8 +304,11 @@ int pyast_parse(const char *path, const char *src, size_t len,
 	}
 
 	/* A file whose tree would take gigabytes (a data table written as one
-	 * literal): refused before CPython builds it. */
-	if (pyast_max_tokens && pyast_count_tokens(src, len, pyast_max_tokens) > pyast_max_tokens) {
+	 * literal): refused before CPython builds it.  The count is at most
+	 * one per byte, so a file of no more bytes than the limit passes
+	 * without being counted (most files, by far). */
+	if (pyast_max_tokens && len > pyast_max_tokens &&
+	    pyast_count_tokens(src, len, pyast_max_tokens) > pyast_max_tokens) {
 		perr->message = xasprintf("more than %zu tokens: too large to read (--max-file-tokens)",
 		                          pyast_max_tokens);
 		return 1;
@@ -295,9 +317,11 @@ int pyast_parse(const char *path, const char *src, size_t len,
 	/* On a syntax error CPython opens the file *by this name* to fill in
 	 * SyntaxError.text.  We parse blobs, not files: a name under /dev/null/
 	 * can never be opened, so nothing in the current directory (a work
-	 * tree, a FIFO) is ever read.  Messages use `path`, not this name. */
+	 * tree, a FIFO) is ever read.  Messages use `path`, not this name.
+	 * (Decoded as PyUnicode_DecodeFSDefault() does in the UTF-8 mode
+	 * pyrt.c sets, without the codec registry: see pyrt_init_lazy().) */
 	fname = xasprintf("/dev/null/%s", path ? path : "<unknown>");
-	filename = PyUnicode_DecodeFSDefault(fname);
+	filename = PyUnicode_DecodeUTF8(fname, (Py_ssize_t)strlen(fname), "surrogateescape");
 	free(fname);
 	if (!filename) {
 		pyrt_error("python: decoding a file name");

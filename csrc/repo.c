@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,10 +50,65 @@ static const char *repo_gerr(const char *fallback)
 	return e && e->message && e->message[0] ? e->message : fallback;
 }
 
+/* repo_lib_prestart(): git_libgit2_init() in a thread of its own, while
+ * the caller does something else (starts the interpreter): the init
+ * costs 6-10 ms where libgit2 is built with mbedTLS (Debian's 1.5: it
+ * reads and decodes the system's whole CA bundle, for HTTPS that ecg never
+ * does), 1-2 ms elsewhere.  The thread
+ * holds one libgit2 reference of its own, given back by repo_lib_settle()
+ * once the first repo_open() has taken its own. */
+static struct {
+	pthread_t thread;
+	int running;        /* started, not joined */
+	int held;           /* joined, its git_libgit2_init() succeeded */
+	int rc;
+} repo_pre;
+
+static void *repo_prestart_main(void *arg)
+{
+	(void)arg;
+	repo_pre.rc = git_libgit2_init();
+	if (repo_pre.rc < 0)
+		git_error_clear();   /* the main thread's own call reports it */
+	return NULL;
+}
+
+void repo_lib_prestart(void)
+{
+	if (repo_live > 0 || repo_pre.running || repo_pre.held)
+		return;
+	if (pthread_create(&repo_pre.thread, NULL, repo_prestart_main, NULL) == 0)
+		repo_pre.running = 1;
+	/* else: git_libgit2_init() runs in repo_open(), as without this */
+}
+
+/* Wait for the thread, if any; its reference is kept in repo_pre.held. */
+static void repo_lib_join(void)
+{
+	if (!repo_pre.running)
+		return;
+	pthread_join(repo_pre.thread, NULL);
+	repo_pre.running = 0;
+	repo_pre.held = repo_pre.rc >= 0;
+}
+
+/* Give back the thread's reference (after the caller took one, or when
+ * it will not). */
+static void repo_lib_settle(void)
+{
+	repo_lib_join();
+	if (repo_pre.held) {
+		repo_pre.held = 0;
+		git_libgit2_shutdown();
+	}
+}
+
 static int repo_lib_init(void)
 {
 	if (repo_live++ > 0)
 		return 0;
+	/* with the thread's init done, this one only counts a reference */
+	repo_lib_join();
 	if (git_libgit2_init() < 0) {
 		repo_live--;
 		return err_set(ECG_EXIT_INTERNAL, "cannot initialise libgit2: %s",
@@ -155,9 +211,13 @@ int repo_open(const char *path, repo_t **out)
 	int rc;
 
 	*out = NULL;
-	if (stat(path, &st) < 0)
+	if (stat(path, &st) < 0) {
+		repo_lib_settle();
 		return err_set(ECG_EXIT_INPUT, "'%s': %s", path, strerror(errno));
-	if (repo_lib_init() < 0)
+	}
+	rc = repo_lib_init();
+	repo_lib_settle();
+	if (rc < 0)
 		return -1;
 	rc = git_repository_open_ext(&git, path, 0, NULL);
 	if (rc == GIT_ENOTFOUND) {

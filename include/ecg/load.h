@@ -26,6 +26,9 @@ struct load_opts {
 	const char *helpers;         /* the pyhelpers directory */
 	int all;                     /* --all: parse every file, not only those
 	                                the analysis reaches */
+	int parse_only;              /* no analysis follows (extract without
+	                                --entry): the interpreter may start in
+	                                two steps (pyrt_init_lazy()) */
 };
 
 struct load {
@@ -43,12 +46,18 @@ struct load {
 	int helper_failed;
 	char why[512];
 	int failed;                  /* the runtime failed while reading a file on demand */
+	int py_started;              /* load_open() started the interpreter */
+	char py_why[512];            /* else why not (reported by load_parse()) */
 	size_t nread;                /* files read on demand */
+	double read_ms;              /* ... and the time it took (--stats) */
 	size_t interp_bytes;         /* the analysis' arena (for --stats) */
 };
 
-/* Open, resolve and list.  L is initialised by this call (load_free() it
- * whatever the outcome). */
+/* Start the interpreter (pyrt_init(), or pyrt_init_lazy() with
+ * parse_only; meanwhile libgit2 starts up in another thread), open,
+ * resolve and list.  L is initialised by this call (load_free() it
+ * whatever the outcome, then pyrt_fini()).  A failure to start the
+ * interpreter is not reported here but by load_parse(). */
 int load_open(struct load *L, const struct load_opts *o);
 
 /* The file at path, or NULL. */
@@ -68,7 +77,7 @@ int load_is_py(const char *path);
  * the commit's. */
 int load_worktree_dirty(struct load *L, int *dirty);
 
-/* Start the interpreter and parse the .py files.  Without `keep` (no
+/* Parse the .py files.  Without `keep` (no
  * analysis: a parse check) every file is parsed and dropped.  With keep,
  * only the files the analysis reaches are read, each when it is first
  * needed (prog_ensure), unless the options say `all`: then every file is

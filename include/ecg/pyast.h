@@ -37,6 +37,13 @@ void pyast_set_max_tokens(size_t n);
  * (stops counting a little past `stop`). */
 size_t pyast_count_tokens(const char *src, size_t len, size_t stop);
 
+/* Parse an empty module and drop it: the interpreter's first parse also
+ * builds the ast classes (a few ms).  Done once before forking parser
+ * processes, so that each does not do it again (load.c does it while
+ * libgit2 starts up).  Never fails (a failure
+ * here only leaves the work to the first real parse). */
+void pyast_warm(void);
+
 /* Parse `len` bytes of source (src[len] must be 0) named `path` (used in
  * messages only).
  * Returns  0: *out is a new reference to the ast.Module node;

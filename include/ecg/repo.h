@@ -30,6 +30,13 @@ typedef struct {
 	size_t size;         /* bytes, for REPO_FILE; 0 otherwise */
 } repo_file_t;
 
+/* Start libgit2's global initialisation in a background thread, to be
+ * joined by the next repo_open() (whatever its outcome).  Only a head
+ * start: nothing changes if it is not called, or if the thread cannot be
+ * made.  Call it with no other thread of libgit2's running, and call
+ * repo_open() before forking. */
+void repo_lib_prestart(void);
+
 /* Open the repository containing `path` (searching upwards). */
 int repo_open(const char *path, repo_t **out);
 void repo_free(repo_t *r);   /* NULL is fine */

@@ -68,6 +68,52 @@ is "$rc" 0 "-j 3 exits 0"
 cmp -s "$G" "$T/o-j3/computation_graph.json" && cmp -s "$T/o/execution_schedule.json" "$T/o-j3/execution_schedule.json"
 ok $? "  and writes byte-identical records"
 
+# --- the parser processes parse with the core of the interpreter and
+# hand what it cannot parse (a codec to look up) to a complete one: the
+# records are the same in this process (-j 1), by default and with -j 2
+C="$T/codecs"
+mkrepo "$C"
+printf '# -*- coding: cp1252 -*-\ns = "\200"\n' >"$C/cp1252.py"
+printf '# -*- coding: nope -*-\ns = 1\n' >"$C/badcookie.py"
+printf 'x = 1\ns = "caf\351"\n' >"$C/undecodable.py"
+printf 'def ok():\n    return 1\n' >"$C/ok.py"
+"$P" -c 'print("x = " + "-" * 100000 + "1")' >"$C/deep_unary.py"
+commit "$C" "codecs"
+for j in 1 2 0; do
+	if [ "$j" = 0 ]; then run_ecg extract --repo "$C" -q --out "$T/c$j"
+	else run_ecg extract --repo "$C" -q -j "$j" --out "$T/c$j"; fi
+	is "$rc" 0 "codecs, -j $j (0: default) exits 0"
+done
+CG="$T/c1/computation_graph.json"
+is "$(json "$CG" "sorted((e['file'], e['message'][:40]) for e in d['parse_errors'])")" \
+	"[('badcookie.py', 'unknown encoding: nope'), ('deep_unary.py', 'MemoryError: the parser ran out of stack'), ('undecodable.py', \"(unicode error) 'utf-8' codec can't deco\")]" \
+	"a cp1252 cookie parses; an unknown codec, bad bytes and deep nesting are parse errors"
+for j in 2 0; do
+	cmp -s "$CG" "$T/c$j/computation_graph.json" && cmp -s "$T/c1/execution_schedule.json" "$T/c$j/execution_schedule.json"
+	ok $? "  -j $j (0: default) gives the records of -j 1 byte for byte"
+done
+
+# --- a small stack (ulimit -s): a soft limit is raised, so the parser's own
+# limits hold; under a hard one a parser process that crashes costs the
+# file it was on, and the run goes on (valgrind brings its own stack)
+if [ "$ECG_ENABLE_VALGRIND" != yes ]; then
+	(ulimit -S -s 256 && exec "$ECG" extract --repo "$C" -q -j 1 --out "$T/c-soft" >"$T/out" 2>"$T/err")
+	is "$?" 0 "ulimit -S -s 256, -j 1: exits 0"
+	cmp -s "$CG" "$T/c-soft/computation_graph.json"
+	ok $? "  and the same records (the soft limit was raised)"
+	if (ulimit -s 256) 2>/dev/null; then
+		(ulimit -s 256 && exec "$ECG" extract --repo "$C" -q -j 2 --out "$T/c-hard" >"$T/out" 2>"$T/err")
+		is "$?" 0 "ulimit -s 256 (hard), -j 2: exits 0"
+		grep -q 'stack is limited to 256 KiB' "$T/err"
+		ok $? "  and warns that the stack is limited"
+		json "$T/c-hard/computation_graph.json" "[e['message'] for e in d['parse_errors'] if e['file'] == 'deep_unary.py']" \
+			| grep -q 'the parser process \(died\|failed\)'
+		ok $? "  the file a parser process crashed on says so: $(json "$T/c-hard/computation_graph.json" "[e['message'][:60] for e in d['parse_errors'] if e['file'] == 'deep_unary.py']")"
+		is "$(json "$T/c-hard/computation_graph.json" "sorted(e['file'] for e in d['parse_errors'])")" \
+			"['badcookie.py', 'deep_unary.py', 'undecodable.py']" "  and every other file has its answer"
+	fi
+fi
+
 # --- the 50 MB file is read when the limit allows it (too slow under valgrind)
 if [ "$ECG_ENABLE_VALGRIND" != yes ]; then
 run_ecg extract --repo "$R" --out "$T/o2" -q --max-file-size 100000000 --max-file-tokens 100000000
