@@ -13,10 +13,14 @@ peak RSS of each child from wait4():
          compile(src, path, 'exec', ast.PyCF_ONLY_AST) (what ast.parse does)
          on each blob, once with the cyclic GC disabled and once enabled;
          the floor is the faster of the two;
-  ecg    ecg extract --repo REPO --out TMP.
+  ecg    ecg extract --repo REPO --out TMP, three ways: -j1 (parsed in the
+         ecg process), -j2 (two parser processes) and ecg's default (no -j),
+         interleaved with the floor's runs (unless --ecg-arg gives a -j: then
+         that one way).
 
 ecg's computation_graph.json is checked: its `files` must be the blobs the
-floor parsed and its `parse_errors` as many as the floor's SyntaxErrors.
+floor parsed and its `parse_errors` as many as the floor's SyntaxErrors,
+and every way must write the same records, byte for byte.
 A 10-file generated repository gives the end-to-end time of a small job.
 
 Exit status: 0 all goals met; 1 a goal missed; 2 ecg failed or its records
@@ -38,7 +42,8 @@ import time
 sys.dont_write_bytecode = True   # bench/ is in EXTRA_DIST: no __pycache__ there
 import gen_repo                  # noqa: E402  (bench/ is sys.path[0])
 
-GOAL_RATIO = 1.2
+GOAL_RATIO = 1.2       # -j1 (one process)
+GOAL_RATIO_J2 = 0.65   # -j2 (two parser processes)
 GOAL_RATIO_MIN_BYTES = 1000000   # below 1 MB of source the ratio is mostly start-up
 GOAL_TINY_S = 0.050
 TINY_FILES = 10
@@ -263,7 +268,7 @@ def bench_repo(name, repo, runs, a, work, problems):
            "files": len(entries), "bytes": nbytes}
 
     floor = {"nogc": [], "gc": []}
-    ecg = []
+    ecg = {label: [] for label, _ in a.variants}
     records = None
 
     def floor_run(mode):
@@ -276,37 +281,61 @@ def bench_repo(name, repo, runs, a, work, problems):
         r["errors"] = errors
         return r
 
-    def ecg_run():
+    def ecg_run(args):
         """(result or None if ecg failed, its output directory)."""
         outdir = tempfile.mkdtemp(prefix="out-", dir=work)
-        r = a.spawner.run([a.ecg, "extract", "--repo", repo, "--out", outdir] + a.ecg_arg, out_txt, err_txt)
+        r = a.spawner.run([a.ecg, "extract", "--repo", repo, "--out", outdir] + a.ecg_arg + args,
+                          out_txt, err_txt)
         if r["rc"] != 0:
-            problems.append("%s: ecg extract exited %d: %s" % (name, r["rc"], tail(err_txt).strip()))
+            problems.append("%s: ecg extract %s exited %d: %s"
+                            % (name, " ".join(a.ecg_arg + args), r["rc"], tail(err_txt).strip()))
             r = None
         return r, outdir
+
+    def records_bytes(outdir):
+        out = []
+        for f in ("computation_graph.json", "execution_schedule.json"):
+            try:
+                with open(os.path.join(outdir, f), "rb") as fh:
+                    out.append(fh.read())
+            except OSError:
+                out.append(None)
+        return out
 
     # One untimed run of each warms the page cache; ecg's records are checked.
     log("%s: %d files, %.1f MB; warm-up" % (name, len(entries), nbytes / 1e6))
     floor_errors = floor_run("nogc")["errors"]
-    ok, outdir = ecg_run()
-    if ok:
-        records = check_records(name, outdir, commit, entries, floor_errors, a.python_version, problems)
-    shutil.rmtree(outdir)
+    ok = {}
+    first = None
+    for label, args in a.variants:
+        ok[label], outdir = ecg_run(args)
+        if ok[label]:
+            got = records_bytes(outdir)
+            if first is None:
+                first = (label, got)
+                records = check_records(name, outdir, commit, entries, floor_errors, a.python_version, problems)
+            elif got != first[1]:
+                problems.append("%s: MISMATCH: ecg %s and ecg %s wrote different records"
+                                % (name, first[0], label))
+        shutil.rmtree(outdir)
     res["floor_parse_errors"] = floor_errors
     res["records"] = records
+    res["records_identical"] = first is not None and not any(
+        "wrote different records" in p and p.startswith(name + ":") for p in problems)
 
-    # Interleaved, so that a slow spell of the machine hits all three alike.
+    # Interleaved, so that a slow spell of the machine hits them all alike.
     log("%s: %d timed runs of each" % (name, runs))
     for k in range(runs):
         floor["nogc"].append(floor_run("nogc"))
         floor["gc"].append(floor_run("gc"))
-        if ok:
-            r, outdir = ecg_run()
-            shutil.rmtree(outdir)
-            if r is None:
-                ok = None
-            else:
-                ecg.append(r)
+        for label, args in a.variants:
+            if ok[label]:
+                r, outdir = ecg_run(args)
+                shutil.rmtree(outdir)
+                if r is None:
+                    ok[label] = None
+                else:
+                    ecg[label].append(r)
 
     for mode in ("nogc", "gc"):
         res["floor_" + mode] = {
@@ -320,14 +349,19 @@ def bench_repo(name, repo, runs, a, work, problems):
     res["floor_s"] = res["floor_" + fmode]["best_s"]
     res["floor_maxrss_kib"] = res["floor_" + fmode]["maxrss_kib"]
     res["floor_cpu_s"] = res["floor_" + fmode]["cpu_s"]
-    res["ecg_s"] = res["ratio"] = res["ecg_maxrss_kib"] = res["ecg_cpu_s"] = res["cpu_ratio"] = None
-    if ecg:
-        res["ecg_s"] = best(ecg)
-        res["ecg_runs_s"] = [r["wall"] for r in ecg]
-        res["ecg_maxrss_kib"] = max(r["maxrss_kib"] for r in ecg)
-        res["ecg_cpu_s"] = min(r["cpu"] for r in ecg)
-        res["ratio"] = res["ecg_s"] / res["floor_s"]
-        res["cpu_ratio"] = res["ecg_cpu_s"] / res["floor_cpu_s"]
+    res["ecg"] = {}
+    for label, _ in a.variants:
+        v = {"args": a.ecg_arg + dict(a.variants)[label], "s": None, "ratio": None, "maxrss_kib": None,
+             "cpu_s": None, "cpu_ratio": None}
+        runs_l = ecg[label]
+        if runs_l:
+            v["s"] = best(runs_l)
+            v["runs_s"] = [r["wall"] for r in runs_l]
+            v["maxrss_kib"] = max(r["maxrss_kib"] for r in runs_l)
+            v["cpu_s"] = min(r["cpu"] for r in runs_l)
+            v["ratio"] = v["s"] / res["floor_s"]
+            v["cpu_ratio"] = v["cpu_s"] / res["floor_cpu_s"]
+        res["ecg"][label] = v
     return res
 
 
@@ -388,8 +422,8 @@ def report(result):
     print("machine: %d CPUs (%s), Linux %s; load average %.2f at start, %.2f at end"
           % (m["nproc"], m["cpu"], m["kernel"], m["loadavg_start"], m["loadavg_end"]))
     print("floor:   %s -I -S (Python %s)" % (m["python_path"], m["python"]))
-    print("ecg:     %s (%s)%s" % (m["ecg_path"], m["ecg_version"],
-                                   " extract " + " ".join(result["ecg_args"]) if result["ecg_args"] else ""))
+    print("ecg:     %s (%s) extract %s" % (m["ecg_path"], m["ecg_version"],
+                                        " | ".join(" ".join(args) or "(default)" for _, args in result["variants"])))
     print("date:    %s; best of %d runs (%d for the small one); wall clock; RSS: peak of the child"
           % (m["date"], result["runs"], max(result["runs"], TINY_RUNS)))
     if max(m["loadavg_start"], m["loadavg_end"]) > 0.25 * m["nproc"]:
@@ -398,25 +432,30 @@ def report(result):
     rows = list(result["repos"])
     if result["tiny"]:
         rows.append(result["tiny"])
-    hdr = "%-32s %6s %6s %8s %8s %6s %8s %9s" % ("repo", "files", "MB", "floor s", "ecg s",
-                                                 "ratio", "ecg MiB", "floor MiB")
+    hdr = "%-24s %-8s %6s %6s %8s %8s %6s %8s %9s" % ("repo", "ecg", "files", "MB", "floor s", "ecg s",
+                                                       "ratio", "ecg MiB", "floor MiB")
     print(hdr)
     print("-" * len(hdr))
     for r in rows:
-        print("%-32s %6d %6.2f %8.3f %8s %6s %8s %9.1f"
-              % (r["name"][:32], r["files"], r["bytes"] / 1e6, r["floor_s"],
-                 fmt(r["ecg_s"], "%.3f"), fmt(r["ratio"], "%.2f"),
-                 fmt(mib(r["ecg_maxrss_kib"]), "%.1f"), mib(r["floor_maxrss_kib"])))
+        for label, _ in result["variants"]:
+            v = r["ecg"][label]
+            print("%-24s %-8s %6d %6.2f %8.3f %8s %6s %8s %9.1f"
+                  % (r["name"][:24], label, r["files"], r["bytes"] / 1e6, r["floor_s"],
+                     fmt(v["s"], "%.3f"), fmt(v["ratio"], "%.2f"),
+                     fmt(mib(v["maxrss_kib"]), "%.1f"), mib(r["floor_maxrss_kib"])))
     print()
     for r in rows:
         rec = r["records"] or {}
         print("%s: floor %.3f s with the gc off, %.3f s with it on (%.1f MB/s); "
-              "cpu: floor %.3f s, ecg %s s (ratio %s); records: %s files, %s parse errors "
-              "(compile() raised %d); commit %s"
+              "cpu s: floor %.3f, ecg %s; records: %s files, %s parse errors "
+              "(compile() raised %d), %s; commit %s"
               % (r["name"], r["floor_nogc"]["best_s"], r["floor_gc"]["best_s"],
-                 r["bytes"] / 1e6 / r["floor_s"], r["floor_cpu_s"], fmt(r["ecg_cpu_s"], "%.3f"),
-                 fmt(r["cpu_ratio"], "%.2f"), rec.get("files", "-"), rec.get("parse_errors", "-"),
-                 r["floor_parse_errors"], r["commit"][:12]))
+                 r["bytes"] / 1e6 / r["floor_s"], r["floor_cpu_s"],
+                 ", ".join("%s %s" % (label, fmt(r["ecg"][label]["cpu_s"], "%.3f"))
+                           for label, _ in result["variants"]),
+                 rec.get("files", "-"), rec.get("parse_errors", "-"), r["floor_parse_errors"],
+                 "the same for every way" if r["records_identical"] else "NOT the same for every way",
+                 r["commit"][:12]))
     t = result["tiny"]
     if t:
         print("%s: `python3 -I -S -c pass` alone %.1f ms (ecg has no way to time its own start-up alone)"
@@ -449,6 +488,10 @@ def main():
     if a.runs < 1 or a.files < 1:
         ap.error("--runs and --files must be at least 1")
     a.ecg = os.path.abspath(a.ecg)
+    if any(x.startswith(("-j", "--jobs")) for x in a.ecg_arg):
+        a.variants = [(" ".join(a.ecg_arg), [])]
+    else:
+        a.variants = [("-j1", ["-j1"]), ("-j2", ["-j2"]), ("default", [])]
     if not os.access(a.ecg, os.X_OK):
         ap.error("%s is not executable" % a.ecg)
 
@@ -499,12 +542,18 @@ def main():
 
     goals = []
     for r in results:
-        if r["bytes"] >= GOAL_RATIO_MIN_BYTES:
-            goals.append({"goal": "%s: ratio ecg/floor <= %.1f" % (r["name"], GOAL_RATIO),
-                          "pass": r["ratio"] is not None and r["ratio"] <= GOAL_RATIO})
-    goals.append({"goal": "%d-file repository end to end < %d ms" % (TINY_FILES, GOAL_TINY_S * 1000),
-                  "pass": bool(tiny_res and tiny_res["ecg_s"] is not None and tiny_res["ecg_s"] < GOAL_TINY_S)})
-    result = {"machine": machine, "runs": a.runs, "ecg_args": a.ecg_arg, "repos": results,
+        if r["bytes"] < GOAL_RATIO_MIN_BYTES:
+            continue
+        for label, limit in (("-j1", GOAL_RATIO), ("-j2", GOAL_RATIO_J2)):
+            v = r["ecg"].get(label)
+            if v is not None:
+                goals.append({"goal": "%s: ecg %s / floor <= %.2f" % (r["name"], label, limit),
+                              "pass": v["ratio"] is not None and v["ratio"] <= limit})
+    tl = "default" if any(l == "default" for l, _ in a.variants) else a.variants[0][0]
+    tv = tiny_res["ecg"][tl] if tiny_res else None
+    goals.append({"goal": "%d-file repository end to end (ecg %s) < %d ms" % (TINY_FILES, tl, GOAL_TINY_S * 1000),
+                  "pass": bool(tv and tv["s"] is not None and tv["s"] < GOAL_TINY_S)})
+    result = {"machine": machine, "runs": a.runs, "ecg_args": a.ecg_arg, "variants": a.variants, "repos": results,
               "tiny": tiny_res, "wrapper_rss_kib": wrapper, "goals": goals, "problems": problems}
     if a.json:
         json.dump(result, sys.stdout, indent=2)
