@@ -156,10 +156,15 @@ static int has_ema(const char *s)
 	const char *p;
 
 	for (p = s; p && *p; p++) {
-		int starts = p == s || !(p[-1] >= 'a' && p[-1] <= 'z') || p[0] == 'E';
-		int ends = !(p[3] >= 'a' && p[3] <= 'z') || p[2] == 'A';
+		int starts, ends;
 
-		if (strncasecmp(p, "ema", 3) == 0 && starts && ends)
+		/* p[0..2] are "ema" in any case before p[2] and p[3] are read
+		 * (p[3] is at most the terminating NUL then) */
+		if (strncasecmp(p, "ema", 3) != 0)
+			continue;
+		starts = p == s || !(p[-1] >= 'a' && p[-1] <= 'z') || p[0] == 'E';
+		ends = !(p[3] >= 'a' && p[3] <= 'z') || p[2] == 'A';
+		if (starts && ends)
 			return 1;
 	}
 	return 0;
