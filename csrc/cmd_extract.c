@@ -31,6 +31,7 @@
 #include "ecg/pyrt.h"
 #include "ecg/records.h"
 #include "ecg/repo.h"
+#include "ecg/treecache.h"
 #include "ecg/util.h"
 
 #define EXTRACT_DEFAULT_MAX_FILE (16UL << 20)
@@ -40,7 +41,7 @@ static const char extract_usage[] =
 "                   [--out DIR] [--all] [--max-file-size BYTES]\n"
 "                   [--max-file-tokens N] [--helpers-dir DIR] [-q]\n"
 "                   [--set KEY=VALUE]... [--config FILE] [--model NAME]\n"
-"                   [-j N] [--stats]\n"
+"                   [-j N] [--stats] [--cache-dir DIR | --no-cache]\n"
 "                   [-- JOB-ARGS...]\n"
 "\n"
 "Read the Python files of a commit, without checking anything out and without\n"
@@ -85,6 +86,11 @@ static const char extract_usage[] =
 "                        --entry --all only for 200 files or more; -j 1: in\n"
 "                        this process); the records are the same for every N\n"
 "  --stats               print where the time went, phase by phase, on stderr\n"
+"  --cache-dir DIR       keep the trees of the files the analysis parses in\n"
+"                        DIR, by blob sha, and read them from there instead of\n"
+"                        parsing the same bytes again (default:\n"
+"                        $XDG_CACHE_HOME/ecg, else ~/.cache/ecg)\n"
+"  --no-cache            neither read nor write the tree cache\n"
 "  -- JOB-ARGS...        the job's own command line (what follows the script\n"
 "                        name), read by its argparse or configurator, so that\n"
 "                        the record matches the run that was profiled\n"
@@ -117,6 +123,8 @@ struct extract_opts {
 	size_t max_file;
 	size_t max_tokens;          /* --max-file-tokens */
 	int all;                    /* --all: parse every file */
+	const char *cache_dir;      /* --cache-dir DIR */
+	int no_cache;               /* --no-cache */
 	char **job_argv;            /* after `--`: the job's own command line */
 	size_t job_argc;
 };
@@ -153,6 +161,8 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 		{ "model", required_argument, NULL, 'M' },
 		{ "all", no_argument, NULL, 'A' },
 		{ "max-file-tokens", required_argument, NULL, 'T' },
+		{ "cache-dir", required_argument, NULL, 'C' },
+		{ "no-cache", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -183,6 +193,8 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 		case 'c': o->config = optarg; break;
 		case 'M': o->model = optarg; break;
 		case 'A': o->all = 1; break;
+		case 'C': o->cache_dir = optarg; break;
+		case 'N': o->no_cache = 1; break;
 		case 'T':
 			if (extract_parse_size(optarg, &o->max_tokens) < 0)
 				return err_set(ECG_EXIT_USAGE, "--max-file-tokens takes a positive number, not '%s'", optarg);
@@ -447,7 +459,7 @@ static int extract_build(const struct extract_opts *o_, const cJSON *inline_over
 	struct load L;
 	char *out_dir = NULL, *entry = NULL, *func = NULL, *helpers = NULL;
 	struct catalog *cat = NULL;
-	char *catdir = NULL;
+	char *catdir = NULL, *cache_dir = NULL;
 	cJSON *config = NULL, *overrides = NULL, *invocation = NULL;
 	cJSON *graph = NULL, *sched = NULL, *modules = NULL, *sched_parts = NULL;
 	records_header_t h;
@@ -483,6 +495,10 @@ static int extract_build(const struct extract_opts *o_, const cJSON *inline_over
 	lo.jobs = o.jobs;
 	lo.helpers = helpers;
 	lo.all = o.all;
+	/* the tree cache serves the analysis (treecache.h) */
+	if (o.entry && !o.no_cache)
+		cache_dir = o.cache_dir ? xstrdup(o.cache_dir) : treecache_default_dir();
+	lo.cache_dir = cache_dir;
 	lo.parse_only = o.entry == NULL;
 	pyast_set_max_tokens(o.max_tokens);
 	loaded = 1;
@@ -537,8 +553,8 @@ static int extract_build(const struct extract_opts *o_, const cJSON *inline_over
 					ast += ast_arena_reserved(L.prog.files[i].arena);
 					nast++;
 				}
-			fprintf(stderr, "ecg: stats: of the analysis, reading and parsing %zu files: %.2f ms\n",
-			        L.nread, L.read_ms);
+			fprintf(stderr, "ecg: stats: of the analysis, reading and parsing %zu files: %.2f ms "
+			        "(%zu trees from the cache)\n", L.nread, L.read_ms, L.cache_hits);
 			fprintf(stderr, "ecg: stats: memory: C trees %.1f MB (%zu files), interpreter %.1f MB\n",
 			        ast / 1048576.0, nast, L.interp_bytes / 1048576.0);
 		}
@@ -594,6 +610,7 @@ cleanup:
 	job_info_free(&job);
 	free(helpers);
 	free(catdir);
+	free(cache_dir);
 	catalog_free(cat);
 	free(entry);
 	free(func);
@@ -648,6 +665,7 @@ int cmd_extract(int argc, char **argv)
 static const char refresh_usage[] =
 "usage: ecg refresh [--repo PATH] [--rev REV | --worktree] [--out DIR]\n"
 "                   [--helpers-dir DIR] [-j N] [--json] [-q]\n"
+"                   [--cache-dir DIR | --no-cache]\n"
 "\n"
 "Bring both records in DIR to REV: read the job again as the records say\n"
 "it was read (their `invocation`: entry, the job's command line, --set,\n"
@@ -664,6 +682,9 @@ static const char refresh_usage[] =
 "                        the work tree's root)\n"
 "  --helpers-dir DIR     where ecg's Python helpers are\n"
 "  -j, --jobs N          as for extract\n"
+"  --cache-dir DIR, --no-cache\n"
+"                        as for extract: the files that did not change are\n"
+"                        not parsed again when their trees are in the cache\n"
 "  --json                the change report as one JSON document\n"
 "  -q, --quiet           no per-file warnings\n"
 "  -h, --help            show this help\n"
@@ -866,6 +887,8 @@ int cmd_refresh(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "cache-dir", required_argument, NULL, 'C' },
+		{ "no-cache", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -892,6 +915,8 @@ int cmd_refresh(int argc, char **argv)
 		case 'H': o.helpers_dir = optarg; break;
 		case 'J': json = 1; break;
 		case 'q': o.quiet = 1; break;
+		case 'C': o.cache_dir = optarg; break;
+		case 'N': o.no_cache = 1; break;
 		case 'j':
 			if (cmd_opt_jobs(optarg, &o.jobs) < 0)
 				goto fail;

@@ -11,6 +11,7 @@
 #include "ecg/err.h"
 #include "ecg/helpers.h"
 #include "ecg/load.h"
+#include "ecg/treecache.h"
 #include "ecg/parsepool.h"
 #include "ecg/pyast.h"
 #include "ecg/pyrt.h"
@@ -168,6 +169,15 @@ static void load_file_entry(struct load *L, const repo_file_t *f)
  * parse_errors (and a warning).  On return *data and *len hold its bytes
  * (NULL when it could not be read) and, when keep, *arena and *mod its tree
  * (NULL when it did not parse).  0, or -1 if the runtime failed. */
+/* Whether a file of `len` bytes may come from the tree cache: the token
+ * limit can never refuse it (at most a token a byte). */
+static int load_cacheable(size_t len)
+{
+	size_t lim = pyast_get_max_tokens();
+
+	return lim == 0 || len <= lim;
+}
+
 static int load_parse_file(struct load *L, const repo_file_t *f, int keep, char **data, size_t *len,
                            struct ast_arena **arena, struct ast_Module **cmod)
 {
@@ -186,6 +196,13 @@ static int load_parse_file(struct load *L, const repo_file_t *f, int keep, char 
 		err_clear();
 		*data = NULL;
 		*len = 0;
+		return 0;
+	}
+	/* A tree this blob already had (treecache.h): not parsed again.  (Not
+	 * for a file the token limit may refuse: the limit is this run's.) */
+	if (keep && L->o->cache_dir && load_cacheable(*len) &&
+	    treecache_load(L->o->cache_dir, f->blob, arena, cmod)) {
+		L->cache_hits++;
 		return 0;
 	}
 	rc = pyast_parse(f->path, *data, *len, &mod, &pe);
@@ -223,6 +240,8 @@ static int load_parse_file(struct load *L, const repo_file_t *f, int keep, char 
 		return 0;
 	}
 	Py_DECREF(mod);
+	if (L->o->cache_dir && load_cacheable(*len))
+		(void)treecache_store(L->o->cache_dir, f->blob, *cmod);
 	return 0;
 }
 

@@ -37,6 +37,11 @@
 
 static size_t pyast_max_tokens = PYAST_DEFAULT_MAX_TOKENS;
 
+size_t pyast_get_max_tokens(void)
+{
+	return pyast_max_tokens;
+}
+
 void pyast_set_max_tokens(size_t n)
 {
 	pyast_max_tokens = n;

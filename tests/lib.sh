@@ -24,6 +24,7 @@ export GIT_AUTHOR_NAME=ecg-test GIT_AUTHOR_EMAIL=test@ecg.invalid
 export GIT_COMMITTER_NAME=ecg-test GIT_COMMITTER_EMAIL=test@ecg.invalid
 export GIT_AUTHOR_DATE='2024-01-01T00:00:00Z' GIT_COMMITTER_DATE='2024-01-01T00:00:00Z'
 export GIT_CONFIG_NOSYSTEM=1 HOME="$T" LC_ALL=C
+unset XDG_CACHE_HOME   # the tree cache goes to $HOME/.cache/ecg: in $T
 unset GIT_DIR GIT_WORK_TREE
 
 ok() {  # ok STATUS DESCRIPTION: STATUS is a command's exit status (0 = pass)

@@ -26,6 +26,8 @@ struct load_opts {
 	const char *helpers;         /* the pyhelpers directory */
 	int all;                     /* --all: parse every file, not only those
 	                                the analysis reaches */
+	const char *cache_dir;       /* trees kept by blob sha (treecache.h),
+	                                or NULL */
 	int parse_only;              /* no analysis follows (extract without
 	                                --entry): the interpreter may start in
 	                                two steps (pyrt_init_lazy()) */
@@ -50,6 +52,7 @@ struct load {
 	char py_why[512];            /* else why not (reported by load_parse()) */
 	size_t nread;                /* files read on demand */
 	double read_ms;              /* ... and the time it took (--stats) */
+	size_t cache_hits;           /* ... of which trees from the cache */
 	size_t interp_bytes;         /* the analysis' arena (for --stats) */
 };
 

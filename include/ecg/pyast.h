@@ -32,6 +32,7 @@ void pyast_error_clear(pyast_error *e);
  * before any parse (worker processes inherit it). */
 #define PYAST_DEFAULT_MAX_TOKENS 1000000
 void pyast_set_max_tokens(size_t n);
+size_t pyast_get_max_tokens(void);  /* 0: no limit */
 
 /* The estimate pyast_parse checks: about how many tokens src holds
  * (stops counting a little past `stop`). */

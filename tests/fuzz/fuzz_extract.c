@@ -35,6 +35,7 @@
 #include "ecg/pyast.h"
 #include "ecg/pyrt.h"
 #include "ecg/records.h"
+#include "ecg/treecache.h"
 #include "ecg/util.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -150,6 +151,34 @@ static int by_path(const void *a, const void *b)
 	return strcmp(((const struct piece *)a)->path, ((const struct piece *)b)->path);
 }
 
+/* The tree cache (treecache.h): a tree read back is the tree written,
+ * node for node (ast.dump of both). */
+static void roundtrip(const struct ast_Module *cmod)
+{
+	buf_t enc, d1, d2;
+	struct ast_arena *a2 = NULL;
+	struct ast_Module *m2 = NULL;
+
+	buf_init(&enc);
+	buf_init(&d1);
+	buf_init(&d2);
+	treecache_encode(cmod, &enc);
+	if (!treecache_decode((const unsigned char *)enc.buf, enc.len, &a2, &m2)) {
+		fprintf(stderr, "fuzz_extract: the tree cache cannot read back what it wrote\n");
+		abort();
+	}
+	astdump(&cmod->h, &d1);
+	astdump(&m2->h, &d2);
+	if (d1.len != d2.len || memcmp(d1.buf, d2.buf, d1.len) != 0) {
+		fprintf(stderr, "fuzz_extract: the tree cache read back another tree\n");
+		abort();
+	}
+	ast_arena_free(a2);
+	buf_free(&enc);
+	buf_free(&d1);
+	buf_free(&d2);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct piece pieces[MAX_FILES];
@@ -164,6 +193,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!fuzz_cat)
 		LLVMFuzzerInitialize(NULL, NULL);
+	{
+		/* the input as a cache payload: a tree or a miss, never more */
+		struct ast_arena *ca = NULL;
+		struct ast_Module *cm = NULL;
+
+		if (treecache_decode(data, size, &ca, &cm)) {
+			buf_t d;
+
+			buf_init(&d);
+			astdump(&cm->h, &d);
+			buf_free(&d);
+		}
+		ast_arena_free(ca);
+	}
 	np = split((const char *)data, size, pieces);
 	qsort(pieces, np, sizeof *pieces, by_path);
 	prog_init(&prog);
@@ -213,6 +256,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			prog_add(&prog, pieces[i].path, src, pieces[i].len, NULL, NULL);
 			continue;
 		}
+		roundtrip(cmod);
 		Py_DECREF(mod);
 		prog_add(&prog, pieces[i].path, src, pieces[i].len, arena, cmod);
 	}

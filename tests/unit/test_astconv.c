@@ -45,6 +45,7 @@
 #include "ecg/err.h"
 #include "ecg/pyast.h"
 #include "ecg/pyrt.h"
+#include "ecg/treecache.h"
 #include "ecg/util.h"
 #include "tap.h"
 
@@ -450,6 +451,23 @@ static int check_source(const char *what, const char *src, size_t len)
 		goto cleanup;
 	}
 	res = same_dump(what, tree, &m->h);
+	if (res == 1) {
+		/* the tree cache (treecache.h) gives back the same tree */
+		buf_t enc;
+		struct ast_arena *a2 = NULL;
+		struct ast_Module *m2 = NULL;
+
+		buf_init(&enc);
+		treecache_encode(m, &enc);
+		if (!treecache_decode((const unsigned char *)enc.buf, enc.len, &a2, &m2)) {
+			diag("%s: the tree cache cannot read back its %zu bytes", what, enc.len);
+			res = 0;
+		} else {
+			res = same_dump(what, tree, &m2->h);
+		}
+		ast_arena_free(a2);
+		buf_free(&enc);
+	}
 cleanup:
 	ast_arena_free(a);
 	Py_XDECREF(tree);
@@ -747,7 +765,68 @@ static PyObject *parse_str(const char *src)
 static void test_syntax_forms(void)
 {
 	ok(check_source("<every 3.11 syntax form>", syntax_src, sizeof syntax_src - 1) == 1,
-	   "every 3.11 syntax form: dump identical");
+	   "every 3.11 syntax form: dump identical (converted, and read back from the tree cache's form)");
+}
+
+/* The tree cache's reader on damaged input: every truncation is refused,
+ * every changed byte gives a tree or a refusal (ASan and valgrind watch),
+ * nothing else. */
+static void test_treecache_damage(int quick)
+{
+	PyObject *tree = parse_str(syntax_src);
+	struct ast_arena *a = NULL, *a2;
+	struct ast_Module *m, *m2;
+	buf_t enc, d;
+	size_t i, refused_cut = 0, ncut = 0, nflip = 0, flip_ok = 0;
+	size_t step = quick ? 13 : 3;
+	unsigned char *copy;
+
+	m = tree ? convert(tree, &a) : NULL;
+	ok(m != NULL, "tree cache: a tree to damage");
+	if (!m) {
+		ast_arena_free(a);
+		Py_XDECREF(tree);
+		return;
+	}
+	buf_init(&enc);
+	treecache_encode(m, &enc);
+	copy = xmalloc(enc.len + 1);
+	for (i = 0; i < enc.len; i += step) {
+		memcpy(copy, enc.buf, i);
+		ncut++;
+		if (!treecache_decode(copy, i, &a2, &m2))
+			refused_cut++;
+		else
+			ast_arena_free(a2);
+	}
+	ok(refused_cut == ncut, "tree cache: each of %zu truncations of %zu bytes is refused (%zu were)",
+	   ncut, enc.len, refused_cut);
+	for (i = 0; i < enc.len; i += step) {
+		int k;
+
+		for (k = 0; k < 3; k++) {
+			static const unsigned char x[3] = { 0x01, 0x80, 0xff };
+
+			memcpy(copy, enc.buf, enc.len);
+			copy[i] ^= x[k];
+			nflip++;
+			if (treecache_decode(copy, enc.len, &a2, &m2)) {
+				buf_init(&d);
+				astdump(&m2->h, &d);     /* a tree: whole enough to print */
+				buf_free(&d);
+				ast_arena_free(a2);
+				flip_ok++;
+			}
+		}
+	}
+	ok(1, "tree cache: %zu damaged copies read without a fault (%zu still a tree, e.g. a changed "
+	   "line number)", nflip, flip_ok);
+	ok(!treecache_decode((const unsigned char *)"", 0, &a2, &m2) && a2 == NULL && m2 == NULL,
+	   "tree cache: no bytes, no tree");
+	free(copy);
+	buf_free(&enc);
+	ast_arena_free(a);
+	Py_DECREF(tree);
 }
 
 /* type_comments=True gives TypeIgnore and type_comment fields. */
@@ -1326,6 +1405,7 @@ int main(int argc, char **argv)
 
 	test_tables();
 	test_syntax_forms();
+	test_treecache_damage(quick);
 	test_type_comments();
 	test_positions();
 	test_constants();

@@ -1,0 +1,663 @@
+/* treecache.c - see include/ecg/treecache.h
+ *
+ * The payload is the tree in preorder, driven by the field tables of
+ * ast.c (so it follows ast.h without code of its own per class):
+ *
+ *   node      0 for NULL, else kind; then, for kinds with positions,
+ *             line, col, end_line, end_col (signed); then each field in
+ *             table order
+ *   list      count, then that many nodes
+ *   string    0 for NULL, else length + 1, then the bytes
+ *   strlist   count, then that many (non-NULL) strings
+ *   int       signed
+ *   enum      unsigned, checked against its range
+ *   const     kind, then: INT: big, then the text (big) or the value;
+ *             FLOAT: 8 bytes; COMPLEX: 16 bytes; STR, BYTES: a string
+ *   cmplist   count, then that many operators
+ *
+ * Unsigned numbers are LEB128, signed ones zigzag-coded LEB128, doubles
+ * their 8 bytes in host order (the cache is this machine's).
+ *
+ * File: "ECGT", format byte, 3 zero bytes, payload length (8 bytes, host
+ * order), FNV-1a 64 of the payload (8 bytes), payload.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ecg/ast.h"
+#include "ecg/emit.h"
+#include "ecg/err.h"
+#include "ecg/pyrt.h"
+#include "ecg/treecache.h"
+#include "ecg/util.h"
+
+#define TC_FORMAT 1
+#define TC_HEAD 24
+/* a cache file bigger than this is not read (the largest tree ecg keeps,
+ * --max-file-size's 10 MB of source, serialises to far less) */
+#define TC_MAX_FILE ((size_t)512 << 20)
+
+static uint64_t tc_fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= s[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+#define TC_FNV_INIT 14695981039346656037ULL
+
+/* ------------------------------------------------------------------ encode */
+
+static void tc_put_u(buf_t *b, uint64_t v)
+{
+	unsigned char tmp[10];
+	size_t n = 0;
+
+	do {
+		unsigned char c = v & 0x7f;
+
+		v >>= 7;
+		tmp[n++] = (unsigned char)(c | (v ? 0x80 : 0));
+	} while (v);
+	buf_add(b, tmp, n);
+}
+
+static void tc_put_s(buf_t *b, int64_t v)
+{
+	tc_put_u(b, ((uint64_t)v << 1) ^ (uint64_t)(v < 0 ? -1 : 0));
+}
+
+static void tc_put_str(buf_t *b, const char *s, size_t n)
+{
+	if (!s) {
+		tc_put_u(b, 0);
+		return;
+	}
+	tc_put_u(b, (uint64_t)n + 1);
+	buf_add(b, s, n);
+}
+
+static void tc_put_node(buf_t *b, const struct ast_hdr *n);
+
+static void tc_put_const(buf_t *b, const struct ast_const *c)
+{
+	tc_put_u(b, (uint64_t)c->kind);
+	switch (c->kind) {
+	case AST_CONST_INT:
+		tc_put_u(b, c->big ? 1 : 0);
+		if (c->big)
+			tc_put_str(b, c->s ? c->s : "", c->s ? c->len : 0);
+		else
+			tc_put_s(b, c->i);
+		break;
+	case AST_CONST_FLOAT:
+		buf_add(b, &c->f, sizeof c->f);
+		break;
+	case AST_CONST_COMPLEX:
+		buf_add(b, &c->f, sizeof c->f);
+		buf_add(b, &c->imag, sizeof c->imag);
+		break;
+	case AST_CONST_STR:
+	case AST_CONST_BYTES:
+		tc_put_str(b, c->s ? c->s : "", c->s ? c->len : 0);
+		break;
+	default:
+		break;
+	}
+}
+
+static void tc_put_field(buf_t *b, const void *node, const struct ast_field *f)
+{
+	const char *m = (const char *)node + f->offset;
+	unsigned i;
+
+	switch (f->type) {
+	case AST_F_NODE:
+	case AST_F_OPTNODE:
+		tc_put_node(b, *(const struct ast_hdr *const *)m);
+		break;
+	case AST_F_LIST: {
+		const struct ast_list *l = (const struct ast_list *)m;
+
+		tc_put_u(b, l->n);
+		for (i = 0; i < l->n; i++)
+			tc_put_node(b, l->items[i]);
+		break;
+	}
+	case AST_F_STR:
+	case AST_F_OPTSTR: {
+		const char *s = *(const char *const *)m;
+
+		tc_put_str(b, s, s ? strlen(s) : 0);
+		break;
+	}
+	case AST_F_STRLIST: {
+		const struct ast_strlist *l = (const struct ast_strlist *)m;
+
+		tc_put_u(b, l->n);
+		for (i = 0; i < l->n; i++)
+			tc_put_str(b, l->items[i] ? l->items[i] : "", l->items[i] ? strlen(l->items[i]) : 0);
+		break;
+	}
+	case AST_F_INT:
+	case AST_F_OPTINT:
+		tc_put_s(b, *(const int *)m);
+		break;
+	case AST_F_CONST:
+		tc_put_const(b, (const struct ast_const *)m);
+		break;
+	case AST_F_OPERATOR:
+	case AST_F_BOOLOP:
+	case AST_F_UNARYOP:
+	case AST_F_CTX: {
+		int v;
+
+		memcpy(&v, m, sizeof v);   /* the enums are int-sized */
+		tc_put_u(b, (uint64_t)(unsigned)v);
+		break;
+	}
+	case AST_F_CMPLIST: {
+		const struct ast_cmplist *l = (const struct ast_cmplist *)m;
+
+		tc_put_u(b, l->n);
+		for (i = 0; i < l->n; i++)
+			tc_put_u(b, (uint64_t)l->items[i]);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static void tc_put_node(buf_t *b, const struct ast_hdr *n)
+{
+	const struct ast_kind_info *k;
+	unsigned i;
+
+	if (!n) {
+		tc_put_u(b, 0);
+		return;
+	}
+	k = ast_kind_info(n->kind);
+	tc_put_u(b, (uint64_t)n->kind);
+	if (k->has_pos) {
+		tc_put_s(b, n->line);
+		tc_put_s(b, n->col);
+		tc_put_s(b, n->end_line);
+		tc_put_s(b, n->end_col);
+	}
+	for (i = 0; i < k->nfields; i++)
+		tc_put_field(b, n, &k->fields[i]);
+}
+
+void treecache_encode(const struct ast_Module *mod, buf_t *out)
+{
+	tc_put_node(out, mod ? &mod->h : NULL);
+}
+
+/* ------------------------------------------------------------------ decode */
+
+struct tc_in {
+	const unsigned char *p, *end;
+	struct ast_arena *a;
+	int bad;
+};
+
+static uint64_t tc_get_u(struct tc_in *in)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (!in->bad) {
+		unsigned char c;
+
+		if (in->p >= in->end || shift > 63) {
+			in->bad = 1;
+			break;
+		}
+		c = *in->p++;
+		v |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80))
+			return v;
+		shift += 7;
+	}
+	return 0;
+}
+
+static int64_t tc_get_s(struct tc_in *in)
+{
+	uint64_t u = tc_get_u(in);
+
+	return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+}
+
+static int tc_get_int(struct tc_in *in)
+{
+	int64_t v = tc_get_s(in);
+
+	if (v < INT_MIN || v > INT_MAX)
+		in->bad = 1;
+	return in->bad ? 0 : (int)v;
+}
+
+/* A count of items that take at least one byte each: never more than the
+ * bytes left (so a damaged count cannot ask for a huge allocation). */
+static unsigned tc_get_count(struct tc_in *in)
+{
+	uint64_t n = tc_get_u(in);
+
+	if (in->bad || n > (uint64_t)(in->end - in->p) || n > UINT_MAX / 2) {
+		in->bad = 1;
+		return 0;
+	}
+	return (unsigned)n;
+}
+
+/* A string: *is_null set for NULL; else a NUL-terminated copy in the arena
+ * and its length. */
+static const char *tc_get_str(struct tc_in *in, size_t *len, int *is_null)
+{
+	uint64_t n = tc_get_u(in);
+
+	*len = 0;
+	*is_null = 0;
+	if (in->bad)
+		return NULL;
+	if (n == 0) {
+		*is_null = 1;
+		return NULL;
+	}
+	n--;
+	if (n > (uint64_t)(in->end - in->p)) {
+		in->bad = 1;
+		return NULL;
+	}
+	*len = (size_t)n;
+	in->p += n;
+	return ast_arena_strndup(in->a, (const char *)in->p - n, (size_t)n);
+}
+
+/* An identifier (no NUL inside) or NULL when allowed. */
+static const char *tc_get_ident(struct tc_in *in, int nullable)
+{
+	size_t len;
+	int is_null;
+	const char *s = tc_get_str(in, &len, &is_null);
+
+	if (in->bad)
+		return NULL;
+	if (is_null) {
+		if (!nullable)
+			in->bad = 1;
+		return NULL;
+	}
+	if (strlen(s) != len) {
+		in->bad = 1;
+		return NULL;
+	}
+	return s;
+}
+
+static void tc_get_raw(struct tc_in *in, void *dst, size_t n)
+{
+	if (in->bad || (size_t)(in->end - in->p) < n) {
+		in->bad = 1;
+		return;
+	}
+	memcpy(dst, in->p, n);
+	in->p += n;
+}
+
+static unsigned tc_get_enum(struct tc_in *in, unsigned lo, unsigned hi)
+{
+	uint64_t v = tc_get_u(in);
+
+	if (in->bad || v < lo || v > hi) {
+		in->bad = 1;
+		return lo;
+	}
+	return (unsigned)v;
+}
+
+static struct ast_hdr *tc_get_node(struct tc_in *in, unsigned cat, int nullable, int depth);
+
+static void tc_get_const(struct tc_in *in, struct ast_const *c, int singleton)
+{
+	size_t len;
+	int is_null;
+
+	c->kind = (enum ast_const_kind)tc_get_enum(in, AST_CONST_NONE,
+	                                           singleton ? AST_CONST_FALSE : AST_CONST_BYTES);
+	switch (c->kind) {
+	case AST_CONST_INT:
+		c->big = (int)tc_get_enum(in, 0, 1);
+		if (c->big) {
+			c->s = tc_get_str(in, &len, &is_null);
+			c->len = len;
+			if (is_null || !c->s || len == 0 || strlen(c->s) != len)
+				in->bad = 1;
+		} else {
+			c->i = tc_get_s(in);
+		}
+		break;
+	case AST_CONST_FLOAT:
+		tc_get_raw(in, &c->f, sizeof c->f);
+		break;
+	case AST_CONST_COMPLEX:
+		tc_get_raw(in, &c->f, sizeof c->f);
+		tc_get_raw(in, &c->imag, sizeof c->imag);
+		break;
+	case AST_CONST_STR:
+	case AST_CONST_BYTES:
+		c->s = tc_get_str(in, &len, &is_null);
+		c->len = len;
+		if (is_null)
+			in->bad = 1;
+		break;
+	default:
+		break;
+	}
+}
+
+static void tc_get_field(struct tc_in *in, struct ast_hdr *node, const struct ast_field *f, int depth)
+{
+	char *m = (char *)node + f->offset;
+	unsigned i, n;
+
+	switch (f->type) {
+	case AST_F_NODE:
+	case AST_F_OPTNODE:
+		*(struct ast_hdr **)m = tc_get_node(in, f->cat, f->type == AST_F_OPTNODE, depth + 1);
+		break;
+	case AST_F_LIST: {
+		struct ast_list *l = (struct ast_list *)m;
+
+		n = tc_get_count(in);
+		l->n = n;
+		l->items = n ? ast_arena_alloc(in->a, (size_t)n * sizeof *l->items) : NULL;
+		for (i = 0; i < n && !in->bad; i++)
+			l->items[i] = tc_get_node(in, f->cat, f->null_items, depth + 1);
+		break;
+	}
+	case AST_F_STR:
+	case AST_F_OPTSTR:
+		*(const char **)m = tc_get_ident(in, f->type == AST_F_OPTSTR);
+		break;
+	case AST_F_STRLIST: {
+		struct ast_strlist *l = (struct ast_strlist *)m;
+
+		n = tc_get_count(in);
+		l->n = n;
+		l->items = n ? ast_arena_alloc(in->a, (size_t)n * sizeof *l->items) : NULL;
+		for (i = 0; i < n && !in->bad; i++)
+			l->items[i] = tc_get_ident(in, 0);
+		break;
+	}
+	case AST_F_INT:
+	case AST_F_OPTINT:
+		*(int *)m = tc_get_int(in);
+		break;
+	case AST_F_CONST:
+		tc_get_const(in, (struct ast_const *)m, node->kind == AST_MatchSingleton);
+		break;
+	case AST_F_OPERATOR:
+		*(enum ast_operator *)m = (enum ast_operator)tc_get_enum(in, AST_OP_ADD, AST_OP_FLOORDIV);
+		break;
+	case AST_F_BOOLOP:
+		*(enum ast_boolop *)m = (enum ast_boolop)tc_get_enum(in, AST_BOOL_AND, AST_BOOL_OR);
+		break;
+	case AST_F_UNARYOP:
+		*(enum ast_unaryop *)m = (enum ast_unaryop)tc_get_enum(in, AST_UNARY_INVERT, AST_UNARY_USUB);
+		break;
+	case AST_F_CTX:
+		*(enum ast_ctx *)m = (enum ast_ctx)tc_get_enum(in, AST_CTX_LOAD, AST_CTX_DEL);
+		break;
+	case AST_F_CMPLIST: {
+		struct ast_cmplist *l = (struct ast_cmplist *)m;
+
+		n = tc_get_count(in);
+		l->n = n;
+		l->items = n ? ast_arena_alloc(in->a, (size_t)n * sizeof *l->items) : NULL;
+		for (i = 0; i < n && !in->bad; i++)
+			l->items[i] = (enum ast_cmpop)tc_get_enum(in, AST_CMP_EQ, AST_CMP_NOTIN);
+		break;
+	}
+	default:
+		in->bad = 1;
+		break;
+	}
+}
+
+/* A node of category `cat` (or NULL where `nullable`). */
+static struct ast_hdr *tc_get_node(struct tc_in *in, unsigned cat, int nullable, int depth)
+{
+	const struct ast_kind_info *k;
+	struct ast_hdr *n;
+	uint64_t kind;
+	unsigned i;
+
+	if (in->bad)
+		return NULL;
+	if (depth > ASTCONV_MAX_DEPTH) {
+		in->bad = 1;
+		return NULL;
+	}
+	kind = tc_get_u(in);
+	if (in->bad)
+		return NULL;
+	if (kind == 0) {
+		if (!nullable)
+			in->bad = 1;
+		return NULL;
+	}
+	if (kind >= AST_NKINDS) {
+		in->bad = 1;
+		return NULL;
+	}
+	k = ast_kind_info((enum ast_kind)kind);
+	if (k->cat != cat) {
+		in->bad = 1;
+		return NULL;
+	}
+	n = ast_arena_alloc(in->a, k->size);
+	n->kind = (enum ast_kind)kind;
+	if (k->has_pos) {
+		n->line = tc_get_int(in);
+		n->col = tc_get_int(in);
+		n->end_line = tc_get_int(in);
+		n->end_col = tc_get_int(in);
+	}
+	for (i = 0; i < k->nfields && !in->bad; i++)
+		tc_get_field(in, n, &k->fields[i], depth);
+	return in->bad ? NULL : n;
+}
+
+int treecache_decode(const unsigned char *p, size_t len, struct ast_arena **arena, struct ast_Module **mod)
+{
+	struct tc_in in;
+	struct ast_hdr *root;
+
+	*arena = NULL;
+	*mod = NULL;
+	in.p = p;
+	in.end = p + len;
+	in.a = ast_arena_new();
+	in.bad = 0;
+	root = tc_get_node(&in, AST_CAT_MOD, 0, 0);
+	if (in.bad || !root || root->kind != AST_Module || in.p != in.end) {
+		ast_arena_free(in.a);
+		return 0;
+	}
+	*arena = in.a;
+	*mod = AST_AS(root, Module);
+	return 1;
+}
+
+/* ------------------------------------------------------------------ files */
+
+/* What a cache file's content depends on, besides the blob: the format,
+ * the field tables (ast.h) and the parser's Python version.  Static. */
+static const char *tc_tag(void)
+{
+	static char tag[64];
+	uint64_t h = TC_FNV_INIT;
+	unsigned k, i;
+
+	if (tag[0])
+		return tag;
+	for (k = 1; k < AST_NKINDS; k++) {
+		const struct ast_kind_info *ki = ast_kind_info((enum ast_kind)k);
+		unsigned char meta[5] = { (unsigned char)(ki->size & 0xff), (unsigned char)(ki->size >> 8),
+		                          ki->cat, ki->has_pos, ki->nfields };
+
+		h = tc_fnv(h, ki->name, strlen(ki->name) + 1);
+		h = tc_fnv(h, meta, sizeof meta);
+		for (i = 0; i < ki->nfields; i++) {
+			const struct ast_field *f = &ki->fields[i];
+			unsigned char fm[5] = { f->type, f->cat, f->null_items, (unsigned char)(f->offset & 0xff),
+			                        (unsigned char)(f->offset >> 8) };
+
+			h = tc_fnv(h, f->name, strlen(f->name) + 1);
+			h = tc_fnv(h, fm, sizeof fm);
+		}
+	}
+	snprintf(tag, sizeof tag, "f%d-%08x-py%s", TC_FORMAT, (unsigned)(h ^ (h >> 32)), pyrt_version());
+	return tag;
+}
+
+static int tc_blob_ok(const char *blob)
+{
+	size_t i;
+
+	for (i = 0; i < 40; i++)
+		if (!((blob[i] >= '0' && blob[i] <= '9') || (blob[i] >= 'a' && blob[i] <= 'f')))
+			return 0;
+	return blob[40] == 0;
+}
+
+char *treecache_default_dir(void)
+{
+	const char *x = getenv("XDG_CACHE_HOME");
+	const char *h = getenv("HOME");
+
+	if (x && x[0] == '/')
+		return xasprintf("%s/ecg", x);
+	if (h && h[0] == '/')
+		return xasprintf("%s/.cache/ecg", h);
+	return NULL;
+}
+
+int treecache_load(const char *dir, const char *blob, struct ast_arena **arena, struct ast_Module **mod)
+{
+	char *path;
+	unsigned char *data = NULL;
+	struct stat st;
+	uint64_t plen, sum;
+	size_t got = 0;
+	int fd, hit = 0;
+
+	*arena = NULL;
+	*mod = NULL;
+	if (!dir || !blob || !tc_blob_ok(blob))
+		return 0;
+	path = xasprintf("%s/trees/%.2s/%s-%s.t", dir, blob, blob, tc_tag());
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	free(path);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < TC_HEAD || (uint64_t)st.st_size > TC_MAX_FILE)
+		goto done;
+	data = xmalloc((size_t)st.st_size);
+	while (got < (size_t)st.st_size) {
+		ssize_t r = read(fd, data + got, (size_t)st.st_size - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			goto done;
+		got += (size_t)r;
+	}
+	if (memcmp(data, "ECGT", 4) != 0 || data[4] != TC_FORMAT)
+		goto done;
+	memcpy(&plen, data + 8, 8);
+	memcpy(&sum, data + 16, 8);
+	if (plen != got - TC_HEAD || tc_fnv(TC_FNV_INIT, data + TC_HEAD, got - TC_HEAD) != sum)
+		goto done;
+	hit = treecache_decode(data + TC_HEAD, got - TC_HEAD, arena, mod);
+done:
+	free(data);
+	close(fd);
+	return hit;
+}
+
+int treecache_store(const char *dir, const char *blob, const struct ast_Module *mod)
+{
+	buf_t b;
+	char *sub = NULL, *tmp = NULL, *path = NULL;
+	uint64_t plen, sum;
+	size_t off = 0;
+	int fd = -1, rc = -1;
+
+	if (!dir || !blob || !mod || !tc_blob_ok(blob))
+		return -1;
+	buf_init(&b);
+	buf_add(&b, "ECGT\001\0\0\0", 8);
+	buf_add(&b, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
+	treecache_encode(mod, &b);
+	plen = b.len - TC_HEAD;
+	sum = tc_fnv(TC_FNV_INIT, b.buf + TC_HEAD, b.len - TC_HEAD);
+	memcpy(b.buf + 8, &plen, 8);
+	memcpy(b.buf + 16, &sum, 8);
+
+	sub = xasprintf("%s/trees/%.2s", dir, blob);
+	path = xasprintf("%s/%s-%s.t", sub, blob, tc_tag());
+	tmp = xasprintf("%s/.%s.%ld.tmp", sub, blob, (long)getpid());
+	if (emit_mkdirs(sub) < 0) {
+		err_clear();
+		goto done;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+	if (fd < 0)
+		goto done;
+	while (off < b.len) {
+		ssize_t w = write(fd, b.buf + off, b.len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			goto done;
+		off += (size_t)w;
+	}
+	if (close(fd) < 0) {
+		fd = -1;
+		goto done;
+	}
+	fd = -1;
+	if (rename(tmp, path) < 0)
+		goto done;
+	rc = 0;
+done:
+	if (fd >= 0)
+		close(fd);
+	if (rc < 0)
+		(void)unlink(tmp);
+	free(sub);
+	free(tmp);
+	free(path);
+	buf_free(&b);
+	return rc;
+}

@@ -1,0 +1,46 @@
+/* treecache.h - converted trees kept on disk, by blob sha.
+ *
+ * Parsing is most of what an analysis costs on a large job (Megatron-LM:
+ * 1.5 s of 2.1).  A blob's tree never changes, so the C tree of every file
+ * the analysis parsed is written to a cache directory under the blob's sha
+ * and read back instead of parsed the next time the same bytes are needed:
+ * `ecg refresh` after a one-file change parses that file only.
+ *
+ * A cache file is named by the blob sha and by what makes its content
+ * valid (the tree format, the ast.h field tables, the Python version of
+ * the parser); it holds a checksum of its payload.  Reading one is reading
+ * untrusted input: every count, kind, enum and string is checked against
+ * the bytes that are left and against the field tables, the nesting is
+ * bounded by ASTCONV_MAX_DEPTH, and anything wrong is a miss (the file is
+ * parsed), never a crash.  Writing is best effort: temporary file, then
+ * rename(); a failure is a cache that stays cold, not an error.
+ *
+ * Layout: DIR/trees/xx/<40 hex>-<tag>.t, xx the first two hex digits.
+ */
+#ifndef ECG_TREECACHE_H
+#define ECG_TREECACHE_H
+
+#include <stddef.h>
+
+#include "ecg/ast.h"
+
+/* The default cache directory: $XDG_CACHE_HOME/ecg, else $HOME/.cache/ecg
+ * (absolute paths only), else NULL (no cache).  Newly allocated. */
+char *treecache_default_dir(void);
+
+/* Look `blob` (40 hex digits) up in `dir`.  1: *arena and *mod are the
+ * tree (the caller owns the arena); 0: a miss (absent, stale, damaged:
+ * nothing is set).  Never fails otherwise. */
+int treecache_load(const char *dir, const char *blob, struct ast_arena **arena, struct ast_Module **mod);
+
+/* Store the tree of `blob`.  Best effort: returns 0 when written, -1 when
+ * not (no error is set). */
+int treecache_store(const char *dir, const char *blob, const struct ast_Module *mod);
+
+/* The serialised form alone (the fuzz target and the unit test): append
+ * the tree to `out`; read `len` bytes back into a new arena (1), or 0 when
+ * they are not a valid tree. */
+void treecache_encode(const struct ast_Module *mod, buf_t *out);
+int treecache_decode(const unsigned char *p, size_t len, struct ast_arena **arena, struct ast_Module **mod);
+
+#endif

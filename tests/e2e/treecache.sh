@@ -1,0 +1,154 @@
+#!/bin/sh
+# The tree cache (treecache.h): trees of the files the analysis parses are
+# kept by blob sha, and the same bytes are not parsed again.  The records
+# are the same bytes with the cache cold, warm, damaged or off; refresh
+# after a one-file change parses that file only.
+. "$top_srcdir/tests/lib.sh"
+
+R="$T/job"
+mkrepo "$R"
+mkdir -p "$R/nets"
+cat >"$R/nets/__init__.py" <<'PY'
+from .blocks import Block
+PY
+cat >"$R/nets/blocks.py" <<'PY'
+import torch.nn as nn
+
+
+class Block(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.fc = nn.Linear(dim, dim)
+        self.act = nn.GELU()
+
+    def forward(self, x):
+        return x + self.act(self.fc(x))
+PY
+cat >"$R/model.py" <<'PY'
+import torch.nn as nn
+
+from nets import Block
+
+
+class Net(nn.Module):
+    def __init__(self, n_layer=6, dim=32):
+        super().__init__()
+        self.blocks = nn.ModuleList([Block(dim) for _ in range(n_layer)])
+        self.head = nn.Linear(dim, 10)
+
+    def forward(self, x):
+        for blk in self.blocks:
+            x = blk(x)
+        return self.head(x)
+PY
+cat >"$R/train.py" <<'PY'
+import torch
+
+from model import Net
+
+
+def main():
+    model = Net()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for step in range(10):
+        x = torch.randn(8, 32)
+        loss = model(x).sum()
+        loss.backward()
+        opt.step()
+
+
+if __name__ == "__main__":
+    main()
+PY
+printf 'x = 1\n' >"$R/unrelated.py"
+commit "$R" "a job"
+
+C="$T/cache"
+ntrees() { find "$C/trees" -name '*.t' 2>/dev/null | wc -l | tr -d ' '; }
+same() { cmp -s "$1/computation_graph.json" "$2/computation_graph.json" &&
+	cmp -s "$1/execution_schedule.json" "$2/execution_schedule.json"; }
+
+run_ecg extract --repo "$R" --entry train.py -q --no-cache --out "$T/none"
+is "$rc" 0 "--no-cache: exit 0"
+ok "$(test ! -e "$T/.cache"; echo $?)" "  and nothing is written under \$HOME/.cache"
+
+run_ecg extract --repo "$R" --entry train.py -q --cache-dir "$C" --out "$T/cold" --stats
+is "$rc" 0 "cold cache: exit 0"
+is "$(ntrees)" 4 "  a tree per file the job reaches (train, model, nets/__init__, nets/blocks)"
+grep -q 'reading and parsing 4 files.*(0 trees from the cache)' "$T/err"
+ok $? "  --stats: 4 files, none from the cache"
+same "$T/none" "$T/cold"
+ok $? "  the records are those of --no-cache, byte for byte"
+
+run_ecg extract --repo "$R" --entry train.py -q --cache-dir "$C" --out "$T/warm" --stats
+is "$rc" 0 "warm cache: exit 0"
+grep -q 'reading and parsing 4 files.*(4 trees from the cache)' "$T/err"
+ok $? "  --stats: the 4 trees come from the cache"
+same "$T/none" "$T/warm"
+ok $? "  the records are the same bytes"
+
+# the default place: $XDG_CACHE_HOME/ecg, else $HOME/.cache/ecg
+run_ecg extract --repo "$R" --entry train.py -q --out "$T/dflt"
+is "$(find "$T/.cache/ecg/trees" -name '*.t' | wc -l | tr -d ' ')" 4 "by default the trees go to \$HOME/.cache/ecg"
+XDG_CACHE_HOME="$T/xdg" run_ecg extract --repo "$R" --entry train.py -q --out "$T/dflt"
+is "$(find "$T/xdg/ecg/trees" -name '*.t' | wc -l | tr -d ' ')" 4 "  or to \$XDG_CACHE_HOME/ecg"
+run_ecg extract --repo "$R" -q --out "$T/parse"
+is "$(find "$T/.cache/ecg/trees" -name '*.t' | wc -l | tr -d ' ')" 4 "a parse check (no --entry) keeps no trees"
+
+# damaged cache files are misses, not crashes: truncated, a byte changed
+# in the payload, garbage, empty, a directory, a symbolic link
+i=0
+for f in $(find "$C/trees" -name '*.t' | sort); do
+	case $i in
+	0) head -c 40 "$f" >"$f.x" && mv "$f.x" "$f" ;;
+	1) "$TEST_PYTHON" -c 'import sys; p = sys.argv[1]; b = bytearray(open(p, "rb").read()); b[len(b) // 2] ^= 0x55; open(p, "wb").write(b)' "$f" ;;
+	2) head -c 3000 /dev/urandom >"$f" ;;
+	3) : >"$f" ;;
+	esac
+	i=$((i + 1))
+done
+run_ecg extract --repo "$R" --entry train.py -q --cache-dir "$C" --out "$T/damaged" --stats
+is "$rc" 0 "a damaged cache: exit 0"
+grep -q '(0 trees from the cache)' "$T/err"
+ok $? "  no damaged tree is used"
+same "$T/none" "$T/damaged"
+ok $? "  the records are the same bytes"
+run_ecg extract --repo "$R" --entry train.py -q --cache-dir "$C" --out "$T/rewritten" --stats
+grep -q '(4 trees from the cache)' "$T/err"
+ok $? "  and the damaged files were written again"
+for f in $(find "$C/trees" -name '*.t' | sort | head -2); do rm -f "$f"; done
+set -- $(find "$C/trees" -name '*.t' | sort)
+mkdir "$T/adir"
+rm -f "$1" && ln -s "$T/adir" "$1"
+run_ecg extract --repo "$R" --entry train.py -q --cache-dir "$C" --out "$T/odd" --stats
+is "$rc" 0 "cache entries that are a symbolic link or missing: exit 0"
+same "$T/none" "$T/odd"
+ok $? "  the records are the same bytes"
+run_ecg extract --repo "$R" --entry train.py -q --cache-dir /proc/no-such-dir --out "$T/ro"
+is "$rc" 0 "a cache directory that cannot be written: exit 0"
+same "$T/none" "$T/ro"
+ok $? "  the records are the same bytes"
+
+# refresh after a one-file change parses that file only
+rm -rf "$C"
+run_ecg extract --repo "$R" --entry train.py -q --cache-dir "$C" --out "$T/rec"
+"$TEST_PYTHON" - "$R/nets/blocks.py" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p).read().replace("return x + self.act(self.fc(x))", "h = self.fc(x)\n        return x + self.act(h) * 0.5")
+open(p, "w").write(s)
+PY
+commit "$R" "a changed forward"
+before=$(ntrees)
+run_ecg refresh --repo "$R" --out "$T/rec" -q --cache-dir "$C"
+is "$rc" 0 "refresh after a changed forward: exit 0"
+is "$(( $(ntrees) - before ))" 1 "  one new tree in the cache: the changed file was parsed, the 3 others read back"
+run_ecg extract --repo "$R" --entry train.py -q --no-cache --out "$T/fresh"
+same "$T/fresh" "$T/rec"
+ok $? "  and the refreshed records are what a fresh extract (no cache) writes"
+grep -q '"op": "Tensor.__mul__"' "$T/rec/computation_graph.json"
+ok $? "  with the new op of the changed forward (x * 0.5)"
+grep -q '"op": "Tensor.__mul__"' "$T/warm/computation_graph.json"
+ok $((1 - $?)) "  which the records before the change did not have"
+
+done_testing
