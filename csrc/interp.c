@@ -104,6 +104,13 @@ struct interp {
 	size_t nhot;
 	const char **strs;             /* intern(): the set of strings kept once */
 	size_t nstr, capstr;
+	/* anchor_at() and text_of() remembered by what they are computed
+	 * from (a file, a qualname and a node: all live as long as the
+	 * interpreter), direct-mapped: the same anchor is asked for again and
+	 * again (every constant carries one), and formatting and interning it
+	 * was a tenth of an analysis */
+	struct amemo { const void *file; const void *key; int line; const char *s; } *amemo;
+	struct amemo *tmemo;
 	struct fncost { const void *def; long steps; int noted; } *fncost;   /* by def, open addressing */
 	size_t nfncost, capfncost;
 	struct prog *prog;
@@ -277,20 +284,51 @@ static const char *afmt(struct interp *in, const char *fmt, ...)
 	return intern(in, tmp, (size_t)n);
 }
 
+#define AMEMO_SIZE 4096   /* a power of two */
+
+static struct amemo *amemo_slot(struct amemo **tab, const void *file, const void *key, int line)
+{
+	uintptr_t h = ((uintptr_t)file >> 4) * 31 + ((uintptr_t)key >> 3) * 17 + (uintptr_t)(unsigned)line;
+
+	if (!*tab)
+		*tab = xcalloc(AMEMO_SIZE, sizeof **tab);
+	h ^= h >> 13;
+	return &(*tab)[h & (AMEMO_SIZE - 1)];
+}
+
 static const char *anchor_at(struct frame *f, const struct ast_hdr *node)
 {
-	return afmt(f->in, "%s:%s:%d", f->file->path, f->qualname ? f->qualname : "<module>",
-	            node ? node->line : 0);
+	const char *q = f->qualname ? f->qualname : "<module>";
+	int line = node ? node->line : 0;
+	struct amemo *m = amemo_slot(&f->in->amemo, f->file, q, line);
+
+	if (m->s && m->file == f->file && m->key == q && m->line == line)
+		return m->s;
+	m->file = f->file;
+	m->key = q;
+	m->line = line;
+	m->s = afmt(f->in, "%s:%s:%d", f->file->path, q, line);
+	return m->s;
 }
 
 static const char *text_of(struct frame *f, const struct ast_hdr *node)
 {
 	const char *p;
 	size_t n;
+	struct amemo *m;
 
+	if (!node)
+		return "";
+	m = amemo_slot(&f->in->tmemo, f->file, node, 0);
+	if (m->s && m->file == f->file && m->key == node)
+		return m->s;
 	if (prog_span(f->file, node, &p, &n) < 0)
 		return "";
-	return intern(f->in, p, n);
+	m->file = f->file;
+	m->key = node;
+	m->line = 0;
+	m->s = intern(f->in, p, n);
+	return m->s;
 }
 
 static void note(struct interp *in, const char *anchor, const char *what, const char *reason)
@@ -5995,6 +6033,8 @@ static void dict_save(struct interp *in, const struct vdict *d, struct vdict *ou
 {
 	out->n = d->n;
 	out->alloc = d->n;
+	out->a = in->a;
+	out->ix = NULL;
 	out->keys = ast_arena_alloc(in->a, (d->n + 1) * sizeof *out->keys);
 	out->vals = ast_arena_alloc(in->a, (d->n + 1) * sizeof *out->vals);
 	if (d->n) {
@@ -6008,6 +6048,7 @@ static void dict_restore(struct interp *in, struct vdict *d, const struct vdict 
 	size_t i;
 
 	d->n = 0;
+	vdict_truncated(d);   /* its positions are other keys now */
 	for (i = 0; i < from->n; i++)
 		vdict_set(in->a, d, from->keys[i], from->vals[i]);
 }
@@ -6510,7 +6551,7 @@ struct interp *interp_new(struct prog *p, const struct catalog *cat)
 
 	in->prog = p;
 	in->cat = cat;
-	in->a = ast_arena_new();
+	in->a = ast_arena_new_large();
 	in->ns = xcalloc(p->n + 1, sizeof *in->ns);
 	in->builtins = vdict_new(in->a);
 	in->overrides = vdict_new(in->a);
@@ -6549,6 +6590,8 @@ void interp_free(struct interp *in)
 	free(in->notes);
 	free(in->sev);
 	free(in->strs);
+	free(in->amemo);
+	free(in->tmemo);
 	free(in->fncost);
 	free(in);
 }

@@ -119,7 +119,100 @@ void vseq_push(struct ast_arena *a, struct vseq *s, value_t *v)
 
 struct vdict *vdict_new(struct ast_arena *a)
 {
-	return ast_arena_alloc(a, sizeof(struct vdict));
+	struct vdict *d = ast_arena_alloc(a, sizeof(struct vdict));
+
+	d->a = a;
+	return d;
+}
+
+/* ------------------------------------------------------------------ the index
+ *
+ * Namespaces of real jobs hold hundreds of names (Megatron-LM's args: about
+ * 900), and a linear search per lookup was a tenth of an analysis.  Only
+ * string keys are indexed (no other key equals a string); a lookup of
+ * another key scans, as before.  Open addressing over positions in keys[]:
+ * every hit is checked against keys[i] and d->n, so a stale entry can only
+ * miss, never answer wrongly; and the index is rebuilt whenever the dict is
+ * not the one it was built over (another owner after a struct copy,
+ * another keys array, fewer entries than it indexed). */
+
+#define VDICT_INDEX_MIN 24
+
+struct vdict_index {
+	const struct vdict *owner;
+	value_t **keys;           /* d->keys when built */
+	size_t nidx;              /* keys[0..nidx) are in it */
+	size_t cap;               /* slots, a power of two */
+	long *slot;               /* position in keys[], or -1 */
+};
+
+static uint64_t vdict_hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h ^ (h >> 29);
+}
+
+static void vdict_index_put(struct vdict_index *ix, const value_t *k, long pos)
+{
+	size_t j, mask = ix->cap - 1;
+
+	for (j = (size_t)vdict_hash(k->u.str.s, k->u.str.len) & mask; ix->slot[j] >= 0; j = (j + 1) & mask)
+		;
+	ix->slot[j] = pos;
+}
+
+/* The index of d, brought up to date; NULL when d is small or has no
+ * arena (then the caller scans). */
+static struct vdict_index *vdict_index(const struct vdict *cd)
+{
+	struct vdict *d = (struct vdict *)cd;   /* the index is a cache: logically const */
+	struct vdict_index *ix = d->ix;
+	size_t i;
+
+	if (d->n < VDICT_INDEX_MIN || !d->a)
+		return NULL;
+	if (!ix || ix->owner != d || ix->keys != d->keys || ix->nidx > d->n || (d->n + 1) * 2 > ix->cap) {
+		size_t cap = 64;
+
+		while (cap < (d->n + 1) * 4)
+			cap *= 2;
+		if (!ix || ix->owner != d)
+			ix = ast_arena_alloc(d->a, sizeof *ix);
+		if (!ix->slot || ix->cap < cap)
+			ix->slot = ast_arena_alloc(d->a, cap * sizeof *ix->slot);
+		else
+			cap = ix->cap;
+		memset(ix->slot, 0xff, cap * sizeof *ix->slot);   /* -1 */
+		ix->owner = d;
+		ix->keys = d->keys;
+		ix->cap = cap;
+		ix->nidx = 0;
+		d->ix = ix;
+	}
+	for (i = ix->nidx; i < d->n; i++)
+		if (d->keys[i] && d->keys[i]->k == VK_STR)
+			vdict_index_put(ix, d->keys[i], (long)i);
+	ix->nidx = d->n;
+	return ix;
+}
+
+/* Position of the string key s[0..n) in an indexed dict, or -1. */
+static long vdict_index_find(const struct vdict *d, const struct vdict_index *ix, const char *s, size_t n)
+{
+	size_t j, mask = ix->cap - 1;
+
+	for (j = (size_t)vdict_hash(s, n) & mask; ix->slot[j] >= 0; j = (j + 1) & mask) {
+		long i = ix->slot[j];
+		const value_t *k = (size_t)i < d->n ? d->keys[i] : NULL;
+
+		if (k && k->k == VK_STR && k->u.str.len == n && !memcmp(k->u.str.s, s, n))
+			return i;
+	}
+	return -1;
 }
 
 int value_key_eq(const value_t *x, const value_t *y)
@@ -156,10 +249,13 @@ int value_key_eq(const value_t *x, const value_t *y)
 
 static long vdict_find(const struct vdict *d, const value_t *key)
 {
+	struct vdict_index *ix;
 	size_t i;
 
 	if (!d)
 		return -1;
+	if (key && key->k == VK_STR && (ix = vdict_index(d)) != NULL)
+		return vdict_index_find(d, ix, key->u.str.s, key->u.str.len);
 	for (i = 0; i < d->n; i++)
 		if (value_key_eq(d->keys[i], key))
 			return (long)i;
@@ -169,9 +265,12 @@ static long vdict_find(const struct vdict *d, const value_t *key)
 static long vdict_finds(const struct vdict *d, const char *key)
 {
 	size_t i, n = strlen(key);
+	struct vdict_index *ix;
 
 	if (!d)
 		return -1;
+	if ((ix = vdict_index(d)) != NULL)
+		return vdict_index_find(d, ix, key, n);
 	for (i = 0; i < d->n; i++) {
 		const value_t *k = d->keys[i];
 
@@ -235,6 +334,12 @@ void vdict_sets(struct ast_arena *a, struct vdict *d, const char *key, value_t *
 		vdict_append(a, d, v_str(a, key), val);
 }
 
+void vdict_truncated(struct vdict *d)
+{
+	if (d && d->ix)
+		d->ix->owner = NULL;
+}
+
 int vdict_del(struct vdict *d, const value_t *key)
 {
 	long i = vdict_find(d, key);
@@ -244,6 +349,7 @@ int vdict_del(struct vdict *d, const value_t *key)
 	memmove(d->keys + i, d->keys + i + 1, (d->n - (size_t)i - 1) * sizeof *d->keys);
 	memmove(d->vals + i, d->vals + i + 1, (d->n - (size_t)i - 1) * sizeof *d->vals);
 	d->n--;
+	vdict_truncated(d);   /* positions moved */
 	return 1;
 }
 

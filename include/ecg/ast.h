@@ -61,6 +61,9 @@
 struct ast_arena;
 
 struct ast_arena *ast_arena_new(void);
+/* The same for an arena that will grow large (the interpreter's): chunks of
+ * 2 MiB, mapped on their own, huge pages where the kernel allows. */
+struct ast_arena *ast_arena_new_large(void);
 void ast_arena_free(struct ast_arena *a);            /* NULL is fine */
 /* n bytes aligned for any node member; zeroed. */
 void *ast_arena_alloc(struct ast_arena *a, size_t n);

@@ -126,10 +126,19 @@ struct value {
 
 /* An ordered map.  Keys are values compared by value_key_eq (str, int,
  * bool, None, tuples of those); other keys are compared by identity. */
+struct vdict_index;
+
 struct vdict {
 	value_t **keys;
 	value_t **vals;
 	size_t n, alloc;
+	/* A hash index of the string keys, made by the lookups of a dict of
+	 * VDICT_INDEX_MIN entries or more (values.c), in the arena vdict_new()
+	 * was given.  It checks itself against the dict before each use (its
+	 * owner, the keys array, n), so code that copies or truncates a dict
+	 * directly needs to know nothing of it. */
+	struct ast_arena *a;
+	struct vdict_index *ix;
 };
 
 struct vclass {
@@ -215,6 +224,9 @@ value_t *vdict_gets(const struct vdict *d, const char *key);
 void vdict_set(struct ast_arena *a, struct vdict *d, value_t *key, value_t *val);
 void vdict_sets(struct ast_arena *a, struct vdict *d, const char *key, value_t *val);
 int vdict_del(struct vdict *d, const value_t *key);
+/* Say that d->n was lowered, or keys[] rewritten, by hand (the index is
+ * made again at the next lookup). */
+void vdict_truncated(struct vdict *d);
 
 int value_key_eq(const value_t *a, const value_t *b);
 /* 1 true, 0 false, -1 not known */
