@@ -34,7 +34,6 @@
 #include <unistd.h>
 
 #include "ecg/ast.h"
-#include "ecg/emit.h"
 #include "ecg/err.h"
 #include "ecg/pyrt.h"
 #include "ecg/treecache.h"
@@ -604,6 +603,31 @@ done:
 	return hit;
 }
 
+/* Make dir and its missing parents, private to the user (0700: the trees
+ * hold the source's names and strings).  0, or -1 (no error set). */
+static int tc_mkdirs(const char *dir)
+{
+	char *p = xstrdup(dir), *s;
+	int rc = 0;
+
+	for (s = p + 1; ; s++) {
+		if (*s == '/' || *s == 0) {
+			char c = *s;
+
+			*s = 0;
+			if (mkdir(p, 0700) < 0 && errno != EEXIST) {
+				rc = -1;
+				break;
+			}
+			*s = c;
+			if (!c)
+				break;
+		}
+	}
+	free(p);
+	return rc;
+}
+
 int treecache_store(const char *dir, const char *blob, const struct ast_Module *mod)
 {
 	buf_t b;
@@ -626,10 +650,8 @@ int treecache_store(const char *dir, const char *blob, const struct ast_Module *
 	sub = xasprintf("%s/trees/%.2s", dir, blob);
 	path = xasprintf("%s/%s-%s.t", sub, blob, tc_tag());
 	tmp = xasprintf("%s/.%s.%ld.tmp", sub, blob, (long)getpid());
-	if (emit_mkdirs(sub) < 0) {
-		err_clear();
+	if (tc_mkdirs(sub) < 0)
 		goto done;
-	}
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
 	if (fd < 0)
 		goto done;

@@ -90,6 +90,7 @@ ok $? "  the records are the same bytes"
 # the default place: $XDG_CACHE_HOME/ecg, else $HOME/.cache/ecg
 run_ecg extract --repo "$R" --entry train.py -q --out "$T/dflt"
 is "$(find "$T/.cache/ecg/trees" -name '*.t' | wc -l | tr -d ' ')" 4 "by default the trees go to \$HOME/.cache/ecg"
+is "$(stat -c %a "$T/.cache/ecg" "$T/.cache/ecg/trees" | tr '\n' ' ')" "700 700 " "  in directories private to the user"
 XDG_CACHE_HOME="$T/xdg" run_ecg extract --repo "$R" --entry train.py -q --out "$T/dflt"
 is "$(find "$T/xdg/ecg/trees" -name '*.t' | wc -l | tr -d ' ')" 4 "  or to \$XDG_CACHE_HOME/ecg"
 run_ecg extract --repo "$R" -q --out "$T/parse"
