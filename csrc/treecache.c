@@ -573,7 +573,7 @@ int treecache_load(const char *dir, const char *blob, struct ast_arena **arena, 
 	*mod = NULL;
 	if (!dir || !blob || !tc_blob_ok(blob))
 		return 0;
-	path = xasprintf("%s/trees/%.2s/%s-%s.t", dir, blob, blob, tc_tag());
+	path = xasprintf("%s/trees/%s-%s.t", dir, blob, tc_tag());
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	free(path);
 	if (fd < 0)
@@ -647,7 +647,7 @@ int treecache_store(const char *dir, const char *blob, const struct ast_Module *
 	memcpy(b.buf + 8, &plen, 8);
 	memcpy(b.buf + 16, &sum, 8);
 
-	sub = xasprintf("%s/trees/%.2s", dir, blob);
+	sub = xasprintf("%s/trees", dir);
 	path = xasprintf("%s/%s-%s.t", sub, blob, tc_tag());
 	tmp = xasprintf("%s/.%s.%ld.tmp", sub, blob, (long)getpid());
 	if (tc_mkdirs(sub) < 0)

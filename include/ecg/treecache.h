@@ -15,7 +15,9 @@
  * parsed), never a crash.  Writing is best effort: temporary file, then
  * rename(); a failure is a cache that stays cold, not an error.
  *
- * Layout: DIR/trees/xx/<40 hex>-<tag>.t, xx the first two hex digits.
+ * Layout: DIR/trees/<40 hex>-<tag>.t, one directory (a fan-out into 256
+ * subdirectories made the first run's directory creation cost more than
+ * its writes: ext4).
  */
 #ifndef ECG_TREECACHE_H
 #define ECG_TREECACHE_H
