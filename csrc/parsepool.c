@@ -387,6 +387,23 @@ static int pp_order_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* A pass over order[0..norder), with no worker started yet. */
+static void pp_pass_init(struct pp_pass *P, repo_t *repo, const repo_file_t *files, const size_t *idx,
+                         size_t n, int worktree, size_t cap, const size_t *order, size_t norder,
+                         unsigned char *retry)
+{
+	memset(P, 0, sizeof *P);
+	P->repo = repo;
+	P->files = files;
+	P->idx = idx;
+	P->n = n;
+	P->worktree = worktree;
+	P->cap = cap;
+	P->order = order;
+	P->norder = norder;
+	P->retry = retry;
+}
+
 int parsepool_run(repo_t *repo, const repo_file_t *files, const size_t *idx, size_t n,
                   int worktree, size_t cap, int jobs, struct pp_result *results)
 {
@@ -422,15 +439,7 @@ int parsepool_run(repo_t *repo, const repo_file_t *files, const size_t *idx, siz
 	 * has not parsed yet), not in each worker. */
 	pyast_warm();
 	P = xcalloc(1, sizeof *P);
-	P->repo = repo;
-	P->files = files;
-	P->idx = idx;
-	P->n = n;
-	P->worktree = worktree;
-	P->cap = cap;
-	P->order = order;
-	P->norder = n;
-	P->retry = retry;
+	pp_pass_init(P, repo, files, idx, n, worktree, cap, order, n, retry);
 	if (pp_run_pass(P, jobs, results) < 0)
 		goto cleanup;
 	nretry = P->nretry;
@@ -444,17 +453,8 @@ int parsepool_run(repo_t *repo, const repo_file_t *files, const size_t *idx, siz
 		for (i = 0; i < n; i++)
 			if (retry[order[i]])
 				order[j++] = order[i];
-		memset(P, 0, sizeof *P);
-		P->repo = repo;
-		P->files = files;
-		P->idx = idx;
-		P->n = n;
-		P->worktree = worktree;
-		P->cap = cap;
-		P->order = order;
-		P->norder = j;
-		P->retry = retry;
 		memset(retry, 0, n + 1);
+		pp_pass_init(P, repo, files, idx, n, worktree, cap, order, j, retry);
 		if (pp_run_pass(P, (size_t)jobs > j ? (int)j : jobs, results) < 0)
 			goto cleanup;
 	}
