@@ -32,6 +32,11 @@
 #define MAX_UNROLL 100000      /* iterations of one loop */
 #define MAX_SAME_FN 6          /* recursion of one function */
 #define MAX_FWD_UNROLL 512     /* iterations of a forward loop read one by one */
+/* The interpreter's memory: steps bound it only where a step allocates a
+ * little, and one step can make a list of MAX_UNROLL items (a range to
+ * iterate: ~7 MB); a fuzzed job of nested loops over such ranges took 3.7
+ * GB.  Past this, the analysis stops as when its steps run out. */
+#define MAX_ARENA_BYTES ((size_t)1 << 30)
 #define MAX_FN_STEPS (MAX_STEPS / 16)  /* a function that has cost this much is not entered again */
 
 enum mode { M_JOB = 0, M_FWD };
@@ -111,6 +116,7 @@ struct interp {
 	 * was a tenth of an analysis */
 	struct amemo { const void *file; const void *key; int line; const char *s; } *amemo;
 	struct amemo *tmemo;
+	struct amemo *genmemo;         /* is_generator() by def (line: 1 + answer) */
 	struct fncost { const void *def; long steps; int noted; } *fncost;   /* by def, open addressing */
 	size_t nfncost, capfncost;
 	struct prog *prog;
@@ -331,6 +337,22 @@ static const char *text_of(struct frame *f, const struct ast_hdr *node)
 	return m->s;
 }
 
+/* Whether the function `def` is a generator (a yield in its own body): a
+ * walk of the body, once per def (every call asks). */
+static int is_generator_walk(const struct ast_hdr *def);
+
+static int is_generator(struct interp *in, const struct ast_hdr *def)
+{
+	struct amemo *m = amemo_slot(&in->genmemo, def, def, 0);
+
+	if (m->key != def || !m->line) {
+		m->file = def;
+		m->key = def;
+		m->line = 1 + is_generator_walk(def);
+	}
+	return m->line - 1;
+}
+
 static void note(struct interp *in, const char *anchor, const char *what, const char *reason)
 {
 	size_t i;
@@ -486,6 +508,12 @@ static int budget(struct frame *f)
 
 	if (in->trace_steps && (in->steps & 1023) == 0)
 		trace_step(in, f);
+	if (in->steps < MAX_STEPS && ast_arena_reserved(in->a) > MAX_ARENA_BYTES) {
+		in->steps = MAX_STEPS;
+		in->budget_noted = 1;
+		note(in, f->file->path, "the analysis memory budget",
+		     "stopped after its values took 1 GiB; later values are unknown");
+	}
 	if (++in->steps <= MAX_STEPS)
 		return 1;
 	if (!in->budget_noted) {
@@ -869,7 +897,7 @@ static int contains_yield_cb(const struct ast_hdr *n, void *ctx)
 	return ast_visit_children(n, contains_yield_cb, ctx);
 }
 
-static int is_generator(const struct ast_hdr *def)
+static int is_generator_walk(const struct ast_hdr *def)
 {
 	const struct ast_list *body = fn_body(def);
 	unsigned i;
@@ -1165,7 +1193,7 @@ static value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, 
 	}
 	outermost = fn_active(in, fn->def) == 0;
 	steps0 = in->steps;
-	if (is_generator(fn->def) && !in->run_generators && fn != in->gen_entering) {
+	if (is_generator(in, fn->def) && !in->run_generators && fn != in->gen_entering) {
 		/* a generator object: its body is read when it is iterated */
 		struct vinst *g;
 		struct vgen *st;
@@ -5773,7 +5801,7 @@ static enum flow run_body_once(struct frame *f, const struct ast_list *body, lon
 	return fl == FL_BREAK || fl == FL_CONTINUE ? FL_NORMAL : fl;
 }
 
-static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct vseq *items);
+static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct vseq *items, const value_t *range);
 
 static enum flow exec_for(struct frame *f, const struct ast_For *s)
 {
@@ -5829,6 +5857,20 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 			assign(f, s->target, v_unknown(in->a, text_of(f, s->target), "the loop variable"));
 			return run_body_once(f, &s->body, range_len(it), it->expr ? it->expr : expr, it->src, it->via, NULL);
 		}
+		/* range(n), n <= MAX_UNROLL: the same, without making the n
+		 * items (only the first and the count are used below; making
+		 * them cost ~7 MB a loop, and a fuzzed job of nested loops 3.7
+		 * GB) */
+		if (it->k == VK_RANGE) {
+			long long n = range_len(it);
+
+			if (n <= 0)
+				return FL_NORMAL;
+			assign(f, s->target, n == 1 ? v_int(in->a, it->u.range.start)
+			                    : v_unknown(in->a, text_of(f, s->target), "the loop variable"));
+			return run_body_once(f, &s->body, n, it->expr ? it->expr : afmt(in, "len(%s)", expr),
+			                     it->src, it->via, NULL);
+		}
 		/* enumerate/zip over a container: the same, with the index unknown */
 		why = iter_items(f, it, &items);
 		if (!why && items && it->k != VK_RANGE && items->n <= MAX_FWD_UNROLL) {
@@ -5864,7 +5906,14 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		                     afmt(in, "the trip count of `for ... in %s` is not known%s%s", expr,
 		                          why && why->reason ? ": " : "", why && why->reason ? why->reason : ""));
 	}
-	why = iter_items(f, it, &items);
+	/* A range is iterated without making its items first: a loop that
+	 * stops after one iteration (below) would otherwise have made up to
+	 * MAX_UNROLL of them (~7 MB), again at each of its executions. */
+	if (it->k == VK_RANGE && range_len(it) <= MAX_UNROLL) {
+		why = NULL;
+		items = NULL;
+	} else
+		why = iter_items(f, it, &items);
 	if (why) {
 		/* read the body once; lists built in it have an unknown length */
 		const char *omr = f->mult_reason, *ome = f->mult_expr;
@@ -5923,11 +5972,11 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		const struct jctx *ojc = f->jc;
 		enum flow fl = FL_NORMAL;
 
-		lj->trips = (long long)items->n;
+		lj->trips = items ? (long long)items->n : range_len(it);
 		if (it->k == VK_RANGE && it->expr)
 			lj->period_expr = it->expr;     /* for a loop: the trip count's expression */
 		f->jc = lj;
-		fl = exec_for_items(f, s, items);
+		fl = exec_for_items(f, s, items, items ? NULL : it);
 		f->jc = ojc;
 		return fl;
 	}
@@ -5948,12 +5997,14 @@ static int runtime_events(const struct interp *in, size_t from)
 	return 0;
 }
 
-static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct vseq *items)
+/* The loop over items->items, or (items NULL) over the values of `range`,
+ * made one at a time. */
+static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct vseq *items, const value_t *range)
 {
 	struct interp *in = f->in;
-	size_t i;
+	size_t i, n = items ? items->n : (size_t)(range_len(range) > 0 ? range_len(range) : 0);
 
-	for (i = 0; i < items->n; i++) {
+	for (i = 0; i < n; i++) {
 		long long before = in->job_events;
 		size_t sev_before = in->nsev;
 		enum flow fl;
@@ -5961,7 +6012,9 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 
 		if (!budget(f))
 			break;
-		assign(f, s->target, items->items[i]);
+		assign(f, s->target, items ? items->items[i]
+		                     : v_int(in->a, (long long)((__int128)range->u.range.start +
+		                                                (__int128)i * range->u.range.step)));
 		f->loop_anchor = anchor_at(f, &s->h);
 		fl = exec_block(f, &s->body);
 		f->loop_anchor = ol;
@@ -6592,6 +6645,7 @@ void interp_free(struct interp *in)
 	free(in->strs);
 	free(in->amemo);
 	free(in->tmemo);
+	free(in->genmemo);
 	free(in->fncost);
 	free(in);
 }
