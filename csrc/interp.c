@@ -220,25 +220,21 @@ static value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const
  * The arena owns the strings; the table only points at them. */
 static const char *intern(struct interp *in, const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = fnv1a(FNV1A_INIT, s, n);
 	size_t i, mask;
 
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
 	if ((in->nstr + 1) * 2 > in->capstr) {
 		size_t cap = in->capstr ? in->capstr * 2 : 4096, k;
 		const char **t = xcalloc(cap, sizeof *t);
 
 		for (k = 0; k < in->capstr; k++) {
 			const char *x = in->strs[k];
-			uint64_t hx = 1469598103934665603ULL;
-			size_t j, len;
+			uint64_t hx;
+			size_t j;
 
 			if (!x)
 				continue;
-			len = strlen(x);
-			for (j = 0; j < len; j++)
-				hx = (hx ^ (unsigned char)x[j]) * 1099511628211ULL;
+			hx = fnv1a(FNV1A_INIT, x, strlen(x));
 			for (j = (size_t)hx & (cap - 1); t[j]; j = (j + 1) & (cap - 1))
 				;
 			t[j] = x;

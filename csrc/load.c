@@ -11,11 +11,11 @@
 #include "ecg/err.h"
 #include "ecg/helpers.h"
 #include "ecg/load.h"
-#include "ecg/treecache.h"
 #include "ecg/parsepool.h"
 #include "ecg/pyast.h"
 #include "ecg/pyrt.h"
 #include "ecg/records.h"
+#include "ecg/treecache.h"
 #include "ecg/util.h"
 
 char *load_norm_path(const char *p)
@@ -165,10 +165,6 @@ static void load_file_entry(struct load *L, const repo_file_t *f)
 	cJSON_AddItemToArray(L->files, fe);
 }
 
-/* Read and parse one file: its entry goes to `files`, a problem to
- * parse_errors (and a warning).  On return *data and *len hold its bytes
- * (NULL when it could not be read) and, when keep, *arena and *mod its tree
- * (NULL when it did not parse).  0, or -1 if the runtime failed. */
 /* Whether a file of `len` bytes may come from the tree cache: the token
  * limit can never refuse it (at most a token a byte). */
 static int load_cacheable(size_t len)
@@ -178,6 +174,10 @@ static int load_cacheable(size_t len)
 	return lim == 0 || len <= lim;
 }
 
+/* Read and parse one file: its entry goes to `files`, a problem to
+ * parse_errors (and a warning).  On return *data and *len hold its bytes
+ * (NULL when it could not be read) and, when keep, *arena and *mod its tree
+ * (NULL when it did not parse).  0, or -1 if the runtime failed. */
 static int load_parse_file(struct load *L, const repo_file_t *f, int keep, char **data, size_t *len,
                            struct ast_arena **arena, struct ast_Module **cmod)
 {
@@ -272,7 +272,6 @@ static void load_reach(void *vctx, struct sfile *sf)
 {
 	struct load *L = vctx;
 	const repo_file_t *f = load_find(L, sf->path);
-
 	struct timespec t0, t1;
 	int rc;
 

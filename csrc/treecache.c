@@ -19,7 +19,7 @@
  * their 8 bytes in host order (the cache is this machine's).
  *
  * File: "ECGT", format byte, 3 zero bytes, payload length (8 bytes, host
- * order), FNV-1a 64 of the payload (8 bytes), payload.
+ * order), FNV-1a 64 of the payload (8 bytes, util.h), payload.
  */
 #include "config.h"
 
@@ -44,20 +44,6 @@
 /* a cache file bigger than this is not read (the largest tree ecg keeps,
  * --max-file-size's 10 MB of source, serialises to far less) */
 #define TC_MAX_FILE ((size_t)512 << 20)
-
-static uint64_t tc_fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *s = p;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= s[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
-#define TC_FNV_INIT 14695981039346656037ULL
 
 /* ------------------------------------------------------------------ encode */
 
@@ -513,7 +499,7 @@ int treecache_decode(const unsigned char *p, size_t len, struct ast_arena **aren
 static const char *tc_tag(void)
 {
 	static char tag[64];
-	uint64_t h = TC_FNV_INIT;
+	uint64_t h = FNV1A_INIT;
 	unsigned k, i;
 
 	if (tag[0])
@@ -523,15 +509,15 @@ static const char *tc_tag(void)
 		unsigned char meta[5] = { (unsigned char)(ki->size & 0xff), (unsigned char)(ki->size >> 8),
 		                          ki->cat, ki->has_pos, ki->nfields };
 
-		h = tc_fnv(h, ki->name, strlen(ki->name) + 1);
-		h = tc_fnv(h, meta, sizeof meta);
+		h = fnv1a(h, ki->name, strlen(ki->name) + 1);
+		h = fnv1a(h, meta, sizeof meta);
 		for (i = 0; i < ki->nfields; i++) {
 			const struct ast_field *f = &ki->fields[i];
 			unsigned char fm[5] = { f->type, f->cat, f->null_items, (unsigned char)(f->offset & 0xff),
 			                        (unsigned char)(f->offset >> 8) };
 
-			h = tc_fnv(h, f->name, strlen(f->name) + 1);
-			h = tc_fnv(h, fm, sizeof fm);
+			h = fnv1a(h, f->name, strlen(f->name) + 1);
+			h = fnv1a(h, fm, sizeof fm);
 		}
 	}
 	snprintf(tag, sizeof tag, "f%d-%08x-py%s", TC_FORMAT, (unsigned)(h ^ (h >> 32)), pyrt_version());
@@ -594,7 +580,7 @@ int treecache_load(const char *dir, const char *blob, struct ast_arena **arena, 
 		goto done;
 	memcpy(&plen, data + 8, 8);
 	memcpy(&sum, data + 16, 8);
-	if (plen != got - TC_HEAD || tc_fnv(TC_FNV_INIT, data + TC_HEAD, got - TC_HEAD) != sum)
+	if (plen != got - TC_HEAD || fnv1a(FNV1A_INIT, data + TC_HEAD, got - TC_HEAD) != sum)
 		goto done;
 	hit = treecache_decode(data + TC_HEAD, got - TC_HEAD, arena, mod);
 done:
@@ -643,7 +629,7 @@ int treecache_store(const char *dir, const char *blob, const struct ast_Module *
 	buf_add(&b, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
 	treecache_encode(mod, &b);
 	plen = b.len - TC_HEAD;
-	sum = tc_fnv(TC_FNV_INIT, b.buf + TC_HEAD, b.len - TC_HEAD);
+	sum = fnv1a(FNV1A_INIT, b.buf + TC_HEAD, b.len - TC_HEAD);
 	memcpy(b.buf + 8, &plen, 8);
 	memcpy(b.buf + 16, &sum, 8);
 

@@ -170,3 +170,13 @@ char *buf_detach(buf_t *b)
 	b->len = b->alloc = 0;
 	return s;
 }
+
+uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ s[i]) * 1099511628211ULL;
+	return h;
+}

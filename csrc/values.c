@@ -148,11 +148,8 @@ struct vdict_index {
 
 static uint64_t vdict_hash(const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ULL;
-	size_t i;
+	uint64_t h = fnv1a(FNV1A_INIT, s, n);
 
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
 	return h ^ (h >> 29);
 }
 

@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
@@ -40,5 +41,10 @@ void buf_vaddf(buf_t *b, const char *fmt, va_list ap);
 /* Hand the string to the caller (who frees it).  b is left released, as
  * after buf_free(): buf_init() it again to reuse it. */
 char *buf_detach(buf_t *b);
+
+/* FNV-1a over n bytes, continuing from h (FNV1A_INIT to start): the hash
+ * of ecg's string tables and the tree cache's checksum. */
+#define FNV1A_INIT 1469598103934665603ULL
+uint64_t fnv1a(uint64_t h, const void *p, size_t n);
 
 #endif
