@@ -190,19 +190,29 @@ static int load_parse_file(struct load *L, const repo_file_t *f, int keep, char 
 	*arena = NULL;
 	*cmod = NULL;
 	load_file_entry(L, f);
+	/* A blob whose tree is in the cache (treecache.h): neither read from
+	 * the repository (its bytes are kept with the tree) nor parsed again.
+	 * Not for a file the token limit or --max-file-size may refuse: the
+	 * limits are this run's. */
+	if (keep && L->o->cache_dir && f->kind == REPO_FILE &&
+	    treecache_load(L->o->cache_dir, f->blob, arena, cmod, data, len)) {
+		if (load_cacheable(*len) && *len <= L->o->max_file) {
+			L->cache_hits++;
+			return 0;
+		}
+		ast_arena_free(*arena);
+		free(*data);
+		*arena = NULL;
+		*cmod = NULL;
+		*data = NULL;
+		*len = 0;
+	}
 	if (repo_read(L->repo, f, L->o->worktree, L->o->max_file, data, len) < 0) {
 		records_add_parse_error(L->parse_errors, f->path, 0, 0, err_last());
 		load_warn(L, f->path, 0, 0, err_last());
 		err_clear();
 		*data = NULL;
 		*len = 0;
-		return 0;
-	}
-	/* A tree this blob already had (treecache.h): not parsed again.  (Not
-	 * for a file the token limit may refuse: the limit is this run's.) */
-	if (keep && L->o->cache_dir && load_cacheable(*len) &&
-	    treecache_load(L->o->cache_dir, f->blob, arena, cmod)) {
-		L->cache_hits++;
 		return 0;
 	}
 	rc = pyast_parse(f->path, *data, *len, &mod, &pe);
@@ -241,7 +251,7 @@ static int load_parse_file(struct load *L, const repo_file_t *f, int keep, char 
 	}
 	Py_DECREF(mod);
 	if (L->o->cache_dir && load_cacheable(*len))
-		(void)treecache_store(L->o->cache_dir, f->blob, *cmod);
+		(void)treecache_store(L->o->cache_dir, f->blob, *cmod, *data, *len);
 	return 0;
 }
 

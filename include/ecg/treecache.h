@@ -2,9 +2,10 @@
  *
  * Parsing is most of what an analysis costs on a large job (Megatron-LM:
  * 1.5 s of 2.1).  A blob's tree never changes, so the C tree of every file
- * the analysis parsed is written to a cache directory under the blob's sha
- * and read back instead of parsed the next time the same bytes are needed:
- * `ecg refresh` after a one-file change parses that file only.
+ * the analysis parsed is written to a cache directory under the blob's sha,
+ * with the blob's bytes, and read back instead of read from the repository
+ * and parsed the next time the same blob is needed: `ecg refresh` after a
+ * one-file change parses that file only.
  *
  * A cache file is named by the blob sha and by what makes its content
  * valid (the tree format, the ast.h field tables, the Python version of
@@ -31,13 +32,17 @@
 char *treecache_default_dir(void);
 
 /* Look `blob` (40 hex digits) up in `dir`.  1: *arena and *mod are the
- * tree (the caller owns the arena); 0: a miss (absent, stale, damaged:
- * nothing is set).  Never fails otherwise. */
-int treecache_load(const char *dir, const char *blob, struct ast_arena **arena, struct ast_Module **mod);
+ * tree (the caller owns the arena), *src and *srclen the blob's bytes as
+ * stored with it (newly allocated, NUL-terminated: the caller frees it);
+ * 0: a miss (absent, stale, damaged: all four are NULL/0).  Never fails
+ * otherwise. */
+int treecache_load(const char *dir, const char *blob, struct ast_arena **arena, struct ast_Module **mod,
+                   char **src, size_t *srclen);
 
-/* Store the tree of `blob`.  Best effort: returns 0 when written, -1 when
- * not (no error is set). */
-int treecache_store(const char *dir, const char *blob, const struct ast_Module *mod);
+/* Store the tree of `blob` and the blob's bytes `src` (`srclen` of them).
+ * Best effort: returns 0 when written, -1 when not (no error is set). */
+int treecache_store(const char *dir, const char *blob, const struct ast_Module *mod, const char *src,
+                    size_t srclen);
 
 /* The serialised form alone (the fuzz target and the unit test): append
  * the tree to `out`; read `len` bytes back into a new arena (1), or 0 when

@@ -87,6 +87,32 @@ ok $? "  --stats: the 4 trees come from the cache"
 same "$T/none" "$T/warm"
 ok $? "  the records are the same bytes"
 
+# a hit takes the file's bytes from the cache: with model.py's blob gone
+# from a copy of the repository, the warm cache still gives the same records
+cp -R "$R" "$T/job2"
+mb=$(git -C "$R" rev-parse HEAD:model.py)
+rm -f "$T/job2/.git/objects/$(echo "$mb" | cut -c1-2)/$(echo "$mb" | cut -c3-)"
+run_ecg extract --repo "$T/job2" --entry train.py -q --no-cache --out "$T/noblob0"
+is "$(json "$T/noblob0/computation_graph.json" "[e['message'][:30] for e in d['parse_errors'] if e['file'] == 'model.py']")" \
+	"[\"'model.py': cannot read blob b\"]" "without the cache, a missing blob is a file that cannot be read"
+run_ecg extract --repo "$T/job2" --entry train.py -q --cache-dir "$C" --out "$T/noblob" --stats
+is "$rc" 0 "with the cache: exit 0"
+grep -q 'reading and parsing 4 files.*(4 trees from the cache)' "$T/err"
+ok $? "  --stats: the 4 files come from the cache, model.py's bytes too"
+same "$T/none" "$T/noblob"
+ok $? "  the records are the same bytes (the source's text included)"
+
+# the run's limits hold for cached files: --max-file-size smaller than
+# model.py (and not than train.py) refuses it with the cache as without
+lim=$(( $(wc -c <"$R/model.py") - 1 ))
+run_ecg extract --repo "$R" --entry train.py -q --no-cache --max-file-size $lim --out "$T/small0"
+run_ecg extract --repo "$R" --entry train.py -q --cache-dir "$C" --max-file-size $lim --out "$T/small" --stats
+is "$rc" 0 "--max-file-size below a cached file: exit 0"
+is "$(json "$T/small/computation_graph.json" "len([e for e in d['parse_errors'] if e['file'] == 'model.py'])")" 1 \
+	"  model.py is refused as too big"
+same "$T/small0" "$T/small"
+ok $? "  the records are those of --no-cache with the same limit"
+
 # the default place: $XDG_CACHE_HOME/ecg, else $HOME/.cache/ecg
 run_ecg extract --repo "$R" --entry train.py -q --out "$T/dflt"
 is "$(find "$T/.cache/ecg/trees" -name '*.t' | wc -l | tr -d ' ')" 4 "by default the trees go to \$HOME/.cache/ecg"
