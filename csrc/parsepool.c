@@ -374,13 +374,12 @@ cleanup:
 }
 
 /* Biggest first; equal sizes in their given order. */
-static const repo_file_t *pp_sort_files;
-static const size_t *pp_sort_idx;
+static const size_t *pp_sort_size;
 
 static int pp_order_cmp(const void *a, const void *b)
 {
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	size_t sx = pp_sort_files[pp_sort_idx[x]].size, sy = pp_sort_files[pp_sort_idx[y]].size;
+	size_t sx = pp_sort_size[x], sy = pp_sort_size[y];
 
 	if (sx != sy)
 		return sx > sy ? -1 : 1;
@@ -409,7 +408,7 @@ int parsepool_run(repo_t *repo, const repo_file_t *files, const size_t *idx, siz
 {
 	struct pp_pass *P = NULL;
 	unsigned char *retry = NULL;
-	size_t *order = NULL;
+	size_t *order = NULL, *size;
 	size_t i, nretry;
 	int rc = -1;
 
@@ -428,11 +427,15 @@ int parsepool_run(repo_t *repo, const repo_file_t *files, const size_t *idx, siz
 	 * between workers.  Which worker parses which file does not change
 	 * any result. */
 	order = xmalloc((n + 1) * sizeof *order);
-	for (i = 0; i < n; i++)
+	size = xmalloc((n + 1) * sizeof *size);
+	for (i = 0; i < n; i++) {
 		order[i] = i;
-	pp_sort_files = files;
-	pp_sort_idx = idx;
+		size[i] = repo_file_size(repo, &files[idx[i]]);
+	}
+	pp_sort_size = size;
 	qsort(order, n, sizeof *order, pp_order_cmp);
+	pp_sort_size = NULL;
+	free(size);
 	retry = xcalloc(n + 1, 1);
 
 	/* The first parse builds the ast classes: once, here (if the caller

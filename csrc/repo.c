@@ -369,7 +369,6 @@ int repo_resolve(repo_t *r, const char *rev, char sha[41])
 
 struct repo_list {
 	repo_t *r;
-	git_odb *odb;          /* commit mode */
 	const char *suffix;
 	repo_file_t *files;
 	size_t n, alloc;
@@ -445,7 +444,6 @@ static int repo_tree_cb(const char *root, const git_tree_entry *e,
 	const git_oid *oid = git_tree_entry_id(e);
 	git_filemode_t mode = git_tree_entry_filemode(e);
 	git_blob *blob = NULL;
-	git_object_t type;
 	repo_file_t *f;
 	char *path;
 	size_t len;
@@ -462,15 +460,11 @@ static int repo_tree_cb(const char *root, const git_tree_entry *e,
 	case GIT_FILEMODE_BLOB:
 	case GIT_FILEMODE_BLOB_EXECUTABLE:
 		f = repo_list_add(l, path, REPO_FILE);
-		/* The header only: the blob is inflated once, when read. */
-		/* A blob missing from the object store (a partial clone, a
+		/* Not even the header: repo_file_size() looks when asked.  A
+		 * blob missing from the object store (a partial clone, a
 		 * mirror without its large files) is this file's problem, not
 		 * the listing's: repo_read() reports it. */
-		if (git_odb_read_header(&len, &type, l->odb, oid) < 0) {
-			git_error_clear();
-			len = 0;
-		}
-		f->size = len;
+		f->size = REPO_SIZE_UNKNOWN;
 		break;
 	case GIT_FILEMODE_LINK:
 		f = repo_list_add(l, path, REPO_SYMLINK);
@@ -509,11 +503,6 @@ static int repo_list_commit(struct repo_list *l, const char *commit)
 		        commit, l->r->name, repo_gerr("unknown error"));
 		goto cleanup;
 	}
-	if (git_repository_odb(&l->odb, l->r->git) < 0) {
-		err_set(ECG_EXIT_INPUT, "cannot open the object database of %s: %s",
-		        l->r->name, repo_gerr("unknown error"));
-		goto cleanup;
-	}
 	rc = git_tree_walk(tree, GIT_TREEWALK_PRE, repo_tree_cb, l);
 	if (rc < 0) {
 		if (!l->failed)
@@ -523,8 +512,6 @@ static int repo_list_commit(struct repo_list *l, const char *commit)
 	}
 	ret = 0;
 cleanup:
-	git_odb_free(l->odb);
-	l->odb = NULL;
 	git_tree_free(tree);
 	git_commit_free(c);
 	return ret;
@@ -866,6 +853,25 @@ cleanup:
 	git_blob_free(blob);
 	git_odb_free(odb);
 	return ret;
+}
+
+size_t repo_file_size(repo_t *r, const repo_file_t *f)
+{
+	git_odb *odb = NULL;
+	git_object_t type;
+	git_oid oid;
+	size_t size = 0;
+
+	if (f->kind != REPO_FILE)
+		return 0;
+	if (f->size != REPO_SIZE_UNKNOWN)
+		return f->size;
+	if (git_oid_fromstrn(&oid, f->blob, strlen(f->blob)) < 0 || git_repository_odb(&odb, r->git) < 0 ||
+	    git_odb_read_header(&size, &type, odb, &oid) < 0)
+		size = 0;
+	git_error_clear();
+	git_odb_free(odb);
+	return size;
 }
 
 static int repo_read_disk(repo_t *r, const repo_file_t *f, size_t cap,

@@ -27,8 +27,12 @@ typedef struct {
 	                        the submodule commit */
 	enum repo_kind kind;
 	char *link_target;   /* owned; REPO_SYMLINK only, else NULL */
-	size_t size;         /* bytes, for REPO_FILE; 0 otherwise */
+	size_t size;         /* bytes, for REPO_FILE in --worktree mode;
+	                        REPO_SIZE_UNKNOWN for a commit's file (see
+	                        repo_file_size()); 0 otherwise */
 } repo_file_t;
+
+#define REPO_SIZE_UNKNOWN ((size_t)-1)
 
 /* Start libgit2's global initialisation in a background thread, to be
  * joined by the next repo_open() (whatever its outcome).  Only a head
@@ -61,6 +65,13 @@ int repo_resolve(repo_t *r, const char *rev, char sha[41]);
 int repo_list(repo_t *r, const char *commit, int worktree, const char *suffix,
               repo_file_t **out, size_t *n);
 void repo_files_free(repo_file_t *files, size_t n);
+
+/* The size of a REPO_FILE in bytes: f->size when known, else from the
+ * blob's header (a commit's listing does not look: the analysis reads a
+ * few hundred of a repository's thousands of files, and a header lookup
+ * in a pack costs about as much as the read).  0 when the blob is missing
+ * or f is not a REPO_FILE.  Never fails otherwise. */
+size_t repo_file_size(repo_t *r, const repo_file_t *f);
 
 /* Read a REPO_FILE's bytes: from its blob, or from disk in work-tree mode.
  * Files over `cap` bytes are refused.  On success *data (NUL-terminated, so
