@@ -117,6 +117,7 @@ struct interp {
 	struct amemo { const void *file; const void *key; int line; const char *s; } *amemo;
 	struct amemo *tmemo;
 	struct amemo *genmemo;         /* is_generator() by def (line: 1 + answer) */
+	struct fmemo { const char *fmt, *a, *b, *s; } *fmemo;   /* afmt_memo() */
 	struct fncost { const void *def; long steps; int noted; } *fncost;   /* by def, open addressing */
 	size_t nfncost, capfncost;
 	struct prog *prog;
@@ -310,6 +311,34 @@ static const char *anchor_at(struct frame *f, const struct ast_hdr *node)
 	m->key = q;
 	m->line = line;
 	m->s = afmt(f->in, "%s:%s:%d", f->file->path, q, line);
+	return m->s;
+}
+
+/* afmt(in, fmt, a[, b]) where a and b are strings whose address says
+ * what they hold (interned: text_of(), afmt(), astr(); or literals): the
+ * result remembered by those three addresses (a direct-mapped table).
+ * "not (%s)" for every undecided `if`, "for %s in %s" for every loop: the
+ * formatting and interning was a tenth of an analysis.  b is NULL for a
+ * format with one %s. */
+static const char *afmt_memo(struct interp *in, const char *fmt, const char *a, const char *b)
+{
+	uintptr_t h = ((uintptr_t)fmt >> 3) * 31 + ((uintptr_t)a >> 3) * 17 + ((uintptr_t)b >> 3);
+	struct fmemo *m;
+
+	if (!in->fmemo)
+		in->fmemo = xcalloc(AMEMO_SIZE, sizeof *in->fmemo);
+	h ^= h >> 13;
+	m = &in->fmemo[h & (AMEMO_SIZE - 1)];
+	if (m->s && m->fmt == fmt && m->a == a && m->b == b)
+		return m->s;
+	m->fmt = fmt;
+	m->a = a;
+	m->b = b;
+	/* fmt: a literal with one %s (b NULL) or two, at each call below */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	m->s = b ? afmt(in, fmt, a, b) : afmt(in, fmt, a);
+#pragma GCC diagnostic pop
 	return m->s;
 }
 
@@ -5919,12 +5948,12 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		int from_loader = is_loader(it);
 		struct jctx *lj;
 
-		lj = (struct jctx *)jc_push(f, JC_LOOP, anchor_at(f, &s->h), afmt(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)));
+		lj = (struct jctx *)jc_push(f, JC_LOOP, anchor_at(f, &s->h), afmt_memo(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)));
 		f->jc = lj;
 		if (from_loader) {
-			value_t *batch = loader_batch(f, it->u.inst, afmt(in, "for ... in %s", text_of(f, s->iter)), &s->h);
+			value_t *batch = loader_batch(f, it->u.inst, afmt_memo(in, "for ... in %s", text_of(f, s->iter), NULL), &s->h);
 
-			f->mult_reason = afmt(in, "built in a loop over %s, whose length is not known", text_of(f, s->iter));
+			f->mult_reason = afmt_memo(in, "built in a loop over %s, whose length is not known", text_of(f, s->iter), NULL);
 			f->mult_expr = text_of(f, s->iter);
 			if (vdict_gets(it->u.inst->attrs, "__enumerate__")) {
 				value_t *pair = v_seq(in->a, VK_TUPLE, 2);
@@ -5943,7 +5972,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 			return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
 		}
 
-		f->mult_reason = afmt(in, "built in a loop over %s, whose length is not known", text_of(f, s->iter));
+		f->mult_reason = afmt_memo(in, "built in a loop over %s, whose length is not known", text_of(f, s->iter), NULL);
 		f->mult_expr = text_of(f, s->iter);
 		f->loop_anchor = anchor_at(f, &s->h);
 		if (is_gen_value(it))
@@ -5964,7 +5993,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 	{
 		/* a known iterable: its trip count is known too */
 		struct jctx *lj = (struct jctx *)jc_push(f, JC_LOOP, anchor_at(f, &s->h),
-		                                         afmt(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)));
+		                                         afmt_memo(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)));
 		const struct jctx *ojc = f->jc;
 		enum flow fl = FL_NORMAL;
 
@@ -6105,7 +6134,8 @@ static void dict_restore(struct interp *in, struct vdict *d, const struct vdict 
 /* After both paths of an undecided `if`: d holds the else path's names.
  * A name both paths left alike keeps its value; tensors stay tensors; a
  * module built on one path is kept (it is conditional, and says so); any
- * other difference is unknown, depending on the condition. */
+ * other difference is unknown, depending on the condition (cond: its
+ * text_of(), interned). */
 static void merge_branches(struct frame *f, struct vdict *d, const struct vdict *before,
                            const struct vdict *body, const char *cond)
 {
@@ -6139,7 +6169,7 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 			r = a ? a : b;      /* bound on one path only: it exists if that path ran */
 		} else {
 			r = v_unknown(in->a, k->k == VK_STR ? k->u.str.s : NULL,
-			              afmt(in, "depends on `%s`, which is not decided here", cond));
+			              afmt_memo(in, "depends on `%s`, which is not decided here", cond, NULL));
 		}
 		merged.vals[i] = r;
 	}
@@ -6183,7 +6213,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		f->in->ev.main_guard = anchor_at(f, &s->h);
 	if (t == 1 || t == 0) {
 		if (f->mode == M_FWD) {
-			f->cond = t ? text : afmt(f->in, "not (%s)", text);
+			f->cond = t ? text : afmt_memo(f->in, "not (%s)", text, NULL);
 			f->cond_taken = 1;
 		}
 		fl = exec_block(f, t ? &s->body : &s->orelse);
@@ -6208,8 +6238,8 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		dict_save(f->in, d, &after_body);
 		dict_restore(f->in, d, &snap);
 		if (f->mode != M_FWD)
-			f->jc = jc_push(f, JC_COND, anchor_at(f, &s->h), afmt(f->in, "not (%s)", text));
-		f->cond = afmt(f->in, "not (%s)", text);
+			f->jc = jc_push(f, JC_COND, anchor_at(f, &s->h), afmt_memo(f->in, "not (%s)", text, NULL));
+		f->cond = afmt_memo(f->in, "not (%s)", text, NULL);
 		fl2 = exec_block(f, &s->orelse);
 		f->jc = ojc;
 		if (fl == FL_RETURN || fl == FL_RAISE)
@@ -6642,6 +6672,7 @@ void interp_free(struct interp *in)
 	free(in->amemo);
 	free(in->tmemo);
 	free(in->genmemo);
+	free(in->fmemo);
 	free(in->fncost);
 	free(in);
 }
