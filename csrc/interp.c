@@ -118,7 +118,12 @@ struct interp {
 	struct amemo *tmemo;
 	struct amemo *genmemo;         /* is_generator() by def (line: 1 + answer) */
 	struct fmemo { const char *fmt, *a, *b, *s; } *fmemo;   /* afmt_memo() */
-	struct fncost { const void *def; long steps; int noted; } *fncost;   /* by def, open addressing */
+	struct fncost {                /* by def, open addressing */
+		const void *def;
+		long steps;            /* spent in its finished outermost calls */
+		long since;            /* in->steps when its running outermost call began */
+		int noted;
+	} *fncost;
 	size_t nfncost, capfncost;
 	struct prog *prog;
 	const struct catalog *cat;
@@ -1199,15 +1204,17 @@ static value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, 
 	size_t i;
 	struct fncost *cost;
 	long steps0;
-	int outermost;
+	int outermost, nact = 0;
 
-	if (in->depth >= MAX_DEPTH || fn_active(in, fn->def) >= MAX_SAME_FN)
+	if (in->depth >= MAX_DEPTH || (nact = fn_active(in, fn->def)) >= MAX_SAME_FN)
 		return unknown_at(f, site, in->depth >= MAX_DEPTH ? "calls nested too deeply to follow"
 		                                                 : "a recursive call");
 	cost = fn_cost(in, fn->def);
-	if (cost->steps > MAX_FN_STEPS) {
+	if (cost->steps + (nact ? in->steps - cost->since : 0) > MAX_FN_STEPS) {
 		/* a helper that recurses over data or loops over a whole state
-		 * dict: it has had its share of the budget */
+		 * dict: it has had its share of the budget (a recursive one
+		 * counts what its running outermost call has spent so far:
+		 * one merge over a model's state dict took 680,000 steps) */
 		if (!cost->noted) {
 			cost->noted = 1;
 			note(in, afmt(in, "%s:%s:%d", fn->file->path, fn->qualname, fn->def->line), "a costly function",
@@ -1216,8 +1223,10 @@ static value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, 
 		}
 		return unknown_at(f, site, "a function not followed again (it cost too many evaluation steps)");
 	}
-	outermost = fn_active(in, fn->def) == 0;
+	outermost = nact == 0;
 	steps0 = in->steps;
+	if (outermost)
+		cost->since = steps0;
 	if (is_generator(in, fn->def) && !in->run_generators && fn != in->gen_entering) {
 		/* a generator object: its body is read when it is iterated */
 		struct vinst *g;

@@ -138,4 +138,48 @@ G3="$T/o--worktree/computation_graph.json"
 ok "$(json "$G3" "not any('up/' in f['path'] for f in d['files'])" | grep -qx True; echo $?)" \
 	"--worktree: a directory symlink loop (pkg/up -> ..) is not walked"
 
+# a recursive walk over data (a checkpoint's state-dict merge): its running
+# outermost call is charged for what it has spent so far, so it stops at
+# its share of the budget and the job after it is still read
+R2="$T/recwalk"
+mkrepo "$R2"
+cat >"$R2/train.py" <<'PY'
+import torch
+import torch.nn as nn
+
+
+def merge(state, depth):
+    if depth == 0:
+        total = 0
+        for i in range(20000):
+            total = total + i
+        return total
+    out = {}
+    for k in range(4):
+        out[k] = merge(state, depth - 1)
+    return out
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 8)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+merged = merge({}, 4)
+model = Net()
+y = model(torch.randn(2, 8))
+PY
+commit "$R2" "a recursive walk"
+run_ecg extract --repo "$R2" --entry train.py --no-cache --out "$T/rw" -q
+is "$rc" 0 "a recursive walk of 15,000,000 steps: exit 0"
+G4="$T/rw/computation_graph.json"
+is "$(json "$G4" "[(u['anchor'], u['what']) for u in d['unresolved']]")" \
+	"[('train.py:merge:5', 'a costly function')]" "  the walk is a costly function, not followed past its share"
+is "$(json "$G4" "[m['id'] for m in d['modules']]")" "['', 'fc', 'fc#1']" \
+	"  and the model after it is read (the run's step budget did not run out)"
+
 done_testing
