@@ -19,7 +19,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "ecg/catalog_glue.h"
 #include <cjson/cJSON.h>
@@ -177,9 +176,9 @@ static int has_ema(const char *s)
 	for (p = s; p && *p; p++) {
 		int starts, ends;
 
-		/* p[0..2] are "ema" in any case before p[2] and p[3] are read
-		 * (p[3] is at most the terminating NUL then) */
-		if (strncasecmp(p, "ema", 3) != 0)
+		/* p[0..2] are "ema" in any case before p[3] is read (it is at
+		 * most the terminating NUL then); a NUL stops the && chain */
+		if ((p[0] | 0x20) != 'e' || (p[1] | 0x20) != 'm' || (p[2] | 0x20) != 'a')
 			continue;
 		starts = p == s || !(p[-1] >= 'a' && p[-1] <= 'z') || p[0] == 'E';
 		ends = !(p[3] >= 'a' && p[3] <= 'z') || p[2] == 'A';

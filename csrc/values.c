@@ -253,6 +253,19 @@ static long vdict_find(const struct vdict *d, const value_t *key)
 		return -1;
 	if (key && key->k == VK_STR && (ix = vdict_index(d)) != NULL)
 		return vdict_index_find(d, ix, key->u.str.s, key->u.str.len);
+	if (key && key->k == VK_STR) {
+		/* value_key_eq() for a string key, without its call per key */
+		const char *s = key->u.str.s;
+		size_t n = key->u.str.len;
+
+		for (i = 0; i < d->n; i++) {
+			const value_t *k = d->keys[i];
+
+			if (k == key || (k && k->k == VK_STR && k->u.str.len == n && !memcmp(k->u.str.s, s, n)))
+				return (long)i;
+		}
+		return -1;
+	}
 	for (i = 0; i < d->n; i++)
 		if (value_key_eq(d->keys[i], key))
 			return (long)i;
