@@ -883,7 +883,11 @@ out:
 	check_free(&k);
 	if (k.py_started) {
 		astconv_fini();
-		pyrt_fini();
+		/* when the job is read next (rc 0), it parses with this one */
+		if (rc == 0)
+			pyrt_release();
+		else
+			pyrt_fini();
 	}
 	return rc;
 }

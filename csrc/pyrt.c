@@ -46,6 +46,7 @@ static char *pyrt_helpers; /* owned copy of the helpers directory, or NULL */
 static int pyrt_preinited; /* pyrt_preinit() succeeded (until pyrt_fini()) */
 static int pyrt_core_only; /* started, its main phase not run yet (pyrt_init_lazy) */
 static int pyrt_core_left; /* a core-only interpreter that pyrt_fini() left running */
+static int pyrt_full_left; /* a complete one that pyrt_release() left running */
 
 /* CPython's two-phase start (PEP 587's provisional API: PyConfig._init_main
  * and _Py_InitializeMain(), in 3.8 to 3.13).  Elsewhere pyrt_init_lazy()
@@ -410,6 +411,15 @@ static int pyrt_start(const char *helpers_dir, int lazy)
 	PyStatus st;
 	int rc = -1;
 
+	if (pyrt_full_left && !pyrt_started) {
+		/* still there, as pyrt_release() left it: complete */
+		pyrt_started = 1;
+		pyrt_core_only = 0;
+		pyrt_full_left = 0;
+		free(pyrt_helpers);
+		pyrt_helpers = helpers_dir ? xstrdup(helpers_dir) : NULL;
+		return 0;
+	}
 	if (pyrt_started || Py_IsInitialized())
 		return err_set(ECG_EXIT_INTERNAL,
 		               "python: the interpreter is already initialised");
@@ -504,8 +514,26 @@ int pyrt_init_lazy(const char *helpers_dir)
 	return pyrt_start(helpers_dir, 1);
 }
 
+void pyrt_release(void)
+{
+	if (pyrt_started && !pyrt_core_only && Py_IsInitialized()) {
+		PyErr_Clear();
+		pyrt_full_left = 1;
+		pyrt_started = 0;
+		free(pyrt_helpers);
+		pyrt_helpers = NULL;
+		return;
+	}
+	pyrt_fini();
+}
+
 void pyrt_fini(void)
 {
+	if (!pyrt_started && pyrt_full_left) {
+		/* what pyrt_release() left and no pyrt_init*() took up */
+		pyrt_started = 1;
+		pyrt_full_left = 0;
+	}
 	if (pyrt_started && pyrt_core_only) {
 		/* Py_FinalizeEx() does nothing to an interpreter whose main
 		 * phase never ran, and running it only to finalize costs
