@@ -127,6 +127,8 @@ struct extract_opts {
 	int no_cache;               /* --no-cache */
 	char **job_argv;            /* after `--`: the job's own command line */
 	size_t job_argc;
+	const char **prefetch;      /* refresh: the paths the records' job read */
+	size_t nprefetch;
 };
 
 static int extract_parse_size(const char *s, size_t *out)
@@ -500,6 +502,8 @@ static int extract_build(const struct extract_opts *o_, const cJSON *inline_over
 		cache_dir = o.cache_dir ? xstrdup(o.cache_dir) : treecache_default_dir();
 	lo.cache_dir = cache_dir;
 	lo.parse_only = o.entry == NULL;
+	lo.prefetch = o.prefetch;
+	lo.nprefetch = o.nprefetch;
 	pyast_set_max_tokens(o.max_tokens);
 	loaded = 1;
 	if (load_open(&L, &lo) < 0)
@@ -978,6 +982,18 @@ int cmd_refresh(int argc, char **argv)
 				o.sets[n++] = x->valuestring;
 		o.nsets = n;
 	}
+	/* the files the job read last time: their trees are read ahead */
+	{
+		const cJSON *fl = cJSON_GetObjectItemCaseSensitive(og, "files"), *x;
+
+		o.prefetch = xcalloc((size_t)cJSON_GetArraySize(fl) + 1, sizeof *o.prefetch);
+		cJSON_ArrayForEach(x, fl) {
+			const char *p = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(x, "path"));
+
+			if (p)
+				o.prefetch[o.nprefetch++] = p;
+		}
+	}
 	a = cJSON_GetObjectItemCaseSensitive(inv, "config_values");
 	/* only moved code: move the anchors, read nothing else */
 	fast = o.worktree ? 0 : check_relocate(o.repo, o.rev, o.helpers_dir, og, os, &ng, &ns);
@@ -1019,5 +1035,6 @@ cleanup:
 	free(dir);
 	free(argvv);
 	free(o.sets);
+	free(o.prefetch);
 	return rc;
 }

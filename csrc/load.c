@@ -116,7 +116,24 @@ int load_open(struct load *L, const struct load_opts *o)
 		return err_set(ECG_EXIT_USAGE, "--worktree: '%s' is a bare repository, it has no work tree", o->repo);
 	if (repo_resolve(L->repo, o->rev, L->commit) < 0)
 		return -1;
-	return repo_list(L->repo, L->commit, o->worktree, NULL, &L->all, &L->nall);
+	if (repo_list(L->repo, L->commit, o->worktree, NULL, &L->all, &L->nall) < 0)
+		return -1;
+	if (o->cache_dir && !o->parse_only && o->nprefetch) {
+		/* the trees of the files the job read last time, at this
+		 * revision's blobs, read ahead (treecache_prefetch_start) */
+		const char **blobs = xcalloc(o->nprefetch + 1, sizeof *blobs);
+		size_t i, n = 0;
+
+		for (i = 0; i < o->nprefetch; i++) {
+			const repo_file_t *f = o->prefetch[i] ? load_find(L, o->prefetch[i]) : NULL;
+
+			if (f && f->kind == REPO_FILE)
+				blobs[n++] = f->blob;
+		}
+		L->pf = treecache_prefetch_start(o->cache_dir, blobs, n);
+		free(blobs);
+	}
+	return 0;
 }
 
 int load_worktree_dirty(struct load *L, int *dirty)
@@ -195,7 +212,8 @@ static int load_parse_file(struct load *L, const repo_file_t *f, int keep, char 
 	 * Not for a file the token limit or --max-file-size may refuse: the
 	 * limits are this run's. */
 	if (keep && L->o->cache_dir && f->kind == REPO_FILE &&
-	    treecache_load(L->o->cache_dir, f->blob, arena, cmod, data, len)) {
+	    (treecache_prefetch_take(L->pf, f->blob, arena, cmod, data, len) ||
+	     treecache_load(L->o->cache_dir, f->blob, arena, cmod, data, len))) {
 		if (load_cacheable(*len) && *len <= L->o->max_file) {
 			L->cache_hits++;
 			return 0;
@@ -590,6 +608,8 @@ void load_free(struct load *L)
 {
 	PyObject *h = L->helper;
 
+	treecache_prefetch_stop(L->pf);
+	L->pf = NULL;
 	Py_XDECREF(h);
 	L->helper = NULL;
 	cJSON_Delete(L->files);

@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -721,4 +722,186 @@ done:
 	free(path);
 	buf_free(&b);
 	return rc;
+}
+
+/* ------------------------------------------------------------------ prefetch */
+
+enum { PF_PENDING, PF_LOADING, PF_DONE, PF_CLAIMED };
+
+struct tc_pf_item {
+	char blob[41];
+	int state;                      /* PF_* */
+	int hit;                        /* PF_DONE: treecache_load()'s answer */
+	struct ast_arena *arena;
+	struct ast_Module *mod;
+	char *src;
+	size_t srclen;
+};
+
+struct treecache_prefetch {
+	char *dir;
+	struct tc_pf_item *items;       /* in the order given, no two alike */
+	struct tc_pf_item **by_blob;    /* the same, sorted by blob */
+	size_t n;
+	pthread_mutex_t mu;
+	pthread_cond_t done;            /* an item became PF_DONE */
+	pthread_t thread;
+	int stop;
+};
+
+static int tc_pf_cmp(const void *a, const void *b)
+{
+	return strcmp((*(struct tc_pf_item *const *)a)->blob, (*(struct tc_pf_item *const *)b)->blob);
+}
+
+static void *tc_pf_main(void *arg)
+{
+	struct treecache_prefetch *pf = arg;
+	size_t i;
+
+	pthread_mutex_lock(&pf->mu);
+	for (i = 0; i < pf->n && !pf->stop; i++) {
+		struct tc_pf_item *it = &pf->items[i];
+		struct ast_arena *arena;
+		struct ast_Module *mod;
+		char *src;
+		size_t srclen;
+		int hit;
+
+		if (it->state != PF_PENDING)
+			continue;
+		it->state = PF_LOADING;
+		pthread_mutex_unlock(&pf->mu);
+		hit = treecache_load(pf->dir, it->blob, &arena, &mod, &src, &srclen);
+		pthread_mutex_lock(&pf->mu);
+		it->hit = hit;
+		it->arena = arena;
+		it->mod = mod;
+		it->src = src;
+		it->srclen = srclen;
+		it->state = PF_DONE;
+		pthread_cond_broadcast(&pf->done);
+	}
+	pthread_mutex_unlock(&pf->mu);
+	return NULL;
+}
+
+struct treecache_prefetch *treecache_prefetch_start(const char *dir, const char *const *blobs, size_t n)
+{
+	struct treecache_prefetch *pf;
+	size_t i, k = 0;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (!dir || n == 0 || ncpu < 2)
+		return NULL;
+	pf = xcalloc(1, sizeof *pf);
+	pf->items = xcalloc(n, sizeof *pf->items);
+	pf->by_blob = xcalloc(n, sizeof *pf->by_blob);
+	/* the first of each blob, in the given order (the records' files:
+	 * by path, close to the order of the imports) */
+	for (i = 0; i < n; i++) {
+		struct tc_pf_item key, *kp = &key;
+
+		if (!blobs[i] || !tc_blob_ok(blobs[i]))
+			continue;
+		memcpy(key.blob, blobs[i], 41);
+		if (k && bsearch(&kp, pf->by_blob, k, sizeof *pf->by_blob, tc_pf_cmp))
+			continue;
+		memcpy(pf->items[k].blob, blobs[i], 41);
+		pf->by_blob[k] = &pf->items[k];
+		k++;
+		/* kept sorted by insertion: n is a few hundred */
+		{
+			size_t j = k - 1;
+			struct tc_pf_item *x = pf->by_blob[j];
+
+			while (j > 0 && strcmp(pf->by_blob[j - 1]->blob, x->blob) > 0) {
+				pf->by_blob[j] = pf->by_blob[j - 1];
+				j--;
+			}
+			pf->by_blob[j] = x;
+		}
+	}
+	pf->n = k;
+	pf->dir = xstrdup(dir);
+	(void)tc_tag();         /* made here, read by the thread */
+	if (pf->n == 0 || pthread_mutex_init(&pf->mu, NULL) != 0)
+		goto fail;
+	if (pthread_cond_init(&pf->done, NULL) != 0) {
+		pthread_mutex_destroy(&pf->mu);
+		goto fail;
+	}
+	if (pthread_create(&pf->thread, NULL, tc_pf_main, pf) != 0) {
+		pthread_cond_destroy(&pf->done);
+		pthread_mutex_destroy(&pf->mu);
+		goto fail;
+	}
+	return pf;
+fail:
+	free(pf->items);
+	free(pf->by_blob);
+	free(pf->dir);
+	free(pf);
+	return NULL;
+}
+
+int treecache_prefetch_take(struct treecache_prefetch *pf, const char *blob, struct ast_arena **arena,
+                            struct ast_Module **mod, char **src, size_t *srclen)
+{
+	struct tc_pf_item key, *kp = &key, **found, *it;
+	int hit = 0;
+
+	*arena = NULL;
+	*mod = NULL;
+	*src = NULL;
+	*srclen = 0;
+	if (!pf || !blob || strlen(blob) != 40)
+		return 0;
+	memcpy(key.blob, blob, 41);
+	found = bsearch(&kp, pf->by_blob, pf->n, sizeof *pf->by_blob, tc_pf_cmp);
+	if (!found)
+		return 0;
+	it = *found;
+	pthread_mutex_lock(&pf->mu);
+	if (it->state == PF_PENDING) {
+		it->state = PF_CLAIMED;         /* the caller reads it itself */
+	} else {
+		while (it->state == PF_LOADING)
+			pthread_cond_wait(&pf->done, &pf->mu);
+		if (it->state == PF_DONE) {
+			hit = it->hit;
+			*arena = it->arena;
+			*mod = it->mod;
+			*src = it->src;
+			*srclen = it->srclen;
+			it->arena = NULL;
+			it->mod = NULL;
+			it->src = NULL;
+			it->state = PF_CLAIMED;
+		}
+	}
+	pthread_mutex_unlock(&pf->mu);
+	return hit;
+}
+
+void treecache_prefetch_stop(struct treecache_prefetch *pf)
+{
+	size_t i;
+
+	if (!pf)
+		return;
+	pthread_mutex_lock(&pf->mu);
+	pf->stop = 1;
+	pthread_mutex_unlock(&pf->mu);
+	pthread_join(pf->thread, NULL);
+	for (i = 0; i < pf->n; i++) {
+		ast_arena_free(pf->items[i].arena);
+		free(pf->items[i].src);
+	}
+	pthread_cond_destroy(&pf->done);
+	pthread_mutex_destroy(&pf->mu);
+	free(pf->items);
+	free(pf->by_blob);
+	free(pf->dir);
+	free(pf);
 }

@@ -16,6 +16,8 @@
 #include "ecg/prog.h"
 #include "ecg/repo.h"
 
+struct treecache_prefetch;
+
 struct load_opts {
 	const char *repo;            /* path given by the user */
 	const char *rev;             /* revision (the work tree is read against it) */
@@ -31,6 +33,10 @@ struct load_opts {
 	int parse_only;              /* no analysis follows (extract without
 	                                --entry): the interpreter may start in
 	                                two steps (pyrt_init_lazy()) */
+	const char *const *prefetch; /* paths the analysis is expected to read
+	                                (refresh: the records' files), whose
+	                                trees are read ahead from the cache */
+	size_t nprefetch;
 };
 
 struct load {
@@ -54,6 +60,7 @@ struct load {
 	double read_ms;              /* ... and the time it took (--stats) */
 	size_t cache_hits;           /* ... of which trees from the cache */
 	size_t interp_bytes;         /* the analysis' arena (for --stats) */
+	struct treecache_prefetch *pf;  /* reading ahead (o->prefetch), or NULL */
 };
 
 /* Start the interpreter (pyrt_init(), or pyrt_init_lazy() with

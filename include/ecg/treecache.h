@@ -44,6 +44,24 @@ int treecache_load(const char *dir, const char *blob, struct ast_arena **arena, 
 int treecache_store(const char *dir, const char *blob, const struct ast_Module *mod, const char *src,
                     size_t srclen);
 
+/* Reading ahead, on another thread: refresh knows which files the job
+ * read last time (the records' `files`), and the trees of the unchanged
+ * ones are read and decoded there while this thread runs the job.
+ * treecache_prefetch_start() starts it for `n` blobs (duplicates and
+ * malformed shas are dropped): NULL when there is nothing to do, one CPU
+ * only, or no thread (then nothing is read ahead; not an error).
+ * treecache_prefetch_take() hands over blob's tree as treecache_load()
+ * would (1, the caller owns it all), waiting if the thread is reading it
+ * right now; 0 when it is not in the list, was a miss, was taken already,
+ * or has not been reached yet (then the thread leaves it to the caller).
+ * treecache_prefetch_stop() (NULL is fine) joins the thread and frees
+ * whatever was not taken. */
+struct treecache_prefetch;
+struct treecache_prefetch *treecache_prefetch_start(const char *dir, const char *const *blobs, size_t n);
+int treecache_prefetch_take(struct treecache_prefetch *pf, const char *blob, struct ast_arena **arena,
+                            struct ast_Module **mod, char **src, size_t *srclen);
+void treecache_prefetch_stop(struct treecache_prefetch *pf);
+
 /* The serialised form alone (the fuzz target and the unit test): append
  * the tree to `out`; read `len` bytes back into a new arena (1), or 0 when
  * they are not a valid tree. */

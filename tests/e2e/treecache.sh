@@ -178,4 +178,23 @@ ok $? "  with the new op of the changed forward (x * 0.5)"
 grep -q '"op": "Tensor.__mul__"' "$T/warm/computation_graph.json"
 ok $((1 - $?)) "  which the records before the change did not have"
 
+# refresh reads the trees of the files the records name ahead, on another
+# thread: a damaged one there is a miss like any other
+"$TEST_PYTHON" - "$R/model.py" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p).read().replace("self.head(x)", "self.head(x) + 1")
+open(p, "w").write(s)
+PY
+commit "$R" "a changed head"
+mb=$(git -C "$R" rev-parse HEAD:nets/blocks.py)
+f=$(find "$C/trees" -name "$mb-*.t")
+head -c 100 "$f" >"$f.x" && mv "$f.x" "$f"
+run_ecg refresh --repo "$R" --out "$T/rec" -q --cache-dir "$C"
+is "$rc" 0 "refresh with a damaged tree among those read ahead: exit 0"
+run_ecg extract --repo "$R" --entry train.py -q --no-cache --out "$T/fresh2"
+same "$T/fresh2" "$T/rec"
+ok $? "  the refreshed records are what a fresh extract writes"
+ok "$(test "$(wc -c <"$f")" -gt 100; echo $?)" "  and the damaged tree was written again"
+
 done_testing
