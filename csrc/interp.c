@@ -5401,7 +5401,7 @@ static value_t *eval_const(struct frame *f, const struct ast_Constant *c)
 		v = c->value.big ? v_unknown(in->a, c->value.s, "an integer too large for ecg") : v_int(in->a, c->value.i);
 		break;
 	case AST_CONST_FLOAT: v = v_float(in->a, c->value.f); break;
-	case AST_CONST_STR: v = v_strn(in->a, c->value.s, c->value.len); break;
+	case AST_CONST_STR: v = v_str_ref(in->a, c->value.s, c->value.len); break;   /* the tree outlives the run */
 	default: v = v_unknown(in->a, text_of(f, &c->h), "a constant ecg does not use"); break;
 	}
 	v->src = anchor_at(f, &c->h);
@@ -6322,6 +6322,12 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		if (f->gen_body && AST_IS(AST_AS(st, Expr)->value, YieldFrom)) {
 			f->ret = unknown_at(f, st, "an item of `yield from`");
 			return FL_RETURN;
+		}
+		if (AST_IS(AST_AS(st, Expr)->value, Constant)) {
+			/* a docstring (or `...`): nothing to read, but the
+			 * step that eval() would count */
+			(void)budget(f);
+			return FL_NORMAL;
 		}
 		(void)eval(f, AST_AS(st, Expr)->value);
 		return FL_NORMAL;

@@ -60,6 +60,15 @@ value_t *v_strn(struct ast_arena *a, const char *s, size_t n)
 	return v;
 }
 
+value_t *v_str_ref(struct ast_arena *a, const char *s, size_t n)
+{
+	value_t *v = v_new(a, VK_STR);
+
+	v->u.str.s = s;
+	v->u.str.len = n;
+	return v;
+}
+
 value_t *v_str(struct ast_arena *a, const char *s)
 {
 	return v_strn(a, s, strlen(s));

@@ -211,6 +211,9 @@ value_t *v_int(struct ast_arena *a, long long i);
 value_t *v_float(struct ast_arena *a, double f);
 value_t *v_str(struct ast_arena *a, const char *s);
 value_t *v_strn(struct ast_arena *a, const char *s, size_t n);
+/* A str value of the n bytes at s (NUL-terminated there), not copied: s
+ * must outlive the value (a string of a tree the analysis runs on). */
+value_t *v_str_ref(struct ast_arena *a, const char *s, size_t n);
 value_t *v_ext(struct ast_arena *a, const char *dotted);
 value_t *v_tensor(struct ast_arena *a);
 value_t *v_seq(struct ast_arena *a, enum vkind k, size_t n);
