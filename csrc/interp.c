@@ -6129,14 +6129,23 @@ static void dict_save(struct interp *in, const struct vdict *d, struct vdict *ou
 	}
 }
 
+/* d becomes a copy of from (a dict_save() or a merge of them: no key
+ * twice), in place. */
 static void dict_restore(struct interp *in, struct vdict *d, const struct vdict *from)
 {
-	size_t i;
+	if (d->alloc < from->n) {
+		size_t na = from->n < 8 ? 8 : from->n;
 
-	d->n = 0;
+		d->keys = ast_arena_alloc(in->a, na * sizeof *d->keys);
+		d->vals = ast_arena_alloc(in->a, na * sizeof *d->vals);
+		d->alloc = na;
+	}
+	if (from->n) {
+		memcpy(d->keys, from->keys, from->n * sizeof *d->keys);
+		memcpy(d->vals, from->vals, from->n * sizeof *d->vals);
+	}
+	d->n = from->n;
 	vdict_truncated(d);   /* its positions are other keys now */
-	for (i = 0; i < from->n; i++)
-		vdict_set(in->a, d, from->keys[i], from->vals[i]);
 }
 
 /* After both paths of an undecided `if`: d holds the else path's names.
@@ -6149,16 +6158,39 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 {
 	struct interp *in = f->in;
 	struct vdict merged;
-	size_t i;
+	size_t i, p = 0, lim = before->n;
 
+	/* The names bound before the `if` keep their places (and key
+	 * objects) on both paths, unless one deleted a name: over that
+	 * common prefix the three dicts are read by position, not looked up
+	 * (a module's few hundred names, at every undecided `if`). */
+	if (body->n < lim)
+		lim = body->n;
+	if (d->n < lim)
+		lim = d->n;
+	while (p < lim && body->keys[p] == before->keys[p] && d->keys[p] == before->keys[p])
+		p++;
 	dict_save(in, d, &merged);
-	for (i = 0; i < body->n; i++)
+	for (i = 0; i < p; i++)
+		if (!merged.vals[i])
+			merged.vals[i] = body->vals[i];
+	for (i = p; i < body->n; i++)
 		if (!vdict_get(&merged, body->keys[i]))
 			vdict_set(in->a, &merged, body->keys[i], body->vals[i]);
 	for (i = 0; i < merged.n; i++) {
 		value_t *k = merged.keys[i];
-		value_t *a = vdict_get(body, k), *b = vdict_get(d, k), *o = vdict_get(before, k);
+		value_t *a, *b, *o;
 		value_t *r;
+
+		if (i < p) {
+			a = body->vals[i];
+			b = d->vals[i];
+			o = before->vals[i];
+		} else {
+			a = vdict_get(body, k);
+			b = vdict_get(d, k);
+			o = vdict_get(before, k);
+		}
 
 		if (!a)
 			a = o;

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -355,8 +356,9 @@ void vdict_sets(struct ast_arena *a, struct vdict *d, const char *key, value_t *
 
 void vdict_truncated(struct vdict *d)
 {
-	if (d && d->ix)
-		d->ix->owner = NULL;
+	/* rebuilt at the next lookup, in the memory it has (nidx > n) */
+	if (d && d->ix && d->ix->owner == d)
+		d->ix->nidx = SIZE_MAX;
 }
 
 int vdict_del(struct vdict *d, const value_t *key)
