@@ -38,6 +38,7 @@
 #include "ecg/records.h"
 #include "ecg/repo.h"
 #include "ecg/symtab.h"
+#include "ecg/treecache.h"
 #include "ecg/util.h"
 
 static const char check_usage[] =
@@ -68,6 +69,7 @@ static const char check_usage[] =
 
 struct check_opts {
 	const char *repo, *rev, *out, *helpers_dir;
+	const char *cache_dir;           /* check_relocate(): the tree cache, or NULL */
 	int worktree, json, quiet;
 };
 
@@ -185,6 +187,14 @@ static int parse_version(struct check *k, const repo_file_t *f, int worktree, st
 	int rc;
 
 	prog_init(p);
+	/* a blob whose tree is in the cache (refresh: the old version, the
+	 * job read it) is not parsed, and needs no interpreter */
+	if (!worktree && k->o->cache_dir && f->kind == REPO_FILE &&
+	    treecache_load(k->o->cache_dir, f->blob, &arena, &cmod, &data, &len)) {
+		sf = prog_add(p, f->path, data, len, arena, cmod);
+		symtab_build(sf, t);
+		return 1;
+	}
 	if (!k->py_started && !k->py_borrowed) {
 		/* a process that already runs the interpreter lends it */
 		if (Py_IsInitialized()) {
@@ -220,6 +230,9 @@ static int parse_version(struct check *k, const repo_file_t *f, int worktree, st
 		return 0;
 	}
 	Py_DECREF(mod);
+	/* the job's reading that follows finds it there */
+	if (!worktree && k->o->cache_dir)
+		(void)treecache_store(k->o->cache_dir, f->blob, cmod, data, len);
 	sf = prog_add(p, f->path, data, len, arena, cmod);
 	symtab_build(sf, t);
 	return 1;
@@ -808,8 +821,8 @@ static int relocate_walk(struct check *k, cJSON *j, int depth)
 	return 0;
 }
 
-int check_relocate(const char *repo_path, const char *rev, const char *helpers_dir, const cJSON *graph,
-                   const cJSON *sched, cJSON **graph_out, cJSON **sched_out)
+int check_relocate(const char *repo_path, const char *rev, const char *helpers_dir, const char *cache_dir,
+                   const cJSON *graph, const cJSON *sched, cJSON **graph_out, cJSON **sched_out)
 {
 	struct check_opts o;
 	struct check k;
@@ -823,6 +836,7 @@ int check_relocate(const char *repo_path, const char *rev, const char *helpers_d
 	o.repo = repo_path;
 	o.rev = rev;
 	o.helpers_dir = helpers_dir;
+	o.cache_dir = cache_dir;
 	k.o = &o;
 	k.entries = cJSON_CreateArray();
 	k.config = cJSON_CreateArray();

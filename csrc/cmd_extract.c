@@ -899,7 +899,7 @@ int cmd_refresh(int argc, char **argv)
 	struct extract_opts o;
 	cJSON *og = NULL, *os = NULL, *ng = NULL, *ns = NULL, *rep = NULL;
 	const cJSON *inv, *a;
-	char *out_dir = NULL, *dir = NULL, **argvv = NULL;
+	char *out_dir = NULL, *dir = NULL, **argvv = NULL, *cache_dir = NULL;
 	int c, rc, json = 0, fast;
 	size_t n = 0;
 	repo_t *r = NULL;
@@ -996,7 +996,10 @@ int cmd_refresh(int argc, char **argv)
 	}
 	a = cJSON_GetObjectItemCaseSensitive(inv, "config_values");
 	/* only moved code: move the anchors, read nothing else */
-	fast = o.worktree ? 0 : check_relocate(o.repo, o.rev, o.helpers_dir, og, os, &ng, &ns);
+	/* the changed files' trees, old and new, from and to the tree cache */
+	if (!o.no_cache)
+		cache_dir = o.cache_dir ? xstrdup(o.cache_dir) : treecache_default_dir();
+	fast = o.worktree ? 0 : check_relocate(o.repo, o.rev, o.helpers_dir, cache_dir, og, os, &ng, &ns);
 	if (fast < 0)
 		goto fail;
 	if (fast) {
@@ -1036,5 +1039,6 @@ cleanup:
 	free(argvv);
 	free(o.sets);
 	free(o.prefetch);
+	free(cache_dir);
 	return rc;
 }
