@@ -51,17 +51,18 @@ static char *prog_modname(const char *path, int *is_pkg)
 
 static void prog_index_lines(struct sfile *f)
 {
-	size_t i, n = 1, alloc = 64;
+	size_t n = 1, alloc = 64;
+	const char *p = f->src, *end = f->src ? f->src + f->len : NULL, *nl;
 
 	f->line_off = xmalloc(alloc * sizeof *f->line_off);
 	f->line_off[0] = 0;
 	f->line_off[1] = 0;
-	n = 1;
-	for (i = 0; i < f->len; i++) {
-		if (f->src[i] == '\n') {
+	/* memchr(): a byte-at-a-time loop was 4% of an analysis */
+	while (p && p < end && (nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		if (n + 2 > alloc)
 			xgrow((void **)&f->line_off, &alloc, n + 2, sizeof *f->line_off);
-			f->line_off[++n] = i + 1;
-		}
+		f->line_off[++n] = (size_t)(nl - f->src) + 1;
+		p = nl + 1;
 	}
 	f->nlines = n;
 }

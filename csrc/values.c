@@ -294,7 +294,9 @@ static long vdict_finds(const struct vdict *d, const char *key)
 	for (i = 0; i < d->n; i++) {
 		const value_t *k = d->keys[i];
 
-		if (k->k == VK_STR && k->u.str.len == n && !memcmp(k->u.str.s, key, n))
+		/* the first byte before memcmp(): most keys of a scope differ there */
+		if (k->k == VK_STR && k->u.str.len == n && (n == 0 || k->u.str.s[0] == key[0]) &&
+		    !memcmp(k->u.str.s, key, n))
 			return (long)i;
 	}
 	return -1;
