@@ -27,16 +27,26 @@ int err_prefix(const char *fmt, ...)
 {
 	char head[ERR_CAP];
 	char old[ERR_CAP];
+	size_t n, m;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(head, sizeof head, fmt, ap);
 	va_end(ap);
 	memcpy(old, err_msg, sizeof old);
-	if (old[0])
-		snprintf(err_msg, sizeof err_msg, "%s: %s", head, old);
-	else
-		snprintf(err_msg, sizeof err_msg, "%s", head);
+	/* head, ": " and the old message, cut at ERR_CAP - 1 bytes */
+	n = strnlen(head, sizeof head - 1);
+	memcpy(err_msg, head, n);
+	if (old[0] && n + 2 < sizeof err_msg) {
+		memcpy(err_msg + n, ": ", 2);
+		n += 2;
+		m = strnlen(old, sizeof old - 1);
+		if (m > sizeof err_msg - 1 - n)
+			m = sizeof err_msg - 1 - n;
+		memcpy(err_msg + n, old, m);
+		n += m;
+	}
+	err_msg[n] = 0;
 	return -1;
 }
 
