@@ -1,7 +1,7 @@
 /* test_repo.c - repo.c against fixture repositories built with the git CLI.
  *
- * The fixtures live in a mkdtemp() directory under $TMPDIR, else under
- * tests/tmp in the current (build) directory, and are removed at the end.
+ * The fixtures live in a mkdtemp() directory under $TMPDIR, else under /tmp
+ * (never inside the checkout), and are removed at the end.
  */
 #include "config.h"
 
@@ -112,13 +112,10 @@ static void make_base(void)
 	const char *tmp = getenv("TMPDIR");
 	char *tmpl, *p;
 
-	if (tmp && tmp[0]) {
-		tmpl = xasprintf("%s/ecg-test-repo-XXXXXX", tmp);
-	} else {
-		mkdir("tests", 0777);
-		mkdir("tests/tmp", 0777);
-		tmpl = xstrdup("tests/tmp/test-repo-XXXXXX");
-	}
+	/* Not under the build directory: a build inside a checkout (as CI's)
+	 * would put the fixtures inside a git repository, and the "outside any
+	 * repository" case could not be tested. */
+	tmpl = xasprintf("%s/ecg-test-repo-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
 	if (!mkdtemp(tmpl) || !(p = realpath(tmpl, NULL))) {
 		printf("Bail out! cannot make a temporary directory from %s: %s\n",
 		       tmpl, strerror(errno));
