@@ -10,8 +10,9 @@
 # - tests/traces/cpu/*.json.gz, traces of fixture jobs run under PyTorch's
 #   profiler on the CPU (tests/oracle/trace.py): the calls of every module
 #   are what ran (the truth recorded with the trace);
-# - the real GPU traces of ../shared/traces (when present): read, nothing
-#   placed without python frames, and said so;
+# - GPU traces without python frames -- generated ones shaped like Kineto's
+#   (tests/traces/gpu/kineto_like.py), and the real ones of ../shared/traces
+#   when present: read, nothing placed without python frames, and said so;
 # - bad input: another job's records, a truncated trace, not JSON, no trace.
 . "$top_srcdir/tests/lib.sh"
 
@@ -156,21 +157,32 @@ is "$(sed -n 1p "$T/facts")" "6 6 True 2" "  gpt: 3 blocks x 2 micro-steps, thei
 is "$(sed -n 2p "$T/facts")" "model.py:generate (def line 86) 0" \
 	"  kv-cache generate: the sampling loop's own ops are named by their frame; no backward"
 
-# real GPU traces (format grounding): read, and nothing placed without frames
+# GPU traces without python frames: read, and nothing placed without frames.
+# Our own Kineto-shaped traces (tests/traces/gpu/kineto_like.py) always; the
+# real ones of ../shared/traces too when they are here (format grounding).
+$py "$TR/gpu/kineto_like.py" "$T/kineto" >"$T/gen.out" 2>&1
+ok $? "kineto_like.py writes its four traces"
+gaps_trace="$T/kineto/gen-1gpu-step.json.gz"
+dirs="$T/kineto"
 if [ -d "$top_srcdir/../shared/traces" ]; then
-	for t in hta-alexnet-1gpu.json.gz hta-nccl-ddp.json.gz hta-event-sync-multistream.json.gz \
-		hta-backward-thread.json; do
-		run_ecg attribute --records "$R/records" --json "$top_srcdir/../shared/traces/$t"
-		is "$rc" 0 "$t: read, exit 0"
+	dirs="$dirs $top_srcdir/../shared/traces"
+else
+	echo "# ../shared/traces is not here: the generated traces only"
+fi
+for d in $dirs; do
+	for t in "$d"/gen-* "$d"/hta-*; do
+		[ -f "$t" ] || continue
+		run_ecg attribute --records "$R/records" --json "$t"
+		is "$rc" 0 "$(basename "$t"): read, exit 0"
 		grep -q '"device_share": 1,' "$T/out" && grep -q 'no python_function events' "$T/out"
 		ok $? "  all its device time unattributed, and why"
 	done
-	run_ecg attribute --records "$R/records" --json "$top_srcdir/../shared/traces/hta-alexnet-1gpu.json.gz"
+done
+for t in "$gaps_trace" "$top_srcdir/../shared/traces/hta-alexnet-1gpu.json.gz"; do
+	[ -f "$t" ] || continue
+	run_ecg attribute --records "$R/records" --json "$t"
 	$py -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not (r["gaps"]["count"] > 0 and all(g["cause"] for g in r["gaps"]["groups"])))' "$T/out"
-	ok $? "  alexnet: idle gaps found on its stream"
-else
-	echo "ok $((tap_n + 1)) # SKIP ../shared/traces is not here"
-	tap_n=$((tap_n + 1))
-fi
+	ok $? "  $(basename "$t"): idle gaps found on its stream, each with a cause"
+done
 
 done_testing

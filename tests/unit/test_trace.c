@@ -6,7 +6,8 @@
  * $ECG_TEST_QUICK (valgrind runs) the 200 MB stream and the 64 MiB event
  * are skipped.  $ECG_TRACE_MB sets the size of the big stream (default 200,
  * 40 under ASan, which is 4-5 times slower and whose RSS is not checked).
- * $ECG_TRACES_DIR overrides where the real traces are (../shared/traces). */
+ * $ECG_TRACES_DIR overrides where the real traces are (../shared/traces);
+ * traces shaped like them are generated for everyone (kineto_like.py). */
 #include "config.h"
 
 #include <errno.h>
@@ -777,6 +778,52 @@ static void test_real(void)
 	free(d);
 }
 
+/* Our own Kineto-shaped GPU traces (tests/traces/gpu/kineto_like.py), for
+ * everyone: the real ones above are not shipped.  The generator's MANIFEST
+ * gives each file's number of events. */
+static void test_generated(void)
+{
+	char *d = xasprintf("%s/kineto", tmpdir), *m, *p;
+	char name[256];
+	unsigned long long want;
+	trace_reader *r;
+	cJSON *ev;
+	uint64_t n;
+	FILE *f;
+	int rc = -1, files = 0;
+
+	if (sh("python3 '%s/tests/traces/gpu/kineto_like.py' '%s'", ECG_SRCDIR, d) != 0) {
+		ok(0, "kineto_like.py wrote the generated traces");
+		free(d);
+		return;
+	}
+	m = xasprintf("%s/MANIFEST", d);
+	f = fopen(m, "r");
+	while (f && fscanf(f, "%255s %llu", name, &want) == 2) {
+		p = xasprintf("%s/%s", d, name);
+		r = trace_open(p);
+		n = 0;
+		while (r && (rc = trace_next(r, &ev)) == 1) {
+			n += cJSON_IsString(cJSON_GetObjectItemCaseSensitive(ev, "ph"));
+			cJSON_Delete(ev);
+		}
+		ok(r && rc == 0 && trace_events(r) == want && n == want &&
+		   cJSON_GetObjectItemCaseSensitive(trace_meta(r), "distributedInfo"),
+		   "generated %s: %llu events as the generator wrote, each with a ph, and distributedInfo",
+		   name, (unsigned long long)(r ? trace_events(r) : 0));
+		if (!r || rc)
+			diag("%s", err_last());
+		trace_close(r);
+		free(p);
+		files++;
+	}
+	ok(files == 4, "the generator's manifest lists 4 traces (%d)", files);
+	if (f)
+		fclose(f);
+	free(m);
+	free(d);
+}
+
 int main(void)
 {
 	quick = getenv("ECG_TEST_QUICK") && *getenv("ECG_TEST_QUICK");
@@ -792,6 +839,7 @@ int main(void)
 	test_errors();
 	test_damaged();
 	test_real();
+	test_generated();
 	sh("rm -rf '%s'", tmpdir);
 	return done();
 }
