@@ -114,8 +114,9 @@ if [ "$ECG_ENABLE_VALGRIND" != yes ]; then
 	fi
 fi
 
-# --- the 50 MB file is read when the limit allows it (too slow under valgrind)
-if [ "$ECG_ENABLE_VALGRIND" != yes ]; then
+# --- the 50 MB file is read when the limit allows it (too slow under
+# valgrind; not in the quick mode, ECG_TEST_QUICK)
+if [ "$ECG_ENABLE_VALGRIND" != yes ] && [ -z "${ECG_TEST_QUICK:-}" ]; then
 run_ecg extract --repo "$R" --out "$T/o2" -q --max-file-size 100000000 --max-file-tokens 100000000
 is "$(json "$T/o2/computation_graph.json" "[e['file'] for e in d['parse_errors'] if e['file']=='huge.py']")" "[]" \
 	"--max-file-size raises the limit and the 50 MB file parses"
