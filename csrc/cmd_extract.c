@@ -22,6 +22,7 @@
 #include "ecg/helpers.h"
 #include "ecg/interp.h"
 #include "ecg/job.h"
+#include "ecg/launcher.h"
 #include "ecg/load.h"
 #include "ecg/modtree.h"
 #include "ecg/parsepool.h"
@@ -37,7 +38,8 @@
 #define EXTRACT_DEFAULT_MAX_FILE (16UL << 20)
 
 static const char extract_usage[] =
-"usage: ecg extract [--repo PATH] [--rev REV | --worktree] [--entry FILE]\n"
+"usage: ecg extract [--repo PATH] [--rev REV | --worktree]\n"
+"                   [--entry FILE | --launcher FILE[:LINE]]\n"
 "                   [--out DIR] [--all] [--max-file-size BYTES]\n"
 "                   [--max-file-tokens N] [--helpers-dir DIR] [-q]\n"
 "                   [--set KEY=VALUE]... [--config FILE] [--model NAME]\n"
@@ -60,6 +62,14 @@ static const char extract_usage[] =
 "                        or MODULE:FUNC (a console script) imports the file\n"
 "                        and starts the job at that function ('ecg jobs'\n"
 "                        lists the entries)\n"
+"  --launcher FILE[:LINE] read the job as the shell launcher or Slurm script\n"
+"                        FILE starts it on LINE (the only launch when no LINE):\n"
+"                        its script or -m module is the entry and its expanded\n"
+"                        arguments the job's command line; JOB-ARGS after --\n"
+"                        are then the launcher's own ($1, \"$@\").  Words the\n"
+"                        launcher does not pin down ($1 not given, $(...)) are\n"
+"                        passed as written and listed; the processes it starts\n"
+"                        are recorded in `invocation` ('ecg jobs' lists launches)\n"
 "  --out DIR             where to write the records (default: records/ at the\n"
 "                        work tree's root; required for a bare repository)\n"
 "  --all                 parse every .py file of the commit; by default, with\n"
@@ -111,6 +121,7 @@ struct extract_opts {
 	const char *repo;
 	const char *rev;
 	const char *entry;
+	const char *launcher;       /* --launcher FILE[:LINE] */
 	const char *out;
 	const char *helpers_dir;
 	int worktree;
@@ -128,6 +139,8 @@ struct extract_opts {
 	int no_cache;               /* --no-cache */
 	char **job_argv;            /* after `--`: the job's own command line */
 	size_t job_argc;
+	char **launcher_argv;       /* with --launcher: the launcher's own arguments */
+	size_t launcher_argc;
 	const char **prefetch;      /* refresh: the paths the records' job read */
 	size_t nprefetch;
 };
@@ -152,6 +165,7 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 		{ "repo", required_argument, NULL, 'r' },
 		{ "rev", required_argument, NULL, 'R' },
 		{ "entry", required_argument, NULL, 'e' },
+		{ "launcher", required_argument, NULL, 'L' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "worktree", no_argument, NULL, 'w' },
 		{ "max-file-size", required_argument, NULL, 'm' },
@@ -182,6 +196,7 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 		case 'r': o->repo = optarg; break;
 		case 'R': o->rev = optarg; break;
 		case 'e': o->entry = optarg; break;
+		case 'L': o->launcher = optarg; break;
 		case 'o': o->out = optarg; break;
 		case 'w': o->worktree = 1; break;
 		case 'H': o->helpers_dir = optarg; break;
@@ -217,6 +232,8 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 			return cmd_opt_unknown("extract", argv);
 		}
 	}
+	if (o->entry && o->launcher)
+		return err_set(ECG_EXIT_USAGE, "extract: --entry and --launcher name the job twice: give one");
 	if (optind < argc && optind > 1 && !strcmp(argv[optind - 1], "--")) {
 		o->job_argv = argv + optind;
 		o->job_argc = (size_t)(argc - optind);
@@ -410,6 +427,86 @@ static int extract_find_entry(struct load *L, const char *spec, int worktree, ch
 	               worktree ? "in the work tree of" : "at commit", L->commit);
 }
 
+/* --launcher FILE[:LINE]: the launch on LINE (or the only one) of FILE,
+ * read with the launcher's own arguments (o->job_argv, moved to
+ * o->launcher_argv); its script becomes *entry and its arguments the
+ * job's command line (o->job_argv, pointing into *launches; *argv_out is
+ * the array, the caller frees it).  -1 with ECG_EXIT_INPUT when there is
+ * no such file or launch, naming the launches there are. */
+static int extract_launcher(struct load *L, struct extract_opts *o, struct launch_list *launches,
+                            const struct launch **launch, char **entry, char ***argv_out)
+{
+	const char *colon = strrchr(o->launcher, ':');
+	char *file, *data = NULL, *path;
+	const repo_file_t *f;
+	const struct launch *la;
+	size_t line = 0, len = 0, i;
+
+	if (colon && colon[1] && strspn(colon + 1, "0123456789") == strlen(colon + 1)) {
+		file = xstrndup(o->launcher, (size_t)(colon - o->launcher));
+		line = strtoul(colon + 1, NULL, 10);
+	} else {
+		file = xstrdup(o->launcher);
+	}
+	f = extract_find_file(L, file);
+	if (!f || f->kind != REPO_FILE ||
+	    repo_read(L->repo, f, o->worktree, o->max_file, &data, &len) < 0) {
+		err_set(ECG_EXIT_INPUT, "launcher '%s' is not a readable file %s %.12s", file,
+		        o->worktree ? "in the work tree of" : "at commit", L->commit);
+		free(file);
+		return -1;
+	}
+	load_add_file(L, f);   /* check and refresh see the launcher change */
+	o->launcher_argv = o->job_argv;
+	o->launcher_argc = o->job_argc;
+	launcher_scan(data, len, (const char *const *)o->launcher_argv, o->launcher_argc, o->launcher_argc > 0,
+	              launches);
+	free(data);
+	la = launch_at(launches, line);
+	if (!la) {
+		buf_t b;
+
+		buf_init(&b);
+		for (i = 0; i < launches->n; i++)
+			buf_addf(&b, "%s%s:%zu (%s %s)", i ? ", " : "", f->path, launches->v[i].line,
+			         launches->v[i].launcher,
+			         launches->v[i].script ? launches->v[i].script : launches->v[i].module);
+		if (!launches->n)
+			err_set(ECG_EXIT_INPUT, "launcher %s starts no Python job that ecg can read", f->path);
+		else if (line)
+			err_set(ECG_EXIT_INPUT, "launcher %s starts no job on line %zu; its launches: %s", f->path, line, b.buf);
+		else
+			err_set(ECG_EXIT_INPUT, "launcher %s starts several jobs: give FILE:LINE, one of %s", f->path, b.buf);
+		buf_free(&b);
+		free(file);
+		return -1;
+	}
+	path = job_launch_file(L, f->path, la);
+	if (!path) {
+		err_set(ECG_EXIT_INPUT, "%s:%zu starts %s, which is not a file of the repository", f->path, la->line,
+		        la->script ? la->script : la->module);
+		free(file);
+		return -1;
+	}
+	if (!o->quiet) {
+		if (la->condition)
+			err_warn("%s:%zu runs only when %s", f->path, la->line, la->condition);
+		for (i = 0; i < la->ncommand; i++)
+			if (!la->command[i].known)
+				err_warn("%s:%zu: '%s' is not pinned down by the launcher: passed as written",
+				         f->path, la->line, la->command[i].text);
+	}
+	*argv_out = xcalloc(la->argc + 1, sizeof **argv_out);
+	for (i = 0; i < la->argc; i++)
+		(*argv_out)[i] = la->argv[i].text;
+	o->job_argv = *argv_out;
+	o->job_argc = la->argc;
+	*launch = la;
+	*entry = path;
+	free(file);
+	return 0;
+}
+
 static void extract_mark(void *ctx, const char *what)
 {
 	stats_mark(ctx, what);
@@ -417,8 +514,47 @@ static void extract_mark(void *ctx, const char *what)
 
 /* The invocation, recorded in both headers so that `ecg refresh` can
  * read the job again the same way. */
+/* The launch a --launcher run read, for `invocation`: where it is, the
+ * launcher's own arguments, and how many processes it starts. */
+static cJSON *extract_launch_json(const struct extract_opts *o, const struct launch *la)
+{
+	cJSON *j = cJSON_CreateObject(), *a;
+	const char *colon = strrchr(o->launcher, ':');
+	size_t i;
+
+	if (colon && colon[1] && strspn(colon + 1, "0123456789") == strlen(colon + 1)) {
+		char *f = xstrndup(o->launcher, (size_t)(colon - o->launcher));
+
+		cJSON_AddStringToObject(j, "file", f);
+		free(f);
+	} else {
+		cJSON_AddStringToObject(j, "file", o->launcher);
+	}
+	cJSON_AddNumberToObject(j, "line", (double)la->line);
+	cJSON_AddStringToObject(j, "launcher", la->launcher);
+	a = cJSON_AddArrayToObject(j, "args");
+	for (i = 0; i < o->launcher_argc; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(o->launcher_argv[i]));
+	a = cJSON_AddArrayToObject(j, "not_literal");
+	for (i = 0; i < la->ncommand; i++)
+		if (!la->command[i].known)
+			cJSON_AddItemToArray(a, cJSON_CreateString(la->command[i].text));
+	if (la->world > 0) {
+		cJSON_AddNumberToObject(j, "world_size", (double)la->world);
+		cJSON_AddStringToObject(j, "world_size_from", la->world_source ? la->world_source : "");
+	} else {
+		cJSON_AddNullToObject(j, "world_size");
+		cJSON_AddStringToObject(j, "world_size_reason", la->world_reason ? la->world_reason : "not known");
+	}
+	if (la->condition)
+		cJSON_AddStringToObject(j, "condition", la->condition);
+	else
+		cJSON_AddNullToObject(j, "condition");
+	return j;
+}
+
 static cJSON *extract_invocation(const struct extract_opts *o, const char *entry, const char *func,
-                                 const cJSON *overrides)
+                                 const cJSON *overrides, const struct launch *launch)
 {
 	cJSON *inv = cJSON_CreateObject(), *a;
 	size_t i;
@@ -446,6 +582,8 @@ static cJSON *extract_invocation(const struct extract_opts *o, const char *entry
 		cJSON_AddStringToObject(inv, "model", o->model);
 	else
 		cJSON_AddNullToObject(inv, "model");
+	if (launch)
+		cJSON_AddItemToObject(inv, "launcher", extract_launch_json(o, launch));
 	return inv;
 }
 
@@ -468,6 +606,9 @@ static int extract_build(const struct extract_opts *o_, const cJSON *inline_over
 	records_header_t h;
 	struct stats st;
 	struct job_info job;
+	struct launch_list launches = { 0 };
+	const struct launch *launch = NULL;
+	char **launch_argv = NULL;
 	int dirty = 0, rc, loaded = 0;
 
 	memset(&st, 0, sizeof st);
@@ -483,7 +624,7 @@ static int extract_build(const struct extract_opts *o_, const cJSON *inline_over
 	helpers = helpers_find(o.helpers_dir);
 	if (!helpers)
 		goto fail;
-	if (o.entry) {
+	if (o.entry || o.launcher) {
 		catdir = catalog_dir_beside(helpers);
 		if (!catdir || catalog_load(catdir, &cat) < 0)
 			goto fail;
@@ -499,10 +640,10 @@ static int extract_build(const struct extract_opts *o_, const cJSON *inline_over
 	lo.helpers = helpers;
 	lo.all = o.all;
 	/* the tree cache serves the analysis (treecache.h) */
-	if (o.entry && !o.no_cache)
+	if ((o.entry || o.launcher) && !o.no_cache)
 		cache_dir = o.cache_dir ? xstrdup(o.cache_dir) : treecache_default_dir();
 	lo.cache_dir = cache_dir;
-	lo.parse_only = o.entry == NULL;
+	lo.parse_only = o.entry == NULL && o.launcher == NULL;
 	lo.prefetch = o.prefetch;
 	lo.nprefetch = o.nprefetch;
 	pyast_set_max_tokens(o.max_tokens);
@@ -519,8 +660,13 @@ static int extract_build(const struct extract_opts *o_, const cJSON *inline_over
 	}
 	stats_mark(&st, "listed, python started");
 
-	if (o.entry && extract_find_entry(&L, o.entry, o.worktree, &entry, &func) < 0)
+	if (o.launcher) {
+		if (extract_launcher(&L, &o, &launches, &launch, &entry, &launch_argv) < 0)
+			goto fail;
+		o.entry = entry;
+	} else if (o.entry && extract_find_entry(&L, o.entry, o.worktree, &entry, &func) < 0) {
 		goto fail;
+	}
 	if (load_worktree_dirty(&L, &dirty) < 0)
 		goto fail;
 
@@ -546,7 +692,7 @@ static int extract_build(const struct extract_opts *o_, const cJSON *inline_over
 			overrides = cJSON_Duplicate(inline_overrides, 1);
 		else if (o.config && extract_read_overrides(&L, o.config, &overrides) < 0)
 			goto fail;
-		invocation = extract_invocation(&o, entry, func, overrides);
+		invocation = extract_invocation(&o, entry, func, overrides, launch);
 		if (extract_analyse(&L, entry, func, &o, cat, overrides, modules, L.unresolved, config, &job, sched_parts) < 0)
 			goto fail;
 		stats_mark(&st, "analysis");
@@ -620,6 +766,8 @@ cleanup:
 	free(entry);
 	free(func);
 	free(out_dir);
+	free(launch_argv);
+	launch_list_free(&launches);
 	return rc;
 }
 
@@ -900,7 +1048,8 @@ int cmd_refresh(int argc, char **argv)
 	struct extract_opts o;
 	cJSON *og = NULL, *os = NULL, *ng = NULL, *ns = NULL, *rep = NULL;
 	const cJSON *inv, *a;
-	char *out_dir = NULL, *dir = NULL, **argvv = NULL, *cache_dir = NULL;
+	char *out_dir = NULL, *dir = NULL, **argvv = NULL, *cache_dir = NULL, *launcher_spec = NULL;
+	const cJSON *lj;
 	int c, rc, json = 0, fast;
 	size_t n = 0;
 	repo_t *r = NULL;
@@ -976,6 +1125,24 @@ int cmd_refresh(int argc, char **argv)
 		o.job_argv = argvv;
 		o.job_argc = n;
 		n = 0;
+		/* read through the launcher again, with its own arguments */
+		lj = cJSON_GetObjectItemCaseSensitive(inv, "launcher");
+		if (cJSON_IsObject(lj) && str_of(lj, "file") &&
+		    cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(lj, "line"))) {
+			launcher_spec = xasprintf("%s:%d", str_of(lj, "file"),
+			                          cJSON_GetObjectItemCaseSensitive(lj, "line")->valueint);
+			o.launcher = launcher_spec;
+			o.entry = NULL;
+			a = cJSON_GetObjectItemCaseSensitive(lj, "args");
+			free(argvv);
+			argvv = xcalloc((size_t)cJSON_GetArraySize(a) + 1, sizeof *argvv);
+			cJSON_ArrayForEach(x, a)
+				if (cJSON_IsString(x))
+					argvv[n++] = x->valuestring;
+			o.job_argv = argvv;
+			o.job_argc = n;
+			n = 0;
+		}
 		a = cJSON_GetObjectItemCaseSensitive(inv, "set");
 		o.sets = xcalloc((size_t)cJSON_GetArraySize(a) + 1, sizeof *o.sets);
 		cJSON_ArrayForEach(x, a)
@@ -1038,6 +1205,7 @@ cleanup:
 	free(out_dir);
 	free(dir);
 	free(argvv);
+	free(launcher_spec);
 	free(o.sets);
 	free(o.prefetch);
 	free(cache_dir);

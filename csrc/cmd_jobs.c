@@ -23,6 +23,7 @@
 #include "ecg/helpers.h"
 #include "ecg/interp.h"
 #include "ecg/job.h"
+#include "ecg/launcher.h"
 #include "ecg/load.h"
 #include "ecg/pyrt.h"
 #include "ecg/repo.h"
@@ -40,7 +41,9 @@ static const char jobs_usage[] =
 "with-block outside any function, not in a package), packages' __main__.py,\n"
 "console scripts in pyproject.toml, setup.cfg and setup.py, and the scripts\n"
 "and `-m` modules that shell launchers (*.sh, *.bash, *.slurm, *.sbatch)\n"
-"start with python, torchrun, accelerate, deepspeed or composer.  Each job is\n"
+"start with python, torchrun, accelerate, deepspeed or composer (read as\n"
+"'ecg extract --launcher' reads them: each launch with its expanded command\n"
+"and the number of processes it starts, in --json).  Each job is\n"
 "read as 'ecg extract --entry' reads it and given a job type on evidence:\n"
 "training (backward and an optimizer step), inference_serving (a request\n"
 "handler that calls a model), batch (a model called under no_grad in a loop,\n"
@@ -489,155 +492,85 @@ static int jobs_is_launcher_file(const char *path)
 	       jobs_ends(path, ".sbatch");
 }
 
-static const char *jobs_base(const char *tok)
+static cJSON *jobs_args_json(const struct launch_arg *a, size_t n)
 {
-	const char *s = strrchr(tok, '/');
+	cJSON *arr = cJSON_CreateArray();
+	size_t i;
 
-	return s ? s + 1 : tok;
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateString(a[i].text));
+	return arr;
 }
 
-static int jobs_is_python(const char *tok)
+/* One launch of a launcher (launcher.c) as evidence of its job: the
+ * command as expanded, which words the file does not pin down, how many
+ * processes it starts (or why that is not known), and its condition. */
+static void jobs_launch(struct load *L, struct jlist *l, const char *launcher, const struct launch *la)
 {
-	const char *b = jobs_base(tok);
+	char *path = job_launch_file(L, launcher, la);
+	char *where;
+	struct jcand *c;
+	cJSON *f, *unk;
+	size_t k;
 
-	return !strncmp(b, "python", 6) || !strcmp(b, "torchrun") || !strcmp(b, "deepspeed") ||
-	       !strcmp(b, "accelerate") || !strcmp(b, "composer");
-}
-
-/* The path a launcher names, relative to the repository: "./x.py" and
- * paths under the launcher's directory.  Owned, or NULL. */
-static char *jobs_launch_path(struct load *L, const char *launcher, const char *tok)
-{
-	const char *slash = strrchr(launcher, '/');
-	const repo_file_t *f;
-
-	if (strchr(tok, '$') || strchr(tok, '`') || tok[0] == '/')
-		return NULL;
-	f = load_find_file(L, tok);
-	if (!f && slash) {
-		char *p = xasprintf("%.*s/%s", (int)(slash - launcher), launcher, tok);
-
-		f = load_find_file(L, p);
-		free(p);
+	if (!path)
+		return;   /* a module or script outside the repository (pip, a tool) */
+	c = jobs_cand(l, path, NULL);
+	where = xasprintf("%s:%zu", launcher, la->line);
+	f = jobs_found(c, "launcher", where);
+	cJSON_AddStringToObject(f, "launcher", la->launcher);
+	cJSON_AddItemToObject(f, "command", jobs_args_json(la->command, la->ncommand));
+	unk = cJSON_CreateArray();
+	for (k = 0; k < la->ncommand; k++)
+		if (!la->command[k].known)
+			cJSON_AddItemToArray(unk, cJSON_CreateString(la->command[k].text));
+	if (cJSON_GetArraySize(unk))
+		cJSON_AddItemToObject(f, "not_literal", unk);
+	else
+		cJSON_Delete(unk);
+	if (la->world > 0) {
+		cJSON_AddNumberToObject(f, "world_size", (double)la->world);
+		cJSON_AddStringToObject(f, "world_size_from", la->world_source ? la->world_source : "");
+	} else {
+		cJSON_AddNullToObject(f, "world_size");
+		cJSON_AddStringToObject(f, "world_size_reason", la->world_reason ? la->world_reason : "not known");
 	}
-	return f ? xstrdup(f->path) : NULL;
-}
-
-/* One logical launcher line (continuations joined), tokenised. */
-static void jobs_launch_line(struct load *L, struct jlist *l, const char *launcher, size_t lineno, char *line)
-{
-	char *tok[256], *save = NULL, *t;
-	size_t n = 0, i, k;
-	char *hash = strchr(line, '#');
-
-	if (hash && (hash == line || hash[-1] == ' ' || hash[-1] == '\t'))
-		*hash = '\0';
-	for (t = strtok_r(line, " \t", &save); t && n < 256; t = strtok_r(NULL, " \t", &save))
-		tok[n++] = t;
-	for (i = 0; i < n; i++) {
-		char *path = NULL, *where;
-		struct jcand *c;
-		cJSON *f, *cmd;
-		size_t start, stop;
-
-		if (!jobs_is_python(tok[i]))
-			continue;
-		/* the launcher's own options, then the script or -m module */
-		for (k = i + 1; k < n; k++) {
-			if (!strcmp(tok[k], "-m") && k + 1 < n) {
-				const char *m = tok[k + 1];
-
-				if (!strcmp(m, "torch.distributed.run") || !strcmp(m, "torch.distributed.launch") ||
-				    !strcmp(m, "accelerate.commands.launch") || !strcmp(m, "deepspeed.launcher.runner")) {
-					k++;
-					continue;
-				}
-				path = job_module_file(L, m, 1);
-				k++;
-				break;
-			}
-			if (jobs_ends(tok[k], ".py")) {
-				path = jobs_launch_path(L, launcher, tok[k]);
-				break;
-			}
-			if (!strcmp(tok[k], ";") || !strcmp(tok[k], "&&") || !strcmp(tok[k], "|"))
-				break;
+	if (la->condition)
+		cJSON_AddStringToObject(f, "condition", la->condition);
+	/* the first unconditional launch's arguments are the job's command
+	 * line (words the launcher does not pin down keep their shell text) */
+	if (!c->args_set && !la->condition) {
+		c->args_set = 1;
+		if (la->argc) {
+			c->argc = la->argc;
+			c->argv = xcalloc(c->argc + 1, sizeof *c->argv);
+			for (k = 0; k < la->argc; k++)
+				c->argv[k] = xstrdup(la->argv[k].text);
 		}
-		if (!path || k >= n)
-			continue;
-		start = k + 1;
-		for (stop = start; stop < n; stop++) {
-			const char *s = tok[stop];
-
-			if (!strcmp(s, ";") || !strcmp(s, "&&") || !strcmp(s, "||") || !strcmp(s, "|") || s[0] == '>' ||
-			    !strcmp(s, "2>&1") || !strcmp(s, "&") || !strncmp(s, "2>", 2))
-				break;
-		}
-		c = jobs_cand(l, path, NULL);
-		where = xasprintf("%s:%zu", launcher, lineno);
-		f = jobs_found(c, "launcher", where);
-		cmd = cJSON_CreateArray();
-		for (k = i; k < stop; k++)
-			cJSON_AddItemToArray(cmd, cJSON_CreateString(tok[k]));
-		cJSON_AddItemToObject(f, "command", cmd);
-		/* the first launcher's arguments are the job's command line,
-		 * unless a shell variable stands in them */
-		if (!c->args_set) {
-			int plain = 1;
-
-			for (k = start; k < stop; k++)
-				if (strchr(tok[k], '$') || strchr(tok[k], '`') || strchr(tok[k], '"') || strchr(tok[k], '\''))
-					plain = 0;
-			c->args_set = 1;
-			if (plain && stop > start) {
-				c->argc = stop - start;
-				c->argv = xcalloc(c->argc + 1, sizeof *c->argv);
-				for (k = start; k < stop; k++)
-					c->argv[k - start] = xstrdup(tok[k]);
-			}
-		}
-		free(where);
-		free(path);
-		break;
 	}
+	free(where);
+	free(path);
 }
 
 static void jobs_scan_launchers(struct load *L, struct jlist *l)
 {
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < L->nall; i++) {
 		const repo_file_t *rf = &L->all[i];
-		size_t len, lineno = 1, start_line = 1;
-		char *text, *p;
-		buf_t logical;
+		struct launch_list ll = { 0 };
+		size_t len;
+		char *text;
 
 		if (rf->kind != REPO_FILE || !jobs_is_launcher_file(rf->path))
 			continue;
 		text = jobs_text(L, rf->path, &len);
 		if (!text)
 			continue;
-		buf_init(&logical);
-		for (p = text; p < text + len; p++) {
-			if (*p == '\\' && p + 1 < text + len && p[1] == '\n') {
-				buf_addch(&logical, ' ');
-				p++;
-				lineno++;
-				continue;
-			}
-			if (*p == '\n' || *p == '\0') {
-				if (logical.len)
-					jobs_launch_line(L, l, rf->path, start_line, logical.buf);
-				buf_reset(&logical);
-				lineno++;
-				start_line = lineno;
-				continue;
-			}
-			buf_addch(&logical, *p == '\r' ? ' ' : *p);
-		}
-		if (logical.len)
-			jobs_launch_line(L, l, rf->path, start_line, logical.buf);
-		buf_free(&logical);
+		launcher_scan(text, len, NULL, 0, 0, &ll);
+		for (k = 0; k < ll.n; k++)
+			jobs_launch(L, l, rf->path, &ll.v[k]);
+		launch_list_free(&ll);
 		free(text);
 	}
 }

@@ -103,3 +103,26 @@ char *job_module_file(const struct load *L, const char *dotted, int main)
 	free(rel);
 	return NULL;
 }
+
+char *job_launch_file(const struct load *L, const char *launcher, const struct launch *la)
+{
+	const char *slash = strrchr(launcher, '/'), *tok = la->script;
+	const repo_file_t *f;
+
+	if (la->module)
+		return job_module_file(L, la->module, 1);
+	if (!tok)
+		return NULL;
+	while (tok[0] == '.' && tok[1] == '/')
+		tok += 2;
+	if (tok[0] == '/')
+		return NULL;
+	f = load_find_file(L, tok);
+	if (!f && slash) {
+		char *p = xasprintf("%.*s/%s", (int)(slash - launcher), launcher, tok);
+
+		f = load_find_file(L, p);
+		free(p);
+	}
+	return f ? xstrdup(f->path) : NULL;
+}

@@ -182,6 +182,21 @@ static void load_file_entry(struct load *L, const repo_file_t *f)
 	cJSON_AddItemToArray(L->files, fe);
 }
 
+void load_add_file(struct load *L, const repo_file_t *f)
+{
+	const cJSON *x;
+
+	if (!L->files)
+		L->files = cJSON_CreateArray();
+	cJSON_ArrayForEach(x, L->files) {
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(x, "path");
+
+		if (cJSON_IsString(p) && !strcmp(p->valuestring, f->path))
+			return;
+	}
+	load_file_entry(L, f);
+}
+
 /* Whether a file of `len` bytes may come from the tree cache: the token
  * limit can never refuse it (at most a token a byte). */
 static int load_cacheable(size_t len)
@@ -384,7 +399,8 @@ int load_parse(struct load *L, int keep, void (*mark)(void *ctx, const char *wha
 	size_t *pyidx = xmalloc((L->nall + 1) * sizeof *pyidx), npy = 0, i, k;
 	int jobs, pool, rc = -1;
 
-	L->files = cJSON_CreateArray();
+	if (!L->files)
+		L->files = cJSON_CreateArray();
 	L->parse_errors = cJSON_CreateArray();
 	L->unresolved = cJSON_CreateArray();
 	for (i = 0; i < L->nall; i++) {

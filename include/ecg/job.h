@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "ecg/interp.h"
+#include "ecg/launcher.h"
 #include "ecg/load.h"
 
 struct job_info {
@@ -32,5 +33,11 @@ void job_info_free(struct job_info *job);
  * `python -m` finds it: a/b.py, a/b/__init__.py (and __main__.py when
  * `main`), at the root or under src/.  An owned path, or NULL. */
 char *job_module_file(const struct load *L, const char *dotted, int main);
+
+/* The file a launch (launcher.h) of launcher file `launcher` runs: its
+ * -m module as job_module_file() finds it, or its script relative to the
+ * repository root or to the launcher's directory.  An owned path, or NULL
+ * when it is not in the repository (pip, a tool, an absolute path). */
+char *job_launch_file(const struct load *L, const char *launcher, const struct launch *la);
 
 #endif

@@ -100,6 +100,11 @@ int load_parse(struct load *L, int keep, void (*mark)(void *ctx, const char *wha
  * the runtime failed while reading one of them. */
 int load_finish(struct load *L);
 
+/* List a file the job's reading depends on that is not Python (a launcher)
+ * in `files`, with its blob, so that check and refresh see it change.
+ * Once per path.  Nothing fails. */
+void load_add_file(struct load *L, const repo_file_t *f);
+
 /* The interpreter's reader of configuration files (interp_load_fn; ctx is
  * the struct load). */
 cJSON *load_config_file(void *ctx, const char *path, const char *entry_dir, const char **why);
