@@ -227,7 +227,7 @@ def label_source_problems(lab, gs):
 def parse_label_freq(s):
     m = FREQ.fullmatch(s)
     return (m.group(1), int(m.group(2)) if m.group(2) else None,
-            None if not m.group(3) else (m.group(3) if m.group(3) == "?" else int(m.group(3))))
+            None if not m.group(3) or m.group(3) == "?" else int(m.group(3)))
 
 
 def parse_ecg_freq(s):
