@@ -46,7 +46,9 @@ this file reuses), plus what real jobs need:
                            no label and no negative count against precision
      "syncs":        [ROW + {"call"}]
      "h2d":          [ROW + {"call", "pinned", "non_blocking"}]
-     "collectives":  [ROW + {"op", "parallelism", "async_op", "implied_by"}]
+     "collectives":  [ROW + {"op", "parallelism", "async_op", "implied_by",
+                             "call" (optional: the call on the line that issues it,
+                             when it is not spelt as the op: DTensor.full_tensor)}]
      "compile_regions": [{"anchor", "target", "note"}]
      "not_syncs" | "not_h2d" | "not_collectives" | "not_compile_regions" |
      "not_rows": [{"anchor", "note"}]      look-alikes: ecg must write no row
@@ -212,7 +214,10 @@ def label_source_problems(lab, gs):
     p += anchor_problems(gs, "step", lab["step"]["anchor"])
     for k in ("syncs", "h2d", "collectives"):
         for i, e in enumerate(lab.get(k) or []):
-            toks = ss.line_tokens(k, e) if not e.get("any_text") else []
+            if k == "collectives" and e.get("call"):   # issued by a call that is not spelt as the op
+                toks = [e["call"].split("(", 1)[0].strip()]
+            else:
+                toks = ss.line_tokens(k, e)
             p += anchor_problems(gs, "%s[%d]" % (k, i), e["anchor"], toks)
     for i, e in enumerate(lab.get("compile_regions") or []):
         p += anchor_problems(gs, "compile_regions[%d]" % i, e["anchor"])
