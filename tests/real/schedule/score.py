@@ -38,8 +38,11 @@ this file reuses), plus what real jobs need:
                            documentation: ecg reads os.environ as unset)
      "notes": "...",
      "job_type": "training" | "inference_serving" | "batch",
-     "step": {"anchor": A, "note": ...}     the step: the header of the loop
-                           that trains / serves / decodes, or the step function
+     "step": {"anchor": A, "unit": "token" | "request" (optional), "note": ...}
+                           the step: the header of the loop that trains /
+                           serves / decodes, or the step function; "unit"
+                           when each step is one token or one request (then
+                           ecg's "every step" reads as that unit)
      "complete": ["syncs", "h2d", "collectives", "compile_regions"]
                            the kinds labelled completely for this invocation:
                            only for these does a row ecg writes that matches
@@ -264,9 +267,11 @@ def parse_ecg_freq(s):
     return (unit, every, times)
 
 
-def freq_ok(want, got):
+def freq_ok(want, got, step_unit=None):
     wu, we, wt = parse_label_freq(want)
     gu, ge, gt = parse_ecg_freq(got)
+    if step_unit and gu == "step":   # the step loop is itself per token / per request
+        gu = step_unit
     if we == 1:
         we = None
     return wu == gu and we == ge and (wt is None or wt == gt)
@@ -351,7 +356,8 @@ def score_job(lab, sched):
                 ph["right"] += 1
             if "frequency" in e and k != "collectives" or (k == "collectives" and "frequency" in e):
                 fq["checked"] += 1
-                badf = sorted({str(x.get("frequency")) for x in found if not freq_ok(e["frequency"], x.get("frequency"))})
+                badf = sorted({str(x.get("frequency")) for x in found if not freq_ok(e["frequency"], x.get("frequency"),
+                                                                                         lab["step"].get("unit"))})
                 if k == "collectives" and all("frequency" not in x for x in found):
                     badf = ["(no frequency field)"]
                 if badf:
