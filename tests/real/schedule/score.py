@@ -38,7 +38,8 @@ this file reuses), plus what real jobs need:
                            documentation: ecg reads os.environ as unset)
      "notes": "...",
      "job_type": "training" | "inference_serving" | "batch",
-     "step": {"anchor": A, "unit": "token" | "request" (optional), "note": ...}
+     "step": {"anchor": A, "unit": "token" | "request" (optional),
+              "micro_steps": N (optional: micro-steps per step), "note": ...}
                            the step: the header of the loop that trains /
                            serves / decodes, or the step function; "unit"
                            when each step is one token or one request (then
@@ -267,9 +268,11 @@ def parse_ecg_freq(s):
     return (unit, every, times)
 
 
-def freq_ok(want, got, step_unit=None):
+def freq_ok(want, got, step_unit=None, one_micro=False):
     wu, we, wt = parse_label_freq(want)
     gu, ge, gt = parse_ecg_freq(got)
+    if one_micro and gu == "micro-step":   # one micro-step per step: the same thing
+        gu = "step"
     if step_unit and gu == "step":   # the step loop is itself per token / per request
         gu = step_unit
     if we == 1:
@@ -357,7 +360,8 @@ def score_job(lab, sched):
             if "frequency" in e and k != "collectives" or (k == "collectives" and "frequency" in e):
                 fq["checked"] += 1
                 badf = sorted({str(x.get("frequency")) for x in found if not freq_ok(e["frequency"], x.get("frequency"),
-                                                                                         lab["step"].get("unit"))})
+                                                                                         lab["step"].get("unit"),
+                                                                                         lab["step"].get("micro_steps") == 1)})
                 if k == "collectives" and all("frequency" not in x for x in found):
                     badf = ["(no frequency field)"]
                 if badf:
