@@ -191,7 +191,25 @@ class GitSource:
         return self.cache[rel]
 
 
-def anchor_problems(gs, at, anchor, tokens=()):
+def def_at(tree, line):
+    """Qualified name of the def whose `def` line is `line` (a step function's
+    anchor), or None."""
+    found = [None]
+
+    def visit(node, quals, in_def):
+        for child in ss.ast.iter_child_nodes(node):
+            if isinstance(child, (ss.ast.FunctionDef, ss.ast.AsyncFunctionDef, ss.ast.ClassDef)):
+                q = quals + (["<locals>"] if in_def else []) + [child.name]
+                if child.lineno == line and not isinstance(child, ss.ast.ClassDef):
+                    found[0] = ".".join(q)
+                visit(child, q, not isinstance(child, ss.ast.ClassDef))
+            else:
+                visit(child, quals, in_def)
+    visit(tree, [], False)
+    return found[0]
+
+
+def anchor_problems(gs, at, anchor, tokens=(), def_line_ok=False):
     m = ss.ANCHOR.fullmatch(anchor)
     rel, qual, line = m.group(1), m.group(2), int(m.group(3))
     src = gs.get(rel)
@@ -204,7 +222,7 @@ def anchor_problems(gs, at, anchor, tokens=()):
     if not text or text.startswith("#"):
         return ["%s: line %d of %s holds no code (%r)" % (at, line, rel, text)]
     got = ss.scope_at(tree, line)
-    if got != qual:
+    if got != qual and not (def_line_ok and def_at(tree, line) == qual):
         return ["%s: line %d of %s is in %s, not %s" % (at, line, rel, got, qual)]
     if tokens and not any(tok in text for tok in tokens):
         return ["%s: line %d of %s (%r) does not show %s" % (at, line, rel, text, " or ".join(map(repr, tokens)))]
@@ -215,7 +233,7 @@ def label_source_problems(lab, gs):
     p = []
     if isinstance(gs.get(lab["entry"]), OSError):
         p.append("entry %s is not in the commit" % lab["entry"])
-    p += anchor_problems(gs, "step", lab["step"]["anchor"])
+    p += anchor_problems(gs, "step", lab["step"]["anchor"], def_line_ok=True)
     for k in ("syncs", "h2d", "collectives"):
         for i, e in enumerate(lab.get(k) or []):
             if k == "collectives" and e.get("call"):   # issued by a call that is not spelt as the op
