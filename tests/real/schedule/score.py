@@ -267,10 +267,11 @@ def parse_ecg_freq(s):
     if m:
         times = int(m.group(1) or m.group(2))
     unit = None
-    for u, words in (("once", ("once",)), ("micro-step", ("micro-step", "micro step", "microstep")),
-                     ("token", ("token",)), ("request", ("request",)), ("epoch", ("epoch",)),
-                     ("eval", ("every eval", "per eval")), ("batch", ("batch",)), ("step", ("step",))):
-        if any(w in t for w in words):
+    # whole words only: "every eval_interval=2000 steps" is per step, not per eval
+    for u, pat in (("once", r"\bonce\b"), ("micro-step", r"\bmicro[- ]?steps?\b"),
+                   ("token", r"\btokens?\b"), ("request", r"\brequests?\b"), ("epoch", r"\bepochs?\b"),
+                   ("eval", r"\b(?:every|per) evals?\b"), ("batch", r"\bbatch(?:es)?\b"), ("step", r"\bsteps?\b")):
+        if re.search(pat, t):
             unit = u
             break
     every = None
@@ -524,12 +525,138 @@ def label_files(names):
 
 
 USAGE = ("usage: score.py --ecg PATH [--mirror DIR] [--json] [--keep DIR] [--verbose] [JOB ...]\n"
-         "       score.py --check-labels [--mirror DIR] [JOB ...]\n")
+         "       score.py --check-labels [--mirror DIR] [JOB ...]\n"
+         "       score.py --self-test [JOB ...]\n")
+
+
+# ---------------------------------------------------------------- self-test
+
+def perfect_schedule(lab):
+    """The schedule a perfect ecg would write for a label: every labelled row
+    with its phase, frequency and condition, nothing else."""
+    doc = ss.perfect_document(lab)
+    freq_text = {"once": "once", "micro-step": "every micro-step", "step": "every step", "epoch": "every epoch",
+                 "token": "every token", "request": "every request", "batch": "every batch", "eval": "every eval"}
+
+    def text(f):
+        u, e, t = parse_label_freq(f)
+        out = ("every %d %ss" % (e, u)) if e else freq_text[u]
+        return out + (" x%d" % t if t else "")
+
+    by = {}
+    for k in ("syncs", "h2d"):
+        for e in lab.get(k) or []:
+            by[(k, e["anchor"])] = e
+    for h in doc["host_device"]:
+        e = by[("syncs" if h["kind"] == "sync" else "h2d", h["anchor"])]
+        h["phase"] = e["phase"][0] if isinstance(e["phase"], list) else e["phase"]
+        h["frequency"] = text(e["frequency"])
+        h["condition"] = e.get("condition")
+    cols = {(e["anchor"], ss.norm_op(e["op"])): e for e in lab.get("collectives") or []}
+    for c in doc["device_device"]:
+        e = cols[(c["anchor"], ss.norm_op(c["op"]))]
+        c["phase"] = e["phase"][0] if isinstance(e["phase"], list) else e["phase"]
+        c["condition"] = e.get("condition")
+        if "frequency" in e:
+            c["frequency"] = text(e["frequency"])
+    doc["compute"] = {"compile_regions": [{"target": e.get("target"), "anchor": e["anchor"], "mode": None,
+                                           "graph_breaks": []} for e in lab.get("compile_regions") or []]}
+    doc["entrypoint"] = {"file": lab["entry"], "anchor": None, "step": lab["step"]["anchor"]}
+    return doc
+
+
+def self_test(names, out=sys.stdout):
+    """Each label: a perfect schedule scores 100% on every metric; broken copies
+    fail the metric they break."""
+    import copy
+    fails = [0]
+
+    def check(cond, what):
+        out.write("%s - %s\n" % ("ok" if cond else "FAIL", what))
+        if not cond:
+            fails[0] += 1
+
+    check(parse_ecg_freq("every eval_interval=2000 steps") == ("step", 2000, None)
+          and parse_ecg_freq("every micro-step") == ("micro-step", None, None)
+          and parse_ecg_freq("once") == ("once", None, None)
+          and parse_ecg_freq("every log_interval steps") == ("step", "?", None)
+          and parse_ecg_freq("every token") == ("token", None, None)
+          and parse_ecg_freq("every iteration of `for x in y`")[0] is None,
+          "ecg's frequency text is read into (unit, every, times)")
+    check(freq_ok("step/2000x400", "every 2000 steps x400") and not freq_ok("step/2000x400", "every 2000 steps")
+          and freq_ok("epochx?", "every epoch") and not freq_ok("epoch/20", "every 20 steps")
+          and freq_ok("token", "every step", "token") and freq_ok("step", "every micro-step", None, True),
+          "frequencies compare by unit, period and count ('every 20 epochs' is not 'every 20 steps')")
+    for f in label_files(names):
+        name = f[:-5]
+        with open(os.path.join(HERE, f), encoding="utf-8") as fh:
+            lab = json.load(fh)
+        try:
+            check_label(lab, name)
+        except LabelError as e:
+            check(False, "%s: well-formed (%s)" % (name, e))
+            continue
+        lab["_name"] = name
+        perfect = perfect_schedule(lab)
+        r = score_job(lab, perfect)
+        t = totals([r])
+        full = all(n == d for k, (n, d) in t.items() if k != "negatives_flagged") and t["negatives_flagged"][0] == 0
+        check(full, "%s: the perfect schedule scores 100%% on every metric" % name)
+        if not full:
+            details(r, out)
+
+        def broken(mutate, metric, what):
+            d = copy.deepcopy(perfect)
+            if mutate(d) is False:
+                return
+            tt = totals([score_job(lab, d)])
+            n, dd = tt[metric]
+            bad = (n != 0) if metric == "negatives_flagged" else (n < dd)
+            check(bad, "%s: %s lowers %s" % (name, what, metric))
+
+        if lab["syncs"]:
+            broken(lambda d: d.update(host_device=[h for h in d["host_device"] if h["kind"] != "sync"]),
+                   "sync_recall", "dropping the syncs")
+        if lab["h2d"]:
+            broken(lambda d: d.update(host_device=[h for h in d["host_device"] if h["kind"] != "h2d"]),
+                   "h2d_recall", "dropping the copies")
+        if lab["collectives"]:
+            def flip(d):
+                for c in d["device_device"]:
+                    c["parallelism"] = "tensor" if c["parallelism"] != "tensor" else "data"
+            broken(flip, "collective_recall", "the wrong parallelism")
+        if lab.get("compile_regions"):
+            broken(lambda d: d["compute"].update(compile_regions=[]), "compile_recall", "dropping compile regions")
+        negs = [(k, e["anchor"]) for k in NEG_KEYS for e in lab.get(k) or []]
+        if negs:
+            def flag(d, k=negs[0][0], a=negs[0][1]):
+                if k == "not_collectives":
+                    d["device_device"].append({"op": "all_reduce", "parallelism": "data", "async_op": False,
+                                               "anchor": a})
+                elif k == "not_compile_regions":
+                    d["compute"]["compile_regions"].append({"target": "x", "anchor": a})
+                else:
+                    d["host_device"].append({"kind": "h2d" if k == "not_h2d" else "sync", "call": "x",
+                                             "anchor": a, "pinned": False, "non_blocking": False})
+            broken(flag, "negatives_flagged", "a look-alike reported (%s)" % negs[0][1])
+        if "syncs" in lab["complete"]:
+            broken(lambda d: d["host_device"].extend({"kind": "sync", "call": ".item()", "anchor": "x.py:f:%d" % i}
+                                                     for i in range(1, 12)) and False or None,
+                   "sync_precision", "unlabelled syncs on a job complete for syncs")
+        rows = [h for h in perfect["host_device"]]
+        if rows:
+            def wrong_phase(d):
+                d["host_device"][0]["phase"] = "teardown-x"
+            broken(wrong_phase, "phase", "a wrong phase")
+        broken(lambda d: d.update(job_type={"value": None}), "job_type", "no job type")
+        broken(lambda d: d["entrypoint"].update(step="x.py:f:1"), "step", "the wrong step")
+    out.write("self-test: %d failure(s)\n" % fails[0])
+    return fails[0] == 0
 
 
 def main(argv):
     opts = {"ecg": None, "mirror": os.environ.get("ECG_REAL_MIRROR") or "/work/.mirror", "json": False,
-            "keep": None, "verbose": False, "check": False}
+            "keep": None, "verbose": False, "check": False, "self_test": False}
     names = []
     it = iter(argv[1:])
     for a in it:
@@ -543,6 +670,8 @@ def main(argv):
             opts[a[2:]] = True
         elif a == "--check-labels":
             opts["check"] = True
+        elif a == "--self-test":
+            opts["self_test"] = True
         elif a in ("-h", "--help"):
             sys.stdout.write(USAGE + __doc__)
             return 0
@@ -551,6 +680,8 @@ def main(argv):
             return 2
         else:
             names.append(a)
+    if opts["self_test"]:
+        return 0 if self_test(names) else 1
     if not opts["ecg"] and not opts["check"]:
         sys.stderr.write(USAGE)
         return 2
