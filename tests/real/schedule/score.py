@@ -340,9 +340,16 @@ def score_job(lab, sched):
     neg_h = set(ss.anchors_of(lab.get("not_h2d"))) | set(ss.anchors_of(lab.get("not_rows")))
     r["h2d"] = {"expected": h["expected"], "right": h["right"], "missing": h["missing"], "wrong": h["wrong"],
                 "extra": [a for a in h["extra"] if a not in neg_h and a not in unsure], "complete": "h2d" in complete}
+    # precision (information): labelled anchors ecg reports / anchors it reports, left-out unsure ones
+    exp_h = set(ss.anchors_of(lab.get("h2d")))
+    judged_h = {a for a in got_h2d if a not in unsure}
+    r["h2d"]["precision"] = (len(judged_h & exp_h), len(judged_h))
     c = base["collectives"]
     r["collectives"] = {"expected": c["expected"], "right": c["right"], "missing": c["missing"], "wrong": c["wrong"],
                         "extra": c["extra"], "complete": "collectives" in complete}
+    exp_c = {(e["anchor"], ss.norm_op(e["op"])) for e in lab.get("collectives") or []}
+    got_c = {(x.get("anchor"), ss.norm_op(x.get("op"))) for x in dd}
+    r["collectives"]["precision"] = (len(got_c & exp_c), len(got_c))
     want_comp = lab.get("compile_regions") or []
     hit_comp = [e["anchor"] for e in want_comp if e["anchor"] in got_comp]
     r["compile_regions"] = {"expected": len(want_comp), "right": len(hit_comp),
@@ -459,6 +466,9 @@ def totals(results):
     t["h2d_recall"] = (S(lambda r: r["h2d"]["right"]), S(lambda r: r["h2d"]["expected"]))
     t["collective_recall"] = (S(lambda r: r["collectives"]["right"]), S(lambda r: r["collectives"]["expected"]))
     t["compile_recall"] = (S(lambda r: r["compile_regions"]["right"]), S(lambda r: r["compile_regions"]["expected"]))
+    for k, name in (("h2d", "h2d_precision"), ("collectives", "collective_precision")):
+        t[name] = (S(lambda r: r[k]["precision"][0] if r[k]["complete"] else 0),
+                   S(lambda r: r[k]["precision"][1] if r[k]["complete"] else 0))
     t["negatives_flagged"] = (S(lambda r: len(r["negatives"]["flagged"])), S(lambda r: r["negatives"]["labelled"]))
     t["job_type"] = (S(lambda r: r["job_type"]["pass"]), len(results))
     t["step"] = (S(lambda r: r["step"]["pass"]), len(results))
@@ -474,6 +484,8 @@ GATES = [  # name, need text, test(n, d)
     ("h2d_recall", ">=0.90", lambda n, d: not d or n / d >= THRESH),
     ("collective_recall", ">=0.90", lambda n, d: not d or n / d >= THRESH),
     ("compile_recall", ">=0.90", lambda n, d: not d or n / d >= THRESH),
+    ("h2d_precision", "(info)", None),
+    ("collective_precision", "(info)", None),
     ("negatives_flagged", "0", lambda n, d: n == 0),
     ("job_type", "all", lambda n, d: n == d),
     ("step", "all", lambda n, d: n == d),
@@ -773,7 +785,7 @@ def main(argv):
                 failed = failed or not ok
                 verdict = "PASS" if ok else "FAIL"
             r_ = rate(n, d)
-            out.write("  %-18s %-9s %-6s %-7s %s\n" % (name, fmt(n, d) if name != "negatives_flagged" else
+            out.write("  %-21s %-9s %-6s %-7s %s\n" % (name, fmt(n, d) if name != "negatives_flagged" else
                                                      "%d of %d" % (n, d),
                                                      "" if r_ is None or name == "negatives_flagged" else "%.2f" % r_,
                                                      need, verdict))
