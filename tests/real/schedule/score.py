@@ -21,6 +21,9 @@ at the commit (the file exists there, the line holds code, the innermost
 def/class around it has the anchor's qualified name, and the line shows the
 call): a label that fails that is malformed.
 
+With --json the report is one JSON document on stdout ({"jobs", "totals",
+"skipped", "errors"}) and the skip lines and the final count go to stderr.
+
 Exit status: 0 normally; 1 when a label is malformed or ecg exits with a
 status >= 5 or dies of a signal; with ECG_REAL_STRICT=1 also 1 when a
 threshold of the totals fails.  2 on bad usage.
@@ -697,7 +700,9 @@ def main(argv):
     if not opts["ecg"] and not opts["check"]:
         sys.stderr.write(USAGE)
         return 2
-    out = sys.stdout
+    # with --json, stdout holds the JSON document only: the skip / error lines
+    # and the final count go to stderr
+    out = sys.stderr if opts["json"] else sys.stdout
     status = 0
     results, skipped, errors = [], [], []
     for f in label_files(names):
@@ -769,8 +774,8 @@ def main(argv):
     failed = False
     if opts["json"]:
         json.dump({"jobs": results, "totals": {k: {"n": n, "d": d, "rate": rate(n, d)} for k, (n, d) in t.items()},
-                   "skipped": skipped, "errors": errors}, out, indent=1, sort_keys=True)
-        out.write("\n")
+                   "skipped": skipped, "errors": errors}, sys.stdout, indent=1, sort_keys=True)
+        sys.stdout.write("\n")
         for name, need, test in GATES:
             if test and not test(*t[name]):
                 failed = True
