@@ -113,9 +113,13 @@ static const char extract_usage[] =
 "atomically: a failed run leaves earlier records as they were.  On success the\n"
 "paths of the two records are printed, one per line.\n"
 "\n"
+"With --entry or --launcher, a job in which no model or no step is found is\n"
+"said on stderr with what stopped the reading (a budget spent, a call not\n"
+"followed), and in both records' `incomplete`.\n"
+"\n"
 "Exit status: 0 records written; 2 bad usage; 3 not a repository, empty\n"
 "repository, unknown revision, or entry not found; 4 records not written;\n"
-"5 internal error.\n";
+"5 internal error; 6 records written, but no model or no step was found.\n";
 
 struct extract_opts {
 	const char *repo;
@@ -587,13 +591,81 @@ static cJSON *extract_invocation(const struct extract_opts *o, const char *entry
 	return inv;
 }
 
+/* Whether an unresolved entry tells of a budget spent (the likeliest
+ * reason a model or a step was not found). */
+static int extract_is_budget(const cJSON *u)
+{
+	static const char *const words[] = { "evaluation steps", "memory bound", "budget", "too deep", NULL };
+	const char *r = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(u, "reason"));
+	size_t i;
+
+	for (i = 0; r && words[i]; i++)
+		if (strstr(r, words[i]))
+			return 1;
+	return 0;
+}
+
+/* With --entry: no model, or no step, is said on stderr and in the
+ * records (`incomplete`), with the unresolved entries most likely behind
+ * it -- a budget spent first, then the first calls not followed.  NULL
+ * when both were found.  Owned. */
+static cJSON *extract_incomplete(const char *entry, int no_model, int no_step, const cJSON *unres, int quiet)
+{
+	static const struct {
+		const char *what, *reason;
+	} kinds[] = {
+		{ "model", "no model the job builds and calls was found" },
+		{ "step", "no step (the loop or handler around the model call) was found" },
+	};
+	cJSON *out, *e, *by;
+	const cJSON *u;
+	buf_t b;
+	int k, pass, n;
+
+	if (!no_model && !no_step)
+		return NULL;
+	out = cJSON_CreateArray();
+	buf_init(&b);
+	for (k = 0; k < 2; k++) {
+		if ((k == 0 && !no_model) || (k == 1 && !no_step))
+			continue;
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "what", kinds[k].what);
+		cJSON_AddStringToObject(e, "reason", kinds[k].reason);
+		by = cJSON_AddArrayToObject(e, "stopped_by");
+		buf_reset(&b);
+		n = 0;
+		for (pass = 0; pass < 2 && n < 3; pass++) {
+			cJSON_ArrayForEach(u, unres) {
+				const char *what = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(u, "what"));
+				const char *anchor = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(u, "anchor"));
+				const char *reason = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(u, "reason"));
+
+				/* code the reading gave up on: an anchor, not a file */
+				if (n >= 3 || !anchor || !reason || !strchr(anchor, ':') ||
+				    (what && !strcmp(what, "which model the job runs")) || extract_is_budget(u) != (pass == 0))
+					continue;
+				cJSON_AddItemToArray(by, cJSON_Duplicate(u, 1));
+				buf_addf(&b, "%s%s: %s", n ? "; " : "", anchor, reason);
+				n++;
+			}
+		}
+		cJSON_AddItemToArray(out, e);
+		if (!quiet)
+			err_warn("warning: %s: %s%s%s", entry, kinds[k].reason,
+			         n ? "; what stopped the reading: " : " (nothing ecg gave up on explains it)", b.buf);
+	}
+	buf_free(&b);
+	return out;
+}
+
 /* Read and analyse as the options say.  ECG_EXIT_OK with *graph, *sched
  * (the caller deletes them) and *out_dir (the caller frees it) set; else
  * the exit status, the error already printed.  `inline_overrides`, when
  * not NULL, stands for --config FILE's values (refresh replays the
  * recorded ones). */
 static int extract_build(const struct extract_opts *o_, const cJSON *inline_overrides, cJSON **graph_out,
-                         cJSON **sched_out, char **out_dir_out)
+                         cJSON **sched_out, char **out_dir_out, int *incomplete_out)
 {
 	struct extract_opts o = *o_;
 	struct load_opts lo;
@@ -601,7 +673,7 @@ static int extract_build(const struct extract_opts *o_, const cJSON *inline_over
 	char *out_dir = NULL, *entry = NULL, *func = NULL, *helpers = NULL;
 	struct catalog *cat = NULL;
 	char *catdir = NULL, *cache_dir = NULL;
-	cJSON *config = NULL, *overrides = NULL, *invocation = NULL;
+	cJSON *config = NULL, *overrides = NULL, *invocation = NULL, *incomplete = NULL;
 	cJSON *graph = NULL, *sched = NULL, *modules = NULL, *sched_parts = NULL;
 	records_header_t h;
 	struct stats st;
@@ -712,6 +784,9 @@ static int extract_build(const struct extract_opts *o_, const cJSON *inline_over
 	}
 	if (load_finish(&L) < 0)
 		goto fail;
+	if (entry)
+		incomplete = extract_incomplete(entry, cJSON_GetArraySize(modules) == 0, job.step_anchor == NULL,
+		                                L.unresolved, 0);   /* not a per-file warning: -q keeps it */
 	memset(&h, 0, sizeof h);
 	h.commit = L.commit;
 	h.dirty = dirty;
@@ -726,6 +801,7 @@ static int extract_build(const struct extract_opts *o_, const cJSON *inline_over
 	h.job_type = job.type;
 	h.job_evidence = job.evidence;
 	h.invocation = invocation;
+	h.incomplete = incomplete;
 	records_assemble(&h, modules, sched_parts, &graph, &sched);
 	modules = NULL;
 	if (!o.quiet)
@@ -737,6 +813,8 @@ static int extract_build(const struct extract_opts *o_, const cJSON *inline_over
 	*out_dir_out = out_dir;
 	graph = sched = NULL;
 	out_dir = NULL;
+	if (incomplete_out)
+		*incomplete_out = incomplete != NULL;
 	rc = ECG_EXIT_OK;
 	goto cleanup;
 
@@ -758,6 +836,7 @@ cleanup:
 	cJSON_Delete(config);
 	cJSON_Delete(overrides);
 	cJSON_Delete(invocation);
+	cJSON_Delete(incomplete);
 	job_info_free(&job);
 	free(helpers);
 	free(catdir);
@@ -802,9 +881,13 @@ int cmd_extract(int argc, char **argv)
 		err_warn("%s", err_last());
 		rc = err_code();
 	} else {
-		rc = extract_build(&o, NULL, &graph, &sched, &out_dir);
+		int incomplete = 0;
+
+		rc = extract_build(&o, NULL, &graph, &sched, &out_dir, &incomplete);
 		if (rc == ECG_EXIT_OK)
 			rc = extract_write(out_dir, graph, sched, 1);
+		if (rc == ECG_EXIT_OK && incomplete)
+			rc = ECG_EXIT_INCOMPLETE;
 	}
 	cJSON_Delete(graph);
 	cJSON_Delete(sched);
@@ -1174,7 +1257,7 @@ int cmd_refresh(int argc, char **argv)
 		out_dir = xstrdup(dir);
 		rc = ECG_EXIT_OK;
 	} else {
-		rc = extract_build(&o, cJSON_IsObject(a) ? a : NULL, &ng, &ns, &out_dir);
+		rc = extract_build(&o, cJSON_IsObject(a) ? a : NULL, &ng, &ns, &out_dir, NULL);
 		if (rc != ECG_EXIT_OK)
 			goto cleanup;
 	}

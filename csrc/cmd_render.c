@@ -419,6 +419,25 @@ static void config_table(buf_t *b, const cJSON *graph)
 	      NULL);
 }
 
+/* What the analysis did not find (the records' `incomplete`), above the
+ * tables it leaves empty. */
+static void render_incomplete(buf_t *b, const cJSON *graph)
+{
+	const cJSON *i, *u;
+
+	cJSON_ArrayForEach(i, cJSON_GetObjectItemCaseSensitive(graph, "incomplete")) {
+		buf_addstr(b, "<p class=\"incomplete\"><b>Incomplete:</b> ");
+		esc(b, js(i, "reason"));
+		cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(i, "stopped_by")) {
+			buf_addstr(b, "<br>stopped by <code>");
+			esc(b, js(u, "anchor"));
+			buf_addstr(b, "</code>: ");
+			esc(b, js(u, "reason"));
+		}
+		buf_addstr(b, "</p>\n");
+	}
+}
+
 int cmd_render(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -471,7 +490,9 @@ int cmd_render(int argc, char **argv)
 	esc(&b, jt && js(jt, "value") ? js(jt, "value") : "not known");
 	buf_addstr(&b, "</b>, step <span class=\"a\">");
 	esc(&b, ep && js(ep, "step") ? js(ep, "step") : "not known");
-	buf_addstr(&b, "</span></p>\n<h2>Module tree</h2>\n<div id=\"tree\">\n");
+	buf_addstr(&b, "</span></p>\n");
+	render_incomplete(&b, graph);
+	buf_addstr(&b, "<h2>Module tree</h2>\n<div id=\"tree\">\n");
 	tree(&b, cJSON_GetObjectItemCaseSensitive(graph, "modules"), NULL, 0);
 	buf_addstr(&b, "</div>\n<h2>One step</h2>\n<div id=\"timeline\">\n");
 	timeline(&b, sched);

@@ -625,6 +625,20 @@ static int print_schedule(const struct show *s, const cJSON *sched)
 	return 0;
 }
 
+/* What the analysis did not find (the records' `incomplete`), before the
+ * tables it leaves empty. */
+static void print_incomplete(const cJSON *doc)
+{
+	const cJSON *i, *u;
+
+	cJSON_ArrayForEach(i, cJSON_GetObjectItemCaseSensitive(doc, "incomplete")) {
+		printf("incomplete: %s\n", jstr(i, "reason") ? jstr(i, "reason") : "");
+		cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(i, "stopped_by"))
+			printf("  stopped by %s: %s\n", jstr(u, "anchor") ? jstr(u, "anchor") : "",
+			       jstr(u, "reason") ? jstr(u, "reason") : "");
+	}
+}
+
 static int parse_n(const char *a, int *out)
 {
 	char *end;
@@ -704,9 +718,11 @@ int cmd_show(int argc, char **argv)
 	if (!(graph = records_read(dir, RECORDS_GRAPH_FILE)) || !(sched = records_read(dir, RECORDS_SCHEDULE_FILE)))
 		goto fail;
 	if (s.schedule) {
+		print_incomplete(sched);
 		print_schedule(&s, sched);
 		goto cleanup;
 	}
+	print_incomplete(graph);
 	v = xcalloc((size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(graph, "modules")) + 1, sizeof *v);
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(graph, "modules")) {
 		struct ent *x = &v[n];

@@ -64,7 +64,9 @@ cJSON *records_graph_new(const records_header_t *h)
 	cJSON *doc = records_header(RECORDS_GRAPH_SCHEMA, h);
 
 	cJSON_AddArrayToObject(doc, "modules");
-	/* a field of ecg's own, after the contract's */
+	/* fields of ecg's own, after the contract's */
+	if (h->incomplete)
+		cJSON_AddItemToObject(doc, "incomplete", cJSON_Duplicate(h->incomplete, 1));
 	if (h->invocation)
 		cJSON_AddItemToObject(doc, "invocation", cJSON_Duplicate(h->invocation, 1));
 	return doc;
@@ -88,6 +90,8 @@ cJSON *records_schedule_new(const records_header_t *h)
 	cJSON_AddNullToObject(compute, "autocast");
 	cJSON_AddArrayToObject(compute, "compile_regions");
 	cJSON_AddArrayToObject(doc, "overlap");
+	if (h->incomplete)
+		cJSON_AddItemToObject(doc, "incomplete", cJSON_Duplicate(h->incomplete, 1));
 	if (h->invocation)
 		cJSON_AddItemToObject(doc, "invocation", cJSON_Duplicate(h->invocation, 1));
 	return doc;

@@ -15,7 +15,9 @@ enum ecg_exit {
 	ECG_EXIT_USAGE = 2,    /* bad command line */
 	ECG_EXIT_INPUT = 3,    /* not a repository, unknown revision, empty repository, entry not found */
 	ECG_EXIT_OUTPUT = 4,   /* the records could not be written */
-	ECG_EXIT_INTERNAL = 5  /* the embedded interpreter failed, or out of memory */
+	ECG_EXIT_INTERNAL = 5, /* the embedded interpreter failed, or out of memory */
+	ECG_EXIT_INCOMPLETE = 6 /* records written, but no model or no step was found
+	                           (the records' `incomplete` says what stopped it) */
 };
 
 /* Set the error message and its exit class.  Always returns -1. */

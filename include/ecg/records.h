@@ -26,6 +26,8 @@ typedef struct {
 	cJSON *parse_errors;       /* [{"file","line","col","message"}], borrowed */
 	cJSON *unresolved;         /* [{"anchor","what","reason"}], borrowed */
 	cJSON *config;             /* [{"name","value","source","via"}], borrowed */
+	cJSON *incomplete;         /* [{"what","reason","stopped_by"}]: what the
+	                              analysis did not find, borrowed; NULL: not written */
 	cJSON *invocation;         /* how extract was run (entry, argv, set, config_values,
 	                              model), borrowed; NULL: not written */
 } records_header_t;

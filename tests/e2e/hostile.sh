@@ -102,13 +102,16 @@ for mode in "" --all --worktree; do
 		run_measured "$ECG" extract --repo "$R" --entry train.py --out "$T/o$mode" -q $mode
 		read -r rc rss <"$T/rss"
 	fi
-	is "$rc" 0 "extract ${mode:-(default)} terminates on the hostile repository (exit 0)"
+	is "$rc" 6 "extract ${mode:-(default)} terminates on the hostile repository (exit 6: written, no step found)"
 	ok "$(test "$rss" -lt 400000; echo $?)" "  with bounded memory (max RSS ${rss} KB < 400 MB)"
 done
 
 G="$T/o/computation_graph.json"
 "$P" "$top_srcdir/tests/schema_check.py" "$top_srcdir/schemas" "$T/o" >"$T/schema.out" 2>&1
 ok $? "the records are valid (schema_check.py)"
+is "$(json "$G" "[(i['what'], len(i['stopped_by'])) for i in d['incomplete']]")" "[('step', 0)]" \
+	"  incomplete: no step, and nothing ecg gave up on explains it (the job has no loop)"
+is "$(json "$T/o/execution_schedule.json" "[i['what'] for i in d['incomplete']]")" "['step']" "  in both records"
 
 entry() {  # entry ID EXPR: EXPR about the module entry ID
 	json "$G" "[$2 for e in d['modules'] if e['id'] == '$1']"
@@ -175,7 +178,17 @@ y = model(torch.randn(2, 8))
 PY
 commit "$R2" "a recursive walk"
 run_ecg extract --repo "$R2" --entry train.py --no-cache --out "$T/rw" -q
-is "$rc" 0 "a recursive walk of 15,000,000 steps: exit 0"
+is "$rc" 6 "a recursive walk of 15,000,000 steps: exit 6 (written; the job has no step)"
+grep -q "no step (the loop or handler around the model call) was found; what stopped the reading: train.py:merge:5: not followed again" "$T/err"
+ok $? "  said on stderr, even with -q, with the budget spent"
+is "$(json "$T/rw/computation_graph.json" "[(i['what'], [u['anchor'] for u in i['stopped_by']]) for i in d['incomplete']]")" \
+	"[('step', ['train.py:merge:5'])]" "  and in the records' incomplete"
+run_ecg show --records "$T/rw"
+grep -q "^incomplete: no step" "$T/out" && grep -q "stopped by train.py:merge:5" "$T/out"
+ok $? "  show says so above the table"
+run_ecg render --records "$T/rw" -o "$T/rw.html"
+grep -q "Incomplete:</b> no step" "$T/rw.html"
+ok $? "  render says so above the tree"
 G4="$T/rw/computation_graph.json"
 is "$(json "$G4" "[(u['anchor'], u['what']) for u in d['unresolved']]")" \
 	"[('train.py:merge:5', 'a costly function')]" "  the walk is a costly function, not followed past its share"

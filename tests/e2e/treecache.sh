@@ -107,7 +107,7 @@ ok $? "  the records are the same bytes (the source's text included)"
 lim=$(( $(wc -c <"$R/model.py") - 1 ))
 run_ecg extract --repo "$R" --entry train.py -q --no-cache --max-file-size $lim --out "$T/small0"
 run_ecg extract --repo "$R" --entry train.py -q --cache-dir "$C" --max-file-size $lim --out "$T/small" --stats
-is "$rc" 0 "--max-file-size below a cached file: exit 0"
+is "$rc" 6 "--max-file-size below a cached file: exit 6 (model.py refused, so no model)"
 is "$(json "$T/small/computation_graph.json" "len([e for e in d['parse_errors'] if e['file'] == 'model.py'])")" 1 \
 	"  model.py is refused as too big"
 same "$T/small0" "$T/small"
