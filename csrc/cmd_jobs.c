@@ -59,7 +59,10 @@ static const char jobs_usage[] =
 "  -h, --help            show this help\n"
 "\n"
 "The ENTRY column is what 'ecg extract --entry' takes.  At most 64 jobs are\n"
-"read; further ones are listed with the reason they were not.\n"
+"read: when there are more, the ones started by a launcher, console scripts,\n"
+"and those named or shaped like a trainer, server or generator are read\n"
+"first, tests and tooling last; the others are listed with the reason they\n"
+"were not, and a line on stderr says how many.\n"
 "\n"
 "Exit status: 0 listed (even if none); 2 bad usage; 3 not a repository or\n"
 "unknown revision; 5 internal error.\n";
@@ -575,6 +578,126 @@ static void jobs_scan_launchers(struct load *L, struct jlist *l)
 	}
 }
 
+/* ------------------------------------------------------------ ranking
+ * More jobs than can be read: the ones that matter first.  A job started
+ * by a launcher or declared as a console script, named or shaped like a
+ * trainer, server or generator comes first; tests and tooling last. */
+
+struct rank_word {
+	const char *word;   /* in the file's base name */
+	int score;
+};
+
+static const struct rank_word rank_names[] = {
+	{ "pretrain", -40 }, { "train", -35 }, { "finetune", -35 }, { "fine_tune", -35 }, { "sft", -25 },
+	{ "generate", -25 }, { "generation", -25 }, { "sample", -20 }, { "serve", -25 }, { "server", -25 },
+	{ "infer", -20 }, { "chat", -15 }, { "eval", -15 }, { "predict", -15 }, { "score", -10 },
+	{ "bench", -10 }, { "validate", -10 }, { "main", -10 }, { "run", -5 },
+	{ NULL, 0 }
+};
+
+static const struct rank_word rank_dirs[] = {
+	{ "tests/", 120 }, { "test/", 120 }, { "testing/", 100 }, { "unit_tests/", 120 }, { "functional_tests/", 100 },
+	{ ".github/", 150 }, { ".ci/", 150 }, { "ci/", 80 }, { "docs/", 100 }, { "doc/", 100 },
+	{ "tools/", 30 }, { "scripts/", 10 }, { "examples/", 5 },
+	{ NULL, 0 }
+};
+
+/* What a trainer, server or generator has in its text. */
+static const struct rank_word rank_shapes[] = {
+	{ ".backward(", -25 }, { "optimizer.step(", -15 }, { ".generate(", -10 }, { "@app.", -15 },
+	{ "no_grad", -5 }, { "inference_mode", -5 },
+	{ NULL, 0 }
+};
+
+static int jobs_rank(struct load *L, const struct jcand *c)
+{
+	const char *base = strrchr(c->path, '/');
+	struct sfile *sf = prog_file(&L->prog, c->path);
+	const cJSON *f;
+	int score = 0, i;
+	size_t len;
+	char *text;
+
+	base = base ? base + 1 : c->path;
+	cJSON_ArrayForEach(f, c->found) {
+		const char *how = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "how"));
+
+		if (how && !strcmp(how, "launcher"))
+			score -= 100;
+		else if (how && !strcmp(how, "console_script"))
+			score -= 50;
+	}
+	if (!strncmp(base, "test_", 5) || strstr(base, "_test.py") || !strcmp(base, "conftest.py") ||
+	    !strcmp(base, "setup.py"))
+		score += 120;
+	for (i = 0; rank_names[i].word; i++)
+		if (strstr(base, rank_names[i].word)) {
+			score += rank_names[i].score;
+			break;
+		}
+	for (i = 0; rank_dirs[i].word; i++) {
+		size_t n = strlen(rank_dirs[i].word);
+
+		if (!strncmp(c->path, rank_dirs[i].word, n) ||
+		    (strstr(c->path, rank_dirs[i].word) && strstr(c->path, rank_dirs[i].word)[-1] == '/'))
+			score += rank_dirs[i].score;
+	}
+	for (i = 0; c->path[i]; i++)
+		score += c->path[i] == '/' ? 2 : 0;
+	text = sf && sf->loaded ? sf->src : jobs_text(L, c->path, &len);
+	if (text) {
+		for (i = 0; rank_shapes[i].word; i++)
+			if (strstr(text, rank_shapes[i].word))
+				score += rank_shapes[i].score;
+		if (!sf || text != sf->src)
+			free(text);
+	}
+	return score;
+}
+
+struct ranked {
+	size_t i;
+	int score;
+	const char *path;
+};
+
+static int ranked_cmp(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	if (x->score != y->score)
+		return x->score < y->score ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+/* Which of l's jobs (sorted by path) are read: the JOBS_MAX_READ that
+ * rank first.  Returns an array of flags (owned); *unread_tooling counts
+ * the unread ones under tests or tooling. */
+static char *jobs_choose(struct load *L, const struct jlist *l, size_t *unread_tooling)
+{
+	struct ranked *r = xcalloc(l->n + 1, sizeof *r);
+	char *read = xcalloc(l->n + 1, 1);
+	size_t i;
+
+	*unread_tooling = 0;
+	for (i = 0; i < l->n; i++) {
+		r[i].i = i;
+		r[i].path = l->c[i].path;
+		r[i].score = l->n > JOBS_MAX_READ ? jobs_rank(L, &l->c[i]) : 0;
+	}
+	if (l->n > JOBS_MAX_READ)
+		qsort(r, l->n, sizeof *r, ranked_cmp);
+	for (i = 0; i < l->n; i++) {
+		if (i < JOBS_MAX_READ)
+			read[r[i].i] = 1;
+		else if (r[i].score >= 60)
+			(*unread_tooling)++;
+	}
+	free(r);
+	return read;
+}
+
 static int jobs_cmp(const void *a, const void *b)
 {
 	const struct jcand *x = a, *y = b;
@@ -628,9 +751,9 @@ int cmd_jobs(int argc, char **argv)
 	struct load L;
 	struct jlist l;
 	struct catalog *cat = NULL;
-	char *helpers = NULL, *catdir = NULL, *text = NULL;
+	char *helpers = NULL, *catdir = NULL, *text = NULL, *read = NULL;
 	cJSON *doc = NULL, *arr, *unres = cJSON_CreateArray();
-	size_t i;
+	size_t i, unread_tooling = 0;
 	int rc, loaded = 0;
 
 	memset(&l, 0, sizeof l);
@@ -667,6 +790,11 @@ int cmd_jobs(int argc, char **argv)
 	jobs_scan_launchers(&L, &l);
 	if (l.n)
 		qsort(l.c, l.n, sizeof *l.c, jobs_cmp);
+	read = jobs_choose(&L, &l, &unread_tooling);
+	if (l.n > JOBS_MAX_READ)
+		err_warn("%zu jobs: the %d that rank first were read (launched, console scripts, named or shaped like a "
+		         "trainer, server or generator); %zu were not, %zu of them tests or tooling",
+		         l.n, JOBS_MAX_READ, l.n - JOBS_MAX_READ, unread_tooling);
 
 	doc = cJSON_CreateObject();
 	cJSON_AddStringToObject(doc, "commit", L.commit);
@@ -678,7 +806,7 @@ int cmd_jobs(int argc, char **argv)
 		char *entry = c->func ? xasprintf("%s:%s", c->path, c->func) : xstrdup(c->path);
 
 		memset(&job, 0, sizeof job);
-		if (i < JOBS_MAX_READ)
+		if (read[i])
 			jobs_read(&L, cat, c, &job);
 		cJSON_AddStringToObject(j, "entry", entry);
 		cJSON_AddStringToObject(j, "file", c->path);
@@ -695,9 +823,12 @@ int cmd_jobs(int argc, char **argv)
 			for (k = 0; k < c->argc; k++)
 				cJSON_AddItemToArray(a, cJSON_CreateString(c->argv[k]));
 		}
-		if (i >= JOBS_MAX_READ) {
+		if (!read[i]) {
 			cJSON_AddNullToObject(j, "job_type");
-			cJSON_AddStringToObject(j, "reason", "not read: more than 64 jobs in the repository");
+			cJSON_AddStringToObject(j, "reason",
+			                        "not read: more than 64 jobs in the repository, and 64 rank before it "
+			                        "(launched, console scripts, named or shaped like a trainer, server or "
+			                        "generator first; tests and tooling last)");
 		} else if (job.type) {
 			cJSON_AddStringToObject(j, "job_type", job.type);
 		} else {
@@ -785,6 +916,7 @@ cleanup:
 		free(l.c[i].argv);
 	}
 	free(l.c);
+	free(read);
 	if (loaded)
 		load_free(&L);
 	astconv_fini();

@@ -132,4 +132,31 @@ is "$rc" 0 "--help"
 grep -q "usage: ecg jobs" "$T/out"
 ok $? "--help prints the usage"
 
+# More than 64 jobs: the trainer is read, tests come last
+R3="$T/many"
+mkrepo "$R3"
+mkdir -p "$R3/tests" "$R3/work/deep/tree"
+n=0
+while [ $n -lt 70 ]; do
+	printf 'if __name__ == "__main__":\n    print(%d)\n' $n >"$R3/tests/test_$n.py"
+	n=$((n + 1))
+done
+cat >"$R3/work/deep/tree/zz_train.py" <<'PY'
+import torch
+model = torch.nn.Linear(4, 4)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for _ in range(3):
+    loss = model(torch.randn(2, 4)).sum()
+    loss.backward()
+    opt.step()
+PY
+commit "$R3" "many tests, one trainer"
+run_ecg jobs --repo "$R3" --json
+is "$(json "$T/out" "[j['job_type'] for j in d['jobs'] if j['entry'] == 'work/deep/tree/zz_train.py'][0]")" training \
+	"71 jobs: the trainer, deep and after the 70 tests in path order, is read (training)"
+is "$(json "$T/out" "len([j for j in d['jobs'] if j.get('reason', '').startswith('not read')])")" 7 \
+	"  7 tests are not read, with the reason"
+grep -q "71 jobs: the 64 that rank first were read.*7 were not, 7 of them tests or tooling" "$T/err"
+ok $? "  and stderr says so"
+
 done_testing
