@@ -1,0 +1,483 @@
+#!/usr/bin/python3
+"""record_real.py JOB.json [JOB.json ...] [--mirror DIR] -- record the truth of
+a real public job of the graph corpus (tests/real/graph/<job>.json) ONCE, with
+PyTorch, into the label file's "truth" member.
+
+Dev-time tool: stdlib + Debian's python3-torch (and python3-torchvision,
+python3-scipy where a job imports them), CPU only, no network.
+
+The job's source is the bare git dir $ECG_REAL_MIRROR (default /work/.mirror)
+/<owner>+<name>/repo; the label's commit is exported (git archive) into a
+temporary directory, which is the "fixture" root of tests/oracle/record.py:
+anchors and defined_in are relative to the repository's top.  The entry is run
+as __main__ with the label's argv exactly as tests/oracle/record.py runs a
+fixture (its Recorder, __new__ and __getitem__ hooks are imported and reused),
+after the job's stand-ins (STANDINS below) are installed: random data files
+or datasets of the right shape instead of downloads, small fake modules for
+packages Debian does not ship (never for the job's own code), and random
+initialisation instead of pretrained weights.  The run is stopped (an
+exception raised from the module forward hook) as soon as every model of the
+label has finished its first root call, so a trainer runs one forward.
+
+Written into "truth": what record.py writes to truth.json, plus for every
+module "forward": the anchor "file:Qual.forward:line" of the forward its class
+runs when that forward is in the repository (line = the code object's
+co_firstlineno, i.e. the first decorator's line for a decorated forward, as
+profilers' python_function frames show it), else null.
+"""
+
+import json
+import os
+import random
+import runpy
+import subprocess
+import sys
+import tempfile
+import types
+
+HERE = os.path.dirname(os.path.realpath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "oracle"))
+
+import torch                       # noqa: E402
+import torch.nn as nn              # noqa: E402
+import torch.nn.modules.module as nn_module_mod   # noqa: E402
+import platform                    # noqa: E402
+
+import record as R                 # noqa: E402  tests/oracle/record.py
+
+
+class Stop(BaseException):
+    """Raised from the forward hook once every model's first call is done."""
+
+
+class StopRecorder(R.Recorder):
+    def post_hook(self, module, args, output):
+        r = super().post_hook(module, args, output)
+        if not self.busy and self.models and all(m.done for m in self.models):
+            raise Stop()
+        return r
+
+
+def forward_anchor(cls, files):
+    fwd = getattr(cls, "forward", None)
+    fwd = getattr(fwd, "__func__", fwd)
+    seen = 0
+    # unwrap functools.wraps decorators (torch.no_grad() etc.)
+    while hasattr(fwd, "__wrapped__") and seen < 8:
+        fwd, seen = fwd.__wrapped__, seen + 1
+    code = getattr(fwd, "__code__", None)
+    if code is None:
+        return None
+    rel = files.rel(code.co_filename)
+    if rel is None:
+        return None
+    return "%s:%s:%d" % (rel, R.qualname_of(code), code.co_firstlineno)
+
+
+# ---------------------------------------------------------------- stand-ins
+
+def fake_module(name, **attrs):
+    m = types.ModuleType(name)
+    m.__dict__.update(attrs)
+    m.__file__ = "<standin %s>" % name
+    sys.modules[name] = m
+    parent, _, leaf = name.rpartition(".")
+    if parent and parent in sys.modules:
+        setattr(sys.modules[parent], leaf, m)
+    return m
+
+
+class RandomImages(torch.utils.data.Dataset):
+    """Stand-in for a torchvision image dataset: random tensors, the
+    transform is not applied (it wants PIL images)."""
+
+    def __init__(self, shape, n, classes, target=int):
+        self.shape, self.n, self.classes = shape, n, classes
+        self.target = target
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        g = torch.Generator().manual_seed(i)
+        return torch.randn(*self.shape, generator=g), int(i % self.classes)
+
+
+def _cifar(root=None, train=True, download=False, transform=None, **kw):
+    return RandomImages((3, 32, 32), 512, 10)
+
+
+def _mnist(root=None, train=True, download=False, transform=None, **kw):
+    return RandomImages((1, 28, 28), 256, 10)
+
+
+def standin_cifar(root):
+    import torchvision
+    torchvision.datasets.CIFAR10 = _cifar
+
+
+def standin_mnist(root):
+    import torchvision
+    torchvision.datasets.MNIST = _mnist
+
+
+def _write_bin(path, n, vocab):
+    import numpy as np
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    rng = np.random.default_rng(0)
+    rng.integers(0, vocab, size=n, dtype=np.uint16).tofile(path)
+
+
+def standin_nanogpt_char(root):
+    import pickle
+    d = os.path.join(root, "data", "shakespeare_char")
+    _write_bin(os.path.join(d, "train.bin"), 100000, 65)
+    _write_bin(os.path.join(d, "val.bin"), 20000, 65)
+    chars = [chr(32 + i) for i in range(65)]
+    with open(os.path.join(d, "meta.pkl"), "wb") as fh:
+        pickle.dump({"vocab_size": 65, "itos": dict(enumerate(chars)),
+                     "stoi": {c: i for i, c in enumerate(chars)}}, fh)
+
+
+def standin_nanogpt_owt(root):
+    d = os.path.join(root, "data", "openwebtext")
+    _write_bin(os.path.join(d, "train.bin"), 200000, 50257)
+    _write_bin(os.path.join(d, "val.bin"), 50000, 50257)
+
+
+def _fake_hf_gpt2():
+    """transformers.GPT2LMHeadModel.from_pretrained stand-in: a state dict of
+    the shapes nanoGPT's GPT.from_pretrained asks for (its own `sd`, with the
+    Conv1D weights transposed), random values: no weights are downloaded."""
+    class GPT2LMHeadModel:
+        @classmethod
+        def from_pretrained(cls, name):
+            f = sys._getframe(1)
+            sd = f.f_locals["sd"]
+            trans = f.f_locals.get("transposed") or [
+                "attn.c_attn.weight", "attn.c_proj.weight",
+                "mlp.c_fc.weight", "mlp.c_proj.weight"]
+            g = torch.Generator().manual_seed(0)
+            out = {}
+            for k, v in sd.items():
+                if k.endswith(".attn.bias"):
+                    continue
+                shp = tuple(v.shape)
+                if any(k.endswith(w) for w in trans):
+                    shp = shp[::-1]
+                out[k] = torch.randn(*shp, generator=g) * 0.02
+            obj = cls()
+            obj._sd = out
+            return obj
+
+        def state_dict(self):
+            return self._sd
+    return GPT2LMHeadModel
+
+
+def standin_nanogpt_sample(root):
+    fake_module("transformers", GPT2LMHeadModel=_fake_hf_gpt2())
+
+
+
+class _Enc:
+    n_vocab = 50257
+    eot_token = 50256
+
+    def encode(self, s, allowed_special=None):
+        return [ord(c) % 50257 for c in s] or [0]
+
+    def decode(self, ids):
+        return "".join(chr(32 + (i % 90)) for i in ids)
+
+
+def _install_tiktoken():
+    fake_module("tiktoken", get_encoding=lambda name: _Enc())
+    sys.modules["tiktoken_standin"] = sys.modules["tiktoken"]
+
+
+def standin_mingpt_char(root):
+    d = os.path.join(root, "projects", "chargpt")
+    rng = random.Random(0)
+    text = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz ,.\n") for _ in range(20000))
+    with open(os.path.join(d, "input.txt"), "w") as fh:
+        fh.write(text)
+
+
+def standin_none(root):
+    pass
+
+
+def _cifar224(root=None, train=True, download=False, transform=None, **kw):
+    return RandomImages((3, 224, 224), 64, 10)
+
+
+def standin_cifar224(root):
+    import torchvision
+    torchvision.datasets.CIFAR10 = _cifar224
+    torchvision.datasets.CIFAR100 = _cifar224
+
+
+class _Anything:
+    """A stand-in object: any attribute is another one, calls return one."""
+    def __init__(self, *a, **k):
+        pass
+
+    def __getattr__(self, name):
+        return _Anything()
+
+    def __call__(self, *a, **k):
+        return _Anything()
+
+
+def standin_vit_pytorch(root):
+    # apex (NVIDIA, not packaged): only used with --fp16 / distributed runs
+    fake_module("apex", amp=_Anything())
+    fake_module("apex.parallel", DistributedDataParallel=_Anything)
+    sys.modules["apex"].parallel = sys.modules["apex.parallel"]
+    # tensorboard's writer (not packaged for this torch)
+    fake_module("torch.utils.tensorboard", SummaryWriter=_Anything)
+
+    class ConfigDict(dict):
+        def __getattr__(self, k):
+            try:
+                return self[k]
+            except KeyError:
+                raise AttributeError(k)
+
+        def __setattr__(self, k, v):
+            self[k] = v
+    fake_module("ml_collections", ConfigDict=ConfigDict)
+    standin_cifar224(root)
+    # no pretrained .npz: load_from only copies weights into the modules the
+    # constructor built, so it is skipped (random init)
+    import models.modeling as mm
+    mm.VisionTransformer.load_from = lambda self, weights: None
+
+
+class _COCOLike(torch.utils.data.Dataset):
+    def __init__(self, n=8):
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        g = torch.Generator().manual_seed(i)
+        h, w = 320 + 32 * (i % 3), 384
+        img = torch.randn(3, h, w, generator=g)
+        k = 3
+        boxes = torch.rand(k, 4, generator=g) * 0.5 + 0.25
+        target = {"boxes": boxes, "labels": torch.randint(1, 91, (k,), generator=g),
+                  "image_id": torch.tensor([i]), "orig_size": torch.tensor([h, w]),
+                  "size": torch.tensor([h, w]), "area": torch.ones(k),
+                  "iscrowd": torch.zeros(k, dtype=torch.int64)}
+        return img, target
+
+
+def standin_detr(root):
+    # pycocotools is only used by the data pipeline and the evaluator
+    fake_module("pycocotools", __path__=[])
+    fake_module("pycocotools.mask", encode=_Anything(), decode=_Anything(),
+                frPyObjects=_Anything(), area=_Anything(), toBbox=_Anything())
+    fake_module("pycocotools.coco", COCO=_Anything)
+    fake_module("pycocotools.cocoeval", COCOeval=_Anything)
+    import torchvision.models as tvm
+    orig = tvm.resnet50
+
+    def resnet50(*a, **k):
+        k["pretrained"] = False        # no download: random init
+        return orig(*a, **k)
+    tvm.resnet50 = resnet50
+    import datasets as ds
+    ds.build_dataset = lambda image_set, args: _COCOLike()
+    ds.get_coco_api_from_dataset = lambda d: None
+
+
+def standin_guided_diffusion(root):
+    class Comm:
+        rank, size = 0, 1
+
+        def Get_rank(self):
+            return 0
+
+        def Get_size(self):
+            return 1
+
+        def bcast(self, v, root=0):
+            return v
+
+        def allreduce(self, v, op=None):
+            return v
+
+        def barrier(self):
+            pass
+    fake_module("mpi4py", __path__=[])
+    fake_module("mpi4py.MPI", COMM_WORLD=Comm(), SUM=None)
+    sys.modules["mpi4py"].MPI = sys.modules["mpi4py.MPI"]
+    fake_module("blobfile", join=os.path.join, exists=os.path.exists,
+                dirname=os.path.dirname, basename=os.path.basename,
+                BlobFile=open, listdir=os.listdir, isdir=os.path.isdir,
+                makedirs=lambda p: os.makedirs(p, exist_ok=True))
+    os.environ["OPENAI_LOGDIR"] = os.path.join(root, ".logs")
+    import guided_diffusion.image_datasets as gd
+
+    def load_data(*, data_dir, batch_size, image_size, class_cond=False, **kw):
+        g = torch.Generator().manual_seed(0)
+        while True:
+            x = torch.randn(batch_size, 3, image_size, image_size, generator=g)
+            cond = {}
+            if class_cond:
+                cond["y"] = torch.randint(0, 1000, (batch_size,), generator=g)
+            yield x, cond
+    gd.load_data = load_data
+
+
+STANDINS = {
+    "cifar": standin_cifar,
+    "mnist": standin_mnist,
+    "nanogpt_char": standin_nanogpt_char,
+    "nanogpt_owt": standin_nanogpt_owt,
+    "nanogpt_sample": standin_nanogpt_sample,
+    "mingpt_char": standin_mingpt_char,
+    "none": standin_none,
+    "cifar224": standin_cifar224,
+    "vit_pytorch": standin_vit_pytorch,
+    "detr": standin_detr,
+    "guided_diffusion": standin_guided_diffusion,
+}
+
+
+# ---------------------------------------------------------------- run
+
+def export(src, commit, dst):
+    arch = subprocess.run(["git", "--git-dir", src, "archive", commit],
+                          check=True, stdout=subprocess.PIPE).stdout
+    subprocess.run(["tar", "-x", "-C", dst], input=arch, check=True)
+
+
+def source_dir(mirror, repo):
+    d = os.path.join(mirror, repo.replace("/", "+"))
+    return os.path.join(d, "repo") if os.path.isdir(os.path.join(d, "repo")) else d
+
+
+def record(label_path, mirror):
+    with open(label_path) as fh:
+        label = json.load(fh)
+    job = os.path.basename(label_path)[:-len(".json")]
+    src = source_dir(mirror, label["repo"])
+    tmp = tempfile.mkdtemp(prefix="ecg-real-%s-" % job)
+    export(src, label["commit"], tmp)
+    root = os.path.realpath(tmp)
+    entry = label["entry"]
+    argv = list(label.get("argv", []))
+    models_spec = label["models"]
+
+    sys.dont_write_bytecode = True
+    os.chdir(os.path.join(root, label.get("cwd", ".")))
+    sys.path[0] = os.path.dirname(os.path.join(root, entry))
+    for p in label.get("pythonpath", []):
+        sys.path.insert(1, os.path.join(root, p))
+    _install_tiktoken()
+    for name in label.get("standins", ["none"]):
+        STANDINS[name](root)
+    sys.argv = [entry] + argv
+    torch.manual_seed(0)
+    random.seed(0)
+    try:
+        import numpy
+        numpy.random.seed(0)
+    except ImportError:
+        pass
+    torch.set_num_threads(1)
+
+    rec = StopRecorder(root, models_spec)
+    restore_new = R.install_new(rec)
+    orig_getitem = R.install_getitem(rec)
+    h1 = nn_module_mod.register_module_forward_pre_hook(rec.pre_hook)
+    h2 = nn_module_mod.register_module_forward_hook(rec.post_hook)
+    stopped = False
+    try:
+        with rec:
+            try:
+                runpy.run_path(os.path.join(root, entry), run_name="__main__")
+            except SystemExit as e:
+                if e.code not in (None, 0):
+                    raise
+            except Stop:
+                stopped = True
+    finally:
+        h1.remove()
+        h2.remove()
+        torch.Tensor.__getitem__ = orig_getitem
+        restore_new()
+
+    models = []
+    for m in rec.models:
+        if m.root is None:
+            sys.stderr.write("record_real.py: %s: model %r (class %s) was never called\n"
+                             % (job, m.name, m.cls_name))
+            return 1
+        calls = []
+        for c in m.calls:
+            c = dict(c)
+            del c["_obj"]
+            calls.append(c)
+        table = R.module_table(rec, m)
+        for row, (path, sub) in zip(table, m.modules):
+            row["forward"] = forward_anchor(type(sub), rec.files)
+        models.append({
+            "name": m.name if m.prefixed else "",
+            "class": R.class_label(type(m.root), rec.files),
+            "wrapped_by": m.wrapped_by,
+            "training": getattr(m, "training", None),
+            "grad_enabled": getattr(m, "grad", None),
+            "forward_calls_in_job": m.job_calls,
+            "modules": table,
+            "calls": calls,
+        })
+    truth = {
+        "fixture": job,
+        "truth_format": "ecg.truth/1",
+        "recorded_with": {"torch": torch.__version__,
+                          "python": platform.python_version(),
+                          "threads": 1},
+        "entry": entry,
+        "argv": argv,
+        "stopped_after_first_call": stopped,
+        "models": models,
+        "other_roots": [{"class": k, "calls": v} for k, v in sorted(rec.other_roots.items())],
+    }
+    label["truth"] = truth
+    text = json.dumps(label, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    tmpf = label_path + ".tmp"
+    with open(tmpf, "w") as fh:
+        fh.write(text)
+    os.replace(tmpf, label_path)
+    for mm in models:
+        nops = sum(1 for c in mm["calls"] for s in c["seq"] if s["kind"] == "op")
+        sys.stderr.write("record_real.py: %s model %r %s: %d modules, %d module calls, %d op records\n"
+                         % (job, mm["name"], mm["class"], len(mm["modules"]), len(mm["calls"]), nops))
+    subprocess.run(["rm", "-rf", tmp])
+    return 0
+
+
+def main(argv):
+    mirror = os.environ.get("ECG_REAL_MIRROR", "/work/.mirror")
+    paths = []
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--mirror":
+            mirror = argv[i + 1]
+            i += 2
+            continue
+        paths.append(argv[i])
+        i += 1
+    if len(paths) != 1:
+        sys.stderr.write("usage: record_real.py JOB.json [--mirror DIR]  (one job per process)\n")
+        return 2
+    return record(os.path.realpath(paths[0]), mirror)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
