@@ -124,9 +124,14 @@ class RealScorer(O.Scorer):
         self.unpinned = unpinned
 
     def _pinned(self, e):
+        """False when a truth module the entry covers is, or is inside, a
+        unit the label lists as "unpinned" (its count is not in the repo)."""
         for tm in self.covered_by.get(e.get("id"), ()):
+            ip, iseg = O.split_id(tm["id"], self.t.multi)
             for u in self.unpinned:
-                if O.id_match(u["id"], tm["id"], self.t.multi):
+                up, useg = O.split_id(u["id"], self.t.multi)
+                if up == ip and len(useg) <= len(iseg) and \
+                        all(O.seg_match(a, b) for a, b in zip(useg, iseg)):
                     return False
         return True
 
