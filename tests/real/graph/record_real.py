@@ -284,6 +284,12 @@ def standin_vit_pytorch(root):
 
         def __setattr__(self, k, v):
             self[k] = v
+
+        def __delattr__(self, k):
+            try:
+                del self[k]
+            except KeyError:
+                raise AttributeError(k)
     fake_module("ml_collections", ConfigDict=ConfigDict)
     standin_cifar224(root)
     # no pretrained .npz: load_from only copies weights into the modules the
@@ -555,7 +561,11 @@ def standin_dit(root):
     fake_module("timm.models.vision_transformer", PatchEmbed=PatchEmbed,
                 Attention=Attention, Mlp=Mlp)
     fake_module("diffusers", __path__=[])
-    fake_module("diffusers.models", AutoencoderKL=_Anything)
+    class AutoencoderKL(_Anything):
+        @classmethod
+        def from_pretrained(cls, *a, **k):
+            return _Anything()
+    fake_module("diffusers.models", AutoencoderKL=AutoencoderKL)
     import download
 
     def find_model(path):
