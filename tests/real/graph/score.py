@@ -24,12 +24,14 @@ names as there), on these metrics:
             of a torch.nn layer or a third-party module is not judged when
             nothing covers it); precision = ecg module entries that cover a
             truth module / ecg module entries.            need >= 0.97 each
-  repeats   total_repeat of every ecg entry covering truth modules that ran:
-            wrong = given and not the number of runs in the recorded root
-            call (must be 0); given = repeating units (runs > 1) with a
-            total_repeat / repeating units whose count the repository pins
-            (the label's "unpinned" list names the others).  need 0 wrong,
-            given >= 0.90
+  repeats   wrong = ecg entries whose total_repeat is given and is not the
+            number of runs, in the recorded root call, of the truth modules
+            they cover (must be 0); given = the truth's repeating units
+            (modules grouped by id with ModuleList/Sequential indices made
+            "*", and by class; runs > 1) that ecg covers with a total_repeat
+            on every covering entry / such units whose count the
+            repository pins (the label's "unpinned" list names the
+            others).  need 0 wrong, given >= 0.90
   ops       (op, file, line) sets as tests/oracle/score.py builds them
             (meta reads and torch-internal ops left out): recall and
             precision.                                    need >= 0.90 each
@@ -123,32 +125,70 @@ class RealScorer(O.Scorer):
         super().__init__(truth, graph, os.devnull)
         self.unpinned = unpinned
 
-    def _pinned(self, e):
-        """False when a truth module the entry covers is, or is inside, a
-        unit the label lists as "unpinned" (its count is not in the repo)."""
-        for tm in self.covered_by.get(e.get("id"), ()):
-            ip, iseg = O.split_id(tm["id"], self.t.multi)
-            for u in self.unpinned:
-                up, useg = O.split_id(u["id"], self.t.multi)
-                if up == ip and len(useg) <= len(iseg) and \
-                        all(O.seg_match(a, b) for a, b in zip(useg, iseg)):
-                    return False
-        return True
+    def _unpinned(self, tm):
+        """True when the truth module is, or is inside, a unit the label
+        lists as "unpinned" (its count is not in the repository)."""
+        ip, iseg = O.split_id(tm["id"], self.t.multi)
+        for u in self.unpinned:
+            up, useg = O.split_id(u["id"], self.t.multi)
+            if up == ip and len(useg) <= len(iseg) and \
+                    all(O.seg_match(a, b) for a, b in zip(useg, iseg)):
+                return True
+        return False
+
+    def units(self):
+        """The truth's repeated units: modules grouped by their id with every
+        index into a ModuleList / Sequential made "*", and by class
+        (transformer.h.* Block, transformer.h.*.attn CausalSelfAttention);
+        a unit's runs are the sum of its modules' calls."""
+        pre_cls = {m["id"]: m["class"] for m in self.t.modules}
+        groups = {}
+        for tm in self.t.modules:
+            if tm["class"] in O.ITERATED and not tm["calls"]:
+                continue
+            pre, segs = O.split_id(tm["id"], self.t.multi)
+            pat = []
+            for i, seg in enumerate(segs):
+                parent = ".".join(segs[:i])
+                if self.t.multi:
+                    parent = pre + ("/" + parent if parent else "")
+                if seg.isdigit() and pre_cls.get(parent) in O.INDEXED:
+                    pat.append("*")
+                else:
+                    pat.append(seg)
+            key = (pre, ".".join(pat), tm["class"])
+            groups.setdefault(key, []).append(tm)
+        return groups
 
     def repeat(self):
+        """wrong: the oracle's check of every entry's total_repeat against
+        the runs of the truth modules it covers.  given: over the truth's
+        repeating units (runs > 1) whose count the repository pins and
+        whose inside is judged: given when ecg covers the unit and every
+        entry covering it has a total_repeat."""
         r = super().repeat()
         wrong = list(r["failures"])
         repeating = given = 0
         missing = []
-        for e in self.entries:
-            exp = self.expected_total(e)
-            if exp is None or exp <= 1 or not self._pinned(e):
+        for (pre, pat, cls), tms in sorted(self.units().items()):
+            runs = sum(tm["calls"] for tm in tms)
+            if runs <= 1 or any(self._unpinned(tm) for tm in tms):
                 continue
+            es = {}
+            for tm in tms:
+                for e in self.cover[tm["id"]]:
+                    es[e["id"]] = e
+            if not es and any(self.opaque_ancestor(tm) is not None for tm in tms):
+                continue       # inside a torch.nn layer or a library module
             repeating += 1
-            if e.get("total_repeat") is not None:
+            name = (pre + "/" if pre else "") + pat
+            if es and all(e.get("total_repeat") is not None for e in es.values()):
                 given += 1
+            elif not es:
+                missing.append("%s (%s, runs %d): not covered" % (name, cls, runs))
             else:
-                missing.append("%r (%s): total_repeat null, runs %d times" % (e["id"], e.get("kind"), exp))
+                bad = [i for i, e in es.items() if e.get("total_repeat") is None]
+                missing.append("%s (%s, runs %d): total_repeat null on %s" % (name, cls, runs, ", ".join(map(repr, bad))))
         return {"judged": r["judged"], "with_total": r["with_total"], "wrong": len(wrong),
                 "repeating_pinned": repeating, "given": given,
                 "given_rate": given / repeating if repeating else None,
