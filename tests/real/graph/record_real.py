@@ -594,7 +594,25 @@ def standin_imagefolder(root):
                 Image.fromarray(a).save(os.path.join(d, "%d.png" % i))
 
 
+def standin_neural_style(root):
+    standin_imagefolder(root)
+    import torchvision.models as tvm
+    orig = tvm.vgg16
+
+    def vgg16(*a, **k):
+        k["weights"] = None            # no download: random init
+        return orig(*a, **k)
+    tvm.vgg16 = vgg16
+    style = os.path.join(root, "fast_neural_style", "images", "style-images", "mosaic.jpg")
+    if not os.path.exists(style):      # blob absent from the mirror
+        from PIL import Image
+        import numpy as np
+        a = np.random.default_rng(1).integers(0, 255, size=(96, 96, 3), dtype=np.uint8)
+        Image.fromarray(a).save(style, format="JPEG")
+
+
 STANDINS = {
+    "neural_style": standin_neural_style,
     "imagefolder": standin_imagefolder,
     "llama": standin_llama,
     "dit": standin_dit,
