@@ -45,6 +45,10 @@ import platform                    # noqa: E402
 
 import record as R                 # noqa: E402  tests/oracle/record.py
 
+# this file's frames (stand-in wrappers) sit between a torch call and the
+# job's code that made it, like torch's own glue
+R.GLUE_FILES.add(os.path.realpath(__file__))
+
 
 class Stop(BaseException):
     """Raised from the forward hook once every model's first call is done."""
@@ -501,6 +505,15 @@ def standin_llama(root):
         return orig(t)
     torch.set_default_tensor_type = set_default_tensor_type
 
+    def on_cpu(f):
+        def g(*a, **k):
+            if str(k.get("device", "")).startswith("cuda"):
+                k["device"] = "cpu"
+            return f(*a, **k)
+        return g
+    for n in ("full", "tensor", "zeros", "ones", "arange", "empty"):
+        setattr(torch, n, on_cpu(getattr(torch, n)))
+
 
 def standin_dit(root):
     import torch.nn.functional as F
@@ -596,6 +609,10 @@ def standin_imagefolder(root):
 
 def standin_neural_style(root):
     standin_imagefolder(root)
+    if not hasattr(torch, "accelerator"):
+        # torch >= 2.6's device-neutral API, asked unconditionally; no
+        # accelerator here
+        torch.accelerator = types.SimpleNamespace(is_available=lambda: False)
     import torchvision.models as tvm
     orig = tvm.vgg16
 
