@@ -2,6 +2,7 @@
 """score.py -- score ecg's computation graph on the real-code graph corpus
 
     score.py --ecg PATH [--mirror DIR] [--json] [--keep DIR] [--verbose] [JOB ...]
+    score.py --self-test
 
 Standard library only (and git, to check that a commit is present).  Each
 label file tests/real/graph/<job>.json names a public repository, a commit,
@@ -45,6 +46,12 @@ Totals pool the counts of all scored jobs (micro-average).  Exit status: 0;
 signal; with ECG_REAL_STRICT=1 also 1 when a total misses its threshold.
 --keep DIR keeps each job's records in DIR/<job>/.  --json prints one JSON
 document instead of the table.  JOB names restrict the run to those labels.
+
+--self-test (TAP, no ecg, no mirror): every label's truth turned into the
+graph a perfect ecg would write (tests/oracle/score.py's build_perfect,
+collapsed and expanded) scores 100%, and broken copies (ids prefixed with a
+wrapper's name, a wrong or null total_repeat, an op moved, a forward anchor
+one line off) fail the metric they break.
 """
 
 import json
@@ -55,10 +62,22 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.realpath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "oracle"))
+import importlib.util
 
-import score as O   # noqa: E402  tests/oracle/score.py
+HERE = os.path.dirname(os.path.realpath(__file__))
+
+
+def _load_oracle():
+    """tests/oracle/score.py, under its own name (this file is score.py too)."""
+    path = os.path.join(HERE, "..", "..", "oracle", "score.py")
+    spec = importlib.util.spec_from_file_location("oracle_score", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["oracle_score"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+O = _load_oracle()
 
 THRESHOLDS = {"paths_recall": 0.97, "paths_precision": 0.97,
               "repeat_given": 0.90, "op_recall": 0.90, "op_precision": 0.90,
@@ -121,9 +140,12 @@ def has_commit(src, commit):
 
 
 class RealScorer(O.Scorer):
-    def __init__(self, truth, graph, unpinned):
+    def __init__(self, truth, graph, unpinned, inexpressible=None):
         super().__init__(truth, graph, os.devnull)
         self.unpinned = unpinned
+        if inexpressible is None:
+            inexpressible = inexpressible_ids(truth)
+        self.inexpressible = inexpressible
 
     def _unpinned(self, tm):
         """True when the truth module is, or is inside, a unit the label
@@ -135,6 +157,9 @@ class RealScorer(O.Scorer):
                     all(O.seg_match(a, b) for a, b in zip(useg, iseg)):
                 return True
         return False
+
+    def _pinned_entry(self, e):
+        return not any(self._unpinned(tm) for tm in self.covered_by.get(e.get("id"), ()))
 
     def units(self):
         """The truth's repeated units: modules grouped by their id with every
@@ -172,7 +197,7 @@ class RealScorer(O.Scorer):
         missing = []
         for (pre, pat, cls), tms in sorted(self.units().items()):
             runs = sum(tm["calls"] for tm in tms)
-            if runs <= 1 or any(self._unpinned(tm) for tm in tms):
+            if runs <= 1 or any(self._unpinned(tm) or tm["id"] in self.inexpressible for tm in tms):
                 continue
             es = {}
             for tm in tms:
@@ -318,6 +343,137 @@ def details(r, lim, out):
     items("forward anchors failing", r["anchors"]["failures"])
 
 
+class _TruthForwards:
+    """Stands in for tests/oracle/score.py's ClassIndex when building a
+    perfect graph: the forward anchors are the ones the truth recorded."""
+    def __init__(self, truth):
+        self.by_class = {}
+        for m in truth.modules:
+            if m.get("defined_in") and m.get("forward"):
+                self.by_class.setdefault(m["defined_in"], m["forward"])
+
+    def forward_anchor(self, defined_in):
+        return self.by_class.get(defined_in)
+
+
+def inexpressible_ids(truth):
+    """Truth modules whose runs the contract's product rule cannot state
+    (total_repeat = product of the counts up the tree): a module that runs
+    while its parent container never does (guided-diffusion's ResBlock
+    calls a slice in_layers[:-1], a new Sequential holding in_layers' own
+    children).  The perfect graph leaves their total_repeat null; they are
+    left out of "given"."""
+    out = set()
+    g = perfect_graph(truth)
+    sc = O.Scorer(truth, g, os.devnull)
+    for e in sc.mod_entries:
+        if e.get("total_repeat") is None:
+            for tm in sc.covered_by.get(e["id"], ()):
+                out.add(tm["id"])
+    return out
+
+
+def perfect_graph(truth, collapse=True):
+    saved = O.ClassIndex
+    O.ClassIndex = lambda _dir: _TruthForwards(truth)
+    try:
+        return {"modules": O.build_perfect(truth, os.devnull, collapse)}
+    finally:
+        O.ClassIndex = saved
+
+
+def _all_pass(r):
+    p, rp, o, a = r["paths"], r["repeats"], r["ops"], r["anchors"]
+    # the perfect builder writes no ops for a module built and called inside
+    # a forward (ViT-pytorch's CrossEntropyLoss): not in named_modules()
+    missed = [m for m in o["missing"] if not m.endswith("(in None)")]
+    return (p["recall"] == 1.0 and p["precision"] in (1.0, None) and rp["wrong"] == 0
+            and rp["given"] == rp["repeating_pinned"] and not missed
+            and o["precision"] in (1.0, None) and a["rate"] in (1.0, None))
+
+
+def self_test(out):
+    _RealScorer = globals()["RealScorer"]
+    """Every label's truth, turned into the graph a perfect ecg would write
+    (collapsed and expanded), scores 100% on every metric; broken copies
+    (ids prefixed with a wrapper's name, a wrong total_repeat, a null
+    total_repeat, an op moved a line, a wrong forward anchor) fail the
+    metric they break.  No ecg, no mirror, stdlib only."""
+    fails = n = 0
+
+    def check(cond, what):
+        nonlocal fails, n
+        n += 1
+        out.write("%s %d - %s\n" % ("ok" if cond else "not ok", n, what))
+        if not cond:
+            fails += 1
+    for job in sorted(f[:-5] for f in os.listdir(HERE) if f.endswith(".json")):
+        with open(os.path.join(HERE, job + ".json"), encoding="utf-8") as fh:
+            label = json.load(fh)
+        try:
+            check_label(job, label)
+        except Malformed as e:
+            check(False, "%s: label well-formed (%s)" % (job, e))
+            continue
+        truth = O.Truth(label["truth"])
+        un = label.get("unpinned", [])
+        inex = inexpressible_ids(truth)
+
+        def RealScorer(t, g, u, _inex=inex):
+            return _RealScorer(t, g, u, _inex)
+        for collapse in (True, False):
+            g = perfect_graph(truth, collapse)
+            r = RealScorer(truth, g, un).score_real()
+            check(_all_pass(r), "%s: perfect graph (%s) scores 100%%" % (job, "collapsed" if collapse else "expanded"))
+        g = perfect_graph(truth)
+        mods = g["modules"]
+        # a wrapper's name before every id of a single model
+        if not truth.multi:
+            bad = {"modules": [dict(e, id="task/" + e["id"] if e.get("id") else "task") for e in mods]}
+            r = RealScorer(truth, bad, un).score_real()
+            check(r["paths"]["recall"] < 0.5, "%s: prefixed ids fail paths" % job)
+        # a wrong / a missing total_repeat on a repeating unit
+        rep = [i for i, e in enumerate(mods) if e.get("kind") in O.MODULE_KINDS
+               and isinstance(e.get("total_repeat"), int) and e["total_repeat"] > 1
+               and RealScorer(truth, g, un)._pinned_entry(e)]
+        if rep:
+            i = rep[0]
+            bad = {"modules": [dict(e, total_repeat=e["total_repeat"] + 1) if k == i else e
+                               for k, e in enumerate(mods)]}
+            r = RealScorer(truth, bad, un).score_real()
+            check(r["repeats"]["wrong"] == 1, "%s: a wrong total_repeat is counted wrong" % job)
+            bad = {"modules": [dict(e, total_repeat=None) if k == i else e for k, e in enumerate(mods)]}
+            r = RealScorer(truth, bad, un).score_real()
+            check(r["repeats"]["wrong"] == 0 and r["repeats"]["given"] < r["repeats"]["repeating_pinned"],
+                  "%s: a null total_repeat is not given" % job)
+        tset = truth.op_set()
+
+        def tkey(e):
+            a = O.parse_anchor(e.get("code_anchor"))
+            return (e.get("op"), a[0], a[2]) if a else None
+        ops = [i for i, e in enumerate(mods) if e.get("kind") == "op" and tkey(e) in tset]
+        if ops:
+            i = ops[0]
+            f, sym, line = O.parse_anchor(mods[i]["code_anchor"])
+            moved = "%s:%s:%d" % (f, sym, line + 1000)
+            key = (mods[i]["op"], mods[i]["code_anchor"])
+            bad = {"modules": [dict(e, code_anchor=moved) if (e.get("op"), e.get("code_anchor")) == key else e
+                               for e in mods]}
+            r = RealScorer(truth, bad, un).score_real()
+            check(r["ops"]["recall"] < 1.0 and r["ops"]["precision"] < 1.0, "%s: a moved op is missed and extra" % job)
+        fw = [i for i, e in enumerate(mods) if e.get("kind") in O.MODULE_KINDS and e.get("code_anchor")
+              and any(tm.get("forward") == e["code_anchor"] for tm in truth.modules)]
+        if fw:
+            i = fw[0]
+            f, sym, line = O.parse_anchor(mods[i]["code_anchor"])
+            bad = {"modules": [dict(e, code_anchor="%s:%s:%d" % (f, sym, line + 1)) if k == i else e
+                               for k, e in enumerate(mods)]}
+            r = RealScorer(truth, bad, un).score_real()
+            check(r["anchors"]["rate"] < 1.0, "%s: a forward anchor one line off fails" % job)
+    out.write("1..%d\n" % n)
+    return 1 if fails else 0
+
+
 def main(argv):
     ecg = None
     mirror = os.environ.get("ECG_REAL_MIRROR", "/work/.mirror")
@@ -343,6 +499,8 @@ def main(argv):
             elif a in ("-v", "--verbose"):
                 verbose = True
                 i += 1
+            elif a == "--self-test":
+                return self_test(sys.stdout)
             elif a in ("-h", "--help"):
                 sys.stdout.write(__doc__)
                 return 0
