@@ -554,6 +554,8 @@ def main(argv):
                 msg = "ecg %s" % ("died of signal %d" % -rc if rc is not None and rc < 0
                                   else "exit status %d" % rc if rc is not None else err)
                 sys.stderr.write("score.py: %s: %s%s\n" % (job, msg, (": " + why) if why and rc is not None else ""))
+                if not as_json:
+                    out.write("error %s: %s\n" % (job, msg))
                 results[job] = {"error": msg}
                 status = 1
                 continue
