@@ -111,9 +111,11 @@ def check_label(job, d):
         for mod in m["modules"]:
             need(isinstance(mod, dict) and isinstance(mod.get("id"), str)
                  and "class" in mod and "calls" in mod, "a truth module lacks id, class or calls")
-    un = d.get("unpinned", [])
-    need(isinstance(un, list) and all(isinstance(u, dict) and isinstance(u.get("id"), str) for u in un),
-         '"unpinned" is not a list of {"id": ..., "why": ...}')
+    for k in ("unpinned", "not_judged"):
+        un = d.get(k, [])
+        need(isinstance(un, list) and all(isinstance(u, dict) and isinstance(u.get("id"), str)
+                                          and isinstance(u.get("why"), str) for u in un),
+             '"%s" is not a list of {"id": ..., "why": ...}' % k)
 
 
 def source_of(mirror, repo):
@@ -139,24 +141,44 @@ def has_commit(src, commit):
     return r.returncode == 0
 
 
+def subtree_match(patterns, ident, multi):
+    """Is the truth id, or one of its ancestors, matched by a pattern?"""
+    ip, iseg = O.split_id(ident, multi)
+    for u in patterns:
+        up, useg = O.split_id(u["id"], multi)
+        if up == ip and len(useg) <= len(iseg) and \
+                all(O.seg_match(a, b) for a, b in zip(useg, iseg)):
+            return True
+    return False
+
+
 class RealScorer(O.Scorer):
-    def __init__(self, truth, graph, unpinned, inexpressible=None):
+    def __init__(self, truth, graph, unpinned, inexpressible=None, not_judged=()):
         super().__init__(truth, graph, os.devnull)
         self.unpinned = unpinned
+        self.not_judged = list(not_judged)
         if inexpressible is None:
             inexpressible = inexpressible_ids(truth)
         self.inexpressible = inexpressible
+        if self.not_judged and not getattr(truth, "_nj_wrapped", False):
+            # ops of modules the label leaves unjudged are not in the truth set
+            orig, nj, multi = truth.op_included, self.not_judged, truth.multi
+            truth.op_included = lambda c, it: orig(c, it) and not (
+                c.get("module") is not None and subtree_match(nj, c["module"], multi))
+            truth._nj_wrapped = True
+
+    def opaque_ancestor(self, tm):
+        """As the oracle's, and a module the label's "not_judged" names (a
+        library's module placed in the repository's container) counts as
+        inside something ecg cannot read: judged only when ecg covers it."""
+        if self.not_judged and subtree_match(self.not_judged, tm["id"], self.t.multi):
+            return tm
+        return super().opaque_ancestor(tm)
 
     def _unpinned(self, tm):
         """True when the truth module is, or is inside, a unit the label
         lists as "unpinned" (its count is not in the repository)."""
-        ip, iseg = O.split_id(tm["id"], self.t.multi)
-        for u in self.unpinned:
-            up, useg = O.split_id(u["id"], self.t.multi)
-            if up == ip and len(useg) <= len(iseg) and \
-                    all(O.seg_match(a, b) for a, b in zip(useg, iseg)):
-                return True
-        return False
+        return subtree_match(self.unpinned, tm["id"], self.t.multi)
 
     def _pinned_entry(self, e):
         return not any(self._unpinned(tm) for tm in self.covered_by.get(e.get("id"), ()))
@@ -419,13 +441,22 @@ def self_test(out):
         un = label.get("unpinned", [])
         inex = inexpressible_ids(truth)
 
-        def RealScorer(t, g, u, _inex=inex):
-            return _RealScorer(t, g, u, _inex)
+        def RealScorer(t, g, u, _inex=inex, _nj=label.get("not_judged", [])):
+            return _RealScorer(t, g, u, _inex, _nj)
+        nj = label.get("not_judged", [])
+
+        def judged_only(g):
+            # a perfect ecg that does not read libraries leaves those out
+            if not nj:
+                return g
+            return {"modules": [e for e in g["modules"] if not (
+                isinstance(e.get("id"), str)
+                and subtree_match(nj, e["id"].split("#", 1)[0], truth.multi))]}
         for collapse in (True, False):
-            g = perfect_graph(truth, collapse)
+            g = judged_only(perfect_graph(truth, collapse))
             r = RealScorer(truth, g, un).score_real()
             check(_all_pass(r), "%s: perfect graph (%s) scores 100%%" % (job, "collapsed" if collapse else "expanded"))
-        g = perfect_graph(truth)
+        g = judged_only(perfect_graph(truth))
         mods = g["modules"]
         # a wrapper's name before every id of a single model
         if not truth.multi:
@@ -574,9 +605,11 @@ def main(argv):
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         try:
-            r = RealScorer(truth, graph, label.get("unpinned", [])).score_real()
+            r = RealScorer(truth, graph, label.get("unpinned", []),
+                           not_judged=label.get("not_judged", [])).score_real()
         except O.InputError as e:
-            r = RealScorer(truth, {"modules": []}, label.get("unpinned", [])).score_real()
+            r = RealScorer(truth, {"modules": []}, label.get("unpinned", []),
+                           not_judged=label.get("not_judged", [])).score_real()
             sys.stderr.write("score.py: %s: %s; scored as empty\n" % (job, e))
         totals.add(r)
         scored += 1
