@@ -42,7 +42,8 @@ names as there), on these metrics:
             decorator's line for a decorated forward).    need >= 0.97
 
 Totals pool the counts of all scored jobs (micro-average).  Exit status: 0;
-1 when a label file is malformed or ecg exits with status >= 5 or dies of a
+1 when a label file is malformed or ecg exits with status 5 or above 6 (6:
+records written, no model or no step found) or dies of a
 signal; with ECG_REAL_STRICT=1 also 1 when a total misses its threshold.
 --keep DIR keeps each job's records in DIR/<job>/.  --json prints one JSON
 document instead of the table.  JOB names restrict the run to those labels.
@@ -580,7 +581,7 @@ def main(argv):
         tmp = tempfile.mkdtemp(prefix="ecg-real-graph-")
         try:
             rc, err = run_ecg(ecg, src, label, tmp)
-            if rc is None or rc < 0 or rc >= 5:
+            if rc is None or rc < 0 or rc == 5 or rc > 6:   # 6: written, no model or step
                 why = err.splitlines()[-1] if err else ""
                 msg = "ecg %s" % ("died of signal %d" % -rc if rc is not None and rc < 0
                                   else "exit status %d" % rc if rc is not None else err)

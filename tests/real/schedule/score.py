@@ -25,7 +25,8 @@ With --json the report is one JSON document on stdout ({"jobs", "totals",
 "skipped", "errors"}) and the skip lines and the final count go to stderr.
 
 Exit status: 0 normally; 1 when a label is malformed or ecg exits with a
-status >= 5 or dies of a signal; with ECG_REAL_STRICT=1 also 1 when a
+status 5 or above 6 or dies of a signal (6: records written, no model or
+no step found); with ECG_REAL_STRICT=1 also 1 when a
 threshold of the totals fails.  2 on bad usage.
 
 The label file
@@ -739,13 +740,13 @@ def main(argv):
         tmp = tempfile.mkdtemp(prefix="ecg-real-")
         try:
             rc, err = run_ecg(opts["ecg"], src, lab, tmp)
-            if rc < 0 or rc >= 5:
+            if rc < 0 or rc == 5 or rc > 6:   # 6: written, no model or step
                 what = ("killed by signal %d" % -rc) if rc < 0 else ("exit status %d" % rc)
                 out.write("error %s: ecg %s: %s\n" % (name, what, err.strip().splitlines()[-1:] or ""))
                 errors.append(name)
                 status = 1
                 continue
-            sched = load_schedule(tmp) if rc == 0 else None
+            sched = load_schedule(tmp) if rc in (0, 6) else None
             if sched is None:
                 out.write("note %s: ecg exit status %d, no schedule (%s); scored as empty\n"
                           % (name, rc, " ".join(err.strip().splitlines()[-1:])))
