@@ -1,171 +1,36 @@
-/* interp.c - see include/ecg/interp.h
- *
- * The shape is a tree-walking evaluator over the C AST: eval() for
- * expressions, exec() for statements, call() for every call.  Three modes
- * share it:
- *   job     the entry script and what it calls: loops run until their first
- *           iteration has called a model (a training loop is read once);
- *   build   the same rules; constructors (__init__) run here;
- *   forward a module's forward: calls become events (ops, submodule calls,
- *           inlined functions); loops over containers and ranges are read
- *           once per group of identical children, with a repeat count.
- * Unknown values never stop anything: they flow on with their expression.
- */
+/* interp/interp.c - the public side of include/ecg/interp.h, and the part
+ * of the evaluator not yet moved to its own file of csrc/interp/ */
 #include "config.h"
 
-#include <limits.h>
-#include <math.h>
-#include <stdio.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
+#include "internal.h"
 
-#include "ecg/catalog_glue.h"
-#include <cjson/cJSON.h>
-#include "ecg/interp.h"
-#include "ecg/shapes.h"
-#include "ecg/util.h"
-
-#define MAX_STEPS 4000000L     /* expression evaluations per run */
-#define MAX_DEPTH 40           /* nested calls */
-#define MAX_UNROLL 100000      /* iterations of one loop */
-#define MAX_SAME_FN 6          /* recursion of one function */
-#define MAX_FWD_UNROLL 512     /* iterations of a forward loop read one by one */
-/* The interpreter's memory: steps bound it only where a step allocates a
- * little, and one step can make a list of MAX_UNROLL items (a range to
- * iterate: ~7 MB); a fuzzed job of nested loops over such ranges took 3.7
- * GB.  Past this, the analysis stops as when its steps run out. */
-#define MAX_ARENA_BYTES ((size_t)1 << 30)
-#define MAX_FN_STEPS (MAX_STEPS / 16)  /* a function that has cost this much is not entered again */
-
-enum mode { M_JOB = 0, M_FWD };
-
-enum flow { FL_NORMAL = 0, FL_RETURN, FL_BREAK, FL_CONTINUE, FL_RAISE };
-
-enum builtin_id {
-	BI_NONE = 0,
-	BI_RANGE, BI_LEN, BI_INT, BI_FLOAT, BI_STR, BI_BOOL, BI_LIST, BI_TUPLE, BI_DICT,
-	BI_SET, BI_ENUMERATE, BI_ZIP, BI_MIN, BI_MAX, BI_SUM, BI_ABS, BI_ROUND, BI_PRINT,
-	BI_ISINSTANCE, BI_GETATTR, BI_SETATTR, BI_HASATTR, BI_SUPER, BI_OPEN, BI_EXEC,
-	BI_SORTED, BI_REVERSED, BI_ANY, BI_ALL, BI_MAP, BI_TYPE, BI_ITER, BI_NEXT,
-	BI_DIVMOD, BI_POW, BI_ID, BI_CALLABLE, BI_ISSUBCLASS, BI_VARS, BI_REPR,
-	BI_STATICMETHOD, BI_CLASSMETHOD, BI_PROPERTY, BI_GLOBALS,
-	BI_OPT_STEP,    /* optimizer.step(closure): the optimizer calls the closure */
-	/* methods: self in u.bi.self */
-	BI_M_LIST_APPEND, BI_M_LIST_EXTEND, BI_M_LIST_INSERT, BI_M_LIST_POP,
-	BI_M_DICT_GET, BI_M_DICT_ITEMS, BI_M_DICT_KEYS, BI_M_DICT_VALUES, BI_M_DICT_UPDATE,
-	BI_M_DICT_POP, BI_M_DICT_SETDEFAULT, BI_M_COPY,
-	BI_M_STR_FORMAT, BI_M_STR_JOIN, BI_M_STR_SPLIT, BI_M_STR_LOWER, BI_M_STR_UPPER,
-	BI_M_STR_STARTSWITH, BI_M_STR_ENDSWITH, BI_M_STR_REPLACE, BI_M_STR_STRIP, BI_M_STR_PARTITION,
-	BI_M_FILE_READ,
-	BI_M_ARGP_ADD, BI_M_ARGP_PARSE, BI_M_ARGP_GROUP, BI_M_ARGP_SETDEF,
-	BI_M_MOD_ADD_MODULE, BI_M_MOD_APPEND, BI_M_MOD_EXTEND, BI_M_MOD_SELF,
-	BI_M_MOD_CHILDREN, BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
-	BI_M_NS_GETATTR
-};
-
-struct frame {
-	struct interp *in;
-	struct sfile *file;
-	struct vns *globals;
-	struct vdict *locals;          /* NULL at module level (globals) */
-	struct vdict *closure;         /* enclosing function's locals */
-	struct frame *outer_comp;      /* comprehension scopes look outwards */
-	const char *qualname;
-	int def_line;                  /* line of the function's definition (0 at module level) */
-	int gen_body;                  /* a generator's body read up to its first yield */
-	struct vclass *cls;            /* the class the function was defined in */
-	value_t *self;                 /* first argument of a method */
-	struct strset *globals_decl;   /* names declared global */
-	enum mode mode;
-	struct fseq *ev;               /* forward: where events go */
-	long long mult;                /* forward: product of enclosing loop counts (-1 unknown) */
-	const char *mult_expr, *mult_src, *mult_reason;
-	int mult_via;                  /* VIA_* of mult_src's value */
-	const char *cond;              /* forward/build: the enclosing undecided or decided condition */
-	int cond_taken;
-	value_t *ret;
-	int depth;
-	int config_exec;               /* running a config file exec()'d by the job */
-	int no_grad;                   /* inside no_grad / inference_mode */
-	const char *loop_anchor;       /* job mode: the innermost loop running */
-	const char *handler;           /* job mode: running a request handler (its anchor) */
-	const struct jctx *jc;         /* loops, guards and contexts around the code running */
-	int in_backward;               /* an autograd.Function's backward */
-	unsigned loop_serial;          /* forward: the loop read once that is running (0: none) */
-};
-
-struct strset {
-	const char **s;
-	size_t n;
-};
-
-struct interp {
-	unsigned loop_serials;         /* how many loop bodies were read once, for frame.loop_serial */
-	int trace_shapes;              /* ECG_TRACE_SHAPES is set */
-	int trace_steps;               /* ECG_TRACE_STEPS is set */
-	struct hot { const char *key; long n; } hot[512];
-	size_t nhot;
-	const char **strs;             /* intern(): the set of strings kept once */
-	size_t nstr, capstr;
-	/* anchor_at() and text_of() remembered by what they are computed
-	 * from (a file, a qualname and a node: all live as long as the
-	 * interpreter), direct-mapped: the same anchor is asked for again and
-	 * again (every constant carries one), and formatting and interning it
-	 * was a tenth of an analysis */
-	struct amemo { const void *file; const void *key; int line; const char *s; } *amemo;
-	struct amemo *tmemo;
-	struct amemo *genmemo;         /* is_generator() by def (line: 1 + answer) */
-	struct fmemo { const char *fmt, *a, *b, *s; } *fmemo;   /* afmt_memo() */
-	struct fncost {                /* by def, open addressing */
-		const void *def;
-		long steps;            /* spent in its finished outermost calls */
-		long since;            /* in->steps when its running outermost call began */
-		int noted;
-	} *fncost;
-	size_t nfncost, capfncost;
-	struct prog *prog;
-	const struct catalog *cat;
-	struct ast_arena *a;
-	struct vns **ns;               /* per file, index as in prog->files */
-	long steps;
-	int depth;
-	int budget_noted;
-	long job_events;
-	int saw_backward;             /* the job calls .backward(): it trains */
-	struct interp_evidence ev;
-	struct sched_ev *sev;
-	size_t nsev, asev;
-	int gpu;                      /* the job moves a model or tensors to a device */
-	struct { value_t *fn; const char *anchor; } handlers[64];
-	size_t nhandlers;
-	value_t *startup[16];          /* FastAPI lifespan / on_event("startup") */
-	size_t nstartup;
-	int run_generators;            /* read a generator's body (a lifespan) */
-	const struct vfunc *gen_entering; /* a generator object's function, being
-	                                  resumed by next() or a for loop */
-	struct root_call *roots;
-	size_t nroots, aroots;
-	struct vinst **models;
-	const char **model_names;      /* the anchor where each was built */
-	size_t nmodels, amodels, amodel_names;
-	struct interp_note *notes;
-	size_t nnotes, anotes;
-	struct vdict *builtins;
-	value_t *argv;                 /* sys.argv[1:] as a list of str, or NULL */
-	const char *entry_path;
-	struct vdict *overrides;       /* --set KEY=VALUE, by key */
-	struct vns *entry_ns;
-	interp_load_fn load;           /* reads the job's data files */
-	void *load_ctx;
-	struct { const struct ast_hdr *def; int n; } active[MAX_DEPTH + 8];
-	int nactive;
-};
-
-static value_t *eval(struct frame *f, const struct ast_hdr *e);
-static enum flow exec_block(struct frame *f, const struct ast_list *body);
+static int is_generator_walk(const struct ast_hdr *def);
+static value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t **args,
+                              size_t nargs, struct vdict *kw, enum mode mode, struct fseq *ev,
+                              const struct ast_hdr *site);
+static value_t *forward_of(struct frame *f, struct vinst *m, value_t **args, size_t nargs,
+                           struct vdict *kw, const struct ast_hdr *site);
+static value_t *call_tensor_method_(struct frame *f, value_t *fn, const char *m, value_t **args,
+                                    size_t nargs, struct vdict *kw, const struct ast_hdr *site);
+static value_t *call_torch_(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                            struct vdict *kw, const struct ast_hdr *site, int any_tensor);
+static value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site);
+static value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                     struct vdict *kw, const struct ast_hdr *site);
+static value_t *iter_items(struct frame *f, value_t *it, struct vseq **out);
+static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                             struct vdict *kw, const struct ast_hdr *site);
+static value_t *bound(struct interp *in, value_t *fnv, value_t *self);
+static value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
 static void format_hook(struct frame *f, value_t *v, int how, const struct ast_hdr *site);
-static struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, const struct ast_hdr *site);
+static value_t *eval(struct frame *f, const struct ast_hdr *e);
+static void assign(struct frame *f, const struct ast_hdr *t, value_t *v);
+static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct vseq *items, const value_t *range);
+static enum flow exec_block(struct frame *f, const struct ast_list *body);
+static struct vns *load_module_file(struct interp *in, struct sfile *sf);
+static value_t *layer_result(struct interp *in, struct vinst *m, value_t **args, size_t nargs,
+                             struct vdict *kwargs);
 
 /* "EMA" as a word of a name: ModelEma, ema_model, update_ema, EMA --
  * not "schema" or "emails" (a lowercase "ema" inside a word). */
@@ -212,209 +77,9 @@ static void ema_call(struct frame *f, const value_t *fn, const struct ast_hdr *s
 	if (what)
 		sev(f, SEV_EMA, what, site);
 }
-static value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
-                     struct vdict *kw, const struct ast_hdr *site);
-static void assign(struct frame *f, const struct ast_hdr *target, value_t *v);
-static struct vns *load_module_file(struct interp *in, struct sfile *sf);
-static value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
-
-/* ------------------------------------------------------------------ small helpers */
-
-/* Strings the analysis makes again and again (anchors, source text, the
- * same message) are kept once: an open-addressing set keyed by content.
- * The arena owns the strings; the table only points at them. */
-static const char *intern(struct interp *in, const char *s, size_t n)
-{
-	uint64_t h = fnv1a(FNV1A_INIT, s, n);
-	size_t i, mask;
-
-	if ((in->nstr + 1) * 2 > in->capstr) {
-		size_t cap = in->capstr ? in->capstr * 2 : 4096, k;
-		const char **t = xcalloc(cap, sizeof *t);
-
-		for (k = 0; k < in->capstr; k++) {
-			const char *x = in->strs[k];
-			uint64_t hx;
-			size_t j;
-
-			if (!x)
-				continue;
-			hx = fnv1a(FNV1A_INIT, x, strlen(x));
-			for (j = (size_t)hx & (cap - 1); t[j]; j = (j + 1) & (cap - 1))
-				;
-			t[j] = x;
-		}
-		free(in->strs);
-		in->strs = t;
-		in->capstr = cap;
-	}
-	mask = in->capstr - 1;
-	for (i = (size_t)h & mask; in->strs[i]; i = (i + 1) & mask)
-		if (!strncmp(in->strs[i], s, n) && in->strs[i][n] == 0)
-			return in->strs[i];
-	if (memchr(s, 0, n))
-		return ast_arena_strndup(in->a, s, n);   /* not keyed by strlen: kept apart */
-	in->strs[i] = ast_arena_strndup(in->a, s, n);
-	in->nstr++;
-	return in->strs[i];
-}
-
-static const char *astr(struct interp *in, const char *s)
-{
-	return s ? intern(in, s, strlen(s)) : NULL;
-}
-
-static const char *afmt(struct interp *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static const char *afmt(struct interp *in, const char *fmt, ...)
-{
-	char tmp[1024];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return "";
-	if ((size_t)n >= sizeof tmp) {
-		buf_t b;
-		const char *r;
-
-		buf_init(&b);
-		va_start(ap, fmt);
-		buf_vaddf(&b, fmt, ap);
-		va_end(ap);
-		r = astr(in, b.buf);
-		buf_free(&b);
-		return r;
-	}
-	return intern(in, tmp, (size_t)n);
-}
-
-/* intern("<a>.<b>") and intern("<path>:<qualname>:<line>"), as afmt()
- * with "%s.%s" and "%s:%s:%d" would make them but without vsnprintf(),
- * which was two thirds of afmt()'s cost; these are most of its calls
- * (dotted names of externals, anchors).  The same bytes (a NULL string
- * reads "(null)", as glibc's printf has it). */
-static const char *acat(struct interp *in, const char *a, const char *sep, const char *b, const char *c)
-{
-	char tmp[1024];
-	size_t na, ns, nb, nc;
-
-	a = a ? a : "(null)";
-	b = b ? b : "(null)";
-	na = strlen(a);
-	ns = strlen(sep);
-	nb = strlen(b);
-	nc = c ? strlen(c) : 0;
-	if (na + ns + nb + nc >= sizeof tmp)
-		return afmt(in, "%s%s%s%s", a, sep, b, c ? c : "");
-	memcpy(tmp, a, na);
-	memcpy(tmp + na, sep, ns);
-	memcpy(tmp + na + ns, b, nb);
-	if (nc)
-		memcpy(tmp + na + ns + nb, c, nc);
-	return intern(in, tmp, na + ns + nb + nc);
-}
-
-static const char *adot(struct interp *in, const char *a, const char *b)
-{
-	return acat(in, a, ".", b, NULL);
-}
-
-static const char *aanchor(struct interp *in, const char *path, const char *qualname, int line)
-{
-	char num[16], *p = num + sizeof num - 1;
-	unsigned u = line < 0 ? 0u - (unsigned)line : (unsigned)line;
-
-	*p = 0;
-	do
-		*--p = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	if (line < 0)
-		*--p = '-';
-	*--p = ':';
-	return acat(in, path, ":", qualname, p);
-}
-
-#define AMEMO_SIZE 4096   /* a power of two */
-
-static struct amemo *amemo_slot(struct amemo **tab, const void *file, const void *key, int line)
-{
-	uintptr_t h = ((uintptr_t)file >> 4) * 31 + ((uintptr_t)key >> 3) * 17 + (uintptr_t)(unsigned)line;
-
-	if (!*tab)
-		*tab = xcalloc(AMEMO_SIZE, sizeof **tab);
-	h ^= h >> 13;
-	return &(*tab)[h & (AMEMO_SIZE - 1)];
-}
-
-static const char *anchor_at(struct frame *f, const struct ast_hdr *node)
-{
-	const char *q = f->qualname ? f->qualname : "<module>";
-	int line = node ? node->line : 0;
-	struct amemo *m = amemo_slot(&f->in->amemo, f->file, q, line);
-
-	if (m->s && m->file == f->file && m->key == q && m->line == line)
-		return m->s;
-	m->file = f->file;
-	m->key = q;
-	m->line = line;
-	m->s = aanchor(f->in, f->file->path, q, line);
-	return m->s;
-}
-
-/* afmt(in, fmt, a[, b]) where a and b are strings whose address says
- * what they hold (interned: text_of(), afmt(), astr(); or literals): the
- * result remembered by those three addresses (a direct-mapped table).
- * "not (%s)" for every undecided `if`, "for %s in %s" for every loop: the
- * formatting and interning was a tenth of an analysis.  b is NULL for a
- * format with one %s. */
-static const char *afmt_memo(struct interp *in, const char *fmt, const char *a, const char *b)
-{
-	uintptr_t h = ((uintptr_t)fmt >> 3) * 31 + ((uintptr_t)a >> 3) * 17 + ((uintptr_t)b >> 3);
-	struct fmemo *m;
-
-	if (!in->fmemo)
-		in->fmemo = xcalloc(AMEMO_SIZE, sizeof *in->fmemo);
-	h ^= h >> 13;
-	m = &in->fmemo[h & (AMEMO_SIZE - 1)];
-	if (m->s && m->fmt == fmt && m->a == a && m->b == b)
-		return m->s;
-	m->fmt = fmt;
-	m->a = a;
-	m->b = b;
-	/* fmt: a literal with one %s (b NULL) or two, at each call below */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-	m->s = b ? afmt(in, fmt, a, b) : afmt(in, fmt, a);
-#pragma GCC diagnostic pop
-	return m->s;
-}
-
-static const char *text_of(struct frame *f, const struct ast_hdr *node)
-{
-	const char *p;
-	size_t n;
-	struct amemo *m;
-
-	if (!node)
-		return "";
-	m = amemo_slot(&f->in->tmemo, f->file, node, 0);
-	if (m->s && m->file == f->file && m->key == node)
-		return m->s;
-	if (prog_span(f->file, node, &p, &n) < 0)
-		return "";
-	m->file = f->file;
-	m->key = node;
-	m->line = 0;
-	m->s = intern(f->in, p, n);
-	return m->s;
-}
 
 /* Whether the function `def` is a generator (a yield in its own body): a
  * walk of the body, once per def (every call asks). */
-static int is_generator_walk(const struct ast_hdr *def);
 
 static int is_generator(struct interp *in, const struct ast_hdr *def)
 {
@@ -428,21 +93,7 @@ static int is_generator(struct interp *in, const struct ast_hdr *def)
 	return m->line - 1;
 }
 
-static void note(struct interp *in, const char *anchor, const char *what, const char *reason)
-{
-	size_t i;
-
-	for (i = 0; i < in->nnotes; i++)
-		if (!strcmp(in->notes[i].anchor, anchor) && !strcmp(in->notes[i].what, what))
-			return;
-	xgrow((void **)&in->notes, &in->anotes, in->nnotes + 1, sizeof *in->notes);
-	in->notes[in->nnotes].anchor = anchor;
-	in->notes[in->nnotes].what = what;
-	in->notes[in->nnotes].reason = reason;
-	in->nnotes++;
-}
-
-static struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, const struct ast_hdr *site)
+struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	struct sched_ev *e;
@@ -477,128 +128,6 @@ static const struct jctx *jc_push(struct frame *f, enum jctx_kind kind, const ch
 	return j;
 }
 
-static value_t *v_tensor_dev(struct ast_arena *a, int dev, int pinned)
-{
-	value_t *t = v_tensor(a);
-
-	t->dev = (unsigned char)dev;
-	t->pinned = (unsigned char)pinned;
-	return t;
-}
-
-static value_t *unknown_at(struct frame *f, const struct ast_hdr *e, const char *reason)
-{
-	return v_unknown(f->in->a, e ? text_of(f, e) : NULL, reason);
-}
-
-static int is_tensorish(const value_t *v)
-{
-	return v && v->k == VK_TENSOR;
-}
-
-static long long as_int(const value_t *v, int *ok)
-{
-	*ok = 1;
-	if (v && v->k == VK_INT)
-		return v->u.i;
-	if (v && v->k == VK_BOOL)
-		return v->u.b;
-	*ok = 0;
-	return 0;
-}
-
-static int as_num(const value_t *v, double *out)
-{
-	if (!v)
-		return 0;
-	if (v->k == VK_INT) {
-		*out = (double)v->u.i;
-		return 1;
-	}
-	if (v->k == VK_BOOL) {
-		*out = v->u.b;
-		return 1;
-	}
-	if (v->k == VK_FLOAT) {
-		*out = v->u.f;
-		return 1;
-	}
-	return 0;
-}
-
-static int str_eq(const value_t *v, const char *s)
-{
-	return v && v->k == VK_STR && !strcmp(v->u.str.s, s);
-}
-
-static value_t *mk_builtin(struct interp *in, int id, value_t *self)
-{
-	value_t *v = ast_arena_alloc(in->a, sizeof *v);
-
-	v->k = VK_BUILTIN;
-	v->u.bi.id = id;
-	v->u.bi.self = self;
-	return v;
-}
-
-static value_t *mk_inst_value(struct interp *in, struct vinst *m)
-{
-	value_t *v = ast_arena_alloc(in->a, sizeof *v);
-
-	v->k = VK_INST;
-	v->u.inst = m;
-	return v;
-}
-
-static struct vinst *new_inst(struct interp *in)
-{
-	struct vinst *m = ast_arena_alloc(in->a, sizeof *m);
-
-	m->attrs = vdict_new(in->a);
-	return m;
-}
-
-/* ECG_TRACE_STEPS=1 (a development aid): every 1024th evaluation step is
- * counted against the function running it; the busiest are printed when
- * the interpreter is freed. */
-static void trace_step(struct interp *in, struct frame *f)
-{
-	const char *key = afmt(in, "%s:%s", f->file ? f->file->path : "?", f->qualname ? f->qualname : "<module>");
-	size_t i;
-
-	for (i = 0; i < in->nhot; i++)
-		if (in->hot[i].key == key) {
-			in->hot[i].n++;
-			return;
-		}
-	if (in->nhot < sizeof in->hot / sizeof in->hot[0]) {
-		in->hot[in->nhot].key = key;
-		in->hot[in->nhot++].n = 1;
-	}
-}
-
-static int budget(struct frame *f)
-{
-	struct interp *in = f->in;
-
-	if (in->trace_steps && (in->steps & 1023) == 0)
-		trace_step(in, f);
-	if ((in->steps & 255) == 0 && in->steps < MAX_STEPS && ast_arena_reserved(in->a) > MAX_ARENA_BYTES) {
-		in->steps = MAX_STEPS;
-		in->budget_noted = 1;
-		note(in, f->file->path, "the analysis memory budget",
-		     "stopped after its values took 1 GiB; later values are unknown");
-	}
-	if (++in->steps <= MAX_STEPS)
-		return 1;
-	if (!in->budget_noted) {
-		in->budget_noted = 1;
-		note(in, f->file->path, "the analysis step budget",
-		     "stopped after " "4000000" " evaluation steps; later values are unknown");
-	}
-	return 0;
-}
-
 /* ------------------------------------------------------------------ external names */
 
 /* Canonical dotted name for an external: aliases of torch modules folded. */
@@ -623,16 +152,6 @@ static const char *canon_ext(struct interp *in, const char *d)
 			return afmt(in, "torch.nn.%s", last + 1);
 	}
 	return d;
-}
-
-static int ext_is(const value_t *v, const char *name)
-{
-	return v && v->k == VK_EXT && !strcmp(v->u.ext, name);
-}
-
-static int ext_is_module_base(const char *d)
-{
-	return !strcmp(d, "torch.nn.Module");
 }
 
 /* --set KEY=VALUE: the value to use instead of `v` for configuration name
@@ -682,7 +201,7 @@ static int declared_global(const struct frame *f, const char *name)
 	return 0;
 }
 
-static void bind(struct frame *f, const char *name, value_t *v)
+static void scope_bind(struct frame *f, const char *name, value_t *v)
 {
 	if (!f->locals && f->globals && f->globals == f->in->entry_ns && value_is_known_scalar(v))
 		v = overridden(f->in, name, v);
@@ -802,7 +321,7 @@ static void exec_import(struct frame *f, const struct ast_Import *s)
 
 		if (al->asname) {
 			m = import_module(f, al->name, 0);
-			bind(f, al->asname, m);
+			scope_bind(f, al->asname, m);
 		} else {
 			/* `import a.b.c` binds a; load a.b.c too so attributes resolve */
 			char *top = xstrdup(al->name), *dot = strchr(top, '.');
@@ -811,7 +330,7 @@ static void exec_import(struct frame *f, const struct ast_Import *s)
 				*dot = 0;
 			(void)import_module(f, al->name, 0);
 			m = import_module(f, top, 0);
-			bind(f, top, m);
+			scope_bind(f, top, m);
 			free(top);
 		}
 	}
@@ -840,12 +359,12 @@ static void exec_import_from(struct frame *f, const struct ast_ImportFrom *s)
 						value_t *nm = all->u.seq->items[k];
 
 						if (nm->k == VK_STR && (v = ns_attr(f, m->u.ns, nm->u.str.s)))
-							bind(f, nm->u.str.s, v);
+							scope_bind(f, nm->u.str.s, v);
 					}
 				} else {
 					for (k = 0; k < d->n; k++)
 						if (d->keys[k]->k == VK_STR && d->keys[k]->u.str.s[0] != '_')
-							bind(f, d->keys[k]->u.str.s, d->vals[k]);
+							scope_bind(f, d->keys[k]->u.str.s, d->vals[k]);
 				}
 			} else if (m->k == VK_UNKNOWN) {
 				note(in, anchor_at(f, &s->h), afmt(in, "from %s import *", s->module ? s->module : "."),
@@ -860,7 +379,7 @@ static void exec_import_from(struct frame *f, const struct ast_ImportFrom *s)
 		if (!v)
 			v = v_unknown(in->a, adot(in, s->module ? s->module : ".", al->name),
 			              m->k == VK_NS ? "not defined in that module" : "the module is not resolved");
-		bind(f, bindname, v);
+		scope_bind(f, bindname, v);
 	}
 }
 
@@ -1102,16 +621,6 @@ static void bind_params(struct frame *cf, struct vfunc *fn, value_t **args, size
 	free(pos);
 }
 
-static int fn_active(struct interp *in, const struct ast_hdr *def)
-{
-	int i, n = 0;
-
-	for (i = 0; i < in->nactive; i++)
-		if (in->active[i].def == def)
-			n++;
-	return n;
-}
-
 /* Call a repo function.  self (may be NULL) is prepended to the args. */
 static int is_loader(const value_t *v)
 {
@@ -1179,10 +688,6 @@ struct vgen {
 	int running;
 };
 
-static value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t **args,
-                              size_t nargs, struct vdict *kw, enum mode mode, struct fseq *ev,
-                              const struct ast_hdr *site);
-
 static int is_gen_value(const value_t *v)
 {
 	return v->k == VK_INST && v->u.inst->gen;
@@ -1206,36 +711,6 @@ static value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr 
 	in->gen_entering = NULL;
 	st->running = 0;
 	return r;
-}
-
-/* The evaluation steps spent in a function so far (its outermost calls,
- * callees included), found by its def. */
-static struct fncost *fn_cost(struct interp *in, const void *def)
-{
-	size_t i, mask;
-
-	if ((in->nfncost + 1) * 2 > in->capfncost) {
-		size_t cap = in->capfncost ? in->capfncost * 2 : 256, k, j;
-		struct fncost *t = xcalloc(cap, sizeof *t);
-
-		for (k = 0; k < in->capfncost; k++) {
-			if (!in->fncost[k].def)
-				continue;
-			for (j = ((uintptr_t)in->fncost[k].def >> 4) & (cap - 1); t[j].def; j = (j + 1) & (cap - 1))
-				;
-			t[j] = in->fncost[k];
-		}
-		free(in->fncost);
-		in->fncost = t;
-		in->capfncost = cap;
-	}
-	mask = in->capfncost - 1;
-	for (i = ((uintptr_t)def >> 4) & mask; in->fncost[i].def; i = (i + 1) & mask)
-		if (in->fncost[i].def == def)
-			return &in->fncost[i];
-	in->fncost[i].def = def;
-	in->nfncost++;
-	return &in->fncost[i];
 }
 
 static value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t **args,
@@ -1426,7 +901,7 @@ static void exec_classdef(struct frame *f, const struct ast_ClassDef *s)
 	cv->k = VK_CLASS;
 	cv->u.cls = c;
 	cv->src = anchor_at(f, &s->h);
-	bind(f, s->name, cv);
+	scope_bind(f, s->name, cv);
 }
 
 /* Dataclass / NamedTuple fields in definition order, bases first. */
@@ -1484,8 +959,6 @@ static void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *
 }
 
 /* ------------------------------------------------------------------ instances */
-
-static void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v);
 
 /* Make a module instance out of a torch.nn class. */
 static struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **args, size_t nargs,
@@ -1825,7 +1298,7 @@ static value_t *argp_convert(struct frame *f, value_t *type, const char *text)
 	return v_unknown(in->a, astr(in, text), "an argument converted by a function ecg does not follow");
 }
 
-static value_t *argp_parse(struct frame *f, value_t *parser, const struct ast_hdr *site)
+static value_t *argp_parse_args(struct frame *f, value_t *parser, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	value_t *opts = vdict_gets(parser->u.inst->attrs, "__ecg_opts__");
@@ -1918,17 +1391,6 @@ static value_t *argp_parse(struct frame *f, value_t *parser, const struct ast_hd
 	(void)site;
 	return nsv;
 }
-
-/* ------------------------------------------------------------------ forward events */
-
-struct fwdinfo {              /* hung on vinst->entry while interpreting */
-	struct fseq seq;
-	value_t *ret;
-	int state;                /* 0 not yet, 1 running, 2 done */
-	const char *call_anchor;  /* where it was first called */
-	value_t **args;           /* what the first call passed */
-	size_t nargs;
-};
 
 /* Do two argument lists hold tensors of the same known shapes? */
 static int same_shapes(value_t **a, size_t na, value_t **b, size_t nb)
@@ -2089,11 +1551,6 @@ size_t interp_container_groups(struct interp *in, const struct vinst *m, size_t 
 	return container_groups(in, m, starts);
 }
 
-static value_t *forward_of(struct frame *f, struct vinst *m, value_t **args, size_t nargs,
-                           struct vdict *kw, const struct ast_hdr *site);
-static value_t *layer_result(struct interp *in, struct vinst *m, value_t **args, size_t nargs,
-                             struct vdict *kwargs);
-
 /* A call of module m from forward code (or from a Sequential). */
 static value_t *call_module_fwd(struct frame *f, struct vinst *m, value_t **args, size_t nargs,
                                 struct vdict *kw, const struct ast_hdr *site)
@@ -2183,10 +1640,6 @@ static value_t *sequential_forward(struct interp *in, struct vinst *m, value_t *
 }
 
 /* ------------------------------------------------------------------ calls */
-
-static value_t *iter_items(struct frame *f, value_t *it, struct vseq **out);
-
-static value_t *deepcopy_value(struct interp *in, value_t *v, int depth);
 
 static struct vinst *deepcopy_inst(struct interp *in, struct vinst *m, int depth)
 {
@@ -2364,8 +1817,6 @@ static int kw_bool(const struct vdict *kw, const char *name)
 
 /* x.<m>(...) on a tensor: an op in forward, and where data moves or the
  * host waits, a schedule event. */
-static value_t *call_tensor_method_(struct frame *f, value_t *fn, const char *m, value_t **args,
-                                    size_t nargs, struct vdict *kw, const struct ast_hdr *site);
 
 /* Give r, the result of op, the shape its arguments decide.  r is copied
  * first when it is one of the arguments (a value is an object). */
@@ -2597,11 +2048,6 @@ static value_t *call_tensor_method_(struct frame *f, value_t *fn, const char *m,
 	return v_tensor_dev(in->a, dev, 0);
 }
 
-static value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
-                         const struct ast_hdr *site);
-static value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
-                           struct vdict *kw, const struct ast_hdr *site, int any_tensor);
-
 /* The collective a torch.distributed function is, or NULL. */
 static const char *collective_of(const char *d)
 {
@@ -2668,8 +2114,6 @@ static const char *parallelism_of(struct frame *f, const char *op, const struct 
 
 /* torch.*: ops in forward; in job code, the objects, copies, syncs and
  * collectives the schedule needs. */
-static value_t *call_torch_(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
-                            struct vdict *kw, const struct ast_hdr *site, int any_tensor);
 
 static value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                            struct vdict *kw, const struct ast_hdr *site, int any_tensor)
@@ -3251,9 +2695,6 @@ static value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t na
 	(void)kw;
 	return unknown_at(f, site, afmt(in, "the result of %s, which is outside the repository", d));
 }
-
-static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs,
-                             struct vdict *kw, const struct ast_hdr *site);
 
 static value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                      struct vdict *kw, const struct ast_hdr *site)
@@ -4380,7 +3821,7 @@ static value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_
 		return v_none(in->a);
 	}
 	case BI_M_ARGP_PARSE: {
-		value_t *nsv = argp_parse(f, self, site);
+		value_t *nsv = argp_parse_args(f, self, site);
 
 		if (site && AST_IS(site, Call) && AST_IS(AST_AS(site, Call)->func, Attribute) &&
 		    !strcmp(AST_AS(AST_AS(site, Call)->func, Attribute)->attr, "parse_known_args")) {
@@ -5678,7 +5119,7 @@ static void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 
 	switch (t->kind) {
 	case AST_Name:
-		bind(f, AST_AS(t, Name)->id, v);
+		scope_bind(f, AST_AS(t, Name)->id, v);
 		return;
 	case AST_Attribute: {
 		const struct ast_Attribute *a = AST_AS(t, Attribute);
@@ -5879,8 +5320,6 @@ static enum flow run_body_once(struct frame *f, const struct ast_list *body, lon
 	f->mult_reason = orr;
 	return fl == FL_BREAK || fl == FL_CONTINUE ? FL_NORMAL : fl;
 }
-
-static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct vseq *items, const value_t *range);
 
 static enum flow exec_for(struct frame *f, const struct ast_For *s)
 {
@@ -6504,7 +5943,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 				if (r->k == VK_FUNC || r->k == VK_BOUND)
 					cur = r;
 			}
-			bind(f, name, cur);
+			scope_bind(f, name, cur);
 		}
 		return FL_NORMAL;
 	}
