@@ -195,6 +195,12 @@ struct fwdinfo {              /* hung on vinst->entry while interpreting */
 
 /* interp.c */
 struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, const struct ast_hdr *site);
+const struct jctx *jc_push(struct frame *f, enum jctx_kind kind, const char *anchor, const char *text);
+const char *canon_ext(struct interp *in, const char *d);
+value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                     struct vdict *kw, const struct ast_hdr *site);
+value_t *eval(struct frame *f, const struct ast_hdr *e);
+enum flow exec_block(struct frame *f, const struct ast_list *body);
 
 /* strpool.c */
 const char *astr(struct interp *in, const char *s);
@@ -211,6 +217,42 @@ void note(struct interp *in, const char *anchor, const char *what, const char *r
 int budget(struct frame *f);
 int fn_active(struct interp *in, const struct ast_hdr *def);
 struct fncost *fn_cost(struct interp *in, const void *def);
+
+/* scope.c */
+value_t *overridden(struct interp *in, const char *key, value_t *v);
+value_t *lookup(struct frame *f, const char *name);
+void scope_bind(struct frame *f, const char *name, value_t *v);
+
+/* import.c */
+value_t *ns_attr(struct frame *f, struct vns *ns, const char *name);
+void exec_import(struct frame *f, const struct ast_Import *s);
+void exec_import_from(struct frame *f, const struct ast_ImportFrom *s);
+
+/* object.c */
+value_t *class_lookup(struct vclass *c, const char *name, struct vclass **owner);
+const char *class_ext_base(struct vclass *c);
+void exec_classdef(struct frame *f, const struct ast_ClassDef *s);
+value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t nargs,
+                            struct vdict *kw, const struct ast_hdr *site);
+void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v);
+
+/* function.c */
+const struct ast_arguments *fn_args(const struct ast_hdr *def);
+value_t *make_function(struct frame *f, const struct ast_hdr *def, const char *name);
+int is_gen_value(const value_t *v);
+value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site);
+value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t **args,
+                              size_t nargs, struct vdict *kw, enum mode mode, struct fseq *ev,
+                              const struct ast_hdr *site);
+
+/* argparse.c */
+int is_dataclass_decorator(struct frame *f, const struct ast_hdr *d);
+void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *out, struct frame *f);
+value_t *argp_new(struct interp *in);
+int is_argparser(const value_t *v);
+void argp_add(struct frame *f, value_t *parser, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
+value_t *argp_parse_args(struct frame *f, value_t *parser, const struct ast_hdr *site);
 
 /* ------------------------------------------------------------------ small helpers */
 
