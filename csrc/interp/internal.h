@@ -196,9 +196,16 @@ struct fwdinfo {              /* hung on vinst->entry while interpreting */
 /* interp.c */
 struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, const struct ast_hdr *site);
 const struct jctx *jc_push(struct frame *f, enum jctx_kind kind, const char *anchor, const char *text);
-const char *canon_ext(struct interp *in, const char *d);
+void emit_op(struct frame *f, const char *op, const struct ast_hdr *site);
+size_t ev_mark(const struct frame *f);
+void op_io(struct frame *f, size_t mark, value_t *const *args, size_t nargs, const struct vdict *kw,
+                  value_t *ret);
+value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site);
 value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                      struct vdict *kw, const struct ast_hdr *site);
+value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+void format_hook(struct frame *f, value_t *v, int how, const struct ast_hdr *site);
 value_t *eval(struct frame *f, const struct ast_hdr *e);
 enum flow exec_block(struct frame *f, const struct ast_list *body);
 
@@ -253,6 +260,42 @@ int is_argparser(const value_t *v);
 void argp_add(struct frame *f, value_t *parser, value_t **args, size_t nargs, struct vdict *kw,
                      const struct ast_hdr *site);
 value_t *argp_parse_args(struct frame *f, value_t *parser, const struct ast_hdr *site);
+
+/* torch.c */
+const char *canon_ext(struct interp *in, const char *d);
+int is_loader(const value_t *v);
+value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what, const struct ast_hdr *site);
+struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **args, size_t nargs,
+                                      struct vdict *kw, const struct ast_hdr *site);
+int is_wrapper(const char *d);
+int ext_is_module_class(const char *d);
+const char *short_ext(const char *d);
+value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                           struct vdict *kw, const struct ast_hdr *site, int any_tensor);
+
+/* tensor.c */
+int dev_is_host(const value_t *v);
+int kw_bool(const struct vdict *kw, const char *name);
+value_t *with_shape(struct interp *in, value_t *r, const char *op, value_t **args, size_t nargs,
+                           struct vdict *kw);
+value_t *size_read(struct frame *f, value_t *x, const char *what, value_t *i, const struct ast_hdr *site);
+value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t **args,
+                                   size_t nargs, struct vdict *kw, const struct ast_hdr *site);
+int is_tensor_prop(const char *name);
+
+/* stdlib.c */
+value_t *deepcopy_value(struct interp *in, value_t *v, int depth);
+value_t *math_call(struct frame *f, const char *name, value_t **args, size_t nargs,
+                          const struct ast_hdr *site);
+value_t *literal_eval(struct frame *f, const char *text, const struct ast_hdr *site);
+value_t *load_config(struct frame *f, const char *how, value_t *arg, const struct ast_hdr *site);
+
+/* builtins.c */
+long long range_len(const value_t *it);
+value_t *iter_items(struct frame *f, value_t *it, struct vseq **out);
+value_t *seq_from(struct interp *in, enum vkind k, struct vseq *src);
+value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                             struct vdict *kw, const struct ast_hdr *site);
 
 /* ------------------------------------------------------------------ small helpers */
 
