@@ -93,7 +93,7 @@ int is_argparser(const value_t *v)
 }
 
 void argp_add(struct frame *f, value_t *parser, value_t **args, size_t nargs, struct vdict *kw,
-                     const struct ast_hdr *site)
+              const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	value_t *opts = vdict_gets(parser->u.inst->attrs, "__ecg_opts__");

@@ -226,7 +226,7 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 }
 
 value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs,
-                             struct vdict *kw, const struct ast_hdr *site)
+                      struct vdict *kw, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	value_t *self = fn->u.bi.self;

@@ -228,8 +228,8 @@ value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site)
 }
 
 value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t **args,
-                              size_t nargs, struct vdict *kw, enum mode mode, struct fseq *ev,
-                              const struct ast_hdr *site)
+                       size_t nargs, struct vdict *kw, enum mode mode, struct fseq *ev,
+                       const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	struct frame cf;

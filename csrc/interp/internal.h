@@ -193,22 +193,6 @@ struct fwdinfo {              /* hung on vinst->entry while interpreting */
 
 /* ------------------------------------------------------------------ shared functions, by file */
 
-/* interp.c */
-struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, const struct ast_hdr *site);
-const struct jctx *jc_push(struct frame *f, enum jctx_kind kind, const char *anchor, const char *text);
-void emit_op(struct frame *f, const char *op, const struct ast_hdr *site);
-size_t ev_mark(const struct frame *f);
-void op_io(struct frame *f, size_t mark, value_t *const *args, size_t nargs, const struct vdict *kw,
-                  value_t *ret);
-value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
-                         const struct ast_hdr *site);
-value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
-                     struct vdict *kw, const struct ast_hdr *site);
-value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
-void format_hook(struct frame *f, value_t *v, int how, const struct ast_hdr *site);
-value_t *eval(struct frame *f, const struct ast_hdr *e);
-enum flow exec_block(struct frame *f, const struct ast_list *body);
-
 /* strpool.c */
 const char *astr(struct interp *in, const char *s);
 const char *afmt(struct interp *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -240,7 +224,7 @@ value_t *class_lookup(struct vclass *c, const char *name, struct vclass **owner)
 const char *class_ext_base(struct vclass *c);
 void exec_classdef(struct frame *f, const struct ast_ClassDef *s);
 value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t nargs,
-                            struct vdict *kw, const struct ast_hdr *site);
+                     struct vdict *kw, const struct ast_hdr *site);
 void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v);
 
 /* function.c */
@@ -249,8 +233,8 @@ value_t *make_function(struct frame *f, const struct ast_hdr *def, const char *n
 int is_gen_value(const value_t *v);
 value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site);
 value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t **args,
-                              size_t nargs, struct vdict *kw, enum mode mode, struct fseq *ev,
-                              const struct ast_hdr *site);
+                       size_t nargs, struct vdict *kw, enum mode mode, struct fseq *ev,
+                       const struct ast_hdr *site);
 
 /* argparse.c */
 int is_dataclass_decorator(struct frame *f, const struct ast_hdr *d);
@@ -258,7 +242,7 @@ void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *out, st
 value_t *argp_new(struct interp *in);
 int is_argparser(const value_t *v);
 void argp_add(struct frame *f, value_t *parser, value_t **args, size_t nargs, struct vdict *kw,
-                     const struct ast_hdr *site);
+              const struct ast_hdr *site);
 value_t *argp_parse_args(struct frame *f, value_t *parser, const struct ast_hdr *site);
 
 /* torch.c */
@@ -266,27 +250,27 @@ const char *canon_ext(struct interp *in, const char *d);
 int is_loader(const value_t *v);
 value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what, const struct ast_hdr *site);
 struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **args, size_t nargs,
-                                      struct vdict *kw, const struct ast_hdr *site);
+                               struct vdict *kw, const struct ast_hdr *site);
 int is_wrapper(const char *d);
 int ext_is_module_class(const char *d);
 const char *short_ext(const char *d);
 value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
-                           struct vdict *kw, const struct ast_hdr *site, int any_tensor);
+                    struct vdict *kw, const struct ast_hdr *site, int any_tensor);
 
 /* tensor.c */
 int dev_is_host(const value_t *v);
 int kw_bool(const struct vdict *kw, const char *name);
 value_t *with_shape(struct interp *in, value_t *r, const char *op, value_t **args, size_t nargs,
-                           struct vdict *kw);
+                    struct vdict *kw);
 value_t *size_read(struct frame *f, value_t *x, const char *what, value_t *i, const struct ast_hdr *site);
 value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t **args,
-                                   size_t nargs, struct vdict *kw, const struct ast_hdr *site);
+                            size_t nargs, struct vdict *kw, const struct ast_hdr *site);
 int is_tensor_prop(const char *name);
 
 /* stdlib.c */
 value_t *deepcopy_value(struct interp *in, value_t *v, int depth);
 value_t *math_call(struct frame *f, const char *name, value_t **args, size_t nargs,
-                          const struct ast_hdr *site);
+                   const struct ast_hdr *site);
 value_t *literal_eval(struct frame *f, const char *text, const struct ast_hdr *site);
 value_t *load_config(struct frame *f, const char *how, value_t *arg, const struct ast_hdr *site);
 
@@ -295,7 +279,50 @@ long long range_len(const value_t *it);
 value_t *iter_items(struct frame *f, value_t *it, struct vseq **out);
 value_t *seq_from(struct interp *in, enum vkind k, struct vseq *src);
 value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs,
-                             struct vdict *kw, const struct ast_hdr *site);
+                      struct vdict *kw, const struct ast_hdr *site);
+
+/* forward.c */
+struct fev *emit(struct frame *f, enum fev_kind kind, const struct ast_hdr *site);
+void emit_op(struct frame *f, const char *op, const struct ast_hdr *site);
+size_t ev_mark(const struct frame *f);
+void op_io(struct frame *f, size_t mark, value_t *const *args, size_t nargs, const struct vdict *kw,
+           value_t *ret);
+size_t container_groups(struct interp *in, const struct vinst *m, size_t **starts);
+value_t *call_module_fwd(struct frame *f, struct vinst *m, value_t **args, size_t nargs,
+                         struct vdict *kw, const struct ast_hdr *site);
+value_t *sequential_forward(struct interp *in, struct vinst *m, value_t *x, struct fseq *out,
+                            struct frame *proto, const char *anchor);
+value_t *layer_result(struct interp *in, struct vinst *m, value_t **args, size_t nargs,
+                      struct vdict *kwargs);
+
+/* jobctx.c */
+void ema_call(struct frame *f, const value_t *fn, const struct ast_hdr *site);
+struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, const struct ast_hdr *site);
+const struct jctx *jc_push(struct frame *f, enum jctx_kind kind, const char *anchor, const char *text);
+int runtime_events(const struct interp *in, size_t from);
+const struct ast_BinOp *find_modulo(const struct ast_hdr *e, int depth);
+const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const char *text);
+int is_route_decorator(struct frame *f, const struct ast_hdr *d);
+
+/* eval.c */
+value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
+               const struct ast_hdr *site, int inplace);
+void format_hook(struct frame *f, value_t *v, int how, const struct ast_hdr *site);
+value_t *eval(struct frame *f, const struct ast_hdr *e);
+
+/* exec.c */
+void assign(struct frame *f, const struct ast_hdr *t, value_t *v);
+enum flow exec_block(struct frame *f, const struct ast_list *body);
+
+/* call.c */
+value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                  const struct ast_hdr *site);
+value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+              struct vdict *kw, const struct ast_hdr *site);
+
+/* attr.c */
+value_t *bound(struct interp *in, value_t *fnv, value_t *self);
+value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
 
 /* ------------------------------------------------------------------ small helpers */
 

@@ -151,7 +151,7 @@ void exec_classdef(struct frame *f, const struct ast_ClassDef *s)
 }
 
 value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t nargs,
-                            struct vdict *kw, const struct ast_hdr *site)
+                     struct vdict *kw, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	struct vinst *m = new_inst(in);

@@ -39,7 +39,7 @@ value_t *deepcopy_value(struct interp *in, value_t *v, int depth)
 }
 
 value_t *math_call(struct frame *f, const char *name, value_t **args, size_t nargs,
-                          const struct ast_hdr *site)
+                   const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	double x, y;

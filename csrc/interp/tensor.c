@@ -40,7 +40,7 @@ int kw_bool(const struct vdict *kw, const char *name)
 /* Give r, the result of op, the shape its arguments decide.  r is copied
  * first when it is one of the arguments (a value is an object). */
 value_t *with_shape(struct interp *in, value_t *r, const char *op, value_t **args, size_t nargs,
-                           struct vdict *kw)
+                    struct vdict *kw)
 {
 	const struct vshape *s;
 	int dt;
@@ -109,7 +109,7 @@ value_t *size_read(struct frame *f, value_t *x, const char *what, value_t *i, co
 }
 
 value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t **args,
-                                   size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+                            size_t nargs, struct vdict *kw, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	value_t *recv = fn->recv;

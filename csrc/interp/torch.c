@@ -100,7 +100,7 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 
 /* Make a module instance out of a torch.nn class. */
 struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **args, size_t nargs,
-                                      struct vdict *kw, const struct ast_hdr *site)
+                               struct vdict *kw, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	struct vinst *m = new_inst(in);
@@ -322,7 +322,7 @@ static const char *parallelism_of(struct frame *f, const char *op, const struct 
  * collectives the schedule needs. */
 
 value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
-                           struct vdict *kw, const struct ast_hdr *site, int any_tensor)
+                    struct vdict *kw, const struct ast_hdr *site, int any_tensor)
 {
 	struct interp *in = f->in;
 

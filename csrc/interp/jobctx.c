@@ -1,0 +1,186 @@
+/* interp/jobctx.c - schedule events and the job context they happen in
+ *
+ * sev() appends one schedule event (sched_ev) at an anchor, inside the
+ * frame's current job context (jc: loops, guards, with-blocks, handlers,
+ * pushed by jc_push()).  guard_ctx() reads a step guard (`if step % n ==
+ * 0`), runtime_events() tells whether a loop's body did something at run
+ * time, is_route_decorator() finds a web framework's request handlers,
+ * ema_call() an exponential moving average of the weights.
+ */
+#include "config.h"
+
+#include "internal.h"
+
+/* "EMA" as a word of a name: ModelEma, ema_model, update_ema, EMA --
+ * not "schema" or "emails" (a lowercase "ema" inside a word). */
+static int has_ema(const char *s)
+{
+	const char *p;
+
+	for (p = s; p && *p; p++) {
+		int starts, ends;
+
+		/* p[0..2] are "ema" in any case before p[3] is read (it is at
+		 * most the terminating NUL then); a NUL stops the && chain */
+		if ((p[0] | 0x20) != 'e' || (p[1] | 0x20) != 'm' || (p[2] | 0x20) != 'a')
+			continue;
+		starts = p == s || !(p[-1] >= 'a' && p[-1] <= 'z') || p[0] == 'E';
+		ends = !(p[3] >= 'a' && p[3] <= 'z') || p[2] == 'A';
+		if (starts && ends)
+			return 1;
+	}
+	return 0;
+}
+
+/* An exponential moving average of the weights updated from job code:
+ * ema.update(model) on an object whose class says EMA (ModelEma,
+ * timm's ModelEmaV3), or a function named for it (update_ema). */
+void ema_call(struct frame *f, const value_t *fn, const struct ast_hdr *site)
+{
+	const char *what = NULL;
+
+	if (fn->k == VK_BOUND && fn->u.bound.fn->k == VK_FUNC && fn->u.bound.self && fn->u.bound.self->k == VK_INST) {
+		const struct vinst *m = fn->u.bound.self->u.inst;
+		const char *cls = m->cls ? m->cls->name : m->ext;
+		const char *meth = fn->u.bound.fn->u.fn->qualname;
+		const char *dot = meth ? strrchr(meth, '.') : NULL;
+
+		if (cls && has_ema(cls) && dot && (!strcmp(dot + 1, "update") || !strcmp(dot + 1, "step")))
+			what = meth;
+	} else if (fn->k == VK_FUNC && fn->u.fn->qualname && has_ema(fn->u.fn->qualname) &&
+	           strstr(fn->u.fn->qualname, "update")) {
+		what = fn->u.fn->qualname;
+	} else if (fn->k == VK_EXT && has_ema(fn->u.ext) && (strstr(fn->u.ext, ".update") || strstr(fn->u.ext, ".step"))) {
+		what = fn->u.ext;
+	}
+	if (what)
+		sev(f, SEV_EMA, what, site);
+}
+
+struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct sched_ev *e;
+
+	if (in->nsev >= 100000)
+		return NULL;
+	xgrow((void **)&in->sev, &in->asev, in->nsev + 1, sizeof *in->sev);
+	e = &in->sev[in->nsev++];
+	memset(e, 0, sizeof *e);
+	e->kind = kind;
+	e->call = call;
+	e->anchor = anchor_at(f, site);
+	e->ctx = f->jc;
+	e->in_forward = f->mode == M_FWD;
+	e->in_backward = f->in_backward;
+	e->non_blocking = -1;
+	e->pinned = -1;
+	e->async_op = -1;
+	return e;
+}
+
+const struct jctx *jc_push(struct frame *f, enum jctx_kind kind, const char *anchor, const char *text)
+{
+	struct jctx *j = ast_arena_alloc(f->in->a, sizeof *j);
+
+	j->kind = kind;
+	j->anchor = anchor;
+	j->text = text;
+	j->period = -1;
+	j->trips = -1;
+	j->up = f->jc;
+	return j;
+}
+
+/* Did the job make, since event `from`, a copy, a sync, a collective or
+ * a loader hop (what a loop over run-time work does each iteration)? */
+int runtime_events(const struct interp *in, size_t from)
+{
+	size_t i;
+
+	for (i = from; i < in->nsev; i++) {
+		enum sev_kind k = in->sev[i].kind;
+
+		if (k == SEV_SYNC || k == SEV_H2D || k == SEV_D2H || k == SEV_COLLECTIVE || k == SEV_LOADER_ITER)
+			return 1;
+	}
+	return 0;
+}
+
+/* `it % eval_interval == 0` (alone or inside an `and`): a periodic guard
+ * with its period resolved when the config pins it. */
+const struct ast_BinOp *find_modulo(const struct ast_hdr *e, int depth)
+{
+	unsigned i;
+
+	if (!e || depth > 8)
+		return NULL;
+	if (AST_IS(e, BoolOp)) {
+		const struct ast_BoolOp *b = AST_AS(e, BoolOp);
+
+		for (i = 0; i < b->values.n; i++) {
+			const struct ast_BinOp *m = find_modulo(b->values.items[i], depth + 1);
+
+			if (m)
+				return m;
+		}
+		return NULL;
+	}
+	if (AST_IS(e, Compare)) {
+		const struct ast_Compare *c = AST_AS(e, Compare);
+
+		if (c->ops.n == 1 && (c->ops.items[0] == AST_CMP_EQ) && AST_IS(c->left, BinOp) &&
+		    AST_AS(c->left, BinOp)->op == AST_OP_MOD)
+			return AST_AS(c->left, BinOp);
+	}
+	return NULL;
+}
+
+const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const char *text)
+{
+	const struct ast_BinOp *m = find_modulo(test, 0);
+	struct jctx *j;
+
+	if (!m)
+		return jc_push(f, JC_COND, anchor_at(f, test), text);
+	j = (struct jctx *)jc_push(f, JC_GUARD, anchor_at(f, test), text);
+	{
+		value_t *p = eval(f, m->right);
+		int ok;
+		long long n = as_int(p, &ok);
+
+		j->period = ok && n > 0 ? n : -1;
+		j->period_expr = text_of(f, m->right);
+	}
+	return j;
+}
+
+/* @app.post("/generate"), @app.route(...), @router.get(...) on an object of
+ * a web framework: a request handler the framework will call. */
+int is_route_decorator(struct frame *f, const struct ast_hdr *d)
+{
+	static const char *const routes[] = { "get", "post", "put", "patch", "delete", "route",
+	                                      "websocket", "api_route", NULL };
+	static const char *const frameworks[] = { "fastapi.", "flask.", "starlette.", "sanic.", "aiohttp.",
+	                                          "quart.", "litserve.", "bentoml.", "ray.serve.", NULL };
+	const struct ast_Attribute *a;
+	value_t *obj;
+	size_t i;
+	int route = 0;
+
+	if (!AST_IS(d, Call) || !AST_IS(AST_AS(d, Call)->func, Attribute))
+		return 0;
+	a = AST_AS(AST_AS(d, Call)->func, Attribute);
+	for (i = 0; routes[i]; i++)
+		if (!strcmp(a->attr, routes[i]))
+			route = 1;
+	if (!route)
+		return 0;
+	obj = eval(f, a->value);
+	if (obj->k != VK_INST || !obj->u.inst->ext)
+		return 0;
+	for (i = 0; frameworks[i]; i++)
+		if (!strncmp(obj->u.inst->ext, frameworks[i], strlen(frameworks[i])))
+			return 1;
+	return 0;
+}
