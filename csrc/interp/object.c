@@ -18,13 +18,12 @@ static struct vclass *const *class_mro(struct vclass *c, size_t *n)
 	return c->mro;
 }
 
-/* A simple MRO: depth-first, left to right, duplicates dropped at their
- * last place (good enough for the single-inheritance chains and mixins of
- * model code; C3 fails only on inconsistent hierarchies). */
-static void build_mro(struct interp *in, struct vclass *c)
+/* The old order, kept for hierarchies C3 rejects: depth-first, left to
+ * right, duplicates dropped at their last place. */
+static size_t mro_dfs(struct vclass *c, struct vclass **out, size_t cap)
 {
 	struct vclass *tmp[256];
-	size_t n = 0, i, j, k;
+	size_t n = 0, nout = 0, i, j, k;
 
 	tmp[n++] = c;
 	for (i = 0; i < c->nbases; i++) {
@@ -36,9 +35,7 @@ static void build_mro(struct interp *in, struct vclass *c)
 			tmp[n++] = b->u.cls->mro[j];
 	}
 	/* keep the last occurrence of each class after the first slot */
-	c->mro = ast_arena_alloc(in->a, n * sizeof *c->mro);
-	c->nmro = 0;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && nout < cap; i++) {
 		int later = 0;
 
 		for (k = i + 1; k < n; k++)
@@ -47,13 +44,99 @@ static void build_mro(struct interp *in, struct vclass *c)
 		if (!later || i == 0) {
 			int dup = 0;
 
-			for (k = 0; k < c->nmro; k++)
-				if (c->mro[k] == tmp[i])
+			for (k = 0; k < nout; k++)
+				if (out[k] == tmp[i])
 					dup = 1;
 			if (!dup)
-				c->mro[c->nmro++] = tmp[i];
+				out[nout++] = tmp[i];
 		}
 	}
+	return nout;
+}
+
+/* Whether x is in a sequence's tail (after its head at pos). */
+static int in_tail(struct vclass *const *seq, size_t len, size_t pos, const struct vclass *x)
+{
+	size_t i;
+
+	for (i = pos + 1; i < len; i++)
+		if (seq[i] == x)
+			return 1;
+	return 0;
+}
+
+/* C3 (Python's MRO): c, then the merge of its repo bases' MROs and the
+ * list of those bases: the first head that is in no sequence's tail is
+ * taken and removed from every head, until all are empty.  For class A(B,
+ * C), B(D, E), C(D, F): A B C D E F.  Returns the length written to out,
+ * 0 when no head can be taken (an inconsistent hierarchy: Python raises
+ * TypeError) or cap is too small.  External bases are not in the MRO
+ * (values.h), so they take no part. */
+static size_t mro_c3(struct vclass *c, struct vclass **out, size_t cap)
+{
+	struct vclass *direct[256];
+	struct vclass *const *seq[257];
+	size_t len[257], pos[257], nseq = 0, ndirect = 0, nout = 0, i, j;
+
+	for (i = 0; i < c->nbases && ndirect < 256; i++) {
+		value_t *b = c->bases[i];
+
+		if (b->k != VK_CLASS || b->u.cls == c)
+			continue;
+		direct[ndirect++] = b->u.cls;
+		seq[nseq] = b->u.cls->mro;
+		len[nseq] = b->u.cls->nmro;
+		pos[nseq++] = 0;
+	}
+	seq[nseq] = direct;
+	len[nseq] = ndirect;
+	pos[nseq++] = 0;
+	out[nout++] = c;
+	for (;;) {
+		struct vclass *pick = NULL;
+		int left = 0;
+
+		for (i = 0; i < nseq && !pick; i++) {
+			struct vclass *h;
+
+			if (pos[i] >= len[i])
+				continue;
+			left = 1;
+			h = seq[i][pos[i]];
+			for (j = 0; j < nseq; j++)
+				if (pos[j] < len[j] && in_tail(seq[j], len[j], pos[j], h))
+					break;
+			if (j == nseq)
+				pick = h;
+		}
+		if (!left)
+			return nout;
+		if (!pick || pick == c || nout >= cap)
+			return 0;
+		out[nout++] = pick;
+		for (i = 0; i < nseq; i++)
+			if (pos[i] < len[i] && seq[i][pos[i]] == pick)
+				pos[i]++;
+	}
+}
+
+/* c's MRO over its repo classes: C3; when C3 fails (Python would raise
+ * TypeError at the class statement), the depth-first order, and a note. */
+static void build_mro(struct interp *in, struct vclass *c)
+{
+	struct vclass *tmp[256];
+	size_t n = mro_c3(c, tmp, 256);
+
+	if (!n) {
+		n = mro_dfs(c, tmp, 256);
+		note(in, aanchor(in, c->file->path, c->qualname, c->def ? c->def->h.line : 0),
+		     afmt(in, "the method resolution order of class %s", c->name),
+		     "its bases admit no consistent (C3) order, which Python rejects with TypeError; "
+		     "read depth-first, left to right instead");
+	}
+	c->mro = ast_arena_alloc(in->a, n * sizeof *c->mro);
+	memcpy(c->mro, tmp, n * sizeof *c->mro);
+	c->nmro = n;
 }
 
 /* Look a name up on a class and its repo bases. */
