@@ -258,3 +258,51 @@ value_t *argp_parse_args(struct frame *f, value_t *parser, const struct ast_hdr 
 	(void)site;
 	return nsv;
 }
+
+value_t *call_argp_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                          struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+	size_t i;
+
+	switch (fn->u.bi.id) {
+	case BI_M_ARGP_ADD:
+		argp_add(f, self, args, nargs, kw, site);
+		return v_none(in->a);
+	case BI_M_ARGP_GROUP:
+		return self;
+	case BI_M_ARGP_SETDEF: {
+		value_t *opts = vdict_gets(self->u.inst->attrs, "__ecg_opts__");
+
+		for (i = 0; kw && opts && i < kw->n; i++) {
+			size_t k;
+
+			for (k = 0; k < opts->u.seq->n; k++) {
+				struct vdict *o = opts->u.seq->items[k]->u.dict;
+
+				if (value_key_eq(vdict_gets(o, "dest"), kw->keys[i]))
+					vdict_sets(in->a, o, "default", kw->vals[i]);
+			}
+		}
+		return v_none(in->a);
+	}
+	case BI_M_ARGP_PARSE: {
+		value_t *nsv = argp_parse_args(f, self, site);
+
+		if (site && AST_IS(site, Call) && AST_IS(AST_AS(site, Call)->func, Attribute) &&
+		    !strcmp(AST_AS(AST_AS(site, Call)->func, Attribute)->attr, "parse_known_args")) {
+			value_t *t = v_seq(in->a, VK_TUPLE, 2);
+
+			vseq_push(in->a, t->u.seq, nsv);
+			vseq_push(in->a, t->u.seq, v_seq(in->a, VK_LIST, 0));
+			return t;
+		}
+		return nsv;
+	}
+	default:
+		break;
+	}
+	(void)kw;
+	return unknown_at(f, site, "a builtin ecg does not follow");
+}

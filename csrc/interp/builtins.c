@@ -1,11 +1,12 @@
-/* interp/builtins.c - Python's builtins and the methods of str, list, dict and friends
+/* interp/builtins.c - Python's builtins, and iteration
  *
- * call_builtin() dispatches on the builtin_id of a VK_BUILTIN value (the
- * bound self, for a method, in u.bi.self): range, len, isinstance, zip,
- * sorted ..., list.append, dict.get, str.format ..., and the methods the
- * analysis gives argparse parsers and modules.  iter_items() is Python's
- * iteration protocol over the value lattice (NULL items: not iterable
- * here, with the reason in the returned unknown).
+ * call_builtin() dispatches on the builtin_id of a VK_BUILTIN value:
+ * range, len, int, isinstance, zip, sorted, super ... here; the methods
+ * of builtin types to methods.c (call_method), of argparse parsers to
+ * argparse.c (call_argp_method), of modules to module.c
+ * (call_module_method); never NULL.  iter_items() is Python's iteration
+ * protocol over the value lattice: NULL with the items in *out, or the
+ * unknown that says why the value cannot be iterated here.
  */
 #include "config.h"
 
@@ -229,7 +230,6 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
                       struct vdict *kw, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	value_t *self = fn->u.bi.self;
 	struct vseq *items = NULL;
 	double x;
 	size_t i;
@@ -594,28 +594,6 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 			return mk_inst_value(in, fo);
 		}
 		return unknown_at(f, site, "open() of a path not known");
-	case BI_M_FILE_READ: {
-		value_t *nm = vdict_gets(self->u.inst->attrs, "name");
-		struct sfile *sf = NULL;
-		value_t *r;
-
-		if (nm && nm->k == VK_STR) {
-			sf = prog_file(in->prog, nm->u.str.s);
-			if (!sf && in->prog->entry_dir[0]) {
-				char *p = xasprintf("%s%s", in->prog->entry_dir, nm->u.str.s);
-
-				sf = prog_file(in->prog, p);
-				free(p);
-			}
-		}
-		if (!sf)
-			return unknown_at(f, site, "the text of a file ecg does not read");
-		prog_ensure(in->prog, sf);
-		r = v_strn(in->a, sf->src, sf->len);
-		r->expr = (const char *)sf;  /* marks "the text of this repo file" */
-		r->reason = "__ecg_file_text__";
-		return r;
-	}
 	case BI_EXEC:
 		if (nargs >= 1 && args[0]->k == VK_STR && args[0]->reason &&
 		    !strcmp(args[0]->reason, "__ecg_file_text__")) {
@@ -680,386 +658,6 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 		r->u.dict = f->globals->dict;   /* the namespace itself: writes go through */
 		return r;
 	}
-	case BI_M_LIST_APPEND:
-		if (nargs == 1 && (self->k == VK_LIST)) {
-			vseq_push(in->a, self->u.seq, args[0]);
-			if (f->mult_reason && !self->u.seq->unk_reason) {
-				self->u.seq->unk_expr = f->mult_expr;
-				self->u.seq->unk_reason = f->mult_reason;
-			} else if (f->mode == M_FWD && f->loop_serial && self->u.seq->born != f->loop_serial &&
-			           !self->u.seq->unk_reason) {
-				/* a list made outside a loop that is read once:
-				 * one append stands for every iteration's */
-				self->u.seq->unk_expr = f->mult_expr;
-				self->u.seq->unk_reason = "appended to in a loop that ecg reads once";
-			}
-		}
-		return v_none(in->a);
-	case BI_M_LIST_EXTEND:
-		if (nargs == 1 && self->k == VK_LIST) {
-			if (!iter_items(f, args[0], &items)) {
-				for (i = 0; i < items->n; i++)
-					vseq_push(in->a, self->u.seq, items->items[i]);
-			} else {
-				self->u.seq->unk_expr = args[0]->expr;
-				self->u.seq->unk_reason = "extended with items not known";
-			}
-			if (f->mult_reason && !self->u.seq->unk_reason) {
-				self->u.seq->unk_expr = f->mult_expr;
-				self->u.seq->unk_reason = f->mult_reason;
-			}
-		}
-		return v_none(in->a);
-	case BI_M_LIST_INSERT:
-		if (nargs == 2 && self->k == VK_LIST) {
-			long long at = as_int(args[0], &ok);
-			struct vseq *s = self->u.seq;
-
-			vseq_push(in->a, s, args[1]);
-			if (ok) {
-				if (at < 0)
-					at += (long long)s->n - 1;
-				if (at < 0)
-					at = 0;
-				if ((size_t)at < s->n - 1) {
-					memmove(s->items + at + 1, s->items + at, (s->n - 1 - (size_t)at) * sizeof *s->items);
-					s->items[at] = args[1];
-				}
-			}
-		}
-		return v_none(in->a);
-	case BI_M_LIST_POP:
-		if (self->k == VK_LIST && self->u.seq->n > 0 && !self->u.seq->unk_reason) {
-			long long at = nargs ? as_int(args[0], &ok) : -1;
-			struct vseq *s = self->u.seq;
-			value_t *r;
-
-			if (nargs && !ok)
-				return unknown_at(f, site, "pop() at an index not known");
-			if (at < 0)
-				at += (long long)s->n;
-			if (at < 0 || (size_t)at >= s->n)
-				return unknown_at(f, site, "pop() out of range");
-			r = s->items[at];
-			memmove(s->items + at, s->items + at + 1, (s->n - 1 - (size_t)at) * sizeof *s->items);
-			s->n--;
-			return r;
-		}
-		return unknown_at(f, site, "pop() from a list not known");
-	case BI_M_DICT_GET:
-		if (self->k == VK_DICT && nargs >= 1) {
-			value_t *r = vdict_get(self->u.dict, args[0]);
-
-			return r ? r : nargs >= 2 ? args[1] : v_none(in->a);
-		}
-		if (self->k == VK_INST && self->u.inst->ext && !strcmp(self->u.inst->ext, "os.environ"))
-			return unknown_at(f, site, "an environment variable at run time");
-		return unknown_at(f, site, "get() on a mapping not known");
-	case BI_M_DICT_ITEMS: case BI_M_DICT_KEYS: case BI_M_DICT_VALUES:
-		if (self->k == VK_DICT) {
-			value_t *r = v_seq(in->a, VK_LIST, self->u.dict->n);
-
-			for (i = 0; i < self->u.dict->n; i++) {
-				if (fn->u.bi.id == BI_M_DICT_ITEMS) {
-					value_t *p = v_seq(in->a, VK_TUPLE, 2);
-
-					vseq_push(in->a, p->u.seq, self->u.dict->keys[i]);
-					vseq_push(in->a, p->u.seq, self->u.dict->vals[i]);
-					vseq_push(in->a, r->u.seq, p);
-				} else {
-					vseq_push(in->a, r->u.seq, fn->u.bi.id == BI_M_DICT_KEYS ? self->u.dict->keys[i]
-					                                                          : self->u.dict->vals[i]);
-				}
-			}
-			return r;
-		}
-		return unknown_at(f, site, "a mapping not known");
-	case BI_M_DICT_UPDATE:
-		if (self->k == VK_DICT) {
-			if (nargs == 1 && args[0]->k == VK_DICT)
-				for (i = 0; i < args[0]->u.dict->n; i++)
-					vdict_set(in->a, self->u.dict, args[0]->u.dict->keys[i], args[0]->u.dict->vals[i]);
-			if (kw)
-				for (i = 0; i < kw->n; i++)
-					vdict_set(in->a, self->u.dict, kw->keys[i], kw->vals[i]);
-		}
-		return v_none(in->a);
-	case BI_M_DICT_POP:
-		if (self->k == VK_DICT && nargs >= 1) {
-			value_t *r = vdict_get(self->u.dict, args[0]);
-
-			if (r) {
-				vdict_del(self->u.dict, args[0]);
-				return r;
-			}
-			return nargs >= 2 ? args[1] : unknown_at(f, site, "pop() of a missing key");
-		}
-		return unknown_at(f, site, "pop() on a mapping not known");
-	case BI_M_DICT_SETDEFAULT:
-		if (self->k == VK_DICT && nargs >= 1) {
-			value_t *r = vdict_get(self->u.dict, args[0]);
-
-			if (!r) {
-				r = nargs >= 2 ? args[1] : v_none(in->a);
-				vdict_set(in->a, self->u.dict, args[0], r);
-			}
-			return r;
-		}
-		return unknown_at(f, site, "setdefault() on a mapping not known");
-	case BI_M_COPY:
-		if (self->k == VK_DICT) {
-			value_t *r = v_dict(in->a);
-
-			for (i = 0; i < self->u.dict->n; i++)
-				vdict_set(in->a, r->u.dict, self->u.dict->keys[i], self->u.dict->vals[i]);
-			return r;
-		}
-		if (self->k == VK_LIST)
-			return seq_from(in, VK_LIST, self->u.seq);
-		return unknown_at(f, site, "copy() of something not known");
-	case BI_M_STR_LOWER: case BI_M_STR_UPPER: {
-		char *t = xstrdup(self->u.str.s), *c;
-		value_t *r;
-
-		for (c = t; *c; c++)
-			*c = fn->u.bi.id == BI_M_STR_LOWER ? (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c)
-			                                   : (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
-		r = v_str(in->a, t);
-		free(t);
-		return r;
-	}
-	case BI_M_STR_STARTSWITH: case BI_M_STR_ENDSWITH:
-		if (nargs == 1 && args[0]->k == VK_STR) {
-			size_t n = args[0]->u.str.len, L = self->u.str.len;
-
-			if (n > L)
-				return v_bool(in->a, 0);
-			return v_bool(in->a, fn->u.bi.id == BI_M_STR_STARTSWITH
-			                         ? !memcmp(self->u.str.s, args[0]->u.str.s, n)
-			                         : !memcmp(self->u.str.s + L - n, args[0]->u.str.s, n));
-		}
-		return unknown_at(f, site, "a string test with a value not known");
-	case BI_M_STR_JOIN:
-		if (nargs == 1 && !iter_items(f, args[0], &items)) {
-			buf_t b;
-			value_t *r;
-
-			buf_init(&b);
-			for (i = 0; i < items->n; i++) {
-				if (items->items[i]->k != VK_STR) {
-					buf_free(&b);
-					return unknown_at(f, site, "a join of values not known");
-				}
-				if (i)
-					buf_add(&b, self->u.str.s, self->u.str.len);
-				buf_add(&b, items->items[i]->u.str.s, items->items[i]->u.str.len);
-			}
-			r = v_strn(in->a, b.buf, b.len);
-			buf_free(&b);
-			return r;
-		}
-		return unknown_at(f, site, "a join of values not known");
-	case BI_M_STR_STRIP:
-		return self;
-	case BI_M_STR_SPLIT: {
-		const char *str = self->u.str.s, *sep = NULL;
-		size_t seplen = 0, L = self->u.str.len, pos = 0;
-		long long maxsplit;
-		value_t *r = v_seq(in->a, VK_LIST, 0);
-
-		if (nargs >= 1 && args[0]->k == VK_STR && args[0]->u.str.len) {
-			sep = args[0]->u.str.s;
-			seplen = args[0]->u.str.len;
-		} else if (nargs >= 1 && args[0]->k != VK_NONE) {
-			return unknown_at(f, site, "split() with a separator not known");
-		}
-		{
-			value_t *ms = nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "maxsplit") : NULL;
-
-			if (ms && ms->k != VK_INT)
-				return unknown_at(f, site, "split() with a maxsplit not known");
-			maxsplit = ms ? ms->u.i : -1;
-		}
-		if (sep) {
-			for (;;) {
-				const char *hit = pos <= L && maxsplit != 0 ? strstr(str + pos, sep) : NULL;
-
-				if (maxsplit > 0)
-					maxsplit--;
-				if (!hit) {
-					vseq_push(in->a, r->u.seq, v_strn(in->a, str + pos, L - pos));
-					break;
-				}
-				vseq_push(in->a, r->u.seq, v_strn(in->a, str + pos, (size_t)(hit - (str + pos))));
-				pos = (size_t)(hit - str) + seplen;
-			}
-		} else {
-			while (pos < L) {
-				size_t st;
-
-				while (pos < L && (str[pos] == ' ' || str[pos] == '\t' || str[pos] == '\n'))
-					pos++;
-				if (pos >= L)
-					break;
-				st = pos;
-				if (maxsplit == 0) {
-					/* the rest, as it is */
-					vseq_push(in->a, r->u.seq, v_strn(in->a, str + st, L - st));
-					break;
-				}
-				if (maxsplit > 0)
-					maxsplit--;
-				while (pos < L && !(str[pos] == ' ' || str[pos] == '\t' || str[pos] == '\n'))
-					pos++;
-				vseq_push(in->a, r->u.seq, v_strn(in->a, str + st, pos - st));
-			}
-		}
-		return r;
-	}
-	case BI_M_STR_PARTITION:
-		if (nargs == 1 && args[0]->k == VK_STR && args[0]->u.str.len) {
-			const char *hit = strstr(self->u.str.s, args[0]->u.str.s);
-			value_t *t = v_seq(in->a, VK_TUPLE, 3);
-
-			if (!hit) {
-				vseq_push(in->a, t->u.seq, self);
-				vseq_push(in->a, t->u.seq, v_str(in->a, ""));
-				vseq_push(in->a, t->u.seq, v_str(in->a, ""));
-			} else {
-				vseq_push(in->a, t->u.seq, v_strn(in->a, self->u.str.s, (size_t)(hit - self->u.str.s)));
-				vseq_push(in->a, t->u.seq, args[0]);
-				vseq_push(in->a, t->u.seq, v_str(in->a, hit + args[0]->u.str.len));
-			}
-			return t;
-		}
-		return unknown_at(f, site, "partition() with a separator not known");
-	case BI_M_STR_REPLACE:
-		if (nargs == 2 && args[0]->k == VK_STR && args[1]->k == VK_STR && args[0]->u.str.len) {
-			buf_t b;
-			const char *p = self->u.str.s, *hit;
-			value_t *r;
-
-			buf_init(&b);
-			while ((hit = strstr(p, args[0]->u.str.s))) {
-				buf_add(&b, p, (size_t)(hit - p));
-				buf_add(&b, args[1]->u.str.s, args[1]->u.str.len);
-				p = hit + args[0]->u.str.len;
-			}
-			buf_addstr(&b, p);
-			r = v_strn(in->a, b.buf, b.len);
-			buf_free(&b);
-			return r;
-		}
-		return unknown_at(f, site, "replace() with values not known");
-	case BI_M_STR_FORMAT:
-		return unknown_at(f, site, "string formatting is not followed");
-	case BI_M_ARGP_ADD:
-		argp_add(f, self, args, nargs, kw, site);
-		return v_none(in->a);
-	case BI_M_ARGP_GROUP:
-		return self;
-	case BI_M_ARGP_SETDEF: {
-		value_t *opts = vdict_gets(self->u.inst->attrs, "__ecg_opts__");
-
-		for (i = 0; kw && opts && i < kw->n; i++) {
-			size_t k;
-
-			for (k = 0; k < opts->u.seq->n; k++) {
-				struct vdict *o = opts->u.seq->items[k]->u.dict;
-
-				if (value_key_eq(vdict_gets(o, "dest"), kw->keys[i]))
-					vdict_sets(in->a, o, "default", kw->vals[i]);
-			}
-		}
-		return v_none(in->a);
-	}
-	case BI_M_ARGP_PARSE: {
-		value_t *nsv = argp_parse_args(f, self, site);
-
-		if (site && AST_IS(site, Call) && AST_IS(AST_AS(site, Call)->func, Attribute) &&
-		    !strcmp(AST_AS(AST_AS(site, Call)->func, Attribute)->attr, "parse_known_args")) {
-			value_t *t = v_seq(in->a, VK_TUPLE, 2);
-
-			vseq_push(in->a, t->u.seq, nsv);
-			vseq_push(in->a, t->u.seq, v_seq(in->a, VK_LIST, 0));
-			return t;
-		}
-		return nsv;
-	}
-	case BI_M_MOD_ADD_MODULE:
-		if (nargs == 2 && args[0]->k == VK_STR)
-			set_attr(f, self, args[0]->u.str.s, args[1]);
-		return v_none(in->a);
-	case BI_M_MOD_APPEND:
-		if (nargs == 1 && args[0]->k == VK_INST && self->k == VK_INST) {
-			struct vinst *m = self->u.inst;
-
-			vinst_add_child(in->a, m, afmt(in, "%zu", m->nchildren), args[0]->u.inst);
-			if (f->mult_reason && !vdict_gets(m->attrs, "__ecg_len_unknown__"))
-				vdict_sets(in->a, m->attrs, "__ecg_len_unknown__",
-				           v_unknown(in->a, f->mult_expr, f->mult_reason));
-		}
-		return v_none(in->a);
-	case BI_M_MOD_EXTEND:
-		if (nargs == 1 && self->k == VK_INST) {
-			struct vinst *m = self->u.inst;
-
-			if (!iter_items(f, args[0], &items)) {
-				for (i = 0; i < items->n; i++)
-					if (items->items[i]->k == VK_INST)
-						vinst_add_child(in->a, m, afmt(in, "%zu", m->nchildren), items->items[i]->u.inst);
-			} else {
-				vdict_sets(in->a, m->attrs, "__ecg_len_unknown__",
-				           v_unknown(in->a, args[0]->expr, "extended with modules not known"));
-			}
-		}
-		return v_none(in->a);
-	case BI_M_MOD_INSERT:
-		return v_none(in->a);
-	case BI_FN_APPLY: {
-		/* MyFunction.apply(x): its forward now, its backward in the
-		 * backward pass (both read, collectives in each recorded) */
-		struct vclass *c = self->u.cls;
-		value_t *fwd = class_lookup(c, "forward", NULL), *bwd = class_lookup(c, "backward", NULL);
-		value_t **all = xmalloc((nargs + 1) * sizeof *all);
-		value_t *r = v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
-
-		all[0] = v_unknown(in->a, "ctx", "autograd's context object");
-		for (i = 0; i < nargs; i++)
-			all[i + 1] = args[i];
-		if (fwd && fwd->k == VK_FUNC)
-			r = call_function(f, fwd->u.fn, NULL, all, nargs + 1, kw, f->mode, f->ev, site);
-		if (bwd && bwd->k == VK_FUNC) {
-			value_t *g[2];
-			int ob = f->in_backward;
-			struct fseq sink;
-
-			memset(&sink, 0, sizeof sink);
-			g[0] = all[0];
-			g[1] = v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
-			f->in_backward = 1;
-			/* the backward's ops are not this forward's: they go nowhere */
-			(void)call_function(f, bwd->u.fn, NULL, g, 2, NULL, f->mode, &sink, site);
-			f->in_backward = ob;
-		}
-		free(all);
-		return r;
-	}
-	case BI_M_MOD_SELF:
-		return self;
-	case BI_M_MOD_TO:
-		if (!(nargs >= 1 && dev_is_host(args[0]) == 1) &&
-		    !(nargs >= 1 && args[0]->k == VK_EXT && !strncmp(args[0]->u.ext, "torch.float", 11)) &&
-		    !(nargs == 0 && kw && !vdict_gets(kw, "device"))) {
-			struct sched_ev *e;
-
-			in->gpu = 1;
-			if (f->mode != M_FWD && (e = sev(f, SEV_H2D, "model.to(device): parameters and buffers", site))) {
-				e->pinned = 0;
-				e->non_blocking = kw_bool(kw, "non_blocking");
-			}
-		}
-		return self;
 	case BI_ITER:
 		return nargs ? args[0] : unknown_at(f, site, "iter() of nothing");
 	case BI_NEXT:
@@ -1068,28 +666,46 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 		if (nargs >= 1 && is_loader(args[0]))
 			return loader_batch(f, args[0]->u.inst, "next(<DataLoader>)", site);
 		return unknown_at(f, site, "next() of an iterator ecg does not follow");
+	case BI_M_FILE_READ:
+	case BI_M_LIST_APPEND:
+	case BI_M_LIST_EXTEND:
+	case BI_M_LIST_INSERT:
+	case BI_M_LIST_POP:
+	case BI_M_DICT_GET:
+	case BI_M_DICT_ITEMS:
+	case BI_M_DICT_KEYS:
+	case BI_M_DICT_VALUES:
+	case BI_M_DICT_UPDATE:
+	case BI_M_DICT_POP:
+	case BI_M_DICT_SETDEFAULT:
+	case BI_M_COPY:
+	case BI_M_STR_LOWER:
+	case BI_M_STR_UPPER:
+	case BI_M_STR_STARTSWITH:
+	case BI_M_STR_ENDSWITH:
+	case BI_M_STR_JOIN:
+	case BI_M_STR_STRIP:
+	case BI_M_STR_SPLIT:
+	case BI_M_STR_PARTITION:
+	case BI_M_STR_REPLACE:
+	case BI_M_STR_FORMAT:
+		return call_method(f, fn, args, nargs, kw, site);
+	case BI_M_ARGP_ADD:
+	case BI_M_ARGP_GROUP:
+	case BI_M_ARGP_SETDEF:
+	case BI_M_ARGP_PARSE:
+		return call_argp_method(f, fn, args, nargs, kw, site);
+	case BI_M_MOD_ADD_MODULE:
+	case BI_M_MOD_APPEND:
+	case BI_M_MOD_EXTEND:
+	case BI_M_MOD_INSERT:
+	case BI_FN_APPLY:
+	case BI_M_MOD_SELF:
+	case BI_M_MOD_TO:
 	case BI_M_MOD_REGISTER_PARAMETER:
-		if (nargs >= 2 && args[0]->k == VK_STR && self->k == VK_INST) {
-			value_t *p = args[1];
-
-			if (p->k == VK_TENSOR && !p->is_param) {
-				p = v_copy(in->a, p);
-				p->is_param = 1;
-			}
-			vdict_sets(in->a, self->u.inst->attrs, args[0]->u.str.s, p);
-		}
-		return v_none(in->a);
 	case BI_M_MOD_REGISTER_BUFFER:
-		if (nargs >= 2 && args[0]->k == VK_STR && self->k == VK_INST)
-		{
-			value_t *b = v_tensor(in->a);
-
-			b->shape = shape_of(args[1]);
-			vdict_sets(in->a, self->u.inst->attrs, args[0]->u.str.s, b);
-		}
-		return v_none(in->a);
 	case BI_M_MOD_CHILDREN:
-		return unknown_at(f, site, "an iterator over modules is not followed");
+		return call_module_method(f, fn, args, nargs, kw, site);
 	default:
 		break;
 	}

@@ -244,6 +244,8 @@ int is_argparser(const value_t *v);
 void argp_add(struct frame *f, value_t *parser, value_t **args, size_t nargs, struct vdict *kw,
               const struct ast_hdr *site);
 value_t *argp_parse_args(struct frame *f, value_t *parser, const struct ast_hdr *site);
+value_t *call_argp_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                          struct vdict *kw, const struct ast_hdr *site);
 
 /* torch.c */
 const char *canon_ext(struct interp *in, const char *d);
@@ -280,6 +282,14 @@ value_t *iter_items(struct frame *f, value_t *it, struct vseq **out);
 value_t *seq_from(struct interp *in, enum vkind k, struct vseq *src);
 value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                       struct vdict *kw, const struct ast_hdr *site);
+
+/* methods.c */
+value_t *call_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                     struct vdict *kw, const struct ast_hdr *site);
+
+/* module.c */
+value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                            struct vdict *kw, const struct ast_hdr *site);
 
 /* forward.c */
 struct fev *emit(struct frame *f, enum fev_kind kind, const struct ast_hdr *site);
