@@ -624,6 +624,88 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	return FL_NORMAL;
 }
 
+/* def and async def: the function bound to its name after its decorators
+ * (torch and web-framework ones read by decorator_hooks(), then those of
+ * the repository run, innermost first). */
+static enum flow exec_funcdef(struct frame *f, const struct ast_hdr *st)
+{
+	unsigned i;
+	const char *name = st->kind == AST_FunctionDef ? AST_AS(st, FunctionDef)->name
+	                                                : AST_AS(st, AsyncFunctionDef)->name;
+	const struct ast_list *decos = st->kind == AST_FunctionDef ? &AST_AS(st, FunctionDef)->decorator_list
+	                                                           : &AST_AS(st, AsyncFunctionDef)->decorator_list;
+	value_t *fv = make_function(f, st, name);
+
+	for (i = 0; i < decos->n; i++) {
+		const struct ast_hdr *d = decos->items[i];
+
+		decorator_hooks(f, fv, st, d);
+		if (AST_IS(d, Name)) {
+			const char *dn = AST_AS(d, Name)->id;
+
+			if (!strcmp(dn, "staticmethod"))
+				fv->u.fn->is_static = 1;
+			else if (!strcmp(dn, "classmethod"))
+				fv->u.fn->is_classmethod = 1;
+			else if (!strcmp(dn, "property"))
+				fv->u.fn->is_property = 1;
+		}
+	}
+	/* Decorators written in the repository run, innermost first, as
+	 * Python runs them: @register_model fills a registry.  What one
+	 * returns is the function's value if it is a function; anything
+	 * else keeps the function itself (a wrapper ecg cannot see into
+	 * still calls it). */
+	{
+		value_t *cur = fv;
+		unsigned k;
+
+		for (k = decos->n; k-- > 0;) {
+			value_t *dv = eval(f, decos->items[k]);
+			value_t *r;
+
+			if (dv->k != VK_FUNC && dv->k != VK_BOUND)
+				continue;
+			r = call(f, dv, &cur, 1, NULL, decos->items[k]);
+			if (r->k == VK_FUNC || r->k == VK_BOUND)
+				cur = r;
+		}
+		scope_bind(f, name, cur);
+	}
+	return FL_NORMAL;
+}
+
+/* with and async with: each item's value bound, the job context it opens
+ * (with_jctx()) around the body. */
+static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
+{
+	struct interp *in = f->in;
+	unsigned i;
+	const struct ast_With *w = (const struct ast_With *)st;
+	int ng = 0;
+	enum flow fl;
+	const struct jctx *ojc = f->jc, *pushed = NULL;
+
+	for (i = 0; i < w->items.n; i++) {
+		const struct ast_withitem *wi = AST_AS(w->items.items[i], withitem);
+		value_t *cv = eval(f, wi->context_expr);
+
+		pushed = with_jctx(f, st, wi, cv, &ng);
+		if (pushed) {
+			f->jc = pushed;
+			pushed = NULL;
+		}
+		if (wi->optional_vars)
+			assign(f, wi->optional_vars, cv->k == VK_INST ? cv
+			       : v_unknown(in->a, text_of(f, wi->optional_vars), "a context manager's value"));
+	}
+	f->no_grad += ng;
+	fl = exec_block(f, &w->body);
+	f->no_grad -= ng;
+	f->jc = ojc;
+	return fl;
+}
+
 static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 {
 	struct interp *in = f->in;
@@ -695,68 +777,8 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		return FL_NORMAL;
 	}
 	case AST_FunctionDef:
-	case AST_AsyncFunctionDef: {
-		const char *name = st->kind == AST_FunctionDef ? AST_AS(st, FunctionDef)->name
-		                                                : AST_AS(st, AsyncFunctionDef)->name;
-		const struct ast_list *decos = st->kind == AST_FunctionDef ? &AST_AS(st, FunctionDef)->decorator_list
-		                                                           : &AST_AS(st, AsyncFunctionDef)->decorator_list;
-		value_t *fv = make_function(f, st, name);
-
-		for (i = 0; i < decos->n; i++) {
-			const struct ast_hdr *d = decos->items[i];
-
-			{
-				const struct ast_hdr *dd = AST_IS(d, Call) ? AST_AS(d, Call)->func : d;
-				value_t *dv = AST_IS(dd, Attribute) || AST_IS(dd, Name) ? eval(f, dd) : NULL;
-
-				if (dv && dv->k == VK_EXT && (!strcmp(dv->u.ext, "torch.no_grad") ||
-				                              !strcmp(dv->u.ext, "torch.inference_mode")))
-					fv->u.fn->no_grad = 1;
-			}
-			if (f->mode != M_FWD && AST_IS(d, Call) && AST_IS(AST_AS(d, Call)->func, Attribute) &&
-			    !strcmp(AST_AS(AST_AS(d, Call)->func, Attribute)->attr, "on_event") && in->nstartup < 16)
-				in->startup[in->nstartup++] = fv;
-			else if (f->mode != M_FWD && is_route_decorator(f, d) && in->nhandlers < 64) {
-				in->handlers[in->nhandlers].fn = fv;
-				in->handlers[in->nhandlers].anchor = anchor_at(f, st);
-				in->nhandlers++;
-				if (!in->ev.server)
-					in->ev.server = anchor_at(f, d);
-			}
-			if (AST_IS(d, Name)) {
-				const char *dn = AST_AS(d, Name)->id;
-
-				if (!strcmp(dn, "staticmethod"))
-					fv->u.fn->is_static = 1;
-				else if (!strcmp(dn, "classmethod"))
-					fv->u.fn->is_classmethod = 1;
-				else if (!strcmp(dn, "property"))
-					fv->u.fn->is_property = 1;
-			}
-		}
-		/* Decorators written in the repository run, innermost first, as
-		 * Python runs them: @register_model fills a registry.  What one
-		 * returns is the function's value if it is a function; anything
-		 * else keeps the function itself (a wrapper ecg cannot see into
-		 * still calls it). */
-		{
-			value_t *cur = fv;
-			unsigned k;
-
-			for (k = decos->n; k-- > 0;) {
-				value_t *dv = eval(f, decos->items[k]);
-				value_t *r;
-
-				if (dv->k != VK_FUNC && dv->k != VK_BOUND)
-					continue;
-				r = call(f, dv, &cur, 1, NULL, decos->items[k]);
-				if (r->k == VK_FUNC || r->k == VK_BOUND)
-					cur = r;
-			}
-			scope_bind(f, name, cur);
-		}
-		return FL_NORMAL;
-	}
+	case AST_AsyncFunctionDef:
+		return exec_funcdef(f, st);
 	case AST_ClassDef:
 		exec_classdef(f, AST_AS(st, ClassDef));
 		return FL_NORMAL;
@@ -802,45 +824,8 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		}
 		return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
 	}
-	case AST_With: case AST_AsyncWith: {
-		const struct ast_With *w = (const struct ast_With *)st;
-		int ng = 0;
-		enum flow fl;
-		const struct jctx *ojc = f->jc, *pushed = NULL;
-
-		for (i = 0; i < w->items.n; i++) {
-			const struct ast_withitem *wi = AST_AS(w->items.items[i], withitem);
-			value_t *cv = eval(f, wi->context_expr);
-
-			if (cv->k == VK_INST && cv->u.inst->ext && !strcmp(cv->u.inst->ext, "torch.no_grad")) {
-				ng = 1;
-				if (!in->ev.no_grad && f->mode != M_FWD)
-					in->ev.no_grad = anchor_at(f, st);
-				pushed = jc_push(f, JC_NO_GRAD, anchor_at(f, st), text_of(f, wi->context_expr));
-			} else if (cv->k == VK_INST && cv->u.inst->ext && !strcmp(cv->u.inst->ext, "torch.autocast")) {
-				pushed = jc_push(f, JC_AUTOCAST, anchor_at(f, st), text_of(f, wi->context_expr));
-			} else if (cv->k == VK_INST && cv->u.inst->ext && !strcmp(cv->u.inst->ext, "torch.cuda.stream")) {
-				value_t *t = vdict_gets(cv->u.inst->attrs, "text");
-
-				pushed = jc_push(f, JC_STREAM, anchor_at(f, st), t && t->k == VK_STR ? t->u.str.s : "a stream");
-			} else if (AST_IS(wi->context_expr, Call) && AST_IS(AST_AS(wi->context_expr, Call)->func, Attribute) &&
-			           !strcmp(AST_AS(AST_AS(wi->context_expr, Call)->func, Attribute)->attr, "no_sync")) {
-				pushed = jc_push(f, JC_NO_SYNC, anchor_at(f, st), text_of(f, wi->context_expr));
-			}
-			if (pushed) {
-				f->jc = pushed;
-				pushed = NULL;
-			}
-			if (wi->optional_vars)
-				assign(f, wi->optional_vars, cv->k == VK_INST ? cv
-				       : v_unknown(in->a, text_of(f, wi->optional_vars), "a context manager's value"));
-		}
-		f->no_grad += ng;
-		fl = exec_block(f, &w->body);
-		f->no_grad -= ng;
-		f->jc = ojc;
-		return fl;
-	}
+	case AST_With: case AST_AsyncWith:
+		return exec_with(f, st);
 	case AST_Try: case AST_TryStar: {
 		const struct ast_Try *t = (const struct ast_Try *)st;
 		enum flow fl = exec_block(f, &t->body);

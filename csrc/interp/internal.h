@@ -313,6 +313,9 @@ int runtime_events(const struct interp *in, size_t from);
 const struct ast_BinOp *find_modulo(const struct ast_hdr *e, int depth);
 const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const char *text);
 int is_route_decorator(struct frame *f, const struct ast_hdr *d);
+void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, const struct ast_hdr *d);
+const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const struct ast_withitem *wi,
+                             value_t *cv, int *ng);
 
 /* eval.c */
 value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,

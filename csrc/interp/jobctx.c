@@ -184,3 +184,59 @@ int is_route_decorator(struct frame *f, const struct ast_hdr *d)
 			return 1;
 	return 0;
 }
+
+/* What a decorator of a def tells beyond Python: @torch.no_grad() and
+ * @torch.inference_mode() mark the function; in job mode,
+ * @app.on_event(...) makes it a startup hook and a web framework's route
+ * decorator a request handler (the first one is the server's anchor). */
+void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, const struct ast_hdr *d)
+{
+	struct interp *in = f->in;
+
+	{
+		const struct ast_hdr *dd = AST_IS(d, Call) ? AST_AS(d, Call)->func : d;
+		value_t *dv = AST_IS(dd, Attribute) || AST_IS(dd, Name) ? eval(f, dd) : NULL;
+
+		if (dv && dv->k == VK_EXT && (!strcmp(dv->u.ext, "torch.no_grad") ||
+		                              !strcmp(dv->u.ext, "torch.inference_mode")))
+			fv->u.fn->no_grad = 1;
+	}
+	if (f->mode != M_FWD && AST_IS(d, Call) && AST_IS(AST_AS(d, Call)->func, Attribute) &&
+	    !strcmp(AST_AS(AST_AS(d, Call)->func, Attribute)->attr, "on_event") && in->nstartup < 16)
+		in->startup[in->nstartup++] = fv;
+	else if (f->mode != M_FWD && is_route_decorator(f, d) && in->nhandlers < 64) {
+		in->handlers[in->nhandlers].fn = fv;
+		in->handlers[in->nhandlers].anchor = anchor_at(f, st);
+		in->nhandlers++;
+		if (!in->ev.server)
+			in->ev.server = anchor_at(f, d);
+	}
+}
+
+/* The job context a `with` item opens (statement st, item wi whose
+ * context manager evaluated to cv): no_grad (and *ng set to 1), autocast,
+ * a CUDA stream, DDP's no_sync; NULL for any other context manager.  The
+ * caller makes it f->jc for the body. */
+const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const struct ast_withitem *wi,
+                             value_t *cv, int *ng)
+{
+	struct interp *in = f->in;
+	const struct jctx *pushed = NULL;
+
+	if (cv->k == VK_INST && cv->u.inst->ext && !strcmp(cv->u.inst->ext, "torch.no_grad")) {
+		*ng = 1;
+		if (!in->ev.no_grad && f->mode != M_FWD)
+			in->ev.no_grad = anchor_at(f, st);
+		pushed = jc_push(f, JC_NO_GRAD, anchor_at(f, st), text_of(f, wi->context_expr));
+	} else if (cv->k == VK_INST && cv->u.inst->ext && !strcmp(cv->u.inst->ext, "torch.autocast")) {
+		pushed = jc_push(f, JC_AUTOCAST, anchor_at(f, st), text_of(f, wi->context_expr));
+	} else if (cv->k == VK_INST && cv->u.inst->ext && !strcmp(cv->u.inst->ext, "torch.cuda.stream")) {
+		value_t *t = vdict_gets(cv->u.inst->attrs, "text");
+
+		pushed = jc_push(f, JC_STREAM, anchor_at(f, st), t && t->k == VK_STR ? t->u.str.s : "a stream");
+	} else if (AST_IS(wi->context_expr, Call) && AST_IS(AST_AS(wi->context_expr, Call)->func, Attribute) &&
+	           !strcmp(AST_AS(AST_AS(wi->context_expr, Call)->func, Attribute)->attr, "no_sync")) {
+		pushed = jc_push(f, JC_NO_SYNC, anchor_at(f, st), text_of(f, wi->context_expr));
+	}
+	return pushed;
+}
