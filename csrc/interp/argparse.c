@@ -306,3 +306,18 @@ value_t *call_argp_method(struct frame *f, value_t *fn, value_t **args, size_t n
 	(void)kw;
 	return unknown_at(f, site, "a builtin ecg does not follow");
 }
+
+/* The methods of an ArgumentParser (or an argument group: the parser
+ * itself) bound to it; NULL for another name. */
+value_t *argp_method(struct interp *in, value_t *obj, const char *name)
+{
+	if (!strcmp(name, "add_argument"))
+		return mk_builtin(in, BI_M_ARGP_ADD, obj);
+	if (!strcmp(name, "parse_args") || !strcmp(name, "parse_known_args"))
+		return mk_builtin(in, BI_M_ARGP_PARSE, obj);
+	if (!strcmp(name, "add_argument_group") || !strcmp(name, "add_mutually_exclusive_group"))
+		return mk_builtin(in, BI_M_ARGP_GROUP, obj);
+	if (!strcmp(name, "set_defaults"))
+		return mk_builtin(in, BI_M_ARGP_SETDEF, obj);
+	return NULL;
+}

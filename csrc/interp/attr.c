@@ -2,8 +2,10 @@
  *
  * obj.name for every kind of value: instance attributes then the class's
  * MRO (methods bound), module namespaces, externals (a longer dotted
- * name), tensors' properties and methods, the methods of builtin types
- * (mk_builtin with self).  Never NULL.
+ * name), super().  What a concern knows is asked of its file: tensors'
+ * attributes (tensor.c tensor_attr), list/dict/str methods (methods.c
+ * type_method), ArgumentParser methods (argparse.c), optimizer.step
+ * (torch.c optim_method), sys.argv and os.environ (stdlib.c).  Never NULL.
  */
 #include "config.h"
 
@@ -56,51 +58,11 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 		return unknown_at(f, site, afmt(in, "'%s' is not defined in %s", name,
 		                                 obj->u.ns->file ? obj->u.ns->file->path : "that package"));
 	case VK_EXT:
-		if (!strcmp(obj->u.ext, "sys") && !strcmp(name, "argv")) {
-			value_t *r = v_seq(in->a, VK_LIST, 0);
-			size_t i;
-
-			vseq_push(in->a, r->u.seq, v_str(in->a, in->entry_path ? in->entry_path : "main.py"));
-			if (in->argv) {
-				for (i = 0; i < in->argv->u.seq->n; i++)
-					vseq_push(in->a, r->u.seq, in->argv->u.seq->items[i]);
-			}
-			return r;
-		}
-		if (!strcmp(obj->u.ext, "os") && !strcmp(name, "environ")) {
-			struct vinst *env = new_inst(in);
-
-			env->ext = "os.environ";
-			return mk_inst_value(in, env);
-		}
+		if ((v = stdlib_attr(in, obj->u.ext, name)))
+			return v;
 		return v_ext(in->a, canon_ext(in, adot(in, obj->u.ext, name)));
 	case VK_TENSOR:
-		if ((!strcmp(name, "shape") || !strcmp(name, "ndim")) && (v = size_read(f, obj, name, NULL, site)))
-			return v;
-		if (is_tensor_prop(name))
-			return unknown_at(f, site, "a tensor attribute read at run time");
-		if (!strcmp(name, "T") || !strcmp(name, "mT") || !strcmp(name, "H")) {
-			const struct vshape *s = shape_of(obj);
-
-			emit_op(f, adot(in, "Tensor", name), site);
-			v = v_tensor(in->a);
-			if (s && (s->nd == 2 || (name[0] == 'm' && s->nd >= 2) || (name[0] == 'T' && s->nd <= 2))) {
-				struct vshape *t = shape_new(in->a, s->nd);
-
-				*t = *s;
-				if (s->nd >= 2) {
-					t->n[s->nd - 1] = s->n[s->nd - 2];
-					t->sym[s->nd - 1] = s->sym[s->nd - 2];
-					t->n[s->nd - 2] = s->n[s->nd - 1];
-					t->sym[s->nd - 2] = s->sym[s->nd - 1];
-				}
-				v->shape = t;
-			}
-			return v;
-		}
-		v = v_ext(in->a, adot(in, "Tensor", name));
-		v->recv = obj;
-		return v;
+		return tensor_attr(f, obj, name, site);
 	case VK_FUNC:
 		if (!strcmp(name, "__name__")) {
 			const char *q = obj->u.fn->qualname, *dot = q ? strrchr(q, '.') : NULL;
@@ -150,25 +112,10 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 			}
 			return v;
 		}
-		if (is_argparser(obj)) {
-			if (!strcmp(name, "add_argument"))
-				return mk_builtin(in, BI_M_ARGP_ADD, obj);
-			if (!strcmp(name, "parse_args") || !strcmp(name, "parse_known_args"))
-				return mk_builtin(in, BI_M_ARGP_PARSE, obj);
-			if (!strcmp(name, "add_argument_group") || !strcmp(name, "add_mutually_exclusive_group"))
-				return mk_builtin(in, BI_M_ARGP_GROUP, obj);
-			if (!strcmp(name, "set_defaults"))
-				return mk_builtin(in, BI_M_ARGP_SETDEF, obj);
-		}
-		if (m->ext && !strncmp(m->ext, "torch.optim.", 12) && (!strcmp(name, "step") || !strcmp(name, "zero_grad"))) {
-			if (f->mode != M_FWD) {
-				if (!strcmp(name, "step") && !in->ev.optimizer_step)
-					in->ev.optimizer_step = anchor_at(f, site);
-				sev(f, !strcmp(name, "step") ? SEV_OPT_STEP : SEV_ZERO_GRAD,
-				    !strcmp(name, "step") ? "optimizer.step()" : "optimizer.zero_grad()", site);
-			}
-			return mk_builtin(in, !strcmp(name, "step") ? BI_OPT_STEP : BI_PRINT, NULL);
-		}
+		if (is_argparser(obj) && (v = argp_method(in, obj, name)))
+			return v;
+		if (m->ext && !strncmp(m->ext, "torch.optim.", 12) && (v = optim_method(f, name, site)))
+			return v;
 		if (m->ext && !strcmp(m->ext, "io.TextIOWrapper") && !strcmp(name, "read"))
 			return mk_builtin(in, BI_M_FILE_READ, obj);
 		if (m->ext && !strcmp(m->ext, "os.environ") && (!strcmp(name, "get") || !strcmp(name, "setdefault")))
@@ -194,37 +141,16 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 		return unknown_at(f, site, afmt(in, "'%s' is not set on this object", name));
 	}
 	case VK_LIST:
-		if (!strcmp(name, "append")) return mk_builtin(in, BI_M_LIST_APPEND, obj);
-		if (!strcmp(name, "extend")) return mk_builtin(in, BI_M_LIST_EXTEND, obj);
-		if (!strcmp(name, "insert")) return mk_builtin(in, BI_M_LIST_INSERT, obj);
-		if (!strcmp(name, "pop")) return mk_builtin(in, BI_M_LIST_POP, obj);
-		if (!strcmp(name, "copy")) return mk_builtin(in, BI_M_COPY, obj);
+	case VK_STR:
+		if ((v = type_method(in, obj, name)))
+			return v;
 		break;
 	case VK_DICT:
-		if (!strcmp(name, "get")) return mk_builtin(in, BI_M_DICT_GET, obj);
-		if (!strcmp(name, "items")) return mk_builtin(in, BI_M_DICT_ITEMS, obj);
-		if (!strcmp(name, "keys")) return mk_builtin(in, BI_M_DICT_KEYS, obj);
-		if (!strcmp(name, "values")) return mk_builtin(in, BI_M_DICT_VALUES, obj);
-		if (!strcmp(name, "update")) return mk_builtin(in, BI_M_DICT_UPDATE, obj);
-		if (!strcmp(name, "pop")) return mk_builtin(in, BI_M_DICT_POP, obj);
-		if (!strcmp(name, "setdefault")) return mk_builtin(in, BI_M_DICT_SETDEFAULT, obj);
-		if (!strcmp(name, "copy")) return mk_builtin(in, BI_M_COPY, obj);
+		if ((v = type_method(in, obj, name)))
+			return v;
 		/* attribute-style config dicts (EasyDict, OmegaConf) */
 		if ((v = vdict_gets(obj->u.dict, name)))
 			return v;
-		break;
-	case VK_STR:
-		if (!strcmp(name, "format")) return mk_builtin(in, BI_M_STR_FORMAT, obj);
-		if (!strcmp(name, "join")) return mk_builtin(in, BI_M_STR_JOIN, obj);
-		if (!strcmp(name, "split")) return mk_builtin(in, BI_M_STR_SPLIT, obj);
-		if (!strcmp(name, "lower")) return mk_builtin(in, BI_M_STR_LOWER, obj);
-		if (!strcmp(name, "upper")) return mk_builtin(in, BI_M_STR_UPPER, obj);
-		if (!strcmp(name, "startswith")) return mk_builtin(in, BI_M_STR_STARTSWITH, obj);
-		if (!strcmp(name, "endswith")) return mk_builtin(in, BI_M_STR_ENDSWITH, obj);
-		if (!strcmp(name, "replace")) return mk_builtin(in, BI_M_STR_REPLACE, obj);
-		if (!strcmp(name, "strip") || !strcmp(name, "lstrip") || !strcmp(name, "rstrip"))
-			return mk_builtin(in, BI_M_STR_STRIP, obj);
-		if (!strcmp(name, "partition")) return mk_builtin(in, BI_M_STR_PARTITION, obj);
 		break;
 	case VK_BUILTIN:
 		if (obj->u.bi.id == BI_SUPER) {

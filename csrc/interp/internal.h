@@ -246,6 +246,7 @@ void argp_add(struct frame *f, value_t *parser, value_t **args, size_t nargs, st
 value_t *argp_parse_args(struct frame *f, value_t *parser, const struct ast_hdr *site);
 value_t *call_argp_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                           struct vdict *kw, const struct ast_hdr *site);
+value_t *argp_method(struct interp *in, value_t *obj, const char *name);
 
 /* torch.c */
 const char *canon_ext(struct interp *in, const char *d);
@@ -258,6 +259,7 @@ int ext_is_module_class(const char *d);
 const char *short_ext(const char *d);
 value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                     struct vdict *kw, const struct ast_hdr *site, int any_tensor);
+value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *site);
 
 /* tensor.c */
 int dev_is_host(const value_t *v);
@@ -268,6 +270,7 @@ value_t *size_read(struct frame *f, value_t *x, const char *what, value_t *i, co
 value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t **args,
                             size_t nargs, struct vdict *kw, const struct ast_hdr *site);
 int is_tensor_prop(const char *name);
+value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
 
 /* stdlib.c */
 value_t *deepcopy_value(struct interp *in, value_t *v, int depth);
@@ -275,6 +278,7 @@ value_t *math_call(struct frame *f, const char *name, value_t **args, size_t nar
                    const struct ast_hdr *site);
 value_t *literal_eval(struct frame *f, const char *text, const struct ast_hdr *site);
 value_t *load_config(struct frame *f, const char *how, value_t *arg, const struct ast_hdr *site);
+value_t *stdlib_attr(struct interp *in, const char *mod, const char *name);
 
 /* builtins.c */
 long long range_len(const value_t *it);
@@ -286,6 +290,7 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 /* methods.c */
 value_t *call_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                      struct vdict *kw, const struct ast_hdr *site);
+value_t *type_method(struct interp *in, value_t *obj, const char *name);
 
 /* module.c */
 value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,

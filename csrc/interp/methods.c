@@ -322,3 +322,48 @@ value_t *call_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 	(void)kw;
 	return unknown_at(f, site, "a builtin ecg does not follow");
 }
+
+/* The methods of lists, dicts and strings by name: getattr_v() binds them
+ * to their value (mk_builtin with self), call_method() runs them. */
+static const struct type_method {
+	enum vkind k;
+	const char *name;
+	enum builtin_id id;
+} type_methods[] = {
+	{ VK_LIST, "append", BI_M_LIST_APPEND },
+	{ VK_LIST, "extend", BI_M_LIST_EXTEND },
+	{ VK_LIST, "insert", BI_M_LIST_INSERT },
+	{ VK_LIST, "pop", BI_M_LIST_POP },
+	{ VK_LIST, "copy", BI_M_COPY },
+	{ VK_DICT, "get", BI_M_DICT_GET },
+	{ VK_DICT, "items", BI_M_DICT_ITEMS },
+	{ VK_DICT, "keys", BI_M_DICT_KEYS },
+	{ VK_DICT, "values", BI_M_DICT_VALUES },
+	{ VK_DICT, "update", BI_M_DICT_UPDATE },
+	{ VK_DICT, "pop", BI_M_DICT_POP },
+	{ VK_DICT, "setdefault", BI_M_DICT_SETDEFAULT },
+	{ VK_DICT, "copy", BI_M_COPY },
+	{ VK_STR, "format", BI_M_STR_FORMAT },
+	{ VK_STR, "join", BI_M_STR_JOIN },
+	{ VK_STR, "split", BI_M_STR_SPLIT },
+	{ VK_STR, "lower", BI_M_STR_LOWER },
+	{ VK_STR, "upper", BI_M_STR_UPPER },
+	{ VK_STR, "startswith", BI_M_STR_STARTSWITH },
+	{ VK_STR, "endswith", BI_M_STR_ENDSWITH },
+	{ VK_STR, "replace", BI_M_STR_REPLACE },
+	{ VK_STR, "strip", BI_M_STR_STRIP },
+	{ VK_STR, "lstrip", BI_M_STR_STRIP },
+	{ VK_STR, "rstrip", BI_M_STR_STRIP },
+	{ VK_STR, "partition", BI_M_STR_PARTITION },
+};
+
+/* obj.<name> for a list, dict or str obj: the method bound to obj, or NULL. */
+value_t *type_method(struct interp *in, value_t *obj, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof type_methods / sizeof type_methods[0]; i++)
+		if (type_methods[i].k == obj->k && !strcmp(type_methods[i].name, name))
+			return mk_builtin(in, (int)type_methods[i].id, obj);
+	return NULL;
+}

@@ -162,3 +162,29 @@ value_t *load_config(struct frame *f, const char *how, value_t *arg, const struc
 	cJSON_Delete(j);
 	return v;
 }
+
+/* A module attribute the analysis answers itself (mod is an external's
+ * dotted name): sys.argv (the entry script, then the job's arguments) and
+ * os.environ (an object whose get/setdefault are dict.get's).  NULL for
+ * any other: the caller makes it a longer dotted name. */
+value_t *stdlib_attr(struct interp *in, const char *mod, const char *name)
+{
+	if (!strcmp(mod, "sys") && !strcmp(name, "argv")) {
+		value_t *r = v_seq(in->a, VK_LIST, 0);
+		size_t i;
+
+		vseq_push(in->a, r->u.seq, v_str(in->a, in->entry_path ? in->entry_path : "main.py"));
+		if (in->argv) {
+			for (i = 0; i < in->argv->u.seq->n; i++)
+				vseq_push(in->a, r->u.seq, in->argv->u.seq->items[i]);
+		}
+		return r;
+	}
+	if (!strcmp(mod, "os") && !strcmp(name, "environ")) {
+		struct vinst *env = new_inst(in);
+
+		env->ext = "os.environ";
+		return mk_inst_value(in, env);
+	}
+	return NULL;
+}

@@ -283,3 +283,40 @@ int is_tensor_prop(const char *name)
 			return 1;
 	return 0;
 }
+
+/* x.<name> for a tensor x: shape and ndim from its shape, .T/.mT/.H as
+ * ops with the transposed shape, properties read at run time unknown, and
+ * anything else a Tensor method bound to x (called through call_ext).
+ * Never NULL. */
+value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *v;
+
+	if ((!strcmp(name, "shape") || !strcmp(name, "ndim")) && (v = size_read(f, obj, name, NULL, site)))
+		return v;
+	if (is_tensor_prop(name))
+		return unknown_at(f, site, "a tensor attribute read at run time");
+	if (!strcmp(name, "T") || !strcmp(name, "mT") || !strcmp(name, "H")) {
+		const struct vshape *s = shape_of(obj);
+
+		emit_op(f, adot(in, "Tensor", name), site);
+		v = v_tensor(in->a);
+		if (s && (s->nd == 2 || (name[0] == 'm' && s->nd >= 2) || (name[0] == 'T' && s->nd <= 2))) {
+			struct vshape *t = shape_new(in->a, s->nd);
+
+			*t = *s;
+			if (s->nd >= 2) {
+				t->n[s->nd - 1] = s->n[s->nd - 2];
+				t->sym[s->nd - 1] = s->sym[s->nd - 2];
+				t->n[s->nd - 2] = s->n[s->nd - 1];
+				t->sym[s->nd - 2] = s->sym[s->nd - 1];
+			}
+			v->shape = t;
+		}
+		return v;
+	}
+	v = v_ext(in->a, adot(in, "Tensor", name));
+	v->recv = obj;
+	return v;
+}

@@ -615,3 +615,22 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		sev(f, SEV_SYNC, afmt(in, "%s (its output size depends on the data)", d), site);
 	return v_tensor_dev(in->a, dev, 0);
 }
+
+/* optimizer.step / optimizer.zero_grad of a torch.optim instance: in job
+ * mode the schedule event (and the first step's anchor as evidence); the
+ * value is step (which calls a closure) or a no-op.  NULL for another
+ * name. */
+value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+
+	if (strcmp(name, "step") && strcmp(name, "zero_grad"))
+		return NULL;
+	if (f->mode != M_FWD) {
+		if (!strcmp(name, "step") && !in->ev.optimizer_step)
+			in->ev.optimizer_step = anchor_at(f, site);
+		sev(f, !strcmp(name, "step") ? SEV_OPT_STEP : SEV_ZERO_GRAD,
+		    !strcmp(name, "step") ? "optimizer.step()" : "optimizer.zero_grad()", site);
+	}
+	return mk_builtin(in, !strcmp(name, "step") ? BI_OPT_STEP : BI_PRINT, NULL);
+}
