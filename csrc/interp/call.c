@@ -2,9 +2,13 @@
  *
  * call() dispatches on the callee's kind: functions and bound methods
  * (function.c), classes (object.c), builtins (builtins.c), module
- * instances (forward.c), tensors' methods (tensor.c) and externals
- * (call_ext: torch, frameworks and the standard library, in that file's
- * order).  Never NULL: an unknown result carries the call's text.
+ * instances (forward.c), tensors' methods (tensor.c) and externals.
+ * call_ext() asks each concern in a fixed order, the first answer wins:
+ * the job's side effects (jobctx.c), Tensor methods, torch's wrappers
+ * (torch.c), argparse, frameworks (framework.c), the standard library
+ * (stdlib.c), torch.nn classes and torch ops, third-party modules; what is
+ * left is an op in forward mode, an object of an outside class, or
+ * unknown.  Never NULL: an unknown result carries the call's text.
  */
 #include "config.h"
 
@@ -17,6 +21,7 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	struct interp *in = f->in;
 	const char *d = canon_ext(in, fn->u.ext);
 	const char *last = short_ext(d);
+	value_t *r;
 	size_t i;
 	int any_tensor = 0;
 
@@ -24,211 +29,17 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 		if (is_tensorish(args[i]))
 			any_tensor = 1;
 
-	/* itertools.repeat(x, n) with n known: n times x */
-	if (!strcmp(d, "itertools.repeat") && nargs == 2 && args[1]->k == VK_INT && args[1]->u.i >= 0 &&
-	    args[1]->u.i <= MAX_UNROLL) {
-		value_t *r = v_seq(in->a, VK_TUPLE, (size_t)args[1]->u.i);
-		long long k;
-
-		for (k = 0; k < args[1]->u.i; k++)
-			vseq_push(in->a, r->u.seq, args[0]);
-		return r;
-	}
-	/* worker processes run job code: mp.spawn(fn, args=(...)) calls
-	 * fn(rank, *args) in each; Process(target=fn, args=(...)) calls
-	 * fn(*args).  Read once, as one process of the job. */
-	if (f->mode != M_FWD &&
-	    (!strcmp(d, "torch.multiprocessing.spawn") || !strcmp(d, "torch.multiprocessing.start_processes") ||
-	     !strcmp(d, "torch.multiprocessing.Process") || !strcmp(d, "multiprocessing.Process") ||
-	     !strcmp(d, "torch.multiprocessing.spawn.spawn"))) {
-		int spawn = strcmp(last, "Process") != 0;
-		value_t *target = spawn ? (nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "fn") : NULL)
-		                        : kw ? vdict_gets(kw, "target") : NULL;
-		value_t *pargs = kw ? vdict_gets(kw, "args") : NULL;
-
-		if (!pargs && spawn && nargs >= 2)
-			pargs = args[1];
-		if (target && target->k == VK_FUNC) {
-			size_t np = pargs && (pargs->k == VK_TUPLE || pargs->k == VK_LIST) ? pargs->u.seq->n : 0;
-			value_t **cargs = ast_arena_alloc(in->a, (np + 2) * sizeof *cargs);
-			size_t nc = 0;
-
-			if (spawn)
-				cargs[nc++] = v_unknown(in->a, "rank", "the process index mp.spawn passes");
-			for (i = 0; i < np; i++)
-				cargs[nc++] = pargs->u.seq->items[i];
-			(void)call_function(f, target->u.fn, NULL, cargs, nc, NULL, M_JOB, NULL, site);
-		}
-	}
-	if (f->mode != M_FWD && !in->ev.write &&
-	    (!strcmp(d, "torch.save") || !strcmp(d, "json.dump") || !strcmp(d, "numpy.save") ||
-	     !strcmp(d, "numpy.savez") || !strcmp(d, "pickle.dump") || !strcmp(last, "to_csv") ||
-	     !strcmp(last, "to_parquet") || !strcmp(last, "save_image") || !strcmp(d, "np.save")))
-		in->ev.write = anchor_at(f, site);
-	if (f->mode != M_FWD && !strcmp(last, "step") && nargs >= 1 &&
-	    args[0]->k == VK_INST && args[0]->u.inst->ext && !strncmp(args[0]->u.inst->ext, "torch.optim.", 12)) {
-		if (!in->ev.optimizer_step)
-			in->ev.optimizer_step = anchor_at(f, site);
-		sev(f, SEV_OPT_STEP, "scaler.step(optimizer)", site);
-		if (strstr(d, "GradScaler"))
-			sev(f, SEV_SYNC, "scaler.step(optimizer) (reads found_inf with .item())", site);
-	}
+	ext_job_effects(f, d, last, args, nargs, kw, site);
 	if (!strncmp(d, "Tensor.", 7))
 		return call_tensor_method(f, fn, last, args, nargs, kw, site);
-	if (strstr(d, "GradScaler.") && !strcmp(last, "scale") && nargs == 1)
-		return args[0];
-	if (!strcmp(d, "torch.compile"))
-		return call_torch(f, d, last, args, nargs, kw, site, any_tensor);
-	if (is_wrapper(d) && nargs >= 1 && args[0]->k == VK_INST) {
-		value_t *w = v_copy(in->a, args[0]);
-		struct vinst *m = args[0]->u.inst;
-		const char **nw = ast_arena_alloc(in->a, (m->nwrapped + 1) * sizeof *nw);
-
-		if (!strcmp(d, "torch.compile.__wrap__"))
-			d = "torch.compile";
-		if (strstr(d, "DistributedDataParallel") || strstr(d, "FullyShardedDataParallel") ||
-		    strstr(d, "fully_shard") || strstr(d, "deepspeed")) {
-			struct sched_ev *e = sev(f, SEV_WRAP, d, site);
-
-			if (e) {
-				e->model = m;
-				e->target = AST_IS(site, Call) && AST_AS(site, Call)->args.n
-				            ? text_of(f, AST_AS(site, Call)->args.items[0]) : NULL;
-				e->implied_by = strstr(d, "DistributedDataParallel") ? "DistributedDataParallel"
-				                : strstr(d, "deepspeed") ? "deepspeed.initialize"
-				                : strstr(d, "fully_shard") ? "fully_shard" : "FullyShardedDataParallel";
-			}
-		}
-
-		if (m->nwrapped)
-			memcpy(nw, m->wrapped_by, m->nwrapped * sizeof *nw);
-		nw[m->nwrapped] = d;
-		m->wrapped_by = nw;
-		m->nwrapped++;
-		return w;
-	}
+	if ((r = torch_ext_call(f, d, last, args, nargs, kw, site, any_tensor)))
+		return r;
 	if (!strcmp(d, "argparse.ArgumentParser"))
 		return argp_new(in);
-	/* fabric.backward(loss), accelerator.backward(loss), engine.backward(loss) */
-	if (f->mode != M_FWD && !strcmp(last, "backward") &&
-	    ((nargs >= 1 && is_tensorish(args[0])) || !strcmp(d, "torch.autograd.backward") ||
-	     !strcmp(d, "torch.distributed.autograd.backward"))) {
-		in->job_events++;
-		in->saw_backward = 1;
-		if (!in->ev.backward)
-			in->ev.backward = anchor_at(f, site);
-		sev(f, SEV_BACKWARD, afmt(in, "%s(loss)", text_of(f, AST_IS(site, Call) ? AST_AS(site, Call)->func : site)), site);
-		return v_none(in->a);
-	}
-	if (f->mode != M_FWD && nargs >= 1 && !strcmp(last, "setup_optimizers"))
-		return args[0];
-	/* fabric.setup(model, opt), accelerator.prepare(model, opt, loader):
-	 * framework wrappers hand back what they were given */
-	if (f->mode != M_FWD && nargs >= 1 && args[0]->k == VK_INST && args[0]->u.inst->mod != VM_NONE &&
-	    (!strcmp(last, "setup") || !strcmp(last, "setup_module") || !strcmp(last, "prepare") ||
-	     !strcmp(last, "prepare_model") || !strcmp(last, "wrap"))) {
-		value_t *t;
-
-		if (nargs == 1)
-			return args[0];
-		t = v_seq(in->a, VK_TUPLE, nargs);
-		for (i = 0; i < nargs; i++)
-			vseq_push(in->a, t->u.seq, args[i]);
-		return t;
-	}
-	if (f->mode != M_FWD && (!strcmp(last, "CLI") || !strcmp(d, "fire.Fire") || !strcmp(d, "typer.run") ||
-	                         !strcmp(d, "jsonargparse.auto_cli") || !strcmp(d, "hydra.main"))) {
-		/* a command-line dispatcher: it calls the function it is given
-		 * with the job's arguments -- here, the function's defaults */
-		for (i = 0; i < nargs; i++) {
-			if (args[i]->k == VK_FUNC)
-				return call(f, args[i], NULL, 0, NULL, site);
-			/* {"pretrain": fn, ...}: the subcommand is the job's first argument */
-			if (args[i]->k == VK_DICT && in->argv && in->argv->u.seq->n) {
-				value_t *fn2 = vdict_get(args[i]->u.dict, in->argv->u.seq->items[0]);
-
-				if (fn2 && (fn2->k == VK_FUNC || fn2->k == VK_BOUND))
-					return call(f, fn2, NULL, 0, NULL, site);
-			}
-		}
-	}
-	if (!strcmp(d, "functools.partial") && nargs >= 1) {
-		struct vinst *p = new_inst(in);
-		value_t *pa = v_seq(in->a, VK_LIST, 0), *pk = v_dict(in->a);
-
-		p->ext = "functools.partial";
-		for (i = 1; i < nargs; i++)
-			vseq_push(in->a, pa->u.seq, args[i]);
-		if (kw)
-			for (i = 0; i < kw->n; i++)
-				vdict_set(in->a, pk->u.dict, kw->keys[i], kw->vals[i]);
-		vdict_sets(in->a, p->attrs, "func", args[0]);
-		vdict_sets(in->a, p->attrs, "args", pa);
-		vdict_sets(in->a, p->attrs, "keywords", pk);
-		return mk_inst_value(in, p);
-	}
-	if (!strcmp(d, "ast.literal_eval") && nargs == 1 && args[0]->k == VK_STR)
-		return literal_eval(f, args[0]->u.str.s, site);
-	if (!strcmp(d, "os.path.dirname") || !strcmp(d, "os.path.basename")) {
-		if (nargs == 1 && args[0]->k == VK_STR) {
-			const char *p = args[0]->u.str.s, *sl = strrchr(p, '/');
-
-			if (!strcmp(d, "os.path.dirname"))
-				return sl ? v_strn(in->a, p, (size_t)(sl - p)) : v_str(in->a, "");
-			return v_str(in->a, sl ? sl + 1 : p);
-		}
-		return unknown_at(f, site, "a path not known");
-	}
-	if ((!strcmp(d, "os.path.abspath") || !strcmp(d, "os.path.realpath") || !strcmp(d, "os.path.expanduser") ||
-	     !strcmp(d, "os.path.normpath")) && nargs == 1 && args[0]->k == VK_STR)
-		return args[0];
-	if (!strcmp(d, "json.load") || !strcmp(d, "json.loads") || !strcmp(d, "tomllib.load") ||
-	    !strcmp(d, "tomllib.loads") || !strcmp(d, "toml.load") || !strcmp(d, "tomli.load") ||
-	    !strcmp(d, "yaml.safe_load") || !strcmp(d, "yaml.load") || !strcmp(d, "yaml.full_load") ||
-	    !strcmp(d, "omegaconf.OmegaConf.load"))
-		return load_config(f, d, nargs ? args[0] : NULL, site);
-	if (!strcmp(d, "copy.deepcopy") && nargs == 1)
-		return deepcopy_value(in, args[0], 0);
-	if (!strncmp(d, "math.", 5))
-		return math_call(f, d + 5, args, nargs, site);
-	if ((!strcmp(d, "collections.OrderedDict") || !strcmp(d, "OrderedDict"))) {
-		value_t *r = v_dict(in->a);
-		struct vseq *items = NULL;
-
-		if (nargs == 1 && args[0]->k == VK_DICT)
-			return args[0];
-		if (nargs == 1 && iter_items(f, args[0], &items) == NULL && items) {
-			for (i = 0; i < items->n; i++) {
-				value_t *p = items->items[i];
-
-				if ((p->k == VK_TUPLE || p->k == VK_LIST) && p->u.seq->n == 2)
-					vdict_set(in->a, r->u.dict, p->u.seq->items[0], p->u.seq->items[1]);
-			}
-		}
-		if (kw)
-			for (i = 0; i < kw->n; i++)
-				vdict_set(in->a, r->u.dict, kw->keys[i], kw->vals[i]);
+	if ((r = framework_call(f, d, last, args, nargs, site)))
 		return r;
-	}
-	if (!strcmp(d, "os.path.join")) {
-		buf_t b;
-		value_t *r;
-
-		for (i = 0; i < nargs; i++)
-			if (args[i]->k != VK_STR)
-				return unknown_at(f, site, "a path built from values that are not known");
-		buf_init(&b);
-		for (i = 0; i < nargs; i++) {
-			if (args[i]->u.str.s[0] == '/')
-				buf_reset(&b);
-			else if (b.len && b.buf[b.len - 1] != '/')
-				buf_addch(&b, '/');
-			buf_addstr(&b, args[i]->u.str.s);
-		}
-		r = v_str(in->a, b.buf);
-		buf_free(&b);
+	if ((r = stdlib_call(f, d, args, nargs, kw, site)))
 		return r;
-	}
 	/* torch.nn classes: modules */
 	if (!strncmp(d, "torch.nn.", 9) && strchr(d + 9, '.') == NULL && d[9] >= 'A' && d[9] <= 'Z') {
 		if (!strcmp(d, "torch.nn.Parameter")) {
@@ -243,39 +54,8 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	/* ops */
 	if (!strncmp(d, "torch.", 6))
 		return call_torch(f, d, last, args, nargs, kw, site, any_tensor);
-	/* a module class of a third-party library: an external module */
-	if (ext_is_module_class(d)) {
-		struct vinst *m = new_inst(in);
-		size_t k;
-
-		m->ext = d;
-		m->mod = VM_EXTERNAL;
-		m->constructed_at = anchor_at(f, site);
-		m->ctor_expr = text_of(f, site);
-		m->cond = f->cond;
-		m->args = vdict_new(in->a);
-		for (k = 0; k < nargs; k++)
-			vdict_sets(in->a, m->args, afmt(in, "arg%zu", k), args[k]);
-		if (kw)
-			for (k = 0; k < kw->n; k++)
-				if (kw->keys[k]->k == VK_STR)
-					vdict_set(in->a, m->args, kw->keys[k], kw->vals[k]);
-		return mk_inst_value(in, m);
-	}
-	/* a third-party model class, e.g. torchvision.models.resnet50() */
-	if (f->mode != M_FWD && (strstr(d, ".models.") || !strncmp(d, "timm.", 5) ||
-	                         !strncmp(d, "transformers.", 13)) &&
-	    (last[0] >= 'a' && last[0] <= 'z' ? strstr(d, ".models.") != NULL : 1) &&
-	    strcmp(last, "create_model") && strcmp(last, "from_pretrained")) {
-		struct vinst *m = new_inst(in);
-
-		m->ext = d;
-		m->mod = VM_EXTERNAL;
-		m->constructed_at = anchor_at(f, site);
-		m->ctor_expr = text_of(f, site);
-		m->args = vdict_new(in->a);
-		return mk_inst_value(in, m);
-	}
+	if ((r = ext_module_new(f, d, last, args, nargs, kw, site)))
+		return r;
 	if (f->mode == M_FWD && any_tensor) {
 		emit_op(f, d, site);
 		return v_tensor(in->a);

@@ -260,6 +260,10 @@ const char *short_ext(const char *d);
 value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                     struct vdict *kw, const struct ast_hdr *site, int any_tensor);
 value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *site);
+value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                        struct vdict *kw, const struct ast_hdr *site, int any_tensor);
+value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                        struct vdict *kw, const struct ast_hdr *site);
 
 /* tensor.c */
 int dev_is_host(const value_t *v);
@@ -279,6 +283,8 @@ value_t *math_call(struct frame *f, const char *name, value_t **args, size_t nar
 value_t *literal_eval(struct frame *f, const char *text, const struct ast_hdr *site);
 value_t *load_config(struct frame *f, const char *how, value_t *arg, const struct ast_hdr *site);
 value_t *stdlib_attr(struct interp *in, const char *mod, const char *name);
+value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
 
 /* builtins.c */
 long long range_len(const value_t *it);
@@ -321,6 +327,8 @@ int is_route_decorator(struct frame *f, const struct ast_hdr *d);
 void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, const struct ast_hdr *d);
 const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const struct ast_withitem *wi,
                              value_t *cv, int *ng);
+void ext_job_effects(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                     struct vdict *kw, const struct ast_hdr *site);
 
 /* eval.c */
 value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
@@ -331,6 +339,10 @@ value_t *eval(struct frame *f, const struct ast_hdr *e);
 /* exec.c */
 void assign(struct frame *f, const struct ast_hdr *t, value_t *v);
 enum flow exec_block(struct frame *f, const struct ast_list *body);
+
+/* framework.c */
+value_t *framework_call(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                        const struct ast_hdr *site);
 
 /* call.c */
 value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,

@@ -240,3 +240,56 @@ const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const st
 	}
 	return pushed;
 }
+
+/* What a call of an external does to the job besides its value (job mode
+ * only): mp.spawn / Process run their target function once, as one
+ * process of the job; torch.save, json.dump, to_csv ... are the job's
+ * first write (evidence); scaler.step(optimizer) is an optimizer step
+ * (and, for a GradScaler, a sync).  d is the canonical dotted name, last
+ * its last component. */
+void ext_job_effects(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                     struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	size_t i;
+
+	/* worker processes run job code: mp.spawn(fn, args=(...)) calls
+	 * fn(rank, *args) in each; Process(target=fn, args=(...)) calls
+	 * fn(*args).  Read once, as one process of the job. */
+	if (f->mode != M_FWD &&
+	    (!strcmp(d, "torch.multiprocessing.spawn") || !strcmp(d, "torch.multiprocessing.start_processes") ||
+	     !strcmp(d, "torch.multiprocessing.Process") || !strcmp(d, "multiprocessing.Process") ||
+	     !strcmp(d, "torch.multiprocessing.spawn.spawn"))) {
+		int spawn = strcmp(last, "Process") != 0;
+		value_t *target = spawn ? (nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "fn") : NULL)
+		                        : kw ? vdict_gets(kw, "target") : NULL;
+		value_t *pargs = kw ? vdict_gets(kw, "args") : NULL;
+
+		if (!pargs && spawn && nargs >= 2)
+			pargs = args[1];
+		if (target && target->k == VK_FUNC) {
+			size_t np = pargs && (pargs->k == VK_TUPLE || pargs->k == VK_LIST) ? pargs->u.seq->n : 0;
+			value_t **cargs = ast_arena_alloc(in->a, (np + 2) * sizeof *cargs);
+			size_t nc = 0;
+
+			if (spawn)
+				cargs[nc++] = v_unknown(in->a, "rank", "the process index mp.spawn passes");
+			for (i = 0; i < np; i++)
+				cargs[nc++] = pargs->u.seq->items[i];
+			(void)call_function(f, target->u.fn, NULL, cargs, nc, NULL, M_JOB, NULL, site);
+		}
+	}
+	if (f->mode != M_FWD && !in->ev.write &&
+	    (!strcmp(d, "torch.save") || !strcmp(d, "json.dump") || !strcmp(d, "numpy.save") ||
+	     !strcmp(d, "numpy.savez") || !strcmp(d, "pickle.dump") || !strcmp(last, "to_csv") ||
+	     !strcmp(last, "to_parquet") || !strcmp(last, "save_image") || !strcmp(d, "np.save")))
+		in->ev.write = anchor_at(f, site);
+	if (f->mode != M_FWD && !strcmp(last, "step") && nargs >= 1 &&
+	    args[0]->k == VK_INST && args[0]->u.inst->ext && !strncmp(args[0]->u.inst->ext, "torch.optim.", 12)) {
+		if (!in->ev.optimizer_step)
+			in->ev.optimizer_step = anchor_at(f, site);
+		sev(f, SEV_OPT_STEP, "scaler.step(optimizer)", site);
+		if (strstr(d, "GradScaler"))
+			sev(f, SEV_SYNC, "scaler.step(optimizer) (reads found_inf with .item())", site);
+	}
+}

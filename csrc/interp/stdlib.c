@@ -188,3 +188,104 @@ value_t *stdlib_attr(struct interp *in, const char *mod, const char *name)
 	}
 	return NULL;
 }
+
+/* A call of the standard library read exactly (d: the external's canonical
+ * dotted name): itertools.repeat, functools.partial, ast.literal_eval,
+ * os.path's string functions, json/toml/yaml loads (load_config),
+ * copy.deepcopy, math.*, OrderedDict.  NULL when d is not one of them or
+ * its arguments do not fit: call_ext() goes on with its other rules. */
+value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	size_t i;
+
+	/* itertools.repeat(x, n) with n known: n times x */
+	if (!strcmp(d, "itertools.repeat") && nargs == 2 && args[1]->k == VK_INT && args[1]->u.i >= 0 &&
+	    args[1]->u.i <= MAX_UNROLL) {
+		value_t *r = v_seq(in->a, VK_TUPLE, (size_t)args[1]->u.i);
+		long long k;
+
+		for (k = 0; k < args[1]->u.i; k++)
+			vseq_push(in->a, r->u.seq, args[0]);
+		return r;
+	}
+	if (!strcmp(d, "functools.partial") && nargs >= 1) {
+		struct vinst *p = new_inst(in);
+		value_t *pa = v_seq(in->a, VK_LIST, 0), *pk = v_dict(in->a);
+
+		p->ext = "functools.partial";
+		for (i = 1; i < nargs; i++)
+			vseq_push(in->a, pa->u.seq, args[i]);
+		if (kw)
+			for (i = 0; i < kw->n; i++)
+				vdict_set(in->a, pk->u.dict, kw->keys[i], kw->vals[i]);
+		vdict_sets(in->a, p->attrs, "func", args[0]);
+		vdict_sets(in->a, p->attrs, "args", pa);
+		vdict_sets(in->a, p->attrs, "keywords", pk);
+		return mk_inst_value(in, p);
+	}
+	if (!strcmp(d, "ast.literal_eval") && nargs == 1 && args[0]->k == VK_STR)
+		return literal_eval(f, args[0]->u.str.s, site);
+	if (!strcmp(d, "os.path.dirname") || !strcmp(d, "os.path.basename")) {
+		if (nargs == 1 && args[0]->k == VK_STR) {
+			const char *p = args[0]->u.str.s, *sl = strrchr(p, '/');
+
+			if (!strcmp(d, "os.path.dirname"))
+				return sl ? v_strn(in->a, p, (size_t)(sl - p)) : v_str(in->a, "");
+			return v_str(in->a, sl ? sl + 1 : p);
+		}
+		return unknown_at(f, site, "a path not known");
+	}
+	if ((!strcmp(d, "os.path.abspath") || !strcmp(d, "os.path.realpath") || !strcmp(d, "os.path.expanduser") ||
+	     !strcmp(d, "os.path.normpath")) && nargs == 1 && args[0]->k == VK_STR)
+		return args[0];
+	if (!strcmp(d, "json.load") || !strcmp(d, "json.loads") || !strcmp(d, "tomllib.load") ||
+	    !strcmp(d, "tomllib.loads") || !strcmp(d, "toml.load") || !strcmp(d, "tomli.load") ||
+	    !strcmp(d, "yaml.safe_load") || !strcmp(d, "yaml.load") || !strcmp(d, "yaml.full_load") ||
+	    !strcmp(d, "omegaconf.OmegaConf.load"))
+		return load_config(f, d, nargs ? args[0] : NULL, site);
+	if (!strcmp(d, "copy.deepcopy") && nargs == 1)
+		return deepcopy_value(in, args[0], 0);
+	if (!strncmp(d, "math.", 5))
+		return math_call(f, d + 5, args, nargs, site);
+	if ((!strcmp(d, "collections.OrderedDict") || !strcmp(d, "OrderedDict"))) {
+		value_t *r = v_dict(in->a);
+		struct vseq *items = NULL;
+
+		if (nargs == 1 && args[0]->k == VK_DICT)
+			return args[0];
+		if (nargs == 1 && iter_items(f, args[0], &items) == NULL && items) {
+			for (i = 0; i < items->n; i++) {
+				value_t *p = items->items[i];
+
+				if ((p->k == VK_TUPLE || p->k == VK_LIST) && p->u.seq->n == 2)
+					vdict_set(in->a, r->u.dict, p->u.seq->items[0], p->u.seq->items[1]);
+			}
+		}
+		if (kw)
+			for (i = 0; i < kw->n; i++)
+				vdict_set(in->a, r->u.dict, kw->keys[i], kw->vals[i]);
+		return r;
+	}
+	if (!strcmp(d, "os.path.join")) {
+		buf_t b;
+		value_t *r;
+
+		for (i = 0; i < nargs; i++)
+			if (args[i]->k != VK_STR)
+				return unknown_at(f, site, "a path built from values that are not known");
+		buf_init(&b);
+		for (i = 0; i < nargs; i++) {
+			if (args[i]->u.str.s[0] == '/')
+				buf_reset(&b);
+			else if (b.len && b.buf[b.len - 1] != '/')
+				buf_addch(&b, '/');
+			buf_addstr(&b, args[i]->u.str.s);
+		}
+		r = v_str(in->a, b.buf);
+		buf_free(&b);
+		return r;
+	}
+	return NULL;
+}

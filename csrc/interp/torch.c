@@ -634,3 +634,93 @@ value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *s
 	}
 	return mk_builtin(in, !strcmp(name, "step") ? BI_OPT_STEP : BI_PRINT, NULL);
 }
+
+/* torch's wrappers of a model, from call_ext(): GradScaler.scale(loss)
+ * is loss; torch.compile(...) is call_torch's; DDP, FSDP, fully_shard,
+ * deepspeed, torch.compile(model), jit, quantization ... hand back the
+ * model marked as wrapped (and, for the parallel ones, a schedule event).
+ * NULL when d is none of them. */
+value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                        struct vdict *kw, const struct ast_hdr *site, int any_tensor)
+{
+	struct interp *in = f->in;
+
+	if (strstr(d, "GradScaler.") && !strcmp(last, "scale") && nargs == 1)
+		return args[0];
+	if (!strcmp(d, "torch.compile"))
+		return call_torch(f, d, last, args, nargs, kw, site, any_tensor);
+	if (is_wrapper(d) && nargs >= 1 && args[0]->k == VK_INST) {
+		value_t *w = v_copy(in->a, args[0]);
+		struct vinst *m = args[0]->u.inst;
+		const char **nw = ast_arena_alloc(in->a, (m->nwrapped + 1) * sizeof *nw);
+
+		if (!strcmp(d, "torch.compile.__wrap__"))
+			d = "torch.compile";
+		if (strstr(d, "DistributedDataParallel") || strstr(d, "FullyShardedDataParallel") ||
+		    strstr(d, "fully_shard") || strstr(d, "deepspeed")) {
+			struct sched_ev *e = sev(f, SEV_WRAP, d, site);
+
+			if (e) {
+				e->model = m;
+				e->target = AST_IS(site, Call) && AST_AS(site, Call)->args.n
+				            ? text_of(f, AST_AS(site, Call)->args.items[0]) : NULL;
+				e->implied_by = strstr(d, "DistributedDataParallel") ? "DistributedDataParallel"
+				                : strstr(d, "deepspeed") ? "deepspeed.initialize"
+				                : strstr(d, "fully_shard") ? "fully_shard" : "FullyShardedDataParallel";
+			}
+		}
+
+		if (m->nwrapped)
+			memcpy(nw, m->wrapped_by, m->nwrapped * sizeof *nw);
+		nw[m->nwrapped] = d;
+		m->wrapped_by = nw;
+		m->nwrapped++;
+		return w;
+	}
+	return NULL;
+}
+
+/* A module of a third-party library (an external module instance with its
+ * constructor arguments) or, in job mode, a third-party model class
+ * (torchvision.models.resnet50(), timm.*, transformers.*).  NULL when d
+ * is neither. */
+value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                        struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+
+	/* a module class of a third-party library: an external module */
+	if (ext_is_module_class(d)) {
+		struct vinst *m = new_inst(in);
+		size_t k;
+
+		m->ext = d;
+		m->mod = VM_EXTERNAL;
+		m->constructed_at = anchor_at(f, site);
+		m->ctor_expr = text_of(f, site);
+		m->cond = f->cond;
+		m->args = vdict_new(in->a);
+		for (k = 0; k < nargs; k++)
+			vdict_sets(in->a, m->args, afmt(in, "arg%zu", k), args[k]);
+		if (kw)
+			for (k = 0; k < kw->n; k++)
+				if (kw->keys[k]->k == VK_STR)
+					vdict_set(in->a, m->args, kw->keys[k], kw->vals[k]);
+		return mk_inst_value(in, m);
+	}
+	/* a third-party model class, e.g. torchvision.models.resnet50() */
+	if (f->mode != M_FWD && (strstr(d, ".models.") || !strncmp(d, "timm.", 5) ||
+	                         !strncmp(d, "transformers.", 13)) &&
+	    (last[0] >= 'a' && last[0] <= 'z' ? strstr(d, ".models.") != NULL : 1) &&
+	    strcmp(last, "create_model") && strcmp(last, "from_pretrained")) {
+		struct vinst *m = new_inst(in);
+
+		m->ext = d;
+		m->mod = VM_EXTERNAL;
+		m->constructed_at = anchor_at(f, site);
+		m->ctor_expr = text_of(f, site);
+		m->args = vdict_new(in->a);
+		return mk_inst_value(in, m);
+	}
+	return NULL;
+}
