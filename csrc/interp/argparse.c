@@ -40,8 +40,8 @@ void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *out, st
 		bf.globals = b->globals;
 		bf.qualname = b->qualname;
 		bf.mode = M_JOB;
-		bf.mult = 1;
-		bf.cond_taken = -1;
+		bf.mult.n = 1;
+		bf.cond.taken = -1;
 		bf.depth = f->depth + 1;
 		for (k = 0; k < b->def->body.n; k++) {
 			const struct ast_hdr *st = b->def->body.items[k];

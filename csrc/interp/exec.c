@@ -193,34 +193,34 @@ static void name_dims(struct frame *f, const struct ast_hdr *target, const struc
 static enum flow run_body_once(struct frame *f, const struct ast_list *body, long long n, const char *expr,
                                const char *src, int via, const char *reason)
 {
-	long long om = f->mult;
-	const char *oe = f->mult_expr, *os = f->mult_src, *orr = f->mult_reason;
-	int ov = f->mult_via;
+	long long om = f->mult.n;
+	const char *oe = f->mult.expr, *os = f->mult.src, *orr = f->mult.reason;
+	int ov = f->mult.via;
 	unsigned ol = f->loop_serial;
 	enum flow fl;
 
 	if (n < 0 || om < 0) {
-		f->mult = -1;
-		f->mult_reason = reason ? reason : orr;
+		f->mult.n = -1;
+		f->mult.reason = reason ? reason : orr;
 	} else if (n > 0 && om > LLONG_MAX / n) {
-		f->mult = -1;
-		f->mult_reason = "a repeat count too large to hold";
+		f->mult.n = -1;
+		f->mult.reason = "a repeat count too large to hold";
 	} else {
-		f->mult = om * n;
+		f->mult.n = om * n;
 	}
 	if (n != 1) {
-		f->mult_expr = om != 1 && oe ? afmt(f->in, "%s * %s", oe, expr ? expr : "?") : expr;
-		f->mult_src = src;
-		f->mult_via = via;
+		f->mult.expr = om != 1 && oe ? afmt(f->in, "%s * %s", oe, expr ? expr : "?") : expr;
+		f->mult.src = src;
+		f->mult.via = via;
 		f->loop_serial = ++f->in->loop_serials;
 	}
 	fl = exec_block(f, body);
 	f->loop_serial = ol;
-	f->mult = om;
-	f->mult_expr = oe;
-	f->mult_src = os;
-	f->mult_via = ov;
-	f->mult_reason = orr;
+	f->mult.n = om;
+	f->mult.expr = oe;
+	f->mult.src = os;
+	f->mult.via = ov;
+	f->mult.reason = orr;
 	return fl == FL_BREAK || fl == FL_CONTINUE ? FL_NORMAL : fl;
 }
 
@@ -337,7 +337,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		why = iter_items(f, it, &items);
 	if (why) {
 		/* read the body once; lists built in it have an unknown length */
-		const char *omr = f->mult_reason, *ome = f->mult_expr;
+		const char *omr = f->mult.reason, *ome = f->mult.expr;
 		enum flow fl;
 		const struct jctx *ojc = f->jc;
 		const char *ol = f->loop_anchor;
@@ -349,8 +349,8 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		if (from_loader) {
 			value_t *batch = loader_batch(f, it->u.inst, afmt_memo(in, "for ... in %s", text_of(f, s->iter), NULL), &s->h);
 
-			f->mult_reason = afmt_memo(in, "built in a loop over %s, whose length is not known", text_of(f, s->iter), NULL);
-			f->mult_expr = text_of(f, s->iter);
+			f->mult.reason = afmt_memo(in, "built in a loop over %s, whose length is not known", text_of(f, s->iter), NULL);
+			f->mult.expr = text_of(f, s->iter);
 			if (vdict_gets(it->u.inst->attrs, "__enumerate__")) {
 				value_t *pair = v_seq(in->a, VK_TUPLE, 2);
 
@@ -362,14 +362,14 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 			f->loop_anchor = lj->anchor;
 			fl = exec_block(f, &s->body);
 			f->loop_anchor = ol;
-			f->mult_reason = omr;
-			f->mult_expr = ome;
+			f->mult.reason = omr;
+			f->mult.expr = ome;
 			f->jc = ojc;
 			return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
 		}
 
-		f->mult_reason = afmt_memo(in, "built in a loop over %s, whose length is not known", text_of(f, s->iter), NULL);
-		f->mult_expr = text_of(f, s->iter);
+		f->mult.reason = afmt_memo(in, "built in a loop over %s, whose length is not known", text_of(f, s->iter), NULL);
+		f->mult.expr = text_of(f, s->iter);
 		f->loop_anchor = anchor_at(f, &s->h);
 		if (is_gen_value(it))
 			/* a repo generator: each item is what its first yield gives */
@@ -381,8 +381,8 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 			assign(f, s->target, v_unknown(in->a, text_of(f, s->target), why->reason ? why->reason : "the loop variable"));
 		fl = exec_block(f, &s->body);
 		f->loop_anchor = ol;
-		f->mult_reason = omr;
-		f->mult_expr = ome;
+		f->mult.reason = omr;
+		f->mult.expr = ome;
 		f->jc = ojc;
 		return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
 	}
@@ -545,8 +545,8 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 {
 	value_t *tv = eval(f, s->test);
 	int t = value_truth(tv);
-	const char *oc = f->cond;
-	int ot = f->cond_taken;
+	const char *oc = f->cond.text;
+	int ot = f->cond.taken;
 	enum flow fl, fl2;
 	const char *text;
 
@@ -578,16 +578,16 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		f->in->ev.main_guard = anchor_at(f, &s->h);
 	if (t == 1 || t == 0) {
 		if (f->mode == M_FWD) {
-			f->cond = t ? text : afmt_memo(f->in, "not (%s)", text, NULL);
-			f->cond_taken = 1;
+			f->cond.text = t ? text : afmt_memo(f->in, "not (%s)", text, NULL);
+			f->cond.taken = 1;
 		}
 		fl = exec_block(f, t ? &s->body : &s->orelse);
-		f->cond = oc;
-		f->cond_taken = ot;
+		f->cond.text = oc;
+		f->cond.taken = ot;
 		return fl;
 	}
-	f->cond = text;
-	f->cond_taken = -1;
+	f->cond.text = text;
+	f->cond.taken = -1;
 	{
 		const struct jctx *ojc = f->jc;
 		struct vdict *d = f->locals ? f->locals : f->globals->dict;
@@ -604,7 +604,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		dict_restore(f->in, d, &snap);
 		if (f->mode != M_FWD)
 			f->jc = jc_push(f, JC_COND, anchor_at(f, &s->h), afmt_memo(f->in, "not (%s)", text, NULL));
-		f->cond = afmt_memo(f->in, "not (%s)", text, NULL);
+		f->cond.text = afmt_memo(f->in, "not (%s)", text, NULL);
 		fl2 = exec_block(f, &s->orelse);
 		f->jc = ojc;
 		if (fl == FL_RETURN || fl == FL_RAISE)
@@ -614,8 +614,8 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		else
 			merge_branches(f, d, &snap, &after_body, text);
 	}
-	f->cond = oc;
-	f->cond_taken = ot;
+	f->cond.text = oc;
+	f->cond.taken = ot;
 	/* both paths end the block only if both do */
 	if (fl == FL_RETURN && fl2 == FL_RETURN)
 		return FL_RETURN;

@@ -61,13 +61,13 @@ struct fev *emit(struct frame *f, enum fev_kind kind, const struct ast_hdr *site
 	memset(e, 0, sizeof *e);
 	e->kind = kind;
 	e->anchor = anchor_at(f, site);
-	e->repeat = f->mult;
-	e->repeat_expr = f->mult_expr;
-	e->repeat_src = f->mult_src;
-	e->repeat_via = f->mult_via;
-	e->repeat_reason = f->mult_reason;
-	e->cond = f->cond;
-	e->cond_taken = f->cond_taken;
+	e->repeat = f->mult.n;
+	e->repeat_expr = f->mult.expr;
+	e->repeat_src = f->mult.src;
+	e->repeat_via = f->mult.via;
+	e->repeat_reason = f->mult.reason;
+	e->cond = f->cond.text;
+	e->cond_taken = f->cond.taken;
 	return e;
 }
 
@@ -242,9 +242,9 @@ value_t *sequential_forward(struct interp *in, struct vinst *m, value_t *x, stru
 		size_t lo = starts[g], hi = starts[g + 1];
 		struct fev *e;
 
-		cf.mult = (long long)(hi - lo);
-		cf.mult_expr = hi - lo > 1 ? afmt(in, "%zu identical children", hi - lo) : NULL;
-		cf.mult_src = m->constructed_at;
+		cf.mult.n = (long long)(hi - lo);
+		cf.mult.expr = hi - lo > 1 ? afmt(in, "%zu identical children", hi - lo) : NULL;
+		cf.mult.src = m->constructed_at;
 		e = emit(&cf, FEV_MODULE, NULL);
 		if (e) {
 			value_t **a1 = ast_arena_alloc(in->a, sizeof *a1);

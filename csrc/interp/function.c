@@ -294,8 +294,8 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	cf.cls = fn->owner;
 	cf.mode = mode;
 	cf.ev = ev;
-	cf.mult = 1;
-	cf.cond_taken = -1;
+	cf.mult.n = 1;
+	cf.cond.taken = -1;
 	cf.depth = f->depth + 1;
 	cf.loop_anchor = f->loop_anchor;
 	cf.jc = f->jc;

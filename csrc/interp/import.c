@@ -199,8 +199,8 @@ static struct vns *load_module_file(struct interp *in, struct sfile *sf)
 	f.file = sf;
 	f.globals = ns;
 	f.mode = M_JOB;
-	f.mult = 1;
-	f.cond_taken = -1;
+	f.mult.n = 1;
+	f.cond.taken = -1;
 	(void)exec_block(&f, &sf->mod->body);
 	ns->state = 2;
 	return ns;

@@ -97,11 +97,15 @@ struct frame {
 	struct strset *globals_decl;   /* names declared global */
 	enum mode mode;
 	struct fseq *ev;               /* forward: where events go */
-	long long mult;                /* forward: product of enclosing loop counts (-1 unknown) */
-	const char *mult_expr, *mult_src, *mult_reason;
-	int mult_via;                  /* VIA_* of mult_src's value */
-	const char *cond;              /* forward/build: the enclosing undecided or decided condition */
-	int cond_taken;
+	struct frame_mult {            /* forward: how many times the code running runs */
+		long long n;           /* product of enclosing loop counts (-1 unknown) */
+		const char *expr, *src, *reason;
+		int via;               /* VIA_* of src's value */
+	} mult;
+	struct frame_cond {            /* forward/build: the enclosing undecided or decided condition */
+		const char *text;
+		int taken;             /* as fev.cond_taken (interp.h), which is copied from it */
+	} cond;
 	value_t *ret;
 	int depth;
 	int config_exec;               /* running a config file exec()'d by the job */

@@ -159,8 +159,8 @@ static int interp_run(struct interp *in, struct sfile *entry, const char *func)
 	f.file = entry;
 	f.globals = ns;
 	f.mode = M_JOB;
-	f.mult = 1;
-	f.cond_taken = -1;
+	f.mult.n = 1;
+	f.cond.taken = -1;
 	(void)exec_block(&f, &entry->mod->body);
 	ns->state = 2;
 	if (func) {
@@ -232,8 +232,8 @@ value_t *interp_forward(struct interp *in, struct vinst *m, value_t **args, size
 	f.in = in;
 	f.mode = M_FWD;
 	f.ev = out;
-	f.mult = 1;
-	f.cond_taken = -1;
+	f.mult.n = 1;
+	f.cond.taken = -1;
 	if (m->mod == VM_CONTAINER) {
 		if (m->ext && !strcmp(m->ext, "torch.nn.Sequential") && in->prog->n) {
 			f.file = &in->prog->files[0];

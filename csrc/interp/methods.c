@@ -46,14 +46,14 @@ value_t *call_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 	case BI_M_LIST_APPEND:
 		if (nargs == 1 && (self->k == VK_LIST)) {
 			vseq_push(in->a, self->u.seq, args[0]);
-			if (f->mult_reason && !self->u.seq->unk_reason) {
-				self->u.seq->unk_expr = f->mult_expr;
-				self->u.seq->unk_reason = f->mult_reason;
+			if (f->mult.reason && !self->u.seq->unk_reason) {
+				self->u.seq->unk_expr = f->mult.expr;
+				self->u.seq->unk_reason = f->mult.reason;
 			} else if (f->mode == M_FWD && f->loop_serial && self->u.seq->born != f->loop_serial &&
 			           !self->u.seq->unk_reason) {
 				/* a list made outside a loop that is read once:
 				 * one append stands for every iteration's */
-				self->u.seq->unk_expr = f->mult_expr;
+				self->u.seq->unk_expr = f->mult.expr;
 				self->u.seq->unk_reason = "appended to in a loop that ecg reads once";
 			}
 		}
@@ -67,9 +67,9 @@ value_t *call_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 				self->u.seq->unk_expr = args[0]->expr;
 				self->u.seq->unk_reason = "extended with items not known";
 			}
-			if (f->mult_reason && !self->u.seq->unk_reason) {
-				self->u.seq->unk_expr = f->mult_expr;
-				self->u.seq->unk_reason = f->mult_reason;
+			if (f->mult.reason && !self->u.seq->unk_reason) {
+				self->u.seq->unk_expr = f->mult.expr;
+				self->u.seq->unk_reason = f->mult.reason;
 			}
 		}
 		return v_none(in->a);

@@ -29,9 +29,9 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 			struct vinst *m = self->u.inst;
 
 			vinst_add_child(in->a, m, afmt(in, "%zu", m->nchildren), args[0]->u.inst);
-			if (f->mult_reason && !vdict_gets(m->attrs, "__ecg_len_unknown__"))
+			if (f->mult.reason && !vdict_gets(m->attrs, "__ecg_len_unknown__"))
 				vdict_sets(in->a, m->attrs, "__ecg_len_unknown__",
-				           v_unknown(in->a, f->mult_expr, f->mult_reason));
+				           v_unknown(in->a, f->mult.expr, f->mult.reason));
 		}
 		return v_none(in->a);
 	case BI_M_MOD_EXTEND:

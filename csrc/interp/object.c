@@ -247,7 +247,7 @@ value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t n
 	m->mod = c->is_module ? VM_REPO : VM_NONE;
 	m->constructed_at = anchor_at(f, site);
 	m->ctor_expr = site ? text_of(f, site) : NULL;
-	m->cond = f->cond;
+	m->cond = f->cond.text;
 	m->args = vdict_new(in->a);
 	if (c->is_dataclass) {
 		struct vdict *fields = vdict_new(in->a);

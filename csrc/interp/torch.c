@@ -111,7 +111,7 @@ struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **ar
 	m->mod = k == CG_CONTAINER ? VM_CONTAINER : k == CG_LAYER ? VM_LAYER : VM_EXTERNAL;
 	m->constructed_at = anchor_at(f, site);
 	m->ctor_expr = site ? text_of(f, site) : NULL;
-	m->cond = f->cond;
+	m->cond = f->cond.text;
 	m->args = vdict_new(in->a);
 	if (m->mod == VM_CONTAINER) {
 		size_t idx = 0, j;
@@ -698,7 +698,7 @@ value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_
 		m->mod = VM_EXTERNAL;
 		m->constructed_at = anchor_at(f, site);
 		m->ctor_expr = text_of(f, site);
-		m->cond = f->cond;
+		m->cond = f->cond.text;
 		m->args = vdict_new(in->a);
 		for (k = 0; k < nargs; k++)
 			vdict_sets(in->a, m->args, afmt(in, "arg%zu", k), args[k]);
