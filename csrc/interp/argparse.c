@@ -1,0 +1,323 @@
+/* interp/argparse.c - argparse parsers and dataclass fields, read as configuration
+ *
+ * An ArgumentParser is an instance carrying its options; parse_args()
+ * (argp_parse_args) answers each option from the job's argv, else its
+ * --set override, else its default, and says which (value_t.via).
+ * dataclass_fields() lists a @dataclass's fields with their defaults and
+ * overrides, in definition order (bases first).
+ */
+#include "config.h"
+
+#include "internal.h"
+
+/* ------------------------------------------------------------------ classes: definition */
+
+int is_dataclass_decorator(struct frame *f, const struct ast_hdr *d)
+{
+	value_t *v;
+
+	if (AST_IS(d, Call))
+		d = AST_AS(d, Call)->func;
+	v = eval(f, d);
+	return ext_is(v, "dataclasses.dataclass") || ext_is(v, "dataclass");
+}
+
+/* Dataclass / NamedTuple fields in definition order, bases first. */
+void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *out, struct frame *f)
+{
+	size_t i;
+	unsigned k;
+
+	for (i = c->nmro; i-- > 0;) {
+		struct vclass *b = c->mro[i];
+		struct frame bf;
+
+		if (!b->is_dataclass)
+			continue;
+		memset(&bf, 0, sizeof bf);
+		bf.in = in;
+		bf.file = b->file;
+		bf.globals = b->globals;
+		bf.qualname = b->qualname;
+		bf.mode = M_JOB;
+		bf.mult.n = 1;
+		bf.cond.taken = -1;
+		bf.depth = f->depth + 1;
+		for (k = 0; k < b->def->body.n; k++) {
+			const struct ast_hdr *st = b->def->body.items[k];
+			const struct ast_AnnAssign *aa;
+			value_t *dv;
+
+			if (!AST_IS(st, AnnAssign))
+				continue;
+			aa = AST_AS(st, AnnAssign);
+			if (!AST_IS(aa->target, Name))
+				continue;
+			dv = aa->value ? vdict_gets(b->ns, AST_AS(aa->target, Name)->id) : NULL;
+			if (!dv)
+				dv = v_unknown(in->a, astr(in, AST_AS(aa->target, Name)->id), "a required field");
+			/* field(default=..., default_factory=...) */
+			if (aa->value && AST_IS(aa->value, Call)) {
+				const struct ast_Call *cl = AST_AS(aa->value, Call);
+				unsigned j;
+
+				for (j = 0; j < cl->keywords.n; j++) {
+					const struct ast_keyword *kw = AST_AS(cl->keywords.items[j], keyword);
+
+					if (kw->arg && !strcmp(kw->arg, "default"))
+						dv = eval(&bf, kw->value);
+					if (kw->arg && !strcmp(kw->arg, "default_factory"))
+						dv = call(&bf, eval(&bf, kw->value), NULL, 0, NULL, kw->value);
+				}
+			}
+			vdict_sets(in->a, out, AST_AS(aa->target, Name)->id,
+			           overridden(in, AST_AS(aa->target, Name)->id, dv));
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ argparse */
+
+value_t *argp_new(struct interp *in)
+{
+	struct vinst *p = new_inst(in);
+
+	p->ext = "argparse.ArgumentParser";
+	vdict_sets(in->a, p->attrs, "__ecg_opts__", v_seq(in->a, VK_LIST, 0));
+	return mk_inst_value(in, p);
+}
+
+int is_argparser(const value_t *v)
+{
+	return v && v->k == VK_INST && v->u.inst->ext && !strcmp(v->u.inst->ext, "argparse.ArgumentParser");
+}
+
+void argp_add(struct frame *f, value_t *parser, value_t **args, size_t nargs, struct vdict *kw,
+              const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *opts = vdict_gets(parser->u.inst->attrs, "__ecg_opts__");
+	value_t *o = v_dict(in->a);
+	const char *dest = NULL, *longflag = NULL;
+	value_t *flags = v_seq(in->a, VK_LIST, 0);
+	value_t *v;
+	size_t i;
+	int positional = 0;
+
+	for (i = 0; i < nargs; i++) {
+		if (args[i]->k != VK_STR)
+			continue;
+		vseq_push(in->a, flags->u.seq, args[i]);
+		if (!strncmp(args[i]->u.str.s, "--", 2) && !longflag)
+			longflag = args[i]->u.str.s + 2;
+		else if (args[i]->u.str.s[0] != '-' && i == 0)
+			positional = 1;
+	}
+	if ((v = kw ? vdict_gets(kw, "dest") : NULL) && v->k == VK_STR)
+		dest = v->u.str.s;
+	if (!dest && longflag) {
+		char *d = xstrdup(longflag), *s;
+
+		for (s = d; *s; s++)
+			if (*s == '-')
+				*s = '_';
+		dest = astr(in, d);
+		free(d);
+	}
+	if (!dest && nargs > 0 && args[0]->k == VK_STR) {
+		const char *s = args[0]->u.str.s;
+
+		while (*s == '-')
+			s++;
+		dest = astr(in, s);
+	}
+	if (!dest)
+		return;
+	vdict_sets(in->a, o->u.dict, "dest", v_str(in->a, dest));
+	vdict_sets(in->a, o->u.dict, "flags", flags);
+	vdict_sets(in->a, o->u.dict, "positional", v_bool(in->a, positional));
+	vdict_sets(in->a, o->u.dict, "anchor", v_str(in->a, anchor_at(f, site)));
+	if (kw)
+		for (i = 0; i < kw->n; i++)
+			if (kw->keys[i]->k == VK_STR)
+				vdict_set(in->a, o->u.dict, kw->keys[i], kw->vals[i]);
+	vseq_push(in->a, opts->u.seq, o);
+}
+
+static value_t *argp_convert(struct frame *f, value_t *type, const char *text)
+{
+	struct interp *in = f->in;
+	char *end;
+
+	if (type && type->k == VK_BUILTIN && type->u.bi.id == BI_INT) {
+		long long i = strtoll(text, &end, 0);
+
+		if (*text && !*end)
+			return v_int(in->a, i);
+	} else if (type && type->k == VK_BUILTIN && type->u.bi.id == BI_FLOAT) {
+		double d = strtod(text, &end);
+
+		if (*text && !*end)
+			return v_float(in->a, d);
+	} else if (!type || (type->k == VK_BUILTIN && type->u.bi.id == BI_STR)) {
+		return v_str(in->a, text);
+	}
+	return v_unknown(in->a, astr(in, text), "an argument converted by a function ecg does not follow");
+}
+
+value_t *argp_parse_args(struct frame *f, value_t *parser, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *opts = vdict_gets(parser->u.inst->attrs, "__ecg_opts__");
+	struct vinst *ns = new_inst(in);
+	value_t *nsv = mk_inst_value(in, ns);
+	size_t i, j, npos_seen = 0;
+	struct vseq *argv = in->argv ? in->argv->u.seq : NULL;
+
+	ns->ext = "argparse.Namespace";
+	for (i = 0; opts && i < opts->u.seq->n; i++) {
+		struct vdict *o = opts->u.seq->items[i]->u.dict;
+		value_t *dest = vdict_gets(o, "dest");
+		value_t *action = vdict_gets(o, "action");
+		value_t *def = vdict_gets(o, "default");
+		value_t *req = vdict_gets(o, "required");
+		value_t *type = vdict_gets(o, "type");
+		value_t *flags = vdict_gets(o, "flags");
+		value_t *positional = vdict_gets(o, "positional");
+		value_t *anchor = vdict_gets(o, "anchor");
+		value_t *val = NULL;
+		int is_true = str_eq(action, "store_true"), is_false = str_eq(action, "store_false");
+		int is_pos = positional && positional->k == VK_BOOL && positional->u.b;
+
+		if (!def) {
+			if (is_true)
+				def = v_bool(in->a, 0);
+			else if (is_false)
+				def = v_bool(in->a, 1);
+			else
+				def = v_none(in->a);
+		}
+		/* the job's command line, when ecg was given one */
+		if (argv) {
+			size_t pos_index = 0;
+
+			for (j = 0; j < argv->n; j++) {
+				const char *tok = argv->items[j]->u.str.s;
+				size_t k;
+
+				if (tok[0] != '-') {
+					if (is_pos && pos_index++ == npos_seen) {
+						val = argp_convert(f, type, tok);
+						break;
+					}
+					continue;
+				}
+				for (k = 0; flags && k < flags->u.seq->n; k++) {
+					const char *fl = flags->u.seq->items[k]->u.str.s;
+					size_t fl_len = strlen(fl);
+
+					if (strncmp(tok, fl, fl_len))
+						continue;
+					if (tok[fl_len] == '=') {
+						val = argp_convert(f, type, tok + fl_len + 1);
+					} else if (tok[fl_len] == 0) {
+						if (is_true)
+							val = v_bool(in->a, 1);
+						else if (is_false)
+							val = v_bool(in->a, 0);
+						else if (j + 1 < argv->n)
+							val = argp_convert(f, type, argv->items[j + 1]->u.str.s);
+					}
+				}
+			}
+			if (val) {
+				val = v_copy(in->a, val);
+				val->src = anchor ? anchor->u.str.s : NULL;
+				val->via = VIA_OVERRIDE;
+			}
+		}
+		if (is_pos)
+			npos_seen++;
+		if (!val) {
+			if (req && value_truth(req) == 1)
+				val = v_unknown(in->a, afmt(in, "args.%s", dest->u.str.s), "a required command-line argument");
+			else if (is_pos && !vdict_gets(o, "nargs"))
+				val = v_unknown(in->a, afmt(in, "args.%s", dest->u.str.s), "a positional command-line argument");
+			else {
+				val = v_copy(in->a, def);
+				if (val->k == VK_STR && type && type->k == VK_BUILTIN && type->u.bi.id != BI_STR)
+					val = argp_convert(f, type, def->u.str.s);   /* argparse converts string defaults */
+				if (!val->src && anchor)
+					val->src = anchor->u.str.s;
+			}
+		}
+		val->expr = afmt(in, "args.%s", dest->u.str.s);
+		val = overridden(in, dest->u.str.s, val);
+		vdict_sets(in->a, ns->attrs, dest->u.str.s, val);
+	}
+	(void)site;
+	return nsv;
+}
+
+value_t *call_argp_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                          struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+	size_t i;
+
+	switch (fn->u.bi.id) {
+	case BI_M_ARGP_ADD:
+		argp_add(f, self, args, nargs, kw, site);
+		return v_none(in->a);
+	case BI_M_ARGP_GROUP:
+		return self;
+	case BI_M_ARGP_SETDEF: {
+		value_t *opts = vdict_gets(self->u.inst->attrs, "__ecg_opts__");
+
+		for (i = 0; kw && opts && i < kw->n; i++) {
+			size_t k;
+
+			for (k = 0; k < opts->u.seq->n; k++) {
+				struct vdict *o = opts->u.seq->items[k]->u.dict;
+
+				if (value_key_eq(vdict_gets(o, "dest"), kw->keys[i]))
+					vdict_sets(in->a, o, "default", kw->vals[i]);
+			}
+		}
+		return v_none(in->a);
+	}
+	case BI_M_ARGP_PARSE: {
+		value_t *nsv = argp_parse_args(f, self, site);
+
+		if (site && AST_IS(site, Call) && AST_IS(AST_AS(site, Call)->func, Attribute) &&
+		    !strcmp(AST_AS(AST_AS(site, Call)->func, Attribute)->attr, "parse_known_args")) {
+			value_t *t = v_seq(in->a, VK_TUPLE, 2);
+
+			vseq_push(in->a, t->u.seq, nsv);
+			vseq_push(in->a, t->u.seq, v_seq(in->a, VK_LIST, 0));
+			return t;
+		}
+		return nsv;
+	}
+	default:
+		break;
+	}
+	(void)kw;
+	return unknown_at(f, site, "a builtin ecg does not follow");
+}
+
+/* The methods of an ArgumentParser (or an argument group: the parser
+ * itself) bound to it; NULL for another name. */
+value_t *argp_method(struct interp *in, value_t *obj, const char *name)
+{
+	if (!strcmp(name, "add_argument"))
+		return mk_builtin(in, BI_M_ARGP_ADD, obj);
+	if (!strcmp(name, "parse_args") || !strcmp(name, "parse_known_args"))
+		return mk_builtin(in, BI_M_ARGP_PARSE, obj);
+	if (!strcmp(name, "add_argument_group") || !strcmp(name, "add_mutually_exclusive_group"))
+		return mk_builtin(in, BI_M_ARGP_GROUP, obj);
+	if (!strcmp(name, "set_defaults"))
+		return mk_builtin(in, BI_M_ARGP_SETDEF, obj);
+	return NULL;
+}

@@ -1,0 +1,714 @@
+/* interp/builtins.c - Python's builtins, and iteration
+ *
+ * call_builtin() dispatches on the builtin_id of a VK_BUILTIN value:
+ * range, len, int, isinstance, zip, sorted, super ... here; the methods
+ * of builtin types to methods.c (call_method), of argparse parsers to
+ * argparse.c (call_argp_method), of modules to module.c
+ * (call_module_method); never NULL.  iter_items() is Python's iteration
+ * protocol over the value lattice: NULL with the items in *out, or the
+ * unknown that says why the value cannot be iterated here.
+ */
+#include "config.h"
+
+#include "internal.h"
+
+/* The items of an iterable, when they are known.  Returns NULL and sets
+ * *out, or returns an unknown value (and *out NULL) saying why not. */
+/* len(range(...)), computed without overflow (clamped to LLONG_MAX). */
+long long range_len(const value_t *it)
+{
+	__int128 a = it->u.range.start, b = it->u.range.stop, st = it->u.range.step, n;
+
+	if (st == 0)
+		return 0;
+	n = st > 0 ? (b > a ? (b - a + st - 1) / st : 0) : (a > b ? (a - b - st - 1) / -st : 0);
+	return n > (__int128)LLONG_MAX ? LLONG_MAX : (long long)n;
+}
+
+value_t *iter_items(struct frame *f, value_t *it, struct vseq **out)
+{
+	struct interp *in = f->in;
+	struct vseq *s;
+	size_t i;
+
+	*out = NULL;
+	switch (it->k) {
+	case VK_LIST: case VK_TUPLE:
+		if (it->u.seq->unk_reason)
+			return v_unknown(in->a, it->u.seq->unk_expr, it->u.seq->unk_reason);
+		*out = it->u.seq;
+		return NULL;
+	case VK_RANGE: {
+		long long a = it->u.range.start, st = it->u.range.step, x;
+		long long n = range_len(it);
+
+		if (n > MAX_UNROLL)
+			return v_unknown(in->a, it->expr, afmt(in, "a range of %lld items is too long to follow", n));
+		s = ast_arena_alloc(in->a, sizeof *s);
+		for (x = 0; x < n; x++)
+			vseq_push(in->a, s, v_int(in->a, (long long)((__int128)a + (__int128)x * st)));
+		*out = s;
+		return NULL;
+	}
+	case VK_DICT:
+		s = ast_arena_alloc(in->a, sizeof *s);
+		for (i = 0; i < it->u.dict->n; i++)
+			vseq_push(in->a, s, it->u.dict->keys[i]);
+		*out = s;
+		return NULL;
+	case VK_STR:
+		s = ast_arena_alloc(in->a, sizeof *s);
+		for (i = 0; i < it->u.str.len; i++)
+			vseq_push(in->a, s, v_strn(in->a, it->u.str.s + i, 1));
+		*out = s;
+		return NULL;
+	case VK_INST:
+		if (it->u.inst->mod == VM_CONTAINER) {
+			struct vinst *m = it->u.inst;
+			value_t *unk = vdict_gets(m->attrs, "__ecg_len_unknown__");
+
+			if (unk)
+				return unk;
+			s = ast_arena_alloc(in->a, sizeof *s);
+			if (m->ext && !strcmp(m->ext, "torch.nn.ModuleDict")) {
+				for (i = 0; i < m->nchildren; i++)
+					vseq_push(in->a, s, v_str(in->a, m->children[i].name));
+			} else {
+				for (i = 0; i < m->nchildren; i++)
+					vseq_push(in->a, s, mk_inst_value(in, m->children[i].inst));
+			}
+			*out = s;
+			return NULL;
+		}
+		break;
+	default:
+		break;
+	}
+	return v_unknown(in->a, it->expr, it->k == VK_UNKNOWN && it->reason ? it->reason
+	                                  : "an iterable whose items are not known");
+}
+
+value_t *seq_from(struct interp *in, enum vkind k, struct vseq *src)
+{
+	value_t *v = v_seq(in->a, k, src ? src->n : 0);
+	size_t i;
+
+	for (i = 0; src && i < src->n; i++)
+		vseq_push(in->a, v->u.seq, src->items[i]);
+	return v;
+}
+
+static value_t *minmax(struct frame *f, value_t **args, size_t nargs, int want_max, const struct ast_hdr *site)
+{
+	struct vseq *items = NULL, tmp;
+	double best = 0, x;
+	value_t *bestv = NULL;
+	size_t i;
+
+	if (nargs == 1) {
+		if (iter_items(f, args[0], &items))
+			return unknown_at(f, site, "min/max of values that are not known");
+	} else {
+		tmp.items = args;
+		tmp.n = nargs;
+		items = &tmp;
+	}
+	for (i = 0; items && i < items->n; i++) {
+		if (!as_num(items->items[i], &x))
+			return unknown_at(f, site, "min/max of values that are not known");
+		if (!bestv || (want_max ? x > best : x < best)) {
+			best = x;
+			bestv = items->items[i];
+		}
+	}
+	return bestv ? bestv : unknown_at(f, site, "min/max of nothing");
+}
+
+/* isinstance(v, t) for one type: 1, 0, or -1 when not known. */
+/* Whether v is a class or function itself (not an instance): a repo class
+ * or function, or an external name that is a torch name or a class name,
+ * where Python's types of scalars and containers are out. */
+static int is_type_ref(struct interp *in, const value_t *v)
+{
+	if (v->k == VK_CLASS || v->k == VK_FUNC || v->k == VK_BOUND)
+		return 1;
+	if (v->k == VK_EXT) {
+		const char *d = canon_ext(in, v->u.ext);
+
+		return !strncmp(d, "torch.", 6) || value_ext_is_class(d);
+	}
+	return 0;
+}
+
+static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
+{
+	size_t i;
+
+	/* isinstance(nn.BatchNorm2d, functools.partial), (..., str): a class
+	 * or function is none of these (timm's get_norm_layer) */
+	if (is_type_ref(in, v)) {
+		if (t->k == VK_BUILTIN) {
+			switch (t->u.bi.id) {
+			case BI_INT: case BI_FLOAT: case BI_STR: case BI_BOOL:
+			case BI_LIST: case BI_TUPLE: case BI_DICT:
+				return 0;
+			case BI_TYPE:
+				return v->k == VK_CLASS ? 1 : v->k == VK_FUNC || v->k == VK_BOUND ? 0 : -1;
+			default:
+				break;
+			}
+		}
+		if (t->k == VK_EXT) {
+			const char *d = canon_ext(in, t->u.ext);
+
+			if (!strcmp(d, "functools.partial") || !strncmp(d, "collections.abc.", 16) ||
+			    !strncmp(d, "typing.", 7))
+				return 0;
+			if (!strcmp(d, "types.FunctionType"))
+				return v->k == VK_FUNC ? 1 : v->k == VK_CLASS ? 0 : -1;
+		}
+	}
+
+	if (t->k == VK_CLASS) {
+		struct vclass *c;
+
+		if (v->k != VK_INST)
+			return v->k == VK_UNKNOWN || v->k == VK_TENSOR ? -1 : 0;
+		c = v->u.inst->cls;
+		if (!c)
+			return 0;     /* a torch or third-party object is not a repo class */
+		for (i = 0; i < c->nmro; i++)
+			if (c->mro[i] == t->u.cls)
+				return 1;
+		return 0;
+	}
+	if (t->k == VK_EXT) {
+		const char *d = canon_ext(in, t->u.ext);
+
+		if (v->k == VK_INST) {
+			const struct vinst *m = v->u.inst;
+
+			if (!strcmp(d, "torch.nn.Module"))
+				return m->mod != VM_NONE;
+			if (m->ext && !strcmp(m->ext, d))
+				return 1;
+			if (m->cls && class_ext_base(m->cls))
+				return !strcmp(class_ext_base(m->cls), d) ? 1 : -1;
+			return m->ext || m->cls ? 0 : -1;
+		}
+		if (v->k == VK_TENSOR)
+			return !strcmp(d, "torch.Tensor") ? 1 : 0;
+		if (!strcmp(d, "collections.abc.Iterable") || !strcmp(d, "collections.abc.Sequence")) {
+			if (v->k == VK_LIST || v->k == VK_TUPLE || v->k == VK_STR || v->k == VK_RANGE)
+				return 1;
+			if (v->k == VK_DICT)
+				return !strcmp(d, "collections.abc.Iterable");
+			if (value_is_known_scalar(v) || v->k == VK_NONE)
+				return 0;
+		}
+		if (!strcmp(d, "collections.abc.Mapping"))
+			return v->k == VK_DICT ? 1 : value_is_known_scalar(v) || v->k == VK_NONE || v->k == VK_LIST ||
+			       v->k == VK_TUPLE ? 0 : -1;
+		return -1;
+	}
+	if (t->k == VK_BUILTIN) {
+		switch (t->u.bi.id) {
+		case BI_INT: return v->k == VK_INT || v->k == VK_BOOL ? 1 : value_is_known_scalar(v) || v->k == VK_LIST || v->k == VK_TUPLE || v->k == VK_DICT ? 0 : -1;
+		case BI_FLOAT: return v->k == VK_FLOAT ? 1 : value_is_known_scalar(v) ? 0 : -1;
+		case BI_STR: return v->k == VK_STR ? 1 : value_is_known_scalar(v) || v->k == VK_LIST || v->k == VK_TUPLE ? 0 : -1;
+		case BI_BOOL: return v->k == VK_BOOL ? 1 : value_is_known_scalar(v) ? 0 : -1;
+		case BI_LIST: return v->k == VK_LIST ? 1 : value_is_known_scalar(v) || v->k == VK_TUPLE || v->k == VK_DICT ? 0 : -1;
+		case BI_TUPLE: return v->k == VK_TUPLE ? 1 : value_is_known_scalar(v) || v->k == VK_LIST || v->k == VK_DICT ? 0 : -1;
+		case BI_DICT: return v->k == VK_DICT ? 1 : value_is_known_scalar(v) || v->k == VK_LIST || v->k == VK_TUPLE ? 0 : -1;
+		default: return -1;
+		}
+	}
+	return -1;
+}
+
+value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                      struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vseq *items = NULL;
+	double x;
+	size_t i;
+	int ok;
+
+	switch (fn->u.bi.id) {
+	case BI_RANGE: {
+		long long a = 0, b, st = 1;
+		value_t *r;
+
+		if (nargs == 1) {
+			b = as_int(args[0], &ok);
+		} else if (nargs >= 2) {
+			int ok2 = 1;
+
+			a = as_int(args[0], &ok);
+			b = as_int(args[1], &ok2);
+			ok = ok && ok2;
+			if (nargs >= 3) {
+				st = as_int(args[2], &ok2);
+				ok = ok && ok2 && st != 0;
+			}
+		} else {
+			ok = 0;
+			b = 0;
+		}
+		if (!ok)
+			return unknown_at(f, site, "a range whose bounds are not known");
+		r = ast_arena_alloc(in->a, sizeof *r);
+		r->k = VK_RANGE;
+		r->u.range.start = a;
+		r->u.range.stop = b;
+		r->u.range.step = st;
+		r->expr = site ? text_of(f, site) : NULL;
+		if (nargs == 1 && site && AST_IS(site, Call) && AST_AS(site, Call)->args.n == 1)
+			r->expr = text_of(f, AST_AS(site, Call)->args.items[0]);
+		r->src = nargs == 1 ? args[0]->src : NULL;
+		r->via = nargs == 1 ? args[0]->via : VIA_DEFAULT;
+		return r;
+	}
+	case BI_LEN:
+		if (nargs == 1) {
+			value_t *a = args[0];
+
+			if ((a->k == VK_LIST || a->k == VK_TUPLE) && !a->u.seq->unk_reason)
+				return v_int(in->a, (long long)a->u.seq->n);
+			if (a->k == VK_DICT)
+				return v_int(in->a, (long long)a->u.dict->n);
+			if (a->k == VK_STR)
+				return v_int(in->a, (long long)a->u.str.len);
+			if (a->k == VK_INST && a->u.inst->mod == VM_CONTAINER &&
+			    !vdict_gets(a->u.inst->attrs, "__ecg_len_unknown__"))
+				return v_int(in->a, (long long)a->u.inst->nchildren);
+			if (a->k == VK_RANGE) {
+				struct vseq *s;
+
+				if (!iter_items(f, a, &s) && s)
+					return v_int(in->a, (long long)s->n);
+			}
+		}
+		return unknown_at(f, site, "the length of something not known");
+	case BI_INT:
+		if (nargs == 1 && args[0]->k == VK_TENSOR && args[0]->dev == DEV_DEVICE)
+			sev(f, SEV_SYNC, "int(<a device tensor>)", site);
+		if (nargs == 0)
+			return v_int(in->a, 0);
+		if (args[0]->k == VK_INT || args[0]->k == VK_BOOL) {
+			value_t *r = v_int(in->a, args[0]->k == VK_INT ? args[0]->u.i : args[0]->u.b);
+
+			r->src = args[0]->src;
+			return r;
+		}
+		if (args[0]->k == VK_FLOAT && fabs(args[0]->u.f) < 9e15)
+			return v_int(in->a, (long long)args[0]->u.f);
+		if (args[0]->k == VK_STR) {
+			char *end;
+			long long v = strtoll(args[0]->u.str.s, &end, 10);
+
+			if (*args[0]->u.str.s && !*end)
+				return v_int(in->a, v);
+		}
+		return unknown_at(f, site, args[0]->k == VK_UNKNOWN && args[0]->reason ? args[0]->reason
+		                                                                       : "int() of a value not known");
+	case BI_FLOAT:
+		if (nargs == 1 && args[0]->k == VK_TENSOR && args[0]->dev == DEV_DEVICE)
+			sev(f, SEV_SYNC, "float(<a device tensor>)", site);
+		if (nargs == 1 && as_num(args[0], &x))
+			return v_float(in->a, x);
+		if (nargs == 1 && args[0]->k == VK_STR) {
+			char *end;
+			double d = strtod(args[0]->u.str.s, &end);
+
+			if (*args[0]->u.str.s && !*end)
+				return v_float(in->a, d);
+		}
+		return unknown_at(f, site, "float() of a value not known");
+	case BI_BOOL:
+		if (nargs == 0)
+			return v_bool(in->a, 0);
+		if (is_tensorish(args[0]) && args[0]->dev == DEV_DEVICE)
+			sev(f, SEV_SYNC, "bool(<a device tensor>)", site);
+		ok = value_truth(args[0]);
+		return ok < 0 ? unknown_at(f, site, "bool() of a value not known") : v_bool(in->a, ok);
+	case BI_STR:
+		if (nargs == 1 && args[0]->k == VK_STR)
+			return args[0];
+		if (nargs == 1 && args[0]->k == VK_INT)
+			return v_str(in->a, afmt(in, "%lld", args[0]->u.i));
+		return unknown_at(f, site, "str() of a value not known");
+	case BI_LIST: case BI_TUPLE: case BI_SET:
+		if (nargs == 0)
+			return v_seq(in->a, fn->u.bi.id == BI_TUPLE ? VK_TUPLE : VK_LIST, 0);
+		if (!iter_items(f, args[0], &items))
+			return seq_from(in, fn->u.bi.id == BI_TUPLE ? VK_TUPLE : VK_LIST, items);
+		if ((args[0]->k == VK_LIST || args[0]->k == VK_TUPLE) && args[0]->u.seq->n >= 1 &&
+		    fn->u.bi.id != BI_SET) {
+			/* length unknown: keep the representative item */
+			value_t *r = v_seq(in->a, fn->u.bi.id == BI_TUPLE ? VK_TUPLE : VK_LIST, 1);
+
+			vseq_push(in->a, r->u.seq, args[0]->u.seq->items[0]);
+			r->u.seq->unk_expr = args[0]->u.seq->unk_expr;
+			r->u.seq->unk_reason = args[0]->u.seq->unk_reason;
+			return r;
+		}
+		return unknown_at(f, site, "a sequence of items not known");
+	case BI_DICT: {
+		value_t *r = v_dict(in->a);
+
+		if (nargs == 1 && args[0]->k == VK_DICT)
+			for (i = 0; i < args[0]->u.dict->n; i++)
+				vdict_set(in->a, r->u.dict, args[0]->u.dict->keys[i], args[0]->u.dict->vals[i]);
+		if (kw)
+			for (i = 0; i < kw->n; i++)
+				vdict_set(in->a, r->u.dict, kw->keys[i], kw->vals[i]);
+		return r;
+	}
+	case BI_ENUMERATE:
+		if (f->mode == M_FWD && nargs == 1 && args[0]->k == VK_INST && args[0]->u.inst->mod == VM_CONTAINER) {
+			/* enumerate(self.blocks) in a forward: read like the
+			 * container itself, one pass per group, index unknown */
+			struct vinst *l = new_inst(in);
+
+			*l = *args[0]->u.inst;
+			l->attrs = vdict_new(in->a);
+			for (i = 0; i < args[0]->u.inst->attrs->n; i++)
+				vdict_set(in->a, l->attrs, args[0]->u.inst->attrs->keys[i], args[0]->u.inst->attrs->vals[i]);
+			vdict_sets(in->a, l->attrs, "__enumerate__", v_bool(in->a, 1));
+			return mk_inst_value(in, l);
+		}
+		if (nargs >= 1 && is_loader(args[0])) {
+			/* enumerate(loader): batches with an index */
+			struct vinst *l = new_inst(in);
+
+			*l = *args[0]->u.inst;
+			l->attrs = vdict_new(in->a);
+			for (i = 0; i < args[0]->u.inst->attrs->n; i++)
+				vdict_set(in->a, l->attrs, args[0]->u.inst->attrs->keys[i], args[0]->u.inst->attrs->vals[i]);
+			vdict_sets(in->a, l->attrs, "__enumerate__", v_bool(in->a, 1));
+			return mk_inst_value(in, l);
+		}
+		if (nargs >= 1 && !iter_items(f, args[0], &items)) {
+			value_t *r = v_seq(in->a, VK_LIST, items->n);
+
+			for (i = 0; i < items->n; i++) {
+				value_t *p = v_seq(in->a, VK_TUPLE, 2);
+
+				vseq_push(in->a, p->u.seq, v_int(in->a, (long long)i));
+				vseq_push(in->a, p->u.seq, items->items[i]);
+				vseq_push(in->a, r->u.seq, p);
+			}
+			return r;
+		}
+		return unknown_at(f, site, "enumerate() of items not known");
+	case BI_ZIP: {
+		struct vseq **all = xcalloc(nargs + 1, sizeof *all);
+		size_t n = (size_t)-1;
+		value_t *r;
+
+		/* zip over a DataLoader, a generator or a sequence of unknown
+		 * length (with range()s and lists beside): one representative
+		 * tuple, length unknown */
+		{
+			value_t **rep = xcalloc(nargs + 1, sizeof *rep);
+			int unk = 0, zok = nargs > 0;
+
+			for (i = 0; zok && i < nargs; i++) {
+				value_t *a = args[i];
+
+				if ((a->k == VK_LIST || a->k == VK_TUPLE) && a->u.seq->n >= 1) {
+					rep[i] = a->u.seq->items[0];
+					unk |= a->u.seq->unk_reason != NULL;
+				} else if (a->k == VK_RANGE) {
+					rep[i] = v_unknown(in->a, "the index", "a loop counter");
+				} else if (is_loader(a)) {
+					const struct ast_hdr *an = AST_IS(site, Call) && AST_AS(site, Call)->args.n > i
+					                           ? AST_AS(site, Call)->args.items[i] : site;
+
+					rep[i] = loader_batch(f, a->u.inst, f->mode != M_FWD ? afmt(in, "zip(..., %s)", text_of(f, an)) : NULL,
+					                      site);
+					unk = 1;
+				} else if (is_gen_value(a)) {
+					rep[i] = gen_next(f, a->u.inst, site);
+					unk = 1;
+				} else {
+					zok = 0;
+				}
+			}
+			if (zok && unk) {
+				value_t *t = v_seq(in->a, VK_TUPLE, nargs);
+
+				r = v_seq(in->a, VK_LIST, 1);
+				for (i = 0; i < nargs; i++)
+					vseq_push(in->a, t->u.seq, rep[i]);
+				vseq_push(in->a, r->u.seq, t);
+				r->u.seq->unk_expr = text_of(f, site);
+				r->u.seq->unk_reason = "zip() over an iterable whose length is not known";
+				free(rep);
+				free(all);
+				return r;
+			}
+			free(rep);
+		}
+		for (i = 0; i < nargs; i++) {
+			if (iter_items(f, args[i], &all[i])) {
+				free(all);
+				return unknown_at(f, site, "zip() of items not known");
+			}
+			if (all[i]->n < n)
+				n = all[i]->n;
+		}
+		if (nargs == 0)
+			n = 0;
+		r = v_seq(in->a, VK_LIST, n);
+		for (i = 0; i < n; i++) {
+			value_t *t = v_seq(in->a, VK_TUPLE, nargs);
+			size_t k;
+
+			for (k = 0; k < nargs; k++)
+				vseq_push(in->a, t->u.seq, all[k]->items[i]);
+			vseq_push(in->a, r->u.seq, t);
+		}
+		free(all);
+		return r;
+	}
+	case BI_MIN: return minmax(f, args, nargs, 0, site);
+	case BI_MAX: return minmax(f, args, nargs, 1, site);
+	case BI_SUM: {
+		double tot = 0;
+		int all_int = 1;
+
+		if (nargs >= 1 && !iter_items(f, args[0], &items)) {
+			for (i = 0; i < items->n; i++) {
+				if (!as_num(items->items[i], &x))
+					return unknown_at(f, site, "sum() of values not known");
+				if (items->items[i]->k == VK_FLOAT)
+					all_int = 0;
+				tot += x;
+			}
+			return all_int ? v_int(in->a, (long long)tot) : v_float(in->a, tot);
+		}
+		return unknown_at(f, site, "sum() of values not known");
+	}
+	case BI_ABS:
+		if (nargs == 1 && args[0]->k == VK_INT)
+			return v_int(in->a, llabs(args[0]->u.i));
+		if (nargs == 1 && as_num(args[0], &x))
+			return v_float(in->a, fabs(x));
+		return unknown_at(f, site, "abs() of a value not known");
+	case BI_ROUND:
+		if (nargs == 1 && as_num(args[0], &x) && fabs(x) < 9e15)
+			return v_int(in->a, (long long)llround(x));
+		return unknown_at(f, site, "round() of a value not known");
+	case BI_PRINT:
+		if (fn->u.bi.self == NULL && site) {
+			for (i = 0; i < nargs; i++) {
+				if (args[i]->k == VK_TENSOR && args[i]->dev == DEV_DEVICE)
+					sev(f, SEV_SYNC, "print(<a device tensor>)", site);
+				format_hook(f, args[i], 's', site);
+			}
+			if (f->mode != M_FWD)
+				sev(f, SEV_LOG, "print", site);
+		}
+		return v_none(in->a);
+	case BI_OPT_STEP: {
+		/* LBFGS & co: step(closure) re-evaluates the loss, backward included */
+		value_t *closure = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "closure") : NULL;
+
+		if (closure && closure->k == VK_FUNC && f->mode != M_FWD)
+			return call_function(f, closure->u.fn, NULL, NULL, 0, NULL, f->mode, f->ev, site);
+		return v_none(in->a);
+	}
+	case BI_ISINSTANCE:
+		if (nargs == 2) {
+			struct vseq one, *types = &one;
+			value_t *tv = args[1];
+			int r = 0, unk = 0;
+
+			if (tv->k == VK_TUPLE) {
+				types = tv->u.seq;
+			} else {
+				one.items = &args[1];
+				one.n = 1;
+			}
+			for (i = 0; i < types->n; i++) {
+				int t = isinstance_of(in, args[0], types->items[i]);
+
+				if (t > 0)
+					r = 1;
+				else if (t < 0)
+					unk = 1;
+			}
+			if (r)
+				return v_bool(in->a, 1);
+			if (!unk)
+				return v_bool(in->a, 0);
+		}
+		return unknown_at(f, site, "isinstance() of something ecg does not know the type of");
+	case BI_GETATTR:
+		if (nargs >= 2 && args[1]->k == VK_STR) {
+			value_t *r = getattr_v(f, args[0], args[1]->u.str.s, site);
+
+			if (r->k == VK_UNKNOWN && nargs >= 3 && args[0]->k != VK_UNKNOWN)
+				return args[2];
+			return r;
+		}
+		return unknown_at(f, site, "getattr() with a name not known");
+	case BI_SETATTR:
+		if (nargs == 3 && args[1]->k == VK_STR)
+			set_attr(f, args[0], args[1]->u.str.s, args[2]);
+		return v_none(in->a);
+	case BI_HASATTR:
+		if (nargs == 2 && args[1]->k == VK_STR && args[0]->k != VK_EXT && args[0]->k != VK_UNKNOWN) {
+			value_t *r = getattr_v(f, args[0], args[1]->u.str.s, site);
+
+			return v_bool(in->a, r->k != VK_UNKNOWN);
+		}
+		return unknown_at(f, site, "hasattr() of something outside the repository (depends on its version)");
+	case BI_SUPER: {
+		/* super() inside a method: the next class after the defining one */
+		value_t *r;
+
+		if (!f->cls || !f->self)
+			return unknown_at(f, site, "super() outside a method");
+		r = ast_arena_alloc(in->a, sizeof *r);
+		r->k = VK_BUILTIN;
+		r->u.bi.id = BI_SUPER;
+		r->u.bi.self = f->self;
+		r->expr = (const char *)f->cls;   /* the class to start after */
+		return r;
+	}
+	case BI_OPEN:
+		if (f->mode != M_FWD && !in->ev.write &&
+		    ((nargs >= 2 && args[1]->k == VK_STR && strpbrk(args[1]->u.str.s, "wax")) ||
+		     (kw && vdict_gets(kw, "mode") && vdict_gets(kw, "mode")->k == VK_STR &&
+		      strpbrk(vdict_gets(kw, "mode")->u.str.s, "wax"))))
+			in->ev.write = anchor_at(f, site);
+		if (nargs >= 1 && args[0]->k == VK_STR) {
+			struct vinst *fo = new_inst(in);
+
+			fo->ext = "io.TextIOWrapper";
+			vdict_sets(in->a, fo->attrs, "name", args[0]);
+			return mk_inst_value(in, fo);
+		}
+		return unknown_at(f, site, "open() of a path not known");
+	case BI_EXEC:
+		if (nargs >= 1 && args[0]->k == VK_STR && args[0]->reason &&
+		    !strcmp(args[0]->reason, "__ecg_file_text__")) {
+			struct sfile *sf = (struct sfile *)args[0]->expr;
+			struct frame cf;
+
+			if (!sf->mod)
+				return v_none(in->a);
+			if (in->depth >= MAX_DEPTH) {
+				/* a configurator that exec()s itself */
+				note(in, anchor_at(f, site), "exec() nested too deeply",
+				     "the exec()'d file runs exec() again; not followed further");
+				return v_none(in->a);
+			}
+			cf = *f;
+			cf.file = sf;
+			cf.locals = f->locals;
+			cf.qualname = NULL;
+			cf.config_exec = 1;
+			in->depth++;
+			(void)exec_block(&cf, &sf->mod->body);
+			in->depth--;
+			return v_none(in->a);
+		}
+		note(in, anchor_at(f, site), "exec() of code ecg does not read", "only exec(open(<repo file>).read()) is followed");
+		return v_none(in->a);
+	case BI_SORTED: case BI_REVERSED:
+		if (nargs >= 1 && !iter_items(f, args[0], &items)) {
+			value_t *r = seq_from(in, VK_LIST, items);
+
+			if (fn->u.bi.id == BI_REVERSED)
+				for (i = 0; i < r->u.seq->n / 2; i++) {
+					value_t *t = r->u.seq->items[i];
+
+					r->u.seq->items[i] = r->u.seq->items[r->u.seq->n - 1 - i];
+					r->u.seq->items[r->u.seq->n - 1 - i] = t;
+				}
+			return r;
+		}
+		return unknown_at(f, site, "the items are not known");
+	case BI_ANY: case BI_ALL:
+		if (nargs == 1 && !iter_items(f, args[0], &items)) {
+			int any = 0, all = 1;
+
+			for (i = 0; i < items->n; i++) {
+				int t = value_truth(items->items[i]);
+
+				if (t < 0)
+					return unknown_at(f, site, "truth of values not known");
+				any |= t;
+				all &= t;
+			}
+			return v_bool(in->a, fn->u.bi.id == BI_ANY ? any : all);
+		}
+		return unknown_at(f, site, "the items are not known");
+	case BI_STATICMETHOD: case BI_CLASSMETHOD: case BI_PROPERTY:
+		return nargs ? args[0] : v_none(in->a);
+	case BI_GLOBALS: {
+		value_t *r = ast_arena_alloc(in->a, sizeof *r);
+
+		r->k = VK_DICT;
+		r->u.dict = f->globals->dict;   /* the namespace itself: writes go through */
+		return r;
+	}
+	case BI_ITER:
+		return nargs ? args[0] : unknown_at(f, site, "iter() of nothing");
+	case BI_NEXT:
+		if (nargs >= 1 && is_gen_value(args[0]))
+			return gen_next(f, args[0]->u.inst, site);
+		if (nargs >= 1 && is_loader(args[0]))
+			return loader_batch(f, args[0]->u.inst, "next(<DataLoader>)", site);
+		return unknown_at(f, site, "next() of an iterator ecg does not follow");
+	case BI_M_FILE_READ:
+	case BI_M_LIST_APPEND:
+	case BI_M_LIST_EXTEND:
+	case BI_M_LIST_INSERT:
+	case BI_M_LIST_POP:
+	case BI_M_DICT_GET:
+	case BI_M_DICT_ITEMS:
+	case BI_M_DICT_KEYS:
+	case BI_M_DICT_VALUES:
+	case BI_M_DICT_UPDATE:
+	case BI_M_DICT_POP:
+	case BI_M_DICT_SETDEFAULT:
+	case BI_M_COPY:
+	case BI_M_STR_LOWER:
+	case BI_M_STR_UPPER:
+	case BI_M_STR_STARTSWITH:
+	case BI_M_STR_ENDSWITH:
+	case BI_M_STR_JOIN:
+	case BI_M_STR_STRIP:
+	case BI_M_STR_SPLIT:
+	case BI_M_STR_PARTITION:
+	case BI_M_STR_REPLACE:
+	case BI_M_STR_FORMAT:
+		return call_method(f, fn, args, nargs, kw, site);
+	case BI_M_ARGP_ADD:
+	case BI_M_ARGP_GROUP:
+	case BI_M_ARGP_SETDEF:
+	case BI_M_ARGP_PARSE:
+		return call_argp_method(f, fn, args, nargs, kw, site);
+	case BI_M_MOD_ADD_MODULE:
+	case BI_M_MOD_APPEND:
+	case BI_M_MOD_EXTEND:
+	case BI_M_MOD_INSERT:
+	case BI_FN_APPLY:
+	case BI_M_MOD_SELF:
+	case BI_M_MOD_TO:
+	case BI_M_MOD_REGISTER_PARAMETER:
+	case BI_M_MOD_REGISTER_BUFFER:
+	case BI_M_MOD_CHILDREN:
+		return call_module_method(f, fn, args, nargs, kw, site);
+	default:
+		break;
+	}
+	(void)kw;
+	return unknown_at(f, site, "a builtin ecg does not follow");
+}

@@ -1,0 +1,239 @@
+/* interp/call.c - calls: one entry for every callable
+ *
+ * call() dispatches on the callee's kind: functions and bound methods
+ * (function.c), classes (object.c), builtins (builtins.c), module
+ * instances (forward.c), tensors' methods (tensor.c) and externals.
+ * call_ext() asks each concern in a fixed order, the first answer wins:
+ * the job's side effects (jobctx.c), Tensor methods, torch's wrappers
+ * (torch.c), argparse, frameworks (framework.c), the standard library
+ * (stdlib.c), torch.nn classes and torch ops, third-party modules; what is
+ * left is an op in forward mode, an object of an outside class, or
+ * unknown.  Never NULL: an unknown result carries the call's text.
+ */
+#include "config.h"
+
+#include "internal.h"
+
+/* External callables: torch, third-party libraries, the standard library. */
+value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                  const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const char *d = canon_ext(in, fn->u.ext);
+	const char *last = short_ext(d);
+	value_t *r;
+	size_t i;
+	int any_tensor = 0;
+
+	for (i = 0; i < nargs; i++)
+		if (is_tensorish(args[i]))
+			any_tensor = 1;
+
+	ext_job_effects(f, d, last, args, nargs, kw, site);
+	if (!strncmp(d, "Tensor.", 7))
+		return call_tensor_method(f, fn, last, args, nargs, kw, site);
+	if ((r = torch_ext_call(f, d, last, args, nargs, kw, site, any_tensor)))
+		return r;
+	if (!strcmp(d, "argparse.ArgumentParser"))
+		return argp_new(in);
+	if ((r = framework_call(f, d, last, args, nargs, site)))
+		return r;
+	if ((r = stdlib_call(f, d, args, nargs, kw, site)))
+		return r;
+	/* torch.nn classes: modules */
+	if (!strncmp(d, "torch.nn.", 9) && strchr(d + 9, '.') == NULL && d[9] >= 'A' && d[9] <= 'Z') {
+		if (!strcmp(d, "torch.nn.Parameter")) {
+			value_t *p = v_tensor(in->a);
+
+			p->shape = nargs >= 1 ? shape_of(args[0]) : kw ? shape_of(vdict_gets(kw, "data")) : NULL;
+			p->is_param = 1;
+			return p;
+		}
+		return mk_inst_value(in, new_torch_module(f, d, args, nargs, kw, site));
+	}
+	/* ops */
+	if (!strncmp(d, "torch.", 6))
+		return call_torch(f, d, last, args, nargs, kw, site, any_tensor);
+	if ((r = ext_module_new(f, d, last, args, nargs, kw, site)))
+		return r;
+	if (f->mode == M_FWD && any_tensor) {
+		emit_op(f, d, site);
+		return v_tensor(in->a);
+	}
+	if (f->mode != M_FWD && last[0] >= 'A' && last[0] <= 'Z') {
+		/* an object of a class outside the repository (a web app, a
+		 * tokenizer, a logger): its type is known, nothing else */
+		struct vinst *o = new_inst(in);
+		value_t *ls = kw ? vdict_gets(kw, "lifespan") : NULL;
+
+		if (ls && ls->k == VK_FUNC && in->nstartup < 16)
+			in->startup[in->nstartup++] = ls;
+
+		o->ext = d;
+		return mk_inst_value(in, o);
+	}
+	(void)kw;
+	return unknown_at(f, site, afmt(in, "the result of %s, which is outside the repository", d));
+}
+
+value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+              struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	size_t i;
+
+	if (!budget(f))
+		return unknown_at(f, site, "the analysis step budget ran out");
+	if (f->mode != M_FWD)
+		ema_call(f, fn, site);
+	switch (fn->k) {
+	case VK_FUNC:
+		if (f->mode == M_FWD) {
+			struct fev *e = emit(f, FEV_FUNCTION, site);
+			struct fseq *sub;
+			value_t *r;
+
+			if (!e)
+				return call_function(f, fn->u.fn, NULL, args, nargs, kw, M_FWD, f->ev, site);
+			e->func = fn->u.fn->qualname;
+			e->func_anchor = aanchor(in, fn->u.fn->file->path, fn->u.fn->qualname,
+			                      fn->u.fn->def->line);
+			sub = ast_arena_alloc(in->a, sizeof *sub);
+			{
+				size_t idx = (size_t)(e - f->ev->ev);
+
+				r = call_function(f, fn->u.fn, NULL, args, nargs, kw, M_FWD, sub, site);
+				e = &f->ev->ev[idx];   /* the event array may have moved */
+			}
+			e->children = sub->ev;
+			e->nchildren = sub->n;
+			return r;
+		}
+		return call_function(f, fn->u.fn, NULL, args, nargs, kw, f->mode, NULL, site);
+	case VK_BOUND: {
+		value_t *self = fn->u.bound.self;
+		struct vfunc *vf = fn->u.bound.fn->u.fn;
+
+		if (self->k == VK_INST && self->u.inst->mod != VM_NONE && AST_IS(vf->def, FunctionDef) &&
+		    !strcmp(AST_AS(vf->def, FunctionDef)->name, "forward")) {
+			value_t *mv = mk_inst_value(in, self->u.inst);
+
+			return call(f, mv, args, nargs, kw, site);
+		}
+		if (f->mode == M_FWD) {
+			struct fev *e = emit(f, FEV_FUNCTION, site);
+			struct fseq *sub = ast_arena_alloc(in->a, sizeof *sub);
+			size_t idx;
+			value_t *r;
+
+			if (!e)
+				return call_function(f, vf, self, args, nargs, kw, M_FWD, f->ev, site);
+			e->func = vf->qualname;
+			e->func_anchor = aanchor(in, vf->file->path, vf->qualname, vf->def->line);
+			idx = (size_t)(e - f->ev->ev);
+			r = call_function(f, vf, self, args, nargs, kw, M_FWD, sub, site);
+			e = &f->ev->ev[idx];
+			e->children = sub->ev;
+			e->nchildren = sub->n;
+			return r;
+		}
+		return call_function(f, vf, self, args, nargs, kw, f->mode, NULL, site);
+	}
+	case VK_CLASS:
+		return instantiate(f, fn->u.cls, args, nargs, kw, site);
+	case VK_INST: {
+		struct vinst *m = fn->u.inst;
+
+		if (m->mod == VM_NONE && m->ext && !strcmp(m->ext, "functools.partial")) {
+			value_t *pf = vdict_gets(m->attrs, "func"), *pa = vdict_gets(m->attrs, "args");
+			value_t *pk = vdict_gets(m->attrs, "keywords");
+			size_t np = pa ? pa->u.seq->n : 0;
+			value_t **all = xmalloc((np + nargs + 1) * sizeof *all);
+			struct vdict *mk = vdict_new(in->a);
+			value_t *r;
+
+			for (i = 0; i < np; i++)
+				all[i] = pa->u.seq->items[i];
+			for (i = 0; i < nargs; i++)
+				all[np + i] = args[i];
+			for (i = 0; pk && i < pk->u.dict->n; i++)
+				vdict_set(in->a, mk, pk->u.dict->keys[i], pk->u.dict->vals[i]);
+			for (i = 0; kw && i < kw->n; i++)
+				vdict_set(in->a, mk, kw->keys[i], kw->vals[i]);
+			r = pf ? call(f, pf, all, np + nargs, mk, site) : unknown_at(f, site, "a partial of nothing");
+			free(all);
+			return r;
+		}
+		if (m->mod == VM_NONE) {
+			value_t *c = m->cls ? class_lookup(m->cls, "__call__", NULL) : NULL;
+
+			if (c && c->k == VK_FUNC)
+				return call_function(f, c->u.fn, fn, args, nargs, kw, f->mode, f->ev, site);
+			return unknown_at(f, site, "a call of an object that is not a module");
+		}
+		if (f->mode == M_FWD)
+			return call_module_fwd(f, m, args, nargs, kw, site);
+		/* job code calling a model: a root call.  A torch.nn built-in
+		 * called from job code is the model when it has parameters and
+		 * is not a loss (`model = nn.Linear(20, 1)`; not `criterion`,
+		 * not an nn.Softmax) */
+		if (m->mod != VM_LAYER ||
+		    (m->ext && !strstr(m->ext, "Loss") && cg_param_count(in->cat, m) != 0)) {
+			struct root_call *rc;
+
+			xgrow((void **)&in->roots, &in->aroots, in->nroots + 1, sizeof *in->roots);
+			rc = &in->roots[in->nroots++];
+			memset(rc, 0, sizeof *rc);
+			rc->inst = m;
+			rc->anchor = anchor_at(f, site);
+			if (site && AST_IS(site, Call)) {
+				const struct ast_hdr *fe = AST_AS(site, Call)->func;
+
+				if (AST_IS(fe, Name))
+					rc->binding = astr(in, AST_AS(fe, Name)->id);
+				else if (AST_IS(fe, Attribute))
+					rc->binding = astr(in, AST_AS(fe, Attribute)->attr);
+			}
+			rc->nargs = nargs;
+			rc->args = ast_arena_alloc(in->a, (nargs + 1) * sizeof *rc->args);
+			for (i = 0; i < nargs; i++)
+				rc->args[i] = args[i];
+			rc->kwargs = kw;
+			rc->loop_anchor = f->loop_anchor;
+			rc->no_grad = f->no_grad;
+			rc->handler = f->handler;
+			rc->function_anchor = f->qualname && f->def_line
+			                      ? aanchor(in, f->file->path, f->qualname, f->def_line) : NULL;
+			rc->ctx = f->jc;
+			in->job_events++;
+			{
+				struct sched_ev *e = sev(f, SEV_MODEL_CALL, rc->binding ? rc->binding : "model", site);
+
+				if (e)
+					e->model = m;
+			}
+		}
+		{
+			int dev = in->gpu ? DEV_DEVICE : DEV_UNKNOWN;
+
+			/* a loss or other layer called from job code: where its input is */
+			if (m->mod == VM_LAYER)
+				for (i = 0, dev = DEV_UNKNOWN; i < nargs; i++)
+					if (is_tensorish(args[i]) && args[i]->dev > dev)
+						dev = args[i]->dev;
+			return v_tensor_dev(in->a, dev, 0);
+		}
+	}
+	case VK_EXT:
+		return call_ext(f, fn, args, nargs, kw, site);
+	case VK_BUILTIN:
+		return call_builtin(f, fn, args, nargs, kw, site);
+	default:
+		break;
+	}
+	if (f->mode == M_FWD)
+		for (i = 0; i < nargs; i++)
+			if (is_tensorish(args[i]))
+				return v_tensor(in->a);
+	return unknown_at(f, site, fn->k == VK_UNKNOWN && fn->reason ? fn->reason : "a call ecg cannot follow");
+}

@@ -1,0 +1,904 @@
+/* interp/eval.c - expressions
+ *
+ * eval() gives the value of one expression node in a frame; never NULL
+ * (what cannot be decided is an unknown carrying its expression and
+ * reason).  Binary operators and comparisons on known values follow
+ * Python (binop, compare_known); on tensors they are ops with shapes;
+ * on instances they call the dunder method.  Comprehensions, f-strings,
+ * subscripts and call arguments (eval_args: *args and **kw expanded) are
+ * here; the call itself is call.c's.
+ */
+#include "config.h"
+
+#include "internal.h"
+
+/* ------------------------------------------------------------------ expressions */
+
+static const char *binop_dunder(enum ast_operator op)
+{
+	switch (op) {
+	case AST_OP_ADD: return "add";
+	case AST_OP_SUB: return "sub";
+	case AST_OP_MULT: return "mul";
+	case AST_OP_MATMULT: return "matmul";
+	case AST_OP_DIV: return "truediv";
+	case AST_OP_MOD: return "mod";
+	case AST_OP_POW: return "pow";
+	case AST_OP_LSHIFT: return "lshift";
+	case AST_OP_RSHIFT: return "rshift";
+	case AST_OP_BITOR: return "or";
+	case AST_OP_BITXOR: return "xor";
+	case AST_OP_BITAND: return "and";
+	case AST_OP_FLOORDIV: return "floordiv";
+	}
+	return "op";
+}
+
+static value_t *num_binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
+                          const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	double x, y;
+	int li = l->k == VK_INT || l->k == VK_BOOL, ri = r->k == VK_INT || r->k == VK_BOOL;
+
+	if (li && ri) {
+		long long a = l->k == VK_INT ? l->u.i : l->u.b, b = r->k == VK_INT ? r->u.i : r->u.b, res;
+
+		switch (op) {
+		case AST_OP_ADD: if (__builtin_add_overflow(a, b, &res)) break; return v_int(in->a, res);
+		case AST_OP_SUB: if (__builtin_sub_overflow(a, b, &res)) break; return v_int(in->a, res);
+		case AST_OP_MULT: if (__builtin_mul_overflow(a, b, &res)) break; return v_int(in->a, res);
+		case AST_OP_FLOORDIV:
+			if (b == 0 || (a == LLONG_MIN && b == -1))
+				break;
+			res = a / b;
+			if ((a % b != 0) && ((a < 0) != (b < 0)))
+				res--;
+			return v_int(in->a, res);
+		case AST_OP_MOD:
+			if (b == 0 || (a == LLONG_MIN && b == -1))
+				break;
+			res = a % b;
+			if (res != 0 && ((res < 0) != (b < 0)))
+				res += b;
+			return v_int(in->a, res);
+		case AST_OP_POW:
+			if (b >= 0 && b < 64) {
+				long long p = 1;
+				int k, of = 0;
+
+				for (k = 0; k < b && !of; k++)
+					of = __builtin_mul_overflow(p, a, &p);
+				if (!of)
+					return v_int(in->a, p);
+			}
+			break;
+		case AST_OP_DIV:
+			if (b != 0)
+				return v_float(in->a, (double)a / (double)b);
+			break;
+		case AST_OP_LSHIFT: if (b >= 0 && b < 62 && a >= 0 && a < (1LL << (62 - b))) return v_int(in->a, a << b); break;
+		case AST_OP_RSHIFT: if (b >= 0 && b < 64) return v_int(in->a, a >> b); break;
+		case AST_OP_BITOR: return v_int(in->a, a | b);
+		case AST_OP_BITAND: return v_int(in->a, a & b);
+		case AST_OP_BITXOR: return v_int(in->a, a ^ b);
+		default: break;
+		}
+		return unknown_at(f, site, "an integer operation ecg does not compute (overflow or division by zero)");
+	}
+	if (as_num(l, &x) && as_num(r, &y)) {
+		switch (op) {
+		case AST_OP_ADD: return v_float(in->a, x + y);
+		case AST_OP_SUB: return v_float(in->a, x - y);
+		case AST_OP_MULT: return v_float(in->a, x * y);
+		case AST_OP_DIV: if (y != 0) return v_float(in->a, x / y); break;
+		case AST_OP_POW: return v_float(in->a, pow(x, y));
+		case AST_OP_FLOORDIV: if (y != 0) return v_float(in->a, floor(x / y)); break;
+		default: break;
+		}
+	}
+	return unknown_at(f, site, "an arithmetic result ecg does not compute");
+}
+
+value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
+               const struct ast_hdr *site, int inplace)
+{
+	struct interp *in = f->in;
+	size_t i;
+
+	if (is_tensorish(l) || is_tensorish(r) ||
+	    (f->mode == M_FWD && ((l->k == VK_UNKNOWN && is_tensorish(r)) || (r->k == VK_UNKNOWN && is_tensorish(l))))) {
+		int dev = DEV_UNKNOWN;
+		size_t mark = ev_mark(f);
+
+		if (f->mode == M_FWD) {
+			if (is_tensorish(l) || l->k == VK_UNKNOWN)
+				emit_op(f, afmt(in, "Tensor.__%s%s__", inplace ? "i" : "", binop_dunder(op)), site);
+			else
+				emit_op(f, afmt(in, "Tensor.__r%s__", binop_dunder(op)), site);
+		}
+		if (is_tensorish(l))
+			dev = l->dev;
+		if (is_tensorish(r) && r->dev > dev)
+			dev = r->dev;
+		{
+			value_t *t = v_tensor_dev(in->a, dev, 0);
+
+			t->shape = op == AST_OP_MATMULT ? shape_of_call(in->a, "Tensor.__matmul__", (value_t *[]){ l, r }, 2, NULL)
+			                                : shape_binop(in->a, l, r);
+			/* a reflected operator (2 * x) takes x first */
+			op_io(f, mark, is_tensorish(l) || l->k == VK_UNKNOWN ? (value_t *[]){ l, r } : (value_t *[]){ r, l }, 2,
+			      NULL, t);
+			return t;
+		}
+	}
+	if (l->k == VK_STR && r->k == VK_STR && op == AST_OP_ADD) {
+		buf_t b;
+		value_t *v;
+
+		buf_init(&b);
+		buf_add(&b, l->u.str.s, l->u.str.len);
+		buf_add(&b, r->u.str.s, r->u.str.len);
+		v = v_strn(in->a, b.buf, b.len);
+		buf_free(&b);
+		return v;
+	}
+	if ((l->k == VK_LIST || l->k == VK_TUPLE) && l->k == r->k && op == AST_OP_ADD) {
+		value_t *v = seq_from(in, l->k, l->u.seq);
+
+		for (i = 0; i < r->u.seq->n; i++)
+			vseq_push(in->a, v->u.seq, r->u.seq->items[i]);
+		if (l->u.seq->unk_reason || r->u.seq->unk_reason) {
+			v->u.seq->unk_expr = l->u.seq->unk_reason ? l->u.seq->unk_expr : r->u.seq->unk_expr;
+			v->u.seq->unk_reason = l->u.seq->unk_reason ? l->u.seq->unk_reason : r->u.seq->unk_reason;
+		}
+		return v;
+	}
+	if ((l->k == VK_LIST || l->k == VK_TUPLE) && r->k == VK_INT && op == AST_OP_MULT &&
+	    r->u.i >= 0 && (size_t)r->u.i * l->u.seq->n <= MAX_UNROLL) {
+		value_t *v = v_seq(in->a, l->k, 0);
+		long long k;
+
+		for (k = 0; k < r->u.i; k++)
+			for (i = 0; i < l->u.seq->n; i++)
+				vseq_push(in->a, v->u.seq, l->u.seq->items[i]);
+		return v;
+	}
+	if (l->k == VK_DICT && r->k == VK_DICT && op == AST_OP_BITOR) {
+		value_t *v = v_dict(in->a);
+
+		for (i = 0; i < l->u.dict->n; i++)
+			vdict_set(in->a, v->u.dict, l->u.dict->keys[i], l->u.dict->vals[i]);
+		for (i = 0; i < r->u.dict->n; i++)
+			vdict_set(in->a, v->u.dict, r->u.dict->keys[i], r->u.dict->vals[i]);
+		return v;
+	}
+	if (value_is_known_scalar(l) && value_is_known_scalar(r) && l->k != VK_STR && r->k != VK_STR &&
+	    l->k != VK_NONE && r->k != VK_NONE)
+		return num_binop(f, op, l, r, site);
+	/* 0 + T, T * 1: still the size T */
+	if (op == AST_OP_ADD && l->k == VK_INT && l->u.i == 0 && r->k == VK_UNKNOWN && r->reason == shape_dim_reason)
+		return r;
+	if ((op == AST_OP_ADD || op == AST_OP_SUB) && r->k == VK_INT && r->u.i == 0 && l->k == VK_UNKNOWN &&
+	    l->reason == shape_dim_reason)
+		return l;
+	if (l->k == VK_STR && op == AST_OP_MOD)
+		return unknown_at(f, site, "string formatting is not followed");
+	if (f->mode == M_FWD && l->k == VK_UNKNOWN && r->k == VK_UNKNOWN)
+		return unknown_at(f, site, "an operation on values not known");
+	return unknown_at(f, site, l->k == VK_UNKNOWN && l->reason ? l->reason
+	                           : r->k == VK_UNKNOWN && r->reason ? r->reason : "an operation on values not known");
+}
+
+static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
+{
+	double x, y;
+
+	switch (op) {
+	case AST_CMP_IS:
+		if (l->k == VK_NONE || r->k == VK_NONE)
+			return l->k == r->k;
+		if (l->k == VK_BOOL && r->k == VK_BOOL)
+			return l->u.b == r->u.b;
+		if (l->k == VK_INST && r->k == VK_INST)
+			return l->u.inst == r->u.inst;
+		return -1;
+	case AST_CMP_ISNOT: {
+		int t = compare_known(AST_CMP_IS, l, r);
+
+		return t < 0 ? -1 : !t;
+	}
+	case AST_CMP_EQ: case AST_CMP_NOTEQ: {
+		int eq;
+
+		if (!value_is_known_scalar(l) || !value_is_known_scalar(r)) {
+			if ((l->k == VK_TUPLE || l->k == VK_LIST) && l->k == r->k)
+				eq = value_key_eq(l, r);
+			else
+				return -1;
+		} else if (as_num(l, &x) && as_num(r, &y)) {
+			eq = x == y;
+		} else {
+			eq = value_key_eq(l, r);
+		}
+		return op == AST_CMP_EQ ? eq : !eq;
+	}
+	case AST_CMP_LT: case AST_CMP_LTE: case AST_CMP_GT: case AST_CMP_GTE:
+		if (!as_num(l, &x) || !as_num(r, &y))
+			return -1;
+		return op == AST_CMP_LT ? x < y : op == AST_CMP_LTE ? x <= y : op == AST_CMP_GT ? x > y : x >= y;
+	case AST_CMP_IN: case AST_CMP_NOTIN: {
+		size_t i;
+		int found = 0, unk = 0;
+
+		if (r->k == VK_DICT) {
+			found = vdict_get(r->u.dict, l) != NULL;
+		} else if ((r->k == VK_LIST || r->k == VK_TUPLE) && !r->u.seq->unk_reason) {
+			for (i = 0; i < r->u.seq->n; i++) {
+				if (value_is_known_scalar(r->u.seq->items[i]) && value_is_known_scalar(l)) {
+					if (value_key_eq(r->u.seq->items[i], l))
+						found = 1;
+				} else {
+					unk = 1;
+				}
+			}
+			if (!found && unk)
+				return -1;
+		} else if (r->k == VK_STR && l->k == VK_STR) {
+			found = strstr(r->u.str.s, l->u.str.s) != NULL;
+		} else {
+			return -1;
+		}
+		if (!value_is_known_scalar(l) && r->k != VK_DICT)
+			return -1;
+		return op == AST_CMP_IN ? found : !found;
+	}
+	}
+	return -1;
+}
+
+static const char *cmp_dunder(enum ast_cmpop op)
+{
+	switch (op) {
+	case AST_CMP_EQ: return "eq";
+	case AST_CMP_NOTEQ: return "ne";
+	case AST_CMP_LT: return "lt";
+	case AST_CMP_LTE: return "le";
+	case AST_CMP_GT: return "gt";
+	case AST_CMP_GTE: return "ge";
+	default: return NULL;
+	}
+}
+
+static value_t *eval_compare(struct frame *f, const struct ast_Compare *c)
+{
+	struct interp *in = f->in;
+	value_t *l = eval(f, c->left);
+	int result = 1;
+	unsigned i;
+
+	for (i = 0; i < c->ops.n && i < c->comparators.n; i++) {
+		value_t *r = eval(f, c->comparators.items[i]);
+		enum ast_cmpop op = c->ops.items[i];
+		int t;
+
+		if ((is_tensorish(l) || is_tensorish(r)) && cmp_dunder(op)) {
+			int dev = is_tensorish(l) ? l->dev : DEV_UNKNOWN;
+			size_t mark = ev_mark(f);
+
+			if (is_tensorish(r) && r->dev > dev)
+				dev = r->dev;
+			emit_op(f, afmt(in, "Tensor.__%s__", cmp_dunder(op)), &c->h);
+			{
+				value_t *t2 = v_tensor_dev(in->a, dev, 0);
+
+				t2->shape = shape_binop(in->a, l, r);
+				t2->dt = DT_BOOL;
+				op_io(f, mark, (value_t *[]){ l, r }, 2, NULL, t2);
+				return t2;
+			}
+		}
+		t = compare_known(op, l, r);
+		if (t < 0)
+			return unknown_at(f, &c->h, l->k == VK_UNKNOWN && l->reason ? l->reason
+			                            : r->k == VK_UNKNOWN && r->reason ? r->reason
+			                            : "a comparison of values not known");
+		if (!t)
+			result = 0;
+		l = r;
+	}
+	return v_bool(in->a, result);
+}
+
+/* Evaluate call arguments, expanding *seq and **dict. */
+static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args, size_t *nargs,
+                      struct vdict **kw, int *unk_star)
+{
+	struct interp *in = f->in;
+	struct vseq *s = ast_arena_alloc(in->a, sizeof *s);
+	unsigned i;
+
+	*kw = NULL;
+	*unk_star = 0;
+	for (i = 0; i < c->args.n; i++) {
+		const struct ast_hdr *a = c->args.items[i];
+
+		if (AST_IS(a, Starred)) {
+			value_t *sv = eval(f, AST_AS(a, Starred)->value);
+			struct vseq *items = NULL;
+
+			if (!iter_items(f, sv, &items)) {
+				size_t k;
+
+				for (k = 0; k < items->n; k++)
+					vseq_push(in->a, s, items->items[k]);
+			} else if ((sv->k == VK_LIST || sv->k == VK_TUPLE)) {
+				size_t k;
+
+				for (k = 0; k < sv->u.seq->n; k++)
+					vseq_push(in->a, s, sv->u.seq->items[k]);
+				*unk_star = 1;
+				vseq_push(in->a, s, v_unknown(in->a, sv->u.seq->unk_expr, sv->u.seq->unk_reason));
+			} else {
+				*unk_star = 1;
+				vseq_push(in->a, s, v_unknown(in->a, text_of(f, a), "*args whose items are not known"));
+			}
+		} else {
+			vseq_push(in->a, s, eval(f, a));
+		}
+	}
+	for (i = 0; i < c->keywords.n; i++) {
+		const struct ast_keyword *k = AST_AS(c->keywords.items[i], keyword);
+		value_t *v = eval(f, k->value);
+
+		if (!*kw)
+			*kw = vdict_new(in->a);
+		if (k->arg) {
+			vdict_sets(in->a, *kw, k->arg, v);
+		} else if (v->k == VK_DICT) {
+			size_t j;
+
+			for (j = 0; j < v->u.dict->n; j++)
+				vdict_set(in->a, *kw, v->u.dict->keys[j], v->u.dict->vals[j]);
+		} else if (v->k == VK_INST && v->u.inst->attrs) {
+			/* **vars(cfg) / **cfg.__dict__ style */
+			size_t j;
+
+			for (j = 0; j < v->u.inst->attrs->n; j++)
+				vdict_set(in->a, *kw, v->u.inst->attrs->keys[j], v->u.inst->attrs->vals[j]);
+		} else {
+			*unk_star = 1;
+		}
+	}
+	*args = s->items;
+	*nargs = s->n;
+}
+
+static value_t *eval_call(struct frame *f, const struct ast_Call *c)
+{
+	value_t *fn = eval(f, c->func);
+	value_t **args;
+	size_t nargs;
+	struct vdict *kw;
+	int unk;
+
+	eval_args(f, c, &args, &nargs, &kw, &unk);
+	return call(f, fn, args, nargs, kw, &c->h);
+}
+
+static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
+{
+	struct interp *in = f->in;
+	value_t *obj = eval(f, s->value);
+	value_t *idx = eval(f, s->slice);
+	int ok;
+	long long i;
+
+	if (is_tensorish(obj)) {
+		size_t mark = ev_mark(f);
+
+		emit_op(f, "Tensor.__getitem__", &s->h);
+		/* x[mask] sizes its output from the data */
+		if (obj->dev == DEV_DEVICE && is_tensorish(idx) && f->mode != M_FWD)
+			sev(f, SEV_SYNC, "indexing with a tensor (boolean mask or index array)", &s->h);
+		{
+			value_t *t = v_tensor_dev(in->a, obj->dev, obj->pinned);
+
+			t->shape = shape_index(in->a, shape_of(obj), idx);
+			t->dt = obj->dt;
+			op_io(f, mark, (value_t *[]){ obj, idx }, 2, NULL, t);
+			return t;
+		}
+	}
+	switch (obj->k) {
+	case VK_LIST: case VK_TUPLE:
+		i = as_int(idx, &ok);
+		if (ok && !obj->u.seq->unk_reason) {
+			if (i < 0)
+				i += (long long)obj->u.seq->n;
+			if (i >= 0 && (size_t)i < obj->u.seq->n)
+				return obj->u.seq->items[i];
+		}
+		if (idx->k == VK_SLICE && !obj->u.seq->unk_reason) {
+			long long n = (long long)obj->u.seq->n, lo = 0, hi = n, k;
+			int ok1 = 1, ok2 = 1;
+			value_t *r;
+
+			if (idx->u.slice.lo->k != VK_NONE)
+				lo = as_int(idx->u.slice.lo, &ok1);
+			if (idx->u.slice.hi->k != VK_NONE)
+				hi = as_int(idx->u.slice.hi, &ok2);
+			if (ok1 && ok2 && idx->u.slice.step->k == VK_NONE) {
+				if (lo < 0) lo += n;
+				if (hi < 0) hi += n;
+				if (lo < 0) lo = 0;
+				if (hi > n) hi = n;
+				r = v_seq(in->a, obj->k, 0);
+				for (k = lo; k < hi; k++)
+					vseq_push(in->a, r->u.seq, obj->u.seq->items[k]);
+				return r;
+			}
+		}
+		break;
+	case VK_DICT: {
+		value_t *v = vdict_get(obj->u.dict, idx);
+
+		if (v)
+			return v;
+		if (value_is_known_scalar(idx))
+			return unknown_at(f, &s->h, afmt(in, "key %s is not in the mapping",
+			                                 value_repr(in->a, idx) ? value_repr(in->a, idx) : "?"));
+		break;
+	}
+	case VK_INST:
+		if (obj->u.inst->mod == VM_CONTAINER) {
+			struct vinst *m = obj->u.inst;
+			struct vinst *c = NULL;
+
+			i = as_int(idx, &ok);
+			if (ok && !vdict_gets(m->attrs, "__ecg_len_unknown__")) {
+				if (i < 0)
+					i += (long long)m->nchildren;
+				if (i >= 0 && (size_t)i < m->nchildren)
+					c = m->children[i].inst;
+			} else if (idx->k == VK_STR) {
+				c = vinst_child(m, idx->u.str.s);
+			}
+			if (c)
+				return mk_inst_value(in, c);
+		}
+		break;
+	case VK_EXT:
+		/* typing subscripts, torchvision.models.__dict__[name] */
+		if (idx->k == VK_STR && !strcmp(short_ext(obj->u.ext), "__dict__")) {
+			const char *base = obj->u.ext;
+			size_t n = strlen(base) - strlen(".__dict__");
+
+			return v_ext(in->a, afmt(in, "%.*s.%s", (int)n, base, idx->u.str.s));
+		}
+		return obj;
+	case VK_NS:
+		break;
+	default:
+		break;
+	}
+	return unknown_at(f, &s->h, idx->k == VK_UNKNOWN && idx->reason ? idx->reason
+	                            : obj->k == VK_UNKNOWN && obj->reason ? obj->reason : "an index ecg cannot follow");
+}
+
+/* Comprehensions: unrolled when the iterables are known. */
+struct comp_ctx {
+	const struct ast_list *gens;
+	const struct ast_hdr *elt, *key;
+	value_t *out;
+	int unknown;
+	const char *unk_expr, *unk_reason;
+};
+
+static void comp_loop(struct frame *f, struct comp_ctx *cc, unsigned gi)
+{
+	struct interp *in = f->in;
+	const struct ast_comprehension *g;
+	value_t *it;
+	struct vseq *items = NULL;
+	size_t i;
+	unsigned k;
+
+	if (gi == cc->gens->n) {
+		if (cc->key) {
+			value_t *kv = eval(f, cc->key);
+
+			vdict_set(in->a, cc->out->u.dict, kv, eval(f, cc->elt));
+		} else {
+			vseq_push(in->a, cc->out->u.seq, eval(f, cc->elt));
+		}
+		return;
+	}
+	g = AST_AS(cc->gens->items[gi], comprehension);
+	it = eval(f, g->iter);
+	if (iter_items(f, it, &items)) {
+		/* unknown: one representative pass */
+		value_t *why = iter_items(f, it, &items);
+
+		cc->unknown = 1;
+		cc->unk_expr = text_of(f, g->iter);
+		cc->unk_reason = why->reason ? why->reason : "an iterable whose items are not known";
+		assign(f, g->target, v_unknown(in->a, text_of(f, g->target), "an item of an iterable not known"));
+		comp_loop(f, cc, gi + 1);
+		return;
+	}
+	for (i = 0; i < items->n; i++) {
+		int keep = 1;
+
+		if (!budget(f))
+			return;
+		assign(f, g->target, items->items[i]);
+		for (k = 0; k < g->ifs.n; k++) {
+			int t = value_truth(eval(f, g->ifs.items[k]));
+
+			if (t == 0)
+				keep = 0;
+		}
+		if (keep)
+			comp_loop(f, cc, gi + 1);
+	}
+}
+
+static value_t *eval_comp(struct frame *f, const struct ast_hdr *e)
+{
+	struct interp *in = f->in;
+	struct comp_ctx cc;
+	struct frame cf = *f;
+
+	memset(&cc, 0, sizeof cc);
+	cf.locals = vdict_new(in->a);
+	cf.outer_comp = f;
+	cf.closure = NULL;
+	switch (e->kind) {
+	case AST_ListComp: cc.gens = &AST_AS(e, ListComp)->generators; cc.elt = AST_AS(e, ListComp)->elt; break;
+	case AST_SetComp: cc.gens = &AST_AS(e, SetComp)->generators; cc.elt = AST_AS(e, SetComp)->elt; break;
+	case AST_GeneratorExp: cc.gens = &AST_AS(e, GeneratorExp)->generators; cc.elt = AST_AS(e, GeneratorExp)->elt; break;
+	case AST_DictComp:
+		cc.gens = &AST_AS(e, DictComp)->generators;
+		cc.elt = AST_AS(e, DictComp)->value;
+		cc.key = AST_AS(e, DictComp)->key;
+		break;
+	default:
+		return unknown_at(f, e, "not a comprehension");
+	}
+	cc.out = cc.key ? v_dict(in->a) : v_seq(in->a, VK_LIST, 0);
+	comp_loop(&cf, &cc, 0);
+	if (!cc.key && cc.gens->n == 1 && !AST_AS(cc.gens->items[0], comprehension)->ifs.n) {
+		/* the length's provenance: range(n) -> n */
+		value_t *it = eval(&cf, AST_AS(cc.gens->items[0], comprehension)->iter);
+
+		if (it->k == VK_RANGE) {
+			cc.out->u.seq->len_expr = it->expr;
+			cc.out->u.seq->len_src = it->src;
+			cc.out->u.seq->len_via = it->via;
+		}
+	}
+	if (cc.unknown && !cc.key) {
+		cc.out->u.seq->unk_expr = cc.unk_expr;
+		cc.out->u.seq->unk_reason = cc.unk_reason;
+	}
+	return cc.out;
+}
+
+/* Formatting an instance of a repo class runs its __format__ / __str__ /
+ * __repr__ (a metric whose __format__ reads a device tensor with .item()
+ * is a sync in the log line): read it as a call.  `how` is 's', 'r' or 0
+ * (format(), an f-string without conversion). */
+void format_hook(struct frame *f, value_t *v, int how, const struct ast_hdr *site)
+{
+	static const char *const names_s[] = { "__str__", "__repr__", NULL };
+	static const char *const names_r[] = { "__repr__", NULL };
+	static const char *const names_f[] = { "__format__", "__str__", "__repr__", NULL };
+	const char *const *names = how == 's' ? names_s : how == 'r' || how == 'a' ? names_r : names_f;
+	struct vclass *owner = NULL;
+	value_t *m = NULL;
+	size_t i;
+
+	if (v->k != VK_INST || !v->u.inst->cls || v->u.inst->mod != VM_NONE)
+		return;
+	for (i = 0; names[i] && !m; i++) {
+		m = class_lookup(v->u.inst->cls, names[i], &owner);
+		if (m && m->k != VK_FUNC)
+			m = NULL;
+		if (m && !strcmp(names[i], "__format__")) {
+			value_t *spec = v_str(f->in->a, "");
+
+			(void)call_function(f, m->u.fn, v, &spec, 1, NULL, f->mode, f->ev, site);
+			return;
+		}
+	}
+	if (m)
+		(void)call_function(f, m->u.fn, v, NULL, 0, NULL, f->mode, f->ev, site);
+}
+
+static value_t *eval_fstring(struct frame *f, const struct ast_JoinedStr *js)
+{
+	struct interp *in = f->in;
+	buf_t b;
+	value_t *r;
+	unsigned i;
+
+	buf_init(&b);
+	for (i = 0; i < js->values.n; i++) {
+		const struct ast_hdr *p = js->values.items[i];
+		value_t *v;
+
+		if (AST_IS(p, Constant) && AST_AS(p, Constant)->value.kind == AST_CONST_STR) {
+			buf_add(&b, AST_AS(p, Constant)->value.s, AST_AS(p, Constant)->value.len);
+			continue;
+		}
+		if (!AST_IS(p, FormattedValue)) {
+			buf_free(&b);
+			return unknown_at(f, &js->h, "an f-string ecg cannot format");
+		}
+		v = eval(f, AST_AS(p, FormattedValue)->value);
+		if (v->k == VK_TENSOR && v->dev == DEV_DEVICE)
+			sev(f, SEV_SYNC, "f-string of a device tensor", AST_AS(p, FormattedValue)->value);
+		format_hook(f, v, AST_AS(p, FormattedValue)->conversion, AST_AS(p, FormattedValue)->value);
+		if (AST_AS(p, FormattedValue)->format_spec || AST_AS(p, FormattedValue)->conversion > 0 ||
+		    !(v->k == VK_STR || v->k == VK_INT)) {
+			/* read the other parts all the same: they may sync */
+			unsigned k;
+
+			for (k = i + 1; k < js->values.n; k++)
+				if (AST_IS(js->values.items[k], FormattedValue)) {
+					value_t *w = eval(f, AST_AS(js->values.items[k], FormattedValue)->value);
+
+					if (w->k == VK_TENSOR && w->dev == DEV_DEVICE)
+						sev(f, SEV_SYNC, "f-string of a device tensor",
+						    AST_AS(js->values.items[k], FormattedValue)->value);
+					format_hook(f, w, AST_AS(js->values.items[k], FormattedValue)->conversion,
+					            AST_AS(js->values.items[k], FormattedValue)->value);
+				}
+			buf_free(&b);
+			return unknown_at(f, &js->h, "an f-string of values not known");
+		}
+		if (v->k == VK_STR)
+			buf_add(&b, v->u.str.s, v->u.str.len);
+		else
+			buf_addf(&b, "%lld", v->u.i);
+	}
+	r = v_strn(in->a, b.buf, b.len);
+	buf_free(&b);
+	return r;
+}
+
+static value_t *eval_const(struct frame *f, const struct ast_Constant *c)
+{
+	struct interp *in = f->in;
+	value_t *v;
+
+	switch (c->value.kind) {
+	case AST_CONST_NONE: v = v_none(in->a); break;
+	case AST_CONST_TRUE: v = v_bool(in->a, 1); break;
+	case AST_CONST_FALSE: v = v_bool(in->a, 0); break;
+	case AST_CONST_INT:
+		v = c->value.big ? v_unknown(in->a, c->value.s, "an integer too large for ecg") : v_int(in->a, c->value.i);
+		break;
+	case AST_CONST_FLOAT: v = v_float(in->a, c->value.f); break;
+	case AST_CONST_STR: v = v_str_ref(in->a, c->value.s, c->value.len); break;   /* the tree outlives the run */
+	default: v = v_unknown(in->a, text_of(f, &c->h), "a constant ecg does not use"); break;
+	}
+	v->src = anchor_at(f, &c->h);
+	if (f->config_exec)
+		v->via = VIA_CONFIG_FILE;
+	return v;
+}
+
+value_t *eval(struct frame *f, const struct ast_hdr *e)
+{
+	struct interp *in = f->in;
+	value_t *v;
+	unsigned i;
+
+	if (!e)
+		return v_none(in->a);
+	if (!budget(f))
+		return unknown_at(f, e, "the analysis step budget ran out");
+	switch (e->kind) {
+	case AST_Constant:
+		return eval_const(f, AST_AS(e, Constant));
+	case AST_Name: {
+		const char *id = AST_AS(e, Name)->id;
+
+		v = lookup(f, id);
+		if (v)
+			return v;
+		return v_unknown(in->a, astr(in, id), "a name that is not defined where it is used");
+	}
+	case AST_Attribute: {
+		const struct ast_Attribute *a = AST_AS(e, Attribute);
+		value_t *obj = eval(f, a->value);
+
+		v = getattr_v(f, obj, a->attr, e);
+		if (v->k == VK_UNKNOWN && !v->expr)
+			v->expr = text_of(f, e);
+		if (value_is_known_scalar(v) && !v->expr) {
+			v = v_copy(in->a, v);
+			v->expr = text_of(f, e);
+		}
+		return v;
+	}
+	case AST_Call:
+		return eval_call(f, AST_AS(e, Call));
+	case AST_BinOp: {
+		const struct ast_BinOp *b = AST_AS(e, BinOp);
+
+		value_t *l = eval(f, b->left);   /* left first, as Python */
+		value_t *r = eval(f, b->right);
+
+		return binop(f, b->op, l, r, e, 0);
+	}
+	case AST_UnaryOp: {
+		const struct ast_UnaryOp *u = AST_AS(e, UnaryOp);
+		value_t *x = eval(f, u->operand);
+		int t;
+
+		if (is_tensorish(x)) {
+			if (u->op == AST_UNARY_USUB)
+				emit_op(f, "Tensor.__neg__", e);
+			else if (u->op == AST_UNARY_INVERT)
+				emit_op(f, "Tensor.__invert__", e);
+			if (u->op == AST_UNARY_NOT && x->dev == DEV_DEVICE)
+				sev(f, SEV_SYNC, afmt(in, "%s (the truth of a device tensor)", text_of(f, e)), e);
+			if (u->op == AST_UNARY_NOT)
+				return unknown_at(f, e, "the truth of a tensor at run time");
+			{
+				value_t *t2 = v_tensor_dev(in->a, x->dev, 0);
+
+				t2->shape = x->shape;
+				t2->dt = x->dt;
+				return t2;
+			}
+		}
+		switch (u->op) {
+		case AST_UNARY_NOT:
+			t = value_truth(x);
+			return t < 0 ? unknown_at(f, e, x->reason ? x->reason : "the truth of a value not known")
+			             : v_bool(in->a, !t);
+		case AST_UNARY_USUB:
+			if (x->k == VK_INT && x->u.i != LLONG_MIN)
+				return v_int(in->a, -x->u.i);
+			if (x->k == VK_FLOAT)
+				return v_float(in->a, -x->u.f);
+			break;
+		case AST_UNARY_UADD:
+			if (x->k == VK_INT || x->k == VK_FLOAT)
+				return x;
+			break;
+		case AST_UNARY_INVERT:
+			if (x->k == VK_INT)
+				return v_int(in->a, ~x->u.i);
+			break;
+		}
+		return unknown_at(f, e, x->reason ? x->reason : "an operation on a value not known");
+	}
+	case AST_BoolOp: {
+		const struct ast_BoolOp *b = AST_AS(e, BoolOp);
+		value_t *last = NULL;
+
+		for (i = 0; i < b->values.n; i++) {
+			int t;
+
+			last = eval(f, b->values.items[i]);
+			t = value_truth(last);
+			if (t < 0) {
+				/* evaluate the rest for their effects, result unknown */
+				for (i++; i < b->values.n; i++)
+					(void)eval(f, b->values.items[i]);
+				return unknown_at(f, e, last->reason ? last->reason : "the truth of a value not known");
+			}
+			if (b->op == AST_BOOL_AND ? !t : t)
+				return last;
+		}
+		return last ? last : v_none(in->a);
+	}
+	case AST_Compare:
+		return eval_compare(f, AST_AS(e, Compare));
+	case AST_IfExp: {
+		const struct ast_IfExp *x = AST_AS(e, IfExp);
+		int t = value_truth(eval(f, x->test));
+
+		if (t == 1)
+			return eval(f, x->body);
+		if (t == 0)
+			return eval(f, x->orelse);
+		{
+			value_t *a = eval(f, x->body), *b = eval(f, x->orelse);
+
+			if (is_tensorish(a) || is_tensorish(b))
+				return v_tensor(in->a);
+			if (value_key_eq(a, b))
+				return a;
+			return unknown_at(f, e, "a conditional expression whose condition is not known");
+		}
+	}
+	case AST_List: case AST_Tuple: case AST_Set: {
+		const struct ast_list *elts = e->kind == AST_List ? &AST_AS(e, List)->elts
+		                             : e->kind == AST_Tuple ? &AST_AS(e, Tuple)->elts : &AST_AS(e, Set)->elts;
+
+		v = v_seq(in->a, e->kind == AST_Tuple ? VK_TUPLE : VK_LIST, elts->n);
+		v->u.seq->born = f->loop_serial;
+		for (i = 0; i < elts->n; i++) {
+			const struct ast_hdr *x = elts->items[i];
+
+			if (AST_IS(x, Starred)) {
+				value_t *sv = eval(f, AST_AS(x, Starred)->value);
+				struct vseq *items;
+
+				if (!iter_items(f, sv, &items)) {
+					size_t k;
+
+					for (k = 0; k < items->n; k++)
+						vseq_push(in->a, v->u.seq, items->items[k]);
+				} else {
+					v->u.seq->unk_expr = text_of(f, x);
+					v->u.seq->unk_reason = "built from items not known";
+				}
+			} else {
+				vseq_push(in->a, v->u.seq, eval(f, x));
+			}
+		}
+		return v;
+	}
+	case AST_Dict: {
+		const struct ast_Dict *d = AST_AS(e, Dict);
+
+		v = v_dict(in->a);
+		for (i = 0; i < d->keys.n && i < d->values.n; i++) {
+			if (!d->keys.items[i]) {
+				value_t *m = eval(f, d->values.items[i]);
+				size_t k;
+
+				if (m->k == VK_DICT)
+					for (k = 0; k < m->u.dict->n; k++)
+						vdict_set(in->a, v->u.dict, m->u.dict->keys[k], m->u.dict->vals[k]);
+				continue;
+			}
+			{
+				value_t *k = eval(f, d->keys.items[i]);
+				value_t *x = eval(f, d->values.items[i]);
+
+				vdict_set(in->a, v->u.dict, k, x);
+			}
+		}
+		return v;
+	}
+	case AST_ListComp: case AST_SetComp: case AST_DictComp: case AST_GeneratorExp:
+		return eval_comp(f, e);
+	case AST_Subscript:
+		return eval_subscript(f, AST_AS(e, Subscript));
+	case AST_Slice: {
+		const struct ast_Slice *s = AST_AS(e, Slice);
+
+		v = ast_arena_alloc(in->a, sizeof *v);
+		v->k = VK_SLICE;
+		v->u.slice.lo = s->lower ? eval(f, s->lower) : v_none(in->a);
+		v->u.slice.hi = s->upper ? eval(f, s->upper) : v_none(in->a);
+		v->u.slice.step = s->step ? eval(f, s->step) : v_none(in->a);
+		return v;
+	}
+	case AST_Lambda:
+		return make_function(f, e, "<lambda>");
+	case AST_JoinedStr:
+		return eval_fstring(f, AST_AS(e, JoinedStr));
+	case AST_NamedExpr: {
+		const struct ast_NamedExpr *n = AST_AS(e, NamedExpr);
+
+		v = eval(f, n->value);
+		assign(f, n->target, v);
+		return v;
+	}
+	case AST_Starred:
+		return eval(f, AST_AS(e, Starred)->value);
+	case AST_Await:
+		return eval(f, AST_AS(e, Await)->value);
+	default:
+		return unknown_at(f, e, "an expression ecg does not evaluate");
+	}
+}

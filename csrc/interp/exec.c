@@ -1,0 +1,901 @@
+/* interp/exec.c - statements
+ *
+ * exec_stmt() runs one statement and says how control leaves it (enum
+ * flow); exec_block() runs a body.  Loops run until their first iteration
+ * has done what the mode looks for (job: called a model; forward: read
+ * once per group of identical children, with a repeat count); an `if` on
+ * an undecided condition runs both branches and merges what they bound
+ * (merge_branches).  assign() binds targets, unpacking as Python does.
+ */
+#include "config.h"
+
+#include "internal.h"
+
+static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct vseq *items, const value_t *range);
+
+/* ------------------------------------------------------------------ statements */
+
+void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
+{
+	struct interp *in = f->in;
+	unsigned i;
+
+	switch (t->kind) {
+	case AST_Name:
+		scope_bind(f, AST_AS(t, Name)->id, v);
+		return;
+	case AST_Attribute: {
+		const struct ast_Attribute *a = AST_AS(t, Attribute);
+
+		set_attr(f, eval(f, a->value), a->attr, v);
+		return;
+	}
+	case AST_Subscript: {
+		const struct ast_Subscript *s = AST_AS(t, Subscript);
+		value_t *obj = eval(f, s->value), *idx = eval(f, s->slice);
+		int ok;
+		long long k;
+
+		if (is_tensorish(obj)) {
+			emit_op(f, "Tensor.__setitem__", t);
+		} else if (obj->k == VK_DICT) {
+			vdict_set(in->a, obj->u.dict, idx, v);
+		} else if (obj->k == VK_LIST) {
+			k = as_int(idx, &ok);
+			if (ok && k < 0)
+				k += (long long)obj->u.seq->n;
+			if (ok && k >= 0 && (size_t)k < obj->u.seq->n)
+				obj->u.seq->items[k] = v;
+		} else if (obj->k == VK_INST && obj->u.inst->mod == VM_CONTAINER && v->k == VK_INST) {
+			if (idx->k == VK_STR)
+				vinst_add_child(in->a, obj->u.inst, idx->u.str.s, v->u.inst);
+		}
+		return;
+	}
+	case AST_Tuple: case AST_List: {
+		const struct ast_list *elts = t->kind == AST_Tuple ? &AST_AS(t, Tuple)->elts : &AST_AS(t, List)->elts;
+		struct vseq *items = NULL;
+		int star = -1;
+
+		for (i = 0; i < elts->n; i++)
+			if (AST_IS(elts->items[i], Starred))
+				star = (int)i;
+		if ((v->k == VK_TUPLE || v->k == VK_LIST) && !iter_items(f, v, &items) &&
+		    (star >= 0 ? items->n + 1 >= elts->n : items->n == elts->n)) {
+			size_t after = star >= 0 ? elts->n - (size_t)star - 1 : 0;
+
+			for (i = 0; i < elts->n; i++) {
+				if ((int)i == star) {
+					value_t *rest = v_seq(in->a, VK_LIST, 0);
+					size_t k;
+
+					for (k = i; k < items->n - after; k++)
+						vseq_push(in->a, rest->u.seq, items->items[k]);
+					assign(f, AST_AS(elts->items[i], Starred)->value, rest);
+				} else if (star >= 0 && (int)i > star) {
+					assign(f, elts->items[i], items->items[items->n - (elts->n - i)]);
+				} else {
+					assign(f, elts->items[i], items->items[i]);
+				}
+			}
+			return;
+		}
+		/* a tensor unpacks into tensors; anything else into unknowns */
+		for (i = 0; i < elts->n; i++) {
+			const struct ast_hdr *x = elts->items[i];
+
+			if (AST_IS(x, Starred))
+				x = AST_AS(x, Starred)->value;
+			if (is_tensorish(v)) {
+				/* rows of the tensor: its shape without dim 0 */
+				value_t *row = v_tensor_dev(in->a, v->dev, v->pinned);
+				const struct vshape *s = shape_of(v);
+
+				if (s && s->nd >= 1 && s->n[0] == (long long)elts->n)
+					row->shape = shape_index(in->a, s, v_int(in->a, 0));
+				row->dt = v->dt;
+				assign(f, x, row);
+			} else {
+				assign(f, x, v_unknown(in->a, text_of(f, x), v->reason ? v->reason : "unpacked from a value not known"));
+			}
+		}
+		return;
+	}
+	case AST_Starred:
+		assign(f, AST_AS(t, Starred)->value, v);
+		return;
+	default:
+		return;
+	}
+}
+
+/* ECG_TRACE_SHAPES=1 (a development aid): every assignment's value kind
+ * and shape on stderr, "file:line: kind [dims]". */
+static void trace_shape(struct frame *f, const struct ast_hdr *st, const value_t *v)
+{
+	const struct vshape *s = shape_of(v);
+	unsigned i;
+
+	fprintf(stderr, "shape %s:%d: k=%d dt=%d", f->file ? f->file->path : "?", st->line, (int)v->k, (int)v->dt);
+	if (v->k == VK_TUPLE || v->k == VK_LIST)
+		fprintf(stderr, " len=%zu%s", v->u.seq->n, v->u.seq->unk_reason ? "?" : "");
+	if (s) {
+		fputs(" [", stderr);
+		for (i = 0; i < s->nd; i++) {
+			if (s->n[i] >= 0)
+				fprintf(stderr, "%s%lld", i ? ", " : "", s->n[i]);
+			else
+				fprintf(stderr, "%s%s", i ? ", " : "", s->sym[i] ? s->sym[i] : "?");
+		}
+		fputc(']', stderr);
+	} else if (v->k == VK_UNKNOWN) {
+		fprintf(stderr, " (%s)", v->reason ? v->reason : "");
+	}
+	fputc('\n', stderr);
+}
+
+/* A plain name or a chain of attributes of one: reading it runs nothing. */
+static int is_pure_ref(const struct ast_hdr *e, int depth)
+{
+	if (depth > 8)
+		return 0;
+	if (AST_IS(e, Name))
+		return 1;
+	return AST_IS(e, Attribute) && is_pure_ref(AST_AS(e, Attribute)->value, depth + 1);
+}
+
+/* `B, T, C = x.size()` (or x.shape) names x's dims: where a dim of x is
+ * not known, it takes the name the code gives it, and every shape built
+ * from it later says "B" or "T". */
+static void name_dims(struct frame *f, const struct ast_hdr *target, const struct ast_hdr *value)
+{
+	const struct ast_list *elts;
+	const struct ast_hdr *x = NULL;
+	const char *names[VSHAPE_MAX];
+	const struct vshape *s;
+	value_t *obj;
+	size_t i;
+
+	if (AST_IS(target, Tuple))
+		elts = &AST_AS(target, Tuple)->elts;
+	else if (AST_IS(target, List))
+		elts = &AST_AS(target, List)->elts;
+	else
+		return;
+	if (!elts->n || elts->n > VSHAPE_MAX)
+		return;
+	if (AST_IS(value, Attribute) && !strcmp(AST_AS(value, Attribute)->attr, "shape"))
+		x = AST_AS(value, Attribute)->value;
+	else if (AST_IS(value, Call) && !AST_AS(value, Call)->args.n && !AST_AS(value, Call)->keywords.n &&
+	         AST_IS(AST_AS(value, Call)->func, Attribute) &&
+	         !strcmp(AST_AS(AST_AS(value, Call)->func, Attribute)->attr, "size"))
+		x = AST_AS(AST_AS(value, Call)->func, Attribute)->value;
+	if (!x || !is_pure_ref(x, 0))
+		return;
+	for (i = 0; i < elts->n; i++) {
+		const struct ast_hdr *t = elts->items[i];
+
+		if (!AST_IS(t, Name))
+			return;         /* *rest and the like: the rank is not known */
+		/* `_`: the dim is still x's dim i, and says so */
+		names[i] = strcmp(AST_AS(t, Name)->id, "_") ? AST_AS(t, Name)->id
+		           : AST_IS(x, Name) ? afmt(f->in, "%s.shape[%zu]", AST_AS(x, Name)->id, i) : NULL;
+	}
+	obj = eval(f, x);
+	if (obj->k != VK_TENSOR)
+		return;
+	s = shape_named(f->in->a, obj->shape, names, (unsigned)elts->n);
+	if (s)
+		obj->shape = s;
+}
+
+/* A loop body under repeat: forward mode records the multiplier. */
+static enum flow run_body_once(struct frame *f, const struct ast_list *body, long long n, const char *expr,
+                               const char *src, int via, const char *reason)
+{
+	long long om = f->mult.n;
+	const char *oe = f->mult.expr, *os = f->mult.src, *orr = f->mult.reason;
+	int ov = f->mult.via;
+	unsigned ol = f->loop_serial;
+	enum flow fl;
+
+	if (n < 0 || om < 0) {
+		f->mult.n = -1;
+		f->mult.reason = reason ? reason : orr;
+	} else if (n > 0 && om > LLONG_MAX / n) {
+		f->mult.n = -1;
+		f->mult.reason = "a repeat count too large to hold";
+	} else {
+		f->mult.n = om * n;
+	}
+	if (n != 1) {
+		f->mult.expr = om != 1 && oe ? afmt(f->in, "%s * %s", oe, expr ? expr : "?") : expr;
+		f->mult.src = src;
+		f->mult.via = via;
+		f->loop_serial = ++f->in->loop_serials;
+	}
+	fl = exec_block(f, body);
+	f->loop_serial = ol;
+	f->mult.n = om;
+	f->mult.expr = oe;
+	f->mult.src = os;
+	f->mult.via = ov;
+	f->mult.reason = orr;
+	return fl == FL_BREAK || fl == FL_CONTINUE ? FL_NORMAL : fl;
+}
+
+static enum flow exec_for(struct frame *f, const struct ast_For *s)
+{
+	struct interp *in = f->in;
+	value_t *it = eval(f, s->iter);
+	struct vseq *items = NULL;
+	value_t *why;
+	size_t i;
+
+	if (f->mode == M_FWD) {
+		const char *expr = text_of(f, s->iter);
+
+		/* a container of modules: one pass per group of identical children */
+		if (it->k == VK_INST && it->u.inst->mod == VM_CONTAINER && it->u.inst->nchildren) {
+			struct vinst *m = it->u.inst;
+			value_t *unk = vdict_gets(m->attrs, "__ecg_len_unknown__");
+			size_t *starts, ng = container_groups(in, m, &starts), g;
+			enum flow fl = FL_NORMAL;
+
+			value_t *le = vdict_gets(m->attrs, "__ecg_len_expr__");
+			value_t *ls = vdict_gets(m->attrs, "__ecg_len_src__");
+			value_t *lv = vdict_gets(m->attrs, "__ecg_len_via__");
+			const char *lexpr = le ? le->u.str.s : afmt(in, "len(%s)", expr);
+			const char *lsrc = ls ? ls->u.str.s : m->constructed_at;
+
+			for (g = 0; g < ng && fl != FL_RETURN && fl != FL_RAISE; g++) {
+				struct vinst *rep = m->children[starts[g]].inst;
+				size_t lo = starts[g], hi = starts[g + 1];
+
+				value_t *item = m->ext && !strcmp(m->ext, "torch.nn.ModuleDict")
+				                ? v_str(in->a, m->children[lo].name) : mk_inst_value(in, rep);
+
+				if (vdict_gets(m->attrs, "__enumerate__")) {
+					value_t *pair = v_seq(in->a, VK_TUPLE, 2);
+
+					vseq_push(in->a, pair->u.seq, hi - lo == 1 ? v_int(in->a, (long long)lo)
+					                                      : v_unknown(in->a, "the index", "the loop counter"));
+					vseq_push(in->a, pair->u.seq, item);
+					item = pair;
+				}
+				assign(f, s->target, item);
+				fl = run_body_once(f, &s->body, unk ? -1 : (long long)(hi - lo),
+				                   ng == 1 ? lexpr : afmt(in, "children %zu..%zu of %s", lo, hi - 1, expr),
+				                   lsrc, ls && lv && lv->k == VK_INT ? (int)lv->u.i : VIA_DEFAULT,
+				                   unk ? (unk->reason ? unk->reason : "the container's length is not known") : NULL);
+			}
+			free(starts);
+			return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
+		}
+		/* range(n) with n known: n iterations, however many (the body is
+		 * read once either way) */
+		if (it->k == VK_RANGE && range_len(it) > MAX_UNROLL) {
+			assign(f, s->target, v_unknown(in->a, text_of(f, s->target), "the loop variable"));
+			return run_body_once(f, &s->body, range_len(it), it->expr ? it->expr : expr, it->src, it->via, NULL);
+		}
+		/* range(n), n <= MAX_UNROLL: the same, without making the n
+		 * items (only the first and the count are used below; making
+		 * them cost ~7 MB a loop, and a fuzzed job of nested loops 3.7
+		 * GB) */
+		if (it->k == VK_RANGE) {
+			long long n = range_len(it);
+
+			if (n <= 0)
+				return FL_NORMAL;
+			assign(f, s->target, n == 1 ? v_int(in->a, it->u.range.start)
+			                    : v_unknown(in->a, text_of(f, s->target), "the loop variable"));
+			return run_body_once(f, &s->body, n, it->expr ? it->expr : afmt(in, "len(%s)", expr),
+			                     it->src, it->via, NULL);
+		}
+		/* enumerate/zip over a container: the same, with the index unknown */
+		why = iter_items(f, it, &items);
+		if (!why && items && it->k != VK_RANGE && items->n <= MAX_FWD_UNROLL) {
+			/* zip(self.layers, self.windows), enumerate(...), a list:
+			 * each iteration is read with its own items; the module
+			 * tree merges what repeats at the same call site */
+			for (i = 0; i < items->n; i++) {
+				enum flow fl;
+
+				assign(f, s->target, items->items[i]);
+				fl = exec_block(f, &s->body);
+				if (fl == FL_BREAK)
+					break;
+				if (fl == FL_RETURN || fl == FL_RAISE)
+					return fl;
+			}
+			return FL_NORMAL;
+		}
+		if (!why && items) {
+			long long n = (long long)items->n;
+
+			/* items of equal kind: one pass with the first */
+			if (n == 0)
+				return FL_NORMAL;
+			assign(f, s->target, n == 1 ? items->items[0]
+			                    : items->items[0]->k == VK_INST ? items->items[0]
+			                    : v_unknown(in->a, text_of(f, s->target), "the loop variable"));
+			return run_body_once(f, &s->body, n, it->k == VK_RANGE && it->expr ? it->expr : afmt(in, "len(%s)", expr),
+			                     it->src, it->via, NULL);
+		}
+		assign(f, s->target, v_unknown(in->a, text_of(f, s->target), "the loop variable"));
+		return run_body_once(f, &s->body, -1, expr, NULL, VIA_DEFAULT,
+		                     afmt(in, "the trip count of `for ... in %s` is not known%s%s", expr,
+		                          why && why->reason ? ": " : "", why && why->reason ? why->reason : ""));
+	}
+	/* A range is iterated without making its items first: a loop that
+	 * stops after one iteration (below) would otherwise have made up to
+	 * MAX_UNROLL of them (~7 MB), again at each of its executions. */
+	if (it->k == VK_RANGE && range_len(it) <= MAX_UNROLL) {
+		why = NULL;
+		items = NULL;
+	} else
+		why = iter_items(f, it, &items);
+	if (why) {
+		/* read the body once; lists built in it have an unknown length */
+		const char *omr = f->mult.reason, *ome = f->mult.expr;
+		enum flow fl;
+		const struct jctx *ojc = f->jc;
+		const char *ol = f->loop_anchor;
+		int from_loader = is_loader(it);
+		struct jctx *lj;
+
+		lj = (struct jctx *)jc_push(f, JC_LOOP, anchor_at(f, &s->h), afmt_memo(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)));
+		f->jc = lj;
+		if (from_loader) {
+			value_t *batch = loader_batch(f, it->u.inst, afmt_memo(in, "for ... in %s", text_of(f, s->iter), NULL), &s->h);
+
+			f->mult.reason = afmt_memo(in, "built in a loop over %s, whose length is not known", text_of(f, s->iter), NULL);
+			f->mult.expr = text_of(f, s->iter);
+			if (vdict_gets(it->u.inst->attrs, "__enumerate__")) {
+				value_t *pair = v_seq(in->a, VK_TUPLE, 2);
+
+				vseq_push(in->a, pair->u.seq, v_unknown(in->a, "the batch index", "a loop counter"));
+				vseq_push(in->a, pair->u.seq, batch);
+				batch = pair;
+			}
+			assign(f, s->target, batch);
+			f->loop_anchor = lj->anchor;
+			fl = exec_block(f, &s->body);
+			f->loop_anchor = ol;
+			f->mult.reason = omr;
+			f->mult.expr = ome;
+			f->jc = ojc;
+			return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
+		}
+
+		f->mult.reason = afmt_memo(in, "built in a loop over %s, whose length is not known", text_of(f, s->iter), NULL);
+		f->mult.expr = text_of(f, s->iter);
+		f->loop_anchor = anchor_at(f, &s->h);
+		if (is_gen_value(it))
+			/* a repo generator: each item is what its first yield gives */
+			assign(f, s->target, gen_next(f, it->u.inst, &s->h));
+		else if ((it->k == VK_LIST || it->k == VK_TUPLE) && it->u.seq->unk_reason && it->u.seq->n >= 1)
+			/* a sequence of unknown length: its representative item */
+			assign(f, s->target, it->u.seq->items[0]);
+		else
+			assign(f, s->target, v_unknown(in->a, text_of(f, s->target), why->reason ? why->reason : "the loop variable"));
+		fl = exec_block(f, &s->body);
+		f->loop_anchor = ol;
+		f->mult.reason = omr;
+		f->mult.expr = ome;
+		f->jc = ojc;
+		return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
+	}
+	{
+		/* a known iterable: its trip count is known too */
+		struct jctx *lj = (struct jctx *)jc_push(f, JC_LOOP, anchor_at(f, &s->h),
+		                                         afmt_memo(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)));
+		const struct jctx *ojc = f->jc;
+		enum flow fl = FL_NORMAL;
+
+		lj->trips = items ? (long long)items->n : range_len(it);
+		if (it->k == VK_RANGE && it->expr)
+			lj->period_expr = it->expr;     /* for a loop: the trip count's expression */
+		f->jc = lj;
+		fl = exec_for_items(f, s, items, items ? NULL : it);
+		f->jc = ojc;
+		return fl;
+	}
+}
+
+/* The loop over items->items, or (items NULL) over the values of `range`,
+ * made one at a time. */
+static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct vseq *items, const value_t *range)
+{
+	struct interp *in = f->in;
+	size_t i, n = items ? items->n : (size_t)(range_len(range) > 0 ? range_len(range) : 0);
+
+	for (i = 0; i < n; i++) {
+		long long before = in->job_events;
+		size_t sev_before = in->nsev;
+		enum flow fl;
+		const char *ol = f->loop_anchor;
+
+		if (!budget(f))
+			break;
+		assign(f, s->target, items ? items->items[i]
+		                     : v_int(in->a, (long long)((__int128)range->u.range.start +
+		                                                (__int128)i * range->u.range.step)));
+		f->loop_anchor = anchor_at(f, &s->h);
+		fl = exec_block(f, &s->body);
+		f->loop_anchor = ol;
+		if (fl == FL_BREAK)
+			break;
+		if (fl == FL_RETURN || fl == FL_RAISE)
+			return fl;
+		/* a training or serving loop: one iteration says what it does;
+		 * so does any loop whose body copies, syncs, talks to other
+		 * ranks or loads data -- the schedule records it once, with the
+		 * loop around it, not once per iteration */
+		if (in->job_events != before || (f->mode != M_FWD && runtime_events(in, sev_before)))
+			break;
+	}
+	if (s->orelse.n)
+		return exec_block(f, &s->orelse);
+	return FL_NORMAL;
+}
+
+static void dict_save(struct interp *in, const struct vdict *d, struct vdict *out)
+{
+	out->n = d->n;
+	out->alloc = d->n;
+	out->a = in->a;
+	out->ix = NULL;
+	out->keys = ast_arena_alloc(in->a, (d->n + 1) * sizeof *out->keys);
+	out->vals = ast_arena_alloc(in->a, (d->n + 1) * sizeof *out->vals);
+	if (d->n) {
+		memcpy(out->keys, d->keys, d->n * sizeof *out->keys);
+		memcpy(out->vals, d->vals, d->n * sizeof *out->vals);
+	}
+}
+
+/* d becomes a copy of from (a dict_save() or a merge of them: no key
+ * twice), in place. */
+static void dict_restore(struct interp *in, struct vdict *d, const struct vdict *from)
+{
+	if (d->alloc < from->n) {
+		size_t na = from->n < 8 ? 8 : from->n;
+
+		d->keys = ast_arena_alloc(in->a, na * sizeof *d->keys);
+		d->vals = ast_arena_alloc(in->a, na * sizeof *d->vals);
+		d->alloc = na;
+	}
+	if (from->n) {
+		memcpy(d->keys, from->keys, from->n * sizeof *d->keys);
+		memcpy(d->vals, from->vals, from->n * sizeof *d->vals);
+	}
+	d->n = from->n;
+	vdict_truncated(d);   /* its positions are other keys now */
+}
+
+/* After both paths of an undecided `if`: d holds the else path's names.
+ * A name both paths left alike keeps its value; tensors stay tensors; a
+ * module built on one path is kept (it is conditional, and says so); any
+ * other difference is unknown, depending on the condition (cond: its
+ * text_of(), interned). */
+static void merge_branches(struct frame *f, struct vdict *d, const struct vdict *before,
+                           const struct vdict *body, const char *cond)
+{
+	struct interp *in = f->in;
+	struct vdict merged;
+	size_t i, p = 0, lim = before->n;
+
+	/* The names bound before the `if` keep their places (and key
+	 * objects) on both paths, unless one deleted a name: over that
+	 * common prefix the three dicts are read by position, not looked up
+	 * (a module's few hundred names, at every undecided `if`). */
+	if (body->n < lim)
+		lim = body->n;
+	if (d->n < lim)
+		lim = d->n;
+	while (p < lim && body->keys[p] == before->keys[p] && d->keys[p] == before->keys[p])
+		p++;
+	dict_save(in, d, &merged);
+	for (i = 0; i < p; i++)
+		if (!merged.vals[i])
+			merged.vals[i] = body->vals[i];
+	for (i = p; i < body->n; i++)
+		if (!vdict_get(&merged, body->keys[i]))
+			vdict_set(in->a, &merged, body->keys[i], body->vals[i]);
+	for (i = 0; i < merged.n; i++) {
+		value_t *k = merged.keys[i];
+		value_t *a, *b, *o;
+		value_t *r;
+
+		if (i < p) {
+			a = body->vals[i];
+			b = d->vals[i];
+			o = before->vals[i];
+		} else {
+			a = vdict_get(body, k);
+			b = vdict_get(d, k);
+			o = vdict_get(before, k);
+		}
+
+		if (!a)
+			a = o;
+		if (!b)
+			b = o;
+		if (a == b || (a && b && value_is_known_scalar(a) && value_key_eq(a, b)))
+			continue;
+		if (a && b && a->k == VK_TENSOR && b->k == VK_TENSOR) {
+			r = v_tensor_dev(in->a, a->dev > b->dev ? a->dev : b->dev, a->pinned && b->pinned);
+			r->shape = shape_join(in->a, a->shape, b->shape);
+		} else if (a && a->k == VK_INST && a->u.inst->mod != VM_NONE) {
+			r = a;
+		} else if (b && b->k == VK_INST && b->u.inst->mod != VM_NONE) {
+			r = b;
+		} else if (!a || !b) {
+			r = a ? a : b;      /* bound on one path only: it exists if that path ran */
+		} else {
+			r = v_unknown(in->a, k->k == VK_STR ? k->u.str.s : NULL,
+			              afmt_memo(in, "depends on `%s`, which is not decided here", cond, NULL));
+		}
+		merged.vals[i] = r;
+	}
+	dict_restore(in, d, &merged);
+}
+
+static enum flow exec_if(struct frame *f, const struct ast_If *s)
+{
+	value_t *tv = eval(f, s->test);
+	int t = value_truth(tv);
+	const char *oc = f->cond.text;
+	int ot = f->cond.taken;
+	enum flow fl, fl2;
+	const char *text;
+
+	if (is_tensorish(tv)) {
+		if (tv->dev == DEV_DEVICE)
+			sev(f, SEV_SYNC, afmt(f->in, "if %s (a branch on a device tensor)", text_of(f, s->test)), &s->h);
+		t = -1;
+	}
+	text = text_of(f, s->test);
+	/* `if it % N == 0` in job code: periodic.  ecg reads one iteration;
+	 * when `it` there skips the guard, the guarded code is still read (a
+	 * constructor's `if i % 2 == 0` keeps its meaning: it is not job code) */
+	if (f->mode != M_FWD && find_modulo(s->test, 0)) {
+		const struct jctx *ojc = f->jc;
+		enum flow gfl;
+
+		if (t == 1 || (t == 0 && !f->cls && f->loop_anchor)) {
+			f->jc = guard_ctx(f, s->test, text);
+			gfl = exec_block(f, &s->body);
+			f->jc = ojc;
+			if (t == 1)
+				return gfl;
+			/* t == 0: the else branch runs on the other iterations */
+			return exec_block(f, &s->orelse);
+		}
+	}
+	if (!f->locals && f->globals == f->in->entry_ns && !f->in->ev.main_guard && strstr(text, "__name__") &&
+	    strstr(text, "__main__"))
+		f->in->ev.main_guard = anchor_at(f, &s->h);
+	if (t == 1 || t == 0) {
+		if (f->mode == M_FWD) {
+			f->cond.text = t ? text : afmt_memo(f->in, "not (%s)", text, NULL);
+			f->cond.taken = 1;
+		}
+		fl = exec_block(f, t ? &s->body : &s->orelse);
+		f->cond.text = oc;
+		f->cond.taken = ot;
+		return fl;
+	}
+	f->cond.text = text;
+	f->cond.taken = -1;
+	{
+		const struct jctx *ojc = f->jc;
+		struct vdict *d = f->locals ? f->locals : f->globals->dict;
+		struct vdict snap, after_body;
+
+		/* Each branch starts from the same names; afterwards a name
+		 * bound differently on the two paths is what the condition
+		 * decides (see merge_branches). */
+		dict_save(f->in, d, &snap);
+		if (f->mode != M_FWD)
+			f->jc = guard_ctx(f, s->test, text);
+		fl = exec_block(f, &s->body);
+		dict_save(f->in, d, &after_body);
+		dict_restore(f->in, d, &snap);
+		if (f->mode != M_FWD)
+			f->jc = jc_push(f, JC_COND, anchor_at(f, &s->h), afmt_memo(f->in, "not (%s)", text, NULL));
+		f->cond.text = afmt_memo(f->in, "not (%s)", text, NULL);
+		fl2 = exec_block(f, &s->orelse);
+		f->jc = ojc;
+		if (fl == FL_RETURN || fl == FL_RAISE)
+			;                                     /* only the else path goes on */
+		else if (fl2 == FL_RETURN || fl2 == FL_RAISE)
+			dict_restore(f->in, d, &after_body);  /* only the body's */
+		else
+			merge_branches(f, d, &snap, &after_body, text);
+	}
+	f->cond.text = oc;
+	f->cond.taken = ot;
+	/* both paths end the block only if both do */
+	if (fl == FL_RETURN && fl2 == FL_RETURN)
+		return FL_RETURN;
+	if ((fl == FL_RAISE || fl == FL_RETURN) && (fl2 == FL_RAISE || fl2 == FL_RETURN))
+		return fl == FL_RETURN ? FL_RETURN : fl2;
+	return FL_NORMAL;
+}
+
+/* def and async def: the function bound to its name after its decorators
+ * (torch and web-framework ones read by decorator_hooks(), then those of
+ * the repository run, innermost first). */
+static enum flow exec_funcdef(struct frame *f, const struct ast_hdr *st)
+{
+	unsigned i;
+	const char *name = st->kind == AST_FunctionDef ? AST_AS(st, FunctionDef)->name
+	                                                : AST_AS(st, AsyncFunctionDef)->name;
+	const struct ast_list *decos = st->kind == AST_FunctionDef ? &AST_AS(st, FunctionDef)->decorator_list
+	                                                           : &AST_AS(st, AsyncFunctionDef)->decorator_list;
+	value_t *fv = make_function(f, st, name);
+
+	for (i = 0; i < decos->n; i++) {
+		const struct ast_hdr *d = decos->items[i];
+
+		decorator_hooks(f, fv, st, d);
+		if (AST_IS(d, Name)) {
+			const char *dn = AST_AS(d, Name)->id;
+
+			if (!strcmp(dn, "staticmethod"))
+				fv->u.fn->is_static = 1;
+			else if (!strcmp(dn, "classmethod"))
+				fv->u.fn->is_classmethod = 1;
+			else if (!strcmp(dn, "property"))
+				fv->u.fn->is_property = 1;
+		}
+	}
+	/* Decorators written in the repository run, innermost first, as
+	 * Python runs them: @register_model fills a registry.  What one
+	 * returns is the function's value if it is a function; anything
+	 * else keeps the function itself (a wrapper ecg cannot see into
+	 * still calls it). */
+	{
+		value_t *cur = fv;
+		unsigned k;
+
+		for (k = decos->n; k-- > 0;) {
+			value_t *dv = eval(f, decos->items[k]);
+			value_t *r;
+
+			if (dv->k != VK_FUNC && dv->k != VK_BOUND)
+				continue;
+			r = call(f, dv, &cur, 1, NULL, decos->items[k]);
+			if (r->k == VK_FUNC || r->k == VK_BOUND)
+				cur = r;
+		}
+		scope_bind(f, name, cur);
+	}
+	return FL_NORMAL;
+}
+
+/* with and async with: each item's value bound, the job context it opens
+ * (with_jctx()) around the body. */
+static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
+{
+	struct interp *in = f->in;
+	unsigned i;
+	const struct ast_With *w = (const struct ast_With *)st;
+	int ng = 0;
+	enum flow fl;
+	const struct jctx *ojc = f->jc, *pushed = NULL;
+
+	for (i = 0; i < w->items.n; i++) {
+		const struct ast_withitem *wi = AST_AS(w->items.items[i], withitem);
+		value_t *cv = eval(f, wi->context_expr);
+
+		pushed = with_jctx(f, st, wi, cv, &ng);
+		if (pushed) {
+			f->jc = pushed;
+			pushed = NULL;
+		}
+		if (wi->optional_vars)
+			assign(f, wi->optional_vars, cv->k == VK_INST ? cv
+			       : v_unknown(in->a, text_of(f, wi->optional_vars), "a context manager's value"));
+	}
+	f->no_grad += ng;
+	fl = exec_block(f, &w->body);
+	f->no_grad -= ng;
+	f->jc = ojc;
+	return fl;
+}
+
+static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
+{
+	struct interp *in = f->in;
+	unsigned i;
+
+	if (!budget(f))
+		return FL_RAISE;
+	switch (st->kind) {
+	case AST_Expr:
+		/* a lifespan's `yield`: what follows runs at shutdown */
+		if (in->run_generators && (AST_IS(AST_AS(st, Expr)->value, Yield) ||
+		                           AST_IS(AST_AS(st, Expr)->value, YieldFrom))) {
+			f->ret = v_none(in->a);
+			return FL_RETURN;
+		}
+		/* a generator object advanced: its first yield is the item */
+		if (f->gen_body && AST_IS(AST_AS(st, Expr)->value, Yield)) {
+			const struct ast_Yield *y = AST_AS(AST_AS(st, Expr)->value, Yield);
+
+			f->ret = y->value ? eval(f, y->value) : v_none(in->a);
+			return FL_RETURN;
+		}
+		if (f->gen_body && AST_IS(AST_AS(st, Expr)->value, YieldFrom)) {
+			f->ret = unknown_at(f, st, "an item of `yield from`");
+			return FL_RETURN;
+		}
+		if (AST_IS(AST_AS(st, Expr)->value, Constant)) {
+			/* a docstring (or `...`): nothing to read, but the
+			 * step that eval() would count */
+			(void)budget(f);
+			return FL_NORMAL;
+		}
+		(void)eval(f, AST_AS(st, Expr)->value);
+		return FL_NORMAL;
+	case AST_Assign: {
+		const struct ast_Assign *a = AST_AS(st, Assign);
+		value_t *v;
+
+		if (a->targets.n == 1)
+			name_dims(f, a->targets.items[0], a->value);
+		v = eval(f, a->value);
+		if (in->trace_shapes)
+			trace_shape(f, st, v);
+
+		for (i = 0; i < a->targets.n; i++)
+			assign(f, a->targets.items[i], v);
+		return FL_NORMAL;
+	}
+	case AST_AnnAssign: {
+		const struct ast_AnnAssign *a = AST_AS(st, AnnAssign);
+
+		if (a->value)
+			assign(f, a->target, eval(f, a->value));
+		return FL_NORMAL;
+	}
+	case AST_AugAssign: {
+		const struct ast_AugAssign *a = AST_AS(st, AugAssign);
+		value_t *cur = eval(f, a->target), *r = eval(f, a->value);
+
+		if (cur->k == VK_LIST && a->op == AST_OP_ADD && !iter_items(f, r, &(struct vseq *){ NULL })) {
+			struct vseq *items;
+
+			(void)iter_items(f, r, &items);
+			for (i = 0; i < items->n; i++)
+				vseq_push(in->a, cur->u.seq, items->items[i]);
+			return FL_NORMAL;
+		}
+		assign(f, a->target, binop(f, a->op, cur, r, st, 1));
+		return FL_NORMAL;
+	}
+	case AST_FunctionDef:
+	case AST_AsyncFunctionDef:
+		return exec_funcdef(f, st);
+	case AST_ClassDef:
+		exec_classdef(f, AST_AS(st, ClassDef));
+		return FL_NORMAL;
+	case AST_Return:
+		f->ret = AST_AS(st, Return)->value ? eval(f, AST_AS(st, Return)->value) : v_none(in->a);
+		return FL_RETURN;
+	case AST_If:
+		return exec_if(f, AST_AS(st, If));
+	case AST_For: case AST_AsyncFor:
+		return exec_for(f, (const struct ast_For *)st);
+	case AST_Assert: {
+		/* assert <a device tensor condition>: its truth is read on the host */
+		value_t *tv = eval(f, AST_AS(st, Assert)->test);
+
+		if (is_tensorish(tv) && tv->dev == DEV_DEVICE)
+			sev(f, SEV_SYNC, afmt(in, "assert %s (the truth of a device tensor)", text_of(f, AST_AS(st, Assert)->test)),
+			    st);
+		return FL_NORMAL;
+	}
+	case AST_While: {
+		const struct ast_While *w = AST_AS(st, While);
+		value_t *tv = eval(f, w->test);
+		enum flow fl;
+
+		if (is_tensorish(tv) && tv->dev == DEV_DEVICE)
+			sev(f, SEV_SYNC, afmt(in, "while %s (a loop condition on a device tensor)", text_of(f, w->test)),
+			    &w->h);
+
+		if (value_truth(tv) == 0)
+			return exec_block(f, &w->orelse);
+		if (f->mode == M_FWD) {
+			fl = run_body_once(f, &w->body, -1, text_of(f, w->test), NULL, VIA_DEFAULT,
+			                   afmt(in, "the trip count of `while %s` is not known", text_of(f, w->test)));
+		} else {
+			const char *ol = f->loop_anchor;
+			const struct jctx *ojc = f->jc;
+
+			f->jc = jc_push(f, JC_LOOP, anchor_at(f, st), afmt(in, "while %s", text_of(f, w->test)));
+			f->loop_anchor = anchor_at(f, st);
+			fl = exec_block(f, &w->body);
+			f->loop_anchor = ol;
+			f->jc = ojc;
+		}
+		return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
+	}
+	case AST_With: case AST_AsyncWith:
+		return exec_with(f, st);
+	case AST_Try: case AST_TryStar: {
+		const struct ast_Try *t = (const struct ast_Try *)st;
+		enum flow fl = exec_block(f, &t->body);
+
+		if (fl == FL_NORMAL && t->orelse.n)
+			fl = exec_block(f, &t->orelse);
+		if (t->finalbody.n) {
+			enum flow f2 = exec_block(f, &t->finalbody);
+
+			if (f2 != FL_NORMAL)
+				fl = f2;
+		}
+		return fl == FL_RAISE ? FL_NORMAL : fl;
+	}
+	case AST_Import:
+		exec_import(f, AST_AS(st, Import));
+		return FL_NORMAL;
+	case AST_ImportFrom:
+		exec_import_from(f, AST_AS(st, ImportFrom));
+		return FL_NORMAL;
+	case AST_Global: {
+		const struct ast_Global *g = AST_AS(st, Global);
+
+		if (!f->globals_decl)
+			f->globals_decl = ast_arena_alloc(in->a, sizeof *f->globals_decl);
+		for (i = 0; i < g->names.n; i++) {
+			const char **ns = ast_arena_alloc(in->a, (f->globals_decl->n + 1) * sizeof *ns);
+
+			if (f->globals_decl->n)
+				memcpy(ns, f->globals_decl->s, f->globals_decl->n * sizeof *ns);
+			ns[f->globals_decl->n++] = g->names.items[i];
+			f->globals_decl->s = ns;
+		}
+		return FL_NORMAL;
+	}
+	case AST_Raise:
+		return FL_RAISE;
+	case AST_Break:
+		return FL_BREAK;
+	case AST_Continue:
+		return FL_CONTINUE;
+	case AST_Delete: {
+		const struct ast_Delete *d = AST_AS(st, Delete);
+
+		for (i = 0; i < d->targets.n; i++) {
+			const struct ast_hdr *t = d->targets.items[i];
+
+			if (AST_IS(t, Name) && f->locals)
+				vdict_del(f->locals, v_str(in->a, AST_AS(t, Name)->id));
+		}
+		return FL_NORMAL;
+	}
+	case AST_Match:
+		return FL_NORMAL;
+	default:
+		return FL_NORMAL;
+	}
+}
+
+enum flow exec_block(struct frame *f, const struct ast_list *body)
+{
+	unsigned i;
+
+	if (!body)
+		return FL_NORMAL;
+	for (i = 0; i < body->n; i++) {
+		enum flow fl = exec_stmt(f, body->items[i]);
+
+		if (fl != FL_NORMAL)
+			return fl;
+	}
+	return FL_NORMAL;
+}

@@ -1,0 +1,318 @@
+/* interp/forward.c - forward mode: a module's forward read into events
+ *
+ * emit()/emit_op() append forward events (fev) to the frame's sequence;
+ * op_io() fills an op's input and output shapes.  forward_of() reads a
+ * module instance's forward once per group of identical children
+ * (container_groups), calling into call_module_fwd() for submodules and
+ * sequential_forward() for containers; layer_result() is an external
+ * module's output from the catalogue.
+ */
+#include "config.h"
+
+#include "internal.h"
+
+static value_t *forward_of(struct frame *f, struct vinst *m, value_t **args, size_t nargs,
+                           struct vdict *kw, const struct ast_hdr *site);
+
+/* Do two argument lists hold tensors of the same known shapes? */
+static int same_shapes(value_t **a, size_t na, value_t **b, size_t nb)
+{
+	size_t i;
+	unsigned k;
+
+	if (na != nb)
+		return 0;
+	for (i = 0; i < na; i++) {
+		const struct vshape *x = shape_of(a[i]), *y = shape_of(b[i]);
+
+		if ((a[i]->k == VK_TENSOR) != (b[i]->k == VK_TENSOR))
+			return 0;
+		if (a[i]->k != VK_TENSOR)
+			continue;
+		if (!x || !y || x->nd != y->nd)
+			return 0;
+		for (k = 0; k < x->nd; k++) {
+			if (x->n[k] != y->n[k])
+				return 0;
+			if (x->n[k] < 0 && (!x->sym[k] || !y->sym[k] || strcmp(x->sym[k], y->sym[k])))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+struct fev *emit(struct frame *f, enum fev_kind kind, const struct ast_hdr *site)
+{
+	struct fseq *s = f->ev;
+	struct fev *e;
+
+	if (!s)
+		return NULL;
+	if (s->n == s->alloc) {
+		size_t na = s->alloc ? s->alloc * 2 : 16;
+		struct fev *ev = ast_arena_alloc(f->in->a, na * sizeof *ev);
+
+		if (s->n)
+			memcpy(ev, s->ev, s->n * sizeof *ev);
+		s->ev = ev;
+		s->alloc = na;
+	}
+	e = &s->ev[s->n++];
+	memset(e, 0, sizeof *e);
+	e->kind = kind;
+	e->anchor = anchor_at(f, site);
+	e->repeat = f->mult.n;
+	e->repeat_expr = f->mult.expr;
+	e->repeat_src = f->mult.src;
+	e->repeat_via = f->mult.via;
+	e->repeat_reason = f->mult.reason;
+	e->cond = f->cond.text;
+	e->cond_taken = f->cond.taken;
+	return e;
+}
+
+void emit_op(struct frame *f, const char *op, const struct ast_hdr *site)
+{
+	struct fev *e;
+
+	if (f->mode != M_FWD)
+		return;
+	e = emit(f, FEV_OP, site);
+	if (e)
+		e->op = op;
+}
+
+/* Where the next event of this frame goes (for op_io). */
+size_t ev_mark(const struct frame *f)
+{
+	return f->mode == M_FWD && f->ev ? f->ev->n : (size_t)-1;
+}
+
+/* The op emitted at `mark` took args (then kw's values) and gave ret:
+ * kept on its event, for the shapes of the record's op entry. */
+void op_io(struct frame *f, size_t mark, value_t *const *args, size_t nargs, const struct vdict *kw,
+           value_t *ret)
+{
+	struct fev *e;
+	size_t i, n = nargs + (kw ? kw->n : 0);
+
+	if (mark == (size_t)-1 || !f->ev || mark >= f->ev->n)
+		return;
+	e = &f->ev->ev[mark];
+	if (e->kind != FEV_OP || e->args)
+		return;
+	e->args = ast_arena_alloc(f->in->a, (n + 1) * sizeof *e->args);
+	for (i = 0; i < nargs; i++)
+		e->args[i] = args[i];
+	for (i = 0; kw && i < kw->n; i++)
+		e->args[nargs + i] = kw->vals[i];
+	e->nargs = n;
+	e->ret = ret;
+}
+
+/* Structural equality of two module instances: same class, same layer
+ * arguments, same children, recursively.  Groups of equal children of a
+ * container become one entry (`h.*`, `layer3.1:6`). */
+static int inst_struct_eq(struct interp *in, const struct vinst *x, const struct vinst *y, int depth)
+{
+	size_t i;
+
+	if (x == y)
+		return 1;
+	if (depth > 64 || x->cls != y->cls || x->mod != y->mod)
+		return 0;
+	if ((x->ext || y->ext) && (!x->ext || !y->ext || strcmp(x->ext, y->ext)))
+		return 0;
+	if (x->nchildren != y->nchildren)
+		return 0;
+	if (x->mod == VM_LAYER || x->mod == VM_EXTERNAL) {
+		if (!x->args || !y->args || x->args->n != y->args->n)
+			return 0;
+		for (i = 0; i < x->args->n; i++) {
+			const char *rx = value_repr(in->a, x->args->vals[i]);
+			const char *ry = value_repr(in->a, y->args->vals[i]);
+
+			if (!value_key_eq(x->args->keys[i], y->args->keys[i]))
+				return 0;
+			if ((rx || ry) && (!rx || !ry || strcmp(rx, ry)))
+				return 0;
+		}
+	}
+	for (i = 0; i < x->nchildren; i++) {
+		if (strcmp(x->children[i].name, y->children[i].name))
+			return 0;
+		if (!inst_struct_eq(in, x->children[i].inst, y->children[i].inst, depth + 1))
+			return 0;
+	}
+	return 1;
+}
+
+/* Runs of structurally equal consecutive children: writes the start of
+ * each run into starts[] (caller frees), returns the number of runs. */
+size_t container_groups(struct interp *in, const struct vinst *m, size_t **starts)
+{
+	size_t n = 0, i;
+
+	*starts = xmalloc((m->nchildren + 2) * sizeof **starts);
+	if (m->nchildren && vdict_gets(m->attrs, "__ecg_len_unknown__")) {
+		/* built by a loop whose trip count is not known: the children
+		 * seen stand for all of them, in one entry with no count */
+		(*starts)[0] = 0;
+		(*starts)[1] = m->nchildren;
+		return 1;
+	}
+	for (i = 0; i < m->nchildren; i++)
+		if (i == 0 || !inst_struct_eq(in, m->children[i - 1].inst, m->children[i].inst, 0))
+			(*starts)[n++] = i;
+	(*starts)[n] = m->nchildren;
+	return n;
+}
+
+size_t interp_container_groups(struct interp *in, const struct vinst *m, size_t **starts)
+{
+	return container_groups(in, m, starts);
+}
+
+/* A call of module m from forward code (or from a Sequential). */
+value_t *call_module_fwd(struct frame *f, struct vinst *m, value_t **args, size_t nargs,
+                         struct vdict *kw, const struct ast_hdr *site)
+{
+	struct fev *e = emit(f, FEV_MODULE, site);
+
+	if (e) {
+		e->inst = m;
+		e->args = args;
+		e->nargs = nargs;
+		e->kwargs = kw;
+	}
+	return forward_of(f, m, args, nargs, kw, site);
+}
+
+static value_t *forward_of(struct frame *f, struct vinst *m, value_t **args, size_t nargs,
+                           struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct fwdinfo *fi = m->entry;
+
+	if (!fi) {
+		fi = ast_arena_alloc(in->a, sizeof *fi);
+		m->entry = fi;
+	}
+	if (!fi->call_anchor)
+		fi->call_anchor = site ? anchor_at(f, site) : f->ev && f->ev->n ? f->ev->ev[f->ev->n - 1].anchor : NULL;
+	if (fi->state == 1)
+		return v_tensor(in->a);     /* recursion through the same module */
+	if (fi->state == 2) {
+		/* called again: its events are known; what it returns depends
+		 * on what it is given this time */
+		if (m->mod == VM_LAYER)
+			return layer_result(in, m, args, nargs, kw);
+		if (!fi->ret)
+			return v_tensor(in->a);
+		if (fi->ret->k == VK_TENSOR && fi->ret->shape && !same_shapes(fi->args, fi->nargs, args, nargs)) {
+			value_t *r = v_copy(in->a, fi->ret);
+
+			r->shape = NULL;
+			return r;
+		}
+		return fi->ret;
+	}
+	fi->state = 1;
+	fi->args = args;
+	fi->nargs = nargs;
+	fi->ret = interp_forward(in, m, args, nargs, kw, &fi->seq);
+	fi->state = 2;
+	(void)site;
+	return fi->ret;
+}
+
+/* Sequential: its children in order, one event per group. */
+value_t *sequential_forward(struct interp *in, struct vinst *m, value_t *x, struct fseq *out,
+                            struct frame *proto, const char *anchor)
+{
+	struct frame cf;
+	size_t *starts, ng, g;
+	value_t *cur = x;
+
+	memset(&cf, 0, sizeof cf);
+	cf = *proto;
+	cf.ev = out;
+	ng = container_groups(in, m, &starts);
+	for (g = 0; g < ng; g++) {
+		size_t lo = starts[g], hi = starts[g + 1];
+		struct fev *e;
+
+		cf.mult.n = (long long)(hi - lo);
+		cf.mult.expr = hi - lo > 1 ? afmt(in, "%zu identical children", hi - lo) : NULL;
+		cf.mult.src = m->constructed_at;
+		e = emit(&cf, FEV_MODULE, NULL);
+		if (e) {
+			value_t **a1 = ast_arena_alloc(in->a, sizeof *a1);
+
+			a1[0] = cur;
+			e->inst = m->children[lo].inst;
+			e->anchor = anchor ? anchor : m->constructed_at;
+			e->args = a1;
+			e->nargs = 1;
+		}
+		cur = forward_of(&cf, m->children[lo].inst, &cur, 1, NULL, NULL);
+	}
+	free(starts);
+	return cur;
+}
+
+/* What a layer (or a module ecg cannot read) returns: a tensor that lives
+ * where its input does, with the shape the catalogue's rule gives. */
+value_t *layer_result(struct interp *in, struct vinst *m, value_t **args, size_t nargs,
+                      struct vdict *kwargs)
+{
+	int dev = in->gpu ? DEV_DEVICE : DEV_UNKNOWN;
+	size_t i;
+	value_t *r;
+	struct vshape os;
+
+	for (i = 0; i < nargs; i++)
+		if (is_tensorish(args[i]) && args[i]->dev == DEV_HOST)
+			dev = DEV_HOST;
+	r = v_tensor_dev(in->a, dev, 0);
+	if (m->mod == VM_LAYER && cg_out_shape(in->cat, m, -1, args, nargs, kwargs, &os) == 0) {
+		struct vshape *s = shape_new(in->a, os.nd);
+
+		if (s) {
+			*s = os;
+			r->shape = s;
+		}
+	}
+	if (m->mod == VM_LAYER && m->ext) {
+		/* the layers that return a tuple: (output, h_n), (output,
+		 * (h_n, c_n)), (attn_output, attn_weights or None) */
+		const char *c = m->ext;
+		value_t *t;
+
+		if (!strcmp(c, "torch.nn.RNN") || !strcmp(c, "torch.nn.GRU") || !strcmp(c, "torch.nn.LSTM")) {
+			t = v_seq(in->a, VK_TUPLE, 2);
+			vseq_push(in->a, t->u.seq, r);
+			if (!strcmp(c, "torch.nn.LSTM")) {
+				value_t *hc = v_seq(in->a, VK_TUPLE, 2);
+
+				vseq_push(in->a, hc->u.seq, v_tensor_dev(in->a, dev, 0));
+				vseq_push(in->a, hc->u.seq, v_tensor_dev(in->a, dev, 0));
+				vseq_push(in->a, t->u.seq, hc);
+			} else {
+				vseq_push(in->a, t->u.seq, v_tensor_dev(in->a, dev, 0));
+			}
+			return t;
+		}
+		if (!strcmp(c, "torch.nn.MultiheadAttention")) {
+			value_t *nw = kwargs ? vdict_gets(kwargs, "need_weights") : NULL;
+
+			t = v_seq(in->a, VK_TUPLE, 2);
+			vseq_push(in->a, t->u.seq, r);
+			vseq_push(in->a, t->u.seq, !nw || value_truth(nw) == 1 ? v_tensor_dev(in->a, dev, 0)
+			                           : value_truth(nw) == 0 ? v_none(in->a)
+			                           : v_unknown(in->a, "need_weights", "need_weights is not known"));
+			return t;
+		}
+	}
+	return r;
+}

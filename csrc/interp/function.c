@@ -1,0 +1,342 @@
+/* interp/function.c - functions: definitions, parameters, calls, generators
+ *
+ * make_function() turns a def or lambda into a vfunc (defaults evaluated
+ * where it is defined); call_function() runs one in a new frame after
+ * bind_params() has bound the arguments as Python does (unknown for what
+ * cannot be decided), in job or forward mode, within the depth, recursion
+ * and cost bounds of budget.c.  A generator is read from its start up to
+ * its first yield each time it is advanced (gen_next).
+ */
+#include "config.h"
+
+#include "internal.h"
+
+static int is_generator_walk(const struct ast_hdr *def);
+
+/* Whether the function `def` is a generator (a yield in its own body): a
+ * walk of the body, once per def (every call asks). */
+
+static int is_generator(struct interp *in, const struct ast_hdr *def)
+{
+	struct amemo *m = amemo_slot(&in->genmemo, def, def, 0);
+
+	if (m->key != def || !m->line) {
+		m->file = def;
+		m->key = def;
+		m->line = 1 + is_generator_walk(def);
+	}
+	return m->line - 1;
+}
+
+/* ------------------------------------------------------------------ functions */
+
+const struct ast_arguments *fn_args(const struct ast_hdr *def)
+{
+	if (AST_IS(def, FunctionDef))
+		return AST_AS(def, FunctionDef)->args;
+	if (AST_IS(def, AsyncFunctionDef))
+		return AST_AS(def, AsyncFunctionDef)->args;
+	if (AST_IS(def, Lambda))
+		return AST_AS(def, Lambda)->args;
+	return NULL;
+}
+
+static const struct ast_list *fn_body(const struct ast_hdr *def)
+{
+	if (AST_IS(def, FunctionDef))
+		return &AST_AS(def, FunctionDef)->body;
+	if (AST_IS(def, AsyncFunctionDef))
+		return &AST_AS(def, AsyncFunctionDef)->body;
+	return NULL;
+}
+
+static int contains_yield_cb(const struct ast_hdr *n, void *ctx)
+{
+	(void)ctx;
+	if (AST_IS(n, Yield) || AST_IS(n, YieldFrom))
+		return 1;
+	if (AST_IS(n, FunctionDef) || AST_IS(n, AsyncFunctionDef) || AST_IS(n, Lambda) ||
+	    AST_IS(n, ClassDef))
+		return 0;
+	return ast_visit_children(n, contains_yield_cb, ctx);
+}
+
+static int is_generator_walk(const struct ast_hdr *def)
+{
+	const struct ast_list *body = fn_body(def);
+	unsigned i;
+
+	if (!body)
+		return 0;
+	for (i = 0; i < body->n; i++)
+		if (contains_yield_cb(body->items[i], NULL))
+			return 1;
+	return 0;
+}
+
+value_t *make_function(struct frame *f, const struct ast_hdr *def, const char *name)
+{
+	struct interp *in = f->in;
+	const struct ast_arguments *args = fn_args(def);
+	struct vfunc *fn = ast_arena_alloc(in->a, sizeof *fn);
+	value_t *v = ast_arena_alloc(in->a, sizeof *v);
+	unsigned i;
+
+	int in_class_body = f->cls && f->locals == f->cls->ns;
+
+	fn->def = def;
+	fn->file = f->file;
+	fn->globals = f->globals;
+	if (in_class_body)
+		fn->qualname = adot(in, f->cls->qualname, name);
+	else if (f->qualname && f->locals)
+		fn->qualname = afmt(in, "%s.<locals>.%s", f->qualname, name);
+	else
+		fn->qualname = astr(in, name);
+	/* a class body is not an enclosing scope for its methods */
+	fn->closure = in_class_body ? NULL : f->locals;
+	fn->owner = in_class_body ? f->cls : NULL;
+	if (args) {
+		fn->ndefaults = args->defaults.n;
+		if (fn->ndefaults) {
+			fn->defaults = ast_arena_alloc(in->a, fn->ndefaults * sizeof *fn->defaults);
+			for (i = 0; i < args->defaults.n; i++)
+				fn->defaults[i] = eval(f, args->defaults.items[i]);
+		}
+		fn->kwdefaults = vdict_new(in->a);
+		for (i = 0; i < args->kwonlyargs.n; i++) {
+			const struct ast_arg *a = AST_AS(args->kwonlyargs.items[i], arg);
+
+			if (i < args->kw_defaults.n && args->kw_defaults.items[i])
+				vdict_sets(in->a, fn->kwdefaults, a->arg, eval(f, args->kw_defaults.items[i]));
+		}
+	}
+	v->k = VK_FUNC;
+	v->u.fn = fn;
+	return v;
+}
+
+/* Bind arguments to a function's parameters in `locals`.  Missing ones
+ * become unknown ("not passed"). */
+static void bind_params(struct frame *cf, struct vfunc *fn, value_t **args, size_t nargs,
+                        struct vdict *kw)
+{
+	struct interp *in = cf->in;
+	const struct ast_arguments *a = fn_args(fn->def);
+	size_t npos, i, k;
+	value_t *star = NULL, *dstar = NULL;
+	const struct ast_arg **pos;
+
+	if (!a)
+		return;
+	npos = a->posonlyargs.n + a->args.n;
+	pos = xmalloc((npos ? npos : 1) * sizeof *pos);
+	for (i = 0; i < a->posonlyargs.n; i++)
+		pos[i] = AST_AS(a->posonlyargs.items[i], arg);
+	for (i = 0; i < a->args.n; i++)
+		pos[a->posonlyargs.n + i] = AST_AS(a->args.items[i], arg);
+	if (a->vararg)
+		star = v_seq(in->a, VK_TUPLE, 0);
+	if (a->kwarg)
+		dstar = v_dict(in->a);
+	for (i = 0; i < nargs; i++) {
+		if (i < npos)
+			vdict_sets(in->a, cf->locals, pos[i]->arg, args[i]);
+		else if (star)
+			vseq_push(in->a, star->u.seq, args[i]);
+	}
+	if (kw) {
+		for (k = 0; k < kw->n; k++) {
+			const char *name = kw->keys[k]->k == VK_STR ? kw->keys[k]->u.str.s : NULL;
+			int found = 0;
+
+			if (!name)
+				continue;
+			for (i = a->posonlyargs.n; i < npos; i++)
+				if (!strcmp(pos[i]->arg, name))
+					found = 1;
+			for (i = 0; i < a->kwonlyargs.n; i++)
+				if (!strcmp(AST_AS(a->kwonlyargs.items[i], arg)->arg, name))
+					found = 1;
+			if (found)
+				vdict_sets(in->a, cf->locals, name, kw->vals[k]);
+			else if (dstar)
+				vdict_sets(in->a, dstar->u.dict, name, kw->vals[k]);
+		}
+	}
+	/* defaults for what was not passed */
+	for (i = 0; i < npos; i++) {
+		if (vdict_gets(cf->locals, pos[i]->arg))
+			continue;
+		if (i + fn->ndefaults >= npos)
+			vdict_sets(in->a, cf->locals, pos[i]->arg, fn->defaults[i + fn->ndefaults - npos]);
+		else
+			vdict_sets(in->a, cf->locals, pos[i]->arg,
+			           v_unknown(in->a, astr(in, pos[i]->arg), "a parameter the caller did not pass"));
+	}
+	for (i = 0; i < a->kwonlyargs.n; i++) {
+		const char *name = AST_AS(a->kwonlyargs.items[i], arg)->arg;
+		value_t *d;
+
+		if (vdict_gets(cf->locals, name))
+			continue;
+		d = fn->kwdefaults ? vdict_gets(fn->kwdefaults, name) : NULL;
+		vdict_sets(in->a, cf->locals, name,
+		           d ? d : v_unknown(in->a, astr(in, name), "a parameter the caller did not pass"));
+	}
+	if (star)
+		vdict_sets(in->a, cf->locals, a->vararg->arg, star);
+	if (dstar)
+		vdict_sets(in->a, cf->locals, a->kwarg->arg, dstar);
+	free(pos);
+}
+
+/* A generator object: the call that made it, read again (up to its first
+ * yield) each time it is advanced. */
+struct vgen {
+	struct vfunc *fn;
+	value_t *self;
+	value_t **args;
+	size_t nargs;
+	struct vdict *kw;
+	int running;
+};
+
+int is_gen_value(const value_t *v)
+{
+	return v->k == VK_INST && v->u.inst->gen;
+}
+
+/* next(gen) or one iteration of `for x in gen`: the generator's body read
+ * from the start up to its first yield, whose value it returns (events on
+ * the way, a DataLoader iterated, are the caller's step's).  Unknown when
+ * no yield is reached. */
+value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vgen *st = g->gen;
+	value_t *r;
+
+	if (st->running)
+		return unknown_at(f, site, "a generator advanced from inside itself");
+	st->running = 1;
+	in->gen_entering = st->fn;
+	r = call_function(f, st->fn, st->self, st->args, st->nargs, st->kw, f->mode, f->ev, site);
+	in->gen_entering = NULL;
+	st->running = 0;
+	return r;
+}
+
+value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t **args,
+                       size_t nargs, struct vdict *kw, enum mode mode, struct fseq *ev,
+                       const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct frame cf;
+	value_t **all = NULL;
+	value_t *ret;
+	size_t i;
+	struct fncost *cost;
+	long steps0;
+	int outermost, nact = 0;
+
+	if (in->depth >= MAX_DEPTH || (nact = fn_active(in, fn->def)) >= MAX_SAME_FN)
+		return unknown_at(f, site, in->depth >= MAX_DEPTH ? "calls nested too deeply to follow"
+		                                                 : "a recursive call");
+	cost = fn_cost(in, fn->def);
+	if (cost->steps + (nact ? in->steps - cost->since : 0) > MAX_FN_STEPS) {
+		/* a helper that recurses over data or loops over a whole state
+		 * dict: it has had its share of the budget (a recursive one
+		 * counts what its running outermost call has spent so far:
+		 * one merge over a model's state dict took 680,000 steps) */
+		if (!cost->noted) {
+			cost->noted = 1;
+			note(in, aanchor(in, fn->file->path, fn->qualname, fn->def->line), "a costly function",
+			     afmt(in, "not followed again after %ld evaluation steps spent in it; its later results are unknown",
+			          (long)MAX_FN_STEPS));
+		}
+		return unknown_at(f, site, "a function not followed again (it cost too many evaluation steps)");
+	}
+	outermost = nact == 0;
+	steps0 = in->steps;
+	if (outermost)
+		cost->since = steps0;
+	if (is_generator(in, fn->def) && !in->run_generators && fn != in->gen_entering) {
+		/* a generator object: its body is read when it is iterated */
+		struct vinst *g;
+		struct vgen *st;
+
+		if (mode == M_FWD)
+			return unknown_at(f, site, "a generator function");
+		g = new_inst(in);
+		g->ext = "<generator>";
+		st = ast_arena_alloc(in->a, sizeof *st);
+		st->fn = fn;
+		st->self = self;
+		st->nargs = nargs;
+		st->args = ast_arena_alloc(in->a, (nargs + 1) * sizeof *st->args);
+		for (i = 0; i < nargs; i++)
+			st->args[i] = args[i];
+		st->kw = kw;
+		g->gen = st;
+		return mk_inst_value(in, g);
+	}
+	memset(&cf, 0, sizeof cf);
+	cf.gen_body = fn == in->gen_entering;
+	in->gen_entering = NULL;
+	cf.in = in;
+	cf.file = fn->file;
+	cf.globals = fn->globals;
+	cf.locals = vdict_new(in->a);
+	cf.closure = fn->closure;
+	cf.qualname = fn->qualname;
+	cf.def_line = fn->def->line;
+	cf.cls = fn->owner;
+	cf.mode = mode;
+	cf.ev = ev;
+	cf.mult.n = 1;
+	cf.cond.taken = -1;
+	cf.depth = f->depth + 1;
+	cf.loop_anchor = f->loop_anchor;
+	cf.jc = f->jc;
+	cf.in_backward = f->in_backward;
+	cf.no_grad = f->no_grad + fn->no_grad;
+	if (fn->no_grad)
+		cf.jc = jc_push(f, JC_NO_GRAD, aanchor(in, fn->file->path, fn->qualname, fn->def->line),
+		                "@torch.no_grad()");
+	cf.handler = f->handler;
+	if (fn->no_grad && mode != M_FWD && !in->ev.no_grad)
+		in->ev.no_grad = aanchor(in, fn->file->path, fn->qualname, fn->def->line);
+	if (self) {
+		all = xmalloc((nargs + 1) * sizeof *all);
+		all[0] = self;
+		for (i = 0; i < nargs; i++)
+			all[i + 1] = args[i];
+		bind_params(&cf, fn, all, nargs + 1, kw);
+		cf.self = self;
+		free(all);
+	} else {
+		bind_params(&cf, fn, args, nargs, kw);
+		if (nargs > 0 && fn->owner)
+			cf.self = args[0];
+	}
+	in->depth++;
+	in->active[in->nactive].def = fn->def;
+	in->nactive++;
+	if (AST_IS(fn->def, Lambda)) {
+		ret = eval(&cf, AST_AS(fn->def, Lambda)->body);
+	} else {
+		enum flow fl = exec_block(&cf, fn_body(fn->def));
+
+		ret = fl == FL_RETURN && cf.ret ? cf.ret : v_none(in->a);
+		if (fl == FL_RAISE)
+			ret = unknown_at(f, site, "the function raises on this path");
+	}
+	in->nactive--;
+	in->depth--;
+	if (outermost) {
+		cost = fn_cost(in, fn->def);     /* the table may have grown */
+		cost->steps += in->steps - steps0;
+	}
+	return ret;
+}

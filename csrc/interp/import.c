@@ -1,0 +1,207 @@
+/* interp/import.c - modules: import statements, module namespaces, loading a file
+ *
+ * import_module() finds a module by Python's rules (prog.c), evaluates its
+ * file once (load_module_file: a module's namespace is built on first
+ * import and kept), and returns its namespace value, or an external
+ * (VK_EXT, a dotted name) for what the job does not contain.  ns_attr()
+ * reads a name of a namespace, importing a submodule if needed.
+ */
+#include "config.h"
+
+#include "internal.h"
+
+static struct vns *load_module_file(struct interp *in, struct sfile *sf);
+
+/* ------------------------------------------------------------------ imports */
+
+static value_t *ns_value(struct interp *in, struct vns *ns)
+{
+	value_t *v = ast_arena_alloc(in->a, sizeof *v);
+
+	v->k = VK_NS;
+	v->u.ns = ns;
+	return v;
+}
+
+/* The value of module `dotted` as seen from file `from` (level 0 absolute). */
+static value_t *import_module(struct frame *f, const char *dotted, int level)
+{
+	struct interp *in = f->in;
+	struct sfile *sf = NULL;
+
+	if (level > 0) {
+		char *base = prog_relative_base(f->file, level);
+
+		if (!base)
+			return v_unknown(in->a, dotted, "a relative import above the repository root");
+		if (dotted && *dotted) {
+			sf = prog_find_under(in->prog, base, dotted);
+		} else {
+			/* `from . import x`: the package itself */
+			buf_t b;
+
+			buf_init(&b);
+			buf_addstr(&b, base);
+			buf_addstr(&b, "__init__.py");
+			sf = prog_file(in->prog, b.buf);
+			buf_free(&b);
+			if (!sf) {
+				/* a namespace package: a synthetic empty namespace */
+				struct vns *ns = ast_arena_alloc(in->a, sizeof *ns);
+
+				ns->dict = vdict_new(in->a);
+				ns->state = 2;
+				ns->file = NULL;
+				vdict_sets(in->a, ns->dict, "__ecg_pkgdir__", v_str(in->a, base));
+				free(base);
+				return ns_value(in, ns);
+			}
+		}
+		free(base);
+		if (!sf)
+			return v_unknown(in->a, afmt(in, "%.*s%s", level, "..........", dotted ? dotted : ""),
+			                 "a relative import that is not in the repository");
+	} else {
+		sf = prog_find_module(in->prog, dotted);
+		if (!sf)
+			return v_ext(in->a, canon_ext(in, dotted));
+	}
+	return ns_value(in, load_module_file(in, sf));
+}
+
+/* Attribute of a repo module namespace, falling back to a submodule file. */
+value_t *ns_attr(struct frame *f, struct vns *ns, const char *name)
+{
+	struct interp *in = f->in;
+	value_t *v = vdict_gets(ns->dict, name);
+	buf_t b;
+	struct sfile *sf = NULL;
+	value_t *pkgdir;
+
+	if (v)
+		return v;
+	buf_init(&b);
+	if (ns->file && ns->file->is_package) {
+		const char *p = ns->file->path;
+		size_t n = strlen(p) - strlen("__init__.py");
+
+		buf_add(&b, p, n);
+		sf = prog_find_under(in->prog, b.buf, name);
+	} else if ((pkgdir = vdict_gets(ns->dict, "__ecg_pkgdir__"))) {
+		sf = prog_find_under(in->prog, pkgdir->u.str.s, name);
+	}
+	buf_free(&b);
+	if (sf) {
+		v = ns_value(in, load_module_file(in, sf));
+		vdict_sets(in->a, ns->dict, name, v);
+		return v;
+	}
+	return NULL;
+}
+
+void exec_import(struct frame *f, const struct ast_Import *s)
+{
+	unsigned i;
+
+	for (i = 0; i < s->names.n; i++) {
+		const struct ast_alias *al = AST_AS(s->names.items[i], alias);
+		value_t *m;
+
+		if (al->asname) {
+			m = import_module(f, al->name, 0);
+			scope_bind(f, al->asname, m);
+		} else {
+			/* `import a.b.c` binds a; load a.b.c too so attributes resolve */
+			char *top = xstrdup(al->name), *dot = strchr(top, '.');
+
+			if (dot)
+				*dot = 0;
+			(void)import_module(f, al->name, 0);
+			m = import_module(f, top, 0);
+			scope_bind(f, top, m);
+			free(top);
+		}
+	}
+}
+
+void exec_import_from(struct frame *f, const struct ast_ImportFrom *s)
+{
+	struct interp *in = f->in;
+	int level = s->level > 0 ? s->level : 0;
+	value_t *m = import_module(f, s->module ? s->module : "", level);
+	unsigned i;
+
+	for (i = 0; i < s->names.n; i++) {
+		const struct ast_alias *al = AST_AS(s->names.items[i], alias);
+		const char *bindname = al->asname ? al->asname : al->name;
+		value_t *v = NULL;
+
+		if (!strcmp(al->name, "*")) {
+			if (m->k == VK_NS) {
+				struct vdict *d = m->u.ns->dict;
+				value_t *all = vdict_gets(d, "__all__");
+				size_t k;
+
+				if (all && (all->k == VK_LIST || all->k == VK_TUPLE)) {
+					for (k = 0; k < all->u.seq->n; k++) {
+						value_t *nm = all->u.seq->items[k];
+
+						if (nm->k == VK_STR && (v = ns_attr(f, m->u.ns, nm->u.str.s)))
+							scope_bind(f, nm->u.str.s, v);
+					}
+				} else {
+					for (k = 0; k < d->n; k++)
+						if (d->keys[k]->k == VK_STR && d->keys[k]->u.str.s[0] != '_')
+							scope_bind(f, d->keys[k]->u.str.s, d->vals[k]);
+				}
+			} else if (m->k == VK_UNKNOWN) {
+				note(in, anchor_at(f, &s->h), afmt(in, "from %s import *", s->module ? s->module : "."),
+				     m->reason ? m->reason : "not resolved");
+			}
+			continue;
+		}
+		if (m->k == VK_NS)
+			v = ns_attr(f, m->u.ns, al->name);
+		else if (m->k == VK_EXT)
+			v = v_ext(in->a, canon_ext(in, adot(in, m->u.ext, al->name)));
+		if (!v)
+			v = v_unknown(in->a, adot(in, s->module ? s->module : ".", al->name),
+			              m->k == VK_NS ? "not defined in that module" : "the module is not resolved");
+		scope_bind(f, bindname, v);
+	}
+}
+
+/* ------------------------------------------------------------------ modules (files) */
+
+static struct vns *load_module_file(struct interp *in, struct sfile *sf)
+{
+	size_t idx = (size_t)(sf - in->prog->files);
+	struct vns *ns = in->ns[idx];
+	struct frame f;
+
+	if (ns)
+		return ns;     /* done, or running: a circular import sees what is there */
+	ns = ast_arena_alloc(in->a, sizeof *ns);
+	ns->file = sf;
+	ns->dict = vdict_new(in->a);
+	in->ns[idx] = ns;
+	vdict_sets(in->a, ns->dict, "__name__", v_str(in->a, sf->modname));
+	vdict_sets(in->a, ns->dict, "__file__", v_str(in->a, sf->path));
+	prog_ensure(in->prog, sf);
+	if (!sf->mod) {
+		ns->state = 2;
+		note(in, sf->path, "an import of a file that does not parse", "see parse_errors");
+		return ns;
+	}
+	ns->state = 1;
+	memset(&f, 0, sizeof f);
+	f.in = in;
+	f.file = sf;
+	f.globals = ns;
+	f.mode = M_JOB;
+	f.mult.n = 1;
+	f.cond.taken = -1;
+	(void)exec_block(&f, &sf->mod->body);
+	ns->state = 2;
+	return ns;
+}

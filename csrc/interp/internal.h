@@ -1,0 +1,456 @@
+/* interp/internal.h - what the files of csrc/interp/ share; private to them
+ *
+ * The interpreter is one tree-walking evaluator over the C AST, split by
+ * concept (csrc/README lists the files): eval() for expressions (eval.c),
+ * exec_stmt() for statements (exec.c), call() for every call (call.c),
+ * with the Python object model (scope.c, import.c, object.c,
+ * function.c, attr.c, builtins.c, stdlib.c, argparse.c), torch's
+ * (torch.c, tensor.c), and what the records are made of (forward.c:
+ * forward events; jobctx.c: schedule events), over strpool.c (strings
+ * kept once) and budget.c (bounds).  Three modes share it:
+ *   job     the entry script and what it calls: loops run until their first
+ *           iteration has called a model (a training loop is read once);
+ *   build   the same rules; constructors (__init__) run here;
+ *   forward a module's forward: calls become events (ops, submodule calls,
+ *           inlined functions); loops over containers and ranges are read
+ *           once per group of identical children, with a repeat count.
+ * Unknown values never stop anything: they flow on with their expression.
+ *
+ * Ownership: every value, string and event the interpreter makes lives in
+ * its arena (interp->a) until interp_free(); the tables in struct interp
+ * (xgrow'n arrays) are freed there too.  Nothing here returns an error:
+ * what cannot be decided is an unknown value with its reason, and where
+ * the analysis stops is a note (budget.c).
+ *
+ * Not a public header: include/ecg/interp.h is the interface.  The
+ * functions below are extern only so that the files can share them; they
+ * are hidden from the program's dynamic symbol table.
+ */
+#ifndef ECG_INTERP_INTERNAL_H
+#define ECG_INTERP_INTERNAL_H
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecg/catalog_glue.h"
+#include <cjson/cJSON.h>
+#include "ecg/interp.h"
+#include "ecg/shapes.h"
+#include "ecg/util.h"
+
+#define MAX_STEPS 4000000L     /* expression evaluations per run */
+#define MAX_DEPTH 40           /* nested calls */
+#define MAX_UNROLL 100000      /* iterations of one loop */
+#define MAX_SAME_FN 6          /* recursion of one function */
+#define MAX_FWD_UNROLL 512     /* iterations of a forward loop read one by one */
+/* The interpreter's memory: steps bound it only where a step allocates a
+ * little, and one step can make a list of MAX_UNROLL items (a range to
+ * iterate: ~7 MB); a fuzzed job of nested loops over such ranges took 3.7
+ * GB.  Past this, the analysis stops as when its steps run out. */
+#define MAX_ARENA_BYTES ((size_t)1 << 30)
+#define MAX_FN_STEPS (MAX_STEPS / 16)  /* a function that has cost this much is not entered again */
+
+#pragma GCC visibility push(hidden)
+
+enum mode { M_JOB = 0, M_FWD };
+
+enum flow { FL_NORMAL = 0, FL_RETURN, FL_BREAK, FL_CONTINUE, FL_RAISE };
+
+enum builtin_id {
+	BI_NONE = 0,
+	BI_RANGE, BI_LEN, BI_INT, BI_FLOAT, BI_STR, BI_BOOL, BI_LIST, BI_TUPLE, BI_DICT,
+	BI_SET, BI_ENUMERATE, BI_ZIP, BI_MIN, BI_MAX, BI_SUM, BI_ABS, BI_ROUND, BI_PRINT,
+	BI_ISINSTANCE, BI_GETATTR, BI_SETATTR, BI_HASATTR, BI_SUPER, BI_OPEN, BI_EXEC,
+	BI_SORTED, BI_REVERSED, BI_ANY, BI_ALL, BI_MAP, BI_TYPE, BI_ITER, BI_NEXT,
+	BI_DIVMOD, BI_POW, BI_ID, BI_CALLABLE, BI_ISSUBCLASS, BI_VARS, BI_REPR,
+	BI_STATICMETHOD, BI_CLASSMETHOD, BI_PROPERTY, BI_GLOBALS,
+	BI_OPT_STEP,    /* optimizer.step(closure): the optimizer calls the closure */
+	/* methods: self in u.bi.self */
+	BI_M_LIST_APPEND, BI_M_LIST_EXTEND, BI_M_LIST_INSERT, BI_M_LIST_POP,
+	BI_M_DICT_GET, BI_M_DICT_ITEMS, BI_M_DICT_KEYS, BI_M_DICT_VALUES, BI_M_DICT_UPDATE,
+	BI_M_DICT_POP, BI_M_DICT_SETDEFAULT, BI_M_COPY,
+	BI_M_STR_FORMAT, BI_M_STR_JOIN, BI_M_STR_SPLIT, BI_M_STR_LOWER, BI_M_STR_UPPER,
+	BI_M_STR_STARTSWITH, BI_M_STR_ENDSWITH, BI_M_STR_REPLACE, BI_M_STR_STRIP, BI_M_STR_PARTITION,
+	BI_M_FILE_READ,
+	BI_M_ARGP_ADD, BI_M_ARGP_PARSE, BI_M_ARGP_GROUP, BI_M_ARGP_SETDEF,
+	BI_M_MOD_ADD_MODULE, BI_M_MOD_APPEND, BI_M_MOD_EXTEND, BI_M_MOD_SELF,
+	BI_M_MOD_CHILDREN, BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
+	BI_M_NS_GETATTR
+};
+
+struct frame {
+	struct interp *in;
+	struct sfile *file;
+	struct vns *globals;
+	struct vdict *locals;          /* NULL at module level (globals) */
+	struct vdict *closure;         /* enclosing function's locals */
+	struct frame *outer_comp;      /* comprehension scopes look outwards */
+	const char *qualname;
+	int def_line;                  /* line of the function's definition (0 at module level) */
+	int gen_body;                  /* a generator's body read up to its first yield */
+	struct vclass *cls;            /* the class the function was defined in */
+	value_t *self;                 /* first argument of a method */
+	struct strset *globals_decl;   /* names declared global */
+	enum mode mode;
+	struct fseq *ev;               /* forward: where events go */
+	struct frame_mult {            /* forward: how many times the code running runs */
+		long long n;           /* product of enclosing loop counts (-1 unknown) */
+		const char *expr, *src, *reason;
+		int via;               /* VIA_* of src's value */
+	} mult;
+	struct frame_cond {            /* forward/build: the enclosing undecided or decided condition */
+		const char *text;
+		int taken;             /* as fev.cond_taken (interp.h), which is copied from it */
+	} cond;
+	value_t *ret;
+	int depth;
+	int config_exec;               /* running a config file exec()'d by the job */
+	int no_grad;                   /* inside no_grad / inference_mode */
+	const char *loop_anchor;       /* job mode: the innermost loop running */
+	const char *handler;           /* job mode: running a request handler (its anchor) */
+	const struct jctx *jc;         /* loops, guards and contexts around the code running */
+	int in_backward;               /* an autograd.Function's backward */
+	unsigned loop_serial;          /* forward: the loop read once that is running (0: none) */
+};
+
+struct strset {
+	const char **s;
+	size_t n;
+};
+
+struct interp {
+	unsigned loop_serials;         /* how many loop bodies were read once, for frame.loop_serial */
+	int trace_shapes;              /* ECG_TRACE_SHAPES is set */
+	int trace_steps;               /* ECG_TRACE_STEPS is set */
+	struct hot { const char *key; long n; } hot[512];
+	size_t nhot;
+	const char **strs;             /* intern(): the set of strings kept once */
+	size_t nstr, capstr;
+	/* anchor_at() and text_of() remembered by what they are computed
+	 * from (a file, a qualname and a node: all live as long as the
+	 * interpreter), direct-mapped: the same anchor is asked for again and
+	 * again (every constant carries one), and formatting and interning it
+	 * was a tenth of an analysis */
+	struct amemo { const void *file; const void *key; int line; const char *s; } *amemo;
+	struct amemo *tmemo;
+	struct amemo *genmemo;         /* is_generator() by def (line: 1 + answer) */
+	struct fmemo { const char *fmt, *a, *b, *s; } *fmemo;   /* afmt_memo() */
+	struct fncost {                /* by def, open addressing */
+		const void *def;
+		long steps;            /* spent in its finished outermost calls */
+		long since;            /* in->steps when its running outermost call began */
+		int noted;
+	} *fncost;
+	size_t nfncost, capfncost;
+	struct prog *prog;
+	const struct catalog *cat;
+	struct ast_arena *a;
+	struct vns **ns;               /* per file, index as in prog->files */
+	long steps;
+	int depth;
+	int budget_noted;
+	long job_events;
+	int saw_backward;             /* the job calls .backward(): it trains */
+	struct interp_evidence ev;
+	struct sched_ev *sev;
+	size_t nsev, asev;
+	int gpu;                      /* the job moves a model or tensors to a device */
+	struct { value_t *fn; const char *anchor; } handlers[64];
+	size_t nhandlers;
+	value_t *startup[16];          /* FastAPI lifespan / on_event("startup") */
+	size_t nstartup;
+	int run_generators;            /* read a generator's body (a lifespan) */
+	const struct vfunc *gen_entering; /* a generator object's function, being
+	                                  resumed by next() or a for loop */
+	struct root_call *roots;
+	size_t nroots, aroots;
+	struct vinst **models;
+	const char **model_names;      /* the anchor where each was built */
+	size_t nmodels, amodels, amodel_names;
+	struct interp_note *notes;
+	size_t nnotes, anotes;
+	struct vdict *builtins;
+	value_t *argv;                 /* sys.argv[1:] as a list of str, or NULL */
+	const char *entry_path;
+	struct vdict *overrides;       /* --set KEY=VALUE, by key */
+	struct vns *entry_ns;
+	interp_load_fn load;           /* reads the job's data files */
+	void *load_ctx;
+	struct { const struct ast_hdr *def; int n; } active[MAX_DEPTH + 8];
+	int nactive;
+};
+
+/* ------------------------------------------------------------------ forward events */
+
+struct fwdinfo {              /* hung on vinst->entry while interpreting */
+	struct fseq seq;
+	value_t *ret;
+	int state;                /* 0 not yet, 1 running, 2 done */
+	const char *call_anchor;  /* where it was first called */
+	value_t **args;           /* what the first call passed */
+	size_t nargs;
+};
+
+/* ------------------------------------------------------------------ shared functions, by file */
+
+/* strpool.c */
+const char *astr(struct interp *in, const char *s);
+const char *afmt(struct interp *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *adot(struct interp *in, const char *a, const char *b);
+const char *aanchor(struct interp *in, const char *path, const char *qualname, int line);
+struct amemo *amemo_slot(struct amemo **tab, const void *file, const void *key, int line);
+const char *anchor_at(struct frame *f, const struct ast_hdr *node);
+const char *afmt_memo(struct interp *in, const char *fmt, const char *a, const char *b);
+const char *text_of(struct frame *f, const struct ast_hdr *node);
+
+/* budget.c */
+void note(struct interp *in, const char *anchor, const char *what, const char *reason);
+int budget(struct frame *f);
+int fn_active(struct interp *in, const struct ast_hdr *def);
+struct fncost *fn_cost(struct interp *in, const void *def);
+
+/* scope.c */
+value_t *overridden(struct interp *in, const char *key, value_t *v);
+value_t *lookup(struct frame *f, const char *name);
+void scope_bind(struct frame *f, const char *name, value_t *v);
+
+/* import.c */
+value_t *ns_attr(struct frame *f, struct vns *ns, const char *name);
+void exec_import(struct frame *f, const struct ast_Import *s);
+void exec_import_from(struct frame *f, const struct ast_ImportFrom *s);
+
+/* object.c */
+value_t *class_lookup(struct vclass *c, const char *name, struct vclass **owner);
+const char *class_ext_base(struct vclass *c);
+void exec_classdef(struct frame *f, const struct ast_ClassDef *s);
+value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t nargs,
+                     struct vdict *kw, const struct ast_hdr *site);
+void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v);
+
+/* function.c */
+const struct ast_arguments *fn_args(const struct ast_hdr *def);
+value_t *make_function(struct frame *f, const struct ast_hdr *def, const char *name);
+int is_gen_value(const value_t *v);
+value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site);
+value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t **args,
+                       size_t nargs, struct vdict *kw, enum mode mode, struct fseq *ev,
+                       const struct ast_hdr *site);
+
+/* argparse.c */
+int is_dataclass_decorator(struct frame *f, const struct ast_hdr *d);
+void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *out, struct frame *f);
+value_t *argp_new(struct interp *in);
+int is_argparser(const value_t *v);
+void argp_add(struct frame *f, value_t *parser, value_t **args, size_t nargs, struct vdict *kw,
+              const struct ast_hdr *site);
+value_t *argp_parse_args(struct frame *f, value_t *parser, const struct ast_hdr *site);
+value_t *call_argp_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                          struct vdict *kw, const struct ast_hdr *site);
+value_t *argp_method(struct interp *in, value_t *obj, const char *name);
+
+/* torch.c */
+const char *canon_ext(struct interp *in, const char *d);
+int is_loader(const value_t *v);
+value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what, const struct ast_hdr *site);
+struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **args, size_t nargs,
+                               struct vdict *kw, const struct ast_hdr *site);
+int is_wrapper(const char *d);
+int ext_is_module_class(const char *d);
+const char *short_ext(const char *d);
+value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                    struct vdict *kw, const struct ast_hdr *site, int any_tensor);
+value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *site);
+value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                        struct vdict *kw, const struct ast_hdr *site, int any_tensor);
+value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                        struct vdict *kw, const struct ast_hdr *site);
+
+/* tensor.c */
+int dev_is_host(const value_t *v);
+int kw_bool(const struct vdict *kw, const char *name);
+value_t *with_shape(struct interp *in, value_t *r, const char *op, value_t **args, size_t nargs,
+                    struct vdict *kw);
+value_t *size_read(struct frame *f, value_t *x, const char *what, value_t *i, const struct ast_hdr *site);
+value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t **args,
+                            size_t nargs, struct vdict *kw, const struct ast_hdr *site);
+int is_tensor_prop(const char *name);
+value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+
+/* stdlib.c */
+value_t *deepcopy_value(struct interp *in, value_t *v, int depth);
+value_t *math_call(struct frame *f, const char *name, value_t **args, size_t nargs,
+                   const struct ast_hdr *site);
+value_t *literal_eval(struct frame *f, const char *text, const struct ast_hdr *site);
+value_t *load_config(struct frame *f, const char *how, value_t *arg, const struct ast_hdr *site);
+value_t *stdlib_attr(struct interp *in, const char *mod, const char *name);
+value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
+
+/* builtins.c */
+long long range_len(const value_t *it);
+value_t *iter_items(struct frame *f, value_t *it, struct vseq **out);
+value_t *seq_from(struct interp *in, enum vkind k, struct vseq *src);
+value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                      struct vdict *kw, const struct ast_hdr *site);
+
+/* methods.c */
+value_t *call_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                     struct vdict *kw, const struct ast_hdr *site);
+value_t *type_method(struct interp *in, value_t *obj, const char *name);
+
+/* module.c */
+value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                            struct vdict *kw, const struct ast_hdr *site);
+
+/* forward.c */
+struct fev *emit(struct frame *f, enum fev_kind kind, const struct ast_hdr *site);
+void emit_op(struct frame *f, const char *op, const struct ast_hdr *site);
+size_t ev_mark(const struct frame *f);
+void op_io(struct frame *f, size_t mark, value_t *const *args, size_t nargs, const struct vdict *kw,
+           value_t *ret);
+size_t container_groups(struct interp *in, const struct vinst *m, size_t **starts);
+value_t *call_module_fwd(struct frame *f, struct vinst *m, value_t **args, size_t nargs,
+                         struct vdict *kw, const struct ast_hdr *site);
+value_t *sequential_forward(struct interp *in, struct vinst *m, value_t *x, struct fseq *out,
+                            struct frame *proto, const char *anchor);
+value_t *layer_result(struct interp *in, struct vinst *m, value_t **args, size_t nargs,
+                      struct vdict *kwargs);
+
+/* jobctx.c */
+void ema_call(struct frame *f, const value_t *fn, const struct ast_hdr *site);
+struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, const struct ast_hdr *site);
+const struct jctx *jc_push(struct frame *f, enum jctx_kind kind, const char *anchor, const char *text);
+int runtime_events(const struct interp *in, size_t from);
+const struct ast_BinOp *find_modulo(const struct ast_hdr *e, int depth);
+const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const char *text);
+int is_route_decorator(struct frame *f, const struct ast_hdr *d);
+void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, const struct ast_hdr *d);
+const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const struct ast_withitem *wi,
+                             value_t *cv, int *ng);
+void ext_job_effects(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                     struct vdict *kw, const struct ast_hdr *site);
+
+/* eval.c */
+value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
+               const struct ast_hdr *site, int inplace);
+void format_hook(struct frame *f, value_t *v, int how, const struct ast_hdr *site);
+value_t *eval(struct frame *f, const struct ast_hdr *e);
+
+/* exec.c */
+void assign(struct frame *f, const struct ast_hdr *t, value_t *v);
+enum flow exec_block(struct frame *f, const struct ast_list *body);
+
+/* framework.c */
+value_t *framework_call(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                        const struct ast_hdr *site);
+
+/* call.c */
+value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                  const struct ast_hdr *site);
+value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+              struct vdict *kw, const struct ast_hdr *site);
+
+/* attr.c */
+value_t *bound(struct interp *in, value_t *fnv, value_t *self);
+value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+
+/* ------------------------------------------------------------------ small helpers */
+
+static inline value_t *v_tensor_dev(struct ast_arena *a, int dev, int pinned)
+{
+	value_t *t = v_tensor(a);
+
+	t->dev = (unsigned char)dev;
+	t->pinned = (unsigned char)pinned;
+	return t;
+}
+
+static inline value_t *unknown_at(struct frame *f, const struct ast_hdr *e, const char *reason)
+{
+	return v_unknown(f->in->a, e ? text_of(f, e) : NULL, reason);
+}
+
+static inline int is_tensorish(const value_t *v)
+{
+	return v && v->k == VK_TENSOR;
+}
+
+static inline long long as_int(const value_t *v, int *ok)
+{
+	*ok = 1;
+	if (v && v->k == VK_INT)
+		return v->u.i;
+	if (v && v->k == VK_BOOL)
+		return v->u.b;
+	*ok = 0;
+	return 0;
+}
+
+static inline int as_num(const value_t *v, double *out)
+{
+	if (!v)
+		return 0;
+	if (v->k == VK_INT) {
+		*out = (double)v->u.i;
+		return 1;
+	}
+	if (v->k == VK_BOOL) {
+		*out = v->u.b;
+		return 1;
+	}
+	if (v->k == VK_FLOAT) {
+		*out = v->u.f;
+		return 1;
+	}
+	return 0;
+}
+
+static inline int str_eq(const value_t *v, const char *s)
+{
+	return v && v->k == VK_STR && !strcmp(v->u.str.s, s);
+}
+
+static inline value_t *mk_builtin(struct interp *in, int id, value_t *self)
+{
+	value_t *v = ast_arena_alloc(in->a, sizeof *v);
+
+	v->k = VK_BUILTIN;
+	v->u.bi.id = id;
+	v->u.bi.self = self;
+	return v;
+}
+
+static inline value_t *mk_inst_value(struct interp *in, struct vinst *m)
+{
+	value_t *v = ast_arena_alloc(in->a, sizeof *v);
+
+	v->k = VK_INST;
+	v->u.inst = m;
+	return v;
+}
+
+static inline struct vinst *new_inst(struct interp *in)
+{
+	struct vinst *m = ast_arena_alloc(in->a, sizeof *m);
+
+	m->attrs = vdict_new(in->a);
+	return m;
+}
+
+static inline int ext_is(const value_t *v, const char *name)
+{
+	return v && v->k == VK_EXT && !strcmp(v->u.ext, name);
+}
+
+static inline int ext_is_module_base(const char *d)
+{
+	return !strcmp(d, "torch.nn.Module");
+}
+
+#pragma GCC visibility pop
+
+#endif

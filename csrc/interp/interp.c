@@ -1,0 +1,333 @@
+/* interp/interp.c - the public side of include/ecg/interp.h
+ *
+ * An interpreter is made (interp_new) over a prog and the catalogue, told
+ * the job's --set overrides, loader and argv, run from the entry script or
+ * one of its functions (interp_run_*), and then read: the models built,
+ * the root calls, the notes, the schedule events, a model's forward read
+ * again with given arguments (interp_forward).  interp_free releases
+ * everything it owns (one arena, the tables of strpool.c and budget.c).
+ * The evaluator itself is in the other files of csrc/interp/ (internal.h
+ * lists them); this file holds no Python semantics.
+ */
+#include "config.h"
+
+#include "internal.h"
+
+/* ------------------------------------------------------------------ the public side */
+
+struct interp *interp_new(struct prog *p, const struct catalog *cat)
+{
+	static const struct { const char *n; int id; } bis[] = {
+		{ "range", BI_RANGE }, { "len", BI_LEN }, { "int", BI_INT }, { "float", BI_FLOAT },
+		{ "str", BI_STR }, { "bool", BI_BOOL }, { "list", BI_LIST }, { "tuple", BI_TUPLE },
+		{ "dict", BI_DICT }, { "set", BI_SET }, { "frozenset", BI_SET }, { "enumerate", BI_ENUMERATE },
+		{ "zip", BI_ZIP }, { "min", BI_MIN }, { "max", BI_MAX }, { "sum", BI_SUM }, { "abs", BI_ABS },
+		{ "round", BI_ROUND }, { "print", BI_PRINT }, { "isinstance", BI_ISINSTANCE },
+		{ "getattr", BI_GETATTR }, { "setattr", BI_SETATTR }, { "hasattr", BI_HASATTR },
+		{ "super", BI_SUPER }, { "open", BI_OPEN }, { "exec", BI_EXEC }, { "sorted", BI_SORTED },
+		{ "reversed", BI_REVERSED }, { "any", BI_ANY }, { "all", BI_ALL },
+		{ "staticmethod", BI_STATICMETHOD }, { "classmethod", BI_CLASSMETHOD }, { "property", BI_PROPERTY },
+		{ "globals", BI_GLOBALS }, { "iter", BI_ITER }, { "next", BI_NEXT },
+	};
+	struct interp *in = xcalloc(1, sizeof *in);
+	size_t i;
+
+	in->prog = p;
+	in->cat = cat;
+	in->a = ast_arena_new_large();
+	in->ns = xcalloc(p->n + 1, sizeof *in->ns);
+	in->builtins = vdict_new(in->a);
+	in->overrides = vdict_new(in->a);
+	for (i = 0; i < sizeof bis / sizeof bis[0]; i++)
+		vdict_sets(in->a, in->builtins, bis[i].n, mk_builtin(in, bis[i].id, NULL));
+	vdict_sets(in->a, in->builtins, "__name__", v_str(in->a, "builtins"));
+	in->trace_shapes = getenv("ECG_TRACE_SHAPES") != NULL;
+	in->trace_steps = getenv("ECG_TRACE_STEPS") != NULL;
+	return in;
+}
+
+static int hot_cmp(const void *a, const void *b)
+{
+	long x = ((const struct hot *)a)->n, y = ((const struct hot *)b)->n;
+
+	return (y > x) - (y < x);
+}
+
+void interp_free(struct interp *in)
+{
+	size_t i;
+
+	if (!in)
+		return;
+	if (in->trace_steps) {
+		qsort(in->hot, in->nhot, sizeof in->hot[0], hot_cmp);
+		fprintf(stderr, "steps: %ld in all\n", in->steps);
+		for (i = 0; i < in->nhot && i < 25; i++)
+			fprintf(stderr, "steps: %8ld  %s\n", in->hot[i].n * 1024, in->hot[i].key);
+	}
+	ast_arena_free(in->a);
+	free(in->ns);
+	free(in->roots);
+	free(in->models);
+	free(in->model_names);
+	free(in->notes);
+	free(in->sev);
+	free(in->strs);
+	free(in->amemo);
+	free(in->tmemo);
+	free(in->genmemo);
+	free(in->fmemo);
+	free(in->fncost);
+	free(in);
+}
+
+struct ast_arena *interp_arena(struct interp *in)
+{
+	return in->a;
+}
+
+const struct catalog *interp_catalog(const struct interp *in)
+{
+	return in->cat;
+}
+
+void interp_set_override(struct interp *in, const char *key, const char *text)
+{
+	char *end;
+	long long i = strtoll(text, &end, 0);
+	value_t *v;
+	size_t n = strlen(text);
+
+	if (*text && !*end) {
+		v = v_int(in->a, i);
+	} else {
+		double d = strtod(text, &end);
+
+		if (*text && !*end)
+			v = v_float(in->a, d);
+		else if (!strcmp(text, "True") || !strcmp(text, "true"))
+			v = v_bool(in->a, 1);
+		else if (!strcmp(text, "False") || !strcmp(text, "false"))
+			v = v_bool(in->a, 0);
+		else if (!strcmp(text, "None") || !strcmp(text, "null"))
+			v = v_none(in->a);
+		else if (n >= 2 && (text[0] == '\'' || text[0] == '"') && text[n - 1] == text[0])
+			v = v_strn(in->a, text + 1, n - 2);
+		else
+			v = v_str(in->a, text);
+	}
+	vdict_sets(in->a, in->overrides, key, v);
+}
+
+void interp_set_loader(struct interp *in, interp_load_fn fn, void *ctx)
+{
+	in->load = fn;
+	in->load_ctx = ctx;
+}
+
+void interp_set_argv(struct interp *in, const char *const *argv, size_t n)
+{
+	size_t i;
+
+	in->argv = v_seq(in->a, VK_LIST, n);
+	for (i = 0; i < n; i++)
+		vseq_push(in->a, in->argv->u.seq, v_str(in->a, argv[i]));
+}
+
+/* Run a file as the job does: as __main__ (func NULL), or imported under
+ * its own name and then func() called, as a console script's wrapper does. */
+static int interp_run(struct interp *in, struct sfile *entry, const char *func)
+{
+	size_t idx = (size_t)(entry - in->prog->files);
+	struct vns *ns;
+	struct frame f;
+
+	in->entry_path = entry->path;
+	prog_ensure(in->prog, entry);
+	if (!entry->mod)
+		return -1;
+	ns = ast_arena_alloc(in->a, sizeof *ns);
+	ns->file = entry;
+	ns->dict = vdict_new(in->a);
+	ns->state = 1;
+	in->ns[idx] = ns;
+	in->entry_ns = ns;
+	vdict_sets(in->a, ns->dict, "__name__", v_str(in->a, func && entry->modname ? entry->modname : "__main__"));
+	vdict_sets(in->a, ns->dict, "__file__", v_str(in->a, entry->path));
+	memset(&f, 0, sizeof f);
+	f.in = in;
+	f.file = entry;
+	f.globals = ns;
+	f.mode = M_JOB;
+	f.mult.n = 1;
+	f.cond.taken = -1;
+	(void)exec_block(&f, &entry->mod->body);
+	ns->state = 2;
+	if (func) {
+		value_t *fn = vdict_gets(ns->dict, func);
+
+		if (!fn || fn->k != VK_FUNC)
+			return -1;
+		/* the job starts at the function: its definition is the anchor */
+		in->ev.main_guard = aanchor(in, fn->u.fn->file->path, fn->u.fn->qualname,
+		                         fn->u.fn->def->line);
+		(void)call_function(&f, fn->u.fn, NULL, NULL, 0, NULL, M_JOB, NULL, NULL);
+	}
+	/* the server's start-up (lifespan, on_event("startup")), then the
+	 * request handlers the framework would call, once each */
+	{
+		size_t i;
+
+		in->run_generators = 1;
+		for (i = 0; i < in->nstartup; i++) {
+			struct frame sf = f;
+			value_t *app = v_unknown(in->a, "app", "the application object");
+
+			(void)call_function(&sf, in->startup[i]->u.fn, NULL, &app, 1, NULL, M_JOB, NULL, NULL);
+		}
+		in->run_generators = 0;
+
+		for (i = 0; i < in->nhandlers; i++) {
+			struct frame hf = f;
+
+			hf.handler = in->handlers[i].anchor;
+			(void)call_function(&hf, in->handlers[i].fn->u.fn, NULL, NULL, 0, NULL, M_JOB, NULL, NULL);
+		}
+	}
+	return 0;
+}
+
+void interp_run_entry(struct interp *in, struct sfile *entry)
+{
+	(void)interp_run(in, entry, NULL);
+}
+
+int interp_run_function(struct interp *in, struct sfile *file, const char *func)
+{
+	return interp_run(in, file, func);
+}
+
+const struct root_call *interp_roots(const struct interp *in, size_t *n)
+{
+	*n = in->nroots;
+	return in->roots;
+}
+
+struct vinst *const *interp_models(const struct interp *in, const char *const **names, size_t *n)
+{
+	*n = in->nmodels;
+	*names = in->model_names;
+	return in->models;
+}
+
+value_t *interp_forward(struct interp *in, struct vinst *m, value_t **args, size_t nargs,
+                        struct vdict *kwargs, struct fseq *out)
+{
+	struct frame f;
+	value_t *fwd;
+	struct vclass *owner = NULL;
+	struct fwdinfo *fi = m->entry;
+
+	memset(&f, 0, sizeof f);
+	f.in = in;
+	f.mode = M_FWD;
+	f.ev = out;
+	f.mult.n = 1;
+	f.cond.taken = -1;
+	if (m->mod == VM_CONTAINER) {
+		if (m->ext && !strcmp(m->ext, "torch.nn.Sequential") && in->prog->n) {
+			f.file = &in->prog->files[0];
+			f.qualname = "<module>";
+			return sequential_forward(in, m, nargs ? args[0] : v_tensor(in->a), out, &f,
+			                          fi ? fi->call_anchor : NULL);
+		}
+		return v_unknown(in->a, NULL, "a container is not callable");
+	}
+	if (m->mod != VM_REPO || !m->cls || !(fwd = class_lookup(m->cls, "forward", &owner)) || fwd->k != VK_FUNC)
+		return layer_result(in, m, args, nargs, kwargs);
+	f.file = fwd->u.fn->file;
+	f.globals = fwd->u.fn->globals;
+	f.qualname = fwd->u.fn->qualname;
+	{
+		value_t **a2 = xmalloc((nargs + 1) * sizeof *a2);
+		size_t i;
+		value_t *r;
+
+		/* arguments not known at the call are tensors in a forward */
+		for (i = 0; i < nargs; i++)
+			a2[i] = args[i]->k == VK_UNKNOWN ? v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0) : args[i];
+		r = call_function(&f, fwd->u.fn, mk_inst_value(in, m), a2, nargs, kwargs, M_FWD, out, NULL);
+		free(a2);
+		return r;
+	}
+}
+
+const char *interp_forward_anchor(struct interp *in, struct vinst *m)
+{
+	value_t *fwd;
+	struct vclass *owner = NULL;
+
+	if (!m->cls)
+		return NULL;
+	fwd = class_lookup(m->cls, "forward", &owner);
+	if (!fwd || fwd->k != VK_FUNC)
+		return NULL;
+	return aanchor(in, fwd->u.fn->file->path, fwd->u.fn->qualname, fwd->u.fn->def->line);
+}
+
+const struct interp_note *interp_notes(const struct interp *in, size_t *n)
+{
+	*n = in->nnotes;
+	return in->notes;
+}
+
+const char *interp_class_name(const struct vinst *m)
+{
+	if (m->cls)
+		return m->cls->name;
+	return m->ext ? m->ext : "?";
+}
+
+const struct fseq *interp_events_of(const struct vinst *m)
+{
+	const struct fwdinfo *fi = m->entry;
+
+	return fi ? &fi->seq : NULL;
+}
+
+value_t *interp_forward_ret(const struct vinst *m)
+{
+	const struct fwdinfo *fi = m->entry;
+
+	return fi && fi->state == 2 ? fi->ret : NULL;
+}
+
+const char *interp_call_anchor(const struct vinst *m)
+{
+	const struct fwdinfo *fi = m->entry;
+
+	return fi ? fi->call_anchor : NULL;
+}
+
+int interp_saw_backward(const struct interp *in)
+{
+	return in->saw_backward;
+}
+
+const struct interp_evidence *interp_evidence(const struct interp *in)
+{
+	return &in->ev;
+}
+
+size_t interp_candidates(const struct interp *in, struct vinst *const **insts, const char *const **anchors)
+{
+	*insts = in->models;
+	*anchors = in->model_names;
+	return in->nmodels;
+}
+
+const struct sched_ev *interp_sched(const struct interp *in, size_t *n)
+{
+	*n = in->nsev;
+	return in->sev;
+}

@@ -1,0 +1,295 @@
+/* interp/jobctx.c - schedule events and the job context they happen in
+ *
+ * sev() appends one schedule event (sched_ev) at an anchor, inside the
+ * frame's current job context (jc: loops, guards, with-blocks, handlers,
+ * pushed by jc_push()).  guard_ctx() reads a step guard (`if step % n ==
+ * 0`), runtime_events() tells whether a loop's body did something at run
+ * time, is_route_decorator() finds a web framework's request handlers,
+ * ema_call() an exponential moving average of the weights.
+ */
+#include "config.h"
+
+#include "internal.h"
+
+/* "EMA" as a word of a name: ModelEma, ema_model, update_ema, EMA --
+ * not "schema" or "emails" (a lowercase "ema" inside a word). */
+static int has_ema(const char *s)
+{
+	const char *p;
+
+	for (p = s; p && *p; p++) {
+		int starts, ends;
+
+		/* p[0..2] are "ema" in any case before p[3] is read (it is at
+		 * most the terminating NUL then); a NUL stops the && chain */
+		if ((p[0] | 0x20) != 'e' || (p[1] | 0x20) != 'm' || (p[2] | 0x20) != 'a')
+			continue;
+		starts = p == s || !(p[-1] >= 'a' && p[-1] <= 'z') || p[0] == 'E';
+		ends = !(p[3] >= 'a' && p[3] <= 'z') || p[2] == 'A';
+		if (starts && ends)
+			return 1;
+	}
+	return 0;
+}
+
+/* An exponential moving average of the weights updated from job code:
+ * ema.update(model) on an object whose class says EMA (ModelEma,
+ * timm's ModelEmaV3), or a function named for it (update_ema). */
+void ema_call(struct frame *f, const value_t *fn, const struct ast_hdr *site)
+{
+	const char *what = NULL;
+
+	if (fn->k == VK_BOUND && fn->u.bound.fn->k == VK_FUNC && fn->u.bound.self && fn->u.bound.self->k == VK_INST) {
+		const struct vinst *m = fn->u.bound.self->u.inst;
+		const char *cls = m->cls ? m->cls->name : m->ext;
+		const char *meth = fn->u.bound.fn->u.fn->qualname;
+		const char *dot = meth ? strrchr(meth, '.') : NULL;
+
+		if (cls && has_ema(cls) && dot && (!strcmp(dot + 1, "update") || !strcmp(dot + 1, "step")))
+			what = meth;
+	} else if (fn->k == VK_FUNC && fn->u.fn->qualname && has_ema(fn->u.fn->qualname) &&
+	           strstr(fn->u.fn->qualname, "update")) {
+		what = fn->u.fn->qualname;
+	} else if (fn->k == VK_EXT && has_ema(fn->u.ext) && (strstr(fn->u.ext, ".update") || strstr(fn->u.ext, ".step"))) {
+		what = fn->u.ext;
+	}
+	if (what)
+		sev(f, SEV_EMA, what, site);
+}
+
+struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct sched_ev *e;
+
+	if (in->nsev >= 100000)
+		return NULL;
+	xgrow((void **)&in->sev, &in->asev, in->nsev + 1, sizeof *in->sev);
+	e = &in->sev[in->nsev++];
+	memset(e, 0, sizeof *e);
+	e->kind = kind;
+	e->call = call;
+	e->anchor = anchor_at(f, site);
+	e->ctx = f->jc;
+	e->in_forward = f->mode == M_FWD;
+	e->in_backward = f->in_backward;
+	e->non_blocking = -1;
+	e->pinned = -1;
+	e->async_op = -1;
+	return e;
+}
+
+const struct jctx *jc_push(struct frame *f, enum jctx_kind kind, const char *anchor, const char *text)
+{
+	struct jctx *j = ast_arena_alloc(f->in->a, sizeof *j);
+
+	j->kind = kind;
+	j->anchor = anchor;
+	j->text = text;
+	j->period = -1;
+	j->trips = -1;
+	j->up = f->jc;
+	return j;
+}
+
+/* Did the job make, since event `from`, a copy, a sync, a collective or
+ * a loader hop (what a loop over run-time work does each iteration)? */
+int runtime_events(const struct interp *in, size_t from)
+{
+	size_t i;
+
+	for (i = from; i < in->nsev; i++) {
+		enum sev_kind k = in->sev[i].kind;
+
+		if (k == SEV_SYNC || k == SEV_H2D || k == SEV_D2H || k == SEV_COLLECTIVE || k == SEV_LOADER_ITER)
+			return 1;
+	}
+	return 0;
+}
+
+/* `it % eval_interval == 0` (alone or inside an `and`): a periodic guard
+ * with its period resolved when the config pins it. */
+const struct ast_BinOp *find_modulo(const struct ast_hdr *e, int depth)
+{
+	unsigned i;
+
+	if (!e || depth > 8)
+		return NULL;
+	if (AST_IS(e, BoolOp)) {
+		const struct ast_BoolOp *b = AST_AS(e, BoolOp);
+
+		for (i = 0; i < b->values.n; i++) {
+			const struct ast_BinOp *m = find_modulo(b->values.items[i], depth + 1);
+
+			if (m)
+				return m;
+		}
+		return NULL;
+	}
+	if (AST_IS(e, Compare)) {
+		const struct ast_Compare *c = AST_AS(e, Compare);
+
+		if (c->ops.n == 1 && (c->ops.items[0] == AST_CMP_EQ) && AST_IS(c->left, BinOp) &&
+		    AST_AS(c->left, BinOp)->op == AST_OP_MOD)
+			return AST_AS(c->left, BinOp);
+	}
+	return NULL;
+}
+
+const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const char *text)
+{
+	const struct ast_BinOp *m = find_modulo(test, 0);
+	struct jctx *j;
+
+	if (!m)
+		return jc_push(f, JC_COND, anchor_at(f, test), text);
+	j = (struct jctx *)jc_push(f, JC_GUARD, anchor_at(f, test), text);
+	{
+		value_t *p = eval(f, m->right);
+		int ok;
+		long long n = as_int(p, &ok);
+
+		j->period = ok && n > 0 ? n : -1;
+		j->period_expr = text_of(f, m->right);
+	}
+	return j;
+}
+
+/* @app.post("/generate"), @app.route(...), @router.get(...) on an object of
+ * a web framework: a request handler the framework will call. */
+int is_route_decorator(struct frame *f, const struct ast_hdr *d)
+{
+	static const char *const routes[] = { "get", "post", "put", "patch", "delete", "route",
+	                                      "websocket", "api_route", NULL };
+	static const char *const frameworks[] = { "fastapi.", "flask.", "starlette.", "sanic.", "aiohttp.",
+	                                          "quart.", "litserve.", "bentoml.", "ray.serve.", NULL };
+	const struct ast_Attribute *a;
+	value_t *obj;
+	size_t i;
+	int route = 0;
+
+	if (!AST_IS(d, Call) || !AST_IS(AST_AS(d, Call)->func, Attribute))
+		return 0;
+	a = AST_AS(AST_AS(d, Call)->func, Attribute);
+	for (i = 0; routes[i]; i++)
+		if (!strcmp(a->attr, routes[i]))
+			route = 1;
+	if (!route)
+		return 0;
+	obj = eval(f, a->value);
+	if (obj->k != VK_INST || !obj->u.inst->ext)
+		return 0;
+	for (i = 0; frameworks[i]; i++)
+		if (!strncmp(obj->u.inst->ext, frameworks[i], strlen(frameworks[i])))
+			return 1;
+	return 0;
+}
+
+/* What a decorator of a def tells beyond Python: @torch.no_grad() and
+ * @torch.inference_mode() mark the function; in job mode,
+ * @app.on_event(...) makes it a startup hook and a web framework's route
+ * decorator a request handler (the first one is the server's anchor). */
+void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, const struct ast_hdr *d)
+{
+	struct interp *in = f->in;
+
+	{
+		const struct ast_hdr *dd = AST_IS(d, Call) ? AST_AS(d, Call)->func : d;
+		value_t *dv = AST_IS(dd, Attribute) || AST_IS(dd, Name) ? eval(f, dd) : NULL;
+
+		if (dv && dv->k == VK_EXT && (!strcmp(dv->u.ext, "torch.no_grad") ||
+		                              !strcmp(dv->u.ext, "torch.inference_mode")))
+			fv->u.fn->no_grad = 1;
+	}
+	if (f->mode != M_FWD && AST_IS(d, Call) && AST_IS(AST_AS(d, Call)->func, Attribute) &&
+	    !strcmp(AST_AS(AST_AS(d, Call)->func, Attribute)->attr, "on_event") && in->nstartup < 16)
+		in->startup[in->nstartup++] = fv;
+	else if (f->mode != M_FWD && is_route_decorator(f, d) && in->nhandlers < 64) {
+		in->handlers[in->nhandlers].fn = fv;
+		in->handlers[in->nhandlers].anchor = anchor_at(f, st);
+		in->nhandlers++;
+		if (!in->ev.server)
+			in->ev.server = anchor_at(f, d);
+	}
+}
+
+/* The job context a `with` item opens (statement st, item wi whose
+ * context manager evaluated to cv): no_grad (and *ng set to 1), autocast,
+ * a CUDA stream, DDP's no_sync; NULL for any other context manager.  The
+ * caller makes it f->jc for the body. */
+const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const struct ast_withitem *wi,
+                             value_t *cv, int *ng)
+{
+	struct interp *in = f->in;
+	const struct jctx *pushed = NULL;
+
+	if (cv->k == VK_INST && cv->u.inst->ext && !strcmp(cv->u.inst->ext, "torch.no_grad")) {
+		*ng = 1;
+		if (!in->ev.no_grad && f->mode != M_FWD)
+			in->ev.no_grad = anchor_at(f, st);
+		pushed = jc_push(f, JC_NO_GRAD, anchor_at(f, st), text_of(f, wi->context_expr));
+	} else if (cv->k == VK_INST && cv->u.inst->ext && !strcmp(cv->u.inst->ext, "torch.autocast")) {
+		pushed = jc_push(f, JC_AUTOCAST, anchor_at(f, st), text_of(f, wi->context_expr));
+	} else if (cv->k == VK_INST && cv->u.inst->ext && !strcmp(cv->u.inst->ext, "torch.cuda.stream")) {
+		value_t *t = vdict_gets(cv->u.inst->attrs, "text");
+
+		pushed = jc_push(f, JC_STREAM, anchor_at(f, st), t && t->k == VK_STR ? t->u.str.s : "a stream");
+	} else if (AST_IS(wi->context_expr, Call) && AST_IS(AST_AS(wi->context_expr, Call)->func, Attribute) &&
+	           !strcmp(AST_AS(AST_AS(wi->context_expr, Call)->func, Attribute)->attr, "no_sync")) {
+		pushed = jc_push(f, JC_NO_SYNC, anchor_at(f, st), text_of(f, wi->context_expr));
+	}
+	return pushed;
+}
+
+/* What a call of an external does to the job besides its value (job mode
+ * only): mp.spawn / Process run their target function once, as one
+ * process of the job; torch.save, json.dump, to_csv ... are the job's
+ * first write (evidence); scaler.step(optimizer) is an optimizer step
+ * (and, for a GradScaler, a sync).  d is the canonical dotted name, last
+ * its last component. */
+void ext_job_effects(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                     struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	size_t i;
+
+	/* worker processes run job code: mp.spawn(fn, args=(...)) calls
+	 * fn(rank, *args) in each; Process(target=fn, args=(...)) calls
+	 * fn(*args).  Read once, as one process of the job. */
+	if (f->mode != M_FWD &&
+	    (!strcmp(d, "torch.multiprocessing.spawn") || !strcmp(d, "torch.multiprocessing.start_processes") ||
+	     !strcmp(d, "torch.multiprocessing.Process") || !strcmp(d, "multiprocessing.Process") ||
+	     !strcmp(d, "torch.multiprocessing.spawn.spawn"))) {
+		int spawn = strcmp(last, "Process") != 0;
+		value_t *target = spawn ? (nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "fn") : NULL)
+		                        : kw ? vdict_gets(kw, "target") : NULL;
+		value_t *pargs = kw ? vdict_gets(kw, "args") : NULL;
+
+		if (!pargs && spawn && nargs >= 2)
+			pargs = args[1];
+		if (target && target->k == VK_FUNC) {
+			size_t np = pargs && (pargs->k == VK_TUPLE || pargs->k == VK_LIST) ? pargs->u.seq->n : 0;
+			value_t **cargs = ast_arena_alloc(in->a, (np + 2) * sizeof *cargs);
+			size_t nc = 0;
+
+			if (spawn)
+				cargs[nc++] = v_unknown(in->a, "rank", "the process index mp.spawn passes");
+			for (i = 0; i < np; i++)
+				cargs[nc++] = pargs->u.seq->items[i];
+			(void)call_function(f, target->u.fn, NULL, cargs, nc, NULL, M_JOB, NULL, site);
+		}
+	}
+	if (f->mode != M_FWD && !in->ev.write &&
+	    (!strcmp(d, "torch.save") || !strcmp(d, "json.dump") || !strcmp(d, "numpy.save") ||
+	     !strcmp(d, "numpy.savez") || !strcmp(d, "pickle.dump") || !strcmp(last, "to_csv") ||
+	     !strcmp(last, "to_parquet") || !strcmp(last, "save_image") || !strcmp(d, "np.save")))
+		in->ev.write = anchor_at(f, site);
+	if (f->mode != M_FWD && !strcmp(last, "step") && nargs >= 1 &&
+	    args[0]->k == VK_INST && args[0]->u.inst->ext && !strncmp(args[0]->u.inst->ext, "torch.optim.", 12)) {
+		if (!in->ev.optimizer_step)
+			in->ev.optimizer_step = anchor_at(f, site);
+		sev(f, SEV_OPT_STEP, "scaler.step(optimizer)", site);
+		if (strstr(d, "GradScaler"))
+			sev(f, SEV_SYNC, "scaler.step(optimizer) (reads found_inf with .item())", site);
+	}
+}

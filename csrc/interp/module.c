@@ -1,0 +1,124 @@
+/* interp/module.c - torch.nn.Module's own methods on module instances
+ *
+ * call_module_method() is call_builtin()'s share for the methods the
+ * analysis gives a module instance or an autograd.Function class:
+ * add_module, ModuleList.append/extend/insert (children registered in
+ * order), register_parameter/register_buffer, .to(device) (a host-to-
+ * device schedule event), children(), and Function.apply (its forward read
+ * now, its backward into a sink).  Never NULL.
+ */
+#include "config.h"
+
+#include "internal.h"
+
+value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                            struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+	struct vseq *items = NULL;
+	size_t i;
+
+	switch (fn->u.bi.id) {
+	case BI_M_MOD_ADD_MODULE:
+		if (nargs == 2 && args[0]->k == VK_STR)
+			set_attr(f, self, args[0]->u.str.s, args[1]);
+		return v_none(in->a);
+	case BI_M_MOD_APPEND:
+		if (nargs == 1 && args[0]->k == VK_INST && self->k == VK_INST) {
+			struct vinst *m = self->u.inst;
+
+			vinst_add_child(in->a, m, afmt(in, "%zu", m->nchildren), args[0]->u.inst);
+			if (f->mult.reason && !vdict_gets(m->attrs, "__ecg_len_unknown__"))
+				vdict_sets(in->a, m->attrs, "__ecg_len_unknown__",
+				           v_unknown(in->a, f->mult.expr, f->mult.reason));
+		}
+		return v_none(in->a);
+	case BI_M_MOD_EXTEND:
+		if (nargs == 1 && self->k == VK_INST) {
+			struct vinst *m = self->u.inst;
+
+			if (!iter_items(f, args[0], &items)) {
+				for (i = 0; i < items->n; i++)
+					if (items->items[i]->k == VK_INST)
+						vinst_add_child(in->a, m, afmt(in, "%zu", m->nchildren), items->items[i]->u.inst);
+			} else {
+				vdict_sets(in->a, m->attrs, "__ecg_len_unknown__",
+				           v_unknown(in->a, args[0]->expr, "extended with modules not known"));
+			}
+		}
+		return v_none(in->a);
+	case BI_M_MOD_INSERT:
+		return v_none(in->a);
+	case BI_FN_APPLY: {
+		/* MyFunction.apply(x): its forward now, its backward in the
+		 * backward pass (both read, collectives in each recorded) */
+		struct vclass *c = self->u.cls;
+		value_t *fwd = class_lookup(c, "forward", NULL), *bwd = class_lookup(c, "backward", NULL);
+		value_t **all = xmalloc((nargs + 1) * sizeof *all);
+		value_t *r = v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
+
+		all[0] = v_unknown(in->a, "ctx", "autograd's context object");
+		for (i = 0; i < nargs; i++)
+			all[i + 1] = args[i];
+		if (fwd && fwd->k == VK_FUNC)
+			r = call_function(f, fwd->u.fn, NULL, all, nargs + 1, kw, f->mode, f->ev, site);
+		if (bwd && bwd->k == VK_FUNC) {
+			value_t *g[2];
+			int ob = f->in_backward;
+			struct fseq sink;
+
+			memset(&sink, 0, sizeof sink);
+			g[0] = all[0];
+			g[1] = v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
+			f->in_backward = 1;
+			/* the backward's ops are not this forward's: they go nowhere */
+			(void)call_function(f, bwd->u.fn, NULL, g, 2, NULL, f->mode, &sink, site);
+			f->in_backward = ob;
+		}
+		free(all);
+		return r;
+	}
+	case BI_M_MOD_SELF:
+		return self;
+	case BI_M_MOD_TO:
+		if (!(nargs >= 1 && dev_is_host(args[0]) == 1) &&
+		    !(nargs >= 1 && args[0]->k == VK_EXT && !strncmp(args[0]->u.ext, "torch.float", 11)) &&
+		    !(nargs == 0 && kw && !vdict_gets(kw, "device"))) {
+			struct sched_ev *e;
+
+			in->gpu = 1;
+			if (f->mode != M_FWD && (e = sev(f, SEV_H2D, "model.to(device): parameters and buffers", site))) {
+				e->pinned = 0;
+				e->non_blocking = kw_bool(kw, "non_blocking");
+			}
+		}
+		return self;
+	case BI_M_MOD_REGISTER_PARAMETER:
+		if (nargs >= 2 && args[0]->k == VK_STR && self->k == VK_INST) {
+			value_t *p = args[1];
+
+			if (p->k == VK_TENSOR && !p->is_param) {
+				p = v_copy(in->a, p);
+				p->is_param = 1;
+			}
+			vdict_sets(in->a, self->u.inst->attrs, args[0]->u.str.s, p);
+		}
+		return v_none(in->a);
+	case BI_M_MOD_REGISTER_BUFFER:
+		if (nargs >= 2 && args[0]->k == VK_STR && self->k == VK_INST)
+		{
+			value_t *b = v_tensor(in->a);
+
+			b->shape = shape_of(args[1]);
+			vdict_sets(in->a, self->u.inst->attrs, args[0]->u.str.s, b);
+		}
+		return v_none(in->a);
+	case BI_M_MOD_CHILDREN:
+		return unknown_at(f, site, "an iterator over modules is not followed");
+	default:
+		break;
+	}
+	(void)kw;
+	return unknown_at(f, site, "a builtin ecg does not follow");
+}

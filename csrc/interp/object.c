@@ -1,0 +1,327 @@
+/* interp/object.c - classes and instances
+ *
+ * A class statement (exec_classdef) makes a vclass with its namespace, its
+ * bases and its method resolution order (build_mro); class_lookup() reads
+ * a name through the MRO.  instantiate() makes an instance and runs
+ * __init__ (a torch.nn.Module subclass becomes a module instance);
+ * set_attr() stores an attribute, registering submodules in order.
+ */
+#include "config.h"
+
+#include "internal.h"
+
+/* ------------------------------------------------------------------ classes */
+
+static struct vclass *const *class_mro(struct vclass *c, size_t *n)
+{
+	*n = c->nmro;
+	return c->mro;
+}
+
+/* The old order, kept for hierarchies C3 rejects: depth-first, left to
+ * right, duplicates dropped at their last place. */
+static size_t mro_dfs(struct vclass *c, struct vclass **out, size_t cap)
+{
+	struct vclass *tmp[256];
+	size_t n = 0, nout = 0, i, j, k;
+
+	tmp[n++] = c;
+	for (i = 0; i < c->nbases; i++) {
+		value_t *b = c->bases[i];
+
+		if (b->k != VK_CLASS || b->u.cls == c)
+			continue;
+		for (j = 0; j < b->u.cls->nmro && n < 256; j++)
+			tmp[n++] = b->u.cls->mro[j];
+	}
+	/* keep the last occurrence of each class after the first slot */
+	for (i = 0; i < n && nout < cap; i++) {
+		int later = 0;
+
+		for (k = i + 1; k < n; k++)
+			if (tmp[k] == tmp[i])
+				later = 1;
+		if (!later || i == 0) {
+			int dup = 0;
+
+			for (k = 0; k < nout; k++)
+				if (out[k] == tmp[i])
+					dup = 1;
+			if (!dup)
+				out[nout++] = tmp[i];
+		}
+	}
+	return nout;
+}
+
+/* Whether x is in a sequence's tail (after its head at pos). */
+static int in_tail(struct vclass *const *seq, size_t len, size_t pos, const struct vclass *x)
+{
+	size_t i;
+
+	for (i = pos + 1; i < len; i++)
+		if (seq[i] == x)
+			return 1;
+	return 0;
+}
+
+/* C3 (Python's MRO): c, then the merge of its repo bases' MROs and the
+ * list of those bases: the first head that is in no sequence's tail is
+ * taken and removed from every head, until all are empty.  For class A(B,
+ * C), B(D, E), C(D, F): A B C D E F.  Returns the length written to out,
+ * 0 when no head can be taken (an inconsistent hierarchy: Python raises
+ * TypeError) or cap is too small.  External bases are not in the MRO
+ * (values.h), so they take no part. */
+static size_t mro_c3(struct vclass *c, struct vclass **out, size_t cap)
+{
+	struct vclass *direct[256];
+	struct vclass *const *seq[257];
+	size_t len[257], pos[257], nseq = 0, ndirect = 0, nout = 0, i, j;
+
+	for (i = 0; i < c->nbases && ndirect < 256; i++) {
+		value_t *b = c->bases[i];
+
+		if (b->k != VK_CLASS || b->u.cls == c)
+			continue;
+		direct[ndirect++] = b->u.cls;
+		seq[nseq] = b->u.cls->mro;
+		len[nseq] = b->u.cls->nmro;
+		pos[nseq++] = 0;
+	}
+	seq[nseq] = direct;
+	len[nseq] = ndirect;
+	pos[nseq++] = 0;
+	out[nout++] = c;
+	for (;;) {
+		struct vclass *pick = NULL;
+		int left = 0;
+
+		for (i = 0; i < nseq && !pick; i++) {
+			struct vclass *h;
+
+			if (pos[i] >= len[i])
+				continue;
+			left = 1;
+			h = seq[i][pos[i]];
+			for (j = 0; j < nseq; j++)
+				if (pos[j] < len[j] && in_tail(seq[j], len[j], pos[j], h))
+					break;
+			if (j == nseq)
+				pick = h;
+		}
+		if (!left)
+			return nout;
+		if (!pick || pick == c || nout >= cap)
+			return 0;
+		out[nout++] = pick;
+		for (i = 0; i < nseq; i++)
+			if (pos[i] < len[i] && seq[i][pos[i]] == pick)
+				pos[i]++;
+	}
+}
+
+/* c's MRO over its repo classes: C3; when C3 fails (Python would raise
+ * TypeError at the class statement), the depth-first order, and a note. */
+static void build_mro(struct interp *in, struct vclass *c)
+{
+	struct vclass *tmp[256];
+	size_t n = mro_c3(c, tmp, 256);
+
+	if (!n) {
+		n = mro_dfs(c, tmp, 256);
+		note(in, aanchor(in, c->file->path, c->qualname, c->def ? c->def->h.line : 0),
+		     afmt(in, "the method resolution order of class %s", c->name),
+		     "its bases admit no consistent (C3) order, which Python rejects with TypeError; "
+		     "read depth-first, left to right instead");
+	}
+	c->mro = ast_arena_alloc(in->a, n * sizeof *c->mro);
+	memcpy(c->mro, tmp, n * sizeof *c->mro);
+	c->nmro = n;
+}
+
+/* Look a name up on a class and its repo bases. */
+value_t *class_lookup(struct vclass *c, const char *name, struct vclass **owner)
+{
+	size_t i, n;
+	struct vclass *const *mro = class_mro(c, &n);
+
+	for (i = 0; i < n; i++) {
+		value_t *v = vdict_gets(mro[i]->ns, name);
+
+		if (v) {
+			if (owner)
+				*owner = mro[i];
+			return v;
+		}
+	}
+	return NULL;
+}
+
+const char *class_ext_base(struct vclass *c)
+{
+	size_t i, n;
+	struct vclass *const *mro = class_mro(c, &n);
+
+	for (i = 0; i < n; i++)
+		if (mro[i]->ext_base)
+			return mro[i]->ext_base;
+	return NULL;
+}
+
+void exec_classdef(struct frame *f, const struct ast_ClassDef *s)
+{
+	struct interp *in = f->in;
+	struct vclass *c = ast_arena_alloc(in->a, sizeof *c);
+	struct frame cf;
+	value_t *cv;
+	unsigned i;
+
+	c->name = astr(in, s->name);
+	c->qualname = f->cls && f->locals == f->cls->ns ? adot(in, f->cls->qualname, s->name)
+	              : f->qualname && f->locals ? afmt(in, "%s.<locals>.%s", f->qualname, s->name) : c->name;
+	c->file = f->file;
+	c->def = s;
+	c->globals = f->globals;
+	c->ns = vdict_new(in->a);
+	c->nbases = s->bases.n;
+	c->bases = ast_arena_alloc(in->a, (s->bases.n + 1) * sizeof *c->bases);
+	for (i = 0; i < s->bases.n; i++) {
+		value_t *b = eval(f, s->bases.items[i]);
+
+		c->bases[i] = b;
+		if (b->k == VK_CLASS) {
+			if (b->u.cls->is_module)
+				c->is_module = 1;
+			if (b->u.cls->is_dataclass)
+				c->is_dataclass = 1;
+		} else if (b->k == VK_EXT) {
+			const char *d = canon_ext(in, b->u.ext);
+
+			if (ext_is_module_base(d))
+				c->is_module = 1;
+			else if (!c->ext_base)
+				c->ext_base = d;
+			if (!strcmp(d, "typing.NamedTuple"))
+				c->is_dataclass = 1;
+			/* a subclass of a torch.nn class is a module */
+			if (!strncmp(d, "torch.nn.", 9) && d[9] >= 'A' && d[9] <= 'Z')
+				c->is_module = 1;
+		}
+	}
+	build_mro(in, c);
+	for (i = 0; i < s->decorator_list.n; i++)
+		if (is_dataclass_decorator(f, s->decorator_list.items[i]))
+			c->is_dataclass = 1;
+
+	memset(&cf, 0, sizeof cf);
+	cf = *f;
+	cf.locals = c->ns;
+	cf.closure = f->locals;
+	cf.qualname = c->qualname;
+	cf.cls = c;
+	cf.globals_decl = NULL;
+	cf.mode = M_JOB;
+	(void)exec_block(&cf, &s->body);
+	/* a class that defines forward and extends something external is
+	 * taken for a module (third-party bases such as timm's) */
+	if (!c->is_module && c->ext_base && vdict_gets(c->ns, "forward"))
+		c->is_module = 1;
+	cv = ast_arena_alloc(in->a, sizeof *cv);
+	cv->k = VK_CLASS;
+	cv->u.cls = c;
+	cv->src = anchor_at(f, &s->h);
+	scope_bind(f, s->name, cv);
+}
+
+value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t nargs,
+                     struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *m = new_inst(in);
+	value_t *self = mk_inst_value(in, m);
+	value_t *init;
+	struct vclass *owner = NULL;
+	size_t i;
+
+	m->cls = c;
+	m->mod = c->is_module ? VM_REPO : VM_NONE;
+	m->constructed_at = anchor_at(f, site);
+	m->ctor_expr = site ? text_of(f, site) : NULL;
+	m->cond = f->cond.text;
+	m->args = vdict_new(in->a);
+	if (c->is_dataclass) {
+		struct vdict *fields = vdict_new(in->a);
+
+		dataclass_fields(in, c, fields, f);
+		for (i = 0; i < fields->n; i++) {
+			value_t *v = fields->vals[i];
+
+			if (i < nargs)
+				v = args[i];
+			if (kw) {
+				value_t *kv = vdict_get(kw, fields->keys[i]);
+
+				if (kv)
+					v = kv;
+			}
+			vdict_set(in->a, m->attrs, fields->keys[i], v);
+		}
+		init = class_lookup(c, "__post_init__", &owner);
+		if (init && init->k == VK_FUNC)
+			(void)call_function(f, init->u.fn, self, NULL, 0, NULL, M_JOB, NULL, site);
+		return self;
+	}
+	init = class_lookup(c, "__init__", &owner);
+	if (init && init->k == VK_FUNC) {
+		const struct ast_arguments *fa = fn_args(init->u.fn->def);
+
+		/* remember the constructor arguments by parameter name */
+		if (fa) {
+			size_t np = fa->posonlyargs.n + fa->args.n;
+
+			for (i = 0; i < nargs && i + 1 < np; i++) {
+				const struct ast_arg *p = AST_AS(i + 1 < fa->posonlyargs.n ? fa->posonlyargs.items[i + 1]
+				                                 : fa->args.items[i + 1 - fa->posonlyargs.n], arg);
+
+				vdict_sets(in->a, m->args, p->arg, args[i]);
+			}
+		}
+		if (kw)
+			for (i = 0; i < kw->n; i++)
+				vdict_set(in->a, m->args, kw->keys[i], kw->vals[i]);
+		(void)call_function(f, init->u.fn, self, args, nargs, kw, M_JOB, NULL, site);
+	} else if (class_ext_base(c) && m->mod == VM_REPO) {
+		/* the constructor is a third-party one: its submodules are not seen */
+		vdict_sets(in->a, m->attrs, "__ecg_ext_init__", v_str(in->a, class_ext_base(c)));
+	}
+	return self;
+}
+
+/* self.<name> = v, with nn.Module's rules for submodules. */
+void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v)
+{
+	struct interp *in = f->in;
+
+	if (!strcmp(name, "require_backward_grad_sync") && f->mode != M_FWD)
+		sev(f, SEV_GRAD_SYNC_TOGGLE, "require_backward_grad_sync", NULL);
+
+	if (obj->k == VK_INST) {
+		struct vinst *m = obj->u.inst;
+
+		if (m->mod != VM_NONE && v->k == VK_INST && v->u.inst->mod != VM_NONE) {
+			vinst_add_child(in->a, m, name, v->u.inst);
+			vdict_del(m->attrs, v_str(in->a, name));
+			return;
+		}
+		/* lm_head.weight = wte.weight: a parameter another module holds
+		 * too (a new nn.Parameter is not shared) */
+		if (m->mod == VM_LAYER && (!strcmp(name, "weight") || !strcmp(name, "bias")) &&
+		    !(v->k == VK_TENSOR && v->is_param))
+			m->tied = 1;
+		vdict_sets(in->a, m->attrs, name, v);
+	} else if (obj->k == VK_CLASS) {
+		vdict_sets(in->a, obj->u.cls->ns, name, v);
+	} else if (obj->k == VK_NS) {
+		vdict_sets(in->a, obj->u.ns->dict, name, v);
+	}
+}

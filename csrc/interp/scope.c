@@ -1,0 +1,82 @@
+/* interp/scope.c - names: lookup through the scopes, binding, --set overrides
+ *
+ * lookup() reads locals, the enclosing comprehension and closure scopes,
+ * the module's globals, then the builtins (NULL: unbound).  scope_bind()
+ * stores into locals or globals (a `global` declaration honoured), swaps
+ * in a --set override for a known scalar bound at the entry script's
+ * module level, and records a model instance the first time a name is
+ * bound to it (interp->models).
+ */
+#include "config.h"
+
+#include "internal.h"
+
+/* --set KEY=VALUE: the value to use instead of `v` for configuration name
+ * `key` (v itself when there is no override).  The override keeps v's
+ * source (where the default was written) and says it was overridden. */
+value_t *overridden(struct interp *in, const char *key, value_t *v)
+{
+	value_t *o = key ? vdict_gets(in->overrides, key) : NULL;
+	value_t *r;
+
+	if (!o)
+		return v;
+	r = v_copy(in->a, o);
+	r->src = v && v->src ? v->src : NULL;
+	r->expr = v && v->expr ? v->expr : NULL;
+	r->via = VIA_OVERRIDE;
+	return r;
+}
+
+/* ------------------------------------------------------------------ scopes */
+
+value_t *lookup(struct frame *f, const char *name)
+{
+	value_t *v;
+	struct frame *c;
+
+	for (c = f; c; c = c->outer_comp) {
+		if (c->locals && (v = vdict_gets(c->locals, name)))
+			return v;
+		if (c->closure && (v = vdict_gets(c->closure, name)))
+			return v;
+	}
+	if (f->globals && (v = vdict_gets(f->globals->dict, name)))
+		return v;
+	return vdict_gets(f->in->builtins, name);
+}
+
+static int declared_global(const struct frame *f, const char *name)
+{
+	size_t i;
+
+	if (!f->globals_decl)
+		return 0;
+	for (i = 0; i < f->globals_decl->n; i++)
+		if (!strcmp(f->globals_decl->s[i], name))
+			return 1;
+	return 0;
+}
+
+void scope_bind(struct frame *f, const char *name, value_t *v)
+{
+	if (!f->locals && f->globals && f->globals == f->in->entry_ns && value_is_known_scalar(v))
+		v = overridden(f->in, name, v);
+	if (f->mode != M_FWD && v->k == VK_INST && v->u.inst->mod != VM_NONE && !v->u.inst->bound_name &&
+	    strcmp(name, "self") && !(f->cls && f->locals == f->cls->ns)) {
+		struct interp *in = f->in;
+
+		v->u.inst->bound_name = astr(in, name);
+		if (v->u.inst->mod != VM_LAYER) {
+			xgrow((void **)&in->models, &in->amodels, in->nmodels + 1, sizeof *in->models);
+			xgrow((void **)&in->model_names, &in->amodel_names, in->nmodels + 1, sizeof *in->model_names);
+			in->models[in->nmodels] = v->u.inst;
+			in->model_names[in->nmodels] = v->u.inst->constructed_at;
+			in->nmodels++;
+		}
+	}
+	if (f->locals && !declared_global(f, name))
+		vdict_sets(f->in->a, f->locals, name, v);
+	else
+		vdict_sets(f->in->a, f->globals->dict, name, v);
+}

@@ -1,0 +1,322 @@
+/* interp/tensor.c - Tensor methods and properties
+ *
+ * call_tensor_method() is x.<m>(...) for a tensor x: the result's shape
+ * (shapes.c), device and dtype, host<->device copies and syncs (.item(),
+ * .cpu(), .to(...)) as schedule events, and the ops it records in forward
+ * mode.  is_tensor_prop() names the attributes read without a call.
+ */
+#include "config.h"
+
+#include "internal.h"
+
+static value_t *call_tensor_method_(struct frame *f, value_t *fn, const char *m, value_t **args,
+                                    size_t nargs, struct vdict *kw, const struct ast_hdr *site);
+
+/* Is this device argument the host?  1 yes, 0 a device, -1 not known. */
+int dev_is_host(const value_t *v)
+{
+	if (!v)
+		return -1;
+	if (v->k == VK_STR)
+		return !strncmp(v->u.str.s, "cpu", 3);
+	if (v->k == VK_INST && v->u.inst->ext && !strcmp(v->u.inst->ext, "torch.device")) {
+		value_t *t = vdict_gets(v->u.inst->attrs, "type");
+
+		return t && t->k == VK_STR ? !strncmp(t->u.str.s, "cpu", 3) : -1;
+	}
+	return -1;
+}
+
+int kw_bool(const struct vdict *kw, const char *name)
+{
+	value_t *v = kw ? vdict_gets(kw, name) : NULL;
+
+	return v ? value_truth(v) : 0;
+}
+
+/* x.<m>(...) on a tensor: an op in forward, and where data moves or the
+ * host waits, a schedule event. */
+
+/* Give r, the result of op, the shape its arguments decide.  r is copied
+ * first when it is one of the arguments (a value is an object). */
+value_t *with_shape(struct interp *in, value_t *r, const char *op, value_t **args, size_t nargs,
+                    struct vdict *kw)
+{
+	const struct vshape *s;
+	int dt;
+	size_t i;
+
+	if (!r || r->k != VK_TENSOR || (r->shape && r->dt))
+		return r;
+	s = r->shape ? NULL : shape_of_call(in->a, op, args, nargs, kw);
+	dt = r->dt ? DT_UNKNOWN : shape_dtype_of_call(op, args, nargs, kw);
+	if (!s && !dt)
+		return r;
+	for (i = 0; i < nargs; i++)
+		if (args[i] == r)
+			r = v_copy(in->a, r);
+	for (i = 0; kw && i < kw->n; i++)
+		if (kw->vals[i] == r)
+			r = v_copy(in->a, r);
+	if (s)
+		r->shape = s;
+	if (dt)
+		r->dt = (unsigned char)dt;
+	return r;
+}
+
+/* The size of a tensor read as Python values: x.size(), x.size(i),
+ * x.shape, x.dim(), x.numel(); NULL when its shape is not known. */
+value_t *size_read(struct frame *f, value_t *x, const char *what, value_t *i, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const struct vshape *s = shape_of(x);
+	unsigned k;
+
+	if (!s)
+		return NULL;
+	if (!strcmp(what, "dim") || !strcmp(what, "ndim") || !strcmp(what, "ndimension"))
+		return v_int(in->a, s->nd);
+	if (!strcmp(what, "numel")) {
+		long long n = 1;
+
+		for (k = 0; k < s->nd; k++) {
+			if (s->n[k] < 0 || (s->n[k] && n > (1LL << 53) / s->n[k]))
+				return NULL;
+			n *= s->n[k];
+		}
+		return v_int(in->a, n);
+	}
+	if (i) {
+		int ok;
+		long long d = as_int(i, &ok);
+
+		if (!ok)
+			return NULL;
+		if (d < 0)
+			d += s->nd;
+		if (d < 0 || d >= (long long)s->nd)
+			return NULL;
+		return shape_dim_value(in->a, s, (unsigned)d, text_of(f, site));
+	}
+	{
+		value_t *t = v_seq(in->a, VK_TUPLE, s->nd);
+
+		for (k = 0; k < s->nd; k++)
+			vseq_push(in->a, t->u.seq, shape_dim_value(in->a, s, k, afmt(in, "%s[%u]", text_of(f, site), k)));
+		return t;
+	}
+}
+
+value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t **args,
+                            size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *recv = fn->recv;
+	value_t **a2, *r;
+	size_t i;
+
+	if (recv && recv->k == VK_TENSOR && recv->shape &&
+	    (!strcmp(m, "size") || !strcmp(m, "dim") || !strcmp(m, "numel") || !strcmp(m, "ndimension")) &&
+	    (r = size_read(f, recv, m, nargs ? args[0] : kw ? vdict_gets(kw, "dim") : NULL, site))) {
+		if (f->mode == M_FWD)
+			emit_op(f, fn->u.ext, site);
+		return r;
+	}
+	if (f->mode == M_FWD && recv && recv->k == VK_TENSOR &&
+	    (!strcmp(m, "chunk") || !strcmp(m, "split") || !strcmp(m, "unbind") || !strcmp(m, "tensor_split"))) {
+		const struct vshape *pieces[64];
+		size_t n;
+
+		a2 = xmalloc((nargs + 1) * sizeof *a2);
+		a2[0] = recv;
+		for (i = 0; i < nargs; i++)
+			a2[i + 1] = args[i];
+		n = shape_pieces(in->a, fn->u.ext, a2, nargs + 1, kw, pieces, 64);
+		free(a2);
+		if (n) {
+			size_t mark = ev_mark(f);
+
+			r = v_seq(in->a, VK_TUPLE, n);
+			emit_op(f, fn->u.ext, site);
+			for (i = 0; i < n; i++) {
+				value_t *t = v_tensor_dev(in->a, recv->dev, 0);
+
+				t->shape = pieces[i];
+				vseq_push(in->a, r->u.seq, t);
+			}
+			a2 = xmalloc((nargs + 1) * sizeof *a2);
+			a2[0] = recv;
+			for (i = 0; i < nargs; i++)
+				a2[i + 1] = args[i];
+			op_io(f, mark, a2, nargs + 1, kw, r);
+			free(a2);
+			return r;
+		}
+	}
+	{
+		size_t mark = ev_mark(f);
+
+		r = call_tensor_method_(f, fn, m, args, nargs, kw, site);
+		if (!recv || recv->k != VK_TENSOR || !r)
+			return r;
+		a2 = xmalloc((nargs + 1) * sizeof *a2);
+		a2[0] = recv;
+		for (i = 0; i < nargs; i++)
+			a2[i + 1] = args[i];
+		if (r->k == VK_TENSOR)
+			r = with_shape(in, r, fn->u.ext, a2, nargs + 1, kw);
+		op_io(f, mark, a2, nargs + 1, kw, r);
+		free(a2);
+		return r;
+	}
+}
+
+static value_t *call_tensor_method_(struct frame *f, value_t *fn, const char *m, value_t **args,
+                                    size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *recv = fn->recv;
+	int dev = recv && recv->k == VK_TENSOR ? recv->dev : DEV_UNKNOWN;
+	int pinned = recv && recv->k == VK_TENSOR ? recv->pinned : 0;
+	struct sched_ev *e;
+
+	if (f->mode == M_FWD)
+		emit_op(f, fn->u.ext, site);
+	if (!strcmp(m, "backward")) {
+		if (f->mode != M_FWD) {
+			in->job_events++;
+			in->saw_backward = 1;
+			if (!in->ev.backward)
+				in->ev.backward = anchor_at(f, site);
+			sev(f, SEV_BACKWARD, ".backward()", site);
+		}
+		return v_none(in->a);
+	}
+	if (f->mode != M_FWD && (!strcmp(m, "chunk") || !strcmp(m, "split") || !strcmp(m, "unbind") ||
+	                         !strcmp(m, "tensor_split"))) {
+		/* job code splitting a batch into micro-batches: pieces that live
+		 * where the batch lives; how many is known for chunk(n) with n
+		 * known, else one representative piece */
+		value_t *n = nargs ? args[0] : kw ? vdict_gets(kw, "chunks") : NULL;
+		value_t *r;
+		long long k;
+
+		if (!strcmp(m, "chunk") && n && n->k == VK_INT && n->u.i > 0 && n->u.i <= 64) {
+			r = v_seq(in->a, VK_TUPLE, (size_t)n->u.i);
+			for (k = 0; k < n->u.i; k++)
+				vseq_push(in->a, r->u.seq, v_tensor_dev(in->a, dev, pinned));
+			return r;
+		}
+		r = v_seq(in->a, VK_TUPLE, 1);
+		vseq_push(in->a, r->u.seq, v_tensor_dev(in->a, dev, pinned));
+		r->u.seq->unk_expr = text_of(f, site);
+		r->u.seq->unk_reason = "the number of pieces is not known";
+		return r;
+	}
+	if (!strcmp(m, "to") || !strcmp(m, "cuda")) {
+		value_t *target = !strcmp(m, "cuda") ? NULL : nargs ? args[0] : kw ? vdict_gets(kw, "device") : NULL;
+		int host = !strcmp(m, "cuda") ? 0 : dev_is_host(target);
+
+		/* .to(dtype) alone moves nothing */
+		if (!strcmp(m, "to") && target && target->k == VK_EXT && strstr(target->u.ext, "torch.float") == target->u.ext)
+			return v_tensor_dev(in->a, dev, pinned);
+		if (!strcmp(m, "to") && !target)
+			return v_tensor_dev(in->a, dev, pinned);
+		if (host == 1) {
+			if (dev == DEV_DEVICE) {
+				e = sev(f, SEV_D2H, !strcmp(m, "to") ? ".to(cpu)" : ".cpu()", site);
+				if (e)
+					e->non_blocking = kw_bool(kw, "non_blocking");
+			}
+			return v_tensor_dev(in->a, DEV_HOST, 0);
+		}
+		in->gpu = 1;
+		if (dev != DEV_DEVICE && !(f->mode == M_FWD && dev == DEV_UNKNOWN)) {
+			e = sev(f, SEV_H2D, !strcmp(m, "cuda") ? ".cuda()" : ".to(device)", site);
+			if (e) {
+				e->non_blocking = kw_bool(kw, "non_blocking");
+				e->pinned = dev == DEV_HOST ? pinned : -1;
+			}
+		}
+		return v_tensor_dev(in->a, DEV_DEVICE, 0);
+	}
+	if (!strcmp(m, "pin_memory"))
+		return v_tensor_dev(in->a, DEV_HOST, 1);
+	if (!strcmp(m, "cpu") || !strcmp(m, "numpy")) {
+		if (dev == DEV_DEVICE) {
+			sev(f, SEV_D2H, !strcmp(m, "cpu") ? ".cpu()" : ".numpy()", site);
+			sev(f, SEV_SYNC, !strcmp(m, "cpu") ? ".cpu()" : ".numpy()", site);
+		}
+		if (!strcmp(m, "numpy"))
+			return unknown_at(f, site, "a numpy array");
+		return v_tensor_dev(in->a, DEV_HOST, 0);
+	}
+	if (!strcmp(m, "item") || !strcmp(m, "tolist")) {
+		if (dev == DEV_DEVICE)
+			sev(f, SEV_SYNC, !strcmp(m, "item") ? ".item()" : ".tolist()", site);
+		return unknown_at(f, site, "a value read from a tensor at run time");
+	}
+	if (!strcmp(m, "nonzero") || !strcmp(m, "unique") || !strcmp(m, "masked_select")) {
+		if (dev == DEV_DEVICE)
+			sev(f, SEV_SYNC, afmt(in, ".%s() (its output size depends on the data)", m), site);
+		return v_tensor_dev(in->a, dev, 0);
+	}
+	if (!strcmp(m, "size") || !strcmp(m, "dim") || !strcmp(m, "numel") || !strcmp(m, "stride"))
+		return unknown_at(f, site, "a shape read at run time (no sync)");
+	return v_tensor_dev(in->a, dev, 0);
+}
+
+/* ------------------------------------------------------------------ attributes */
+
+static const char *const tensor_props[] = {
+	"shape", "dtype", "device", "ndim", "is_cuda", "requires_grad", "grad", "data",
+	"layout", "is_leaf", "names", "itemsize", "nbytes", "grad_fn", NULL
+};
+
+int is_tensor_prop(const char *name)
+{
+	size_t i;
+
+	for (i = 0; tensor_props[i]; i++)
+		if (!strcmp(tensor_props[i], name))
+			return 1;
+	return 0;
+}
+
+/* x.<name> for a tensor x: shape and ndim from its shape, .T/.mT/.H as
+ * ops with the transposed shape, properties read at run time unknown, and
+ * anything else a Tensor method bound to x (called through call_ext).
+ * Never NULL. */
+value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *v;
+
+	if ((!strcmp(name, "shape") || !strcmp(name, "ndim")) && (v = size_read(f, obj, name, NULL, site)))
+		return v;
+	if (is_tensor_prop(name))
+		return unknown_at(f, site, "a tensor attribute read at run time");
+	if (!strcmp(name, "T") || !strcmp(name, "mT") || !strcmp(name, "H")) {
+		const struct vshape *s = shape_of(obj);
+
+		emit_op(f, adot(in, "Tensor", name), site);
+		v = v_tensor(in->a);
+		if (s && (s->nd == 2 || (name[0] == 'm' && s->nd >= 2) || (name[0] == 'T' && s->nd <= 2))) {
+			struct vshape *t = shape_new(in->a, s->nd);
+
+			*t = *s;
+			if (s->nd >= 2) {
+				t->n[s->nd - 1] = s->n[s->nd - 2];
+				t->sym[s->nd - 1] = s->sym[s->nd - 2];
+				t->n[s->nd - 2] = s->n[s->nd - 1];
+				t->sym[s->nd - 2] = s->sym[s->nd - 1];
+			}
+			v->shape = t;
+		}
+		return v;
+	}
+	v = v_ext(in->a, adot(in, "Tensor", name));
+	v->recv = obj;
+	return v;
+}
