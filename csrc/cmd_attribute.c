@@ -1677,10 +1677,10 @@ static int report(struct att *A)
 	} else {
 		const cJSON *e, *ws = cJSON_GetObjectItemCaseSensitive(out, "warnings");
 
-		printf("trace %s: %zu events kept, %ld step%s%s\n", A->trace_path, A->nev, A->steps,
+		printf("trace %s: %zu events kept, %ld step%s%s\n", vis(A->trace_path), A->nev, A->steps,
 		       A->steps == 1 ? "" : "s", A->steps ? "" : " (no ProfilerStep#: the whole trace is one step)");
 		printf("records %s at %s: %ld repository frames, %ld enter an entry (%ld by symbol)\n\n",
-		       A->records_dir, records_str(A->graph, "commit") ? records_str(A->graph, "commit") : "?",
+		       vis(A->records_dir), records_str(A->graph, "commit") ? vis(records_str(A->graph, "commit")) : "?",
 		       A->frames_repo, A->frames_matched, A->frames_moved);
 		printf("%-40s %8s %8s %10s %10s %10s %10s %6s\n", "entry (times in us, whole trace)", "repeat", "calls",
 		       "fwd dev", "bwd dev", "fwd host", "bwd host", "share");
@@ -1693,6 +1693,7 @@ static int report(struct att *A)
 
 			if (!strcmp(kind, "op"))
 				continue;
+			name = vis(name);
 			{
 				int ind = x->depth < 8 ? 2 * x->depth : 16;
 				size_t nl = strlen(name), room = (size_t)(40 - ind);
@@ -1718,20 +1719,20 @@ static int report(struct att *A)
 		       T.host, T.host > 0 ? 100 * T.host_un / T.host : 0, T.dev_un, T.dev,
 		       T.dev > 0 ? 100 * T.dev_un / T.dev : 0);
 		for (i = 0; i < T.nun && (int)i < A->top; i++)
-			printf("  %10.1f us host %10.1f us device  %s\n", T.un[i].host, T.un[i].dev, T.un[i].key);
+			printf("  %10.1f us host %10.1f us device  %s\n", T.un[i].host, T.un[i].dev, vis(T.un[i].key));
 		printf("\nidle gaps >= %g us on the device streams: %ld, %.1f us\n", A->min_gap, gap_n, gap_total);
 		for (i = 0; i < ng && (int)i < A->top; i++) {
 			cJSON *cands = g[i].ev >= 0 ? schedule_candidates(A, &A->ev[g[i].ev], g[i].cause) : NULL;
 			char *cs = cands && cJSON_GetArraySize(cands) ? cJSON_PrintUnformatted(cands) : NULL;
 
 			printf("  stream %-4lld %5ld x %9.1f us = %10.1f us  %-10s %s%s%s%s%s\n", (long long)g[i].stream, g[i].n,
-			       g[i].total / (double)g[i].n, g[i].total, cause_name[g[i].cause], g[i].what,
-			       *g[i].where ? " in " : "", g[i].where, cs ? " -> schedule " : "", cs ? cs : "");
+			       g[i].total / (double)g[i].n, g[i].total, cause_name[g[i].cause], vis(g[i].what),
+			       *g[i].where ? " in " : "", vis(g[i].where), cs ? " -> schedule " : "", cs ? vis(cs) : "");
 			free(cs);
 			cJSON_Delete(cands);
 		}
 		cJSON_ArrayForEach(e, ws)
-			printf("warning: %s\n", e->valuestring);
+			printf("warning: %s\n", vis(e->valuestring));
 	}
 	if (flagged || (A->frames_repo && !A->frames_matched))
 		rc = ECG_EXIT_STALE;
