@@ -84,8 +84,9 @@ static const char attribute_usage[] =
 "\n"
 "Exit status: 0 read; 1 measured calls disagree with the records (flagged),\n"
 "or the trace matches no anchor; 2 bad usage; 3 no records, or a trace that\n"
-"cannot be read at all (a truncated trace is read up to the cut, with a\n"
-"warning).\n";
+"cannot be read or is damaged (a CRC or length mismatch, bytes after the last\n"
+"gzip member, bad JSON); a truncated trace is read up to the cut, with a\n"
+"warning.\n";
 
 /* ------------------------------------------------------------------ names */
 
@@ -615,7 +616,11 @@ static int read_trace(struct att *A)
 		e = NULL;
 	}
 	if (rc < 0) {
-		if (!trace_events(r)) {
+		/* a trace cut short gives its first events, said in a warning;
+		 * any other fault (a CRC or length mismatch, bytes after the
+		 * last gzip member, bad JSON) may have given damaged events
+		 * already: no report from them */
+		if (!trace_events(r) || !trace_cut(r)) {
 			trace_close(r);
 			return -1;
 		}
