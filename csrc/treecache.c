@@ -655,12 +655,16 @@ static int tc_dir_trusted(const char *dir, int create)
 		pthread_mutex_unlock(&lock);
 		return rc;
 	}
+	/* each checked before anything is made in it */
 	trees = xasprintf("%s/trees", dir);
-	if (create)
-		(void)tc_mkdirs(trees);
 	rc = tc_dir_check(dir, &why);
-	if (rc == 1)
+	if (rc == 0 && create && tc_mkdirs(dir) == 0)
+		rc = tc_dir_check(dir, &why);
+	if (rc == 1) {
 		rc = tc_dir_check(trees, &why);
+		if (rc == 0 && create && mkdir(trees, 0700) == 0)
+			rc = tc_dir_check(trees, &why);
+	}
 	if (rc == -1)
 		err_warn("the tree cache '%s' is not used: %s", dir, why);
 	if (rc != 0) {
