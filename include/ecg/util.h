@@ -52,8 +52,9 @@ char *buf_detach(buf_t *b);
  * buf_addvis() appends the visible form of s to b.
  * vis() returns s itself when nothing needs escaping, else its visible
  * form in one of VIS_SLOTS static buffers, reused in turn: use the result
- * at once (in the argument list of one printf, say), never keep it.  NULL
- * stays NULL. */
+ * at once (in the argument list of one printf, say), never keep it, and
+ * only from the main thread (buf_addvis() has no state).  NULL stays
+ * NULL. */
 #define VIS_SLOTS 16
 void buf_addvis(buf_t *b, const char *s);
 const char *vis(const char *s);
