@@ -84,8 +84,9 @@ static const char attribute_usage[] =
 "\n"
 "Exit status: 0 read; 1 measured calls disagree with the records (flagged),\n"
 "or the trace matches no anchor; 2 bad usage; 3 no records, or a trace that\n"
-"cannot be read at all (a truncated trace is read up to the cut, with a\n"
-"warning).\n";
+"cannot be read or is damaged (a CRC or length mismatch, bytes after the last\n"
+"gzip member, bad JSON); a truncated trace is read up to the cut, with a\n"
+"warning.\n";
 
 /* ------------------------------------------------------------------ names */
 
@@ -230,7 +231,10 @@ enum kind { K_ANN, K_MOD, K_PY, K_OP, K_RT, K_KERNEL, K_MEMCPY, K_MEMSET, K_STEP
 struct tev {
 	double ts, dur;
 	const char *name;          /* interned */
-	int64_t pid, tid, ext, corr, seq;
+	int64_t id[2];             /* K_OP: External id, Sequence number; K_RT:
+	                            * correlation; device: correlation, External
+	                            * id (ev_ext(), ev_corr(), ev_seq()) */
+	uint32_t thr;              /* its (pid, tid): A->thr[thr] */
 	unsigned kind : 4, has_seq : 1, has_ext : 1, has_corr : 1, bwd : 1, bwdroot : 1;
 	int top;                   /* the top-level CPU op it lies in (itself for one), -1 */
 	int ent;                   /* entry it is attributed to, -1 */
@@ -300,6 +304,12 @@ struct att {
 	size_t aframes;
 	struct tev *ev;
 	size_t nev, aev;
+	struct thr {
+		int64_t pid, tid;
+	} *thr;                    /* the distinct (pid, tid) of the events */
+	uint32_t nthr;
+	size_t athr;
+	struct imap thrmap;        /* thr_hash(pid, tid) -> its first index in thr */
 	int has_py, has_mod;
 	long steps;
 	double step_us;            /* summed duration of the ProfilerStep annotations */
@@ -312,6 +322,59 @@ struct att {
 /* ------------------------------------------------------------------ records */
 
 /* Split "file:Sym:line" (the anchor grammar) into its parts. */
+/* The ids an event keeps, by kind (struct tev's id[]). */
+static int64_t ev_ext(const struct tev *t)
+{
+	return t->kind == K_OP ? t->id[0] : t->id[1];
+}
+
+static int64_t ev_corr(const struct tev *t)
+{
+	return t->id[0];
+}
+
+static int64_t ev_seq(const struct tev *t)
+{
+	return t->id[1];
+}
+
+static int64_t thr_hash(int64_t pid, int64_t tid)
+{
+	return (int64_t)(((uint64_t)pid * 0x9E3779B97F4A7C15ULL) ^ ((uint64_t)tid + 0x632BE59BD9B4E019ULL));
+}
+
+/* The index of (pid, tid) in A->thr, added when new: an event keeps 4
+ * bytes for its thread (or device stream) instead of 16. */
+static uint32_t thr_of(struct att *A, int64_t pid, int64_t tid)
+{
+	int64_t h = thr_hash(pid, tid);
+	int i = imap_get(&A->thrmap, h);
+	uint32_t k;
+
+	if (i >= 0 && A->thr[i].pid == pid && A->thr[i].tid == tid)
+		return (uint32_t)i;
+	if (i >= 0)     /* two threads with one hash: look through them all */
+		for (k = 0; k < A->nthr; k++)
+			if (A->thr[k].pid == pid && A->thr[k].tid == tid)
+				return k;
+	xgrow((void **)&A->thr, &A->athr, (size_t)A->nthr + 1, sizeof *A->thr);
+	A->thr[A->nthr].pid = pid;
+	A->thr[A->nthr].tid = tid;
+	if (i < 0)
+		imap_put(&A->thrmap, h, (int)A->nthr);
+	return A->nthr++;
+}
+
+/* pid, then tid: the order of the events' threads */
+static int thr_cmp(const struct thr *th, uint32_t a, uint32_t b)
+{
+	if (th[a].pid != th[b].pid)
+		return th[a].pid < th[b].pid ? -1 : 1;
+	if (th[a].tid != th[b].tid)
+		return th[a].tid < th[b].tid ? -1 : 1;
+	return 0;
+}
+
 static int anchor_split(const char *a, char **file, char **sym, long *line)
 {
 	const char *c2 = a ? strrchr(a, ':') : NULL, *c1;
@@ -563,18 +626,22 @@ static int classify(const char *cat, const char *ph)
 	return -1;
 }
 
+static int is_device(int k);
+
 static void keep_event(struct att *A, const cJSON *e)
 {
 	const cJSON *args = cJSON_GetObjectItemCaseSensitive(e, "args");
 	const char *name = records_str(e, "name");
 	struct tev t;
+	int64_t pid, tid, ext, corr, seq;
+	int has_ext, has_corr, has_seq;
 	int k = classify(records_str(e, "cat"), records_str(e, "ph"));
 
 	if (k < 0 || !name)
 		return;
 	memset(&t, 0, sizeof t);
-	if (!to_i64(cJSON_GetObjectItemCaseSensitive(e, "pid"), &t.pid) ||
-	    !to_i64(cJSON_GetObjectItemCaseSensitive(e, "tid"), &t.tid) || !records_num(e, "ts", &t.ts) ||
+	if (!to_i64(cJSON_GetObjectItemCaseSensitive(e, "pid"), &pid) ||
+	    !to_i64(cJSON_GetObjectItemCaseSensitive(e, "tid"), &tid) || !records_num(e, "ts", &t.ts) ||
 	    !isfinite(t.ts) || fabs(t.ts) > 1e18)
 		return;
 	if (!records_num(e, "dur", &t.dur) || !(t.dur >= 0) || t.dur > 1e18)
@@ -585,9 +652,24 @@ static void keep_event(struct att *A, const cJSON *e)
 		k = K_STEP;
 	t.kind = (unsigned)k;
 	t.name = intern(&A->names, name)->s;
-	t.has_ext = to_i64(cJSON_GetObjectItemCaseSensitive(args, "External id"), &t.ext);
-	t.has_corr = to_i64(cJSON_GetObjectItemCaseSensitive(args, "correlation"), &t.corr);
-	t.has_seq = to_i64(cJSON_GetObjectItemCaseSensitive(args, "Sequence number"), &t.seq) && t.seq >= 0;
+	has_ext = to_i64(cJSON_GetObjectItemCaseSensitive(args, "External id"), &ext);
+	has_corr = to_i64(cJSON_GetObjectItemCaseSensitive(args, "correlation"), &corr);
+	has_seq = to_i64(cJSON_GetObjectItemCaseSensitive(args, "Sequence number"), &seq) && seq >= 0;
+	/* only the ids the join reads, by kind (ev_ext() and friends) */
+	if (k == K_OP) {
+		t.has_ext = (unsigned)has_ext;
+		t.has_seq = (unsigned)has_seq;
+		t.id[0] = has_ext ? ext : 0;
+		t.id[1] = has_seq ? seq : 0;
+	} else if (k == K_RT || is_device(k)) {
+		t.has_corr = (unsigned)has_corr;
+		t.id[0] = has_corr ? corr : 0;
+		if (k != K_RT) {
+			t.has_ext = (unsigned)has_ext;
+			t.id[1] = has_ext ? ext : 0;
+		}
+	}
+	t.thr = thr_of(A, pid, tid);
 	t.top = t.ent = t.frame = -1;
 	if (k == K_PY)
 		A->has_py = 1;
@@ -615,7 +697,11 @@ static int read_trace(struct att *A)
 		e = NULL;
 	}
 	if (rc < 0) {
-		if (!trace_events(r)) {
+		/* a trace cut short gives its first events, said in a warning;
+		 * any other fault (a CRC or length mismatch, bytes after the
+		 * last gzip member, bad JSON) may have given damaged events
+		 * already: no report from them */
+		if (!trace_events(r) || !trace_cut(r)) {
 			trace_close(r);
 			return -1;
 		}
@@ -630,16 +716,16 @@ static int read_trace(struct att *A)
 /* ------------------------------------------------------------------ nesting and the walk */
 
 static const struct tev *sort_ev;
+static const struct thr *sort_thr;
 
 static int host_cmp(const void *a, const void *b)
 {
 	const struct tev *x = &sort_ev[*(const int *)a], *y = &sort_ev[*(const int *)b];
 	static const int prio[] = { [K_STEP] = 0, [K_ANN] = 1, [K_MOD] = 2, [K_PY] = 3, [K_OP] = 4, [K_RT] = 5 };
+	int c = thr_cmp(sort_thr, x->thr, y->thr);
 
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
+	if (c)
+		return c;
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
 	if (x->dur != y->dur)
@@ -893,7 +979,7 @@ static int choose_entry(struct att *A, const struct lvl *P, struct lvl *O, const
 static int bwd_name(const struct tev *t)
 {
 	return !strncmp(t->name, "autograd::engine::evaluate_function: ", 37) ||
-	       (t->has_seq && strstr(t->name, "Backward") && !strstr(t->name, "::"));
+	       (t->kind == K_OP && t->has_seq && strstr(t->name, "Backward") && !strstr(t->name, "::"));
 }
 
 static void walk(struct att *A, struct imap *seqmap)
@@ -906,13 +992,14 @@ static void walk(struct att *A, struct imap *seqmap)
 		if (is_host((int)A->ev[i].kind))
 			ix[n++] = (int)i;
 	sort_ev = A->ev;
+	sort_thr = A->thr;
 	qsort(ix, n, sizeof *ix, host_cmp);
 	for (i = 0; i < n; i++) {
 		struct tev *t = &A->ev[ix[i]];
 		struct lvl *P, *O, L;
 		int entered = 0;
 
-		if (i == 0 || t->pid != A->ev[ix[i - 1]].pid || t->tid != A->ev[ix[i - 1]].tid) {
+		if (i == 0 || t->thr != A->ev[ix[i - 1]].thr) {
 			while (sp > 0)
 				free(st[--sp].used);
 		}
@@ -939,7 +1026,7 @@ static void walk(struct att *A, struct imap *seqmap)
 		if (P->top >= 0) {
 			t->top = P->top;
 			if (t->kind == K_OP && t->has_seq && !A->ev[P->top].bwdroot)
-				imap_set(seqmap, t->seq, P->top);
+				imap_set(seqmap, ev_seq(t), P->top);
 		} else {
 			switch (t->kind) {
 			case K_MOD: {
@@ -993,7 +1080,7 @@ static void walk(struct att *A, struct imap *seqmap)
 				/* ops that make no grad_fn only peek at the sequence
 				 * number: the op that takes it is the last one */
 				if (t->has_seq)
-					imap_set(seqmap, t->seq, ix[i]);
+					imap_set(seqmap, ev_seq(t), ix[i]);
 				if (P->E >= 0) {
 					int m = match_op(A, P->E, &O->cur, t->name);
 
@@ -1035,7 +1122,7 @@ static void finish(struct att *A, const struct imap *seqmap, struct imap *corr, 
 		struct tev *t = &A->ev[i];
 
 		if (t->bwdroot && t->has_seq) {
-			int f = imap_get(seqmap, t->seq);
+			int f = imap_get(seqmap, ev_seq(t));
 
 			if (f >= 0 && A->ev[f].top >= 0) {
 				t->ent = A->ev[A->ev[f].top].ent;
@@ -1053,9 +1140,9 @@ static void finish(struct att *A, const struct imap *seqmap, struct imap *corr, 
 				t->frame = A->ev[t->top].frame;
 		}
 		if (t->kind == K_RT && t->has_corr)
-			imap_put(corr, t->corr, (int)i);
+			imap_put(corr, ev_corr(t), (int)i);
 		if (t->kind == K_OP && t->has_ext)
-			imap_put(ext, t->ext, (int)i);
+			imap_put(ext, ev_ext(t), (int)i);
 	}
 	for (i = 0; i < A->nev; i++) {
 		struct tev *t = &A->ev[i];
@@ -1064,9 +1151,9 @@ static void finish(struct att *A, const struct imap *seqmap, struct imap *corr, 
 		if (t->kind != K_KERNEL && t->kind != K_MEMCPY && t->kind != K_MEMSET)
 			continue;
 		if (t->has_corr)
-			h = imap_get(corr, t->corr);
+			h = imap_get(corr, ev_corr(t));
 		if (h < 0 && t->has_ext)
-			h = imap_get(ext, t->ext);
+			h = imap_get(ext, ev_ext(t));
 		if (h >= 0) {
 			t->ent = A->ev[h].ent;
 			t->bwd = A->ev[h].bwd;
@@ -1291,11 +1378,10 @@ static const struct tev *gsort_ev;
 static int dev_cmp(const void *a, const void *b)
 {
 	const struct tev *x = &gsort_ev[*(const int *)a], *y = &gsort_ev[*(const int *)b];
+	int c = thr_cmp(sort_thr, x->thr, y->thr);
 
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
+	if (c)
+		return c;
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
 	return *(const int *)a - *(const int *)b;
@@ -1461,14 +1547,31 @@ static void explain(const struct att *A, const int *causes, size_t nc, double ma
 
 static struct ggroup *find_gaps(struct att *A, size_t *ngroups, double *gap_total, long *gap_n)
 {
-	int *dev = xmalloc((A->nev + 1) * sizeof *dev), *causes = xmalloc((A->nev + 1) * sizeof *causes);
-	int *tops = xmalloc((A->nev + 1) * sizeof *tops), *longc = xmalloc((A->nev + 1) * sizeof *longc);
+	int *dev, *causes, *tops, *longc;
 	size_t nd = 0, nc = 0, nl = 0, nt = 0, i, ng = 0, ag = 0;
 	struct ggroup *g = NULL;
 	double maxdur = 0;
 
 	*gap_total = 0;
 	*gap_n = 0;
+	/* four lists as long as they need to be (an event is in one at most) */
+	for (i = 0; i < A->nev; i++) {
+		const struct tev *t = &A->ev[i];
+
+		if (is_device((int)t->kind))
+			nd++;
+		else if (cause_of(t) >= 0 && t->dur > LONG_CAUSE_US)
+			nl++;
+		else if (cause_of(t) >= 0)
+			nc++;
+		else if (t->kind == K_OP && t->top == (int)i)
+			nt++;
+	}
+	dev = xmalloc((nd + 1) * sizeof *dev);
+	causes = xmalloc((nc + 1) * sizeof *causes);
+	tops = xmalloc((nt + 1) * sizeof *tops);
+	longc = xmalloc((nl + 1) * sizeof *longc);
+	nd = nc = nl = nt = 0;
 	for (i = 0; i < A->nev; i++) {
 		const struct tev *t = &A->ev[i];
 
@@ -1484,6 +1587,7 @@ static struct ggroup *find_gaps(struct att *A, size_t *ngroups, double *gap_tota
 			tops[nt++] = (int)i;
 	}
 	gsort_ev = A->ev;
+	sort_thr = A->thr;
 	qsort(dev, nd, sizeof *dev, dev_cmp);
 	qsort(causes, nc, sizeof *causes, ts_cmp);
 	qsort(tops, nt, sizeof *tops, ts_cmp);
@@ -1494,7 +1598,7 @@ static struct ggroup *find_gaps(struct att *A, size_t *ngroups, double *gap_tota
 		const char *what, *where;
 		size_t k;
 
-		if (p->pid != t->pid || p->tid != t->tid || b - a < A->min_gap)
+		if (p->thr != t->thr || b - a < A->min_gap)
 			continue;
 		if (a < A->t0 || b > A->t1)
 			continue;
@@ -1502,14 +1606,15 @@ static struct ggroup *find_gaps(struct att *A, size_t *ngroups, double *gap_tota
 		what = ev >= 0 ? A->ev[ev].name : "nothing on the host";
 		where = ev >= 0 && A->ev[ev].frame >= 0 ? where_key(A, &A->ev[ev])->s : "";
 		for (k = 0; k < ng; k++)
-			if (g[k].pid == t->pid && g[k].stream == t->tid && g[k].cause == cause && g[k].what == what &&
+			if (g[k].pid == A->thr[t->thr].pid && g[k].stream == A->thr[t->thr].tid && g[k].cause == cause &&
+			    g[k].what == what &&
 			    g[k].where == where)
 				break;
 		if (k == ng) {
 			xgrow((void **)&g, &ag, ng + 1, sizeof *g);
 			memset(&g[ng], 0, sizeof *g);
-			g[ng].pid = t->pid;
-			g[ng].stream = t->tid;
+			g[ng].pid = A->thr[t->thr].pid;
+			g[ng].stream = A->thr[t->thr].tid;
 			g[ng].cause = cause;
 			g[ng].what = what;
 			g[ng].where = where;
@@ -1677,10 +1782,10 @@ static int report(struct att *A)
 	} else {
 		const cJSON *e, *ws = cJSON_GetObjectItemCaseSensitive(out, "warnings");
 
-		printf("trace %s: %zu events kept, %ld step%s%s\n", A->trace_path, A->nev, A->steps,
+		printf("trace %s: %zu events kept, %ld step%s%s\n", vis(A->trace_path), A->nev, A->steps,
 		       A->steps == 1 ? "" : "s", A->steps ? "" : " (no ProfilerStep#: the whole trace is one step)");
 		printf("records %s at %s: %ld repository frames, %ld enter an entry (%ld by symbol)\n\n",
-		       A->records_dir, records_str(A->graph, "commit") ? records_str(A->graph, "commit") : "?",
+		       vis(A->records_dir), records_str(A->graph, "commit") ? vis(records_str(A->graph, "commit")) : "?",
 		       A->frames_repo, A->frames_matched, A->frames_moved);
 		printf("%-40s %8s %8s %10s %10s %10s %10s %6s\n", "entry (times in us, whole trace)", "repeat", "calls",
 		       "fwd dev", "bwd dev", "fwd host", "bwd host", "share");
@@ -1693,6 +1798,7 @@ static int report(struct att *A)
 
 			if (!strcmp(kind, "op"))
 				continue;
+			name = vis(name);
 			{
 				int ind = x->depth < 8 ? 2 * x->depth : 16;
 				size_t nl = strlen(name), room = (size_t)(40 - ind);
@@ -1718,20 +1824,20 @@ static int report(struct att *A)
 		       T.host, T.host > 0 ? 100 * T.host_un / T.host : 0, T.dev_un, T.dev,
 		       T.dev > 0 ? 100 * T.dev_un / T.dev : 0);
 		for (i = 0; i < T.nun && (int)i < A->top; i++)
-			printf("  %10.1f us host %10.1f us device  %s\n", T.un[i].host, T.un[i].dev, T.un[i].key);
+			printf("  %10.1f us host %10.1f us device  %s\n", T.un[i].host, T.un[i].dev, vis(T.un[i].key));
 		printf("\nidle gaps >= %g us on the device streams: %ld, %.1f us\n", A->min_gap, gap_n, gap_total);
 		for (i = 0; i < ng && (int)i < A->top; i++) {
 			cJSON *cands = g[i].ev >= 0 ? schedule_candidates(A, &A->ev[g[i].ev], g[i].cause) : NULL;
 			char *cs = cands && cJSON_GetArraySize(cands) ? cJSON_PrintUnformatted(cands) : NULL;
 
 			printf("  stream %-4lld %5ld x %9.1f us = %10.1f us  %-10s %s%s%s%s%s\n", (long long)g[i].stream, g[i].n,
-			       g[i].total / (double)g[i].n, g[i].total, cause_name[g[i].cause], g[i].what,
-			       *g[i].where ? " in " : "", g[i].where, cs ? " -> schedule " : "", cs ? cs : "");
+			       g[i].total / (double)g[i].n, g[i].total, cause_name[g[i].cause], vis(g[i].what),
+			       *g[i].where ? " in " : "", vis(g[i].where), cs ? " -> schedule " : "", cs ? vis(cs) : "");
 			free(cs);
 			cJSON_Delete(cands);
 		}
 		cJSON_ArrayForEach(e, ws)
-			printf("warning: %s\n", e->valuestring);
+			printf("warning: %s\n", vis(e->valuestring));
 	}
 	if (flagged || (A->frames_repo && !A->frames_matched))
 		rc = ECG_EXIT_STALE;
@@ -1782,6 +1888,8 @@ static void att_free(struct att *A)
 	}
 	free(A->frames);
 	free(A->ev);
+	free(A->thr);
+	imap_free(&A->thrmap);
 	strtab_free(&A->names);
 	cJSON_Delete(A->graph);
 	cJSON_Delete(A->sched);

@@ -734,9 +734,14 @@ static void jobs_read(struct load *L, const struct catalog *cat, struct jcand *c
 	interp_free(in);
 }
 
+/* s (a path or anchor from the repository, made visible: vis()) padded
+ * to width columns */
 static void jobs_pad(const char *s, int width)
 {
-	int n = (int)strlen(s);
+	int n;
+
+	s = vis(s);
+	n = (int)strlen(s);
 
 	fputs(s, stdout);
 	if (n < width)
@@ -866,12 +871,12 @@ int cmd_jobs(int argc, char **argv)
 		cJSON_ArrayForEach(j, arr) {
 			const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "job_type");
 			const cJSON *s = cJSON_GetObjectItemCaseSensitive(j, "step");
-			int n = (int)strlen(cJSON_GetObjectItemCaseSensitive(j, "entry")->valuestring);
+			int n = (int)strlen(vis(cJSON_GetObjectItemCaseSensitive(j, "entry")->valuestring));
 
 			we = n > we ? n : we;
-			n = cJSON_IsString(t) ? (int)strlen(t->valuestring) : 1;
+			n = cJSON_IsString(t) ? (int)strlen(vis(t->valuestring)) : 1;
 			wt = n > wt ? n : wt;
-			n = cJSON_IsString(s) ? (int)strlen(s->valuestring) : 1;
+			n = cJSON_IsString(s) ? (int)strlen(vis(s->valuestring)) : 1;
 			ws = n > ws ? n : ws;
 		}
 		jobs_pad("ENTRY", we);
@@ -892,7 +897,7 @@ int cmd_jobs(int argc, char **argv)
 			jobs_pad(cJSON_GetObjectItemCaseSensitive(j, "entry")->valuestring, we);
 			jobs_pad(cJSON_IsString(t) ? t->valuestring : "-", wt);
 			jobs_pad(cJSON_IsString(s) ? s->valuestring : "-", ws);
-			printf("%s\n", how.buf ? how.buf : "");
+			printf("%s\n", vis(how.buf));
 			buf_free(&how);
 		}
 		if (!o.quiet)

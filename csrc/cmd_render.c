@@ -5,7 +5,8 @@
  * with four lanes (host, compute stream, communication stream, data
  * loader) in the order the step runs its phases, and the configuration
  * values are a table with their sources.  Everything the records hold
- * as text is HTML-escaped.
+ * as text goes through esc() (HTML-escaped, quotes too): no buf_addf()
+ * here takes a string from the records.
  */
 #include "config.h"
 
@@ -49,6 +50,7 @@ static void esc(buf_t *b, const char *s)
 		case '>': buf_addstr(b, "&gt;"); break;
 		case '&': buf_addstr(b, "&amp;"); break;
 		case '"': buf_addstr(b, "&quot;"); break;
+		case '\'': buf_addstr(b, "&#39;"); break;
 		default: buf_addch(b, *s); break;
 		}
 	}
@@ -306,10 +308,13 @@ static void timeline(buf_t *b, const cJSON *sched)
 						ov_copy++;
 				}
 			}
-			if (ov_comm)
+			if (ov_comm) {
 				buf_addf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"52\" fill=\"none\" stroke=\"#7a4fb0\" "
-				         "stroke-dasharray=\"5,3\"><title>communication meant to overlap %s</title></rect>\n",
-				         x - 3, 30 + 2 * 70 + 4, w - 6, name);
+				         "stroke-dasharray=\"5,3\"><title>communication meant to overlap ",
+				         x - 3, 30 + 2 * 70 + 4, w - 6);
+				esc(b, name);
+				buf_addstr(b, "</title></rect>\n");
+			}
 			if (ov_copy)
 				buf_addf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"12\" fill=\"#cfe3f7\" stroke=\"#2a6\" "
 				         "stroke-dasharray=\"3,2\"><title>%d asynchronous cop%s meant to overlap compute</title></rect>"

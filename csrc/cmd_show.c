@@ -85,6 +85,15 @@ static const char *S(const struct show *s, const char *code)
 #define jstr records_str
 #define jnum records_num
 
+/* A record's string member made safe for the terminal (vis(), util.h):
+ * every string from the records goes out through jv() or fit(). */
+static const char *jv(const cJSON *e, const char *key, const char *dflt)
+{
+	const char *v = jstr(e, key);
+
+	return v ? vis(v) : dflt;
+}
+
 /* "1.2M", "34.5K", "812"; "?" for unknown */
 static void human(double v, int known, char *out, size_t n)
 {
@@ -371,7 +380,10 @@ static const char *rel_name(const struct ent *x)
  * matter), the head for names */
 static void fit(char *out, size_t n, const char *s, int w, int keep_tail)
 {
-	int len = (int)strlen(s);
+	int len;
+
+	s = vis(s);
+	len = (int)strlen(s);
 
 	if (w < 4 || len <= w) {
 		snprintf(out, n, "%s", s);
@@ -543,7 +555,7 @@ static int by_freq(const void *a, const void *b)
 
 	if (rx != ry)
 		return rx - ry;
-	return strcmp(jstr(x, "anchor") ? jstr(x, "anchor") : "", jstr(y, "anchor") ? jstr(y, "anchor") : "");
+	return strcmp(jv(x, "anchor", ""), jv(y, "anchor", ""));
 }
 
 static int print_schedule(const struct show *s, const cJSON *sched)
@@ -561,13 +573,13 @@ static int print_schedule(const struct show *s, const cJSON *sched)
 		double pv;
 
 		if (cJSON_IsObject(p))
-			snprintf(per, sizeof per, "every %s%s", jstr(p, "expr") ? jstr(p, "expr") : "?",
+			snprintf(per, sizeof per, "every %s%s", jv(p, "expr", "?"),
 			         jnum(p, "value", &pv) ? "" : " (not known)");
 		if (cJSON_IsObject(p) && jnum(p, "value", &pv))
 			snprintf(per + strlen(per), sizeof per - strlen(per), "=%.0f", pv);
-		printf("  %-12s %-10s %-28s %-5s %s%s%s\n", jstr(e, "name") ? jstr(e, "name") : "?",
-		       jstr(e, "kind") ? jstr(e, "kind") : "?", per, jstr(e, "runs_on") ? jstr(e, "runs_on") : "",
-		       S(s, DIM), jstr(e, "anchor") ? jstr(e, "anchor") : "", S(s, RST));
+		printf("  %-12s %-10s %-28s %-5s %s%s%s\n", jv(e, "name", "?"),
+		       jv(e, "kind", "?"), per, jv(e, "runs_on", ""),
+		       S(s, DIM), jv(e, "anchor", ""), S(s, RST));
 	}
 	printf("%ssync points and copies, most frequent first%s\n", S(s, BOLD), S(s, RST));
 	v = xcalloc((size_t)cJSON_GetArraySize(hd) + 1, sizeof *v);
@@ -577,10 +589,10 @@ static int print_schedule(const struct show *s, const cJSON *sched)
 	for (i = 0; i < n; i++) {
 		const char *k = jstr(v[i], "kind");
 
-		printf("  %s%-4s%s %-34.34s %-36.36s %s%s%s\n", S(s, !strcmp(k ? k : "", "sync") ? YEL : CYN), k ? k : "?",
-		       S(s, RST), jstr(v[i], "call") ? jstr(v[i], "call") : "",
-		       jstr(v[i], "frequency") ? jstr(v[i], "frequency") : "?", S(s, DIM),
-		       jstr(v[i], "anchor") ? jstr(v[i], "anchor") : "", S(s, RST));
+		printf("  %s%-4s%s %-34.34s %-36.36s %s%s%s\n", S(s, !strcmp(k ? k : "", "sync") ? YEL : CYN), k ? vis(k) : "?",
+		       S(s, RST), jv(v[i], "call", ""),
+		       jv(v[i], "frequency", "?"), S(s, DIM),
+		       jv(v[i], "anchor", ""), S(s, RST));
 	}
 	free(v);
 	printf("%scollectives by parallelism%s\n", S(s, BOLD), S(s, RST));
@@ -594,9 +606,9 @@ static int print_schedule(const struct show *s, const cJSON *sched)
 				continue;
 			if (!head++)
 				printf("  %s:\n", par[i]);
-			printf("    %-16s %-12s %-26s %s%s%s\n", jstr(e, "op") ? jstr(e, "op") : "?",
-			       jstr(e, "phase") ? jstr(e, "phase") : "", jstr(e, "implied_by") ? jstr(e, "implied_by") : "explicit",
-			       S(s, DIM), jstr(e, "anchor") ? jstr(e, "anchor") : "", S(s, RST));
+			printf("    %-16s %-12s %-26s %s%s%s\n", jv(e, "op", "?"),
+			       jv(e, "phase", ""), jv(e, "implied_by", "explicit"),
+			       S(s, DIM), jv(e, "anchor", ""), S(s, RST));
 		}
 	}
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(sched, "device_device")) {
@@ -608,19 +620,19 @@ static int print_schedule(const struct show *s, const cJSON *sched)
 			if (!strcmp(p, par[k]))
 				known = 1;
 		if (!known)
-			printf("  (parallelism not known) %-16s %s\n", jstr(e, "op") ? jstr(e, "op") : "?",
-			       jstr(e, "anchor") ? jstr(e, "anchor") : "");
+			printf("  (parallelism not known) %-16s %s\n", jv(e, "op", "?"),
+			       jv(e, "anchor", ""));
 	}
 	printf("%scompile regions%s\n", S(s, BOLD), S(s, RST));
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(cm, "compile_regions")) {
 		const cJSON *g;
 
-		printf("  %-30s mode %-12s %s%s%s\n", jstr(e, "target") ? jstr(e, "target") : "?",
-		       jstr(e, "mode") ? jstr(e, "mode") : "default", S(s, DIM), jstr(e, "anchor") ? jstr(e, "anchor") : "",
+		printf("  %-30s mode %-12s %s%s%s\n", jv(e, "target", "?"),
+		       jv(e, "mode", "default"), S(s, DIM), jv(e, "anchor", ""),
 		       S(s, RST));
 		cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(e, "graph_breaks"))
-			printf("    graph break: %s  %s\n", jstr(g, "reason") ? jstr(g, "reason") : "?",
-			       jstr(g, "anchor") ? jstr(g, "anchor") : "");
+			printf("    graph break: %s  %s\n", jv(g, "reason", "?"),
+			       jv(g, "anchor", ""));
 	}
 	return 0;
 }

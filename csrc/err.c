@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ecg/err.h"
+#include "ecg/util.h"
 
 #define ERR_CAP 4096
 
@@ -68,11 +69,21 @@ void err_clear(void)
 
 void err_warn(const char *fmt, ...)
 {
+	buf_t msg, out;
 	va_list ap;
 
-	fputs("ecg: ", stderr);
+	/* the message names files and modules of the repository: its control
+	 * characters are made visible (a newline in a file name must not
+	 * start a line of its own) */
+	buf_init(&msg);
+	buf_init(&out);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	buf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	buf_addstr(&out, "ecg: ");
+	buf_addvis(&out, msg.buf);
+	buf_addch(&out, '\n');
+	fputs(out.buf, stderr);
+	buf_free(&msg);
+	buf_free(&out);
 }

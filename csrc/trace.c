@@ -2,7 +2,9 @@
  *
  * Three layers, each a loop over 64 KiB chunks:
  *   the file    read(2) into `in`;
- *   the text    `in` itself for a plain file, or inflate_step() output;
+ *   the text    `in` itself for a plain file, or zlib's inflate() output
+ *               (gunzip(): members back to back, each checked, nothing
+ *               after the last);
  *   the JSON    a byte-level state machine over the document's top level
  *               (the grammar below); a member value or an event is cut out
  *               by a small scanner that knows strings, escapes and nesting
@@ -27,8 +29,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "ecg/err.h"
-#include "ecg/inflate.h"
 #include "ecg/trace.h"
 #include "ecg/util.h"
 
@@ -62,7 +65,10 @@ struct trace_reader {
 	char *name;             /* for messages */
 	int fd, own_fd;         /* own_fd: closed by trace_close() (not stdin) */
 	int gzip;
-	inflate_stream *inf;    /* gzip only */
+	z_stream z;             /* gzip only (zinit: inflateInit2() done) */
+	int zinit, zend;        /* zend: a member ended, the next not begun */
+	uint64_t members;       /* gzip members read to their end */
+	char zerr[160];         /* a fault found after text still to hand out */
 	uint8_t *in;            /* the file's bytes */
 	const uint8_t *in_pos;
 	size_t in_len;          /* not yet used, from in_pos */
@@ -73,6 +79,7 @@ struct trace_reader {
 	uint64_t text_base;     /* text offset of text[0] */
 	uint64_t bytes_in, bytes_text, nev;
 	int status;             /* 1 reading, 0 finished, -1 failed */
+	int cut;                /* failed because the input ended early */
 	char *msg;              /* the error, repeated by later calls */
 	enum tstate st;
 	int bare, seen_events, keep, bom;
@@ -165,10 +172,100 @@ static int detect(trace_reader *r)
 	r->in_pos = r->in;
 	r->gzip = r->in_len >= 2 && r->in[0] == 0x1f && r->in[1] == 0x8b;
 	if (r->gzip) {
-		r->inf = inflate_new(INFLATE_GZIP);
+		/* 16 + MAX_WBITS: gzip framing, its CRC-32 and ISIZE checked */
+		if (inflateInit2(&r->z, 16 + MAX_WBITS) != Z_OK) {
+			err_set(ECG_EXIT_INTERNAL, "%s: zlib: %s", r->name, r->z.msg ? r->z.msg : "cannot start inflate");
+			return stop(r);
+		}
+		r->zinit = 1;
 		r->tbuf = xmalloc(CHUNK);
 	}
 	return 0;
+}
+
+/* zlib's message for a bad stream, in the words ecg's messages have
+ * always used (trace.h). */
+static const char *gz_why(const char *zmsg)
+{
+	static const struct {
+		const char *zlib, *ecg;
+	} words[] = {
+		{ "incorrect data check", "CRC mismatch" },
+		{ "incorrect length check", "length mismatch" },
+		{ "incorrect header check", "no gzip magic" },
+		{ "unknown compression method", "compression method is not deflate" },
+		{ "unknown header flags set", "reserved flag bits set" },
+		{ "header crc mismatch", "header CRC mismatch" },
+	};
+	size_t i;
+
+	if (!zmsg)
+		return "unknown error";
+	for (i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (!strcmp(zmsg, words[i].zlib))
+			return words[i].ecg;
+	return zmsg;
+}
+
+/* Gzip text into tbuf: its length (> 0), 0 at the clean end of the last
+ * member, -1 after err_set().  A member is followed by another member or
+ * by the end of the file; anything else is "bad gzip data" (as is a CRC,
+ * length or DEFLATE error), input that ends inside a member is "truncated
+ * gzip data". */
+static ptrdiff_t gunzip(trace_reader *r)
+{
+	ptrdiff_t n;
+	size_t used;
+	int ret;
+
+	if (r->zerr[0])
+		return err_set(ECG_EXIT_INPUT, "%s", r->zerr);
+	for (;;) {
+		if (r->in_len < 2 && !r->in_eof) {
+			/* keep what is left (a byte of the next member's magic) */
+			memmove(r->in, r->in_pos, r->in_len);
+			r->in_pos = r->in;
+			if ((n = xread(r, r->in + r->in_len, CHUNK - r->in_len)) < 0)
+				return -1;
+			r->in_len += (size_t)n;
+			continue;
+		}
+		if (r->zend) {
+			if (!r->in_len)
+				return 0;
+			if (r->in_len < 2 || r->in_pos[0] != 0x1f || r->in_pos[1] != 0x8b)
+				return err_set(ECG_EXIT_INPUT, "bad gzip data: data after member %llu is not gzip",
+				               (unsigned long long)r->members);
+			if (inflateReset(&r->z) != Z_OK)
+				return err_set(ECG_EXIT_INTERNAL, "zlib: inflateReset failed");
+			r->zend = 0;
+		}
+		r->z.next_in = (Bytef *)(uintptr_t)r->in_pos;
+		r->z.avail_in = (uInt)r->in_len;
+		r->z.next_out = r->tbuf;
+		r->z.avail_out = CHUNK;
+		ret = inflate(&r->z, Z_NO_FLUSH);
+		used = r->in_len - r->z.avail_in;
+		r->in_pos += used;
+		r->in_len = r->z.avail_in;
+		n = (ptrdiff_t)(CHUNK - r->z.avail_out);
+		if (ret == Z_STREAM_END) {
+			r->members++;
+			r->zend = 1;
+		} else if (ret != Z_OK && ret != Z_BUF_ERROR) {
+			/* the text decoded before the fault goes out first (the
+			 * fault's offset is then where it stands in the text) */
+			snprintf(r->zerr, sizeof r->zerr, "bad gzip data: %s",
+			         ret == Z_MEM_ERROR ? "out of memory" : gz_why(r->z.msg));
+			if (!n)
+				return err_set(ECG_EXIT_INPUT, "%s", r->zerr);
+		} else if (!n && !used && r->in_eof) {
+			/* no progress, and no more input will come */
+			return err_set(ECG_EXIT_INPUT, "truncated gzip data");
+		}
+		if (n > 0)
+			return n;
+	}
 }
 
 /* The next chunk of text: 1, 0 at its end, -1 after err_set(). */
@@ -193,20 +290,21 @@ static int next_text(trace_reader *r)
 			r->in_len = 0;
 			break;
 		}
-		n = inflate_step(r->inf, &r->in_pos, &r->in_len, r->tbuf, CHUNK, r->in_eof);
+		n = gunzip(r);
 		if (n < 0) {
 			char why[256];
 
+			if (r->status < 0)      /* a read error, said already */
+				return -1;
+			r->cut = !strcmp(err_last(), "truncated gzip data");
 			snprintf(why, sizeof why, "%s", err_last());
 			return fail_at(r, r->bytes_text, why, NULL);
 		}
-		if (n > 0) {
-			r->text = (const char *)r->tbuf;
-			r->tlen = (size_t)n;
-			break;
-		}
-		if (r->in_eof)
+		if (n == 0)
 			return 0;
+		r->text = (const char *)r->tbuf;
+		r->tlen = (size_t)n;
+		break;
 	}
 	r->bytes_text += r->tlen;
 	return 1;
@@ -527,8 +625,10 @@ int trace_next(trace_reader *r, cJSON **ev)
 					err_set(ECG_EXIT_INPUT, "%s: not JSON: %s", r->name,
 						r->bytes_text ? "only whitespace" : "empty");
 					return stop(r);
-				} else
+				} else {
+					r->cut = 1;
 					return fail_at(r, r->bytes_text, "truncated", NULL);
+				}
 				break;
 			}
 		}
@@ -558,6 +658,11 @@ uint64_t trace_events(const trace_reader *r)
 	return r->nev;
 }
 
+int trace_cut(const trace_reader *r)
+{
+	return r->status < 0 && r->cut;
+}
+
 int trace_is_gzip(const trace_reader *r)
 {
 	return r->gzip;
@@ -569,7 +674,8 @@ void trace_close(trace_reader *r)
 		return;
 	if (r->own_fd)
 		close(r->fd);
-	inflate_free(r->inf);
+	if (r->zinit)
+		inflateEnd(&r->z);
 	free(r->in);
 	free(r->tbuf);
 	buf_free(&r->acc);

@@ -36,6 +36,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <git2.h>
+
 #include "ecg/ast.h"
 #include "ecg/err.h"
 #include "ecg/pyrt.h"
@@ -44,9 +46,11 @@
 
 #define TC_FORMAT 2
 #define TC_HEAD 24
-/* a cache file bigger than this is not read (the largest tree ecg keeps,
- * --max-file-size's 10 MB of source, serialises to far less) */
-#define TC_MAX_FILE ((size_t)512 << 20)
+/* a cache file bigger than this is not read: its size is known (fstat)
+ * before a byte of it is.  A cache file holds the source (at most
+ * --max-file-size, 10 MB by default) and its tree, which LEB128 keeps
+ * within a few times the source even for a list of a million 1s. */
+#define TC_MAX_FILE ((size_t)64 << 20)
 
 /* ------------------------------------------------------------------ encode */
 
@@ -498,7 +502,7 @@ int treecache_decode(const unsigned char *p, size_t len, struct ast_arena **aren
 /* ------------------------------------------------------------------ files */
 
 /* The checksum of a cache file's payload: it finds a damaged or truncated
- * file (not a forged one: the cache is the user's own, 0700).  Eight bytes
+ * file; a forged one is found by the blob hash (tc_blob_is()).  Eight bytes
  * a step (FNV-1a's byte a step was 5% of a refresh). */
 static uint64_t tc_mix(uint64_t h, uint64_t w)
 {
@@ -571,16 +575,120 @@ static int tc_blob_ok(const char *blob)
 	return blob[40] == 0;
 }
 
+/* An absolute path that names an existing directory. */
+static int tc_is_dir(const char *p)
+{
+	struct stat st;
+
+	return p && p[0] == '/' && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 char *treecache_default_dir(void)
 {
 	const char *x = getenv("XDG_CACHE_HOME");
 	const char *h = getenv("HOME");
 
-	if (x && x[0] == '/')
-		return xasprintf("%s/ecg", x);
-	if (h && h[0] == '/')
+	/* made only under a directory that exists: HOME=/nonexistent (daemons,
+	 * sandboxes) means no cache, not a /nonexistent/.cache made by a run
+	 * as root; XDG_CACHE_HOME itself may be made, as XDG says, in a
+	 * directory that exists */
+	if (x && x[0] == '/') {
+		const char *slash = strrchr(x, '/');
+		char *parent = xstrndup(x, slash == x ? 1 : (size_t)(slash - x));
+		int ok = tc_is_dir(x) || tc_is_dir(parent);
+
+		free(parent);
+		if (ok)
+			return xasprintf("%s/ecg", x);
+	}
+	if (tc_is_dir(h))
 		return xasprintf("%s/.cache/ecg", h);
 	return NULL;
+}
+
+/* ------------------------------------------------------------- trust */
+
+/* Whether the directory `dir` may hold cache files: a directory itself
+ * (lstat: not reached through a symbolic link at its last step), the
+ * user's own, that no other user can write to.  1 yes; 0 it does not
+ * exist; -1 refused, and *why says why (static text). */
+static int tc_dir_check(const char *dir, const char **why)
+{
+	struct stat st;
+
+	if (lstat(dir, &st) < 0) {
+		*why = strerror(errno);
+		return errno == ENOENT ? 0 : -1;
+	}
+	if (S_ISLNK(st.st_mode))
+		*why = "it is a symbolic link";
+	else if (!S_ISDIR(st.st_mode))
+		*why = "it is not a directory";
+	else if (st.st_uid != geteuid())
+		*why = "it is owned by another user";
+	else if (st.st_mode & (S_IWGRP | S_IWOTH))
+		*why = "other users can write to it";
+	else
+		return 1;
+	return -1;
+}
+
+/* The cache directory `dir` and its trees/ checked once per run (per
+ * directory named; the read-ahead thread asks too, hence the lock).
+ * 1: use it; 0: not there (yet: the check is made again); -1: refused,
+ * with one warning, for the rest of the run.  `create` makes what is
+ * missing first, private to the user. */
+static int tc_mkdirs(const char *dir);
+
+static int tc_dir_trusted(const char *dir, int create)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static char *known;             /* the directory judged, and ... */
+	static int verdict;             /* ... the verdict (1 or -1) */
+	const char *why = NULL;
+	char *trees;
+	int rc;
+
+	pthread_mutex_lock(&lock);
+	if (known && !strcmp(known, dir)) {
+		rc = verdict;
+		pthread_mutex_unlock(&lock);
+		return rc;
+	}
+	/* each checked before anything is made in it */
+	trees = xasprintf("%s/trees", dir);
+	rc = tc_dir_check(dir, &why);
+	if (rc == 0 && create && tc_mkdirs(dir) == 0)
+		rc = tc_dir_check(dir, &why);
+	if (rc == 1) {
+		rc = tc_dir_check(trees, &why);
+		if (rc == 0 && create && mkdir(trees, 0700) == 0)
+			rc = tc_dir_check(trees, &why);
+	}
+	if (rc == -1)
+		err_warn("the tree cache '%s' is not used: %s", dir, why);
+	if (rc != 0) {
+		free(known);
+		known = xstrdup(dir);
+		verdict = rc;
+	}
+	pthread_mutex_unlock(&lock);
+	free(trees);
+	return rc;
+}
+
+/* Whether `src` (`len` bytes) is the blob `blob` names: git's sha1 of
+ * "blob <len>\0" and the bytes.  A cache file copied under another blob's
+ * name is not that blob's tree. */
+static int tc_blob_is(const char *blob, const unsigned char *src, size_t len)
+{
+	git_oid oid;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (git_odb_hash(&oid, src, len, GIT_OBJECT_BLOB) < 0)
+		return 0;
+	git_oid_tostr(hex, sizeof hex, &oid);
+	return !strcmp(hex, blob);
 }
 
 int treecache_load(const char *dir, const char *blob, struct ast_arena **arena, struct ast_Module **mod,
@@ -597,14 +705,15 @@ int treecache_load(const char *dir, const char *blob, struct ast_arena **arena, 
 	*mod = NULL;
 	*src = NULL;
 	*srclen = 0;
-	if (!dir || !blob || !tc_blob_ok(blob))
+	if (!dir || !blob || !tc_blob_ok(blob) || tc_dir_trusted(dir, 0) != 1)
 		return 0;
 	path = xasprintf("%s/trees/%s-%s.t", dir, blob, tc_tag());
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	free(path);
 	if (fd < 0)
 		return 0;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < TC_HEAD || (uint64_t)st.st_size > TC_MAX_FILE)
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || st.st_size < TC_HEAD ||
+	    (uint64_t)st.st_size > TC_MAX_FILE)
 		goto done;
 	data = xmalloc((size_t)st.st_size);
 	while (got < (size_t)st.st_size) {
@@ -623,7 +732,7 @@ int treecache_load(const char *dir, const char *blob, struct ast_arena **arena, 
 	if (plen != got - TC_HEAD || plen < 8 || tc_sum(data + TC_HEAD, got - TC_HEAD) != sum)
 		goto done;
 	memcpy(&slen, data + TC_HEAD, 8);
-	if (slen > plen - 8)
+	if (slen > plen - 8 || !tc_blob_is(blob, data + TC_HEAD + 8, (size_t)slen))
 		goto done;
 	hit = treecache_decode(data + TC_HEAD + 8 + slen, (size_t)(plen - 8 - slen), arena, mod);
 	if (hit) {
@@ -673,7 +782,8 @@ int treecache_store(const char *dir, const char *blob, const struct ast_Module *
 	size_t off = 0;
 	int fd = -1, rc = -1;
 
-	if (!dir || !blob || !mod || (!src && srclen) || !tc_blob_ok(blob))
+	if (!dir || !blob || !mod || (!src && srclen) || !tc_blob_ok(blob) ||
+	    !tc_blob_is(blob, (const unsigned char *)src, srclen))
 		return -1;
 	buf_init(&b);
 	buf_add(&b, head, 8);
@@ -690,9 +800,9 @@ int treecache_store(const char *dir, const char *blob, const struct ast_Module *
 	sub = xasprintf("%s/trees", dir);
 	path = xasprintf("%s/%s-%s.t", sub, blob, tc_tag());
 	tmp = xasprintf("%s/.%s.%ld.tmp", sub, blob, (long)getpid());
-	if (tc_mkdirs(sub) < 0)
+	if (tc_dir_trusted(dir, 1) != 1)
 		goto done;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		goto done;
 	while (off < b.len) {

@@ -180,3 +180,82 @@ uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 		h = (h ^ s[i]) * 1099511628211ULL;
 	return h;
 }
+
+/* The length of the well-formed UTF-8 sequence at s that is not a C1
+ * control, or 0 (RFC 3629: no overlongs, no surrogates, at most U+10FFFF). */
+static size_t utf8_ok(const unsigned char *s)
+{
+	unsigned char c = s[0];
+
+	if (c >= 0xc2 && c <= 0xdf)
+		return (s[1] & 0xc0) == 0x80 && !(c == 0xc2 && s[1] <= 0x9f) ? 2 : 0;
+	if (c >= 0xe0 && c <= 0xef) {
+		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80)
+			return 0;
+		if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f))
+			return 0;
+		return 3;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 || (s[3] & 0xc0) != 0x80)
+			return 0;
+		if ((c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+/* The bytes of s that can go out as they are, from the start. */
+static size_t vis_plain(const unsigned char *s)
+{
+	size_t i = 0, k;
+
+	while (s[i]) {
+		if (s[i] >= 0x20 && s[i] < 0x7f) {
+			i++;
+			continue;
+		}
+		if (s[i] < 0x80 || !(k = utf8_ok(s + i)))
+			break;
+		i += k;
+	}
+	return i;
+}
+
+void buf_addvis(buf_t *b, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	while (*u) {
+		size_t k = vis_plain(u);
+
+		buf_add(b, u, k);
+		u += k;
+		if (!*u)
+			break;
+		switch (*u) {
+		case '\n': buf_addstr(b, "\\n"); break;
+		case '\r': buf_addstr(b, "\\r"); break;
+		case '\t': buf_addstr(b, "\\t"); break;
+		default: buf_addf(b, "\\x%02x", *u); break;
+		}
+		u++;
+	}
+}
+
+const char *vis(const char *s)
+{
+	static buf_t slot[VIS_SLOTS];
+	static unsigned next;
+	buf_t *b;
+
+	if (!s || !s[vis_plain((const unsigned char *)s)])
+		return s;
+	b = &slot[next++ % VIS_SLOTS];
+	if (!b->buf)
+		buf_init(b);
+	buf_reset(b);
+	buf_addvis(b, s);
+	return b->buf;
+}

@@ -35,7 +35,8 @@ enum ecg_exit err_code(void);
 
 void err_clear(void);
 
-/* Print "ecg: <msg>" to stderr (warnings; the run goes on). */
+/* Print "ecg: <msg>" to stderr (warnings; the run goes on), its control
+ * characters made visible as vis() does (util.h). */
 void err_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -3,8 +3,10 @@
  *
  * The file is streamed: a 1 GB trace costs one read buffer, one inflate
  * window and the text of the current event, never the whole document.
- * Gzip is recognised by its magic bytes, not by the file name; the
- * decompressor is ecg's own (csrc/inflate.c: RFC 1951/1952, no zlib).
+ * Gzip is recognised by its magic bytes, not by the file name, and read
+ * with zlib: one or more members back to back (as `cat a.gz b.gz` makes),
+ * each member's CRC-32 and length checked, nothing but another member
+ * after a member.
  *
  * Accepted shapes: the object form {"traceEvents": [ {...}, ... ], ...}
  * with traceEvents anywhere among the top-level keys, and the bare array
@@ -18,7 +20,10 @@
  * number of events returned before it, e.g.
  *   "t.json: truncated at byte 1048576 (after event 2113)"
  *   "t.json.gz: truncated gzip data at byte 65536 (after event 140, gzip byte 9011)"
- *   "t.json.gz: bad gzip data: CRC mismatch (...) at byte ... (after event ...)"
+ *   "t.json.gz: bad gzip data: CRC mismatch at byte ... (after event ..., gzip byte ...)"
+ *   "t.json.gz: bad gzip data: data after member 1 is not gzip at byte ..."
+ * (zlib's other messages follow "bad gzip data: " as zlib words them,
+ * e.g. "invalid block type")
  *   "t.json: bad JSON at byte 70 (after event 1): expected ',' or ']', found 'x'"
  *   "t.json: not JSON: found '<' at byte 0 where { or [ should be"
  *   "t.json: not a trace: no traceEvents"
@@ -31,7 +36,7 @@
  * through cJSON, i.e. become doubles: integers above 2^53 (e.g.
  * baseTimeNanoseconds) lose their last digits.
  *
- * Memory: about 300 KiB plus the text of the largest event (its buffer is
+ * Memory: about 300 KiB (zlib's inflate state and window included) plus the text of the largest event (its buffer is
  * given back after an event of more than 256 KiB) and the kept members.
  */
 #ifndef ECG_TRACE_H
@@ -68,6 +73,14 @@ uint64_t trace_bytes_text(const trace_reader *r);
 
 /* Number of events returned so far. */
 uint64_t trace_events(const trace_reader *r);
+
+/* After trace_next() returned -1: 1 when the only fault was that the input
+ * ended early ("truncated": the events returned are the file's first ones,
+ * as far as can be told), 0 for anything else -- bad gzip data (a CRC or
+ * length mismatch, bytes after the last member, a bad DEFLATE stream), bad
+ * JSON, an event too large, a read error: the events returned before may
+ * come from damaged data. */
+int trace_cut(const trace_reader *r);
 
 /* Whether the file is gzip. */
 int trace_is_gzip(const trace_reader *r);

@@ -16,6 +16,15 @@
  * parsed), never a crash.  Writing is best effort: temporary file, then
  * rename(); a failure is a cache that stays cold, not an error.
  *
+ * What is trusted is checked: the directory and its trees/ are used only
+ * when they are directories themselves (not symbolic links), the user's
+ * own and writable by no one else (else one warning, and the run goes on
+ * without the cache); cache files are made 0600 and read only when they
+ * are the user's, no larger than 64 MB (fstat() first), and when the
+ * bytes they hold hash to the blob id they are named by (git's sha1 of
+ * "blob <len>\0" and the bytes): a cache file copied under another
+ * blob's name is a miss.
+ *
  * Layout: DIR/trees/<40 hex>-<tag>.t, one directory (a fan-out into 256
  * subdirectories made the first run's directory creation cost more than
  * its writes: ext4).
@@ -27,8 +36,10 @@
 
 #include "ecg/ast.h"
 
-/* The default cache directory: $XDG_CACHE_HOME/ecg, else $HOME/.cache/ecg
- * (absolute paths only), else NULL (no cache).  Newly allocated. */
+/* The default cache directory: $XDG_CACHE_HOME/ecg when XDG_CACHE_HOME is
+ * absolute and it or its parent exists, else $HOME/.cache/ecg when HOME
+ * is an existing directory, else NULL (no cache; HOME=/nonexistent makes
+ * nothing).  Newly allocated. */
 char *treecache_default_dir(void);
 
 /* Look `blob` (40 hex digits) up in `dir`.  1: *arena and *mod are the

@@ -42,6 +42,23 @@ void buf_vaddf(buf_t *b, const char *fmt, va_list ap);
  * after buf_free(): buf_init() it again to reuse it. */
 char *buf_detach(buf_t *b);
 
+/* Text for a terminal: the bytes of s with every control character made
+ * visible, so that a name read from a repository or a record cannot move
+ * the cursor, set the window title, ring the bell or forge a line.
+ * \n \r \t become those two-character escapes; the other C0 bytes, DEL,
+ * the C1 controls (U+0080..U+009F, in UTF-8 C2 80..C2 9F) and bytes that
+ * are not UTF-8 become \xNN (one per byte).  Well-formed UTF-8 and
+ * backslashes are kept as they are.
+ * buf_addvis() appends the visible form of s to b.
+ * vis() returns s itself when nothing needs escaping, else its visible
+ * form in one of VIS_SLOTS static buffers, reused in turn: use the result
+ * at once (in the argument list of one printf, say), never keep it, and
+ * only from the main thread (buf_addvis() has no state).  NULL stays
+ * NULL. */
+#define VIS_SLOTS 16
+void buf_addvis(buf_t *b, const char *s);
+const char *vis(const char *s);
+
 /* FNV-1a over n bytes, continuing from h (FNV1A_INIT to start): the hash
  * of ecg's string tables and the tree cache's checksum. */
 #define FNV1A_INIT 1469598103934665603ULL

@@ -13,7 +13,9 @@
 # - GPU traces without python frames -- generated ones shaped like Kineto's
 #   (tests/traces/gpu/kineto_like.py), and the real ones of ../shared/traces
 #   when present: read, nothing placed without python frames, and said so;
-# - bad input: another job's records, a truncated trace, not JSON, no trace.
+# - bad input: another job's records, a truncated trace (its first events
+#   are read, with a warning), a damaged gzip trace (CRC, ISIZE, bytes after
+#   the last member: an error, no report), not JSON, no trace.
 . "$top_srcdir/tests/lib.sh"
 
 TR="$top_srcdir/tests/traces"
@@ -107,6 +109,39 @@ head -c 8000 "$TR/gpu/amp_resnet.json.gz" >"$T/cut.json.gz"
 run_ecg attribute --records "$R/records" --json "$T/cut.json.gz"
 grep -q "cut.json.gz: truncated" "$T/err" && grep -q '"entries"' "$T/out"
 ok $? "a truncated gzip trace: the same"
+# a damaged gzip trace is an error, with no report from its events (issue
+# 20 B8): the trailer's CRC-32 or ISIZE wrong, bytes after the last member
+gzip -c "$GPU" >"$T/g.json.gz"
+gsz=$(wc -c <"$T/g.json.gz")
+flip() {  # flip SRC DST OFFSET: DST is SRC with the byte at OFFSET inverted
+	"$TEST_PYTHON" -I -S -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[int(sys.argv[3])] ^= 0xff
+open(sys.argv[2], "wb").write(b)' "$1" "$2" "$3"
+}
+flip "$T/g.json.gz" "$T/crc.json.gz" $((gsz - 8))
+run_ecg attribute --records "$R/records" --json "$T/crc.json.gz"
+is "$rc" 3 "a gzip trace whose CRC-32 does not match: exit 3"
+grep -q "crc.json.gz: bad gzip data: CRC mismatch at byte" "$T/err"
+ok $? "  the message names the file, the fault and the byte"
+is "$(wc -c <"$T/out" | tr -d ' ')" 0 "  and there is no report"
+flip "$T/g.json.gz" "$T/isize.json.gz" $((gsz - 1))
+run_ecg attribute --records "$R/records" --json "$T/isize.json.gz"
+is "$rc" 3 "a gzip trace whose ISIZE does not match: exit 3"
+grep -q "isize.json.gz: bad gzip data: length mismatch" "$T/err"
+ok $? "  saying so"
+{ cat "$T/g.json.gz"; printf 'garbage'; } >"$T/junk.json.gz"
+run_ecg attribute --records "$R/records" --json "$T/junk.json.gz"
+is "$rc" 3 "bytes after the last gzip member: exit 3"
+grep -q "junk.json.gz: bad gzip data: data after member 1 is not gzip" "$T/err"
+ok $? "  saying so"
+is "$(wc -c <"$T/out" | tr -d ' ')" 0 "  and there is no report"
+# members back to back are gzip too (cat a.gz b.gz)
+head -c 100000 "$GPU" | gzip -c >"$T/multi.json.gz"
+tail -c +100001 "$GPU" | gzip -9 -c >>"$T/multi.json.gz"
+run_ecg attribute --records "$R/records" --json "$T/multi.json.gz"
+is "$rc" 0 "a trace in two gzip members, cut inside an event: exit 0"
+sed 's|"trace": "[^"]*"|"trace": ""|' "$T/out" >"$T/multi.json"
+cmp -s "$T/multi.json" "$T/plain.json"
+ok $? "  the report is the plain trace's"
 printf 'not a trace\n' >"$T/bad.json"
 run_ecg attribute --records "$R/records" "$T/bad.json"
 is "$rc" 3 "not JSON: exit 3"

@@ -2,7 +2,10 @@
 # The tree cache (treecache.h): trees of the files the analysis parses are
 # kept by blob sha, and the same bytes are not parsed again.  The records
 # are the same bytes with the cache cold, warm, damaged or off; refresh
-# after a one-file change parses that file only.
+# after a one-file change parses that file only.  The cache is trusted only
+# as far as it is checked: a cache file must hold the bytes of the blob it
+# is named by, a directory another user could change is refused, files are
+# 0600, a huge file is not read, HOME that names nothing makes nothing.
 . "$top_srcdir/tests/lib.sh"
 
 R="$T/job"
@@ -196,5 +199,96 @@ run_ecg extract --repo "$R" --entry train.py -q --no-cache --out "$T/fresh2"
 same "$T/fresh2" "$T/rec"
 ok $? "  the refreshed records are what a fresh extract writes"
 ok "$(test "$(wc -c <"$f")" -gt 100; echo $?)" "  and the damaged tree was written again"
+
+# --- trusted only as far as checked (issue 20 B6)
+rm -rf "$C"
+run_ecg extract --repo "$R" --entry train.py -q --cache-dir "$C" --out "$T/t0"
+is "$rc" 0 "a fresh cache: exit 0"
+is "$(find "$C/trees" -name '*.t' -perm 0600 | wc -l | tr -d ' ')" "$(ntrees)" "  its files are 0600"
+run_ecg extract --repo "$R" --entry train.py -q --no-cache --out "$T/t0n"
+
+# another blob's valid cache file, copied under model.py's name, is not used
+F="$T/forge"
+cp -R "$R" "$F"
+sed -i 's/n_layer=6/n_layer=600/' "$F/model.py"
+commit "$F" "600 layers"
+run_ecg extract --repo "$F" --entry train.py -q --cache-dir "$T/fcache" --out "$T/f600"
+grep -q '"count": 600' "$T/f600/computation_graph.json"
+ok $? "a variant with 600 layers"
+mb=$(git -C "$R" rev-parse HEAD:model.py)
+fb=$(git -C "$F" rev-parse HEAD:model.py)
+real=$(find "$C/trees" -name "$mb-*.t")
+cp "$(find "$T/fcache/trees" -name "$fb-*.t")" "$real"
+run_ecg extract --repo "$R" --entry train.py -q --cache-dir "$C" --out "$T/forged" --stats
+is "$rc" 0 "a cache file of another blob under model.py's name: exit 0"
+grep -q '(3 trees from the cache)' "$T/err"
+ok $? "  it is not used (3 trees from the cache, not 4)"
+same "$T/t0n" "$T/forged"
+ok $? "  the records are those of --no-cache (no 600 layers)"
+
+# a cache directory another user could change is refused, with a warning
+cached() { grep -q '(4 trees from the cache)' "$T/err"; }
+chmod 0777 "$C"
+run_ecg extract --repo "$R" --entry train.py -q --cache-dir "$C" --out "$T/ww" --stats
+is "$rc" 0 "a world-writable cache directory: exit 0"
+grep -q "the tree cache '.*' is not used: other users can write to it" "$T/err"
+ok $? "  a warning says why it is not used"
+cached
+ok $((! $?)) "  and no tree is read from it"
+same "$T/t0n" "$T/ww"
+ok $? "  the records are those of --no-cache"
+chmod 0700 "$C"
+chmod 0777 "$C/trees"
+run_ecg extract --repo "$R" --entry train.py -q --cache-dir "$C" --out "$T/ww2" --stats
+cached
+ok $((! $?)) "a world-writable trees/ under it is refused too"
+chmod 0700 "$C/trees"
+ln -s "$C" "$T/cachelink"
+run_ecg extract --repo "$R" --entry train.py -q --cache-dir "$T/cachelink" --out "$T/sl" --stats
+is "$rc" 0 "a cache directory that is a symbolic link: exit 0"
+grep -q "is not used: it is a symbolic link" "$T/err"
+ok $? "  a warning says why it is not used"
+cached
+ok $((! $?)) "  and no tree is read through it"
+is "$(grep -c 'tree cache' "$T/err")" 1 "  one warning in the run, not one per file"
+if [ "$(id -u)" = 0 ] && chown 65534 "$C" 2>/dev/null; then
+	run_ecg extract --repo "$R" --entry train.py -q --cache-dir "$C" --out "$T/other" --stats
+	grep -q "is not used: it is owned by another user" "$T/err" && ! cached
+	ok $? "a cache directory owned by another user is refused, with a warning"
+	chown 0 "$C"
+else
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n # SKIP chown needs root"
+fi
+run_ecg extract --repo "$R" --entry train.py -q --cache-dir "$C" --out "$T/back" --stats
+cached
+ok $? "the same directory, private again, is used"
+
+# a cache file bigger than the limit (64 MB) is not read at all
+if [ "$ECG_ENABLE_VALGRIND" != yes ] && [ "$ECG_ENABLE_ASAN" != yes ]; then
+	bb=$(git -C "$R" rev-parse HEAD:nets/blocks.py)
+	big=$(find "$C/trees" -name "$bb-*.t")
+	truncate -s 300M "$big"
+	kb=$("$TEST_PYTHON" -c '
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' \
+		"$ECG" extract --repo "$R" --entry train.py -q --cache-dir "$C" --out "$T/big")
+	ok "$(test "$kb" -lt 200000; echo $?)" "a 300 MB cache file is not read: peak memory $kb KB"
+	same "$T/t0n" "$T/big"
+	ok $? "  the records are those of --no-cache"
+else
+	for _ in 1 2; do
+		tap_n=$((tap_n + 1))
+		echo "ok $tap_n # SKIP peak memory is not measured under valgrind or ASan"
+	done
+fi
+
+# HOME that does not exist: no cache, nothing made
+HOME="$T/nonexistent" run_ecg extract --repo "$R" --entry train.py -q --out "$T/nohome"
+is "$rc" 0 "HOME names no directory: exit 0"
+ok "$(test ! -e "$T/nonexistent"; echo $?)" "  and it is not made"
+same "$T/t0n" "$T/nohome"
+ok $? "  the records are those of --no-cache"
 
 done_testing

@@ -46,6 +46,32 @@ int main(void)
 	arr[99] = 1;
 	free(arr);
 
+	/* vis(): controls visible, UTF-8 kept */
+	{
+		const char *plain = "model.py:Block.forward:3 \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 a\\b";
+		const char *cases[][2] = {
+			{ "\x1b]0;t\x07", "\\x1b]0;t\\x07" },
+			{ "a\nb\rc\td", "a\\nb\\rc\\td" },
+			{ "\x7f\x01", "\\x7f\\x01" },
+			{ "\xc2\x9b" "2J", "\\xc2\\x9b" "2J" },      /* C1 CSI in UTF-8 */
+			{ "\xc2\xa0", "\xc2\xa0" },              /* U+00A0 is text */
+			{ "\x9b\xff\xc3", "\\x9b\\xff\\xc3" },  /* not UTF-8 */
+			{ "\xc0\xaf\xed\xa0\x80", "\\xc0\\xaf\\xed\\xa0\\x80" },  /* overlong, surrogate */
+			{ "\xe2\x82", "\\xe2\\x82" },          /* cut short */
+		};
+		size_t k;
+
+		ok(vis(plain) == plain, "vis: plain text and UTF-8 come back as they are");
+		ok(vis(NULL) == NULL, "vis: NULL stays NULL");
+		for (k = 0; k < sizeof cases / sizeof cases[0]; k++)
+			ok(!strcmp(vis(cases[k][0]), cases[k][1]), "vis: case %zu gives '%s'", k, vis(cases[k][0]));
+		buf_init(&b);
+		buf_addvis(&b, "x\x1b");
+		buf_addvis(&b, "\n");
+		ok(!strcmp(b.buf, "x\\x1b\\n"), "buf_addvis appends");
+		buf_free(&b);
+	}
+
 	ok(err_set(ECG_EXIT_INPUT, "bad %s", "thing") == -1, "err_set returns -1");
 	ok(err_prefix("reading %s", "x.py") == -1, "err_prefix returns -1");
 	ok(!strcmp(err_last(), "reading x.py: bad thing"), "context goes in front: '%s'", err_last());
