@@ -57,7 +57,7 @@ y = model(torch.randn(2, 4, 8))
 PY
 commit "$R" "diamond"
 run_ecg extract --repo "$R" --entry train.py -q --out "$T/o"
-is "$rc" 0 "extract exits 0"
+is "$rc" 6 "extract exits 6 (records written; the script has no step)"
 G="$T/o/computation_graph.json"
 mods() { json "$G" "[(m['id'], m['class']) for m in d['modules'] if m['id'] in ($1)]"; }
 is "$(mods "'layer',")" "[('layer', 'torch.nn.Conv1d')]" \
@@ -97,7 +97,7 @@ y = model(torch.randn(2, 4))
 PY
 commit "$R2" "inconsistent"
 run_ecg extract --repo "$R2" --entry train.py -q --out "$T/o2"
-is "$rc" 0 "an inconsistent hierarchy: extract exits 0"
+is "$rc" 6 "an inconsistent hierarchy: extract exits 6 (records written; no step)"
 is "$(json "$T/o2/computation_graph.json" "[m['class'] for m in d['modules'] if m['id'] == 'layer']")" \
 	"['torch.nn.Linear']" "X(Q, P), P(Q): read on in the depth-first order"
 is "$(json "$T/o2/computation_graph.json" "[u['what'] for u in d['unresolved'] if 'resolution order' in u['what']]")" \
