@@ -226,8 +226,10 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 	return -1;
 }
 
-value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs,
-                      struct vdict *kw, const struct ast_hdr *site)
+/* The builtins that make or read values: range, len, int, float, bool,
+ * str, list, tuple, set, dict, min, max, sum, abs, round. */
+static value_t *builtin_value(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                              struct vdict *kw, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	struct vseq *items = NULL;
@@ -366,6 +368,51 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 				vdict_set(in->a, r->u.dict, kw->keys[i], kw->vals[i]);
 		return r;
 	}
+	case BI_MIN: return minmax(f, args, nargs, 0, site);
+	case BI_MAX: return minmax(f, args, nargs, 1, site);
+	case BI_SUM: {
+		double tot = 0;
+		int all_int = 1;
+
+		if (nargs >= 1 && !iter_items(f, args[0], &items)) {
+			for (i = 0; i < items->n; i++) {
+				if (!as_num(items->items[i], &x))
+					return unknown_at(f, site, "sum() of values not known");
+				if (items->items[i]->k == VK_FLOAT)
+					all_int = 0;
+				tot += x;
+			}
+			return all_int ? v_int(in->a, (long long)tot) : v_float(in->a, tot);
+		}
+		return unknown_at(f, site, "sum() of values not known");
+	}
+	case BI_ABS:
+		if (nargs == 1 && args[0]->k == VK_INT)
+			return v_int(in->a, llabs(args[0]->u.i));
+		if (nargs == 1 && as_num(args[0], &x))
+			return v_float(in->a, fabs(x));
+		return unknown_at(f, site, "abs() of a value not known");
+	case BI_ROUND:
+		if (nargs == 1 && as_num(args[0], &x) && fabs(x) < 9e15)
+			return v_int(in->a, (long long)llround(x));
+		return unknown_at(f, site, "round() of a value not known");
+	default:
+		break;
+	}
+	(void)kw;
+	return unknown_at(f, site, "a builtin ecg does not follow");
+}
+
+/* The builtins of iteration: enumerate, zip, sorted, reversed, any, all,
+ * iter, next (a generator advanced, a DataLoader's batch). */
+static value_t *builtin_iter(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                             struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vseq *items = NULL;
+	size_t i;
+
+	switch (fn->u.bi.id) {
 	case BI_ENUMERATE:
 		if (f->mode == M_FWD && nargs == 1 && args[0]->k == VK_INST && args[0]->u.inst->mod == VM_CONTAINER) {
 			/* enumerate(self.blocks) in a forward: read like the
@@ -474,34 +521,60 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 		free(all);
 		return r;
 	}
-	case BI_MIN: return minmax(f, args, nargs, 0, site);
-	case BI_MAX: return minmax(f, args, nargs, 1, site);
-	case BI_SUM: {
-		double tot = 0;
-		int all_int = 1;
-
+	case BI_SORTED: case BI_REVERSED:
 		if (nargs >= 1 && !iter_items(f, args[0], &items)) {
-			for (i = 0; i < items->n; i++) {
-				if (!as_num(items->items[i], &x))
-					return unknown_at(f, site, "sum() of values not known");
-				if (items->items[i]->k == VK_FLOAT)
-					all_int = 0;
-				tot += x;
-			}
-			return all_int ? v_int(in->a, (long long)tot) : v_float(in->a, tot);
+			value_t *r = seq_from(in, VK_LIST, items);
+
+			if (fn->u.bi.id == BI_REVERSED)
+				for (i = 0; i < r->u.seq->n / 2; i++) {
+					value_t *t = r->u.seq->items[i];
+
+					r->u.seq->items[i] = r->u.seq->items[r->u.seq->n - 1 - i];
+					r->u.seq->items[r->u.seq->n - 1 - i] = t;
+				}
+			return r;
 		}
-		return unknown_at(f, site, "sum() of values not known");
+		return unknown_at(f, site, "the items are not known");
+	case BI_ANY: case BI_ALL:
+		if (nargs == 1 && !iter_items(f, args[0], &items)) {
+			int any = 0, all = 1;
+
+			for (i = 0; i < items->n; i++) {
+				int t = value_truth(items->items[i]);
+
+				if (t < 0)
+					return unknown_at(f, site, "truth of values not known");
+				any |= t;
+				all &= t;
+			}
+			return v_bool(in->a, fn->u.bi.id == BI_ANY ? any : all);
+		}
+		return unknown_at(f, site, "the items are not known");
+	case BI_ITER:
+		return nargs ? args[0] : unknown_at(f, site, "iter() of nothing");
+	case BI_NEXT:
+		if (nargs >= 1 && is_gen_value(args[0]))
+			return gen_next(f, args[0]->u.inst, site);
+		if (nargs >= 1 && is_loader(args[0]))
+			return loader_batch(f, args[0]->u.inst, "next(<DataLoader>)", site);
+		return unknown_at(f, site, "next() of an iterator ecg does not follow");
+	default:
+		break;
 	}
-	case BI_ABS:
-		if (nargs == 1 && args[0]->k == VK_INT)
-			return v_int(in->a, llabs(args[0]->u.i));
-		if (nargs == 1 && as_num(args[0], &x))
-			return v_float(in->a, fabs(x));
-		return unknown_at(f, site, "abs() of a value not known");
-	case BI_ROUND:
-		if (nargs == 1 && as_num(args[0], &x) && fabs(x) < 9e15)
-			return v_int(in->a, (long long)llround(x));
-		return unknown_at(f, site, "round() of a value not known");
+	(void)kw;
+	return unknown_at(f, site, "a builtin ecg does not follow");
+}
+
+/* The builtins about objects, names and the outside: print, isinstance,
+ * getattr, setattr, hasattr, super, open, exec, staticmethod &c.,
+ * globals, and optimizer.step(closure). */
+static value_t *builtin_object(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                               struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	size_t i;
+
+	switch (fn->u.bi.id) {
 	case BI_PRINT:
 		if (fn->u.bi.self == NULL && site) {
 			for (i = 0; i < nargs; i++) {
@@ -620,35 +693,6 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 		}
 		note(in, anchor_at(f, site), "exec() of code ecg does not read", "only exec(open(<repo file>).read()) is followed");
 		return v_none(in->a);
-	case BI_SORTED: case BI_REVERSED:
-		if (nargs >= 1 && !iter_items(f, args[0], &items)) {
-			value_t *r = seq_from(in, VK_LIST, items);
-
-			if (fn->u.bi.id == BI_REVERSED)
-				for (i = 0; i < r->u.seq->n / 2; i++) {
-					value_t *t = r->u.seq->items[i];
-
-					r->u.seq->items[i] = r->u.seq->items[r->u.seq->n - 1 - i];
-					r->u.seq->items[r->u.seq->n - 1 - i] = t;
-				}
-			return r;
-		}
-		return unknown_at(f, site, "the items are not known");
-	case BI_ANY: case BI_ALL:
-		if (nargs == 1 && !iter_items(f, args[0], &items)) {
-			int any = 0, all = 1;
-
-			for (i = 0; i < items->n; i++) {
-				int t = value_truth(items->items[i]);
-
-				if (t < 0)
-					return unknown_at(f, site, "truth of values not known");
-				any |= t;
-				all &= t;
-			}
-			return v_bool(in->a, fn->u.bi.id == BI_ANY ? any : all);
-		}
-		return unknown_at(f, site, "the items are not known");
 	case BI_STATICMETHOD: case BI_CLASSMETHOD: case BI_PROPERTY:
 		return nargs ? args[0] : v_none(in->a);
 	case BI_GLOBALS: {
@@ -658,14 +702,17 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 		r->u.dict = f->globals->dict;   /* the namespace itself: writes go through */
 		return r;
 	}
-	case BI_ITER:
-		return nargs ? args[0] : unknown_at(f, site, "iter() of nothing");
-	case BI_NEXT:
-		if (nargs >= 1 && is_gen_value(args[0]))
-			return gen_next(f, args[0]->u.inst, site);
-		if (nargs >= 1 && is_loader(args[0]))
-			return loader_batch(f, args[0]->u.inst, "next(<DataLoader>)", site);
-		return unknown_at(f, site, "next() of an iterator ecg does not follow");
+	default:
+		break;
+	}
+	(void)kw;
+	return unknown_at(f, site, "a builtin ecg does not follow");
+}
+
+value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                      struct vdict *kw, const struct ast_hdr *site)
+{
+	switch (fn->u.bi.id) {
 	case BI_M_FILE_READ:
 	case BI_M_LIST_APPEND:
 	case BI_M_LIST_EXTEND:
@@ -706,6 +753,45 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 	case BI_M_MOD_REGISTER_BUFFER:
 	case BI_M_MOD_CHILDREN:
 		return call_module_method(f, fn, args, nargs, kw, site);
+	case BI_RANGE:
+	case BI_LEN:
+	case BI_INT:
+	case BI_FLOAT:
+	case BI_BOOL:
+	case BI_STR:
+	case BI_LIST:
+	case BI_TUPLE:
+	case BI_SET:
+	case BI_DICT:
+	case BI_MIN:
+	case BI_MAX:
+	case BI_SUM:
+	case BI_ABS:
+	case BI_ROUND:
+		return builtin_value(f, fn, args, nargs, kw, site);
+	case BI_ENUMERATE:
+	case BI_ZIP:
+	case BI_SORTED:
+	case BI_REVERSED:
+	case BI_ANY:
+	case BI_ALL:
+	case BI_ITER:
+	case BI_NEXT:
+		return builtin_iter(f, fn, args, nargs, kw, site);
+	case BI_PRINT:
+	case BI_OPT_STEP:
+	case BI_ISINSTANCE:
+	case BI_GETATTR:
+	case BI_SETATTR:
+	case BI_HASATTR:
+	case BI_SUPER:
+	case BI_OPEN:
+	case BI_EXEC:
+	case BI_STATICMETHOD:
+	case BI_CLASSMETHOD:
+	case BI_PROPERTY:
+	case BI_GLOBALS:
+		return builtin_object(f, fn, args, nargs, kw, site);
 	default:
 		break;
 	}

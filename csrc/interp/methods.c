@@ -11,8 +11,9 @@
 
 #include "internal.h"
 
-value_t *call_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
-                     struct vdict *kw, const struct ast_hdr *site)
+/* The methods of lists and dicts (and .copy()). */
+static value_t *call_seq_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                                struct vdict *kw, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	value_t *self = fn->u.bi.self;
@@ -21,28 +22,6 @@ value_t *call_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 	int ok;
 
 	switch (fn->u.bi.id) {
-	case BI_M_FILE_READ: {
-		value_t *nm = vdict_gets(self->u.inst->attrs, "name");
-		struct sfile *sf = NULL;
-		value_t *r;
-
-		if (nm && nm->k == VK_STR) {
-			sf = prog_file(in->prog, nm->u.str.s);
-			if (!sf && in->prog->entry_dir[0]) {
-				char *p = xasprintf("%s%s", in->prog->entry_dir, nm->u.str.s);
-
-				sf = prog_file(in->prog, p);
-				free(p);
-			}
-		}
-		if (!sf)
-			return unknown_at(f, site, "the text of a file ecg does not read");
-		prog_ensure(in->prog, sf);
-		r = v_strn(in->a, sf->src, sf->len);
-		r->expr = (const char *)sf;  /* marks "the text of this repo file" */
-		r->reason = "__ecg_file_text__";
-		return r;
-	}
 	case BI_M_LIST_APPEND:
 		if (nargs == 1 && (self->k == VK_LIST)) {
 			vseq_push(in->a, self->u.seq, args[0]);
@@ -180,6 +159,23 @@ value_t *call_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		if (self->k == VK_LIST)
 			return seq_from(in, VK_LIST, self->u.seq);
 		return unknown_at(f, site, "copy() of something not known");
+	default:
+		break;
+	}
+	(void)kw;
+	return unknown_at(f, site, "a builtin ecg does not follow");
+}
+
+/* The methods of strings. */
+static value_t *call_str_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                                struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+	struct vseq *items = NULL;
+	size_t i;
+
+	switch (fn->u.bi.id) {
 	case BI_M_STR_LOWER: case BI_M_STR_UPPER: {
 		char *t = xstrdup(self->u.str.s), *c;
 		value_t *r;
@@ -316,6 +312,66 @@ value_t *call_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		return unknown_at(f, site, "replace() with values not known");
 	case BI_M_STR_FORMAT:
 		return unknown_at(f, site, "string formatting is not followed");
+	default:
+		break;
+	}
+	(void)kw;
+	return unknown_at(f, site, "a builtin ecg does not follow");
+}
+
+value_t *call_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                     struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+
+	switch (fn->u.bi.id) {
+	case BI_M_FILE_READ: {
+		value_t *nm = vdict_gets(self->u.inst->attrs, "name");
+		struct sfile *sf = NULL;
+		value_t *r;
+
+		if (nm && nm->k == VK_STR) {
+			sf = prog_file(in->prog, nm->u.str.s);
+			if (!sf && in->prog->entry_dir[0]) {
+				char *p = xasprintf("%s%s", in->prog->entry_dir, nm->u.str.s);
+
+				sf = prog_file(in->prog, p);
+				free(p);
+			}
+		}
+		if (!sf)
+			return unknown_at(f, site, "the text of a file ecg does not read");
+		prog_ensure(in->prog, sf);
+		r = v_strn(in->a, sf->src, sf->len);
+		r->expr = (const char *)sf;  /* marks "the text of this repo file" */
+		r->reason = "__ecg_file_text__";
+		return r;
+	}
+	case BI_M_STR_LOWER:
+	case BI_M_STR_UPPER:
+	case BI_M_STR_STARTSWITH:
+	case BI_M_STR_ENDSWITH:
+	case BI_M_STR_JOIN:
+	case BI_M_STR_STRIP:
+	case BI_M_STR_SPLIT:
+	case BI_M_STR_PARTITION:
+	case BI_M_STR_REPLACE:
+	case BI_M_STR_FORMAT:
+		return call_str_method(f, fn, args, nargs, kw, site);
+	case BI_M_LIST_APPEND:
+	case BI_M_LIST_EXTEND:
+	case BI_M_LIST_INSERT:
+	case BI_M_LIST_POP:
+	case BI_M_DICT_GET:
+	case BI_M_DICT_ITEMS:
+	case BI_M_DICT_KEYS:
+	case BI_M_DICT_VALUES:
+	case BI_M_DICT_UPDATE:
+	case BI_M_DICT_POP:
+	case BI_M_DICT_SETDEFAULT:
+	case BI_M_COPY:
+		return call_seq_method(f, fn, args, nargs, kw, site);
 	default:
 		break;
 	}
