@@ -3,11 +3,12 @@
  * The interpreter is one tree-walking evaluator over the C AST, split by
  * concept (csrc/README lists the files): eval() for expressions (eval.c),
  * exec_stmt() for statements (exec.c), call() for every call (call.c),
- * with the Python object model (scope.c, import.c, object.c,
- * function.c, attr.c, builtins.c, stdlib.c, argparse.c), torch's
- * (torch.c, tensor.c), and what the records are made of (forward.c:
- * forward events; jobctx.c: schedule events), over strpool.c (strings
- * kept once) and budget.c (bounds).  Three modes share it:
+ * with Python's object model and library (scope.c, import.c, object.c,
+ * function.c, attr.c, builtins.c, methods.c, stdlib.c, argparse.c),
+ * torch's (torch.c, tensor.c, module.c), the frameworks around a job
+ * (framework.c), and what the records are made of (forward.c: forward
+ * events; jobctx.c: schedule events), over strpool.c (strings kept once)
+ * and budget.c (bounds).  Three modes share it:
  *   job     the entry script and what it calls: loops run until their first
  *           iteration has called a model (a training loop is read once);
  *   build   the same rules; constructors (__init__) run here;
