@@ -68,7 +68,7 @@ struct vseq {
 	 * built it: n's expression and the anchor of n's value */
 	const char *len_expr, *len_src;
 	unsigned char len_via;        /* VIA_* of len_src's value */
-	/* interp.c: the loop read once that was running when it was made */
+	/* interp/: the loop read once that was running when it was made */
 	unsigned born;
 };
 
@@ -87,7 +87,7 @@ struct vfunc {
 };
 
 struct vbuiltin {
-	int id;                       /* enum in interp.c */
+	int id;                       /* enum in interp/ */
 	value_t *self;                /* for methods of lists, dicts, parsers ... */
 };
 
@@ -189,9 +189,9 @@ struct vinst {
 	/* filled by the passes */
 	const char *id;
 	int seen;
-	void *entry;                  /* interp.c: what its forward did */
+	void *entry;                  /* interp/: what its forward did */
 	void *mt;                     /* modtree.c: its record entry */
-	void *gen;                    /* interp.c: a generator object's call
+	void *gen;                    /* interp/: a generator object's call
 	                                 (ext "<generator>"), or NULL */
 	struct vinst *parent;         /* modtree.c: where named_modules() finds it */
 };
