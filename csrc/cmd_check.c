@@ -65,7 +65,8 @@ static const char check_usage[] =
 "\n"
 "Exit status: 0 every anchor is fresh; 1 the records are stale (something\n"
 "moved, changed or is gone); 2 an error (bad usage, not a repository,\n"
-"unknown revision, no records in DIR, internal error).\n";
+"unknown revision, no records in DIR, two records that are not one pair,\n"
+"internal error).\n";
 
 struct check_opts {
 	const char *repo, *rev, *out, *helpers_dir;
@@ -679,7 +680,7 @@ int cmd_check(int argc, char **argv)
 	char *out_dir = NULL;
 	const cJSON *rc_commit;
 	char recorded[41];
-	int rc;
+	int rc, lock;
 
 	memset(&k, 0, sizeof k);
 	k.o = &o;
@@ -700,7 +701,14 @@ int cmd_check(int argc, char **argv)
 		goto fail;
 	} else
 		out_dir = xasprintf("%srecords", repo_workdir(k.repo));
-	if (!(graph = records_read(out_dir, RECORDS_GRAPH_FILE)) || !(sched = records_read(out_dir, RECORDS_SCHEDULE_FILE)))
+	/* no writer between the two reads (a shared lock, when there is a lock file) */
+	lock = emit_lock(out_dir, 0);
+	if (lock == -1)
+		goto fail;
+	graph = records_read(out_dir, RECORDS_GRAPH_FILE);
+	sched = graph ? records_read(out_dir, RECORDS_SCHEDULE_FILE) : NULL;
+	emit_unlock(lock);
+	if (!graph || !sched || records_check_pair(graph, sched, out_dir) < 0)
 		goto fail;
 	rc_commit = cJSON_GetObjectItemCaseSensitive(graph, "commit");
 	snprintf(recorded, sizeof recorded, "%s", cJSON_IsString(rc_commit) ? rc_commit->valuestring : "?");

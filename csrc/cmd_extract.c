@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ecg/analyse.h"
 #include "ecg/ast.h"
@@ -109,9 +110,11 @@ static const char extract_usage[] =
 "\n"
 "A file that does not parse, is too large, or cannot be read becomes an entry\n"
 "in parse_errors and the run goes on.  Symbolic links and submodules are not\n"
-"followed; they are listed in `unresolved`.  The record files are replaced\n"
-"atomically: a failed run leaves earlier records as they were.  On success the\n"
-"paths of the two records are printed, one per line.\n"
+"followed; they are listed in `unresolved`.  The two records are one unit:\n"
+"both are written and flushed before either replaces the old one (a failed\n"
+"run leaves the earlier pair as it was), writers lock DIR/.ecg.lock, and both\n"
+"end with the same `run` id.  On success the paths of the two records are\n"
+"printed, one per line.\n"
 "\n"
 "With --entry or --launcher, a job in which no model or no step is found is\n"
 "said on stderr with what stopped the reading (a budget spent, a call not\n"
@@ -850,19 +853,35 @@ cleanup:
 	return rc;
 }
 
-/* Write both records into out_dir, atomically, and say where. */
-static int extract_write(const char *out_dir, const cJSON *graph, const cJSON *sched, int say)
+/* Write both records into out_dir as one pair, and say where.  `locked`:
+ * the caller holds the directory's lock (refresh, from its reading on);
+ * else it is taken here.  Temporaries a killed run left are removed under
+ * the lock. */
+static int extract_write(const char *out_dir, cJSON *graph, cJSON *sched, int say, int locked)
 {
-	char *graph_text = emit_render(graph), *sched_text = emit_render(sched);
-	int rc = ECG_EXIT_OK;
+	static const char *const names[2] = { RECORDS_GRAPH_FILE, RECORDS_SCHEDULE_FILE };
+	char *graph_text = NULL, *sched_text = NULL;
+	const char *texts[2];
+	size_t lens[2];
+	int rc = ECG_EXIT_OK, lock = -1;
 
-	if (emit_write_atomic(out_dir, RECORDS_GRAPH_FILE, graph_text, strlen(graph_text)) < 0 ||
-	    emit_write_atomic(out_dir, RECORDS_SCHEDULE_FILE, sched_text, strlen(sched_text)) < 0) {
+	if (!locked && (lock = emit_lock(out_dir, 1)) < 0) {
+		err_warn("%s", err_last());
+		return err_code();
+	}
+	emit_clean_temps(out_dir, 2, names);
+	records_seal(graph, sched, &graph_text, &sched_text);
+	texts[0] = graph_text;
+	texts[1] = sched_text;
+	lens[0] = strlen(graph_text);
+	lens[1] = strlen(sched_text);
+	if (emit_write_set(out_dir, 2, names, texts, lens) < 0) {
 		err_warn("%s", err_last());
 		rc = err_code();
 	} else if (say) {
 		printf("%s/%s\n%s/%s\n", out_dir, RECORDS_GRAPH_FILE, out_dir, RECORDS_SCHEDULE_FILE);
 	}
+	emit_unlock(lock);
 	free(graph_text);
 	free(sched_text);
 	return rc;
@@ -885,7 +904,7 @@ int cmd_extract(int argc, char **argv)
 
 		rc = extract_build(&o, NULL, &graph, &sched, &out_dir, &incomplete);
 		if (rc == ECG_EXIT_OK)
-			rc = extract_write(out_dir, graph, sched, 1);
+			rc = extract_write(out_dir, graph, sched, 1, 0);
 		if (rc == ECG_EXIT_OK && incomplete)
 			rc = ECG_EXIT_INCOMPLETE;
 	}
@@ -925,8 +944,9 @@ static const char refresh_usage[] =
 "  -q, --quiet           no per-file warnings\n"
 "  -h, --help            show this help\n"
 "\n"
-"Exit status: 0 records refreshed; 2 bad usage; 3 no records in DIR, or\n"
-"records without an invocation (written by an older ecg: extract again),\n"
+"Exit status: 0 records refreshed; 2 bad usage; 3 no records in DIR,\n"
+"records without an invocation (written by an older ecg: extract again), or\n"
+"two records that are not one pair (their `run` ids differ),\n"
 "not a repository, unknown revision; 4 records not written; 5 internal\n"
 "error.\n";
 
@@ -939,7 +959,7 @@ static const char *const refresh_entry_keys[] = {
 static const char *const refresh_top_keys[] = {
 	"schema", "tool", "commit", "dirty", "python", "entrypoint", "job_type", "config", "files",
 	"parse_errors", "unresolved", "modules", "phases", "data_path", "host_device", "device_device",
-	"compute", "overlap", "invocation", NULL
+	"compute", "overlap", "invocation", RECORDS_RUN_KEY, NULL
 };
 
 static int key_in(const char *k, const char *const *list)
@@ -1133,7 +1153,7 @@ int cmd_refresh(int argc, char **argv)
 	const cJSON *inv, *a;
 	char *out_dir = NULL, *dir = NULL, **argvv = NULL, *cache_dir = NULL, *launcher_spec = NULL;
 	const cJSON *lj;
-	int c, rc, json = 0, fast;
+	int c, rc, json = 0, fast, lock = -1;
 	size_t n = 0;
 	repo_t *r = NULL;
 
@@ -1186,7 +1206,16 @@ int cmd_refresh(int argc, char **argv)
 		repo_free(r);
 		r = NULL;
 	}
-	if (!(og = records_read(dir, RECORDS_GRAPH_FILE)) || !(os = records_read(dir, RECORDS_SCHEDULE_FILE)))
+	/* one refresh at a time, and no extract between its reading and its
+	 * writing (no lock file is made where there are no records) */
+	{
+		struct stat st;
+
+		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && (lock = emit_lock(dir, 1)) < 0)
+			goto fail;
+	}
+	if (!(og = records_read(dir, RECORDS_GRAPH_FILE)) || !(os = records_read(dir, RECORDS_SCHEDULE_FILE)) ||
+	    records_check_pair(og, os, dir) < 0)
 		goto fail;
 	inv = cJSON_GetObjectItemCaseSensitive(og, "invocation");
 	if (!cJSON_IsObject(inv) || !str_of(inv, "entry")) {
@@ -1263,7 +1292,7 @@ int cmd_refresh(int argc, char **argv)
 	}
 	rep = refresh_merge(og, os, ng, ns);
 	cJSON_AddBoolToObject(rep, "read_again", !fast);
-	rc = extract_write(out_dir, ng, ns, !json);
+	rc = extract_write(out_dir, ng, ns, !json, lock >= 0);
 	if (rc == ECG_EXIT_OK) {
 		if (json) {
 			char *t = emit_render(rep);
@@ -1279,6 +1308,7 @@ fail:
 	err_warn("%s", err_last());
 	rc = err_code();
 cleanup:
+	emit_unlock(lock);
 	repo_free(r);
 	cJSON_Delete(og);
 	cJSON_Delete(os);

@@ -8,12 +8,14 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -258,20 +260,24 @@ cleanup:
 	return rc;
 }
 
-int emit_write_atomic(const char *dir, const char *name, const char *data, size_t len)
+/* One temporary file in dir, written and fsync()ed, mode 0666 & ~umask.
+ * *tmp_out (owned) is its path.  0, or -1 with err_set(ECG_EXIT_OUTPUT)
+ * and no file left. */
+static int emit_write_temp(const char *dir, const char *name, const char *data, size_t len, char **tmp_out)
 {
 	char *tmp = xasprintf("%s/.%s.XXXXXX", dir, name);
 	char *dst = xasprintf("%s/%s", dir, name);
-	int fd = -1, dfd = -1, rc = -1;
+	int fd, rc = -1;
 	size_t off = 0;
 	mode_t mask;
 
+	*tmp_out = NULL;
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		err_set(ECG_EXIT_OUTPUT, "cannot create a file in '%s': %s", dir, strerror(errno));
 		free(tmp);
-		tmp = NULL;
-		goto cleanup;
+		free(dst);
+		return -1;
 	}
 	mask = umask(0);
 	umask(mask);
@@ -295,25 +301,14 @@ int emit_write_atomic(const char *dir, const char *name, const char *data, size_
 		err_set(ECG_EXIT_OUTPUT, "cannot flush '%s': %s", dst, strerror(errno));
 		goto cleanup;
 	}
-	if (close(fd) < 0) {
-		fd = -1;
+	rc = close(fd);
+	fd = -1;
+	if (rc < 0) {
 		err_set(ECG_EXIT_OUTPUT, "cannot close '%s': %s", dst, strerror(errno));
 		goto cleanup;
 	}
-	fd = -1;
-	if (rename(tmp, dst) < 0) {
-		err_set(ECG_EXIT_OUTPUT, "cannot rename '%s' to '%s': %s", tmp, dst, strerror(errno));
-		goto cleanup;
-	}
-	free(tmp);
+	*tmp_out = tmp;
 	tmp = NULL;
-	/* Make the rename itself durable; a failure here loses nothing. */
-	dfd = open(dir, O_RDONLY | O_DIRECTORY);
-	if (dfd >= 0) {
-		(void)fsync(dfd);
-		close(dfd);
-	}
-	rc = 0;
 cleanup:
 	if (fd >= 0)
 		close(fd);
@@ -323,4 +318,128 @@ cleanup:
 	}
 	free(dst);
 	return rc;
+}
+
+int emit_write_set(const char *dir, size_t n, const char *const *names, const char *const *data,
+                   const size_t *lens)
+{
+	char **tmp = xcalloc(n + 1, sizeof *tmp);
+	size_t i;
+	int dfd, rc = -1;
+
+	/* every temporary complete before the first rename */
+	for (i = 0; i < n; i++)
+		if (emit_write_temp(dir, names[i], data[i], lens[i], &tmp[i]) < 0)
+			goto cleanup;
+	for (i = 0; i < n; i++) {
+		char *dst = xasprintf("%s/%s", dir, names[i]);
+
+		if (rename(tmp[i], dst) < 0) {
+			err_set(ECG_EXIT_OUTPUT, "cannot rename '%s' to '%s': %s", tmp[i], dst, strerror(errno));
+			free(dst);
+			goto cleanup;
+		}
+		free(dst);
+		free(tmp[i]);
+		tmp[i] = NULL;
+	}
+	/* Make the renames durable; a failure here loses nothing. */
+	dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (dfd >= 0) {
+		(void)fsync(dfd);
+		close(dfd);
+	}
+	rc = 0;
+cleanup:
+	for (i = 0; i < n; i++) {
+		if (tmp[i])
+			unlink(tmp[i]);
+		free(tmp[i]);
+	}
+	free(tmp);
+	return rc;
+}
+
+int emit_write_atomic(const char *dir, const char *name, const char *data, size_t len)
+{
+	return emit_write_set(dir, 1, &name, &data, &len);
+}
+
+int emit_lock(const char *dir, int exclusive)
+{
+	char *path = xasprintf("%s/%s", dir, EMIT_LOCK_FILE);
+	int fd, r;
+	mode_t mask;
+
+	/* never through a symbolic link: a committed one could point anywhere */
+	if (exclusive) {
+		mask = umask(0);
+		umask(mask);
+		fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0666 & ~mask);
+	} else {
+		fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0 && (errno == ENOENT || errno == EACCES)) {
+			free(path);
+			return EMIT_NO_LOCK;   /* records of an older ecg, or a read-only place */
+		}
+	}
+	if (fd < 0) {
+		err_set(ECG_EXIT_OUTPUT, "cannot open the lock file '%s': %s", path,
+		        errno == ELOOP ? "it is a symbolic link" : strerror(errno));
+		free(path);
+		return -1;
+	}
+	{
+		struct stat st;
+
+		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+			err_set(ECG_EXIT_OUTPUT, "the lock file '%s' is not a regular file", path);
+			close(fd);
+			free(path);
+			return -1;
+		}
+	}
+	while ((r = flock(fd, exclusive ? LOCK_EX : LOCK_SH)) < 0 && errno == EINTR)
+		;
+	if (r < 0) {
+		err_set(ECG_EXIT_OUTPUT, "cannot lock '%s': %s", path, strerror(errno));
+		close(fd);
+		free(path);
+		return -1;
+	}
+	free(path);
+	return fd;
+}
+
+void emit_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);   /* releases the flock */
+}
+
+void emit_clean_temps(const char *dir, size_t n, const char *const *names)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t i;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		for (i = 0; i < n; i++) {
+			size_t nl = strlen(names[i]);
+
+			/* ".NAME.XXXXXX", as emit_write_temp() names them */
+			if (e->d_name[0] == '.' && !strncmp(e->d_name + 1, names[i], nl) && e->d_name[nl + 1] == '.' &&
+			    strlen(e->d_name + nl + 2) == 6) {
+				char *p = xasprintf("%s/%s", dir, e->d_name);
+				struct stat st;
+
+				if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
+					(void)unlink(p);
+				free(p);
+			}
+		}
+	}
+	closedir(d);
 }

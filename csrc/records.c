@@ -7,7 +7,11 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include <git2.h>
+
+#include "ecg/emit.h"
 #include "ecg/err.h"
 #include "ecg/records.h"
 #include "ecg/repo.h"
@@ -199,4 +203,56 @@ char *records_default_dir(void)
 	err_clear();
 	repo_free(r);
 	return dir;
+}
+
+/* ------------------------------------------------------------------ the pair */
+
+/* text (ending "\n}\n", as emit_render() ends an object) with
+ * `"run": "<id>"` as its last member.  Owned by the caller. */
+static char *records_add_run(const char *text, const char *id)
+{
+	size_t len = strlen(text);
+
+	if (len < 3 || strcmp(text + len - 3, "\n}\n"))
+		return xstrdup(text);  /* not a record: never happens for ours */
+	return xasprintf("%.*s,\n  \"%s\": \"%s\"\n}\n", (int)(len - 3), text, RECORDS_RUN_KEY, id);
+}
+
+void records_seal(cJSON *graph, cJSON *sched, char **graph_text, char **sched_text)
+{
+	char *g, *s, hex[GIT_OID_HEXSZ + 1];
+	buf_t both;
+	git_oid oid;
+
+	/* an old id (refresh keeps the records it read) is not part of it */
+	cJSON_DeleteItemFromObjectCaseSensitive(graph, RECORDS_RUN_KEY);
+	cJSON_DeleteItemFromObjectCaseSensitive(sched, RECORDS_RUN_KEY);
+	g = emit_render(graph);
+	s = emit_render(sched);
+	buf_init(&both);
+	buf_addstr(&both, g);
+	buf_addch(&both, '\0');
+	buf_addstr(&both, s);
+	if (git_odb_hash(&oid, both.buf, both.len, GIT_OBJECT_BLOB) < 0)
+		memset(&oid, 0, sizeof oid);   /* libgit2's SHA-1 does not fail on memory */
+	git_oid_tostr(hex, sizeof hex, &oid);
+	buf_free(&both);
+	*graph_text = records_add_run(g, hex);
+	*sched_text = records_add_run(s, hex);
+	free(g);
+	free(s);
+}
+
+int records_check_pair(const cJSON *graph, const cJSON *sched, const char *dir)
+{
+	const char *a = records_str(graph, RECORDS_RUN_KEY), *b = records_str(sched, RECORDS_RUN_KEY);
+	int ha = cJSON_HasObjectItem(graph, RECORDS_RUN_KEY), hb = cJSON_HasObjectItem(sched, RECORDS_RUN_KEY);
+
+	if (!ha && !hb)
+		return 0;                      /* written before the pair had an id */
+	if (a && b && !strcmp(a, b))
+		return 0;
+	return err_set(ECG_EXIT_INPUT, "%s/%s and %s/%s are not one pair (their run ids %.12s and %.12s differ: "
+	               "written by two runs, or a run was killed between them): run ecg extract again",
+	               dir, RECORDS_GRAPH_FILE, dir, RECORDS_SCHEDULE_FILE, a ? a : "(none)", b ? b : "(none)");
 }

@@ -11,6 +11,8 @@
 #define RECORDS_SCHEDULE_FILE "execution_schedule.json"
 #define RECORDS_GRAPH_SCHEMA "ecg.computation_graph/1"
 #define RECORDS_SCHEDULE_SCHEMA "ecg.execution_schedule/1"
+/* The key of the pair's id, the last member of both records. */
+#define RECORDS_RUN_KEY "run"
 
 /* What both records say about how they were read.  Strings are borrowed. */
 typedef struct {
@@ -64,5 +66,17 @@ int records_num(const cJSON *o, const char *key, double *out);
 void records_add_parse_error(cJSON *list, const char *file, long line, long col, const char *message);
 /* Append {"anchor","what","reason"}. */
 void records_add_unresolved(cJSON *list, const char *anchor, const char *what, const char *reason);
+
+/* The texts of both records, sealed as one pair: each ends with
+ * "run": the SHA-1 of both texts without it (an earlier "run" is removed
+ * from the trees first).  The same records give the same id; two runs
+ * that wrote different records give different ids.  *graph_text and
+ * *sched_text are owned by the caller.  Cannot fail. */
+void records_seal(cJSON *graph, cJSON *sched, char **graph_text, char **sched_text);
+
+/* 0 when graph and sched are one pair (the same "run", or neither has
+ * one: an older ecg's records); else -1 with err_set(ECG_EXIT_INPUT)
+ * naming both files in dir. */
+int records_check_pair(const cJSON *graph, const cJSON *sched, const char *dir);
 
 #endif

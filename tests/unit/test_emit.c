@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -216,11 +218,97 @@ static void test_float_repr(void)
 	}
 }
 
+/* The pair: a failure on the second file's write or flush leaves both
+ * earlier files as they were (the first is not renamed before the second
+ * temporary is complete), and no temporary behind. */
+static void test_pair(void)
+{
+	char tmpl[] = "/tmp/ecg-pair-XXXXXX";
+	char *dir = mkdtemp(tmpl), *pa, *pb, *ga, *gb;
+	static const char *const names[2] = { "a.json", "b.json" };
+	const char *old[2] = { "{\"a\": 1}\n", "{\"b\": 1}\n" };
+	const char *neu[2] = { "{\"a\": 2, \"pad\": \"xxxxxxxx\"}\n", "{\"b\": 2, \"pad\": \"yyyyyyyy\"}\n" };
+	size_t olen[2], nlen[2];
+	int lk, lk2;
+
+	ok(dir != NULL, "pair: temporary directory");
+	if (!dir)
+		return;
+	olen[0] = strlen(old[0]);
+	olen[1] = strlen(old[1]);
+	nlen[0] = strlen(neu[0]);
+	nlen[1] = strlen(neu[1]);
+	pa = xasprintf("%s/a.json", dir);
+	pb = xasprintf("%s/b.json", dir);
+	ok(emit_write_set(dir, 2, names, old, olen) == 0, "pair: first write");
+
+	/* the first file whole, the second cut short by ENOSPC */
+	fail_write_after = (int)nlen[0] + 3;
+	ok(emit_write_set(dir, 2, names, neu, nlen) == -1, "pair: ENOSPC on the second file is reported");
+	fail_write_after = -1;
+	ok(err_code() == ECG_EXIT_OUTPUT && strstr(err_last(), "b.json") && strstr(err_last(), "No space left"),
+	   "pair: naming the second file: %s", err_last());
+	ga = slurp(pa);
+	gb = slurp(pb);
+	ok(ga && gb && !strcmp(ga, old[0]) && !strcmp(gb, old[1]), "pair: both earlier files intact after ENOSPC on the second");
+	free(ga);
+	free(gb);
+	ok(count_entries(dir) == 2, "pair: no temporary left behind");
+
+	/* a later write succeeds and replaces both */
+	ok(emit_write_set(dir, 2, names, neu, nlen) == 0, "pair: second write");
+	ga = slurp(pa);
+	gb = slurp(pb);
+	ok(ga && gb && !strcmp(ga, neu[0]) && !strcmp(gb, neu[1]), "pair: both replaced");
+	free(ga);
+	free(gb);
+
+	/* the lock: exclusive is exclusive (a second open file description
+	 * cannot take it without waiting); stale temporaries are removed */
+	lk = emit_lock(dir, 1);
+	ok(lk >= 0, "lock: taken");
+	{
+		char *lp = xasprintf("%s/%s", dir, EMIT_LOCK_FILE);
+		int fd = open(lp, O_RDONLY);
+
+		ok(fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK, "lock: held exclusively");
+		if (fd >= 0)
+			close(fd);
+		emit_unlock(lk);
+		lk2 = emit_lock(dir, 0);
+		ok(lk2 >= 0, "lock: a reader's shared lock after the writer let go");
+		emit_unlock(lk2);
+		unlink(lp);
+		ok(emit_lock(dir, 0) == EMIT_NO_LOCK, "lock: a reader without a lock file reads unlocked");
+		free(lp);
+	}
+	{
+		char *t1 = xasprintf("%s/.a.json.Xy12ab", dir), *t2 = xasprintf("%s/.c.json.Xy12ab", dir);
+		FILE *f1 = fopen(t1, "w"), *f2 = fopen(t2, "w");
+
+		if (f1)
+			fclose(f1);
+		if (f2)
+			fclose(f2);
+		emit_clean_temps(dir, 2, names);
+		ok(access(t1, F_OK) < 0 && access(t2, F_OK) == 0, "clean: our temporaries only");
+		unlink(t2);
+		free(t1);
+		free(t2);
+	}
+	unlink(pa);
+	unlink(pb);
+	free(pa);
+	free(pb);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	emit_init();
 	test_float_repr();
 	test_render();
 	test_atomic();
+	test_pair();
 	return done();
 }

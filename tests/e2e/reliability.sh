@@ -1,0 +1,124 @@
+#!/bin/sh
+# Reliability (issue 20 part B): the two records are one unit (B3), the
+# command line refuses what it cannot honour (B9), writes and reads stay
+# where they belong (B7), files the job reads are part of the records (B2),
+# and refresh never loses a person's fields (B4).  Each block is the probe
+# that found the problem, kept so that it runs on every change.
+. "$top_srcdir/tests/lib.sh"
+
+R="$T/job"
+mkrepo "$R"
+cat >"$R/train.py" <<'PY'
+import argparse
+
+import torch
+import torch.nn as nn
+
+p = argparse.ArgumentParser()
+p.add_argument("--n_layer", type=int, default=2)
+args = p.parse_args()
+
+
+class Net(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(8, 8) for _ in range(n)])
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+model = Net(args.n_layer)
+for step in range(10):
+    y = model(torch.randn(4, 8))
+    y.sum().backward()
+PY
+commit "$R" "a small job"
+
+# pair_ok DIR: both records of DIR come from one run: the same `run` id,
+# and the same --set (each concurrent run below sets its own n_layer).
+pair_ok() {
+	"$TEST_PYTHON" -I -S - "$1" <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1] + "/computation_graph.json"))
+s = json.load(open(sys.argv[1] + "/execution_schedule.json"))
+if g["invocation"]["set"] != s["invocation"]["set"]:
+    sys.exit("mixed: graph %s, schedule %s" % (g["invocation"]["set"], s["invocation"]["set"]))
+if "run" not in g or g.get("run") != s.get("run"):
+    sys.exit("run ids: %s %s" % (g.get("run"), s.get("run")))
+PY
+}
+
+# ------------------------------------------------------------ B3: one unit
+O="$T/o"
+run_ecg extract --repo "$R" --entry train.py -q --out "$O"
+is "$rc" 0 "extract into --out"
+pair_ok "$O"
+ok $? "  both records carry one run id"
+"$TEST_PYTHON" "$top_srcdir/tests/schema_check.py" "$top_srcdir/schemas" "$O" >"$T/schema.out" 2>&1
+ok $? "  and stay valid against their schemas"
+
+# concurrent runs into one --out never mix: 50 pairs of runs, each pair in
+# parallel with different --set values; after each, the pair is one run's
+mixed=0
+i=0
+while [ $i -lt 50 ]; do
+	"$ECG" extract --repo "$R" --entry train.py -q --out "$O" --set n_layer=$((i + 3)) >/dev/null 2>"$T/e1" &
+	p1=$!
+	"$ECG" extract --repo "$R" --entry train.py -q --out "$O" --set n_layer=$((i + 60)) >/dev/null 2>"$T/e2" &
+	p2=$!
+	wait $p1; r1=$?
+	wait $p2; r2=$?
+	if [ $r1 -ne 0 ] || [ $r2 -ne 0 ]; then
+		mixed=$((mixed + 1))
+		diag "run $i exited $r1 $r2: $(cat "$T/e1" "$T/e2")"
+	elif ! pair_ok "$O" 2>"$T/pair.err"; then
+		mixed=$((mixed + 1))
+		diag "pair $i: $(cat "$T/pair.err")"
+	fi
+	i=$((i + 1))
+done
+is "$mixed" 0 "50 pairs of concurrent runs into one --out: every final pair is one run's"
+is "$(ls -A "$O" | grep -c '^\.\(computation_graph\|execution_schedule\)\.json\.')" 0 "  and no temporary is left"
+
+# a mixed pair (a run killed between its two renames, or a writer of an
+# older ecg) is refused by check and refresh, which would otherwise call it
+# fresh or stamp the stale schedule with the new commit
+run_ecg extract --repo "$R" --entry train.py -q --out "$T/a" --set n_layer=4
+run_ecg extract --repo "$R" --entry train.py -q --out "$T/b" --set n_layer=5
+mkdir -p "$T/mixed"
+cp "$T/a/computation_graph.json" "$T/mixed/"
+cp "$T/b/execution_schedule.json" "$T/mixed/"
+run_ecg check --repo "$R" --out "$T/mixed"
+is "$rc" 2 "check refuses a mixed pair (exit 2, an error, not fresh)"
+grep -q "not one pair" "$T/err"
+ok $? "  and says why: $(head -1 "$T/err")"
+cp "$T/mixed/execution_schedule.json" "$T/mixed.sched"
+run_ecg refresh --repo "$R" --out "$T/mixed" -q
+is "$rc" 3 "refresh refuses a mixed pair (exit 3)"
+cmp -s "$T/mixed/execution_schedule.json" "$T/mixed.sched"
+ok $? "  and writes nothing"
+
+# a killed run's temporaries are removed by the next run
+: >"$O/.computation_graph.json.Ab3xYz"
+: >"$O/.execution_schedule.json.Q1w2E3"
+run_ecg extract --repo "$R" --entry train.py -q --out "$O"
+is "$(ls -A "$O" | grep -c '^\.\(computation_graph\|execution_schedule\)\.json\.')" 0 \
+	"the temporaries of a killed run are cleaned by the next one"
+
+# refresh holds the lock from its reading to its writing: an extract
+# started meanwhile waits, then writes its own pair whole
+run_ecg extract --repo "$R" --entry train.py -q
+"$ECG" refresh --repo "$R" -q >/dev/null 2>"$T/e1" &
+p1=$!
+"$ECG" extract --repo "$R" --entry train.py -q --set n_layer=7 >/dev/null 2>"$T/e2"
+r2=$?
+wait $p1
+r1=$?
+is "$r1:$r2" "0:0" "refresh and extract at once both succeed"
+pair_ok "$R/records"
+ok $? "  and leave one run's pair"
+
+done_testing
