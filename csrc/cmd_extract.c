@@ -37,6 +37,10 @@
 #include "ecg/util.h"
 
 #define EXTRACT_DEFAULT_MAX_FILE (16UL << 20)
+/* The largest limits taken: a file is read whole into memory, and a
+ * token costs about 1 KB of CPython's tree. */
+#define EXTRACT_MAX_FILE (1UL << 31)
+#define EXTRACT_MAX_TOKENS (1UL << 31)
 
 static const char extract_usage[] =
 "usage: ecg extract [--repo PATH] [--rev REV | --worktree]\n"
@@ -57,12 +61,16 @@ static const char extract_usage[] =
 "                        (default: HEAD)\n"
 "  --worktree            read the files in the work tree instead of the commit's\n"
 "                        blobs (tracked files and untracked ones not ignored);\n"
-"                        `dirty` is set when they differ from REV\n"
+"                        `dirty` is set when they differ from REV; nothing is\n"
+"                        read through a symbolic link, untracked files over\n"
+"                        --max-file-size are not hashed, and directories\n"
+"                        nested deeper than 100 levels are skipped (a warning)\n"
 "  --entry FILE          the job's entry script, relative to PATH (or to the\n"
 "                        repository root); it must exist at REV.  FILE:FUNC\n"
 "                        or MODULE:FUNC (a console script) imports the file\n"
 "                        and starts the job at that function ('ecg jobs'\n"
-"                        lists the entries)\n"
+"                        lists the entries); a file that is not a .py file\n"
+"                        is refused\n"
 "  --launcher FILE[:LINE] read the job as the shell launcher or Slurm script\n"
 "                        FILE starts it on LINE (the only launch when no LINE):\n"
 "                        its script or -m module is the entry and its expanded\n"
@@ -77,10 +85,11 @@ static const char extract_usage[] =
 "                        --entry, only the files the job reaches through its\n"
 "                        imports are read (and listed in `files`)\n"
 "  --max-file-size BYTES larger .py files are not parsed and are reported in\n"
-"                        parse_errors (default: 16777216)\n"
+"                        parse_errors (default: 16777216; at most 2147483648)\n"
 "  --max-file-tokens N   .py files of more than about N tokens are not parsed\n"
 "                        (CPython's tree takes about 1 KB a token) and are\n"
-"                        reported in parse_errors (default: 1000000)\n"
+"                        reported in parse_errors (default: 1000000; at most\n"
+"                        2147483648)\n"
 "  --helpers-dir DIR     where ecg's Python helpers are (default: found\n"
 "                        next to the build tree, else the installed ones)\n"
 "  -q, --quiet           do not print per-file warnings\n"
@@ -89,7 +98,8 @@ static const char extract_usage[] =
 "                        config file key) is VALUE, as in the run profiled;\n"
 "                        repeatable\n"
 "  --config FILE         a JSON, TOML or YAML file of KEY: VALUE pairs, each\n"
-"                        applied as --set (nested keys by their last name)\n"
+"                        applied as --set (nested keys by their last name);\n"
+"                        one that does not parse is bad usage (exit 2)\n"
 "  --model NAME          the model to record, by the name the job binds it to\n"
 "                        or its class, when the job calls several\n"
 "  -j, --jobs N          parse in N worker processes when every file is parsed\n"
@@ -120,9 +130,11 @@ static const char extract_usage[] =
 "said on stderr with what stopped the reading (a budget spent, a call not\n"
 "followed), and in both records' `incomplete`.\n"
 "\n"
-"Exit status: 0 records written; 2 bad usage; 3 not a repository, empty\n"
-"repository, unknown revision, or entry not found; 4 records not written;\n"
-"5 internal error; 6 records written, but no model or no step was found.\n";
+"Exit status: 0 records written; 2 bad usage (an option without its value, a\n"
+"bad value, a --config file that does not parse); 3 not a repository, empty\n"
+"repository, unknown revision, or entry not found or not a Python file;\n"
+"4 records not written; 5 internal error; 6 records written, but no model or\n"
+"no step was found.\n";
 
 struct extract_opts {
 	const char *repo;
@@ -152,15 +164,18 @@ struct extract_opts {
 	size_t nprefetch;
 };
 
-static int extract_parse_size(const char *s, size_t *out)
+/* A positive decimal number up to `max`; 0, or -1 (a sign, a fraction,
+ * trailing bytes, zero, or more than max -- an overflow included). */
+static int extract_parse_size(const char *s, size_t max, size_t *out)
 {
 	char *end;
 	unsigned long long v;
 
-	if (!*s || *s == '-')
+	if (*s < '0' || *s > '9')
 		return -1;
+	errno = 0;
 	v = strtoull(s, &end, 10);
-	if (*end || v == 0)
+	if (*end || v == 0 || errno == ERANGE || v > max)
 		return -1;
 	*out = (size_t)v;
 	return 0;
@@ -221,16 +236,18 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 		case 'C': o->cache_dir = optarg; break;
 		case 'N': o->no_cache = 1; break;
 		case 'T':
-			if (extract_parse_size(optarg, &o->max_tokens) < 0)
-				return err_set(ECG_EXIT_USAGE, "--max-file-tokens takes a positive number, not '%s'", optarg);
+			if (extract_parse_size(optarg, EXTRACT_MAX_TOKENS, &o->max_tokens) < 0)
+				return err_set(ECG_EXIT_USAGE, "--max-file-tokens takes a number from 1 to %lu, not '%s'",
+				               (unsigned long)EXTRACT_MAX_TOKENS, optarg);
 			break;
 		case 'j':
 			if (cmd_opt_jobs(optarg, &o->jobs) < 0)
 				return -1;
 			break;
 		case 'm':
-			if (extract_parse_size(optarg, &o->max_file) < 0)
-				return err_set(ECG_EXIT_USAGE, "--max-file-size takes a positive number of bytes, not '%s'", optarg);
+			if (extract_parse_size(optarg, EXTRACT_MAX_FILE, &o->max_file) < 0)
+				return err_set(ECG_EXIT_USAGE, "--max-file-size takes a number of bytes from 1 to %lu, not '%s'",
+				               (unsigned long)EXTRACT_MAX_FILE, optarg);
 			break;
 		case 'h':
 			fputs(extract_usage, stdout);
@@ -309,8 +326,39 @@ static void extract_flatten(const cJSON *j, cJSON *out, int depth)
 	}
 }
 
+/* The pending Python exception, a reader's complaint about --config FILE:
+ * err_set(ECG_EXIT_USAGE) with its message; clears it.  Returns -1. */
+static int extract_config_error(const char *path)
+{
+	PyObject *type = NULL, *val = NULL, *tb = NULL, *str = NULL;
+	const char *msg = NULL;
+	size_t n = strlen(path);
+	const char *what = n >= 5 && !strcmp(path + n - 5, ".toml") ? "TOML"
+	                   : (n >= 5 && !strcmp(path + n - 5, ".yaml")) || (n >= 4 && !strcmp(path + n - 4, ".yml"))
+	                   ? "YAML" : NULL;
+
+	PyErr_Fetch(&type, &val, &tb);
+	if (val)
+		str = PyObject_Str(val);
+	if (str)
+		msg = PyUnicode_AsUTF8(str);
+	PyErr_Clear();
+	if (what)
+		err_set(ECG_EXIT_USAGE, "--config '%s' is not valid %s: %s", path, what, msg && *msg ? msg : "unreadable");
+	else
+		err_set(ECG_EXIT_USAGE, "--config '%s': %s (ecg reads .json, .toml, .yaml and .yml files)", path,
+		        msg && *msg ? msg : "unreadable");
+	Py_XDECREF(str);
+	Py_XDECREF(type);
+	Py_XDECREF(val);
+	Py_XDECREF(tb);
+	return -1;
+}
+
 /* --config FILE (on this machine, not in the repository): JSON, TOML or
- * YAML, each scalar applied as --set under its own key. */
+ * YAML, each scalar applied as --set under its own key.  A file that
+ * cannot be read or parsed is bad usage (ECG_EXIT_USAGE), never an
+ * internal error. */
 static int extract_read_overrides(struct load *L, const char *path, cJSON **out)
 {
 	FILE *f = fopen(path, "rb");
@@ -345,6 +393,11 @@ static int extract_read_overrides(struct load *L, const char *path, cJSON **out)
 		r = PyObject_CallMethod((PyObject *)L->helper, "load_as_json", "sy#", path, b.buf, (Py_ssize_t)b.len);
 		if (!r) {
 			buf_free(&b);
+			/* the file's fault (the reader's ValueError: a syntax
+			 * error, not UTF-8, an unknown format; nesting too deep)
+			 * is bad input on the command line, not ecg's failure */
+			if (PyErr_ExceptionMatches(PyExc_ValueError) || PyErr_ExceptionMatches(PyExc_RecursionError))
+				return extract_config_error(path);
 			pyrt_error(path);
 			return err_prefix("--config");
 		}
@@ -403,6 +456,14 @@ static const repo_file_t *extract_find_file(struct load *L, const char *given)
 	return f ? f : load_find_file(L, given);
 }
 
+/* An --entry that names a file ecg does not read as Python. */
+static int extract_not_python(const char *spec, const char *path)
+{
+	return err_set(ECG_EXIT_INPUT, "entry '%s': %s is not a Python file (ecg reads a job from a .py script, "
+	               "FILE:FUNCTION or MODULE:FUNCTION; 'ecg jobs' lists the entries, launchers included)",
+	               spec, path);
+}
+
 /* --entry: FILE, FILE:FUNCTION or MODULE:FUNCTION (a console script's
  * form).  *path (owned) and *func (owned, or NULL).  0, or -1 with err_set(). */
 static int extract_find_entry(struct load *L, const char *spec, int worktree, char **path, char **func)
@@ -413,6 +474,8 @@ static int extract_find_entry(struct load *L, const char *spec, int worktree, ch
 	*path = NULL;
 	*func = NULL;
 	if (f) {
+		if (!load_is_py(f->path))
+			return extract_not_python(spec, f->path);
 		*path = xstrdup(f->path);
 		return 0;
 	}
@@ -420,6 +483,10 @@ static int extract_find_entry(struct load *L, const char *spec, int worktree, ch
 		char *left = xstrndup(spec, (size_t)(colon - spec));
 
 		f = extract_find_file(L, left);
+		if (f && !load_is_py(f->path)) {
+			free(left);
+			return extract_not_python(spec, f->path);
+		}
 		if (f)
 			*path = xstrdup(f->path);
 		else

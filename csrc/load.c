@@ -116,6 +116,7 @@ int load_open(struct load *L, const struct load_opts *o)
 		return err_set(ECG_EXIT_USAGE, "--worktree: '%s' is a bare repository, it has no work tree", o->repo);
 	if (repo_resolve(L->repo, o->rev, L->commit) < 0)
 		return -1;
+	repo_set_hash_cap(L->repo, o->max_file);
 	if (repo_list(L->repo, L->commit, o->worktree, NULL, &L->all, &L->nall) < 0)
 		return -1;
 	if (o->cache_dir && !o->parse_only && o->nprefetch) {
@@ -175,8 +176,11 @@ static void load_warn(const struct load *L, const char *path, long line, long co
 
 static void load_file_entry(struct load *L, const repo_file_t *f)
 {
-	cJSON *fe = cJSON_CreateObject();
+	cJSON *fe;
 
+	if (!f->blob[0])
+		return;   /* an untracked file too big to hash: parse_errors says so */
+	fe = cJSON_CreateObject();
 	cJSON_AddStringToObject(fe, "path", f->path);
 	cJSON_AddStringToObject(fe, "blob", f->blob);
 	cJSON_AddItemToArray(L->files, fe);

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -30,12 +31,18 @@
 /* Work-tree files up to this size are read into memory to be hashed;
  * bigger ones are mapped, so a 1 GB file never lands on the heap. */
 #define REPO_HASH_READ_CAP ((size_t)64 << 20)
+/* Untracked work-tree files bigger than this are not hashed unless
+ * repo_set_hash_cap() says otherwise: nothing reads them. */
+#define REPO_DEFAULT_HASH_CAP ((size_t)64 << 20)
+/* Work-tree directories deeper than this are not walked (a warning). */
+#define REPO_MAX_DEPTH 100
 
 struct repo {
 	git_repository *git;
 	char *workdir;   /* with a trailing '/', or NULL when bare */
 	char *prefix;    /* "" or "sub/dir/" */
 	char *name;      /* the repository root, for messages */
+	size_t hash_cap; /* untracked files over it are listed unhashed */
 };
 
 /* Live repo_t objects: libgit2 is initialised with the first, shut down
@@ -232,6 +239,7 @@ int repo_open(const char *path, repo_t **out)
 	}
 	r = xcalloc(1, sizeof *r);
 	r->git = git;
+	r->hash_cap = REPO_DEFAULT_HASH_CAP;
 	wd = git_repository_is_bare(git) ? NULL : git_repository_workdir(git);
 	if (wd) {
 		size_t n = strlen(wd);
@@ -249,6 +257,11 @@ fail:
 	git_repository_free(git);
 	repo_lib_release();
 	return -1;
+}
+
+void repo_set_hash_cap(repo_t *r, size_t cap)
+{
+	r->hash_cap = cap;
 }
 
 void repo_free(repo_t *r)
@@ -373,6 +386,8 @@ struct repo_list {
 	repo_file_t *files;
 	size_t n, alloc;
 	int failed;            /* err_set() was called */
+	char *pdir;            /* repo_list_parent(): the last directory, */
+	int pfd, perr;         /* its descriptor (-1: errno perr) */
 };
 
 static int repo_suffix_ok(const char *path, const char *suffix)
@@ -560,24 +575,65 @@ static int repo_read_fd(int fd, size_t hint, size_t cap, char **data,
 	return 0;
 }
 
-/* Hash the work-tree file `full` (shown as `path`) as a blob.  Returns 1
- * if the file has vanished meanwhile, -1 on error. */
-static int repo_hash_file(const char *full, const char *path, git_oid *oid,
-                          size_t *size)
+/* Open the directory that holds the work-tree path `path` (everything
+ * before its last '/'), one component at a time, never through a symbolic
+ * link: a tracked directory replaced by a link to somewhere else is not
+ * the repository's.  Returns a descriptor, or -1 with errno (ELOOP or
+ * ENOTDIR: a component is a link or not a directory; ENOENT).  *base is
+ * the last component, inside path. */
+static int repo_open_parent(const repo_t *r, const char *path, const char **base)
+{
+	const char *s = path, *slash;
+	int fd = open(r->workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	while (fd >= 0 && (slash = strchr(s, '/')) != NULL) {
+		char *comp = xstrndup(s, (size_t)(slash - s));
+		int nfd = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int saved = errno;
+
+		free(comp);
+		close(fd);
+		errno = saved;
+		fd = nfd;
+		s = slash + 1;
+	}
+	*base = s;
+	return fd;
+}
+
+/* The parent directory of `path` for the listing, reusing the last one
+ * (the index lists a directory's files together).  Borrowed descriptor, or
+ * -1 with errno. */
+static int repo_list_parent(struct repo_list *l, const char *path, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) + 1 : 0;
+
+	if (l->pdir && strlen(l->pdir) == n && !strncmp(l->pdir, path, n)) {
+		*base = path + n;
+		if (l->pfd < 0)
+			errno = l->perr;
+		return l->pfd;
+	}
+	if (l->pfd >= 0)
+		close(l->pfd);
+	free(l->pdir);
+	l->pdir = xstrndup(path, n);
+	l->pfd = repo_open_parent(l->r, path, base);
+	l->perr = errno;
+	return l->pfd;
+}
+
+/* Hash the open work-tree file fd (shown as `path`) as a blob.  -1 on
+ * error. */
+static int repo_hash_fd(int fd, const char *path, git_oid *oid, size_t *size)
 {
 	struct stat st;
 	char *data = NULL;
 	void *map = MAP_FAILED;
 	size_t len = 0;
-	int fd, rc, ret = -1;
+	int rc, ret = -1;
 
-	fd = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			return 1;
-		return err_set(ECG_EXIT_INPUT, "cannot open '%s': %s", path,
-		               strerror(errno));
-	}
 	if (fstat(fd, &st) < 0) {
 		err_set(ECG_EXIT_INPUT, "cannot stat '%s': %s", path, strerror(errno));
 		goto cleanup;
@@ -628,89 +684,171 @@ cleanup:
 	if (map != MAP_FAILED)
 		munmap(map, len);
 	free(data);
-	close(fd);
 	return ret;
 }
 
-/* Add the work-tree file `path` (tracked or not) as it is on disk.  A path
- * that no longer exists, or is a directory or something else, is skipped. */
-static int repo_list_disk(struct repo_list *l, const char *path)
+/* Add the work-tree entry `base` of directory dfd, shown as `path`
+ * (tracked or not), as it is on disk.  An entry that no longer exists, or
+ * is a directory or something else, is skipped.  An untracked file over
+ * the hashing limit is listed unhashed (repo.h). */
+static int repo_list_at(struct repo_list *l, int dfd, const char *base, const char *path, int untracked)
 {
-	char *full = xasprintf("%s%s", l->r->workdir, path);
 	char link[REPO_LINK_CAP + 1];
 	struct stat st;
 	repo_file_t *f;
 	git_oid oid;
 	size_t size = 0;
 	ssize_t n;
-	int rc, ret = -1;
+	int fd;
 
-	if (lstat(full, &st) < 0) {
-		if (errno == ENOENT || errno == ENOTDIR) {
-			ret = 0;   /* deleted from disk */
-			goto cleanup;
-		}
-		err_set(ECG_EXIT_INPUT, "cannot stat '%s': %s", path, strerror(errno));
-		goto cleanup;
+	if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return 0;   /* deleted from disk */
+		return err_set(ECG_EXIT_INPUT, "cannot stat '%s': %s", path, strerror(errno));
 	}
 	if (S_ISLNK(st.st_mode)) {
-		n = readlink(full, link, REPO_LINK_CAP);
+		n = readlinkat(dfd, base, link, REPO_LINK_CAP);
 		if (n < 0) {
-			if (errno == ENOENT) {
-				ret = 0;
-				goto cleanup;
-			}
-			err_set(ECG_EXIT_INPUT, "cannot read symlink '%s': %s", path,
-			        strerror(errno));
-			goto cleanup;
+			if (errno == ENOENT || errno == EINVAL)
+				return 0;
+			return err_set(ECG_EXIT_INPUT, "cannot read symlink '%s': %s", path,
+			               strerror(errno));
 		}
 		link[n] = 0;
-		if (git_odb_hash(&oid, link, (size_t)n, GIT_OBJECT_BLOB) < 0) {
-			err_set(ECG_EXIT_INPUT, "cannot hash '%s': %s", path,
-			        repo_gerr("unknown error"));
-			goto cleanup;
-		}
+		if (git_odb_hash(&oid, link, (size_t)n, GIT_OBJECT_BLOB) < 0)
+			return err_set(ECG_EXIT_INPUT, "cannot hash '%s': %s", path,
+			               repo_gerr("unknown error"));
 		f = repo_list_add(l, xstrdup(path), REPO_SYMLINK);
 		f->link_target = xstrdup(link);
 		git_oid_tostr(f->blob, sizeof f->blob, &oid);
-	} else if (S_ISREG(st.st_mode)) {
-		rc = repo_hash_file(full, path, &oid, &size);
-		if (rc < 0)
-			goto cleanup;
-		if (rc == 0) {
-			f = repo_list_add(l, xstrdup(path), REPO_FILE);
-			f->size = size;
-			git_oid_tostr(f->blob, sizeof f->blob, &oid);
-		}
+		return 0;
 	}
-	ret = 0;
-cleanup:
-	free(full);
-	return ret;
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	if (untracked && (uintmax_t)st.st_size > l->r->hash_cap) {
+		/* nothing can read it (repo_read() refuses it): not hashed */
+		f = repo_list_add(l, xstrdup(path), REPO_FILE);
+		f->size = (uintmax_t)st.st_size > SIZE_MAX - 1 ? SIZE_MAX - 1 : (size_t)st.st_size;
+		return 0;
+	}
+	fd = openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP)
+			return 0;   /* gone, or replaced by a link, meanwhile */
+		return err_set(ECG_EXIT_INPUT, "cannot open '%s': %s", path, strerror(errno));
+	}
+	if (repo_hash_fd(fd, path, &oid, &size) < 0) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	f = repo_list_add(l, xstrdup(path), REPO_FILE);
+	f->size = size;
+	git_oid_tostr(f->blob, sizeof f->blob, &oid);
+	return 0;
 }
 
-/* Does the work-tree path exist (without following a final symlink)? */
-static int repo_exists(const repo_t *r, const char *path)
+/* Add the tracked work-tree path `path` as it is on disk; a path below a
+ * component that is a symbolic link (or not a directory) is not in the
+ * work tree, as for git. */
+static int repo_list_disk(struct repo_list *l, const char *path)
 {
-	char *full = xasprintf("%s%s", r->workdir, path);
-	struct stat st;
-	int rc = lstat(full, &st);
+	const char *base;
+	int dfd = repo_list_parent(l, path, &base);
 
-	free(full);
-	return rc == 0;
+	if (dfd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP)
+			return 0;
+		return err_set(ECG_EXIT_INPUT, "cannot open the directory of '%s': %s", path, strerror(errno));
+	}
+	return repo_list_at(l, dfd, base, path, 0);
+}
+
+/* Does the work-tree path exist (without following a symlink)? */
+static int repo_exists(struct repo_list *l, const char *path)
+{
+	const char *base;
+	int dfd = repo_list_parent(l, path, &base);
+	struct stat st;
+
+	return dfd >= 0 && fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+static int repo_ignored(const repo_t *r, const char *path)
+{
+	int ign = 0;
+
+	if (git_ignore_path_is_ignored(&ign, r->git, path) < 0) {
+		git_error_clear();
+		return 0;
+	}
+	return ign;
+}
+
+/* The untracked files that are not ignored under directory dfd (taken:
+ * closed here), `rel` its path with a trailing '/' ("" at the root), at
+ * `depth`.  Links to directories are not followed, nested repositories
+ * are not entered, and a directory deeper than REPO_MAX_DEPTH is skipped
+ * with a warning.  0, or -1 with err_set(). */
+static int repo_walk_untracked(struct repo_list *l, git_index *index, int dfd, buf_t *rel, int depth)
+{
+	DIR *d = fdopendir(dfd);
+	struct dirent *e;
+	int ret = 0;
+
+	if (!d) {
+		close(dfd);
+		return 0;   /* unreadable: nothing of it can be read either */
+	}
+	while (ret == 0 && (e = readdir(d)) != NULL) {
+		const char *name = e->d_name;
+		size_t mark = rel->len;
+		struct stat st;
+
+		if (!strcmp(name, ".") || !strcmp(name, "..") || !strcmp(name, ".git"))
+			continue;
+		if (fstatat(dirfd(d), name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;   /* gone meanwhile */
+		buf_addstr(rel, name);
+		if (S_ISDIR(st.st_mode)) {
+			int sub;
+
+			buf_addch(rel, '/');
+			if (repo_ignored(l->r, rel->buf))
+				goto next;
+			if (depth + 1 > REPO_MAX_DEPTH) {
+				err_warn("warning: '%s' is nested deeper than %d directories: not listed", rel->buf,
+				         REPO_MAX_DEPTH);
+				goto next;
+			}
+			sub = openat(dirfd(d), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sub < 0)
+				goto next;
+			if (faccessat(sub, ".git", F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
+				close(sub);   /* a nested repository (or a submodule) */
+				goto next;
+			}
+			ret = repo_walk_untracked(l, index, sub, rel, depth + 1);
+		} else if ((S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) && repo_suffix_ok(rel->buf, l->suffix) &&
+		           !git_index_get_bypath(index, rel->buf, 0) && !repo_ignored(l->r, rel->buf)) {
+			ret = repo_list_at(l, dirfd(d), name, rel->buf, 1);
+		}
+next:
+		rel->len = mark;
+		rel->buf[mark] = 0;
+	}
+	closedir(d);
+	return ret;
 }
 
 static int repo_list_worktree(struct repo_list *l)
 {
-	git_status_options so;
-	git_status_list *st = NULL;
 	git_index *index = NULL;
 	const git_index_entry *e;
-	const git_status_entry *se;
-	const char *path;
 	repo_file_t *f;
 	size_t i, count;
-	int ret = -1;
+	buf_t rel;
+	int ret = -1, root;
 
 	if (!l->r->workdir)
 		return err_set(ECG_EXIT_INPUT,
@@ -731,7 +869,7 @@ static int repo_list_worktree(struct repo_list *l)
 		if (e->mode == GIT_FILEMODE_COMMIT) {
 			/* Like git: a submodule whose directory is gone is
 			 * deleted; an empty one (not checked out) is there. */
-			if (!repo_exists(l->r, e->path))
+			if (!repo_exists(l, e->path))
 				continue;
 			f = repo_list_add(l, xstrdup(e->path), REPO_GITLINK);
 			git_oid_tostr(f->blob, sizeof f->blob, &e->id);
@@ -740,35 +878,19 @@ static int repo_list_worktree(struct repo_list *l)
 		if (repo_list_disk(l, e->path) < 0)
 			goto cleanup;
 	}
-	/* Untracked files that are not ignored.  Work-tree side only, and
-	 * submodules are not opened.  (The _init functions rather than the
-	 * _INIT macros, which trip -Wmissing-field-initializers.) */
-	git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);
-	so.show = GIT_STATUS_SHOW_WORKDIR_ONLY;
-	so.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED |
-	           GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
-	           GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
-	if (git_status_list_new(&st, l->r->git, &so) < 0) {
-		err_set(ECG_EXIT_INPUT, "cannot list the work tree of %s: %s",
-		        l->r->name, repo_gerr("unknown error"));
+	/* Untracked files that are not ignored, by a walk of our own (no
+	 * symbolic link followed, big files not hashed, a path too deep
+	 * skipped rather than failing the run). */
+	root = open(l->r->workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0) {
+		err_set(ECG_EXIT_INPUT, "cannot list the work tree of %s: %s", l->r->name, strerror(errno));
 		goto cleanup;
 	}
-	count = git_status_list_entrycount(st);
-	for (i = 0; i < count; i++) {
-		se = git_status_byindex(st, i);
-		if (!se || !(se->status & GIT_STATUS_WT_NEW) || !se->index_to_workdir)
-			continue;
-		path = se->index_to_workdir->new_file.path;
-		/* "dir/": a nested repository, not a file. */
-		if (!path || !path[0] || path[strlen(path) - 1] == '/' ||
-		    !repo_suffix_ok(path, l->suffix))
-			continue;
-		if (repo_list_disk(l, path) < 0)
-			goto cleanup;
-	}
-	ret = 0;
+	buf_init(&rel);
+	buf_addstr(&rel, "");
+	ret = repo_walk_untracked(l, index, root, &rel, 0);
+	buf_free(&rel);
 cleanup:
-	git_status_list_free(st);
 	git_index_free(index);
 	return ret;
 }
@@ -782,9 +904,13 @@ int repo_list(repo_t *r, const char *commit, int worktree, const char *suffix,
 	memset(&l, 0, sizeof l);
 	l.r = r;
 	l.suffix = suffix;
+	l.pfd = -1;
 	*out = NULL;
 	*n = 0;
 	rc = worktree ? repo_list_worktree(&l) : repo_list_commit(&l, commit);
+	if (l.pfd >= 0)
+		close(l.pfd);
+	free(l.pdir);
 	if (rc < 0) {
 		repo_files_free(l.files, l.n);
 		return -1;
@@ -886,10 +1012,21 @@ static int repo_read_disk(repo_t *r, const repo_file_t *f, size_t cap,
 		               "'%s': repository '%s' is bare: it has no work tree",
 		               f->path, r->name);
 	full = xasprintf("%s%s", r->workdir, f->path);
-	fd = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	{
+		const char *base;
+		int dfd = repo_open_parent(r, f->path, &base);
+
+		fd = dfd < 0 ? -1 : openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+		if (dfd >= 0) {
+			int saved = errno;
+
+			close(dfd);
+			errno = saved;
+		}
+	}
 	if (fd < 0) {
 		if (errno == ELOOP)
-			err_set(ECG_EXIT_INPUT, "'%s' is a symlink, not read", f->path);
+			err_set(ECG_EXIT_INPUT, "'%s' is a symlink, or below one, not read", f->path);
 		else
 			err_set(ECG_EXIT_INPUT, "cannot open '%s': %s", f->path,
 			        strerror(errno));

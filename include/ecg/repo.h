@@ -27,6 +27,9 @@ typedef struct {
 	                        the submodule commit */
 	enum repo_kind kind;
 	char *link_target;   /* owned; REPO_SYMLINK only, else NULL */
+	                     /* "" for an untracked work-tree file over the
+	                        hashing limit (repo_set_hash_cap()): listed,
+	                        never hashed, never read */
 	size_t size;         /* bytes, for REPO_FILE in --worktree mode;
 	                        REPO_SIZE_UNKNOWN for a commit's file (see
 	                        repo_file_size()); 0 otherwise */
@@ -61,7 +64,17 @@ int repo_resolve(repo_t *r, const char *rev, char sha[41]);
 /* List the files of `commit`'s tree (worktree == 0) or of the work tree
  * (worktree != 0: tracked files plus untracked files that are not ignored),
  * keeping only paths that end in `suffix` (NULL: every file).  Sorted by
- * path (byte order).  *out is owned by the caller: repo_files_free(). */
+ * path (byte order).  *out is owned by the caller: repo_files_free().
+ * In the work tree nothing is read through a symbolic link: a tracked path
+ * below a link (a tracked directory replaced by one) is not there, as for
+ * git; links to directories are not walked; nested repositories are not
+ * entered; a directory nested deeper than 100 levels is skipped with a
+ * warning; an untracked file over the hashing limit is listed with an
+ * empty blob and its size. */
+/* Untracked work-tree files over `cap` bytes are not hashed (default 64
+ * MB): set it to the largest file the caller may read.  Cannot fail. */
+void repo_set_hash_cap(repo_t *r, size_t cap);
+
 int repo_list(repo_t *r, const char *commit, int worktree, const char *suffix,
               repo_file_t **out, size_t *n);
 void repo_files_free(repo_file_t *files, size_t n);

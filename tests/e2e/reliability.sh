@@ -121,4 +121,62 @@ is "$r1:$r2" "0:0" "refresh and extract at once both succeed"
 pair_ok "$R/records"
 ok $? "  and leave one run's pair"
 
+# ------------------------------------------------------------ B9: the command line
+printf 'n_layer = \n' >"$T/bad.toml"
+run_ecg extract --repo "$R" --entry train.py -q --out "$T/c" --config "$T/bad.toml"
+is "$rc" 2 "a --config file that does not parse: exit 2 (bad usage), not 5 (internal error)"
+grep -q "config '$T/bad.toml' is not valid TOML: .*line 1" "$T/err"
+ok $? "  the message names the file, the format and the line: $(head -1 "$T/err")"
+printf 'n_layer: 3\n' >"$T/c.ini"
+run_ecg extract --repo "$R" --entry train.py -q --out "$T/c" --config "$T/c.ini"
+is "$rc" 2 "a --config file of a format ecg does not read: exit 2"
+
+printf 'A job.\n' >"$R/README"
+commit "$R" "a README"
+run_ecg extract --repo "$R" --entry README -q --out "$T/c"
+is "$rc" 3 "--entry README (not a Python file) is refused: exit 3"
+grep -q "README is not a Python file" "$T/err"
+ok $? "  and says so: $(head -1 "$T/err")"
+run_ecg extract --repo "$R" --entry README:main -q --out "$T/c"
+is "$rc" 3 "  README:main too"
+
+run_ecg extract --repo "$R" --entry train.py -j
+is "$rc" 2 "-j without a value: exit 2"
+grep -q "option '-j' needs a value" "$T/err"
+ok $? "  says the value is missing: $(head -1 "$T/err")"
+run_ecg extract --repo "$R" --entry train.py --out
+grep -q "option '--out' needs a value" "$T/err"
+ok $? "  --out without a value too: $(head -1 "$T/err")"
+run_ecg extract --repo "$R" --entry train.py -x
+grep -q "unknown option '-x'" "$T/err"
+ok $? "  an unknown option is still unknown: $(head -1 "$T/err")"
+
+for v in 99999999999999999999999999 18446744073709551616 18446744073709551615 4294967296000; do
+	run_ecg extract --repo "$R" --entry train.py -q --out "$T/c" --max-file-size "$v"
+	is "$rc" 2 "--max-file-size $v (overflow, or more than a file ecg reads) is refused"
+done
+run_ecg extract --repo "$R" --entry train.py -q --out "$T/c" --max-file-tokens 99999999999999999999999
+is "$rc" 2 "--max-file-tokens 999...9 is refused"
+
+# --worktree: a 5 GB untracked file (sparse) is not hashed; main took a
+# minute of CPU time to hash it, under a 10 s CPU limit it is killed
+W="$T/wt"
+"$GIT" clone -q "$R" "$W"
+if truncate -s 5G "$W/big.bin" 2>/dev/null; then
+	(ulimit -t 10; exec "$ECG" extract --repo "$W" --worktree --entry train.py -q --out "$T/w") >/dev/null 2>"$T/err"
+	is "$?" 0 "--worktree with a 5 GB untracked file: done well within 10 s of CPU (not hashed)"
+	rm -f "$W/big.bin"
+else
+	ok 0 "# SKIP no sparse 5 GB file here"
+fi
+d="$W/deep"
+i=0
+while [ $i -lt 110 ]; do d="$d/d"; i=$((i + 1)); done
+mkdir -p "$d" && echo x >"$d/f.txt"
+run_ecg extract --repo "$W" --worktree --entry train.py -q --out "$T/w"
+is "$rc" 0 "--worktree with an untracked path nested 111 directories deep: the run goes on"
+grep -q "nested deeper than 100 directories: not listed" "$T/err"
+ok $? "  with a warning that names it"
+rm -rf "$W/deep"
+
 done_testing
