@@ -80,7 +80,8 @@ static const char extract_usage[] =
 "                        passed as written and listed; the processes it starts\n"
 "                        are recorded in `invocation` ('ecg jobs' lists launches)\n"
 "  --out DIR             where to write the records (default: records/ at the\n"
-"                        work tree's root; required for a bare repository)\n"
+"                        work tree's root, refused if it is a symbolic link;\n"
+"                        required for a bare repository)\n"
 "  --all                 parse every .py file of the commit; by default, with\n"
 "                        --entry, only the files the job reaches through its\n"
 "                        imports are read (and listed in `files`)\n"
@@ -423,6 +424,20 @@ static int extract_read_overrides(struct load *L, const char *path, cJSON **out)
  * starts, and its step.  Strings go into the arena of `in`. */
 /* Read the job from its entry script: the models it calls, and what their
  * forwards do. */
+/* The default output directory, records/ in the work tree, is written
+ * only if it is a directory or not there yet: a `records` committed as a
+ * symbolic link would send the records anywhere.  (--out DIR is followed:
+ * the user named it.)  0, or -1 with err_set(ECG_EXIT_OUTPUT). */
+static int extract_default_dir_ok(const char *dir)
+{
+	struct stat st;
+
+	if (lstat(dir, &st) < 0 || S_ISDIR(st.st_mode))
+		return 0;
+	return err_set(ECG_EXIT_OUTPUT, "'%s' is %s, not a directory: the records are not written through it "
+	               "(give --out DIR)", dir, S_ISLNK(st.st_mode) ? "a symbolic link" : "a file");
+}
+
 /* The analysis of the job at `entry` (FUNC: started at that function),
  * with this run's options. */
 static int extract_analyse(struct load *L, const char *entry, const char *func, const struct extract_opts *o,
@@ -799,6 +814,8 @@ static int extract_build(const struct extract_opts *o_, const cJSON *inline_over
 		goto fail;
 	} else {
 		out_dir = xasprintf("%srecords", repo_workdir(L.repo));
+		if (extract_default_dir_ok(out_dir) < 0)
+			goto fail;
 	}
 	stats_mark(&st, "listed, python started");
 
@@ -1272,6 +1289,8 @@ int cmd_refresh(int argc, char **argv)
 		dir = xasprintf("%srecords", repo_workdir(r));
 		repo_free(r);
 		r = NULL;
+		if (extract_default_dir_ok(dir) < 0)
+			goto fail;
 	}
 	/* one refresh at a time, and no extract between its reading and its
 	 * writing (no lock file is made where there are no records) */

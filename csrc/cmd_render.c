@@ -10,10 +10,12 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cjson/cJSON.h>
 
@@ -37,7 +39,9 @@ static const char render_usage[] =
 "  --records DIR         where the records are (default: records/ at the root\n"
 "                        of the work tree around the current directory, else\n"
 "                        ./records)\n"
-"  -o, --output FILE     the page to write (replaced atomically)\n"
+"  -o, --output FILE     the page to write (replaced atomically; never a\n"
+"                        device, FIFO, directory or symbolic link); -o -\n"
+"                        writes it to standard output\n"
 "  -h, --help            show this help\n"
 "\n"
 "Exit status: 0 written; 2 bad usage; 3 no records in DIR; 4 not written.\n";
@@ -443,6 +447,36 @@ static void render_incomplete(buf_t *b, const cJSON *graph)
 	}
 }
 
+/* The page to `output`: "-" is standard output; anything else must be
+ * a regular file or nothing yet (never a device, a FIFO, a directory or a
+ * symbolic link, which rename() would replace), and is replaced
+ * atomically; its path is printed.  0, or -1 with err_set(ECG_EXIT_OUTPUT). */
+static int render_write(const char *output, const buf_t *b)
+{
+	const char *slash = strrchr(output, '/');
+	struct stat st;
+	char *odir;
+	int rc;
+
+	if (!strcmp(output, "-")) {
+		if (fwrite(b->buf, 1, b->len, stdout) != b->len || fflush(stdout) != 0)
+			return err_set(ECG_EXIT_OUTPUT, "render: cannot write to standard output: %s", strerror(errno));
+		return 0;
+	}
+	if (lstat(output, &st) == 0 && !S_ISREG(st.st_mode))
+		return err_set(ECG_EXIT_OUTPUT, "render: '%s' is %s, not a regular file: not replaced (-o - writes "
+		               "to standard output)", output,
+		               S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISDIR(st.st_mode) ? "a directory"
+		               : S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+		               : "a special file");
+	odir = !slash ? xstrdup(".") : slash == output ? xstrdup("/") : xstrndup(output, (size_t)(slash - output));
+	rc = emit_write_atomic(odir, slash ? slash + 1 : output, b->buf, b->len);
+	free(odir);
+	if (rc == 0)
+		printf("%s\n", output);
+	return rc;
+}
+
 int cmd_render(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -454,8 +488,7 @@ int cmd_render(int argc, char **argv)
 	const char *records = NULL, *output = NULL;
 	cJSON *graph = NULL, *sched = NULL;
 	const cJSON *ep, *jt;
-	char *dir = NULL, *odir = NULL;
-	const char *slash;
+	char *dir = NULL;
 	buf_t b;
 	int c, rc = ECG_EXIT_OK;
 
@@ -505,11 +538,8 @@ int cmd_render(int argc, char **argv)
 	schedule_lists(&b, sched);
 	config_table(&b, graph);
 	buf_addstr(&b, "<p class=\"a\">Written by ecg from the records; nothing here was run.</p>\n</body></html>\n");
-	slash = strrchr(output, '/');
-	odir = slash ? xstrndup(output, (size_t)(slash - output)) : xstrdup(".");
-	if (emit_write_atomic(odir, slash ? slash + 1 : output, b.buf, b.len) < 0)
+	if (render_write(output, &b) < 0)
 		goto fail;
-	printf("%s\n", output);
 	goto cleanup;
 fail:
 	err_warn("%s", err_last());
@@ -517,7 +547,6 @@ fail:
 cleanup:
 	buf_free(&b);
 	free(dir);
-	free(odir);
 	cJSON_Delete(graph);
 	cJSON_Delete(sched);
 	return rc;

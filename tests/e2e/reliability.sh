@@ -179,4 +179,88 @@ grep -q "nested deeper than 100 directories: not listed" "$T/err"
 ok $? "  with a warning that names it"
 rm -rf "$W/deep"
 
+# ------------------------------------------------------------ B7: where writes and reads go
+run_ecg extract --repo "$R" --entry train.py -q --out "$O"
+mkfifo "$T/fifo"
+run_ecg render --records "$O" -o "$T/fifo"
+is "$rc" 4 "render -o FIFO is refused (exit 4)"
+test -p "$T/fifo"
+ok $? "  and the FIFO is still a FIFO: $(head -1 "$T/err")"
+echo keep >"$T/target.html"
+ln -s "$T/target.html" "$T/link.html"
+run_ecg render --records "$O" -o "$T/link.html"
+is "$rc" 4 "render -o SYMLINK is refused"
+test -L "$T/link.html" && [ "$(cat "$T/target.html")" = keep ]
+ok $? "  the link and its target are untouched"
+mkdir -p "$T/adir"
+run_ecg render --records "$O" -o "$T/adir"
+is "$rc" 4 "render -o DIRECTORY is refused"
+if [ "$(id -u)" = 0 ] && mknod "$T/null" c 1 3 2>/dev/null; then
+	run_ecg render --records "$O" -o "$T/null"
+	is "$rc" 4 "render -o DEVICE (a null device made in the test's directory) is refused"
+	test -c "$T/null"
+	ok $? "  and it is still a device"
+else
+	ok 0 "# SKIP not root: no device node to try"
+	ok 0 "# SKIP not root"
+fi
+run_ecg render --records "$O" -o -
+is "$rc" 0 "render -o - writes to standard output"
+head -c 15 "$T/out" | grep -q '<!DOCTYPE html>'
+ok $? "  the page itself, not a path"
+test ! -e "$T/-" && test ! -e "./-"
+ok $? "  and no file named '-'"
+
+# a committed `records` symbolic link does not send the records outside
+S="$T/symrec"
+mkrepo "$S"
+cp "$R/train.py" "$S/"
+mkdir -p "$T/outside"
+ln -s "$T/outside" "$S/records"
+commit "$S" "records is a link"
+run_ecg extract --repo "$S" --entry train.py -q
+is "$rc" 4 "extract refuses a default records/ that is a symbolic link (exit 4)"
+is "$(ls -A "$T/outside")" "" "  nothing was written where it points"
+grep -q "symbolic link" "$T/err"
+ok $? "  and says why: $(head -1 "$T/err")"
+run_ecg extract --repo "$S" --entry train.py -q --out "$T/outside"
+is "$rc" 0 "  --out DIR is still followed (the user named it)"
+
+# --worktree: a tracked directory replaced by a link to outside is not read through
+V="$T/vendored"
+mkrepo "$V"
+mkdir -p "$V/pkg" "$T/evil/pkg"
+cat >"$V/pkg/model.py" <<'PY'
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return self.fc(x)
+PY
+cat >"$V/train.py" <<'PY'
+import torch
+
+from pkg.model import Net
+
+model = Net()
+y = model(torch.randn(2, 4))
+PY
+commit "$V" "a package"
+sed 's/self.fc = nn.Linear(4, 4)/self.backdoor = nn.Linear(4, 4)/; s/self.fc(x)/self.backdoor(x)/' \
+	"$V/pkg/model.py" >"$T/evil/pkg/model.py"
+rm -rf "$V/pkg"
+ln -s "$T/evil/pkg" "$V/pkg"
+run_ecg extract --repo "$V" --worktree --entry train.py -q --out "$T/v"
+is "$rc" 0 "--worktree with a tracked directory replaced by a link: the run goes on"
+grep -q backdoor "$T/v/computation_graph.json"
+ok $((! $?)) "  nothing was read through the link (no 'backdoor' module)"
+is "$(json "$T/v/computation_graph.json" "[f['path'] for f in d['files']]")" "['train.py']" \
+	"  pkg/model.py is not among the files read"
+is "$(json "$T/v/computation_graph.json" "d['dirty']")" "True" "  and the work tree is dirty (pkg/model.py is gone from it)"
+
 done_testing
