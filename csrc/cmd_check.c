@@ -51,7 +51,9 @@ static const char check_usage[] =
 "symbol and reported fresh, moved (same code, new line or file: the new\n"
 "anchor is printed), changed (the symbol's code changed) or gone.  A\n"
 "configuration value whose source changed is reported with its new value\n"
-"when the code still assigns a literal to it.\n"
+"when the code still assigns a literal to it.  A configuration file the job\n"
+"reads (JSON, TOML, YAML; listed in `files`) that changed makes the records\n"
+"stale, with the values read from it.\n"
 "\n"
 "  --repo PATH           the repository (default: .)\n"
 "  --rev REV             the commit to check against (default: HEAD)\n"
@@ -172,6 +174,33 @@ static struct cfile *find_file(struct check *k, const char *path)
 		if (!strcmp(k->files[i].path, path))
 			return &k->files[i];
 	return NULL;
+}
+
+static int is_py(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n >= 3 && !strcmp(path + n - 3, ".py");
+}
+
+/* A file the job reads that is not Python (a configuration file): it has
+ * no anchors to judge, so its changing at all makes the records stale --
+ * its values may differ.  (A move counts: the job opens it by its path.) */
+static int data_file_stale(const struct cfile *cf)
+{
+	return !is_py(cf->path) && cf->st != F_SAME;
+}
+
+/* Everything that makes the records stale: anchors not fresh, config
+ * values whose source changed, and data files that changed. */
+static size_t check_stale(const struct check *k)
+{
+	size_t i, n = k->counts[A_MOVED] + k->counts[A_CHANGED] + k->counts[A_GONE] +
+	           (size_t)cJSON_GetArraySize(k->config);
+
+	for (i = 0; i < k->nfiles; i++)
+		n += (size_t)data_file_stale(&k->files[i]);
+	return n;
 }
 
 /* Parse one version of a file into p (one file) and t.  1 parsed, 0 not
@@ -508,6 +537,24 @@ static int check_records(struct check *k, const cJSON *graph, const cJSON *sched
 
 		if (!cJSON_IsString(src) || !cJSON_IsString(name))
 			continue;
+		{
+			struct cfile *df = find_file(k, src->valuestring);
+
+			/* a value read from a configuration file: what became of
+			 * the file (its new value is the job's to read again) */
+			if (df && !is_py(df->path)) {
+				if (!data_file_stale(df))
+					continue;
+				r = cJSON_CreateObject();
+				cJSON_AddStringToObject(r, "name", name->valuestring);
+				cJSON_AddItemToObject(r, "value", val ? cJSON_Duplicate(val, 1) : cJSON_CreateNull());
+				cJSON_AddStringToObject(r, "source", src->valuestring);
+				cJSON_AddStringToObject(r, "status", df->st == F_CHANGED ? "changed" : "gone");
+				cJSON_AddNullToObject(r, "new_value_text");
+				cJSON_AddItemToArray(k->config, r);
+				continue;
+			}
+		}
 		rc = judge(k, src->valuestring, &v);
 		if (rc < 0)
 			return -1;
@@ -614,8 +661,7 @@ static void print_text(const struct check *k, const char *recorded, const struct
 {
 	const cJSON *e;
 	size_t i, nsame = 0, nchanged = 0, ngone = 0, nmoved = 0;
-	size_t stale = k->counts[A_MOVED] + k->counts[A_CHANGED] + k->counts[A_GONE] +
-	               (size_t)cJSON_GetArraySize(k->config);
+	size_t stale = check_stale(k);
 
 	for (i = 0; i < k->nfiles; i++) {
 		switch (k->files[i].st) {
@@ -632,7 +678,8 @@ static void print_text(const struct check *k, const char *recorded, const struct
 			const struct cfile *cf = &k->files[i];
 
 			if (cf->st == F_CHANGED)
-				printf("  file     %s changed\n", cf->path);
+				printf("  file     %s changed%s\n", cf->path,
+				       is_py(cf->path) ? "" : " (a file the job reads: its values may differ)");
 			else if (cf->st == F_GONE)
 				printf("  file     %s is gone\n", cf->path);
 			else if (cf->st == F_MOVED)
@@ -723,8 +770,7 @@ int cmd_check(int argc, char **argv)
 		goto fail;
 	if (o.json) {
 		cJSON *doc = cJSON_CreateObject(), *fl = cJSON_CreateArray();
-		size_t i, stale = k.counts[A_MOVED] + k.counts[A_CHANGED] + k.counts[A_GONE] +
-		                  (size_t)cJSON_GetArraySize(k.config);
+		size_t i, stale = check_stale(&k);
 		char *text;
 		static const char *const fst[] = { "unchanged", "changed", "gone", "moved" };
 
@@ -752,8 +798,7 @@ int cmd_check(int argc, char **argv)
 		rc = stale ? ECG_EXIT_STALE : ECG_EXIT_OK;
 	} else {
 		print_text(&k, recorded, &o);
-		rc = k.counts[A_MOVED] + k.counts[A_CHANGED] + k.counts[A_GONE] + (size_t)cJSON_GetArraySize(k.config)
-		     ? ECG_EXIT_STALE : ECG_EXIT_OK;
+		rc = check_stale(&k) ? ECG_EXIT_STALE : ECG_EXIT_OK;
 	}
 	goto cleanup;
 fail:
@@ -860,6 +905,8 @@ int check_relocate(const char *repo_path, const char *rev, const char *helpers_d
 			goto out;            /* a file left or moved: read the job again */
 		if (cf->st != F_CHANGED)
 			continue;
+		if (!is_py(cf->path))
+			goto out;            /* a configuration file changed: its values */
 		if (ensure_parsed(&k, cf) < 0) {
 			rc = -1;
 			goto out;

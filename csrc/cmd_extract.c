@@ -869,7 +869,7 @@ static int extract_build(const struct extract_opts *o_, const cJSON *inline_over
 			        ast / 1048576.0, nast, L.interp_bytes / 1048576.0);
 		}
 	}
-	if (load_finish(&L) < 0)
+	if (load_finish(&L) < 0 || load_worktree_dirty_read(&L, &dirty) < 0)
 		goto fail;
 	if (entry)
 		incomplete = extract_incomplete(entry, cJSON_GetArraySize(modules) == 0, job.step_anchor == NULL,
@@ -892,7 +892,7 @@ static int extract_build(const struct extract_opts *o_, const cJSON *inline_over
 	records_assemble(&h, modules, sched_parts, &graph, &sched);
 	modules = NULL;
 	if (!o.quiet)
-		err_warn("read %d Python files at %.12s%s: %d did not parse, %d not followed",
+		err_warn("read %d files at %.12s%s: %d did not parse, %d not followed",
 		         cJSON_GetArraySize(L.files), L.commit, dirty ? " (dirty work tree)" : "",
 		         cJSON_GetArraySize(L.parse_errors), cJSON_GetArraySize(L.unresolved));
 	*graph_out = graph;

@@ -1081,6 +1081,45 @@ int repo_read(repo_t *r, const repo_file_t *f, int worktree, size_t cap,
 	return repo_read_blob(r, f, cap, data, len);
 }
 
+int repo_blob_at(repo_t *r, const char *commit, const char *path, char blob[41])
+{
+	git_commit *c = NULL;
+	git_tree *tree = NULL;
+	git_tree_entry *e = NULL;
+	int rc, ret = -1;
+
+	blob[0] = 0;
+	if (repo_lookup_commit(r, commit, &c) < 0)
+		goto cleanup;
+	if (git_commit_tree(&tree, c) < 0) {
+		err_set(ECG_EXIT_INPUT, "cannot read the tree of %s in %s: %s",
+		        commit, r->name, repo_gerr("unknown error"));
+		goto cleanup;
+	}
+	rc = git_tree_entry_bypath(&e, tree, path);
+	if (rc == GIT_ENOTFOUND) {
+		git_error_clear();
+		ret = 0;
+		goto cleanup;
+	}
+	if (rc < 0) {
+		err_set(ECG_EXIT_INPUT, "cannot look up '%s' at %s: %s", path, commit,
+		        repo_gerr("unknown error"));
+		goto cleanup;
+	}
+	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB) {
+		ret = 0;
+		goto cleanup;
+	}
+	git_oid_tostr(blob, 41, git_tree_entry_id(e));
+	ret = 1;
+cleanup:
+	git_tree_entry_free(e);
+	git_tree_free(tree);
+	git_commit_free(c);
+	return ret;
+}
+
 /* ------------------------------------------------------------ dirty */
 
 int repo_dirty(repo_t *r, const char *commit, int *dirty)

@@ -46,7 +46,9 @@ struct load {
 	repo_file_t *all;            /* every file, sorted by path */
 	size_t nall;
 	struct prog prog;            /* the .py files (trees kept or loaded lazily) */
-	cJSON *files;                /* [{"path","blob"}] of the .py files read */
+	cJSON *files;                /* [{"path","blob"}] of the files read: .py
+	                                files and the configuration files the
+	                                job opens */
 	cJSON *parse_errors;
 	cJSON *unresolved;           /* symlinks and submodules not followed */
 	/* configuration files, read for the interpreter (interp_set_loader) */
@@ -87,6 +89,12 @@ int load_is_py(const char *path);
  * the commit's. */
 int load_worktree_dirty(struct load *L, int *dirty);
 
+/* After the analysis, in work-tree mode: *dirty = 1 also when a file
+ * other than Python that the job read (a configuration file, listed in
+ * `files` by load_config_file()) differs from the commit's or is not in
+ * it.  Leaves *dirty alone otherwise.  0, or -1 with err_set(). */
+int load_worktree_dirty_read(struct load *L, int *dirty);
+
 /* Parse the .py files.  Without `keep` (no
  * analysis: a parse check) every file is parsed and dropped.  With keep,
  * only the files the analysis reaches are read, each when it is first
@@ -106,7 +114,8 @@ int load_finish(struct load *L);
 void load_add_file(struct load *L, const repo_file_t *f);
 
 /* The interpreter's reader of configuration files (interp_load_fn; ctx is
- * the struct load). */
+ * the struct load).  A file found in the repository is listed in `files`
+ * with its blob, once, whether it parses or not. */
 cJSON *load_config_file(void *ctx, const char *path, const char *entry_dir, const char **why);
 
 /* Releases everything, the config helper included (before pyrt_fini()). */

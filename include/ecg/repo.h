@@ -75,6 +75,10 @@ int repo_resolve(repo_t *r, const char *rev, char sha[41]);
  * MB): set it to the largest file the caller may read.  Cannot fail. */
 void repo_set_hash_cap(repo_t *r, size_t cap);
 
+/* The blob id of `path` in `commit`'s tree: 1 with blob set, 0 when the
+ * path is not a file there, -1 with err_set(ECG_EXIT_INPUT). */
+int repo_blob_at(repo_t *r, const char *commit, const char *path, char blob[41]);
+
 int repo_list(repo_t *r, const char *commit, int worktree, const char *suffix,
               repo_file_t **out, size_t *n);
 void repo_files_free(repo_file_t *files, size_t n);

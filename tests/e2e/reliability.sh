@@ -263,4 +263,78 @@ is "$(json "$T/v/computation_graph.json" "[f['path'] for f in d['files']]")" "['
 	"  pkg/model.py is not among the files read"
 is "$(json "$T/v/computation_graph.json" "d['dirty']")" "True" "  and the work tree is dirty (pkg/model.py is gone from it)"
 
+# ------------------------------------------------------------ B2: files the job reads
+C="$T/cfgjob"
+mkrepo "$C"
+mkdir -p "$C/configs"
+cat >"$C/train.py" <<'PY'
+import json
+
+import torch
+import torch.nn as nn
+import yaml
+
+with open("configs/model.json") as f:
+    cfg = json.load(f)
+with open("configs/train.yaml") as f:
+    tcfg = yaml.safe_load(f)
+
+
+class Net(nn.Module):
+    def __init__(self, n_layer, dim):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(dim, dim) for _ in range(n_layer)])
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+model = Net(cfg["n_layer"], tcfg["dim"])
+for step in range(10):
+    y = model(torch.randn(4, tcfg["dim"]))
+    y.sum().backward()
+PY
+printf '{"n_layer": 2}\n' >"$C/configs/model.json"
+printf 'dim: 8\n' >"$C/configs/train.yaml"
+commit "$C" "a job with config files"
+run_ecg extract --repo "$C" --entry train.py -q
+is "$rc" 0 "extract a job that reads a JSON and a YAML config file"
+CG="$C/records/computation_graph.json"
+is "$(json "$CG" "[f['path'] for f in d['files']]")" "['configs/model.json', 'configs/train.yaml', 'train.py']" \
+	"  both config files are listed in files"
+is "$(json "$CG" "[f['blob'] for f in d['files'] if f['path'] == 'configs/model.json'] == ['$("$GIT" -C "$C" rev-parse HEAD:configs/model.json)']")" \
+	"True" "  with their blobs"
+"$TEST_PYTHON" "$top_srcdir/tests/schema_check.py" "$top_srcdir/schemas" "$C/records" >"$T/schema.out" 2>&1
+ok $? "  and the records stay schema-valid"
+run_ecg check --repo "$C"
+is "$rc" 0 "  check: fresh"
+
+printf '{"n_layer": 5}\n' >"$C/configs/model.json"
+run_ecg extract --repo "$C" --worktree --entry train.py -q --out "$T/cw"
+is "$(json "$T/cw/computation_graph.json" "d['dirty']")" "True" "--worktree with the config file modified: dirty: true"
+run_ecg check --repo "$C" --worktree
+is "$rc" 1 "check --worktree: stale (exit 1)"
+commit "$C" "n_layer 2 -> 5, in the config file only"
+run_ecg check --repo "$C"
+is "$rc" 1 "check after a commit that changes only the config file: stale (exit 1)"
+grep -q "file     configs/model.json changed" "$T/out"
+ok $? "  it names the file"
+grep -q "config   n_layer = 2 (configs/model.json): its source changed" "$T/out"
+ok $? "  and the value read from it"
+run_ecg check --repo "$C" --json
+is "$(json "$T/out" "(d['fresh'], [c['name'] for c in d['config']])")" "(False, ['n_layer'])" "  (--json too)"
+run_ecg refresh --repo "$C" -q
+is "$rc" 0 "refresh: exit 0"
+is "$(json "$CG" "[c['value'] for c in d['config'] if c['name'] == 'n_layer']")" "[5]" "  reads the config file again: n_layer 5"
+is "$(json "$CG" "[m['repeat']['count'] for m in d['modules'] if m['id'] == 'layers.*']")" "[5]" "  and the layers repeat 5 times"
+is "$(json "$CG" "d['commit']")" "$("$GIT" -C "$C" rev-parse HEAD)" "  under the new commit"
+run_ecg check --repo "$C"
+is "$rc" 0 "  then check is fresh"
+printf 'dim: 16\n' >"$C/configs/train.yaml"
+commit "$C" "dim 8 -> 16 in the YAML file"
+run_ecg check --repo "$C"
+is "$rc" 1 "a YAML config file changing makes the records stale too"
+
 done_testing
