@@ -1009,7 +1009,8 @@ static const char refresh_usage[] =
 "Bring both records in DIR to REV: read the job again as the records say\n"
 "it was read (their `invocation`: entry, the job's command line, --set,\n"
 "--config values, --model), keep the fields a person added to an entry whose\n"
-"id still exists (and to the records' top level), leave removed entries out,\n"
+"id still exists (and to the records' top level), leave removed entries out\n"
+"(but never because their code stopped parsing: see the exit status),\n"
 "and print what changed: entries added, removed and moved, repeat counts and\n"
 "configuration values that changed.  The refreshed records are those\n"
 "`ecg extract` writes at REV, plus the kept fields.\n"
@@ -1029,8 +1030,10 @@ static const char refresh_usage[] =
 "  -h, --help            show this help\n"
 "\n"
 "Exit status: 0 records refreshed; 2 bad usage; 3 no records in DIR,\n"
-"records without an invocation (written by an older ecg: extract again), or\n"
-"two records that are not one pair (their `run` ids differ),\n"
+"records without an invocation (written by an older ecg: extract again),\n"
+"two records that are not one pair (their `run` ids differ), or a file\n"
+"that parsed before does not parse at REV while entries with hand-added\n"
+"fields would be dropped (nothing is written: fix the code first),\n"
 "not a repository, unknown revision; 4 records not written; 5 internal\n"
 "error.\n";
 
@@ -1038,7 +1041,7 @@ static const char refresh_usage[] =
 static const char *const refresh_entry_keys[] = {
 	"id", "kind", "parent", "order", "class", "op", "function", "code_anchor", "defined_at",
 	"constructed_at", "args", "repeat", "total_repeat", "total_repeat_from_line", "condition",
-	"shapes", "external", NULL
+	"shapes", "external", "params", NULL
 };
 static const char *const refresh_top_keys[] = {
 	"schema", "tool", "commit", "dirty", "python", "entrypoint", "job_type", "config", "files",
@@ -1178,6 +1181,68 @@ static cJSON *refresh_merge(const cJSON *og, const cJSON *os, cJSON *ng, cJSON *
 	if (refresh_keep(ns, os, refresh_top_keys))
 		cJSON_AddItemToArray(kept, cJSON_CreateString("(execution_schedule top level)"));
 	return rep;
+}
+
+/* Would writing ng lose a person's fields because the code stopped
+ * parsing?  When a file that parsed before (it is not in og's
+ * parse_errors) does not parse now, and an entry that carries fields a
+ * person added is not in ng, the entry may be gone only because its code
+ * could not be read: refuse, and write nothing (the old records keep the
+ * fields; a refresh after the fix carries them over).  0, or -1 with
+ * err_set(ECG_EXIT_INPUT) naming the files and the entries. */
+static int refresh_guard(const cJSON *og, const cJSON *ng)
+{
+	const cJSON *e, *c;
+	buf_t files, ids;
+	size_t nfiles = 0, nids = 0;
+	int rc = 0;
+
+	buf_init(&files);
+	buf_init(&ids);
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(ng, "parse_errors")) {
+		const char *f = str_of(e, "file");
+		int before = 0;
+		double line = 0;
+
+		if (!f)
+			continue;
+		cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(og, "parse_errors"))
+			if (str_of(c, "file") && !strcmp(str_of(c, "file"), f))
+				before = 1;
+		if (before)
+			continue;
+		if (nfiles++ < 5) {
+			buf_addf(&files, "%s%s", files.len ? ", " : "", f);
+			if (records_num(e, "line", &line))
+				buf_addf(&files, ":%.0f", line);
+			if (str_of(e, "message"))
+				buf_addf(&files, " (%s)", str_of(e, "message"));
+		}
+	}
+	if (!nfiles)
+		goto done;
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(og, "modules")) {
+		const char *id = str_of(e, "id");
+		int hand = 0;
+
+		if (!id || by_id(cJSON_GetObjectItemCaseSensitive(ng, "modules"), id))
+			continue;
+		cJSON_ArrayForEach(c, e)
+			if (c->string && !key_in(c->string, refresh_entry_keys))
+				hand = 1;
+		if (hand && nids++ < 5)
+			buf_addf(&ids, "%s'%s'", ids.len ? ", " : "", id[0] ? id : "(the model)");
+	}
+	if (nids)
+		rc = err_set(ECG_EXIT_INPUT, "refresh: %zu file%s that parsed before do%s not parse now (%s%s), and %zu "
+		             "entr%s with fields a person added would be dropped (%s%s): nothing written.  Fix the "
+		             "code and refresh again, or run ecg extract to start over",
+		             nfiles, nfiles == 1 ? "" : "s", nfiles == 1 ? "es" : "", files.buf, nfiles > 5 ? ", ..." : "",
+		             nids, nids == 1 ? "y" : "ies", ids.buf, nids > 5 ? ", ..." : "");
+done:
+	buf_free(&files);
+	buf_free(&ids);
+	return rc;
 }
 
 static void refresh_print(const cJSON *rep)
@@ -1376,6 +1441,8 @@ int cmd_refresh(int argc, char **argv)
 		if (rc != ECG_EXIT_OK)
 			goto cleanup;
 	}
+	if (refresh_guard(og, ng) < 0)
+		goto fail;
 	rep = refresh_merge(og, os, ng, ns);
 	cJSON_AddBoolToObject(rep, "read_again", !fast);
 	rc = extract_write(out_dir, ng, ns, !json, lock >= 0);

@@ -337,4 +337,72 @@ commit "$C" "dim 8 -> 16 in the YAML file"
 run_ecg check --repo "$C"
 is "$rc" 1 "a YAML config file changing makes the records stale too"
 
+# ------------------------------------------------------------ B4: refresh never loses a person's fields
+# Choice: refresh refuses (exit 3, nothing written) when a file that parsed
+# before does not parse now and entries carrying hand-added fields would be
+# dropped; after the fix, a refresh carries the fields over.
+B="$T/b4"
+mkrepo "$B"
+cat >"$B/model.py" <<'PY'
+import torch.nn as nn
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 8)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.ModuleList([Block() for _ in range(3)])
+
+    def forward(self, x):
+        for b in self.blocks:
+            x = b(x)
+        return x
+PY
+cat >"$B/train.py" <<'PY'
+import torch
+
+from model import Net
+
+model = Net()
+for step in range(5):
+    y = model(torch.randn(2, 8))
+    y.sum().backward()
+PY
+commit "$B" "a model"
+run_ecg extract --repo "$B" --entry train.py -q
+BG="$B/records/computation_graph.json"
+"$TEST_PYTHON" -I -S - "$BG" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for e in d["modules"]:
+    if e["id"] == "blocks.*.fc":
+        e["note"] = "40% of the step"
+json.dump(d, open(sys.argv[1], "w"), indent=2)
+PY
+cp "$BG" "$T/b4-before.json"
+sed -i 's/return self.fc(x)$/return self.fc(x) +/' "$B/model.py"
+commit "$B" "model.py does not parse"
+run_ecg refresh --repo "$B" -q
+is "$rc" 3 "refresh across a commit where model.py does not parse: refused (exit 3)"
+grep -q "model.py:10 (invalid syntax).*'blocks.\*.fc'" "$T/err"
+ok $? "  naming the file and the entry whose fields would be lost: $(head -c 200 "$T/err")"
+cmp -s "$BG" "$T/b4-before.json"
+ok $? "  and nothing was written"
+sed -i 's/return self.fc(x) +$/return self.fc(x)/' "$B/model.py"
+sed -i 's/range(3)/range(4)/' "$B/model.py"
+commit "$B" "fixed, and 4 blocks"
+run_ecg refresh --repo "$B" -q
+is "$rc" 0 "after the fix, refresh succeeds"
+is "$(json "$BG" "[e.get('note') for e in d['modules'] if e['id'] == 'blocks.*.fc']")" "['40% of the step']" \
+	"  and the hand-added field is still there"
+is "$(json "$BG" "[e['repeat']['count'] for e in d['modules'] if e['id'] == 'blocks.*']")" "[4]" "  on the new reading"
+
 done_testing
