@@ -121,11 +121,12 @@ static const char extract_usage[] =
 "\n"
 "A file that does not parse, is too large, or cannot be read becomes an entry\n"
 "in parse_errors and the run goes on.  Symbolic links and submodules are not\n"
-"followed; they are listed in `unresolved`.  The two records are one unit:\n"
-"both are written and flushed before either replaces the old one (a failed\n"
-"run leaves the earlier pair as it was), writers lock DIR/.ecg.lock, and both\n"
-"end with the same `run` id.  On success the paths of the two records are\n"
-"printed, one per line.\n"
+"followed; they are listed in `unresolved`.  In paths, bytes that are not\n"
+"UTF-8, control characters, ':' and '%' are written %XX.  The two records\n"
+"are one unit: both are written and flushed before either replaces the old\n"
+"one (a failed run leaves the earlier pair as it was), writers lock\n"
+"DIR/.ecg.lock, and both end with the same `run` id.  On success the paths\n"
+"of the two records are printed, one per line.\n"
 "\n"
 "With --entry or --launcher, a job in which no model or no step is found is\n"
 "said on stderr with what stopped the reading (a budget spent, a call not\n"
@@ -465,10 +466,22 @@ static int extract_analyse(struct load *L, const char *entry, const char *func, 
 static const repo_file_t *extract_find_file(struct load *L, const char *given)
 {
 	char *under = xasprintf("%s%s", repo_prefix(L->repo), given);
+	char *esc = repo_path_escape(under);
 	const repo_file_t *f = load_find_file(L, under);
 
+	/* a name with bytes the records escape, typed as it is on disk */
+	if (!f)
+		f = load_find_file(L, esc);
 	free(under);
-	return f ? f : load_find_file(L, given);
+	free(esc);
+	if (!f) {
+		esc = repo_path_escape(given);
+		f = load_find_file(L, given);
+		if (!f)
+			f = load_find_file(L, esc);
+		free(esc);
+	}
+	return f;
 }
 
 /* An --entry that names a file ecg does not read as Python. */

@@ -24,40 +24,6 @@
 #include "ecg/err.h"
 #include "ecg/util.h"
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
-static size_t emit_utf8_len(const unsigned char *s, size_t avail)
-{
-	unsigned c = s[0];
-	size_t n, i;
-	unsigned long cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4;
-		cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	if (avail < n)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 static void emit_string(buf_t *b, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)(str ? str : "");
@@ -82,7 +48,7 @@ static void emit_string(buf_t *b, const char *str)
 			i++;
 			continue;
 		}
-		n = emit_utf8_len(s + i, len - i);
+		n = utf8_seq_len(s + i, len - i);
 		if (n == 0) {
 			buf_addstr(b, "\xef\xbf\xbd");   /* U+FFFD */
 			i++;

@@ -401,15 +401,83 @@ static int repo_suffix_ok(const char *path, const char *suffix)
 	return np >= ns && memcmp(path + np - ns, suffix, ns) == 0;
 }
 
+static int repo_path_plain(unsigned c)
+{
+	return c > 0x1f && c != 0x7f && c != ':' && c != '%';
+}
+
+char *repo_path_escape(const char *raw)
+{
+	const unsigned char *s = (const unsigned char *)raw;
+	size_t len = strlen(raw), i = 0, n;
+	buf_t b;
+
+	buf_init(&b);
+	buf_addstr(&b, "");
+	while (i < len) {
+		if (s[i] < 0x80) {
+			if (repo_path_plain(s[i]))
+				buf_addch(&b, (char)s[i]);
+			else
+				buf_addf(&b, "%%%02X", s[i]);
+			i++;
+			continue;
+		}
+		n = utf8_seq_len(s + i, len - i);
+		if (n == 0) {
+			buf_addf(&b, "%%%02X", s[i]);
+			i++;
+			continue;
+		}
+		buf_add(&b, s + i, n);
+		i += n;
+	}
+	return buf_detach(&b);
+}
+
+static int repo_hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10
+	       : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+char *repo_path_unescape(const char *e)
+{
+	buf_t b;
+
+	buf_init(&b);
+	buf_addstr(&b, "");
+	for (; *e; e++) {
+		int hi, lo;
+
+		if (*e == '%' && (hi = repo_hexval(e[1])) >= 0 && (lo = repo_hexval(e[2])) >= 0 && (hi || lo)) {
+			buf_addch(&b, (char)(hi * 16 + lo));
+			e += 2;
+		} else {
+			buf_addch(&b, *e);
+		}
+	}
+	return buf_detach(&b);
+}
+
+/* path: the raw bytes (taken); kept as f->raw when its escaped form
+ * differs. */
 static repo_file_t *repo_list_add(struct repo_list *l, char *path,
                                   enum repo_kind kind)
 {
 	repo_file_t *f;
+	char *esc = repo_path_escape(path);
 
 	xgrow((void **)&l->files, &l->alloc, l->n + 1, sizeof *l->files);
 	f = &l->files[l->n++];
 	memset(f, 0, sizeof *f);
-	f->path = path;
+	if (strcmp(esc, path)) {
+		f->path = esc;
+		f->raw = path;
+	} else {
+		free(esc);
+		f->path = path;
+	}
 	f->kind = kind;
 	return f;
 }
@@ -431,6 +499,7 @@ static void repo_list_finish(struct repo_list *l)
 	for (i = 0; i < l->n; i++) {
 		if (k > 0 && strcmp(l->files[k - 1].path, l->files[i].path) == 0) {
 			free(l->files[i].path);
+			free(l->files[i].raw);
 			free(l->files[i].link_target);
 			continue;
 		}
@@ -447,6 +516,7 @@ void repo_files_free(repo_file_t *files, size_t n)
 		return;
 	for (i = 0; i < n; i++) {
 		free(files[i].path);
+		free(files[i].raw);
 		free(files[i].link_target);
 	}
 	free(files);
@@ -1014,7 +1084,7 @@ static int repo_read_disk(repo_t *r, const repo_file_t *f, size_t cap,
 	full = xasprintf("%s%s", r->workdir, f->path);
 	{
 		const char *base;
-		int dfd = repo_open_parent(r, f->path, &base);
+		int dfd = repo_open_parent(r, f->raw ? f->raw : f->path, &base);
 
 		fd = dfd < 0 ? -1 : openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 		if (dfd >= 0) {
@@ -1096,7 +1166,12 @@ int repo_blob_at(repo_t *r, const char *commit, const char *path, char blob[41])
 		        commit, r->name, repo_gerr("unknown error"));
 		goto cleanup;
 	}
-	rc = git_tree_entry_bypath(&e, tree, path);
+	{
+		char *raw = repo_path_unescape(path);
+
+		rc = git_tree_entry_bypath(&e, tree, raw);
+		free(raw);
+	}
 	if (rc == GIT_ENOTFOUND) {
 		git_error_clear();
 		ret = 0;

@@ -21,12 +21,15 @@ enum repo_kind {
 };
 
 typedef struct {
-	char *path;          /* owned; relative to the repository root */
+	char *path;          /* owned; relative to the repository root, escaped
+	                        as the records write it (repo_path_escape()) */
 	char blob[41];       /* hex sha of the blob (in --worktree mode: the sha the
 	                        file's bytes would have as a blob); for a gitlink,
 	                        the submodule commit */
 	enum repo_kind kind;
 	char *link_target;   /* owned; REPO_SYMLINK only, else NULL */
+	char *raw;           /* owned: the path's own bytes when `path` is their
+	                        escaped form (repo_path_escape()), else NULL */
 	                     /* "" for an untracked work-tree file over the
 	                        hashing limit (repo_set_hash_cap()): listed,
 	                        never hashed, never read */
@@ -71,6 +74,15 @@ int repo_resolve(repo_t *r, const char *rev, char sha[41]);
  * entered; a directory nested deeper than 100 levels is skipped with a
  * warning; an untracked file over the hashing limit is listed with an
  * empty blob and its size. */
+/* A repository path as the records write it, so that every path is valid
+ * UTF-8, fits the records' relpath pattern and stays distinct: each byte
+ * of a sequence that is not UTF-8, each control character (0x01-0x1f,
+ * 0x7f), ':' and '%' become "%XX" (two upper-case hex digits); everything
+ * else is kept.  One-to-one, reversed by repo_path_unescape().  Both
+ * return a string owned by the caller and cannot fail. */
+char *repo_path_escape(const char *raw);
+char *repo_path_unescape(const char *escaped);
+
 /* Untracked work-tree files over `cap` bytes are not hashed (default 64
  * MB): set it to the largest file the caller may read.  Cannot fail. */
 void repo_set_hash_cap(repo_t *r, size_t cap);

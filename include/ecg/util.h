@@ -64,4 +64,9 @@ const char *vis(const char *s);
 #define FNV1A_INIT 1469598103934665603ULL
 uint64_t fnv1a(uint64_t h, const void *p, size_t n);
 
+/* Length (1..4) of the well-formed UTF-8 sequence at s (of `avail` bytes),
+ * or 0 when it is not one (a stray byte, an overlong form, a surrogate,
+ * past U+10FFFF). */
+size_t utf8_seq_len(const unsigned char *s, size_t avail);
+
 #endif

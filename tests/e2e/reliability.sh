@@ -405,4 +405,42 @@ is "$(json "$BG" "[e.get('note') for e in d['modules'] if e['id'] == 'blocks.*.f
 	"  and the hand-added field is still there"
 is "$(json "$BG" "[e['repeat']['count'] for e in d['modules'] if e['id'] == 'blocks.*']")" "[4]" "  on the new reading"
 
+# ------------------------------------------------------------ B9: byte paths, lossless and unique
+# ':' , control characters, '%' and bytes that are not UTF-8 are written
+# %XX: the records stay valid against their own schemas, and two names
+# that differ only in a non-UTF-8 byte stay two paths
+P="$T/bytepaths"
+mkrepo "$P"
+printf 'import torch.nn as nn\nmodel = nn.Linear(2, 2)\n' >"$P/a:b.py"
+printf 'x = 2\n' >"$P/$(printf 'tab\there.py')"
+printf 'x = 3\n' >"$P/$(printf 'x\377.py')"
+printf 'x = 4\n' >"$P/$(printf 'x\376.py')"
+printf 'x = 5\n' >"$P/100%.py"
+printf 'x = 6\n' >"$P/$(printf 'ctl\001.py')"
+commit "$P" "hostile names"
+run_ecg extract --repo "$P" -q --out "$T/p"
+is "$rc" 0 "extract of a tree with ':', control characters, '%' and non-UTF-8 bytes in names"
+is "$(json "$T/p/computation_graph.json" "[f['path'] for f in d['files']]")" \
+	"['100%25.py', 'a%3Ab.py', 'ctl%01.py', 'tab%09here.py', 'x%FE.py', 'x%FF.py']" \
+	"  every path escaped as %XX, distinct"
+"$TEST_PYTHON" "$top_srcdir/tests/schema_check.py" "$top_srcdir/schemas" "$T/p" >"$T/schema.out" 2>&1
+ok $? "  and both records are valid against their schemas"
+grep FAIL "$T/schema.out" | head -3 | sed 's/^/# /'
+"$TEST_PYTHON" -I -S - "$T/p/computation_graph.json" "$P" <<'PY'
+import json, os, re, sys
+d = json.load(open(sys.argv[1]))
+want = sorted(os.fsencode(n) for n in os.listdir(sys.argv[2]) if n != ".git" and n != "records")
+got = sorted(re.sub(rb"%([0-9A-F]{2})", lambda m: bytes([int(m.group(1), 16)]), f["path"].encode())
+             for f in d["files"])
+sys.exit(0 if got == want else "got %r, want %r" % (got, want))
+PY
+ok $? "  decoding %XX gives each name's bytes back"
+run_ecg extract --repo "$P" -q --worktree --out "$T/pw"
+is "$(json "$T/pw/computation_graph.json" "(d['dirty'], len(d['files']), d['parse_errors'])")" "(False, 6, [])" \
+	"  --worktree reads the same files by their own bytes (clean, nothing unreadable)"
+run_ecg extract --repo "$P" -q --entry 'a:b.py' --out "$T/pe"
+is "$(json "$T/pe/computation_graph.json" "d['entrypoint']['file']")" "a%3Ab.py" "  --entry takes the name as it is on disk"
+run_ecg check --repo "$P" --out "$T/pe"
+is "$rc" 0 "  and check finds the records fresh"
+
 done_testing
