@@ -1059,7 +1059,7 @@ static const char *const refresh_entry_keys[] = {
 static const char *const refresh_top_keys[] = {
 	"schema", "tool", "commit", "dirty", "python", "entrypoint", "job_type", "config", "files",
 	"parse_errors", "unresolved", "modules", "phases", "data_path", "host_device", "device_device",
-	"compute", "overlap", "invocation", RECORDS_RUN_KEY, NULL
+	"compute", "overlap", "invocation", "incomplete", RECORDS_RUN_KEY, NULL
 };
 
 static int key_in(const char *k, const char *const *list)

@@ -549,22 +549,6 @@ int load_finish(struct load *L)
 	return 0;
 }
 
-/* List f in `files` once (a configuration file may be read many times). */
-static void load_note_read(struct load *L, const repo_file_t *f)
-{
-	const cJSON *e;
-
-	if (!L->files)
-		return;              /* before load_parse(): nothing is recorded */
-	cJSON_ArrayForEach(e, L->files) {
-		const char *p = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "path"));
-
-		if (p && !strcmp(p, f->path))
-			return;
-	}
-	load_file_entry(L, f);
-}
-
 int load_worktree_dirty_read(struct load *L, int *dirty)
 {
 	const cJSON *e;
@@ -616,7 +600,7 @@ cJSON *load_config_file(void *vctx, const char *path, const char *entry_dir, con
 	}
 	/* a file the job reads is part of the records: check and refresh
 	 * see it change like code */
-	load_note_read(L, f);
+	load_add_file(L, f);
 	if (repo_read(L->repo, f, L->o->worktree, L->o->max_file, &data, &len) < 0) {
 		snprintf(L->why, sizeof L->why, "%s", err_last());
 		err_clear();

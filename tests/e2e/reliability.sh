@@ -256,7 +256,7 @@ sed 's/self.fc = nn.Linear(4, 4)/self.backdoor = nn.Linear(4, 4)/; s/self.fc(x)/
 rm -rf "$V/pkg"
 ln -s "$T/evil/pkg" "$V/pkg"
 run_ecg extract --repo "$V" --worktree --entry train.py -q --out "$T/v"
-is "$rc" 0 "--worktree with a tracked directory replaced by a link: the run goes on"
+is "$rc" 6 "--worktree with a tracked directory replaced by a link: records written, no model (exit 6: its file is not in the work tree)"
 grep -q backdoor "$T/v/computation_graph.json"
 ok $((! $?)) "  nothing was read through the link (no 'backdoor' module)"
 is "$(json "$T/v/computation_graph.json" "[f['path'] for f in d['files']]")" "['train.py']" \
