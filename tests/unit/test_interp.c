@@ -64,7 +64,7 @@ struct tcase {
 	const char *file;           /* the .test file's name */
 	int line;                   /* where its `# name` line is */
 	char name[200];
-	char xfail[200];            /* why it is expected to fail, or "" */
+	char xfail[300];            /* why it is expected to fail, or "" */
 	char *argv[16];             /* sys.argv[1:], owned */
 	size_t nargv;
 	buf_t src;                  /* the snippet, with its #%% markers */
@@ -352,6 +352,8 @@ static void render_sched(buf_t *b, struct interp *in)
 	size_t n, i;
 	const struct sched_ev *s = interp_sched(in, &n);
 
+	if (!n)
+		buf_addstr(b, "none");
 	for (i = 0; i < n; i++) {
 		unsigned k = (unsigned)s[i].kind;
 
@@ -439,8 +441,7 @@ static int check_line(struct interp *in, const char *line, buf_t *got)
 			value_t *arg = v_unknown(interp_arena(in), "x", "the test's input");
 
 			(void)interp_forward(in, m->u.inst, &arg, 1, NULL, &seq);
-			render_events(got, seq.ev, seq.n, 0);
-			free(seq.ev);
+			render_events(got, seq.ev, seq.n, 0);   /* the events are in the arena */
 		}
 	} else {
 		const value_t *v = g ? lookup_path(g, lhs) : NULL;
