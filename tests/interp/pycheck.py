@@ -22,7 +22,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 RUNNER = r'''
-import sys, types, json
+import os, sys, types, json
 def render(v, depth=0):
     if isinstance(v, bool) or v is None or isinstance(v, (int, float, str)):
         return repr(v)
@@ -41,7 +41,7 @@ def render(v, depth=0):
     if isinstance(v, type):
         return "<class '%s'>" % v.__qualname__
     if isinstance(v, types.ModuleType):
-        return "<module '%s'>" % v.__file__.rsplit("/", 1)[-1]
+        return "<module '%s'>" % os.path.relpath(v.__file__)
     return "<%s object>" % type(v).__name__
 def lookup(g, path):
     parts = path.split(".")
@@ -115,7 +115,7 @@ def main():
     for path in paths:
         for line, name, argv, src, exp in cases(path):
             plain = [e for e in exp if " = " in e and not e.startswith(("forward ", "sched ", "len "))
-                     and " = unknown" not in e]
+                     and "unknown" not in e.split(" = ", 1)[1]]
             if "import torch" in src or "# nopy:" in src or len(plain) != len(exp):
                 skipped += 1
                 continue
