@@ -62,6 +62,8 @@ for line in want_lines:
             got = " ".join(c.__name__ for c in lookup(g, lhs[4:]).__mro__ if c is not object)
         else:
             got = render(lookup(g, lhs))
+    except KeyError:
+        got = "<unbound>"
     except Exception as e:
         got = "<error %r>" % e
     out[line] = got
