@@ -213,6 +213,11 @@ const struct root_call *interp_roots(const struct interp *in, size_t *n)
 	return in->roots;
 }
 
+const struct vdict *interp_globals(const struct interp *in)
+{
+	return in->entry_ns ? in->entry_ns->dict : NULL;
+}
+
 struct vinst *const *interp_models(const struct interp *in, const char *const **names, size_t *n)
 {
 	*n = in->nmodels;

@@ -178,6 +178,13 @@ void interp_run_entry(struct interp *in, struct sfile *entry);
 int interp_run_function(struct interp *in, struct sfile *file, const char *func);
 
 const struct root_call *interp_roots(const struct interp *in, size_t *n);
+
+/* The namespace of the file last run by interp_run_entry() or
+ * interp_run_function(): its module-level names and their values, in the
+ * order they were first bound; NULL before any run.  Borrowed: the dict
+ * and its values live in the interpreter's arena until interp_free(); the
+ * caller must not change them (tests/unit/test_interp.c reads it). */
+const struct vdict *interp_globals(const struct interp *in);
 /* Every module instance that job code bound to a name (candidates when no
  * call was seen), in order of creation. */
 struct vinst *const *interp_models(const struct interp *in, const char *const **names, size_t *n);
