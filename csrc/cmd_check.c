@@ -678,12 +678,12 @@ static void print_text(const struct check *k, const char *recorded, const struct
 			const struct cfile *cf = &k->files[i];
 
 			if (cf->st == F_CHANGED)
-				printf("  file     %s changed%s\n", cf->path,
+				printf("  file     %s changed%s\n", vis(cf->path),
 				       is_py(cf->path) ? "" : " (a file the job reads: its values may differ)");
 			else if (cf->st == F_GONE)
-				printf("  file     %s is gone\n", cf->path);
+				printf("  file     %s is gone\n", vis(cf->path));
 			else if (cf->st == F_MOVED)
-				printf("  file     %s moved to %s\n", cf->path, cf->now->path);
+				printf("  file     %s moved to %s\n", vis(cf->path), vis(cf->now->path));
 		}
 		cJSON_ArrayForEach(e, k->entries) {
 			const char *st = cJSON_GetObjectItemCaseSensitive(e, "status")->valuestring;
@@ -694,21 +694,21 @@ static void print_text(const struct check *k, const char *recorded, const struct
 			if (!strcmp(st, "fresh"))
 				continue;
 			printf("  %-8s %s%s%s  %s%s%s%s%s\n", st,
-			       id[0] ? id : cJSON_GetObjectItemCaseSensitive(e, "record")->valuestring,
-			       " ", cJSON_GetObjectItemCaseSensitive(e, "field")->valuestring,
-			       cJSON_GetObjectItemCaseSensitive(e, "anchor")->valuestring,
-			       cJSON_IsString(na) ? " -> " : "", cJSON_IsString(na) ? na->valuestring : "",
-			       cJSON_IsString(why) ? "  # " : "", cJSON_IsString(why) ? why->valuestring : "");
+			       vis(id[0] ? id : cJSON_GetObjectItemCaseSensitive(e, "record")->valuestring),
+			       " ", vis(cJSON_GetObjectItemCaseSensitive(e, "field")->valuestring),
+			       vis(cJSON_GetObjectItemCaseSensitive(e, "anchor")->valuestring),
+			       cJSON_IsString(na) ? " -> " : "", cJSON_IsString(na) ? vis(na->valuestring) : "",
+			       cJSON_IsString(why) ? "  # " : "", cJSON_IsString(why) ? vis(why->valuestring) : "");
 		}
 		cJSON_ArrayForEach(e, k->config) {
 			const cJSON *nv = cJSON_GetObjectItemCaseSensitive(e, "new_value_text");
 			char *v = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(e, "value"));
 
 			printf("  config   %s = %s (%s): its source %s%s%s\n",
-			       cJSON_GetObjectItemCaseSensitive(e, "name")->valuestring, v,
-			       cJSON_GetObjectItemCaseSensitive(e, "source")->valuestring,
+			       vis(cJSON_GetObjectItemCaseSensitive(e, "name")->valuestring), vis(v),
+			       vis(cJSON_GetObjectItemCaseSensitive(e, "source")->valuestring),
 			       cJSON_GetObjectItemCaseSensitive(e, "status")->valuestring,
-			       cJSON_IsString(nv) ? ", now " : "", cJSON_IsString(nv) ? nv->valuestring : "");
+			       cJSON_IsString(nv) ? ", now " : "", cJSON_IsString(nv) ? vis(nv->valuestring) : "");
 			free(v);
 		}
 	}

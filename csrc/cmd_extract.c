@@ -1264,7 +1264,7 @@ static void refresh_print(const cJSON *rep)
 	                                     "kept_fields", NULL };
 	size_t i;
 
-	printf("refreshed %.12s -> %.12s%s\n", str_of(rep, "from_commit"), str_of(rep, "to_commit"),
+	printf("refreshed %.12s -> %.12s%s\n", vis(str_of(rep, "from_commit")), vis(str_of(rep, "to_commit")),
 	       cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(rep, "read_again"))
 	       ? " (only code moved: anchors relocated, the job not read again)" : "");
 	for (i = 0; lists[i]; i++) {
@@ -1272,13 +1272,14 @@ static void refresh_print(const cJSON *rep)
 
 		cJSON_ArrayForEach(e, l) {
 			if (cJSON_IsString(e)) {
-				printf("  %-15s %s\n", lists[i], e->valuestring);
+				printf("  %-15s %s\n", lists[i], vis(e->valuestring));
 			} else {
 				char *from = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(e, "from"));
 				char *to = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(e, "to"));
 				const char *who = str_of(e, "id") ? str_of(e, "id") : str_of(e, "name");
 
-				printf("  %-15s %s: %s -> %s\n", lists[i], !who ? "?" : who[0] ? who : "(the model)", from, to);
+				printf("  %-15s %s: %s -> %s\n", lists[i], !who ? "?" : who[0] ? vis(who) : "(the model)", vis(from),
+				       vis(to));
 				free(from);
 				free(to);
 			}

@@ -142,4 +142,15 @@ run_ecg extract --repo "$B" --entry "$bad" --out "$T/o2"
 raw_ctl "$T/err"
 ok $((! $?)) "extract --entry of that file: no raw ESC or BEL in the warnings"
 
+# check and refresh print entries of the records: the hostile ones in
+# $R/records (an id, an anchor) stay visible-only when the code changes
+cp "$E/computation_graph.json" "$E/execution_schedule.json" "$R/records/"
+sed 's/^import torch$/import torch  # moved/' "$R/model.py" >"$T/m.py" && { printf '\n\n'; cat "$T/m.py"; } >"$R/model.py"
+commit "$R" "model.py moved down"
+run_ecg check --repo "$R"
+raw_ctl "$T/out" || raw_ctl "$T/err"
+ok $((! $?)) "check after a change: no raw ESC or BEL from the records' ids and anchors"
+grep -q 'x1b\]0;pwned' "$T/out"
+ok $? "  the hostile id is shown, visible"
+
 done_testing
