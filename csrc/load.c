@@ -569,6 +569,7 @@ cJSON *load_config_file(void *vctx, const char *path, const char *entry_dir, con
 		*why = "the file is not in the repository at this commit";
 		return NULL;
 	}
+	load_add_file(L, f);   /* the records list what the job reads; check sees it change */
 	if (repo_read(L->repo, f, L->o->worktree, L->o->max_file, &data, &len) < 0) {
 		snprintf(L->why, sizeof L->why, "%s", err_last());
 		err_clear();

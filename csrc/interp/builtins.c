@@ -256,8 +256,15 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 			ok = 0;
 			b = 0;
 		}
-		if (!ok)
+		if (!ok) {
+			/* say why the bound is not known: the layer not read */
+			for (i = 0; i < nargs; i++)
+				if (args[i]->k == VK_UNKNOWN && args[i]->reason)
+					return unknown_at(f, site, afmt(in, "a range whose bounds are not known (%s: %s)",
+					                                args[i]->expr ? args[i]->expr : "?",
+					                                args[i]->reason));
 			return unknown_at(f, site, "a range whose bounds are not known");
+		}
 		r = ast_arena_alloc(in->a, sizeof *r);
 		r->k = VK_RANGE;
 		r->u.range.start = a;
@@ -358,6 +365,11 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 	case BI_DICT: {
 		value_t *r = v_dict(in->a);
 
+		/* dict(x) of a mapping not known, dict(**x) of keys not known */
+		if (nargs == 1 && args[0]->k == VK_UNKNOWN)
+			return args[0];
+		if (kw_unk(kw, 0))
+			return unknown_at(f, site, kw_unk(kw, 0)->reason);
 		if (nargs == 1 && args[0]->k == VK_DICT)
 			for (i = 0; i < args[0]->u.dict->n; i++)
 				vdict_set(in->a, r->u.dict, args[0]->u.dict->keys[i], args[0]->u.dict->vals[i]);
@@ -559,6 +571,13 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 	case BI_SETATTR:
 		if (nargs == 3 && args[1]->k == VK_STR)
 			set_attr(f, args[0], args[1]->u.str.s, args[2]);
+		else if (nargs == 3 && args[0]->k == VK_INST)   /* a name not known: any attribute */
+			clobber_dict(in->a, args[0]->u.inst->attrs,
+			             afmt(in, "setattr(%s, %s, ...) with a name not known may set it",
+			                  args[0]->expr ? args[0]->expr : "obj", args[1]->expr ? args[1]->expr : "name"));
+		else if (nargs == 3 && (args[0]->k == VK_CLASS || args[0]->k == VK_NS))
+			clobber_dict(in->a, args[0]->k == VK_CLASS ? args[0]->u.cls->ns : args[0]->u.ns->dict,
+			             "setattr() with a name not known may set it");
 		return v_none(in->a);
 	case BI_HASATTR:
 		if (nargs == 2 && args[1]->k == VK_STR && args[0]->k != VK_EXT && args[0]->k != VK_UNKNOWN) {

@@ -318,6 +318,8 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 	struct vseq *s = ast_arena_alloc(in->a, sizeof *s);
 	unsigned i;
 
+	value_t *star_marker = NULL;
+
 	*kw = NULL;
 	*unk_star = 0;
 	for (i = 0; i < c->args.n; i++) {
@@ -343,6 +345,9 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 				*unk_star = 1;
 				vseq_push(in->a, s, v_unknown(in->a, text_of(f, a), "*args whose items are not known"));
 			}
+			if (*unk_star && !star_marker)
+				star_marker = v_unknown(in->a, text_of(f, a),
+				                        afmt(in, "%s, whose items are not known, may set it", text_of(f, a)));
 		} else {
 			vseq_push(in->a, s, eval(f, a));
 		}
@@ -367,8 +372,18 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 			for (j = 0; j < v->u.inst->attrs->n; j++)
 				vdict_set(in->a, *kw, v->u.inst->attrs->keys[j], v->u.inst->attrs->vals[j]);
 		} else {
+			/* **x with keys not known: any parameter may be set by it */
 			*unk_star = 1;
+			vdict_sets(in->a, *kw, KW_UNK_DSTAR,
+			           v_unknown(in->a, text_of(f, k->value),
+			                     afmt(in, "**%s, whose keys are not known, may set it",
+			                          text_of(f, k->value))));
 		}
+	}
+	if (star_marker) {
+		if (!*kw)
+			*kw = vdict_new(in->a);
+		vdict_sets(in->a, *kw, KW_UNK_STAR, star_marker);
 	}
 	*args = s->items;
 	*nargs = s->n;
@@ -440,6 +455,32 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 			}
 		}
 		break;
+	case VK_STR: {      /* s[i], s[a:b] (no step) */
+		long long n = (long long)obj->u.str.len, lo = 0, hi = n;
+		int ok1 = 1, ok2 = 1;
+
+		i = as_int(idx, &ok);
+		if (ok) {
+			if (i < 0)
+				i += n;
+			if (i >= 0 && i < n)
+				return v_strn(in->a, obj->u.str.s + i, 1);
+			break;
+		}
+		if (idx->k != VK_SLICE || idx->u.slice.step->k != VK_NONE)
+			break;
+		if (idx->u.slice.lo->k != VK_NONE)
+			lo = as_int(idx->u.slice.lo, &ok1);
+		if (idx->u.slice.hi->k != VK_NONE)
+			hi = as_int(idx->u.slice.hi, &ok2);
+		if (!ok1 || !ok2)
+			break;
+		if (lo < 0) lo += n;
+		if (hi < 0) hi += n;
+		if (lo < 0) lo = 0;
+		if (hi > n) hi = n;
+		return v_strn(in->a, obj->u.str.s + lo, hi > lo ? (size_t)(hi - lo) : 0);
+	}
 	case VK_DICT: {
 		value_t *v = vdict_get(obj->u.dict, idx);
 

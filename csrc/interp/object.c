@@ -258,6 +258,9 @@ value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t n
 
 			if (i < nargs)
 				v = args[i];
+			else if (kw_unk(kw, 1))
+				v = v_unknown(in->a, fields->keys[i]->k == VK_STR ? fields->keys[i]->u.str.s : NULL,
+				              kw_unk(kw, 1)->reason);
 			if (kw) {
 				value_t *kv = vdict_get(kw, fields->keys[i]);
 
@@ -288,7 +291,8 @@ value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t n
 		}
 		if (kw)
 			for (i = 0; i < kw->n; i++)
-				vdict_set(in->a, m->args, kw->keys[i], kw->vals[i]);
+				if (!kw_is_marker(kw->keys[i]))
+					vdict_set(in->a, m->args, kw->keys[i], kw->vals[i]);
 		(void)call_function(f, init->u.fn, self, args, nargs, kw, M_JOB, NULL, site);
 	} else if (class_ext_base(c) && m->mod == VM_REPO) {
 		/* the constructor is a third-party one: its submodules are not seen */

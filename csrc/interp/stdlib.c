@@ -7,6 +7,8 @@
  */
 #include "config.h"
 
+#include <ctype.h>
+
 #include "internal.h"
 
 /* ------------------------------------------------------------------ calls */
@@ -84,6 +86,17 @@ value_t *literal_eval(struct frame *f, const char *text, const struct ast_hdr *s
 		return v_float(in->a, d);
 	if (n >= 2 && (text[0] == '\'' || text[0] == '"') && text[n - 1] == text[0])
 		return v_strn(in->a, text + 1, n - 2);
+	/* a bare name (gpt2, cpu) is no literal: Python raises ValueError */
+	if (n && (isalpha((unsigned char)text[0]) || text[0] == '_')) {
+		size_t k;
+
+		for (k = 0; k < n && (isalnum((unsigned char)text[k]) || text[k] == '_'); k++)
+			;
+		if (k == n) {
+			in->exc_pending = "ValueError";
+			return unknown_at(f, site, "literal_eval() of a name raises ValueError");
+		}
+	}
 	return unknown_at(f, site, "literal_eval() of text ecg does not evaluate");
 }
 
