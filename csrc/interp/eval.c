@@ -233,6 +233,8 @@ static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 
 		if (r->k == VK_DICT) {
 			found = vdict_get(r->u.dict, l) != NULL;
+			if (!found && !value_is_known_scalar(l))
+				return -1;      /* a key not known may be any of them */
 		} else if ((r->k == VK_LIST || r->k == VK_TUPLE) && !r->u.seq->unk_reason) {
 			for (i = 0; i < r->u.seq->n; i++) {
 				if (value_is_known_scalar(r->u.seq->items[i]) && value_is_known_scalar(l)) {

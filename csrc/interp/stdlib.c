@@ -35,8 +35,33 @@ static struct vinst *deepcopy_inst(struct interp *in, struct vinst *m, int depth
 
 value_t *deepcopy_value(struct interp *in, value_t *v, int depth)
 {
+	value_t *r;
+	size_t i;
+
 	if (v->k == VK_INST && v->u.inst->mod != VM_NONE)
 		return mk_inst_value(in, deepcopy_inst(in, v->u.inst, depth));
+	if (depth > 64)
+		return v;
+	/* dicts and lists are copied: the copy is written to, not the original
+	 * (configs built from a template row: copy = deepcopy(c); copy[k] = ...) */
+	if (v->k == VK_DICT) {
+		r = v_copy(in->a, v);
+		r->u.dict = vdict_new(in->a);
+		for (i = 0; i < v->u.dict->n; i++)
+			vdict_set(in->a, r->u.dict, v->u.dict->keys[i], deepcopy_value(in, v->u.dict->vals[i], depth + 1));
+		return r;
+	}
+	if (v->k == VK_LIST || v->k == VK_TUPLE) {
+		r = seq_from(in, v->k, v->u.seq);
+		r->u.seq->unk_expr = v->u.seq->unk_expr;
+		r->u.seq->unk_reason = v->u.seq->unk_reason;
+		r->u.seq->len_expr = v->u.seq->len_expr;
+		r->u.seq->len_src = v->u.seq->len_src;
+		r->u.seq->len_via = v->u.seq->len_via;
+		for (i = 0; i < r->u.seq->n; i++)
+			r->u.seq->items[i] = deepcopy_value(in, r->u.seq->items[i], depth + 1);
+		return r;
+	}
 	return v;
 }
 
