@@ -670,6 +670,20 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 		return unknown_at(f, site, "the items are not known");
 	case BI_STATICMETHOD: case BI_CLASSMETHOD: case BI_PROPERTY:
 		return nargs ? args[0] : v_none(in->a);
+	case BI_VARS:       /* vars(obj): the object's namespace, shared */
+		if (nargs == 1 && args[0]->k == VK_INST) {
+			value_t *r = v_dict(in->a);
+
+			r->u.dict = args[0]->u.inst->attrs;
+			return r;
+		}
+		if (nargs == 0) {
+			value_t *r = v_dict(in->a);
+
+			r->u.dict = f->locals ? f->locals : f->globals->dict;
+			return r;
+		}
+		return unknown_at(f, site, "vars() of an object ecg does not hold");
 	case BI_GLOBALS: {
 		value_t *r = ast_arena_alloc(in->a, sizeof *r);
 

@@ -327,5 +327,7 @@ void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v)
 		vdict_sets(in->a, obj->u.cls->ns, name, v);
 	} else if (obj->k == VK_NS) {
 		vdict_sets(in->a, obj->u.ns->dict, name, v);
+	} else if (obj->k == VK_DICT) {   /* an attribute-style config dict (stdlib.c) */
+		vdict_sets(in->a, obj->u.dict, name, v);
 	}
 }

@@ -232,11 +232,37 @@ value_t *stdlib_attr(struct interp *in, const char *mod, const char *name)
  * os.path's string functions, json/toml/yaml loads (load_config),
  * copy.deepcopy, math.*, OrderedDict.  NULL when d is not one of them or
  * its arguments do not fit: call_ext() goes on with its other rules. */
+/* Configuration objects that are dicts read by attribute: a dict value
+ * (attr.c reads cfg.x as cfg["x"], set_attr writes it). */
+static const char *const attr_dicts[] = {
+	"ml_collections.ConfigDict", "ml_collections.config_dict.ConfigDict",
+	"ml_collections.config_dict.config_dict.ConfigDict", "easydict.EasyDict", "addict.Dict",
+	"types.SimpleNamespace", "munch.Munch", "box.Box", "omegaconf.OmegaConf.create", NULL
+};
+
 value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                      const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	size_t i;
+
+	for (i = 0; attr_dicts[i]; i++)
+		if (!strcmp(d, attr_dicts[i]))
+			break;
+	if (attr_dicts[i]) {
+		value_t *r = v_dict(in->a);
+
+		if (nargs == 1 && args[0]->k == VK_UNKNOWN)
+			return args[0];
+		if (nargs > 1 || (nargs == 1 && args[0]->k != VK_DICT && args[0]->k != VK_NONE) || kw_unk(kw, 1))
+			return unknown_at(f, site, afmt(in, "a %s made from values not known", d));
+		for (i = 0; nargs == 1 && args[0]->k == VK_DICT && i < args[0]->u.dict->n; i++)
+			vdict_set(in->a, r->u.dict, args[0]->u.dict->keys[i],
+			          deepcopy_value(in, args[0]->u.dict->vals[i], 1));
+		for (i = 0; kw && i < kw->n; i++)
+			vdict_set(in->a, r->u.dict, kw->keys[i], kw->vals[i]);
+		return r;
+	}
 
 	/* itertools.repeat(x, n) with n known: n times x */
 	if (!strcmp(d, "itertools.repeat") && nargs == 2 && args[1]->k == VK_INT && args[1]->u.i >= 0 &&
