@@ -777,6 +777,8 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		v = eval(f, a->value);
 		if (in->trace_shapes)
 			trace_shape(f, st, v);
+		if (in->exc_pending)     /* the value raised: nothing is bound (exec_block) */
+			return FL_NORMAL;
 
 		for (i = 0; i < a->targets.n; i++)
 			assign(f, a->targets.items[i], v);

@@ -91,6 +91,51 @@ value_t *math_call(struct frame *f, const char *name, value_t **args, size_t nar
 	return unknown_at(f, site, "a math function of a value that is not known");
 }
 
+/* Whether text is an expression of names (gpt2, gpt-micro, a.b, 3.5-mini):
+ * operands (dotted names, numbers) joined by + - * / %, with at least one
+ * name and no keyword -- Python parses it, and literal_eval refuses it with
+ * ValueError.  0 when not sure (a SyntaxError, or something else). */
+static int names_expr(const char *s)
+{
+	static const char *const kw[] = { "False", "None", "True", "and", "as", "assert", "async", "await",
+	                                  "break", "class", "continue", "def", "del", "elif", "else", "except",
+	                                  "finally", "for", "from", "global", "if", "import", "in", "is",
+	                                  "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try",
+	                                  "while", "with", "yield", NULL };
+	int names = 0;
+
+	while (*s) {
+		if (isalpha((unsigned char)*s) || *s == '_') {
+			do {
+				const char *b = s;
+				size_t k;
+
+				while (isalnum((unsigned char)*s) || *s == '_')
+					s++;
+				for (k = 0; kw[k]; k++)
+					if (strlen(kw[k]) == (size_t)(s - b) && !strncmp(b, kw[k], (size_t)(s - b)))
+						return 0;
+			} while (*s == '.' && (isalpha((unsigned char)s[1]) || s[1] == '_') && s++);
+			names++;
+		} else if (isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]))) {
+			char *end;
+
+			(void)strtod(s, &end);
+			s = end;
+			if (isalnum((unsigned char)*s) || *s == '_' || *s == '.')
+				return 0;
+		} else {
+			return 0;
+		}
+		if (!*s)
+			break;
+		if (!strchr("+-*/%", *s) || !s[1])
+			return 0;
+		s++;
+	}
+	return names > 0;
+}
+
 value_t *literal_eval(struct frame *f, const char *text, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
@@ -111,16 +156,10 @@ value_t *literal_eval(struct frame *f, const char *text, const struct ast_hdr *s
 		return v_float(in->a, d);
 	if (n >= 2 && (text[0] == '\'' || text[0] == '"') && text[n - 1] == text[0])
 		return v_strn(in->a, text + 1, n - 2);
-	/* a bare name (gpt2, cpu) is no literal: Python raises ValueError */
-	if (n && (isalpha((unsigned char)text[0]) || text[0] == '_')) {
-		size_t k;
-
-		for (k = 0; k < n && (isalnum((unsigned char)text[k]) || text[k] == '_'); k++)
-			;
-		if (k == n) {
-			in->exc_pending = "ValueError";
-			return unknown_at(f, site, "literal_eval() of a name raises ValueError");
-		}
+	/* names (gpt2, cpu, gpt-micro, a.b) are no literal: Python raises ValueError */
+	if (names_expr(text)) {
+		in->exc_pending = "ValueError";
+		return unknown_at(f, site, "literal_eval() of a name raises ValueError");
 	}
 	return unknown_at(f, site, "literal_eval() of text ecg does not evaluate");
 }

@@ -216,4 +216,36 @@ PY
 count configurator -- --init=big
 is "$got" "[6]" "--init=big through literal_eval's ValueError: the 'big' row (6)"
 
+# 9. a table of ml_collections ConfigDicts keyed by a command-line value
+#    (CONFIGS[args.model_type]): read by attribute and by key
+job configdict_table <<'PY'
+import argparse
+import ml_collections
+import torch
+from model import Config, Net
+
+
+def small():
+    c = ml_collections.ConfigDict()
+    c.transformer = ml_collections.ConfigDict({"num_layers": 2})
+    return c
+
+
+def large():
+    c = small()
+    c.transformer.num_layers = 9
+    return c
+
+
+CONFIGS = {"small": small(), "large": large()}
+p = argparse.ArgumentParser()
+p.add_argument("--model_type", default="small")
+args = p.parse_args()
+config = CONFIGS[args.model_type]
+model = Net(Config(n_layer=config.transformer["num_layers"]))
+model(torch.randn(2, 8))
+PY
+count configdict_table -- --model_type large
+is "$got" "[9]" "CONFIGS[args.model_type] of ConfigDicts: the 'large' row (9)"
+
 done_testing
