@@ -670,6 +670,25 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 		return unknown_at(f, site, "the items are not known");
 	case BI_STATICMETHOD: case BI_CLASSMETHOD: case BI_PROPERTY:
 		return nargs ? args[0] : v_none(in->a);
+	case BI_TYPE:       /* type(x): int, str, ... or x's repo class */
+		if (nargs == 1) {
+			static const struct { enum vkind k; int id; } tys[] = {
+				{ VK_INT, BI_INT }, { VK_FLOAT, BI_FLOAT }, { VK_STR, BI_STR }, { VK_BOOL, BI_BOOL },
+				{ VK_LIST, BI_LIST }, { VK_TUPLE, BI_TUPLE }, { VK_DICT, BI_DICT },
+			};
+
+			for (i = 0; i < sizeof tys / sizeof tys[0]; i++)
+				if (args[0]->k == tys[i].k)
+					return mk_builtin(in, tys[i].id, NULL);
+			if (args[0]->k == VK_INST && args[0]->u.inst->cls) {
+				value_t *r = ast_arena_alloc(in->a, sizeof *r);
+
+				r->k = VK_CLASS;
+				r->u.cls = args[0]->u.inst->cls;
+				return r;
+			}
+		}
+		return unknown_at(f, site, "type() of a value ecg does not know");
 	case BI_VARS:       /* vars(obj): the object's namespace, shared */
 		if (nargs == 1 && args[0]->k == VK_INST) {
 			value_t *r = v_dict(in->a);

@@ -445,6 +445,28 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 				lo = as_int(idx->u.slice.lo, &ok1);
 			if (idx->u.slice.hi->k != VK_NONE)
 				hi = as_int(idx->u.slice.hi, &ok2);
+			if (ok1 && ok2 && idx->u.slice.step->k == VK_INT && idx->u.slice.step->u.i != 0) {
+				/* x[a:b:s], Python's slice.indices() */
+				long long st = idx->u.slice.step->u.i;
+				int has_lo = idx->u.slice.lo->k != VK_NONE, has_hi = idx->u.slice.hi->k != VK_NONE;
+
+				if (!has_lo)
+					lo = st > 0 ? 0 : n - 1;
+				else if (lo < 0)
+					lo = lo + n < 0 ? (st > 0 ? 0 : -1) : lo + n;
+				else if (lo >= n)
+					lo = st > 0 ? n : n - 1;
+				if (!has_hi)
+					hi = st > 0 ? n : -1;
+				else if (hi < 0)
+					hi = hi + n < 0 ? (st > 0 ? 0 : -1) : hi + n;
+				else if (hi >= n)
+					hi = st > 0 ? n : n - 1;
+				r = v_seq(in->a, obj->k, 0);
+				for (k = lo; st > 0 ? k < hi : k > hi; k += st)
+					vseq_push(in->a, r->u.seq, obj->u.seq->items[k]);
+				return r;
+			}
 			if (ok1 && ok2 && idx->u.slice.step->k == VK_NONE) {
 				if (lo < 0) lo += n;
 				if (hi < 0) hi += n;

@@ -250,6 +250,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 int is_dataclass_decorator(struct frame *f, const struct ast_hdr *d);
 void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *out, struct frame *f);
 value_t *argp_new(struct interp *in);
+void argp_parents(struct interp *in, value_t *parser, const struct vdict *kw);
 int is_argparser(const value_t *v);
 void argp_add(struct frame *f, value_t *parser, value_t **args, size_t nargs, struct vdict *kw,
               const struct ast_hdr *site);

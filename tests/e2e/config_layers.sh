@@ -248,4 +248,44 @@ PY
 count configdict_table -- --model_type large
 is "$got" "[9]" "CONFIGS[args.model_type] of ConfigDicts: the 'large' row (9)"
 
+# 10. argparse options made from a dict of defaults (type(v), a str2bool
+#     converter of the repository), in a parent parser
+job argparse_parents <<'PY'
+import argparse
+import torch
+from model import Config, Net
+
+
+def str2bool(v):
+    if isinstance(v, bool):
+        return v
+    if v.lower() in ("yes", "true", "t", "y", "1"):
+        return True
+    return False
+
+
+def add_dict_to_argparser(parser, default_dict):
+    for k, v in default_dict.items():
+        v_type = type(v)
+        if isinstance(v, bool):
+            v_type = str2bool
+        parser.add_argument(f"--{k}", default=v, type=v_type)
+
+
+def get_args_parser():
+    parser = argparse.ArgumentParser("base", add_help=False)
+    add_dict_to_argparser(parser, dict(n_layer=2, deep=False, mult="1,2,3"))
+    return parser
+
+
+parser = argparse.ArgumentParser("train", parents=[get_args_parser()])
+args = parser.parse_args()
+mult = [int(x) for x in args.mult.split(",")][::-1]
+n = args.n_layer * (2 if args.deep else 1) + mult[0]
+model = Net(Config(n_layer=n))
+model(torch.randn(2, 8))
+PY
+count argparse_parents -- --n_layer 3 --deep True --mult 4,5
+is "$got" "[11]" "parents=[...], type(v) and a str2bool converter read: 3 * 2 + 5 = 11"
+
 done_testing
