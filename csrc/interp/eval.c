@@ -920,9 +920,16 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 				value_t *m = eval(f, d->values.items[i]);
 				size_t k;
 
-				if (m->k == VK_DICT)
+				if (m->k == VK_DICT) {
 					for (k = 0; k < m->u.dict->n; k++)
 						vdict_set(in->a, v->u.dict, m->u.dict->keys[k], m->u.dict->vals[k]);
+				} else {
+					/* {**x} of a mapping not known: any key, any value */
+					for (k = i + 1; k < d->values.n; k++)
+						(void)eval(f, d->values.items[k]);
+					return unknown_at(f, e, afmt(in, "**%s, whose keys are not known, may set any key",
+					                             text_of(f, d->values.items[i])));
+				}
 				continue;
 			}
 			{

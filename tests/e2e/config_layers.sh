@@ -125,6 +125,20 @@ PY
 count dict_update
 is "$got" "[None]" "d.update(mapping not known): null count"
 
+# 4b. {**defaults, **overrides} with overrides not known
+job dict_display <<'PY'
+import torch
+import overrides_elsewhere
+from model import Config, Net
+
+defaults = {"n_layer": 16}
+cfg = {**defaults, **overrides_elsewhere.get()}
+model = Net(Config(**cfg))
+model(torch.randn(2, 8))
+PY
+count dict_display
+is "$got" "[None]" "{**defaults, **x} of x not known: null count"
+
 # 5. a CLI parser ecg does not read (hydra) calls the function: its
 #    parameters are not the defaults
 job hydra_cli <<'PY'
