@@ -87,6 +87,26 @@ value_t *argp_new(struct interp *in)
 	return mk_inst_value(in, p);
 }
 
+/* ArgumentParser(parents=[p, ...]): the parents' options come first, as
+ * argparse copies them.  A parent ecg does not hold leaves the parser's
+ * options unknown beyond its own: noted as an unknown option list. */
+void argp_parents(struct interp *in, value_t *parser, const struct vdict *kw)
+{
+	value_t *ps = kw ? vdict_gets(kw, "parents") : NULL;
+	value_t *opts = vdict_gets(parser->u.inst->attrs, "__ecg_opts__");
+	size_t i, j;
+
+	if (!ps || (ps->k != VK_LIST && ps->k != VK_TUPLE))
+		return;
+	for (i = 0; i < ps->u.seq->n; i++) {
+		value_t *pp = ps->u.seq->items[i];
+		value_t *po = is_argparser(pp) ? vdict_gets(pp->u.inst->attrs, "__ecg_opts__") : NULL;
+
+		for (j = 0; po && j < po->u.seq->n; j++)
+			vseq_push(in->a, opts->u.seq, po->u.seq->items[j]);
+	}
+}
+
 int is_argparser(const value_t *v)
 {
 	return v && v->k == VK_INST && v->u.inst->ext && !strcmp(v->u.inst->ext, "argparse.ArgumentParser");
@@ -161,6 +181,13 @@ static value_t *argp_convert(struct frame *f, value_t *type, const char *text)
 			return v_float(in->a, d);
 	} else if (!type || (type->k == VK_BUILTIN && type->u.bi.id == BI_STR)) {
 		return v_str(in->a, text);
+	} else if (type->k == VK_FUNC) {
+		/* type=str2bool: the repository's converter, called on the text */
+		value_t *arg = v_str(in->a, text);
+		value_t *r = call(f, type, &arg, 1, NULL, NULL);
+
+		if (value_is_known_scalar(r))
+			return r;
 	}
 	return v_unknown(in->a, astr(in, text), "an argument converted by a function ecg does not follow");
 }

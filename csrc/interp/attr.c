@@ -104,6 +104,13 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 			return mk_inst_value(in, c);
 		if ((v = vdict_gets(m->attrs, name)))
 			return v;
+		if (!strcmp(name, "__dict__") && m->mod == VM_NONE && (m->cls || !m->ext)) {
+			/* the object's own namespace: writes through it
+			 * (self.__dict__.update(d)) set its attributes */
+			v = v_dict(in->a);
+			v->u.dict = m->attrs;
+			return v;
+		}
 		if (m->cls && (v = class_lookup(m->cls, name, &owner))) {
 			if (v->k == VK_FUNC && !v->u.fn->is_static) {
 				if (v->u.fn->is_property)

@@ -258,8 +258,15 @@ static value_t *builtin_value(struct frame *f, value_t *fn, value_t **args, size
 			ok = 0;
 			b = 0;
 		}
-		if (!ok)
+		if (!ok) {
+			/* say why the bound is not known: the layer not read */
+			for (i = 0; i < nargs; i++)
+				if (args[i]->k == VK_UNKNOWN && args[i]->reason)
+					return unknown_at(f, site, afmt(in, "a range whose bounds are not known (%s: %s)",
+					                                args[i]->expr ? args[i]->expr : "?",
+					                                args[i]->reason));
 			return unknown_at(f, site, "a range whose bounds are not known");
+		}
 		r = ast_arena_alloc(in->a, sizeof *r);
 		r->k = VK_RANGE;
 		r->u.range.start = a;
@@ -360,6 +367,11 @@ static value_t *builtin_value(struct frame *f, value_t *fn, value_t **args, size
 	case BI_DICT: {
 		value_t *r = v_dict(in->a);
 
+		/* dict(x) of a mapping not known, dict(**x) of keys not known */
+		if (nargs == 1 && args[0]->k == VK_UNKNOWN)
+			return args[0];
+		if (kw_unk(kw, 0))
+			return unknown_at(f, site, kw_unk(kw, 0)->reason);
 		if (nargs == 1 && args[0]->k == VK_DICT)
 			for (i = 0; i < args[0]->u.dict->n; i++)
 				vdict_set(in->a, r->u.dict, args[0]->u.dict->keys[i], args[0]->u.dict->vals[i]);
@@ -632,6 +644,13 @@ static value_t *builtin_object(struct frame *f, value_t *fn, value_t **args, siz
 	case BI_SETATTR:
 		if (nargs == 3 && args[1]->k == VK_STR)
 			set_attr(f, args[0], args[1]->u.str.s, args[2]);
+		else if (nargs == 3 && args[0]->k == VK_INST)   /* a name not known: any attribute */
+			clobber_dict(in->a, args[0]->u.inst->attrs,
+			             afmt(in, "setattr(%s, %s, ...) with a name not known may set it",
+			                  args[0]->expr ? args[0]->expr : "obj", args[1]->expr ? args[1]->expr : "name"));
+		else if (nargs == 3 && (args[0]->k == VK_CLASS || args[0]->k == VK_NS))
+			clobber_dict(in->a, args[0]->k == VK_CLASS ? args[0]->u.cls->ns : args[0]->u.ns->dict,
+			             "setattr() with a name not known may set it");
 		return v_none(in->a);
 	case BI_HASATTR:
 		if (nargs == 2 && args[1]->k == VK_STR && args[0]->k != VK_EXT && args[0]->k != VK_UNKNOWN) {
@@ -695,6 +714,39 @@ static value_t *builtin_object(struct frame *f, value_t *fn, value_t **args, siz
 		return v_none(in->a);
 	case BI_STATICMETHOD: case BI_CLASSMETHOD: case BI_PROPERTY:
 		return nargs ? args[0] : v_none(in->a);
+	case BI_TYPE:       /* type(x): int, str, ... or x's repo class */
+		if (nargs == 1) {
+			static const struct { enum vkind k; int id; } tys[] = {
+				{ VK_INT, BI_INT }, { VK_FLOAT, BI_FLOAT }, { VK_STR, BI_STR }, { VK_BOOL, BI_BOOL },
+				{ VK_LIST, BI_LIST }, { VK_TUPLE, BI_TUPLE }, { VK_DICT, BI_DICT },
+			};
+
+			for (i = 0; i < sizeof tys / sizeof tys[0]; i++)
+				if (args[0]->k == tys[i].k)
+					return mk_builtin(in, tys[i].id, NULL);
+			if (args[0]->k == VK_INST && args[0]->u.inst->cls) {
+				value_t *r = ast_arena_alloc(in->a, sizeof *r);
+
+				r->k = VK_CLASS;
+				r->u.cls = args[0]->u.inst->cls;
+				return r;
+			}
+		}
+		return unknown_at(f, site, "type() of a value ecg does not know");
+	case BI_VARS:       /* vars(obj): the object's namespace, shared */
+		if (nargs == 1 && args[0]->k == VK_INST) {
+			value_t *r = v_dict(in->a);
+
+			r->u.dict = args[0]->u.inst->attrs;
+			return r;
+		}
+		if (nargs == 0) {
+			value_t *r = v_dict(in->a);
+
+			r->u.dict = f->locals ? f->locals : f->globals->dict;
+			return r;
+		}
+		return unknown_at(f, site, "vars() of an object ecg does not hold");
 	case BI_GLOBALS: {
 		value_t *r = ast_arena_alloc(in->a, sizeof *r);
 

@@ -34,8 +34,11 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 		return call_tensor_method(f, fn, last, args, nargs, kw, site);
 	if ((r = torch_ext_call(f, d, last, args, nargs, kw, site, any_tensor)))
 		return r;
-	if (!strcmp(d, "argparse.ArgumentParser"))
-		return argp_new(in);
+	if (!strcmp(d, "argparse.ArgumentParser")) {
+		r = argp_new(in);
+		argp_parents(in, r, kw);
+		return r;
+	}
 	if ((r = framework_call(f, d, last, args, nargs, site)))
 		return r;
 	if ((r = stdlib_call(f, d, args, nargs, kw, site)))

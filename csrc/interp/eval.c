@@ -233,6 +233,8 @@ static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 
 		if (r->k == VK_DICT) {
 			found = vdict_get(r->u.dict, l) != NULL;
+			if (!found && !value_is_known_scalar(l))
+				return -1;      /* a key not known may be any of them */
 		} else if ((r->k == VK_LIST || r->k == VK_TUPLE) && !r->u.seq->unk_reason) {
 			for (i = 0; i < r->u.seq->n; i++) {
 				if (value_is_known_scalar(r->u.seq->items[i]) && value_is_known_scalar(l)) {
@@ -318,6 +320,8 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 	struct vseq *s = ast_arena_alloc(in->a, sizeof *s);
 	unsigned i;
 
+	value_t *star_marker = NULL;
+
 	*kw = NULL;
 	*unk_star = 0;
 	for (i = 0; i < c->args.n; i++) {
@@ -343,6 +347,9 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 				*unk_star = 1;
 				vseq_push(in->a, s, v_unknown(in->a, text_of(f, a), "*args whose items are not known"));
 			}
+			if (*unk_star && !star_marker)
+				star_marker = v_unknown(in->a, text_of(f, a),
+				                        afmt(in, "%s, whose items are not known, may set it", text_of(f, a)));
 		} else {
 			vseq_push(in->a, s, eval(f, a));
 		}
@@ -367,8 +374,18 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 			for (j = 0; j < v->u.inst->attrs->n; j++)
 				vdict_set(in->a, *kw, v->u.inst->attrs->keys[j], v->u.inst->attrs->vals[j]);
 		} else {
+			/* **x with keys not known: any parameter may be set by it */
 			*unk_star = 1;
+			vdict_sets(in->a, *kw, KW_UNK_DSTAR,
+			           v_unknown(in->a, text_of(f, k->value),
+			                     afmt(in, "**%s, whose keys are not known, may set it",
+			                          text_of(f, k->value))));
 		}
+	}
+	if (star_marker) {
+		if (!*kw)
+			*kw = vdict_new(in->a);
+		vdict_sets(in->a, *kw, KW_UNK_STAR, star_marker);
 	}
 	*args = s->items;
 	*nargs = s->n;
@@ -428,6 +445,28 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 				lo = as_int(idx->u.slice.lo, &ok1);
 			if (idx->u.slice.hi->k != VK_NONE)
 				hi = as_int(idx->u.slice.hi, &ok2);
+			if (ok1 && ok2 && idx->u.slice.step->k == VK_INT && idx->u.slice.step->u.i != 0) {
+				/* x[a:b:s], Python's slice.indices() */
+				long long st = idx->u.slice.step->u.i;
+				int has_lo = idx->u.slice.lo->k != VK_NONE, has_hi = idx->u.slice.hi->k != VK_NONE;
+
+				if (!has_lo)
+					lo = st > 0 ? 0 : n - 1;
+				else if (lo < 0)
+					lo = lo + n < 0 ? (st > 0 ? 0 : -1) : lo + n;
+				else if (lo >= n)
+					lo = st > 0 ? n : n - 1;
+				if (!has_hi)
+					hi = st > 0 ? n : -1;
+				else if (hi < 0)
+					hi = hi + n < 0 ? (st > 0 ? 0 : -1) : hi + n;
+				else if (hi >= n)
+					hi = st > 0 ? n : n - 1;
+				r = v_seq(in->a, obj->k, 0);
+				for (k = lo; st > 0 ? k < hi : k > hi; k += st)
+					vseq_push(in->a, r->u.seq, obj->u.seq->items[k]);
+				return r;
+			}
 			if (ok1 && ok2 && idx->u.slice.step->k == VK_NONE) {
 				if (lo < 0) lo += n;
 				if (hi < 0) hi += n;
@@ -440,6 +479,32 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 			}
 		}
 		break;
+	case VK_STR: {      /* s[i], s[a:b] (no step) */
+		long long n = (long long)obj->u.str.len, lo = 0, hi = n;
+		int ok1 = 1, ok2 = 1;
+
+		i = as_int(idx, &ok);
+		if (ok) {
+			if (i < 0)
+				i += n;
+			if (i >= 0 && i < n)
+				return v_strn(in->a, obj->u.str.s + i, 1);
+			break;
+		}
+		if (idx->k != VK_SLICE || idx->u.slice.step->k != VK_NONE)
+			break;
+		if (idx->u.slice.lo->k != VK_NONE)
+			lo = as_int(idx->u.slice.lo, &ok1);
+		if (idx->u.slice.hi->k != VK_NONE)
+			hi = as_int(idx->u.slice.hi, &ok2);
+		if (!ok1 || !ok2)
+			break;
+		if (lo < 0) lo += n;
+		if (hi < 0) hi += n;
+		if (lo < 0) lo = 0;
+		if (hi > n) hi = n;
+		return v_strn(in->a, obj->u.str.s + lo, hi > lo ? (size_t)(hi - lo) : 0);
+	}
 	case VK_DICT: {
 		value_t *v = vdict_get(obj->u.dict, idx);
 
@@ -855,9 +920,16 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 				value_t *m = eval(f, d->values.items[i]);
 				size_t k;
 
-				if (m->k == VK_DICT)
+				if (m->k == VK_DICT) {
 					for (k = 0; k < m->u.dict->n; k++)
 						vdict_set(in->a, v->u.dict, m->u.dict->keys[k], m->u.dict->vals[k]);
+				} else {
+					/* {**x} of a mapping not known: any key, any value */
+					for (k = i + 1; k < d->values.n; k++)
+						(void)eval(f, d->values.items[k]);
+					return unknown_at(f, e, afmt(in, "**%s, whose keys are not known, may set any key",
+					                             text_of(f, d->values.items[i])));
+				}
 				continue;
 			}
 			{

@@ -38,6 +38,10 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 
 		if (is_tensorish(obj)) {
 			emit_op(f, "Tensor.__setitem__", t);
+		} else if (obj->k == VK_DICT && !value_is_known_scalar(idx)) {
+			clobber_dict(in->a, obj->u.dict,
+			             afmt(in, "%s[%s] = ... with a key not known may set it", text_of(f, s->value),
+			                  text_of(f, s->slice)));
 		} else if (obj->k == VK_DICT) {
 			vdict_set(in->a, obj->u.dict, idx, v);
 		} else if (obj->k == VK_LIST) {
@@ -706,6 +710,30 @@ static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 	return fl;
 }
 
+/* Whether `except T:` catches exception class exc ("ValueError"): a bare
+ * except, Exception, BaseException, exc itself, or a tuple naming one. */
+static int handler_catches(struct frame *f, const struct ast_ExceptHandler *h, const char *exc)
+{
+	const struct ast_hdr *ty = h->type;
+	unsigned i;
+
+	(void)f;
+	if (!ty)
+		return 1;
+	if (AST_IS(ty, Tuple)) {
+		for (i = 0; i < AST_AS(ty, Tuple)->elts.n; i++) {
+			const struct ast_hdr *e = AST_AS(ty, Tuple)->elts.items[i];
+
+			if (AST_IS(e, Name) && (!strcmp(AST_AS(e, Name)->id, exc) || !strcmp(AST_AS(e, Name)->id, "Exception") ||
+			                        !strcmp(AST_AS(e, Name)->id, "BaseException")))
+				return 1;
+		}
+		return 0;
+	}
+	return AST_IS(ty, Name) && (!strcmp(AST_AS(ty, Name)->id, exc) || !strcmp(AST_AS(ty, Name)->id, "Exception") ||
+	                            !strcmp(AST_AS(ty, Name)->id, "BaseException"));
+}
+
 static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 {
 	struct interp *in = f->in;
@@ -749,6 +777,8 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		v = eval(f, a->value);
 		if (in->trace_shapes)
 			trace_shape(f, st, v);
+		if (in->exc_pending)     /* the value raised: nothing is bound (exec_block) */
+			return FL_NORMAL;
 
 		for (i = 0; i < a->targets.n; i++)
 			assign(f, a->targets.items[i], v);
@@ -828,9 +858,26 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		return exec_with(f, st);
 	case AST_Try: case AST_TryStar: {
 		const struct ast_Try *t = (const struct ast_Try *)st;
-		enum flow fl = exec_block(f, &t->body);
+		enum flow fl;
 
-		if (fl == FL_NORMAL && t->orelse.n)
+		in->exc_name = NULL;
+		fl = exec_block(f, &t->body);
+		if (fl == FL_RAISE && in->exc_name && in->exc_depth == f->depth) {
+			/* an exception known to be raised here: its handler runs */
+			const char *exc = in->exc_name;
+
+			in->exc_name = NULL;
+			for (i = 0; i < t->handlers.n; i++) {
+				const struct ast_ExceptHandler *h = AST_AS(t->handlers.items[i], ExceptHandler);
+
+				if (handler_catches(f, h, exc)) {
+					if (h->name)
+						scope_bind(f, h->name, v_unknown(in->a, h->name, afmt(in, "the %s caught", exc)));
+					fl = exec_block(f, &h->body);
+					break;
+				}
+			}
+		} else if (fl == FL_NORMAL && t->orelse.n)
 			fl = exec_block(f, &t->orelse);
 		if (t->finalbody.n) {
 			enum flow f2 = exec_block(f, &t->finalbody);
@@ -894,6 +941,12 @@ enum flow exec_block(struct frame *f, const struct ast_list *body)
 	for (i = 0; i < body->n; i++) {
 		enum flow fl = exec_stmt(f, body->items[i]);
 
+		if (f->in->exc_pending) {      /* a call in it surely raised */
+			f->in->exc_name = f->in->exc_pending;
+			f->in->exc_depth = f->depth;
+			f->in->exc_pending = NULL;
+			fl = FL_RAISE;
+		}
 		if (fl != FL_NORMAL)
 			return fl;
 	}

@@ -12,7 +12,196 @@
  */
 #include "config.h"
 
+#include <ctype.h>
+
 #include "internal.h"
+
+/* A command-line word as jsonargparse and fire read a value: YAML's
+ * scalars (ints, floats, true/false, null), else the string. */
+static value_t *cli_scalar(struct interp *in, const char *s)
+{
+	char *end;
+	long long i;
+	double x;
+
+	if (!*s)
+		return v_str(in->a, s);
+	i = strtoll(s, &end, 10);
+	if (!*end)
+		return v_int(in->a, i);
+	x = strtod(s, &end);
+	if (!*end)
+		return v_float(in->a, x);
+	if (!strcmp(s, "true") || !strcmp(s, "True"))
+		return v_bool(in->a, 1);
+	if (!strcmp(s, "false") || !strcmp(s, "False"))
+		return v_bool(in->a, 0);
+	if (!strcmp(s, "null") || !strcmp(s, "None") || !strcmp(s, "~"))
+		return v_none(in->a);
+	return v_str(in->a, s);
+}
+
+/* Whether the parameter's annotation makes the CLI hand the value over as
+ * it is read (str, int, float, bool, Path, Literal, Optional of those): a
+ * class annotation makes the CLI build an object from it, which is not
+ * followed here. */
+static int cli_plain_type(struct frame *f, const struct vfunc *fn, const struct ast_arg *p)
+{
+	struct frame af = *f;            /* the annotation is text of fn's file */
+	static const char *const ok[] = { "str", "int", "float", "bool", "None", "Path", "Optional",
+	                                  "Literal", "Union", "pathlib", "typing", "NoneType", NULL };
+	const char *t, *s;
+
+	if (!p || !p->annotation)
+		return 1;
+	af.file = fn->file;
+	t = text_of(&af, p->annotation);
+	for (s = t; s && *s;) {
+		size_t n, k;
+		int good = 0;
+
+		if (*s == '"' || *s == '\'') {         /* Literal["a", 'b'] */
+			char q = *s++;
+
+			while (*s && *s != q)
+				s++;
+			if (*s)
+				s++;
+			continue;
+		}
+		if (!(isalpha((unsigned char)*s) || *s == '_')) {
+			s++;
+			continue;
+		}
+		for (n = 0; isalnum((unsigned char)s[n]) || s[n] == '_'; n++)
+			;
+		for (k = 0; ok[k]; k++)
+			if (strlen(ok[k]) == n && !strncmp(s, ok[k], n))
+				good = 1;
+		if (!good)
+			return 0;
+		s += n;
+	}
+	return 1;
+}
+
+static const struct ast_arg *fn_param(const struct vfunc *fn, const char *name)
+{
+	const struct ast_arguments *a = fn_args(fn->def);
+	unsigned i;
+
+	if (!a)
+		return NULL;
+	for (i = 0; i < a->posonlyargs.n + a->args.n + a->kwonlyargs.n; i++) {
+		const struct ast_arg *p = AST_AS(i < a->posonlyargs.n ? a->posonlyargs.items[i]
+		                                 : i < a->posonlyargs.n + a->args.n
+		                                 ? a->args.items[i - a->posonlyargs.n]
+		                                 : a->kwonlyargs.items[i - a->posonlyargs.n - a->args.n], arg);
+
+		if (!strcmp(p->arg, name))
+			return p;
+	}
+	return NULL;
+}
+
+/* Set parameter `name` of fn from the command line or a config file: as
+ * read when its type is plain, else unknown (the CLI builds it). */
+static void cli_set(struct frame *f, struct vfunc *fn, struct vdict *kw, const char *name, value_t *v,
+                    const char *from)
+{
+	struct interp *in = f->in;
+	const struct ast_arg *p = fn_param(fn, name);
+
+	if (!p) {
+		/* an option the function does not take: the CLI would refuse
+		 * it, or it is a nested one (--train.epochs) */
+		const char *dot = strchr(name, '.');
+
+		if (dot) {
+			const char *top = astr(in, afmt(in, "%.*s", (int)(dot - name), name));
+
+			if (fn_param(fn, top))
+				vdict_sets(in->a, kw, top,
+				           v_unknown(in->a, top, afmt(in, "built by the command-line interface from %s "
+				                                          "(not followed)", from)));
+		}
+		return;
+	}
+	if (v->k != VK_NONE && (!value_is_known_scalar(v) || !cli_plain_type(f, fn, p)))
+		v = v_unknown(in->a, name, afmt(in, "built by the command-line interface from %s (not followed)", from));
+	else {
+		v = v_copy(in->a, v);
+		if (!v->src)
+			v->src = from;
+		v->via = v->via == VIA_CONFIG_FILE ? VIA_CONFIG_FILE : VIA_OVERRIDE;
+	}
+	vdict_sets(in->a, kw, name, v);
+}
+
+/* The keyword arguments a command-line dispatcher passes to fn, read from
+ * the job's command line from word `from` on: --name value, --name=value,
+ * and (jsonargparse) --config FILE read as the job's configuration files
+ * are.  What cannot be read leaves a KW_UNK_DSTAR marker, so that no
+ * parameter keeps its default while the command line may have set it. */
+static struct vdict *cli_kwargs(struct frame *f, const char *d, struct vfunc *fn, size_t from,
+                                const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vdict *kw = vdict_new(in->a);
+	struct vseq *argv = in->argv ? in->argv->u.seq : NULL;
+	int jap = !strncmp(d, "jsonargparse.", 13) || !strcmp(d, "CLI");
+	size_t j;
+
+	if (!strncmp(d, "hydra.", 6)) {
+		vdict_sets(in->a, kw, KW_UNK_DSTAR,
+		           v_unknown(in->a, NULL, "hydra composes the configuration from its files (not read)"));
+		return kw;
+	}
+	for (j = from; argv && j < argv->n; j++) {
+		const char *w = argv->items[j]->u.str.s, *eq, *val = NULL;
+		const char *name;
+
+		if (strncmp(w, "--", 2) || !w[2]) {
+			vdict_sets(in->a, kw, KW_UNK_DSTAR,
+			           v_unknown(in->a, w, afmt(in, "the command-line word '%s', which ecg does not map "
+			                                        "to a parameter", w)));
+			continue;
+		}
+		if ((eq = strchr(w, '='))) {
+			name = afmt(in, "%.*s", (int)(eq - w - 2), w + 2);
+			val = eq + 1;
+		} else {
+			name = w + 2;
+			if (j + 1 < argv->n && strncmp(argv->items[j + 1]->u.str.s, "--", 2))
+				val = argv->items[++j]->u.str.s;
+		}
+		{       /* --model-name is --model_name */
+			char *n = (char *)afmt(in, "%s", name), *c;
+
+			for (c = n; *c; c++)
+				if (*c == '-')
+					*c = '_';
+			name = n;
+		}
+		if (jap && !strcmp(name, "config") && val) {
+			value_t *cfg = load_config(f, "yaml.safe_load", v_str(in->a, val), site);
+			size_t k;
+
+			if (cfg->k != VK_DICT) {
+				vdict_sets(in->a, kw, KW_UNK_DSTAR,
+				           v_unknown(in->a, val, afmt(in, "the configuration file %s, not read: %s", val,
+				                                      cfg->reason ? cfg->reason : "not a mapping")));
+				continue;
+			}
+			for (k = 0; k < cfg->u.dict->n; k++)
+				if (cfg->u.dict->keys[k]->k == VK_STR)
+					cli_set(f, fn, kw, cfg->u.dict->keys[k]->u.str.s, cfg->u.dict->vals[k], astr(in, val));
+			continue;
+		}
+		cli_set(f, fn, kw, name, val ? cli_scalar(in, val) : v_bool(in->a, 1), "the command line");
+	}
+	return kw;
+}
 
 value_t *framework_call(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                         const struct ast_hdr *site)
@@ -53,13 +242,16 @@ value_t *framework_call(struct frame *f, const char *d, const char *last, value_
 		 * with the job's arguments -- here, the function's defaults */
 		for (i = 0; i < nargs; i++) {
 			if (args[i]->k == VK_FUNC)
-				return call(f, args[i], NULL, 0, NULL, site);
+				return call(f, args[i], NULL, 0, cli_kwargs(f, d, args[i]->u.fn, 0, site), site);
 			/* {"pretrain": fn, ...}: the subcommand is the job's first argument */
 			if (args[i]->k == VK_DICT && in->argv && in->argv->u.seq->n) {
 				value_t *fn2 = vdict_get(args[i]->u.dict, in->argv->u.seq->items[0]);
 
-				if (fn2 && (fn2->k == VK_FUNC || fn2->k == VK_BOUND))
-					return call(f, fn2, NULL, 0, NULL, site);
+				if (fn2 && fn2->k == VK_FUNC)
+					return call(f, fn2, NULL, 0, cli_kwargs(f, d, fn2->u.fn, 1, site), site);
+				if (fn2 && fn2->k == VK_BOUND && fn2->u.bound.fn->k == VK_FUNC)
+					return call(f, fn2, NULL, 0,
+					            cli_kwargs(f, d, fn2->u.bound.fn->u.fn, 1, site), site);
 			}
 		}
 	}

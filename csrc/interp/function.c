@@ -150,7 +150,7 @@ static void bind_params(struct frame *cf, struct vfunc *fn, value_t **args, size
 			const char *name = kw->keys[k]->k == VK_STR ? kw->keys[k]->u.str.s : NULL;
 			int found = 0;
 
-			if (!name)
+			if (!name || kw_is_marker(kw->keys[k]))
 				continue;
 			for (i = a->posonlyargs.n; i < npos; i++)
 				if (!strcmp(pos[i]->arg, name))
@@ -164,11 +164,16 @@ static void bind_params(struct frame *cf, struct vfunc *fn, value_t **args, size
 				vdict_sets(in->a, dstar->u.dict, name, kw->vals[k]);
 		}
 	}
-	/* defaults for what was not passed */
+	/* defaults for what was not passed -- unless a *args or **kwargs
+	 * whose contents are not known may have passed it */
 	for (i = 0; i < npos; i++) {
+		value_t *mk;
+
 		if (vdict_gets(cf->locals, pos[i]->arg))
 			continue;
-		if (i + fn->ndefaults >= npos)
+		if ((mk = kw_unk(kw, 1)))
+			vdict_sets(in->a, cf->locals, pos[i]->arg, v_unknown(in->a, astr(in, pos[i]->arg), mk->reason));
+		else if (i + fn->ndefaults >= npos)
 			vdict_sets(in->a, cf->locals, pos[i]->arg, fn->defaults[i + fn->ndefaults - npos]);
 		else
 			vdict_sets(in->a, cf->locals, pos[i]->arg,
@@ -181,11 +186,19 @@ static void bind_params(struct frame *cf, struct vfunc *fn, value_t **args, size
 		if (vdict_gets(cf->locals, name))
 			continue;
 		d = fn->kwdefaults ? vdict_gets(fn->kwdefaults, name) : NULL;
+		if (kw_unk(kw, 0))
+			d = v_unknown(in->a, astr(in, name), kw_unk(kw, 0)->reason);
 		vdict_sets(in->a, cf->locals, name,
 		           d ? d : v_unknown(in->a, astr(in, name), "a parameter the caller did not pass"));
 	}
+	if (star && kw && vdict_gets(kw, KW_UNK_STAR)) {
+		star->u.seq->unk_expr = vdict_gets(kw, KW_UNK_STAR)->expr;
+		star->u.seq->unk_reason = vdict_gets(kw, KW_UNK_STAR)->reason;
+	}
 	if (star)
 		vdict_sets(in->a, cf->locals, a->vararg->arg, star);
+	if (dstar && kw_unk(kw, 0))
+		dstar = v_unknown(in->a, astr(in, a->kwarg->arg), kw_unk(kw, 0)->reason);
 	if (dstar)
 		vdict_sets(in->a, cf->locals, a->kwarg->arg, dstar);
 	free(pos);

@@ -183,6 +183,12 @@ struct interp {
 	void *load_ctx;
 	struct { const struct ast_hdr *def; int n; } active[MAX_DEPTH + 8];
 	int nactive;
+	/* an exception a call surely raises (ast.literal_eval of a name):
+	 * exc_pending is set by the call, turned into FL_RAISE by exec_block
+	 * for the statement running, and exc_name (with the depth it was raised
+	 * at) lets a `try` there run the handler that catches it */
+	const char *exc_pending, *exc_name;
+	int exc_depth;
 };
 
 /* ------------------------------------------------------------------ forward events */
@@ -245,6 +251,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 int is_dataclass_decorator(struct frame *f, const struct ast_hdr *d);
 void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *out, struct frame *f);
 value_t *argp_new(struct interp *in);
+void argp_parents(struct interp *in, value_t *parser, const struct vdict *kw);
 int is_argparser(const value_t *v);
 void argp_add(struct frame *f, value_t *parser, value_t **args, size_t nargs, struct vdict *kw,
               const struct ast_hdr *site);
@@ -440,6 +447,53 @@ static inline struct vinst *new_inst(struct interp *in)
 
 	m->attrs = vdict_new(in->a);
 	return m;
+}
+
+/* A call's keyword dict may carry these keys, which no Python name can
+ * spell: KW_UNK_STAR when a *args of the call had items not known,
+ * KW_UNK_DSTAR when a **kwargs had keys not known (eval.c sets them).
+ * Their value is an unknown saying which expression.  Then a parameter
+ * the call did not name may still have been set by it: its default is
+ * not what the callee sees (function.c, object.c). */
+#define KW_UNK_STAR "*"
+#define KW_UNK_DSTAR "**"
+
+static inline int kw_is_marker(const value_t *k)
+{
+	return k && k->k == VK_STR && (!strcmp(k->u.str.s, KW_UNK_STAR) || !strcmp(k->u.str.s, KW_UNK_DSTAR));
+}
+
+/* The marker that may have set a parameter: positional ones (pos) by
+ * either, keyword-only ones by KW_UNK_DSTAR only; NULL when none. */
+static inline value_t *kw_unk(const struct vdict *kw, int pos)
+{
+	value_t *m;
+
+	if (!kw)
+		return NULL;
+	if ((m = vdict_gets(kw, KW_UNK_DSTAR)))
+		return m;
+	return pos ? vdict_gets(kw, KW_UNK_STAR) : NULL;
+}
+
+/* d[k] = v or setattr(o, k, v) with a name not known: any entry may now
+ * hold another value, so none of its data values (numbers, strings, None,
+ * lists, tuples, dicts: what configurations set) is stated; the keys stay,
+ * and a read of one is unknown with `why`, not a stale default.  Functions,
+ * classes, modules and objects are left: code does not set those from
+ * configuration keys. */
+static inline void clobber_dict(struct ast_arena *a, struct vdict *d, const char *why)
+{
+	size_t i;
+
+	for (i = 0; d && i < d->n; i++) {
+		enum vkind k = d->vals[i]->k;
+
+		if (d->keys[i]->k == VK_STR && strncmp(d->keys[i]->u.str.s, "__", 2) &&
+		    (k == VK_NONE || k == VK_BOOL || k == VK_INT || k == VK_FLOAT || k == VK_STR ||
+		     k == VK_TUPLE || k == VK_LIST || k == VK_DICT))
+			d->vals[i] = v_unknown(a, d->keys[i]->u.str.s, why);
+	}
 }
 
 static inline int ext_is(const value_t *v, const char *name)

@@ -27,7 +27,8 @@ struct interp *interp_new(struct prog *p, const struct catalog *cat)
 		{ "super", BI_SUPER }, { "open", BI_OPEN }, { "exec", BI_EXEC }, { "sorted", BI_SORTED },
 		{ "reversed", BI_REVERSED }, { "any", BI_ANY }, { "all", BI_ALL },
 		{ "staticmethod", BI_STATICMETHOD }, { "classmethod", BI_CLASSMETHOD }, { "property", BI_PROPERTY },
-		{ "globals", BI_GLOBALS }, { "iter", BI_ITER }, { "next", BI_NEXT },
+		{ "globals", BI_GLOBALS }, { "iter", BI_ITER }, { "next", BI_NEXT }, { "vars", BI_VARS },
+		{ "type", BI_TYPE },
 	};
 	struct interp *in = xcalloc(1, sizeof *in);
 	size_t i;

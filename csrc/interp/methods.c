@@ -9,7 +9,87 @@
  */
 #include "config.h"
 
+#include <ctype.h>
+
 #include "internal.h"
+
+/* str.format(): "{}", "{0}", "{name}" and "{{"/"}}" over known str, int
+ * and bool values without a format spec or conversion; NULL otherwise
+ * (the caller says why). */
+static value_t *str_format(struct interp *in, const value_t *self, value_t **args, size_t nargs,
+                           const struct vdict *kw)
+{
+	const char *s = self->u.str.s, *end = s + self->u.str.len;
+	size_t auto_i = 0;
+	buf_t b;
+	value_t *r;
+
+	buf_init(&b);
+	while (s < end) {
+		const char *close;
+		value_t *v = NULL;
+
+		if ((s[0] == '{' || s[0] == '}') && s + 1 < end && s[1] == s[0]) {
+			buf_addch(&b, s[0]);
+			s += 2;
+			continue;
+		}
+		if (s[0] == '}')
+			goto fail;
+		if (s[0] != '{') {
+			buf_addch(&b, *s++);
+			continue;
+		}
+		close = memchr(s, '}', (size_t)(end - s));
+		if (!close)
+			goto fail;
+		if (close == s + 1) {
+			v = auto_i < nargs ? args[auto_i++] : NULL;
+		} else {
+			const char *q;
+			int digits = 1;
+
+			for (q = s + 1; q < close; q++) {
+				if (!(isalnum((unsigned char)*q) || *q == '_'))
+					goto fail;       /* a spec, conversion, attribute or index */
+				if (!isdigit((unsigned char)*q))
+					digits = 0;
+			}
+			if (digits) {
+				size_t k = (size_t)strtoul(s + 1, NULL, 10);
+
+				v = k < nargs ? args[k] : NULL;
+			} else if (kw) {
+				char name[128];
+
+				if ((size_t)(close - s - 1) >= sizeof name)
+					goto fail;
+				memcpy(name, s + 1, (size_t)(close - s - 1));
+				name[close - s - 1] = 0;
+				v = vdict_gets(kw, name);
+			}
+		}
+		if (!v)
+			goto fail;
+		if (v->k == VK_STR)
+			buf_add(&b, v->u.str.s, v->u.str.len);
+		else if (v->k == VK_INT)
+			buf_addf(&b, "%lld", v->u.i);
+		else if (v->k == VK_BOOL)
+			buf_addstr(&b, v->u.b ? "True" : "False");
+		else if (v->k == VK_NONE)
+			buf_addstr(&b, "None");
+		else
+			goto fail;
+		s = close + 1;
+	}
+	r = v_strn(in->a, b.buf ? b.buf : "", b.len);
+	buf_free(&b);
+	return r;
+fail:
+	buf_free(&b);
+	return NULL;
+}
 
 /* The methods of lists and dicts (and .copy()). */
 static value_t *call_seq_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
@@ -123,7 +203,18 @@ static value_t *call_seq_method(struct frame *f, value_t *fn, value_t **args, si
 					vdict_set(in->a, self->u.dict, args[0]->u.dict->keys[i], args[0]->u.dict->vals[i]);
 			if (kw)
 				for (i = 0; i < kw->n; i++)
-					vdict_set(in->a, self->u.dict, kw->keys[i], kw->vals[i]);
+					if (!kw_is_marker(kw->keys[i]))
+						vdict_set(in->a, self->u.dict, kw->keys[i], kw->vals[i]);
+			/* update(x) of a mapping not known may set any key */
+			if ((nargs == 1 && args[0]->k == VK_UNKNOWN) || kw_unk(kw, 0)) {
+				const char *why = nargs == 1 && args[0]->k == VK_UNKNOWN
+				                  ? afmt(in, "update(%s), a mapping not known, may set it",
+				                         args[0]->expr ? args[0]->expr : "...")
+				                  : kw_unk(kw, 0)->reason;
+
+				for (i = 0; i < self->u.dict->n; i++)
+					self->u.dict->vals[i] = v_unknown(in->a, value_repr(in->a, self->u.dict->keys[i]), why);
+			}
 		}
 		return v_none(in->a);
 	case BI_M_DICT_POP:
@@ -310,8 +401,11 @@ static value_t *call_str_method(struct frame *f, value_t *fn, value_t **args, si
 			return r;
 		}
 		return unknown_at(f, site, "replace() with values not known");
-	case BI_M_STR_FORMAT:
-		return unknown_at(f, site, "string formatting is not followed");
+	case BI_M_STR_FORMAT: {
+		value_t *r = self->k == VK_STR && !kw_unk(kw, 1) ? str_format(in, self, args, nargs, kw) : NULL;
+
+		return r ? r : unknown_at(f, site, "string formatting is not followed");
+	}
 	default:
 		break;
 	}

@@ -258,6 +258,9 @@ value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t n
 
 			if (i < nargs)
 				v = args[i];
+			else if (kw_unk(kw, 1))
+				v = v_unknown(in->a, fields->keys[i]->k == VK_STR ? fields->keys[i]->u.str.s : NULL,
+				              kw_unk(kw, 1)->reason);
 			if (kw) {
 				value_t *kv = vdict_get(kw, fields->keys[i]);
 
@@ -288,7 +291,8 @@ value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t n
 		}
 		if (kw)
 			for (i = 0; i < kw->n; i++)
-				vdict_set(in->a, m->args, kw->keys[i], kw->vals[i]);
+				if (!kw_is_marker(kw->keys[i]))
+					vdict_set(in->a, m->args, kw->keys[i], kw->vals[i]);
 		(void)call_function(f, init->u.fn, self, args, nargs, kw, M_JOB, NULL, site);
 	} else if (class_ext_base(c) && m->mod == VM_REPO) {
 		/* the constructor is a third-party one: its submodules are not seen */
@@ -323,5 +327,7 @@ void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v)
 		vdict_sets(in->a, obj->u.cls->ns, name, v);
 	} else if (obj->k == VK_NS) {
 		vdict_sets(in->a, obj->u.ns->dict, name, v);
+	} else if (obj->k == VK_DICT) {   /* an attribute-style config dict (stdlib.c) */
+		vdict_sets(in->a, obj->u.dict, name, v);
 	}
 }

@@ -7,6 +7,8 @@
  */
 #include "config.h"
 
+#include <ctype.h>
+
 #include "internal.h"
 
 /* ------------------------------------------------------------------ calls */
@@ -33,8 +35,33 @@ static struct vinst *deepcopy_inst(struct interp *in, struct vinst *m, int depth
 
 value_t *deepcopy_value(struct interp *in, value_t *v, int depth)
 {
+	value_t *r;
+	size_t i;
+
 	if (v->k == VK_INST && v->u.inst->mod != VM_NONE)
 		return mk_inst_value(in, deepcopy_inst(in, v->u.inst, depth));
+	if (depth > 64)
+		return v;
+	/* dicts and lists are copied: the copy is written to, not the original
+	 * (configs built from a template row: copy = deepcopy(c); copy[k] = ...) */
+	if (v->k == VK_DICT) {
+		r = v_copy(in->a, v);
+		r->u.dict = vdict_new(in->a);
+		for (i = 0; i < v->u.dict->n; i++)
+			vdict_set(in->a, r->u.dict, v->u.dict->keys[i], deepcopy_value(in, v->u.dict->vals[i], depth + 1));
+		return r;
+	}
+	if (v->k == VK_LIST || v->k == VK_TUPLE) {
+		r = seq_from(in, v->k, v->u.seq);
+		r->u.seq->unk_expr = v->u.seq->unk_expr;
+		r->u.seq->unk_reason = v->u.seq->unk_reason;
+		r->u.seq->len_expr = v->u.seq->len_expr;
+		r->u.seq->len_src = v->u.seq->len_src;
+		r->u.seq->len_via = v->u.seq->len_via;
+		for (i = 0; i < r->u.seq->n; i++)
+			r->u.seq->items[i] = deepcopy_value(in, r->u.seq->items[i], depth + 1);
+		return r;
+	}
 	return v;
 }
 
@@ -64,6 +91,51 @@ value_t *math_call(struct frame *f, const char *name, value_t **args, size_t nar
 	return unknown_at(f, site, "a math function of a value that is not known");
 }
 
+/* Whether text is an expression of names (gpt2, gpt-micro, a.b, 3.5-mini):
+ * operands (dotted names, numbers) joined by + - * / %, with at least one
+ * name and no keyword -- Python parses it, and literal_eval refuses it with
+ * ValueError.  0 when not sure (a SyntaxError, or something else). */
+static int names_expr(const char *s)
+{
+	static const char *const kw[] = { "False", "None", "True", "and", "as", "assert", "async", "await",
+	                                  "break", "class", "continue", "def", "del", "elif", "else", "except",
+	                                  "finally", "for", "from", "global", "if", "import", "in", "is",
+	                                  "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try",
+	                                  "while", "with", "yield", NULL };
+	int names = 0;
+
+	while (*s) {
+		if (isalpha((unsigned char)*s) || *s == '_') {
+			do {
+				const char *b = s;
+				size_t k;
+
+				while (isalnum((unsigned char)*s) || *s == '_')
+					s++;
+				for (k = 0; kw[k]; k++)
+					if (strlen(kw[k]) == (size_t)(s - b) && !strncmp(b, kw[k], (size_t)(s - b)))
+						return 0;
+			} while (*s == '.' && (isalpha((unsigned char)s[1]) || s[1] == '_') && s++);
+			names++;
+		} else if (isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]))) {
+			char *end;
+
+			(void)strtod(s, &end);
+			s = end;
+			if (isalnum((unsigned char)*s) || *s == '_' || *s == '.')
+				return 0;
+		} else {
+			return 0;
+		}
+		if (!*s)
+			break;
+		if (!strchr("+-*/%", *s) || !s[1])
+			return 0;
+		s++;
+	}
+	return names > 0;
+}
+
 value_t *literal_eval(struct frame *f, const char *text, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
@@ -84,6 +156,11 @@ value_t *literal_eval(struct frame *f, const char *text, const struct ast_hdr *s
 		return v_float(in->a, d);
 	if (n >= 2 && (text[0] == '\'' || text[0] == '"') && text[n - 1] == text[0])
 		return v_strn(in->a, text + 1, n - 2);
+	/* names (gpt2, cpu, gpt-micro, a.b) are no literal: Python raises ValueError */
+	if (names_expr(text)) {
+		in->exc_pending = "ValueError";
+		return unknown_at(f, site, "literal_eval() of a name raises ValueError");
+	}
 	return unknown_at(f, site, "literal_eval() of text ecg does not evaluate");
 }
 
@@ -194,11 +271,37 @@ value_t *stdlib_attr(struct interp *in, const char *mod, const char *name)
  * os.path's string functions, json/toml/yaml loads (load_config),
  * copy.deepcopy, math.*, OrderedDict.  NULL when d is not one of them or
  * its arguments do not fit: call_ext() goes on with its other rules. */
+/* Configuration objects that are dicts read by attribute: a dict value
+ * (attr.c reads cfg.x as cfg["x"], set_attr writes it). */
+static const char *const attr_dicts[] = {
+	"ml_collections.ConfigDict", "ml_collections.config_dict.ConfigDict",
+	"ml_collections.config_dict.config_dict.ConfigDict", "easydict.EasyDict", "addict.Dict",
+	"types.SimpleNamespace", "munch.Munch", "box.Box", "omegaconf.OmegaConf.create", NULL
+};
+
 value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                      const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	size_t i;
+
+	for (i = 0; attr_dicts[i]; i++)
+		if (!strcmp(d, attr_dicts[i]))
+			break;
+	if (attr_dicts[i]) {
+		value_t *r = v_dict(in->a);
+
+		if (nargs == 1 && args[0]->k == VK_UNKNOWN)
+			return args[0];
+		if (nargs > 1 || (nargs == 1 && args[0]->k != VK_DICT && args[0]->k != VK_NONE) || kw_unk(kw, 1))
+			return unknown_at(f, site, afmt(in, "a %s made from values not known", d));
+		for (i = 0; nargs == 1 && args[0]->k == VK_DICT && i < args[0]->u.dict->n; i++)
+			vdict_set(in->a, r->u.dict, args[0]->u.dict->keys[i],
+			          deepcopy_value(in, args[0]->u.dict->vals[i], 1));
+		for (i = 0; kw && i < kw->n; i++)
+			vdict_set(in->a, r->u.dict, kw->keys[i], kw->vals[i]);
+		return r;
+	}
 
 	/* itertools.repeat(x, n) with n known: n times x */
 	if (!strcmp(d, "itertools.repeat") && nargs == 2 && args[1]->k == VK_INT && args[1]->u.i >= 0 &&
