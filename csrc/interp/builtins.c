@@ -843,6 +843,8 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 	case BI_CLASSMETHOD:
 	case BI_PROPERTY:
 	case BI_GLOBALS:
+	case BI_TYPE:
+	case BI_VARS:
 		return builtin_object(f, fn, args, nargs, kw, site);
 	default:
 		break;
