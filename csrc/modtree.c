@@ -672,6 +672,15 @@ static long long mt_params(struct mt *t, const struct vinst *m, int depth)
 	return sum;
 }
 
+long long modtree_params(struct interp *in, const struct vinst *m)
+{
+	struct mt t;
+
+	memset(&t, 0, sizeof t);
+	t.in = in;
+	return mt_params(&t, m, 0);
+}
+
 static void mt_json(struct mt *t, struct mnode *n, cJSON *out)
 {
 	cJSON *e = cJSON_CreateObject();
