@@ -58,9 +58,24 @@ static int ends_with(const char *s, const char *suf)
 	return n >= k && !strcmp(s + n - k, suf);
 }
 
+/* Only repo modules in m's tree (no torch.nn layer or container, whose
+ * contents may come from where ecg does not see). */
+static int repo_only(const struct vinst *m, int depth)
+{
+	size_t i;
+
+	if (m->mod != VM_REPO || depth > 64)
+		return 0;
+	for (i = 0; i < m->nchildren; i++)
+		if (!repo_only(m->children[i].inst, depth + 1))
+			return 0;
+	return 1;
+}
+
 /* A loss module: its class says so (`SetCriterion`, `PerceptualLoss`, a
- * subclass of a torch.nn loss), or it has no parameters at all (nothing
- * the job could train or load: a loss or a metric, not a model). */
+ * subclass of a torch.nn loss), or it is made of repo modules only and
+ * has no parameters (nothing the job could train or load: a loss or a
+ * metric, not a model). */
 static int is_loss_module(struct interp *in, const struct vinst *m)
 {
 	const char *cn = interp_class_name(m);
@@ -69,7 +84,7 @@ static int is_loss_module(struct interp *in, const struct vinst *m)
 		return 1;
 	if (m->cls && m->cls->ext_base && strstr(m->cls->ext_base, "Loss"))
 		return 1;
-	return modtree_params(in, m) == 0;
+	return repo_only(m, 0) && modtree_params(in, m) == 0;
 }
 
 /* Keep the models of the job: a module that another chosen model holds
