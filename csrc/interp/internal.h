@@ -204,6 +204,8 @@ const char *adot(struct interp *in, const char *a, const char *b);
 const char *aanchor(struct interp *in, const char *path, const char *qualname, int line);
 struct amemo *amemo_slot(struct amemo **tab, const void *file, const void *key, int line);
 const char *anchor_at(struct frame *f, const struct ast_hdr *node);
+int site_line(const struct ast_hdr *node);
+int func_first_line(const struct ast_hdr *def);
 const char *afmt_memo(struct interp *in, const char *fmt, const char *a, const char *b);
 const char *text_of(struct frame *f, const struct ast_hdr *node);
 
