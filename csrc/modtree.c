@@ -29,6 +29,8 @@ struct mnode {
 	const char *opname;           /* ops a layer expands into (catalogue) */
 	long long site_calls;         /* such an op: calls of the layer from its line */
 	int emitted;
+	int hidden;                   /* stands for modules not listed (see subtree_reason) */
+	const char *subtree_reason;   /* its children are not listed: why */
 };
 
 struct mt {
@@ -118,6 +120,36 @@ static void mt_ids(struct mt *t, struct vinst *m, const char *id, struct mnode *
 	n = mt_node(t, id, parent_node ? kind_of(m) : "model", parent_node);
 	n->inst = m;
 	m->mt = n;
+	if (m->mod == VM_CONTAINER && vdict_gets(m->attrs, "__ecg_len_unknown__") && m->nchildren > 1) {
+		/* built in a loop whose trip count is not known, with children
+		 * of different classes (Linear, GELU, Linear, ...): one `*`
+		 * entry would give them all the first one's class, and their
+		 * pattern has no id; they are not listed, and the entry says why */
+		const char *c0 = interp_class_name(m->children[0].inst);
+		const value_t *why = vdict_gets(m->attrs, "__ecg_len_unknown__");
+
+		for (i = 1; i < m->nchildren; i++)
+			if (strcmp(interp_class_name(m->children[i].inst), c0))
+				break;
+		if (i < m->nchildren) {
+			struct mnode *h = mt_node(t, NULL, "module", n);
+
+			h->hidden = 1;
+			n->subtree_reason = mt_fmt(t, "its children (%s, %s, ...) are built in a loop whose trip count is not known (%s): how many there are and in which order is not known, so they are not listed",
+			                           c0, interp_class_name(m->children[i].inst),
+			                           why && why->k == VK_UNKNOWN && why->reason ? why->reason : "no reason given");
+			for (i = 0; i < m->nchildren; i++) {
+				struct vinst *c2 = m->children[i].inst;
+
+				if (c2->seen)
+					continue;
+				c2->seen = 1;
+				c2->parent = m;
+				c2->mt = h;
+			}
+			return;
+		}
+	}
 	if (m->mod == VM_CONTAINER) {
 		size_t *starts, ng = interp_container_groups(t->in, m, &starts), g;
 
@@ -232,6 +264,8 @@ static void mt_module_call_(struct mt *t, struct mnode *cur, const struct fev *e
 
 static void mt_module_call(struct mt *t, struct mnode *cur, const struct fev *e)
 {
+	if (e->inst && e->inst->mt && ((struct mnode *)e->inst->mt)->hidden)
+		return;    /* a module not listed: its calls and ops neither */
 	mt_module_call_(t, cur, e);
 	if (e->inst && e->inst->mod == VM_LAYER && e->inst->mt)
 		mt_layer_ops(t, e->inst->mt, e);
@@ -654,6 +688,10 @@ static long long mt_params(struct mt *t, const struct vinst *m, int depth)
 		}
 		break;
 	case VM_CONTAINER:
+		/* built in a loop whose trip count is not known: the children
+		 * seen are not all of them */
+		if (vdict_gets(m->attrs, "__ecg_len_unknown__"))
+			return -1;
 		break;
 	default:
 		return -1;
@@ -824,6 +862,15 @@ tail:
 	}
 	if (m)
 		cJSON_AddBoolToObject(e, "external", m->mod != VM_REPO);
+	if (m && m->mod == VM_EXTERNAL && !n->subtree_reason)
+		n->subtree_reason = mt_fmt(t, "%s is defined in an installed library, which ecg does not read: its submodules and ops are not listed",
+		                           interp_class_name(m));
+	if (n->subtree_reason) {
+		cJSON *st = cJSON_AddObjectToObject(e, "subtree");
+
+		cJSON_AddBoolToObject(st, "listed", 0);
+		cJSON_AddStringToObject(st, "reason", n->subtree_reason);
+	}
 	cJSON_AddItemToArray(out, e);
 	for (i = 0; i < n->nkids; i++)
 		mt_json(t, n->kids[i], out);
@@ -885,7 +932,7 @@ void modtree_emit(struct interp *in, const struct mt_model *models, size_t n, cJ
 		for (i = 0; i < t.nall; i++) {
 			struct mnode *x = t.all[i];
 
-			if (x->parent && !x->order)
+			if (x->parent && !x->order && !x->hidden)
 				mt_adopt(&t, x->parent, x);
 		}
 		mt_json(&t, root, modules);

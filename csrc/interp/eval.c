@@ -316,6 +316,7 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 {
 	struct interp *in = f->in;
 	struct vseq *s = ast_arena_alloc(in->a, sizeof *s);
+	const char *unk_kw = NULL, *unk_seq = NULL;
 	unsigned i;
 
 	*kw = NULL;
@@ -338,9 +339,11 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 				for (k = 0; k < sv->u.seq->n; k++)
 					vseq_push(in->a, s, sv->u.seq->items[k]);
 				*unk_star = 1;
+				unk_seq = text_of(f, a);
 				vseq_push(in->a, s, v_unknown(in->a, sv->u.seq->unk_expr, sv->u.seq->unk_reason));
 			} else {
 				*unk_star = 1;
+				unk_seq = text_of(f, a);
 				vseq_push(in->a, s, v_unknown(in->a, text_of(f, a), "*args whose items are not known"));
 			}
 		} else {
@@ -368,10 +371,13 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 				vdict_set(in->a, *kw, v->u.inst->attrs->keys[j], v->u.inst->attrs->vals[j]);
 		} else {
 			*unk_star = 1;
+			unk_kw = text_of(f, k->value);
 		}
 	}
 	*args = s->items;
 	*nargs = s->n;
+	f->unk_kw = unk_kw;   /* for the callee; eval_call clears them */
+	f->unk_star = unk_seq;
 }
 
 static value_t *eval_call(struct frame *f, const struct ast_Call *c)
@@ -382,8 +388,13 @@ static value_t *eval_call(struct frame *f, const struct ast_Call *c)
 	struct vdict *kw;
 	int unk;
 
+	value_t *r;
+
 	eval_args(f, c, &args, &nargs, &kw, &unk);
-	return call(f, fn, args, nargs, kw, &c->h);
+	r = call(f, fn, args, nargs, kw, &c->h);
+	f->unk_kw = NULL;
+	f->unk_star = NULL;
+	return r;
 }
 
 static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)

@@ -115,6 +115,9 @@ struct frame {
 	const struct jctx *jc;         /* loops, guards and contexts around the code running */
 	int in_backward;               /* an autograd.Function's backward */
 	unsigned loop_serial;          /* forward: the loop read once that is running (0: none) */
+	const char *unk_kw;            /* the call being made passes `**expr` whose keys are not
+	                                  known (its text), or NULL; set by eval_call for the callee */
+	const char *unk_star;          /* likewise for `*expr` of a sequence whose length is not known */
 };
 
 struct strset {

@@ -251,19 +251,22 @@ value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t n
 	m->args = vdict_new(in->a);
 	if (c->is_dataclass) {
 		struct vdict *fields = vdict_new(in->a);
+		const char *unk_kw = f->unk_kw;   /* Cfg(**d) with d's keys not known */
 
+		f->unk_kw = NULL;
 		dataclass_fields(in, c, fields, f);
 		for (i = 0; i < fields->n; i++) {
 			value_t *v = fields->vals[i];
+			value_t *kv = kw ? vdict_get(kw, fields->keys[i]) : NULL;
 
 			if (i < nargs)
 				v = args[i];
-			if (kw) {
-				value_t *kv = vdict_get(kw, fields->keys[i]);
-
-				if (kv)
-					v = kv;
-			}
+			if (kv)
+				v = kv;
+			else if (i >= nargs && unk_kw && fields->keys[i]->k == VK_STR)
+				/* the default may be overridden by a key of d */
+				v = v_unknown(in->a, afmt(in, "%s.%s", unk_kw, fields->keys[i]->u.str.s),
+				              afmt(in, "may be set by **%s, whose keys are not known", unk_kw));
 			vdict_set(in->a, m->attrs, fields->keys[i], v);
 		}
 		init = class_lookup(c, "__post_init__", &owner);

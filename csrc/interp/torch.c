@@ -153,6 +153,13 @@ struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **ar
 						unk_expr = a->u.seq->unk_expr;
 						unk_reason = a->u.seq->unk_reason;
 					}
+				} else if (a->k == VK_UNKNOWN && f->unk_star && i + 1 == nargs) {
+					/* Sequential(*layers), layers of a length not
+					 * known (appended to in a loop whose trip count
+					 * is not known): the items seen stand for all */
+					unk = 1;
+					unk_expr = a->expr ? a->expr : f->unk_star;
+					unk_reason = a->reason;
 				} else if (a->k == VK_UNKNOWN && nargs > 1 && !strcmp(dotted, "torch.nn.Sequential")) {
 					/* Sequential(conv, <unknown>, ...): one element not
 					 * known; it keeps its index, the others are not
@@ -220,7 +227,7 @@ int ext_is_module_class(const char *d)
 		"torchvision.ops.", "torchvision.models.", "timm.", "einops.layers.", "torch_geometric.nn.",
 		"flash_attn.", "apex.normalization.", "apex.", "transformer_engine.", "xformers.", "mamba_ssm.",
 		"torchaudio.models.", "transformers.", "diffusers.models.", "open_clip.", "peft.",
-		"torchvision.transforms.v2.", NULL
+		"torchvision.transforms.v2.", "fairscale.nn.", NULL
 	};
 	static const char *const not_modules[] = { "Config", "Tokenizer", "TokenizerFast", "Processor", "Output",
 	                                           "Scheduler", "Pipeline", "Args", "Arguments", NULL };
