@@ -862,6 +862,14 @@ tail:
 	}
 	if (m)
 		cJSON_AddBoolToObject(e, "external", m->mod != VM_REPO);
+	if (m && m->mod == VM_EXTERNAL && vdict_gets(m->attrs, "__ecg_factory__")) {
+		/* built by a library's factory function: its name, and the
+		 * class only when the factory's name pins it */
+		const value_t *fa = vdict_gets(m->attrs, "__ecg_factory__");
+
+		if (fa->k == VK_STR)
+			cJSON_AddStringToObject(e, "factory", fa->u.str.s);
+	}
 	if (m && m->mod == VM_EXTERNAL && !n->subtree_reason)
 		n->subtree_reason = mt_fmt(t, "%s is defined in an installed library, which ecg does not read: its submodules and ops are not listed",
 		                           interp_class_name(m));
