@@ -1152,9 +1152,10 @@ FORWARD_FILES = {
                  "def make():\n    class Local(Own):\n        pass\n    return Local\n"),
 }
 FORWARD_CASES = [
-    ("pkg/base.py:Base", "pkg/base.py:Base.forward:10"),
-    ("model.py:Child", "pkg/base.py:Base.forward:10"),
-    ("model.py:Other", "pkg/base.py:Base.forward:10"),
+    # a decorated forward: co_firstlineno, the decorator's line (9)
+    ("pkg/base.py:Base", "pkg/base.py:Base.forward:9"),
+    ("model.py:Child", "pkg/base.py:Base.forward:9"),
+    ("model.py:Other", "pkg/base.py:Base.forward:9"),
     ("model.py:Own", "model.py:Own.forward:15"),
     ("model.py:Seq", None),
     ("model.py:Assigned", None),
