@@ -9,6 +9,12 @@
 # - the same loop appending one class: `net.*` with repeat.count null;
 # - a dataclass built with **d whose keys are not known: its defaults are
 #   not taken as the values (the loop bound is not the default 8);
+# - a ModuleList of unknown length whose children (one class) differ
+#   inside: `stages.*` with the class, its subtree not listed (the first
+#   child's tree is not everyone's);
+# - a module called on one path of an undecided condition while its parts
+#   are called directly on the other (`out[0](x); out[1:](h)` vs
+#   `out(x)`): its count is null, not 1;
 # - library modules (fairscale's ColumnParallelLinear, a torchvision
 #   factory): listed at their path with their class, `subtree` saying that
 #   their inside is not read; a torchvision factory names the class it
@@ -32,6 +38,33 @@ from fairscale.nn.model_parallel.layers import ColumnParallelLinear
 class Args:
     dim: int = 16
     n_layers: int = 8
+    scale_shift: bool = False
+
+
+class Stage(nn.Module):
+    def __init__(self, dim, attn):
+        super().__init__()
+        self.ff = nn.Linear(dim, dim)
+        if attn:
+            self.attn = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        return self.ff(x)
+
+
+class Res(nn.Module):
+    def __init__(self, dim, scale_shift):
+        super().__init__()
+        self.scale_shift = scale_shift
+        self.out = nn.Sequential(nn.LayerNorm(dim), nn.Linear(dim, dim))
+
+    def forward(self, x):
+        if self.scale_shift:
+            h = self.out[0](x) * 2
+            h = self.out[1:](h)
+        else:
+            h = self.out(x)
+        return h
 
 
 class Net(nn.Module):
@@ -48,9 +81,16 @@ class Net(nn.Module):
         self.same = nn.Sequential(*same)
         self.proj = ColumnParallelLinear(args.dim, args.dim, bias=False)
         self.backbone = torchvision.models.resnet18()
+        self.stages = nn.ModuleList([Stage(args.dim, False)])
+        for _ in range(args.n_layers):
+            self.stages.append(Stage(args.dim, True))
+        self.res = Res(args.dim, args.scale_shift)
 
     def forward(self, x):
-        return self.proj(self.same(self.mixed(x)))
+        h = self.proj(self.same(self.mixed(x)))
+        for stage in self.stages:
+            h = stage(h)
+        return self.res(h)
 
 
 params = json.load(open(sys.argv[1]))
@@ -79,6 +119,12 @@ is "$(ent proj "m['external'], m.get('subtree', {}).get('listed')")" \
 is "$(ent backbone "m.get('factory'), m.get('subtree', {}).get('listed')")" \
 	"[('backbone', 'torchvision.models.ResNet', 'torchvision.models.resnet18', False)]" \
 	"torchvision.models.resnet18(): class ResNet, the factory kept"
+is "$(ent stages "m.get('subtree', {}).get('listed')")" "[('stages', 'torch.nn.ModuleList', None), ('stages.*', 'Stage', False)]" \
+	"Stage children that differ inside, in a loop of unknown trip count: stages.* (Stage), its subtree not listed"
+is "$(ent res.out "m.get('total_repeat')")" "[('res.out', 'torch.nn.Sequential', None), ('res.out.0', 'torch.nn.LayerNorm', None), ('res.out.1', 'torch.nn.Linear', None)]" \
+	"out(x) on one path of an undecided condition, out[0] and out[1:] on the other: no total_repeat stated"
+json "$G" "[m for m in d['modules'] if m['id'] == 'res.out'][0]['repeat']['reason']" | grep -q 'self.scale_shift'
+ok $? "  its reason names the condition"
 "$TEST_PYTHON" "$top_srcdir/tests/schema_check.py" "$top_srcdir/schemas" "$T/o" >"$T/schema.out" 2>&1
 ok $? "the records are valid (schema_check.py)"
 
