@@ -31,6 +31,92 @@ static int model_taken(const struct mt_model *models, size_t n, const struct vin
 	return 0;
 }
 
+/* Does named_modules() of `outer` list `inner` (outer itself excluded)?
+ * *budget bounds the walk (modules shared along many paths). */
+static int inst_holds(const struct vinst *outer, const struct vinst *inner, int depth, size_t *budget)
+{
+	size_t i;
+
+	if (depth > 64)
+		return 0;
+	for (i = 0; i < outer->nchildren; i++) {
+		const struct vinst *c = outer->children[i].inst;
+
+		if (!*budget)
+			return 0;
+		(*budget)--;
+		if (c == inner || inst_holds(c, inner, depth + 1, budget))
+			return 1;
+	}
+	return 0;
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+	size_t n = strlen(s), k = strlen(suf);
+
+	return n >= k && !strcmp(s + n - k, suf);
+}
+
+/* Only repo modules in m's tree (no torch.nn layer or container, whose
+ * contents may come from where ecg does not see). */
+static int repo_only(const struct vinst *m, int depth)
+{
+	size_t i;
+
+	if (m->mod != VM_REPO || depth > 64)
+		return 0;
+	for (i = 0; i < m->nchildren; i++)
+		if (!repo_only(m->children[i].inst, depth + 1))
+			return 0;
+	return 1;
+}
+
+/* A loss module: its class says so (`SetCriterion`, `PerceptualLoss`, a
+ * subclass of a torch.nn loss), or it is made of repo modules only and
+ * has no parameters (nothing the job could train or load: a loss or a
+ * metric, not a model). */
+static int is_loss_module(struct interp *in, const struct vinst *m)
+{
+	const char *cn = interp_class_name(m);
+
+	if (ends_with(cn, "Loss") || ends_with(cn, "Criterion") || ends_with(cn, "criterion"))
+		return 1;
+	if (m->cls && m->cls->ext_base && strstr(m->cls->ext_base, "Loss"))
+		return 1;
+	return repo_only(m, 0) && modtree_params(in, m) == 0;
+}
+
+/* Keep the models of the job: a module that another chosen model holds
+ * (the step calls a wrapper -- a task object holding the model and its
+ * loss -- and the model is also called on its own elsewhere) is inside
+ * that model's tree, not a model of its own; a loss module called next to
+ * a model is not a model.  Returns the new count. */
+static size_t prune_models(struct interp *in, struct mt_model *models, size_t n)
+{
+	size_t i, k, keep = 0, nonloss = 0;
+	char *drop = xcalloc(n + 1, 1);
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < n && !drop[i]; k++) {
+			size_t budget = 1u << 16;
+
+			if (k != i && !drop[k] && inst_holds(models[k].root, models[i].root, 0, &budget))
+				drop[i] = 1;
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (!drop[i] && !is_loss_module(in, models[i].root))
+			nonloss++;
+	for (i = 0; i < n; i++) {
+		if (drop[i] || (nonloss && is_loss_module(in, models[i].root)))
+			continue;
+		models[keep++] = models[i];
+	}
+	free(drop);
+	return keep;
+}
+
 int analyse_job(struct prog *prog, const char *entry, const char *func, const struct analyse_opts *o,
                 const struct catalog *cat, cJSON *modules, cJSON *unres, cJSON *config,
                 struct job_info *job, cJSON *sched_parts)
@@ -90,6 +176,7 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 		models[nmodels].call = &roots[i];
 		nmodels++;
 	}
+	nmodels = prune_models(in, models, nmodels);
 	if (nmodels == 0) {
 		/* no call of a model seen (handed to a framework's trainer, or
 		 * called where ecg cannot follow): the module instances the job

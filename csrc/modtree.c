@@ -29,6 +29,8 @@ struct mnode {
 	const char *opname;           /* ops a layer expands into (catalogue) */
 	long long site_calls;         /* such an op: calls of the layer from its line */
 	int emitted;
+	int hidden;                   /* stands for modules not listed (see subtree_reason) */
+	const char *subtree_reason;   /* its children are not listed: why */
 };
 
 struct mt {
@@ -105,6 +107,38 @@ static const char *child_id(struct mt *t, const struct mnode *parent, const char
 	return mt_fmt(t, "%s.%s", parent->id, name);
 }
 
+/* Do x and y have the same tree: classes and child names, recursively
+ * (their arguments may differ)? */
+static int same_tree(const struct vinst *x, const struct vinst *y, int depth)
+{
+	size_t i;
+
+	if (x == y)
+		return 1;
+	if (depth > 64 || strcmp(interp_class_name(x), interp_class_name(y)) || x->nchildren != y->nchildren)
+		return 0;
+	for (i = 0; i < x->nchildren; i++)
+		if (strcmp(x->children[i].name, y->children[i].name) ||
+		    !same_tree(x->children[i].inst, y->children[i].inst, depth + 1))
+			return 0;
+	return 1;
+}
+
+/* m and everything under it are not listed: they stand on the hidden
+ * node h (their calls and ops are not read into the tree). */
+static void mt_hide(struct vinst *m, struct vinst *parent, struct mnode *h)
+{
+	size_t i;
+
+	if (m->seen)
+		return;
+	m->seen = 1;
+	m->parent = parent;
+	m->mt = h;
+	for (i = 0; i < m->nchildren; i++)
+		mt_hide(m->children[i].inst, m, h);
+}
+
 /* Give every module its id and a node, in named_modules() order. */
 static void mt_ids(struct mt *t, struct vinst *m, const char *id, struct mnode *parent_node)
 {
@@ -118,6 +152,66 @@ static void mt_ids(struct mt *t, struct vinst *m, const char *id, struct mnode *
 	n = mt_node(t, id, parent_node ? kind_of(m) : "model", parent_node);
 	n->inst = m;
 	m->mt = n;
+	if (m->mod == VM_CONTAINER && vdict_gets(m->attrs, "__ecg_len_unknown__") && m->nchildren > 1) {
+		/* built in a loop whose trip count is not known: one `*` entry
+		 * stands for the children, which is only true when they all
+		 * have the first one's tree */
+		const char *c0 = interp_class_name(m->children[0].inst);
+		const value_t *why = vdict_gets(m->attrs, "__ecg_len_unknown__");
+		const char *wr = why && why->k == VK_UNKNOWN && why->reason ? why->reason : "its length is not known";
+		int same_class = 1, same = 1;
+
+		for (i = 1; i < m->nchildren; i++) {
+			if (strcmp(interp_class_name(m->children[i].inst), c0))
+				same_class = 0;
+			if (!same_tree(m->children[0].inst, m->children[i].inst, 0))
+				same = 0;
+		}
+		if (!same) {
+			struct mnode *h = mt_node(t, NULL, "module", n);
+
+			h->hidden = 1;
+			if (!same_class) {
+				/* Linear, GELU, Linear, ...: their pattern has no id */
+				n->subtree_reason = mt_fmt(t, "its children (%s, %s, ...) are built in a loop whose trip count is not known (%s): how many there are and in which order is not known, so they are not listed",
+				                           c0, interp_class_name(m->children[i - 1].inst), wr);
+				for (i = 0; i < m->nchildren; i++)
+					mt_hide(m->children[i].inst, m, h);
+				return;
+			}
+			/* every child is a c0, their insides differ: `*` with
+			 * the class, and nothing below it */
+			{
+				struct vinst *rep = m->children[0].inst;
+				struct mnode *rn;
+
+				rep->seen = 1;
+				rep->parent = m;
+				rep->id = child_id(t, n, "*");
+				rn = mt_node(t, rep->id, kind_of(rep), n);
+				rn->inst = rep;
+				rep->mt = rn;
+				rn->subtree_reason = mt_fmt(t, "the %s children are built in a loop whose trip count is not known (%s) and differ inside: no one subtree stands for them all, so it is not listed",
+				                            c0, wr);
+				for (i = 0; i < rep->nchildren; i++)
+					mt_hide(rep->children[i].inst, rep, h);
+				for (i = 1; i < m->nchildren; i++) {
+					struct vinst *c2 = m->children[i].inst;
+					size_t k;
+
+					if (c2->seen)
+						continue;
+					c2->seen = 1;
+					c2->parent = m;
+					c2->id = rep->id;
+					c2->mt = rn;
+					for (k = 0; k < c2->nchildren; k++)
+						mt_hide(c2->children[k].inst, c2, h);
+				}
+			}
+			return;
+		}
+	}
 	if (m->mod == VM_CONTAINER) {
 		size_t *starts, ng = interp_container_groups(t->in, m, &starts), g;
 
@@ -232,6 +326,8 @@ static void mt_module_call_(struct mt *t, struct mnode *cur, const struct fev *e
 
 static void mt_module_call(struct mt *t, struct mnode *cur, const struct fev *e)
 {
+	if (e->inst && e->inst->mt && ((struct mnode *)e->inst->mt)->hidden)
+		return;    /* a module not listed: its calls and ops neither */
 	mt_module_call_(t, cur, e);
 	if (e->inst && e->inst->mod == VM_LAYER && e->inst->mt)
 		mt_layer_ops(t, e->inst->mt, e);
@@ -277,6 +373,8 @@ static void mt_module_call_(struct mt *t, struct mnode *cur, const struct fev *e
 			if (!mn->repeat_reason)
 				mn->repeat_reason = mt_fmt(t, "called on more than one path of `%s`, which is not decided here",
 				                           e->cond ? e->cond : mn->ev->cond);
+			if (!mn->repeat_expr)
+				mn->repeat_expr = e->cond ? e->cond : mn->ev->cond;
 		}
 		mn->count = mt_add_counts(mn->count, e->repeat);
 		if (e->repeat != 1 && e->repeat_expr && !mn->repeat_expr)
@@ -311,6 +409,63 @@ static struct mnode *mt_same_site(struct mnode *cur, const struct fev *e)
 			return k;
 	}
 	return NULL;
+}
+
+/* The condition without a leading `not (...)`: both paths' text. */
+static size_t cond_base(const char *c, const char **base)
+{
+	size_t n = strlen(c);
+
+	if (!strncmp(c, "not (", 5) && n > 6 && c[n - 1] == ')') {
+		*base = c + 5;
+		return n - 6;
+	}
+	*base = c;
+	return n;
+}
+
+/* Is some module below n called under the other path of n's condition? */
+static int other_path_below(const struct mnode *n, const char *base, size_t blen, const char *cond, int depth)
+{
+	size_t i;
+
+	if (depth > 64)
+		return 0;
+	for (i = 0; i < n->nkids; i++) {
+		const struct mnode *k = n->kids[i];
+		const char *kb;
+
+		if (k->inst && k->ev && k->ev->cond && strcmp(k->ev->cond, cond) &&
+		    cond_base(k->ev->cond, &kb) == blen && !strncmp(kb, base, blen))
+			return 1;
+		if (other_path_below(k, base, blen, cond, depth + 1))
+			return 1;
+	}
+	return 0;
+}
+
+/* A module called on one path of a condition ecg cannot decide, whose
+ * parts are called directly on the other (`if c: out[0](h); out[1:](h)
+ * else: out(h)`): it runs once or not at all, which no count can say. */
+static void mt_split_paths(struct mt *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nall; i++) {
+		struct mnode *n = t->all[i];
+		const char *base;
+		size_t blen;
+
+		if (!n->inst || !n->parent || !n->ev || !n->ev->cond || n->ev->cond_taken >= 0 || n->count <= 0)
+			continue;
+		blen = cond_base(n->ev->cond, &base);
+		if (!other_path_below(n, base, blen, n->ev->cond, 0))
+			continue;
+		n->count = -1;
+		n->repeat_expr = n->ev->cond;
+		n->repeat_reason = mt_fmt(t, "called only when `%s`, which is not decided here; on the other path its parts are called without it",
+		                          n->ev->cond);
+	}
 }
 
 static void mt_walk(struct mt *t, struct mnode *cur, const struct fev *ev, size_t nev)
@@ -440,6 +595,7 @@ static int mt_total(const struct mnode *n, long long *out)
 
 	for (; n; n = n->parent) {
 		long long c = n->parent ? n->count : 1;
+
 
 		if (c < 0 || !n->counted) {
 			if (n->parent)
@@ -654,6 +810,10 @@ static long long mt_params(struct mt *t, const struct vinst *m, int depth)
 		}
 		break;
 	case VM_CONTAINER:
+		/* built in a loop whose trip count is not known: the children
+		 * seen are not all of them */
+		if (vdict_gets(m->attrs, "__ecg_len_unknown__"))
+			return -1;
 		break;
 	default:
 		return -1;
@@ -670,6 +830,15 @@ static long long mt_params(struct mt *t, const struct vinst *m, int depth)
 		sum += p;
 	}
 	return sum;
+}
+
+long long modtree_params(struct interp *in, const struct vinst *m)
+{
+	struct mt t;
+
+	memset(&t, 0, sizeof t);
+	t.in = in;
+	return mt_params(&t, m, 0);
 }
 
 static void mt_json(struct mt *t, struct mnode *n, cJSON *out)
@@ -815,6 +984,23 @@ tail:
 	}
 	if (m)
 		cJSON_AddBoolToObject(e, "external", m->mod != VM_REPO);
+	if (m && m->mod == VM_EXTERNAL && vdict_gets(m->attrs, "__ecg_factory__")) {
+		/* built by a library's factory function: its name, and the
+		 * class only when the factory's name pins it */
+		const value_t *fa = vdict_gets(m->attrs, "__ecg_factory__");
+
+		if (fa->k == VK_STR)
+			cJSON_AddStringToObject(e, "factory", fa->u.str.s);
+	}
+	if (m && m->mod == VM_EXTERNAL && !n->subtree_reason)
+		n->subtree_reason = mt_fmt(t, "%s is defined in an installed library, which ecg does not read: its submodules and ops are not listed",
+		                           interp_class_name(m));
+	if (n->subtree_reason) {
+		cJSON *st = cJSON_AddObjectToObject(e, "subtree");
+
+		cJSON_AddBoolToObject(st, "listed", 0);
+		cJSON_AddStringToObject(st, "reason", n->subtree_reason);
+	}
 	cJSON_AddItemToArray(out, e);
 	for (i = 0; i < n->nkids; i++)
 		mt_json(t, n->kids[i], out);
@@ -872,11 +1058,12 @@ void modtree_emit(struct interp *in, const struct mt_model *models, size_t n, cJ
 			call->kwargs = models[k].call->kwargs;
 			mt_layer_ops(&t, root, call);
 		}
+		mt_split_paths(&t);
 		/* modules never called: last, order null */
 		for (i = 0; i < t.nall; i++) {
 			struct mnode *x = t.all[i];
 
-			if (x->parent && !x->order)
+			if (x->parent && !x->order && !x->hidden)
 				mt_adopt(&t, x->parent, x);
 		}
 		mt_json(&t, root, modules);

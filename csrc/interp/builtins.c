@@ -63,7 +63,12 @@ value_t *iter_items(struct frame *f, value_t *it, struct vseq **out)
 		*out = s;
 		return NULL;
 	case VK_INST:
-		if (it->u.inst->mod == VM_CONTAINER) {
+		/* a container, or a repo subclass of nn.Sequential / ModuleList
+		 * (`for layer in self` in its forward) */
+		if (it->u.inst->mod == VM_CONTAINER ||
+		    (it->u.inst->mod == VM_REPO && it->u.inst->cls && class_ext_base(it->u.inst->cls) &&
+		     (!strcmp(class_ext_base(it->u.inst->cls), "torch.nn.Sequential") ||
+		      !strcmp(class_ext_base(it->u.inst->cls), "torch.nn.ModuleList")))) {
 			struct vinst *m = it->u.inst;
 			value_t *unk = vdict_gets(m->attrs, "__ecg_len_unknown__");
 

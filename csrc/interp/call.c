@@ -100,7 +100,7 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 				return call_function(f, fn->u.fn, NULL, args, nargs, kw, M_FWD, f->ev, site);
 			e->func = fn->u.fn->qualname;
 			e->func_anchor = aanchor(in, fn->u.fn->file->path, fn->u.fn->qualname,
-			                      fn->u.fn->def->line);
+			                      func_first_line(fn->u.fn->def));
 			sub = ast_arena_alloc(in->a, sizeof *sub);
 			{
 				size_t idx = (size_t)(e - f->ev->ev);
@@ -132,7 +132,7 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 			if (!e)
 				return call_function(f, vf, self, args, nargs, kw, M_FWD, f->ev, site);
 			e->func = vf->qualname;
-			e->func_anchor = aanchor(in, vf->file->path, vf->qualname, vf->def->line);
+			e->func_anchor = aanchor(in, vf->file->path, vf->qualname, func_first_line(vf->def));
 			idx = (size_t)(e - f->ev->ev);
 			r = call_function(f, vf, self, args, nargs, kw, M_FWD, sub, site);
 			e = &f->ev->ev[idx];

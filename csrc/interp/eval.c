@@ -318,6 +318,7 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 {
 	struct interp *in = f->in;
 	struct vseq *s = ast_arena_alloc(in->a, sizeof *s);
+	const char *unk_seq = NULL;
 	unsigned i;
 
 	value_t *star_marker = NULL;
@@ -342,9 +343,11 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 				for (k = 0; k < sv->u.seq->n; k++)
 					vseq_push(in->a, s, sv->u.seq->items[k]);
 				*unk_star = 1;
+				unk_seq = text_of(f, a);
 				vseq_push(in->a, s, v_unknown(in->a, sv->u.seq->unk_expr, sv->u.seq->unk_reason));
 			} else {
 				*unk_star = 1;
+				unk_seq = text_of(f, a);
 				vseq_push(in->a, s, v_unknown(in->a, text_of(f, a), "*args whose items are not known"));
 			}
 			if (*unk_star && !star_marker)
@@ -389,6 +392,8 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 	}
 	*args = s->items;
 	*nargs = s->n;
+	f->unk_kw = NULL;     /* **d of unknown keys travels as the KW_UNK_DSTAR marker */
+	f->unk_star = unk_seq;
 }
 
 static value_t *eval_call(struct frame *f, const struct ast_Call *c)
@@ -399,8 +404,13 @@ static value_t *eval_call(struct frame *f, const struct ast_Call *c)
 	struct vdict *kw;
 	int unk;
 
+	value_t *r;
+
 	eval_args(f, c, &args, &nargs, &kw, &unk);
-	return call(f, fn, args, nargs, kw, &c->h);
+	r = call(f, fn, args, nargs, kw, &c->h);
+	f->unk_kw = NULL;
+	f->unk_star = NULL;
+	return r;
 }
 
 static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)

@@ -245,6 +245,19 @@ value_t *sequential_forward(struct interp *in, struct vinst *m, value_t *x, stru
 		cf.mult.n = (long long)(hi - lo);
 		cf.mult.expr = hi - lo > 1 ? afmt(in, "%zu identical children", hi - lo) : NULL;
 		cf.mult.src = m->constructed_at;
+		{
+			/* built in a loop whose trip count is not known: the
+			 * children seen stand for all of them, how many is not
+			 * known */
+			const value_t *unk = vdict_gets(m->attrs, "__ecg_len_unknown__");
+
+			if (unk) {
+				cf.mult.n = -1;
+				cf.mult.expr = unk->expr ? unk->expr : cf.mult.expr;
+				cf.mult.reason = unk->k == VK_UNKNOWN && unk->reason ? unk->reason
+				                 : "the Sequential's length is not known";
+			}
+		}
 		e = emit(&cf, FEV_MODULE, NULL);
 		if (e) {
 			value_t **a1 = ast_arena_alloc(in->a, sizeof *a1);

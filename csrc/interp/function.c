@@ -264,7 +264,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 		 * one merge over a model's state dict took 680,000 steps) */
 		if (!cost->noted) {
 			cost->noted = 1;
-			note(in, aanchor(in, fn->file->path, fn->qualname, fn->def->line), "a costly function",
+			note(in, aanchor(in, fn->file->path, fn->qualname, func_first_line(fn->def)), "a costly function",
 			     afmt(in, "not followed again after %ld evaluation steps spent in it; its later results are unknown",
 			          (long)MAX_FN_STEPS));
 		}
@@ -303,7 +303,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	cf.locals = vdict_new(in->a);
 	cf.closure = fn->closure;
 	cf.qualname = fn->qualname;
-	cf.def_line = fn->def->line;
+	cf.def_line = func_first_line(fn->def);
 	cf.cls = fn->owner;
 	cf.mode = mode;
 	cf.ev = ev;
@@ -315,11 +315,11 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	cf.in_backward = f->in_backward;
 	cf.no_grad = f->no_grad + fn->no_grad;
 	if (fn->no_grad)
-		cf.jc = jc_push(f, JC_NO_GRAD, aanchor(in, fn->file->path, fn->qualname, fn->def->line),
+		cf.jc = jc_push(f, JC_NO_GRAD, aanchor(in, fn->file->path, fn->qualname, func_first_line(fn->def)),
 		                "@torch.no_grad()");
 	cf.handler = f->handler;
 	if (fn->no_grad && mode != M_FWD && !in->ev.no_grad)
-		in->ev.no_grad = aanchor(in, fn->file->path, fn->qualname, fn->def->line);
+		in->ev.no_grad = aanchor(in, fn->file->path, fn->qualname, func_first_line(fn->def));
 	if (self) {
 		all = xmalloc((nargs + 1) * sizeof *all);
 		all[0] = self;

@@ -116,6 +116,9 @@ struct frame {
 	const struct jctx *jc;         /* loops, guards and contexts around the code running */
 	int in_backward;               /* an autograd.Function's backward */
 	unsigned loop_serial;          /* forward: the loop read once that is running (0: none) */
+	const char *unk_kw;            /* the call being made passes `**expr` whose keys are not
+	                                  known (its text), or NULL; set by eval_call for the callee */
+	const char *unk_star;          /* likewise for `*expr` of a sequence whose length is not known */
 };
 
 struct strset {
@@ -211,6 +214,8 @@ const char *adot(struct interp *in, const char *a, const char *b);
 const char *aanchor(struct interp *in, const char *path, const char *qualname, int line);
 struct amemo *amemo_slot(struct amemo **tab, const void *file, const void *key, int line);
 const char *anchor_at(struct frame *f, const struct ast_hdr *node);
+int site_line(const struct ast_hdr *node);
+int func_first_line(const struct ast_hdr *def);
 const char *afmt_memo(struct interp *in, const char *fmt, const char *a, const char *b);
 const char *text_of(struct frame *f, const struct ast_hdr *node);
 

@@ -171,7 +171,7 @@ static int interp_run(struct interp *in, struct sfile *entry, const char *func)
 			return -1;
 		/* the job starts at the function: its definition is the anchor */
 		in->ev.main_guard = aanchor(in, fn->u.fn->file->path, fn->u.fn->qualname,
-		                         fn->u.fn->def->line);
+		                         func_first_line(fn->u.fn->def));
 		(void)call_function(&f, fn->u.fn, NULL, NULL, 0, NULL, M_JOB, NULL, NULL);
 	}
 	/* the server's start-up (lifespan, on_event("startup")), then the
@@ -278,7 +278,7 @@ const char *interp_forward_anchor(struct interp *in, struct vinst *m)
 	fwd = class_lookup(m->cls, "forward", &owner);
 	if (!fwd || fwd->k != VK_FUNC)
 		return NULL;
-	return aanchor(in, fwd->u.fn->file->path, fwd->u.fn->qualname, fwd->u.fn->def->line);
+	return aanchor(in, fwd->u.fn->file->path, fwd->u.fn->qualname, func_first_line(fwd->u.fn->def));
 }
 
 const struct interp_note *interp_notes(const struct interp *in, size_t *n)

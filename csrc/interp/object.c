@@ -252,6 +252,7 @@ value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t n
 	if (c->is_dataclass) {
 		struct vdict *fields = vdict_new(in->a);
 
+		f->unk_kw = NULL;   /* **d of unknown keys: the kw marker says it (kw_unk) */
 		dataclass_fields(in, c, fields, f);
 		for (i = 0; i < fields->n; i++) {
 			value_t *v = fields->vals[i];
@@ -294,6 +295,18 @@ value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t n
 				if (!kw_is_marker(kw->keys[i]))
 					vdict_set(in->a, m->args, kw->keys[i], kw->vals[i]);
 		(void)call_function(f, init->u.fn, self, args, nargs, kw, M_JOB, NULL, site);
+	} else if (class_ext_base(c) && m->mod == VM_REPO &&
+	           (!strcmp(class_ext_base(c), "torch.nn.Sequential") || !strcmp(class_ext_base(c), "torch.nn.ModuleList"))) {
+		/* class Seq(nn.Sequential) without an __init__ of its own:
+		 * nn.Sequential's constructor registers the arguments as
+		 * children, as for the built-in */
+		struct vinst *b = new_torch_module(f, class_ext_base(c), args, nargs, kw, site);
+		const value_t *unk = vdict_gets(b->attrs, "__ecg_len_unknown__");
+
+		for (i = 0; i < b->nchildren; i++)
+			vinst_add_child(in->a, m, b->children[i].name, b->children[i].inst);
+		if (unk)
+			vdict_sets(in->a, m->attrs, "__ecg_len_unknown__", (value_t *)unk);
 	} else if (class_ext_base(c) && m->mod == VM_REPO) {
 		/* the constructor is a third-party one: its submodules are not seen */
 		vdict_sets(in->a, m->attrs, "__ecg_ext_init__", v_str(in->a, class_ext_base(c)));

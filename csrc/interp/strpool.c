@@ -129,6 +129,54 @@ const char *aanchor(struct interp *in, const char *path, const char *qualname, i
 	return acat(in, path, ":", qualname, p);
 }
 
+/* The line a frame reports while `node` runs, as CPython 3.11 compiles
+ * it: a method call `x.attr(...)` (no *args, no **kwargs: the form the
+ * compiler turns into LOAD_METHOD) runs on the line of `.attr`, the end
+ * of the called attribute (`.cuda(` in `GPT(\n cfg,\n).cuda()`); any other
+ * node on its first line. */
+int site_line(const struct ast_hdr *node)
+{
+	const struct ast_Call *c;
+	unsigned i;
+
+	if (!node)
+		return 0;
+	if (!AST_IS(node, Call))
+		return node->line;
+	c = AST_AS(node, Call);
+	if (!c->func || !AST_IS(c->func, Attribute) || c->func->end_line <= node->line)
+		return node->line;
+	for (i = 0; i < c->args.n; i++)
+		if (AST_IS(c->args.items[i], Starred))
+			return node->line;
+	for (i = 0; i < c->keywords.n; i++)
+		if (!AST_AS(c->keywords.items[i], keyword)->arg)
+			return node->line;
+	return c->func->end_line;
+}
+
+/* A function's code object's co_firstlineno: the line of its first
+ * decorator when it is decorated, else of `def` (what a profiler's
+ * python_function frame shows). */
+int func_first_line(const struct ast_hdr *def)
+{
+	const struct ast_list *dl = NULL;
+	int line;
+	unsigned i;
+
+	if (!def)
+		return 0;
+	line = def->line;
+	if (AST_IS(def, FunctionDef))
+		dl = &AST_AS(def, FunctionDef)->decorator_list;
+	else if (AST_IS(def, AsyncFunctionDef))
+		dl = &AST_AS(def, AsyncFunctionDef)->decorator_list;
+	for (i = 0; dl && i < dl->n; i++)
+		if (dl->items[i]->line > 0 && dl->items[i]->line < line)
+			line = dl->items[i]->line;
+	return line;
+}
+
 #define AMEMO_SIZE 4096   /* a power of two */
 
 struct amemo *amemo_slot(struct amemo **tab, const void *file, const void *key, int line)
@@ -144,7 +192,7 @@ struct amemo *amemo_slot(struct amemo **tab, const void *file, const void *key, 
 const char *anchor_at(struct frame *f, const struct ast_hdr *node)
 {
 	const char *q = f->qualname ? f->qualname : "<module>";
-	int line = node ? node->line : 0;
+	int line = site_line(node);
 	struct amemo *m = amemo_slot(&f->in->amemo, f->file, q, line);
 
 	if (m->s && m->file == f->file && m->key == q && m->line == line)

@@ -153,6 +153,13 @@ struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **ar
 						unk_expr = a->u.seq->unk_expr;
 						unk_reason = a->u.seq->unk_reason;
 					}
+				} else if (a->k == VK_UNKNOWN && f->unk_star && i + 1 == nargs) {
+					/* Sequential(*layers), layers of a length not
+					 * known (appended to in a loop whose trip count
+					 * is not known): the items seen stand for all */
+					unk = 1;
+					unk_expr = a->expr ? a->expr : f->unk_star;
+					unk_reason = a->reason;
 				} else if (a->k == VK_UNKNOWN && nargs > 1 && !strcmp(dotted, "torch.nn.Sequential")) {
 					/* Sequential(conv, <unknown>, ...): one element not
 					 * known; it keeps its index, the others are not
@@ -220,7 +227,7 @@ int ext_is_module_class(const char *d)
 		"torchvision.ops.", "torchvision.models.", "timm.", "einops.layers.", "torch_geometric.nn.",
 		"flash_attn.", "apex.normalization.", "apex.", "transformer_engine.", "xformers.", "mamba_ssm.",
 		"torchaudio.models.", "transformers.", "diffusers.models.", "open_clip.", "peft.",
-		"torchvision.transforms.v2.", NULL
+		"torchvision.transforms.v2.", "fairscale.nn.", NULL
 	};
 	static const char *const not_modules[] = { "Config", "Tokenizer", "TokenizerFast", "Processor", "Output",
 	                                           "Scheduler", "Pipeline", "Args", "Arguments", NULL };
@@ -680,6 +687,29 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 	return NULL;
 }
 
+/* The class a torchvision.models factory builds (resnet18 -> ResNet), by
+ * the factory's name; NULL when the name is not one of these families.
+ * Longest prefixes first. */
+static const char *tv_factory_class(const char *factory)
+{
+	static const struct { const char *prefix, *cls; } fam[] = {
+		{ "wide_resnet", "ResNet" }, { "resnext", "ResNet" }, { "resnet", "ResNet" },
+		{ "vgg", "VGG" }, { "densenet", "DenseNet" }, { "alexnet", "AlexNet" },
+		{ "mobilenet_v2", "MobileNetV2" }, { "mobilenet_v3", "MobileNetV3" },
+		{ "efficientnet_", "EfficientNet" }, { "vit_", "VisionTransformer" },
+		{ "convnext_", "ConvNeXt" }, { "regnet_", "RegNet" }, { "squeezenet", "SqueezeNet" },
+		{ "shufflenet_v2", "ShuffleNetV2" }, { "googlenet", "GoogLeNet" },
+		{ "inception_v3", "Inception3" }, { "mnasnet", "MNASNet" }, { "swin_", "SwinTransformer" },
+		{ "maxvit", "MaxVit" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof fam / sizeof fam[0]; i++)
+		if (!strncmp(factory, fam[i].prefix, strlen(fam[i].prefix)))
+			return fam[i].cls;
+	return NULL;
+}
+
 /* A module of a third-party library (an external module instance with its
  * constructor arguments) or, in job mode, a third-party model class
  * (torchvision.models.resnet50(), timm.*, transformers.*).  NULL when d
@@ -714,8 +744,16 @@ value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_
 	    (last[0] >= 'a' && last[0] <= 'z' ? strstr(d, ".models.") != NULL : 1) &&
 	    strcmp(last, "create_model") && strcmp(last, "from_pretrained")) {
 		struct vinst *m = new_inst(in);
+		const char *cls = NULL;
 
 		m->ext = d;
+		/* a factory of torchvision.models (resnet18): the class it
+		 * builds when its name says it, the factory kept in any case */
+		if (!strncmp(d, "torchvision.models.", 19) && !strchr(d + 19, '.') && last[0] >= 'a' && last[0] <= 'z') {
+			vdict_sets(in->a, m->attrs, "__ecg_factory__", v_str(in->a, d));
+			if ((cls = tv_factory_class(last)))
+				m->ext = afmt(in, "torchvision.models.%s", cls);
+		}
 		m->mod = VM_EXTERNAL;
 		m->constructed_at = anchor_at(f, site);
 		m->ctor_expr = text_of(f, site);

@@ -26,4 +26,10 @@ struct mt_model {
 void modtree_emit(struct interp *in, const struct mt_model *models, size_t n, cJSON *modules,
                   cJSON *config);
 
+/* Parameters of one instance of m with its submodules (what
+ * sum(p.numel() for p in m.parameters()) gives), or -1 when any part is
+ * not known (a third-party module, a parameter of unknown shape, a tied
+ * weight).  Never fails. */
+long long modtree_params(struct interp *in, const struct vinst *m);
+
 #endif

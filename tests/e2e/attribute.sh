@@ -9,7 +9,8 @@
 #   gzipped, and again after the code moved (frames matched by symbol);
 # - tests/traces/cpu/*.json.gz, traces of fixture jobs run under PyTorch's
 #   profiler on the CPU (tests/oracle/trace.py): the calls of every module
-#   are what ran (the truth recorded with the trace);
+#   are what ran (the truth recorded with the trace); decorated forwards
+#   are matched by their frames' first line (co_firstlineno);
 # - GPU traces without python frames -- generated ones shaped like Kineto's
 #   (tests/traces/gpu/kineto_like.py), and the real ones of ../shared/traces
 #   when present: read, nothing placed without python frames, and said so;
@@ -158,7 +159,7 @@ is "$rc" 2 "--min-gap x: exit 2"
 
 # CPU traces of fixture jobs run under PyTorch's profiler: every module's
 # calls are the calls PyTorch made (the truth recorded with each trace)
-for f in gpt_dataclass resnet_make_layer kv_cache_generate; do
+for f in gpt_dataclass resnet_make_layer kv_cache_generate decorated_forward; do
 	F="$T/cpu_$f"
 	mkrepo "$F"
 	cp -r "$top_srcdir/tests/fixtures/$f/." "$F/"
@@ -191,6 +192,14 @@ EOF
 is "$(sed -n 1p "$T/facts")" "6 6 True 2" "  gpt: 3 blocks x 2 micro-steps, their backward timed, an op's calls"
 is "$(sed -n 2p "$T/facts")" "model.py:generate (def line 86) 0" \
 	"  kv-cache generate: the sampling loop's own ops are named by their frame; no backward"
+# decorated forwards (@torch.inference_mode(), @torch.no_grad()): the
+# profiler's python_function frames carry co_firstlineno, the decorator's
+# line, and so do the records' anchors: every frame matched by its line
+$py -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(r["frames"]["matched"] > 0, r["frames"]["matched_by_symbol"])' "$T/decorated_forward.json" >"$T/facts"
+is "$(cat "$T/facts")" "True 0" "  decorated forwards: frames matched by their first line (the decorator's), none by symbol"
 
 # GPU traces without python frames: read, and nothing placed without frames.
 # Our own Kineto-shaped traces (tests/traces/gpu/kineto_like.py) always; the

@@ -96,7 +96,9 @@ layer or container.
    entry covering it must have code_anchor "<file>:<Qual>.forward:<line>",
    the `def forward` of the class or of the first fixture base class that
    defines it (ast, left-to-right depth-first over bases resolved through
-   the fixture's own imports); line is the `def` line (not a decorator's).
+   the fixture's own imports); line is the code object's co_firstlineno:
+   the first decorator's line for a decorated forward, else the `def` line
+   (what profilers' python_function frames show; records.md).
    Uncovered modules fail.  Modules whose forward is not in the fixture
    (inherited from torch) are not counted.
 
@@ -327,7 +329,8 @@ class ClassIndex:
         node = info["classes"][qual]
         for stmt in node.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == "forward":
-                return "%s:%s.forward:%d" % (rel, qual, stmt.lineno)
+                line = min([stmt.lineno] + [d.lineno for d in stmt.decorator_list])
+                return "%s:%s.forward:%d" % (rel, qual, line)
             if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
                 if any(isinstance(t, ast.Name) and t.id == "forward" for t in targets):
@@ -1149,9 +1152,10 @@ FORWARD_FILES = {
                  "def make():\n    class Local(Own):\n        pass\n    return Local\n"),
 }
 FORWARD_CASES = [
-    ("pkg/base.py:Base", "pkg/base.py:Base.forward:10"),
-    ("model.py:Child", "pkg/base.py:Base.forward:10"),
-    ("model.py:Other", "pkg/base.py:Base.forward:10"),
+    # a decorated forward: co_firstlineno, the decorator's line (9)
+    ("pkg/base.py:Base", "pkg/base.py:Base.forward:9"),
+    ("model.py:Child", "pkg/base.py:Base.forward:9"),
+    ("model.py:Other", "pkg/base.py:Base.forward:9"),
     ("model.py:Own", "model.py:Own.forward:15"),
     ("model.py:Seq", None),
     ("model.py:Assigned", None),

@@ -96,6 +96,7 @@ STEP_LINES = {
     "gpt_dataclass": "train.py:74",        # for iter_num in range(max_iters): body
     "resnet_make_layer": "train.py:37",    # for step, (images, target) in enumerate(loader): body
     "kv_cache_generate": "model.py:92",    # TinyLM.generate: for _ in range(max_new_tokens): body
+    "decorated_forward": "generate.py:14", # for _ in range(3): body
 }
 
 BASE_TIME_NS = 1700000000000000000    # "baseTimeNanoseconds"; ts are relative to it

@@ -1,0 +1,131 @@
+#!/bin/sh
+# The module tree where ecg cannot see everything (issue 21): it says so
+# instead of stating a structure.
+#
+# - a Sequential(*layers) whose children of different classes (Linear,
+#   GELU, ...) are appended in a loop of unknown trip count: the container
+#   is listed, its children are not (no `net.0`, no `net.*` claiming one
+#   class for all), and `subtree.reason` says why;
+# - the same loop appending one class: `net.*` with repeat.count null;
+# - a dataclass built with **d whose keys are not known: its defaults are
+#   not taken as the values (the loop bound is not the default 8);
+# - a ModuleList of unknown length whose children (one class) differ
+#   inside: `stages.*` with the class, its subtree not listed (the first
+#   child's tree is not everyone's);
+# - a module called on one path of an undecided condition while its parts
+#   are called directly on the other (`out[0](x); out[1:](h)` vs
+#   `out(x)`): its count is null, not 1;
+# - library modules (fairscale's ColumnParallelLinear, a torchvision
+#   factory): listed at their path with their class, `subtree` saying that
+#   their inside is not read; a torchvision factory names the class it
+#   builds (resnet18 -> ResNet) and keeps the factory in `factory`.
+. "$top_srcdir/tests/lib.sh"
+
+R="$T/job"
+mkrepo "$R"
+cat >"$R/train.py" <<'PY'
+import json
+import sys
+from dataclasses import dataclass
+
+import torch
+import torch.nn as nn
+import torchvision
+from fairscale.nn.model_parallel.layers import ColumnParallelLinear
+
+
+@dataclass
+class Args:
+    dim: int = 16
+    n_layers: int = 8
+    scale_shift: bool = False
+
+
+class Stage(nn.Module):
+    def __init__(self, dim, attn):
+        super().__init__()
+        self.ff = nn.Linear(dim, dim)
+        if attn:
+            self.attn = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        return self.ff(x)
+
+
+class Res(nn.Module):
+    def __init__(self, dim, scale_shift):
+        super().__init__()
+        self.scale_shift = scale_shift
+        self.out = nn.Sequential(nn.LayerNorm(dim), nn.Linear(dim, dim))
+
+    def forward(self, x):
+        if self.scale_shift:
+            h = self.out[0](x) * 2
+            h = self.out[1:](h)
+        else:
+            h = self.out(x)
+        return h
+
+
+class Net(nn.Module):
+    def __init__(self, args):
+        super().__init__()
+        mixed = []
+        for _ in range(args.n_layers):
+            mixed.append(nn.Linear(args.dim, args.dim))
+            mixed.append(nn.GELU())
+        self.mixed = nn.Sequential(*mixed)
+        same = []
+        for _ in range(args.n_layers):
+            same.append(nn.Linear(args.dim, args.dim))
+        self.same = nn.Sequential(*same)
+        self.proj = ColumnParallelLinear(args.dim, args.dim, bias=False)
+        self.backbone = torchvision.models.resnet18()
+        self.stages = nn.ModuleList([Stage(args.dim, False)])
+        for _ in range(args.n_layers):
+            self.stages.append(Stage(args.dim, True))
+        self.res = Res(args.dim, args.scale_shift)
+
+    def forward(self, x):
+        h = self.proj(self.same(self.mixed(x)))
+        for stage in self.stages:
+            h = stage(h)
+        return self.res(h)
+
+
+params = json.load(open(sys.argv[1]))
+model = Net(Args(**params))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(torch.randn(2, 16)).sum()
+    loss.backward()
+    opt.step()
+PY
+commit "$R" "job"
+run_ecg extract --repo "$R" --entry train.py -q --out "$T/o" -- params.json
+is "$rc" 0 "extract exits 0"
+G="$T/o/computation_graph.json"
+ent() { json "$G" "[(m['id'], m.get('class'), $2) for m in d['modules'] if m['kind'] != 'op' and m['id'].startswith('$1')]"; }
+
+is "$(ent mixed "m.get('subtree', {}).get('listed')")" "[('mixed', 'torch.nn.Sequential', False)]" \
+	"Linear, GELU appended in a loop of unknown trip count: the Sequential is listed, its children are not"
+json "$G" "[m for m in d['modules'] if m['id'] == 'mixed'][0]['subtree']['reason']" | grep -q 'range(args.n_layers)'
+ok $? "  its subtree.reason names the loop"
+is "$(ent same. "m['repeat']['count'], m['total_repeat']")" "[('same.*', 'torch.nn.Linear', None, None)]" \
+	"one class appended in that loop: same.* with repeat.count null (not the dataclass default 8)"
+is "$(ent proj "m['external'], m.get('subtree', {}).get('listed')")" \
+	"[('proj', 'fairscale.nn.model_parallel.layers.ColumnParallelLinear', True, False)]" \
+	"fairscale's ColumnParallelLinear is listed at its path with its class; its inside is said not to be read"
+is "$(ent backbone "m.get('factory'), m.get('subtree', {}).get('listed')")" \
+	"[('backbone', 'torchvision.models.ResNet', 'torchvision.models.resnet18', False)]" \
+	"torchvision.models.resnet18(): class ResNet, the factory kept"
+is "$(ent stages "m.get('subtree', {}).get('listed')")" "[('stages', 'torch.nn.ModuleList', None), ('stages.*', 'Stage', False)]" \
+	"Stage children that differ inside, in a loop of unknown trip count: stages.* (Stage), its subtree not listed"
+is "$(ent res.out "m.get('total_repeat')")" "[('res.out', 'torch.nn.Sequential', None), ('res.out.0', 'torch.nn.LayerNorm', None), ('res.out.1', 'torch.nn.Linear', None)]" \
+	"out(x) on one path of an undecided condition, out[0] and out[1:] on the other: no total_repeat stated"
+json "$G" "[m for m in d['modules'] if m['id'] == 'res.out'][0]['repeat']['reason']" | grep -q 'self.scale_shift'
+ok $? "  its reason names the condition"
+"$TEST_PYTHON" "$top_srcdir/tests/schema_check.py" "$top_srcdir/schemas" "$T/o" >"$T/schema.out" 2>&1
+ok $? "the records are valid (schema_check.py)"
+
+done_testing
