@@ -615,6 +615,7 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 			cf.config_exec = 1;
 			in->depth++;
 			(void)exec_block(&cf, &sf->mod->body);
+			in->raising = NULL;
 			in->depth--;
 			return v_none(in->a);
 		}

@@ -29,7 +29,7 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 		if (is_tensorish(args[i]))
 			any_tensor = 1;
 
-	ext_job_effects(f, d, last, args, nargs, kw, site);
+	ext_job_effects(f, d, last, fn->recv, args, nargs, kw, site);
 	if (!strncmp(d, "Tensor.", 7))
 		return call_tensor_method(f, fn, last, args, nargs, kw, site);
 	if ((r = torch_ext_call(f, d, last, args, nargs, kw, site, any_tensor)))

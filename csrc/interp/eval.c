@@ -440,6 +440,36 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 			}
 		}
 		break;
+	case VK_STR:
+		/* s[i] and s[lo:hi] of a known string: `key[2:]` of an argument
+		 * `--key=value` a configurator reads */
+		i = as_int(idx, &ok);
+		if (ok) {
+			long long n = (long long)obj->u.str.len;
+
+			if (i < 0)
+				i += n;
+			if (i >= 0 && i < n)
+				return v_strn(in->a, obj->u.str.s + i, 1);
+		}
+		if (idx->k == VK_SLICE && idx->u.slice.step->k == VK_NONE) {
+			long long n = (long long)obj->u.str.len, lo = 0, hi = n;
+			int ok1 = 1, ok2 = 1;
+
+			if (idx->u.slice.lo->k != VK_NONE)
+				lo = as_int(idx->u.slice.lo, &ok1);
+			if (idx->u.slice.hi->k != VK_NONE)
+				hi = as_int(idx->u.slice.hi, &ok2);
+			if (ok1 && ok2) {
+				if (lo < 0) lo += n;
+				if (hi < 0) hi += n;
+				if (lo < 0) lo = 0;
+				if (hi > n) hi = n;
+				if (hi < lo) hi = lo;
+				return v_strn(in->a, obj->u.str.s + lo, (size_t)(hi - lo));
+			}
+		}
+		break;
 	case VK_DICT: {
 		value_t *v = vdict_get(obj->u.dict, idx);
 

@@ -541,6 +541,53 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 	dict_restore(in, d, &merged);
 }
 
+/* `if args.every > 0 and it % args.every == 0` with every -1: a part of
+ * the `and` that does not depend on the iteration is false, so the guard
+ * is false on every iteration, not only on the one read.  Only names,
+ * attributes, comparisons and `not` are evaluated again (no call). */
+static int pure_test(const struct ast_hdr *e, int depth)
+{
+	unsigned i;
+
+	if (!e || depth > 8)
+		return 0;
+	switch (e->kind) {
+	case AST_Name: case AST_Constant:
+		return 1;
+	case AST_Attribute:
+		return pure_test(AST_AS(e, Attribute)->value, depth + 1);
+	case AST_UnaryOp:
+		return pure_test(AST_AS(e, UnaryOp)->operand, depth + 1);
+	case AST_Compare: {
+		const struct ast_Compare *c = AST_AS(e, Compare);
+
+		for (i = 0; i < c->comparators.n; i++)
+			if (!pure_test(c->comparators.items[i], depth + 1))
+				return 0;
+		return pure_test(c->left, depth + 1);
+	}
+	default:
+		return 0;
+	}
+}
+
+static int guard_dead(struct frame *f, const struct ast_hdr *test)
+{
+	const struct ast_BoolOp *b;
+	unsigned i;
+
+	if (!AST_IS(test, BoolOp) || AST_AS(test, BoolOp)->op != AST_BOOL_AND)
+		return 0;
+	b = AST_AS(test, BoolOp);
+	for (i = 0; i < b->values.n; i++) {
+		const struct ast_hdr *v = b->values.items[i];
+
+		if (!find_modulo(v, 0) && pure_test(v, 0) && value_truth(eval(f, v)) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 static enum flow exec_if(struct frame *f, const struct ast_If *s)
 {
 	value_t *tv = eval(f, s->test);
@@ -563,7 +610,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		const struct jctx *ojc = f->jc;
 		enum flow gfl;
 
-		if (t == 1 || (t == 0 && !f->cls && f->loop_anchor)) {
+		if (t == 1 || (t == 0 && !f->cls && f->loop_anchor && !guard_dead(f, s->test))) {
 			f->jc = guard_ctx(f, s->test, text);
 			gfl = exec_block(f, &s->body);
 			f->jc = ojc;
@@ -616,6 +663,17 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	}
 	f->cond.text = oc;
 	f->cond.taken = ot;
+	/* One path leaves the block (`if ws < 2: return x`): the rest of the
+	 * block runs only on the other, under its condition (exec_block puts
+	 * the context back at its end). */
+	if ((fl == FL_NORMAL) != (fl2 == FL_NORMAL)) {
+		const char *rest = fl == FL_NORMAL ? text : afmt_memo(f->in, "not (%s)", text, NULL);
+
+		if (f->mode != M_FWD)
+			f->jc = jc_push(f, JC_COND, anchor_at(f, &s->h), rest);
+		f->cond.text = rest;
+		f->cond.taken = -1;
+	}
 	/* both paths end the block only if both do */
 	if (fl == FL_RETURN && fl2 == FL_RETURN)
 		return FL_RETURN;
@@ -704,6 +762,31 @@ static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 	f->no_grad -= ng;
 	f->jc = ojc;
 	return fl;
+}
+
+/* The handler of `try` that catches exception `exc` (a builtin name):
+ * `except:`, `except Exception`, `except exc`, or a tuple naming one of
+ * them; NULL when none does. */
+static const struct ast_ExceptHandler *handler_for(struct frame *f, const struct ast_list *hs, const char *exc)
+{
+	unsigned i, j;
+
+	for (i = 0; i < hs->n; i++) {
+		const struct ast_ExceptHandler *h = (const struct ast_ExceptHandler *)hs->items[i];
+		const struct ast_hdr *t = h->type;
+		const struct ast_list *names = t && AST_IS(t, Tuple) ? &AST_AS(t, Tuple)->elts : NULL;
+
+		if (!t)
+			return h;
+		for (j = 0; j < (names ? names->n : 1); j++) {
+			const struct ast_hdr *e = names ? names->items[j] : t;
+			const char *n = AST_IS(e, Name) ? AST_AS(e, Name)->id : NULL;
+
+			if (n && (!strcmp(n, exc) || !strcmp(n, "Exception") || !strcmp(n, "BaseException")))
+				return h;
+		}
+	}
+	return NULL;
 }
 
 static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
@@ -828,8 +911,24 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		return exec_with(f, st);
 	case AST_Try: case AST_TryStar: {
 		const struct ast_Try *t = (const struct ast_Try *)st;
-		enum flow fl = exec_block(f, &t->body);
+		const char *exc = NULL;
+		enum flow fl;
 
+		in->raising = NULL;
+		fl = exec_block(f, &t->body);
+		if (fl == FL_RAISE && (exc = in->raising)) {
+			/* a raise ecg knows the type of: its handler runs */
+			const struct ast_ExceptHandler *h = handler_for(f, &t->handlers, exc);
+
+			in->raising = NULL;
+			if (h) {
+				if (h->name)
+					scope_bind(f, h->name, unknown_at(f, &h->h, "the exception caught"));
+				fl = exec_block(f, &h->body);
+				if (fl == FL_RAISE)
+					return fl;
+			}
+		}
 		if (fl == FL_NORMAL && t->orelse.n)
 			fl = exec_block(f, &t->orelse);
 		if (t->finalbody.n) {
@@ -887,15 +986,23 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 
 enum flow exec_block(struct frame *f, const struct ast_list *body)
 {
+	const struct jctx *ojc = f->jc;
+	struct frame_cond oc = f->cond;
+	enum flow fl = FL_NORMAL;
 	unsigned i;
 
 	if (!body)
 		return FL_NORMAL;
 	for (i = 0; i < body->n; i++) {
-		enum flow fl = exec_stmt(f, body->items[i]);
-
+		fl = exec_stmt(f, body->items[i]);
+		if (fl == FL_NORMAL && f->in->raising)
+			fl = FL_RAISE;   /* a call in it raised (in->raising says what) */
 		if (fl != FL_NORMAL)
-			return fl;
+			break;
 	}
-	return FL_NORMAL;
+	/* an `if` one path of which left the block conditioned the rest of
+	 * it (exec_if): that ends with the block */
+	f->jc = ojc;
+	f->cond = oc;
+	return fl;
 }

@@ -331,6 +331,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 		ret = fl == FL_RETURN && cf.ret ? cf.ret : v_none(in->a);
 		if (fl == FL_RAISE)
 			ret = unknown_at(f, site, "the function raises on this path");
+		in->raising = NULL;   /* read as returning: the caller goes on */
 	}
 	in->nactive--;
 	in->depth--;

@@ -164,6 +164,9 @@ struct interp {
 	value_t *startup[16];          /* FastAPI lifespan / on_event("startup") */
 	size_t nstartup;
 	int run_generators;            /* read a generator's body (a lifespan) */
+	const char *raising;           /* a call known to raise this exception (literal_eval
+	                                  of a bare name: ValueError): the statement running
+	                                  raises, and a `try` around it runs its handler */
 	const struct vfunc *gen_entering; /* a generator object's function, being
 	                                  resumed by next() or a for loop */
 	struct root_call *roots;
@@ -331,7 +334,7 @@ int is_route_decorator(struct frame *f, const struct ast_hdr *d);
 void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, const struct ast_hdr *d);
 const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const struct ast_withitem *wi,
                              value_t *cv, int *ng);
-void ext_job_effects(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+void ext_job_effects(struct frame *f, const char *d, const char *last, const value_t *recv, value_t **args, size_t nargs,
                      struct vdict *kw, const struct ast_hdr *site);
 
 /* eval.c */

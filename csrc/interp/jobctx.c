@@ -245,9 +245,9 @@ const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const st
  * only): mp.spawn / Process run their target function once, as one
  * process of the job; torch.save, json.dump, to_csv ... are the job's
  * first write (evidence); scaler.step(optimizer) is an optimizer step
- * (and, for a GradScaler, a sync).  d is the canonical dotted name, last
- * its last component. */
-void ext_job_effects(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+ * (and, for a GradScaler not built disabled, a sync).  d is the canonical
+ * dotted name, last its last component, recv the object of a method. */
+void ext_job_effects(struct frame *f, const char *d, const char *last, const value_t *recv, value_t **args, size_t nargs,
                      struct vdict *kw, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
@@ -289,7 +289,10 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, value_t *
 		if (!in->ev.optimizer_step)
 			in->ev.optimizer_step = anchor_at(f, site);
 		sev(f, SEV_OPT_STEP, "scaler.step(optimizer)", site);
-		if (strstr(d, "GradScaler"))
+		/* a GradScaler built with enabled=False (known) steps the
+		 * optimizer and reads nothing */
+		if (strstr(d, "GradScaler") &&
+		    !(recv && recv->k == VK_INST && value_truth(vdict_gets(recv->u.inst->attrs, "enabled")) == 0))
 			sev(f, SEV_SYNC, "scaler.step(optimizer) (reads found_inf with .item())", site);
 	}
 }

@@ -7,6 +7,8 @@
  */
 #include "config.h"
 
+#include <ctype.h>
+
 #include "internal.h"
 
 /* ------------------------------------------------------------------ calls */
@@ -84,6 +86,10 @@ value_t *literal_eval(struct frame *f, const char *text, const struct ast_hdr *s
 		return v_float(in->a, d);
 	if (n >= 2 && (text[0] == '\'' || text[0] == '"') && text[n - 1] == text[0])
 		return v_strn(in->a, text + 1, n - 2);
+	/* a bare name (`cpu`, `float32`) is not a literal: ValueError */
+	if (n && (isalpha((unsigned char)text[0]) || text[0] == '_') &&
+	    strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == n)
+		in->raising = "ValueError";
 	return unknown_at(f, site, "literal_eval() of text ecg does not evaluate");
 }
 

@@ -537,6 +537,15 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		o->ext = d;
 		if (!strncmp(d, "torch.optim.", 12) && strstr(d, "lr_scheduler"))
 			o->ext = afmt(in, "scheduler:%s", d);
+		if (!strcmp(last, "GradScaler")) {
+			/* enabled=: by keyword (its place differs between
+			 * torch.cuda.amp's and torch.amp's); not known when
+			 * the arguments reach it by position */
+			value_t *en = kw ? vdict_gets(kw, "enabled") : NULL;
+
+			if (en || nargs < 5)
+				vdict_sets(in->a, o->attrs, "enabled", en ? en : v_bool(in->a, 1));
+		}
 		if (!strcmp(last, "DataLoader")) {
 			e = sev(f, SEV_LOADER, "DataLoader", site);
 			if (e) {
