@@ -178,6 +178,8 @@ struct interp {
 	size_t nnotes, anotes;
 	struct vdict *builtins;
 	value_t *argv;                 /* sys.argv[1:] as a list of str, or NULL */
+	value_t *environ;              /* os.environ when the job's variables are unset (a
+	                                  dict, written by the job), or NULL: not known */
 	const char *entry_path;
 	struct vdict *overrides;       /* --set KEY=VALUE, by key */
 	struct vns *entry_ns;
