@@ -178,6 +178,8 @@ struct interp {
 	size_t nnotes, anotes;
 	struct vdict *builtins;
 	value_t *argv;                 /* sys.argv[1:] as a list of str, or NULL */
+	int dist_init;                 /* the job has called init_process_group (or a
+	                                  library's init_distributed) on a path read */
 	value_t *environ;              /* os.environ when the job's variables are unset (a
 	                                  dict, written by the job), or NULL: not known */
 	const char *entry_path;

@@ -253,6 +253,11 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 	struct interp *in = f->in;
 	size_t i;
 
+	/* the process group the job starts (torch.distributed.is_initialized()
+	 * is false until then, when the environment is known: torch.c) */
+	if (!strcmp(last, "init_process_group") || strstr(last, "init_distributed") ||
+	    !strcmp(d, "deepspeed.initialize") || strstr(d, "initialize_model_parallel"))
+		in->dist_init = 1;
 	/* worker processes run job code: mp.spawn(fn, args=(...)) calls
 	 * fn(rank, *args) in each; Process(target=fn, args=(...)) calls
 	 * fn(*args).  Read once, as one process of the job. */

@@ -522,6 +522,11 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 			vdict_sets(in->a, c->attrs, "type", args[0]);
 		return mk_inst_value(in, c);
 	}
+	/* with the environment known (extract --env / --no-env), no process
+	 * group exists before the job's code starts one; a job that has not
+	 * (on any path read so far) runs as one process */
+	if (!strcmp(d, "torch.distributed.is_initialized") && in->environ && !in->dist_init)
+		return v_bool(in->a, 0);
 	if ((!strncmp(d, "torch.cuda.", 11) || !strncmp(d, "torch.distributed.", 18) || !strncmp(d, "torch.backends.", 15)) &&
 	    last[0] >= 'a' && last[0] <= 'z')
 		return unknown_at(f, site, "a value the runtime reports (a number, not a tensor)");
