@@ -116,7 +116,8 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	/* a sync made by the optimizer step itself (GradScaler.step) */
 	if (e->anchor && s->nopt && bsearch(&e->anchor, s->opt_anchors, s->nopt, sizeof *s->opt_anchors, str_cmp))
 		return "optimizer";
-	if (e->kind == SEV_SAVE)
+	/* torch.save's copy of device state is the checkpoint, wherever it is */
+	if (e->kind == SEV_SAVE || (e->kind == SEV_SYNC && e->call && !strncmp(e->call, "torch.save", 10)))
 		return "checkpoint";
 	if (ctx_find(c, JC_GUARD))
 		return ctx_find(c, JC_NO_GRAD) ? "eval" : "logging";

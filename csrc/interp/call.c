@@ -137,6 +137,17 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 			e->nchildren = sub->n;
 			return r;
 		}
+		/* step()/zero_grad() of the repository's own optimizer (a
+		 * torch.optim.Optimizer subclass, nanochat's MuonAdamW): the
+		 * job's optimizer step, as for torch's */
+		if (self->k == VK_INST && self->u.inst->cls && AST_IS(vf->def, FunctionDef) &&
+		    (!strcmp(AST_AS(vf->def, FunctionDef)->name, "step") ||
+		     !strcmp(AST_AS(vf->def, FunctionDef)->name, "zero_grad"))) {
+			const char *base = class_ext_base(self->u.inst->cls);
+
+			if (base && !strncmp(base, "torch.optim.", 12) && !strstr(base, "lr_scheduler"))
+				(void)optim_method(f, AST_AS(vf->def, FunctionDef)->name, site);
+		}
 		return call_function(f, vf, self, args, nargs, kw, f->mode, NULL, site);
 	}
 	case VK_CLASS:

@@ -1,0 +1,70 @@
+#!/bin/sh
+# Rows from the path that leads to them: an `if` one path of which
+# returns conditions the rest of the function; the repository's own
+# torch.optim.Optimizer subclass steps the optimizer (so the loop around
+# the forward, with the step outside it, is the micro-step loop); torch.save
+# of device state in a helper is a checkpoint.
+. "$top_srcdir/tests/lib.sh"
+
+R="$T/job"
+mkrepo "$R"
+cat >"$R/train.py" <<'PY'
+import torch
+import torch.nn as nn
+import torch.distributed as dist
+
+
+class MyOpt(torch.optim.Optimizer):
+    def __init__(self, params):
+        super().__init__(params, dict(lr=0.1))
+
+    @torch.no_grad()
+    def step(self):
+        for group in self.param_groups:
+            pass
+
+
+def world_size():
+    if not dist.is_initialized():
+        return 1
+    return dist.get_world_size()
+
+
+def mean(t):
+    ws = world_size()
+    if ws == 1:
+        return t
+    dist.all_reduce(t)
+    return t / ws
+
+
+def save(model, path):
+    torch.save(model.state_dict(), path)
+
+
+model = nn.Linear(4, 4).cuda()
+opt = MyOpt(model.parameters())
+for it in range(10):
+    for micro in range(4):
+        loss = model(torch.randn(2, 4, device='cuda')).sum()
+        loss.backward()
+    opt.step()
+    print(mean(loss.detach()).item())
+    if it % 5 == 0:
+        save(model, 'ckpt.pt')
+PY
+commit "$R" "job"
+S="$T/o/execution_schedule.json"
+run_ecg extract --repo "$R" --entry train.py -q --out "$T/o"
+is "$rc" 0 "extract exits 0"
+row() { json "$S" "[(r.get('kind') or r.get('op'), r['phase'], r.get('frequency'), r['condition']) for r in d['host_device'] + d['device_device'] if r['anchor'] == '$1']"; }
+is "$(json "$S" 'd["compute"]["optimizer_step"]["anchor"]')" "train.py:<module>:40" \
+	"MyOpt.step() (a torch.optim.Optimizer of the repository) is the optimizer step"
+is "$(json "$S" 'd["entrypoint"]["step"]')" "train.py:<module>:36" \
+	"the step is the loop above the micro-step loop (the optimizer steps outside the latter)"
+is "$(row 'train.py:<module>:41')" "[('sync', 'step', 'every step', None)]" ".item() once per step, not per micro-step"
+is "$(row 'train.py:save:31')" "[('sync', 'checkpoint', 'every 5=5 steps', 'it % 5 == 0')]" \
+	"torch.save of the state dict in a helper: a checkpoint"
+is "$(row 'train.py:mean:26')" "[('all_reduce', 'step', None, 'not (ws == 1)')]" \
+	"the all_reduce after \`if ws == 1: return t\` runs only when ws is not 1 (environment not known)"
+done_testing
