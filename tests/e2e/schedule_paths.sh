@@ -52,6 +52,12 @@ for it in range(10):
     print(mean(loss.detach()).item())
     if it % 5 == 0:
         save(model, 'ckpt.pt')
+    if it % 2 == 0:
+        with torch.no_grad():
+            for k in range(8):
+                print(model(torch.randn(2, 4, device='cuda')).sum().item())
+for k in range(3):
+    print(model(torch.randn(2, 4, device='cuda')).sum().item())
 PY
 commit "$R" "job"
 S="$T/o/execution_schedule.json"
@@ -67,4 +73,8 @@ is "$(row 'train.py:save:31')" "[('sync', 'checkpoint', 'every 5=5 steps', 'it %
 	"torch.save of the state dict in a helper: a checkpoint"
 is "$(row 'train.py:mean:26')" "[('all_reduce', 'step', None, 'not (ws == 1)')]" \
 	"the all_reduce after \`if ws == 1: return t\` runs only when ws is not 1 (environment not known)"
+is "$(row 'train.py:<module>:47')" "[('sync', 'eval', 'every 2=2 steps ×8', 'it % 2 == 0')]" \
+	"an .item() in an eval loop of 8 batches every 2 steps runs 8 times each time"
+is "$(json "$S" "[r['frequency'] for r in d['host_device'] if r['anchor'] == 'train.py:<module>:49']")" "['once ×3']" \
+	"an .item() in a loop after the training loop: once, 3 times"
 done_testing
