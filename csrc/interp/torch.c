@@ -400,6 +400,40 @@ value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **
 	}
 }
 
+/* v holds nothing on a device: known scalars and strings, tensors known
+ * to be on the host, and containers of those (an unknown value, a module
+ * or an object might hold device tensors). */
+static int host_only(const value_t *v, int depth)
+{
+	size_t i;
+
+	if (!v || depth > 8)
+		return 0;
+	switch (v->k) {
+	case VK_NONE: case VK_BOOL: case VK_INT: case VK_FLOAT: case VK_STR:
+		return 1;
+	case VK_TENSOR:
+		return v->dev == DEV_HOST;
+	case VK_TUPLE: case VK_LIST:
+		if (v->u.seq->unk_reason)
+			return 0;
+		for (i = 0; i < v->u.seq->n; i++)
+			if (!host_only(v->u.seq->items[i], depth + 1))
+				return 0;
+		return 1;
+	case VK_DICT:
+		/* (an empty dict may be a comprehension over items not known) */
+		if (!v->u.dict->n)
+			return 0;
+		for (i = 0; i < v->u.dict->n; i++)
+			if (!host_only(v->u.dict->vals[i], depth + 1))
+				return 0;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static value_t *call_torch_(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                             struct vdict *kw, const struct ast_hdr *site, int any_tensor)
 {
@@ -452,7 +486,9 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	}
 	if (!strcmp(d, "torch.save")) {
 		sev(f, SEV_SAVE, "torch.save", site);
-		if (in->gpu && f->mode != M_FWD)
+		/* what is saved copies device tensors to the host, unless every
+		 * tensor in it is known to be on the host already */
+		if (in->gpu && f->mode != M_FWD && !(nargs >= 1 && host_only(args[0], 0)))
 			sev(f, SEV_SYNC, "torch.save (copies device tensors to the host)", site);
 		return v_none(in->a);
 	}

@@ -77,4 +77,32 @@ is "$(row 'train.py:<module>:47')" "[('sync', 'eval', 'every 2=2 steps ×8', 'it
 	"an .item() in an eval loop of 8 batches every 2 steps runs 8 times each time"
 is "$(json "$S" "[r['frequency'] for r in d['host_device'] if r['anchor'] == 'train.py:<module>:49']")" "['once ×3']" \
 	"an .item() in a loop after the training loop: once, 3 times"
+
+# --- where tensors live: torch.save of host values is no sync; .cpu() is one
+# event (a blocking copy to the host), not a copy and a sync
+R2="$T/job2"
+mkrepo "$R2"
+cat >"$R2/train.py" <<'PY'
+import torch
+import torch.nn as nn
+
+model = nn.Linear(4, 4).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for it in range(10):
+    loss = model(torch.randn(2, 4, device='cuda')).sum()
+    loss.backward()
+    opt.step()
+    w = loss.detach().cpu()
+    torch.save({'epoch': it, 'w': w}, 'host.pt')
+    torch.save(model.state_dict(), 'model.pt')
+PY
+commit "$R2" "job"
+run_ecg extract --repo "$R2" --entry train.py -q --out "$T/o2"
+is "$rc" 0 "extract exits 0 (job2)"
+S="$T/o2/execution_schedule.json"
+is "$(row 'train.py:<module>:10')" "[('d2h', 'step', 'every step', None)]" ".cpu() of a device tensor: one row, a blocking copy"
+is "$(json "$S" "[r['non_blocking'] for r in d['host_device'] if r['anchor'] == 'train.py:<module>:10']")" "[False]" \
+	".cpu() blocks (non_blocking false): it is a sync point"
+is "$(row 'train.py:<module>:11')" "[]" "torch.save of an int and a host tensor copies nothing from the device"
+is "$(row 'train.py:<module>:12')" "[('sync', 'checkpoint', 'every step', None)]" "torch.save of the model's state dict: a sync"
 done_testing
