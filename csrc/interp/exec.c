@@ -665,8 +665,9 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	f->cond.taken = ot;
 	/* One path leaves the block (`if ws < 2: return x`): the rest of the
 	 * block runs only on the other, under its condition (exec_block puts
-	 * the context back at its end). */
-	if ((fl == FL_NORMAL) != (fl2 == FL_NORMAL)) {
+	 * the context back at its end).  Not for a path that raises (a check
+	 * of the input): the run described is the one that goes on. */
+	if ((fl == FL_NORMAL) != (fl2 == FL_NORMAL) && fl != FL_RAISE && fl2 != FL_RAISE) {
 		const char *rest = fl == FL_NORMAL ? text : afmt_memo(f->in, "not (%s)", text, NULL);
 
 		if (f->mode != M_FWD)
