@@ -299,6 +299,15 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	cf.depth = f->depth + 1;
 	cf.loop_anchor = f->loop_anchor;
 	cf.jc = f->jc;
+	/* an lru_cache'd function in job code: its first call computes, the
+	 * others return what it did -- its events happen once, outside the
+	 * loops of the call that ran it */
+	if (fn->cached && mode != M_FWD) {
+		if (fn->cache_ret)
+			return fn->cache_ret;
+		cf.jc = NULL;
+		cf.loop_anchor = NULL;
+	}
 	cf.in_backward = f->in_backward;
 	cf.no_grad = f->no_grad + fn->no_grad;
 	if (fn->no_grad)
@@ -335,6 +344,8 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	}
 	in->nactive--;
 	in->depth--;
+	if (fn->cached && mode != M_FWD)
+		fn->cache_ret = ret;
 	if (outermost) {
 		cost = fn_cost(in, fn->def);     /* the table may have grown */
 		cost->steps += in->steps - steps0;

@@ -200,6 +200,9 @@ void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, con
 		if (dv && dv->k == VK_EXT && (!strcmp(dv->u.ext, "torch.no_grad") ||
 		                              !strcmp(dv->u.ext, "torch.inference_mode")))
 			fv->u.fn->no_grad = 1;
+		if (dv && dv->k == VK_EXT && (!strcmp(dv->u.ext, "functools.lru_cache") ||
+		                              !strcmp(dv->u.ext, "functools.cache")))
+			fv->u.fn->cached = 1;
 	}
 	if (f->mode != M_FWD && AST_IS(d, Call) && AST_IS(AST_AS(d, Call)->func, Attribute) &&
 	    !strcmp(AST_AS(AST_AS(d, Call)->func, Attribute)->attr, "on_event") && in->nstartup < 16)

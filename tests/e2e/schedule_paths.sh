@@ -105,4 +105,33 @@ is "$(json "$S" "[r['non_blocking'] for r in d['host_device'] if r['anchor'] == 
 	".cpu() blocks (non_blocking false): it is a sync point"
 is "$(row 'train.py:<module>:11')" "[]" "torch.save of an int and a host tensor copies nothing from the device"
 is "$(row 'train.py:<module>:12')" "[('sync', 'checkpoint', 'every step', None)]" "torch.save of the model's state dict: a sync"
+
+# --- a function under functools.lru_cache runs once
+R3="$T/job3"
+mkrepo "$R3"
+cat >"$R3/train.py" <<'PY'
+import functools
+import torch
+import torch.nn as nn
+
+model = nn.Linear(4, 4).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+@functools.lru_cache(maxsize=None)
+def scale():
+    return torch.ones(1, device='cuda').item()
+
+
+for it in range(10):
+    loss = model(torch.randn(2, 4, device='cuda')).sum() * scale()
+    loss.backward()
+    opt.step()
+PY
+commit "$R3" "job"
+run_ecg extract --repo "$R3" --entry train.py -q --out "$T/o3"
+is "$rc" 0 "extract exits 0 (job3)"
+S="$T/o3/execution_schedule.json"
+is "$(row 'train.py:scale:11')" "[('sync', 'startup', 'once', None)]" \
+	"the .item() in an @functools.lru_cache function called every step runs once"
 done_testing
