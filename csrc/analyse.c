@@ -142,6 +142,8 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 		interp_set_argv(in, o->argv, o->argc);
 	if (o->loader)
 		interp_set_loader(in, o->loader, o->loader_ctx);
+	if (o->env_known)
+		interp_set_env(in, o->envs, o->nenvs);
 	for (i = 0; i < o->nsets; i++) {
 		const char *eq = strchr(o->sets[i], '=');
 		char *key = xstrndup(o->sets[i], (size_t)(eq - o->sets[i]));

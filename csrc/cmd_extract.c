@@ -48,6 +48,7 @@ static const char extract_usage[] =
 "                   [--out DIR] [--all] [--max-file-size BYTES]\n"
 "                   [--max-file-tokens N] [--helpers-dir DIR] [-q]\n"
 "                   [--set KEY=VALUE]... [--config FILE] [--model NAME]\n"
+"                   [--env KEY[=VALUE]]... [--no-env]\n"
 "                   [-j N] [--stats] [--cache-dir DIR | --no-cache]\n"
 "                   [-- JOB-ARGS...]\n"
 "\n"
@@ -101,6 +102,15 @@ static const char extract_usage[] =
 "  --config FILE         a JSON, TOML or YAML file of KEY: VALUE pairs, each\n"
 "                        applied as --set (nested keys by their last name);\n"
 "                        one that does not parse is bad usage (exit 2)\n"
+"  --env KEY[=VALUE]     the job's environment variable KEY is VALUE (KEY alone:\n"
+"                        set, to a value not known, as RANK is); with any\n"
+"                        --env, or with --no-env, the job's other variables\n"
+"                        are unset (os.environ.get(K, d) is d) and branches\n"
+"                        on them are decided; repeatable.  Without either the\n"
+"                        environment is not known, and neither is it when a\n"
+"                        --launcher's torchrun, srun ... sets it\n"
+"  --no-env              the job runs with none of its variables set (a plain\n"
+"                        `python script.py`)\n"
 "  --model NAME          the model to record, by the name the job binds it to\n"
 "                        or its class, when the job calls several\n"
 "  -j, --jobs N          parse in N worker processes when every file is parsed\n"
@@ -162,6 +172,10 @@ struct extract_opts {
 	size_t job_argc;
 	char **launcher_argv;       /* with --launcher: the launcher's own arguments */
 	size_t launcher_argc;
+	int env_set;                /* the launcher sets the job's environment (torchrun, srun ...) */
+	const char **envs;          /* --env KEY=VALUE, in order */
+	size_t nenvs;
+	int no_env;                 /* --no-env (or --env given): other variables are unset */
 	const char **prefetch;      /* refresh: the paths the records' job read */
 	size_t nprefetch;
 };
@@ -198,6 +212,8 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 		{ "stats", no_argument, NULL, 'S' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "set", required_argument, NULL, 's' },
+		{ "env", required_argument, NULL, 'E' },
+		{ "no-env", no_argument, NULL, 'U' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "model", required_argument, NULL, 'M' },
 		{ "all", no_argument, NULL, 'A' },
@@ -232,6 +248,14 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 			o->sets = xrealloc(o->sets, (o->nsets + 1) * sizeof *o->sets);
 			o->sets[o->nsets++] = optarg;
 			break;
+		case 'E':
+			if (!optarg[0] || optarg[0] == '=')
+				return err_set(ECG_EXIT_USAGE, "--env takes KEY=VALUE or KEY, not '%s'", optarg);
+			o->envs = xrealloc(o->envs, (o->nenvs + 1) * sizeof *o->envs);
+			o->envs[o->nenvs++] = optarg;
+			o->no_env = 1;
+			break;
+		case 'U': o->no_env = 1; break;
 		case 'c': o->config = optarg; break;
 		case 'M': o->model = optarg; break;
 		case 'A': o->all = 1; break;
@@ -458,6 +482,11 @@ static int extract_analyse(struct load *L, const char *entry, const char *func, 
 	ao.loader = load_config_file;
 	ao.loader_ctx = L;
 	ao.interp_bytes = &L->interp_bytes;
+	if (o->no_env && !o->env_set) {
+		ao.env_known = 1;
+		ao.envs = o->envs;
+		ao.nenvs = o->nenvs;
+	}
 	return analyse_job(&L->prog, entry, func, &ao, cat, modules, unres, config, job, sched_parts);
 }
 
@@ -603,6 +632,9 @@ static int extract_launcher(struct load *L, struct extract_opts *o, struct launc
 		(*argv_out)[i] = la->argv[i].text;
 	o->job_argv = *argv_out;
 	o->job_argc = la->argc;
+	/* a plain `python script.py` gives the job no variables of its own;
+	 * torchrun, deepspeed, accelerate, srun, mpirun set RANK & co. */
+	o->env_set = strcmp(la->launcher, "python") || la->wrapper;
 	*launch = la;
 	*entry = path;
 	free(file);
@@ -686,6 +718,16 @@ static cJSON *extract_invocation(const struct extract_opts *o, const char *entry
 		cJSON_AddNullToObject(inv, "model");
 	if (launch)
 		cJSON_AddItemToObject(inv, "launcher", extract_launch_json(o, launch));
+	/* the environment as read: KEY=VALUE strings, KEY alone for a variable
+	 * set to a value not known (others unset), or null when it was not
+	 * known */
+	if (o->no_env && !o->env_set) {
+		a = cJSON_AddArrayToObject(inv, "env");
+		for (i = 0; i < o->nenvs; i++)
+			cJSON_AddItemToArray(a, cJSON_CreateString(o->envs[i]));
+	} else {
+		cJSON_AddNullToObject(inv, "env");
+	}
 	return inv;
 }
 
@@ -1009,6 +1051,7 @@ int cmd_extract(int argc, char **argv)
 	cJSON_Delete(sched);
 	free(out_dir);
 	free(o.sets);
+	free(o.envs);
 	return rc;
 }
 
@@ -1426,6 +1469,16 @@ int cmd_refresh(int argc, char **argv)
 			if (cJSON_IsString(x) && strchr(x->valuestring, '='))
 				o.sets[n++] = x->valuestring;
 		o.nsets = n;
+		n = 0;
+		a = cJSON_GetObjectItemCaseSensitive(inv, "env");
+		if (cJSON_IsArray(a)) {   /* the environment was known */
+			o.no_env = 1;
+			o.envs = xcalloc((size_t)cJSON_GetArraySize(a) + 1, sizeof *o.envs);
+			cJSON_ArrayForEach(x, a)
+				if (cJSON_IsString(x) && x->valuestring[0] && x->valuestring[0] != '=')
+					o.envs[n++] = x->valuestring;
+			o.nenvs = n;
+		}
 	}
 	/* the files the job read last time: their trees are read ahead */
 	{
@@ -1487,6 +1540,7 @@ cleanup:
 	free(argvv);
 	free(launcher_spec);
 	free(o.sets);
+	free(o.envs);
 	free(o.prefetch);
 	free(cache_dir);
 	return rc;

@@ -11,7 +11,7 @@
 void job_classify(struct interp *in, struct job_info *job)
 {
 	const struct interp_evidence *ev = interp_evidence(in);
-	const struct root_call *first = NULL, *handled = NULL, *nograd = NULL, *train = NULL;
+	const struct root_call *first = NULL, *handled = NULL, *nograd = NULL, *train = NULL, *looped = NULL;
 	const struct root_call *roots;
 	size_t nroots, i;
 
@@ -27,6 +27,8 @@ void job_classify(struct interp *in, struct job_info *job)
 			handled = rc;
 		if (rc->no_grad && !nograd)
 			nograd = rc;
+		if (rc->loop_anchor && !looped)
+			looped = rc;   /* a decode loop after a prefill call outside it */
 	}
 	job->evidence = cJSON_CreateArray();
 	if (ev->backward) {
@@ -38,7 +40,7 @@ void job_classify(struct interp *in, struct job_info *job)
 		job->type = "inference_serving";
 		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(ev->server));
 		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(handled->anchor));
-	} else if (first && (nograd || ev->no_grad) && (ev->write || first->loop_anchor)) {
+	} else if (first && (nograd || ev->no_grad) && (ev->write || looped)) {
 		job->type = "batch";
 		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(nograd ? nograd->anchor : first->anchor));
 		if (ev->no_grad)

@@ -68,28 +68,95 @@ static const struct jctx *ctx_innermost_loop(const struct jctx *c)
 	return ctx_find(c, JC_LOOP);
 }
 
-/* "every step", "every micro-step", "every eval_interval=250 steps", "once" */
+static int ctx_same(const struct jctx *a, const struct jctx *b)
+{
+	return a == b || (a && b && a->kind == b->kind && a->anchor && b->anchor && !strcmp(a->anchor, b->anchor));
+}
+
+/* The loops between an event's context c and base (not included): how
+ * many times the event runs each time base comes round, as text --
+ * "" (no loop), " ×400" (range(eval_iters) with eval_iters 400), or
+ * " ×? (`for i, (x, y) in enumerate(loader)`)" when a count is not known. */
+static char *sc_times(const struct jctx *c, const struct jctx *base)
+{
+	const struct jctx *unknown = NULL;
+	long long n = 1;
+	int loops = 0;
+
+	for (; c && !ctx_same(c, base); c = c->up) {
+		if (c->kind != JC_LOOP)
+			continue;
+		loops++;
+		if (c->trips > 0 && n <= (1LL << 40) / c->trips)
+			n *= c->trips;
+		else if (!unknown)
+			unknown = c;
+	}
+	if (!loops)
+		return xstrdup("");
+	if (unknown)
+		return xasprintf(" \u00d7? (`%s`)", unknown->text);
+	return xasprintf(" \u00d7%lld", n);
+}
+
+/* "every step", "every micro-step", "every eval_interval=250 steps", "once";
+ * with the loops between that unit and the event: "every eval_interval=250
+ * steps ×200".  A periodic guard outside the step loop counts the loop it
+ * is in (an epoch loop), not steps. */
 static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 {
 	const struct jctx *c = e->in_forward && s->step_call ? s->step_call->ctx : e->ctx;
-	const struct jctx *g = ctx_find(c, JC_GUARD);
+	const struct jctx *g = ctx_find(c, JC_GUARD), *base = NULL, *l;
+	char *head, *times, *r;
 
 	if (e->in_forward && s->step_call && !s->step_call->ctx && !s->step_loop)
 		return xstrdup("every call of the model");
 	if (g) {
-		if (g->period > 0)
-			return xasprintf("every %s=%lld steps", g->period_expr ? g->period_expr : "?", g->period);
-		return xasprintf("every %s steps", g->period_expr ? g->period_expr : "?");
-	}
-	if (s->micro_loop && ctx_has(c, s->micro_loop))
-		return xstrdup("every micro-step");
-	if (s->step_loop && ctx_has(c, s->step_loop))
-		return xstrdup("every step");
-	if (ctx_innermost_loop(c))
-		return xasprintf("every iteration of `%s`", ctx_innermost_loop(c)->text);
-	if (s->job_type && !strcmp(s->job_type, "inference_serving") && e->in_forward)
+		const char *pe = g->period_expr ? g->period_expr : "?";
+
+		base = g;
+		l = ctx_innermost_loop(g->up);
+		if (s->step_loop && l && !ctx_has(l, s->step_loop) && ctx_has(s->step_loop, l)) {
+			/* `if epoch % 10 == 0` in the loop around the step loop */
+			head = g->period > 0 ? xasprintf("every %s=%lld iterations of `%s`", pe, g->period, l->text)
+			                     : xasprintf("every %s iterations of `%s`", pe, l->text);
+		} else {
+			head = g->period > 0 ? xasprintf("every %s=%lld steps", pe, g->period)
+			                     : xasprintf("every %s steps", pe);
+		}
+	} else if (s->micro_loop && ctx_has(c, s->micro_loop)) {
+		base = s->micro_loop;
+		head = xstrdup("every micro-step");
+	} else if (s->step_loop && ctx_has(c, s->step_loop)) {
+		base = s->step_loop;
+		head = xstrdup("every step");
+	} else if (ctx_innermost_loop(c)) {
+		/* the loop around the step loop (an epoch loop), when the event
+		 * is in it: the loops below it multiply */
+		for (l = ctx_innermost_loop(c); l; l = ctx_innermost_loop(l->up))
+			if (s->step_loop && ctx_has(s->step_loop, l))
+				break;
+		if (l) {
+			base = l;
+			head = xasprintf("every iteration of `%s`", l->text);
+		} else if (s->step_loop && !ctx_has(c, s->step_loop)) {
+			/* loops before or after the step loop, around nothing of
+			 * it: start-up or teardown work, done once (×N) */
+			base = NULL;
+			head = xstrdup("once");
+		} else {
+			return xasprintf("every iteration of `%s`", ctx_innermost_loop(c)->text);
+		}
+	} else if (s->job_type && !strcmp(s->job_type, "inference_serving") && e->in_forward) {
 		return xstrdup("every request");
-	return xstrdup("once");
+	} else {
+		return xstrdup("once");
+	}
+	times = sc_times(c, base);
+	r = xasprintf("%s%s", head, times);
+	free(head);
+	free(times);
+	return r;
 }
 
 /* The condition an event runs under, as text, or NULL. */
@@ -116,7 +183,8 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	/* a sync made by the optimizer step itself (GradScaler.step) */
 	if (e->anchor && s->nopt && bsearch(&e->anchor, s->opt_anchors, s->nopt, sizeof *s->opt_anchors, str_cmp))
 		return "optimizer";
-	if (e->kind == SEV_SAVE)
+	/* torch.save's copy of device state is the checkpoint, wherever it is */
+	if (e->kind == SEV_SAVE || (e->kind == SEV_SYNC && e->call && !strncmp(e->call, "torch.save", 10)))
 		return "checkpoint";
 	if (ctx_find(c, JC_GUARD))
 		return ctx_find(c, JC_NO_GRAD) ? "eval" : "logging";

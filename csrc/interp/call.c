@@ -29,7 +29,7 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 		if (is_tensorish(args[i]))
 			any_tensor = 1;
 
-	ext_job_effects(f, d, last, args, nargs, kw, site);
+	ext_job_effects(f, d, last, fn->recv, args, nargs, kw, site);
 	if (!strncmp(d, "Tensor.", 7))
 		return call_tensor_method(f, fn, last, args, nargs, kw, site);
 	if ((r = torch_ext_call(f, d, last, args, nargs, kw, site, any_tensor)))
@@ -139,6 +139,17 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 			e->children = sub->ev;
 			e->nchildren = sub->n;
 			return r;
+		}
+		/* step()/zero_grad() of the repository's own optimizer (a
+		 * torch.optim.Optimizer subclass, nanochat's MuonAdamW): the
+		 * job's optimizer step, as for torch's */
+		if (self->k == VK_INST && self->u.inst->cls && AST_IS(vf->def, FunctionDef) &&
+		    (!strcmp(AST_AS(vf->def, FunctionDef)->name, "step") ||
+		     !strcmp(AST_AS(vf->def, FunctionDef)->name, "zero_grad"))) {
+			const char *base = class_ext_base(self->u.inst->cls);
+
+			if (base && !strncmp(base, "torch.optim.", 12) && !strstr(base, "lr_scheduler"))
+				(void)optim_method(f, AST_AS(vf->def, FunctionDef)->name, site);
 		}
 		return call_function(f, vf, self, args, nargs, kw, f->mode, NULL, site);
 	}

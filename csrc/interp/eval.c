@@ -425,8 +425,9 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 		size_t mark = ev_mark(f);
 
 		emit_op(f, "Tensor.__getitem__", &s->h);
-		/* x[mask] sizes its output from the data */
-		if (obj->dev == DEV_DEVICE && is_tensorish(idx) && f->mode != M_FWD)
+		/* x[mask] sizes its output from the data; x[index] with an
+		 * integer index tensor is a gather on the device (no read) */
+		if (obj->dev == DEV_DEVICE && is_tensorish(idx) && idx->dt != DT_INT && f->mode != M_FWD)
 			sev(f, SEV_SYNC, "indexing with a tensor (boolean mask or index array)", &s->h);
 		{
 			value_t *t = v_tensor_dev(in->a, obj->dev, obj->pinned);

@@ -545,6 +545,53 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 	dict_restore(in, d, &merged);
 }
 
+/* `if args.every > 0 and it % args.every == 0` with every -1: a part of
+ * the `and` that does not depend on the iteration is false, so the guard
+ * is false on every iteration, not only on the one read.  Only names,
+ * attributes, comparisons and `not` are evaluated again (no call). */
+static int pure_test(const struct ast_hdr *e, int depth)
+{
+	unsigned i;
+
+	if (!e || depth > 8)
+		return 0;
+	switch (e->kind) {
+	case AST_Name: case AST_Constant:
+		return 1;
+	case AST_Attribute:
+		return pure_test(AST_AS(e, Attribute)->value, depth + 1);
+	case AST_UnaryOp:
+		return pure_test(AST_AS(e, UnaryOp)->operand, depth + 1);
+	case AST_Compare: {
+		const struct ast_Compare *c = AST_AS(e, Compare);
+
+		for (i = 0; i < c->comparators.n; i++)
+			if (!pure_test(c->comparators.items[i], depth + 1))
+				return 0;
+		return pure_test(c->left, depth + 1);
+	}
+	default:
+		return 0;
+	}
+}
+
+static int guard_dead(struct frame *f, const struct ast_hdr *test)
+{
+	const struct ast_BoolOp *b;
+	unsigned i;
+
+	if (!AST_IS(test, BoolOp) || AST_AS(test, BoolOp)->op != AST_BOOL_AND)
+		return 0;
+	b = AST_AS(test, BoolOp);
+	for (i = 0; i < b->values.n; i++) {
+		const struct ast_hdr *v = b->values.items[i];
+
+		if (!find_modulo(v, 0) && pure_test(v, 0) && value_truth(eval(f, v)) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 static enum flow exec_if(struct frame *f, const struct ast_If *s)
 {
 	value_t *tv = eval(f, s->test);
@@ -567,7 +614,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		const struct jctx *ojc = f->jc;
 		enum flow gfl;
 
-		if (t == 1 || (t == 0 && !f->cls && f->loop_anchor)) {
+		if (t == 1 || (t == 0 && !f->cls && f->loop_anchor && !guard_dead(f, s->test))) {
 			f->jc = guard_ctx(f, s->test, text);
 			gfl = exec_block(f, &s->body);
 			f->jc = ojc;
@@ -620,6 +667,18 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	}
 	f->cond.text = oc;
 	f->cond.taken = ot;
+	/* One path leaves the block (`if ws < 2: return x`): the rest of the
+	 * block runs only on the other, under its condition (exec_block puts
+	 * the context back at its end).  Not for a path that raises (a check
+	 * of the input): the run described is the one that goes on. */
+	if ((fl == FL_NORMAL) != (fl2 == FL_NORMAL) && fl != FL_RAISE && fl2 != FL_RAISE) {
+		const char *rest = fl == FL_NORMAL ? text : afmt_memo(f->in, "not (%s)", text, NULL);
+
+		if (f->mode != M_FWD)
+			f->jc = jc_push(f, JC_COND, anchor_at(f, &s->h), rest);
+		f->cond.text = rest;
+		f->cond.taken = -1;
+	}
 	/* both paths end the block only if both do */
 	if (fl == FL_RETURN && fl2 == FL_RETURN)
 		return FL_RETURN;
@@ -934,13 +993,15 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 
 enum flow exec_block(struct frame *f, const struct ast_list *body)
 {
+	const struct jctx *ojc = f->jc;
+	struct frame_cond oc = f->cond;
+	enum flow fl = FL_NORMAL;
 	unsigned i;
 
 	if (!body)
 		return FL_NORMAL;
 	for (i = 0; i < body->n; i++) {
-		enum flow fl = exec_stmt(f, body->items[i]);
-
+		fl = exec_stmt(f, body->items[i]);
 		if (f->in->exc_pending) {      /* a call in it surely raised */
 			f->in->exc_name = f->in->exc_pending;
 			f->in->exc_depth = f->depth;
@@ -948,7 +1009,11 @@ enum flow exec_block(struct frame *f, const struct ast_list *body)
 			fl = FL_RAISE;
 		}
 		if (fl != FL_NORMAL)
-			return fl;
+			break;
 	}
-	return FL_NORMAL;
+	/* an `if` one path of which left the block conditioned the rest of
+	 * it (exec_if): that ends with the block */
+	f->jc = ojc;
+	f->cond = oc;
+	return fl;
 }

@@ -312,6 +312,15 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	cf.depth = f->depth + 1;
 	cf.loop_anchor = f->loop_anchor;
 	cf.jc = f->jc;
+	/* an lru_cache'd function in job code: its first call computes, the
+	 * others return what it did -- its events happen once, outside the
+	 * loops of the call that ran it */
+	if (fn->cached && mode != M_FWD) {
+		if (fn->cache_ret)
+			return fn->cache_ret;
+		cf.jc = NULL;
+		cf.loop_anchor = NULL;
+	}
 	cf.in_backward = f->in_backward;
 	cf.no_grad = f->no_grad + fn->no_grad;
 	if (fn->no_grad)
@@ -344,9 +353,12 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 		ret = fl == FL_RETURN && cf.ret ? cf.ret : v_none(in->a);
 		if (fl == FL_RAISE)
 			ret = unknown_at(f, site, "the function raises on this path");
+		in->raising = NULL;   /* read as returning: the caller goes on */
 	}
 	in->nactive--;
 	in->depth--;
+	if (fn->cached && mode != M_FWD)
+		fn->cache_ret = ret;
 	if (outermost) {
 		cost = fn_cost(in, fn->def);     /* the table may have grown */
 		cost->steps += in->steps - steps0;

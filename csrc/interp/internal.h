@@ -168,6 +168,9 @@ struct interp {
 	value_t *startup[16];          /* FastAPI lifespan / on_event("startup") */
 	size_t nstartup;
 	int run_generators;            /* read a generator's body (a lifespan) */
+	const char *raising;           /* a call known to raise this exception (literal_eval
+	                                  of a bare name: ValueError): the statement running
+	                                  raises, and a `try` around it runs its handler */
 	const struct vfunc *gen_entering; /* a generator object's function, being
 	                                  resumed by next() or a for loop */
 	struct root_call *roots;
@@ -179,6 +182,10 @@ struct interp {
 	size_t nnotes, anotes;
 	struct vdict *builtins;
 	value_t *argv;                 /* sys.argv[1:] as a list of str, or NULL */
+	int dist_init;                 /* the job has called init_process_group (or a
+	                                  library's init_distributed) on a path read */
+	value_t *environ;              /* os.environ when the job's variables are unset (a
+	                                  dict, written by the job), or NULL: not known */
 	const char *entry_path;
 	struct vdict *overrides;       /* --set KEY=VALUE, by key */
 	struct vns *entry_ns;
@@ -344,7 +351,7 @@ int is_route_decorator(struct frame *f, const struct ast_hdr *d);
 void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, const struct ast_hdr *d);
 const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const struct ast_withitem *wi,
                              value_t *cv, int *ng);
-void ext_job_effects(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+void ext_job_effects(struct frame *f, const char *d, const char *last, const value_t *recv, value_t **args, size_t nargs,
                      struct vdict *kw, const struct ast_hdr *site);
 
 /* eval.c */

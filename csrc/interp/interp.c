@@ -135,6 +135,23 @@ void interp_set_argv(struct interp *in, const char *const *argv, size_t n)
 		vseq_push(in->a, in->argv->u.seq, v_str(in->a, argv[i]));
 }
 
+void interp_set_env(struct interp *in, const char *const *kv, size_t n)
+{
+	size_t i;
+
+	in->environ = v_dict(in->a);
+	for (i = 0; i < n; i++) {
+		const char *eq = strchr(kv[i], '=');
+
+		if (eq)
+			vdict_set(in->a, in->environ->u.dict, v_strn(in->a, kv[i], (size_t)(eq - kv[i])),
+			          v_str(in->a, eq + 1));
+		else
+			vdict_set(in->a, in->environ->u.dict, v_str(in->a, kv[i]),
+			          v_unknown(in->a, kv[i], "an environment variable set by the launcher"));
+	}
+}
+
 /* Run a file as the job does: as __main__ (func NULL), or imported under
  * its own name and then func() called, as a console script's wrapper does. */
 static int interp_run(struct interp *in, struct sfile *entry, const char *func)

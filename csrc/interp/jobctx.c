@@ -200,6 +200,9 @@ void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, con
 		if (dv && dv->k == VK_EXT && (!strcmp(dv->u.ext, "torch.no_grad") ||
 		                              !strcmp(dv->u.ext, "torch.inference_mode")))
 			fv->u.fn->no_grad = 1;
+		if (dv && dv->k == VK_EXT && (!strcmp(dv->u.ext, "functools.lru_cache") ||
+		                              !strcmp(dv->u.ext, "functools.cache")))
+			fv->u.fn->cached = 1;
 	}
 	if (f->mode != M_FWD && AST_IS(d, Call) && AST_IS(AST_AS(d, Call)->func, Attribute) &&
 	    !strcmp(AST_AS(AST_AS(d, Call)->func, Attribute)->attr, "on_event") && in->nstartup < 16)
@@ -245,14 +248,19 @@ const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const st
  * only): mp.spawn / Process run their target function once, as one
  * process of the job; torch.save, json.dump, to_csv ... are the job's
  * first write (evidence); scaler.step(optimizer) is an optimizer step
- * (and, for a GradScaler, a sync).  d is the canonical dotted name, last
- * its last component. */
-void ext_job_effects(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+ * (and, for a GradScaler not built disabled, a sync).  d is the canonical
+ * dotted name, last its last component, recv the object of a method. */
+void ext_job_effects(struct frame *f, const char *d, const char *last, const value_t *recv, value_t **args, size_t nargs,
                      struct vdict *kw, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	size_t i;
 
+	/* the process group the job starts (torch.distributed.is_initialized()
+	 * is false until then, when the environment is known: torch.c) */
+	if (!strcmp(last, "init_process_group") || strstr(last, "init_distributed") ||
+	    !strcmp(d, "deepspeed.initialize") || strstr(d, "initialize_model_parallel"))
+		in->dist_init = 1;
 	/* worker processes run job code: mp.spawn(fn, args=(...)) calls
 	 * fn(rank, *args) in each; Process(target=fn, args=(...)) calls
 	 * fn(*args).  Read once, as one process of the job. */
@@ -289,7 +297,10 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, value_t *
 		if (!in->ev.optimizer_step)
 			in->ev.optimizer_step = anchor_at(f, site);
 		sev(f, SEV_OPT_STEP, "scaler.step(optimizer)", site);
-		if (strstr(d, "GradScaler"))
+		/* a GradScaler built with enabled=False (known) steps the
+		 * optimizer and reads nothing */
+		if (strstr(d, "GradScaler") &&
+		    !(recv && recv->k == VK_INST && value_truth(vdict_gets(recv->u.inst->attrs, "enabled")) == 0))
 			sev(f, SEV_SYNC, "scaler.step(optimizer) (reads found_inf with .item())", site);
 	}
 }

@@ -242,7 +242,8 @@ value_t *load_config(struct frame *f, const char *how, value_t *arg, const struc
 
 /* A module attribute the analysis answers itself (mod is an external's
  * dotted name): sys.argv (the entry script, then the job's arguments) and
- * os.environ (an object whose get/setdefault are dict.get's).  NULL for
+ * os.environ (an object whose get/setdefault are dict.get's; the mapping
+ * itself when interp_set_env_unset() made it known).  NULL for
  * any other: the caller makes it a longer dotted name. */
 value_t *stdlib_attr(struct interp *in, const char *mod, const char *name)
 {
@@ -258,7 +259,11 @@ value_t *stdlib_attr(struct interp *in, const char *mod, const char *name)
 		return r;
 	}
 	if (!strcmp(mod, "os") && !strcmp(name, "environ")) {
-		struct vinst *env = new_inst(in);
+		struct vinst *env;
+
+		if (in->environ)
+			return in->environ;
+		env = new_inst(in);
 
 		env->ext = "os.environ";
 		return mk_inst_value(in, env);
@@ -303,6 +308,13 @@ value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t narg
 		return r;
 	}
 
+	/* os.getenv(k, default) when the job's variables are unset */
+	if (!strcmp(d, "os.getenv") && in->environ && nargs >= 1 && args[0]->k == VK_STR) {
+		value_t *v = vdict_get(in->environ->u.dict, args[0]);
+
+		return v ? v : nargs >= 2 ? args[1] : kw && vdict_gets(kw, "default") ? vdict_gets(kw, "default")
+		                                                                   : v_none(in->a);
+	}
 	/* itertools.repeat(x, n) with n known: n times x */
 	if (!strcmp(d, "itertools.repeat") && nargs == 2 && args[1]->k == VK_INT && args[1]->u.i >= 0 &&
 	    args[1]->u.i <= MAX_UNROLL) {

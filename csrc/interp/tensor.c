@@ -244,10 +244,9 @@ static value_t *call_tensor_method_(struct frame *f, value_t *fn, const char *m,
 	if (!strcmp(m, "pin_memory"))
 		return v_tensor_dev(in->a, DEV_HOST, 1);
 	if (!strcmp(m, "cpu") || !strcmp(m, "numpy")) {
-		if (dev == DEV_DEVICE) {
-			sev(f, SEV_D2H, !strcmp(m, "cpu") ? ".cpu()" : ".numpy()", site);
-			sev(f, SEV_SYNC, !strcmp(m, "cpu") ? ".cpu()" : ".numpy()", site);
-		}
+		/* one event: a blocking copy to the host (which is how it syncs) */
+		if (dev == DEV_DEVICE && (e = sev(f, SEV_D2H, !strcmp(m, "cpu") ? ".cpu()" : ".numpy()", site)))
+			e->non_blocking = 0;
 		if (!strcmp(m, "numpy"))
 			return unknown_at(f, site, "a numpy array");
 		return v_tensor_dev(in->a, DEV_HOST, 0);

@@ -407,6 +407,40 @@ value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **
 	}
 }
 
+/* v holds nothing on a device: known scalars and strings, tensors known
+ * to be on the host, and containers of those (an unknown value, a module
+ * or an object might hold device tensors). */
+static int host_only(const value_t *v, int depth)
+{
+	size_t i;
+
+	if (!v || depth > 8)
+		return 0;
+	switch (v->k) {
+	case VK_NONE: case VK_BOOL: case VK_INT: case VK_FLOAT: case VK_STR:
+		return 1;
+	case VK_TENSOR:
+		return v->dev == DEV_HOST;
+	case VK_TUPLE: case VK_LIST:
+		if (v->u.seq->unk_reason)
+			return 0;
+		for (i = 0; i < v->u.seq->n; i++)
+			if (!host_only(v->u.seq->items[i], depth + 1))
+				return 0;
+		return 1;
+	case VK_DICT:
+		/* (an empty dict may be a comprehension over items not known) */
+		if (!v->u.dict->n)
+			return 0;
+		for (i = 0; i < v->u.dict->n; i++)
+			if (!host_only(v->u.dict->vals[i], depth + 1))
+				return 0;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static value_t *call_torch_(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                             struct vdict *kw, const struct ast_hdr *site, int any_tensor)
 {
@@ -459,7 +493,9 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	}
 	if (!strcmp(d, "torch.save")) {
 		sev(f, SEV_SAVE, "torch.save", site);
-		if (in->gpu && f->mode != M_FWD)
+		/* what is saved copies device tensors to the host, unless every
+		 * tensor in it is known to be on the host already */
+		if (in->gpu && f->mode != M_FWD && !(nargs >= 1 && host_only(args[0], 0)))
 			sev(f, SEV_SYNC, "torch.save (copies device tensors to the host)", site);
 		return v_none(in->a);
 	}
@@ -529,6 +565,11 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 			vdict_sets(in->a, c->attrs, "type", args[0]);
 		return mk_inst_value(in, c);
 	}
+	/* with the environment known (extract --env / --no-env), no process
+	 * group exists before the job's code starts one; a job that has not
+	 * (on any path read so far) runs as one process */
+	if (!strcmp(d, "torch.distributed.is_initialized") && in->environ && !in->dist_init)
+		return v_bool(in->a, 0);
 	if ((!strncmp(d, "torch.cuda.", 11) || !strncmp(d, "torch.distributed.", 18) || !strncmp(d, "torch.backends.", 15)) &&
 	    last[0] >= 'a' && last[0] <= 'z')
 		return unknown_at(f, site, "a value the runtime reports (a number, not a tensor)");
@@ -544,6 +585,15 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		o->ext = d;
 		if (!strncmp(d, "torch.optim.", 12) && strstr(d, "lr_scheduler"))
 			o->ext = afmt(in, "scheduler:%s", d);
+		if (!strcmp(last, "GradScaler")) {
+			/* enabled=: by keyword (its place differs between
+			 * torch.cuda.amp's and torch.amp's); not known when
+			 * the arguments reach it by position */
+			value_t *en = kw ? vdict_gets(kw, "enabled") : NULL;
+
+			if (en || nargs < 5)
+				vdict_sets(in->a, o->attrs, "enabled", en ? en : v_bool(in->a, 1));
+		}
 		if (!strcmp(last, "DataLoader")) {
 			e = sev(f, SEV_LOADER, "DataLoader", site);
 			if (e) {

@@ -27,6 +27,11 @@ struct analyse_opts {
 	interp_load_fn loader;          /* reads config files the job opens; NULL: none */
 	void *loader_ctx;
 	size_t *interp_bytes;           /* when not NULL: the interpreter's peak arena size */
+	int env_known;                  /* the job's environment is known: envs (KEY=VALUE, or
+	                                   KEY: set, value not known),
+	                                   every other variable unset (interp_set_env) */
+	const char *const *envs;
+	size_t nenvs;
 };
 
 /* Read the job whose entry script is `entry` (a path in prog; with func,

@@ -225,6 +225,12 @@ void interp_set_override(struct interp *in, const char *key, const char *text);
 /* sys.argv[1:] of the job, for argparse and configurators. */
 void interp_set_argv(struct interp *in, const char *const *argv, size_t n);
 
+/* The job's environment is known: the n KEY=VALUE strings of kv (KEY
+ * alone: set, to a value not known), every other variable unset.  os.environ is then that mapping and
+ * os.getenv(k, d) is d for the others.  Without this call every read of
+ * the environment is unknown (a launcher may set it). */
+void interp_set_env(struct interp *in, const char *const *kv, size_t n);
+
 /* Notes for `unresolved`: what was seen and not resolved. */
 struct interp_note {
 	const char *anchor;

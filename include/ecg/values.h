@@ -84,6 +84,9 @@ struct vfunc {
 	struct vclass *owner;         /* the class it was defined in, or NULL */
 	int is_static, is_classmethod, is_property;
 	int no_grad;                  /* decorated @torch.no_grad() / inference_mode() */
+	int cached;                   /* decorated @functools.lru_cache / cache: in the
+	                                 job, its body runs once (read as such) */
+	value_t *cache_ret;           /* what that one run returned, or NULL */
 };
 
 struct vbuiltin {

@@ -29,8 +29,8 @@ is "$(hd train.py:main:70)" "[('h2d', '.to(device)', True, True, 'data', 'every 
 	"line 70: the batch copy, pinned by the DataLoader, non_blocking, every micro-step"
 is "$(hd train.py:main:85)" "[('sync', '.item()', None, None, 'logging', 'every args.log_interval=10 steps')]" \
 	"line 85: loss.item() in the log line, every log_interval=10 steps"
-is "$(hd train.py:evaluate:36)" "[('sync', '.item()', None, None, 'eval', 'every args.eval_interval=250 steps')]" \
-	"line 36: loss.item() in evaluate(), every eval_interval=250 steps"
+is "$(hd train.py:evaluate:36)" "[('sync', '.item()', None, None, 'eval', 'every args.eval_interval=250 steps ×? (\`for k, (x, y) in zip(range(iters), loader)\`)')]" \
+	"line 36: loss.item() in evaluate(), once per eval batch, every eval_interval=250 steps (zip with the loader: how many batches is not known)"
 is "$(hd train.py:main:67)" "[]" "line 67: formatting val, a host tensor (losses = torch.zeros(iters)), is not a sync"
 is "$(hd train.py:main:78)" "[]" "line 78: clip_grad_norm_ returns a device tensor no one reads: not a sync"
 is "$(hd train.py:main:79)" "[('sync', 'scaler.step(optimizer) (reads found_inf with .item())', None, None, 'optimizer', 'every step')]" \

@@ -75,13 +75,15 @@ for n in $fixtures; do
 	commit "$R" "fixture $n"
 	entry=$(json "$src/expected.json" 'd["entry"]')
 
-	# the job's own command line
+	# the job's own command line, and its environment when the
+	# expectation gives one ("env": {} -- none set: --no-env)
 	argv=$(json "$src/expected.json" '"\n".join(d.get("argv", []))')
+	envs=$(json "$src/expected.json" '"\n".join(["--no-env"] + ["--env=%s=%s" % kv for kv in sorted(d["env"].items())]) if isinstance(d.get("env"), dict) else ""')
 	set -f
 	IFS='
 '
 	# shellcheck disable=SC2086
-	run_ecg extract --repo "$R" --entry "$entry" --out "$O" -q -- $argv
+	run_ecg extract --repo "$R" --entry "$entry" --out "$O" -q $envs -- $argv
 	unset IFS
 	set +f
 	is "$rc" 0 "$n: ecg extract --entry $entry -- $(echo $argv) exits 0"

@@ -14,6 +14,8 @@ EXPECTED.json
 -------------
 
     {"entry": "train.py", "argv": [...],          how ecg is run on the job
+     "env": {...},                                optional: the job's environment, every
+                                                  other variable unset (ecg --no-env --env K=V)
      "job_type": "training" | "inference_serving" | "batch",
      "syncs":     [{"anchor", "call", "note"}],   every host<-device sync point
      "not_syncs": [{"anchor", "note"}],           look-alikes: must not be flagged

@@ -38,8 +38,8 @@ this file reuses), plus what real jobs need:
 
     {"repo": "owner/name", "commit": "<40 hex>",
      "entry": "path/in/repo.py", "argv": [...], "ecg_args": [...],
-     "env": {...}          the environment of the invocation ({} = none set;
-                           documentation: ecg reads os.environ as unset)
+     "env": {...}          the environment of the invocation ({} = none set),
+                           given to ecg as --no-env --env KEY=VALUE ...
      "notes": "...",
      "job_type": "training" | "inference_serving" | "batch",
      "step": {"anchor": A, "unit": "token" | "request" (optional),
@@ -518,6 +518,9 @@ def has_commit(src, commit):
 def run_ecg(ecg, src, lab, out):
     cmd = [ecg, "extract", "--repo", src, "--rev", lab["commit"], "--entry", lab["entry"], "--out", out,
            "--no-cache", "-q"] + list(lab.get("ecg_args") or [])
+    if isinstance(lab.get("env"), dict):     # the invocation's environment, the rest unset
+        # "0..3": a value that differs between the processes: set, not known
+        cmd += ["--no-env"] + ["--env=" + (k if ".." in v else "%s=%s" % (k, v)) for k, v in sorted(lab["env"].items())]
     if lab.get("argv"):
         cmd += ["--"] + list(lab["argv"])
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
