@@ -96,6 +96,7 @@ struct frame {
 	struct vclass *cls;            /* the class the function was defined in */
 	value_t *self;                 /* first argument of a method */
 	struct strset *globals_decl;   /* names declared global */
+	struct strset *nonlocals_decl; /* names declared nonlocal (bound in closure) */
 	enum mode mode;
 	struct fseq *ev;               /* forward: where events go */
 	struct frame_mult {            /* forward: how many times the code running runs */
