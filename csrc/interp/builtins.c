@@ -586,6 +586,8 @@ static value_t *builtin_object(struct frame *f, value_t *fn, value_t **args, siz
 				sev(f, SEV_LOG, "print", site);
 		}
 		return v_none(in->a);
+	case BI_NOOP:
+		return v_none(in->a);
 	case BI_OPT_STEP: {
 		/* LBFGS & co: step(closure) re-evaluates the loss, backward included */
 		value_t *closure = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "closure") : NULL;
@@ -780,6 +782,7 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 		return builtin_iter(f, fn, args, nargs, kw, site);
 	case BI_PRINT:
 	case BI_OPT_STEP:
+	case BI_NOOP:
 	case BI_ISINSTANCE:
 	case BI_GETATTR:
 	case BI_SETATTR:

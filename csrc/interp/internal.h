@@ -70,6 +70,7 @@ enum builtin_id {
 	BI_DIVMOD, BI_POW, BI_ID, BI_CALLABLE, BI_ISSUBCLASS, BI_VARS, BI_REPR,
 	BI_STATICMETHOD, BI_CLASSMETHOD, BI_PROPERTY, BI_GLOBALS,
 	BI_OPT_STEP,    /* optimizer.step(closure): the optimizer calls the closure */
+	BI_NOOP,        /* a call that does nothing ecg reads (zero_grad, an external base's __init__): None */
 	/* methods: self in u.bi.self */
 	BI_M_LIST_APPEND, BI_M_LIST_EXTEND, BI_M_LIST_INSERT, BI_M_LIST_POP,
 	BI_M_DICT_GET, BI_M_DICT_ITEMS, BI_M_DICT_KEYS, BI_M_DICT_VALUES, BI_M_DICT_UPDATE,
