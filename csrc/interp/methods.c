@@ -92,6 +92,9 @@ static value_t *call_seq_method(struct frame *f, value_t *fn, value_t **args, si
 		if (self->k == VK_DICT && nargs >= 1) {
 			value_t *r = vdict_get(self->u.dict, args[0]);
 
+			/* a key not known may be any of the keys: not the default */
+			if (!r && !value_is_known_scalar(args[0]) && args[0]->k != VK_STR && self->u.dict->n)
+				return unknown_at(f, site, "get() with a key not known");
 			return r ? r : nargs >= 2 ? args[1] : v_none(in->a);
 		}
 		if (self->k == VK_INST && self->u.inst->ext && !strcmp(self->u.inst->ext, "os.environ"))
