@@ -743,6 +743,8 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 	case BI_M_STR_ENDSWITH:
 	case BI_M_STR_JOIN:
 	case BI_M_STR_STRIP:
+	case BI_M_STR_LSTRIP:
+	case BI_M_STR_RSTRIP:
 	case BI_M_STR_SPLIT:
 	case BI_M_STR_PARTITION:
 	case BI_M_STR_REPLACE:

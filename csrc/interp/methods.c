@@ -222,7 +222,26 @@ static value_t *call_str_method(struct frame *f, value_t *fn, value_t **args, si
 		}
 		return unknown_at(f, site, "a join of values not known");
 	case BI_M_STR_STRIP:
-		return self;
+	case BI_M_STR_LSTRIP:
+	case BI_M_STR_RSTRIP: {
+		/* the characters of args[0] (whitespace by default) off either end */
+		const char *chars = " \t\n\r\f\v", *s = self->u.str.s;
+		size_t nc = 6, lo = 0, hi = self->u.str.len;
+
+		if (nargs >= 1 && args[0]->k == VK_STR) {
+			chars = args[0]->u.str.s;
+			nc = args[0]->u.str.len;
+		} else if (nargs >= 1 && args[0]->k != VK_NONE) {
+			return unknown_at(f, site, "strip() of characters not known");
+		}
+		if (fn->u.bi.id != BI_M_STR_RSTRIP)
+			while (lo < hi && memchr(chars, s[lo], nc))
+				lo++;
+		if (fn->u.bi.id != BI_M_STR_LSTRIP)
+			while (hi > lo && memchr(chars, s[hi - 1], nc))
+				hi--;
+		return v_strn(in->a, s + lo, hi - lo);
+	}
 	case BI_M_STR_SPLIT: {
 		const char *str = self->u.str.s, *sep = NULL;
 		size_t seplen = 0, L = self->u.str.len, pos = 0;
@@ -357,6 +376,8 @@ value_t *call_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 	case BI_M_STR_ENDSWITH:
 	case BI_M_STR_JOIN:
 	case BI_M_STR_STRIP:
+	case BI_M_STR_LSTRIP:
+	case BI_M_STR_RSTRIP:
 	case BI_M_STR_SPLIT:
 	case BI_M_STR_PARTITION:
 	case BI_M_STR_REPLACE:
@@ -411,8 +432,8 @@ static const struct type_method {
 	{ VK_STR, "endswith", BI_M_STR_ENDSWITH },
 	{ VK_STR, "replace", BI_M_STR_REPLACE },
 	{ VK_STR, "strip", BI_M_STR_STRIP },
-	{ VK_STR, "lstrip", BI_M_STR_STRIP },
-	{ VK_STR, "rstrip", BI_M_STR_STRIP },
+	{ VK_STR, "lstrip", BI_M_STR_LSTRIP },
+	{ VK_STR, "rstrip", BI_M_STR_RSTRIP },
 	{ VK_STR, "partition", BI_M_STR_PARTITION },
 };
 
