@@ -391,6 +391,15 @@ static value_t *builtin_value(struct frame *f, value_t *fn, value_t **args, size
 		double tot = 0;
 		int all_int = 1;
 
+		if (nargs >= 2 || (kw && vdict_gets(kw, "start"))) {
+			/* sum(xs, start): a number start is added; any other is not followed */
+			value_t *st = nargs >= 2 ? args[1] : vdict_gets(kw, "start");
+
+			if (!as_num(st, &x) || (st->k != VK_INT && st->k != VK_FLOAT && st->k != VK_BOOL))
+				return unknown_at(f, site, "sum() with a start not followed");
+			tot = x;
+			all_int = st->k != VK_FLOAT;
+		}
 		if (nargs >= 1 && !iter_items(f, args[0], &items)) {
 			for (i = 0; i < items->n; i++) {
 				if (!as_num(items->items[i], &x))
@@ -411,7 +420,7 @@ static value_t *builtin_value(struct frame *f, value_t *fn, value_t **args, size
 		return unknown_at(f, site, "abs() of a value not known");
 	case BI_ROUND:
 		if (nargs == 1 && as_num(args[0], &x) && fabs(x) < 9e15)
-			return v_int(in->a, (long long)llround(x));
+			return v_int(in->a, (long long)nearbyint(x));   /* half to even (the default rounding mode) */
 		return unknown_at(f, site, "round() of a value not known");
 	default:
 		break;
@@ -603,6 +612,8 @@ static value_t *builtin_object(struct frame *f, value_t *fn, value_t **args, siz
 				sev(f, SEV_LOG, "print", site);
 		}
 		return v_none(in->a);
+	case BI_NOOP:
+		return v_none(in->a);
 	case BI_OPT_STEP: {
 		/* LBFGS & co: step(closure) re-evaluates the loss, backward included */
 		value_t *closure = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "closure") : NULL;
@@ -790,6 +801,8 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 	case BI_M_STR_ENDSWITH:
 	case BI_M_STR_JOIN:
 	case BI_M_STR_STRIP:
+	case BI_M_STR_LSTRIP:
+	case BI_M_STR_RSTRIP:
 	case BI_M_STR_SPLIT:
 	case BI_M_STR_PARTITION:
 	case BI_M_STR_REPLACE:
@@ -838,6 +851,7 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 		return builtin_iter(f, fn, args, nargs, kw, site);
 	case BI_PRINT:
 	case BI_OPT_STEP:
+	case BI_NOOP:
 	case BI_ISINSTANCE:
 	case BI_GETATTR:
 	case BI_SETATTR:

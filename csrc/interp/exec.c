@@ -12,8 +12,50 @@
 #include "internal.h"
 
 static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct vseq *items, const value_t *range);
+static void while_widen(struct frame *f, struct vdict *d, const struct vdict *before, const char *cond);
+static void dict_save(struct interp *in, const struct vdict *d, struct vdict *out);
 
 /* ------------------------------------------------------------------ statements */
+
+/* xs[lower:upper] of a list replaced by `with` (NULL: deleted), as Python
+ * does; 0 when the bounds or the new items are not known (then the caller
+ * makes the list's length unknown: leaving it unchanged would be wrong). */
+static int list_splice(struct frame *f, struct vseq *seq, const struct ast_Slice *sl, value_t *with)
+{
+	struct interp *in = f->in;
+	long long n = (long long)seq->n, lo = 0, hi = n, k;
+	struct vseq *items = NULL, out = { 0 };
+	int ok = 1;
+
+	if (sl->step || seq->unk_reason)
+		return 0;
+	if (sl->lower)
+		lo = as_int(eval(f, sl->lower), &ok);
+	if (ok && sl->upper)
+		hi = as_int(eval(f, sl->upper), &ok);
+	if (!ok || (with && iter_items(f, with, &items)) || (with && !items))
+		return 0;
+	if (lo < 0)
+		lo = lo + n < 0 ? 0 : lo + n;
+	if (hi < 0)
+		hi = hi + n < 0 ? 0 : hi + n;
+	if (lo > n)
+		lo = n;
+	if (hi > n)
+		hi = n;
+	if (hi < lo)
+		hi = lo;
+	for (k = 0; k < lo; k++)
+		vseq_push(in->a, &out, seq->items[k]);
+	for (k = 0; items && (size_t)k < items->n; k++)
+		vseq_push(in->a, &out, items->items[k]);
+	for (k = hi; k < n; k++)
+		vseq_push(in->a, &out, seq->items[k]);
+	seq->items = out.items;
+	seq->n = out.n;
+	seq->alloc = out.alloc;
+	return 1;
+}
 
 void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 {
@@ -44,6 +86,11 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 			                  text_of(f, s->slice)));
 		} else if (obj->k == VK_DICT) {
 			vdict_set(in->a, obj->u.dict, idx, v);
+		} else if (obj->k == VK_LIST && AST_IS(s->slice, Slice)) {
+			if (!list_splice(f, obj->u.seq, AST_AS(s->slice, Slice), v) && !obj->u.seq->unk_reason) {
+				obj->u.seq->unk_expr = text_of(f, t);
+				obj->u.seq->unk_reason = "a slice assigned with bounds or items not known";
+			}
 		} else if (obj->k == VK_LIST) {
 			k = as_int(idx, &ok);
 			if (ok && k < 0)
@@ -346,6 +393,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		const struct jctx *ojc = f->jc;
 		const char *ol = f->loop_anchor;
 		int from_loader = is_loader(it);
+		struct vdict snap;
 		struct jctx *lj;
 
 		lj = (struct jctx *)jc_push(f, JC_LOOP, anchor_at(f, &s->h), afmt_memo(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)));
@@ -375,6 +423,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		f->mult.reason = afmt_memo(in, "built in a loop over %s, whose length is not known", text_of(f, s->iter), NULL);
 		f->mult.expr = text_of(f, s->iter);
 		f->loop_anchor = anchor_at(f, &s->h);
+		dict_save(in, f->locals ? f->locals : f->globals->dict, &snap);
 		if (is_gen_value(it))
 			/* a repo generator: each item is what its first yield gives */
 			assign(f, s->target, gen_next(f, it->u.inst, &s->h));
@@ -388,6 +437,10 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		f->mult.reason = omr;
 		f->mult.expr = ome;
 		f->jc = ojc;
+		/* read once for a trip count not known: what it bound is not known */
+		if (fl != FL_RETURN && fl != FL_RAISE)
+			while_widen(f, f->locals ? f->locals : f->globals->dict, &snap,
+			            afmt(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)));
 		return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
 	}
 	{
@@ -590,6 +643,28 @@ static int guard_dead(struct frame *f, const struct ast_hdr *test)
 			return 1;
 	}
 	return 0;
+}
+
+/* After a `while` not followed to its end: a name the body bound anew
+ * is unknown (tensors stay tensors, modules stay modules), since the
+ * iterations not read would bind it again. */
+static void while_widen(struct frame *f, struct vdict *d, const struct vdict *before, const char *cond)
+{
+	struct interp *in = f->in;
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		value_t *k = d->keys[i], *a = d->vals[i];
+		value_t *o = i < before->n && before->keys[i] == k ? before->vals[i] : vdict_get(before, k);
+
+		if (!a || a == o || (o && value_is_known_scalar(a) && value_key_eq(a, o)))
+			continue;
+		if (a->k != VK_NONE && a->k != VK_BOOL && a->k != VK_INT && a->k != VK_FLOAT && a->k != VK_STR &&
+		    a->k != VK_TUPLE && a->k != VK_LIST && a->k != VK_DICT && a->k != VK_RANGE)
+			continue;       /* tensors, modules, objects, functions keep their kind */
+		d->vals[i] = v_unknown(in->a, k->k == VK_STR ? k->u.str.s : NULL,
+		                       afmt_memo(in, "assigned in `%s`, whose iterations are not all read", cond, NULL));
+	}
 }
 
 static enum flow exec_if(struct frame *f, const struct ast_If *s)
@@ -905,11 +980,51 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			const char *ol = f->loop_anchor;
 			const struct jctx *ojc = f->jc;
 
+			struct vdict *d = f->locals ? f->locals : f->globals->dict;
+			struct vdict snap;
+			int exact = 0;
+			long long trips = 0;
+
+			/* Iterated while the condition is known true and the body
+			 * records no job event (a training loop is read once, as a
+			 * for loop's); a loop not followed to its end leaves what
+			 * it assigned unknown. */
+			dict_save(in, d, &snap);
 			f->jc = jc_push(f, JC_LOOP, anchor_at(f, st), afmt(in, "while %s", text_of(f, w->test)));
 			f->loop_anchor = anchor_at(f, st);
-			fl = exec_block(f, &w->body);
+			for (;;) {
+				long long before = in->job_events;
+				size_t sev_before = in->nsev;
+
+				fl = exec_block(f, &w->body);
+				if (fl == FL_BREAK)
+					exact = 1;
+				if (fl == FL_BREAK || fl == FL_RETURN || fl == FL_RAISE)
+					break;
+				if (in->job_events != before || runtime_events(in, sev_before) ||
+				    ++trips >= MAX_UNROLL || !budget(f))
+					break;
+				before = in->job_events;
+				sev_before = in->nsev;
+				tv = eval(f, w->test);
+				if (in->job_events != before || in->nsev != sev_before) {
+					/* the condition itself records events
+					 * (`.item()`): read once, at the top */
+					in->job_events = before;
+					in->nsev = sev_before;
+					break;
+				}
+				if (value_truth(tv) != 1) {
+					exact = value_truth(tv) == 0;
+					break;
+				}
+			}
 			f->loop_anchor = ol;
 			f->jc = ojc;
+			if (exact && fl != FL_BREAK)
+				fl = exec_block(f, &w->orelse);
+			else if (!exact && fl != FL_RETURN && fl != FL_RAISE)
+				while_widen(f, d, &snap, afmt(in, "while %s", text_of(f, w->test)));
 		}
 		return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
 	}
@@ -967,6 +1082,21 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		}
 		return FL_NORMAL;
 	}
+	case AST_Nonlocal: {
+		const struct ast_Nonlocal *g = AST_AS(st, Nonlocal);
+
+		if (!f->nonlocals_decl)
+			f->nonlocals_decl = ast_arena_alloc(in->a, sizeof *f->nonlocals_decl);
+		for (i = 0; i < g->names.n; i++) {
+			const char **ns = ast_arena_alloc(in->a, (f->nonlocals_decl->n + 1) * sizeof *ns);
+
+			if (f->nonlocals_decl->n)
+				memcpy(ns, f->nonlocals_decl->s, f->nonlocals_decl->n * sizeof *ns);
+			ns[f->nonlocals_decl->n++] = g->names.items[i];
+			f->nonlocals_decl->s = ns;
+		}
+		return FL_NORMAL;
+	}
 	case AST_Raise:
 		return FL_RAISE;
 	case AST_Break:
@@ -979,8 +1109,36 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		for (i = 0; i < d->targets.n; i++) {
 			const struct ast_hdr *t = d->targets.items[i];
 
-			if (AST_IS(t, Name) && f->locals)
-				vdict_del(f->locals, v_str(in->a, AST_AS(t, Name)->id));
+			if (AST_IS(t, Name))
+				vdict_del(f->locals ? f->locals : f->globals->dict, v_str(in->a, AST_AS(t, Name)->id));
+			else if (AST_IS(t, Subscript)) {
+				/* del xs[i], del xs[a:b], del d[k] */
+				const struct ast_Subscript *su = AST_AS(t, Subscript);
+				value_t *obj = eval(f, su->value);
+				int ok = 0;
+				long long k = 0;
+
+				if (obj->k == VK_DICT) {
+					vdict_del(obj->u.dict, eval(f, su->slice));
+					continue;
+				}
+				if (obj->k != VK_LIST)
+					continue;
+				if (AST_IS(su->slice, Slice) ? list_splice(f, obj->u.seq, AST_AS(su->slice, Slice), NULL) : 0)
+					continue;
+				if (!AST_IS(su->slice, Slice) && !obj->u.seq->unk_reason)
+					k = as_int(eval(f, su->slice), &ok);
+				if (ok && k < 0)
+					k += (long long)obj->u.seq->n;
+				if (ok && k >= 0 && (size_t)k < obj->u.seq->n) {
+					memmove(obj->u.seq->items + k, obj->u.seq->items + k + 1,
+					        (obj->u.seq->n - (size_t)k - 1) * sizeof *obj->u.seq->items);
+					obj->u.seq->n--;
+				} else if (!obj->u.seq->unk_reason) {
+					obj->u.seq->unk_expr = text_of(f, t);
+					obj->u.seq->unk_reason = "an item deleted that is not known";
+				}
+			}
 		}
 		return FL_NORMAL;
 	}

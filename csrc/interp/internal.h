@@ -70,12 +70,13 @@ enum builtin_id {
 	BI_DIVMOD, BI_POW, BI_ID, BI_CALLABLE, BI_ISSUBCLASS, BI_VARS, BI_REPR,
 	BI_STATICMETHOD, BI_CLASSMETHOD, BI_PROPERTY, BI_GLOBALS,
 	BI_OPT_STEP,    /* optimizer.step(closure): the optimizer calls the closure */
+	BI_NOOP,        /* a call that does nothing ecg reads (zero_grad, an external base's __init__): None */
 	/* methods: self in u.bi.self */
 	BI_M_LIST_APPEND, BI_M_LIST_EXTEND, BI_M_LIST_INSERT, BI_M_LIST_POP,
 	BI_M_DICT_GET, BI_M_DICT_ITEMS, BI_M_DICT_KEYS, BI_M_DICT_VALUES, BI_M_DICT_UPDATE,
 	BI_M_DICT_POP, BI_M_DICT_SETDEFAULT, BI_M_COPY,
 	BI_M_STR_FORMAT, BI_M_STR_JOIN, BI_M_STR_SPLIT, BI_M_STR_LOWER, BI_M_STR_UPPER,
-	BI_M_STR_STARTSWITH, BI_M_STR_ENDSWITH, BI_M_STR_REPLACE, BI_M_STR_STRIP, BI_M_STR_PARTITION,
+	BI_M_STR_STARTSWITH, BI_M_STR_ENDSWITH, BI_M_STR_REPLACE, BI_M_STR_STRIP, BI_M_STR_LSTRIP, BI_M_STR_RSTRIP, BI_M_STR_PARTITION,
 	BI_M_FILE_READ,
 	BI_M_ARGP_ADD, BI_M_ARGP_PARSE, BI_M_ARGP_GROUP, BI_M_ARGP_SETDEF,
 	BI_M_MOD_ADD_MODULE, BI_M_MOD_APPEND, BI_M_MOD_EXTEND, BI_M_MOD_SELF,
@@ -96,6 +97,7 @@ struct frame {
 	struct vclass *cls;            /* the class the function was defined in */
 	value_t *self;                 /* first argument of a method */
 	struct strset *globals_decl;   /* names declared global */
+	struct strset *nonlocals_decl; /* names declared nonlocal (bound in closure) */
 	enum mode mode;
 	struct fseq *ev;               /* forward: where events go */
 	struct frame_mult {            /* forward: how many times the code running runs */

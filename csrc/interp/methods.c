@@ -172,6 +172,9 @@ static value_t *call_seq_method(struct frame *f, value_t *fn, value_t **args, si
 		if (self->k == VK_DICT && nargs >= 1) {
 			value_t *r = vdict_get(self->u.dict, args[0]);
 
+			/* a key not known may be any of the keys: not the default */
+			if (!r && !value_is_known_scalar(args[0]) && args[0]->k != VK_STR && self->u.dict->n)
+				return unknown_at(f, site, "get() with a key not known");
 			return r ? r : nargs >= 2 ? args[1] : v_none(in->a);
 		}
 		if (self->k == VK_INST && self->u.inst->ext && !strcmp(self->u.inst->ext, "os.environ"))
@@ -310,7 +313,26 @@ static value_t *call_str_method(struct frame *f, value_t *fn, value_t **args, si
 		}
 		return unknown_at(f, site, "a join of values not known");
 	case BI_M_STR_STRIP:
-		return self;
+	case BI_M_STR_LSTRIP:
+	case BI_M_STR_RSTRIP: {
+		/* the characters of args[0] (whitespace by default) off either end */
+		const char *chars = " \t\n\r\f\v", *s = self->u.str.s;
+		size_t nc = 6, lo = 0, hi = self->u.str.len;
+
+		if (nargs >= 1 && args[0]->k == VK_STR) {
+			chars = args[0]->u.str.s;
+			nc = args[0]->u.str.len;
+		} else if (nargs >= 1 && args[0]->k != VK_NONE) {
+			return unknown_at(f, site, "strip() of characters not known");
+		}
+		if (fn->u.bi.id != BI_M_STR_RSTRIP)
+			while (lo < hi && memchr(chars, s[lo], nc))
+				lo++;
+		if (fn->u.bi.id != BI_M_STR_LSTRIP)
+			while (hi > lo && memchr(chars, s[hi - 1], nc))
+				hi--;
+		return v_strn(in->a, s + lo, hi - lo);
+	}
 	case BI_M_STR_SPLIT: {
 		const char *str = self->u.str.s, *sep = NULL;
 		size_t seplen = 0, L = self->u.str.len, pos = 0;
@@ -448,6 +470,8 @@ value_t *call_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 	case BI_M_STR_ENDSWITH:
 	case BI_M_STR_JOIN:
 	case BI_M_STR_STRIP:
+	case BI_M_STR_LSTRIP:
+	case BI_M_STR_RSTRIP:
 	case BI_M_STR_SPLIT:
 	case BI_M_STR_PARTITION:
 	case BI_M_STR_REPLACE:
@@ -502,8 +526,8 @@ static const struct type_method {
 	{ VK_STR, "endswith", BI_M_STR_ENDSWITH },
 	{ VK_STR, "replace", BI_M_STR_REPLACE },
 	{ VK_STR, "strip", BI_M_STR_STRIP },
-	{ VK_STR, "lstrip", BI_M_STR_STRIP },
-	{ VK_STR, "rstrip", BI_M_STR_STRIP },
+	{ VK_STR, "lstrip", BI_M_STR_LSTRIP },
+	{ VK_STR, "rstrip", BI_M_STR_RSTRIP },
 	{ VK_STR, "partition", BI_M_STR_PARTITION },
 };
 

@@ -75,6 +75,16 @@ void scope_bind(struct frame *f, const char *name, value_t *v)
 			in->nmodels++;
 		}
 	}
+	if (f->locals && f->closure && f->nonlocals_decl) {
+		size_t i;
+
+		/* `nonlocal name`: the enclosing function's binding changes */
+		for (i = 0; i < f->nonlocals_decl->n; i++)
+			if (!strcmp(f->nonlocals_decl->s[i], name)) {
+				vdict_sets(f->in->a, f->closure, name, v);
+				return;
+			}
+	}
 	if (f->locals && !declared_global(f, name))
 		vdict_sets(f->in->a, f->locals, name, v);
 	else

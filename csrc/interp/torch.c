@@ -689,7 +689,7 @@ value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *s
 		sev(f, !strcmp(name, "step") ? SEV_OPT_STEP : SEV_ZERO_GRAD,
 		    !strcmp(name, "step") ? "optimizer.step()" : "optimizer.zero_grad()", site);
 	}
-	return mk_builtin(in, !strcmp(name, "step") ? BI_OPT_STEP : BI_PRINT, NULL);
+	return mk_builtin(in, !strcmp(name, "step") ? BI_OPT_STEP : BI_NOOP, NULL);
 }
 
 /* torch's wrappers of a model, from call_ext(): GradScaler.scale(loss)
