@@ -227,6 +227,20 @@ value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site)
 	return r;
 }
 
+/* ECG_TRACE_CALLS=N (a development aid): the calls at depth < N are
+ * printed as they are entered, with the steps spent so far. */
+static int trace_calls_depth(void)
+{
+	static int depth = -1;
+
+	if (depth < 0) {
+		const char *s = getenv("ECG_TRACE_CALLS");
+
+		depth = s ? atoi(s) : 0;
+	}
+	return depth;
+}
+
 value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t **args,
                        size_t nargs, struct vdict *kw, enum mode mode, struct fseq *ev,
                        const struct ast_hdr *site)
@@ -257,6 +271,9 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 		}
 		return unknown_at(f, site, "a function not followed again (it cost too many evaluation steps)");
 	}
+	if (trace_calls_depth() > in->depth)
+		fprintf(stderr, "call: %*s%s:%s (%ld steps)\n", in->depth, "", fn->file->path,
+		        fn->qualname ? fn->qualname : "?", in->steps);
 	outermost = nact == 0;
 	steps0 = in->steps;
 	if (outermost)

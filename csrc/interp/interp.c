@@ -28,6 +28,8 @@ struct interp *interp_new(struct prog *p, const struct catalog *cat)
 		{ "reversed", BI_REVERSED }, { "any", BI_ANY }, { "all", BI_ALL },
 		{ "staticmethod", BI_STATICMETHOD }, { "classmethod", BI_CLASSMETHOD }, { "property", BI_PROPERTY },
 		{ "globals", BI_GLOBALS }, { "iter", BI_ITER }, { "next", BI_NEXT },
+		{ "type", BI_TYPE },     /* for isinstance(x, type); type(x) is not followed */
+		{ "__import__", BI_IMPORT }, { "vars", BI_VARS },
 	};
 	struct interp *in = xcalloc(1, sizeof *in);
 	size_t i;
