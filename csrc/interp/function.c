@@ -241,6 +241,41 @@ static int trace_calls_depth(void)
 	return depth;
 }
 
+/* Two values a function may return, on the two paths of a condition not
+ * decided here: a scalar, string or container that differs is not known
+ * (has_checkpoint_state(): `if not found: return False ... return True`);
+ * objects, tensors and functions keep the later one, as before. */
+static int ret_structural(const value_t *v)
+{
+	return v->k == VK_INST || v->k == VK_TENSOR || v->k == VK_FUNC || v->k == VK_BOUND ||
+	       v->k == VK_CLASS || v->k == VK_EXT || v->k == VK_NS || v->k == VK_BUILTIN;
+}
+
+value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond)
+{
+	if (!a || !b || a == b)
+		return b ? b : a;
+	if (value_is_known_scalar(a) && value_is_known_scalar(b) && value_key_eq(a, b))
+		return b;
+	if (a->k == VK_NONE && b->k == VK_NONE)
+		return b;
+	if (ret_structural(a) || ret_structural(b) || a->k == VK_UNKNOWN || b->k == VK_UNKNOWN)
+		return b;
+	return v_unknown(f->in->a, NULL,
+	                 afmt_memo(f->in, "returned on a path `%s` decides, which is not decided here", cond, NULL));
+}
+
+/* v was returned on one path of the undecided `if cond`; the other path
+ * goes on to a later return. */
+void ret_note_alt(struct frame *f, value_t *v, const char *cond)
+{
+	if (!v)
+		return;
+	f->ret_alt = f->ret_alt ? ret_join(f, f->ret_alt, v, f->ret_alt_cond) : v;
+	if (!f->ret_alt_cond)
+		f->ret_alt_cond = cond;
+}
+
 value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t **args,
                        size_t nargs, struct vdict *kw, enum mode mode, struct fseq *ev,
                        const struct ast_hdr *site)
@@ -346,6 +381,8 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 		enum flow fl = exec_block(&cf, fn_body(fn->def));
 
 		ret = fl == FL_RETURN && cf.ret ? cf.ret : v_none(in->a);
+		if (cf.ret_alt && mode != M_FWD)
+			ret = ret_join(&cf, cf.ret_alt, ret, cf.ret_alt_cond);
 		if (fl == FL_RAISE)
 			ret = unknown_at(f, site, "the function raises on this path");
 	}

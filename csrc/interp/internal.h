@@ -110,6 +110,8 @@ struct frame {
 		int taken;             /* as fev.cond_taken (interp.h), which is copied from it */
 	} cond;
 	value_t *ret;
+	value_t *ret_alt;              /* returned on a path an undecided `if` took (ret_join) */
+	const char *ret_alt_cond;      /* that condition's text */
 	int depth;
 	int config_exec;               /* running a config file exec()'d by the job */
 	int no_grad;                   /* inside no_grad / inference_mode */
@@ -225,6 +227,8 @@ void scope_bind(struct frame *f, const char *name, value_t *v);
 value_t *ns_attr(struct frame *f, struct vns *ns, const char *name);
 value_t *call_import_module(struct frame *f, const char *d, value_t **args, size_t nargs,
                             struct vdict *kw, const struct ast_hdr *site);
+value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond);
+void ret_note_alt(struct frame *f, value_t *v, const char *cond);
 value_t *call_dunder_import(struct frame *f, value_t **args, size_t nargs, struct vdict *kw,
                             const struct ast_hdr *site);
 void exec_import(struct frame *f, const struct ast_Import *s);
