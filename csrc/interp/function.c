@@ -292,6 +292,22 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	if (in->depth >= MAX_DEPTH || (nact = fn_active(in, fn->def)) >= MAX_SAME_FN)
 		return unknown_at(f, site, in->depth >= MAX_DEPTH ? "calls nested too deeply to follow"
 		                                                 : "a recursive call");
+	if (nact > 0 && nargs + (kw ? kw->n : 0) > 0) {
+		/* a function calling itself again on values none of which is
+		 * known (a type walker's `_extract_type(get_args(t)[0])` under
+		 * undecided `if`s): each level would read both paths of each
+		 * branch again, 2^depth times, to learn nothing */
+		size_t k, known = 0;
+
+		for (k = 0; k < nargs; k++)
+			if (args[k]->k != VK_UNKNOWN)
+				known++;
+		for (k = 0; kw && k < kw->n; k++)
+			if (kw->vals[k]->k != VK_UNKNOWN)
+				known++;
+		if (!known)
+			return unknown_at(f, site, "a recursive call on values that are not known");
+	}
 	cost = fn_cost(in, fn->def);
 	if (cost->steps + (nact ? in->steps - cost->since : 0) > MAX_FN_STEPS) {
 		/* a helper that recurses over data or loops over a whole state
