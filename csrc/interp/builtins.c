@@ -158,7 +158,8 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 			case BI_LIST: case BI_TUPLE: case BI_DICT:
 				return 0;
 			case BI_TYPE:
-				return v->k == VK_CLASS ? 1 : v->k == VK_FUNC || v->k == VK_BOUND ? 0 : -1;
+				return v->k == VK_CLASS ? 1 : v->k == VK_FUNC || v->k == VK_BOUND ? 0 :
+				       v->k == VK_EXT && value_ext_is_class(canon_ext(in, v->u.ext)) ? 1 : -1;
 			default:
 				break;
 			}
@@ -170,7 +171,8 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 			    !strncmp(d, "typing.", 7))
 				return 0;
 			if (!strcmp(d, "types.FunctionType"))
-				return v->k == VK_FUNC ? 1 : v->k == VK_CLASS ? 0 : -1;
+				return v->k == VK_FUNC ? 1 : v->k == VK_CLASS ? 0 :
+				       v->k == VK_EXT && value_ext_is_class(canon_ext(in, v->u.ext)) ? 0 : -1;
 		}
 	}
 
@@ -203,6 +205,12 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 		}
 		if (v->k == VK_TENSOR)
 			return !strcmp(d, "torch.Tensor") ? 1 : 0;
+		/* a function type: no scalar or container is one (a spec's
+		 * module given as a (path, name) pair) */
+		if (!strncmp(d, "types.", 6) && strstr(d, "Type") &&
+		    (value_is_known_scalar(v) || v->k == VK_NONE || v->k == VK_LIST || v->k == VK_TUPLE ||
+		     v->k == VK_DICT))
+			return 0;
 		if (!strcmp(d, "collections.abc.Iterable") || !strcmp(d, "collections.abc.Sequence")) {
 			if (v->k == VK_LIST || v->k == VK_TUPLE || v->k == VK_STR || v->k == VK_RANGE)
 				return 1;
@@ -225,6 +233,13 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 		case BI_LIST: return v->k == VK_LIST ? 1 : value_is_known_scalar(v) || v->k == VK_TUPLE || v->k == VK_DICT ? 0 : -1;
 		case BI_TUPLE: return v->k == VK_TUPLE ? 1 : value_is_known_scalar(v) || v->k == VK_LIST || v->k == VK_DICT ? 0 : -1;
 		case BI_DICT: return v->k == VK_DICT ? 1 : value_is_known_scalar(v) || v->k == VK_LIST || v->k == VK_TUPLE ? 0 : -1;
+		case BI_TYPE:
+			/* isinstance(x, type): an object of a repo class (no
+			 * metaclass makes classes of it), a scalar or a container
+			 * is not a class (build_module's spec-or-class test) */
+			return (v->k == VK_INST && v->u.inst->cls && !class_ext_base(v->u.inst->cls)) ||
+			       value_is_known_scalar(v) || v->k == VK_NONE || v->k == VK_LIST ||
+			       v->k == VK_TUPLE || v->k == VK_DICT ? 0 : -1;
 		default: return -1;
 		}
 	}
@@ -668,6 +683,8 @@ static value_t *builtin_object(struct frame *f, value_t *fn, value_t **args, siz
 			clobber_dict(in->a, args[0]->k == VK_CLASS ? args[0]->u.cls->ns : args[0]->u.ns->dict,
 			             "setattr() with a name not known may set it");
 		return v_none(in->a);
+	case BI_IMPORT:
+		return call_dunder_import(f, args, nargs, kw, site);
 	case BI_HASATTR:
 		if (nargs == 2 && args[1]->k == VK_STR && args[0]->k != VK_EXT && args[0]->k != VK_UNKNOWN) {
 			value_t *r = getattr_v(f, args[0], args[1]->u.str.s, site);
@@ -751,6 +768,13 @@ static value_t *builtin_object(struct frame *f, value_t *fn, value_t **args, siz
 		}
 		return unknown_at(f, site, "type() of a value ecg does not know");
 	case BI_VARS:       /* vars(obj): the object's namespace, shared */
+		if (nargs == 1 && args[0]->k == VK_NS) {
+			/* vars(module): its namespace, read by name (a spec's class) */
+			value_t *r = v_dict(in->a);
+
+			r->u.dict = args[0]->u.ns->dict;
+			return r;
+		}
 		if (nargs == 1 && args[0]->k == VK_INST) {
 			value_t *r = v_dict(in->a);
 
@@ -804,6 +828,7 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 	case BI_M_STR_LSTRIP:
 	case BI_M_STR_RSTRIP:
 	case BI_M_STR_SPLIT:
+	case BI_M_STR_RSPLIT:
 	case BI_M_STR_PARTITION:
 	case BI_M_STR_REPLACE:
 	case BI_M_STR_FORMAT:
@@ -856,6 +881,7 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 	case BI_GETATTR:
 	case BI_SETATTR:
 	case BI_HASATTR:
+	case BI_IMPORT:
 	case BI_SUPER:
 	case BI_OPEN:
 	case BI_EXEC:

@@ -722,10 +722,15 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		/* Each branch starts from the same names; afterwards a name
 		 * bound differently on the two paths is what the condition
 		 * decides (see merge_branches). */
+		value_t *oret = f->ret, *body_ret;
+
 		dict_save(f->in, d, &snap);
 		if (f->mode != M_FWD)
 			f->jc = guard_ctx(f, s->test, text);
 		fl = exec_block(f, &s->body);
+		/* a return on one path only: kept aside (ret_note_alt) */
+		body_ret = fl == FL_RETURN ? f->ret : NULL;
+		f->ret = oret;
 		dict_save(f->in, d, &after_body);
 		dict_restore(f->in, d, &snap);
 		if (f->mode != M_FWD)
@@ -733,6 +738,17 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		f->cond.text = afmt_memo(f->in, "not (%s)", text, NULL);
 		fl2 = exec_block(f, &s->orelse);
 		f->jc = ojc;
+		if (fl == FL_RETURN && fl2 == FL_RETURN) {
+			f->ret = ret_join(f, body_ret, f->ret, text);
+		} else if (fl == FL_RETURN) {
+			if (fl2 != FL_RAISE)
+				ret_note_alt(f, body_ret, text);
+			else
+				f->ret = body_ret;
+		} else if (fl2 == FL_RETURN && fl != FL_RAISE) {
+			ret_note_alt(f, f->ret, f->cond.text);
+			f->ret = oret;
+		}
 		if (fl == FL_RETURN || fl == FL_RAISE)
 			;                                     /* only the else path goes on */
 		else if (fl2 == FL_RETURN || fl2 == FL_RAISE)

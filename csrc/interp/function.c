@@ -240,6 +240,55 @@ value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site)
 	return r;
 }
 
+/* ECG_TRACE_CALLS=N (a development aid): the calls at depth < N are
+ * printed as they are entered, with the steps spent so far. */
+static int trace_calls_depth(void)
+{
+	static int depth = -1;
+
+	if (depth < 0) {
+		const char *s = getenv("ECG_TRACE_CALLS");
+
+		depth = s ? atoi(s) : 0;
+	}
+	return depth;
+}
+
+/* Two values a function may return, on the two paths of a condition not
+ * decided here: a scalar, string or container that differs is not known
+ * (has_checkpoint_state(): `if not found: return False ... return True`);
+ * objects, tensors and functions keep the later one, as before. */
+static int ret_structural(const value_t *v)
+{
+	return v->k == VK_INST || v->k == VK_TENSOR || v->k == VK_FUNC || v->k == VK_BOUND ||
+	       v->k == VK_CLASS || v->k == VK_EXT || v->k == VK_NS || v->k == VK_BUILTIN;
+}
+
+value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond)
+{
+	if (!a || !b || a == b)
+		return b ? b : a;
+	if (value_is_known_scalar(a) && value_is_known_scalar(b) && value_key_eq(a, b))
+		return b;
+	if (a->k == VK_NONE && b->k == VK_NONE)
+		return b;
+	if (ret_structural(a) || ret_structural(b) || a->k == VK_UNKNOWN || b->k == VK_UNKNOWN)
+		return b;
+	return v_unknown(f->in->a, NULL,
+	                 afmt_memo(f->in, "returned on a path `%s` decides, which is not decided here", cond, NULL));
+}
+
+/* v was returned on one path of the undecided `if cond`; the other path
+ * goes on to a later return. */
+void ret_note_alt(struct frame *f, value_t *v, const char *cond)
+{
+	if (!v)
+		return;
+	f->ret_alt = f->ret_alt ? ret_join(f, f->ret_alt, v, f->ret_alt_cond) : v;
+	if (!f->ret_alt_cond)
+		f->ret_alt_cond = cond;
+}
+
 value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t **args,
                        size_t nargs, struct vdict *kw, enum mode mode, struct fseq *ev,
                        const struct ast_hdr *site)
@@ -256,6 +305,22 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	if (in->depth >= MAX_DEPTH || (nact = fn_active(in, fn->def)) >= MAX_SAME_FN)
 		return unknown_at(f, site, in->depth >= MAX_DEPTH ? "calls nested too deeply to follow"
 		                                                 : "a recursive call");
+	if (nact > 0 && nargs + (kw ? kw->n : 0) > 0) {
+		/* a function calling itself again on values none of which is
+		 * known (a type walker's `_extract_type(get_args(t)[0])` under
+		 * undecided `if`s): each level would read both paths of each
+		 * branch again, 2^depth times, to learn nothing */
+		size_t k, known = 0;
+
+		for (k = 0; k < nargs; k++)
+			if (args[k]->k != VK_UNKNOWN)
+				known++;
+		for (k = 0; kw && k < kw->n; k++)
+			if (kw->vals[k]->k != VK_UNKNOWN)
+				known++;
+		if (!known)
+			return unknown_at(f, site, "a recursive call on values that are not known");
+	}
 	cost = fn_cost(in, fn->def);
 	if (cost->steps + (nact ? in->steps - cost->since : 0) > MAX_FN_STEPS) {
 		/* a helper that recurses over data or loops over a whole state
@@ -270,6 +335,9 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 		}
 		return unknown_at(f, site, "a function not followed again (it cost too many evaluation steps)");
 	}
+	if (trace_calls_depth() > in->depth)
+		fprintf(stderr, "call: %*s%s:%s (%ld steps)\n", in->depth, "", fn->file->path,
+		        fn->qualname ? fn->qualname : "?", in->steps);
 	outermost = nact == 0;
 	steps0 = in->steps;
 	if (outermost)
@@ -351,6 +419,8 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 		enum flow fl = exec_block(&cf, fn_body(fn->def));
 
 		ret = fl == FL_RETURN && cf.ret ? cf.ret : v_none(in->a);
+		if (cf.ret_alt && mode != M_FWD)
+			ret = ret_join(&cf, cf.ret_alt, ret, cf.ret_alt_cond);
 		if (fl == FL_RAISE)
 			ret = unknown_at(f, site, "the function raises on this path");
 		in->raising = NULL;   /* read as returning: the caller goes on */

@@ -69,6 +69,93 @@ static value_t *import_module(struct frame *f, const char *dotted, int level)
 	return ns_value(in, load_module_file(in, sf));
 }
 
+/* importlib.import_module(name[, package]): a module named by a string, as
+ * registries and spec factories load the class a config names by its
+ * dotted path.  A known absolute name is imported like `import name`; a
+ * relative one (".x") is read from `package`.  NULL when the call is not
+ * this (the caller goes on); an unknown value when the name is unknown. */
+value_t *call_import_module(struct frame *f, const char *d, value_t **args, size_t nargs,
+                            struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *name, *pkg;
+	const char *s;
+	size_t level = 0;
+
+	if (strcmp(d, "importlib.import_module"))
+		return NULL;
+	name = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "name") : NULL;
+	pkg = nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "package") : NULL;
+	if (!name || name->k != VK_STR)
+		return unknown_at(f, site, "a module imported by a name that is not known");
+	s = name->u.str.s;
+	while (s[level] == '.')
+		level++;
+	if (level > 0) {
+		/* relative to a package given as a string: joined here */
+		buf_t b;
+		value_t *m;
+
+		if (!pkg || pkg->k != VK_STR)
+			return unknown_at(f, site, "a relative module name without its package");
+		buf_init(&b);
+		buf_addstr(&b, pkg->u.str.s);
+		if (level > 1) {
+			/* each dot past the first climbs one package */
+			size_t up = level - 1;
+
+			while (up-- > 0) {
+				char *dot = strrchr(b.buf, '.');
+
+				if (!dot) {
+					buf_free(&b);
+					return unknown_at(f, site, "a relative module name above its package");
+				}
+				b.len = (size_t)(dot - b.buf);
+				b.buf[b.len] = 0;
+			}
+		}
+		if (s[level]) {
+			buf_addstr(&b, ".");
+			buf_addstr(&b, s + level);
+		}
+		m = import_module(f, astr(in, b.buf), 0);
+		buf_free(&b);
+		return m;
+	}
+	return import_module(f, astr(in, s), 0);
+}
+
+/* __import__(name, globals, locals, fromlist): with a fromlist, the module
+ * itself (spec factories: `vars(__import__(path, ..., [name]))[name]`);
+ * without one, its top package, as `import a.b` binds `a`. */
+value_t *call_dunder_import(struct frame *f, value_t **args, size_t nargs, struct vdict *kw,
+                            const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *name = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "name") : NULL;
+	value_t *from = nargs >= 4 ? args[3] : kw ? vdict_gets(kw, "fromlist") : NULL;
+	value_t *lvl = nargs >= 5 ? args[4] : kw ? vdict_gets(kw, "level") : NULL;
+	const char *s;
+	char *top, *dot;
+	value_t *m;
+
+	if (!name || name->k != VK_STR || !name->u.str.len || (lvl && !(lvl->k == VK_INT && lvl->u.i == 0)))
+		return unknown_at(f, site, "__import__ of a name that is not known");
+	if (from && from->k != VK_NONE && from->k != VK_LIST && from->k != VK_TUPLE)
+		return unknown_at(f, site, "__import__ with a fromlist that is not known");
+	s = astr(in, name->u.str.s);
+	m = import_module(f, s, 0);
+	if (from && from->k != VK_NONE && from->u.seq->n > 0)
+		return m;
+	top = xstrdup(s);
+	if ((dot = strchr(top, '.')))
+		*dot = 0;
+	m = import_module(f, astr(in, top), 0);
+	free(top);
+	return m;
+}
+
 /* Attribute of a repo module namespace, falling back to a submodule file. */
 value_t *ns_attr(struct frame *f, struct vns *ns, const char *name)
 {

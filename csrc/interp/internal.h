@@ -67,6 +67,7 @@ enum builtin_id {
 	BI_SET, BI_ENUMERATE, BI_ZIP, BI_MIN, BI_MAX, BI_SUM, BI_ABS, BI_ROUND, BI_PRINT,
 	BI_ISINSTANCE, BI_GETATTR, BI_SETATTR, BI_HASATTR, BI_SUPER, BI_OPEN, BI_EXEC,
 	BI_SORTED, BI_REVERSED, BI_ANY, BI_ALL, BI_MAP, BI_TYPE, BI_ITER, BI_NEXT,
+	BI_IMPORT,
 	BI_DIVMOD, BI_POW, BI_ID, BI_CALLABLE, BI_ISSUBCLASS, BI_VARS, BI_REPR,
 	BI_STATICMETHOD, BI_CLASSMETHOD, BI_PROPERTY, BI_GLOBALS,
 	BI_OPT_STEP,    /* optimizer.step(closure): the optimizer calls the closure */
@@ -77,6 +78,7 @@ enum builtin_id {
 	BI_M_DICT_POP, BI_M_DICT_SETDEFAULT, BI_M_COPY,
 	BI_M_STR_FORMAT, BI_M_STR_JOIN, BI_M_STR_SPLIT, BI_M_STR_LOWER, BI_M_STR_UPPER,
 	BI_M_STR_STARTSWITH, BI_M_STR_ENDSWITH, BI_M_STR_REPLACE, BI_M_STR_STRIP, BI_M_STR_LSTRIP, BI_M_STR_RSTRIP, BI_M_STR_PARTITION,
+	BI_M_STR_RSPLIT,
 	BI_M_FILE_READ,
 	BI_M_ARGP_ADD, BI_M_ARGP_PARSE, BI_M_ARGP_GROUP, BI_M_ARGP_SETDEF,
 	BI_M_MOD_ADD_MODULE, BI_M_MOD_APPEND, BI_M_MOD_EXTEND, BI_M_MOD_SELF,
@@ -110,6 +112,8 @@ struct frame {
 		int taken;             /* as fev.cond_taken (interp.h), which is copied from it */
 	} cond;
 	value_t *ret;
+	value_t *ret_alt;              /* returned on a path an undecided `if` took (ret_join) */
+	const char *ret_alt_cond;      /* that condition's text */
 	int depth;
 	int config_exec;               /* running a config file exec()'d by the job */
 	int no_grad;                   /* inside no_grad / inference_mode */
@@ -241,6 +245,12 @@ void scope_bind(struct frame *f, const char *name, value_t *v);
 
 /* import.c */
 value_t *ns_attr(struct frame *f, struct vns *ns, const char *name);
+value_t *call_import_module(struct frame *f, const char *d, value_t **args, size_t nargs,
+                            struct vdict *kw, const struct ast_hdr *site);
+value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond);
+void ret_note_alt(struct frame *f, value_t *v, const char *cond);
+value_t *call_dunder_import(struct frame *f, value_t **args, size_t nargs, struct vdict *kw,
+                            const struct ast_hdr *site);
 void exec_import(struct frame *f, const struct ast_Import *s);
 void exec_import_from(struct frame *f, const struct ast_ImportFrom *s);
 

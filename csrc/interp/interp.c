@@ -29,6 +29,7 @@ struct interp *interp_new(struct prog *p, const struct catalog *cat)
 		{ "staticmethod", BI_STATICMETHOD }, { "classmethod", BI_CLASSMETHOD }, { "property", BI_PROPERTY },
 		{ "globals", BI_GLOBALS }, { "iter", BI_ITER }, { "next", BI_NEXT }, { "vars", BI_VARS },
 		{ "type", BI_TYPE },
+		{ "__import__", BI_IMPORT },
 	};
 	struct interp *in = xcalloc(1, sizeof *in);
 	size_t i;

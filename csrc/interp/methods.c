@@ -333,6 +333,41 @@ static value_t *call_str_method(struct frame *f, value_t *fn, value_t **args, si
 				hi--;
 		return v_strn(in->a, s + lo, hi - lo);
 	}
+	case BI_M_STR_RSPLIT: {
+		/* s.rsplit(sep, n): as split() but the n cuts taken from the
+		 * right (a dotted path cut into module and name) */
+		value_t *ms = nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "maxsplit") : NULL;
+		const char *str = self->u.str.s, *sep;
+		size_t seplen, end = self->u.str.len, k, nparts = 0, cap = 0;
+		long long maxsplit;
+		struct { size_t at, len; } *parts = NULL;
+		value_t *r;
+
+		if (nargs < 1 || args[0]->k != VK_STR || !args[0]->u.str.len || (ms && ms->k != VK_INT))
+			return unknown_at(f, site, "rsplit() with a separator or count not known");
+		sep = args[0]->u.str.s;
+		seplen = args[0]->u.str.len;
+		maxsplit = ms ? ms->u.i : -1;
+		for (k = end; k >= seplen && maxsplit != 0;) {
+			if (memcmp(str + k - seplen, sep, seplen)) {
+				k--;
+				continue;
+			}
+			xgrow((void **)&parts, &cap, nparts + 1, sizeof *parts);
+			parts[nparts].at = k;
+			parts[nparts++].len = end - k;
+			end = k - seplen;
+			k = end;
+			if (maxsplit > 0)
+				maxsplit--;
+		}
+		r = v_seq(in->a, VK_LIST, 0);
+		vseq_push(in->a, r->u.seq, v_strn(in->a, str, end));
+		while (nparts-- > 0)
+			vseq_push(in->a, r->u.seq, v_strn(in->a, str + parts[nparts].at, parts[nparts].len));
+		free(parts);
+		return r;
+	}
 	case BI_M_STR_SPLIT: {
 		const char *str = self->u.str.s, *sep = NULL;
 		size_t seplen = 0, L = self->u.str.len, pos = 0;
@@ -473,6 +508,7 @@ value_t *call_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 	case BI_M_STR_LSTRIP:
 	case BI_M_STR_RSTRIP:
 	case BI_M_STR_SPLIT:
+	case BI_M_STR_RSPLIT:
 	case BI_M_STR_PARTITION:
 	case BI_M_STR_REPLACE:
 	case BI_M_STR_FORMAT:
@@ -520,6 +556,7 @@ static const struct type_method {
 	{ VK_STR, "format", BI_M_STR_FORMAT },
 	{ VK_STR, "join", BI_M_STR_JOIN },
 	{ VK_STR, "split", BI_M_STR_SPLIT },
+	{ VK_STR, "rsplit", BI_M_STR_RSPLIT },
 	{ VK_STR, "lower", BI_M_STR_LOWER },
 	{ VK_STR, "upper", BI_M_STR_UPPER },
 	{ VK_STR, "startswith", BI_M_STR_STARTSWITH },
