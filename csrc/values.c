@@ -183,6 +183,8 @@ static uint64_t key_hash(const value_t *k, int *left)
 	size_t i;
 	uint64_t h;
 
+	if (!k)
+		return 0;
 	switch (k->k) {
 	case VK_STR: return vdict_hash(k->u.str.s, k->u.str.len);
 	case VK_INT: return mix(1, (uint64_t)k->u.i);

@@ -287,12 +287,8 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 			if (a->k == VK_INST && a->u.inst->mod == VM_CONTAINER &&
 			    !vdict_gets(a->u.inst->attrs, "__ecg_len_unknown__"))
 				return v_int(in->a, (long long)a->u.inst->nchildren);
-			if (a->k == VK_RANGE) {
-				struct vseq *s;
-
-				if (!iter_items(f, a, &s) && s)
-					return v_int(in->a, (long long)s->n);
-			}
+			if (a->k == VK_RANGE && range_len(a) <= MAX_UNROLL)
+				return v_int(in->a, range_len(a));   /* as iter_items() would count it */
 		}
 		return unknown_at(f, site, "the length of something not known");
 	case BI_INT:
