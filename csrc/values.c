@@ -138,9 +138,11 @@ struct vdict *vdict_new(struct ast_arena *a)
 /* ------------------------------------------------------------------ the index
  *
  * Namespaces of real jobs hold hundreds of names (Megatron-LM's args: about
- * 900), and a linear search per lookup was a tenth of an analysis.  Only
- * string keys are indexed (no other key equals a string); a lookup of
- * another key scans, as before.  Open addressing over positions in keys[]:
+ * 900), and a linear search per lookup was a tenth of an analysis; a dict
+ * of ints or tuples built by a comprehension of 100,000 items took minutes
+ * (a scan per insert).  Every key is indexed, by a hash that agrees with
+ * value_key_eq() (key_hash): equal keys hash alike, so a lookup only looks
+ * at the keys of its hash.  Open addressing over positions in keys[]:
  * every hit is checked against keys[i] and d->n, so a stale entry can only
  * miss, never answer wrongly; and the index is rebuilt whenever the dict is
  * not the one it was built over (another owner after a struct copy,
@@ -163,11 +165,77 @@ static uint64_t vdict_hash(const char *s, size_t n)
 	return h ^ (h >> 29);
 }
 
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+	h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h;
+}
+
+/* A hash of a key that agrees with value_key_eq(): a string by its bytes
+ * (as vdict_finds() hashes a C string), an int and a bool by their number,
+ * a float by its number (0.0 and -0.0 alike), an external name by its
+ * text, a tuple by its items (the first 256 of a nested one, in order:
+ * equal tuples have the same shape), a class,
+ * instance or function by what it points at, anything else by its
+ * address (value_key_eq() compares those by identity). */
+static uint64_t key_hash(const value_t *k, int *left)
+{
+	size_t i;
+	uint64_t h;
+
+	if (!k)
+		return 0;
+	switch (k->k) {
+	case VK_STR: return vdict_hash(k->u.str.s, k->u.str.len);
+	case VK_INT: return mix(1, (uint64_t)k->u.i);
+	case VK_BOOL: return mix(1, (uint64_t)k->u.b);
+	case VK_NONE: return 2;
+	case VK_FLOAT: {
+		double f = k->u.f == 0.0 ? 0.0 : k->u.f;
+		uint64_t u;
+
+		memcpy(&u, &f, sizeof u);
+		return mix(3, u);
+	}
+	case VK_EXT: return mix(4, vdict_hash(k->u.ext, strlen(k->u.ext)));
+	case VK_TUPLE:
+		h = mix(5, k->u.seq->n);
+		for (i = 0; i < k->u.seq->n && *left > 0; i++) {
+			(*left)--;
+			h = mix(h, key_hash(k->u.seq->items[i], left));
+		}
+		return h;
+	case VK_CLASS: return mix(6, (uintptr_t)k->u.cls);
+	case VK_INST: return mix(7, (uintptr_t)k->u.inst);
+	case VK_FUNC: return mix(8, (uintptr_t)k->u.fn);
+	default: return mix(9, (uintptr_t)k);
+	}
+}
+
+/* key_hash() with its bits mixed (murmur3's finalizer): the hashes of
+ * ints and of tuples of ints run in sequences, which linear probing turns
+ * into long clusters.  A string's is vdict_hash(), as vdict_finds() asks. */
+static uint64_t slot_hash(const value_t *k)
+{
+	uint64_t h;
+	int left = 256;
+
+	if (k->k == VK_STR)
+		return vdict_hash(k->u.str.s, k->u.str.len);
+	h = key_hash(k, &left);
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h;
+}
+
 static void vdict_index_put(struct vdict_index *ix, const value_t *k, long pos)
 {
 	size_t j, mask = ix->cap - 1;
 
-	for (j = (size_t)vdict_hash(k->u.str.s, k->u.str.len) & mask; ix->slot[j] >= 0; j = (j + 1) & mask)
+	for (j = (size_t)slot_hash(k) & mask; ix->slot[j] >= 0; j = (j + 1) & mask)
 		;
 	ix->slot[j] = pos;
 }
@@ -201,7 +269,7 @@ static struct vdict_index *vdict_index(const struct vdict *cd)
 		d->ix = ix;
 	}
 	for (i = ix->nidx; i < d->n; i++)
-		if (d->keys[i] && d->keys[i]->k == VK_STR)
+		if (d->keys[i])
 			vdict_index_put(ix, d->keys[i], (long)i);
 	ix->nidx = d->n;
 	return ix;
@@ -263,6 +331,17 @@ static long vdict_find(const struct vdict *d, const value_t *key)
 		return -1;
 	if (key && key->k == VK_STR && (ix = vdict_index(d)) != NULL)
 		return vdict_index_find(d, ix, key->u.str.s, key->u.str.len);
+	if (key && (ix = vdict_index(d)) != NULL) {
+		size_t j, mask = ix->cap - 1;
+
+		for (j = (size_t)slot_hash(key) & mask; ix->slot[j] >= 0; j = (j + 1) & mask) {
+			long p = ix->slot[j];
+
+			if ((size_t)p < d->n && value_key_eq(d->keys[p], key))
+				return p;
+		}
+		return -1;
+	}
 	if (key && key->k == VK_STR) {
 		/* value_key_eq() for a string key, without its call per key */
 		const char *s = key->u.str.s;
@@ -427,11 +506,16 @@ int value_is_known_scalar(const value_t *v)
 	return v && (v->k == VK_NONE || v->k == VK_BOOL || v->k == VK_INT || v->k == VK_FLOAT || v->k == VK_STR);
 }
 
+/* Past this the text is not made: a list of a million items, or a list
+ * holding itself a thousand times eight levels deep ([l] * 1000), would
+ * take seconds and gigabytes. */
+#define REPR_MAX 65536
+
 static void value_repr_into(buf_t *b, const value_t *v, int depth, int *ok)
 {
 	size_t i;
 
-	if (depth > 8) {
+	if (depth > 8 || b->len > REPR_MAX || !*ok) {
 		*ok = 0;
 		return;
 	}
@@ -444,7 +528,7 @@ static void value_repr_into(buf_t *b, const value_t *v, int depth, int *ok)
 	case VK_EXT: buf_addstr(b, v->u.ext); break;
 	case VK_TUPLE: case VK_LIST:
 		buf_addch(b, v->k == VK_TUPLE ? '(' : '[');
-		for (i = 0; i < v->u.seq->n; i++) {
+		for (i = 0; i < v->u.seq->n && *ok && b->len <= REPR_MAX; i++) {
 			if (i)
 				buf_addstr(b, ", ");
 			value_repr_into(b, v->u.seq->items[i], depth + 1, ok);
@@ -468,7 +552,7 @@ const char *value_repr(struct ast_arena *a, const value_t *v)
 		return NULL;
 	buf_init(&b);
 	value_repr_into(&b, v, 0, &ok);
-	r = ok ? ast_arena_strndup(a, b.buf, b.len) : NULL;
+	r = ok && b.len <= REPR_MAX ? ast_arena_strndup(a, b.buf, b.len) : NULL;
 	buf_free(&b);
 	return r;
 }

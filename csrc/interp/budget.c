@@ -3,8 +3,13 @@
  * budget() is called once per evaluation step and says whether the run may
  * go on (MAX_STEPS, MAX_ARENA_BYTES); fn_cost()/fn_active() keep what each
  * function has cost and how deep it is running (MAX_FN_STEPS,
- * MAX_SAME_FN).  note() adds one interp_note (deduplicated by anchor and
- * what); the strings must live as long as the interpreter (interned).
+ * MAX_SAME_FN).  too_big() is asked before a value is built from others
+ * (a string, list, tuple or dict): past MAX_STR_BYTES / MAX_ITEMS, or past
+ * the memory bound, it gives the unknown that stands for it; charge()
+ * counts work proportional to a value's size as evaluation steps, so that
+ * the steps bound the time of natives too (`in`, join, copies).  note()
+ * adds one interp_note (deduplicated by anchor and what); the strings must
+ * live as long as the interpreter (interned).
  * ECG_TRACE_STEPS=1 counts steps per function (trace_step).
  */
 #include "config.h"
@@ -44,26 +49,93 @@ static void trace_step(struct interp *in, struct frame *f)
 	}
 }
 
+/* Where a bound ran out: the function running (its def), else the loop
+ * running at module level, else the node evaluated (when known), else the
+ * file -- the code that spent it, which `incomplete` names (cmd_extract.c
+ * takes anchors with a line). */
+static const char *spent_at(struct frame *f, const struct ast_hdr *node)
+{
+	if (f->qualname)
+		return aanchor(f->in, f->file->path, f->qualname, f->def_line);
+	if (f->loop_anchor)
+		return f->loop_anchor;
+	return node ? anchor_at(f, node) : f->file->path;
+}
+
+/* The memory bound reached: the run stops as when its steps run out. */
+static void mem_stop(struct frame *f, const struct ast_hdr *node)
+{
+	struct interp *in = f->in;
+
+	if (in->steps < MAX_STEPS)
+		in->steps = MAX_STEPS;
+	in->budget_noted = 1;
+	note(in, spent_at(f, node), "the analysis memory budget",
+	     "stopped after its values took 1 GiB; later values are unknown");
+}
+
 int budget(struct frame *f)
+{
+	return budget_at(f, NULL);
+}
+
+int budget_at(struct frame *f, const struct ast_hdr *node)
 {
 	struct interp *in = f->in;
 
 	if (in->trace_steps && (in->steps & 1023) == 0)
 		trace_step(in, f);
-	if ((in->steps & 255) == 0 && in->steps < MAX_STEPS && ast_arena_reserved(in->a) > MAX_ARENA_BYTES) {
-		in->steps = MAX_STEPS;
-		in->budget_noted = 1;
-		note(in, f->file->path, "the analysis memory budget",
-		     "stopped after its values took 1 GiB; later values are unknown");
-	}
+	/* at every step (a read of two fields): one step may have built a
+	 * value of MAX_ITEMS items */
+	if (in->steps < MAX_STEPS && ast_arena_reserved(in->a) > MAX_ARENA_BYTES)
+		mem_stop(f, node);
 	if (++in->steps <= MAX_STEPS)
 		return 1;
 	if (!in->budget_noted) {
 		in->budget_noted = 1;
-		note(in, f->file->path, "the analysis step budget",
+		note(in, spent_at(f, node), "the analysis step budget",
 		     "stopped after " "4000000" " evaluation steps; later values are unknown");
 	}
 	return 0;
+}
+
+void charge(struct frame *f, size_t items, size_t bytes)
+{
+	struct interp *in = f->in;
+
+	in->steps += (long)(items / WORK_ITEMS + bytes / WORK_BYTES);
+	if (in->steps > MAX_STEPS && !in->budget_noted) {
+		/* noted here, where it was spent (the next budget() may run
+		 * after the loop around it has ended) */
+		in->budget_noted = 1;
+		note(in, spent_at(f, NULL), "the analysis step budget",
+		     "stopped after " "4000000" " evaluation steps; later values are unknown");
+	}
+}
+
+value_t *too_big(struct frame *f, enum vkind k, size_t n, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	size_t limit = k == VK_STR ? MAX_STR_BYTES : MAX_ITEMS;
+	const char *reason;
+
+	if (n > limit) {
+		reason = afmt(in, "a %s of more than %zu %s: not built",
+		              k == VK_STR ? "string" : k == VK_TUPLE ? "tuple" : k == VK_DICT ? "dict" : "list",
+		              limit, k == VK_STR ? "bytes" : "items");
+		note(in, anchor_at(f, site), "a value too large to build", reason);
+		return v_unknown(in->a, site ? text_of(f, site) : NULL, reason);
+	}
+	/* its items array (a dict's two), and the ones vseq_push() leaves
+	 * behind as it grows */
+	if (ast_arena_reserved(in->a) + (k == VK_STR ? n : n * 4 * sizeof(value_t *)) > MAX_ARENA_BYTES) {
+		mem_stop(f, site);
+		return v_unknown(in->a, site ? text_of(f, site) : NULL,
+		                 "the analysis memory budget ran out: not built");
+	}
+	/* copied items; a dict's entries are indexed too */
+	charge(f, k == VK_STR ? 0 : k == VK_DICT ? WORK_MADE * n : n, k == VK_STR ? n : 0);
+	return NULL;
 }
 
 int fn_active(struct interp *in, const struct ast_hdr *def)

@@ -44,6 +44,7 @@ value_t *iter_items(struct frame *f, value_t *it, struct vseq **out)
 
 		if (n > MAX_UNROLL)
 			return v_unknown(in->a, it->expr, afmt(in, "a range of %lld items is too long to follow", n));
+		charge(f, WORK_MADE * (size_t)n, 0);     /* a value made per item */
 		s = ast_arena_alloc(in->a, sizeof *s);
 		for (x = 0; x < n; x++)
 			vseq_push(in->a, s, v_int(in->a, (long long)((__int128)a + (__int128)x * st)));
@@ -51,12 +52,14 @@ value_t *iter_items(struct frame *f, value_t *it, struct vseq **out)
 		return NULL;
 	}
 	case VK_DICT:
+		charge(f, it->u.dict->n, 0);
 		s = ast_arena_alloc(in->a, sizeof *s);
 		for (i = 0; i < it->u.dict->n; i++)
 			vseq_push(in->a, s, it->u.dict->keys[i]);
 		*out = s;
 		return NULL;
 	case VK_STR:
+		charge(f, WORK_MADE * it->u.str.len, 0);
 		s = ast_arena_alloc(in->a, sizeof *s);
 		for (i = 0; i < it->u.str.len; i++)
 			vseq_push(in->a, s, v_strn(in->a, it->u.str.s + i, 1));
@@ -118,6 +121,7 @@ static value_t *minmax(struct frame *f, value_t **args, size_t nargs, int want_m
 		tmp.n = nargs;
 		items = &tmp;
 	}
+	charge(f, items ? items->n : 0, 0);
 	for (i = 0; items && i < items->n; i++) {
 		if (!as_num(items->items[i], &x))
 			return unknown_at(f, site, "min/max of values that are not known");
@@ -312,12 +316,8 @@ static value_t *builtin_value(struct frame *f, value_t *fn, value_t **args, size
 			if (a->k == VK_INST && a->u.inst->mod == VM_CONTAINER &&
 			    !vdict_gets(a->u.inst->attrs, "__ecg_len_unknown__"))
 				return v_int(in->a, (long long)a->u.inst->nchildren);
-			if (a->k == VK_RANGE) {
-				struct vseq *s;
-
-				if (!iter_items(f, a, &s) && s)
-					return v_int(in->a, (long long)s->n);
-			}
+			if (a->k == VK_RANGE && range_len(a) <= MAX_UNROLL)
+				return v_int(in->a, range_len(a));   /* as iter_items() would count it */
 		}
 		return unknown_at(f, site, "the length of something not known");
 	case BI_INT:
@@ -371,8 +371,10 @@ static value_t *builtin_value(struct frame *f, value_t *fn, value_t **args, size
 	case BI_LIST: case BI_TUPLE: case BI_SET:
 		if (nargs == 0)
 			return v_seq(in->a, fn->u.bi.id == BI_TUPLE ? VK_TUPLE : VK_LIST, 0);
-		if (!iter_items(f, args[0], &items))
+		if (!iter_items(f, args[0], &items)) {
+			charge(f, items->n, 0);
 			return seq_from(in, fn->u.bi.id == BI_TUPLE ? VK_TUPLE : VK_LIST, items);
+		}
 		if ((args[0]->k == VK_LIST || args[0]->k == VK_TUPLE) && args[0]->u.seq->n >= 1 &&
 		    fn->u.bi.id != BI_SET) {
 			/* length unknown: keep the representative item */
@@ -392,6 +394,8 @@ static value_t *builtin_value(struct frame *f, value_t *fn, value_t **args, size
 			return args[0];
 		if (kw_unk(kw, 0))
 			return unknown_at(f, site, kw_unk(kw, 0)->reason);
+		if (nargs == 1 && args[0]->k == VK_DICT)
+			charge(f, WORK_MADE * args[0]->u.dict->n, 0);
 		if (nargs == 1 && args[0]->k == VK_DICT)
 			for (i = 0; i < args[0]->u.dict->n; i++)
 				vdict_set(in->a, r->u.dict, args[0]->u.dict->keys[i], args[0]->u.dict->vals[i]);
@@ -481,6 +485,7 @@ static value_t *builtin_iter(struct frame *f, value_t *fn, value_t **args, size_
 		if (nargs >= 1 && !iter_items(f, args[0], &items)) {
 			value_t *r = v_seq(in->a, VK_LIST, items->n);
 
+			charge(f, WORK_MADE * items->n, 0);
 			for (i = 0; i < items->n; i++) {
 				value_t *p = v_seq(in->a, VK_TUPLE, 2);
 
@@ -551,6 +556,7 @@ static value_t *builtin_iter(struct frame *f, value_t *fn, value_t **args, size_
 		if (nargs == 0)
 			n = 0;
 		r = v_seq(in->a, VK_LIST, n);
+		charge(f, WORK_MADE * n * nargs, 0);
 		for (i = 0; i < n; i++) {
 			value_t *t = v_seq(in->a, VK_TUPLE, nargs);
 			size_t k;
@@ -564,7 +570,10 @@ static value_t *builtin_iter(struct frame *f, value_t *fn, value_t **args, size_
 	}
 	case BI_SORTED: case BI_REVERSED:
 		if (nargs >= 1 && !iter_items(f, args[0], &items)) {
-			value_t *r = seq_from(in, VK_LIST, items);
+			value_t *r;
+
+			charge(f, items->n, 0);
+			r = seq_from(in, VK_LIST, items);
 
 			if (fn->u.bi.id == BI_REVERSED)
 				for (i = 0; i < r->u.seq->n / 2; i++) {

@@ -100,6 +100,41 @@ static value_t *num_binop(struct frame *f, enum ast_operator op, value_t *l, val
 	return unknown_at(f, site, "an arithmetic result ecg does not compute");
 }
 
+/* s * n, l * n, n * l: a string, or a list or tuple whose items are all
+ * known */
+static int is_repeatable(const value_t *v)
+{
+	return v->k == VK_STR || ((v->k == VK_LIST || v->k == VK_TUPLE) && !v->u.seq->unk_reason);
+}
+
+static value_t *repeat(struct frame *f, value_t *x, long long times, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	size_t n = x->k == VK_STR ? x->u.str.len : x->u.seq->n, i;
+	size_t limit = x->k == VK_STR ? MAX_STR_BYTES : MAX_ITEMS;
+	value_t *v;
+	long long k;
+
+	if (times < 0 || n == 0)
+		times = 0;
+	/* past the limit without overflow: n * times may not fit */
+	v = too_big(f, x->k, n && (unsigned long long)times > limit / n ? limit + 1 : n * (size_t)times, site);
+	if (v)
+		return v;
+	if (x->k == VK_STR) {
+		char *s = ast_arena_alloc(in->a, n * (size_t)times + 1);
+
+		for (k = 0; k < times; k++)
+			memcpy(s + (size_t)k * n, x->u.str.s, n);
+		return v_str_ref(in->a, s, n * (size_t)times);
+	}
+	v = v_seq(in->a, x->k, n * (size_t)times);
+	for (k = 0; k < times; k++)
+		for (i = 0; i < n; i++)
+			vseq_push(in->a, v->u.seq, x->u.seq->items[i]);
+	return v;
+}
+
 value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
                const struct ast_hdr *site, int inplace)
 {
@@ -136,6 +171,8 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 		buf_t b;
 		value_t *v;
 
+		if ((v = too_big(f, VK_STR, l->u.str.len + r->u.str.len, site)) != NULL)
+			return v;
 		buf_init(&b);
 		buf_add(&b, l->u.str.s, l->u.str.len);
 		buf_add(&b, r->u.str.s, r->u.str.len);
@@ -144,9 +181,13 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 		return v;
 	}
 	if ((l->k == VK_LIST || l->k == VK_TUPLE) && l->k == r->k && op == AST_OP_ADD) {
-		value_t *v = seq_from(in, l->k, l->u.seq);
+		value_t *v = too_big(f, l->k, l->u.seq->n + r->u.seq->n, site);
+		size_t rn = r->u.seq->n;     /* r may be l */
 
-		for (i = 0; i < r->u.seq->n; i++)
+		if (v)
+			return v;
+		v = seq_from(in, l->k, l->u.seq);
+		for (i = 0; i < rn; i++)
 			vseq_push(in->a, v->u.seq, r->u.seq->items[i]);
 		if (l->u.seq->unk_reason || r->u.seq->unk_reason) {
 			v->u.seq->unk_expr = l->u.seq->unk_reason ? l->u.seq->unk_expr : r->u.seq->unk_expr;
@@ -154,19 +195,14 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 		}
 		return v;
 	}
-	if ((l->k == VK_LIST || l->k == VK_TUPLE) && r->k == VK_INT && op == AST_OP_MULT &&
-	    r->u.i >= 0 && (size_t)r->u.i * l->u.seq->n <= MAX_UNROLL) {
-		value_t *v = v_seq(in->a, l->k, 0);
-		long long k;
-
-		for (k = 0; k < r->u.i; k++)
-			for (i = 0; i < l->u.seq->n; i++)
-				vseq_push(in->a, v->u.seq, l->u.seq->items[i]);
-		return v;
-	}
+	if (op == AST_OP_MULT && ((is_repeatable(l) && r->k == VK_INT) || (l->k == VK_INT && is_repeatable(r))))
+		return repeat(f, l->k == VK_INT ? r : l, l->k == VK_INT ? l->u.i : r->u.i, site);
 	if (l->k == VK_DICT && r->k == VK_DICT && op == AST_OP_BITOR) {
-		value_t *v = v_dict(in->a);
+		value_t *v = too_big(f, VK_DICT, l->u.dict->n + r->u.dict->n, site);
 
+		if (v)
+			return v;
+		v = v_dict(in->a);
 		for (i = 0; i < l->u.dict->n; i++)
 			vdict_set(in->a, v->u.dict, l->u.dict->keys[i], l->u.dict->vals[i]);
 		for (i = 0; i < r->u.dict->n; i++)
@@ -300,6 +336,12 @@ static value_t *eval_compare(struct frame *f, const struct ast_Compare *c)
 				return t2;
 			}
 		}
+		/* `in` scans, `==` of sequences compares item by item */
+		if ((r->k == VK_LIST || r->k == VK_TUPLE) && (op == AST_CMP_IN || op == AST_CMP_NOTIN ||
+		                                              op == AST_CMP_EQ || op == AST_CMP_NOTEQ))
+			charge(f, r->u.seq->n, 0);
+		else if (r->k == VK_STR && (op == AST_CMP_IN || op == AST_CMP_NOTIN))
+			charge(f, 0, r->u.str.len);
 		t = compare_known(op, l, r);
 		if (t < 0)
 			return unknown_at(f, &c->h, l->k == VK_UNKNOWN && l->reason ? l->reason
@@ -335,6 +377,7 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 			if (!iter_items(f, sv, &items)) {
 				size_t k;
 
+				charge(f, items->n, 0);
 				for (k = 0; k < items->n; k++)
 					vseq_push(in->a, s, items->items[k]);
 			} else if ((sv->k == VK_LIST || sv->k == VK_TUPLE)) {
@@ -483,6 +526,7 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 				if (hi < 0) hi += n;
 				if (lo < 0) lo = 0;
 				if (hi > n) hi = n;
+				charge(f, hi > lo ? (size_t)(hi - lo) : 0, 0);
 				r = v_seq(in->a, obj->k, 0);
 				for (k = lo; k < hi; k++)
 					vseq_push(in->a, r->u.seq, obj->u.seq->items[k]);
@@ -568,6 +612,7 @@ struct comp_ctx {
 	const struct ast_hdr *elt, *key;
 	value_t *out;
 	int unknown;
+	int big;                  /* it reached MAX_ITEMS: not built */
 	const char *unk_expr, *unk_reason;
 };
 
@@ -581,6 +626,10 @@ static void comp_loop(struct frame *f, struct comp_ctx *cc, unsigned gi)
 	unsigned k;
 
 	if (gi == cc->gens->n) {
+		if ((cc->key ? cc->out->u.dict->n : cc->out->u.seq->n) >= MAX_ITEMS) {
+			cc->big = 1;
+			return;
+		}
 		if (cc->key) {
 			value_t *kv = eval(f, cc->key);
 
@@ -603,10 +652,10 @@ static void comp_loop(struct frame *f, struct comp_ctx *cc, unsigned gi)
 		comp_loop(f, cc, gi + 1);
 		return;
 	}
-	for (i = 0; i < items->n; i++) {
+	for (i = 0; i < items->n && !cc->big; i++) {
 		int keep = 1;
 
-		if (!budget(f))
+		if (!budget_at(f, cc->elt))
 			return;
 		assign(f, g->target, items->items[i]);
 		for (k = 0; k < g->ifs.n; k++) {
@@ -644,6 +693,8 @@ static value_t *eval_comp(struct frame *f, const struct ast_hdr *e)
 	}
 	cc.out = cc.key ? v_dict(in->a) : v_seq(in->a, VK_LIST, 0);
 	comp_loop(&cf, &cc, 0);
+	if (cc.big)
+		return too_big(f, cc.key ? VK_DICT : VK_LIST, MAX_ITEMS + 1, e);
 	if (!cc.key && cc.gens->n == 1 && !AST_AS(cc.gens->items[0], comprehension)->ifs.n) {
 		/* the length's provenance: range(n) -> n */
 		value_t *it = eval(&cf, AST_AS(cc.gens->items[0], comprehension)->iter);
@@ -698,6 +749,7 @@ static value_t *eval_fstring(struct frame *f, const struct ast_JoinedStr *js)
 	buf_t b;
 	value_t *r;
 	unsigned i;
+	int big = 0;              /* past MAX_STR_BYTES: the rest is read, not kept */
 
 	buf_init(&b);
 	for (i = 0; i < js->values.n; i++) {
@@ -705,7 +757,10 @@ static value_t *eval_fstring(struct frame *f, const struct ast_JoinedStr *js)
 		value_t *v;
 
 		if (AST_IS(p, Constant) && AST_AS(p, Constant)->value.kind == AST_CONST_STR) {
-			buf_add(&b, AST_AS(p, Constant)->value.s, AST_AS(p, Constant)->value.len);
+			if (b.len + AST_AS(p, Constant)->value.len > MAX_STR_BYTES)
+				big = 1;
+			if (!big)
+				buf_add(&b, AST_AS(p, Constant)->value.s, AST_AS(p, Constant)->value.len);
 			continue;
 		}
 		if (!AST_IS(p, FormattedValue)) {
@@ -734,12 +789,18 @@ static value_t *eval_fstring(struct frame *f, const struct ast_JoinedStr *js)
 			buf_free(&b);
 			return unknown_at(f, &js->h, "an f-string of values not known");
 		}
+		if (v->k == VK_STR && b.len + v->u.str.len > MAX_STR_BYTES)
+			big = 1;
+		if (big)
+			continue;
 		if (v->k == VK_STR)
 			buf_add(&b, v->u.str.s, v->u.str.len);
 		else
 			buf_addf(&b, "%lld", v->u.i);
 	}
-	r = v_strn(in->a, b.buf, b.len);
+	r = too_big(f, VK_STR, big ? MAX_STR_BYTES + 1 : b.len, &js->h);
+	if (!r)
+		r = v_strn(in->a, b.buf, b.len);
 	buf_free(&b);
 	return r;
 }
@@ -774,7 +835,7 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 
 	if (!e)
 		return v_none(in->a);
-	if (!budget(f))
+	if (!budget_at(f, e))
 		return unknown_at(f, e, "the analysis step budget ran out");
 	switch (e->kind) {
 	case AST_Constant:
@@ -908,9 +969,12 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 				struct vseq *items;
 
 				if (!iter_items(f, sv, &items)) {
-					size_t k;
+					size_t k, n = items->n;   /* items may be v's own: [*l] is not l */
+					value_t *no = too_big(f, v->k, v->u.seq->n + n, e);
 
-					for (k = 0; k < items->n; k++)
+					if (no)
+						return no;
+					for (k = 0; k < n; k++)
 						vseq_push(in->a, v->u.seq, items->items[k]);
 				} else {
 					v->u.seq->unk_expr = text_of(f, x);
@@ -932,6 +996,10 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 				size_t k;
 
 				if (m->k == VK_DICT) {
+					value_t *no = too_big(f, VK_DICT, v->u.dict->n + m->u.dict->n, e);
+
+					if (no)
+						return no;
 					for (k = 0; k < m->u.dict->n; k++)
 						vdict_set(in->a, v->u.dict, m->u.dict->keys[k], m->u.dict->vals[k]);
 				} else {

@@ -103,7 +103,12 @@ static value_t *call_seq_method(struct frame *f, value_t *fn, value_t **args, si
 
 	switch (fn->u.bi.id) {
 	case BI_M_LIST_APPEND:
-		if (nargs == 1 && (self->k == VK_LIST)) {
+		if (nargs == 1 && self->k == VK_LIST && !self->u.seq->unk_reason && self->u.seq->n >= MAX_ITEMS) {
+			value_t *no = too_big(f, VK_LIST, self->u.seq->n + 1, site);
+
+			self->u.seq->unk_expr = no->expr;
+			self->u.seq->unk_reason = no->reason;
+		} else if (nargs == 1 && (self->k == VK_LIST)) {
 			vseq_push(in->a, self->u.seq, args[0]);
 			if (f->mult.reason && !self->u.seq->unk_reason) {
 				self->u.seq->unk_expr = f->mult.expr;
@@ -119,9 +124,17 @@ static value_t *call_seq_method(struct frame *f, value_t *fn, value_t **args, si
 		return v_none(in->a);
 	case BI_M_LIST_EXTEND:
 		if (nargs == 1 && self->k == VK_LIST) {
-			if (!iter_items(f, args[0], &items)) {
-				for (i = 0; i < items->n; i++)
+			value_t *no = NULL;
+
+			if (!iter_items(f, args[0], &items) &&
+			    !(no = too_big(f, VK_LIST, self->u.seq->n + items->n, site))) {
+				size_t n = items->n;    /* l.extend(l): items is self's own */
+
+				for (i = 0; i < n; i++)
 					vseq_push(in->a, self->u.seq, items->items[i]);
+			} else if (no) {
+				self->u.seq->unk_expr = no->expr;
+				self->u.seq->unk_reason = no->reason;
 			} else {
 				self->u.seq->unk_expr = args[0]->expr;
 				self->u.seq->unk_reason = "extended with items not known";
@@ -137,6 +150,7 @@ static value_t *call_seq_method(struct frame *f, value_t *fn, value_t **args, si
 			long long at = as_int(args[0], &ok);
 			struct vseq *s = self->u.seq;
 
+			charge(f, s->n, 0);      /* the items after it move */
 			vseq_push(in->a, s, args[1]);
 			if (ok) {
 				if (at < 0)
@@ -163,6 +177,7 @@ static value_t *call_seq_method(struct frame *f, value_t *fn, value_t **args, si
 			if (at < 0 || (size_t)at >= s->n)
 				return unknown_at(f, site, "pop() out of range");
 			r = s->items[at];
+			charge(f, s->n - (size_t)at, 0);
 			memmove(s->items + at, s->items + at + 1, (s->n - 1 - (size_t)at) * sizeof *s->items);
 			s->n--;
 			return r;
@@ -184,6 +199,8 @@ static value_t *call_seq_method(struct frame *f, value_t *fn, value_t **args, si
 		if (self->k == VK_DICT) {
 			value_t *r = v_seq(in->a, VK_LIST, self->u.dict->n);
 
+			charge(f, WORK_MADE * self->u.dict->n, 0);
+
 			for (i = 0; i < self->u.dict->n; i++) {
 				if (fn->u.bi.id == BI_M_DICT_ITEMS) {
 					value_t *p = v_seq(in->a, VK_TUPLE, 2);
@@ -201,6 +218,8 @@ static value_t *call_seq_method(struct frame *f, value_t *fn, value_t **args, si
 		return unknown_at(f, site, "a mapping not known");
 	case BI_M_DICT_UPDATE:
 		if (self->k == VK_DICT) {
+			if (nargs == 1 && args[0]->k == VK_DICT)
+				charge(f, WORK_MADE * args[0]->u.dict->n, 0);
 			if (nargs == 1 && args[0]->k == VK_DICT)
 				for (i = 0; i < args[0]->u.dict->n; i++)
 					vdict_set(in->a, self->u.dict, args[0]->u.dict->keys[i], args[0]->u.dict->vals[i]);
@@ -246,12 +265,15 @@ static value_t *call_seq_method(struct frame *f, value_t *fn, value_t **args, si
 		if (self->k == VK_DICT) {
 			value_t *r = v_dict(in->a);
 
+			charge(f, WORK_MADE * self->u.dict->n, 0);
 			for (i = 0; i < self->u.dict->n; i++)
 				vdict_set(in->a, r->u.dict, self->u.dict->keys[i], self->u.dict->vals[i]);
 			return r;
 		}
-		if (self->k == VK_LIST)
+		if (self->k == VK_LIST) {
+			charge(f, self->u.seq->n, 0);
 			return seq_from(in, VK_LIST, self->u.seq);
+		}
 		return unknown_at(f, site, "copy() of something not known");
 	default:
 		break;
@@ -274,6 +296,7 @@ static value_t *call_str_method(struct frame *f, value_t *fn, value_t **args, si
 		char *t = xstrdup(self->u.str.s), *c;
 		value_t *r;
 
+		charge(f, 0, self->u.str.len);
 		for (c = t; *c; c++)
 			*c = fn->u.bi.id == BI_M_STR_LOWER ? (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c)
 			                                   : (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
@@ -296,13 +319,20 @@ static value_t *call_str_method(struct frame *f, value_t *fn, value_t **args, si
 		if (nargs == 1 && !iter_items(f, args[0], &items)) {
 			buf_t b;
 			value_t *r;
+			size_t len = 0;
 
+			/* its length first: ''.join([s, s]) doubles */
+			for (i = 0; i < items->n; i++) {
+				if (items->items[i]->k != VK_STR)
+					return unknown_at(f, site, "a join of values not known");
+				len += (i ? self->u.str.len : 0) + items->items[i]->u.str.len;
+				if (len > MAX_STR_BYTES)
+					break;
+			}
+			if ((r = too_big(f, VK_STR, len, site)) != NULL)
+				return r;
 			buf_init(&b);
 			for (i = 0; i < items->n; i++) {
-				if (items->items[i]->k != VK_STR) {
-					buf_free(&b);
-					return unknown_at(f, site, "a join of values not known");
-				}
 				if (i)
 					buf_add(&b, self->u.str.s, self->u.str.len);
 				buf_add(&b, items->items[i]->u.str.s, items->items[i]->u.str.len);
@@ -374,6 +404,7 @@ static value_t *call_str_method(struct frame *f, value_t *fn, value_t **args, si
 		long long maxsplit;
 		value_t *r = v_seq(in->a, VK_LIST, 0);
 
+		charge(f, 0, L);
 		if (nargs >= 1 && args[0]->k == VK_STR && args[0]->u.str.len) {
 			sep = args[0]->u.str.s;
 			seplen = args[0]->u.str.len;
@@ -421,6 +452,7 @@ static value_t *call_str_method(struct frame *f, value_t *fn, value_t **args, si
 				vseq_push(in->a, r->u.seq, v_strn(in->a, str + st, pos - st));
 			}
 		}
+		charge(f, WORK_MADE * r->u.seq->n, 0);   /* a value per piece */
 		return r;
 	}
 	case BI_M_STR_PARTITION:
@@ -428,6 +460,7 @@ static value_t *call_str_method(struct frame *f, value_t *fn, value_t **args, si
 			const char *hit = strstr(self->u.str.s, args[0]->u.str.s);
 			value_t *t = v_seq(in->a, VK_TUPLE, 3);
 
+			charge(f, 0, self->u.str.len);
 			if (!hit) {
 				vseq_push(in->a, t->u.seq, self);
 				vseq_push(in->a, t->u.seq, v_str(in->a, ""));
@@ -445,7 +478,15 @@ static value_t *call_str_method(struct frame *f, value_t *fn, value_t **args, si
 			buf_t b;
 			const char *p = self->u.str.s, *hit;
 			value_t *r;
+			size_t len = self->u.str.len;
 
+			/* its length first: s.replace("a", "aa") doubles */
+			for (; (hit = strstr(p, args[0]->u.str.s)) != NULL && len <= MAX_STR_BYTES; p = hit + args[0]->u.str.len)
+				len = len - args[0]->u.str.len + args[1]->u.str.len;
+			if ((r = too_big(f, VK_STR, len, site)) != NULL)
+				return r;
+			charge(f, 0, self->u.str.len);   /* the scan above */
+			p = self->u.str.s;
 			buf_init(&b);
 			while ((hit = strstr(p, args[0]->u.str.s))) {
 				buf_add(&b, p, (size_t)(hit - p));
@@ -494,6 +535,7 @@ value_t *call_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		if (!sf)
 			return unknown_at(f, site, "the text of a file ecg does not read");
 		prog_ensure(in->prog, sf);
+		charge(f, 0, sf->len);
 		r = v_strn(in->a, sf->src, sf->len);
 		r->expr = (const char *)sf;  /* marks "the text of this repo file" */
 		r->reason = "__ecg_file_text__";

@@ -135,7 +135,7 @@ struct vdict {
 	value_t **keys;
 	value_t **vals;
 	size_t n, alloc;
-	/* A hash index of the string keys, made by the lookups of a dict of
+	/* A hash index of the keys, made by the lookups of a dict of
 	 * VDICT_INDEX_MIN entries or more (values.c), in the arena vdict_new()
 	 * was given.  It checks itself against the dict before each use (its
 	 * owner, the keys array, n), so code that copies or truncates a dict
@@ -242,7 +242,7 @@ int value_is_known_scalar(const value_t *v);
  * its last part is CamelCase ("torch.nn.BatchNorm2d"), not ALL_CAPS. */
 int value_ext_is_class(const char *dotted);
 /* Python's repr-like text of a known value (for args and config); NULL if
- * the value is not a plain datum. */
+ * the value is not a plain datum, or its text would be longer than 64 KiB. */
 const char *value_repr(struct ast_arena *a, const value_t *v);
 
 void vinst_add_child(struct ast_arena *a, struct vinst *m, const char *name, struct vinst *child);
