@@ -130,13 +130,21 @@ too_big list_star 'a list of more than 1000000 items: not built'
 too_big list_mul 'a list of more than 1000000 items: not built'
 too_big tuple_add 'a tuple of more than 1000000 items: not built'
 # work proportional to a value's size (`in`, max, sorted's copy, a dict's
-# entries) is charged to the evaluation steps
-spent in_list
-spent max_list
-spent sorted_list
-spent dict_merge
-spent dict_comp
-spent dict_nested
+# entries) is charged to the evaluation steps.  Each of these spends the
+# whole budget: under valgrind (ECG_TEST_QUICK) two of them stand for all
+if [ -n "${ECG_TEST_QUICK:-}" ] && [ "$ECG_ENABLE_VALGRIND" = yes ]; then
+	spent in_list
+	spent dict_merge
+	echo "ok $((tap_n + 1)) # SKIP under valgrind: max_list, sorted_list, dict_comp, dict_nested (each spends the whole budget)"
+	tap_n=$((tap_n + 1))
+else
+	spent in_list
+	spent max_list
+	spent sorted_list
+	spent dict_merge
+	spent dict_comp
+	spent dict_nested
+fi
 # 100,000 int keys: each insert is a lookup in the dict's index, not a scan
 probe dict_int 0
 is "$(json "$G" "[m['id'] for m in d['modules']]")" "['', 'fc', 'fc#1']" "  dict_int: the model after it is read"
