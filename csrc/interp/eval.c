@@ -946,8 +946,20 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 		if (t == 0)
 			return eval(f, x->orelse);
 		{
-			value_t *a = eval(f, x->body), *b = eval(f, x->orelse);
+			/* two paths, as an undecided `if` (exec_if): in a forward,
+			 * what each arm calls runs under its condition -- a module
+			 * called in both arms is not called twice */
+			const char *oc = f->cond.text, *text = text_of(f, x->test);
+			int ot = f->cond.taken;
+			value_t *a, *b;
 
+			f->cond.text = text;
+			f->cond.taken = -1;
+			a = eval(f, x->body);
+			f->cond.text = afmt_memo(in, "not (%s)", text, NULL);
+			b = eval(f, x->orelse);
+			f->cond.text = oc;
+			f->cond.taken = ot;
 			if (is_tensorish(a) || is_tensorish(b))
 				return v_tensor(in->a);
 			if (value_key_eq(a, b))

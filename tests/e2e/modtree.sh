@@ -128,4 +128,19 @@ ok $? "  its reason names the condition"
 "$TEST_PYTHON" "$top_srcdir/tests/schema_check.py" "$top_srcdir/schemas" "$T/o" >"$T/schema.out" 2>&1
 ok $? "the records are valid (schema_check.py)"
 
+# A layer called in both arms of an undecided conditional expression
+# (DETR's MLP: `F.relu(layer(x)) if i < n - 1 else layer(x)`) is not
+# counted twice: its count is null, with the condition, never 4 for 2.
+R2="$T/ifexp"
+mkrepo "$R2"
+cp "$top_srcdir/tests/fixtures/ifexp_both_arms/model.py" "$top_srcdir/tests/fixtures/ifexp_both_arms/train.py" "$R2/"
+chmod -R u+w "$R2"
+commit "$R2" "an MLP head"
+run_ecg extract --repo "$R2" --entry train.py -q --out "$T/ifexp-o"
+G="$T/ifexp-o/computation_graph.json"
+is "$(json "$G" "[(m['id'], m['repeat']['count'], m['total_repeat']) for m in d['modules'] if m['id'].startswith('bbox.layers.0') and m['kind'] != 'op']")" \
+	"[('bbox.layers.0:2', None, None)]" "ifexp: the layers called in both arms have a null count (they were counted 4 for 2)"
+grep -q "called on more than one path of" "$G"
+ok $? "  with the condition as the reason"
+
 done_testing
