@@ -92,7 +92,8 @@ static int is_loss_module(struct interp *in, const struct vinst *m)
  * loss -- and the model is also called on its own elsewhere) is inside
  * that model's tree, not a model of its own; a loss module called next to
  * a model is not a model.  Returns the new count. */
-static size_t prune_models(struct interp *in, struct mt_model *models, size_t n)
+static size_t prune_models(struct interp *in, struct mt_model *models, size_t n, struct mt_model *losses,
+                           size_t *nloss)
 {
 	size_t i, k, keep = 0, nonloss = 0;
 	char *drop = xcalloc(n + 1, 1);
@@ -109,6 +110,8 @@ static size_t prune_models(struct interp *in, struct mt_model *models, size_t n)
 		if (!drop[i] && !is_loss_module(in, models[i].root))
 			nonloss++;
 	for (i = 0; i < n; i++) {
+		if (!drop[i] && nonloss && is_loss_module(in, models[i].root))
+			losses[(*nloss)++] = models[i];   /* not a model; its forward still runs */
 		if (drop[i] || (nonloss && is_loss_module(in, models[i].root)))
 			continue;
 		models[keep++] = models[i];
@@ -124,9 +127,9 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 	struct sfile *ef = prog_file(prog, entry);
 	struct interp *in;
 	const struct root_call *roots;
-	struct mt_model *models;
+	struct mt_model *models, *losses;
 	const struct interp_note *notes;
-	size_t nroots, nmodels = 0, i, k, nnotes;
+	size_t nroots, nmodels = 0, nlosses = 0, i, k, nnotes;
 	const char *slash;
 
 	if (!ef)
@@ -178,7 +181,8 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 		models[nmodels].call = &roots[i];
 		nmodels++;
 	}
-	nmodels = prune_models(in, models, nmodels);
+	losses = xcalloc(nmodels + 1, sizeof *losses);
+	nmodels = prune_models(in, models, nmodels, losses, &nlosses);
 	if (nmodels == 0) {
 		/* no call of a model seen (handed to a framework's trainer, or
 		 * called where ecg cannot follow): the module instances the job
@@ -222,12 +226,25 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 			err_set(ECG_EXIT_INPUT, "--model %s: the job calls %s", o->model, nmodels ? b.buf : "no model");
 			buf_free(&b);
 			free(models);
+			free(losses);
 			interp_free(in);
 			return -1;
 		}
 		nmodels = keep;
 	}
 	modtree_emit(in, models, nmodels, modules, config);
+	/* a loss module called next to the model is not a model, but what
+	 * its forward does (a matcher's .cpu(), an .item()) is the step's */
+	for (i = 0; i < nlosses; i++) {
+		struct fseq local;
+
+		if (interp_events_of(losses[i].root) || !losses[i].call)
+			continue;
+		memset(&local, 0, sizeof local);
+		(void)interp_forward(in, losses[i].root, losses[i].call->args, losses[i].call->nargs,
+		                     losses[i].call->kwargs, &local);
+	}
+	free(losses);
 	/* after the forwards were read: their syncs and collectives count */
 	schedule_emit(in, job->type, sched_parts);
 	notes = interp_notes(in, &nnotes);

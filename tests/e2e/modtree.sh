@@ -143,4 +143,24 @@ is "$(json "$G" "[(m['id'], m['repeat']['count'], m['total_repeat']) for m in d[
 grep -q "called on more than one path of" "$G"
 ok $? "  with the condition as the reason"
 
+# A loss module called next to the model is not a model, but its forward
+# is still read for the schedule: the matcher's .cpu() of a device tensor
+# is a copy of the step (it was lost when the criterion stopped being a
+# model: DETR's matcher syncs)
+R3="$T/crit"
+mkrepo "$R3"
+cp "$top_srcdir/tests/fixtures/model_and_criterion/model.py" "$top_srcdir/tests/fixtures/model_and_criterion/train.py" "$R3/"
+chmod -R u+w "$R3"
+sed 's/        return cost.argmin(dim=0)$/        return cost.argmin(dim=0).cpu()/' "$R3/model.py" >"$T/m.py" && cp "$T/m.py" "$R3/model.py"
+sed -e 's/    model, criterion = build(num_classes=4)$/    model, criterion = build(num_classes=4)\n    model.cuda()\n    criterion.cuda()/' \
+	-e 's/torch.randn(2, 3, 16)/torch.randn(2, 3, 16, device="cuda")/' \
+	-e 's/torch.randint(0, 4, (2, 3))/torch.randint(0, 4, (2, 3), device="cuda")/' \
+	-e 's/torch.rand(2, 3, 4)}/torch.rand(2, 3, 4, device="cuda")}/' "$R3/train.py" >"$T/t.py" && cp "$T/t.py" "$R3/train.py"
+commit "$R3" "a criterion whose matcher copies to the host"
+run_ecg extract --repo "$R3" --entry train.py -q --out "$T/crit-o"
+is "$(json "$T/crit-o/execution_schedule.json" "[(e['anchor'], e['kind']) for e in d['host_device'] if 'Matcher' in e['anchor']]")" \
+	"[('model.py:Matcher.forward:27', 'd2h')]" "the criterion (not a model) still has its forward read: the matcher's .cpu() is a d2h of the step"
+is "$(json "$T/crit-o/computation_graph.json" "sorted(set(m['id'].split('.')[0] for m in d['modules'] if '/' in m['id']))")" "[]" \
+	"  and the graph's ids are the model's, unprefixed"
+
 done_testing
