@@ -138,8 +138,8 @@ chmod -R u+w "$R2"
 commit "$R2" "an MLP head"
 run_ecg extract --repo "$R2" --entry train.py -q --out "$T/ifexp-o"
 G="$T/ifexp-o/computation_graph.json"
-is "$(json "$G" "[(m['id'], m['repeat']['count'], m['total_repeat']) for m in d['modules'] if m['id'].startswith('bbox.layers.0') and m['kind'] != 'op']")" \
-	"[('bbox.layers.0:2', None, None)]" "ifexp: the layers called in both arms have a null count (they were counted 4 for 2)"
+is "$(json "$G" "[(m['id'], m['repeat']['count'], m['total_repeat']) for m in d['modules'] if m['id'].startswith('bbox.layers.') and m['kind'] != 'op']")" \
+	"[('bbox.layers.*', None, None)]" "ifexp: the layers called in both arms have a null count (they were counted twice)"
 grep -q "called on more than one path of" "$G"
 ok $? "  with the condition as the reason"
 
