@@ -749,7 +749,6 @@ static value_t *builtin_object(struct frame *f, value_t *fn, value_t **args, siz
 			cf.config_exec = 1;
 			in->depth++;
 			(void)exec_block(&cf, &sf->mod->body);
-			in->raising = NULL;
 			in->depth--;
 			return v_none(in->a);
 		}

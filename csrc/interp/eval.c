@@ -435,7 +435,6 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 	}
 	*args = s->items;
 	*nargs = s->n;
-	f->unk_kw = NULL;     /* **d of unknown keys travels as the KW_UNK_DSTAR marker */
 	f->unk_star = unk_seq;
 }
 
@@ -451,7 +450,6 @@ static value_t *eval_call(struct frame *f, const struct ast_Call *c)
 
 	eval_args(f, c, &args, &nargs, &kw, &unk);
 	r = call(f, fn, args, nargs, kw, &c->h);
-	f->unk_kw = NULL;
 	f->unk_star = NULL;
 	return r;
 }

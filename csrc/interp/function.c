@@ -423,7 +423,6 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 			ret = ret_join(&cf, cf.ret_alt, ret, cf.ret_alt_cond);
 		if (fl == FL_RAISE)
 			ret = unknown_at(f, site, "the function raises on this path");
-		in->raising = NULL;   /* read as returning: the caller goes on */
 	}
 	in->nactive--;
 	in->depth--;

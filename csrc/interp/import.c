@@ -289,7 +289,6 @@ static struct vns *load_module_file(struct interp *in, struct sfile *sf)
 	f.mult.n = 1;
 	f.cond.taken = -1;
 	(void)exec_block(&f, &sf->mod->body);
-	in->raising = NULL;
 	ns->state = 2;
 	return ns;
 }

@@ -135,9 +135,9 @@ struct frame {
 	const struct jctx *jc;         /* loops, guards and contexts around the code running */
 	int in_backward;               /* an autograd.Function's backward */
 	unsigned loop_serial;          /* forward: the loop read once that is running (0: none) */
-	const char *unk_kw;            /* the call being made passes `**expr` whose keys are not
-	                                  known (its text), or NULL; set by eval_call for the callee */
-	const char *unk_star;          /* likewise for `*expr` of a sequence whose length is not known */
+	const char *unk_star;          /* the call being made passes `*expr` of a sequence whose
+	                                  length is not known (its text), or NULL; set by eval_call
+	                                  for the callee (`**d` of unknown keys is KW_UNK_DSTAR) */
 };
 
 struct strset {
@@ -187,9 +187,6 @@ struct interp {
 	value_t *startup[16];          /* FastAPI lifespan / on_event("startup") */
 	size_t nstartup;
 	int run_generators;            /* read a generator's body (a lifespan) */
-	const char *raising;           /* a call known to raise this exception (literal_eval
-	                                  of a bare name: ValueError): the statement running
-	                                  raises, and a `try` around it runs its handler */
 	const struct vfunc *gen_entering; /* a generator object's function, being
 	                                  resumed by next() or a for loop */
 	struct root_call *roots;

@@ -252,7 +252,6 @@ value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t n
 	if (c->is_dataclass) {
 		struct vdict *fields = vdict_new(in->a);
 
-		f->unk_kw = NULL;   /* **d of unknown keys: the kw marker says it (kw_unk) */
 		dataclass_fields(in, c, fields, f);
 		for (i = 0; i < fields->n; i++) {
 			value_t *v = fields->vals[i];
