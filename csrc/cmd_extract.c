@@ -32,6 +32,7 @@
 #include "ecg/pyast.h"
 #include "ecg/pyrt.h"
 #include "ecg/records.h"
+#include "ecg/site.h"
 #include "ecg/repo.h"
 #include "ecg/treecache.h"
 #include "ecg/util.h"
@@ -124,6 +125,18 @@ static const char extract_usage[] =
 "                        again (default: $XDG_CACHE_HOME/ecg, else\n"
 "                        ~/.cache/ecg)\n"
 "  --no-cache            neither read nor write the tree cache\n"
+"  --site DIR            a site-packages directory of the job's environment:\n"
+"                        modules the repository does not hold are read from\n"
+"                        there (parsed, never imported; .pth files are read as\n"
+"                        lists of paths, never run; torch itself is not read:\n"
+"                        the catalogue covers it); repeatable, in order\n"
+"  --python PATH         the job's interpreter: its site-packages is found from\n"
+"                        the path alone (PREFIX/bin/python ->\n"
+"                        PREFIX/lib/python3.X/site-packages), never run\n"
+"  --no-site-env         do not look for an environment in VIRTUAL_ENV,\n"
+"                        CONDA_PREFIX or a .venv/ at the repository root (which\n"
+"                        are read by default); the header's `environment` names\n"
+"                        the directories and the packages read, with versions\n"
 "  -- JOB-ARGS...        the job's own command line (what follows the script\n"
 "                        name), read by its argparse or configurator, so that\n"
 "                        the record matches the run that was profiled\n"
@@ -176,6 +189,10 @@ struct extract_opts {
 	const char **envs;          /* --env KEY=VALUE, in order */
 	size_t nenvs;
 	int no_env;                 /* --no-env (or --env given): other variables are unset */
+	const char **sites;         /* --site DIR, in order */
+	size_t nsites;
+	const char *python;         /* --python PATH */
+	int no_site_env;            /* --no-site-env */
 	const char **prefetch;      /* refresh: the paths the records' job read */
 	size_t nprefetch;
 };
@@ -220,6 +237,9 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 		{ "max-file-tokens", required_argument, NULL, 'T' },
 		{ "cache-dir", required_argument, NULL, 'C' },
 		{ "no-cache", no_argument, NULL, 'N' },
+		{ "site", required_argument, NULL, 'P' },
+		{ "python", required_argument, NULL, 'Y' },
+		{ "no-site-env", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -261,6 +281,12 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 		case 'A': o->all = 1; break;
 		case 'C': o->cache_dir = optarg; break;
 		case 'N': o->no_cache = 1; break;
+		case 'P':
+			o->sites = xrealloc(o->sites, (o->nsites + 1) * sizeof *o->sites);
+			o->sites[o->nsites++] = optarg;
+			break;
+		case 'Y': o->python = optarg; break;
+		case 'V': o->no_site_env = 1; break;
 		case 'T':
 			if (extract_parse_size(optarg, EXTRACT_MAX_TOKENS, &o->max_tokens) < 0)
 				return err_set(ECG_EXIT_USAGE, "--max-file-tokens takes a number from 1 to %lu, not '%s'",
@@ -813,7 +839,7 @@ static int extract_build(const struct extract_opts *o_, const cJSON *inline_over
 	char *out_dir = NULL, *entry = NULL, *func = NULL, *helpers = NULL;
 	struct catalog *cat = NULL;
 	char *catdir = NULL, *cache_dir = NULL;
-	cJSON *config = NULL, *overrides = NULL, *invocation = NULL, *incomplete = NULL;
+	cJSON *config = NULL, *overrides = NULL, *invocation = NULL, *incomplete = NULL, *environment = NULL;
 	cJSON *graph = NULL, *sched = NULL, *modules = NULL, *sched_parts = NULL;
 	records_header_t h;
 	struct stats st;
@@ -890,6 +916,14 @@ static int extract_build(const struct extract_opts *o_, const cJSON *inline_over
 
 	if (load_parse(&L, entry != NULL, extract_mark, &st) < 0)
 		goto fail;
+	if (entry) {
+		struct site *site = site_discover(o.sites, o.nsites, o.python, repo_workdir(L.repo), !o.no_site_env);
+		size_t k;
+
+		for (k = 0; k < site->nnotes && !o.quiet; k++)
+			err_warn("warning: installed libraries: %s", vis(site->notes[k]));
+		load_set_site(&L, site);
+	}
 	/* The Python trees are gone; the interpreter stays for the config
 	 * file readers in pyhelpers/. */
 
@@ -944,6 +978,8 @@ static int extract_build(const struct extract_opts *o_, const cJSON *inline_over
 	h.job_evidence = job.evidence;
 	h.invocation = invocation;
 	h.incomplete = incomplete;
+	environment = load_environment(&L);
+	h.environment = environment;
 	records_assemble(&h, modules, sched_parts, &graph, &sched);
 	modules = NULL;
 	if (!o.quiet)
@@ -979,6 +1015,7 @@ cleanup:
 	cJSON_Delete(overrides);
 	cJSON_Delete(invocation);
 	cJSON_Delete(incomplete);
+	cJSON_Delete(environment);
 	job_info_free(&job);
 	free(helpers);
 	free(catdir);
@@ -1052,6 +1089,7 @@ int cmd_extract(int argc, char **argv)
 	free(out_dir);
 	free(o.sets);
 	free(o.envs);
+	free(o.sites);
 	return rc;
 }
 
@@ -1541,6 +1579,7 @@ cleanup:
 	free(launcher_spec);
 	free(o.sets);
 	free(o.envs);
+	free(o.sites);
 	free(o.prefetch);
 	free(cache_dir);
 	return rc;
