@@ -93,6 +93,14 @@ run_ecg extract --repo "$R2" --entry train.py --out "$T/o8" -q --no-cache --no-s
 json "$T/o8/computation_graph.json" 'd["modules"][0]["subtree"]["reason"]' | grep -q -- "--site DIR"
 ok $? "  an external library class says --site / --python would read it"
 
+# refresh reads the same libraries again (environment.site), and only them
+echo "# a change" >>"$R/local.py"
+commit "$R" "change"
+VIRTUAL_ENV="$T/nowhere" run_ecg refresh --repo "$R" --out "$T/o1" -q
+is "$rc" 0 "refresh of records read with --site: exit 0"
+is "$(classes "$T/o1")" "Adapter Block Head Model Net" "  the library's classes are read again"
+is "$(json "$T/o1/computation_graph.json" 'd["environment"]["site"]')" "['$SP']" "  from the same directory, not this shell's VIRTUAL_ENV"
+
 # a site directory that is not there: a warning, the run goes on
 run_ecg extract --repo "$R" --entry train.py --out "$T/o9" --no-cache --no-site-env --site "$T/nowhere"
 is "$rc" 0 "a --site directory that does not exist: exit 0"
