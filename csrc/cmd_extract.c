@@ -954,6 +954,9 @@ static int extract_build(const struct extract_opts *o_, const cJSON *inline_over
 				}
 			fprintf(stderr, "ecg: stats: of the analysis, reading and parsing %zu files: %.2f ms "
 			        "(%zu trees from the cache)\n", L.nread, L.read_ms, L.cache_hits);
+			if (L.site_read)
+				fprintf(stderr, "ecg: stats: of which installed libraries' files: %zu (%zu trees from the cache)\n",
+				        L.site_read, L.site_hits);
 			fprintf(stderr, "ecg: stats: memory: C trees %.1f MB (%zu files), interpreter %.1f MB\n",
 			        ast / 1048576.0, nast, L.interp_bytes / 1048576.0);
 		}

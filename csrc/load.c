@@ -408,6 +408,9 @@ static void load_site(void *vctx, struct sfile *sf)
 		return;
 	}
 	L->nread++;
+	L->site_read++;
+	if (getenv("ECG_TRACE_SITE"))      /* bench/site.py: the floor parses the same files */
+		fprintf(stderr, "ecg: site file: %s\n", sf->fspath);
 	if (L->o->cache_dir && repo_hash_bytes(sf->src, sf->len, blob) == 0 && load_cacheable(sf->len)) {
 		char *data = NULL;
 		size_t len = 0;
@@ -417,6 +420,7 @@ static void load_site(void *vctx, struct sfile *sf)
 			sf->arena = arena;
 			sf->mod = cmod;
 			L->cache_hits++;
+			L->site_hits++;
 			return;
 		}
 	}

@@ -65,6 +65,7 @@ struct load {
 	size_t interp_bytes;         /* the analysis' arena (for --stats) */
 	struct treecache_prefetch *pf;  /* reading ahead (o->prefetch), or NULL */
 	struct site *site;           /* installed libraries (load_set_site), owned */
+	size_t site_read, site_hits; /* their files read, and of those from the cache */
 };
 
 /* Start the interpreter (pyrt_init(), or pyrt_init_lazy() with
