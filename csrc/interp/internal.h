@@ -298,6 +298,22 @@ value_t *call_argp_method(struct frame *f, value_t *fn, value_t **args, size_t n
                           struct vdict *kw, const struct ast_hdr *site);
 value_t *argp_method(struct interp *in, value_t *obj, const char *name);
 
+/* native.c: tables of natives, sorted by name (the first member of a
+ * row is its name); ntab_find() is a binary search, NULL when absent. */
+struct ntab {
+	const char *what;             /* the table's name, for interp_natives_check */
+	const void *v;                /* its rows */
+	size_t n, size;               /* how many, and each one's size */
+};
+#define NTAB_LEN(t) (sizeof (t) / sizeof (t)[0])
+#define NTAB(t) { #t, (t), NTAB_LEN(t), sizeof (t)[0] }
+#define NTAB_FIND(t, name) ntab_find((t), NTAB_LEN(t), sizeof (t)[0], (name))
+const void *ntab_find(const void *tab, size_t n, size_t size, const char *name);
+/* Whether name is in a sorted array of names. */
+int ntab_has(const char *const *names, size_t n, const char *name);
+#define NAME_IN(names, name) ntab_has((names), NTAB_LEN(names), (name))
+extern const struct ntab tensor_ntab;
+
 /* torch.c */
 const char *canon_ext(struct interp *in, const char *d);
 int is_loader(const value_t *v);
