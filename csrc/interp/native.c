@@ -32,6 +32,7 @@ int ntab_has(const char *const *names, size_t n, const char *name)
 
 static const struct ntab *const all_tables[] = {
 	&tensor_ntab,
+	&stdlib_ntab, &math_ntab,
 };
 
 int interp_natives_check(const char **bad)
