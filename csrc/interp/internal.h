@@ -313,6 +313,7 @@ const void *ntab_find(const void *tab, size_t n, size_t size, const char *name);
 int ntab_has(const char *const *names, size_t n, const char *name);
 #define NAME_IN(names, name) ntab_has((names), NTAB_LEN(names), (name))
 extern const struct ntab tensor_ntab, stdlib_ntab, math_ntab;
+extern const struct ntab module_methods_ntab, ext_methods_ntab, emulated_exts_ntab;
 
 /* torch.c */
 const char *canon_ext(struct interp *in, const char *d);

@@ -33,6 +33,7 @@ int ntab_has(const char *const *names, size_t n, const char *name)
 static const struct ntab *const all_tables[] = {
 	&tensor_ntab,
 	&stdlib_ntab, &math_ntab,
+	&module_methods_ntab, &ext_methods_ntab, &emulated_exts_ntab,
 };
 
 int interp_natives_check(const char **bad)
