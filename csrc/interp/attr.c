@@ -23,76 +23,47 @@ value_t *bound(struct interp *in, value_t *fnv, value_t *self)
 
 /* The methods of module instances that are builtins (module.c runs
  * them), by name. */
-static const struct module_method {
-	const char *name;
-	enum builtin_id id;
-} module_methods[] = {
-	{ "add_module", BI_M_MOD_ADD_MODULE },
-	{ "append", BI_M_MOD_APPEND },
-	{ "apply", BI_M_MOD_SELF },
-	{ "bfloat16", BI_M_MOD_SELF },
-	{ "children", BI_M_MOD_CHILDREN },
-	{ "cpu", BI_M_MOD_SELF },
-	{ "cuda", BI_M_MOD_TO },
-	{ "double", BI_M_MOD_SELF },
-	{ "eval", BI_M_MOD_SELF },
-	{ "extend", BI_M_MOD_EXTEND },
-	{ "float", BI_M_MOD_SELF },
-	{ "half", BI_M_MOD_SELF },
-	{ "insert", BI_M_MOD_INSERT },
-	{ "modules", BI_M_MOD_CHILDREN },
-	{ "named_children", BI_M_MOD_CHILDREN },
-	{ "named_modules", BI_M_MOD_CHILDREN },
-	{ "register_buffer", BI_M_MOD_REGISTER_BUFFER },
-	{ "register_module", BI_M_MOD_ADD_MODULE },
-	{ "register_parameter", BI_M_MOD_REGISTER_PARAMETER },
-	{ "requires_grad_", BI_M_MOD_SELF },
-	{ "share_memory", BI_M_MOD_SELF },
-	{ "to", BI_M_MOD_TO },
-	{ "to_empty", BI_M_MOD_SELF },
-	{ "train", BI_M_MOD_SELF },
+static const struct native module_methods[] = {
+	{ "add_module", call_module_method, BI_M_MOD_ADD_MODULE },
+	{ "append", call_module_method, BI_M_MOD_APPEND },
+	{ "apply", call_module_method, BI_M_MOD_SELF },
+	{ "bfloat16", call_module_method, BI_M_MOD_SELF },
+	{ "children", call_module_method, BI_M_MOD_CHILDREN },
+	{ "cpu", call_module_method, BI_M_MOD_SELF },
+	{ "cuda", call_module_method, BI_M_MOD_TO },
+	{ "double", call_module_method, BI_M_MOD_SELF },
+	{ "eval", call_module_method, BI_M_MOD_SELF },
+	{ "extend", call_module_method, BI_M_MOD_EXTEND },
+	{ "float", call_module_method, BI_M_MOD_SELF },
+	{ "half", call_module_method, BI_M_MOD_SELF },
+	{ "insert", call_module_method, BI_M_MOD_INSERT },
+	{ "modules", call_module_method, BI_M_MOD_CHILDREN },
+	{ "named_children", call_module_method, BI_M_MOD_CHILDREN },
+	{ "named_modules", call_module_method, BI_M_MOD_CHILDREN },
+	{ "register_buffer", call_module_method, BI_M_MOD_REGISTER_BUFFER },
+	{ "register_module", call_module_method, BI_M_MOD_ADD_MODULE },
+	{ "register_parameter", call_module_method, BI_M_MOD_REGISTER_PARAMETER },
+	{ "requires_grad_", call_module_method, BI_M_MOD_SELF },
+	{ "share_memory", call_module_method, BI_M_MOD_SELF },
+	{ "to", call_module_method, BI_M_MOD_TO },
+	{ "to_empty", call_module_method, BI_M_MOD_SELF },
+	{ "train", call_module_method, BI_M_MOD_SELF },
 };
 
 const struct ntab module_methods_ntab = NTAB(module_methods);
 
 static value_t *module_method(struct interp *in, value_t *obj, const char *name)
 {
-	const struct module_method *m = NTAB_FIND(module_methods, name);
+	const struct native *m = NTAB_FIND(module_methods, name);
 
 	return m ? mk_builtin(in, m->id, obj) : NULL;
 }
-
-/* The methods of objects of outside classes that are emulated: a file's
- * read(), os.environ's get() and setdefault() (dict.get's), by class and
- * name. */
-static const struct ext_method {
-	const char *name;             /* "<class> <method>" */
-	enum builtin_id id;
-} ext_methods[] = {
-	{ "io.TextIOWrapper read", BI_M_FILE_READ },
-	{ "os.environ get", BI_M_DICT_GET },
-	{ "os.environ setdefault", BI_M_DICT_GET },
-};
-
-const struct ntab ext_methods_ntab = NTAB(ext_methods);
 
 /* The outside classes whose objects are emulated here (their attributes
  * are not methods of the class, called through call_ext). */
 static const char *const emulated_exts[] = { "argparse.Namespace", "io.TextIOWrapper", "os.environ" };
 
 const struct ntab emulated_exts_ntab = NTAB(emulated_exts);
-
-static value_t *ext_method(struct interp *in, value_t *obj, const char *name)
-{
-	const struct ext_method *m;
-	char key[128];
-
-	if (!NAME_IN(emulated_exts, obj->u.inst->ext) ||
-	    (size_t)snprintf(key, sizeof key, "%s %s", obj->u.inst->ext, name) >= sizeof key)
-		return NULL;
-	m = NTAB_FIND(ext_methods, key);
-	return m ? mk_builtin(in, m->id, obj) : NULL;
-}
 
 /* The attributes of functions and classes that Python sets. */
 static value_t *func_dunder(struct interp *in, const struct vfunc *fn, const char *name)
@@ -196,7 +167,7 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 		return v;
 	if (m->ext && !strncmp(m->ext, "torch.optim.", 12) && (v = optim_method(f, name, site)))
 		return v;
-	if (m->ext && (v = ext_method(in, obj, name)))
+	if (m->ext && NAME_IN(emulated_exts, m->ext) && (v = ext_method(in, obj, name)))
 		return v;
 	if (m->mod != VM_NONE && (v = module_attr(in, obj, name)))
 		return v;

@@ -96,7 +96,8 @@ enum builtin_id {
 	BI_M_ARGP_ADD, BI_M_ARGP_PARSE, BI_M_ARGP_GROUP, BI_M_ARGP_SETDEF,
 	BI_M_MOD_ADD_MODULE, BI_M_MOD_APPEND, BI_M_MOD_EXTEND, BI_M_MOD_SELF,
 	BI_M_MOD_CHILDREN, BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
-	BI_M_NS_GETATTR
+	BI_M_NS_GETATTR,
+	BI_COUNT        /* how many ids there are */
 };
 
 struct frame {
@@ -145,7 +146,22 @@ struct strset {
 	size_t n;
 };
 
+/* A native: a builtin, or a method of a builtin type or of an emulated
+ * object, run in C.  fn is the builtin's value (its id, and self for a
+ * bound method); never NULL: what it does not follow is an unknown with
+ * the reason.  The tables of struct native (builtins.c, methods.c,
+ * argparse.c, attr.c) are sorted by name (native.c); natives_register()
+ * maps each id to its function for call_builtin(). */
+typedef value_t *native_fn(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site);
+struct native {
+	const char *name;
+	native_fn *fn;
+	enum builtin_id id;
+};
+
 struct interp {
+	native_fn *bi_fn[BI_COUNT];    /* natives_register(): each builtin id's function */
 	unsigned loop_serials;         /* how many loop bodies were read once, for frame.loop_serial */
 	int trace_shapes;              /* ECG_TRACE_SHAPES is set */
 	int trace_steps;               /* ECG_TRACE_STEPS is set */
@@ -314,6 +330,8 @@ int ntab_has(const char *const *names, size_t n, const char *name);
 #define NAME_IN(names, name) ntab_has((names), NTAB_LEN(names), (name))
 extern const struct ntab tensor_ntab, stdlib_ntab, math_ntab;
 extern const struct ntab module_methods_ntab, ext_methods_ntab, emulated_exts_ntab;
+extern const struct ntab builtin_natives_ntab, hidden_natives_ntab, type_methods_ntab[3], argp_methods_ntab;
+void natives_register(struct interp *in);
 
 /* torch.c */
 const char *canon_ext(struct interp *in, const char *d);
@@ -359,11 +377,11 @@ value_t *iter_items(struct frame *f, value_t *it, struct vseq **out);
 value_t *seq_from(struct interp *in, enum vkind k, struct vseq *src);
 value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                       struct vdict *kw, const struct ast_hdr *site);
+void builtins_register(struct interp *in);
 
 /* methods.c */
-value_t *call_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
-                     struct vdict *kw, const struct ast_hdr *site);
 value_t *type_method(struct interp *in, value_t *obj, const char *name);
+value_t *ext_method(struct interp *in, value_t *obj, const char *name);
 
 /* module.c */
 value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,

@@ -30,29 +30,74 @@ int ntab_has(const char *const *names, size_t n, const char *name)
 	return ntab_find(names, n, sizeof *names, name) != NULL;
 }
 
-static const struct ntab *const all_tables[] = {
-	&tensor_ntab,
-	&stdlib_ntab, &math_ntab,
-	&module_methods_ntab, &ext_methods_ntab, &emulated_exts_ntab,
+/* The tables of struct native: builtins and methods by id. */
+static const struct ntab *const native_tables[] = {
+	&builtin_natives_ntab, &hidden_natives_ntab,
+	&type_methods_ntab[0], &type_methods_ntab[1], &type_methods_ntab[2],
+	&argp_methods_ntab, &module_methods_ntab, &ext_methods_ntab,
 };
 
-int interp_natives_check(const char **bad)
+/* The other tables: dotted names and methods of what the analysis
+ * emulates, and sets of names. */
+static const struct ntab *const other_tables[] = {
+	&tensor_ntab,
+	&stdlib_ntab, &math_ntab,
+	&emulated_exts_ntab,
+};
+
+void natives_register(struct interp *in)
 {
 	size_t t, i;
 
-	for (t = 0; t < sizeof all_tables / sizeof all_tables[0]; t++) {
-		const struct ntab *x = all_tables[t];
+	for (t = 0; t < NTAB_LEN(native_tables); t++) {
+		const struct native *v = native_tables[t]->v;
 
-		for (i = 1; i < x->n; i++) {
-			const char *a = *(const char *const *)((const char *)x->v + (i - 1) * x->size);
-			const char *b = *(const char *const *)((const char *)x->v + i * x->size);
+		for (i = 0; i < native_tables[t]->n; i++)
+			in->bi_fn[v[i].id] = v[i].fn;
+	}
+}
 
-			if (strcmp(a, b) >= 0) {
-				if (bad)
-					*bad = x->what;
-				return -1;
-			}
+static int sorted(const struct ntab *x)
+{
+	size_t i;
+
+	for (i = 1; i < x->n; i++) {
+		const char *a = *(const char *const *)((const char *)x->v + (i - 1) * x->size);
+		const char *b = *(const char *const *)((const char *)x->v + i * x->size);
+
+		if (strcmp(a, b) >= 0)
+			return 0;
+	}
+	return 1;
+}
+
+int interp_natives_check(const char **bad)
+{
+	native_fn *by_id[BI_COUNT] = { NULL };
+	size_t t, i;
+
+	for (t = 0; t < NTAB_LEN(other_tables); t++)
+		if (!sorted(other_tables[t]))
+			goto bad_other;
+	for (t = 0; t < NTAB_LEN(native_tables); t++) {
+		const struct native *v = native_tables[t]->v;
+
+		if (!sorted(native_tables[t]))
+			goto bad_native;
+		/* an id is one function, whichever name binds it */
+		for (i = 0; i < native_tables[t]->n; i++) {
+			if (v[i].id <= BI_NONE || v[i].id >= BI_COUNT || (by_id[v[i].id] && by_id[v[i].id] != v[i].fn))
+				goto bad_native;
+			by_id[v[i].id] = v[i].fn;
 		}
 	}
 	return 0;
+bad_other:
+	if (bad)
+		*bad = other_tables[t]->what;
+	return -1;
+bad_native:
+	if (bad)
+		*bad = native_tables[t]->what;
+	return -1;
 }
