@@ -149,6 +149,68 @@ static int is_type_ref(struct interp *in, const value_t *v)
 	return 0;
 }
 
+/* isinstance(v, C) for the abstract classes of collections.abc that
+ * builtin values are instances of: 1, 0, or -1 when not known. */
+static int abc_iterable(const value_t *v)
+{
+	if (v->k == VK_LIST || v->k == VK_TUPLE || v->k == VK_STR || v->k == VK_RANGE || v->k == VK_DICT)
+		return 1;
+	return value_is_known_scalar(v) || v->k == VK_NONE ? 0 : -1;
+}
+
+static int abc_sequence(const value_t *v)
+{
+	if (v->k == VK_LIST || v->k == VK_TUPLE || v->k == VK_STR || v->k == VK_RANGE)
+		return 1;
+	return v->k == VK_DICT || value_is_known_scalar(v) || v->k == VK_NONE ? 0 : -1;
+}
+
+static int abc_mapping(const value_t *v)
+{
+	return v->k == VK_DICT ? 1 : value_is_known_scalar(v) || v->k == VK_NONE || v->k == VK_LIST ||
+	       v->k == VK_TUPLE ? 0 : -1;
+}
+
+static const struct abc_type {
+	const char *name;
+	int (*is)(const value_t *v);
+} abc_types[] = {
+	{ "collections.abc.Iterable", abc_iterable },
+	{ "collections.abc.Mapping", abc_mapping },
+	{ "collections.abc.Sequence", abc_sequence },
+};
+
+const struct ntab abc_types_ntab = NTAB(abc_types);
+
+/* isinstance(v, d) for an outside class d (canonical dotted name). */
+static int isinstance_ext(struct interp *in, const value_t *v, const char *d)
+{
+	const struct abc_type *abc;
+
+	(void)in;
+	if (v->k == VK_INST) {
+		const struct vinst *m = v->u.inst;
+
+		if (!strcmp(d, "torch.nn.Module"))
+			return m->mod != VM_NONE;
+		if (m->ext && !strcmp(m->ext, d))
+			return 1;
+		if (m->cls && class_ext_base(m->cls))
+			return !strcmp(class_ext_base(m->cls), d) ? 1 : -1;
+		return m->ext || m->cls ? 0 : -1;
+	}
+	if (v->k == VK_TENSOR)
+		return !strcmp(d, "torch.Tensor") ? 1 : 0;
+	/* a function type: no scalar or container is one (a spec's
+	 * module given as a (path, name) pair) */
+	if (!strncmp(d, "types.", 6) && strstr(d, "Type") &&
+	    (value_is_known_scalar(v) || v->k == VK_NONE || v->k == VK_LIST || v->k == VK_TUPLE ||
+	     v->k == VK_DICT))
+		return 0;
+	abc = NTAB_FIND(abc_types, d);
+	return abc ? abc->is(v) : -1;
+}
+
 static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 {
 	size_t i;
@@ -193,41 +255,8 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 				return 1;
 		return 0;
 	}
-	if (t->k == VK_EXT) {
-		const char *d = canon_ext(in, t->u.ext);
-
-		if (v->k == VK_INST) {
-			const struct vinst *m = v->u.inst;
-
-			if (!strcmp(d, "torch.nn.Module"))
-				return m->mod != VM_NONE;
-			if (m->ext && !strcmp(m->ext, d))
-				return 1;
-			if (m->cls && class_ext_base(m->cls))
-				return !strcmp(class_ext_base(m->cls), d) ? 1 : -1;
-			return m->ext || m->cls ? 0 : -1;
-		}
-		if (v->k == VK_TENSOR)
-			return !strcmp(d, "torch.Tensor") ? 1 : 0;
-		/* a function type: no scalar or container is one (a spec's
-		 * module given as a (path, name) pair) */
-		if (!strncmp(d, "types.", 6) && strstr(d, "Type") &&
-		    (value_is_known_scalar(v) || v->k == VK_NONE || v->k == VK_LIST || v->k == VK_TUPLE ||
-		     v->k == VK_DICT))
-			return 0;
-		if (!strcmp(d, "collections.abc.Iterable") || !strcmp(d, "collections.abc.Sequence")) {
-			if (v->k == VK_LIST || v->k == VK_TUPLE || v->k == VK_STR || v->k == VK_RANGE)
-				return 1;
-			if (v->k == VK_DICT)
-				return !strcmp(d, "collections.abc.Iterable");
-			if (value_is_known_scalar(v) || v->k == VK_NONE)
-				return 0;
-		}
-		if (!strcmp(d, "collections.abc.Mapping"))
-			return v->k == VK_DICT ? 1 : value_is_known_scalar(v) || v->k == VK_NONE || v->k == VK_LIST ||
-			       v->k == VK_TUPLE ? 0 : -1;
-		return -1;
-	}
+	if (t->k == VK_EXT)
+		return isinstance_ext(in, v, canon_ext(in, t->u.ext));
 	if (t->k == VK_BUILTIN) {
 		switch (t->u.bi.id) {
 		case BI_INT: return v->k == VK_INT || v->k == VK_BOOL ? 1 : value_is_known_scalar(v) || v->k == VK_LIST || v->k == VK_TUPLE || v->k == VK_DICT ? 0 : -1;

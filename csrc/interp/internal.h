@@ -331,6 +331,7 @@ int ntab_has(const char *const *names, size_t n, const char *name);
 extern const struct ntab tensor_ntab, stdlib_ntab, math_ntab;
 extern const struct ntab module_methods_ntab, ext_methods_ntab, emulated_exts_ntab;
 extern const struct ntab builtin_natives_ntab, hidden_natives_ntab, type_methods_ntab[3], argp_methods_ntab;
+extern const struct ntab abc_types_ntab;
 void natives_register(struct interp *in);
 
 /* torch.c */

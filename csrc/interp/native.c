@@ -42,7 +42,7 @@ static const struct ntab *const native_tables[] = {
 static const struct ntab *const other_tables[] = {
 	&tensor_ntab,
 	&stdlib_ntab, &math_ntab,
-	&emulated_exts_ntab,
+	&emulated_exts_ntab, &abc_types_ntab,
 };
 
 void natives_register(struct interp *in)
