@@ -43,6 +43,8 @@ static const struct ntab *const other_tables[] = {
 	&tensor_ntab,
 	&stdlib_ntab, &math_ntab,
 	&emulated_exts_ntab, &abc_types_ntab,
+	&yaml_words_ntab, &fw_setups_ntab, &fw_dispatchers_ntab, &fw_backwards_ntab,
+	&job_spawners_ntab, &job_writers_ntab, &job_writer_methods_ntab,
 };
 
 void natives_register(struct interp *in)
