@@ -196,7 +196,7 @@ static value_t *super_attr(struct frame *f, value_t *obj, const char *name, cons
 
 	if (obj->u.bi.id != BI_SUPER)
 		return NULL;
-	after = (struct vclass *)obj->expr;
+	after = obj->u.bi.after;
 	cls = self->k == VK_INST ? self->u.inst->cls : NULL;
 	if (cls) {
 		for (i = 0; i < cls->nmro; i++) {

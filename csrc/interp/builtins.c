@@ -873,7 +873,7 @@ static value_t *bi_super(struct frame *f, value_t *fn, value_t **args, size_t na
 	r->k = VK_BUILTIN;
 	r->u.bi.id = BI_SUPER;
 	r->u.bi.self = f->self;
-	r->expr = (const char *)f->cls;   /* the class to start after */
+	r->u.bi.after = f->cls;   /* the class to start after */
 	return r;
 }
 
@@ -902,9 +902,8 @@ static value_t *bi_exec(struct frame *f, value_t *fn, value_t **args, size_t nar
 {
 	struct interp *in = f->in;
 
-	if (nargs >= 1 && args[0]->k == VK_STR && args[0]->reason &&
-	    !strcmp(args[0]->reason, "__ecg_file_text__")) {
-		struct sfile *sf = (struct sfile *)args[0]->expr;
+	if (nargs >= 1 && args[0]->k == VK_STR && args[0]->u.str.file) {
+		struct sfile *sf = args[0]->u.str.file;
 		struct frame cf;
 
 		if (!sf->mod)

@@ -631,8 +631,7 @@ static value_t *m_file_read(struct frame *f, value_t *fn, value_t **args, size_t
 	prog_ensure(in->prog, sf);
 	charge(f, 0, sf->len);
 	r = v_strn(in->a, sf->src, sf->len);
-	r->expr = (const char *)sf;  /* marks "the text of this repo file" */
-	r->reason = "__ecg_file_text__";
+	r->u.str.file = sf;
 	return r;
 }
 
