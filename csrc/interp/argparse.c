@@ -335,16 +335,23 @@ value_t *call_argp_method(struct frame *f, value_t *fn, value_t **args, size_t n
 }
 
 /* The methods of an ArgumentParser (or an argument group: the parser
- * itself) bound to it; NULL for another name. */
+ * itself) by name. */
+static const struct native argp_methods[] = {
+	{ "add_argument", call_argp_method, BI_M_ARGP_ADD },
+	{ "add_argument_group", call_argp_method, BI_M_ARGP_GROUP },
+	{ "add_mutually_exclusive_group", call_argp_method, BI_M_ARGP_GROUP },
+	{ "parse_args", call_argp_method, BI_M_ARGP_PARSE },
+	{ "parse_known_args", call_argp_method, BI_M_ARGP_PARSE },
+	{ "set_defaults", call_argp_method, BI_M_ARGP_SETDEF },
+};
+
+const struct ntab argp_methods_ntab = NTAB(argp_methods);
+
+/* obj.<name> for a parser obj: the method bound to it; NULL for another
+ * name. */
 value_t *argp_method(struct interp *in, value_t *obj, const char *name)
 {
-	if (!strcmp(name, "add_argument"))
-		return mk_builtin(in, BI_M_ARGP_ADD, obj);
-	if (!strcmp(name, "parse_args") || !strcmp(name, "parse_known_args"))
-		return mk_builtin(in, BI_M_ARGP_PARSE, obj);
-	if (!strcmp(name, "add_argument_group") || !strcmp(name, "add_mutually_exclusive_group"))
-		return mk_builtin(in, BI_M_ARGP_GROUP, obj);
-	if (!strcmp(name, "set_defaults"))
-		return mk_builtin(in, BI_M_ARGP_SETDEF, obj);
-	return NULL;
+	const struct native *m = NTAB_FIND(argp_methods, name);
+
+	return m ? mk_builtin(in, m->id, obj) : NULL;
 }

@@ -21,34 +21,206 @@ value_t *bound(struct interp *in, value_t *fnv, value_t *self)
 	return b;
 }
 
+/* The methods of module instances that are builtins (module.c runs
+ * them), by name. */
+static const struct native module_methods[] = {
+	{ "add_module", call_module_method, BI_M_MOD_ADD_MODULE },
+	{ "append", call_module_method, BI_M_MOD_APPEND },
+	{ "apply", call_module_method, BI_M_MOD_SELF },
+	{ "bfloat16", call_module_method, BI_M_MOD_SELF },
+	{ "children", call_module_method, BI_M_MOD_CHILDREN },
+	{ "cpu", call_module_method, BI_M_MOD_SELF },
+	{ "cuda", call_module_method, BI_M_MOD_TO },
+	{ "double", call_module_method, BI_M_MOD_SELF },
+	{ "eval", call_module_method, BI_M_MOD_SELF },
+	{ "extend", call_module_method, BI_M_MOD_EXTEND },
+	{ "float", call_module_method, BI_M_MOD_SELF },
+	{ "half", call_module_method, BI_M_MOD_SELF },
+	{ "insert", call_module_method, BI_M_MOD_INSERT },
+	{ "modules", call_module_method, BI_M_MOD_CHILDREN },
+	{ "named_children", call_module_method, BI_M_MOD_CHILDREN },
+	{ "named_modules", call_module_method, BI_M_MOD_CHILDREN },
+	{ "register_buffer", call_module_method, BI_M_MOD_REGISTER_BUFFER },
+	{ "register_module", call_module_method, BI_M_MOD_ADD_MODULE },
+	{ "register_parameter", call_module_method, BI_M_MOD_REGISTER_PARAMETER },
+	{ "requires_grad_", call_module_method, BI_M_MOD_SELF },
+	{ "share_memory", call_module_method, BI_M_MOD_SELF },
+	{ "to", call_module_method, BI_M_MOD_TO },
+	{ "to_empty", call_module_method, BI_M_MOD_SELF },
+	{ "train", call_module_method, BI_M_MOD_SELF },
+};
+
+const struct ntab module_methods_ntab = NTAB(module_methods);
+
 static value_t *module_method(struct interp *in, value_t *obj, const char *name)
 {
-	static const struct { const char *n; int id; } mm[] = {
-		{ "add_module", BI_M_MOD_ADD_MODULE }, { "register_module", BI_M_MOD_ADD_MODULE },
-		{ "append", BI_M_MOD_APPEND }, { "extend", BI_M_MOD_EXTEND }, { "insert", BI_M_MOD_INSERT },
-		{ "to", BI_M_MOD_TO }, { "cuda", BI_M_MOD_TO }, { "cpu", BI_M_MOD_SELF },
-		{ "train", BI_M_MOD_SELF }, { "eval", BI_M_MOD_SELF }, { "half", BI_M_MOD_SELF },
-		{ "float", BI_M_MOD_SELF }, { "bfloat16", BI_M_MOD_SELF }, { "double", BI_M_MOD_SELF },
-		{ "requires_grad_", BI_M_MOD_SELF }, { "apply", BI_M_MOD_SELF }, { "share_memory", BI_M_MOD_SELF },
-		{ "to_empty", BI_M_MOD_SELF },
-		{ "register_buffer", BI_M_MOD_REGISTER_BUFFER },
-		{ "register_parameter", BI_M_MOD_REGISTER_PARAMETER },
-		{ "children", BI_M_MOD_CHILDREN }, { "modules", BI_M_MOD_CHILDREN },
-		{ "named_modules", BI_M_MOD_CHILDREN }, { "named_children", BI_M_MOD_CHILDREN },
-	};
-	size_t i;
+	const struct native *m = NTAB_FIND(module_methods, name);
 
-	for (i = 0; i < sizeof mm / sizeof mm[0]; i++)
-		if (!strcmp(mm[i].n, name))
-			return mk_builtin(in, mm[i].id, obj);
+	return m ? mk_builtin(in, m->id, obj) : NULL;
+}
+
+/* The outside classes whose objects are emulated here (their attributes
+ * are not methods of the class, called through call_ext). */
+static const char *const emulated_exts[] = { "argparse.Namespace", "io.TextIOWrapper", "os.environ" };
+
+const struct ntab emulated_exts_ntab = NTAB(emulated_exts);
+
+/* The attributes of functions and classes that Python sets. */
+static value_t *func_dunder(struct interp *in, const struct vfunc *fn, const char *name)
+{
+	const char *q = fn->qualname, *dot = q ? strrchr(q, '.') : NULL;
+
+	if (!strcmp(name, "__name__"))
+		return v_str(in->a, dot ? dot + 1 : q ? q : "<lambda>");
+	if (!strcmp(name, "__qualname__"))
+		return v_str(in->a, q ? q : "<lambda>");
+	if (!strcmp(name, "__module__"))
+		return v_str(in->a, fn->file->modname);
 	return NULL;
+}
+
+static value_t *class_dunder(struct interp *in, const struct vclass *c, const char *name)
+{
+	if (!strcmp(name, "__name__"))
+		return v_str(in->a, c->name);
+	if (!strcmp(name, "__qualname__"))
+		return v_str(in->a, c->qualname);
+	if (!strcmp(name, "__module__"))
+		return v_str(in->a, c->file->modname);
+	return NULL;
+}
+
+/* C.name for a repo class C. */
+static value_t *class_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vclass *owner = NULL;
+	value_t *v;
+
+	if (!strcmp(name, "apply") && class_ext_base(obj->u.cls) &&
+	    !strcmp(class_ext_base(obj->u.cls), "torch.autograd.Function"))
+		return mk_builtin(in, BI_FN_APPLY, obj);
+	if ((v = class_dunder(in, obj->u.cls, name)))
+		return v;
+	v = class_lookup(obj->u.cls, name, &owner);
+	if (v) {
+		if (v->k == VK_FUNC && v->u.fn->is_classmethod)
+			return bound(in, v, obj);
+		return v;
+	}
+	if (obj->u.cls->ext_base)
+		return v_ext(in->a, adot(in, class_ext_base(obj->u.cls), name));
+	return unknown_at(f, site, afmt(in, "class %s has no attribute '%s' in the repository",
+	                                 obj->u.cls->name, name));
+}
+
+/* m.name for a module instance m, after its attributes and class: the
+ * methods module.c runs, forward (the module itself), weight and bias
+ * (tensors); NULL for any other. */
+static value_t *module_attr(struct interp *in, value_t *obj, const char *name)
+{
+	value_t *v;
+
+	if ((v = module_method(in, obj, name)))
+		return v;
+	if (!strcmp(name, "forward"))
+		return obj;
+	if (!strcmp(name, "weight") || !strcmp(name, "bias"))
+		return v_tensor(in->a);
+	return NULL;
+}
+
+/* obj.name for an instance: a wrapper's module, a child module, its
+ * attributes, its class's (methods bound, properties run), the methods of
+ * what is emulated (parsers, optimizers, files, os.environ, modules), a
+ * method of an outside class (a dotted name). */
+static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *m = obj->u.inst;
+	struct vinst *c;
+	struct vclass *owner = NULL;
+	value_t *v;
+
+	if (m->nwrapped && (!strcmp(name, "module") || !strcmp(name, "_orig_mod")))
+		return mk_inst_value(in, m);
+	if ((c = vinst_child(m, name)))
+		return mk_inst_value(in, c);
+	if ((v = vdict_gets(m->attrs, name)))
+		return v;
+	if (!strcmp(name, "__dict__") && m->mod == VM_NONE && (m->cls || !m->ext)) {
+		/* the object's own namespace: writes through it
+		 * (self.__dict__.update(d)) set its attributes */
+		v = v_dict(in->a);
+		v->u.dict = m->attrs;
+		return v;
+	}
+	if (m->cls && (v = class_lookup(m->cls, name, &owner))) {
+		if (v->k == VK_FUNC && !v->u.fn->is_static) {
+			if (v->u.fn->is_property)
+				return call_function(f, v->u.fn, obj, NULL, 0, NULL, f->mode, f->ev, site);
+			return bound(in, v, v->u.fn->is_classmethod ? mk_inst_value(in, m) : obj);
+		}
+		return v;
+	}
+	if (is_argparser(obj) && (v = argp_method(in, obj, name)))
+		return v;
+	if (m->ext && !strncmp(m->ext, "torch.optim.", 12) && (v = optim_method(f, name, site)))
+		return v;
+	if (m->ext && NAME_IN(emulated_exts, m->ext) && (v = ext_method(in, obj, name)))
+		return v;
+	if (m->mod != VM_NONE && (v = module_attr(in, obj, name)))
+		return v;
+	if (m->ext && m->mod == VM_NONE && !NAME_IN(emulated_exts, m->ext)) {
+		/* a method of an object of an outside class: its dotted name
+		 * (GradScaler.scale, an app's method), called through call_ext */
+		v = v_ext(in->a, adot(in, m->ext, name));
+		v->recv = obj;
+		return v;
+	}
+	if (m->ext && m->mod == VM_NONE)
+		return unknown_at(f, site, afmt(in, "an attribute of a %s", m->ext));
+	return unknown_at(f, site, afmt(in, "'%s' is not set on this object", name));
+}
+
+/* super().name: the classes after the defining one in self's MRO, then
+ * (torch's or a third party's) base: nothing read, __init__ a no-op,
+ * module methods as a module's.  NULL when obj is no super(). */
+static value_t *super_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = obj->u.bi.self, *v;
+	struct vclass *after, *cls;
+	size_t i;
+	int past = 0;
+
+	if (obj->u.bi.id != BI_SUPER)
+		return NULL;
+	after = obj->u.bi.after;
+	cls = self->k == VK_INST ? self->u.inst->cls : NULL;
+	if (cls) {
+		for (i = 0; i < cls->nmro; i++) {
+			if (past && (v = vdict_gets(cls->mro[i]->ns, name))) {
+				if (v->k == VK_FUNC)
+					return bound(in, v, self);
+				return v;
+			}
+			if (cls->mro[i] == after)
+				past = 1;
+		}
+	}
+	/* the next class is torch's (or third-party): nothing to read */
+	if (!strcmp(name, "__init__"))
+		return mk_builtin(in, BI_NOOP, NULL);
+	if (self->k == VK_INST && (v = module_method(in, self, name)))
+		return v;
+	return unknown_at(f, site, "a method of a base class outside the repository");
 }
 
 value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	value_t *v;
-	struct vclass *owner = NULL;
 
 	switch (obj->k) {
 	case VK_NS:
@@ -64,89 +236,13 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 	case VK_TENSOR:
 		return tensor_attr(f, obj, name, site);
 	case VK_FUNC:
-		if (!strcmp(name, "__name__")) {
-			const char *q = obj->u.fn->qualname, *dot = q ? strrchr(q, '.') : NULL;
-
-			return v_str(in->a, dot ? dot + 1 : q ? q : "<lambda>");
-		}
-		if (!strcmp(name, "__qualname__"))
-			return v_str(in->a, obj->u.fn->qualname ? obj->u.fn->qualname : "<lambda>");
-		if (!strcmp(name, "__module__"))
-			return v_str(in->a, obj->u.fn->file->modname);
+		if ((v = func_dunder(in, obj->u.fn, name)))
+			return v;
 		break;
 	case VK_CLASS:
-		if (!strcmp(name, "apply") && class_ext_base(obj->u.cls) &&
-		    !strcmp(class_ext_base(obj->u.cls), "torch.autograd.Function"))
-			return mk_builtin(in, BI_FN_APPLY, obj);
-		if (!strcmp(name, "__name__"))
-			return v_str(in->a, obj->u.cls->name);
-		if (!strcmp(name, "__qualname__"))
-			return v_str(in->a, obj->u.cls->qualname);
-		if (!strcmp(name, "__module__"))
-			return v_str(in->a, obj->u.cls->file->modname);
-		v = class_lookup(obj->u.cls, name, &owner);
-		if (v) {
-			if (v->k == VK_FUNC && v->u.fn->is_classmethod)
-				return bound(in, v, obj);
-			return v;
-		}
-		if (obj->u.cls->ext_base)
-			return v_ext(in->a, adot(in, class_ext_base(obj->u.cls), name));
-		return unknown_at(f, site, afmt(in, "class %s has no attribute '%s' in the repository",
-		                                 obj->u.cls->name, name));
-	case VK_INST: {
-		struct vinst *m = obj->u.inst;
-		struct vinst *c;
-
-		if (m->nwrapped && (!strcmp(name, "module") || !strcmp(name, "_orig_mod")))
-			return mk_inst_value(in, m);
-		if ((c = vinst_child(m, name)))
-			return mk_inst_value(in, c);
-		if ((v = vdict_gets(m->attrs, name)))
-			return v;
-		if (!strcmp(name, "__dict__") && m->mod == VM_NONE && (m->cls || !m->ext)) {
-			/* the object's own namespace: writes through it
-			 * (self.__dict__.update(d)) set its attributes */
-			v = v_dict(in->a);
-			v->u.dict = m->attrs;
-			return v;
-		}
-		if (m->cls && (v = class_lookup(m->cls, name, &owner))) {
-			if (v->k == VK_FUNC && !v->u.fn->is_static) {
-				if (v->u.fn->is_property)
-					return call_function(f, v->u.fn, obj, NULL, 0, NULL, f->mode, f->ev, site);
-				return bound(in, v, v->u.fn->is_classmethod ? mk_inst_value(in, m) : obj);
-			}
-			return v;
-		}
-		if (is_argparser(obj) && (v = argp_method(in, obj, name)))
-			return v;
-		if (m->ext && !strncmp(m->ext, "torch.optim.", 12) && (v = optim_method(f, name, site)))
-			return v;
-		if (m->ext && !strcmp(m->ext, "io.TextIOWrapper") && !strcmp(name, "read"))
-			return mk_builtin(in, BI_M_FILE_READ, obj);
-		if (m->ext && !strcmp(m->ext, "os.environ") && (!strcmp(name, "get") || !strcmp(name, "setdefault")))
-			return mk_builtin(in, BI_M_DICT_GET, obj);
-		if (m->mod != VM_NONE) {
-			if ((v = module_method(in, obj, name)))
-				return v;
-			if (!strcmp(name, "forward"))
-				return obj;
-			if (!strcmp(name, "weight") || !strcmp(name, "bias"))
-				return v_tensor(in->a);
-		}
-		if (m->ext && m->mod == VM_NONE && strcmp(m->ext, "argparse.Namespace") && strcmp(m->ext, "os.environ") &&
-		    strcmp(m->ext, "io.TextIOWrapper")) {
-			/* a method of an object of an outside class: its dotted name
-			 * (GradScaler.scale, an app's method), called through call_ext */
-			v = v_ext(in->a, adot(in, m->ext, name));
-			v->recv = obj;
-			return v;
-		}
-		if (m->ext && m->mod == VM_NONE)
-			return unknown_at(f, site, afmt(in, "an attribute of a %s", m->ext));
-		return unknown_at(f, site, afmt(in, "'%s' is not set on this object", name));
-	}
+		return class_attr(f, obj, name, site);
+	case VK_INST:
+		return inst_attr(f, obj, name, site);
 	case VK_LIST:
 	case VK_STR:
 		if ((v = type_method(in, obj, name)))
@@ -160,31 +256,8 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 			return v;
 		break;
 	case VK_BUILTIN:
-		if (obj->u.bi.id == BI_SUPER) {
-			value_t *self = obj->u.bi.self;
-			struct vclass *after = (struct vclass *)obj->expr;
-			struct vclass *cls = self->k == VK_INST ? self->u.inst->cls : NULL;
-			size_t i;
-			int past = 0;
-
-			if (cls) {
-				for (i = 0; i < cls->nmro; i++) {
-					if (past && (v = vdict_gets(cls->mro[i]->ns, name))) {
-						if (v->k == VK_FUNC)
-							return bound(in, v, self);
-						return v;
-					}
-					if (cls->mro[i] == after)
-						past = 1;
-				}
-			}
-			/* the next class is torch's (or third-party): nothing to read */
-			if (!strcmp(name, "__init__"))
-				return mk_builtin(in, BI_NOOP, NULL);
-			if (self->k == VK_INST && (v = module_method(in, self, name)))
-				return v;
-			return unknown_at(f, site, "a method of a base class outside the repository");
-		}
+		if ((v = super_attr(f, obj, name, site)))
+			return v;
 		break;
 	case VK_UNKNOWN:
 		if (!strcmp(name, "backward") && f->mode != M_FWD) {

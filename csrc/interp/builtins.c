@@ -149,6 +149,68 @@ static int is_type_ref(struct interp *in, const value_t *v)
 	return 0;
 }
 
+/* isinstance(v, C) for the abstract classes of collections.abc that
+ * builtin values are instances of: 1, 0, or -1 when not known. */
+static int abc_iterable(const value_t *v)
+{
+	if (v->k == VK_LIST || v->k == VK_TUPLE || v->k == VK_STR || v->k == VK_RANGE || v->k == VK_DICT)
+		return 1;
+	return value_is_known_scalar(v) || v->k == VK_NONE ? 0 : -1;
+}
+
+static int abc_sequence(const value_t *v)
+{
+	if (v->k == VK_LIST || v->k == VK_TUPLE || v->k == VK_STR || v->k == VK_RANGE)
+		return 1;
+	return v->k == VK_DICT || value_is_known_scalar(v) || v->k == VK_NONE ? 0 : -1;
+}
+
+static int abc_mapping(const value_t *v)
+{
+	return v->k == VK_DICT ? 1 : value_is_known_scalar(v) || v->k == VK_NONE || v->k == VK_LIST ||
+	       v->k == VK_TUPLE ? 0 : -1;
+}
+
+static const struct abc_type {
+	const char *name;
+	int (*is)(const value_t *v);
+} abc_types[] = {
+	{ "collections.abc.Iterable", abc_iterable },
+	{ "collections.abc.Mapping", abc_mapping },
+	{ "collections.abc.Sequence", abc_sequence },
+};
+
+const struct ntab abc_types_ntab = NTAB(abc_types);
+
+/* isinstance(v, d) for an outside class d (canonical dotted name). */
+static int isinstance_ext(struct interp *in, const value_t *v, const char *d)
+{
+	const struct abc_type *abc;
+
+	(void)in;
+	if (v->k == VK_INST) {
+		const struct vinst *m = v->u.inst;
+
+		if (!strcmp(d, "torch.nn.Module"))
+			return m->mod != VM_NONE;
+		if (m->ext && !strcmp(m->ext, d))
+			return 1;
+		if (m->cls && class_ext_base(m->cls))
+			return !strcmp(class_ext_base(m->cls), d) ? 1 : -1;
+		return m->ext || m->cls ? 0 : -1;
+	}
+	if (v->k == VK_TENSOR)
+		return !strcmp(d, "torch.Tensor") ? 1 : 0;
+	/* a function type: no scalar or container is one (a spec's
+	 * module given as a (path, name) pair) */
+	if (!strncmp(d, "types.", 6) && strstr(d, "Type") &&
+	    (value_is_known_scalar(v) || v->k == VK_NONE || v->k == VK_LIST || v->k == VK_TUPLE ||
+	     v->k == VK_DICT))
+		return 0;
+	abc = NTAB_FIND(abc_types, d);
+	return abc ? abc->is(v) : -1;
+}
+
 static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 {
 	size_t i;
@@ -193,41 +255,8 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 				return 1;
 		return 0;
 	}
-	if (t->k == VK_EXT) {
-		const char *d = canon_ext(in, t->u.ext);
-
-		if (v->k == VK_INST) {
-			const struct vinst *m = v->u.inst;
-
-			if (!strcmp(d, "torch.nn.Module"))
-				return m->mod != VM_NONE;
-			if (m->ext && !strcmp(m->ext, d))
-				return 1;
-			if (m->cls && class_ext_base(m->cls))
-				return !strcmp(class_ext_base(m->cls), d) ? 1 : -1;
-			return m->ext || m->cls ? 0 : -1;
-		}
-		if (v->k == VK_TENSOR)
-			return !strcmp(d, "torch.Tensor") ? 1 : 0;
-		/* a function type: no scalar or container is one (a spec's
-		 * module given as a (path, name) pair) */
-		if (!strncmp(d, "types.", 6) && strstr(d, "Type") &&
-		    (value_is_known_scalar(v) || v->k == VK_NONE || v->k == VK_LIST || v->k == VK_TUPLE ||
-		     v->k == VK_DICT))
-			return 0;
-		if (!strcmp(d, "collections.abc.Iterable") || !strcmp(d, "collections.abc.Sequence")) {
-			if (v->k == VK_LIST || v->k == VK_TUPLE || v->k == VK_STR || v->k == VK_RANGE)
-				return 1;
-			if (v->k == VK_DICT)
-				return !strcmp(d, "collections.abc.Iterable");
-			if (value_is_known_scalar(v) || v->k == VK_NONE)
-				return 0;
-		}
-		if (!strcmp(d, "collections.abc.Mapping"))
-			return v->k == VK_DICT ? 1 : value_is_known_scalar(v) || v->k == VK_NONE || v->k == VK_LIST ||
-			       v->k == VK_TUPLE ? 0 : -1;
-		return -1;
-	}
+	if (t->k == VK_EXT)
+		return isinstance_ext(in, v, canon_ext(in, t->u.ext));
 	if (t->k == VK_BUILTIN) {
 		switch (t->u.bi.id) {
 		case BI_INT: return v->k == VK_INT || v->k == VK_BOOL ? 1 : value_is_known_scalar(v) || v->k == VK_LIST || v->k == VK_TUPLE || v->k == VK_DICT ? 0 : -1;
@@ -250,659 +279,801 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 	return -1;
 }
 
-/* The builtins that make or read values: range, len, int, float, bool,
+/* ------------------------------------------------------------------ the builtins
+ *
+ * One function per builtin (or per small family: list/tuple/set,
+ * sorted/reversed, any/all, the decorators), in builtin_natives[] below
+ * by name.  Each is called with the builtin's value (fn: its id, and self
+ * for a bound one) and never returns NULL.
+ *
+ * The builtins that make or read values: range, len, int, float, bool,
  * str, list, tuple, set, dict, min, max, sum, abs, round. */
-static value_t *builtin_value(struct frame *f, value_t *fn, value_t **args, size_t nargs,
-                              struct vdict *kw, const struct ast_hdr *site)
+static value_t *bi_range(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	size_t i;
+	int ok;
+	long long a = 0, b, st = 1;
+	value_t *r;
+
+	if (nargs == 1) {
+		b = as_int(args[0], &ok);
+	} else if (nargs >= 2) {
+		int ok2 = 1;
+
+		a = as_int(args[0], &ok);
+		b = as_int(args[1], &ok2);
+		ok = ok && ok2;
+		if (nargs >= 3) {
+			st = as_int(args[2], &ok2);
+			ok = ok && ok2 && st != 0;
+		}
+	} else {
+		ok = 0;
+		b = 0;
+	}
+	if (!ok) {
+		/* say why the bound is not known: the layer not read */
+		for (i = 0; i < nargs; i++)
+			if (args[i]->k == VK_UNKNOWN && args[i]->reason)
+				return unknown_at(f, site, afmt(in, "a range whose bounds are not known (%s: %s)",
+				                                args[i]->expr ? args[i]->expr : "?",
+				                                args[i]->reason));
+		return unknown_at(f, site, "a range whose bounds are not known");
+	}
+	r = ast_arena_alloc(in->a, sizeof *r);
+	r->k = VK_RANGE;
+	r->u.range.start = a;
+	r->u.range.stop = b;
+	r->u.range.step = st;
+	r->expr = site ? text_of(f, site) : NULL;
+	if (nargs == 1 && site && AST_IS(site, Call) && AST_AS(site, Call)->args.n == 1)
+		r->expr = text_of(f, AST_AS(site, Call)->args.items[0]);
+	r->src = nargs == 1 ? args[0]->src : NULL;
+	r->via = nargs == 1 ? args[0]->via : VIA_DEFAULT;
+	return r;
+}
+
+static value_t *bi_len(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                       const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+
+	if (nargs == 1) {
+		value_t *a = args[0];
+
+		if ((a->k == VK_LIST || a->k == VK_TUPLE) && !a->u.seq->unk_reason)
+			return v_int(in->a, (long long)a->u.seq->n);
+		if (a->k == VK_DICT)
+			return v_int(in->a, (long long)a->u.dict->n);
+		if (a->k == VK_STR)
+			return v_int(in->a, (long long)a->u.str.len);
+		if (a->k == VK_INST && a->u.inst->mod == VM_CONTAINER &&
+		    !vdict_gets(a->u.inst->attrs, "__ecg_len_unknown__"))
+			return v_int(in->a, (long long)a->u.inst->nchildren);
+		if (a->k == VK_RANGE && range_len(a) <= MAX_UNROLL)
+			return v_int(in->a, range_len(a));   /* as iter_items() would count it */
+	}
+	return unknown_at(f, site, "the length of something not known");
+}
+
+static value_t *bi_int(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                       const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+
+	if (nargs == 1 && args[0]->k == VK_TENSOR && args[0]->dev == DEV_DEVICE)
+		sev(f, SEV_SYNC, "int(<a device tensor>)", site);
+	if (nargs == 0)
+		return v_int(in->a, 0);
+	if (args[0]->k == VK_INT || args[0]->k == VK_BOOL) {
+		value_t *r = v_int(in->a, args[0]->k == VK_INT ? args[0]->u.i : args[0]->u.b);
+
+		r->src = args[0]->src;
+		return r;
+	}
+	if (args[0]->k == VK_FLOAT && fabs(args[0]->u.f) < 9e15)
+		return v_int(in->a, (long long)args[0]->u.f);
+	if (args[0]->k == VK_STR) {
+		char *end;
+		long long v = strtoll(args[0]->u.str.s, &end, 10);
+
+		if (*args[0]->u.str.s && !*end)
+			return v_int(in->a, v);
+	}
+	return unknown_at(f, site, args[0]->k == VK_UNKNOWN && args[0]->reason ? args[0]->reason
+	                                                                       : "int() of a value not known");
+}
+
+static value_t *bi_float(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	double x;
+
+	if (nargs == 1 && args[0]->k == VK_TENSOR && args[0]->dev == DEV_DEVICE)
+		sev(f, SEV_SYNC, "float(<a device tensor>)", site);
+	if (nargs == 1 && as_num(args[0], &x))
+		return v_float(in->a, x);
+	if (nargs == 1 && args[0]->k == VK_STR) {
+		char *end;
+		double d = strtod(args[0]->u.str.s, &end);
+
+		if (*args[0]->u.str.s && !*end)
+			return v_float(in->a, d);
+	}
+	return unknown_at(f, site, "float() of a value not known");
+}
+
+static value_t *bi_bool(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                        const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	int ok;
+
+	if (nargs == 0)
+		return v_bool(in->a, 0);
+	if (is_tensorish(args[0]) && args[0]->dev == DEV_DEVICE)
+		sev(f, SEV_SYNC, "bool(<a device tensor>)", site);
+	ok = value_truth(args[0]);
+	return ok < 0 ? unknown_at(f, site, "bool() of a value not known") : v_bool(in->a, ok);
+}
+
+static value_t *bi_str(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                       const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+
+	if (nargs == 1 && args[0]->k == VK_STR)
+		return args[0];
+	if (nargs == 1 && args[0]->k == VK_INT)
+		return v_str(in->a, afmt(in, "%lld", args[0]->u.i));
+	return unknown_at(f, site, "str() of a value not known");
+}
+
+static value_t *bi_seq(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                       const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vseq *items = NULL;
+
+	if (nargs == 0)
+		return v_seq(in->a, fn->u.bi.id == BI_TUPLE ? VK_TUPLE : VK_LIST, 0);
+	if (!iter_items(f, args[0], &items)) {
+		charge(f, items->n, 0);
+		return seq_from(in, fn->u.bi.id == BI_TUPLE ? VK_TUPLE : VK_LIST, items);
+	}
+	if ((args[0]->k == VK_LIST || args[0]->k == VK_TUPLE) && args[0]->u.seq->n >= 1 &&
+	    fn->u.bi.id != BI_SET) {
+		/* length unknown: keep the representative item */
+		value_t *r = v_seq(in->a, fn->u.bi.id == BI_TUPLE ? VK_TUPLE : VK_LIST, 1);
+
+		vseq_push(in->a, r->u.seq, args[0]->u.seq->items[0]);
+		r->u.seq->unk_expr = args[0]->u.seq->unk_expr;
+		r->u.seq->unk_reason = args[0]->u.seq->unk_reason;
+		return r;
+	}
+	return unknown_at(f, site, "a sequence of items not known");
+}
+
+static value_t *bi_dict(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                        const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	size_t i;
+	value_t *r = v_dict(in->a);
+
+	/* dict(x) of a mapping not known, dict(**x) of keys not known */
+	if (nargs == 1 && args[0]->k == VK_UNKNOWN)
+		return args[0];
+	if (kw_unk(kw, 0))
+		return unknown_at(f, site, kw_unk(kw, 0)->reason);
+	if (nargs == 1 && args[0]->k == VK_DICT)
+		charge(f, WORK_MADE * args[0]->u.dict->n, 0);
+	if (nargs == 1 && args[0]->k == VK_DICT)
+		for (i = 0; i < args[0]->u.dict->n; i++)
+			vdict_set(in->a, r->u.dict, args[0]->u.dict->keys[i], args[0]->u.dict->vals[i]);
+	if (kw)
+		for (i = 0; i < kw->n; i++)
+			vdict_set(in->a, r->u.dict, kw->keys[i], kw->vals[i]);
+	return r;
+}
+
+static value_t *bi_min(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                       const struct ast_hdr *site)
+{
+	return minmax(f, args, nargs, 0, site);
+}
+
+static value_t *bi_max(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                       const struct ast_hdr *site)
+{
+	return minmax(f, args, nargs, 1, site);
+}
+
+static value_t *bi_sum(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                       const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	struct vseq *items = NULL;
 	double x;
 	size_t i;
-	int ok;
+	double tot = 0;
+	int all_int = 1;
 
-	switch (fn->u.bi.id) {
-	case BI_RANGE: {
-		long long a = 0, b, st = 1;
-		value_t *r;
+	if (nargs >= 2 || (kw && vdict_gets(kw, "start"))) {
+		/* sum(xs, start): a number start is added; any other is not followed */
+		value_t *st = nargs >= 2 ? args[1] : vdict_gets(kw, "start");
 
-		if (nargs == 1) {
-			b = as_int(args[0], &ok);
-		} else if (nargs >= 2) {
-			int ok2 = 1;
-
-			a = as_int(args[0], &ok);
-			b = as_int(args[1], &ok2);
-			ok = ok && ok2;
-			if (nargs >= 3) {
-				st = as_int(args[2], &ok2);
-				ok = ok && ok2 && st != 0;
-			}
-		} else {
-			ok = 0;
-			b = 0;
-		}
-		if (!ok) {
-			/* say why the bound is not known: the layer not read */
-			for (i = 0; i < nargs; i++)
-				if (args[i]->k == VK_UNKNOWN && args[i]->reason)
-					return unknown_at(f, site, afmt(in, "a range whose bounds are not known (%s: %s)",
-					                                args[i]->expr ? args[i]->expr : "?",
-					                                args[i]->reason));
-			return unknown_at(f, site, "a range whose bounds are not known");
-		}
-		r = ast_arena_alloc(in->a, sizeof *r);
-		r->k = VK_RANGE;
-		r->u.range.start = a;
-		r->u.range.stop = b;
-		r->u.range.step = st;
-		r->expr = site ? text_of(f, site) : NULL;
-		if (nargs == 1 && site && AST_IS(site, Call) && AST_AS(site, Call)->args.n == 1)
-			r->expr = text_of(f, AST_AS(site, Call)->args.items[0]);
-		r->src = nargs == 1 ? args[0]->src : NULL;
-		r->via = nargs == 1 ? args[0]->via : VIA_DEFAULT;
-		return r;
+		if (!as_num(st, &x) || (st->k != VK_INT && st->k != VK_FLOAT && st->k != VK_BOOL))
+			return unknown_at(f, site, "sum() with a start not followed");
+		tot = x;
+		all_int = st->k != VK_FLOAT;
 	}
-	case BI_LEN:
-		if (nargs == 1) {
-			value_t *a = args[0];
-
-			if ((a->k == VK_LIST || a->k == VK_TUPLE) && !a->u.seq->unk_reason)
-				return v_int(in->a, (long long)a->u.seq->n);
-			if (a->k == VK_DICT)
-				return v_int(in->a, (long long)a->u.dict->n);
-			if (a->k == VK_STR)
-				return v_int(in->a, (long long)a->u.str.len);
-			if (a->k == VK_INST && a->u.inst->mod == VM_CONTAINER &&
-			    !vdict_gets(a->u.inst->attrs, "__ecg_len_unknown__"))
-				return v_int(in->a, (long long)a->u.inst->nchildren);
-			if (a->k == VK_RANGE && range_len(a) <= MAX_UNROLL)
-				return v_int(in->a, range_len(a));   /* as iter_items() would count it */
+	if (nargs >= 1 && !iter_items(f, args[0], &items)) {
+		for (i = 0; i < items->n; i++) {
+			if (!as_num(items->items[i], &x))
+				return unknown_at(f, site, "sum() of values not known");
+			if (items->items[i]->k == VK_FLOAT)
+				all_int = 0;
+			tot += x;
 		}
-		return unknown_at(f, site, "the length of something not known");
-	case BI_INT:
-		if (nargs == 1 && args[0]->k == VK_TENSOR && args[0]->dev == DEV_DEVICE)
-			sev(f, SEV_SYNC, "int(<a device tensor>)", site);
-		if (nargs == 0)
-			return v_int(in->a, 0);
-		if (args[0]->k == VK_INT || args[0]->k == VK_BOOL) {
-			value_t *r = v_int(in->a, args[0]->k == VK_INT ? args[0]->u.i : args[0]->u.b);
-
-			r->src = args[0]->src;
-			return r;
-		}
-		if (args[0]->k == VK_FLOAT && fabs(args[0]->u.f) < 9e15)
-			return v_int(in->a, (long long)args[0]->u.f);
-		if (args[0]->k == VK_STR) {
-			char *end;
-			long long v = strtoll(args[0]->u.str.s, &end, 10);
-
-			if (*args[0]->u.str.s && !*end)
-				return v_int(in->a, v);
-		}
-		return unknown_at(f, site, args[0]->k == VK_UNKNOWN && args[0]->reason ? args[0]->reason
-		                                                                       : "int() of a value not known");
-	case BI_FLOAT:
-		if (nargs == 1 && args[0]->k == VK_TENSOR && args[0]->dev == DEV_DEVICE)
-			sev(f, SEV_SYNC, "float(<a device tensor>)", site);
-		if (nargs == 1 && as_num(args[0], &x))
-			return v_float(in->a, x);
-		if (nargs == 1 && args[0]->k == VK_STR) {
-			char *end;
-			double d = strtod(args[0]->u.str.s, &end);
-
-			if (*args[0]->u.str.s && !*end)
-				return v_float(in->a, d);
-		}
-		return unknown_at(f, site, "float() of a value not known");
-	case BI_BOOL:
-		if (nargs == 0)
-			return v_bool(in->a, 0);
-		if (is_tensorish(args[0]) && args[0]->dev == DEV_DEVICE)
-			sev(f, SEV_SYNC, "bool(<a device tensor>)", site);
-		ok = value_truth(args[0]);
-		return ok < 0 ? unknown_at(f, site, "bool() of a value not known") : v_bool(in->a, ok);
-	case BI_STR:
-		if (nargs == 1 && args[0]->k == VK_STR)
-			return args[0];
-		if (nargs == 1 && args[0]->k == VK_INT)
-			return v_str(in->a, afmt(in, "%lld", args[0]->u.i));
-		return unknown_at(f, site, "str() of a value not known");
-	case BI_LIST: case BI_TUPLE: case BI_SET:
-		if (nargs == 0)
-			return v_seq(in->a, fn->u.bi.id == BI_TUPLE ? VK_TUPLE : VK_LIST, 0);
-		if (!iter_items(f, args[0], &items)) {
-			charge(f, items->n, 0);
-			return seq_from(in, fn->u.bi.id == BI_TUPLE ? VK_TUPLE : VK_LIST, items);
-		}
-		if ((args[0]->k == VK_LIST || args[0]->k == VK_TUPLE) && args[0]->u.seq->n >= 1 &&
-		    fn->u.bi.id != BI_SET) {
-			/* length unknown: keep the representative item */
-			value_t *r = v_seq(in->a, fn->u.bi.id == BI_TUPLE ? VK_TUPLE : VK_LIST, 1);
-
-			vseq_push(in->a, r->u.seq, args[0]->u.seq->items[0]);
-			r->u.seq->unk_expr = args[0]->u.seq->unk_expr;
-			r->u.seq->unk_reason = args[0]->u.seq->unk_reason;
-			return r;
-		}
-		return unknown_at(f, site, "a sequence of items not known");
-	case BI_DICT: {
-		value_t *r = v_dict(in->a);
-
-		/* dict(x) of a mapping not known, dict(**x) of keys not known */
-		if (nargs == 1 && args[0]->k == VK_UNKNOWN)
-			return args[0];
-		if (kw_unk(kw, 0))
-			return unknown_at(f, site, kw_unk(kw, 0)->reason);
-		if (nargs == 1 && args[0]->k == VK_DICT)
-			charge(f, WORK_MADE * args[0]->u.dict->n, 0);
-		if (nargs == 1 && args[0]->k == VK_DICT)
-			for (i = 0; i < args[0]->u.dict->n; i++)
-				vdict_set(in->a, r->u.dict, args[0]->u.dict->keys[i], args[0]->u.dict->vals[i]);
-		if (kw)
-			for (i = 0; i < kw->n; i++)
-				vdict_set(in->a, r->u.dict, kw->keys[i], kw->vals[i]);
-		return r;
+		return all_int ? v_int(in->a, (long long)tot) : v_float(in->a, tot);
 	}
-	case BI_MIN: return minmax(f, args, nargs, 0, site);
-	case BI_MAX: return minmax(f, args, nargs, 1, site);
-	case BI_SUM: {
-		double tot = 0;
-		int all_int = 1;
+	return unknown_at(f, site, "sum() of values not known");
+}
 
-		if (nargs >= 2 || (kw && vdict_gets(kw, "start"))) {
-			/* sum(xs, start): a number start is added; any other is not followed */
-			value_t *st = nargs >= 2 ? args[1] : vdict_gets(kw, "start");
+static value_t *bi_abs(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                       const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	double x;
 
-			if (!as_num(st, &x) || (st->k != VK_INT && st->k != VK_FLOAT && st->k != VK_BOOL))
-				return unknown_at(f, site, "sum() with a start not followed");
-			tot = x;
-			all_int = st->k != VK_FLOAT;
-		}
-		if (nargs >= 1 && !iter_items(f, args[0], &items)) {
-			for (i = 0; i < items->n; i++) {
-				if (!as_num(items->items[i], &x))
-					return unknown_at(f, site, "sum() of values not known");
-				if (items->items[i]->k == VK_FLOAT)
-					all_int = 0;
-				tot += x;
-			}
-			return all_int ? v_int(in->a, (long long)tot) : v_float(in->a, tot);
-		}
-		return unknown_at(f, site, "sum() of values not known");
-	}
-	case BI_ABS:
-		if (nargs == 1 && args[0]->k == VK_INT)
-			return v_int(in->a, llabs(args[0]->u.i));
-		if (nargs == 1 && as_num(args[0], &x))
-			return v_float(in->a, fabs(x));
-		return unknown_at(f, site, "abs() of a value not known");
-	case BI_ROUND:
-		if (nargs == 1 && as_num(args[0], &x) && fabs(x) < 9e15)
-			return v_int(in->a, (long long)nearbyint(x));   /* half to even (the default rounding mode) */
-		return unknown_at(f, site, "round() of a value not known");
-	default:
-		break;
-	}
-	(void)kw;
-	return unknown_at(f, site, "a builtin ecg does not follow");
+	if (nargs == 1 && args[0]->k == VK_INT)
+		return v_int(in->a, llabs(args[0]->u.i));
+	if (nargs == 1 && as_num(args[0], &x))
+		return v_float(in->a, fabs(x));
+	return unknown_at(f, site, "abs() of a value not known");
+}
+
+static value_t *bi_round(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	double x;
+
+	if (nargs == 1 && as_num(args[0], &x) && fabs(x) < 9e15)
+		return v_int(in->a, (long long)nearbyint(x));   /* half to even (the default rounding mode) */
+	return unknown_at(f, site, "round() of a value not known");
 }
 
 /* The builtins of iteration: enumerate, zip, sorted, reversed, any, all,
  * iter, next (a generator advanced, a DataLoader's batch). */
-static value_t *builtin_iter(struct frame *f, value_t *fn, value_t **args, size_t nargs,
-                             struct vdict *kw, const struct ast_hdr *site)
+static value_t *bi_enumerate(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                             const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	struct vseq *items = NULL;
 	size_t i;
 
-	switch (fn->u.bi.id) {
-	case BI_ENUMERATE:
-		if (f->mode == M_FWD && nargs == 1 && args[0]->k == VK_INST && args[0]->u.inst->mod == VM_CONTAINER) {
-			/* enumerate(self.blocks) in a forward: read like the
-			 * container itself, one pass per group, index unknown */
-			struct vinst *l = new_inst(in);
+	if (f->mode == M_FWD && nargs == 1 && args[0]->k == VK_INST && args[0]->u.inst->mod == VM_CONTAINER) {
+		/* enumerate(self.blocks) in a forward: read like the
+		 * container itself, one pass per group, index unknown */
+		struct vinst *l = new_inst(in);
 
-			*l = *args[0]->u.inst;
-			l->attrs = vdict_new(in->a);
-			for (i = 0; i < args[0]->u.inst->attrs->n; i++)
-				vdict_set(in->a, l->attrs, args[0]->u.inst->attrs->keys[i], args[0]->u.inst->attrs->vals[i]);
-			vdict_sets(in->a, l->attrs, "__enumerate__", v_bool(in->a, 1));
-			return mk_inst_value(in, l);
+		*l = *args[0]->u.inst;
+		l->attrs = vdict_new(in->a);
+		for (i = 0; i < args[0]->u.inst->attrs->n; i++)
+			vdict_set(in->a, l->attrs, args[0]->u.inst->attrs->keys[i], args[0]->u.inst->attrs->vals[i]);
+		vdict_sets(in->a, l->attrs, "__enumerate__", v_bool(in->a, 1));
+		return mk_inst_value(in, l);
+	}
+	if (nargs >= 1 && is_loader(args[0])) {
+		/* enumerate(loader): batches with an index */
+		struct vinst *l = new_inst(in);
+
+		*l = *args[0]->u.inst;
+		l->attrs = vdict_new(in->a);
+		for (i = 0; i < args[0]->u.inst->attrs->n; i++)
+			vdict_set(in->a, l->attrs, args[0]->u.inst->attrs->keys[i], args[0]->u.inst->attrs->vals[i]);
+		vdict_sets(in->a, l->attrs, "__enumerate__", v_bool(in->a, 1));
+		return mk_inst_value(in, l);
+	}
+	if (nargs >= 1 && !iter_items(f, args[0], &items)) {
+		value_t *r = v_seq(in->a, VK_LIST, items->n);
+
+		charge(f, WORK_MADE * items->n, 0);
+		for (i = 0; i < items->n; i++) {
+			value_t *p = v_seq(in->a, VK_TUPLE, 2);
+
+			vseq_push(in->a, p->u.seq, v_int(in->a, (long long)i));
+			vseq_push(in->a, p->u.seq, items->items[i]);
+			vseq_push(in->a, r->u.seq, p);
 		}
-		if (nargs >= 1 && is_loader(args[0])) {
-			/* enumerate(loader): batches with an index */
-			struct vinst *l = new_inst(in);
-
-			*l = *args[0]->u.inst;
-			l->attrs = vdict_new(in->a);
-			for (i = 0; i < args[0]->u.inst->attrs->n; i++)
-				vdict_set(in->a, l->attrs, args[0]->u.inst->attrs->keys[i], args[0]->u.inst->attrs->vals[i]);
-			vdict_sets(in->a, l->attrs, "__enumerate__", v_bool(in->a, 1));
-			return mk_inst_value(in, l);
-		}
-		if (nargs >= 1 && !iter_items(f, args[0], &items)) {
-			value_t *r = v_seq(in->a, VK_LIST, items->n);
-
-			charge(f, WORK_MADE * items->n, 0);
-			for (i = 0; i < items->n; i++) {
-				value_t *p = v_seq(in->a, VK_TUPLE, 2);
-
-				vseq_push(in->a, p->u.seq, v_int(in->a, (long long)i));
-				vseq_push(in->a, p->u.seq, items->items[i]);
-				vseq_push(in->a, r->u.seq, p);
-			}
-			return r;
-		}
-		return unknown_at(f, site, "enumerate() of items not known");
-	case BI_ZIP: {
-		struct vseq **all = xcalloc(nargs + 1, sizeof *all);
-		size_t n = (size_t)-1;
-		value_t *r;
-
-		/* zip over a DataLoader, a generator or a sequence of unknown
-		 * length (with range()s and lists beside): one representative
-		 * tuple, length unknown */
-		{
-			value_t **rep = xcalloc(nargs + 1, sizeof *rep);
-			int unk = 0, zok = nargs > 0;
-
-			for (i = 0; zok && i < nargs; i++) {
-				value_t *a = args[i];
-
-				if ((a->k == VK_LIST || a->k == VK_TUPLE) && a->u.seq->n >= 1) {
-					rep[i] = a->u.seq->items[0];
-					unk |= a->u.seq->unk_reason != NULL;
-				} else if (a->k == VK_RANGE) {
-					rep[i] = v_unknown(in->a, "the index", "a loop counter");
-				} else if (is_loader(a)) {
-					const struct ast_hdr *an = AST_IS(site, Call) && AST_AS(site, Call)->args.n > i
-					                           ? AST_AS(site, Call)->args.items[i] : site;
-
-					rep[i] = loader_batch(f, a->u.inst, f->mode != M_FWD ? afmt(in, "zip(..., %s)", text_of(f, an)) : NULL,
-					                      site);
-					unk = 1;
-				} else if (is_gen_value(a)) {
-					rep[i] = gen_next(f, a->u.inst, site);
-					unk = 1;
-				} else {
-					zok = 0;
-				}
-			}
-			if (zok && unk) {
-				value_t *t = v_seq(in->a, VK_TUPLE, nargs);
-
-				r = v_seq(in->a, VK_LIST, 1);
-				for (i = 0; i < nargs; i++)
-					vseq_push(in->a, t->u.seq, rep[i]);
-				vseq_push(in->a, r->u.seq, t);
-				r->u.seq->unk_expr = text_of(f, site);
-				r->u.seq->unk_reason = "zip() over an iterable whose length is not known";
-				free(rep);
-				free(all);
-				return r;
-			}
-			free(rep);
-		}
-		for (i = 0; i < nargs; i++) {
-			if (iter_items(f, args[i], &all[i])) {
-				free(all);
-				return unknown_at(f, site, "zip() of items not known");
-			}
-			if (all[i]->n < n)
-				n = all[i]->n;
-		}
-		if (nargs == 0)
-			n = 0;
-		r = v_seq(in->a, VK_LIST, n);
-		charge(f, WORK_MADE * n * nargs, 0);
-		for (i = 0; i < n; i++) {
-			value_t *t = v_seq(in->a, VK_TUPLE, nargs);
-			size_t k;
-
-			for (k = 0; k < nargs; k++)
-				vseq_push(in->a, t->u.seq, all[k]->items[i]);
-			vseq_push(in->a, r->u.seq, t);
-		}
-		free(all);
 		return r;
 	}
-	case BI_SORTED: case BI_REVERSED:
-		if (nargs >= 1 && !iter_items(f, args[0], &items)) {
-			value_t *r;
+	return unknown_at(f, site, "enumerate() of items not known");
+}
 
-			charge(f, items->n, 0);
-			r = seq_from(in, VK_LIST, items);
+static value_t *bi_zip(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                       const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	size_t i;
+	struct vseq **all = xcalloc(nargs + 1, sizeof *all);
+	size_t n = (size_t)-1;
+	value_t *r;
 
-			if (fn->u.bi.id == BI_REVERSED)
-				for (i = 0; i < r->u.seq->n / 2; i++) {
-					value_t *t = r->u.seq->items[i];
+	/* zip over a DataLoader, a generator or a sequence of unknown
+	 * length (with range()s and lists beside): one representative
+	 * tuple, length unknown */
+	{
+		value_t **rep = xcalloc(nargs + 1, sizeof *rep);
+		int unk = 0, zok = nargs > 0;
 
-					r->u.seq->items[i] = r->u.seq->items[r->u.seq->n - 1 - i];
-					r->u.seq->items[r->u.seq->n - 1 - i] = t;
-				}
+		for (i = 0; zok && i < nargs; i++) {
+			value_t *a = args[i];
+
+			if ((a->k == VK_LIST || a->k == VK_TUPLE) && a->u.seq->n >= 1) {
+				rep[i] = a->u.seq->items[0];
+				unk |= a->u.seq->unk_reason != NULL;
+			} else if (a->k == VK_RANGE) {
+				rep[i] = v_unknown(in->a, "the index", "a loop counter");
+			} else if (is_loader(a)) {
+				const struct ast_hdr *an = AST_IS(site, Call) && AST_AS(site, Call)->args.n > i
+				                           ? AST_AS(site, Call)->args.items[i] : site;
+
+				rep[i] = loader_batch(f, a->u.inst, f->mode != M_FWD ? afmt(in, "zip(..., %s)", text_of(f, an)) : NULL,
+				                      site);
+				unk = 1;
+			} else if (is_gen_value(a)) {
+				rep[i] = gen_next(f, a->u.inst, site);
+				unk = 1;
+			} else {
+				zok = 0;
+			}
+		}
+		if (zok && unk) {
+			value_t *t = v_seq(in->a, VK_TUPLE, nargs);
+
+			r = v_seq(in->a, VK_LIST, 1);
+			for (i = 0; i < nargs; i++)
+				vseq_push(in->a, t->u.seq, rep[i]);
+			vseq_push(in->a, r->u.seq, t);
+			r->u.seq->unk_expr = text_of(f, site);
+			r->u.seq->unk_reason = "zip() over an iterable whose length is not known";
+			free(rep);
+			free(all);
 			return r;
 		}
-		return unknown_at(f, site, "the items are not known");
-	case BI_ANY: case BI_ALL:
-		if (nargs == 1 && !iter_items(f, args[0], &items)) {
-			int any = 0, all = 1;
-
-			for (i = 0; i < items->n; i++) {
-				int t = value_truth(items->items[i]);
-
-				if (t < 0)
-					return unknown_at(f, site, "truth of values not known");
-				any |= t;
-				all &= t;
-			}
-			return v_bool(in->a, fn->u.bi.id == BI_ANY ? any : all);
-		}
-		return unknown_at(f, site, "the items are not known");
-	case BI_ITER:
-		return nargs ? args[0] : unknown_at(f, site, "iter() of nothing");
-	case BI_NEXT:
-		if (nargs >= 1 && is_gen_value(args[0]))
-			return gen_next(f, args[0]->u.inst, site);
-		if (nargs >= 1 && is_loader(args[0]))
-			return loader_batch(f, args[0]->u.inst, "next(<DataLoader>)", site);
-		return unknown_at(f, site, "next() of an iterator ecg does not follow");
-	default:
-		break;
+		free(rep);
 	}
-	(void)kw;
-	return unknown_at(f, site, "a builtin ecg does not follow");
+	for (i = 0; i < nargs; i++) {
+		if (iter_items(f, args[i], &all[i])) {
+			free(all);
+			return unknown_at(f, site, "zip() of items not known");
+		}
+		if (all[i]->n < n)
+			n = all[i]->n;
+	}
+	if (nargs == 0)
+		n = 0;
+	r = v_seq(in->a, VK_LIST, n);
+	charge(f, WORK_MADE * n * nargs, 0);
+	for (i = 0; i < n; i++) {
+		value_t *t = v_seq(in->a, VK_TUPLE, nargs);
+		size_t k;
+
+		for (k = 0; k < nargs; k++)
+			vseq_push(in->a, t->u.seq, all[k]->items[i]);
+		vseq_push(in->a, r->u.seq, t);
+	}
+	free(all);
+	return r;
+}
+
+static value_t *bi_sorted(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vseq *items = NULL;
+	size_t i;
+
+	if (nargs >= 1 && !iter_items(f, args[0], &items)) {
+		value_t *r;
+
+		charge(f, items->n, 0);
+		r = seq_from(in, VK_LIST, items);
+
+		if (fn->u.bi.id == BI_REVERSED)
+			for (i = 0; i < r->u.seq->n / 2; i++) {
+				value_t *t = r->u.seq->items[i];
+
+				r->u.seq->items[i] = r->u.seq->items[r->u.seq->n - 1 - i];
+				r->u.seq->items[r->u.seq->n - 1 - i] = t;
+			}
+		return r;
+	}
+	return unknown_at(f, site, "the items are not known");
+}
+
+static value_t *bi_any_all(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vseq *items = NULL;
+	size_t i;
+
+	if (nargs == 1 && !iter_items(f, args[0], &items)) {
+		int any = 0, all = 1;
+
+		for (i = 0; i < items->n; i++) {
+			int t = value_truth(items->items[i]);
+
+			if (t < 0)
+				return unknown_at(f, site, "truth of values not known");
+			any |= t;
+			all &= t;
+		}
+		return v_bool(in->a, fn->u.bi.id == BI_ANY ? any : all);
+	}
+	return unknown_at(f, site, "the items are not known");
+}
+
+static value_t *bi_iter(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                        const struct ast_hdr *site)
+{
+	return nargs ? args[0] : unknown_at(f, site, "iter() of nothing");
+}
+
+static value_t *bi_next(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                        const struct ast_hdr *site)
+{
+	if (nargs >= 1 && is_gen_value(args[0]))
+		return gen_next(f, args[0]->u.inst, site);
+	if (nargs >= 1 && is_loader(args[0]))
+		return loader_batch(f, args[0]->u.inst, "next(<DataLoader>)", site);
+	return unknown_at(f, site, "next() of an iterator ecg does not follow");
 }
 
 /* The builtins about objects, names and the outside: print, isinstance,
  * getattr, setattr, hasattr, super, open, exec, staticmethod &c.,
  * globals, and optimizer.step(closure). */
-static value_t *builtin_object(struct frame *f, value_t *fn, value_t **args, size_t nargs,
-                               struct vdict *kw, const struct ast_hdr *site)
+static value_t *bi_print(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	size_t i;
 
-	switch (fn->u.bi.id) {
-	case BI_PRINT:
-		if (fn->u.bi.self == NULL && site) {
-			for (i = 0; i < nargs; i++) {
-				if (args[i]->k == VK_TENSOR && args[i]->dev == DEV_DEVICE)
-					sev(f, SEV_SYNC, "print(<a device tensor>)", site);
-				format_hook(f, args[i], 's', site);
-			}
-			if (f->mode != M_FWD)
-				sev(f, SEV_LOG, "print", site);
+	if (fn->u.bi.self == NULL && site) {
+		for (i = 0; i < nargs; i++) {
+			if (args[i]->k == VK_TENSOR && args[i]->dev == DEV_DEVICE)
+				sev(f, SEV_SYNC, "print(<a device tensor>)", site);
+			format_hook(f, args[i], 's', site);
 		}
-		return v_none(in->a);
-	case BI_NOOP:
-		return v_none(in->a);
-	case BI_OPT_STEP: {
-		/* LBFGS & co: step(closure) re-evaluates the loss, backward included */
-		value_t *closure = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "closure") : NULL;
-
-		if (closure && closure->k == VK_FUNC && f->mode != M_FWD)
-			return call_function(f, closure->u.fn, NULL, NULL, 0, NULL, f->mode, f->ev, site);
-		return v_none(in->a);
+		if (f->mode != M_FWD)
+			sev(f, SEV_LOG, "print", site);
 	}
-	case BI_ISINSTANCE:
-		if (nargs == 2) {
-			struct vseq one, *types = &one;
-			value_t *tv = args[1];
-			int r = 0, unk = 0;
+	return v_none(in->a);
+}
 
-			if (tv->k == VK_TUPLE) {
-				types = tv->u.seq;
-			} else {
-				one.items = &args[1];
-				one.n = 1;
-			}
-			for (i = 0; i < types->n; i++) {
-				int t = isinstance_of(in, args[0], types->items[i]);
+static value_t *bi_noop(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                        const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
 
-				if (t > 0)
-					r = 1;
-				else if (t < 0)
-					unk = 1;
-			}
-			if (r)
-				return v_bool(in->a, 1);
-			if (!unk)
-				return v_bool(in->a, 0);
+	return v_none(in->a);
+}
+
+/* LBFGS & co: step(closure) re-evaluates the loss, backward included */
+static value_t *bi_opt_step(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                            const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *closure = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "closure") : NULL;
+
+	if (closure && closure->k == VK_FUNC && f->mode != M_FWD)
+		return call_function(f, closure->u.fn, NULL, NULL, 0, NULL, f->mode, f->ev, site);
+	return v_none(in->a);
+}
+
+static value_t *bi_isinstance(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                              const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	size_t i;
+
+	if (nargs == 2) {
+		struct vseq one, *types = &one;
+		value_t *tv = args[1];
+		int r = 0, unk = 0;
+
+		if (tv->k == VK_TUPLE) {
+			types = tv->u.seq;
+		} else {
+			one.items = &args[1];
+			one.n = 1;
 		}
-		return unknown_at(f, site, "isinstance() of something ecg does not know the type of");
-	case BI_GETATTR:
-		if (nargs >= 2 && args[1]->k == VK_STR) {
-			value_t *r = getattr_v(f, args[0], args[1]->u.str.s, site);
+		for (i = 0; i < types->n; i++) {
+			int t = isinstance_of(in, args[0], types->items[i]);
 
-			if (r->k == VK_UNKNOWN && nargs >= 3 && args[0]->k != VK_UNKNOWN)
-				return args[2];
-			return r;
+			if (t > 0)
+				r = 1;
+			else if (t < 0)
+				unk = 1;
 		}
-		return unknown_at(f, site, "getattr() with a name not known");
-	case BI_SETATTR:
-		if (nargs == 3 && args[1]->k == VK_STR)
-			set_attr(f, args[0], args[1]->u.str.s, args[2]);
-		else if (nargs == 3 && args[0]->k == VK_INST)   /* a name not known: any attribute */
-			clobber_dict(in->a, args[0]->u.inst->attrs,
-			             afmt(in, "setattr(%s, %s, ...) with a name not known may set it",
-			                  args[0]->expr ? args[0]->expr : "obj", args[1]->expr ? args[1]->expr : "name"));
-		else if (nargs == 3 && (args[0]->k == VK_CLASS || args[0]->k == VK_NS))
-			clobber_dict(in->a, args[0]->k == VK_CLASS ? args[0]->u.cls->ns : args[0]->u.ns->dict,
-			             "setattr() with a name not known may set it");
-		return v_none(in->a);
-	case BI_IMPORT:
-		return call_dunder_import(f, args, nargs, kw, site);
-	case BI_HASATTR:
-		if (nargs == 2 && args[1]->k == VK_STR && args[0]->k != VK_EXT && args[0]->k != VK_UNKNOWN) {
-			value_t *r = getattr_v(f, args[0], args[1]->u.str.s, site);
+		if (r)
+			return v_bool(in->a, 1);
+		if (!unk)
+			return v_bool(in->a, 0);
+	}
+	return unknown_at(f, site, "isinstance() of something ecg does not know the type of");
+}
 
-			return v_bool(in->a, r->k != VK_UNKNOWN);
-		}
-		return unknown_at(f, site, "hasattr() of something outside the repository (depends on its version)");
-	case BI_SUPER: {
-		/* super() inside a method: the next class after the defining one */
-		value_t *r;
+static value_t *bi_getattr(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site)
+{
+	if (nargs >= 2 && args[1]->k == VK_STR) {
+		value_t *r = getattr_v(f, args[0], args[1]->u.str.s, site);
 
-		if (!f->cls || !f->self)
-			return unknown_at(f, site, "super() outside a method");
-		r = ast_arena_alloc(in->a, sizeof *r);
-		r->k = VK_BUILTIN;
-		r->u.bi.id = BI_SUPER;
-		r->u.bi.self = f->self;
-		r->expr = (const char *)f->cls;   /* the class to start after */
+		if (r->k == VK_UNKNOWN && nargs >= 3 && args[0]->k != VK_UNKNOWN)
+			return args[2];
 		return r;
 	}
-	case BI_OPEN:
-		if (f->mode != M_FWD && !in->ev.write &&
-		    ((nargs >= 2 && args[1]->k == VK_STR && strpbrk(args[1]->u.str.s, "wax")) ||
-		     (kw && vdict_gets(kw, "mode") && vdict_gets(kw, "mode")->k == VK_STR &&
-		      strpbrk(vdict_gets(kw, "mode")->u.str.s, "wax"))))
-			in->ev.write = anchor_at(f, site);
-		if (nargs >= 1 && args[0]->k == VK_STR) {
-			struct vinst *fo = new_inst(in);
+	return unknown_at(f, site, "getattr() with a name not known");
+}
 
-			fo->ext = "io.TextIOWrapper";
-			vdict_sets(in->a, fo->attrs, "name", args[0]);
-			return mk_inst_value(in, fo);
-		}
-		return unknown_at(f, site, "open() of a path not known");
-	case BI_EXEC:
-		if (nargs >= 1 && args[0]->k == VK_STR && args[0]->reason &&
-		    !strcmp(args[0]->reason, "__ecg_file_text__")) {
-			struct sfile *sf = (struct sfile *)args[0]->expr;
-			struct frame cf;
+static value_t *bi_setattr(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
 
-			if (!sf->mod)
-				return v_none(in->a);
-			if (in->depth >= MAX_DEPTH) {
-				/* a configurator that exec()s itself */
-				note(in, anchor_at(f, site), "exec() nested too deeply",
-				     "the exec()'d file runs exec() again; not followed further");
-				return v_none(in->a);
-			}
-			cf = *f;
-			cf.file = sf;
-			cf.locals = f->locals;
-			cf.qualname = NULL;
-			cf.config_exec = 1;
-			in->depth++;
-			(void)exec_block(&cf, &sf->mod->body);
-			in->depth--;
+	if (nargs == 3 && args[1]->k == VK_STR)
+		set_attr(f, args[0], args[1]->u.str.s, args[2]);
+	else if (nargs == 3 && args[0]->k == VK_INST)   /* a name not known: any attribute */
+		clobber_dict(in->a, args[0]->u.inst->attrs,
+		             afmt(in, "setattr(%s, %s, ...) with a name not known may set it",
+		                  args[0]->expr ? args[0]->expr : "obj", args[1]->expr ? args[1]->expr : "name"));
+	else if (nargs == 3 && (args[0]->k == VK_CLASS || args[0]->k == VK_NS))
+		clobber_dict(in->a, args[0]->k == VK_CLASS ? args[0]->u.cls->ns : args[0]->u.ns->dict,
+		             "setattr() with a name not known may set it");
+	return v_none(in->a);
+}
+
+static value_t *bi_import(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site)
+{
+	return call_dunder_import(f, args, nargs, kw, site);
+}
+
+static value_t *bi_hasattr(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+
+	if (nargs == 2 && args[1]->k == VK_STR && args[0]->k != VK_EXT && args[0]->k != VK_UNKNOWN) {
+		value_t *r = getattr_v(f, args[0], args[1]->u.str.s, site);
+
+		return v_bool(in->a, r->k != VK_UNKNOWN);
+	}
+	return unknown_at(f, site, "hasattr() of something outside the repository (depends on its version)");
+}
+
+/* super() inside a method: the next class after the defining one */
+static value_t *bi_super(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *r;
+
+	if (!f->cls || !f->self)
+		return unknown_at(f, site, "super() outside a method");
+	r = ast_arena_alloc(in->a, sizeof *r);
+	r->k = VK_BUILTIN;
+	r->u.bi.id = BI_SUPER;
+	r->u.bi.self = f->self;
+	r->u.bi.after = f->cls;   /* the class to start after */
+	return r;
+}
+
+static value_t *bi_open(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                        const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+
+	if (f->mode != M_FWD && !in->ev.write &&
+	    ((nargs >= 2 && args[1]->k == VK_STR && strpbrk(args[1]->u.str.s, "wax")) ||
+	     (kw && vdict_gets(kw, "mode") && vdict_gets(kw, "mode")->k == VK_STR &&
+	      strpbrk(vdict_gets(kw, "mode")->u.str.s, "wax"))))
+		in->ev.write = anchor_at(f, site);
+	if (nargs >= 1 && args[0]->k == VK_STR) {
+		struct vinst *fo = new_inst(in);
+
+		fo->ext = "io.TextIOWrapper";
+		vdict_sets(in->a, fo->attrs, "name", args[0]);
+		return mk_inst_value(in, fo);
+	}
+	return unknown_at(f, site, "open() of a path not known");
+}
+
+static value_t *bi_exec(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                        const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+
+	if (nargs >= 1 && args[0]->k == VK_STR && args[0]->u.str.file) {
+		struct sfile *sf = args[0]->u.str.file;
+		struct frame cf;
+
+		if (!sf->mod)
+			return v_none(in->a);
+		if (in->depth >= MAX_DEPTH) {
+			/* a configurator that exec()s itself */
+			note(in, anchor_at(f, site), "exec() nested too deeply",
+			     "the exec()'d file runs exec() again; not followed further");
 			return v_none(in->a);
 		}
-		note(in, anchor_at(f, site), "exec() of code ecg does not read", "only exec(open(<repo file>).read()) is followed");
+		cf = *f;
+		cf.file = sf;
+		cf.locals = f->locals;
+		cf.qualname = NULL;
+		cf.config_exec = 1;
+		in->depth++;
+		(void)exec_block(&cf, &sf->mod->body);
+		in->depth--;
 		return v_none(in->a);
-	case BI_STATICMETHOD: case BI_CLASSMETHOD: case BI_PROPERTY:
-		return nargs ? args[0] : v_none(in->a);
-	case BI_TYPE:       /* type(x): int, str, ... or x's repo class */
-		if (nargs == 1) {
-			static const struct { enum vkind k; int id; } tys[] = {
-				{ VK_INT, BI_INT }, { VK_FLOAT, BI_FLOAT }, { VK_STR, BI_STR }, { VK_BOOL, BI_BOOL },
-				{ VK_LIST, BI_LIST }, { VK_TUPLE, BI_TUPLE }, { VK_DICT, BI_DICT },
-			};
+	}
+	note(in, anchor_at(f, site), "exec() of code ecg does not read", "only exec(open(<repo file>).read()) is followed");
+	return v_none(in->a);
+}
 
-			for (i = 0; i < sizeof tys / sizeof tys[0]; i++)
-				if (args[0]->k == tys[i].k)
-					return mk_builtin(in, tys[i].id, NULL);
-			if (args[0]->k == VK_INST && args[0]->u.inst->cls) {
-				value_t *r = ast_arena_alloc(in->a, sizeof *r);
+static value_t *bi_decorator(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                             const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
 
-				r->k = VK_CLASS;
-				r->u.cls = args[0]->u.inst->cls;
-				return r;
-			}
-		}
-		return unknown_at(f, site, "type() of a value ecg does not know");
-	case BI_VARS:       /* vars(obj): the object's namespace, shared */
-		if (nargs == 1 && args[0]->k == VK_NS) {
-			/* vars(module): its namespace, read by name (a spec's class) */
-			value_t *r = v_dict(in->a);
+	return nargs ? args[0] : v_none(in->a);
+}
 
-			r->u.dict = args[0]->u.ns->dict;
+static value_t *bi_type(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                        const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	size_t i;
+
+	/* type(x): int, str, ... or x's repo class */
+	if (nargs == 1) {
+		static const struct { enum vkind k; int id; } tys[] = {
+			{ VK_INT, BI_INT }, { VK_FLOAT, BI_FLOAT }, { VK_STR, BI_STR }, { VK_BOOL, BI_BOOL },
+			{ VK_LIST, BI_LIST }, { VK_TUPLE, BI_TUPLE }, { VK_DICT, BI_DICT },
+		};
+
+		for (i = 0; i < sizeof tys / sizeof tys[0]; i++)
+			if (args[0]->k == tys[i].k)
+				return mk_builtin(in, tys[i].id, NULL);
+		if (args[0]->k == VK_INST && args[0]->u.inst->cls) {
+			value_t *r = ast_arena_alloc(in->a, sizeof *r);
+
+			r->k = VK_CLASS;
+			r->u.cls = args[0]->u.inst->cls;
 			return r;
 		}
-		if (nargs == 1 && args[0]->k == VK_INST) {
-			value_t *r = v_dict(in->a);
+	}
+	return unknown_at(f, site, "type() of a value ecg does not know");
+}
 
-			r->u.dict = args[0]->u.inst->attrs;
-			return r;
-		}
-		if (nargs == 0) {
-			value_t *r = v_dict(in->a);
+static value_t *bi_vars(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                        const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
 
-			r->u.dict = f->locals ? f->locals : f->globals->dict;
-			return r;
-		}
-		return unknown_at(f, site, "vars() of an object ecg does not hold");
-	case BI_GLOBALS: {
-		value_t *r = ast_arena_alloc(in->a, sizeof *r);
+	/* vars(obj): the object's namespace, shared */
+	if (nargs == 1 && args[0]->k == VK_NS) {
+		/* vars(module): its namespace, read by name (a spec's class) */
+		value_t *r = v_dict(in->a);
 
-		r->k = VK_DICT;
-		r->u.dict = f->globals->dict;   /* the namespace itself: writes go through */
+		r->u.dict = args[0]->u.ns->dict;
 		return r;
 	}
-	default:
-		break;
+	if (nargs == 1 && args[0]->k == VK_INST) {
+		value_t *r = v_dict(in->a);
+
+		r->u.dict = args[0]->u.inst->attrs;
+		return r;
 	}
-	(void)kw;
-	return unknown_at(f, site, "a builtin ecg does not follow");
+	if (nargs == 0) {
+		value_t *r = v_dict(in->a);
+
+		r->u.dict = f->locals ? f->locals : f->globals->dict;
+		return r;
+	}
+	return unknown_at(f, site, "vars() of an object ecg does not hold");
+}
+
+static value_t *bi_globals(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *r = ast_arena_alloc(in->a, sizeof *r);
+
+	r->k = VK_DICT;
+	r->u.dict = f->globals->dict;   /* the namespace itself: writes go through */
+	return r;
+}
+
+/* Python's builtins by name: what interp_new() puts in the builtins
+ * namespace. */
+static const struct native builtin_natives[] = {
+	{ "__import__", bi_import, BI_IMPORT },
+	{ "abs", bi_abs, BI_ABS },
+	{ "all", bi_any_all, BI_ALL },
+	{ "any", bi_any_all, BI_ANY },
+	{ "bool", bi_bool, BI_BOOL },
+	{ "classmethod", bi_decorator, BI_CLASSMETHOD },
+	{ "dict", bi_dict, BI_DICT },
+	{ "enumerate", bi_enumerate, BI_ENUMERATE },
+	{ "exec", bi_exec, BI_EXEC },
+	{ "float", bi_float, BI_FLOAT },
+	{ "frozenset", bi_seq, BI_SET },
+	{ "getattr", bi_getattr, BI_GETATTR },
+	{ "globals", bi_globals, BI_GLOBALS },
+	{ "hasattr", bi_hasattr, BI_HASATTR },
+	{ "int", bi_int, BI_INT },
+	{ "isinstance", bi_isinstance, BI_ISINSTANCE },
+	{ "iter", bi_iter, BI_ITER },
+	{ "len", bi_len, BI_LEN },
+	{ "list", bi_seq, BI_LIST },
+	{ "max", bi_max, BI_MAX },
+	{ "min", bi_min, BI_MIN },
+	{ "next", bi_next, BI_NEXT },
+	{ "open", bi_open, BI_OPEN },
+	{ "print", bi_print, BI_PRINT },
+	{ "property", bi_decorator, BI_PROPERTY },
+	{ "range", bi_range, BI_RANGE },
+	{ "reversed", bi_sorted, BI_REVERSED },
+	{ "round", bi_round, BI_ROUND },
+	{ "set", bi_seq, BI_SET },
+	{ "setattr", bi_setattr, BI_SETATTR },
+	{ "sorted", bi_sorted, BI_SORTED },
+	{ "staticmethod", bi_decorator, BI_STATICMETHOD },
+	{ "str", bi_str, BI_STR },
+	{ "sum", bi_sum, BI_SUM },
+	{ "super", bi_super, BI_SUPER },
+	{ "tuple", bi_seq, BI_TUPLE },
+	{ "type", bi_type, BI_TYPE },
+	{ "vars", bi_vars, BI_VARS },
+	{ "zip", bi_zip, BI_ZIP },
+};
+
+const struct ntab builtin_natives_ntab = NTAB(builtin_natives);
+
+/* Natives that are no name of the builtins namespace: what getattr_v()
+ * and torch.c bind (an external base's __init__, zero_grad: a no-op;
+ * autograd.Function.apply, module.c's; optimizer.step). */
+static const struct native hidden_natives[] = {
+	{ "<noop>", bi_noop, BI_NOOP },
+	{ "Function.apply", call_module_method, BI_FN_APPLY },
+	{ "Optimizer.step", bi_opt_step, BI_OPT_STEP },
+};
+
+const struct ntab hidden_natives_ntab = NTAB(hidden_natives);
+
+void builtins_register(struct interp *in)
+{
+	size_t i;
+
+	for (i = 0; i < NTAB_LEN(builtin_natives); i++)
+		vdict_sets(in->a, in->builtins, builtin_natives[i].name, mk_builtin(in, builtin_natives[i].id, NULL));
 }
 
 value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                       struct vdict *kw, const struct ast_hdr *site)
 {
-	switch (fn->u.bi.id) {
-	case BI_M_FILE_READ:
-	case BI_M_LIST_APPEND:
-	case BI_M_LIST_EXTEND:
-	case BI_M_LIST_INSERT:
-	case BI_M_LIST_POP:
-	case BI_M_DICT_GET:
-	case BI_M_DICT_ITEMS:
-	case BI_M_DICT_KEYS:
-	case BI_M_DICT_VALUES:
-	case BI_M_DICT_UPDATE:
-	case BI_M_DICT_POP:
-	case BI_M_DICT_SETDEFAULT:
-	case BI_M_COPY:
-	case BI_M_STR_LOWER:
-	case BI_M_STR_UPPER:
-	case BI_M_STR_STARTSWITH:
-	case BI_M_STR_ENDSWITH:
-	case BI_M_STR_JOIN:
-	case BI_M_STR_STRIP:
-	case BI_M_STR_LSTRIP:
-	case BI_M_STR_RSTRIP:
-	case BI_M_STR_SPLIT:
-	case BI_M_STR_RSPLIT:
-	case BI_M_STR_PARTITION:
-	case BI_M_STR_REPLACE:
-	case BI_M_STR_FORMAT:
-		return call_method(f, fn, args, nargs, kw, site);
-	case BI_M_ARGP_ADD:
-	case BI_M_ARGP_GROUP:
-	case BI_M_ARGP_SETDEF:
-	case BI_M_ARGP_PARSE:
-		return call_argp_method(f, fn, args, nargs, kw, site);
-	case BI_M_MOD_ADD_MODULE:
-	case BI_M_MOD_APPEND:
-	case BI_M_MOD_EXTEND:
-	case BI_M_MOD_INSERT:
-	case BI_FN_APPLY:
-	case BI_M_MOD_SELF:
-	case BI_M_MOD_TO:
-	case BI_M_MOD_REGISTER_PARAMETER:
-	case BI_M_MOD_REGISTER_BUFFER:
-	case BI_M_MOD_CHILDREN:
-		return call_module_method(f, fn, args, nargs, kw, site);
-	case BI_RANGE:
-	case BI_LEN:
-	case BI_INT:
-	case BI_FLOAT:
-	case BI_BOOL:
-	case BI_STR:
-	case BI_LIST:
-	case BI_TUPLE:
-	case BI_SET:
-	case BI_DICT:
-	case BI_MIN:
-	case BI_MAX:
-	case BI_SUM:
-	case BI_ABS:
-	case BI_ROUND:
-		return builtin_value(f, fn, args, nargs, kw, site);
-	case BI_ENUMERATE:
-	case BI_ZIP:
-	case BI_SORTED:
-	case BI_REVERSED:
-	case BI_ANY:
-	case BI_ALL:
-	case BI_ITER:
-	case BI_NEXT:
-		return builtin_iter(f, fn, args, nargs, kw, site);
-	case BI_PRINT:
-	case BI_OPT_STEP:
-	case BI_NOOP:
-	case BI_ISINSTANCE:
-	case BI_GETATTR:
-	case BI_SETATTR:
-	case BI_HASATTR:
-	case BI_IMPORT:
-	case BI_SUPER:
-	case BI_OPEN:
-	case BI_EXEC:
-	case BI_STATICMETHOD:
-	case BI_CLASSMETHOD:
-	case BI_PROPERTY:
-	case BI_GLOBALS:
-	case BI_TYPE:
-	case BI_VARS:
-		return builtin_object(f, fn, args, nargs, kw, site);
-	default:
-		break;
-	}
-	(void)kw;
+	int id = fn->u.bi.id;
+	native_fn *run = id > BI_NONE && id < BI_COUNT ? f->in->bi_fn[id] : NULL;
+
+	if (run)
+		return run(f, fn, args, nargs, kw, site);
 	return unknown_at(f, site, "a builtin ecg does not follow");
 }

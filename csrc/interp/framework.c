@@ -16,10 +16,22 @@
 
 #include "internal.h"
 
+/* The words YAML reads as booleans and null (as jsonargparse and fire
+ * do): truth 1, 0, or -1 for None. */
+static const struct yaml_word {
+	const char *word;
+	int truth;
+} yaml_words[] = {
+	{ "False", 0 }, { "None", -1 }, { "True", 1 }, { "false", 0 }, { "null", -1 }, { "true", 1 }, { "~", -1 },
+};
+
+const struct ntab yaml_words_ntab = NTAB(yaml_words);
+
 /* A command-line word as jsonargparse and fire read a value: YAML's
  * scalars (ints, floats, true/false, null), else the string. */
 static value_t *cli_scalar(struct interp *in, const char *s)
 {
+	const struct yaml_word *w;
 	char *end;
 	long long i;
 	double x;
@@ -32,12 +44,8 @@ static value_t *cli_scalar(struct interp *in, const char *s)
 	x = strtod(s, &end);
 	if (!*end)
 		return v_float(in->a, x);
-	if (!strcmp(s, "true") || !strcmp(s, "True"))
-		return v_bool(in->a, 1);
-	if (!strcmp(s, "false") || !strcmp(s, "False"))
-		return v_bool(in->a, 0);
-	if (!strcmp(s, "null") || !strcmp(s, "None") || !strcmp(s, "~"))
-		return v_none(in->a);
+	if ((w = NTAB_FIND(yaml_words, s)))
+		return w->truth < 0 ? v_none(in->a) : v_bool(in->a, w->truth);
 	return v_str(in->a, s);
 }
 
@@ -203,6 +211,48 @@ static struct vdict *cli_kwargs(struct frame *f, const char *d, struct vfunc *fn
 	return kw;
 }
 
+/* The functions a framework's object hands back what it was given
+ * (fabric.setup(model, opt), accelerator.prepare(model, opt, loader)),
+ * by last name. */
+static const char *const fw_setups[] = { "prepare", "prepare_model", "setup", "setup_module", "wrap" };
+
+/* The command-line dispatchers that call the function they are given
+ * (and Lightning's CLI, by last name). */
+static const char *const fw_dispatchers[] = { "fire.Fire", "hydra.main", "jsonargparse.auto_cli", "typer.run" };
+
+/* The backward functions of torch that take the loss. */
+static const char *const fw_backwards[] = { "torch.autograd.backward", "torch.distributed.autograd.backward" };
+
+const struct ntab fw_setups_ntab = NTAB(fw_setups), fw_dispatchers_ntab = NTAB(fw_dispatchers),
+                  fw_backwards_ntab = NTAB(fw_backwards);
+
+/* A command-line dispatcher (d, named by the job's code) calls the
+ * function it is given with the job's arguments -- here, the function's
+ * defaults; a dict of subcommands: the one the job's first argument
+ * names.  NULL when no function is given. */
+static value_t *fw_dispatch(struct frame *f, const char *d, value_t **args, size_t nargs,
+                            const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	size_t i;
+
+	for (i = 0; i < nargs; i++) {
+		if (args[i]->k == VK_FUNC)
+			return call(f, args[i], NULL, 0, cli_kwargs(f, d, args[i]->u.fn, 0, site), site);
+		/* {"pretrain": fn, ...}: the subcommand is the job's first argument */
+		if (args[i]->k == VK_DICT && in->argv && in->argv->u.seq->n) {
+			value_t *fn2 = vdict_get(args[i]->u.dict, in->argv->u.seq->items[0]);
+
+			if (fn2 && fn2->k == VK_FUNC)
+				return call(f, fn2, NULL, 0, cli_kwargs(f, d, fn2->u.fn, 1, site), site);
+			if (fn2 && fn2->k == VK_BOUND && fn2->u.bound.fn->k == VK_FUNC)
+				return call(f, fn2, NULL, 0,
+				            cli_kwargs(f, d, fn2->u.bound.fn->u.fn, 1, site), site);
+		}
+	}
+	return NULL;
+}
+
 value_t *framework_call(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                         const struct ast_hdr *site)
 {
@@ -211,8 +261,7 @@ value_t *framework_call(struct frame *f, const char *d, const char *last, value_
 
 	/* fabric.backward(loss), accelerator.backward(loss), engine.backward(loss) */
 	if (f->mode != M_FWD && !strcmp(last, "backward") &&
-	    ((nargs >= 1 && is_tensorish(args[0])) || !strcmp(d, "torch.autograd.backward") ||
-	     !strcmp(d, "torch.distributed.autograd.backward"))) {
+	    ((nargs >= 1 && is_tensorish(args[0])) || NAME_IN(fw_backwards, d))) {
 		in->job_events++;
 		in->saw_backward = 1;
 		if (!in->ev.backward)
@@ -225,8 +274,7 @@ value_t *framework_call(struct frame *f, const char *d, const char *last, value_
 	/* fabric.setup(model, opt), accelerator.prepare(model, opt, loader):
 	 * framework wrappers hand back what they were given */
 	if (f->mode != M_FWD && nargs >= 1 && args[0]->k == VK_INST && args[0]->u.inst->mod != VM_NONE &&
-	    (!strcmp(last, "setup") || !strcmp(last, "setup_module") || !strcmp(last, "prepare") ||
-	     !strcmp(last, "prepare_model") || !strcmp(last, "wrap"))) {
+	    NAME_IN(fw_setups, last)) {
 		value_t *t;
 
 		if (nargs == 1)
@@ -236,24 +284,7 @@ value_t *framework_call(struct frame *f, const char *d, const char *last, value_
 			vseq_push(in->a, t->u.seq, args[i]);
 		return t;
 	}
-	if (f->mode != M_FWD && (!strcmp(last, "CLI") || !strcmp(d, "fire.Fire") || !strcmp(d, "typer.run") ||
-	                         !strcmp(d, "jsonargparse.auto_cli") || !strcmp(d, "hydra.main"))) {
-		/* a command-line dispatcher: it calls the function it is given
-		 * with the job's arguments -- here, the function's defaults */
-		for (i = 0; i < nargs; i++) {
-			if (args[i]->k == VK_FUNC)
-				return call(f, args[i], NULL, 0, cli_kwargs(f, d, args[i]->u.fn, 0, site), site);
-			/* {"pretrain": fn, ...}: the subcommand is the job's first argument */
-			if (args[i]->k == VK_DICT && in->argv && in->argv->u.seq->n) {
-				value_t *fn2 = vdict_get(args[i]->u.dict, in->argv->u.seq->items[0]);
-
-				if (fn2 && fn2->k == VK_FUNC)
-					return call(f, fn2, NULL, 0, cli_kwargs(f, d, fn2->u.fn, 1, site), site);
-				if (fn2 && fn2->k == VK_BOUND && fn2->u.bound.fn->k == VK_FUNC)
-					return call(f, fn2, NULL, 0,
-					            cli_kwargs(f, d, fn2->u.bound.fn->u.fn, 1, site), site);
-			}
-		}
-	}
+	if (f->mode != M_FWD && (!strcmp(last, "CLI") || NAME_IN(fw_dispatchers, d)))
+		return fw_dispatch(f, d, args, nargs, site);
 	return NULL;
 }

@@ -96,7 +96,8 @@ enum builtin_id {
 	BI_M_ARGP_ADD, BI_M_ARGP_PARSE, BI_M_ARGP_GROUP, BI_M_ARGP_SETDEF,
 	BI_M_MOD_ADD_MODULE, BI_M_MOD_APPEND, BI_M_MOD_EXTEND, BI_M_MOD_SELF,
 	BI_M_MOD_CHILDREN, BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
-	BI_M_NS_GETATTR
+	BI_M_NS_GETATTR,
+	BI_COUNT        /* how many ids there are */
 };
 
 struct frame {
@@ -145,7 +146,22 @@ struct strset {
 	size_t n;
 };
 
+/* A native: a builtin, or a method of a builtin type or of an emulated
+ * object, run in C.  fn is the builtin's value (its id, and self for a
+ * bound method); never NULL: what it does not follow is an unknown with
+ * the reason.  The tables of struct native (builtins.c, methods.c,
+ * argparse.c, attr.c) are sorted by name (native.c); natives_register()
+ * maps each id to its function for call_builtin(). */
+typedef value_t *native_fn(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site);
+struct native {
+	const char *name;
+	native_fn *fn;
+	enum builtin_id id;
+};
+
 struct interp {
+	native_fn *bi_fn[BI_COUNT];    /* natives_register(): each builtin id's function */
 	unsigned loop_serials;         /* how many loop bodies were read once, for frame.loop_serial */
 	int trace_shapes;              /* ECG_TRACE_SHAPES is set */
 	int trace_steps;               /* ECG_TRACE_STEPS is set */
@@ -299,6 +315,28 @@ value_t *call_argp_method(struct frame *f, value_t *fn, value_t **args, size_t n
                           struct vdict *kw, const struct ast_hdr *site);
 value_t *argp_method(struct interp *in, value_t *obj, const char *name);
 
+/* native.c: tables of natives, sorted by name (the first member of a
+ * row is its name); ntab_find() is a binary search, NULL when absent. */
+struct ntab {
+	const char *what;             /* the table's name, for interp_natives_check */
+	const void *v;                /* its rows */
+	size_t n, size;               /* how many, and each one's size */
+};
+#define NTAB_LEN(t) (sizeof (t) / sizeof (t)[0])
+#define NTAB(t) { #t, (t), NTAB_LEN(t), sizeof (t)[0] }
+#define NTAB_FIND(t, name) ntab_find((t), NTAB_LEN(t), sizeof (t)[0], (name))
+const void *ntab_find(const void *tab, size_t n, size_t size, const char *name);
+/* Whether name is in a sorted array of names. */
+int ntab_has(const char *const *names, size_t n, const char *name);
+#define NAME_IN(names, name) ntab_has((names), NTAB_LEN(names), (name))
+extern const struct ntab tensor_ntab, stdlib_ntab, math_ntab;
+extern const struct ntab module_methods_ntab, ext_methods_ntab, emulated_exts_ntab;
+extern const struct ntab builtin_natives_ntab, hidden_natives_ntab, type_methods_ntab[3], argp_methods_ntab;
+extern const struct ntab abc_types_ntab;
+extern const struct ntab yaml_words_ntab, fw_setups_ntab, fw_dispatchers_ntab, fw_backwards_ntab;
+extern const struct ntab job_spawners_ntab, job_writers_ntab, job_writer_methods_ntab;
+void natives_register(struct interp *in);
+
 /* torch.c */
 const char *canon_ext(struct interp *in, const char *d);
 int is_loader(const value_t *v);
@@ -343,11 +381,11 @@ value_t *iter_items(struct frame *f, value_t *it, struct vseq **out);
 value_t *seq_from(struct interp *in, enum vkind k, struct vseq *src);
 value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                       struct vdict *kw, const struct ast_hdr *site);
+void builtins_register(struct interp *in);
 
 /* methods.c */
-value_t *call_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
-                     struct vdict *kw, const struct ast_hdr *site);
 value_t *type_method(struct interp *in, value_t *obj, const char *name);
+value_t *ext_method(struct interp *in, value_t *obj, const char *name);
 
 /* module.c */
 value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,

@@ -17,22 +17,7 @@
 
 struct interp *interp_new(struct prog *p, const struct catalog *cat)
 {
-	static const struct { const char *n; int id; } bis[] = {
-		{ "range", BI_RANGE }, { "len", BI_LEN }, { "int", BI_INT }, { "float", BI_FLOAT },
-		{ "str", BI_STR }, { "bool", BI_BOOL }, { "list", BI_LIST }, { "tuple", BI_TUPLE },
-		{ "dict", BI_DICT }, { "set", BI_SET }, { "frozenset", BI_SET }, { "enumerate", BI_ENUMERATE },
-		{ "zip", BI_ZIP }, { "min", BI_MIN }, { "max", BI_MAX }, { "sum", BI_SUM }, { "abs", BI_ABS },
-		{ "round", BI_ROUND }, { "print", BI_PRINT }, { "isinstance", BI_ISINSTANCE },
-		{ "getattr", BI_GETATTR }, { "setattr", BI_SETATTR }, { "hasattr", BI_HASATTR },
-		{ "super", BI_SUPER }, { "open", BI_OPEN }, { "exec", BI_EXEC }, { "sorted", BI_SORTED },
-		{ "reversed", BI_REVERSED }, { "any", BI_ANY }, { "all", BI_ALL },
-		{ "staticmethod", BI_STATICMETHOD }, { "classmethod", BI_CLASSMETHOD }, { "property", BI_PROPERTY },
-		{ "globals", BI_GLOBALS }, { "iter", BI_ITER }, { "next", BI_NEXT }, { "vars", BI_VARS },
-		{ "type", BI_TYPE },
-		{ "__import__", BI_IMPORT },
-	};
 	struct interp *in = xcalloc(1, sizeof *in);
-	size_t i;
 
 	in->prog = p;
 	in->cat = cat;
@@ -41,8 +26,8 @@ struct interp *interp_new(struct prog *p, const struct catalog *cat)
 	in->ns = xcalloc(in->ns_alloc, sizeof *in->ns);
 	in->builtins = vdict_new(in->a);
 	in->overrides = vdict_new(in->a);
-	for (i = 0; i < sizeof bis / sizeof bis[0]; i++)
-		vdict_sets(in->a, in->builtins, bis[i].n, mk_builtin(in, bis[i].id, NULL));
+	natives_register(in);
+	builtins_register(in);
 	vdict_sets(in->a, in->builtins, "__name__", v_str(in->a, "builtins"));
 	in->trace_shapes = getenv("ECG_TRACE_SHAPES") != NULL;
 	in->trace_steps = getenv("ECG_TRACE_STEPS") != NULL;

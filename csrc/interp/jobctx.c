@@ -244,6 +244,23 @@ const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const st
 	return pushed;
 }
 
+/* The calls that start worker processes running a target function
+ * (mp.spawn, Process). */
+static const char *const job_spawners[] = {
+	"multiprocessing.Process", "torch.multiprocessing.Process", "torch.multiprocessing.spawn",
+	"torch.multiprocessing.spawn.spawn", "torch.multiprocessing.start_processes",
+};
+
+/* The calls that write the job's outputs: by dotted name, and methods
+ * by last name (DataFrame.to_csv, torchvision's save_image). */
+static const char *const job_writers[] = {
+	"json.dump", "np.save", "numpy.save", "numpy.savez", "pickle.dump", "torch.save",
+};
+static const char *const job_writer_methods[] = { "save_image", "to_csv", "to_parquet" };
+
+const struct ntab job_spawners_ntab = NTAB(job_spawners), job_writers_ntab = NTAB(job_writers),
+                  job_writer_methods_ntab = NTAB(job_writer_methods);
+
 /* What a call of an external does to the job besides its value (job mode
  * only): mp.spawn / Process run their target function once, as one
  * process of the job; torch.save, json.dump, to_csv ... are the job's
@@ -264,10 +281,7 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 	/* worker processes run job code: mp.spawn(fn, args=(...)) calls
 	 * fn(rank, *args) in each; Process(target=fn, args=(...)) calls
 	 * fn(*args).  Read once, as one process of the job. */
-	if (f->mode != M_FWD &&
-	    (!strcmp(d, "torch.multiprocessing.spawn") || !strcmp(d, "torch.multiprocessing.start_processes") ||
-	     !strcmp(d, "torch.multiprocessing.Process") || !strcmp(d, "multiprocessing.Process") ||
-	     !strcmp(d, "torch.multiprocessing.spawn.spawn"))) {
+	if (f->mode != M_FWD && NAME_IN(job_spawners, d)) {
 		int spawn = strcmp(last, "Process") != 0;
 		value_t *target = spawn ? (nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "fn") : NULL)
 		                        : kw ? vdict_gets(kw, "target") : NULL;
@@ -287,10 +301,7 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 			(void)call_function(f, target->u.fn, NULL, cargs, nc, NULL, M_JOB, NULL, site);
 		}
 	}
-	if (f->mode != M_FWD && !in->ev.write &&
-	    (!strcmp(d, "torch.save") || !strcmp(d, "json.dump") || !strcmp(d, "numpy.save") ||
-	     !strcmp(d, "numpy.savez") || !strcmp(d, "pickle.dump") || !strcmp(last, "to_csv") ||
-	     !strcmp(last, "to_parquet") || !strcmp(last, "save_image") || !strcmp(d, "np.save")))
+	if (f->mode != M_FWD && !in->ev.write && (NAME_IN(job_writers, d) || NAME_IN(job_writer_methods, last)))
 		in->ev.write = anchor_at(f, site);
 	if (f->mode != M_FWD && !strcmp(last, "step") && nargs >= 1 &&
 	    args[0]->k == VK_INST && args[0]->u.inst->ext && !strncmp(args[0]->u.inst->ext, "torch.optim.", 12)) {

@@ -1,11 +1,12 @@
 /* interp/methods.c - the methods of Python's builtin types
  *
- * call_method() is call_builtin()'s share for a method bound to a value of
- * a builtin type (self in fn->u.bi.self, made by getattr_v() with
- * mk_builtin()): list.append/extend/insert/pop, dict.get/items/keys/
- * values/update/pop/setdefault, .copy(), str.lower/upper/startswith/
- * endswith/join/strip/split/partition/replace/format, and a file's read().
- * Never NULL: what it does not follow is an unknown with the reason.
+ * The methods bound to a value of a builtin type (self in fn->u.bi.self,
+ * made by getattr_v() with mk_builtin()), one function each in
+ * list_methods[], dict_methods[] and str_methods[]: list.append/extend/
+ * insert/pop, dict.get/items/keys/values/update/pop/setdefault, .copy(),
+ * str.lower/upper/startswith/endswith/join/strip/split/partition/replace/
+ * format; and in ext_methods[] a file's read() and os.environ.get().
+ * Never NULL: what they do not follow is an unknown with the reason.
  */
 #include "config.h"
 
@@ -91,532 +92,619 @@ fail:
 	return NULL;
 }
 
-/* The methods of lists and dicts (and .copy()). */
-static value_t *call_seq_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
-                                struct vdict *kw, const struct ast_hdr *site)
+/* The methods of lists and dicts (and .copy()): one function each. */
+static value_t *m_list_append(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                              const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+
+	if (nargs == 1 && self->k == VK_LIST && !self->u.seq->unk_reason && self->u.seq->n >= MAX_ITEMS) {
+		value_t *no = too_big(f, VK_LIST, self->u.seq->n + 1, site);
+
+		self->u.seq->unk_expr = no->expr;
+		self->u.seq->unk_reason = no->reason;
+	} else if (nargs == 1 && (self->k == VK_LIST)) {
+		vseq_push(in->a, self->u.seq, args[0]);
+		if (f->mult.reason && !self->u.seq->unk_reason) {
+			self->u.seq->unk_expr = f->mult.expr;
+			self->u.seq->unk_reason = f->mult.reason;
+		} else if (f->mode == M_FWD && f->loop_serial && self->u.seq->born != f->loop_serial &&
+		           !self->u.seq->unk_reason) {
+			/* a list made outside a loop that is read once:
+			 * one append stands for every iteration's */
+			self->u.seq->unk_expr = f->mult.expr;
+			self->u.seq->unk_reason = "appended to in a loop that ecg reads once";
+		}
+	}
+	return v_none(in->a);
+}
+
+static value_t *m_list_extend(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                              const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	value_t *self = fn->u.bi.self;
 	struct vseq *items = NULL;
 	size_t i;
-	int ok;
 
-	switch (fn->u.bi.id) {
-	case BI_M_LIST_APPEND:
-		if (nargs == 1 && self->k == VK_LIST && !self->u.seq->unk_reason && self->u.seq->n >= MAX_ITEMS) {
-			value_t *no = too_big(f, VK_LIST, self->u.seq->n + 1, site);
+	if (nargs == 1 && self->k == VK_LIST) {
+		value_t *no = NULL;
 
+		if (!iter_items(f, args[0], &items) &&
+		    !(no = too_big(f, VK_LIST, self->u.seq->n + items->n, site))) {
+			size_t n = items->n;    /* l.extend(l): items is self's own */
+
+			for (i = 0; i < n; i++)
+				vseq_push(in->a, self->u.seq, items->items[i]);
+		} else if (no) {
 			self->u.seq->unk_expr = no->expr;
 			self->u.seq->unk_reason = no->reason;
-		} else if (nargs == 1 && (self->k == VK_LIST)) {
-			vseq_push(in->a, self->u.seq, args[0]);
-			if (f->mult.reason && !self->u.seq->unk_reason) {
-				self->u.seq->unk_expr = f->mult.expr;
-				self->u.seq->unk_reason = f->mult.reason;
-			} else if (f->mode == M_FWD && f->loop_serial && self->u.seq->born != f->loop_serial &&
-			           !self->u.seq->unk_reason) {
-				/* a list made outside a loop that is read once:
-				 * one append stands for every iteration's */
-				self->u.seq->unk_expr = f->mult.expr;
-				self->u.seq->unk_reason = "appended to in a loop that ecg reads once";
-			}
+		} else {
+			self->u.seq->unk_expr = args[0]->expr;
+			self->u.seq->unk_reason = "extended with items not known";
 		}
-		return v_none(in->a);
-	case BI_M_LIST_EXTEND:
-		if (nargs == 1 && self->k == VK_LIST) {
-			value_t *no = NULL;
-
-			if (!iter_items(f, args[0], &items) &&
-			    !(no = too_big(f, VK_LIST, self->u.seq->n + items->n, site))) {
-				size_t n = items->n;    /* l.extend(l): items is self's own */
-
-				for (i = 0; i < n; i++)
-					vseq_push(in->a, self->u.seq, items->items[i]);
-			} else if (no) {
-				self->u.seq->unk_expr = no->expr;
-				self->u.seq->unk_reason = no->reason;
-			} else {
-				self->u.seq->unk_expr = args[0]->expr;
-				self->u.seq->unk_reason = "extended with items not known";
-			}
-			if (f->mult.reason && !self->u.seq->unk_reason) {
-				self->u.seq->unk_expr = f->mult.expr;
-				self->u.seq->unk_reason = f->mult.reason;
-			}
+		if (f->mult.reason && !self->u.seq->unk_reason) {
+			self->u.seq->unk_expr = f->mult.expr;
+			self->u.seq->unk_reason = f->mult.reason;
 		}
-		return v_none(in->a);
-	case BI_M_LIST_INSERT:
-		if (nargs == 2 && self->k == VK_LIST) {
-			long long at = as_int(args[0], &ok);
-			struct vseq *s = self->u.seq;
-
-			charge(f, s->n, 0);      /* the items after it move */
-			vseq_push(in->a, s, args[1]);
-			if (ok) {
-				if (at < 0)
-					at += (long long)s->n - 1;
-				if (at < 0)
-					at = 0;
-				if ((size_t)at < s->n - 1) {
-					memmove(s->items + at + 1, s->items + at, (s->n - 1 - (size_t)at) * sizeof *s->items);
-					s->items[at] = args[1];
-				}
-			}
-		}
-		return v_none(in->a);
-	case BI_M_LIST_POP:
-		if (self->k == VK_LIST && self->u.seq->n > 0 && !self->u.seq->unk_reason) {
-			long long at = nargs ? as_int(args[0], &ok) : -1;
-			struct vseq *s = self->u.seq;
-			value_t *r;
-
-			if (nargs && !ok)
-				return unknown_at(f, site, "pop() at an index not known");
-			if (at < 0)
-				at += (long long)s->n;
-			if (at < 0 || (size_t)at >= s->n)
-				return unknown_at(f, site, "pop() out of range");
-			r = s->items[at];
-			charge(f, s->n - (size_t)at, 0);
-			memmove(s->items + at, s->items + at + 1, (s->n - 1 - (size_t)at) * sizeof *s->items);
-			s->n--;
-			return r;
-		}
-		return unknown_at(f, site, "pop() from a list not known");
-	case BI_M_DICT_GET:
-		if (self->k == VK_DICT && nargs >= 1) {
-			value_t *r = vdict_get(self->u.dict, args[0]);
-
-			/* a key not known may be any of the keys: not the default */
-			if (!r && !value_is_known_scalar(args[0]) && args[0]->k != VK_STR && self->u.dict->n)
-				return unknown_at(f, site, "get() with a key not known");
-			return r ? r : nargs >= 2 ? args[1] : v_none(in->a);
-		}
-		if (self->k == VK_INST && self->u.inst->ext && !strcmp(self->u.inst->ext, "os.environ"))
-			return unknown_at(f, site, "an environment variable at run time");
-		return unknown_at(f, site, "get() on a mapping not known");
-	case BI_M_DICT_ITEMS: case BI_M_DICT_KEYS: case BI_M_DICT_VALUES:
-		if (self->k == VK_DICT) {
-			value_t *r = v_seq(in->a, VK_LIST, self->u.dict->n);
-
-			charge(f, WORK_MADE * self->u.dict->n, 0);
-
-			for (i = 0; i < self->u.dict->n; i++) {
-				if (fn->u.bi.id == BI_M_DICT_ITEMS) {
-					value_t *p = v_seq(in->a, VK_TUPLE, 2);
-
-					vseq_push(in->a, p->u.seq, self->u.dict->keys[i]);
-					vseq_push(in->a, p->u.seq, self->u.dict->vals[i]);
-					vseq_push(in->a, r->u.seq, p);
-				} else {
-					vseq_push(in->a, r->u.seq, fn->u.bi.id == BI_M_DICT_KEYS ? self->u.dict->keys[i]
-					                                                          : self->u.dict->vals[i]);
-				}
-			}
-			return r;
-		}
-		return unknown_at(f, site, "a mapping not known");
-	case BI_M_DICT_UPDATE:
-		if (self->k == VK_DICT) {
-			if (nargs == 1 && args[0]->k == VK_DICT)
-				charge(f, WORK_MADE * args[0]->u.dict->n, 0);
-			if (nargs == 1 && args[0]->k == VK_DICT)
-				for (i = 0; i < args[0]->u.dict->n; i++)
-					vdict_set(in->a, self->u.dict, args[0]->u.dict->keys[i], args[0]->u.dict->vals[i]);
-			if (kw)
-				for (i = 0; i < kw->n; i++)
-					if (!kw_is_marker(kw->keys[i]))
-						vdict_set(in->a, self->u.dict, kw->keys[i], kw->vals[i]);
-			/* update(x) of a mapping not known may set any key */
-			if ((nargs == 1 && args[0]->k == VK_UNKNOWN) || kw_unk(kw, 0)) {
-				const char *why = nargs == 1 && args[0]->k == VK_UNKNOWN
-				                  ? afmt(in, "update(%s), a mapping not known, may set it",
-				                         args[0]->expr ? args[0]->expr : "...")
-				                  : kw_unk(kw, 0)->reason;
-
-				for (i = 0; i < self->u.dict->n; i++)
-					self->u.dict->vals[i] = v_unknown(in->a, value_repr(in->a, self->u.dict->keys[i]), why);
-			}
-		}
-		return v_none(in->a);
-	case BI_M_DICT_POP:
-		if (self->k == VK_DICT && nargs >= 1) {
-			value_t *r = vdict_get(self->u.dict, args[0]);
-
-			if (r) {
-				vdict_del(self->u.dict, args[0]);
-				return r;
-			}
-			return nargs >= 2 ? args[1] : unknown_at(f, site, "pop() of a missing key");
-		}
-		return unknown_at(f, site, "pop() on a mapping not known");
-	case BI_M_DICT_SETDEFAULT:
-		if (self->k == VK_DICT && nargs >= 1) {
-			value_t *r = vdict_get(self->u.dict, args[0]);
-
-			if (!r) {
-				r = nargs >= 2 ? args[1] : v_none(in->a);
-				vdict_set(in->a, self->u.dict, args[0], r);
-			}
-			return r;
-		}
-		return unknown_at(f, site, "setdefault() on a mapping not known");
-	case BI_M_COPY:
-		if (self->k == VK_DICT) {
-			value_t *r = v_dict(in->a);
-
-			charge(f, WORK_MADE * self->u.dict->n, 0);
-			for (i = 0; i < self->u.dict->n; i++)
-				vdict_set(in->a, r->u.dict, self->u.dict->keys[i], self->u.dict->vals[i]);
-			return r;
-		}
-		if (self->k == VK_LIST) {
-			charge(f, self->u.seq->n, 0);
-			return seq_from(in, VK_LIST, self->u.seq);
-		}
-		return unknown_at(f, site, "copy() of something not known");
-	default:
-		break;
 	}
-	(void)kw;
-	return unknown_at(f, site, "a builtin ecg does not follow");
+	return v_none(in->a);
+}
+
+static value_t *m_list_insert(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                              const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+	int ok;
+
+	if (nargs == 2 && self->k == VK_LIST) {
+		long long at = as_int(args[0], &ok);
+		struct vseq *s = self->u.seq;
+
+		charge(f, s->n, 0);      /* the items after it move */
+		vseq_push(in->a, s, args[1]);
+		if (ok) {
+			if (at < 0)
+				at += (long long)s->n - 1;
+			if (at < 0)
+				at = 0;
+			if ((size_t)at < s->n - 1) {
+				memmove(s->items + at + 1, s->items + at, (s->n - 1 - (size_t)at) * sizeof *s->items);
+				s->items[at] = args[1];
+			}
+		}
+	}
+	return v_none(in->a);
+}
+
+static value_t *m_list_pop(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site)
+{
+	value_t *self = fn->u.bi.self;
+	int ok;
+
+	if (self->k == VK_LIST && self->u.seq->n > 0 && !self->u.seq->unk_reason) {
+		long long at = nargs ? as_int(args[0], &ok) : -1;
+		struct vseq *s = self->u.seq;
+		value_t *r;
+
+		if (nargs && !ok)
+			return unknown_at(f, site, "pop() at an index not known");
+		if (at < 0)
+			at += (long long)s->n;
+		if (at < 0 || (size_t)at >= s->n)
+			return unknown_at(f, site, "pop() out of range");
+		r = s->items[at];
+		charge(f, s->n - (size_t)at, 0);
+		memmove(s->items + at, s->items + at + 1, (s->n - 1 - (size_t)at) * sizeof *s->items);
+		s->n--;
+		return r;
+	}
+	return unknown_at(f, site, "pop() from a list not known");
+}
+
+static value_t *m_dict_get(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+
+	if (self->k == VK_DICT && nargs >= 1) {
+		value_t *r = vdict_get(self->u.dict, args[0]);
+
+		/* a key not known may be any of the keys: not the default */
+		if (!r && !value_is_known_scalar(args[0]) && args[0]->k != VK_STR && self->u.dict->n)
+			return unknown_at(f, site, "get() with a key not known");
+		return r ? r : nargs >= 2 ? args[1] : v_none(in->a);
+	}
+	if (self->k == VK_INST && self->u.inst->ext && !strcmp(self->u.inst->ext, "os.environ"))
+		return unknown_at(f, site, "an environment variable at run time");
+	return unknown_at(f, site, "get() on a mapping not known");
+}
+
+static value_t *m_dict_view(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                            const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+	size_t i;
+
+	if (self->k == VK_DICT) {
+		value_t *r = v_seq(in->a, VK_LIST, self->u.dict->n);
+
+		charge(f, WORK_MADE * self->u.dict->n, 0);
+
+		for (i = 0; i < self->u.dict->n; i++) {
+			if (fn->u.bi.id == BI_M_DICT_ITEMS) {
+				value_t *p = v_seq(in->a, VK_TUPLE, 2);
+
+				vseq_push(in->a, p->u.seq, self->u.dict->keys[i]);
+				vseq_push(in->a, p->u.seq, self->u.dict->vals[i]);
+				vseq_push(in->a, r->u.seq, p);
+			} else {
+				vseq_push(in->a, r->u.seq, fn->u.bi.id == BI_M_DICT_KEYS ? self->u.dict->keys[i]
+				                                                          : self->u.dict->vals[i]);
+			}
+		}
+		return r;
+	}
+	return unknown_at(f, site, "a mapping not known");
+}
+
+static value_t *m_dict_update(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                              const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+	size_t i;
+
+	if (self->k == VK_DICT) {
+		if (nargs == 1 && args[0]->k == VK_DICT)
+			charge(f, WORK_MADE * args[0]->u.dict->n, 0);
+		if (nargs == 1 && args[0]->k == VK_DICT)
+			for (i = 0; i < args[0]->u.dict->n; i++)
+				vdict_set(in->a, self->u.dict, args[0]->u.dict->keys[i], args[0]->u.dict->vals[i]);
+		if (kw)
+			for (i = 0; i < kw->n; i++)
+				if (!kw_is_marker(kw->keys[i]))
+					vdict_set(in->a, self->u.dict, kw->keys[i], kw->vals[i]);
+		/* update(x) of a mapping not known may set any key */
+		if ((nargs == 1 && args[0]->k == VK_UNKNOWN) || kw_unk(kw, 0)) {
+			const char *why = nargs == 1 && args[0]->k == VK_UNKNOWN
+			                  ? afmt(in, "update(%s), a mapping not known, may set it",
+			                         args[0]->expr ? args[0]->expr : "...")
+			                  : kw_unk(kw, 0)->reason;
+
+			for (i = 0; i < self->u.dict->n; i++)
+				self->u.dict->vals[i] = v_unknown(in->a, value_repr(in->a, self->u.dict->keys[i]), why);
+		}
+	}
+	return v_none(in->a);
+}
+
+static value_t *m_dict_pop(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site)
+{
+	value_t *self = fn->u.bi.self;
+
+	if (self->k == VK_DICT && nargs >= 1) {
+		value_t *r = vdict_get(self->u.dict, args[0]);
+
+		if (r) {
+			vdict_del(self->u.dict, args[0]);
+			return r;
+		}
+		return nargs >= 2 ? args[1] : unknown_at(f, site, "pop() of a missing key");
+	}
+	return unknown_at(f, site, "pop() on a mapping not known");
+}
+
+static value_t *m_dict_setdefault(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                                  const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+
+	if (self->k == VK_DICT && nargs >= 1) {
+		value_t *r = vdict_get(self->u.dict, args[0]);
+
+		if (!r) {
+			r = nargs >= 2 ? args[1] : v_none(in->a);
+			vdict_set(in->a, self->u.dict, args[0], r);
+		}
+		return r;
+	}
+	return unknown_at(f, site, "setdefault() on a mapping not known");
+}
+
+static value_t *m_copy(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                       const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+	size_t i;
+
+	if (self->k == VK_DICT) {
+		value_t *r = v_dict(in->a);
+
+		charge(f, WORK_MADE * self->u.dict->n, 0);
+		for (i = 0; i < self->u.dict->n; i++)
+			vdict_set(in->a, r->u.dict, self->u.dict->keys[i], self->u.dict->vals[i]);
+		return r;
+	}
+	if (self->k == VK_LIST) {
+		charge(f, self->u.seq->n, 0);
+		return seq_from(in, VK_LIST, self->u.seq);
+	}
+	return unknown_at(f, site, "copy() of something not known");
 }
 
 /* The methods of strings. */
-static value_t *call_str_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
-                                struct vdict *kw, const struct ast_hdr *site)
+static value_t *m_str_case(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+	char *t = xstrdup(self->u.str.s), *c;
+	value_t *r;
+
+	charge(f, 0, self->u.str.len);
+	for (c = t; *c; c++)
+		*c = fn->u.bi.id == BI_M_STR_LOWER ? (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c)
+		                                   : (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+	r = v_str(in->a, t);
+	free(t);
+	return r;
+}
+
+static value_t *m_str_affix(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                            const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+
+	if (nargs == 1 && args[0]->k == VK_STR) {
+		size_t n = args[0]->u.str.len, L = self->u.str.len;
+
+		if (n > L)
+			return v_bool(in->a, 0);
+		return v_bool(in->a, fn->u.bi.id == BI_M_STR_STARTSWITH
+		                         ? !memcmp(self->u.str.s, args[0]->u.str.s, n)
+		                         : !memcmp(self->u.str.s + L - n, args[0]->u.str.s, n));
+	}
+	return unknown_at(f, site, "a string test with a value not known");
+}
+
+static value_t *m_str_join(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	value_t *self = fn->u.bi.self;
 	struct vseq *items = NULL;
 	size_t i;
 
-	switch (fn->u.bi.id) {
-	case BI_M_STR_LOWER: case BI_M_STR_UPPER: {
-		char *t = xstrdup(self->u.str.s), *c;
+	if (nargs == 1 && !iter_items(f, args[0], &items)) {
+		buf_t b;
 		value_t *r;
+		size_t len = 0;
 
-		charge(f, 0, self->u.str.len);
-		for (c = t; *c; c++)
-			*c = fn->u.bi.id == BI_M_STR_LOWER ? (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c)
-			                                   : (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
-		r = v_str(in->a, t);
-		free(t);
-		return r;
-	}
-	case BI_M_STR_STARTSWITH: case BI_M_STR_ENDSWITH:
-		if (nargs == 1 && args[0]->k == VK_STR) {
-			size_t n = args[0]->u.str.len, L = self->u.str.len;
-
-			if (n > L)
-				return v_bool(in->a, 0);
-			return v_bool(in->a, fn->u.bi.id == BI_M_STR_STARTSWITH
-			                         ? !memcmp(self->u.str.s, args[0]->u.str.s, n)
-			                         : !memcmp(self->u.str.s + L - n, args[0]->u.str.s, n));
+		/* its length first: ''.join([s, s]) doubles */
+		for (i = 0; i < items->n; i++) {
+			if (items->items[i]->k != VK_STR)
+				return unknown_at(f, site, "a join of values not known");
+			len += (i ? self->u.str.len : 0) + items->items[i]->u.str.len;
+			if (len > MAX_STR_BYTES)
+				break;
 		}
-		return unknown_at(f, site, "a string test with a value not known");
-	case BI_M_STR_JOIN:
-		if (nargs == 1 && !iter_items(f, args[0], &items)) {
-			buf_t b;
-			value_t *r;
-			size_t len = 0;
-
-			/* its length first: ''.join([s, s]) doubles */
-			for (i = 0; i < items->n; i++) {
-				if (items->items[i]->k != VK_STR)
-					return unknown_at(f, site, "a join of values not known");
-				len += (i ? self->u.str.len : 0) + items->items[i]->u.str.len;
-				if (len > MAX_STR_BYTES)
-					break;
-			}
-			if ((r = too_big(f, VK_STR, len, site)) != NULL)
-				return r;
-			buf_init(&b);
-			for (i = 0; i < items->n; i++) {
-				if (i)
-					buf_add(&b, self->u.str.s, self->u.str.len);
-				buf_add(&b, items->items[i]->u.str.s, items->items[i]->u.str.len);
-			}
-			r = v_strn(in->a, b.buf, b.len);
-			buf_free(&b);
+		if ((r = too_big(f, VK_STR, len, site)) != NULL)
 			return r;
+		buf_init(&b);
+		for (i = 0; i < items->n; i++) {
+			if (i)
+				buf_add(&b, self->u.str.s, self->u.str.len);
+			buf_add(&b, items->items[i]->u.str.s, items->items[i]->u.str.len);
 		}
-		return unknown_at(f, site, "a join of values not known");
-	case BI_M_STR_STRIP:
-	case BI_M_STR_LSTRIP:
-	case BI_M_STR_RSTRIP: {
-		/* the characters of args[0] (whitespace by default) off either end */
-		const char *chars = " \t\n\r\f\v", *s = self->u.str.s;
-		size_t nc = 6, lo = 0, hi = self->u.str.len;
-
-		if (nargs >= 1 && args[0]->k == VK_STR) {
-			chars = args[0]->u.str.s;
-			nc = args[0]->u.str.len;
-		} else if (nargs >= 1 && args[0]->k != VK_NONE) {
-			return unknown_at(f, site, "strip() of characters not known");
-		}
-		if (fn->u.bi.id != BI_M_STR_RSTRIP)
-			while (lo < hi && memchr(chars, s[lo], nc))
-				lo++;
-		if (fn->u.bi.id != BI_M_STR_LSTRIP)
-			while (hi > lo && memchr(chars, s[hi - 1], nc))
-				hi--;
-		return v_strn(in->a, s + lo, hi - lo);
-	}
-	case BI_M_STR_RSPLIT: {
-		/* s.rsplit(sep, n): as split() but the n cuts taken from the
-		 * right (a dotted path cut into module and name) */
-		value_t *ms = nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "maxsplit") : NULL;
-		const char *str = self->u.str.s, *sep;
-		size_t seplen, end = self->u.str.len, k, nparts = 0, cap = 0;
-		long long maxsplit;
-		struct { size_t at, len; } *parts = NULL;
-		value_t *r;
-
-		if (nargs < 1 || args[0]->k != VK_STR || !args[0]->u.str.len || (ms && ms->k != VK_INT))
-			return unknown_at(f, site, "rsplit() with a separator or count not known");
-		sep = args[0]->u.str.s;
-		seplen = args[0]->u.str.len;
-		maxsplit = ms ? ms->u.i : -1;
-		for (k = end; k >= seplen && maxsplit != 0;) {
-			if (memcmp(str + k - seplen, sep, seplen)) {
-				k--;
-				continue;
-			}
-			xgrow((void **)&parts, &cap, nparts + 1, sizeof *parts);
-			parts[nparts].at = k;
-			parts[nparts++].len = end - k;
-			end = k - seplen;
-			k = end;
-			if (maxsplit > 0)
-				maxsplit--;
-		}
-		r = v_seq(in->a, VK_LIST, 0);
-		vseq_push(in->a, r->u.seq, v_strn(in->a, str, end));
-		while (nparts-- > 0)
-			vseq_push(in->a, r->u.seq, v_strn(in->a, str + parts[nparts].at, parts[nparts].len));
-		free(parts);
+		r = v_strn(in->a, b.buf, b.len);
+		buf_free(&b);
 		return r;
 	}
-	case BI_M_STR_SPLIT: {
-		const char *str = self->u.str.s, *sep = NULL;
-		size_t seplen = 0, L = self->u.str.len, pos = 0;
-		long long maxsplit;
-		value_t *r = v_seq(in->a, VK_LIST, 0);
-
-		charge(f, 0, L);
-		if (nargs >= 1 && args[0]->k == VK_STR && args[0]->u.str.len) {
-			sep = args[0]->u.str.s;
-			seplen = args[0]->u.str.len;
-		} else if (nargs >= 1 && args[0]->k != VK_NONE) {
-			return unknown_at(f, site, "split() with a separator not known");
-		}
-		{
-			value_t *ms = nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "maxsplit") : NULL;
-
-			if (ms && ms->k != VK_INT)
-				return unknown_at(f, site, "split() with a maxsplit not known");
-			maxsplit = ms ? ms->u.i : -1;
-		}
-		if (sep) {
-			for (;;) {
-				const char *hit = pos <= L && maxsplit != 0 ? strstr(str + pos, sep) : NULL;
-
-				if (maxsplit > 0)
-					maxsplit--;
-				if (!hit) {
-					vseq_push(in->a, r->u.seq, v_strn(in->a, str + pos, L - pos));
-					break;
-				}
-				vseq_push(in->a, r->u.seq, v_strn(in->a, str + pos, (size_t)(hit - (str + pos))));
-				pos = (size_t)(hit - str) + seplen;
-			}
-		} else {
-			while (pos < L) {
-				size_t st;
-
-				while (pos < L && (str[pos] == ' ' || str[pos] == '\t' || str[pos] == '\n'))
-					pos++;
-				if (pos >= L)
-					break;
-				st = pos;
-				if (maxsplit == 0) {
-					/* the rest, as it is */
-					vseq_push(in->a, r->u.seq, v_strn(in->a, str + st, L - st));
-					break;
-				}
-				if (maxsplit > 0)
-					maxsplit--;
-				while (pos < L && !(str[pos] == ' ' || str[pos] == '\t' || str[pos] == '\n'))
-					pos++;
-				vseq_push(in->a, r->u.seq, v_strn(in->a, str + st, pos - st));
-			}
-		}
-		charge(f, WORK_MADE * r->u.seq->n, 0);   /* a value per piece */
-		return r;
-	}
-	case BI_M_STR_PARTITION:
-		if (nargs == 1 && args[0]->k == VK_STR && args[0]->u.str.len) {
-			const char *hit = strstr(self->u.str.s, args[0]->u.str.s);
-			value_t *t = v_seq(in->a, VK_TUPLE, 3);
-
-			charge(f, 0, self->u.str.len);
-			if (!hit) {
-				vseq_push(in->a, t->u.seq, self);
-				vseq_push(in->a, t->u.seq, v_str(in->a, ""));
-				vseq_push(in->a, t->u.seq, v_str(in->a, ""));
-			} else {
-				vseq_push(in->a, t->u.seq, v_strn(in->a, self->u.str.s, (size_t)(hit - self->u.str.s)));
-				vseq_push(in->a, t->u.seq, args[0]);
-				vseq_push(in->a, t->u.seq, v_str(in->a, hit + args[0]->u.str.len));
-			}
-			return t;
-		}
-		return unknown_at(f, site, "partition() with a separator not known");
-	case BI_M_STR_REPLACE:
-		if (nargs == 2 && args[0]->k == VK_STR && args[1]->k == VK_STR && args[0]->u.str.len) {
-			buf_t b;
-			const char *p = self->u.str.s, *hit;
-			value_t *r;
-			size_t len = self->u.str.len;
-
-			/* its length first: s.replace("a", "aa") doubles */
-			for (; (hit = strstr(p, args[0]->u.str.s)) != NULL && len <= MAX_STR_BYTES; p = hit + args[0]->u.str.len)
-				len = len - args[0]->u.str.len + args[1]->u.str.len;
-			if ((r = too_big(f, VK_STR, len, site)) != NULL)
-				return r;
-			charge(f, 0, self->u.str.len);   /* the scan above */
-			p = self->u.str.s;
-			buf_init(&b);
-			while ((hit = strstr(p, args[0]->u.str.s))) {
-				buf_add(&b, p, (size_t)(hit - p));
-				buf_add(&b, args[1]->u.str.s, args[1]->u.str.len);
-				p = hit + args[0]->u.str.len;
-			}
-			buf_addstr(&b, p);
-			r = v_strn(in->a, b.buf, b.len);
-			buf_free(&b);
-			return r;
-		}
-		return unknown_at(f, site, "replace() with values not known");
-	case BI_M_STR_FORMAT: {
-		value_t *r = self->k == VK_STR && !kw_unk(kw, 1) ? str_format(in, self, args, nargs, kw) : NULL;
-
-		return r ? r : unknown_at(f, site, "string formatting is not followed");
-	}
-	default:
-		break;
-	}
-	(void)kw;
-	return unknown_at(f, site, "a builtin ecg does not follow");
+	return unknown_at(f, site, "a join of values not known");
 }
 
-value_t *call_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
-                     struct vdict *kw, const struct ast_hdr *site)
+static value_t *m_str_strip(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                            const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+	/* the characters of args[0] (whitespace by default) off either end */
+	const char *chars = " \t\n\r\f\v", *s = self->u.str.s;
+	size_t nc = 6, lo = 0, hi = self->u.str.len;
+
+	if (nargs >= 1 && args[0]->k == VK_STR) {
+		chars = args[0]->u.str.s;
+		nc = args[0]->u.str.len;
+	} else if (nargs >= 1 && args[0]->k != VK_NONE) {
+		return unknown_at(f, site, "strip() of characters not known");
+	}
+	if (fn->u.bi.id != BI_M_STR_RSTRIP)
+		while (lo < hi && memchr(chars, s[lo], nc))
+			lo++;
+	if (fn->u.bi.id != BI_M_STR_LSTRIP)
+		while (hi > lo && memchr(chars, s[hi - 1], nc))
+			hi--;
+	return v_strn(in->a, s + lo, hi - lo);
+}
+
+static value_t *m_str_rsplit(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                             const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+	/* s.rsplit(sep, n): as split() but the n cuts taken from the
+	 * right (a dotted path cut into module and name) */
+	value_t *ms = nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "maxsplit") : NULL;
+	const char *str = self->u.str.s, *sep;
+	size_t seplen, end = self->u.str.len, k, nparts = 0, cap = 0;
+	long long maxsplit;
+	struct { size_t at, len; } *parts = NULL;
+	value_t *r;
+
+	if (nargs < 1 || args[0]->k != VK_STR || !args[0]->u.str.len || (ms && ms->k != VK_INT))
+		return unknown_at(f, site, "rsplit() with a separator or count not known");
+	sep = args[0]->u.str.s;
+	seplen = args[0]->u.str.len;
+	maxsplit = ms ? ms->u.i : -1;
+	for (k = end; k >= seplen && maxsplit != 0;) {
+		if (memcmp(str + k - seplen, sep, seplen)) {
+			k--;
+			continue;
+		}
+		xgrow((void **)&parts, &cap, nparts + 1, sizeof *parts);
+		parts[nparts].at = k;
+		parts[nparts++].len = end - k;
+		end = k - seplen;
+		k = end;
+		if (maxsplit > 0)
+			maxsplit--;
+	}
+	r = v_seq(in->a, VK_LIST, 0);
+	vseq_push(in->a, r->u.seq, v_strn(in->a, str, end));
+	while (nparts-- > 0)
+		vseq_push(in->a, r->u.seq, v_strn(in->a, str + parts[nparts].at, parts[nparts].len));
+	free(parts);
+	return r;
+}
+
+static value_t *m_str_split(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                            const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+	const char *str = self->u.str.s, *sep = NULL;
+	size_t seplen = 0, L = self->u.str.len, pos = 0;
+	long long maxsplit;
+	value_t *r = v_seq(in->a, VK_LIST, 0);
+
+	charge(f, 0, L);
+	if (nargs >= 1 && args[0]->k == VK_STR && args[0]->u.str.len) {
+		sep = args[0]->u.str.s;
+		seplen = args[0]->u.str.len;
+	} else if (nargs >= 1 && args[0]->k != VK_NONE) {
+		return unknown_at(f, site, "split() with a separator not known");
+	}
+	{
+		value_t *ms = nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "maxsplit") : NULL;
+
+		if (ms && ms->k != VK_INT)
+			return unknown_at(f, site, "split() with a maxsplit not known");
+		maxsplit = ms ? ms->u.i : -1;
+	}
+	if (sep) {
+		for (;;) {
+			const char *hit = pos <= L && maxsplit != 0 ? strstr(str + pos, sep) : NULL;
+
+			if (maxsplit > 0)
+				maxsplit--;
+			if (!hit) {
+				vseq_push(in->a, r->u.seq, v_strn(in->a, str + pos, L - pos));
+				break;
+			}
+			vseq_push(in->a, r->u.seq, v_strn(in->a, str + pos, (size_t)(hit - (str + pos))));
+			pos = (size_t)(hit - str) + seplen;
+		}
+	} else {
+		while (pos < L) {
+			size_t st;
+
+			while (pos < L && (str[pos] == ' ' || str[pos] == '\t' || str[pos] == '\n'))
+				pos++;
+			if (pos >= L)
+				break;
+			st = pos;
+			if (maxsplit == 0) {
+				/* the rest, as it is */
+				vseq_push(in->a, r->u.seq, v_strn(in->a, str + st, L - st));
+				break;
+			}
+			if (maxsplit > 0)
+				maxsplit--;
+			while (pos < L && !(str[pos] == ' ' || str[pos] == '\t' || str[pos] == '\n'))
+				pos++;
+			vseq_push(in->a, r->u.seq, v_strn(in->a, str + st, pos - st));
+		}
+	}
+	charge(f, WORK_MADE * r->u.seq->n, 0);   /* a value per piece */
+	return r;
+}
+
+static value_t *m_str_partition(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                                const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	value_t *self = fn->u.bi.self;
 
-	switch (fn->u.bi.id) {
-	case BI_M_FILE_READ: {
-		value_t *nm = vdict_gets(self->u.inst->attrs, "name");
-		struct sfile *sf = NULL;
-		value_t *r;
+	if (nargs == 1 && args[0]->k == VK_STR && args[0]->u.str.len) {
+		const char *hit = strstr(self->u.str.s, args[0]->u.str.s);
+		value_t *t = v_seq(in->a, VK_TUPLE, 3);
 
-		if (nm && nm->k == VK_STR) {
-			sf = prog_file(in->prog, nm->u.str.s);
-			if (!sf && in->prog->entry_dir[0]) {
-				char *p = xasprintf("%s%s", in->prog->entry_dir, nm->u.str.s);
-
-				sf = prog_file(in->prog, p);
-				free(p);
-			}
+		charge(f, 0, self->u.str.len);
+		if (!hit) {
+			vseq_push(in->a, t->u.seq, self);
+			vseq_push(in->a, t->u.seq, v_str(in->a, ""));
+			vseq_push(in->a, t->u.seq, v_str(in->a, ""));
+		} else {
+			vseq_push(in->a, t->u.seq, v_strn(in->a, self->u.str.s, (size_t)(hit - self->u.str.s)));
+			vseq_push(in->a, t->u.seq, args[0]);
+			vseq_push(in->a, t->u.seq, v_str(in->a, hit + args[0]->u.str.len));
 		}
-		if (!sf)
-			return unknown_at(f, site, "the text of a file ecg does not read");
-		prog_ensure(in->prog, sf);
-		charge(f, 0, sf->len);
-		r = v_strn(in->a, sf->src, sf->len);
-		r->expr = (const char *)sf;  /* marks "the text of this repo file" */
-		r->reason = "__ecg_file_text__";
-		return r;
+		return t;
 	}
-	case BI_M_STR_LOWER:
-	case BI_M_STR_UPPER:
-	case BI_M_STR_STARTSWITH:
-	case BI_M_STR_ENDSWITH:
-	case BI_M_STR_JOIN:
-	case BI_M_STR_STRIP:
-	case BI_M_STR_LSTRIP:
-	case BI_M_STR_RSTRIP:
-	case BI_M_STR_SPLIT:
-	case BI_M_STR_RSPLIT:
-	case BI_M_STR_PARTITION:
-	case BI_M_STR_REPLACE:
-	case BI_M_STR_FORMAT:
-		return call_str_method(f, fn, args, nargs, kw, site);
-	case BI_M_LIST_APPEND:
-	case BI_M_LIST_EXTEND:
-	case BI_M_LIST_INSERT:
-	case BI_M_LIST_POP:
-	case BI_M_DICT_GET:
-	case BI_M_DICT_ITEMS:
-	case BI_M_DICT_KEYS:
-	case BI_M_DICT_VALUES:
-	case BI_M_DICT_UPDATE:
-	case BI_M_DICT_POP:
-	case BI_M_DICT_SETDEFAULT:
-	case BI_M_COPY:
-		return call_seq_method(f, fn, args, nargs, kw, site);
-	default:
-		break;
-	}
-	(void)kw;
-	return unknown_at(f, site, "a builtin ecg does not follow");
+	return unknown_at(f, site, "partition() with a separator not known");
 }
 
-/* The methods of lists, dicts and strings by name: getattr_v() binds them
- * to their value (mk_builtin with self), call_method() runs them. */
-static const struct type_method {
-	enum vkind k;
-	const char *name;
-	enum builtin_id id;
-} type_methods[] = {
-	{ VK_LIST, "append", BI_M_LIST_APPEND },
-	{ VK_LIST, "extend", BI_M_LIST_EXTEND },
-	{ VK_LIST, "insert", BI_M_LIST_INSERT },
-	{ VK_LIST, "pop", BI_M_LIST_POP },
-	{ VK_LIST, "copy", BI_M_COPY },
-	{ VK_DICT, "get", BI_M_DICT_GET },
-	{ VK_DICT, "items", BI_M_DICT_ITEMS },
-	{ VK_DICT, "keys", BI_M_DICT_KEYS },
-	{ VK_DICT, "values", BI_M_DICT_VALUES },
-	{ VK_DICT, "update", BI_M_DICT_UPDATE },
-	{ VK_DICT, "pop", BI_M_DICT_POP },
-	{ VK_DICT, "setdefault", BI_M_DICT_SETDEFAULT },
-	{ VK_DICT, "copy", BI_M_COPY },
-	{ VK_STR, "format", BI_M_STR_FORMAT },
-	{ VK_STR, "join", BI_M_STR_JOIN },
-	{ VK_STR, "split", BI_M_STR_SPLIT },
-	{ VK_STR, "rsplit", BI_M_STR_RSPLIT },
-	{ VK_STR, "lower", BI_M_STR_LOWER },
-	{ VK_STR, "upper", BI_M_STR_UPPER },
-	{ VK_STR, "startswith", BI_M_STR_STARTSWITH },
-	{ VK_STR, "endswith", BI_M_STR_ENDSWITH },
-	{ VK_STR, "replace", BI_M_STR_REPLACE },
-	{ VK_STR, "strip", BI_M_STR_STRIP },
-	{ VK_STR, "lstrip", BI_M_STR_LSTRIP },
-	{ VK_STR, "rstrip", BI_M_STR_RSTRIP },
-	{ VK_STR, "partition", BI_M_STR_PARTITION },
+static value_t *m_str_replace(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                              const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+
+	if (nargs == 2 && args[0]->k == VK_STR && args[1]->k == VK_STR && args[0]->u.str.len) {
+		buf_t b;
+		const char *p = self->u.str.s, *hit;
+		value_t *r;
+		size_t len = self->u.str.len;
+
+		/* its length first: s.replace("a", "aa") doubles */
+		for (; (hit = strstr(p, args[0]->u.str.s)) != NULL && len <= MAX_STR_BYTES; p = hit + args[0]->u.str.len)
+			len = len - args[0]->u.str.len + args[1]->u.str.len;
+		if ((r = too_big(f, VK_STR, len, site)) != NULL)
+			return r;
+		charge(f, 0, self->u.str.len);   /* the scan above */
+		p = self->u.str.s;
+		buf_init(&b);
+		while ((hit = strstr(p, args[0]->u.str.s))) {
+			buf_add(&b, p, (size_t)(hit - p));
+			buf_add(&b, args[1]->u.str.s, args[1]->u.str.len);
+			p = hit + args[0]->u.str.len;
+		}
+		buf_addstr(&b, p);
+		r = v_strn(in->a, b.buf, b.len);
+		buf_free(&b);
+		return r;
+	}
+	return unknown_at(f, site, "replace() with values not known");
+}
+
+static value_t *m_str_format(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                             const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+	value_t *r = self->k == VK_STR && !kw_unk(kw, 1) ? str_format(in, self, args, nargs, kw) : NULL;
+
+	return r ? r : unknown_at(f, site, "string formatting is not followed");
+}
+
+/* f.read() for a file open()ed at a path of the repository: its text. */
+static value_t *m_file_read(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                            const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+	value_t *nm = vdict_gets(self->u.inst->attrs, "name");
+	struct sfile *sf = NULL;
+	value_t *r;
+
+	if (nm && nm->k == VK_STR) {
+		sf = prog_file(in->prog, nm->u.str.s);
+		if (!sf && in->prog->entry_dir[0]) {
+			char *p = xasprintf("%s%s", in->prog->entry_dir, nm->u.str.s);
+
+			sf = prog_file(in->prog, p);
+			free(p);
+		}
+	}
+	if (!sf)
+		return unknown_at(f, site, "the text of a file ecg does not read");
+	prog_ensure(in->prog, sf);
+	charge(f, 0, sf->len);
+	r = v_strn(in->a, sf->src, sf->len);
+	r->u.str.file = sf;
+	return r;
+}
+
+/* The methods of lists, dicts and strings by name, in the manner of
+ * CPython's list_methods[]: getattr_v() binds them to their value
+ * (mk_builtin with self), call_builtin() runs them (natives_register). */
+static const struct native list_methods[] = {
+	{ "append", m_list_append, BI_M_LIST_APPEND },
+	{ "copy", m_copy, BI_M_COPY },
+	{ "extend", m_list_extend, BI_M_LIST_EXTEND },
+	{ "insert", m_list_insert, BI_M_LIST_INSERT },
+	{ "pop", m_list_pop, BI_M_LIST_POP },
 };
+
+static const struct native dict_methods[] = {
+	{ "copy", m_copy, BI_M_COPY },
+	{ "get", m_dict_get, BI_M_DICT_GET },
+	{ "items", m_dict_view, BI_M_DICT_ITEMS },
+	{ "keys", m_dict_view, BI_M_DICT_KEYS },
+	{ "pop", m_dict_pop, BI_M_DICT_POP },
+	{ "setdefault", m_dict_setdefault, BI_M_DICT_SETDEFAULT },
+	{ "update", m_dict_update, BI_M_DICT_UPDATE },
+	{ "values", m_dict_view, BI_M_DICT_VALUES },
+};
+
+static const struct native str_methods[] = {
+	{ "endswith", m_str_affix, BI_M_STR_ENDSWITH },
+	{ "format", m_str_format, BI_M_STR_FORMAT },
+	{ "join", m_str_join, BI_M_STR_JOIN },
+	{ "lower", m_str_case, BI_M_STR_LOWER },
+	{ "lstrip", m_str_strip, BI_M_STR_LSTRIP },
+	{ "partition", m_str_partition, BI_M_STR_PARTITION },
+	{ "replace", m_str_replace, BI_M_STR_REPLACE },
+	{ "rsplit", m_str_rsplit, BI_M_STR_RSPLIT },
+	{ "rstrip", m_str_strip, BI_M_STR_RSTRIP },
+	{ "split", m_str_split, BI_M_STR_SPLIT },
+	{ "startswith", m_str_affix, BI_M_STR_STARTSWITH },
+	{ "strip", m_str_strip, BI_M_STR_STRIP },
+	{ "upper", m_str_case, BI_M_STR_UPPER },
+};
+
+const struct ntab type_methods_ntab[3] = { NTAB(list_methods), NTAB(dict_methods), NTAB(str_methods) };
 
 /* obj.<name> for a list, dict or str obj: the method bound to obj, or NULL. */
 value_t *type_method(struct interp *in, value_t *obj, const char *name)
 {
-	size_t i;
+	const struct native *m = obj->k == VK_LIST ? NTAB_FIND(list_methods, name)
+	                         : obj->k == VK_DICT ? NTAB_FIND(dict_methods, name)
+	                         : obj->k == VK_STR ? NTAB_FIND(str_methods, name) : NULL;
 
-	for (i = 0; i < sizeof type_methods / sizeof type_methods[0]; i++)
-		if (type_methods[i].k == obj->k && !strcmp(type_methods[i].name, name))
-			return mk_builtin(in, (int)type_methods[i].id, obj);
-	return NULL;
+	return m ? mk_builtin(in, (int)m->id, obj) : NULL;
+}
+
+/* The methods of objects of outside classes that are emulated, by
+ * "<class> <method>": a file's read(), os.environ's get() and
+ * setdefault() (dict.get's). */
+static const struct native ext_methods[] = {
+	{ "io.TextIOWrapper read", m_file_read, BI_M_FILE_READ },
+	{ "os.environ get", m_dict_get, BI_M_DICT_GET },
+	{ "os.environ setdefault", m_dict_get, BI_M_DICT_GET },
+};
+
+const struct ntab ext_methods_ntab = NTAB(ext_methods);
+
+/* obj.<name> for an instance of an outside class: the emulated method
+ * bound to obj, or NULL. */
+value_t *ext_method(struct interp *in, value_t *obj, const char *name)
+{
+	const struct native *m;
+	char key[128];
+
+	if ((size_t)snprintf(key, sizeof key, "%s %s", obj->u.inst->ext, name) >= sizeof key)
+		return NULL;
+	m = NTAB_FIND(ext_methods, key);
+	return m ? mk_builtin(in, m->id, obj) : NULL;
 }

@@ -65,29 +65,81 @@ value_t *deepcopy_value(struct interp *in, value_t *v, int depth)
 	return v;
 }
 
+/* math.<name>(x, ...) on a known number x: one function each, in
+ * math_natives[] by name; NULL when the arguments do not fit. */
+typedef value_t *math_fn(struct interp *in, double x, value_t **args, size_t nargs);
+
+static value_t *math_sqrt(struct interp *in, double x, value_t **args, size_t nargs)
+{
+	(void)args, (void)nargs;
+	return x >= 0 ? v_float(in->a, sqrt(x)) : NULL;
+}
+
+static value_t *math_log(struct interp *in, double x, value_t **args, size_t nargs)
+{
+	double y;
+
+	if (!(x > 0))
+		return NULL;
+	return nargs >= 2 && as_num(args[1], &y) && y > 0 && y != 1 ? v_float(in->a, log(x) / log(y))
+	                                                             : v_float(in->a, log(x));
+}
+
+static value_t *math_log2(struct interp *in, double x, value_t **args, size_t nargs)
+{
+	(void)args, (void)nargs;
+	return x > 0 ? v_float(in->a, log2(x)) : NULL;
+}
+
+static value_t *math_exp(struct interp *in, double x, value_t **args, size_t nargs)
+{
+	(void)args, (void)nargs;
+	return v_float(in->a, exp(x));
+}
+
+static value_t *math_ceil(struct interp *in, double x, value_t **args, size_t nargs)
+{
+	(void)args, (void)nargs;
+	return fabs(x) < 9e15 ? v_int(in->a, (long long)ceil(x)) : NULL;
+}
+
+static value_t *math_floor(struct interp *in, double x, value_t **args, size_t nargs)
+{
+	(void)args, (void)nargs;
+	return fabs(x) < 9e15 ? v_int(in->a, (long long)floor(x)) : NULL;
+}
+
+static value_t *math_pow(struct interp *in, double x, value_t **args, size_t nargs)
+{
+	double y;
+
+	return nargs >= 2 && as_num(args[1], &y) ? v_float(in->a, pow(x, y)) : NULL;
+}
+
+static const struct math_native {
+	const char *name;
+	math_fn *fn;
+} math_natives[] = {
+	{ "ceil", math_ceil },
+	{ "exp", math_exp },
+	{ "floor", math_floor },
+	{ "log", math_log },
+	{ "log2", math_log2 },
+	{ "pow", math_pow },
+	{ "sqrt", math_sqrt },
+};
+
+const struct ntab math_ntab = NTAB(math_natives);
+
 value_t *math_call(struct frame *f, const char *name, value_t **args, size_t nargs,
                    const struct ast_hdr *site)
 {
-	struct interp *in = f->in;
-	double x, y;
+	const struct math_native *m = NTAB_FIND(math_natives, name);
+	value_t *r;
+	double x;
 
-	if (nargs >= 1 && as_num(args[0], &x)) {
-		if (!strcmp(name, "sqrt") && x >= 0)
-			return v_float(in->a, sqrt(x));
-		if (!strcmp(name, "log") && x > 0)
-			return nargs >= 2 && as_num(args[1], &y) && y > 0 && y != 1 ? v_float(in->a, log(x) / log(y))
-			                                                             : v_float(in->a, log(x));
-		if (!strcmp(name, "log2") && x > 0)
-			return v_float(in->a, log2(x));
-		if (!strcmp(name, "exp"))
-			return v_float(in->a, exp(x));
-		if (!strcmp(name, "ceil") && fabs(x) < 9e15)
-			return v_int(in->a, (long long)ceil(x));
-		if (!strcmp(name, "floor") && fabs(x) < 9e15)
-			return v_int(in->a, (long long)floor(x));
-		if (!strcmp(name, "pow") && nargs >= 2 && as_num(args[1], &y))
-			return v_float(in->a, pow(x, y));
-	}
+	if (m && nargs >= 1 && as_num(args[0], &x) && (r = m->fn(f->in, x, args, nargs)))
+		return r;
 	return unknown_at(f, site, "a math function of a value that is not known");
 }
 
@@ -271,136 +323,241 @@ value_t *stdlib_attr(struct interp *in, const char *mod, const char *name)
 	return NULL;
 }
 
-/* A call of the standard library read exactly (d: the external's canonical
- * dotted name): itertools.repeat, functools.partial, ast.literal_eval,
- * os.path's string functions, json/toml/yaml loads (load_config),
- * copy.deepcopy, math.*, OrderedDict.  NULL when d is not one of them or
- * its arguments do not fit: call_ext() goes on with its other rules. */
-/* Configuration objects that are dicts read by attribute: a dict value
- * (attr.c reads cfg.x as cfg["x"], set_attr writes it). */
-static const char *const attr_dicts[] = {
-	"ml_collections.ConfigDict", "ml_collections.config_dict.ConfigDict",
-	"ml_collections.config_dict.config_dict.ConfigDict", "easydict.EasyDict", "addict.Dict",
-	"types.SimpleNamespace", "munch.Munch", "box.Box", "omegaconf.OmegaConf.create", NULL
+/* ------------------------------------------------------------------ dotted-name calls
+ *
+ * A call of the standard library read exactly (d: the external's canonical
+ * dotted name): one function each (or per small family), in
+ * stdlib_natives[] by name.  Each returns NULL when its arguments do not
+ * fit: call_ext() goes on with its other rules. */
+typedef value_t *stdlib_fn(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site);
+
+/* Configuration objects that are dicts read by attribute
+ * (ml_collections.ConfigDict, EasyDict, SimpleNamespace, OmegaConf.create
+ * ...): a dict value (attr.c reads cfg.x as cfg["x"], set_attr writes it). */
+static value_t *sl_attr_dict(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                             const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *r = v_dict(in->a);
+	size_t i;
+
+	if (nargs == 1 && args[0]->k == VK_UNKNOWN)
+		return args[0];
+	if (nargs > 1 || (nargs == 1 && args[0]->k != VK_DICT && args[0]->k != VK_NONE) || kw_unk(kw, 1))
+		return unknown_at(f, site, afmt(in, "a %s made from values not known", d));
+	for (i = 0; nargs == 1 && args[0]->k == VK_DICT && i < args[0]->u.dict->n; i++)
+		vdict_set(in->a, r->u.dict, args[0]->u.dict->keys[i],
+		          deepcopy_value(in, args[0]->u.dict->vals[i], 1));
+	for (i = 0; kw && i < kw->n; i++)
+		vdict_set(in->a, r->u.dict, kw->keys[i], kw->vals[i]);
+	return r;
+}
+
+/* os.getenv(k, default) when the job's variables are unset */
+static value_t *sl_getenv(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *v;
+
+	(void)d, (void)site;
+	if (!in->environ || nargs < 1 || args[0]->k != VK_STR)
+		return NULL;
+	v = vdict_get(in->environ->u.dict, args[0]);
+	return v ? v : nargs >= 2 ? args[1] : kw && vdict_gets(kw, "default") ? vdict_gets(kw, "default")
+	                                                                   : v_none(in->a);
+}
+
+/* itertools.repeat(x, n) with n known: n times x */
+static value_t *sl_repeat(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *r;
+	long long k;
+
+	(void)d, (void)kw, (void)site;
+	if (nargs != 2 || args[1]->k != VK_INT || args[1]->u.i < 0 || args[1]->u.i > MAX_UNROLL)
+		return NULL;
+	r = v_seq(in->a, VK_TUPLE, (size_t)args[1]->u.i);
+	for (k = 0; k < args[1]->u.i; k++)
+		vseq_push(in->a, r->u.seq, args[0]);
+	return r;
+}
+
+static value_t *sl_partial(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *p;
+	value_t *pa, *pk;
+	size_t i;
+
+	(void)d, (void)site;
+	if (nargs < 1)
+		return NULL;
+	p = new_inst(in);
+	pa = v_seq(in->a, VK_LIST, 0);
+	pk = v_dict(in->a);
+	p->ext = "functools.partial";
+	for (i = 1; i < nargs; i++)
+		vseq_push(in->a, pa->u.seq, args[i]);
+	if (kw)
+		for (i = 0; i < kw->n; i++)
+			vdict_set(in->a, pk->u.dict, kw->keys[i], kw->vals[i]);
+	vdict_sets(in->a, p->attrs, "func", args[0]);
+	vdict_sets(in->a, p->attrs, "args", pa);
+	vdict_sets(in->a, p->attrs, "keywords", pk);
+	return mk_inst_value(in, p);
+}
+
+static value_t *sl_literal_eval(struct frame *f, const char *d, value_t **args, size_t nargs,
+                                struct vdict *kw, const struct ast_hdr *site)
+{
+	(void)d, (void)kw;
+	return nargs == 1 && args[0]->k == VK_STR ? literal_eval(f, args[0]->u.str.s, site) : NULL;
+}
+
+/* os.path.dirname, os.path.basename */
+static value_t *sl_path_split(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                              const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+
+	(void)kw;
+	if (nargs == 1 && args[0]->k == VK_STR) {
+		const char *p = args[0]->u.str.s, *sl = strrchr(p, '/');
+
+		if (!strcmp(d, "os.path.dirname"))
+			return sl ? v_strn(in->a, p, (size_t)(sl - p)) : v_str(in->a, "");
+		return v_str(in->a, sl ? sl + 1 : p);
+	}
+	return unknown_at(f, site, "a path not known");
+}
+
+/* os.path.abspath, realpath, expanduser, normpath: the path as it is */
+static value_t *sl_path_same(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                             const struct ast_hdr *site)
+{
+	(void)f, (void)d, (void)kw, (void)site;
+	return nargs == 1 && args[0]->k == VK_STR ? args[0] : NULL;
+}
+
+/* json.load(s), tomllib, toml, yaml, OmegaConf.load: load_config */
+static value_t *sl_load(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                        const struct ast_hdr *site)
+{
+	(void)kw;
+	return load_config(f, d, nargs ? args[0] : NULL, site);
+}
+
+static value_t *sl_deepcopy(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                            const struct ast_hdr *site)
+{
+	(void)d, (void)kw, (void)site;
+	return nargs == 1 ? deepcopy_value(f->in, args[0], 0) : NULL;
+}
+
+static value_t *sl_ordered_dict(struct frame *f, const char *d, value_t **args, size_t nargs,
+                                struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *r = v_dict(in->a);
+	struct vseq *items = NULL;
+	size_t i;
+
+	(void)d, (void)site;
+	if (nargs == 1 && args[0]->k == VK_DICT)
+		return args[0];
+	if (nargs == 1 && iter_items(f, args[0], &items) == NULL && items) {
+		for (i = 0; i < items->n; i++) {
+			value_t *p = items->items[i];
+
+			if ((p->k == VK_TUPLE || p->k == VK_LIST) && p->u.seq->n == 2)
+				vdict_set(in->a, r->u.dict, p->u.seq->items[0], p->u.seq->items[1]);
+		}
+	}
+	if (kw)
+		for (i = 0; i < kw->n; i++)
+			vdict_set(in->a, r->u.dict, kw->keys[i], kw->vals[i]);
+	return r;
+}
+
+static value_t *sl_path_join(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                             const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	buf_t b;
+	value_t *r;
+	size_t i;
+
+	(void)d, (void)kw;
+	for (i = 0; i < nargs; i++)
+		if (args[i]->k != VK_STR)
+			return unknown_at(f, site, "a path built from values that are not known");
+	buf_init(&b);
+	for (i = 0; i < nargs; i++) {
+		if (args[i]->u.str.s[0] == '/')
+			buf_reset(&b);
+		else if (b.len && b.buf[b.len - 1] != '/')
+			buf_addch(&b, '/');
+		buf_addstr(&b, args[i]->u.str.s);
+	}
+	r = v_str(in->a, b.buf);
+	buf_free(&b);
+	return r;
+}
+
+static const struct stdlib_native {
+	const char *name;
+	stdlib_fn *fn;
+} stdlib_natives[] = {
+	{ "OrderedDict", sl_ordered_dict },
+	{ "addict.Dict", sl_attr_dict },
+	{ "ast.literal_eval", sl_literal_eval },
+	{ "box.Box", sl_attr_dict },
+	{ "collections.OrderedDict", sl_ordered_dict },
+	{ "copy.deepcopy", sl_deepcopy },
+	{ "easydict.EasyDict", sl_attr_dict },
+	{ "functools.partial", sl_partial },
+	{ "itertools.repeat", sl_repeat },
+	{ "json.load", sl_load },
+	{ "json.loads", sl_load },
+	{ "ml_collections.ConfigDict", sl_attr_dict },
+	{ "ml_collections.config_dict.ConfigDict", sl_attr_dict },
+	{ "ml_collections.config_dict.config_dict.ConfigDict", sl_attr_dict },
+	{ "munch.Munch", sl_attr_dict },
+	{ "omegaconf.OmegaConf.create", sl_attr_dict },
+	{ "omegaconf.OmegaConf.load", sl_load },
+	{ "os.getenv", sl_getenv },
+	{ "os.path.abspath", sl_path_same },
+	{ "os.path.basename", sl_path_split },
+	{ "os.path.dirname", sl_path_split },
+	{ "os.path.expanduser", sl_path_same },
+	{ "os.path.join", sl_path_join },
+	{ "os.path.normpath", sl_path_same },
+	{ "os.path.realpath", sl_path_same },
+	{ "toml.load", sl_load },
+	{ "tomli.load", sl_load },
+	{ "tomllib.load", sl_load },
+	{ "tomllib.loads", sl_load },
+	{ "types.SimpleNamespace", sl_attr_dict },
+	{ "yaml.full_load", sl_load },
+	{ "yaml.load", sl_load },
+	{ "yaml.safe_load", sl_load },
 };
+
+const struct ntab stdlib_ntab = NTAB(stdlib_natives);
 
 value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                      const struct ast_hdr *site)
 {
-	struct interp *in = f->in;
-	size_t i;
+	const struct stdlib_native *n = NTAB_FIND(stdlib_natives, d);
 
-	for (i = 0; attr_dicts[i]; i++)
-		if (!strcmp(d, attr_dicts[i]))
-			break;
-	if (attr_dicts[i]) {
-		value_t *r = v_dict(in->a);
-
-		if (nargs == 1 && args[0]->k == VK_UNKNOWN)
-			return args[0];
-		if (nargs > 1 || (nargs == 1 && args[0]->k != VK_DICT && args[0]->k != VK_NONE) || kw_unk(kw, 1))
-			return unknown_at(f, site, afmt(in, "a %s made from values not known", d));
-		for (i = 0; nargs == 1 && args[0]->k == VK_DICT && i < args[0]->u.dict->n; i++)
-			vdict_set(in->a, r->u.dict, args[0]->u.dict->keys[i],
-			          deepcopy_value(in, args[0]->u.dict->vals[i], 1));
-		for (i = 0; kw && i < kw->n; i++)
-			vdict_set(in->a, r->u.dict, kw->keys[i], kw->vals[i]);
-		return r;
-	}
-
-	/* os.getenv(k, default) when the job's variables are unset */
-	if (!strcmp(d, "os.getenv") && in->environ && nargs >= 1 && args[0]->k == VK_STR) {
-		value_t *v = vdict_get(in->environ->u.dict, args[0]);
-
-		return v ? v : nargs >= 2 ? args[1] : kw && vdict_gets(kw, "default") ? vdict_gets(kw, "default")
-		                                                                   : v_none(in->a);
-	}
-	/* itertools.repeat(x, n) with n known: n times x */
-	if (!strcmp(d, "itertools.repeat") && nargs == 2 && args[1]->k == VK_INT && args[1]->u.i >= 0 &&
-	    args[1]->u.i <= MAX_UNROLL) {
-		value_t *r = v_seq(in->a, VK_TUPLE, (size_t)args[1]->u.i);
-		long long k;
-
-		for (k = 0; k < args[1]->u.i; k++)
-			vseq_push(in->a, r->u.seq, args[0]);
-		return r;
-	}
-	if (!strcmp(d, "functools.partial") && nargs >= 1) {
-		struct vinst *p = new_inst(in);
-		value_t *pa = v_seq(in->a, VK_LIST, 0), *pk = v_dict(in->a);
-
-		p->ext = "functools.partial";
-		for (i = 1; i < nargs; i++)
-			vseq_push(in->a, pa->u.seq, args[i]);
-		if (kw)
-			for (i = 0; i < kw->n; i++)
-				vdict_set(in->a, pk->u.dict, kw->keys[i], kw->vals[i]);
-		vdict_sets(in->a, p->attrs, "func", args[0]);
-		vdict_sets(in->a, p->attrs, "args", pa);
-		vdict_sets(in->a, p->attrs, "keywords", pk);
-		return mk_inst_value(in, p);
-	}
-	if (!strcmp(d, "ast.literal_eval") && nargs == 1 && args[0]->k == VK_STR)
-		return literal_eval(f, args[0]->u.str.s, site);
-	if (!strcmp(d, "os.path.dirname") || !strcmp(d, "os.path.basename")) {
-		if (nargs == 1 && args[0]->k == VK_STR) {
-			const char *p = args[0]->u.str.s, *sl = strrchr(p, '/');
-
-			if (!strcmp(d, "os.path.dirname"))
-				return sl ? v_strn(in->a, p, (size_t)(sl - p)) : v_str(in->a, "");
-			return v_str(in->a, sl ? sl + 1 : p);
-		}
-		return unknown_at(f, site, "a path not known");
-	}
-	if ((!strcmp(d, "os.path.abspath") || !strcmp(d, "os.path.realpath") || !strcmp(d, "os.path.expanduser") ||
-	     !strcmp(d, "os.path.normpath")) && nargs == 1 && args[0]->k == VK_STR)
-		return args[0];
-	if (!strcmp(d, "json.load") || !strcmp(d, "json.loads") || !strcmp(d, "tomllib.load") ||
-	    !strcmp(d, "tomllib.loads") || !strcmp(d, "toml.load") || !strcmp(d, "tomli.load") ||
-	    !strcmp(d, "yaml.safe_load") || !strcmp(d, "yaml.load") || !strcmp(d, "yaml.full_load") ||
-	    !strcmp(d, "omegaconf.OmegaConf.load"))
-		return load_config(f, d, nargs ? args[0] : NULL, site);
-	if (!strcmp(d, "copy.deepcopy") && nargs == 1)
-		return deepcopy_value(in, args[0], 0);
+	if (n)
+		return n->fn(f, d, args, nargs, kw, site);
 	if (!strncmp(d, "math.", 5))
 		return math_call(f, d + 5, args, nargs, site);
-	if ((!strcmp(d, "collections.OrderedDict") || !strcmp(d, "OrderedDict"))) {
-		value_t *r = v_dict(in->a);
-		struct vseq *items = NULL;
-
-		if (nargs == 1 && args[0]->k == VK_DICT)
-			return args[0];
-		if (nargs == 1 && iter_items(f, args[0], &items) == NULL && items) {
-			for (i = 0; i < items->n; i++) {
-				value_t *p = items->items[i];
-
-				if ((p->k == VK_TUPLE || p->k == VK_LIST) && p->u.seq->n == 2)
-					vdict_set(in->a, r->u.dict, p->u.seq->items[0], p->u.seq->items[1]);
-			}
-		}
-		if (kw)
-			for (i = 0; i < kw->n; i++)
-				vdict_set(in->a, r->u.dict, kw->keys[i], kw->vals[i]);
-		return r;
-	}
-	if (!strcmp(d, "os.path.join")) {
-		buf_t b;
-		value_t *r;
-
-		for (i = 0; i < nargs; i++)
-			if (args[i]->k != VK_STR)
-				return unknown_at(f, site, "a path built from values that are not known");
-		buf_init(&b);
-		for (i = 0; i < nargs; i++) {
-			if (args[i]->u.str.s[0] == '/')
-				buf_reset(&b);
-			else if (b.len && b.buf[b.len - 1] != '/')
-				buf_addch(&b, '/');
-			buf_addstr(&b, args[i]->u.str.s);
-		}
-		r = v_str(in->a, b.buf);
-		buf_free(&b);
-		return r;
-	}
 	return NULL;
 }

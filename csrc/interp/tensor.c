@@ -9,9 +9,6 @@
 
 #include "internal.h"
 
-static value_t *call_tensor_method_(struct frame *f, value_t *fn, const char *m, value_t **args,
-                                    size_t nargs, struct vdict *kw, const struct ast_hdr *site);
-
 /* Is this device argument the host?  1 yes, 0 a device, -1 not known. */
 int dev_is_host(const value_t *v)
 {
@@ -108,56 +105,108 @@ value_t *size_read(struct frame *f, value_t *x, const char *what, value_t *i, co
 	}
 }
 
-value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t **args,
-                            size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+/* The methods of Tensor: one function each (or per small family), in
+ * tensor_methods[] below by name.  A method not in the table makes a
+ * tensor where the receiver lives (an op). */
+typedef value_t *tensor_method_fn(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
+                                  struct vdict *kw, const struct ast_hdr *site);
+
+enum {
+	TM_SIZE = 1,     /* x.size() &c: read from a known shape first */
+	TM_PIECES = 2,   /* x.chunk() &c: pieces with their shapes, in forward */
+};
+
+static const struct tensor_method {
+	const char *name;
+	tensor_method_fn *fn;         /* NULL: a tensor where the receiver lives */
+	unsigned flags;               /* TM_* */
+} *tensor_method_of(const char *m);
+
+static int recv_dev(const value_t *fn)
+{
+	return fn->recv && fn->recv->k == VK_TENSOR ? fn->recv->dev : DEV_UNKNOWN;
+}
+
+static int recv_pinned(const value_t *fn)
+{
+	return fn->recv && fn->recv->k == VK_TENSOR ? fn->recv->pinned : 0;
+}
+
+/* x.size() &c on a tensor of known shape: the size as Python values
+ * (emitted as an op in forward); NULL when it is not known. */
+static value_t *size_method(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
+                            struct vdict *kw, const struct ast_hdr *site)
+{
+	value_t *recv = fn->recv, *r;
+
+	if (!recv || recv->k != VK_TENSOR || !recv->shape ||
+	    !(r = size_read(f, recv, m, nargs ? args[0] : kw ? vdict_gets(kw, "dim") : NULL, site)))
+		return NULL;
+	if (f->mode == M_FWD)
+		emit_op(f, fn->u.ext, site);
+	return r;
+}
+
+/* x.chunk() &c in forward: the pieces with the shapes the arguments
+ * decide, as one op; NULL when their number is not known. */
+static value_t *pieces_method(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                              const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	value_t *recv = fn->recv;
-	value_t **a2, *r;
-	size_t i;
+	value_t *recv = fn->recv, **a2, *r;
+	const struct vshape *pieces[64];
+	size_t n, i;
 
-	if (recv && recv->k == VK_TENSOR && recv->shape &&
-	    (!strcmp(m, "size") || !strcmp(m, "dim") || !strcmp(m, "numel") || !strcmp(m, "ndimension")) &&
-	    (r = size_read(f, recv, m, nargs ? args[0] : kw ? vdict_gets(kw, "dim") : NULL, site))) {
-		if (f->mode == M_FWD)
-			emit_op(f, fn->u.ext, site);
-		return r;
-	}
-	if (f->mode == M_FWD && recv && recv->k == VK_TENSOR &&
-	    (!strcmp(m, "chunk") || !strcmp(m, "split") || !strcmp(m, "unbind") || !strcmp(m, "tensor_split"))) {
-		const struct vshape *pieces[64];
-		size_t n;
+	if (f->mode != M_FWD || !recv || recv->k != VK_TENSOR)
+		return NULL;
+	a2 = xmalloc((nargs + 1) * sizeof *a2);
+	a2[0] = recv;
+	for (i = 0; i < nargs; i++)
+		a2[i + 1] = args[i];
+	n = shape_pieces(in->a, fn->u.ext, a2, nargs + 1, kw, pieces, 64);
+	free(a2);
+	if (n) {
+		size_t mark = ev_mark(f);
 
+		r = v_seq(in->a, VK_TUPLE, n);
+		emit_op(f, fn->u.ext, site);
+		for (i = 0; i < n; i++) {
+			value_t *t = v_tensor_dev(in->a, recv->dev, 0);
+
+			t->shape = pieces[i];
+			vseq_push(in->a, r->u.seq, t);
+		}
 		a2 = xmalloc((nargs + 1) * sizeof *a2);
 		a2[0] = recv;
 		for (i = 0; i < nargs; i++)
 			a2[i + 1] = args[i];
-		n = shape_pieces(in->a, fn->u.ext, a2, nargs + 1, kw, pieces, 64);
+		op_io(f, mark, a2, nargs + 1, kw, r);
 		free(a2);
-		if (n) {
-			size_t mark = ev_mark(f);
-
-			r = v_seq(in->a, VK_TUPLE, n);
-			emit_op(f, fn->u.ext, site);
-			for (i = 0; i < n; i++) {
-				value_t *t = v_tensor_dev(in->a, recv->dev, 0);
-
-				t->shape = pieces[i];
-				vseq_push(in->a, r->u.seq, t);
-			}
-			a2 = xmalloc((nargs + 1) * sizeof *a2);
-			a2[0] = recv;
-			for (i = 0; i < nargs; i++)
-				a2[i + 1] = args[i];
-			op_io(f, mark, a2, nargs + 1, kw, r);
-			free(a2);
-			return r;
-		}
+		return r;
 	}
+	return NULL;
+}
+
+value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t **args,
+                            size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const struct tensor_method *tm = tensor_method_of(m);
+	value_t *recv = fn->recv;
+	value_t **a2, *r;
+	size_t i;
+
+	if (tm && (tm->flags & TM_SIZE) && (r = size_method(f, fn, m, args, nargs, kw, site)))
+		return r;
+	if (tm && (tm->flags & TM_PIECES) && (r = pieces_method(f, fn, args, nargs, kw, site)))
+		return r;
 	{
 		size_t mark = ev_mark(f);
 
-		r = call_tensor_method_(f, fn, m, args, nargs, kw, site);
+		if (f->mode == M_FWD)
+			emit_op(f, fn->u.ext, site);
+		r = tm && tm->fn ? tm->fn(f, fn, m, args, nargs, kw, site)
+		                 : v_tensor_dev(in->a, recv_dev(fn), 0);
 		if (!recv || recv->k != VK_TENSOR || !r)
 			return r;
 		a2 = xmalloc((nargs + 1) * sizeof *a2);
@@ -172,98 +221,166 @@ value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t
 	}
 }
 
-static value_t *call_tensor_method_(struct frame *f, value_t *fn, const char *m, value_t **args,
-                                    size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+/* x.backward(): the step's backward (job mode). */
+static value_t *tm_backward(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
+                            struct vdict *kw, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	value_t *recv = fn->recv;
-	int dev = recv && recv->k == VK_TENSOR ? recv->dev : DEV_UNKNOWN;
-	int pinned = recv && recv->k == VK_TENSOR ? recv->pinned : 0;
-	struct sched_ev *e;
+
+	(void)fn, (void)m, (void)args, (void)nargs, (void)kw;
+	if (f->mode != M_FWD) {
+		in->job_events++;
+		in->saw_backward = 1;
+		if (!in->ev.backward)
+			in->ev.backward = anchor_at(f, site);
+		sev(f, SEV_BACKWARD, ".backward()", site);
+	}
+	return v_none(in->a);
+}
+
+/* x.chunk(n), split, unbind, tensor_split in job code: splitting a batch
+ * into micro-batches, pieces that live where the batch lives; how many is
+ * known for chunk(n) with n known, else one representative piece.  (In
+ * forward, what pieces_method() left: a tensor.) */
+static value_t *tm_pieces(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
+                          struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	int dev = recv_dev(fn), pinned = recv_pinned(fn);
+	value_t *n = nargs ? args[0] : kw ? vdict_gets(kw, "chunks") : NULL;
+	value_t *r;
+	long long k;
 
 	if (f->mode == M_FWD)
-		emit_op(f, fn->u.ext, site);
-	if (!strcmp(m, "backward")) {
-		if (f->mode != M_FWD) {
-			in->job_events++;
-			in->saw_backward = 1;
-			if (!in->ev.backward)
-				in->ev.backward = anchor_at(f, site);
-			sev(f, SEV_BACKWARD, ".backward()", site);
-		}
-		return v_none(in->a);
-	}
-	if (f->mode != M_FWD && (!strcmp(m, "chunk") || !strcmp(m, "split") || !strcmp(m, "unbind") ||
-	                         !strcmp(m, "tensor_split"))) {
-		/* job code splitting a batch into micro-batches: pieces that live
-		 * where the batch lives; how many is known for chunk(n) with n
-		 * known, else one representative piece */
-		value_t *n = nargs ? args[0] : kw ? vdict_gets(kw, "chunks") : NULL;
-		value_t *r;
-		long long k;
-
-		if (!strcmp(m, "chunk") && n && n->k == VK_INT && n->u.i > 0 && n->u.i <= 64) {
-			r = v_seq(in->a, VK_TUPLE, (size_t)n->u.i);
-			for (k = 0; k < n->u.i; k++)
-				vseq_push(in->a, r->u.seq, v_tensor_dev(in->a, dev, pinned));
-			return r;
-		}
-		r = v_seq(in->a, VK_TUPLE, 1);
-		vseq_push(in->a, r->u.seq, v_tensor_dev(in->a, dev, pinned));
-		r->u.seq->unk_expr = text_of(f, site);
-		r->u.seq->unk_reason = "the number of pieces is not known";
+		return v_tensor_dev(in->a, dev, 0);
+	if (!strcmp(m, "chunk") && n && n->k == VK_INT && n->u.i > 0 && n->u.i <= 64) {
+		r = v_seq(in->a, VK_TUPLE, (size_t)n->u.i);
+		for (k = 0; k < n->u.i; k++)
+			vseq_push(in->a, r->u.seq, v_tensor_dev(in->a, dev, pinned));
 		return r;
 	}
-	if (!strcmp(m, "to") || !strcmp(m, "cuda")) {
-		value_t *target = !strcmp(m, "cuda") ? NULL : nargs ? args[0] : kw ? vdict_gets(kw, "device") : NULL;
-		int host = !strcmp(m, "cuda") ? 0 : dev_is_host(target);
+	r = v_seq(in->a, VK_TUPLE, 1);
+	vseq_push(in->a, r->u.seq, v_tensor_dev(in->a, dev, pinned));
+	r->u.seq->unk_expr = text_of(f, site);
+	r->u.seq->unk_reason = "the number of pieces is not known";
+	return r;
+}
 
-		/* .to(dtype) alone moves nothing */
-		if (!strcmp(m, "to") && target && target->k == VK_EXT && strstr(target->u.ext, "torch.float") == target->u.ext)
-			return v_tensor_dev(in->a, dev, pinned);
-		if (!strcmp(m, "to") && !target)
-			return v_tensor_dev(in->a, dev, pinned);
-		if (host == 1) {
-			if (dev == DEV_DEVICE) {
-				e = sev(f, SEV_D2H, !strcmp(m, "to") ? ".to(cpu)" : ".cpu()", site);
-				if (e)
-					e->non_blocking = kw_bool(kw, "non_blocking");
-			}
-			return v_tensor_dev(in->a, DEV_HOST, 0);
-		}
-		in->gpu = 1;
-		if (dev != DEV_DEVICE && !(f->mode == M_FWD && dev == DEV_UNKNOWN)) {
-			e = sev(f, SEV_H2D, !strcmp(m, "cuda") ? ".cuda()" : ".to(device)", site);
-			if (e) {
+/* x.to(device), x.cuda(): a host->device copy (or device->host for
+ * .to("cpu")); .to(dtype) alone moves nothing. */
+static value_t *tm_to(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
+                      struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	int dev = recv_dev(fn), pinned = recv_pinned(fn);
+	int cuda = !strcmp(m, "cuda");
+	value_t *target = cuda ? NULL : nargs ? args[0] : kw ? vdict_gets(kw, "device") : NULL;
+	int host = cuda ? 0 : dev_is_host(target);
+	struct sched_ev *e;
+
+	if (!cuda && target && target->k == VK_EXT && strstr(target->u.ext, "torch.float") == target->u.ext)
+		return v_tensor_dev(in->a, dev, pinned);
+	if (!cuda && !target)
+		return v_tensor_dev(in->a, dev, pinned);
+	if (host == 1) {
+		if (dev == DEV_DEVICE) {
+			e = sev(f, SEV_D2H, !cuda ? ".to(cpu)" : ".cpu()", site);
+			if (e)
 				e->non_blocking = kw_bool(kw, "non_blocking");
-				e->pinned = dev == DEV_HOST ? pinned : -1;
-			}
 		}
-		return v_tensor_dev(in->a, DEV_DEVICE, 0);
-	}
-	if (!strcmp(m, "pin_memory"))
-		return v_tensor_dev(in->a, DEV_HOST, 1);
-	if (!strcmp(m, "cpu") || !strcmp(m, "numpy")) {
-		/* one event: a blocking copy to the host (which is how it syncs) */
-		if (dev == DEV_DEVICE && (e = sev(f, SEV_D2H, !strcmp(m, "cpu") ? ".cpu()" : ".numpy()", site)))
-			e->non_blocking = 0;
-		if (!strcmp(m, "numpy"))
-			return unknown_at(f, site, "a numpy array");
 		return v_tensor_dev(in->a, DEV_HOST, 0);
 	}
-	if (!strcmp(m, "item") || !strcmp(m, "tolist")) {
-		if (dev == DEV_DEVICE)
-			sev(f, SEV_SYNC, !strcmp(m, "item") ? ".item()" : ".tolist()", site);
-		return unknown_at(f, site, "a value read from a tensor at run time");
+	in->gpu = 1;
+	if (dev != DEV_DEVICE && !(f->mode == M_FWD && dev == DEV_UNKNOWN)) {
+		e = sev(f, SEV_H2D, cuda ? ".cuda()" : ".to(device)", site);
+		if (e) {
+			e->non_blocking = kw_bool(kw, "non_blocking");
+			e->pinned = dev == DEV_HOST ? pinned : -1;
+		}
 	}
-	if (!strcmp(m, "nonzero") || !strcmp(m, "unique") || !strcmp(m, "masked_select")) {
-		if (dev == DEV_DEVICE)
-			sev(f, SEV_SYNC, afmt(in, ".%s() (its output size depends on the data)", m), site);
-		return v_tensor_dev(in->a, dev, 0);
-	}
-	if (!strcmp(m, "size") || !strcmp(m, "dim") || !strcmp(m, "numel") || !strcmp(m, "stride"))
-		return unknown_at(f, site, "a shape read at run time (no sync)");
-	return v_tensor_dev(in->a, dev, 0);
+	return v_tensor_dev(in->a, DEV_DEVICE, 0);
+}
+
+static value_t *tm_pin_memory(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
+                              struct vdict *kw, const struct ast_hdr *site)
+{
+	(void)fn, (void)m, (void)args, (void)nargs, (void)kw, (void)site;
+	return v_tensor_dev(f->in->a, DEV_HOST, 1);
+}
+
+/* x.cpu(), x.numpy(): one event, a blocking copy to the host (which is
+ * how it syncs). */
+static value_t *tm_cpu(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
+                       struct vdict *kw, const struct ast_hdr *site)
+{
+	struct sched_ev *e;
+
+	(void)args, (void)nargs, (void)kw;
+	if (recv_dev(fn) == DEV_DEVICE && (e = sev(f, SEV_D2H, !strcmp(m, "cpu") ? ".cpu()" : ".numpy()", site)))
+		e->non_blocking = 0;
+	if (!strcmp(m, "numpy"))
+		return unknown_at(f, site, "a numpy array");
+	return v_tensor_dev(f->in->a, DEV_HOST, 0);
+}
+
+/* x.item(), x.tolist(): the host waits for the value. */
+static value_t *tm_item(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
+                        struct vdict *kw, const struct ast_hdr *site)
+{
+	(void)args, (void)nargs, (void)kw;
+	if (recv_dev(fn) == DEV_DEVICE)
+		sev(f, SEV_SYNC, !strcmp(m, "item") ? ".item()" : ".tolist()", site);
+	return unknown_at(f, site, "a value read from a tensor at run time");
+}
+
+/* x.nonzero() &c: the output's size depends on the data (a sync). */
+static value_t *tm_data_sized(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
+                              struct vdict *kw, const struct ast_hdr *site)
+{
+	int dev = recv_dev(fn);
+
+	(void)args, (void)nargs, (void)kw;
+	if (dev == DEV_DEVICE)
+		sev(f, SEV_SYNC, afmt(f->in, ".%s() (its output size depends on the data)", m), site);
+	return v_tensor_dev(f->in->a, dev, 0);
+}
+
+/* x.size() &c when the shape is not known: read at run time, no sync. */
+static value_t *tm_shape_read(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
+                              struct vdict *kw, const struct ast_hdr *site)
+{
+	(void)fn, (void)m, (void)args, (void)nargs, (void)kw;
+	return unknown_at(f, site, "a shape read at run time (no sync)");
+}
+
+static const struct tensor_method tensor_methods[] = {
+	{ "backward", tm_backward, 0 },
+	{ "chunk", tm_pieces, TM_PIECES },
+	{ "cpu", tm_cpu, 0 },
+	{ "cuda", tm_to, 0 },
+	{ "dim", tm_shape_read, TM_SIZE },
+	{ "item", tm_item, 0 },
+	{ "masked_select", tm_data_sized, 0 },
+	{ "ndimension", NULL, TM_SIZE },
+	{ "nonzero", tm_data_sized, 0 },
+	{ "numel", tm_shape_read, TM_SIZE },
+	{ "numpy", tm_cpu, 0 },
+	{ "pin_memory", tm_pin_memory, 0 },
+	{ "size", tm_shape_read, TM_SIZE },
+	{ "split", tm_pieces, TM_PIECES },
+	{ "stride", tm_shape_read, 0 },
+	{ "tensor_split", tm_pieces, TM_PIECES },
+	{ "to", tm_to, 0 },
+	{ "tolist", tm_item, 0 },
+	{ "unbind", tm_pieces, TM_PIECES },
+	{ "unique", tm_data_sized, 0 },
+};
+
+const struct ntab tensor_ntab = NTAB(tensor_methods);
+
+static const struct tensor_method *tensor_method_of(const char *m)
+{
+	return NTAB_FIND(tensor_methods, m);
 }
 
 /* ------------------------------------------------------------------ attributes */

@@ -154,6 +154,9 @@ struct interp;
 /* A new interpreter over `p`.  `cat` may be NULL (no catalogue: built-in
  * layers are then known by name only). */
 struct interp *interp_new(struct prog *p, const struct catalog *cat);
+/* For tests: 0 when every table of natives (csrc/interp/native.c) is
+ * sorted by name with no name twice; else -1 and *bad names the table. */
+int interp_natives_check(const char **bad);
 void interp_free(struct interp *in);
 struct ast_arena *interp_arena(struct interp *in);
 const struct catalog *interp_catalog(const struct interp *in);

@@ -92,6 +92,8 @@ struct vfunc {
 struct vbuiltin {
 	int id;                       /* enum in interp/ */
 	value_t *self;                /* for methods of lists, dicts, parsers ... */
+	struct vclass *after;         /* super(): the class after which self's
+	                                 MRO is searched (the defining one) */
 };
 
 struct value {
@@ -112,7 +114,12 @@ struct value {
 		int b;
 		long long i;
 		double f;
-		struct { const char *s; size_t len; } str;
+		struct {
+			const char *s;
+			size_t len;
+			struct sfile *file;   /* interp/: the text of this repo file,
+			                         read with f.read() (exec() runs it), or NULL */
+		} str;
 		struct vseq *seq;             /* TUPLE, LIST */
 		struct vdict *dict;
 		struct vfunc *fn;
