@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include "ecg/catalog.h"
 #include "internal.h"
 
 static value_t *call_torch_(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
@@ -262,27 +263,11 @@ const char *short_ext(const char *d)
 }
 
 /* The collective a torch.distributed function is, or NULL. */
-static const char *collective_of(const char *d)
+static const char *collective_of(struct interp *in, const char *d)
 {
-	static const char *const names[] = {
-		"all_reduce", "all_gather", "all_gather_into_tensor", "reduce_scatter",
-		"reduce_scatter_tensor", "broadcast", "all_to_all", "all_to_all_single", "reduce",
-		"gather", "scatter", "send", "recv", "isend", "irecv", "barrier", "all_reduce_coalesced",
-		"all_gather_coalesced", "all_gather_object", "broadcast_object_list", "gather_object",
-		"scatter_object_list", "batch_isend_irecv", "monitored_barrier",
-		/* torch.distributed._functional_collectives */
-		"all_gather_tensor", "all_gather_tensor_autograd", "reduce_scatter_tensor_autograd",
-		"all_to_all_single_autograd", "permute_tensor", NULL
-	};
-	const char *last = short_ext(d);
-	size_t i;
-
 	if (strncmp(d, "torch.distributed.", 18))
 		return NULL;
-	for (i = 0; names[i]; i++)
-		if (!strcmp(last, names[i]))
-			return names[i];
-	return NULL;
+	return catalog_fact(in->cat, CATALOG_F_COLLECTIVES, short_ext(d));
 }
 
 /* Which parallelism a collective serves, from its group's name. */
@@ -293,6 +278,8 @@ static const char *parallelism_of(struct frame *f, const char *op, const struct 
 	 * is written (tensor_parallel.py, _ReduceFromTP.forward) */
 	const char *t = afmt(f->in, "%s %s", site ? text_of(f, site) : "", group && group->expr ? group->expr : "");
 	const char *w = afmt(f->in, "%s %s", f->file->path, f->qualname ? f->qualname : "");
+	const struct catalog *cat = f->in->cat;
+	const char *p;
 	char low[1024], where[1024];
 	size_t i;
 
@@ -303,25 +290,16 @@ static const char *parallelism_of(struct frame *f, const char *op, const struct 
 		where[i] = (char)(w[i] >= 'A' && w[i] <= 'Z' ? w[i] + 32 : w[i]);
 	where[i] = 0;
 
-	if (strstr(low, "tp_group") || strstr(low, "tensor_parallel") || strstr(low, "tp_pg") || strstr(low, "model_parallel"))
-		return "tensor";
-	if (strstr(low, "pp_group") || strstr(low, "pipeline") || strstr(low, "pp_pg"))
-		return "pipeline";
-	if (strstr(low, "ep_group") || strstr(low, "expert") || strstr(low, "moe"))
-		return "expert";
-	if (strstr(low, "cp_group") || strstr(low, "context_parallel"))
-		return "context";
-	if (strstr(low, "sp_group") || strstr(low, "sequence_parallel"))
-		return "sequence";
+	if ((p = catalog_fact_match(cat, CATALOG_F_PARALLELISM_WORDS, low)))
+		return p;
 	/* the group's name did not say; a tensor-parallel helper says so by
 	 * its own name (_ReduceFromTP, tensor_parallel.py) */
-	if (strstr(where, "totp") || strstr(where, "fromtp") || strstr(where, "tensor_parallel") ||
-	    strstr(where, "columnparallel") || strstr(where, "rowparallel"))
-		return "tensor";
-	if (op && (!strcmp(op, "all_to_all") || !strcmp(op, "all_to_all_single")) && f->mode == M_FWD)
-		return "expert";
-	if (op && (!strcmp(op, "send") || !strcmp(op, "recv") || !strcmp(op, "isend") || !strcmp(op, "irecv")))
-		return "pipeline";
+	if ((p = catalog_fact_match(cat, CATALOG_F_PARALLELISM_PLACES, where)))
+		return p;
+	if (f->mode == M_FWD && (p = catalog_fact(cat, CATALOG_F_PARALLELISM_OPS_FWD, op)))
+		return p;
+	if ((p = catalog_fact(cat, CATALOG_F_PARALLELISM_OPS, op)))
+		return p;
 	return "data";
 }
 
@@ -445,7 +423,7 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
                             struct vdict *kw, const struct ast_hdr *site, int any_tensor)
 {
 	struct interp *in = f->in;
-	const char *coll = collective_of(d);
+	const char *coll = collective_of(in, d);
 	struct sched_ev *e;
 	size_t i;
 	int dev = DEV_UNKNOWN;

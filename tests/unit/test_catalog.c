@@ -138,11 +138,11 @@ static void spit(const char *path, const char *text)
  * (and the other file a verbatim copy); then try to load dir. */
 static int load_broken(const char *dir, const char *file, const char *from, const char *to)
 {
-	static const char *const files[] = { "torch_nn.json", "torch_names.json" };
+	static const char *const files[] = { "torch_nn.json", "torch_names.json", "torch_facts.json" };
 	struct catalog *cat = NULL;
 	int i, rc;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		char *src = xasprintf("%s/%s", CAT_DIR, files[i]);
 		char *dst = xasprintf("%s/%s", dir, files[i]);
 		char *text = slurp(src);
@@ -171,6 +171,63 @@ static int load_broken(const char *dir, const char *file, const char *from, cons
 	rc = catalog_load(dir, &cat);
 	catalog_free(cat);
 	return rc;
+}
+
+/* torch_facts.json: each fact list the C code reads, with names it must
+ * hold (a name dropped from the file fails here). */
+static void test_facts(const struct catalog *cat)
+{
+	static const char *const coll[] = {
+		"all_reduce", "all_gather", "all_gather_into_tensor", "reduce_scatter",
+		"reduce_scatter_tensor", "broadcast", "all_to_all", "all_to_all_single", "reduce",
+		"gather", "scatter", "send", "recv", "isend", "irecv", "barrier", "all_reduce_coalesced",
+		"all_gather_coalesced", "all_gather_object", "broadcast_object_list", "gather_object",
+		"scatter_object_list", "batch_isend_irecv", "monitored_barrier", "all_gather_tensor",
+		"all_gather_tensor_autograd", "reduce_scatter_tensor_autograd", "all_to_all_single_autograd",
+		"permute_tensor", NULL
+	};
+	static const char *const words[][2] = {
+		{ "x tp_group", "tensor" }, { "tensor_parallel", "tensor" }, { "tp_pg", "tensor" },
+		{ "get_model_parallel_group()", "tensor" }, { "pp_group", "pipeline" }, { "pipeline", "pipeline" },
+		{ "pp_pg", "pipeline" }, { "ep_group", "expert" }, { "expert", "expert" }, { "moe", "expert" },
+		{ "cp_group", "context" }, { "context_parallel", "context" }, { "sp_group", "sequence" },
+		{ "sequence_parallel", "sequence" }, { "moe pp_group", "pipeline" }, { NULL, NULL }
+	};
+	static const char *const places[] = { "_reducefromtp", "copytotp", "tensor_parallel.py",
+	                                      "columnparallellinear", "rowparallellinear", NULL };
+	size_t i;
+	int all = 1;
+
+	for (i = 0; coll[i]; i++)
+		if (!catalog_fact(cat, CATALOG_F_COLLECTIVES, coll[i]) ||
+		    strcmp(catalog_fact(cat, CATALOG_F_COLLECTIVES, coll[i]), coll[i]))
+			all = 0, diag("collective %s missing", coll[i]);
+	ok(all && !catalog_fact(cat, CATALOG_F_COLLECTIVES, "init_process_group") &&
+	   !catalog_fact(NULL, CATALOG_F_COLLECTIVES, "all_reduce"), "collectives");
+	for (all = 1, i = 0; words[i][0]; i++) {
+		const char *p = catalog_fact_match(cat, CATALOG_F_PARALLELISM_WORDS, words[i][0]);
+
+		if (!p || strcmp(p, words[i][1]))
+			all = 0, diag("'%s' -> %s, not %s", words[i][0], p ? p : "NULL", words[i][1]);
+	}
+	ok(all && !catalog_fact_match(cat, CATALOG_F_PARALLELISM_WORDS, "dist.all_reduce(x)"),
+	   "a group's words name its parallelism, the first listed winning");
+	for (all = 1, i = 0; places[i]; i++) {
+		const char *p = catalog_fact_match(cat, CATALOG_F_PARALLELISM_PLACES, places[i]);
+
+		if (!p || strcmp(p, "tensor"))
+			all = 0, diag("place '%s' -> %s", places[i], p ? p : "NULL");
+	}
+	ok(all && !catalog_fact_match(cat, CATALOG_F_PARALLELISM_PLACES, "train.py main"),
+	   "tensor-parallel places");
+	ok(!strcmp(catalog_fact(cat, CATALOG_F_PARALLELISM_OPS, "send"), "pipeline") &&
+	   !strcmp(catalog_fact(cat, CATALOG_F_PARALLELISM_OPS, "recv"), "pipeline") &&
+	   !strcmp(catalog_fact(cat, CATALOG_F_PARALLELISM_OPS, "isend"), "pipeline") &&
+	   !strcmp(catalog_fact(cat, CATALOG_F_PARALLELISM_OPS, "irecv"), "pipeline") &&
+	   !catalog_fact(cat, CATALOG_F_PARALLELISM_OPS, "all_to_all") &&
+	   !strcmp(catalog_fact(cat, CATALOG_F_PARALLELISM_OPS_FWD, "all_to_all"), "expert") &&
+	   !strcmp(catalog_fact(cat, CATALOG_F_PARALLELISM_OPS_FWD, "all_to_all_single"), "expert") &&
+	   !catalog_fact(cat, CATALOG_F_PARALLELISM_OPS_FWD, "send"), "collectives' own parallelism");
 }
 
 int main(void)
@@ -549,6 +606,8 @@ int main(void)
 	   !strcmp(catalog_dunder_subscript(cat, AST_CTX_STORE), "__setitem__") &&
 	   !strcmp(catalog_dunder_subscript(cat, AST_CTX_DEL), "__delitem__"), "subscripts");
 
+	test_facts(cat);
+
 	/* where the catalogue is */
 	s = catalog_dir_beside("/usr/share/ecg/pyhelpers");
 	ok(!strcmp(s, "/usr/share/ecg/catalog"), "beside /usr/share/ecg/pyhelpers: %s", s);
@@ -591,16 +650,28 @@ int main(void)
 	r = load_broken(dir, "torch_nn.json", "\"show\": true}", "\"show\": true, \"colour\": 1}");
 	ok(r == -1 && strstr(err_last(), "unknown key \"colour\"") && strstr(err_last(), "params[0]"),
 	   "an unknown key, with where it is: %s", err_last());
+	r = load_broken(dir, "torch_facts.json", "\"collectives\"", "\"collectivez\"");
+	ok(r == -1 && strstr(err_last(), "torch_facts.json") && strstr(err_last(), "unknown fact \"collectivez\""),
+	   "a facts file without a fact: %s", err_last());
+	r = load_broken(dir, "torch_facts.json", "\"all_reduce\", \"all_gather\"", "\"all_reduce\", \"all_reduce\"");
+	ok(r == -1 && strstr(err_last(), "collectives") && strstr(err_last(), "listed twice"),
+	   "a fact listing a name twice: %s", err_last());
+	r = load_broken(dir, "torch_facts.json", "\"set\": [", "\"map\": [");
+	ok(r == -1 && strstr(err_last(), "collectives") && strstr(err_last(), "unknown key \"map\""),
+	   "a fact of the wrong kind: %s", err_last());
 	r = load_broken(dir, "torch_nn.json", "\"format\"", "\"format\"");
 	ok(r == 0, "an unbroken copy loads");
 	err_clear();
 	{
 		char *f1 = xasprintf("%s/torch_nn.json", dir), *f2 = xasprintf("%s/torch_names.json", dir);
+		char *f3 = xasprintf("%s/torch_facts.json", dir);
 
 		unlink(f1);
 		unlink(f2);
+		unlink(f3);
 		free(f1);
 		free(f2);
+		free(f3);
 		rmdir(dir);
 	}
 	buf_free(&b);
