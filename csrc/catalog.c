@@ -1354,6 +1354,9 @@ static const struct {
 	[CATALOG_F_PARALLELISM_PLACES] = { "parallelism_places", FK_WORDS },
 	[CATALOG_F_PARALLELISM_OPS] = { "parallelism_ops", FK_MAP },
 	[CATALOG_F_PARALLELISM_OPS_FWD] = { "parallelism_ops_forward", FK_MAP },
+	[CATALOG_F_WRAPPERS] = { "wrappers", FK_SET },
+	[CATALOG_F_WRAPPER_WORDS] = { "wrapper_words", FK_WORDS },
+	[CATALOG_F_PARALLEL_WRAPPERS] = { "parallel_wrappers", FK_WORDS },
 };
 
 static const char *const FACT_KIND_KEY[] = {

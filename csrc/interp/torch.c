@@ -195,29 +195,11 @@ struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **ar
 	return m;
 }
 
-/* Wrappers that return the model they wrap (for finding the model). */
-int is_wrapper(const char *d)
+/* Wrappers that return the model they wrap (for finding the model);
+ * DDP/FSDP also imported under their short names. */
+int is_wrapper(const struct catalog *cat, const char *d)
 {
-	static const char *const w[] = {
-		"torch.nn.parallel.DistributedDataParallel", "torch.nn.DataParallel",
-		"torch.nn.parallel.DataParallel",
-		"torch.distributed.fsdp.FullyShardedDataParallel",
-		"torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel",
-		"torch.compile", "torch.compile.__wrap__", "torch.jit.script", "torch.jit.trace",
-		"torch.distributed.fsdp.fully_shard", "torch.distributed._composable.fsdp.fully_shard",
-		"torch.nn.SyncBatchNorm.convert_sync_batchnorm", "deepspeed.initialize",
-		"accelerate.Accelerator.prepare", "torch.ao.quantization.quantize_dynamic",
-		"torch.quantization.quantize_dynamic", "torch.nn.utils.parametrizations.weight_norm",
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof w / sizeof w[0]; i++)
-		if (!strcmp(d, w[i]))
-			return 1;
-	/* DDP/FSDP imported under their short names */
-	if (strstr(d, "DistributedDataParallel") || strstr(d, "FullyShardedDataParallel"))
-		return 1;
-	return 0;
+	return catalog_fact(cat, CATALOG_F_WRAPPERS, d) || catalog_fact_match(cat, CATALOG_F_WRAPPER_WORDS, d);
 }
 
 /* A class of a third-party library that is an nn.Module: the libraries
@@ -684,24 +666,22 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 		return args[0];
 	if (!strcmp(d, "torch.compile"))
 		return call_torch(f, d, last, args, nargs, kw, site, any_tensor);
-	if (is_wrapper(d) && nargs >= 1 && args[0]->k == VK_INST) {
+	if (is_wrapper(in->cat, d) && nargs >= 1 && args[0]->k == VK_INST) {
 		value_t *w = v_copy(in->a, args[0]);
 		struct vinst *m = args[0]->u.inst;
 		const char **nw = ast_arena_alloc(in->a, (m->nwrapped + 1) * sizeof *nw);
+		const char *implied;
 
 		if (!strcmp(d, "torch.compile.__wrap__"))
 			d = "torch.compile";
-		if (strstr(d, "DistributedDataParallel") || strstr(d, "FullyShardedDataParallel") ||
-		    strstr(d, "fully_shard") || strstr(d, "deepspeed")) {
+		if ((implied = catalog_fact_match(in->cat, CATALOG_F_PARALLEL_WRAPPERS, d))) {
 			struct sched_ev *e = sev(f, SEV_WRAP, d, site);
 
 			if (e) {
 				e->model = m;
 				e->target = AST_IS(site, Call) && AST_AS(site, Call)->args.n
 				            ? text_of(f, AST_AS(site, Call)->args.items[0]) : NULL;
-				e->implied_by = strstr(d, "DistributedDataParallel") ? "DistributedDataParallel"
-				                : strstr(d, "deepspeed") ? "deepspeed.initialize"
-				                : strstr(d, "fully_shard") ? "fully_shard" : "FullyShardedDataParallel";
+				e->implied_by = implied;
 			}
 		}
 

@@ -173,6 +173,46 @@ static int load_broken(const char *dir, const char *file, const char *from, cons
 	return rc;
 }
 
+static int match_is(const struct catalog *cat, enum catalog_fact f, const char *text, const char *want)
+{
+	const char *p = catalog_fact_match(cat, f, text);
+
+	if (want ? p && !strcmp(p, want) : !p)
+		return 1;
+	diag("'%s' -> %s, not %s", text, p ? p : "NULL", want ? want : "NULL");
+	return 0;
+}
+
+static void test_wrappers(const struct catalog *cat)
+{
+	static const char *const w[] = {
+		"torch.nn.parallel.DistributedDataParallel", "torch.nn.DataParallel",
+		"torch.nn.parallel.DataParallel", "torch.distributed.fsdp.FullyShardedDataParallel",
+		"torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel",
+		"torch.compile", "torch.compile.__wrap__", "torch.jit.script", "torch.jit.trace",
+		"torch.distributed.fsdp.fully_shard", "torch.distributed._composable.fsdp.fully_shard",
+		"torch.nn.SyncBatchNorm.convert_sync_batchnorm", "deepspeed.initialize",
+		"accelerate.Accelerator.prepare", "torch.ao.quantization.quantize_dynamic",
+		"torch.quantization.quantize_dynamic", "torch.nn.utils.parametrizations.weight_norm", NULL
+	};
+	size_t i;
+	int all = 1;
+
+	for (i = 0; w[i]; i++)
+		if (!catalog_fact(cat, CATALOG_F_WRAPPERS, w[i]))
+			all = 0, diag("wrapper %s missing", w[i]);
+	ok(all && !catalog_fact(cat, CATALOG_F_WRAPPERS, "torch.nn.Linear"), "wrappers");
+	ok(match_is(cat, CATALOG_F_WRAPPER_WORDS, "mylib.DistributedDataParallel", "DistributedDataParallel") &&
+	   match_is(cat, CATALOG_F_WRAPPER_WORDS, "FullyShardedDataParallel", "FullyShardedDataParallel") &&
+	   match_is(cat, CATALOG_F_WRAPPER_WORDS, "torch.nn.DataParallel", NULL), "wrappers by their short names");
+	ok(match_is(cat, CATALOG_F_PARALLEL_WRAPPERS, "torch.nn.parallel.DistributedDataParallel", "DistributedDataParallel") &&
+	   match_is(cat, CATALOG_F_PARALLEL_WRAPPERS, "deepspeed.initialize", "deepspeed.initialize") &&
+	   match_is(cat, CATALOG_F_PARALLEL_WRAPPERS, "torch.distributed.fsdp.fully_shard", "fully_shard") &&
+	   match_is(cat, CATALOG_F_PARALLEL_WRAPPERS, "torch.distributed.fsdp.FullyShardedDataParallel",
+	            "FullyShardedDataParallel") &&
+	   match_is(cat, CATALOG_F_PARALLEL_WRAPPERS, "torch.compile", NULL), "parallel wrappers and what implies them");
+}
+
 /* torch_facts.json: each fact list the C code reads, with names it must
  * hold (a name dropped from the file fails here). */
 static void test_facts(const struct catalog *cat)
@@ -228,6 +268,7 @@ static void test_facts(const struct catalog *cat)
 	   !strcmp(catalog_fact(cat, CATALOG_F_PARALLELISM_OPS_FWD, "all_to_all"), "expert") &&
 	   !strcmp(catalog_fact(cat, CATALOG_F_PARALLELISM_OPS_FWD, "all_to_all_single"), "expert") &&
 	   !catalog_fact(cat, CATALOG_F_PARALLELISM_OPS_FWD, "send"), "collectives' own parallelism");
+	test_wrappers(cat);
 }
 
 int main(void)
