@@ -203,38 +203,18 @@ int is_wrapper(const struct catalog *cat, const char *d)
 }
 
 /* A class of a third-party library that is an nn.Module: the libraries
- * whose classes are modules, less their config and tokenizer classes. */
-int ext_is_module_class(const char *d)
+ * whose classes are modules, less their config and tokenizer classes and
+ * their optimizers. */
+int ext_is_module_class(const struct catalog *cat, const char *d)
 {
-	static const char *const pkgs[] = {
-		"torchvision.ops.", "torchvision.models.", "timm.", "einops.layers.", "torch_geometric.nn.",
-		"flash_attn.", "apex.normalization.", "apex.", "transformer_engine.", "xformers.", "mamba_ssm.",
-		"torchaudio.models.", "transformers.", "diffusers.models.", "open_clip.", "peft.",
-		"torchvision.transforms.v2.", "fairscale.nn.", NULL
-	};
-	static const char *const not_modules[] = { "Config", "Tokenizer", "TokenizerFast", "Processor", "Output",
-	                                           "Scheduler", "Pipeline", "Args", "Arguments", NULL };
 	const char *last = strrchr(d, '.');
-	size_t i, n;
 
 	if (!last || !(last[1] >= 'A' && last[1] <= 'Z'))
 		return 0;
-	/* transformer_engine.pytorch.optimizers.FusedAdam, apex.optimizers.*:
-	 * optimizers, not modules */
-	if (strstr(d, ".optimizers.") || strstr(d, ".optim."))
+	if (catalog_fact_match(cat, CATALOG_F_NOT_MODULE_PATHS, d) ||
+	    catalog_fact_match(cat, CATALOG_F_NOT_MODULE_SUFFIXES, last + 1))
 		return 0;
-	last++;
-	n = strlen(last);
-	for (i = 0; not_modules[i]; i++) {
-		size_t k = strlen(not_modules[i]);
-
-		if (n >= k && !strcmp(last + n - k, not_modules[i]))
-			return 0;
-	}
-	for (i = 0; pkgs[i]; i++)
-		if (!strncmp(d, pkgs[i], strlen(pkgs[i])))
-			return 1;
-	return 0;
+	return catalog_fact_match(cat, CATALOG_F_MODULE_PACKAGES, d) != NULL;
 }
 
 const char *short_ext(const char *d)
@@ -728,7 +708,7 @@ value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_
 	struct interp *in = f->in;
 
 	/* a module class of a third-party library: an external module */
-	if (ext_is_module_class(d)) {
+	if (ext_is_module_class(in->cat, d)) {
 		struct vinst *m = new_inst(in);
 		size_t k;
 

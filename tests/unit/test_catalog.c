@@ -213,6 +213,41 @@ static void test_wrappers(const struct catalog *cat)
 	   match_is(cat, CATALOG_F_PARALLEL_WRAPPERS, "torch.compile", NULL), "parallel wrappers and what implies them");
 }
 
+static void test_third_party(const struct catalog *cat)
+{
+	static const char *const pkgs[] = {
+		"torchvision.ops.", "torchvision.models.", "timm.", "einops.layers.", "torch_geometric.nn.",
+		"flash_attn.", "apex.normalization.", "apex.", "transformer_engine.", "xformers.", "mamba_ssm.",
+		"torchaudio.models.", "transformers.", "diffusers.models.", "open_clip.", "peft.",
+		"torchvision.transforms.v2.", "fairscale.nn.", NULL
+	};
+	static const char *const not_modules[] = { "Config", "Tokenizer", "TokenizerFast", "Processor", "Output",
+	                                           "Scheduler", "Pipeline", "Args", "Arguments", NULL };
+	size_t i;
+	int all = 1;
+
+	for (i = 0; pkgs[i]; i++) {
+		char *d = xasprintf("%sX", pkgs[i]);
+
+		all &= match_is(cat, CATALOG_F_MODULE_PACKAGES, d, pkgs[i][0] == 'a' && pkgs[i][5] == 'n'
+		                                                   ? "apex.normalization." : pkgs[i]);
+		free(d);
+	}
+	ok(all && match_is(cat, CATALOG_F_MODULE_PACKAGES, "torchvision.datasets.MNIST", NULL),
+	   "third-party packages whose classes are modules");
+	for (all = 1, i = 0; not_modules[i]; i++) {
+		char *d = xasprintf("Bert%s", not_modules[i]);
+
+		all &= match_is(cat, CATALOG_F_NOT_MODULE_SUFFIXES, d, not_modules[i]) ||
+		       match_is(cat, CATALOG_F_NOT_MODULE_SUFFIXES, d, "Tokenizer");
+		free(d);
+	}
+	ok(all && match_is(cat, CATALOG_F_NOT_MODULE_SUFFIXES, "BertModel", NULL), "their classes that are no modules");
+	ok(match_is(cat, CATALOG_F_NOT_MODULE_PATHS, "apex.optimizers.FusedAdam", ".optimizers.") &&
+	   match_is(cat, CATALOG_F_NOT_MODULE_PATHS, "timm.optim.Lamb", ".optim.") &&
+	   match_is(cat, CATALOG_F_NOT_MODULE_PATHS, "timm.models.ResNet", NULL), "and their optimizers");
+}
+
 /* torch_facts.json: each fact list the C code reads, with names it must
  * hold (a name dropped from the file fails here). */
 static void test_facts(const struct catalog *cat)
@@ -269,6 +304,7 @@ static void test_facts(const struct catalog *cat)
 	   !strcmp(catalog_fact(cat, CATALOG_F_PARALLELISM_OPS_FWD, "all_to_all_single"), "expert") &&
 	   !catalog_fact(cat, CATALOG_F_PARALLELISM_OPS_FWD, "send"), "collectives' own parallelism");
 	test_wrappers(cat);
+	test_third_party(cat);
 }
 
 int main(void)
