@@ -1360,6 +1360,8 @@ static const struct {
 	[CATALOG_F_MODULE_PACKAGES] = { "module_packages", FK_PREFIXES },
 	[CATALOG_F_NOT_MODULE_SUFFIXES] = { "not_module_suffixes", FK_SUFFIXES },
 	[CATALOG_F_NOT_MODULE_PATHS] = { "not_module_paths", FK_WORDS },
+	[CATALOG_F_NAME_FOLDS] = { "name_folds", FK_MAP },
+	[CATALOG_F_TORCHVISION_FACTORIES] = { "torchvision_factories", FK_PREFIXES },
 };
 
 static const char *const FACT_KIND_KEY[] = {

@@ -20,17 +20,10 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 /* Canonical dotted name for an external: aliases of torch modules folded. */
 const char *canon_ext(struct interp *in, const char *d)
 {
-	static const struct { const char *from, *to; } folds[] = {
-		{ "torch.nn.modules.module.Module", "torch.nn.Module" },
-		{ "torch.nn.parallel.distributed.DistributedDataParallel", "torch.nn.parallel.DistributedDataParallel" },
-		{ "torch.nn.parallel.DistributedDataParallel", "torch.nn.parallel.DistributedDataParallel" },
-		{ "torch.functional.F", "torch.nn.functional" },
-	};
-	size_t i;
+	const char *to = catalog_fact(in->cat, CATALOG_F_NAME_FOLDS, d);
 
-	for (i = 0; i < sizeof folds / sizeof folds[0]; i++)
-		if (!strcmp(d, folds[i].from))
-			return folds[i].to;
+	if (to)
+		return to;
 	/* torch.nn.modules.<file>.<Class> -> torch.nn.<Class> */
 	if (!strncmp(d, "torch.nn.modules.", 17)) {
 		const char *last = strrchr(d, '.');
@@ -675,29 +668,6 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 	return NULL;
 }
 
-/* The class a torchvision.models factory builds (resnet18 -> ResNet), by
- * the factory's name; NULL when the name is not one of these families.
- * Longest prefixes first. */
-static const char *tv_factory_class(const char *factory)
-{
-	static const struct { const char *prefix, *cls; } fam[] = {
-		{ "wide_resnet", "ResNet" }, { "resnext", "ResNet" }, { "resnet", "ResNet" },
-		{ "vgg", "VGG" }, { "densenet", "DenseNet" }, { "alexnet", "AlexNet" },
-		{ "mobilenet_v2", "MobileNetV2" }, { "mobilenet_v3", "MobileNetV3" },
-		{ "efficientnet_", "EfficientNet" }, { "vit_", "VisionTransformer" },
-		{ "convnext_", "ConvNeXt" }, { "regnet_", "RegNet" }, { "squeezenet", "SqueezeNet" },
-		{ "shufflenet_v2", "ShuffleNetV2" }, { "googlenet", "GoogLeNet" },
-		{ "inception_v3", "Inception3" }, { "mnasnet", "MNASNet" }, { "swin_", "SwinTransformer" },
-		{ "maxvit", "MaxVit" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof fam / sizeof fam[0]; i++)
-		if (!strncmp(factory, fam[i].prefix, strlen(fam[i].prefix)))
-			return fam[i].cls;
-	return NULL;
-}
-
 /* A module of a third-party library (an external module instance with its
  * constructor arguments) or, in job mode, a third-party model class
  * (torchvision.models.resnet50(), timm.*, transformers.*).  NULL when d
@@ -739,7 +709,7 @@ value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_
 		 * builds when its name says it, the factory kept in any case */
 		if (!strncmp(d, "torchvision.models.", 19) && !strchr(d + 19, '.') && last[0] >= 'a' && last[0] <= 'z') {
 			vdict_sets(in->a, m->attrs, "__ecg_factory__", v_str(in->a, d));
-			if ((cls = tv_factory_class(last)))
+			if ((cls = catalog_fact_match(in->cat, CATALOG_F_TORCHVISION_FACTORIES, last)))
 				m->ext = afmt(in, "torchvision.models.%s", cls);
 		}
 		m->mod = VM_EXTERNAL;

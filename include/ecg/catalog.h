@@ -339,6 +339,9 @@ enum catalog_fact {
 	CATALOG_F_MODULE_PACKAGES,    /* prefixes: packages whose classes are modules */
 	CATALOG_F_NOT_MODULE_SUFFIXES,/* suffixes: ... less these class names */
 	CATALOG_F_NOT_MODULE_PATHS,   /* words: ... and these paths (optimizers) */
+	CATALOG_F_NAME_FOLDS,         /* map: an alias -> the canonical dotted name */
+	CATALOG_F_TORCHVISION_FACTORIES, /* prefixes: torchvision.models factory
+	                                 -> the class it builds */
 	CATALOG_NFACTS
 };
 

@@ -248,6 +248,39 @@ static void test_third_party(const struct catalog *cat)
 	   match_is(cat, CATALOG_F_NOT_MODULE_PATHS, "timm.models.ResNet", NULL), "and their optimizers");
 }
 
+static void test_names(const struct catalog *cat)
+{
+	static const char *const folds[][2] = {
+		{ "torch.nn.modules.module.Module", "torch.nn.Module" },
+		{ "torch.nn.parallel.distributed.DistributedDataParallel", "torch.nn.parallel.DistributedDataParallel" },
+		{ "torch.nn.parallel.DistributedDataParallel", "torch.nn.parallel.DistributedDataParallel" },
+		{ "torch.functional.F", "torch.nn.functional" }, { NULL, NULL }
+	};
+	static const char *const tv[][2] = {
+		{ "wide_resnet50_2", "ResNet" }, { "resnext50_32x4d", "ResNet" }, { "resnet18", "ResNet" },
+		{ "vgg16_bn", "VGG" }, { "densenet121", "DenseNet" }, { "alexnet", "AlexNet" },
+		{ "mobilenet_v2", "MobileNetV2" }, { "mobilenet_v3_large", "MobileNetV3" },
+		{ "efficientnet_b0", "EfficientNet" }, { "vit_b_16", "VisionTransformer" },
+		{ "convnext_tiny", "ConvNeXt" }, { "regnet_y_400mf", "RegNet" }, { "squeezenet1_0", "SqueezeNet" },
+		{ "shufflenet_v2_x1_0", "ShuffleNetV2" }, { "googlenet", "GoogLeNet" },
+		{ "inception_v3", "Inception3" }, { "mnasnet1_0", "MNASNet" }, { "swin_t", "SwinTransformer" },
+		{ "maxvit_t", "MaxVit" }, { NULL, NULL }
+	};
+	size_t i;
+	int all = 1;
+
+	for (i = 0; folds[i][0]; i++) {
+		const char *p = catalog_fact(cat, CATALOG_F_NAME_FOLDS, folds[i][0]);
+
+		if (!p || strcmp(p, folds[i][1]))
+			all = 0, diag("fold %s -> %s", folds[i][0], p ? p : "NULL");
+	}
+	ok(all && !catalog_fact(cat, CATALOG_F_NAME_FOLDS, "torch.nn.Module"), "name folds");
+	for (all = 1, i = 0; tv[i][0]; i++)
+		all &= match_is(cat, CATALOG_F_TORCHVISION_FACTORIES, tv[i][0], tv[i][1]);
+	ok(all && match_is(cat, CATALOG_F_TORCHVISION_FACTORIES, "get_model", NULL), "torchvision factories' classes");
+}
+
 /* torch_facts.json: each fact list the C code reads, with names it must
  * hold (a name dropped from the file fails here). */
 static void test_facts(const struct catalog *cat)
@@ -305,6 +338,7 @@ static void test_facts(const struct catalog *cat)
 	   !catalog_fact(cat, CATALOG_F_PARALLELISM_OPS_FWD, "send"), "collectives' own parallelism");
 	test_wrappers(cat);
 	test_third_party(cat);
+	test_names(cat);
 }
 
 int main(void)
