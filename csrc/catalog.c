@@ -1362,6 +1362,11 @@ static const struct {
 	[CATALOG_F_NOT_MODULE_PATHS] = { "not_module_paths", FK_WORDS },
 	[CATALOG_F_NAME_FOLDS] = { "name_folds", FK_MAP },
 	[CATALOG_F_TORCHVISION_FACTORIES] = { "torchvision_factories", FK_PREFIXES },
+	[CATALOG_F_TORCH_CALLS] = { "torch_calls", FK_MAP },
+	[CATALOG_F_TORCH_CALLS_BY_NAME] = { "torch_calls_by_name", FK_MAP },
+	[CATALOG_F_RUNTIME_QUERIES] = { "runtime_queries", FK_SET },
+	[CATALOG_F_DATA_FACTORIES] = { "data_factories", FK_SET },
+	[CATALOG_F_HOST_FACTORIES] = { "host_factories", FK_SET },
 };
 
 static const char *const FACT_KIND_KEY[] = {

@@ -374,12 +374,295 @@ static int host_only(const value_t *v, int depth)
 	}
 }
 
+/* ------------------------------------------------------------------ named torch calls */
+
+/* The torch calls with behaviour of their own, each a small function named
+ * by torch_facts.json's "torch_calls" (by dotted name) and
+ * "torch_calls_by_name" (by last name).  NULL: not this call after all
+ * (its arguments do not fit); call_torch_ goes on with the generic rules. */
+typedef value_t *torch_call_fn(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                               struct vdict *kw, const struct ast_hdr *site);
+
+static value_t *tc_synchronize(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                               struct vdict *kw, const struct ast_hdr *site)
+{
+	(void)d, (void)last, (void)args, (void)nargs, (void)kw;
+	sev(f, SEV_SYNC, "torch.cuda.synchronize()", site);
+	return v_none(f->in->a);
+}
+
+static value_t *tc_stream(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                          struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *c;
+
+	(void)d, (void)last, (void)args, (void)kw;
+	if (nargs < 1)
+		return NULL;
+	c = new_inst(in);
+	c->ext = "torch.cuda.stream";
+	vdict_sets(in->a, c->attrs, "text", v_str(in->a, AST_IS(site, Call) && AST_AS(site, Call)->args.n
+	                                          ? text_of(f, AST_AS(site, Call)->args.items[0]) : "a stream"));
+	return mk_inst_value(in, c);
+}
+
+static value_t *tc_save(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                        struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+
+	(void)d, (void)last, (void)kw;
+	sev(f, SEV_SAVE, "torch.save", site);
+	/* what is saved copies device tensors to the host, unless every
+	 * tensor in it is known to be on the host already */
+	if (in->gpu && f->mode != M_FWD && !(nargs >= 1 && host_only(args[0], 0)))
+		sev(f, SEV_SYNC, "torch.save (copies device tensors to the host)", site);
+	return v_none(in->a);
+}
+
+static value_t *tc_compile(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                           struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *mode = kw ? vdict_gets(kw, "mode") : NULL;
+	struct sched_ev *e;
+
+	(void)d, (void)last;
+	if (nargs < 1)
+		return NULL;
+	e = sev(f, SEV_COMPILE, "torch.compile", site);
+	if (e) {
+		e->target = AST_IS(site, Call) && AST_AS(site, Call)->args.n ? text_of(f, AST_AS(site, Call)->args.items[0]) : NULL;
+		e->op = mode && mode->k == VK_STR ? mode->u.str.s : NULL;
+		e->model = args[0]->k == VK_INST ? args[0]->u.inst : NULL;
+	}
+	if (args[0]->k == VK_INST)
+		return call_ext(f, v_ext(in->a, "torch.compile.__wrap__"), args, nargs, kw, site);
+	return args[0];      /* a compiled function is the function */
+}
+
+/* The activation-checkpointing event, with its target and its policy
+ * (use_reentrant, context_fn, check_fn, ... as written). */
+static void checkpoint_event(struct frame *f, const char *d, const struct ast_hdr *site)
+{
+	struct sched_ev *e = sev(f, SEV_CHECKPOINT_ACT, d, site);
+
+	if (e && AST_IS(site, Call) && AST_AS(site, Call)->args.n)
+		e->target = text_of(f, AST_AS(site, Call)->args.items[0]);
+	if (e && AST_IS(site, Call)) {
+		/* the policy: use_reentrant, context_fn (selective
+		 * checkpointing), check_fn (which blocks), ... as written */
+		const struct ast_Call *c = AST_AS(site, Call);
+		buf_t b;
+		size_t k;
+
+		buf_init(&b);
+		for (k = 0; k < c->keywords.n; k++) {
+			const struct ast_keyword *kwd = AST_AS(c->keywords.items[k], keyword);
+
+			if (!kwd->arg)
+				continue;
+			buf_addf(&b, "%s%s=%s", b.len ? ", " : "", kwd->arg, text_of(f, kwd->value));
+		}
+		if (b.len)
+			e->detail_text = afmt(f->in, "%s", b.buf);
+		buf_free(&b);
+	}
+}
+
+/* checkpoint(fn, *args): the checkpointed function runs in this forward;
+ * checkpoint_sequential: a tensor */
+static value_t *tc_checkpoint(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                              struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+
+	(void)last, (void)kw;
+	checkpoint_event(f, d, site);
+	if (nargs >= 1 && strstr(d, "sequential") == NULL)
+		return call(f, args[0], args + 1, nargs - 1, NULL, site);
+	return v_tensor_dev(in->a, f->mode == M_FWD && in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
+}
+
+/* checkpoint_wrapper(module), apply_activation_checkpointing(model): the
+ * module, wrapped: the same tree */
+static value_t *tc_checkpoint_wrapper(struct frame *f, const char *d, const char *last, value_t **args,
+                                      size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+{
+	(void)last, (void)kw;
+	checkpoint_event(f, d, site);
+	return nargs >= 1 ? args[0] : v_none(f->in->a);
+}
+
+static value_t *tc_no_grad(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                           struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *c = new_inst(in);
+
+	(void)d, (void)last, (void)args, (void)nargs, (void)kw;
+	c->ext = "torch.no_grad";
+	vdict_sets(in->a, c->attrs, "anchor", v_str(in->a, anchor_at(f, site)));
+	return mk_inst_value(in, c);
+}
+
+static value_t *tc_autocast(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                            struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *c = new_inst(in);
+
+	(void)d, (void)last, (void)args, (void)nargs, (void)kw;
+	c->ext = "torch.autocast";
+	vdict_sets(in->a, c->attrs, "text", v_str(in->a, text_of(f, site)));
+	return mk_inst_value(in, c);
+}
+
+static value_t *tc_device(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                          struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *c = new_inst(in);
+
+	(void)d, (void)last, (void)kw, (void)site;
+	c->ext = "torch.device";
+	if (nargs >= 1)
+		vdict_sets(in->a, c->attrs, "type", args[0]);
+	return mk_inst_value(in, c);
+}
+
+/* with the environment known (extract --env / --no-env), no process
+ * group exists before the job's code starts one; a job that has not
+ * (on any path read so far) runs as one process */
+static value_t *tc_dist_is_initialized(struct frame *f, const char *d, const char *last, value_t **args,
+                                       size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+
+	(void)d, (void)last, (void)args, (void)nargs, (void)kw, (void)site;
+	return in->environ && !in->dist_init ? v_bool(in->a, 0) : NULL;
+}
+
+/* The functions by the names torch_facts.json gives them, sorted. */
+struct torch_call {
+	const char *name;
+	torch_call_fn *fn;
+};
+
+static const struct torch_call TORCH_CALLS[] = {
+	{ "autocast", tc_autocast },
+	{ "checkpoint", tc_checkpoint },
+	{ "checkpoint_wrapper", tc_checkpoint_wrapper },
+	{ "compile", tc_compile },
+	{ "device", tc_device },
+	{ "dist_is_initialized", tc_dist_is_initialized },
+	{ "no_grad", tc_no_grad },
+	{ "save", tc_save },
+	{ "stream", tc_stream },
+	{ "synchronize", tc_synchronize },
+};
+
+static int cmp_torch_call(const void *key, const void *elt)
+{
+	return strcmp(key, *(const char *const *)elt);
+}
+
+static torch_call_fn *torch_call_named(const char *name)
+{
+	const void *p = name ? bsearch(name, TORCH_CALLS, sizeof TORCH_CALLS / sizeof TORCH_CALLS[0],
+	                               sizeof TORCH_CALLS[0], cmp_torch_call) : NULL;
+
+	return p ? ((const struct torch_call *)p)->fn : NULL;
+}
+
+/* CUDA streams and events: synchronize() blocks the host; record(),
+ * query(), wait_stream(), wait_event() do not */
+static value_t *stream_method(struct frame *f, const char *d, const char *last, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+
+	if (!strcmp(last, "synchronize")) {
+		const struct ast_hdr *fx = AST_IS(site, Call) ? AST_AS(site, Call)->func : NULL;
+
+		sev(f, SEV_SYNC, fx ? afmt(in, "%s()", text_of(f, fx)) : afmt(in, "%s()", d), site);
+		return v_none(in->a);
+	}
+	if (!strcmp(last, "query"))
+		return unknown_at(f, site, "whether the event has completed (cudaEventQuery: no wait)");
+	if (!strcmp(last, "elapsed_time"))
+		return unknown_at(f, site, "a time measured at run time");
+	return v_none(in->a);
+}
+
+/* torch.optim.AdamW, torch.cuda.amp.GradScaler, DataLoader ...: an object
+ * of a torch class, in job code */
+static value_t *torch_object(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                             struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *o = new_inst(in);
+	struct sched_ev *e;
+	size_t i;
+
+	o->ext = d;
+	if (!strncmp(d, "torch.optim.", 12) && strstr(d, "lr_scheduler"))
+		o->ext = afmt(in, "scheduler:%s", d);
+	if (!strcmp(last, "GradScaler")) {
+		/* enabled=: by keyword (its place differs between
+		 * torch.cuda.amp's and torch.amp's); not known when
+		 * the arguments reach it by position */
+		value_t *en = kw ? vdict_gets(kw, "enabled") : NULL;
+
+		if (en || nargs < 5)
+			vdict_sets(in->a, o->attrs, "enabled", en ? en : v_bool(in->a, 1));
+	}
+	if (!strcmp(last, "DataLoader")) {
+		e = sev(f, SEV_LOADER, "DataLoader", site);
+		if (e) {
+			e->detail = vdict_new(in->a);
+			if (kw)
+				for (i = 0; i < kw->n; i++)
+					vdict_set(in->a, e->detail, kw->keys[i], kw->vals[i]);
+			if (nargs >= 1)
+				vdict_sets(in->a, e->detail, "dataset", args[0]);
+			if (nargs >= 2 && !vdict_gets(e->detail, "batch_size"))
+				vdict_sets(in->a, e->detail, "batch_size", args[1]);
+		}
+		vdict_sets(in->a, o->attrs, "pin_memory", v_bool(in->a, kw_bool(kw, "pin_memory")));
+		vdict_sets(in->a, o->attrs, "__anchor__", v_str(in->a, anchor_at(f, site)));
+		{
+			value_t *ds = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "dataset") : NULL;
+			value_t *bs = nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "batch_size") : NULL;
+
+			if (ds)
+				vdict_sets(in->a, o->attrs, "dataset", ds);
+			/* batch_size defaults to 1; a batch_sampler decides it
+			 * otherwise */
+			if (!bs && !(kw && vdict_gets(kw, "batch_sampler")))
+				bs = v_int(in->a, 1);
+			if (bs)
+				vdict_sets(in->a, o->attrs, "batch_size", bs);
+		}
+	}
+	if (!strcmp(last, "TensorDataset")) {
+		value_t *t = v_seq(in->a, VK_TUPLE, nargs);
+
+		for (i = 0; i < nargs; i++)
+			vseq_push(in->a, t->u.seq, args[i]);
+		vdict_sets(in->a, o->attrs, "tensors", t);
+	}
+	return mk_inst_value(in, o);
+}
+
 static value_t *call_torch_(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                             struct vdict *kw, const struct ast_hdr *site, int any_tensor)
 {
 	struct interp *in = f->in;
 	const char *coll = collective_of(in, d);
 	struct sched_ev *e;
+	torch_call_fn *fn;
+	value_t *r;
 	size_t i;
 	int dev = DEV_UNKNOWN;
 
@@ -397,173 +680,22 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		}
 		return !strcmp(coll, "barrier") ? v_none(in->a) : unknown_at(f, site, "a collective's work handle");
 	}
-	if (!strcmp(d, "torch.cuda.synchronize") || !strcmp(d, "torch.cuda.current_stream.synchronize")) {
-		sev(f, SEV_SYNC, "torch.cuda.synchronize()", site);
-		return v_none(in->a);
-	}
-	/* CUDA streams and events: synchronize() blocks the host; record(),
-	 * query(), wait_stream(), wait_event() do not */
-	if ((strstr(d, "Stream.") || strstr(d, "Event.")) && !strncmp(d, "torch.cuda.", 11)) {
-		if (!strcmp(last, "synchronize")) {
-			const struct ast_hdr *fx = AST_IS(site, Call) ? AST_AS(site, Call)->func : NULL;
-
-			sev(f, SEV_SYNC, fx ? afmt(in, "%s()", text_of(f, fx)) : afmt(in, "%s()", d), site);
-			return v_none(in->a);
-		}
-		if (!strcmp(last, "query"))
-			return unknown_at(f, site, "whether the event has completed (cudaEventQuery: no wait)");
-		if (!strcmp(last, "elapsed_time"))
-			return unknown_at(f, site, "a time measured at run time");
-		return v_none(in->a);
-	}
-	if (!strcmp(d, "torch.cuda.stream") && nargs >= 1) {
-		struct vinst *c = new_inst(in);
-
-		c->ext = "torch.cuda.stream";
-		vdict_sets(in->a, c->attrs, "text", v_str(in->a, AST_IS(site, Call) && AST_AS(site, Call)->args.n
-		                                                  ? text_of(f, AST_AS(site, Call)->args.items[0]) : "a stream"));
-		return mk_inst_value(in, c);
-	}
-	if (!strcmp(d, "torch.save")) {
-		sev(f, SEV_SAVE, "torch.save", site);
-		/* what is saved copies device tensors to the host, unless every
-		 * tensor in it is known to be on the host already */
-		if (in->gpu && f->mode != M_FWD && !(nargs >= 1 && host_only(args[0], 0)))
-			sev(f, SEV_SYNC, "torch.save (copies device tensors to the host)", site);
-		return v_none(in->a);
-	}
-	if (!strcmp(d, "torch.compile") && nargs >= 1) {
-		value_t *mode = kw ? vdict_gets(kw, "mode") : NULL;
-
-		e = sev(f, SEV_COMPILE, "torch.compile", site);
-		if (e) {
-			e->target = AST_IS(site, Call) && AST_AS(site, Call)->args.n ? text_of(f, AST_AS(site, Call)->args.items[0]) : NULL;
-			e->op = mode && mode->k == VK_STR ? mode->u.str.s : NULL;
-			e->model = args[0]->k == VK_INST ? args[0]->u.inst : NULL;
-		}
-		if (args[0]->k == VK_INST)
-			return call_ext(f, v_ext(in->a, "torch.compile.__wrap__"), args, nargs, kw, site);
-		return args[0];      /* a compiled function is the function */
-	}
-	if (!strcmp(d, "torch.utils.checkpoint.checkpoint") || !strcmp(d, "torch.utils.checkpoint.checkpoint_sequential") ||
-	    !strcmp(last, "checkpoint_wrapper") || !strcmp(last, "apply_activation_checkpointing")) {
-		e = sev(f, SEV_CHECKPOINT_ACT, d, site);
-		if (e && AST_IS(site, Call) && AST_AS(site, Call)->args.n)
-			e->target = text_of(f, AST_AS(site, Call)->args.items[0]);
-		if (e && AST_IS(site, Call)) {
-			/* the policy: use_reentrant, context_fn (selective
-			 * checkpointing), check_fn (which blocks), ... as written */
-			const struct ast_Call *c = AST_AS(site, Call);
-			buf_t b;
-			size_t k;
-
-			buf_init(&b);
-			for (k = 0; k < c->keywords.n; k++) {
-				const struct ast_keyword *kwd = AST_AS(c->keywords.items[k], keyword);
-
-				if (!kwd->arg)
-					continue;
-				buf_addf(&b, "%s%s=%s", b.len ? ", " : "", kwd->arg, text_of(f, kwd->value));
-			}
-			if (b.len)
-				e->detail_text = afmt(in, "%s", b.buf);
-			buf_free(&b);
-		}
-		if (!strcmp(last, "checkpoint_wrapper") || !strcmp(last, "apply_activation_checkpointing"))
-			return nargs >= 1 ? args[0] : v_none(in->a);   /* the module, wrapped: the same tree */
-		/* the checkpointed function runs in this forward */
-		if (nargs >= 1 && strstr(d, "sequential") == NULL)
-			return call(f, args[0], args + 1, nargs - 1, NULL, site);
-		return v_tensor_dev(in->a, f->mode == M_FWD && in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
-	}
-	if (!strcmp(last, "no_grad") || !strcmp(last, "inference_mode")) {
-		struct vinst *c = new_inst(in);
-
-		c->ext = "torch.no_grad";
-		vdict_sets(in->a, c->attrs, "anchor", v_str(in->a, anchor_at(f, site)));
-		return mk_inst_value(in, c);
-	}
-	if (!strcmp(last, "autocast")) {
-		struct vinst *c = new_inst(in);
-
-		c->ext = "torch.autocast";
-		vdict_sets(in->a, c->attrs, "text", v_str(in->a, text_of(f, site)));
-		return mk_inst_value(in, c);
-	}
-	if (!strcmp(d, "torch.device")) {
-		struct vinst *c = new_inst(in);
-
-		c->ext = "torch.device";
-		if (nargs >= 1)
-			vdict_sets(in->a, c->attrs, "type", args[0]);
-		return mk_inst_value(in, c);
-	}
-	/* with the environment known (extract --env / --no-env), no process
-	 * group exists before the job's code starts one; a job that has not
-	 * (on any path read so far) runs as one process */
-	if (!strcmp(d, "torch.distributed.is_initialized") && in->environ && !in->dist_init)
-		return v_bool(in->a, 0);
+	if ((strstr(d, "Stream.") || strstr(d, "Event.")) && !strncmp(d, "torch.cuda.", 11))
+		return stream_method(f, d, last, site);
+	if ((fn = torch_call_named(catalog_fact(in->cat, CATALOG_F_TORCH_CALLS, d))) &&
+	    (r = fn(f, d, last, args, nargs, kw, site)))
+		return r;
+	if ((fn = torch_call_named(catalog_fact(in->cat, CATALOG_F_TORCH_CALLS_BY_NAME, last))) &&
+	    (r = fn(f, d, last, args, nargs, kw, site)))
+		return r;
 	if ((!strncmp(d, "torch.cuda.", 11) || !strncmp(d, "torch.distributed.", 18) || !strncmp(d, "torch.backends.", 15)) &&
 	    last[0] >= 'a' && last[0] <= 'z')
 		return unknown_at(f, site, "a value the runtime reports (a number, not a tensor)");
-	if (!strcmp(last, "enable_grad") || !strcmp(last, "dtype") || !strcmp(last, "is_available") ||
-	    !strcmp(last, "device_count") || !strcmp(last, "current_device") || !strcmp(last, "get_rank") ||
-	    !strcmp(last, "get_world_size") || !strcmp(last, "is_initialized") || !strcmp(last, "manual_seed"))
+	if (catalog_fact(in->cat, CATALOG_F_RUNTIME_QUERIES, last))
 		return unknown_at(f, site, "a property of the machine the job runs on");
 	if (f->mode != M_FWD && last[0] >= 'A' && last[0] <= 'Z' && strcmp(last, "Tensor") &&
-	    strncmp(d, "torch.nn.", 9)) {
-		/* torch.optim.AdamW, torch.cuda.amp.GradScaler, DataLoader ... */
-		struct vinst *o = new_inst(in);
-
-		o->ext = d;
-		if (!strncmp(d, "torch.optim.", 12) && strstr(d, "lr_scheduler"))
-			o->ext = afmt(in, "scheduler:%s", d);
-		if (!strcmp(last, "GradScaler")) {
-			/* enabled=: by keyword (its place differs between
-			 * torch.cuda.amp's and torch.amp's); not known when
-			 * the arguments reach it by position */
-			value_t *en = kw ? vdict_gets(kw, "enabled") : NULL;
-
-			if (en || nargs < 5)
-				vdict_sets(in->a, o->attrs, "enabled", en ? en : v_bool(in->a, 1));
-		}
-		if (!strcmp(last, "DataLoader")) {
-			e = sev(f, SEV_LOADER, "DataLoader", site);
-			if (e) {
-				e->detail = vdict_new(in->a);
-				if (kw)
-					for (i = 0; i < kw->n; i++)
-						vdict_set(in->a, e->detail, kw->keys[i], kw->vals[i]);
-				if (nargs >= 1)
-					vdict_sets(in->a, e->detail, "dataset", args[0]);
-				if (nargs >= 2 && !vdict_gets(e->detail, "batch_size"))
-					vdict_sets(in->a, e->detail, "batch_size", args[1]);
-			}
-			vdict_sets(in->a, o->attrs, "pin_memory", v_bool(in->a, kw_bool(kw, "pin_memory")));
-			vdict_sets(in->a, o->attrs, "__anchor__", v_str(in->a, anchor_at(f, site)));
-			{
-				value_t *ds = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "dataset") : NULL;
-				value_t *bs = nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "batch_size") : NULL;
-
-				if (ds)
-					vdict_sets(in->a, o->attrs, "dataset", ds);
-				/* batch_size defaults to 1; a batch_sampler decides it
-				 * otherwise */
-				if (!bs && !(kw && vdict_gets(kw, "batch_sampler")))
-					bs = v_int(in->a, 1);
-				if (bs)
-					vdict_sets(in->a, o->attrs, "batch_size", bs);
-			}
-		}
-		if (!strcmp(last, "TensorDataset")) {
-			value_t *t = v_seq(in->a, VK_TUPLE, nargs);
-
-			for (i = 0; i < nargs; i++)
-				vseq_push(in->a, t->u.seq, args[i]);
-			vdict_sets(in->a, o->attrs, "tensors", t);
-		}
-		return mk_inst_value(in, o);
-	}
+	    strncmp(d, "torch.nn.", 9))
+		return torch_object(f, d, last, args, nargs, kw, site);
 	/* where a new tensor lives */
 	for (i = 0; i < nargs; i++)
 		if (args[i]->k == VK_TENSOR && args[i]->dev > dev)
@@ -575,8 +707,7 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		if (dev == DEV_DEVICE)
 			in->gpu = 1;
 		/* torch.tensor(python data, device=cuda): the data is copied over */
-		if (dev == DEV_DEVICE && f->mode != M_FWD &&
-		    (!strcmp(last, "tensor") || !strcmp(last, "as_tensor") || !strcmp(last, "from_numpy"))) {
+		if (dev == DEV_DEVICE && f->mode != M_FWD && catalog_fact(in->cat, CATALOG_F_DATA_FACTORIES, last)) {
 			struct sched_ev *ce = sev(f, SEV_H2D, afmt(in, "torch.%s(..., device=...)", last), site);
 
 			if (ce) {
@@ -585,18 +716,7 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 			}
 		}
 	} else if (!any_tensor) {
-		static const char *const factories[] = {
-			"zeros", "ones", "empty", "full", "arange", "linspace", "logspace", "rand", "randn",
-			"randint", "randperm", "tensor", "as_tensor", "from_numpy", "eye", "zeros_like", "ones_like",
-			"empty_like", "full_like", "rand_like", "randn_like", "Tensor", "LongTensor", "FloatTensor", NULL
-		};
-		size_t k;
-		int factory = 0;
-
-		for (k = 0; factories[k]; k++)
-			if (!strcmp(last, factories[k]))
-				factory = 1;
-		if (factory)
+		if (catalog_fact(in->cat, CATALOG_F_HOST_FACTORIES, last))
 			dev = f->mode == M_FWD ? DEV_UNKNOWN : DEV_HOST;     /* a factory: on the host */
 		else
 			dev = in->gpu ? DEV_DEVICE : DEV_UNKNOWN;             /* clip_grad_norm_ & co */
@@ -613,16 +733,16 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
+	int step = !strcmp(name, "step");
 
-	if (strcmp(name, "step") && strcmp(name, "zero_grad"))
+	if (!step && strcmp(name, "zero_grad"))
 		return NULL;
 	if (f->mode != M_FWD) {
-		if (!strcmp(name, "step") && !in->ev.optimizer_step)
+		if (step && !in->ev.optimizer_step)
 			in->ev.optimizer_step = anchor_at(f, site);
-		sev(f, !strcmp(name, "step") ? SEV_OPT_STEP : SEV_ZERO_GRAD,
-		    !strcmp(name, "step") ? "optimizer.step()" : "optimizer.zero_grad()", site);
+		sev(f, step ? SEV_OPT_STEP : SEV_ZERO_GRAD, step ? "optimizer.step()" : "optimizer.zero_grad()", site);
 	}
-	return mk_builtin(in, !strcmp(name, "step") ? BI_OPT_STEP : BI_NOOP, NULL);
+	return mk_builtin(in, step ? BI_OPT_STEP : BI_NOOP, NULL);
 }
 
 /* torch's wrappers of a model, from call_ext(): GradScaler.scale(loss)

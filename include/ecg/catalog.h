@@ -342,6 +342,12 @@ enum catalog_fact {
 	CATALOG_F_NAME_FOLDS,         /* map: an alias -> the canonical dotted name */
 	CATALOG_F_TORCHVISION_FACTORIES, /* prefixes: torchvision.models factory
 	                                 -> the class it builds */
+	CATALOG_F_TORCH_CALLS,        /* map: dotted name -> its function in
+	                                 interp/torch.c (TORCH_CALLS) */
+	CATALOG_F_TORCH_CALLS_BY_NAME,/* map: likewise, by the last name */
+	CATALOG_F_RUNTIME_QUERIES,    /* set: torch.<name>() the machine answers */
+	CATALOG_F_DATA_FACTORIES,     /* set: torch.<name>(data, device=) copies */
+	CATALOG_F_HOST_FACTORIES,     /* set: torch.<name>() of no tensor: host */
 	CATALOG_NFACTS
 };
 
