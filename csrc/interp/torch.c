@@ -267,10 +267,9 @@ value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **
 	struct interp *in = f->in;
 
 	if (f->mode == M_FWD && nargs >= 1 && args[0]->k == VK_TENSOR &&
-	    (!strcmp(last, "chunk") || !strcmp(last, "split") || !strcmp(last, "unbind") ||
-	     !strcmp(last, "tensor_split")) && !strncmp(d, "torch.", 6) && !strchr(d + 6, '.')) {
+	    catalog_fact(in->cat, CATALOG_F_PIECES, last) && !strncmp(d, "torch.", 6) && !strchr(d + 6, '.')) {
 		const struct vshape *pieces[64];
-		size_t n = shape_pieces(in->a, d, args, nargs, kw, pieces, 64), i;
+		size_t n = shape_pieces(in->cat, in->a, d, args, nargs, kw, pieces, 64), i;
 
 		if (n) {
 			value_t *r = v_seq(in->a, VK_TUPLE, n);

@@ -281,6 +281,150 @@ static void test_names(const struct catalog *cat)
 	ok(all && match_is(cat, CATALOG_F_TORCHVISION_FACTORIES, "get_model", NULL), "torchvision factories' classes");
 }
 
+static int fact_is(const struct catalog *cat, enum catalog_fact f, const char *name, const char *want)
+{
+	const char *p = catalog_fact(cat, f, name);
+
+	if (want ? p && !strcmp(p, want) : !p)
+		return 1;
+	diag("'%s' -> %s, not %s", name, p ? p : "NULL", want ? want : "NULL");
+	return 0;
+}
+
+static const char *const SG_BROADCAST2[] = {
+	"__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__", "__mod__", "__pow__", "__radd__",
+	"__rsub__", "__rmul__", "__rtruediv__", "__iadd__", "__isub__", "__imul__", "__itruediv__",
+	"__and__", "__or__", "__xor__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", NULL
+};
+static const char *const SG_SAME[] = {
+	"contiguous", "float", "half", "bfloat16", "double", "long", "int", "bool", "clone", "detach",
+	"detach_", "relu", "relu_", "gelu", "silu", "sigmoid", "tanh", "exp", "log", "log1p", "sqrt",
+	"rsqrt", "abs", "neg", "sin", "cos", "softmax", "log_softmax", "dropout", "dropout1d", "dropout2d",
+	"dropout3d", "alpha_dropout", "layer_norm", "group_norm", "batch_norm", "instance_norm", "rms_norm",
+	"normalize", "leaky_relu", "elu", "selu", "celu", "mish", "hardswish", "hardsigmoid", "hardtanh",
+	"relu6", "softplus", "softsign", "tril", "triu", "masked_fill", "masked_fill_", "cuda", "cpu",
+	"pin_memory", "requires_grad_", "fill_", "zero_", "zeros_like", "ones_like", "randn_like",
+	"rand_like", "empty_like", "full_like", "clamp", "clamp_", "clip", "cumsum", "cumprod", "flip",
+	"roll", "square", "erf", "reciprocal", "sign", "floor", "ceil", "round", "nan_to_num", "add_",
+	"mul_", "sub_", "div_", "copy_", "normal_", "uniform_", "sigmoid_", "tanh_", "exp_", "silu_",
+	"gelu_", "logsigmoid", "tanhshrink", "dropout_", "bernoulli", "bernoulli_", "neg_", "gumbel_softmax",
+	"softmin", "pow_", "clamp_min", "clamp_max", "logit", "erfinv", "sinh", "cosh", "log2", "log10",
+	"exp2", "expm1", "trunc", "frac", "sgn", "isnan", "isinf", "isfinite", "logical_not", "bitwise_not",
+	"positive", "requires_grad", "argsort", NULL
+};
+static const char *const SG_BROADCAST[] = {
+	"add", "sub", "mul", "div", "true_divide", "floor_divide", "pow", "maximum", "minimum", "where",
+	"lerp", "addcmul", "addcdiv", "eq", "ne", "lt", "gt", "le", "ge", "logical_and", "logical_or",
+	"logical_xor", "fmod", "remainder", "atan2", "multiply", "subtract", "divide", "hypot", "fmax",
+	"fmin", "xlogy", "bitwise_and", "bitwise_or", "bitwise_xor", "isclose", "copysign", NULL
+};
+static const char *const SG_SIZES[] = {
+	"zeros", "ones", "empty", "rand", "randn", NULL
+};
+static const char *const SG_REDUCE[] = {
+	"sum", "mean", "amax", "amin", "std", "var", "prod", "argmax", "argmin", "logsumexp", "any", "all",
+	"nansum", "nanmean", "count_nonzero", NULL
+};
+static const char *const SG_LOSS[] = {
+	"cross_entropy", "mse_loss", "l1_loss", "nll_loss", "binary_cross_entropy",
+	"binary_cross_entropy_with_logits", "smooth_l1_loss", "kl_div", "huber_loss",
+	"cosine_embedding_loss", "margin_ranking_loss", "soft_margin_loss", "poisson_nll_loss",
+	"gaussian_nll_loss", NULL
+};
+
+/* The op-class lists shapes.c held before they moved to torch_facts.json:
+ * every name keeps its rule and its namespaces. */
+static const struct { const char *rule; int on; const char *const *names; } SHAPE_GROUPS[] = {
+	{ "broadcast2", CATALOG_ON_TORCH | CATALOG_ON_TENSOR | CATALOG_ON_FUNCTIONAL, SG_BROADCAST2 },
+	{ "same", CATALOG_ON_TORCH | CATALOG_ON_TENSOR | CATALOG_ON_FUNCTIONAL, SG_SAME },
+	{ "broadcast", CATALOG_ON_TORCH | CATALOG_ON_TENSOR | CATALOG_ON_FUNCTIONAL, SG_BROADCAST },
+	{ "sizes", CATALOG_ON_TORCH, SG_SIZES },
+	{ "reduce", CATALOG_ON_TORCH | CATALOG_ON_TENSOR | CATALOG_ON_FUNCTIONAL, SG_REDUCE },
+	{ "loss", CATALOG_ON_FUNCTIONAL, SG_LOSS },
+};
+
+static void test_shape_groups(const struct catalog *cat)
+{
+	static const int ons[] = { CATALOG_ON_TORCH, CATALOG_ON_TENSOR, CATALOG_ON_FUNCTIONAL };
+	size_t g, i, k;
+	int all = 1;
+
+	for (g = 0; g < sizeof SHAPE_GROUPS / sizeof SHAPE_GROUPS[0]; g++)
+		for (i = 0; SHAPE_GROUPS[g].names[i]; i++)
+			for (k = 0; k < 3; k++) {
+				const char *r = catalog_fact_on(cat, CATALOG_F_SHAPE_RULES, SHAPE_GROUPS[g].names[i], ons[k]);
+				int want = !!(SHAPE_GROUPS[g].on & ons[k]);
+
+				if (want ? !r || strcmp(r, SHAPE_GROUPS[g].rule) : r != NULL) {
+					all = 0;
+					diag("%s in namespace %d: %s, not %s", SHAPE_GROUPS[g].names[i], ons[k], r ? r : "NULL",
+					     want ? SHAPE_GROUPS[g].rule : "NULL");
+				}
+			}
+	ok(all, "every op of the shape classes keeps its rule and its namespaces");
+}
+
+static int on_is(const struct catalog *cat, const char *name, int on, const char *want)
+{
+	const char *p = catalog_fact_on(cat, CATALOG_F_SHAPE_RULES, name, on);
+
+	if (want ? p && !strcmp(p, want) : !p)
+		return 1;
+	diag("'%s' in %d -> %s, not %s", name, on, p ? p : "NULL", want ? want : "NULL");
+	return 0;
+}
+
+static void test_shape_facts(const struct catalog *cat)
+{
+	static const char *const dtr[][2] = {
+		{ "randint", "int" }, { "randperm", "int" }, { "argmax", "int" }, { "argmin", "int" },
+		{ "argsort", "int" }, { "multinomial", "int" }, { "nonzero", "int" }, { "bucketize", "int" },
+		{ "searchsorted", "int" }, { "long", "int" }, { "int", "int" }, { "short", "int" },
+		{ "randint_like", "int" }, { "bool", "bool" }, { "eq", "bool" }, { "ne", "bool" }, { "lt", "bool" },
+		{ "gt", "bool" }, { "le", "bool" }, { "ge", "bool" }, { "logical_and", "bool" },
+		{ "logical_or", "bool" }, { "logical_not", "bool" }, { "isnan", "bool" }, { "isinf", "bool" },
+		{ "float", "float" }, { "half", "float" }, { "double", "float" }, { "bfloat16", "float" },
+		{ "rand", "float" }, { "randn", "float" }, { "rand_like", "float" }, { "randn_like", "float" },
+		{ "linspace", "float" }, { "arange", "arange" }, { "to", "to" }, { "cuda", "keep" }, { "cpu", "keep" },
+		{ "pin_memory", "keep" }, { "contiguous", "keep" }, { "clone", "keep" }, { "detach", "keep" },
+		{ "view", "keep" }, { "reshape", "keep" }, { "transpose", "keep" }, { "permute", "keep" },
+		{ "unsqueeze", "keep" }, { "squeeze", "keep" }, { "flatten", "keep" }, { "expand", "keep" },
+		{ "repeat", "keep" }, { "t", "keep" }, { "narrow", "keep" }, { "roll", "keep" }, { "flip", "keep" },
+		{ "masked_fill", "keep" }, { "tril", "keep" }, { "triu", "keep" }, { "cat", "keep" },
+		{ "stack", "keep" }, { "chunk", "keep" }, { "split", "keep" }, { "unbind", "keep" },
+		{ "gather", "keep" }, { "index_select", "keep" }, { "repeat_interleave", "keep" },
+		{ "expand_as", "keep" }, { "view_as", "keep" }, { "reshape_as", "keep" }, { "clamp", "keep" },
+		{ NULL, NULL }
+	};
+	static const char *const dts[][2] = {
+		{ "torch.bool", "bool" }, { "torch.long", "int" }, { "torch.int64", "int" }, { "torch.int", "int" },
+		{ "torch.int32", "int" }, { "torch.int16", "int" }, { "torch.short", "int" }, { "torch.int8", "int" },
+		{ "torch.half", "float" }, { "torch.double", "float" }, { "torch.bfloat16", "float" }, { NULL, NULL }
+	};
+	size_t i;
+	int all = 1;
+
+	for (i = 0; dtr[i][0]; i++)
+		all &= fact_is(cat, CATALOG_F_DTYPE_RULES, dtr[i][0], dtr[i][1]);
+	ok(all && fact_is(cat, CATALOG_F_DTYPE_RULES, "softmax", NULL), "what ops' results hold");
+	for (all = 1, i = 0; dts[i][0]; i++)
+		all &= fact_is(cat, CATALOG_F_DTYPES, dts[i][0], dts[i][1]);
+	ok(all && fact_is(cat, CATALOG_F_DTYPES, "torch.float32", NULL) &&
+	   match_is(cat, CATALOG_F_DTYPE_PREFIXES, "torch.float32", "float") &&
+	   match_is(cat, CATALOG_F_DTYPE_PREFIXES, "torch.float", "float") &&
+	   match_is(cat, CATALOG_F_DTYPE_PREFIXES, "torch.complex64", NULL), "dtypes");
+	ok(fact_is(cat, CATALOG_F_PIECES, "chunk", "chunk") && fact_is(cat, CATALOG_F_PIECES, "split", "split") &&
+	   fact_is(cat, CATALOG_F_PIECES, "unbind", "unbind") &&
+	   fact_is(cat, CATALOG_F_PIECES, "tensor_split", "tensor_split") && fact_is(cat, CATALOG_F_PIECES, "cat", NULL),
+	   "ops that split a tensor");
+	/* rules hold in their namespaces */
+	ok(on_is(cat, "expand", CATALOG_ON_TENSOR, "expand") && on_is(cat, "expand", CATALOG_ON_TORCH, NULL) &&
+	   on_is(cat, "linear", CATALOG_ON_FUNCTIONAL, "linear") && on_is(cat, "linear", CATALOG_ON_TENSOR, NULL) &&
+	   on_is(cat, "relu", CATALOG_ON_TORCH, "same") && on_is(cat, "relu", CATALOG_ON_TENSOR, "same") &&
+	   on_is(cat, "outer", CATALOG_ON_FUNCTIONAL, "outer") && on_is(cat, "outer", CATALOG_ON_TENSOR, NULL) &&
+	   on_is(cat, "no_such_op", CATALOG_ON_TORCH, NULL), "shape rules by namespace");
+}
+
 /* torch_facts.json: each fact list the C code reads, with names it must
  * hold (a name dropped from the file fails here). */
 static void test_facts(const struct catalog *cat)
@@ -328,17 +472,19 @@ static void test_facts(const struct catalog *cat)
 	}
 	ok(all && !catalog_fact_match(cat, CATALOG_F_PARALLELISM_PLACES, "train.py main"),
 	   "tensor-parallel places");
-	ok(!strcmp(catalog_fact(cat, CATALOG_F_PARALLELISM_OPS, "send"), "pipeline") &&
-	   !strcmp(catalog_fact(cat, CATALOG_F_PARALLELISM_OPS, "recv"), "pipeline") &&
-	   !strcmp(catalog_fact(cat, CATALOG_F_PARALLELISM_OPS, "isend"), "pipeline") &&
-	   !strcmp(catalog_fact(cat, CATALOG_F_PARALLELISM_OPS, "irecv"), "pipeline") &&
+	ok(fact_is(cat, CATALOG_F_PARALLELISM_OPS, "send", "pipeline") &&
+	   fact_is(cat, CATALOG_F_PARALLELISM_OPS, "recv", "pipeline") &&
+	   fact_is(cat, CATALOG_F_PARALLELISM_OPS, "isend", "pipeline") &&
+	   fact_is(cat, CATALOG_F_PARALLELISM_OPS, "irecv", "pipeline") &&
 	   !catalog_fact(cat, CATALOG_F_PARALLELISM_OPS, "all_to_all") &&
-	   !strcmp(catalog_fact(cat, CATALOG_F_PARALLELISM_OPS_FWD, "all_to_all"), "expert") &&
-	   !strcmp(catalog_fact(cat, CATALOG_F_PARALLELISM_OPS_FWD, "all_to_all_single"), "expert") &&
+	   fact_is(cat, CATALOG_F_PARALLELISM_OPS_FWD, "all_to_all", "expert") &&
+	   fact_is(cat, CATALOG_F_PARALLELISM_OPS_FWD, "all_to_all_single", "expert") &&
 	   !catalog_fact(cat, CATALOG_F_PARALLELISM_OPS_FWD, "send"), "collectives' own parallelism");
 	test_wrappers(cat);
 	test_third_party(cat);
 	test_names(cat);
+	test_shape_facts(cat);
+	test_shape_groups(cat);
 }
 
 int main(void)
