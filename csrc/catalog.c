@@ -28,6 +28,8 @@
 #define NAMES_FILE "torch_names.json"
 #define NN_FORMAT "ecg.catalog.torch_nn/1"
 #define NAMES_FORMAT "ecg.catalog.torch_names/1"
+#define FACTS_FILE "torch_facts.json"
+#define FACTS_FORMAT "ecg.catalog.torch_facts/1"
 #define FILE_CAP (16L << 20)
 #define EVAL_DEPTH 64
 
@@ -149,6 +151,19 @@ static int table_flags(const struct table *t, const char *key)
 
 /* ------------------------------------------------------------------ the catalogue */
 
+/* The kinds of fact lists torch_facts.json holds (catalog.h). */
+enum fact_kind { FK_SET = 1, FK_MAP, FK_PREFIXES, FK_SUFFIXES, FK_WORDS, FK_RULES };
+
+/* One fact list: hashed kinds (set, map, rules) in t (value in ptr, rules'
+ * namespaces in flags); ordered kinds as n key/value pairs, first match
+ * wins. */
+struct fact {
+	enum fact_kind kind;
+	struct table t;
+	const char **pairs;
+	size_t n;
+};
+
 struct catalog {
 	struct chunk *arena;
 	struct catalog_class *classes;
@@ -161,6 +176,7 @@ struct catalog {
 	const char *unary[5];    /* enum ast_unaryop */
 	const char *subscript[4];/* enum ast_ctx */
 	const char *truth;
+	struct fact facts[CATALOG_NFACTS];
 };
 
 /* Python's AST class names of the enums in ast.h, indexed by value. */
@@ -1326,10 +1342,196 @@ static int load_nn_file(struct loader *L, const cJSON *doc)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ facts */
+
+/* Each fact of enum catalog_fact: its key in torch_facts.json and its kind. */
+static const struct {
+	const char *key;
+	enum fact_kind kind;
+} FACTS[CATALOG_NFACTS] = {
+	[CATALOG_F_COLLECTIVES] = { "collectives", FK_SET },
+	[CATALOG_F_PARALLELISM_WORDS] = { "parallelism_words", FK_WORDS },
+	[CATALOG_F_PARALLELISM_PLACES] = { "parallelism_places", FK_WORDS },
+	[CATALOG_F_PARALLELISM_OPS] = { "parallelism_ops", FK_MAP },
+	[CATALOG_F_PARALLELISM_OPS_FWD] = { "parallelism_ops_forward", FK_MAP },
+	[CATALOG_F_WRAPPERS] = { "wrappers", FK_SET },
+	[CATALOG_F_WRAPPER_WORDS] = { "wrapper_words", FK_WORDS },
+	[CATALOG_F_PARALLEL_WRAPPERS] = { "parallel_wrappers", FK_WORDS },
+	[CATALOG_F_MODULE_PACKAGES] = { "module_packages", FK_PREFIXES },
+	[CATALOG_F_NOT_MODULE_SUFFIXES] = { "not_module_suffixes", FK_SUFFIXES },
+	[CATALOG_F_NOT_MODULE_PATHS] = { "not_module_paths", FK_WORDS },
+	[CATALOG_F_NAME_FOLDS] = { "name_folds", FK_MAP },
+	[CATALOG_F_TORCHVISION_FACTORIES] = { "torchvision_factories", FK_PREFIXES },
+	[CATALOG_F_TORCH_CALLS] = { "torch_calls", FK_MAP },
+	[CATALOG_F_TORCH_CALLS_BY_NAME] = { "torch_calls_by_name", FK_MAP },
+	[CATALOG_F_RUNTIME_QUERIES] = { "runtime_queries", FK_SET },
+	[CATALOG_F_DATA_FACTORIES] = { "data_factories", FK_SET },
+	[CATALOG_F_HOST_FACTORIES] = { "host_factories", FK_SET },
+	[CATALOG_F_SHAPE_RULES] = { "shape_rules", FK_RULES },
+	[CATALOG_F_PIECES] = { "pieces", FK_MAP },
+	[CATALOG_F_DTYPE_RULES] = { "dtype_rules", FK_MAP },
+	[CATALOG_F_DTYPES] = { "dtypes", FK_MAP },
+	[CATALOG_F_DTYPE_PREFIXES] = { "dtype_prefixes", FK_PREFIXES },
+};
+
+static const char *const FACT_KIND_KEY[] = {
+	[FK_SET] = "set", [FK_MAP] = "map", [FK_PREFIXES] = "prefixes", [FK_SUFFIXES] = "suffixes",
+	[FK_WORDS] = "words", [FK_RULES] = "rules"
+};
+
+/* The namespaces a rule applies in (catalog.h, CATALOG_ON_*). */
+static const char *const ON_NAMES[] = { "torch", "Tensor", "torch.nn.functional", NULL };
+
+static int fact_put(struct loader *L, struct fact *fa, const char *key, const char *val, int on)
+{
+	struct slot *s;
+
+	if (!key[0])
+		return bad(L, "an empty name");
+	s = table_find(&fa->t, key);
+	if (s && s->key)
+		return bad(L, "\"%s\" listed twice", key);
+	s = table_put(&fa->t, L_str(L, key));
+	s->ptr = val ? L_str(L, val) : s->key;
+	s->flags = on;
+	return 0;
+}
+
+/* An ordered list: each item a string (its own value) or [key, value]. */
+static int load_fact_pairs(struct loader *L, struct fact *fa, const cJSON *arr)
+{
+	const cJSON *it;
+	size_t i = 0;
+
+	if (!cJSON_IsArray(arr))
+		return bad(L, "not a list");
+	fa->n = (size_t)cJSON_GetArraySize(arr);
+	fa->pairs = L_alloc(L, sizeof *fa->pairs * 2 * (fa->n ? fa->n : 1));
+	cJSON_ArrayForEach(it, arr) {
+		const cJSON *k = it, *v = it;
+
+		if (cJSON_IsArray(it) && cJSON_GetArraySize(it) == 2) {
+			k = cJSON_GetArrayItem(it, 0);
+			v = cJSON_GetArrayItem(it, 1);
+		}
+		if (!cJSON_IsString(k) || !cJSON_IsString(v) || !k->valuestring[0])
+			return bad(L, "[%zu] is neither a name nor a [name, value] pair", i);
+		fa->pairs[2 * i] = L_str(L, k->valuestring);
+		fa->pairs[2 * i + 1] = v == k ? fa->pairs[2 * i] : L_str(L, v->valuestring);
+		i++;
+	}
+	return 0;
+}
+
+/* "rules": [{"rule": R, "on": [namespaces], "names": [...]}, ...] */
+static int load_fact_rules(struct loader *L, struct fact *fa, const cJSON *arr)
+{
+	static const char *const keys[] = { "rule", "on", "names", "doc", NULL };
+	const cJSON *it;
+	size_t i = 0;
+
+	if (!cJSON_IsArray(arr))
+		return bad(L, "\"rules\" is not a list");
+	cJSON_ArrayForEach(it, arr) {
+		const cJSON *on = cJSON_GetObjectItemCaseSensitive(it, "on"), *names, *n;
+		const char *rule;
+		size_t old = where_push(L, " rules[%zu]", i);
+		int mask = 0;
+
+		if (!cJSON_IsObject(it) || check_keys(L, it, keys) < 0 || !(rule = get_str(L, it, "rule", 1)))
+			return -1;
+		if (!cJSON_IsArray(on))
+			return bad(L, "\"on\" is not a list");
+		cJSON_ArrayForEach(n, on) {
+			int k;
+
+			for (k = 0; ON_NAMES[k]; k++)
+				if (cJSON_IsString(n) && !strcmp(n->valuestring, ON_NAMES[k]))
+					break;
+			if (!ON_NAMES[k])
+				return bad(L, "\"on\": not a namespace (torch, Tensor, torch.nn.functional)");
+			mask |= 1 << k;
+		}
+		names = cJSON_GetObjectItemCaseSensitive(it, "names");
+		if (!cJSON_IsArray(names))
+			return bad(L, "\"names\" is not a list");
+		cJSON_ArrayForEach(n, names)
+			if (!cJSON_IsString(n) || fact_put(L, fa, n->valuestring, rule, mask) < 0)
+				return cJSON_IsString(n) ? -1 : bad(L, "a name is not a string");
+		where_pop(L, old);
+		i++;
+	}
+	return 0;
+}
+
+static int load_fact(struct loader *L, struct fact *fa, const cJSON *j)
+{
+	const char *kk = FACT_KIND_KEY[fa->kind];
+	const char *const keys[] = { "doc", kk, NULL };
+	const cJSON *body = cJSON_GetObjectItemCaseSensitive(j, kk), *it;
+
+	if (!cJSON_IsObject(j) || check_keys(L, j, keys) < 0)
+		return cJSON_IsObject(j) ? -1 : bad(L, "not an object");
+	if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(j, "doc")))
+		return bad(L, "no \"doc\"");
+	if (!body)
+		return bad(L, "no \"%s\"", kk);
+	switch (fa->kind) {
+	case FK_SET:
+		if (!cJSON_IsArray(body))
+			return bad(L, "\"set\" is not a list");
+		cJSON_ArrayForEach(it, body)
+			if (!cJSON_IsString(it) || fact_put(L, fa, it->valuestring, NULL, 0) < 0)
+				return cJSON_IsString(it) ? -1 : bad(L, "a name is not a string");
+		return 0;
+	case FK_MAP:
+		if (!cJSON_IsObject(body))
+			return bad(L, "\"map\" is not an object");
+		cJSON_ArrayForEach(it, body)
+			if (!cJSON_IsString(it) || fact_put(L, fa, it->string, it->valuestring, 0) < 0)
+				return cJSON_IsString(it) ? -1 : bad(L, "\"%s\": not a string", it->string);
+		return 0;
+	case FK_RULES:
+		return load_fact_rules(L, fa, body);
+	default:
+		return load_fact_pairs(L, fa, body);
+	}
+}
+
+static int load_facts_file(struct loader *L, const cJSON *doc)
+{
+	struct catalog *cat = L->cat;
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(doc, "format"), *it;
+	size_t i;
+
+	if (!cJSON_IsString(f) || strcmp(f->valuestring, FACTS_FORMAT))
+		return bad(L, "format %s%s%s, this ecg reads \"" FACTS_FORMAT "\"", f ? "\"" : "",
+		           cJSON_IsString(f) ? f->valuestring : "missing", f ? "\"" : "");
+	cJSON_ArrayForEach(it, doc) {
+		for (i = 0; i < CATALOG_NFACTS; i++)
+			if (!strcmp(it->string, FACTS[i].key))
+				break;
+		if (i == CATALOG_NFACTS && strcmp(it->string, "format") && strcmp(it->string, "doc"))
+			return bad(L, "unknown fact \"%s\"", it->string);
+	}
+	for (i = 0; i < CATALOG_NFACTS; i++) {
+		const cJSON *j = cJSON_GetObjectItemCaseSensitive(doc, FACTS[i].key);
+		size_t old = where_push(L, "%s", FACTS[i].key);
+
+		cat->facts[i].kind = FACTS[i].kind;
+		if (!j)
+			return bad(L, "missing");
+		if (load_fact(L, &cat->facts[i], j) < 0)
+			return -1;
+		where_pop(L, old);
+	}
+	return 0;
+}
+
 int catalog_load(const char *dir, struct catalog **out)
 {
 	struct loader L = { 0 };
-	cJSON *names = NULL, *nn = NULL;
+	cJSON *names = NULL, *nn = NULL, *facts = NULL;
 	int rc = -1;
 
 	*out = NULL;
@@ -1342,12 +1544,16 @@ int catalog_load(const char *dir, struct catalog **out)
 	buf_reset(&L.where);
 	if (read_json(&L, dir, NN_FILE, &nn) < 0 || load_nn_file(&L, nn) < 0)
 		goto done;
+	buf_reset(&L.where);
+	if (read_json(&L, dir, FACTS_FILE, &facts) < 0 || load_facts_file(&L, facts) < 0)
+		goto done;
 	*out = L.cat;
 	L.cat = NULL;
 	rc = 0;
 done:
 	cJSON_Delete(names);
 	cJSON_Delete(nn);
+	cJSON_Delete(facts);
 	buf_free(&L.where);
 	free(L.path);
 	catalog_free(L.cat);
@@ -1356,6 +1562,8 @@ done:
 
 void catalog_free(struct catalog *cat)
 {
+	size_t i;
+
 	if (!cat)
 		return;
 	free(cat->by_name.slots);
@@ -1363,6 +1571,8 @@ void catalog_free(struct catalog *cat)
 	free(cat->tensor.slots);
 	free(cat->torch.slots);
 	free(cat->functional.slots);
+	for (i = 0; i < CATALOG_NFACTS; i++)
+		free(cat->facts[i].t.slots);
 	arena_free(cat->arena);
 	free(cat);
 }
@@ -1484,6 +1694,49 @@ int catalog_torch_function(const struct catalog *cat, const char *name)
 int catalog_functional(const struct catalog *cat, const char *name)
 {
 	return !!(table_flags(&cat->functional, name) & CATALOG_N_FUNCTION);
+}
+
+/* ------------------------------------------------------------------ fact lookups */
+
+const char *catalog_fact(const struct catalog *cat, enum catalog_fact f, const char *name)
+{
+	const struct slot *s;
+
+	if (!cat || (unsigned)f >= CATALOG_NFACTS || !name)
+		return NULL;
+	s = table_find(&cat->facts[f].t, name);
+	return s && s->key ? s->ptr : NULL;
+}
+
+const char *catalog_fact_on(const struct catalog *cat, enum catalog_fact f, const char *name, int on)
+{
+	const struct slot *s;
+
+	if (!cat || (unsigned)f >= CATALOG_NFACTS || !name)
+		return NULL;
+	s = table_find(&cat->facts[f].t, name);
+	return s && s->key && (s->flags & on) ? s->ptr : NULL;
+}
+
+const char *catalog_fact_match(const struct catalog *cat, enum catalog_fact f, const char *text)
+{
+	const struct fact *fa;
+	size_t i, n;
+
+	if (!cat || (unsigned)f >= CATALOG_NFACTS || !text)
+		return NULL;
+	fa = &cat->facts[f];
+	n = strlen(text);
+	for (i = 0; i < fa->n; i++) {
+		const char *k = fa->pairs[2 * i];
+		size_t kn = strlen(k);
+
+		if ((fa->kind == FK_PREFIXES && !strncmp(text, k, kn)) ||
+		    (fa->kind == FK_SUFFIXES && n >= kn && !strcmp(text + n - kn, k)) ||
+		    (fa->kind == FK_WORDS && strstr(text, k)))
+			return fa->pairs[2 * i + 1];
+	}
+	return NULL;
 }
 
 const char *catalog_dunder_binop(const struct catalog *cat, enum ast_operator op,

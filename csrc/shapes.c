@@ -1,8 +1,10 @@
 /* shapes.c - see include/ecg/shapes.h */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "ecg/catalog.h"
 #include "ecg/shapes.h"
 
 const char shape_dim_reason[] = "a size known only at run time";
@@ -404,58 +406,6 @@ static struct vshape *sizes_from(struct ast_arena *a, value_t *const *args, size
 	return s;
 }
 
-static int in_list(const char *name, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(name, *list))
-			return 1;
-	return 0;
-}
-
-/* the same shape as the first tensor argument */
-static const char *const SAME[] = {
-	"contiguous", "float", "half", "bfloat16", "double", "long", "int", "bool", "type", "type_as",
-	"clone", "detach", "detach_", "relu", "relu_", "gelu", "silu", "sigmoid", "tanh", "exp", "log", "log1p",
-	"sqrt", "rsqrt", "abs", "neg", "sin", "cos", "softmax", "log_softmax", "dropout", "dropout1d",
-	"dropout2d", "dropout3d", "alpha_dropout", "layer_norm", "group_norm", "batch_norm", "instance_norm",
-	"rms_norm", "normalize", "leaky_relu", "elu", "selu", "celu", "mish", "hardswish", "hardsigmoid",
-	"hardtanh", "relu6", "softplus", "softsign", "tril", "triu", "masked_fill", "masked_fill_", "cuda",
-	"cpu", "pin_memory", "requires_grad_", "fill_", "zero_", "zeros_like", "ones_like", "randn_like",
-	"rand_like", "empty_like", "full_like", "clamp", "clamp_", "clip", "cumsum", "cumprod", "flip",
-	"roll", "square", "erf", "reciprocal", "sign", "floor", "ceil", "round", "nan_to_num", "add_",
-	"mul_", "sub_", "div_", "copy_", "normal_", "uniform_", "sigmoid_", "tanh_", "exp_", "silu_",
-	"gelu_", "logsigmoid", "tanhshrink", "dropout_", "bernoulli", "bernoulli_", "neg_",
-	"to", "gumbel_softmax", "softmin", "pow_", "clamp_min", "clamp_max", "logit", "erfinv",
-	"sinh", "cosh", "log2", "log10", "exp2", "expm1", "trunc", "frac", "sgn", "isnan", "isinf",
-	"isfinite", "logical_not", "bitwise_not", "positive", "requires_grad", "argsort", NULL
-};
-
-/* elementwise over several tensors: the broadcast shape */
-static const char *const ELEMENTWISE[] = {
-	"add", "sub", "mul", "div", "true_divide", "floor_divide", "pow", "maximum", "minimum", "where",
-	"lerp", "addcmul", "addcdiv", "eq", "ne", "lt", "gt", "le", "ge", "logical_and", "logical_or",
-	"logical_xor", "fmod", "remainder", "atan2", "multiply", "subtract", "divide", "hypot", "fmax",
-	"fmin", "xlogy", "bitwise_and", "bitwise_or", "bitwise_xor", "isclose", "copysign", NULL
-};
-
-/* torch.x(*size): a new tensor of that size */
-static const char *const FACTORY[] = {
-	"zeros", "ones", "empty", "rand", "randn", NULL
-};
-
-/* reductions with dim= and keepdim= */
-static const char *const REDUCE[] = {
-	"sum", "mean", "amax", "amin", "std", "var", "prod", "argmax", "argmin", "logsumexp", "any", "all",
-	"nansum", "nanmean", "count_nonzero", NULL
-};
-
-/* losses: a scalar with the default reduction */
-static const char *const LOSS[] = {
-	"cross_entropy", "mse_loss", "l1_loss", "nll_loss", "binary_cross_entropy",
-	"binary_cross_entropy_with_logits", "smooth_l1_loss", "kl_div", "huber_loss", "cosine_embedding_loss",
-	"margin_ranking_loss", "soft_margin_loss", "poisson_nll_loss", "gaussian_nll_loss", NULL
-};
-
 static const struct vshape *first_tensor(value_t *const *args, size_t nargs, const struct vdict *kw)
 {
 	size_t i;
@@ -786,298 +736,473 @@ static const struct vshape *arange(struct ast_arena *a, value_t *const *args, si
 
 static const struct vshape *einsum(struct ast_arena *a, value_t *const *args, size_t nargs);
 
-const struct vshape *shape_of_call(struct ast_arena *a, const char *op, value_t *const *args, size_t nargs,
-                                   const struct vdict *kw)
+/* ------------------------------------------------------------------ shape rules */
+
+/* One call being shaped: x is args[0]'s shape (NULL when not known). */
+struct sc {
+	struct ast_arena *a;
+	const char *name;
+	value_t *const *args;
+	size_t nargs;
+	const struct vdict *kw;
+	const struct vshape *x;
+	int tensor_m;
+};
+
+typedef const struct vshape *shape_rule_fn(const struct sc *c);
+
+/* operators as methods: x.__add__(y) */
+static const struct vshape *r_broadcast2(const struct sc *c)
+{
+	return c->nargs == 2 ? shape_binop(c->a, c->args[0], c->args[1]) : NULL;
+}
+
+static const struct vshape *r_matmul2(const struct sc *c)
+{
+	return c->nargs == 2 ? matmul(c->a, c->x, shape_of(c->args[1])) : NULL;
+}
+
+/* the shape of the tensor itself (x.to(...), -x) */
+static const struct vshape *r_self(const struct sc *c)
+{
+	return c->x;
+}
+
+static const struct vshape *r_same(const struct sc *c)
+{
+	return first_tensor(c->args, c->nargs, c->kw);
+}
+
+static const struct vshape *r_broadcast(const struct sc *c)
+{
+	return broadcast_all(c->a, c->args, c->nargs);
+}
+
+/* torch.zeros(*size) */
+static const struct vshape *r_sizes(const struct sc *c)
+{
+	return sizes_from(c->a, c->args, c->nargs, 0, kwv(c->kw, "size"));
+}
+
+/* x.new_zeros(*size) */
+static const struct vshape *r_new_sizes(const struct sc *c)
+{
+	return sizes_from(c->a, c->args, c->nargs, 1, kwv(c->kw, "size"));
+}
+
+static const struct vshape *r_new_full(const struct sc *c)
+{
+	return c->nargs >= 2 ? sizes_from(c->a, c->args + 1, 1, 0, NULL) : NULL;
+}
+
+static const struct vshape *r_full(const struct sc *c)
+{
+	return c->nargs >= 1 ? sizes_from(c->a, c->args, 1, 0, NULL) : NULL;
+}
+
+/* randint(high, size) or randint(low, high, size) */
+static const struct vshape *r_randint(const struct sc *c)
+{
+	size_t i;
+
+	for (i = c->nargs; i-- > 0;)
+		if (c->args[i]->k == VK_TUPLE || c->args[i]->k == VK_LIST)
+			return sizes_from(c->a, c->args + i, 1, 0, NULL);
+	return sizes_from(c->a, NULL, 0, 0, kwv(c->kw, "size"));
+}
+
+/* a 1-D tensor of n elements, n the argument at pos or keyword kwname */
+static const struct vshape *one_dim(const struct sc *c, size_t pos, const char *kwname)
+{
+	const value_t *n = arg(c->args, c->nargs, pos, c->kw, kwname);
+	struct vshape *s;
+
+	if (!n)
+		return NULL;
+	s = shape_new(c->a, 1);
+	shape_dim_of(n, &s->n[0], &s->sym[0]);
+	return s;
+}
+
+static const struct vshape *r_randperm(const struct sc *c)
+{
+	return one_dim(c, 0, "n");
+}
+
+/* linspace / logspace(start, end, steps) */
+static const struct vshape *r_steps(const struct sc *c)
+{
+	return one_dim(c, 2, "steps");
+}
+
+static const struct vshape *r_arange(const struct sc *c)
+{
+	return arange(c->a, c->args, c->nargs, c->kw);
+}
+
+static const struct vshape *r_eye(const struct sc *c)
+{
+	struct vshape *s;
+
+	if (c->nargs < 1)
+		return NULL;
+	s = shape_new(c->a, 2);
+	shape_dim_of(c->args[0], &s->n[0], &s->sym[0]);
+	if (c->nargs >= 2)
+		shape_dim_of(c->args[1], &s->n[1], &s->sym[1]);
+	else
+		dim_copy(s, 1, s, 0);
+	return s;
+}
+
+/* torch.tensor(data) */
+static const struct vshape *r_data(const struct sc *c)
+{
+	if (c->nargs < 1)
+		return NULL;
+	return c->args[0]->k == VK_TENSOR ? c->args[0]->shape : data_shape(c->a, c->args[0]);
+}
+
+static const struct vshape *r_view(const struct sc *c)
+{
+	if (c->tensor_m && c->nargs == 2 && c->args[1]->k == VK_EXT)
+		return c->x;               /* view(dtype) */
+	return view(c->a, c->x, c->args, c->nargs, 1);
+}
+
+static const struct vshape *r_einsum(const struct sc *c)
+{
+	return einsum(c->a, c->args, c->nargs);
+}
+
+static const struct vshape *r_cat(const struct sc *c)
+{
+	return cat_stack(c->a, arg(c->args, c->nargs, 0, c->kw, "tensors"), arg(c->args, c->nargs, 1, c->kw, "dim"), 0);
+}
+
+static const struct vshape *r_stack(const struct sc *c)
+{
+	return cat_stack(c->a, arg(c->args, c->nargs, 0, c->kw, "tensors"), arg(c->args, c->nargs, 1, c->kw, "dim"), 1);
+}
+
+/* x.view_as(y): y's shape */
+static const struct vshape *r_like(const struct sc *c)
+{
+	return c->nargs >= 2 ? shape_of(c->args[1]) : NULL;
+}
+
+static const struct vshape *r_flatten(const struct sc *c)
+{
+	const struct vshape *x = c->x;
+	const value_t *sv = arg(c->args, c->nargs, 1, c->kw, "start_dim"), *ev = arg(c->args, c->nargs, 2, c->kw, "end_dim");
+	struct vshape *s;
+	long long d = 0, e = -1, prod = 1;
+	unsigned i, o = 0;
+	int ks, ke, all = 1;
+
+	if (!x) {
+		/* x.flatten(2) of a tensor whose shape is not known: whatever its
+		 * rank (3 or more, or it raises), the result has rank 3 */
+		if (c->nargs < 1 || c->args[0]->k != VK_TENSOR)
+			return NULL;
+		if ((sv && !int_of(sv, &d)) || (ev && !int_of(ev, &e)) || e != -1 || d < 0 || d + 1 > MAXD)
+			return NULL;
+		return shape_new(c->a, (unsigned)d + 1);
+	}
+	if ((sv && !int_of(sv, &d)) || (ev && !int_of(ev, &e)))
+		return NULL;
+	if (!x->nd)
+		return NULL;
+	if ((ks = norm_dim(d, x->nd)) < 0 || (ke = norm_dim(e, x->nd)) < 0 || ks > ke)
+		return NULL;
+	s = shape_new(c->a, x->nd);
+	for (i = 0; i < (unsigned)ks; i++)
+		dim_copy(s, o++, x, i);
+	for (i = (unsigned)ks; i <= (unsigned)ke; i++) {
+		if (x->n[i] < 0)
+			all = 0;
+		else
+			prod *= x->n[i];
+	}
+	if (ks == ke)
+		dim_copy(s, o++, x, (unsigned)ks);
+	else
+		dim_set(s, o++, all ? prod : -1, NULL);
+	for (i = (unsigned)ke + 1; i < x->nd; i++)
+		dim_copy(s, o++, x, i);
+	s->nd = o;
+	return s;
+}
+
+static const struct vshape *r_transpose(const struct sc *c)
+{
+	const struct vshape *x = c->x;
+	struct vshape *s;
+	long long d, e;
+	int i, j;
+
+	if (c->nargs < 3 || !int_of(c->args[1], &d) || !int_of(c->args[2], &e) ||
+	    (i = norm_dim(d, x->nd)) < 0 || (j = norm_dim(e, x->nd)) < 0)
+		return NULL;
+	s = dup(c->a, x);
+	dim_copy(s, (unsigned)i, x, (unsigned)j);
+	dim_copy(s, (unsigned)j, x, (unsigned)i);
+	return s;
+}
+
+static const struct vshape *r_t(const struct sc *c)
+{
+	const struct vshape *x = c->x;
+	struct vshape *s;
+
+	if (x->nd > 2)
+		return NULL;
+	s = dup(c->a, x);
+	if (x->nd == 2) {
+		dim_copy(s, 0, x, 1);
+		dim_copy(s, 1, x, 0);
+	}
+	return s;
+}
+
+static const struct vshape *r_permute(const struct sc *c)
+{
+	return permute(c->a, c->x, c->args, c->nargs, 1);
+}
+
+static const struct vshape *r_unsqueeze(const struct sc *c)
+{
+	const struct vshape *x = c->x;
+	const value_t *dv = arg(c->args, c->nargs, 1, c->kw, "dim");
+	struct vshape *s;
+	long long d;
+	unsigned i;
+	int k;
+
+	if (!int_of(dv, &d) || (k = norm_dim(d, x->nd + 1)) < 0 || x->nd + 1 > MAXD)
+		return NULL;
+	s = shape_new(c->a, x->nd + 1);
+	for (i = 0; i < (unsigned)k; i++)
+		dim_copy(s, i, x, i);
+	dim_set(s, (unsigned)k, 1, NULL);
+	for (i = (unsigned)k; i < x->nd; i++)
+		dim_copy(s, i + 1, x, i);
+	return s;
+}
+
+static const struct vshape *r_squeeze(const struct sc *c)
+{
+	const struct vshape *x = c->x;
+	const value_t *dv = arg(c->args, c->nargs, 1, c->kw, "dim");
+	struct vshape *s;
+	long long d;
+	unsigned i, o = 0;
+	int k;
+
+	s = shape_new(c->a, x->nd);
+	if (!dv) {
+		for (i = 0; i < x->nd; i++) {
+			if (x->n[i] < 0)
+				return NULL;
+			if (x->n[i] != 1)
+				dim_copy(s, o++, x, i);
+		}
+		s->nd = o;
+		return s;
+	}
+	if (!int_of(dv, &d) || (k = norm_dim(d, x->nd)) < 0)
+		return NULL;
+	if (x->n[k] < 0)
+		return NULL;
+	for (i = 0; i < x->nd; i++)
+		if (i != (unsigned)k || x->n[i] != 1)
+			dim_copy(s, o++, x, i);
+	s->nd = o;
+	return s;
+}
+
+static const struct vshape *r_expand(const struct sc *c)
+{
+	const struct vshape *x = c->x;
+	value_t *const *args = c->args;
+	struct vshape *t = sizes_from(c->a, args, c->nargs, 1, NULL);
+	unsigned i;
+
+	if (!t || t->nd < x->nd)
+		return NULL;
+	for (i = 0; i < t->nd; i++) {
+		const value_t *v = args[1]->k == VK_TUPLE || args[1]->k == VK_LIST
+		                   ? args[1]->u.seq->items[i] : args[1 + i];
+		unsigned off = t->nd - x->nd;
+
+		if (v->k == VK_INT && v->u.i == -1) {
+			if (i < off)
+				return NULL;
+			dim_copy(t, i, x, i - off);
+		}
+	}
+	return t;
+}
+
+static const struct vshape *r_repeat(const struct sc *c)
+{
+	const struct vshape *x = c->x;
+	struct vshape *t = sizes_from(c->a, c->args, c->nargs, 1, NULL);
+	unsigned i, off;
+
+	if (!t || t->nd < x->nd)
+		return NULL;
+	off = t->nd - x->nd;
+	for (i = off; i < t->nd; i++) {
+		if (t->n[i] == 1)
+			dim_copy(t, i, x, i - off);
+		else if (t->n[i] >= 0 && x->n[i - off] >= 0)
+			t->n[i] *= x->n[i - off];
+		else
+			dim_set(t, i, -1, NULL);
+	}
+	return t;
+}
+
+static const struct vshape *r_reduce(const struct sc *c)
+{
+	return reduce(c->a, c->x, arg(c->args, c->nargs, 1, c->kw, "dim"),
+	              kwv(c->kw, "keepdim") ? kwv(c->kw, "keepdim") : c->nargs >= 3 ? c->args[2] : NULL);
+}
+
+/* max(x), min(x), norm(x): the whole tensor's (a scalar) */
+static const struct vshape *r_whole(const struct sc *c)
+{
+	return c->nargs == 1 && !kwv(c->kw, "dim") ? shape_new(c->a, 0) : NULL;
+}
+
+static const struct vshape *r_matmul(const struct sc *c)
+{
+	return c->nargs >= 2 ? matmul(c->a, c->x, shape_of(c->args[1])) : NULL;
+}
+
+static const struct vshape *r_linear(const struct sc *c)
+{
+	const struct vshape *x = c->x, *w = shape_of(arg(c->args, c->nargs, 1, c->kw, "weight"));
+	struct vshape *s;
+
+	if (!w || w->nd != 2 || !x->nd)
+		return NULL;
+	if (x->n[x->nd - 1] >= 0 && w->n[1] >= 0 && x->n[x->nd - 1] != w->n[1])
+		return NULL;
+	s = dup(c->a, x);
+	dim_copy(s, x->nd - 1, w, 0);
+	return s;
+}
+
+static const struct vshape *r_embedding(const struct sc *c)
+{
+	const struct vshape *x = c->x, *w = shape_of(arg(c->args, c->nargs, 1, c->kw, "weight"));
+	struct vshape *s;
+
+	if (!w || w->nd != 2 || x->nd + 1 > MAXD)
+		return NULL;
+	s = dup(c->a, x);
+	s->nd++;
+	dim_copy(s, x->nd, w, 1);
+	return s;
+}
+
+/* scaled_dot_product_attention(q, k, v): q's shape with v's last dim */
+static const struct vshape *r_sdpa(const struct sc *c)
+{
+	const struct vshape *x = c->x, *v = shape_of(arg(c->args, c->nargs, 2, c->kw, "value"));
+	struct vshape *s;
+
+	if (!v || !v->nd || !x->nd)
+		return NULL;
+	s = dup(c->a, x);
+	dim_copy(s, x->nd - 1, v, v->nd - 1);
+	return s;
+}
+
+/* losses: a scalar with the default reduction */
+static const struct vshape *r_loss(const struct sc *c)
+{
+	const value_t *r = kwv(c->kw, "reduction");
+
+	if (!r || (r->k == VK_STR && (!strcmp(r->u.str.s, "mean") || !strcmp(r->u.str.s, "sum"))))
+		return shape_new(c->a, 0);
+	return NULL;
+}
+
+static const struct vshape *r_outer(const struct sc *c)
+{
+	const struct vshape *x = c->x, *y;
+	struct vshape *s;
+
+	if (c->nargs < 2)
+		return NULL;
+	y = shape_of(c->args[1]);
+	if (x->nd != 1 || !y || y->nd != 1)
+		return NULL;
+	s = shape_new(c->a, 2);
+	dim_copy(s, 0, x, 0);
+	dim_copy(s, 1, y, 0);
+	return s;
+}
+
+/* The rules by the names torch_facts.json's "shape_rules" gives them,
+ * sorted; needs_x: NULL when the input's shape is not known. */
+static const struct shape_rule {
+	const char *name;
+	shape_rule_fn *fn;
+	int needs_x;
+} SHAPE_RULES[] = {
+	{ "arange", r_arange, 0 }, { "broadcast", r_broadcast, 0 }, { "broadcast2", r_broadcast2, 0 },
+	{ "cat", r_cat, 0 }, { "data", r_data, 0 }, { "einsum", r_einsum, 0 }, { "embedding", r_embedding, 1 },
+	{ "expand", r_expand, 1 }, { "eye", r_eye, 0 }, { "flatten", r_flatten, 0 }, { "full", r_full, 0 },
+	{ "like", r_like, 0 }, { "linear", r_linear, 1 }, { "loss", r_loss, 1 }, { "matmul", r_matmul, 1 },
+	{ "matmul2", r_matmul2, 0 }, { "new_full", r_new_full, 0 }, { "new_sizes", r_new_sizes, 0 },
+	{ "outer", r_outer, 1 }, { "permute", r_permute, 1 }, { "polar", r_broadcast, 1 },
+	{ "randint", r_randint, 0 }, { "randperm", r_randperm, 0 }, { "reduce", r_reduce, 1 },
+	{ "repeat", r_repeat, 1 }, { "same", r_same, 0 }, { "sdpa", r_sdpa, 1 }, { "self", r_self, 0 },
+	{ "sizes", r_sizes, 0 }, { "squeeze", r_squeeze, 1 }, { "stack", r_stack, 0 }, { "steps", r_steps, 0 },
+	{ "t", r_t, 1 }, { "transpose", r_transpose, 1 }, { "unsqueeze", r_unsqueeze, 1 },
+	{ "view", r_view, 0 }, { "whole", r_whole, 1 },
+};
+
+static int cmp_named(const void *key, const void *elt)
+{
+	return strcmp(key, *(const char *const *)elt);
+}
+
+const struct vshape *shape_of_call(const struct catalog *cat, struct ast_arena *a, const char *op,
+                                   value_t *const *args, size_t nargs, const struct vdict *kw)
 {
 	const char *name = strrchr(op, '.');
 	int tensor_m = !strncmp(op, "Tensor.", 7);
 	int functional = !strncmp(op, "torch.nn.functional.", 20);
-	const struct vshape *x = nargs ? shape_of(args[0]) : NULL;
-	struct vshape *s;
-	long long d, e;
-	int k;
+	const struct shape_rule *r;
+	const char *rule;
+	struct sc c;
 
 	name = name ? name + 1 : op;
 	if (!tensor_m && !functional && strncmp(op, "torch.", 6))
 		return NULL;
 	if (!tensor_m && !functional && strchr(op + 6, '.'))
 		return NULL;            /* torch.cuda.*, torch.distributed.* ... */
-
-	/* operators as methods: x.__add__(y) */
-	if (name[0] == '_' && name[1] == '_') {
-		static const char *const dunder[] = {
-			"__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__", "__mod__", "__pow__",
-			"__radd__", "__rsub__", "__rmul__", "__rtruediv__", "__iadd__", "__isub__", "__imul__",
-			"__itruediv__", "__and__", "__or__", "__xor__", "__eq__", "__ne__", "__lt__", "__le__",
-			"__gt__", "__ge__", NULL
-		};
-
-		if (!strcmp(name, "__matmul__") && nargs == 2)
-			return matmul(a, x, shape_of(args[1]));
-		if (in_list(name, dunder) && nargs == 2)
-			return shape_binop(a, args[0], args[1]);
-		if (!strcmp(name, "__neg__") || !strcmp(name, "__invert__"))
-			return x;
+	rule = catalog_fact_on(cat, CATALOG_F_SHAPE_RULES, name,
+	                       tensor_m ? CATALOG_ON_TENSOR : functional ? CATALOG_ON_FUNCTIONAL : CATALOG_ON_TORCH);
+	r = rule ? bsearch(rule, SHAPE_RULES, sizeof SHAPE_RULES / sizeof SHAPE_RULES[0], sizeof SHAPE_RULES[0],
+	                   cmp_named) : NULL;
+	if (!r)
 		return NULL;
-	}
-	if (in_list(name, SAME)) {
-		if (!strcmp(name, "type_as") || !strcmp(name, "to") || !strcmp(name, "type"))
-			return x;
-		return first_tensor(args, nargs, kw);
-	}
-	if (in_list(name, ELEMENTWISE))
-		return broadcast_all(a, args, nargs);
-	if (!tensor_m && !functional && in_list(name, FACTORY))
-		return sizes_from(a, args, nargs, 0, kwv(kw, "size"));
-	if (tensor_m && (!strcmp(name, "new_zeros") || !strcmp(name, "new_ones") || !strcmp(name, "new_empty")))
-		return sizes_from(a, args, nargs, 1, kwv(kw, "size"));
-	if (tensor_m && !strcmp(name, "new_full") && nargs >= 2)
-		return sizes_from(a, args + 1, 1, 0, NULL);
-	if (!tensor_m && !functional && !strcmp(name, "full") && nargs >= 1)
-		return sizes_from(a, args, 1, 0, NULL);
-	if (!tensor_m && !functional && !strcmp(name, "randint")) {
-		/* randint(high, size) or randint(low, high, size) */
-		size_t i;
-
-		for (i = nargs; i-- > 0;)
-			if (args[i]->k == VK_TUPLE || args[i]->k == VK_LIST)
-				return sizes_from(a, args + i, 1, 0, NULL);
-		return sizes_from(a, NULL, 0, 0, kwv(kw, "size"));
-	}
-	if (!tensor_m && !functional && (!strcmp(name, "randperm") || !strcmp(name, "linspace") ||
-	                                 !strcmp(name, "logspace"))) {
-		const value_t *n = !strcmp(name, "randperm") ? arg(args, nargs, 0, kw, "n")
-		                   : arg(args, nargs, 2, kw, "steps");
-
-		if (!n)
-			return NULL;
-		s = shape_new(a, 1);
-		shape_dim_of(n, &s->n[0], &s->sym[0]);
-		return s;
-	}
-	if (!tensor_m && !functional && !strcmp(name, "arange"))
-		return arange(a, args, nargs, kw);
-	if (!tensor_m && !functional && !strcmp(name, "eye") && nargs >= 1) {
-		s = shape_new(a, 2);
-		shape_dim_of(args[0], &s->n[0], &s->sym[0]);
-		if (nargs >= 2)
-			shape_dim_of(args[1], &s->n[1], &s->sym[1]);
-		else
-			dim_copy(s, 1, s, 0);
-		return s;
-	}
-	if (!tensor_m && !functional && (!strcmp(name, "tensor") || !strcmp(name, "as_tensor")) && nargs >= 1)
-		return args[0]->k == VK_TENSOR ? args[0]->shape : data_shape(a, args[0]);
-	if (!strcmp(name, "view") || !strcmp(name, "reshape")) {
-		if (tensor_m && nargs == 2 && args[1]->k == VK_EXT)
-			return x;               /* view(dtype) */
-		return view(a, x, args, nargs, 1);
-	}
-	if (!tensor_m && !functional && !strcmp(name, "einsum"))
-		return einsum(a, args, nargs);
-	if (!tensor_m && !functional && (!strcmp(name, "cat") || !strcmp(name, "concat") || !strcmp(name, "stack")))
-		return cat_stack(a, arg(args, nargs, 0, kw, "tensors"), arg(args, nargs, 1, kw, "dim"), name[0] == 's');
-	if (!strcmp(name, "view_as") || !strcmp(name, "reshape_as") || !strcmp(name, "expand_as"))
-		return nargs >= 2 ? shape_of(args[1]) : NULL;
-	if (!x && !strcmp(name, "flatten") && nargs >= 1 && args[0]->k == VK_TENSOR) {
-		/* x.flatten(2) of a tensor whose shape is not known: whatever its
-		 * rank (3 or more, or it raises), the result has rank 3 */
-		const value_t *sv = arg(args, nargs, 1, kw, "start_dim"), *ev = arg(args, nargs, 2, kw, "end_dim");
-
-		d = 0;
-		e = -1;
-		if ((sv && !int_of(sv, &d)) || (ev && !int_of(ev, &e)) || e != -1 || d < 0 || d + 1 > MAXD)
-			return NULL;
-		return shape_new(a, (unsigned)d + 1);
-	}
-	if (!x)
+	c.a = a;
+	c.name = name;
+	c.args = args;
+	c.nargs = nargs;
+	c.kw = kw;
+	c.x = nargs ? shape_of(args[0]) : NULL;
+	c.tensor_m = tensor_m;
+	if (r->needs_x && !c.x)
 		return NULL;
-	if (!strcmp(name, "transpose") || !strcmp(name, "swapaxes") || !strcmp(name, "swapdims")) {
-		int i, j;
-
-		if (nargs < 3 || !int_of(args[1], &d) || !int_of(args[2], &e) ||
-		    (i = norm_dim(d, x->nd)) < 0 || (j = norm_dim(e, x->nd)) < 0)
-			return NULL;
-		s = dup(a, x);
-		dim_copy(s, (unsigned)i, x, (unsigned)j);
-		dim_copy(s, (unsigned)j, x, (unsigned)i);
-		return s;
-	}
-	if (!strcmp(name, "t") && x->nd <= 2) {
-		s = dup(a, x);
-		if (x->nd == 2) {
-			dim_copy(s, 0, x, 1);
-			dim_copy(s, 1, x, 0);
-		}
-		return s;
-	}
-	if (!strcmp(name, "permute"))
-		return permute(a, x, args, nargs, 1);
-	if (!strcmp(name, "unsqueeze")) {
-		const value_t *dv = arg(args, nargs, 1, kw, "dim");
-		unsigned i;
-
-		if (!int_of(dv, &d) || (k = norm_dim(d, x->nd + 1)) < 0 || x->nd + 1 > MAXD)
-			return NULL;
-		s = shape_new(a, x->nd + 1);
-		for (i = 0; i < (unsigned)k; i++)
-			dim_copy(s, i, x, i);
-		dim_set(s, (unsigned)k, 1, NULL);
-		for (i = (unsigned)k; i < x->nd; i++)
-			dim_copy(s, i + 1, x, i);
-		return s;
-	}
-	if (!strcmp(name, "squeeze")) {
-		const value_t *dv = arg(args, nargs, 1, kw, "dim");
-		unsigned i, o = 0;
-
-		s = shape_new(a, x->nd);
-		if (!dv) {
-			for (i = 0; i < x->nd; i++) {
-				if (x->n[i] < 0)
-					return NULL;
-				if (x->n[i] != 1)
-					dim_copy(s, o++, x, i);
-			}
-			s->nd = o;
-			return s;
-		}
-		if (!int_of(dv, &d) || (k = norm_dim(d, x->nd)) < 0)
-			return NULL;
-		if (x->n[k] < 0)
-			return NULL;
-		for (i = 0; i < x->nd; i++)
-			if (i != (unsigned)k || x->n[i] != 1)
-				dim_copy(s, o++, x, i);
-		s->nd = o;
-		return s;
-	}
-	if (!strcmp(name, "flatten")) {
-		const value_t *sv = arg(args, nargs, 1, kw, "start_dim"), *ev = arg(args, nargs, 2, kw, "end_dim");
-		long long prod = 1;
-		unsigned i, o = 0;
-		int ks, ke, all = 1;
-
-		d = 0;
-		e = -1;
-		if ((sv && !int_of(sv, &d)) || (ev && !int_of(ev, &e)))
-			return NULL;
-		if (!x->nd)
-			return NULL;
-		if ((ks = norm_dim(d, x->nd)) < 0 || (ke = norm_dim(e, x->nd)) < 0 || ks > ke)
-			return NULL;
-		s = shape_new(a, x->nd);
-		for (i = 0; i < (unsigned)ks; i++)
-			dim_copy(s, o++, x, i);
-		for (i = (unsigned)ks; i <= (unsigned)ke; i++) {
-			if (x->n[i] < 0)
-				all = 0;
-			else
-				prod *= x->n[i];
-		}
-		if (ks == ke)
-			dim_copy(s, o++, x, (unsigned)ks);
-		else
-			dim_set(s, o++, all ? prod : -1, NULL);
-		for (i = (unsigned)ke + 1; i < x->nd; i++)
-			dim_copy(s, o++, x, i);
-		s->nd = o;
-		return s;
-	}
-	if (!strcmp(name, "expand") && tensor_m) {
-		struct vshape *t = sizes_from(a, args, nargs, 1, NULL);
-		unsigned i;
-
-		if (!t || t->nd < x->nd)
-			return NULL;
-		for (i = 0; i < t->nd; i++) {
-			const value_t *v = args[1]->k == VK_TUPLE || args[1]->k == VK_LIST
-			                   ? args[1]->u.seq->items[i] : args[1 + i];
-			unsigned off = t->nd - x->nd;
-
-			if (v->k == VK_INT && v->u.i == -1) {
-				if (i < off)
-					return NULL;
-				dim_copy(t, i, x, i - off);
-			}
-		}
-		return t;
-	}
-	if (!strcmp(name, "repeat") && tensor_m) {
-		struct vshape *t = sizes_from(a, args, nargs, 1, NULL);
-		unsigned i, off;
-
-		if (!t || t->nd < x->nd)
-			return NULL;
-		off = t->nd - x->nd;
-		for (i = off; i < t->nd; i++) {
-			if (t->n[i] == 1)
-				dim_copy(t, i, x, i - off);
-			else if (t->n[i] >= 0 && x->n[i - off] >= 0)
-				t->n[i] *= x->n[i - off];
-			else
-				dim_set(t, i, -1, NULL);
-		}
-		return t;
-	}
-	if (in_list(name, REDUCE))
-		return reduce(a, x, arg(args, nargs, 1, kw, "dim"), kwv(kw, "keepdim") ? kwv(kw, "keepdim")
-		                                                   : nargs >= 3 ? args[2] : NULL);
-	if ((!strcmp(name, "max") || !strcmp(name, "min") || !strcmp(name, "norm")) &&
-	    nargs == 1 && !kwv(kw, "dim"))
-		return shape_new(a, 0);         /* the whole tensor's */
-	if (!strcmp(name, "matmul") || !strcmp(name, "bmm") || !strcmp(name, "mm"))
-		return nargs >= 2 ? matmul(a, x, shape_of(args[1])) : NULL;
-	if (functional && !strcmp(name, "linear")) {
-		const struct vshape *w = shape_of(arg(args, nargs, 1, kw, "weight"));
-
-		if (!w || w->nd != 2 || !x->nd)
-			return NULL;
-		if (x->n[x->nd - 1] >= 0 && w->n[1] >= 0 && x->n[x->nd - 1] != w->n[1])
-			return NULL;
-		s = dup(a, x);
-		dim_copy(s, x->nd - 1, w, 0);
-		return s;
-	}
-	if (functional && !strcmp(name, "embedding")) {
-		const struct vshape *w = shape_of(arg(args, nargs, 1, kw, "weight"));
-
-		if (!w || w->nd != 2 || x->nd + 1 > MAXD)
-			return NULL;
-		s = dup(a, x);
-		s->nd++;
-		dim_copy(s, x->nd, w, 1);
-		return s;
-	}
-	if (functional && !strcmp(name, "scaled_dot_product_attention")) {
-		const struct vshape *v = shape_of(arg(args, nargs, 2, kw, "value"));
-
-		if (!v || !v->nd || !x->nd)
-			return NULL;
-		s = dup(a, x);
-		dim_copy(s, x->nd - 1, v, v->nd - 1);
-		return s;
-	}
-	if (functional && in_list(name, LOSS)) {
-		const value_t *r = kwv(kw, "reduction");
-
-		if (!r || (r->k == VK_STR && (!strcmp(r->u.str.s, "mean") || !strcmp(r->u.str.s, "sum"))))
-			return shape_new(a, 0);
-		return NULL;
-	}
-	if (!tensor_m && (!strcmp(name, "outer") || !strcmp(name, "ger")) && nargs >= 2) {
-		const struct vshape *y = shape_of(args[1]);
-
-		if (x->nd != 1 || !y || y->nd != 1)
-			return NULL;
-		s = shape_new(a, 2);
-		dim_copy(s, 0, x, 0);
-		dim_copy(s, 1, y, 0);
-		return s;
-	}
-	if (!tensor_m && !functional && !strcmp(name, "polar"))
-		return broadcast_all(a, args, nargs);
-	return NULL;
+	return r->fn(&c);
 }
 
 /* torch.einsum("bhqd,bhkd->bhqk", q, k): the output letters' sizes from
@@ -1138,44 +1263,46 @@ static const struct vshape *einsum(struct ast_arena *a, value_t *const *args, si
 	return s;
 }
 
-size_t shape_pieces(struct ast_arena *a, const char *op, value_t *const *args, size_t nargs,
-                    const struct vdict *kw, const struct vshape **out, size_t cap)
+/* unbind(x, dim): one piece per index of dim, without it */
+static size_t pieces_unbind(struct ast_arena *a, value_t *const *args, size_t nargs, const struct vdict *kw,
+                            const struct vshape **out, size_t cap)
 {
-	const char *name = strrchr(op, '.');
-	const size_t off = 1;      /* torch.split(x, ...) and x.split(...): args[0] is x either way */
-	const struct vshape *x = nargs ? shape_of(args[0]) : NULL;
-	const value_t *what, *dimv;
-	long long d = 0, n, per;
+	const struct vshape *x = shape_of(args[0]);
+	const value_t *dimv = arg(args, nargs, 1, kw, "dim");
+	long long d = 0;
+	size_t i;
+	int k;
+
+	if ((dimv && !int_of(dimv, &d)) || !x || (k = norm_dim(d, x->nd)) < 0 || x->n[k] < 0 ||
+	    x->n[k] > (long long)cap)
+		return 0;
+	for (i = 0; i < (size_t)x->n[k]; i++) {
+		struct vshape *s = shape_new(a, x->nd - 1);
+		unsigned j, o = 0;
+
+		for (j = 0; j < x->nd; j++)
+			if (j != (unsigned)k)
+				dim_copy(s, o++, x, j);
+		out[i] = s;
+	}
+	return (size_t)x->n[k];
+}
+
+/* split(x, [a, b, c], dim) or split(x, n, dim): pieces of n along dim
+ * (how many needs the dim's size) */
+static size_t pieces_split(struct ast_arena *a, value_t *const *args, size_t nargs, const struct vdict *kw,
+                           const struct vshape **out, size_t cap)
+{
+	const struct vshape *x = shape_of(args[0]);
+	const value_t *what = arg(args, nargs, 1, kw, "split_size_or_sections"), *dimv = arg(args, nargs, 2, kw, "dim");
+	long long d = 0, n;
 	size_t count, i;
 	int k;
 
-	name = name ? name + 1 : op;
-	if (!nargs || (strcmp(name, "chunk") && strcmp(name, "split") && strcmp(name, "unbind") &&
-	               strcmp(name, "tensor_split")))
-		return 0;
-	if (!strcmp(name, "unbind")) {
-		dimv = arg(args, nargs, off, kw, "dim");
-		if ((dimv && !int_of(dimv, &d)) || !x || (k = norm_dim(d, x->nd)) < 0 || x->n[k] < 0 ||
-		    x->n[k] > (long long)cap)
-			return 0;
-		for (i = 0; i < (size_t)x->n[k]; i++) {
-			struct vshape *s = shape_new(a, x->nd - 1);
-			unsigned j, o = 0;
-
-			for (j = 0; j < x->nd; j++)
-				if (j != (unsigned)k)
-					dim_copy(s, o++, x, j);
-			out[i] = s;
-		}
-		return (size_t)x->n[k];
-	}
-	what = arg(args, nargs, off, kw, !strcmp(name, "chunk") ? "chunks" : !strcmp(name, "split") ? "split_size_or_sections" : "indices_or_sections");
-	dimv = arg(args, nargs, off + 1, kw, "dim");
 	if (!what || (dimv && !int_of(dimv, &d)))
 		return 0;
 	k = x ? norm_dim(d, x->nd) : -1;
-	if (!strcmp(name, "split") && (what->k == VK_LIST || what->k == VK_TUPLE)) {
-		/* split(x, [a, b, c], dim) */
+	if (what->k == VK_LIST || what->k == VK_TUPLE) {
 		if (what->u.seq->unk_reason || what->u.seq->n > cap)
 			return 0;
 		for (i = 0; i < what->u.seq->n; i++) {
@@ -1192,28 +1319,39 @@ size_t shape_pieces(struct ast_arena *a, const char *op, value_t *const *args, s
 	}
 	if (!int_of(what, &n) || n <= 0)
 		return 0;
-	if (!strcmp(name, "split")) {
-		/* pieces of n along dim: how many needs the dim's size */
-		if (k < 0 || x->n[k] < 0)
-			return 0;
-		count = (size_t)((x->n[k] + n - 1) / n);
-		if (count > cap)
-			return 0;
-		for (i = 0; i < count; i++) {
-			struct vshape *s = dup(a, x);
+	if (k < 0 || x->n[k] < 0)
+		return 0;
+	count = (size_t)((x->n[k] + n - 1) / n);
+	if (count > cap)
+		return 0;
+	for (i = 0; i < count; i++) {
+		struct vshape *s = dup(a, x);
 
-			s->n[k] = i + 1 < count || x->n[k] % n == 0 ? n : x->n[k] % n;
-			out[i] = s;
-		}
-		return count;
+		s->n[k] = i + 1 < count || x->n[k] % n == 0 ? n : x->n[k] % n;
+		out[i] = s;
 	}
-	/* chunk(n) and tensor_split(n): n pieces when the dim divides; chunk
-	 * may give fewer otherwise */
+	return count;
+}
+
+/* chunk(n) and tensor_split(n): n pieces when the dim divides (chunk may
+ * give fewer otherwise); how_many is the count's keyword */
+static size_t pieces_even(struct ast_arena *a, value_t *const *args, size_t nargs, const struct vdict *kw,
+                          const struct vshape **out, size_t cap, const char *how_many)
+{
+	const struct vshape *x = shape_of(args[0]);
+	const value_t *what = arg(args, nargs, 1, kw, how_many), *dimv = arg(args, nargs, 2, kw, "dim");
+	long long d = 0, n, per;
+	size_t i;
+	int k;
+
+	if (!what || (dimv && !int_of(dimv, &d)))
+		return 0;
+	k = x ? norm_dim(d, x->nd) : -1;
+	if (!int_of(what, &n) || n <= 0)
+		return 0;
 	if ((size_t)n > cap)
 		return 0;
-	if (!strcmp(name, "chunk") && (k < 0 || x->n[k] < 0 || x->n[k] % n))
-		return 0;
-	if (!strcmp(name, "tensor_split") && (k < 0 || x->n[k] < 0 || x->n[k] % n))
+	if (k < 0 || x->n[k] < 0 || x->n[k] % n)
 		return 0;
 	per = x->n[k] / n;
 	for (i = 0; i < (size_t)n; i++) {
@@ -1223,6 +1361,42 @@ size_t shape_pieces(struct ast_arena *a, const char *op, value_t *const *args, s
 		out[i] = s;
 	}
 	return (size_t)n;
+}
+
+static size_t pieces_chunk(struct ast_arena *a, value_t *const *args, size_t nargs, const struct vdict *kw,
+                           const struct vshape **out, size_t cap)
+{
+	return pieces_even(a, args, nargs, kw, out, cap, "chunks");
+}
+
+static size_t pieces_tensor_split(struct ast_arena *a, value_t *const *args, size_t nargs, const struct vdict *kw,
+                                  const struct vshape **out, size_t cap)
+{
+	return pieces_even(a, args, nargs, kw, out, cap, "indices_or_sections");
+}
+
+/* by the names torch_facts.json's "pieces" gives them, sorted */
+static const struct pieces_rule {
+	const char *name;
+	size_t (*fn)(struct ast_arena *a, value_t *const *args, size_t nargs, const struct vdict *kw,
+	             const struct vshape **out, size_t cap);
+} PIECES_RULES[] = {
+	{ "chunk", pieces_chunk }, { "split", pieces_split }, { "tensor_split", pieces_tensor_split },
+	{ "unbind", pieces_unbind },
+};
+
+size_t shape_pieces(const struct catalog *cat, struct ast_arena *a, const char *op, value_t *const *args,
+                    size_t nargs, const struct vdict *kw, const struct vshape **out, size_t cap)
+{
+	const char *name = strrchr(op, '.');
+	const char *rule;
+	const struct pieces_rule *r;
+
+	name = name ? name + 1 : op;
+	rule = nargs ? catalog_fact(cat, CATALOG_F_PIECES, name) : NULL;
+	r = rule ? bsearch(rule, PIECES_RULES, sizeof PIECES_RULES / sizeof PIECES_RULES[0], sizeof PIECES_RULES[0],
+	                   cmp_named) : NULL;
+	return r ? r->fn(a, args, nargs, kw, out, cap) : 0;
 }
 
 const struct vshape *shape_named(struct ast_arena *a, const struct vshape *x, const char *const *names,
@@ -1256,73 +1430,72 @@ const struct vshape *shape_join(struct ast_arena *a, const struct vshape *x, con
 	return s;
 }
 
-static int dt_of_dtype(const value_t *d)
+/* DT_* of a dtype rule's name in torch_facts.json ("int", "bool", "float") */
+static int dt_named(const char *dt)
 {
-	const char *e;
-
-	if (!d || d->k != VK_EXT)
+	if (!dt)
 		return DT_UNKNOWN;
-	e = d->u.ext;
-	if (!strcmp(e, "torch.bool"))
+	if (!strcmp(dt, "bool"))
 		return DT_BOOL;
-	if (!strcmp(e, "torch.long") || !strcmp(e, "torch.int64") || !strcmp(e, "torch.int") ||
-	    !strcmp(e, "torch.int32") || !strcmp(e, "torch.int16") || !strcmp(e, "torch.short") ||
-	    !strcmp(e, "torch.int8"))
+	if (!strcmp(dt, "int"))
 		return DT_INT;
-	if (!strncmp(e, "torch.float", 11) || !strcmp(e, "torch.half") || !strcmp(e, "torch.double") ||
-	    !strcmp(e, "torch.bfloat16"))
+	if (!strcmp(dt, "float"))
 		return DT_FLOAT;
 	return DT_UNKNOWN;
 }
 
-int shape_dtype_of_call(const char *op, value_t *const *args, size_t nargs, const struct vdict *kw)
+static int dt_of_dtype(const struct catalog *cat, const value_t *d)
 {
-	static const char *const INT_OPS[] = {
-		"randint", "randperm", "argmax", "argmin", "argsort", "multinomial", "nonzero", "bucketize",
-		"searchsorted", "long", "int", "short", "randint_like", NULL
-	};
-	static const char *const KEEP[] = {
-		"to", "cuda", "cpu", "pin_memory", "contiguous", "clone", "detach", "view", "reshape", "transpose",
-		"permute", "unsqueeze", "squeeze", "flatten", "expand", "repeat", "t", "narrow", "roll", "flip",
-		"masked_fill", "tril", "triu", "cat", "stack", "chunk", "split", "unbind", "gather", "index_select",
-		"repeat_interleave", "expand_as", "view_as", "reshape_as", "clamp", NULL
-	};
+	const char *dt;
+
+	if (!d || d->k != VK_EXT)
+		return DT_UNKNOWN;
+	dt = catalog_fact(cat, CATALOG_F_DTYPES, d->u.ext);
+	return dt_named(dt ? dt : catalog_fact_match(cat, CATALOG_F_DTYPE_PREFIXES, d->u.ext));
+}
+
+/* the dtype of the first tensor argument (or of a list's first tensor) */
+static int dt_kept(value_t *const *args, size_t nargs)
+{
+	size_t i;
+
+	for (i = 0; i < nargs; i++)
+		if (args[i]->k == VK_TENSOR)
+			return args[i]->dt;
+	if (nargs && (args[0]->k == VK_LIST || args[0]->k == VK_TUPLE) && args[0]->u.seq->n &&
+	    args[0]->u.seq->items[0]->k == VK_TENSOR)
+		return args[0]->u.seq->items[0]->dt;
+	return DT_UNKNOWN;
+}
+
+int shape_dtype_of_call(const struct catalog *cat, const char *op, value_t *const *args, size_t nargs,
+                        const struct vdict *kw)
+{
 	const char *name = strrchr(op, '.');
 	const value_t *dt = kw ? vdict_gets(kw, "dtype") : NULL;
+	const char *rule;
 	size_t i;
 
 	name = name ? name + 1 : op;
 	if (dt)
-		return dt_of_dtype(dt);
-	if (!strcmp(name, "to")) {
-		/* x.to(torch.long) / x.to(device, torch.long) */
+		return dt_of_dtype(cat, dt);
+	rule = catalog_fact(cat, CATALOG_F_DTYPE_RULES, name);
+	if (!rule)
+		return DT_UNKNOWN;
+	if (!strcmp(rule, "to")) {
+		/* x.to(torch.long) / x.to(device, torch.long); else x's */
 		for (i = 1; i < nargs; i++)
-			if (dt_of_dtype(args[i]) != DT_UNKNOWN)
-				return dt_of_dtype(args[i]);
+			if (dt_of_dtype(cat, args[i]) != DT_UNKNOWN)
+				return dt_of_dtype(cat, args[i]);
+		return dt_kept(args, nargs);
 	}
-	if (in_list(name, INT_OPS))
-		return DT_INT;
-	if (!strcmp(name, "bool") || in_list(name, (const char *const[]){ "eq", "ne", "lt", "gt", "le", "ge",
-	                                                                  "logical_and", "logical_or",
-	                                                                  "logical_not", "isnan", "isinf", NULL }))
-		return DT_BOOL;
-	if (!strcmp(name, "float") || !strcmp(name, "half") || !strcmp(name, "double") || !strcmp(name, "bfloat16") ||
-	    !strcmp(name, "rand") || !strcmp(name, "randn") || !strcmp(name, "rand_like") || !strcmp(name, "randn_like") ||
-	    !strcmp(name, "linspace"))
-		return DT_FLOAT;
-	if (!strcmp(name, "arange")) {
+	if (!strcmp(rule, "keep"))
+		return dt_kept(args, nargs);
+	if (!strcmp(rule, "arange")) {
 		for (i = 0; i < nargs; i++)
 			if (args[i]->k != VK_INT && !(args[i]->k == VK_UNKNOWN && args[i]->reason == shape_dim_reason))
 				return args[i]->k == VK_FLOAT ? DT_FLOAT : DT_UNKNOWN;
 		return nargs ? DT_INT : DT_UNKNOWN;
 	}
-	if (in_list(name, KEEP)) {
-		for (i = 0; i < nargs; i++)
-			if (args[i]->k == VK_TENSOR)
-				return args[i]->dt;
-		if (nargs && (args[0]->k == VK_LIST || args[0]->k == VK_TUPLE) && args[0]->u.seq->n &&
-		    args[0]->u.seq->items[0]->k == VK_TENSOR)
-			return args[0]->u.seq->items[0]->dt;
-	}
-	return DT_UNKNOWN;
+	return dt_named(rule);
 }

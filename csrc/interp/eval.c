@@ -159,7 +159,7 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 		{
 			value_t *t = v_tensor_dev(in->a, dev, 0);
 
-			t->shape = op == AST_OP_MATMULT ? shape_of_call(in->a, "Tensor.__matmul__", (value_t *[]){ l, r }, 2, NULL)
+			t->shape = op == AST_OP_MATMULT ? shape_of_call(in->cat, in->a, "Tensor.__matmul__", (value_t *[]){ l, r }, 2, NULL)
 			                                : shape_binop(in->a, l, r);
 			/* a reflected operator (2 * x) takes x first */
 			op_io(f, mark, is_tensorish(l) || l->k == VK_UNKNOWN ? (value_t *[]){ l, r } : (value_t *[]){ r, l }, 2,

@@ -45,8 +45,8 @@ value_t *with_shape(struct interp *in, value_t *r, const char *op, value_t **arg
 
 	if (!r || r->k != VK_TENSOR || (r->shape && r->dt))
 		return r;
-	s = r->shape ? NULL : shape_of_call(in->a, op, args, nargs, kw);
-	dt = r->dt ? DT_UNKNOWN : shape_dtype_of_call(op, args, nargs, kw);
+	s = r->shape ? NULL : shape_of_call(in->cat, in->a, op, args, nargs, kw);
+	dt = r->dt ? DT_UNKNOWN : shape_dtype_of_call(in->cat, op, args, nargs, kw);
 	if (!s && !dt)
 		return r;
 	for (i = 0; i < nargs; i++)
@@ -163,7 +163,7 @@ static value_t *pieces_method(struct frame *f, value_t *fn, value_t **args, size
 	a2[0] = recv;
 	for (i = 0; i < nargs; i++)
 		a2[i + 1] = args[i];
-	n = shape_pieces(in->a, fn->u.ext, a2, nargs + 1, kw, pieces, 64);
+	n = shape_pieces(in->cat, in->a, fn->u.ext, a2, nargs + 1, kw, pieces, 64);
 	free(a2);
 	if (n) {
 		size_t mark = ev_mark(f);

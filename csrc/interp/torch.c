@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include "ecg/catalog.h"
 #include "internal.h"
 
 static value_t *call_torch_(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
@@ -19,17 +20,10 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 /* Canonical dotted name for an external: aliases of torch modules folded. */
 const char *canon_ext(struct interp *in, const char *d)
 {
-	static const struct { const char *from, *to; } folds[] = {
-		{ "torch.nn.modules.module.Module", "torch.nn.Module" },
-		{ "torch.nn.parallel.distributed.DistributedDataParallel", "torch.nn.parallel.DistributedDataParallel" },
-		{ "torch.nn.parallel.DistributedDataParallel", "torch.nn.parallel.DistributedDataParallel" },
-		{ "torch.functional.F", "torch.nn.functional" },
-	};
-	size_t i;
+	const char *to = catalog_fact(in->cat, CATALOG_F_NAME_FOLDS, d);
 
-	for (i = 0; i < sizeof folds / sizeof folds[0]; i++)
-		if (!strcmp(d, folds[i].from))
-			return folds[i].to;
+	if (to)
+		return to;
 	/* torch.nn.modules.<file>.<Class> -> torch.nn.<Class> */
 	if (!strncmp(d, "torch.nn.modules.", 17)) {
 		const char *last = strrchr(d, '.');
@@ -194,64 +188,26 @@ struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **ar
 	return m;
 }
 
-/* Wrappers that return the model they wrap (for finding the model). */
-int is_wrapper(const char *d)
+/* Wrappers that return the model they wrap (for finding the model);
+ * DDP/FSDP also imported under their short names. */
+int is_wrapper(const struct catalog *cat, const char *d)
 {
-	static const char *const w[] = {
-		"torch.nn.parallel.DistributedDataParallel", "torch.nn.DataParallel",
-		"torch.nn.parallel.DataParallel",
-		"torch.distributed.fsdp.FullyShardedDataParallel",
-		"torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel",
-		"torch.compile", "torch.compile.__wrap__", "torch.jit.script", "torch.jit.trace",
-		"torch.distributed.fsdp.fully_shard", "torch.distributed._composable.fsdp.fully_shard",
-		"torch.nn.SyncBatchNorm.convert_sync_batchnorm", "deepspeed.initialize",
-		"accelerate.Accelerator.prepare", "torch.ao.quantization.quantize_dynamic",
-		"torch.quantization.quantize_dynamic", "torch.nn.utils.parametrizations.weight_norm",
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof w / sizeof w[0]; i++)
-		if (!strcmp(d, w[i]))
-			return 1;
-	/* DDP/FSDP imported under their short names */
-	if (strstr(d, "DistributedDataParallel") || strstr(d, "FullyShardedDataParallel"))
-		return 1;
-	return 0;
+	return catalog_fact(cat, CATALOG_F_WRAPPERS, d) || catalog_fact_match(cat, CATALOG_F_WRAPPER_WORDS, d);
 }
 
 /* A class of a third-party library that is an nn.Module: the libraries
- * whose classes are modules, less their config and tokenizer classes. */
-int ext_is_module_class(const char *d)
+ * whose classes are modules, less their config and tokenizer classes and
+ * their optimizers. */
+int ext_is_module_class(const struct catalog *cat, const char *d)
 {
-	static const char *const pkgs[] = {
-		"torchvision.ops.", "torchvision.models.", "timm.", "einops.layers.", "torch_geometric.nn.",
-		"flash_attn.", "apex.normalization.", "apex.", "transformer_engine.", "xformers.", "mamba_ssm.",
-		"torchaudio.models.", "transformers.", "diffusers.models.", "open_clip.", "peft.",
-		"torchvision.transforms.v2.", "fairscale.nn.", NULL
-	};
-	static const char *const not_modules[] = { "Config", "Tokenizer", "TokenizerFast", "Processor", "Output",
-	                                           "Scheduler", "Pipeline", "Args", "Arguments", NULL };
 	const char *last = strrchr(d, '.');
-	size_t i, n;
 
 	if (!last || !(last[1] >= 'A' && last[1] <= 'Z'))
 		return 0;
-	/* transformer_engine.pytorch.optimizers.FusedAdam, apex.optimizers.*:
-	 * optimizers, not modules */
-	if (strstr(d, ".optimizers.") || strstr(d, ".optim."))
+	if (catalog_fact_match(cat, CATALOG_F_NOT_MODULE_PATHS, d) ||
+	    catalog_fact_match(cat, CATALOG_F_NOT_MODULE_SUFFIXES, last + 1))
 		return 0;
-	last++;
-	n = strlen(last);
-	for (i = 0; not_modules[i]; i++) {
-		size_t k = strlen(not_modules[i]);
-
-		if (n >= k && !strcmp(last + n - k, not_modules[i]))
-			return 0;
-	}
-	for (i = 0; pkgs[i]; i++)
-		if (!strncmp(d, pkgs[i], strlen(pkgs[i])))
-			return 1;
-	return 0;
+	return catalog_fact_match(cat, CATALOG_F_MODULE_PACKAGES, d) != NULL;
 }
 
 const char *short_ext(const char *d)
@@ -262,27 +218,11 @@ const char *short_ext(const char *d)
 }
 
 /* The collective a torch.distributed function is, or NULL. */
-static const char *collective_of(const char *d)
+static const char *collective_of(struct interp *in, const char *d)
 {
-	static const char *const names[] = {
-		"all_reduce", "all_gather", "all_gather_into_tensor", "reduce_scatter",
-		"reduce_scatter_tensor", "broadcast", "all_to_all", "all_to_all_single", "reduce",
-		"gather", "scatter", "send", "recv", "isend", "irecv", "barrier", "all_reduce_coalesced",
-		"all_gather_coalesced", "all_gather_object", "broadcast_object_list", "gather_object",
-		"scatter_object_list", "batch_isend_irecv", "monitored_barrier",
-		/* torch.distributed._functional_collectives */
-		"all_gather_tensor", "all_gather_tensor_autograd", "reduce_scatter_tensor_autograd",
-		"all_to_all_single_autograd", "permute_tensor", NULL
-	};
-	const char *last = short_ext(d);
-	size_t i;
-
 	if (strncmp(d, "torch.distributed.", 18))
 		return NULL;
-	for (i = 0; names[i]; i++)
-		if (!strcmp(last, names[i]))
-			return names[i];
-	return NULL;
+	return catalog_fact(in->cat, CATALOG_F_COLLECTIVES, short_ext(d));
 }
 
 /* Which parallelism a collective serves, from its group's name. */
@@ -293,6 +233,8 @@ static const char *parallelism_of(struct frame *f, const char *op, const struct 
 	 * is written (tensor_parallel.py, _ReduceFromTP.forward) */
 	const char *t = afmt(f->in, "%s %s", site ? text_of(f, site) : "", group && group->expr ? group->expr : "");
 	const char *w = afmt(f->in, "%s %s", f->file->path, f->qualname ? f->qualname : "");
+	const struct catalog *cat = f->in->cat;
+	const char *p;
 	char low[1024], where[1024];
 	size_t i;
 
@@ -303,25 +245,16 @@ static const char *parallelism_of(struct frame *f, const char *op, const struct 
 		where[i] = (char)(w[i] >= 'A' && w[i] <= 'Z' ? w[i] + 32 : w[i]);
 	where[i] = 0;
 
-	if (strstr(low, "tp_group") || strstr(low, "tensor_parallel") || strstr(low, "tp_pg") || strstr(low, "model_parallel"))
-		return "tensor";
-	if (strstr(low, "pp_group") || strstr(low, "pipeline") || strstr(low, "pp_pg"))
-		return "pipeline";
-	if (strstr(low, "ep_group") || strstr(low, "expert") || strstr(low, "moe"))
-		return "expert";
-	if (strstr(low, "cp_group") || strstr(low, "context_parallel"))
-		return "context";
-	if (strstr(low, "sp_group") || strstr(low, "sequence_parallel"))
-		return "sequence";
+	if ((p = catalog_fact_match(cat, CATALOG_F_PARALLELISM_WORDS, low)))
+		return p;
 	/* the group's name did not say; a tensor-parallel helper says so by
 	 * its own name (_ReduceFromTP, tensor_parallel.py) */
-	if (strstr(where, "totp") || strstr(where, "fromtp") || strstr(where, "tensor_parallel") ||
-	    strstr(where, "columnparallel") || strstr(where, "rowparallel"))
-		return "tensor";
-	if (op && (!strcmp(op, "all_to_all") || !strcmp(op, "all_to_all_single")) && f->mode == M_FWD)
-		return "expert";
-	if (op && (!strcmp(op, "send") || !strcmp(op, "recv") || !strcmp(op, "isend") || !strcmp(op, "irecv")))
-		return "pipeline";
+	if ((p = catalog_fact_match(cat, CATALOG_F_PARALLELISM_PLACES, where)))
+		return p;
+	if (f->mode == M_FWD && (p = catalog_fact(cat, CATALOG_F_PARALLELISM_OPS_FWD, op)))
+		return p;
+	if ((p = catalog_fact(cat, CATALOG_F_PARALLELISM_OPS, op)))
+		return p;
 	return "data";
 }
 
@@ -334,10 +267,9 @@ value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **
 	struct interp *in = f->in;
 
 	if (f->mode == M_FWD && nargs >= 1 && args[0]->k == VK_TENSOR &&
-	    (!strcmp(last, "chunk") || !strcmp(last, "split") || !strcmp(last, "unbind") ||
-	     !strcmp(last, "tensor_split")) && !strncmp(d, "torch.", 6) && !strchr(d + 6, '.')) {
+	    catalog_fact(in->cat, CATALOG_F_PIECES, last) && !strncmp(d, "torch.", 6) && !strchr(d + 6, '.')) {
 		const struct vshape *pieces[64];
-		size_t n = shape_pieces(in->a, d, args, nargs, kw, pieces, 64), i;
+		size_t n = shape_pieces(in->cat, in->a, d, args, nargs, kw, pieces, 64), i;
 
 		if (n) {
 			value_t *r = v_seq(in->a, VK_TUPLE, n);
@@ -441,12 +373,295 @@ static int host_only(const value_t *v, int depth)
 	}
 }
 
+/* ------------------------------------------------------------------ named torch calls */
+
+/* The torch calls with behaviour of their own, each a small function named
+ * by torch_facts.json's "torch_calls" (by dotted name) and
+ * "torch_calls_by_name" (by last name).  NULL: not this call after all
+ * (its arguments do not fit); call_torch_ goes on with the generic rules. */
+typedef value_t *torch_call_fn(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                               struct vdict *kw, const struct ast_hdr *site);
+
+static value_t *tc_synchronize(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                               struct vdict *kw, const struct ast_hdr *site)
+{
+	(void)d, (void)last, (void)args, (void)nargs, (void)kw;
+	sev(f, SEV_SYNC, "torch.cuda.synchronize()", site);
+	return v_none(f->in->a);
+}
+
+static value_t *tc_stream(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                          struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *c;
+
+	(void)d, (void)last, (void)args, (void)kw;
+	if (nargs < 1)
+		return NULL;
+	c = new_inst(in);
+	c->ext = "torch.cuda.stream";
+	vdict_sets(in->a, c->attrs, "text", v_str(in->a, AST_IS(site, Call) && AST_AS(site, Call)->args.n
+	                                          ? text_of(f, AST_AS(site, Call)->args.items[0]) : "a stream"));
+	return mk_inst_value(in, c);
+}
+
+static value_t *tc_save(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                        struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+
+	(void)d, (void)last, (void)kw;
+	sev(f, SEV_SAVE, "torch.save", site);
+	/* what is saved copies device tensors to the host, unless every
+	 * tensor in it is known to be on the host already */
+	if (in->gpu && f->mode != M_FWD && !(nargs >= 1 && host_only(args[0], 0)))
+		sev(f, SEV_SYNC, "torch.save (copies device tensors to the host)", site);
+	return v_none(in->a);
+}
+
+static value_t *tc_compile(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                           struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *mode = kw ? vdict_gets(kw, "mode") : NULL;
+	struct sched_ev *e;
+
+	(void)d, (void)last;
+	if (nargs < 1)
+		return NULL;
+	e = sev(f, SEV_COMPILE, "torch.compile", site);
+	if (e) {
+		e->target = AST_IS(site, Call) && AST_AS(site, Call)->args.n ? text_of(f, AST_AS(site, Call)->args.items[0]) : NULL;
+		e->op = mode && mode->k == VK_STR ? mode->u.str.s : NULL;
+		e->model = args[0]->k == VK_INST ? args[0]->u.inst : NULL;
+	}
+	if (args[0]->k == VK_INST)
+		return call_ext(f, v_ext(in->a, "torch.compile.__wrap__"), args, nargs, kw, site);
+	return args[0];      /* a compiled function is the function */
+}
+
+/* The activation-checkpointing event, with its target and its policy
+ * (use_reentrant, context_fn, check_fn, ... as written). */
+static void checkpoint_event(struct frame *f, const char *d, const struct ast_hdr *site)
+{
+	struct sched_ev *e = sev(f, SEV_CHECKPOINT_ACT, d, site);
+
+	if (e && AST_IS(site, Call) && AST_AS(site, Call)->args.n)
+		e->target = text_of(f, AST_AS(site, Call)->args.items[0]);
+	if (e && AST_IS(site, Call)) {
+		/* the policy: use_reentrant, context_fn (selective
+		 * checkpointing), check_fn (which blocks), ... as written */
+		const struct ast_Call *c = AST_AS(site, Call);
+		buf_t b;
+		size_t k;
+
+		buf_init(&b);
+		for (k = 0; k < c->keywords.n; k++) {
+			const struct ast_keyword *kwd = AST_AS(c->keywords.items[k], keyword);
+
+			if (!kwd->arg)
+				continue;
+			buf_addf(&b, "%s%s=%s", b.len ? ", " : "", kwd->arg, text_of(f, kwd->value));
+		}
+		if (b.len)
+			e->detail_text = afmt(f->in, "%s", b.buf);
+		buf_free(&b);
+	}
+}
+
+/* checkpoint(fn, *args): the checkpointed function runs in this forward;
+ * checkpoint_sequential: a tensor */
+static value_t *tc_checkpoint(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                              struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+
+	(void)last, (void)kw;
+	checkpoint_event(f, d, site);
+	if (nargs >= 1 && strstr(d, "sequential") == NULL)
+		return call(f, args[0], args + 1, nargs - 1, NULL, site);
+	return v_tensor_dev(in->a, f->mode == M_FWD && in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
+}
+
+/* checkpoint_wrapper(module), apply_activation_checkpointing(model): the
+ * module, wrapped: the same tree */
+static value_t *tc_checkpoint_wrapper(struct frame *f, const char *d, const char *last, value_t **args,
+                                      size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+{
+	(void)last, (void)kw;
+	checkpoint_event(f, d, site);
+	return nargs >= 1 ? args[0] : v_none(f->in->a);
+}
+
+static value_t *tc_no_grad(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                           struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *c = new_inst(in);
+
+	(void)d, (void)last, (void)args, (void)nargs, (void)kw;
+	c->ext = "torch.no_grad";
+	vdict_sets(in->a, c->attrs, "anchor", v_str(in->a, anchor_at(f, site)));
+	return mk_inst_value(in, c);
+}
+
+static value_t *tc_autocast(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                            struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *c = new_inst(in);
+
+	(void)d, (void)last, (void)args, (void)nargs, (void)kw;
+	c->ext = "torch.autocast";
+	vdict_sets(in->a, c->attrs, "text", v_str(in->a, text_of(f, site)));
+	return mk_inst_value(in, c);
+}
+
+static value_t *tc_device(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                          struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *c = new_inst(in);
+
+	(void)d, (void)last, (void)kw, (void)site;
+	c->ext = "torch.device";
+	if (nargs >= 1)
+		vdict_sets(in->a, c->attrs, "type", args[0]);
+	return mk_inst_value(in, c);
+}
+
+/* with the environment known (extract --env / --no-env), no process
+ * group exists before the job's code starts one; a job that has not
+ * (on any path read so far) runs as one process */
+static value_t *tc_dist_is_initialized(struct frame *f, const char *d, const char *last, value_t **args,
+                                       size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+
+	(void)d, (void)last, (void)args, (void)nargs, (void)kw, (void)site;
+	return in->environ && !in->dist_init ? v_bool(in->a, 0) : NULL;
+}
+
+/* The functions by the names torch_facts.json gives them, sorted. */
+struct torch_call {
+	const char *name;
+	torch_call_fn *fn;
+};
+
+static const struct torch_call TORCH_CALLS[] = {
+	{ "autocast", tc_autocast },
+	{ "checkpoint", tc_checkpoint },
+	{ "checkpoint_wrapper", tc_checkpoint_wrapper },
+	{ "compile", tc_compile },
+	{ "device", tc_device },
+	{ "dist_is_initialized", tc_dist_is_initialized },
+	{ "no_grad", tc_no_grad },
+	{ "save", tc_save },
+	{ "stream", tc_stream },
+	{ "synchronize", tc_synchronize },
+};
+
+static int cmp_torch_call(const void *key, const void *elt)
+{
+	return strcmp(key, *(const char *const *)elt);
+}
+
+static torch_call_fn *torch_call_named(const char *name)
+{
+	const void *p = name ? bsearch(name, TORCH_CALLS, sizeof TORCH_CALLS / sizeof TORCH_CALLS[0],
+	                               sizeof TORCH_CALLS[0], cmp_torch_call) : NULL;
+
+	return p ? ((const struct torch_call *)p)->fn : NULL;
+}
+
+/* CUDA streams and events: synchronize() blocks the host; record(),
+ * query(), wait_stream(), wait_event() do not */
+static value_t *stream_method(struct frame *f, const char *d, const char *last, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+
+	if (!strcmp(last, "synchronize")) {
+		const struct ast_hdr *fx = AST_IS(site, Call) ? AST_AS(site, Call)->func : NULL;
+
+		sev(f, SEV_SYNC, fx ? afmt(in, "%s()", text_of(f, fx)) : afmt(in, "%s()", d), site);
+		return v_none(in->a);
+	}
+	if (!strcmp(last, "query"))
+		return unknown_at(f, site, "whether the event has completed (cudaEventQuery: no wait)");
+	if (!strcmp(last, "elapsed_time"))
+		return unknown_at(f, site, "a time measured at run time");
+	return v_none(in->a);
+}
+
+/* torch.optim.AdamW, torch.cuda.amp.GradScaler, DataLoader ...: an object
+ * of a torch class, in job code */
+static value_t *torch_object(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                             struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *o = new_inst(in);
+	struct sched_ev *e;
+	size_t i;
+
+	o->ext = d;
+	if (!strncmp(d, "torch.optim.", 12) && strstr(d, "lr_scheduler"))
+		o->ext = afmt(in, "scheduler:%s", d);
+	if (!strcmp(last, "GradScaler")) {
+		/* enabled=: by keyword (its place differs between
+		 * torch.cuda.amp's and torch.amp's); not known when
+		 * the arguments reach it by position */
+		value_t *en = kw ? vdict_gets(kw, "enabled") : NULL;
+
+		if (en || nargs < 5)
+			vdict_sets(in->a, o->attrs, "enabled", en ? en : v_bool(in->a, 1));
+	}
+	if (!strcmp(last, "DataLoader")) {
+		e = sev(f, SEV_LOADER, "DataLoader", site);
+		if (e) {
+			e->detail = vdict_new(in->a);
+			if (kw)
+				for (i = 0; i < kw->n; i++)
+					vdict_set(in->a, e->detail, kw->keys[i], kw->vals[i]);
+			if (nargs >= 1)
+				vdict_sets(in->a, e->detail, "dataset", args[0]);
+			if (nargs >= 2 && !vdict_gets(e->detail, "batch_size"))
+				vdict_sets(in->a, e->detail, "batch_size", args[1]);
+		}
+		vdict_sets(in->a, o->attrs, "pin_memory", v_bool(in->a, kw_bool(kw, "pin_memory")));
+		vdict_sets(in->a, o->attrs, "__anchor__", v_str(in->a, anchor_at(f, site)));
+		{
+			value_t *ds = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "dataset") : NULL;
+			value_t *bs = nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "batch_size") : NULL;
+
+			if (ds)
+				vdict_sets(in->a, o->attrs, "dataset", ds);
+			/* batch_size defaults to 1; a batch_sampler decides it
+			 * otherwise */
+			if (!bs && !(kw && vdict_gets(kw, "batch_sampler")))
+				bs = v_int(in->a, 1);
+			if (bs)
+				vdict_sets(in->a, o->attrs, "batch_size", bs);
+		}
+	}
+	if (!strcmp(last, "TensorDataset")) {
+		value_t *t = v_seq(in->a, VK_TUPLE, nargs);
+
+		for (i = 0; i < nargs; i++)
+			vseq_push(in->a, t->u.seq, args[i]);
+		vdict_sets(in->a, o->attrs, "tensors", t);
+	}
+	return mk_inst_value(in, o);
+}
+
 static value_t *call_torch_(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                             struct vdict *kw, const struct ast_hdr *site, int any_tensor)
 {
 	struct interp *in = f->in;
-	const char *coll = collective_of(d);
+	const char *coll = collective_of(in, d);
 	struct sched_ev *e;
+	torch_call_fn *fn;
+	value_t *r;
 	size_t i;
 	int dev = DEV_UNKNOWN;
 
@@ -464,173 +679,22 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		}
 		return !strcmp(coll, "barrier") ? v_none(in->a) : unknown_at(f, site, "a collective's work handle");
 	}
-	if (!strcmp(d, "torch.cuda.synchronize") || !strcmp(d, "torch.cuda.current_stream.synchronize")) {
-		sev(f, SEV_SYNC, "torch.cuda.synchronize()", site);
-		return v_none(in->a);
-	}
-	/* CUDA streams and events: synchronize() blocks the host; record(),
-	 * query(), wait_stream(), wait_event() do not */
-	if ((strstr(d, "Stream.") || strstr(d, "Event.")) && !strncmp(d, "torch.cuda.", 11)) {
-		if (!strcmp(last, "synchronize")) {
-			const struct ast_hdr *fx = AST_IS(site, Call) ? AST_AS(site, Call)->func : NULL;
-
-			sev(f, SEV_SYNC, fx ? afmt(in, "%s()", text_of(f, fx)) : afmt(in, "%s()", d), site);
-			return v_none(in->a);
-		}
-		if (!strcmp(last, "query"))
-			return unknown_at(f, site, "whether the event has completed (cudaEventQuery: no wait)");
-		if (!strcmp(last, "elapsed_time"))
-			return unknown_at(f, site, "a time measured at run time");
-		return v_none(in->a);
-	}
-	if (!strcmp(d, "torch.cuda.stream") && nargs >= 1) {
-		struct vinst *c = new_inst(in);
-
-		c->ext = "torch.cuda.stream";
-		vdict_sets(in->a, c->attrs, "text", v_str(in->a, AST_IS(site, Call) && AST_AS(site, Call)->args.n
-		                                                  ? text_of(f, AST_AS(site, Call)->args.items[0]) : "a stream"));
-		return mk_inst_value(in, c);
-	}
-	if (!strcmp(d, "torch.save")) {
-		sev(f, SEV_SAVE, "torch.save", site);
-		/* what is saved copies device tensors to the host, unless every
-		 * tensor in it is known to be on the host already */
-		if (in->gpu && f->mode != M_FWD && !(nargs >= 1 && host_only(args[0], 0)))
-			sev(f, SEV_SYNC, "torch.save (copies device tensors to the host)", site);
-		return v_none(in->a);
-	}
-	if (!strcmp(d, "torch.compile") && nargs >= 1) {
-		value_t *mode = kw ? vdict_gets(kw, "mode") : NULL;
-
-		e = sev(f, SEV_COMPILE, "torch.compile", site);
-		if (e) {
-			e->target = AST_IS(site, Call) && AST_AS(site, Call)->args.n ? text_of(f, AST_AS(site, Call)->args.items[0]) : NULL;
-			e->op = mode && mode->k == VK_STR ? mode->u.str.s : NULL;
-			e->model = args[0]->k == VK_INST ? args[0]->u.inst : NULL;
-		}
-		if (args[0]->k == VK_INST)
-			return call_ext(f, v_ext(in->a, "torch.compile.__wrap__"), args, nargs, kw, site);
-		return args[0];      /* a compiled function is the function */
-	}
-	if (!strcmp(d, "torch.utils.checkpoint.checkpoint") || !strcmp(d, "torch.utils.checkpoint.checkpoint_sequential") ||
-	    !strcmp(last, "checkpoint_wrapper") || !strcmp(last, "apply_activation_checkpointing")) {
-		e = sev(f, SEV_CHECKPOINT_ACT, d, site);
-		if (e && AST_IS(site, Call) && AST_AS(site, Call)->args.n)
-			e->target = text_of(f, AST_AS(site, Call)->args.items[0]);
-		if (e && AST_IS(site, Call)) {
-			/* the policy: use_reentrant, context_fn (selective
-			 * checkpointing), check_fn (which blocks), ... as written */
-			const struct ast_Call *c = AST_AS(site, Call);
-			buf_t b;
-			size_t k;
-
-			buf_init(&b);
-			for (k = 0; k < c->keywords.n; k++) {
-				const struct ast_keyword *kwd = AST_AS(c->keywords.items[k], keyword);
-
-				if (!kwd->arg)
-					continue;
-				buf_addf(&b, "%s%s=%s", b.len ? ", " : "", kwd->arg, text_of(f, kwd->value));
-			}
-			if (b.len)
-				e->detail_text = afmt(in, "%s", b.buf);
-			buf_free(&b);
-		}
-		if (!strcmp(last, "checkpoint_wrapper") || !strcmp(last, "apply_activation_checkpointing"))
-			return nargs >= 1 ? args[0] : v_none(in->a);   /* the module, wrapped: the same tree */
-		/* the checkpointed function runs in this forward */
-		if (nargs >= 1 && strstr(d, "sequential") == NULL)
-			return call(f, args[0], args + 1, nargs - 1, NULL, site);
-		return v_tensor_dev(in->a, f->mode == M_FWD && in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
-	}
-	if (!strcmp(last, "no_grad") || !strcmp(last, "inference_mode")) {
-		struct vinst *c = new_inst(in);
-
-		c->ext = "torch.no_grad";
-		vdict_sets(in->a, c->attrs, "anchor", v_str(in->a, anchor_at(f, site)));
-		return mk_inst_value(in, c);
-	}
-	if (!strcmp(last, "autocast")) {
-		struct vinst *c = new_inst(in);
-
-		c->ext = "torch.autocast";
-		vdict_sets(in->a, c->attrs, "text", v_str(in->a, text_of(f, site)));
-		return mk_inst_value(in, c);
-	}
-	if (!strcmp(d, "torch.device")) {
-		struct vinst *c = new_inst(in);
-
-		c->ext = "torch.device";
-		if (nargs >= 1)
-			vdict_sets(in->a, c->attrs, "type", args[0]);
-		return mk_inst_value(in, c);
-	}
-	/* with the environment known (extract --env / --no-env), no process
-	 * group exists before the job's code starts one; a job that has not
-	 * (on any path read so far) runs as one process */
-	if (!strcmp(d, "torch.distributed.is_initialized") && in->environ && !in->dist_init)
-		return v_bool(in->a, 0);
+	if ((strstr(d, "Stream.") || strstr(d, "Event.")) && !strncmp(d, "torch.cuda.", 11))
+		return stream_method(f, d, last, site);
+	if ((fn = torch_call_named(catalog_fact(in->cat, CATALOG_F_TORCH_CALLS, d))) &&
+	    (r = fn(f, d, last, args, nargs, kw, site)))
+		return r;
+	if ((fn = torch_call_named(catalog_fact(in->cat, CATALOG_F_TORCH_CALLS_BY_NAME, last))) &&
+	    (r = fn(f, d, last, args, nargs, kw, site)))
+		return r;
 	if ((!strncmp(d, "torch.cuda.", 11) || !strncmp(d, "torch.distributed.", 18) || !strncmp(d, "torch.backends.", 15)) &&
 	    last[0] >= 'a' && last[0] <= 'z')
 		return unknown_at(f, site, "a value the runtime reports (a number, not a tensor)");
-	if (!strcmp(last, "enable_grad") || !strcmp(last, "dtype") || !strcmp(last, "is_available") ||
-	    !strcmp(last, "device_count") || !strcmp(last, "current_device") || !strcmp(last, "get_rank") ||
-	    !strcmp(last, "get_world_size") || !strcmp(last, "is_initialized") || !strcmp(last, "manual_seed"))
+	if (catalog_fact(in->cat, CATALOG_F_RUNTIME_QUERIES, last))
 		return unknown_at(f, site, "a property of the machine the job runs on");
 	if (f->mode != M_FWD && last[0] >= 'A' && last[0] <= 'Z' && strcmp(last, "Tensor") &&
-	    strncmp(d, "torch.nn.", 9)) {
-		/* torch.optim.AdamW, torch.cuda.amp.GradScaler, DataLoader ... */
-		struct vinst *o = new_inst(in);
-
-		o->ext = d;
-		if (!strncmp(d, "torch.optim.", 12) && strstr(d, "lr_scheduler"))
-			o->ext = afmt(in, "scheduler:%s", d);
-		if (!strcmp(last, "GradScaler")) {
-			/* enabled=: by keyword (its place differs between
-			 * torch.cuda.amp's and torch.amp's); not known when
-			 * the arguments reach it by position */
-			value_t *en = kw ? vdict_gets(kw, "enabled") : NULL;
-
-			if (en || nargs < 5)
-				vdict_sets(in->a, o->attrs, "enabled", en ? en : v_bool(in->a, 1));
-		}
-		if (!strcmp(last, "DataLoader")) {
-			e = sev(f, SEV_LOADER, "DataLoader", site);
-			if (e) {
-				e->detail = vdict_new(in->a);
-				if (kw)
-					for (i = 0; i < kw->n; i++)
-						vdict_set(in->a, e->detail, kw->keys[i], kw->vals[i]);
-				if (nargs >= 1)
-					vdict_sets(in->a, e->detail, "dataset", args[0]);
-				if (nargs >= 2 && !vdict_gets(e->detail, "batch_size"))
-					vdict_sets(in->a, e->detail, "batch_size", args[1]);
-			}
-			vdict_sets(in->a, o->attrs, "pin_memory", v_bool(in->a, kw_bool(kw, "pin_memory")));
-			vdict_sets(in->a, o->attrs, "__anchor__", v_str(in->a, anchor_at(f, site)));
-			{
-				value_t *ds = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "dataset") : NULL;
-				value_t *bs = nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "batch_size") : NULL;
-
-				if (ds)
-					vdict_sets(in->a, o->attrs, "dataset", ds);
-				/* batch_size defaults to 1; a batch_sampler decides it
-				 * otherwise */
-				if (!bs && !(kw && vdict_gets(kw, "batch_sampler")))
-					bs = v_int(in->a, 1);
-				if (bs)
-					vdict_sets(in->a, o->attrs, "batch_size", bs);
-			}
-		}
-		if (!strcmp(last, "TensorDataset")) {
-			value_t *t = v_seq(in->a, VK_TUPLE, nargs);
-
-			for (i = 0; i < nargs; i++)
-				vseq_push(in->a, t->u.seq, args[i]);
-			vdict_sets(in->a, o->attrs, "tensors", t);
-		}
-		return mk_inst_value(in, o);
-	}
+	    strncmp(d, "torch.nn.", 9))
+		return torch_object(f, d, last, args, nargs, kw, site);
 	/* where a new tensor lives */
 	for (i = 0; i < nargs; i++)
 		if (args[i]->k == VK_TENSOR && args[i]->dev > dev)
@@ -642,8 +706,7 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		if (dev == DEV_DEVICE)
 			in->gpu = 1;
 		/* torch.tensor(python data, device=cuda): the data is copied over */
-		if (dev == DEV_DEVICE && f->mode != M_FWD &&
-		    (!strcmp(last, "tensor") || !strcmp(last, "as_tensor") || !strcmp(last, "from_numpy"))) {
+		if (dev == DEV_DEVICE && f->mode != M_FWD && catalog_fact(in->cat, CATALOG_F_DATA_FACTORIES, last)) {
 			struct sched_ev *ce = sev(f, SEV_H2D, afmt(in, "torch.%s(..., device=...)", last), site);
 
 			if (ce) {
@@ -652,18 +715,7 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 			}
 		}
 	} else if (!any_tensor) {
-		static const char *const factories[] = {
-			"zeros", "ones", "empty", "full", "arange", "linspace", "logspace", "rand", "randn",
-			"randint", "randperm", "tensor", "as_tensor", "from_numpy", "eye", "zeros_like", "ones_like",
-			"empty_like", "full_like", "rand_like", "randn_like", "Tensor", "LongTensor", "FloatTensor", NULL
-		};
-		size_t k;
-		int factory = 0;
-
-		for (k = 0; factories[k]; k++)
-			if (!strcmp(last, factories[k]))
-				factory = 1;
-		if (factory)
+		if (catalog_fact(in->cat, CATALOG_F_HOST_FACTORIES, last))
 			dev = f->mode == M_FWD ? DEV_UNKNOWN : DEV_HOST;     /* a factory: on the host */
 		else
 			dev = in->gpu ? DEV_DEVICE : DEV_UNKNOWN;             /* clip_grad_norm_ & co */
@@ -680,16 +732,16 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
+	int step = !strcmp(name, "step");
 
-	if (strcmp(name, "step") && strcmp(name, "zero_grad"))
+	if (!step && strcmp(name, "zero_grad"))
 		return NULL;
 	if (f->mode != M_FWD) {
-		if (!strcmp(name, "step") && !in->ev.optimizer_step)
+		if (step && !in->ev.optimizer_step)
 			in->ev.optimizer_step = anchor_at(f, site);
-		sev(f, !strcmp(name, "step") ? SEV_OPT_STEP : SEV_ZERO_GRAD,
-		    !strcmp(name, "step") ? "optimizer.step()" : "optimizer.zero_grad()", site);
+		sev(f, step ? SEV_OPT_STEP : SEV_ZERO_GRAD, step ? "optimizer.step()" : "optimizer.zero_grad()", site);
 	}
-	return mk_builtin(in, !strcmp(name, "step") ? BI_OPT_STEP : BI_NOOP, NULL);
+	return mk_builtin(in, step ? BI_OPT_STEP : BI_NOOP, NULL);
 }
 
 /* torch's wrappers of a model, from call_ext(): GradScaler.scale(loss)
@@ -706,24 +758,22 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 		return args[0];
 	if (!strcmp(d, "torch.compile"))
 		return call_torch(f, d, last, args, nargs, kw, site, any_tensor);
-	if (is_wrapper(d) && nargs >= 1 && args[0]->k == VK_INST) {
+	if (is_wrapper(in->cat, d) && nargs >= 1 && args[0]->k == VK_INST) {
 		value_t *w = v_copy(in->a, args[0]);
 		struct vinst *m = args[0]->u.inst;
 		const char **nw = ast_arena_alloc(in->a, (m->nwrapped + 1) * sizeof *nw);
+		const char *implied;
 
 		if (!strcmp(d, "torch.compile.__wrap__"))
 			d = "torch.compile";
-		if (strstr(d, "DistributedDataParallel") || strstr(d, "FullyShardedDataParallel") ||
-		    strstr(d, "fully_shard") || strstr(d, "deepspeed")) {
+		if ((implied = catalog_fact_match(in->cat, CATALOG_F_PARALLEL_WRAPPERS, d))) {
 			struct sched_ev *e = sev(f, SEV_WRAP, d, site);
 
 			if (e) {
 				e->model = m;
 				e->target = AST_IS(site, Call) && AST_AS(site, Call)->args.n
 				            ? text_of(f, AST_AS(site, Call)->args.items[0]) : NULL;
-				e->implied_by = strstr(d, "DistributedDataParallel") ? "DistributedDataParallel"
-				                : strstr(d, "deepspeed") ? "deepspeed.initialize"
-				                : strstr(d, "fully_shard") ? "fully_shard" : "FullyShardedDataParallel";
+				e->implied_by = implied;
 			}
 		}
 
@@ -737,29 +787,6 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 	return NULL;
 }
 
-/* The class a torchvision.models factory builds (resnet18 -> ResNet), by
- * the factory's name; NULL when the name is not one of these families.
- * Longest prefixes first. */
-static const char *tv_factory_class(const char *factory)
-{
-	static const struct { const char *prefix, *cls; } fam[] = {
-		{ "wide_resnet", "ResNet" }, { "resnext", "ResNet" }, { "resnet", "ResNet" },
-		{ "vgg", "VGG" }, { "densenet", "DenseNet" }, { "alexnet", "AlexNet" },
-		{ "mobilenet_v2", "MobileNetV2" }, { "mobilenet_v3", "MobileNetV3" },
-		{ "efficientnet_", "EfficientNet" }, { "vit_", "VisionTransformer" },
-		{ "convnext_", "ConvNeXt" }, { "regnet_", "RegNet" }, { "squeezenet", "SqueezeNet" },
-		{ "shufflenet_v2", "ShuffleNetV2" }, { "googlenet", "GoogLeNet" },
-		{ "inception_v3", "Inception3" }, { "mnasnet", "MNASNet" }, { "swin_", "SwinTransformer" },
-		{ "maxvit", "MaxVit" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof fam / sizeof fam[0]; i++)
-		if (!strncmp(factory, fam[i].prefix, strlen(fam[i].prefix)))
-			return fam[i].cls;
-	return NULL;
-}
-
 /* A module of a third-party library (an external module instance with its
  * constructor arguments) or, in job mode, a third-party model class
  * (torchvision.models.resnet50(), timm.*, transformers.*).  NULL when d
@@ -770,7 +797,7 @@ value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_
 	struct interp *in = f->in;
 
 	/* a module class of a third-party library: an external module */
-	if (ext_is_module_class(d)) {
+	if (ext_is_module_class(in->cat, d)) {
 		struct vinst *m = new_inst(in);
 		size_t k;
 
@@ -801,7 +828,7 @@ value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_
 		 * builds when its name says it, the factory kept in any case */
 		if (!strncmp(d, "torchvision.models.", 19) && !strchr(d + 19, '.') && last[0] >= 'a' && last[0] <= 'z') {
 			vdict_sets(in->a, m->attrs, "__ecg_factory__", v_str(in->a, d));
-			if ((cls = tv_factory_class(last)))
+			if ((cls = catalog_fact_match(in->cat, CATALOG_F_TORCHVISION_FACTORIES, last)))
 				m->ext = afmt(in, "torchvision.models.%s", cls);
 		}
 		m->mod = VM_EXTERNAL;

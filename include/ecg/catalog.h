@@ -1,9 +1,11 @@
 /* catalog.h - what ecg knows about torch without running it.
  *
- * Two data files ship in <pkgdatadir>/catalog/, the sibling of pyhelpers/
- * (in the build tree: $(srcdir)/catalog/).  Both are generated, and checked
- * against a real torch, by tests/oracle/gen_catalog.py; its header describes
- * the expression language the files use.
+ * Three data files ship in <pkgdatadir>/catalog/, the sibling of pyhelpers/
+ * (in the build tree: $(srcdir)/catalog/).  The first two are generated, and
+ * checked against a real torch, by tests/oracle/gen_catalog.py; its header
+ * describes the expression language the files use.  The third is written by
+ * hand: what ecg knows of torch (and the libraries around it) by name that
+ * torch cannot tell about itself.
  *
  *   torch_nn.json     torch.nn built-in classes: constructor and forward
  *                     parameters, the steps (ops and child-module calls)
@@ -15,6 +17,10 @@
  *                     classes, torch.nn.functional functions, the "meta"
  *                     names, tensor factories, Python operators -> Tensor
  *                     dunders.
+ *   torch_facts.json  named fact lists the interpreter and shapes.c read
+ *                     instead of listing names in C (enum catalog_fact):
+ *                     collectives, wrappers, third-party module packages,
+ *                     name folds, factories, shape and dtype rules of ops.
  *
  * Everything is loaded and validated once by catalog_load(); after that the
  * catalogue is read-only, lookups allocate nothing (hash tables) and every
@@ -41,7 +47,7 @@ struct catalog;
 struct catalog_expr;     /* a compiled expression; opaque */
 struct catalog_shape;    /* a compiled output-shape rule; opaque */
 
-/* Load <dir>/torch_nn.json and <dir>/torch_names.json. */
+/* Load <dir>/torch_nn.json, <dir>/torch_names.json, <dir>/torch_facts.json. */
 int catalog_load(const char *dir, struct catalog **out);
 void catalog_free(struct catalog *cat);     /* NULL is fine */
 
@@ -301,5 +307,60 @@ const char *catalog_dunder_cmpop(const struct catalog *cat, enum ast_cmpop op);
 const char *catalog_dunder_unaryop(const struct catalog *cat, enum ast_unaryop op);
 const char *catalog_dunder_subscript(const struct catalog *cat, enum ast_ctx ctx);
 const char *catalog_dunder_truth(const struct catalog *cat);
+
+/* ------------------------------------------------------------------ facts */
+
+/* The fact lists of torch_facts.json.  Each is an object {"doc": "...",
+ * KIND: ...} under its key; the loader requires every one and rejects
+ * unknown keys, an empty name and a name listed twice.  KIND is one of
+ *   "set":      [name, ...]                       catalog_fact() -> the name
+ *   "map":      {name: value, ...}                catalog_fact() -> value
+ *   "prefixes": [name | [name, value], ...]       catalog_fact_match(): the
+ *   "suffixes": likewise                            value of the first entry
+ *   "words":    likewise                            that starts / ends / occurs
+ *                                                   in the text (in order)
+ *   "rules":    [{"rule": R, "on": [namespace, ...], "names": [...]}, ...]
+ *               catalog_fact_on() -> R when the name's rule applies in the
+ *               namespace asked (CATALOG_ON_*); a name has one rule.
+ * Lookups take NULL for cat (and find nothing); returned strings are
+ * borrowed from the catalogue. */
+enum catalog_fact {
+	CATALOG_F_COLLECTIVES,        /* set: torch.distributed.<name> collectives */
+	CATALOG_F_PARALLELISM_WORDS,  /* words: a group's words -> parallelism */
+	CATALOG_F_PARALLELISM_PLACES, /* words: the file/function a collective is
+	                                 written in -> parallelism */
+	CATALOG_F_PARALLELISM_OPS,    /* map: collective -> the parallelism it
+	                                 serves when the group does not say */
+	CATALOG_F_PARALLELISM_OPS_FWD,/* map: likewise, called in a forward */
+	CATALOG_F_WRAPPERS,           /* set: callables returning the model they wrap */
+	CATALOG_F_WRAPPER_WORDS,      /* words: ... by a word of the name (DDP) */
+	CATALOG_F_PARALLEL_WRAPPERS,  /* words: wrappers that distribute the model
+	                                 -> what implies the event */
+	CATALOG_F_MODULE_PACKAGES,    /* prefixes: packages whose classes are modules */
+	CATALOG_F_NOT_MODULE_SUFFIXES,/* suffixes: ... less these class names */
+	CATALOG_F_NOT_MODULE_PATHS,   /* words: ... and these paths (optimizers) */
+	CATALOG_F_NAME_FOLDS,         /* map: an alias -> the canonical dotted name */
+	CATALOG_F_TORCHVISION_FACTORIES, /* prefixes: torchvision.models factory
+	                                 -> the class it builds */
+	CATALOG_F_TORCH_CALLS,        /* map: dotted name -> its function in
+	                                 interp/torch.c (TORCH_CALLS) */
+	CATALOG_F_TORCH_CALLS_BY_NAME,/* map: likewise, by the last name */
+	CATALOG_F_RUNTIME_QUERIES,    /* set: torch.<name>() the machine answers */
+	CATALOG_F_DATA_FACTORIES,     /* set: torch.<name>(data, device=) copies */
+	CATALOG_F_HOST_FACTORIES,     /* set: torch.<name>() of no tensor: host */
+	CATALOG_F_SHAPE_RULES,        /* rules: op -> its shape rule in shapes.c */
+	CATALOG_F_PIECES,             /* map: op splitting a tensor -> its rule */
+	CATALOG_F_DTYPE_RULES,        /* map: op -> what its result holds */
+	CATALOG_F_DTYPES,             /* map: torch.<dtype> -> int, bool, float */
+	CATALOG_F_DTYPE_PREFIXES,     /* prefixes: likewise, by its start */
+	CATALOG_NFACTS
+};
+
+/* Namespaces of "rules" facts. */
+enum { CATALOG_ON_TORCH = 1, CATALOG_ON_TENSOR = 2, CATALOG_ON_FUNCTIONAL = 4 };
+
+const char *catalog_fact(const struct catalog *cat, enum catalog_fact f, const char *name);
+const char *catalog_fact_on(const struct catalog *cat, enum catalog_fact f, const char *name, int on);
+const char *catalog_fact_match(const struct catalog *cat, enum catalog_fact f, const char *text);
 
 #endif

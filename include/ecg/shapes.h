@@ -17,6 +17,8 @@
 
 #include "ecg/values.h"
 
+struct catalog;
+
 /* A new shape of nd dims (nd <= VSHAPE_MAX), every dim unknown; NULL when
  * nd is too large. */
 struct vshape *shape_new(struct ast_arena *a, unsigned nd);
@@ -58,19 +60,20 @@ const struct vshape *shape_index(struct ast_arena *a, const struct vshape *x, co
 /* The shape of a torch call's (single tensor) result.  op is canonical:
  * "torch.zeros", "torch.nn.functional.softmax", "Tensor.view"; for a
  * "Tensor." op args[0] is the tensor the method was called on. */
-const struct vshape *shape_of_call(struct ast_arena *a, const char *op, value_t *const *args, size_t nargs,
-                                   const struct vdict *kw);
+const struct vshape *shape_of_call(const struct catalog *cat, struct ast_arena *a, const char *op,
+                                   value_t *const *args, size_t nargs, const struct vdict *kw);
 
 /* What a torch call's result holds (DT_*): integers, bools, floats, from
  * its dtype= or what the op makes; DT_UNKNOWN when not known. */
-int shape_dtype_of_call(const char *op, value_t *const *args, size_t nargs, const struct vdict *kw);
+int shape_dtype_of_call(const struct catalog *cat, const char *op, value_t *const *args, size_t nargs,
+                        const struct vdict *kw);
 
 /* How a call that returns several tensors splits its input: for
  * chunk/split/unbind/tensor_split with a known number of pieces, writes
  * up to cap piece shapes (NULL entries when a piece's shape is not known)
  * and returns how many pieces; 0 when the count is not known. */
-size_t shape_pieces(struct ast_arena *a, const char *op, value_t *const *args, size_t nargs,
-                    const struct vdict *kw, const struct vshape **out, size_t cap);
+size_t shape_pieces(const struct catalog *cat, struct ast_arena *a, const char *op, value_t *const *args,
+                    size_t nargs, const struct vdict *kw, const struct vshape **out, size_t cap);
 
 /* The same shape with the unknown dims named: dim i takes names[i] when it
  * is unknown and names[i] is not NULL.  For `B, T, C = x.size()`.  NULL

@@ -138,11 +138,11 @@ static void spit(const char *path, const char *text)
  * (and the other file a verbatim copy); then try to load dir. */
 static int load_broken(const char *dir, const char *file, const char *from, const char *to)
 {
-	static const char *const files[] = { "torch_nn.json", "torch_names.json" };
+	static const char *const files[] = { "torch_nn.json", "torch_names.json", "torch_facts.json" };
 	struct catalog *cat = NULL;
 	int i, rc;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		char *src = xasprintf("%s/%s", CAT_DIR, files[i]);
 		char *dst = xasprintf("%s/%s", dir, files[i]);
 		char *text = slurp(src);
@@ -171,6 +171,320 @@ static int load_broken(const char *dir, const char *file, const char *from, cons
 	rc = catalog_load(dir, &cat);
 	catalog_free(cat);
 	return rc;
+}
+
+static int match_is(const struct catalog *cat, enum catalog_fact f, const char *text, const char *want)
+{
+	const char *p = catalog_fact_match(cat, f, text);
+
+	if (want ? p && !strcmp(p, want) : !p)
+		return 1;
+	diag("'%s' -> %s, not %s", text, p ? p : "NULL", want ? want : "NULL");
+	return 0;
+}
+
+static void test_wrappers(const struct catalog *cat)
+{
+	static const char *const w[] = {
+		"torch.nn.parallel.DistributedDataParallel", "torch.nn.DataParallel",
+		"torch.nn.parallel.DataParallel", "torch.distributed.fsdp.FullyShardedDataParallel",
+		"torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel",
+		"torch.compile", "torch.compile.__wrap__", "torch.jit.script", "torch.jit.trace",
+		"torch.distributed.fsdp.fully_shard", "torch.distributed._composable.fsdp.fully_shard",
+		"torch.nn.SyncBatchNorm.convert_sync_batchnorm", "deepspeed.initialize",
+		"accelerate.Accelerator.prepare", "torch.ao.quantization.quantize_dynamic",
+		"torch.quantization.quantize_dynamic", "torch.nn.utils.parametrizations.weight_norm", NULL
+	};
+	size_t i;
+	int all = 1;
+
+	for (i = 0; w[i]; i++)
+		if (!catalog_fact(cat, CATALOG_F_WRAPPERS, w[i]))
+			all = 0, diag("wrapper %s missing", w[i]);
+	ok(all && !catalog_fact(cat, CATALOG_F_WRAPPERS, "torch.nn.Linear"), "wrappers");
+	ok(match_is(cat, CATALOG_F_WRAPPER_WORDS, "mylib.DistributedDataParallel", "DistributedDataParallel") &&
+	   match_is(cat, CATALOG_F_WRAPPER_WORDS, "FullyShardedDataParallel", "FullyShardedDataParallel") &&
+	   match_is(cat, CATALOG_F_WRAPPER_WORDS, "torch.nn.DataParallel", NULL), "wrappers by their short names");
+	ok(match_is(cat, CATALOG_F_PARALLEL_WRAPPERS, "torch.nn.parallel.DistributedDataParallel", "DistributedDataParallel") &&
+	   match_is(cat, CATALOG_F_PARALLEL_WRAPPERS, "deepspeed.initialize", "deepspeed.initialize") &&
+	   match_is(cat, CATALOG_F_PARALLEL_WRAPPERS, "torch.distributed.fsdp.fully_shard", "fully_shard") &&
+	   match_is(cat, CATALOG_F_PARALLEL_WRAPPERS, "torch.distributed.fsdp.FullyShardedDataParallel",
+	            "FullyShardedDataParallel") &&
+	   match_is(cat, CATALOG_F_PARALLEL_WRAPPERS, "torch.compile", NULL), "parallel wrappers and what implies them");
+}
+
+static void test_third_party(const struct catalog *cat)
+{
+	static const char *const pkgs[] = {
+		"torchvision.ops.", "torchvision.models.", "timm.", "einops.layers.", "torch_geometric.nn.",
+		"flash_attn.", "apex.normalization.", "apex.", "transformer_engine.", "xformers.", "mamba_ssm.",
+		"torchaudio.models.", "transformers.", "diffusers.models.", "open_clip.", "peft.",
+		"torchvision.transforms.v2.", "fairscale.nn.", NULL
+	};
+	static const char *const not_modules[] = { "Config", "Tokenizer", "TokenizerFast", "Processor", "Output",
+	                                           "Scheduler", "Pipeline", "Args", "Arguments", NULL };
+	size_t i;
+	int all = 1;
+
+	for (i = 0; pkgs[i]; i++) {
+		char *d = xasprintf("%sX", pkgs[i]);
+
+		all &= match_is(cat, CATALOG_F_MODULE_PACKAGES, d, pkgs[i][0] == 'a' && pkgs[i][5] == 'n'
+		                                                   ? "apex.normalization." : pkgs[i]);
+		free(d);
+	}
+	ok(all && match_is(cat, CATALOG_F_MODULE_PACKAGES, "torchvision.datasets.MNIST", NULL),
+	   "third-party packages whose classes are modules");
+	for (all = 1, i = 0; not_modules[i]; i++) {
+		char *d = xasprintf("Bert%s", not_modules[i]);
+
+		all &= match_is(cat, CATALOG_F_NOT_MODULE_SUFFIXES, d, not_modules[i]) ||
+		       match_is(cat, CATALOG_F_NOT_MODULE_SUFFIXES, d, "Tokenizer");
+		free(d);
+	}
+	ok(all && match_is(cat, CATALOG_F_NOT_MODULE_SUFFIXES, "BertModel", NULL), "their classes that are no modules");
+	ok(match_is(cat, CATALOG_F_NOT_MODULE_PATHS, "apex.optimizers.FusedAdam", ".optimizers.") &&
+	   match_is(cat, CATALOG_F_NOT_MODULE_PATHS, "timm.optim.Lamb", ".optim.") &&
+	   match_is(cat, CATALOG_F_NOT_MODULE_PATHS, "timm.models.ResNet", NULL), "and their optimizers");
+}
+
+static void test_names(const struct catalog *cat)
+{
+	static const char *const folds[][2] = {
+		{ "torch.nn.modules.module.Module", "torch.nn.Module" },
+		{ "torch.nn.parallel.distributed.DistributedDataParallel", "torch.nn.parallel.DistributedDataParallel" },
+		{ "torch.nn.parallel.DistributedDataParallel", "torch.nn.parallel.DistributedDataParallel" },
+		{ "torch.functional.F", "torch.nn.functional" }, { NULL, NULL }
+	};
+	static const char *const tv[][2] = {
+		{ "wide_resnet50_2", "ResNet" }, { "resnext50_32x4d", "ResNet" }, { "resnet18", "ResNet" },
+		{ "vgg16_bn", "VGG" }, { "densenet121", "DenseNet" }, { "alexnet", "AlexNet" },
+		{ "mobilenet_v2", "MobileNetV2" }, { "mobilenet_v3_large", "MobileNetV3" },
+		{ "efficientnet_b0", "EfficientNet" }, { "vit_b_16", "VisionTransformer" },
+		{ "convnext_tiny", "ConvNeXt" }, { "regnet_y_400mf", "RegNet" }, { "squeezenet1_0", "SqueezeNet" },
+		{ "shufflenet_v2_x1_0", "ShuffleNetV2" }, { "googlenet", "GoogLeNet" },
+		{ "inception_v3", "Inception3" }, { "mnasnet1_0", "MNASNet" }, { "swin_t", "SwinTransformer" },
+		{ "maxvit_t", "MaxVit" }, { NULL, NULL }
+	};
+	size_t i;
+	int all = 1;
+
+	for (i = 0; folds[i][0]; i++) {
+		const char *p = catalog_fact(cat, CATALOG_F_NAME_FOLDS, folds[i][0]);
+
+		if (!p || strcmp(p, folds[i][1]))
+			all = 0, diag("fold %s -> %s", folds[i][0], p ? p : "NULL");
+	}
+	ok(all && !catalog_fact(cat, CATALOG_F_NAME_FOLDS, "torch.nn.Module"), "name folds");
+	for (all = 1, i = 0; tv[i][0]; i++)
+		all &= match_is(cat, CATALOG_F_TORCHVISION_FACTORIES, tv[i][0], tv[i][1]);
+	ok(all && match_is(cat, CATALOG_F_TORCHVISION_FACTORIES, "get_model", NULL), "torchvision factories' classes");
+}
+
+static int fact_is(const struct catalog *cat, enum catalog_fact f, const char *name, const char *want)
+{
+	const char *p = catalog_fact(cat, f, name);
+
+	if (want ? p && !strcmp(p, want) : !p)
+		return 1;
+	diag("'%s' -> %s, not %s", name, p ? p : "NULL", want ? want : "NULL");
+	return 0;
+}
+
+static const char *const SG_BROADCAST2[] = {
+	"__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__", "__mod__", "__pow__", "__radd__",
+	"__rsub__", "__rmul__", "__rtruediv__", "__iadd__", "__isub__", "__imul__", "__itruediv__",
+	"__and__", "__or__", "__xor__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", NULL
+};
+static const char *const SG_SAME[] = {
+	"contiguous", "float", "half", "bfloat16", "double", "long", "int", "bool", "clone", "detach",
+	"detach_", "relu", "relu_", "gelu", "silu", "sigmoid", "tanh", "exp", "log", "log1p", "sqrt",
+	"rsqrt", "abs", "neg", "sin", "cos", "softmax", "log_softmax", "dropout", "dropout1d", "dropout2d",
+	"dropout3d", "alpha_dropout", "layer_norm", "group_norm", "batch_norm", "instance_norm", "rms_norm",
+	"normalize", "leaky_relu", "elu", "selu", "celu", "mish", "hardswish", "hardsigmoid", "hardtanh",
+	"relu6", "softplus", "softsign", "tril", "triu", "masked_fill", "masked_fill_", "cuda", "cpu",
+	"pin_memory", "requires_grad_", "fill_", "zero_", "zeros_like", "ones_like", "randn_like",
+	"rand_like", "empty_like", "full_like", "clamp", "clamp_", "clip", "cumsum", "cumprod", "flip",
+	"roll", "square", "erf", "reciprocal", "sign", "floor", "ceil", "round", "nan_to_num", "add_",
+	"mul_", "sub_", "div_", "copy_", "normal_", "uniform_", "sigmoid_", "tanh_", "exp_", "silu_",
+	"gelu_", "logsigmoid", "tanhshrink", "dropout_", "bernoulli", "bernoulli_", "neg_", "gumbel_softmax",
+	"softmin", "pow_", "clamp_min", "clamp_max", "logit", "erfinv", "sinh", "cosh", "log2", "log10",
+	"exp2", "expm1", "trunc", "frac", "sgn", "isnan", "isinf", "isfinite", "logical_not", "bitwise_not",
+	"positive", "requires_grad", "argsort", NULL
+};
+static const char *const SG_BROADCAST[] = {
+	"add", "sub", "mul", "div", "true_divide", "floor_divide", "pow", "maximum", "minimum", "where",
+	"lerp", "addcmul", "addcdiv", "eq", "ne", "lt", "gt", "le", "ge", "logical_and", "logical_or",
+	"logical_xor", "fmod", "remainder", "atan2", "multiply", "subtract", "divide", "hypot", "fmax",
+	"fmin", "xlogy", "bitwise_and", "bitwise_or", "bitwise_xor", "isclose", "copysign", NULL
+};
+static const char *const SG_SIZES[] = {
+	"zeros", "ones", "empty", "rand", "randn", NULL
+};
+static const char *const SG_REDUCE[] = {
+	"sum", "mean", "amax", "amin", "std", "var", "prod", "argmax", "argmin", "logsumexp", "any", "all",
+	"nansum", "nanmean", "count_nonzero", NULL
+};
+static const char *const SG_LOSS[] = {
+	"cross_entropy", "mse_loss", "l1_loss", "nll_loss", "binary_cross_entropy",
+	"binary_cross_entropy_with_logits", "smooth_l1_loss", "kl_div", "huber_loss",
+	"cosine_embedding_loss", "margin_ranking_loss", "soft_margin_loss", "poisson_nll_loss",
+	"gaussian_nll_loss", NULL
+};
+
+/* The op-class lists shapes.c held before they moved to torch_facts.json:
+ * every name keeps its rule and its namespaces. */
+static const struct { const char *rule; int on; const char *const *names; } SHAPE_GROUPS[] = {
+	{ "broadcast2", CATALOG_ON_TORCH | CATALOG_ON_TENSOR | CATALOG_ON_FUNCTIONAL, SG_BROADCAST2 },
+	{ "same", CATALOG_ON_TORCH | CATALOG_ON_TENSOR | CATALOG_ON_FUNCTIONAL, SG_SAME },
+	{ "broadcast", CATALOG_ON_TORCH | CATALOG_ON_TENSOR | CATALOG_ON_FUNCTIONAL, SG_BROADCAST },
+	{ "sizes", CATALOG_ON_TORCH, SG_SIZES },
+	{ "reduce", CATALOG_ON_TORCH | CATALOG_ON_TENSOR | CATALOG_ON_FUNCTIONAL, SG_REDUCE },
+	{ "loss", CATALOG_ON_FUNCTIONAL, SG_LOSS },
+};
+
+static void test_shape_groups(const struct catalog *cat)
+{
+	static const int ons[] = { CATALOG_ON_TORCH, CATALOG_ON_TENSOR, CATALOG_ON_FUNCTIONAL };
+	size_t g, i, k;
+	int all = 1;
+
+	for (g = 0; g < sizeof SHAPE_GROUPS / sizeof SHAPE_GROUPS[0]; g++)
+		for (i = 0; SHAPE_GROUPS[g].names[i]; i++)
+			for (k = 0; k < 3; k++) {
+				const char *r = catalog_fact_on(cat, CATALOG_F_SHAPE_RULES, SHAPE_GROUPS[g].names[i], ons[k]);
+				int want = !!(SHAPE_GROUPS[g].on & ons[k]);
+
+				if (want ? !r || strcmp(r, SHAPE_GROUPS[g].rule) : r != NULL) {
+					all = 0;
+					diag("%s in namespace %d: %s, not %s", SHAPE_GROUPS[g].names[i], ons[k], r ? r : "NULL",
+					     want ? SHAPE_GROUPS[g].rule : "NULL");
+				}
+			}
+	ok(all, "every op of the shape classes keeps its rule and its namespaces");
+}
+
+static int on_is(const struct catalog *cat, const char *name, int on, const char *want)
+{
+	const char *p = catalog_fact_on(cat, CATALOG_F_SHAPE_RULES, name, on);
+
+	if (want ? p && !strcmp(p, want) : !p)
+		return 1;
+	diag("'%s' in %d -> %s, not %s", name, on, p ? p : "NULL", want ? want : "NULL");
+	return 0;
+}
+
+static void test_shape_facts(const struct catalog *cat)
+{
+	static const char *const dtr[][2] = {
+		{ "randint", "int" }, { "randperm", "int" }, { "argmax", "int" }, { "argmin", "int" },
+		{ "argsort", "int" }, { "multinomial", "int" }, { "nonzero", "int" }, { "bucketize", "int" },
+		{ "searchsorted", "int" }, { "long", "int" }, { "int", "int" }, { "short", "int" },
+		{ "randint_like", "int" }, { "bool", "bool" }, { "eq", "bool" }, { "ne", "bool" }, { "lt", "bool" },
+		{ "gt", "bool" }, { "le", "bool" }, { "ge", "bool" }, { "logical_and", "bool" },
+		{ "logical_or", "bool" }, { "logical_not", "bool" }, { "isnan", "bool" }, { "isinf", "bool" },
+		{ "float", "float" }, { "half", "float" }, { "double", "float" }, { "bfloat16", "float" },
+		{ "rand", "float" }, { "randn", "float" }, { "rand_like", "float" }, { "randn_like", "float" },
+		{ "linspace", "float" }, { "arange", "arange" }, { "to", "to" }, { "cuda", "keep" }, { "cpu", "keep" },
+		{ "pin_memory", "keep" }, { "contiguous", "keep" }, { "clone", "keep" }, { "detach", "keep" },
+		{ "view", "keep" }, { "reshape", "keep" }, { "transpose", "keep" }, { "permute", "keep" },
+		{ "unsqueeze", "keep" }, { "squeeze", "keep" }, { "flatten", "keep" }, { "expand", "keep" },
+		{ "repeat", "keep" }, { "t", "keep" }, { "narrow", "keep" }, { "roll", "keep" }, { "flip", "keep" },
+		{ "masked_fill", "keep" }, { "tril", "keep" }, { "triu", "keep" }, { "cat", "keep" },
+		{ "stack", "keep" }, { "chunk", "keep" }, { "split", "keep" }, { "unbind", "keep" },
+		{ "gather", "keep" }, { "index_select", "keep" }, { "repeat_interleave", "keep" },
+		{ "expand_as", "keep" }, { "view_as", "keep" }, { "reshape_as", "keep" }, { "clamp", "keep" },
+		{ NULL, NULL }
+	};
+	static const char *const dts[][2] = {
+		{ "torch.bool", "bool" }, { "torch.long", "int" }, { "torch.int64", "int" }, { "torch.int", "int" },
+		{ "torch.int32", "int" }, { "torch.int16", "int" }, { "torch.short", "int" }, { "torch.int8", "int" },
+		{ "torch.half", "float" }, { "torch.double", "float" }, { "torch.bfloat16", "float" }, { NULL, NULL }
+	};
+	size_t i;
+	int all = 1;
+
+	for (i = 0; dtr[i][0]; i++)
+		all &= fact_is(cat, CATALOG_F_DTYPE_RULES, dtr[i][0], dtr[i][1]);
+	ok(all && fact_is(cat, CATALOG_F_DTYPE_RULES, "softmax", NULL), "what ops' results hold");
+	for (all = 1, i = 0; dts[i][0]; i++)
+		all &= fact_is(cat, CATALOG_F_DTYPES, dts[i][0], dts[i][1]);
+	ok(all && fact_is(cat, CATALOG_F_DTYPES, "torch.float32", NULL) &&
+	   match_is(cat, CATALOG_F_DTYPE_PREFIXES, "torch.float32", "float") &&
+	   match_is(cat, CATALOG_F_DTYPE_PREFIXES, "torch.float", "float") &&
+	   match_is(cat, CATALOG_F_DTYPE_PREFIXES, "torch.complex64", NULL), "dtypes");
+	ok(fact_is(cat, CATALOG_F_PIECES, "chunk", "chunk") && fact_is(cat, CATALOG_F_PIECES, "split", "split") &&
+	   fact_is(cat, CATALOG_F_PIECES, "unbind", "unbind") &&
+	   fact_is(cat, CATALOG_F_PIECES, "tensor_split", "tensor_split") && fact_is(cat, CATALOG_F_PIECES, "cat", NULL),
+	   "ops that split a tensor");
+	/* rules hold in their namespaces */
+	ok(on_is(cat, "expand", CATALOG_ON_TENSOR, "expand") && on_is(cat, "expand", CATALOG_ON_TORCH, NULL) &&
+	   on_is(cat, "linear", CATALOG_ON_FUNCTIONAL, "linear") && on_is(cat, "linear", CATALOG_ON_TENSOR, NULL) &&
+	   on_is(cat, "relu", CATALOG_ON_TORCH, "same") && on_is(cat, "relu", CATALOG_ON_TENSOR, "same") &&
+	   on_is(cat, "outer", CATALOG_ON_FUNCTIONAL, "outer") && on_is(cat, "outer", CATALOG_ON_TENSOR, NULL) &&
+	   on_is(cat, "no_such_op", CATALOG_ON_TORCH, NULL), "shape rules by namespace");
+}
+
+/* torch_facts.json: each fact list the C code reads, with names it must
+ * hold (a name dropped from the file fails here). */
+static void test_facts(const struct catalog *cat)
+{
+	static const char *const coll[] = {
+		"all_reduce", "all_gather", "all_gather_into_tensor", "reduce_scatter",
+		"reduce_scatter_tensor", "broadcast", "all_to_all", "all_to_all_single", "reduce",
+		"gather", "scatter", "send", "recv", "isend", "irecv", "barrier", "all_reduce_coalesced",
+		"all_gather_coalesced", "all_gather_object", "broadcast_object_list", "gather_object",
+		"scatter_object_list", "batch_isend_irecv", "monitored_barrier", "all_gather_tensor",
+		"all_gather_tensor_autograd", "reduce_scatter_tensor_autograd", "all_to_all_single_autograd",
+		"permute_tensor", NULL
+	};
+	static const char *const words[][2] = {
+		{ "x tp_group", "tensor" }, { "tensor_parallel", "tensor" }, { "tp_pg", "tensor" },
+		{ "get_model_parallel_group()", "tensor" }, { "pp_group", "pipeline" }, { "pipeline", "pipeline" },
+		{ "pp_pg", "pipeline" }, { "ep_group", "expert" }, { "expert", "expert" }, { "moe", "expert" },
+		{ "cp_group", "context" }, { "context_parallel", "context" }, { "sp_group", "sequence" },
+		{ "sequence_parallel", "sequence" }, { "moe pp_group", "pipeline" }, { NULL, NULL }
+	};
+	static const char *const places[] = { "_reducefromtp", "copytotp", "tensor_parallel.py",
+	                                      "columnparallellinear", "rowparallellinear", NULL };
+	size_t i;
+	int all = 1;
+
+	for (i = 0; coll[i]; i++)
+		if (!catalog_fact(cat, CATALOG_F_COLLECTIVES, coll[i]) ||
+		    strcmp(catalog_fact(cat, CATALOG_F_COLLECTIVES, coll[i]), coll[i]))
+			all = 0, diag("collective %s missing", coll[i]);
+	ok(all && !catalog_fact(cat, CATALOG_F_COLLECTIVES, "init_process_group") &&
+	   !catalog_fact(NULL, CATALOG_F_COLLECTIVES, "all_reduce"), "collectives");
+	for (all = 1, i = 0; words[i][0]; i++) {
+		const char *p = catalog_fact_match(cat, CATALOG_F_PARALLELISM_WORDS, words[i][0]);
+
+		if (!p || strcmp(p, words[i][1]))
+			all = 0, diag("'%s' -> %s, not %s", words[i][0], p ? p : "NULL", words[i][1]);
+	}
+	ok(all && !catalog_fact_match(cat, CATALOG_F_PARALLELISM_WORDS, "dist.all_reduce(x)"),
+	   "a group's words name its parallelism, the first listed winning");
+	for (all = 1, i = 0; places[i]; i++) {
+		const char *p = catalog_fact_match(cat, CATALOG_F_PARALLELISM_PLACES, places[i]);
+
+		if (!p || strcmp(p, "tensor"))
+			all = 0, diag("place '%s' -> %s", places[i], p ? p : "NULL");
+	}
+	ok(all && !catalog_fact_match(cat, CATALOG_F_PARALLELISM_PLACES, "train.py main"),
+	   "tensor-parallel places");
+	ok(fact_is(cat, CATALOG_F_PARALLELISM_OPS, "send", "pipeline") &&
+	   fact_is(cat, CATALOG_F_PARALLELISM_OPS, "recv", "pipeline") &&
+	   fact_is(cat, CATALOG_F_PARALLELISM_OPS, "isend", "pipeline") &&
+	   fact_is(cat, CATALOG_F_PARALLELISM_OPS, "irecv", "pipeline") &&
+	   !catalog_fact(cat, CATALOG_F_PARALLELISM_OPS, "all_to_all") &&
+	   fact_is(cat, CATALOG_F_PARALLELISM_OPS_FWD, "all_to_all", "expert") &&
+	   fact_is(cat, CATALOG_F_PARALLELISM_OPS_FWD, "all_to_all_single", "expert") &&
+	   !catalog_fact(cat, CATALOG_F_PARALLELISM_OPS_FWD, "send"), "collectives' own parallelism");
+	test_wrappers(cat);
+	test_third_party(cat);
+	test_names(cat);
+	test_shape_facts(cat);
+	test_shape_groups(cat);
 }
 
 int main(void)
@@ -549,6 +863,8 @@ int main(void)
 	   !strcmp(catalog_dunder_subscript(cat, AST_CTX_STORE), "__setitem__") &&
 	   !strcmp(catalog_dunder_subscript(cat, AST_CTX_DEL), "__delitem__"), "subscripts");
 
+	test_facts(cat);
+
 	/* where the catalogue is */
 	s = catalog_dir_beside("/usr/share/ecg/pyhelpers");
 	ok(!strcmp(s, "/usr/share/ecg/catalog"), "beside /usr/share/ecg/pyhelpers: %s", s);
@@ -591,16 +907,28 @@ int main(void)
 	r = load_broken(dir, "torch_nn.json", "\"show\": true}", "\"show\": true, \"colour\": 1}");
 	ok(r == -1 && strstr(err_last(), "unknown key \"colour\"") && strstr(err_last(), "params[0]"),
 	   "an unknown key, with where it is: %s", err_last());
+	r = load_broken(dir, "torch_facts.json", "\"collectives\"", "\"collectivez\"");
+	ok(r == -1 && strstr(err_last(), "torch_facts.json") && strstr(err_last(), "unknown fact \"collectivez\""),
+	   "a facts file without a fact: %s", err_last());
+	r = load_broken(dir, "torch_facts.json", "\"all_reduce\", \"all_gather\"", "\"all_reduce\", \"all_reduce\"");
+	ok(r == -1 && strstr(err_last(), "collectives") && strstr(err_last(), "listed twice"),
+	   "a fact listing a name twice: %s", err_last());
+	r = load_broken(dir, "torch_facts.json", "\"set\": [", "\"map\": [");
+	ok(r == -1 && strstr(err_last(), "collectives") && strstr(err_last(), "unknown key \"map\""),
+	   "a fact of the wrong kind: %s", err_last());
 	r = load_broken(dir, "torch_nn.json", "\"format\"", "\"format\"");
 	ok(r == 0, "an unbroken copy loads");
 	err_clear();
 	{
 		char *f1 = xasprintf("%s/torch_nn.json", dir), *f2 = xasprintf("%s/torch_names.json", dir);
+		char *f3 = xasprintf("%s/torch_facts.json", dir);
 
 		unlink(f1);
 		unlink(f2);
+		unlink(f3);
 		free(f1);
 		free(f2);
+		free(f3);
 		rmdir(dir);
 	}
 	buf_free(&b);
