@@ -507,7 +507,14 @@ static cJSON *sc_coll(const char *op, const char *par, int async, const char *an
 	cJSON *c = cJSON_CreateObject();
 
 	cJSON_AddStringToObject(c, "op", op);
-	cJSON_AddStringToObject(c, "parallelism", par);
+	if (!strcmp(par, SCHED_PARALLELISM_UNKNOWN)) {
+		cJSON_AddNullToObject(c, "parallelism");
+		cJSON_AddStringToObject(c, "parallelism_reason",
+		                        "a collective in a model's forward whose group and place name no parallelism "
+		                        "(tensor, sequence or context parallel: the code does not say which)");
+	} else {
+		cJSON_AddStringToObject(c, "parallelism", par);
+	}
 	if (async < 0)
 		cJSON_AddStringToObject(c, "async_op", "implicit");
 	else

@@ -104,6 +104,11 @@ enum sev_kind {
 	SEV_EMA              /* an EMA of the weights updated: call */
 };
 
+/* A collective's parallelism the code does not pin down (one in a
+ * model's forward whose group and place name none): written null, with
+ * the reason. */
+#define SCHED_PARALLELISM_UNKNOWN "?"
+
 struct sched_ev {
 	enum sev_kind kind;
 	const char *call;             /* the code's own words: ".item()", "dist.all_reduce" */
@@ -115,7 +120,8 @@ struct sched_ev {
 	int pinned;                   /* H2D: 1, 0, -1 unknown */
 	int async_op;                 /* collectives: 1, 0, -1 implicit */
 	const char *op;               /* collectives: all_reduce ...; compile: mode */
-	const char *parallelism;      /* collectives */
+	const char *parallelism;      /* collectives; SCHED_PARALLELISM_UNKNOWN when
+	                                 the code does not say which */
 	const char *implied_by;
 	const char *target;           /* compile, wrap, checkpoint: what */
 	const char *detail_text;      /* checkpoint: its keyword arguments as written (the policy) */

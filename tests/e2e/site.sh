@@ -101,6 +101,68 @@ is "$rc" 0 "refresh of records read with --site: exit 0"
 is "$(classes "$T/o1")" "Adapter Block Head Model Net" "  the library's classes are read again"
 is "$(json "$T/o1/computation_graph.json" 'd["environment"]["site"]')" "['$SP']" "  from the same directory, not this shell's VIRTUAL_ENV"
 
+# a tensor-parallel layer of a library: its forward all-reduce over a
+# group the code does not name is no data parallel collective
+SP2="$T/tpsite"
+mkdir -p "$SP2/tplib" "$SP2/tplib-0.1.dist-info"
+printf 'Metadata-Version: 2.1\nName: tplib\nVersion: 0.1\nRequires-Dist: torch\n' >"$SP2/tplib-0.1.dist-info/METADATA"
+cat >"$SP2/tplib/__init__.py" <<'PY'
+import torch
+import torch.distributed as dist
+import torch.nn as nn
+import torch.nn.functional as F
+
+_GROUP = None
+
+
+def init_groups(size):
+    global _GROUP
+    _GROUP = dist.new_group(list(range(size)))
+
+
+class _Reduce(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        dist.all_reduce(x, group=_GROUP)
+        return x
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+class RowLinear(nn.Module):
+    def __init__(self, inp, out):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(out, inp))
+
+    def forward(self, x):
+        return _Reduce.apply(F.linear(x, self.weight))
+PY
+R3="$T/tpjob"
+mkrepo "$R3"
+cat >"$R3/train.py" <<'PY'
+import torch
+import torch.distributed as dist
+import tplib
+
+dist.init_process_group("nccl")
+tplib.init_groups(dist.get_world_size())
+model = tplib.RowLinear(16, 16).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(10):
+    loss = model(torch.randn(4, 16, device="cuda")).sum()
+    loss.backward()
+    opt.step()
+PY
+commit "$R3" "tp"
+run_ecg extract --repo "$R3" --entry train.py --out "$T/o10" -q --no-cache --no-site-env --site "$SP2"
+is "$(json "$T/o10/execution_schedule.json" '[(c["op"], c["parallelism"], c["anchor"]) for c in d["device_device"]]')" \
+	"[('all_reduce', None, 'site:tplib/__init__.py:_Reduce.forward:17')]" \
+	"a library layer's forward all-reduce over a group the code does not name: parallelism null, not data"
+json "$T/o10/execution_schedule.json" 'd["device_device"][0]["parallelism_reason"]' | grep -q "does not say"
+ok $? "  with the reason"
+
 # a site directory that is not there: a warning, the run goes on
 run_ecg extract --repo "$R" --entry train.py --out "$T/o9" --no-cache --no-site-env --site "$T/nowhere"
 is "$rc" 0 "a --site directory that does not exist: exit 0"
