@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include "ecg/catalog.h"
 #include "internal.h"
 
 static value_t *forward_of(struct frame *f, struct vinst *m, value_t **args, size_t nargs,
@@ -299,13 +300,13 @@ value_t *layer_result(struct interp *in, struct vinst *m, value_t **args, size_t
 	if (m->mod == VM_LAYER && m->ext) {
 		/* the layers that return a tuple: (output, h_n), (output,
 		 * (h_n, c_n)), (attn_output, attn_weights or None) */
-		const char *c = m->ext;
+		const char *shape = catalog_fact(in->cat, CATALOG_F_TUPLE_OUTPUTS, m->ext);
 		value_t *t;
 
-		if (!strcmp(c, "torch.nn.RNN") || !strcmp(c, "torch.nn.GRU") || !strcmp(c, "torch.nn.LSTM")) {
+		if (shape && (!strcmp(shape, "output_hidden") || !strcmp(shape, "output_hidden_cell"))) {
 			t = v_seq(in->a, VK_TUPLE, 2);
 			vseq_push(in->a, t->u.seq, r);
-			if (!strcmp(c, "torch.nn.LSTM")) {
+			if (!strcmp(shape, "output_hidden_cell")) {
 				value_t *hc = v_seq(in->a, VK_TUPLE, 2);
 
 				vseq_push(in->a, hc->u.seq, v_tensor_dev(in->a, dev, 0));
@@ -316,7 +317,7 @@ value_t *layer_result(struct interp *in, struct vinst *m, value_t **args, size_t
 			}
 			return t;
 		}
-		if (!strcmp(c, "torch.nn.MultiheadAttention")) {
+		if (shape && !strcmp(shape, "output_weights")) {
 			value_t *nw = kwargs ? vdict_gets(kwargs, "need_weights") : NULL;
 
 			t = v_seq(in->a, VK_TUPLE, 2);

@@ -353,6 +353,8 @@ enum catalog_fact {
 	CATALOG_F_DTYPE_RULES,        /* map: op -> what its result holds */
 	CATALOG_F_DTYPES,             /* map: torch.<dtype> -> int, bool, float */
 	CATALOG_F_DTYPE_PREFIXES,     /* prefixes: likewise, by its start */
+	CATALOG_F_TUPLE_OUTPUTS,      /* map: torch.nn layer returning a tuple ->
+	                                 its form (output_hidden, ...) */
 	CATALOG_NFACTS
 };
 
