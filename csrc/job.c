@@ -53,9 +53,11 @@ void job_classify(struct interp *in, struct job_info *job)
 		job->step_anchor = xstrdup(handled->handler);
 	} else {
 		/* a training job's step is where the model runs with gradients,
-		 * above its accumulation loop */
-		const struct root_call *step = job->type && !strcmp(job->type, "training") && train ? train : first;
-		const char *loop = schedule_step_anchor(in);
+		 * above its accumulation loop; another job's, the model call in
+		 * a loop (the decode loop's, not the prefill's before it) */
+		int training = job->type && !strcmp(job->type, "training");
+		const struct root_call *step = training && train ? train : !training && looped ? looped : first;
+		const char *loop = schedule_step_anchor(in, job->type);
 
 		if (loop && step && step->loop_anchor)
 			job->step_anchor = xstrdup(loop);

@@ -292,8 +292,7 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 	     !strcmp(d, "numpy.savez") || !strcmp(d, "pickle.dump") || !strcmp(last, "to_csv") ||
 	     !strcmp(last, "to_parquet") || !strcmp(last, "save_image") || !strcmp(d, "np.save")))
 		in->ev.write = anchor_at(f, site);
-	if (f->mode != M_FWD && !strcmp(last, "step") && nargs >= 1 &&
-	    args[0]->k == VK_INST && args[0]->u.inst->ext && !strncmp(args[0]->u.inst->ext, "torch.optim.", 12)) {
+	if (f->mode != M_FWD && !strcmp(last, "step") && nargs >= 1 && is_optimizer(args[0])) {
 		if (!in->ev.optimizer_step)
 			in->ev.optimizer_step = anchor_at(f, site);
 		sev(f, SEV_OPT_STEP, "scaler.step(optimizer)", site);
@@ -303,4 +302,52 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 		    !(recv && recv->k == VK_INST && value_truth(vdict_gets(recv->u.inst->attrs, "enabled")) == 0))
 			sev(f, SEV_SYNC, "scaler.step(optimizer) (reads found_inf with .item())", site);
 	}
+}
+
+/* Is v an optimizer: an instance of a torch.optim class, or of the
+ * repository's own subclass of one (nanochat's MuonAdamW)?  Not an LR
+ * scheduler. */
+int is_optimizer(const value_t *v)
+{
+	const char *base;
+
+	if (!v || v->k != VK_INST)
+		return 0;
+	if (v->u.inst->ext)
+		return !strncmp(v->u.inst->ext, "torch.optim.", 12) && !strstr(v->u.inst->ext, "lr_scheduler");
+	base = v->u.inst->cls ? class_ext_base(v->u.inst->cls) : NULL;
+	return base && !strncmp(base, "torch.optim.", 12) && !strstr(base, "lr_scheduler");
+}
+
+/* A call of something ecg does not know, in job code (call()'s last
+ * resort): `x.step(optimizer)` with an optimizer as its argument is the
+ * job's optimizer step, whatever x is (a GradScaler chosen by a condition
+ * ecg cannot decide).  Only the step: whether x reads the device is not
+ * known, so no sync. */
+void unknown_call_effects(struct frame *f, const struct ast_hdr *site, value_t **args, size_t nargs)
+{
+	struct interp *in = f->in;
+	const struct ast_hdr *fe;
+
+	if (f->mode == M_FWD || !site || !AST_IS(site, Call) || nargs < 1 || !is_optimizer(args[0]))
+		return;
+	fe = AST_AS(site, Call)->func;
+	if (!AST_IS(fe, Attribute) || strcmp(AST_AS(fe, Attribute)->attr, "step"))
+		return;
+	if (!in->ev.optimizer_step)
+		in->ev.optimizer_step = anchor_at(f, site);
+	sev(f, SEV_OPT_STEP, afmt(in, "%s(optimizer)", text_of(f, fe)), site);
+}
+
+/* A token chosen from scores in job code: torch.multinomial, argmax.
+ * The event marks the loop around it as a decode loop (schedule.c); a
+ * multinomial of a device tensor also reads the device (the sampled
+ * indices are checked on the host), a sync. */
+void token_choice(struct frame *f, const char *what, int dev, const struct ast_hdr *site)
+{
+	if (f->mode == M_FWD)
+		return;
+	sev(f, SEV_TOKEN_CHOICE, what, site);
+	if (dev == DEV_DEVICE && strstr(what, "multinomial"))
+		sev(f, SEV_SYNC, afmt(f->in, "%s (sampling on the device)", what), site);
 }

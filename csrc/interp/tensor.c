@@ -251,6 +251,8 @@ static value_t *call_tensor_method_(struct frame *f, value_t *fn, const char *m,
 			return unknown_at(f, site, "a numpy array");
 		return v_tensor_dev(in->a, DEV_HOST, 0);
 	}
+	if (!strcmp(m, "multinomial") || !strcmp(m, "argmax"))
+		token_choice(f, !strcmp(m, "argmax") ? ".argmax()" : ".multinomial()", dev, site);
 	if (!strcmp(m, "item") || !strcmp(m, "tolist")) {
 		if (dev == DEV_DEVICE)
 			sev(f, SEV_SYNC, !strcmp(m, "item") ? ".item()" : ".tolist()", site);
