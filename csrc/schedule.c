@@ -172,6 +172,32 @@ static const struct jctx *sc_decode_of(const struct sc *s, const struct jctx *c)
 	return NULL;
 }
 
+/* Is l the epoch loop: in a training job, the loop right around a step
+ * loop that takes its batches from a loader (one iteration, one pass over
+ * the data)? */
+static int sc_epoch_loop(const struct sc *s, const struct jctx *l)
+{
+	if (!l || !s->step_loop || !s->job_type || strcmp(s->job_type, "training") ||
+	    !ctx_same(ctx_innermost_loop(s->step_loop->up), l))
+		return 0;
+	return sc_loader_loop(s, s->step_loop) || (s->micro_loop && sc_loader_loop(s, s->micro_loop));
+}
+
+/* Is the no_grad block around c an evaluation -- does the model run in it
+ * (not a norm computed under no_grad by the optimizer's helper)? */
+static int sc_eval_block(const struct sc *s, const struct jctx *c)
+{
+	const struct jctx *ng = ctx_find(c, JC_NO_GRAD);
+	size_t i;
+
+	if (!ng)
+		return 0;
+	for (i = 0; i < s->nev; i++)
+		if (s->ev[i].kind == SEV_MODEL_CALL && ctx_has(s->ev[i].ctx, ng))
+			return 1;
+	return 0;
+}
+
 /* The loops between an event's context c and base (not included): how
  * many times the event runs each time base comes round, as text --
  * "" (no loop), " ×400" (range(eval_iters) with eval_iters 400), or
@@ -240,7 +266,12 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 
 		base = g;
 		l = ctx_innermost_loop(g->up);
-		if (s->step_loop && l && !ctx_has(l, s->step_loop) && ctx_has(s->step_loop, l)) {
+		if (s->step_loop && l && !ctx_has(l, s->step_loop) && ctx_has(s->step_loop, l) && sc_epoch_loop(s, l)) {
+			/* `if epoch % 10 == 0` in the epoch loop: every 10 epochs,
+			 * not every 10 steps */
+			head = g->period > 0 ? xasprintf("every %s=%lld epochs (iterations of `%s`)", pe, g->period, l->text)
+			                     : xasprintf("every %s epochs (iterations of `%s`)", pe, l->text);
+		} else if (s->step_loop && l && !ctx_has(l, s->step_loop) && ctx_has(s->step_loop, l)) {
 			/* `if epoch % 10 == 0` in the loop around the step loop */
 			head = g->period > 0 ? xasprintf("every %s=%lld iterations of `%s`", pe, g->period, l->text)
 			                     : xasprintf("every %s iterations of `%s`", pe, l->text);
@@ -262,7 +293,8 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 				break;
 		if (l) {
 			base = l;
-			head = xasprintf("every iteration of `%s`", l->text);
+			head = sc_epoch_loop(s, l) ? xasprintf("every epoch (iteration of `%s`)", l->text)
+			                           : xasprintf("every iteration of `%s`", l->text);
 		} else if (s->step_loop && !ctx_has(c, s->step_loop)) {
 			/* loops before or after the step loop, around nothing of
 			 * it: start-up or teardown work, done once (×N) */
@@ -292,6 +324,28 @@ static const char *sc_condition(const struct jctx *c)
 	return NULL;
 }
 
+/* Is the anchor in a function that saves a checkpoint by its name
+ * (save_checkpoint, _save_snapshot, TrainLoop.save)? */
+static int sc_in_saver(const char *anchor)
+{
+	const char *end = anchor ? strrchr(anchor, ':') : NULL, *q;
+	char name[128];
+	size_t n;
+
+	if (!end)
+		return 0;
+	for (q = end; q > anchor && q[-1] != ':' && q[-1] != '.'; q--)
+		;
+	n = (size_t)(end - q);
+	if (!n || n >= sizeof name)
+		return 0;
+	memcpy(name, q, n);
+	name[n] = 0;
+	while (name[0] == '_')
+		memmove(name, name + 1, strlen(name));
+	return !strncmp(name, "save", 4) || strstr(name, "checkpoint") || strstr(name, "snapshot");
+}
+
 static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 {
 	const struct jctx *c = e->ctx;
@@ -310,9 +364,12 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	/* torch.save's copy of device state is the checkpoint, wherever it is */
 	if (e->kind == SEV_SAVE || (e->kind == SEV_SYNC && e->call && !strncmp(e->call, "torch.save", 10)))
 		return "checkpoint";
+	/* what the job's checkpoint routine does besides torch.save */
+	if (e->kind != SEV_MODEL_CALL && sc_in_saver(e->anchor))
+		return "checkpoint";
 	if (ctx_find(c, JC_GUARD))
-		return ctx_find(c, JC_NO_GRAD) ? "eval" : "logging";
-	if (ctx_find(c, JC_NO_GRAD) && s->job_type && !strcmp(s->job_type, "training"))
+		return sc_eval_block(s, c) ? "eval" : "logging";
+	if (sc_eval_block(s, c) && s->job_type && !strcmp(s->job_type, "training"))
 		return "eval";
 	/* the per-token work of a decode loop */
 	if (sc_decode_of(s, c) && e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER && e->kind != SEV_LOG)

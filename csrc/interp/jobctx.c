@@ -109,6 +109,15 @@ int runtime_events(const struct interp *in, size_t from)
 
 /* `it % eval_interval == 0` (alone or inside an `and`): a periodic guard
  * with its period resolved when the config pins it. */
+/* Does e name a process rank (rank, args.rank, self.local_rank)?  `rank %
+ * ngpus == 0` chooses processes; it does not recur. */
+static int names_rank(const struct ast_hdr *e)
+{
+	const char *id = AST_IS(e, Name) ? AST_AS(e, Name)->id : AST_IS(e, Attribute) ? AST_AS(e, Attribute)->attr : NULL;
+
+	return id && strstr(id, "rank") != NULL;
+}
+
 const struct ast_BinOp *find_modulo(const struct ast_hdr *e, int depth)
 {
 	unsigned i;
@@ -130,7 +139,7 @@ const struct ast_BinOp *find_modulo(const struct ast_hdr *e, int depth)
 		const struct ast_Compare *c = AST_AS(e, Compare);
 
 		if (c->ops.n == 1 && (c->ops.items[0] == AST_CMP_EQ) && AST_IS(c->left, BinOp) &&
-		    AST_AS(c->left, BinOp)->op == AST_OP_MOD)
+		    AST_AS(c->left, BinOp)->op == AST_OP_MOD && !names_rank(AST_AS(c->left, BinOp)->left))
 			return AST_AS(c->left, BinOp);
 	}
 	return NULL;
