@@ -218,7 +218,12 @@ void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, con
 		in->startup[in->nstartup++] = fv;
 	else if (f->mode != M_FWD && is_route_decorator(f, d) && in->nhandlers < 64) {
 		in->handlers[in->nhandlers].fn = fv;
-		in->handlers[in->nhandlers].anchor = anchor_at(f, st);
+		/* the handler's own anchor (its code object's first line, the
+		 * first decorator's): the step of a server */
+		in->handlers[in->nhandlers].anchor = fv->k == VK_FUNC && fv->u.fn->qualname
+		                                     ? aanchor(in, fv->u.fn->file->path, fv->u.fn->qualname,
+		                                               func_first_line(st))
+		                                     : anchor_at(f, st);
 		in->nhandlers++;
 		if (!in->ev.server)
 			in->ev.server = anchor_at(f, d);

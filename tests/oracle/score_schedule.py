@@ -558,11 +558,13 @@ def expected_problems(expected, fdir):
         if not m:
             p.append("step %r is not an anchor" % (expected.get("step"),))
         elif fdir:
-            # a loop's header, or a step function's def line
+            # a loop's header, or a step function (its first line: the first
+            # decorator's when it has one, as the records contract says)
             probs = anchor_problems(fdir, "step", m)
             src = source_of(fdir, m.group(1))
             if probs and not isinstance(src, Exception) and any(
-                    isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.lineno == int(m.group(3)) and
+                    isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and
+                    int(m.group(3)) in (n.lineno, min([d.lineno for d in n.decorator_list] or [n.lineno])) and
                     n.name == m.group(2).split(".")[-1] for n in ast.walk(src[1])):
                 probs = []
             p += probs
