@@ -113,6 +113,19 @@ static int sc_loader_loop(const struct sc *s, const struct jctx *l)
 	return 0;
 }
 
+/* Does the model train in loop l (a backward or an optimizer step in it)?
+ * A training loop that also takes an argmax (an accuracy) decodes
+ * nothing. */
+static int sc_loop_trains(const struct sc *s, const struct jctx *l)
+{
+	size_t i;
+
+	for (i = 0; i < s->nev; i++)
+		if ((s->ev[i].kind == SEV_BACKWARD || s->ev[i].kind == SEV_OPT_STEP) && ctx_has(s->ev[i].ctx, l))
+			return 1;
+	return 0;
+}
+
 /* The decode loops: for each token chosen in job code, the innermost loop
  * around it that also calls the model.  Not a loop over a loader's batches
  * (a classifier's argmax per batch); an argmax (greedy decoding, or a
@@ -133,7 +146,7 @@ static void sc_find_decode(struct sc *s)
 		for (l = ctx_innermost_loop(t->ctx); l; l = ctx_innermost_loop(l->up))
 			if (sc_loop_calls_model(s, l))
 				break;
-		if (!l || sc_loader_loop(s, l))
+		if (!l || sc_loader_loop(s, l) || sc_loop_trains(s, l))
 			continue;
 		if (!strstr(t->call, "multinomial") &&
 		    !(l->text && (!strncmp(l->text, "while", 5) || strstr(l->text, " in range("))))
@@ -456,10 +469,14 @@ static void sc_find_loops(struct sc *s)
 	if (!s->step_call)
 		return;
 	if (!train) {
-		/* the outermost loop around the call; none for a server's
+		/* the loop over a loader's batches around the call (a batch
+		 * job's per-batch loop), else the outermost loop around it (the
+		 * samples loop around a generate()); none for a server's
 		 * handler, which is the step */
+		const struct jctx *in_l = ctx_innermost_loop(s->step_call->ctx);
+
 		s->step_loop = serve && ctx_find(s->step_call->ctx, JC_HANDLER) ? NULL
-		                                                                : ctx_outermost_loop(s->step_call->ctx);
+		               : in_l && sc_loader_loop(s, in_l) ? in_l : ctx_outermost_loop(s->step_call->ctx);
 		for (i = 0; s->step_loop && i < s->nev; i++)
 			if (ctx_has(s->ev[i].ctx, s->step_loop) && !s->ev[i].in_forward)
 				s->step_end = i + 1;

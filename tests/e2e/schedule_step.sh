@@ -3,7 +3,9 @@
 # registered with a web framework make the job a server even when the model
 # comes from a library (transformers, not read); what the handlers do runs
 # once per request, and no step is invented (ecg exits 6: no model, no
-# step).
+# step).  A training loop that takes an argmax (an accuracy) is not a
+# decode loop; a batch job's step is its loop over a loader's batches, not
+# a loop over files around it.
 . "$top_srcdir/tests/lib.sh"
 
 R="$T/worker"
@@ -57,5 +59,57 @@ is "$(q 'd["job_type"]["value"], d["job_type"]["evidence"]')" "('inference_servi
 is "$(q 'd["entrypoint"]["step"]')" "None" "no step: no handler is seen calling a model"
 is "$(hd worker.py:score:16)" "[('h2d', 'request', 'every request')]" "line 16: the request's ids copied to the device, every request"
 is "$(hd worker.py:score:19)" "[('sync', 'request', 'every request')]" "line 19: synchronize() in the handler, every request"
+
+# --- a training loop over range() with an argmax in it: steps, not tokens
+R="$T/acc"
+mkrepo "$R"
+cat >"$R/train.py" <<'PY'
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+model = nn.Linear(16, 4).cuda()
+opt = torch.optim.AdamW(model.parameters())
+for it in range(1000):
+    x = torch.randn(32, 16, device="cuda")
+    y = torch.randint(0, 4, (32,), device="cuda")
+    logits = model(x)
+    loss = F.cross_entropy(logits, y)
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+    acc = (logits.argmax(dim=-1) == y).float().mean().item()
+PY
+commit "$R" "acc"
+run_ecg extract --repo "$R" --entry train.py -q --no-env --out "$T/o2"
+is "$rc" 0 "the training job: extract exits 0"
+is "$(json "$T/o2/execution_schedule.json" "[(h['phase'], h['frequency']) for h in d['host_device'] if h['anchor'] == 'train.py:<module>:15']")" \
+	"[('step', 'every step')]" "line 15: the accuracy's .item(), every step (the argmax in a training loop decodes nothing)"
+
+# --- a batch job: files, each read by a loader; the step is the batch loop
+R="$T/score"
+mkrepo "$R"
+cat >"$R/score.py" <<'PY'
+import sys
+
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, TensorDataset
+
+model = nn.Linear(8, 1).cuda().eval()
+with torch.no_grad(), open("scores.txt", "w") as out:
+    for path in sys.argv[1:]:
+        loader = DataLoader(TensorDataset(torch.load(path)), batch_size=256)
+        for (x,) in loader:
+            s = model(x.cuda())
+            out.write(f"{s.sum().item()}\n")
+PY
+commit "$R" "score"
+run_ecg extract --repo "$R" --entry score.py -q --no-env --out "$T/o3" -- a.pt b.pt
+is "$rc" 0 "the batch job: extract exits 0"
+is "$(json "$T/o3/execution_schedule.json" 'd["job_type"]["value"], d["entrypoint"]["step"]')" \
+	"('batch', 'score.py:<module>:11')" "the batch job's step: the loop over the loader's batches (line 11), not the files"
+is "$(json "$T/o3/execution_schedule.json" "[(h['kind'], h['frequency']) for h in d['host_device'] if h['anchor'] == 'score.py:<module>:13']")" \
+	"[('sync', 'every step')]" "line 13: .item() per batch, every step"
 
 done_testing
