@@ -187,12 +187,16 @@ static const struct jctx *sc_decode_of(const struct sc *s, const struct jctx *c)
 
 /* Is l the epoch loop: in a training job, the loop right around a step
  * loop that takes its batches from a loader (one iteration, one pass over
- * the data)? */
+ * the data), or whose variable says so (`for epoch in ...`, the step loop
+ * reading the loader through a generator such as DETR's log_every)? */
 static int sc_epoch_loop(const struct sc *s, const struct jctx *l)
 {
 	if (!l || !s->step_loop || !s->job_type || strcmp(s->job_type, "training") ||
 	    !ctx_same(ctx_innermost_loop(s->step_loop->up), l))
 		return 0;
+	if (l->text && !strncmp(l->text, "for ", 4) && strstr(l->text, " in ") &&
+	    strstr(l->text, "epoch") && strstr(l->text, "epoch") < strstr(l->text, " in "))
+		return 1;
 	return sc_loader_loop(s, s->step_loop) || (s->micro_loop && sc_loader_loop(s, s->micro_loop));
 }
 
@@ -304,10 +308,15 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 		for (l = ctx_innermost_loop(c); l; l = ctx_innermost_loop(l->up))
 			if (s->step_loop && ctx_has(s->step_loop, l))
 				break;
-		if (l) {
+		if (l && sc_epoch_loop(s, l)) {
 			base = l;
-			head = sc_epoch_loop(s, l) ? xasprintf("every epoch (iteration of `%s`)", l->text)
-			                           : xasprintf("every iteration of `%s`", l->text);
+			head = xasprintf("every epoch (iteration of `%s`)", l->text);
+		} else if (l) {
+			/* a loop around the step loop that is no epoch (bench.py's
+			 * `for stage, num_steps in enumerate([10, 20])`): the job
+			 * runs it once, its iterations multiply */
+			base = NULL;
+			head = xstrdup("once");
 		} else if (s->step_loop && !ctx_has(c, s->step_loop)) {
 			/* loops before or after the step loop, around nothing of
 			 * it: start-up or teardown work, done once (×N) */

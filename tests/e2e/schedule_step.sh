@@ -5,7 +5,9 @@
 # once per request, and no step is invented (ecg exits 6: no model, no
 # step).  A training loop that takes an argmax (an accuracy) is not a
 # decode loop; a batch job's step is its loop over a loader's batches, not
-# a loop over files around it.
+# a loop over files around it.  A loop around the step loop counts epochs
+# only when it is one; another (a benchmark's stages) runs once, its
+# iterations multiplying.
 . "$top_srcdir/tests/lib.sh"
 
 R="$T/worker"
@@ -111,5 +113,30 @@ is "$(json "$T/o3/execution_schedule.json" 'd["job_type"]["value"], d["entrypoin
 	"('batch', 'score.py:<module>:11')" "the batch job's step: the loop over the loader's batches (line 11), not the files"
 is "$(json "$T/o3/execution_schedule.json" "[(h['kind'], h['frequency']) for h in d['host_device'] if h['anchor'] == 'score.py:<module>:13']")" \
 	"[('sync', 'every step')]" "line 13: .item() per batch, every step"
+
+# --- a benchmark: two stages, each a step loop; the sync after each stage
+R="$T/bench"
+mkrepo "$R"
+cat >"$R/bench.py" <<'PY'
+import torch
+import torch.nn as nn
+
+model = nn.Linear(64, 64).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(32, 64, device="cuda")
+for stage, num_steps in enumerate([10, 20]):
+    for k in range(num_steps):
+        loss = model(x).square().mean()
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+    torch.cuda.synchronize()
+PY
+commit "$R" "bench"
+run_ecg extract --repo "$R" --entry bench.py -q --no-env --out "$T/o4"
+is "$rc" 0 "the benchmark: extract exits 0"
+is "$(json "$T/o4/execution_schedule.json" 'd["entrypoint"]["step"]')" "bench.py:<module>:8" "its step: the inner loop"
+is "$(json "$T/o4/execution_schedule.json" "[h['frequency'] for h in d['host_device'] if h['anchor'] == 'bench.py:<module>:13']")" \
+	"['once ×2']" "line 13: synchronize() after each stage: once, twice (the stage loop is no epoch loop)"
 
 done_testing
