@@ -537,9 +537,9 @@ static int freq_rank(const char *f)
 {
 	if (!f)
 		return 5;
-	if (strstr(f, "micro"))
+	if (strstr(f, "micro") || !strncmp(f, "every token", 11))
 		return 0;
-	if (!strcmp(f, "every step"))
+	if (!strcmp(f, "every step") || !strncmp(f, "every request", 13))
 		return 1;
 	if (!strncmp(f, "every ", 6))
 		return 2;

@@ -40,6 +40,12 @@ void job_classify(struct interp *in, struct job_info *job)
 		job->type = "inference_serving";
 		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(ev->server));
 		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(handled->anchor));
+	} else if (ev->server) {
+		/* request handlers registered with a web framework, whose model
+		 * ecg does not see called (a model loaded by a library): still a
+		 * server; its step stays unknown */
+		job->type = "inference_serving";
+		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(ev->server));
 	} else if (first && (nograd || ev->no_grad) && (ev->write || looped)) {
 		job->type = "batch";
 		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(nograd ? nograd->anchor : first->anchor));
@@ -51,11 +57,15 @@ void job_classify(struct interp *in, struct job_info *job)
 	job->entry_anchor = ev->main_guard ? xstrdup(ev->main_guard) : NULL;
 	if (handled && job->type && !strcmp(job->type, "inference_serving")) {
 		job->step_anchor = xstrdup(handled->handler);
+	} else if (job->type && !strcmp(job->type, "inference_serving")) {
+		job->step_anchor = NULL;   /* no handler seen calling the model */
 	} else {
 		/* a training job's step is where the model runs with gradients,
-		 * above its accumulation loop */
-		const struct root_call *step = job->type && !strcmp(job->type, "training") && train ? train : first;
-		const char *loop = schedule_step_anchor(in);
+		 * above its accumulation loop; another job's, the model call in
+		 * a loop (the decode loop's, not the prefill's before it) */
+		int training = job->type && !strcmp(job->type, "training");
+		const struct root_call *step = training && train ? train : !training && looped ? looped : first;
+		const char *loop = schedule_step_anchor(in, job->type);
 
 		if (loop && step && step->loop_anchor)
 			job->step_anchor = xstrdup(loop);

@@ -5,7 +5,12 @@
  * with gradients (or the first model call); a loop inside it that also
  * holds the call, with the optimizer step outside it, is the micro-step
  * loop (gradient accumulation); a guard `it % N == 0` makes an event
- * periodic.  Nothing is guessed: what the code does not say stays null.
+ * periodic.  A job that does not train steps through the outermost loop
+ * around its model call (the samples loop around a generate()), a server
+ * through its request handler.  A decode loop -- the loop around a model
+ * call in which job code chooses a token from the scores (multinomial,
+ * argmax) -- counts tokens: what runs in it runs every token.  Nothing is
+ * guessed: what the code does not say stays null.
  */
 #include "config.h"
 
@@ -26,6 +31,9 @@ struct sc {
 	const char *job_type;
 	const char **opt_anchors;        /* where optimizer steps are, sorted, distinct */
 	size_t nopt;
+	const struct jctx **decode;      /* the decode loops (per token), distinct */
+	size_t ndecode;
+	size_t step_end;                 /* index past the last event in the step loop (0: none) */
 };
 
 static int str_cmp(const void *a, const void *b)
@@ -73,6 +81,140 @@ static int ctx_same(const struct jctx *a, const struct jctx *b)
 	return a == b || (a && b && a->kind == b->kind && a->anchor && b->anchor && !strcmp(a->anchor, b->anchor));
 }
 
+static const struct jctx *ctx_outermost_loop(const struct jctx *c)
+{
+	const struct jctx *o = NULL;
+
+	for (; c; c = c->up)
+		if (c->kind == JC_LOOP)
+			o = c;
+	return o;
+}
+
+/* Does some model call of the job run inside loop l? */
+static int sc_loop_calls_model(const struct sc *s, const struct jctx *l)
+{
+	size_t i;
+
+	for (i = 0; i < s->nev; i++)
+		if (s->ev[i].kind == SEV_MODEL_CALL && ctx_has(s->ev[i].ctx, l))
+			return 1;
+	return 0;
+}
+
+/* Is l the loop that takes batches from a loader (for x, y in loader)? */
+static int sc_loader_loop(const struct sc *s, const struct jctx *l)
+{
+	size_t i;
+
+	for (i = 0; i < s->nev; i++)
+		if (s->ev[i].kind == SEV_LOADER_ITER && ctx_same(ctx_innermost_loop(s->ev[i].ctx), l))
+			return 1;
+	return 0;
+}
+
+/* Does the model train in loop l (a backward or an optimizer step in it)?
+ * A training loop that also takes an argmax (an accuracy) decodes
+ * nothing. */
+static int sc_loop_trains(const struct sc *s, const struct jctx *l)
+{
+	size_t i;
+
+	for (i = 0; i < s->nev; i++)
+		if ((s->ev[i].kind == SEV_BACKWARD || s->ev[i].kind == SEV_OPT_STEP) && ctx_has(s->ev[i].ctx, l))
+			return 1;
+	return 0;
+}
+
+/* The decode loops: for each token chosen in job code, the innermost loop
+ * around it that also calls the model.  Not a loop over a loader's batches
+ * (a classifier's argmax per batch); an argmax (greedy decoding, or a
+ * prediction) only in a loop that counts (`for i in range(n)`, `while`),
+ * not one over a sequence of inputs. */
+static void sc_find_decode(struct sc *s)
+{
+	size_t i, k;
+
+	s->decode = xcalloc(s->nev + 1, sizeof *s->decode);
+	for (i = 0; i < s->nev; i++) {
+		const struct sched_ev *t = &s->ev[i];
+		const struct jctx *l;
+		int dup = 0;
+
+		if (t->kind != SEV_TOKEN_CHOICE)
+			continue;
+		for (l = ctx_innermost_loop(t->ctx); l; l = ctx_innermost_loop(l->up))
+			if (sc_loop_calls_model(s, l))
+				break;
+		if (!l || sc_loader_loop(s, l) || sc_loop_trains(s, l))
+			continue;
+		if (!strstr(t->call, "multinomial") &&
+		    !(l->text && (!strncmp(l->text, "while", 5) || strstr(l->text, " in range("))))
+			continue;
+		for (k = 0; k < s->ndecode; k++)
+			if (ctx_same(s->decode[k], l))
+				dup = 1;
+		if (!dup)
+			s->decode[s->ndecode++] = l;
+	}
+	/* a loop around a decode loop is not one itself: the samples loop
+	 * whose generate() chooses the prefill's token outside its decode
+	 * loop (gpt-fast) */
+	for (i = 0; i < s->ndecode;) {
+		int outer = 0;
+
+		for (k = 0; k < s->ndecode && !outer; k++)
+			if (k != i && !ctx_same(s->decode[k], s->decode[i]) && ctx_has(s->decode[k], s->decode[i]))
+				outer = 1;
+		if (outer)
+			s->decode[i] = s->decode[--s->ndecode];
+		else
+			i++;
+	}
+}
+
+/* The innermost decode loop in c, or NULL. */
+static const struct jctx *sc_decode_of(const struct sc *s, const struct jctx *c)
+{
+	size_t k;
+
+	for (c = ctx_innermost_loop(c); c; c = ctx_innermost_loop(c->up))
+		for (k = 0; k < s->ndecode; k++)
+			if (ctx_same(s->decode[k], c))
+				return c;
+	return NULL;
+}
+
+/* Is l the epoch loop: in a training job, the loop right around a step
+ * loop that takes its batches from a loader (one iteration, one pass over
+ * the data), or whose variable says so (`for epoch in ...`, the step loop
+ * reading the loader through a generator such as DETR's log_every)? */
+static int sc_epoch_loop(const struct sc *s, const struct jctx *l)
+{
+	if (!l || !s->step_loop || !s->job_type || strcmp(s->job_type, "training") ||
+	    !ctx_same(ctx_innermost_loop(s->step_loop->up), l))
+		return 0;
+	if (l->text && !strncmp(l->text, "for ", 4) && strstr(l->text, " in ") &&
+	    strstr(l->text, "epoch") && strstr(l->text, "epoch") < strstr(l->text, " in "))
+		return 1;
+	return sc_loader_loop(s, s->step_loop) || (s->micro_loop && sc_loader_loop(s, s->micro_loop));
+}
+
+/* Is the no_grad block around c an evaluation -- does the model run in it
+ * (not a norm computed under no_grad by the optimizer's helper)? */
+static int sc_eval_block(const struct sc *s, const struct jctx *c)
+{
+	const struct jctx *ng = ctx_find(c, JC_NO_GRAD);
+	size_t i;
+
+	if (!ng)
+		return 0;
+	for (i = 0; i < s->nev; i++)
+		if (s->ev[i].kind == SEV_MODEL_CALL && ctx_has(s->ev[i].ctx, ng))
+			return 1;
+	return 0;
+}
+
 /* The loops between an event's context c and base (not included): how
  * many times the event runs each time base comes round, as text --
  * "" (no loop), " ×400" (range(eval_iters) with eval_iters 400), or
@@ -109,14 +251,44 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 	const struct jctx *g = ctx_find(c, JC_GUARD), *base = NULL, *l;
 	char *head, *times, *r;
 
+	const struct jctx *dl = sc_decode_of(s, c), *h = ctx_find(c, JC_HANDLER);
+
 	if (e->in_forward && s->step_call && !s->step_call->ctx && !s->step_loop)
 		return xstrdup("every call of the model");
-	if (g) {
+	if (dl && (!g || ctx_has(g, dl)) && (!s->step_loop || ctx_has(dl, s->step_loop))) {
+		/* in a decode loop at or below the step: every token (a guard
+		 * counts the loop it is in, below the decode loop) */
+		base = dl;
+		head = xstrdup("every token");
+		if (g) {
+			const char *pe = g->period_expr ? g->period_expr : "?";
+
+			free(head);
+			base = g;
+			l = ctx_innermost_loop(g->up);
+			head = ctx_same(l, dl) ? (g->period > 0 ? xasprintf("every %s=%lld tokens", pe, g->period)
+			                                         : xasprintf("every %s tokens", pe))
+			                       : (g->period > 0 ? xasprintf("every %s=%lld iterations of `%s`", pe,
+			                                                     g->period, l ? l->text : "?")
+			                                         : xasprintf("every %s iterations of `%s`", pe,
+			                                                     l ? l->text : "?"));
+		}
+	} else if (h && !s->step_loop && !g && s->job_type && !strcmp(s->job_type, "inference_serving")) {
+		/* a server's request handler is its step: the loops in it
+		 * multiply */
+		base = h;
+		head = xstrdup("every request");
+	} else if (g) {
 		const char *pe = g->period_expr ? g->period_expr : "?";
 
 		base = g;
 		l = ctx_innermost_loop(g->up);
-		if (s->step_loop && l && !ctx_has(l, s->step_loop) && ctx_has(s->step_loop, l)) {
+		if (s->step_loop && l && !ctx_has(l, s->step_loop) && ctx_has(s->step_loop, l) && sc_epoch_loop(s, l)) {
+			/* `if epoch % 10 == 0` in the epoch loop: every 10 epochs,
+			 * not every 10 steps */
+			head = g->period > 0 ? xasprintf("every %s=%lld epochs (iterations of `%s`)", pe, g->period, l->text)
+			                     : xasprintf("every %s epochs (iterations of `%s`)", pe, l->text);
+		} else if (s->step_loop && l && !ctx_has(l, s->step_loop) && ctx_has(s->step_loop, l)) {
 			/* `if epoch % 10 == 0` in the loop around the step loop */
 			head = g->period > 0 ? xasprintf("every %s=%lld iterations of `%s`", pe, g->period, l->text)
 			                     : xasprintf("every %s iterations of `%s`", pe, l->text);
@@ -136,9 +308,15 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 		for (l = ctx_innermost_loop(c); l; l = ctx_innermost_loop(l->up))
 			if (s->step_loop && ctx_has(s->step_loop, l))
 				break;
-		if (l) {
+		if (l && sc_epoch_loop(s, l)) {
 			base = l;
-			head = xasprintf("every iteration of `%s`", l->text);
+			head = xasprintf("every epoch (iteration of `%s`)", l->text);
+		} else if (l) {
+			/* a loop around the step loop that is no epoch (bench.py's
+			 * `for stage, num_steps in enumerate([10, 20])`): the job
+			 * runs it once, its iterations multiply */
+			base = NULL;
+			head = xstrdup("once");
 		} else if (s->step_loop && !ctx_has(c, s->step_loop)) {
 			/* loops before or after the step loop, around nothing of
 			 * it: start-up or teardown work, done once (×N) */
@@ -168,6 +346,28 @@ static const char *sc_condition(const struct jctx *c)
 	return NULL;
 }
 
+/* Is the anchor in a function that saves a checkpoint by its name
+ * (save_checkpoint, _save_snapshot, TrainLoop.save)? */
+static int sc_in_saver(const char *anchor)
+{
+	const char *end = anchor ? strrchr(anchor, ':') : NULL, *q;
+	char name[128];
+	size_t n;
+
+	if (!end)
+		return 0;
+	for (q = end; q > anchor && q[-1] != ':' && q[-1] != '.'; q--)
+		;
+	n = (size_t)(end - q);
+	if (!n || n >= sizeof name)
+		return 0;
+	memcpy(name, q, n);
+	name[n] = 0;
+	while (name[0] == '_')
+		memmove(name, name + 1, strlen(name));
+	return !strncmp(name, "save", 4) || strstr(name, "checkpoint") || strstr(name, "snapshot");
+}
+
 static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 {
 	const struct jctx *c = e->ctx;
@@ -186,16 +386,36 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	/* torch.save's copy of device state is the checkpoint, wherever it is */
 	if (e->kind == SEV_SAVE || (e->kind == SEV_SYNC && e->call && !strncmp(e->call, "torch.save", 10)))
 		return "checkpoint";
+	/* what the job's checkpoint routine does besides torch.save */
+	if (e->kind != SEV_MODEL_CALL && sc_in_saver(e->anchor))
+		return "checkpoint";
 	if (ctx_find(c, JC_GUARD))
-		return ctx_find(c, JC_NO_GRAD) ? "eval" : "logging";
-	if (ctx_find(c, JC_NO_GRAD) && s->job_type && !strcmp(s->job_type, "training"))
+		return sc_eval_block(s, c) ? "eval" : "logging";
+	if (sc_eval_block(s, c) && s->job_type && !strcmp(s->job_type, "training"))
 		return "eval";
+	/* the per-token work of a decode loop */
+	if (sc_decode_of(s, c) && e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER && e->kind != SEV_LOG)
+		return "decode";
+	/* what a server does for a request, outside the model */
+	if (ctx_find(c, JC_HANDLER) && s->job_type && !strcmp(s->job_type, "inference_serving") &&
+	    e->kind != SEV_LOG)
+		return "request";
+	if (e->kind == SEV_H2D && ctx_innermost_loop(c) && s->step_loop && ctx_has(c, s->step_loop)) {
+		/* a copy the step's own computation makes -- a tensor made from
+		 * Python values (torch.tensor(..., device=)), or a copy in a loop
+		 * below the step (a sampler's timesteps) -- is not the data hop */
+		const struct jctx *l = ctx_innermost_loop(c);
+
+		if (!strncmp(e->call, "torch.", 6) ||
+		    (!ctx_same(l, s->step_loop) && !(s->micro_loop && ctx_same(l, s->micro_loop)) && !sc_loader_loop(s, l)))
+			return "step";
+	}
 	if (e->kind == SEV_H2D || e->kind == SEV_LOADER_ITER || e->kind == SEV_LOADER)
 		return ctx_innermost_loop(c) ? "data" : "startup";
 	if (e->kind == SEV_LOG)
 		return "logging";
 	if (!ctx_innermost_loop(c))
-		return "startup";
+		return s->step_end && (size_t)(e - s->ev) >= s->step_end ? "teardown" : "startup";
 	return "step";
 }
 
@@ -221,14 +441,33 @@ static void sc_find_loops(struct sc *s)
 	const struct sched_ev *opt = NULL;
 	size_t i;
 
+	int train = s->job_type && !strcmp(s->job_type, "training");
+	int serve = s->job_type && !strcmp(s->job_type, "inference_serving");
+
+	sc_find_decode(s);
 	for (i = 0; i < s->nev; i++) {
 		const struct sched_ev *e = &s->ev[i];
 
 		if (e->kind == SEV_MODEL_CALL && !ctx_find(e->ctx, JC_NO_GRAD) && !ctx_find(e->ctx, JC_GUARD) &&
-		    !s->step_call)
+		    !s->step_call && train)
 			s->step_call = e;
 		if (e->kind == SEV_OPT_STEP && !opt)
 			opt = e;
+	}
+	if (!s->step_call && !train) {
+		/* a job that does not train: the model call of its step -- in a
+		 * request handler (a server), in a loop (the decode loop, not
+		 * the prefill before it) */
+		int pass;
+
+		for (pass = serve ? 0 : 2; pass < 4 && !s->step_call; pass++)
+			for (i = 0; i < s->nev && !s->step_call; i++) {
+				const struct sched_ev *e = &s->ev[i];
+
+				if (e->kind == SEV_MODEL_CALL && (pass >= 2 || ctx_find(e->ctx, JC_HANDLER)) &&
+				    (pass % 2 || ctx_innermost_loop(e->ctx)))
+					s->step_call = e;
+			}
 	}
 	if (!s->step_call)
 		for (i = 0; i < s->nev; i++)
@@ -238,6 +477,20 @@ static void sc_find_loops(struct sc *s)
 			}
 	if (!s->step_call)
 		return;
+	if (!train) {
+		/* the loop over a loader's batches around the call (a batch
+		 * job's per-batch loop), else the outermost loop around it (the
+		 * samples loop around a generate()); none for a server's
+		 * handler, which is the step */
+		const struct jctx *in_l = ctx_innermost_loop(s->step_call->ctx);
+
+		s->step_loop = serve && ctx_find(s->step_call->ctx, JC_HANDLER) ? NULL
+		               : in_l && sc_loader_loop(s, in_l) ? in_l : ctx_outermost_loop(s->step_call->ctx);
+		for (i = 0; s->step_loop && i < s->nev; i++)
+			if (ctx_has(s->ev[i].ctx, s->step_loop) && !s->ev[i].in_forward)
+				s->step_end = i + 1;
+		return;
+	}
 	s->step_loop = ctx_innermost_loop(s->step_call->ctx);
 	if (s->step_loop && opt && !ctx_has(opt->ctx, s->step_loop)) {
 		/* the optimizer steps outside the loop around the forward:
@@ -249,6 +502,9 @@ static void sc_find_loops(struct sc *s)
 			s->step_loop = outer;
 		}
 	}
+	for (i = 0; s->step_loop && i < s->nev; i++)
+		if (ctx_has(s->ev[i].ctx, s->step_loop) && !s->ev[i].in_forward)
+			s->step_end = i + 1;
 }
 
 static cJSON *sc_phase_entry(const char *name, const char *kind, const char *runs_on, const char *anchor,
@@ -542,6 +798,12 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 				continue;
 			c = sc_coll(e->op, e->parallelism ? e->parallelism : "data", e->async_op, e->anchor,
 			            sc_phase(s, e), NULL, NULL);
+			{
+				char *freq = sc_frequency(s, e);
+
+				cJSON_AddStringToObject(c, "frequency", freq);
+				free(freq);
+			}
 			cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", sc_condition(e->ctx)
 			                                       ? cJSON_CreateString(sc_condition(e->ctx)) : cJSON_CreateNull());
 			cJSON_AddItemToArray(dd, c);
@@ -776,15 +1038,18 @@ void schedule_emit(struct interp *in, const char *job_type, cJSON *sched)
 	           cJSON_GetObjectItemCaseSensitive(sched, "overlap"));
 	sc_overlap(&s, cJSON_GetObjectItemCaseSensitive(sched, "overlap"));
 	free(s.opt_anchors);
+	free(s.decode);
 }
 
-const char *schedule_step_anchor(struct interp *in)
+const char *schedule_step_anchor(struct interp *in, const char *job_type)
 {
 	struct sc s;
 
 	memset(&s, 0, sizeof s);
 	s.in = in;
+	s.job_type = job_type;
 	s.ev = interp_sched(in, &s.nev);
 	sc_find_loops(&s);
+	free(s.decode);
 	return s.step_loop ? s.step_loop->anchor : NULL;
 }

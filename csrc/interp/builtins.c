@@ -705,6 +705,12 @@ static value_t *bi_any_all(struct frame *f, value_t *fn, value_t **args, size_t 
 	struct vseq *items = NULL;
 	size_t i;
 
+	/* Python's all()/any() over a device tensor reads it element by
+	 * element on the host (llama's all(eos_reached)) */
+	if (nargs == 1 && args[0]->k == VK_TENSOR && args[0]->dev == DEV_DEVICE && f->mode != M_FWD) {
+		sev(f, SEV_SYNC, fn->u.bi.id == BI_ALL ? "all(<a device tensor>)" : "any(<a device tensor>)", site);
+		return unknown_at(f, site, "the truth of a tensor's elements, read at run time");
+	}
 	if (nargs == 1 && !iter_items(f, args[0], &items)) {
 		int any = 0, all = 1;
 

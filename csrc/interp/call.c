@@ -251,5 +251,6 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		for (i = 0; i < nargs; i++)
 			if (is_tensorish(args[i]))
 				return v_tensor(in->a);
+	unknown_call_effects(f, site, args, nargs);
 	return unknown_at(f, site, fn->k == VK_UNKNOWN && fn->reason ? fn->reason : "a call ecg cannot follow");
 }

@@ -418,6 +418,9 @@ const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const st
                              value_t *cv, int *ng);
 void ext_job_effects(struct frame *f, const char *d, const char *last, const value_t *recv, value_t **args, size_t nargs,
                      struct vdict *kw, const struct ast_hdr *site);
+int is_optimizer(const value_t *v);
+void unknown_call_effects(struct frame *f, const struct ast_hdr *site, value_t **args, size_t nargs);
+void token_choice(struct frame *f, const char *what, int dev, const struct ast_hdr *site);
 
 /* eval.c */
 value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,

@@ -195,6 +195,7 @@ static int interp_run(struct interp *in, struct sfile *entry, const char *func)
 			struct frame hf = f;
 
 			hf.handler = in->handlers[i].anchor;
+			hf.jc = jc_push(&hf, JC_HANDLER, in->handlers[i].anchor, "a request");
 			(void)call_function(&hf, in->handlers[i].fn->u.fn, NULL, NULL, 0, NULL, M_JOB, NULL, NULL);
 		}
 	}

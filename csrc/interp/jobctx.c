@@ -109,6 +109,15 @@ int runtime_events(const struct interp *in, size_t from)
 
 /* `it % eval_interval == 0` (alone or inside an `and`): a periodic guard
  * with its period resolved when the config pins it. */
+/* Does e name a process rank (rank, args.rank, self.local_rank)?  `rank %
+ * ngpus == 0` chooses processes; it does not recur. */
+static int names_rank(const struct ast_hdr *e)
+{
+	const char *id = AST_IS(e, Name) ? AST_AS(e, Name)->id : AST_IS(e, Attribute) ? AST_AS(e, Attribute)->attr : NULL;
+
+	return id && strstr(id, "rank") != NULL;
+}
+
 const struct ast_BinOp *find_modulo(const struct ast_hdr *e, int depth)
 {
 	unsigned i;
@@ -130,7 +139,7 @@ const struct ast_BinOp *find_modulo(const struct ast_hdr *e, int depth)
 		const struct ast_Compare *c = AST_AS(e, Compare);
 
 		if (c->ops.n == 1 && (c->ops.items[0] == AST_CMP_EQ) && AST_IS(c->left, BinOp) &&
-		    AST_AS(c->left, BinOp)->op == AST_OP_MOD)
+		    AST_AS(c->left, BinOp)->op == AST_OP_MOD && !names_rank(AST_AS(c->left, BinOp)->left))
 			return AST_AS(c->left, BinOp);
 	}
 	return NULL;
@@ -209,7 +218,12 @@ void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, con
 		in->startup[in->nstartup++] = fv;
 	else if (f->mode != M_FWD && is_route_decorator(f, d) && in->nhandlers < 64) {
 		in->handlers[in->nhandlers].fn = fv;
-		in->handlers[in->nhandlers].anchor = anchor_at(f, st);
+		/* the handler's own anchor (its code object's first line, the
+		 * first decorator's): the step of a server */
+		in->handlers[in->nhandlers].anchor = fv->k == VK_FUNC && fv->u.fn->qualname
+		                                     ? aanchor(in, fv->u.fn->file->path, fv->u.fn->qualname,
+		                                               func_first_line(st))
+		                                     : anchor_at(f, st);
 		in->nhandlers++;
 		if (!in->ev.server)
 			in->ev.server = anchor_at(f, d);
@@ -303,8 +317,7 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 	}
 	if (f->mode != M_FWD && !in->ev.write && (NAME_IN(job_writers, d) || NAME_IN(job_writer_methods, last)))
 		in->ev.write = anchor_at(f, site);
-	if (f->mode != M_FWD && !strcmp(last, "step") && nargs >= 1 &&
-	    args[0]->k == VK_INST && args[0]->u.inst->ext && !strncmp(args[0]->u.inst->ext, "torch.optim.", 12)) {
+	if (f->mode != M_FWD && !strcmp(last, "step") && nargs >= 1 && is_optimizer(args[0])) {
 		if (!in->ev.optimizer_step)
 			in->ev.optimizer_step = anchor_at(f, site);
 		sev(f, SEV_OPT_STEP, "scaler.step(optimizer)", site);
@@ -314,4 +327,52 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 		    !(recv && recv->k == VK_INST && value_truth(vdict_gets(recv->u.inst->attrs, "enabled")) == 0))
 			sev(f, SEV_SYNC, "scaler.step(optimizer) (reads found_inf with .item())", site);
 	}
+}
+
+/* Is v an optimizer: an instance of a torch.optim class, or of the
+ * repository's own subclass of one (nanochat's MuonAdamW)?  Not an LR
+ * scheduler. */
+int is_optimizer(const value_t *v)
+{
+	const char *base;
+
+	if (!v || v->k != VK_INST)
+		return 0;
+	if (v->u.inst->ext)
+		return !strncmp(v->u.inst->ext, "torch.optim.", 12) && !strstr(v->u.inst->ext, "lr_scheduler");
+	base = v->u.inst->cls ? class_ext_base(v->u.inst->cls) : NULL;
+	return base && !strncmp(base, "torch.optim.", 12) && !strstr(base, "lr_scheduler");
+}
+
+/* A call of something ecg does not know, in job code (call()'s last
+ * resort): `x.step(optimizer)` with an optimizer as its argument is the
+ * job's optimizer step, whatever x is (a GradScaler chosen by a condition
+ * ecg cannot decide).  Only the step: whether x reads the device is not
+ * known, so no sync. */
+void unknown_call_effects(struct frame *f, const struct ast_hdr *site, value_t **args, size_t nargs)
+{
+	struct interp *in = f->in;
+	const struct ast_hdr *fe;
+
+	if (f->mode == M_FWD || !site || !AST_IS(site, Call) || nargs < 1 || !is_optimizer(args[0]))
+		return;
+	fe = AST_AS(site, Call)->func;
+	if (!AST_IS(fe, Attribute) || strcmp(AST_AS(fe, Attribute)->attr, "step"))
+		return;
+	if (!in->ev.optimizer_step)
+		in->ev.optimizer_step = anchor_at(f, site);
+	sev(f, SEV_OPT_STEP, afmt(in, "%s(optimizer)", text_of(f, fe)), site);
+}
+
+/* A token chosen from scores in job code: torch.multinomial, argmax.
+ * The event marks the loop around it as a decode loop (schedule.c); a
+ * multinomial of a device tensor also reads the device (the sampled
+ * indices are checked on the host), a sync. */
+void token_choice(struct frame *f, const char *what, int dev, const struct ast_hdr *site)
+{
+	if (f->mode == M_FWD)
+		return;
+	sev(f, SEV_TOKEN_CHOICE, what, site);
+	if (dev == DEV_DEVICE && strstr(what, "multinomial"))
+		sev(f, SEV_SYNC, afmt(f->in, "%s (sampling on the device)", what), site);
 }

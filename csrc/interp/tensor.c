@@ -333,6 +333,18 @@ static value_t *tm_item(struct frame *f, value_t *fn, const char *m, value_t **a
 	return unknown_at(f, site, "a value read from a tensor at run time");
 }
 
+/* x.argmax(), x.multinomial(): a token chosen from the scores (in a loop
+ * that calls the model, a decode loop); the result is a tensor where x is. */
+static value_t *tm_token_choice(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
+                                struct vdict *kw, const struct ast_hdr *site)
+{
+	int dev = recv_dev(fn);
+
+	(void)args, (void)nargs, (void)kw;
+	token_choice(f, !strcmp(m, "argmax") ? ".argmax()" : ".multinomial()", dev, site);
+	return v_tensor_dev(f->in->a, dev, 0);
+}
+
 /* x.nonzero() &c: the output's size depends on the data (a sync). */
 static value_t *tm_data_sized(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
                               struct vdict *kw, const struct ast_hdr *site)
@@ -354,6 +366,7 @@ static value_t *tm_shape_read(struct frame *f, value_t *fn, const char *m, value
 }
 
 static const struct tensor_method tensor_methods[] = {
+	{ "argmax", tm_token_choice, 0 },
 	{ "backward", tm_backward, 0 },
 	{ "chunk", tm_pieces, TM_PIECES },
 	{ "cpu", tm_cpu, 0 },
@@ -361,6 +374,7 @@ static const struct tensor_method tensor_methods[] = {
 	{ "dim", tm_shape_read, TM_SIZE },
 	{ "item", tm_item, 0 },
 	{ "masked_select", tm_data_sized, 0 },
+	{ "multinomial", tm_token_choice, 0 },
 	{ "ndimension", NULL, TM_SIZE },
 	{ "nonzero", tm_data_sized, 0 },
 	{ "numel", tm_shape_read, TM_SIZE },

@@ -729,6 +729,8 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	}
 	if ((!strcmp(d, "torch.nonzero") || (!strcmp(d, "torch.where") && nargs == 1)) && dev == DEV_DEVICE)
 		sev(f, SEV_SYNC, afmt(in, "%s (its output size depends on the data)", d), site);
+	if (!strcmp(d, "torch.multinomial") || !strcmp(d, "torch.argmax"))
+		token_choice(f, d, nargs >= 1 && args[0]->k == VK_TENSOR ? args[0]->dev : DEV_UNKNOWN, site);
 	return v_tensor_dev(in->a, dev, 0);
 }
 

@@ -69,7 +69,9 @@ enum jctx_kind {
 	JC_AUTOCAST,      /* with torch.autocast(...): text */
 	JC_NO_SYNC,       /* with model.no_sync() */
 	JC_FORWARD,       /* inside a model's forward (the call's anchor) */
-	JC_STREAM         /* with torch.cuda.stream(s): text is s */
+	JC_STREAM,        /* with torch.cuda.stream(s): text is s */
+	JC_HANDLER        /* a request handler of a server, as the framework calls it:
+	                   * anchor is the handler's */
 };
 
 struct jctx {
@@ -101,7 +103,9 @@ enum sev_kind {
 	SEV_SAVE,            /* torch.save / a results file */
 	SEV_LOG,             /* print / logging */
 	SEV_GRAD_SYNC_TOGGLE, /* model.require_backward_grad_sync = ... */
-	SEV_EMA              /* an EMA of the weights updated: call */
+	SEV_EMA,             /* an EMA of the weights updated: call */
+	SEV_TOKEN_CHOICE     /* a token chosen from scores in job code (torch.multinomial,
+	                      * argmax): what marks a decode loop; no row of its own */
 };
 
 /* A collective's parallelism the code does not pin down (one in a

@@ -15,9 +15,13 @@
  * is the classification (or NULL).  Never fails (out of memory is fatal). */
 void schedule_emit(struct interp *in, const char *job_type, cJSON *sched);
 
-/* The anchor of the step loop: the loop around the model call that runs
- * with gradients, above a gradient-accumulation loop if there is one; NULL
- * when the job has no such loop.  Borrowed from the interpreter's arena. */
-const char *schedule_step_anchor(struct interp *in);
+/* The anchor of the step loop, for a job of type job_type (or NULL): for
+ * training, the loop around the model call that runs with gradients,
+ * above a gradient-accumulation loop if there is one; for other jobs, the
+ * outermost loop around the model call (the samples loop around a
+ * generate() whose decode loop is inside it); NULL when the job has no
+ * such loop, or when it is a server whose model runs in a request handler
+ * (the handler is the step).  Borrowed from the interpreter's arena. */
+const char *schedule_step_anchor(struct interp *in, const char *job_type);
 
 #endif

@@ -4,8 +4,9 @@
 # the job at a commit and its execution_schedule.json is scored against the
 # expectation by tests/oracle/score_schedule.py: sync points (recall >= 95%,
 # precision >= 90%, no look-alike flagged), collectives (100% with the right
-# parallelism), H2D copies (>= 95% with pinned / non_blocking right) and the
-# job type (metrics in score_schedule.py's docstring).
+# parallelism), H2D copies (>= 95% with pinned / non_blocking right), the
+# job type, and the step, phases and frequencies the expectation names
+# (metrics in score_schedule.py's docstring).
 #
 # First the scorer proves itself on every expectation (the expectation is
 # well-formed and its anchors resolve in the fixture's source; a perfect
@@ -114,13 +115,14 @@ for n in $fixtures; do
 	"$PY" -I -S "$SCORE" "$src/expected.json" "$O/execution_schedule.json" \
 		--json >"$T/score-$n.json" 2>"$T/score-$n.err"
 	failed=0
-	for metric in syncs collectives h2d job_type compute_overlap; do
+	for metric in syncs collectives h2d job_type compute_overlap step_freq; do
 		case $metric in
 		syncs) what="sync points (recall >= 95%, precision >= 90%, no look-alike flagged)" ;;
 		collectives) what="collectives (100% with the right parallelism and async_op)" ;;
 		h2d) what="H2D copies (>= 95% with pinned and non_blocking right)" ;;
 		job_type) what="job type" ;;
 		compute_overlap) what="overlap and compute facts named in the expectation" ;;
+		step_freq) what="step, phases and frequencies named in the expectation" ;;
 		esac
 		st=$(json "$T/score-$n.json" "int(not d['$metric']['pass'])" 2>/dev/null)
 		[ "$st" = 0 ] || { st=1; failed=1; }

@@ -71,7 +71,7 @@ is "$(json "$S" 'd["entrypoint"]["step"]')" "train.py:<module>:36" \
 is "$(row 'train.py:<module>:41')" "[('sync', 'step', 'every step', None)]" ".item() once per step, not per micro-step"
 is "$(row 'train.py:save:31')" "[('sync', 'checkpoint', 'every 5=5 steps', 'it % 5 == 0')]" \
 	"torch.save of the state dict in a helper: a checkpoint"
-is "$(row 'train.py:mean:26')" "[('all_reduce', 'step', None, 'not (ws == 1)')]" \
+is "$(row 'train.py:mean:26')" "[('all_reduce', 'step', 'every step', 'not (ws == 1)')]" \
 	"the all_reduce after \`if ws == 1: return t\` runs only when ws is not 1 (environment not known)"
 is "$(row 'train.py:<module>:47')" "[('sync', 'eval', 'every 2=2 steps ×8', 'it % 2 == 0')]" \
 	"an .item() in an eval loop of 8 batches every 2 steps runs 8 times each time"

@@ -26,7 +26,19 @@ EXPECTED.json
                       "async_op": true|false|"implicit",
                       "implied_by": null|"DistributedDataParallel"|..., "note"}],
      "not_collectives": [{"anchor", "note"}],     optional: must not be flagged
+     "step": "path:Symbol:line",                  optional: entrypoint.step, the loop or
+                                                  handler that is one step of the job
      "notes": "..."}
+
+A sync or h2d entry may also name its "frequency" (FREQ below) and its
+"phase" (a name or a list of accepted names); the collectives likewise.
+
+FREQ is how often the event runs, in the unit of the loop around it:
+"once" | "micro-step" | "step" | "step/250" (every 250 steps) | "epoch" |
+"epoch/20" | "token" | "request" | "batch" | "eval", with an optional "xN"
+for N runs each time ("step/250x640"; "x?" when the count depends on data).
+ecg's text ("every eval_interval=250 steps \u00d7640", "every token",
+"once") is read into the same (unit, every, times).
 
 Anchors are the contract's `path/file.py:Qualified.symbol:line`.  One entry
 per line: two copies on one line are one h2d entry, two .item() calls in one
@@ -76,6 +88,13 @@ Metrics (per fixture; every one must pass)
 
 4. job_type -- job_type.value equals the expected value.
 
+5. compute_overlap -- the compute and overlap facts the expectation names.
+
+6. step_freq -- when the expectation names them: entrypoint.step equals
+   "step", and every ecg row at an entry with a "frequency" / "phase"
+   has that frequency / one of those phases (a row ecg does not report is
+   scored by the metric of its kind, not here).
+
 --json prints {"fixture", "pass", "syncs", "collectives", "h2d", "job_type"},
 each metric with "pass", its counts, rates and lists.
 
@@ -101,7 +120,7 @@ import re
 import sys
 
 THRESHOLDS = {"sync_recall": 0.95, "sync_precision": 0.90, "h2d_recall": 0.95, "collective_recall": 1.0}
-METRICS = ("syncs", "collectives", "h2d", "job_type", "compute_overlap")
+METRICS = ("syncs", "collectives", "h2d", "job_type", "compute_overlap", "step_freq")
 JOB_TYPES = ("training", "inference_serving", "batch")
 PARALLELISMS = ("data", "tensor", "pipeline", "expert", "sequence", "context")
 SEG = r"(?:[^\W\d]\w*|<locals>|<lambda>)"
@@ -120,6 +139,73 @@ OP_ALIASES = {
 
 class InputError(Exception):
     pass
+
+
+# ---------------------------------------------------------------- frequency
+
+FREQ = re.compile(r"(once|micro-step|step|epoch|token|request|batch|eval)(?:/([0-9]+))?(?:x([0-9]+|\?))?")
+
+
+def parse_label_freq(s):
+    m = FREQ.fullmatch(s)
+    return (m.group(1), int(m.group(2)) if m.group(2) else None,
+            None if not m.group(3) or m.group(3) == "?" else int(m.group(3)))
+
+
+def parse_ecg_freq(s):
+    """ecg's frequency text -> (unit, every, times); unit None when unreadable."""
+    if not isinstance(s, str):
+        return (None, None, None)
+    t = s.lower()
+    times = None
+    m = re.search(r"(?:x|\u00d7)\s*([0-9]+)|([0-9]+)\s+times", t)
+    if m:
+        times = int(m.group(1) or m.group(2))
+    unit = None
+    # whole words only: "every eval_interval=2000 steps" is per step, not per eval
+    for u, pat in (("once", r"\bonce\b"), ("micro-step", r"\bmicro[- ]?steps?\b"),
+                   ("token", r"\btokens?\b"), ("request", r"\brequests?\b"), ("epoch", r"\bepochs?\b"),
+                   ("eval", r"\b(?:every|per) evals?\b"), ("batch", r"\bbatch(?:es)?\b"), ("step", r"\bsteps?\b")):
+        if re.search(pat, t):
+            unit = u
+            break
+    every = None
+    if unit not in (None, "once", "micro-step"):
+        m = re.search(r"=\s*([0-9]+)\s+%ss?\b" % re.escape(unit), t) or \
+            re.search(r"every\s+([0-9]+)\s+%ss?\b" % re.escape(unit), t)
+        if m:
+            every = int(m.group(1))
+        elif re.search(r"every\s+[A-Za-z_][\w.]*\s+%ss?\b" % re.escape(unit), t):
+            every = "?"
+    if every == 1:
+        every = None
+    return (unit, every, times)
+
+
+def freq_ok(want, got, step_unit=None, one_micro=False):
+    wu, we, wt = parse_label_freq(want)
+    gu, ge, gt = parse_ecg_freq(got)
+    if one_micro and gu == "micro-step":   # one micro-step per step: the same thing
+        gu = "step"
+    if step_unit and gu == "step":   # the step loop is itself per token / per request
+        gu = step_unit
+    if we == 1:
+        we = None
+    return wu == gu and we == ge and (wt is None or wt == gt)
+
+
+def freq_text(want):
+    """A label frequency written as ecg writes one (the perfect schedule)."""
+    u, every, times = parse_label_freq(want)
+    head = "once" if u == "once" else "every micro-step" if u == "micro-step" else \
+        "every %d %ss" % (every, u) if every else "every %s" % u
+    m = FREQ.fullmatch(want)
+    return head + (" \u00d7%s" % m.group(3) if m.group(3) else "")
+
+
+def step_anchor(expected):
+    st = expected.get("step")
+    return st.get("anchor") if isinstance(st, dict) else st
 
 
 def norm_op(op):
@@ -265,6 +351,37 @@ def score(expected, sched, name="?"):
             fails.append("compute.ema at %s, want %s" % (ema.get("anchor"), expected["ema"]))
     r["compute_overlap"] = {"checked": len(expected.get("overlap") or []) + (1 if expected.get("ema") else 0),
                             "pass": not fails, "failures": fails}
+
+    # 6. the step, and the frequency / phase of the rows that name them
+    fails = []
+    checked = 0
+    if step_anchor(expected):
+        checked += 1
+        ep = sched.get("entrypoint") if isinstance(sched.get("entrypoint"), dict) else {}
+        if ep.get("step") != step_anchor(expected):
+            fails.append("step %s, want %s" % (ep.get("step"), step_anchor(expected)))
+    st = expected.get("step") if isinstance(expected.get("step"), dict) else {}
+    rows = {"syncs": [h for h in hd if h.get("kind") == "sync" or (h.get("kind") == "d2h" and h.get("non_blocking") is not True)],
+            "h2d": [h for h in hd if h.get("kind") == "h2d"], "collectives": dd}
+    for k in ("syncs", "h2d", "collectives"):
+        for e in expected.get(k) or []:
+            found = [x for x in rows[k] if x.get("anchor") == e["anchor"] and
+                     (k != "collectives" or norm_op(x.get("op")) == norm_op(e["op"]))]
+            if not found:
+                continue
+            if e.get("frequency"):
+                checked += 1
+                bad = sorted({str(x.get("frequency")) for x in found
+                              if not freq_ok(e["frequency"], x.get("frequency"), st.get("unit"), st.get("micro_steps") == 1)})
+                if bad:
+                    fails.append("%s %s: frequency %s, want %s" % (k, e["anchor"], " / ".join(bad), e["frequency"]))
+            if e.get("phase"):
+                checked += 1
+                ok_ph = e["phase"] if isinstance(e["phase"], list) else [e["phase"]]
+                bad = sorted({str(x.get("phase")) for x in found if x.get("phase") not in ok_ph})
+                if bad:
+                    fails.append("%s %s: phase %s, want %s" % (k, e["anchor"], "/".join(bad), "|".join(ok_ph)))
+    r["step_freq"] = {"checked": checked, "pass": not fails, "failures": fails}
     r["pass"] = all(r[m]["pass"] for m in METRICS)
     return r
 
@@ -317,6 +434,11 @@ def print_table(r, verbose=False, out=sys.stdout):
     items("look-alikes ecg reports as h2d", h["flagged"])
     items("ecg h2d not expected (reported, precision %s)" % pct(h["precision"]), h["extra"])
     row("job type", str(j["got"]), "", j["expected"], j["pass"])
+    co, sf = r["compute_overlap"], r["step_freq"]
+    row("compute and overlap facts", "%d checked" % co["checked"], "", "all", co["pass"])
+    items("compute and overlap facts wrong", co["failures"])
+    row("step, phases, frequencies", "%d checked" % sf["checked"], "", "all", sf["pass"])
+    items("step, phases or frequencies wrong", sf["failures"])
 
 
 def load_json(path, what):
@@ -419,6 +541,33 @@ def expected_problems(expected, fdir):
             seen[key] = at
             if fdir:
                 p += anchor_problems(fdir, at, m, line_tokens(k, e))
+    for k in ("syncs", "h2d", "collectives"):
+        for i, e in enumerate(expected.get(k) or []):
+            if not isinstance(e, dict):
+                continue
+            if e.get("frequency") is not None and (not isinstance(e["frequency"], str) or
+                                                   not FREQ.fullmatch(e["frequency"])):
+                p.append("%s[%d]: frequency %r is not unit[/every][xN]" % (k, i, e["frequency"]))
+            ph = e.get("phase")
+            if ph is not None and not (isinstance(ph, str) or
+                                       (isinstance(ph, list) and ph and all(isinstance(x, str) for x in ph))):
+                p.append("%s[%d]: phase must be a name or a list of names" % (k, i))
+    if expected.get("step") is not None:
+        sa = step_anchor(expected)
+        m = ANCHOR.fullmatch(sa) if isinstance(sa, str) else None
+        if not m:
+            p.append("step %r is not an anchor" % (expected.get("step"),))
+        elif fdir:
+            # a loop's header, or a step function (its first line: the first
+            # decorator's when it has one, as the records contract says)
+            probs = anchor_problems(fdir, "step", m)
+            src = source_of(fdir, m.group(1))
+            if probs and not isinstance(src, Exception) and any(
+                    isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and
+                    int(m.group(3)) in (n.lineno, min([d.lineno for d in n.decorator_list] or [n.lineno])) and
+                    n.name == m.group(2).split(".")[-1] for n in ast.walk(src[1])):
+                probs = []
+            p += probs
     for pos, negk in (("syncs", "not_syncs"), ("h2d", "not_h2d"), ("collectives", "not_collectives")):
         both = set(anchors_of(expected.get(pos))) & set(anchors_of(expected.get(negk)))
         if both:
@@ -467,19 +616,30 @@ def anchor_problems(fdir, at, m, tokens=()):
 
 # ---------------------------------------------------------------- perfect schedule
 
+def _ph(e):
+    ph = e.get("phase")
+    return ph[0] if isinstance(ph, list) else ph
+
+
+def _fq(e):
+    return freq_text(e["frequency"]) if e.get("frequency") else None
+
+
 def perfect_sections(expected):
     hd = []
     for s in expected.get("syncs", []):
         hd.append({"kind": "sync", "call": s["call"], "anchor": s["anchor"], "pinned": None,
-                   "non_blocking": None, "phase": None, "frequency": None, "condition": None})
+                   "non_blocking": None, "phase": _ph(s), "frequency": _fq(s), "condition": None})
     for h in expected.get("h2d", []):
         hd.append({"kind": "h2d", "call": h["call"], "anchor": h["anchor"], "pinned": h["pinned"],
-                   "non_blocking": h["non_blocking"], "phase": None, "frequency": None, "condition": None})
+                   "non_blocking": h["non_blocking"], "phase": _ph(h), "frequency": _fq(h), "condition": None})
     dd = []
     for c in expected.get("collectives", []):
         dd.append({"op": c["op"], "parallelism": c["parallelism"], "async_op": c["async_op"],
-                   "anchor": c["anchor"], "phase": None, "condition": None,
+                   "anchor": c["anchor"], "phase": _ph(c), "condition": None,
                    "implied_by": c.get("implied_by")})
+        if c.get("frequency"):
+            dd[-1]["frequency"] = _fq(c)
     return hd, dd
 
 
@@ -506,6 +666,10 @@ def perfect_document(expected, header=None):
         comp = dict(doc.get("compute") or {})
         comp["ema"] = {"anchor": expected["ema"], "call": "expected", "phase": None}
         doc["compute"] = comp
+    if step_anchor(expected):
+        ep = dict(doc.get("entrypoint") or {"file": expected["entry"], "anchor": None})
+        ep["step"] = step_anchor(expected)
+        doc["entrypoint"] = ep
     return doc
 
 
@@ -637,6 +801,23 @@ def _self_test_fixture(path, check):
         d = variant()
         d["host_device"].append({"kind": "sync", "call": ".to(device)", "anchor": blocking[0]["anchor"]})
         expect(d, set(), "a blocking H2D copy also called a sync (neutral)")
+
+    if step_anchor(expected):
+        d = variant()
+        d["entrypoint"]["step"] = "selftest.py:f:1"
+        expect(d, {"step_freq"}, "the wrong step")
+    timed = [h for h in d["host_device"] if h.get("frequency")]
+    if timed:
+        d = variant()
+        h = [h for h in d["host_device"] if h.get("frequency")][0]
+        h["frequency"] = "every epoch" if "epoch" not in h["frequency"] else "once"
+        expect(d, {"step_freq"}, "a row's frequency wrong (%s)" % h["anchor"])
+    phased = [h for h in d["host_device"] if h.get("phase")]
+    if phased:
+        d = variant()
+        h = [h for h in d["host_device"] if h.get("phase")][0]
+        h["phase"] = "selftest-phase"
+        expect(d, {"step_freq"}, "a row's phase wrong (%s)" % h["anchor"])
 
     colls = expected["collectives"]
     if expected.get("overlap") or expected.get("ema"):

@@ -344,7 +344,7 @@ static const char *const sev_names[] = {
 	[SEV_MODEL_CALL] = "model_call", [SEV_BACKWARD] = "backward", [SEV_OPT_STEP] = "opt_step",
 	[SEV_ZERO_GRAD] = "zero_grad", [SEV_COMPILE] = "compile", [SEV_WRAP] = "wrap",
 	[SEV_CHECKPOINT_ACT] = "checkpoint_act", [SEV_SAVE] = "save", [SEV_LOG] = "log",
-	[SEV_GRAD_SYNC_TOGGLE] = "grad_sync_toggle", [SEV_EMA] = "ema",
+	[SEV_GRAD_SYNC_TOGGLE] = "grad_sync_toggle", [SEV_EMA] = "ema", [SEV_TOKEN_CHOICE] = "token_choice",
 };
 
 static void render_sched(buf_t *b, struct interp *in)

@@ -256,52 +256,8 @@ def label_source_problems(lab, gs):
 
 # ---------------------------------------------------------------- frequency
 
-def parse_label_freq(s):
-    m = FREQ.fullmatch(s)
-    return (m.group(1), int(m.group(2)) if m.group(2) else None,
-            None if not m.group(3) or m.group(3) == "?" else int(m.group(3)))
-
-
-def parse_ecg_freq(s):
-    """ecg's frequency text -> (unit, every, times); unit None when unreadable."""
-    if not isinstance(s, str):
-        return (None, None, None)
-    t = s.lower()
-    times = None
-    m = re.search(r"(?:x|\u00d7)\s*([0-9]+)|([0-9]+)\s+times", t)
-    if m:
-        times = int(m.group(1) or m.group(2))
-    unit = None
-    # whole words only: "every eval_interval=2000 steps" is per step, not per eval
-    for u, pat in (("once", r"\bonce\b"), ("micro-step", r"\bmicro[- ]?steps?\b"),
-                   ("token", r"\btokens?\b"), ("request", r"\brequests?\b"), ("epoch", r"\bepochs?\b"),
-                   ("eval", r"\b(?:every|per) evals?\b"), ("batch", r"\bbatch(?:es)?\b"), ("step", r"\bsteps?\b")):
-        if re.search(pat, t):
-            unit = u
-            break
-    every = None
-    if unit not in (None, "once", "micro-step"):
-        m = re.search(r"=\s*([0-9]+)\s+%ss?\b" % re.escape(unit), t) or \
-            re.search(r"every\s+([0-9]+)\s+%ss?\b" % re.escape(unit), t)
-        if m:
-            every = int(m.group(1))
-        elif re.search(r"every\s+[A-Za-z_][\w.]*\s+%ss?\b" % re.escape(unit), t):
-            every = "?"
-    if every == 1:
-        every = None
-    return (unit, every, times)
-
-
-def freq_ok(want, got, step_unit=None, one_micro=False):
-    wu, we, wt = parse_label_freq(want)
-    gu, ge, gt = parse_ecg_freq(got)
-    if one_micro and gu == "micro-step":   # one micro-step per step: the same thing
-        gu = "step"
-    if step_unit and gu == "step":   # the step loop is itself per token / per request
-        gu = step_unit
-    if we == 1:
-        we = None
-    return wu == gu and we == ge and (wt is None or wt == gt)
+# one reading of frequencies for the fixtures and the real jobs
+parse_label_freq, parse_ecg_freq, freq_ok = ss.parse_label_freq, ss.parse_ecg_freq, ss.freq_ok
 
 
 # ---------------------------------------------------------------- scoring
