@@ -766,8 +766,8 @@ static cJSON *sc_coll(const char *op, const char *par, int async, const char *an
 	if (!strcmp(par, SCHED_PARALLELISM_UNKNOWN)) {
 		cJSON_AddNullToObject(c, "parallelism");
 		cJSON_AddStringToObject(c, "parallelism_reason",
-		                        "a collective in a model's forward whose group and place name no parallelism "
-		                        "(tensor, sequence or context parallel: the code does not say which)");
+		                        "a collective over a process group whose name and place say no parallelism "
+		                        "(the code does not pin down which one it serves)");
 	} else {
 		cJSON_AddStringToObject(c, "parallelism", par);
 	}

@@ -255,12 +255,13 @@ static const char *parallelism_of(struct frame *f, const char *op, const struct 
 		return p;
 	if ((p = catalog_fact(cat, CATALOG_F_PARALLELISM_OPS, op)))
 		return p;
-	/* in a model's forward, a collective over a group nothing names is
-	 * not the data parallel group's (that one reduces gradients, outside
-	 * the forward): tensor, sequence or context parallel, which the code
-	 * does not say.  Over the default group (all ranks: DETR's loss sums
-	 * its box count) it is the data parallel one. */
-	if (f->mode == M_FWD && group && group->k != VK_NONE)
+	/* A collective over a group nothing names serves a parallelism the
+	 * code does not say (Megatron's broadcast over the tensor-parallel
+	 * group from get_tensor_model_parallel_group(); in a forward, tensor,
+	 * sequence or context parallel).  Over the default group (no group,
+	 * or None: all ranks, as DETR's loss sums its box count) it is the
+	 * data parallel one. */
+	if (group && group->k != VK_NONE)
 		return SCHED_PARALLELISM_UNKNOWN;
 	return "data";
 }

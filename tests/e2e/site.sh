@@ -160,7 +160,7 @@ run_ecg extract --repo "$R3" --entry train.py --out "$T/o10" -q --no-cache --no-
 is "$(json "$T/o10/execution_schedule.json" '[(c["op"], c["parallelism"], c["anchor"]) for c in d["device_device"]]')" \
 	"[('all_reduce', None, 'site:tplib/__init__.py:_Reduce.forward:17')]" \
 	"a library layer's forward all-reduce over a group the code does not name: parallelism null, not data"
-json "$T/o10/execution_schedule.json" 'd["device_device"][0]["parallelism_reason"]' | grep -q "does not say"
+json "$T/o10/execution_schedule.json" 'd["device_device"][0]["parallelism_reason"]' | grep -q "does not pin down"
 ok $? "  with the reason"
 
 # a site directory that is not there: a warning, the run goes on
