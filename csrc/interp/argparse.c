@@ -83,7 +83,7 @@ value_t *argp_new(struct interp *in)
 	struct vinst *p = new_inst(in);
 
 	p->ext = "argparse.ArgumentParser";
-	vdict_sets(in->a, p->attrs, "__ecg_opts__", v_seq(in->a, VK_LIST, 0));
+	p->argp_opts = v_seq(in->a, VK_LIST, 0);
 	return mk_inst_value(in, p);
 }
 
@@ -93,14 +93,14 @@ value_t *argp_new(struct interp *in)
 void argp_parents(struct interp *in, value_t *parser, const struct vdict *kw)
 {
 	value_t *ps = kw ? vdict_gets(kw, "parents") : NULL;
-	value_t *opts = vdict_gets(parser->u.inst->attrs, "__ecg_opts__");
+	value_t *opts = parser->u.inst->argp_opts;
 	size_t i, j;
 
 	if (!ps || (ps->k != VK_LIST && ps->k != VK_TUPLE))
 		return;
 	for (i = 0; i < ps->u.seq->n; i++) {
 		value_t *pp = ps->u.seq->items[i];
-		value_t *po = is_argparser(pp) ? vdict_gets(pp->u.inst->attrs, "__ecg_opts__") : NULL;
+		value_t *po = is_argparser(pp) ? pp->u.inst->argp_opts : NULL;
 
 		for (j = 0; po && j < po->u.seq->n; j++)
 			vseq_push(in->a, opts->u.seq, po->u.seq->items[j]);
@@ -116,7 +116,7 @@ void argp_add(struct frame *f, value_t *parser, value_t **args, size_t nargs, st
               const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	value_t *opts = vdict_gets(parser->u.inst->attrs, "__ecg_opts__");
+	value_t *opts = parser->u.inst->argp_opts;
 	value_t *o = v_dict(in->a);
 	const char *dest = NULL, *longflag = NULL;
 	value_t *flags = v_seq(in->a, VK_LIST, 0);
@@ -195,7 +195,7 @@ static value_t *argp_convert(struct frame *f, value_t *type, const char *text)
 value_t *argp_parse_args(struct frame *f, value_t *parser, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	value_t *opts = vdict_gets(parser->u.inst->attrs, "__ecg_opts__");
+	value_t *opts = parser->u.inst->argp_opts;
 	struct vinst *ns = new_inst(in);
 	value_t *nsv = mk_inst_value(in, ns);
 	size_t i, j, npos_seen = 0;
@@ -300,7 +300,7 @@ value_t *call_argp_method(struct frame *f, value_t *fn, value_t **args, size_t n
 	case BI_M_ARGP_GROUP:
 		return self;
 	case BI_M_ARGP_SETDEF: {
-		value_t *opts = vdict_gets(self->u.inst->attrs, "__ecg_opts__");
+		value_t *opts = self->u.inst->argp_opts;
 
 		for (i = 0; kw && opts && i < kw->n; i++) {
 			size_t k;
