@@ -4,7 +4,8 @@
  * concept (csrc/README lists the files): eval() for expressions (eval.c),
  * exec_stmt() for statements (exec.c), call() for every call (call.c),
  * with Python's object model and library (scope.c, import.c, object.c,
- * function.c, attr.c, builtins.c, methods.c, stdlib.c, argparse.c),
+ * function.c, attr.c, builtins.c, methods.c, stdlib.c, argparse.c,
+ * whose natives are tables of small functions sorted by name: native.c),
  * torch's (torch.c, tensor.c, module.c), the frameworks around a job
  * (framework.c), and what the records are made of (forward.c: forward
  * events; jobctx.c: schedule events), over strpool.c (strings kept once)
