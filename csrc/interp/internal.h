@@ -311,8 +311,6 @@ int is_argparser(const value_t *v);
 void argp_add(struct frame *f, value_t *parser, value_t **args, size_t nargs, struct vdict *kw,
               const struct ast_hdr *site);
 value_t *argp_parse_args(struct frame *f, value_t *parser, const struct ast_hdr *site);
-value_t *call_argp_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
-                          struct vdict *kw, const struct ast_hdr *site);
 value_t *argp_method(struct interp *in, value_t *obj, const char *name);
 
 /* native.c: tables of natives, sorted by name (the first member of a
