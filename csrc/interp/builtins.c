@@ -567,7 +567,7 @@ static value_t *bi_enumerate(struct frame *f, value_t *fn, value_t **args, size_
 		l->attrs = vdict_new(in->a);
 		for (i = 0; i < args[0]->u.inst->attrs->n; i++)
 			vdict_set(in->a, l->attrs, args[0]->u.inst->attrs->keys[i], args[0]->u.inst->attrs->vals[i]);
-		vdict_sets(in->a, l->attrs, "__enumerate__", v_bool(in->a, 1));
+		l->enumerated = 1;
 		return mk_inst_value(in, l);
 	}
 	if (nargs >= 1 && is_loader(args[0])) {
@@ -578,7 +578,7 @@ static value_t *bi_enumerate(struct frame *f, value_t *fn, value_t **args, size_
 		l->attrs = vdict_new(in->a);
 		for (i = 0; i < args[0]->u.inst->attrs->n; i++)
 			vdict_set(in->a, l->attrs, args[0]->u.inst->attrs->keys[i], args[0]->u.inst->attrs->vals[i]);
-		vdict_sets(in->a, l->attrs, "__enumerate__", v_bool(in->a, 1));
+		l->enumerated = 1;
 		return mk_inst_value(in, l);
 	}
 	if (nargs >= 1 && !iter_items(f, args[0], &items)) {
