@@ -83,7 +83,7 @@ value_t *argp_new(struct interp *in)
 	struct vinst *p = new_inst(in);
 
 	p->ext = "argparse.ArgumentParser";
-	vdict_sets(in->a, p->attrs, "__ecg_opts__", v_seq(in->a, VK_LIST, 0));
+	p->argp_opts = v_seq(in->a, VK_LIST, 0);
 	return mk_inst_value(in, p);
 }
 
@@ -93,14 +93,14 @@ value_t *argp_new(struct interp *in)
 void argp_parents(struct interp *in, value_t *parser, const struct vdict *kw)
 {
 	value_t *ps = kw ? vdict_gets(kw, "parents") : NULL;
-	value_t *opts = vdict_gets(parser->u.inst->attrs, "__ecg_opts__");
+	value_t *opts = parser->u.inst->argp_opts;
 	size_t i, j;
 
 	if (!ps || (ps->k != VK_LIST && ps->k != VK_TUPLE))
 		return;
 	for (i = 0; i < ps->u.seq->n; i++) {
 		value_t *pp = ps->u.seq->items[i];
-		value_t *po = is_argparser(pp) ? vdict_gets(pp->u.inst->attrs, "__ecg_opts__") : NULL;
+		value_t *po = is_argparser(pp) ? pp->u.inst->argp_opts : NULL;
 
 		for (j = 0; po && j < po->u.seq->n; j++)
 			vseq_push(in->a, opts->u.seq, po->u.seq->items[j]);
@@ -116,7 +116,7 @@ void argp_add(struct frame *f, value_t *parser, value_t **args, size_t nargs, st
               const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	value_t *opts = vdict_gets(parser->u.inst->attrs, "__ecg_opts__");
+	value_t *opts = parser->u.inst->argp_opts;
 	value_t *o = v_dict(in->a);
 	const char *dest = NULL, *longflag = NULL;
 	value_t *flags = v_seq(in->a, VK_LIST, 0);
@@ -195,7 +195,7 @@ static value_t *argp_convert(struct frame *f, value_t *type, const char *text)
 value_t *argp_parse_args(struct frame *f, value_t *parser, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	value_t *opts = vdict_gets(parser->u.inst->attrs, "__ecg_opts__");
+	value_t *opts = parser->u.inst->argp_opts;
 	struct vinst *ns = new_inst(in);
 	value_t *nsv = mk_inst_value(in, ns);
 	size_t i, j, npos_seen = 0;
@@ -286,63 +286,68 @@ value_t *argp_parse_args(struct frame *f, value_t *parser, const struct ast_hdr 
 	return nsv;
 }
 
-value_t *call_argp_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
-                          struct vdict *kw, const struct ast_hdr *site)
+/* The methods of a parser: one function each. */
+static value_t *argp_m_add(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site)
+{
+	argp_add(f, fn->u.bi.self, args, nargs, kw, site);
+	return v_none(f->in->a);
+}
+
+/* add_argument_group(): the group's options are the parser's */
+static value_t *argp_m_group(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                             const struct ast_hdr *site)
+{
+	return fn->u.bi.self;
+}
+
+static value_t *argp_m_set_defaults(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                                    struct vdict *kw, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	value_t *self = fn->u.bi.self;
+	value_t *opts = fn->u.bi.self->u.inst->argp_opts;
 	size_t i;
 
-	switch (fn->u.bi.id) {
-	case BI_M_ARGP_ADD:
-		argp_add(f, self, args, nargs, kw, site);
-		return v_none(in->a);
-	case BI_M_ARGP_GROUP:
-		return self;
-	case BI_M_ARGP_SETDEF: {
-		value_t *opts = vdict_gets(self->u.inst->attrs, "__ecg_opts__");
+	for (i = 0; kw && opts && i < kw->n; i++) {
+		size_t k;
 
-		for (i = 0; kw && opts && i < kw->n; i++) {
-			size_t k;
+		for (k = 0; k < opts->u.seq->n; k++) {
+			struct vdict *o = opts->u.seq->items[k]->u.dict;
 
-			for (k = 0; k < opts->u.seq->n; k++) {
-				struct vdict *o = opts->u.seq->items[k]->u.dict;
-
-				if (value_key_eq(vdict_gets(o, "dest"), kw->keys[i]))
-					vdict_sets(in->a, o, "default", kw->vals[i]);
-			}
+			if (value_key_eq(vdict_gets(o, "dest"), kw->keys[i]))
+				vdict_sets(in->a, o, "default", kw->vals[i]);
 		}
-		return v_none(in->a);
 	}
-	case BI_M_ARGP_PARSE: {
-		value_t *nsv = argp_parse_args(f, self, site);
+	return v_none(in->a);
+}
 
-		if (site && AST_IS(site, Call) && AST_IS(AST_AS(site, Call)->func, Attribute) &&
-		    !strcmp(AST_AS(AST_AS(site, Call)->func, Attribute)->attr, "parse_known_args")) {
-			value_t *t = v_seq(in->a, VK_TUPLE, 2);
+/* parse_args(), parse_known_args(): the namespace (and no extra words) */
+static value_t *argp_m_parse(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                             const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *nsv = argp_parse_args(f, fn->u.bi.self, site);
 
-			vseq_push(in->a, t->u.seq, nsv);
-			vseq_push(in->a, t->u.seq, v_seq(in->a, VK_LIST, 0));
-			return t;
-		}
-		return nsv;
+	if (site && AST_IS(site, Call) && AST_IS(AST_AS(site, Call)->func, Attribute) &&
+	    !strcmp(AST_AS(AST_AS(site, Call)->func, Attribute)->attr, "parse_known_args")) {
+		value_t *t = v_seq(in->a, VK_TUPLE, 2);
+
+		vseq_push(in->a, t->u.seq, nsv);
+		vseq_push(in->a, t->u.seq, v_seq(in->a, VK_LIST, 0));
+		return t;
 	}
-	default:
-		break;
-	}
-	(void)kw;
-	return unknown_at(f, site, "a builtin ecg does not follow");
+	return nsv;
 }
 
 /* The methods of an ArgumentParser (or an argument group: the parser
  * itself) by name. */
 static const struct native argp_methods[] = {
-	{ "add_argument", call_argp_method, BI_M_ARGP_ADD },
-	{ "add_argument_group", call_argp_method, BI_M_ARGP_GROUP },
-	{ "add_mutually_exclusive_group", call_argp_method, BI_M_ARGP_GROUP },
-	{ "parse_args", call_argp_method, BI_M_ARGP_PARSE },
-	{ "parse_known_args", call_argp_method, BI_M_ARGP_PARSE },
-	{ "set_defaults", call_argp_method, BI_M_ARGP_SETDEF },
+	{ "add_argument", argp_m_add, BI_M_ARGP_ADD },
+	{ "add_argument_group", argp_m_group, BI_M_ARGP_GROUP },
+	{ "add_mutually_exclusive_group", argp_m_group, BI_M_ARGP_GROUP },
+	{ "parse_args", argp_m_parse, BI_M_ARGP_PARSE },
+	{ "parse_known_args", argp_m_parse, BI_M_ARGP_PARSE },
+	{ "set_defaults", argp_m_set_defaults, BI_M_ARGP_SETDEF },
 };
 
 const struct ntab argp_methods_ntab = NTAB(argp_methods);

@@ -1,10 +1,11 @@
 /* interp/builtins.c - Python's builtins, and iteration
  *
- * call_builtin() dispatches on the builtin_id of a VK_BUILTIN value:
- * range, len, int, isinstance, zip, sorted, super ... here; the methods
- * of builtin types to methods.c (call_method), of argparse parsers to
- * argparse.c (call_argp_method), of modules to module.c
- * (call_module_method); never NULL.  iter_items() is Python's iteration
+ * Python's builtins, one small function each in builtin_natives[] (by
+ * name; builtins_register() fills the builtins namespace from it).
+ * call_builtin() runs a VK_BUILTIN value: the function its id maps to
+ * (natives_register: these, the methods of builtin types in methods.c,
+ * of argparse parsers in argparse.c, of modules in module.c); never
+ * NULL.  iter_items() is Python's iteration
  * protocol over the value lattice: NULL with the items in *out, or the
  * unknown that says why the value cannot be iterated here.
  */
@@ -566,7 +567,7 @@ static value_t *bi_enumerate(struct frame *f, value_t *fn, value_t **args, size_
 		l->attrs = vdict_new(in->a);
 		for (i = 0; i < args[0]->u.inst->attrs->n; i++)
 			vdict_set(in->a, l->attrs, args[0]->u.inst->attrs->keys[i], args[0]->u.inst->attrs->vals[i]);
-		vdict_sets(in->a, l->attrs, "__enumerate__", v_bool(in->a, 1));
+		l->enumerated = 1;
 		return mk_inst_value(in, l);
 	}
 	if (nargs >= 1 && is_loader(args[0])) {
@@ -577,7 +578,7 @@ static value_t *bi_enumerate(struct frame *f, value_t *fn, value_t **args, size_
 		l->attrs = vdict_new(in->a);
 		for (i = 0; i < args[0]->u.inst->attrs->n; i++)
 			vdict_set(in->a, l->attrs, args[0]->u.inst->attrs->keys[i], args[0]->u.inst->attrs->vals[i]);
-		vdict_sets(in->a, l->attrs, "__enumerate__", v_bool(in->a, 1));
+		l->enumerated = 1;
 		return mk_inst_value(in, l);
 	}
 	if (nargs >= 1 && !iter_items(f, args[0], &items)) {

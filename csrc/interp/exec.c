@@ -306,7 +306,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 				value_t *item = m->ext && !strcmp(m->ext, "torch.nn.ModuleDict")
 				                ? v_str(in->a, m->children[lo].name) : mk_inst_value(in, rep);
 
-				if (vdict_gets(m->attrs, "__enumerate__")) {
+				if (m->enumerated) {
 					value_t *pair = v_seq(in->a, VK_TUPLE, 2);
 
 					vseq_push(in->a, pair->u.seq, hi - lo == 1 ? v_int(in->a, (long long)lo)
@@ -403,7 +403,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 
 			f->mult.reason = afmt_memo(in, "built in a loop over %s, whose length is not known", text_of(f, s->iter), NULL);
 			f->mult.expr = text_of(f, s->iter);
-			if (vdict_gets(it->u.inst->attrs, "__enumerate__")) {
+			if (it->u.inst->enumerated) {
 				value_t *pair = v_seq(in->a, VK_TUPLE, 2);
 
 				vseq_push(in->a, pair->u.seq, v_unknown(in->a, "the batch index", "a loop counter"));

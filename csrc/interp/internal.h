@@ -4,7 +4,8 @@
  * concept (csrc/README lists the files): eval() for expressions (eval.c),
  * exec_stmt() for statements (exec.c), call() for every call (call.c),
  * with Python's object model and library (scope.c, import.c, object.c,
- * function.c, attr.c, builtins.c, methods.c, stdlib.c, argparse.c),
+ * function.c, attr.c, builtins.c, methods.c, stdlib.c, argparse.c,
+ * whose natives are tables of small functions sorted by name: native.c),
  * torch's (torch.c, tensor.c, module.c), the frameworks around a job
  * (framework.c), and what the records are made of (forward.c: forward
  * events; jobctx.c: schedule events), over strpool.c (strings kept once)
@@ -311,8 +312,6 @@ int is_argparser(const value_t *v);
 void argp_add(struct frame *f, value_t *parser, value_t **args, size_t nargs, struct vdict *kw,
               const struct ast_hdr *site);
 value_t *argp_parse_args(struct frame *f, value_t *parser, const struct ast_hdr *site);
-value_t *call_argp_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
-                          struct vdict *kw, const struct ast_hdr *site);
 value_t *argp_method(struct interp *in, value_t *obj, const char *name);
 
 /* native.c: tables of natives, sorted by name (the first member of a

@@ -3,7 +3,9 @@
  * call_tensor_method() is x.<m>(...) for a tensor x: the result's shape
  * (shapes.c), device and dtype, host<->device copies and syncs (.item(),
  * .cpu(), .to(...)) as schedule events, and the ops it records in forward
- * mode.  is_tensor_prop() names the attributes read without a call.
+ * mode; the methods with a rule of their own are one function each in
+ * tensor_methods[].  is_tensor_prop() names the attributes read without
+ * a call.
  */
 #include "config.h"
 

@@ -203,6 +203,10 @@ struct vinst {
 	void *mt;                     /* modtree.c: its record entry */
 	void *gen;                    /* interp/: a generator object's call
 	                                 (ext "<generator>"), or NULL */
+	value_t *argp_opts;           /* interp/: an ArgumentParser's options
+	                                 (a list of dicts), or NULL */
+	int enumerated;               /* interp/: made by enumerate() of a container
+	                                 or a DataLoader: items come with an index */
 	struct vinst *parent;         /* modtree.c: where named_modules() finds it */
 };
 
