@@ -22,6 +22,20 @@ int is_dataclass_decorator(struct frame *f, const struct ast_hdr *d)
 	return ext_is(v, "dataclasses.dataclass") || ext_is(v, "dataclass");
 }
 
+/* ClassVar[...] (typing's, by any import): a class attribute, not a field */
+static int is_classvar_ann(const struct ast_hdr *ann)
+{
+	if (ann && AST_IS(ann, Subscript))
+		ann = AST_AS(ann, Subscript)->value;
+	if (!ann)
+		return 0;
+	if (AST_IS(ann, Name))
+		return !strcmp(AST_AS(ann, Name)->id, "ClassVar");
+	if (AST_IS(ann, Attribute))
+		return !strcmp(AST_AS(ann, Attribute)->attr, "ClassVar");
+	return 0;
+}
+
 /* Dataclass / NamedTuple fields in definition order, bases first. */
 void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *out, struct frame *f)
 {
@@ -51,7 +65,7 @@ void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *out, st
 			if (!AST_IS(st, AnnAssign))
 				continue;
 			aa = AST_AS(st, AnnAssign);
-			if (!AST_IS(aa->target, Name))
+			if (!AST_IS(aa->target, Name) || is_classvar_ann(aa->annotation))
 				continue;
 			dv = aa->value ? vdict_gets(b->ns, AST_AS(aa->target, Name)->id) : NULL;
 			if (!dv)
@@ -74,6 +88,53 @@ void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *out, st
 			           overridden(in, AST_AS(aa->target, Name)->id, dv));
 		}
 	}
+}
+
+/* The repo dataclass v is (a class) or is an instance of, or NULL. */
+static struct vclass *dataclass_of(const value_t *v)
+{
+	struct vclass *c = v->k == VK_CLASS ? v->u.cls : v->k == VK_INST ? v->u.inst->cls : NULL;
+
+	return c && c->is_dataclass ? c : NULL;
+}
+
+/* dataclasses.fields(x): a tuple of Field objects (name; default when the
+ * class gives one), in definition order, bases first.  NULL when x is not
+ * a repository dataclass (the caller says unknown). */
+value_t *dataclass_fields_call(struct frame *f, value_t *x)
+{
+	struct interp *in = f->in;
+	struct vclass *c = dataclass_of(x);
+	struct vdict *fl;
+	value_t *r;
+	size_t i;
+
+	if (!c)
+		return NULL;
+	fl = vdict_new(in->a);
+	dataclass_fields(in, c, fl, f);
+	r = v_seq(in->a, VK_TUPLE, fl->n);
+	for (i = 0; i < fl->n; i++) {
+		struct vinst *fi = new_inst(in);
+
+		fi->ext = "dataclasses.Field";
+		vdict_sets(in->a, fi->attrs, "name", fl->keys[i]);
+		if (fl->vals[i] && fl->vals[i]->k != VK_UNKNOWN)
+			vdict_sets(in->a, fi->attrs, "default", fl->vals[i]);
+		vseq_push(in->a, r->u.seq, mk_inst_value(in, fi));
+	}
+	return r;
+}
+
+/* dataclasses.is_dataclass(x) of a repository class or instance, or of a
+ * plain value; NULL for anything else (an outside class may be one). */
+value_t *is_dataclass_call(struct frame *f, value_t *x)
+{
+	if (x->k == VK_CLASS || (x->k == VK_INST && x->u.inst->cls))
+		return v_bool(f->in->a, dataclass_of(x) != NULL);
+	if (value_is_known_scalar(x) || x->k == VK_LIST || x->k == VK_DICT || x->k == VK_TUPLE)
+		return v_bool(f->in->a, 0);
+	return NULL;
 }
 
 /* ------------------------------------------------------------------ argparse */

@@ -676,7 +676,10 @@ static value_t *builtin_object(struct frame *f, value_t *fn, value_t **args, siz
 		if (nargs >= 2 && args[1]->k == VK_STR) {
 			value_t *r = getattr_v(f, args[0], args[1]->u.str.s, site);
 
-			if (r->k == VK_UNKNOWN && nargs >= 3 && args[0]->k != VK_UNKNOWN)
+			/* an attribute held but not known (an undecided `if` set
+			 * it: journal.c) is not an absent one */
+			if (r->k == VK_UNKNOWN && nargs >= 3 && args[0]->k != VK_UNKNOWN &&
+			    !(args[0]->k == VK_INST && vdict_gets(args[0]->u.inst->attrs, args[1]->u.str.s)))
 				return args[2];
 			return r;
 		}

@@ -334,12 +334,16 @@ void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v)
 		if (m->mod == VM_LAYER && (!strcmp(name, "weight") || !strcmp(name, "bias")) &&
 		    !(v->k == VK_TENSOR && v->is_param))
 			m->tied = 1;
+		journal_note(in, m->attrs, name);
 		vdict_sets(in->a, m->attrs, name, v);
 	} else if (obj->k == VK_CLASS) {
+		journal_note(in, obj->u.cls->ns, name);
 		vdict_sets(in->a, obj->u.cls->ns, name, v);
 	} else if (obj->k == VK_NS) {
+		journal_note(in, obj->u.ns->dict, name);
 		vdict_sets(in->a, obj->u.ns->dict, name, v);
 	} else if (obj->k == VK_DICT) {   /* an attribute-style config dict (stdlib.c) */
+		journal_note(in, obj->u.dict, name);
 		vdict_sets(in->a, obj->u.dict, name, v);
 	}
 }

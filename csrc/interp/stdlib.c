@@ -340,6 +340,10 @@ value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t narg
 		vdict_sets(in->a, p->attrs, "keywords", pk);
 		return mk_inst_value(in, p);
 	}
+	if (!strcmp(d, "dataclasses.fields") && nargs == 1)
+		return dataclass_fields_call(f, args[0]);
+	if (!strcmp(d, "dataclasses.is_dataclass") && nargs == 1)
+		return is_dataclass_call(f, args[0]);
 	if (!strcmp(d, "ast.literal_eval") && nargs == 1 && args[0]->k == VK_STR)
 		return literal_eval(f, args[0]->u.str.s, site);
 	if (!strcmp(d, "os.path.dirname") || !strcmp(d, "os.path.basename")) {
