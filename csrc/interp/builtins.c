@@ -149,9 +149,46 @@ static int is_type_ref(struct interp *in, const value_t *v)
 	return 0;
 }
 
+/* The builtins that are classes (int, str, ...), as values. */
+static int is_builtin_type(const value_t *v)
+{
+	if (v->k != VK_BUILTIN || v->u.bi.self)
+		return 0;
+	switch (v->u.bi.id) {
+	case BI_INT: case BI_FLOAT: case BI_STR: case BI_BOOL: case BI_LIST: case BI_TUPLE: case BI_DICT:
+	case BI_SET: case BI_TYPE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* isinstance(x, type(dataclasses.MISSING)) (a Field without a default) and
+ * isinstance(t, type) of a builtin class or a typing form (a dataclass
+ * field's type, read by argparse factories): 1, 0, or -1 when this does
+ * not know. */
+static int isinstance_typing(struct interp *in, const value_t *v, const value_t *t)
+{
+	if (t->k == VK_EXT && !strcmp(canon_ext(in, t->u.ext), "dataclasses._MISSING_TYPE")) {
+		if (v->k == VK_EXT)
+			return !strcmp(canon_ext(in, v->u.ext), "dataclasses.MISSING") ? 1 : -1;
+		return v->k == VK_UNKNOWN || v->k == VK_TENSOR ? -1 : 0;
+	}
+	if (t->k == VK_BUILTIN && t->u.bi.id == BI_TYPE && !t->u.bi.self) {
+		if (is_builtin_type(v))
+			return 1;
+		if (v->k == VK_INST && v->u.inst->ext && !strcmp(v->u.inst->ext, "typing._GenericAlias"))
+			return 0;
+	}
+	return -1;
+}
+
 static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 {
 	size_t i;
+
+	if ((i = (size_t)(isinstance_typing(in, v, t) + 1)) != 0)
+		return (int)i - 1;
 
 	/* isinstance(nn.BatchNorm2d, functools.partial), (..., str): a class
 	 * or function is none of these (timm's get_norm_layer) */
@@ -248,6 +285,61 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 		}
 	}
 	return -1;
+}
+
+/* issubclass(c, t) for one t: a repo class by its MRO (an outside base
+ * may be a subclass of anything outside: -1), a builtin class (no repo or
+ * outside class is a base of one, bool is an int); 1, 0, or -1. */
+static int issubclass_of(struct interp *in, const value_t *c, const value_t *t)
+{
+	size_t i;
+
+	if (c->k == VK_CLASS && t->k == VK_CLASS) {
+		for (i = 0; i < c->u.cls->nmro; i++)
+			if (c->u.cls->mro[i] == t->u.cls)
+				return 1;
+		return class_ext_base(c->u.cls) ? -1 : 0;
+	}
+	if (c->k == VK_CLASS && t->k == VK_EXT) {
+		const char *b = class_ext_base(c->u.cls), *d = canon_ext(in, t->u.ext);
+
+		if (b && !strcmp(canon_ext(in, b), d))
+			return 1;
+		return b || !strcmp(d, "object") ? -1 : 0;
+	}
+	if (is_builtin_type(c)) {
+		if (is_builtin_type(t))
+			return c->u.bi.id == t->u.bi.id || (c->u.bi.id == BI_BOOL && t->u.bi.id == BI_INT);
+		if (t->k == VK_CLASS)
+			return 0;
+		if (t->k == VK_EXT)
+			return !strcmp(canon_ext(in, t->u.ext), "object") ? 1 : !strncmp(canon_ext(in, t->u.ext), "enum.", 5) ||
+			       !strncmp(canon_ext(in, t->u.ext), "torch.", 6) ? 0 : -1;
+	}
+	return -1;
+}
+
+static value_t *builtin_issubclass(struct frame *f, value_t **args, size_t nargs, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	size_t i;
+	int unk = 0;
+
+	if (nargs != 2)
+		return unknown_at(f, site, "issubclass() with other than two arguments");
+	if (args[1]->k == VK_TUPLE) {
+		for (i = 0; i < args[1]->u.seq->n; i++) {
+			int t = issubclass_of(in, args[0], args[1]->u.seq->items[i]);
+
+			if (t > 0)
+				return v_bool(in->a, 1);
+			if (t < 0)
+				unk = 1;
+		}
+		return unk ? unknown_at(f, site, "issubclass() of classes ecg does not know") : v_bool(in->a, 0);
+	}
+	i = (size_t)(issubclass_of(in, args[0], args[1]) + 1);
+	return i ? v_bool(in->a, (int)i - 1) : unknown_at(f, site, "issubclass() of classes ecg does not know");
 }
 
 /* The builtins that make or read values: range, len, int, float, bool,
@@ -759,6 +851,8 @@ static value_t *builtin_object(struct frame *f, value_t *fn, value_t **args, siz
 		return v_none(in->a);
 	case BI_STATICMETHOD: case BI_CLASSMETHOD: case BI_PROPERTY:
 		return nargs ? args[0] : v_none(in->a);
+	case BI_ISSUBCLASS:
+		return builtin_issubclass(f, args, nargs, site);
 	case BI_TYPE:       /* type(x): int, str, ... or x's repo class */
 		if (nargs == 1) {
 			static const struct { enum vkind k; int id; } tys[] = {
@@ -769,6 +863,10 @@ static value_t *builtin_object(struct frame *f, value_t *fn, value_t **args, siz
 			for (i = 0; i < sizeof tys / sizeof tys[0]; i++)
 				if (args[0]->k == tys[i].k)
 					return mk_builtin(in, tys[i].id, NULL);
+			if (args[0]->k == VK_NONE)
+				return v_ext(in->a, "types.NoneType");
+			if (args[0]->k == VK_EXT && !strcmp(canon_ext(in, args[0]->u.ext), "dataclasses.MISSING"))
+				return v_ext(in->a, "dataclasses._MISSING_TYPE");
 			if (args[0]->k == VK_INST && args[0]->u.inst->cls) {
 				value_t *r = ast_arena_alloc(in->a, sizeof *r);
 
@@ -901,6 +999,7 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 	case BI_PROPERTY:
 	case BI_GLOBALS:
 	case BI_TYPE:
+	case BI_ISSUBCLASS:
 	case BI_VARS:
 		return builtin_object(f, fn, args, nargs, kw, site);
 	default:

@@ -312,6 +312,7 @@ int is_dataclass_decorator(struct frame *f, const struct ast_hdr *d);
 void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *out, struct frame *f);
 value_t *dataclass_fields_call(struct frame *f, value_t *x);
 value_t *is_dataclass_call(struct frame *f, value_t *x);
+value_t *typing_origin_call(struct frame *f, value_t *t, int want_args);
 value_t *argp_new(struct interp *in);
 void argp_parents(struct interp *in, value_t *parser, const struct vdict *kw);
 int is_argparser(const value_t *v);

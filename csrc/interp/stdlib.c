@@ -344,6 +344,8 @@ value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t narg
 		return dataclass_fields_call(f, args[0]);
 	if (!strcmp(d, "dataclasses.is_dataclass") && nargs == 1)
 		return is_dataclass_call(f, args[0]);
+	if ((!strcmp(d, "typing.get_origin") || !strcmp(d, "typing.get_args")) && nargs == 1)
+		return typing_origin_call(f, args[0], d[11] == 'a');
 	if (!strcmp(d, "ast.literal_eval") && nargs == 1 && args[0]->k == VK_STR)
 		return literal_eval(f, args[0]->u.str.s, site);
 	if (!strcmp(d, "os.path.dirname") || !strcmp(d, "os.path.basename")) {
