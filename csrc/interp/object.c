@@ -188,6 +188,14 @@ void exec_classdef(struct frame *f, const struct ast_ClassDef *s)
 	for (i = 0; i < s->bases.n; i++) {
 		value_t *b = eval(f, s->bases.items[i]);
 
+		/* class B(Base[T, U]): a generic repo class subscripted is
+		 * that class as a base (its __mro_entries__) */
+		if (b->k != VK_CLASS && AST_IS(s->bases.items[i], Subscript)) {
+			value_t *g = eval(f, AST_AS(s->bases.items[i], Subscript)->value);
+
+			if (g->k == VK_CLASS)
+				b = g;
+		}
 		c->bases[i] = b;
 		if (b->k == VK_CLASS) {
 			if (b->u.cls->is_module)
