@@ -956,9 +956,22 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 			last = eval(f, b->values.items[i]);
 			t = value_truth(last);
 			if (t < 0) {
-				/* evaluate the rest for their effects, result unknown */
-				for (i++; i < b->values.n; i++)
-					(void)eval(f, b->values.items[i]);
+				/* evaluate the rest for their effects, result unknown;
+				 * but as an `if` test, `unknown and False` is falsy
+				 * whatever the unknown is, and `unknown or True`
+				 * truthy: False / None (True) stands for its truth */
+				value_t *decided = NULL;
+
+				for (i++; i < b->values.n; i++) {
+					value_t *w = eval(f, b->values.items[i]);
+
+					if (!decided && e == f->test_node &&
+					    (b->op == AST_BOOL_AND ? w->k == VK_NONE || (w->k == VK_BOOL && !w->u.b)
+					                           : w->k == VK_BOOL && w->u.b))
+						decided = w;
+				}
+				if (decided)
+					return decided;
 				return unknown_at(f, e, last->reason ? last->reason : "the truth of a value not known");
 			}
 			if (b->op == AST_BOOL_AND ? !t : t)

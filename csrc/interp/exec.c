@@ -702,7 +702,12 @@ static void while_widen(struct frame *f, struct vdict *d, const struct vdict *be
 
 static enum flow exec_if(struct frame *f, const struct ast_If *s)
 {
-	value_t *tv = eval(f, s->test);
+	const struct ast_hdr *otn = f->test_node;
+	value_t *tv;
+
+	f->test_node = s->test;    /* only its truth is used (eval.c's BoolOp) */
+	tv = eval(f, s->test);
+	f->test_node = otn;
 	int t = value_truth(tv);
 	const char *oc = f->cond.text;
 	int ot = f->cond.taken;

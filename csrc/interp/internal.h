@@ -109,6 +109,7 @@ struct frame {
 	const char *qualname;
 	int def_line;                  /* line of the function's definition (0 at module level) */
 	int gen_body;                  /* a generator's body read up to its first yield */
+	const struct ast_hdr *test_node; /* the `if` test being evaluated: only its truth is used */
 	struct vclass *cls;            /* the class the function was defined in */
 	value_t *self;                 /* first argument of a method */
 	struct strset *globals_decl;   /* names declared global */
