@@ -4,7 +4,14 @@
  * (argp_parse_args) answers each option from the job's argv, else its
  * --set override, else its default, and says which (value_t.via).
  * dataclass_fields() lists a @dataclass's fields with their defaults and
- * overrides, in definition order (bases first).
+ * overrides, in definition order (bases first); ClassVar annotations are
+ * not fields.  dataclass_fields_call() is dataclasses.fields(): Field
+ * objects (name, type, default or MISSING, default_factory, init,
+ * metadata), the type as Python holds it (a class, or a typing form that
+ * typing_origin_call(), typing.get_origin/get_args, reads), so that an
+ * argparse factory built on a dataclass (Megatron's ArgumentGroupFactory)
+ * gets its options' flags, types and defaults.  They return NULL when
+ * they do not know (the caller says unknown).
  */
 #include "config.h"
 
