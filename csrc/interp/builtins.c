@@ -156,8 +156,8 @@ static int is_builtin_type(const value_t *v)
 		return 0;
 	switch (v->u.bi.id) {
 	case BI_INT: case BI_FLOAT: case BI_STR: case BI_BOOL: case BI_LIST: case BI_TUPLE: case BI_DICT:
-	case BI_SET: case BI_TYPE:
-		return 1;
+	case BI_TYPE:
+		return 1;       /* not BI_SET: set and frozenset share it */
 	default:
 		return 0;
 	}

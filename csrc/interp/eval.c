@@ -241,7 +241,7 @@ static int same_type_ref(const value_t *l, const value_t *r)
 		       (!strncmp(r->u.ext, "typing.", 7) || !strncmp(r->u.ext, "types.", 6)) ? 0 : -1;
 	}
 	if (l->k == VK_BUILTIN && r->k == VK_BUILTIN && !l->u.bi.self && !r->u.bi.self)
-		return l->u.bi.id == r->u.bi.id;
+		return l->u.bi.id != r->u.bi.id ? 0 : l->u.bi.id == BI_SET ? -1 : 1;   /* set, frozenset: one id */
 	e = l->k == VK_EXT ? l : r->k == VK_EXT ? r : NULL;
 	if (e && (l->k == VK_BUILTIN || r->k == VK_BUILTIN) &&
 	    (!strncmp(e->u.ext, "typing.", 7) || !strncmp(e->u.ext, "types.", 6) ||
