@@ -4,7 +4,14 @@
  * (argp_parse_args) answers each option from the job's argv, else its
  * --set override, else its default, and says which (value_t.via).
  * dataclass_fields() lists a @dataclass's fields with their defaults and
- * overrides, in definition order (bases first).
+ * overrides, in definition order (bases first); ClassVar annotations are
+ * not fields.  dataclass_fields_call() is dataclasses.fields(): Field
+ * objects (name, type, default or MISSING, default_factory, init,
+ * metadata), the type as Python holds it (a class, or a typing form that
+ * typing_origin_call(), typing.get_origin/get_args, reads), so that an
+ * argparse factory built on a dataclass (Megatron's ArgumentGroupFactory)
+ * gets its options' flags, types and defaults.  They return NULL when
+ * they do not know (the caller says unknown).
  */
 #include "config.h"
 
@@ -20,6 +27,20 @@ int is_dataclass_decorator(struct frame *f, const struct ast_hdr *d)
 		d = AST_AS(d, Call)->func;
 	v = eval(f, d);
 	return ext_is(v, "dataclasses.dataclass") || ext_is(v, "dataclass");
+}
+
+/* ClassVar[...] (typing's, by any import): a class attribute, not a field */
+static int is_classvar_ann(const struct ast_hdr *ann)
+{
+	if (ann && AST_IS(ann, Subscript))
+		ann = AST_AS(ann, Subscript)->value;
+	if (!ann)
+		return 0;
+	if (AST_IS(ann, Name))
+		return !strcmp(AST_AS(ann, Name)->id, "ClassVar");
+	if (AST_IS(ann, Attribute))
+		return !strcmp(AST_AS(ann, Attribute)->attr, "ClassVar");
+	return 0;
 }
 
 /* Dataclass / NamedTuple fields in definition order, bases first. */
@@ -51,7 +72,7 @@ void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *out, st
 			if (!AST_IS(st, AnnAssign))
 				continue;
 			aa = AST_AS(st, AnnAssign);
-			if (!AST_IS(aa->target, Name))
+			if (!AST_IS(aa->target, Name) || is_classvar_ann(aa->annotation))
 				continue;
 			dv = aa->value ? vdict_gets(b->ns, AST_AS(aa->target, Name)->id) : NULL;
 			if (!dv)
@@ -74,6 +95,219 @@ void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *out, st
 			           overridden(in, AST_AS(aa->target, Name)->id, dv));
 		}
 	}
+}
+
+/* The repo dataclass v is (a class) or is an instance of, or NULL. */
+static struct vclass *dataclass_of(const value_t *v)
+{
+	struct vclass *c = v->k == VK_CLASS ? v->u.cls : v->k == VK_INST ? v->u.inst->cls : NULL;
+
+	return c && c->is_dataclass ? c : NULL;
+}
+
+/* ------------------------------------------------------------------ dataclasses.fields(), typing */
+
+/* A typing form (Optional[int], int | None, list[str], Literal['a']) as a
+ * value: an object of "typing._GenericAlias" holding __origin__ and
+ * __args__, which typing.get_origin()/get_args() read. */
+static value_t *generic_alias(struct interp *in, value_t *origin, value_t *args)
+{
+	struct vinst *g = new_inst(in);
+
+	g->ext = "typing._GenericAlias";
+	vdict_sets(in->a, g->attrs, "__origin__", origin);
+	vdict_sets(in->a, g->attrs, "__args__", args);
+	return mk_inst_value(in, g);
+}
+
+static value_t *ann_type(struct frame *bf, const struct ast_hdr *ann, int depth);
+
+/* the types of a subscript's slice (X or X, Y), converted, into args */
+static void ann_args(struct frame *bf, const struct ast_hdr *sl, value_t *args, int literal, int depth)
+{
+	struct interp *in = bf->in;
+	unsigned i;
+
+	if (AST_IS(sl, Tuple)) {
+		for (i = 0; i < AST_AS(sl, Tuple)->elts.n; i++)
+			vseq_push(in->a, args->u.seq, literal ? eval(bf, AST_AS(sl, Tuple)->elts.items[i])
+			                                      : ann_type(bf, AST_AS(sl, Tuple)->elts.items[i], depth + 1));
+	} else {
+		vseq_push(in->a, args->u.seq, literal ? eval(bf, sl) : ann_type(bf, sl, depth + 1));
+	}
+}
+
+/* A field's annotation as Python's dataclasses.Field.type holds it: the
+ * class (int, an enum, torch.dtype), or a typing form; a string (a
+ * forward reference) or a form not read here is unknown. */
+static value_t *ann_type(struct frame *bf, const struct ast_hdr *ann, int depth)
+{
+	struct interp *in = bf->in;
+	value_t *v, *args;
+
+	if (!ann || depth > 8)
+		return v_unknown(in->a, NULL, "a field type not read");
+	if (AST_IS(ann, BinOp) && AST_AS(ann, BinOp)->op == AST_OP_BITOR) {
+		args = v_seq(in->a, VK_TUPLE, 2);
+		vseq_push(in->a, args->u.seq, ann_type(bf, AST_AS(ann, BinOp)->left, depth + 1));
+		vseq_push(in->a, args->u.seq, ann_type(bf, AST_AS(ann, BinOp)->right, depth + 1));
+		return generic_alias(in, v_ext(in->a, "types.UnionType"), args);
+	}
+	if (AST_IS(ann, Subscript)) {
+		const struct ast_Subscript *sub = AST_AS(ann, Subscript);
+		value_t *base = eval(bf, sub->value);
+		const char *d = base->k == VK_EXT ? canon_ext(in, base->u.ext) : NULL;
+
+		args = v_seq(in->a, VK_TUPLE, 2);
+		if (d && !strcmp(d, "typing.Optional")) {
+			ann_args(bf, sub->slice, args, 0, depth);
+			vseq_push(in->a, args->u.seq, v_ext(in->a, "types.NoneType"));
+			return generic_alias(in, v_ext(in->a, "typing.Union"), args);
+		}
+		if (d && !strcmp(d, "typing.Union")) {
+			ann_args(bf, sub->slice, args, 0, depth);
+			return generic_alias(in, v_ext(in->a, "typing.Union"), args);
+		}
+		if (d && !strcmp(d, "typing.Literal")) {
+			ann_args(bf, sub->slice, args, 1, depth);
+			return generic_alias(in, v_ext(in->a, "typing.Literal"), args);
+		}
+		if ((d && (!strcmp(d, "typing.List") || !strcmp(d, "typing.Dict") || !strcmp(d, "typing.Tuple"))) ||
+		    (base->k == VK_BUILTIN && !base->u.bi.self &&
+		     (base->u.bi.id == BI_LIST || base->u.bi.id == BI_DICT || base->u.bi.id == BI_TUPLE))) {
+			int id = base->k == VK_BUILTIN ? base->u.bi.id : !strcmp(d, "typing.List") ? BI_LIST :
+			         !strcmp(d, "typing.Dict") ? BI_DICT : BI_TUPLE;
+
+			ann_args(bf, sub->slice, args, 0, depth);
+			return generic_alias(in, mk_builtin(in, id, NULL), args);
+		}
+		return v_unknown(in->a, NULL, "a field type not read");
+	}
+	if (AST_IS(ann, Name) || AST_IS(ann, Attribute) || AST_IS(ann, Constant)) {
+		if (AST_IS(ann, Constant) && AST_AS(ann, Constant)->value.kind != AST_CONST_NONE)
+			return v_unknown(in->a, NULL, "a field type written as a string");
+		v = eval(bf, ann);
+		return v->k == VK_NONE ? v_ext(in->a, "types.NoneType") : v;
+	}
+	return v_unknown(in->a, NULL, "a field type not read");
+}
+
+/* Field(name, type, default, default_factory, init, metadata) of one
+ * annotated class-body statement of dataclass b. */
+static value_t *field_object(struct frame *bf, struct vclass *b, const struct ast_AnnAssign *aa)
+{
+	struct interp *in = bf->in;
+	struct vinst *fi = new_inst(in);
+	const char *name = AST_AS(aa->target, Name)->id;
+	value_t *dflt = v_ext(in->a, "dataclasses.MISSING"), *fac = dflt, *init = v_bool(in->a, 1);
+	value_t *meta = v_dict(in->a);
+	unsigned j;
+
+	if (aa->value && AST_IS(aa->value, Call) && ext_is(eval(bf, AST_AS(aa->value, Call)->func), "dataclasses.field")) {
+		const struct ast_Call *cl = AST_AS(aa->value, Call);
+
+		for (j = 0; j < cl->keywords.n; j++) {
+			const struct ast_keyword *kw = AST_AS(cl->keywords.items[j], keyword);
+
+			if (!kw->arg)
+				continue;
+			if (!strcmp(kw->arg, "default"))
+				dflt = eval(bf, kw->value);
+			else if (!strcmp(kw->arg, "default_factory"))
+				fac = eval(bf, kw->value);
+			else if (!strcmp(kw->arg, "init"))
+				init = eval(bf, kw->value);
+			else if (!strcmp(kw->arg, "metadata"))
+				meta = eval(bf, kw->value);
+		}
+	} else if (aa->value) {
+		dflt = vdict_gets(b->ns, name);
+		if (!dflt)
+			dflt = v_unknown(in->a, astr(in, name), "a field default not known");
+	}
+	fi->ext = "dataclasses.Field";
+	vdict_sets(in->a, fi->attrs, "name", v_str(in->a, name));
+	vdict_sets(in->a, fi->attrs, "type", ann_type(bf, aa->annotation, 0));
+	vdict_sets(in->a, fi->attrs, "default", dflt);
+	vdict_sets(in->a, fi->attrs, "default_factory", fac);
+	vdict_sets(in->a, fi->attrs, "init", init);
+	vdict_sets(in->a, fi->attrs, "metadata", meta);
+	return mk_inst_value(in, fi);
+}
+
+/* dataclasses.fields(x): a tuple of Field objects in definition order,
+ * bases first (a field a subclass annotates again keeps its place), without
+ * ClassVar annotations.  NULL when x is not a repository dataclass (the
+ * caller says unknown). */
+value_t *dataclass_fields_call(struct frame *f, value_t *x)
+{
+	struct interp *in = f->in;
+	struct vclass *c = dataclass_of(x);
+	struct vdict *fl;
+	value_t *r;
+	size_t i;
+	unsigned k;
+
+	if (!c)
+		return NULL;
+	fl = vdict_new(in->a);
+	for (i = c->nmro; i-- > 0;) {
+		struct vclass *b = c->mro[i];
+		struct frame bf;
+
+		if (!b->is_dataclass)
+			continue;
+		memset(&bf, 0, sizeof bf);
+		bf.in = in;
+		bf.file = b->file;
+		bf.globals = b->globals;
+		bf.qualname = b->qualname;
+		bf.mode = M_JOB;
+		bf.mult.n = 1;
+		bf.cond.taken = -1;
+		bf.depth = f->depth + 1;
+		for (k = 0; k < b->def->body.n; k++) {
+			const struct ast_hdr *st = b->def->body.items[k];
+			const struct ast_AnnAssign *aa;
+
+			if (!AST_IS(st, AnnAssign))
+				continue;
+			aa = AST_AS(st, AnnAssign);
+			if (!AST_IS(aa->target, Name) || is_classvar_ann(aa->annotation))
+				continue;
+			vdict_sets(in->a, fl, AST_AS(aa->target, Name)->id, field_object(&bf, b, aa));
+		}
+	}
+	r = v_seq(in->a, VK_TUPLE, fl->n);
+	for (i = 0; i < fl->n; i++)
+		vseq_push(in->a, r->u.seq, fl->vals[i]);
+	return r;
+}
+
+/* typing.get_origin(t) / typing.get_args(t) of a field type (ann_type): a
+ * class has no origin and no args; NULL (unknown) for anything else. */
+value_t *typing_origin_call(struct frame *f, value_t *t, int want_args)
+{
+	struct interp *in = f->in;
+
+	if (t->k == VK_INST && t->u.inst->ext && !strcmp(t->u.inst->ext, "typing._GenericAlias"))
+		return vdict_gets(t->u.inst->attrs, want_args ? "__args__" : "__origin__");
+	if (t->k == VK_CLASS || (t->k == VK_BUILTIN && !t->u.bi.self) ||
+	    (t->k == VK_EXT && strncmp(canon_ext(in, t->u.ext), "typing.", 7) &&
+	     strncmp(canon_ext(in, t->u.ext), "collections.", 12)))
+		return want_args ? v_seq(in->a, VK_TUPLE, 0) : v_none(in->a);
+	return NULL;
+}
+
+/* dataclasses.is_dataclass(x) of a repository class or instance, or of a
+ * plain value; NULL for anything else (an outside class may be one). */
+value_t *is_dataclass_call(struct frame *f, value_t *x)
+{
+	if (x->k == VK_CLASS || (x->k == VK_INST && x->u.inst->cls))
+		return v_bool(f->in->a, dataclass_of(x) != NULL);
+	if (value_is_known_scalar(x) || x->k == VK_LIST || x->k == VK_DICT || x->k == VK_TUPLE)
+		return v_bool(f->in->a, 0);
+	return NULL;
 }
 
 /* ------------------------------------------------------------------ argparse */
@@ -159,7 +393,7 @@ void argp_add(struct frame *f, value_t *parser, value_t **args, size_t nargs, st
 	vdict_sets(in->a, o->u.dict, "anchor", v_str(in->a, anchor_at(f, site)));
 	if (kw)
 		for (i = 0; i < kw->n; i++)
-			if (kw->keys[i]->k == VK_STR)
+			if (kw->keys[i]->k == VK_STR && strcmp(kw->keys[i]->u.str.s, "dest"))   /* dest: above */
 				vdict_set(in->a, o->u.dict, kw->keys[i], kw->vals[i]);
 	vseq_push(in->a, opts->u.seq, o);
 }
@@ -216,6 +450,8 @@ value_t *argp_parse_args(struct frame *f, value_t *parser, const struct ast_hdr 
 		int is_true = str_eq(action, "store_true"), is_false = str_eq(action, "store_false");
 		int is_pos = positional && positional->k == VK_BOOL && positional->u.b;
 
+		if (!dest || dest->k != VK_STR)
+			continue;
 		if (!def) {
 			if (is_true)
 				def = v_bool(in->a, 0);

@@ -212,9 +212,47 @@ static int isinstance_ext(struct interp *in, const value_t *v, const char *d)
 	return abc ? abc->is(v) : -1;
 }
 
+/* The builtins that are classes (int, str, ...), as values. */
+static int is_builtin_type(const value_t *v)
+{
+	if (v->k != VK_BUILTIN || v->u.bi.self)
+		return 0;
+	switch (v->u.bi.id) {
+	case BI_INT: case BI_FLOAT: case BI_STR: case BI_BOOL: case BI_LIST: case BI_TUPLE: case BI_DICT:
+	case BI_TYPE:
+		return 1;       /* not BI_SET: set and frozenset share it */
+	default:
+		return 0;
+	}
+}
+
+/* isinstance(x, type(dataclasses.MISSING)) (a Field without a default) and
+ * isinstance(t, type) of a builtin class or a typing form (a dataclass
+ * field's type, read by argparse factories): 1, 0, or -1 when this does
+ * not know. */
+static int isinstance_typing(struct interp *in, const value_t *v, const value_t *t)
+{
+	if (t->k == VK_EXT && !strcmp(canon_ext(in, t->u.ext), "dataclasses._MISSING_TYPE")) {
+		if (v->k == VK_EXT)
+			return !strcmp(canon_ext(in, v->u.ext), "dataclasses.MISSING") ? 1 : -1;
+		return v->k == VK_UNKNOWN || v->k == VK_TENSOR ? -1 : 0;
+	}
+	if (t->k == VK_BUILTIN && t->u.bi.id == BI_TYPE && !t->u.bi.self) {
+		if (is_builtin_type(v))
+			return 1;
+		if (v->k == VK_INST && v->u.inst->ext && !strcmp(v->u.inst->ext, "typing._GenericAlias"))
+			return 0;
+	}
+	return -1;
+}
+
 static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 {
+	int ty;
 	size_t i;
+
+	if ((ty = isinstance_typing(in, v, t)) >= 0)
+		return ty;
 
 	/* isinstance(nn.BatchNorm2d, functools.partial), (..., str): a class
 	 * or function is none of these (timm's get_norm_layer) */
@@ -824,7 +862,10 @@ static value_t *bi_getattr(struct frame *f, value_t *fn, value_t **args, size_t 
 	if (nargs >= 2 && args[1]->k == VK_STR) {
 		value_t *r = getattr_v(f, args[0], args[1]->u.str.s, site);
 
-		if (r->k == VK_UNKNOWN && nargs >= 3 && args[0]->k != VK_UNKNOWN)
+		/* an attribute held but not known (an undecided `if` set
+		 * it: journal.c) is not an absent one */
+		if (r->k == VK_UNKNOWN && nargs >= 3 && args[0]->k != VK_UNKNOWN &&
+		    !(args[0]->k == VK_INST && vdict_gets(args[0]->u.inst->attrs, args[1]->u.str.s)))
 			return args[2];
 		return r;
 	}
@@ -943,6 +984,63 @@ static value_t *bi_decorator(struct frame *f, value_t *fn, value_t **args, size_
 	return nargs ? args[0] : v_none(in->a);
 }
 
+/* issubclass(c, t) for one t: a repo class by its MRO (an outside base
+ * may be a subclass of anything outside: -1), a builtin class (no repo or
+ * outside class is a base of one, bool is an int); 1, 0, or -1. */
+static int issubclass_of(struct interp *in, const value_t *c, const value_t *t)
+{
+	size_t i;
+
+	if (c->k == VK_CLASS && t->k == VK_CLASS) {
+		for (i = 0; i < c->u.cls->nmro; i++)
+			if (c->u.cls->mro[i] == t->u.cls)
+				return 1;
+		return class_ext_base(c->u.cls) ? -1 : 0;
+	}
+	if (c->k == VK_CLASS && t->k == VK_EXT) {
+		const char *b = class_ext_base(c->u.cls), *d = canon_ext(in, t->u.ext);
+
+		if (b && !strcmp(canon_ext(in, b), d))
+			return 1;
+		return b || !strcmp(d, "object") ? -1 : 0;
+	}
+	if (is_builtin_type(c)) {
+		if (is_builtin_type(t))
+			return c->u.bi.id == t->u.bi.id || (c->u.bi.id == BI_BOOL && t->u.bi.id == BI_INT);
+		if (t->k == VK_CLASS)
+			return 0;
+		if (t->k == VK_EXT)
+			return !strcmp(canon_ext(in, t->u.ext), "object") ? 1 : !strncmp(canon_ext(in, t->u.ext), "enum.", 5) ||
+			       !strncmp(canon_ext(in, t->u.ext), "torch.", 6) ? 0 : -1;
+	}
+	return -1;
+}
+
+static value_t *bi_issubclass(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                              const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	size_t i;
+	int unk = 0;
+
+	(void)fn, (void)kw;
+	if (nargs != 2)
+		return unknown_at(f, site, "issubclass() with other than two arguments");
+	if (args[1]->k == VK_TUPLE) {
+		for (i = 0; i < args[1]->u.seq->n; i++) {
+			int t = issubclass_of(in, args[0], args[1]->u.seq->items[i]);
+
+			if (t > 0)
+				return v_bool(in->a, 1);
+			if (t < 0)
+				unk = 1;
+		}
+		return unk ? unknown_at(f, site, "issubclass() of classes ecg does not know") : v_bool(in->a, 0);
+	}
+	i = (size_t)(issubclass_of(in, args[0], args[1]) + 1);
+	return i ? v_bool(in->a, (int)i - 1) : unknown_at(f, site, "issubclass() of classes ecg does not know");
+}
+
 static value_t *bi_type(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                         const struct ast_hdr *site)
 {
@@ -959,6 +1057,10 @@ static value_t *bi_type(struct frame *f, value_t *fn, value_t **args, size_t nar
 		for (i = 0; i < sizeof tys / sizeof tys[0]; i++)
 			if (args[0]->k == tys[i].k)
 				return mk_builtin(in, tys[i].id, NULL);
+		if (args[0]->k == VK_NONE)
+			return v_ext(in->a, "types.NoneType");
+		if (args[0]->k == VK_EXT && !strcmp(canon_ext(in, args[0]->u.ext), "dataclasses.MISSING"))
+			return v_ext(in->a, "dataclasses._MISSING_TYPE");
 		if (args[0]->k == VK_INST && args[0]->u.inst->cls) {
 			value_t *r = ast_arena_alloc(in->a, sizeof *r);
 
@@ -1028,6 +1130,7 @@ static const struct native builtin_natives[] = {
 	{ "hasattr", bi_hasattr, BI_HASATTR },
 	{ "int", bi_int, BI_INT },
 	{ "isinstance", bi_isinstance, BI_ISINSTANCE },
+	{ "issubclass", bi_issubclass, BI_ISSUBCLASS },
 	{ "iter", bi_iter, BI_ITER },
 	{ "len", bi_len, BI_LEN },
 	{ "list", bi_seq, BI_LIST },

@@ -226,14 +226,41 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 	                           : r->k == VK_UNKNOWN && r->reason ? r->reason : "an operation on values not known");
 }
 
+/* Two classes or special forms by name: an outside name is the same
+ * object as the same name; a builtin class is one builtin; typing's,
+ * types' and dataclasses' objects are no builtin class.  -1: not known. */
+static int same_type_ref(const value_t *l, const value_t *r)
+{
+	const value_t *e;
+
+	if (l->k == VK_EXT && r->k == VK_EXT) {
+		if (!strcmp(l->u.ext, r->u.ext))
+			return 1;
+		/* typing's special forms and types' classes are distinct objects */
+		return (!strncmp(l->u.ext, "typing.", 7) || !strncmp(l->u.ext, "types.", 6)) &&
+		       (!strncmp(r->u.ext, "typing.", 7) || !strncmp(r->u.ext, "types.", 6)) ? 0 : -1;
+	}
+	if (l->k == VK_BUILTIN && r->k == VK_BUILTIN && !l->u.bi.self && !r->u.bi.self)
+		return l->u.bi.id != r->u.bi.id ? 0 : l->u.bi.id == BI_SET ? -1 : 1;   /* set, frozenset: one id */
+	e = l->k == VK_EXT ? l : r->k == VK_EXT ? r : NULL;
+	if (e && (l->k == VK_BUILTIN || r->k == VK_BUILTIN) &&
+	    (!strncmp(e->u.ext, "typing.", 7) || !strncmp(e->u.ext, "types.", 6) ||
+	     !strncmp(e->u.ext, "dataclasses.", 12)))
+		return 0;
+	return -1;
+}
+
 static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 {
 	double x, y;
+	int st;
 
 	switch (op) {
 	case AST_CMP_IS:
 		if (l->k == VK_NONE || r->k == VK_NONE)
 			return l->k == r->k;
+		if ((st = same_type_ref(l, r)) >= 0)
+			return st;
 		if (l->k == VK_BOOL && r->k == VK_BOOL)
 			return l->u.b == r->u.b;
 		if (l->k == VK_INST && r->k == VK_INST)
@@ -250,6 +277,10 @@ static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 		if (!value_is_known_scalar(l) || !value_is_known_scalar(r)) {
 			if ((l->k == VK_TUPLE || l->k == VK_LIST) && l->k == r->k)
 				eq = value_key_eq(l, r);
+			else if ((st = same_type_ref(l, r)) >= 0)
+				eq = st;
+			else if (l->k == VK_DICT && r->k == VK_DICT && (!l->u.dict->n || !r->u.dict->n))
+				eq = l->u.dict->n == r->u.dict->n;    /* `meta != {}` */
 			else
 				return -1;
 		} else if (as_num(l, &x) && as_num(r, &y)) {
@@ -276,6 +307,8 @@ static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 				if (value_is_known_scalar(r->u.seq->items[i]) && value_is_known_scalar(l)) {
 					if (value_key_eq(r->u.seq->items[i], l))
 						found = 1;
+				} else if ((st = same_type_ref(l, r->u.seq->items[i])) >= 0) {
+					found |= st;    /* a class among classes */
 				} else {
 					unk = 1;
 				}
@@ -287,7 +320,7 @@ static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 		} else {
 			return -1;
 		}
-		if (!value_is_known_scalar(l) && r->k != VK_DICT)
+		if (!value_is_known_scalar(l) && r->k != VK_DICT && l->k != VK_EXT && l->k != VK_BUILTIN)
 			return -1;
 		return op == AST_CMP_IN ? found : !found;
 	}
@@ -923,9 +956,22 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 			last = eval(f, b->values.items[i]);
 			t = value_truth(last);
 			if (t < 0) {
-				/* evaluate the rest for their effects, result unknown */
-				for (i++; i < b->values.n; i++)
-					(void)eval(f, b->values.items[i]);
+				/* evaluate the rest for their effects, result unknown;
+				 * but as an `if` test, `unknown and False` is falsy
+				 * whatever the unknown is, and `unknown or True`
+				 * truthy: False / None (True) stands for its truth */
+				value_t *decided = NULL;
+
+				for (i++; i < b->values.n; i++) {
+					value_t *w = eval(f, b->values.items[i]);
+
+					if (!decided && e == f->test_node &&
+					    (b->op == AST_BOOL_AND ? w->k == VK_NONE || (w->k == VK_BOOL && !w->u.b)
+					                           : w->k == VK_BOOL && w->u.b))
+						decided = w;
+				}
+				if (decided)
+					return decided;
 				return unknown_at(f, e, last->reason ? last->reason : "the truth of a value not known");
 			}
 			if (b->op == AST_BOOL_AND ? !t : t)

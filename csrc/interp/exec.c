@@ -645,6 +645,39 @@ static int guard_dead(struct frame *f, const struct ast_hdr *test)
 	return 0;
 }
 
+/* `while x is not None` (or `is None`) where x is now unknown: whether the
+ * loop goes on is not known, though `unknown is None` reads as False
+ * elsewhere; read as true, the loop would run MAX_UNROLL times over the
+ * same unknowns (a walk down `module = getattr(module, "module", None)`).
+ * Only a name or attribute chain is evaluated again (no call). */
+static int while_test_unknown_none(struct frame *f, const struct ast_hdr *test)
+{
+	const struct ast_Compare *c;
+	const struct ast_hdr *l, *r;
+	value_t *v;
+
+	if (!AST_IS(test, Compare))
+		return 0;
+	c = AST_AS(test, Compare);
+	if (c->ops.n != 1 || c->comparators.n != 1 ||
+	    (c->ops.items[0] != AST_CMP_IS && c->ops.items[0] != AST_CMP_ISNOT))
+		return 0;
+	l = c->left;
+	r = c->comparators.items[0];
+	if (AST_IS(l, Constant) && !AST_IS(r, Constant)) {
+		const struct ast_hdr *t = l;
+
+		l = r;
+		r = t;
+	}
+	if (!AST_IS(r, Constant) || !pure_test(l, 0))
+		return 0;
+	v = eval(f, r);
+	if (v->k != VK_NONE)
+		return 0;
+	return eval(f, l)->k == VK_UNKNOWN;
+}
+
 /* After a `while` not followed to its end: a name the body bound anew
  * is unknown (tensors stay tensors, modules stay modules), since the
  * iterations not read would bind it again. */
@@ -669,7 +702,12 @@ static void while_widen(struct frame *f, struct vdict *d, const struct vdict *be
 
 static enum flow exec_if(struct frame *f, const struct ast_If *s)
 {
-	value_t *tv = eval(f, s->test);
+	const struct ast_hdr *otn = f->test_node;
+	value_t *tv;
+
+	f->test_node = s->test;    /* only its truth is used (eval.c's BoolOp) */
+	tv = eval(f, s->test);
+	f->test_node = otn;
 	int t = value_truth(tv);
 	const char *oc = f->cond.text;
 	int ot = f->cond.taken;
@@ -723,21 +761,25 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		 * bound differently on the two paths is what the condition
 		 * decides (see merge_branches). */
 		value_t *oret = f->ret, *body_ret;
+		struct attr_journal aj;        /* attribute writes: journal.c */
 
 		dict_save(f->in, d, &snap);
 		if (f->mode != M_FWD)
 			f->jc = guard_ctx(f, s->test, text);
+		journal_open(f->in, &aj);
 		fl = exec_block(f, &s->body);
 		/* a return on one path only: kept aside (ret_note_alt) */
 		body_ret = fl == FL_RETURN ? f->ret : NULL;
 		f->ret = oret;
 		dict_save(f->in, d, &after_body);
 		dict_restore(f->in, d, &snap);
+		journal_after_body(f->in, &aj);
 		if (f->mode != M_FWD)
 			f->jc = jc_push(f, JC_COND, anchor_at(f, &s->h), afmt_memo(f->in, "not (%s)", text, NULL));
 		f->cond.text = afmt_memo(f->in, "not (%s)", text, NULL);
 		fl2 = exec_block(f, &s->orelse);
 		f->jc = ojc;
+		journal_close(f->in, &aj, text, fl == FL_RAISE, fl2 == FL_RAISE);
 		if (fl == FL_RETURN && fl2 == FL_RETURN) {
 			f->ret = ret_join(f, body_ret, f->ret, text);
 		} else if (fl == FL_RETURN) {
@@ -1030,7 +1072,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 					in->nsev = sev_before;
 					break;
 				}
-				if (value_truth(tv) != 1) {
+				if (value_truth(tv) != 1 || while_test_unknown_none(f, w->test)) {
 					exact = value_truth(tv) == 0;
 					break;
 				}

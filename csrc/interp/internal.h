@@ -111,6 +111,7 @@ struct frame {
 	const char *qualname;
 	int def_line;                  /* line of the function's definition (0 at module level) */
 	int gen_body;                  /* a generator's body read up to its first yield */
+	const struct ast_hdr *test_node; /* the `if` test being evaluated: only its truth is used */
 	struct vclass *cls;            /* the class the function was defined in */
 	value_t *self;                 /* first argument of a method */
 	struct strset *globals_decl;   /* names declared global */
@@ -233,7 +234,29 @@ struct interp {
 	 * at) lets a `try` there run the handler that catches it */
 	const char *exc_pending, *exc_name;
 	int exc_depth;
+	struct attr_journal *ajournal; /* attribute writes under an undecided `if` (journal.c) */
 };
+
+/* ------------------------------------------------------------------ journal.c */
+
+struct jentry {
+	struct vdict *d;           /* the object's attributes */
+	const char *key;           /* interned */
+	value_t *old, *body;       /* before the `if` (NULL: absent); after its body */
+	int phase;                 /* 0 first written in the body, 1 in the else path */
+};
+struct attr_journal {
+	struct attr_journal *parent;
+	struct jentry *e;
+	size_t n, alloc;
+	size_t *slot, cap;         /* open addressing: entry index + 1, 0 empty */
+	int phase;
+};
+void journal_open(struct interp *in, struct attr_journal *j);
+void journal_note(struct interp *in, struct vdict *d, const char *key);
+void journal_after_body(struct interp *in, struct attr_journal *j);
+void journal_close(struct interp *in, struct attr_journal *j, const char *cond, int body_raised,
+                   int else_raised);
 
 /* ------------------------------------------------------------------ forward events */
 
@@ -306,6 +329,9 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 /* argparse.c */
 int is_dataclass_decorator(struct frame *f, const struct ast_hdr *d);
 void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *out, struct frame *f);
+value_t *dataclass_fields_call(struct frame *f, value_t *x);
+value_t *is_dataclass_call(struct frame *f, value_t *x);
+value_t *typing_origin_call(struct frame *f, value_t *t, int want_args);
 value_t *argp_new(struct interp *in);
 void argp_parents(struct interp *in, value_t *parser, const struct vdict *kw);
 int is_argparser(const value_t *v);

@@ -188,6 +188,14 @@ void exec_classdef(struct frame *f, const struct ast_ClassDef *s)
 	for (i = 0; i < s->bases.n; i++) {
 		value_t *b = eval(f, s->bases.items[i]);
 
+		/* class B(Base[T, U]): a generic repo class subscripted is
+		 * that class as a base (its __mro_entries__) */
+		if (b->k != VK_CLASS && AST_IS(s->bases.items[i], Subscript)) {
+			value_t *g = eval(f, AST_AS(s->bases.items[i], Subscript)->value);
+
+			if (g->k == VK_CLASS)
+				b = g;
+		}
 		c->bases[i] = b;
 		if (b->k == VK_CLASS) {
 			if (b->u.cls->is_module)
@@ -334,12 +342,16 @@ void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v)
 		if (m->mod == VM_LAYER && (!strcmp(name, "weight") || !strcmp(name, "bias")) &&
 		    !(v->k == VK_TENSOR && v->is_param))
 			m->tied = 1;
+		journal_note(in, m->attrs, name);
 		vdict_sets(in->a, m->attrs, name, v);
 	} else if (obj->k == VK_CLASS) {
+		journal_note(in, obj->u.cls->ns, name);
 		vdict_sets(in->a, obj->u.cls->ns, name, v);
 	} else if (obj->k == VK_NS) {
+		journal_note(in, obj->u.ns->dict, name);
 		vdict_sets(in->a, obj->u.ns->dict, name, v);
 	} else if (obj->k == VK_DICT) {   /* an attribute-style config dict (stdlib.c) */
+		journal_note(in, obj->u.dict, name);
 		vdict_sets(in->a, obj->u.dict, name, v);
 	}
 }

@@ -509,6 +509,21 @@ static value_t *sl_path_join(struct frame *f, const char *d, value_t **args, siz
 	return r;
 }
 
+/* dataclasses.fields(x), dataclasses.is_dataclass(x),
+ * typing.get_origin(t), typing.get_args(t): argparse.c */
+static value_t *sl_dataclasses(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                               const struct ast_hdr *site)
+{
+	(void)kw, (void)site;
+	if (nargs != 1)
+		return NULL;
+	if (!strcmp(d, "dataclasses.fields"))
+		return dataclass_fields_call(f, args[0]);
+	if (!strcmp(d, "dataclasses.is_dataclass"))
+		return is_dataclass_call(f, args[0]);
+	return typing_origin_call(f, args[0], !strcmp(d, "typing.get_args"));
+}
+
 static const struct stdlib_native {
 	const char *name;
 	stdlib_fn *fn;
@@ -519,6 +534,8 @@ static const struct stdlib_native {
 	{ "box.Box", sl_attr_dict },
 	{ "collections.OrderedDict", sl_ordered_dict },
 	{ "copy.deepcopy", sl_deepcopy },
+	{ "dataclasses.fields", sl_dataclasses },
+	{ "dataclasses.is_dataclass", sl_dataclasses },
 	{ "easydict.EasyDict", sl_attr_dict },
 	{ "functools.partial", sl_partial },
 	{ "itertools.repeat", sl_repeat },
@@ -543,6 +560,8 @@ static const struct stdlib_native {
 	{ "tomllib.load", sl_load },
 	{ "tomllib.loads", sl_load },
 	{ "types.SimpleNamespace", sl_attr_dict },
+	{ "typing.get_args", sl_dataclasses },
+	{ "typing.get_origin", sl_dataclasses },
 	{ "yaml.full_load", sl_load },
 	{ "yaml.load", sl_load },
 	{ "yaml.safe_load", sl_load },

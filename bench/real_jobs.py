@@ -1,0 +1,104 @@
+#!/usr/bin/python3
+"""real_jobs.py -- how long `ecg extract` takes on real framework jobs
+
+    bench/real_jobs.py --ecg PATH [--mirror DIR] [--runs K] [--json] [JOB ...]
+
+Times `ecg extract` end to end (wall clock, best and median of K runs,
+default 5) on the jobs below, whose sources are bare git directories under
+$ECG_REAL_MIRROR (default /work/.mirror), <owner>+<name>/repo; a job whose
+source or commit is absent is skipped.  Each run uses --no-cache (every file
+parsed again) unless --cache is given, and -q; the records go to a
+temporary directory.  Exit status 0; 1 when a job's best time is over its
+goal; 2 when ecg fails (an exit status other than 0 or 6: 6 is "no model or
+no step found", a result, not a failure).  Standard library only.
+
+The goal of issue 16: the Megatron-LM job of its 175B launcher in < 3 s.
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+# name: (owner/name, commit, ecg extract arguments after --repo/--rev, goal s)
+JOBS = {
+    "megatron-gpt3-175b": (
+        "NVIDIA/Megatron-LM", "d98e8a64ddf34856e74b24714e3bedb2f5a39553",
+        ["--launcher", "examples/gpt3/train_gpt3_175b_distributed.sh"], 3.0),
+}
+
+
+def run_once(ecg, src, commit, args, cache):
+    with tempfile.TemporaryDirectory() as out:
+        cmd = [ecg, "extract", "--repo", src, "--rev", commit, "--out", out, "-q"] + \
+              ([] if cache else ["--no-cache"]) + args
+        t0 = time.monotonic()
+        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        return time.monotonic() - t0, p.returncode, p.stderr.decode(errors="replace")
+
+
+def main(argv):
+    ecg, mirror, runs, as_json, cache, names = None, os.environ.get("ECG_REAL_MIRROR", "/work/.mirror"), 5, False, False, []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--ecg" and i + 1 < len(argv):
+            ecg, i = argv[i + 1], i + 1
+        elif a == "--mirror" and i + 1 < len(argv):
+            mirror, i = argv[i + 1], i + 1
+        elif a == "--runs" and i + 1 < len(argv):
+            runs, i = max(1, int(argv[i + 1])), i + 1
+        elif a == "--json":
+            as_json = True
+        elif a == "--cache":
+            cache = True
+        elif a.startswith("-"):
+            print("real_jobs.py: unknown option %s" % a, file=sys.stderr)
+            return 2
+        else:
+            names.append(a)
+        i += 1
+    if not ecg:
+        print("usage: real_jobs.py --ecg PATH [--mirror DIR] [--runs K] [--cache] [--json] [JOB ...]", file=sys.stderr)
+        return 2
+    status, results = 0, []
+    for name in names or sorted(JOBS):
+        if name not in JOBS:
+            print("real_jobs.py: no job %s (known: %s)" % (name, ", ".join(sorted(JOBS))), file=sys.stderr)
+            return 2
+        repo, commit, args, goal = JOBS[name]
+        src = os.path.join(mirror, repo.replace("/", "+"), "repo")
+        if not os.path.isdir(src) or subprocess.run(
+                ["git", "--git-dir", src, "cat-file", "-e", commit + "^{commit}"],
+                stderr=subprocess.DEVNULL).returncode != 0:
+            print("skip %s: source not present at %s" % (name, src), file=sys.stderr)
+            continue
+        times = []
+        for _ in range(runs):
+            t, rc, err = run_once(ecg, src, commit, args, cache)
+            if rc not in (0, 6):
+                print("%s: ecg exited %d: %s" % (name, rc, err[-400:]), file=sys.stderr)
+                return 2
+            times.append(t)
+        best, med = min(times), statistics.median(times)
+        met = best < goal
+        if not met:
+            status = 1
+        results.append({"job": name, "best_s": round(best, 3), "median_s": round(med, 3), "runs": runs,
+                        "exit": rc, "goal_s": goal, "met": met})
+    load = os.getloadavg()[0]
+    if as_json:
+        print(json.dumps({"load_average": load, "jobs": results}, indent=1))
+    else:
+        for r in results:
+            print("%-24s best %6.3f s  median %6.3f s  (%d runs, exit %d)  goal < %.1f s: %s" %
+                  (r["job"], r["best_s"], r["median_s"], r["runs"], r["exit"], r["goal_s"],
+                   "met" if r["met"] else "MISSED"))
+        print("load average %.2f" % load)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
