@@ -22,6 +22,24 @@ int is_dataclass_decorator(struct frame *f, const struct ast_hdr *d)
 	return ext_is(v, "dataclasses.dataclass") || ext_is(v, "dataclass");
 }
 
+/* Whether an annotation is ClassVar[...] (typing.ClassVar, or the string
+ * "ClassVar[...]"): a class attribute, not a dataclass field. */
+static int is_classvar_ann(const struct ast_hdr *a)
+{
+	if (a && AST_IS(a, Subscript))
+		a = AST_AS(a, Subscript)->value;
+	if (!a)
+		return 0;
+	if (AST_IS(a, Name))
+		return !strcmp(AST_AS(a, Name)->id, "ClassVar");
+	if (AST_IS(a, Attribute))
+		return !strcmp(AST_AS(a, Attribute)->attr, "ClassVar");
+	if (AST_IS(a, Constant) && AST_AS(a, Constant)->value.kind == AST_CONST_STR)
+		return !strncmp(AST_AS(a, Constant)->value.s, "ClassVar", 8) ||
+		       !strncmp(AST_AS(a, Constant)->value.s, "typing.ClassVar", 15);
+	return 0;
+}
+
 /* Dataclass / NamedTuple fields in definition order, bases first. */
 void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *out, struct frame *f)
 {
@@ -51,7 +69,7 @@ void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *out, st
 			if (!AST_IS(st, AnnAssign))
 				continue;
 			aa = AST_AS(st, AnnAssign);
-			if (!AST_IS(aa->target, Name))
+			if (!AST_IS(aa->target, Name) || is_classvar_ann(aa->annotation))
 				continue;
 			dv = aa->value ? vdict_gets(b->ns, AST_AS(aa->target, Name)->id) : NULL;
 			if (!dv)

@@ -84,6 +84,12 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 			return v_str(in->a, obj->u.cls->qualname);
 		if (!strcmp(name, "__module__"))
 			return v_str(in->a, obj->u.cls->file->modname);
+		if (!strcmp(name, "__dict__")) {
+			/* the class's own namespace (a read-only view in Python) */
+			v = v_dict(in->a);
+			v->u.dict = obj->u.cls->ns;
+			return v;
+		}
 		v = class_lookup(obj->u.cls, name, &owner);
 		if (v) {
 			if (v->k == VK_FUNC && v->u.fn->is_classmethod)

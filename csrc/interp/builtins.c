@@ -618,6 +618,52 @@ static value_t *builtin_iter(struct frame *f, value_t *fn, value_t **args, size_
 /* The builtins about objects, names and the outside: print, isinstance,
  * getattr, setattr, hasattr, super, open, exec, staticmethod &c.,
  * globals, and optimizer.step(closure). */
+/* issubclass(a, B) of repo classes: B on a's MRO (an outside class never
+ * derives from a repo class, so a repo B not there is False); a tuple of
+ * classes: any.  Unknown for anything else. */
+static value_t *builtin_issubclass(struct frame *f, value_t **args, size_t nargs, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vseq one, *types = &one;
+	size_t i, j;
+
+	if (nargs != 2 || args[0]->k != VK_CLASS)
+		return unknown_at(f, site, "issubclass() of something that is not a repository class");
+	if (args[1]->k == VK_TUPLE) {
+		types = args[1]->u.seq;
+	} else {
+		one.items = &args[1];
+		one.n = 1;
+	}
+	for (i = 0; i < types->n; i++)
+		if (types->items[i]->k != VK_CLASS)
+			return unknown_at(f, site, "issubclass() against a class outside the repository");
+	for (i = 0; i < types->n; i++)
+		for (j = 0; j < args[0]->u.cls->nmro; j++)
+			if (args[0]->u.cls->mro[j] == types->items[i]->u.cls)
+				return v_bool(in->a, 1);
+	return v_bool(in->a, 0);
+}
+
+/* callable(x): functions, methods, classes and builtins are; numbers,
+ * strings, None and containers are not; anything else is not known. */
+static value_t *builtin_callable(struct frame *f, value_t **args, size_t nargs, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+
+	if (nargs != 1)
+		return unknown_at(f, site, "callable() with other than one argument");
+	switch (args[0]->k) {
+	case VK_FUNC: case VK_BOUND: case VK_CLASS: case VK_BUILTIN:
+		return v_bool(in->a, 1);
+	case VK_NONE: case VK_BOOL: case VK_INT: case VK_FLOAT: case VK_STR:
+	case VK_TUPLE: case VK_LIST: case VK_DICT: case VK_RANGE: case VK_SLICE: case VK_NS:
+		return v_bool(in->a, 0);
+	default:
+		return unknown_at(f, site, "callable() of something ecg does not know the type of");
+	}
+}
+
 static value_t *builtin_object(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                                struct vdict *kw, const struct ast_hdr *site)
 {
@@ -900,6 +946,10 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 	case BI_TYPE:
 	case BI_VARS:
 		return builtin_object(f, fn, args, nargs, kw, site);
+	case BI_ISSUBCLASS:
+		return builtin_issubclass(f, args, nargs, site);
+	case BI_CALLABLE:
+		return builtin_callable(f, args, nargs, site);
 	default:
 		break;
 	}

@@ -790,6 +790,10 @@ static enum flow exec_funcdef(struct frame *f, const struct ast_hdr *st)
 	                                                           : &AST_AS(st, AsyncFunctionDef)->decorator_list;
 	value_t *fv = make_function(f, st, name);
 
+	/* type makes these two classmethods without a decorator */
+	if (f->cls && f->locals == f->cls->ns && fv->k == VK_FUNC &&
+	    (!strcmp(name, "__init_subclass__") || !strcmp(name, "__class_getitem__")))
+		fv->u.fn->is_classmethod = 1;
 	for (i = 0; i < decos->n; i++) {
 		const struct ast_hdr *d = decos->items[i];
 

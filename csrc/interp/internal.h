@@ -393,6 +393,8 @@ enum flow exec_block(struct frame *f, const struct ast_list *body);
 /* framework.c */
 value_t *framework_call(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                         const struct ast_hdr *site);
+value_t *call_tyro_cli(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                       const struct ast_hdr *site);
 
 /* call.c */
 value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,

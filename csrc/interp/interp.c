@@ -28,7 +28,7 @@ struct interp *interp_new(struct prog *p, const struct catalog *cat)
 		{ "reversed", BI_REVERSED }, { "any", BI_ANY }, { "all", BI_ALL },
 		{ "staticmethod", BI_STATICMETHOD }, { "classmethod", BI_CLASSMETHOD }, { "property", BI_PROPERTY },
 		{ "globals", BI_GLOBALS }, { "iter", BI_ITER }, { "next", BI_NEXT }, { "vars", BI_VARS },
-		{ "type", BI_TYPE },
+		{ "type", BI_TYPE }, { "issubclass", BI_ISSUBCLASS }, { "callable", BI_CALLABLE },
 		{ "__import__", BI_IMPORT },
 	};
 	struct interp *in = xcalloc(1, sizeof *in);

@@ -168,6 +168,58 @@ const char *class_ext_base(struct vclass *c)
 	return NULL;
 }
 
+/* @dataclass(slots=True) remakes the class with __slots__ naming its
+ * fields: the name is set here, its value a tuple of the field names. */
+static void dataclass_slots(struct frame *f, struct vclass *c, const struct ast_hdr *d)
+{
+	struct interp *in = f->in;
+	const struct ast_Call *cl;
+	struct vdict *fields;
+	value_t *t;
+	unsigned j;
+	size_t i;
+
+	if (!AST_IS(d, Call))
+		return;
+	cl = AST_AS(d, Call);
+	for (j = 0; j < cl->keywords.n; j++) {
+		const struct ast_keyword *kw = AST_AS(cl->keywords.items[j], keyword);
+
+		if (kw->arg && !strcmp(kw->arg, "slots") && AST_IS(kw->value, Constant) &&
+		    AST_AS(kw->value, Constant)->value.kind == AST_CONST_TRUE)
+			break;
+	}
+	if (j == cl->keywords.n)
+		return;
+	fields = vdict_new(in->a);
+	dataclass_fields(in, c, fields, f);
+	t = v_seq(in->a, VK_TUPLE, fields->n);
+	for (i = 0; i < fields->n; i++)
+		vseq_push(in->a, t->u.seq, fields->keys[i]);
+	vdict_sets(in->a, c->ns, "__slots__", t);
+}
+
+/* type.__new__'s last act: the nearest base's __init_subclass__ (an
+ * implicit classmethod) called with the new class (registries, and
+ * Configurable-style wiring of a nested Config to its owner).  Runs after
+ * the body and before the class decorators, as in Python; the class
+ * statement's keywords are not passed. */
+static void init_subclass(struct frame *f, value_t *cv, const struct ast_ClassDef *s)
+{
+	struct vclass *c = cv->u.cls;
+	size_t i;
+
+	for (i = 1; i < c->nmro; i++) {
+		value_t *v = vdict_gets(c->mro[i]->ns, "__init_subclass__");
+
+		if (!v)
+			continue;
+		if (v->k == VK_FUNC)
+			(void)call_function(f, v->u.fn, NULL, &cv, 1, NULL, M_JOB, NULL, &s->h);
+		return;
+	}
+}
+
 void exec_classdef(struct frame *f, const struct ast_ClassDef *s)
 {
 	struct interp *in = f->in;
@@ -222,6 +274,9 @@ void exec_classdef(struct frame *f, const struct ast_ClassDef *s)
 	cf.globals_decl = NULL;
 	cf.mode = M_JOB;
 	(void)exec_block(&cf, &s->body);
+	for (i = 0; i < s->decorator_list.n; i++)
+		if (is_dataclass_decorator(f, s->decorator_list.items[i]))
+			dataclass_slots(f, c, s->decorator_list.items[i]);
 	/* a class that defines forward and extends something external is
 	 * taken for a module (third-party bases such as timm's) */
 	if (!c->is_module && c->ext_base && vdict_gets(c->ns, "forward"))
@@ -230,6 +285,7 @@ void exec_classdef(struct frame *f, const struct ast_ClassDef *s)
 	cv->k = VK_CLASS;
 	cv->u.cls = c;
 	cv->src = anchor_at(f, &s->h);
+	init_subclass(f, cv, s);
 	scope_bind(f, s->name, cv);
 }
 
