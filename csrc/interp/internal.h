@@ -105,6 +105,7 @@ struct frame {
 	struct vns *globals;
 	struct vdict *locals;          /* NULL at module level (globals) */
 	struct vdict *closure;         /* enclosing function's locals */
+	struct vscope *closure_up;     /* the scopes enclosing that one (values.h) */
 	struct frame *outer_comp;      /* comprehension scopes look outwards */
 	const char *qualname;
 	int def_line;                  /* line of the function's definition (0 at module level) */

@@ -268,7 +268,20 @@ void exec_classdef(struct frame *f, const struct ast_ClassDef *s)
 	memset(&cf, 0, sizeof cf);
 	cf = *f;
 	cf.locals = c->ns;
+	/* the class body sees the functions around it; a class body around
+	 * it is no enclosing scope (Python skips class scopes) */
 	cf.closure = f->locals;
+	cf.closure_up = NULL;
+	if (f->cls && f->locals == f->cls->ns) {
+		cf.closure = f->closure;
+		cf.closure_up = f->closure_up;
+	} else if (f->locals && f->closure) {
+		struct vscope *up = ast_arena_alloc(in->a, sizeof *up);
+
+		up->d = f->closure;
+		up->up = f->closure_up;
+		cf.closure_up = up;
+	}
 	cf.qualname = c->qualname;
 	cf.cls = c;
 	cf.globals_decl = NULL;
