@@ -35,6 +35,7 @@ static value_t *module_method(struct interp *in, value_t *obj, const char *name)
 		{ "register_parameter", BI_M_MOD_REGISTER_PARAMETER },
 		{ "children", BI_M_MOD_CHILDREN }, { "modules", BI_M_MOD_CHILDREN },
 		{ "named_modules", BI_M_MOD_CHILDREN }, { "named_children", BI_M_MOD_CHILDREN },
+		{ "values", BI_M_MOD_VALUES },
 	};
 	size_t i;
 

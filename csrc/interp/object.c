@@ -363,6 +363,20 @@ value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t n
 				if (!kw_is_marker(kw->keys[i]))
 					vdict_set(in->a, m->args, kw->keys[i], kw->vals[i]);
 		(void)call_function(f, init->u.fn, self, args, nargs, kw, M_JOB, NULL, site);
+	} else if (class_ext_base(c) && m->mod == VM_REPO && !strcmp(class_ext_base(c), "torch.nn.ModuleDict") &&
+	           !class_lookup(c, "forward", NULL)) {
+		/* class ModuleDict(nn.ModuleDict, Mixin) with nn.ModuleDict's
+		 * constructor and no forward: the container itself, named by
+		 * its repo class (m->cls) */
+		struct vinst *b = new_torch_module(f, class_ext_base(c), args, nargs, kw, site);
+		const value_t *unk = vdict_gets(b->attrs, "__ecg_len_unknown__");
+
+		m->mod = VM_CONTAINER;
+		m->ext = b->ext;
+		for (i = 0; i < b->nchildren; i++)
+			vinst_add_child(in->a, m, b->children[i].name, b->children[i].inst);
+		if (unk)
+			vdict_sets(in->a, m->attrs, "__ecg_len_unknown__", (value_t *)unk);
 	} else if (class_ext_base(c) && m->mod == VM_REPO &&
 	           (!strcmp(class_ext_base(c), "torch.nn.Sequential") || !strcmp(class_ext_base(c), "torch.nn.ModuleList"))) {
 		/* class Seq(nn.Sequential) without an __init__ of its own:
