@@ -54,6 +54,13 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 			set_attr(f, self, args[0]->u.str.s, args[1]);
 		return v_none(in->a);
 	case BI_M_MOD_APPEND:
+		/* a module not known appended: the children seen are not all */
+		if (nargs == 1 && args[0]->k != VK_INST && self->k == VK_INST && self->u.inst->mod == VM_CONTAINER &&
+		    !vdict_gets(self->u.inst->attrs, "__ecg_len_unknown__"))
+			vdict_sets(in->a, self->u.inst->attrs, "__ecg_len_unknown__",
+			           v_unknown(in->a, args[0]->expr,
+			                     args[0]->k == VK_UNKNOWN && args[0]->reason ? args[0]->reason
+			                     : "a value not known appended"));
 		if (nargs == 1 && args[0]->k == VK_INST && self->k == VK_INST) {
 			struct vinst *m = self->u.inst;
 
