@@ -29,17 +29,21 @@ int is_dataclass_decorator(struct frame *f, const struct ast_hdr *d)
 	return ext_is(v, "dataclasses.dataclass") || ext_is(v, "dataclass");
 }
 
-/* ClassVar[...] (typing's, by any import): a class attribute, not a field */
-static int is_classvar_ann(const struct ast_hdr *ann)
+/* Whether an annotation is ClassVar[...] (typing.ClassVar, or the string
+ * "ClassVar[...]"): a class attribute, not a dataclass field. */
+static int is_classvar_ann(const struct ast_hdr *a)
 {
-	if (ann && AST_IS(ann, Subscript))
-		ann = AST_AS(ann, Subscript)->value;
-	if (!ann)
+	if (a && AST_IS(a, Subscript))
+		a = AST_AS(a, Subscript)->value;
+	if (!a)
 		return 0;
-	if (AST_IS(ann, Name))
-		return !strcmp(AST_AS(ann, Name)->id, "ClassVar");
-	if (AST_IS(ann, Attribute))
-		return !strcmp(AST_AS(ann, Attribute)->attr, "ClassVar");
+	if (AST_IS(a, Name))
+		return !strcmp(AST_AS(a, Name)->id, "ClassVar");
+	if (AST_IS(a, Attribute))
+		return !strcmp(AST_AS(a, Attribute)->attr, "ClassVar");
+	if (AST_IS(a, Constant) && AST_AS(a, Constant)->value.kind == AST_CONST_STR)
+		return !strncmp(AST_AS(a, Constant)->value.s, "ClassVar", 8) ||
+		       !strncmp(AST_AS(a, Constant)->value.s, "typing.ClassVar", 15);
 	return 0;
 }
 

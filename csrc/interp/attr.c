@@ -48,6 +48,7 @@ static const struct native module_methods[] = {
 	{ "to", call_module_method, BI_M_MOD_TO },
 	{ "to_empty", call_module_method, BI_M_MOD_SELF },
 	{ "train", call_module_method, BI_M_MOD_SELF },
+	{ "values", call_module_method, BI_M_MOD_VALUES },
 };
 
 const struct ntab module_methods_ntab = NTAB(module_methods);
@@ -87,6 +88,13 @@ static value_t *class_dunder(struct interp *in, const struct vclass *c, const ch
 		return v_str(in->a, c->qualname);
 	if (!strcmp(name, "__module__"))
 		return v_str(in->a, c->file->modname);
+	if (!strcmp(name, "__dict__")) {
+		/* the class's own namespace (a read-only view in Python) */
+		value_t *v = v_dict(in->a);
+
+		v->u.dict = c->ns;
+		return v;
+	}
 	return NULL;
 }
 

@@ -1041,6 +1041,27 @@ static value_t *bi_issubclass(struct frame *f, value_t *fn, value_t **args, size
 	return i ? v_bool(in->a, (int)i - 1) : unknown_at(f, site, "issubclass() of classes ecg does not know");
 }
 
+/* callable(x): functions, methods, classes and builtins are; numbers,
+ * strings, None and containers are not; anything else is not known. */
+static value_t *bi_callable(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                            const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+
+	(void)fn, (void)kw;
+	if (nargs != 1)
+		return unknown_at(f, site, "callable() with other than one argument");
+	switch (args[0]->k) {
+	case VK_FUNC: case VK_BOUND: case VK_CLASS: case VK_BUILTIN:
+		return v_bool(in->a, 1);
+	case VK_NONE: case VK_BOOL: case VK_INT: case VK_FLOAT: case VK_STR:
+	case VK_TUPLE: case VK_LIST: case VK_DICT: case VK_RANGE: case VK_SLICE: case VK_NS:
+		return v_bool(in->a, 0);
+	default:
+		return unknown_at(f, site, "callable() of something ecg does not know the type of");
+	}
+}
+
 static value_t *bi_type(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                         const struct ast_hdr *site)
 {
@@ -1119,6 +1140,7 @@ static const struct native builtin_natives[] = {
 	{ "all", bi_any_all, BI_ALL },
 	{ "any", bi_any_all, BI_ANY },
 	{ "bool", bi_bool, BI_BOOL },
+	{ "callable", bi_callable, BI_CALLABLE },
 	{ "classmethod", bi_decorator, BI_CLASSMETHOD },
 	{ "dict", bi_dict, BI_DICT },
 	{ "enumerate", bi_enumerate, BI_ENUMERATE },

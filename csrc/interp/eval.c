@@ -135,6 +135,38 @@ static value_t *repeat(struct frame *f, value_t *x, long long times, const struc
 	return v;
 }
 
+/* a | b of two sets (held as lists, as set() and frozenset() make them:
+ * `_supported_models | _supported_experiments`).  A list | list raises in
+ * Python, so the operator says they are sets.  Known scalar items only,
+ * each kept once in order; NULL (not decided here) otherwise. */
+static value_t *set_union(struct frame *f, value_t *l, value_t *r, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *v, *sides[2] = { l, r };
+	size_t i, j, s;
+
+	for (s = 0; s < 2; s++) {
+		if (sides[s]->u.seq->unk_reason)
+			return NULL;
+		for (i = 0; i < sides[s]->u.seq->n; i++)
+			if (!value_is_known_scalar(sides[s]->u.seq->items[i]))
+				return NULL;
+	}
+	if ((v = too_big(f, VK_LIST, l->u.seq->n + r->u.seq->n, site)) != NULL)
+		return v;
+	v = v_seq(in->a, VK_LIST, l->u.seq->n + r->u.seq->n);
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < sides[s]->u.seq->n; i++) {
+			value_t *x = sides[s]->u.seq->items[i];
+
+			for (j = 0; j < v->u.seq->n && !value_key_eq(v->u.seq->items[j], x); j++)
+				;
+			if (j == v->u.seq->n)
+				vseq_push(in->a, v->u.seq, x);
+		}
+	return v;
+}
+
 value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
                const struct ast_hdr *site, int inplace)
 {
@@ -197,6 +229,12 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 	}
 	if (op == AST_OP_MULT && ((is_repeatable(l) && r->k == VK_INT) || (l->k == VK_INT && is_repeatable(r))))
 		return repeat(f, l->k == VK_INT ? r : l, l->k == VK_INT ? l->u.i : r->u.i, site);
+	if (l->k == VK_LIST && r->k == VK_LIST && op == AST_OP_BITOR) {
+		value_t *v = set_union(f, l, r, site);
+
+		if (v)
+			return v;
+	}
 	if (l->k == VK_DICT && r->k == VK_DICT && op == AST_OP_BITOR) {
 		value_t *v = too_big(f, VK_DICT, l->u.dict->n + r->u.dict->n, site);
 

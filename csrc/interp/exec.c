@@ -97,9 +97,23 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 				k += (long long)obj->u.seq->n;
 			if (ok && k >= 0 && (size_t)k < obj->u.seq->n)
 				obj->u.seq->items[k] = v;
-		} else if (obj->k == VK_INST && obj->u.inst->mod == VM_CONTAINER && v->k == VK_INST) {
-			if (idx->k == VK_STR)
-				vinst_add_child(in->a, obj->u.inst, idx->u.str.s, v->u.inst);
+		} else if (obj->k == VK_INST && obj->u.inst->mod == VM_CONTAINER) {
+			struct vinst *m = obj->u.inst;
+
+			if (v->k == VK_INST && idx->k == VK_STR)
+				vinst_add_child(in->a, m, idx->u.str.s, v->u.inst);
+			/* a module not known (a build the budget gave up on), a key
+			 * not known, or a loop whose trip count is not known: the
+			 * children seen are not all of them */
+			if (vdict_gets(m->attrs, "__ecg_len_unknown__"))
+				;
+			else if (v->k != VK_INST || idx->k != VK_STR)
+				vdict_sets(in->a, m->attrs, "__ecg_len_unknown__",
+				           v_unknown(in->a, text_of(f, t),
+				                     v->k == VK_UNKNOWN && v->reason ? v->reason
+				                     : "a module or key not known stored in the container"));
+			else if (f->mult.reason)
+				vdict_sets(in->a, m->attrs, "__ecg_len_unknown__", v_unknown(in->a, f->mult.expr, f->mult.reason));
 		}
 		return;
 	}
@@ -832,6 +846,10 @@ static enum flow exec_funcdef(struct frame *f, const struct ast_hdr *st)
 	                                                           : &AST_AS(st, AsyncFunctionDef)->decorator_list;
 	value_t *fv = make_function(f, st, name);
 
+	/* type makes these two classmethods without a decorator */
+	if (f->cls && f->locals == f->cls->ns && fv->k == VK_FUNC &&
+	    (!strcmp(name, "__init_subclass__") || !strcmp(name, "__class_getitem__")))
+		fv->u.fn->is_classmethod = 1;
 	for (i = 0; i < decos->n; i++) {
 		const struct ast_hdr *d = decos->items[i];
 

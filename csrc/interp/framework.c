@@ -288,3 +288,121 @@ value_t *framework_call(struct frame *f, const char *d, const char *last, value_
 		return fw_dispatch(f, d, args, nargs, site);
 	return NULL;
 }
+
+/* One tyro override word's value, converted as the field it replaces is
+ * typed (the default's kind: a str field keeps "8" a string); a field
+ * whose default says nothing (None, not known) reads it as YAML does. */
+static value_t *tyro_value(struct interp *in, const value_t *cur, const char *s)
+{
+	char *end;
+
+	if (cur && cur->k == VK_STR)
+		return v_str(in->a, s);
+	if (cur && cur->k == VK_INT) {
+		long long i = strtoll(s, &end, 10);
+
+		return *s && !*end ? v_int(in->a, i) : NULL;
+	}
+	if (cur && cur->k == VK_FLOAT) {
+		double x = strtod(s, &end);
+
+		return *s && !*end ? v_float(in->a, x) : NULL;
+	}
+	if (cur && cur->k == VK_BOOL) {
+		if (!strcmp(s, "true") || !strcmp(s, "True"))
+			return v_bool(in->a, 1);
+		if (!strcmp(s, "false") || !strcmp(s, "False"))
+			return v_bool(in->a, 0);
+		return NULL;
+	}
+	return cli_scalar(in, s);
+}
+
+/* `--a.b.c` applied to the nested dataclass `root`: the instance that holds
+ * the last name, or NULL when a step of the path is not an instance. */
+static value_t *tyro_holder(struct frame *f, value_t *root, char *path, char **last,
+                            const struct ast_hdr *site)
+{
+	char *dot, *p = path;
+	value_t *o = root;
+
+	for (char *c = path; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	while ((dot = strchr(p, '.')) != NULL) {
+		*dot = 0;
+		o = getattr_v(f, o, p, site);
+		if (o->k != VK_INST)
+			return NULL;
+		p = dot + 1;
+	}
+	*last = p;
+	return o->k == VK_INST ? o : NULL;
+}
+
+/* tyro.cli(Cls, args=ARGS, default=OBJ): OBJ with the overrides ARGS
+ * names (`--section.key VALUE`, `--section.key=VALUE`, a bare boolean
+ * `--section.flag` / `--section.no-flag`), ARGS the job's own (sys.argv)
+ * when not given.  A word that is not such an override, a path that is not
+ * OBJ's, or a value not known makes the result not known (an override
+ * missed would leave a default that the run does not use).  NULL when the
+ * call is not this. */
+value_t *call_tyro_cli(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                       const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *def = kw ? vdict_gets(kw, "default") : NULL;
+	value_t *av = kw ? vdict_gets(kw, "args") : NULL;
+	size_t i, n;
+
+	(void)args;
+	(void)nargs;
+	if (strcmp(d, "tyro.cli") || f->mode == M_FWD)
+		return NULL;
+	if (!def || def->k != VK_INST)
+		return unknown_at(f, site, "tyro.cli without a default object: the class is not built from the command line here");
+	if (!av || av->k == VK_NONE)
+		av = in->argv;
+	if (!av || (av->k != VK_LIST && av->k != VK_TUPLE) || av->u.seq->unk_reason)
+		return unknown_at(f, site, "tyro.cli over arguments not known: its overrides are not followed");
+	n = av->u.seq->n;
+	for (i = 0; i < n; i++) {
+		value_t *w = av->u.seq->items[i], *o, *cur, *val = NULL;
+		char *path, *eq, *last;
+
+		if (w->k != VK_STR || strncmp(w->u.str.s, "--", 2))
+			return unknown_at(f, site, afmt(in, "tyro.cli: the argument %s is not an override ecg reads",
+			                                w->k == VK_STR ? w->u.str.s : "not known"));
+		path = xstrdup(w->u.str.s + 2);
+		if ((eq = strchr(path, '=')) != NULL)
+			*eq = 0;
+		o = tyro_holder(f, def, path, &last, site);
+		if (o) {
+			cur = vdict_gets(o->u.inst->attrs, last);
+			if (eq) {
+				val = tyro_value(in, cur, eq + 1);
+			} else if (i + 1 < n && av->u.seq->items[i + 1]->k == VK_STR &&
+			           strncmp(av->u.seq->items[i + 1]->u.str.s, "--", 2)) {
+				val = tyro_value(in, cur, av->u.seq->items[++i]->u.str.s);
+			} else if (cur && cur->k == VK_BOOL) {
+				val = v_bool(in->a, 1);
+			} else if (!strncmp(last, "no_", 3) && (cur = vdict_gets(o->u.inst->attrs, last + 3)) &&
+			           cur->k == VK_BOOL) {
+				last += 3;
+				val = v_bool(in->a, 0);
+			}
+			if (val && !vdict_gets(o->u.inst->attrs, last))
+				val = NULL;
+		}
+		if (!o || !val) {
+			value_t *r = unknown_at(f, site, afmt(in, "tyro.cli: the override %s is not one ecg can apply",
+			                                      w->u.str.s));
+
+			free(path);
+			return r;
+		}
+		set_attr(f, o, astr(in, last), val);
+		free(path);
+	}
+	return def;
+}

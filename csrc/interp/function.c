@@ -93,8 +93,18 @@ value_t *make_function(struct frame *f, const struct ast_hdr *def, const char *n
 		fn->qualname = afmt(in, "%s.<locals>.%s", f->qualname, name);
 	else
 		fn->qualname = astr(in, name);
-	/* a class body is not an enclosing scope for its methods */
-	fn->closure = in_class_body ? NULL : f->locals;
+	/* a class body is not an enclosing scope for its methods: they see
+	 * the scopes around the class */
+	fn->closure = in_class_body ? f->closure : f->locals;
+	if (in_class_body) {
+		fn->closure_up = f->closure_up;
+	} else if (f->closure) {
+		struct vscope *up = ast_arena_alloc(in->a, sizeof *up);
+
+		up->d = f->closure;
+		up->up = f->closure_up;
+		fn->closure_up = up;
+	}
 	fn->owner = in_class_body ? f->cls : NULL;
 	if (args) {
 		fn->ndefaults = args->defaults.n;
@@ -370,6 +380,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	cf.globals = fn->globals;
 	cf.locals = vdict_new(in->a);
 	cf.closure = fn->closure;
+	cf.closure_up = fn->closure_up;
 	cf.qualname = fn->qualname;
 	cf.def_line = func_first_line(fn->def);
 	cf.cls = fn->owner;

@@ -96,7 +96,7 @@ enum builtin_id {
 	BI_M_FILE_READ,
 	BI_M_ARGP_ADD, BI_M_ARGP_PARSE, BI_M_ARGP_GROUP, BI_M_ARGP_SETDEF,
 	BI_M_MOD_ADD_MODULE, BI_M_MOD_APPEND, BI_M_MOD_EXTEND, BI_M_MOD_SELF,
-	BI_M_MOD_CHILDREN, BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
+	BI_M_MOD_CHILDREN, BI_M_MOD_VALUES, BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
 	BI_M_NS_GETATTR,
 	BI_COUNT        /* how many ids there are */
 };
@@ -107,6 +107,7 @@ struct frame {
 	struct vns *globals;
 	struct vdict *locals;          /* NULL at module level (globals) */
 	struct vdict *closure;         /* enclosing function's locals */
+	struct vscope *closure_up;     /* the scopes enclosing that one (values.h) */
 	struct frame *outer_comp;      /* comprehension scopes look outwards */
 	const char *qualname;
 	int def_line;                  /* line of the function's definition (0 at module level) */
@@ -460,6 +461,8 @@ enum flow exec_block(struct frame *f, const struct ast_list *body);
 /* framework.c */
 value_t *framework_call(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                         const struct ast_hdr *site);
+value_t *call_tyro_cli(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                       const struct ast_hdr *site);
 
 /* call.c */
 value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,

@@ -11,6 +11,35 @@
 
 #include "internal.h"
 
+/* ModuleDict.values(): a view of its modules in order, a container that
+ * shares the children (and what is known of its length), so that `for
+ * layer in self.layers.values()` repeats the block like a loop over a
+ * ModuleList.  The view is no module of the tree: the children keep their
+ * place under the dict. */
+static value_t *moduledict_values(struct frame *f, value_t *self, const struct ast_hdr *site)
+{
+	static const char *const keep[] = { "__ecg_len_unknown__", "__ecg_len_expr__", "__ecg_len_src__",
+	                                    "__ecg_len_via__", NULL };
+	struct interp *in = f->in;
+	struct vinst *m, *v;
+	size_t i;
+
+	if (self->k != VK_INST || (m = self->u.inst)->mod != VM_CONTAINER || !m->ext ||
+	    strcmp(m->ext, "torch.nn.ModuleDict"))
+		return unknown_at(f, site, "values() of something that is not a ModuleDict");
+	v = new_inst(in);
+	v->mod = VM_CONTAINER;
+	v->ext = "torch.nn.ModuleList";
+	v->constructed_at = m->constructed_at;
+	v->ctor_expr = m->ctor_expr;
+	for (i = 0; i < m->nchildren; i++)
+		vinst_add_child(in->a, v, m->children[i].name, m->children[i].inst);
+	for (i = 0; keep[i]; i++)
+		if (vdict_gets(m->attrs, keep[i]))
+			vdict_sets(in->a, v->attrs, keep[i], vdict_gets(m->attrs, keep[i]));
+	return mk_inst_value(in, v);
+}
+
 value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                             struct vdict *kw, const struct ast_hdr *site)
 {
@@ -25,6 +54,13 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 			set_attr(f, self, args[0]->u.str.s, args[1]);
 		return v_none(in->a);
 	case BI_M_MOD_APPEND:
+		/* a module not known appended: the children seen are not all */
+		if (nargs == 1 && args[0]->k != VK_INST && self->k == VK_INST && self->u.inst->mod == VM_CONTAINER &&
+		    !vdict_gets(self->u.inst->attrs, "__ecg_len_unknown__"))
+			vdict_sets(in->a, self->u.inst->attrs, "__ecg_len_unknown__",
+			           v_unknown(in->a, args[0]->expr,
+			                     args[0]->k == VK_UNKNOWN && args[0]->reason ? args[0]->reason
+			                     : "a value not known appended"));
 		if (nargs == 1 && args[0]->k == VK_INST && self->k == VK_INST) {
 			struct vinst *m = self->u.inst;
 
@@ -116,6 +152,8 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 		return v_none(in->a);
 	case BI_M_MOD_CHILDREN:
 		return unknown_at(f, site, "an iterator over modules is not followed");
+	case BI_M_MOD_VALUES:
+		return moduledict_values(f, self, site);
 	default:
 		break;
 	}

@@ -168,6 +168,58 @@ const char *class_ext_base(struct vclass *c)
 	return NULL;
 }
 
+/* @dataclass(slots=True) remakes the class with __slots__ naming its
+ * fields: the name is set here, its value a tuple of the field names. */
+static void dataclass_slots(struct frame *f, struct vclass *c, const struct ast_hdr *d)
+{
+	struct interp *in = f->in;
+	const struct ast_Call *cl;
+	struct vdict *fields;
+	value_t *t;
+	unsigned j;
+	size_t i;
+
+	if (!AST_IS(d, Call))
+		return;
+	cl = AST_AS(d, Call);
+	for (j = 0; j < cl->keywords.n; j++) {
+		const struct ast_keyword *kw = AST_AS(cl->keywords.items[j], keyword);
+
+		if (kw->arg && !strcmp(kw->arg, "slots") && AST_IS(kw->value, Constant) &&
+		    AST_AS(kw->value, Constant)->value.kind == AST_CONST_TRUE)
+			break;
+	}
+	if (j == cl->keywords.n)
+		return;
+	fields = vdict_new(in->a);
+	dataclass_fields(in, c, fields, f);
+	t = v_seq(in->a, VK_TUPLE, fields->n);
+	for (i = 0; i < fields->n; i++)
+		vseq_push(in->a, t->u.seq, fields->keys[i]);
+	vdict_sets(in->a, c->ns, "__slots__", t);
+}
+
+/* type.__new__'s last act: the nearest base's __init_subclass__ (an
+ * implicit classmethod) called with the new class (registries, and
+ * Configurable-style wiring of a nested Config to its owner).  Runs after
+ * the body and before the class decorators, as in Python; the class
+ * statement's keywords are not passed. */
+static void init_subclass(struct frame *f, value_t *cv, const struct ast_ClassDef *s)
+{
+	struct vclass *c = cv->u.cls;
+	size_t i;
+
+	for (i = 1; i < c->nmro; i++) {
+		value_t *v = vdict_gets(c->mro[i]->ns, "__init_subclass__");
+
+		if (!v)
+			continue;
+		if (v->k == VK_FUNC)
+			(void)call_function(f, v->u.fn, NULL, &cv, 1, NULL, M_JOB, NULL, &s->h);
+		return;
+	}
+}
+
 void exec_classdef(struct frame *f, const struct ast_ClassDef *s)
 {
 	struct interp *in = f->in;
@@ -224,12 +276,28 @@ void exec_classdef(struct frame *f, const struct ast_ClassDef *s)
 	memset(&cf, 0, sizeof cf);
 	cf = *f;
 	cf.locals = c->ns;
+	/* the class body sees the functions around it; a class body around
+	 * it is no enclosing scope (Python skips class scopes) */
 	cf.closure = f->locals;
+	cf.closure_up = NULL;
+	if (f->cls && f->locals == f->cls->ns) {
+		cf.closure = f->closure;
+		cf.closure_up = f->closure_up;
+	} else if (f->locals && f->closure) {
+		struct vscope *up = ast_arena_alloc(in->a, sizeof *up);
+
+		up->d = f->closure;
+		up->up = f->closure_up;
+		cf.closure_up = up;
+	}
 	cf.qualname = c->qualname;
 	cf.cls = c;
 	cf.globals_decl = NULL;
 	cf.mode = M_JOB;
 	(void)exec_block(&cf, &s->body);
+	for (i = 0; i < s->decorator_list.n; i++)
+		if (is_dataclass_decorator(f, s->decorator_list.items[i]))
+			dataclass_slots(f, c, s->decorator_list.items[i]);
 	/* a class that defines forward and extends something external is
 	 * taken for a module (third-party bases such as timm's) */
 	if (!c->is_module && c->ext_base && vdict_gets(c->ns, "forward"))
@@ -238,6 +306,7 @@ void exec_classdef(struct frame *f, const struct ast_ClassDef *s)
 	cv->k = VK_CLASS;
 	cv->u.cls = c;
 	cv->src = anchor_at(f, &s->h);
+	init_subclass(f, cv, s);
 	scope_bind(f, s->name, cv);
 }
 
@@ -302,6 +371,20 @@ value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t n
 				if (!kw_is_marker(kw->keys[i]))
 					vdict_set(in->a, m->args, kw->keys[i], kw->vals[i]);
 		(void)call_function(f, init->u.fn, self, args, nargs, kw, M_JOB, NULL, site);
+	} else if (class_ext_base(c) && m->mod == VM_REPO && !strcmp(class_ext_base(c), "torch.nn.ModuleDict") &&
+	           !class_lookup(c, "forward", NULL)) {
+		/* class ModuleDict(nn.ModuleDict, Mixin) with nn.ModuleDict's
+		 * constructor and no forward: the container itself, named by
+		 * its repo class (m->cls) */
+		struct vinst *b = new_torch_module(f, class_ext_base(c), args, nargs, kw, site);
+		const value_t *unk = vdict_gets(b->attrs, "__ecg_len_unknown__");
+
+		m->mod = VM_CONTAINER;
+		m->ext = b->ext;
+		for (i = 0; i < b->nchildren; i++)
+			vinst_add_child(in->a, m, b->children[i].name, b->children[i].inst);
+		if (unk)
+			vdict_sets(in->a, m->attrs, "__ecg_len_unknown__", (value_t *)unk);
 	} else if (class_ext_base(c) && m->mod == VM_REPO &&
 	           (!strcmp(class_ext_base(c), "torch.nn.Sequential") || !strcmp(class_ext_base(c), "torch.nn.ModuleList"))) {
 		/* class Seq(nn.Sequential) without an __init__ of its own:

@@ -34,12 +34,16 @@ value_t *lookup(struct frame *f, const char *name)
 {
 	value_t *v;
 	struct frame *c;
+	struct vscope *up;
 
 	for (c = f; c; c = c->outer_comp) {
 		if (c->locals && (v = vdict_gets(c->locals, name)))
 			return v;
 		if (c->closure && (v = vdict_gets(c->closure, name)))
 			return v;
+		for (up = c->closure_up; up; up = up->up)
+			if ((v = vdict_gets(up->d, name)))
+				return v;
 	}
 	if (f->globals && (v = vdict_gets(f->globals->dict, name)))
 		return v;
@@ -81,7 +85,14 @@ void scope_bind(struct frame *f, const char *name, value_t *v)
 		/* `nonlocal name`: the enclosing function's binding changes */
 		for (i = 0; i < f->nonlocals_decl->n; i++)
 			if (!strcmp(f->nonlocals_decl->s[i], name)) {
-				vdict_sets(f->in->a, f->closure, name, v);
+				struct vdict *d = f->closure;
+				struct vscope *up;
+
+				/* the nearest enclosing function that binds it */
+				for (up = f->closure_up; !vdict_gets(d, name) && up; up = up->up)
+					if (vdict_gets(up->d, name))
+						d = up->d;
+				vdict_sets(f->in->a, d, name, v);
 				return;
 			}
 	}

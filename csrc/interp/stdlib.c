@@ -509,6 +509,41 @@ static value_t *sl_path_join(struct frame *f, const char *d, value_t **args, siz
 	return r;
 }
 
+/* dataclasses.replace(obj, **changes): a new instance of obj's dataclass,
+ * built as Python builds it -- __init__ with every field's current value,
+ * the changes over them, then __post_init__.  NULL when obj is not an
+ * instance of a repository dataclass. */
+static value_t *dataclass_replace(struct frame *f, value_t **args, size_t nargs, struct vdict *kw,
+                                  const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vdict *fields, *nkw;
+	struct vclass *c;
+	size_t i;
+
+	if (nargs != 1 || args[0]->k != VK_INST || !(c = args[0]->u.inst->cls) || !c->is_dataclass)
+		return NULL;
+	fields = vdict_new(in->a);
+	dataclass_fields(in, c, fields, f);
+	nkw = vdict_new(in->a);
+	for (i = 0; i < fields->n; i++) {
+		value_t *cur = vdict_get(args[0]->u.inst->attrs, fields->keys[i]);
+
+		if (cur)
+			vdict_set(in->a, nkw, fields->keys[i], cur);
+	}
+	for (i = 0; kw && i < kw->n; i++)
+		vdict_set(in->a, nkw, kw->keys[i], kw->vals[i]);
+	return instantiate(f, c, NULL, 0, nkw, site);
+}
+
+static value_t *sl_replace(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site)
+{
+	(void)d;
+	return dataclass_replace(f, args, nargs, kw, site);
+}
+
 /* dataclasses.fields(x), dataclasses.is_dataclass(x),
  * typing.get_origin(t), typing.get_args(t): argparse.c */
 static value_t *sl_dataclasses(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
@@ -536,6 +571,7 @@ static const struct stdlib_native {
 	{ "copy.deepcopy", sl_deepcopy },
 	{ "dataclasses.fields", sl_dataclasses },
 	{ "dataclasses.is_dataclass", sl_dataclasses },
+	{ "dataclasses.replace", sl_replace },
 	{ "easydict.EasyDict", sl_attr_dict },
 	{ "functools.partial", sl_partial },
 	{ "itertools.repeat", sl_repeat },

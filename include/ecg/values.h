@@ -72,12 +72,19 @@ struct vseq {
 	unsigned born;
 };
 
+/* A chain of enclosing function scopes (a closure two or more levels out). */
+struct vscope {
+	struct vdict *d;
+	struct vscope *up;
+};
+
 struct vfunc {
 	const struct ast_hdr *def;    /* FunctionDef, AsyncFunctionDef or Lambda */
 	struct sfile *file;
 	struct vns *globals;
 	const char *qualname;         /* "Block.forward", "main.<locals>.step" */
 	struct vdict *closure;        /* the enclosing function's locals, or NULL */
+	struct vscope *closure_up;    /* the scopes enclosing that one, innermost first */
 	value_t **defaults;           /* evaluated positional defaults */
 	size_t ndefaults;
 	struct vdict *kwdefaults;

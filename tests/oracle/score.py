@@ -570,7 +570,10 @@ class Scorer:
             tms = self.covered_by.get(e["id"])
             if not tms:
                 return None
-            if all(tm["class"] in ITERATED and tm["calls"] == 0 for tm in tms):
+            # a container is iterated, not called: no repeat of its own
+            # (a torch.nn one, or a repo subclass without a forward, which
+            # ecg writes as kind "container")
+            if all((tm["class"] in ITERATED or kind == "container") and tm["calls"] == 0 for tm in tms):
                 return None
             return sum(tm["calls"] for tm in tms)
         if kind == "function":
@@ -1085,7 +1088,9 @@ def build_perfect(truth, fixture_dir, collapse=True):
         entry["params"] = first.get("params")
         if first.get("defined_in"):
             entry["code_anchor"] = cls_index.forward_anchor(first["defined_in"])
-            entry["external"] = False
+            # a repo class whose forward is not in the fixture (a subclass
+            # of nn.ModuleDict): what it runs is outside, as the schema says
+            entry["external"] = entry["code_anchor"] is None
         else:
             entry["code_anchor"] = None
             entry["external"] = True
