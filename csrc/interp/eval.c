@@ -467,8 +467,9 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 
 		emit_op(f, "Tensor.__getitem__", &s->h);
 		/* x[mask] sizes its output from the data; x[index] with an
-		 * integer index tensor is a gather on the device (no read) */
-		if (obj->dev == DEV_DEVICE && is_tensorish(idx) && idx->dt != DT_INT && f->mode != M_FWD)
+		 * integer index tensor is a gather on the device (no read);
+		 * an index whose dtype is not known is not called a sync */
+		if (obj->dev == DEV_DEVICE && is_tensorish(idx) && idx->dt == DT_BOOL && f->mode != M_FWD)
 			sev(f, SEV_SYNC, "indexing with a tensor (boolean mask or index array)", &s->h);
 		{
 			value_t *t = v_tensor_dev(in->a, obj->dev, obj->pinned);
@@ -923,9 +924,21 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 			last = eval(f, b->values.items[i]);
 			t = value_truth(last);
 			if (t < 0) {
-				/* evaluate the rest for their effects, result unknown */
-				for (i++; i < b->values.n; i++)
-					(void)eval(f, b->values.items[i]);
+				/* evaluate the rest for their effects, result unknown --
+				 * unless a later operand is the bool that decides it:
+				 * `x and False` is falsy and `x or True` truthy whatever
+				 * x is (dist.is_available() and dist.is_initialized()
+				 * with no process group); a predicate's x is a bool */
+				value_t *decided = NULL;
+
+				for (i++; i < b->values.n; i++) {
+					value_t *x = eval(f, b->values.items[i]);
+
+					if (!decided && x->k == VK_BOOL && (b->op == AST_BOOL_AND ? !x->u.b : x->u.b))
+						decided = x;
+				}
+				if (decided)
+					return decided;
 				return unknown_at(f, e, last->reason ? last->reason : "the truth of a value not known");
 			}
 			if (b->op == AST_BOOL_AND ? !t : t)

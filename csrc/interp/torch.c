@@ -441,6 +441,31 @@ static int host_only(const value_t *v, int depth)
 	}
 }
 
+/* torch.load(f, map_location=...): what a file holds is read at run time
+ * (a state dict, an epoch number, a whole pickled model), so the value is
+ * not known -- not a tensor: `ckpt["epoch"]` is a Python int.  With a
+ * map_location that names a device (or a device not known, as .to() reads
+ * one) the loaded tensors are copied there: one host-to-device event.
+ * 'cpu', none (tensors go back where they were saved), a function or a
+ * dict of remappings: no event. */
+static value_t *torch_load(struct frame *f, struct vdict *kw, const struct ast_hdr *site)
+{
+	value_t *loc = kw ? vdict_gets(kw, "map_location") : NULL;
+
+	if (loc && f->mode != M_FWD && dev_is_host(loc) != 1 &&
+	    (loc->k == VK_STR || loc->k == VK_INT || loc->k == VK_UNKNOWN ||
+	     (loc->k == VK_INST && loc->u.inst->ext && !strcmp(loc->u.inst->ext, "torch.device")))) {
+		struct sched_ev *e = sev(f, SEV_H2D, "torch.load(..., map_location=<device>)", site);
+
+		if (e) {
+			e->pinned = 0;
+			e->non_blocking = 0;
+		}
+		f->in->gpu = 1;
+	}
+	return unknown_at(f, site, "an object loaded from a file (read at run time)");
+}
+
 static value_t *call_torch_(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                             struct vdict *kw, const struct ast_hdr *site, int any_tensor)
 {
@@ -499,6 +524,8 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 			sev(f, SEV_SYNC, "torch.save (copies device tensors to the host)", site);
 		return v_none(in->a);
 	}
+	if (!strcmp(d, "torch.load"))
+		return torch_load(f, kw, site);
 	if (!strcmp(d, "torch.compile") && nargs >= 1) {
 		value_t *mode = kw ? vdict_gets(kw, "mode") : NULL;
 
