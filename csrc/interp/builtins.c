@@ -96,6 +96,29 @@ value_t *iter_items(struct frame *f, value_t *it, struct vseq **out)
 	                                  : "an iterable whose items are not known");
 }
 
+/* The representative item of an iterable whose items iter_items() does
+ * not list: the first item of a sequence of unknown length (all of it
+ * made by one comprehension or loop), a row of a host tensor (a batch
+ * ecg reads as one host tensor: a list of per-image target dicts, whose
+ * entries are host tensors too).  A device tensor's rows are not given: a
+ * dict mistaken for one would make its keys device reads.  NULL when
+ * there is none. */
+value_t *iter_rep_item(struct frame *f, value_t *it)
+{
+	if ((it->k == VK_LIST || it->k == VK_TUPLE) && it->u.seq->unk_reason && it->u.seq->n >= 1)
+		return it->u.seq->items[0];
+	if (it->k == VK_TENSOR && it->dev == DEV_HOST) {
+		value_t *row = v_tensor_dev(f->in->a, DEV_HOST, it->pinned);
+		const struct vshape *s = shape_of(it);
+
+		if (s && s->nd >= 1)
+			row->shape = shape_index(f->in->a, s, v_int(f->in->a, 0));
+		row->dt = it->dt;
+		return row;
+	}
+	return NULL;
+}
+
 value_t *seq_from(struct interp *in, enum vkind k, struct vseq *src)
 {
 	value_t *v = v_seq(in->a, k, src ? src->n : 0);

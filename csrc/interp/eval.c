@@ -564,6 +564,12 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 
 		if (v)
 			return v;
+		if (obj->u.dict->missing && value_is_known_scalar(idx)) {
+			/* defaultdict: d[k] = default_factory(), then read */
+			v = call(f, obj->u.dict->missing, NULL, 0, NULL, &s->h);
+			vdict_set(in->a, obj->u.dict, idx, v);
+			return v;
+		}
 		if (value_is_known_scalar(idx))
 			return unknown_at(f, &s->h, afmt(in, "key %s is not in the mapping",
 			                                 value_repr(in->a, idx) ? value_repr(in->a, idx) : "?"));
@@ -647,7 +653,8 @@ static void comp_loop(struct frame *f, struct comp_ctx *cc, unsigned gi)
 		cc->unknown = 1;
 		cc->unk_expr = text_of(f, g->iter);
 		cc->unk_reason = why->reason ? why->reason : "an iterable whose items are not known";
-		assign(f, g->target, v_unknown(in->a, text_of(f, g->target), "an item of an iterable not known"));
+		assign(f, g->target, iter_rep_item(f, it) ? iter_rep_item(f, it)
+		                     : v_unknown(in->a, text_of(f, g->target), "an item of an iterable not known"));
 		comp_loop(f, cc, gi + 1);
 		return;
 	}

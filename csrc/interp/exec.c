@@ -427,9 +427,10 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		if (is_gen_value(it))
 			/* a repo generator: each item is what its first yield gives */
 			assign(f, s->target, gen_next(f, it->u.inst, &s->h));
-		else if ((it->k == VK_LIST || it->k == VK_TUPLE) && it->u.seq->unk_reason && it->u.seq->n >= 1)
-			/* a sequence of unknown length: its representative item */
-			assign(f, s->target, it->u.seq->items[0]);
+		else if (iter_rep_item(f, it))
+			/* a sequence of unknown length, a host tensor: its
+			 * representative item */
+			assign(f, s->target, iter_rep_item(f, it));
 		else
 			assign(f, s->target, v_unknown(in->a, text_of(f, s->target), why->reason ? why->reason : "the loop variable"));
 		fl = exec_block(f, &s->body);

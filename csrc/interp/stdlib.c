@@ -364,6 +364,18 @@ value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t narg
 		return deepcopy_value(in, args[0], 0);
 	if (!strncmp(d, "math.", 5))
 		return math_call(f, d + 5, args, nargs, site);
+	if (!strcmp(d, "collections.defaultdict") && nargs <= 1) {
+		/* defaultdict(list): a dict whose missing keys the factory fills
+		 * (a trainer's callbacks[event].append(fn)) */
+		value_t *r = v_dict(in->a);
+
+		if (nargs == 1 && (args[0]->k == VK_BUILTIN || args[0]->k == VK_FUNC || args[0]->k == VK_CLASS))
+			r->u.dict->missing = args[0];
+		if (kw)
+			for (i = 0; i < kw->n; i++)
+				vdict_set(in->a, r->u.dict, kw->keys[i], kw->vals[i]);
+		return r;
+	}
 	if ((!strcmp(d, "collections.OrderedDict") || !strcmp(d, "OrderedDict"))) {
 		value_t *r = v_dict(in->a);
 		struct vseq *items = NULL;

@@ -410,6 +410,29 @@ value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **
 /* v holds nothing on a device: known scalars and strings, tensors known
  * to be on the host, and containers of those (an unknown value, a module
  * or an object might hold device tensors). */
+/* Python numbers, or a list/tuple of them (of any length: the items of
+ * a comprehension over data not known are its representative): data
+ * that lives on the host, not a tensor. */
+static int python_data(const value_t *v, int depth)
+{
+	size_t i;
+
+	if (!v || depth > 4)
+		return 0;
+	if (v->k == VK_INT || v->k == VK_FLOAT || v->k == VK_BOOL)
+		return 1;
+	if (v->k == VK_UNKNOWN && v->reason && (v->reason == shape_dim_reason ||
+	                                        !strcmp(v->reason, "the length of something not known")))
+		return 1;                       /* a dim, a len(): Python ints */
+	if ((v->k == VK_LIST || v->k == VK_TUPLE) && v->u.seq->n >= 1) {
+		for (i = 0; i < v->u.seq->n; i++)
+			if (!python_data(v->u.seq->items[i], depth + 1))
+				return 0;
+		return 1;
+	}
+	return 0;
+}
+
 static int host_only(const value_t *v, int depth)
 {
 	size_t i;
@@ -668,8 +691,10 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		dev = host == 1 ? DEV_HOST : DEV_DEVICE;
 		if (dev == DEV_DEVICE)
 			in->gpu = 1;
-		/* torch.tensor(python data, device=cuda): the data is copied over */
-		if (dev == DEV_DEVICE && f->mode != M_FWD &&
+		/* torch.tensor(python data, device=cuda): the data is copied over
+		 * (in a forward too -- a loss's torch.as_tensor([num_boxes],
+		 * device=...) -- when the data is known to be Python's) */
+		if (dev == DEV_DEVICE && (f->mode != M_FWD || (nargs >= 1 && python_data(args[0], 0))) &&
 		    (!strcmp(last, "tensor") || !strcmp(last, "as_tensor") || !strcmp(last, "from_numpy"))) {
 			struct sched_ev *ce = sev(f, SEV_H2D, afmt(in, "torch.%s(..., device=...)", last), site);
 

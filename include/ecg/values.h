@@ -142,6 +142,10 @@ struct vdict {
 	 * directly needs to know nothing of it. */
 	struct ast_arena *a;
 	struct vdict_index *ix;
+	/* collections.defaultdict: the default_factory d[missing] calls (and
+	 * stores), or NULL.  Not kept by copies (a copy reads a missing key
+	 * as not known). */
+	struct value *missing;
 };
 
 struct vclass {
