@@ -773,6 +773,7 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 				e->model = m;
 				e->target = AST_IS(site, Call) && AST_AS(site, Call)->args.n
 				            ? text_of(f, AST_AS(site, Call)->args.items[0]) : NULL;
+				e->detail = kw;     /* broadcast_buffers=, find_unused_parameters= ... */
 				e->implied_by = strstr(d, "DistributedDataParallel") ? "DistributedDataParallel"
 				                : strstr(d, "deepspeed") ? "deepspeed.initialize"
 				                : strstr(d, "fully_shard") ? "fully_shard" : "FullyShardedDataParallel";
