@@ -489,6 +489,25 @@ static value_t *torch_load(struct frame *f, struct vdict *kw, const struct ast_h
 	return unknown_at(f, site, "an object loaded from a file (read at run time)");
 }
 
+/* torch.compile(mode=..., fullgraph=...) with no function: the decorator
+ * it returns, torch.compile with those options bound (a functools.partial,
+ * which call() applies to the def it decorates). */
+static value_t *compile_decorator(struct frame *f, struct vdict *kw)
+{
+	struct interp *in = f->in;
+	struct vinst *p = new_inst(in);
+	value_t *pk = v_dict(in->a);
+	size_t i;
+
+	p->ext = "functools.partial";
+	for (i = 0; i < kw->n; i++)
+		vdict_set(in->a, pk->u.dict, kw->keys[i], kw->vals[i]);
+	vdict_sets(in->a, p->attrs, "func", v_ext(in->a, "torch.compile"));
+	vdict_sets(in->a, p->attrs, "args", v_seq(in->a, VK_LIST, 0));
+	vdict_sets(in->a, p->attrs, "keywords", pk);
+	return mk_inst_value(in, p);
+}
+
 static value_t *call_torch_(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                             struct vdict *kw, const struct ast_hdr *site, int any_tensor)
 {
@@ -549,12 +568,17 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	}
 	if (!strcmp(d, "torch.load"))
 		return torch_load(f, kw, site);
+	if (!strcmp(d, "torch.compile") && nargs == 0 && kw && !kw_unk(kw, 1))
+		return compile_decorator(f, kw);
 	if (!strcmp(d, "torch.compile") && nargs >= 1) {
 		value_t *mode = kw ? vdict_gets(kw, "mode") : NULL;
 
 		e = sev(f, SEV_COMPILE, "torch.compile", site);
 		if (e) {
 			e->target = AST_IS(site, Call) && AST_AS(site, Call)->args.n ? text_of(f, AST_AS(site, Call)->args.items[0]) : NULL;
+			/* @torch.compile(...) over a def: the function's name */
+			if (!e->target && args[0]->k == VK_FUNC && args[0]->u.fn->qualname)
+				e->target = args[0]->u.fn->qualname;
 			e->op = mode && mode->k == VK_STR ? mode->u.str.s : NULL;
 			e->model = args[0]->k == VK_INST ? args[0]->u.inst : NULL;
 		}
