@@ -451,6 +451,11 @@ static value_t *eval_call(struct frame *f, const struct ast_Call *c)
 	eval_args(f, c, &args, &nargs, &kw, &unk);
 	r = call(f, fn, args, nargs, kw, &c->h);
 	f->unk_star = NULL;
+	/* x.cpu() is on the host whatever x was: a value not known stays
+	 * not known, but no longer a possible device tensor */
+	if (r->k == VK_UNKNOWN && fn->k == VK_UNKNOWN && !nargs && !kw && AST_IS(c->func, Attribute) &&
+	    !strcmp(AST_AS(c->func, Attribute)->attr, "cpu") && f->mode != M_FWD)
+		return v_tensor_dev(f->in->a, DEV_HOST, 0);
 	return r;
 }
 

@@ -81,6 +81,9 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 		if (is_tensorish(obj)) {
 			emit_op(f, "Tensor.__setitem__", t);
 		} else if (obj->k == VK_DICT && !value_is_known_scalar(idx)) {
+			/* what is stored under keys not known: host data only? */
+			if (obj->u.dict->anykey != 2)
+				obj->u.dict->anykey = host_only(v, 0) ? 1 : 2;
 			clobber_dict(in->a, obj->u.dict,
 			             afmt(in, "%s[%s] = ... with a key not known may set it", text_of(f, s->value),
 			                  text_of(f, s->slice)));

@@ -433,7 +433,10 @@ static int python_data(const value_t *v, int depth)
 	return 0;
 }
 
-static int host_only(const value_t *v, int depth)
+/* Whether v holds no device tensor for certain (torch.save of it copies
+ * nothing to the host): Python scalars, host tensors, and containers of
+ * those (a dict filled under keys not known counts what was stored). */
+int host_only(const value_t *v, int depth)
 {
 	size_t i;
 
@@ -453,7 +456,7 @@ static int host_only(const value_t *v, int depth)
 		return 1;
 	case VK_DICT:
 		/* (an empty dict may be a comprehension over items not known) */
-		if (!v->u.dict->n)
+		if (v->u.dict->anykey == 2 || (!v->u.dict->n && v->u.dict->anykey != 1))
 			return 0;
 		for (i = 0; i < v->u.dict->n; i++)
 			if (!host_only(v->u.dict->vals[i], depth + 1))

@@ -146,6 +146,9 @@ struct vdict {
 	 * stores), or NULL.  Not kept by copies (a copy reads a missing key
 	 * as not known). */
 	struct value *missing;
+	/* d[k] = v with k not known (a loop filling a state dict): 0 none
+	 * stored, 1 every such v was host data, 2 one was not (or not known) */
+	unsigned char anykey;
 };
 
 struct vclass {

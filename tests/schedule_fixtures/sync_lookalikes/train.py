@@ -2,6 +2,7 @@
 fields read as Python values, a gather with an index tensor, a loss module
 moved to the device, a process-group check that is False."""
 import os
+import time
 
 import numpy as np
 import torch
@@ -53,6 +54,10 @@ def main():
             dist.all_reduce(loss)
         opt.step()
         print(loss.item())
+        if step % 50 == 0:
+            snap = {}
+            snap[time.strftime("%H%M%S")] = loss.detach().cpu()
+            torch.save(snap, "snap.pt")
 
 
 if __name__ == "__main__":
