@@ -145,6 +145,14 @@ static value_t *minmax(struct frame *f, value_t **args, size_t nargs, int want_m
 		items = &tmp;
 	}
 	charge(f, items ? items->n : 0, 0);
+	/* comparing a device tensor reads its truth on the host: a sync
+	 * (max(acc1, best_acc1) with acc1 on the device) */
+	for (i = 0; items && items->n >= 2 && i < items->n; i++)
+		if (items->items[i]->k == VK_TENSOR && items->items[i]->dev == DEV_DEVICE && f->mode != M_FWD) {
+			sev(f, SEV_SYNC, afmt(f->in, "%s(<a device tensor>) (compares on the host)", want_max ? "max" : "min"),
+			    site);
+			break;
+		}
 	for (i = 0; items && i < items->n; i++) {
 		if (!as_num(items->items[i], &x))
 			return unknown_at(f, site, "min/max of values that are not known");
@@ -386,6 +394,11 @@ static value_t *builtin_value(struct frame *f, value_t *fn, value_t **args, size
 		ok = value_truth(args[0]);
 		return ok < 0 ? unknown_at(f, site, "bool() of a value not known") : v_bool(in->a, ok);
 	case BI_STR:
+		/* str(x): a device tensor is read; a repo object's __str__ runs */
+		if (nargs == 1 && args[0]->k == VK_TENSOR && args[0]->dev == DEV_DEVICE && f->mode != M_FWD)
+			sev(f, SEV_SYNC, "str(<a device tensor>)", site);
+		if (nargs == 1)
+			format_hook(f, args[0], 's', site);
 		if (nargs == 1 && args[0]->k == VK_STR)
 			return args[0];
 		if (nargs == 1 && args[0]->k == VK_INT)

@@ -747,6 +747,16 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		else
 			dev = in->gpu ? DEV_DEVICE : DEV_UNKNOWN;             /* clip_grad_norm_ & co */
 	}
+	/* torch.tensor([a, b]) with a device tensor among the items reads it
+	 * on the host to build the new tensor */
+	if ((!strcmp(last, "tensor") || !strcmp(last, "as_tensor")) && nargs >= 1 && f->mode != M_FWD &&
+	    (args[0]->k == VK_LIST || args[0]->k == VK_TUPLE) && !args[0]->u.seq->unk_reason) {
+		for (i = 0; i < args[0]->u.seq->n; i++)
+			if (args[0]->u.seq->items[i]->k == VK_TENSOR && args[0]->u.seq->items[i]->dev == DEV_DEVICE) {
+				sev(f, SEV_SYNC, afmt(in, "torch.%s([...]) of a device tensor (read on the host)", last), site);
+				break;
+			}
+	}
 	if ((!strcmp(d, "torch.nonzero") || (!strcmp(d, "torch.where") && nargs == 1)) && dev == DEV_DEVICE)
 		sev(f, SEV_SYNC, afmt(in, "%s (its output size depends on the data)", d), site);
 	return v_tensor_dev(in->a, dev, 0);
