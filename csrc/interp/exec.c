@@ -911,7 +911,21 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			return FL_RETURN;
 		}
 		if (f->gen_body && AST_IS(AST_AS(st, Expr)->value, YieldFrom)) {
-			f->ret = unknown_at(f, st, "an item of `yield from`");
+			/* the first item of what it delegates to: a DataLoader's
+			 * batch (`while True: yield from loader`), a known
+			 * sequence's first item, a representative one */
+			value_t *src = eval(f, AST_AS(AST_AS(st, Expr)->value, YieldFrom)->value);
+			struct vseq *items = NULL;
+
+			if (is_loader(src))
+				f->ret = loader_batch(f, src->u.inst, afmt_memo(in, "yield from %s",
+				                      text_of(f, AST_AS(AST_AS(st, Expr)->value, YieldFrom)->value), NULL), st);
+			else if (!iter_items(f, src, &items) && items && items->n)
+				f->ret = items->items[0];
+			else if (iter_rep_item(f, src))
+				f->ret = iter_rep_item(f, src);
+			else
+				f->ret = unknown_at(f, st, "an item of `yield from`");
 			return FL_RETURN;
 		}
 		if (AST_IS(AST_AS(st, Expr)->value, Constant)) {

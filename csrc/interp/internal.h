@@ -182,6 +182,9 @@ struct interp {
 	struct sched_ev *sev;
 	size_t nsev, asev;
 	int gpu;                      /* the job moves a model or tensors to a device */
+	int default_dev;              /* the job sets where factories put tensors
+	                                 (set_default_device, set_default_tensor_type,
+	                                 `with torch.device(...)`) */
 	struct { value_t *fn; const char *anchor; } handlers[64];
 	size_t nhandlers;
 	value_t *startup[16];          /* FastAPI lifespan / on_event("startup") */

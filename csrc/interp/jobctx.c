@@ -247,6 +247,8 @@ const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const st
 	struct interp *in = f->in;
 	const struct jctx *pushed = NULL;
 
+	if (cv->k == VK_INST && cv->u.inst->ext && !strcmp(cv->u.inst->ext, "torch.device"))
+		in->default_dev = 1;        /* factories in the block go there */
 	if (cv->k == VK_INST && cv->u.inst->ext && !strcmp(cv->u.inst->ext, "torch.no_grad")) {
 		*ng = 1;
 		if (!in->ev.no_grad && f->mode != M_FWD)

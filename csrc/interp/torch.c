@@ -571,6 +571,8 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	}
 	if (!strcmp(d, "torch.load"))
 		return torch_load(f, kw, site);
+	if (!strcmp(d, "torch.set_default_device") || !strcmp(d, "torch.set_default_tensor_type"))
+		in->default_dev = 1;
 	if (!strcmp(d, "torch.compile") && nargs == 0 && kw && !kw_unk(kw, 1))
 		return compile_decorator(f, kw);
 	if (!strcmp(d, "torch.compile") && nargs >= 1) {
@@ -742,8 +744,10 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		for (k = 0; factories[k]; k++)
 			if (!strcmp(last, factories[k]))
 				factory = 1;
+		/* a factory: on the host, unless the job moves torch's default
+		 * device (then a forward's factory is where that is) */
 		if (factory)
-			dev = f->mode == M_FWD ? DEV_UNKNOWN : DEV_HOST;     /* a factory: on the host */
+			dev = f->mode == M_FWD && in->default_dev ? DEV_UNKNOWN : DEV_HOST;
 		else
 			dev = in->gpu ? DEV_DEVICE : DEV_UNKNOWN;             /* clip_grad_norm_ & co */
 	}
