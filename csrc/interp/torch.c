@@ -438,10 +438,19 @@ static int python_data(const value_t *v, int depth)
  * those (a dict filled under keys not known counts what was stored). */
 int host_only(const value_t *v, int depth)
 {
+	/* libraries that make no torch tensor: what their objects hold
+	 * (COCOeval.eval, a DataFrame, an image) lives on the host */
+	static const char *const host_libs[] = { "numpy.", "pycocotools.", "scipy.", "pandas.", "sklearn.",
+	                                         "PIL.", "cv2.", "matplotlib.", NULL };
+	const char *ext = !v ? NULL : v->k == VK_EXT ? v->u.ext : v->k == VK_INST && v->u.inst->mod == VM_NONE &&
+	                  !v->u.inst->cls ? v->u.inst->ext : NULL;
 	size_t i;
 
 	if (!v || depth > 8)
 		return 0;
+	for (i = 0; ext && host_libs[i]; i++)
+		if (!strncmp(ext, host_libs[i], strlen(host_libs[i])))
+			return 1;
 	switch (v->k) {
 	case VK_NONE: case VK_BOOL: case VK_INT: case VK_FLOAT: case VK_STR:
 		return 1;

@@ -58,6 +58,9 @@ def main():
             snap = {}
             snap[time.strftime("%H%M%S")] = loss.detach().cpu()
             torch.save(snap, "snap.pt")
+    from pycocotools.cocoeval import COCOeval
+    evaluator = COCOeval(None, iouType="bbox")
+    torch.save(evaluator.eval, "eval.pt")
 
 
 if __name__ == "__main__":
