@@ -562,6 +562,12 @@ static value_t *builtin_iter(struct frame *f, value_t *fn, value_t **args, size_
 				} else if (is_gen_value(a)) {
 					rep[i] = gen_next(f, a->u.inst, site);
 					unk = 1;
+				} else if (a->k == VK_UNKNOWN || a->k == VK_TENSOR) {
+					/* zip(targets, results) with results not known:
+					 * the others' items still pair with something */
+					rep[i] = iter_rep_item(f, a) ? iter_rep_item(f, a)
+					         : v_unknown(in->a, NULL, "an item of an iterable not known");
+					unk = 1;
 				} else {
 					zok = 0;
 				}

@@ -569,6 +569,8 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 
 		if (v)
 			return v;
+		if (obj->u.dict->rep && value_is_known_scalar(idx))
+			return obj->u.dict->rep;       /* {k: v.to(dev) for k, v in t.items()}["boxes"] */
 		if (obj->u.dict->missing && value_is_known_scalar(idx)) {
 			/* defaultdict: d[k] = default_factory(), then read */
 			v = call(f, obj->u.dict->missing, NULL, 0, NULL, &s->h);
@@ -720,6 +722,8 @@ static value_t *eval_comp(struct frame *f, const struct ast_hdr *e)
 		cc.out->u.seq->unk_expr = cc.unk_expr;
 		cc.out->u.seq->unk_reason = cc.unk_reason;
 	}
+	if (cc.unknown && cc.key && cc.out->u.dict->n == 1)
+		cc.out->u.dict->rep = cc.out->u.dict->vals[0];
 	return cc.out;
 }
 

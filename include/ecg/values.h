@@ -149,6 +149,9 @@ struct vdict {
 	/* d[k] = v with k not known (a loop filling a state dict): 0 none
 	 * stored, 1 every such v was host data, 2 one was not (or not known) */
 	unsigned char anykey;
+	/* a dict comprehension over items not known: the value its one read
+	 * pass made, what a key not in it reads (every entry is made so) */
+	struct value *rep;
 };
 
 struct vclass {
