@@ -98,17 +98,18 @@ value_t *iter_items(struct frame *f, value_t *it, struct vseq **out)
 
 /* The representative item of an iterable whose items iter_items() does
  * not list: the first item of a sequence of unknown length (all of it
- * made by one comprehension or loop), a row of a host tensor (a batch
- * ecg reads as one host tensor: a list of per-image target dicts, whose
- * entries are host tensors too).  A device tensor's rows are not given: a
- * dict mistaken for one would make its keys device reads.  NULL when
- * there is none. */
+ * made by one comprehension or loop), a row of a host or device tensor
+ * (a batch ecg reads as one host tensor: a list of per-image target
+ * dicts, whose entries are host tensors too; a sampled sequence on the
+ * device).  A mapping held as a device value gives no keys as rows:
+ * .items()/.keys() of one are not known (tensor.c).  NULL when there is
+ * none. */
 value_t *iter_rep_item(struct frame *f, value_t *it)
 {
 	if ((it->k == VK_LIST || it->k == VK_TUPLE) && it->u.seq->unk_reason && it->u.seq->n >= 1)
 		return it->u.seq->items[0];
-	if (it->k == VK_TENSOR && it->dev == DEV_HOST) {
-		value_t *row = v_tensor_dev(f->in->a, DEV_HOST, it->pinned);
+	if (it->k == VK_TENSOR && (it->dev == DEV_HOST || it->dev == DEV_DEVICE)) {
+		value_t *row = v_tensor_dev(f->in->a, it->dev, it->pinned);
 		const struct vshape *s = shape_of(it);
 
 		if (s && s->nd >= 1)

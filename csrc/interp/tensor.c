@@ -263,6 +263,11 @@ static value_t *call_tensor_method_(struct frame *f, value_t *fn, const char *m,
 	}
 	if (!strcmp(m, "size") || !strcmp(m, "dim") || !strcmp(m, "numel") || !strcmp(m, "stride"))
 		return unknown_at(f, site, "a shape read at run time (no sync)");
+	/* a tensor has no items()/keys(): this is a mapping ecg holds as a
+	 * device value (a model's output dict); its keys are not device
+	 * tensors to read */
+	if (dev == DEV_DEVICE && (!strcmp(m, "items") || !strcmp(m, "keys")))
+		return unknown_at(f, site, "the keys of a mapping of device tensors");
 	return v_tensor_dev(in->a, dev, 0);
 }
 

@@ -770,6 +770,11 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 				break;
 			}
 	}
+	/* sampling on the device hands the host its result's size checks:
+	 * torch.multinomial of device probabilities syncs (issue 15) */
+	if (!strcmp(last, "multinomial") && nargs >= 1 && args[0]->k == VK_TENSOR && args[0]->dev == DEV_DEVICE &&
+	    f->mode != M_FWD)
+		sev(f, SEV_SYNC, "torch.multinomial (of device probabilities)", site);
 	if ((!strcmp(d, "torch.nonzero") || (!strcmp(d, "torch.where") && nargs == 1)) && dev == DEV_DEVICE)
 		sev(f, SEV_SYNC, afmt(in, "%s (its output size depends on the data)", d), site);
 	return v_tensor_dev(in->a, dev, 0);
