@@ -784,6 +784,121 @@ static cJSON *sc_coll(const char *op, const char *par, int async, const char *an
 	return c;
 }
 
+/* Whether module `m` is `root` or inside it (a fully_shard'ed layer of
+ * the model called). */
+static int sc_inst_within(const struct vinst *root, const struct vinst *m, int depth)
+{
+	size_t i;
+
+	if (!root || !m || depth > 32)
+		return 0;
+	if (root == m)
+		return 1;
+	for (i = 0; i < root->nchildren; i++)
+		if (sc_inst_within(root->children[i].inst, m, depth + 1))
+			return 1;
+	return 0;
+}
+
+/* Whether a module holds BatchNorm running statistics (buffers DDP
+ * broadcasts before each forward with gradients).  Only the catalogue's
+ * norm layers are counted: a repo module's register_buffer is not seen,
+ * so 0 means "not known to have buffers". */
+static int sc_has_bn_buffers(const struct vinst *m, int depth)
+{
+	/* torchvision classes whose every variant has BatchNorm layers (read
+	 * as one external module, their children are not built) */
+	static const char *const tv_bn[] = {
+		"torchvision.models.ResNet", "torchvision.models.DenseNet", "torchvision.models.MobileNetV2",
+		"torchvision.models.MobileNetV3", "torchvision.models.EfficientNet", "torchvision.models.RegNet",
+		"torchvision.models.ShuffleNetV2", "torchvision.models.MNASNet", "torchvision.models.GoogLeNet",
+		"torchvision.models.Inception3", NULL
+	};
+	size_t i;
+
+	if (!m || depth > 32)
+		return 0;
+	for (i = 0; m->ext && tv_bn[i]; i++)
+		if (!strcmp(m->ext, tv_bn[i]))
+			return 1;
+	if (m->mod == VM_LAYER && m->ext && strstr(m->ext, "BatchNorm")) {
+		const value_t *t = m->args ? vdict_gets(m->args, "track_running_stats") : NULL;
+
+		if (!t || (t->k == VK_BOOL && t->u.b))
+			return 1;
+	}
+	for (i = 0; i < m->nchildren; i++)
+		if (sc_has_bn_buffers(m->children[i].inst, depth + 1))
+			return 1;
+	return 0;
+}
+
+/* One collective a wrapper issues, anchored at event `at` (the backward
+ * call, the model call): its phase, the wrapper's condition (else the
+ * event's), how often the event runs.  Once per (anchor, op). */
+static void sc_wrap_coll(struct sc *s, cJSON *dd, const struct sched_ev *w, const struct sched_ev *at,
+                         const char *op, const char *phase, const char *note)
+{
+	const char *cond = sc_condition(w->ctx) ? sc_condition(w->ctx) : sc_condition(at->ctx);
+	cJSON *c;
+	char *freq;
+
+	if (sc_seen(dd, "anchor", at->anchor, "op", op))
+		return;
+	c = sc_coll(op, "data", -1, at->anchor, phase, w->implied_by, note);
+	if (cond)
+		cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", cJSON_CreateString(cond));
+	freq = sc_frequency(s, at);
+	cJSON_AddStringToObject(c, "frequency", freq);
+	free(freq);
+	cJSON_AddItemToArray(dd, c);
+}
+
+/* The collectives a DDP or FSDP wrapper issues, where they happen: DDP's
+ * gradient all-reduce at each backward call after the wrap (not under
+ * no_sync), its buffer broadcast at each model call with gradients when
+ * the model has BatchNorm statistics and broadcast_buffers is not off;
+ * FSDP's all-gather at each call of the model (or of a model holding the
+ * sharded unit) and all-gather + reduce-scatter at each backward.  The
+ * number of rows made (0: none of those calls seen). */
+static size_t sc_wrap_anchored(struct sc *s, cJSON *dd, size_t wi)
+{
+	const struct sched_ev *w = &s->ev[wi];
+	int ddp = !strcmp(w->implied_by, "DistributedDataParallel");
+	int fsdp = !strcmp(w->implied_by, "fully_shard") || !strcmp(w->implied_by, "FullyShardedDataParallel");
+	int bcast = 0;
+	size_t j, n = 0;
+
+	if (ddp && w->model && sc_has_bn_buffers(w->model, 0)) {
+		const value_t *bb = w->detail ? vdict_gets(w->detail, "broadcast_buffers") : NULL;
+
+		bcast = !bb || (bb->k == VK_BOOL && bb->u.b);
+	}
+	for (j = wi + 1; j < s->nev; j++) {
+		const struct sched_ev *e = &s->ev[j];
+
+		if (e->kind == SEV_BACKWARD && !e->in_forward && e->anchor) {
+			if (ddp && !ctx_find(e->ctx, JC_NO_SYNC)) {
+				sc_wrap_coll(s, dd, w, e, "all_reduce", "backward", "gradients, in buckets, as backward produces them");
+				n++;
+			} else if (fsdp) {
+				sc_wrap_coll(s, dd, w, e, "all_gather", "backward", "parameters again before each unit's backward");
+				sc_wrap_coll(s, dd, w, e, "reduce_scatter", "backward", "gradients after each unit's backward");
+				n++;
+			}
+		} else if (e->kind == SEV_MODEL_CALL && e->anchor && w->model && e->model &&
+		           sc_inst_within(e->model, w->model, 0)) {
+			if (fsdp) {
+				sc_wrap_coll(s, dd, w, e, "all_gather", "forward", "parameters of each sharded unit before its forward");
+				n++;
+			} else if (bcast && e->model == w->model && !ctx_find(e->ctx, JC_NO_GRAD)) {
+				sc_wrap_coll(s, dd, w, e, "broadcast", "forward", "BatchNorm buffers from rank 0 before each forward with gradients (broadcast_buffers)");
+			}
+		}
+	}
+	return n;
+}
+
 static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 {
 	size_t i;
@@ -826,11 +941,15 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 				if (sc_condition(e->ctx))
 					cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetArrayItem(dd, cJSON_GetArraySize(dd) - 1),
 					                                       "condition", cJSON_CreateString(sc_condition(e->ctx)));
-				cJSON_AddItemToArray(dd, sc_coll("all_reduce", "data", -1, e->anchor, "backward", e->implied_by,
-				                                 "gradients, in buckets, as backward produces them"));
-				if (sc_condition(e->ctx))
-					cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetArrayItem(dd, cJSON_GetArraySize(dd) - 1),
-					                                       "condition", cJSON_CreateString(sc_condition(e->ctx)));
+				/* the gradient all-reduce where backward runs; at the
+				 * wrap only when no backward call was seen */
+				if (!sc_wrap_anchored(s, dd, i)) {
+					cJSON_AddItemToArray(dd, sc_coll("all_reduce", "data", -1, e->anchor, "backward", e->implied_by,
+					                                 "gradients, in buckets, as backward produces them"));
+					if (sc_condition(e->ctx))
+						cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetArrayItem(dd, cJSON_GetArraySize(dd) - 1),
+						                                       "condition", cJSON_CreateString(sc_condition(e->ctx)));
+				}
 				o = cJSON_CreateObject();
 				cJSON_AddStringToObject(o, "what", "gradient all-reduce (DDP buckets)");
 				cJSON_AddStringToObject(o, "with", "backward");
@@ -842,12 +961,16 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 				cJSON_AddItemToArray(dd, sc_coll("all_reduce", "data", -1, e->anchor, "backward", e->implied_by,
 				                                 "gradients (the engine's configuration decides reduce-scatter under ZeRO)"));
 			} else {
-				cJSON_AddItemToArray(dd, sc_coll("all_gather", "data", -1, e->anchor, "forward", e->implied_by,
-				                                 "parameters of each sharded unit before its forward"));
-				cJSON_AddItemToArray(dd, sc_coll("all_gather", "data", -1, e->anchor, "backward", e->implied_by,
-				                                 "parameters again before each unit's backward"));
-				cJSON_AddItemToArray(dd, sc_coll("reduce_scatter", "data", -1, e->anchor, "backward", e->implied_by,
-				                                 "gradients after each unit's backward"));
+				/* where the model is called and backward runs; at the
+				 * wrap only when neither was seen */
+				if (!sc_wrap_anchored(s, dd, i)) {
+					cJSON_AddItemToArray(dd, sc_coll("all_gather", "data", -1, e->anchor, "forward", e->implied_by,
+					                                 "parameters of each sharded unit before its forward"));
+					cJSON_AddItemToArray(dd, sc_coll("all_gather", "data", -1, e->anchor, "backward", e->implied_by,
+					                                 "parameters again before each unit's backward"));
+					cJSON_AddItemToArray(dd, sc_coll("reduce_scatter", "data", -1, e->anchor, "backward", e->implied_by,
+					                                 "gradients after each unit's backward"));
+				}
 				{
 					/* FSDP gathers the next unit's parameters while the
 					 * current one computes (forward and backward prefetch) */

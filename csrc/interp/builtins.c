@@ -97,6 +97,30 @@ value_t *iter_items(struct frame *f, value_t *it, struct vseq **out)
 	                                  : "an iterable whose items are not known");
 }
 
+/* The representative item of an iterable whose items iter_items() does
+ * not list: the first item of a sequence of unknown length (all of it
+ * made by one comprehension or loop), a row of a host or device tensor
+ * (a batch ecg reads as one host tensor: a list of per-image target
+ * dicts, whose entries are host tensors too; a sampled sequence on the
+ * device).  A mapping held as a device value gives no keys as rows:
+ * .items()/.keys() of one are not known (tensor.c).  NULL when there is
+ * none. */
+value_t *iter_rep_item(struct frame *f, value_t *it)
+{
+	if ((it->k == VK_LIST || it->k == VK_TUPLE) && it->u.seq->unk_reason && it->u.seq->n >= 1)
+		return it->u.seq->items[0];
+	if (it->k == VK_TENSOR && (it->dev == DEV_HOST || it->dev == DEV_DEVICE)) {
+		value_t *row = v_tensor_dev(f->in->a, it->dev, it->pinned);
+		const struct vshape *s = shape_of(it);
+
+		if (s && s->nd >= 1)
+			row->shape = shape_index(f->in->a, s, v_int(f->in->a, 0));
+		row->dt = it->dt;
+		return row;
+	}
+	return NULL;
+}
+
 value_t *seq_from(struct interp *in, enum vkind k, struct vseq *src)
 {
 	value_t *v = v_seq(in->a, k, src ? src->n : 0);
@@ -123,6 +147,14 @@ static value_t *minmax(struct frame *f, value_t **args, size_t nargs, int want_m
 		items = &tmp;
 	}
 	charge(f, items ? items->n : 0, 0);
+	/* comparing a device tensor reads its truth on the host: a sync
+	 * (max(acc1, best_acc1) with acc1 on the device) */
+	for (i = 0; items && items->n >= 2 && i < items->n; i++)
+		if (items->items[i]->k == VK_TENSOR && items->items[i]->dev == DEV_DEVICE && f->mode != M_FWD) {
+			sev(f, SEV_SYNC, afmt(f->in, "%s(<a device tensor>) (compares on the host)", want_max ? "max" : "min"),
+			    site);
+			break;
+		}
 	for (i = 0; items && i < items->n; i++) {
 		if (!as_num(items->items[i], &x))
 			return unknown_at(f, site, "min/max of values that are not known");
@@ -464,6 +496,11 @@ static value_t *bi_str(struct frame *f, value_t *fn, value_t **args, size_t narg
 {
 	struct interp *in = f->in;
 
+	/* str(x): a device tensor is read; a repo object's __str__ runs */
+	if (nargs == 1 && args[0]->k == VK_TENSOR && args[0]->dev == DEV_DEVICE && f->mode != M_FWD)
+		sev(f, SEV_SYNC, "str(<a device tensor>)", site);
+	if (nargs == 1)
+		format_hook(f, args[0], 's', site);
 	if (nargs == 1 && args[0]->k == VK_STR)
 		return args[0];
 	if (nargs == 1 && args[0]->k == VK_INT)
@@ -668,6 +705,12 @@ static value_t *bi_zip(struct frame *f, value_t *fn, value_t **args, size_t narg
 				unk = 1;
 			} else if (is_gen_value(a)) {
 				rep[i] = gen_next(f, a->u.inst, site);
+				unk = 1;
+			} else if (a->k == VK_UNKNOWN || a->k == VK_TENSOR) {
+				/* zip(targets, results) with results not known:
+				 * the others' items still pair with something */
+				rep[i] = iter_rep_item(f, a) ? iter_rep_item(f, a)
+				         : v_unknown(in->a, NULL, "an item of an iterable not known");
 				unk = 1;
 			} else {
 				zok = 0;

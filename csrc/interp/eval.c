@@ -522,6 +522,11 @@ static value_t *eval_call(struct frame *f, const struct ast_Call *c)
 	eval_args(f, c, &args, &nargs, &kw, &unk);
 	r = call(f, fn, args, nargs, kw, &c->h);
 	f->unk_star = NULL;
+	/* x.cpu() is on the host whatever x was: a value not known stays
+	 * not known, but no longer a possible device tensor */
+	if (r->k == VK_UNKNOWN && fn->k == VK_UNKNOWN && !nargs && !kw && AST_IS(c->func, Attribute) &&
+	    !strcmp(AST_AS(c->func, Attribute)->attr, "cpu") && f->mode != M_FWD)
+		return v_tensor_dev(f->in->a, DEV_HOST, 0);
 	return r;
 }
 
@@ -538,8 +543,9 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 
 		emit_op(f, "Tensor.__getitem__", &s->h);
 		/* x[mask] sizes its output from the data; x[index] with an
-		 * integer index tensor is a gather on the device (no read) */
-		if (obj->dev == DEV_DEVICE && is_tensorish(idx) && idx->dt != DT_INT && f->mode != M_FWD)
+		 * integer index tensor is a gather on the device (no read);
+		 * an index whose dtype is not known is not called a sync */
+		if (obj->dev == DEV_DEVICE && is_tensorish(idx) && idx->dt == DT_BOOL && f->mode != M_FWD)
 			sev(f, SEV_SYNC, "indexing with a tensor (boolean mask or index array)", &s->h);
 		{
 			value_t *t = v_tensor_dev(in->a, obj->dev, obj->pinned);
@@ -634,6 +640,14 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 
 		if (v)
 			return v;
+		if (obj->u.dict->rep && value_is_known_scalar(idx))
+			return obj->u.dict->rep;       /* {k: v.to(dev) for k, v in t.items()}["boxes"] */
+		if (obj->u.dict->missing && value_is_known_scalar(idx)) {
+			/* defaultdict: d[k] = default_factory(), then read */
+			v = call(f, obj->u.dict->missing, NULL, 0, NULL, &s->h);
+			vdict_set(in->a, obj->u.dict, idx, v);
+			return v;
+		}
 		if (value_is_known_scalar(idx))
 			return unknown_at(f, &s->h, afmt(in, "key %s is not in the mapping",
 			                                 value_repr(in->a, idx) ? value_repr(in->a, idx) : "?"));
@@ -717,7 +731,8 @@ static void comp_loop(struct frame *f, struct comp_ctx *cc, unsigned gi)
 		cc->unknown = 1;
 		cc->unk_expr = text_of(f, g->iter);
 		cc->unk_reason = why->reason ? why->reason : "an iterable whose items are not known";
-		assign(f, g->target, v_unknown(in->a, text_of(f, g->target), "an item of an iterable not known"));
+		assign(f, g->target, iter_rep_item(f, it) ? iter_rep_item(f, it)
+		                     : v_unknown(in->a, text_of(f, g->target), "an item of an iterable not known"));
 		comp_loop(f, cc, gi + 1);
 		return;
 	}
@@ -778,6 +793,8 @@ static value_t *eval_comp(struct frame *f, const struct ast_hdr *e)
 		cc.out->u.seq->unk_expr = cc.unk_expr;
 		cc.out->u.seq->unk_reason = cc.unk_reason;
 	}
+	if (cc.unknown && cc.key && cc.out->u.dict->n == 1)
+		cc.out->u.dict->rep = cc.out->u.dict->vals[0];
 	return cc.out;
 }
 
@@ -994,17 +1011,23 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 			last = eval(f, b->values.items[i]);
 			t = value_truth(last);
 			if (t < 0) {
-				/* evaluate the rest for their effects, result unknown;
-				 * but as an `if` test, `unknown and False` is falsy
-				 * whatever the unknown is, and `unknown or True`
-				 * truthy: False / None (True) stands for its truth */
+				/* evaluate the rest for their effects, result unknown --
+				 * unless a later operand is the bool that decides its
+				 * truth: `x and False` is falsy and `x or True` truthy
+				 * whatever x is (ddp_on(): dist.is_available() and
+				 * dist.is_initialized() with no process group, returned
+				 * and tested by the caller).  The value given is that
+				 * bool: its truth is right, its identity may not be (x
+				 * itself when x is falsy), which no test of ours reads.
+				 * As an `if` test, `x and None` is falsy too. */
 				value_t *decided = NULL;
 
 				for (i++; i < b->values.n; i++) {
 					value_t *w = eval(f, b->values.items[i]);
 
-					if (!decided && e == f->test_node &&
-					    (b->op == AST_BOOL_AND ? w->k == VK_NONE || (w->k == VK_BOOL && !w->u.b)
+					if (!decided &&
+					    (b->op == AST_BOOL_AND ? (w->k == VK_BOOL && !w->u.b) ||
+					                             (e == f->test_node && w->k == VK_NONE)
 					                           : w->k == VK_BOOL && w->u.b))
 						decided = w;
 				}

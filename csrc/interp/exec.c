@@ -81,6 +81,9 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 		if (is_tensorish(obj)) {
 			emit_op(f, "Tensor.__setitem__", t);
 		} else if (obj->k == VK_DICT && !value_is_known_scalar(idx)) {
+			/* what is stored under keys not known: host data only? */
+			if (obj->u.dict->anykey != 2)
+				obj->u.dict->anykey = host_only(v, 0) ? 1 : 2;
 			clobber_dict(in->a, obj->u.dict,
 			             afmt(in, "%s[%s] = ... with a key not known may set it", text_of(f, s->value),
 			                  text_of(f, s->slice)));
@@ -441,9 +444,10 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		if (is_gen_value(it))
 			/* a repo generator: each item is what its first yield gives */
 			assign(f, s->target, gen_next(f, it->u.inst, &s->h));
-		else if ((it->k == VK_LIST || it->k == VK_TUPLE) && it->u.seq->unk_reason && it->u.seq->n >= 1)
-			/* a sequence of unknown length: its representative item */
-			assign(f, s->target, it->u.seq->items[0]);
+		else if (iter_rep_item(f, it))
+			/* a sequence of unknown length, a host tensor: its
+			 * representative item */
+			assign(f, s->target, iter_rep_item(f, it));
 		else
 			assign(f, s->target, v_unknown(in->a, text_of(f, s->target), why->reason ? why->reason : "the loop variable"));
 		fl = exec_block(f, &s->body);
@@ -967,7 +971,21 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			return FL_RETURN;
 		}
 		if (f->gen_body && AST_IS(AST_AS(st, Expr)->value, YieldFrom)) {
-			f->ret = unknown_at(f, st, "an item of `yield from`");
+			/* the first item of what it delegates to: a DataLoader's
+			 * batch (`while True: yield from loader`), a known
+			 * sequence's first item, a representative one */
+			value_t *src = eval(f, AST_AS(AST_AS(st, Expr)->value, YieldFrom)->value);
+			struct vseq *items = NULL;
+
+			if (is_loader(src))
+				f->ret = loader_batch(f, src->u.inst, afmt_memo(in, "yield from %s",
+				                      text_of(f, AST_AS(AST_AS(st, Expr)->value, YieldFrom)->value), NULL), st);
+			else if (!iter_items(f, src, &items) && items && items->n)
+				f->ret = items->items[0];
+			else if (iter_rep_item(f, src))
+				f->ret = iter_rep_item(f, src);
+			else
+				f->ret = unknown_at(f, st, "an item of `yield from`");
 			return FL_RETURN;
 		}
 		if (AST_IS(AST_AS(st, Expr)->value, Constant)) {

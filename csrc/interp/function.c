@@ -282,6 +282,21 @@ value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond)
 		return b;
 	if (a->k == VK_NONE && b->k == VK_NONE)
 		return b;
+	/* `if cuda: return torch.device("cuda")` / `return torch.device("cpu")`:
+	 * a device whose type the path decides, not the later one */
+	if (a->k == VK_INST && b->k == VK_INST && a->u.inst->ext && b->u.inst->ext &&
+	    !strcmp(a->u.inst->ext, "torch.device") && !strcmp(b->u.inst->ext, "torch.device")) {
+		value_t *ta = vdict_gets(a->u.inst->attrs, "type"), *tb = vdict_gets(b->u.inst->attrs, "type");
+		struct vinst *c;
+
+		if (ta && tb && ta->k == VK_STR && tb->k == VK_STR && !strcmp(ta->u.str.s, tb->u.str.s))
+			return b;
+		c = new_inst(f->in);
+		c->ext = "torch.device";
+		vdict_sets(f->in->a, c->attrs, "type",
+		           v_unknown(f->in->a, NULL, afmt_memo(f->in, "a device type `%s` decides", cond, NULL)));
+		return mk_inst_value(f->in, c);
+	}
 	if (ret_structural(a) || ret_structural(b) || a->k == VK_UNKNOWN || b->k == VK_UNKNOWN)
 		return b;
 	return v_unknown(f->in->a, NULL,

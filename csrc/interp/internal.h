@@ -202,6 +202,9 @@ struct interp {
 	struct sched_ev *sev;
 	size_t nsev, asev;
 	int gpu;                      /* the job moves a model or tensors to a device */
+	int default_dev;              /* the job sets where factories put tensors
+	                                 (set_default_device, set_default_tensor_type,
+	                                 `with torch.device(...)`) */
 	struct { value_t *fn; const char *anchor; } handlers[64];
 	size_t nhandlers;
 	value_t *startup[16];          /* FastAPI lifespan / on_event("startup") */
@@ -404,6 +407,8 @@ value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t narg
 /* builtins.c */
 long long range_len(const value_t *it);
 value_t *iter_items(struct frame *f, value_t *it, struct vseq **out);
+value_t *iter_rep_item(struct frame *f, value_t *it);
+int host_only(const value_t *v, int depth);
 value_t *seq_from(struct interp *in, enum vkind k, struct vseq *src);
 value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                       struct vdict *kw, const struct ast_hdr *site);

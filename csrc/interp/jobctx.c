@@ -198,6 +198,25 @@ int is_route_decorator(struct frame *f, const struct ast_hdr *d)
  * @torch.inference_mode() mark the function; in job mode,
  * @app.on_event(...) makes it a startup hook and a web framework's route
  * decorator a request handler (the first one is the server's anchor). */
+/* @torch.compile or @torch.compile(mode=..., ...) over a def: a compile
+ * region, anchored at the decorator, whose target is the function. */
+static void compile_decorator_hook(struct frame *f, value_t *fv, const struct ast_hdr *d)
+{
+	struct sched_ev *e;
+	unsigned i;
+
+	if (f->mode == M_FWD || !(e = sev(f, SEV_COMPILE, "torch.compile", d)))
+		return;
+	e->target = fv->u.fn->qualname;
+	for (i = 0; AST_IS(d, Call) && i < AST_AS(d, Call)->keywords.n; i++) {
+		const struct ast_keyword *k = AST_AS(AST_AS(d, Call)->keywords.items[i], keyword);
+		value_t *m;
+
+		if (k->arg && !strcmp(k->arg, "mode") && (m = eval(f, k->value))->k == VK_STR)
+			e->op = m->u.str.s;
+	}
+}
+
 void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, const struct ast_hdr *d)
 {
 	struct interp *in = f->in;
@@ -209,6 +228,8 @@ void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, con
 		if (dv && dv->k == VK_EXT && (!strcmp(dv->u.ext, "torch.no_grad") ||
 		                              !strcmp(dv->u.ext, "torch.inference_mode")))
 			fv->u.fn->no_grad = 1;
+		if (dv && dv->k == VK_EXT && !strcmp(dv->u.ext, "torch.compile"))
+			compile_decorator_hook(f, fv, d);
 		if (dv && dv->k == VK_EXT && (!strcmp(dv->u.ext, "functools.lru_cache") ||
 		                              !strcmp(dv->u.ext, "functools.cache")))
 			fv->u.fn->cached = 1;
@@ -240,6 +261,8 @@ const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const st
 	struct interp *in = f->in;
 	const struct jctx *pushed = NULL;
 
+	if (cv->k == VK_INST && cv->u.inst->ext && !strcmp(cv->u.inst->ext, "torch.device"))
+		in->default_dev = 1;        /* factories in the block go there */
 	if (cv->k == VK_INST && cv->u.inst->ext && !strcmp(cv->u.inst->ext, "torch.no_grad")) {
 		*ng = 1;
 		if (!in->ev.no_grad && f->mode != M_FWD)

@@ -597,13 +597,60 @@ static value_t *m_str_replace(struct frame *f, value_t *fn, value_t **args, size
 	return unknown_at(f, site, "replace() with values not known");
 }
 
+/* "{val:f} ({avg:f})".format(...): a replacement field whose value is a
+ * device tensor formats it, which reads it on the host (Tensor.__format__):
+ * one sync.  Fields are read from the literal format string: automatic
+ * and numbered ones name positional arguments, the others keywords; an
+ * argument no field names is not read. */
+static void format_reads_device(struct frame *f, const char *fmt, value_t **args, size_t nargs,
+                                struct vdict *kw, const struct ast_hdr *site)
+{
+	size_t auto_i = 0;
+	const char *p;
+
+	for (p = fmt; *p; p++) {
+		const char *q;
+		value_t *v = NULL;
+		char name[64];
+		size_t n;
+
+		if (*p != '{')
+			continue;
+		if (p[1] == '{') {
+			p++;
+			continue;
+		}
+		for (q = p + 1; *q && !strchr(".[!:}", *q); q++)
+			;
+		n = (size_t)(q - (p + 1));
+		if (n >= sizeof name)
+			continue;
+		memcpy(name, p + 1, n);
+		name[n] = 0;
+		if (!n)
+			v = auto_i < nargs ? args[auto_i++] : NULL;
+		else if (name[0] >= '0' && name[0] <= '9')
+			v = (size_t)atoi(name) < nargs ? args[atoi(name)] : NULL;
+		else
+			v = kw ? vdict_gets(kw, name) : NULL;
+		/* {x.attr} / {x[i]} read something else of x: not followed */
+		if (v && (*q == ':' || *q == '}' || *q == '!') && v->k == VK_TENSOR && v->dev == DEV_DEVICE) {
+			sev(f, SEV_SYNC, "str.format of a device tensor", site);
+			return;
+		}
+	}
+}
+
 static value_t *m_str_format(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                              const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	value_t *self = fn->u.bi.self;
-	value_t *r = self->k == VK_STR && !kw_unk(kw, 1) ? str_format(in, self, args, nargs, kw) : NULL;
+	value_t *r;
 
+	if (self->k == VK_STR && f->mode != M_FWD)
+		format_reads_device(f, self->u.str.s, args, nargs, kw, site);
+	r = self->k == VK_STR && !kw_unk(kw, 1) ? str_format(in, self, args, nargs, kw) : NULL;
 	return r ? r : unknown_at(f, site, "string formatting is not followed");
 }
 

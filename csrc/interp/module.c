@@ -40,6 +40,30 @@ static value_t *moduledict_values(struct frame *f, value_t *self, const struct a
 	return mk_inst_value(in, v);
 }
 
+/* A torch.nn layer that owns no tensor: the catalogue counts no
+ * parameter for it with these arguments, it is not a norm (running
+ * statistics are buffers) and it was given no weight / pos_weight tensor
+ * (a loss's class weights are a buffer).  `.to(device)` of it moves
+ * nothing: nn.CrossEntropyLoss().to(device).  0 when not sure. */
+static int owns_no_tensor(struct interp *in, const value_t *self)
+{
+	static const char *const buffer_args[] = { "weight", "pos_weight", NULL };
+	const struct vinst *m = self->k == VK_INST ? self->u.inst : NULL;
+	size_t i;
+
+	if (!m || m->mod != VM_LAYER || !m->ext || m->nchildren || strstr(m->ext, "Norm"))
+		return 0;
+	if (cg_param_count(in->cat, m) != 0)
+		return 0;
+	for (i = 0; buffer_args[i]; i++) {
+		const value_t *w = m->args ? vdict_gets(m->args, buffer_args[i]) : NULL;
+
+		if (w && w->k != VK_NONE)
+			return 0;
+	}
+	return 1;
+}
+
 value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                             struct vdict *kw, const struct ast_hdr *site)
 {
@@ -124,7 +148,8 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 			struct sched_ev *e;
 
 			in->gpu = 1;
-			if (f->mode != M_FWD && (e = sev(f, SEV_H2D, "model.to(device): parameters and buffers", site))) {
+			if (f->mode != M_FWD && !owns_no_tensor(in, self) &&
+			    (e = sev(f, SEV_H2D, "model.to(device): parameters and buffers", site))) {
 				e->pinned = 0;
 				e->non_blocking = kw_bool(kw, "non_blocking");
 			}

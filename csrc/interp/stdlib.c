@@ -559,6 +559,26 @@ static value_t *sl_dataclasses(struct frame *f, const char *d, value_t **args, s
 	return typing_origin_call(f, args[0], !strcmp(d, "typing.get_args"));
 }
 
+/* defaultdict(list): a dict whose missing keys the factory fills (a
+ * trainer's callbacks[event].append(fn)) */
+static value_t *sl_defaultdict(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                               const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *r;
+	size_t i;
+
+	(void)d, (void)site;
+	if (nargs > 1)
+		return NULL;
+	r = v_dict(in->a);
+	if (nargs == 1 && (args[0]->k == VK_BUILTIN || args[0]->k == VK_FUNC || args[0]->k == VK_CLASS))
+		r->u.dict->missing = args[0];
+	for (i = 0; kw && i < kw->n; i++)
+		vdict_set(in->a, r->u.dict, kw->keys[i], kw->vals[i]);
+	return r;
+}
+
 static const struct stdlib_native {
 	const char *name;
 	stdlib_fn *fn;
@@ -568,6 +588,7 @@ static const struct stdlib_native {
 	{ "ast.literal_eval", sl_literal_eval },
 	{ "box.Box", sl_attr_dict },
 	{ "collections.OrderedDict", sl_ordered_dict },
+	{ "collections.defaultdict", sl_defaultdict },
 	{ "copy.deepcopy", sl_deepcopy },
 	{ "dataclasses.fields", sl_dataclasses },
 	{ "dataclasses.is_dataclass", sl_dataclasses },

@@ -359,6 +359,20 @@ static value_t *tm_data_sized(struct frame *f, value_t *fn, const char *m, value
 	return v_tensor_dev(f->in->a, dev, 0);
 }
 
+/* x.items(), x.keys(): a tensor has none; this is a mapping ecg holds as
+ * a device value (a model's output dict), whose keys are no device
+ * tensors to read. */
+static value_t *tm_mapping(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
+                           struct vdict *kw, const struct ast_hdr *site)
+{
+	int dev = recv_dev(fn);
+
+	(void)m, (void)args, (void)nargs, (void)kw;
+	if (dev == DEV_DEVICE)
+		return unknown_at(f, site, "the keys of a mapping of device tensors");
+	return v_tensor_dev(f->in->a, dev, 0);
+}
+
 /* x.size() &c when the shape is not known: read at run time, no sync. */
 static value_t *tm_shape_read(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
                               struct vdict *kw, const struct ast_hdr *site)
@@ -375,6 +389,8 @@ static const struct tensor_method tensor_methods[] = {
 	{ "cuda", tm_to, 0 },
 	{ "dim", tm_shape_read, TM_SIZE },
 	{ "item", tm_item, 0 },
+	{ "items", tm_mapping, 0 },
+	{ "keys", tm_mapping, 0 },
 	{ "masked_select", tm_data_sized, 0 },
 	{ "multinomial", tm_token_choice, 0 },
 	{ "ndimension", NULL, TM_SIZE },

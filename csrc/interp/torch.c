@@ -350,12 +350,47 @@ value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **
 /* v holds nothing on a device: known scalars and strings, tensors known
  * to be on the host, and containers of those (an unknown value, a module
  * or an object might hold device tensors). */
-static int host_only(const value_t *v, int depth)
+/* Python numbers, or a list/tuple of them (of any length: the items of
+ * a comprehension over data not known are its representative): data
+ * that lives on the host, not a tensor. */
+static int python_data(const value_t *v, int depth)
 {
+	size_t i;
+
+	if (!v || depth > 4)
+		return 0;
+	if (v->k == VK_INT || v->k == VK_FLOAT || v->k == VK_BOOL)
+		return 1;
+	if (v->k == VK_UNKNOWN && v->reason && (v->reason == shape_dim_reason ||
+	                                        !strcmp(v->reason, "the length of something not known")))
+		return 1;                       /* a dim, a len(): Python ints */
+	if ((v->k == VK_LIST || v->k == VK_TUPLE) && v->u.seq->n >= 1) {
+		for (i = 0; i < v->u.seq->n; i++)
+			if (!python_data(v->u.seq->items[i], depth + 1))
+				return 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* Whether v holds no device tensor for certain (torch.save of it copies
+ * nothing to the host): Python scalars, host tensors, and containers of
+ * those (a dict filled under keys not known counts what was stored). */
+int host_only(const value_t *v, int depth)
+{
+	/* libraries that make no torch tensor: what their objects hold
+	 * (COCOeval.eval, a DataFrame, an image) lives on the host */
+	static const char *const host_libs[] = { "numpy.", "pycocotools.", "scipy.", "pandas.", "sklearn.",
+	                                         "PIL.", "cv2.", "matplotlib.", NULL };
+	const char *ext = !v ? NULL : v->k == VK_EXT ? v->u.ext : v->k == VK_INST && v->u.inst->mod == VM_NONE &&
+	                  !v->u.inst->cls ? v->u.inst->ext : NULL;
 	size_t i;
 
 	if (!v || depth > 8)
 		return 0;
+	for (i = 0; ext && host_libs[i]; i++)
+		if (!strncmp(ext, host_libs[i], strlen(host_libs[i])))
+			return 1;
 	switch (v->k) {
 	case VK_NONE: case VK_BOOL: case VK_INT: case VK_FLOAT: case VK_STR:
 		return 1;
@@ -370,7 +405,7 @@ static int host_only(const value_t *v, int depth)
 		return 1;
 	case VK_DICT:
 		/* (an empty dict may be a comprehension over items not known) */
-		if (!v->u.dict->n)
+		if (v->u.dict->anykey == 2 || (!v->u.dict->n && v->u.dict->anykey != 1))
 			return 0;
 		for (i = 0; i < v->u.dict->n; i++)
 			if (!host_only(v->u.dict->vals[i], depth + 1))
@@ -428,6 +463,62 @@ static value_t *tc_save(struct frame *f, const char *d, const char *last, value_
 	return v_none(in->a);
 }
 
+/* torch.load(f, map_location=...): what a file holds is read at run time
+ * (a state dict, an epoch number, a whole pickled model), so the value is
+ * not known -- not a tensor: `ckpt["epoch"]` is a Python int.  With a
+ * map_location that names a device (or a device not known, as .to() reads
+ * one) the loaded tensors are copied there: one host-to-device event.
+ * 'cpu', none (tensors go back where they were saved), a function or a
+ * dict of remappings: no event. */
+static value_t *tc_load(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                        struct vdict *kw, const struct ast_hdr *site)
+{
+	value_t *loc = kw ? vdict_gets(kw, "map_location") : NULL;
+
+	(void)d, (void)last, (void)args, (void)nargs;
+	if (loc && f->mode != M_FWD && dev_is_host(loc) != 1 &&
+	    (loc->k == VK_STR || loc->k == VK_INT || loc->k == VK_UNKNOWN ||
+	     (loc->k == VK_INST && loc->u.inst->ext && !strcmp(loc->u.inst->ext, "torch.device")))) {
+		struct sched_ev *e = sev(f, SEV_H2D, "torch.load(..., map_location=<device>)", site);
+
+		if (e) {
+			e->pinned = 0;
+			e->non_blocking = 0;
+		}
+		f->in->gpu = 1;
+	}
+	return unknown_at(f, site, "an object loaded from a file (read at run time)");
+}
+
+/* torch.set_default_device(...): factories in a forward may then make
+ * device tensors; the call itself goes on as any other */
+static value_t *tc_default_device(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                                  struct vdict *kw, const struct ast_hdr *site)
+{
+	(void)d, (void)last, (void)args, (void)nargs, (void)kw, (void)site;
+	f->in->default_dev = 1;
+	return NULL;
+}
+
+/* torch.compile(mode=..., fullgraph=...) with no function: the decorator
+ * it returns, torch.compile with those options bound (a functools.partial,
+ * which call() applies to the def it decorates). */
+static value_t *compile_decorator(struct frame *f, struct vdict *kw)
+{
+	struct interp *in = f->in;
+	struct vinst *p = new_inst(in);
+	value_t *pk = v_dict(in->a);
+	size_t i;
+
+	p->ext = "functools.partial";
+	for (i = 0; i < kw->n; i++)
+		vdict_set(in->a, pk->u.dict, kw->keys[i], kw->vals[i]);
+	vdict_sets(in->a, p->attrs, "func", v_ext(in->a, "torch.compile"));
+	vdict_sets(in->a, p->attrs, "args", v_seq(in->a, VK_LIST, 0));
+	vdict_sets(in->a, p->attrs, "keywords", pk);
+	return mk_inst_value(in, p);
+}
+
 static value_t *tc_compile(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                            struct vdict *kw, const struct ast_hdr *site)
 {
@@ -436,11 +527,16 @@ static value_t *tc_compile(struct frame *f, const char *d, const char *last, val
 	struct sched_ev *e;
 
 	(void)d, (void)last;
+	if (nargs == 0 && kw && !kw_unk(kw, 1))
+		return compile_decorator(f, kw);
 	if (nargs < 1)
 		return NULL;
 	e = sev(f, SEV_COMPILE, "torch.compile", site);
 	if (e) {
 		e->target = AST_IS(site, Call) && AST_AS(site, Call)->args.n ? text_of(f, AST_AS(site, Call)->args.items[0]) : NULL;
+		/* @torch.compile(...) over a def: the function's name */
+		if (!e->target && args[0]->k == VK_FUNC && args[0]->u.fn->qualname)
+			e->target = args[0]->u.fn->qualname;
 		e->op = mode && mode->k == VK_STR ? mode->u.str.s : NULL;
 		e->model = args[0]->k == VK_INST ? args[0]->u.inst : NULL;
 	}
@@ -562,8 +658,10 @@ static const struct torch_call TORCH_CALLS[] = {
 	{ "checkpoint", tc_checkpoint },
 	{ "checkpoint_wrapper", tc_checkpoint_wrapper },
 	{ "compile", tc_compile },
+	{ "default_device", tc_default_device },
 	{ "device", tc_device },
 	{ "dist_is_initialized", tc_dist_is_initialized },
+	{ "load", tc_load },
 	{ "no_grad", tc_no_grad },
 	{ "save", tc_save },
 	{ "stream", tc_stream },
@@ -713,8 +811,11 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		dev = host == 1 ? DEV_HOST : DEV_DEVICE;
 		if (dev == DEV_DEVICE)
 			in->gpu = 1;
-		/* torch.tensor(python data, device=cuda): the data is copied over */
-		if (dev == DEV_DEVICE && f->mode != M_FWD && catalog_fact(in->cat, CATALOG_F_DATA_FACTORIES, last)) {
+		/* torch.tensor(python data, device=cuda): the data is copied over
+		 * (in a forward too -- a loss's torch.as_tensor([num_boxes],
+		 * device=...) -- when the data is known to be Python's) */
+		if (dev == DEV_DEVICE && (f->mode != M_FWD || (nargs >= 1 && python_data(args[0], 0))) &&
+		    catalog_fact(in->cat, CATALOG_F_DATA_FACTORIES, last)) {
 			struct sched_ev *ce = sev(f, SEV_H2D, afmt(in, "torch.%s(..., device=...)", last), site);
 
 			if (ce) {
@@ -723,11 +824,24 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 			}
 		}
 	} else if (!any_tensor) {
+		/* a factory: on the host, unless the job moves torch's default
+		 * device (then a forward's factory is where that is) */
 		if (catalog_fact(in->cat, CATALOG_F_HOST_FACTORIES, last))
-			dev = f->mode == M_FWD ? DEV_UNKNOWN : DEV_HOST;     /* a factory: on the host */
+			dev = f->mode == M_FWD && in->default_dev ? DEV_UNKNOWN : DEV_HOST;
 		else
 			dev = in->gpu ? DEV_DEVICE : DEV_UNKNOWN;             /* clip_grad_norm_ & co */
 	}
+	/* torch.tensor([a, b]) with a device tensor among the items reads it
+	 * on the host to build the new tensor */
+	if ((!strcmp(last, "tensor") || !strcmp(last, "as_tensor")) && nargs >= 1 && f->mode != M_FWD &&
+	    (args[0]->k == VK_LIST || args[0]->k == VK_TUPLE) && !args[0]->u.seq->unk_reason) {
+		for (i = 0; i < args[0]->u.seq->n; i++)
+			if (args[0]->u.seq->items[i]->k == VK_TENSOR && args[0]->u.seq->items[i]->dev == DEV_DEVICE) {
+				sev(f, SEV_SYNC, afmt(in, "torch.%s([...]) of a device tensor (read on the host)", last), site);
+				break;
+			}
+	}
+	/* (torch.multinomial of device probabilities syncs: token_choice()) */
 	if ((!strcmp(d, "torch.nonzero") || (!strcmp(d, "torch.where") && nargs == 1)) && dev == DEV_DEVICE)
 		sev(f, SEV_SYNC, afmt(in, "%s (its output size depends on the data)", d), site);
 	if (!strcmp(d, "torch.multinomial") || !strcmp(d, "torch.argmax"))
@@ -783,6 +897,7 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 				e->model = m;
 				e->target = AST_IS(site, Call) && AST_AS(site, Call)->args.n
 				            ? text_of(f, AST_AS(site, Call)->args.items[0]) : NULL;
+				e->detail = kw;     /* broadcast_buffers=, find_unused_parameters= ... */
 				e->implied_by = implied;
 			}
 		}

@@ -156,6 +156,16 @@ struct vdict {
 	 * directly needs to know nothing of it. */
 	struct ast_arena *a;
 	struct vdict_index *ix;
+	/* collections.defaultdict: the default_factory d[missing] calls (and
+	 * stores), or NULL.  Not kept by copies (a copy reads a missing key
+	 * as not known). */
+	struct value *missing;
+	/* d[k] = v with k not known (a loop filling a state dict): 0 none
+	 * stored, 1 every such v was host data, 2 one was not (or not known) */
+	unsigned char anykey;
+	/* a dict comprehension over items not known: the value its one read
+	 * pass made, what a key not in it reads (every entry is made so) */
+	struct value *rep;
 };
 
 struct vclass {
