@@ -180,7 +180,7 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 			}
 			/* the next class is torch's (or third-party): nothing to read */
 			if (!strcmp(name, "__init__"))
-				return mk_builtin(in, BI_NOOP, NULL);
+				return mk_builtin(in, self->k == VK_INST ? BI_M_MOD_BASE_INIT : BI_NOOP, self);
 			if (self->k == VK_INST && (v = module_method(in, self, name)))
 				return v;
 			return unknown_at(f, site, "a method of a base class outside the repository");

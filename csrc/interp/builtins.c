@@ -856,6 +856,7 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 	case BI_M_MOD_REGISTER_PARAMETER:
 	case BI_M_MOD_REGISTER_BUFFER:
 	case BI_M_MOD_CHILDREN:
+	case BI_M_MOD_BASE_INIT:
 		return call_module_method(f, fn, args, nargs, kw, site);
 	case BI_RANGE:
 	case BI_LEN:

@@ -187,6 +187,8 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 				return call_function(f, c->u.fn, fn, args, nargs, kw, f->mode, f->ev, site);
 			return unknown_at(f, site, "a call of an object that is not a module");
 		}
+		if (f->mode == M_FWD && m->mod == VM_CONTAINER && vdict_gets(m->attrs, "__ecg_slice__"))
+			return slice_forward(f, m, args, nargs, kw, site);
 		if (f->mode == M_FWD)
 			return call_module_fwd(f, m, args, nargs, kw, site);
 		/* job code calling a model: a root call.  A torch.nn built-in

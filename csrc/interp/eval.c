@@ -569,7 +569,13 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 		break;
 	}
 	case VK_INST:
-		if (obj->u.inst->mod == VM_CONTAINER) {
+		/* a torch container, or a repo subclass of one that keeps its
+		 * indexing (Joiner(nn.Sequential): self[0](x)) */
+		if (obj->u.inst->mod == VM_CONTAINER ||
+		    (obj->u.inst->mod == VM_REPO && obj->u.inst->cls && class_ext_base(obj->u.inst->cls) &&
+		     (!strcmp(class_ext_base(obj->u.inst->cls), "torch.nn.Sequential") ||
+		      !strcmp(class_ext_base(obj->u.inst->cls), "torch.nn.ModuleList")) &&
+		     !class_lookup(obj->u.inst->cls, "__getitem__", NULL))) {
 			struct vinst *m = obj->u.inst;
 			struct vinst *c = NULL;
 
@@ -581,6 +587,11 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 					c = m->children[i].inst;
 			} else if (idx->k == VK_STR) {
 				c = vinst_child(m, idx->u.str.s);
+			} else if (idx->k == VK_SLICE && f->mode == M_FWD) {
+				value_t *sl = container_slice(f, m, idx);
+
+				if (sl)
+					return sl;
 			}
 			if (c)
 				return mk_inst_value(in, c);

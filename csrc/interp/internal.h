@@ -95,6 +95,7 @@ enum builtin_id {
 	BI_M_FILE_READ,
 	BI_M_ARGP_ADD, BI_M_ARGP_PARSE, BI_M_ARGP_GROUP, BI_M_ARGP_SETDEF,
 	BI_M_MOD_ADD_MODULE, BI_M_MOD_APPEND, BI_M_MOD_EXTEND, BI_M_MOD_SELF,
+	BI_M_MOD_BASE_INIT,   /* super().__init__(...) whose next class is torch's */
 	BI_M_MOD_CHILDREN, BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
 	BI_M_NS_GETATTR
 };
@@ -272,6 +273,8 @@ void exec_import_from(struct frame *f, const struct ast_ImportFrom *s);
 value_t *class_lookup(struct vclass *c, const char *name, struct vclass **owner);
 const char *class_ext_base(struct vclass *c);
 void exec_classdef(struct frame *f, const struct ast_ClassDef *s);
+int container_base_init(struct frame *f, value_t *self, value_t **args, size_t nargs,
+                        struct vdict *kw, const struct ast_hdr *site);
 value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t nargs,
                      struct vdict *kw, const struct ast_hdr *site);
 void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v);
@@ -358,6 +361,9 @@ void emit_op(struct frame *f, const char *op, const struct ast_hdr *site);
 size_t ev_mark(const struct frame *f);
 void op_io(struct frame *f, size_t mark, value_t *const *args, size_t nargs, const struct vdict *kw,
            value_t *ret);
+value_t *container_slice(struct frame *f, struct vinst *m, const value_t *idx);
+value_t *slice_forward(struct frame *f, struct vinst *s, value_t **args, size_t nargs,
+                       struct vdict *kw, const struct ast_hdr *site);
 size_t container_groups(struct interp *in, const struct vinst *m, size_t **starts);
 value_t *call_module_fwd(struct frame *f, struct vinst *m, value_t **args, size_t nargs,
                          struct vdict *kw, const struct ast_hdr *site);

@@ -4,7 +4,8 @@
  * analysis gives a module instance or an autograd.Function class:
  * add_module, ModuleList.append/extend/insert (children registered in
  * order), register_parameter/register_buffer, .to(device) (a host-to-
- * device schedule event), children(), and Function.apply (its forward read
+ * device schedule event), children(), super().__init__ into a torch
+ * container's constructor, and Function.apply (its forward read
  * now, its backward into a sink).  Never NULL.
  */
 #include "config.h"
@@ -58,7 +59,9 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 		value_t **all = xmalloc((nargs + 1) * sizeof *all);
 		value_t *r = v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
 
-		all[0] = v_unknown(in->a, "ctx", "autograd's context object");
+		/* autograd's context object: a plain object the forward sets
+		 * attributes on (ctx.run_function = fn) and reads them back */
+		all[0] = mk_inst_value(in, new_inst(in));
 		for (i = 0; i < nargs; i++)
 			all[i + 1] = args[i];
 		if (fwd && fwd->k == VK_FUNC)
@@ -113,6 +116,11 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 			b->shape = shape_of(args[1]);
 			vdict_sets(in->a, self->u.inst->attrs, args[0]->u.str.s, b);
 		}
+		return v_none(in->a);
+	case BI_M_MOD_BASE_INIT:
+		/* super().__init__(a, b) into nn.Sequential's constructor: a and
+		 * b are its children; another torch base's reads nothing */
+		(void)container_base_init(f, self, args, nargs, kw, site);
 		return v_none(in->a);
 	case BI_M_MOD_CHILDREN:
 		return unknown_at(f, site, "an iterator over modules is not followed");

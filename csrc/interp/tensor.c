@@ -164,7 +164,9 @@ value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t
 		a2[0] = recv;
 		for (i = 0; i < nargs; i++)
 			a2[i + 1] = args[i];
-		if (r->k == VK_TENSOR)
+		/* (x.reshape(b, c, *spatial) with spatial not known: the
+		 * arguments do not say the rank) */
+		if (r->k == VK_TENSOR && !f->unk_star)
 			r = with_shape(in, r, fn->u.ext, a2, nargs + 1, kw);
 		op_io(f, mark, a2, nargs + 1, kw, r);
 		free(a2);
