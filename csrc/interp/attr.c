@@ -119,7 +119,7 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 			}
 			return v;
 		}
-		if (is_argparser(obj) && (v = argp_method(in, obj, name)))
+		if ((v = argp_method(in, obj, name)))
 			return v;
 		if (m->ext && !strncmp(m->ext, "torch.optim.", 12) && (v = optim_method(f, name, site)))
 			return v;

@@ -845,6 +845,8 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 	case BI_M_ARGP_GROUP:
 	case BI_M_ARGP_SETDEF:
 	case BI_M_ARGP_PARSE:
+	case BI_M_ARGP_SUBPARSERS:
+	case BI_M_ARGP_ADDPARSER:
 		return call_argp_method(f, fn, args, nargs, kw, site);
 	case BI_M_MOD_ADD_MODULE:
 	case BI_M_MOD_APPEND:
