@@ -128,6 +128,8 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 		if (m->ext && !strcmp(m->ext, "os.environ") && (!strcmp(name, "get") || !strcmp(name, "setdefault")))
 			return mk_builtin(in, BI_M_DICT_GET, obj);
 		if (m->mod != VM_NONE) {
+			if (!strcmp(name, "__setattr__"))
+				return mk_builtin(in, BI_SETATTR, obj);
 			if ((v = module_method(in, obj, name)))
 				return v;
 			if (!strcmp(name, "forward"))

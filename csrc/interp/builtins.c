@@ -615,6 +615,14 @@ static value_t *builtin_iter(struct frame *f, value_t *fn, value_t **args, size_
 	return unknown_at(f, site, "a builtin ecg does not follow");
 }
 
+/* The source text of a call's i-th positional argument, or "?". */
+static const char *text_of_arg(struct frame *f, const struct ast_hdr *site, size_t i)
+{
+	if (site && AST_IS(site, Call) && i < AST_AS(site, Call)->args.n)
+		return text_of(f, AST_AS(site, Call)->args.items[i]);
+	return "?";
+}
+
 /* The builtins about objects, names and the outside: print, isinstance,
  * getattr, setattr, hasattr, super, open, exec, staticmethod &c.,
  * globals, and optimizer.step(closure). */
@@ -682,13 +690,32 @@ static value_t *builtin_object(struct frame *f, value_t *fn, value_t **args, siz
 		}
 		return unknown_at(f, site, "getattr() with a name not known");
 	case BI_SETATTR:
+		if (fn->u.bi.self && nargs == 2) {
+			/* self.__setattr__(name, value) */
+			value_t **a3 = ast_arena_alloc(in->a, 3 * sizeof *a3);
+
+			a3[0] = fn->u.bi.self;
+			a3[1] = args[0];
+			a3[2] = args[1];
+			args = a3;
+			nargs = 3;
+		}
 		if (nargs == 3 && args[1]->k == VK_STR)
 			set_attr(f, args[0], args[1]->u.str.s, args[2]);
-		else if (nargs == 3 && args[0]->k == VK_INST)   /* a name not known: any attribute */
-			clobber_dict(in->a, args[0]->u.inst->attrs,
-			             afmt(in, "setattr(%s, %s, ...) with a name not known may set it",
-			                  args[0]->expr ? args[0]->expr : "obj", args[1]->expr ? args[1]->expr : "name"));
-		else if (nargs == 3 && (args[0]->k == VK_CLASS || args[0]->k == VK_NS))
+		else if (nargs == 3 && args[0]->k == VK_INST) {   /* a name not known: any attribute */
+			const char *what = afmt(in, "setattr(%s, %s, ...)", args[0]->expr ? args[0]->expr : text_of_arg(f, site, 0),
+			                        args[1]->expr ? args[1]->expr : text_of_arg(f, site, 1));
+
+			clobber_dict(in->a, args[0]->u.inst->attrs, afmt(in, "%s with a name not known may set it", what));
+			/* a submodule registered under a name not known: the
+			 * module's children are not all known */
+			if (args[0]->u.inst->mod != VM_NONE &&
+			    (args[2]->k == VK_UNKNOWN || (args[2]->k == VK_INST && args[2]->u.inst->mod != VM_NONE)))
+				vdict_sets(in->a, args[0]->u.inst->attrs, "__ecg_children_unknown__",
+				           v_str(in->a, afmt(in, "%s registers submodules under names not known (%s): they are not listed",
+				                             what, args[1]->k == VK_UNKNOWN && args[1]->reason ? args[1]->reason
+				                                                                           : "a name not known")));
+		} else if (nargs == 3 && (args[0]->k == VK_CLASS || args[0]->k == VK_NS))
 			clobber_dict(in->a, args[0]->k == VK_CLASS ? args[0]->u.cls->ns : args[0]->u.ns->dict,
 			             "setattr() with a name not known may set it");
 		return v_none(in->a);
