@@ -27,7 +27,7 @@ static value_t *module_method(struct interp *in, value_t *obj, const char *name)
 		{ "add_module", BI_M_MOD_ADD_MODULE }, { "register_module", BI_M_MOD_ADD_MODULE },
 		{ "append", BI_M_MOD_APPEND }, { "extend", BI_M_MOD_EXTEND }, { "insert", BI_M_MOD_INSERT },
 		{ "to", BI_M_MOD_TO }, { "cuda", BI_M_MOD_TO }, { "cpu", BI_M_MOD_SELF },
-		{ "train", BI_M_MOD_SELF }, { "eval", BI_M_MOD_SELF }, { "half", BI_M_MOD_SELF },
+		{ "train", BI_M_MOD_TRAIN }, { "eval", BI_M_MOD_EVAL }, { "half", BI_M_MOD_SELF },
 		{ "float", BI_M_MOD_SELF }, { "bfloat16", BI_M_MOD_SELF }, { "double", BI_M_MOD_SELF },
 		{ "requires_grad_", BI_M_MOD_SELF }, { "apply", BI_M_MOD_SELF }, { "share_memory", BI_M_MOD_SELF },
 		{ "to_empty", BI_M_MOD_SELF },
@@ -100,6 +100,15 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 
 		if (m->nwrapped && (!strcmp(name, "module") || !strcmp(name, "_orig_mod")))
 			return mk_inst_value(in, m);
+		if (!strcmp(name, "training") && m->mod != VM_NONE) {
+			/* nn.Module.training: in a forward, as it was when the
+			 * model was first called (module_snapshot_training); in
+			 * job code, as .train()/.eval() left it (True at first) */
+			if (f->mode == M_FWD)
+				return (v = vdict_gets(m->attrs, "__ecg_training_at_call__")) ? v
+				       : unknown_at(f, site, "the training flag when the model was called is not known");
+			return (v = vdict_gets(m->attrs, "training")) ? v : v_bool(in->a, 1);
+		}
 		if ((c = vinst_child(m, name)))
 			return mk_inst_value(in, c);
 		if ((v = vdict_gets(m->attrs, name)))

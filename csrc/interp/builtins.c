@@ -886,6 +886,8 @@ value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs
 	case BI_M_MOD_REGISTER_BUFFER:
 	case BI_M_MOD_CHILDREN:
 	case BI_M_MOD_BASE_INIT:
+	case BI_M_MOD_TRAIN:
+	case BI_M_MOD_EVAL:
 		return call_module_method(f, fn, args, nargs, kw, site);
 	case BI_RANGE:
 	case BI_LEN:

@@ -199,6 +199,7 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		    (m->ext && !strstr(m->ext, "Loss") && cg_param_count(in->cat, m) != 0)) {
 			struct root_call *rc;
 
+			module_snapshot_training(in, m, 0);
 			xgrow((void **)&in->roots, &in->aroots, in->nroots + 1, sizeof *in->roots);
 			rc = &in->roots[in->nroots++];
 			memset(rc, 0, sizeof *rc);

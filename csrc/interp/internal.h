@@ -97,6 +97,7 @@ enum builtin_id {
 	BI_M_ARGP_SUBPARSERS, BI_M_ARGP_ADDPARSER,
 	BI_M_MOD_ADD_MODULE, BI_M_MOD_APPEND, BI_M_MOD_EXTEND, BI_M_MOD_SELF,
 	BI_M_MOD_BASE_INIT,   /* super().__init__(...) whose next class is torch's */
+	BI_M_MOD_TRAIN, BI_M_MOD_EVAL,   /* .train(mode) / .eval(): the training flags */
 	BI_M_MOD_CHILDREN, BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
 	BI_M_NS_GETATTR
 };
@@ -274,6 +275,8 @@ void exec_import_from(struct frame *f, const struct ast_ImportFrom *s);
 value_t *class_lookup(struct vclass *c, const char *name, struct vclass **owner);
 const char *class_ext_base(struct vclass *c);
 void exec_classdef(struct frame *f, const struct ast_ClassDef *s);
+void module_set_training(struct interp *in, struct vinst *m, int on, int depth);
+void module_snapshot_training(struct interp *in, struct vinst *m, int depth);
 int container_base_init(struct frame *f, value_t *self, value_t **args, size_t nargs,
                         struct vdict *kw, const struct ast_hdr *site);
 value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t nargs,

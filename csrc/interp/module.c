@@ -12,6 +12,54 @@
 
 #include "internal.h"
 
+/* .train(on) / .eval(): m and every module under it. */
+void module_set_training(struct interp *in, struct vinst *m, int on, int depth)
+{
+	size_t i;
+
+	if (depth > 64 || m->mod == VM_NONE)
+		return;
+	vdict_sets(in->a, m->attrs, "training", v_bool(in->a, on));
+	for (i = 0; i < m->nchildren; i++)
+		module_set_training(in, m->children[i].inst, on, depth + 1);
+}
+
+/* .train(mode) with a mode not known. */
+static void module_set_training_unknown(struct interp *in, struct vinst *m, int depth)
+{
+	size_t i;
+
+	if (depth > 64 || m->mod == VM_NONE)
+		return;
+	vdict_sets(in->a, m->attrs, "training", v_unknown(in->a, "mode", "train(mode) with a mode not known"));
+	for (i = 0; i < m->nchildren; i++)
+		module_set_training_unknown(in, m->children[i].inst, depth + 1);
+}
+
+/* A model called from job code: each module's training flag then is what
+ * its forward reads (`if self.training:`) -- when every call of the job
+ * saw the same flag.  Called both in training and in eval mode (a
+ * trainer's periodic evaluation), the flag the forward reads is unknown. */
+void module_snapshot_training(struct interp *in, struct vinst *m, int depth)
+{
+	value_t *t, *was;
+	size_t i;
+
+	if (depth > 64 || m->mod == VM_NONE)
+		return;
+	t = vdict_gets(m->attrs, "training");
+	if (!t)
+		t = v_bool(in->a, 1);
+	was = vdict_gets(m->attrs, "__ecg_training_at_call__");
+	if (!was)
+		vdict_sets(in->a, m->attrs, "__ecg_training_at_call__", t);
+	else if (!(was->k == VK_BOOL && t->k == VK_BOOL && was->u.b == t->u.b))
+		vdict_sets(in->a, m->attrs, "__ecg_training_at_call__",
+		           v_unknown(in->a, "self.training", "the model is called both in training and in eval mode"));
+	for (i = 0; i < m->nchildren; i++)
+		module_snapshot_training(in, m->children[i].inst, depth + 1);
+}
+
 value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                             struct vdict *kw, const struct ast_hdr *site)
 {
@@ -117,6 +165,21 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 			vdict_sets(in->a, self->u.inst->attrs, args[0]->u.str.s, b);
 		}
 		return v_none(in->a);
+	case BI_M_MOD_TRAIN:
+	case BI_M_MOD_EVAL: {
+		/* model.train(), model.train(False), model.eval(): a mode
+		 * not known leaves every flag unknown */
+		value_t *mode = fn->u.bi.id == BI_M_MOD_EVAL ? NULL : nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "mode") : NULL;
+		int on = fn->u.bi.id == BI_M_MOD_EVAL ? 0 : mode ? value_truth(mode) : 1;
+
+		if (self->k == VK_INST && f->mode != M_FWD) {
+			if (on >= 0)
+				module_set_training(in, self->u.inst, on, 0);
+			else
+				module_set_training_unknown(in, self->u.inst, 0);
+		}
+		return self;
+	}
 	case BI_M_MOD_BASE_INIT:
 		/* super().__init__(a, b) into nn.Sequential's constructor: a and
 		 * b are its children; another torch base's reads nothing */
