@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "internal.h"
+#include "ecg/catalog.h"
 
 static value_t *call_tensor_method_(struct frame *f, value_t *fn, const char *m, value_t **args,
                                     size_t nargs, struct vdict *kw, const struct ast_hdr *site);
@@ -317,6 +318,10 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 		}
 		return v;
 	}
+	/* a name torch's Tensor does not have (xs.items() of a library
+	 * module's output ecg took for a tensor): no op, not known */
+	if (!catalog_tensor_name(in->cat, name))
+		return unknown_at(f, site, afmt(in, "'%s' is no attribute of a Tensor: the value is not known to be a tensor", name));
 	v = v_ext(in->a, adot(in, "Tensor", name));
 	v->recv = obj;
 	return v;
