@@ -725,6 +725,10 @@ static value_t *builtin_object(struct frame *f, value_t *fn, value_t **args, siz
 		if (nargs == 2 && args[1]->k == VK_STR && args[0]->k != VK_EXT && args[0]->k != VK_UNKNOWN) {
 			value_t *r = getattr_v(f, args[0], args[1]->u.str.s, site);
 
+			/* a value taken for a tensor (torch.load's) may be
+			 * anything: a name a Tensor lacks says nothing */
+			if (args[0]->k == VK_TENSOR && r->k == VK_UNKNOWN)
+				return unknown_at(f, site, "hasattr() of a value known only as a tensor");
 			return v_bool(in->a, r->k != VK_UNKNOWN);
 		}
 		return unknown_at(f, site, "hasattr() of something outside the repository (depends on its version)");
