@@ -138,6 +138,8 @@ struct frame {
 	const struct jctx *jc;         /* loops, guards and contexts around the code running */
 	int in_backward;               /* an autograd.Function's backward */
 	unsigned loop_serial;          /* forward: the loop read once that is running (0: none) */
+	int unk_star_prefix;           /* ... and each such sequence is a known prefix (vseq.prefix),
+	                                  passed last: the callee's *args keeps it */
 	const char *unk_star;          /* the call being made passes `*expr` of a sequence whose
 	                                  length is not known (its text), or NULL; set by eval_call
 	                                  for the callee (`**d` of unknown keys is KW_UNK_DSTAR) */
