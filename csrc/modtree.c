@@ -793,6 +793,9 @@ static long long mt_params(struct mt *t, const struct vinst *m, int depth)
 				return -1;
 			sum += p;
 		}
+		/* submodules registered under names not known (setattr) */
+		if (vdict_gets(m->attrs, "__ecg_children_unknown__"))
+			return -1;
 		for (i = 0; m->attrs && i < m->attrs->n; i++) {
 			const value_t *v = m->attrs->vals[i];
 
@@ -995,6 +998,9 @@ tail:
 	if (m && m->mod == VM_EXTERNAL && !n->subtree_reason)
 		n->subtree_reason = mt_fmt(t, "%s is defined in an installed library, not read: its submodules and ops are not listed (name the job's site-packages with --site DIR, or its interpreter with --python PATH, and ecg reads it)",
 		                           interp_class_name(m));
+	if (m && m->mod == VM_REPO && !n->subtree_reason && vdict_gets(m->attrs, "__ecg_children_unknown__") &&
+	    vdict_gets(m->attrs, "__ecg_children_unknown__")->k == VK_STR)
+		n->subtree_reason = vdict_gets(m->attrs, "__ecg_children_unknown__")->u.str.s;
 	if (n->subtree_reason) {
 		cJSON *st = cJSON_AddObjectToObject(e, "subtree");
 

@@ -3,6 +3,8 @@
  * An ArgumentParser is an instance carrying its options; parse_args()
  * (argp_parse_args) answers each option from the job's argv, else its
  * --set override, else its default, and says which (value_t.via).
+ * add_subparsers()/add_parser() keep the subcommands' parsers on the
+ * parser: the one argv names reads the words after it.
  * dataclass_fields() lists a @dataclass's fields with their defaults and
  * overrides, in definition order (bases first); ClassVar annotations are
  * not fields.  dataclass_fields_call() is dataclasses.fields(): Field
@@ -430,16 +432,138 @@ static value_t *argp_convert(struct frame *f, value_t *type, const char *text)
 	return v_unknown(in->a, astr(in, text), "an argument converted by a function ecg does not follow");
 }
 
+/* Does the option dict o take the token after its flag as its value? */
+static int argp_takes_value(const struct vdict *o)
+{
+	value_t *action = vdict_gets(o, "action");
+	value_t *nargs = vdict_gets(o, "nargs");
+
+	if (action && action->k == VK_STR)
+		return !strcmp(action->u.str.s, "store") || !strcmp(action->u.str.s, "append");
+	return !(nargs && nargs->k == VK_INT && nargs->u.i == 0);
+}
+
+/* Where the subcommand is in argv: the first word that is neither an
+ * option of `parser` nor an option's value nor one of its positionals;
+ * argv->n when there is none. */
+static size_t argp_sub_index(value_t *parser, const struct vseq *argv)
+{
+	value_t *opts = parser->u.inst->argp_opts;
+	size_t j, k, npos = 0, seen = 0;
+
+	for (k = 0; opts && k < opts->u.seq->n; k++) {
+		value_t *pos = vdict_gets(opts->u.seq->items[k]->u.dict, "positional");
+
+		if (pos && pos->k == VK_BOOL && pos->u.b)
+			npos++;
+	}
+	for (j = 0; j < argv->n; j++) {
+		const char *tok = argv->items[j]->u.str.s;
+
+		if (tok[0] != '-') {
+			if (seen++ < npos)
+				continue;
+			return j;
+		}
+		if (strchr(tok, '='))
+			continue;
+		for (k = 0; opts && k < opts->u.seq->n; k++) {
+			const struct vdict *o = opts->u.seq->items[k]->u.dict;
+			value_t *flags = vdict_gets(o, "flags");
+			size_t l;
+
+			for (l = 0; flags && l < flags->u.seq->n; l++)
+				if (!strcmp(flags->u.seq->items[l]->u.str.s, tok) && argp_takes_value(o))
+					j++;
+		}
+	}
+	return argv->n;
+}
+
+static void argp_parse_into(struct frame *f, value_t *parser, struct vseq *argv, struct vinst *ns);
+
+/* parser.add_subparsers(dest=...): the subcommand is the word of argv
+ * where argp_sub_index() finds it; its parser reads the words after it.
+ * dest is None when argv names none (argparse's default when not
+ * required), unknown when the job's command line was not given. */
+static void argp_parse_sub(struct frame *f, value_t *parser, struct vseq *argv, struct vinst *ns)
+{
+	struct interp *in = f->in;
+	value_t *subs = vdict_gets(parser->u.inst->attrs, "__ecg_subparsers__");
+	value_t *dest = vdict_gets(parser->u.inst->attrs, "__ecg_sub_dest__");
+	value_t *chosen = NULL, *name = NULL;
+	size_t at;
+
+	if (!subs || subs->k != VK_DICT)
+		return;
+	if (!argv) {
+		if (dest && dest->k == VK_STR)
+			vdict_sets(in->a, ns->attrs, dest->u.str.s,
+			           v_unknown(in->a, afmt(in, "args.%s", dest->u.str.s),
+			                     "the subcommand is chosen on the command line, which was not given"));
+		return;
+	}
+	at = argp_sub_index(parser, argv);
+	if (at < argv->n) {
+		name = argv->items[at];
+		chosen = vdict_get(subs->u.dict, name);
+		if (!chosen) {
+			/* a word that names no subcommand: argparse exits with
+			 * an error; nothing is stated */
+			if (dest && dest->k == VK_STR)
+				vdict_sets(in->a, ns->attrs, dest->u.str.s,
+				           v_unknown(in->a, afmt(in, "args.%s", dest->u.str.s),
+				                     afmt(in, "'%s' is not one of the subcommands", name->u.str.s)));
+			return;
+		}
+	}
+	if (dest && dest->k == VK_STR) {
+		value_t *v = chosen ? v_copy(in->a, name) : v_none(in->a);
+
+		value_t *at_v = vdict_gets(parser->u.inst->attrs, "__ecg_sub_anchor__");
+
+		v->expr = afmt(in, "args.%s", dest->u.str.s);
+		v->via = chosen ? VIA_OVERRIDE : VIA_DEFAULT;
+		v->src = at_v && at_v->k == VK_STR ? at_v->u.str.s : NULL;
+		vdict_sets(in->a, ns->attrs, dest->u.str.s, overridden(in, dest->u.str.s, v));
+	}
+	if (chosen && is_argparser(chosen)) {
+		struct vseq rest = *argv;
+
+		rest.items = argv->items + at + 1;
+		rest.n = argv->n - at - 1;
+		argp_parse_into(f, chosen, &rest, ns);
+	}
+}
+
 value_t *argp_parse_args(struct frame *f, value_t *parser, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	value_t *opts = parser->u.inst->argp_opts;
 	struct vinst *ns = new_inst(in);
 	value_t *nsv = mk_inst_value(in, ns);
-	size_t i, j, npos_seen = 0;
-	struct vseq *argv = in->argv ? in->argv->u.seq : NULL;
 
 	ns->ext = "argparse.Namespace";
+	argp_parse_into(f, parser, in->argv ? in->argv->u.seq : NULL, ns);
+	(void)site;
+	return nsv;
+}
+
+/* The options of `parser` answered from argv (NULL: the job's command
+ * line was not given) into ns's attributes, then its subcommand's. */
+static void argp_parse_into(struct frame *f, value_t *parser, struct vseq *argv_all, struct vinst *ns)
+{
+	struct interp *in = f->in;
+	value_t *opts = parser->u.inst->argp_opts;
+	value_t *pdefs = vdict_gets(parser->u.inst->attrs, "__ecg_setdefaults__");
+	size_t i, j, npos_seen = 0;
+	struct vseq head, *argv = argv_all;
+
+	if (argv_all && vdict_gets(parser->u.inst->attrs, "__ecg_subparsers__")) {
+		/* the parser's own options are before the subcommand */
+		head = *argv_all;
+		head.n = argp_sub_index(parser, argv_all);
+		argv = &head;
+	}
 	for (i = 0; opts && i < opts->u.seq->n; i++) {
 		struct vdict *o = opts->u.seq->items[i]->u.dict;
 		value_t *dest = vdict_gets(o, "dest");
@@ -522,8 +646,11 @@ value_t *argp_parse_args(struct frame *f, value_t *parser, const struct ast_hdr 
 		val = overridden(in, dest->u.str.s, val);
 		vdict_sets(in->a, ns->attrs, dest->u.str.s, val);
 	}
-	(void)site;
-	return nsv;
+	/* set_defaults(func=train) of names that are no option */
+	for (i = 0; pdefs && pdefs->k == VK_DICT && i < pdefs->u.dict->n; i++)
+		if (!vdict_get(ns->attrs, pdefs->u.dict->keys[i]))
+			vdict_set(in->a, ns->attrs, pdefs->u.dict->keys[i], pdefs->u.dict->vals[i]);
+	argp_parse_sub(f, parser, argv_all, ns);
 }
 
 /* The methods of a parser: one function each. */
@@ -545,20 +672,84 @@ static value_t *argp_m_set_defaults(struct frame *f, value_t *fn, value_t **args
                                     struct vdict *kw, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	value_t *opts = fn->u.bi.self->u.inst->argp_opts;
+	value_t *self = fn->u.bi.self;
+	value_t *opts = self->u.inst->argp_opts;
 	size_t i;
 
-	for (i = 0; kw && opts && i < kw->n; i++) {
+	(void)args, (void)nargs, (void)site;
+	for (i = 0; kw && i < kw->n; i++) {
 		size_t k;
+		int found = 0;
 
-		for (k = 0; k < opts->u.seq->n; k++) {
+		for (k = 0; opts && k < opts->u.seq->n; k++) {
 			struct vdict *o = opts->u.seq->items[k]->u.dict;
 
-			if (value_key_eq(vdict_gets(o, "dest"), kw->keys[i]))
+			if (value_key_eq(vdict_gets(o, "dest"), kw->keys[i])) {
 				vdict_sets(in->a, o, "default", kw->vals[i]);
+				found = 1;
+			}
+		}
+		/* set_defaults(func=train) of a name that is no option */
+		if (!found && !kw_is_marker(kw->keys[i])) {
+			value_t *d = vdict_gets(self->u.inst->attrs, "__ecg_setdefaults__");
+
+			if (!d) {
+				d = v_dict(in->a);
+				vdict_sets(in->a, self->u.inst->attrs, "__ecg_setdefaults__", d);
+			}
+			vdict_set(in->a, d->u.dict, kw->keys[i], kw->vals[i]);
 		}
 	}
 	return v_none(in->a);
+}
+
+/* add_subparsers(dest=...): an action object whose add_parser() makes
+ * the subcommands' parsers, kept on this parser */
+static value_t *argp_m_subparsers(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                                  struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+	struct vinst *act = new_inst(in);
+	value_t *dest = kw ? vdict_gets(kw, "dest") : NULL;
+
+	(void)args, (void)nargs;
+	act->ext = "argparse._SubParsersAction";
+	vdict_sets(in->a, act->attrs, "__ecg_parser__", self);
+	vdict_sets(in->a, self->u.inst->attrs, "__ecg_subparsers__", v_dict(in->a));
+	if (dest && dest->k == VK_STR)
+		vdict_sets(in->a, self->u.inst->attrs, "__ecg_sub_dest__", dest);
+	vdict_sets(in->a, self->u.inst->attrs, "__ecg_sub_anchor__", v_str(in->a, anchor_at(f, site)));
+	return mk_inst_value(in, act);
+}
+
+/* subparsers.add_parser(name, aliases=..., parents=...): a parser for the
+ * subcommand, kept under its names */
+value_t *argp_m_add_parser(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+	value_t *owner = vdict_gets(self->u.inst->attrs, "__ecg_parser__");
+	value_t *subs = owner ? vdict_gets(owner->u.inst->attrs, "__ecg_subparsers__") : NULL;
+	value_t *p = argp_new(in);
+	size_t i;
+
+	(void)site;
+	argp_parents(in, p, kw);
+	if (subs && nargs >= 1 && args[0]->k == VK_STR) {
+		value_t *al = kw ? vdict_gets(kw, "aliases") : NULL;
+
+		vdict_set(in->a, subs->u.dict, args[0], p);
+		for (i = 0; al && (al->k == VK_LIST || al->k == VK_TUPLE) && i < al->u.seq->n; i++)
+			if (al->u.seq->items[i]->k == VK_STR)
+				vdict_set(in->a, subs->u.dict, al->u.seq->items[i], p);
+	} else if (owner) {
+		/* a subcommand whose name is not known: which one runs cannot
+		 * be told */
+		vdict_sets(in->a, owner->u.inst->attrs, "__ecg_sub_dest__", v_none(in->a));
+	}
+	return p;
 }
 
 /* parse_args(), parse_known_args(): the namespace (and no extra words) */
@@ -585,6 +776,7 @@ static const struct native argp_methods[] = {
 	{ "add_argument", argp_m_add, BI_M_ARGP_ADD },
 	{ "add_argument_group", argp_m_group, BI_M_ARGP_GROUP },
 	{ "add_mutually_exclusive_group", argp_m_group, BI_M_ARGP_GROUP },
+	{ "add_subparsers", argp_m_subparsers, BI_M_ARGP_SUBPARSERS },
 	{ "parse_args", argp_m_parse, BI_M_ARGP_PARSE },
 	{ "parse_known_args", argp_m_parse, BI_M_ARGP_PARSE },
 	{ "set_defaults", argp_m_set_defaults, BI_M_ARGP_SETDEF },
@@ -596,7 +788,12 @@ const struct ntab argp_methods_ntab = NTAB(argp_methods);
  * name. */
 value_t *argp_method(struct interp *in, value_t *obj, const char *name)
 {
-	const struct native *m = NTAB_FIND(argp_methods, name);
+	const struct native *m;
 
+	if (obj->k == VK_INST && obj->u.inst->ext && !strcmp(obj->u.inst->ext, "argparse._SubParsersAction"))
+		return !strcmp(name, "add_parser") ? mk_builtin(in, BI_M_ARGP_ADDPARSER, obj) : NULL;
+	if (!is_argparser(obj))
+		return NULL;
+	m = NTAB_FIND(argp_methods, name);
 	return m ? mk_builtin(in, m->id, obj) : NULL;
 }

@@ -32,7 +32,7 @@ static const struct native module_methods[] = {
 	{ "cpu", call_module_method, BI_M_MOD_SELF },
 	{ "cuda", call_module_method, BI_M_MOD_TO },
 	{ "double", call_module_method, BI_M_MOD_SELF },
-	{ "eval", call_module_method, BI_M_MOD_SELF },
+	{ "eval", call_module_method, BI_M_MOD_EVAL },
 	{ "extend", call_module_method, BI_M_MOD_EXTEND },
 	{ "float", call_module_method, BI_M_MOD_SELF },
 	{ "half", call_module_method, BI_M_MOD_SELF },
@@ -47,7 +47,7 @@ static const struct native module_methods[] = {
 	{ "share_memory", call_module_method, BI_M_MOD_SELF },
 	{ "to", call_module_method, BI_M_MOD_TO },
 	{ "to_empty", call_module_method, BI_M_MOD_SELF },
-	{ "train", call_module_method, BI_M_MOD_SELF },
+	{ "train", call_module_method, BI_M_MOD_TRAIN },
 	{ "values", call_module_method, BI_M_MOD_VALUES },
 };
 
@@ -129,6 +129,8 @@ static value_t *module_attr(struct interp *in, value_t *obj, const char *name)
 {
 	value_t *v;
 
+	if (!strcmp(name, "__setattr__"))
+		return mk_builtin(in, BI_SETATTR, obj);
 	if ((v = module_method(in, obj, name)))
 		return v;
 	if (!strcmp(name, "forward"))
@@ -152,6 +154,15 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 
 	if (m->nwrapped && (!strcmp(name, "module") || !strcmp(name, "_orig_mod")))
 		return mk_inst_value(in, m);
+	if (!strcmp(name, "training") && m->mod != VM_NONE) {
+		/* nn.Module.training: in a forward, as it was when the model
+		 * was first called (module_snapshot_training); in job code, as
+		 * .train()/.eval() left it (True at first) */
+		if (f->mode == M_FWD)
+			return (v = vdict_gets(m->attrs, "__ecg_training_at_call__")) ? v
+			       : unknown_at(f, site, "the training flag when the model was called is not known");
+		return (v = vdict_gets(m->attrs, "training")) ? v : v_bool(in->a, 1);
+	}
 	if ((c = vinst_child(m, name)))
 		return mk_inst_value(in, c);
 	if ((v = vdict_gets(m->attrs, name)))
@@ -171,7 +182,7 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 		}
 		return v;
 	}
-	if (is_argparser(obj) && (v = argp_method(in, obj, name)))
+	if ((v = argp_method(in, obj, name)))
 		return v;
 	if (m->ext && !strncmp(m->ext, "torch.optim.", 12) && (v = optim_method(f, name, site)))
 		return v;
@@ -219,7 +230,7 @@ static value_t *super_attr(struct frame *f, value_t *obj, const char *name, cons
 	}
 	/* the next class is torch's (or third-party): nothing to read */
 	if (!strcmp(name, "__init__"))
-		return mk_builtin(in, BI_NOOP, NULL);
+		return mk_builtin(in, self->k == VK_INST ? BI_M_MOD_BASE_INIT : BI_NOOP, self);
 	if (self->k == VK_INST && (v = module_method(in, self, name)))
 		return v;
 	return unknown_at(f, site, "a method of a base class outside the repository");

@@ -825,6 +825,14 @@ static value_t *bi_next(struct frame *f, value_t *fn, value_t **args, size_t nar
 	return unknown_at(f, site, "next() of an iterator ecg does not follow");
 }
 
+/* The source text of a call's i-th positional argument, or "?". */
+static const char *text_of_arg(struct frame *f, const struct ast_hdr *site, size_t i)
+{
+	if (site && AST_IS(site, Call) && i < AST_AS(site, Call)->args.n)
+		return text_of(f, AST_AS(site, Call)->args.items[i]);
+	return "?";
+}
+
 /* The builtins about objects, names and the outside: print, isinstance,
  * getattr, setattr, hasattr, super, open, exec, staticmethod &c.,
  * globals, and optimizer.step(closure). */
@@ -920,15 +928,36 @@ static value_t *bi_setattr(struct frame *f, value_t *fn, value_t **args, size_t 
 {
 	struct interp *in = f->in;
 
-	if (nargs == 3 && args[1]->k == VK_STR)
+	(void)kw;
+	if (fn->u.bi.self && nargs == 2) {
+		/* self.__setattr__(name, value) */
+		value_t **a3 = ast_arena_alloc(in->a, 3 * sizeof *a3);
+
+		a3[0] = fn->u.bi.self;
+		a3[1] = args[0];
+		a3[2] = args[1];
+		args = a3;
+		nargs = 3;
+	}
+	if (nargs == 3 && args[1]->k == VK_STR) {
 		set_attr(f, args[0], args[1]->u.str.s, args[2]);
-	else if (nargs == 3 && args[0]->k == VK_INST)   /* a name not known: any attribute */
-		clobber_dict(in->a, args[0]->u.inst->attrs,
-		             afmt(in, "setattr(%s, %s, ...) with a name not known may set it",
-		                  args[0]->expr ? args[0]->expr : "obj", args[1]->expr ? args[1]->expr : "name"));
-	else if (nargs == 3 && (args[0]->k == VK_CLASS || args[0]->k == VK_NS))
+	} else if (nargs == 3 && args[0]->k == VK_INST) {   /* a name not known: any attribute */
+		const char *what = afmt(in, "setattr(%s, %s, ...)", args[0]->expr ? args[0]->expr : text_of_arg(f, site, 0),
+		                        args[1]->expr ? args[1]->expr : text_of_arg(f, site, 1));
+
+		clobber_dict(in->a, args[0]->u.inst->attrs, afmt(in, "%s with a name not known may set it", what));
+		/* a submodule registered under a name not known: the module's
+		 * children are not all known */
+		if (args[0]->u.inst->mod != VM_NONE &&
+		    (args[2]->k == VK_UNKNOWN || (args[2]->k == VK_INST && args[2]->u.inst->mod != VM_NONE)))
+			vdict_sets(in->a, args[0]->u.inst->attrs, "__ecg_children_unknown__",
+			           v_str(in->a, afmt(in, "%s registers submodules under names not known (%s): they are not listed",
+			                             what, args[1]->k == VK_UNKNOWN && args[1]->reason ? args[1]->reason
+			                                                                           : "a name not known")));
+	} else if (nargs == 3 && (args[0]->k == VK_CLASS || args[0]->k == VK_NS)) {
 		clobber_dict(in->a, args[0]->k == VK_CLASS ? args[0]->u.cls->ns : args[0]->u.ns->dict,
 		             "setattr() with a name not known may set it");
+	}
 	return v_none(in->a);
 }
 
@@ -946,6 +975,10 @@ static value_t *bi_hasattr(struct frame *f, value_t *fn, value_t **args, size_t 
 	if (nargs == 2 && args[1]->k == VK_STR && args[0]->k != VK_EXT && args[0]->k != VK_UNKNOWN) {
 		value_t *r = getattr_v(f, args[0], args[1]->u.str.s, site);
 
+		/* a value taken for a tensor (torch.load's) may be anything: a
+		 * name a Tensor lacks says nothing */
+		if (args[0]->k == VK_TENSOR && r->k == VK_UNKNOWN)
+			return unknown_at(f, site, "hasattr() of a value known only as a tensor");
 		return v_bool(in->a, r->k != VK_UNKNOWN);
 	}
 	return unknown_at(f, site, "hasattr() of something outside the repository (depends on its version)");
@@ -1227,9 +1260,11 @@ const struct ntab builtin_natives_ntab = NTAB(builtin_natives);
  * and torch.c bind (an external base's __init__, zero_grad: a no-op;
  * autograd.Function.apply, module.c's; optimizer.step). */
 static const struct native hidden_natives[] = {
+	{ "<base_init>", call_module_method, BI_M_MOD_BASE_INIT },
 	{ "<noop>", bi_noop, BI_NOOP },
 	{ "Function.apply", call_module_method, BI_FN_APPLY },
 	{ "Optimizer.step", bi_opt_step, BI_OPT_STEP },
+	{ "add_parser", argp_m_add_parser, BI_M_ARGP_ADDPARSER },
 };
 
 const struct ntab hidden_natives_ntab = NTAB(hidden_natives);

@@ -189,6 +189,8 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 				return call_function(f, c->u.fn, fn, args, nargs, kw, f->mode, f->ev, site);
 			return unknown_at(f, site, "a call of an object that is not a module");
 		}
+		if (f->mode == M_FWD && m->mod == VM_CONTAINER && vdict_gets(m->attrs, "__ecg_slice__"))
+			return slice_forward(f, m, args, nargs, kw, site);
 		if (f->mode == M_FWD)
 			return call_module_fwd(f, m, args, nargs, kw, site);
 		/* job code calling a model: a root call.  A torch.nn built-in
@@ -199,6 +201,7 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		    (m->ext && !strstr(m->ext, "Loss") && cg_param_count(in->cat, m) != 0)) {
 			struct root_call *rc;
 
+			module_snapshot_training(in, m, 0);
 			xgrow((void **)&in->roots, &in->aroots, in->nroots + 1, sizeof *in->roots);
 			rc = &in->roots[in->nroots++];
 			memset(rc, 0, sizeof *rc);

@@ -227,6 +227,17 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 		}
 		return v;
 	}
+	if ((l->k == VK_LIST || l->k == VK_TUPLE) && !l->u.seq->unk_reason && r->k == VK_UNKNOWN &&
+	    op == AST_OP_ADD && !inplace) {
+		/* tuple(inputs) + tuple(params), params not known: l's items
+		 * come first, exactly; how many follow is not known */
+		value_t *v = seq_from(in, l->k, l->u.seq);
+
+		v->u.seq->unk_expr = r->expr;
+		v->u.seq->unk_reason = r->reason ? r->reason : "items added that are not known";
+		v->u.seq->prefix = 1;
+		return v;
+	}
 	if (op == AST_OP_MULT && ((is_repeatable(l) && r->k == VK_INT) || (l->k == VK_INT && is_repeatable(r))))
 		return repeat(f, l->k == VK_INT ? r : l, l->k == VK_INT ? l->u.i : r->u.i, site);
 	if (l->k == VK_LIST && r->k == VK_LIST && op == AST_OP_BITOR) {
@@ -435,6 +446,7 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 	unsigned i;
 
 	value_t *star_marker = NULL;
+	int prefix_ok = 1;      /* every unknown-length star a known prefix, passed last */
 
 	*kw = NULL;
 	*unk_star = 0;
@@ -454,6 +466,8 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 			} else if ((sv->k == VK_LIST || sv->k == VK_TUPLE)) {
 				size_t k;
 
+				if (!sv->u.seq->prefix || i + 1 != c->args.n)
+					prefix_ok = 0;
 				for (k = 0; k < sv->u.seq->n; k++)
 					vseq_push(in->a, s, sv->u.seq->items[k]);
 				*unk_star = 1;
@@ -461,6 +475,7 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 				vseq_push(in->a, s, v_unknown(in->a, sv->u.seq->unk_expr, sv->u.seq->unk_reason));
 			} else {
 				*unk_star = 1;
+				prefix_ok = 0;
 				unk_seq = text_of(f, a);
 				vseq_push(in->a, s, v_unknown(in->a, text_of(f, a), "*args whose items are not known"));
 			}
@@ -507,6 +522,7 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 	*args = s->items;
 	*nargs = s->n;
 	f->unk_star = unk_seq;
+	f->unk_star_prefix = unk_seq && prefix_ok;
 }
 
 static value_t *eval_call(struct frame *f, const struct ast_Call *c)
@@ -522,6 +538,7 @@ static value_t *eval_call(struct frame *f, const struct ast_Call *c)
 	eval_args(f, c, &args, &nargs, &kw, &unk);
 	r = call(f, fn, args, nargs, kw, &c->h);
 	f->unk_star = NULL;
+	f->unk_star_prefix = 0;
 	/* x.cpu() is on the host whatever x was: a value not known stays
 	 * not known, but no longer a possible device tensor */
 	if (r->k == VK_UNKNOWN && fn->k == VK_UNKNOWN && !nargs && !kw && AST_IS(c->func, Attribute) &&
@@ -558,6 +575,34 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 	}
 	switch (obj->k) {
 	case VK_LIST: case VK_TUPLE:
+		if (obj->u.seq->unk_reason && obj->u.seq->prefix) {
+			/* a known prefix: x[i] and x[:k] within it are exact */
+			size_t known = 0;
+			long long lo = 0, hi = -1;
+			int ok2 = 1;
+
+			while (known < obj->u.seq->n && obj->u.seq->items[known]->k != VK_UNKNOWN)
+				known++;
+			i = as_int(idx, &ok);
+			if (ok && i >= 0 && (size_t)i < known)
+				return obj->u.seq->items[i];
+			if (idx->k == VK_SLICE && idx->u.slice.step->k == VK_NONE && idx->u.slice.hi->k != VK_NONE) {
+				if (idx->u.slice.lo->k != VK_NONE)
+					lo = as_int(idx->u.slice.lo, &ok);
+				else
+					ok = 1;
+				hi = as_int(idx->u.slice.hi, &ok2);
+				if (ok && ok2 && lo >= 0 && hi >= lo && (size_t)hi <= known) {
+					value_t *r = v_seq(in->a, obj->k, (size_t)(hi - lo));
+					long long k;
+
+					for (k = lo; k < hi; k++)
+						vseq_push(in->a, r->u.seq, obj->u.seq->items[k]);
+					return r;
+				}
+			}
+			break;
+		}
 		i = as_int(idx, &ok);
 		if (ok && !obj->u.seq->unk_reason) {
 			if (i < 0)
@@ -654,7 +699,13 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 		break;
 	}
 	case VK_INST:
-		if (obj->u.inst->mod == VM_CONTAINER) {
+		/* a torch container, or a repo subclass of one that keeps its
+		 * indexing (Joiner(nn.Sequential): self[0](x)) */
+		if (obj->u.inst->mod == VM_CONTAINER ||
+		    (obj->u.inst->mod == VM_REPO && obj->u.inst->cls && class_ext_base(obj->u.inst->cls) &&
+		     (!strcmp(class_ext_base(obj->u.inst->cls), "torch.nn.Sequential") ||
+		      !strcmp(class_ext_base(obj->u.inst->cls), "torch.nn.ModuleList")) &&
+		     !class_lookup(obj->u.inst->cls, "__getitem__", NULL))) {
 			struct vinst *m = obj->u.inst;
 			struct vinst *c = NULL;
 
@@ -666,6 +717,11 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 					c = m->children[i].inst;
 			} else if (idx->k == VK_STR) {
 				c = vinst_child(m, idx->u.str.s);
+			} else if (idx->k == VK_SLICE && f->mode == M_FWD) {
+				value_t *sl = container_slice(f, m, idx);
+
+				if (sl)
+					return sl;
 			}
 			if (c)
 				return mk_inst_value(in, c);

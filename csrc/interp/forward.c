@@ -5,7 +5,8 @@
  * module instance's forward once per group of identical children
  * (container_groups), calling into call_module_fwd() for submodules and
  * sequential_forward() for containers; layer_result() is an external
- * module's output from the catalogue.
+ * module's output from the catalogue.  container_slice() is seq[a:b] in a
+ * forward, whose call runs those children where they are in the tree.
  */
 #include "config.h"
 
@@ -329,4 +330,58 @@ value_t *layer_result(struct interp *in, struct vinst *m, value_t **args, size_t
 		}
 	}
 	return r;
+}
+
+/* seq[a:b] in a forward (guided-diffusion's `in_rest = self.in_layers[:-1]`):
+ * a new Sequential holding the same modules, so calling it runs each of
+ * them under its own path (named_modules() does not know the slice).  It
+ * is marked __ecg_slice__ and never attached to the tree.  NULL when the
+ * bounds, the step or the container's length are not known. */
+value_t *container_slice(struct frame *f, struct vinst *m, const value_t *idx)
+{
+	struct interp *in = f->in;
+	long long n = (long long)m->nchildren, lo = 0, hi = n, k;
+	int ok1 = 1, ok2 = 1;
+	struct vinst *s;
+
+	if (idx->k != VK_SLICE || vdict_gets(m->attrs, "__ecg_len_unknown__") ||
+	    !(idx->u.slice.step->k == VK_NONE || (idx->u.slice.step->k == VK_INT && idx->u.slice.step->u.i == 1)))
+		return NULL;
+	if (idx->u.slice.lo->k != VK_NONE)
+		lo = as_int(idx->u.slice.lo, &ok1);
+	if (idx->u.slice.hi->k != VK_NONE)
+		hi = as_int(idx->u.slice.hi, &ok2);
+	if (!ok1 || !ok2)
+		return NULL;
+	if (lo < 0) lo += n;
+	if (hi < 0) hi += n;
+	if (lo < 0) lo = 0;
+	if (hi > n) hi = n;
+	s = new_inst(in);
+	s->mod = VM_CONTAINER;
+	s->ext = "torch.nn.Sequential";
+	s->constructed_at = m->constructed_at;
+	s->args = vdict_new(in->a);
+	vdict_sets(in->a, s->attrs, "__ecg_slice__", v_bool(in->a, 1));
+	for (k = lo; k < hi; k++)
+		vinst_add_child(in->a, s, afmt(in, "%lld", k - lo), m->children[k].inst);
+	return mk_inst_value(in, s);
+}
+
+/* A call of a slice made by container_slice(): its modules one after the
+ * other, each called from here (as `for l in seq[a:b]: x = l(x)`). */
+value_t *slice_forward(struct frame *f, struct vinst *s, value_t **args, size_t nargs,
+                       struct vdict *kw, const struct ast_hdr *site)
+{
+	value_t *cur = nargs ? args[0] : v_tensor(f->in->a);
+	size_t i;
+
+	(void)kw;
+	for (i = 0; i < s->nchildren; i++) {
+		value_t **a1 = ast_arena_alloc(f->in->a, sizeof *a1);   /* kept on the event */
+
+		a1[0] = cur;
+		cur = call_module_fwd(f, s->children[i].inst, a1, 1, NULL, site);
+	}
+	return cur;
 }

@@ -129,7 +129,7 @@ value_t *make_function(struct frame *f, const struct ast_hdr *def, const char *n
 /* Bind arguments to a function's parameters in `locals`.  Missing ones
  * become unknown ("not passed"). */
 static void bind_params(struct frame *cf, struct vfunc *fn, value_t **args, size_t nargs,
-                        struct vdict *kw)
+                        struct vdict *kw, int prefix)
 {
 	struct interp *in = cf->in;
 	const struct ast_arguments *a = fn_args(fn->def);
@@ -204,6 +204,7 @@ static void bind_params(struct frame *cf, struct vfunc *fn, value_t **args, size
 	if (star && kw && vdict_gets(kw, KW_UNK_STAR)) {
 		star->u.seq->unk_expr = vdict_gets(kw, KW_UNK_STAR)->expr;
 		star->u.seq->unk_reason = vdict_gets(kw, KW_UNK_STAR)->reason;
+		star->u.seq->prefix = (unsigned char)prefix;
 	}
 	if (star)
 		vdict_sets(in->a, cf->locals, a->vararg->arg, star);
@@ -428,11 +429,11 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 		all[0] = self;
 		for (i = 0; i < nargs; i++)
 			all[i + 1] = args[i];
-		bind_params(&cf, fn, all, nargs + 1, kw);
+		bind_params(&cf, fn, all, nargs + 1, kw, f->unk_star_prefix);
 		cf.self = self;
 		free(all);
 	} else {
-		bind_params(&cf, fn, args, nargs, kw);
+		bind_params(&cf, fn, args, nargs, kw, f->unk_star_prefix);
 		if (nargs > 0 && fn->owner)
 			cf.self = args[0];
 	}

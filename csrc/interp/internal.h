@@ -95,7 +95,10 @@ enum builtin_id {
 	BI_M_STR_RSPLIT,
 	BI_M_FILE_READ,
 	BI_M_ARGP_ADD, BI_M_ARGP_PARSE, BI_M_ARGP_GROUP, BI_M_ARGP_SETDEF,
+	BI_M_ARGP_SUBPARSERS, BI_M_ARGP_ADDPARSER,
 	BI_M_MOD_ADD_MODULE, BI_M_MOD_APPEND, BI_M_MOD_EXTEND, BI_M_MOD_SELF,
+	BI_M_MOD_BASE_INIT,   /* super().__init__(...) whose next class is torch's */
+	BI_M_MOD_TRAIN, BI_M_MOD_EVAL,   /* .train(mode) / .eval(): the training flags */
 	BI_M_MOD_CHILDREN, BI_M_MOD_VALUES, BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
 	BI_M_NS_GETATTR,
 	BI_COUNT        /* how many ids there are */
@@ -139,6 +142,8 @@ struct frame {
 	const struct jctx *jc;         /* loops, guards and contexts around the code running */
 	int in_backward;               /* an autograd.Function's backward */
 	unsigned loop_serial;          /* forward: the loop read once that is running (0: none) */
+	int unk_star_prefix;           /* ... and each such sequence is a known prefix (vseq.prefix),
+	                                  passed last: the callee's *args keeps it */
 	const char *unk_star;          /* the call being made passes `*expr` of a sequence whose
 	                                  length is not known (its text), or NULL; set by eval_call
 	                                  for the callee (`**d` of unknown keys is KW_UNK_DSTAR) */
@@ -317,6 +322,10 @@ void exec_import_from(struct frame *f, const struct ast_ImportFrom *s);
 value_t *class_lookup(struct vclass *c, const char *name, struct vclass **owner);
 const char *class_ext_base(struct vclass *c);
 void exec_classdef(struct frame *f, const struct ast_ClassDef *s);
+void module_set_training(struct interp *in, struct vinst *m, int on, int depth);
+void module_snapshot_training(struct interp *in, struct vinst *m, int depth);
+int container_base_init(struct frame *f, value_t *self, value_t **args, size_t nargs,
+                        struct vdict *kw, const struct ast_hdr *site);
 value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t nargs,
                      struct vdict *kw, const struct ast_hdr *site);
 void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v);
@@ -428,6 +437,9 @@ void emit_op(struct frame *f, const char *op, const struct ast_hdr *site);
 size_t ev_mark(const struct frame *f);
 void op_io(struct frame *f, size_t mark, value_t *const *args, size_t nargs, const struct vdict *kw,
            value_t *ret);
+value_t *container_slice(struct frame *f, struct vinst *m, const value_t *idx);
+value_t *slice_forward(struct frame *f, struct vinst *s, value_t **args, size_t nargs,
+                       struct vdict *kw, const struct ast_hdr *site);
 size_t container_groups(struct interp *in, const struct vinst *m, size_t **starts);
 value_t *call_module_fwd(struct frame *f, struct vinst *m, value_t **args, size_t nargs,
                          struct vdict *kw, const struct ast_hdr *site);
@@ -624,5 +636,10 @@ static inline int ext_is_module_base(const char *d)
 /* import.c: the namespace slot of file sf (grown for an installed
  * library's file found during the run). */
 struct vns **ns_slot(struct interp *in, const struct sfile *sf);
+
+/* argparse.c: subparsers.add_parser() (a hidden native: bound by
+ * argp_method() to a _SubParsersAction only) */
+value_t *argp_m_add_parser(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site);
 
 #endif

@@ -4,7 +4,8 @@
  * analysis gives a module instance or an autograd.Function class:
  * add_module, ModuleList.append/extend/insert (children registered in
  * order), register_parameter/register_buffer, .to(device) (a host-to-
- * device schedule event), children(), and Function.apply (its forward read
+ * device schedule event), children(), super().__init__ into a torch
+ * container's constructor, and Function.apply (its forward read
  * now, its backward into a sink).  Never NULL.
  */
 #include "config.h"
@@ -64,6 +65,54 @@ static int owns_no_tensor(struct interp *in, const value_t *self)
 	return 1;
 }
 
+/* .train(on) / .eval(): m and every module under it. */
+void module_set_training(struct interp *in, struct vinst *m, int on, int depth)
+{
+	size_t i;
+
+	if (depth > 64 || m->mod == VM_NONE)
+		return;
+	vdict_sets(in->a, m->attrs, "training", v_bool(in->a, on));
+	for (i = 0; i < m->nchildren; i++)
+		module_set_training(in, m->children[i].inst, on, depth + 1);
+}
+
+/* .train(mode) with a mode not known. */
+static void module_set_training_unknown(struct interp *in, struct vinst *m, int depth)
+{
+	size_t i;
+
+	if (depth > 64 || m->mod == VM_NONE)
+		return;
+	vdict_sets(in->a, m->attrs, "training", v_unknown(in->a, "mode", "train(mode) with a mode not known"));
+	for (i = 0; i < m->nchildren; i++)
+		module_set_training_unknown(in, m->children[i].inst, depth + 1);
+}
+
+/* A model called from job code: each module's training flag then is what
+ * its forward reads (`if self.training:`) -- when every call of the job
+ * saw the same flag.  Called both in training and in eval mode (a
+ * trainer's periodic evaluation), the flag the forward reads is unknown. */
+void module_snapshot_training(struct interp *in, struct vinst *m, int depth)
+{
+	value_t *t, *was;
+	size_t i;
+
+	if (depth > 64 || m->mod == VM_NONE)
+		return;
+	t = vdict_gets(m->attrs, "training");
+	if (!t)
+		t = v_bool(in->a, 1);
+	was = vdict_gets(m->attrs, "__ecg_training_at_call__");
+	if (!was)
+		vdict_sets(in->a, m->attrs, "__ecg_training_at_call__", t);
+	else if (!(was->k == VK_BOOL && t->k == VK_BOOL && was->u.b == t->u.b))
+		vdict_sets(in->a, m->attrs, "__ecg_training_at_call__",
+		           v_unknown(in->a, "self.training", "the model is called both in training and in eval mode"));
+	for (i = 0; i < m->nchildren; i++)
+		module_snapshot_training(in, m->children[i].inst, depth + 1);
+}
+
 value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                             struct vdict *kw, const struct ast_hdr *site)
 {
@@ -118,7 +167,9 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 		value_t **all = xmalloc((nargs + 1) * sizeof *all);
 		value_t *r = v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
 
-		all[0] = v_unknown(in->a, "ctx", "autograd's context object");
+		/* autograd's context object: a plain object the forward sets
+		 * attributes on (ctx.run_function = fn) and reads them back */
+		all[0] = mk_inst_value(in, new_inst(in));
 		for (i = 0; i < nargs; i++)
 			all[i + 1] = args[i];
 		if (fwd && fwd->k == VK_FUNC)
@@ -174,6 +225,26 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 			b->shape = shape_of(args[1]);
 			vdict_sets(in->a, self->u.inst->attrs, args[0]->u.str.s, b);
 		}
+		return v_none(in->a);
+	case BI_M_MOD_TRAIN:
+	case BI_M_MOD_EVAL: {
+		/* model.train(), model.train(False), model.eval(): a mode
+		 * not known leaves every flag unknown */
+		value_t *mode = fn->u.bi.id == BI_M_MOD_EVAL ? NULL : nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "mode") : NULL;
+		int on = fn->u.bi.id == BI_M_MOD_EVAL ? 0 : mode ? value_truth(mode) : 1;
+
+		if (self->k == VK_INST && f->mode != M_FWD) {
+			if (on >= 0)
+				module_set_training(in, self->u.inst, on, 0);
+			else
+				module_set_training_unknown(in, self->u.inst, 0);
+		}
+		return self;
+	}
+	case BI_M_MOD_BASE_INIT:
+		/* super().__init__(a, b) into nn.Sequential's constructor: a and
+		 * b are its children; another torch base's reads nothing */
+		(void)container_base_init(f, self, args, nargs, kw, site);
 		return v_none(in->a);
 	case BI_M_MOD_CHILDREN:
 		return unknown_at(f, site, "an iterator over modules is not followed");

@@ -310,6 +310,34 @@ void exec_classdef(struct frame *f, const struct ast_ClassDef *s)
 	scope_bind(f, s->name, cv);
 }
 
+/* nn.Sequential / ModuleList / ModuleDict's own constructor run for a repo
+ * subclass (class Seq(nn.Sequential) without an __init__, or its __init__
+ * calling super().__init__(a, b)): the arguments are registered as
+ * children, as for the built-in.  1 when self's torch base is such a
+ * container (children registered), 0 otherwise (nothing done). */
+int container_base_init(struct frame *f, value_t *self, value_t **args, size_t nargs,
+                        struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *m = self && self->k == VK_INST ? self->u.inst : NULL;
+	const char *base = m && m->cls ? class_ext_base(m->cls) : NULL;
+	struct vinst *b;
+	const value_t *unk;
+	size_t i;
+
+	if (!base || m->mod != VM_REPO ||
+	    (strcmp(base, "torch.nn.Sequential") && strcmp(base, "torch.nn.ModuleList") &&
+	     strcmp(base, "torch.nn.ModuleDict")))
+		return 0;
+	b = new_torch_module(f, base, args, nargs, kw, site);
+	unk = vdict_gets(b->attrs, "__ecg_len_unknown__");
+	for (i = 0; i < b->nchildren; i++)
+		vinst_add_child(in->a, m, b->children[i].name, b->children[i].inst);
+	if (unk)
+		vdict_sets(in->a, m->attrs, "__ecg_len_unknown__", (value_t *)unk);
+	return 1;
+}
+
 value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t nargs,
                      struct vdict *kw, const struct ast_hdr *site)
 {
@@ -385,18 +413,8 @@ value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t n
 			vinst_add_child(in->a, m, b->children[i].name, b->children[i].inst);
 		if (unk)
 			vdict_sets(in->a, m->attrs, "__ecg_len_unknown__", (value_t *)unk);
-	} else if (class_ext_base(c) && m->mod == VM_REPO &&
-	           (!strcmp(class_ext_base(c), "torch.nn.Sequential") || !strcmp(class_ext_base(c), "torch.nn.ModuleList"))) {
-		/* class Seq(nn.Sequential) without an __init__ of its own:
-		 * nn.Sequential's constructor registers the arguments as
-		 * children, as for the built-in */
-		struct vinst *b = new_torch_module(f, class_ext_base(c), args, nargs, kw, site);
-		const value_t *unk = vdict_gets(b->attrs, "__ecg_len_unknown__");
-
-		for (i = 0; i < b->nchildren; i++)
-			vinst_add_child(in->a, m, b->children[i].name, b->children[i].inst);
-		if (unk)
-			vdict_sets(in->a, m->attrs, "__ecg_len_unknown__", (value_t *)unk);
+	} else if (container_base_init(f, self, args, nargs, kw, site)) {
+		/* class Seq(nn.Sequential) without an __init__ of its own */
 	} else if (class_ext_base(c) && m->mod == VM_REPO) {
 		/* the constructor is a third-party one: its submodules are not seen */
 		vdict_sets(in->a, m->attrs, "__ecg_ext_init__", v_str(in->a, class_ext_base(c)));

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "internal.h"
+#include "ecg/catalog.h"
 
 /* Is this device argument the host?  1 yes, 0 a device, -1 not known. */
 int dev_is_host(const value_t *v)
@@ -215,7 +216,9 @@ value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t
 		a2[0] = recv;
 		for (i = 0; i < nargs; i++)
 			a2[i + 1] = args[i];
-		if (r->k == VK_TENSOR)
+		/* (x.reshape(b, c, *spatial) with spatial not known: the
+		 * arguments do not say the rank) */
+		if (r->k == VK_TENSOR && !f->unk_star)
 			r = with_shape(in, r, fn->u.ext, a2, nargs + 1, kw);
 		op_io(f, mark, a2, nargs + 1, kw, r);
 		free(a2);
@@ -464,6 +467,14 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 		}
 		return v;
 	}
+	/* a name torch's Tensor does not have (xs.items() of a library
+	 * module's output ecg took for a tensor): no op, not known */
+	if (!catalog_tensor_name(in->cat, name) &&
+	    !(f->mode != M_FWD && obj->dev == DEV_HOST &&
+	      (!strcmp(name, "items") || !strcmp(name, "keys") || !strcmp(name, "values"))))
+		/* (a host batch in job code stands for whatever the loader
+		 * collated -- per-sample target dicts: their items are rows) */
+		return unknown_at(f, site, afmt(in, "'%s' is no attribute of a Tensor: the value is not known to be a tensor", name));
 	v = v_ext(in->a, adot(in, "Tensor", name));
 	v->recv = obj;
 	return v;

@@ -11,6 +11,7 @@
 
 #include "ecg/catalog.h"
 #include "internal.h"
+#include "ecg/catalog.h"
 
 static value_t *call_torch_(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                             struct vdict *kw, const struct ast_hdr *site, int any_tensor);
@@ -340,7 +341,10 @@ value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **
 	}
 	{
 		size_t mark = ev_mark(f);
-		value_t *r = with_shape(in, call_torch_(f, d, last, args, nargs, kw, site, any_tensor), d, args, nargs, kw);
+		value_t *r = call_torch_(f, d, last, args, nargs, kw, site, any_tensor);
+
+		if (!f->unk_star)    /* *args not known: they do not say the shape */
+			r = with_shape(in, r, d, args, nargs, kw);
 
 		op_io(f, mark, args, nargs, kw, r);
 		return r;
@@ -771,7 +775,10 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	size_t i;
 	int dev = DEV_UNKNOWN;
 
-	if (f->mode == M_FWD)
+	/* a torch class built (no_grad(), device(...), Size(...)) is not an
+	 * op: torch's function hooks never see it */
+	if (f->mode == M_FWD &&
+	    !(!strchr(d + 6, '.') && (catalog_torch_name(in->cat, d + 6) & CATALOG_N_CLASS)))
 		emit_op(f, d, site);
 	if (coll) {
 		e = sev(f, SEV_COLLECTIVE, text_of(f, AST_IS(site, Call) ? AST_AS(site, Call)->func : site), site);

@@ -64,6 +64,10 @@ struct vseq {
 	/* set when the sequence was built by a loop whose trip count is not
 	 * known: it holds one representative item and its length is unknown */
 	const char *unk_expr, *unk_reason;
+	/* with unk_reason: the items before the first unknown one are the
+	 * sequence's first items, exactly (not representatives): a *args
+	 * tuple passed `tuple(inputs) + tuple(params)`, params not known */
+	unsigned char prefix;
 	/* where its length came from, when a comprehension over range(n)
 	 * built it: n's expression and the anchor of n's value */
 	const char *len_expr, *len_src;

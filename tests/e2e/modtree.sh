@@ -19,6 +19,9 @@
 #   factory): listed at their path with their class, `subtree` saying that
 #   their inside is not read; a torchvision factory names the class it
 #   builds (resnet18 -> ResNet) and keeps the factory in `factory`.
+# - submodules registered by setattr(self, f"l{i}", ...) in a loop whose
+#   trip count is not known (issue 20 B9): the root's params is null and
+#   `subtree.reason` says the names are not known (not `params: 0`).
 . "$top_srcdir/tests/lib.sh"
 
 R="$T/job"
@@ -162,5 +165,39 @@ is "$(json "$T/crit-o/execution_schedule.json" "[(e['anchor'], e['kind']) for e 
 	"[('model.py:Matcher.forward:27', 'd2h')]" "the criterion (not a model) still has its forward read: the matcher's .cpu() is a d2h of the step"
 is "$(json "$T/crit-o/computation_graph.json" "sorted(set(m['id'].split('.')[0] for m in d['modules'] if '/' in m['id']))")" "[]" \
 	"  and the graph's ids are the model's, unprefixed"
+
+# --- setattr(self, f"l{i}", ...) with names not known
+R4="$T/setattr"
+mkrepo "$R4"
+cat >"$R4/train.py" <<'PY'
+import json
+
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.n = n
+        for i in range(n):
+            setattr(self, f"l{i}", nn.Linear(8, 8))
+
+    def forward(self, x):
+        for i in range(self.n):
+            x = getattr(self, f"l{i}")(x)
+        return x
+
+
+model = Net(json.load(open("depth.json"))["depth"])
+for step in range(2):
+    y = model(torch.randn(2, 8))
+PY
+commit "$R4" "job"
+run_ecg extract --repo "$R4" --entry train.py -q --out "$T/setattr-o"
+is "$(json "$T/setattr-o/computation_graph.json" "[(m['id'], m.get('params'), m.get('subtree', {}).get('listed')) for m in d['modules'] if m['kind'] == 'model']")" \
+	"[('', None, False)]" "setattr(self, f\"l{i}\", ...) of names not known: the root's params is null and its subtree is not listed"
+is "$(json "$T/setattr-o/computation_graph.json" "int('registers submodules under names not known' in d['modules'][0]['subtree']['reason'])")" \
+	1 "  and the reason says why"
 
 done_testing
