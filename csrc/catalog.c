@@ -22,6 +22,8 @@
 
 #include "ecg/catalog.h"
 #include "ecg/err.h"
+#include "ecg/arena.h"
+#include "ecg/strmap.h"
 #include "ecg/util.h"
 
 #define NN_FILE "torch_nn.json"
@@ -31,131 +33,26 @@
 #define FILE_CAP (16L << 20)
 #define EVAL_DEPTH 64
 
-/* ------------------------------------------------------------------ arena */
-
-struct chunk {
-	struct chunk *next;
-	size_t used, cap;
-	max_align_t data[];
-};
-
-static void *arena_alloc(struct chunk **head, size_t n)
-{
-	struct chunk *c = *head;
-	size_t al = sizeof(max_align_t);
-	void *p;
-
-	n = (n + al - 1) / al * al;
-	if (!n)
-		n = al;
-	if (!c || c->cap - c->used < n) {
-		size_t cap = n > 65536 ? n : 65536;
-
-		c = xmalloc(sizeof *c + cap);
-		c->next = *head;
-		c->used = 0;
-		c->cap = cap;
-		*head = c;
-	}
-	p = (char *)c->data + c->used;
-	c->used += n;
-	memset(p, 0, n);
-	return p;
-}
-
-static void arena_free(struct chunk *c)
-{
-	while (c) {
-		struct chunk *next = c->next;
-
-		free(c);
-		c = next;
-	}
-}
-
 /* ------------------------------------------------------------------ hash tables */
 
-struct slot {
-	const char *key;
-	int flags;
-	const void *ptr;
-};
+/* The name tables are strmaps (strmap.h): key, ptr (a class), a (flags). */
 
-struct table {
-	struct slot *slots;
-	size_t cap;   /* a power of two, or 0 */
-	size_t n;
-};
-
-static uint64_t hash_str(const char *s)
+static int table_flags(const struct strmap *t, const char *key)
 {
-	uint64_t h = 1469598103934665603ULL;
+	const struct strmap_slot *s = strmap_get(t, key);
 
-	while (*s) {
-		h ^= (unsigned char)*s++;
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
-static struct slot *table_find(const struct table *t, const char *key)
-{
-	size_t i;
-
-	if (!t->cap)
-		return NULL;
-	for (i = hash_str(key) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
-		struct slot *s = &t->slots[i];
-
-		if (!s->key || !strcmp(s->key, key))
-			return s;
-	}
-}
-
-/* Insert key (borrowed; it must outlive the table) or OR the flags into an
- * existing entry.  Returns the slot. */
-static struct slot *table_put(struct table *t, const char *key)
-{
-	struct slot *s;
-
-	if ((t->n + 1) * 2 > t->cap) {
-		struct table nt = { 0 };
-		size_t i;
-
-		nt.cap = t->cap ? t->cap * 2 : 64;
-		nt.slots = xcalloc(nt.cap, sizeof *nt.slots);
-		for (i = 0; i < t->cap; i++)
-			if (t->slots[i].key) {
-				*table_find(&nt, t->slots[i].key) = t->slots[i];
-				nt.n++;
-			}
-		free(t->slots);
-		*t = nt;
-	}
-	s = table_find(t, key);
-	if (!s->key) {
-		s->key = key;
-		t->n++;
-	}
-	return s;
-}
-
-static int table_flags(const struct table *t, const char *key)
-{
-	const struct slot *s = table_find(t, key);
-
-	return s && s->key ? s->flags : 0;
+	return s ? s->a : 0;
 }
 
 /* ------------------------------------------------------------------ the catalogue */
 
 struct catalog {
-	struct chunk *arena;
+	struct ast_arena *arena;  /* the catalogue's structs and strings */
 	struct catalog_class *classes;
 	size_t nclasses;
-	struct table by_name;    /* full name -> class */
-	struct table by_short;   /* last component -> class */
-	struct table tensor, torch, functional;
+	struct strmap by_name;    /* full name -> class */
+	struct strmap by_short;   /* last component -> class */
+	struct strmap tensor, torch, functional;
 	const char *bin[14][3];  /* enum ast_operator -> plain, reflected, inplace */
 	const char *cmp[11];     /* enum ast_cmpop */
 	const char *unary[5];    /* enum ast_unaryop */
@@ -243,7 +140,7 @@ static int bad(struct loader *L, const char *fmt, ...)
 
 static void *L_alloc(struct loader *L, size_t n)
 {
-	return arena_alloc(&L->cat->arena, n);
+	return ast_arena_alloc(L->cat->arena, n);
 }
 
 static const char *L_str(struct loader *L, const char *s)
@@ -1147,7 +1044,7 @@ static int check_format(struct loader *L, const cJSON *doc, const char *want)
 
 /* A list of names (strings, or {"name", "min_torch"} for later additions)
  * into table t with flags. */
-static int load_names(struct loader *L, const cJSON *doc, const char *key, struct table *t, int flags,
+static int load_names(struct loader *L, const cJSON *doc, const char *key, struct strmap *t, int flags,
                       int must_exist)
 {
 	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(doc, key), *it;
@@ -1158,7 +1055,8 @@ static int load_names(struct loader *L, const cJSON *doc, const char *key, struc
 	cJSON_ArrayForEach(it, arr) {
 		const char *name;
 		int f = flags;
-		struct slot *s;
+		struct strmap_slot *s;
+		int added;
 
 		if (cJSON_IsString(it)) {
 			name = it->valuestring;
@@ -1172,11 +1070,12 @@ static int load_names(struct loader *L, const cJSON *doc, const char *key, struc
 		}
 		if (!name[0])
 			return bad(L, "%s[%zu] is empty", key, i);
-		s = table_find(t, name);
-		if (must_exist && (!s || !s->key))
+		if (must_exist && !strmap_get(t, name))
 			return bad(L, "%s[%zu] \"%s\" is not listed as a name of its namespace", key, i, name);
-		s = table_put(t, s && s->key ? s->key : L_str(L, name));
-		s->flags |= f;
+		s = strmap_put(t, name, &added);
+		if (added)
+			s->key = L_str(L, name);  /* the map keeps the arena's copy */
+		s->a |= f;
 		i++;
 	}
 	return 0;
@@ -1290,14 +1189,14 @@ static int load_nn_file(struct loader *L, const cJSON *doc)
 	for (i = 0; i < cat->nclasses; i++) {
 		struct catalog_class *c = &cat->classes[i];
 		const char *shortname = strrchr(c->name, '.') + 1;
-		struct slot *s;
+		struct strmap_slot *s;
 
 		c->cat = cat;
-		s = table_put(&cat->by_name, c->name);
+		s = strmap_put(&cat->by_name, c->name, NULL);
 		if (s->ptr)
 			return bad(L, "class %s listed twice", c->name);
 		s->ptr = c;
-		s = table_put(&cat->by_short, shortname);
+		s = strmap_put(&cat->by_short, shortname, NULL);
 		if (s->ptr)
 			return bad(L, "two classes named %s", shortname);
 		s->ptr = c;
@@ -1334,6 +1233,7 @@ int catalog_load(const char *dir, struct catalog **out)
 
 	*out = NULL;
 	L.cat = xcalloc(1, sizeof *L.cat);
+	L.cat->arena = ast_arena_new();
 	buf_init(&L.where);
 	if (read_json(&L, dir, NAMES_FILE, &names) < 0 || load_names_file(&L, names) < 0)
 		goto done;
@@ -1358,12 +1258,12 @@ void catalog_free(struct catalog *cat)
 {
 	if (!cat)
 		return;
-	free(cat->by_name.slots);
-	free(cat->by_short.slots);
-	free(cat->tensor.slots);
-	free(cat->torch.slots);
-	free(cat->functional.slots);
-	arena_free(cat->arena);
+	strmap_free(&cat->by_name);
+	strmap_free(&cat->by_short);
+	strmap_free(&cat->tensor);
+	strmap_free(&cat->torch);
+	strmap_free(&cat->functional);
+	ast_arena_free(cat->arena);
 	free(cat);
 }
 
@@ -1384,18 +1284,18 @@ char *catalog_dir_beside(const char *helpers_dir)
 
 const struct catalog_class *catalog_class(const struct catalog *cat, const char *dotted)
 {
-	const struct slot *s = table_find(&cat->by_name, dotted);
+	const struct strmap_slot *s = strmap_get(&cat->by_name, dotted);
 	const struct catalog_class *c;
 	const char *dot;
 	size_t plen;
 
-	if (s && s->key)
+	if (s)
 		return s->ptr;
 	dot = strrchr(dotted, '.');
 	if (!dot)
 		return NULL;
-	s = table_find(&cat->by_short, dot + 1);
-	if (!s || !s->key)
+	s = strmap_get(&cat->by_short, dot + 1);
+	if (!s)
 		return NULL;
 	c = s->ptr;
 	plen = (size_t)(dot - dotted);

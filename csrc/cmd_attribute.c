@@ -61,6 +61,7 @@
 #include "ecg/emit.h"
 #include "ecg/err.h"
 #include "ecg/records.h"
+#include "ecg/strmap.h"
 #include "ecg/trace.h"
 #include "ecg/util.h"
 
@@ -91,63 +92,28 @@ static const char attribute_usage[] =
 /* ------------------------------------------------------------------ names */
 
 /* Interned strings: a trace repeats a few thousand names a million times.
- * Each slot also carries a small integer the caller may use (the frame
- * index of a python_function name). */
-struct islot {
-	char *s;
-	int val;
-	int where;                 /* the row of the unattributed table it names, -1 */
-};
-struct strtab {
-	struct islot *slot;
-	size_t cap, n;
-};
-
-static uint64_t hash_str(const char *s)
+ * A strmap (strmap.h) whose keys are owned copies; each slot's `a` is the
+ * frame index of a python_function name (-1), its `b` the row of the
+ * unattributed table it names (-1). */
+static struct strmap_slot *intern(struct strmap *t, const char *s)
 {
-	uint64_t h = 1469598103934665603ULL;
+	int added;
+	struct strmap_slot *k = strmap_put(t, s, &added);
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
-static struct islot *intern(struct strtab *t, const char *s)
-{
-	size_t i;
-
-	if (t->n * 2 >= t->cap) {
-		struct islot *old = t->slot;
-		size_t oc = t->cap, j;
-
-		t->cap = oc ? oc * 2 : 1024;
-		t->slot = xcalloc(t->cap, sizeof *t->slot);
-		for (j = 0; j < oc; j++) {
-			if (!old[j].s)
-				continue;
-			for (i = hash_str(old[j].s) & (t->cap - 1); t->slot[i].s; i = (i + 1) & (t->cap - 1))
-				;
-			t->slot[i] = old[j];
-		}
-		free(old);
+	if (added) {
+		k->key = xstrdup(s);
+		k->a = k->b = -1;
 	}
-	for (i = hash_str(s) & (t->cap - 1); t->slot[i].s; i = (i + 1) & (t->cap - 1))
-		if (!strcmp(t->slot[i].s, s))
-			return &t->slot[i];
-	t->slot[i].s = xstrdup(s);
-	t->slot[i].val = -1;
-	t->slot[i].where = -1;
-	t->n++;
-	return &t->slot[i];
+	return k;
 }
 
-static void strtab_free(struct strtab *t)
+static void strtab_free(struct strmap *t)
 {
 	size_t i;
 
 	for (i = 0; i < t->cap; i++)
-		free(t->slot[i].s);
-	free(t->slot);
+		free((char *)t->slot[i].key);
+	strmap_free(t);
 }
 
 /* int64 -> event index, open addressing.  imap_put keeps the first value
@@ -249,6 +215,7 @@ struct frame {
 	char *func;
 	int *cand, ncand;          /* entries whose forward is at file:line */
 	int *sym, nsym;            /* entries whose forward has this function's name (moved code) */
+	size_t acand, asym;
 };
 
 struct ent {
@@ -259,6 +226,7 @@ struct ent {
 	int parent, depth, root, conditional;
 	double total;              /* total_repeat; -1 unknown */
 	int *kids, nkids;          /* in execution order */
+	size_t akids, aitems;
 	int *items, nitems;        /* what its forward calls directly: its children, with
 	                              containers and inlined functions opened in place */
 	long calls;
@@ -298,7 +266,7 @@ struct att {
 	int nents;
 	const char **files;        /* the records' file paths */
 	int nfiles;
-	struct strtab names;
+	struct strmap names;        /* interned names (intern()) */
 	struct frame *frames;
 	int nframes;
 	size_t aframes;
@@ -357,7 +325,7 @@ static uint32_t thr_of(struct att *A, int64_t pid, int64_t tid)
 		for (k = 0; k < A->nthr; k++)
 			if (A->thr[k].pid == pid && A->thr[k].tid == tid)
 				return k;
-	xgrow((void **)&A->thr, &A->athr, (size_t)A->nthr + 1, sizeof *A->thr);
+	GROW(A->thr, A->athr, (size_t)A->nthr + 1);
 	A->thr[A->nthr].pid = pid;
 	A->thr[A->nthr].tid = tid;
 	if (i < 0)
@@ -414,7 +382,7 @@ static void add_items(struct att *A, struct ent *x, int e, int depth)
 		int k = A->ents[e].kids[j];
 		const char *kind = A->ents[k].kind;
 
-		x->items = xrealloc(x->items, (size_t)(x->nitems + 1) * sizeof(int));
+		GROW(x->items, x->aitems, (size_t)x->nitems + 1);
 		x->items[x->nitems++] = k;
 		if (!strcmp(kind, "container") || !strcmp(kind, "function"))
 			add_items(A, x, k, depth + 1);
@@ -485,7 +453,7 @@ static void load_entries(struct att *A)
 		if (x->parent >= 0) {
 			struct ent *P = &A->ents[x->parent];
 
-			P->kids = xrealloc(P->kids, (size_t)(P->nkids + 1) * sizeof *P->kids);
+			GROW(P->kids, P->akids, (size_t)P->nkids + 1);
 			P->kids[P->nkids++] = i;
 		}
 	}
@@ -541,18 +509,18 @@ static int enterable(const struct ent *x)
 
 static int resolve_frame(struct att *A, const char *name)
 {
-	struct islot *s = intern(&A->names, name);
+	struct strmap_slot *s = intern(&A->names, name);
 	struct frame *f;
 	const char *open, *close;
 	char *path;
 	int i;
 
-	if (s->val >= 0)
-		return s->val;
-	xgrow((void **)&A->frames, &A->aframes, (size_t)A->nframes + 1, sizeof *A->frames);
+	if (s->a >= 0)
+		return s->a;
+	GROW(A->frames, A->aframes, (size_t)A->nframes + 1);
 	f = &A->frames[A->nframes];
 	memset(f, 0, sizeof *f);
-	f->name = s->s;
+	f->name = s->key;
 	f->file = -1;
 	close = strstr(name, "): ");
 	for (open = close; open && open > name && *open != '('; open--)
@@ -575,16 +543,16 @@ static int resolve_frame(struct att *A, const char *name)
 			if (!enterable(x) || strcmp(x->afile, file))
 				continue;
 			if (x->aline == f->line) {
-				f->cand = xrealloc(f->cand, (size_t)(f->ncand + 1) * sizeof(int));
+				GROW(f->cand, f->acand, (size_t)f->ncand + 1);
 				f->cand[f->ncand++] = i;
 			}
 			if (!strcmp(last_component(x->asym), f->func)) {
-				f->sym = xrealloc(f->sym, (size_t)(f->nsym + 1) * sizeof(int));
+				GROW(f->sym, f->asym, (size_t)f->nsym + 1);
 				f->sym[f->nsym++] = i;
 			}
 		}
 	}
-	s->val = A->nframes;
+	s->a = A->nframes;
 	return A->nframes++;
 }
 
@@ -651,7 +619,7 @@ static void keep_event(struct att *A, const cJSON *e)
 	if (k == K_ANN && !strncmp(name, "ProfilerStep#", 13))
 		k = K_STEP;
 	t.kind = (unsigned)k;
-	t.name = intern(&A->names, name)->s;
+	t.name = intern(&A->names, name)->key;
 	has_ext = to_i64(cJSON_GetObjectItemCaseSensitive(args, "External id"), &ext);
 	has_corr = to_i64(cJSON_GetObjectItemCaseSensitive(args, "correlation"), &corr);
 	has_seq = to_i64(cJSON_GetObjectItemCaseSensitive(args, "Sequence number"), &seq) && seq >= 0;
@@ -679,7 +647,7 @@ static void keep_event(struct att *A, const cJSON *e)
 		A->steps++;
 		A->step_us += t.dur;
 	}
-	xgrow((void **)&A->ev, &A->aev, A->nev + 1, sizeof *A->ev);
+	GROW(A->ev, A->aev, A->nev + 1);
 	A->ev[A->nev++] = t;
 }
 
@@ -866,7 +834,7 @@ static long *use_slot(struct lvl *L, int ent)
 	for (i = 0; i < L->nused; i++)
 		if (L->used[i].ent == ent)
 			return &L->used[i].n;
-	xgrow((void **)&L->used, &L->aused, L->nused + 1, sizeof *L->used);
+	GROW(L->used, L->aused, L->nused + 1);
 	L->used[L->nused].ent = ent;
 	L->used[L->nused].n = 0;
 	return &L->used[L->nused++].n;
@@ -1008,7 +976,7 @@ static void walk(struct att *A, struct imap *seqmap)
 			free(st[sp].used);
 		}
 		if (!sp) {
-			xgrow((void **)&st, &ast, 1, sizeof *st);
+			GROW(st, ast, 1);
 			memset(&st[0], 0, sizeof st[0]);
 			st[0].ev = -1;
 			st[0].end = 1e300;
@@ -1039,7 +1007,7 @@ static void walk(struct att *A, struct imap *seqmap)
 					l = sizeof cls - 1;
 				memcpy(cls, s, l);
 				cls[l] = 0;
-				L.modcls = intern(&A->names, cls)->s;
+				L.modcls = intern(&A->names, cls)->key;
 				L.modent = -1;
 				if (P->E >= 0 && (m = match_module(A, O, cls)) >= 0) {
 					if (enterable(&A->ents[m])) {
@@ -1103,7 +1071,7 @@ static void walk(struct att *A, struct imap *seqmap)
 			continue;
 		if (entered)
 			L.owner = (int)sp;  /* entered an entry: cur and used are its own */
-		xgrow((void **)&st, &ast, sp + 1, sizeof *st);
+		GROW(st, ast, sp + 1);
 		st[sp++] = L;
 	}
 	while (sp > 0)
@@ -1191,23 +1159,23 @@ struct totals {
 	size_t nun, aun;
 };
 
-static void add_where(struct totals *T, struct islot *key, double host, double dev)
+static void add_where(struct totals *T, struct strmap_slot *key, double host, double dev)
 {
-	if (key->where < 0) {
-		xgrow((void **)&T->un, &T->aun, T->nun + 1, sizeof *T->un);
-		T->un[T->nun].key = key->s;
+	if (key->b < 0) {
+		GROW(T->un, T->aun, T->nun + 1);
+		T->un[T->nun].key = key->key;
 		T->un[T->nun].host = T->un[T->nun].dev = 0;
-		key->where = (int)T->nun++;
+		key->b = (int)T->nun++;
 	}
-	T->un[key->where].host += host;
-	T->un[key->where].dev += dev;
+	T->un[key->b].host += host;
+	T->un[key->b].dev += dev;
 }
 
 /* Where T ran, for a person: its innermost repository frame, or the op
  * outside the repository it is in.  Interned. */
-static struct islot *where_key(struct att *A, const struct tev *t)
+static struct strmap_slot *where_key(struct att *A, const struct tev *t)
 {
-	struct islot *k;
+	struct strmap_slot *k;
 	char *s;
 
 	if (t->frame >= 0) {
@@ -1604,14 +1572,14 @@ static struct ggroup *find_gaps(struct att *A, size_t *ngroups, double *gap_tota
 			continue;
 		explain(A, causes, nc, maxdur, longc, nl, tops, nt, a, b, &cause, &ev);
 		what = ev >= 0 ? A->ev[ev].name : "nothing on the host";
-		where = ev >= 0 && A->ev[ev].frame >= 0 ? where_key(A, &A->ev[ev])->s : "";
+		where = ev >= 0 && A->ev[ev].frame >= 0 ? where_key(A, &A->ev[ev])->key : "";
 		for (k = 0; k < ng; k++)
 			if (g[k].pid == A->thr[t->thr].pid && g[k].stream == A->thr[t->thr].tid && g[k].cause == cause &&
 			    g[k].what == what &&
 			    g[k].where == where)
 				break;
 		if (k == ng) {
-			xgrow((void **)&g, &ag, ng + 1, sizeof *g);
+			GROW(g, ag, ng + 1);
 			memset(&g[ng], 0, sizeof *g);
 			g[ng].pid = A->thr[t->thr].pid;
 			g[ng].stream = A->thr[t->thr].tid;

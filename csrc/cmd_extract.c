@@ -161,7 +161,7 @@ struct extract_opts {
 	int jobs;                   /* 0: auto */
 	const char *model;          /* --model NAME */
 	const char **sets;          /* --set KEY=VALUE, in order */
-	size_t nsets;
+	size_t nsets, asets;
 	const char *config;         /* --config FILE */
 	size_t max_file;
 	size_t max_tokens;          /* --max-file-tokens */
@@ -174,7 +174,7 @@ struct extract_opts {
 	size_t launcher_argc;
 	int env_set;                /* the launcher sets the job's environment (torchrun, srun ...) */
 	const char **envs;          /* --env KEY=VALUE, in order */
-	size_t nenvs;
+	size_t nenvs, aenvs;
 	int no_env;                 /* --no-env (or --env given): other variables are unset */
 	const char **prefetch;      /* refresh: the paths the records' job read */
 	size_t nprefetch;
@@ -245,13 +245,13 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 		case 's':
 			if (!strchr(optarg, '=') || optarg[0] == '=')
 				return err_set(ECG_EXIT_USAGE, "--set takes KEY=VALUE, not '%s'", optarg);
-			o->sets = xrealloc(o->sets, (o->nsets + 1) * sizeof *o->sets);
+			GROW(o->sets, o->asets, o->nsets + 1);
 			o->sets[o->nsets++] = optarg;
 			break;
 		case 'E':
 			if (!optarg[0] || optarg[0] == '=')
 				return err_set(ECG_EXIT_USAGE, "--env takes KEY=VALUE or KEY, not '%s'", optarg);
-			o->envs = xrealloc(o->envs, (o->nenvs + 1) * sizeof *o->envs);
+			GROW(o->envs, o->aenvs, o->nenvs + 1);
 			o->envs[o->nenvs++] = optarg;
 			o->no_env = 1;
 			break;

@@ -142,7 +142,7 @@ static struct jcand *jobs_cand(struct jlist *l, const char *path, const char *fu
 		if (!strcmp(c->path, path) && (func ? c->func && !strcmp(c->func, func) : !c->func))
 			return c;
 	}
-	xgrow((void **)&l->c, &l->alloc, l->n + 1, sizeof *l->c);
+	GROW(l->c, l->alloc, l->n + 1);
 	c = &l->c[l->n++];
 	memset(c, 0, sizeof *c);
 	c->path = xstrdup(path);

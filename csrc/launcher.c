@@ -46,7 +46,7 @@ static void fields_push(struct fields *f, char *text, int known)
 		free(text);
 		return;
 	}
-	xgrow((void **)&f->v, &f->alloc, f->n + 1, sizeof *f->v);
+	GROW(f->v, f->alloc, f->n + 1);
 	f->v[f->n].text = text;
 	f->v[f->n].known = known;
 	f->n++;
@@ -136,7 +136,7 @@ static struct var *var_make(struct sh *s, const char *name, size_t n)
 	}
 	if (s->nvars >= MAX_VARS)
 		return NULL;
-	xgrow((void **)&s->vars, &s->avars, s->nvars + 1, sizeof *s->vars);
+	GROW(s->vars, s->avars, s->nvars + 1);
 	v = &s->vars[s->nvars++];
 	memset(v, 0, sizeof *v);
 	v->name = xstrndup(name, n);
@@ -1450,7 +1450,7 @@ static void sh_launch(struct sh *s, const struct fields *f, size_t line, size_t 
 		}
 	}
 	free(nproc_text);
-	xgrow((void **)&s->out->v, &s->out->alloc, s->out->n + 1, sizeof *s->out->v);
+	GROW(s->out->v, s->out->alloc, s->out->n + 1);
 	s->out->v[s->out->n++] = L;
 }
 

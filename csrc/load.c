@@ -14,7 +14,7 @@
 #include "ecg/parsepool.h"
 #include "ecg/pyast.h"
 #include "ecg/pyrt.h"
-#include "ecg/records.h"
+#include "ecg/findings.h"
 #include "ecg/treecache.h"
 #include "ecg/util.h"
 
