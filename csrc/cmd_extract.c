@@ -18,6 +18,7 @@
 #include "ecg/ast.h"
 #include "ecg/catalog.h"
 #include "ecg/cmd.h"
+#include "ecg/anchors.h"
 #include "ecg/emit.h"
 #include "ecg/err.h"
 #include "ecg/helpers.h"
