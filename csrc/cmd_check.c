@@ -58,31 +58,28 @@ static const char check_usage[] =
 static int check_parse_args(int argc, char **argv, struct check_opts *o)
 {
 	static const struct option longopts[] = {
-		{ "repo", required_argument, NULL, 'r' },
-		{ "rev", required_argument, NULL, 'R' },
-		{ "worktree", no_argument, NULL, 'w' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "helpers-dir", required_argument, NULL, 'H' },
-		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int c;
+	struct cmd_opts co;
+	int c, k;
 
 	memset(o, 0, sizeof *o);
-	o->repo = ".";
+	cmd_opts_init(&co, CMD_O_REPO | CMD_O_REV | CMD_O_WORKTREE | CMD_O_QUIET, longopts, "h");
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, co.shortopts, co.longopts, NULL)) != -1) {
+		if ((k = cmd_opts_take(&co, c, optarg)) < 0)
+			return -1;
+		if (k)
+			continue;
 		switch (c) {
-		case 'r': o->repo = optarg; break;
-		case 'R': o->rev = optarg; break;
-		case 'w': o->worktree = 1; break;
 		case 'o': o->out = optarg; break;
 		case 'J': o->json = 1; break;
 		case 'H': o->helpers_dir = optarg; break;
-		case 'q': o->quiet = 1; break;
 		case 'h':
 			fputs(check_usage, stdout);
 			return 1;
@@ -90,6 +87,10 @@ static int check_parse_args(int argc, char **argv, struct check_opts *o)
 			return cmd_opt_unknown("check", argv);
 		}
 	}
+	o->repo = co.repo;
+	o->rev = co.rev;
+	o->worktree = co.worktree;
+	o->quiet = co.quiet;
 	if (optind < argc)
 		return err_set(ECG_EXIT_USAGE, "check: unexpected argument '%s' (see 'ecg check --help')", argv[optind]);
 	return cmd_opt_rev("check", o->worktree, &o->rev);

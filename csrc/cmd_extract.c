@@ -142,17 +142,12 @@ static int extract_parse_size(const char *s, size_t max, size_t *out)
 static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 {
 	static const struct option longopts[] = {
-		{ "repo", required_argument, NULL, 'r' },
-		{ "rev", required_argument, NULL, 'R' },
 		{ "entry", required_argument, NULL, 'e' },
 		{ "launcher", required_argument, NULL, 'L' },
 		{ "out", required_argument, NULL, 'o' },
-		{ "worktree", no_argument, NULL, 'w' },
 		{ "max-file-size", required_argument, NULL, 'm' },
 		{ "helpers-dir", required_argument, NULL, 'H' },
-		{ "quiet", no_argument, NULL, 'q' },
 		{ "stats", no_argument, NULL, 'S' },
-		{ "jobs", required_argument, NULL, 'j' },
 		{ "set", required_argument, NULL, 's' },
 		{ "env", required_argument, NULL, 'E' },
 		{ "no-env", no_argument, NULL, 'U' },
@@ -160,29 +155,29 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 		{ "model", required_argument, NULL, 'M' },
 		{ "all", no_argument, NULL, 'A' },
 		{ "max-file-tokens", required_argument, NULL, 'T' },
-		{ "cache-dir", required_argument, NULL, 'C' },
-		{ "no-cache", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int c;
+	struct cmd_opts co;
+	int c, k;
 
 	memset(o, 0, sizeof *o);
-	o->repo = ".";
 	o->max_file = EXTRACT_DEFAULT_MAX_FILE;
 	o->max_tokens = PYAST_DEFAULT_MAX_TOKENS;
+	cmd_opts_init(&co, CMD_O_REPO | CMD_O_REV | CMD_O_WORKTREE | CMD_O_JOBS | CMD_O_CACHE | CMD_O_QUIET, longopts,
+	              "h");
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+qhj:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, co.shortopts, co.longopts, NULL)) != -1) {
+		if ((k = cmd_opts_take(&co, c, optarg)) < 0)
+			return -1;
+		if (k)
+			continue;
 		switch (c) {
-		case 'r': o->repo = optarg; break;
-		case 'R': o->rev = optarg; break;
 		case 'e': o->entry = optarg; break;
 		case 'L': o->launcher = optarg; break;
 		case 'o': o->out = optarg; break;
-		case 'w': o->worktree = 1; break;
 		case 'H': o->helpers_dir = optarg; break;
-		case 'q': o->quiet = 1; break;
 		case 'S': o->stats = 1; break;
 		case 's':
 			if (!strchr(optarg, '=') || optarg[0] == '=')
@@ -201,16 +196,10 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 		case 'c': o->config = optarg; break;
 		case 'M': o->model = optarg; break;
 		case 'A': o->all = 1; break;
-		case 'C': o->cache_dir = optarg; break;
-		case 'N': o->no_cache = 1; break;
 		case 'T':
 			if (extract_parse_size(optarg, EXTRACT_MAX_TOKENS, &o->max_tokens) < 0)
 				return err_set(ECG_EXIT_USAGE, "--max-file-tokens takes a number from 1 to %lu, not '%s'",
 				               (unsigned long)EXTRACT_MAX_TOKENS, optarg);
-			break;
-		case 'j':
-			if (cmd_opt_jobs(optarg, &o->jobs) < 0)
-				return -1;
 			break;
 		case 'm':
 			if (extract_parse_size(optarg, EXTRACT_MAX_FILE, &o->max_file) < 0)
@@ -224,6 +213,13 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 			return cmd_opt_unknown("extract", argv);
 		}
 	}
+	o->repo = co.repo;
+	o->rev = co.rev;
+	o->worktree = co.worktree;
+	o->jobs = co.jobs;
+	o->cache_dir = co.cache_dir;
+	o->no_cache = co.no_cache;
+	o->quiet = co.quiet;
 	if (o->entry && o->launcher)
 		return err_set(ECG_EXIT_USAGE, "extract: --entry and --launcher name the job twice: give one");
 	if (optind < argc && optind > 1 && !strcmp(argv[optind - 1], "--")) {

@@ -310,16 +310,9 @@ static void refresh_print(const cJSON *rep)
 int cmd_refresh(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "repo", required_argument, NULL, 'r' },
-		{ "rev", required_argument, NULL, 'R' },
-		{ "worktree", no_argument, NULL, 'w' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "helpers-dir", required_argument, NULL, 'H' },
-		{ "jobs", required_argument, NULL, 'j' },
 		{ "json", no_argument, NULL, 'J' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "cache-dir", required_argument, NULL, 'C' },
-		{ "no-cache", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -328,31 +321,27 @@ int cmd_refresh(int argc, char **argv)
 	const cJSON *inv, *a;
 	char *out_dir = NULL, *dir = NULL, **argvv = NULL, *cache_dir = NULL, *launcher_spec = NULL;
 	const cJSON *lj;
-	int c, rc, json = 0, fast, lock = -1;
+	struct cmd_opts co;
+	int c, k, rc, json = 0, fast, lock = -1;
 	size_t n = 0;
 	repo_t *r = NULL;
 
 	memset(&o, 0, sizeof o);
-	o.repo = ".";
 	o.max_file = EXTRACT_DEFAULT_MAX_FILE;
 	o.max_tokens = PYAST_DEFAULT_MAX_TOKENS;
+	cmd_opts_init(&co, CMD_O_REPO | CMD_O_REV | CMD_O_WORKTREE | CMD_O_JOBS | CMD_O_CACHE | CMD_O_QUIET, longopts,
+	              "h");
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+qhj:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, co.shortopts, co.longopts, NULL)) != -1) {
+		if ((k = cmd_opts_take(&co, c, optarg)) < 0)
+			goto fail;
+		if (k)
+			continue;
 		switch (c) {
-		case 'r': o.repo = optarg; break;
-		case 'R': o.rev = optarg; break;
-		case 'w': o.worktree = 1; break;
 		case 'o': o.out = optarg; break;
 		case 'H': o.helpers_dir = optarg; break;
 		case 'J': json = 1; break;
-		case 'q': o.quiet = 1; break;
-		case 'C': o.cache_dir = optarg; break;
-		case 'N': o.no_cache = 1; break;
-		case 'j':
-			if (cmd_opt_jobs(optarg, &o.jobs) < 0)
-				goto fail;
-			break;
 		case 'h':
 			fputs(refresh_usage, stdout);
 			return ECG_EXIT_OK;
@@ -361,6 +350,13 @@ int cmd_refresh(int argc, char **argv)
 			goto fail;
 		}
 	}
+	o.repo = co.repo;
+	o.rev = co.rev;
+	o.worktree = co.worktree;
+	o.jobs = co.jobs;
+	o.cache_dir = co.cache_dir;
+	o.no_cache = co.no_cache;
+	o.quiet = co.quiet;
 	if (optind < argc) {
 		err_set(ECG_EXIT_USAGE, "refresh: unexpected argument '%s' (see 'ecg refresh --help')", argv[optind]);
 		goto fail;
