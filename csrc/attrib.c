@@ -472,24 +472,25 @@ static int to_i64(const cJSON *v, int64_t *out)
 	return 1;
 }
 
+/* The trace categories the join reads, and the kind of event each is. */
+static const struct {
+	const char *cat;
+	enum kind kind;
+} kinds[] = {
+	{ "cpu_op", K_OP }, { "operator", K_OP }, { "python_function", K_PY },
+	{ "user_annotation", K_ANN }, { "cuda_runtime", K_RT }, { "cuda_driver", K_RT },
+	{ "kernel", K_KERNEL }, { "gpu_memcpy", K_MEMCPY }, { "gpu_memset", K_MEMSET },
+};
+
 static int classify(const char *cat, const char *ph)
 {
+	size_t i;
+
 	if (!cat || !ph || strcmp(ph, "X"))
 		return -1;
-	if (!strcmp(cat, "cpu_op") || !strcmp(cat, "operator"))
-		return K_OP;
-	if (!strcmp(cat, "python_function"))
-		return K_PY;
-	if (!strcmp(cat, "user_annotation"))
-		return K_ANN;
-	if (!strcmp(cat, "cuda_runtime") || !strcmp(cat, "cuda_driver"))
-		return K_RT;
-	if (!strcmp(cat, "kernel"))
-		return K_KERNEL;
-	if (!strcmp(cat, "gpu_memcpy"))
-		return K_MEMCPY;
-	if (!strcmp(cat, "gpu_memset"))
-		return K_MEMSET;
+	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (!strcmp(cat, kinds[i].cat))
+			return (int)kinds[i].kind;
 	return -1;
 }
 
@@ -1183,33 +1184,81 @@ double attrib_expected_calls(const struct att *A, const struct ent *x)
 
 const char *const attrib_cause_name[] = { "sync", "copy", "collective", "data", "host", "idle" };
 
+/* What a host event can be the cause of an idle gap for, by its name:
+ * the names (or prefixes, or parts) that make each kind of event a sync,
+ * a copy, a collective or a data wait.  The first rule that fits wins. */
+enum how { EXACT, PREFIX, PART };
+
+struct cause_rule {
+	unsigned kinds;            /* 1 << enum kind */
+	enum how how;
+	const char *text;
+	enum cause cause;
+};
+
+#define RT (1u << K_RT)
+#define OP (1u << K_OP)
+#define HOST_PY ((1u << K_ANN) | (1u << K_PY))
+
+static const struct cause_rule cause_rules[] = {
+	{ RT, PART, "Synchronize", C_SYNC },
+	{ RT, EXACT, "cudaMemcpy", C_SYNC },
+	{ RT, PREFIX, "cudaMemcpy2D", C_SYNC },
+	{ RT, EXACT, "cuStreamSynchronize", C_SYNC },
+	{ RT, EXACT, "cuCtxSynchronize", C_SYNC },
+	{ OP, EXACT, "aten::item", C_SYNC },
+	{ OP, EXACT, "aten::_local_scalar_dense", C_SYNC },
+	{ OP, EXACT, "aten::nonzero", C_SYNC },
+	{ OP, EXACT, "aten::is_nonzero", C_SYNC },
+	{ OP, PREFIX, "nccl:", C_COLL },
+	{ OP, PREFIX, "c10d::", C_COLL },
+	{ OP, EXACT, "record_param_comms", C_COLL },
+	{ OP, PART, "all_reduce", C_COLL },
+	{ OP, PART, "allreduce", C_COLL },
+	{ OP, PART, "all_gather", C_COLL },
+	{ OP, PART, "reduce_scatter", C_COLL },
+	{ OP, PART, "broadcast", C_COLL },
+	{ OP, EXACT, "aten::to", C_COPY },
+	{ OP, EXACT, "aten::_to_copy", C_COPY },
+	{ OP, EXACT, "aten::copy_", C_COPY },
+	{ HOST_PY, PREFIX, "enumerate(DataLoader)", C_DATA },
+	{ HOST_PY, PREFIX, "nccl:", C_COLL },
+};
+
+#undef RT
+#undef OP
+#undef HOST_PY
+
+static int rule_fits(const struct cause_rule *r, const char *n)
+{
+	switch (r->how) {
+	case EXACT: return !strcmp(n, r->text);
+	case PREFIX: return !strncmp(n, r->text, strlen(r->text));
+	case PART: return strstr(n, r->text) != NULL;
+	}
+	return 0;
+}
+
+/* A DataLoader's __next__ frame ("...dataloader.py(N): __next__"): two
+ * parts of one name, which the rules above cannot say. */
+static int dataloader_next(const struct tev *t)
+{
+	return (t->kind == K_ANN || t->kind == K_PY) && strstr(t->name, "dataloader.py(") &&
+	       strstr(t->name, "__next__");
+}
+
 static int cause_of(const struct tev *t)
 {
-	const char *n = t->name;
+	size_t i;
 
-	if (t->kind == K_RT) {
-		if (strstr(n, "Synchronize") || !strcmp(n, "cudaMemcpy") || !strncmp(n, "cudaMemcpy2D", 12) ||
-		    !strcmp(n, "cuStreamSynchronize") || !strcmp(n, "cuCtxSynchronize"))
-			return C_SYNC;
-		return -1;
-	}
-	if (t->kind == K_OP) {
-		if (!strcmp(n, "aten::item") || !strcmp(n, "aten::_local_scalar_dense") ||
-		    !strcmp(n, "aten::nonzero") || !strcmp(n, "aten::is_nonzero"))
-			return C_SYNC;
-		if (!strncmp(n, "nccl:", 5) || !strncmp(n, "c10d::", 6) || !strcmp(n, "record_param_comms") ||
-		    strstr(n, "all_reduce") || strstr(n, "allreduce") || strstr(n, "all_gather") ||
-		    strstr(n, "reduce_scatter") || strstr(n, "broadcast"))
-			return C_COLL;
-		if (!strcmp(n, "aten::to") || !strcmp(n, "aten::_to_copy") || !strcmp(n, "aten::copy_"))
-			return C_COPY;
-		return -1;
-	}
-	if (t->kind == K_ANN || t->kind == K_PY) {
-		if (!strncmp(n, "enumerate(DataLoader)", 21) || (strstr(n, "dataloader.py(") && strstr(n, "__next__")))
+	for (i = 0; i < sizeof cause_rules / sizeof cause_rules[0]; i++) {
+		const struct cause_rule *r = &cause_rules[i];
+
+		if ((r->kinds & (1u << t->kind)) && rule_fits(r, t->name))
+			return (int)r->cause;
+		/* the data rules come after every rule of the other kinds */
+		if (r->cause == C_DATA && dataloader_next(t))
 			return C_DATA;
-		if (!strncmp(n, "nccl:", 5))
-			return C_COLL;
 	}
 	return -1;
 }

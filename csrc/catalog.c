@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -543,21 +544,33 @@ static const struct {
 	{ "pad", SR_PAD, { "padding", NULL } },
 };
 
+/* A shape rule's argument slots, by their key in the catalogue. */
+static const struct {
+	const char *key;
+	size_t off;                /* of the const struct catalog_expr * in struct catalog_shape */
+} shape_slots[] = {
+	{ "dim", offsetof(struct catalog_shape, dim) },
+	{ "start", offsetof(struct catalog_shape, start) },
+	{ "end", offsetof(struct catalog_shape, end) },
+	{ "sizes", offsetof(struct catalog_shape, sizes) },
+	{ "channels", offsetof(struct catalog_shape, channels) },
+	{ "kernel", offsetof(struct catalog_shape, kernel) },
+	{ "stride", offsetof(struct catalog_shape, stride) },
+	{ "padding", offsetof(struct catalog_shape, padding) },
+	{ "dilation", offsetof(struct catalog_shape, dilation) },
+	{ "ceil", offsetof(struct catalog_shape, ceil) },
+	{ "output_padding", offsetof(struct catalog_shape, output_padding) },
+	{ "size", offsetof(struct catalog_shape, size) },
+	{ "factor", offsetof(struct catalog_shape, factor) },
+};
+
 static const struct catalog_expr **shape_slot(struct catalog_shape *s, const char *key)
 {
-	if (!strcmp(key, "dim")) return &s->dim;
-	if (!strcmp(key, "start")) return &s->start;
-	if (!strcmp(key, "end")) return &s->end;
-	if (!strcmp(key, "sizes")) return &s->sizes;
-	if (!strcmp(key, "channels")) return &s->channels;
-	if (!strcmp(key, "kernel")) return &s->kernel;
-	if (!strcmp(key, "stride")) return &s->stride;
-	if (!strcmp(key, "padding")) return &s->padding;
-	if (!strcmp(key, "dilation")) return &s->dilation;
-	if (!strcmp(key, "ceil")) return &s->ceil;
-	if (!strcmp(key, "output_padding")) return &s->output_padding;
-	if (!strcmp(key, "size")) return &s->size;
-	if (!strcmp(key, "factor")) return &s->factor;
+	size_t i;
+
+	for (i = 0; i < sizeof shape_slots / sizeof shape_slots[0]; i++)
+		if (!strcmp(key, shape_slots[i].key))
+			return (const struct catalog_expr **)(void *)((char *)s + shape_slots[i].off);
 	return NULL;
 }
 

@@ -17,6 +17,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1010,10 +1011,24 @@ static long parse_count(const char *v)
 	return *e || n <= 0 || n > 1000000 ? -1 : n;
 }
 
+/* The #SBATCH options that set a process count, and where it goes. */
+static const struct {
+	const char *opt;
+	size_t off;                /* of the long in struct sh */
+} sb_counts[] = {
+	{ "--nodes", offsetof(struct sh, sb.nodes) },
+	{ "-N", offsetof(struct sh, sb.nodes) },
+	{ "--ntasks", offsetof(struct sh, sb.ntasks) },
+	{ "-n", offsetof(struct sh, sb.ntasks) },
+	{ "--ntasks-per-node", offsetof(struct sh, sb.ntasks_per_node) },
+	{ "--gpus-per-node", offsetof(struct sh, sb.gpus_per_node) },
+};
+
 static void sb_directive(struct sh *s, const char *p, const char *eol)
 {
 	char *line = xstrndup(p, (size_t)(eol - p)), *save = NULL, *t;
 	char *opt = NULL;
+	size_t i;
 
 	for (t = strtok_r(line, " \t\r", &save); t; t = strtok_r(NULL, " \t\r", &save)) {
 		char *val = NULL, *eq;
@@ -1036,14 +1051,11 @@ static void sb_directive(struct sh *s, const char *p, const char *eol)
 		}
 		if (!val)
 			continue;
-		if (!strcmp(t, "--nodes") || !strcmp(t, "-N"))
-			s->sb.nodes = parse_count(val);
-		else if (!strcmp(t, "--ntasks") || !strcmp(t, "-n"))
-			s->sb.ntasks = parse_count(val);
-		else if (!strcmp(t, "--ntasks-per-node"))
-			s->sb.ntasks_per_node = parse_count(val);
-		else if (!strcmp(t, "--gpus-per-node"))
-			s->sb.gpus_per_node = parse_count(val);
+		for (i = 0; i < sizeof sb_counts / sizeof sb_counts[0]; i++)
+			if (!strcmp(t, sb_counts[i].opt)) {
+				*(long *)(void *)((char *)s + sb_counts[i].off) = parse_count(val);
+				break;
+			}
 	}
 	free(line);
 }
@@ -1459,10 +1471,25 @@ static void sh_launch(struct sh *s, const struct fields *f, size_t line, size_t 
 /* `[ ... ]`, `[[ ... ]]` or `test ...` on fields [from, to): decided when
  * every field is known and the form is one of -n -z = == != -eq -ne -lt
  * -le -gt -ge, possibly under `!`. */
+/* test's integer comparisons: [ X -eq Y ] and the others. */
+static int int_eq(long x, long y) { return x == y; }
+static int int_ne(long x, long y) { return x != y; }
+static int int_lt(long x, long y) { return x < y; }
+static int int_le(long x, long y) { return x <= y; }
+static int int_gt(long x, long y) { return x > y; }
+static int int_ge(long x, long y) { return x >= y; }
+
+static const struct {
+	const char *op;
+	int (*fn)(long x, long y);
+} int_tests[] = {
+	{ "-eq", int_eq }, { "-ne", int_ne }, { "-lt", int_lt }, { "-le", int_le }, { "-gt", int_gt }, { "-ge", int_ge },
+};
+
 static enum tri sh_test(const struct fields *f, size_t from, size_t to)
 {
 	int neg = 0;
-	size_t n, i;
+	size_t n, i, k;
 	const struct field *a;
 
 	if (from >= to)
@@ -1513,18 +1540,11 @@ static enum tri sh_test(const struct fields *f, size_t from, size_t to)
 
 			if (*e1 || *e2 || !*a[0].text || !*a[2].text)
 				return T_UNKNOWN;
-			if (!strcmp(a[1].text, "-eq"))
-				r = x == y;
-			else if (!strcmp(a[1].text, "-ne"))
-				r = x != y;
-			else if (!strcmp(a[1].text, "-lt"))
-				r = x < y;
-			else if (!strcmp(a[1].text, "-le"))
-				r = x <= y;
-			else if (!strcmp(a[1].text, "-gt"))
-				r = x > y;
-			else if (!strcmp(a[1].text, "-ge"))
-				r = x >= y;
+			for (k = 0; k < sizeof int_tests / sizeof int_tests[0]; k++)
+				if (!strcmp(a[1].text, int_tests[k].op)) {
+					r = int_tests[k].fn(x, y);
+					break;
+				}
 		}
 		if (r < 0)
 			return T_UNKNOWN;
