@@ -1670,123 +1670,197 @@ static void sh_assign(struct sh *s, const char *ws, const char *we, size_t nl, i
 	}
 }
 
-/* Control words at the start of a command.  Returns how many fields the
- * word consumed (then the rest of the command is read as usual), or -1
- * when the whole command was the control word's. */
+/* Control words at the start of a command, one small function each (the
+ * table controls[] below).  Each returns as sh_control() does: how many
+ * fields the word consumed (then the rest of the command is read as
+ * usual), or -1 when the whole command was the control word's. */
+typedef int ctl_fn(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd);
+
+/* The condition's text: the command after its keyword. */
+static const char *cond_start(const char *cs, const char *ce, const char *w)
+{
+	while (cs < ce && isspace((unsigned char)*cs))
+		cs++;
+	return cs + strlen(w);
+}
+
+static int ctl_if(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	enum tri t = sh_test(f, 1, f->n);
+
+	frame_push(s, F_IF, t, trimmed(cond_start(cs, ce, f->v[0].text), ce));
+	if (s->depth && !s->overflow)
+		s->fr[s->depth - 1].awaiting_then = 1;
+	*cond_cmd = 1;
+	return -1;
+}
+
+static int ctl_elif(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	enum tri t = sh_test(f, 1, f->n);
+	struct frame *fr;
+
+	if (!s->depth || s->fr[s->depth - 1].kind != F_IF || s->overflow)
+		return -1;
+	fr = &s->fr[s->depth - 1];
+	fr->taken = tri_or(fr->taken, fr->state);
+	if (fr->cond) {
+		char *a = fr->all_conds ? xasprintf("%s or %s", fr->all_conds, fr->cond) : xstrdup(fr->cond);
+
+		free(fr->all_conds);
+		fr->all_conds = a;
+	}
+	free(fr->cond);
+	fr->cond = trimmed(cond_start(cs, ce, f->v[0].text), ce);
+	fr->state = fr->taken == T_TRUE ? T_FALSE : fr->taken == T_UNKNOWN ? tri_and(T_UNKNOWN, t) : t;
+	if (fr->taken == T_UNKNOWN && t != T_FALSE)
+		fr->state = T_UNKNOWN;
+	fr->awaiting_then = 1;
+	*cond_cmd = 1;
+	return -1;
+}
+
+static int ctl_while(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	(void)cs;
+	(void)ce;
+	frame_push(s, F_LOOP, T_UNKNOWN, xasprintf("in a `%s` loop", f->v[0].text));
+	if (s->depth && !s->overflow)
+		s->fr[s->depth - 1].awaiting_then = 1;   /* until `do` */
+	*cond_cmd = 1;
+	return -1;
+}
+
+static int ctl_then(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	(void)f, (void)cs, (void)ce, (void)cond_cmd;
+	if (s->depth && !s->overflow)
+		s->fr[s->depth - 1].awaiting_then = 0;
+	return 1;
+}
+
+static int ctl_else(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	struct frame *fr;
+
+	(void)f, (void)cs, (void)ce, (void)cond_cmd;
+	if (!s->depth || s->fr[s->depth - 1].kind != F_IF || s->overflow)
+		return 1;
+	fr = &s->fr[s->depth - 1];
+	fr->taken = tri_or(fr->taken, fr->state);
+	if (fr->cond) {
+		char *a = fr->all_conds ? xasprintf("%s or %s", fr->all_conds, fr->cond) : xstrdup(fr->cond);
+
+		free(fr->all_conds);
+		fr->all_conds = a;
+	}
+	free(fr->cond);
+	fr->cond = fr->all_conds ? xasprintf("not (%s)", fr->all_conds) : NULL;
+	fr->state = fr->taken == T_TRUE ? T_FALSE : fr->taken == T_FALSE ? T_TRUE : T_UNKNOWN;
+	return 1;
+}
+
+static int ctl_fi(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	(void)f, (void)cs, (void)ce, (void)cond_cmd;
+	frame_pop(s, F_IF);
+	return 1;
+}
+
+static int ctl_done(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	(void)f, (void)cs, (void)ce, (void)cond_cmd;
+	frame_pop(s, F_LOOP);
+	return 1;
+}
+
+static int ctl_for(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	char *c = f->n > 1 ? xasprintf("in a `for %s` loop", f->v[1].text) : xstrdup("in a `for` loop");
+
+	(void)cs, (void)ce, (void)cond_cmd;
+	frame_push(s, F_LOOP, T_UNKNOWN, c);
+	if (f->n > 1 && name_start((unsigned char)f->v[1].text[0])) {
+		struct var *v = var_make(s, f->v[1].text, strlen(f->v[1].text));
+
+		if (v) {
+			v->value = xstrdup(f->v[1].text);
+			v->known = 0;
+		}
+	}
+	return -1;
+}
+
+static int ctl_case(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	(void)f, (void)cs, (void)ce, (void)cond_cmd;
+	frame_push(s, F_CASE, T_UNKNOWN, xstrdup("in a `case` arm"));
+	return -1;
+}
+
+static int ctl_esac(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	(void)f, (void)cs, (void)ce, (void)cond_cmd;
+	frame_pop(s, F_CASE);
+	return 1;
+}
+
+static int ctl_function(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	(void)cs, (void)ce, (void)cond_cmd;
+	frame_push(s, F_FUNC, T_UNKNOWN,
+	           f->n > 1 ? xasprintf("in function %s", f->v[1].text) : xstrdup("in a function"));
+	return -1;
+}
+
+static int ctl_open(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	(void)f, (void)cs, (void)ce, (void)cond_cmd;
+	frame_push(s, F_GROUP, T_TRUE, NULL);
+	return 1;
+}
+
+static int ctl_close(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	(void)f, (void)cs, (void)ce, (void)cond_cmd;
+	if (s->depth && !s->overflow && s->fr[s->depth - 1].kind == F_FUNC)
+		frame_pop(s, F_FUNC);
+	else
+		frame_pop(s, F_GROUP);
+	return 1;
+}
+
+static const struct {
+	const char *word;
+	ctl_fn *fn;
+} controls[] = {
+	{ "if", ctl_if }, { "elif", ctl_elif }, { "while", ctl_while }, { "until", ctl_while },
+	{ "then", ctl_then }, { "do", ctl_then }, { "else", ctl_else }, { "fi", ctl_fi },
+	{ "done", ctl_done }, { "for", ctl_for }, { "select", ctl_for }, { "case", ctl_case },
+	{ "esac", ctl_esac }, { "function", ctl_function }, { "{", ctl_open }, { "}", ctl_close },
+};
+
 static int sh_control(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
 {
-	const char *w;
+	size_t i;
 
 	if (!f->n || !f->v[0].known)
 		return 0;
-	w = f->v[0].text;
-	if (!strcmp(w, "if") || !strcmp(w, "elif") || !strcmp(w, "while") || !strcmp(w, "until")) {
-		enum tri t = sh_test(f, 1, f->n);
-		const char *ct = cs;
+	for (i = 0; i < sizeof controls / sizeof controls[0]; i++)
+		if (!strcmp(f->v[0].text, controls[i].word))
+			return controls[i].fn(s, f, cs, ce, cond_cmd);
+	return 0;
+}
 
-		while (ct < ce && isspace((unsigned char)*ct))
-			ct++;
-		ct += strlen(w);
-		if (!strcmp(w, "if")) {
-			frame_push(s, F_IF, t, trimmed(ct, ce));
-			if (s->depth && !s->overflow)
-				s->fr[s->depth - 1].awaiting_then = 1;
-		} else if (!strcmp(w, "elif")) {
-			struct frame *fr;
+/* The words that run test(1): [ ... ], [[ ... ]], test ... */
+static int is_test_word(const char *w)
+{
+	static const char *const words[] = { "[", "[[", "test" };
+	size_t i;
 
-			if (!s->depth || s->fr[s->depth - 1].kind != F_IF || s->overflow)
-				return -1;
-			fr = &s->fr[s->depth - 1];
-			fr->taken = tri_or(fr->taken, fr->state);
-			if (fr->cond) {
-				char *a = fr->all_conds ? xasprintf("%s or %s", fr->all_conds, fr->cond) : xstrdup(fr->cond);
-
-				free(fr->all_conds);
-				fr->all_conds = a;
-			}
-			free(fr->cond);
-			fr->cond = trimmed(ct, ce);
-			fr->state = fr->taken == T_TRUE ? T_FALSE : fr->taken == T_UNKNOWN ? tri_and(T_UNKNOWN, t) : t;
-			if (fr->taken == T_UNKNOWN && t != T_FALSE)
-				fr->state = T_UNKNOWN;
-			fr->awaiting_then = 1;
-		} else {
-			frame_push(s, F_LOOP, T_UNKNOWN, xasprintf("in a `%s` loop", w));
-			if (s->depth && !s->overflow)
-				s->fr[s->depth - 1].awaiting_then = 1;   /* until `do` */
-		}
-		*cond_cmd = 1;
-		return -1;
-	}
-	if (!strcmp(w, "then") || !strcmp(w, "do")) {
-		if (s->depth && !s->overflow)
-			s->fr[s->depth - 1].awaiting_then = 0;
-		return 1;
-	}
-	if (!strcmp(w, "else")) {
-		struct frame *fr;
-
-		if (!s->depth || s->fr[s->depth - 1].kind != F_IF || s->overflow)
+	for (i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (!strcmp(w, words[i]))
 			return 1;
-		fr = &s->fr[s->depth - 1];
-		fr->taken = tri_or(fr->taken, fr->state);
-		if (fr->cond) {
-			char *a = fr->all_conds ? xasprintf("%s or %s", fr->all_conds, fr->cond) : xstrdup(fr->cond);
-
-			free(fr->all_conds);
-			fr->all_conds = a;
-		}
-		free(fr->cond);
-		fr->cond = fr->all_conds ? xasprintf("not (%s)", fr->all_conds) : NULL;
-		fr->state = fr->taken == T_TRUE ? T_FALSE : fr->taken == T_FALSE ? T_TRUE : T_UNKNOWN;
-		return 1;
-	}
-	if (!strcmp(w, "fi")) {
-		frame_pop(s, F_IF);
-		return 1;
-	}
-	if (!strcmp(w, "done")) {
-		frame_pop(s, F_LOOP);
-		return 1;
-	}
-	if (!strcmp(w, "for") || !strcmp(w, "select")) {
-		char *c = f->n > 1 ? xasprintf("in a `for %s` loop", f->v[1].text) : xstrdup("in a `for` loop");
-
-		frame_push(s, F_LOOP, T_UNKNOWN, c);
-		if (f->n > 1 && name_start((unsigned char)f->v[1].text[0])) {
-			struct var *v = var_make(s, f->v[1].text, strlen(f->v[1].text));
-
-			if (v) {
-				v->value = xstrdup(f->v[1].text);
-				v->known = 0;
-			}
-		}
-		return -1;
-	}
-	if (!strcmp(w, "case")) {
-		frame_push(s, F_CASE, T_UNKNOWN, xstrdup("in a `case` arm"));
-		return -1;
-	}
-	if (!strcmp(w, "esac")) {
-		frame_pop(s, F_CASE);
-		return 1;
-	}
-	if (!strcmp(w, "function")) {
-		frame_push(s, F_FUNC, T_UNKNOWN,
-		           f->n > 1 ? xasprintf("in function %s", f->v[1].text) : xstrdup("in a function"));
-		return -1;
-	}
-	if (!strcmp(w, "{")) {
-		frame_push(s, F_GROUP, T_TRUE, NULL);
-		return 1;
-	}
-	if (!strcmp(w, "}")) {
-		if (s->depth && !s->overflow && s->fr[s->depth - 1].kind == F_FUNC)
-			frame_pop(s, F_FUNC);
-		else
-			frame_pop(s, F_GROUP);
-		return 1;
-	}
 	return 0;
 }
 
@@ -2022,11 +2096,8 @@ static void sh_run(struct sh *s)
 				if (!s->out->n || s->out->v[s->out->n - 1].condition != cond)
 					free(cond);
 			}
-			if (!cond_cmd)
-				result = sh_test(&f, 0, f.n) == T_UNKNOWN &&
-				         (!strcmp(f.v[0].text, "[") || !strcmp(f.v[0].text, "[[") || !strcmp(f.v[0].text, "test"))
-				         ? T_UNKNOWN : (!strcmp(f.v[0].text, "[") || !strcmp(f.v[0].text, "[[") ||
-				                        !strcmp(f.v[0].text, "test")) ? sh_test(&f, 0, f.n) : T_TRUE;
+			if (!cond_cmd)  /* a test's outcome; any other command succeeds */
+				result = is_test_word(f.v[0].text) ? sh_test(&f, 0, f.n) : T_TRUE;
 		}
 		for (ai = 0; ai < nasg; ai++)
 			fields_free(&asg[ai].arr);
