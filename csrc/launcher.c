@@ -1172,6 +1172,32 @@ struct wrap {
 	long nodes, ntasks, ntasks_per_node;
 };
 
+/* Commands that run the next word with their options before it. */
+static const char *const wrapper_words[] = { "env", "nohup", "exec", "time", "stdbuf", "unbuffer", NULL };
+/* Commands that start processes on nodes: their -N/-n/-np counts. */
+static const char *const mpi_words[] = { "srun", "mpirun", "mpiexec", NULL };
+
+static int word_in(const char *w, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(w, *list))
+			return 1;
+	return 0;
+}
+
+/* The launchers run as commands (torchrun ..., accelerate launch ...):
+ * their name, the subcommand they need (or NULL), and how their options
+ * are read. */
+static const struct {
+	const char *cmd, *sub;
+	const struct opt_rule *rules;
+} launcher_cmds[] = {
+	{ "torchrun", NULL, torchrun_opts },
+	{ "deepspeed", NULL, deepspeed_opts },
+	{ "accelerate", "launch", accelerate_opts },
+	{ "composer", NULL, composer_opts },
+};
+
 /* The launch a command's fields make, if any: wrappers, then the program
  * and its options, then the script and the job's own arguments. */
 static void sh_launch(struct sh *s, const struct fields *f, size_t line, size_t end_line, char *cond)
@@ -1200,8 +1226,7 @@ static void sh_launch(struct sh *s, const struct fields *f, size_t line, size_t 
 				continue;
 			}
 		}
-		if (!strcmp(b, "env") || !strcmp(b, "nohup") || !strcmp(b, "exec") || !strcmp(b, "time") ||
-		    !strcmp(b, "stdbuf") || !strcmp(b, "unbuffer")) {
+		if (word_in(b, wrapper_words)) {
 			i++;
 			while (i < f->n && f->v[i].text[0] == '-')
 				i++;
@@ -1211,7 +1236,7 @@ static void sh_launch(struct sh *s, const struct fields *f, size_t line, size_t 
 			i += 2;
 			continue;
 		}
-		if (!strcmp(b, "srun") || !strcmp(b, "mpirun") || !strcmp(b, "mpiexec")) {
+		if (word_in(b, mpi_words)) {
 			wr.name = b[0] == 's' ? "srun" : "mpirun";
 			for (i++; i < f->n; i++) {
 				const char *o = f->v[i].text, *v = NULL, *eq;
@@ -1300,22 +1325,17 @@ static void sh_launch(struct sh *s, const struct fields *f, size_t line, size_t 
 					if (!strcmp(t, python_value_opts[j]))
 						i++;
 			}
-		} else if (!strcmp(b, "torchrun")) {
-			launcher = "torchrun";
-			rules = torchrun_opts;
-			i++;
-		} else if (!strcmp(b, "deepspeed")) {
-			launcher = "deepspeed";
-			rules = deepspeed_opts;
-			i++;
-		} else if (!strcmp(b, "accelerate") && i + 1 < f->n && !strcmp(f->v[i + 1].text, "launch")) {
-			launcher = "accelerate";
-			rules = accelerate_opts;
-			i += 2;
-		} else if (!strcmp(b, "composer")) {
-			launcher = "composer";
-			rules = composer_opts;
-			i++;
+		} else {
+			size_t k;
+
+			for (k = 0; k < sizeof launcher_cmds / sizeof launcher_cmds[0]; k++)
+				if (!strcmp(b, launcher_cmds[k].cmd) &&
+				    (!launcher_cmds[k].sub || (i + 1 < f->n && !strcmp(f->v[i + 1].text, launcher_cmds[k].sub)))) {
+					launcher = launcher_cmds[k].cmd;
+					rules = launcher_cmds[k].rules;
+					i += launcher_cmds[k].sub ? 2 : 1;
+					break;
+				}
 		}
 	}
 	if (!launcher)
