@@ -98,6 +98,18 @@ static const char extract_usage[] =
 "                        again (default: $XDG_CACHE_HOME/ecg, else\n"
 "                        ~/.cache/ecg)\n"
 "  --no-cache            neither read nor write the tree cache\n"
+"  --site DIR            a site-packages directory of the job's environment:\n"
+"                        modules the repository does not hold are read from\n"
+"                        there (parsed, never imported; .pth files are read as\n"
+"                        lists of paths, never run; torch itself is not read:\n"
+"                        the catalogue covers it); repeatable, in order\n"
+"  --python PATH         the job's interpreter: its site-packages is found from\n"
+"                        the path alone (PREFIX/bin/python ->\n"
+"                        PREFIX/lib/python3.X/site-packages), never run\n"
+"  --no-site-env         do not look for an environment in VIRTUAL_ENV,\n"
+"                        CONDA_PREFIX or a .venv/ at the repository root (which\n"
+"                        are read by default); the header's `environment` names\n"
+"                        the directories and the packages read, with versions\n"
 "  -- JOB-ARGS...        the job's own command line (what follows the script\n"
 "                        name), read by its argparse or configurator, so that\n"
 "                        the record matches the run that was profiled\n"
@@ -155,6 +167,9 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 		{ "model", required_argument, NULL, 'M' },
 		{ "all", no_argument, NULL, 'A' },
 		{ "max-file-tokens", required_argument, NULL, 'T' },
+		{ "site", required_argument, NULL, 'P' },
+		{ "python", required_argument, NULL, 'Y' },
+		{ "no-site-env", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -196,6 +211,12 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 		case 'c': o->config = optarg; break;
 		case 'M': o->model = optarg; break;
 		case 'A': o->all = 1; break;
+		case 'P':
+			GROW(o->sites, o->asites, o->nsites + 1);
+			o->sites[o->nsites++] = optarg;
+			break;
+		case 'Y': o->python = optarg; break;
+		case 'V': o->no_site_env = 1; break;
 		case 'T':
 			if (extract_parse_size(optarg, EXTRACT_MAX_TOKENS, &o->max_tokens) < 0)
 				return err_set(ECG_EXIT_USAGE, "--max-file-tokens takes a number from 1 to %lu, not '%s'",
@@ -257,5 +278,6 @@ int cmd_extract(int argc, char **argv)
 	free(out_dir);
 	free(o.sets);
 	free(o.envs);
+	free(o.sites);
 	return rc;
 }

@@ -444,6 +444,17 @@ int cmd_refresh(int argc, char **argv)
 					o.envs[n++] = x->valuestring;
 			o.nenvs = n;
 		}
+		/* the installed libraries read before, and only those: the
+		 * directories as they were named or found (environment.site),
+		 * not this shell's VIRTUAL_ENV */
+		n = 0;
+		o.no_site_env = 1;
+		a = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(og, "environment"), "site");
+		o.sites = xcalloc((size_t)cJSON_GetArraySize(a) + 1, sizeof *o.sites);
+		cJSON_ArrayForEach(x, a)
+			if (cJSON_IsString(x) && x->valuestring[0])
+				o.sites[n++] = x->valuestring;
+		o.nsites = n;
 	}
 	/* the files the job read last time: their trees are read ahead */
 	{
@@ -506,6 +517,7 @@ cleanup:
 	free(launcher_spec);
 	free(o.sets);
 	free(o.envs);
+	free(o.sites);
 	free(o.prefetch);
 	free(cache_dir);
 	return rc;

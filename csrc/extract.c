@@ -33,6 +33,7 @@
 #include "ecg/pyast.h"
 #include "ecg/pyrt.h"
 #include "ecg/records.h"
+#include "ecg/site.h"
 #include "ecg/repo.h"
 #include "ecg/treecache.h"
 #include "ecg/util.h"
@@ -430,7 +431,7 @@ int extract_build(const struct extract_opts *o_, const cJSON *inline_overrides, 
 	char *out_dir = NULL, *entry = NULL, *func = NULL, *helpers = NULL;
 	struct catalog *cat = NULL;
 	char *catdir = NULL, *cache_dir = NULL;
-	cJSON *config = NULL, *overrides = NULL, *invocation = NULL, *incomplete = NULL;
+	cJSON *config = NULL, *overrides = NULL, *invocation = NULL, *incomplete = NULL, *environment = NULL;
 	cJSON *graph = NULL, *sched = NULL, *modules = NULL, *sched_parts = NULL;
 	records_header_t h;
 	struct stats st;
@@ -507,6 +508,14 @@ int extract_build(const struct extract_opts *o_, const cJSON *inline_overrides, 
 
 	if (load_parse(&L, entry != NULL, extract_mark, &st) < 0)
 		goto fail;
+	if (entry) {
+		struct site *site = site_discover(o.sites, o.nsites, o.python, repo_workdir(L.repo), !o.no_site_env);
+		size_t k;
+
+		for (k = 0; k < site->nnotes && !o.quiet; k++)
+			err_warn("warning: installed libraries: %s", vis(site->notes[k]));
+		load_set_site(&L, site);
+	}
 	/* The Python trees are gone; the interpreter stays for the config
 	 * file readers in pyhelpers/. */
 
@@ -537,6 +546,9 @@ int extract_build(const struct extract_opts *o_, const cJSON *inline_overrides, 
 				}
 			fprintf(stderr, "ecg: stats: of the analysis, reading and parsing %zu files: %.2f ms "
 			        "(%zu trees from the cache)\n", L.nread, L.read_ms, L.cache_hits);
+			if (L.site_read)
+				fprintf(stderr, "ecg: stats: of which installed libraries' files: %zu (%zu trees from the cache)\n",
+				        L.site_read, L.site_hits);
 			fprintf(stderr, "ecg: stats: memory: C trees %.1f MB (%zu files), interpreter %.1f MB\n",
 			        ast / 1048576.0, nast, L.interp_bytes / 1048576.0);
 		}
@@ -561,6 +573,8 @@ int extract_build(const struct extract_opts *o_, const cJSON *inline_overrides, 
 	h.job_evidence = job.evidence;
 	h.invocation = invocation;
 	h.incomplete = incomplete;
+	environment = load_environment(&L);
+	h.environment = environment;
 	records_assemble(&h, modules, sched_parts, &graph, &sched);
 	modules = NULL;
 	if (!o.quiet)
@@ -596,6 +610,7 @@ cleanup:
 	cJSON_Delete(overrides);
 	cJSON_Delete(invocation);
 	cJSON_Delete(incomplete);
+	cJSON_Delete(environment);
 	job_info_free(&job);
 	free(helpers);
 	free(catdir);

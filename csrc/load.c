@@ -16,6 +16,8 @@
 #include "ecg/pyast.h"
 #include "ecg/pyrt.h"
 #include "ecg/findings.h"
+#include "ecg/repo.h"
+#include "ecg/site.h"
 #include "ecg/treecache.h"
 #include "ecg/util.h"
 
@@ -376,6 +378,121 @@ static void load_lazy(void *vctx, struct sfile *sf)
 	Py_DECREF(mod);
 }
 
+/* An installed library's file reached by the analysis: read from disk
+ * and parsed as a repository file is (its tree cached by its content's
+ * blob id); problems go to parse_errors under its "site:" path.  The
+ * distribution it belongs to is marked used (the header names it). */
+static void load_site(void *vctx, struct sfile *sf)
+{
+	struct load *L = vctx;
+	const char *rel = sf->path + strlen(PROG_SITE_PREFIX);
+	char top[256], blob[41] = "";
+	struct site_dist *d;
+	PyObject *mod = NULL;
+	pyast_error pe = { 0, 0, NULL };
+	struct ast_arena *arena = NULL;
+	struct ast_Module *cmod = NULL;
+	size_t n = strcspn(rel, "/.");
+	int rc;
+
+	if (n < sizeof top) {
+		memcpy(top, rel, n);
+		top[n] = 0;
+		d = site_dist_of(L->site, top);
+		if (d)
+			d->used = 1;
+	}
+	if (site_read(sf->fspath, L->o->max_file, &sf->src, &sf->len) < 0) {
+		records_add_parse_error(L->parse_errors, sf->path, 0, 0, err_last());
+		load_warn(L, sf->path, 0, 0, err_last());
+		err_clear();
+		return;
+	}
+	L->nread++;
+	L->site_read++;
+	if (getenv("ECG_TRACE_SITE"))      /* bench/site.py: the floor parses the same files */
+		fprintf(stderr, "ecg: site file: %s\n", sf->fspath);
+	if (L->o->cache_dir && repo_hash_bytes(sf->src, sf->len, blob) == 0 && load_cacheable(sf->len)) {
+		char *data = NULL;
+		size_t len = 0;
+
+		if (treecache_load(L->o->cache_dir, blob, &arena, &cmod, &data, &len)) {
+			free(data);
+			sf->arena = arena;
+			sf->mod = cmod;
+			L->cache_hits++;
+			L->site_hits++;
+			return;
+		}
+	}
+	rc = pyast_parse(sf->path, sf->src, sf->len, &mod, &pe);
+	if (rc < 0) {
+		if (!L->failed)
+			snprintf(L->why, sizeof L->why, "%s", err_last());
+		L->failed = 1;
+		err_clear();
+		return;
+	}
+	if (rc > 0) {
+		records_add_parse_error(L->parse_errors, sf->path, pe.line, pe.col, pe.message);
+		load_warn(L, sf->path, pe.line, pe.col, pe.message);
+		pyast_error_clear(&pe);
+		return;
+	}
+	arena = ast_arena_new();
+	if (astconv_module(mod, arena, &cmod) < 0) {
+		Py_DECREF(mod);
+		ast_arena_free(arena);
+		records_add_parse_error(L->parse_errors, sf->path, 0, 0, err_last());
+		load_warn(L, sf->path, 0, 0, err_last());
+		err_clear();
+		return;
+	}
+	Py_DECREF(mod);
+	sf->arena = arena;
+	sf->mod = cmod;
+	if (blob[0])
+		(void)treecache_store(L->o->cache_dir, blob, cmod, sf->src, sf->len);
+}
+
+void load_set_site(struct load *L, struct site *site)
+{
+	site_free(L->site);
+	L->site = site;
+	if (site_any(site))
+		prog_set_site(&L->prog, site, load_site, L);
+}
+
+cJSON *load_environment(const struct load *L)
+{
+	cJSON *env, *a;
+	size_t i;
+
+	if (!L->site || L->site->ngiven == 0)
+		return NULL;
+	env = cJSON_CreateObject();
+	a = cJSON_AddArrayToObject(env, "site");
+	for (i = 0; i < L->site->ngiven; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(L->site->given[i]));
+	a = cJSON_AddArrayToObject(env, "packages");
+	for (i = 0; i < L->site->ndists; i++) {
+		const struct site_dist *d = &L->site->dists[i];
+		cJSON *p;
+
+		if (!d->used)
+			continue;
+		p = cJSON_CreateObject();
+		cJSON_AddStringToObject(p, "name", d->name);
+		if (d->version)
+			cJSON_AddStringToObject(p, "version", d->version);
+		else
+			cJSON_AddNullToObject(p, "version");
+		cJSON_AddStringToObject(p, "path", d->path);
+		cJSON_AddItemToArray(a, p);
+	}
+	return env;
+}
+
 /* -j: worker processes.  Auto, for a parse check (no analysis): one per
  * CPU (at most 8), whatever the size: the workers are forks of this
  * process with the core of its interpreter started (pyrt_init_lazy()), so
@@ -671,6 +788,8 @@ void load_free(struct load *L)
 	repo_free(L->repo);
 	L->repo = NULL;
 	prog_free(&L->prog);
+	site_free(L->site);
+	L->site = NULL;
 }
 
 /* ------------------------------------------------------------------ --config FILE */

@@ -985,7 +985,7 @@ tail:
 			cJSON_AddStringToObject(e, "factory", fa->u.str.s);
 	}
 	if (m && m->mod == VM_EXTERNAL && !n->subtree_reason)
-		n->subtree_reason = mt_fmt(t, "%s is defined in an installed library, which ecg does not read: its submodules and ops are not listed",
+		n->subtree_reason = mt_fmt(t, "%s is defined in an installed library, not read: its submodules and ops are not listed (name the job's site-packages with --site DIR, or its interpreter with --python PATH, and ecg reads it)",
 		                           interp_class_name(m));
 	if (n->subtree_reason) {
 		cJSON *st = cJSON_AddObjectToObject(e, "subtree");

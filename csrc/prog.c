@@ -13,18 +13,29 @@ void prog_init(struct prog *p)
 	p->entry_dir = xstrdup("");
 }
 
+static void sfile_release(struct sfile *f)
+{
+	free(f->path);
+	free(f->modname);
+	free(f->src);
+	free(f->line_off);
+	free(f->fspath);
+	ast_arena_free(f->arena);
+}
+
 void prog_free(struct prog *p)
 {
 	size_t i;
 
-	for (i = 0; i < p->n; i++) {
-		struct sfile *f = &p->files[i];
-
-		free(f->path);
-		free(f->modname);
-		free(f->src);
-		free(f->line_off);
-		ast_arena_free(f->arena);
+	for (i = 0; i < p->n; i++)
+		sfile_release(&p->files[i]);
+	if (p->site) {
+		for (i = 0; i < p->site->n; i++) {
+			sfile_release(p->site->files[i]);
+			free(p->site->files[i]);
+		}
+		free(p->site->files);
+		free(p->site);
 	}
 	free(p->files);
 	free(p->entry_dir);
@@ -75,6 +86,7 @@ struct sfile *prog_add(struct prog *p, const char *path, char *src, size_t len,
 	GROW(p->files, p->alloc, p->n + 1);
 	f = &p->files[p->n++];
 	memset(f, 0, sizeof *f);
+	f->id = p->n - 1;
 	f->path = xstrdup(path);
 	f->modname = prog_modname(path, &f->is_package);
 	f->src = src ? src : xstrdup("");
@@ -99,12 +111,15 @@ void prog_ensure(const struct prog *p, struct sfile *sf)
 	if (sf->loaded)
 		return;
 	sf->loaded = 1;
-	if (!p->load)
+	if (sf->fspath ? !p->site || !p->site->load : !p->load)
 		return;
 	free(sf->src);
 	sf->src = NULL;
 	sf->len = 0;
-	p->load(p->load_ctx, sf);
+	if (sf->fspath)
+		p->site->load(p->site->load_ctx, sf);
+	else
+		p->load(p->load_ctx, sf);
 	if (!sf->src) {
 		sf->src = xstrdup("");
 		sf->len = 0;
@@ -113,9 +128,70 @@ void prog_ensure(const struct prog *p, struct sfile *sf)
 	prog_index_lines(sf);
 }
 
+void prog_set_site(struct prog *p, struct site *site, void (*load)(void *ctx, struct sfile *sf),
+                   void *ctx)
+{
+	if (!p->site)
+		p->site = xcalloc(1, sizeof *p->site);
+	p->site->site = site;
+	p->site->load = load;
+	p->site->load_ctx = ctx;
+}
+
+size_t prog_nids(const struct prog *p)
+{
+	return p->n + (p->site ? p->site->n : 0);
+}
+
+/* An installed library's file by its "site:<rel>" path: one found
+ * before, or found on disk now and added (unloaded). */
+static struct sfile *prog_site_file(const struct prog *p, const char *path)
+{
+	struct prog_site *ps = p->site;
+	const char *rel = path + strlen(PROG_SITE_PREFIX);
+	struct sfile *f;
+	char *fs;
+	size_t i;
+
+	if (!ps || !ps->site)
+		return NULL;
+	for (i = 0; i < ps->n; i++)
+		if (!strcmp(ps->files[i]->path, path))
+			return ps->files[i];
+	{
+		char top[256];
+		size_t n = strcspn(rel, "/");
+
+		if (n >= 3 && n == strlen(rel) && !strcmp(rel + n - 3, ".py"))
+			n -= 3;     /* a top-level module: "six.py" */
+		if (n == 0 || n >= sizeof top)
+			return NULL;
+		memcpy(top, rel, n);
+		top[n] = 0;
+		if (!site_is_torch_library(ps->site, top))
+			return NULL;
+	}
+	fs = site_locate(ps->site, rel);
+	if (!fs)
+		return NULL;
+	xgrow((void **)&ps->files, &ps->alloc, ps->n + 1, sizeof *ps->files);
+	f = xcalloc(1, sizeof *f);
+	ps->files[ps->n++] = f;
+	f->path = xstrdup(path);
+	f->modname = prog_modname(rel, &f->is_package);
+	f->fspath = fs;
+	f->src = xstrdup("");
+	f->id = p->n + ps->n - 1;
+	prog_index_lines(f);
+	return f;
+}
+
 struct sfile *prog_file(const struct prog *p, const char *path)
 {
 	size_t lo = 0, hi = p->n;
+
+	if (!strncmp(path, PROG_SITE_PREFIX, strlen(PROG_SITE_PREFIX)))
+		return prog_site_file(p, path);
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -168,6 +244,8 @@ struct sfile *prog_find_module(const struct prog *p, const char *dotted)
 		f = prog_find_under(p, "", dotted);
 	if (!f)
 		f = prog_find_under(p, "src/", dotted);
+	if (!f && p->site)
+		f = prog_find_under(p, PROG_SITE_PREFIX, dotted);
 	return f;
 }
 
@@ -196,6 +274,11 @@ char *prog_relative_base(const struct sfile *from, int level)
 			slash[1] = 0;
 		else
 			dir[0] = 0;
+	}
+	/* an installed library's file: never above its site directory */
+	if (from->fspath && strncmp(dir, PROG_SITE_PREFIX, strlen(PROG_SITE_PREFIX)) != 0) {
+		free(dir);
+		return NULL;
 	}
 	return dir;
 }

@@ -73,6 +73,8 @@ cJSON *records_graph_new(const records_header_t *h)
 		cJSON_AddItemToObject(doc, "incomplete", cJSON_Duplicate(h->incomplete, 1));
 	if (h->invocation)
 		cJSON_AddItemToObject(doc, "invocation", cJSON_Duplicate(h->invocation, 1));
+	if (h->environment)
+		cJSON_AddItemToObject(doc, "environment", cJSON_Duplicate(h->environment, 1));
 	return doc;
 }
 
@@ -98,6 +100,8 @@ cJSON *records_schedule_new(const records_header_t *h)
 		cJSON_AddItemToObject(doc, "incomplete", cJSON_Duplicate(h->incomplete, 1));
 	if (h->invocation)
 		cJSON_AddItemToObject(doc, "invocation", cJSON_Duplicate(h->invocation, 1));
+	if (h->environment)
+		cJSON_AddItemToObject(doc, "environment", cJSON_Duplicate(h->environment, 1));
 	return doc;
 }
 

@@ -1235,3 +1235,13 @@ cleanup:
 	git_commit_free(c);
 	return ret;
 }
+
+int repo_hash_bytes(const char *data, size_t len, char hex[41])
+{
+	git_oid oid;
+
+	if (git_odb_hash(&oid, data, len, GIT_OBJECT_BLOB) < 0)
+		return -1;
+	git_oid_tostr(hex, 41, &oid);
+	return 0;
+}

@@ -633,6 +633,94 @@ static int tc_dir_check(const char *dir, const char **why)
 	return -1;
 }
 
+/* Whether another user could change what a path prefix `p` names: a
+ * directory must be root's or the user's and, when others may write to
+ * it, sticky (as /tmp is: no one else can rename or replace what is the
+ * user's in it); a symbolic link must be root's or the user's (only its
+ * owner can point it elsewhere).  `follow` stats through links.  1 yes
+ * (*why set), 0 no, -1 it does not exist. */
+static int tc_prefix_unsafe(const char *p, int follow, const char **why)
+{
+	struct stat st;
+
+	if ((follow ? stat(p, &st) : lstat(p, &st)) < 0)
+		return -1;
+	if (st.st_uid != 0 && st.st_uid != geteuid()) {
+		*why = "owned by another user";
+		return 1;
+	}
+	if (S_ISDIR(st.st_mode) && (st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)) {
+		*why = "other users can write to it";
+		return 1;
+	}
+	return 0;
+}
+
+/* Each directory above `dir`, as named and as resolved, checked with
+ * tc_prefix_unsafe(): a cache reached through a directory or a link that
+ * another user could change is theirs to fill.  Prefixes that do not
+ * exist yet are made by tc_mkdirs(), private.  0 trusted; -1 refused,
+ * *why (static, overwritten by the next call: callers hold the lock of
+ * tc_dir_trusted()) naming the prefix. */
+static int tc_parents_check(const char *dir, const char **why)
+{
+	static char msg[PATH_MAX + 96];
+	char *abs, *real = NULL, *cut;
+	const char *what = NULL;
+	int pass, rc = 0;
+
+	if (dir[0] == '/') {
+		abs = xstrdup(dir);
+	} else {
+		char cwd[PATH_MAX];
+
+		if (!getcwd(cwd, sizeof cwd))
+			return 0;   /* the dir's own checks still apply */
+		abs = xasprintf("%s/%s", cwd, dir);
+	}
+	/* the parent of dir, resolved: its deepest existing ancestor */
+	cut = strrchr(abs, '/');
+	if (cut && cut > abs) {
+		char *p = xstrndup(abs, (size_t)(cut - abs));
+
+		while (!(real = realpath(p, NULL)) && errno == ENOENT && (cut = strrchr(p, '/')) && cut > p)
+			*cut = 0;
+		free(p);
+	}
+	for (pass = 0; pass < 2 && !rc; pass++) {
+		/* pass 0: the path as named, links as links; pass 1: resolved */
+		char *s = pass == 0 ? abs : real;
+		char *q;
+
+		if (!s)
+			continue;
+		for (q = s + 1; ; q++) {
+			if (*q == '/' || *q == 0) {
+				char c = *q;
+				int u;
+
+				if (pass == 0 && !c)
+					break;          /* dir itself: tc_dir_check() */
+				*q = 0;
+				u = tc_prefix_unsafe(s, pass, &what);
+				if (u == 1) {
+					snprintf(msg, sizeof msg, "the directory above it, '%s', is %s", s,
+					         !strcmp(what, "owned by another user") ? what :
+					         "one other users can write to");
+					*why = msg;
+					rc = -1;
+				}
+				*q = c;
+				if (u != 0 || !c)
+					break;
+			}
+		}
+	}
+	free(abs);
+	free(real);
+	return rc;
+}
+
 /* The cache directory `dir` and its trees/ checked once per run (per
  * directory named; the read-ahead thread asks too, hence the lock).
  * 1: use it; 0: not there (yet: the check is made again); -1: refused,
@@ -657,7 +745,7 @@ static int tc_dir_trusted(const char *dir, int create)
 	}
 	/* each checked before anything is made in it */
 	trees = xasprintf("%s/trees", dir);
-	rc = tc_dir_check(dir, &why);
+	rc = tc_parents_check(dir, &why) < 0 ? -1 : tc_dir_check(dir, &why);
 	if (rc == 0 && create && tc_mkdirs(dir) == 0)
 		rc = tc_dir_check(dir, &why);
 	if (rc == 1) {

@@ -36,7 +36,7 @@ RECORDS = {
 }
 SHA = re.compile(r"[0-9a-f]{40}")
 SEG = r"(?:[^\W\d]\w*|<locals>|<lambda>)"
-ANCHOR = re.compile(r"(?:(?!\.\.?/)[^/:\x00-\x1f]+/)*[^/:\x00-\x1f]*\.py"
+ANCHOR = re.compile(r"(?:site:)?(?:(?!\.\.?/)[^/:\x00-\x1f]+/)*[^/:\x00-\x1f]*\.py"
                     rf":(?:<module>|{SEG}(?:\.{SEG})*):[1-9][0-9]*")
 ANCHOR_KEYS = ("anchor", "code_anchor", "constructed_at")
 

@@ -167,6 +167,13 @@ value_t *ns_attr(struct frame *f, struct vns *ns, const char *name)
 
 	if (v)
 		return v;
+	if (!strcmp(name, "__dict__")) {
+		/* the namespace itself (torchvision.models.__dict__[arch]) */
+		v = ast_arena_alloc(in->a, sizeof *v);
+		v->k = VK_DICT;
+		v->u.dict = ns->dict;
+		return v;
+	}
 	buf_init(&b);
 	if (ns->file && ns->file->is_package) {
 		const char *p = ns->file->path;
@@ -260,10 +267,20 @@ void exec_import_from(struct frame *f, const struct ast_ImportFrom *s)
 
 /* ------------------------------------------------------------------ modules (files) */
 
+struct vns **ns_slot(struct interp *in, const struct sfile *sf)
+{
+	if (sf->id >= in->ns_alloc) {
+		size_t old = in->ns_alloc;
+
+		xgrow((void **)&in->ns, &in->ns_alloc, sf->id + 1, sizeof *in->ns);
+		memset(in->ns + old, 0, (in->ns_alloc - old) * sizeof *in->ns);
+	}
+	return &in->ns[sf->id];
+}
+
 static struct vns *load_module_file(struct interp *in, struct sfile *sf)
 {
-	size_t idx = (size_t)(sf - in->prog->files);
-	struct vns *ns = in->ns[idx];
+	struct vns *ns = *ns_slot(in, sf);
 	struct frame f;
 
 	if (ns)
@@ -271,7 +288,7 @@ static struct vns *load_module_file(struct interp *in, struct sfile *sf)
 	ns = ast_arena_alloc(in->a, sizeof *ns);
 	ns->file = sf;
 	ns->dict = vdict_new(in->a);
-	in->ns[idx] = ns;
+	*ns_slot(in, sf) = ns;
 	vdict_sets(in->a, ns->dict, "__name__", v_str(in->a, sf->modname));
 	vdict_sets(in->a, ns->dict, "__file__", v_str(in->a, sf->path));
 	prog_ensure(in->prog, sf);

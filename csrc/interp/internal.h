@@ -172,7 +172,8 @@ struct interp {
 	struct prog *prog;
 	const struct catalog *cat;
 	struct ast_arena *a;
-	struct vns **ns;               /* per file, index as in prog->files */
+	struct vns **ns;               /* per file, by sfile.id (ns_slot()) */
+	size_t ns_alloc;
 	long steps;
 	int depth;
 	int budget_noted;
@@ -545,5 +546,9 @@ static inline int ext_is_module_base(const char *d)
 }
 
 #pragma GCC visibility pop
+
+/* import.c: the namespace slot of file sf (grown for an installed
+ * library's file found during the run). */
+struct vns **ns_slot(struct interp *in, const struct sfile *sf);
 
 #endif

@@ -37,7 +37,8 @@ struct interp *interp_new(struct prog *p, const struct catalog *cat)
 	in->prog = p;
 	in->cat = cat;
 	in->a = ast_arena_new_large();
-	in->ns = xcalloc(p->n + 1, sizeof *in->ns);
+	in->ns_alloc = p->n + 1;
+	in->ns = xcalloc(in->ns_alloc, sizeof *in->ns);
 	in->builtins = vdict_new(in->a);
 	in->overrides = vdict_new(in->a);
 	for (i = 0; i < sizeof bis / sizeof bis[0]; i++)
@@ -157,7 +158,6 @@ void interp_set_env(struct interp *in, const char *const *kv, size_t n)
  * its own name and then func() called, as a console script's wrapper does. */
 static int interp_run(struct interp *in, struct sfile *entry, const char *func)
 {
-	size_t idx = (size_t)(entry - in->prog->files);
 	struct vns *ns;
 	struct frame f;
 
@@ -169,7 +169,7 @@ static int interp_run(struct interp *in, struct sfile *entry, const char *func)
 	ns->file = entry;
 	ns->dict = vdict_new(in->a);
 	ns->state = 1;
-	in->ns[idx] = ns;
+	*ns_slot(in, entry) = ns;
 	in->entry_ns = ns;
 	vdict_sets(in->a, ns->dict, "__name__", v_str(in->a, func && entry->modname ? entry->modname : "__main__"));
 	vdict_sets(in->a, ns->dict, "__file__", v_str(in->a, entry->path));

@@ -52,6 +52,10 @@ struct extract_opts {
 	const char **envs;          /* --env KEY=VALUE, in order */
 	size_t nenvs, aenvs;
 	int no_env;                 /* --no-env (or --env given): other variables are unset */
+	const char **sites;         /* --site DIR, in order */
+	size_t nsites, asites;
+	const char *python;         /* --python PATH */
+	int no_site_env;            /* --no-site-env */
 	const char **prefetch;      /* refresh: the paths the records' job read */
 	size_t nprefetch;
 };

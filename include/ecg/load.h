@@ -17,6 +17,7 @@
 #include "ecg/repo.h"
 
 struct treecache_prefetch;
+struct site;
 
 struct load_opts {
 	const char *repo;            /* path given by the user */
@@ -63,6 +64,8 @@ struct load {
 	size_t cache_hits;           /* ... of which trees from the cache */
 	size_t interp_bytes;         /* the analysis' arena (for --stats) */
 	struct treecache_prefetch *pf;  /* reading ahead (o->prefetch), or NULL */
+	struct site *site;           /* installed libraries (load_set_site), owned */
+	size_t site_read, site_hits; /* their files read, and of those from the cache */
 };
 
 /* Start the interpreter (pyrt_init(), or pyrt_init_lazy() with
@@ -117,6 +120,18 @@ void load_add_file(struct load *L, const repo_file_t *f);
  * the struct load).  A file found in the repository is listed in `files`
  * with its blob, once, whether it parses or not. */
 cJSON *load_config_file(void *ctx, const char *path, const char *entry_dir, const char **why);
+
+/* Read installed libraries from `site` (owned from now on) when the
+ * analysis imports what the repository does not hold.  Their files are
+ * parsed like the repository's (same isolation, same limits, the tree
+ * cache by content), a problem with one is a parse_errors entry, and
+ * they are not in `files` (the environment is named in the header). */
+void load_set_site(struct load *L, struct site *site);
+
+/* The header's `environment`: {"site": [dirs as given], "packages":
+ * [{"name","version","path"}] of the distributions a file was read
+ * from}; NULL when no site directory was named or found.  Owned. */
+cJSON *load_environment(const struct load *L);
 
 /* Releases everything, the config helper included (before pyrt_fini()). */
 void load_free(struct load *L);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "ecg/ast.h"
+#include "ecg/site.h"
 
 struct sfile {
 	char *path;                 /* repository-relative, e.g. "pkg/model.py" */
@@ -26,6 +27,23 @@ struct sfile {
 	                               index; line_off[0] unused) */
 	size_t nlines;
 	int loaded;                 /* src/mod are filled (see prog_ensure) */
+	size_t id;                  /* 0..n-1 for the repository's files (their
+	                               index), n.. for installed-library files,
+	                               in the order they were first found */
+	char *fspath;               /* an installed library's file: its path on
+	                               disk (path is then "site:<rel>"); NULL for
+	                               the repository's files */
+};
+
+/* The installed libraries' files found so far (site.h): each allocated on
+ * its own, so that pointers to them stay valid as more are found. */
+struct prog_site {
+	struct site *site;          /* not owned */
+	struct sfile **files;
+	size_t n, alloc;
+	/* reads and parses a site file (src NULL, loaded 0), as p->load */
+	void (*load)(void *ctx, struct sfile *sf);
+	void *load_ctx;
 };
 
 struct prog {
@@ -37,7 +55,11 @@ struct prog {
 	 * src, len, arena and mod, or leaves mod NULL if it does not parse. */
 	void (*load)(void *ctx, struct sfile *sf);
 	void *load_ctx;
+	struct prog_site *site;     /* owned; NULL when no library is read */
 };
+
+/* Prefix of the path of an installed library's file. */
+#define PROG_SITE_PREFIX "site:"
 
 void prog_init(struct prog *p);
 void prog_free(struct prog *p);
@@ -54,13 +76,27 @@ struct sfile *prog_add_lazy(struct prog *p, const char *path);
 /* Make sure sf's bytes and tree are there (calls p->load once). */
 void prog_ensure(const struct prog *p, struct sfile *sf);
 
-/* The file with this exact path, or NULL. */
+/* The file with this exact path, or NULL.  A path "site:<rel>" names an
+ * installed library's file: found on disk (site_locate) the first time it
+ * is asked for and added then, unloaded -- when its package is a library
+ * built on torch (site_is_torch_library); else NULL, as for a package
+ * not installed. */
 struct sfile *prog_file(const struct prog *p, const char *path);
+
+/* Read installed libraries from `site` (not owned; outlives p), their
+ * files read and parsed by load(ctx, sf). */
+void prog_set_site(struct prog *p, struct site *site, void (*load)(void *ctx, struct sfile *sf),
+                   void *ctx);
+
+/* How many files have ids (the repository's and the libraries' found so
+ * far): every sf->id is below it. */
+size_t prog_nids(const struct prog *p);
 
 /* Find the module `dotted` as Python would for a job started as
  * `python <entry>`: first under the entry script's directory (sys.path[0]),
- * then the repository root, then src/.  "a.b" is a/b.py or a/b/__init__.py.
- * NULL if it is not in the repository (an installed package). */
+ * then the repository root, then src/, then the installed libraries
+ * (prog_set_site).  "a.b" is a/b.py or a/b/__init__.py.  NULL if it is
+ * in none of them. */
 struct sfile *prog_find_module(const struct prog *p, const char *dotted);
 
 /* The package a relative import of `level` dots in `from` starts at, as a

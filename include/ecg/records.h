@@ -32,6 +32,8 @@ typedef struct {
 	cJSON *config;             /* [{"name","value","source","via"}], borrowed */
 	cJSON *incomplete;         /* [{"what","reason","stopped_by"}]: what the
 	                              analysis did not find, borrowed; NULL: not written */
+	cJSON *environment;        /* {"site", "packages"}: the installed libraries
+	                              read (site.h), or NULL when none was asked for */
 	cJSON *invocation;         /* how extract was run (entry, argv, set, config_values,
 	                              model), borrowed; NULL: not written */
 } records_header_t;

@@ -109,6 +109,10 @@ size_t repo_file_size(repo_t *r, const repo_file_t *f);
 int repo_read(repo_t *r, const repo_file_t *f, int worktree, size_t cap,
               char **data, size_t *len);
 
+/* The git blob id of `len` bytes (sha1 of "blob <len>\0" and the bytes),
+ * as 40 hex digits in hex.  0, or -1 (no error set). */
+int repo_hash_bytes(const char *data, size_t len, char hex[41]);
+
 /* *dirty = 1 if the work tree or index differs from `commit` (modified,
  * added, deleted or untracked-not-ignored files), else 0.  A bare
  * repository is never dirty. */

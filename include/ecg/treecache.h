@@ -18,7 +18,9 @@
  *
  * What is trusted is checked: the directory and its trees/ are used only
  * when they are directories themselves (not symbolic links), the user's
- * own and writable by no one else (else one warning, and the run goes on
+ * own and writable by no one else, and every directory and link above
+ * them (as named and as resolved) is root's or the user's and, when
+ * others may write to it, sticky (else one warning, and the run goes on
  * without the cache); cache files are made 0600 and read only when they
  * are the user's, no larger than 64 MB (fstat() first), and when the
  * bytes they hold hash to the blob id they are named by (git's sha1 of

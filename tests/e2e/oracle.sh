@@ -34,12 +34,24 @@ todo_ok() {  # todo_ok STATUS FIXTURE METRIC DESCRIPTION
 	ok "$1" "$4"
 }
 
-fixtures=
+fixtures= skipped= skip_why=
 for d in "$FIXTURES"/*/; do
 	n=$(basename "$d")
 	if [ -f "$d/truth.json" ] && [ -f "$d/fixture.json" ]; then
+		# an installed library the fixture needs (fixture.json "requires",
+		# looked for in its absolute "site" directories): skipped without
+		missing=$(json "$d/fixture.json" '" ".join(r for r in d.get("requires", []) if not any(__import__("os").path.isdir(s + "/" + r) for s in d.get("site", []) if s.startswith("/")))')
+		if [ -n "$missing" ]; then
+			skipped="$skipped $n"
+			skip_why="$skip_why $n needs $missing, not installed in its site directory;"
+			continue
+		fi
 		fixtures="$fixtures $n"
 	fi
+done
+for n in $skipped; do
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n # SKIP $n: ${skip_why}"
 done
 [ -n "$fixtures" ] || skip_all "no fixture has a truth.json"
 
@@ -65,8 +77,9 @@ for n in $fixtures; do
 	P="$T/perfect-$n"
 	mkrepo "$R"
 	# the job, without the oracle's files; srcdir may be read-only (distcheck)
+	# (_env/ is the job's installed libraries, read with --site: not the repo's)
 	(cd "$src" && find . -type f ! -path ./truth.json ! -path ./fixture.json \
-		! -name '*.pyc' ! -path '*/__pycache__/*' -print) |
+		! -path './_env/*' ! -name '*.pyc' ! -path '*/__pycache__/*' -print) |
 	while IFS= read -r f; do
 		mkdir -p "$R/${f%/*}" && cp "$src/$f" "$R/$f"
 	done
@@ -79,11 +92,19 @@ for n in $fixtures; do
 	set -f
 	IFS='
 '
+	# fixture.json "site": the job's site-packages, in the fixture
+	# (relative to the fixture, or absolute: a system's dist-packages)
+	sites=$(json "$src/fixture.json" '"\n".join("--site\n" + d for d in d.get("site", []))' |
+		awk -v src="$src" '$0 == "--site" || /^\// { print; next } NF { print src "/" $0 }')
 	# shellcheck disable=SC2086
-	run_ecg extract --repo "$R" --entry "$entry" --out "$O" -q -- $argv
+	run_ecg extract --repo "$R" --entry "$entry" --out "$O" -q --no-site-env $sites -- $argv
 	unset IFS
 	set +f
 	is "$rc" 0 "$n: ecg extract --entry $entry -- $(echo $argv) exits 0"
+	if [ -n "$sites" ]; then
+		test ! -e PTH_RAN && test ! -e "$R/PTH_RAN" && test ! -e "$src/_env/site-packages/PTH_RAN"
+		ok $? "$n: a .pth file's import line is never run"
+	fi
 	"$PY" "$top_srcdir/tests/schema_check.py" "$top_srcdir/schemas" "$O" >"$T/schema-$n.out" 2>&1
 	st=$?
 	ok "$st" "$n: ecg's records are valid (schema_check.py)"

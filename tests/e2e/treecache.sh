@@ -251,6 +251,32 @@ ok $? "  a warning says why it is not used"
 cached
 ok $((! $?)) "  and no tree is read through it"
 is "$(grep -c 'tree cache' "$T/err")" 1 "  one warning in the run, not one per file"
+# ... and so is one under a directory another user could change, named
+# or reached through a symbolic link; a link into a private place is fine
+mkdir -p "$T/pub" "$T/priv" "$T/home" "$T/sticky"
+chmod 0777 "$T/pub"
+chmod 1777 "$T/sticky"
+cp -a "$C" "$T/pub/c"
+cp -a "$C" "$T/priv/c"
+cp -a "$C" "$T/sticky/c"
+run_ecg extract --repo "$R" --entry train.py -q --cache-dir "$T/pub/c" --out "$T/pw" --stats
+grep -q "is not used: the directory above it, '.*/pub', is one other users can write to" "$T/err"
+ok $? "a cache directory inside a world-writable directory is refused, with a warning"
+cached
+ok $((! $?)) "  and no tree is read from it"
+ln -s "$T/pub" "$T/home/cache"
+run_ecg extract --repo "$R" --entry train.py -q --cache-dir "$T/home/cache/c" --out "$T/pl" --stats
+grep -q "is not used: the directory above it, '.*/pub', is one other users can write to" "$T/err"
+ok $? "  so is one reached through a symbolic link to it"
+cached
+ok $((! $?)) "  and no tree is read through it"
+ln -s "$T/priv" "$T/home/priv"
+run_ecg extract --repo "$R" --entry train.py -q --cache-dir "$T/home/priv/c" --out "$T/pv" --stats
+cached
+ok $? "a symbolic link above the cache into a private directory is followed (~/.cache on another disk)"
+run_ecg extract --repo "$R" --entry train.py -q --cache-dir "$T/sticky/c" --out "$T/st" --stats
+cached
+ok $? "  and a sticky world-writable directory above it (as /tmp) is fine"
 if [ "$(id -u)" = 0 ] && chown 65534 "$C" 2>/dev/null; then
 	run_ecg extract --repo "$R" --entry train.py -q --cache-dir "$C" --out "$T/other" --stats
 	grep -q "is not used: it is owned by another user" "$T/err" && ! cached

@@ -144,19 +144,26 @@ def is_meta(name, func):
 # ---------------------------------------------------------------- frames
 
 class Files:
-    def __init__(self, root):
+    def __init__(self, root, sites=()):
         self.root = root
+        self.sites = [os.path.realpath(d) for d in sites]
         self.cache = {}
 
     def rel(self, filename):
-        """Path relative to the fixture, or None if outside it."""
+        """Path relative to the fixture, "site:<path>" inside one of its
+        site directories (fixture.json "site"), or None if outside both."""
         r = self.cache.get(filename, False)
         if r is False:
             real = os.path.realpath(filename) if not filename.startswith("<") else filename
-            if real.startswith(self.root + os.sep):
+            r = None
+            for d in self.sites:
+                if real.startswith(d + os.sep):
+                    r = os.path.relpath(real, d)
+                    # torch itself is the catalogue's, never read (site.c)
+                    r = None if r.split(os.sep)[0] in ("torch", "torchgen", "functorch") else "site:" + r
+                    break
+            if r is None and real.startswith(self.root + os.sep):
                 r = os.path.relpath(real, self.root)
-            else:
-                r = None
             self.cache[filename] = r
         return r
 
@@ -433,9 +440,9 @@ class Model:
 
 
 class Recorder(TorchFunctionMode):
-    def __init__(self, root, models_spec):
+    def __init__(self, root, models_spec, sites=()):
         super().__init__()
-        self.files = Files(root)
+        self.files = Files(root, sites)
         self.stack = []
         self.busy = 0           # > 0 while our own code or a recorded op runs
         prefixed = len(models_spec) > 1
@@ -795,6 +802,21 @@ def main():
     before = listing()
     os.chdir(root)
     sys.path[0] = root
+    # installed libraries the job reads (fixture.json "site"): on sys.path
+    # as site.py would put them, .pth path lines too -- but a .pth line
+    # that is code (import ...) is not run, as ecg never runs it
+    sites = [os.path.join(root, d) for d in spec.get("site", [])]
+    for d in list(sites):
+        sys.path.append(d)
+        for pth in sorted(x for x in os.listdir(d) if x.endswith(".pth")):
+            with open(os.path.join(d, pth)) as fh:
+                for line in fh:
+                    line = line.rstrip()
+                    if line and not line.startswith("#") and not line.startswith(("import ", "import\t")):
+                        p = os.path.join(d, line)
+                        if os.path.isdir(p):
+                            sys.path.append(p)
+                            sites.append(p)
     sys.argv = [entry] + argv
     torch.manual_seed(0)
     random.seed(0)
@@ -805,7 +827,7 @@ def main():
         pass
     torch.set_num_threads(1)
 
-    rec = Recorder(root, models_spec)
+    rec = Recorder(root, models_spec, sites)
     restore_new = install_new(rec)
     orig_getitem = install_getitem(rec)
     h1 = nn_module_mod.register_module_forward_pre_hook(rec.pre_hook)

@@ -156,7 +156,41 @@ THRESHOLDS = {"modules": 1.0, "repeat_exact": 1.0, "repeat_given": 0.95,
               "params_exact": 1.0, "params_given": 0.5,
               "op_shapes_given": 0.5}
 
-ANCHOR_RE = re.compile(r"^([^:]*\.py):(.+):([0-9]+)$")
+ANCHOR_RE = re.compile(r"^((?:site:)?[^:]*\.py):(.+):([0-9]+)$")
+
+
+def split_defined_in(di):
+    """(file, qualname) of a 'file:Qual' (file may be 'site:pkg/mod.py',
+    a class of an installed library read with --site)."""
+    if di.startswith("site:"):
+        f, qual = di[len("site:"):].split(":", 1)
+        return "site:" + f, qual
+    return di.split(":", 1)
+
+
+def fixture_sites(fixture_dir):
+    """The site directories a fixture's job reads its libraries from
+    (fixture.json "site", relative to the fixture or absolute)."""
+    try:
+        with open(os.path.join(fixture_dir, "fixture.json")) as fh:
+            spec = json.load(fh)
+    except (OSError, ValueError):
+        return []
+    sites = [os.path.join(fixture_dir, d) for d in spec.get("site", [])]
+    for d in list(sites):
+        try:
+            pths = sorted(x for x in os.listdir(d) if x.endswith(".pth"))
+        except OSError:
+            continue
+        for pth in pths:
+            with open(os.path.join(d, pth)) as fh:
+                for line in fh:
+                    line = line.rstrip()
+                    if line and not line.startswith("#") and not line.startswith(("import ", "import\t")):
+                        p = os.path.join(d, line)
+                        if os.path.isdir(p):
+                            sites.append(p)
+    return sites
 RANGE_RE = re.compile(r"^([0-9]+):([0-9]+)$")
 
 
@@ -209,14 +243,25 @@ class ClassIndex:
 
     def __init__(self, root):
         self.root = root
+        self.sites = fixture_sites(root) if root else []
         self.files = {}      # rel path -> {"classes": {qual: node}, "from": {...}, "mods": {...}}
         self.cache = {}
+
+    def _path(self, rel):
+        """Where file rel is: in the fixture, or ("site:...") in its sites."""
+        if rel.startswith("site:"):
+            for d in self.sites:
+                cand = os.path.join(d, rel[len("site:"):])
+                if os.path.isfile(cand):
+                    return cand
+            return None
+        return os.path.join(self.root, rel)
 
     def _load(self, rel):
         if rel in self.files:
             return self.files[rel]
         info = None
-        path = os.path.join(self.root, rel)
+        path = self._path(rel) or os.path.join(self.root, "\0missing")
         try:
             with open(path, "rb") as fh:
                 tree = ast.parse(fh.read(), filename=rel)
@@ -263,13 +308,19 @@ class ClassIndex:
             bases = [base]
         else:
             bases = ["", os.path.dirname(cur)]
+        if self.sites and not level:
+            bases.append("site:")
         for base in bases:
-            stem = os.path.join(base, *parts) if parts else base
+            site = base.startswith("site:")
+            b = base[len("site:"):] if site else base
+            stem = os.path.join(b, *parts) if parts else b
             for cand in (stem + ".py", os.path.join(stem, "__init__.py")):
                 cand = os.path.normpath(cand)
-                if cand.startswith(".."):
+                if cand.startswith("..") or cand.startswith("/"):
                     continue
-                if os.path.isfile(os.path.join(self.root, cand)):
+                cand = "site:" + cand if site else cand
+                p = self._path(cand)
+                if p and os.path.isfile(p):
                     return cand
         return None
 
@@ -314,7 +365,7 @@ class ClassIndex:
         forward is not in the fixture."""
         if defined_in in self.cache:
             return self.cache[defined_in]
-        rel, qual = defined_in.split(":", 1)
+        rel, qual = split_defined_in(defined_in)
         result = self._find(rel, qual, set())
         self.cache[defined_in] = result
         return result
@@ -409,7 +460,9 @@ def class_ok(ecg_cls, tmod):
         return True
     di = tmod.get("defined_in")
     if di:
-        f, qual = di.split(":", 1)
+        f, qual = split_defined_in(di)
+        if f.startswith("site:"):
+            f = f[len("site:"):]
         dotted = f[:-3].replace("/", ".") if f.endswith(".py") else f
         if dotted.endswith(".__init__"):
             dotted = dotted[:-len(".__init__")]
@@ -1306,7 +1359,8 @@ def _self_test_fixture(tp, check, out):
         if tm is None:
             continue
         if tm.get("defined_in"):
-            f, qual = tm["defined_in"].split(":", 1)
+            f, qual = split_defined_in(tm["defined_in"])
+            f = f[len("site:"):] if f.startswith("site:") else f
             x["class"] = f[:-3].replace("/", ".") + "." + qual
             n_renamed += 1
         elif not tm["class"].startswith("torch.nn.") and tm["class"].count(".") >= 2:
