@@ -7,7 +7,7 @@
 #include "ecg/analyse.h"
 #include "ecg/err.h"
 #include "ecg/modtree.h"
-#include "ecg/records.h"
+#include "ecg/findings.h"
 #include "ecg/schedule.h"
 #include "ecg/util.h"
 

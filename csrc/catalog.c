@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,8 @@
 
 #include "ecg/catalog.h"
 #include "ecg/err.h"
+#include "ecg/arena.h"
+#include "ecg/strmap.h"
 #include "ecg/util.h"
 
 #define NN_FILE "torch_nn.json"
@@ -33,120 +36,15 @@
 #define FILE_CAP (16L << 20)
 #define EVAL_DEPTH 64
 
-/* ------------------------------------------------------------------ arena */
-
-struct chunk {
-	struct chunk *next;
-	size_t used, cap;
-	max_align_t data[];
-};
-
-static void *arena_alloc(struct chunk **head, size_t n)
-{
-	struct chunk *c = *head;
-	size_t al = sizeof(max_align_t);
-	void *p;
-
-	n = (n + al - 1) / al * al;
-	if (!n)
-		n = al;
-	if (!c || c->cap - c->used < n) {
-		size_t cap = n > 65536 ? n : 65536;
-
-		c = xmalloc(sizeof *c + cap);
-		c->next = *head;
-		c->used = 0;
-		c->cap = cap;
-		*head = c;
-	}
-	p = (char *)c->data + c->used;
-	c->used += n;
-	memset(p, 0, n);
-	return p;
-}
-
-static void arena_free(struct chunk *c)
-{
-	while (c) {
-		struct chunk *next = c->next;
-
-		free(c);
-		c = next;
-	}
-}
-
 /* ------------------------------------------------------------------ hash tables */
 
-struct slot {
-	const char *key;
-	int flags;
-	const void *ptr;
-};
+/* The name tables are strmaps (strmap.h): key, ptr (a class), a (flags). */
 
-struct table {
-	struct slot *slots;
-	size_t cap;   /* a power of two, or 0 */
-	size_t n;
-};
-
-static uint64_t hash_str(const char *s)
+static int table_flags(const struct strmap *t, const char *key)
 {
-	uint64_t h = 1469598103934665603ULL;
+	const struct strmap_slot *s = strmap_get(t, key);
 
-	while (*s) {
-		h ^= (unsigned char)*s++;
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
-static struct slot *table_find(const struct table *t, const char *key)
-{
-	size_t i;
-
-	if (!t->cap)
-		return NULL;
-	for (i = hash_str(key) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
-		struct slot *s = &t->slots[i];
-
-		if (!s->key || !strcmp(s->key, key))
-			return s;
-	}
-}
-
-/* Insert key (borrowed; it must outlive the table) or OR the flags into an
- * existing entry.  Returns the slot. */
-static struct slot *table_put(struct table *t, const char *key)
-{
-	struct slot *s;
-
-	if ((t->n + 1) * 2 > t->cap) {
-		struct table nt = { 0 };
-		size_t i;
-
-		nt.cap = t->cap ? t->cap * 2 : 64;
-		nt.slots = xcalloc(nt.cap, sizeof *nt.slots);
-		for (i = 0; i < t->cap; i++)
-			if (t->slots[i].key) {
-				*table_find(&nt, t->slots[i].key) = t->slots[i];
-				nt.n++;
-			}
-		free(t->slots);
-		*t = nt;
-	}
-	s = table_find(t, key);
-	if (!s->key) {
-		s->key = key;
-		t->n++;
-	}
-	return s;
-}
-
-static int table_flags(const struct table *t, const char *key)
-{
-	const struct slot *s = table_find(t, key);
-
-	return s && s->key ? s->flags : 0;
+	return s ? s->a : 0;
 }
 
 /* ------------------------------------------------------------------ the catalogue */
@@ -155,22 +53,22 @@ static int table_flags(const struct table *t, const char *key)
 enum fact_kind { FK_SET = 1, FK_MAP, FK_PREFIXES, FK_SUFFIXES, FK_WORDS, FK_RULES };
 
 /* One fact list: hashed kinds (set, map, rules) in t (value in ptr, rules'
- * namespaces in flags); ordered kinds as n key/value pairs, first match
+ * namespaces in a); ordered kinds as n key/value pairs, first match
  * wins. */
 struct fact {
 	enum fact_kind kind;
-	struct table t;
+	struct strmap t;
 	const char **pairs;
 	size_t n;
 };
 
 struct catalog {
-	struct chunk *arena;
+	struct ast_arena *arena;  /* the catalogue's structs and strings */
 	struct catalog_class *classes;
 	size_t nclasses;
-	struct table by_name;    /* full name -> class */
-	struct table by_short;   /* last component -> class */
-	struct table tensor, torch, functional;
+	struct strmap by_name;    /* full name -> class */
+	struct strmap by_short;   /* last component -> class */
+	struct strmap tensor, torch, functional;
 	const char *bin[14][3];  /* enum ast_operator -> plain, reflected, inplace */
 	const char *cmp[11];     /* enum ast_cmpop */
 	const char *unary[5];    /* enum ast_unaryop */
@@ -259,7 +157,7 @@ static int bad(struct loader *L, const char *fmt, ...)
 
 static void *L_alloc(struct loader *L, size_t n)
 {
-	return arena_alloc(&L->cat->arena, n);
+	return ast_arena_alloc(L->cat->arena, n);
 }
 
 static const char *L_str(struct loader *L, const char *s)
@@ -662,21 +560,33 @@ static const struct {
 	{ "pad", SR_PAD, { "padding", NULL } },
 };
 
+/* A shape rule's argument slots, by their key in the catalogue. */
+static const struct {
+	const char *key;
+	size_t off;                /* of the const struct catalog_expr * in struct catalog_shape */
+} shape_slots[] = {
+	{ "dim", offsetof(struct catalog_shape, dim) },
+	{ "start", offsetof(struct catalog_shape, start) },
+	{ "end", offsetof(struct catalog_shape, end) },
+	{ "sizes", offsetof(struct catalog_shape, sizes) },
+	{ "channels", offsetof(struct catalog_shape, channels) },
+	{ "kernel", offsetof(struct catalog_shape, kernel) },
+	{ "stride", offsetof(struct catalog_shape, stride) },
+	{ "padding", offsetof(struct catalog_shape, padding) },
+	{ "dilation", offsetof(struct catalog_shape, dilation) },
+	{ "ceil", offsetof(struct catalog_shape, ceil) },
+	{ "output_padding", offsetof(struct catalog_shape, output_padding) },
+	{ "size", offsetof(struct catalog_shape, size) },
+	{ "factor", offsetof(struct catalog_shape, factor) },
+};
+
 static const struct catalog_expr **shape_slot(struct catalog_shape *s, const char *key)
 {
-	if (!strcmp(key, "dim")) return &s->dim;
-	if (!strcmp(key, "start")) return &s->start;
-	if (!strcmp(key, "end")) return &s->end;
-	if (!strcmp(key, "sizes")) return &s->sizes;
-	if (!strcmp(key, "channels")) return &s->channels;
-	if (!strcmp(key, "kernel")) return &s->kernel;
-	if (!strcmp(key, "stride")) return &s->stride;
-	if (!strcmp(key, "padding")) return &s->padding;
-	if (!strcmp(key, "dilation")) return &s->dilation;
-	if (!strcmp(key, "ceil")) return &s->ceil;
-	if (!strcmp(key, "output_padding")) return &s->output_padding;
-	if (!strcmp(key, "size")) return &s->size;
-	if (!strcmp(key, "factor")) return &s->factor;
+	size_t i;
+
+	for (i = 0; i < sizeof shape_slots / sizeof shape_slots[0]; i++)
+		if (!strcmp(key, shape_slots[i].key))
+			return (const struct catalog_expr **)(void *)((char *)s + shape_slots[i].off);
 	return NULL;
 }
 
@@ -1163,7 +1073,7 @@ static int check_format(struct loader *L, const cJSON *doc, const char *want)
 
 /* A list of names (strings, or {"name", "min_torch"} for later additions)
  * into table t with flags. */
-static int load_names(struct loader *L, const cJSON *doc, const char *key, struct table *t, int flags,
+static int load_names(struct loader *L, const cJSON *doc, const char *key, struct strmap *t, int flags,
                       int must_exist)
 {
 	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(doc, key), *it;
@@ -1174,7 +1084,8 @@ static int load_names(struct loader *L, const cJSON *doc, const char *key, struc
 	cJSON_ArrayForEach(it, arr) {
 		const char *name;
 		int f = flags;
-		struct slot *s;
+		struct strmap_slot *s;
+		int added;
 
 		if (cJSON_IsString(it)) {
 			name = it->valuestring;
@@ -1188,11 +1099,12 @@ static int load_names(struct loader *L, const cJSON *doc, const char *key, struc
 		}
 		if (!name[0])
 			return bad(L, "%s[%zu] is empty", key, i);
-		s = table_find(t, name);
-		if (must_exist && (!s || !s->key))
+		if (must_exist && !strmap_get(t, name))
 			return bad(L, "%s[%zu] \"%s\" is not listed as a name of its namespace", key, i, name);
-		s = table_put(t, s && s->key ? s->key : L_str(L, name));
-		s->flags |= f;
+		s = strmap_put(t, name, &added);
+		if (added)
+			s->key = L_str(L, name);  /* the map keeps the arena's copy */
+		s->a |= f;
 		i++;
 	}
 	return 0;
@@ -1306,14 +1218,14 @@ static int load_nn_file(struct loader *L, const cJSON *doc)
 	for (i = 0; i < cat->nclasses; i++) {
 		struct catalog_class *c = &cat->classes[i];
 		const char *shortname = strrchr(c->name, '.') + 1;
-		struct slot *s;
+		struct strmap_slot *s;
 
 		c->cat = cat;
-		s = table_put(&cat->by_name, c->name);
+		s = strmap_put(&cat->by_name, c->name, NULL);
 		if (s->ptr)
 			return bad(L, "class %s listed twice", c->name);
 		s->ptr = c;
-		s = table_put(&cat->by_short, shortname);
+		s = strmap_put(&cat->by_short, shortname, NULL);
 		if (s->ptr)
 			return bad(L, "two classes named %s", shortname);
 		s->ptr = c;
@@ -1385,16 +1297,17 @@ static const char *const ON_NAMES[] = { "torch", "Tensor", "torch.nn.functional"
 
 static int fact_put(struct loader *L, struct fact *fa, const char *key, const char *val, int on)
 {
-	struct slot *s;
+	struct strmap_slot *s;
+	int added = 0;
 
 	if (!key[0])
 		return bad(L, "an empty name");
-	s = table_find(&fa->t, key);
-	if (s && s->key)
+	if (strmap_get(&fa->t, key))
 		return bad(L, "\"%s\" listed twice", key);
-	s = table_put(&fa->t, L_str(L, key));
+	s = strmap_put(&fa->t, key, &added);
+	s->key = L_str(L, key);
 	s->ptr = val ? L_str(L, val) : s->key;
-	s->flags = on;
+	s->a = on;
 	return 0;
 }
 
@@ -1537,6 +1450,7 @@ int catalog_load(const char *dir, struct catalog **out)
 
 	*out = NULL;
 	L.cat = xcalloc(1, sizeof *L.cat);
+	L.cat->arena = ast_arena_new();
 	buf_init(&L.where);
 	if (read_json(&L, dir, NAMES_FILE, &names) < 0 || load_names_file(&L, names) < 0)
 		goto done;
@@ -1567,14 +1481,14 @@ void catalog_free(struct catalog *cat)
 
 	if (!cat)
 		return;
-	free(cat->by_name.slots);
-	free(cat->by_short.slots);
-	free(cat->tensor.slots);
-	free(cat->torch.slots);
-	free(cat->functional.slots);
+	strmap_free(&cat->by_name);
+	strmap_free(&cat->by_short);
+	strmap_free(&cat->tensor);
+	strmap_free(&cat->torch);
+	strmap_free(&cat->functional);
 	for (i = 0; i < CATALOG_NFACTS; i++)
-		free(cat->facts[i].t.slots);
-	arena_free(cat->arena);
+		strmap_free(&cat->facts[i].t);
+	ast_arena_free(cat->arena);
 	free(cat);
 }
 
@@ -1595,18 +1509,18 @@ char *catalog_dir_beside(const char *helpers_dir)
 
 const struct catalog_class *catalog_class(const struct catalog *cat, const char *dotted)
 {
-	const struct slot *s = table_find(&cat->by_name, dotted);
+	const struct strmap_slot *s = strmap_get(&cat->by_name, dotted);
 	const struct catalog_class *c;
 	const char *dot;
 	size_t plen;
 
-	if (s && s->key)
+	if (s)
 		return s->ptr;
 	dot = strrchr(dotted, '.');
 	if (!dot)
 		return NULL;
-	s = table_find(&cat->by_short, dot + 1);
-	if (!s || !s->key)
+	s = strmap_get(&cat->by_short, dot + 1);
+	if (!s)
 		return NULL;
 	c = s->ptr;
 	plen = (size_t)(dot - dotted);
@@ -1701,22 +1615,22 @@ int catalog_functional(const struct catalog *cat, const char *name)
 
 const char *catalog_fact(const struct catalog *cat, enum catalog_fact f, const char *name)
 {
-	const struct slot *s;
+	const struct strmap_slot *s;
 
 	if (!cat || (unsigned)f >= CATALOG_NFACTS || !name)
 		return NULL;
-	s = table_find(&cat->facts[f].t, name);
-	return s && s->key ? s->ptr : NULL;
+	s = strmap_get(&cat->facts[f].t, name);
+	return s ? s->ptr : NULL;
 }
 
 const char *catalog_fact_on(const struct catalog *cat, enum catalog_fact f, const char *name, int on)
 {
-	const struct slot *s;
+	const struct strmap_slot *s;
 
 	if (!cat || (unsigned)f >= CATALOG_NFACTS || !name)
 		return NULL;
-	s = table_find(&cat->facts[f].t, name);
-	return s && s->key && (s->flags & on) ? s->ptr : NULL;
+	s = strmap_get(&cat->facts[f].t, name);
+	return s && (s->a & on) ? s->ptr : NULL;
 }
 
 const char *catalog_fact_match(const struct catalog *cat, enum catalog_fact f, const char *text)

@@ -91,34 +91,26 @@ struct jlist {
 static int jobs_parse_args(int argc, char **argv, struct jobs_opts *o)
 {
 	static const struct option longopts[] = {
-		{ "repo", required_argument, NULL, 'r' },
-		{ "rev", required_argument, NULL, 'R' },
-		{ "worktree", no_argument, NULL, 'w' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "helpers-dir", required_argument, NULL, 'H' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int c;
+	struct cmd_opts co;
+	int c, k;
 
 	memset(o, 0, sizeof *o);
-	o->repo = ".";
+	cmd_opts_init(&co, CMD_O_REPO | CMD_O_REV | CMD_O_WORKTREE | CMD_O_JOBS | CMD_O_QUIET, longopts, "h");
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+qhj:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, co.shortopts, co.longopts, NULL)) != -1) {
+		if ((k = cmd_opts_take(&co, c, optarg)) < 0)
+			return -1;
+		if (k)
+			continue;
 		switch (c) {
-		case 'r': o->repo = optarg; break;
-		case 'R': o->rev = optarg; break;
-		case 'w': o->worktree = 1; break;
 		case 'J': o->json = 1; break;
 		case 'H': o->helpers_dir = optarg; break;
-		case 'q': o->quiet = 1; break;
-		case 'j':
-			if (cmd_opt_jobs(optarg, &o->jobs) < 0)
-				return -1;
-			break;
 		case 'h':
 			fputs(jobs_usage, stdout);
 			return 1;
@@ -126,6 +118,11 @@ static int jobs_parse_args(int argc, char **argv, struct jobs_opts *o)
 			return cmd_opt_unknown("jobs", argv);
 		}
 	}
+	o->repo = co.repo;
+	o->rev = co.rev;
+	o->worktree = co.worktree;
+	o->jobs = co.jobs;
+	o->quiet = co.quiet;
 	if (optind < argc)
 		return err_set(ECG_EXIT_USAGE, "jobs: unexpected argument '%s' (see 'ecg jobs --help')", argv[optind]);
 	return cmd_opt_rev("jobs", o->worktree, &o->rev);
@@ -142,7 +139,7 @@ static struct jcand *jobs_cand(struct jlist *l, const char *path, const char *fu
 		if (!strcmp(c->path, path) && (func ? c->func && !strcmp(c->func, func) : !c->func))
 			return c;
 	}
-	xgrow((void **)&l->c, &l->alloc, l->n + 1, sizeof *l->c);
+	GROW(l->c, l->alloc, l->n + 1);
 	c = &l->c[l->n++];
 	memset(c, 0, sizeof *c);
 	c->path = xstrdup(path);

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,5 +73,62 @@ int cmd_opt_rev(const char *cmd, int worktree, const char **rev)
 		return err_set(ECG_EXIT_USAGE, "%s: --worktree reads the work tree against HEAD; it does not take --rev", cmd);
 	if (!*rev)
 		*rev = "HEAD";
+	return 0;
+}
+
+/* ------------------------------------------------------------------ the common options */
+
+/* The options every command that reads a repository spells the same way,
+ * with the codes getopt_long() returns for them (the commands' own
+ * options use other codes). */
+static int take_repo(struct cmd_opts *co, const char *arg) { co->repo = arg; return 1; }
+static int take_rev(struct cmd_opts *co, const char *arg) { co->rev = arg; return 1; }
+static int take_worktree(struct cmd_opts *co, const char *arg) { (void)arg; co->worktree = 1; return 1; }
+static int take_jobs(struct cmd_opts *co, const char *arg) { return cmd_opt_jobs(arg, &co->jobs) < 0 ? -1 : 1; }
+static int take_cache_dir(struct cmd_opts *co, const char *arg) { co->cache_dir = arg; return 1; }
+static int take_no_cache(struct cmd_opts *co, const char *arg) { (void)arg; co->no_cache = 1; return 1; }
+static int take_quiet(struct cmd_opts *co, const char *arg) { (void)arg; co->quiet = 1; return 1; }
+
+static const struct {
+	unsigned bit;                /* CMD_O_*: the commands that take it say so */
+	struct option opt;
+	int (*take)(struct cmd_opts *co, const char *arg);
+} cmd_common_table[] = {
+	{ CMD_O_REPO, { "repo", required_argument, NULL, 'r' }, take_repo },
+	{ CMD_O_REV, { "rev", required_argument, NULL, 'R' }, take_rev },
+	{ CMD_O_WORKTREE, { "worktree", no_argument, NULL, 'w' }, take_worktree },
+	{ CMD_O_JOBS, { "jobs", required_argument, NULL, 'j' }, take_jobs },
+	{ CMD_O_CACHE, { "cache-dir", required_argument, NULL, 'C' }, take_cache_dir },
+	{ CMD_O_CACHE, { "no-cache", no_argument, NULL, 'N' }, take_no_cache },
+	{ CMD_O_QUIET, { "quiet", no_argument, NULL, 'q' }, take_quiet },
+};
+
+#define NCOMMON (sizeof cmd_common_table / sizeof cmd_common_table[0])
+
+void cmd_opts_init(struct cmd_opts *co, unsigned which, const struct option *own, const char *own_short)
+{
+	size_t i, n = 0;
+
+	memset(co, 0, sizeof *co);
+	co->which = which;
+	co->repo = ".";
+	for (i = 0; i < NCOMMON; i++)
+		if (which & cmd_common_table[i].bit)
+			co->longopts[n++] = cmd_common_table[i].opt;
+	for (i = 0; own[i].name && n + 1 < CMD_OPTS_MAX; i++)
+		co->longopts[n++] = own[i];
+	/* zeroed: the table's end.  "+" (stop at the first operand), then
+	 * quiet, the command's own, -j */
+	snprintf(co->shortopts, sizeof co->shortopts, "+%s%s%s", which & CMD_O_QUIET ? "q" : "", own_short,
+	         which & CMD_O_JOBS ? "j:" : "");
+}
+
+int cmd_opts_take(struct cmd_opts *co, int c, const char *arg)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMMON; i++)
+		if (cmd_common_table[i].opt.val == c && (co->which & cmd_common_table[i].bit))
+			return cmd_common_table[i].take(co, arg);
 	return 0;
 }

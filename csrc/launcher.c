@@ -17,6 +17,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,7 +47,7 @@ static void fields_push(struct fields *f, char *text, int known)
 		free(text);
 		return;
 	}
-	xgrow((void **)&f->v, &f->alloc, f->n + 1, sizeof *f->v);
+	GROW(f->v, f->alloc, f->n + 1);
 	f->v[f->n].text = text;
 	f->v[f->n].known = known;
 	f->n++;
@@ -136,7 +137,7 @@ static struct var *var_make(struct sh *s, const char *name, size_t n)
 	}
 	if (s->nvars >= MAX_VARS)
 		return NULL;
-	xgrow((void **)&s->vars, &s->avars, s->nvars + 1, sizeof *s->vars);
+	GROW(s->vars, s->avars, s->nvars + 1);
 	v = &s->vars[s->nvars++];
 	memset(v, 0, sizeof *v);
 	v->name = xstrndup(name, n);
@@ -1010,10 +1011,24 @@ static long parse_count(const char *v)
 	return *e || n <= 0 || n > 1000000 ? -1 : n;
 }
 
+/* The #SBATCH options that set a process count, and where it goes. */
+static const struct {
+	const char *opt;
+	size_t off;                /* of the long in struct sh */
+} sb_counts[] = {
+	{ "--nodes", offsetof(struct sh, sb.nodes) },
+	{ "-N", offsetof(struct sh, sb.nodes) },
+	{ "--ntasks", offsetof(struct sh, sb.ntasks) },
+	{ "-n", offsetof(struct sh, sb.ntasks) },
+	{ "--ntasks-per-node", offsetof(struct sh, sb.ntasks_per_node) },
+	{ "--gpus-per-node", offsetof(struct sh, sb.gpus_per_node) },
+};
+
 static void sb_directive(struct sh *s, const char *p, const char *eol)
 {
 	char *line = xstrndup(p, (size_t)(eol - p)), *save = NULL, *t;
 	char *opt = NULL;
+	size_t i;
 
 	for (t = strtok_r(line, " \t\r", &save); t; t = strtok_r(NULL, " \t\r", &save)) {
 		char *val = NULL, *eq;
@@ -1036,14 +1051,11 @@ static void sb_directive(struct sh *s, const char *p, const char *eol)
 		}
 		if (!val)
 			continue;
-		if (!strcmp(t, "--nodes") || !strcmp(t, "-N"))
-			s->sb.nodes = parse_count(val);
-		else if (!strcmp(t, "--ntasks") || !strcmp(t, "-n"))
-			s->sb.ntasks = parse_count(val);
-		else if (!strcmp(t, "--ntasks-per-node"))
-			s->sb.ntasks_per_node = parse_count(val);
-		else if (!strcmp(t, "--gpus-per-node"))
-			s->sb.gpus_per_node = parse_count(val);
+		for (i = 0; i < sizeof sb_counts / sizeof sb_counts[0]; i++)
+			if (!strcmp(t, sb_counts[i].opt)) {
+				*(long *)(void *)((char *)s + sb_counts[i].off) = parse_count(val);
+				break;
+			}
 	}
 	free(line);
 }
@@ -1160,6 +1172,32 @@ struct wrap {
 	long nodes, ntasks, ntasks_per_node;
 };
 
+/* Commands that run the next word with their options before it. */
+static const char *const wrapper_words[] = { "env", "nohup", "exec", "time", "stdbuf", "unbuffer", NULL };
+/* Commands that start processes on nodes: their -N/-n/-np counts. */
+static const char *const mpi_words[] = { "srun", "mpirun", "mpiexec", NULL };
+
+static int word_in(const char *w, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(w, *list))
+			return 1;
+	return 0;
+}
+
+/* The launchers run as commands (torchrun ..., accelerate launch ...):
+ * their name, the subcommand they need (or NULL), and how their options
+ * are read. */
+static const struct {
+	const char *cmd, *sub;
+	const struct opt_rule *rules;
+} launcher_cmds[] = {
+	{ "torchrun", NULL, torchrun_opts },
+	{ "deepspeed", NULL, deepspeed_opts },
+	{ "accelerate", "launch", accelerate_opts },
+	{ "composer", NULL, composer_opts },
+};
+
 /* The launch a command's fields make, if any: wrappers, then the program
  * and its options, then the script and the job's own arguments. */
 static void sh_launch(struct sh *s, const struct fields *f, size_t line, size_t end_line, char *cond)
@@ -1188,8 +1226,7 @@ static void sh_launch(struct sh *s, const struct fields *f, size_t line, size_t 
 				continue;
 			}
 		}
-		if (!strcmp(b, "env") || !strcmp(b, "nohup") || !strcmp(b, "exec") || !strcmp(b, "time") ||
-		    !strcmp(b, "stdbuf") || !strcmp(b, "unbuffer")) {
+		if (word_in(b, wrapper_words)) {
 			i++;
 			while (i < f->n && f->v[i].text[0] == '-')
 				i++;
@@ -1199,7 +1236,7 @@ static void sh_launch(struct sh *s, const struct fields *f, size_t line, size_t 
 			i += 2;
 			continue;
 		}
-		if (!strcmp(b, "srun") || !strcmp(b, "mpirun") || !strcmp(b, "mpiexec")) {
+		if (word_in(b, mpi_words)) {
 			wr.name = b[0] == 's' ? "srun" : "mpirun";
 			for (i++; i < f->n; i++) {
 				const char *o = f->v[i].text, *v = NULL, *eq;
@@ -1288,22 +1325,17 @@ static void sh_launch(struct sh *s, const struct fields *f, size_t line, size_t 
 					if (!strcmp(t, python_value_opts[j]))
 						i++;
 			}
-		} else if (!strcmp(b, "torchrun")) {
-			launcher = "torchrun";
-			rules = torchrun_opts;
-			i++;
-		} else if (!strcmp(b, "deepspeed")) {
-			launcher = "deepspeed";
-			rules = deepspeed_opts;
-			i++;
-		} else if (!strcmp(b, "accelerate") && i + 1 < f->n && !strcmp(f->v[i + 1].text, "launch")) {
-			launcher = "accelerate";
-			rules = accelerate_opts;
-			i += 2;
-		} else if (!strcmp(b, "composer")) {
-			launcher = "composer";
-			rules = composer_opts;
-			i++;
+		} else {
+			size_t k;
+
+			for (k = 0; k < sizeof launcher_cmds / sizeof launcher_cmds[0]; k++)
+				if (!strcmp(b, launcher_cmds[k].cmd) &&
+				    (!launcher_cmds[k].sub || (i + 1 < f->n && !strcmp(f->v[i + 1].text, launcher_cmds[k].sub)))) {
+					launcher = launcher_cmds[k].cmd;
+					rules = launcher_cmds[k].rules;
+					i += launcher_cmds[k].sub ? 2 : 1;
+					break;
+				}
 		}
 	}
 	if (!launcher)
@@ -1450,7 +1482,7 @@ static void sh_launch(struct sh *s, const struct fields *f, size_t line, size_t 
 		}
 	}
 	free(nproc_text);
-	xgrow((void **)&s->out->v, &s->out->alloc, s->out->n + 1, sizeof *s->out->v);
+	GROW(s->out->v, s->out->alloc, s->out->n + 1);
 	s->out->v[s->out->n++] = L;
 }
 
@@ -1459,10 +1491,25 @@ static void sh_launch(struct sh *s, const struct fields *f, size_t line, size_t 
 /* `[ ... ]`, `[[ ... ]]` or `test ...` on fields [from, to): decided when
  * every field is known and the form is one of -n -z = == != -eq -ne -lt
  * -le -gt -ge, possibly under `!`. */
+/* test's integer comparisons: [ X -eq Y ] and the others. */
+static int int_eq(long x, long y) { return x == y; }
+static int int_ne(long x, long y) { return x != y; }
+static int int_lt(long x, long y) { return x < y; }
+static int int_le(long x, long y) { return x <= y; }
+static int int_gt(long x, long y) { return x > y; }
+static int int_ge(long x, long y) { return x >= y; }
+
+static const struct {
+	const char *op;
+	int (*fn)(long x, long y);
+} int_tests[] = {
+	{ "-eq", int_eq }, { "-ne", int_ne }, { "-lt", int_lt }, { "-le", int_le }, { "-gt", int_gt }, { "-ge", int_ge },
+};
+
 static enum tri sh_test(const struct fields *f, size_t from, size_t to)
 {
 	int neg = 0;
-	size_t n, i;
+	size_t n, i, k;
 	const struct field *a;
 
 	if (from >= to)
@@ -1513,18 +1560,11 @@ static enum tri sh_test(const struct fields *f, size_t from, size_t to)
 
 			if (*e1 || *e2 || !*a[0].text || !*a[2].text)
 				return T_UNKNOWN;
-			if (!strcmp(a[1].text, "-eq"))
-				r = x == y;
-			else if (!strcmp(a[1].text, "-ne"))
-				r = x != y;
-			else if (!strcmp(a[1].text, "-lt"))
-				r = x < y;
-			else if (!strcmp(a[1].text, "-le"))
-				r = x <= y;
-			else if (!strcmp(a[1].text, "-gt"))
-				r = x > y;
-			else if (!strcmp(a[1].text, "-ge"))
-				r = x >= y;
+			for (k = 0; k < sizeof int_tests / sizeof int_tests[0]; k++)
+				if (!strcmp(a[1].text, int_tests[k].op)) {
+					r = int_tests[k].fn(x, y);
+					break;
+				}
 		}
 		if (r < 0)
 			return T_UNKNOWN;
@@ -1650,123 +1690,197 @@ static void sh_assign(struct sh *s, const char *ws, const char *we, size_t nl, i
 	}
 }
 
-/* Control words at the start of a command.  Returns how many fields the
- * word consumed (then the rest of the command is read as usual), or -1
- * when the whole command was the control word's. */
+/* Control words at the start of a command, one small function each (the
+ * table controls[] below).  Each returns as sh_control() does: how many
+ * fields the word consumed (then the rest of the command is read as
+ * usual), or -1 when the whole command was the control word's. */
+typedef int ctl_fn(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd);
+
+/* The condition's text: the command after its keyword. */
+static const char *cond_start(const char *cs, const char *ce, const char *w)
+{
+	while (cs < ce && isspace((unsigned char)*cs))
+		cs++;
+	return cs + strlen(w);
+}
+
+static int ctl_if(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	enum tri t = sh_test(f, 1, f->n);
+
+	frame_push(s, F_IF, t, trimmed(cond_start(cs, ce, f->v[0].text), ce));
+	if (s->depth && !s->overflow)
+		s->fr[s->depth - 1].awaiting_then = 1;
+	*cond_cmd = 1;
+	return -1;
+}
+
+static int ctl_elif(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	enum tri t = sh_test(f, 1, f->n);
+	struct frame *fr;
+
+	if (!s->depth || s->fr[s->depth - 1].kind != F_IF || s->overflow)
+		return -1;
+	fr = &s->fr[s->depth - 1];
+	fr->taken = tri_or(fr->taken, fr->state);
+	if (fr->cond) {
+		char *a = fr->all_conds ? xasprintf("%s or %s", fr->all_conds, fr->cond) : xstrdup(fr->cond);
+
+		free(fr->all_conds);
+		fr->all_conds = a;
+	}
+	free(fr->cond);
+	fr->cond = trimmed(cond_start(cs, ce, f->v[0].text), ce);
+	fr->state = fr->taken == T_TRUE ? T_FALSE : fr->taken == T_UNKNOWN ? tri_and(T_UNKNOWN, t) : t;
+	if (fr->taken == T_UNKNOWN && t != T_FALSE)
+		fr->state = T_UNKNOWN;
+	fr->awaiting_then = 1;
+	*cond_cmd = 1;
+	return -1;
+}
+
+static int ctl_while(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	(void)cs;
+	(void)ce;
+	frame_push(s, F_LOOP, T_UNKNOWN, xasprintf("in a `%s` loop", f->v[0].text));
+	if (s->depth && !s->overflow)
+		s->fr[s->depth - 1].awaiting_then = 1;   /* until `do` */
+	*cond_cmd = 1;
+	return -1;
+}
+
+static int ctl_then(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	(void)f, (void)cs, (void)ce, (void)cond_cmd;
+	if (s->depth && !s->overflow)
+		s->fr[s->depth - 1].awaiting_then = 0;
+	return 1;
+}
+
+static int ctl_else(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	struct frame *fr;
+
+	(void)f, (void)cs, (void)ce, (void)cond_cmd;
+	if (!s->depth || s->fr[s->depth - 1].kind != F_IF || s->overflow)
+		return 1;
+	fr = &s->fr[s->depth - 1];
+	fr->taken = tri_or(fr->taken, fr->state);
+	if (fr->cond) {
+		char *a = fr->all_conds ? xasprintf("%s or %s", fr->all_conds, fr->cond) : xstrdup(fr->cond);
+
+		free(fr->all_conds);
+		fr->all_conds = a;
+	}
+	free(fr->cond);
+	fr->cond = fr->all_conds ? xasprintf("not (%s)", fr->all_conds) : NULL;
+	fr->state = fr->taken == T_TRUE ? T_FALSE : fr->taken == T_FALSE ? T_TRUE : T_UNKNOWN;
+	return 1;
+}
+
+static int ctl_fi(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	(void)f, (void)cs, (void)ce, (void)cond_cmd;
+	frame_pop(s, F_IF);
+	return 1;
+}
+
+static int ctl_done(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	(void)f, (void)cs, (void)ce, (void)cond_cmd;
+	frame_pop(s, F_LOOP);
+	return 1;
+}
+
+static int ctl_for(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	char *c = f->n > 1 ? xasprintf("in a `for %s` loop", f->v[1].text) : xstrdup("in a `for` loop");
+
+	(void)cs, (void)ce, (void)cond_cmd;
+	frame_push(s, F_LOOP, T_UNKNOWN, c);
+	if (f->n > 1 && name_start((unsigned char)f->v[1].text[0])) {
+		struct var *v = var_make(s, f->v[1].text, strlen(f->v[1].text));
+
+		if (v) {
+			v->value = xstrdup(f->v[1].text);
+			v->known = 0;
+		}
+	}
+	return -1;
+}
+
+static int ctl_case(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	(void)f, (void)cs, (void)ce, (void)cond_cmd;
+	frame_push(s, F_CASE, T_UNKNOWN, xstrdup("in a `case` arm"));
+	return -1;
+}
+
+static int ctl_esac(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	(void)f, (void)cs, (void)ce, (void)cond_cmd;
+	frame_pop(s, F_CASE);
+	return 1;
+}
+
+static int ctl_function(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	(void)cs, (void)ce, (void)cond_cmd;
+	frame_push(s, F_FUNC, T_UNKNOWN,
+	           f->n > 1 ? xasprintf("in function %s", f->v[1].text) : xstrdup("in a function"));
+	return -1;
+}
+
+static int ctl_open(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	(void)f, (void)cs, (void)ce, (void)cond_cmd;
+	frame_push(s, F_GROUP, T_TRUE, NULL);
+	return 1;
+}
+
+static int ctl_close(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
+{
+	(void)f, (void)cs, (void)ce, (void)cond_cmd;
+	if (s->depth && !s->overflow && s->fr[s->depth - 1].kind == F_FUNC)
+		frame_pop(s, F_FUNC);
+	else
+		frame_pop(s, F_GROUP);
+	return 1;
+}
+
+static const struct {
+	const char *word;
+	ctl_fn *fn;
+} controls[] = {
+	{ "if", ctl_if }, { "elif", ctl_elif }, { "while", ctl_while }, { "until", ctl_while },
+	{ "then", ctl_then }, { "do", ctl_then }, { "else", ctl_else }, { "fi", ctl_fi },
+	{ "done", ctl_done }, { "for", ctl_for }, { "select", ctl_for }, { "case", ctl_case },
+	{ "esac", ctl_esac }, { "function", ctl_function }, { "{", ctl_open }, { "}", ctl_close },
+};
+
 static int sh_control(struct sh *s, struct fields *f, const char *cs, const char *ce, int *cond_cmd)
 {
-	const char *w;
+	size_t i;
 
 	if (!f->n || !f->v[0].known)
 		return 0;
-	w = f->v[0].text;
-	if (!strcmp(w, "if") || !strcmp(w, "elif") || !strcmp(w, "while") || !strcmp(w, "until")) {
-		enum tri t = sh_test(f, 1, f->n);
-		const char *ct = cs;
+	for (i = 0; i < sizeof controls / sizeof controls[0]; i++)
+		if (!strcmp(f->v[0].text, controls[i].word))
+			return controls[i].fn(s, f, cs, ce, cond_cmd);
+	return 0;
+}
 
-		while (ct < ce && isspace((unsigned char)*ct))
-			ct++;
-		ct += strlen(w);
-		if (!strcmp(w, "if")) {
-			frame_push(s, F_IF, t, trimmed(ct, ce));
-			if (s->depth && !s->overflow)
-				s->fr[s->depth - 1].awaiting_then = 1;
-		} else if (!strcmp(w, "elif")) {
-			struct frame *fr;
+/* The words that run test(1): [ ... ], [[ ... ]], test ... */
+static int is_test_word(const char *w)
+{
+	static const char *const words[] = { "[", "[[", "test" };
+	size_t i;
 
-			if (!s->depth || s->fr[s->depth - 1].kind != F_IF || s->overflow)
-				return -1;
-			fr = &s->fr[s->depth - 1];
-			fr->taken = tri_or(fr->taken, fr->state);
-			if (fr->cond) {
-				char *a = fr->all_conds ? xasprintf("%s or %s", fr->all_conds, fr->cond) : xstrdup(fr->cond);
-
-				free(fr->all_conds);
-				fr->all_conds = a;
-			}
-			free(fr->cond);
-			fr->cond = trimmed(ct, ce);
-			fr->state = fr->taken == T_TRUE ? T_FALSE : fr->taken == T_UNKNOWN ? tri_and(T_UNKNOWN, t) : t;
-			if (fr->taken == T_UNKNOWN && t != T_FALSE)
-				fr->state = T_UNKNOWN;
-			fr->awaiting_then = 1;
-		} else {
-			frame_push(s, F_LOOP, T_UNKNOWN, xasprintf("in a `%s` loop", w));
-			if (s->depth && !s->overflow)
-				s->fr[s->depth - 1].awaiting_then = 1;   /* until `do` */
-		}
-		*cond_cmd = 1;
-		return -1;
-	}
-	if (!strcmp(w, "then") || !strcmp(w, "do")) {
-		if (s->depth && !s->overflow)
-			s->fr[s->depth - 1].awaiting_then = 0;
-		return 1;
-	}
-	if (!strcmp(w, "else")) {
-		struct frame *fr;
-
-		if (!s->depth || s->fr[s->depth - 1].kind != F_IF || s->overflow)
+	for (i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (!strcmp(w, words[i]))
 			return 1;
-		fr = &s->fr[s->depth - 1];
-		fr->taken = tri_or(fr->taken, fr->state);
-		if (fr->cond) {
-			char *a = fr->all_conds ? xasprintf("%s or %s", fr->all_conds, fr->cond) : xstrdup(fr->cond);
-
-			free(fr->all_conds);
-			fr->all_conds = a;
-		}
-		free(fr->cond);
-		fr->cond = fr->all_conds ? xasprintf("not (%s)", fr->all_conds) : NULL;
-		fr->state = fr->taken == T_TRUE ? T_FALSE : fr->taken == T_FALSE ? T_TRUE : T_UNKNOWN;
-		return 1;
-	}
-	if (!strcmp(w, "fi")) {
-		frame_pop(s, F_IF);
-		return 1;
-	}
-	if (!strcmp(w, "done")) {
-		frame_pop(s, F_LOOP);
-		return 1;
-	}
-	if (!strcmp(w, "for") || !strcmp(w, "select")) {
-		char *c = f->n > 1 ? xasprintf("in a `for %s` loop", f->v[1].text) : xstrdup("in a `for` loop");
-
-		frame_push(s, F_LOOP, T_UNKNOWN, c);
-		if (f->n > 1 && name_start((unsigned char)f->v[1].text[0])) {
-			struct var *v = var_make(s, f->v[1].text, strlen(f->v[1].text));
-
-			if (v) {
-				v->value = xstrdup(f->v[1].text);
-				v->known = 0;
-			}
-		}
-		return -1;
-	}
-	if (!strcmp(w, "case")) {
-		frame_push(s, F_CASE, T_UNKNOWN, xstrdup("in a `case` arm"));
-		return -1;
-	}
-	if (!strcmp(w, "esac")) {
-		frame_pop(s, F_CASE);
-		return 1;
-	}
-	if (!strcmp(w, "function")) {
-		frame_push(s, F_FUNC, T_UNKNOWN,
-		           f->n > 1 ? xasprintf("in function %s", f->v[1].text) : xstrdup("in a function"));
-		return -1;
-	}
-	if (!strcmp(w, "{")) {
-		frame_push(s, F_GROUP, T_TRUE, NULL);
-		return 1;
-	}
-	if (!strcmp(w, "}")) {
-		if (s->depth && !s->overflow && s->fr[s->depth - 1].kind == F_FUNC)
-			frame_pop(s, F_FUNC);
-		else
-			frame_pop(s, F_GROUP);
-		return 1;
-	}
 	return 0;
 }
 
@@ -2002,11 +2116,8 @@ static void sh_run(struct sh *s)
 				if (!s->out->n || s->out->v[s->out->n - 1].condition != cond)
 					free(cond);
 			}
-			if (!cond_cmd)
-				result = sh_test(&f, 0, f.n) == T_UNKNOWN &&
-				         (!strcmp(f.v[0].text, "[") || !strcmp(f.v[0].text, "[[") || !strcmp(f.v[0].text, "test"))
-				         ? T_UNKNOWN : (!strcmp(f.v[0].text, "[") || !strcmp(f.v[0].text, "[[") ||
-				                        !strcmp(f.v[0].text, "test")) ? sh_test(&f, 0, f.n) : T_TRUE;
+			if (!cond_cmd)  /* a test's outcome; any other command succeeds */
+				result = is_test_word(f.v[0].text) ? sh_test(&f, 0, f.n) : T_TRUE;
 		}
 		for (ai = 0; ai < nasg; ai++)
 			fields_free(&asg[ai].arr);

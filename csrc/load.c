@@ -1,6 +1,7 @@
 /* load.c - see include/ecg/load.h */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,7 @@
 #include "ecg/parsepool.h"
 #include "ecg/pyast.h"
 #include "ecg/pyrt.h"
-#include "ecg/records.h"
+#include "ecg/findings.h"
 #include "ecg/repo.h"
 #include "ecg/site.h"
 #include "ecg/treecache.h"
@@ -789,4 +790,132 @@ void load_free(struct load *L)
 	prog_free(&L->prog);
 	site_free(L->site);
 	L->site = NULL;
+}
+
+/* ------------------------------------------------------------------ --config FILE */
+
+/* A nested mapping flattened into KEY -> Python literal text, as --set
+ * takes them. */
+static void config_flatten(const cJSON *j, cJSON *out, int depth)
+{
+	const cJSON *c;
+
+	if (depth > 16)
+		return;
+	cJSON_ArrayForEach(c, j) {
+		char tmp[64];
+
+		if (!c->string)
+			continue;
+		if (cJSON_IsObject(c)) {
+			config_flatten(c, out, depth + 1);
+			continue;
+		}
+		if (cJSON_IsString(c)) {
+			char *q = xasprintf("'%s'", c->valuestring);
+
+			cJSON_AddStringToObject(out, c->string, q);
+			free(q);
+		} else if (cJSON_IsBool(c)) {
+			cJSON_AddStringToObject(out, c->string, cJSON_IsTrue(c) ? "True" : "False");
+		} else if (cJSON_IsNull(c)) {
+			cJSON_AddStringToObject(out, c->string, "None");
+		} else if (cJSON_IsNumber(c)) {
+			if (c->valuedouble == (double)(long long)c->valuedouble)
+				snprintf(tmp, sizeof tmp, "%lld", (long long)c->valuedouble);
+			else
+				snprintf(tmp, sizeof tmp, "%.17g", c->valuedouble);
+			cJSON_AddStringToObject(out, c->string, tmp);
+		}
+	}
+}
+
+/* The pending Python exception, a reader's complaint about --config FILE:
+ * err_set(ECG_EXIT_USAGE) with its message; clears it.  Returns -1. */
+static int config_error(const char *path)
+{
+	PyObject *type = NULL, *val = NULL, *tb = NULL, *str = NULL;
+	const char *msg = NULL;
+	size_t n = strlen(path);
+	const char *what = n >= 5 && !strcmp(path + n - 5, ".toml") ? "TOML"
+	                   : (n >= 5 && !strcmp(path + n - 5, ".yaml")) || (n >= 4 && !strcmp(path + n - 4, ".yml"))
+	                   ? "YAML" : NULL;
+
+	PyErr_Fetch(&type, &val, &tb);
+	if (val)
+		str = PyObject_Str(val);
+	if (str)
+		msg = PyUnicode_AsUTF8(str);
+	PyErr_Clear();
+	if (what)
+		err_set(ECG_EXIT_USAGE, "--config '%s' is not valid %s: %s", path, what, msg && *msg ? msg : "unreadable");
+	else
+		err_set(ECG_EXIT_USAGE, "--config '%s': %s (ecg reads .json, .toml, .yaml and .yml files)", path,
+		        msg && *msg ? msg : "unreadable");
+	Py_XDECREF(str);
+	Py_XDECREF(type);
+	Py_XDECREF(val);
+	Py_XDECREF(tb);
+	return -1;
+}
+
+/* see load.h */
+int load_config_overrides(struct load *L, const char *path, cJSON **out)
+{
+	FILE *f = fopen(path, "rb");
+	buf_t b;
+	char tmp[8192];
+	size_t n;
+	cJSON *j = NULL;
+	const char *why = NULL;
+	PyObject *r = NULL;
+
+	if (!f)
+		return err_set(ECG_EXIT_USAGE, "--config '%s': %s", path, strerror(errno));
+	buf_init(&b);
+	while ((n = fread(tmp, 1, sizeof tmp, f)) > 0 && b.len < (16u << 20))
+		buf_add(&b, tmp, n);
+	fclose(f);
+	n = strlen(path);
+	if (n >= 5 && !strcmp(path + n - 5, ".json")) {
+		j = cJSON_ParseWithLength(b.buf, b.len);
+		if (!j)
+			why = "not valid JSON";
+	} else {
+		if (!L->helper) {
+			PyObject *h = NULL;
+
+			if (pyrt_need_main() < 0 || helpers_load(L->o->helpers, "ecg_config", &h) < 0) {
+				buf_free(&b);
+				return -1;
+			}
+			L->helper = h;
+		}
+		r = PyObject_CallMethod((PyObject *)L->helper, "load_as_json", "sy#", path, b.buf, (Py_ssize_t)b.len);
+		if (!r) {
+			buf_free(&b);
+			/* the file's fault (the reader's ValueError: a syntax
+			 * error, not UTF-8, an unknown format; nesting too deep)
+			 * is bad input on the command line, not ecg's failure */
+			if (PyErr_ExceptionMatches(PyExc_ValueError) || PyErr_ExceptionMatches(PyExc_RecursionError))
+				return config_error(path);
+			pyrt_error(path);
+			return err_prefix("--config");
+		}
+		if (PyUnicode_Check(r) && PyUnicode_AsUTF8(r))
+			j = cJSON_Parse(PyUnicode_AsUTF8(r));
+		PyErr_Clear();
+		Py_DECREF(r);
+		if (!j)
+			why = "not a mapping of values";
+	}
+	buf_free(&b);
+	if (!j || !cJSON_IsObject(j)) {
+		cJSON_Delete(j);
+		return err_set(ECG_EXIT_USAGE, "--config '%s': %s", path, why ? why : "not a mapping of values");
+	}
+	*out = cJSON_CreateObject();
+	config_flatten(j, *out, 0);
+	cJSON_Delete(j);
+	return 0;
 }

@@ -51,7 +51,7 @@ static struct mnode *mt_node(struct mt *t, const char *id, const char *kind, str
 	n->id = id;
 	n->kind = kind;
 	n->parent = parent;
-	xgrow((void **)&t->all, &t->aall, t->nall + 1, sizeof *t->all);
+	GROW(t->all, t->aall, t->nall + 1);
 	t->all[t->nall++] = n;
 	return n;
 }
@@ -60,15 +60,7 @@ static void mt_adopt(struct mt *t, struct mnode *parent, struct mnode *kid)
 {
 	if (!parent)
 		return;
-	if (parent->nkids == parent->akids) {
-		size_t na = parent->akids ? parent->akids * 2 : 8;
-		struct mnode **k = ast_arena_alloc(t->a, na * sizeof *k);
-
-		if (parent->nkids)
-			memcpy(k, parent->kids, parent->nkids * sizeof *k);
-		parent->kids = k;
-		parent->akids = na;
-	}
+	ARENA_GROW(t->a, parent->kids, parent->nkids, parent->akids, 8);
 	parent->kids[parent->nkids++] = kid;
 	kid->order = (int)parent->nkids;
 }

@@ -71,7 +71,7 @@ static void prog_index_lines(struct sfile *f)
 	/* memchr(): a byte-at-a-time loop was 4% of an analysis */
 	while (p && p < end && (nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
 		if (n + 2 > alloc)
-			xgrow((void **)&f->line_off, &alloc, n + 2, sizeof *f->line_off);
+			GROW(f->line_off, alloc, n + 2);
 		f->line_off[++n] = (size_t)(nl - f->src) + 1;
 		p = nl + 1;
 	}
@@ -83,7 +83,7 @@ struct sfile *prog_add(struct prog *p, const char *path, char *src, size_t len,
 {
 	struct sfile *f;
 
-	xgrow((void **)&p->files, &p->alloc, p->n + 1, sizeof *p->files);
+	GROW(p->files, p->alloc, p->n + 1);
 	f = &p->files[p->n++];
 	memset(f, 0, sizeof *f);
 	f->id = p->n - 1;

@@ -190,27 +190,6 @@ cleanup:
 	return n;
 }
 
-/* Take the pending exception off the thread state: a new reference to the
- * normalized exception object, or NULL if none was pending.  (3.12 replaced
- * PyErr_Fetch() and deprecated it.) */
-static PyObject *take_exception(void)
-{
-#if PY_VERSION_HEX >= 0x030C0000
-	return PyErr_GetRaisedException();
-#else
-	PyObject *type = NULL;
-	PyObject *value = NULL;
-	PyObject *tb = NULL;
-
-	PyErr_Fetch(&type, &value, &tb);
-	if (type)
-		PyErr_NormalizeException(&type, &value, &tb);
-	Py_XDECREF(type);
-	Py_XDECREF(tb);
-	return value;
-#endif
-}
-
 /* Turn the pending exception into *perr and clear it.  Always returns 1:
  * whatever the parser raised, the file is what is bad. */
 static int parse_failure(pyast_error *perr)
@@ -221,7 +200,7 @@ static int parse_failure(pyast_error *perr)
 	char *text = NULL;
 	const char *tname;
 
-	value = take_exception();
+	value = pyrt_take_exception();
 	if (!value) {
 		perr->message = xstrdup("the parser failed without saying why");
 		goto cleanup;

@@ -105,10 +105,8 @@ cleanup:
 	return res;
 }
 
-/* Take the pending exception off the thread state: a new reference to the
- * normalized exception object, or NULL if none was pending.  (3.12 replaced
- * PyErr_Fetch() and deprecated it.) */
-static PyObject *take_exception(void)
+/* see pyrt.h; 3.12 replaced PyErr_Fetch() and deprecated it */
+PyObject *pyrt_take_exception(void)
 {
 #if PY_VERSION_HEX >= 0x030C0000
 	return PyErr_GetRaisedException();
@@ -134,7 +132,7 @@ int pyrt_error(const char *context)
 
 	if (!context)
 		context = "python";
-	exc = take_exception();
+	exc = pyrt_take_exception();
 	if (!exc) {
 		err_set(ECG_EXIT_INTERNAL, "%s: unknown Python error", context);
 		goto cleanup;

@@ -105,33 +105,6 @@ cJSON *records_schedule_new(const records_header_t *h)
 	return doc;
 }
 
-void records_add_parse_error(cJSON *list, const char *file, long line, long col, const char *message)
-{
-	cJSON *e = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(e, "file", file);
-	if (line > 0)
-		cJSON_AddNumberToObject(e, "line", (double)line);
-	else
-		cJSON_AddNullToObject(e, "line");
-	if (col > 0)
-		cJSON_AddNumberToObject(e, "col", (double)col);
-	else
-		cJSON_AddNullToObject(e, "col");
-	cJSON_AddStringToObject(e, "message", message);
-	cJSON_AddItemToArray(list, e);
-}
-
-void records_add_unresolved(cJSON *list, const char *anchor, const char *what, const char *reason)
-{
-	cJSON *e = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(e, "anchor", anchor);
-	cJSON_AddStringToObject(e, "what", what);
-	cJSON_AddStringToObject(e, "reason", reason);
-	cJSON_AddItemToArray(list, e);
-}
-
 void records_assemble(const records_header_t *h, cJSON *modules, cJSON *sched_parts, cJSON **graph,
                       cJSON **sched)
 {

@@ -468,7 +468,7 @@ static repo_file_t *repo_list_add(struct repo_list *l, char *path,
 	repo_file_t *f;
 	char *esc = repo_path_escape(path);
 
-	xgrow((void **)&l->files, &l->alloc, l->n + 1, sizeof *l->files);
+	GROW(l->files, l->alloc, l->n + 1);
 	f = &l->files[l->n++];
 	memset(f, 0, sizeof *f);
 	if (strcmp(esc, path)) {

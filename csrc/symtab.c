@@ -13,7 +13,7 @@
  * wherever its block is indented). */
 static uint64_t lines_hash(const struct sfile *f, int a, int b, int strip)
 {
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = FNV1A_INIT;
 	int l;
 
 	if (a < 1 || b < a || (size_t)b > f->nlines)
@@ -26,8 +26,7 @@ static uint64_t lines_hash(const struct sfile *f, int a, int b, int strip)
 		if (strip)
 			while (s < e && (f->src[s] == ' ' || f->src[s] == '\t'))
 				s++;
-		for (; s < e; s++)
-			h = (h ^ (unsigned char)f->src[s]) * 1099511628211ULL;
+		h = fnv1a(h, f->src + s, e - s);
 	}
 	return h;
 }
@@ -36,7 +35,7 @@ static size_t add_sym(struct symtab *t, size_t *alloc, const char *qual, enum sy
 {
 	struct sym *s;
 
-	xgrow((void **)&t->syms, alloc, t->nsyms + 1, sizeof *t->syms);
+	GROW(t->syms, *alloc, t->nsyms + 1);
 	s = &t->syms[t->nsyms];
 	memset(s, 0, sizeof *s);
 	s->qual = xstrdup(qual);
@@ -116,7 +115,7 @@ static void walk_stmt(struct build *b, const struct ast_hdr *st, const char *pre
 	{
 		struct sym_stmt *s;
 
-		xgrow((void **)&b->t->stmts, &b->astmts, b->t->nstmts + 1, sizeof *b->t->stmts);
+		GROW(b->t->stmts, b->astmts, b->t->nstmts + 1);
 		s = &b->t->stmts[b->t->nstmts++];
 		memset(s, 0, sizeof *s);
 		s->owner = owner;

@@ -86,6 +86,12 @@ void xgrow(void **arr, size_t *alloc, size_t n, size_t elsize)
 	*alloc = na;
 }
 
+void *xgrow_to(void *arr, size_t *alloc, size_t n, size_t elsize)
+{
+	xgrow(&arr, alloc, n, elsize);
+	return arr;
+}
+
 void buf_init(buf_t *b)
 {
 	b->alloc = 64;
@@ -115,7 +121,7 @@ static void buf_reserve(buf_t *b, size_t extra)
 		oom(SIZE_MAX);
 	need = b->len + extra + 1;
 	if (need > b->alloc)
-		xgrow((void **)&b->buf, &b->alloc, need, 1);
+		GROW(b->buf, b->alloc, need);
 }
 
 void buf_add(buf_t *b, const void *data, size_t n)

@@ -115,15 +115,7 @@ value_t *v_copy(struct ast_arena *a, const value_t *src)
 
 void vseq_push(struct ast_arena *a, struct vseq *s, value_t *v)
 {
-	if (s->n == s->alloc) {
-		size_t na = s->alloc ? s->alloc * 2 : 4;
-		value_t **items = ast_arena_alloc(a, na * sizeof *items);
-
-		if (s->n)
-			memcpy(items, s->items, s->n * sizeof *items);
-		s->items = items;
-		s->alloc = na;
-	}
+	ARENA_GROW(a, s->items, s->n, s->alloc, 4);
 	s->items[s->n++] = v;
 }
 
@@ -397,18 +389,10 @@ value_t *vdict_gets(const struct vdict *d, const char *key)
 
 static void vdict_append(struct ast_arena *a, struct vdict *d, value_t *key, value_t *val)
 {
-	if (d->n == d->alloc) {
-		size_t na = d->alloc ? d->alloc * 2 : 8;
-		value_t **k = ast_arena_alloc(a, na * sizeof *k);
-		value_t **v = ast_arena_alloc(a, na * sizeof *v);
-
-		if (d->n) {
-			memcpy(k, d->keys, d->n * sizeof *k);
-			memcpy(v, d->vals, d->n * sizeof *v);
-		}
-		d->keys = k;
-		d->vals = v;
-		d->alloc = na;
+	if (d->n == d->alloc) {  /* two arrays, one capacity */
+		d->keys = ast_arena_grow(a, d->keys, d->n, d->alloc, 8, sizeof *d->keys);
+		d->vals = ast_arena_grow(a, d->vals, d->n, d->alloc, 8, sizeof *d->vals);
+		d->alloc = d->alloc ? d->alloc * 2 : 8;
 	}
 	d->keys[d->n] = key;
 	d->vals[d->n] = val;
@@ -567,15 +551,7 @@ void vinst_add_child(struct ast_arena *a, struct vinst *m, const char *name, str
 			return;
 		}
 	}
-	if (m->nchildren == m->achildren) {
-		size_t na = m->achildren ? m->achildren * 2 : 8;
-		struct vchild *c = ast_arena_alloc(a, na * sizeof *c);
-
-		if (m->nchildren)
-			memcpy(c, m->children, m->nchildren * sizeof *c);
-		m->children = c;
-		m->achildren = na;
-	}
+	ARENA_GROW(a, m->children, m->nchildren, m->achildren, 8);
 	m->children[m->nchildren].name = ast_arena_strndup(a, name, strlen(name));
 	m->children[m->nchildren].inst = child;
 	m->nchildren++;

@@ -1,6 +1,6 @@
 # tests/lib.sh - sourced by the end-to-end tests (tests/e2e/*.sh).
 #
-# Gives: TAP output (ok, is, skip_all, done_testing), a scratch directory
+# Gives: TAP output (ok, is, todo, skip_all, done_testing), a scratch directory
 # per test ($T), fixture repositories with fixed dates (mkrepo, commit),
 # and run_ecg, which runs the build-tree binary (under valgrind when
 # configured with --enable-valgrind) and keeps its stdout, stderr and status
@@ -49,6 +49,16 @@ is() {  # is GOT WANT DESCRIPTION
 diag() { printf '# %s\n' "$*"; }
 
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+
+todo() {  # todo STATUS DESCRIPTION REASON: a known failure (TAP TODO): XFAIL
+	# while it fails, XPASS (reported) once it passes; never fails the script
+	tap_n=$((tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $tap_n - $2 # TODO $3"
+	else
+		echo "not ok $tap_n - $2 # TODO $3"
+	fi
+}
 
 done_testing() {
 	echo "1..$tap_n"

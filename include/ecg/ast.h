@@ -53,26 +53,7 @@
 
 #include "ecg/util.h"
 
-/* ------------------------------------------------------------------ arena */
-
-/* A chunked bump allocator: allocation is a pointer increment, and the
- * whole arena is released in one call.  Allocation cannot fail (out of
- * memory exits, as xmalloc()). */
-struct ast_arena;
-
-struct ast_arena *ast_arena_new(void);
-/* The same for an arena that will grow large (the interpreter's): chunks of
- * 2 MiB, mapped on their own, huge pages where the kernel allows. */
-struct ast_arena *ast_arena_new_large(void);
-void ast_arena_free(struct ast_arena *a);            /* NULL is fine */
-/* n bytes aligned for any node member; zeroed. */
-void *ast_arena_alloc(struct ast_arena *a, size_t n);
-/* A NUL-terminated copy of s[0..n) (s may contain NUL bytes). */
-char *ast_arena_strndup(struct ast_arena *a, const char *s, size_t n);
-/* Bytes handed out (with alignment padding), and bytes malloc'd for the
- * chunks (the real footprint). */
-size_t ast_arena_used(const struct ast_arena *a);
-size_t ast_arena_reserved(const struct ast_arena *a);
+#include "ecg/arena.h"
 
 /* ------------------------------------------------------------------ kinds */
 

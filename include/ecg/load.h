@@ -136,4 +136,12 @@ cJSON *load_environment(const struct load *L);
 /* Releases everything, the config helper included (before pyrt_fini()). */
 void load_free(struct load *L);
 
+/* --config FILE (on this machine, not in the repository): JSON, TOML or
+ * YAML (the last two read by pyhelpers/ecg_config.py in the embedded
+ * interpreter, started on demand), each scalar a KEY -> Python literal in
+ * *out (owned), applied as --set under its own key.  A file that cannot be
+ * read or parsed is bad usage (-1, ECG_EXIT_USAGE), never an internal
+ * error. */
+int load_config_overrides(struct load *L, const char *path, cJSON **out);
+
 #endif

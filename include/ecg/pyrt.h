@@ -68,4 +68,10 @@ const char *pyrt_helpers_dir(void);
  * sets "context: unknown Python error". */
 int pyrt_error(const char *context);
 
+/* Take the pending exception off the thread state: a new reference to the
+ * normalized exception object (a PyObject *), or NULL if none was pending.
+ * pyrt_error() and the parser's error reading (pyast.c) share it. */
+struct _object;
+struct _object *pyrt_take_exception(void);
+
 #endif

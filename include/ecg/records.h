@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <cjson/cJSON.h>
 
+#include "ecg/findings.h"
+
 #define RECORDS_GRAPH_FILE "computation_graph.json"
 #define RECORDS_SCHEDULE_FILE "execution_schedule.json"
 #define RECORDS_GRAPH_SCHEMA "ecg.computation_graph/1"
@@ -64,10 +66,7 @@ char *records_default_dir(void);
 const char *records_str(const cJSON *o, const char *key);
 int records_num(const cJSON *o, const char *key, double *out);
 
-/* Append {"file","line","col","message"}; line/col 0 are written as null. */
-void records_add_parse_error(cJSON *list, const char *file, long line, long col, const char *message);
-/* Append {"anchor","what","reason"}. */
-void records_add_unresolved(cJSON *list, const char *anchor, const char *what, const char *reason);
+/* records_add_parse_error(), records_add_unresolved(): findings.h */
 
 /* The texts of both records, sealed as one pair: each ends with
  * "run": the SHA-1 of both texts without it (an earlier "run" is removed

@@ -21,6 +21,13 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Grow *arr (of *alloc elements of size elsize) to hold at least n. */
 void xgrow(void **arr, size_t *alloc, size_t n, size_t elsize);
 
+/* The typed form: GROW(arr, alloc, n) makes the heap array `arr` (any
+ * element type, xmalloc'd or NULL) of `alloc` elements (a size_t lvalue)
+ * hold at least n, doubling; the element size comes from the array, and
+ * no cast to void ** is needed.  Cannot fail (OOM exits). */
+void *xgrow_to(void *arr, size_t *alloc, size_t n, size_t elsize);
+#define GROW(arr, alloc, n) ((arr) = xgrow_to((arr), &(alloc), (n), sizeof *(arr)))
+
 /* buf_t: a growable byte string.
  * Invariant: after buf_init(), b->buf is never NULL and b->buf[b->len] == 0,
  * so b->buf can always be used as a C string.  The buffer owns b->buf. */

@@ -229,4 +229,70 @@ for t in "$gaps_trace" "$top_srcdir/../shared/traces/hta-alexnet-1gpu.json.gz"; 
 	ok $? "  $(basename "$t"): idle gaps found on its stream, each with a cause"
 done
 
+# What each host event is the cause of, by its name (attrib.c's cause
+# rules): one idle gap per host event, each gap's cause checked.
+$py - "$T/causes.json" <<'PY'
+import json, sys
+names = [("cuda_runtime", "cudaStreamSynchronize", "sync"), ("cuda_runtime", "cudaMemcpy", "sync"),
+         ("cuda_runtime", "cudaMemcpy2DAsync", "sync"), ("cuda_runtime", "cuCtxSynchronize", "sync"),
+         ("cuda_runtime", "cudaLaunchKernel", "idle"), ("cpu_op", "aten::item", "sync"),
+         ("cpu_op", "aten::nonzero", "sync"), ("cpu_op", "aten::_local_scalar_dense", "sync"),
+         ("cpu_op", "nccl:all_reduce", "collective"), ("cpu_op", "c10d::allreduce_", "collective"),
+         ("cpu_op", "record_param_comms", "collective"), ("cpu_op", "my_all_gather", "collective"),
+         ("cpu_op", "reduce_scatter_x", "collective"), ("cpu_op", "broadcast_", "collective"),
+         ("cpu_op", "aten::to", "copy"), ("cpu_op", "aten::copy_", "copy"), ("cpu_op", "aten::mm", "host"),
+         ("user_annotation", "enumerate(DataLoader)#_next", "data"),
+         ("python_function", "torch/utils/data/dataloader.py(620): __next__", "data"),
+         ("user_annotation", "nccl:broadcast", "collective"), ("gpu_user_annotation", "aten::item", "idle")]
+ev, t = [], 0.0
+for i, (cat, n, _) in enumerate(names):
+    ev.append(dict(ph="X", cat="kernel", name="k%d" % i, pid=0, tid=7, ts=t, dur=10, args={}))
+    ev.append(dict(ph="X", cat=cat, name=n, pid=1, tid=1 + i % 3, ts=t + 5 + i / 100, dur=90, args={}))
+    t += 110
+ev.append(dict(ph="X", cat="kernel", name="last", pid=0, tid=7, ts=t, dur=10, args={}))
+json.dump({"traceEvents": ev, "want": [[n, c] for _, n, c in names]}, open(sys.argv[1], "w"))
+PY
+run_ecg attribute --records "$R/records" --json --top 100 "$T/causes.json"
+$py -c '
+import json, sys
+r = json.load(open(sys.argv[1])); want = json.load(open(sys.argv[2]))["want"]
+got = {g["host"]: g["cause"] for g in r["gaps"]["groups"]}
+bad = [(n, c, got.get(n)) for n, c in want if c != "idle" and got.get(n) != c]
+print("#", bad); sys.exit(bool(bad) or r["gaps"]["count"] != len(want))' "$T/out" "$T/causes.json"
+ok $? "each host event is the cause its name says: sync, copy, collective, data, host"
+
+# Memory follows the distinct ops, not the events (issue 20 B8): the same
+# three ops and one frame repeated, 100,000 and then 400,000 events, should
+# take about the same peak memory.  Today every event is kept (~85 bytes
+# each, ~25 MB more for the larger trace): a known failure (TODO), which
+# turns into an unexpected pass when the join aggregates as it reads.
+if [ -x /usr/bin/time ] && [ -z "${ECG_TEST_QUICK:-}" ]; then
+	for n in 25000 100000; do
+		$py - "$T/rss-$n.json" "$n" <<'PY'
+import json, sys
+with open(sys.argv[1], "w") as f:
+    f.write('{"traceEvents":[')
+    t, first = 0.0, True
+    for i in range(int(sys.argv[2])):
+        for e in (dict(ph="X", cat="cpu_op", name="aten::mm", pid=1, tid=1, ts=t, dur=5, args={"External id": i}),
+                  dict(ph="X", cat="cuda_runtime", name="cudaLaunchKernel", pid=1, tid=1, ts=t + 1, dur=2,
+                       args={"correlation": i}),
+                  dict(ph="X", cat="kernel", name="gemm", pid=0, tid=7, ts=t + 3, dur=4,
+                       args={"correlation": i, "External id": i}),
+                  dict(ph="X", cat="python_function", name="model.py(10): forward", pid=1, tid=1, ts=t, dur=6,
+                       args={})):
+            f.write(("" if first else ",") + json.dumps(e))
+            first = False
+        t += 10
+    f.write("]}")
+PY
+		/usr/bin/time -f '%M' -o "$T/rss-$n" "$ECG" attribute --records "$R/records" "$T/rss-$n.json" >/dev/null 2>&1
+		rm -f "$T/rss-$n.json"
+	done
+	a=$(tail -1 "$T/rss-25000") b=$(tail -1 "$T/rss-100000")
+	echo "# peak RSS: 100,000 events $a KB, 400,000 events $b KB"
+	[ $((b - a)) -lt 8192 ]
+	todo $? "attribute's memory does not grow with the events (+$((b - a)) KB for 300,000 more)" "issue 20 B8"
+fi
+
 done_testing

@@ -1,0 +1,151 @@
+/* attrib.h - a profiler trace joined with the records (records/trace layer).
+ *
+ * attrib_join() reads a trace (trace.h) and puts every CPU op, kernel and
+ * memcpy on the entry of the computation graph that issued it (the four
+ * passes are described in attrib.c); attrib_sum() and attrib_gaps() total
+ * the times and find the idle gaps and their causes.  `ecg attribute`
+ * (cmd_attribute.c) parses its options and prints the report from these.
+ *
+ * Ownership: struct att is zeroed by the caller, who sets the options,
+ * graph, sched (owned by A from then on) and warnings (a cJSON array,
+ * owned); attrib_free() releases everything in it.  Interned names
+ * (struct tev's name, ...) live as long as A.
+ * Errors: attrib_join() returns -1 after err_set() (a trace that cannot
+ * be read or is damaged); a trace cut short is read up to the cut, with a
+ * warning in A->warnings.
+ */
+#ifndef ECG_ATTRIB_H
+#define ECG_ATTRIB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "ecg/strmap.h"
+
+/* int64 -> event index, open addressing.  imap_put keeps the first value
+ * of a key, imap_set the last. */
+struct imap {
+	int64_t *key;
+	int *val;
+	size_t cap, n;
+};
+
+enum kind { K_ANN, K_MOD, K_PY, K_OP, K_RT, K_KERNEL, K_MEMCPY, K_MEMSET, K_STEP };
+
+struct tev {
+	double ts, dur;
+	const char *name;          /* interned */
+	int64_t id[2];             /* K_OP: External id, Sequence number; K_RT:
+	                            * correlation; device: correlation, External
+	                            * id (ev_ext(), ev_corr(), ev_seq()) */
+	uint32_t thr;              /* its (pid, tid): A->thr[thr] */
+	unsigned kind : 4, has_seq : 1, has_ext : 1, has_corr : 1, bwd : 1, bwdroot : 1;
+	int top;                   /* the top-level CPU op it lies in (itself for one), -1 */
+	int ent;                   /* entry it is attributed to, -1 */
+	int frame;                 /* innermost repository frame around it, -1 */
+};
+
+/* A python_function name resolved once: "path(LINE): func". */
+struct frame {
+	const char *name;
+	int file;                  /* index in the records' files, -1: not in the repository */
+	long line;
+	char *func;
+	int *cand, ncand;          /* entries whose forward is at file:line */
+	int *sym, nsym;            /* entries whose forward has this function's name (moved code) */
+	size_t acand, asym;
+};
+
+struct ent {
+	const cJSON *e;
+	const char *id, *kind, *cls, *op, *anchor;
+	char *afile, *asym;
+	long aline;
+	int parent, depth, root, conditional;
+	double total;              /* total_repeat; -1 unknown */
+	int *kids, nkids;          /* in execution order */
+	size_t akids, aitems;
+	int *items, nitems;        /* what its forward calls directly: its children, with
+	                              containers and inlined functions opened in place */
+	long calls;
+	double host[2], dev[2];    /* self, [0] forward, [1] backward */
+	double ihost[2], idev[2];  /* inclusive of descendants */
+};
+
+struct att {
+	const char *records_dir, *trace_path;
+	int json;
+	double min_gap;
+	int top;
+	cJSON *graph, *sched;
+	struct ent *ents;
+	int nents;
+	const char **files;        /* the records' file paths */
+	int nfiles;
+	struct strmap names;        /* interned names (intern()) */
+	struct frame *frames;
+	int nframes;
+	size_t aframes;
+	struct tev *ev;
+	size_t nev, aev;
+	struct thr {
+		int64_t pid, tid;
+	} *thr;                    /* the distinct (pid, tid) of the events */
+	uint32_t nthr;
+	size_t athr;
+	struct imap thrmap;        /* thr_hash(pid, tid) -> its first index in thr */
+	int has_py, has_mod;
+	long steps;
+	double step_us;            /* summed duration of the ProfilerStep annotations */
+	double t0, t1;             /* the profiled window: the steps, else the host events */
+	long frames_repo, frames_matched, frames_moved;
+	cJSON *warnings;
+	int trace_error;
+};
+
+struct where {
+	const char *key;
+	double host, dev;
+};
+
+struct totals {
+	double host, dev, host_un, dev_un;
+	struct where *un;
+	size_t nun, aun;
+};
+
+struct ggroup {
+	int64_t pid, stream;
+	int cause;
+	const char *what, *where;  /* interned */
+	long n;
+	double total, maxdur;
+	int ev;                    /* an example */
+};
+
+enum cause { C_SYNC, C_COPY, C_COLL, C_DATA, C_HOST, C_NONE };
+extern const char *const attrib_cause_name[];   /* by enum cause */
+
+/* Load the entries of A->graph, read the trace at A->trace_path and join
+ * them (all of A's event, entry and frame tables filled). */
+int attrib_join(struct att *A);
+/* The entry with this id, or -1. */
+int attrib_find_ent(const struct att *A, const char *id);
+/* Per-entry self and inclusive times, totals, and the unattributed time
+ * by where it ran (T->un, sorted; the caller frees T->un). */
+void attrib_sum(struct att *A, struct totals *T);
+/* Calls of entry x seen in the trace (*known: 0 when the trace cannot
+ * tell), and the calls its total_repeat expects (-1: not pinned down). */
+long attrib_measured_calls(const struct att *A, const struct ent *x, int *known);
+double attrib_expected_calls(const struct att *A, const struct ent *x);
+/* The idle gaps on the device streams, grouped by stream, cause and host
+ * event, largest total first (owned array of *ngroups). */
+struct ggroup *attrib_gaps(struct att *A, size_t *ngroups, double *gap_total, long *gap_n);
+/* The schedule entries host event t can be, for a gap of this cause: a
+ * new JSON array of anchors. */
+cJSON *attrib_schedule_candidates(const struct att *A, const struct tev *t, int cause);
+void attrib_free(struct att *A);
+
+#endif

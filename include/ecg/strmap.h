@@ -1,0 +1,39 @@
+/* strmap.h - the one string hash map of ecg (base layer).
+ *
+ * Open addressing over FNV-1a (util.h), linear probing, a power-of-two
+ * capacity kept at most half full.  Keys are borrowed: the caller keeps
+ * each key alive (an arena string, an interned copy it owns) as long as
+ * the map.  Each slot carries the caller's value: a pointer and two small
+ * integers, whatever the caller makes of them (flags, an index, a row).
+ * Slot pointers are valid until the next strmap_put() (which may rehash).
+ * Nothing fails: allocation exits on out of memory (util.h).
+ */
+#ifndef ECG_STRMAP_H
+#define ECG_STRMAP_H
+
+#include <stddef.h>
+
+struct strmap_slot {
+	const char *key;           /* NULL: an empty slot */
+	const void *ptr;           /* the caller's; NULL in a new slot */
+	int a, b;                  /* the caller's; 0 in a new slot */
+};
+
+struct strmap {
+	struct strmap_slot *slot;  /* cap slots, xmalloc'd; NULL when empty */
+	size_t cap, n;
+	size_t first;              /* the capacity of the first table (0: 64) */
+};
+
+/* The slot holding key, or NULL (not there). */
+struct strmap_slot *strmap_get(const struct strmap *m, const char *key);
+
+/* The slot holding key, added when new (*added = 1, else 0; added may be
+ * NULL).  A new slot's key is `key` itself: the caller may set it to its
+ * own copy of the same string. */
+struct strmap_slot *strmap_put(struct strmap *m, const char *key, int *added);
+
+/* Release the slots (not the keys); the map is empty again. */
+void strmap_free(struct strmap *m);
+
+#endif
