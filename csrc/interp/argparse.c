@@ -113,6 +113,24 @@ static struct vclass *dataclass_of(const value_t *v)
 
 /* ------------------------------------------------------------------ dataclasses.fields(), typing */
 
+/* The typing forms a field's annotation is read through, by name. */
+enum typing_form { TF_NONE, TF_OPTIONAL, TF_UNION, TF_LITERAL, TF_LIST, TF_DICT, TF_TUPLE };
+#define BI_LIST_FORM TF_LIST    /* the forms from here on are containers */
+
+static enum typing_form typing_form(const char *d)
+{
+	static const struct { const char *n; enum typing_form f; } forms[] = {
+		{ "typing.Dict", TF_DICT }, { "typing.List", TF_LIST }, { "typing.Literal", TF_LITERAL },
+		{ "typing.Optional", TF_OPTIONAL }, { "typing.Tuple", TF_TUPLE }, { "typing.Union", TF_UNION },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof forms / sizeof forms[0]; i++)
+		if (!strcmp(d, forms[i].n))
+			return forms[i].f;
+	return TF_NONE;
+}
+
 /* A typing form (Optional[int], int | None, list[str], Literal['a']) as a
  * value: an object of "typing._GenericAlias" holding __origin__ and
  * __args__, which typing.get_origin()/get_args() read. */
@@ -163,26 +181,29 @@ static value_t *ann_type(struct frame *bf, const struct ast_hdr *ann, int depth)
 		const struct ast_Subscript *sub = AST_AS(ann, Subscript);
 		value_t *base = eval(bf, sub->value);
 		const char *d = base->k == VK_EXT ? canon_ext(in, base->u.ext) : NULL;
+		enum typing_form form = TF_NONE;
 
 		args = v_seq(in->a, VK_TUPLE, 2);
-		if (d && !strcmp(d, "typing.Optional")) {
+		if (d && (form = typing_form(d)) == TF_NONE)
+			d = NULL;
+		if (d && form == TF_OPTIONAL) {
 			ann_args(bf, sub->slice, args, 0, depth);
 			vseq_push(in->a, args->u.seq, v_ext(in->a, "types.NoneType"));
 			return generic_alias(in, v_ext(in->a, "typing.Union"), args);
 		}
-		if (d && !strcmp(d, "typing.Union")) {
+		if (d && form == TF_UNION) {
 			ann_args(bf, sub->slice, args, 0, depth);
 			return generic_alias(in, v_ext(in->a, "typing.Union"), args);
 		}
-		if (d && !strcmp(d, "typing.Literal")) {
+		if (d && form == TF_LITERAL) {
 			ann_args(bf, sub->slice, args, 1, depth);
 			return generic_alias(in, v_ext(in->a, "typing.Literal"), args);
 		}
-		if ((d && (!strcmp(d, "typing.List") || !strcmp(d, "typing.Dict") || !strcmp(d, "typing.Tuple"))) ||
+		if ((d && form >= BI_LIST_FORM) ||
 		    (base->k == VK_BUILTIN && !base->u.bi.self &&
 		     (base->u.bi.id == BI_LIST || base->u.bi.id == BI_DICT || base->u.bi.id == BI_TUPLE))) {
-			int id = base->k == VK_BUILTIN ? base->u.bi.id : !strcmp(d, "typing.List") ? BI_LIST :
-			         !strcmp(d, "typing.Dict") ? BI_DICT : BI_TUPLE;
+			int id = base->k == VK_BUILTIN ? base->u.bi.id : form == TF_LIST ? BI_LIST :
+			         form == TF_DICT ? BI_DICT : BI_TUPLE;
 
 			ann_args(bf, sub->slice, args, 0, depth);
 			return generic_alias(in, mk_builtin(in, id, NULL), args);

@@ -91,14 +91,18 @@ void interp_set_override(struct interp *in, const char *key, const char *text)
 	} else {
 		double d = strtod(text, &end);
 
+		/* the words --set reads as Python's (and JSON's) constants */
+		static const struct { const char *w; int k; } consts[] = {
+			{ "True", 1 }, { "true", 1 }, { "False", 0 }, { "false", 0 }, { "None", -1 }, { "null", -1 },
+		};
+		size_t c;
+
+		for (c = 0; c < sizeof consts / sizeof consts[0] && strcmp(text, consts[c].w); c++)
+			;
 		if (*text && !*end)
 			v = v_float(in->a, d);
-		else if (!strcmp(text, "True") || !strcmp(text, "true"))
-			v = v_bool(in->a, 1);
-		else if (!strcmp(text, "False") || !strcmp(text, "false"))
-			v = v_bool(in->a, 0);
-		else if (!strcmp(text, "None") || !strcmp(text, "null"))
-			v = v_none(in->a);
+		else if (c < sizeof consts / sizeof consts[0])
+			v = consts[c].k < 0 ? v_none(in->a) : v_bool(in->a, consts[c].k);
 		else if (n >= 2 && (text[0] == '\'' || text[0] == '"') && text[n - 1] == text[0])
 			v = v_strn(in->a, text + 1, n - 2);
 		else

@@ -439,6 +439,20 @@ int is_tensor_prop(const char *name)
  * ops with the transposed shape, properties read at run time unknown, and
  * anything else a Tensor method bound to x (called through call_ext).
  * Never NULL. */
+/* Whether name is one of the NULL-ended list. */
+static int name_in(const char *name, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(name, *list))
+			return 1;
+	return 0;
+}
+
+/* x.T, x.mT, x.H: a transposed view; x.items()/keys()/values(): a
+ * mapping's views (a host batch standing for collated dicts). */
+static const char *const transposes[] = { "T", "mT", "H", NULL };
+static const char *const mapping_views[] = { "items", "keys", "values", NULL };
+
 value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
@@ -448,7 +462,7 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 		return v;
 	if (is_tensor_prop(name))
 		return unknown_at(f, site, "a tensor attribute read at run time");
-	if (!strcmp(name, "T") || !strcmp(name, "mT") || !strcmp(name, "H")) {
+	if (name_in(name, transposes)) {
 		const struct vshape *s = shape_of(obj);
 
 		emit_op(f, adot(in, "Tensor", name), site);
@@ -470,8 +484,7 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 	/* a name torch's Tensor does not have (xs.items() of a library
 	 * module's output ecg took for a tensor): no op, not known */
 	if (!catalog_tensor_name(in->cat, name) &&
-	    !(f->mode != M_FWD && obj->dev == DEV_HOST &&
-	      (!strcmp(name, "items") || !strcmp(name, "keys") || !strcmp(name, "values"))))
+	    !(f->mode != M_FWD && obj->dev == DEV_HOST && name_in(name, mapping_views)))
 		/* (a host batch in job code stands for whatever the loader
 		 * collated -- per-sample target dicts: their items are rows) */
 		return unknown_at(f, site, afmt(in, "'%s' is no attribute of a Tensor: the value is not known to be a tensor", name));
