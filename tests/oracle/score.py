@@ -1366,7 +1366,10 @@ def _self_test_fixture(tp, check, out):
         if tm.get("defined_in"):
             f, qual = split_defined_in(tm["defined_in"])
             f = f[len("site:"):] if f.startswith("site:") else f
-            x["class"] = f[:-3].replace("/", ".") + "." + qual
+            dotted = f[:-3].replace("/", ".")
+            if dotted.endswith(".__init__"):        # a package's own module
+                dotted = dotted[:-len(".__init__")]
+            x["class"] = dotted + "." + qual
             n_renamed += 1
         elif not tm["class"].startswith("torch.nn.") and tm["class"].count(".") >= 2:
             parts = tm["class"].split(".")
