@@ -158,19 +158,6 @@ static struct sfile *prog_site_file(const struct prog *p, const char *path)
 	for (i = 0; i < ps->n; i++)
 		if (!strcmp(ps->files[i]->path, path))
 			return ps->files[i];
-	{
-		char top[256];
-		size_t n = strcspn(rel, "/");
-
-		if (n >= 3 && n == strlen(rel) && !strcmp(rel + n - 3, ".py"))
-			n -= 3;     /* a top-level module: "six.py" */
-		if (n == 0 || n >= sizeof top)
-			return NULL;
-		memcpy(top, rel, n);
-		top[n] = 0;
-		if (!site_is_torch_library(ps->site, top))
-			return NULL;
-	}
 	fs = site_locate(ps->site, rel);
 	if (!fs)
 		return NULL;

@@ -307,6 +307,11 @@ static void read_dist(struct site *s, const char *dir, const char *entry)
 }
 
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 /* List one site directory: its .pth files and its distributions.  The
  * modules themselves are found by path when imported (site_find). */
 static void read_dir(struct site *s, const char *dir)
@@ -330,17 +335,8 @@ static void read_dir(struct site *s, const char *dir)
 	}
 	closedir(d);
 	/* site.py reads them in name order */
-	for (i = 0; i + 1 < npth; i++) {
-		size_t j;
-
-		for (j = i + 1; j < npth; j++)
-			if (strcmp(pth[j], pth[i]) < 0) {
-				char *t = pth[i];
-
-				pth[i] = pth[j];
-				pth[j] = t;
-			}
-	}
+	if (npth > 1)
+		qsort(pth, npth, sizeof *pth, cmp_str);
 	for (i = 0; i < npth; i++) {
 		read_pth(s, dir, pth[i]);
 		free(pth[i]);
@@ -579,7 +575,12 @@ static int dir_uses_torch(const char *dir, int depth, size_t *budget)
 	return hit;
 }
 
-int site_is_torch_library(struct site *s, const char *top)
+/* Whether top-level package `top` is a library built on torch, whose
+ * modules are worth reading: its metadata requires torch, or one of its
+ * first SITE_SCAN_FILES .py files imports it.  A library that is not
+ * (numpy, PIL, requests) stays external: reading it would cost the budget
+ * and tell nothing about the model.  Judged once per name. */
+static int site_is_torch_library(struct site *s, const char *top)
 {
 	struct site_dist *d = site_dist_of(s, top);
 	size_t i, budget = SITE_SCAN_FILES;
@@ -616,21 +617,28 @@ int site_is_torch_library(struct site *s, const char *top)
 	return hit;
 }
 
-char *site_locate(const struct site *s, const char *rel)
+/* The top-level import name a path inside site-packages is under
+ * ("torchvision" for torchvision/models/resnet.py, "six" for six.py);
+ * owned. */
+static char *rel_top(const char *rel)
 {
-	char *top, *slash, *dot;
+	char *top = xstrndup(rel, strcspn(rel, "/")), *dot;
+
+	if (!strchr(rel, '/') && (dot = strrchr(top, '.')) != NULL)
+		*dot = 0;           /* "mod.py" */
+	return top;
+}
+
+char *site_locate(struct site *s, const char *rel)
+{
+	char *top;
 	long d;
 	size_t i;
 
 	if (!site_any(s) || !*rel || *rel == '/' || strstr(rel, "..") || strstr(rel, "//"))
 		return NULL;
-	top = xstrdup(rel);
-	slash = strchr(top, '/');
-	if (slash)
-		*slash = 0;
-	else if ((dot = strrchr(top, '.')) != NULL)
-		*dot = 0;           /* "mod.py" */
-	if (covered(top)) {
+	top = rel_top(rel);
+	if (!*top || covered(top) || !site_is_torch_library(s, top)) {
 		free(top);
 		return NULL;
 	}
@@ -646,6 +654,16 @@ char *site_locate(const struct site *s, const char *rel)
 			break;
 	}
 	return NULL;
+}
+
+void site_mark_used(struct site *s, const char *rel)
+{
+	char *top = rel_top(rel);
+	struct site_dist *d = site_dist_of(s, top);
+
+	if (d)
+		d->used = 1;
+	free(top);
 }
 
 struct site_dist *site_dist_of(const struct site *s, const char *top)

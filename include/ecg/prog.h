@@ -79,7 +79,7 @@ void prog_ensure(const struct prog *p, struct sfile *sf);
 /* The file with this exact path, or NULL.  A path "site:<rel>" names an
  * installed library's file: found on disk (site_locate) the first time it
  * is asked for and added then, unloaded -- when its package is a library
- * built on torch (site_is_torch_library); else NULL, as for a package
+ * built on torch (site_locate); else NULL, as for a package
  * not installed. */
 struct sfile *prog_file(const struct prog *p, const char *path);
 

@@ -40,7 +40,7 @@ struct site {
 	char **notes;               /* what was skipped and why, for warnings */
 	size_t nnotes;
 	char **decided;             /* top-level names judged by */
-	int *verdict;               /* site_is_torch_library(), and the verdict */
+	int *verdict;               /* site_locate()'s torch-library test, and the verdict */
 	size_t ndecided;
 };
 
@@ -60,16 +60,15 @@ int site_any(const struct site *s);
 /* The file at `rel`, a path inside site-packages ("torchvision/models/
  * resnet.py"), as Python would find it: in the first site directory that
  * holds its top-level package (each, for a namespace package).  The path
- * on disk (owned), or NULL: not there, not a plain relative path, or a
- * package the catalogue covers (torch). */
-char *site_locate(const struct site *s, const char *rel);
+ * on disk (owned), or NULL: not there, not a plain relative path, a
+ * package the catalogue covers (torch), or a library not built on torch
+ * (its metadata requires torch, or one of its first 200 .py files
+ * imports it; judged once per name). */
+char *site_locate(struct site *s, const char *rel);
 
-/* Whether top-level package `top` is a library built on torch, whose
- * modules are worth reading: its metadata requires torch, or one of its
- * first 200 .py files imports it.  A library that is not (numpy, PIL,
- * requests) stays external: reading it would cost the budget and tell
- * nothing about the model.  Judged once per name. */
-int site_is_torch_library(struct site *s, const char *top);
+/* The distribution that holds `rel` (a path inside site-packages) was
+ * read from: the header names it.  Nothing when none provides it. */
+void site_mark_used(struct site *s, const char *rel);
 
 /* The distribution that provides top-level name `top`, or NULL. */
 struct site_dist *site_dist_of(const struct site *s, const char *top);
