@@ -213,6 +213,53 @@ static int load_cacheable(size_t len)
 	return lim == 0 || len <= lim;
 }
 
+/* Parse `len` bytes of `path` and, with keep, copy the tree into plain C
+ * (*arena, *cmod; NULL when it does not parse) and keep it in the tree
+ * cache under `blob` (NULL: not cached).  A file that does not parse is a
+ * parse_errors entry (and a warning).  0, or -1 if the runtime failed
+ * (err_set()). */
+static int load_tree(struct load *L, const char *path, const char *data, size_t len, const char *blob,
+                     int keep, struct ast_arena **arena, struct ast_Module **cmod)
+{
+	PyObject *mod = NULL;
+	pyast_error pe = { 0, 0, NULL };
+	int rc = pyast_parse(path, data, len, &mod, &pe);
+
+	*arena = NULL;
+	*cmod = NULL;
+	if (rc < 0)
+		return -1;
+	if (rc > 0) {
+		records_add_parse_error(L->parse_errors, path, pe.line, pe.col, pe.message);
+		load_warn(L, path, pe.line, pe.col, pe.message);
+		pyast_error_clear(&pe);
+		return 0;
+	}
+	if (!keep) {
+		/* no analysis to feed: the parse was the check */
+		Py_DECREF(mod);
+		return 0;
+	}
+	/* Copy the tree into plain C and drop the Python one at once. */
+	*arena = ast_arena_new();
+	if (astconv_module(mod, *arena, cmod) < 0) {
+		Py_DECREF(mod);
+		ast_arena_free(*arena);
+		*arena = NULL;
+		*cmod = NULL;
+		if (err_code() != ECG_EXIT_INPUT)
+			return -1;
+		records_add_parse_error(L->parse_errors, path, 0, 0, err_last());
+		load_warn(L, path, 0, 0, err_last());
+		err_clear();
+		return 0;
+	}
+	Py_DECREF(mod);
+	if (blob && L->o->cache_dir && load_cacheable(len))
+		(void)treecache_store(L->o->cache_dir, blob, *cmod, data, len);
+	return 0;
+}
+
 /* Read and parse one file: its entry goes to `files`, a problem to
  * parse_errors (and a warning).  On return *data and *len hold its bytes
  * (NULL when it could not be read) and, when keep, *arena and *mod its tree
@@ -220,10 +267,6 @@ static int load_cacheable(size_t len)
 static int load_parse_file(struct load *L, const repo_file_t *f, int keep, char **data, size_t *len,
                            struct ast_arena **arena, struct ast_Module **cmod)
 {
-	PyObject *mod = NULL;
-	pyast_error pe = { 0, 0, NULL };
-	int rc;
-
 	*data = NULL;
 	*len = 0;
 	*arena = NULL;
@@ -255,43 +298,11 @@ static int load_parse_file(struct load *L, const repo_file_t *f, int keep, char 
 		*len = 0;
 		return 0;
 	}
-	rc = pyast_parse(f->path, *data, *len, &mod, &pe);
-	if (rc < 0) {
+	if (load_tree(L, f->path, *data, *len, f->blob, keep, arena, cmod) < 0) {
 		free(*data);
 		*data = NULL;
 		return -1;
 	}
-	if (rc > 0) {
-		records_add_parse_error(L->parse_errors, f->path, pe.line, pe.col, pe.message);
-		load_warn(L, f->path, pe.line, pe.col, pe.message);
-		pyast_error_clear(&pe);
-		return 0;
-	}
-	if (!keep) {
-		/* no analysis to feed: the parse was the check */
-		Py_DECREF(mod);
-		return 0;
-	}
-	/* Copy the tree into plain C and drop the Python one at once. */
-	*arena = ast_arena_new();
-	if (astconv_module(mod, *arena, cmod) < 0) {
-		Py_DECREF(mod);
-		ast_arena_free(*arena);
-		*arena = NULL;
-		*cmod = NULL;
-		if (err_code() != ECG_EXIT_INPUT) {
-			free(*data);
-			*data = NULL;
-			return -1;
-		}
-		records_add_parse_error(L->parse_errors, f->path, 0, 0, err_last());
-		load_warn(L, f->path, 0, 0, err_last());
-		err_clear();
-		return 0;
-	}
-	Py_DECREF(mod);
-	if (L->o->cache_dir && load_cacheable(*len))
-		(void)treecache_store(L->o->cache_dir, f->blob, *cmod, *data, *len);
 	return 0;
 }
 
@@ -316,6 +327,16 @@ static int load_read_one(struct load *L, const repo_file_t *f, int keep)
 	return 0;
 }
 
+/* The runtime failed while reading a file on demand: remembered (the
+ * first reason), and the run fails after the analysis (load_finish). */
+static void load_fail(struct load *L)
+{
+	if (!L->failed)
+		snprintf(L->why, sizeof L->why, "%s", err_last());
+	L->failed = 1;
+	err_clear();
+}
+
 /* The analysis reaching a file for the first time (an import, the entry):
  * read and parse it now, reported as the eager reading would. */
 static void load_reach(void *vctx, struct sfile *sf)
@@ -331,14 +352,8 @@ static void load_reach(void *vctx, struct sfile *sf)
 	rc = load_parse_file(L, f, 1, &sf->src, &sf->len, &sf->arena, &sf->mod);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	L->read_ms += (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
-	if (rc < 0) {
-		/* the runtime failed: remembered, and the run fails after
-		 * the analysis (load_finish) */
-		if (!L->failed)
-			snprintf(L->why, sizeof L->why, "%s", err_last());
-		L->failed = 1;
-		err_clear();
-	}
+	if (rc < 0)
+		load_fail(L);
 	L->nread++;
 }
 
@@ -386,22 +401,11 @@ static void load_site(void *vctx, struct sfile *sf)
 {
 	struct load *L = vctx;
 	const char *rel = sf->path + strlen(PROG_SITE_PREFIX);
-	char top[256], blob[41] = "";
-	struct site_dist *d;
-	PyObject *mod = NULL;
-	pyast_error pe = { 0, 0, NULL };
+	char blob[41] = "";
 	struct ast_arena *arena = NULL;
 	struct ast_Module *cmod = NULL;
-	size_t n = strcspn(rel, "/.");
-	int rc;
 
-	if (n < sizeof top) {
-		memcpy(top, rel, n);
-		top[n] = 0;
-		d = site_dist_of(L->site, top);
-		if (d)
-			d->used = 1;
-	}
+	site_mark_used(L->site, rel);
 	if (site_read(sf->fspath, L->o->max_file, &sf->src, &sf->len) < 0) {
 		records_add_parse_error(L->parse_errors, sf->path, 0, 0, err_last());
 		load_warn(L, sf->path, 0, 0, err_last());
@@ -425,34 +429,8 @@ static void load_site(void *vctx, struct sfile *sf)
 			return;
 		}
 	}
-	rc = pyast_parse(sf->path, sf->src, sf->len, &mod, &pe);
-	if (rc < 0) {
-		if (!L->failed)
-			snprintf(L->why, sizeof L->why, "%s", err_last());
-		L->failed = 1;
-		err_clear();
-		return;
-	}
-	if (rc > 0) {
-		records_add_parse_error(L->parse_errors, sf->path, pe.line, pe.col, pe.message);
-		load_warn(L, sf->path, pe.line, pe.col, pe.message);
-		pyast_error_clear(&pe);
-		return;
-	}
-	arena = ast_arena_new();
-	if (astconv_module(mod, arena, &cmod) < 0) {
-		Py_DECREF(mod);
-		ast_arena_free(arena);
-		records_add_parse_error(L->parse_errors, sf->path, 0, 0, err_last());
-		load_warn(L, sf->path, 0, 0, err_last());
-		err_clear();
-		return;
-	}
-	Py_DECREF(mod);
-	sf->arena = arena;
-	sf->mod = cmod;
-	if (blob[0])
-		(void)treecache_store(L->o->cache_dir, blob, cmod, sf->src, sf->len);
+	if (load_tree(L, sf->path, sf->src, sf->len, blob[0] ? blob : NULL, 1, &sf->arena, &sf->mod) < 0)
+		load_fail(L);
 }
 
 void load_set_site(struct load *L, struct site *site)

@@ -49,6 +49,21 @@ static int is_classvar_ann(const struct ast_hdr *a)
 	return 0;
 }
 
+/* *bf: a frame that reads dataclass b's body (its annotations and
+ * defaults) in b's module, one level below f. */
+static void class_body_frame(struct interp *in, const struct vclass *b, const struct frame *f, struct frame *bf)
+{
+	memset(bf, 0, sizeof *bf);
+	bf->in = in;
+	bf->file = b->file;
+	bf->globals = b->globals;
+	bf->qualname = b->qualname;
+	bf->mode = M_JOB;
+	bf->mult.n = 1;
+	bf->cond.taken = -1;
+	bf->depth = f->depth + 1;
+}
+
 /* Dataclass / NamedTuple fields in definition order, bases first. */
 void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *out, struct frame *f)
 {
@@ -61,15 +76,7 @@ void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *out, st
 
 		if (!b->is_dataclass)
 			continue;
-		memset(&bf, 0, sizeof bf);
-		bf.in = in;
-		bf.file = b->file;
-		bf.globals = b->globals;
-		bf.qualname = b->qualname;
-		bf.mode = M_JOB;
-		bf.mult.n = 1;
-		bf.cond.taken = -1;
-		bf.depth = f->depth + 1;
+		class_body_frame(in, b, f, &bf);
 		for (k = 0; k < b->def->body.n; k++) {
 			const struct ast_hdr *st = b->def->body.items[k];
 			const struct ast_AnnAssign *aa;
@@ -284,15 +291,7 @@ value_t *dataclass_fields_call(struct frame *f, value_t *x)
 
 		if (!b->is_dataclass)
 			continue;
-		memset(&bf, 0, sizeof bf);
-		bf.in = in;
-		bf.file = b->file;
-		bf.globals = b->globals;
-		bf.qualname = b->qualname;
-		bf.mode = M_JOB;
-		bf.mult.n = 1;
-		bf.cond.taken = -1;
-		bf.depth = f->depth + 1;
+		class_body_frame(in, b, f, &bf);
 		for (k = 0; k < b->def->body.n; k++) {
 			const struct ast_hdr *st = b->def->body.items[k];
 			const struct ast_AnnAssign *aa;
