@@ -224,6 +224,10 @@ def standin_nanogpt_sample(root):
 class _Enc:
     n_vocab = 50257
     eot_token = 50256
+    max_token_value = 50256
+
+    def decode_bytes(self, ids):
+        return bytes(32 + (i % 90) for i in ids)
 
     def encode(self, s, allowed_special=None):
         return [ord(c) % 50257 for c in s] or [0]
@@ -243,6 +247,39 @@ def standin_mingpt_char(root):
     text = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz ,.\n") for _ in range(20000))
     with open(os.path.join(d, "input.txt"), "w") as fh:
         fh.write(text)
+
+
+def standin_llmc(root):
+    """llm.c train_gpt2.py: torch._inductor (torch >= 2.0) imported at the
+    top for its config; a token shard with llm.c's header (magic 20240520,
+    version 1, token count) at the default --input_bin; HF GPT-2 weights as
+    for nanoGPT's from_pretrained (random, no download)."""
+    import numpy as np
+    import importlib
+    try:
+        importlib.import_module("torch._inductor.config")
+    except ImportError:
+        fake_module("torch._inductor", __path__=[])
+        fake_module("torch._inductor.config")
+        torch._inductor = sys.modules["torch._inductor"]
+    fake_module("transformers", GPT2LMHeadModel=_fake_hf_gpt2())
+    # torch >= 2.1's init.normal_(..., generator=): the values only
+    import inspect
+    if "generator" not in inspect.signature(nn.init.normal_).parameters:
+        orig = nn.init.normal_
+
+        def normal_(tensor, mean=0.0, std=1.0, generator=None):
+            return orig(tensor, mean, std)
+        nn.init.normal_ = normal_
+    path = os.path.join(root, "dev", "data", "tinyshakespeare", "tiny_shakespeare_val.bin")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    n = 40000
+    header = np.zeros(256, dtype=np.int32)
+    header[0], header[1], header[2] = 20240520, 1, n
+    toks = np.random.default_rng(0).integers(0, 50257, size=n, dtype=np.uint16)
+    with open(path, "wb") as fh:
+        fh.write(header.tobytes())
+        fh.write(toks.tobytes())
 
 
 def standin_none(root):
@@ -641,6 +678,7 @@ STANDINS = {
     "nanogpt_sample": standin_nanogpt_sample,
     "mingpt_char": standin_mingpt_char,
     "none": standin_none,
+    "llmc": standin_llmc,
     "cifar224": standin_cifar224,
     "vit_pytorch": standin_vit_pytorch,
     "detr": standin_detr,
