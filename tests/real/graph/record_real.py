@@ -282,6 +282,111 @@ def standin_llmc(root):
         fh.write(toks.tobytes())
 
 
+def _fake_timm_032():
+    """timm 0.3.2's vision_transformer PatchEmbed / Block (Attention, Mlp)
+    and optim_factory.add_weight_decay, as MAE imports them (timm is not
+    packaged): the same children and forward; external, so not judged."""
+    import torch.nn.functional as F  # noqa: F401
+
+    class PatchEmbed(nn.Module):
+        def __init__(self, img_size=224, patch_size=16, in_chans=3, embed_dim=768):
+            super().__init__()
+            img_size, patch_size = (img_size, img_size), (patch_size, patch_size)
+            self.img_size, self.patch_size = img_size, patch_size
+            self.num_patches = (img_size[1] // patch_size[1]) * (img_size[0] // patch_size[0])
+            self.proj = nn.Conv2d(in_chans, embed_dim, kernel_size=patch_size, stride=patch_size)
+
+        def forward(self, x):
+            return self.proj(x).flatten(2).transpose(1, 2)
+
+    class Mlp(nn.Module):
+        def __init__(self, in_features, hidden_features=None, out_features=None,
+                     act_layer=nn.GELU, drop=0.):
+            super().__init__()
+            out_features = out_features or in_features
+            hidden_features = hidden_features or in_features
+            self.fc1 = nn.Linear(in_features, hidden_features)
+            self.act = act_layer()
+            self.fc2 = nn.Linear(hidden_features, out_features)
+            self.drop = nn.Dropout(drop)
+
+        def forward(self, x):
+            x = self.drop(self.act(self.fc1(x)))
+            return self.drop(self.fc2(x))
+
+    class Attention(nn.Module):
+        def __init__(self, dim, num_heads=8, qkv_bias=False, qk_scale=None, attn_drop=0., proj_drop=0.):
+            super().__init__()
+            self.num_heads = num_heads
+            self.scale = qk_scale or (dim // num_heads) ** -0.5
+            self.qkv = nn.Linear(dim, dim * 3, bias=qkv_bias)
+            self.attn_drop = nn.Dropout(attn_drop)
+            self.proj = nn.Linear(dim, dim)
+            self.proj_drop = nn.Dropout(proj_drop)
+
+        def forward(self, x):
+            B, N, C = x.shape
+            qkv = self.qkv(x).reshape(B, N, 3, self.num_heads, C // self.num_heads).permute(2, 0, 3, 1, 4)
+            q, k, v = qkv[0], qkv[1], qkv[2]
+            attn = (q @ k.transpose(-2, -1)) * self.scale
+            attn = self.attn_drop(attn.softmax(dim=-1))
+            x = (attn @ v).transpose(1, 2).reshape(B, N, C)
+            return self.proj_drop(self.proj(x))
+
+    class Block(nn.Module):
+        def __init__(self, dim, num_heads, mlp_ratio=4., qkv_bias=False, qk_scale=None, drop=0.,
+                     attn_drop=0., drop_path=0., act_layer=nn.GELU, norm_layer=nn.LayerNorm):
+            super().__init__()
+            self.norm1 = norm_layer(dim)
+            self.attn = Attention(dim, num_heads=num_heads, qkv_bias=qkv_bias, qk_scale=qk_scale,
+                                  attn_drop=attn_drop, proj_drop=drop)
+            self.drop_path = nn.Identity()
+            self.norm2 = norm_layer(dim)
+            self.mlp = Mlp(in_features=dim, hidden_features=int(dim * mlp_ratio),
+                           act_layer=act_layer, drop=drop)
+
+        def forward(self, x):
+            x = x + self.drop_path(self.attn(self.norm1(x)))
+            return x + self.drop_path(self.mlp(self.norm2(x)))
+
+    for c in (PatchEmbed, Mlp, Attention, Block):
+        c.__module__ = "timm.models.vision_transformer"
+        c.__qualname__ = c.__name__
+
+    def add_weight_decay(model, weight_decay=1e-5, skip_list=()):
+        decay, no_decay = [], []
+        for name, param in model.named_parameters():
+            if not param.requires_grad:
+                continue
+            if len(param.shape) == 1 or name.endswith(".bias") or name in skip_list:
+                no_decay.append(param)
+            else:
+                decay.append(param)
+        return [{"params": no_decay, "weight_decay": 0.},
+                {"params": decay, "weight_decay": weight_decay}]
+    fake_module("timm", __path__=[], __version__="0.3.2")
+    fake_module("timm.models", __path__=[])
+    fake_module("timm.models.vision_transformer", PatchEmbed=PatchEmbed, Block=Block,
+                Attention=Attention, Mlp=Mlp)
+    fake_module("timm.optim", __path__=[])
+    fake_module("timm.optim.optim_factory", add_weight_decay=add_weight_decay)
+
+
+def standin_mae(root):
+    """MAE main_pretrain.py: timm 0.3.2 (not packaged), tensorboard's
+    SummaryWriter (not installed: a no-op writer), and a tiny ImageFolder."""
+    _fake_timm_032()
+    import numpy as np
+    if not hasattr(np, "float"):
+        np.float = float       # util/pos_embed.py uses the alias numpy 1.24 removed
+    try:
+        import importlib
+        importlib.import_module("torch.utils.tensorboard")
+    except ImportError:
+        fake_module("torch.utils.tensorboard", SummaryWriter=_Anything)
+    standin_imagefolder(root)
+
+
 def standin_none(root):
     pass
 
@@ -679,6 +784,7 @@ STANDINS = {
     "mingpt_char": standin_mingpt_char,
     "none": standin_none,
     "llmc": standin_llmc,
+    "mae": standin_mae,
     "cifar224": standin_cifar224,
     "vit_pytorch": standin_vit_pytorch,
     "detr": standin_detr,
