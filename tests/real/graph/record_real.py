@@ -387,6 +387,62 @@ def standin_mae(root):
     standin_imagefolder(root)
 
 
+def _install_sdpa():
+    """F.scaled_dot_product_attention (torch >= 2.0) for torch 1.13: the
+    same math, dispatched through __torch_function__ like a torch function
+    so that the recorder sees one op torch.nn.functional.
+    scaled_dot_product_attention at the caller's line."""
+    import math
+    import torch.nn.functional as F
+    if hasattr(F, "scaled_dot_product_attention"):
+        return
+    from torch.overrides import has_torch_function, handle_torch_function
+
+    def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
+                                     is_causal=False, scale=None):
+        if has_torch_function((query, key, value)):
+            return handle_torch_function(
+                scaled_dot_product_attention, (query, key, value), query, key, value,
+                attn_mask=attn_mask, dropout_p=dropout_p, is_causal=is_causal, scale=scale)
+        L, S = query.size(-2), key.size(-2)
+        s = scale if scale is not None else 1 / math.sqrt(query.size(-1))
+        att = query @ key.transpose(-2, -1) * s
+        if is_causal:
+            att = att.masked_fill(torch.ones(L, S, dtype=torch.bool).tril().logical_not(),
+                                  float("-inf"))
+        if attn_mask is not None:
+            att = att.masked_fill(attn_mask.logical_not(), float("-inf")) \
+                if attn_mask.dtype == torch.bool else att + attn_mask
+        att = torch.softmax(att, dim=-1)
+        if dropout_p > 0:
+            att = torch.dropout(att, dropout_p, True)
+        return att @ value
+    scaled_dot_product_attention.__module__ = "torch.nn.functional"
+    scaled_dot_product_attention.__qualname__ = "scaled_dot_product_attention"
+    F.scaled_dot_product_attention = scaled_dot_product_attention
+
+
+def standin_minrf(root):
+    """minRF rf.py: no GPU here, so .cuda() of a module or a tensor stays on
+    the CPU (only placement changes); MNIST as random tensors of the shape
+    its transform gives (Pad(2): 1x32x32); wandb is not installed (a no-op);
+    F.scaled_dot_product_attention for torch 1.13 (_install_sdpa)."""
+    import torchvision
+    torchvision.datasets.MNIST = lambda *a, **k: RandomImages((1, 32, 32), 256, 10)
+    _install_sdpa()
+    from torch.overrides import has_torch_function, handle_torch_function
+
+    def cuda(self, *a, **k):
+        # still one op Tensor.cuda at the caller's line for the recorder
+        if has_torch_function((self,)):
+            return handle_torch_function(cuda, (self,), self, *a, **k)
+        return self
+    cuda.__module__, cuda.__qualname__ = "Tensor", "cuda"
+    torch.Tensor.cuda = cuda
+    nn.Module.cuda = lambda self, *a, **k: self
+    fake_module("wandb", init=lambda *a, **k: None, log=lambda *a, **k: None)
+
+
 def standin_none(root):
     pass
 
@@ -785,6 +841,7 @@ STANDINS = {
     "none": standin_none,
     "llmc": standin_llmc,
     "mae": standin_mae,
+    "minrf": standin_minrf,
     "cifar224": standin_cifar224,
     "vit_pytorch": standin_vit_pytorch,
     "detr": standin_detr,
