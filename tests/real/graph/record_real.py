@@ -443,6 +443,48 @@ def standin_minrf(root):
     fake_module("wandb", init=lambda *a, **k: None, log=lambda *a, **k: None)
 
 
+def standin_yolo(root):
+    """PyTorch-YOLOv3 train.py: imgaug, terminaltables, torchsummary and
+    tensorboard are not installed (do-nothing modules: the augmentation
+    pipeline is built but never run); ListDataset is replaced by random
+    images and boxes of its shape (3 x img_size x img_size, targets
+    [sample, class, x, y, w, h]), and its collate_fn keeps one image of the
+    batch (the forward's structure does not depend on the batch size; a
+    16-image YOLOv3 forward is minutes on one CPU thread)."""
+    for name in ("imgaug", "imgaug.augmenters", "imgaug.augmentables",
+                 "imgaug.augmentables.bbs"):
+        fake_module(name, __path__=[], __getattr__=lambda k: _Anything())
+    fake_module("terminaltables", AsciiTable=_Anything)
+    fake_module("torchsummary", summary=lambda *a, **k: None)
+    try:
+        import importlib
+        importlib.import_module("torch.utils.tensorboard")
+    except ImportError:
+        fake_module("torch.utils.tensorboard", SummaryWriter=_Anything)
+    import pytorchyolo.utils.datasets as ds
+
+    class ListDataset(torch.utils.data.Dataset):
+        def __init__(self, list_path, img_size=416, multiscale=True, transform=None):
+            self.img_size = img_size
+
+        def __len__(self):
+            return 4
+
+        def __getitem__(self, i):
+            g = torch.Generator().manual_seed(i)
+            img = torch.rand(3, self.img_size, self.img_size, generator=g)
+            boxes = torch.rand(3, 6, generator=g) * 0.5 + 0.25
+            boxes[:, 1] = torch.randint(0, 80, (3,), generator=g).float()
+            return "img%d.jpg" % i, img, boxes
+
+        def collate_fn(self, batch):
+            paths, imgs, targets = zip(*batch[:1])
+            for i, b in enumerate(targets):
+                b[:, 0] = i
+            return paths, torch.stack(imgs), torch.cat(targets, 0)
+    ds.ListDataset = ListDataset
+
+
 def standin_none(root):
     pass
 
@@ -842,6 +884,7 @@ STANDINS = {
     "llmc": standin_llmc,
     "mae": standin_mae,
     "minrf": standin_minrf,
+    "yolo": standin_yolo,
     "cifar224": standin_cifar224,
     "vit_pytorch": standin_vit_pytorch,
     "detr": standin_detr,
