@@ -99,7 +99,9 @@ enum builtin_id {
 	BI_M_MOD_ADD_MODULE, BI_M_MOD_APPEND, BI_M_MOD_EXTEND, BI_M_MOD_SELF,
 	BI_M_MOD_BASE_INIT,   /* super().__init__(...) whose next class is torch's */
 	BI_M_MOD_TRAIN, BI_M_MOD_EVAL,   /* .train(mode) / .eval(): the training flags */
-	BI_M_MOD_CHILDREN, BI_M_MOD_VALUES, BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
+	BI_M_MOD_CHILDREN, BI_M_MOD_VALUES,
+	BI_M_MOD_NAMED_CHILDREN, BI_M_MOD_MODULES, BI_M_MOD_NAMED_MODULES,   /* the tree as Python lists it */
+	BI_M_MOD_ITEMS, BI_M_MOD_KEYS,   /* ModuleDict.items() / keys() */ BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
 	BI_M_NS_GETATTR,
 	BI_COUNT        /* how many ids there are */
 };
