@@ -50,6 +50,7 @@ static const struct native module_methods[] = {
 	{ "to", call_module_method, BI_M_MOD_TO },
 	{ "to_empty", call_module_method, BI_M_MOD_SELF },
 	{ "train", call_module_method, BI_M_MOD_TRAIN },
+	{ "update", call_module_method, BI_M_MOD_UPDATE },
 	{ "values", call_module_method, BI_M_MOD_VALUES },
 };
 

@@ -81,6 +81,52 @@ static value_t *moduledict_items(struct frame *f, value_t *self, int pairs, cons
 	return out;
 }
 
+/* ModuleDict.update(modules): each (name, module) of a dict or of a
+ * sequence of pairs registered in order, as a key set anew keeps its
+ * place.  What is not known there (the mapping, a key, a value that is
+ * no module) leaves the dict's contents not known. */
+static value_t *moduledict_update(struct frame *f, value_t *self, value_t **args, size_t nargs,
+                                  const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *m = self->k == VK_INST ? self->u.inst : NULL;
+	const char *why = NULL;
+	struct vseq *items = NULL;
+	size_t i;
+
+	if (!m || !is_moduledict(m))
+		return unknown_at(f, site, "update() of something that is not a ModuleDict");
+	if (nargs != 1)
+		why = "update() without one mapping";
+	else if (args[0]->k == VK_DICT) {
+		struct vdict *d = args[0]->u.dict;
+
+		if (d->anykey || d->rep)
+			why = "a mapping with keys not known";
+		for (i = 0; !why && i < d->n; i++)
+			if (d->keys[i]->k != VK_STR || d->vals[i]->k != VK_INST || d->vals[i]->u.inst->mod == VM_NONE)
+				why = "a key or a module not known";
+		for (i = 0; !why && i < d->n; i++)
+			vinst_add_child(in->a, m, d->keys[i]->u.str.s, d->vals[i]->u.inst);
+	} else if ((args[0]->k == VK_LIST || args[0]->k == VK_TUPLE) && !iter_items(f, args[0], &items)) {
+		for (i = 0; !why && i < items->n; i++) {
+			const value_t *p = items->items[i];
+
+			if (!((p->k == VK_TUPLE || p->k == VK_LIST) && !p->u.seq->unk_reason && p->u.seq->n == 2 &&
+			      p->u.seq->items[0]->k == VK_STR && p->u.seq->items[1]->k == VK_INST &&
+			      p->u.seq->items[1]->u.inst->mod != VM_NONE))
+				why = "a key or a module not known";
+		}
+		for (i = 0; !why && i < items->n; i++)
+			vinst_add_child(in->a, m, items->items[i]->u.seq->items[0]->u.str.s,
+			                items->items[i]->u.seq->items[1]->u.inst);
+	} else
+		why = "update() with modules not known";
+	if (why && !vdict_gets(m->attrs, "__ecg_len_unknown__"))
+		vdict_sets(in->a, m->attrs, "__ecg_len_unknown__", v_unknown(in->a, "update()", why));
+	return v_none(in->a);
+}
+
 /* Why the children registered on m may not be all of its submodules, or
  * NULL when they are: a module of a class not read, a container filled
  * with modules not known, a third-party constructor, a torch.nn layer
@@ -456,6 +502,8 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 	case BI_M_MOD_MODULES:
 	case BI_M_MOD_NAMED_MODULES:
 		return module_tree_list(f, self, fn->u.bi.id, site);
+	case BI_M_MOD_UPDATE:
+		return moduledict_update(f, self, args, nargs, site);
 	case BI_M_MOD_ITEMS:
 	case BI_M_MOD_KEYS:
 		return moduledict_items(f, self, fn->u.bi.id == BI_M_MOD_ITEMS, site);
