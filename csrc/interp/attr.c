@@ -74,6 +74,12 @@ static value_t *func_dunder(struct interp *in, const struct vfunc *fn, const cha
 {
 	const char *q = fn->qualname, *dot = q ? strrchr(q, '.') : NULL;
 
+	/* functools.wraps(w): w's names, and w as __wrapped__ */
+	if (fn->wraps && !strcmp(name, "__wrapped__"))
+		return fn->wraps;
+	if (fn->wraps && (!strcmp(name, "__name__") || !strcmp(name, "__qualname__") || !strcmp(name, "__module__")))
+		return fn->wraps->k == VK_FUNC ? func_dunder(in, fn->wraps->u.fn, name) : NULL;
+
 	if (!strcmp(name, "__name__"))
 		return v_str(in->a, dot ? dot + 1 : q ? q : "<lambda>");
 	if (!strcmp(name, "__qualname__"))
