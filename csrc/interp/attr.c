@@ -37,9 +37,11 @@ static const struct native module_methods[] = {
 	{ "float", call_module_method, BI_M_MOD_SELF },
 	{ "half", call_module_method, BI_M_MOD_SELF },
 	{ "insert", call_module_method, BI_M_MOD_INSERT },
-	{ "modules", call_module_method, BI_M_MOD_CHILDREN },
-	{ "named_children", call_module_method, BI_M_MOD_CHILDREN },
-	{ "named_modules", call_module_method, BI_M_MOD_CHILDREN },
+	{ "items", call_module_method, BI_M_MOD_ITEMS },
+	{ "keys", call_module_method, BI_M_MOD_KEYS },
+	{ "modules", call_module_method, BI_M_MOD_MODULES },
+	{ "named_children", call_module_method, BI_M_MOD_NAMED_CHILDREN },
+	{ "named_modules", call_module_method, BI_M_MOD_NAMED_MODULES },
 	{ "register_buffer", call_module_method, BI_M_MOD_REGISTER_BUFFER },
 	{ "register_module", call_module_method, BI_M_MOD_ADD_MODULE },
 	{ "register_parameter", call_module_method, BI_M_MOD_REGISTER_PARAMETER },
@@ -48,6 +50,7 @@ static const struct native module_methods[] = {
 	{ "to", call_module_method, BI_M_MOD_TO },
 	{ "to_empty", call_module_method, BI_M_MOD_SELF },
 	{ "train", call_module_method, BI_M_MOD_TRAIN },
+	{ "update", call_module_method, BI_M_MOD_UPDATE },
 	{ "values", call_module_method, BI_M_MOD_VALUES },
 };
 
@@ -70,6 +73,12 @@ const struct ntab emulated_exts_ntab = NTAB(emulated_exts);
 static value_t *func_dunder(struct interp *in, const struct vfunc *fn, const char *name)
 {
 	const char *q = fn->qualname, *dot = q ? strrchr(q, '.') : NULL;
+
+	/* functools.wraps(w): w's names, and w as __wrapped__ */
+	if (fn->wraps && !strcmp(name, "__wrapped__"))
+		return fn->wraps;
+	if (fn->wraps && (!strcmp(name, "__name__") || !strcmp(name, "__qualname__") || !strcmp(name, "__module__")))
+		return fn->wraps->k == VK_FUNC ? func_dunder(in, fn->wraps->u.fn, name) : NULL;
 
 	if (!strcmp(name, "__name__"))
 		return v_str(in->a, dot ? dot + 1 : q ? q : "<lambda>");

@@ -517,8 +517,24 @@ static value_t *bi_seq(struct frame *f, value_t *fn, value_t **args, size_t narg
 	if (nargs == 0)
 		return v_seq(in->a, fn->u.bi.id == BI_TUPLE ? VK_TUPLE : VK_LIST, 0);
 	if (!iter_items(f, args[0], &items)) {
+		value_t *r;
+		size_t i, j, n;
+
 		charge(f, items->n, 0);
-		return seq_from(in, fn->u.bi.id == BI_TUPLE ? VK_TUPLE : VK_LIST, items);
+		r = seq_from(in, fn->u.bi.id == BI_TUPLE ? VK_TUPLE : VK_LIST, items);
+		/* set(): each plain item once (others are kept as they come) */
+		for (i = n = 0; fn->u.bi.id == BI_SET && i < r->u.seq->n; i++) {
+			value_t *x = r->u.seq->items[i];
+			int plain = x->k == VK_STR || value_is_known_scalar(x);
+
+			for (j = 0; plain && j < n && !value_key_eq(r->u.seq->items[j], x); j++)
+				;
+			if (!plain || j == n)
+				r->u.seq->items[n++] = x;
+		}
+		if (fn->u.bi.id == BI_SET)
+			r->u.seq->n = n;
+		return r;
 	}
 	if ((args[0]->k == VK_LIST || args[0]->k == VK_TUPLE) && args[0]->u.seq->n >= 1 &&
 	    fn->u.bi.id != BI_SET) {

@@ -882,6 +882,13 @@ static enum flow exec_funcdef(struct frame *f, const struct ast_hdr *st)
 			value_t *dv = eval(f, decos->items[k]);
 			value_t *r;
 
+			if (dv->k == VK_INST && dv->u.inst->ext && !strcmp(dv->u.inst->ext, "functools.wraps") &&
+			    cur->k == VK_FUNC) {
+				/* @functools.wraps(w): this function, showing w's names
+				 * (update_wrapper sets them on it and hands it back) */
+				cur->u.fn->wraps = vdict_gets(dv->u.inst->attrs, "wrapped");
+				continue;
+			}
 			if (dv->k != VK_FUNC && dv->k != VK_BOUND)
 				continue;
 			r = call(f, dv, &cur, 1, NULL, decos->items[k]);

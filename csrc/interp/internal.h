@@ -88,6 +88,7 @@ enum builtin_id {
 	BI_NOOP,        /* a call that does nothing ecg reads (zero_grad, an external base's __init__): None */
 	/* methods: self in u.bi.self */
 	BI_M_LIST_APPEND, BI_M_LIST_EXTEND, BI_M_LIST_INSERT, BI_M_LIST_POP,
+	BI_M_LIST_REMOVE, BI_M_SET_DISCARD, BI_M_SET_ADD,   /* list.remove, set.discard/remove/add (a set is a list here) */
 	BI_M_DICT_GET, BI_M_DICT_ITEMS, BI_M_DICT_KEYS, BI_M_DICT_VALUES, BI_M_DICT_UPDATE,
 	BI_M_DICT_POP, BI_M_DICT_SETDEFAULT, BI_M_COPY,
 	BI_M_STR_FORMAT, BI_M_STR_JOIN, BI_M_STR_SPLIT, BI_M_STR_LOWER, BI_M_STR_UPPER,
@@ -99,7 +100,9 @@ enum builtin_id {
 	BI_M_MOD_ADD_MODULE, BI_M_MOD_APPEND, BI_M_MOD_EXTEND, BI_M_MOD_SELF,
 	BI_M_MOD_BASE_INIT,   /* super().__init__(...) whose next class is torch's */
 	BI_M_MOD_TRAIN, BI_M_MOD_EVAL,   /* .train(mode) / .eval(): the training flags */
-	BI_M_MOD_CHILDREN, BI_M_MOD_VALUES, BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
+	BI_M_MOD_CHILDREN, BI_M_MOD_VALUES,
+	BI_M_MOD_NAMED_CHILDREN, BI_M_MOD_MODULES, BI_M_MOD_NAMED_MODULES,   /* the tree as Python lists it */
+	BI_M_MOD_ITEMS, BI_M_MOD_KEYS, BI_M_MOD_UPDATE,   /* ModuleDict.items() / keys() / update() */ BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
 	BI_M_NS_GETATTR,
 	BI_COUNT        /* how many ids there are */
 };

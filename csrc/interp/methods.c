@@ -205,6 +205,70 @@ static value_t *m_list_pop(struct frame *f, value_t *fn, value_t **args, size_t 
 	return unknown_at(f, site, "pop() from a list not known");
 }
 
+/* A key remove()/add() can compare: a known number, str, None, bool. */
+static int plain_key(const value_t *v)
+{
+	return v->k == VK_STR || v->k == VK_NONE || value_is_known_scalar(v);
+}
+
+/* list.remove(x), set.remove(x) / discard(x) (a set is a list of its
+ * items here): the first item equal to x is taken out.  With x or an item
+ * not comparable, or x absent from a list remove() must find it in, the
+ * contents are no longer known. */
+static value_t *m_list_remove(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                              const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+	struct vseq *s = self->k == VK_LIST ? self->u.seq : NULL;
+	size_t i;
+
+	(void)kw;
+	if (!s || s->unk_reason)
+		return v_none(in->a);
+	if (nargs == 1 && plain_key(args[0])) {
+		for (i = 0; i < s->n && plain_key(s->items[i]); i++) {
+			if (value_key_eq(s->items[i], args[0])) {
+				memmove(s->items + i, s->items + i + 1, (s->n - 1 - i) * sizeof *s->items);
+				s->n--;
+				return v_none(in->a);
+			}
+		}
+		if (i == s->n && fn->u.bi.id == BI_M_SET_DISCARD)
+			return v_none(in->a);
+	}
+	s->unk_expr = text_of(f, site);
+	s->unk_reason = "an item removed that ecg cannot match";
+	return v_none(in->a);
+}
+
+/* set.add(x): x appended unless an equal item is there.  With x or an
+ * item not comparable, the contents are no longer known. */
+static value_t *m_set_add(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+	struct vseq *s = self->k == VK_LIST ? self->u.seq : NULL;
+	size_t i;
+
+	(void)kw;
+	if (!s || s->unk_reason)
+		return v_none(in->a);
+	if (nargs == 1 && plain_key(args[0])) {
+		for (i = 0; i < s->n && plain_key(s->items[i]); i++)
+			if (value_key_eq(s->items[i], args[0]))
+				return v_none(in->a);
+		if (i == s->n) {
+			vseq_push(in->a, s, args[0]);
+			return v_none(in->a);
+		}
+	}
+	s->unk_expr = text_of(f, site);
+	s->unk_reason = "an item added that ecg cannot match";
+	return v_none(in->a);
+}
+
 static value_t *m_dict_get(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                            const struct ast_hdr *site)
 {
@@ -686,11 +750,14 @@ static value_t *m_file_read(struct frame *f, value_t *fn, value_t **args, size_t
  * CPython's list_methods[]: getattr_v() binds them to their value
  * (mk_builtin with self), call_builtin() runs them (natives_register). */
 static const struct native list_methods[] = {
+	{ "add", m_set_add, BI_M_SET_ADD },
 	{ "append", m_list_append, BI_M_LIST_APPEND },
 	{ "copy", m_copy, BI_M_COPY },
+	{ "discard", m_list_remove, BI_M_SET_DISCARD },
 	{ "extend", m_list_extend, BI_M_LIST_EXTEND },
 	{ "insert", m_list_insert, BI_M_LIST_INSERT },
 	{ "pop", m_list_pop, BI_M_LIST_POP },
+	{ "remove", m_list_remove, BI_M_LIST_REMOVE },
 };
 
 static const struct native dict_methods[] = {

@@ -11,6 +11,17 @@
 #include "config.h"
 
 #include "internal.h"
+#include "ecg/catalog.h"
+
+/* Is m an nn.ModuleDict: the built-in, or a repo subclass whose children
+ * its constructor registered (torchvision's IntermediateLayerGetter)? */
+static int is_moduledict(struct vinst *m)
+{
+	const char *b = m->cls ? class_ext_base(m->cls) : NULL;
+
+	return (m->mod == VM_CONTAINER && m->ext && !strcmp(m->ext, "torch.nn.ModuleDict")) ||
+	       (m->mod == VM_REPO && b && !strcmp(b, "torch.nn.ModuleDict"));
+}
 
 /* ModuleDict.values(): a view of its modules in order, a container that
  * shares the children (and what is known of its length), so that `for
@@ -25,8 +36,7 @@ static value_t *moduledict_values(struct frame *f, value_t *self, const struct a
 	struct vinst *m, *v;
 	size_t i;
 
-	if (self->k != VK_INST || (m = self->u.inst)->mod != VM_CONTAINER || !m->ext ||
-	    strcmp(m->ext, "torch.nn.ModuleDict"))
+	if (self->k != VK_INST || !is_moduledict(m = self->u.inst))
 		return unknown_at(f, site, "values() of something that is not a ModuleDict");
 	v = new_inst(in);
 	v->mod = VM_CONTAINER;
@@ -39,6 +49,221 @@ static value_t *moduledict_values(struct frame *f, value_t *self, const struct a
 		if (vdict_gets(m->attrs, keep[i]))
 			vdict_sets(in->a, v->attrs, keep[i], vdict_gets(m->attrs, keep[i]));
 	return mk_inst_value(in, v);
+}
+
+/* ModuleDict.items() / keys(): its children in order, as (name, module)
+ * pairs or names; unknown when they are not all seen. */
+static value_t *moduledict_items(struct frame *f, value_t *self, int pairs, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *m = self->k == VK_INST ? self->u.inst : NULL;
+	value_t *out, *unk;
+	size_t i;
+
+	if (!m || !is_moduledict(m))
+		return unknown_at(f, site, pairs ? "items() of something that is not a ModuleDict"
+		                                 : "keys() of something that is not a ModuleDict");
+	if ((unk = vdict_gets(m->attrs, "__ecg_len_unknown__")))
+		return unknown_at(f, site, unk->reason ? unk->reason : "the ModuleDict's length is not known");
+	out = v_seq(in->a, VK_LIST, m->nchildren);
+	for (i = 0; i < m->nchildren; i++) {
+		value_t *name = v_str(in->a, m->children[i].name);
+
+		if (pairs) {
+			value_t *pair = v_seq(in->a, VK_TUPLE, 2);
+
+			vseq_push(in->a, pair->u.seq, name);
+			vseq_push(in->a, pair->u.seq, mk_inst_value(in, m->children[i].inst));
+			name = pair;
+		}
+		vseq_push(in->a, out->u.seq, name);
+	}
+	return out;
+}
+
+/* ModuleDict.update(modules): each (name, module) of a dict or of a
+ * sequence of pairs registered in order, as a key set anew keeps its
+ * place.  What is not known there (the mapping, a key, a value that is
+ * no module) leaves the dict's contents not known. */
+static value_t *moduledict_update(struct frame *f, value_t *self, value_t **args, size_t nargs,
+                                  const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *m = self->k == VK_INST ? self->u.inst : NULL;
+	const char *why = NULL;
+	struct vseq *items = NULL;
+	size_t i;
+
+	if (!m || !is_moduledict(m))
+		return unknown_at(f, site, "update() of something that is not a ModuleDict");
+	if (nargs != 1)
+		why = "update() without one mapping";
+	else if (args[0]->k == VK_DICT) {
+		struct vdict *d = args[0]->u.dict;
+
+		if (d->anykey || d->rep)
+			why = "a mapping with keys not known";
+		for (i = 0; !why && i < d->n; i++)
+			if (d->keys[i]->k != VK_STR || d->vals[i]->k != VK_INST || d->vals[i]->u.inst->mod == VM_NONE)
+				why = "a key or a module not known";
+		for (i = 0; !why && i < d->n; i++)
+			vinst_add_child(in->a, m, d->keys[i]->u.str.s, d->vals[i]->u.inst);
+	} else if ((args[0]->k == VK_LIST || args[0]->k == VK_TUPLE) && !iter_items(f, args[0], &items)) {
+		for (i = 0; !why && i < items->n; i++) {
+			const value_t *p = items->items[i];
+
+			if (!((p->k == VK_TUPLE || p->k == VK_LIST) && !p->u.seq->unk_reason && p->u.seq->n == 2 &&
+			      p->u.seq->items[0]->k == VK_STR && p->u.seq->items[1]->k == VK_INST &&
+			      p->u.seq->items[1]->u.inst->mod != VM_NONE))
+				why = "a key or a module not known";
+		}
+		for (i = 0; !why && i < items->n; i++)
+			vinst_add_child(in->a, m, items->items[i]->u.seq->items[0]->u.str.s,
+			                items->items[i]->u.seq->items[1]->u.inst);
+	} else
+		why = "update() with modules not known";
+	if (why && !vdict_gets(m->attrs, "__ecg_len_unknown__"))
+		vdict_sets(in->a, m->attrs, "__ecg_len_unknown__", v_unknown(in->a, "update()", why));
+	return v_none(in->a);
+}
+
+/* Why the children registered on m may not be all of its submodules, or
+ * NULL when they are: a module of a class not read, a container filled
+ * with modules not known, a third-party constructor, a torch.nn layer
+ * whose submodules the catalogue lists (MultiheadAttention's out_proj) or
+ * that it does not know, an attribute not known (it may hold a module), a
+ * child built under a condition its parent was not. */
+static const char *children_unknown(struct interp *in, const struct vinst *m)
+{
+	const struct catalog_class *cc;
+	size_t i;
+
+	switch (m->mod) {
+	case VM_NONE:
+		return "not a module";
+	case VM_EXTERNAL:
+		return "a module of a class ecg does not read: its submodules are not known";
+	case VM_LAYER:
+		cc = m->ext ? catalog_class(in->cat, m->ext) : NULL;
+		if (!cc)
+			return "a torch.nn layer the catalogue does not know";
+		if (cc->nchildren)
+			return "the submodules of a torch.nn layer are not modelled";
+		return NULL;
+	default:
+		break;
+	}
+	if (vdict_gets(m->attrs, "__ecg_len_unknown__"))
+		return "the container's length is not known";
+	if (vdict_gets(m->attrs, "__ecg_ext_init__"))
+		return "its constructor is a third-party one: its submodules are not seen";
+	for (i = 0; i < m->attrs->n; i++) {
+		const value_t *k = m->attrs->keys[i];
+
+		if (m->attrs->vals[i]->k == VK_UNKNOWN &&
+		    !(k->k == VK_STR && (!strcmp(k->u.str.s, "training") || !strncmp(k->u.str.s, "__ecg_", 6))))
+			return "an attribute not known may hold a module";
+	}
+	for (i = 0; i < m->nchildren; i++)
+		if (m->children[i].inst->cond && m->children[i].inst->cond != m->cond)
+			return "a submodule built under a condition not decided";
+	return NULL;
+}
+
+/* Has named_modules() listed x already (Python's memo set)? */
+static int seen_module(struct vinst *const *seen, size_t n, const struct vinst *x)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (seen[i] == x)
+			return 1;
+	return 0;
+}
+
+/* named_modules() of m under `prefix`: m and every module under it, once
+ * each, depth first as Python walks _modules.  -1 (with *why) when a
+ * module on the way does not hold all its submodules. */
+static int walk_modules(struct interp *in, struct vinst *m, const char *prefix, struct vseq *out,
+                        struct vinst ***seen, size_t *nseen, int depth, const char **why)
+{
+	size_t i;
+	value_t *pair;
+
+	if (depth > 64) {
+		*why = "modules nested too deep";
+		return -1;
+	}
+	if (seen_module(*seen, *nseen, m))
+		return 0;
+	if ((*why = children_unknown(in, m)))
+		return -1;
+	*seen = xrealloc(*seen, (*nseen + 1) * sizeof **seen);
+	(*seen)[(*nseen)++] = m;
+	pair = v_seq(in->a, VK_TUPLE, 2);
+	vseq_push(in->a, pair->u.seq, v_str(in->a, prefix));
+	vseq_push(in->a, pair->u.seq, mk_inst_value(in, m));
+	vseq_push(in->a, out, pair);
+	for (i = 0; i < m->nchildren; i++) {
+		const char *p = *prefix ? afmt(in, "%s.%s", prefix, m->children[i].name) : m->children[i].name;
+
+		if (walk_modules(in, m->children[i].inst, p, out, seen, nseen, depth + 1, why) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* children(), named_children(), modules(), named_modules() of a module
+ * whose submodules are all seen: a list (of modules, or of (name,
+ * module) pairs), in registration order, each module once.  Unknown, with
+ * the reason, otherwise. */
+static value_t *module_tree_list(struct frame *f, value_t *self, int id, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *m = self->k == VK_INST ? self->u.inst : NULL;
+	int named = id == BI_M_MOD_NAMED_CHILDREN || id == BI_M_MOD_NAMED_MODULES;
+	const char *why = NULL;
+	value_t *out = v_seq(in->a, VK_LIST, 0);
+	size_t i;
+
+	if (!m)
+		return unknown_at(f, site, "not a module");
+	if (id == BI_M_MOD_CHILDREN || id == BI_M_MOD_NAMED_CHILDREN) {
+		if ((why = children_unknown(in, m)))
+			return unknown_at(f, site, afmt(in, "its children are not known: %s", why));
+		for (i = 0; i < m->nchildren; i++) {
+			struct vinst *c = m->children[i].inst;
+			size_t j;
+			value_t *pair;
+
+			for (j = 0; j < i && m->children[j].inst != c; j++)
+				;
+			if (j < i)
+				continue;
+			if (!named) {
+				vseq_push(in->a, out->u.seq, mk_inst_value(in, c));
+				continue;
+			}
+			pair = v_seq(in->a, VK_TUPLE, 2);
+			vseq_push(in->a, pair->u.seq, v_str(in->a, m->children[i].name));
+			vseq_push(in->a, pair->u.seq, mk_inst_value(in, c));
+			vseq_push(in->a, out->u.seq, pair);
+		}
+		return out;
+	}
+	{
+		struct vinst **seen = NULL;
+		size_t nseen = 0;
+		int rc = walk_modules(in, m, "", out->u.seq, &seen, &nseen, 0, &why);
+
+		free(seen);
+		if (rc < 0)
+			return unknown_at(f, site, afmt(in, "the modules under it are not known: %s", why));
+	}
+	if (!named)
+		for (i = 0; i < out->u.seq->n; i++)
+			out->u.seq->items[i] = out->u.seq->items[i]->u.seq->items[1];
+	return out;
 }
 
 /* A torch.nn layer that owns no tensor: the catalogue counts no
@@ -113,6 +338,32 @@ void module_snapshot_training(struct interp *in, struct vinst *m, int depth)
 		module_snapshot_training(in, m->children[i].inst, depth + 1);
 }
 
+/* ModuleList.insert(index, module), as torch does it: the children from
+ * index on move up one place (their names are their indices).  An index
+ * or a module not known, or one out of 0..len: the order is not known. */
+static value_t *modulelist_insert(struct frame *f, value_t *self, value_t **args, size_t nargs)
+{
+	struct interp *in = f->in;
+	struct vinst *m = self->k == VK_INST ? self->u.inst : NULL;
+	size_t i, n;
+
+	if (!m || m->mod != VM_CONTAINER)
+		return v_none(in->a);
+	n = m->nchildren;
+	if (nargs != 2 || args[0]->k != VK_INT || args[1]->k != VK_INST || args[0]->u.i < 0 ||
+	    (unsigned long long)args[0]->u.i > n) {
+		if (!vdict_gets(m->attrs, "__ecg_len_unknown__"))
+			vdict_sets(in->a, m->attrs, "__ecg_len_unknown__",
+			           v_unknown(in->a, "insert()", "a module inserted at a place not known"));
+		return v_none(in->a);
+	}
+	vinst_add_child(in->a, m, afmt(in, "%zu", n), n ? m->children[n - 1].inst : args[1]->u.inst);
+	for (i = n; i > (size_t)args[0]->u.i; i--)
+		m->children[i].inst = m->children[i - 1].inst;
+	m->children[i].inst = args[1]->u.inst;
+	return v_none(in->a);
+}
+
 value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                             struct vdict *kw, const struct ast_hdr *site)
 {
@@ -158,7 +409,7 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 		}
 		return v_none(in->a);
 	case BI_M_MOD_INSERT:
-		return v_none(in->a);
+		return modulelist_insert(f, self, args, nargs);
 	case BI_FN_APPLY: {
 		/* MyFunction.apply(x): its forward now, its backward in the
 		 * backward pass (both read, collectives in each recorded) */
@@ -247,7 +498,15 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 		(void)container_base_init(f, self, args, nargs, kw, site);
 		return v_none(in->a);
 	case BI_M_MOD_CHILDREN:
-		return unknown_at(f, site, "an iterator over modules is not followed");
+	case BI_M_MOD_NAMED_CHILDREN:
+	case BI_M_MOD_MODULES:
+	case BI_M_MOD_NAMED_MODULES:
+		return module_tree_list(f, self, fn->u.bi.id, site);
+	case BI_M_MOD_UPDATE:
+		return moduledict_update(f, self, args, nargs, site);
+	case BI_M_MOD_ITEMS:
+	case BI_M_MOD_KEYS:
+		return moduledict_items(f, self, fn->u.bi.id == BI_M_MOD_ITEMS, site);
 	case BI_M_MOD_VALUES:
 		return moduledict_values(f, self, site);
 	default:

@@ -412,6 +412,23 @@ static value_t *sl_partial(struct frame *f, const char *d, value_t **args, size_
 	return mk_inst_value(in, p);
 }
 
+/* functools.wraps(w): a decorator (exec_funcdef applies it) that gives
+ * the function it decorates w's names. */
+static value_t *sl_wraps(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *p;
+
+	(void)d, (void)kw, (void)site;
+	if (nargs < 1)
+		return NULL;
+	p = new_inst(in);
+	p->ext = "functools.wraps";
+	vdict_sets(in->a, p->attrs, "wrapped", args[0]);
+	return mk_inst_value(in, p);
+}
+
 static value_t *sl_literal_eval(struct frame *f, const char *d, value_t **args, size_t nargs,
                                 struct vdict *kw, const struct ast_hdr *site)
 {
@@ -595,6 +612,7 @@ static const struct stdlib_native {
 	{ "dataclasses.replace", sl_replace },
 	{ "easydict.EasyDict", sl_attr_dict },
 	{ "functools.partial", sl_partial },
+	{ "functools.wraps", sl_wraps },
 	{ "itertools.repeat", sl_repeat },
 	{ "json.load", sl_load },
 	{ "json.loads", sl_load },

@@ -778,7 +778,8 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	/* a torch class built (no_grad(), device(...), Size(...)) is not an
 	 * op: torch's function hooks never see it */
 	if (f->mode == M_FWD &&
-	    !(!strchr(d + 6, '.') && (catalog_torch_name(in->cat, d + 6) & CATALOG_N_CLASS)))
+	    !(!strchr(d + 6, '.') && (catalog_torch_name(in->cat, d + 6) & CATALOG_N_CLASS)) &&
+	    !catalog_fact(in->cat, CATALOG_F_NOT_DISPATCHED, d))
 		emit_op(f, d, site);
 	if (coll) {
 		e = sev(f, SEV_COLLECTIVE, text_of(f, AST_IS(site, Call) ? AST_AS(site, Call)->func : site), site);

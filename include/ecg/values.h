@@ -98,6 +98,9 @@ struct vfunc {
 	int cached;                   /* decorated @functools.lru_cache / cache: in the
 	                                 job, its body runs once (read as such) */
 	value_t *cache_ret;           /* what that one run returned, or NULL */
+	value_t *wraps;               /* @functools.wraps(w): w, whose __name__,
+	                                 __qualname__ and __module__ it shows
+	                                 (its own qualname still anchors it) */
 };
 
 struct vbuiltin {

@@ -971,7 +971,15 @@ def _record(label_path, mirror, job, tmp):
         pass
     torch.set_num_threads(1)
 
-    rec = StopRecorder(root, models_spec)
+    # installed libraries the job reads (the label's "site", absolute):
+    # their frames are anchored "site:<path>", their classes are read ones
+    sites = list(label.get("site", []))
+    missing = [r for r in label.get("requires", [])
+               if not any(os.path.isdir(os.path.join(d, r)) for d in sites)]
+    if missing:
+        sys.stderr.write("record_real.py: %s: %s not installed in %s\n" % (job, " ".join(missing), " ".join(sites)))
+        return 1
+    rec = StopRecorder(root, models_spec, sites)
     rec.direct = tuple(label.get("direct_forward", ()))
     restore_new = R.install_new(rec)
     orig_getitem = R.install_getitem(rec)

@@ -14,7 +14,12 @@ lacks the commit the job is skipped ("skip <job>: source not present at
 <path>").  Otherwise
 
     ECG extract --repo SRC --rev COMMIT --entry ENTRY --out TMP --no-cache -q
-                [ecg_args] [-- argv]
+                [--site DIR ...] [ecg_args] [-- argv]
+
+(--site for each of the label's "site" directories: the installed
+libraries the truth was recorded with; a job whose "requires" names a
+package none of them holds is skipped: "skip <job>: <package> not
+installed in <dirs>")
 
 is run and its records/computation_graph.json scored with the matching of
 tests/oracle/score.py (ids with "*" / "a:b" patterns cover truth ids; class
@@ -112,6 +117,10 @@ def check_label(job, d):
         for mod in m["modules"]:
             need(isinstance(mod, dict) and isinstance(mod.get("id"), str)
                  and "class" in mod and "calls" in mod, "a truth module lacks id, class or calls")
+    for k in ("site", "requires"):
+        need(isinstance(d.get(k, []), list) and all(isinstance(x, str) and x for x in d.get(k, [])),
+             '"%s" is not a list of strings' % k)
+    need(all(os.path.isabs(x) for x in d.get("site", [])), '"site" holds a relative path')
     for k in ("unpinned", "not_judged"):
         un = d.get(k, [])
         need(isinstance(un, list) and all(isinstance(u, dict) and isinstance(u.get("id"), str)
@@ -271,9 +280,22 @@ class RealScorer(O.Scorer):
                 "repeats": self.repeat(), "ops": self.ops(), "anchors": self.anchors()}
 
 
+def label_sites(label):
+    """The label's "site" directories as --site options, and the packages of
+    its "requires" that none of them holds (the job is then skipped: its
+    truth was recorded with them, anchored into their files)."""
+    sites = label.get("site", [])
+    missing = [r for r in label.get("requires", [])
+               if not any(os.path.isdir(os.path.join(s, r)) for s in sites)]
+    opts = []
+    for s in sites:
+        opts += ["--site", s]
+    return opts, missing
+
+
 def run_ecg(ecg, src, label, out):
     cmd = [ecg, "extract", "--repo", src, "--rev", label["commit"], "--entry", label["entry"],
-           "--out", out, "--no-cache", "-q"] + list(label.get("ecg_args", []))
+           "--out", out, "--no-cache", "-q"] + label_sites(label)[0] + list(label.get("ecg_args", []))
     argv = list(label.get("argv", []))
     if argv:
         cmd += ["--"] + argv
@@ -576,6 +598,14 @@ def main(argv):
             if not as_json:
                 out.write("skip %s: source not present at %s\n" % (job, src))
             results[job] = {"skipped": "source not present at %s" % src}
+            skipped += 1
+            continue
+        missing = label_sites(label)[1]
+        if missing:
+            why = "%s not installed in %s" % (" ".join(missing), " ".join(label.get("site", [])) or "any site directory")
+            if not as_json:
+                out.write("skip %s: %s\n" % (job, why))
+            results[job] = {"skipped": why}
             skipped += 1
             continue
         tmp = tempfile.mkdtemp(prefix="ecg-real-graph-")
