@@ -320,6 +320,10 @@ value_t *stdlib_attr(struct interp *in, const char *mod, const char *name)
 		env->ext = "os.environ";
 		return mk_inst_value(in, env);
 	}
+	/* False when the code runs; True only for a type checker, which
+	 * is not the job (a library's lazy __init__ takes its else) */
+	if (!strcmp(mod, "typing") && !strcmp(name, "TYPE_CHECKING"))
+		return v_bool(in->a, 0);
 	return NULL;
 }
 
@@ -579,6 +583,29 @@ static value_t *sl_defaultdict(struct frame *f, const char *d, value_t **args, s
 	return r;
 }
 
+/* importlib.util.find_spec(name): a spec (not None) for torch, which a
+ * job read here has (the catalogue stands for it), and for a module found
+ * in the repository or the installed libraries read; NULL (the caller's
+ * unknown) for any other, whose presence is not known here. */
+static value_t *sl_find_spec(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                             const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const char *name;
+	struct vinst *o;
+
+	(void)d, (void)kw, (void)site;
+	if (nargs < 1 || args[0]->k != VK_STR)
+		return NULL;
+	name = args[0]->u.str.s;
+	if (strcmp(name, "torch") && strncmp(name, "torch.", 6) && !prog_find_module(in->prog, name))
+		return NULL;
+	o = new_inst(in);
+	o->ext = "importlib.machinery.ModuleSpec";
+	vdict_sets(in->a, o->attrs, "name", args[0]);
+	return mk_inst_value(in, o);
+}
+
 static const struct stdlib_native {
 	const char *name;
 	stdlib_fn *fn;
@@ -595,6 +622,7 @@ static const struct stdlib_native {
 	{ "dataclasses.replace", sl_replace },
 	{ "easydict.EasyDict", sl_attr_dict },
 	{ "functools.partial", sl_partial },
+	{ "importlib.util.find_spec", sl_find_spec },
 	{ "itertools.repeat", sl_repeat },
 	{ "json.load", sl_load },
 	{ "json.loads", sl_load },
