@@ -482,6 +482,11 @@ value_t *framework_call(struct frame *f, const char *d, const char *last, value_
 value_t *call_tyro_cli(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                        const struct ast_hdr *site);
 
+/* hf.c */
+value_t *hf_class_attr(struct frame *f, value_t *cls, const char *name);
+value_t *hf_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                 const struct ast_hdr *site);
+
 /* call.c */
 value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                   const struct ast_hdr *site);
