@@ -287,6 +287,8 @@ value_t *load_config(struct frame *f, const char *how, value_t *arg, const struc
 		note(in, anchor_at(f, site), afmt(in, "configuration file '%s'", path), why ? why : "not read");
 		return unknown_at(f, site, why ? why : "a configuration file ecg could not read");
 	}
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;            /* "./ckpt/config.json": the records' source is a plain relative path */
 	v = from_json(in, j, astr(in, path), 0);
 	cJSON_Delete(j);
 	return v;
