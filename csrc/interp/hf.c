@@ -298,10 +298,16 @@ value_t *hf_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, str
 		meth = dot + 1;
 		clsname = astr(in, afmt(in, "%.*s", (int)(dot - prev), prev));
 		if (prev == d || strncmp(clsname, "Auto", 4) || !(cls = hf_auto_class(f, clsname)))
-			cls = NULL;
+			return NULL;      /* not read here (no library): as before */
 	} else
 		return NULL;
 	if (strcmp(meth, "from_pretrained") && strcmp(meth, "from_config"))
+		return NULL;
+	/* which: an Auto model class (it has a _model_mapping), AutoConfig, a
+	 * model class (an nn.Module), a config class (it has a model_type);
+	 * anything else (tokenizers, processors) is read as it is written */
+	if (is_auto(cls) ? strcmp(clsname, "AutoConfig") && !class_lookup(cls, "_model_mapping", NULL)
+	                 : !cls->is_module && (!class_lookup(cls, "model_type", NULL) || strcmp(meth, "from_pretrained")))
 		return NULL;
 	cfgauto = hf_module(f, HF_PKG ".models.auto.configuration_auto");
 
@@ -331,9 +337,13 @@ value_t *hf_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, str
 			return hf_make_config(f, cc, json, kw, site);
 		return unknown_at(f, site, afmt(in, "the config AutoConfig reads: %s", why));
 	}
-	if (!cls) {
-		why = afmt(in, "%s was not found in the installed library", clsname);
-	} else if (!why && is_auto(cls)) {
+	if (!cls->is_module && !is_auto(cls)) {
+		/* LlamaConfig.from_pretrained(path) */
+		if (!why)
+			return hf_make_config(f, cls, json, kw, site);
+		return unknown_at(f, site, afmt(in, "the config %s reads: %s", clsname, why));
+	}
+	if (!why && is_auto(cls)) {
 		if (!mt)
 			why = "its model_type is not known";
 		else if (cc || (cc = hf_auto_config(f, cfgauto, mt, &why)))
@@ -349,7 +359,7 @@ value_t *hf_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, str
 		}
 	}
 	if (why || !mc || !cc)
-		return hf_unsized(f, !strncmp(clsname, "Auto", 4) || !mc ? clsname : mc->name,
+		return hf_unsized(f, is_auto(cls) || !mc ? clsname : mc->name,
 		                  afmt(in, "%s.%s: %s, so its modules and parameter count are not known", clsname, meth,
 		                       why ? why : "its classes are not known"),
 		                  site);

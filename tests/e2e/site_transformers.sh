@@ -96,11 +96,47 @@ ok $? "  with the reason: which config.json was not read, and what gives the siz
 G "$T/o6" "[m['id'] for m in d['modules'] if m.get('class') == 'TinyLlamaDecoderLayer']" | grep -q "32"
 ok $((! $?)) "  no layers from the config class's default num_hidden_layers=32"
 
+# a tokenizer's from_pretrained is no model: read as it is written
+SP3="$T/sp3"
+cp -R "$SP" "$SP3"
+chmod -R u+w "$SP3"
+cat >"$SP3/transformers/models/auto/tokenization_auto.py" <<'PY'
+class PreTrainedTokenizer:
+    def __init__(self, vocab):
+        self.vocab = vocab
+
+
+class AutoTokenizer:
+    @classmethod
+    def from_pretrained(cls, pretrained_model_name_or_path, **kwargs):
+        return PreTrainedTokenizer(pretrained_model_name_or_path)
+PY
+R3="$T/job3"
+mkrepo "$R3"
+cp -R "$FX/ckpt" "$R3/ckpt"
+cat >"$R3/train.py" <<'PY'
+import torch
+from transformers import AutoModelForCausalLM
+from transformers.models.auto.tokenization_auto import AutoTokenizer
+
+tok = AutoTokenizer.from_pretrained("ckpt")
+model = AutoModelForCausalLM.from_pretrained("ckpt")
+for step in range(2):
+    ids = tok("some text")
+    model(torch.randint(0, 256, (2, 8)))
+PY
+commit "$R3" "job3"
+run_ecg extract --repo "$R3" --entry train.py --out "$T/o8" -q --no-cache --no-site-env --site "$SP3"
+is "$(G "$T/o8" "sorted(set(m.get('class') for m in d['modules'] if m['kind'] == 'model'))")" "['TinyLlamaForCausalLM']" \
+	"AutoTokenizer.from_pretrained is no module: the one model is TinyLlamaForCausalLM"
+
 # without the environment: as before, nothing of the library
 run_ecg extract --repo "$R" --entry train.py --out "$T/o7" -q --no-cache --no-site-env
-is "$rc" 0 "without --site: exit 0"
+is "$rc" 6 "without --site: as before, the model is not known (exit 6: incomplete)"
 grep -q "site:transformers" "$T/o7/computation_graph.json"
 ok $((! $?)) "  and nothing is read from the library"
+is "$(G "$T/o7" "[m.get('class') for m in d['modules'] if str(m.get('class')).startswith('transformers.')]")" "[]" \
+	"  and no module stands for the call (the records are as without this reading)"
 for o in o1 o6; do
 	"$TEST_PYTHON" "$top_srcdir/tests/schema_check.py" "$top_srcdir/schemas" "$T/$o" >"$T/schema.out" 2>&1
 	ok $? "the records are valid (schema_check.py, $o)"
