@@ -95,7 +95,8 @@ static int is_auto(const struct vclass *c)
 	return !strncmp(c->name, "Auto", 4);
 }
 
-/* An external module standing for a model whose sizes are not known. */
+/* An external module standing for a model whose sizes are not known, why
+ * (NULL: the library is not read, and modtree.c says so). */
 static value_t *hf_unsized(struct frame *f, const char *cls, const char *why, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
@@ -107,7 +108,8 @@ static value_t *hf_unsized(struct frame *f, const char *cls, const char *why, co
 	m->ctor_expr = text_of(f, site);
 	m->cond = f->cond.text;
 	m->args = vdict_new(in->a);
-	vdict_sets(in->a, m->attrs, "__ecg_subtree_reason__", v_str(in->a, why));
+	if (why)
+		vdict_sets(in->a, m->attrs, "__ecg_subtree_reason__", v_str(in->a, why));
 	return mk_inst_value(in, m);
 }
 
@@ -297,8 +299,16 @@ value_t *hf_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, str
 			prev--;
 		meth = dot + 1;
 		clsname = astr(in, afmt(in, "%.*s", (int)(dot - prev), prev));
-		if (prev == d || strncmp(clsname, "Auto", 4) || !(cls = hf_auto_class(f, clsname)))
-			return NULL;      /* not read here (no library): as before */
+		if (prev == d || strncmp(clsname, "Auto", 4))
+			return NULL;
+		if (!(cls = hf_auto_class(f, clsname))) {
+			/* the library is not read: an AutoModel* builds a model
+			 * (an external one; modtree.c's reason names --site), any
+			 * other Auto class is left as it is written */
+			if (strncmp(clsname, "AutoModel", 9) || (strcmp(meth, "from_pretrained") && strcmp(meth, "from_config")))
+				return NULL;
+			return hf_unsized(f, clsname, NULL, site);
+		}
 	} else
 		return NULL;
 	if (strcmp(meth, "from_pretrained") && strcmp(meth, "from_config"))

@@ -132,11 +132,13 @@ is "$(G "$T/o8" "sorted(set(m.get('class') for m in d['modules'] if m['kind'] ==
 
 # without the environment: as before, nothing of the library
 run_ecg extract --repo "$R" --entry train.py --out "$T/o7" -q --no-cache --no-site-env
-is "$rc" 6 "without --site: as before, the model is not known (exit 6: incomplete)"
+is "$rc" 0 "without --site: exit 0"
 grep -q "site:transformers" "$T/o7/computation_graph.json"
 ok $((! $?)) "  and nothing is read from the library"
-is "$(G "$T/o7" "[m.get('class') for m in d['modules'] if str(m.get('class')).startswith('transformers.')]")" "[]" \
-	"  and no module stands for the call (the records are as without this reading)"
+is "$(G "$T/o7" "[(m['class'], m['params']) for m in d['modules'] if m['kind'] == 'model']")" \
+	"[('transformers.AutoModelForCausalLM', None)]" "  the model is external, by the Auto class the job calls, its sizes null"
+G "$T/o7" 'd["modules"][0]["subtree"]["reason"]' | grep -q -- "--site DIR"
+ok $? "  with a reason that names --site"
 for o in o1 o6; do
 	"$TEST_PYTHON" "$top_srcdir/tests/schema_check.py" "$top_srcdir/schemas" "$T/$o" >"$T/schema.out" 2>&1
 	ok $? "the records are valid (schema_check.py, $o)"
