@@ -24,7 +24,15 @@ are only torchvision's (no numpy, PIL: libraries that do not use torch are
 not read).  Exit status: 0 met, 1 missed, 2 ecg failed, 77 torchvision is
 not installed in DIR.
 
-    bench/site.py --ecg ./ecg [--site DIR] [--runs K] [--json]
+--job transformers times a fine-tune job instead (tests/fixtures/
+site_transformers: AutoModelForCausalLM.from_pretrained("./ckpt")), with
+the fixture's stand-in package by default, or the real transformers in
+--site DIR with --ckpt DIR (a checkpoint directory whose config.json names
+a model type of that version); --ecg-arg passes more options (--no-env).
+The goals are the same, over the library's own files.
+
+    bench/site.py --ecg ./ecg [--job torchvision|transformers] [--site DIR]
+                  [--ckpt DIR] [--ecg-arg ARG]... [--runs K] [--json]
 """
 import argparse
 import json
@@ -36,7 +44,13 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FIXTURE = os.path.join(HERE, "..", "tests", "fixtures", "site_torchvision")
+FIXTURES = os.path.join(HERE, "..", "tests", "fixtures")
+# job -> (fixture, entry, files of the job, library, default site)
+JOBS = {
+    "torchvision": ("site_torchvision", "main.py", ["main.py"], "torchvision", "/usr/lib/python3/dist-packages"),
+    "transformers": ("site_transformers", "train.py", ["train.py", "ckpt"], "transformers",
+                     os.path.join(FIXTURES, "site_transformers", "_env", "site-packages")),
+}
 
 
 def timed(cmd, env=None):
@@ -48,23 +62,35 @@ def timed(cmd, env=None):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ecg", required=True)
-    ap.add_argument("--site", default="/usr/lib/python3/dist-packages")
+    ap.add_argument("--job", choices=sorted(JOBS), default="torchvision")
+    ap.add_argument("--site")
+    ap.add_argument("--ckpt", help="--job transformers: the checkpoint directory (its config.json)")
+    ap.add_argument("--ecg-arg", action="append", default=[])
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--python", default="/usr/bin/python3")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
-    if not os.path.isdir(os.path.join(a.site, "torchvision")):
-        print("skip: torchvision is not installed in %s" % a.site, file=sys.stderr)
+    fixture, entry, job_files, lib, default_site = JOBS[a.job]
+    a.site = a.site or default_site
+    if not os.path.isdir(os.path.join(a.site, lib)):
+        print("skip: %s is not installed in %s" % (lib, a.site), file=sys.stderr)
         return 77
     work = tempfile.mkdtemp(prefix="ecg-bench-site-")
     try:
         repo = os.path.join(work, "job")
         os.makedirs(repo)
-        shutil.copy(os.path.join(FIXTURE, "main.py"), repo)
+        for f in job_files:
+            src = os.path.join(FIXTURES, fixture, f)
+            if f == "ckpt" and a.ckpt:
+                src = a.ckpt
+            if os.path.isdir(src):
+                shutil.copytree(src, os.path.join(repo, f))
+            else:
+                shutil.copy(src, repo)
         env = dict(os.environ, GIT_AUTHOR_DATE="2000-01-01T00:00:00Z", GIT_COMMITTER_DATE="2000-01-01T00:00:00Z")
         for c in (["init", "-q"], ["add", "."], ["-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "job"]):
             subprocess.run(["git", "-C", repo] + c, check=True, env=env)
-        base = [a.ecg, "extract", "--repo", repo, "--entry", "main.py", "-q", "--no-site-env"]
+        base = [a.ecg, "extract", "--repo", repo, "--entry", entry, "-q", "--no-site-env"] + a.ecg_arg
         out = os.path.join(work, "out")
         warm_cache = os.path.join(work, "warm")
 
@@ -75,7 +101,7 @@ def main():
             print(err, file=sys.stderr)
             return 2
         files = [l.split("ecg: site file: ", 1)[1] for l in err.splitlines() if l.startswith("ecg: site file: ")]
-        outside = [f for f in files if not os.path.relpath(f, a.site).startswith("torchvision" + os.sep)]
+        outside = [f for f in files if not os.path.relpath(f, a.site).startswith(lib + os.sep)]
         listing = os.path.join(work, "files.txt")
         with open(listing, "w") as fh:
             fh.write("\n".join(files))
@@ -101,7 +127,7 @@ def main():
             t, rc, _ = timed(base + ["--no-cache", "--out", out])
             best["none"].append(t)
         r = {k: min(v) for k, v in best.items()}
-        res = {"files": len(files), "bytes": size, "outside_torchvision": outside,
+        res = {"job": a.job, "files": len(files), "bytes": size, "outside_library": outside,
                "seconds": r, "cold_over_floor": r["cold"] / r["floor"], "warm_over_cold": r["warm"] / r["cold"],
                "load": os.getloadavg()}
         ok = res["warm_over_cold"] <= 0.5 and not outside
@@ -109,7 +135,7 @@ def main():
         if a.json:
             print(json.dumps(res, indent=2))
         else:
-            print("library files read: %d (%.1f KB), outside torchvision: %d" % (len(files), size / 1024, len(outside)))
+            print("library files read: %d (%.1f KB), outside %s: %d" % (len(files), size / 1024, lib, len(outside)))
             for k in ("floor", "cold", "warm", "none"):
                 print("  %-6s %8.1f ms" % (k, r[k] * 1e3))
             print("cold / floor = %.2f   warm / cold = %.2f (goal <= 0.5)   load %.1f"

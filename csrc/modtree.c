@@ -987,6 +987,9 @@ tail:
 		if (fa->k == VK_STR)
 			cJSON_AddStringToObject(e, "factory", fa->u.str.s);
 	}
+	if (m && m->mod == VM_EXTERNAL && !n->subtree_reason && vdict_gets(m->attrs, "__ecg_subtree_reason__") &&
+	    vdict_gets(m->attrs, "__ecg_subtree_reason__")->k == VK_STR)
+		n->subtree_reason = vdict_gets(m->attrs, "__ecg_subtree_reason__")->u.str.s;  /* interp/hf.c */
 	if (m && m->mod == VM_EXTERNAL && !n->subtree_reason)
 		n->subtree_reason = mt_fmt(t, "%s is defined in an installed library, not read: its submodules and ops are not listed (name the job's site-packages with --site DIR, or its interpreter with --python PATH, and ecg reads it)",
 		                           interp_class_name(m));

@@ -119,6 +119,8 @@ static value_t *class_attr(struct frame *f, value_t *obj, const char *name, cons
 		return mk_builtin(in, BI_FN_APPLY, obj);
 	if ((v = class_dunder(in, obj->u.cls, name)))
 		return v;
+	if ((v = hf_class_attr(f, obj, name)))
+		return v;
 	v = class_lookup(obj->u.cls, name, &owner);
 	if (v) {
 		if (v->k == VK_FUNC && v->u.fn->is_classmethod)

@@ -93,6 +93,12 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		return unknown_at(f, site, "the analysis step budget ran out");
 	if (f->mode != M_FWD)
 		ema_call(f, fn, site);
+	if (fn->k == VK_BOUND || fn->k == VK_EXT) {
+		value_t *r = hf_call(f, fn, args, nargs, kw, site);   /* transformers' from_pretrained */
+
+		if (r)
+			return r;
+	}
 	switch (fn->k) {
 	case VK_FUNC:
 		if (f->mode == M_FWD) {

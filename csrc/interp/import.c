@@ -156,7 +156,46 @@ value_t *call_dunder_import(struct frame *f, value_t **args, size_t nargs, struc
 	return m;
 }
 
-/* Attribute of a repo module namespace, falling back to a submodule file. */
+/* A name that a package's lazy __init__ leaves to its _import_structure
+ * (transformers, diffusers: `sys.modules[__name__] = _LazyModule(...,
+ * _import_structure)`, whose __getattr__ imports the submodule the table
+ * lists the name under, "models.auto": [..., "AutoModelForCausalLM"]).
+ * NULL when the table is not known or does not list the name. */
+static value_t *ns_lazy_attr(struct frame *f, struct vns *ns, const char *name)
+{
+	value_t *tab = vdict_gets(ns->dict, "_import_structure");
+	size_t i, k;
+
+	if (!tab || tab->k != VK_DICT || !ns->file || !ns->file->is_package)
+		return NULL;
+	for (i = 0; i < tab->u.dict->n; i++) {
+		value_t *key = tab->u.dict->keys[i], *names = tab->u.dict->vals[i], *sub;
+		const char *p, *dot;
+
+		if (key->k != VK_STR || (names->k != VK_LIST && names->k != VK_TUPLE))
+			continue;
+		for (k = 0; k < names->u.seq->n; k++)
+			if (str_eq(names->u.seq->items[k], name))
+				break;
+		if (k == names->u.seq->n)
+			continue;
+		/* the submodule, one dotted part at a time */
+		sub = NULL;
+		for (p = key->u.str.s; p; p = dot ? dot + 1 : NULL) {
+			struct vns *at = sub ? sub->u.ns : ns;
+
+			dot = strchr(p, '.');
+			sub = ns_attr(f, at, dot ? afmt(f->in, "%.*s", (int)(dot - p), p) : p);
+			if (!sub || sub->k != VK_NS)
+				return NULL;
+		}
+		return sub->u.ns != ns ? ns_attr(f, sub->u.ns, name) : NULL;   /* lazy in turn, or not */
+	}
+	return NULL;
+}
+
+/* Attribute of a repo module namespace, falling back to a submodule file
+ * and to a lazy package's _import_structure. */
 value_t *ns_attr(struct frame *f, struct vns *ns, const char *name)
 {
 	struct interp *in = f->in;
@@ -190,7 +229,7 @@ value_t *ns_attr(struct frame *f, struct vns *ns, const char *name)
 		vdict_sets(in->a, ns->dict, name, v);
 		return v;
 	}
-	return NULL;
+	return ns_lazy_attr(f, ns, name);
 }
 
 void exec_import(struct frame *f, const struct ast_Import *s)
@@ -256,7 +295,7 @@ void exec_import_from(struct frame *f, const struct ast_ImportFrom *s)
 		}
 		if (m->k == VK_NS)
 			v = ns_attr(f, m->u.ns, al->name);
-		else if (m->k == VK_EXT)
+		else if (m->k == VK_EXT && !(v = stdlib_attr(in, m->u.ext, al->name)))
 			v = v_ext(in->a, canon_ext(in, adot(in, m->u.ext, al->name)));
 		if (!v)
 			v = v_unknown(in->a, adot(in, s->module ? s->module : ".", al->name),

@@ -94,6 +94,7 @@ enum builtin_id {
 	BI_M_STR_FORMAT, BI_M_STR_JOIN, BI_M_STR_SPLIT, BI_M_STR_LOWER, BI_M_STR_UPPER,
 	BI_M_STR_STARTSWITH, BI_M_STR_ENDSWITH, BI_M_STR_REPLACE, BI_M_STR_STRIP, BI_M_STR_LSTRIP, BI_M_STR_RSTRIP, BI_M_STR_PARTITION,
 	BI_M_STR_RSPLIT,
+	BI_M_SET_UNION,
 	BI_M_FILE_READ,
 	BI_M_ARGP_ADD, BI_M_ARGP_PARSE, BI_M_ARGP_GROUP, BI_M_ARGP_SETDEF,
 	BI_M_ARGP_SUBPARSERS, BI_M_ARGP_ADDPARSER,
@@ -483,6 +484,11 @@ value_t *framework_call(struct frame *f, const char *d, const char *last, value_
                         const struct ast_hdr *site);
 value_t *call_tyro_cli(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                        const struct ast_hdr *site);
+
+/* hf.c */
+value_t *hf_class_attr(struct frame *f, value_t *cls, const char *name);
+value_t *hf_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                 const struct ast_hdr *site);
 
 /* call.c */
 value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,

@@ -152,6 +152,40 @@ static value_t *m_list_extend(struct frame *f, value_t *fn, value_t **args, size
 	return v_none(in->a);
 }
 
+/* set.union(*others): a set is a list here (as set() and {...} make
+ * it); a new one with the known scalar items of all, each once, in order
+ * (as a | b in eval.c).  Unknown when an item or an iterable is not known. */
+static value_t *m_set_union(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                            const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self, *r;
+	struct vseq *items = NULL;
+	size_t i, j, k;
+
+	(void)kw;
+	if (self->k != VK_LIST || self->u.seq->unk_reason)
+		return unknown_at(f, site, "union() of a set not known");
+	r = v_seq(in->a, VK_LIST, 0);
+	for (k = 0; k <= nargs; k++) {
+		if (k == 0)
+			items = self->u.seq;
+		else if (iter_items(f, args[k - 1], &items) || !items || items->unk_reason)
+			return unknown_at(f, site, "union() with items not known");
+		for (i = 0; i < items->n; i++) {
+			value_t *x = items->items[i];
+
+			if (!value_is_known_scalar(x))
+				return unknown_at(f, site, "union() of items not known");
+			for (j = 0; j < r->u.seq->n && !value_key_eq(r->u.seq->items[j], x); j++)
+				;
+			if (j == r->u.seq->n)
+				vseq_push(in->a, r->u.seq, x);
+		}
+	}
+	return r;
+}
+
 static value_t *m_list_insert(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                               const struct ast_hdr *site)
 {
@@ -758,6 +792,7 @@ static const struct native list_methods[] = {
 	{ "insert", m_list_insert, BI_M_LIST_INSERT },
 	{ "pop", m_list_pop, BI_M_LIST_POP },
 	{ "remove", m_list_remove, BI_M_LIST_REMOVE },
+	{ "union", m_set_union, BI_M_SET_UNION },
 };
 
 static const struct native dict_methods[] = {

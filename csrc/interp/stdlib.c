@@ -287,6 +287,8 @@ value_t *load_config(struct frame *f, const char *how, value_t *arg, const struc
 		note(in, anchor_at(f, site), afmt(in, "configuration file '%s'", path), why ? why : "not read");
 		return unknown_at(f, site, why ? why : "a configuration file ecg could not read");
 	}
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;            /* "./ckpt/config.json": the records' source is a plain relative path */
 	v = from_json(in, j, astr(in, path), 0);
 	cJSON_Delete(j);
 	return v;
@@ -320,6 +322,10 @@ value_t *stdlib_attr(struct interp *in, const char *mod, const char *name)
 		env->ext = "os.environ";
 		return mk_inst_value(in, env);
 	}
+	/* False when the code runs; True only for a type checker, which
+	 * is not the job (a library's lazy __init__ takes its else) */
+	if (!strcmp(mod, "typing") && !strcmp(name, "TYPE_CHECKING"))
+		return v_bool(in->a, 0);
 	return NULL;
 }
 
@@ -596,6 +602,29 @@ static value_t *sl_defaultdict(struct frame *f, const char *d, value_t **args, s
 	return r;
 }
 
+/* importlib.util.find_spec(name): a spec (not None) for torch, which a
+ * job read here has (the catalogue stands for it), and for a module found
+ * in the repository or the installed libraries read; NULL (the caller's
+ * unknown) for any other, whose presence is not known here. */
+static value_t *sl_find_spec(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                             const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const char *name;
+	struct vinst *o;
+
+	(void)d, (void)kw, (void)site;
+	if (nargs < 1 || args[0]->k != VK_STR)
+		return NULL;
+	name = args[0]->u.str.s;
+	if (strcmp(name, "torch") && strncmp(name, "torch.", 6) && !prog_find_module(in->prog, name))
+		return NULL;
+	o = new_inst(in);
+	o->ext = "importlib.machinery.ModuleSpec";
+	vdict_sets(in->a, o->attrs, "name", args[0]);
+	return mk_inst_value(in, o);
+}
+
 static const struct stdlib_native {
 	const char *name;
 	stdlib_fn *fn;
@@ -613,6 +642,7 @@ static const struct stdlib_native {
 	{ "easydict.EasyDict", sl_attr_dict },
 	{ "functools.partial", sl_partial },
 	{ "functools.wraps", sl_wraps },
+	{ "importlib.util.find_spec", sl_find_spec },
 	{ "itertools.repeat", sl_repeat },
 	{ "json.load", sl_load },
 	{ "json.loads", sl_load },
