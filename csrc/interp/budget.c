@@ -23,7 +23,7 @@ void note(struct interp *in, const char *anchor, const char *what, const char *r
 	for (i = 0; i < in->nnotes; i++)
 		if (!strcmp(in->notes[i].anchor, anchor) && !strcmp(in->notes[i].what, what))
 			return;
-	xgrow((void **)&in->notes, &in->anotes, in->nnotes + 1, sizeof *in->notes);
+	GROW(in->notes, in->anotes, in->nnotes + 1);
 	in->notes[in->nnotes].anchor = anchor;
 	in->notes[in->nnotes].what = what;
 	in->notes[in->nnotes].reason = reason;

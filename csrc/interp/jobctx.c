@@ -64,7 +64,7 @@ struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, cons
 
 	if (in->nsev >= 100000)
 		return NULL;
-	xgrow((void **)&in->sev, &in->asev, in->nsev + 1, sizeof *in->sev);
+	GROW(in->sev, in->asev, in->nsev + 1);
 	e = &in->sev[in->nsev++];
 	memset(e, 0, sizeof *e);
 	e->kind = kind;
