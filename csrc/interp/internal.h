@@ -400,7 +400,6 @@ value_t *with_shape(struct interp *in, value_t *r, const char *op, value_t **arg
 value_t *size_read(struct frame *f, value_t *x, const char *what, value_t *i, const struct ast_hdr *site);
 value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t **args,
                             size_t nargs, struct vdict *kw, const struct ast_hdr *site);
-int is_tensor_prop(const char *name);
 value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
 
 /* stdlib.c */

@@ -355,6 +355,8 @@ enum catalog_fact {
 	CATALOG_F_DTYPE_PREFIXES,     /* prefixes: likewise, by its start */
 	CATALOG_F_TUPLE_OUTPUTS,      /* map: torch.nn layer returning a tuple ->
 	                                 its form (output_hidden, ...) */
+	CATALOG_F_TENSOR_STATE,       /* set: Tensor properties whose value only
+	                                 the run knows (x.dtype, x.grad) */
 	CATALOG_NFACTS
 };
 
