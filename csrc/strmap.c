@@ -7,35 +7,42 @@
 #include "ecg/strmap.h"
 #include "ecg/util.h"
 
-static size_t home(const struct strmap *m, const char *key)
+static size_t home(const struct strmap *m, const char *key, size_t n)
 {
-	return (size_t)fnv1a(FNV1A_INIT, key, strlen(key)) & (m->cap - 1);
+	return (size_t)fnv1a(FNV1A_INIT, key, n) & (m->cap - 1);
 }
 
-/* key's slot, or the empty slot where it would go; cap > 0 */
-static struct strmap_slot *probe(const struct strmap *m, const char *key)
+/* The slot of the n bytes at key (no NUL among them), or the empty slot
+ * where they would go; cap > 0.  strncmp() stops at a shorter slot key's
+ * NUL, so slot[n] is read only when the slot key is n bytes or longer. */
+static struct strmap_slot *probe(const struct strmap *m, const char *key, size_t n)
 {
 	size_t i;
 
-	for (i = home(m, key);; i = (i + 1) & (m->cap - 1)) {
+	for (i = home(m, key, n);; i = (i + 1) & (m->cap - 1)) {
 		struct strmap_slot *s = &m->slot[i];
 
-		if (!s->key || !strcmp(s->key, key))
+		if (!s->key || (!strncmp(s->key, key, n) && s->key[n] == 0))
 			return s;
 	}
 }
 
-struct strmap_slot *strmap_get(const struct strmap *m, const char *key)
+struct strmap_slot *strmap_getn(const struct strmap *m, const char *key, size_t n)
 {
 	struct strmap_slot *s;
 
 	if (!m->cap)
 		return NULL;
-	s = probe(m, key);
+	s = probe(m, key, n);
 	return s->key ? s : NULL;
 }
 
-struct strmap_slot *strmap_put(struct strmap *m, const char *key, int *added)
+struct strmap_slot *strmap_get(const struct strmap *m, const char *key)
+{
+	return strmap_getn(m, key, strlen(key));
+}
+
+struct strmap_slot *strmap_putn(struct strmap *m, const char *key, size_t n, int *added)
 {
 	struct strmap_slot *s;
 
@@ -47,11 +54,11 @@ struct strmap_slot *strmap_put(struct strmap *m, const char *key, int *added)
 		nm.slot = xcalloc(nm.cap, sizeof *nm.slot);
 		for (i = 0; i < m->cap; i++)
 			if (m->slot[i].key)
-				*probe(&nm, m->slot[i].key) = m->slot[i];
+				*probe(&nm, m->slot[i].key, strlen(m->slot[i].key)) = m->slot[i];
 		free(m->slot);
 		*m = nm;
 	}
-	s = probe(m, key);
+	s = probe(m, key, n);
 	if (added)
 		*added = !s->key;
 	if (!s->key) {
@@ -59,6 +66,11 @@ struct strmap_slot *strmap_put(struct strmap *m, const char *key, int *added)
 		m->n++;
 	}
 	return s;
+}
+
+struct strmap_slot *strmap_put(struct strmap *m, const char *key, int *added)
+{
+	return strmap_putn(m, key, strlen(key), added);
 }
 
 void strmap_free(struct strmap *m)

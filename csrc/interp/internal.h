@@ -42,6 +42,7 @@
 #include <cjson/cJSON.h>
 #include "ecg/interp.h"
 #include "ecg/shapes.h"
+#include "ecg/strmap.h"
 #include "ecg/util.h"
 
 #define MAX_STEPS 4000000L     /* expression evaluations per run */
@@ -175,8 +176,8 @@ struct interp {
 	int trace_steps;               /* ECG_TRACE_STEPS is set */
 	struct hot { const char *key; long n; } hot[512];
 	size_t nhot;
-	const char **strs;             /* intern(): the set of strings kept once */
-	size_t nstr, capstr;
+	struct strmap strs;            /* intern(): the set of strings kept once
+	                                  (keys in the arena; first 4096 slots) */
 	/* anchor_at() and text_of() remembered by what they are computed
 	 * from (a file, a qualname and a node: all live as long as the
 	 * interpreter), direct-mapped: the same anchor is asked for again and

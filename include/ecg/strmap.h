@@ -33,6 +33,13 @@ struct strmap_slot *strmap_get(const struct strmap *m, const char *key);
  * own copy of the same string. */
 struct strmap_slot *strmap_put(struct strmap *m, const char *key, int *added);
 
+/* strmap_get() and strmap_put() of the n bytes at key, which need not end
+ * with a NUL but must hold none (the caller keeps such bytes out of the
+ * map).  A new slot's key is `key` itself, not NUL-ended: the caller sets
+ * it to its own NUL-ended copy of the n bytes before the next call. */
+struct strmap_slot *strmap_getn(const struct strmap *m, const char *key, size_t n);
+struct strmap_slot *strmap_putn(struct strmap *m, const char *key, size_t n, int *added);
+
 /* Release the slots (not the keys); the map is empty again. */
 void strmap_free(struct strmap *m);
 
