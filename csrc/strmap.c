@@ -1,6 +1,8 @@
-/* strmap.c - see include/ecg/strmap.h.  Base layer: uses only util.c. */
+/* strmap.c - see include/ecg/strmap.h: the one hash map, keyed by string
+ * (strmap) or by address (ptrmap).  Base layer: uses only util.c. */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +76,67 @@ struct strmap_slot *strmap_put(struct strmap *m, const char *key, int *added)
 }
 
 void strmap_free(struct strmap *m)
+{
+	free(m->slot);
+	m->slot = NULL;
+	m->cap = m->n = 0;
+}
+
+/* ------------------------------------------------------------------ by address */
+
+/* key's slot, or the empty slot where it would go; cap > 0.  Addresses
+ * are aligned: the low bits are dropped, the rest spread by Fibonacci
+ * hashing. */
+static struct ptrmap_slot *pprobe(const struct ptrmap *m, const void *key)
+{
+	uint64_t h = (uint64_t)(uintptr_t)key >> 4;
+	size_t i;
+
+	for (i = (size_t)((h * 0x9E3779B97F4A7C15ull) >> 32) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		struct ptrmap_slot *s = &m->slot[i];
+
+		if (!s->key || s->key == key)
+			return s;
+	}
+}
+
+struct ptrmap_slot *ptrmap_get(const struct ptrmap *m, const void *key)
+{
+	struct ptrmap_slot *s;
+
+	if (!m->cap)
+		return NULL;
+	s = pprobe(m, key);
+	return s->key ? s : NULL;
+}
+
+struct ptrmap_slot *ptrmap_put(struct ptrmap *m, const void *key, int *added)
+{
+	struct ptrmap_slot *s;
+
+	if ((m->n + 1) * 2 > m->cap) {
+		struct ptrmap nm = *m;
+		size_t i;
+
+		nm.cap = m->cap ? m->cap * 2 : m->first ? m->first : 64;
+		nm.slot = xcalloc(nm.cap, sizeof *nm.slot);
+		for (i = 0; i < m->cap; i++)
+			if (m->slot[i].key)
+				*pprobe(&nm, m->slot[i].key) = m->slot[i];
+		free(m->slot);
+		*m = nm;
+	}
+	s = pprobe(m, key);
+	if (added)
+		*added = !s->key;
+	if (!s->key) {
+		s->key = key;
+		m->n++;
+	}
+	return s;
+}
+
+void ptrmap_free(struct ptrmap *m)
 {
 	free(m->slot);
 	m->slot = NULL;

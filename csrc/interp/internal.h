@@ -169,6 +169,14 @@ struct native {
 	enum builtin_id id;
 };
 
+/* What a function has cost so far (budget.c fn_cost()) */
+struct fncost {
+	const void *def;
+	long steps;                    /* spent in its finished outermost calls */
+	long since;                    /* in->steps when its running outermost call began */
+	int noted;
+};
+
 struct interp {
 	native_fn *bi_fn[BI_COUNT];    /* natives_register(): each builtin id's function */
 	unsigned loop_serials;         /* how many loop bodies were read once, for frame.loop_serial */
@@ -187,13 +195,8 @@ struct interp {
 	struct amemo *tmemo;
 	struct amemo *genmemo;         /* is_generator() by def (line: 1 + answer) */
 	struct fmemo { const char *fmt, *a, *b, *s; } *fmemo;   /* afmt_memo() */
-	struct fncost {                /* by def, open addressing */
-		const void *def;
-		long steps;            /* spent in its finished outermost calls */
-		long since;            /* in->steps when its running outermost call began */
-		int noted;
-	} *fncost;
-	size_t nfncost, capfncost;
+	struct ptrmap fncost;          /* fn_cost(): by def, each slot's ptr an
+	                                  xmalloc'd struct fncost */
 	struct prog *prog;
 	const struct catalog *cat;
 	struct ast_arena *a;

@@ -115,5 +115,30 @@ int main(void)
 		strmap_free(&m);
 		ok(m.n == 0 && !strmap_get(&m, "k1"), "strmap_free empties");
 	}
+	{
+		/* ptrmap: keys by address only */
+		struct ptrmap m = { 0 };
+		static int objs[300];
+		static char same_text[2][4] = { "abc", "abc" };
+		struct ptrmap_slot *k;
+		int added, all = 1;
+
+		for (i = 0; i < 300; i++) {
+			k = ptrmap_put(&m, &objs[i], &added);
+			if (!added || k->ptr || k->a)
+				all = 0;
+			k->a = i;
+		}
+		for (i = 0; i < 300; i++)
+			if (!(k = ptrmap_get(&m, &objs[i])) || k->a != i || k->key != &objs[i])
+				all = 0;
+		k = ptrmap_put(&m, &objs[5], &added);
+		ok(all && m.n == 300 && !added && k->a == 5, "ptrmap: 300 addresses put, found again, put again");
+		ptrmap_put(&m, same_text[0], NULL)->a = 1;
+		ok(!ptrmap_get(&m, same_text[1]) && ptrmap_get(&m, same_text[0])->a == 1,
+		   "ptrmap: the same bytes at another address are another key");
+		ptrmap_free(&m);
+		ok(m.n == 0 && !ptrmap_get(&m, &objs[0]), "ptrmap_free empties");
+	}
 	return done();
 }
