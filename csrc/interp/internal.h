@@ -377,7 +377,7 @@ extern const struct ntab builtin_natives_ntab, hidden_natives_ntab, type_methods
 extern const struct ntab abc_types_ntab;
 extern const struct ntab yaml_words_ntab, fw_setups_ntab, fw_dispatchers_ntab, fw_backwards_ntab;
 extern const struct ntab job_spawners_ntab, job_writers_ntab, job_writer_methods_ntab;
-extern const struct ntab method_decos_ntab, implicit_classmethods_ntab;
+extern const struct ntab method_decos_ntab, implicit_classmethods_ntab, deco_hooks_ntab;
 void natives_register(struct interp *in);
 
 /* torch.c */
