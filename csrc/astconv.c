@@ -39,6 +39,7 @@
 #include "ecg/ast.h"
 #include "ecg/err.h"
 #include "ecg/pyrt.h"
+#include "ecg/strmap.h"
 #include "ecg/util.h"
 
 /* What a Python class stands for: family in the high byte, value (enum
@@ -53,8 +54,6 @@ enum {
 /* Keeps a helper's locals out of the recursive frames. */
 #define NOINLINE __attribute__((noinline))
 
-#define TYPE_SLOTS 512            /* power of two, > 3x the ~150 classes */
-
 static const char *const attr_name_str[4] = {
 	"lineno", "col_offset", "end_lineno", "end_col_offset"
 };
@@ -62,29 +61,23 @@ static const char *const attr_name_str[4] = {
 /* Set up at the first astconv_module(), released by astconv_fini(). */
 static struct {
 	int ready;
-	struct {
-		PyTypeObject *type;       /* owned */
-		unsigned code;
-	} slot[TYPE_SLOTS];
+	struct ptrmap types;              /* _ast classes: keys owned (PyTypeObject),
+	                                     a the code; 512 slots for ~150 */
 	PyObject *attr_name[4];           /* owned, interned */
 	PyObject **field_name;            /* owned, interned; xmalloc'd */
 	unsigned nfield_names;
 	unsigned first_field[AST_NKINDS]; /* index into field_name */
 } cv;
 
-/* Identifiers already copied, by object: the parser interns identifiers,
- * so the 200,000 Name ids of a large file are a few thousand objects. */
-struct ident {
-	PyObject *key;                    /* borrowed; alive with the tree */
-	const char *val;                  /* in the arena */
-};
-
 struct conv {
 	struct ast_arena *a;
 	int depth;
 	int line;                         /* of the last node with a position */
-	struct ident *ids;                /* open addressing, xmalloc'd */
-	size_t nids, capids;              /* capids: a power of two */
+	/* Identifiers already copied, by object: the parser interns
+	 * identifiers, so the 200,000 Name ids of a large file are a few
+	 * thousand objects.  Keys borrowed (alive with the tree); each
+	 * slot's ptr is the arena copy. */
+	struct ptrmap ids;
 };
 
 static struct ast_hdr *conv_node(struct conv *c, PyObject *o /* borrowed */,
@@ -92,31 +85,20 @@ static struct ast_hdr *conv_node(struct conv *c, PyObject *o /* borrowed */,
 
 /* ------------------------------------------------------------------ class table */
 
-static unsigned slot_of(const PyTypeObject *t)
-{
-	uint64_t h = (uint64_t)(uintptr_t)t >> 4;
-
-	return (unsigned)((h * 0x9E3779B97F4A7C15ull) >> 55) & (TYPE_SLOTS - 1);
-}
-
 /* The code of type t, 0 if it is not one of ours. */
 static unsigned type_code(const PyTypeObject *t)
 {
-	unsigned i = slot_of(t);
+	const struct ptrmap_slot *s = ptrmap_get(&cv.types, t);
 
-	while (cv.slot[i].type) {
-		if (cv.slot[i].type == t)
-			return cv.slot[i].code;
-		i = (i + 1) & (TYPE_SLOTS - 1);
-	}
-	return 0;
+	return s ? (unsigned)s->a : 0;
 }
 
 /* Look up _ast.<name> and file it under `code`. */
 static int add_class(PyObject *mod /* borrowed */, const char *name, unsigned code)
 {
 	PyObject *t = NULL;
-	unsigned i;
+	struct ptrmap_slot *s;
+	int added;
 
 	t = PyObject_GetAttrString(mod, name);
 	if (!t)
@@ -125,10 +107,14 @@ static int add_class(PyObject *mod /* borrowed */, const char *name, unsigned co
 		Py_DECREF(t);
 		return err_set(ECG_EXIT_INTERNAL, "astconv: _ast.%s is not a class", name);
 	}
-	for (i = slot_of((PyTypeObject *)t); cv.slot[i].type; i = (i + 1) & (TYPE_SLOTS - 1))
-		;
-	cv.slot[i].type = (PyTypeObject *)t;    /* the reference moves in */
-	cv.slot[i].code = code;
+	if (!cv.types.cap)
+		cv.types.first = 512;
+	s = ptrmap_put(&cv.types, t, &added);
+	if (!added) {
+		Py_DECREF(t);                     /* filed already: the first code stays */
+		return 0;
+	}
+	s->a = (int)code;                         /* the reference moves in */
 	return 0;
 }
 
@@ -136,10 +122,9 @@ void astconv_fini(void)
 {
 	unsigned i;
 
-	for (i = 0; i < TYPE_SLOTS; i++) {
-		Py_XDECREF(cv.slot[i].type);
-		cv.slot[i].type = NULL;
-	}
+	for (i = 0; i < cv.types.cap; i++)
+		Py_XDECREF((PyObject *)cv.types.slot[i].key);
+	ptrmap_free(&cv.types);
 	for (i = 0; i < 4; i++)
 		Py_CLEAR(cv.attr_name[i]);
 	for (i = 0; i < cv.nfield_names; i++)
@@ -308,43 +293,18 @@ static int conv_str(struct conv *c, PyObject *v /* borrowed */,
 	return 0;
 }
 
-static size_t ident_slot(const PyObject *o, size_t cap)
-{
-	uint64_t h = (uint64_t)(uintptr_t)o >> 4;
-
-	return (size_t)((h * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
-}
-
 /* An identifier (or other str field): one arena copy per distinct object.
  * NULL on failure. */
 static const char *conv_ident(struct conv *c, PyObject *v /* borrowed */)
 {
-	struct ident *old;
+	const struct ptrmap_slot *s = ptrmap_get(&c->ids, v);
 	const char *out;
-	size_t i, j, oldcap;
 
-	for (i = ident_slot(v, c->capids); c->ids[i].key; i = (i + 1) & (c->capids - 1))
-		if (c->ids[i].key == v)
-			return c->ids[i].val;
+	if (s)
+		return s->ptr;
 	if (conv_str(c, v, &out, NULL) < 0)
 		return NULL;
-	c->ids[i].key = v;
-	c->ids[i].val = out;
-	if (++c->nids * 2 > c->capids) {
-		old = c->ids;
-		oldcap = c->capids;
-		c->capids *= 2;
-		c->ids = xcalloc(c->capids, sizeof *c->ids);
-		for (j = 0; j < oldcap; j++) {
-			if (!old[j].key)
-				continue;
-			for (i = ident_slot(old[j].key, c->capids); c->ids[i].key;
-			     i = (i + 1) & (c->capids - 1))
-				;
-			c->ids[i] = old[j];
-		}
-		free(old);
-	}
+	ptrmap_put(&c->ids, v, NULL)->ptr = out;
 	return out;
 }
 
@@ -736,9 +696,7 @@ int astconv_module(PyObject *module, struct ast_arena *a, struct ast_Module **ou
 	c.a = a;
 	c.depth = 0;
 	c.line = 0;
-	c.nids = 0;
-	c.capids = 1024;
-	c.ids = xcalloc(c.capids, sizeof *c.ids);
+	c.ids = (struct ptrmap){ .first = 1024 };
 	root = conv_node(&c, module, AST_CAT_MOD);
 	if (!root)
 		goto cleanup;
@@ -748,6 +706,6 @@ cleanup:
 	/* Every failure went through err_set() or pyrt_error(). */
 	if (PyErr_Occurred())
 		PyErr_Clear();
-	free(c.ids);
+	ptrmap_free(&c.ids);
 	return rc;
 }

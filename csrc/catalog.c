@@ -1286,6 +1286,8 @@ static const struct {
 	[CATALOG_F_DTYPE_PREFIXES] = { "dtype_prefixes", FK_PREFIXES },
 	[CATALOG_F_TUPLE_OUTPUTS] = { "tuple_outputs", FK_MAP },
 	[CATALOG_F_NOT_DISPATCHED] = { "not_dispatched", FK_SET },
+	[CATALOG_F_TENSOR_STATE] = { "tensor_state", FK_SET },
+	[CATALOG_F_CONTAINER_BASES] = { "container_bases", FK_SET },
 };
 
 static const char *const FACT_KIND_KEY[] = {

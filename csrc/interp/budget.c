@@ -23,7 +23,7 @@ void note(struct interp *in, const char *anchor, const char *what, const char *r
 	for (i = 0; i < in->nnotes; i++)
 		if (!strcmp(in->notes[i].anchor, anchor) && !strcmp(in->notes[i].what, what))
 			return;
-	xgrow((void **)&in->notes, &in->anotes, in->nnotes + 1, sizeof *in->notes);
+	GROW(in->notes, in->anotes, in->nnotes + 1);
 	in->notes[in->nnotes].anchor = anchor;
 	in->notes[in->nnotes].what = what;
 	in->notes[in->nnotes].reason = reason;
@@ -152,28 +152,14 @@ int fn_active(struct interp *in, const struct ast_hdr *def)
  * callees included), found by its def. */
 struct fncost *fn_cost(struct interp *in, const void *def)
 {
-	size_t i, mask;
+	int added;
+	struct ptrmap_slot *s = ptrmap_put(&in->fncost, def, &added);
 
-	if ((in->nfncost + 1) * 2 > in->capfncost) {
-		size_t cap = in->capfncost ? in->capfncost * 2 : 256, k, j;
-		struct fncost *t = xcalloc(cap, sizeof *t);
+	if (added) {
+		struct fncost *c = xcalloc(1, sizeof *c);
 
-		for (k = 0; k < in->capfncost; k++) {
-			if (!in->fncost[k].def)
-				continue;
-			for (j = ((uintptr_t)in->fncost[k].def >> 4) & (cap - 1); t[j].def; j = (j + 1) & (cap - 1))
-				;
-			t[j] = in->fncost[k];
-		}
-		free(in->fncost);
-		in->fncost = t;
-		in->capfncost = cap;
+		c->def = def;
+		s->ptr = c;
 	}
-	mask = in->capfncost - 1;
-	for (i = ((uintptr_t)def >> 4) & mask; in->fncost[i].def; i = (i + 1) & mask)
-		if (in->fncost[i].def == def)
-			return &in->fncost[i];
-	in->fncost[i].def = def;
-	in->nfncost++;
-	return &in->fncost[i];
+	return (struct fncost *)s->ptr;
 }

@@ -208,7 +208,7 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 			struct root_call *rc;
 
 			module_snapshot_training(in, m, 0);
-			xgrow((void **)&in->roots, &in->aroots, in->nroots + 1, sizeof *in->roots);
+			GROW(in->roots, in->aroots, in->nroots + 1);
 			rc = &in->roots[in->nroots++];
 			memset(rc, 0, sizeof *rc);
 			rc->inst = m;

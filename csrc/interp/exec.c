@@ -838,6 +838,23 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	return FL_NORMAL;
 }
 
+/* Python's own method decorators, by name (sorted: NTAB_FIND), and the
+ * flag of struct vfunc each one sets. */
+static const struct method_deco {
+	const char *name;
+	size_t flag;                  /* offsetof an int of struct vfunc */
+} method_decos[] = {
+	{ "classmethod", offsetof(struct vfunc, is_classmethod) },
+	{ "property", offsetof(struct vfunc, is_property) },
+	{ "staticmethod", offsetof(struct vfunc, is_static) },
+};
+
+/* The methods type makes classmethods without a decorator (sorted). */
+static const char *const implicit_classmethods[] = { "__class_getitem__", "__init_subclass__" };
+
+const struct ntab method_decos_ntab = NTAB(method_decos);
+const struct ntab implicit_classmethods_ntab = NTAB(implicit_classmethods);
+
 /* def and async def: the function bound to its name after its decorators
  * (torch and web-framework ones read by decorator_hooks(), then those of
  * the repository run, innermost first). */
@@ -852,21 +869,17 @@ static enum flow exec_funcdef(struct frame *f, const struct ast_hdr *st)
 
 	/* type makes these two classmethods without a decorator */
 	if (f->cls && f->locals == f->cls->ns && fv->k == VK_FUNC &&
-	    (!strcmp(name, "__init_subclass__") || !strcmp(name, "__class_getitem__")))
+	    NAME_IN(implicit_classmethods, name))
 		fv->u.fn->is_classmethod = 1;
 	for (i = 0; i < decos->n; i++) {
 		const struct ast_hdr *d = decos->items[i];
 
 		decorator_hooks(f, fv, st, d);
 		if (AST_IS(d, Name)) {
-			const char *dn = AST_AS(d, Name)->id;
+			const struct method_deco *md = NTAB_FIND(method_decos, AST_AS(d, Name)->id);
 
-			if (!strcmp(dn, "staticmethod"))
-				fv->u.fn->is_static = 1;
-			else if (!strcmp(dn, "classmethod"))
-				fv->u.fn->is_classmethod = 1;
-			else if (!strcmp(dn, "property"))
-				fv->u.fn->is_property = 1;
+			if (md)
+				*(int *)((char *)fv->u.fn + md->flag) = 1;
 		}
 	}
 	/* Decorators written in the repository run, innermost first, as

@@ -50,15 +50,7 @@ struct fev *emit(struct frame *f, enum fev_kind kind, const struct ast_hdr *site
 
 	if (!s)
 		return NULL;
-	if (s->n == s->alloc) {
-		size_t na = s->alloc ? s->alloc * 2 : 16;
-		struct fev *ev = ast_arena_alloc(f->in->a, na * sizeof *ev);
-
-		if (s->n)
-			memcpy(ev, s->ev, s->n * sizeof *ev);
-		s->ev = ev;
-		s->alloc = na;
-	}
+	ARENA_GROW(f->in->a, s->ev, s->n, s->alloc, 16);
 	e = &s->ev[s->n++];
 	memset(e, 0, sizeof *e);
 	e->kind = kind;

@@ -311,7 +311,7 @@ struct vns **ns_slot(struct interp *in, const struct sfile *sf)
 	if (sf->id >= in->ns_alloc) {
 		size_t old = in->ns_alloc;
 
-		xgrow((void **)&in->ns, &in->ns_alloc, sf->id + 1, sizeof *in->ns);
+		GROW(in->ns, in->ns_alloc, sf->id + 1);
 		memset(in->ns + old, 0, (in->ns_alloc - old) * sizeof *in->ns);
 	}
 	return &in->ns[sf->id];

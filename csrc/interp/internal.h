@@ -42,6 +42,7 @@
 #include <cjson/cJSON.h>
 #include "ecg/interp.h"
 #include "ecg/shapes.h"
+#include "ecg/strmap.h"
 #include "ecg/util.h"
 
 #define MAX_STEPS 4000000L     /* expression evaluations per run */
@@ -172,6 +173,14 @@ struct native {
 	enum builtin_id id;
 };
 
+/* What a function has cost so far (budget.c fn_cost()) */
+struct fncost {
+	const void *def;
+	long steps;                    /* spent in its finished outermost calls */
+	long since;                    /* in->steps when its running outermost call began */
+	int noted;
+};
+
 struct interp {
 	native_fn *bi_fn[BI_COUNT];    /* natives_register(): each builtin id's function */
 	unsigned loop_serials;         /* how many loop bodies were read once, for frame.loop_serial */
@@ -179,8 +188,8 @@ struct interp {
 	int trace_steps;               /* ECG_TRACE_STEPS is set */
 	struct hot { const char *key; long n; } hot[512];
 	size_t nhot;
-	const char **strs;             /* intern(): the set of strings kept once */
-	size_t nstr, capstr;
+	struct strmap strs;            /* intern(): the set of strings kept once
+	                                  (keys in the arena; first 4096 slots) */
 	/* anchor_at() and text_of() remembered by what they are computed
 	 * from (a file, a qualname and a node: all live as long as the
 	 * interpreter), direct-mapped: the same anchor is asked for again and
@@ -190,13 +199,8 @@ struct interp {
 	struct amemo *tmemo;
 	struct amemo *genmemo;         /* is_generator() by def (line: 1 + answer) */
 	struct fmemo { const char *fmt, *a, *b, *s; } *fmemo;   /* afmt_memo() */
-	struct fncost {                /* by def, open addressing */
-		const void *def;
-		long steps;            /* spent in its finished outermost calls */
-		long since;            /* in->steps when its running outermost call began */
-		int noted;
-	} *fncost;
-	size_t nfncost, capfncost;
+	struct ptrmap fncost;          /* fn_cost(): by def, each slot's ptr an
+	                                  xmalloc'd struct fncost */
 	struct prog *prog;
 	const struct catalog *cat;
 	struct ast_arena *a;
@@ -377,6 +381,7 @@ extern const struct ntab builtin_natives_ntab, hidden_natives_ntab, type_methods
 extern const struct ntab abc_types_ntab;
 extern const struct ntab yaml_words_ntab, fw_setups_ntab, fw_dispatchers_ntab, fw_backwards_ntab;
 extern const struct ntab job_spawners_ntab, job_writers_ntab, job_writer_methods_ntab;
+extern const struct ntab method_decos_ntab, implicit_classmethods_ntab, deco_hooks_ntab;
 void natives_register(struct interp *in);
 
 /* torch.c */
@@ -404,7 +409,6 @@ value_t *with_shape(struct interp *in, value_t *r, const char *op, value_t **arg
 value_t *size_read(struct frame *f, value_t *x, const char *what, value_t *i, const struct ast_hdr *site);
 value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t **args,
                             size_t nargs, struct vdict *kw, const struct ast_hdr *site);
-int is_tensor_prop(const char *name);
 value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
 
 /* stdlib.c */

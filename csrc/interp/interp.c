@@ -22,6 +22,8 @@ struct interp *interp_new(struct prog *p, const struct catalog *cat)
 	in->prog = p;
 	in->cat = cat;
 	in->a = ast_arena_new_large();
+	in->strs.first = 4096;
+	in->fncost.first = 256;
 	in->ns_alloc = p->n + 1;
 	in->ns = xcalloc(in->ns_alloc, sizeof *in->ns);
 	in->builtins = vdict_new(in->a);
@@ -60,12 +62,14 @@ void interp_free(struct interp *in)
 	free(in->model_names);
 	free(in->notes);
 	free(in->sev);
-	free(in->strs);
+	strmap_free(&in->strs);
 	free(in->amemo);
 	free(in->tmemo);
 	free(in->genmemo);
 	free(in->fmemo);
-	free(in->fncost);
+	for (i = 0; i < in->fncost.cap; i++)
+		free((void *)in->fncost.slot[i].ptr);
+	ptrmap_free(&in->fncost);
 	free(in);
 }
 

@@ -64,7 +64,7 @@ struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, cons
 
 	if (in->nsev >= 100000)
 		return NULL;
-	xgrow((void **)&in->sev, &in->asev, in->nsev + 1, sizeof *in->sev);
+	GROW(in->sev, in->asev, in->nsev + 1);
 	e = &in->sev[in->nsev++];
 	memset(e, 0, sizeof *e);
 	e->kind = kind;
@@ -217,6 +217,38 @@ static void compile_decorator_hook(struct frame *f, value_t *fv, const struct as
 	}
 }
 
+/* The decorators of a def that change how it runs, by the dotted name
+ * the decorator (or the callee of a decorator call) evaluates to. */
+static void deco_no_grad(struct frame *f, value_t *fv, const struct ast_hdr *d)
+{
+	(void)f, (void)d;
+	fv->u.fn->no_grad = 1;
+}
+
+static void deco_compile(struct frame *f, value_t *fv, const struct ast_hdr *d)
+{
+	compile_decorator_hook(f, fv, d);
+}
+
+static void deco_cached(struct frame *f, value_t *fv, const struct ast_hdr *d)
+{
+	(void)f, (void)d;
+	fv->u.fn->cached = 1;
+}
+
+static const struct deco_hook {
+	const char *name;
+	void (*fn)(struct frame *f, value_t *fv, const struct ast_hdr *d);
+} deco_hooks[] = {
+	{ "functools.cache", deco_cached },
+	{ "functools.lru_cache", deco_cached },
+	{ "torch.compile", deco_compile },
+	{ "torch.inference_mode", deco_no_grad },
+	{ "torch.no_grad", deco_no_grad },
+};
+
+const struct ntab deco_hooks_ntab = NTAB(deco_hooks);
+
 void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, const struct ast_hdr *d)
 {
 	struct interp *in = f->in;
@@ -224,15 +256,10 @@ void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, con
 	{
 		const struct ast_hdr *dd = AST_IS(d, Call) ? AST_AS(d, Call)->func : d;
 		value_t *dv = AST_IS(dd, Attribute) || AST_IS(dd, Name) ? eval(f, dd) : NULL;
+		const struct deco_hook *h = dv && dv->k == VK_EXT ? NTAB_FIND(deco_hooks, dv->u.ext) : NULL;
 
-		if (dv && dv->k == VK_EXT && (!strcmp(dv->u.ext, "torch.no_grad") ||
-		                              !strcmp(dv->u.ext, "torch.inference_mode")))
-			fv->u.fn->no_grad = 1;
-		if (dv && dv->k == VK_EXT && !strcmp(dv->u.ext, "torch.compile"))
-			compile_decorator_hook(f, fv, d);
-		if (dv && dv->k == VK_EXT && (!strcmp(dv->u.ext, "functools.lru_cache") ||
-		                              !strcmp(dv->u.ext, "functools.cache")))
-			fv->u.fn->cached = 1;
+		if (h)
+			h->fn(f, fv, d);
 	}
 	if (f->mode != M_FWD && AST_IS(d, Call) && AST_IS(AST_AS(d, Call)->func, Attribute) &&
 	    !strcmp(AST_AS(AST_AS(d, Call)->func, Attribute)->attr, "on_event") && in->nstartup < 16)

@@ -74,10 +74,7 @@ static void jadd(struct attr_journal *j, struct vdict *d, const char *key, value
 	s = jslot(j, d, key);
 	if (j->slot[s])
 		return;                       /* noted already: old is the first one */
-	if (j->n == j->alloc) {
-		j->alloc = j->alloc ? j->alloc * 2 : 32;
-		j->e = xrealloc(j->e, j->alloc * sizeof *j->e);
-	}
+	GROW(j->e, j->alloc, j->n + 1);
 	j->e[j->n].d = d;
 	j->e[j->n].key = key;
 	j->e[j->n].old = old;

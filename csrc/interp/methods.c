@@ -559,7 +559,7 @@ static value_t *m_str_rsplit(struct frame *f, value_t *fn, value_t **args, size_
 			k--;
 			continue;
 		}
-		xgrow((void **)&parts, &cap, nparts + 1, sizeof *parts);
+		GROW(parts, cap, nparts + 1);
 		parts[nparts].at = k;
 		parts[nparts++].len = end - k;
 		end = k - seplen;

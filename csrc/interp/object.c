@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "internal.h"
+#include "ecg/catalog.h"
 
 /* ------------------------------------------------------------------ classes */
 
@@ -325,9 +326,7 @@ int container_base_init(struct frame *f, value_t *self, value_t **args, size_t n
 	const value_t *unk;
 	size_t i;
 
-	if (!base || m->mod != VM_REPO ||
-	    (strcmp(base, "torch.nn.Sequential") && strcmp(base, "torch.nn.ModuleList") &&
-	     strcmp(base, "torch.nn.ModuleDict")))
+	if (!base || m->mod != VM_REPO || !catalog_fact(in->cat, CATALOG_F_CONTAINER_BASES, base))
 		return 0;
 	b = new_torch_module(f, base, args, nargs, kw, site);
 	unk = vdict_gets(b->attrs, "__ecg_len_unknown__");

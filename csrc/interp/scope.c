@@ -72,8 +72,8 @@ void scope_bind(struct frame *f, const char *name, value_t *v)
 
 		v->u.inst->bound_name = astr(in, name);
 		if (v->u.inst->mod != VM_LAYER) {
-			xgrow((void **)&in->models, &in->amodels, in->nmodels + 1, sizeof *in->models);
-			xgrow((void **)&in->model_names, &in->amodel_names, in->nmodels + 1, sizeof *in->model_names);
+			GROW(in->models, in->amodels, in->nmodels + 1);
+			GROW(in->model_names, in->amodel_names, in->nmodels + 1);
 			in->models[in->nmodels] = v->u.inst;
 			in->model_names[in->nmodels] = v->u.inst->constructed_at;
 			in->nmodels++;

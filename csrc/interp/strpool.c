@@ -14,42 +14,20 @@
 /* ------------------------------------------------------------------ small helpers */
 
 /* Strings the analysis makes again and again (anchors, source text, the
- * same message) are kept once: an open-addressing set keyed by content.
- * The arena owns the strings; the table only points at them. */
+ * same message) are kept once: the one string map (strmap.h) keyed by
+ * content.  The arena owns the strings; the map only points at them.
+ * Bytes with a NUL inside are copied apart, never kept in the map. */
 static const char *intern(struct interp *in, const char *s, size_t n)
 {
-	uint64_t h = fnv1a(FNV1A_INIT, s, n);
-	size_t i, mask;
+	struct strmap_slot *k;
+	int added;
 
-	if ((in->nstr + 1) * 2 > in->capstr) {
-		size_t cap = in->capstr ? in->capstr * 2 : 4096, k;
-		const char **t = xcalloc(cap, sizeof *t);
-
-		for (k = 0; k < in->capstr; k++) {
-			const char *x = in->strs[k];
-			uint64_t hx;
-			size_t j;
-
-			if (!x)
-				continue;
-			hx = fnv1a(FNV1A_INIT, x, strlen(x));
-			for (j = (size_t)hx & (cap - 1); t[j]; j = (j + 1) & (cap - 1))
-				;
-			t[j] = x;
-		}
-		free(in->strs);
-		in->strs = t;
-		in->capstr = cap;
-	}
-	mask = in->capstr - 1;
-	for (i = (size_t)h & mask; in->strs[i]; i = (i + 1) & mask)
-		if (!strncmp(in->strs[i], s, n) && in->strs[i][n] == 0)
-			return in->strs[i];
 	if (memchr(s, 0, n))
-		return ast_arena_strndup(in->a, s, n);   /* not keyed by strlen: kept apart */
-	in->strs[i] = ast_arena_strndup(in->a, s, n);
-	in->nstr++;
-	return in->strs[i];
+		return ast_arena_strndup(in->a, s, n);
+	k = strmap_putn(&in->strs, s, n, &added);
+	if (added)
+		k->key = ast_arena_strndup(in->a, s, n);
+	return k->key;
 }
 
 const char *astr(struct interp *in, const char *s)

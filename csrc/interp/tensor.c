@@ -4,8 +4,8 @@
  * (shapes.c), device and dtype, host<->device copies and syncs (.item(),
  * .cpu(), .to(...)) as schedule events, and the ops it records in forward
  * mode; the methods with a rule of their own are one function each in
- * tensor_methods[].  is_tensor_prop() names the attributes read without
- * a call.
+ * tensor_methods[].  tensor_attr() reads x.<name> without a call; the
+ * properties only the run knows are the catalogue's (facts: tensor_state).
  */
 #include "config.h"
 
@@ -420,21 +420,6 @@ static const struct tensor_method *tensor_method_of(const char *m)
 
 /* ------------------------------------------------------------------ attributes */
 
-static const char *const tensor_props[] = {
-	"shape", "dtype", "device", "ndim", "is_cuda", "requires_grad", "grad", "data",
-	"layout", "is_leaf", "names", "itemsize", "nbytes", "grad_fn", NULL
-};
-
-int is_tensor_prop(const char *name)
-{
-	size_t i;
-
-	for (i = 0; tensor_props[i]; i++)
-		if (!strcmp(tensor_props[i], name))
-			return 1;
-	return 0;
-}
-
 /* x.<name> for a tensor x: shape and ndim from its shape, .T/.mT/.H as
  * ops with the transposed shape, properties read at run time unknown, and
  * anything else a Tensor method bound to x (called through call_ext).
@@ -460,7 +445,7 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 
 	if ((!strcmp(name, "shape") || !strcmp(name, "ndim")) && (v = size_read(f, obj, name, NULL, site)))
 		return v;
-	if (is_tensor_prop(name))
+	if (catalog_fact(in->cat, CATALOG_F_TENSOR_STATE, name))
 		return unknown_at(f, site, "a tensor attribute read at run time");
 	if (name_in(name, transposes)) {
 		const struct vshape *s = shape_of(obj);

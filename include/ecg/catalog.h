@@ -357,6 +357,10 @@ enum catalog_fact {
 	                                 its form (output_hidden, ...) */
 	CATALOG_F_NOT_DISPATCHED,     /* set: torch.<dotted> calls torch's function
 	                                 hooks never see: no op */
+	CATALOG_F_TENSOR_STATE,       /* set: Tensor properties whose value only
+	                                 the run knows (x.dtype, x.grad) */
+	CATALOG_F_CONTAINER_BASES,    /* set: torch.nn containers a repository
+	                                 class subclasses with their constructor */
 	CATALOG_NFACTS
 };
 

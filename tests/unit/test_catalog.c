@@ -827,6 +827,21 @@ int main(void)
 	   !catalog_is_tensor_method(cat, "shape"), "Tensor methods");
 	ok(catalog_is_tensor_property(cat, "shape") && catalog_is_tensor_property(cat, "mT") &&
 	   !catalog_is_tensor_property(cat, "size"), "Tensor properties");
+	{
+		/* facts: tensor_state, each a Tensor property of torch_names.json */
+		static const char *const state[] = { "shape", "dtype", "device", "ndim", "is_cuda",
+			"requires_grad", "grad", "data", "layout", "is_leaf", "names", "itemsize",
+			"nbytes", "grad_fn" };
+		size_t i;
+		int all = 1;
+
+		for (i = 0; i < sizeof state / sizeof state[0]; i++)
+			if (!catalog_fact(cat, CATALOG_F_TENSOR_STATE, state[i]) ||
+			    !catalog_is_tensor_property(cat, state[i]))
+				all = 0;
+		ok(all && !catalog_fact(cat, CATALOG_F_TENSOR_STATE, "T") &&
+		   !catalog_fact(cat, CATALOG_F_TENSOR_STATE, "size"), "Tensor state properties (facts)");
+	}
 	ok(catalog_is_meta(cat, "size") && catalog_is_meta(cat, "shape") && catalog_is_meta(cat, "dtype") &&
 	   catalog_is_meta(cat, "is_contiguous") && !catalog_is_meta(cat, "view") && !catalog_is_meta(cat, "nope"),
 	   "meta names");

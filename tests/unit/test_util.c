@@ -1,10 +1,12 @@
-/* test_util.c - buf_t, x* allocation helpers, err state. */
+/* test_util.c - buf_t, x* allocation helpers, err state, the string map. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ecg/err.h"
+#include "ecg/strmap.h"
 #include "ecg/util.h"
 #include "tap.h"
 
@@ -78,5 +80,65 @@ int main(void)
 	ok(err_code() == ECG_EXIT_INPUT, "the exit class is kept");
 	err_clear();
 	ok(err_last()[0] == 0 && err_code() == ECG_EXIT_INTERNAL, "err_clear");
+	{
+		/* strmap: keys by content, n-byte keys (strpool's interning) */
+		struct strmap m = { 0 };
+		static char keys[200][8];
+		struct strmap_slot *k;
+		int added, all = 1;
+
+		for (i = 0; i < 200; i++) {
+			snprintf(keys[i], sizeof keys[i], "k%d", i);
+			k = strmap_put(&m, keys[i], &added);
+			k->a = i;
+			if (!added)
+				all = 0;
+		}
+		for (i = 0; i < 200; i++) {
+			char other[8];
+
+			snprintf(other, sizeof other, "k%d", i);
+			k = strmap_get(&m, other);
+			if (!k || k->key != keys[i] || k->a != i)
+				all = 0;
+		}
+		ok(all && m.n == 200 && !strmap_get(&m, "k200"), "strmap: 200 keys put and found again by content");
+		k = strmap_getn(&m, "k12-and-more", 3);
+		ok(k && k->key == keys[12], "strmap_getn: the first n bytes are the key");
+		ok(!strmap_getn(&m, "k1", 1) && strmap_getn(&m, "k1", 2)->key == keys[1], "strmap_getn: a prefix of a key is another key");
+		k = strmap_putn(&m, "k7xyz", 2, &added);
+		ok(!added && k->key == keys[7], "strmap_putn: an n-byte key already there");
+		k = strmap_putn(&m, "zzz-tail", 3, &added);
+		ok(added && k->key && !strncmp(k->key, "zzz", 3), "strmap_putn: a new slot points at the caller's bytes");
+		k->key = "zzz";
+		ok(strmap_get(&m, "zzz") && !strmap_getn(&m, "zzzz", 4), "strmap_putn: found by the copy the caller set");
+		strmap_free(&m);
+		ok(m.n == 0 && !strmap_get(&m, "k1"), "strmap_free empties");
+	}
+	{
+		/* ptrmap: keys by address only */
+		struct ptrmap m = { 0 };
+		static int objs[300];
+		static char same_text[2][4] = { "abc", "abc" };
+		struct ptrmap_slot *k;
+		int added, all = 1;
+
+		for (i = 0; i < 300; i++) {
+			k = ptrmap_put(&m, &objs[i], &added);
+			if (!added || k->ptr || k->a)
+				all = 0;
+			k->a = i;
+		}
+		for (i = 0; i < 300; i++)
+			if (!(k = ptrmap_get(&m, &objs[i])) || k->a != i || k->key != &objs[i])
+				all = 0;
+		k = ptrmap_put(&m, &objs[5], &added);
+		ok(all && m.n == 300 && !added && k->a == 5, "ptrmap: 300 addresses put, found again, put again");
+		ptrmap_put(&m, same_text[0], NULL)->a = 1;
+		ok(!ptrmap_get(&m, same_text[1]) && ptrmap_get(&m, same_text[0])->a == 1,
+		   "ptrmap: the same bytes at another address are another key");
+		ptrmap_free(&m);
+		ok(m.n == 0 && !ptrmap_get(&m, &objs[0]), "ptrmap_free empties");
+	}
 	return done();
 }
