@@ -43,7 +43,8 @@ static const char attribute_usage[] =
 "or the trace matches no anchor; 2 bad usage; 3 no records, or a trace that\n"
 "cannot be read or is damaged (a CRC or length mismatch, bytes after the last\n"
 "gzip member, bad JSON); a truncated trace is read up to the cut, with a\n"
-"warning.\n";
+"warning; 5 the temporary file (in $TMPDIR, else /tmp; removed at once)\n"
+"that the events are sorted in cannot be written.\n";
 
 /* ------------------------------------------------------------------ report */
 
@@ -54,18 +55,15 @@ static cJSON *num_or_null(double v)
 
 static int report(struct att *A)
 {
-	struct totals T;
-	struct ggroup *g;
-	size_t ng, i;
-	double gap_total, steps = A->steps ? (double)A->steps : 1, window;
-	long gap_n, flagged = 0;
+	const struct totals T = A->tot;
+	const struct ggroup *g = A->groups;
+	size_t ng = A->ngroups, i;
+	double gap_total = A->gap_total, steps = A->steps ? (double)A->steps : 1, window;
+	long gap_n = A->gap_n, flagged = 0;
 	cJSON *out = cJSON_CreateObject(), *ents = cJSON_CreateArray(), *gaps = cJSON_CreateArray(), *un;
 	char *text;
 	int rc = ECG_EXIT_OK;
 
-	memset(&T, 0, sizeof T);
-	attrib_sum(A, &T);
-	g = attrib_gaps(A, &ng, &gap_total, &gap_n);
 	window = A->steps ? A->step_us : A->t1 - A->t0;
 	if (!(window > 0))
 		window = 1;
@@ -152,7 +150,7 @@ static int report(struct att *A)
 		cJSON_AddStringToObject(o, "host", g[i].what);
 		cJSON_AddItemToObject(o, "where", *g[i].where ? cJSON_CreateString(g[i].where) : cJSON_CreateNull());
 		cJSON_AddItemToObject(o, "schedule",
-		                      g[i].ev >= 0 ? attrib_schedule_candidates(A, &A->ev[g[i].ev], g[i].cause) : cJSON_CreateArray());
+		                      g[i].ev >= 0 ? attrib_schedule_candidates(A, g[i].frame, g[i].what, g[i].cause) : cJSON_CreateArray());
 		cJSON_AddItemToArray(gaps, o);
 	}
 	{
@@ -234,7 +232,7 @@ static int report(struct att *A)
 			printf("  %10.1f us host %10.1f us device  %s\n", T.un[i].host, T.un[i].dev, vis(T.un[i].key));
 		printf("\nidle gaps >= %g us on the device streams: %ld, %.1f us\n", A->min_gap, gap_n, gap_total);
 		for (i = 0; i < ng && (int)i < A->top; i++) {
-			cJSON *cands = g[i].ev >= 0 ? attrib_schedule_candidates(A, &A->ev[g[i].ev], g[i].cause) : NULL;
+			cJSON *cands = g[i].ev >= 0 ? attrib_schedule_candidates(A, g[i].frame, g[i].what, g[i].cause) : NULL;
 			char *cs = cands && cJSON_GetArraySize(cands) ? cJSON_PrintUnformatted(cands) : NULL;
 
 			printf("  stream %-4lld %5ld x %9.1f us = %10.1f us  %-10s %s%s%s%s%s\n", (long long)g[i].stream, g[i].n,
@@ -249,8 +247,6 @@ static int report(struct att *A)
 	if (flagged || (A->frames_repo && !A->frames_matched))
 		rc = ECG_EXIT_STALE;
 	cJSON_Delete(out);
-	free(g);
-	free(T.un);
 	return rc;
 }
 
