@@ -39,14 +39,43 @@ static const char attribute_usage[] =
 "  --top N         rows of gaps and of unattributed time (default 10)\n"
 "  -h, --help      show this help\n"
 "\n"
+"The table gives times in ms (three significant digits), --json in us;\n"
+"warnings come first.\n"
+"\n"
 "Exit status: 0 read; 1 measured calls disagree with the records (flagged),\n"
-"or the trace matches no anchor; 2 bad usage; 3 no records, or a trace that\n"
+"or nothing in the trace matches an anchor (another job or commit, or no\n"
+"python_function frames); 2 bad usage; 3 no records, or a trace that\n"
 "cannot be read or is damaged (a CRC or length mismatch, bytes after the last\n"
 "gzip member, bad JSON); a truncated trace is read up to the cut, with a\n"
 "warning; 5 the temporary file (in $TMPDIR, else /tmp; removed at once)\n"
 "that the events are sorted in cannot be written.\n";
 
 /* ------------------------------------------------------------------ report */
+
+/* US microseconds as milliseconds with three significant digits, in BUF
+ * (32 bytes): 1504 -> "1.50", 288 -> "0.288", 12.5 -> "0.0125", 123456 ->
+ * "123", 1234567 -> "1230"; 0 -> "0".  Returns BUF. */
+static char *ms(char buf[32], double us)
+{
+	double v = us / 1000, r, p;
+	int k, dec;
+
+	if (!(fabs(v) > 0) || !isfinite(v)) {
+		snprintf(buf, 32, "%s", isfinite(v) ? "0" : "?");
+		return buf;
+	}
+	k = (int)floor(log10(fabs(v)));
+	p = pow(10, k - 2);
+	r = round(v / p) * p;          /* three significant digits */
+	k = (int)floor(log10(fabs(r)));  /* 99.96 became 100 */
+	dec = k >= 2 ? 0 : 2 - k;
+	if (dec > 12 || fabs(r) >= 1e15) {
+		snprintf(buf, 32, "%.3g", v);
+		return buf;
+	}
+	snprintf(buf, 32, "%.*f", dec, r);
+	return buf;
+}
 
 static cJSON *num_or_null(double v)
 {
@@ -161,7 +190,7 @@ static int report(struct att *A)
 		cJSON_AddNumberToObject(gs, "total_us", round(gap_total * 1000) / 1000);
 		cJSON_AddItemToObject(gs, "groups", gaps);
 	}
-	if (A->frames_repo && !A->frames_matched)
+	if (A->has_py && !A->frames_matched)
 		cJSON_AddItemToArray(A->warnings,
 		                     cJSON_CreateString("no repository frame of the trace matches an anchor of the records: "
 		                                        "the trace is from another commit or another job"));
@@ -186,13 +215,19 @@ static int report(struct att *A)
 		free(text);
 	} else {
 		const cJSON *e, *ws = cJSON_GetObjectItemCaseSensitive(out, "warnings");
+		char b[6][32];
 
+		/* a warning changes how the rest reads: it comes first */
+		cJSON_ArrayForEach(e, ws)
+			printf("warning: %s\n", vis(e->valuestring));
+		if (cJSON_GetArraySize(ws))
+			putchar('\n');
 		printf("trace %s: %zu events kept, %ld step%s%s\n", vis(A->trace_path), A->nev, A->steps,
 		       A->steps == 1 ? "" : "s", A->steps ? "" : " (no ProfilerStep#: the whole trace is one step)");
 		printf("records %s at %s: %ld repository frames, %ld enter an entry (%ld by symbol)\n\n",
 		       vis(A->records_dir), records_str(A->graph, "commit") ? vis(records_str(A->graph, "commit")) : "?",
 		       A->frames_repo, A->frames_matched, A->frames_moved);
-		printf("%-40s %8s %8s %10s %10s %10s %10s %6s\n", "entry (times in us, whole trace)", "repeat", "calls",
+		printf("%-40s %8s %8s %10s %10s %10s %10s %6s\n", "entry (times in ms, whole trace)", "repeat", "calls",
 		       "fwd dev", "bwd dev", "fwd host", "bwd host", "share");
 		cJSON_ArrayForEach(e, ents) {
 			const char *kind = records_str(e, "kind");
@@ -220,31 +255,33 @@ static int report(struct att *A)
 				snprintf(calls, sizeof calls, "%g", v);
 			else
 				snprintf(calls, sizeof calls, "-");
-			printf("%-40s %8s %8s %10.1f %10.1f %10.1f %10.1f %5.1f%%%s\n", id, rep, calls, x->idev[0], x->idev[1],
-			       x->ihost[0], x->ihost[1],
+			printf("%-40s %8s %8s %10s %10s %10s %10s %5.1f%%%s\n", id, rep, calls, ms(b[0], x->idev[0]),
+			       ms(b[1], x->idev[1]), ms(b[2], x->ihost[0]), ms(b[3], x->ihost[1]),
 			       100 * (T.dev > 0 ? x->idev[0] + x->idev[1] : x->ihost[0] + x->ihost[1]) / window,
 			       cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e, "flag")) ? "  << calls differ" : "");
 		}
-		printf("\nnot attributed: host %.1f us of %.1f (%.1f%%), device %.1f us of %.1f (%.1f%%)\n", T.host_un,
-		       T.host, T.host > 0 ? 100 * T.host_un / T.host : 0, T.dev_un, T.dev,
+		printf("\nnot attributed: host %s ms of %s (%.1f%%), device %s ms of %s (%.1f%%)\n", ms(b[0], T.host_un),
+		       ms(b[1], T.host), T.host > 0 ? 100 * T.host_un / T.host : 0, ms(b[2], T.dev_un), ms(b[3], T.dev),
 		       T.dev > 0 ? 100 * T.dev_un / T.dev : 0);
 		for (i = 0; i < T.nun && (int)i < A->top; i++)
-			printf("  %10.1f us host %10.1f us device  %s\n", T.un[i].host, T.un[i].dev, vis(T.un[i].key));
-		printf("\nidle gaps >= %g us on the device streams: %ld, %.1f us\n", A->min_gap, gap_n, gap_total);
+			printf("  %8s ms host %8s ms device  %s\n", ms(b[0], T.un[i].host), ms(b[1], T.un[i].dev),
+			       vis(T.un[i].key));
+		printf("\nidle gaps >= %g us on the device streams: %ld, %s ms\n", A->min_gap, gap_n, ms(b[0], gap_total));
 		for (i = 0; i < ng && (int)i < A->top; i++) {
 			cJSON *cands = g[i].ev >= 0 ? attrib_schedule_candidates(A, g[i].frame, g[i].what, g[i].cause) : NULL;
 			char *cs = cands && cJSON_GetArraySize(cands) ? cJSON_PrintUnformatted(cands) : NULL;
 
-			printf("  stream %-4lld %5ld x %9.1f us = %10.1f us  %-10s %s%s%s%s%s\n", (long long)g[i].stream, g[i].n,
-			       g[i].total / (double)g[i].n, g[i].total, attrib_cause_name[g[i].cause], vis(g[i].what),
+			printf("  stream %-4lld %5ld x %8s ms = %8s ms  %-10s %s%s%s%s%s\n", (long long)g[i].stream, g[i].n,
+			       ms(b[0], g[i].total / (double)g[i].n), ms(b[1], g[i].total), attrib_cause_name[g[i].cause],
+			       vis(g[i].what),
 			       *g[i].where ? " in " : "", vis(g[i].where), cs ? " -> schedule " : "", cs ? vis(cs) : "");
 			free(cs);
 			cJSON_Delete(cands);
 		}
-		cJSON_ArrayForEach(e, ws)
-			printf("warning: %s\n", vis(e->valuestring));
 	}
-	if (flagged || (A->frames_repo && !A->frames_matched))
+	/* ecg(1): 1 when calls disagree, or nothing in the trace matched an
+	 * anchor (no repository frame entered an entry, python frames or not) */
+	if (flagged || !A->frames_matched)
 		rc = ECG_EXIT_STALE;
 	cJSON_Delete(out);
 	return rc;

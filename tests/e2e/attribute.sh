@@ -57,10 +57,16 @@ is "$(sed -n 4p "$T/facts")" "train.py:main (def line 56)" "  unattributed time 
 
 run_ecg attribute --records "$R/records" "$GPU"
 is "$rc" 0 "the table: exit 0"
-grep -q '^    layers\.0:2  *2  *4  *1504\.0  *288\.0 ' "$T/out"
+grep -q '^    layers\.0:2  *2  *4  *1\.50  *0\.288 ' "$T/out"
 ok $? "  a repeated unit is one row: repeat, calls, device time fwd and bwd"
-grep -q '^not attributed: host .* device 168\.0 us of 5520\.0 (3\.0%)$' "$T/out"
+grep -q '^entry (times in ms, whole trace)' "$T/out" && grep -q '^  stem  .* 0\.0800  *0\.0160 ' "$T/out"
+ok $? "  times in ms with three significant digits (1504 us: 1.50, 80 us: 0.0800)"
+grep -q '^not attributed: host .* device 0\.168 ms of 5\.52 (3\.0%)$' "$T/out"
 ok $? "  the share that could not be attributed is stated"
+grep -q '^idle gaps >= 20 us on the device streams: 4, 0\.592 ms$' "$T/out" &&
+	grep -q '^  stream 7        1 x    0\.458 ms =    0\.458 ms  data ' "$T/out"
+ok $? "  the gaps in ms too"
+is "$(grep -c '^warning' "$T/out")" 0 "  no warning for this trace"
 grep -q 'sync  *aten::item in train\.py:main (def line 56) -> schedule \["train\.py:main:100"' "$T/out"
 ok $? "  a gap is printed with its cause and the schedule entries it can be"
 sed -n '/^idle gaps/,$p' "$T/out" | sed -n 2p | grep -q ' data '
@@ -85,6 +91,9 @@ grep -q '"matched_by_symbol": 18' "$T/out"
 ok $? "  18 frames matched by symbol"
 grep -q 'matched by symbol, not by line' "$T/out"
 ok $? "  and a warning says the lines moved"
+run_ecg attribute --records "$T/moved" "$GPU"
+head -1 "$T/out" | grep -q '^warning: 18 frames matched by symbol, not by line'
+ok $? "  the table: that warning comes first, before the times it qualifies"
 
 # another job's records
 O="$T/other"
@@ -217,7 +226,7 @@ for d in $dirs; do
 	for t in "$d"/gen-* "$d"/hta-*; do
 		[ -f "$t" ] || continue
 		run_ecg attribute --records "$R/records" --json "$t"
-		is "$rc" 0 "$(basename "$t"): read, exit 0"
+		is "$rc" 1 "$(basename "$t"): read, exit 1 (nothing matched an anchor, as ecg(1) says)"
 		grep -q '"device_share": 1,' "$T/out" && grep -q 'no python_function events' "$T/out"
 		ok $? "  all its device time unattributed, and why"
 	done
