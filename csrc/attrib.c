@@ -1593,7 +1593,7 @@ struct gaprec {
 	double a, b;
 	int64_t order;
 	uint32_t thr;
-	uint32_t pad;
+	uint32_t si;               /* its stream in A->streams */
 };
 
 /* What explains gap `order`: the cause, the host event (its name, the
@@ -1605,7 +1605,7 @@ struct gres {
 	const char *what, *where;
 	int frame, cause;
 	uint32_t thr;
-	uint32_t pad;
+	uint32_t si;               /* its stream in A->streams */
 };
 
 static int gap_cmp(const void *x, const void *y)
@@ -1764,6 +1764,7 @@ static int gap_emit(struct att *A, struct join *J, const struct ogap *o)
 	r.a = o->g.a;
 	r.b = o->g.b;
 	r.thr = o->g.thr;
+	r.si = o->g.si;
 	r.cause = o->have ? GCAUSE(ev) : o->have_top ? C_HOST : C_NONE;
 	r.what = ev ? ev->name : "nothing on the host";
 	r.where = ev && ev->frame >= 0 ? where_key(A, ev)->key : "";
@@ -1897,35 +1898,79 @@ out:
 	return rc;
 }
 
+int attrib_stream_comm(const struct stream_use *u)
+{
+	return u->nccl > u->dur / 2;
+}
+
+/* One more device event T on stream U (events by start): its count, its
+ * share of the busy time inside the window [t0, t1] (*end: where the busy
+ * time so far ends), whether it is an NCCL kernel. */
+static void stream_add(const struct att *A, struct stream_use *u, const struct tev *t, double *end)
+{
+	double s = fmax(t->ts, fmax(*end, A->t0)), e = fmin(t->ts + t->dur, A->t1);
+
+	u->n++;
+	u->dur += t->dur;
+	if (t->kind == K_KERNEL && (strstr(t->name, "nccl") || strstr(t->name, "NCCL")))
+		u->nccl += t->dur;
+	if (e > s)
+		u->busy += e - s;
+	if (e > *end)
+		*end = e;
+}
+
 /* Gaps, 1: the device events by stream and start (J->gapd); the idle time
  * between two of one stream, at least --min-gap long and inside the
- * profiled window, is a gap (J->gaps).  0, or -1 after err_set(). */
+ * profiled window, is a gap (J->gaps).  Each stream's use on the way
+ * (A->streams).  0, or -1 after err_set(). */
 static int gap_list(struct att *A, struct join *J)
 {
 	struct tev p, t;
 	struct gaprec g;
 	int64_t n = 0;
+	size_t as = 0;
+	double end = -1e300;
 	int r;
 
 	memset(&g, 0, sizeof g);
 	J->gaps = spill_new(sizeof g, gap_cmp);
 	if (spill_sort(J->gapd) < 0 || (r = spill_next(J->gapd, &p)) < 0)
 		return -1;
-	while (r == 1 && (r = spill_next(J->gapd, &t)) == 1) {
-		double a = p.ts + p.dur, b = t.ts;
+	for (; r == 1; p = t) {
+		double a, b;
 
+		if (!A->nstreams || A->streams[A->nstreams - 1].pid != A->thr[p.thr].pid ||
+		    A->streams[A->nstreams - 1].stream != A->thr[p.thr].tid) {
+			GROW(A->streams, as, A->nstreams + 1);
+			memset(&A->streams[A->nstreams], 0, sizeof *A->streams);
+			A->streams[A->nstreams].pid = A->thr[p.thr].pid;
+			A->streams[A->nstreams].stream = A->thr[p.thr].tid;
+			A->nstreams++;
+			end = -1e300;
+		}
+		if (A->t1 > A->t0)
+			stream_add(A, &A->streams[A->nstreams - 1], &p, &end);
+		else
+			A->streams[A->nstreams - 1].n++;
+		if ((r = spill_next(J->gapd, &t)) != 1)
+			break;
+		a = p.ts + p.dur;
+		b = t.ts;
 		if (p.thr == t.thr && !(b - a < A->min_gap) && !(a < A->t0 || b > A->t1)) {
 			g.a = a;
 			g.b = b;
 			g.order = n++;
 			g.thr = t.thr;
+			g.si = (uint32_t)(A->nstreams - 1);
 			if (spill_add(J->gaps, &g) < 0)
 				return -1;
 		}
-		p = t;
 	}
+	if (r < 0)
+		return -1;
 	drop(&J->gapd);
-	return r;
+	return 0;
 }
 
 /* Gaps, 3: the explained gaps in the order found, grouped by stream, cause
@@ -1965,6 +2010,7 @@ static int group(struct att *A, struct join *J)
 			g->maxdur = r.b - r.a;
 		A->gap_total += r.b - r.a;
 		A->gap_n++;
+		A->streams[r.si].gaps += r.b - r.a;
 	}
 	if (rr < 0)
 		return -1;
@@ -1994,6 +2040,7 @@ void attrib_free(struct att *A)
 	free(A->frames);
 	free(A->tot.un);
 	free(A->groups);
+	free(A->streams);
 	free(A->thr);
 	imap_free(&A->thrmap);
 	strtab_free(&A->names);

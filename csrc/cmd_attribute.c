@@ -89,6 +89,7 @@ static int report(struct att *A)
 	size_t ng = A->ngroups, i;
 	double gap_total = A->gap_total, steps = A->steps ? (double)A->steps : 1, window;
 	long gap_n = A->gap_n, flagged = 0;
+	double gap_kind[2] = { 0, 0 };  /* idle gaps on compute and on communication streams */
 	cJSON *out = cJSON_CreateObject(), *ents = cJSON_CreateArray(), *gaps = cJSON_CreateArray(), *un;
 	char *text;
 	int rc = ECG_EXIT_OK;
@@ -183,11 +184,32 @@ static int report(struct att *A)
 		cJSON_AddItemToArray(gaps, o);
 	}
 	{
+		cJSON *ss = cJSON_AddArrayToObject(out, "streams");
+
+		cJSON_AddItemToObject(out, "window_us", num_or_null(A->t1 > A->t0 ? A->t1 - A->t0 : -1));
+		for (i = 0; i < A->nstreams; i++) {
+			const struct stream_use *u = &A->streams[i];
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddNumberToObject(o, "pid", (double)u->pid);
+			cJSON_AddNumberToObject(o, "stream", (double)u->stream);
+			cJSON_AddStringToObject(o, "kind", attrib_stream_comm(u) ? "communication" : "compute");
+			cJSON_AddNumberToObject(o, "events", (double)u->n);
+			cJSON_AddNumberToObject(o, "busy_us", round(u->busy * 1000) / 1000);
+			cJSON_AddItemToObject(o, "utilisation", num_or_null(A->t1 > A->t0 ? u->busy / (A->t1 - A->t0) : -1));
+			cJSON_AddNumberToObject(o, "idle_gaps_us", round(u->gaps * 1000) / 1000);
+			cJSON_AddItemToArray(ss, o);
+			gap_kind[attrib_stream_comm(u)] += u->gaps;
+		}
+	}
+	{
 		cJSON *gs = cJSON_AddObjectToObject(out, "gaps");
 
 		cJSON_AddNumberToObject(gs, "min_gap_us", A->min_gap);
 		cJSON_AddNumberToObject(gs, "count", (double)gap_n);
 		cJSON_AddNumberToObject(gs, "total_us", round(gap_total * 1000) / 1000);
+		cJSON_AddNumberToObject(gs, "compute_us", round(gap_kind[0] * 1000) / 1000);
+		cJSON_AddNumberToObject(gs, "communication_us", round(gap_kind[1] * 1000) / 1000);
 		cJSON_AddItemToObject(gs, "groups", gaps);
 	}
 	if (A->has_py && !A->frames_matched)
@@ -266,7 +288,24 @@ static int report(struct att *A)
 		for (i = 0; i < T.nun && (int)i < A->top; i++)
 			printf("  %8s ms host %8s ms device  %s\n", ms(b[0], T.un[i].host), ms(b[1], T.un[i].dev),
 			       vis(T.un[i].key));
-		printf("\nidle gaps >= %g us on the device streams: %ld, %s ms\n", A->min_gap, gap_n, ms(b[0], gap_total));
+		if (A->nstreams)
+			printf("\ndevice streams (window %s ms):\n", ms(b[0], A->t1 > A->t0 ? A->t1 - A->t0 : 0));
+		for (i = 0; i < A->nstreams; i++) {
+			const struct stream_use *u = &A->streams[i];
+			int pids = A->nstreams > 1 && A->streams[0].pid != A->streams[A->nstreams - 1].pid;
+			char sid[64];
+
+			if (pids)
+				snprintf(sid, sizeof sid, "%lld/%lld", (long long)u->pid, (long long)u->stream);
+			else
+				snprintf(sid, sizeof sid, "%lld", (long long)u->stream);
+			printf("  stream %-8s %-13s busy %8s ms %5.1f%%   idle gaps %8s ms\n", vis(sid),
+			       attrib_stream_comm(u) ? "communication" : "compute", ms(b[0], u->busy),
+			       A->t1 > A->t0 ? 100 * u->busy / (A->t1 - A->t0) : 0, ms(b[1], u->gaps));
+		}
+		printf("\nidle gaps >= %g us on the device streams: %ld, %s ms (compute streams %s ms, communication "
+		       "streams %s ms)\n", A->min_gap, gap_n, ms(b[0], gap_total), ms(b[1], gap_kind[0]),
+		       ms(b[2], gap_kind[1]));
 		for (i = 0; i < ng && (int)i < A->top; i++) {
 			cJSON *cands = g[i].ev >= 0 ? attrib_schedule_candidates(A, g[i].frame, g[i].what, g[i].cause) : NULL;
 			char *cs = cands && cJSON_GetArraySize(cands) ? cJSON_PrintUnformatted(cands) : NULL;

@@ -119,6 +119,14 @@ struct att {
 		} *un;             /* unattributed time by where it ran, largest first */
 		size_t nun, aun;
 	} tot;
+	struct stream_use {
+		int64_t pid, stream;
+		long n;            /* device events on it */
+		double busy;       /* time with a device event running, inside the window */
+		double dur, nccl;  /* summed durations, and of them NCCL kernels' */
+		double gaps;       /* its idle gaps (as A->gap_total counts them) */
+	} *streams;                /* the device streams, by pid and stream */
+	size_t nstreams;
 	struct ggroup *groups;     /* idle gaps grouped, largest total first */
 	size_t ngroups;
 	double gap_total;
@@ -151,6 +159,9 @@ extern const char *const attrib_cause_name[];   /* by enum cause */
  * (ECG_EXIT_INPUT), a temporary file that cannot be written
  * (ECG_EXIT_INTERNAL). */
 int attrib_join(struct att *A);
+/* Whether a device stream carries communication (most of its device time
+ * in NCCL kernels) rather than compute. */
+int attrib_stream_comm(const struct stream_use *u);
 /* The entry with this id, or -1. */
 int attrib_find_ent(const struct att *A, const char *id);
 /* Calls of entry x seen in the trace (*known: 0 when the trace cannot

@@ -63,10 +63,23 @@ grep -q '^entry (times in ms, whole trace)' "$T/out" && grep -q '^  stem  .* 0\.
 ok $? "  times in ms with three significant digits (1504 us: 1.50, 80 us: 0.0800)"
 grep -q '^not attributed: host .* device 0\.168 ms of 5\.52 (3\.0%)$' "$T/out"
 ok $? "  the share that could not be attributed is stated"
-grep -q '^idle gaps >= 20 us on the device streams: 4, 0\.592 ms$' "$T/out" &&
+grep -q '^idle gaps >= 20 us on the device streams: 4, 0\.592 ms ' "$T/out" &&
 	grep -q '^  stream 7        1 x    0\.458 ms =    0\.458 ms  data ' "$T/out"
 ok $? "  the gaps in ms too"
 is "$(grep -c '^warning' "$T/out")" 0 "  no warning for this trace"
+grep -q '^device streams (window 5\.75 ms):$' "$T/out" &&
+	grep -q '^  stream 7  *compute  *busy  *4\.75 ms  82\.6%   idle gaps  *0\.592 ms$' "$T/out"
+ok $? "  each device stream: compute or communication, busy time and utilisation of the window, idle gaps"
+grep -q '^idle gaps >= 20 us .*: 4, 0\.592 ms (compute streams 0\.592 ms, communication streams 0 ms)$' "$T/out"
+ok $? "  the idle gaps split into compute and communication streams"
+$py - "$T/gpu.json" >"$T/facts" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(r["window_us"], [(s["stream"], s["kind"], s["events"], s["busy_us"], s["utilisation"], s["idle_gaps_us"])
+                       for s in r["streams"]], r["gaps"]["compute_us"], r["gaps"]["communication_us"])
+EOF
+is "$(cat "$T/facts")" "5750 [(7, 'compute', 345, 4747, 0.826, 592)] 592 0" \
+	"  --json: the window, each stream's use (busy 4747 of 5750 us: the union of its device events in the steps)"
 grep -q 'sync  *aten::item in train\.py:main (def line 56) -> schedule \["train\.py:main:100"' "$T/out"
 ok $? "  a gap is printed with its cause and the schedule entries it can be"
 sed -n '/^idle gaps/,$p' "$T/out" | sed -n 2p | grep -q ' data '
@@ -231,6 +244,15 @@ for d in $dirs; do
 		ok $? "  all its device time unattributed, and why"
 	done
 done
+run_ecg attribute --records "$R/records" --json "$T/kineto/gen-nccl-ddp.json.gz"
+$py -c '
+import json, sys
+r = json.load(open(sys.argv[1])); g = r["gaps"]
+kinds = sorted((s["stream"], s["kind"]) for s in r["streams"])
+print(kinds, abs(g["compute_us"] + g["communication_us"] - g["total_us"]) < 1e-6,
+      all(0 <= s["utilisation"] <= 1 for s in r["streams"]))' "$T/out" >"$T/facts"
+is "$(cat "$T/facts")" "[(7, 'compute'), (20, 'communication')] True True" \
+	"a DDP trace: its NCCL stream is a communication stream, the gaps split between the two kinds"
 for t in "$gaps_trace" "$top_srcdir/../shared/traces/hta-alexnet-1gpu.json.gz"; do
 	[ -f "$t" ] || continue
 	run_ecg attribute --records "$R/records" --json "$t"
