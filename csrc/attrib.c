@@ -45,7 +45,8 @@
  * Times are microseconds, summed over the whole trace; "per step" divides
  * by the number of ProfilerStep#N annotations (1 when there are none).
  * Memory: bounded by the distinct names, frames, threads and entries,
- * not by the events.  The trace text is streamed (trace.h); each event
+ * not by the events (and one small record per ProfilerStep, for the
+ * per-step report).  The trace text is streamed (trace.h); each event
  * kept becomes a fixed-size record (struct tev) in a spill (spill.h: a
  * run buffer of 1 MiB, runs in an unlinked temporary file, k-way merges),
  * and every pass reads a stream sorted the way it needs and writes the
@@ -600,11 +601,45 @@ static int keep_event(struct att *A, struct join *J, const cJSON *e)
 		A->step_us += t.dur;
 		A->win[0] = fmin(A->win[0], t.ts);
 		A->win[1] = fmax(A->win[1], t.ts + t.dur);
+		GROW(A->stepv, A->astepv, A->nstepv + 1);
+		memset(&A->stepv[A->nstepv], 0, sizeof *A->stepv);
+		A->stepv[A->nstepv].name = t.name;
+		A->stepv[A->nstepv].ts = t.ts;
+		A->stepv[A->nstepv].dur = t.dur;
+		A->stepv[A->nstepv].idx = t.idx;
+		A->nstepv++;
 	}
 	/* the profiled window: the steps, else the host and device events */
 	A->win[2] = fmin(A->win[2], t.ts);
 	A->win[3] = fmax(A->win[3], t.ts + t.dur);
 	return spill_add(is_device(k) ? J->dev : J->host, &t);
+}
+
+static int step_cmp(const void *a, const void *b)
+{
+	const struct step_use *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* The first step (by start) that ends after time T: A->nstepv when none. */
+static size_t step_at(const struct att *A, double t)
+{
+	size_t lo = 0, hi = A->nstepv;
+
+	while (lo < hi) {  /* the first step that starts after t */
+		size_t m = (lo + hi) / 2;
+
+		if (A->stepv[m].ts <= t)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	if (lo > 0 && A->stepv[lo - 1].ts + A->stepv[lo - 1].dur > t)
+		lo--;
+	return lo;
 }
 
 static int read_trace(struct att *A, struct join *J)
@@ -641,6 +676,8 @@ static int read_trace(struct att *A, struct join *J)
 		A->trace_error = 1;
 	}
 	trace_close(r);
+	if (A->nstepv > 1)
+		qsort(A->stepv, A->nstepv, sizeof *A->stepv, step_cmp);
 	if (A->steps) {
 		A->t0 = A->win[0];
 		A->t1 = A->win[1];
@@ -1914,8 +1951,17 @@ static void stream_add(const struct att *A, struct stream_use *u, const struct t
 	u->dur += t->dur;
 	if (t->kind == K_KERNEL && (strstr(t->name, "nccl") || strstr(t->name, "NCCL")))
 		u->nccl += t->dur;
-	if (e > s)
+	if (e > s) {
+		size_t k;
+
 		u->busy += e - s;
+		for (k = step_at(A, s); k < A->nstepv && A->stepv[k].ts < e; k++) {
+			double ov = fmin(e, A->stepv[k].ts + A->stepv[k].dur) - fmax(s, A->stepv[k].ts);
+
+			if (ov > 0)
+				A->stepv[k].busy += ov;
+		}
+	}
 	if (e > *end)
 		*end = e;
 }
@@ -1929,7 +1975,7 @@ static int gap_list(struct att *A, struct join *J)
 	struct tev p, t;
 	struct gaprec g;
 	int64_t n = 0;
-	size_t as = 0;
+	size_t as = 0, k;
 	double end = -1e300;
 	int r;
 
@@ -1965,6 +2011,8 @@ static int gap_list(struct att *A, struct join *J)
 			g.si = (uint32_t)(A->nstreams - 1);
 			if (spill_add(J->gaps, &g) < 0)
 				return -1;
+			if ((k = step_at(A, a)) < A->nstepv && A->stepv[k].ts <= a)
+				A->stepv[k].gaps += b - a;
 		}
 	}
 	if (r < 0)
@@ -2041,6 +2089,7 @@ void attrib_free(struct att *A)
 	free(A->tot.un);
 	free(A->groups);
 	free(A->streams);
+	free(A->stepv);
 	free(A->thr);
 	imap_free(&A->thrmap);
 	strtab_free(&A->names);

@@ -203,6 +203,20 @@ static int report(struct att *A)
 		}
 	}
 	{
+		cJSON *ps = cJSON_AddArrayToObject(out, "per_step");
+
+		for (i = 0; i < A->nstepv; i++) {
+			const struct step_use *u = &A->stepv[i];
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(o, "name", u->name);
+			cJSON_AddNumberToObject(o, "dur_us", round(u->dur * 1000) / 1000);
+			cJSON_AddNumberToObject(o, "device_busy_us", round(u->busy * 1000) / 1000);
+			cJSON_AddNumberToObject(o, "idle_gaps_us", round(u->gaps * 1000) / 1000);
+			cJSON_AddItemToArray(ps, o);
+		}
+	}
+	{
 		cJSON *gs = cJSON_AddObjectToObject(out, "gaps");
 
 		cJSON_AddNumberToObject(gs, "min_gap_us", A->min_gap);
@@ -288,6 +302,14 @@ static int report(struct att *A)
 		for (i = 0; i < T.nun && (int)i < A->top; i++)
 			printf("  %8s ms host %8s ms device  %s\n", ms(b[0], T.un[i].host), ms(b[1], T.un[i].dev),
 			       vis(T.un[i].key));
+		if (A->nstepv)
+			printf("\n%-32s %10s %24s %10s\n", "per step", "time", "device busy (all streams)",
+			       "idle gaps");
+		for (i = 0; i < A->nstepv && (int)i < A->top; i++)
+			printf("  %-30s %7s ms %21s ms %7s ms\n", vis(A->stepv[i].name), ms(b[0], A->stepv[i].dur),
+			       ms(b[1], A->stepv[i].busy), ms(b[2], A->stepv[i].gaps));
+		if (A->nstepv > (size_t)A->top)
+			printf("  ... %zu more steps (--top, or --json for all)\n", A->nstepv - (size_t)A->top);
 		if (A->nstreams)
 			printf("\ndevice streams (window %s ms):\n", ms(b[0], A->t1 > A->t0 ? A->t1 - A->t0 : 0));
 		for (i = 0; i < A->nstreams; i++) {

@@ -119,6 +119,14 @@ struct att {
 		} *un;             /* unattributed time by where it ran, largest first */
 		size_t nun, aun;
 	} tot;
+	struct step_use {
+		const char *name;  /* interned: ProfilerStep#N */
+		double ts, dur;
+		int64_t idx;
+		double busy;       /* device time inside it, each stream's busy time summed */
+		double gaps;       /* the idle gaps that begin inside it */
+	} *stepv;                  /* the ProfilerStep annotations, by start (one per step) */
+	size_t nstepv, astepv;
 	struct stream_use {
 		int64_t pid, stream;
 		long n;            /* device events on it */

@@ -70,6 +70,9 @@ is "$(grep -c '^warning' "$T/out")" 0 "  no warning for this trace"
 grep -q '^device streams (window 5\.75 ms):$' "$T/out" &&
 	grep -q '^  stream 7  *compute  *busy  *4\.75 ms  82\.6%   idle gaps  *0\.592 ms$' "$T/out"
 ok $? "  each device stream: compute or communication, busy time and utilisation of the window, idle gaps"
+grep -q '^  ProfilerStep#0  *3\.39 ms  *2\.80 ms  *0\.592 ms$' "$T/out" &&
+	grep -q '^  ProfilerStep#1  *2\.36 ms  *1\.95 ms  *0 ms$' "$T/out"
+ok $? "  per step: its time, the device busy in it, the idle gaps that begin in it"
 grep -q '^idle gaps >= 20 us .*: 4, 0\.592 ms (compute streams 0\.592 ms, communication streams 0 ms)$' "$T/out"
 ok $? "  the idle gaps split into compute and communication streams"
 $py - "$T/gpu.json" >"$T/facts" <<'EOF'
@@ -78,6 +81,13 @@ r = json.load(open(sys.argv[1]))
 print(r["window_us"], [(s["stream"], s["kind"], s["events"], s["busy_us"], s["utilisation"], s["idle_gaps_us"])
                        for s in r["streams"]], r["gaps"]["compute_us"], r["gaps"]["communication_us"])
 EOF
+$py -c '
+import json, sys
+print([(s["name"], s["dur_us"], s["device_busy_us"], s["idle_gaps_us"]) for s in json.load(open(sys.argv[1]))["per_step"]])
+' "$T/gpu.json" >>"$T/facts"
+is "$(sed -n 2p "$T/facts")" "[('ProfilerStep#0', 3393, 2802, 592), ('ProfilerStep#1', 2356, 1945, 0)]" \
+	"  --json: per step (the busy time of the steps adds up to the stream's, 4747 us)"
+sed -i 2d "$T/facts"
 is "$(cat "$T/facts")" "5750 [(7, 'compute', 345, 4747, 0.826, 592)] 592 0" \
 	"  --json: the window, each stream's use (busy 4747 of 5750 us: the union of its device events in the steps)"
 grep -q 'sync  *aten::item in train\.py:main (def line 56) -> schedule \["train\.py:main:100"' "$T/out"
