@@ -1,7 +1,8 @@
 /* attrib.c - see include/ecg/attrib.h: a profiler trace joined with the
  * records (the work of `ecg attribute`).
  *
- * The join, in four passes over the events kept from the trace:
+ * The join, in four passes over the events kept from the trace (each
+ * pass reads them sorted as it needs, see "Memory" below):
  *
  * 1. Host nesting.  The host events (cpu_op, python_function, nn.Module,
  *    user_annotation, cuda_runtime) of each thread are sorted by start (a
@@ -43,8 +44,22 @@
  *
  * Times are microseconds, summed over the whole trace; "per step" divides
  * by the number of ProfilerStep#N annotations (1 when there are none).
- * Memory: the events kept (about 150 bytes each) and the interned names;
- * the trace text is streamed (trace.h).
+ * Memory: bounded by the distinct names, frames, threads and entries,
+ * not by the events (and one small record per ProfilerStep, for the
+ * per-step report).  The trace text is streamed (trace.h); each event
+ * kept becomes a fixed-size record (struct tev) in a spill (spill.h: a
+ * run buffer of 1 MiB, runs in an unlinked temporary file, k-way merges),
+ * and every pass reads a stream sorted the way it needs and writes the
+ * next: the host events in walk order (walk(): host nesting and forward
+ * attribution, the stack as deep as the nesting), a sort-merge join on
+ * Sequence numbers (seq_join()), the host events grouped under their
+ * top-level op (finish()), sort-merge joins of the device events on
+ * correlation id and then External id (devices()), the sums in trace
+ * order (sums(): the same order of additions as ever), the device events
+ * by stream and start (gap_list()), and one sweep by time over the gaps
+ * and the host events that can explain them (sweep()).  Joins on ids
+ * anywhere in the file (a kernel's runtime call, a backward op's forward
+ * op) are sort-merge joins, so no index of the events is held.
  */
 #include "config.h"
 
@@ -59,6 +74,7 @@
 #include "ecg/attrib.h"
 #include "ecg/err.h"
 #include "ecg/records.h"
+#include "ecg/spill.h"
 #include "ecg/strmap.h"
 #include "ecg/trace.h"
 #include "ecg/util.h"
@@ -134,11 +150,6 @@ static void imap_put(struct imap *m, int64_t k, int v)
 	imap_add(m, k, v, 0);
 }
 
-static void imap_set(struct imap *m, int64_t k, int v)
-{
-	imap_add(m, k, v, 1);
-}
-
 static int imap_get(const struct imap *m, int64_t k)
 {
 	size_t i;
@@ -170,12 +181,14 @@ struct use {
 
 /* One level of the host nesting during the walk. */
 struct lvl {
-	int ev;
 	double end;
 	int E;                     /* the entry being executed, -1 none */
 	int cur;                   /* the item of E matched last, -1 none yet */
 	int frame;
-	int top;                   /* inside this top-level op, -1 */
+	int64_t top;               /* inside this top-level op (its idx), -1 */
+	int top_ent, top_frame;    /* that op's entry and frame as the walk left them */
+	int top_bwdroot;
+	const char *top_name;
 	int owner;                 /* the level that entered E: it keeps cur and used for
 	                              the transparent levels above it (frames outside the
 	                              repository, <built-in method ...>, runtime calls) */
@@ -496,7 +509,45 @@ static int classify(const char *cat, const char *ph)
 
 static int is_device(int k);
 
-static void keep_event(struct att *A, const cJSON *e)
+/* The spills of one join, one per pass (attrib.h: the events are never
+ * all held); join_free() closes them, and with them their temporary
+ * files, on every path. */
+struct join {
+	struct spill *host;        /* host events, in walk order (host_cmp) */
+	struct spill *dev;         /* device events, in trace order */
+	struct spill *walked;      /* host events after the walk: a top-level op, then the events in it */
+	struct spill *seqdef;      /* Sequence number -> the forward op's entry and frame, last first */
+	struct spill *bwdq;        /* backward roots, by Sequence number */
+	struct spill *fix;         /* backward roots' entry and frame, by idx */
+	struct spill *corr, *ext;  /* runtime calls by correlation id, CPU ops by External id */
+	struct spill *devc, *devx; /* device events by correlation id, then by External id */
+	struct spill *sum;         /* top-level ops and device events, in trace order */
+	struct spill *gaph;        /* host events that can explain a gap, by start */
+	struct spill *gapd;        /* device events by stream and start */
+	struct spill *gaps, *gres; /* the gaps by start; what explains each, by gap */
+};
+
+static void join_free(struct join *J)
+{
+	struct spill **s = (struct spill **)J;
+	size_t i;
+
+	for (i = 0; i < sizeof *J / sizeof *s; i++) {
+		spill_free(s[i]);
+		s[i] = NULL;
+	}
+}
+
+/* Free spill *S at once (its buffers and file), when its pass is done. */
+static void drop(struct spill **s)
+{
+	spill_free(*s);
+	*s = NULL;
+}
+
+/* Keep one trace event: 0 (kept or not of interest), -1 after err_set()
+ * (the temporary file). */
+static int keep_event(struct att *A, struct join *J, const cJSON *e)
 {
 	const cJSON *args = cJSON_GetObjectItemCaseSensitive(e, "args");
 	const char *name = records_str(e, "name");
@@ -506,12 +557,12 @@ static void keep_event(struct att *A, const cJSON *e)
 	int k = classify(records_str(e, "cat"), records_str(e, "ph"));
 
 	if (k < 0 || !name)
-		return;
+		return 0;
 	memset(&t, 0, sizeof t);
 	if (!to_i64(cJSON_GetObjectItemCaseSensitive(e, "pid"), &pid) ||
 	    !to_i64(cJSON_GetObjectItemCaseSensitive(e, "tid"), &tid) || !records_num(e, "ts", &t.ts) ||
 	    !isfinite(t.ts) || fabs(t.ts) > 1e18)
-		return;
+		return 0;
 	if (!records_num(e, "dur", &t.dur) || !(t.dur >= 0) || t.dur > 1e18)
 		t.dur = 0;
 	if (k == K_PY && !strncmp(name, "nn.Module: ", 11))
@@ -538,7 +589,9 @@ static void keep_event(struct att *A, const cJSON *e)
 		}
 	}
 	t.thr = thr_of(A, pid, tid);
-	t.top = t.ent = t.frame = -1;
+	t.top = -1;
+	t.ent = t.frame = -1;
+	t.idx = (int64_t)A->nev++;
 	if (k == K_PY)
 		A->has_py = 1;
 	if (k == K_MOD)
@@ -546,12 +599,50 @@ static void keep_event(struct att *A, const cJSON *e)
 	if (k == K_STEP) {
 		A->steps++;
 		A->step_us += t.dur;
+		A->win[0] = fmin(A->win[0], t.ts);
+		A->win[1] = fmax(A->win[1], t.ts + t.dur);
+		GROW(A->stepv, A->astepv, A->nstepv + 1);
+		memset(&A->stepv[A->nstepv], 0, sizeof *A->stepv);
+		A->stepv[A->nstepv].name = t.name;
+		A->stepv[A->nstepv].ts = t.ts;
+		A->stepv[A->nstepv].dur = t.dur;
+		A->stepv[A->nstepv].idx = t.idx;
+		A->nstepv++;
 	}
-	GROW(A->ev, A->aev, A->nev + 1);
-	A->ev[A->nev++] = t;
+	/* the profiled window: the steps, else the host and device events */
+	A->win[2] = fmin(A->win[2], t.ts);
+	A->win[3] = fmax(A->win[3], t.ts + t.dur);
+	return spill_add(is_device(k) ? J->dev : J->host, &t);
 }
 
-static int read_trace(struct att *A)
+static int step_cmp(const void *a, const void *b)
+{
+	const struct step_use *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* The first step (by start) that ends after time T: A->nstepv when none. */
+static size_t step_at(const struct att *A, double t)
+{
+	size_t lo = 0, hi = A->nstepv;
+
+	while (lo < hi) {  /* the first step that starts after t */
+		size_t m = (lo + hi) / 2;
+
+		if (A->stepv[m].ts <= t)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	if (lo > 0 && A->stepv[lo - 1].ts + A->stepv[lo - 1].dur > t)
+		lo--;
+	return lo;
+}
+
+static int read_trace(struct att *A, struct join *J)
 {
 	trace_reader *r = trace_open(A->trace_path);
 	cJSON *e = NULL;
@@ -559,10 +650,17 @@ static int read_trace(struct att *A)
 
 	if (!r)
 		return -1;
+	A->win[0] = A->win[2] = 1e300;
+	A->win[1] = A->win[3] = -1e300;
 	while ((rc = trace_next(r, &e)) == 1) {
-		keep_event(A, e);
+		int k = keep_event(A, J, e);
+
 		cJSON_Delete(e);
 		e = NULL;
+		if (k < 0) {
+			trace_close(r);
+			return -1;
+		}
 	}
 	if (rc < 0) {
 		/* a trace cut short gives its first events, said in a warning;
@@ -578,19 +676,40 @@ static int read_trace(struct att *A)
 		A->trace_error = 1;
 	}
 	trace_close(r);
+	if (A->nstepv > 1)
+		qsort(A->stepv, A->nstepv, sizeof *A->stepv, step_cmp);
+	if (A->steps) {
+		A->t0 = A->win[0];
+		A->t1 = A->win[1];
+	} else if (A->nev) {
+		A->t0 = A->win[2];
+		A->t1 = A->win[3];
+	} else {
+		A->t0 = A->t1 = 0;
+	}
 	return 0;
 }
 
 /* ------------------------------------------------------------------ nesting and the walk */
 
-static const struct tev *sort_ev;
-static const struct thr *sort_thr;
+static const struct att *cmp_att;  /* the join's thread table, for the orders below */
 
+static int thr_order(uint32_t a, uint32_t b)
+{
+	return a == b ? 0 : thr_cmp(cmp_att->thr, a, b);
+}
+
+static int idx_order(int64_t a, int64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/* Host events by thread, start, longer first, then kind: the order of the walk. */
 static int host_cmp(const void *a, const void *b)
 {
-	const struct tev *x = &sort_ev[*(const int *)a], *y = &sort_ev[*(const int *)b];
+	const struct tev *x = a, *y = b;
 	static const int prio[] = { [K_STEP] = 0, [K_ANN] = 1, [K_MOD] = 2, [K_PY] = 3, [K_OP] = 4, [K_RT] = 5 };
-	int c = thr_cmp(sort_thr, x->thr, y->thr);
+	int c = thr_order(x->thr, y->thr);
 
 	if (c)
 		return c;
@@ -600,12 +719,80 @@ static int host_cmp(const void *a, const void *b)
 		return x->dur > y->dur ? -1 : 1;
 	if (prio[x->kind] != prio[y->kind])
 		return prio[x->kind] - prio[y->kind];
-	return *(const int *)a - *(const int *)b;
+	return idx_order(x->idx, y->idx);
 }
 
-static int is_host(int k)
+/* By key, then trace order: the sides of a join. */
+static int key_cmp(const void *a, const void *b)
 {
-	return k == K_ANN || k == K_STEP || k == K_MOD || k == K_PY || k == K_OP || k == K_RT;
+	const struct tev *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return idx_order(x->idx, y->idx);
+}
+
+/* By key, the last (highest idx: here the walk's position) first. */
+static int key_last_cmp(const void *a, const void *b)
+{
+	const struct tev *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return idx_order(y->idx, x->idx);
+}
+
+/* Trace order. */
+static int idx_cmp(const void *a, const void *b)
+{
+	return idx_order(((const struct tev *)a)->idx, ((const struct tev *)b)->idx);
+}
+
+/* A top-level op first (key: its idx), then the events inside it. */
+static int walked_cmp(const void *a, const void *b)
+{
+	const struct tev *x = a, *y = b;
+	int nx = x->idx != x->key, ny = y->idx != y->key;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (nx != ny)
+		return nx - ny;
+	return idx_order(x->idx, y->idx);
+}
+
+/* Device events by stream, then start: the order the gaps are read in. */
+static int dev_cmp(const void *a, const void *b)
+{
+	const struct tev *x = a, *y = b;
+	int c = thr_order(x->thr, y->thr);
+
+	if (c)
+		return c;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return idx_order(x->idx, y->idx);
+}
+
+/* By start, then trace order. */
+static int ts_cmp(const void *a, const void *b)
+{
+	const struct tev *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return idx_order(x->idx, y->idx);
+}
+
+/* Advance the sorted side R of a join (its current record *cur; have:
+ * spill_next()'s last answer) to the first record whose key is not below
+ * KEY: the first of its group when it has that key.  spill_next()'s
+ * answer: 1, 0 at the end, -1 after err_set(). */
+static int seek(struct spill *R, struct tev *cur, int have, int64_t key)
+{
+	while (have == 1 && cur->key < key)
+		have = spill_next(R, cur);
+	return have;
 }
 
 /* aten name -> the part a record's op name ends with: "aten::add_" -> "add". */
@@ -850,56 +1037,70 @@ static int bwd_name(const struct tev *t)
 	       (t->kind == K_OP && t->has_seq && strstr(t->name, "Backward") && !strstr(t->name, "::"));
 }
 
-static void walk(struct att *A, struct imap *seqmap)
+/* Passes 1 and 2, over the host events in walk order (J->host): the nesting, the
+ * entries entered, each top-level op matched.  Every host event goes on
+ * to J->walked; a forward op's Sequence number to J->seqdef, with the
+ * walk's position (the last one to carry a number is the op that takes
+ * it), and a backward root's to J->bwdq.  0, or -1 after err_set(). */
+static int walk(struct att *A, struct join *J)
 {
-	int *ix = xmalloc((A->nev + 1) * sizeof *ix);
 	struct lvl *st = NULL;
-	size_t n = 0, i, ast = 0, sp = 0;
+	size_t ast = 0, sp = 0;
+	int64_t pos = 0;
+	uint32_t prev_thr = 0;
+	struct tev t, q;
+	int r, rc = -1;
 
-	for (i = 0; i < A->nev; i++)
-		if (is_host((int)A->ev[i].kind))
-			ix[n++] = (int)i;
-	sort_ev = A->ev;
-	sort_thr = A->thr;
-	qsort(ix, n, sizeof *ix, host_cmp);
-	for (i = 0; i < n; i++) {
-		struct tev *t = &A->ev[ix[i]];
+	if (spill_sort(J->host) < 0)
+		return -1;
+	J->walked = spill_new(sizeof(struct tev), walked_cmp);
+	J->seqdef = spill_new(sizeof(struct tev), key_last_cmp);
+	J->bwdq = spill_new(sizeof(struct tev), key_cmp);
+	memset(&q, 0, sizeof q);
+	for (; (r = spill_next(J->host, &t)) == 1; pos++) {
 		struct lvl *P, *O, L;
 		int entered = 0;
 
-		if (i == 0 || t->thr != A->ev[ix[i - 1]].thr) {
+		if (pos == 0 || t.thr != prev_thr) {
 			while (sp > 0)
 				free(st[--sp].used);
 		}
-		while (sp > 1 && t->ts >= st[sp - 1].end - 1e-3) {
+		prev_thr = t.thr;
+		while (sp > 1 && t.ts >= st[sp - 1].end - 1e-3) {
 			sp--;
 			free(st[sp].used);
 		}
 		if (!sp) {
 			GROW(st, ast, 1);
 			memset(&st[0], 0, sizeof st[0]);
-			st[0].ev = -1;
 			st[0].end = 1e300;
-			st[0].E = st[0].frame = st[0].top = st[0].modent = -1;
+			st[0].E = st[0].frame = st[0].modent = -1;
+			st[0].top = -1;
 			sp = 1;
 		}
 		P = &st[sp - 1];
 		O = &st[P->owner];
 		L = *P;
-		L.ev = ix[i];
-		L.end = t->ts + t->dur;
+		L.end = t.ts + t.dur;
 		L.used = NULL;
 		L.nused = L.aused = 0;
-		t->frame = P->frame;
+		t.frame = P->frame;
 		if (P->top >= 0) {
-			t->top = P->top;
-			if (t->kind == K_OP && t->has_seq && !A->ev[P->top].bwdroot)
-				imap_set(seqmap, ev_seq(t), P->top);
+			t.top = P->top;
+			t.topname = P->top_name;
+			if (t.kind == K_OP && t.has_seq && !P->top_bwdroot) {
+				q.key = ev_seq(&t);
+				q.idx = pos;
+				q.ent = P->top_ent;
+				q.frame = P->top_frame;
+				if (spill_add(J->seqdef, &q) < 0)
+					goto out;
+			}
 		} else {
-			switch (t->kind) {
+			switch (t.kind) {
 			case K_MOD: {
 				char cls[256];
-				const char *s = t->name + 11, *us = strrchr(s, '_');
+				const char *s = t.name + 11, *us = strrchr(s, '_');
 				size_t l = us ? (size_t)(us - s) : strlen(s);
 				int m;
 
@@ -922,12 +1123,12 @@ static void walk(struct att *A, struct imap *seqmap)
 				break;
 			}
 			case K_PY: {
-				int fi = resolve_frame(A, t->name), m;
+				int fi = resolve_frame(A, t.name), m;
 				const struct frame *f = &A->frames[fi];
 
 				if (f->file < 0)
 					break;
-				L.frame = t->frame = fi;
+				L.frame = t.frame = fi;
 				L.modent = -1;
 				if ((m = choose_entry(A, P, O, f)) >= 0) {
 					A->ents[m].calls++;
@@ -938,97 +1139,250 @@ static void walk(struct att *A, struct imap *seqmap)
 				break;
 			}
 			case K_OP:
-				t->top = L.top = ix[i];
+				t.top = L.top = t.idx;
+				t.topname = t.name;
 				L.modent = -1;
-				if (bwd_name(t)) {
-					t->bwdroot = 1;
-					t->bwd = 1;
-					break;
-				}
-				/* ops that make no grad_fn only peek at the sequence
-				 * number: the op that takes it is the last one */
-				if (t->has_seq)
-					imap_set(seqmap, ev_seq(t), ix[i]);
-				if (P->E >= 0) {
-					int m = match_op(A, P->E, &O->cur, t->name);
+				if (bwd_name(&t)) {
+					t.bwdroot = 1;
+					t.bwd = 1;
+				} else if (P->E >= 0) {
+					int m = match_op(A, P->E, &O->cur, t.name);
 
-					t->ent = m >= 0 ? m : P->E;
+					t.ent = m >= 0 ? m : P->E;
 					if (m >= 0)
 						A->ents[m].calls++;
 				}
+				/* ops that make no grad_fn only peek at the sequence
+				 * number: the op that takes it is the last one */
+				if (t.has_seq && t.bwdroot) {
+					t.key = ev_seq(&t);  /* (the key of J->walked is set below) */
+					if (spill_add(J->bwdq, &t) < 0)
+						goto out;
+				} else if (t.has_seq) {
+					q.key = ev_seq(&t);
+					q.idx = pos;
+					q.ent = t.ent;
+					q.frame = t.frame;
+					if (spill_add(J->seqdef, &q) < 0)
+						goto out;
+				}
+				L.top_ent = t.ent;
+				L.top_frame = t.frame;
+				L.top_bwdroot = t.bwdroot;
+				L.top_name = t.name;
 				break;
 			case K_RT:
-				t->ent = P->E;
+				t.ent = P->E;
 				break;
 			default:
 				break;
 			}
 		}
+		t.key = t.top >= 0 ? t.top : t.idx;
+		if (spill_add(J->walked, &t) < 0)
+			goto out;
 		/* annotations (steps, Optimizer.step#..., enumerate(DataLoader)#...)
 		 * open in one Python call and may close in another: they take no
 		 * part in the nesting (steps and waits are read by time) */
-		if (t->kind == K_ANN || t->kind == K_STEP)
+		if (t.kind == K_ANN || t.kind == K_STEP)
 			continue;
 		if (entered)
 			L.owner = (int)sp;  /* entered an entry: cur and used are its own */
 		GROW(st, ast, sp + 1);
 		st[sp++] = L;
 	}
+	rc = r < 0 ? -1 : 0;
+out:
 	while (sp > 0)
 		free(st[--sp].used);
 	free(st);
-	free(ix);
+	drop(&J->host);
+	return rc;
 }
 
-/* Backward roots take the entry of their forward op; then everything
- * inside a top-level op takes that op's entry. */
-static void finish(struct att *A, const struct imap *seqmap, struct imap *corr, struct imap *ext)
+/* Pass 3, first half: the join on Sequence numbers: each backward root takes the
+ * entry and frame of the forward op that took its number (J->fix, in
+ * trace order).  0, or -1 after err_set(). */
+static int seq_join(struct join *J)
 {
-	size_t i;
+	struct tev q, s;
+	int hs, r;
 
-	for (i = 0; i < A->nev; i++) {
-		struct tev *t = &A->ev[i];
+	J->fix = spill_new(sizeof(struct tev), idx_cmp);
+	if (spill_sort(J->seqdef) < 0 || spill_sort(J->bwdq) < 0 || (hs = spill_next(J->seqdef, &s)) < 0)
+		return -1;
+	while ((r = spill_next(J->bwdq, &q)) == 1) {
+		if ((hs = seek(J->seqdef, &s, hs, q.key)) < 0)
+			return -1;
+		if (hs == 1 && s.key == q.key) {
+			q.ent = s.ent;
+			q.frame = s.frame;
+			if (spill_add(J->fix, &q) < 0)
+				return -1;
+		}
+	}
+	drop(&J->seqdef);
+	drop(&J->bwdq);
+	return r;
+}
 
-		if (t->bwdroot && t->has_seq) {
-			int f = imap_get(seqmap, ev_seq(t));
+/* What a host event's final attribution feeds: the two sides of the
+ * device join, the sums (top-level ops) and the gaps' explanations
+ * (causes, classed in key: 0 short, 1 long, 2 a top-level op; the cause
+ * above). */
+#define GCLS(t) ((int)((t)->key & 3))
+#define GCAUSE(t) ((int)((t)->key >> 2) - 1)
+#define LONG_CAUSE_US 10000.0
+static int cause_of(const struct tev *t);
 
-			if (f >= 0 && A->ev[f].top >= 0) {
-				t->ent = A->ev[A->ev[f].top].ent;
-				t->frame = A->ev[A->ev[f].top].frame;
+static int host_done(struct join *J, struct tev *w)
+{
+	int top = w->kind == K_OP && w->top == w->idx, c;
+
+	if (w->kind == K_RT && w->has_corr) {
+		w->key = ev_corr(w);
+		if (spill_add(J->corr, w) < 0)
+			return -1;
+	}
+	if (w->kind == K_OP && w->has_ext) {
+		w->key = ev_ext(w);
+		if (spill_add(J->ext, w) < 0)
+			return -1;
+	}
+	if (top && spill_add(J->sum, w) < 0)
+		return -1;
+	if ((c = cause_of(w)) >= 0)
+		w->key = (w->dur > LONG_CAUSE_US ? 1 : 0) | ((int64_t)(c + 1) << 2);
+	else if (top)
+		w->key = 2;
+	else
+		return 0;
+	return spill_add(J->gaph, w);
+}
+
+/* Pass 3, second half: backward roots take the entry of their forward op (J->fix);
+ * then everything inside a top-level op takes that op's entry.  0, or -1
+ * after err_set(). */
+static int finish(struct join *J)
+{
+	struct tev w, f;
+	int hf, r, lent = -1, lframe = -1;
+	unsigned lbwd = 0;
+
+	J->corr = spill_new(sizeof(struct tev), key_cmp);
+	J->ext = spill_new(sizeof(struct tev), key_cmp);
+	J->sum = spill_new(sizeof(struct tev), idx_cmp);
+	J->gaph = spill_new(sizeof(struct tev), ts_cmp);
+	if (spill_sort(J->walked) < 0 || spill_sort(J->fix) < 0 || (hf = spill_next(J->fix, &f)) < 0)
+		return -1;
+	while ((r = spill_next(J->walked, &w)) == 1) {
+		if (w.idx == w.key) {
+			/* a top-level op, or an event in none */
+			if (w.bwdroot && w.has_seq) {
+				while (hf == 1 && f.idx < w.idx)
+					hf = spill_next(J->fix, &f);
+				if (hf < 0)
+					return -1;
+				if (hf == 1 && f.idx == w.idx) {
+					w.ent = f.ent;
+					w.frame = f.frame;
+				}
 			}
+			lent = w.ent;
+			lbwd = w.bwd;
+			lframe = w.frame;
+		} else {
+			w.ent = lent;
+			w.bwd = lbwd;
+			if (w.bwd)
+				w.frame = lframe;
 		}
+		if (host_done(J, &w) < 0)
+			return -1;
 	}
-	for (i = 0; i < A->nev; i++) {
-		struct tev *t = &A->ev[i];
+	drop(&J->walked);
+	drop(&J->fix);
+	return r;
+}
 
-		if (t->top >= 0 && (size_t)t->top != i) {
-			t->ent = A->ev[t->top].ent;
-			t->bwd = A->ev[t->top].bwd;
-			if (t->bwd)
-				t->frame = A->ev[t->top].frame;
-		}
-		if (t->kind == K_RT && t->has_corr)
-			imap_put(corr, ev_corr(t), (int)i);
-		if (t->kind == K_OP && t->has_ext)
-			imap_put(ext, ev_ext(t), (int)i);
-	}
-	for (i = 0; i < A->nev; i++) {
-		struct tev *t = &A->ev[i];
-		int h = -1;
+/* A device event, attributed or not: to the sums and the gaps. */
+static int dev_done(struct join *J, const struct tev *d)
+{
+	return spill_add(J->sum, d) < 0 || spill_add(J->gapd, d) < 0 ? -1 : 0;
+}
 
-		if (t->kind != K_KERNEL && t->kind != K_MEMCPY && t->kind != K_MEMSET)
+/* Device events of side D (by key) matched to host side H (by key, first
+ * in trace order first): a match takes the host event's attribution;
+ * the others go on by External id when they have one (to J->devx), else
+ * unattributed.  0, or -1 after err_set(). */
+static int dev_match(struct join *J, struct spill *D, struct spill *H, int by_ext)
+{
+	struct tev d, h;
+	int hh, r;
+
+	if (spill_sort(D) < 0 || spill_sort(H) < 0 || (hh = spill_next(H, &h)) < 0)
+		return -1;
+	while ((r = spill_next(D, &d)) == 1) {
+		if ((hh = seek(H, &h, hh, d.key)) < 0)
+			return -1;
+		if (hh == 1 && h.key == d.key) {
+			d.ent = h.ent;
+			d.bwd = h.bwd;
+			d.frame = h.frame;
+			d.top = h.top;
+			d.topname = h.topname;
+		} else if (!by_ext && d.has_ext) {
+			d.key = ev_ext(&d);
+			if (spill_add(J->devx, &d) < 0)
+				return -1;
 			continue;
-		if (t->has_corr)
-			h = imap_get(corr, ev_corr(t));
-		if (h < 0 && t->has_ext)
-			h = imap_get(ext, ev_ext(t));
-		if (h >= 0) {
-			t->ent = A->ev[h].ent;
-			t->bwd = A->ev[h].bwd;
-			t->frame = A->ev[h].frame;
-			t->top = A->ev[h].top;
 		}
+		if (dev_done(J, &d) < 0)
+			return -1;
 	}
+	return r;
+}
+
+/* Pass 4: a kernel, memcpy or memset goes where the runtime call with its
+ * correlation id went, else where the CPU op with its External id went.
+ * 0, or -1 after err_set(). */
+static int devices(struct join *J)
+{
+	struct tev d;
+	int r;
+
+	J->gapd = spill_new(sizeof(struct tev), dev_cmp);
+	J->devc = spill_new(sizeof(struct tev), key_cmp);
+	J->devx = spill_new(sizeof(struct tev), key_cmp);
+	if (spill_sort(J->dev) < 0)
+		return -1;
+	while ((r = spill_next(J->dev, &d)) == 1) {
+		int rc;
+
+		if (d.has_corr) {
+			d.key = ev_corr(&d);
+			rc = spill_add(J->devc, &d);
+		} else if (d.has_ext) {
+			d.key = ev_ext(&d);
+			rc = spill_add(J->devx, &d);
+		} else {
+			rc = dev_done(J, &d);
+		}
+		if (rc < 0)
+			return -1;
+	}
+	if (r < 0)
+		return -1;
+	drop(&J->dev);
+	if (dev_match(J, J->devc, J->corr, 0) < 0)
+		return -1;
+	drop(&J->devc);
+	drop(&J->corr);
+	if (dev_match(J, J->devx, J->ext, 1) < 0)
+		return -1;
+	drop(&J->devx);
+	drop(&J->ext);
+	return 0;
 }
 
 /* ------------------------------------------------------------------ totals */
@@ -1074,41 +1428,47 @@ static struct strmap_slot *where_key(struct att *A, const struct tev *t)
 
 		s = xasprintf("%s:%s (def line %ld)%s", A->files[f->file], f->func, f->line, t->bwd ? ", backward" : "");
 	} else {
-		const struct tev *o = t->top >= 0 ? &A->ev[t->top] : t;
-
-		s = xasprintf("outside the repository: %s", o->name);
+		s = xasprintf("outside the repository: %s", t->top >= 0 && t->topname ? t->topname : t->name);
 	}
 	k = intern(&A->names, s);
 	free(s);
 	return k;
 }
 
-void attrib_sum(struct att *A, struct totals *T)
+/* The totals, in trace order (J->sum): per-entry self and inclusive times,
+ * the totals, the unattributed time by where it ran.  0, or -1 after
+ * err_set(). */
+static int sums(struct att *A, struct join *J)
 {
+	struct totals *T = &A->tot;
+	struct tev t;
 	size_t i;
-	int d, maxd = 0;
+	int d, maxd = 0, r;
 
-	for (i = 0; i < A->nev; i++) {
-		const struct tev *t = &A->ev[i];
-
-		if (t->kind == K_OP && t->top == (int)i) {
-			T->host += t->dur;
-			if (t->ent >= 0)
-				A->ents[t->ent].host[t->bwd] += t->dur;
+	if (spill_sort(J->sum) < 0)
+		return -1;
+	while ((r = spill_next(J->sum, &t)) == 1) {
+		if (t.kind == K_OP && t.top == t.idx) {
+			T->host += t.dur;
+			if (t.ent >= 0)
+				A->ents[t.ent].host[t.bwd] += t.dur;
 			else {
-				T->host_un += t->dur;
-				add_where(T, where_key(A, t), t->dur, 0);
+				T->host_un += t.dur;
+				add_where(T, where_key(A, &t), t.dur, 0);
 			}
-		} else if (is_device((int)t->kind)) {
-			T->dev += t->dur;
-			if (t->ent >= 0)
-				A->ents[t->ent].dev[t->bwd] += t->dur;
+		} else if (is_device((int)t.kind)) {
+			T->dev += t.dur;
+			if (t.ent >= 0)
+				A->ents[t.ent].dev[t.bwd] += t.dur;
 			else {
-				T->dev_un += t->dur;
-				add_where(T, where_key(A, t), 0, t->dur);
+				T->dev_un += t.dur;
+				add_where(T, where_key(A, &t), 0, t.dur);
 			}
 		}
 	}
+	if (r < 0)
+		return -1;
+	drop(&J->sum);
 	for (i = 0; i < (size_t)A->nents; i++) {
 		struct ent *x = &A->ents[i];
 
@@ -1130,6 +1490,7 @@ void attrib_sum(struct att *A, struct totals *T)
 		}
 	if (T->nun > 1)
 		qsort(T->un, T->nun, sizeof *T->un, where_cmp);
+	return 0;
 }
 
 /* Calls a layer is seen to make: its nn.Module events, else its op's. */
@@ -1263,35 +1624,39 @@ static int cause_of(const struct tev *t)
 	return -1;
 }
 
-struct gap {
-	int64_t pid, stream;
-	double ts, dur;
-	int cause;                 /* enum cause */
-	int ev;                    /* the host event behind it, -1 */
+/* An idle gap on a device stream: [a, b], the order it was found in (by
+ * stream, then time), the stream. */
+struct gaprec {
+	double a, b;
+	int64_t order;
+	uint32_t thr;
+	uint32_t si;               /* its stream in A->streams */
 };
 
+/* What explains gap `order`: the cause, the host event (its name, the
+ * where_key() of its frame or "", its idx and frame; what is "nothing on
+ * the host" and ev -1 when nothing does). */
+struct gres {
+	int64_t order, ev;
+	double a, b;
+	const char *what, *where;
+	int frame, cause;
+	uint32_t thr;
+	uint32_t si;               /* its stream in A->streams */
+};
 
-static const struct tev *gsort_ev;
-
-static int dev_cmp(const void *a, const void *b)
+static int gap_cmp(const void *x, const void *y)
 {
-	const struct tev *x = &gsort_ev[*(const int *)a], *y = &gsort_ev[*(const int *)b];
-	int c = thr_cmp(sort_thr, x->thr, y->thr);
+	const struct gaprec *a = x, *b = y;
 
-	if (c)
-		return c;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return *(const int *)a - *(const int *)b;
+	if (a->a != b->a)
+		return a->a < b->a ? -1 : 1;
+	return idx_order(a->order, b->order);
 }
 
-static int ts_cmp(const void *a, const void *b)
+static int gres_cmp(const void *x, const void *y)
 {
-	const struct tev *x = &gsort_ev[*(const int *)a], *y = &gsort_ev[*(const int *)b];
-
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return *(const int *)a - *(const int *)b;
+	return idx_order(((const struct gres *)x)->order, ((const struct gres *)y)->order);
 }
 
 static int ggroup_cmp(const void *a, const void *b)
@@ -1308,18 +1673,18 @@ static int ggroup_cmp(const void *a, const void *b)
 /* The schedule entries a host event can be: same file and function as its
  * innermost repository frame, and a kind that fits the cause.  A JSON
  * array of anchors (new). */
-cJSON *attrib_schedule_candidates(const struct att *A, const struct tev *t, int cause)
+cJSON *attrib_schedule_candidates(const struct att *A, int frame, const char *name, int cause)
 {
 	static const char *const secs[] = { "host_device", "device_device", "data_path" };
 	cJSON *out = cJSON_CreateArray(), *sync_only = cJSON_CreateArray();
 	const struct frame *f;
 	size_t s;
 
-	if (t->frame < 0 || cause == C_HOST || cause == C_NONE) {
+	if (frame < 0 || cause == C_HOST || cause == C_NONE) {
 		cJSON_Delete(sync_only);
 		return out;
 	}
-	f = &A->frames[t->frame];
+	f = &A->frames[frame];
 	for (s = 0; s < 3; s++) {
 		const cJSON *e;
 
@@ -1347,8 +1712,8 @@ cJSON *attrib_schedule_candidates(const struct att *A, const struct tev *t, int 
 				cJSON_AddItemToArray(out, cJSON_CreateString(a));
 				/* a device-wide synchronize is not an .item(), and the other way round */
 				if (cause == C_SYNC && call &&
-				    (strstr(call, "synchronize") != NULL) == (strstr(t->name, "Synchronize") != NULL ||
-				                                               strstr(t->name, "synchronize") != NULL))
+				    (strstr(call, "synchronize") != NULL) == (strstr(name, "Synchronize") != NULL ||
+				                                               strstr(name, "synchronize") != NULL))
 					cJSON_AddItemToArray(sync_only, cJSON_CreateString(a));
 			}
 			free(file);
@@ -1363,6 +1728,16 @@ cJSON *attrib_schedule_candidates(const struct att *A, const struct tev *t, int 
 	return out;
 }
 
+/* A gap being explained during the sweep: the cause event that kept the
+ * host from queueing work for the longest part of it so far, and the
+ * top-level op the host was running at its middle. */
+struct ogap {
+	struct gaprec g;
+	double best, bestdur;
+	int have, mid_done, have_top, closed;
+	struct tev ev, top;
+};
+
 /* The host event that explains [a, b]: the cause event that kept the
  * host from queueing work for the longest part of the gap.  A sync or a
  * copy counts only when the host was already inside it when the device
@@ -1371,13 +1746,15 @@ cJSON *attrib_schedule_candidates(const struct att *A, const struct tev *t, int 
  * lies.  Between nested causes of the same length the outer one names it
  * (aten::item rather than the cudaStreamSynchronize inside it).  Without
  * a cause: the top-level op the host was running at the gap's middle
- * (cause "host"), else nothing. */
-/* Whether cause event T explains [a, b] better than the best so far. */
-static void consider(const struct att *A, int c, double a, double b, double *best, double *bestdur, int *ev)
+ * (cause "host"), else nothing.  The causes are considered by start
+ * (short ones) and then in trace order (those longer than LONG_CAUSE_US),
+ * the first of equals winning. */
+/* Whether cause event T explains gap O better than the best so far. */
+static void consider(struct ogap *o, const struct tev *t)
 {
-	const struct tev *t = &A->ev[c];
+	double a = o->g.a, b = o->g.b;
 	double ov = fmin(b, t->ts + t->dur) - fmax(a, t->ts);
-	int k = cause_of(t);
+	int k = GCAUSE(t);
 
 	if (t->ts + t->dur < a - 1e-3 || t->ts >= b)
 		return;  /* not during the gap */
@@ -1385,175 +1762,310 @@ static void consider(const struct att *A, int c, double a, double b, double *bes
 		return;  /* began on an idle device */
 	if (ov < 0)
 		ov = 0;
-	if (*ev < 0 || ov > *best + 1e-3 || (fabs(ov - *best) <= 1e-3 && t->dur > *bestdur)) {
-		*best = ov;
-		*bestdur = t->dur;
-		*ev = c;
+	if (!o->have || ov > o->best + 1e-3 || (fabs(ov - o->best) <= 1e-3 && t->dur > o->bestdur)) {
+		o->best = ov;
+		o->bestdur = t->dur;
+		o->ev = *t;
+		o->have = 1;
 	}
 }
 
-/* Cause events longer than this are few (a DataLoader wait, a long
- * collective); they are looked at for every gap, the short ones by a
- * binary search on their start. */
-#define LONG_CAUSE_US 10000.0
-
-static void explain(const struct att *A, const int *causes, size_t nc, double maxdur, const int *longc, size_t nl,
-                    const int *tops, size_t nt, double a, double b, int *cause, int *ev)
+/* The top-level op at the middle of O: of the last 64 that began by then
+ * (RING, newest last), the newest still running.  Top-level ops of one
+ * thread do not overlap, so a little look back is enough. */
+#define RING 64
+static void at_mid(struct ogap *o, const struct tev *ring, uint64_t nring)
 {
-	size_t lo = 0, hi = nc, i;
-	double best = 0, bestdur = 0, mid = (a + b) / 2;
+	double mid = (o->g.a + o->g.b) / 2;
+	uint64_t k;
 
-	*cause = C_NONE;
-	*ev = -1;
-	while (lo < hi) {
-		size_t m = (lo + hi) / 2;
-
-		if (A->ev[causes[m]].ts < a - maxdur - 1)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	for (i = lo; i < nc && A->ev[causes[i]].ts < b; i++)
-		consider(A, causes[i], a, b, &best, &bestdur, ev);
-	for (i = 0; i < nl; i++)
-		consider(A, longc[i], a, b, &best, &bestdur, ev);
-	if (*ev >= 0) {
-		*cause = cause_of(&A->ev[*ev]);
-		return;
-	}
-	lo = 0;
-	hi = nt;
-	while (lo < hi) {
-		size_t m = (lo + hi) / 2;
-
-		if (A->ev[tops[m]].ts <= mid)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	/* top-level ops of one thread do not overlap: look a little back */
-	for (i = lo; i > 0 && lo - i < 64; i--) {
-		const struct tev *t = &A->ev[tops[i - 1]];
+	o->mid_done = 1;
+	for (k = 0; k < nring && k < RING; k++) {
+		const struct tev *t = &ring[(nring - 1 - k) % RING];
 
 		if (t->ts + t->dur >= mid) {
-			*ev = tops[i - 1];
-			*cause = C_HOST;
+			o->top = *t;
+			o->have_top = 1;
 			return;
 		}
 	}
 }
 
-struct ggroup *attrib_gaps(struct att *A, size_t *ngroups, double *gap_total, long *gap_n)
+static int gap_emit(struct att *A, struct join *J, const struct ogap *o)
 {
-	int *dev, *causes, *tops, *longc;
-	size_t nd = 0, nc = 0, nl = 0, nt = 0, i, ng = 0, ag = 0;
-	struct ggroup *g = NULL;
-	double maxdur = 0;
+	const struct tev *ev = o->have ? &o->ev : o->have_top ? &o->top : NULL;
+	struct gres r;
 
-	*gap_total = 0;
-	*gap_n = 0;
-	/* four lists as long as they need to be (an event is in one at most) */
-	for (i = 0; i < A->nev; i++) {
-		const struct tev *t = &A->ev[i];
-
-		if (is_device((int)t->kind))
-			nd++;
-		else if (cause_of(t) >= 0 && t->dur > LONG_CAUSE_US)
-			nl++;
-		else if (cause_of(t) >= 0)
-			nc++;
-		else if (t->kind == K_OP && t->top == (int)i)
-			nt++;
-	}
-	dev = xmalloc((nd + 1) * sizeof *dev);
-	causes = xmalloc((nc + 1) * sizeof *causes);
-	tops = xmalloc((nt + 1) * sizeof *tops);
-	longc = xmalloc((nl + 1) * sizeof *longc);
-	nd = nc = nl = nt = 0;
-	for (i = 0; i < A->nev; i++) {
-		const struct tev *t = &A->ev[i];
-
-		if (is_device((int)t->kind))
-			dev[nd++] = (int)i;
-		else if (cause_of(t) >= 0 && t->dur > LONG_CAUSE_US)
-			longc[nl++] = (int)i;
-		else if (cause_of(t) >= 0) {
-			causes[nc++] = (int)i;
-			if (t->dur > maxdur)
-				maxdur = t->dur;
-		} else if (t->kind == K_OP && t->top == (int)i)
-			tops[nt++] = (int)i;
-	}
-	gsort_ev = A->ev;
-	sort_thr = A->thr;
-	qsort(dev, nd, sizeof *dev, dev_cmp);
-	qsort(causes, nc, sizeof *causes, ts_cmp);
-	qsort(tops, nt, sizeof *tops, ts_cmp);
-	for (i = 1; i < nd; i++) {
-		const struct tev *p = &A->ev[dev[i - 1]], *t = &A->ev[dev[i]];
-		double a = p->ts + p->dur, b = t->ts;
-		int cause, ev;
-		const char *what, *where;
-		size_t k;
-
-		if (p->thr != t->thr || b - a < A->min_gap)
-			continue;
-		if (a < A->t0 || b > A->t1)
-			continue;
-		explain(A, causes, nc, maxdur, longc, nl, tops, nt, a, b, &cause, &ev);
-		what = ev >= 0 ? A->ev[ev].name : "nothing on the host";
-		where = ev >= 0 && A->ev[ev].frame >= 0 ? where_key(A, &A->ev[ev])->key : "";
-		for (k = 0; k < ng; k++)
-			if (g[k].pid == A->thr[t->thr].pid && g[k].stream == A->thr[t->thr].tid && g[k].cause == cause &&
-			    g[k].what == what &&
-			    g[k].where == where)
-				break;
-		if (k == ng) {
-			GROW(g, ag, ng + 1);
-			memset(&g[ng], 0, sizeof *g);
-			g[ng].pid = A->thr[t->thr].pid;
-			g[ng].stream = A->thr[t->thr].tid;
-			g[ng].cause = cause;
-			g[ng].what = what;
-			g[ng].where = where;
-			g[ng].ev = ev;
-			ng++;
-		}
-		g[k].n++;
-		g[k].total += b - a;
-		if (b - a > g[k].maxdur)
-			g[k].maxdur = b - a;
-		*gap_total += b - a;
-		(*gap_n)++;
-	}
-	if (ng > 1)
-		qsort(g, ng, sizeof *g, ggroup_cmp);
-	free(dev);
-	free(causes);
-	free(longc);
-	free(tops);
-	*ngroups = ng;
-	return g;
+	memset(&r, 0, sizeof r);
+	r.order = o->g.order;
+	r.a = o->g.a;
+	r.b = o->g.b;
+	r.thr = o->g.thr;
+	r.si = o->g.si;
+	r.cause = o->have ? GCAUSE(ev) : o->have_top ? C_HOST : C_NONE;
+	r.what = ev ? ev->name : "nothing on the host";
+	r.where = ev && ev->frame >= 0 ? where_key(A, ev)->key : "";
+	r.ev = ev ? ev->idx : -1;
+	r.frame = ev ? ev->frame : -1;
+	return spill_add(J->gres, &r);
 }
 
-static void window(struct att *A)
+/* Drop from LIST (*n events) those that end before `from` - 1e-3: no gap
+ * still to come can take them. */
+static void prune(struct tev *list, size_t *n, double from)
 {
-	size_t i;
-	int any = 0;
+	size_t i, k = 0;
 
-	A->t0 = 1e300;
-	A->t1 = -1e300;
-	for (i = 0; i < A->nev; i++) {
-		const struct tev *t = &A->ev[i];
+	for (i = 0; i < *n; i++)
+		if (!(list[i].ts + list[i].dur < from - 1e-3))
+			list[k++] = list[i];
+	*n = k;
+}
 
-		if (A->steps ? t->kind != K_STEP : !is_host((int)t->kind) && !is_device((int)t->kind))
-			continue;
-		A->t0 = fmin(A->t0, t->ts);
-		A->t1 = fmax(A->t1, t->ts + t->dur);
-		any = 1;
+/* Gaps, 2: the gaps (J->gaps, by start) and the host events that can
+ * explain them (J->gaph, by start) swept together.  A gap opens when the
+ * sweep reaches its start, taking the short causes still running then;
+ * the short causes that begin in it are considered as they come; at its
+ * middle it notes the top-level op; at its end the long causes that
+ * overlap it are considered.  What is held: the gaps open (one per stream
+ * at most), the causes running at the current time, the long causes
+ * overlapping an open gap, 64 top-level ops.  0, or -1 after err_set(). */
+static int sweep(struct att *A, struct join *J)
+{
+	struct tev h, *sh = NULL, *lg = NULL, *ring = xmalloc(RING * sizeof *ring);
+	size_t nsh = 0, ash = 0, nlg = 0, alg = 0, nog = 0, aog = 0, i, sh_lim = 1024, lg_lim = 1024;
+	uint64_t nring = 0;
+	struct ogap *og = NULL;
+	struct gaprec g;
+	int hg, hh, rc = -1;
+
+	J->gres = spill_new(sizeof(struct gres), gres_cmp);
+	if (spill_sort(J->gaps) < 0 || spill_sort(J->gaph) < 0 || (hg = spill_next(J->gaps, &g)) < 0)
+		goto out;
+	for (;;) {
+		double now;
+
+		if ((hh = spill_next(J->gaph, &h)) < 0)
+			goto out;
+		now = hh ? h.ts : INFINITY;
+		/* gaps that have begun: opened, with the short causes around their start */
+		while (hg == 1 && g.a <= now) {
+			struct ogap *o;
+
+			prune(sh, &nsh, g.a);
+			GROW(og, aog, nog + 1);
+			o = &og[nog++];
+			memset(o, 0, sizeof *o);
+			o->g = g;
+			for (i = 0; i < nsh; i++)
+				consider(o, &sh[i]);
+			if ((hg = spill_next(J->gaps, &g)) < 0)
+				goto out;
+		}
+		/* middles and ends passed */
+		for (i = 0; i < nog;) {
+			struct ogap *o = &og[i];
+			size_t j;
+
+			if (!o->mid_done && now > (o->g.a + o->g.b) / 2)
+				at_mid(o, ring, nring);
+			if (!o->closed && now >= o->g.b) {
+				for (j = 0; j < nlg; j++)
+					consider(o, &lg[j]);
+				o->closed = 1;
+			}
+			if (o->closed && (o->have || o->mid_done)) {
+				if (gap_emit(A, J, o) < 0)
+					goto out;
+				og[i] = og[--nog];
+				continue;
+			}
+			i++;
+		}
+		if (!hh)
+			break;
+		switch (GCLS(&h)) {
+		case 0:  /* a short cause: now, to the gaps open; later, to those to come */
+			for (i = 0; i < nog; i++)
+				if (!og[i].closed)
+					consider(&og[i], &h);
+			if (hg != 1)
+				break;
+			GROW(sh, ash, nsh + 1);
+			sh[nsh++] = h;
+			if (nsh >= sh_lim) {
+				prune(sh, &nsh, g.a);
+				sh_lim = 2 * nsh + 1024;
+			}
+			break;
+		case 1: {  /* a long cause: kept in trace order for the ends of gaps */
+			size_t at = nlg;
+
+			GROW(lg, alg, nlg + 1);
+			while (at > 0 && lg[at - 1].idx > h.idx) {
+				lg[at] = lg[at - 1];
+				at--;
+			}
+			lg[at] = h;
+			nlg++;
+			if (nlg >= lg_lim) {
+				double from = hg == 1 ? g.a : INFINITY;
+
+				for (i = 0; i < nog; i++)
+					if (!og[i].closed && og[i].g.a < from)
+						from = og[i].g.a;
+				prune(lg, &nlg, from);
+				lg_lim = 2 * nlg + 1024;
+			}
+			break;
+		}
+		default:
+			ring[nring++ % RING] = h;
+			break;
+		}
 	}
-	if (!any)
-		A->t0 = A->t1 = 0;
+	rc = 0;
+out:
+	free(sh);
+	free(lg);
+	free(og);
+	free(ring);
+	drop(&J->gaps);
+	drop(&J->gaph);
+	return rc;
+}
+
+int attrib_stream_comm(const struct stream_use *u)
+{
+	return u->nccl > u->dur / 2;
+}
+
+/* One more device event T on stream U (events by start): its count, its
+ * share of the busy time inside the window [t0, t1] (*end: where the busy
+ * time so far ends), whether it is an NCCL kernel. */
+static void stream_add(const struct att *A, struct stream_use *u, const struct tev *t, double *end)
+{
+	double s = fmax(t->ts, fmax(*end, A->t0)), e = fmin(t->ts + t->dur, A->t1);
+
+	u->n++;
+	u->dur += t->dur;
+	if (t->kind == K_KERNEL && (strstr(t->name, "nccl") || strstr(t->name, "NCCL")))
+		u->nccl += t->dur;
+	if (e > s) {
+		size_t k;
+
+		u->busy += e - s;
+		for (k = step_at(A, s); k < A->nstepv && A->stepv[k].ts < e; k++) {
+			double ov = fmin(e, A->stepv[k].ts + A->stepv[k].dur) - fmax(s, A->stepv[k].ts);
+
+			if (ov > 0)
+				A->stepv[k].busy += ov;
+		}
+	}
+	if (e > *end)
+		*end = e;
+}
+
+/* Gaps, 1: the device events by stream and start (J->gapd); the idle time
+ * between two of one stream, at least --min-gap long and inside the
+ * profiled window, is a gap (J->gaps).  Each stream's use on the way
+ * (A->streams).  0, or -1 after err_set(). */
+static int gap_list(struct att *A, struct join *J)
+{
+	struct tev p, t;
+	struct gaprec g;
+	int64_t n = 0;
+	size_t as = 0, k;
+	double end = -1e300;
+	int r;
+
+	memset(&g, 0, sizeof g);
+	J->gaps = spill_new(sizeof g, gap_cmp);
+	if (spill_sort(J->gapd) < 0 || (r = spill_next(J->gapd, &p)) < 0)
+		return -1;
+	for (; r == 1; p = t) {
+		double a, b;
+
+		if (!A->nstreams || A->streams[A->nstreams - 1].pid != A->thr[p.thr].pid ||
+		    A->streams[A->nstreams - 1].stream != A->thr[p.thr].tid) {
+			GROW(A->streams, as, A->nstreams + 1);
+			memset(&A->streams[A->nstreams], 0, sizeof *A->streams);
+			A->streams[A->nstreams].pid = A->thr[p.thr].pid;
+			A->streams[A->nstreams].stream = A->thr[p.thr].tid;
+			A->nstreams++;
+			end = -1e300;
+		}
+		if (A->t1 > A->t0)
+			stream_add(A, &A->streams[A->nstreams - 1], &p, &end);
+		else
+			A->streams[A->nstreams - 1].n++;
+		if ((r = spill_next(J->gapd, &t)) != 1)
+			break;
+		a = p.ts + p.dur;
+		b = t.ts;
+		if (p.thr == t.thr && !(b - a < A->min_gap) && !(a < A->t0 || b > A->t1)) {
+			g.a = a;
+			g.b = b;
+			g.order = n++;
+			g.thr = t.thr;
+			g.si = (uint32_t)(A->nstreams - 1);
+			if (spill_add(J->gaps, &g) < 0)
+				return -1;
+			if ((k = step_at(A, a)) < A->nstepv && A->stepv[k].ts <= a)
+				A->stepv[k].gaps += b - a;
+		}
+	}
+	if (r < 0)
+		return -1;
+	drop(&J->gapd);
+	return 0;
+}
+
+/* Gaps, 3: the explained gaps in the order found, grouped by stream, cause
+ * and host event (A->groups, largest total first).  0, or -1. */
+static int group(struct att *A, struct join *J)
+{
+	struct gres r;
+	size_t ag = 0, k;
+	int rr;
+
+	if (spill_sort(J->gres) < 0)
+		return -1;
+	while ((rr = spill_next(J->gres, &r)) == 1) {
+		struct ggroup *g;
+		int64_t pid = A->thr[r.thr].pid, stream = A->thr[r.thr].tid;
+
+		for (k = 0; k < A->ngroups; k++)
+			if (A->groups[k].pid == pid && A->groups[k].stream == stream && A->groups[k].cause == r.cause &&
+			    A->groups[k].what == r.what && A->groups[k].where == r.where)
+				break;
+		if (k == A->ngroups) {
+			GROW(A->groups, ag, A->ngroups + 1);
+			g = &A->groups[A->ngroups++];
+			memset(g, 0, sizeof *g);
+			g->pid = pid;
+			g->stream = stream;
+			g->cause = r.cause;
+			g->what = r.what;
+			g->where = r.where;
+			g->ev = r.ev;
+			g->frame = r.frame;
+		}
+		g = &A->groups[k];
+		g->n++;
+		g->total += r.b - r.a;
+		if (r.b - r.a > g->maxdur)
+			g->maxdur = r.b - r.a;
+		A->gap_total += r.b - r.a;
+		A->gap_n++;
+		A->streams[r.si].gaps += r.b - r.a;
+	}
+	if (rr < 0)
+		return -1;
+	drop(&J->gres);
+	if (A->ngroups > 1)
+		qsort(A->groups, A->ngroups, sizeof *A->groups, ggroup_cmp);
+	return 0;
 }
 
 void attrib_free(struct att *A)
@@ -1574,7 +2086,10 @@ void attrib_free(struct att *A)
 		free(A->frames[i].sym);
 	}
 	free(A->frames);
-	free(A->ev);
+	free(A->tot.un);
+	free(A->groups);
+	free(A->streams);
+	free(A->stepv);
 	free(A->thr);
 	imap_free(&A->thrmap);
 	strtab_free(&A->names);
@@ -1585,19 +2100,20 @@ void attrib_free(struct att *A)
 
 int attrib_join(struct att *A)
 {
-	struct imap seqmap = { 0 }, corr = { 0 }, ext = { 0 };
+	struct join J;
 	int rc = -1;
 
+	memset(&J, 0, sizeof J);
+	cmp_att = A;
 	load_entries(A);
-	if (read_trace(A) < 0)
+	J.host = spill_new(sizeof(struct tev), host_cmp);
+	J.dev = spill_new(sizeof(struct tev), NULL);
+	if (read_trace(A, &J) < 0 || walk(A, &J) < 0 || seq_join(&J) < 0 || finish(&J) < 0 || devices(&J) < 0 ||
+	    sums(A, &J) < 0 || gap_list(A, &J) < 0 || sweep(A, &J) < 0 || group(A, &J) < 0)
 		goto out;
-	window(A);
-	walk(A, &seqmap);
-	finish(A, &seqmap, &corr, &ext);
 	rc = 0;
 out:
-	imap_free(&seqmap);
-	imap_free(&corr);
-	imap_free(&ext);
+	join_free(&J);
+	cmp_att = NULL;
 	return rc;
 }

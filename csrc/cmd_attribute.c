@@ -39,13 +39,43 @@ static const char attribute_usage[] =
 "  --top N         rows of gaps and of unattributed time (default 10)\n"
 "  -h, --help      show this help\n"
 "\n"
+"The table gives times in ms (three significant digits), --json in us;\n"
+"warnings come first.\n"
+"\n"
 "Exit status: 0 read; 1 measured calls disagree with the records (flagged),\n"
-"or the trace matches no anchor; 2 bad usage; 3 no records, or a trace that\n"
+"or nothing in the trace matches an anchor (another job or commit, or no\n"
+"python_function frames); 2 bad usage; 3 no records, or a trace that\n"
 "cannot be read or is damaged (a CRC or length mismatch, bytes after the last\n"
 "gzip member, bad JSON); a truncated trace is read up to the cut, with a\n"
-"warning.\n";
+"warning; 5 the temporary file (in $TMPDIR, else /tmp; removed at once)\n"
+"that the events are sorted in cannot be written.\n";
 
 /* ------------------------------------------------------------------ report */
+
+/* US microseconds as milliseconds with three significant digits, in BUF
+ * (32 bytes): 1504 -> "1.50", 288 -> "0.288", 12.5 -> "0.0125", 123456 ->
+ * "123", 1234567 -> "1230"; 0 -> "0".  Returns BUF. */
+static char *ms(char buf[32], double us)
+{
+	double v = us / 1000, r, p;
+	int k, dec;
+
+	if (!(fabs(v) > 0) || !isfinite(v)) {
+		snprintf(buf, 32, "%s", isfinite(v) ? "0" : "?");
+		return buf;
+	}
+	k = (int)floor(log10(fabs(v)));
+	p = pow(10, k - 2);
+	r = round(v / p) * p;          /* three significant digits */
+	k = (int)floor(log10(fabs(r)));  /* 99.96 became 100 */
+	dec = k >= 2 ? 0 : 2 - k;
+	if (dec > 12 || fabs(r) >= 1e15) {
+		snprintf(buf, 32, "%.3g", v);
+		return buf;
+	}
+	snprintf(buf, 32, "%.*f", dec, r);
+	return buf;
+}
 
 static cJSON *num_or_null(double v)
 {
@@ -54,18 +84,16 @@ static cJSON *num_or_null(double v)
 
 static int report(struct att *A)
 {
-	struct totals T;
-	struct ggroup *g;
-	size_t ng, i;
-	double gap_total, steps = A->steps ? (double)A->steps : 1, window;
-	long gap_n, flagged = 0;
+	const struct totals T = A->tot;
+	const struct ggroup *g = A->groups;
+	size_t ng = A->ngroups, i;
+	double gap_total = A->gap_total, steps = A->steps ? (double)A->steps : 1, window;
+	long gap_n = A->gap_n, flagged = 0;
+	double gap_kind[2] = { 0, 0 };  /* idle gaps on compute and on communication streams */
 	cJSON *out = cJSON_CreateObject(), *ents = cJSON_CreateArray(), *gaps = cJSON_CreateArray(), *un;
 	char *text;
 	int rc = ECG_EXIT_OK;
 
-	memset(&T, 0, sizeof T);
-	attrib_sum(A, &T);
-	g = attrib_gaps(A, &ng, &gap_total, &gap_n);
 	window = A->steps ? A->step_us : A->t1 - A->t0;
 	if (!(window > 0))
 		window = 1;
@@ -152,8 +180,41 @@ static int report(struct att *A)
 		cJSON_AddStringToObject(o, "host", g[i].what);
 		cJSON_AddItemToObject(o, "where", *g[i].where ? cJSON_CreateString(g[i].where) : cJSON_CreateNull());
 		cJSON_AddItemToObject(o, "schedule",
-		                      g[i].ev >= 0 ? attrib_schedule_candidates(A, &A->ev[g[i].ev], g[i].cause) : cJSON_CreateArray());
+		                      g[i].ev >= 0 ? attrib_schedule_candidates(A, g[i].frame, g[i].what, g[i].cause) : cJSON_CreateArray());
 		cJSON_AddItemToArray(gaps, o);
+	}
+	{
+		cJSON *ss = cJSON_AddArrayToObject(out, "streams");
+
+		cJSON_AddItemToObject(out, "window_us", num_or_null(A->t1 > A->t0 ? A->t1 - A->t0 : -1));
+		for (i = 0; i < A->nstreams; i++) {
+			const struct stream_use *u = &A->streams[i];
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddNumberToObject(o, "pid", (double)u->pid);
+			cJSON_AddNumberToObject(o, "stream", (double)u->stream);
+			cJSON_AddStringToObject(o, "kind", attrib_stream_comm(u) ? "communication" : "compute");
+			cJSON_AddNumberToObject(o, "events", (double)u->n);
+			cJSON_AddNumberToObject(o, "busy_us", round(u->busy * 1000) / 1000);
+			cJSON_AddItemToObject(o, "utilisation", num_or_null(A->t1 > A->t0 ? u->busy / (A->t1 - A->t0) : -1));
+			cJSON_AddNumberToObject(o, "idle_gaps_us", round(u->gaps * 1000) / 1000);
+			cJSON_AddItemToArray(ss, o);
+			gap_kind[attrib_stream_comm(u)] += u->gaps;
+		}
+	}
+	{
+		cJSON *ps = cJSON_AddArrayToObject(out, "per_step");
+
+		for (i = 0; i < A->nstepv; i++) {
+			const struct step_use *u = &A->stepv[i];
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(o, "name", u->name);
+			cJSON_AddNumberToObject(o, "dur_us", round(u->dur * 1000) / 1000);
+			cJSON_AddNumberToObject(o, "device_busy_us", round(u->busy * 1000) / 1000);
+			cJSON_AddNumberToObject(o, "idle_gaps_us", round(u->gaps * 1000) / 1000);
+			cJSON_AddItemToArray(ps, o);
+		}
 	}
 	{
 		cJSON *gs = cJSON_AddObjectToObject(out, "gaps");
@@ -161,9 +222,11 @@ static int report(struct att *A)
 		cJSON_AddNumberToObject(gs, "min_gap_us", A->min_gap);
 		cJSON_AddNumberToObject(gs, "count", (double)gap_n);
 		cJSON_AddNumberToObject(gs, "total_us", round(gap_total * 1000) / 1000);
+		cJSON_AddNumberToObject(gs, "compute_us", round(gap_kind[0] * 1000) / 1000);
+		cJSON_AddNumberToObject(gs, "communication_us", round(gap_kind[1] * 1000) / 1000);
 		cJSON_AddItemToObject(gs, "groups", gaps);
 	}
-	if (A->frames_repo && !A->frames_matched)
+	if (A->has_py && !A->frames_matched)
 		cJSON_AddItemToArray(A->warnings,
 		                     cJSON_CreateString("no repository frame of the trace matches an anchor of the records: "
 		                                        "the trace is from another commit or another job"));
@@ -188,13 +251,19 @@ static int report(struct att *A)
 		free(text);
 	} else {
 		const cJSON *e, *ws = cJSON_GetObjectItemCaseSensitive(out, "warnings");
+		char b[6][32];
 
+		/* a warning changes how the rest reads: it comes first */
+		cJSON_ArrayForEach(e, ws)
+			printf("warning: %s\n", vis(e->valuestring));
+		if (cJSON_GetArraySize(ws))
+			putchar('\n');
 		printf("trace %s: %zu events kept, %ld step%s%s\n", vis(A->trace_path), A->nev, A->steps,
 		       A->steps == 1 ? "" : "s", A->steps ? "" : " (no ProfilerStep#: the whole trace is one step)");
 		printf("records %s at %s: %ld repository frames, %ld enter an entry (%ld by symbol)\n\n",
 		       vis(A->records_dir), records_str(A->graph, "commit") ? vis(records_str(A->graph, "commit")) : "?",
 		       A->frames_repo, A->frames_matched, A->frames_moved);
-		printf("%-40s %8s %8s %10s %10s %10s %10s %6s\n", "entry (times in us, whole trace)", "repeat", "calls",
+		printf("%-40s %8s %8s %10s %10s %10s %10s %6s\n", "entry (times in ms, whole trace)", "repeat", "calls",
 		       "fwd dev", "bwd dev", "fwd host", "bwd host", "share");
 		cJSON_ArrayForEach(e, ents) {
 			const char *kind = records_str(e, "kind");
@@ -222,35 +291,60 @@ static int report(struct att *A)
 				snprintf(calls, sizeof calls, "%g", v);
 			else
 				snprintf(calls, sizeof calls, "-");
-			printf("%-40s %8s %8s %10.1f %10.1f %10.1f %10.1f %5.1f%%%s\n", id, rep, calls, x->idev[0], x->idev[1],
-			       x->ihost[0], x->ihost[1],
+			printf("%-40s %8s %8s %10s %10s %10s %10s %5.1f%%%s\n", id, rep, calls, ms(b[0], x->idev[0]),
+			       ms(b[1], x->idev[1]), ms(b[2], x->ihost[0]), ms(b[3], x->ihost[1]),
 			       100 * (T.dev > 0 ? x->idev[0] + x->idev[1] : x->ihost[0] + x->ihost[1]) / window,
 			       cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e, "flag")) ? "  << calls differ" : "");
 		}
-		printf("\nnot attributed: host %.1f us of %.1f (%.1f%%), device %.1f us of %.1f (%.1f%%)\n", T.host_un,
-		       T.host, T.host > 0 ? 100 * T.host_un / T.host : 0, T.dev_un, T.dev,
+		printf("\nnot attributed: host %s ms of %s (%.1f%%), device %s ms of %s (%.1f%%)\n", ms(b[0], T.host_un),
+		       ms(b[1], T.host), T.host > 0 ? 100 * T.host_un / T.host : 0, ms(b[2], T.dev_un), ms(b[3], T.dev),
 		       T.dev > 0 ? 100 * T.dev_un / T.dev : 0);
 		for (i = 0; i < T.nun && (int)i < A->top; i++)
-			printf("  %10.1f us host %10.1f us device  %s\n", T.un[i].host, T.un[i].dev, vis(T.un[i].key));
-		printf("\nidle gaps >= %g us on the device streams: %ld, %.1f us\n", A->min_gap, gap_n, gap_total);
+			printf("  %8s ms host %8s ms device  %s\n", ms(b[0], T.un[i].host), ms(b[1], T.un[i].dev),
+			       vis(T.un[i].key));
+		if (A->nstepv)
+			printf("\n%-32s %10s %24s %10s\n", "per step", "time", "device busy (all streams)",
+			       "idle gaps");
+		for (i = 0; i < A->nstepv && (int)i < A->top; i++)
+			printf("  %-30s %7s ms %21s ms %7s ms\n", vis(A->stepv[i].name), ms(b[0], A->stepv[i].dur),
+			       ms(b[1], A->stepv[i].busy), ms(b[2], A->stepv[i].gaps));
+		if (A->nstepv > (size_t)A->top)
+			printf("  ... %zu more steps (--top, or --json for all)\n", A->nstepv - (size_t)A->top);
+		if (A->nstreams)
+			printf("\ndevice streams (window %s ms):\n", ms(b[0], A->t1 > A->t0 ? A->t1 - A->t0 : 0));
+		for (i = 0; i < A->nstreams; i++) {
+			const struct stream_use *u = &A->streams[i];
+			int pids = A->nstreams > 1 && A->streams[0].pid != A->streams[A->nstreams - 1].pid;
+			char sid[64];
+
+			if (pids)
+				snprintf(sid, sizeof sid, "%lld/%lld", (long long)u->pid, (long long)u->stream);
+			else
+				snprintf(sid, sizeof sid, "%lld", (long long)u->stream);
+			printf("  stream %-8s %-13s busy %8s ms %5.1f%%   idle gaps %8s ms\n", vis(sid),
+			       attrib_stream_comm(u) ? "communication" : "compute", ms(b[0], u->busy),
+			       A->t1 > A->t0 ? 100 * u->busy / (A->t1 - A->t0) : 0, ms(b[1], u->gaps));
+		}
+		printf("\nidle gaps >= %g us on the device streams: %ld, %s ms (compute streams %s ms, communication "
+		       "streams %s ms)\n", A->min_gap, gap_n, ms(b[0], gap_total), ms(b[1], gap_kind[0]),
+		       ms(b[2], gap_kind[1]));
 		for (i = 0; i < ng && (int)i < A->top; i++) {
-			cJSON *cands = g[i].ev >= 0 ? attrib_schedule_candidates(A, &A->ev[g[i].ev], g[i].cause) : NULL;
+			cJSON *cands = g[i].ev >= 0 ? attrib_schedule_candidates(A, g[i].frame, g[i].what, g[i].cause) : NULL;
 			char *cs = cands && cJSON_GetArraySize(cands) ? cJSON_PrintUnformatted(cands) : NULL;
 
-			printf("  stream %-4lld %5ld x %9.1f us = %10.1f us  %-10s %s%s%s%s%s\n", (long long)g[i].stream, g[i].n,
-			       g[i].total / (double)g[i].n, g[i].total, attrib_cause_name[g[i].cause], vis(g[i].what),
+			printf("  stream %-4lld %5ld x %8s ms = %8s ms  %-10s %s%s%s%s%s\n", (long long)g[i].stream, g[i].n,
+			       ms(b[0], g[i].total / (double)g[i].n), ms(b[1], g[i].total), attrib_cause_name[g[i].cause],
+			       vis(g[i].what),
 			       *g[i].where ? " in " : "", vis(g[i].where), cs ? " -> schedule " : "", cs ? vis(cs) : "");
 			free(cs);
 			cJSON_Delete(cands);
 		}
-		cJSON_ArrayForEach(e, ws)
-			printf("warning: %s\n", vis(e->valuestring));
 	}
-	if (flagged || (A->frames_repo && !A->frames_matched))
+	/* ecg(1): 1 when calls disagree, or nothing in the trace matched an
+	 * anchor (no repository frame entered an entry, python frames or not) */
+	if (flagged || !A->frames_matched)
 		rc = ECG_EXIT_STALE;
 	cJSON_Delete(out);
-	free(g);
-	free(T.un);
 	return rc;
 }
 

@@ -8,8 +8,10 @@
  *
  * Ownership: struct att is zeroed by the caller, who sets the options,
  * graph, sched (owned by A from then on) and warnings (a cJSON array,
- * owned); attrib_free() releases everything in it.  Interned names
- * (struct tev's name, ...) live as long as A.
+ * owned); attrib_free() releases everything in it (tot.un and groups
+ * too).  Interned names (struct tev's name, where keys, ...) live as long
+ * as A.  The temporary files of the join are unlinked when made and
+ * closed before attrib_join() returns, on every path.
  * Errors: attrib_join() returns -1 after err_set() (a trace that cannot
  * be read or is damaged); a trace cut short is read up to the cut, with a
  * warning in A->warnings.
@@ -34,15 +36,21 @@ struct imap {
 
 enum kind { K_ANN, K_MOD, K_PY, K_OP, K_RT, K_KERNEL, K_MEMCPY, K_MEMSET, K_STEP };
 
+/* One event kept from the trace, as the passes of the join spill it
+ * (spill.h: fixed size, copied as bytes; its names are interned and live
+ * as long as A). */
 struct tev {
 	double ts, dur;
 	const char *name;          /* interned */
+	const char *topname;       /* the name of the top-level op it lies in, NULL */
 	int64_t id[2];             /* K_OP: External id, Sequence number; K_RT:
 	                            * correlation; device: correlation, External
 	                            * id (ev_ext(), ev_corr(), ev_seq()) */
+	int64_t idx;               /* its place among the events kept (trace order) */
+	int64_t top;               /* idx of the top-level CPU op it lies in (itself for one), -1 */
+	int64_t key;               /* what the pass at hand sorts it by */
 	uint32_t thr;              /* its (pid, tid): A->thr[thr] */
 	unsigned kind : 4, has_seq : 1, has_ext : 1, has_corr : 1, bwd : 1, bwdroot : 1;
-	int top;                   /* the top-level CPU op it lies in (itself for one), -1 */
 	int ent;                   /* entry it is attributed to, -1 */
 	int frame;                 /* innermost repository frame around it, -1 */
 };
@@ -88,8 +96,7 @@ struct att {
 	struct frame *frames;
 	int nframes;
 	size_t aframes;
-	struct tev *ev;
-	size_t nev, aev;
+	size_t nev;                /* events kept (none is held: they are spilled) */
 	struct thr {
 		int64_t pid, tid;
 	} *thr;                    /* the distinct (pid, tid) of the events */
@@ -103,17 +110,37 @@ struct att {
 	long frames_repo, frames_matched, frames_moved;
 	cJSON *warnings;
 	int trace_error;
-};
-
-struct where {
-	const char *key;
-	double host, dev;
-};
-
-struct totals {
-	double host, dev, host_un, dev_un;
-	struct where *un;
-	size_t nun, aun;
+	/* the results of attrib_join() */
+	struct totals {
+		double host, dev, host_un, dev_un;
+		struct where {
+			const char *key;
+			double host, dev;
+		} *un;             /* unattributed time by where it ran, largest first */
+		size_t nun, aun;
+	} tot;
+	struct step_use {
+		const char *name;  /* interned: ProfilerStep#N */
+		double ts, dur;
+		int64_t idx;
+		double busy;       /* device time inside it, each stream's busy time summed */
+		double gaps;       /* the idle gaps that begin inside it */
+	} *stepv;                  /* the ProfilerStep annotations, by start (one per step) */
+	size_t nstepv, astepv;
+	struct stream_use {
+		int64_t pid, stream;
+		long n;            /* device events on it */
+		double busy;       /* time with a device event running, inside the window */
+		double dur, nccl;  /* summed durations, and of them NCCL kernels' */
+		double gaps;       /* its idle gaps (as A->gap_total counts them) */
+	} *streams;                /* the device streams, by pid and stream */
+	size_t nstreams;
+	struct ggroup *groups;     /* idle gaps grouped, largest total first */
+	size_t ngroups;
+	double gap_total;
+	long gap_n;
+	double win[4];             /* while reading: first and last time of the steps,
+	                              and of the host and device events */
 };
 
 struct ggroup {
@@ -122,30 +149,36 @@ struct ggroup {
 	const char *what, *where;  /* interned */
 	long n;
 	double total, maxdur;
-	int ev;                    /* an example */
+	int64_t ev;                /* an example: the host event of the first gap (idx), -1 */
+	int frame;                 /* that event's frame (what = its name) */
 };
 
 enum cause { C_SYNC, C_COPY, C_COLL, C_DATA, C_HOST, C_NONE };
 extern const char *const attrib_cause_name[];   /* by enum cause */
 
-/* Load the entries of A->graph, read the trace at A->trace_path and join
- * them (all of A's event, entry and frame tables filled). */
+/* Load the entries of A->graph, read the trace at A->trace_path, join
+ * them and total them: A's entry and frame tables filled (self and
+ * inclusive times, calls), A->tot (totals and the unattributed time by
+ * where it ran) and A->groups (the idle gaps on the device streams,
+ * grouped by stream, cause and host event).  The events are spilled
+ * (spill.h) and sorted outside memory for each pass, so memory follows
+ * the distinct names, frames, threads and entries, not the events.
+ * 0, or -1 after err_set(): a trace that cannot be read or is damaged
+ * (ECG_EXIT_INPUT), a temporary file that cannot be written
+ * (ECG_EXIT_INTERNAL). */
 int attrib_join(struct att *A);
+/* Whether a device stream carries communication (most of its device time
+ * in NCCL kernels) rather than compute. */
+int attrib_stream_comm(const struct stream_use *u);
 /* The entry with this id, or -1. */
 int attrib_find_ent(const struct att *A, const char *id);
-/* Per-entry self and inclusive times, totals, and the unattributed time
- * by where it ran (T->un, sorted; the caller frees T->un). */
-void attrib_sum(struct att *A, struct totals *T);
 /* Calls of entry x seen in the trace (*known: 0 when the trace cannot
  * tell), and the calls its total_repeat expects (-1: not pinned down). */
 long attrib_measured_calls(const struct att *A, const struct ent *x, int *known);
 double attrib_expected_calls(const struct att *A, const struct ent *x);
-/* The idle gaps on the device streams, grouped by stream, cause and host
- * event, largest total first (owned array of *ngroups). */
-struct ggroup *attrib_gaps(struct att *A, size_t *ngroups, double *gap_total, long *gap_n);
-/* The schedule entries host event t can be, for a gap of this cause: a
- * new JSON array of anchors. */
-cJSON *attrib_schedule_candidates(const struct att *A, const struct tev *t, int cause);
+/* The schedule entries a host event (NAME, in repository frame FRAME, -1
+ * none) can be, for a gap of this cause: a new JSON array of anchors. */
+cJSON *attrib_schedule_candidates(const struct att *A, int frame, const char *name, int cause);
 void attrib_free(struct att *A);
 
 #endif
