@@ -504,7 +504,7 @@ int cmd_render(int argc, char **argv)
 			buf_free(&b);
 			return ECG_EXIT_OK;
 		default:
-			cmd_opt_unknown("render", argv);
+			cmd_opt_unknown_in("render", argv, longopts);
 			goto fail;
 		}
 	}

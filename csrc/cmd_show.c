@@ -712,7 +712,7 @@ int cmd_show(int argc, char **argv)
 			fputs(show_usage, stdout);
 			return ECG_EXIT_OK;
 		default:
-			cmd_opt_unknown("show", argv);
+			cmd_opt_unknown_in("show", argv, longopts);
 			goto fail;
 		}
 	}

@@ -1,0 +1,134 @@
+#!/bin/sh
+# For the engineer at the terminal (issue 19): jobs ranked so that the
+# trainer comes first, every table within the width (--width N, 80 in a
+# pipe) with paths shortened in their middle and never a line number lost,
+# --json wherever a table is, progress on a terminal, "did you mean".
+. "$top_srcdir/tests/lib.sh"
+
+# widest LINE of FILE
+maxw() { awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$1"; }
+
+# ---------------------------------------------------------------- jobs
+R="$T/repo"
+mkrepo "$R"
+mkdir -p "$R/tests" "$R/tools/ci" "$R/work/very_long_directory_name_for_the_team/subproject_number_two"
+D="$R/work/very_long_directory_name_for_the_team/subproject_number_two"
+for n in 1 2 3; do
+	printf 'if __name__ == "__main__":\n    print(%d)\n' $n >"$R/tests/test_thing_$n.py"
+done
+printf 'import sys\nif __name__ == "__main__":\n    print(sys.argv)\n' >"$R/tools/ci/lint_the_repository.py"
+cat >"$D/pretrain_the_big_language_model.py" <<'PY'
+import torch
+
+
+def train_loop_with_a_rather_long_function_name(steps):
+    model = torch.nn.Linear(4, 4)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for _ in range(steps):
+        loss = model(torch.randn(2, 4)).sum()
+        loss.backward()
+        opt.step()
+
+
+if __name__ == "__main__":
+    train_loop_with_a_rather_long_function_name(10)
+PY
+commit "$R" "a trainer, deep, among tests and tooling"
+
+run_ecg jobs --repo "$R" --json
+is "$rc" 0 "jobs --json"
+cp "$T/out" "$T/jobs.json"
+is "$(json "$T/jobs.json" "[j['entry'] for j in sorted(d['jobs'], key=lambda j: j['rank'])][0]")" \
+   "work/very_long_directory_name_for_the_team/subproject_number_two/pretrain_the_big_language_model.py" \
+   "jobs: the trainer ranks first (rank 1 in --json), before tests and tooling earlier in path order"
+is "$(json "$T/jobs.json" "[j['entry'] for j in sorted(d['jobs'], key=lambda j: j['rank'])][-1].startswith('tests/')")" \
+   True "  tests rank last"
+is "$(json "$T/jobs.json" "[j['entry'] for j in d['jobs']] == sorted(j['entry'] for j in d['jobs'])")" True \
+   "  --json keeps its jobs in path order; rank gives the table's"
+
+run_ecg jobs --repo "$R"
+is "$(sed -n 2p "$T/out" | awk '{print $2}')" training "jobs in a pipe: the first row is the trainer, with its type"
+is "$(maxw "$T/out")" 80 "  80 columns in a pipe (the trainer's step is longer)"
+
+STEP=$(json "$T/jobs.json" "[j['step'] for j in d['jobs'] if j['job_type']][0]")
+LINE=${STEP##*:}
+for w in 60 80 120 200; do
+	run_ecg jobs --repo "$R" --width $w
+	is "$rc" 0 "jobs --width $w"
+	mw=$(maxw "$T/out")
+	[ "$mw" -le $w ]
+	ok $? "  no line wider than $w (widest $mw)"
+	sed -n 2p "$T/out" | grep -q ":$LINE\( \|\$\)"
+	ok $? "  the step keeps its line number :$LINE"
+	sed -n 2p "$T/out" | grep -q 'model\.py'
+	ok $? "  the entry keeps its file name (the middle of the path goes)"
+done
+run_ecg jobs --repo "$R" --width 400
+grep -q "$STEP" "$T/out"
+ok $? "  at 400 columns the step is whole"
+run_ecg jobs --repo "$R" --width 30
+is "$rc" 2 "--width below 40: exit 2"
+
+# jobs takes extract's cache options
+run_ecg jobs --repo "$R" --cache-dir "$T/cache" --json
+is "$rc" 0 "jobs --cache-dir DIR"
+[ -d "$T/cache" ]
+ok $? "  the tree cache is written there"
+run_ecg jobs --repo "$R" --no-cache --json
+is "$rc" 0 "jobs --no-cache"
+
+# what was left unread, and why (more than 64 jobs)
+R3="$T/many"
+mkrepo "$R3"
+mkdir -p "$R3/tests" "$R3/examples"
+n=0
+while [ $n -lt 66 ]; do
+	printf 'if __name__ == "__main__":\n    print(%d)\n' $n >"$R3/examples/convert_weights_$n.py"
+	n=$((n + 1))
+done
+for n in 1 2 3; do
+	printf 'if __name__ == "__main__":\n    print(%d)\n' $n >"$R3/tests/test_$n.py"
+done
+commit "$R3" "many"
+run_ecg jobs --repo "$R3"
+grep -q "69 jobs: the 64 that rank first were read.*5 were not, 3 of them tests or tooling; the others include examples/convert_weights_" "$T/err"
+ok $? "jobs: stderr names the unread jobs that are not tests or tooling"
+grep -q "at most 64 are read in a run" "$T/err"
+ok $? "  and why they were not read"
+is "$(sed -n '$p' "$T/out" | awk '{print $2}')" unread "  unread jobs are last in the table, TYPE 'unread'"
+
+# ---------------------------------------------------------------- progress
+if command -v script >/dev/null 2>&1; then
+	ECG_PROGRESS_MS=0 script -qec "'$ECG' jobs --repo '$R' >/dev/null" "$T/typescript" >/dev/null 2>&1
+	grep -q "ecg: jobs: reading job 1/" "$T/typescript"
+	ok $? "progress: on a terminal, jobs says which job it reads (stderr)"
+	run_ecg jobs --repo "$R"
+	! grep -q "reading job" "$T/err"
+	ok $? "  never in a pipe"
+else
+	ok 0 "# SKIP script(1) not installed: no terminal to test progress on"
+fi
+
+# ---------------------------------------------------------------- did you mean
+run_ecg extarct --repo "$R"
+is "$rc" 2 "a misspelled subcommand: exit 2"
+grep -q "did you mean 'extract'" "$T/err"
+ok $? "  did you mean 'extract'"
+run_ecg help shwo
+grep -q "did you mean 'show'" "$T/err"
+ok $? "  ecg help shwo: did you mean 'show'"
+run_ecg jobs --repo "$R" --jsno
+is "$rc" 2 "a misspelled option: exit 2"
+grep -q "did you mean '--json'" "$T/err"
+ok $? "  did you mean '--json'"
+run_ecg extract --repo "$R" --entyr x.py
+grep -q "did you mean '--entry'" "$T/err"
+ok $? "  extract --entyr: did you mean '--entry'"
+run_ecg show --widht 80
+grep -q "did you mean '--width'" "$T/err"
+ok $? "  show --widht: did you mean '--width'"
+run_ecg frobnicate
+! grep -q "did you mean" "$T/err"
+ok $? "  nothing near: no guess"
+
+done_testing
