@@ -97,6 +97,46 @@ grep -q "at most 64 are read in a run" "$T/err"
 ok $? "  and why they were not read"
 is "$(sed -n '$p' "$T/out" | awk '{print $2}')" unread "  unread jobs are last in the table, TYPE 'unread'"
 
+# ---------------------------------------------------------------- show
+J="$T/job"
+mkrepo "$J"
+cp "$top_srcdir/examples/minigpt/model.py" "$top_srcdir/examples/minigpt/data.py" \
+	"$top_srcdir/examples/minigpt/train.py" "$J/"
+chmod -R u+w "$J"
+commit "$J" "the example job"
+run_ecg extract --repo "$J" --entry train.py -q
+is "$rc" 0 "extract the example job"
+for view in "" "--top 20" "--schedule"; do
+	for w in 60 80 120 200; do
+		run_ecg show --records "$J/records" $view --width $w
+		is "$rc" 0 "show $view --width $w"
+		mw=$(maxw "$T/out")
+		[ "$mw" -le $w ]
+		ok $? "  no line wider than $w (widest $mw)"
+		# every anchor cell (the last, ending in a file name and more)
+		# keeps its line number
+		bad=$(grep -E '\.py[^ ]*$' "$T/out" | grep -vcE '\.py(:[^ ]*)?:[0-9]+$')
+		is "$bad" 0 "  every anchor keeps its line number"
+	done
+done
+run_ecg show --records "$J/records" --top 5
+is "$(maxw "$T/out")" 80 "show in a pipe: 80 columns"
+
+run_ecg show --records "$J/records" --json
+is "$(json "$T/out" "(d['view'], d['rows'][0]['id'], d['rows'][0]['class'], d['rows'][0]['anchor'])")" \
+   "('tree', '', 'MiniGPT', 'model.py:MiniGPT.forward:107')" "show --json: the tree's rows, anchors whole"
+run_ecg show --records "$J/records" --top 3 --json
+is "$(json "$T/out" "[(r['rank'], r['id'], r['flops_total'], r['flops_symbols'], r['ranked_by']) for r in d['rows']]")" \
+   "[(1, 'blocks.*.mlp.fc', 12582912, 'b*t', 'flops'), (2, 'blocks.*.mlp.out', 12582912, 'b*t', 'flops'), (3, 'blocks.*.attn.qkv', 9437184, 'b*t', 'flops')]" \
+   "show --top --json: rank, FLOPs x total_repeat in the shapes' symbols, ranked_by"
+run_ecg show --records "$J/records" --schedule --json
+is "$(json "$T/out" "[h['frequency_words'] for h in d['schedule']['host_device']][-2:]")" \
+   "['every 10 steps (args.log_interval)', 'once']" \
+   "show --schedule --json: frequencies as words with their unit, the config name aside"
+run_ecg show --records "$J/records" --schedule --width 200
+grep -q "every 10 steps (args.log_interval)" "$T/out"
+ok $? "show --schedule: 'every 10 steps (args.log_interval)', not loop text"
+
 # ---------------------------------------------------------------- progress
 if command -v script >/dev/null 2>&1; then
 	ECG_PROGRESS_MS=0 script -qec "'$ECG' jobs --repo '$R' >/dev/null" "$T/typescript" >/dev/null 2>&1
