@@ -145,6 +145,10 @@ if command -v script >/dev/null 2>&1; then
 	run_ecg jobs --repo "$R"
 	! grep -q "reading job" "$T/err"
 	ok $? "  never in a pipe"
+	ECG_PROGRESS_MS=0 script -qec "'$ECG' extract --repo '$J' --entry train.py --out '$T/recp'" "$T/typescript" \
+		>/dev/null 2>&1
+	grep -q "ecg: extract: reading the job from train.py" "$T/typescript"
+	ok $? "progress: extract says its phase on a terminal"
 else
 	ok 0 "# SKIP script(1) not installed: no terminal to test progress on"
 fi
@@ -167,6 +171,21 @@ ok $? "  extract --entyr: did you mean '--entry'"
 run_ecg show --widht 80
 grep -q "did you mean '--width'" "$T/err"
 ok $? "  show --widht: did you mean '--width'"
+run_ecg extract --repo "$J" --entry trian.py --out "$T/rx"
+is "$rc" 3 "a misspelled entry file: exit 3"
+grep -q "did you mean 'train.py'" "$T/err"
+ok $? "  did you mean 'train.py'"
+
+# --set KEY=VALUE that the job never reads
+run_ecg extract --repo "$J" --entry train.py --out "$T/rs" -q --set n_layr=2 --set n_layer=2 --set zzqqxx=1
+is "$rc" 0 "extract with --set keys the job does not read: still exit 0"
+grep -q "warning: --set n_layr: the job never reads a configuration name 'n_layr'; did you mean 'n_layer'?" "$T/err"
+ok $? "  --set n_layr: a warning with the nearest name the job reads"
+grep -q "warning: --set zzqqxx: the job never reads" "$T/err"
+ok $? "  --set zzqqxx: a warning, no guess"
+! grep -q "warning: --set n_layer:" "$T/err"
+ok $? "  --set n_layer (read): no warning"
+
 run_ecg frobnicate
 ! grep -q "did you mean" "$T/err"
 ok $? "  nothing near: no guess"
