@@ -76,10 +76,63 @@ static const char css[] =
 "code,.a{font-family:ui-monospace,monospace;font-size:12px}"
 ".a{color:#777}.cls{color:#05a}.rep{background:#c60;color:#fff;border-radius:8px;padding:0 6px;"
 "font-size:11px;margin-left:4px}.tot{color:#555;font-size:12px}.sh{color:#393;font-size:12px}"
-"details{margin-left:1.1em}summary{cursor:pointer;white-space:nowrap}"
+"details{margin-left:1.1em}summary{cursor:pointer;overflow-wrap:anywhere}"
+".scroll{overflow-x:auto;max-width:100%}td{overflow-wrap:anywhere}.empty{color:#666;font-style:italic}"
+"#timeline svg{max-width:100%;height:auto}"
 "details.leaf>summary{list-style:none}details.leaf>summary::-webkit-details-marker{display:none}"
 "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;padding:2px 6px;text-align:left}"
 ".f0{color:#b00;font-weight:bold}.f1{color:#d60}.f2{color:#880}.f3{color:#666}";
+
+/* Output shapes as a person reads them: "[b, t, 768]", several joined by
+ * ", ", a dim not known "?", an output not known "?". */
+static void shapes_text(buf_t *b, const cJSON *outs)
+{
+	const cJSON *o, *d;
+	int first = 1;
+
+	cJSON_ArrayForEach(o, outs) {
+		int k = 0;
+
+		if (!first)
+			buf_addstr(b, ", ");
+		first = 0;
+		if (!cJSON_IsArray(o)) {
+			buf_addch(b, '?');
+			continue;
+		}
+		buf_addch(b, '[');
+		cJSON_ArrayForEach(d, o) {
+			if (k++)
+				buf_addstr(b, ", ");
+			if (cJSON_IsNumber(d))
+				buf_addf(b, "%.0f", d->valuedouble);
+			else if (cJSON_IsString(d))
+				esc(b, d->valuestring);
+			else
+				buf_addch(b, '?');
+		}
+		buf_addch(b, ']');
+	}
+}
+
+/* Whether the subtree under id (within depth levels) holds a repeated
+ * unit: its path is open, so that the block and its xN badge show. */
+static int holds_repeat(const cJSON *mods, const char *id, int depth)
+{
+	const cJSON *c;
+
+	if (depth > 6)
+		return 0;
+	cJSON_ArrayForEach(c, mods) {
+		const char *cp = js(c, "parent"), *cid = js(c, "id");
+
+		if (!cp || !cid || strcmp(cp, id))
+			continue;
+		if (cJSON_GetObjectItemCaseSensitive(c, "repeat") || holds_repeat(mods, cid, depth + 1))
+			return 1;
+	}
+	return 0;
+}
 
 /* The tree: children of `parent` among the module entries. */
 static void tree(buf_t *b, const cJSON *mods, const char *parent, int depth)
@@ -112,10 +165,13 @@ static void tree(buf_t *b, const cJSON *mods, const char *parent, int depth)
 		if (parent && parent[0] && !strncmp(id, parent, strlen(parent)) &&
 		    (id[strlen(parent)] == '.' || id[strlen(parent)] == '/'))
 			name = id + strlen(parent) + 1;
-		/* open: the model, and its children with a few of their own (a
-		 * 600-module model opens on one screen) */
+		/* open: the model, its children with a few of their own (a
+		 * 600-module model opens on one screen), the path to a repeated
+		 * block and the first repeated block itself (its layers once) */
 		buf_addf(b, "<details%s%s><summary><b>", has_kids ? "" : " class=\"leaf\"",
-		         depth == 0 || (depth == 1 && has_kids <= 12) ? " open" : "");
+		         depth == 0 || (depth == 1 && has_kids <= 12) || (depth < 6 && holds_repeat(mods, id, 0)) ||
+		                 (r && depth < 6 && has_kids <= 24)
+		             ? " open" : "");
 		esc(b, name);
 		buf_addstr(b, "</b> <span class=\"cls\">");
 		esc(b, cls ? cls : kind);
@@ -132,9 +188,9 @@ static void tree(buf_t *b, const cJSON *mods, const char *parent, int depth)
 			buf_addf(b, " <span class=\"tot\">total %.0f</span>", tot->valuedouble);
 		if (cJSON_IsNumber(par))
 			buf_addf(b, " <span class=\"tot\">%.0f params</span>", par->valuedouble);
-		if (sh) {
+		if (sh && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(sh, "out")) > 0) {
 			buf_addstr(b, " <span class=\"sh\">");
-			json_text(b, cJSON_GetObjectItemCaseSensitive(sh, "out"));
+			shapes_text(b, cJSON_GetObjectItemCaseSensitive(sh, "out"));
 			buf_addstr(b, "</span>");
 		}
 		if (anchor) {
@@ -209,13 +265,16 @@ static void timeline(buf_t *b, const cJSON *sched)
 			ord[k - 1] = t;
 		}
 	if (n == 0) {
-		buf_addstr(b, "<p>No phases in the schedule.</p>\n");
+		buf_addstr(b, "<p class=\"empty\">No phases: ecg found no step (the loop or handler around the model call) on the paths it read, so there is no step to draw.</p>\n");
 		free(ord);
 		return;
 	}
 	w = 170;
-	buf_addf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\" "
-	         "aria-label=\"one step, as lanes\" font-family=\"sans-serif\" font-size=\"11\">\n", 150 + n * w, 4 * 70 + 30);
+	/* a viewBox: the lanes scale down to the page's width (1000 px and
+	 * less) instead of running off it */
+	buf_addf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
+	         "role=\"img\" aria-label=\"one step, as lanes\" font-family=\"sans-serif\" font-size=\"11\">\n",
+	         150 + n * w, 4 * 70 + 30, 150 + n * w, 4 * 70 + 30);
 	for (i = 0; i < 4; i++)
 		buf_addf(b, "<text x=\"4\" y=\"%d\" font-weight=\"bold\">%s</text><line x1=\"145\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
 		         "stroke=\"#ddd\"/>\n", 30 + i * 70 + 22, lanes[i], 30 + i * 70 + 60, 150 + n * w, 30 + i * 70 + 60);
@@ -345,14 +404,23 @@ static void timeline(buf_t *b, const cJSON *sched)
  * member "value" as JSON.  row_class(item), when given, names the row's
  * class (or NULL). */
 static void table(buf_t *b, const char *title, const char *const *heads, const char *const *keys, const cJSON *list,
-                  const cJSON *const *order, size_t norder, const char *(*row_class)(const cJSON *))
+                  const cJSON *const *order, size_t norder, const char *(*row_class)(const cJSON *),
+                  const char *why_empty)
 {
 	const cJSON *e;
 	size_t i, k;
 
 	buf_addstr(b, "<h2>");
 	esc(b, title);
-	buf_addstr(b, "</h2>\n<table><tr>");
+	buf_addstr(b, "</h2>\n");
+	if (order ? norder == 0 : cJSON_GetArraySize(list) == 0) {
+		/* no empty table: why there is nothing to show */
+		buf_addstr(b, "<p class=\"empty\">");
+		esc(b, why_empty);
+		buf_addstr(b, "</p>\n");
+		return;
+	}
+	buf_addstr(b, "<div class=\"scroll\"><table><tr>");
 	for (k = 0; heads[k]; k++) {
 		buf_addstr(b, "<th>");
 		esc(b, heads[k]);
@@ -385,7 +453,7 @@ static void table(buf_t *b, const char *title, const char *const *heads, const c
 		}
 		buf_addstr(b, "</tr>\n");
 	}
-	buf_addstr(b, "</table>\n");
+	buf_addstr(b, "</table></div>\n");
 }
 
 static const char *freq_row(const cJSON *e)
@@ -413,10 +481,18 @@ static void schedule_lists(buf_t *b, const cJSON *sched)
 		cJSON_ArrayForEach(e, hd)
 			if (freq_class(js(e, "frequency")) == cls)
 				order[n++] = e;
-	table(b, "Sync points and copies, most frequent first", hd_heads, hd_keys, hd, order, n, freq_row);
+	table(b, "Sync points and copies, most frequent first", hd_heads, hd_keys, hd, order, n, freq_row,
+	      cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(sched, "incomplete")) > 0
+	          ? "None found, and the reading is incomplete (above): the code past where it stopped was not read."
+	          : "None found on the paths ecg read: no .item(), .cpu(), print of a device tensor, "
+	            "synchronize() or copy between host and device.");
 	free(order);
-	table(b, "Collectives", dd_heads, dd_keys, cJSON_GetObjectItemCaseSensitive(sched, "device_device"), NULL, 0, NULL);
-	table(b, "Intended overlaps", ov_heads, ov_keys, cJSON_GetObjectItemCaseSensitive(sched, "overlap"), NULL, 0, NULL);
+	table(b, "Collectives", dd_heads, dd_keys, cJSON_GetObjectItemCaseSensitive(sched, "device_device"), NULL, 0, NULL,
+	      "None found on the paths ecg read: no DistributedDataParallel, FSDP or torch.distributed call "
+	      "(a single-process job, or one whose process group ecg did not see set up).");
+	table(b, "Intended overlaps", ov_heads, ov_keys, cJSON_GetObjectItemCaseSensitive(sched, "overlap"), NULL, 0, NULL,
+	      "None found: no non_blocking copy, side stream, async_op collective or bucketed gradient all-reduce "
+	      "meant to run under compute.");
 }
 
 static void config_table(buf_t *b, const cJSON *graph)
@@ -425,7 +501,8 @@ static void config_table(buf_t *b, const cJSON *graph)
 	static const char *const keys[] = { "name", "#value", "@source", "via", NULL };
 
 	table(b, "Configuration values used", heads, keys, cJSON_GetObjectItemCaseSensitive(graph, "config"), NULL, 0,
-	      NULL);
+	      NULL, "None: no value of an argparse option, dataclass field, config file or module global was used to "
+	            "build the model or run the step.");
 }
 
 /* What the analysis did not find (the records' `incomplete`), above the

@@ -137,6 +137,71 @@ run_ecg show --records "$J/records" --schedule --width 200
 grep -q "every 10 steps (args.log_interval)" "$T/out"
 ok $? "show --schedule: 'every 10 steps (args.log_interval)', not loop text"
 
+# ---------------------------------------------------------------- the page
+run_ecg render --records "$J/records" -o "$T/page.html"
+is "$rc" 0 "render the example job"
+grep -q '<span class="sh">\[b, t, 512\]</span>' "$T/page.html"
+ok $? "page: shapes read [b, t, 512], not raw JSON"
+run_ecg extract --repo "$R" --entry "$(json "$T/jobs.json" "[j['entry'] for j in d['jobs'] if j['job_type']][0]")" \
+	--out "$T/rp" -q
+run_ecg render --records "$T/rp" -o "$T/page1.html"
+! grep -q '<table><tr><th>op</th>' "$T/page1.html" &&
+	grep -q '<p class="empty">None found on the paths ecg read: no DistributedDataParallel' "$T/page1.html"
+ok $? "page of a one-process job: no empty Collectives table, the reason instead"
+grep -q '<div class="scroll"><table>' "$T/page.html"
+ok $? "page: tables inside a scrolling box (long tables stay inside the page)"
+# the repeated block and every details around it are open
+"$TEST_PYTHON" -I -S - "$T/page.html" >"$T/open.out" 2>&1 <<'PY'
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+stack, ok = [], None
+for m in re.finditer(r'<details([^>]*)>|</details>|<span class="rep">', text):
+    if m.group(0) == '</details>':
+        stack.pop()
+    elif m.group(0).startswith('<details'):
+        stack.append('open' in m.group(1))
+    elif ok is None:
+        ok = all(stack)
+print("repeated block open:", ok)
+PY
+grep -q "repeated block open: True" "$T/open.out"
+ok $? "page: the repeated block is open by default, its xN badge in view"
+
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+if [ "$ECG_ENABLE_VALGRIND" = yes ] || [ -z "$CHROMIUM" ]; then
+	ok 0 "# SKIP chromium not installed (or under valgrind): the page's geometry is not checked"
+else
+	# a probe page (test only; the page itself has no script) measures the
+	# page in an iframe of each width: horizontal overflow, the lanes' right
+	# edge, the badge's box
+	for px in 1000 1400; do
+		cat >"$T/probe$px.html" <<EOF
+<!DOCTYPE html><html><body style="margin:0"><iframe id="f" src="page.html" style="width:${px}px;height:900px;border:0"></iframe>
+<pre id="out">pending</pre><script>
+document.getElementById('f').onload = function () {
+  var d = this.contentDocument, e = d.documentElement, svg = d.querySelector('#timeline svg');
+  var rep = d.querySelector('span.rep'), r = rep ? rep.getBoundingClientRect() : null;
+  document.getElementById('out').textContent = 'overflow=' + (e.scrollWidth > e.clientWidth ? 1 : 0) +
+    ' lanes_right=' + (svg ? Math.round(svg.getBoundingClientRect().right) : -1) +
+    ' width=' + e.clientWidth + ' badge=' + (r && r.width > 0 && r.height > 0 ? 1 : 0);
+};
+</script></body></html>
+EOF
+		timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --allow-file-access-from-files \
+			--virtual-time-budget=5000 --window-size=$((px + 100)),1000 --dump-dom "file://$T/probe$px.html" \
+			2>/dev/null | grep -o 'overflow=[0-9]* lanes_right=[-0-9]* width=[0-9]* badge=[0-9]' >"$T/geo$px"
+		diag "at $px px: $(cat "$T/geo$px")"
+		grep -q 'overflow=0' "$T/geo$px"
+		ok $? "page at $px px (chromium): no horizontal overflow"
+		lr=$(sed 's/.*lanes_right=\([-0-9]*\).*/\1/' "$T/geo$px")
+		wd=$(sed 's/.*width=\([0-9]*\).*/\1/' "$T/geo$px")
+		[ "${lr:-0}" -gt 0 ] && [ "$lr" -le "${wd:-0}" ]
+		ok $? "  the step lanes fit (${lr:-?} <= ${wd:-?})"
+		grep -q 'badge=1' "$T/geo$px"
+		ok $? "  the xN badge is drawn"
+	done
+fi
+
 # ---------------------------------------------------------------- progress
 if command -v script >/dev/null 2>&1; then
 	ECG_PROGRESS_MS=0 script -qec "'$ECG' jobs --repo '$R' >/dev/null" "$T/typescript" >/dev/null 2>&1
