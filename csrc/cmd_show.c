@@ -5,26 +5,9 @@
  * the schedule (--schedule).  Reads the records only; runs nothing, needs
  * no repository.
  *
- * The cost estimate (--top), per call of a unit, forward only:
- *   torch.nn.Linear          2 * in_features * numel(out) + numel(out) with a bias
- *   torch.nn.Conv1d/2d/3d    2 * in_channels / groups * prod(kernel_size) * numel(out)
- *                            + numel(out) with a bias
- *   norms (LayerNorm, GroupNorm, BatchNorm*, RMSNorm, InstanceNorm*)
- *                            5 * numel(out)
- *   activations, Dropout, Softmax and friends   numel(out)
- *   pooling (MaxPool*, AvgPool*, AdaptiveAvgPool*, AdaptiveMaxPool*)
- *                            numel(in): every input element is read once
- *   torch.nn.Embedding       0 (a lookup: memory, not arithmetic)
- *   a repo module or container   the sum of its layers' estimates, each
- *                            times its calls per call of the module
- * numel(out) needs every dim of the first output known as a number; any
- * other layer, an unknown shape or repeat makes the estimate "?", never 0.
- *   ops written in a forward, from their recorded shapes:
- *     matmul (a @ b, torch.matmul, bmm), F.linear
- *                            2 * numel(out) * (last dim of the first input)
- *     F.scaled_dot_product_attention
- *                            4 * numel(out) * (key length: dim -2 of the second input)
- *   other ops (elementwise, reshapes, softmax ...) are not counted.
+ * The cost estimate (--top) is flops.c's, per call of a unit, forward
+ * only (its formulas in flops.h); --top multiplies it by total_repeat and
+ * ranks by it where the shapes' symbols agree, by parameters elsewhere.
  */
 #include "config.h"
 
@@ -40,6 +23,7 @@
 #include "ecg/cmd.h"
 #include "ecg/emit.h"
 #include "ecg/err.h"
+#include "ecg/flops.h"
 #include "ecg/records.h"
 #include "ecg/repo.h"
 #include "ecg/termfit.h"
@@ -153,191 +137,13 @@ static void shape_text(const cJSON *e, char *out, size_t n)
 	buf_free(&b);
 }
 
-/* A FLOP count that may hold the shapes' symbols: c times the product of
- * the symbols in m ("b*t", sorted, "" for a plain number).  Two counts
- * with the same symbols add and compare; 0 goes with any. */
-struct fl {
-	double c;
-	char m[96];
-};
-
-/* a's symbols times the symbols of b (both sorted "x*y"), into a.  -1 when
- * too long. */
-static int fl_mul_sym(struct fl *a, const char *b)
-{
-	char all[256], *parts[32], *p, out[96];
-	int n = 0, i, k;
-
-	if (!*b)
-		return 0;
-	snprintf(all, sizeof all, "%s%s%s", a->m, *a->m ? "*" : "", b);
-	for (p = strtok(all, "*"); p && n < 32; p = strtok(NULL, "*"))
-		parts[n++] = p;
-	if (p)
-		return -1;
-	for (i = 1; i < n; i++)           /* insertion sort: a handful */
-		for (k = i; k > 0 && strcmp(parts[k - 1], parts[k]) > 0; k--) {
-			char *t = parts[k];
-
-			parts[k] = parts[k - 1];
-			parts[k - 1] = t;
-		}
-	out[0] = 0;
-	for (i = 0; i < n; i++) {
-		if (strlen(out) + strlen(parts[i]) + 2 > sizeof out)
-			return -1;
-		if (i)
-			strcat(out, "*");
-		strcat(out, parts[i]);
-	}
-	snprintf(a->m, sizeof a->m, "%s", out);
-	return 0;
-}
-
-/* a += b when their symbols agree (or one is 0); -1 otherwise */
-static int fl_add(struct fl *a, const struct fl *b)
-{
-	if (b->c == 0)
-		return 0;
-	if (a->c == 0) {
-		*a = *b;
-		return 0;
-	}
-	if (strcmp(a->m, b->m))
-		return -1;
-	a->c += b->c;
-	return 0;
-}
-
-/* The element count of a shape (a JSON array of numbers and symbol
- * names): 1 when every dim is a number or a plain name. */
-static int shape_numel(const cJSON *shape, struct fl *out)
-{
-	const cJSON *d;
-
-	out->c = 1;
-	out->m[0] = 0;
-	if (!cJSON_IsArray(shape))
-		return 0;
-	cJSON_ArrayForEach(d, shape) {
-		if (cJSON_IsNumber(d))
-			out->c *= d->valuedouble;
-		else if (cJSON_IsString(d) && d->valuestring[0] && !strpbrk(d->valuestring, "*+-/ ()?"))
-			{ if (fl_mul_sym(out, d->valuestring) < 0) return 0; }
-		else
-			return 0;
-	}
-	return 1;
-}
-
-/* numel of the first output, symbols kept */
-static int out_numel(const cJSON *e, struct fl *out)
-{
-	const cJSON *sh = cJSON_GetObjectItemCaseSensitive(e, "shapes");
-	const cJSON *o = sh ? cJSON_GetObjectItemCaseSensitive(sh, "out") : NULL;
-
-	return shape_numel(o ? cJSON_GetArrayItem(o, 0) : NULL, out);
-}
-
 /* "2.1M", "2.1M*b*t"; "?" when not known */
-static void fl_text(const struct fl *f, int known, char *out, size_t n)
+static void fl_text(const struct flops *f, int known, char *out, size_t n)
 {
 	char h[32];
 
 	human(f->c, known, h, sizeof h);
 	snprintf(out, n, "%s%s%s", h, known && f->c != 0 && f->m[0] ? "*" : "", known && f->c != 0 ? f->m : "");
-}
-
-static int arg_num(const cJSON *e, const char *k, double *out)
-{
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(e, "args");
-
-	return a ? jnum(a, k, out) : 0;
-}
-
-static int has_bias(const cJSON *e)
-{
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(e, "args");
-	const cJSON *b = a ? cJSON_GetObjectItemCaseSensitive(a, "bias") : NULL;
-
-	return !b || cJSON_IsTrue(b);
-}
-
-static int prefix_in(const char *c, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strncmp(c, *list, strlen(*list)))
-			return 1;
-	return 0;
-}
-
-/* The estimate of one call of a layer entry (see the top of this file). */
-static int layer_flops(const cJSON *e, struct fl *out)
-{
-	static const char *const norms[] = { "torch.nn.LayerNorm", "torch.nn.GroupNorm", "torch.nn.BatchNorm",
-	                                     "torch.nn.RMSNorm", "torch.nn.InstanceNorm", "torch.nn.LocalResponseNorm",
-	                                     NULL };
-	static const char *const pointwise[] = { "torch.nn.ReLU", "torch.nn.GELU", "torch.nn.SiLU", "torch.nn.Tanh",
-	                                         "torch.nn.Sigmoid", "torch.nn.Dropout", "torch.nn.Softmax",
-	                                         "torch.nn.LogSoftmax", "torch.nn.LeakyReLU", "torch.nn.ELU",
-	                                         "torch.nn.Mish", "torch.nn.Hardswish", "torch.nn.ReLU6",
-	                                         "torch.nn.Identity", "torch.nn.Flatten", NULL };
-	const char *c = jstr(e, "class");
-	double a, b, k = 1;
-	struct fl n;
-
-	if (!c)
-		return 0;
-	if (!strcmp(c, "torch.nn.Embedding")) {
-		out->c = 0;
-		out->m[0] = 0;
-		return 1;
-	}
-	if (!out_numel(e, &n))
-		return 0;
-	*out = n;
-	if (!strcmp(c, "torch.nn.Linear")) {
-		if (!arg_num(e, "in_features", &a))
-			return 0;
-		out->c = 2 * a * n.c + (has_bias(e) ? n.c : 0);
-		return 1;
-	}
-	if (!strcmp(c, "torch.nn.Conv1d") || !strcmp(c, "torch.nn.Conv2d") || !strcmp(c, "torch.nn.Conv3d")) {
-		const cJSON *args = cJSON_GetObjectItemCaseSensitive(e, "args");
-		const cJSON *ks = args ? cJSON_GetObjectItemCaseSensitive(args, "kernel_size") : NULL, *x;
-		int dims = c[strlen(c) - 2] - '0';
-
-		if (!arg_num(e, "in_channels", &a))
-			return 0;
-		if (!arg_num(e, "groups", &b))
-			b = 1;
-		if (cJSON_IsNumber(ks)) {
-			k = pow(ks->valuedouble, dims);
-		} else if (cJSON_IsArray(ks)) {
-			cJSON_ArrayForEach(x, ks) {
-				if (!cJSON_IsNumber(x))
-					return 0;
-				k *= x->valuedouble;
-			}
-		} else {
-			return 0;
-		}
-		out->c = 2 * a / b * k * n.c + (has_bias(e) ? n.c : 0);
-		return 1;
-	}
-	if (!strncmp(c, "torch.nn.MaxPool", 16) || !strncmp(c, "torch.nn.AvgPool", 16) ||
-	    !strncmp(c, "torch.nn.AdaptiveAvgPool", 24) || !strncmp(c, "torch.nn.AdaptiveMaxPool", 24)) {
-		const cJSON *sh = cJSON_GetObjectItemCaseSensitive(e, "shapes");
-
-		return shape_numel(sh ? cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(sh, "in"), 0) : NULL, out);
-	}
-	if (prefix_in(c, norms)) {
-		out->c = 5 * n.c;
-		return 1;
-	}
-	if (prefix_in(c, pointwise))
-		return 1;
-	return 0;
 }
 
 struct ent {
@@ -358,89 +164,6 @@ static struct ent *find_ent(struct ent *v, size_t n, const char *id)
 		if (!strcmp(v[i].id, id))
 			return &v[i];
 	return NULL;
-}
-
-static const cJSON *first_shape(const cJSON *e, const char *side, int k)
-{
-	const cJSON *sh = cJSON_GetObjectItemCaseSensitive(e, "shapes");
-	const cJSON *l = sh ? cJSON_GetObjectItemCaseSensitive(sh, side) : NULL;
-
-	return l ? cJSON_GetArrayItem(l, k) : NULL;
-}
-
-/* An op's estimate: 1 and *out for the heavy ops with known shapes; 0 for
- * ops not counted; -1 for a heavy op whose shapes are not known. */
-static int op_flops(const cJSON *e, struct fl *out)
-{
-	static const char *const mm[] = { "Tensor.__matmul__", "Tensor.__rmatmul__", "Tensor.matmul", "torch.matmul",
-	                                  "torch.bmm", "Tensor.bmm", "torch.mm", "Tensor.mm",
-	                                  "torch.nn.functional.linear", NULL };
-	const char *op = jstr(e, "op");
-	const cJSON *a, *d;
-	struct fl n;
-	size_t i;
-	int heavy = 0, sdpa;
-
-	if (!op)
-		return 0;
-	for (i = 0; mm[i]; i++)
-		if (!strcmp(op, mm[i]))
-			heavy = 1;
-	sdpa = !strcmp(op, "torch.nn.functional.scaled_dot_product_attention");
-	if (!heavy && !sdpa)
-		return 0;
-	if (!out_numel(e, &n))
-		return -1;
-	a = first_shape(e, "in", sdpa ? 1 : 0);
-	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) < (sdpa ? 2 : 1))
-		return -1;
-	d = cJSON_GetArrayItem(a, cJSON_GetArraySize(a) - (sdpa ? 2 : 1));
-	*out = n;
-	out->c *= sdpa ? 4 : 2;
-	if (cJSON_IsNumber(d))
-		out->c *= d->valuedouble;
-	else if (!cJSON_IsString(d) || strpbrk(d->valuestring, "*+-/ ()?") || fl_mul_sym(out, d->valuestring) < 0)
-		return -1;
-	return 1;
-}
-
-/* Per call of v[i]: its own estimate (a layer) or the sum of its layers'
- * and heavy ops'.  1 and *out, or 0 when not known (a shape, a count, or
- * parts whose symbols differ). */
-static int unit_flops(struct ent *v, size_t n, size_t i, int depth, struct fl *out)
-{
-	size_t j;
-
-	out->c = 0;
-	out->m[0] = 0;
-	if (depth > 64)
-		return 0;
-	if (!strcmp(v[i].kind, "layer"))
-		return layer_flops(v[i].e, out);
-	for (j = 0; j < n; j++) {
-		struct fl f;
-
-		if (!v[j].parent || strcmp(v[j].parent, v[i].id))
-			continue;
-		if (v[j].total == 0)
-			continue;     /* never called */
-		if (!strcmp(v[j].kind, "op")) {
-			int r = op_flops(v[j].e, &f);
-
-			if (r == 0)
-				continue;
-			if (r < 0)
-				return 0;
-		} else if (!unit_flops(v, n, j, depth + 1, &f)) {
-			return 0;
-		}
-		if (v[j].total < 0 || v[i].total <= 0)
-			return 0;
-		f.c *= v[j].total / v[i].total;
-		if (fl_add(out, &f) < 0)
-			return 0;
-	}
-	return 1;
 }
 
 /* The name of an entry under its parent: "attn" for blocks.*.attn, "netG/main"
@@ -590,7 +313,7 @@ static int print_tree(const struct show *s, struct ent *v, size_t n)
 	for (i = 0; i < n; i++) {
 		const cJSON *e = v[i].e, *r = cJSON_GetObjectItemCaseSensitive(e, "repeat");
 		const char *cls = jstr(e, "class"), *anchor = jstr(e, "code_anchor"), *dot;
-		char name[512], rep[32], tot[32], par[32], shp[256], an[512], cl[256];
+		char name[640], rep[32], tot[32], par[32], shp[256], an[512], cl[256];
 		const char *text[7];
 		double cnt;
 
@@ -741,7 +464,7 @@ static int print_top(const struct show *s, struct ent *v, size_t n)
 	for (i = 0; i < k && (int)i < s->top; i++) {
 		const char *an = jstr(u[i]->e, "code_anchor");
 		char f1[128];
-		struct fl f = { u[i]->flops, "" };
+		struct flops f = { u[i]->flops, "" };
 		int m;
 
 		snprintf(f.m, sizeof f.m, "%s", u[i]->fm);
@@ -770,7 +493,7 @@ static int print_top(const struct show *s, struct ent *v, size_t n)
 		char rk[32], p1[32], tot[32], f1[128], fn[128], share[16], an[512];
 		const char *text[9], *codes[9] = { "", "", "", "", "", "", "", "", DIM };
 		const char *anchor = jstr(u[i]->e, "code_anchor");
-		struct fl f = { u[i]->flops, "" }, fnn;
+		struct flops f = { u[i]->flops, "" }, fnn;
 		int fl = by_flops(u[i]);
 
 		snprintf(f.m, sizeof f.m, "%s", u[i]->fm);
@@ -824,7 +547,7 @@ static int print_top(const struct show *s, struct ent *v, size_t n)
 			say(s, line);
 		}
 		if (all_flops >= 0) {
-			struct fl f = { all_flops, "" };
+			struct flops f = { all_flops, "" };
 
 			snprintf(f.m, sizeof f.m, "%s", mono);
 			fl_text(&f, 1, a, sizeof a);
@@ -1143,7 +866,7 @@ int cmd_show(int argc, char **argv)
 	cJSON *graph = NULL, *sched = NULL, *doc = NULL;
 	struct ent *v = NULL;
 	char *dir = NULL;
-	size_t n = 0, i;
+	size_t n = 0;
 	int c, rc = ECG_EXIT_OK;
 	const cJSON *e;
 
@@ -1225,14 +948,22 @@ int cmd_show(int argc, char **argv)
 		x->depth = p ? p->depth + 1 : 0;
 		n++;
 	}
-	for (i = 0; i < n; i++) {
-		struct fl f;
+	{
+		/* the estimate per call of every entry (flops.c), by id */
+		size_t nf, k;
+		struct flops *fl = flops_modules(cJSON_GetObjectItemCaseSensitive(graph, "modules"), &nf);
 
-		v[i].flops = -1;
-		if (strcmp(v[i].kind, "op") && strcmp(v[i].kind, "function") && unit_flops(v, n, i, 0, &f)) {
-			v[i].flops = f.c;
-			snprintf(v[i].fm, sizeof v[i].fm, "%s", f.c ? f.m : "");
+		k = 0;
+		cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(graph, "modules")) {
+			struct ent *x = jstr(e, "id") ? find_ent(v, n, jstr(e, "id")) : NULL;
+
+			if (x && x->e == e) {
+				x->flops = fl[k].c;
+				snprintf(x->fm, sizeof x->fm, "%s", fl[k].c > 0 ? fl[k].m : "");
+			}
+			k++;
 		}
+		free(fl);
 	}
 	if (s.top)
 		print_top(&s, v, n);
