@@ -22,6 +22,7 @@
 #include "ecg/cmd.h"
 #include "ecg/emit.h"
 #include "ecg/err.h"
+#include "ecg/flops.h"
 #include "ecg/records.h"
 #include "ecg/repo.h"
 #include "ecg/util.h"
@@ -33,8 +34,9 @@ static const char render_usage[] =
 "the module tree (collapsible, with repeat badges, parameters, shapes and\n"
 "anchors), one step of the schedule as lanes for the host, the compute\n"
 "stream, the communication stream and the data loader, the sync points and\n"
-"copies by how often they recur, the intended overlaps, and the\n"
-"configuration values with their sources.\n"
+"copies by how often they recur, the blocks' cost (FLOPs x repeat as bars,\n"
+"with the syncs one step makes), the intended overlaps, and the\n"
+"configuration values with their sources.  An empty section says why.\n"
 "\n"
 "  --records DIR         where the records are (default: records/ at the root\n"
 "                        of the work tree around the current directory, else\n"
@@ -77,6 +79,8 @@ static const char css[] =
 ".a{color:#777}.cls{color:#05a}.rep{background:#c60;color:#fff;border-radius:8px;padding:0 6px;"
 "font-size:11px;margin-left:4px}.tot{color:#555;font-size:12px}.sh{color:#393;font-size:12px}"
 "details{margin-left:1.1em}summary{cursor:pointer;overflow-wrap:anywhere}"
+".bar{display:inline-block;height:12px;background:#5b8bd0;vertical-align:middle}"
+".cost td{border:none;padding:1px 6px}.cost td.n{text-align:right;white-space:nowrap}"
 ".scroll{overflow-x:auto;max-width:100%}td{overflow-wrap:anywhere}.empty{color:#666;font-style:italic}"
 "#timeline svg{max-width:100%;height:auto}"
 "details.leaf>summary{list-style:none}details.leaf>summary::-webkit-details-marker{display:none}"
@@ -505,6 +509,128 @@ static void config_table(buf_t *b, const cJSON *graph)
 	            "build the model or run the step.");
 }
 
+/* "12.6M", "12.6M*b*t" */
+static void cost_text(buf_t *b, double c, const char *m)
+{
+	static const char *const suf[] = { "", "K", "M", "G", "T", "P" };
+	int i = 0;
+
+	while (c >= 1000 && i < 5) {
+		c /= 1000;
+		i++;
+	}
+	buf_addf(b, i ? "%.1f%s" : "%.0f%s", c, suf[i]);
+	if (m && *m) {
+		buf_addch(b, '*');
+		esc(b, m);
+	}
+}
+
+/* The cost view: the model's blocks (its children and every repeated
+ * unit) and its layers by FLOPs x total_repeat as bars (the 20 largest),
+ * in the symbols most of them share; the blocks without a bar listed
+ * with why; beside them the syncs one step makes. */
+static void cost_view(buf_t *b, const cJSON *graph, const cJSON *sched)
+{
+	const cJSON *mods = cJSON_GetObjectItemCaseSensitive(graph, "modules"), *e;
+	size_t n, i, k, nb = 0, best = 0;
+	struct flops *f = flops_modules(mods, &n);
+	const cJSON **blk = xcalloc(n + 1, sizeof *blk);
+	double *cost = xcalloc(n + 1, sizeof *cost), max = 0;
+	size_t *fi = xcalloc(n + 1, sizeof *fi);
+	const char *mono = "";
+	int step_syncs = 0, micro_syncs = 0;
+
+	/* the blocks: entries under the model, and the repeated units */
+	i = 0;
+	cJSON_ArrayForEach(e, mods) {
+		const char *p = js(e, "parent"), *kind = js(e, "kind");
+		double tot;
+
+		if (kind && strcmp(kind, "op") && strcmp(kind, "function") && p &&
+		    (!p[0] || cJSON_GetObjectItemCaseSensitive(e, "repeat") || !strcmp(kind, "layer"))) {
+			blk[nb] = e;
+			fi[nb] = i;
+			cost[nb] = f[i].c >= 0 && records_num(e, "total_repeat", &tot) && tot >= 0 ? f[i].c * tot : -1;
+			nb++;
+		}
+		i++;
+	}
+	/* the symbols most blocks' costs have */
+	for (i = 0; i < nb; i++) {
+		size_t cnt = 0;
+
+		for (k = 0; k < nb; k++)
+			cnt += cost[i] > 0 && cost[k] > 0 && !strcmp(f[fi[i]].m, f[fi[k]].m);
+		if (cnt > best) {
+			best = cnt;
+			mono = f[fi[i]].m;
+		}
+	}
+	for (i = 0; i < nb; i++)
+		if (cost[i] > max && !strcmp(f[fi[i]].m, mono))
+			max = cost[i];
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(sched, "host_device")) {
+		const char *kind = js(e, "kind"), *fr = js(e, "frequency");
+
+		if (!kind || strcmp(kind, "sync") || !fr)
+			continue;
+		if (!strcmp(fr, "every step") || !strncmp(fr, "every request", 13))
+			step_syncs++;
+		else if (strstr(fr, "micro") || !strncmp(fr, "every token", 11))
+			micro_syncs++;
+	}
+	buf_addstr(b, "<h2>Cost</h2>\n");
+	if (!best) {
+		buf_addstr(b, "<p class=\"empty\">No block's FLOPs are known: a layer's output shape, class or repeat "
+		              "count is not known in the records.</p>\n");
+	} else {
+		buf_addstr(b, "<div class=\"scroll\"><table class=\"cost\">\n");
+		/* the bars, largest first (a few dozen blocks: selection) */
+		for (k = 0; k < nb && k < 20; k++) {
+			size_t j, pick = nb;
+
+			for (j = 0; j < nb; j++)
+				if (cost[j] > 0 && !strcmp(f[fi[j]].m, mono) && (pick == nb || cost[j] > cost[pick]))
+					pick = j;
+			if (pick == nb)
+				break;
+			buf_addstr(b, "<tr><td><b>");
+			esc(b, js(blk[pick], "id")[0] ? js(blk[pick], "id") : "(model)");
+			buf_addstr(b, "</b> <span class=\"cls\">");
+			esc(b, js(blk[pick], "class"));
+			buf_addf(b, "</span></td><td style=\"width:60%%\"><span class=\"bar\" style=\"width:%.1f%%\"></span>"
+			         "</td><td class=\"n\">", max > 0 ? 100 * cost[pick] / max : 0);
+			cost_text(b, cost[pick], cost[pick] > 0 ? mono : "");
+			buf_addstr(b, "</td></tr>\n");
+			cost[pick] = -2;   /* drawn */
+		}
+		buf_addstr(b, "</table></div>\n<p class=\"a\">FLOPs per call (static estimate, forward only, as "
+		              "'ecg show --top' gives it) x total_repeat; a block's bar holds its layers' too");
+		if (*mono) {
+			buf_addstr(b, "; ");
+			esc(b, mono);
+			buf_addstr(b, " are the shapes' own dims, not known as numbers");
+		}
+		buf_addstr(b, ".</p>\n");
+		for (i = 0, k = 0; i < nb; i++)
+			if (cost[i] != -2 && cost[i] != 0 && strcmp(js(blk[i], "kind"), "layer")) {
+				buf_addstr(b, k++ ? ", " : "<p class=\"empty\">No bar (FLOPs not known, or in other symbols): ");
+				esc(b, js(blk[i], "id")[0] ? js(blk[i], "id") : "(model)");
+			}
+		if (k)
+			buf_addstr(b, ".</p>\n");
+	}
+	buf_addf(b, "<p><b>Syncs per step:</b> %d every step", step_syncs);
+	if (micro_syncs)
+		buf_addf(b, ", %d every micro-step or token (times the micro-steps a step makes)", micro_syncs);
+	buf_addstr(b, " (the table below lists each).</p>\n");
+	free(f);
+	free(blk);
+	free(cost);
+	free(fi);
+}
+
 /* What the analysis did not find (the records' `incomplete`), above the
  * tables it leaves empty. */
 static void render_incomplete(buf_t *b, const cJSON *graph)
@@ -612,6 +738,7 @@ int cmd_render(int argc, char **argv)
 	buf_addstr(&b, "</div>\n<h2>One step</h2>\n<div id=\"timeline\">\n");
 	timeline(&b, sched);
 	buf_addstr(&b, "</div>\n");
+	cost_view(&b, graph, sched);
 	schedule_lists(&b, sched);
 	config_table(&b, graph);
 	buf_addstr(&b, "<p class=\"a\">Written by ecg from the records; nothing here was run.</p>\n</body></html>\n");
