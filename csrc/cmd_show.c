@@ -346,7 +346,18 @@ static int print_tree(const struct show *s, struct ent *v, size_t n)
 
 			if (ind > w[0] - 6)
 				ind = w[0] - 6 > 0 ? w[0] - 6 : 0;
-			termfit_mid(nm, sizeof nm, vis(rel_name(&v[i])), w[0] - ind);
+			{
+				/* a name: its head matters most (two thirds of the room) */
+				const char *rn = vis(rel_name(&v[i]));
+				int room = w[0] - ind, len = (int)strlen(rn), head;
+
+				if (len <= room || room <= 6) {
+					termfit_mid(nm, sizeof nm, rn, room);
+				} else {
+					head = (room - 3) * 2 / 3;
+					snprintf(nm, sizeof nm, "%.*s...%s", head, rn, rn + len - (room - 3 - head));
+				}
+			}
 			snprintf(name, sizeof name, "%*s%s", ind, "", nm);
 		}
 		dot = cls ? strrchr(cls, '.') : NULL;
