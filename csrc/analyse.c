@@ -7,6 +7,7 @@
 #include "ecg/analyse.h"
 #include "ecg/err.h"
 #include "ecg/modtree.h"
+#include "ecg/nearest.h"
 #include "ecg/findings.h"
 #include "ecg/schedule.h"
 #include "ecg/util.h"
@@ -85,6 +86,36 @@ static int is_loss_module(struct interp *in, const struct vinst *m)
 	if (m->cls && m->cls->ext_base && strstr(m->cls->ext_base, "Loss"))
 		return 1;
 	return repo_only(m, 0) && modtree_params(in, m) == 0;
+}
+
+/* --set KEY=VALUE that the job never read: a warning naming the key and
+ * the nearest configuration name the job does read. */
+static void analyse_unread_sets(const struct interp *in, const struct analyse_opts *o)
+{
+	const char **names;
+	size_t i, n;
+
+	if (!o->nsets)
+		return;
+	names = xcalloc(4096, sizeof *names);
+	n = interp_config_names(in, names, 4096);
+	for (i = 0; i < o->nsets; i++) {
+		const char *eq = strchr(o->sets[i], '=');
+		char *key = xstrndup(o->sets[i], eq ? (size_t)(eq - o->sets[i]) : strlen(o->sets[i]));
+		const char *dot = strrchr(key, '.'), *g;
+
+		if (!interp_config_read(in, key) && !(dot && interp_config_read(in, dot + 1))) {
+			g = nearest(dot ? dot + 1 : key, names, n);
+			if (g)
+				err_warn("warning: --set %s: the job never reads a configuration name '%s'; did you mean "
+				         "'%s'?", key, key, g);
+			else
+				err_warn("warning: --set %s: the job never reads a configuration name '%s' (the value is "
+				         "not used)", key, key);
+		}
+		free(key);
+	}
+	free(names);
 }
 
 /* Keep the models of the job: a module that another chosen model holds
@@ -168,6 +199,7 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 		interp_free(in);
 		return -1;
 	}
+	analyse_unread_sets(in, o);
 	roots = interp_roots(in, &nroots);
 	models = xcalloc(nroots + 1, sizeof *models);
 	for (i = 0; i < nroots; i++) {

@@ -84,7 +84,7 @@ static int check_parse_args(int argc, char **argv, struct check_opts *o)
 			fputs(check_usage, stdout);
 			return 1;
 		default:
-			return cmd_opt_unknown("check", argv);
+			return cmd_opt_unknown_in("check", argv, co.longopts);
 		}
 	}
 	o->repo = co.repo;

@@ -231,7 +231,7 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 			fputs(extract_usage, stdout);
 			return 1;
 		default:
-			return cmd_opt_unknown("extract", argv);
+			return cmd_opt_unknown_in("extract", argv, co.longopts);
 		}
 	}
 	o->repo = co.repo;

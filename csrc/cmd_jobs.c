@@ -25,16 +25,19 @@
 #include "ecg/job.h"
 #include "ecg/launcher.h"
 #include "ecg/load.h"
+#include "ecg/progress.h"
 #include "ecg/pyrt.h"
 #include "ecg/repo.h"
+#include "ecg/termfit.h"
+#include "ecg/treecache.h"
 #include "ecg/util.h"
 
 #define JOBS_DEFAULT_MAX_FILE (16UL << 20)
 #define JOBS_MAX_READ 64          /* jobs classified; the rest are listed */
 
 static const char jobs_usage[] =
-"usage: ecg jobs [--repo PATH] [--rev REV | --worktree] [--json]\n"
-"                [--helpers-dir DIR] [-j N] [-q]\n"
+"usage: ecg jobs [--repo PATH] [--rev REV | --worktree] [--json] [--width N]\n"
+"                [--helpers-dir DIR] [-j N] [--cache-dir DIR | --no-cache] [-q]\n"
 "\n"
 "List the runnable jobs of a commit, without running anything: scripts with\n"
 "`if __name__ == \"__main__\"`, scripts that run at module level (a loop or\n"
@@ -52,17 +55,27 @@ static const char jobs_usage[] =
 "  --repo PATH           the repository (default: .)\n"
 "  --rev REV             the commit (default: HEAD)\n"
 "  --worktree            read the work tree instead of the commit's blobs\n"
-"  --json                one JSON document instead of the table\n"
+"  --json                one JSON document instead of the table (jobs by path,\n"
+"                        each with its rank: its row in the table)\n"
+"  --width N             the table's width (default: the terminal's; 80 in a\n"
+"                        pipe); long paths lose their middle, never a line\n"
+"                        number; under 90 columns FOUND BY is left to --json\n"
 "  --helpers-dir DIR     where ecg's Python helpers are\n"
 "  -j, --jobs N          parse in N worker processes (as for extract)\n"
+"  --cache-dir DIR       the tree cache, as for extract (default\n"
+"                        $XDG_CACHE_HOME/ecg, else ~/.cache/ecg)\n"
+"  --no-cache            neither read nor write the tree cache\n"
 "  -q, --quiet           do not print per-file warnings\n"
 "  -h, --help            show this help\n"
 "\n"
-"The ENTRY column is what 'ecg extract --entry' takes.  At most 64 jobs are\n"
-"read: when there are more, the ones started by a launcher, console scripts,\n"
-"and those named or shaped like a trainer, server or generator are read\n"
-"first, tests and tooling last; the others are listed with the reason they\n"
-"were not, and a line on stderr says how many.\n"
+"The ENTRY column is what 'ecg extract --entry' takes.  Rows are ranked: jobs\n"
+"started by a launcher, console scripts, and those named or shaped like a\n"
+"trainer, server or generator first (training, then serving, then batch\n"
+"among them), tests and tooling last.  At most 64 jobs are read, the first\n"
+"of that ranking; the others are listed last, with the reason in --json, and\n"
+"stderr says how many were left unread, which, and why.  On a terminal,\n"
+"progress (the phase, the job being read) is shown on stderr after half a\n"
+"second.\n"
 "\n"
 "Exit status: 0 listed (even if none); 2 bad usage; 3 not a repository or\n"
 "unknown revision; 5 internal error.\n";
@@ -71,7 +84,8 @@ struct jobs_opts {
 	const char *repo;
 	const char *rev;
 	const char *helpers_dir;
-	int worktree, json, quiet, jobs;
+	const char *cache_dir;
+	int worktree, json, quiet, jobs, width, no_cache;
 };
 
 struct jcand {
@@ -81,6 +95,7 @@ struct jcand {
 	char **argv;                  /* a launcher's arguments for it, or NULL */
 	size_t argc;
 	int args_set;
+	int score;                    /* jobs_rank(): lower comes first */
 };
 
 struct jlist {
@@ -92,6 +107,7 @@ static int jobs_parse_args(int argc, char **argv, struct jobs_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'J' },
+		{ "width", required_argument, NULL, 'W' },
 		{ "helpers-dir", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -100,7 +116,7 @@ static int jobs_parse_args(int argc, char **argv, struct jobs_opts *o)
 	int c, k;
 
 	memset(o, 0, sizeof *o);
-	cmd_opts_init(&co, CMD_O_REPO | CMD_O_REV | CMD_O_WORKTREE | CMD_O_JOBS | CMD_O_QUIET, longopts, "h");
+	cmd_opts_init(&co, CMD_O_REPO | CMD_O_REV | CMD_O_WORKTREE | CMD_O_JOBS | CMD_O_CACHE | CMD_O_QUIET, longopts, "h");
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, co.shortopts, co.longopts, NULL)) != -1) {
@@ -110,12 +126,16 @@ static int jobs_parse_args(int argc, char **argv, struct jobs_opts *o)
 			continue;
 		switch (c) {
 		case 'J': o->json = 1; break;
+		case 'W':
+			if (cmd_opt_width(optarg, &o->width) < 0)
+				return -1;
+			break;
 		case 'H': o->helpers_dir = optarg; break;
 		case 'h':
 			fputs(jobs_usage, stdout);
 			return 1;
 		default:
-			return cmd_opt_unknown("jobs", argv);
+			return cmd_opt_unknown_in("jobs", argv, co.longopts);
 		}
 	}
 	o->repo = co.repo;
@@ -123,6 +143,8 @@ static int jobs_parse_args(int argc, char **argv, struct jobs_opts *o)
 	o->worktree = co.worktree;
 	o->jobs = co.jobs;
 	o->quiet = co.quiet;
+	o->cache_dir = co.cache_dir;
+	o->no_cache = co.no_cache;
 	if (optind < argc)
 		return err_set(ECG_EXIT_USAGE, "jobs: unexpected argument '%s' (see 'ecg jobs --help')", argv[optind]);
 	return cmd_opt_rev("jobs", o->worktree, &o->rev);
@@ -612,7 +634,7 @@ static int jobs_rank(struct load *L, const struct jcand *c)
 	const char *base = strrchr(c->path, '/');
 	struct sfile *sf = prog_file(&L->prog, c->path);
 	const cJSON *f;
-	int score = 0, i;
+	int score = 0, i, launched = 0;
 	size_t len;
 	char *text;
 
@@ -621,7 +643,7 @@ static int jobs_rank(struct load *L, const struct jcand *c)
 		const char *how = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "how"));
 
 		if (how && !strcmp(how, "launcher"))
-			score -= 100;
+			score -= launched++ ? (launched <= 5 ? 10 : 0) : 100;   /* more launchers: a little more */
 		else if (how && !strcmp(how, "console_script"))
 			score -= 50;
 	}
@@ -681,7 +703,7 @@ static char *jobs_choose(struct load *L, const struct jlist *l, size_t *unread_t
 	for (i = 0; i < l->n; i++) {
 		r[i].i = i;
 		r[i].path = l->c[i].path;
-		r[i].score = l->n > JOBS_MAX_READ ? jobs_rank(L, &l->c[i]) : 0;
+		r[i].score = l->c[i].score = jobs_rank(L, &l->c[i]);
 	}
 	if (l->n > JOBS_MAX_READ)
 		qsort(r, l->n, sizeof *r, ranked_cmp);
@@ -707,8 +729,11 @@ static int jobs_cmp(const void *a, const void *b)
 	return strcmp(x->func, y->func);
 }
 
-/* Read one job as extract does and classify it. */
-static void jobs_read(struct load *L, const struct catalog *cat, struct jcand *c, struct job_info *job)
+/* Read one job as extract does and classify it.  *stopped: with no type,
+ * the first budget the reading spent ("ANCHOR: REASON", owned), else
+ * NULL. */
+static void jobs_read(struct load *L, const struct catalog *cat, struct jcand *c, struct job_info *job,
+                      char **stopped)
 {
 	struct prog *prog = &L->prog;
 	struct sfile *ef = prog_file(prog, c->path);
@@ -728,22 +753,142 @@ static void jobs_read(struct load *L, const struct catalog *cat, struct jcand *c
 	interp_set_loader(in, load_config_file, L);
 	if (c->func ? interp_run_function(in, ef, c->func) == 0 : (interp_run_entry(in, ef), 1))
 		job_classify(in, job);
+	if (!job->type) {
+		static const char *const words[] = { "evaluation steps", "memory bound", "budget", "too deep", NULL };
+		const struct interp_note *nt;
+		size_t n, k, w;
+
+		nt = interp_notes(in, &n);
+		for (k = 0; k < n && !*stopped; k++)
+			for (w = 0; words[w] && !*stopped; w++)
+				if (nt[k].anchor && nt[k].reason && strchr(nt[k].anchor, ':') && strstr(nt[k].reason, words[w]))
+					*stopped = xasprintf("%s: %s", nt[k].anchor, nt[k].reason);
+	}
 	interp_free(in);
 }
 
-/* s (a path or anchor from the repository, made visible: vis()) padded
- * to width columns */
-static void jobs_pad(const char *s, int width)
+/* A table row: the JSON job and where it ranks. */
+struct jrow {
+	cJSON *j;
+	int key, read;
+	const char *entry;
+};
+
+/* The table's order: jobs read before the others; among them the rank
+ * (jobs_rank()) with the type found: training, then serving, then batch. */
+static int jrow_cmp(const void *a, const void *b)
 {
-	int n;
+	const struct jrow *x = a, *y = b;
 
-	s = vis(s);
-	n = (int)strlen(s);
+	if (x->read != y->read)
+		return y->read - x->read;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return strcmp(x->entry, y->entry);
+}
 
-	fputs(s, stdout);
-	if (n < width)
-		printf("%*s", width - n, "");
-	putchar(' ');
+static int jobs_type_bonus(const char *type)
+{
+	static const struct rank_word bonus[] = {
+		{ "training", -80 }, { "inference_serving", -60 }, { "batch", -15 }, { NULL, 0 }
+	};
+	int i;
+
+	for (i = 0; type && bonus[i].word; i++)
+		if (!strcmp(type, bonus[i].word))
+			return bonus[i].score;
+	return 0;
+}
+
+/* "launcher x3, main_guard": how a job was found, each way once. */
+static void jobs_how(const cJSON *j, buf_t *b)
+{
+	const cJSON *f, *g;
+
+	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(j, "found_by")) {
+		const char *how = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "how"));
+		int n = 0, first = 1;
+
+		cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(j, "found_by")) {
+			const char *h2 = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(g, "how"));
+
+			if (g == f)
+				break;
+			if (how && h2 && !strcmp(how, h2))
+				first = 0;
+		}
+		if (!first || !how)
+			continue;
+		cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(j, "found_by")) {
+			const char *h2 = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(g, "how"));
+
+			n += h2 && !strcmp(how, h2);
+		}
+		buf_addf(b, "%s%s", b->len ? ", " : "", how);
+		if (n > 1)
+			buf_addf(b, " x%d", n);
+	}
+}
+
+/* One cell: s made visible, cut in its middle to w columns, padded
+ * unless last. */
+static void jobs_cell(const char *s, int w, int last)
+{
+	char cut[1024];
+
+	termfit_mid(cut, sizeof cut, vis(s), w);
+	if (last)
+		printf("%s\n", cut);
+	else
+		printf("%-*s ", w, cut);
+}
+
+/* The table, ranked, within width columns. */
+static void jobs_table(struct jrow *rows, size_t n, int width)
+{
+	static const char *const head[4] = { "ENTRY", "TYPE", "STEP", "FOUND BY" };
+	int w[4], min[4] = { 14, 4, 12, 8 }, weight[4] = { 3, 1, 2, 1 };
+	size_t i;
+	int k, ncol = width < 90 ? 3 : 4;   /* narrow: FOUND BY is left to --json */
+
+	for (k = 0; k < 4; k++)
+		w[k] = (int)strlen(head[k]);
+	for (i = 0; i < n; i++) {
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(rows[i].j, "job_type");
+		const cJSON *st = cJSON_GetObjectItemCaseSensitive(rows[i].j, "step");
+		buf_t how;
+		int m;
+
+		buf_init(&how);
+		jobs_how(rows[i].j, &how);
+		m = (int)strlen(vis(rows[i].entry));
+		w[0] = m > w[0] ? m : w[0];
+		m = cJSON_IsString(t) ? (int)strlen(t->valuestring) : rows[i].read ? 1 : 6;
+		w[1] = m > w[1] ? m : w[1];
+		m = cJSON_IsString(st) ? (int)strlen(vis(st->valuestring)) : 1;
+		w[2] = m > w[2] ? m : w[2];
+		m = (int)strlen(vis(how.buf));
+		w[3] = m > w[3] ? m : w[3];
+		buf_free(&how);
+	}
+	min[1] = w[1];          /* a type is never cut */
+	termfit_cols(w, min, weight, ncol, width - (ncol - 1));
+	for (k = 0; k < ncol; k++)
+		jobs_cell(head[k], w[k], k == ncol - 1);
+	for (i = 0; i < n; i++) {
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(rows[i].j, "job_type");
+		const cJSON *st = cJSON_GetObjectItemCaseSensitive(rows[i].j, "step");
+		buf_t how;
+
+		buf_init(&how);
+		jobs_how(rows[i].j, &how);
+		jobs_cell(rows[i].entry, w[0], 0);
+		jobs_cell(cJSON_IsString(t) ? t->valuestring : rows[i].read ? "?" : "unread", w[1], 0);
+		jobs_cell(cJSON_IsString(st) ? st->valuestring : "-", w[2], ncol == 3);
+		if (ncol == 4)
+			jobs_cell(how.buf, w[3], 1);
+		buf_free(&how);
+	}
 }
 
 int cmd_jobs(int argc, char **argv)
@@ -753,9 +898,10 @@ int cmd_jobs(int argc, char **argv)
 	struct load L;
 	struct jlist l;
 	struct catalog *cat = NULL;
-	char *helpers = NULL, *catdir = NULL, *text = NULL, *read = NULL;
+	char *helpers = NULL, *catdir = NULL, *text = NULL, *read = NULL, *cache_dir = NULL;
+	struct jrow *rows = NULL;
 	cJSON *doc = NULL, *arr, *unres = cJSON_CreateArray();
-	size_t i, unread_tooling = 0;
+	size_t i, unread_tooling = 0, nread = 0, kread = 0;
 	int rc, loaded = 0;
 
 	memset(&l, 0, sizeof l);
@@ -781,9 +927,18 @@ int cmd_jobs(int argc, char **argv)
 	lo.quiet = o.quiet;
 	lo.jobs = o.jobs;
 	lo.helpers = helpers;
+	if (!o.no_cache)
+		cache_dir = o.cache_dir ? xstrdup(o.cache_dir) : treecache_default_dir();
+	lo.cache_dir = cache_dir;
 	loaded = 1;
-	if (load_open(&L, &lo) < 0 || load_parse(&L, 1, NULL, NULL) < 0)
+	progress_begin("jobs", o.quiet);
+	progress_say("opening %s", o.repo);
+	if (load_open(&L, &lo) < 0)
 		goto fail;
+	progress_say("parsing %zu files", L.prog.n);
+	if (load_parse(&L, 1, NULL, NULL) < 0)
+		goto fail;
+	progress_say("finding jobs in %zu files", L.prog.n);
 
 	jobs_scan_main(&L, &l);
 	jobs_scan_pyproject(&L, &l, unres);
@@ -793,10 +948,9 @@ int cmd_jobs(int argc, char **argv)
 	if (l.n)
 		qsort(l.c, l.n, sizeof *l.c, jobs_cmp);
 	read = jobs_choose(&L, &l, &unread_tooling);
-	if (l.n > JOBS_MAX_READ)
-		err_warn("%zu jobs: the %d that rank first were read (launched, console scripts, named or shaped like a "
-		         "trainer, server or generator); %zu were not, %zu of them tests or tooling",
-		         l.n, JOBS_MAX_READ, l.n - JOBS_MAX_READ, unread_tooling);
+	for (i = 0; i < l.n; i++)
+		nread += read[i] != 0;
+	rows = xcalloc(l.n + 1, sizeof *rows);
 
 	doc = cJSON_CreateObject();
 	cJSON_AddStringToObject(doc, "commit", L.commit);
@@ -805,11 +959,13 @@ int cmd_jobs(int argc, char **argv)
 		struct jcand *c = &l.c[i];
 		struct job_info job;
 		cJSON *j = cJSON_CreateObject();
-		char *entry = c->func ? xasprintf("%s:%s", c->path, c->func) : xstrdup(c->path);
+		char *entry = c->func ? xasprintf("%s:%s", c->path, c->func) : xstrdup(c->path), *stopped = NULL;
 
 		memset(&job, 0, sizeof job);
-		if (read[i])
-			jobs_read(&L, cat, c, &job);
+		if (read[i]) {
+			progress_say("reading job %zu/%zu %s", ++kread, nread, entry);
+			jobs_read(&L, cat, c, &job, &stopped);
+		}
 		cJSON_AddStringToObject(j, "entry", entry);
 		cJSON_AddStringToObject(j, "file", c->path);
 		if (c->func)
@@ -833,11 +989,22 @@ int cmd_jobs(int argc, char **argv)
 			                        "generator first; tests and tooling last)");
 		} else if (job.type) {
 			cJSON_AddStringToObject(j, "job_type", job.type);
+		} else if (stopped) {
+			char *why = xasprintf("no evidence: no backward(), request handler or no_grad loop that ecg could "
+			                      "follow; the reading stopped at %s", stopped);
+
+			cJSON_AddNullToObject(j, "job_type");
+			cJSON_AddStringToObject(j, "reason", why);
+			free(why);
 		} else {
 			cJSON_AddNullToObject(j, "job_type");
 			cJSON_AddStringToObject(j, "reason",
 			                        "no evidence: no backward(), request handler or no_grad loop that ecg could follow");
 		}
+		free(stopped);
+		rows[i].j = j;
+		rows[i].read = read[i] != 0;
+		rows[i].key = c->score + jobs_type_bonus(job.type);
 		cJSON_AddItemToObject(j, "evidence", job.evidence ? job.evidence : cJSON_CreateArray());
 		job.evidence = NULL;
 		if (job.entry_anchor)
@@ -852,6 +1019,39 @@ int cmd_jobs(int argc, char **argv)
 		job_info_free(&job);
 		free(entry);
 	}
+	progress_end();
+	for (i = 0; i < l.n; i++)
+		rows[i].entry = cJSON_GetObjectItemCaseSensitive(rows[i].j, "entry")->valuestring;
+	if (l.n)
+		qsort(rows, l.n, sizeof *rows, jrow_cmp);
+	for (i = 0; i < l.n; i++)
+		cJSON_AddNumberToObject(rows[i].j, "rank", (double)(i + 1));
+	if (l.n > nread) {
+		/* what was left unread, and why: the first few that are not
+		 * tests or tooling by name */
+		buf_t b;
+		size_t k, shown = 0;
+
+		buf_init(&b);
+		for (k = nread; k < l.n && shown < 4; k++) {
+			const cJSON *jf = cJSON_GetObjectItemCaseSensitive(rows[k].j, "file");
+			const struct jcand *c = NULL;
+			size_t q;
+
+			for (q = 0; q < l.n && !c; q++)
+				if (!strcmp(l.c[q].path, jf->valuestring))
+					c = &l.c[q];
+			if (c && c->score >= 60)
+				continue;
+			buf_addf(&b, "%s%s", shown++ ? ", " : "", rows[k].entry);
+		}
+		err_warn("%zu jobs: the %zu that rank first were read (launched, console scripts, named or shaped like a "
+		         "trainer, server or generator); %zu were not, %zu of them tests or tooling%s%s%s (at most %d are "
+		         "read in a run; 'ecg extract --entry ENTRY' reads any of them)",
+		         l.n, nread, l.n - nread, unread_tooling, shown ? "; the others include " : "",
+		         b.buf, l.n - nread - unread_tooling > shown ? ", ..." : "", JOBS_MAX_READ);
+		buf_free(&b);
+	}
 	cJSON_AddItemToObject(doc, "unresolved", unres);
 	unres = NULL;
 	cJSON_AddItemToObject(doc, "parse_errors", L.parse_errors);
@@ -861,42 +1061,15 @@ int cmd_jobs(int argc, char **argv)
 		text = emit_render(doc);
 		fputs(text, stdout);
 	} else {
-		const cJSON *j;
-		int we = 5, wt = 4, ws = 4;
+		size_t unknown = 0;
 
-		/* ENTRY, TYPE, STEP columns as wide as their widest value */
-		cJSON_ArrayForEach(j, arr) {
-			const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "job_type");
-			const cJSON *s = cJSON_GetObjectItemCaseSensitive(j, "step");
-			int n = (int)strlen(vis(cJSON_GetObjectItemCaseSensitive(j, "entry")->valuestring));
-
-			we = n > we ? n : we;
-			n = cJSON_IsString(t) ? (int)strlen(vis(t->valuestring)) : 1;
-			wt = n > wt ? n : wt;
-			n = cJSON_IsString(s) ? (int)strlen(vis(s->valuestring)) : 1;
-			ws = n > ws ? n : ws;
-		}
-		jobs_pad("ENTRY", we);
-		jobs_pad("TYPE", wt);
-		jobs_pad("STEP", ws);
-		puts("FOUND BY");
-		cJSON_ArrayForEach(j, arr) {
-			const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "job_type");
-			const cJSON *s = cJSON_GetObjectItemCaseSensitive(j, "step");
-			const cJSON *f;
-			buf_t how;
-
-			buf_init(&how);
-			cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(j, "found_by"))
-				buf_addf(&how, "%s%s %s", how.len ? "; " : "",
-				         cJSON_GetObjectItemCaseSensitive(f, "how")->valuestring,
-				         cJSON_GetObjectItemCaseSensitive(f, "where")->valuestring);
-			jobs_pad(cJSON_GetObjectItemCaseSensitive(j, "entry")->valuestring, we);
-			jobs_pad(cJSON_IsString(t) ? t->valuestring : "-", wt);
-			jobs_pad(cJSON_IsString(s) ? s->valuestring : "-", ws);
-			printf("%s\n", vis(how.buf));
-			buf_free(&how);
-		}
+		jobs_table(rows, l.n, termfit_width(o.width));
+		for (i = 0; i < l.n; i++)
+			unknown += rows[i].read && !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(rows[i].j, "job_type"));
+		if (unknown && !o.quiet)
+			err_warn("TYPE '?': %zu jobs read with no evidence of their type (no backward(), request handler or "
+			         "no_grad loop followed); 'ecg jobs --json' says why for each, with what stopped the reading",
+			         unknown);
 		if (!o.quiet)
 			err_warn("%d jobs at %.12s", cJSON_GetArraySize(arr), L.commit);
 	}
@@ -904,9 +1077,12 @@ int cmd_jobs(int argc, char **argv)
 	goto cleanup;
 
 fail:
+	progress_end();
 	err_warn("%s", err_last());
 	rc = err_code();
 cleanup:
+	free(rows);
+	free(cache_dir);
 	for (i = 0; i < l.n; i++) {
 		size_t k;
 

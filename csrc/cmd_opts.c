@@ -8,6 +8,8 @@
 
 #include "ecg/cmd.h"
 #include "ecg/err.h"
+#include "ecg/nearest.h"
+#include "ecg/termfit.h"
 
 int cmd_opt_jobs(const char *arg, int *out)
 {
@@ -44,9 +46,52 @@ static int cmd_opt_takes_value(const char *cmd, int c)
 	return 0;
 }
 
+/* " (did you mean '--name'?)" for an unknown long option near a known
+ * one, else "": into out. */
+static const char *cmd_opt_guess(const char *arg, const struct option *longopts, char *out, size_t n)
+{
+	const char *names[CMD_OPTS_MAX + 8], *eq, *g;
+	char word[128];
+	size_t k = 0;
+
+	out[0] = '\0';
+	if (!longopts || !arg || strncmp(arg, "--", 2))
+		return out;
+	eq = strchr(arg, '=');
+	snprintf(word, sizeof word, "%.*s", eq ? (int)(eq - arg - 2) : (int)strlen(arg + 2), arg + 2);
+	for (; longopts->name && k < sizeof names / sizeof names[0]; longopts++)
+		names[k++] = longopts->name;
+	g = nearest(word, names, k);
+	if (g)
+		snprintf(out, n, " (did you mean '--%s'?)", g);
+	return out;
+}
+
+int cmd_opt_width(const char *arg, int *out)
+{
+	char *end;
+	long v;
+
+	if (*arg < '0' || *arg > '9')
+		goto bad;
+	v = strtol(arg, &end, 10);
+	if (*end || v < TERMFIT_MIN || v > 1000)
+		goto bad;
+	*out = (int)v;
+	return 0;
+bad:
+	return err_set(ECG_EXIT_USAGE, "--width takes a number of columns from %d to 1000, not '%s'", TERMFIT_MIN, arg);
+}
+
 int cmd_opt_unknown(const char *cmd, char **argv)
 {
+	return cmd_opt_unknown_in(cmd, argv, NULL);
+}
+
+int cmd_opt_unknown_in(const char *cmd, char **argv, const struct option *longopts)
+{
 	const char *arg = optind > 0 ? argv[optind - 1] : NULL;
+	char guess[160];
 
 	/* a known long option (getopt puts its value in optopt): it lacks its
 	 * value, or has one it does not take */
@@ -63,8 +108,8 @@ int cmd_opt_unknown(const char *cmd, char **argv)
 		return err_set(ECG_EXIT_USAGE, "%s: option '-%c' needs a value (see 'ecg %s --help')", cmd, optopt, cmd);
 	if (optopt)
 		return err_set(ECG_EXIT_USAGE, "%s: unknown option '-%c' (see 'ecg %s --help')", cmd, optopt, cmd);
-	return err_set(ECG_EXIT_USAGE, "%s: unknown or incomplete option '%s' (see 'ecg %s --help')", cmd,
-	               arg ? arg : "?", cmd);
+	return err_set(ECG_EXIT_USAGE, "%s: unknown or incomplete option '%s'%s (see 'ecg %s --help')", cmd,
+	               arg ? arg : "?", cmd_opt_guess(arg, longopts, guess, sizeof guess), cmd);
 }
 
 int cmd_opt_rev(const char *cmd, int worktree, const char **rev)

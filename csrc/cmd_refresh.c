@@ -346,7 +346,7 @@ int cmd_refresh(int argc, char **argv)
 			fputs(refresh_usage, stdout);
 			return ECG_EXIT_OK;
 		default:
-			cmd_opt_unknown("refresh", argv);
+			cmd_opt_unknown_in("refresh", argv, co.longopts);
 			goto fail;
 		}
 	}

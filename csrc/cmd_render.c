@@ -22,6 +22,7 @@
 #include "ecg/cmd.h"
 #include "ecg/emit.h"
 #include "ecg/err.h"
+#include "ecg/flops.h"
 #include "ecg/records.h"
 #include "ecg/repo.h"
 #include "ecg/util.h"
@@ -33,8 +34,9 @@ static const char render_usage[] =
 "the module tree (collapsible, with repeat badges, parameters, shapes and\n"
 "anchors), one step of the schedule as lanes for the host, the compute\n"
 "stream, the communication stream and the data loader, the sync points and\n"
-"copies by how often they recur, the intended overlaps, and the\n"
-"configuration values with their sources.\n"
+"copies by how often they recur, the blocks' cost (FLOPs x repeat as bars,\n"
+"with the syncs one step makes), the intended overlaps, and the\n"
+"configuration values with their sources.  An empty section says why.\n"
 "\n"
 "  --records DIR         where the records are (default: records/ at the root\n"
 "                        of the work tree around the current directory, else\n"
@@ -76,10 +78,65 @@ static const char css[] =
 "code,.a{font-family:ui-monospace,monospace;font-size:12px}"
 ".a{color:#777}.cls{color:#05a}.rep{background:#c60;color:#fff;border-radius:8px;padding:0 6px;"
 "font-size:11px;margin-left:4px}.tot{color:#555;font-size:12px}.sh{color:#393;font-size:12px}"
-"details{margin-left:1.1em}summary{cursor:pointer;white-space:nowrap}"
+"details{margin-left:1.1em}summary{cursor:pointer;overflow-wrap:anywhere}"
+".bar{display:inline-block;height:12px;background:#5b8bd0;vertical-align:middle}"
+".cost td{border:none;padding:1px 6px}.cost td.n{text-align:right;white-space:nowrap}"
+".scroll{overflow-x:auto;max-width:100%}td{overflow-wrap:anywhere}.empty{color:#666;font-style:italic}"
+"#timeline svg{max-width:100%;height:auto}"
 "details.leaf>summary{list-style:none}details.leaf>summary::-webkit-details-marker{display:none}"
 "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;padding:2px 6px;text-align:left}"
 ".f0{color:#b00;font-weight:bold}.f1{color:#d60}.f2{color:#880}.f3{color:#666}";
+
+/* Output shapes as a person reads them: "[b, t, 768]", several joined by
+ * ", ", a dim not known "?", an output not known "?". */
+static void shapes_text(buf_t *b, const cJSON *outs)
+{
+	const cJSON *o, *d;
+	int first = 1;
+
+	cJSON_ArrayForEach(o, outs) {
+		int k = 0;
+
+		if (!first)
+			buf_addstr(b, ", ");
+		first = 0;
+		if (!cJSON_IsArray(o)) {
+			buf_addch(b, '?');
+			continue;
+		}
+		buf_addch(b, '[');
+		cJSON_ArrayForEach(d, o) {
+			if (k++)
+				buf_addstr(b, ", ");
+			if (cJSON_IsNumber(d))
+				buf_addf(b, "%.0f", d->valuedouble);
+			else if (cJSON_IsString(d))
+				esc(b, d->valuestring);
+			else
+				buf_addch(b, '?');
+		}
+		buf_addch(b, ']');
+	}
+}
+
+/* Whether the subtree under id (within depth levels) holds a repeated
+ * unit: its path is open, so that the block and its xN badge show. */
+static int holds_repeat(const cJSON *mods, const char *id, int depth)
+{
+	const cJSON *c;
+
+	if (depth > 6)
+		return 0;
+	cJSON_ArrayForEach(c, mods) {
+		const char *cp = js(c, "parent"), *cid = js(c, "id");
+
+		if (!cp || !cid || strcmp(cp, id))
+			continue;
+		if (cJSON_GetObjectItemCaseSensitive(c, "repeat") || holds_repeat(mods, cid, depth + 1))
+			return 1;
+	}
+	return 0;
+}
 
 /* The tree: children of `parent` among the module entries. */
 static void tree(buf_t *b, const cJSON *mods, const char *parent, int depth)
@@ -112,10 +169,13 @@ static void tree(buf_t *b, const cJSON *mods, const char *parent, int depth)
 		if (parent && parent[0] && !strncmp(id, parent, strlen(parent)) &&
 		    (id[strlen(parent)] == '.' || id[strlen(parent)] == '/'))
 			name = id + strlen(parent) + 1;
-		/* open: the model, and its children with a few of their own (a
-		 * 600-module model opens on one screen) */
+		/* open: the model, its children with a few of their own (a
+		 * 600-module model opens on one screen), the path to a repeated
+		 * block and the first repeated block itself (its layers once) */
 		buf_addf(b, "<details%s%s><summary><b>", has_kids ? "" : " class=\"leaf\"",
-		         depth == 0 || (depth == 1 && has_kids <= 12) ? " open" : "");
+		         depth == 0 || (depth == 1 && has_kids <= 12) || (depth < 6 && holds_repeat(mods, id, 0)) ||
+		                 (r && depth < 6 && has_kids <= 24)
+		             ? " open" : "");
 		esc(b, name);
 		buf_addstr(b, "</b> <span class=\"cls\">");
 		esc(b, cls ? cls : kind);
@@ -132,9 +192,9 @@ static void tree(buf_t *b, const cJSON *mods, const char *parent, int depth)
 			buf_addf(b, " <span class=\"tot\">total %.0f</span>", tot->valuedouble);
 		if (cJSON_IsNumber(par))
 			buf_addf(b, " <span class=\"tot\">%.0f params</span>", par->valuedouble);
-		if (sh) {
+		if (sh && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(sh, "out")) > 0) {
 			buf_addstr(b, " <span class=\"sh\">");
-			json_text(b, cJSON_GetObjectItemCaseSensitive(sh, "out"));
+			shapes_text(b, cJSON_GetObjectItemCaseSensitive(sh, "out"));
 			buf_addstr(b, "</span>");
 		}
 		if (anchor) {
@@ -209,13 +269,16 @@ static void timeline(buf_t *b, const cJSON *sched)
 			ord[k - 1] = t;
 		}
 	if (n == 0) {
-		buf_addstr(b, "<p>No phases in the schedule.</p>\n");
+		buf_addstr(b, "<p class=\"empty\">No phases: ecg found no step (the loop or handler around the model call) on the paths it read, so there is no step to draw.</p>\n");
 		free(ord);
 		return;
 	}
 	w = 170;
-	buf_addf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\" "
-	         "aria-label=\"one step, as lanes\" font-family=\"sans-serif\" font-size=\"11\">\n", 150 + n * w, 4 * 70 + 30);
+	/* a viewBox: the lanes scale down to the page's width (1000 px and
+	 * less) instead of running off it */
+	buf_addf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
+	         "role=\"img\" aria-label=\"one step, as lanes\" font-family=\"sans-serif\" font-size=\"11\">\n",
+	         150 + n * w, 4 * 70 + 30, 150 + n * w, 4 * 70 + 30);
 	for (i = 0; i < 4; i++)
 		buf_addf(b, "<text x=\"4\" y=\"%d\" font-weight=\"bold\">%s</text><line x1=\"145\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
 		         "stroke=\"#ddd\"/>\n", 30 + i * 70 + 22, lanes[i], 30 + i * 70 + 60, 150 + n * w, 30 + i * 70 + 60);
@@ -345,14 +408,23 @@ static void timeline(buf_t *b, const cJSON *sched)
  * member "value" as JSON.  row_class(item), when given, names the row's
  * class (or NULL). */
 static void table(buf_t *b, const char *title, const char *const *heads, const char *const *keys, const cJSON *list,
-                  const cJSON *const *order, size_t norder, const char *(*row_class)(const cJSON *))
+                  const cJSON *const *order, size_t norder, const char *(*row_class)(const cJSON *),
+                  const char *why_empty)
 {
 	const cJSON *e;
 	size_t i, k;
 
 	buf_addstr(b, "<h2>");
 	esc(b, title);
-	buf_addstr(b, "</h2>\n<table><tr>");
+	buf_addstr(b, "</h2>\n");
+	if (order ? norder == 0 : cJSON_GetArraySize(list) == 0) {
+		/* no empty table: why there is nothing to show */
+		buf_addstr(b, "<p class=\"empty\">");
+		esc(b, why_empty);
+		buf_addstr(b, "</p>\n");
+		return;
+	}
+	buf_addstr(b, "<div class=\"scroll\"><table><tr>");
 	for (k = 0; heads[k]; k++) {
 		buf_addstr(b, "<th>");
 		esc(b, heads[k]);
@@ -385,7 +457,7 @@ static void table(buf_t *b, const char *title, const char *const *heads, const c
 		}
 		buf_addstr(b, "</tr>\n");
 	}
-	buf_addstr(b, "</table>\n");
+	buf_addstr(b, "</table></div>\n");
 }
 
 static const char *freq_row(const cJSON *e)
@@ -413,10 +485,18 @@ static void schedule_lists(buf_t *b, const cJSON *sched)
 		cJSON_ArrayForEach(e, hd)
 			if (freq_class(js(e, "frequency")) == cls)
 				order[n++] = e;
-	table(b, "Sync points and copies, most frequent first", hd_heads, hd_keys, hd, order, n, freq_row);
+	table(b, "Sync points and copies, most frequent first", hd_heads, hd_keys, hd, order, n, freq_row,
+	      cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(sched, "incomplete")) > 0
+	          ? "None found, and the reading is incomplete (above): the code past where it stopped was not read."
+	          : "None found on the paths ecg read: no .item(), .cpu(), print of a device tensor, "
+	            "synchronize() or copy between host and device.");
 	free(order);
-	table(b, "Collectives", dd_heads, dd_keys, cJSON_GetObjectItemCaseSensitive(sched, "device_device"), NULL, 0, NULL);
-	table(b, "Intended overlaps", ov_heads, ov_keys, cJSON_GetObjectItemCaseSensitive(sched, "overlap"), NULL, 0, NULL);
+	table(b, "Collectives", dd_heads, dd_keys, cJSON_GetObjectItemCaseSensitive(sched, "device_device"), NULL, 0, NULL,
+	      "None found on the paths ecg read: no DistributedDataParallel, FSDP or torch.distributed call "
+	      "(a single-process job, or one whose process group ecg did not see set up).");
+	table(b, "Intended overlaps", ov_heads, ov_keys, cJSON_GetObjectItemCaseSensitive(sched, "overlap"), NULL, 0, NULL,
+	      "None found: no non_blocking copy, side stream, async_op collective or bucketed gradient all-reduce "
+	      "meant to run under compute.");
 }
 
 static void config_table(buf_t *b, const cJSON *graph)
@@ -425,7 +505,130 @@ static void config_table(buf_t *b, const cJSON *graph)
 	static const char *const keys[] = { "name", "#value", "@source", "via", NULL };
 
 	table(b, "Configuration values used", heads, keys, cJSON_GetObjectItemCaseSensitive(graph, "config"), NULL, 0,
-	      NULL);
+	      NULL, "None: no value of an argparse option, dataclass field, config file or module global was used to "
+	            "build the model or run the step.");
+}
+
+/* "12.6M", "12.6M*b*t" */
+static void cost_text(buf_t *b, double c, const char *m)
+{
+	static const char *const suf[] = { "", "K", "M", "G", "T", "P" };
+	int i = 0;
+
+	while (c >= 1000 && i < 5) {
+		c /= 1000;
+		i++;
+	}
+	buf_addf(b, i ? "%.1f%s" : "%.0f%s", c, suf[i]);
+	if (m && *m) {
+		buf_addch(b, '*');
+		esc(b, m);
+	}
+}
+
+/* The cost view: the model's blocks (its children and every repeated
+ * unit) and its layers by FLOPs x total_repeat as bars (the 20 largest),
+ * in the symbols most of them share; the blocks without a bar listed
+ * with why; beside them the syncs one step makes. */
+static void cost_view(buf_t *b, const cJSON *graph, const cJSON *sched)
+{
+	const cJSON *mods = cJSON_GetObjectItemCaseSensitive(graph, "modules"), *e;
+	size_t n, i, k, nb = 0, best = 0;
+	struct flops *f = flops_modules(mods, &n);
+	const cJSON **blk = xcalloc(n + 1, sizeof *blk);
+	double *cost = xcalloc(n + 1, sizeof *cost), max = 0;
+	size_t *fi = xcalloc(n + 1, sizeof *fi);
+	const char *mono = "";
+	int step_syncs = 0, micro_syncs = 0;
+
+	/* the blocks: entries under the model, and the repeated units */
+	i = 0;
+	cJSON_ArrayForEach(e, mods) {
+		const char *p = js(e, "parent"), *kind = js(e, "kind");
+		double tot;
+
+		if (kind && strcmp(kind, "op") && strcmp(kind, "function") && p &&
+		    (!p[0] || cJSON_GetObjectItemCaseSensitive(e, "repeat") || !strcmp(kind, "layer"))) {
+			blk[nb] = e;
+			fi[nb] = i;
+			cost[nb] = f[i].c >= 0 && records_num(e, "total_repeat", &tot) && tot >= 0 ? f[i].c * tot : -1;
+			nb++;
+		}
+		i++;
+	}
+	/* the symbols most blocks' costs have */
+	for (i = 0; i < nb; i++) {
+		size_t cnt = 0;
+
+		for (k = 0; k < nb; k++)
+			cnt += cost[i] > 0 && cost[k] > 0 && !strcmp(f[fi[i]].m, f[fi[k]].m);
+		if (cnt > best) {
+			best = cnt;
+			mono = f[fi[i]].m;
+		}
+	}
+	for (i = 0; i < nb; i++)
+		if (cost[i] > max && !strcmp(f[fi[i]].m, mono))
+			max = cost[i];
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(sched, "host_device")) {
+		const char *kind = js(e, "kind"), *fr = js(e, "frequency");
+
+		if (!kind || strcmp(kind, "sync") || !fr)
+			continue;
+		if (!strcmp(fr, "every step") || !strncmp(fr, "every request", 13))
+			step_syncs++;
+		else if (strstr(fr, "micro") || !strncmp(fr, "every token", 11))
+			micro_syncs++;
+	}
+	buf_addstr(b, "<h2>Cost</h2>\n");
+	if (!best) {
+		buf_addstr(b, "<p class=\"empty\">No block's FLOPs are known: a layer's output shape, class or repeat "
+		              "count is not known in the records.</p>\n");
+	} else {
+		buf_addstr(b, "<div class=\"scroll\"><table class=\"cost\">\n");
+		/* the bars, largest first (a few dozen blocks: selection) */
+		for (k = 0; k < nb && k < 20; k++) {
+			size_t j, pick = nb;
+
+			for (j = 0; j < nb; j++)
+				if (cost[j] > 0 && !strcmp(f[fi[j]].m, mono) && (pick == nb || cost[j] > cost[pick]))
+					pick = j;
+			if (pick == nb)
+				break;
+			buf_addstr(b, "<tr><td><b>");
+			esc(b, js(blk[pick], "id")[0] ? js(blk[pick], "id") : "(model)");
+			buf_addstr(b, "</b> <span class=\"cls\">");
+			esc(b, js(blk[pick], "class"));
+			buf_addf(b, "</span></td><td style=\"width:60%%\"><span class=\"bar\" style=\"width:%.1f%%\"></span>"
+			         "</td><td class=\"n\">", max > 0 ? 100 * cost[pick] / max : 0);
+			cost_text(b, cost[pick], cost[pick] > 0 ? mono : "");
+			buf_addstr(b, "</td></tr>\n");
+			cost[pick] = -2;   /* drawn */
+		}
+		buf_addstr(b, "</table></div>\n<p class=\"a\">FLOPs per call (static estimate, forward only, as "
+		              "'ecg show --top' gives it) x total_repeat; a block's bar holds its layers' too");
+		if (*mono) {
+			buf_addstr(b, "; ");
+			esc(b, mono);
+			buf_addstr(b, " are the shapes' own dims, not known as numbers");
+		}
+		buf_addstr(b, ".</p>\n");
+		for (i = 0, k = 0; i < nb; i++)
+			if (cost[i] != -2 && cost[i] != 0 && strcmp(js(blk[i], "kind"), "layer")) {
+				buf_addstr(b, k++ ? ", " : "<p class=\"empty\">No bar (FLOPs not known, or in other symbols): ");
+				esc(b, js(blk[i], "id")[0] ? js(blk[i], "id") : "(model)");
+			}
+		if (k)
+			buf_addstr(b, ".</p>\n");
+	}
+	buf_addf(b, "<p><b>Syncs per step:</b> %d every step", step_syncs);
+	if (micro_syncs)
+		buf_addf(b, ", %d every micro-step or token (times the micro-steps a step makes)", micro_syncs);
+	buf_addstr(b, " (the table below lists each).</p>\n");
+	free(f);
+	free(blk);
+	free(cost);
+	free(fi);
 }
 
 /* What the analysis did not find (the records' `incomplete`), above the
@@ -504,7 +707,7 @@ int cmd_render(int argc, char **argv)
 			buf_free(&b);
 			return ECG_EXIT_OK;
 		default:
-			cmd_opt_unknown("render", argv);
+			cmd_opt_unknown_in("render", argv, longopts);
 			goto fail;
 		}
 	}
@@ -535,6 +738,7 @@ int cmd_render(int argc, char **argv)
 	buf_addstr(&b, "</div>\n<h2>One step</h2>\n<div id=\"timeline\">\n");
 	timeline(&b, sched);
 	buf_addstr(&b, "</div>\n");
+	cost_view(&b, graph, sched);
 	schedule_lists(&b, sched);
 	config_table(&b, graph);
 	buf_addstr(&b, "<p class=\"a\">Written by ecg from the records; nothing here was run.</p>\n</body></html>\n");

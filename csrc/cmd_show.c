@@ -5,26 +5,9 @@
  * the schedule (--schedule).  Reads the records only; runs nothing, needs
  * no repository.
  *
- * The cost estimate (--top), per call of a unit, forward only:
- *   torch.nn.Linear          2 * in_features * numel(out) + numel(out) with a bias
- *   torch.nn.Conv1d/2d/3d    2 * in_channels / groups * prod(kernel_size) * numel(out)
- *                            + numel(out) with a bias
- *   norms (LayerNorm, GroupNorm, BatchNorm*, RMSNorm, InstanceNorm*)
- *                            5 * numel(out)
- *   activations, Dropout, Softmax and friends   numel(out)
- *   pooling (MaxPool*, AvgPool*, AdaptiveAvgPool*, AdaptiveMaxPool*)
- *                            numel(in): every input element is read once
- *   torch.nn.Embedding       0 (a lookup: memory, not arithmetic)
- *   a repo module or container   the sum of its layers' estimates, each
- *                            times its calls per call of the module
- * numel(out) needs every dim of the first output known as a number; any
- * other layer, an unknown shape or repeat makes the estimate "?", never 0.
- *   ops written in a forward, from their recorded shapes:
- *     matmul (a @ b, torch.matmul, bmm), F.linear
- *                            2 * numel(out) * (last dim of the first input)
- *     F.scaled_dot_product_attention
- *                            4 * numel(out) * (key length: dim -2 of the second input)
- *   other ops (elementwise, reshapes, softmax ...) are not counted.
+ * The cost estimate (--top) is flops.c's, per call of a unit, forward
+ * only (its formulas in flops.h); --top multiplies it by total_repeat and
+ * ranks by it where the shapes' symbols agree, by parameters elsewhere.
  */
 #include "config.h"
 
@@ -38,13 +21,17 @@
 #include <cjson/cJSON.h>
 
 #include "ecg/cmd.h"
+#include "ecg/emit.h"
 #include "ecg/err.h"
+#include "ecg/flops.h"
 #include "ecg/records.h"
 #include "ecg/repo.h"
+#include "ecg/termfit.h"
 #include "ecg/util.h"
 
 static const char show_usage[] =
 "usage: ecg show [--records DIR] [--depth N] [--top N] [--schedule] [--width N]\n"
+"                [--json]\n"
 "\n"
 "Print the records for a person: the module tree as a table (id, class,\n"
 "repeat, total_repeat, parameters, output shape, code anchor), the units\n"
@@ -54,12 +41,19 @@ static const char show_usage[] =
 "                        of the work tree around the current directory, else\n"
 "                        ./records)\n"
 "  --depth N             show the tree down to N levels below the model\n"
-"  --top N               rank the N costliest units: a static FLOP estimate per\n"
-"                        call times total_repeat (formulas in ecg(1)); '?' where\n"
-"                        shapes or counts are not known\n"
+"  --top N               rank the N costliest layers by a static FLOP estimate\n"
+"                        per call times total_repeat (formulas in ecg(1)),\n"
+"                        kept in the shapes' symbols (56.6M*b*t); layers whose\n"
+"                        FLOPs are not known come after, ranked by parameters\n"
+"                        x total_repeat, and the BY column says which\n"
 "  --schedule            phases, then sync points and copies by how often they\n"
 "                        recur, collectives by parallelism, compile regions\n"
-"  --width N             the table's width (default: the terminal's, or 80)\n"
+"  --width N             the table's width (default: the terminal's; 80 in a\n"
+"                        pipe): columns shared out, paths cut in the middle,\n"
+"                        never a line number; narrow tables leave columns to\n"
+"                        --json\n"
+"  --json                the rows of the table as one JSON document (tree,\n"
+"                        --top with ranked_by, --schedule with frequency_words)\n"
 "  -h, --help            show this help\n"
 "\n"
 "Colour is used on a terminal unless NO_COLOR is set.\n"
@@ -67,8 +61,9 @@ static const char show_usage[] =
 "Exit status: 0 shown; 2 bad usage; 3 no records in DIR.\n";
 
 struct show {
-	int depth, top, schedule, width, color;
+	int depth, top, schedule, width, color, json;
 	const char *records;
+	cJSON *out;          /* --json: the rows shown, or NULL */
 };
 
 static const char *S(const struct show *s, const char *code)
@@ -142,124 +137,13 @@ static void shape_text(const cJSON *e, char *out, size_t n)
 	buf_free(&b);
 }
 
-/* numel of the first output when every dim is a number */
-static int out_numel(const cJSON *e, double *out)
+/* "2.1M", "2.1M*b*t"; "?" when not known */
+static void fl_text(const struct flops *f, int known, char *out, size_t n)
 {
-	const cJSON *sh = cJSON_GetObjectItemCaseSensitive(e, "shapes");
-	const cJSON *o = sh ? cJSON_GetObjectItemCaseSensitive(sh, "out") : NULL;
-	const cJSON *first = o ? cJSON_GetArrayItem(o, 0) : NULL, *d;
-	double n = 1;
+	char h[32];
 
-	if (!cJSON_IsArray(first))
-		return 0;
-	cJSON_ArrayForEach(d, first) {
-		if (!cJSON_IsNumber(d))
-			return 0;
-		n *= d->valuedouble;
-	}
-	*out = n;
-	return 1;
-}
-
-static int arg_num(const cJSON *e, const char *k, double *out)
-{
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(e, "args");
-
-	return a ? jnum(a, k, out) : 0;
-}
-
-static int has_bias(const cJSON *e)
-{
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(e, "args");
-	const cJSON *b = a ? cJSON_GetObjectItemCaseSensitive(a, "bias") : NULL;
-
-	return !b || cJSON_IsTrue(b);
-}
-
-static int prefix_in(const char *c, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strncmp(c, *list, strlen(*list)))
-			return 1;
-	return 0;
-}
-
-/* The estimate of one call of a layer entry (see the top of this file). */
-static int layer_flops(const cJSON *e, double *out)
-{
-	static const char *const norms[] = { "torch.nn.LayerNorm", "torch.nn.GroupNorm", "torch.nn.BatchNorm",
-	                                     "torch.nn.RMSNorm", "torch.nn.InstanceNorm", "torch.nn.LocalResponseNorm",
-	                                     NULL };
-	static const char *const pointwise[] = { "torch.nn.ReLU", "torch.nn.GELU", "torch.nn.SiLU", "torch.nn.Tanh",
-	                                         "torch.nn.Sigmoid", "torch.nn.Dropout", "torch.nn.Softmax",
-	                                         "torch.nn.LogSoftmax", "torch.nn.LeakyReLU", "torch.nn.ELU",
-	                                         "torch.nn.Mish", "torch.nn.Hardswish", "torch.nn.ReLU6",
-	                                         "torch.nn.Identity", "torch.nn.Flatten", NULL };
-	const char *c = jstr(e, "class");
-	double n, a, b, k = 1;
-
-	if (!c)
-		return 0;
-	if (!strcmp(c, "torch.nn.Embedding")) {
-		*out = 0;
-		return 1;
-	}
-	if (!out_numel(e, &n))
-		return 0;
-	if (!strcmp(c, "torch.nn.Linear")) {
-		if (!arg_num(e, "in_features", &a))
-			return 0;
-		*out = 2 * a * n + (has_bias(e) ? n : 0);
-		return 1;
-	}
-	if (!strcmp(c, "torch.nn.Conv1d") || !strcmp(c, "torch.nn.Conv2d") || !strcmp(c, "torch.nn.Conv3d")) {
-		const cJSON *args = cJSON_GetObjectItemCaseSensitive(e, "args");
-		const cJSON *ks = args ? cJSON_GetObjectItemCaseSensitive(args, "kernel_size") : NULL, *x;
-		int dims = c[strlen(c) - 2] - '0';
-
-		if (!arg_num(e, "in_channels", &a))
-			return 0;
-		if (!arg_num(e, "groups", &b))
-			b = 1;
-		if (cJSON_IsNumber(ks)) {
-			k = pow(ks->valuedouble, dims);
-		} else if (cJSON_IsArray(ks)) {
-			cJSON_ArrayForEach(x, ks) {
-				if (!cJSON_IsNumber(x))
-					return 0;
-				k *= x->valuedouble;
-			}
-		} else {
-			return 0;
-		}
-		*out = 2 * a / b * k * n + (has_bias(e) ? n : 0);
-		return 1;
-	}
-	if (!strncmp(c, "torch.nn.MaxPool", 16) || !strncmp(c, "torch.nn.AvgPool", 16) ||
-	    !strncmp(c, "torch.nn.AdaptiveAvgPool", 24) || !strncmp(c, "torch.nn.AdaptiveMaxPool", 24)) {
-		const cJSON *sh = cJSON_GetObjectItemCaseSensitive(e, "shapes");
-		const cJSON *in = sh ? cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(sh, "in"), 0) : NULL, *d;
-		double m = 1;
-
-		if (!cJSON_IsArray(in))
-			return 0;
-		cJSON_ArrayForEach(d, in) {
-			if (!cJSON_IsNumber(d))
-				return 0;
-			m *= d->valuedouble;
-		}
-		*out = m;
-		return 1;
-	}
-	if (prefix_in(c, norms)) {
-		*out = 5 * n;
-		return 1;
-	}
-	if (prefix_in(c, pointwise)) {
-		*out = n;
-		return 1;
-	}
-	return 0;
+	human(f->c, known, h, sizeof h);
+	snprintf(out, n, "%s%s%s", h, known && f->c != 0 && f->m[0] ? "*" : "", known && f->c != 0 ? f->m : "");
 }
 
 struct ent {
@@ -267,7 +151,8 @@ struct ent {
 	const char *id, *kind, *parent;
 	int depth;
 	double total;       /* total_repeat, or -1 */
-	double flops;       /* per call, or -1 */
+	double flops;       /* per call (times the symbols fm), or -1 */
+	char fm[96];
 	double params;      /* or -1 */
 };
 
@@ -279,85 +164,6 @@ static struct ent *find_ent(struct ent *v, size_t n, const char *id)
 		if (!strcmp(v[i].id, id))
 			return &v[i];
 	return NULL;
-}
-
-static const cJSON *first_shape(const cJSON *e, const char *side, int k)
-{
-	const cJSON *sh = cJSON_GetObjectItemCaseSensitive(e, "shapes");
-	const cJSON *l = sh ? cJSON_GetObjectItemCaseSensitive(sh, side) : NULL;
-
-	return l ? cJSON_GetArrayItem(l, k) : NULL;
-}
-
-/* An op's estimate: 1 and *out for the heavy ops with known shapes; 0 for
- * ops not counted; -1 for a heavy op whose shapes are not known. */
-static int op_flops(const cJSON *e, double *out)
-{
-	static const char *const mm[] = { "Tensor.__matmul__", "Tensor.__rmatmul__", "Tensor.matmul", "torch.matmul",
-	                                  "torch.bmm", "Tensor.bmm", "torch.mm", "Tensor.mm",
-	                                  "torch.nn.functional.linear", NULL };
-	const char *op = jstr(e, "op");
-	const cJSON *a, *d;
-	double n;
-	size_t i;
-	int heavy = 0, sdpa;
-
-	if (!op)
-		return 0;
-	for (i = 0; mm[i]; i++)
-		if (!strcmp(op, mm[i]))
-			heavy = 1;
-	sdpa = !strcmp(op, "torch.nn.functional.scaled_dot_product_attention");
-	if (!heavy && !sdpa)
-		return 0;
-	if (!out_numel(e, &n))
-		return -1;
-	a = first_shape(e, "in", sdpa ? 1 : 0);
-	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) < (sdpa ? 2 : 1))
-		return -1;
-	d = cJSON_GetArrayItem(a, cJSON_GetArraySize(a) - (sdpa ? 2 : 1));
-	if (!cJSON_IsNumber(d))
-		return -1;
-	*out = (sdpa ? 4 : 2) * n * d->valuedouble;
-	return 1;
-}
-
-/* Per call of v[i]: its own estimate (a layer) or the sum of its layers'
- * and heavy ops'. */
-static double unit_flops(struct ent *v, size_t n, size_t i, int depth)
-{
-	size_t j;
-	double sum = 0;
-
-	if (depth > 64)
-		return -1;
-	if (!strcmp(v[i].kind, "layer")) {
-		double f;
-
-		return layer_flops(v[i].e, &f) ? f : -1;
-	}
-	for (j = 0; j < n; j++) {
-		double f;
-
-		if (!v[j].parent || strcmp(v[j].parent, v[i].id))
-			continue;
-		if (v[j].total == 0)
-			continue;     /* never called */
-		if (!strcmp(v[j].kind, "op")) {
-			int r = op_flops(v[j].e, &f);
-
-			if (r == 0)
-				continue;
-			if (r < 0)
-				return -1;
-		} else {
-			f = unit_flops(v, n, j, depth + 1);
-		}
-		if (f < 0 || v[j].total < 0 || v[i].total <= 0)
-			return -1;
-		sum += f * (v[j].total / v[i].total);
-	}
-	return sum;
 }
 
 /* The name of an entry under its parent: "attn" for blocks.*.attn, "netG/main"
@@ -376,56 +182,186 @@ static const char *rel_name(const struct ent *x)
 	return x->id;
 }
 
-/* s cut to w columns: the tail kept for anchors (file:Symbol:line ends
- * matter), the head for names */
-static void fit(char *out, size_t n, const char *s, int w, int keep_tail)
+/* A note under a table, wrapped at spaces to the width. */
+static void say(const struct show *s, const char *text)
 {
-	int len;
+	const char *p = text;
+	int w = s->width;
 
-	s = vis(s);
-	len = (int)strlen(s);
+	while (*p) {
+		int n = (int)strlen(p), cut = n;
 
-	if (w < 4 || len <= w) {
-		snprintf(out, n, "%s", s);
-		return;
+		if (n > w) {
+			for (cut = w; cut > 0 && p[cut] != ' '; cut--)
+				;
+			if (cut == 0)
+				cut = w;
+		}
+		printf("%.*s\n", cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+		if (*p && w > 4 && p != text) {
+			/* continuation lines indented by two */
+			w = s->width - 2;
+			fputs("  ", stdout);
+		}
 	}
-	if (keep_tail)
-		snprintf(out, n, "...%s", s + len - (w - 3));
+}
+
+/* One table cell: text (visible already) cut in its middle to w columns,
+ * left- or right-aligned, in colour code (or ""), then a space unless
+ * last. */
+static void cell(const struct show *s, const char *code, const char *text, int w, int right, int last)
+{
+	char cut[1024];
+
+	termfit_mid(cut, sizeof cut, text, w);
+	fputs(S(s, code), stdout);
+	if (last)
+		fputs(cut, stdout);
+	else if (right)
+		printf("%*s ", w, cut);
 	else
-		snprintf(out, n, "%.*s...", w - 3, s);
+		printf("%-*s ", w, cut);
+	fputs(*code ? S(s, RST) : "", stdout);
+	if (last)
+		putchar('\n');
+}
+
+/* A table's columns: n of them, those with on[k] shown; widths shared
+ * out within the width (termfit_cols()) over the shown ones. */
+static void cols_fit(const struct show *s, int n, const int *on, int *w, const int *min, const int *weight)
+{
+	int sw[16], smin[16], swt[16], idx[16], m = 0, k;
+
+	for (k = 0; k < n && m < 16; k++)
+		if (on[k]) {
+			idx[m] = k;
+			sw[m] = w[k];
+			smin[m] = min[k];
+			swt[m] = weight[k];
+			m++;
+		}
+	termfit_cols(sw, smin, swt, m, s->width - (m - 1));
+	for (k = 0; k < m; k++)
+		w[idx[k]] = sw[k];
+}
+
+/* One row: the shown cells of text[] (codes[] their colours). */
+static void cols_row(const struct show *s, int n, const int *on, const int *w, const int *right,
+                     const char *const *codes, const char *const *text)
+{
+	int k, last = -1;
+
+	for (k = 0; k < n; k++)
+		if (on[k])
+			last = k;
+	for (k = 0; k < n; k++)
+		if (on[k])
+			cell(s, codes ? codes[k] : BOLD, text[k], w[k], right[k], k == last);
+}
+
+/* An anchor made to fit w: whole, else "file.py:LINE" (the class column
+ * says the rest), both cut in the middle by cell(). */
+static void anchor_short(const char *anchor, int w, char *out, size_t n)
+{
+	const char *c2 = strrchr(anchor, ':'), *slash = strrchr(anchor, '/'), *c1 = strchr(anchor, ':');
+
+	if ((int)strlen(anchor) > w && c1 && c2 && c2 > c1)
+		snprintf(out, n, "%.*s%s", (int)(c1 - (slash && slash < c1 ? slash + 1 : anchor)),
+		         slash && slash < c1 ? slash + 1 : anchor, c2);
+	else
+		snprintf(out, n, "%s", anchor);
+}
+
+static cJSON *num_or_null(double v)
+{
+	return v >= 0 ? cJSON_CreateNumber(v) : cJSON_CreateNull();
 }
 
 static int print_tree(const struct show *s, struct ent *v, size_t n)
 {
+	/* module, class, rep, total, params, out shape, anchor */
+	static const char *const head[7] = { "module", "class", "rep", "total", "params", "out shape", "anchor" };
+	static const int right[7] = { 0, 0, 1, 1, 1, 0, 0 };
+	static const char *const codes[7] = { "", "", YEL, "", "", "", DIM };
+	int w[7] = { 18, 14, 5, 6, 7, 12, 12 }, min[7] = { 10, 8, 5, 6, 7, 10, 12 };
+	int weight[7] = { 3, 3, 100, 100, 100, 3, 1 }, on[7] = { 1, 1, 1, 1, 1, 1, 1 };
 	size_t i;
-	int w = s->width, namew, clw = 14, shw = 12, aw, fixed;
 
-	/* the name column takes what the others leave, within 18..40 */
-	fixed = 1 + clw + 1 + 5 + 1 + 6 + 1 + 7 + 1 + shw + 1;
-	namew = w - fixed - 12;
-	if (namew > 40)
-		namew = 40;
-	if (namew < 18)
-		namew = 18;
-	aw = w - fixed - namew;
-	if (aw < 12)
-		aw = 12;
-	printf("%s%-*s %-*s %5s %6s %7s %-*s %s%s\n", S(s, BOLD), namew, "module", clw, "class", "rep", "total",
-	       "params", shw, "out shape", "anchor", S(s, RST));
+	/* the module and anchor columns as wide as their text, then all of
+	 * them shared out within the width */
+	for (i = 0; i < n; i++) {
+		const char *anchor = jstr(v[i].e, "code_anchor");
+		int m;
+
+		if (!strcmp(v[i].kind, "op") || !strcmp(v[i].kind, "function") ||
+		    (s->depth >= 0 && v[i].depth > s->depth))
+			continue;
+		m = 2 * (v[i].depth < 12 ? v[i].depth : 12) + (int)strlen(vis(rel_name(&v[i])));
+		w[0] = m > w[0] ? m : w[0];
+		m = anchor ? (int)strlen(vis(anchor)) : 0;
+		w[6] = m > w[6] ? m : w[6];
+	}
+	if (w[0] > 40)
+		w[0] = 40;
+	on[3] = s->width >= 80;   /* narrow: total_repeat is left to --json */
+	cols_fit(s, 7, on, w, min, weight);
+	if (!s->out)
+		cols_row(s, 7, on, w, right, NULL, head);
 	for (i = 0; i < n; i++) {
 		const cJSON *e = v[i].e, *r = cJSON_GetObjectItemCaseSensitive(e, "repeat");
 		const char *cls = jstr(e, "class"), *anchor = jstr(e, "code_anchor"), *dot;
-		char name[512], nm[512], rep[32], tot[32], par[32], shp[64], sh[64], cl[64], an[512];
+		char name[640], rep[32], tot[32], par[32], shp[256], an[512], cl[256];
+		const char *text[7];
 		double cnt;
 
 		if (!strcmp(v[i].kind, "op") || !strcmp(v[i].kind, "function"))
 			continue;
 		if (s->depth >= 0 && v[i].depth > s->depth)
 			continue;
-		snprintf(name, sizeof name, "%*s%s", 2 * (v[i].depth < 12 ? v[i].depth : 12), "", rel_name(&v[i]));
-		fit(nm, sizeof nm, name, namew, 0);
+		shape_text(e, shp, sizeof shp);
+		if (s->out) {
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(o, "id", v[i].id);
+			cJSON_AddNumberToObject(o, "depth", v[i].depth);
+			cJSON_AddItemToObject(o, "class", cls ? cJSON_CreateString(cls) : cJSON_CreateNull());
+			if (r && jnum(r, "count", &cnt))
+				cJSON_AddNumberToObject(o, "repeat", cnt);
+			else
+				cJSON_AddItemToObject(o, "repeat", r ? cJSON_CreateString("?") : cJSON_CreateNull());
+			cJSON_AddItemToObject(o, "total_repeat", num_or_null(v[i].total));
+			cJSON_AddItemToObject(o, "params", num_or_null(v[i].params));
+			cJSON_AddItemToObject(o, "out_shape", shp[0] ? cJSON_CreateString(shp) : cJSON_CreateNull());
+			cJSON_AddItemToObject(o, "anchor", anchor ? cJSON_CreateString(anchor) : cJSON_CreateNull());
+			cJSON_AddItemToArray(s->out, o);
+			continue;
+		}
+		{
+			/* the indentation kept, the name cut in its middle */
+			int ind = 2 * (v[i].depth < 12 ? v[i].depth : 12);
+			char nm[512];
+
+			if (ind > w[0] - 6)
+				ind = w[0] - 6 > 0 ? w[0] - 6 : 0;
+			{
+				/* a name: its head matters most (two thirds of the room) */
+				const char *rn = vis(rel_name(&v[i]));
+				int room = w[0] - ind, len = (int)strlen(rn), head;
+
+				if (len <= room || room <= 6) {
+					termfit_mid(nm, sizeof nm, rn, room);
+				} else {
+					head = (room - 3) * 2 / 3;
+					snprintf(nm, sizeof nm, "%.*s...%s", head, rn, rn + len - (room - 3 - head));
+				}
+			}
+			snprintf(name, sizeof name, "%*s%s", ind, "", nm);
+		}
 		dot = cls ? strrchr(cls, '.') : NULL;
-		fit(cl, sizeof cl, dot ? dot + 1 : cls ? cls : "", clw, 0);
+		snprintf(cl, sizeof cl, "%s", vis(dot ? dot + 1 : cls ? cls : ""));
 		if (r && jnum(r, "count", &cnt))
 			snprintf(rep, sizeof rep, "x%.0f", cnt);
 		else if (r)
@@ -434,31 +370,30 @@ static int print_tree(const struct show *s, struct ent *v, size_t n)
 			rep[0] = 0;
 		human(v[i].total, v[i].total >= 0, tot, sizeof tot);
 		human(v[i].params, v[i].params >= 0, par, sizeof par);
-		shape_text(e, shp, sizeof shp);
-		fit(sh, sizeof sh, shp, shw, 0);
-		if (anchor && (int)strlen(anchor) > aw) {
-			/* narrow: file and line ("model.py:118"), the class says the rest */
-			const char *c2 = strrchr(anchor, ':'), *slash = strrchr(anchor, '/'), *c1 = strchr(anchor, ':');
-			char shortb[512];
-
-			if (c1 && c2 && c2 > c1) {
-				snprintf(shortb, sizeof shortb, "%.*s%s", (int)(c1 - (slash ? slash + 1 : anchor)),
-				         slash ? slash + 1 : anchor, c2);
-				fit(an, sizeof an, shortb, aw, 1);
-			} else {
-				fit(an, sizeof an, anchor, aw, 1);
-			}
-		} else {
-			fit(an, sizeof an, anchor ? anchor : "", aw, 1);
-		}
-		printf("%-*s %-*s %s%5s%s %6s %7s %-*s %s%s%s\n", namew, nm, clw, cl, S(s, YEL), rep, S(s, RST), tot,
-		       par, shw, sh, S(s, DIM), an, S(s, RST));
+		anchor_short(anchor ? vis(anchor) : "", w[6], an, sizeof an);
+		text[0] = name;
+		text[1] = cl;
+		text[2] = rep;
+		text[3] = tot;
+		text[4] = par;
+		text[5] = vis(shp);
+		text[6] = an;
+		cols_row(s, 7, on, w, right, codes, text);
 	}
 	return 0;
 }
 
-/* Units ranked by parameters x total_repeat (the weight each brings to a
- * step), then by the FLOP estimate x total_repeat; unknowns last. */
+/* --top: the layers ranked by their FLOPs x total_repeat where the FLOPs
+ * are known in the symbols most layers share (the model's when it has
+ * them: "b*t" for a transformer); the others after them, ranked by
+ * parameters x total_repeat, and said so (BY "params"). */
+static const char *top_mono;   /* the symbols ranked by FLOPs */
+
+static int by_flops(const struct ent *x)
+{
+	return x->flops >= 0 && x->total >= 0 && (x->flops == 0 || !strcmp(x->fm, top_mono));
+}
+
 static double cost_params(const struct ent *x)
 {
 	return x->params >= 0 && x->total >= 0 ? x->params * x->total : -1;
@@ -472,63 +407,176 @@ static double cost_flops(const struct ent *x)
 static int by_cost(const void *a, const void *b)
 {
 	const struct ent *x = *(const struct ent *const *)a, *y = *(const struct ent *const *)b;
-	double px = cost_params(x), py = cost_params(y), fx = cost_flops(x), fy = cost_flops(y);
+	int bx = by_flops(x), byy = by_flops(y);
+	double kx = bx ? cost_flops(x) : cost_params(x), ky = byy ? cost_flops(y) : cost_params(y);
 
-	if (px != py)
-		return px < py ? 1 : -1;
-	if (fx != fy)
-		return fx < fy ? 1 : -1;
+	if (bx != byy)
+		return bx ? -1 : 1;
+	if (kx != ky)
+		return kx < ky ? 1 : -1;
 	return strcmp(x->id, y->id);
+}
+
+/* The symbols most layers' FLOPs have (the model's first), "" for none. */
+static void top_choose_mono(struct ent *v, size_t n, char *out, size_t sz)
+{
+	size_t i, j, best = 0, cnt;
+
+	snprintf(out, sz, "%s", "");
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i].kind, "model") && v[i].flops > 0) {
+			snprintf(out, sz, "%s", v[i].fm);
+			return;
+		}
+	for (i = 0; i < n; i++) {
+		if (strcmp(v[i].kind, "layer") || v[i].flops <= 0)
+			continue;
+		for (cnt = 0, j = 0; j < n; j++)
+			cnt += !strcmp(v[j].kind, "layer") && v[j].flops > 0 && !strcmp(v[j].fm, v[i].fm);
+		if (cnt > best) {
+			best = cnt;
+			snprintf(out, sz, "%s", v[i].fm);
+		}
+	}
 }
 
 static int print_top(const struct show *s, struct ent *v, size_t n)
 {
+	static const char *const head[9] = { "rank", "layer", "params", "total", "flops/call", "flops*n", "share",
+	                                     "by", "anchor" };
+	static const int right[9] = { 1, 0, 1, 1, 1, 1, 1, 0, 0 };
 	struct ent **u = xcalloc(n + 1, sizeof *u);
-	size_t i, k = 0;
-	double all_flops = -1, all_par = 0;
-	int par_known = 1;
+	size_t i, k = 0, nparams = 0;
+	double all_flops = -1;
+	const struct ent *model = NULL;
+	char mono[96];
+	int w[9] = { 4, 12, 7, 6, 10, 10, 6, 6, 12 }, min[9] = { 4, 10, 7, 6, 10, 10, 6, 6, 12 };
+	int weight[9] = { 100, 3, 100, 100, 100, 100, 100, 100, 2 };
+	int on[9] = { 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+	double ranked_flops = 0;
 
+	top_choose_mono(v, n, mono, sizeof mono);
+	top_mono = mono;
 	for (i = 0; i < n; i++) {
-		if (!strcmp(v[i].kind, "model"))
-			all_flops = v[i].flops;
+		if (!strcmp(v[i].kind, "model")) {
+			model = &v[i];
+			if (v[i].flops >= 0 && !strcmp(v[i].fm, mono))
+				all_flops = v[i].flops;
+		}
 		/* units: the layers, where parameters and arithmetic sit */
 		if (strcmp(v[i].kind, "layer"))
 			continue;
 		u[k++] = &v[i];
-		if (cost_params(&v[i]) >= 0)
-			all_par += cost_params(&v[i]);
-		else
-			par_known = 0;
 	}
 	qsort(u, k, sizeof *u, by_cost);
-	printf("%s%4s  %-34s %7s %6s %9s %10s %10s %6s%s\n", S(s, BOLD), "rank", "layer", "params", "total",
-	       "params*n", "flops/call", "flops*n", "share", S(s, RST));
+	for (i = 0; i < k; i++)
+		if (by_flops(u[i]) && cost_flops(u[i]) > 0)
+			ranked_flops += cost_flops(u[i]);
 	for (i = 0; i < k && (int)i < s->top; i++) {
-		char id[64], p1[32], tot[32], pn[32], f1[32], fn[32], share[16];
-		double cp = cost_params(u[i]), cf = cost_flops(u[i]);
+		const char *an = jstr(u[i]->e, "code_anchor");
+		char f1[128];
+		struct flops f = { u[i]->flops, "" };
+		int m;
 
-		fit(id, sizeof id, u[i]->id[0] ? u[i]->id : "(model)", 34, 1);
-		human(u[i]->params, u[i]->params >= 0, p1, sizeof p1);
-		human(u[i]->total, u[i]->total >= 0, tot, sizeof tot);
-		human(cp, cp >= 0, pn, sizeof pn);
-		human(u[i]->flops, u[i]->flops >= 0, f1, sizeof f1);
-		human(cf, cf >= 0, fn, sizeof fn);
-		if (cp >= 0 && par_known && all_par > 0)
-			snprintf(share, sizeof share, "%.1f%%", 100 * cp / all_par);
+		snprintf(f.m, sizeof f.m, "%s", u[i]->fm);
+		m = (int)strlen(vis(u[i]->id[0] ? u[i]->id : "(model)"));
+		w[1] = m > w[1] ? m : w[1];
+		fl_text(&f, f.c >= 0, f1, sizeof f1);
+		m = (int)strlen(f1);
+		w[4] = m > w[4] ? m : w[4];
+		f.c = cost_flops(u[i]);
+		fl_text(&f, f.c >= 0, f1, sizeof f1);
+		m = (int)strlen(f1);
+		w[5] = m > w[5] ? m : w[5];
+		min[4] = w[4];
+		min[5] = w[5];
+		m = an ? (int)strlen(vis(an)) : 0;
+		w[8] = m > w[8] ? m : w[8];
+	}
+	/* narrow: flops per call, then share, then total are left to --json */
+	on[4] = s->width >= 110;
+	on[6] = s->width >= 80;
+	on[3] = s->width >= 70;
+	cols_fit(s, 9, on, w, min, weight);
+	if (!s->out)
+		cols_row(s, 9, on, w, right, NULL, head);
+	for (i = 0; i < k && (int)i < s->top; i++) {
+		char rk[32], p1[32], tot[32], f1[128], fn[128], share[16], an[512];
+		const char *text[9], *codes[9] = { "", "", "", "", "", "", "", "", DIM };
+		const char *anchor = jstr(u[i]->e, "code_anchor");
+		struct flops f = { u[i]->flops, "" }, fnn;
+		int fl = by_flops(u[i]);
+
+		snprintf(f.m, sizeof f.m, "%s", u[i]->fm);
+		fnn = f;
+		fnn.c = cost_flops(u[i]);
+		if (fl && ranked_flops > 0 && fnn.c >= 0)
+			snprintf(share, sizeof share, "%.1f%%", 100 * fnn.c / ranked_flops);
 		else
 			snprintf(share, sizeof share, "?");
-		printf("%4zu  %-34s %7s %6s %9s %10s %10s %6s\n", i + 1, id, p1, tot, pn, f1, fn, share);
-	}
-	printf("share: of the parameter weight (params x total_repeat) of all layers%s\n",
-	       par_known ? "" : " (not known: a layer's count is)");
-	if (all_flops >= 0) {
-		char a[32];
+		nparams += !fl;
+		if (s->out) {
+			cJSON *o = cJSON_CreateObject();
 
-		human(all_flops, 1, a, sizeof a);
-		printf("model: %s FLOPs per call from its layers and matmul/attention ops (others not counted)\n", a);
-	} else {
-		printf("model: FLOPs per call not known (a layer's output shape or a repeat count is not a number)\n");
+			cJSON_AddNumberToObject(o, "rank", (double)(i + 1));
+			cJSON_AddStringToObject(o, "id", u[i]->id);
+			cJSON_AddItemToObject(o, "params", num_or_null(u[i]->params));
+			cJSON_AddItemToObject(o, "total_repeat", num_or_null(u[i]->total));
+			cJSON_AddItemToObject(o, "flops_per_call", num_or_null(u[i]->flops));
+			cJSON_AddItemToObject(o, "flops_total", num_or_null(fnn.c));
+			cJSON_AddStringToObject(o, "flops_symbols", u[i]->flops > 0 ? u[i]->fm : "");
+			cJSON_AddStringToObject(o, "ranked_by", fl ? "flops" : "params");
+			cJSON_AddItemToObject(o, "anchor", anchor ? cJSON_CreateString(anchor) : cJSON_CreateNull());
+			cJSON_AddItemToArray(s->out, o);
+			continue;
+		}
+		snprintf(rk, sizeof rk, "%zu", i + 1);
+		human(u[i]->params, u[i]->params >= 0, p1, sizeof p1);
+		human(u[i]->total, u[i]->total >= 0, tot, sizeof tot);
+		fl_text(&f, f.c >= 0, f1, sizeof f1);
+		fl_text(&fnn, fnn.c >= 0, fn, sizeof fn);
+		anchor_short(anchor ? vis(anchor) : "", w[8], an, sizeof an);
+		text[0] = rk;
+		text[1] = vis(u[i]->id[0] ? u[i]->id : "(model)");
+		text[2] = p1;
+		text[3] = tot;
+		text[4] = f1;
+		text[5] = fn;
+		text[6] = share;
+		text[7] = fl ? "flops" : "params";
+		codes[7] = fl ? "" : YEL;
+		text[8] = an;
+		cols_row(s, 9, on, w, right, codes, text);
 	}
+	if (!s->out) {
+		char line[1024], a[128];
+
+		if (nparams) {
+			snprintf(line, sizeof line, "by params: %zu rows whose FLOPs are not known%s%s%s are ranked after, "
+			         "by parameters x total_repeat", nparams, mono[0] ? " in " : "", mono,
+			         mono[0] ? "" : " as numbers");
+			say(s, line);
+		}
+		if (all_flops >= 0) {
+			struct flops f = { all_flops, "" };
+
+			snprintf(f.m, sizeof f.m, "%s", mono);
+			fl_text(&f, 1, a, sizeof a);
+			snprintf(line, sizeof line, "model: %s FLOPs per call from its layers and matmul/attention ops "
+			         "(others not counted)", a);
+			say(s, line);
+		} else {
+			say(s, "model: FLOPs per call not known (a layer's output shape or a repeat count is not known, or "
+			       "its parts differ in their symbols)");
+		}
+		say(s, "share: of the FLOPs x total_repeat of the layers ranked by FLOPs");
+		if (mono[0]) {
+			snprintf(line, sizeof line, "symbols: %s are the shapes' own dims (batch, sequence ...), not known "
+			         "as numbers; counts with the same symbols compare", mono);
+			say(s, line);
+		}
+	}
+	(void)model;
 	free(u);
 	return 0;
 }
@@ -558,6 +606,47 @@ static int by_freq(const void *a, const void *b)
 	return strcmp(jv(x, "anchor", ""), jv(y, "anchor", ""));
 }
 
+/* A frequency as words with units: "every eval_interval=2000 steps ×400"
+ * reads "400 x every 2000 steps (eval_interval)", "every log_interval=1
+ * steps" reads "every step (log_interval=1)"; others ("every step",
+ * "once", "every 20 epochs") as written.  ASCII: cells are cut by bytes.
+ * Into out. */
+static void freq_words(const char *f, char *out, size_t n)
+{
+	static const char mul[] = "\xc3\x97";   /* × */
+	char body[256], pre[64] = "", *times, *eq, *sp;
+
+	snprintf(body, sizeof body, "%s", f);
+	times = strstr(body, mul);
+	if (times && !(times[strlen(mul)] >= '0' && times[strlen(mul)] <= '9')) {
+		/* "×? (`for ...`)": a count not known stays as written, × as x */
+		*times = '\0';
+		snprintf(out, n, "%sx%s", body, times + strlen(mul));
+		return;
+	}
+	if (times) {
+		snprintf(pre, sizeof pre, "%s x ", times + strlen(mul));
+		*times = '\0';
+		while (times > body && times[-1] == ' ')
+			*--times = '\0';
+	}
+	eq = strchr(body, '=');
+	sp = eq ? strchr(eq, ' ') : NULL;
+	if (!strncmp(body, "every ", 6) && eq && sp && !memchr(body + 6, ' ', (size_t)(eq - body - 6))) {
+		size_t ul;
+
+		*sp = '\0';
+		*eq = '\0';
+		ul = strlen(sp + 1);
+		if (!strcmp(eq + 1, "1") && ul > 1 && sp[ul] == 's')   /* "every 1 steps": every step */
+			snprintf(out, n, "%severy %.*s (%s=1)", pre, (int)(ul - 1), sp + 1, body + 6);
+		else
+			snprintf(out, n, "%severy %s %s (%s)", pre, eq + 1, sp + 1, body + 6);
+	} else {
+		snprintf(out, n, "%s%s", pre, body);
+	}
+}
+
 static int print_schedule(const struct show *s, const cJSON *sched)
 {
 	const cJSON *e, *hd = cJSON_GetObjectItemCaseSensitive(sched, "host_device");
@@ -565,74 +654,184 @@ static int print_schedule(const struct show *s, const cJSON *sched)
 	const cJSON **v;
 	size_t n = 0, i;
 	static const char *const par[] = { "data", "tensor", "pipeline", "expert", "sequence", "context", NULL };
+	struct show in = *s;
+	static const int right5[5] = { 0, 0, 0, 0, 0 };
+	int on[5] = { 1, 1, 1, 1, 1 };
 
-	printf("%sphases%s\n", S(s, BOLD), S(s, RST));
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(sched, "phases")) {
-		const cJSON *p = cJSON_GetObjectItemCaseSensitive(e, "period");
-		char per[96] = "";
-		double pv;
+	in.width = s->width - 2 < TERMFIT_MIN ? TERMFIT_MIN : s->width - 2;
+	if (s->out) {
+		cJSON_AddItemToObject(s->out, "phases",
+		                      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(sched, "phases"), 1));
+	} else {
+		/* phases: name, kind, period, runs on, anchor */
+		int w[5] = { 4, 4, 6, 4, 12 }, min[5] = { 8, 8, 10, 4, 12 }, weight[5] = { 2, 100, 3, 100, 2 };
 
-		if (cJSON_IsObject(p))
-			snprintf(per, sizeof per, "every %s%s", jv(p, "expr", "?"),
-			         jnum(p, "value", &pv) ? "" : " (not known)");
-		if (cJSON_IsObject(p) && jnum(p, "value", &pv))
-			snprintf(per + strlen(per), sizeof per - strlen(per), "=%.0f", pv);
-		printf("  %-12s %-10s %-28s %-5s %s%s%s\n", jv(e, "name", "?"),
-		       jv(e, "kind", "?"), per, jv(e, "runs_on", ""),
-		       S(s, DIM), jv(e, "anchor", ""), S(s, RST));
+		printf("%sphases%s\n", S(s, BOLD), S(s, RST));
+		for (int pass = 0; pass < 2; pass++) {
+			if (pass == 1)
+				cols_fit(&in, 5, on, w, min, weight);
+			cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(sched, "phases")) {
+				const cJSON *p = cJSON_GetObjectItemCaseSensitive(e, "period");
+				char per[160] = "", name[128], kind[64], ro[32], an[512];
+				const char *text[5], *codes[5] = { "", "", "", "", DIM };
+				double pv;
+				int k;
+
+				if (cJSON_IsObject(p) && jnum(p, "value", &pv))
+					snprintf(per, sizeof per, "every %.0f (%s)", pv, jv(p, "expr", "?"));
+				else if (cJSON_IsObject(p))
+					snprintf(per, sizeof per, "every %s (not known)", jv(p, "expr", "?"));
+				snprintf(name, sizeof name, "%s", jv(e, "name", "?"));
+				snprintf(kind, sizeof kind, "%s", jv(e, "kind", "?"));
+				snprintf(ro, sizeof ro, "%s", jv(e, "runs_on", ""));
+				anchor_short(jv(e, "anchor", ""), pass == 0 ? 100000 : w[4], an, sizeof an);
+				text[0] = name; text[1] = kind; text[2] = per; text[3] = ro; text[4] = an;
+				if (pass == 0) {
+					for (k = 0; k < 5; k++)
+						w[k] = (int)strlen(text[k]) > w[k] ? (int)strlen(text[k]) : w[k];
+					continue;
+				}
+				fputs("  ", stdout);
+				cols_row(s, 5, on, w, right5, codes, text);
+			}
+		}
 	}
-	printf("%ssync points and copies, most frequent first%s\n", S(s, BOLD), S(s, RST));
 	v = xcalloc((size_t)cJSON_GetArraySize(hd) + 1, sizeof *v);
 	cJSON_ArrayForEach(e, hd)
 		v[n++] = e;
 	qsort(v, n, sizeof *v, by_freq);
-	for (i = 0; i < n; i++) {
-		const char *k = jstr(v[i], "kind");
+	if (s->out) {
+		cJSON *a = cJSON_AddArrayToObject(s->out, "host_device");
 
-		printf("  %s%-4s%s %-34.34s %-36.36s %s%s%s\n", S(s, !strcmp(k ? k : "", "sync") ? YEL : CYN), k ? vis(k) : "?",
-		       S(s, RST), jv(v[i], "call", ""),
-		       jv(v[i], "frequency", "?"), S(s, DIM),
-		       jv(v[i], "anchor", ""), S(s, RST));
-	}
-	free(v);
-	printf("%scollectives by parallelism%s\n", S(s, BOLD), S(s, RST));
-	for (i = 0; par[i]; i++) {
-		int head = 0;
+		for (i = 0; i < n; i++) {
+			cJSON *d = cJSON_Duplicate(v[i], 1);
+			char fw[320];
 
-		cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(sched, "device_device")) {
-			const char *p = jstr(e, "parallelism");
+			if (jstr(v[i], "frequency")) {
+				freq_words(jstr(v[i], "frequency"), fw, sizeof fw);
+				cJSON_AddStringToObject(d, "frequency_words", fw);
+			}
+			cJSON_AddItemToArray(a, d);
+		}
+	} else {
+		/* kind, call, frequency, anchor */
+		int w[4] = { 4, 4, 9, 12 }, min[4] = { 4, 8, 12, 12 }, weight[4] = { 100, 2, 4, 2 };
 
-			if (!p || strcmp(p, par[i]))
-				continue;
-			if (!head++)
-				printf("  %s:\n", par[i]);
-			printf("    %-16s %-12s %-26s %s%s%s\n", jv(e, "op", "?"),
-			       jv(e, "phase", ""), jv(e, "implied_by", "explicit"),
-			       S(s, DIM), jv(e, "anchor", ""), S(s, RST));
+		printf("%ssync points and copies, most frequent first%s\n", S(s, BOLD), S(s, RST));
+		for (int pass = 0; pass < 2; pass++) {
+			if (pass == 1)
+				cols_fit(&in, 4, on, w, min, weight);
+			for (i = 0; i < n; i++) {
+				const char *k = jstr(v[i], "kind");
+				char kind[16], call[512], fw[320], an[512];
+				const char *text[4], *codes[4] = { !strcmp(k ? k : "", "sync") ? YEL : CYN, "", "", DIM };
+				int c;
+
+				char fw0[320];
+
+				snprintf(kind, sizeof kind, "%s", k ? vis(k) : "?");
+				snprintf(call, sizeof call, "%s", jv(v[i], "call", ""));
+				freq_words(jstr(v[i], "frequency") ? jstr(v[i], "frequency") : "?", fw0, sizeof fw0);
+				snprintf(fw, sizeof fw, "%s", vis(fw0));
+				anchor_short(jv(v[i], "anchor", ""), pass == 0 ? 100000 : w[3], an, sizeof an);
+				text[0] = kind; text[1] = call; text[2] = fw; text[3] = an;
+				if (pass == 0) {
+					for (c = 0; c < 4; c++)
+						w[c] = (int)strlen(text[c]) > w[c] ? (int)strlen(text[c]) : w[c];
+					continue;
+				}
+				fputs("  ", stdout);
+				cols_row(s, 4, on, w, right5, codes, text);
+			}
+			if (pass == 0)
+				min[2] = w[2] < 28 ? w[2] : 28;   /* how often: what ranks these rows */
 		}
 	}
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(sched, "device_device")) {
-		const char *p = jstr(e, "parallelism");
-		size_t k;
-		int known = 0;
+	free(v);
+	if (s->out) {
+		cJSON_AddItemToObject(s->out, "device_device",
+		                      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(sched, "device_device"), 1));
+		cJSON_AddItemToObject(s->out, "compile_regions",
+		                      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(cm, "compile_regions"), 1));
+		return 0;
+	}
+	printf("%scollectives by parallelism%s\n", S(s, BOLD), S(s, RST));
+	{
+		/* op, phase, implied by, anchor; under a heading per parallelism */
+		int w[4] = { 2, 5, 8, 12 }, min[4] = { 8, 6, 10, 12 }, weight[4] = { 2, 100, 2, 3 };
+		struct show in4 = *s;
 
-		for (k = 0; p && par[k]; k++)
-			if (!strcmp(p, par[k]))
-				known = 1;
-		if (!known)
-			printf("  (parallelism not known) %-16s %s\n", jv(e, "op", "?"),
-			       jv(e, "anchor", ""));
+		in4.width = s->width - 4 < TERMFIT_MIN ? TERMFIT_MIN : s->width - 4;
+		for (int pass = 0; pass < 2; pass++) {
+			if (pass == 1)
+				cols_fit(&in4, 4, on, w, min, weight);
+			for (i = 0; par[i] || (pass == 1 && i == 6); i++) {
+				int head = 0;
+
+				cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(sched, "device_device")) {
+					const char *p = jstr(e, "parallelism");
+					const char *text[4], *codes[4] = { "", "", "", DIM };
+					char op[128], ph[64], imp[256], an[512];
+					size_t q;
+					int c, known = 0;
+
+					for (q = 0; p && par[q]; q++)
+						known |= !strcmp(p, par[q]);
+					if (par[i] ? (!p || strcmp(p, par[i])) : known)
+						continue;
+					snprintf(op, sizeof op, "%s", jv(e, "op", "?"));
+					snprintf(ph, sizeof ph, "%s", jv(e, "phase", ""));
+					snprintf(imp, sizeof imp, "%s", jv(e, "implied_by", "explicit"));
+					anchor_short(jv(e, "anchor", ""), pass == 0 ? 100000 : w[3], an, sizeof an);
+					text[0] = op; text[1] = ph; text[2] = imp; text[3] = an;
+					if (pass == 0) {
+						for (c = 0; c < 4; c++)
+							w[c] = (int)strlen(text[c]) > w[c] ? (int)strlen(text[c]) : w[c];
+						continue;
+					}
+					if (!head++)
+						printf("  %s:\n", par[i] ? par[i] : "(parallelism not known)");
+					fputs("    ", stdout);
+					cols_row(s, 4, on, w, right5, codes, text);
+				}
+				if (!par[i])
+					break;
+			}
+		}
 	}
 	printf("%scompile regions%s\n", S(s, BOLD), S(s, RST));
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(cm, "compile_regions")) {
-		const cJSON *g;
+	{
+		/* target, mode, anchor */
+		int w[3] = { 6, 12, 12 }, min[3] = { 8, 8, 12 }, weight[3] = { 2, 100, 2 };
 
-		printf("  %-30s mode %-12s %s%s%s\n", jv(e, "target", "?"),
-		       jv(e, "mode", "default"), S(s, DIM), jv(e, "anchor", ""),
-		       S(s, RST));
-		cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(e, "graph_breaks"))
-			printf("    graph break: %s  %s\n", jv(g, "reason", "?"),
-			       jv(g, "anchor", ""));
+		for (int pass = 0; pass < 2; pass++) {
+			if (pass == 1)
+				cols_fit(&in, 3, on, w, min, weight);
+			cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(cm, "compile_regions")) {
+				const cJSON *g;
+				const char *text[3], *codes[3] = { "", "", DIM };
+				char tg[256], mode[64], an[512], line[1024];
+				int c;
+
+				snprintf(tg, sizeof tg, "%s", jv(e, "target", "?"));
+				snprintf(mode, sizeof mode, "mode %s", jv(e, "mode", "default"));
+				anchor_short(jv(e, "anchor", ""), pass == 0 ? 100000 : w[2], an, sizeof an);
+				text[0] = tg; text[1] = mode; text[2] = an;
+				if (pass == 0) {
+					for (c = 0; c < 3; c++)
+						w[c] = (int)strlen(text[c]) > w[c] ? (int)strlen(text[c]) : w[c];
+					continue;
+				}
+				fputs("  ", stdout);
+				cols_row(s, 3, on, w, right5, codes, text);
+				cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(e, "graph_breaks")) {
+					char cut[1024];
+
+					snprintf(line, sizeof line, "graph break: %s  %s", jv(g, "reason", "?"), jv(g, "anchor", ""));
+					printf("    %s\n", termfit_mid(cut, sizeof cut, line, s->width - 4));
+				}
+			}
+		}
 	}
 	return 0;
 }
@@ -670,14 +869,15 @@ int cmd_show(int argc, char **argv)
 		{ "top", required_argument, NULL, 't' },
 		{ "schedule", no_argument, NULL, 's' },
 		{ "width", required_argument, NULL, 'w' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct show s;
-	cJSON *graph = NULL, *sched = NULL;
+	cJSON *graph = NULL, *sched = NULL, *doc = NULL;
 	struct ent *v = NULL;
 	char *dir = NULL;
-	size_t n = 0, i;
+	size_t n = 0;
 	int c, rc = ECG_EXIT_OK;
 	const cJSON *e;
 
@@ -689,6 +889,7 @@ int cmd_show(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r': s.records = optarg; break;
+		case 'J': s.json = 1; break;
 		case 's': s.schedule = 1; break;
 		case 'd':
 			if (parse_n(optarg, &s.depth) < 0) {
@@ -703,16 +904,14 @@ int cmd_show(int argc, char **argv)
 			}
 			break;
 		case 'w':
-			if (parse_n(optarg, &s.width) < 0 || s.width < 40) {
-				err_set(ECG_EXIT_USAGE, "--width takes a number of columns (40 or more), not '%s'", optarg);
+			if (cmd_opt_width(optarg, &s.width) < 0)
 				goto fail;
-			}
 			break;
 		case 'h':
 			fputs(show_usage, stdout);
 			return ECG_EXIT_OK;
 		default:
-			cmd_opt_unknown("show", argv);
+			cmd_opt_unknown_in("show", argv, longopts);
 			goto fail;
 		}
 	}
@@ -721,20 +920,26 @@ int cmd_show(int argc, char **argv)
 		goto fail;
 	}
 	s.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
-	if (!s.width) {
-		const char *cols = getenv("COLUMNS");
-
-		s.width = cols && atoi(cols) >= 40 ? atoi(cols) : 80;
-	}
+	s.width = termfit_width(s.width);
 	dir = s.records ? xstrdup(s.records) : records_default_dir();
 	if (!(graph = records_read(dir, RECORDS_GRAPH_FILE)) || !(sched = records_read(dir, RECORDS_SCHEDULE_FILE)))
 		goto fail;
-	if (s.schedule) {
-		print_incomplete(sched);
-		print_schedule(&s, sched);
-		goto cleanup;
+	if (s.json) {
+		/* the rows the table would show, as data */
+		doc = cJSON_CreateObject();
+		cJSON_AddStringToObject(doc, "view", s.schedule ? "schedule" : s.top ? "top" : "tree");
+		cJSON_AddItemToObject(doc, "incomplete", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(
+		                                             s.schedule ? sched : graph, "incomplete"), 1));
+		s.out = s.schedule ? cJSON_AddObjectToObject(doc, "schedule") : cJSON_AddArrayToObject(doc, "rows");
 	}
-	print_incomplete(graph);
+	if (s.schedule) {
+		if (!s.out)
+			print_incomplete(sched);
+		print_schedule(&s, sched);
+		goto done;
+	}
+	if (!s.out)
+		print_incomplete(graph);
 	v = xcalloc((size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(graph, "modules")) + 1, sizeof *v);
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(graph, "modules")) {
 		struct ent *x = &v[n];
@@ -754,12 +959,34 @@ int cmd_show(int argc, char **argv)
 		x->depth = p ? p->depth + 1 : 0;
 		n++;
 	}
-	for (i = 0; i < n; i++)
-		v[i].flops = strcmp(v[i].kind, "op") && strcmp(v[i].kind, "function") ? unit_flops(v, n, i, 0) : -1;
+	{
+		/* the estimate per call of every entry (flops.c), by id */
+		size_t nf, k;
+		struct flops *fl = flops_modules(cJSON_GetObjectItemCaseSensitive(graph, "modules"), &nf);
+
+		k = 0;
+		cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(graph, "modules")) {
+			struct ent *x = jstr(e, "id") ? find_ent(v, n, jstr(e, "id")) : NULL;
+
+			if (x && x->e == e) {
+				x->flops = fl[k].c;
+				snprintf(x->fm, sizeof x->fm, "%s", fl[k].c > 0 ? fl[k].m : "");
+			}
+			k++;
+		}
+		free(fl);
+	}
 	if (s.top)
 		print_top(&s, v, n);
 	else
 		print_tree(&s, v, n);
+done:
+	if (doc) {
+		char *text = emit_render(doc);
+
+		fputs(text, stdout);
+		free(text);
+	}
 	goto cleanup;
 fail:
 	err_warn("%s", err_last());
@@ -769,5 +996,6 @@ cleanup:
 	free(dir);
 	cJSON_Delete(graph);
 	cJSON_Delete(sched);
+	cJSON_Delete(doc);
 	return rc;
 }

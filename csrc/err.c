@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ecg/err.h"
+#include "ecg/progress.h"
 #include "ecg/util.h"
 
 #define ERR_CAP 4096
@@ -83,6 +84,7 @@ void err_warn(const char *fmt, ...)
 	buf_addstr(&out, "ecg: ");
 	buf_addvis(&out, msg.buf);
 	buf_addch(&out, '\n');
+	progress_clear();
 	fputs(out.buf, stderr);
 	buf_free(&msg);
 	buf_free(&out);

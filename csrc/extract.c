@@ -26,6 +26,8 @@
 #include "ecg/job.h"
 #include "ecg/launcher.h"
 #include "ecg/load.h"
+#include "ecg/nearest.h"
+#include "ecg/progress.h"
 #include "ecg/modtree.h"
 #include "ecg/parsepool.h"
 #include "ecg/schedule.h"
@@ -172,8 +174,23 @@ static int extract_find_entry(struct load *L, const char *spec, int worktree, ch
 			return 0;
 		}
 	}
-	return err_set(ECG_EXIT_INPUT, "entry '%s' is not a file (or FILE:FUNCTION, MODULE:FUNCTION) %s %.12s", spec,
-	               worktree ? "in the work tree of" : "at commit", L->commit);
+	{
+		/* did you mean: the nearest Python file's path */
+		const char **names = xcalloc(L->nall + 1, sizeof *names), *g;
+		size_t i, n = 0;
+		char guess[1200] = "";
+
+		for (i = 0; i < L->nall; i++)
+			if (L->all[i].kind == REPO_FILE && load_is_py(L->all[i].path))
+				names[n++] = L->all[i].path;
+		g = nearest(spec, names, n);
+		if (g)
+			snprintf(guess, sizeof guess, "; did you mean '%s'?", g);
+		err_set(ECG_EXIT_INPUT, "entry '%s' is not a file (or FILE:FUNCTION, MODULE:FUNCTION) %s %.12s%s", spec,
+		        worktree ? "in the work tree of" : "at commit", L->commit, guess);
+		free(names);
+		return -1;
+	}
 }
 
 /* --launcher FILE[:LINE]: the launch on LINE (or the only one) of FILE,
@@ -478,6 +495,8 @@ int extract_build(const struct extract_opts *o_, const cJSON *inline_overrides, 
 	lo.nprefetch = o.nprefetch;
 	pyast_set_max_tokens(o.max_tokens);
 	loaded = 1;
+	progress_begin("extract", o.quiet);
+	progress_say("listing the files of %s", o.repo);
 	if (load_open(&L, &lo) < 0)
 		goto fail;
 	if (o.out) {
@@ -506,8 +525,10 @@ int extract_build(const struct extract_opts *o_, const cJSON *inline_overrides, 
 	if (emit_mkdirs(out_dir) < 0)
 		goto fail;
 
+	progress_say("parsing %s", entry ? "the files the job imports" : "every Python file");
 	if (load_parse(&L, entry != NULL, extract_mark, &st) < 0)
 		goto fail;
+	progress_say("reading the job from %s", entry ? entry : "(no entry)");
 	if (entry) {
 		struct site *site = site_discover(o.sites, o.nsites, o.python, repo_workdir(L.repo), !o.no_site_env);
 		size_t k;
@@ -577,6 +598,7 @@ int extract_build(const struct extract_opts *o_, const cJSON *inline_overrides, 
 	h.environment = environment;
 	records_assemble(&h, modules, sched_parts, &graph, &sched);
 	modules = NULL;
+	progress_end();
 	if (!o.quiet)
 		err_warn("read %d files at %.12s%s: %d did not parse, %d not followed",
 		         cJSON_GetArraySize(L.files), L.commit, dirty ? " (dirty work tree)" : "",
@@ -592,11 +614,13 @@ int extract_build(const struct extract_opts *o_, const cJSON *inline_overrides, 
 	goto cleanup;
 
 fail:
+	progress_end();
 	err_warn("%s", err_last());
 	rc = err_code();
 	if (rc == ECG_EXIT_OK)
 		rc = ECG_EXIT_INTERNAL;
 cleanup:
+	progress_end();
 	if (loaded)
 		load_free(&L);           /* the config helper before the interpreter */
 	astconv_fini();

@@ -8,6 +8,7 @@
 #include "ecg/emit.h"
 #include "ecg/err.h"
 #include "ecg/helpers.h"
+#include "ecg/nearest.h"
 #include "ecg/pyrt.h"
 #include "ecg/util.h"
 
@@ -55,6 +56,24 @@ static const struct {
 	{ "attribute", cmd_attribute },
 };
 
+/* "no such command" with the nearest command's name when one is near */
+static int main_no_such(const char *cmd)
+{
+	const char *names[sizeof main_cmds / sizeof main_cmds[0] + 1];
+	const char *g;
+	size_t i;
+
+	for (i = 0; i < sizeof main_cmds / sizeof main_cmds[0]; i++)
+		names[i] = main_cmds[i].name;
+	names[i] = "help";
+	g = nearest(cmd, names, i + 1);
+	if (g)
+		err_warn("no such command '%s'; did you mean '%s'? (see 'ecg --help')", cmd, g);
+	else
+		err_warn("no such command '%s' (see 'ecg --help')", cmd);
+	return ECG_EXIT_USAGE;
+}
+
 static int main_version(void)
 {
 	char *dir;
@@ -96,12 +115,10 @@ int main(int argc, char **argv)
 				return main_cmds[i].fn(2, hargv);
 			}
 		}
-		err_warn("no such command '%s' (see 'ecg --help')", argv[2]);
-		return ECG_EXIT_USAGE;
+		return main_no_such(argv[2]);
 	}
 	for (i = 0; i < sizeof main_cmds / sizeof main_cmds[0]; i++)
 		if (!strcmp(cmd, main_cmds[i].name))
 			return main_cmds[i].fn(argc - 1, argv + 1);
-	err_warn("no such command '%s' (see 'ecg --help')", cmd);
-	return ECG_EXIT_USAGE;
+	return main_no_such(cmd);
 }

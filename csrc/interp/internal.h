@@ -240,6 +240,8 @@ struct interp {
 	                                  dict, written by the job), or NULL: not known */
 	const char *entry_path;
 	struct vdict *overrides;       /* --set KEY=VALUE, by key */
+	struct vdict *config_asked;    /* with --set: the configuration names
+	                                  overridden() was asked about */
 	struct vns *entry_ns;
 	interp_load_fn load;           /* reads the job's data files */
 	void *load_ctx;

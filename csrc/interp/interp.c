@@ -28,6 +28,7 @@ struct interp *interp_new(struct prog *p, const struct catalog *cat)
 	in->ns = xcalloc(in->ns_alloc, sizeof *in->ns);
 	in->builtins = vdict_new(in->a);
 	in->overrides = vdict_new(in->a);
+	in->config_asked = vdict_new(in->a);
 	natives_register(in);
 	builtins_register(in);
 	vdict_sets(in->a, in->builtins, "__name__", v_str(in->a, "builtins"));
@@ -113,6 +114,21 @@ void interp_set_override(struct interp *in, const char *key, const char *text)
 			v = v_str(in->a, text);
 	}
 	vdict_sets(in->a, in->overrides, key, v);
+}
+
+int interp_config_read(const struct interp *in, const char *key)
+{
+	return vdict_gets(in->config_asked, key) != NULL;
+}
+
+size_t interp_config_names(const struct interp *in, const char **out, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < in->config_asked->n && n < max; i++)
+		if (in->config_asked->keys[i]->k == VK_STR)
+			out[n++] = in->config_asked->keys[i]->u.str.s;
+	return n;
 }
 
 void interp_set_loader(struct interp *in, interp_load_fn fn, void *ctx)

@@ -19,6 +19,9 @@ value_t *overridden(struct interp *in, const char *key, value_t *v)
 	value_t *o = key ? vdict_gets(in->overrides, key) : NULL;
 	value_t *r;
 
+	/* the names the job reads, for interp_config_read() (only with --set) */
+	if (key && in->overrides->n && !vdict_gets(in->config_asked, key))
+		vdict_sets(in->a, in->config_asked, key, v_none(in->a));
 	if (!o)
 		return v;
 	r = v_copy(in->a, o);

@@ -16,6 +16,10 @@ int cmd_attribute(int argc, char **argv);
  * returns 0, or -1 with err_set(ECG_EXIT_USAGE, ...). */
 int cmd_opt_jobs(const char *arg, int *out);           /* -j N, 1..64 */
 int cmd_opt_unknown(const char *cmd, char **argv);     /* getopt's '?' */
+struct option;
+/* ... and "did you mean '--NAME'?" for a long option near one of longopts */
+int cmd_opt_unknown_in(const char *cmd, char **argv, const struct option *longopts);
+int cmd_opt_width(const char *arg, int *out);          /* --width N, 40..1000 */
 int cmd_opt_rev(const char *cmd, int worktree, const char **rev); /* default HEAD */
 
 /* The options the commands that read a repository share, parsed from one

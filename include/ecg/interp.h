@@ -235,6 +235,12 @@ void interp_set_loader(struct interp *in, interp_load_fn fn, void *ctx);
  * config file) is VALUE (a Python literal, else a string). */
 void interp_set_override(struct interp *in, const char *key, const char *text);
 
+/* After a run with --set: whether the job read configuration name key
+ * (an override for it was looked up), and the names it read (up to max,
+ * pointers into the interpreter's arena, in the order first read). */
+int interp_config_read(const struct interp *in, const char *key);
+size_t interp_config_names(const struct interp *in, const char **out, size_t max);
+
 /* sys.argv[1:] of the job, for argparse and configurators. */
 void interp_set_argv(struct interp *in, const char *const *argv, size_t n);
 

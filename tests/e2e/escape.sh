@@ -94,7 +94,7 @@ done
 grep -q 'x1b\]0;pwned\\x07\\x1b\[2J\\xc2\\x9b2J\\n</title>' "$T/out"
 ok $? "  ESC, BEL, a C1 control and the newline shown as escapes (x1b, x07, xc2 x9b, n)"
 run_ecg show --records "$E"
-grep -q '\\x1b\]0;pw' "$T/out"
+grep -q 'wte\\x1b\]' "$T/out"
 ok $? "  the tree shows the module's name with its ESC escaped"
 
 # attribute: the amp resnet job and its hand-written GPU trace
@@ -129,7 +129,7 @@ is "$rc" 0 "jobs: exit 0"
 raw_ctl "$T/out" || raw_ctl "$T/err"
 ok $((! $?)) "  no raw ESC or BEL"
 # (repository paths are written %XX for control bytes and ':', as in the records)
-grep -q '^run%1B\]0;pwn%07%0Ax\.py  *- ' "$T/out"
+grep -q '^run%1B\]0;pwn%07%0Ax\.py  *[-?] ' "$T/out"
 ok $? "  the job's file on one line, its controls and newline visible"
 run_ecg extract --repo "$B" --all --out "$T/o"
 is "$rc" 0 "extract --all: exit 0"

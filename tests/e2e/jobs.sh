@@ -64,8 +64,8 @@ run_ecg jobs --repo "$R" --json
 cmp -s "$T/out" "$J"
 ok $? "the same output twice (deterministic)"
 
-# the table
-run_ecg jobs --repo "$R"
+# the table (wide enough for FOUND BY: under 90 columns it is left to --json)
+run_ecg jobs --repo "$R" --width 200
 is "$rc" 0 "jobs (table) exits 0"
 is "$(head -1 "$T/out" | tr -s ' ')" "ENTRY TYPE STEP FOUND BY" "table header"
 is "$(grep -c . "$T/out")" 9 "a header and one line per job"

@@ -36,12 +36,19 @@ run_ecg show --records "$R/records" --top 3
 is "$rc" 0 "--top 3: exit 0"
 is "$(sed -n '2,4p' "$T/out" | awk '{print $2}' | tr '\n' ' ')" "blocks.*.mlp.fc blocks.*.mlp.out blocks.*.attn.qkv " \
 	"  the three heaviest layers by parameters x total_repeat"
-grep -q '^   1  blocks.\*.mlp.fc  *1.0M  *6  *6.3M  *?  *?  *23.0%$' "$T/out"
-ok $? "  with '?' for FLOPs the symbolic shapes do not pin down"
+grep -q '^   1 blocks.\*.mlp.fc  *1.0M  *6  *12.6M\*b\*t  *27.3% flops  *model.py:75$' "$T/out"
+ok $? "  ranked by FLOPs x total_repeat, kept in the shapes' symbols (b*t), with their share and BY flops"
 grep -q "^model: FLOPs per call not known" "$T/out"
-ok $? "  and the model's FLOPs are said to be unknown, not 0"
+ok $? "  and the model's FLOPs are said to be unknown (attention's b*t*t), not 0"
+run_ecg show --records "$R/records" --top 12 --width 200
+grep -q '^   4 lm_head  *4.2M  *1  *8.4M\*b\*t  *8.4M\*b\*t  *18.2% flops ' "$T/out"
+ok $? "  the largest matmul (lm_head, its weight tied to wte) is in --top, by its FLOPs"
+grep -q '^  11 blocks.\*.attn.attn_drop .* ? params ' "$T/out"
+ok $? "  a layer whose FLOPs are in other symbols (b*t*t) is ranked after, by parameters, and says so"
+grep -q '^by params: 1 rows' "$T/out"
+ok $? "  and a line says how many rows are ranked by parameters"
 
-run_ecg show --records "$R/records" --schedule
+run_ecg show --records "$R/records" --schedule --width 200
 is "$rc" 0 "--schedule: exit 0"
 sed -n '/^sync points/,/^collectives/p' "$T/out" | sed '1d;$d' | awk '{print $NF}' >"$T/order"
 is "$(head -1 "$T/order")" "train.py:main:70" "  the copy made every micro-step comes first"

@@ -1,0 +1,39 @@
+/* flops.h - the static FLOP estimate of the records' module entries, for
+ * `ecg show --top` and the page's cost view.
+ *
+ * Per call of a unit, forward only:
+ *   torch.nn.Linear          2 * in_features * numel(out) + numel(out) with a bias
+ *   torch.nn.Conv1d/2d/3d    2 * in_channels / groups * prod(kernel_size) * numel(out)
+ *                            + numel(out) with a bias
+ *   norms                    5 * numel(out)
+ *   activations, Dropout, Softmax and friends   numel(out)
+ *   pooling                  numel(in)
+ *   torch.nn.Embedding       0 (a lookup)
+ *   a repo module or container   the sum of its layers' and heavy ops'
+ *                            estimates, each times its calls per call
+ *   ops: matmul (@, torch.matmul, bmm, mm), F.linear
+ *                            2 * numel(out) * (last dim of the first input);
+ *        F.scaled_dot_product_attention  4 * numel(out) * (key length)
+ * A dim the shapes keep as a symbol (b, t) stays in the count: c times the
+ * product of the symbols m ("b*t", sorted; "" a plain number).  Parts
+ * whose symbols differ do not add: the sum is not known.
+ */
+#ifndef ECG_FLOPS_H
+#define ECG_FLOPS_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+struct flops {
+	double c;        /* the coefficient; < 0: not known */
+	char m[96];      /* the symbols it multiplies, "x*y" sorted */
+};
+
+/* The estimate per call of every entry of modules (the graph's list), in
+ * its order: an array of *n (owned: free()); c < 0 where not known (ops,
+ * functions, an unknown shape, class, count or mixed symbols).  Never
+ * fails. */
+struct flops *flops_modules(const cJSON *modules, size_t *n);
+
+#endif
