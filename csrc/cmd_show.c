@@ -349,13 +349,13 @@ static int print_tree(const struct show *s, struct ent *v, size_t n)
 			{
 				/* a name: its head matters most (two thirds of the room) */
 				const char *rn = vis(rel_name(&v[i]));
-				int room = w[0] - ind, len = (int)strlen(rn), head;
+				int room = w[0] - ind, len = (int)strlen(rn), hd;
 
 				if (len <= room || room <= 6) {
 					termfit_mid(nm, sizeof nm, rn, room);
 				} else {
-					head = (room - 3) * 2 / 3;
-					snprintf(nm, sizeof nm, "%.*s...%s", head, rn, rn + len - (room - 3 - head));
+					hd = (room - 3) * 2 / 3;
+					snprintf(nm, sizeof nm, "%.*s...%s", hd, rn, rn + len - (room - 3 - hd));
 				}
 			}
 			snprintf(name, sizeof name, "%*s%s", ind, "", nm);
@@ -638,10 +638,12 @@ static void freq_words(const char *f, char *out, size_t n)
 		*sp = '\0';
 		*eq = '\0';
 		ul = strlen(sp + 1);
+		/* out may be shorter than body: a cut is fine, the cell is cut anyway */
 		if (!strcmp(eq + 1, "1") && ul > 1 && sp[ul] == 's')   /* "every 1 steps": every step */
 			snprintf(out, n, "%severy %.*s (%s=1)", pre, (int)(ul - 1), sp + 1, body + 6);
 		else
-			snprintf(out, n, "%severy %s %s (%s)", pre, eq + 1, sp + 1, body + 6);
+			if (snprintf(out, n, "%severy %s %s (%s)", pre, eq + 1, sp + 1, body + 6) < 0)
+				*out = '\0';
 	} else {
 		snprintf(out, n, "%s%s", pre, body);
 	}
