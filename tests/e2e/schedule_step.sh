@@ -1,9 +1,11 @@
 #!/bin/sh
 # The step of a server whose model ecg cannot see: request handlers
 # registered with a web framework make the job a server even when the model
-# comes from a library (transformers, not read); what the handlers do runs
-# once per request, and no step is invented (ecg exits 6: no model, no
-# step).  A training loop that takes an argmax (an accuracy) is not a
+# comes from a library that says nothing of what it returns (not read); what
+# the handlers do runs once per request, and no step is invented (ecg exits
+# 6: no model, no step).  With transformers' AutoModelForCausalLM the model's
+# class is known (an external module, sizes null), so the handler that calls
+# it is the step.  A training loop that takes an argmax (an accuracy) is not a
 # decode loop; a batch job's step is its loop over a loader's batches, not
 # a loop over files around it.  A loop around the step loop counts epochs
 # only when it is one; another (a benchmark's stages) runs once, its
@@ -18,7 +20,7 @@ import argparse
 import torch
 import uvicorn
 from fastapi import FastAPI, Request
-from transformers import AutoModelForCausalLM
+from servelib import load_model
 
 app = FastAPI()
 state = {}
@@ -46,7 +48,7 @@ if __name__ == "__main__":
     parser.add_argument("--port", type=int, default=21002)
     args = parser.parse_args()
     state["device"] = "cuda"
-    state["model"] = AutoModelForCausalLM.from_pretrained(args.model_path, device_map="cuda")
+    state["model"] = load_model(args.model_path, device_map="cuda")
     uvicorn.run(app, host="0.0.0.0", port=args.port)
 PY
 commit "$R" "worker"
@@ -61,6 +63,20 @@ is "$(q 'd["job_type"]["value"], d["job_type"]["evidence"]')" "('inference_servi
 is "$(q 'd["entrypoint"]["step"]')" "None" "no step: no handler is seen calling a model"
 is "$(hd worker.py:score:16)" "[('h2d', 'request', 'every request')]" "line 16: the request's ids copied to the device, every request"
 is "$(hd worker.py:score:19)" "[('sync', 'request', 'every request')]" "line 19: synchronize() in the handler, every request"
+
+# The same worker with transformers' Auto class, not installed: the model is
+# an external module of that class, so the handler calling it is the step.
+sed -e 's/^from servelib import load_model$/from transformers import AutoModelForCausalLM/' \
+    -e 's/load_model(args.model_path,/AutoModelForCausalLM.from_pretrained(args.model_path,/' \
+    "$R/worker.py" >"$R/worker_hf.py"
+grep -q 'AutoModelForCausalLM.from_pretrained' "$R/worker_hf.py" || echo "Bail out! sed did not apply"
+commit "$R" "worker_hf"
+run_ecg extract --repo "$R" --entry worker_hf.py -q --no-env --out "$T/ohf" -- --model-path gpt2
+is "$rc" 0 "transformers worker: extract exits 0 (the model's class is known)"
+is "$(json "$T/ohf/execution_schedule.json" 'd["entrypoint"]["step"]')" "worker_hf.py:score:12" \
+	"transformers worker: the step is the request handler that calls the model"
+is "$(json "$T/ohf/computation_graph.json" '[(m["class"], m["params"]) for m in d["modules"]][:1]')" "[('transformers.AutoModelForCausalLM', None)]" \
+	"transformers worker: the model is the Auto class, its size null"
 
 # --- a training loop over range() with an argmax in it: steps, not tokens
 R="$T/acc"
