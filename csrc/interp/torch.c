@@ -492,7 +492,7 @@ static value_t *tc_load(struct frame *f, const char *d, const char *last, value_
 		}
 		f->in->gpu = 1;
 	}
-	return unknown_at(f, site, "an object loaded from a file (read at run time)");
+	return unknown_at(f, site, LOADED_OBJECT_REASON);
 }
 
 /* torch.set_default_device(...): factories in a forward may then make
