@@ -161,7 +161,7 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 	struct mt_model *models, *losses;
 	const struct interp_note *notes;
 	size_t nroots, nmodels = 0, nlosses = 0, i, k, nnotes;
-	const char *slash;
+	const char *slash, *loaded = NULL;
 
 	if (!ef)
 		return 0;
@@ -203,7 +203,14 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 	roots = interp_roots(in, &nroots);
 	models = xcalloc(nroots + 1, sizeof *models);
 	for (i = 0; i < nroots; i++) {
-		const char *name = roots[i].inst->bound_name ? roots[i].inst->bound_name
+		const char *name;
+
+		if (!roots[i].inst) {
+			if (!loaded)
+				loaded = roots[i].anchor;
+			continue;     /* a model loaded whole from a file: no modules to list */
+		}
+		name = roots[i].inst->bound_name ? roots[i].inst->bound_name
 		                   : roots[i].binding ? roots[i].binding : "model";
 
 		if (model_taken(models, nmodels, roots[i].inst, name, unres, roots[i].anchor))
@@ -237,7 +244,13 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 			records_add_unresolved(unres, entry, "which model the job runs",
 			                       nmodels > 1 ? "the job calls no model where ecg can see it; every module it builds and names is listed"
 			                                   : "the job calls no model where ecg can see it; the one module it builds and names is listed");
-		else
+		else if (loaded) {
+			char *why = xasprintf("the job calls a model that torch.load reads whole from a file (at %s): its class "
+			                      "is the file's, not the code's, so the modules list is empty", loaded);
+
+			records_add_unresolved(unres, entry, "which model the job runs", why);
+			free(why);
+		} else
 			records_add_unresolved(unres, entry, "which model the job runs",
 			                       "ecg found no module that the job builds and names, nor a call of one: the modules list is empty");
 	}

@@ -577,7 +577,8 @@ int extract_build(const struct extract_opts *o_, const cJSON *inline_overrides, 
 	if (load_finish(&L) < 0 || load_worktree_dirty_read(&L, &dirty) < 0)
 		goto fail;
 	if (entry)
-		incomplete = extract_incomplete(entry, cJSON_GetArraySize(modules) == 0, job.step_anchor == NULL,
+		incomplete = extract_incomplete(entry, cJSON_GetArraySize(modules) == 0 && !job.loaded_model,
+		                                job.step_anchor == NULL,
 		                                L.unresolved, 0);   /* not a per-file warning: -q keeps it */
 	memset(&h, 0, sizeof h);
 	h.commit = L.commit;

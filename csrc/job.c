@@ -19,6 +19,8 @@ void job_classify(struct interp *in, struct job_info *job)
 	for (i = 0; i < nroots; i++) {
 		const struct root_call *rc = &roots[i];
 
+		if (!rc->inst)
+			job->loaded_model = 1;
 		if (!first)
 			first = rc;
 		if (!rc->no_grad && !train)

@@ -452,6 +452,43 @@ int value_ext_is_class(const char *dotted)
 	return 0;     /* ALL_CAPS: a constant */
 }
 
+/* An instance of a repo class is truthy when no class of its MRO defines
+ * __bool__ or __len__ and every external base is one that defines neither
+ * (a sampler or a trainer object: `x = sampler or Default()` keeps x). */
+static const char *const plain_bases[] = { "abc.ABC", "object", "builtins.object", NULL };
+
+static int plain_base(const value_t *b)
+{
+	const char *const *p;
+
+	if (b->k == VK_CLASS)
+		return 1;               /* a repo class: it is in the MRO itself */
+	if (b->k != VK_EXT)
+		return 0;
+	for (p = plain_bases; *p; p++)
+		if (!strcmp(b->u.ext, *p))
+			return 1;
+	return 0;
+}
+
+static int repo_inst_truth(const struct vclass *c)
+{
+	size_t i, j;
+
+	if (!c || !c->mro || !c->nmro)
+		return -1;
+	for (i = 0; i < c->nmro; i++) {
+		const struct vclass *k = c->mro[i];
+
+		if (!k->ns || vdict_gets(k->ns, "__bool__") || vdict_gets(k->ns, "__len__"))
+			return -1;
+		for (j = 0; j < k->nbases; j++)
+			if (!plain_base(k->bases[j]))
+				return -1;
+	}
+	return 1;
+}
+
 int value_truth(const value_t *v)
 {
 	if (!v)
@@ -475,7 +512,9 @@ int value_truth(const value_t *v)
 		 * container's truth is its length */
 		if (v->u.inst->mod == VM_CONTAINER)
 			return v->u.inst->nchildren != 0;
-		return v->u.inst->mod != VM_NONE ? 1 : -1;
+		if (v->u.inst->mod != VM_NONE)
+			return 1;
+		return v->u.inst->cls && !v->u.inst->cls->is_module ? repo_inst_truth(v->u.inst->cls) : -1;
 	case VK_RANGE: {
 		long long s = v->u.range.start, e = v->u.range.stop, st = v->u.range.step;
 

@@ -584,11 +584,39 @@ static value_t *bi_max(struct frame *f, value_t *fn, value_t **args, size_t narg
 	return minmax(f, args, nargs, 1, site);
 }
 
+/* A Python int whose value is not known: a len(), a dim, a sum of them. */
+static int py_int_item(const value_t *v)
+{
+	return v && (v->k == VK_INT || v->k == VK_BOOL ||
+	             (v->k == VK_UNKNOWN && v->reason &&
+	              (v->reason == shape_dim_reason || !strcmp(v->reason, "the length of something not known") ||
+	               !strcmp(v->reason, SUM_OF_INTS_REASON))));
+}
+
+/* sum() whose items are Python ints not all known (`sum(len(t["labels"])
+ * for t in targets)`): a Python int -- not a tensor, so torch.as_tensor([n],
+ * device=...) of it is a copy of host data -- whose value is not known. */
+static value_t *sum_of_ints(struct frame *f, value_t *it, struct vseq *items, const struct ast_hdr *site)
+{
+	value_t *rep;
+	size_t i;
+
+	if (items) {
+		for (i = 0; i < items->n; i++)
+			if (!py_int_item(items->items[i]))
+				return NULL;
+		return items->n ? unknown_at(f, site, SUM_OF_INTS_REASON) : NULL;
+	}
+	rep = iter_rep_item(f, it);
+	return rep && rep->k != VK_TENSOR && py_int_item(rep) ? unknown_at(f, site, SUM_OF_INTS_REASON) : NULL;
+}
+
 static value_t *bi_sum(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                        const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	struct vseq *items = NULL;
+	value_t *r;
 	double x;
 	size_t i;
 	double tot = 0;
@@ -606,13 +634,16 @@ static value_t *bi_sum(struct frame *f, value_t *fn, value_t **args, size_t narg
 	if (nargs >= 1 && !iter_items(f, args[0], &items)) {
 		for (i = 0; i < items->n; i++) {
 			if (!as_num(items->items[i], &x))
-				return unknown_at(f, site, "sum() of values not known");
+				return all_int && (r = sum_of_ints(f, args[0], items, site)) ? r
+				       : unknown_at(f, site, "sum() of values not known");
 			if (items->items[i]->k == VK_FLOAT)
 				all_int = 0;
 			tot += x;
 		}
 		return all_int ? v_int(in->a, (long long)tot) : v_float(in->a, tot);
 	}
+	if (nargs >= 1 && all_int && (r = sum_of_ints(f, args[0], NULL, site)))
+		return r;
 	return unknown_at(f, site, "sum() of values not known");
 }
 

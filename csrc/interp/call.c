@@ -14,6 +14,39 @@
 
 #include "internal.h"
 
+/* Job code calling, with tensors, an object torch.load read whole from a
+ * file (`model = torch.load(f); out = model(x)`): a model whose class the
+ * file decides.  A root call with no instance -- the job's step and type
+ * see it, the modules list does not (analyse.c skips it) -- and its output
+ * a tensor where the loaded tensors went. */
+static value_t *loaded_model_call(struct frame *f, value_t **args, size_t nargs, struct vdict *kw,
+                                  const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct root_call *rc;
+	size_t i;
+
+	xgrow((void **)&in->roots, &in->aroots, in->nroots + 1, sizeof *in->roots);
+	rc = &in->roots[in->nroots++];
+	memset(rc, 0, sizeof *rc);
+	rc->anchor = anchor_at(f, site);
+	if (site && AST_IS(site, Call) && AST_IS(AST_AS(site, Call)->func, Name))
+		rc->binding = astr(in, AST_AS(AST_AS(site, Call)->func, Name)->id);
+	rc->nargs = nargs;
+	rc->args = ast_arena_alloc(in->a, (nargs + 1) * sizeof *rc->args);
+	for (i = 0; i < nargs; i++)
+		rc->args[i] = args[i];
+	rc->kwargs = kw;
+	rc->loop_anchor = f->loop_anchor;
+	rc->no_grad = f->no_grad;
+	rc->handler = f->handler;
+	rc->function_anchor = f->qualname && f->def_line ? aanchor(in, f->file->path, f->qualname, f->def_line) : NULL;
+	rc->ctx = f->jc;
+	in->job_events++;
+	(void)sev(f, SEV_MODEL_CALL, rc->binding ? rc->binding : "model", site);
+	return v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
+}
+
 /* External callables: torch, third-party libraries, the standard library. */
 value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                   const struct ast_hdr *site)
@@ -262,6 +295,10 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		for (i = 0; i < nargs; i++)
 			if (is_tensorish(args[i]))
 				return v_tensor(in->a);
+	if (fn->k == VK_UNKNOWN && fn->reason && !strcmp(fn->reason, LOADED_OBJECT_REASON))
+		for (i = 0; i < nargs; i++)
+			if (is_tensorish(args[i]))
+				return loaded_model_call(f, args, nargs, kw, site);
 	unknown_call_effects(f, site, args, nargs);
 	return unknown_at(f, site, fn->k == VK_UNKNOWN && fn->reason ? fn->reason : "a call ecg cannot follow");
 }

@@ -427,6 +427,10 @@ value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t narg
 long long range_len(const value_t *it);
 value_t *iter_items(struct frame *f, value_t *it, struct vseq **out);
 value_t *iter_rep_item(struct frame *f, value_t *it);
+/* the reason of sum() of Python ints not all known: still a Python int */
+#define SUM_OF_INTS_REASON "a sum of Python ints not known"
+/* torch.load's result: called with tensors, a model (call.c) */
+#define LOADED_OBJECT_REASON "an object loaded from a file (read at run time)"
 int host_only(const value_t *v, int depth);
 value_t *seq_from(struct interp *in, enum vkind k, struct vseq *src);
 value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs,

@@ -337,15 +337,70 @@ int container_base_init(struct frame *f, value_t *self, value_t **args, size_t n
 	return 1;
 }
 
+/* Is c an enum whose members equal their values (a str or int mixin:
+ * `class Backend(str, Enum)`, IntEnum, StrEnum)?  Its members are held
+ * as their values, so Backend("NO") is the member Backend.NO. */
+static int value_enum(struct interp *in, const struct vclass *c)
+{
+	static const char *const mixed[] = { "enum.IntEnum", "enum.StrEnum", "enum.IntFlag", NULL };
+	int is_enum = 0, mixin = 0;
+	size_t i, j, k;
+
+	for (i = 0; i < c->nmro; i++)
+		for (j = 0; j < c->mro[i]->nbases; j++) {
+			const value_t *b = c->mro[i]->bases[j];
+
+			if (b->k == VK_BUILTIN && (b->u.bi.id == BI_STR || b->u.bi.id == BI_INT))
+				mixin = 1;
+			if (b->k == VK_EXT && !strncmp(canon_ext(in, b->u.ext), "enum.", 5)) {
+				is_enum = 1;
+				for (k = 0; mixed[k]; k++)
+					if (!strcmp(canon_ext(in, b->u.ext), mixed[k]))
+						mixin = 1;
+			}
+		}
+	return is_enum && mixin;
+}
+
+/* Enum(value): the member with that value, NULL when the class is no such
+ * enum or the value is not a known scalar; unknown when no member has it
+ * (Python raises ValueError, or _missing_ decides). */
+static value_t *enum_by_value(struct frame *f, struct vclass *c, value_t **args, size_t nargs,
+                              struct vdict *kw, const struct ast_hdr *site)
+{
+	size_t i, j;
+
+	if (nargs != 1 || (kw && kw->n) || !value_is_known_scalar(args[0]) || args[0]->k == VK_NONE ||
+	    !value_enum(f->in, c))
+		return NULL;
+	for (i = 0; i < c->nmro; i++) {
+		const struct vdict *ns = c->mro[i]->ns;
+
+		for (j = 0; ns && j < ns->n; j++) {
+			const value_t *k = ns->keys[j], *v = ns->vals[j];
+
+			if (k->k == VK_STR && k->u.str.s[0] != '_' && value_is_known_scalar(v) &&
+			    v->k == args[0]->k && value_key_eq(v, args[0]))
+				return ns->vals[j];
+		}
+	}
+	return unknown_at(f, site, "an enum member by a value no member has (the enum's _missing_ decides)");
+}
+
 value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t nargs,
                      struct vdict *kw, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	struct vinst *m = new_inst(in);
-	value_t *self = mk_inst_value(in, m);
+	struct vinst *m;
+	value_t *self;
 	value_t *init;
 	struct vclass *owner = NULL;
 	size_t i;
+
+	if ((self = enum_by_value(f, c, args, nargs, kw, site)))
+		return self;
+	m = new_inst(in);
+	self = mk_inst_value(in, m);
 
 	m->cls = c;
 	m->mod = c->is_module ? VM_REPO : VM_NONE;

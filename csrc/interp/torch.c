@@ -366,8 +366,9 @@ static int python_data(const value_t *v, int depth)
 	if (v->k == VK_INT || v->k == VK_FLOAT || v->k == VK_BOOL)
 		return 1;
 	if (v->k == VK_UNKNOWN && v->reason && (v->reason == shape_dim_reason ||
-	                                        !strcmp(v->reason, "the length of something not known")))
-		return 1;                       /* a dim, a len(): Python ints */
+	                                        !strcmp(v->reason, "the length of something not known") ||
+	                                        !strcmp(v->reason, SUM_OF_INTS_REASON)))
+		return 1;                       /* a dim, a len(), a sum of them: Python ints */
 	if ((v->k == VK_LIST || v->k == VK_TUPLE) && v->u.seq->n >= 1) {
 		for (i = 0; i < v->u.seq->n; i++)
 			if (!python_data(v->u.seq->items[i], depth + 1))
@@ -491,7 +492,7 @@ static value_t *tc_load(struct frame *f, const char *d, const char *last, value_
 		}
 		f->in->gpu = 1;
 	}
-	return unknown_at(f, site, "an object loaded from a file (read at run time)");
+	return unknown_at(f, site, LOADED_OBJECT_REASON);
 }
 
 /* torch.set_default_device(...): factories in a forward may then make

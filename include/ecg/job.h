@@ -19,6 +19,8 @@ struct job_info {
 	char *entry_anchor;           /* the main guard, or the entry function */
 	char *step_anchor;            /* the step: loop body or function */
 	cJSON *evidence;              /* [anchor, ...] behind type */
+	int loaded_model;             /* the job calls a model torch.load read
+	                                 whole (there are no modules to list) */
 };
 
 /* Classify after interp_run_entry()/interp_run_function(): training on
