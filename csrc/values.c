@@ -520,6 +520,10 @@ int value_truth(const value_t *v)
 
 		return st > 0 ? s < e : s > e;
 	}
+	case VK_UNKNOWN:
+		/* facts (interp/facts.c): a str that starts with some text, or
+		 * a str of digits, is not empty */
+		return (v->str_prefix && *v->str_prefix) || v->nonneg == FACT_DIGITS ? 1 : -1;
 	default: return -1;
 	}
 }

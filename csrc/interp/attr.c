@@ -195,7 +195,7 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 	}
 	if ((v = argp_method(in, obj, name)))
 		return v;
-	if (m->ext && !strncmp(m->ext, "torch.optim.", 12) && (v = optim_method(f, name, site)))
+	if (m->ext && is_optim_ext(m->ext) && (v = optim_method(f, name, site)))
 		return v;
 	if (m->ext && NAME_IN(emulated_exts, m->ext) && (v = ext_method(in, obj, name)))
 		return v;

@@ -453,8 +453,8 @@ static value_t *bi_int(struct frame *f, value_t *fn, value_t **args, size_t narg
 		if (*args[0]->u.str.s && !*end)
 			return v_int(in->a, v);
 	}
-	return unknown_at(f, site, args[0]->k == VK_UNKNOWN && args[0]->reason ? args[0]->reason
-	                                                                       : "int() of a value not known");
+	return fact_int_of(f, args[0], unknown_at(f, site, args[0]->k == VK_UNKNOWN && args[0]->reason ? args[0]->reason
+	                                                                       : "int() of a value not known"));
 }
 
 static value_t *bi_float(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,

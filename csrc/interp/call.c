@@ -191,7 +191,7 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		     !strcmp(AST_AS(vf->def, FunctionDef)->name, "zero_grad"))) {
 			const char *base = class_ext_base(self->u.inst->cls);
 
-			if (base && !strncmp(base, "torch.optim.", 12) && !strstr(base, "lr_scheduler"))
+			if (is_optim_ext(base))
 				(void)optim_method(f, AST_AS(vf->def, FunctionDef)->name, site);
 		}
 		return call_function(f, vf, self, args, nargs, kw, f->mode, NULL, site);

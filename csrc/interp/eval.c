@@ -426,6 +426,8 @@ static value_t *eval_compare(struct frame *f, const struct ast_Compare *c)
 			charge(f, 0, r->u.str.len);
 		t = compare_known(op, l, r);
 		if (t < 0)
+			t = fact_compare(op, l, r);
+		if (t < 0)
 			return unknown_at(f, &c->h, l->k == VK_UNKNOWN && l->reason ? l->reason
 			                            : r->k == VK_UNKNOWN && r->reason ? r->reason
 			                            : "a comparison of values not known");
@@ -928,8 +930,11 @@ static value_t *eval_fstring(struct frame *f, const struct ast_JoinedStr *js)
 					format_hook(f, w, AST_AS(js->values.items[k], FormattedValue)->conversion,
 					            AST_AS(js->values.items[k], FormattedValue)->value);
 				}
+			r = unknown_at(f, &js->h, "an f-string of values not known");
+			if (b.len && !big)      /* a str that starts with the text before */
+				r->str_prefix = ast_arena_strndup(in->a, b.buf, b.len);
 			buf_free(&b);
-			return unknown_at(f, &js->h, "an f-string of values not known");
+			return r;
 		}
 		if (v->k == VK_STR && b.len + v->u.str.len > MAX_STR_BYTES)
 			big = 1;
@@ -1060,11 +1065,18 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 	case AST_BoolOp: {
 		const struct ast_BoolOp *b = AST_AS(e, BoolOp);
 		value_t *last = NULL;
+		/* as an `if` test only its truth is used, and so only its
+		 * operands' truth: each operand is a test in its turn */
+		const struct ast_hdr *otn = f->test_node;
+		int in_test = e == otn;
 
 		for (i = 0; i < b->values.n; i++) {
 			int t;
 
+			if (in_test)
+				f->test_node = b->values.items[i];
 			last = eval(f, b->values.items[i]);
+			f->test_node = otn;
 			t = value_truth(last);
 			if (t < 0) {
 				/* evaluate the rest for their effects, result unknown --
@@ -1079,12 +1091,19 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 				value_t *decided = NULL;
 
 				for (i++; i < b->values.n; i++) {
-					value_t *w = eval(f, b->values.items[i]);
+					value_t *w;
 
+					if (in_test)
+						f->test_node = b->values.items[i];
+					w = eval(f, b->values.items[i]);
+					f->test_node = otn;
+					/* as a test, any operand whose truth is known
+					 * and decides (`x and 0`, `x or 'a'`) */
 					if (!decided &&
 					    (b->op == AST_BOOL_AND ? (w->k == VK_BOOL && !w->u.b) ||
-					                             (e == f->test_node && w->k == VK_NONE)
-					                           : w->k == VK_BOOL && w->u.b))
+					                             (in_test && value_truth(w) == 0)
+					                           : (w->k == VK_BOOL && w->u.b) ||
+					                             (in_test && value_truth(w) == 1)))
 						decided = w;
 				}
 				if (decided)

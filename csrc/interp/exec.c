@@ -659,6 +659,8 @@ static int guard_dead(struct frame *f, const struct ast_hdr *test)
 
 		if (!find_modulo(v, 0) && pure_test(v, 0) && value_truth(eval(f, v)) == 0)
 			return 1;
+		if (guard_dead(f, v))   /* `(a > 0 and i % a == 0) and b`: a's test */
+			return 1;
 	}
 	return 0;
 }

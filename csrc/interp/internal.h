@@ -301,6 +301,10 @@ int site_line(const struct ast_hdr *node);
 int func_first_line(const struct ast_hdr *def);
 const char *afmt_memo(struct interp *in, const char *fmt, const char *a, const char *b);
 const char *text_of(struct frame *f, const struct ast_hdr *node);
+/* facts.c: what is known of a value not known */
+void fact_env_value(value_t *v, const char *key);
+int fact_compare(enum ast_cmpop op, const value_t *l, const value_t *r);
+value_t *fact_int_of(struct frame *f, const value_t *arg, value_t *r);
 
 /* budget.c */
 void note(struct interp *in, const char *anchor, const char *what, const char *reason);
@@ -476,6 +480,7 @@ const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const st
 void ext_job_effects(struct frame *f, const char *d, const char *last, const value_t *recv, value_t **args, size_t nargs,
                      struct vdict *kw, const struct ast_hdr *site);
 int is_optimizer(const value_t *v);
+int is_optim_ext(const char *name);
 void unknown_call_effects(struct frame *f, const struct ast_hdr *site, value_t **args, size_t nargs);
 void token_choice(struct frame *f, const char *what, int dev, const struct ast_hdr *site);
 

@@ -158,8 +158,12 @@ void interp_set_env(struct interp *in, const char *const *kv, size_t n)
 			vdict_set(in->a, in->environ->u.dict, v_strn(in->a, kv[i], (size_t)(eq - kv[i])),
 			          v_str(in->a, eq + 1));
 		else
-			vdict_set(in->a, in->environ->u.dict, v_str(in->a, kv[i]),
-			          v_unknown(in->a, kv[i], "an environment variable set by the launcher"));
+		{
+			value_t *u = v_unknown(in->a, kv[i], "an environment variable set by the launcher");
+
+			fact_env_value(u, kv[i]);
+			vdict_set(in->a, in->environ->u.dict, v_str(in->a, kv[i]), u);
+		}
 	}
 }
 

@@ -389,9 +389,18 @@ int is_optimizer(const value_t *v)
 	if (!v || v->k != VK_INST)
 		return 0;
 	if (v->u.inst->ext)
-		return !strncmp(v->u.inst->ext, "torch.optim.", 12) && !strstr(v->u.inst->ext, "lr_scheduler");
+		return is_optim_ext(v->u.inst->ext);
 	base = v->u.inst->cls ? class_ext_base(v->u.inst->cls) : NULL;
-	return base && !strncmp(base, "torch.optim.", 12) && !strstr(base, "lr_scheduler");
+	return is_optim_ext(base);
+}
+
+/* Is the dotted name a torch optimizer class: torch.optim.*, or one of
+ * torch.distributed.optim (ZeroRedundancyOptimizer, which wraps one)?
+ * Not an LR scheduler. */
+int is_optim_ext(const char *name)
+{
+	return name && (!strncmp(name, "torch.optim.", 12) || !strncmp(name, "torch.distributed.optim.", 24)) &&
+	       !strstr(name, "lr_scheduler");
 }
 
 /* A call of something ecg does not know, in job code (call()'s last

@@ -652,6 +652,26 @@ static value_t *tc_dist_is_initialized(struct frame *f, const char *d, const cha
 	return in->environ && !in->dist_init ? v_bool(in->a, 0) : NULL;
 }
 
+/* torch.is_tensor(x), torch.is_floating_point(x) ...: a Python bool from
+ * the type of x, read on the host (no sync): is_tensor is known when x's
+ * kind is, the others are not known */
+static value_t *tc_type_query(struct frame *f, const char *d, const char *last, value_t **args,
+                              size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *x = nargs >= 1 ? args[0] : NULL;
+
+	(void)d, (void)kw;
+	if (x && !strcmp(last, "is_tensor")) {
+		if (x->k == VK_TENSOR)
+			return v_bool(in->a, 1);
+		if (x->k == VK_NONE || x->k == VK_BOOL || x->k == VK_INT || x->k == VK_FLOAT || x->k == VK_STR ||
+		    x->k == VK_TUPLE || x->k == VK_LIST || x->k == VK_DICT || x->k == VK_RANGE)
+			return v_bool(in->a, 0);
+	}
+	return unknown_at(f, site, "a type query read on the host (a Python bool, no sync)");
+}
+
 /* The functions by the names torch_facts.json gives them, sorted. */
 struct torch_call {
 	const char *name;
@@ -671,6 +691,7 @@ static const struct torch_call TORCH_CALLS[] = {
 	{ "save", tc_save },
 	{ "stream", tc_stream },
 	{ "synchronize", tc_synchronize },
+	{ "type_query", tc_type_query },
 };
 
 static int cmp_torch_call(const void *key, const void *elt)

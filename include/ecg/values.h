@@ -37,6 +37,7 @@ enum vkind {
 
 enum { VIA_DEFAULT = 0, VIA_CONFIG_FILE = 1, VIA_OVERRIDE = 2 };
 enum { DEV_UNKNOWN = 0, DEV_HOST = 1, DEV_DEVICE = 2 };
+enum { FACT_NONE = 0, FACT_DIGITS = 1, FACT_NONNEG_INT = 2 };
 enum { DT_UNKNOWN = 0, DT_INT = 1, DT_BOOL = 2, DT_FLOAT = 3 };
 
 struct value;
@@ -124,6 +125,12 @@ struct value {
 	unsigned char is_param;       /* VK_TENSOR: an nn.Parameter */
 	struct value *recv;           /* VK_EXT "Tensor.<m>": the tensor it was read from */
 	const struct vshape *shape;   /* VK_TENSOR: its shape, or NULL (not known) */
+	/* VK_UNKNOWN: what is known of it all the same (interp/facts.c) */
+	const char *str_prefix;       /* a str that starts with this (an f-string's
+	                                 text before its first unknown part), or NULL */
+	unsigned char nonneg;         /* FACT_DIGITS: a str of the decimal digits of
+	                                 an int >= 0 (a launcher's RANK, WORLD_SIZE
+	                                 ...); FACT_NONNEG_INT: an int >= 0 */
 	union {
 		int b;
 		long long i;

@@ -1,0 +1,149 @@
+/* interp/facts.c - what is known of a value not known
+ *
+ * A VK_UNKNOWN value may carry facts (values.h): str_prefix, the text a
+ * str starts with (f'cuda:{local_rank}' is a str that starts with
+ * "cuda:"), and nonneg, an int >= 0 or the decimal digits of one (a
+ * launcher's RANK read from os.environ and passed to int()).  The facts
+ * decide some tests whatever the value is -- f'cuda:{r}' == 'cuda' is
+ * False, int(os.environ['RANK']) != -1 is True -- and nothing else: the
+ * value stays unknown.  Never NULL, nothing here fails; what the facts do
+ * not decide is -1 (not known).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "internal.h"
+
+/* The variables a multi-process launcher (torchrun, torch.distributed.
+ * launch, deepspeed, accelerate, srun, mpirun) sets to a rank or a size:
+ * the decimal digits of an int >= 0 in every process. */
+static const char *const launcher_counts[] = {
+	"RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "GROUP_RANK", "ROLE_RANK",
+	"NODE_RANK", "GROUP_WORLD_SIZE", "ROLE_WORLD_SIZE",
+	"SLURM_PROCID", "SLURM_LOCALID", "SLURM_NODEID", "SLURM_NTASKS",
+	"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_SIZE",
+	"PMI_RANK", "PMI_SIZE",
+};
+
+void fact_env_value(value_t *v, const char *key)
+{
+	size_t i;
+
+	if (!v || v->k != VK_UNKNOWN || !key)
+		return;
+	for (i = 0; i < sizeof launcher_counts / sizeof *launcher_counts; i++)
+		if (!strcmp(key, launcher_counts[i])) {
+			v->nonneg = FACT_DIGITS;
+			return;
+		}
+}
+
+/* s[0..n) is the decimal digits of an int >= 0 (what int() of a nonneg
+ * str may read, spaces aside: int(' 3') is 3). */
+static int all_digits(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return 1;
+}
+
+/* u (unknown, with facts) == k (known): 0 when they cannot be equal, else
+ * -1. */
+static int fact_eq(const value_t *u, const value_t *k)
+{
+	if (u->str_prefix) {
+		size_t pl = strlen(u->str_prefix);
+
+		/* a str that starts with P equals no str that does not, and no
+		 * number, None or bool */
+		if (k->k == VK_STR)
+			return k->u.str.len < pl || memcmp(k->u.str.s, u->str_prefix, pl) ? 0 : -1;
+		if (k->k == VK_NONE || k->k == VK_INT || k->k == VK_FLOAT || k->k == VK_BOOL)
+			return 0;
+		return -1;
+	}
+	if (u->nonneg == FACT_DIGITS) {
+		/* the digits of an int >= 0: no number, None or bool equals
+		 * it, nor a str that is not digits */
+		if (k->k == VK_STR)
+			return all_digits(k->u.str.s, k->u.str.len) && !memchr(k->u.str.s, 0, k->u.str.len) ? -1 : 0;
+		if (k->k == VK_INT || k->k == VK_FLOAT || k->k == VK_NONE || k->k == VK_BOOL)
+			return 0;
+		return -1;
+	}
+	if (u->nonneg == FACT_NONNEG_INT) {
+		/* an int >= 0: unequal to a negative number, a str, None */
+		if (k->k == VK_INT)
+			return k->u.i < 0 ? 0 : -1;
+		if (k->k == VK_FLOAT)
+			return k->u.f < 0 ? 0 : -1;
+		if (k->k == VK_STR || k->k == VK_NONE)
+			return 0;
+		return -1;
+	}
+	return -1;
+}
+
+int fact_compare(enum ast_cmpop op, const value_t *l, const value_t *r)
+{
+	const value_t *u, *k;
+	int eq;
+
+	if (l->k == VK_UNKNOWN && r->k != VK_UNKNOWN) {
+		u = l;
+		k = r;
+	} else if (r->k == VK_UNKNOWN && l->k != VK_UNKNOWN) {
+		u = r;
+		k = l;
+	} else {
+		return -1;
+	}
+	if (!u->str_prefix && !u->nonneg)
+		return -1;
+	switch (op) {
+	case AST_CMP_EQ: case AST_CMP_NOTEQ:
+		eq = fact_eq(u, k);
+		return eq < 0 ? -1 : (op == AST_CMP_EQ ? eq : !eq);
+	case AST_CMP_IS:
+		/* a str or an int is not None */
+		return k->k == VK_NONE ? 0 : -1;
+	case AST_CMP_ISNOT:
+		return k->k == VK_NONE ? 1 : -1;
+	case AST_CMP_IN: case AST_CMP_NOTIN:
+		/* 'cuda' in f'cuda:{r}': a piece of the known prefix is in it */
+		if (u == r && u->str_prefix && k->k == VK_STR &&
+		    k->u.str.len <= strlen(u->str_prefix) && strstr(u->str_prefix, k->u.str.s))
+			return op == AST_CMP_IN;
+		return -1;
+	case AST_CMP_LT: case AST_CMP_LTE: case AST_CMP_GT: case AST_CMP_GTE: {
+		/* an int >= 0 against a negative number (u on either side) */
+		double c;
+		int u_left = u == l, gt;
+
+		if (u->nonneg != FACT_NONNEG_INT || (k->k != VK_INT && k->k != VK_FLOAT))
+			return -1;
+		c = k->k == VK_INT ? (double)k->u.i : k->u.f;
+		if (c >= 0)
+			return -1;
+		/* u > c, u >= c are True (u >= 0 > c) */
+		gt = u_left ? (op == AST_CMP_GT || op == AST_CMP_GTE) : (op == AST_CMP_LT || op == AST_CMP_LTE);
+		return gt;
+	}
+	default:
+		return -1;
+	}
+}
+
+value_t *fact_int_of(struct frame *f, const value_t *arg, value_t *r)
+{
+	(void)f;
+	if (arg && arg->k == VK_UNKNOWN && arg->nonneg && r && r->k == VK_UNKNOWN)
+		r->nonneg = FACT_NONNEG_INT;   /* int() of the digits of an int >= 0 */
+	return r;
+}
