@@ -24,6 +24,7 @@ value_t *bound(struct interp *in, value_t *fnv, value_t *self)
 /* The methods of module instances that are builtins (module.c runs
  * them), by name. */
 static const struct native module_methods[] = {
+	{ "_apply", call_module_method, BI_M_MOD_SELF },   /* nn.Module._apply(fn) returns self */
 	{ "add_module", call_module_method, BI_M_MOD_ADD_MODULE },
 	{ "append", call_module_method, BI_M_MOD_APPEND },
 	{ "apply", call_module_method, BI_M_MOD_SELF },
@@ -279,6 +280,8 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 			return v;
 		break;
 	case VK_UNKNOWN:
+		if (obj->alts)
+			return alts_getattr(f, obj, name, site);
 		if (!strcmp(name, "backward") && f->mode != M_FWD) {
 			/* losses[i].backward(): the name says what it is */
 			v = v_ext(in->a, "Tensor.backward");
