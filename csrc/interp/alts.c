@@ -23,6 +23,11 @@
  * depends on the condition.  Nothing is picked without saying so, and no
  * value (a count, a size) is taken from one path only.
  *
+ * One path may bind None (`if param_groups: opt = Adam(...) else: opt =
+ * None`): an attribute of None raises, so the run that goes on past
+ * `opt.step()` is the other path's, and that path alone is followed
+ * there (as exec_if describes the path that does not raise).
+ *
  * Values live in the interpreter's arena; nothing here can fail (an
  * unknown is the answer when the paths cannot be followed).
  */
@@ -112,8 +117,14 @@ static value_t *join(struct frame *f, const char *cond, value_t *r0, value_t *r1
 
 value_t *alts_getattr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site)
 {
-	value_t *r0 = getattr_v(f, obj->alts[0], name, site);
-	value_t *r1 = getattr_v(f, obj->alts[1], name, site);
+	value_t *r0, *r1;
+
+	if (obj->alts[0]->k == VK_NONE)
+		return getattr_v(f, obj->alts[1], name, site);
+	if (obj->alts[1]->k == VK_NONE)
+		return getattr_v(f, obj->alts[0], name, site);
+	r0 = getattr_v(f, obj->alts[0], name, site);
+	r1 = getattr_v(f, obj->alts[1], name, site);
 
 	return join(f, obj->alt_cond, r0, r1, 0, site);
 }
@@ -136,6 +147,9 @@ value_t *alts_call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 	value_t *r[2];
 	int i;
 
+	/* None is not callable: the other path goes on */
+	if (fn->alts[0]->k == VK_NONE || fn->alts[1]->k == VK_NONE)
+		return call(f, fn->alts[fn->alts[0]->k == VK_NONE], args, nargs, kw, site);
 	for (i = 0; i < 2; i++) {
 		value_t **pa = ast_arena_alloc(in->a, (nargs + 1) * sizeof *pa);
 		struct vdict *pk = NULL;

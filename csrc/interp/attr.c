@@ -185,7 +185,8 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 	}
 	if ((v = argp_method(in, obj, name)))
 		return v;
-	if (m->ext && !strncmp(m->ext, "torch.optim.", 12) && (v = optim_method(f, name, site)))
+	if (m->ext && (!strncmp(m->ext, "torch.optim.", 12) || ext_is_optimizer_class(in->cat, m->ext)) &&
+	    (v = optim_method(f, name, site)))
 		return v;
 	if (m->ext && NAME_IN(emulated_exts, m->ext) && (v = ext_method(in, obj, name)))
 		return v;

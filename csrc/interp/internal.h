@@ -394,6 +394,7 @@ struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **ar
                                struct vdict *kw, const struct ast_hdr *site);
 int is_wrapper(const struct catalog *cat, const char *d);
 int ext_is_module_class(const struct catalog *cat, const char *d);
+int ext_is_optimizer_class(const struct catalog *cat, const char *d);
 const char *short_ext(const char *d);
 value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                     struct vdict *kw, const struct ast_hdr *site, int any_tensor);
