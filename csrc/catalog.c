@@ -1265,6 +1265,7 @@ static const struct {
 	[CATALOG_F_PARALLELISM_WORDS] = { "parallelism_words", FK_WORDS },
 	[CATALOG_F_PARALLELISM_PLACES] = { "parallelism_places", FK_WORDS },
 	[CATALOG_F_PARALLELISM_OPS] = { "parallelism_ops", FK_MAP },
+	[CATALOG_F_ASYNC_COLLECTIVES] = { "async_collectives", FK_SET },
 	[CATALOG_F_PARALLELISM_OPS_FWD] = { "parallelism_ops_forward", FK_MAP },
 	[CATALOG_F_WRAPPERS] = { "wrappers", FK_SET },
 	[CATALOG_F_WRAPPER_WORDS] = { "wrapper_words", FK_WORDS },

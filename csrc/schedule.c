@@ -494,10 +494,15 @@ static void sc_find_loops(struct sc *s)
 	s->step_loop = ctx_innermost_loop(s->step_call->ctx);
 	if (s->step_loop && opt && !ctx_has(opt->ctx, s->step_loop)) {
 		/* the optimizer steps outside the loop around the forward:
-		 * that loop is the accumulation loop, the one above it the step */
+		 * that loop is the accumulation loop, the innermost loop above
+		 * it that holds the optimizer step too is the step (Megatron:
+		 * the micro-batch loop of the pipeline schedule, inside
+		 * train_step's retry loop, inside train()'s loop) */
 		const struct jctx *outer = ctx_innermost_loop(s->step_loop->up);
 
-		if (outer && ctx_has(opt->ctx, outer)) {
+		while (outer && !ctx_has(opt->ctx, outer))
+			outer = ctx_innermost_loop(outer->up);
+		if (outer) {
 			s->micro_loop = s->step_loop;
 			s->step_loop = outer;
 		}

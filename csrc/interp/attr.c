@@ -24,6 +24,7 @@ value_t *bound(struct interp *in, value_t *fnv, value_t *self)
 /* The methods of module instances that are builtins (module.c runs
  * them), by name. */
 static const struct native module_methods[] = {
+	{ "_apply", call_module_method, BI_M_MOD_SELF },   /* nn.Module._apply(fn) returns self */
 	{ "add_module", call_module_method, BI_M_MOD_ADD_MODULE },
 	{ "append", call_module_method, BI_M_MOD_APPEND },
 	{ "apply", call_module_method, BI_M_MOD_SELF },
@@ -195,7 +196,8 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 	}
 	if ((v = argp_method(in, obj, name)))
 		return v;
-	if (m->ext && is_optim_ext(m->ext) && (v = optim_method(f, name, site)))
+	if (m->ext && (is_optim_ext(m->ext) || ext_is_optimizer_class(in->cat, m->ext)) &&
+	    (v = optim_method(f, name, site)))
 		return v;
 	if (m->ext && NAME_IN(emulated_exts, m->ext) && (v = ext_method(in, obj, name)))
 		return v;
@@ -290,6 +292,8 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 			return v;
 		break;
 	case VK_UNKNOWN:
+		if (obj->alts)
+			return alts_getattr(f, obj, name, site);
 		if (!strcmp(name, "backward") && f->mode != M_FWD) {
 			/* losses[i].backward(): the name says what it is */
 			v = v_ext(in->a, "Tensor.backward");

@@ -288,6 +288,10 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		return call_ext(f, fn, args, nargs, kw, site);
 	case VK_BUILTIN:
 		return call_builtin(f, fn, args, nargs, kw, site);
+	case VK_UNKNOWN:
+		if (fn->alts)
+			return alts_call(f, fn, args, nargs, kw, site);
+		break;
 	default:
 		break;
 	}

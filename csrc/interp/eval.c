@@ -306,6 +306,15 @@ static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 
 	switch (op) {
 	case AST_CMP_IS:
+		/* the two paths' objects (alts.c): `is None` is False when
+		 * neither path bound None, else not decided */
+		if ((l->k == VK_UNKNOWN && l->alts) || (r->k == VK_UNKNOWN && r->alts)) {
+			const value_t *av = l->k == VK_UNKNOWN && l->alts ? l : r, *o = av == l ? r : l;
+
+			if (o->k == VK_NONE && av->alts[0]->k != VK_NONE && av->alts[1]->k != VK_NONE)
+				return 0;
+			return -1;
+		}
 		if (l->k == VK_NONE || r->k == VK_NONE)
 			return l->k == r->k;
 		if ((st = same_type_ref(l, r)) >= 0)

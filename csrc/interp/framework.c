@@ -221,7 +221,13 @@ static const char *const fw_setups[] = { "prepare", "prepare_model", "setup", "s
 static const char *const fw_dispatchers[] = { "fire.Fire", "hydra.main", "jsonargparse.auto_cli", "typer.run" };
 
 /* The backward functions of torch that take the loss. */
-static const char *const fw_backwards[] = { "torch.autograd.backward", "torch.distributed.autograd.backward" };
+static const char *const fw_backwards[] = {
+	"torch.autograd.backward",
+	/* the engine call torch.autograd.backward makes (Megatron's
+	 * custom_backward calls it directly, with tensors=(output,)) */
+	"torch.autograd.variable.Variable._execution_engine.run_backward",
+	"torch.distributed.autograd.backward"
+};
 
 const struct ntab fw_setups_ntab = NTAB(fw_setups), fw_dispatchers_ntab = NTAB(fw_dispatchers),
                   fw_backwards_ntab = NTAB(fw_backwards);
@@ -260,8 +266,8 @@ value_t *framework_call(struct frame *f, const char *d, const char *last, value_
 	size_t i;
 
 	/* fabric.backward(loss), accelerator.backward(loss), engine.backward(loss) */
-	if (f->mode != M_FWD && !strcmp(last, "backward") &&
-	    ((nargs >= 1 && is_tensorish(args[0])) || NAME_IN(fw_backwards, d))) {
+	if (f->mode != M_FWD &&
+	    ((!strcmp(last, "backward") && nargs >= 1 && is_tensorish(args[0])) || NAME_IN(fw_backwards, d))) {
 		in->job_events++;
 		in->saw_backward = 1;
 		if (!in->ev.backward)

@@ -273,6 +273,10 @@ struct attr_journal {
 };
 void journal_open(struct interp *in, struct attr_journal *j);
 void journal_note(struct interp *in, struct vdict *d, const char *key);
+/* d, an object's dict made while the journal is open: writes to it are
+ * not journaled (the object exists on that path only; the name bound to
+ * it is what merge_branches merges) */
+void journal_born(struct interp *in, struct vdict *d);
 void journal_after_body(struct interp *in, struct attr_journal *j);
 void journal_close(struct interp *in, struct attr_journal *j, const char *cond, int body_raised,
                    int else_raised);
@@ -305,6 +309,13 @@ const char *text_of(struct frame *f, const struct ast_hdr *node);
 void fact_env_value(value_t *v, const char *key);
 int fact_compare(enum ast_cmpop op, const value_t *l, const value_t *r);
 value_t *fact_int_of(struct frame *f, const value_t *arg, value_t *r);
+
+/* alts.c: two objects bound on the two paths of an undecided `if` */
+int alts_object(const value_t *v);
+value_t *v_alts(struct frame *f, const char *cond, value_t *a, value_t *b);
+value_t *alts_getattr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+value_t *alts_call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                   struct vdict *kw, const struct ast_hdr *site);
 
 /* budget.c */
 void note(struct interp *in, const char *anchor, const char *what, const char *reason);
@@ -398,6 +409,7 @@ struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **ar
                                struct vdict *kw, const struct ast_hdr *site);
 int is_wrapper(const struct catalog *cat, const char *d);
 int ext_is_module_class(const struct catalog *cat, const char *d);
+int ext_is_optimizer_class(const struct catalog *cat, const char *d);
 const char *short_ext(const char *d);
 value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                     struct vdict *kw, const struct ast_hdr *site, int any_tensor);
@@ -595,6 +607,8 @@ static inline struct vinst *new_inst(struct interp *in)
 	struct vinst *m = ast_arena_alloc(in->a, sizeof *m);
 
 	m->attrs = vdict_new(in->a);
+	if (in->ajournal)
+		journal_born(in, m->attrs);
 	return m;
 }
 

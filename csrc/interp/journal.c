@@ -17,7 +17,11 @@
  * Contract: journal_open() before the body, journal_after_body() between
  * the paths, journal_close() after the else path, always in pairs with
  * the journal on the caller's stack; journal_note() is called by
- * set_attr() before it stores.  Entries are malloc'd and freed by
+ * set_attr() before it stores.  An object made while the journal is open
+ * (journal_born(), from new_inst()) exists on one path only: writes to it
+ * are not undone nor merged (a born marker, key JBORN, is entered for its
+ * dict and goes up to the enclosing journal as the other entries do).
+ * Entries are malloc'd and freed by
  * journal_close(); the values are the arena's.  Nothing here fails.
  */
 #include "config.h"
@@ -63,6 +67,9 @@ static void jgrow(struct attr_journal *j)
 		j->slot[jslot(j, j->e[i].d, j->e[i].key)] = i + 1;
 }
 
+/* the key of an object's born marker: no attribute is spelt so */
+static const char JBORN[] = "\001born";
+
 /* (d, key) about to be written in the journal's phase, holding old (NULL:
  * absent) */
 static void jadd(struct attr_journal *j, struct vdict *d, const char *key, value_t *old, int phase)
@@ -71,6 +78,8 @@ static void jadd(struct attr_journal *j, struct vdict *d, const char *key, value
 
 	if ((j->n + 1) * 2 > j->cap)
 		jgrow(j);
+	if (key != JBORN && j->slot[jslot(j, d, JBORN)])
+		return;                       /* an object made on this path */
 	s = jslot(j, d, key);
 	if (j->slot[s])
 		return;                       /* noted already: old is the first one */
@@ -89,6 +98,11 @@ void journal_note(struct interp *in, struct vdict *d, const char *key)
 
 	if (j)
 		jadd(j, d, astr(in, key), vdict_gets(d, key), j->phase);
+}
+
+void journal_born(struct interp *in, struct vdict *d)
+{
+	jadd(in->ajournal, d, JBORN, NULL, in->ajournal->phase);
 }
 
 void journal_open(struct interp *in, struct attr_journal *j)
@@ -112,6 +126,8 @@ void journal_after_body(struct interp *in, struct attr_journal *j)
 	size_t i;
 
 	for (i = 0; i < j->n; i++) {
+		if (j->e[i].key == JBORN)
+			continue;
 		j->e[i].body = vdict_gets(j->e[i].d, j->e[i].key);
 		jput(in, &j->e[i], j->e[i].old);
 	}
@@ -148,8 +164,12 @@ void journal_close(struct interp *in, struct attr_journal *j, const char *cond, 
 	for (i = 0; i < j->n; i++) {
 		struct jentry *e = &j->e[i];
 		value_t *a = e->phase == 0 ? e->body : e->old;   /* after the body */
-		value_t *b = vdict_gets(e->d, e->key);           /* after the else path */
+		value_t *b;
 
+		to[i] = NULL;
+		if (e->key == JBORN)
+			continue;
+		b = vdict_gets(e->d, e->key);                    /* after the else path */
 		if (body_raised && !else_raised)
 			to[i] = b;
 		else if (else_raised && !body_raised)
@@ -160,7 +180,8 @@ void journal_close(struct interp *in, struct attr_journal *j, const char *cond, 
 	for (i = 0; i < j->n; i++) {
 		if (j->parent)
 			jadd(j->parent, j->e[i].d, j->e[i].key, j->e[i].old, j->parent->phase);
-		jput(in, &j->e[i], to[i]);
+		if (j->e[i].key != JBORN)
+			jput(in, &j->e[i], to[i]);
 	}
 	free(to);
 	free(j->e);

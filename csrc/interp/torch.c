@@ -211,6 +211,20 @@ int ext_is_module_class(const struct catalog *cat, const char *d)
 	return catalog_fact_match(cat, CATALOG_F_MODULE_PACKAGES, d) != NULL;
 }
 
+/* An optimizer class of a third-party library, named under an optimizer
+ * package (transformer_engine.pytorch.optimizers.FusedAdam,
+ * apex.optimizers.FusedAdam: catalog/torch_facts.json not_module_paths),
+ * not a learning-rate scheduler: its step() is the job's optimizer step. */
+int ext_is_optimizer_class(const struct catalog *cat, const char *d)
+{
+	const char *last = strrchr(d, '.');
+
+	if (!last || !(last[1] >= 'A' && last[1] <= 'Z') || strstr(d, "Scheduler") || strstr(d, "lr_scheduler") ||
+	    !strncmp(d, "torch.", 6))
+		return 0;
+	return catalog_fact_match(cat, CATALOG_F_NOT_MODULE_PATHS, d) != NULL;
+}
+
 const char *short_ext(const char *d)
 {
 	const char *dot = strrchr(d, '.');
@@ -809,7 +823,7 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 			value_t *a = kw ? vdict_gets(kw, "async_op") : NULL;
 
 			e->op = coll;
-			e->async_op = !strncmp(coll, "i", 1) && strcmp(coll, "init_process_group") ? 1
+			e->async_op = catalog_fact(in->cat, CATALOG_F_ASYNC_COLLECTIVES, coll) ? 1
 			              : a ? value_truth(a) : 0;
 			e->parallelism = parallelism_of(f, coll, site, kw ? vdict_gets(kw, "group") : NULL);
 		}

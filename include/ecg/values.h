@@ -124,6 +124,12 @@ struct value {
 	unsigned char dt;             /* VK_TENSOR: DT_* (what its elements are) */
 	unsigned char is_param;       /* VK_TENSOR: an nn.Parameter */
 	struct value *recv;           /* VK_EXT "Tensor.<m>": the tensor it was read from */
+	/* VK_UNKNOWN made where the two paths of an undecided `if` bound two
+	 * different objects (interp/alts.c): alts[0] is the value when
+	 * alt_cond holds, alts[1] when it does not; NULL otherwise.  Every
+	 * reader that does not know them sees an unknown, as before. */
+	struct value **alts;
+	const char *alt_cond;
 	const struct vshape *shape;   /* VK_TENSOR: its shape, or NULL (not known) */
 	/* VK_UNKNOWN: what is known of it all the same (interp/facts.c) */
 	const char *str_prefix;       /* a str that starts with this (an f-string's

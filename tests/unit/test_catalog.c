@@ -476,10 +476,16 @@ static void test_facts(const struct catalog *cat)
 	   fact_is(cat, CATALOG_F_PARALLELISM_OPS, "recv", "pipeline") &&
 	   fact_is(cat, CATALOG_F_PARALLELISM_OPS, "isend", "pipeline") &&
 	   fact_is(cat, CATALOG_F_PARALLELISM_OPS, "irecv", "pipeline") &&
+	   fact_is(cat, CATALOG_F_PARALLELISM_OPS, "batch_isend_irecv", "pipeline") &&
 	   !catalog_fact(cat, CATALOG_F_PARALLELISM_OPS, "all_to_all") &&
 	   fact_is(cat, CATALOG_F_PARALLELISM_OPS_FWD, "all_to_all", "expert") &&
 	   fact_is(cat, CATALOG_F_PARALLELISM_OPS_FWD, "all_to_all_single", "expert") &&
 	   !catalog_fact(cat, CATALOG_F_PARALLELISM_OPS_FWD, "send"), "collectives' own parallelism");
+	ok(catalog_fact(cat, CATALOG_F_ASYNC_COLLECTIVES, "isend") &&
+	   catalog_fact(cat, CATALOG_F_ASYNC_COLLECTIVES, "irecv") &&
+	   catalog_fact(cat, CATALOG_F_ASYNC_COLLECTIVES, "batch_isend_irecv") &&
+	   !catalog_fact(cat, CATALOG_F_ASYNC_COLLECTIVES, "all_reduce") &&
+	   !catalog_fact(cat, CATALOG_F_ASYNC_COLLECTIVES, "send"), "collectives asynchronous by their name");
 	test_wrappers(cat);
 	test_third_party(cat);
 	test_names(cat);

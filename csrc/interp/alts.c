@@ -1,0 +1,168 @@
+/* alts.c - two objects bound on the two paths of an undecided `if`.
+ *
+ * `if has_modelopt and args.modelopt_enabled: cfg = ModelOptConfig(...)
+ *  else: cfg = GPTConfig(...)`, the condition not decided here: the name is
+ * bound to an unknown that keeps both objects (value.alts, alts[0] when
+ * the condition holds, alts[1] when it does not).  Everything that does
+ * not know alternatives reads an unknown, as before.  Two readers follow
+ * them, each on both paths:
+ *
+ *   - an attribute of it (alts_getattr): read on each object; one value
+ *     when both paths give the same, else alternatives again;
+ *   - a call of it (alts_call): the callee of each path is called with
+ *     the arguments of that path (an argument that is alternatives of the
+ *     same condition gives its own object), so that what is built on
+ *     each path is built (cfg.get_builder_cls()(cfg).build(...)).
+ *
+ * What a call gives back: the same value on both paths is that value;
+ * modules (or a list of modules) built on one path only are kept, as
+ * merge_branches keeps a module built on one path; when both paths build
+ * modules, those of the path where the condition does not hold are kept
+ * and a note says that the other path's model was not described; other
+ * objects become alternatives again, anything else an unknown that
+ * depends on the condition.  Nothing is picked without saying so, and no
+ * value (a count, a size) is taken from one path only.
+ *
+ * One path may bind None (`if param_groups: opt = Adam(...) else: opt =
+ * None`): an attribute of None raises, so the run that goes on past
+ * `opt.step()` is the other path's, and that path alone is followed
+ * there (as exec_if describes the path that does not raise).
+ *
+ * Values live in the interpreter's arena; nothing here can fail (an
+ * unknown is the answer when the paths cannot be followed).
+ */
+#include <string.h>
+
+#include "internal.h"
+
+/* the kinds of value kept as alternatives: objects whose attributes or
+ * calls may still agree on both paths */
+int alts_object(const value_t *v)
+{
+	return v && (v->k == VK_INST || v->k == VK_CLASS || v->k == VK_FUNC || v->k == VK_BOUND);
+}
+
+value_t *v_alts(struct frame *f, const char *cond, value_t *a, value_t *b)
+{
+	struct interp *in = f->in;
+	value_t *v = v_unknown(in->a, NULL, afmt_memo(in, "depends on `%s`, which is not decided here", cond, NULL));
+
+	v->alts = ast_arena_alloc(in->a, 2 * sizeof *v->alts);
+	v->alts[0] = a;
+	v->alts[1] = b;
+	v->alt_cond = cond;
+	return v;
+}
+
+static int same_value(const value_t *a, const value_t *b)
+{
+	if (a == b)
+		return 1;
+	if (a->k == VK_NONE && b->k == VK_NONE)
+		return 1;
+	if (value_is_known_scalar(a) && value_is_known_scalar(b) && value_key_eq(a, b))
+		return 1;
+	/* the same repo function bound to the two paths' objects is two
+	 * values; the same class or function is one */
+	if (a->k == b->k && a->k == VK_CLASS && a->u.cls == b->u.cls)
+		return 1;
+	if (a->k == b->k && a->k == VK_FUNC && a->u.fn == b->u.fn)
+		return 1;
+	if (a->k == b->k && a->k == VK_EXT && !strcmp(a->u.ext, b->u.ext))
+		return 1;
+	return 0;
+}
+
+static int module_bearing(const value_t *v)
+{
+	size_t i;
+
+	if (v->k == VK_INST)
+		return v->u.inst->mod != VM_NONE;
+	if ((v->k == VK_LIST || v->k == VK_TUPLE) && v->u.seq)
+		for (i = 0; i < v->u.seq->n; i++)
+			if (v->u.seq->items[i]->k == VK_INST && v->u.seq->items[i]->u.inst->mod != VM_NONE)
+				return 1;
+	return 0;
+}
+
+/* r0 on the path where cond holds, r1 on the other; calls: a call's
+ * results (modules kept as described above) */
+static value_t *join(struct frame *f, const char *cond, value_t *r0, value_t *r1, int calls,
+                     const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+
+	if (same_value(r0, r1))
+		return r1;
+	if (calls) {
+		int m0 = module_bearing(r0), m1 = module_bearing(r1);
+
+		if (m0 && m1) {
+			note(in, anchor_at(f, site), "the model built on one path",
+			     afmt_memo(in, "`%s` is not decided here: the model described is the one built when it "
+			                   "does not hold; the one built when it holds was read, not described", cond, NULL));
+			return r1;
+		}
+		if (m1)
+			return r1;
+		if (m0)
+			return r0;
+	}
+	if (alts_object(r0) && alts_object(r1))
+		return v_alts(f, cond, r0, r1);
+	return v_unknown(in->a, site ? text_of(f, site) : NULL,
+	                 afmt_memo(in, "depends on `%s`, which is not decided here", cond, NULL));
+}
+
+value_t *alts_getattr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site)
+{
+	value_t *r0, *r1;
+
+	if (obj->alts[0]->k == VK_NONE)
+		return getattr_v(f, obj->alts[1], name, site);
+	if (obj->alts[1]->k == VK_NONE)
+		return getattr_v(f, obj->alts[0], name, site);
+	r0 = getattr_v(f, obj->alts[0], name, site);
+	r1 = getattr_v(f, obj->alts[1], name, site);
+
+	return join(f, obj->alt_cond, r0, r1, 0, site);
+}
+
+/* v's value on path i of cond: its own object when v is alternatives of
+ * the same condition */
+static value_t *on_path(value_t *v, const char *cond, int i)
+{
+	if (v && v->k == VK_UNKNOWN && v->alts && v->alt_cond &&
+	    (v->alt_cond == cond || !strcmp(v->alt_cond, cond)))
+		return v->alts[i];
+	return v;
+}
+
+value_t *alts_call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
+                   struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const char *cond = fn->alt_cond;
+	value_t *r[2];
+	int i;
+
+	/* None is not callable: the other path goes on */
+	if (fn->alts[0]->k == VK_NONE || fn->alts[1]->k == VK_NONE)
+		return call(f, fn->alts[fn->alts[0]->k == VK_NONE], args, nargs, kw, site);
+	for (i = 0; i < 2; i++) {
+		value_t **pa = ast_arena_alloc(in->a, (nargs + 1) * sizeof *pa);
+		struct vdict *pk = NULL;
+		size_t j;
+
+		for (j = 0; j < nargs; j++)
+			pa[j] = on_path(args[j], cond, i);
+		if (kw) {
+			pk = vdict_new(in->a);
+			for (j = 0; j < kw->n; j++)
+				vdict_set(in->a, pk, kw->keys[j], on_path(kw->vals[j], cond, i));
+		}
+		r[i] = call(f, fn->alts[i], pa, nargs, pk, site);
+	}
+	return join(f, cond, r[0], r[1], 1, site);
+}
