@@ -51,7 +51,8 @@
  * run buffer of 1 MiB, runs in an unlinked temporary file, k-way merges),
  * and every pass reads a stream sorted the way it needs and writes the
  * next: the host events in walk order (walk(): host nesting and forward
- * attribution, the stack as deep as the nesting), a sort-merge join on
+ * attribution, the stack as deep as the nesting, at most MAX_NEST levels),
+ * a sort-merge join on
  * Sequence numbers (seq_join()), the host events grouped under their
  * top-level op (finish()), sort-merge joins of the device events on
  * correlation id and then External id (devices()), the sums in trace
@@ -1037,6 +1038,10 @@ static int bwd_name(const struct tev *t)
 	       (t->kind == K_OP && t->has_seq && strstr(t->name, "Backward") && !strstr(t->name, "::"));
 }
 
+/* The deepest host nesting kept: far past any real stack (Python's
+ * recursion limit is 1000), so only a damaged or hostile trace reaches it. */
+#define MAX_NEST 4096
+
 /* Passes 1 and 2, over the host events in walk order (J->host): the nesting, the
  * entries entered, each top-level op matched.  Every host event goes on
  * to J->walked; a forward op's Sequence number to J->seqdef, with the
@@ -1049,7 +1054,7 @@ static int walk(struct att *A, struct join *J)
 	int64_t pos = 0;
 	uint32_t prev_thr = 0;
 	struct tev t, q;
-	int r, rc = -1;
+	int r, rc = -1, warned = 0;
 
 	if (spill_sort(J->host) < 0)
 		return -1;
@@ -1186,6 +1191,22 @@ static int walk(struct att *A, struct join *J)
 		 * part in the nesting (steps and waits are read by time) */
 		if (t.kind == K_ANN || t.kind == K_STEP)
 			continue;
+		if (sp >= MAX_NEST) {
+			/* deeper than any Python stack (its recursion limit is 1000):
+			 * a damaged or hostile trace; the event stays a leaf, so the
+			 * stack, and memory, stay bounded */
+			if (!warned) {
+				char msg[160];
+
+				snprintf(msg, sizeof msg, "host events nested deeper than %d levels; deeper events are not nested",
+				         MAX_NEST);
+				cJSON_AddItemToArray(A->warnings, cJSON_CreateString(msg));
+				err_warn("%s", msg);
+				warned = 1;
+			}
+			free(L.used);
+			continue;
+		}
 		if (entered)
 			L.owner = (int)sp;  /* entered an entry: cur and used are its own */
 		GROW(st, ast, sp + 1);

@@ -341,6 +341,25 @@ grep -q "temporary file in $T/nowhere: cannot create it" "$T/err"
 ok $? "  the message names the directory"
 is "$(wc -c <"$T/out" | tr -d ' ')" 0 "  and there is no report"
 
+# A hostile nesting: 6,000 host events each inside the one before it.  Past
+# 4096 levels (no Python stack is that deep) the deeper events stay leaves,
+# a warning says so, and the report is still made.
+$py - "$T/deep.json" <<'PY'
+import json, sys
+n = 6000
+ev = [dict(ph="X", cat="cpu_op", name="aten::add", pid=1, tid=1, ts=float(i), dur=float(2 * n - 2 * i), args={})
+      for i in range(n)]
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+"$ECG" attribute --records "$R/records" --json "$T/deep.json" >"$T/deep.out" 2>"$T/deep.err"
+rc=$?
+[ "$rc" -le 1 ]
+ok $? "a nesting 6,000 deep: a report (exit $rc, 0 or 1), no failure"
+grep -q "nested deeper than 4096 levels" "$T/deep.err"
+ok $? "  a warning on stderr says the deeper events are not nested"
+json "$T/deep.out" 'any("deeper than 4096" in w for w in d["warnings"])' >"$T/deep.w"
+is "$(cat "$T/deep.w")" "True" "  and the report's warnings say it"
+
 # Memory follows the distinct ops, not the events (issue 20 B8): the same
 # three ops and one frame repeated, 100,000 and then 400,000 events, take
 # about the same peak memory (it was ~83 bytes more per event: +25 MB).
