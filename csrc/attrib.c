@@ -108,67 +108,6 @@ static void strtab_free(struct strmap *t)
 }
 
 
-static size_t imap_pos(const struct imap *m, int64_t k)
-{
-	uint64_t h = (uint64_t)k * 0x9E3779B97F4A7C15ULL;
-
-	return (size_t)(h >> 17) & (m->cap - 1);
-}
-
-static void imap_add(struct imap *m, int64_t k, int v, int replace)
-{
-	size_t i;
-
-	if (m->n * 2 >= m->cap) {
-		struct imap o = *m;
-		size_t j;
-
-		m->cap = o.cap ? o.cap * 2 : 1024;
-		m->key = xmalloc(m->cap * sizeof *m->key);
-		m->val = xmalloc(m->cap * sizeof *m->val);
-		for (j = 0; j < m->cap; j++)
-			m->val[j] = -1;
-		m->n = 0;
-		for (j = 0; j < o.cap; j++)
-			if (o.val[j] >= 0)
-				imap_add(m, o.key[j], o.val[j], 0);
-		free(o.key);
-		free(o.val);
-	}
-	for (i = imap_pos(m, k); m->val[i] >= 0; i = (i + 1) & (m->cap - 1))
-		if (m->key[i] == k) {
-			if (replace)
-				m->val[i] = v;
-			return;
-		}
-	m->key[i] = k;
-	m->val[i] = v;
-	m->n++;
-}
-
-static void imap_put(struct imap *m, int64_t k, int v)
-{
-	imap_add(m, k, v, 0);
-}
-
-static int imap_get(const struct imap *m, int64_t k)
-{
-	size_t i;
-
-	if (!m->cap)
-		return -1;
-	for (i = imap_pos(m, k); m->val[i] >= 0; i = (i + 1) & (m->cap - 1))
-		if (m->key[i] == k)
-			return m->val[i];
-	return -1;
-}
-
-static void imap_free(struct imap *m)
-{
-	free(m->key);
-	free(m->val);
-}
-
 /* ------------------------------------------------------------------ events */
 
 
@@ -219,31 +158,29 @@ static int64_t ev_seq(const struct tev *t)
 	return t->id[1];
 }
 
-static int64_t thr_hash(int64_t pid, int64_t tid)
-{
-	return (int64_t)(((uint64_t)pid * 0x9E3779B97F4A7C15ULL) ^ ((uint64_t)tid + 0x632BE59BD9B4E019ULL));
-}
-
 /* The index of (pid, tid) in A->thr, added when new: an event keeps 4
- * bytes for its thread (or device stream) instead of 16. */
+ * bytes for its thread (or device stream) instead of 16.  The map's key
+ * is "pid/tid" as text (the one map, strmap.h); events of one thread come
+ * in runs, so the last thread found is tried first. */
 static uint32_t thr_of(struct att *A, int64_t pid, int64_t tid)
 {
-	int64_t h = thr_hash(pid, tid);
-	int i = imap_get(&A->thrmap, h);
-	uint32_t k;
+	char key[48];
+	struct strmap_slot *sl;
+	int added;
 
-	if (i >= 0 && A->thr[i].pid == pid && A->thr[i].tid == tid)
-		return (uint32_t)i;
-	if (i >= 0)     /* two threads with one hash: look through them all */
-		for (k = 0; k < A->nthr; k++)
-			if (A->thr[k].pid == pid && A->thr[k].tid == tid)
-				return k;
-	GROW(A->thr, A->athr, (size_t)A->nthr + 1);
-	A->thr[A->nthr].pid = pid;
-	A->thr[A->nthr].tid = tid;
-	if (i < 0)
-		imap_put(&A->thrmap, h, (int)A->nthr);
-	return A->nthr++;
+	if (A->nthr && A->thr[A->thr_last].pid == pid && A->thr[A->thr_last].tid == tid)
+		return A->thr_last;
+	snprintf(key, sizeof key, "%lld/%lld", (long long)pid, (long long)tid);
+	sl = strmap_put(&A->thrmap, key, &added);
+	if (added) {
+		sl->key = xstrdup(key);
+		GROW(A->thr, A->athr, (size_t)A->nthr + 1);
+		A->thr[A->nthr].pid = pid;
+		A->thr[A->nthr].tid = tid;
+		sl->a = (int)A->nthr++;
+	}
+	A->thr_last = (uint32_t)sl->a;
+	return A->thr_last;
 }
 
 /* pid, then tid: the order of the events' threads */
@@ -2112,7 +2049,7 @@ void attrib_free(struct att *A)
 	free(A->streams);
 	free(A->stepv);
 	free(A->thr);
-	imap_free(&A->thrmap);
+	strtab_free(&A->thrmap);
 	strtab_free(&A->names);
 	cJSON_Delete(A->graph);
 	cJSON_Delete(A->sched);

@@ -28,12 +28,6 @@
 
 /* int64 -> event index, open addressing.  imap_put keeps the first value
  * of a key, imap_set the last. */
-struct imap {
-	int64_t *key;
-	int *val;
-	size_t cap, n;
-};
-
 enum kind { K_ANN, K_MOD, K_PY, K_OP, K_RT, K_KERNEL, K_MEMCPY, K_MEMSET, K_STEP };
 
 /* One event kept from the trace, as the passes of the join spill it
@@ -102,7 +96,8 @@ struct att {
 	} *thr;                    /* the distinct (pid, tid) of the events */
 	uint32_t nthr;
 	size_t athr;
-	struct imap thrmap;        /* thr_hash(pid, tid) -> its first index in thr */
+	struct strmap thrmap;      /* "pid/tid" (xstrdup'd keys) -> its index in thr (a) */
+	uint32_t thr_last;         /* the thread thr_of() found last */
 	int has_py, has_mod;
 	long steps;
 	double step_us;            /* summed duration of the ProfilerStep annotations */
