@@ -421,8 +421,8 @@ static const struct tensor_method *tensor_method_of(const char *m)
 /* ------------------------------------------------------------------ attributes */
 
 /* x.<name> for a tensor x: shape and ndim from its shape, .T/.mT/.H as
- * ops with the transposed shape, properties read at run time unknown, and
- * anything else a Tensor method bound to x (called through call_ext).
+ * .mH as ops with the transposed shape, every other property (the
+ * catalogue's) unknown, and anything else a Tensor method bound to x (called through call_ext).
  * Never NULL. */
 /* Whether name is one of the NULL-ended list. */
 static int name_in(const char *name, const char *const *list)
@@ -433,9 +433,9 @@ static int name_in(const char *name, const char *const *list)
 	return 0;
 }
 
-/* x.T, x.mT, x.H: a transposed view; x.items()/keys()/values(): a
+/* x.T, x.mT, x.H, x.mH: a transposed view; x.items()/keys()/values(): a
  * mapping's views (a host batch standing for collated dicts). */
-static const char *const transposes[] = { "T", "mT", "H", NULL };
+static const char *const transposes[] = { "T", "mT", "H", "mH", NULL };
 static const char *const mapping_views[] = { "items", "keys", "values", NULL };
 
 value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site)
@@ -466,6 +466,10 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 		}
 		return v;
 	}
+	/* any other property (is_meta, is_sparse, real, output_nr ...): a
+	 * value the run knows, not a method -- bound, it would test true */
+	if (catalog_is_tensor_property(in->cat, name))
+		return unknown_at(f, site, "a tensor property read at run time");
 	/* a name torch's Tensor does not have (xs.items() of a library
 	 * module's output ecg took for a tensor): no op, not known */
 	if (!catalog_tensor_name(in->cat, name) &&
