@@ -670,15 +670,15 @@ int load_worktree_dirty_read(struct load *L, int *dirty)
 	return 0;
 }
 
-cJSON *load_config_file(void *vctx, const char *path, const char *entry_dir, const char **why)
+/* The job's file at `path` (as the job wrote it: the entry script's
+ * directory first, then the repository's top), recorded in `files` and
+ * read into *data (the caller frees it).  NULL with *why set when it is not
+ * in the tree at the commit or cannot be read. */
+static const repo_file_t *read_job_file(struct load *L, const char *path, const char *entry_dir, char **data,
+                                        size_t *len, const char **why)
 {
-	struct load *L = vctx;
-	const repo_file_t *f = NULL;
-	char *cand, *data = NULL;
-	size_t len = 0, n;
-	cJSON *j = NULL;
-	PyObject *r = NULL;
-	const char *text;
+	const repo_file_t *f;
+	char *cand;
 
 	*why = NULL;
 	if (path[0] == '/') {
@@ -697,12 +697,44 @@ cJSON *load_config_file(void *vctx, const char *path, const char *entry_dir, con
 	/* a file the job reads is part of the records: check and refresh
 	 * see it change like code */
 	load_add_file(L, f);
-	if (repo_read(L->repo, f, L->o->worktree, L->o->max_file, &data, &len) < 0) {
+	if (repo_read(L->repo, f, L->o->worktree, L->o->max_file, data, len) < 0) {
 		snprintf(L->why, sizeof L->why, "%s", err_last());
 		err_clear();
 		*why = L->why;
 		return NULL;
 	}
+	return f;
+}
+
+char *load_text_file(void *vctx, const char *path, const char *entry_dir, size_t *len, const char **why)
+{
+	struct load *L = vctx;
+	char *data = NULL;
+
+	*len = 0;
+	if (!read_job_file(L, path, entry_dir, &data, len, why))
+		return NULL;
+	if (memchr(data, 0, *len)) {
+		free(data);
+		*why = "the file is not text (it holds NUL bytes)";
+		return NULL;
+	}
+	return data;
+}
+
+cJSON *load_config_file(void *vctx, const char *path, const char *entry_dir, const char **why)
+{
+	struct load *L = vctx;
+	const repo_file_t *f = NULL;
+	char *data = NULL;
+	size_t len = 0, n;
+	cJSON *j = NULL;
+	PyObject *r = NULL;
+	const char *text;
+
+	f = read_job_file(L, path, entry_dir, &data, &len, why);
+	if (!f)
+		return NULL;
 	n = strlen(f->path);
 	if (n >= 5 && !strcmp(f->path + n - 5, ".json")) {
 		j = cJSON_ParseWithLength(data, len);

@@ -89,6 +89,14 @@ value_t *iter_items(struct frame *f, value_t *it, struct vseq **out)
 			*out = s;
 			return NULL;
 		}
+		if (it->u.inst->ext && !strcmp(it->u.inst->ext, "io.TextIOWrapper")) {
+			value_t *ls = file_lines(f, it, NULL);    /* `for line in f` */
+
+			if (ls->k != VK_LIST)
+				return ls;
+			*out = ls->u.seq;
+			return NULL;
+		}
 		break;
 	default:
 		break;
@@ -1060,9 +1068,12 @@ static value_t *bi_open(struct frame *f, value_t *fn, value_t **args, size_t nar
 		in->ev.write = anchor_at(f, site);
 	if (nargs >= 1 && args[0]->k == VK_STR) {
 		struct vinst *fo = new_inst(in);
+		value_t *mode = nargs >= 2 ? args[1] : kw && vdict_gets(kw, "mode") ? vdict_gets(kw, "mode")
+		                : v_str(in->a, "r");
 
 		fo->ext = "io.TextIOWrapper";
 		vdict_sets(in->a, fo->attrs, "name", args[0]);
+		vdict_sets(in->a, fo->attrs, "mode", mode);
 		return mk_inst_value(in, fo);
 	}
 	return unknown_at(f, site, "open() of a path not known");

@@ -96,7 +96,7 @@ enum builtin_id {
 	BI_M_STR_STARTSWITH, BI_M_STR_ENDSWITH, BI_M_STR_REPLACE, BI_M_STR_STRIP, BI_M_STR_LSTRIP, BI_M_STR_RSTRIP, BI_M_STR_PARTITION,
 	BI_M_STR_RSPLIT,
 	BI_M_SET_UNION,
-	BI_M_FILE_READ,
+	BI_M_FILE_READ, BI_M_FILE_READLINES, BI_M_STR_SPLITLINES,
 	BI_M_ARGP_ADD, BI_M_ARGP_PARSE, BI_M_ARGP_GROUP, BI_M_ARGP_SETDEF,
 	BI_M_ARGP_SUBPARSERS, BI_M_ARGP_ADDPARSER,
 	BI_M_MOD_ADD_MODULE, BI_M_MOD_APPEND, BI_M_MOD_EXTEND, BI_M_MOD_SELF,
@@ -245,6 +245,8 @@ struct interp {
 	struct vns *entry_ns;
 	interp_load_fn load;           /* reads the job's data files */
 	void *load_ctx;
+	interp_text_fn load_text;      /* reads the job's text files */
+	void *load_text_ctx;
 	struct { const struct ast_hdr *def; int n; } active[MAX_DEPTH + 8];
 	int nactive;
 	/* an exception a call surely raises (ast.literal_eval of a name):
@@ -456,6 +458,7 @@ void builtins_register(struct interp *in);
 /* methods.c */
 value_t *type_method(struct interp *in, value_t *obj, const char *name);
 value_t *ext_method(struct interp *in, value_t *obj, const char *name);
+value_t *file_lines(struct frame *f, value_t *self, const struct ast_hdr *site);
 
 /* module.c */
 value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,

@@ -137,6 +137,12 @@ void interp_set_loader(struct interp *in, interp_load_fn fn, void *ctx)
 	in->load_ctx = ctx;
 }
 
+void interp_set_text_loader(struct interp *in, interp_text_fn fn, void *ctx)
+{
+	in->load_text = fn;
+	in->load_text_ctx = ctx;
+}
+
 void interp_set_argv(struct interp *in, const char *const *argv, size_t n)
 {
 	size_t i;

@@ -753,6 +753,115 @@ static value_t *m_str_format(struct frame *f, value_t *fn, value_t **args, size_
 }
 
 /* f.read() for a file open()ed at a path of the repository: its text. */
+/* The text of a file of the job's tree that is no program file, read by
+ * the job's text loader (open(path) in text mode: "\r\n" and "\r" read as
+ * "\n").  The file object is read once: its position is not followed, so a
+ * second read is unknown.  An unknown with the reason when the path is not
+ * in the tree, the file is binary or too large, or the mode is binary. */
+static value_t *file_text(struct frame *f, value_t *self, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *nm = vdict_gets(self->u.inst->attrs, "name");
+	value_t *mode = vdict_gets(self->u.inst->attrs, "mode");
+	const char *why = NULL;
+	value_t *r;
+	char *data;
+	size_t len = 0, i, o;
+
+	if (!nm || nm->k != VK_STR)
+		return unknown_at(f, site, "the text of a file ecg does not read");
+	if (!mode || mode->k != VK_STR || strpbrk(mode->u.str.s, "wax+b"))
+		return unknown_at(f, site, "a file not opened for reading text");
+	if (vdict_gets(self->u.inst->attrs, "__ecg_read__"))
+		return unknown_at(f, site, "a file read again (its position is not followed)");
+	if (!in->load_text)
+		return unknown_at(f, site, "text files are not read in this mode");
+	data = in->load_text(in->load_text_ctx, nm->u.str.s, in->prog->entry_dir, &len, &why);
+	if (!data) {
+		note(in, anchor_at(f, site), afmt(in, "text file '%s'", nm->u.str.s), why ? why : "not read");
+		return unknown_at(f, site, why ? why : "a text file ecg could not read");
+	}
+	vdict_sets(in->a, self->u.inst->attrs, "__ecg_read__", v_bool(in->a, 1));
+	for (i = o = 0; i < len; i++) {
+		if (data[i] == '\r' && i + 1 < len && data[i + 1] == '\n')
+			continue;
+		data[o++] = data[i] == '\r' ? '\n' : data[i];
+	}
+	if ((r = too_big(f, VK_STR, o, site))) {
+		free(data);
+		return r;
+	}
+	r = v_strn(in->a, data, o);
+	free(data);
+	return r;
+}
+
+/* The lines of text s, each with its "\n" (str.splitlines(True) for "\n"
+ * alone: a file's lines, universal newlines already made "\n"). */
+static value_t *text_lines(struct frame *f, value_t *s)
+{
+	struct interp *in = f->in;
+	value_t *r = v_seq(in->a, VK_LIST, 0);
+	const char *p = s->u.str.s, *e = p + s->u.str.len;
+
+	charge(f, 0, s->u.str.len);
+	while (p < e) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(e - p);
+
+		if (r->u.seq->n >= MAX_ITEMS)
+			return v_unknown(in->a, NULL, "a file of too many lines");
+		vseq_push(in->a, r->u.seq, v_strn(in->a, p, n));
+		p += n;
+	}
+	return r;
+}
+
+/* The lines of file object self (readlines(), `for line in f`), or an
+ * unknown with the reason. */
+value_t *file_lines(struct frame *f, value_t *self, const struct ast_hdr *site)
+{
+	value_t *t = file_text(f, self, site);
+
+	return t->k == VK_STR ? text_lines(f, t) : t;
+}
+
+static value_t *m_file_readlines(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                                 const struct ast_hdr *site)
+{
+	(void)kw;
+	if (nargs)
+		return unknown_at(f, site, "readlines() with a size hint");
+	return file_lines(f, fn->u.bi.self, site);
+}
+
+/* str.splitlines(): the lines without their ends ("\n", "\r\n", "\r";
+ * the rarer separators Python also splits at make it unknown). */
+static value_t *m_str_splitlines(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                                 const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self, *r;
+	const char *p = self->u.str.s, *e = p + self->u.str.len, *q;
+
+	if (nargs || (kw && kw->n))
+		return unknown_at(f, site, "splitlines(keepends)");
+	for (q = p; q < e; q++)
+		if (strchr("\v\f\x1c\x1d\x1e\x85", *q) && *q)
+			return unknown_at(f, site, "splitlines() of text with rare line separators");
+	charge(f, 0, self->u.str.len);
+	r = v_seq(in->a, VK_LIST, 0);
+	while (p < e) {
+		for (q = p; q < e && *q != '\n' && *q != '\r'; q++)
+			;
+		if (r->u.seq->n >= MAX_ITEMS)
+			return unknown_at(f, site, "a text of too many lines");
+		vseq_push(in->a, r->u.seq, v_strn(in->a, p, (size_t)(q - p)));
+		p = q < e && *q == '\r' && q + 1 < e && q[1] == '\n' ? q + 2 : q + 1;
+	}
+	return r;
+}
+
 static value_t *m_file_read(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                             const struct ast_hdr *site)
 {
@@ -772,7 +881,7 @@ static value_t *m_file_read(struct frame *f, value_t *fn, value_t **args, size_t
 		}
 	}
 	if (!sf)
-		return unknown_at(f, site, "the text of a file ecg does not read");
+		return nargs ? unknown_at(f, site, "read() of a part of a file") : file_text(f, self, site);
 	prog_ensure(in->prog, sf);
 	charge(f, 0, sf->len);
 	r = v_strn(in->a, sf->src, sf->len);
@@ -817,6 +926,7 @@ static const struct native str_methods[] = {
 	{ "rsplit", m_str_rsplit, BI_M_STR_RSPLIT },
 	{ "rstrip", m_str_strip, BI_M_STR_RSTRIP },
 	{ "split", m_str_split, BI_M_STR_SPLIT },
+	{ "splitlines", m_str_splitlines, BI_M_STR_SPLITLINES },
 	{ "startswith", m_str_affix, BI_M_STR_STARTSWITH },
 	{ "strip", m_str_strip, BI_M_STR_STRIP },
 	{ "upper", m_str_case, BI_M_STR_UPPER },
@@ -839,6 +949,7 @@ value_t *type_method(struct interp *in, value_t *obj, const char *name)
  * setdefault() (dict.get's). */
 static const struct native ext_methods[] = {
 	{ "io.TextIOWrapper read", m_file_read, BI_M_FILE_READ },
+	{ "io.TextIOWrapper readlines", m_file_readlines, BI_M_FILE_READLINES },
 	{ "os.environ get", m_dict_get, BI_M_DICT_GET },
 	{ "os.environ setdefault", m_dict_get, BI_M_DICT_GET },
 };

@@ -467,6 +467,14 @@ static value_t *sl_path_same(struct frame *f, const char *d, value_t **args, siz
 	return nargs == 1 && args[0]->k == VK_STR ? args[0] : NULL;
 }
 
+/* io.open / codecs.open: the builtin open() */
+static value_t *sl_io_open(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site)
+{
+	(void)d;
+	return call_builtin(f, mk_builtin(f->in, BI_OPEN, NULL), args, nargs, kw, site);
+}
+
 /* json.load(s), tomllib, toml, yaml, OmegaConf.load: load_config */
 static value_t *sl_load(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                         const struct ast_hdr *site)
@@ -643,6 +651,7 @@ static const struct stdlib_native {
 	{ "functools.partial", sl_partial },
 	{ "functools.wraps", sl_wraps },
 	{ "importlib.util.find_spec", sl_find_spec },
+	{ "io.open", sl_io_open },
 	{ "itertools.repeat", sl_repeat },
 	{ "json.load", sl_load },
 	{ "json.loads", sl_load },

@@ -25,6 +25,7 @@ struct analyse_opts {
 	const cJSON *overrides;         /* --config FILE's pairs, or NULL */
 	const char *model;              /* --model NAME, or NULL */
 	interp_load_fn loader;          /* reads config files the job opens; NULL: none */
+	interp_text_fn text_loader;     /* reads text files the job opens (same ctx); NULL: none */
 	void *loader_ctx;
 	size_t *interp_bytes;           /* when not NULL: the interpreter's peak arena size */
 	int env_known;                  /* the job's environment is known: envs (KEY=VALUE, or

@@ -230,6 +230,12 @@ size_t interp_container_groups(struct interp *in, const struct vinst *m, size_t 
 typedef struct cJSON *(*interp_load_fn)(void *ctx, const char *path, const char *entry_dir, const char **why);
 void interp_set_loader(struct interp *in, interp_load_fn fn, void *ctx);
 
+/* Reads one of the job's text files (open(path).read()) at `path`, resolved
+ * as interp_load_fn's: its bytes in a malloc'd buffer the interpreter
+ * frees (*len set), or NULL with *why set.  The same ctx as the loader's. */
+typedef char *(*interp_text_fn)(void *ctx, const char *path, const char *entry_dir, size_t *len, const char **why);
+void interp_set_text_loader(struct interp *in, interp_text_fn fn, void *ctx);
+
 /* --set KEY=VALUE: the value of configuration name KEY (an argparse
  * destination, a dataclass field, a global of the entry script, a key of a
  * config file) is VALUE (a Python literal, else a string). */

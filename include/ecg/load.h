@@ -120,6 +120,10 @@ void load_add_file(struct load *L, const repo_file_t *f);
  * the struct load).  A file found in the repository is listed in `files`
  * with its blob, once, whether it parses or not. */
 cJSON *load_config_file(void *ctx, const char *path, const char *entry_dir, const char **why);
+/* The interpreter's reader of text files (interp_text_fn): the file's
+ * bytes, resolved and recorded as load_config_file() does; NULL with *why
+ * when it is not in the tree or holds NUL bytes. */
+char *load_text_file(void *ctx, const char *path, const char *entry_dir, size_t *len, const char **why);
 
 /* Read installed libraries from `site` (owned from now on) when the
  * analysis imports what the repository does not hold.  Their files are

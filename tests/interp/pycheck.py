@@ -100,7 +100,9 @@ def cases(path):
 
 def split_files(src):
     files, cur, name = {}, [], "main.py"
-    for l in src.split("\n"):
+    # src ends in "\n": the last file ends as the others do, not with a
+    # blank line more (a text file's lines are read as they are)
+    for l in (src[:-1] if src.endswith("\n") else src).split("\n"):
         if l.startswith("#%% "):
             files[name] = "\n".join(cur) + "\n"
             name, cur = l[4:].strip(), []

@@ -506,6 +506,39 @@ static size_t split_files(const char *s, struct piece *out)
 static const struct catalog *the_cat;
 static int dump_globals;
 
+/* A case's text files (a `#%% PATH` whose name does not end in .py): not
+ * parsed, read by open() through the interpreter's text loader. */
+struct texts {
+	struct piece *p;
+	size_t n;
+};
+
+static int is_py(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n >= 3 && !strcmp(path + n - 3, ".py");
+}
+
+static char *case_text(void *ctx, const char *path, const char *entry_dir, size_t *len, const char **why)
+{
+	const struct texts *t = ctx;
+	size_t i;
+
+	(void)entry_dir;     /* main.py is at the top */
+	for (i = 0; i < t->n; i++)
+		if (!is_py(t->p[i].path) && !strcmp(t->p[i].path, path)) {
+			char *r = xmalloc(t->p[i].len + 1);
+
+			memcpy(r, t->p[i].src, t->p[i].len);
+			r[t->p[i].len] = 0;
+			*len = t->p[i].len;
+			return r;
+		}
+	*why = "the file is not in the repository at this commit";
+	return NULL;
+}
+
 /* Runs one case; returns 1 when every expectation holds. */
 static int run_case(struct tcase *c, buf_t *why)
 {
@@ -515,18 +548,24 @@ static int run_case(struct tcase *c, buf_t *why)
 	struct sfile *entry;
 	size_t np, i;
 	int pass = 1;
+	struct texts texts;
 
 	np = split_files(c->src.buf, pieces);
 	qsort(pieces, np, sizeof *pieces, by_path);
+	texts.p = pieces;
+	texts.n = np;
 	prog_init(&prog);
 	for (i = 0; i < np; i++) {
-		char *src = xmalloc(pieces[i].len + 1);
+		char *src;
 		PyObject *mod = NULL;
 		pyast_error pe = { 0, 0, NULL };
 		struct ast_arena *arena;
 		struct ast_Module *cmod = NULL;
 		int rc;
 
+		if (!is_py(pieces[i].path))
+			continue;
+		src = xmalloc(pieces[i].len + 1);
 		memcpy(src, pieces[i].src, pieces[i].len);
 		src[pieces[i].len] = 0;
 		rc = pyast_parse(pieces[i].path, src, pieces[i].len, &mod, &pe);
@@ -555,6 +594,7 @@ static int run_case(struct tcase *c, buf_t *why)
 	entry = prog_file(&prog, "main.py");
 	in = interp_new(&prog, the_cat);
 	interp_set_argv(in, (const char *const *)c->argv, c->nargv);
+	interp_set_text_loader(in, case_text, &texts);
 	interp_run_entry(in, entry);
 	if (dump_globals && interp_globals(in)) {
 		const struct vdict *g = interp_globals(in);
