@@ -306,6 +306,31 @@ static value_t *tm_to(struct frame *f, value_t *fn, const char *m, value_t **arg
 	return v_tensor_dev(in->a, DEV_DEVICE, 0);
 }
 
+/* dst.copy_(src): a copy between the two tensors' places when both are
+ * known and differ: host src into a device dst is host->device, device
+ * src into a host dst device->host (a blocking one unless non_blocking);
+ * the result is dst, where it lives. */
+static value_t *tm_copy(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
+                        struct vdict *kw, const struct ast_hdr *site)
+{
+	int dev = recv_dev(fn), pinned = recv_pinned(fn);
+	value_t *src = nargs ? args[0] : kw ? vdict_gets(kw, "src") : NULL;
+	int sdev = src && src->k == VK_TENSOR ? src->dev : DEV_UNKNOWN;
+	struct sched_ev *e = NULL;
+
+	(void)m;
+	if (dev == DEV_DEVICE && sdev == DEV_HOST) {
+		f->in->gpu = 1;
+		if ((e = sev(f, SEV_H2D, ".copy_(<host tensor>)", site)))
+			e->pinned = src->pinned;
+	} else if (dev == DEV_HOST && sdev == DEV_DEVICE) {
+		e = sev(f, SEV_D2H, ".copy_(<device tensor>)", site);
+	}
+	if (e)
+		e->non_blocking = kw_bool(kw, "non_blocking");
+	return v_tensor_dev(f->in->a, dev, pinned);
+}
+
 static value_t *tm_pin_memory(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
                               struct vdict *kw, const struct ast_hdr *site)
 {
@@ -388,6 +413,7 @@ static const struct tensor_method tensor_methods[] = {
 	{ "argmax", tm_token_choice, 0 },
 	{ "backward", tm_backward, 0 },
 	{ "chunk", tm_pieces, TM_PIECES },
+	{ "copy_", tm_copy, 0 },
 	{ "cpu", tm_cpu, 0 },
 	{ "cuda", tm_to, 0 },
 	{ "dim", tm_shape_read, TM_SIZE },
@@ -445,6 +471,11 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 
 	if ((!strcmp(name, "shape") || !strcmp(name, "ndim")) && (v = size_read(f, obj, name, NULL, site)))
 		return v;
+	if (catalog_fact(in->cat, CATALOG_F_TENSOR_ALIASES, name)) {
+		v = v_tensor_dev(in->a, obj->dev, obj->pinned);
+		v->shape = obj->shape;
+		return v;
+	}
 	if (catalog_fact(in->cat, CATALOG_F_TENSOR_STATE, name))
 		return unknown_at(f, site, "a tensor attribute read at run time");
 	if (name_in(name, transposes)) {
