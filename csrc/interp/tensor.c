@@ -331,6 +331,66 @@ static value_t *tm_copy(struct frame *f, value_t *fn, const char *m, value_t **a
 	return v_tensor_dev(f->in->a, dev, pinned);
 }
 
+/* Where x.type(T) puts x: 1 a CUDA tensor type (torch.cuda.FloatTensor
+ * or its name), 0 a host tensor type (torch.FloatTensor), -1 neither
+ * (a dtype) or not known. */
+static int type_arg_cuda(const value_t *t)
+{
+	const char *n = t->k == VK_EXT ? t->u.ext : t->k == VK_STR ? t->u.str.s : NULL;
+	size_t len = n ? strlen(n) : 0;
+
+	if (!n || len < 6 || strcmp(n + len - 6, "Tensor"))
+		return -1;
+	return !strncmp(n, "torch.cuda.", 11) ? 1 : !strncmp(n, "torch.", 6) && !strchr(n + 6, '.') ? 0 : -1;
+}
+
+/* x.type(torch.cuda.FloatTensor): a copy to the device (x on the host),
+ * x.type(torch.FloatTensor) to the host; x.type(T) with T a type the
+ * code does not decide (Tensor = torch.cuda.FloatTensor if cuda else
+ * torch.FloatTensor) a copy of a host x under that condition, to a place
+ * not known.  x.type(dtype) moves nothing; x.type() is the type's name. */
+static value_t *tm_type(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
+                        struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	int dev = recv_dev(fn), pinned = recv_pinned(fn);
+	value_t *t = nargs ? args[0] : kw ? vdict_gets(kw, "dtype") : NULL;
+	int cuda = t ? type_arg_cuda(t) : -1;
+	struct sched_ev *e = NULL;
+
+	(void)m;
+	if (!t)
+		return unknown_at(f, site, "the name of a tensor's type");
+	if (cuda == 1) {
+		in->gpu = 1;
+		if (dev == DEV_HOST || (dev == DEV_UNKNOWN && f->mode != M_FWD))
+			e = sev(f, SEV_H2D, ".type(<CUDA tensor type>)", site);
+		if (e) {
+			e->non_blocking = kw_bool(kw, "non_blocking");
+			e->pinned = dev == DEV_HOST ? pinned : -1;
+		}
+		return v_tensor_dev(in->a, DEV_DEVICE, 0);
+	}
+	if (cuda == 0) {
+		if (dev == DEV_DEVICE && (e = sev(f, SEV_D2H, ".type(<host tensor type>)", site)))
+			e->non_blocking = 0;
+		return v_tensor_dev(in->a, DEV_HOST, 0);
+	}
+	if (t->k == VK_UNKNOWN && dev == DEV_HOST && f->mode != M_FWD) {
+		const struct jctx *ojc = f->jc;
+
+		f->jc = jc_push(f, JC_COND, anchor_at(f, site),
+		                afmt(in, "%s is a CUDA tensor type", t->expr ? t->expr : text_of(f, site)));
+		if ((e = sev(f, SEV_H2D, ".type(<a tensor type not decided>)", site))) {
+			e->non_blocking = kw_bool(kw, "non_blocking");
+			e->pinned = pinned;
+		}
+		f->jc = ojc;
+		return v_tensor_dev(in->a, DEV_UNKNOWN, 0);
+	}
+	return v_tensor_dev(in->a, dev, pinned);
+}
+
 static value_t *tm_pin_memory(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
                               struct vdict *kw, const struct ast_hdr *site)
 {
@@ -433,6 +493,7 @@ static const struct tensor_method tensor_methods[] = {
 	{ "tensor_split", tm_pieces, TM_PIECES },
 	{ "to", tm_to, 0 },
 	{ "tolist", tm_item, 0 },
+	{ "type", tm_type, 0 },
 	{ "unbind", tm_pieces, TM_PIECES },
 	{ "unique", tm_data_sized, 0 },
 };

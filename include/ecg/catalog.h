@@ -366,6 +366,8 @@ enum catalog_fact {
 	CATALOG_F_TENSOR_ALIASES,     /* set: Tensor properties that are the
 	                                 tensor's own storage where it lives
 	                                 (x.data) */
+	CATALOG_F_ITER_PASSTHROUGH,   /* set: calls that give back the iterable
+	                                 they wrap (tqdm.tqdm(loader)) */
 	CATALOG_NFACTS
 };
 
