@@ -27,6 +27,10 @@ int dev_is_host(const value_t *v)
 	return -1;
 }
 
+/* The reason of x.device for an x not known to be on the device: a .to()
+ * to it moves nothing ecg can state (tm_to). */
+static const char why_device_unpinned[] = "the device of a tensor not known to be on the device";
+
 int kw_bool(const struct vdict *kw, const char *name)
 {
 	value_t *v = kw ? vdict_gets(kw, name) : NULL;
@@ -287,6 +291,10 @@ static value_t *tm_to(struct frame *f, value_t *fn, const char *m, value_t **arg
 		return v_tensor_dev(in->a, dev, pinned);
 	if (!cuda && !target)
 		return v_tensor_dev(in->a, dev, pinned);
+	/* x.to(y.device) with y not known to be on the device (a CPU
+	 * tensor's device): no copy ecg can state */
+	if (!cuda && target->k == VK_UNKNOWN && target->reason == why_device_unpinned)
+		return v_tensor_dev(in->a, DEV_UNKNOWN, 0);
 	if (host == 1) {
 		if (dev == DEV_DEVICE) {
 			e = sev(f, SEV_D2H, !cuda ? ".to(cpu)" : ".cpu()", site);
@@ -537,6 +545,8 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 		v->shape = obj->shape;
 		return v;
 	}
+	if (!strcmp(name, "device") && obj->dev != DEV_DEVICE && f->mode != M_FWD)
+		return v_unknown(in->a, text_of(f, site), why_device_unpinned);
 	if (catalog_fact(in->cat, CATALOG_F_TENSOR_STATE, name))
 		return unknown_at(f, site, "a tensor attribute read at run time");
 	if (name_in(name, transposes)) {
