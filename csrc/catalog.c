@@ -1289,6 +1289,8 @@ static const struct {
 	[CATALOG_F_NOT_DISPATCHED] = { "not_dispatched", FK_SET },
 	[CATALOG_F_TENSOR_STATE] = { "tensor_state", FK_SET },
 	[CATALOG_F_CONTAINER_BASES] = { "container_bases", FK_SET },
+	[CATALOG_F_TENSOR_ALIASES] = { "tensor_aliases", FK_SET },
+	[CATALOG_F_ITER_PASSTHROUGH] = { "iter_passthrough", FK_SET },
 };
 
 static const char *const FACT_KIND_KEY[] = {

@@ -838,6 +838,34 @@ static int sc_has_bn_buffers(const struct vinst *m, int depth)
 	return 0;
 }
 
+/* DDP's gradient all-reduce at a backward in the micro-step loop of a job
+ * that turns the sync off on micro-steps (model.require_backward_grad_sync
+ * = <last micro-step>, or a backward under model.no_sync() in that loop):
+ * it runs once a step, on the last micro-step -- the optimizer step
+ * outside the micro-step loop, whose frequency it has; NULL otherwise. */
+static const struct sched_ev *sc_sync_once_per_step(const struct sc *s, const struct sched_ev *w,
+                                                   const struct sched_ev *at, const char *op)
+{
+	const struct sched_ev *opt = NULL;
+	int skipped = 0;
+	size_t i;
+
+	if (strcmp(w->implied_by, "DistributedDataParallel") || strcmp(op, "all_reduce") || at->kind != SEV_BACKWARD ||
+	    !s->micro_loop || !ctx_has(at->ctx, s->micro_loop))
+		return NULL;
+	for (i = 0; i < s->nev; i++) {
+		const struct sched_ev *e = &s->ev[i];
+
+		if (ctx_has(e->ctx, s->micro_loop) &&
+		    (e->kind == SEV_GRAD_SYNC_TOGGLE || (e->kind == SEV_BACKWARD && ctx_find(e->ctx, JC_NO_SYNC))))
+			skipped = 1;
+		if (e->kind == SEV_OPT_STEP && !opt && s->step_loop && ctx_has(e->ctx, s->step_loop) &&
+		    !ctx_has(e->ctx, s->micro_loop))
+			opt = e;
+	}
+	return skipped ? opt : NULL;
+}
+
 /* One collective a wrapper issues, anchored at event `at` (the backward
  * call, the model call): its phase, the wrapper's condition (else the
  * event's), how often the event runs.  Once per (anchor, op). */
@@ -853,7 +881,7 @@ static void sc_wrap_coll(struct sc *s, cJSON *dd, const struct sched_ev *w, cons
 	c = sc_coll(op, "data", -1, at->anchor, phase, w->implied_by, note);
 	if (cond)
 		cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", cJSON_CreateString(cond));
-	freq = sc_frequency(s, at);
+	freq = sc_frequency(s, sc_sync_once_per_step(s, w, at, op) ? sc_sync_once_per_step(s, w, at, op) : at);
 	cJSON_AddStringToObject(c, "frequency", freq);
 	free(freq);
 	cJSON_AddItemToArray(dd, c);

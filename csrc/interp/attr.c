@@ -148,7 +148,7 @@ static value_t *module_attr(struct interp *in, value_t *obj, const char *name)
 	if (!strcmp(name, "forward"))
 		return obj;
 	if (!strcmp(name, "weight") || !strcmp(name, "bias"))
-		return v_tensor(in->a);
+		return obj->k == VK_INST && obj->u.inst->on_device ? v_tensor_dev(in->a, DEV_DEVICE, 0) : v_tensor(in->a);
 	return NULL;
 }
 
@@ -177,8 +177,16 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 	}
 	if ((c = vinst_child(m, name)))
 		return mk_inst_value(in, c);
-	if ((v = vdict_gets(m->attrs, name)))
+	if ((v = vdict_gets(m->attrs, name))) {
+		/* a parameter of a module moved to the device moved with it
+		 * (a plain tensor attribute did not) */
+		if (m->on_device && v->k == VK_TENSOR && v->is_param && v->dev != DEV_DEVICE) {
+			v = v_copy(in->a, v);
+			v->dev = DEV_DEVICE;
+			v->pinned = 0;
+		}
 		return v;
+	}
 	if (!strcmp(name, "__dict__") && m->mod == VM_NONE && (m->cls || !m->ext)) {
 		/* the object's own namespace: writes through it
 		 * (self.__dict__.update(d)) set its attributes */

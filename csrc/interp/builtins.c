@@ -711,6 +711,21 @@ static value_t *bi_enumerate(struct frame *f, value_t *fn, value_t **args, size_
 		l->enumerated = 1;
 		return mk_inst_value(in, l);
 	}
+	if (nargs >= 1 && (args[0]->k == VK_LIST || args[0]->k == VK_TUPLE) && args[0]->u.seq->unk_reason &&
+	    args[0]->u.seq->n >= 1) {
+		/* enumerate(zip(defs, layers)) of a length not known: the
+		 * representative item with an index not known, the length
+		 * still not known */
+		value_t *r = v_seq(in->a, VK_LIST, 1);
+		value_t *p = v_seq(in->a, VK_TUPLE, 2);
+
+		vseq_push(in->a, p->u.seq, v_unknown(in->a, "the index", "a loop counter"));
+		vseq_push(in->a, p->u.seq, args[0]->u.seq->items[0]);
+		vseq_push(in->a, r->u.seq, p);
+		r->u.seq->unk_expr = args[0]->u.seq->unk_expr;
+		r->u.seq->unk_reason = args[0]->u.seq->unk_reason;
+		return r;
+	}
 	if (nargs >= 1 && !iter_items(f, args[0], &items)) {
 		value_t *r = v_seq(in->a, VK_LIST, items->n);
 
@@ -767,6 +782,10 @@ static value_t *bi_zip(struct frame *f, value_t *fn, value_t **args, size_t narg
 				rep[i] = iter_rep_item(f, a) ? iter_rep_item(f, a)
 				         : v_unknown(in->a, NULL, "an item of an iterable not known");
 				unk = 1;
+			} else if (a->k == VK_INST && a->u.inst->mod != VM_NONE && a->u.inst->nchildren >= 1) {
+				/* zip(defs, self.module_list) with defs not known:
+				 * the container's modules pair with them */
+				rep[i] = mk_inst_value(in, a->u.inst->children[0].inst);
 			} else {
 				zok = 0;
 			}

@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include "internal.h"
+#include "ecg/catalog.h"
 
 /* Job code calling, with tensors, an object torch.load read whole from a
  * file (`model = torch.load(f); out = model(x)`): a model whose class the
@@ -63,6 +64,9 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 			any_tensor = 1;
 
 	ext_job_effects(f, d, last, fn->recv, args, nargs, kw, site);
+	/* tqdm(loader): the loader, its batches with it */
+	if (nargs >= 1 && catalog_fact(in->cat, CATALOG_F_ITER_PASSTHROUGH, d))
+		return args[0];
 	if (!strncmp(d, "Tensor.", 7))
 		return call_tensor_method(f, fn, last, args, nargs, kw, site);
 	if ((r = torch_ext_call(f, d, last, args, nargs, kw, site, any_tensor)))

@@ -57,6 +57,25 @@ static int list_splice(struct frame *f, struct vseq *seq, const struct ast_Slice
 	return 1;
 }
 
+/* t[idx] = v between the host and the device: a host tensor stored into
+ * a device tensor is copied over (h2d), a device tensor into a host one
+ * back (d2h); either place not known, no row. */
+static void setitem_copy(struct frame *f, const value_t *dst, const value_t *v, const struct ast_hdr *site)
+{
+	struct sched_ev *e = NULL;
+
+	if (dst->k != VK_TENSOR || v->k != VK_TENSOR)
+		return;
+	if (dst->dev == DEV_DEVICE && v->dev == DEV_HOST) {
+		if ((e = sev(f, SEV_H2D, "t[...] = <host tensor>", site)))
+			e->pinned = v->pinned;
+	} else if (dst->dev == DEV_HOST && v->dev == DEV_DEVICE) {
+		e = sev(f, SEV_D2H, "t[...] = <device tensor>", site);
+	}
+	if (e)
+		e->non_blocking = 0;
+}
+
 void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 {
 	struct interp *in = f->in;
@@ -80,6 +99,7 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 
 		if (is_tensorish(obj)) {
 			emit_op(f, "Tensor.__setitem__", t);
+			setitem_copy(f, obj, v, t);
 		} else if (obj->k == VK_DICT && !value_is_known_scalar(idx)) {
 			/* what is stored under keys not known: host data only? */
 			if (obj->u.dict->anykey != 2)

@@ -302,6 +302,19 @@ void module_set_training(struct interp *in, struct vinst *m, int on, int depth)
 		module_set_training(in, m->children[i].inst, on, depth + 1);
 }
 
+/* model.to(device): m and every module under it hold their parameters
+ * and buffers on the device. */
+static void module_set_on_device(struct vinst *m, int depth)
+{
+	size_t i;
+
+	if (depth > 64 || m->mod == VM_NONE)
+		return;
+	m->on_device = 1;
+	for (i = 0; i < m->nchildren; i++)
+		module_set_on_device(m->children[i].inst, depth + 1);
+}
+
 /* .train(mode) with a mode not known. */
 static void module_set_training_unknown(struct interp *in, struct vinst *m, int depth)
 {
@@ -450,6 +463,8 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 			struct sched_ev *e;
 
 			in->gpu = 1;
+			if (self->k == VK_INST && dev_is_host(nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "device") : NULL) != 1)
+				module_set_on_device(self->u.inst, 0);
 			if (f->mode != M_FWD && !owns_no_tensor(in, self) &&
 			    (e = sev(f, SEV_H2D, "model.to(device): parameters and buffers", site))) {
 				e->pinned = 0;

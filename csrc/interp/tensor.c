@@ -27,6 +27,10 @@ int dev_is_host(const value_t *v)
 	return -1;
 }
 
+/* The reason of x.device for an x not known to be on the device: a .to()
+ * to it moves nothing ecg can state (tm_to). */
+static const char why_device_unpinned[] = "the device of a tensor not known to be on the device";
+
 int kw_bool(const struct vdict *kw, const char *name)
 {
 	value_t *v = kw ? vdict_gets(kw, name) : NULL;
@@ -287,6 +291,10 @@ static value_t *tm_to(struct frame *f, value_t *fn, const char *m, value_t **arg
 		return v_tensor_dev(in->a, dev, pinned);
 	if (!cuda && !target)
 		return v_tensor_dev(in->a, dev, pinned);
+	/* x.to(y.device) with y not known to be on the device (a CPU
+	 * tensor's device): no copy ecg can state */
+	if (!cuda && target->k == VK_UNKNOWN && target->reason == why_device_unpinned)
+		return v_tensor_dev(in->a, DEV_UNKNOWN, 0);
 	if (host == 1) {
 		if (dev == DEV_DEVICE) {
 			e = sev(f, SEV_D2H, !cuda ? ".to(cpu)" : ".cpu()", site);
@@ -304,6 +312,91 @@ static value_t *tm_to(struct frame *f, value_t *fn, const char *m, value_t **arg
 		}
 	}
 	return v_tensor_dev(in->a, DEV_DEVICE, 0);
+}
+
+/* dst.copy_(src): a copy between the two tensors' places when both are
+ * known and differ: host src into a device dst is host->device, device
+ * src into a host dst device->host (a blocking one unless non_blocking);
+ * the result is dst, where it lives. */
+static value_t *tm_copy(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
+                        struct vdict *kw, const struct ast_hdr *site)
+{
+	int dev = recv_dev(fn), pinned = recv_pinned(fn);
+	value_t *src = nargs ? args[0] : kw ? vdict_gets(kw, "src") : NULL;
+	int sdev = src && src->k == VK_TENSOR ? src->dev : DEV_UNKNOWN;
+	struct sched_ev *e = NULL;
+
+	(void)m;
+	if (dev == DEV_DEVICE && sdev == DEV_HOST) {
+		f->in->gpu = 1;
+		if ((e = sev(f, SEV_H2D, ".copy_(<host tensor>)", site)))
+			e->pinned = src->pinned;
+	} else if (dev == DEV_HOST && sdev == DEV_DEVICE) {
+		e = sev(f, SEV_D2H, ".copy_(<device tensor>)", site);
+	}
+	if (e)
+		e->non_blocking = kw_bool(kw, "non_blocking");
+	return v_tensor_dev(f->in->a, dev, pinned);
+}
+
+/* Where x.type(T) puts x: 1 a CUDA tensor type (torch.cuda.FloatTensor
+ * or its name), 0 a host tensor type (torch.FloatTensor), -1 neither
+ * (a dtype) or not known. */
+static int type_arg_cuda(const value_t *t)
+{
+	const char *n = t->k == VK_EXT ? t->u.ext : t->k == VK_STR ? t->u.str.s : NULL;
+	size_t len = n ? strlen(n) : 0;
+
+	if (!n || len < 6 || strcmp(n + len - 6, "Tensor"))
+		return -1;
+	return !strncmp(n, "torch.cuda.", 11) ? 1 : !strncmp(n, "torch.", 6) && !strchr(n + 6, '.') ? 0 : -1;
+}
+
+/* x.type(torch.cuda.FloatTensor): a copy to the device (x on the host),
+ * x.type(torch.FloatTensor) to the host; x.type(T) with T a type the
+ * code does not decide (Tensor = torch.cuda.FloatTensor if cuda else
+ * torch.FloatTensor) a copy of a host x under that condition, to a place
+ * not known.  x.type(dtype) moves nothing; x.type() is the type's name. */
+static value_t *tm_type(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
+                        struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	int dev = recv_dev(fn), pinned = recv_pinned(fn);
+	value_t *t = nargs ? args[0] : kw ? vdict_gets(kw, "dtype") : NULL;
+	int cuda = t ? type_arg_cuda(t) : -1;
+	struct sched_ev *e = NULL;
+
+	(void)m;
+	if (!t)
+		return unknown_at(f, site, "the name of a tensor's type");
+	if (cuda == 1) {
+		in->gpu = 1;
+		if (dev == DEV_HOST || (dev == DEV_UNKNOWN && f->mode != M_FWD))
+			e = sev(f, SEV_H2D, ".type(<CUDA tensor type>)", site);
+		if (e) {
+			e->non_blocking = kw_bool(kw, "non_blocking");
+			e->pinned = dev == DEV_HOST ? pinned : -1;
+		}
+		return v_tensor_dev(in->a, DEV_DEVICE, 0);
+	}
+	if (cuda == 0) {
+		if (dev == DEV_DEVICE && (e = sev(f, SEV_D2H, ".type(<host tensor type>)", site)))
+			e->non_blocking = 0;
+		return v_tensor_dev(in->a, DEV_HOST, 0);
+	}
+	if (t->k == VK_UNKNOWN && dev == DEV_HOST && f->mode != M_FWD) {
+		const struct jctx *ojc = f->jc;
+
+		f->jc = jc_push(f, JC_COND, anchor_at(f, site),
+		                afmt(in, "%s is a CUDA tensor type", t->expr ? t->expr : text_of(f, site)));
+		if ((e = sev(f, SEV_H2D, ".type(<a tensor type not decided>)", site))) {
+			e->non_blocking = kw_bool(kw, "non_blocking");
+			e->pinned = pinned;
+		}
+		f->jc = ojc;
+		return v_tensor_dev(in->a, DEV_UNKNOWN, 0);
+	}
+	return v_tensor_dev(in->a, dev, pinned);
 }
 
 static value_t *tm_pin_memory(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
@@ -388,6 +481,7 @@ static const struct tensor_method tensor_methods[] = {
 	{ "argmax", tm_token_choice, 0 },
 	{ "backward", tm_backward, 0 },
 	{ "chunk", tm_pieces, TM_PIECES },
+	{ "copy_", tm_copy, 0 },
 	{ "cpu", tm_cpu, 0 },
 	{ "cuda", tm_to, 0 },
 	{ "dim", tm_shape_read, TM_SIZE },
@@ -407,6 +501,7 @@ static const struct tensor_method tensor_methods[] = {
 	{ "tensor_split", tm_pieces, TM_PIECES },
 	{ "to", tm_to, 0 },
 	{ "tolist", tm_item, 0 },
+	{ "type", tm_type, 0 },
 	{ "unbind", tm_pieces, TM_PIECES },
 	{ "unique", tm_data_sized, 0 },
 };
@@ -445,6 +540,13 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 
 	if ((!strcmp(name, "shape") || !strcmp(name, "ndim")) && (v = size_read(f, obj, name, NULL, site)))
 		return v;
+	if (catalog_fact(in->cat, CATALOG_F_TENSOR_ALIASES, name)) {
+		v = v_tensor_dev(in->a, obj->dev, obj->pinned);
+		v->shape = obj->shape;
+		return v;
+	}
+	if (!strcmp(name, "device") && obj->dev != DEV_DEVICE && f->mode != M_FWD)
+		return v_unknown(in->a, text_of(f, site), why_device_unpinned);
 	if (catalog_fact(in->cat, CATALOG_F_TENSOR_STATE, name))
 		return unknown_at(f, site, "a tensor attribute read at run time");
 	if (name_in(name, transposes)) {

@@ -363,6 +363,11 @@ enum catalog_fact {
 	                                 the run knows (x.dtype, x.grad) */
 	CATALOG_F_CONTAINER_BASES,    /* set: torch.nn containers a repository
 	                                 class subclasses with their constructor */
+	CATALOG_F_TENSOR_ALIASES,     /* set: Tensor properties that are the
+	                                 tensor's own storage where it lives
+	                                 (x.data) */
+	CATALOG_F_ITER_PASSTHROUGH,   /* set: calls that give back the iterable
+	                                 they wrap (tqdm.tqdm(loader)) */
 	CATALOG_NFACTS
 };
 

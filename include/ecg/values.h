@@ -231,6 +231,8 @@ struct vinst {
 	const char *cond;             /* built under this undecided condition */
 	const char *bound_name;       /* the first name job code bound it to ("model") */
 	int tied;                     /* a layer whose weight or bias was set to another's */
+	int on_device;                /* interp/: moved by model.to(device) (it or a
+	                                 module above it): its parameters live there */
 	const char **wrapped_by;      /* DDP, FSDP, torch.compile ... */
 	size_t nwrapped;
 	/* filled by the passes */

@@ -836,7 +836,7 @@ int main(void)
 	{
 		/* facts: tensor_state, each a Tensor property of torch_names.json */
 		static const char *const state[] = { "shape", "dtype", "device", "ndim", "is_cuda",
-			"requires_grad", "grad", "data", "layout", "is_leaf", "names", "itemsize",
+			"requires_grad", "grad", "layout", "is_leaf", "names", "itemsize",
 			"nbytes", "grad_fn" };
 		size_t i;
 		int all = 1;
@@ -847,6 +847,11 @@ int main(void)
 				all = 0;
 		ok(all && !catalog_fact(cat, CATALOG_F_TENSOR_STATE, "T") &&
 		   !catalog_fact(cat, CATALOG_F_TENSOR_STATE, "size"), "Tensor state properties (facts)");
+		/* facts: tensor_aliases (x.data is x where it lives), not state;
+		 * iter_passthrough (tqdm(loader) is the loader) */
+		ok(catalog_fact(cat, CATALOG_F_TENSOR_ALIASES, "data") && catalog_is_tensor_property(cat, "data") &&
+		   !catalog_fact(cat, CATALOG_F_TENSOR_STATE, "data") &&
+		   catalog_fact(cat, CATALOG_F_ITER_PASSTHROUGH, "tqdm.tqdm"), "Tensor aliases and iterable pass-throughs (facts)");
 	}
 	ok(catalog_is_meta(cat, "size") && catalog_is_meta(cat, "shape") && catalog_is_meta(cat, "dtype") &&
 	   catalog_is_meta(cat, "is_contiguous") && !catalog_is_meta(cat, "view") && !catalog_is_meta(cat, "nope"),
