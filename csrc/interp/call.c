@@ -15,6 +15,36 @@
 #include "internal.h"
 #include "ecg/catalog.h"
 
+/* A call of the model from job code, recorded for the job's step and
+ * type: a new entry of in->roots with the call's anchor, arguments and the
+ * frame's context (loop, no_grad, handler, function).  The caller sets
+ * the binding and the instance.  Never fails (allocation aborts). */
+static struct root_call *root_call_new(struct frame *f, value_t **args, size_t nargs, struct vdict *kw,
+                                       const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct root_call *rc;
+	size_t i;
+
+	GROW(in->roots, in->aroots, in->nroots + 1);
+	rc = &in->roots[in->nroots++];
+	memset(rc, 0, sizeof *rc);
+	rc->anchor = anchor_at(f, site);
+	rc->nargs = nargs;
+	rc->args = ast_arena_alloc(in->a, (nargs + 1) * sizeof *rc->args);
+	for (i = 0; i < nargs; i++)
+		rc->args[i] = args[i];
+	rc->kwargs = kw;
+	rc->loop_anchor = f->loop_anchor;
+	rc->no_grad = f->no_grad;
+	rc->handler = f->handler;
+	rc->function_anchor = f->qualname && f->def_line
+	                      ? aanchor(in, f->file->path, f->qualname, f->def_line) : NULL;
+	rc->ctx = f->jc;
+	in->job_events++;
+	return rc;
+}
+
 /* Job code calling, with tensors, an object torch.load read whole from a
  * file (`model = torch.load(f); out = model(x)`): a model whose class the
  * file decides.  A root call with no instance -- the job's step and type
@@ -24,26 +54,10 @@ static value_t *loaded_model_call(struct frame *f, value_t **args, size_t nargs,
                                   const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	struct root_call *rc;
-	size_t i;
+	struct root_call *rc = root_call_new(f, args, nargs, kw, site);
 
-	xgrow((void **)&in->roots, &in->aroots, in->nroots + 1, sizeof *in->roots);
-	rc = &in->roots[in->nroots++];
-	memset(rc, 0, sizeof *rc);
-	rc->anchor = anchor_at(f, site);
 	if (site && AST_IS(site, Call) && AST_IS(AST_AS(site, Call)->func, Name))
 		rc->binding = astr(in, AST_AS(AST_AS(site, Call)->func, Name)->id);
-	rc->nargs = nargs;
-	rc->args = ast_arena_alloc(in->a, (nargs + 1) * sizeof *rc->args);
-	for (i = 0; i < nargs; i++)
-		rc->args[i] = args[i];
-	rc->kwargs = kw;
-	rc->loop_anchor = f->loop_anchor;
-	rc->no_grad = f->no_grad;
-	rc->handler = f->handler;
-	rc->function_anchor = f->qualname && f->def_line ? aanchor(in, f->file->path, f->qualname, f->def_line) : NULL;
-	rc->ctx = f->jc;
-	in->job_events++;
 	(void)sev(f, SEV_MODEL_CALL, rc->binding ? rc->binding : "model", site);
 	return v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
 }
@@ -245,11 +259,8 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 			struct root_call *rc;
 
 			module_snapshot_training(in, m, 0);
-			GROW(in->roots, in->aroots, in->nroots + 1);
-			rc = &in->roots[in->nroots++];
-			memset(rc, 0, sizeof *rc);
+			rc = root_call_new(f, args, nargs, kw, site);
 			rc->inst = m;
-			rc->anchor = anchor_at(f, site);
 			if (site && AST_IS(site, Call)) {
 				const struct ast_hdr *fe = AST_AS(site, Call)->func;
 
@@ -258,18 +269,6 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 				else if (AST_IS(fe, Attribute))
 					rc->binding = astr(in, AST_AS(fe, Attribute)->attr);
 			}
-			rc->nargs = nargs;
-			rc->args = ast_arena_alloc(in->a, (nargs + 1) * sizeof *rc->args);
-			for (i = 0; i < nargs; i++)
-				rc->args[i] = args[i];
-			rc->kwargs = kw;
-			rc->loop_anchor = f->loop_anchor;
-			rc->no_grad = f->no_grad;
-			rc->handler = f->handler;
-			rc->function_anchor = f->qualname && f->def_line
-			                      ? aanchor(in, f->file->path, f->qualname, f->def_line) : NULL;
-			rc->ctx = f->jc;
-			in->job_events++;
 			{
 				struct sched_ev *e = sev(f, SEV_MODEL_CALL, rc->binding ? rc->binding : "model", site);
 

@@ -245,6 +245,26 @@ static int plain_key(const value_t *v)
 	return v->k == VK_STR || v->k == VK_NONE || value_is_known_scalar(v);
 }
 
+/* Where x is in s: 1 with *at set when an item equals x, 0 when every
+ * item is comparable and none equals x, -1 when x or an item before the
+ * match cannot be compared (the contents' match is then not known). */
+static int seq_find_plain(const struct vseq *s, const value_t *x, size_t *at)
+{
+	size_t i;
+
+	if (!plain_key(x))
+		return -1;
+	for (i = 0; i < s->n; i++) {
+		if (!plain_key(s->items[i]))
+			return -1;
+		if (value_key_eq(s->items[i], x)) {
+			*at = i;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* list.remove(x), set.remove(x) / discard(x) (a set is a list of its
  * items here): the first item equal to x is taken out.  With x or an item
  * not comparable, or x absent from a list remove() must find it in, the
@@ -255,22 +275,20 @@ static value_t *m_list_remove(struct frame *f, value_t *fn, value_t **args, size
 	struct interp *in = f->in;
 	value_t *self = fn->u.bi.self;
 	struct vseq *s = self->k == VK_LIST ? self->u.seq : NULL;
-	size_t i;
+	size_t i = 0;
+	int found;
 
 	(void)kw;
 	if (!s || s->unk_reason)
 		return v_none(in->a);
-	if (nargs == 1 && plain_key(args[0])) {
-		for (i = 0; i < s->n && plain_key(s->items[i]); i++) {
-			if (value_key_eq(s->items[i], args[0])) {
-				memmove(s->items + i, s->items + i + 1, (s->n - 1 - i) * sizeof *s->items);
-				s->n--;
-				return v_none(in->a);
-			}
-		}
-		if (i == s->n && fn->u.bi.id == BI_M_SET_DISCARD)
-			return v_none(in->a);
+	found = nargs == 1 ? seq_find_plain(s, args[0], &i) : -1;
+	if (found == 1) {
+		memmove(s->items + i, s->items + i + 1, (s->n - 1 - i) * sizeof *s->items);
+		s->n--;
+		return v_none(in->a);
 	}
+	if (found == 0 && fn->u.bi.id == BI_M_SET_DISCARD)
+		return v_none(in->a);
 	s->unk_expr = text_of(f, site);
 	s->unk_reason = "an item removed that ecg cannot match";
 	return v_none(in->a);
@@ -285,19 +303,16 @@ static value_t *m_set_add(struct frame *f, value_t *fn, value_t **args, size_t n
 	value_t *self = fn->u.bi.self;
 	struct vseq *s = self->k == VK_LIST ? self->u.seq : NULL;
 	size_t i;
+	int found;
 
 	(void)kw;
 	if (!s || s->unk_reason)
 		return v_none(in->a);
-	if (nargs == 1 && plain_key(args[0])) {
-		for (i = 0; i < s->n && plain_key(s->items[i]); i++)
-			if (value_key_eq(s->items[i], args[0]))
-				return v_none(in->a);
-		if (i == s->n) {
-			vseq_push(in->a, s, args[0]);
-			return v_none(in->a);
-		}
-	}
+	found = nargs == 1 ? seq_find_plain(s, args[0], &i) : -1;
+	if (found == 0)
+		vseq_push(in->a, s, args[0]);
+	if (found >= 0)
+		return v_none(in->a);
 	s->unk_expr = text_of(f, site);
 	s->unk_reason = "an item added that ecg cannot match";
 	return v_none(in->a);
