@@ -385,6 +385,22 @@ static unsigned conv_enum(PyObject *v /* borrowed */, unsigned fam)
 
 /* ------------------------------------------------------------------ fields */
 
+/* The length of the list field f of a `kind` node: v's item count (0 for
+ * an empty list), or -1 after conv_fail() when v is not a list or too long
+ * for an ast_list. */
+static Py_ssize_t list_size(struct conv *c, PyObject *v /* borrowed */,
+                            enum ast_kind kind, const struct ast_field *f)
+{
+	Py_ssize_t n;
+
+	if (!PyList_CheckExact(v))
+		return bad_type(c, kind, f, "a list", v);
+	n = PyList_GET_SIZE(v);
+	if ((size_t)n > UINT_MAX / 2)
+		return conv_fail(c, "%s.%s: list too long", WHERE(kind, f));
+	return n;
+}
+
 static int conv_list(struct conv *c, PyObject *v /* borrowed */,
                      enum ast_kind kind, const struct ast_field *f,
                      struct ast_list *l)
@@ -392,13 +408,8 @@ static int conv_list(struct conv *c, PyObject *v /* borrowed */,
 	PyObject *it; /* borrowed */
 	Py_ssize_t n, i;
 
-	if (!PyList_CheckExact(v))
-		return bad_type(c, kind, f, "a list", v);
-	n = PyList_GET_SIZE(v);
-	if (n == 0)
-		return 0;
-	if ((size_t)n > UINT_MAX / 2)
-		return conv_fail(c, "%s.%s: list too long", WHERE(kind, f));
+	if ((n = list_size(c, v, kind, f)) <= 0)
+		return (int)n;
 	l->items = ast_arena_alloc(c->a, (size_t)n * sizeof *l->items);
 	l->n = (unsigned)n;
 	for (i = 0; i < n; i++) {
@@ -422,13 +433,8 @@ static int conv_strlist(struct conv *c, PyObject *v /* borrowed */,
 	PyObject *it; /* borrowed */
 	Py_ssize_t n, i;
 
-	if (!PyList_CheckExact(v))
-		return bad_type(c, kind, f, "a list", v);
-	n = PyList_GET_SIZE(v);
-	if (n == 0)
-		return 0;
-	if ((size_t)n > UINT_MAX / 2)
-		return conv_fail(c, "%s.%s: list too long", WHERE(kind, f));
+	if ((n = list_size(c, v, kind, f)) <= 0)
+		return (int)n;
 	l->items = ast_arena_alloc(c->a, (size_t)n * sizeof *l->items);
 	l->n = (unsigned)n;
 	for (i = 0; i < n; i++) {

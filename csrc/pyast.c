@@ -133,43 +133,6 @@ static void byte_position(const char *src, size_t pos, long *line, long *col)
 	*col = c;
 }
 
-/* The last dotted component of a type's name ("SyntaxError"). */
-static const char *type_short_name(PyObject *type /* borrowed */)
-{
-	const char *name, *dot;
-
-	if (!type || !PyType_Check(type))
-		return "unknown exception";
-	name = ((PyTypeObject *)type)->tp_name;
-	dot = strrchr(name, '.');
-	return dot ? dot + 1 : name;
-}
-
-/* obj as a malloc'd UTF-8 string (str() of it unless it is a str already;
- * characters that do not encode are backslash-escaped), or NULL.  Never
- * leaves an exception pending. */
-static char *object_utf8(PyObject *obj /* borrowed */)
-{
-	PyObject *str = NULL;
-	PyObject *bytes = NULL;
-	char *res = NULL;
-
-	if (!obj || obj == Py_None)
-		goto cleanup;
-	str = PyObject_Str(obj);
-	if (!str)
-		goto cleanup;
-	bytes = PyUnicode_AsEncodedString(str, "utf-8", "backslashreplace");
-	if (!bytes)
-		goto cleanup;
-	res = xstrndup(PyBytes_AS_STRING(bytes), (size_t)PyBytes_GET_SIZE(bytes));
-cleanup:
-	PyErr_Clear();
-	Py_XDECREF(bytes);
-	Py_XDECREF(str);
-	return res;
-}
-
 /* Integer attribute `name` of `obj`, or 0 when it is missing, None, not an
  * int, or negative (CPython uses -1 and None for "unknown").  Never leaves
  * an exception pending. */
@@ -206,7 +169,7 @@ static int parse_failure(pyast_error *perr)
 		goto cleanup;
 	}
 	type = (PyObject *)Py_TYPE(value);
-	tname = type_short_name(type);
+	tname = pyrt_type_short_name(type);
 	if (PyErr_GivenExceptionMatches(type, PyExc_SyntaxError)) {
 		/* SyntaxError, IndentationError, TabError; decoding problems
 		 * (bad cookie, bytes that are not UTF-8) come as SyntaxError
@@ -215,9 +178,9 @@ static int parse_failure(pyast_error *perr)
 		perr->col = int_attr(value, "offset");
 		msg = PyObject_GetAttrString(value, "msg");
 		if (msg && PyUnicode_Check(msg))
-			text = object_utf8(msg);
+			text = pyrt_object_str(msg);
 		if (!text)
-			text = object_utf8(value);
+			text = pyrt_object_str(value);
 		perr->message = text ? text : xstrdup(tname);
 		text = NULL;
 		goto cleanup;
@@ -228,7 +191,7 @@ static int parse_failure(pyast_error *perr)
 	perr->line = int_attr(value, "lineno");
 	if (perr->line)
 		perr->col = int_attr(value, "offset");
-	text = object_utf8(value);
+	text = pyrt_object_str(value);
 	if (text && *text)
 		perr->message = xasprintf("%s: %s", tname, text);
 	else if (PyErr_GivenExceptionMatches(type, PyExc_MemoryError))

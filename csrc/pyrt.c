@@ -68,8 +68,8 @@ static int status_error(const char *what, PyStatus st)
 	               st.err_msg ? st.err_msg : "unknown error");
 }
 
-/* The last dotted component of a type's name ("SyntaxError"). */
-static const char *type_short_name(PyObject *type /* borrowed */)
+/* see pyrt.h */
+const char *pyrt_type_short_name(PyObject *type /* borrowed */)
 {
 	const char *name, *dot;
 
@@ -80,15 +80,14 @@ static const char *type_short_name(PyObject *type /* borrowed */)
 	return dot ? dot + 1 : name;
 }
 
-/* str(obj) as a malloc'd UTF-8 string (undecodable characters escaped), or
- * NULL if str() fails; never leaves an exception pending. */
-static char *object_str(PyObject *obj /* borrowed */)
+/* see pyrt.h */
+char *pyrt_object_str(PyObject *obj /* borrowed */)
 {
 	PyObject *str = NULL;
 	PyObject *bytes = NULL;
 	char *res = NULL;
 
-	if (!obj)
+	if (!obj || obj == Py_None)
 		goto cleanup;
 	str = PyObject_Str(obj);
 	if (!str)
@@ -98,8 +97,7 @@ static char *object_str(PyObject *obj /* borrowed */)
 		goto cleanup;
 	res = xstrndup(PyBytes_AS_STRING(bytes), (size_t)PyBytes_GET_SIZE(bytes));
 cleanup:
-	if (!res)
-		PyErr_Clear();
+	PyErr_Clear();
 	Py_XDECREF(bytes);
 	Py_XDECREF(str);
 	return res;
@@ -138,12 +136,12 @@ int pyrt_error(const char *context)
 		goto cleanup;
 	}
 	type = (PyObject *)Py_TYPE(exc);
-	msg = object_str(exc);
+	msg = pyrt_object_str(exc);
 	if (msg && *msg)
 		err_set(ECG_EXIT_INTERNAL, "%s: %s: %s", context,
-		        type_short_name(type), msg);
+		        pyrt_type_short_name(type), msg);
 	else
-		err_set(ECG_EXIT_INTERNAL, "%s: %s", context, type_short_name(type));
+		err_set(ECG_EXIT_INTERNAL, "%s: %s", context, pyrt_type_short_name(type));
 cleanup:
 	free(msg);
 	Py_XDECREF(exc);

@@ -74,4 +74,14 @@ int pyrt_error(const char *context);
 struct _object;
 struct _object *pyrt_take_exception(void);
 
+/* The last dotted component of an exception type's name ("SyntaxError"),
+ * or "unknown exception" when type is not a type.  Borrowed from the
+ * type: valid while it lives.  Never fails. */
+const char *pyrt_type_short_name(struct _object *type /* borrowed */);
+
+/* str(obj) as a malloc'd UTF-8 string (characters that do not encode are
+ * backslash-escaped; the caller frees it), or NULL when obj is NULL or
+ * None or str() fails.  Never leaves an exception pending. */
+char *pyrt_object_str(struct _object *obj /* borrowed */);
+
 #endif
