@@ -152,6 +152,19 @@ static value_t *module_attr(struct interp *in, value_t *obj, const char *name)
 	return NULL;
 }
 
+/* Is v the very tensor m registered with register_buffer (not a value
+ * assigned to the name since, which stays where it was made)? */
+static int is_registered_buffer(const struct vinst *m, const value_t *v)
+{
+	const value_t *bufs = vdict_gets(m->attrs, "__ecg_buffers__");
+	size_t i;
+
+	for (i = 0; bufs && bufs->k == VK_LIST && i < bufs->u.seq->n; i++)
+		if (bufs->u.seq->items[i] == v)
+			return 1;
+	return 0;
+}
+
 /* obj.name for an instance: a wrapper's module, a child module, its
  * attributes, its class's (methods bound, properties run), the methods of
  * what is emulated (parsers, optimizers, files, os.environ, modules), a
@@ -178,9 +191,10 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 	if ((c = vinst_child(m, name)))
 		return mk_inst_value(in, c);
 	if ((v = vdict_gets(m->attrs, name))) {
-		/* a parameter of a module moved to the device moved with it
-		 * (a plain tensor attribute did not) */
-		if (m->on_device && v->k == VK_TENSOR && v->is_param && v->dev != DEV_DEVICE) {
+		/* a parameter or a registered buffer of a module moved to the
+		 * device moved with it (a plain tensor attribute did not) */
+		if (m->on_device && v->k == VK_TENSOR && (v->is_param || is_registered_buffer(m, v)) &&
+		    v->dev != DEV_DEVICE) {
 			v = v_copy(in->a, v);
 			v->dev = DEV_DEVICE;
 			v->pinned = 0;

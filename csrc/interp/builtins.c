@@ -700,8 +700,10 @@ static value_t *bi_enumerate(struct frame *f, value_t *fn, value_t **args, size_
 		l->enumerated = 1;
 		return mk_inst_value(in, l);
 	}
-	if (nargs >= 1 && is_loader(args[0])) {
-		/* enumerate(loader): batches with an index */
+	if (nargs >= 1 && (is_loader(args[0]) || is_gen_value(args[0]))) {
+		/* enumerate(loader), enumerate(gen): batches or the generator's
+		 * items with an index, read where the loop reads them (a
+		 * generator's body still runs inside the loop) */
 		struct vinst *l = new_inst(in);
 
 		*l = *args[0]->u.inst;

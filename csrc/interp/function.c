@@ -233,8 +233,9 @@ int is_gen_value(const value_t *v)
 
 /* next(gen) or one iteration of `for x in gen`: the generator's body read
  * from the start up to its first yield, whose value it returns (events on
- * the way, a DataLoader iterated, are the caller's step's).  Unknown when
- * no yield is reached. */
+ * the way, a DataLoader iterated, are the caller's step's), paired with an
+ * index not known when g was made by enumerate(gen).  Unknown when no
+ * yield is reached. */
 value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
@@ -248,6 +249,14 @@ value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site)
 	r = call_function(f, st->fn, st->self, st->args, st->nargs, st->kw, f->mode, f->ev, site);
 	in->gen_entering = NULL;
 	st->running = 0;
+	if (g->enumerated) {
+		/* enumerate(gen): the item comes with an index not known */
+		value_t *pair = v_seq(in->a, VK_TUPLE, 2);
+
+		vseq_push(in->a, pair->u.seq, v_unknown(in->a, "the index", "a loop counter"));
+		vseq_push(in->a, pair->u.seq, r);
+		r = pair;
+	}
 	return r;
 }
 

@@ -487,9 +487,17 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 		if (nargs >= 2 && args[0]->k == VK_STR && self->k == VK_INST)
 		{
 			value_t *b = v_tensor(in->a);
+			value_t *bufs = vdict_gets(self->u.inst->attrs, "__ecg_buffers__");
 
 			b->shape = shape_of(args[1]);
 			vdict_sets(in->a, self->u.inst->attrs, args[0]->u.str.s, b);
+			/* the tensors registered as buffers: they move with the
+			 * module (inst_attr), as long as the name holds them */
+			if (!bufs || bufs->k != VK_LIST) {
+				bufs = v_seq(in->a, VK_LIST, 1);
+				vdict_sets(in->a, self->u.inst->attrs, "__ecg_buffers__", bufs);
+			}
+			vseq_push(in->a, bufs->u.seq, b);
 		}
 		return v_none(in->a);
 	case BI_M_MOD_TRAIN:
