@@ -187,7 +187,8 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 		}
 		return v;
 	}
-	if (!strcmp(name, "__dict__") && m->mod == VM_NONE && (m->cls || !m->ext)) {
+	if (!strcmp(name, "__dict__") && m->mod == VM_NONE &&
+	    (m->cls || !m->ext || !strcmp(m->ext, "argparse.Namespace"))) {
 		/* the object's own namespace: writes through it
 		 * (self.__dict__.update(d)) set its attributes */
 		v = v_dict(in->a);

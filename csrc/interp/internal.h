@@ -279,6 +279,7 @@ void journal_note(struct interp *in, struct vdict *d, const char *key);
  * not journaled (the object exists on that path only; the name bound to
  * it is what merge_branches merges) */
 void journal_born(struct interp *in, struct vdict *d);
+void journal_note_key(struct interp *in, struct vdict *d, const value_t *key);
 void journal_after_body(struct interp *in, struct attr_journal *j);
 void journal_close(struct interp *in, struct attr_journal *j, const char *cond, int body_raised,
                    int else_raised);
