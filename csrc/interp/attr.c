@@ -40,6 +40,7 @@ static const struct native module_methods[] = {
 	{ "insert", call_module_method, BI_M_MOD_INSERT },
 	{ "items", call_module_method, BI_M_MOD_ITEMS },
 	{ "keys", call_module_method, BI_M_MOD_KEYS },
+	{ "load_state_dict", call_module_method, BI_M_MOD_LOAD_STATE_DICT },
 	{ "modules", call_module_method, BI_M_MOD_MODULES },
 	{ "named_children", call_module_method, BI_M_MOD_NAMED_CHILDREN },
 	{ "named_modules", call_module_method, BI_M_MOD_NAMED_MODULES },

@@ -105,6 +105,7 @@ enum builtin_id {
 	BI_M_MOD_CHILDREN, BI_M_MOD_VALUES,
 	BI_M_MOD_NAMED_CHILDREN, BI_M_MOD_MODULES, BI_M_MOD_NAMED_MODULES,   /* the tree as Python lists it */
 	BI_M_MOD_ITEMS, BI_M_MOD_KEYS, BI_M_MOD_UPDATE,   /* ModuleDict.items() / keys() / update() */ BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
+	BI_M_MOD_LOAD_STATE_DICT,
 	BI_M_NS_GETATTR,
 	BI_COUNT        /* how many ids there are */
 };
@@ -450,6 +451,11 @@ value_t *iter_rep_item(struct frame *f, value_t *it);
 #define SUM_OF_INTS_REASON "a sum of Python ints not known"
 /* torch.load's result: called with tensors, a model (call.c) */
 #define LOADED_OBJECT_REASON "an object loaded from a file (read at run time)"
+/* torch.load(..., map_location=<a device>): the same, its tensors on the
+ * device (module.c: load_state_dict of it into a host model copies them
+ * back) */
+#define LOADED_ON_DEVICE_REASON "an object loaded from a file onto the device (read at run time)"
+#define IS_LOADED_REASON(r) ((r) && (!strcmp((r), LOADED_OBJECT_REASON) || !strcmp((r), LOADED_ON_DEVICE_REASON)))
 int host_only(const value_t *v, int depth);
 value_t *seq_from(struct interp *in, enum vkind k, struct vseq *src);
 value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs,

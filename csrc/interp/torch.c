@@ -493,6 +493,7 @@ static value_t *tc_load(struct frame *f, const char *d, const char *last, value_
                         struct vdict *kw, const struct ast_hdr *site)
 {
 	value_t *loc = kw ? vdict_gets(kw, "map_location") : NULL;
+	int on_device = 0;
 
 	(void)d, (void)last, (void)args, (void)nargs;
 	if (loc && f->mode != M_FWD && dev_is_host(loc) != 1 &&
@@ -505,8 +506,10 @@ static value_t *tc_load(struct frame *f, const char *d, const char *last, value_
 			e->non_blocking = 0;
 		}
 		f->in->gpu = 1;
+		/* a device named (not the meta device, which holds no data) */
+		on_device = dev_is_host(loc) == 0 && !(loc->k == VK_STR && !strncmp(loc->u.str.s, "meta", 4));
 	}
-	return unknown_at(f, site, LOADED_OBJECT_REASON);
+	return unknown_at(f, site, on_device ? LOADED_ON_DEVICE_REASON : LOADED_OBJECT_REASON);
 }
 
 /* torch.set_default_device(...): factories in a forward may then make
