@@ -219,6 +219,10 @@ struct interp {
 	int default_dev;              /* the job sets where factories put tensors
 	                                 (set_default_device, set_default_tensor_type,
 	                                 `with torch.device(...)`) */
+	int default_on_device;        /* ... and that place is known to be a device
+	                                 (set_default_tensor_type(torch.cuda.HalfTensor),
+	                                 set_default_device("cuda")): a repo module
+	                                 built then holds its tensors there */
 	struct { value_t *fn; const char *anchor; } handlers[64];
 	size_t nhandlers;
 	value_t *startup[16];          /* FastAPI lifespan / on_event("startup") */
@@ -455,7 +459,10 @@ value_t *iter_rep_item(struct frame *f, value_t *it);
  * device (module.c: load_state_dict of it into a host model copies them
  * back) */
 #define LOADED_ON_DEVICE_REASON "an object loaded from a file onto the device (read at run time)"
-#define IS_LOADED_REASON(r) ((r) && (!strcmp((r), LOADED_OBJECT_REASON) || !strcmp((r), LOADED_ON_DEVICE_REASON)))
+/* ... and with map_location='cpu': its tensors on the host */
+#define LOADED_ON_HOST_REASON "an object loaded from a file onto the host (read at run time)"
+#define IS_LOADED_REASON(r) ((r) && (!strcmp((r), LOADED_OBJECT_REASON) || !strcmp((r), LOADED_ON_DEVICE_REASON) || \
+                                     !strcmp((r), LOADED_ON_HOST_REASON)))
 int host_only(const value_t *v, int depth);
 value_t *seq_from(struct interp *in, enum vkind k, struct vseq *src);
 value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs,

@@ -312,6 +312,18 @@ static void load_state_dict_effects(struct frame *f, value_t *self, const value_
 {
 	struct interp *in = f->in;
 	const struct vinst *m = self->k == VK_INST ? self->u.inst : NULL;
+	struct sched_ev *e;
+
+	/* a state loaded on the host (map_location='cpu') into a module on
+	 * the device (moved, or built with a device as the default): each
+	 * tensor copied host to device */
+	if (f->mode != M_FWD && m && m->mod != VM_NONE && m->on_device && !m->nwrapped && sd && sd->k == VK_UNKNOWN &&
+	    sd->reason && !strcmp(sd->reason, LOADED_ON_HOST_REASON) && !owns_no_tensor(in, self) &&
+	    (e = sev(f, SEV_H2D, "load_state_dict of a state loaded on the host into a device model", site))) {
+		e->pinned = 0;
+		e->non_blocking = 0;
+		return;
+	}
 
 	if (f->mode == M_FWD || !m || m->mod == VM_NONE || m->on_device || in->default_dev || !m->constructed_at ||
 	    m->nwrapped || !sd || sd->k != VK_UNKNOWN || !sd->reason || strcmp(sd->reason, LOADED_ON_DEVICE_REASON) ||
