@@ -81,12 +81,14 @@ static int ctx_same(const struct jctx *a, const struct jctx *b)
 	return a == b || (a && b && a->kind == b->kind && a->anchor && b->anchor && !strcmp(a->anchor, b->anchor));
 }
 
-static const struct jctx *ctx_outermost_loop(const struct jctx *c)
+/* The outermost loop around c that repeats: not a loop known to run once
+ * (`for path in args.files` with one file given), which steps nothing. */
+static const struct jctx *ctx_outermost_repeating_loop(const struct jctx *c)
 {
 	const struct jctx *o = NULL;
 
 	for (; c; c = c->up)
-		if (c->kind == JC_LOOP)
+		if (c->kind == JC_LOOP && c->trips != 1)
 			o = c;
 	return o;
 }
@@ -485,7 +487,7 @@ static void sc_find_loops(struct sc *s)
 		const struct jctx *in_l = ctx_innermost_loop(s->step_call->ctx);
 
 		s->step_loop = serve && ctx_find(s->step_call->ctx, JC_HANDLER) ? NULL
-		               : in_l && sc_loader_loop(s, in_l) ? in_l : ctx_outermost_loop(s->step_call->ctx);
+		               : in_l && sc_loader_loop(s, in_l) ? in_l : ctx_outermost_repeating_loop(s->step_call->ctx);
 		for (i = 0; s->step_loop && i < s->nev; i++)
 			if (ctx_has(s->ev[i].ctx, s->step_loop) && !s->ev[i].in_forward)
 				s->step_end = i + 1;

@@ -502,6 +502,45 @@ static size_t argp_sub_index(value_t *parser, const struct vseq *argv)
 
 static void argp_parse_into(struct frame *f, value_t *parser, struct vseq *argv, struct vinst *ns);
 
+/* Is tok (no `=value` in it) a flag of one of opts whose value is the
+ * next word (`--model turbo`: "turbo" is no positional)? */
+static int argp_flag_takes_value(const value_t *opts, const char *tok)
+{
+	size_t k, l;
+
+	if (tok[0] != '-' || strchr(tok, '='))
+		return 0;
+	for (k = 0; opts && k < opts->u.seq->n; k++) {
+		const struct vdict *o = opts->u.seq->items[k]->u.dict;
+		value_t *flags = vdict_gets(o, "flags");
+
+		for (l = 0; flags && l < flags->u.seq->n; l++)
+			if (!strcmp(flags->u.seq->items[l]->u.str.s, tok))
+				return argp_takes_value(o);
+	}
+	return 0;
+}
+
+/* Does the option dict o take a list of words (nargs '+' or '*')? */
+static int argp_takes_list(const struct vdict *o)
+{
+	value_t *nargs = vdict_gets(o, "nargs");
+
+	return nargs && nargs->k == VK_STR && (!strcmp(nargs->u.str.s, "+") || !strcmp(nargs->u.str.s, "*"));
+}
+
+/* The words of argv from j on up to the next option, each converted by
+ * type: the list an nargs '+'/'*' option holds (`audio a.flac b.flac`). */
+static value_t *argp_word_list(struct frame *f, value_t *type, const struct vseq *argv, size_t j)
+{
+	struct interp *in = f->in;
+	value_t *l = v_seq(in->a, VK_LIST, 0);
+
+	for (; j < argv->n && argv->items[j]->u.str.s[0] != '-'; j++)
+		vseq_push(in->a, l->u.seq, argp_convert(f, type, argv->items[j]->u.str.s));
+	return l;
+}
+
 /* parser.add_subparsers(dest=...): the subcommand is the word of argv
  * where argp_sub_index() finds it; its parser reads the words after it.
  * dest is None when argv names none (argparse's default when not
@@ -618,9 +657,15 @@ static void argp_parse_into(struct frame *f, value_t *parser, struct vseq *argv_
 
 				if (tok[0] != '-') {
 					if (is_pos && pos_index++ == npos_seen) {
-						val = argp_convert(f, type, tok);
+						val = argp_takes_list(o) ? argp_word_list(f, type, argv, j) : argp_convert(f, type, tok);
 						break;
 					}
+					continue;
+				}
+				if (is_pos) {
+					/* an option's value is no positional */
+					if (argp_flag_takes_value(opts, tok))
+						j++;
 					continue;
 				}
 				for (k = 0; flags && k < flags->u.seq->n; k++) {
@@ -636,6 +681,8 @@ static void argp_parse_into(struct frame *f, value_t *parser, struct vseq *argv_
 							val = v_bool(in->a, 1);
 						else if (is_false)
 							val = v_bool(in->a, 0);
+						else if (argp_takes_list(o))
+							val = argp_word_list(f, type, argv, j + 1);
 						else if (j + 1 < argv->n)
 							val = argp_convert(f, type, argv->items[j + 1]->u.str.s);
 					}

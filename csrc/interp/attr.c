@@ -40,6 +40,7 @@ static const struct native module_methods[] = {
 	{ "insert", call_module_method, BI_M_MOD_INSERT },
 	{ "items", call_module_method, BI_M_MOD_ITEMS },
 	{ "keys", call_module_method, BI_M_MOD_KEYS },
+	{ "load_state_dict", call_module_method, BI_M_MOD_LOAD_STATE_DICT },
 	{ "modules", call_module_method, BI_M_MOD_MODULES },
 	{ "named_children", call_module_method, BI_M_MOD_NAMED_CHILDREN },
 	{ "named_modules", call_module_method, BI_M_MOD_NAMED_MODULES },
@@ -201,7 +202,8 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 		}
 		return v;
 	}
-	if (!strcmp(name, "__dict__") && m->mod == VM_NONE && (m->cls || !m->ext)) {
+	if (!strcmp(name, "__dict__") && m->mod == VM_NONE &&
+	    (m->cls || !m->ext || !strcmp(m->ext, "argparse.Namespace"))) {
 		/* the object's own namespace: writes through it
 		 * (self.__dict__.update(d)) set its attributes */
 		v = v_dict(in->a);

@@ -302,7 +302,7 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		for (i = 0; i < nargs; i++)
 			if (is_tensorish(args[i]))
 				return v_tensor(in->a);
-	if (fn->k == VK_UNKNOWN && fn->reason && !strcmp(fn->reason, LOADED_OBJECT_REASON))
+	if (fn->k == VK_UNKNOWN && IS_LOADED_REASON(fn->reason))
 		for (i = 0; i < nargs; i++)
 			if (is_tensorish(args[i]))
 				return loaded_model_call(f, args, nargs, kw, site);

@@ -108,6 +108,7 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 			             afmt(in, "%s[%s] = ... with a key not known may set it", text_of(f, s->value),
 			                  text_of(f, s->slice)));
 		} else if (obj->k == VK_DICT) {
+			journal_note_key(in, obj->u.dict, idx);
 			vdict_set(in->a, obj->u.dict, idx, v);
 		} else if (obj->k == VK_LIST && AST_IS(s->slice, Slice)) {
 			if (!list_splice(f, obj->u.seq, AST_AS(s->slice, Slice), v) && !obj->u.seq->unk_reason) {
@@ -504,6 +505,7 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 {
 	struct interp *in = f->in;
 	size_t i, n = items ? items->n : (size_t)(range_len(range) > 0 ? range_len(range) : 0);
+	int cut = 0;   /* iterations a decided `continue` cut short */
 
 	for (i = 0; i < n; i++) {
 		long long before = in->job_events;
@@ -526,8 +528,12 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 		/* a training or serving loop: one iteration says what it does;
 		 * so does any loop whose body copies, syncs, talks to other
 		 * ranks or loads data -- the schedule records it once, with the
-		 * loop around it, not once per iteration */
-		if (in->job_events != before || (f->mode != M_FWD && runtime_events(in, sev_before)))
+		 * loop around it, not once per iteration.  Not an iteration
+		 * that a decided `continue` cut short (a warm-up iteration,
+		 * `if i == -1: continue`): the next one reads the rest of the
+		 * body (once: its events at the same anchors are recorded once) */
+		if ((in->job_events != before || (f->mode != M_FWD && runtime_events(in, sev_before))) &&
+		    !(fl == FL_CONTINUE && !cut++))
 			break;
 	}
 	if (s->orelse.n)
@@ -1258,7 +1264,10 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 				long long k = 0;
 
 				if (obj->k == VK_DICT) {
-					vdict_del(obj->u.dict, eval(f, su->slice));
+					value_t *key = eval(f, su->slice);
+
+					journal_note_key(in, obj->u.dict, key);
+					vdict_del(obj->u.dict, key);
 					continue;
 				}
 				if (obj->k != VK_LIST)

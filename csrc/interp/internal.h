@@ -105,6 +105,7 @@ enum builtin_id {
 	BI_M_MOD_CHILDREN, BI_M_MOD_VALUES,
 	BI_M_MOD_NAMED_CHILDREN, BI_M_MOD_MODULES, BI_M_MOD_NAMED_MODULES,   /* the tree as Python lists it */
 	BI_M_MOD_ITEMS, BI_M_MOD_KEYS, BI_M_MOD_UPDATE,   /* ModuleDict.items() / keys() / update() */ BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
+	BI_M_MOD_LOAD_STATE_DICT,
 	BI_M_NS_GETATTR,
 	BI_COUNT        /* how many ids there are */
 };
@@ -218,6 +219,10 @@ struct interp {
 	int default_dev;              /* the job sets where factories put tensors
 	                                 (set_default_device, set_default_tensor_type,
 	                                 `with torch.device(...)`) */
+	int default_on_device;        /* ... and that place is known to be a device
+	                                 (set_default_tensor_type(torch.cuda.HalfTensor),
+	                                 set_default_device("cuda")): a repo module
+	                                 built then holds its tensors there */
 	struct { value_t *fn; const char *anchor; } handlers[64];
 	size_t nhandlers;
 	value_t *startup[16];          /* FastAPI lifespan / on_event("startup") */
@@ -279,6 +284,7 @@ void journal_note(struct interp *in, struct vdict *d, const char *key);
  * not journaled (the object exists on that path only; the name bound to
  * it is what merge_branches merges) */
 void journal_born(struct interp *in, struct vdict *d);
+void journal_note_key(struct interp *in, struct vdict *d, const value_t *key);
 void journal_after_body(struct interp *in, struct attr_journal *j);
 void journal_close(struct interp *in, struct attr_journal *j, const char *cond, int body_raised,
                    int else_raised);
@@ -449,6 +455,14 @@ value_t *iter_rep_item(struct frame *f, value_t *it);
 #define SUM_OF_INTS_REASON "a sum of Python ints not known"
 /* torch.load's result: called with tensors, a model (call.c) */
 #define LOADED_OBJECT_REASON "an object loaded from a file (read at run time)"
+/* torch.load(..., map_location=<a device>): the same, its tensors on the
+ * device (module.c: load_state_dict of it into a host model copies them
+ * back) */
+#define LOADED_ON_DEVICE_REASON "an object loaded from a file onto the device (read at run time)"
+/* ... and with map_location='cpu': its tensors on the host */
+#define LOADED_ON_HOST_REASON "an object loaded from a file onto the host (read at run time)"
+#define IS_LOADED_REASON(r) ((r) && (!strcmp((r), LOADED_OBJECT_REASON) || !strcmp((r), LOADED_ON_DEVICE_REASON) || \
+                                     !strcmp((r), LOADED_ON_HOST_REASON)))
 int host_only(const value_t *v, int depth);
 value_t *seq_from(struct interp *in, enum vkind k, struct vseq *src);
 value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs,

@@ -100,6 +100,16 @@ void journal_note(struct interp *in, struct vdict *d, const char *key)
 		jadd(j, d, astr(in, key), vdict_gets(d, key), j->phase);
 }
 
+/* A dict's item under a str key about to be written or removed (d[k] = v,
+ * d.pop(k), del d[k], update, setdefault): noted as an attribute is, so
+ * that the two paths of an undecided `if` do not both apply it.  Other
+ * keys are not journalled. */
+void journal_note_key(struct interp *in, struct vdict *d, const value_t *key)
+{
+	if (in->ajournal && key && key->k == VK_STR)
+		journal_note(in, d, key->u.str.s);
+}
+
 void journal_born(struct interp *in, struct vdict *d)
 {
 	jadd(in->ajournal, d, JBORN, NULL, in->ajournal->phase);

@@ -377,12 +377,16 @@ static value_t *m_dict_update(struct frame *f, value_t *fn, value_t **args, size
 		if (nargs == 1 && args[0]->k == VK_DICT)
 			charge(f, WORK_MADE * args[0]->u.dict->n, 0);
 		if (nargs == 1 && args[0]->k == VK_DICT)
-			for (i = 0; i < args[0]->u.dict->n; i++)
+			for (i = 0; i < args[0]->u.dict->n; i++) {
+				journal_note_key(in, self->u.dict, args[0]->u.dict->keys[i]);
 				vdict_set(in->a, self->u.dict, args[0]->u.dict->keys[i], args[0]->u.dict->vals[i]);
+			}
 		if (kw)
 			for (i = 0; i < kw->n; i++)
-				if (!kw_is_marker(kw->keys[i]))
+				if (!kw_is_marker(kw->keys[i])) {
+					journal_note_key(in, self->u.dict, kw->keys[i]);
 					vdict_set(in->a, self->u.dict, kw->keys[i], kw->vals[i]);
+				}
 		/* update(x) of a mapping not known may set any key */
 		if ((nargs == 1 && args[0]->k == VK_UNKNOWN) || kw_unk(kw, 0)) {
 			const char *why = nargs == 1 && args[0]->k == VK_UNKNOWN
@@ -406,6 +410,7 @@ static value_t *m_dict_pop(struct frame *f, value_t *fn, value_t **args, size_t 
 		value_t *r = vdict_get(self->u.dict, args[0]);
 
 		if (r) {
+			journal_note_key(f->in, self->u.dict, args[0]);
 			vdict_del(self->u.dict, args[0]);
 			return r;
 		}
@@ -425,6 +430,7 @@ static value_t *m_dict_setdefault(struct frame *f, value_t *fn, value_t **args, 
 
 		if (!r) {
 			r = nargs >= 2 ? args[1] : v_none(in->a);
+			journal_note_key(in, self->u.dict, args[0]);
 			vdict_set(in->a, self->u.dict, args[0], r);
 		}
 		return r;

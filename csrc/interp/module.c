@@ -302,6 +302,36 @@ void module_set_training(struct interp *in, struct vinst *m, int on, int depth)
 		module_set_training(in, m->children[i].inst, on, depth + 1);
 }
 
+/* model.load_state_dict(sd) in job code: each tensor of sd copied into
+ * the module's own.  A state loaded onto the device (torch.load with
+ * map_location naming one) into a module whose tensors are on the host --
+ * built in job code with no default device set, not moved -- is a copy
+ * from device to host, which waits for the device: a sync.  Anything
+ * less certain states nothing. */
+static void load_state_dict_effects(struct frame *f, value_t *self, const value_t *sd, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const struct vinst *m = self->k == VK_INST ? self->u.inst : NULL;
+	struct sched_ev *e;
+
+	/* a state loaded on the host (map_location='cpu') into a module on
+	 * the device (moved, or built with a device as the default): each
+	 * tensor copied host to device */
+	if (f->mode != M_FWD && m && m->mod != VM_NONE && m->on_device && !m->nwrapped && sd && sd->k == VK_UNKNOWN &&
+	    sd->reason && !strcmp(sd->reason, LOADED_ON_HOST_REASON) && !owns_no_tensor(in, self) &&
+	    (e = sev(f, SEV_H2D, "load_state_dict of a state loaded on the host into a device model", site))) {
+		e->pinned = 0;
+		e->non_blocking = 0;
+		return;
+	}
+
+	if (f->mode == M_FWD || !m || m->mod == VM_NONE || m->on_device || in->default_dev || !m->constructed_at ||
+	    m->nwrapped || !sd || sd->k != VK_UNKNOWN || !sd->reason || strcmp(sd->reason, LOADED_ON_DEVICE_REASON) ||
+	    owns_no_tensor(in, self))
+		return;
+	sev(f, SEV_SYNC, "load_state_dict of a state loaded onto the device into a host model (device to host)", site);
+}
+
 /* model.to(device): m and every module under it hold their parameters
  * and buffers on the device. */
 static void module_set_on_device(struct vinst *m, int depth)
@@ -456,6 +486,9 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 	}
 	case BI_M_MOD_SELF:
 		return self;
+	case BI_M_MOD_LOAD_STATE_DICT:
+		load_state_dict_effects(f, self, nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "state_dict") : NULL, site);
+		return unknown_at(f, site, "the missing and unexpected keys, known at run time");
 	case BI_M_MOD_TO:
 		if (!(nargs >= 1 && dev_is_host(args[0]) == 1) &&
 		    !(nargs >= 1 && args[0]->k == VK_EXT && !strncmp(args[0]->u.ext, "torch.float", 11)) &&

@@ -443,6 +443,30 @@ static value_t *tm_token_choice(struct frame *f, value_t *fn, const char *m, val
 	return v_tensor_dev(f->in->a, dev, 0);
 }
 
+/* x.topk(k), x.sort(), x.kthvalue(k) in job code: the named pair
+ * (values, indices), both where x is, so that `zip(*x.topk(k))` yields
+ * device scalars whose .item() reads the device; topk's indices are
+ * candidates chosen from the scores (a beam search's tokens: in a loop
+ * that calls the model, a decode loop).  In forward the op is one tensor,
+ * as any other (its shape rule). */
+static value_t *tm_values_indices(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
+                                  struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	int dev = recv_dev(fn);
+	value_t *r;
+
+	(void)args, (void)nargs, (void)kw;
+	if (f->mode == M_FWD)
+		return v_tensor_dev(in->a, dev, 0);
+	if (!strcmp(m, "topk"))
+		token_choice(f, ".topk()", dev, site);
+	r = v_seq(in->a, VK_TUPLE, 2);
+	vseq_push(in->a, r->u.seq, v_tensor_dev(in->a, dev, 0));
+	vseq_push(in->a, r->u.seq, v_tensor_dev(in->a, dev, 0));
+	return r;
+}
+
 /* x.nonzero() &c: the output's size depends on the data (a sync). */
 static value_t *tm_data_sized(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
                               struct vdict *kw, const struct ast_hdr *site)
@@ -488,6 +512,7 @@ static const struct tensor_method tensor_methods[] = {
 	{ "item", tm_item, 0 },
 	{ "items", tm_mapping, 0 },
 	{ "keys", tm_mapping, 0 },
+	{ "kthvalue", tm_values_indices, 0 },
 	{ "masked_select", tm_data_sized, 0 },
 	{ "multinomial", tm_token_choice, 0 },
 	{ "ndimension", NULL, TM_SIZE },
@@ -496,11 +521,13 @@ static const struct tensor_method tensor_methods[] = {
 	{ "numpy", tm_cpu, 0 },
 	{ "pin_memory", tm_pin_memory, 0 },
 	{ "size", tm_shape_read, TM_SIZE },
+	{ "sort", tm_values_indices, 0 },
 	{ "split", tm_pieces, TM_PIECES },
 	{ "stride", tm_shape_read, 0 },
 	{ "tensor_split", tm_pieces, TM_PIECES },
 	{ "to", tm_to, 0 },
 	{ "tolist", tm_item, 0 },
+	{ "topk", tm_values_indices, 0 },
 	{ "type", tm_type, 0 },
 	{ "unbind", tm_pieces, TM_PIECES },
 	{ "unique", tm_data_sized, 0 },

@@ -493,6 +493,7 @@ static value_t *tc_load(struct frame *f, const char *d, const char *last, value_
                         struct vdict *kw, const struct ast_hdr *site)
 {
 	value_t *loc = kw ? vdict_gets(kw, "map_location") : NULL;
+	int on_device = 0;
 
 	(void)d, (void)last, (void)args, (void)nargs;
 	if (loc && f->mode != M_FWD && dev_is_host(loc) != 1 &&
@@ -505,8 +506,12 @@ static value_t *tc_load(struct frame *f, const char *d, const char *last, value_
 			e->non_blocking = 0;
 		}
 		f->in->gpu = 1;
+		/* a device named (not the meta device, which holds no data) */
+		on_device = dev_is_host(loc) == 0 && !(loc->k == VK_STR && !strncmp(loc->u.str.s, "meta", 4));
 	}
-	return unknown_at(f, site, LOADED_OBJECT_REASON);
+	return unknown_at(f, site, on_device ? LOADED_ON_DEVICE_REASON
+	                           : loc && f->mode != M_FWD && dev_is_host(loc) == 1 ? LOADED_ON_HOST_REASON
+	                           : LOADED_OBJECT_REASON);
 }
 
 /* torch.set_default_device(...): factories in a forward may then make
@@ -514,8 +519,14 @@ static value_t *tc_load(struct frame *f, const char *d, const char *last, value_
 static value_t *tc_default_device(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                                   struct vdict *kw, const struct ast_hdr *site)
 {
-	(void)d, (void)last, (void)args, (void)nargs, (void)kw, (void)site;
+	(void)d, (void)last, (void)kw, (void)site;
 	f->in->default_dev = 1;
+	/* a device named: torch.cuda.*Tensor, or a device string; anything
+	 * else (the host, a value not known) says no device */
+	f->in->default_on_device = nargs >= 1 &&
+	                           ((args[0]->k == VK_EXT && !strncmp(args[0]->u.ext, "torch.cuda.", 11)) ||
+	                            (args[0]->k == VK_STR && dev_is_host(args[0]) == 0 &&
+	                             strncmp(args[0]->u.str.s, "meta", 4)));
 	return NULL;
 }
 
