@@ -30,7 +30,9 @@ static const char attribute_usage[] =
 "and memcpy is put on the entry of the computation graph that issued it\n"
 "(backward ops on the forward's entry), measured calls are compared with\n"
 "total_repeat, and idle gaps on the device streams are put on the sync,\n"
-"copy, collective or data wait behind them.\n"
+"copy, collective or data wait behind them.  Time that no entry owns goes to\n"
+"the schedule's phase the trace marks (Optimizer.step#, GradScaler's step,\n"
+"DataLoader, logging libraries), else to the frame it ran in.\n"
 "\n"
 "  --records DIR   where the records are (default: records/ at the root of\n"
 "                  the work tree around the current directory, else ./records)\n"
@@ -164,6 +166,8 @@ static int report(struct att *A)
 			cJSON *o = cJSON_CreateObject();
 
 			cJSON_AddStringToObject(o, "where", T.un[i].key);
+			cJSON_AddItemToObject(o, "phase", T.un[i].phase ? cJSON_CreateString(T.un[i].phase) : cJSON_CreateNull());
+			cJSON_AddItemToObject(o, "anchor", T.un[i].anchor ? cJSON_CreateString(T.un[i].anchor) : cJSON_CreateNull());
 			cJSON_AddNumberToObject(o, "host_us", round(T.un[i].host * 1000) / 1000);
 			cJSON_AddNumberToObject(o, "device_us", round(T.un[i].dev * 1000) / 1000);
 			cJSON_AddItemToArray(w, o);

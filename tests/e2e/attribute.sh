@@ -48,12 +48,16 @@ e = {x["id"]: x for x in r["entries"]}
 print(r["steps"], r["frames"]["matched"], r["frames"]["matched_by_symbol"])
 print(e["layers.0:2"]["total_repeat"], e["layers.0:2"]["expected_calls"], e["layers.0:2"]["calls"])
 print(e["layers.0:2.conv1#1"]["calls"], e["head#1"]["backward"]["device_us"])
-print(r["unattributed"]["where"][0]["where"])
+w = r["unattributed"]["where"]
+print(w[1]["where"])
+print(w[0]["where"], w[0]["phase"], w[0]["anchor"], w[0]["host_us"], w[1]["phase"])
 EOF
 is "$(sed -n 1p "$T/facts")" "2 18 0" "  2 steps, 18 frames matched by their def lines"
 is "$(sed -n 2p "$T/facts")" "2 4 4" "  the 2-block unit: total_repeat 2, 4 calls expected over 2 steps, 4 measured"
 is "$(sed -n 3p "$T/facts")" "4 16" "  an op inside it: 4 calls; backward time goes to the forward's entry"
 is "$(sed -n 4p "$T/facts")" "train.py:main (def line 56)" "  unattributed time is named by its frame"
+is "$(sed -n 5p "$T/facts")" "optimizer phase at train.py:main:100 optimizer train.py:main:100 807 None" \
+	"  time no entry owns under Optimizer.step# or GradScaler's step (found_inf.item(): 799 + 8 us) goes to the schedule's optimizer phase"
 
 run_ecg attribute --records "$R/records" "$GPU"
 is "$rc" 0 "the table: exit 0"
@@ -63,6 +67,9 @@ grep -q '^entry (times in ms, whole trace)' "$T/out" && grep -q '^  stem  .* 0\.
 ok $? "  times in ms with three significant digits (1504 us: 1.50, 80 us: 0.0800)"
 grep -q '^not attributed: host .* device 0\.168 ms of 5\.52 (3\.0%)$' "$T/out"
 ok $? "  the share that could not be attributed is stated"
+grep -q '^ *0\.807 ms host  *0\.0270 ms device  optimizer phase at train\.py:main:100$' "$T/out" &&
+	grep -q '^ *0\.156 ms host  *0\.137 ms device  train\.py:main (def line 56)$' "$T/out"
+ok $? "  unattributed time in the optimizer step is the optimizer phase's, the rest stays on its frame"
 grep -q '^idle gaps >= 20 us on the device streams: 4, 0\.592 ms ' "$T/out" &&
 	grep -q '^  stream 7        1 x    0\.458 ms =    0\.458 ms  data ' "$T/out"
 ok $? "  the gaps in ms too"
