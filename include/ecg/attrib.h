@@ -92,6 +92,7 @@ extern const struct phase_mark attrib_phase_marks[];
 struct att {
 	const char *records_dir, *trace_path;
 	int json;
+	int width;                 /* the table's width (termfit_width()) */
 	double min_gap;
 	int top;
 	cJSON *graph, *sched;
