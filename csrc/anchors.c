@@ -657,10 +657,11 @@ int check_relocate(const char *repo_path, const char *rev, const char *helpers_d
 			goto out;
 	}
 	/* the header: this commit, these blobs */
-	cJSON_ReplaceItemInObjectCaseSensitive(g, "commit", cJSON_CreateString(k.commit));
-	cJSON_ReplaceItemInObjectCaseSensitive(s, "commit", cJSON_CreateString(k.commit));
-	cJSON_ReplaceItemInObjectCaseSensitive(g, "dirty", cJSON_CreateFalse());
-	cJSON_ReplaceItemInObjectCaseSensitive(s, "dirty", cJSON_CreateFalse());
+	/* (no commit: a directory outside any git repository, records.c) */
+	cJSON_ReplaceItemInObjectCaseSensitive(g, "commit", *k.commit ? cJSON_CreateString(k.commit) : cJSON_CreateNull());
+	cJSON_ReplaceItemInObjectCaseSensitive(s, "commit", *k.commit ? cJSON_CreateString(k.commit) : cJSON_CreateNull());
+	cJSON_ReplaceItemInObjectCaseSensitive(g, "dirty", *k.commit ? cJSON_CreateFalse() : cJSON_CreateNull());
+	cJSON_ReplaceItemInObjectCaseSensitive(s, "dirty", *k.commit ? cJSON_CreateFalse() : cJSON_CreateNull());
 	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(g, "files")) {
 		const char *p = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "path"));
 		struct cfile *cf = p ? find_file(&k, p) : NULL;

@@ -127,6 +127,7 @@ struct lvl {
 	int frame;
 	int64_t top;               /* inside this top-level op (its idx), -1 */
 	int top_ent, top_frame;    /* that op's entry and frame as the walk left them */
+	int phase;                 /* inside a frame that marks a phase (struct tev's phase), 0 */
 	int top_bwdroot;
 	const char *top_name;
 	int owner;                 /* the level that entered E: it keeps cur and used for
@@ -977,6 +978,39 @@ static int bwd_name(const struct tev *t)
 
 /* The deepest host nesting kept: far past any real stack (Python's
  * recursion limit is 1000), so only a damaged or hostile trace reaches it. */
+/* The trace's marks of the schedule's phases (attrib.h).  PyTorch names
+ * the optimizer's step and zero_grad and the DataLoader's next batch with
+ * user annotations; GradScaler.step runs the step in a frame of its own;
+ * the logging libraries run in theirs. */
+const struct phase_mark attrib_phase_marks[] = {
+	{ "Optimizer.step#", NULL, "optimizer" },
+	{ "Optimizer.zero_grad#", NULL, "optimizer" },
+	{ "enumerate(DataLoader)#", NULL, "data" },
+	{ NULL, "/torch/optim/", "optimizer" },
+	{ NULL, "/torch/cuda/amp/grad_scaler.py(", "optimizer" },
+	{ NULL, "/torch/amp/grad_scaler.py(", "optimizer" },
+	{ NULL, "/torch/utils/data/", "data" },
+	{ NULL, "/torch/utils/tensorboard/", "logging" },
+	{ NULL, "/wandb/", "logging" },
+	{ NULL, "/logging/__init__.py(", "logging" },
+	{ NULL, NULL, NULL }
+};
+
+/* The mark NAME is (an annotation when ann, else a frame outside the
+ * repository): its index in attrib_phase_marks[] + 1, 0 none. */
+static int phase_mark(const char *name, int ann)
+{
+	int i;
+
+	for (i = 0; attrib_phase_marks[i].phase; i++) {
+		const struct phase_mark *m = &attrib_phase_marks[i];
+
+		if (ann ? m->ann && !strncmp(name, m->ann, strlen(m->ann)) : m->frame && strstr(name, m->frame) != NULL)
+			return i + 1;
+	}
+	return 0;
+}
+
 #define MAX_NEST 4096
 
 /* Passes 1 and 2, over the host events in walk order (J->host): the nesting, the
@@ -992,6 +1026,9 @@ static int walk(struct att *A, struct join *J)
 	uint32_t prev_thr = 0;
 	struct tev t, q;
 	int r, rc = -1, warned = 0;
+	int ann_phase = 0, pm;         /* the phase annotation open on thread ann_thr, 0 */
+	double ann_end = 0;
+	uint32_t ann_thr = 0;
 
 	if (spill_sort(J->host) < 0)
 		return -1;
@@ -1027,6 +1064,15 @@ static int walk(struct att *A, struct join *J)
 		L.used = NULL;
 		L.nused = L.aused = 0;
 		t.frame = P->frame;
+		/* an annotation is read by time: open until its end, on its thread */
+		if (t.thr != ann_thr || t.ts >= ann_end - 1e-3)
+			ann_phase = 0;
+		t.phase = ann_phase ? ann_phase : P->phase;
+		if (t.kind == K_ANN && (pm = phase_mark(t.name, 1)) > 0) {
+			ann_phase = pm;
+			ann_end = t.ts + t.dur;
+			ann_thr = t.thr;
+		}
 		if (P->top >= 0) {
 			t.top = P->top;
 			t.topname = P->top_name;
@@ -1068,8 +1114,11 @@ static int walk(struct att *A, struct join *J)
 				int fi = resolve_frame(A, t.name), m;
 				const struct frame *f = &A->frames[fi];
 
-				if (f->file < 0)
+				if (f->file < 0) {
+					if ((pm = phase_mark(t.name, 0)) > 0)
+						L.phase = pm;
 					break;
+				}
 				L.frame = t.frame = fi;
 				L.modent = -1;
 				if ((m = choose_entry(A, P, O, f)) >= 0) {
@@ -1289,6 +1338,7 @@ static int dev_match(struct join *J, struct spill *D, struct spill *H, int by_ex
 			d.frame = h.frame;
 			d.top = h.top;
 			d.topname = h.topname;
+			d.phase = h.phase;
 		} else if (!by_ext && d.has_ext) {
 			d.key = ev_ext(&d);
 			if (spill_add(J->devx, &d) < 0)
@@ -1362,11 +1412,13 @@ static int where_cmp(const void *a, const void *b)
 }
 
 
-static void add_where(struct totals *T, struct strmap_slot *key, double host, double dev)
+static void add_where(struct totals *T, struct strmap_slot *key, const cJSON *phase, double host, double dev)
 {
 	if (key->b < 0) {
 		GROW(T->un, T->aun, T->nun + 1);
 		T->un[T->nun].key = key->key;
+		T->un[T->nun].phase = phase ? records_str(phase, "name") : NULL;
+		T->un[T->nun].anchor = phase ? records_str(phase, "anchor") : NULL;
 		T->un[T->nun].host = T->un[T->nun].dev = 0;
 		key->b = (int)T->nun++;
 	}
@@ -1374,14 +1426,36 @@ static void add_where(struct totals *T, struct strmap_slot *key, double host, do
 	T->un[key->b].dev += dev;
 }
 
-/* Where T ran, for a person: its innermost repository frame, or the op
+/* The schedule's phase that T's marks put it in (struct tev's phase), when
+ * the records' schedule has a phase of that name; else NULL. */
+static const cJSON *where_phase(const struct att *A, const struct tev *t)
+{
+	const cJSON *p;
+
+	if (t->phase <= 0)
+		return NULL;
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(A->sched, "phases")) {
+		const char *name = records_str(p, "name");
+
+		if (name && !strcmp(name, attrib_phase_marks[t->phase - 1].phase))
+			return p;
+	}
+	return NULL;
+}
+
+/* Where T ran, for a person: the schedule's phase that owns it (phase,
+ * from where_phase()), else its innermost repository frame, or the op
  * outside the repository it is in.  Interned. */
-static struct strmap_slot *where_key(struct att *A, const struct tev *t)
+static struct strmap_slot *where_key(struct att *A, const struct tev *t, const cJSON *phase)
 {
 	struct strmap_slot *k;
 	char *s;
 
-	if (t->frame >= 0) {
+	if (phase) {
+		const char *a = records_str(phase, "anchor");
+
+		s = xasprintf("%s phase%s%s", records_str(phase, "name"), a ? " at " : "", a ? a : "");
+	} else if (t->frame >= 0) {
 		const struct frame *f = &A->frames[t->frame];
 
 		s = xasprintf("%s:%s (def line %ld)%s", A->files[f->file], f->func, f->line, t->bwd ? ", backward" : "");
@@ -1412,7 +1486,9 @@ static int sums(struct att *A, struct join *J)
 				A->ents[t.ent].host[t.bwd] += t.dur;
 			else {
 				T->host_un += t.dur;
-				add_where(T, where_key(A, &t), t.dur, 0);
+				const cJSON *ph = where_phase(A, &t);
+
+				add_where(T, where_key(A, &t, ph), ph, t.dur, 0);
 			}
 		} else if (is_device((int)t.kind)) {
 			T->dev += t.dur;
@@ -1420,7 +1496,9 @@ static int sums(struct att *A, struct join *J)
 				A->ents[t.ent].dev[t.bwd] += t.dur;
 			else {
 				T->dev_un += t.dur;
-				add_where(T, where_key(A, &t), 0, t.dur);
+				const cJSON *ph = where_phase(A, &t);
+
+				add_where(T, where_key(A, &t, ph), ph, 0, t.dur);
 			}
 		}
 	}
@@ -1762,7 +1840,7 @@ static int gap_emit(struct att *A, struct join *J, const struct ogap *o)
 	r.si = o->g.si;
 	r.cause = o->have ? GCAUSE(ev) : o->have_top ? C_HOST : C_NONE;
 	r.what = ev ? ev->name : "nothing on the host";
-	r.where = ev && ev->frame >= 0 ? where_key(A, ev)->key : "";
+	r.where = ev && ev->frame >= 0 ? where_key(A, ev, NULL)->key : "";
 	r.ev = ev ? ev->idx : -1;
 	r.frame = ev ? ev->frame : -1;
 	return spill_add(J->gres, &r);

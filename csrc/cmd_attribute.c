@@ -18,11 +18,13 @@
 #include "ecg/err.h"
 #include "ecg/attrib.h"
 #include "ecg/records.h"
+#include "ecg/termfit.h"
 #include "ecg/trace.h"
 #include "ecg/util.h"
 
 static const char attribute_usage[] =
-"usage: ecg attribute [--records DIR] [--json] [--min-gap US] [--top N] TRACE\n"
+"usage: ecg attribute [--records DIR] [--json] [--min-gap US] [--top N]\n"
+"                     [--width N] TRACE\n"
 "\n"
 "Read a PyTorch profiler trace (Chrome/Kineto JSON, .json or .json.gz, as\n"
 "export_chrome_trace() writes it; record it with with_stack=True, and\n"
@@ -30,13 +32,19 @@ static const char attribute_usage[] =
 "and memcpy is put on the entry of the computation graph that issued it\n"
 "(backward ops on the forward's entry), measured calls are compared with\n"
 "total_repeat, and idle gaps on the device streams are put on the sync,\n"
-"copy, collective or data wait behind them.\n"
+"copy, collective or data wait behind them.  Time that no entry owns goes to\n"
+"the schedule's phase the trace marks (Optimizer.step#, GradScaler's step,\n"
+"DataLoader, logging libraries), else to the frame it ran in.\n"
 "\n"
 "  --records DIR   where the records are (default: records/ at the root of\n"
 "                  the work tree around the current directory, else ./records)\n"
 "  --json          the report as JSON on stdout\n"
 "  --min-gap US    the shortest idle gap reported, in microseconds (default 20)\n"
 "  --top N         rows of gaps and of unattributed time (default 10)\n"
+"  --width N       the table's width (default: the terminal's; 80 in a pipe):\n"
+"                  ids cut in the middle, host times left to --json below 76\n"
+"                  columns, a frame or schedule anchor on a line of its own,\n"
+"                  never cut before its line number\n"
 "  -h, --help      show this help\n"
 "\n"
 "The table gives times in ms (three significant digits), --json in us;\n"
@@ -75,6 +83,399 @@ static char *ms(char buf[32], double us)
 	}
 	snprintf(buf, 32, "%.*f", dec, r);
 	return buf;
+}
+
+/* ------------------------------------------------------------------ text */
+
+/* The table is A->width wide (termfit.h): no line is longer, and no code
+ * anchor loses its line number (cells are cut in their middle by
+ * termfit_mid(); a row's frame and schedule anchors go on lines of their
+ * own, wrapped at spaces). */
+
+/* TEXT wrapped at spaces to W columns, continuation lines indented by
+ * IND (the first by FIRST spaces); a word wider than its line is cut in
+ * its middle (an anchor keeps its line number). */
+static void wrap(const char *text, int w, int first, int ind)
+{
+	const char *p = text;
+	int col = first, start = 1;
+	char cut[1024];
+
+	printf("%*s", first, "");
+	while (*p) {
+		size_t n = strcspn(p, " ");
+
+		if (!start && col + 1 + (int)n > w) {
+			printf("\n%*s", ind, "");
+			col = ind;
+			start = 1;
+		}
+		if (!start) {
+			putchar(' ');
+			col++;
+		}
+		if (col + (int)n > w) {
+			char word[1024];
+
+			snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), p);
+			termfit_mid(cut, sizeof cut, word, w - col);
+			fputs(cut, stdout);
+			col += (int)strlen(cut);
+		} else {
+			printf("%.*s", (int)n, p);
+			col += (int)n;
+		}
+		start = 0;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	putchar('\n');
+}
+
+#define TAB_MAX 10
+
+/* A table of strings: n columns with their heads; rows added by
+ * tab_row(), printed by tab_print() within a width. */
+struct tab {
+	int n;
+	const char *head[TAB_MAX];
+	int right[TAB_MAX], min[TAB_MAX], weight[TAB_MAX], on[TAB_MAX], w[TAB_MAX];
+	char **cell;               /* rows x n, owned */
+	size_t rows, acell;
+};
+
+static void tab_row(struct tab *t, const char *const *text)
+{
+	int k;
+
+	GROW(t->cell, t->acell, (t->rows + 1) * (size_t)t->n);
+	for (k = 0; k < t->n; k++)
+		t->cell[t->rows * (size_t)t->n + (size_t)k] = xstrdup(text[k] ? text[k] : "");
+	t->rows++;
+}
+
+/* Columns as wide as their text, then shared out within W minus IND (the
+ * rows' indent); a column left off (on[k] 0) is the caller's choice. */
+static void tab_print(struct tab *t, int w, int ind)
+{
+	int sw[TAB_MAX] = { 0 }, smin[TAB_MAX] = { 0 }, swt[TAB_MAX] = { 0 }, idx[TAB_MAX] = { 0 }, m = 0, k, last = -1;
+	size_t r;
+	char cut[1024];
+
+	for (k = 0; k < t->n; k++) {
+		t->w[k] = (int)strlen(t->head[k]);
+		for (r = 0; r < t->rows; r++) {
+			int l = (int)strlen(t->cell[r * (size_t)t->n + (size_t)k]);
+
+			if (l > t->w[k])
+				t->w[k] = l;
+		}
+		if (t->on[k]) {
+			idx[m] = k;
+			sw[m] = t->w[k];
+			smin[m] = t->min[k] < t->w[k] ? t->min[k] : t->w[k];
+			swt[m] = t->weight[k];
+			m++;
+			last = k;
+		}
+	}
+	termfit_cols(sw, smin, swt, m, w - ind - (m - 1));
+	for (k = 0; k < m; k++)
+		t->w[idx[k]] = sw[k];
+	for (r = 0; r <= t->rows; r++) {
+		printf("%*s", r ? ind : 0, "");
+		for (k = 0; k < t->n; k++) {
+			const char *c = r ? t->cell[(r - 1) * (size_t)t->n + (size_t)k] : t->head[k];
+			int cw = t->w[k] + (r ? 0 : k == idx[0] ? ind : 0);
+
+			if (!t->on[k])
+				continue;
+			termfit_mid(cut, sizeof cut, c, cw);
+			if (k == last && !t->right[k])
+				fputs(cut, stdout);
+			else
+				printf(t->right[k] ? "%*s%s" : "%-*s%s", cw, cut, k == last ? "" : " ");
+		}
+		putchar('\n');
+	}
+	for (r = 0; r < t->rows * (size_t)t->n; r++)
+		free(t->cell[r]);
+	free(t->cell);
+	t->cell = NULL;
+	t->rows = t->acell = 0;
+}
+
+/* A table with the n heads and alignments given; every column on, min 4,
+ * weight 1. */
+static void tab_init(struct tab *t, int n, const char *const *head, const int *right)
+{
+	int k;
+
+	memset(t, 0, sizeof *t);
+	t->n = n;
+	for (k = 0; k < n; k++) {
+		t->head[k] = head[k];
+		t->right[k] = right[k];
+		t->min[k] = 4;
+		t->weight[k] = 1;
+		t->on[k] = 1;
+	}
+}
+
+static void report_text(struct att *A, cJSON *out, const double gap_kind[2])
+{
+	const struct totals T = A->tot;
+	const struct ggroup *g = A->groups;
+	const cJSON *e, *ws = cJSON_GetObjectItemCaseSensitive(out, "warnings");
+	const cJSON *ents = cJSON_GetObjectItemCaseSensitive(out, "entries");
+	double window = A->steps ? A->step_us : A->t1 - A->t0;
+	int W = A->width, flagged = 0, longflag;
+	size_t i, ng = A->ngroups;
+	char b[6][32], *line;
+	struct tab t;
+
+	if (!(window > 0))
+		window = 1;
+	/* a warning changes how the rest reads: it comes first */
+	cJSON_ArrayForEach(e, ws) {
+		line = xasprintf("warning: %s", vis(e->valuestring));
+		wrap(line, W, 0, 2);
+		free(line);
+	}
+	if (cJSON_GetArraySize(ws))
+		putchar('\n');
+	line = xasprintf("trace %s: %zu events kept, %ld step%s%s", vis(A->trace_path), A->nev, A->steps,
+	                 A->steps == 1 ? "" : "s", A->steps ? "" : " (no ProfilerStep#: the whole trace is one step)");
+	wrap(line, W, 0, 2);
+	free(line);
+	line = xasprintf("records %s at %s: %ld repository frames, %ld enter an entry (%ld by symbol)",
+	                 vis(A->records_dir),
+	                 records_str(A->graph, "commit") ? vis(records_str(A->graph, "commit")) : "no commit (a work tree)",
+	                 A->frames_repo, A->frames_matched, A->frames_moved);
+	wrap(line, W, 0, 2);
+	free(line);
+	putchar('\n');
+
+	/* entries: the host columns when there is room; the flag in full
+	 * when there is room, else "<<" and a note under the table */
+	cJSON_ArrayForEach(e, ents)
+		if (strcmp(records_str(e, "kind"), "op") && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e, "flag")))
+			flagged = 1;
+	longflag = W >= 110;
+	{
+		static const char *const head[9] = { "entry (times in ms, whole trace)", "repeat", "calls", "fwd dev",
+		                                     "bwd dev", "fwd host", "bwd host", "share", "" };
+		static const int right[9] = { 0, 1, 1, 1, 1, 1, 1, 1, 0 };
+
+		int k;
+
+		tab_init(&t, 9, head, right);
+		for (k = 1; k < 9; k++)
+			t.min[k] = 1000;  /* numbers are never cut: the ids give way */
+		t.min[0] = 12;
+		if (W < 100)
+			t.head[0] = "entry (ms, whole trace)";
+		t.on[5] = t.on[6] = W >= 76;
+		t.on[8] = flagged;
+	}
+	cJSON_ArrayForEach(e, ents) {
+		const char *kind = records_str(e, "kind"), *name = records_str(e, "id");
+		const struct ent *x = &A->ents[attrib_find_ent(A, name)];
+		const char *cells[9];
+		char rep[32], calls[32], id[512], share[32];
+		double v;
+		int ind = x->depth < 8 ? 2 * x->depth : 16;
+
+		if (!strcmp(kind, "op"))
+			continue;
+		snprintf(id, sizeof id, "%*s%s", ind, "", *name ? vis(name) : "(model)");
+		if (records_num(e, "total_repeat", &v))
+			snprintf(rep, sizeof rep, "%g", v);
+		else
+			snprintf(rep, sizeof rep, "?");
+		if (records_num(e, "calls", &v))
+			snprintf(calls, sizeof calls, "%g", v);
+		else
+			snprintf(calls, sizeof calls, "-");
+		snprintf(share, sizeof share, "%.1f%%",
+		         100 * (T.dev > 0 ? x->idev[0] + x->idev[1] : x->ihost[0] + x->ihost[1]) / window);
+		cells[0] = id;
+		cells[1] = rep;
+		cells[2] = calls;
+		cells[3] = ms(b[0], x->idev[0]);
+		cells[4] = ms(b[1], x->idev[1]);
+		cells[5] = ms(b[2], x->ihost[0]);
+		cells[6] = ms(b[3], x->ihost[1]);
+		cells[7] = share;
+		cells[8] = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e, "flag"))
+		               ? (longflag ? " << calls differ" : "<<") : "";
+		tab_row(&t, cells);
+	}
+	if (t.rows > 0) {
+		/* a long id keeps its end (it says most): cut before the table does */
+		int fixed = 0, k, room;
+
+		for (k = 1; k < t.n; k++)
+			if (t.on[k]) {
+				size_t r;
+				int cw = (int)strlen(t.head[k]);
+
+				for (r = 0; r < t.rows; r++)
+					if ((int)strlen(t.cell[r * (size_t)t.n + (size_t)k]) > cw)
+						cw = (int)strlen(t.cell[r * (size_t)t.n + (size_t)k]);
+				fixed += cw + 1;
+			}
+		room = W - fixed;
+		if (room < t.min[0])
+			room = t.min[0];
+		for (i = 0; i < t.rows; i++) {
+			char **c = &t.cell[i * (size_t)t.n];
+			size_t nl = strlen(*c), lead = strspn(*c, " ");
+
+			if ((int)nl > room) {
+				size_t keep_ind = lead * 3 > (size_t)room ? (size_t)room / 3 : lead;
+				size_t tail = (size_t)room - keep_ind - 3;
+				char *s = xasprintf("%*s...%s", (int)keep_ind, "", *c + nl - tail);
+
+				free(*c);
+				*c = s;
+			}
+		}
+	}
+	tab_print(&t, W, 0);
+	if (flagged && !longflag)
+		wrap("<<: the measured calls differ from total_repeat x the model's calls", W, 0, 2);
+
+	line = xasprintf("not attributed: host %s ms of %s (%.1f%%), device %s ms of %s (%.1f%%)", ms(b[0], T.host_un),
+	                 ms(b[1], T.host), T.host > 0 ? 100 * T.host_un / T.host : 0, ms(b[2], T.dev_un), ms(b[3], T.dev),
+	                 T.dev > 0 ? 100 * T.dev_un / T.dev : 0);
+	putchar('\n');
+	wrap(line, W, 0, 2);
+	free(line);
+	for (i = 0; i < T.nun && (int)i < A->top; i++) {
+		char row[96];
+		const char *where = vis(T.un[i].key);
+
+		snprintf(row, sizeof row, "  %8s ms host %8s ms device", ms(b[0], T.un[i].host), ms(b[1], T.un[i].dev));
+		/* where on the same line when it fits, else on a line of its own */
+		if ((int)(strlen(row) + 2 + strlen(where)) <= W)
+			printf("%s  %s\n", row, where);
+		else {
+			char cut[1024];
+
+			printf("%s\n    %s\n", row, termfit_mid(cut, sizeof cut, where, W - 4));
+		}
+	}
+
+	if (A->nstepv) {
+		static const char *const head[4] = { "per step", "time", "device busy (all streams)", "idle gaps" };
+		static const int right[4] = { 0, 1, 1, 1 };
+
+		tab_init(&t, 4, head, right);
+		if (W < 70)
+			t.head[2] = "device busy";
+		for (i = 0; i < A->nstepv && (int)i < A->top; i++) {
+			const char *cells[4];
+			char c1[40], c2[40], c3[40];
+
+			snprintf(c1, sizeof c1, "%s ms", ms(b[0], A->stepv[i].dur));
+			snprintf(c2, sizeof c2, "%s ms", ms(b[1], A->stepv[i].busy));
+			snprintf(c3, sizeof c3, "%s ms", ms(b[2], A->stepv[i].gaps));
+			cells[0] = vis(A->stepv[i].name);
+			cells[1] = c1;
+			cells[2] = c2;
+			cells[3] = c3;
+			tab_row(&t, cells);
+		}
+		putchar('\n');
+		tab_print(&t, W, 2);
+		if (A->nstepv > (size_t)A->top) {
+			line = xasprintf("... %zu more steps (--top, or --json for all)", A->nstepv - (size_t)A->top);
+			wrap(line, W, 2, 4);
+			free(line);
+		}
+	}
+	if (A->nstreams) {
+		printf("\ndevice streams (window %s ms):\n", ms(b[0], A->t1 > A->t0 ? A->t1 - A->t0 : 0));
+		for (i = 0; i < A->nstreams; i++) {
+			const struct stream_use *u = &A->streams[i];
+			int pids = A->nstreams > 1 && A->streams[0].pid != A->streams[A->nstreams - 1].pid;
+			char sid[64];
+
+			if (pids)
+				snprintf(sid, sizeof sid, "%lld/%lld", (long long)u->pid, (long long)u->stream);
+			else
+				snprintf(sid, sizeof sid, "%lld", (long long)u->stream);
+			line = xasprintf("stream %-8s %-13s busy %8s ms %5.1f%%   idle gaps %8s ms", vis(sid),
+			                 attrib_stream_comm(u) ? "communication" : "compute", ms(b[0], u->busy),
+			                 A->t1 > A->t0 ? 100 * u->busy / (A->t1 - A->t0) : 0, ms(b[1], u->gaps));
+			if ((int)strlen(line) + 2 > W) {
+				/* narrow: the same words, the padding dropped */
+				free(line);
+				line = xasprintf("stream %s %s busy %s ms %.1f%% idle gaps %s ms", vis(sid),
+				                 attrib_stream_comm(u) ? "communication" : "compute", ms(b[0], u->busy),
+				                 A->t1 > A->t0 ? 100 * u->busy / (A->t1 - A->t0) : 0, ms(b[1], u->gaps));
+			}
+			if ((int)strlen(line) + 2 <= W)
+				printf("  %s\n", line);
+			else
+				wrap(line, W, 2, 4);
+			free(line);
+		}
+	}
+	line = xasprintf("idle gaps >= %g us on the device streams: %ld, %s ms (compute streams %s ms, communication "
+	                 "streams %s ms)", A->min_gap, A->gap_n, ms(b[0], A->gap_total), ms(b[1], gap_kind[0]),
+	                 ms(b[2], gap_kind[1]));
+	putchar('\n');
+	wrap(line, W, 0, 2);
+	free(line);
+	for (i = 0; i < ng && (int)i < A->top; i++) {
+		cJSON *cands = g[i].ev >= 0 ? attrib_schedule_candidates(A, g[i].frame, g[i].what, g[i].cause) : NULL;
+		const cJSON *c;
+		char *row;
+
+		row = xasprintf("  stream %-4lld %5ld x %8s ms = %8s ms  %-10s %s", (long long)g[i].stream, g[i].n,
+		                ms(b[0], g[i].total / (double)g[i].n), ms(b[1], g[i].total), attrib_cause_name[g[i].cause],
+		                vis(g[i].what));
+		if ((int)strlen(row) > W) {
+			/* the host call on a line of its own */
+			char cut[1024];
+			char *head = xasprintf("  stream %-4lld %5ld x %8s ms = %8s ms  %s", (long long)g[i].stream, g[i].n,
+			                       ms(b[0], g[i].total / (double)g[i].n), ms(b[1], g[i].total),
+			                       attrib_cause_name[g[i].cause]);
+
+			if ((int)strlen(head) > W) {
+				free(head);
+				head = xasprintf("  stream %lld %ld x %s ms = %s ms %s", (long long)g[i].stream, g[i].n,
+				                 ms(b[0], g[i].total / (double)g[i].n), ms(b[1], g[i].total),
+				                 attrib_cause_name[g[i].cause]);
+			}
+			printf("%s\n    %s\n", head, termfit_mid(cut, sizeof cut, vis(g[i].what), W - 4));
+			free(head);
+		} else {
+			puts(row);
+		}
+		free(row);
+		if (*g[i].where) {
+			line = xasprintf("in %s", vis(g[i].where));
+			wrap(line, W, 4, 6);
+			free(line);
+		}
+		if (cands && cJSON_GetArraySize(cands)) {
+			buf_t sb;
+
+			buf_init(&sb);
+			buf_addstr(&sb, "-> schedule");
+			cJSON_ArrayForEach(c, cands) {
+				buf_addch(&sb, ' ');
+				buf_addvis(&sb, c->valuestring);
+			}
+			wrap(sb.buf, W, 4, 6);
+			buf_free(&sb);
+		}
+		cJSON_Delete(cands);
+	}
 }
 
 static cJSON *num_or_null(double v)
@@ -164,6 +565,8 @@ static int report(struct att *A)
 			cJSON *o = cJSON_CreateObject();
 
 			cJSON_AddStringToObject(o, "where", T.un[i].key);
+			cJSON_AddItemToObject(o, "phase", T.un[i].phase ? cJSON_CreateString(T.un[i].phase) : cJSON_CreateNull());
+			cJSON_AddItemToObject(o, "anchor", T.un[i].anchor ? cJSON_CreateString(T.un[i].anchor) : cJSON_CreateNull());
 			cJSON_AddNumberToObject(o, "host_us", round(T.un[i].host * 1000) / 1000);
 			cJSON_AddNumberToObject(o, "device_us", round(T.un[i].dev * 1000) / 1000);
 			cJSON_AddItemToArray(w, o);
@@ -250,95 +653,7 @@ static int report(struct att *A)
 		fputs(text, stdout);
 		free(text);
 	} else {
-		const cJSON *e, *ws = cJSON_GetObjectItemCaseSensitive(out, "warnings");
-		char b[6][32];
-
-		/* a warning changes how the rest reads: it comes first */
-		cJSON_ArrayForEach(e, ws)
-			printf("warning: %s\n", vis(e->valuestring));
-		if (cJSON_GetArraySize(ws))
-			putchar('\n');
-		printf("trace %s: %zu events kept, %ld step%s%s\n", vis(A->trace_path), A->nev, A->steps,
-		       A->steps == 1 ? "" : "s", A->steps ? "" : " (no ProfilerStep#: the whole trace is one step)");
-		printf("records %s at %s: %ld repository frames, %ld enter an entry (%ld by symbol)\n\n",
-		       vis(A->records_dir), records_str(A->graph, "commit") ? vis(records_str(A->graph, "commit")) : "?",
-		       A->frames_repo, A->frames_matched, A->frames_moved);
-		printf("%-40s %8s %8s %10s %10s %10s %10s %6s\n", "entry (times in ms, whole trace)", "repeat", "calls",
-		       "fwd dev", "bwd dev", "fwd host", "bwd host", "share");
-		cJSON_ArrayForEach(e, ents) {
-			const char *kind = records_str(e, "kind");
-			double v;
-			char rep[32], calls[32], id[64];
-			const char *name = records_str(e, "id");
-			const struct ent *x = &A->ents[attrib_find_ent(A, name)];
-
-			if (!strcmp(kind, "op"))
-				continue;
-			name = vis(name);
-			{
-				int ind = x->depth < 8 ? 2 * x->depth : 16;
-				size_t nl = strlen(name), room = (size_t)(40 - ind);
-
-				if (nl <= room)
-					snprintf(id, sizeof id, "%*s%s", ind, "", *name ? name : "(model)");
-				else  /* the end of a long id says most */
-					snprintf(id, sizeof id, "%*s...%s", ind, "", name + nl - (room - 3));
-			}
-			snprintf(rep, sizeof rep, "%s", records_num(e, "total_repeat", &v) ? "" : "?");
-			if (!*rep)
-				snprintf(rep, sizeof rep, "%g", v);
-			if (records_num(e, "calls", &v))
-				snprintf(calls, sizeof calls, "%g", v);
-			else
-				snprintf(calls, sizeof calls, "-");
-			printf("%-40s %8s %8s %10s %10s %10s %10s %5.1f%%%s\n", id, rep, calls, ms(b[0], x->idev[0]),
-			       ms(b[1], x->idev[1]), ms(b[2], x->ihost[0]), ms(b[3], x->ihost[1]),
-			       100 * (T.dev > 0 ? x->idev[0] + x->idev[1] : x->ihost[0] + x->ihost[1]) / window,
-			       cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e, "flag")) ? "  << calls differ" : "");
-		}
-		printf("\nnot attributed: host %s ms of %s (%.1f%%), device %s ms of %s (%.1f%%)\n", ms(b[0], T.host_un),
-		       ms(b[1], T.host), T.host > 0 ? 100 * T.host_un / T.host : 0, ms(b[2], T.dev_un), ms(b[3], T.dev),
-		       T.dev > 0 ? 100 * T.dev_un / T.dev : 0);
-		for (i = 0; i < T.nun && (int)i < A->top; i++)
-			printf("  %8s ms host %8s ms device  %s\n", ms(b[0], T.un[i].host), ms(b[1], T.un[i].dev),
-			       vis(T.un[i].key));
-		if (A->nstepv)
-			printf("\n%-32s %10s %24s %10s\n", "per step", "time", "device busy (all streams)",
-			       "idle gaps");
-		for (i = 0; i < A->nstepv && (int)i < A->top; i++)
-			printf("  %-30s %7s ms %21s ms %7s ms\n", vis(A->stepv[i].name), ms(b[0], A->stepv[i].dur),
-			       ms(b[1], A->stepv[i].busy), ms(b[2], A->stepv[i].gaps));
-		if (A->nstepv > (size_t)A->top)
-			printf("  ... %zu more steps (--top, or --json for all)\n", A->nstepv - (size_t)A->top);
-		if (A->nstreams)
-			printf("\ndevice streams (window %s ms):\n", ms(b[0], A->t1 > A->t0 ? A->t1 - A->t0 : 0));
-		for (i = 0; i < A->nstreams; i++) {
-			const struct stream_use *u = &A->streams[i];
-			int pids = A->nstreams > 1 && A->streams[0].pid != A->streams[A->nstreams - 1].pid;
-			char sid[64];
-
-			if (pids)
-				snprintf(sid, sizeof sid, "%lld/%lld", (long long)u->pid, (long long)u->stream);
-			else
-				snprintf(sid, sizeof sid, "%lld", (long long)u->stream);
-			printf("  stream %-8s %-13s busy %8s ms %5.1f%%   idle gaps %8s ms\n", vis(sid),
-			       attrib_stream_comm(u) ? "communication" : "compute", ms(b[0], u->busy),
-			       A->t1 > A->t0 ? 100 * u->busy / (A->t1 - A->t0) : 0, ms(b[1], u->gaps));
-		}
-		printf("\nidle gaps >= %g us on the device streams: %ld, %s ms (compute streams %s ms, communication "
-		       "streams %s ms)\n", A->min_gap, gap_n, ms(b[0], gap_total), ms(b[1], gap_kind[0]),
-		       ms(b[2], gap_kind[1]));
-		for (i = 0; i < ng && (int)i < A->top; i++) {
-			cJSON *cands = g[i].ev >= 0 ? attrib_schedule_candidates(A, g[i].frame, g[i].what, g[i].cause) : NULL;
-			char *cs = cands && cJSON_GetArraySize(cands) ? cJSON_PrintUnformatted(cands) : NULL;
-
-			printf("  stream %-4lld %5ld x %8s ms = %8s ms  %-10s %s%s%s%s%s\n", (long long)g[i].stream, g[i].n,
-			       ms(b[0], g[i].total / (double)g[i].n), ms(b[1], g[i].total), attrib_cause_name[g[i].cause],
-			       vis(g[i].what),
-			       *g[i].where ? " in " : "", vis(g[i].where), cs ? " -> schedule " : "", cs ? vis(cs) : "");
-			free(cs);
-			cJSON_Delete(cands);
-		}
+		report_text(A, out, gap_kind);
 	}
 	/* ecg(1): 1 when calls disagree, or nothing in the trace matched an
 	 * anchor (no repository frame entered an entry, python frames or not) */
@@ -357,6 +672,7 @@ int cmd_attribute(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "min-gap", required_argument, NULL, 'g' },
 		{ "top", required_argument, NULL, 't' },
+		{ "width", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -391,6 +707,10 @@ int cmd_attribute(int argc, char **argv)
 			A.top = (int)v;
 			break;
 		}
+		case 'w':
+			if (cmd_opt_width(optarg, &A.width) < 0)
+				goto fail;
+			break;
 		case 'h':
 			fputs(attribute_usage, stdout);
 			attrib_free(&A);
@@ -406,6 +726,7 @@ int cmd_attribute(int argc, char **argv)
 		goto fail;
 	}
 	A.trace_path = argv[optind];
+	A.width = termfit_width(A.width);
 	dir = A.records_dir ? xstrdup(A.records_dir) : records_default_dir();
 	A.records_dir = dir;
 	if (!(A.graph = records_read(dir, RECORDS_GRAPH_FILE)) || !(A.sched = records_read(dir, RECORDS_SCHEDULE_FILE)))

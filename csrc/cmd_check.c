@@ -40,7 +40,8 @@ static const char check_usage[] =
 "reads (JSON, TOML, YAML; listed in `files`) that changed makes the records\n"
 "stale, with the values read from it.\n"
 "\n"
-"  --repo PATH           the repository (default: .)\n"
+"  --repo PATH           the repository (default: .), or a directory outside\n"
+"                        git, read as it is on disk (no commit, no --rev)\n"
 "  --rev REV             the commit to check against (default: HEAD)\n"
 "  --worktree            check against the files in the work tree\n"
 "  --out DIR             where the records are (default: records/ at the\n"
@@ -111,8 +112,9 @@ static void print_text(const struct check *k, const char *recorded, const struct
 		}
 	}
 	if (!o->quiet) {
-		printf("records of %.12s, checked against %.12s%s\n", recorded, k->commit,
-		       o->worktree ? " (work tree)" : "");
+		printf("records of %.12s, checked against %.12s%s\n", *recorded ? recorded : "no commit",
+		       *k->commit ? k->commit : "the files", *k->commit ? (o->worktree ? " (work tree)" : "")
+		                                              : " on disk (no commit)");
 		for (i = 0; i < k->nfiles; i++) {
 			const struct cfile *cf = &k->files[i];
 
@@ -197,7 +199,8 @@ int cmd_check(int argc, char **argv)
 	if (!graph || !sched || records_check_pair(graph, sched, out_dir) < 0)
 		goto fail;
 	rc_commit = cJSON_GetObjectItemCaseSensitive(graph, "commit");
-	snprintf(recorded, sizeof recorded, "%s", cJSON_IsString(rc_commit) ? rc_commit->valuestring : "?");
+	snprintf(recorded, sizeof recorded, "%s",
+	         cJSON_IsString(rc_commit) ? rc_commit->valuestring : cJSON_IsNull(rc_commit) ? "" : "?");
 	if (repo_resolve(k.repo, o.rev, k.commit) < 0)
 		goto fail;
 	if (repo_list(k.repo, k.commit, o.worktree, NULL, &k.all, &k.nall) < 0)
@@ -213,8 +216,8 @@ int cmd_check(int argc, char **argv)
 		char *text;
 		static const char *const fst[] = { "unchanged", "changed", "gone", "moved" };
 
-		cJSON_AddStringToObject(doc, "recorded_commit", recorded);
-		cJSON_AddStringToObject(doc, "commit", k.commit);
+		cJSON_AddItemToObject(doc, "recorded_commit", *recorded ? cJSON_CreateString(recorded) : cJSON_CreateNull());
+		cJSON_AddItemToObject(doc, "commit", *k.commit ? cJSON_CreateString(k.commit) : cJSON_CreateNull());
 		cJSON_AddBoolToObject(doc, "worktree", o.worktree);
 		cJSON_AddBoolToObject(doc, "fresh", stale == 0);
 		for (i = 0; i < k.nfiles; i++) {

@@ -52,7 +52,8 @@ static const char jobs_usage[] =
 "handler that calls a model), batch (a model called under no_grad in a loop,\n"
 "or writing results), or none, with the reason.\n"
 "\n"
-"  --repo PATH           the repository (default: .)\n"
+"  --repo PATH           the repository (default: .), or a directory outside\n"
+"                        git, read as it is on disk (no commit, no --rev)\n"
 "  --rev REV             the commit (default: HEAD)\n"
 "  --worktree            read the work tree instead of the commit's blobs\n"
 "  --json                one JSON document instead of the table (jobs by path,\n"
@@ -954,7 +955,8 @@ int cmd_jobs(int argc, char **argv)
 	rows = xcalloc(l.n + 1, sizeof *rows);
 
 	doc = cJSON_CreateObject();
-	cJSON_AddStringToObject(doc, "commit", L.commit);
+	/* null: a directory outside any git repository (repo.h) */
+	cJSON_AddItemToObject(doc, "commit", *L.commit ? cJSON_CreateString(L.commit) : cJSON_CreateNull());
 	arr = cJSON_AddArrayToObject(doc, "jobs");
 	for (i = 0; i < l.n; i++) {
 		struct jcand *c = &l.c[i];
@@ -1072,7 +1074,8 @@ int cmd_jobs(int argc, char **argv)
 			         "no_grad loop followed); 'ecg jobs --json' says why for each, with what stopped the reading",
 			         unknown);
 		if (!o.quiet)
-			err_warn("%d jobs at %.12s", cJSON_GetArraySize(arr), L.commit);
+			err_warn("%d jobs %s%.12s", cJSON_GetArraySize(arr), *L.commit ? "at " : "in a directory with no commit",
+			         L.commit);
 	}
 	rc = ECG_EXIT_OK;
 	goto cleanup;

@@ -40,7 +40,8 @@ static const char refresh_usage[] =
 "configuration values that changed.  The refreshed records are those\n"
 "`ecg extract` writes at REV, plus the kept fields.\n"
 "\n"
-"  --repo PATH           the repository (default: .)\n"
+"  --repo PATH           the repository (default: .), or a directory outside\n"
+"                        git, read as it is on disk (no commit, no --rev)\n"
 "  --rev REV             the commit (default: HEAD)\n"
 "  --worktree            read the work tree instead of the commit's blobs\n"
 "  --out DIR             where the records are and go (default: records/ at\n"
@@ -139,8 +140,11 @@ static cJSON *refresh_merge(const cJSON *og, const cJSON *os, cJSON *ng, cJSON *
 	const cJSON *e, *c;
 	cJSON *n;
 
-	cJSON_AddStringToObject(rep, "from_commit", str_of(og, "commit") ? str_of(og, "commit") : "?");
-	cJSON_AddStringToObject(rep, "to_commit", str_of(ng, "commit") ? str_of(ng, "commit") : "?");
+	/* null: read from a directory with no commit (records.c) */
+	cJSON_AddItemToObject(rep, "from_commit", str_of(og, "commit") && *str_of(og, "commit")
+	                                              ? cJSON_CreateString(str_of(og, "commit")) : cJSON_CreateNull());
+	cJSON_AddItemToObject(rep, "to_commit", str_of(ng, "commit") && *str_of(ng, "commit")
+	                                            ? cJSON_CreateString(str_of(ng, "commit")) : cJSON_CreateNull());
 	cJSON_ArrayForEach(n, nmods) {
 		const char *id = str_of(n, "id");
 		const cJSON *o = id ? by_id(omods, id) : NULL;
@@ -276,7 +280,9 @@ static void refresh_print(const cJSON *rep)
 	                                     "kept_fields", NULL };
 	size_t i;
 
-	printf("refreshed %.12s -> %.12s%s\n", vis(str_of(rep, "from_commit")), vis(str_of(rep, "to_commit")),
+	printf("refreshed %.12s -> %.12s%s\n",
+	       str_of(rep, "from_commit") ? vis(str_of(rep, "from_commit")) : "(no commit)",
+	       str_of(rep, "to_commit") ? vis(str_of(rep, "to_commit")) : "(no commit)",
 	       cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(rep, "read_again"))
 	       ? " (only code moved: anchors relocated, the job not read again)" : "");
 	for (i = 0; lists[i]; i++) {

@@ -726,7 +726,7 @@ int cmd_render(int argc, char **argv)
 	buf_addf(&b, "</title><style>%s</style></head><body>\n<h1>ecg records: ", css);
 	esc(&b, ep ? js(ep, "file") : "(no entry)");
 	buf_addstr(&b, "</h1>\n<p>commit <code>");
-	esc(&b, js(graph, "commit"));
+	esc(&b, js(graph, "commit") ? js(graph, "commit") : "none (a directory outside git, read as it is on disk)");
 	buf_addstr(&b, "</code>, job type <b>");
 	esc(&b, jt && js(jt, "value") ? js(jt, "value") : "not known");
 	buf_addstr(&b, "</b>, step <span class=\"a\">");

@@ -602,8 +602,9 @@ int extract_build(const struct extract_opts *o_, const cJSON *inline_overrides, 
 	modules = NULL;
 	progress_end();
 	if (!o.quiet)
-		err_warn("read %d files at %.12s%s: %d did not parse, %d not followed",
-		         cJSON_GetArraySize(L.files), L.commit, dirty ? " (dirty work tree)" : "",
+		err_warn("read %d files %s%.12s%s: %d did not parse, %d not followed",
+		         cJSON_GetArraySize(L.files), *L.commit ? "at " : "in a directory with no commit", L.commit,
+		         dirty ? " (dirty work tree)" : "",
 		         cJSON_GetArraySize(L.parse_errors), cJSON_GetArraySize(L.unresolved));
 	*graph_out = graph;
 	*sched_out = sched;

@@ -752,10 +752,9 @@ static void mt_shapes(struct mt *t, const struct mnode *n, cJSON *e)
 
 /* Parameters of one instance of m with its submodules: the catalogue's
  * count for a torch.nn layer, the nn.Parameters a repo module assigns
- * (their shapes known), and its children.  -1 when any part is not known
- * (a third-party module, a parameter of unknown shape) and for a module
- * holding a layer whose weight was tied to another's (a sum would count
- * it twice). */
+ * (their shapes known), and its children, a tied tensor counted by each
+ * module that holds it (mt_params_unique() counts it once).  -1 when any
+ * part is not known (a third-party module, a parameter of unknown shape). */
 static long long mt_params(struct mt *t, const struct vinst *m, int depth)
 {
 	long long sum = 0, p;
@@ -816,9 +815,6 @@ static long long mt_params(struct mt *t, const struct vinst *m, int depth)
 	for (i = 0; i < m->nchildren; i++) {
 		const struct vinst *c = m->children[i].inst;
 
-		/* a tied weight: the sum would count it twice */
-		if (c->mod == VM_LAYER && c->tied)
-			return -1;
 		p = mt_params(t, c, depth + 1);
 		if (p < 0 || sum > (1LL << 52))
 			return -1;
@@ -827,13 +823,152 @@ static long long mt_params(struct mt *t, const struct vinst *m, int depth)
 	return sum;
 }
 
+/* ---- tied parameters (lm_head.weight = wte.weight) */
+
+/* torch.nn layers whose only parameter is `weight` (always, or when their
+ * `bias` argument is False): the count of a tied weight is then the
+ * layer's whole count.  Facts of torch.nn, as the catalogue's counts are. */
+static const struct {
+	const char *cls, *bias_arg;   /* bias_arg NULL: weight only, always */
+} weight_only_layers[] = {
+	{ "torch.nn.Conv1d", "bias" },
+	{ "torch.nn.Conv2d", "bias" },
+	{ "torch.nn.Conv3d", "bias" },
+	{ "torch.nn.Embedding", NULL },
+	{ "torch.nn.Linear", "bias" },
+};
+
+/* The number of elements of layer m's parameter `name`, when the
+ * catalogue's count is that parameter alone; else -1. */
+static long long mt_weight_count(struct mt *t, const struct vinst *m, const char *name)
+{
+	size_t i;
+
+	if (!m || m->mod != VM_LAYER || !m->ext || strcmp(name, "weight"))
+		return -1;
+	for (i = 0; i < sizeof weight_only_layers / sizeof *weight_only_layers; i++) {
+		const value_t *b;
+
+		if (strcmp(m->ext, weight_only_layers[i].cls))
+			continue;
+		if (weight_only_layers[i].bias_arg) {
+			b = vdict_gets(m->args, weight_only_layers[i].bias_arg);
+			if (!b || b->k != VK_BOOL || b->u.b)
+				return -1;   /* a bias too, or not known */
+		}
+		return cg_param_count(interp_catalog(t->in), m);
+	}
+	return -1;
+}
+
+/* The layer whose parameter `name` of tied layer m is (the tie's other
+ * side), or NULL when not known (the value was merged from two paths, or
+ * came from a repo module's own nn.Parameter). */
+static const value_t *mt_tie(const struct vinst *m, const char *name)
+{
+	const value_t *v = m->attrs ? vdict_gets(m->attrs, name) : NULL;
+
+	return v && v->k == VK_TENSOR && v->param_of && v->param_of != m && v->param_name ? v : NULL;
+}
+
+static int mt_under(const struct vinst *anc, const struct vinst *x, int depth)
+{
+	size_t i;
+
+	if (anc == x)
+		return 1;
+	if (depth > 64)
+		return 0;
+	for (i = 0; i < anc->nchildren; i++)
+		if (mt_under(anc->children[i].inst, x, depth + 1))
+			return 1;
+	return 0;
+}
+
+/* What the tied layers under `at` (itself included) hold twice within
+ * root: for each tie whose other side is under root too, that tensor's
+ * count.  -1 when a tie's side or size is not known. */
+static long long mt_dups(struct mt *t, const struct vinst *root, const struct vinst *at, int depth)
+{
+	static const char *const names[] = { "weight", "bias" };
+	long long dup = 0, d;
+	size_t i, k;
+
+	if (depth > 64)
+		return -1;
+	if (at->mod == VM_LAYER && at->tied) {
+		for (k = 0; k < 2; k++) {
+			const value_t *v = at->attrs ? vdict_gets(at->attrs, names[k]) : NULL, *tie;
+
+			if (!v || (v->k == VK_TENSOR && v->is_param))
+				continue;   /* not set, or a parameter of its own */
+			if (at == root)
+				continue;   /* a layer alone holds each of its tensors once */
+			if (!(tie = mt_tie(at, names[k])))
+				return -1;
+			if (!mt_under(root, tie->param_of, 0))
+				continue;   /* the other holder is outside: counted here once */
+			d = mt_weight_count(t, at, names[k]);
+			if (d < 0)
+				d = mt_weight_count(t, tie->param_of, tie->param_name);
+			if (d < 0)
+				return -1;
+			dup += d;
+		}
+	}
+	for (i = 0; i < at->nchildren; i++) {
+		if ((d = mt_dups(t, root, at->children[i].inst, depth + 1)) < 0)
+			return -1;
+		dup += d;
+	}
+	return dup;
+}
+
+/* m's parameters with every tensor counted once, as
+ * sum(p.numel() for p in m.parameters()) counts them; -1 not known. */
+static long long mt_params_unique(struct mt *t, const struct vinst *m)
+{
+	long long p = mt_params(t, m, 0), d;
+
+	if (p < 0 || (d = mt_dups(t, m, m, 0)) < 0 || d > p)
+		return -1;
+	return p - d;
+}
+
+/* The "tied" field of tied layer m: {"weight": "<holder id>.weight"},
+ * null where the other side is not known. */
+static void mt_tied_json(const struct vinst *m, cJSON *e)
+{
+	static const char *const names[] = { "weight", "bias" };
+	cJSON *o = NULL;
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		const value_t *v = m->attrs ? vdict_gets(m->attrs, names[k]) : NULL, *tie;
+
+		if (!v || (v->k == VK_TENSOR && v->is_param))
+			continue;
+		if (!o)
+			o = cJSON_AddObjectToObject(e, "tied");
+		tie = mt_tie(m, names[k]);
+		if (tie && tie->param_of->id) {
+			char *s = xasprintf("%s%s%s", tie->param_of->id, *tie->param_of->id ? "." : "", tie->param_name);
+
+			cJSON_AddStringToObject(o, names[k], s);
+			free(s);
+		} else {
+			cJSON_AddNullToObject(o, names[k]);
+		}
+	}
+}
+
 long long modtree_params(struct interp *in, const struct vinst *m)
 {
 	struct mt t;
 
 	memset(&t, 0, sizeof t);
 	t.in = in;
-	return mt_params(&t, m, 0);
+	return mt_params_unique(&t, m);
 }
 
 static void mt_json(struct mt *t, struct mnode *n, cJSON *out)
@@ -970,12 +1105,14 @@ tail:
 	if (m && m->mod != VM_CONTAINER)
 		mt_shapes(t, n, e);
 	if (m) {
-		long long p = mt_params(t, m, 0);
+		long long p = mt_params_unique(t, m);
 
 		if (p >= 0)
 			cJSON_AddNumberToObject(e, "params", (double)p);
 		else
 			cJSON_AddNullToObject(e, "params");
+		if (m->mod == VM_LAYER && m->tied)
+			mt_tied_json(m, e);
 	}
 	if (m)
 		cJSON_AddBoolToObject(e, "external", m->mod != VM_REPO);

@@ -32,8 +32,15 @@ static cJSON *records_header(const char *schema, const records_header_t *h)
 	tool = cJSON_AddObjectToObject(doc, "tool");
 	cJSON_AddStringToObject(tool, "name", "ecg");
 	cJSON_AddStringToObject(tool, "version", PACKAGE_VERSION);
-	cJSON_AddStringToObject(doc, "commit", h->commit);
-	cJSON_AddBoolToObject(doc, "dirty", h->dirty);
+	if (h->commit && *h->commit) {
+		cJSON_AddStringToObject(doc, "commit", h->commit);
+		cJSON_AddBoolToObject(doc, "dirty", h->dirty);
+	} else {
+		/* a directory outside any git repository: no commit to read
+		 * at or to differ from; the files' blobs say what was read */
+		cJSON_AddNullToObject(doc, "commit");
+		cJSON_AddNullToObject(doc, "dirty");
+	}
 	cJSON_AddStringToObject(doc, "python", h->python);
 	if (h->entry_file) {
 		entry = cJSON_AddObjectToObject(doc, "entrypoint");

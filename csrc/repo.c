@@ -43,6 +43,8 @@ struct repo {
 	char *prefix;    /* "" or "sub/dir/" */
 	char *name;      /* the repository root, for messages */
 	size_t hash_cap; /* untracked files over it are listed unhashed */
+	int plain;       /* a directory outside any git repository (git NULL):
+	                    read as a work tree with no commit (repo.h) */
 };
 
 /* Live repo_t objects: libgit2 is initialised with the first, shut down
@@ -227,6 +229,24 @@ int repo_open(const char *path, repo_t **out)
 	if (rc < 0)
 		return -1;
 	rc = git_repository_open_ext(&git, path, 0, NULL);
+	if (rc == GIT_ENOTFOUND && S_ISDIR(st.st_mode)) {
+		/* no repository around it: the directory is the work tree */
+		char *real = realpath(path, NULL);
+
+		git_error_clear();
+		if (!real) {
+			err_set(ECG_EXIT_INPUT, "'%s': %s", path, strerror(errno));
+			goto fail;
+		}
+		r = xcalloc(1, sizeof *r);
+		r->plain = 1;
+		r->hash_cap = REPO_DEFAULT_HASH_CAP;
+		r->workdir = xasprintf("%s%s", real, strcmp(real, "/") ? "/" : "");
+		r->name = real;
+		r->prefix = xstrdup("");
+		*out = r;
+		return 0;
+	}
 	if (rc == GIT_ENOTFOUND) {
 		err_set(ECG_EXIT_INPUT,
 		        "'%s' is not a git repository (or any parent up to /)", path);
@@ -274,6 +294,11 @@ void repo_free(repo_t *r)
 	free(r->name);
 	free(r);
 	repo_lib_release();
+}
+
+int repo_is_plain(const repo_t *r)
+{
+	return r->plain;
 }
 
 int repo_is_bare(const repo_t *r)
@@ -371,6 +396,12 @@ int repo_resolve(repo_t *r, const char *rev, char sha[41])
 	git_commit *c = NULL;
 
 	sha[0] = 0;
+	if (r->plain) {
+		if (rev && strcmp(rev, "HEAD"))
+			return err_set(ECG_EXIT_INPUT, "'%s' is not a git repository: it has no revision '%s' (without "
+			               "--rev the directory is read as a work tree)", r->name, rev);
+		return 0;
+	}
 	if (repo_lookup_commit(r, rev, &c) < 0)
 		return -1;
 	git_oid_tostr(sha, 41, git_commit_id(c));
@@ -848,6 +879,23 @@ static int repo_ignored(const repo_t *r, const char *path)
 {
 	int ign = 0;
 
+	if (r->plain) {
+		/* no .gitignore to ask: hidden directories (.venv, .tox, .cache)
+		 * and __pycache__ are not the job's code */
+		size_t n = strlen(path);
+
+		if (n && path[n - 1] == '/') {
+			const char *b = path;
+			size_t i;
+
+			for (i = 0; i + 1 < n; i++)
+				if (path[i] == '/')
+					b = path + i + 1;
+			return b[0] == '.' || !strcmp(b, "__pycache__/");
+		}
+		return 0;
+	}
+
 	if (git_ignore_path_is_ignored(&ign, r->git, path) < 0) {
 		git_error_clear();
 		return 0;
@@ -900,7 +948,7 @@ static int repo_walk_untracked(struct repo_list *l, git_index *index, int dfd, b
 			}
 			ret = repo_walk_untracked(l, index, sub, rel, depth + 1);
 		} else if ((S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) && repo_suffix_ok(rel->buf, l->suffix) &&
-		           !git_index_get_bypath(index, rel->buf, 0) && !repo_ignored(l->r, rel->buf)) {
+		           !(index && git_index_get_bypath(index, rel->buf, 0)) && !repo_ignored(l->r, rel->buf)) {
 			ret = repo_list_at(l, dirfd(d), name, rel->buf, 1);
 		}
 next:
@@ -924,6 +972,8 @@ static int repo_list_worktree(struct repo_list *l)
 		return err_set(ECG_EXIT_INPUT,
 		               "repository '%s' is bare: it has no work tree",
 		               l->r->name);
+	if (l->r->plain)
+		goto walk;   /* no index: every file is untracked */
 	if (git_repository_index(&index, l->r->git) < 0 ||
 	    git_index_read(index, 0) < 0) {
 		err_set(ECG_EXIT_INPUT, "cannot read the index of %s: %s",
@@ -951,6 +1001,7 @@ static int repo_list_worktree(struct repo_list *l)
 	/* Untracked files that are not ignored, by a walk of our own (no
 	 * symbolic link followed, big files not hashed, a path too deep
 	 * skipped rather than failing the run). */
+walk:
 	root = open(l->r->workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0) {
 		err_set(ECG_EXIT_INPUT, "cannot list the work tree of %s: %s", l->r->name, strerror(errno));
@@ -977,7 +1028,7 @@ int repo_list(repo_t *r, const char *commit, int worktree, const char *suffix,
 	l.pfd = -1;
 	*out = NULL;
 	*n = 0;
-	rc = worktree ? repo_list_worktree(&l) : repo_list_commit(&l, commit);
+	rc = worktree || r->plain ? repo_list_worktree(&l) : repo_list_commit(&l, commit);
 	if (l.pfd >= 0)
 		close(l.pfd);
 	free(l.pdir);
@@ -1146,7 +1197,23 @@ int repo_read(repo_t *r, const repo_file_t *f, int worktree, size_t cap,
 	if (f->kind == REPO_GITLINK)
 		return err_set(ECG_EXIT_INPUT, "'%s' is a submodule, not read",
 		               f->path);
-	if (worktree)
+	if (r->plain && !worktree && f->kind == REPO_FILE && f->blob[0]) {
+		/* a blob asked for by its id: only the file on disk can hold
+		 * it (there is no object store), and only while unchanged */
+		char now[41];
+
+		if (repo_read_disk(r, f, cap, data, len) < 0)
+			return -1;
+		if (repo_hash_bytes(*data, *len, now) < 0 || strcmp(now, f->blob)) {
+			free(*data);
+			*data = NULL;
+			*len = 0;
+			return err_set(ECG_EXIT_INPUT, "'%s': the version with blob %.12s is not on disk any more (a "
+			               "directory with no commit keeps its files only as they are now)", f->path, f->blob);
+		}
+		return 0;
+	}
+	if (worktree || r->plain)
 		return repo_read_disk(r, f, cap, data, len);
 	return repo_read_blob(r, f, cap, data, len);
 }
@@ -1159,6 +1226,22 @@ int repo_blob_at(repo_t *r, const char *commit, const char *path, char blob[41])
 	int rc, ret = -1;
 
 	blob[0] = 0;
+	if (r->plain) {
+		/* no commit: the file as it is on disk */
+		repo_file_t *all = NULL;
+		size_t n = 0, i;
+
+		if (repo_list(r, NULL, 1, NULL, &all, &n) < 0)
+			return -1;
+		for (i = 0; i < n; i++)
+			if (!strcmp(all[i].path, path) && all[i].kind == REPO_FILE && all[i].blob[0]) {
+				memcpy(blob, all[i].blob, 41);
+				ret = 1;
+				break;
+			}
+		repo_files_free(all, n);
+		return ret < 0 ? 0 : ret;
+	}
 	if (repo_lookup_commit(r, commit, &c) < 0)
 		goto cleanup;
 	if (git_commit_tree(&tree, c) < 0) {
@@ -1206,7 +1289,7 @@ int repo_dirty(repo_t *r, const char *commit, int *dirty)
 	int ret = -1;
 
 	*dirty = 0;
-	if (!r->workdir)
+	if (!r->workdir || r->plain)
 		return 0;
 	if (repo_lookup_commit(r, commit, &c) < 0)
 		goto cleanup;

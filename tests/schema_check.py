@@ -11,7 +11,7 @@ plus what a schema cannot say:
     without a fraction and other numbers as the shortest text that reads back,
     as repr() does, so a well-formed record re-serialises to itself;
   - key order: the common header, then the record's own sections;
-  - commit and blobs are 40 hex; `files` sorted by path, no duplicates;
+  - commit (or null, with dirty null: no commit) and blobs are 40 hex; `files` sorted by path, no duplicates;
   - code anchors follow `path/file.py:Qualified.symbol:line` (`<module>` at
     module level);
   - modules: unique ids, every parent exists and comes before its children,
@@ -104,7 +104,11 @@ def header_problems(doc, sections):
     keys, want = list(doc), HEADER + sections
     if keys[:len(want)] != want:
         problems.append(f"top-level keys are {keys}, must start with {want}")
-    if not SHA.fullmatch(str(doc.get("commit"))):
+    if doc.get("commit") is None:
+        # a directory outside any git repository: no commit, so no dirty
+        if doc.get("dirty") is not None:
+            problems.append(f"commit null but dirty {doc.get('dirty')!r}: dirty is null when there is no commit")
+    elif not SHA.fullmatch(str(doc.get("commit"))):
         problems.append(f"commit {doc.get('commit')!r} is not 40 hex")
     files = doc.get("files") if isinstance(doc.get("files"), list) else []
     paths = [f.get("path") for f in files if isinstance(f, dict)]

@@ -148,8 +148,16 @@ static value_t *module_attr(struct interp *in, value_t *obj, const char *name)
 		return v;
 	if (!strcmp(name, "forward"))
 		return obj;
-	if (!strcmp(name, "weight") || !strcmp(name, "bias"))
-		return obj->k == VK_INST && obj->u.inst->on_device ? v_tensor_dev(in->a, DEV_DEVICE, 0) : v_tensor(in->a);
+	if (!strcmp(name, "weight") || !strcmp(name, "bias")) {
+		v = obj->k == VK_INST && obj->u.inst->on_device ? v_tensor_dev(in->a, DEV_DEVICE, 0) : v_tensor(in->a);
+		if (obj->k == VK_INST && obj->u.inst->mod == VM_LAYER) {
+			/* whose parameter it is: a tie (other.weight = this.weight)
+			 * names it (modtree.c counts it once) */
+			v->param_of = obj->u.inst;
+			v->param_name = astr(in, name);
+		}
+		return v;
+	}
 	return NULL;
 }
 

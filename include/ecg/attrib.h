@@ -47,6 +47,8 @@ struct tev {
 	unsigned kind : 4, has_seq : 1, has_ext : 1, has_corr : 1, bwd : 1, bwdroot : 1;
 	int ent;                   /* entry it is attributed to, -1 */
 	int frame;                 /* innermost repository frame around it, -1 */
+	int phase;                 /* the schedule phase it runs in by the trace's own
+	                            * markers (attrib_phase_marks[] index + 1), 0 none */
 };
 
 /* A python_function name resolved once: "path(LINE): func". */
@@ -76,9 +78,21 @@ struct ent {
 	double ihost[2], idev[2];  /* inclusive of descendants */
 };
 
+/* A trace's own marks of a schedule phase: a user_annotation whose name
+ * starts with `ann`, or a python_function frame outside the repository
+ * whose "path(LINE): func" name contains `frame`; `phase` is the name the
+ * schedule gives that phase (records.md: optimizer, data, logging).  Time
+ * no entry owns under such a mark goes to that phase when the records'
+ * schedule has it. */
+struct phase_mark {
+	const char *ann, *frame, *phase;
+};
+extern const struct phase_mark attrib_phase_marks[];
+
 struct att {
 	const char *records_dir, *trace_path;
 	int json;
+	int width;                 /* the table's width (termfit_width()) */
 	double min_gap;
 	int top;
 	cJSON *graph, *sched;
@@ -110,6 +124,8 @@ struct att {
 		double host, dev, host_un, dev_un;
 		struct where {
 			const char *key;
+			const char *phase, *anchor;  /* the schedule's phase that owns it
+			                              * and that phase's anchor, or NULL */
 			double host, dev;
 		} *un;             /* unattributed time by where it ran, largest first */
 		size_t nun, aun;

@@ -47,9 +47,17 @@ typedef struct {
  * repo_open() before forking. */
 void repo_lib_prestart(void);
 
-/* Open the repository containing `path` (searching upwards). */
+/* Open the repository containing `path` (searching upwards).  A
+ * directory outside any git repository opens as a plain work tree
+ * (repo_is_plain()): it has no commit (repo_resolve() gives "" for HEAD
+ * and fails for any other revision), every file in it is listed and read
+ * from disk whatever `worktree` says, with the blob id its bytes would
+ * have, except hidden directories (a name starting with '.') and
+ * __pycache__; repo_blob_at() gives the file on disk, and it is never
+ * dirty. */
 int repo_open(const char *path, repo_t **out);
 void repo_free(repo_t *r);   /* NULL is fine */
+int repo_is_plain(const repo_t *r);
 
 int repo_is_bare(const repo_t *r);
 /* The work tree root with a trailing '/', or NULL for a bare repository.

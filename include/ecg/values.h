@@ -123,6 +123,9 @@ struct value {
 	unsigned char pinned;         /* VK_TENSOR on the host: in pinned memory */
 	unsigned char dt;             /* VK_TENSOR: DT_* (what its elements are) */
 	unsigned char is_param;       /* VK_TENSOR: an nn.Parameter */
+	struct vinst *param_of;       /* VK_TENSOR: the torch.nn layer whose parameter
+	                                 it is (layer.weight read), or NULL */
+	const char *param_name;       /* that parameter's name ("weight"), or NULL */
 	struct value *recv;           /* VK_EXT "Tensor.<m>": the tensor it was read from */
 	/* VK_UNKNOWN made where the two paths of an undecided `if` bound two
 	 * different objects (interp/alts.c): alts[0] is the value when

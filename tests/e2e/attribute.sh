@@ -48,23 +48,30 @@ e = {x["id"]: x for x in r["entries"]}
 print(r["steps"], r["frames"]["matched"], r["frames"]["matched_by_symbol"])
 print(e["layers.0:2"]["total_repeat"], e["layers.0:2"]["expected_calls"], e["layers.0:2"]["calls"])
 print(e["layers.0:2.conv1#1"]["calls"], e["head#1"]["backward"]["device_us"])
-print(r["unattributed"]["where"][0]["where"])
+w = r["unattributed"]["where"]
+print(w[1]["where"])
+print(w[0]["where"], w[0]["phase"], w[0]["anchor"], w[0]["host_us"], w[1]["phase"])
 EOF
 is "$(sed -n 1p "$T/facts")" "2 18 0" "  2 steps, 18 frames matched by their def lines"
 is "$(sed -n 2p "$T/facts")" "2 4 4" "  the 2-block unit: total_repeat 2, 4 calls expected over 2 steps, 4 measured"
 is "$(sed -n 3p "$T/facts")" "4 16" "  an op inside it: 4 calls; backward time goes to the forward's entry"
 is "$(sed -n 4p "$T/facts")" "train.py:main (def line 56)" "  unattributed time is named by its frame"
+is "$(sed -n 5p "$T/facts")" "optimizer phase at train.py:main:100 optimizer train.py:main:100 807 None" \
+	"  time no entry owns under Optimizer.step# or GradScaler's step (found_inf.item(): 799 + 8 us) goes to the schedule's optimizer phase"
 
 run_ecg attribute --records "$R/records" "$GPU"
 is "$rc" 0 "the table: exit 0"
 grep -q '^    layers\.0:2  *2  *4  *1\.50  *0\.288 ' "$T/out"
 ok $? "  a repeated unit is one row: repeat, calls, device time fwd and bwd"
-grep -q '^entry (times in ms, whole trace)' "$T/out" && grep -q '^  stem  .* 0\.0800  *0\.0160 ' "$T/out"
+grep -q '^entry (ms, whole trace)' "$T/out" && grep -q '^  stem  .* 0\.0800  *0\.0160 ' "$T/out"
 ok $? "  times in ms with three significant digits (1504 us: 1.50, 80 us: 0.0800)"
 grep -q '^not attributed: host .* device 0\.168 ms of 5\.52 (3\.0%)$' "$T/out"
 ok $? "  the share that could not be attributed is stated"
+grep -q '^ *0\.807 ms host  *0\.0270 ms device  optimizer phase at train\.py:main:100$' "$T/out" &&
+	grep -q '^ *0\.156 ms host  *0\.137 ms device  train\.py:main (def line 56)$' "$T/out"
+ok $? "  unattributed time in the optimizer step is the optimizer phase's, the rest stays on its frame"
 grep -q '^idle gaps >= 20 us on the device streams: 4, 0\.592 ms ' "$T/out" &&
-	grep -q '^  stream 7        1 x    0\.458 ms =    0\.458 ms  data ' "$T/out"
+	grep -q '^  stream 7        1 x    0\.458 ms =    0\.458 ms  data$' "$T/out"
 ok $? "  the gaps in ms too"
 is "$(grep -c '^warning' "$T/out")" 0 "  no warning for this trace"
 grep -q '^device streams (window 5\.75 ms):$' "$T/out" &&
@@ -73,7 +80,7 @@ ok $? "  each device stream: compute or communication, busy time and utilisation
 grep -q '^  ProfilerStep#0  *3\.39 ms  *2\.80 ms  *0\.592 ms$' "$T/out" &&
 	grep -q '^  ProfilerStep#1  *2\.36 ms  *1\.95 ms  *0 ms$' "$T/out"
 ok $? "  per step: its time, the device busy in it, the idle gaps that begin in it"
-grep -q '^idle gaps >= 20 us .*: 4, 0\.592 ms (compute streams 0\.592 ms, communication streams 0 ms)$' "$T/out"
+tr '\n' ' ' <"$T/out" | grep -q 'idle gaps >= 20 us .*: 4, 0\.592 ms (compute streams 0\.592 ms, *communication streams 0 ms)'
 ok $? "  the idle gaps split into compute and communication streams"
 $py - "$T/gpu.json" >"$T/facts" <<'EOF'
 import json, sys
@@ -90,9 +97,10 @@ is "$(sed -n 2p "$T/facts")" "[('ProfilerStep#0', 3393, 2802, 592), ('ProfilerSt
 sed -i 2d "$T/facts"
 is "$(cat "$T/facts")" "5750 [(7, 'compute', 345, 4747, 0.826, 592)] 592 0" \
 	"  --json: the window, each stream's use (busy 4747 of 5750 us: the union of its device events in the steps)"
-grep -q 'sync  *aten::item in train\.py:main (def line 56) -> schedule \["train\.py:main:100"' "$T/out"
-ok $? "  a gap is printed with its cause and the schedule entries it can be"
-sed -n '/^idle gaps/,$p' "$T/out" | sed -n 2p | grep -q ' data '
+grep -A2 'sync  *aten::item$' "$T/out" | tr '\n' '|' |
+	grep -q '|    in train\.py:main (def line 56)|    -> schedule train\.py:main:100 train\.py:main:109 '
+ok $? "  a gap is printed with its cause, its frame and the schedule entries it can be"
+sed -n '/^idle gaps/,$p' "$T/out" | grep '^  stream' | sed -n 1p | grep -q ' data$'
 ok $? "  gaps are ranked by total time: the DataLoader wait first"
 
 run_ecg attribute --records "$R/records" --json "$TR/gpu/amp_resnet.json.gz"
@@ -130,6 +138,42 @@ run_ecg attribute --records "$O/records" "$GPU"
 is "$rc" 1 "another job's records: exit 1"
 grep -q "no repository frame of the trace matches an anchor" "$T/out"
 ok $? "  saying the trace is from another commit or job"
+
+# the tables fit the width (--width N; 80 in a pipe): no line is longer,
+# and every anchor the report names (frames, schedule entries, phases)
+# keeps its line number
+fits() {  # records, what
+	run_ecg attribute --records "$1" --json "$GPU"
+	cp "$T/out" "$T/fit.json"
+	for w in 60 80 120 200 ''; do
+		run_ecg attribute --records "$1" ${w:+--width $w} "$GPU"
+		$py - "$T/out" "$T/fit.json" "${w:-80}" <<'EOF' >"$T/fit"
+import json, re, sys
+text = open(sys.argv[1]).read()
+r = json.load(open(sys.argv[2]))
+w = int(sys.argv[3])
+long = [l for l in text.splitlines() if len(l) > w]
+want = set()
+for g in r["gaps"]["groups"]:
+    want.update(g["schedule"])
+    if g["where"]:
+        want.add(g["where"])
+for u in r["unattributed"]["where"][:10]:
+    want.add(u["where"])
+lost = sorted(a for a in want if a not in text)
+print("long %d lost %s" % (len(long), lost))
+EOF
+		is "$(cat "$T/fit")" "long 0 lost []" "  $2, width ${w:-80 (a pipe)}: no line wider, every anchor whole"
+	done
+}
+fits "$R/records" "attribute"
+fits "$T/moved" "attribute with a warning"
+fits "$O/records" "attribute of another job's records"
+run_ecg attribute --records "$R/records" --width 60 "$GPU"
+grep -q '^  stem  *1  *2  *0\.0800  *0\.0160  *1\.7%$' "$T/out"
+ok $? "  at 60 columns the host times are left to --json, numbers are never cut"
+run_ecg attribute --records "$R/records" --width 39 "$GPU"
+is "$rc" 2 "  --width below 40: exit 2"
 
 # bad traces
 head -c 150000 "$GPU" >"$T/cut.json"

@@ -158,9 +158,11 @@ else
 	PLAIN_IN_REPO=0
 fi
 if [ "$PLAIN_IN_REPO" = 0 ]; then
-	run_ecg extract --repo "$PLAIN" --out "$T/o3"
-	is "$rc" 3 "a directory that is not a repository: exit 3"
-	grep -q "$PLAIN" "$T/err"
+	# (a directory there is read as a work tree: plaindir.sh)
+	echo x >"$PLAIN/file.txt"
+	run_ecg extract --repo "$PLAIN/file.txt" --out "$T/o3"
+	is "$rc" 3 "a file that is not in a repository: exit 3"
+	grep -q "$PLAIN/file.txt' is not a git repository" "$T/err"
 	ok $? "  message names it: $(cat "$T/err")"
 else
 	diag "skipped: $PLAIN is inside a git repository"

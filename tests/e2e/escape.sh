@@ -109,7 +109,7 @@ is "$rc" 0 "extract the amp resnet job"
 cp -r "$A/records" "$T/evil-amp"
 "$TEST_PYTHON" -I -S "$T/mut.py" "$T/evil-amp" short
 gzip -dc "$top_srcdir/tests/traces/gpu/amp_resnet.json.gz" >"$T/gpu.json"
-run_ecg attribute --records "$T/evil-amp" "$T/gpu.json"
+run_ecg attribute --records "$T/evil-amp" --width 200 "$T/gpu.json"
 is "$rc" 0 "attribute: exit 0"
 raw_ctl "$T/out" || raw_ctl "$T/err"
 ok $((! $?)) "  no raw ESC or BEL"

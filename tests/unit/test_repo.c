@@ -246,11 +246,15 @@ static void test_open(void)
 		ok(1, "# SKIP %s is inside a git repository", base);
 		ok(1, "# SKIP");
 	} else {
-		ok(repo_open(p, &r) == -1 && r == NULL,
-		   "a directory outside any repository fails");
-		ok(has(err_last(), "not a git repository") && has(err_last(), p) &&
+		char sha[41] = "x";
+
+		ok(repo_open(p, &r) == 0 && r && repo_is_plain(r) && !repo_is_bare(r) &&
+		   strcmp(repo_prefix(r), "") == 0 && repo_resolve(r, "HEAD", sha) == 0 && sha[0] == 0,
+		   "a directory outside any repository opens as a plain work tree with no commit");
+		ok(r && repo_resolve(r, "main", sha) == -1 && has(err_last(), "not a git repository") &&
 		   err_code() == ECG_EXIT_INPUT,
-		   "message names the path: %s", err_last());
+		   "  it has no other revision: %s", err_last());
+		repo_free(r);
 	}
 	free(want);
 	free(p);
