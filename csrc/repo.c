@@ -211,6 +211,24 @@ cleanup:
 	return out ? out : xstrdup("");
 }
 
+/* 1 when the directory at path holds nothing ecg would read (no entry
+ * but hidden ones, which a plain directory's listing leaves out), else 0;
+ * a directory that cannot be listed is 0 here (the listing says why). */
+static int dir_is_empty(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int empty = 1;
+
+	if (!d)
+		return 0;
+	while (empty && (e = readdir(d)))
+		if (e->d_name[0] != '.')
+			empty = 0;
+	closedir(d);
+	return empty;
+}
+
 int repo_open(const char *path, repo_t **out)
 {
 	git_repository *git = NULL;
@@ -236,6 +254,12 @@ int repo_open(const char *path, repo_t **out)
 		git_error_clear();
 		if (!real) {
 			err_set(ECG_EXIT_INPUT, "'%s': %s", path, strerror(errno));
+			goto fail;
+		}
+		if (dir_is_empty(real)) {
+			/* as an empty repository is: nothing to read */
+			err_set(ECG_EXIT_INPUT, "'%s' is an empty directory and not a git repository: nothing to read", path);
+			free(real);
 			goto fail;
 		}
 		r = xcalloc(1, sizeof *r);
