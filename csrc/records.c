@@ -56,6 +56,8 @@ static cJSON *records_header(const char *schema, const records_header_t *h)
 	else
 		cJSON_AddNullToObject(jt, "value");
 	cJSON_AddItemToObject(jt, "evidence", records_dup(h->job_evidence));
+	if (!h->job_type && h->job_type_reason)
+		cJSON_AddStringToObject(jt, "reason", h->job_type_reason);
 	cJSON_AddItemToObject(doc, "config", records_dup(h->config));
 	cJSON_AddItemToObject(doc, "files", records_dup(h->files));
 	cJSON_AddItemToObject(doc, "parse_errors", records_dup(h->parse_errors));

@@ -210,6 +210,8 @@ struct interp {
 	int depth;
 	int budget_noted;
 	long job_events;
+	int building;                 /* module constructors running (instantiate()):
+	                                 a model called there is no root call */
 	int saw_backward;             /* the job calls .backward(): it trains */
 	struct interp_evidence ev;
 	struct sched_ev *sev;

@@ -142,6 +142,9 @@ struct interp_evidence {
 	const char *write;            /* results written: open(.., 'w'), torch.save, json.dump */
 	const char *server;           /* a request handler registered with a web framework */
 	const char *main_guard;       /* if __name__ == "__main__" */
+	const char *optimizer_built;  /* an optimizer constructed in job code: the
+	                                 job means to train, even when its
+	                                 training loop was not followed */
 };
 
 /* A call of a model (a module instance called from job code). */

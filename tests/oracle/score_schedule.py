@@ -16,7 +16,9 @@ EXPECTED.json
     {"entry": "train.py", "argv": [...],          how ecg is run on the job
      "env": {...},                                optional: the job's environment, every
                                                   other variable unset (ecg --no-env --env K=V)
-     "job_type": "training" | "inference_serving" | "batch",
+     "job_type": "training" | "inference_serving" | "batch" | null,
+                                                  null: the job must not be typed (the code
+                                                  seen does not decide it)
      "syncs":     [{"anchor", "call", "note"}],   every host<-device sync point
      "not_syncs": [{"anchor", "note"}],           look-alikes: must not be flagged
      "h2d":       [{"anchor", "call", "pinned": true|false|null,
@@ -27,7 +29,8 @@ EXPECTED.json
                       "implied_by": null|"DistributedDataParallel"|..., "note"}],
      "not_collectives": [{"anchor", "note"}],     optional: must not be flagged
      "step": "path:Symbol:line",                  optional: entrypoint.step, the loop or
-                                                  handler that is one step of the job
+                                                  handler that is one step of the job;
+                                                  null: entrypoint.step must be null
      "notes": "..."}
 
 A sync or h2d entry may also name its "frequency" (FREQ below) and its
@@ -355,7 +358,7 @@ def score(expected, sched, name="?"):
     # 6. the step, and the frequency / phase of the rows that name them
     fails = []
     checked = 0
-    if step_anchor(expected):
+    if step_anchor(expected) or ("step" in expected and expected["step"] is None):
         checked += 1
         ep = sched.get("entrypoint") if isinstance(sched.get("entrypoint"), dict) else {}
         if ep.get("step") != step_anchor(expected):
@@ -495,7 +498,7 @@ def expected_problems(expected, fdir):
             p.append("missing key %r" % k)
     if p:
         return p
-    if expected["job_type"] not in JOB_TYPES:
+    if expected["job_type"] not in JOB_TYPES + (None,):
         p.append("job_type %r is not one of %s" % (expected["job_type"], JOB_TYPES))
     if not isinstance(expected.get("argv", []), list) or not all(isinstance(a, str) for a in expected.get("argv", [])):
         p.append("argv must be a list of strings")
@@ -666,7 +669,7 @@ def perfect_document(expected, header=None):
         comp = dict(doc.get("compute") or {})
         comp["ema"] = {"anchor": expected["ema"], "call": "expected", "phase": None}
         doc["compute"] = comp
-    if step_anchor(expected):
+    if step_anchor(expected) or ("step" in expected and expected["step"] is None):
         ep = dict(doc.get("entrypoint") or {"file": expected["entry"], "anchor": None})
         ep["step"] = step_anchor(expected)
         doc["entrypoint"] = ep
@@ -802,7 +805,7 @@ def _self_test_fixture(path, check):
         d["host_device"].append({"kind": "sync", "call": ".to(device)", "anchor": blocking[0]["anchor"]})
         expect(d, set(), "a blocking H2D copy also called a sync (neutral)")
 
-    if step_anchor(expected):
+    if step_anchor(expected) or ("step" in expected and expected["step"] is None):
         d = variant()
         d["entrypoint"]["step"] = "selftest.py:f:1"
         expect(d, {"step_freq"}, "the wrong step")
@@ -889,9 +892,10 @@ def _self_test_fixture(path, check):
     d = variant()
     d["job_type"]["value"] = [t for t in JOB_TYPES if t != expected["job_type"]][0]
     expect(d, {"job_type"}, "the wrong job type")
-    d = variant()
-    d["job_type"]["value"] = None
-    expect(d, {"job_type"}, "job type null")
+    if expected["job_type"] is not None:
+        d = variant()
+        d["job_type"]["value"] = None
+        expect(d, {"job_type"}, "job type null")
 
 
 # ---------------------------------------------------------------- main
