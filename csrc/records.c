@@ -118,10 +118,19 @@ void records_assemble(const records_header_t *h, cJSON *modules, cJSON *sched_pa
 	*sched = records_schedule_new(h);
 	if (modules)
 		cJSON_ReplaceItemInObjectCaseSensitive(*graph, "modules", modules);
-	if (sched_parts)
+	if (sched_parts) {
+		cJSON *par = cJSON_DetachItemFromObjectCaseSensitive(sched_parts, "parallel");
+
 		for (i = 0; sections[i]; i++)
 			cJSON_ReplaceItemInObjectCaseSensitive(*sched, sections[i],
 			        cJSON_DetachItemFromObjectCaseSensitive(sched_parts, sections[i]));
+		/* the parallel layout: a header key of both files (contract,
+		 * "Additions for real jobs") */
+		if (par) {
+			cJSON_AddItemToObject(*graph, "parallel", cJSON_Duplicate(par, 1));
+			cJSON_AddItemToObject(*sched, "parallel", par);
+		}
+	}
 }
 
 cJSON *records_read(const char *dir, const char *name)

@@ -28,6 +28,10 @@ EXPECTED.json
                       "async_op": true|false|"implicit",
                       "implied_by": null|"DistributedDataParallel"|..., "note"}],
      "not_collectives": [{"anchor", "note"}],     optional: must not be flagged
+     "parallel": {"tensor": {"size": 8, "via": "override"}, ...}
+                                                  optional: the header's parallel degrees
+                                                  (size, and via when named), scored with
+                                                  compute_overlap
      "step": "path:Symbol:line",                  optional: entrypoint.step, the loop or
                                                   handler that is one step of the job;
                                                   null: entrypoint.step must be null
@@ -352,7 +356,16 @@ def score(expected, sched, name="?"):
         ema = comp.get("ema") if isinstance(comp.get("ema"), dict) else {}
         if ema.get("anchor") != expected["ema"]:
             fails.append("compute.ema at %s, want %s" % (ema.get("anchor"), expected["ema"]))
-    r["compute_overlap"] = {"checked": len(expected.get("overlap") or []) + (1 if expected.get("ema") else 0),
+    # the parallel layout (header key "parallel"): each degree named with
+    # its size (null included) and, when named, its via
+    par = sched.get("parallel") if isinstance(sched.get("parallel"), dict) else {}
+    for k, want_p in sorted((expected.get("parallel") or {}).items()):
+        got_p = par.get(k) if isinstance(par.get(k), dict) else {}
+        if got_p.get("size") != want_p.get("size") or ("via" in want_p and got_p.get("via") != want_p["via"]):
+            fails.append("parallel.%s %r via %r, want %r via %r" % (k, got_p.get("size"), got_p.get("via"),
+                                                                  want_p.get("size"), want_p.get("via")))
+    r["compute_overlap"] = {"checked": len(expected.get("overlap") or []) + (1 if expected.get("ema") else 0)
+                            + len(expected.get("parallel") or {}),
                             "pass": not fails, "failures": fails}
 
     # 6. the step, and the frequency / phase of the rows that name them
@@ -669,6 +682,8 @@ def perfect_document(expected, header=None):
         comp = dict(doc.get("compute") or {})
         comp["ema"] = {"anchor": expected["ema"], "call": "expected", "phase": None}
         doc["compute"] = comp
+    if expected.get("parallel"):
+        doc["parallel"] = copy.deepcopy(expected["parallel"])
     if step_anchor(expected) or ("step" in expected and expected["step"] is None):
         ep = dict(doc.get("entrypoint") or {"file": expected["entry"], "anchor": None})
         ep["step"] = step_anchor(expected)
@@ -828,6 +843,11 @@ def _self_test_fixture(path, check):
         d["overlap"] = []
         d.get("compute", {}).pop("ema", None)
         expect(d, {"compute_overlap"}, "the overlap and compute facts left out")
+    if expected.get("parallel"):
+        d = copy.deepcopy(perfect)
+        k = sorted(expected["parallel"])[0]
+        d["parallel"][k]["size"] = (d["parallel"][k].get("size") or 0) + 1
+        expect(d, {"compute_overlap"}, "a parallel degree wrong (%s)" % k)
     if colls:
         d = variant()
         d["device_device"] = d["device_device"][1:]
