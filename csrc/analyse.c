@@ -9,6 +9,7 @@
 #include "ecg/modtree.h"
 #include "ecg/nearest.h"
 #include "ecg/findings.h"
+#include "ecg/layout.h"
 #include "ecg/schedule.h"
 #include "ecg/util.h"
 
@@ -294,6 +295,12 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 	free(losses);
 	/* after the forwards were read: their syncs and collectives count */
 	schedule_emit(in, job->type, sched_parts);
+	{
+		cJSON *par = layout_parallel(in);
+
+		if (par)
+			cJSON_AddItemToObject(sched_parts, "parallel", par);
+	}
 	notes = interp_notes(in, &nnotes);
 	for (i = 0; i < nnotes; i++)
 		records_add_unresolved(unres, notes[i].anchor, notes[i].what, notes[i].reason);

@@ -756,15 +756,10 @@ static void jobs_read(struct load *L, const struct catalog *cat, struct jcand *c
 	if (c->func ? interp_run_function(in, ef, c->func) == 0 : (interp_run_entry(in, ef), 1))
 		job_classify(in, job);
 	if (!job->type) {
-		static const char *const words[] = { "evaluation steps", "memory bound", "budget", "too deep", NULL };
-		const struct interp_note *nt;
-		size_t n, k, w;
+		const struct interp_note *nt = job_budget_note(in);
 
-		nt = interp_notes(in, &n);
-		for (k = 0; k < n && !*stopped; k++)
-			for (w = 0; words[w] && !*stopped; w++)
-				if (nt[k].anchor && nt[k].reason && strchr(nt[k].anchor, ':') && strstr(nt[k].reason, words[w]))
-					*stopped = xasprintf("%s: %s", nt[k].anchor, nt[k].reason);
+		if (nt)
+			*stopped = xasprintf("%s: %s", nt->anchor, nt->reason);
 	}
 	interp_free(in);
 }
@@ -992,6 +987,9 @@ int cmd_jobs(int argc, char **argv)
 			                        "generator first; tests and tooling last)");
 		} else if (job.type) {
 			cJSON_AddStringToObject(j, "job_type", job.type);
+		} else if (job.reason) {
+			cJSON_AddNullToObject(j, "job_type");
+			cJSON_AddStringToObject(j, "reason", job.reason);
 		} else if (stopped) {
 			char *why = xasprintf("no evidence: no backward(), request handler or no_grad loop that ecg could "
 			                      "follow; the reading stopped at %s", stopped);

@@ -594,6 +594,7 @@ int extract_build(const struct extract_opts *o_, const cJSON *inline_overrides, 
 	h.step_anchor = job.step_anchor;
 	h.job_type = job.type;
 	h.job_evidence = job.evidence;
+	h.job_type_reason = job.reason;
 	h.invocation = invocation;
 	h.incomplete = incomplete;
 	environment = load_environment(&L);

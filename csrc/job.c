@@ -8,8 +8,23 @@
 #include "ecg/schedule.h"
 #include "ecg/util.h"
 
+const struct interp_note *job_budget_note(struct interp *in)
+{
+	static const char *const words[] = { "evaluation steps", "memory bound", "budget", "too deep", NULL };
+	const struct interp_note *nt;
+	size_t n, k, w;
+
+	nt = interp_notes(in, &n);
+	for (k = 0; k < n; k++)
+		for (w = 0; words[w]; w++)
+			if (nt[k].anchor && nt[k].reason && strchr(nt[k].anchor, ':') && strstr(nt[k].reason, words[w]))
+				return &nt[k];
+	return NULL;
+}
+
 void job_classify(struct interp *in, struct job_info *job)
 {
+	const struct interp_note *cut = job_budget_note(in);
 	const struct interp_evidence *ev = interp_evidence(in);
 	const struct root_call *first = NULL, *handled = NULL, *nograd = NULL, *train = NULL, *looped = NULL;
 	const struct root_call *roots;
@@ -48,6 +63,19 @@ void job_classify(struct interp *in, struct job_info *job)
 		 * server; its step stays unknown */
 		job->type = "inference_serving";
 		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(ev->server));
+	} else if (first && (nograd || ev->no_grad) && (ev->write || looped) && ev->optimizer_built && cut) {
+		/* no_grad model calls in a job that builds an optimizer, whose
+		 * backward was not seen while the reading lost values to a
+		 * budget: its training loop may be what was not followed, and
+		 * those calls its evaluation's.  Not a batch job: no type, and
+		 * no step (the step would be the training loop's).  A job that
+		 * was read whole and only evaluates (an --eval flag) is batch */
+		job->reason = xasprintf("an optimizer is built (%s) but no backward() or optimizer step was "
+		                        "followed, and the reading lost values (%s: %s): the training loop may "
+		                        "be what was not read, so the no_grad model calls (%s) do not type the job",
+		                        ev->optimizer_built, cut->anchor, cut->reason,
+		                        nograd ? nograd->anchor : first->anchor);
+		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(ev->optimizer_built));
 	} else if (first && (nograd || ev->no_grad) && (ev->write || looped)) {
 		job->type = "batch";
 		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(nograd ? nograd->anchor : first->anchor));
@@ -57,7 +85,9 @@ void job_classify(struct interp *in, struct job_info *job)
 			cJSON_AddItemToArray(job->evidence, cJSON_CreateString(ev->write));
 	}
 	job->entry_anchor = ev->main_guard ? xstrdup(ev->main_guard) : NULL;
-	if (handled && job->type && !strcmp(job->type, "inference_serving")) {
+	if (job->reason) {
+		/* untyped on purpose: no step either */
+	} else if (handled && job->type && !strcmp(job->type, "inference_serving")) {
 		job->step_anchor = xstrdup(handled->handler);
 	} else if (job->type && !strcmp(job->type, "inference_serving")) {
 		job->step_anchor = NULL;   /* no handler seen calling the model */
@@ -81,6 +111,7 @@ void job_info_free(struct job_info *job)
 	cJSON_Delete(job->evidence);
 	free(job->entry_anchor);
 	free(job->step_anchor);
+	free(job->reason);
 	memset(job, 0, sizeof *job);
 }
 

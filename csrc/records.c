@@ -63,6 +63,8 @@ static cJSON *records_header(const char *schema, const records_header_t *h)
 	else
 		cJSON_AddNullToObject(jt, "value");
 	cJSON_AddItemToObject(jt, "evidence", records_dup(h->job_evidence));
+	if (!h->job_type && h->job_type_reason)
+		cJSON_AddStringToObject(jt, "reason", h->job_type_reason);
 	cJSON_AddItemToObject(doc, "config", records_dup(h->config));
 	cJSON_AddItemToObject(doc, "files", records_dup(h->files));
 	cJSON_AddItemToObject(doc, "parse_errors", records_dup(h->parse_errors));
@@ -123,10 +125,19 @@ void records_assemble(const records_header_t *h, cJSON *modules, cJSON *sched_pa
 	*sched = records_schedule_new(h);
 	if (modules)
 		cJSON_ReplaceItemInObjectCaseSensitive(*graph, "modules", modules);
-	if (sched_parts)
+	if (sched_parts) {
+		cJSON *par = cJSON_DetachItemFromObjectCaseSensitive(sched_parts, "parallel");
+
 		for (i = 0; sections[i]; i++)
 			cJSON_ReplaceItemInObjectCaseSensitive(*sched, sections[i],
 			        cJSON_DetachItemFromObjectCaseSensitive(sched_parts, sections[i]));
+		/* the parallel layout: a header key of both files (contract,
+		 * "Additions for real jobs") */
+		if (par) {
+			cJSON_AddItemToObject(*graph, "parallel", cJSON_Duplicate(par, 1));
+			cJSON_AddItemToObject(*sched, "parallel", par);
+		}
+	}
 }
 
 cJSON *records_read(const char *dir, const char *name)

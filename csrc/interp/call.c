@@ -253,9 +253,11 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		/* job code calling a model: a root call.  A torch.nn built-in
 		 * called from job code is the model when it has parameters and
 		 * is not a loss (`model = nn.Linear(20, 1)`; not `criterion`,
-		 * not an nn.Softmax) */
-		if (m->mod != VM_LAYER ||
-		    (m->ext && !strstr(m->ext, "Loss") && cg_param_count(in->cat, m) != 0)) {
+		 * not an nn.Softmax); none while a module is being built (object.c
+		 * counts its constructors running): a constructor calling a submodule
+		 * is not the job running its model */
+		if (!in->building && (m->mod != VM_LAYER ||
+		    (m->ext && !strstr(m->ext, "Loss") && cg_param_count(in->cat, m) != 0))) {
 			struct root_call *rc;
 
 			module_snapshot_training(in, m, 0);

@@ -446,6 +446,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 		if (nargs > 0 && fn->owner)
 			cf.self = args[0];
 	}
+	parallel_note_params(f, &cf, site);
 	in->depth++;
 	in->active[in->nactive].def = fn->def;
 	in->nactive++;

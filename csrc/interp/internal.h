@@ -211,6 +211,9 @@ struct interp {
 	int depth;
 	int budget_noted;
 	long job_events;
+	struct interp_par_degree par[PAR_COUNT]; /* parallel.c: the degrees bound */
+	int building;                 /* module constructors running (instantiate()):
+	                                 a model called there is no root call */
 	int saw_backward;             /* the job calls .backward(): it trains */
 	struct interp_evidence ev;
 	struct sched_ev *sev;
@@ -510,6 +513,9 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
                      struct vdict *kw, const struct ast_hdr *site);
 int is_optimizer(const value_t *v);
 int is_optim_ext(const char *name);
+/* parallel.c: callee's parameters named for a parallel degree, just bound
+ * by a call from f at site, kept as the job's degrees (the first of each) */
+void parallel_note_params(struct frame *f, const struct frame *callee, const struct ast_hdr *site);
 void unknown_call_effects(struct frame *f, const struct ast_hdr *site, value_t **args, size_t nargs);
 void token_choice(struct frame *f, const char *what, int dev, const struct ast_hdr *site);
 

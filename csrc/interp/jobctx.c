@@ -342,6 +342,11 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 	if (!strcmp(last, "init_process_group") || strstr(last, "init_distributed") ||
 	    !strcmp(d, "deepspeed.initialize") || strstr(d, "initialize_model_parallel"))
 		in->dist_init = 1;
+	/* an optimizer built by job code (torch.optim.AdamW(...), a
+	 * library's FusedAdam): the job means to train */
+	if (f->mode != M_FWD && !in->ev.optimizer_built && last[0] >= 'A' && last[0] <= 'Z' &&
+	    (is_optim_ext(d) || ext_is_optimizer_class(in->cat, d)))
+		in->ev.optimizer_built = anchor_at(f, site);
 	/* worker processes run job code: mp.spawn(fn, args=(...)) calls
 	 * fn(rank, *args) in each; Process(target=fn, args=(...)) calls
 	 * fn(*args).  Read once, as one process of the job. */

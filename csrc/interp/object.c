@@ -410,6 +410,10 @@ value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t n
 	m->ctor_expr = site ? text_of(f, site) : NULL;
 	m->cond = f->cond.text;
 	m->args = vdict_new(in->a);
+	/* the repository's own optimizer (a torch.optim.Optimizer
+	 * subclass) built by job code: the job means to train */
+	if (f->mode != M_FWD && !in->ev.optimizer_built && is_optim_ext(class_ext_base(c)))
+		in->ev.optimizer_built = anchor_at(f, site);
 	if (c->is_dataclass) {
 		struct vdict *fields = vdict_new(in->a);
 
@@ -454,7 +458,14 @@ value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t n
 			for (i = 0; i < kw->n; i++)
 				if (!kw_is_marker(kw->keys[i]))
 					vdict_set(in->a, m->args, kw->keys[i], kw->vals[i]);
+		/* a module calling a model while it is built (a cache
+		 * filled by a submodule's call in __init__) is not the job
+		 * calling it: call.c records no root call then */
+		if (m->mod != VM_NONE)
+			in->building++;
 		(void)call_function(f, init->u.fn, self, args, nargs, kw, M_JOB, NULL, site);
+		if (m->mod != VM_NONE)
+			in->building--;
 	} else if (class_ext_base(c) && m->mod == VM_REPO && !strcmp(class_ext_base(c), "torch.nn.ModuleDict") &&
 	           !class_lookup(c, "forward", NULL)) {
 		/* class ModuleDict(nn.ModuleDict, Mixin) with nn.ModuleDict's

@@ -142,7 +142,26 @@ struct interp_evidence {
 	const char *write;            /* results written: open(.., 'w'), torch.save, json.dump */
 	const char *server;           /* a request handler registered with a web framework */
 	const char *main_guard;       /* if __name__ == "__main__" */
+	const char *optimizer_built;  /* an optimizer constructed in job code: the
+	                                 job means to train, even when its
+	                                 training loop was not followed */
 };
+
+/* The parallel degrees a job sets up (interp/parallel.c): the first
+ * value bound to a parameter named for one (tensor_model_parallel_size
+ * ...) by a call outside a forward. */
+enum interp_par { PAR_TENSOR, PAR_PIPELINE, PAR_DATA, PAR_CONTEXT, PAR_EXPERT, PAR_COUNT };
+struct interp_par_degree {
+	struct value *v;              /* the value bound (its src/via: where it was set) */
+	const char *param;            /* the parameter's name */
+	const char *anchor;           /* the call that bound it */
+};
+/* The degree's binding, or NULL when no call bound it.  Borrowed. */
+const struct interp_par_degree *interp_parallel(const struct interp *in, enum interp_par degree);
+
+/* The job's environment variable key as a positive integer (WORLD_SIZE
+ * from a launcher or --env): 1 and *out, or 0 when not known. */
+int interp_env_int(const struct interp *in, const char *key, long long *out);
 
 /* A call of a model (a module instance called from job code). */
 struct root_call {

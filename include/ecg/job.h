@@ -19,6 +19,8 @@ struct job_info {
 	char *entry_anchor;           /* the main guard, or the entry function */
 	char *step_anchor;            /* the step: loop body or function */
 	cJSON *evidence;              /* [anchor, ...] behind type */
+	char *reason;                 /* why type is NULL when evidence was
+	                                 seen but does not decide it, or NULL */
 	int loaded_model;             /* the job calls a model torch.load read
 	                                 whole (there are no modules to list) */
 };
@@ -26,10 +28,18 @@ struct job_info {
 /* Classify after interp_run_entry()/interp_run_function(): training on
  * backward() (and the optimizer step), serving on a request handler that
  * calls a model, batch on a model called under no_grad in a loop that
- * writes results; otherwise no type.  job must be zeroed. */
+ * writes results; otherwise no type.  No_grad calls of a job that builds
+ * an optimizer, shows no backward and lost values to a budget (its
+ * training loop may be what was not followed) give no type, with
+ * job->reason.  job must be zeroed. */
 void job_classify(struct interp *in, struct job_info *job);
 
 void job_info_free(struct job_info *job);
+
+/* The first note of the reading stopped by a budget (steps, memory,
+ * depth, a costly function not followed again), or NULL.  Borrowed from
+ * the interpreter. */
+const struct interp_note *job_budget_note(struct interp *in);
 
 /* The file of module `dotted` in the repository, as a console script or
  * `python -m` finds it: a/b.py, a/b/__init__.py (and __main__.py when

@@ -26,6 +26,7 @@ typedef struct {
 	const char *step_anchor;   /* the step: the loop or handler around the model call, or NULL */
 	const char *job_type;      /* "training", "inference_serving", "batch", or NULL */
 	cJSON *job_evidence;       /* [anchor], borrowed; NULL: none */
+	const char *job_type_reason; /* why job_type is NULL, or NULL; borrowed */
 	cJSON *files;              /* [{"path","blob"}], borrowed: duplicated into each record */
 	cJSON *parse_errors;       /* [{"file","line","col","message"}], borrowed */
 	cJSON *unresolved;         /* [{"anchor","what","reason"}], borrowed */

@@ -88,7 +88,10 @@ for n in $fixtures; do
 	run_ecg extract --repo "$R" --entry "$entry" --out "$O" -q $envs -- $argv
 	unset IFS
 	set +f
-	is "$rc" 0 "$n: ecg extract --entry $entry -- $(echo $argv) exits 0"
+	# an expectation of no step ("step": null) is a record ecg(1) calls
+	# incomplete: exit status 6 (records written, no step found)
+	want_rc=$(json "$src/expected.json" '6 if "step" in d and d["step"] is None else 0')
+	is "$rc" "$want_rc" "$n: ecg extract --entry $entry -- $(echo $argv) exits $want_rc"
 	# both records (the computation graph too: a fixture here may be the
 	# first to show a graph bug); ratcheted as the pair "<fixture> records"
 	"$PY" "$top_srcdir/tests/schema_check.py" "$top_srcdir/schemas" "$O" >"$T/schema-$n.out" 2>&1

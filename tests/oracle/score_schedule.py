@@ -16,7 +16,9 @@ EXPECTED.json
     {"entry": "train.py", "argv": [...],          how ecg is run on the job
      "env": {...},                                optional: the job's environment, every
                                                   other variable unset (ecg --no-env --env K=V)
-     "job_type": "training" | "inference_serving" | "batch",
+     "job_type": "training" | "inference_serving" | "batch" | null,
+                                                  null: the job must not be typed (the code
+                                                  seen does not decide it)
      "syncs":     [{"anchor", "call", "note"}],   every host<-device sync point
      "not_syncs": [{"anchor", "note"}],           look-alikes: must not be flagged
      "h2d":       [{"anchor", "call", "pinned": true|false|null,
@@ -26,8 +28,13 @@ EXPECTED.json
                       "async_op": true|false|"implicit",
                       "implied_by": null|"DistributedDataParallel"|..., "note"}],
      "not_collectives": [{"anchor", "note"}],     optional: must not be flagged
+     "parallel": {"tensor": {"size": 8, "via": "override"}, ...}
+                                                  optional: the header's parallel degrees
+                                                  (size, and via when named), scored with
+                                                  compute_overlap
      "step": "path:Symbol:line",                  optional: entrypoint.step, the loop or
-                                                  handler that is one step of the job
+                                                  handler that is one step of the job;
+                                                  null: entrypoint.step must be null
      "notes": "..."}
 
 A sync or h2d entry may also name its "frequency" (FREQ below) and its
@@ -349,13 +356,22 @@ def score(expected, sched, name="?"):
         ema = comp.get("ema") if isinstance(comp.get("ema"), dict) else {}
         if ema.get("anchor") != expected["ema"]:
             fails.append("compute.ema at %s, want %s" % (ema.get("anchor"), expected["ema"]))
-    r["compute_overlap"] = {"checked": len(expected.get("overlap") or []) + (1 if expected.get("ema") else 0),
+    # the parallel layout (header key "parallel"): each degree named with
+    # its size (null included) and, when named, its via
+    par = sched.get("parallel") if isinstance(sched.get("parallel"), dict) else {}
+    for k, want_p in sorted((expected.get("parallel") or {}).items()):
+        got_p = par.get(k) if isinstance(par.get(k), dict) else {}
+        if got_p.get("size") != want_p.get("size") or ("via" in want_p and got_p.get("via") != want_p["via"]):
+            fails.append("parallel.%s %r via %r, want %r via %r" % (k, got_p.get("size"), got_p.get("via"),
+                                                                  want_p.get("size"), want_p.get("via")))
+    r["compute_overlap"] = {"checked": len(expected.get("overlap") or []) + (1 if expected.get("ema") else 0)
+                            + len(expected.get("parallel") or {}),
                             "pass": not fails, "failures": fails}
 
     # 6. the step, and the frequency / phase of the rows that name them
     fails = []
     checked = 0
-    if step_anchor(expected):
+    if step_anchor(expected) or ("step" in expected and expected["step"] is None):
         checked += 1
         ep = sched.get("entrypoint") if isinstance(sched.get("entrypoint"), dict) else {}
         if ep.get("step") != step_anchor(expected):
@@ -495,7 +511,7 @@ def expected_problems(expected, fdir):
             p.append("missing key %r" % k)
     if p:
         return p
-    if expected["job_type"] not in JOB_TYPES:
+    if expected["job_type"] not in JOB_TYPES + (None,):
         p.append("job_type %r is not one of %s" % (expected["job_type"], JOB_TYPES))
     if not isinstance(expected.get("argv", []), list) or not all(isinstance(a, str) for a in expected.get("argv", [])):
         p.append("argv must be a list of strings")
@@ -666,7 +682,9 @@ def perfect_document(expected, header=None):
         comp = dict(doc.get("compute") or {})
         comp["ema"] = {"anchor": expected["ema"], "call": "expected", "phase": None}
         doc["compute"] = comp
-    if step_anchor(expected):
+    if expected.get("parallel"):
+        doc["parallel"] = copy.deepcopy(expected["parallel"])
+    if step_anchor(expected) or ("step" in expected and expected["step"] is None):
         ep = dict(doc.get("entrypoint") or {"file": expected["entry"], "anchor": None})
         ep["step"] = step_anchor(expected)
         doc["entrypoint"] = ep
@@ -802,7 +820,7 @@ def _self_test_fixture(path, check):
         d["host_device"].append({"kind": "sync", "call": ".to(device)", "anchor": blocking[0]["anchor"]})
         expect(d, set(), "a blocking H2D copy also called a sync (neutral)")
 
-    if step_anchor(expected):
+    if step_anchor(expected) or ("step" in expected and expected["step"] is None):
         d = variant()
         d["entrypoint"]["step"] = "selftest.py:f:1"
         expect(d, {"step_freq"}, "the wrong step")
@@ -825,6 +843,11 @@ def _self_test_fixture(path, check):
         d["overlap"] = []
         d.get("compute", {}).pop("ema", None)
         expect(d, {"compute_overlap"}, "the overlap and compute facts left out")
+    if expected.get("parallel"):
+        d = copy.deepcopy(perfect)
+        k = sorted(expected["parallel"])[0]
+        d["parallel"][k]["size"] = (d["parallel"][k].get("size") or 0) + 1
+        expect(d, {"compute_overlap"}, "a parallel degree wrong (%s)" % k)
     if colls:
         d = variant()
         d["device_device"] = d["device_device"][1:]
@@ -889,9 +912,10 @@ def _self_test_fixture(path, check):
     d = variant()
     d["job_type"]["value"] = [t for t in JOB_TYPES if t != expected["job_type"]][0]
     expect(d, {"job_type"}, "the wrong job type")
-    d = variant()
-    d["job_type"]["value"] = None
-    expect(d, {"job_type"}, "job type null")
+    if expected["job_type"] is not None:
+        d = variant()
+        d["job_type"]["value"] = None
+        expect(d, {"job_type"}, "job type null")
 
 
 # ---------------------------------------------------------------- main

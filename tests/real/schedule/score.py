@@ -42,6 +42,9 @@ this file reuses), plus what real jobs need:
                            given to ecg as --no-env --env KEY=VALUE ...
      "notes": "...",
      "job_type": "training" | "inference_serving" | "batch",
+     "parallel": {"tensor": {"size": 8, "via": "override"}, ...}   (optional)
+                           the header's parallel degrees: each named one's
+                           size (null included) and, when named, its via
      "step": {"anchor": A, "unit": "token" | "request" (optional),
               "micro_steps": N (optional: micro-steps per step), "note": ...}
                            the step: the header of the loop that trains /
@@ -369,6 +372,16 @@ def score_job(lab, sched):
     ep = sched.get("entrypoint") if isinstance(sched.get("entrypoint"), dict) else {}
     r["step"] = {"expected": lab["step"]["anchor"], "got": ep.get("step")}
     r["step"]["pass"] = r["step"]["got"] == lab["step"]["anchor"]
+    par = sched.get("parallel") if isinstance(sched.get("parallel"), dict) else {}
+    r["parallel"] = {"checked": 0, "right": 0, "wrong": []}
+    for k, want in sorted((lab.get("parallel") or {}).items()):
+        got = par.get(k) if isinstance(par.get(k), dict) else {}
+        r["parallel"]["checked"] += 1
+        if got.get("size") == want.get("size") and ("via" not in want or got.get("via") == want["via"]):
+            r["parallel"]["right"] += 1
+        else:
+            r["parallel"]["wrong"].append("%s %r via %r, want %r via %r" % (k, got.get("size"), got.get("via"),
+                                                                            want.get("size"), want.get("via")))
     return r
 
 
@@ -416,6 +429,7 @@ def details(r, out):
         out.write("    job type %s, want %s\n" % (r["job_type"]["got"], r["job_type"]["expected"]))
     if not r["step"]["pass"]:
         out.write("    step %s, want %s\n" % (r["step"]["got"], r["step"]["expected"]))
+    items("parallel degrees wrong", r["parallel"]["wrong"])
 
 
 def totals(results):
@@ -436,6 +450,7 @@ def totals(results):
     t["phase"] = (S(lambda r: r["phase"]["right"]), S(lambda r: r["phase"]["checked"]))
     t["frequency"] = (S(lambda r: r["frequency"]["right"]), S(lambda r: r["frequency"]["checked"]))
     t["condition"] = (S(lambda r: r["condition"]["right"]), S(lambda r: r["condition"]["checked"]))
+    t["parallel"] = (S(lambda r: r["parallel"]["right"]), S(lambda r: r["parallel"]["checked"]))
     return t
 
 
@@ -453,6 +468,7 @@ GATES = [  # name, need text, test(n, d)
     ("phase", "all", lambda n, d: n == d),
     ("frequency", "(info)", None),
     ("condition", "(info)", None),
+    ("parallel", "all", lambda n, d: n == d),
 ]
 
 
@@ -538,6 +554,8 @@ def perfect_schedule(lab):
     doc["compute"] = {"compile_regions": [{"target": e.get("target"), "anchor": e["anchor"], "mode": None,
                                            "graph_breaks": []} for e in lab.get("compile_regions") or []]}
     doc["entrypoint"] = {"file": lab["entry"], "anchor": None, "step": lab["step"]["anchor"]}
+    if lab.get("parallel"):
+        doc["parallel"] = json.loads(json.dumps(lab["parallel"]))
     return doc
 
 

@@ -1,0 +1,147 @@
+/* layout.c - the parallel layout record: each degree with its source
+ *
+ * The degrees are the values the job's code bound to parameters named for
+ * them (interp/parallel.c).  A degree's size is a known integer, else null
+ * with the reason; its source is where the value was set (the argparse
+ * option a command-line argument set, a config file, the default written
+ * in the code) with the config list's "via" words, or the call that bound
+ * it when the value carries none.  The data-parallel degree, when no
+ * parameter bound it, is what the others leave of the world:
+ * WORLD_SIZE / (tensor * pipeline * context), when all four are known and
+ * divide (the expert degree is carved out of the data-parallel ranks, it
+ * does not divide the world again); else null with the reason.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecg/layout.h"
+#include "ecg/util.h"
+#include "ecg/values.h"
+
+static const char *const par_names[PAR_COUNT] = { "tensor", "pipeline", "data", "context", "expert" };
+
+static const char *via_word(int via)
+{
+	return via == VIA_OVERRIDE ? "override" : via == VIA_CONFIG_FILE ? "config_file" : "default";
+}
+
+/* The size of a bound degree, or -1 when it is not a known integer. */
+static long long degree_size(const struct interp_par_degree *d)
+{
+	if (!d || !d->v)
+		return -1;
+	if (d->v->k == VK_INT && d->v->u.i > 0)
+		return d->v->u.i;
+	if (d->v->k == VK_BOOL)
+		return -1;
+	return -1;
+}
+
+static cJSON *degree_entry(const struct interp_par_degree *d)
+{
+	cJSON *o = cJSON_CreateObject();
+	long long n = degree_size(d);
+	char *expr;
+
+	if (n > 0)
+		cJSON_AddNumberToObject(o, "size", (double)n);
+	else
+		cJSON_AddNullToObject(o, "size");
+	if (d->v->src) {
+		cJSON_AddStringToObject(o, "source", d->v->src);
+		cJSON_AddStringToObject(o, "via", via_word(d->v->via));
+	} else if (d->anchor) {
+		cJSON_AddStringToObject(o, "source", d->anchor);
+		cJSON_AddStringToObject(o, "via", "code");
+	} else {
+		cJSON_AddNullToObject(o, "source");
+		cJSON_AddNullToObject(o, "via");
+	}
+	expr = d->v->expr ? xasprintf("%s=%s", d->param, d->v->expr) : xstrdup(d->param);
+	cJSON_AddStringToObject(o, "expr", expr);
+	free(expr);
+	if (d->anchor)
+		cJSON_AddStringToObject(o, "anchor", d->anchor);
+	else
+		cJSON_AddNullToObject(o, "anchor");
+	if (n <= 0)
+		cJSON_AddStringToObject(o, "reason", d->v->k == VK_UNKNOWN && d->v->reason ? d->v->reason
+		                        : "the value bound is not a known positive integer");
+	return o;
+}
+
+/* The data-parallel degree no parameter bound: the world left by the
+ * others. */
+static cJSON *data_entry(const struct interp *in)
+{
+	cJSON *o = cJSON_CreateObject();
+	long long world = 0, prod = 1;
+	const char *missing = NULL;
+	enum interp_par k;
+
+	for (k = 0; k < PAR_COUNT; k++) {
+		long long n;
+
+		if (k == PAR_DATA || k == PAR_EXPERT)
+			continue;
+		n = degree_size(interp_parallel(in, k));
+		if (n <= 0 && !missing)
+			missing = par_names[k];
+		else if (n > 0)
+			prod *= n;
+	}
+	if (!interp_env_int(in, "WORLD_SIZE", &world)) {
+		cJSON_AddNullToObject(o, "size");
+		cJSON_AddNullToObject(o, "source");
+		cJSON_AddStringToObject(o, "reason", "the world size is not known (no launcher or --env gives WORLD_SIZE)");
+	} else if (missing) {
+		char *why = xasprintf("the %s degree is not known", missing);
+
+		cJSON_AddNullToObject(o, "size");
+		cJSON_AddStringToObject(o, "source", "WORLD_SIZE");
+		cJSON_AddStringToObject(o, "reason", why);
+		free(why);
+	} else if (world % prod) {
+		cJSON_AddNullToObject(o, "size");
+		cJSON_AddStringToObject(o, "source", "WORLD_SIZE");
+		cJSON_AddStringToObject(o, "reason", "the other degrees do not divide the world size");
+	} else {
+		cJSON_AddNumberToObject(o, "size", (double)(world / prod));
+		cJSON_AddStringToObject(o, "source", "WORLD_SIZE");
+		cJSON_AddStringToObject(o, "via", "world_size");
+	}
+	cJSON_AddStringToObject(o, "expr", "WORLD_SIZE / (tensor * pipeline * context)");
+	return o;
+}
+
+cJSON *layout_parallel(const struct interp *in)
+{
+	cJSON *par;
+	enum interp_par k;
+	int any = 0;
+
+	for (k = 0; k < PAR_COUNT; k++)
+		if (interp_parallel(in, k))
+			any = 1;
+	if (!any)
+		return NULL;
+	par = cJSON_CreateObject();
+	for (k = 0; k < PAR_COUNT; k++) {
+		const struct interp_par_degree *d = interp_parallel(in, k);
+
+		if (d)
+			cJSON_AddItemToObject(par, par_names[k], degree_entry(d));
+		else if (k == PAR_DATA)
+			cJSON_AddItemToObject(par, par_names[k], data_entry(in));
+		else {
+			cJSON *o = cJSON_AddObjectToObject(par, par_names[k]);
+
+			cJSON_AddNullToObject(o, "size");
+			cJSON_AddNullToObject(o, "source");
+			cJSON_AddStringToObject(o, "reason", "no call of the job bound this degree");
+		}
+	}
+	return par;
+}
