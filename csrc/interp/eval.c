@@ -745,6 +745,8 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 		break;
 	}
 	case VK_INST:
+		if (is_mesh(obj))     /* mesh["pp"], mesh["batch", "cp"]: mesh.c */
+			return mesh_getitem(f, obj, idx, &s->h);
 		/* a torch container, or a repo subclass of one that keeps its
 		 * indexing (Joiner(nn.Sequential): self[0](x)) */
 		if (obj->u.inst->mod == VM_CONTAINER ||
@@ -1226,6 +1228,7 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 		const struct ast_Dict *d = AST_AS(e, Dict);
 
 		v = v_dict(in->a);
+		v->u.dict->exact = !d->keys.n;
 		for (i = 0; i < d->keys.n && i < d->values.n; i++) {
 			if (!d->keys.items[i]) {
 				value_t *m = eval(f, d->values.items[i]);

@@ -318,6 +318,11 @@ value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond)
 		return v_alts(f, cond, a, b);
 	if (ret_structural(a) || ret_structural(b) || a->k == VK_UNKNOWN || b->k == VK_UNKNOWN)
 		return b;
+	/* `if rank0: return {...} else: return {}`, both host data: kept as
+	 * alternatives, so that saving it is known to copy nothing from a
+	 * device (torch.c host_only); every other reader sees an unknown */
+	if (host_only(a, 0) && host_only(b, 0))
+		return v_alts(f, cond, a, b);
 	return v_unknown(f->in->a, NULL,
 	                 afmt_memo(f->in, "returned on a path `%s` decides, which is not decided here", cond, NULL));
 }
