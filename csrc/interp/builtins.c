@@ -950,6 +950,13 @@ static value_t *bi_opt_step(struct frame *f, value_t *fn, value_t **args, size_t
 	return v_none(in->a);
 }
 
+static value_t *bi_opt_state_dict(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                                  const struct ast_hdr *site)
+{
+	(void)fn, (void)args, (void)nargs, (void)kw;
+	return optim_state_dict(f, site);
+}
+
 static value_t *bi_isinstance(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                               const struct ast_hdr *site)
 {
@@ -1342,6 +1349,7 @@ static const struct native hidden_natives[] = {
 	{ "<base_init>", call_module_method, BI_M_MOD_BASE_INIT },
 	{ "<noop>", bi_noop, BI_NOOP },
 	{ "Function.apply", call_module_method, BI_FN_APPLY },
+	{ "Optimizer.state_dict", bi_opt_state_dict, BI_OPT_STATE_DICT },
 	{ "Optimizer.step", bi_opt_step, BI_OPT_STEP },
 	{ "add_parser", argp_m_add_parser, BI_M_ARGP_ADDPARSER },
 };

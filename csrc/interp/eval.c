@@ -299,6 +299,39 @@ static int same_type_ref(const value_t *l, const value_t *r)
 	return -1;
 }
 
+/* dict == dict as Python compares them: the same keys, and each value
+ * equal -- the very same object (PyObject_RichCompareBool's identity
+ * shortcut: a dict copied by update() equals its source whatever its
+ * values are) or equal known scalars.  A dict with keys or items not
+ * known is decided only against itself.  1, 0, or -1: not decided. */
+static int dict_eq(const struct vdict *l, const struct vdict *r)
+{
+	size_t i;
+	int undecided = 0;
+
+	if (l == r)
+		return 1;
+	if (l->anykey || r->anykey || l->rep || r->rep)
+		return -1;
+	if (l->n != r->n)
+		return 0;
+	for (i = 0; i < l->n; i++) {
+		value_t *a = l->vals[i], *b = vdict_get(r, l->keys[i]);
+
+		if (!b)
+			return 0;
+		if (a == b)
+			continue;
+		if (value_is_known_scalar(a) && value_is_known_scalar(b) && a->k == b->k) {
+			if (!value_key_eq(a, b))
+				return 0;
+			continue;
+		}
+		undecided = 1;
+	}
+	return undecided ? -1 : 1;
+}
+
 static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 {
 	double x, y;
@@ -339,6 +372,8 @@ static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 				eq = st;
 			else if (l->k == VK_DICT && r->k == VK_DICT && (!l->u.dict->n || !r->u.dict->n))
 				eq = l->u.dict->n == r->u.dict->n;    /* `meta != {}` */
+			else if (l->k == VK_DICT && r->k == VK_DICT && (eq = dict_eq(l->u.dict, r->u.dict)) >= 0)
+				;
 			else
 				return -1;
 		} else if (as_num(l, &x) && as_num(r, &y)) {
@@ -710,6 +745,8 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 		break;
 	}
 	case VK_INST:
+		if (is_mesh(obj))     /* mesh["pp"], mesh["batch", "cp"]: mesh.c */
+			return mesh_getitem(f, obj, idx, &s->h);
 		/* a torch container, or a repo subclass of one that keeps its
 		 * indexing (Joiner(nn.Sequential): self[0](x)) */
 		if (obj->u.inst->mod == VM_CONTAINER ||
@@ -1191,6 +1228,7 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 		const struct ast_Dict *d = AST_AS(e, Dict);
 
 		v = v_dict(in->a);
+		v->u.dict->exact = !d->keys.n;
 		for (i = 0; i < d->keys.n && i < d->values.n; i++) {
 			if (!d->keys.items[i]) {
 				value_t *m = eval(f, d->values.items[i]);

@@ -284,6 +284,16 @@ static int ret_structural(const value_t *v)
 	       v->k == VK_CLASS || v->k == VK_EXT || v->k == VK_NS || v->k == VK_BUILTIN;
 }
 
+/* what a path may return where the other returns None, kept as
+ * alternatives by ret_join: a plain object, or a value not known (not
+ * already alternatives), never a module nor a tensor */
+static int ret_maybe_none_alt(const value_t *v)
+{
+	if (v->k == VK_UNKNOWN)
+		return !v->alts;
+	return alts_object(v) && !(v->k == VK_INST && v->u.inst->mod != VM_NONE);
+}
+
 value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond)
 {
 	if (!a || !b || a == b)
@@ -307,8 +317,21 @@ value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond)
 		           v_unknown(f->in->a, NULL, afmt_memo(f->in, "a device type `%s` decides", cond, NULL)));
 		return mk_inst_value(f->in, c);
 	}
+	/* `if not enabled: return None ... return mesh`: None on one path, an
+	 * object or a value not known on the other.  Keeping the later one
+	 * would decide `is None` (an unknown is never None) and run a branch
+	 * the job may skip; kept as alternatives (alts.c), `is None` stays
+	 * undecided while attributes and calls follow the other path.  A
+	 * module is kept as before (the model tree). */
+	if ((a->k == VK_NONE && ret_maybe_none_alt(b)) || (b->k == VK_NONE && ret_maybe_none_alt(a)))
+		return v_alts(f, cond, a, b);
 	if (ret_structural(a) || ret_structural(b) || a->k == VK_UNKNOWN || b->k == VK_UNKNOWN)
 		return b;
+	/* `if rank0: return {...} else: return {}`, both host data: kept as
+	 * alternatives, so that saving it is known to copy nothing from a
+	 * device (torch.c host_only); every other reader sees an unknown */
+	if (host_only(a, 0) && host_only(b, 0))
+		return v_alts(f, cond, a, b);
 	return v_unknown(f->in->a, NULL,
 	                 afmt_memo(f->in, "returned on a path `%s` decides, which is not decided here", cond, NULL));
 }

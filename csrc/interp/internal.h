@@ -87,6 +87,7 @@ enum builtin_id {
 	BI_STATICMETHOD, BI_CLASSMETHOD, BI_PROPERTY, BI_GLOBALS,
 	BI_OPT_STEP,    /* optimizer.step(closure): the optimizer calls the closure */
 	BI_NOOP,        /* a call that does nothing ecg reads (zero_grad, an external base's __init__): None */
+	BI_OPT_STATE_DICT, /* optimizer.state_dict(): optim_state_dict() */
 	/* methods: self in u.bi.self */
 	BI_M_LIST_APPEND, BI_M_LIST_EXTEND, BI_M_LIST_INSERT, BI_M_LIST_POP,
 	BI_M_LIST_REMOVE, BI_M_SET_DISCARD, BI_M_SET_ADD,   /* list.remove, set.discard/remove/add (a set is a list here) */
@@ -425,6 +426,14 @@ const char *short_ext(const char *d);
 value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                     struct vdict *kw, const struct ast_hdr *site, int any_tensor);
 value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *site);
+value_t *optim_state_dict(struct frame *f, const struct ast_hdr *site);
+/* mesh.c: device meshes (axes' names and sizes) */
+int is_mesh(const value_t *v);
+value_t *mesh_init(struct frame *f, const char *ext, value_t **args, size_t nargs, struct vdict *kw,
+                   const struct ast_hdr *site);
+value_t *mesh_getitem(struct frame *f, value_t *m, value_t *idx, const struct ast_hdr *site);
+value_t *mesh_method(struct frame *f, value_t *m, const char *name, value_t **args, size_t nargs,
+                     struct vdict *kw, const struct ast_hdr *site);
 value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                         struct vdict *kw, const struct ast_hdr *site, int any_tensor);
 value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,

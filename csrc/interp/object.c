@@ -500,6 +500,15 @@ void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v)
 	if (obj->k == VK_INST) {
 		struct vinst *m = obj->u.inst;
 
+		/* self.__dict__ = shared: the instance's namespace IS that dict
+		 * from now on (the Borg pattern: every instance of the class
+		 * reads and writes one class-level dict).  Under an undecided
+		 * `if` the swap could not be undone for the other path: the
+		 * write is kept as a plain attribute there, as before. */
+		if (!strcmp(name, "__dict__") && m->mod == VM_NONE && v->k == VK_DICT && !in->ajournal) {
+			m->attrs = v->u.dict;
+			return;
+		}
 		if (m->mod != VM_NONE && v->k == VK_INST && v->u.inst->mod != VM_NONE) {
 			vinst_add_child(in->a, m, name, v->u.inst);
 			vdict_del(m->attrs, v_str(in->a, name));

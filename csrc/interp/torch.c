@@ -415,6 +415,13 @@ int host_only(const value_t *v, int depth)
 		return 1;
 	case VK_TENSOR:
 		return v->dev == DEV_HOST;
+	case VK_UNKNOWN:
+		/* one of two values (alts.c), each host data; or a value not
+		 * known but known to be host data (dev HOST: an optimizer's
+		 * param_groups, optim_state_dict) */
+		if (v->alts)
+			return host_only(v->alts[0], depth + 1) && host_only(v->alts[1], depth + 1);
+		return v->dev == DEV_HOST;
 	case VK_TUPLE: case VK_LIST:
 		if (v->u.seq->unk_reason)
 			return 0;
@@ -424,7 +431,7 @@ int host_only(const value_t *v, int depth)
 		return 1;
 	case VK_DICT:
 		/* (an empty dict may be a comprehension over items not known) */
-		if (v->u.dict->anykey == 2 || (!v->u.dict->n && v->u.dict->anykey != 1))
+		if (v->u.dict->anykey == 2 || (!v->u.dict->n && v->u.dict->anykey != 1 && !v->u.dict->exact))
 			return 0;
 		for (i = 0; i < v->u.dict->n; i++)
 			if (!host_only(v->u.dict->vals[i], depth + 1))
@@ -466,6 +473,39 @@ static value_t *tc_stream(struct frame *f, const char *d, const char *last, valu
 	vdict_sets(in->a, c->attrs, "text", v_str(in->a, AST_IS(site, Call) && AST_AS(site, Call)->args.n
 	                                          ? text_of(f, AST_AS(site, Call)->args.items[0]) : "a stream"));
 	return mk_inst_value(in, c);
+}
+
+/* init_device_mesh(device_type, shape, mesh_dim_names=...): a mesh whose
+ * axes' names and sizes mesh.c follows */
+static value_t *tc_device_mesh(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                               struct vdict *kw, const struct ast_hdr *site)
+{
+	(void)d, (void)last;
+	return mesh_init(f, "torch.distributed.device_mesh.DeviceMesh", args, nargs, kw, site);
+}
+
+/* get_world_size() of the default group: a launcher (torchrun, the env://
+ * rendezvous) starts the group with the WORLD_SIZE it exports, so with the
+ * environment known and WORLD_SIZE the same number in every process, it is
+ * that number.  A group given, or WORLD_SIZE not known: NULL (a property
+ * of the run). */
+static value_t *tc_world_size(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                              struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *ws = in->environ ? vdict_gets(in->environ->u.dict, "WORLD_SIZE") : NULL;
+	const char *p;
+	long long n = 0;
+
+	(void)d, (void)last, (void)args, (void)site;
+	if (nargs || (kw && kw->n) || !ws || ws->k != VK_STR || !ws->u.str.len)
+		return NULL;
+	for (p = ws->u.str.s; *p; p++) {
+		if (*p < '0' || *p > '9' || n > 100000000)
+			return NULL;
+		n = n * 10 + (*p - '0');
+	}
+	return n > 0 ? v_int(in->a, n) : NULL;
 }
 
 static value_t *tc_save(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
@@ -710,6 +750,7 @@ static const struct torch_call TORCH_CALLS[] = {
 	{ "compile", tc_compile },
 	{ "default_device", tc_default_device },
 	{ "device", tc_device },
+	{ "device_mesh", tc_device_mesh },
 	{ "dist_is_initialized", tc_dist_is_initialized },
 	{ "load", tc_load },
 	{ "no_grad", tc_no_grad },
@@ -717,6 +758,7 @@ static const struct torch_call TORCH_CALLS[] = {
 	{ "stream", tc_stream },
 	{ "synchronize", tc_synchronize },
 	{ "type_query", tc_type_query },
+	{ "world_size", tc_world_size },
 };
 
 static int cmp_torch_call(const void *key, const void *elt)
@@ -904,15 +946,33 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	return v_tensor_dev(in->a, dev, 0);
 }
 
-/* optimizer.step / optimizer.zero_grad of a torch.optim instance: in job
- * mode the schedule event (and the first step's anchor as evidence); the
- * value is step (which calls a closure) or a no-op.  NULL for another
- * name. */
+/* optimizer.state_dict(): {"state": per-parameter tensors, where the
+ * parameters live (not known here), "param_groups": the groups'
+ * hyperparameters and parameter indices, host data whatever their
+ * number}.  torch.save of the param_groups copies nothing from a device;
+ * of the state, it may. */
+value_t *optim_state_dict(struct frame *f, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *d = v_dict(in->a), *groups = unknown_at(f, site, "an optimizer's param_groups (host data)");
+
+	groups->dev = DEV_HOST;
+	vdict_sets(in->a, d->u.dict, "state", unknown_at(f, site, "an optimizer's per-parameter state"));
+	vdict_sets(in->a, d->u.dict, "param_groups", groups);
+	return d;
+}
+
+/* optimizer.step / optimizer.zero_grad / optimizer.state_dict of a
+ * torch.optim instance: in job mode the schedule event (and the first
+ * step's anchor as evidence); the value is step (which calls a closure),
+ * a no-op, or state_dict's (optim_state_dict).  NULL for another name. */
 value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	int step = !strcmp(name, "step");
 
+	if (!strcmp(name, "state_dict"))
+		return mk_builtin(in, BI_OPT_STATE_DICT, NULL);
 	if (!step && strcmp(name, "zero_grad"))
 		return NULL;
 	if (f->mode != M_FWD) {

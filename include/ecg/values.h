@@ -186,6 +186,10 @@ struct vdict {
 	/* d[k] = v with k not known (a loop filling a state dict): 0 none
 	 * stored, 1 every such v was host data, 2 one was not (or not known) */
 	unsigned char anykey;
+	/* interp/: made by the literal `{}` and given no entries it does not
+	 * show since (update() of a mapping not known clears it): empty for
+	 * certain when n is 0, not a comprehension over items not known */
+	unsigned char exact;
 	/* a dict comprehension over items not known: the value its one read
 	 * pass made, what a key not in it reads (every entry is made so) */
 	struct value *rep;

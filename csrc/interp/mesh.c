@@ -1,0 +1,286 @@
+/* interp/mesh.c - device meshes: their axes' names and sizes
+ *
+ * A job that builds its parallelism as a device mesh (init_device_mesh
+ * over the world, then meshes cut from it by name, unflattened into more
+ * axes, flattened into one) decides which collectives run by the sizes of
+ * those axes: a helper returns None for an axis of size 1, and the job
+ * reduces over the mesh only when there is one.  A mesh here is an object
+ * (VK_INST, the class torch.c gave it) whose attributes hold what is known
+ * of it:
+ *
+ *   mesh_dim_names   a tuple of str (or None when the job named no axis)
+ *   shape            a tuple of the axes' sizes (an int or an unknown each)
+ *   ndim             the number of axes
+ *
+ * and whose methods and subscript are these: mesh[name], mesh[a, b] (the
+ * named axes, in that order), size() (the product of the sizes), size(i),
+ * _unflatten(i, sizes, names) (axis i split into named axes),
+ * _flatten(name) (one axis, the product), get_group() (the group of a
+ * one-axis mesh, named by its axis: "dp_group"), and the rest (not
+ * known: a rank, a coordinate).  A mesh whose shape is not known
+ * gives unknowns; nothing is guessed.
+ *
+ * Values live in the interpreter's arena; nothing here fails: what cannot
+ * be followed is an unknown with its reason.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "internal.h"
+#include "ecg/util.h"
+
+#define MESH_SHAPE "shape"
+#define MESH_NAMES "mesh_dim_names"
+
+/* 1 when v is a mesh made here (its attributes are ours) */
+int is_mesh(const value_t *v)
+{
+	return v && v->k == VK_INST && v->u.inst->mod == VM_NONE && !v->u.inst->cls &&
+	       vdict_gets(v->u.inst->attrs, "__ecg_mesh__");
+}
+
+static struct vseq *mesh_shape(const value_t *m)
+{
+	value_t *s = vdict_gets(m->u.inst->attrs, MESH_SHAPE);
+
+	return s && s->k == VK_TUPLE && !s->u.seq->unk_reason ? s->u.seq : NULL;
+}
+
+static struct vseq *mesh_names(const value_t *m)
+{
+	value_t *s = vdict_gets(m->u.inst->attrs, MESH_NAMES);
+
+	return s && s->k == VK_TUPLE && !s->u.seq->unk_reason ? s->u.seq : NULL;
+}
+
+/* a mesh of these sizes and names (names NULL: none given); ext is the
+ * class name the caller gives it */
+static value_t *mesh_make(struct interp *in, const char *ext, struct vseq *sizes, struct vseq *names)
+{
+	struct vinst *o = new_inst(in);
+	value_t *shape = v_seq(in->a, VK_TUPLE, sizes->n), *nm = NULL;
+	size_t i;
+
+	o->ext = ext;
+	for (i = 0; i < sizes->n; i++)
+		vseq_push(in->a, shape->u.seq, sizes->items[i]);
+	if (names) {
+		nm = v_seq(in->a, VK_TUPLE, names->n);
+		for (i = 0; i < names->n; i++)
+			vseq_push(in->a, nm->u.seq, names->items[i]);
+	}
+	vdict_sets(in->a, o->attrs, "__ecg_mesh__", v_bool(in->a, 1));
+	vdict_sets(in->a, o->attrs, MESH_SHAPE, shape);
+	vdict_sets(in->a, o->attrs, MESH_NAMES, nm ? nm : v_none(in->a));
+	vdict_sets(in->a, o->attrs, "ndim", v_int(in->a, (long long)sizes->n));
+	return mk_inst_value(in, o);
+}
+
+/* a sequence of sizes (ints or values not known) and one of names (str),
+ * of the same length; NULL when either is not a known sequence */
+static struct vseq *known_seq(const value_t *v)
+{
+	if (v && (v->k == VK_TUPLE || v->k == VK_LIST) && !v->u.seq->unk_reason)
+		return v->u.seq;
+	return NULL;
+}
+
+static int all_str(const struct vseq *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->items[i]->k != VK_STR)
+			return 0;
+	return 1;
+}
+
+/* init_device_mesh(device_type, mesh_shape, *, mesh_dim_names=None) */
+value_t *mesh_init(struct frame *f, const char *ext, value_t **args, size_t nargs, struct vdict *kw,
+                   const struct ast_hdr *site)
+{
+	value_t *shape = nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "mesh_shape") : NULL;
+	value_t *names = nargs >= 3 ? args[2] : kw ? vdict_gets(kw, "mesh_dim_names") : NULL;
+	struct vseq *ss = known_seq(shape), *ns = names && names->k != VK_NONE ? known_seq(names) : NULL;
+
+	if (!ss || (names && names->k != VK_NONE && (!ns || ns->n != ss->n || !all_str(ns))))
+		return unknown_at(f, site, "a device mesh whose shape or axis names are not known");
+	return mesh_make(f->in, ext, ss, ns);
+}
+
+static long find_axis(const struct vseq *names, const value_t *name)
+{
+	size_t i;
+
+	for (i = 0; names && name->k == VK_STR && i < names->n; i++)
+		if (!strcmp(names->items[i]->u.str.s, name->u.str.s))
+			return (long)i;
+	return -1;
+}
+
+/* mesh["pp"], mesh["batch", "cp"] */
+value_t *mesh_getitem(struct frame *f, value_t *m, value_t *idx, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vseq *shape = mesh_shape(m), *names = mesh_names(m), *want, one = { 0 };
+	value_t *sizes, *nm;
+	size_t i;
+
+	if (idx->k == VK_STR) {
+		one.items = &idx;
+		one.n = 1;
+		want = &one;
+	} else {
+		want = known_seq(idx);
+	}
+	if (!shape || !names || !want || !want->n)
+		return unknown_at(f, site, "a part of a device mesh not known");
+	sizes = v_seq(in->a, VK_TUPLE, want->n);
+	nm = v_seq(in->a, VK_TUPLE, want->n);
+	for (i = 0; i < want->n; i++) {
+		long ax = find_axis(names, want->items[i]);
+
+		if (ax < 0)
+			return unknown_at(f, site, "an axis the device mesh does not name");
+		vseq_push(in->a, sizes->u.seq, shape->items[ax]);
+		vseq_push(in->a, nm->u.seq, names->items[ax]);
+	}
+	return mesh_make(in, m->u.inst->ext, sizes->u.seq, nm->u.seq);
+}
+
+/* the product of the sizes, or NULL when one is not known */
+static value_t *product(struct interp *in, const struct vseq *s)
+{
+	long long p = 1;
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		if (s->items[i]->k != VK_INT)
+			return NULL;
+		p *= s->items[i]->u.i;
+	}
+	return v_int(in->a, p);
+}
+
+static value_t *m_size(struct frame *f, value_t *m, value_t **args, size_t nargs, struct vdict *kw,
+                       const struct ast_hdr *site)
+{
+	struct vseq *shape = mesh_shape(m);
+	value_t *dim = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "mesh_dim") : NULL, *p;
+
+	if (shape && (!dim || dim->k == VK_NONE) && (p = product(f->in, shape)))
+		return p;
+	if (shape && dim && dim->k == VK_INT && dim->u.i >= 0 && (size_t)dim->u.i < shape->n)
+		return shape->items[dim->u.i];
+	if (shape && dim && dim->k == VK_STR && find_axis(mesh_names(m), dim) >= 0)
+		return shape->items[find_axis(mesh_names(m), dim)];
+	return unknown_at(f, site, "the size of a device mesh not known");
+}
+
+/* _unflatten(dim, sizes, names, ...): axis dim split into named axes */
+static value_t *m_unflatten(struct frame *f, value_t *m, value_t **args, size_t nargs, struct vdict *kw,
+                            const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vseq *shape = mesh_shape(m), *names = mesh_names(m);
+	value_t *dim = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "dim") : NULL;
+	struct vseq *ss = known_seq(nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "mesh_sizes") : NULL);
+	struct vseq *ns = known_seq(nargs >= 3 ? args[2] : kw ? vdict_gets(kw, "mesh_dim_names") : NULL);
+	value_t *sizes, *nm;
+	size_t i;
+
+	if (!shape || !names || !dim || dim->k != VK_INT || dim->u.i < 0 || (size_t)dim->u.i >= shape->n ||
+	    !ss || !ns || ss->n != ns->n || !all_str(ns))
+		return unknown_at(f, site, "a device mesh unflattened into axes not known");
+	sizes = v_seq(in->a, VK_TUPLE, shape->n + ss->n);
+	nm = v_seq(in->a, VK_TUPLE, shape->n + ss->n);
+	for (i = 0; i < shape->n; i++) {
+		size_t k;
+
+		if ((long long)i != dim->u.i) {
+			vseq_push(in->a, sizes->u.seq, shape->items[i]);
+			vseq_push(in->a, nm->u.seq, names->items[i]);
+			continue;
+		}
+		for (k = 0; k < ss->n; k++) {
+			vseq_push(in->a, sizes->u.seq, ss->items[k]);
+			vseq_push(in->a, nm->u.seq, ns->items[k]);
+		}
+	}
+	return mesh_make(in, m->u.inst->ext, sizes->u.seq, nm->u.seq);
+}
+
+/* _flatten(name): one axis of the product of the sizes */
+static value_t *m_flatten(struct frame *f, value_t *m, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vseq *shape = mesh_shape(m), *names = mesh_names(m);
+	value_t *name = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "mesh_dim_name") : NULL;
+	value_t *sizes, *nm, *p;
+	size_t i;
+
+	if (!shape || !names)
+		return unknown_at(f, site, "a device mesh flattened, whose shape is not known");
+	if (!name || name->k == VK_NONE) {
+		/* the default name joins the axes' names with "_" */
+		buf_t b;
+
+		buf_init(&b);
+		for (i = 0; i < names->n; i++)
+			buf_addf(&b, "%s%s", i ? "_" : "", names->items[i]->u.str.s);
+		name = v_str(in->a, astr(in, b.buf));
+		buf_free(&b);
+	}
+	if (name->k != VK_STR)
+		return unknown_at(f, site, "a device mesh flattened under a name not known");
+	p = product(in, shape);
+	sizes = v_seq(in->a, VK_TUPLE, 1);
+	nm = v_seq(in->a, VK_TUPLE, 1);
+	vseq_push(in->a, sizes->u.seq, p ? p : unknown_at(f, site, "the size of a device mesh not known"));
+	vseq_push(in->a, nm->u.seq, name);
+	return mesh_make(in, m->u.inst->ext, sizes->u.seq, nm->u.seq);
+}
+
+/* get_group() of a one-axis mesh: the process group of that axis, known
+ * by the axis's name ("dp" -> the words "dp_group", which say which
+ * parallelism a collective over it serves: torch_facts.json's
+ * parallelism_words); the value is not known.  NULL otherwise. */
+static value_t *m_get_group(struct frame *f, value_t *m, value_t **args, size_t nargs, struct vdict *kw,
+                            const struct ast_hdr *site)
+{
+	struct vseq *names = mesh_names(m);
+
+	(void)args, (void)nargs, (void)kw, (void)site;
+	if (!names || names->n != 1)
+		return NULL;
+	return v_unknown(f->in->a, afmt(f->in, "%s_group", names->items[0]->u.str.s),
+	                 "a process group of a device mesh's axis");
+}
+
+typedef value_t *mesh_method_fn(struct frame *f, value_t *m, value_t **args, size_t nargs, struct vdict *kw,
+                                const struct ast_hdr *site);
+
+static const struct {
+	const char *name;
+	mesh_method_fn *fn;
+} mesh_methods[] = {
+	{ "_flatten", m_flatten },
+	{ "_unflatten", m_unflatten },
+	{ "get_group", m_get_group },
+	{ "size", m_size },
+};
+
+/* m.<name>(...) of a mesh; NULL: not one of the methods above (the caller
+ * goes on: a process group, a rank ... are not known) */
+value_t *mesh_method(struct frame *f, value_t *m, const char *name, value_t **args, size_t nargs,
+                     struct vdict *kw, const struct ast_hdr *site)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof mesh_methods / sizeof mesh_methods[0]; i++)
+		if (!strcmp(mesh_methods[i].name, name))
+			return mesh_methods[i].fn(f, m, args, nargs, kw, site);
+	return NULL;
+}
