@@ -202,16 +202,41 @@ static int sc_epoch_loop(const struct sc *s, const struct jctx *l)
 
 /* Is the no_grad block around c an evaluation -- does the model run in it
  * (not a norm computed under no_grad by the optimizer's helper)? */
+static int sc_eval_loop(const struct sc *s, const struct jctx *c);
+
 static int sc_eval_block(const struct sc *s, const struct jctx *c)
 {
 	const struct jctx *ng = ctx_find(c, JC_NO_GRAD);
 	size_t i;
 
 	if (!ng)
-		return 0;
+		return sc_eval_loop(s, c);
 	for (i = 0; i < s->nev; i++)
 		if (s->ev[i].kind == SEV_MODEL_CALL && ctx_has(s->ev[i].ctx, ng))
 			return 1;
+	return 0;
+}
+
+/* Is c in an evaluation loop: a loop apart from the step loop (neither
+ * in it nor around it) that trains nothing and runs the model under
+ * no_grad in each iteration -- the work of its body outside the no_grad
+ * block (the batch's copy to the device) is the evaluation's too? */
+static int sc_eval_loop(const struct sc *s, const struct jctx *c)
+{
+	const struct jctx *l;
+	size_t i;
+
+	if (!s->step_loop)
+		return 0;
+	for (l = ctx_innermost_loop(c); l; l = ctx_innermost_loop(l->up)) {
+		if (ctx_has(l, s->step_loop) || ctx_has(s->step_loop, l))
+			return 0;
+		if (sc_loop_trains(s, l))
+			return 0;
+		for (i = 0; i < s->nev; i++)
+			if (s->ev[i].kind == SEV_MODEL_CALL && ctx_has(s->ev[i].ctx, l) && ctx_find(s->ev[i].ctx, JC_NO_GRAD))
+				return 1;
+	}
 	return 0;
 }
 
@@ -368,6 +393,20 @@ static int sc_in_saver(const char *anchor)
 	return !strncmp(name, "save", 4) || strstr(name, "checkpoint") || strstr(name, "snapshot");
 }
 
+/* Is c in loops that are all outside the step loop: not in it, around
+ * none of it, and taking no loader's batches (not an evaluation pass)? */
+static int sc_outside_step(const struct sc *s, const struct jctx *c)
+{
+	const struct jctx *l;
+
+	if (!s->step_loop || !ctx_innermost_loop(c) || ctx_has(c, s->step_loop))
+		return 0;
+	for (l = ctx_innermost_loop(c); l; l = ctx_innermost_loop(l->up))
+		if (ctx_has(s->step_loop, l) || sc_loader_loop(s, l))
+			return 0;
+	return 1;
+}
+
 static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 {
 	const struct jctx *c = e->ctx;
@@ -400,6 +439,10 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	if (ctx_find(c, JC_HANDLER) && s->job_type && !strcmp(s->job_type, "inference_serving") &&
 	    e->kind != SEV_LOG)
 		return "request";
+	/* a host read made for a logging call's arguments (print(f"{loss.item()}"),
+	 * wandb.log({"loss": loss.item()})) */
+	if ((e->kind == SEV_SYNC || e->kind == SEV_D2H) && e->in_log)
+		return "logging";
 	if (e->kind == SEV_H2D && ctx_innermost_loop(c) && s->step_loop && ctx_has(c, s->step_loop)) {
 		/* a copy the step's own computation makes -- a tensor made from
 		 * Python values (torch.tensor(..., device=)), or a copy in a loop
@@ -410,6 +453,11 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 		    (!ctx_same(l, s->step_loop) && !(s->micro_loop && ctx_same(l, s->micro_loop)) && !sc_loader_loop(s, l)))
 			return "step";
 	}
+	/* work in a loop before or after the step loop, around none of it and
+	 * over no loader (copying weights in layer by layer, a parameter
+	 * broadcast per tensor): start-up or teardown, not the data hop */
+	if (e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER && sc_outside_step(s, c))
+		return s->step_end && (size_t)(e - s->ev) >= s->step_end ? "teardown" : "startup";
 	if (e->kind == SEV_H2D || e->kind == SEV_LOADER_ITER || e->kind == SEV_LOADER)
 		return ctx_innermost_loop(c) ? "data" : "startup";
 	if (e->kind == SEV_LOG)

@@ -120,6 +120,8 @@ struct sched_ev {
 	const struct jctx *ctx;
 	int in_forward;               /* read from a model's forward */
 	int in_backward;              /* read from an autograd.Function's backward */
+	int in_log;                   /* made while the arguments of a logging call
+	                                 (print, wandb.log, logger.info) were read */
 	int non_blocking;             /* copies: 1, 0, -1 unknown */
 	int pinned;                   /* H2D: 1, 0, -1 unknown */
 	int async_op;                 /* collectives: 1, 0, -1 implicit */
