@@ -34,6 +34,8 @@ struct sc {
 	const struct jctx **decode;      /* the decode loops (per token), distinct */
 	size_t ndecode;
 	size_t step_end;                 /* index past the last event in the step loop (0: none) */
+	long long calls;                 /* sc_frequency: the line runs this many times per
+	                                    pass of its loops (one helper called from N places) */
 };
 
 static int str_cmp(const void *a, const void *b)
@@ -244,11 +246,11 @@ static int sc_eval_loop(const struct sc *s, const struct jctx *c)
  * many times the event runs each time base comes round, as text --
  * "" (no loop), " ×400" (range(eval_iters) with eval_iters 400), or
  * " ×? (`for i, (x, y) in enumerate(loader)`)" when a count is not known. */
-static char *sc_times(const struct jctx *c, const struct jctx *base)
+static char *sc_times(const struct jctx *c, const struct jctx *base, long long calls)
 {
 	const struct jctx *unknown = NULL;
-	long long n = 1;
-	int loops = 0;
+	long long n = calls > 1 ? calls : 1;
+	int loops = calls > 1;
 
 	for (; c && !ctx_same(c, base); c = c->up) {
 		if (c->kind != JC_LOOP)
@@ -355,7 +357,7 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 	} else {
 		return xstrdup("once");
 	}
-	times = sc_times(c, base);
+	times = sc_times(c, base, s->calls);
 	r = xasprintf("%s%s", head, times);
 	free(head);
 	free(times);
@@ -774,6 +776,35 @@ static int sc_rank(const struct sc *s, const struct sched_ev *e)
 	return 0;
 }
 
+/* How many times job code reached e's line in one pass of the loops
+ * around it: the runs of its function that made an event of that kind at
+ * that line in the very same context (one helper called from two places of the step's body, as
+ * to_cpu(loss) in the loss function and again for the log).  A loop's
+ * iterations are read once, so they make no second event here; a model's
+ * forward is read once per module, so its events are not counted. */
+static long long sc_calls(const struct sc *s, const struct sched_ev *e)
+{
+	long long n = 0;
+	size_t j, k;
+
+	if (e->in_forward)
+		return 1;
+	for (j = 0; j < s->nev; j++) {
+		const struct sched_ev *x = &s->ev[j];
+		int again = 0;
+
+		if (x->kind != e->kind || x->ctx != e->ctx || x->in_forward || strcmp(x->anchor, e->anchor))
+			continue;
+		/* two events of one line in one run of its function (x.to(d),
+		 * y.to(d)) are one */
+		for (k = 0; k < j && !again; k++)
+			again = s->ev[k].kind == e->kind && s->ev[k].ctx == e->ctx && !s->ev[k].in_forward &&
+			        s->ev[k].frame == x->frame && !strcmp(s->ev[k].anchor, e->anchor);
+		n += !again;
+	}
+	return n;
+}
+
 static void sc_host_device(struct sc *s, cJSON *hd)
 {
 	size_t i, j;
@@ -802,7 +833,9 @@ static void sc_host_device(struct sc *s, cJSON *hd)
 		add_tri(h, "pinned", e->kind == SEV_H2D ? e->pinned : -1);
 		add_tri(h, "non_blocking", e->kind == SEV_SYNC ? -1 : e->non_blocking);
 		cJSON_AddStringToObject(h, "phase", sc_phase(s, e));
+		s->calls = sc_calls(s, e);
 		freq = sc_frequency(s, e);
+		s->calls = 0;
 		cJSON_AddStringToObject(h, "frequency", freq);
 		free(freq);
 		add_str_or_null(h, "condition", sc_condition(e->in_forward && s->step_call ? s->step_call->ctx : e->ctx));

@@ -122,6 +122,9 @@ struct sched_ev {
 	int in_backward;              /* read from an autograd.Function's backward */
 	int in_log;                   /* made while the arguments of a logging call
 	                                 (print, wandb.log, logger.info) were read */
+	const void *frame;            /* the function run it was made in (its locals),
+	                                 to tell two calls of a helper from two
+	                                 events of one line */
 	int non_blocking;             /* copies: 1, 0, -1 unknown */
 	int pinned;                   /* H2D: 1, 0, -1 unknown */
 	int async_op;                 /* collectives: 1, 0, -1 implicit */
