@@ -711,6 +711,16 @@ static value_t *bi_enumerate(struct frame *f, value_t *fn, value_t **args, size_
 		l->enumerated = 1;
 		return mk_inst_value(in, l);
 	}
+	if (nargs >= 1 && is_gen_value(args[0])) {
+		/* enumerate(metric_logger.log_every(loader)): the generator,
+		 * whose items `for` pairs with an index not known as it reads
+		 * them (in the loop, where its loader's batches are taken) */
+		struct vinst *l = new_inst(in);
+
+		*l = *args[0]->u.inst;
+		l->enumerated = 1;
+		return mk_inst_value(in, l);
+	}
 	if (nargs >= 1 && (args[0]->k == VK_LIST || args[0]->k == VK_TUPLE) && args[0]->u.seq->unk_reason &&
 	    args[0]->u.seq->n >= 1) {
 		/* enumerate(zip(defs, layers)) of a length not known: the

@@ -461,7 +461,14 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		f->mult.expr = text_of(f, s->iter);
 		f->loop_anchor = anchor_at(f, &s->h);
 		dict_save(in, f->locals ? f->locals : f->globals->dict, &snap);
-		if (is_gen_value(it))
+		if (is_gen_value(it) && it->u.inst->enumerated) {
+			/* enumerate() of a repo generator: (index, first yield) */
+			value_t *pair = v_seq(in->a, VK_TUPLE, 2);
+
+			vseq_push(in->a, pair->u.seq, v_unknown(in->a, "the index", "a loop counter"));
+			vseq_push(in->a, pair->u.seq, gen_next(f, it->u.inst, &s->h));
+			assign(f, s->target, pair);
+		} else if (is_gen_value(it))
 			/* a repo generator: each item is what its first yield gives */
 			assign(f, s->target, gen_next(f, it->u.inst, &s->h));
 		else if (iter_rep_item(f, it))

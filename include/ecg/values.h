@@ -244,8 +244,9 @@ struct vinst {
 	                                 (ext "<generator>"), or NULL */
 	value_t *argp_opts;           /* interp/: an ArgumentParser's options
 	                                 (a list of dicts), or NULL */
-	int enumerated;               /* interp/: made by enumerate() of a container
-	                                 or a DataLoader: items come with an index */
+	int enumerated;               /* interp/: made by enumerate() of a container,
+	                                 a DataLoader or a generator: items come
+	                                 with an index */
 	struct vinst *parent;         /* modtree.c: where named_modules() finds it */
 };
 
