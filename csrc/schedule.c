@@ -451,7 +451,7 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 		 * below the step (a sampler's timesteps) -- is not the data hop */
 		const struct jctx *l = ctx_innermost_loop(c);
 
-		if (!strncmp(e->call, "torch.", 6) ||
+		if (!strncmp(e->call, "torch.", 6) || e->of_values ||
 		    (!ctx_same(l, s->step_loop) && !(s->micro_loop && ctx_same(l, s->micro_loop)) && !sc_loader_loop(s, l)))
 			return "step";
 	}
@@ -460,6 +460,12 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	 * broadcast per tensor): start-up or teardown, not the data hop */
 	if (e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER && sc_outside_step(s, c))
 		return s->step_end && (size_t)(e - s->ev) >= s->step_end ? "teardown" : "startup";
+	/* a tensor made from Python numbers on (or copied to) the device in
+	 * a loop that takes no batches (the epoch loop's meter sync): the
+	 * step's own work, not the data hop */
+	if (e->kind == SEV_H2D && (!strncmp(e->call, "torch.", 6) || e->of_values) && ctx_innermost_loop(c) &&
+	    !sc_loader_loop(s, ctx_innermost_loop(c)))
+		return "step";
 	if (e->kind == SEV_H2D || e->kind == SEV_LOADER_ITER || e->kind == SEV_LOADER)
 		return ctx_innermost_loop(c) ? "data" : "startup";
 	if (e->kind == SEV_LOG)

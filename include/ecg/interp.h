@@ -122,6 +122,8 @@ struct sched_ev {
 	int in_backward;              /* read from an autograd.Function's backward */
 	int in_log;                   /* made while the arguments of a logging call
 	                                 (print, wandb.log, logger.info) were read */
+	int of_values;                /* H2D: of a tensor made from Python numbers
+	                                 (torch.tensor(x).cuda()), not a batch */
 	const void *frame;            /* the function run it was made in (its locals),
 	                                 to tell two calls of a helper from two
 	                                 events of one line */

@@ -123,6 +123,9 @@ struct value {
 	unsigned char pinned;         /* VK_TENSOR on the host: in pinned memory */
 	unsigned char dt;             /* VK_TENSOR: DT_* (what its elements are) */
 	unsigned char is_param;       /* VK_TENSOR: an nn.Parameter */
+	unsigned char from_values;    /* VK_TENSOR: made on the host by torch.tensor()
+	                                 of Python numbers (or of values read from a
+	                                 tensor): no loader's data */
 	struct value *recv;           /* VK_EXT "Tensor.<m>": the tensor it was read from */
 	/* VK_UNKNOWN made where the two paths of an undecided `if` bound two
 	 * different objects (interp/alts.c): alts[0] is the value when
