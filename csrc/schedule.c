@@ -34,6 +34,8 @@ struct sc {
 	const struct jctx **decode;      /* the decode loops (per token), distinct */
 	size_t ndecode;
 	size_t step_end;                 /* index past the last event in the step loop (0: none) */
+	long long calls;                 /* sc_frequency: the line runs this many times per
+	                                    pass of its loops (one helper called from N places) */
 };
 
 static int str_cmp(const void *a, const void *b)
@@ -204,16 +206,41 @@ static int sc_epoch_loop(const struct sc *s, const struct jctx *l)
 
 /* Is the no_grad block around c an evaluation -- does the model run in it
  * (not a norm computed under no_grad by the optimizer's helper)? */
+static int sc_eval_loop(const struct sc *s, const struct jctx *c);
+
 static int sc_eval_block(const struct sc *s, const struct jctx *c)
 {
 	const struct jctx *ng = ctx_find(c, JC_NO_GRAD);
 	size_t i;
 
 	if (!ng)
-		return 0;
+		return sc_eval_loop(s, c);
 	for (i = 0; i < s->nev; i++)
 		if (s->ev[i].kind == SEV_MODEL_CALL && ctx_has(s->ev[i].ctx, ng))
 			return 1;
+	return 0;
+}
+
+/* Is c in an evaluation loop: a loop apart from the step loop (neither
+ * in it nor around it) that trains nothing and runs the model under
+ * no_grad in each iteration -- the work of its body outside the no_grad
+ * block (the batch's copy to the device) is the evaluation's too? */
+static int sc_eval_loop(const struct sc *s, const struct jctx *c)
+{
+	const struct jctx *l;
+	size_t i;
+
+	if (!s->step_loop)
+		return 0;
+	for (l = ctx_innermost_loop(c); l; l = ctx_innermost_loop(l->up)) {
+		if (ctx_has(l, s->step_loop) || ctx_has(s->step_loop, l))
+			return 0;
+		if (sc_loop_trains(s, l))
+			return 0;
+		for (i = 0; i < s->nev; i++)
+			if (s->ev[i].kind == SEV_MODEL_CALL && ctx_has(s->ev[i].ctx, l) && ctx_find(s->ev[i].ctx, JC_NO_GRAD))
+				return 1;
+	}
 	return 0;
 }
 
@@ -221,11 +248,11 @@ static int sc_eval_block(const struct sc *s, const struct jctx *c)
  * many times the event runs each time base comes round, as text --
  * "" (no loop), " ×400" (range(eval_iters) with eval_iters 400), or
  * " ×? (`for i, (x, y) in enumerate(loader)`)" when a count is not known. */
-static char *sc_times(const struct jctx *c, const struct jctx *base)
+static char *sc_times(const struct jctx *c, const struct jctx *base, long long calls)
 {
 	const struct jctx *unknown = NULL;
-	long long n = 1;
-	int loops = 0;
+	long long n = calls > 1 ? calls : 1;
+	int loops = calls > 1;
 
 	for (; c && !ctx_same(c, base); c = c->up) {
 		if (c->kind != JC_LOOP)
@@ -332,7 +359,7 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 	} else {
 		return xstrdup("once");
 	}
-	times = sc_times(c, base);
+	times = sc_times(c, base, s->calls);
 	r = xasprintf("%s%s", head, times);
 	free(head);
 	free(times);
@@ -370,6 +397,20 @@ static int sc_in_saver(const char *anchor)
 	return !strncmp(name, "save", 4) || strstr(name, "checkpoint") || strstr(name, "snapshot");
 }
 
+/* Is c in loops that are all outside the step loop: not in it, around
+ * none of it, and taking no loader's batches (not an evaluation pass)? */
+static int sc_outside_step(const struct sc *s, const struct jctx *c)
+{
+	const struct jctx *l;
+
+	if (!s->step_loop || !ctx_innermost_loop(c) || ctx_has(c, s->step_loop))
+		return 0;
+	for (l = ctx_innermost_loop(c); l; l = ctx_innermost_loop(l->up))
+		if (ctx_has(s->step_loop, l) || sc_loader_loop(s, l))
+			return 0;
+	return 1;
+}
+
 static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 {
 	const struct jctx *c = e->ctx;
@@ -402,16 +443,31 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	if (ctx_find(c, JC_HANDLER) && s->job_type && !strcmp(s->job_type, "inference_serving") &&
 	    e->kind != SEV_LOG)
 		return "request";
+	/* a host read made for a logging call's arguments (print(f"{loss.item()}"),
+	 * wandb.log({"loss": loss.item()})) */
+	if ((e->kind == SEV_SYNC || e->kind == SEV_D2H) && e->in_log)
+		return "logging";
 	if (e->kind == SEV_H2D && ctx_innermost_loop(c) && s->step_loop && ctx_has(c, s->step_loop)) {
 		/* a copy the step's own computation makes -- a tensor made from
 		 * Python values (torch.tensor(..., device=)), or a copy in a loop
 		 * below the step (a sampler's timesteps) -- is not the data hop */
 		const struct jctx *l = ctx_innermost_loop(c);
 
-		if (!strncmp(e->call, "torch.", 6) ||
+		if (!strncmp(e->call, "torch.", 6) || e->of_values ||
 		    (!ctx_same(l, s->step_loop) && !(s->micro_loop && ctx_same(l, s->micro_loop)) && !sc_loader_loop(s, l)))
 			return "step";
 	}
+	/* work in a loop before or after the step loop, around none of it and
+	 * over no loader (copying weights in layer by layer, a parameter
+	 * broadcast per tensor): start-up or teardown, not the data hop */
+	if (e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER && sc_outside_step(s, c))
+		return s->step_end && (size_t)(e - s->ev) >= s->step_end ? "teardown" : "startup";
+	/* a tensor made from Python numbers on (or copied to) the device in
+	 * a loop that takes no batches (the epoch loop's meter sync): the
+	 * step's own work, not the data hop */
+	if (e->kind == SEV_H2D && (!strncmp(e->call, "torch.", 6) || e->of_values) && ctx_innermost_loop(c) &&
+	    !sc_loader_loop(s, ctx_innermost_loop(c)))
+		return "step";
 	if (e->kind == SEV_H2D || e->kind == SEV_LOADER_ITER || e->kind == SEV_LOADER)
 		return ctx_innermost_loop(c) ? "data" : "startup";
 	if (e->kind == SEV_LOG)
@@ -728,6 +784,35 @@ static int sc_rank(const struct sc *s, const struct sched_ev *e)
 	return 0;
 }
 
+/* How many times job code reached e's line in one pass of the loops
+ * around it: the runs of its function that made an event of that kind at
+ * that line in the very same context (one helper called from two places of the step's body, as
+ * to_cpu(loss) in the loss function and again for the log).  A loop's
+ * iterations are read once, so they make no second event here; a model's
+ * forward is read once per module, so its events are not counted. */
+static long long sc_calls(const struct sc *s, const struct sched_ev *e)
+{
+	long long n = 0;
+	size_t j, k;
+
+	if (e->in_forward)
+		return 1;
+	for (j = 0; j < s->nev; j++) {
+		const struct sched_ev *x = &s->ev[j];
+		int again = 0;
+
+		if (x->kind != e->kind || x->ctx != e->ctx || x->in_forward || strcmp(x->anchor, e->anchor))
+			continue;
+		/* two events of one line in one run of its function (x.to(d),
+		 * y.to(d)) are one */
+		for (k = 0; k < j && !again; k++)
+			again = s->ev[k].kind == e->kind && s->ev[k].ctx == e->ctx && !s->ev[k].in_forward &&
+			        s->ev[k].frame == x->frame && !strcmp(s->ev[k].anchor, e->anchor);
+		n += !again;
+	}
+	return n;
+}
+
 static void sc_host_device(struct sc *s, cJSON *hd)
 {
 	size_t i, j;
@@ -756,7 +841,9 @@ static void sc_host_device(struct sc *s, cJSON *hd)
 		add_tri(h, "pinned", e->kind == SEV_H2D ? e->pinned : -1);
 		add_tri(h, "non_blocking", e->kind == SEV_SYNC ? -1 : e->non_blocking);
 		cJSON_AddStringToObject(h, "phase", sc_phase(s, e));
+		s->calls = sc_calls(s, e);
 		freq = sc_frequency(s, e);
+		s->calls = 0;
 		cJSON_AddStringToObject(h, "frequency", freq);
 		free(freq);
 		add_str_or_null(h, "condition", sc_condition(e->in_forward && s->step_call ? s->step_call->ctx : e->ctx));

@@ -580,8 +580,11 @@ static value_t *eval_call(struct frame *f, const struct ast_Call *c)
 	int unk;
 
 	value_t *r;
+	int sink = f->mode != M_FWD && log_sink(fn);
 
+	f->in_log += sink;
 	eval_args(f, c, &args, &nargs, &kw, &unk);
+	f->in_log -= sink;
 	r = call(f, fn, args, nargs, kw, &c->h);
 	f->unk_star = NULL;
 	f->unk_star_prefix = 0;

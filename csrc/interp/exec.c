@@ -463,7 +463,8 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		f->loop_anchor = anchor_at(f, &s->h);
 		dict_save(in, f->locals ? f->locals : f->globals->dict, &snap);
 		if (is_gen_value(it))
-			/* a repo generator: each item is what its first yield gives */
+			/* a repo generator: each item is what its first yield gives
+			 * (paired with an index by gen_next() under enumerate()) */
 			assign(f, s->target, gen_next(f, it->u.inst, &s->h));
 		else if (iter_rep_item(f, it))
 			/* a sequence of unknown length, a host tensor: its

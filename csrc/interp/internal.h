@@ -148,6 +148,7 @@ struct frame {
 	const char *handler;           /* job mode: running a request handler (its anchor) */
 	const struct jctx *jc;         /* loops, guards and contexts around the code running */
 	int in_backward;               /* an autograd.Function's backward */
+	int in_log;                    /* job mode: reading the arguments of a logging call */
 	unsigned loop_serial;          /* forward: the loop read once that is running (0: none) */
 	int unk_star_prefix;           /* ... and each such sequence is a known prefix (vseq.prefix),
 	                                  passed last: the callee's *args keeps it */
@@ -509,6 +510,7 @@ value_t *layer_result(struct interp *in, struct vinst *m, value_t **args, size_t
 
 /* jobctx.c */
 void ema_call(struct frame *f, const value_t *fn, const struct ast_hdr *site);
+int log_sink(const value_t *fn);
 struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, const struct ast_hdr *site);
 const struct jctx *jc_push(struct frame *f, enum jctx_kind kind, const char *anchor, const char *text);
 int runtime_events(const struct interp *in, size_t from);

@@ -5,7 +5,8 @@
  * pushed by jc_push()).  guard_ctx() reads a step guard (`if step % n ==
  * 0`), runtime_events() tells whether a loop's body did something at run
  * time, is_route_decorator() finds a web framework's request handlers,
- * ema_call() an exponential moving average of the weights.
+ * ema_call() an exponential moving average of the weights, log_sink() a
+ * call that logs what it is given.
  */
 #include "config.h"
 
@@ -57,6 +58,52 @@ void ema_call(struct frame *f, const value_t *fn, const struct ast_hdr *site)
 		sev(f, SEV_EMA, what, site);
 }
 
+/* The last component of a dotted name ("wandb.log" -> "log"). */
+static const char *last_name(const char *s)
+{
+	const char *dot = s ? strrchr(s, '.') : NULL;
+
+	return dot ? dot + 1 : s;
+}
+
+/* Names of calls that log the values they are given: a host read made
+ * for their arguments is logging, not the step's work. */
+static const char *const log_sink_names[] = {
+	"add_scalar", "add_scalars", "info", "log", "log_dict", "log_metrics", "print", "print0",
+	"set_description", "set_postfix", "warning", NULL
+};
+
+/* Does calling fn log its arguments: the builtin print, or a function
+ * or external name whose last component is a logging verb (wandb.log,
+ * logger.info, writer.add_scalar, pbar.set_postfix, a job's print0)? */
+int log_sink(const value_t *fn)
+{
+	const char *name = NULL;
+	size_t i;
+
+	if (fn->k == VK_BUILTIN)
+		return fn->u.bi.id == BI_PRINT && !fn->u.bi.self;
+	if (fn->k == VK_EXT) {
+		/* torch.log, x.log(), np.log: arithmetic, not logging */
+		static const char *const math[] = { "torch.", "Tensor.", "numpy.", "np.", "math.", "scipy.", NULL };
+
+		for (i = 0; math[i]; i++)
+			if (!strncmp(fn->u.ext, math[i], strlen(math[i])))
+				return 0;
+		if (fn->recv)
+			return 0;
+		name = last_name(fn->u.ext);
+	}
+	else if (fn->k == VK_FUNC)
+		name = last_name(fn->u.fn->qualname);
+	else if (fn->k == VK_BOUND && fn->u.bound.fn->k == VK_FUNC)
+		name = last_name(fn->u.bound.fn->u.fn->qualname);
+	for (i = 0; name && log_sink_names[i]; i++)
+		if (!strcmp(name, log_sink_names[i]))
+			return 1;
+	return 0;
+}
+
 struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
@@ -73,6 +120,8 @@ struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, cons
 	e->ctx = f->jc;
 	e->in_forward = f->mode == M_FWD;
 	e->in_backward = f->in_backward;
+	e->in_log = f->in_log > 0;
+	e->frame = f->locals ? (const void *)f->locals : (const void *)f->globals;
 	e->non_blocking = -1;
 	e->pinned = -1;
 	e->async_op = -1;

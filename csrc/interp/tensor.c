@@ -309,6 +309,7 @@ static value_t *tm_to(struct frame *f, value_t *fn, const char *m, value_t **arg
 		if (e) {
 			e->non_blocking = kw_bool(kw, "non_blocking");
 			e->pinned = dev == DEV_HOST ? pinned : -1;
+			e->of_values = fn->recv && fn->recv->k == VK_TENSOR && fn->recv->from_values;
 		}
 	}
 	return v_tensor_dev(in->a, DEV_DEVICE, 0);

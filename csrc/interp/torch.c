@@ -943,7 +943,17 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		sev(f, SEV_SYNC, afmt(in, "%s (its output size depends on the data)", d), site);
 	if (!strcmp(d, "torch.multinomial") || !strcmp(d, "torch.argmax"))
 		token_choice(f, d, nargs >= 1 && args[0]->k == VK_TENSOR ? args[0]->dev : DEV_UNKNOWN, site);
-	return v_tensor_dev(in->a, dev, 0);
+	{
+		value_t *t = v_tensor_dev(in->a, dev, 0);
+
+		/* torch.tensor(loss_value), torch.tensor([count, total]): a host
+		 * tensor of Python numbers, whose later copy is no batch's */
+		t->from_values = dev == DEV_HOST && nargs >= 1 && f->mode != M_FWD &&
+		                 (!strcmp(last, "tensor") || !strcmp(last, "as_tensor")) &&
+		                 (python_data(args[0], 0) || (args[0]->k == VK_UNKNOWN && args[0]->reason &&
+		                                              strstr(args[0]->reason, "a value read from a tensor at run time")));
+		return t;
+	}
 }
 
 /* optimizer.state_dict(): {"state": per-parameter tensors, where the

@@ -120,6 +120,13 @@ struct sched_ev {
 	const struct jctx *ctx;
 	int in_forward;               /* read from a model's forward */
 	int in_backward;              /* read from an autograd.Function's backward */
+	int in_log;                   /* made while the arguments of a logging call
+	                                 (print, wandb.log, logger.info) were read */
+	int of_values;                /* H2D: of a tensor made from Python numbers
+	                                 (torch.tensor(x).cuda()), not a batch */
+	const void *frame;            /* the function run it was made in (its locals),
+	                                 to tell two calls of a helper from two
+	                                 events of one line */
 	int non_blocking;             /* copies: 1, 0, -1 unknown */
 	int pinned;                   /* H2D: 1, 0, -1 unknown */
 	int async_op;                 /* collectives: 1, 0, -1 implicit */

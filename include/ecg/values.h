@@ -126,6 +126,9 @@ struct value {
 	struct vinst *param_of;       /* VK_TENSOR: the torch.nn layer whose parameter
 	                                 it is (layer.weight read), or NULL */
 	const char *param_name;       /* that parameter's name ("weight"), or NULL */
+	unsigned char from_values;    /* VK_TENSOR: made on the host by torch.tensor()
+	                                 of Python numbers (or of values read from a
+	                                 tensor): no loader's data */
 	struct value *recv;           /* VK_EXT "Tensor.<m>": the tensor it was read from */
 	/* VK_UNKNOWN made where the two paths of an undecided `if` bound two
 	 * different objects (interp/alts.c): alts[0] is the value when

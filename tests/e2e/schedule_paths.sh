@@ -68,7 +68,8 @@ is "$(json "$S" 'd["compute"]["optimizer_step"]["anchor"]')" "train.py:<module>:
 	"MyOpt.step() (a torch.optim.Optimizer of the repository) is the optimizer step"
 is "$(json "$S" 'd["entrypoint"]["step"]')" "train.py:<module>:36" \
 	"the step is the loop above the micro-step loop (the optimizer steps outside the latter)"
-is "$(row 'train.py:<module>:41')" "[('sync', 'step', 'every step', None)]" ".item() once per step, not per micro-step"
+is "$(row 'train.py:<module>:41')" "[('sync', 'logging', 'every step', None)]" \
+	".item() once per step, not per micro-step (read for print's argument: logging)"
 is "$(row 'train.py:save:31')" "[('sync', 'checkpoint', 'every 5=5 steps', 'it % 5 == 0')]" \
 	"torch.save of the state dict in a helper: a checkpoint"
 is "$(row 'train.py:mean:26')" "[('all_reduce', 'step', 'every step', 'not (ws == 1)')]" \
