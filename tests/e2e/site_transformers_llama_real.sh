@@ -100,5 +100,14 @@ for rev in $have; do
 		ok $? "  with the reason"
 		;;
 	esac
+	# the job's environment not given (no --no-env): USE_TF / USE_TORCH are
+	# not known, and the library's lazy import decisions still give the
+	# same model (its dummy objects are read on the path without torch)
+	O2="$T/e-$rev"
+	run_ecg extract --repo "$R" --entry finetune.py --out "$O2" -q --no-cache --no-site-env --site "$SP"
+	is "$rc" 0 "  without --no-env: exit 0"
+	is "$(json "$O2/computation_graph.json" "[(m['class'], m['params']) for m in d['modules'] if m['id'] in ('', 'model.layers.*')]")" \
+		"$(G "[(m['class'], m['params']) for m in d['modules'] if m['id'] in ('', 'model.layers.*')]")" \
+		"  the same classes and counts as with --no-env"
 done
 done_testing
