@@ -201,6 +201,34 @@ static struct vclass *hf_auto_config(struct frame *f, struct vns *cfgauto, const
 	                      "the installed library's CONFIG_MAPPING_NAMES has no", "config class", 0, why);
 }
 
+/* <dir>/config.json of a checkpoint directory outside the repository (an
+ * absolute path: --set model_path=/ckpt/llama, or the code's default),
+ * read from the filesystem as data (load_fs_json: recorded in the
+ * header's environment.files); NULL with *why when it is not there. */
+static value_t *hf_config_json_fs(struct frame *f, const char *file, const struct ast_hdr *site, const char **why)
+{
+	struct interp *in = f->in;
+	const char *w = NULL;
+	cJSON *j;
+	value_t *v;
+
+	if (!in->load_fs_json) {
+		*why = afmt(in, "'%s' is outside the repository and files outside it are not read in this mode", file);
+		return NULL;
+	}
+	j = in->load_fs_json(in->load_fs_json_ctx, file, &w);
+	if (!j || !cJSON_IsObject(j)) {
+		cJSON_Delete(j);
+		*why = afmt(in, "'%s' was not read (%s): the checkpoint directory is not on this machine", file,
+		            w ? w : "not a JSON object");
+		note(in, anchor_at(f, site), afmt(in, "checkpoint config '%s'", file), *why);
+		return NULL;
+	}
+	v = json_value(in, j, file);
+	cJSON_Delete(j);
+	return v;
+}
+
 /* <path>/config.json of the repository as a dict value; NULL with *why. */
 static value_t *hf_config_json(struct frame *f, value_t *path, const struct ast_hdr *site, const char **why)
 {
@@ -218,6 +246,8 @@ static value_t *hf_config_json(struct frame *f, value_t *path, const struct ast_
 	n = strlen(p);
 	while (n > 1 && p[n - 1] == '/')
 		n--;
+	if (p[0] == '/')
+		return hf_config_json_fs(f, afmt(in, "%.*s/config.json", (int)n, p), site, why);
 	j = load_config(f, "json.load", v_str(in->a, afmt(in, "%.*s/config.json", (int)n, p)), site);
 	if (j->k != VK_DICT) {
 		*why = afmt(in, "'%.*s/config.json' was not read (%s): a hub name or a directory outside the repository; "

@@ -254,6 +254,11 @@ static value_t *from_json(struct interp *in, const cJSON *j, const char *src, in
 	return v;
 }
 
+value_t *json_value(struct interp *in, const cJSON *j, const char *src)
+{
+	return from_json(in, j, astr(in, src), 0);
+}
+
 /* json.load(open(p)), yaml.safe_load(...), tomllib.load(...): the job's
  * configuration files, read from the repository by the loader. */
 value_t *load_config(struct frame *f, const char *how, value_t *arg, const struct ast_hdr *site)
