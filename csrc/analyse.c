@@ -179,6 +179,8 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 		interp_set_loader(in, o->loader, o->loader_ctx);
 	if (o->text_loader)
 		interp_set_text_loader(in, o->text_loader, o->loader_ctx);
+	if (o->fs_json_loader)
+		interp_set_fs_json_loader(in, o->fs_json_loader, o->loader_ctx);
 	if (o->env_known)
 		interp_set_env(in, o->envs, o->nenvs);
 	for (i = 0; i < o->nsets; i++) {

@@ -101,6 +101,7 @@ static int extract_analyse(struct load *L, const char *entry, const char *func, 
 	ao.model = o->model;
 	ao.loader = load_config_file;
 	ao.text_loader = load_text_file;
+	ao.fs_json_loader = load_fs_json;
 	ao.loader_ctx = L;
 	ao.interp_bytes = &L->interp_bytes;
 	if (o->no_env && !o->env_set) {

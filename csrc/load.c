@@ -446,9 +446,13 @@ cJSON *load_environment(const struct load *L)
 	cJSON *env, *a;
 	size_t i;
 
-	if (!L->site || L->site->ngiven == 0)
+	if ((!L->site || L->site->ngiven == 0) && !L->fs_files)
 		return NULL;
 	env = cJSON_CreateObject();
+	if (L->fs_files)
+		cJSON_AddItemToObject(env, "files", cJSON_Duplicate(L->fs_files, 1));
+	if (!L->site || L->site->ngiven == 0)
+		return env;
 	a = cJSON_AddArrayToObject(env, "site");
 	for (i = 0; i < L->site->ngiven; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(L->site->given[i]));
@@ -780,6 +784,45 @@ cJSON *load_config_file(void *vctx, const char *path, const char *entry_dir, con
 	return j;
 }
 
+cJSON *load_fs_json(void *vctx, const char *path, const char **why)
+{
+	struct load *L = vctx;
+	char *data = NULL;
+	size_t len = 0;
+	char blob[41];
+	cJSON *j, *e;
+
+	if (path[0] != '/') {
+		*why = "not an absolute path";
+		return NULL;
+	}
+	if (site_read(path, L->o->max_file, &data, &len) < 0) {
+		snprintf(L->why, sizeof L->why, "%s", err_last());
+		err_clear();
+		*why = L->why;
+		return NULL;
+	}
+	j = cJSON_ParseWithLength(data, len);
+	if (!j) {
+		free(data);
+		*why = "the file is not valid JSON";
+		return NULL;
+	}
+	if (!L->fs_files)
+		L->fs_files = cJSON_CreateArray();
+	e = cJSON_CreateObject();
+	cJSON_AddStringToObject(e, "path", path);
+	if (repo_hash_bytes(data, len, blob) == 0)
+		cJSON_AddStringToObject(e, "blob", blob);
+	else {
+		err_clear();
+		cJSON_AddNullToObject(e, "blob");
+	}
+	cJSON_AddItemToArray(L->fs_files, e);
+	free(data);
+	return j;
+}
+
 void load_free(struct load *L)
 {
 	PyObject *h = L->helper;
@@ -791,7 +834,8 @@ void load_free(struct load *L)
 	cJSON_Delete(L->files);
 	cJSON_Delete(L->parse_errors);
 	cJSON_Delete(L->unresolved);
-	L->files = L->parse_errors = L->unresolved = NULL;
+	cJSON_Delete(L->fs_files);
+	L->files = L->parse_errors = L->unresolved = L->fs_files = NULL;
 	repo_files_free(L->all, L->nall);
 	L->all = NULL;
 	L->nall = 0;

@@ -914,6 +914,27 @@ static enum flow exec_funcdef(struct frame *f, const struct ast_hdr *st)
 				*(int *)((char *)fv->u.fn + md->flag) = 1;
 		}
 	}
+	/* @<name>.setter / @<name>.deleter of a property of this class body:
+	 * a new property with the same getter (and this setter), as
+	 * property.setter() makes one */
+	if (decos->n == 1 && AST_IS(decos->items[0], Attribute) && AST_IS(AST_AS(decos->items[0], Attribute)->value, Name) &&
+	    (!strcmp(AST_AS(decos->items[0], Attribute)->attr, "setter") ||
+	     !strcmp(AST_AS(decos->items[0], Attribute)->attr, "deleter"))) {
+		value_t *pv = eval(f, AST_AS(decos->items[0], Attribute)->value);
+
+		if (pv->k == VK_FUNC && pv->u.fn->is_property && fv->k == VK_FUNC) {
+			value_t *nv = ast_arena_alloc(f->in->a, sizeof *nv);
+			struct vfunc *nf = ast_arena_alloc(f->in->a, sizeof *nf);
+
+			*nf = *pv->u.fn;
+			if (!strcmp(AST_AS(decos->items[0], Attribute)->attr, "setter"))
+				nf->setter = fv->u.fn;
+			*nv = *pv;
+			nv->u.fn = nf;
+			scope_bind(f, name, nv);
+			return FL_NORMAL;
+		}
+	}
 	/* Decorators written in the repository run, innermost first, as
 	 * Python runs them: @register_model fills a registry.  What one
 	 * returns is the function's value if it is a function; anything

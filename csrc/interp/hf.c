@@ -113,6 +113,38 @@ static value_t *hf_unsized(struct frame *f, const char *cls, const char *why, co
 	return mk_inst_value(in, m);
 }
 
+/* The class a name table of the library gives for model_type: `names`
+ * (model_type -> class name: a *_MAPPING_NAMES or CONFIG_MAPPING_NAMES
+ * dict), then the module of models/ by model_type_to_module_name(), then
+ * the class in that module's <prefix>_<module>.py (prefix "modeling" or
+ * "configuration").  The reasons: `missing` says the table lacks the
+ * model_type ("X's table names no single class for"), `kind` names the
+ * class ("class", "config class"), with its model_type when `with_type`.
+ * NULL with *why. */
+static struct vclass *hf_table_class(struct frame *f, struct vns *cfgauto, value_t *names, const char *model_type,
+                                     const char *prefix, const char *missing, const char *kind, int with_type,
+                                     const char **why)
+{
+	struct interp *in = f->in;
+	value_t *cn = vdict_gets(names->u.dict, model_type);
+	const char *mod;
+	struct vclass *c;
+
+	if (!cn || cn->k != VK_STR) {
+		*why = afmt(in, "%s model_type '%s'", missing, model_type);
+		return NULL;
+	}
+	if (!(mod = hf_module_name(f, cfgauto, model_type))) {
+		*why = "the library's model_type_to_module_name() was not read";
+		return NULL;
+	}
+	if (!(c = hf_model_class(f, mod, prefix, cn->u.str.s)))
+		*why = with_type ? afmt(in, "%s %s of model_type '%s' was not found in the installed library", kind,
+		                        cn->u.str.s, model_type)
+		                 : afmt(in, "%s %s was not found in the installed library", kind, cn->u.str.s);
+	return c;
+}
+
 /* The class the Auto class `autoc` builds for a config of class cc and
  * type model_type, read from its _model_mapping: a _LazyAutoMapping whose
  * _model_mapping is the library's *_MAPPING_NAMES table (model_type ->
@@ -122,9 +154,7 @@ static struct vclass *hf_auto_model(struct frame *f, struct vclass *autoc, struc
                                     struct vclass *cc, const char *model_type, const char **why)
 {
 	struct interp *in = f->in;
-	value_t *lazy, *names, *cn;
-	const char *mod;
-	struct vclass *c;
+	value_t *lazy, *names;
 	size_t i;
 
 	lazy = class_lookup(autoc, "_model_mapping", NULL);
@@ -143,19 +173,8 @@ static struct vclass *hf_auto_model(struct frame *f, struct vclass *autoc, struc
 		*why = afmt(in, "%s's _model_mapping table was not read from the installed library", autoc->name);
 		return NULL;
 	}
-	cn = vdict_gets(names->u.dict, model_type);
-	if (!cn || cn->k != VK_STR) {
-		*why = afmt(in, "%s's table names no single class for model_type '%s'", autoc->name, model_type);
-		return NULL;
-	}
-	if (!(mod = hf_module_name(f, cfgauto, model_type))) {
-		*why = "the library's model_type_to_module_name() was not read";
-		return NULL;
-	}
-	if (!(c = hf_model_class(f, mod, "modeling", cn->u.str.s)))
-		*why = afmt(in, "class %s of model_type '%s' was not found in the installed library", cn->u.str.s,
-		            model_type);
-	return c;
+	return hf_table_class(f, cfgauto, names, model_type, "modeling",
+	                      afmt(in, "%s's table names no single class for", autoc->name), "class", 1, why);
 }
 
 /* The config class of config.json's model_type, by CONFIG_MAPPING_NAMES
@@ -165,8 +184,6 @@ static struct vclass *hf_auto_config(struct frame *f, struct vns *cfgauto, const
 {
 	struct interp *in = f->in;
 	value_t *names = hf_get(f, cfgauto, "CONFIG_MAPPING_NAMES"), *cn;
-	const char *mod;
-	struct vclass *c;
 
 	if (!names && (cn = hf_get(f, cfgauto, "CONFIG_MAPPING")) && cn->k == VK_DICT) {
 		cn = vdict_gets(cn->u.dict, model_type);
@@ -180,18 +197,36 @@ static struct vclass *hf_auto_config(struct frame *f, struct vns *cfgauto, const
 		*why = "CONFIG_MAPPING_NAMES was not read from the installed library";
 		return NULL;
 	}
-	cn = vdict_gets(names->u.dict, model_type);
-	if (!cn || cn->k != VK_STR) {
-		*why = afmt(in, "the installed library's CONFIG_MAPPING_NAMES has no model_type '%s'", model_type);
+	return hf_table_class(f, cfgauto, names, model_type, "configuration",
+	                      "the installed library's CONFIG_MAPPING_NAMES has no", "config class", 0, why);
+}
+
+/* <dir>/config.json of a checkpoint directory outside the repository (an
+ * absolute path: --set model_path=/ckpt/llama, or the code's default),
+ * read from the filesystem as data (load_fs_json: recorded in the
+ * header's environment.files); NULL with *why when it is not there. */
+static value_t *hf_config_json_fs(struct frame *f, const char *file, const struct ast_hdr *site, const char **why)
+{
+	struct interp *in = f->in;
+	const char *w = NULL;
+	cJSON *j;
+	value_t *v;
+
+	if (!in->load_fs_json) {
+		*why = afmt(in, "'%s' is outside the repository and files outside it are not read in this mode", file);
 		return NULL;
 	}
-	if (!(mod = hf_module_name(f, cfgauto, model_type))) {
-		*why = "the library's model_type_to_module_name() was not read";
+	j = in->load_fs_json(in->load_fs_json_ctx, file, &w);
+	if (!j || !cJSON_IsObject(j)) {
+		cJSON_Delete(j);
+		*why = afmt(in, "'%s' was not read (%s): the checkpoint directory is not on this machine", file,
+		            w ? w : "not a JSON object");
+		note(in, anchor_at(f, site), afmt(in, "checkpoint config '%s'", file), *why);
 		return NULL;
 	}
-	if (!(c = hf_model_class(f, mod, "configuration", cn->u.str.s)))
-		*why = afmt(in, "config class %s was not found in the installed library", cn->u.str.s);
-	return c;
+	v = json_value(in, j, file);
+	cJSON_Delete(j);
+	return v;
 }
 
 /* <path>/config.json of the repository as a dict value; NULL with *why. */
@@ -211,6 +246,8 @@ static value_t *hf_config_json(struct frame *f, value_t *path, const struct ast_
 	n = strlen(p);
 	while (n > 1 && p[n - 1] == '/')
 		n--;
+	if (p[0] == '/')
+		return hf_config_json_fs(f, afmt(in, "%.*s/config.json", (int)n, p), site, why);
 	j = load_config(f, "json.load", v_str(in->a, afmt(in, "%.*s/config.json", (int)n, p)), site);
 	if (j->k != VK_DICT) {
 		*why = afmt(in, "'%.*s/config.json' was not read (%s): a hub name or a directory outside the repository; "

@@ -297,6 +297,14 @@ void exec_import_from(struct frame *f, const struct ast_ImportFrom *s)
 			v = ns_attr(f, m->u.ns, al->name);
 		else if (m->k == VK_EXT && !(v = stdlib_attr(in, m->u.ext, al->name)))
 			v = v_ext(in->a, canon_ext(in, adot(in, m->u.ext, al->name)));
+		/* `from pkg import Name` of a lazy package (it has an
+		 * _import_structure; transformers >= 5 lists its models by
+		 * define_import_structure(), a walk of its directory at run
+		 * time): the import succeeds where the job runs, so Name is the
+		 * package's, by its dotted name (hf.c reads Auto classes so) */
+		if (!v && m->k == VK_NS && level == 0 && s->module && m->u.ns->file && m->u.ns->file->is_package &&
+		    vdict_gets(m->u.ns->dict, "_import_structure"))
+			v = v_ext(in->a, adot(in, s->module, al->name));
 		if (!v)
 			v = v_unknown(in->a, adot(in, s->module ? s->module : ".", al->name),
 			              m->k == VK_NS ? "not defined in that module" : "the module is not resolved");

@@ -257,6 +257,8 @@ struct interp {
 	void *load_ctx;
 	interp_text_fn load_text;      /* reads the job's text files */
 	void *load_text_ctx;
+	interp_fs_json_fn load_fs_json;  /* reads JSON data outside the repository */
+	void *load_fs_json_ctx;
 	struct { const struct ast_hdr *def; int n; } active[MAX_DEPTH + 8];
 	int nactive;
 	/* an exception a call surely raises (ast.literal_eval of a name):
@@ -456,6 +458,9 @@ value_t *math_call(struct frame *f, const char *name, value_t **args, size_t nar
                    const struct ast_hdr *site);
 value_t *literal_eval(struct frame *f, const char *text, const struct ast_hdr *site);
 value_t *load_config(struct frame *f, const char *how, value_t *arg, const struct ast_hdr *site);
+/* A JSON tree read as data into values (what json.load gives), `src` the
+ * file it came from (the values' source). */
+value_t *json_value(struct interp *in, const cJSON *j, const char *src);
 value_t *stdlib_attr(struct interp *in, const char *mod, const char *name);
 value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                      const struct ast_hdr *site);

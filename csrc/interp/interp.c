@@ -143,6 +143,12 @@ void interp_set_text_loader(struct interp *in, interp_text_fn fn, void *ctx)
 	in->load_text_ctx = ctx;
 }
 
+void interp_set_fs_json_loader(struct interp *in, interp_fs_json_fn fn, void *ctx)
+{
+	in->load_fs_json = fn;
+	in->load_fs_json_ctx = ctx;
+}
+
 void interp_set_argv(struct interp *in, const char *const *argv, size_t n)
 {
 	size_t i;

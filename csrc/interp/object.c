@@ -499,6 +499,7 @@ void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v)
 
 	if (obj->k == VK_INST) {
 		struct vinst *m = obj->u.inst;
+		value_t *prop = m->cls ? class_lookup(m->cls, name, NULL) : NULL;
 
 		/* self.__dict__ = shared: the instance's namespace IS that dict
 		 * from now on (the Borg pattern: every instance of the class
@@ -507,6 +508,13 @@ void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v)
 		 * write is kept as a plain attribute there, as before. */
 		if (!strcmp(name, "__dict__") && m->mod == VM_NONE && v->k == VK_DICT && !in->ajournal) {
 			m->attrs = v->u.dict;
+			return;
+		}
+		if (prop && prop->k == VK_FUNC && prop->u.fn->is_property && prop->u.fn->setter) {
+			/* a property with a setter: the setter runs */
+			value_t *a[1] = { v };
+
+			call_function(f, prop->u.fn->setter, obj, a, 1, NULL, f->mode, f->ev, prop->u.fn->setter->def);
 			return;
 		}
 		if (m->mod != VM_NONE && v->k == VK_INST && v->u.inst->mod != VM_NONE) {

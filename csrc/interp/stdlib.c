@@ -254,6 +254,11 @@ static value_t *from_json(struct interp *in, const cJSON *j, const char *src, in
 	return v;
 }
 
+value_t *json_value(struct interp *in, const cJSON *j, const char *src)
+{
+	return from_json(in, j, astr(in, src), 0);
+}
+
 /* json.load(open(p)), yaml.safe_load(...), tomllib.load(...): the job's
  * configuration files, read from the repository by the loader. */
 value_t *load_config(struct frame *f, const char *how, value_t *arg, const struct ast_hdr *site)
@@ -612,8 +617,11 @@ static value_t *sl_defaultdict(struct frame *f, const char *d, value_t **args, s
 
 /* importlib.util.find_spec(name): a spec (not None) for torch, which a
  * job read here has (the catalogue stands for it), and for a module found
- * in the repository or the installed libraries read; NULL (the caller's
- * unknown) for any other, whose presence is not known here. */
+ * in the repository or the installed libraries read; for any other, whose
+ * presence is not known here, the two values it may be (alts.c): a spec
+ * when the module is installed where the job runs, else None, so that
+ * `find_spec(name) is not None` stays undecided (transformers'
+ * _is_package_available("torch_xla")). */
 static value_t *sl_find_spec(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                              const struct ast_hdr *site)
 {
@@ -625,11 +633,12 @@ static value_t *sl_find_spec(struct frame *f, const char *d, value_t **args, siz
 	if (nargs < 1 || args[0]->k != VK_STR)
 		return NULL;
 	name = args[0]->u.str.s;
-	if (strcmp(name, "torch") && strncmp(name, "torch.", 6) && !prog_find_module(in->prog, name))
-		return NULL;
 	o = new_inst(in);
 	o->ext = "importlib.machinery.ModuleSpec";
 	vdict_sets(in->a, o->attrs, "name", args[0]);
+	if (strcmp(name, "torch") && strncmp(name, "torch.", 6) && !prog_find_module(in->prog, name))
+		return v_alts(f, afmt(in, "module '%s' is installed where the job runs", name), mk_inst_value(in, o),
+		              v_none(in->a));
 	return mk_inst_value(in, o);
 }
 

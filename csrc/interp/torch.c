@@ -240,13 +240,44 @@ static const char *collective_of(struct interp *in, const char *d)
 	return catalog_fact(in->cat, CATALOG_F_COLLECTIVES, short_ext(d));
 }
 
+/* The one module global that holds the group object (the library's own
+ * name for it: fairscale's _MODEL_PARALLEL_GROUP, which a getter returns
+ * to the collective's caller as a local `group`), or NULL when none or
+ * several do. */
+static const char *group_global_name(struct interp *in, const value_t *group)
+{
+	const char *name = NULL;
+	size_t i, k;
+
+	if (!group || group->k == VK_NONE || value_is_known_scalar(group))
+		return NULL;
+	for (i = 0; i < in->ns_alloc; i++) {
+		const struct vdict *d = in->ns[i] ? in->ns[i]->dict : NULL;
+
+		for (k = 0; d && k < d->n; k++) {
+			const value_t *v = d->vals[k];
+
+			if (v != group && !(v->k == VK_UNKNOWN && v->alts && (v->alts[0] == group || v->alts[1] == group)))
+				continue;
+			if (d->keys[k]->k != VK_STR)
+				continue;
+			if (name && strcmp(name, d->keys[k]->u.str.s))
+				return NULL;
+			name = d->keys[k]->u.str.s;
+		}
+	}
+	return name;
+}
+
 /* Which parallelism a collective serves, from its group's name. */
 static const char *parallelism_of(struct frame *f, const char *op, const struct ast_hdr *site,
                                   const value_t *group)
 {
 	/* the call's words, the group's own expression, then where the call
 	 * is written (tensor_parallel.py, _ReduceFromTP.forward) */
-	const char *t = afmt(f->in, "%s %s", site ? text_of(f, site) : "", group && group->expr ? group->expr : "");
+	const char *gname = group_global_name(f->in, group);
+	const char *t = afmt(f->in, "%s %s %s", site ? text_of(f, site) : "", group && group->expr ? group->expr : "",
+	                     gname ? gname : "");
 	const char *w = afmt(f->in, "%s %s", f->file->path, f->qualname ? f->qualname : "");
 	const struct catalog *cat = f->in->cat;
 	const char *p;

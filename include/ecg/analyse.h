@@ -26,6 +26,8 @@ struct analyse_opts {
 	const char *model;              /* --model NAME, or NULL */
 	interp_load_fn loader;          /* reads config files the job opens; NULL: none */
 	interp_text_fn text_loader;     /* reads text files the job opens (same ctx); NULL: none */
+	interp_fs_json_fn fs_json_loader; /* reads a checkpoint's config.json outside the
+	                                   repository (same ctx); NULL: none */
 	void *loader_ctx;
 	size_t *interp_bytes;           /* when not NULL: the interpreter's peak arena size */
 	int env_known;                  /* the job's environment is known: envs (KEY=VALUE, or

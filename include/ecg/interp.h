@@ -262,6 +262,13 @@ void interp_set_loader(struct interp *in, interp_load_fn fn, void *ctx);
 typedef char *(*interp_text_fn)(void *ctx, const char *path, const char *entry_dir, size_t *len, const char **why);
 void interp_set_text_loader(struct interp *in, interp_text_fn fn, void *ctx);
 
+/* Reads a JSON data file outside the repository at the absolute `path` (a
+ * checkpoint directory's config.json that --set or the code names): the
+ * file is data, never run.  A cJSON tree the interpreter takes, or NULL
+ * with *why set.  The same ctx as the loader's. */
+typedef struct cJSON *(*interp_fs_json_fn)(void *ctx, const char *path, const char **why);
+void interp_set_fs_json_loader(struct interp *in, interp_fs_json_fn fn, void *ctx);
+
 /* --set KEY=VALUE: the value of configuration name KEY (an argparse
  * destination, a dataclass field, a global of the entry script, a key of a
  * config file) is VALUE (a Python literal, else a string). */

@@ -66,6 +66,8 @@ struct load {
 	struct treecache_prefetch *pf;  /* reading ahead (o->prefetch), or NULL */
 	struct site *site;           /* installed libraries (load_set_site), owned */
 	size_t site_read, site_hits; /* their files read, and of those from the cache */
+	cJSON *fs_files;             /* [{"path","blob"}] of data files read outside the
+	                                repository (load_fs_json), or NULL */
 };
 
 /* Start the interpreter (pyrt_init(), or pyrt_init_lazy() with
@@ -124,6 +126,13 @@ cJSON *load_config_file(void *ctx, const char *path, const char *entry_dir, cons
  * bytes, resolved and recorded as load_config_file() does; NULL with *why
  * when it is not in the tree or holds NUL bytes. */
 char *load_text_file(void *ctx, const char *path, const char *entry_dir, size_t *len, const char **why);
+
+/* The interpreter's reader of a JSON data file outside the repository
+ * (interp_fs_json_fn): `path` absolute, read from the filesystem (at most
+ * max_file bytes), never run; recorded in the header's environment.files
+ * with its blob id.  NULL with *why set when it is not there, not
+ * readable or not JSON. */
+cJSON *load_fs_json(void *ctx, const char *path, const char **why);
 
 /* Read installed libraries from `site` (owned from now on) when the
  * analysis imports what the repository does not hold.  Their files are

@@ -95,6 +95,7 @@ struct vfunc {
 	struct vdict *kwdefaults;
 	struct vclass *owner;         /* the class it was defined in, or NULL */
 	int is_static, is_classmethod, is_property;
+	struct vfunc *setter;         /* a property's @<name>.setter, or NULL */
 	int no_grad;                  /* decorated @torch.no_grad() / inference_mode() */
 	int cached;                   /* decorated @functools.lru_cache / cache: in the
 	                                 job, its body runs once (read as such) */
