@@ -155,6 +155,7 @@ static int build_fixtures(void)
 	       " git init -q -b main empty", base))
 		return -1;
 	write_file("w/a.py", "print('a')\n");
+	write_file("plain/job.py", "print('job')\n");
 	if (sh("cd '%s/w' && git add a.py && git commit -q -m one &&"
 	       " git tag -a -m v1 v1 && git branch feature", base))
 		return -1;
