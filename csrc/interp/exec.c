@@ -500,6 +500,69 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 	}
 }
 
+/* ---- does one iteration say what every one does? */
+
+/* Does the expression read a name that the target binds (`m` of `for m in
+ * model.modules()`, `d` of `for i, (d, m) in ...`)?  Nested lambdas and
+ * comprehensions count: they read it too. */
+struct names_walk {
+	const struct ast_hdr *target;
+};
+
+static int target_binds(const struct ast_hdr *t, const char *id)
+{
+	unsigned i;
+
+	if (!t)
+		return 0;
+	if (AST_IS(t, Name))
+		return !strcmp(AST_AS(t, Name)->id, id);
+	if (AST_IS(t, Tuple)) {
+		for (i = 0; i < AST_AS(t, Tuple)->elts.n; i++)
+			if (target_binds(AST_AS(t, Tuple)->elts.items[i], id))
+				return 1;
+	} else if (AST_IS(t, List)) {
+		for (i = 0; i < AST_AS(t, List)->elts.n; i++)
+			if (target_binds(AST_AS(t, List)->elts.items[i], id))
+				return 1;
+	} else if (AST_IS(t, Starred)) {
+		return target_binds(AST_AS(t, Starred)->value, id);
+	}
+	return 0;
+}
+
+static int reads_target_cb(const struct ast_hdr *n, void *ctx)
+{
+	const struct names_walk *w = ctx;
+
+	if (AST_IS(n, Name))
+		return target_binds(w->target, AST_AS(n, Name)->id);
+	return ast_visit_children(n, reads_target_cb, ctx);
+}
+
+static int reads_target(const struct ast_hdr *e, const struct ast_hdr *target)
+{
+	struct names_walk w = { target };
+
+	return e && target && reads_target_cb(e, &w);
+}
+
+/* Did an event since `from` that the schedule counts happen on a branch
+ * decided by the loop's item? */
+static int item_cond_events(const struct interp *in, size_t from)
+{
+	size_t i;
+
+	for (i = from; i < in->nsev; i++) {
+		enum sev_kind k = in->sev[i].kind;
+
+		if (in->sev[i].item_cond &&
+		    (k == SEV_SYNC || k == SEV_H2D || k == SEV_D2H || k == SEV_COLLECTIVE || k == SEV_LOADER_ITER))
+			return 1;
+	}
+	return 0;
+}
+
 /* The loop over items->items, or (items NULL) over the values of `range`,
  * made one at a time. */
 static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct vseq *items, const value_t *range)
@@ -507,7 +570,11 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 	struct interp *in = f->in;
 	size_t i, n = items ? items->n : (size_t)(range_len(range) > 0 ? range_len(range) : 0);
 	int cut = 0;   /* iterations a decided `continue` cut short */
+	size_t quiet = 0;   /* iterations read that made no event */
+	const struct ast_hdr *oit = f->item_target;
+	enum flow ret = FL_NORMAL;
 
+	f->item_target = s->target;
 	for (i = 0; i < n; i++) {
 		long long before = in->job_events;
 		size_t sev_before = in->nsev;
@@ -524,8 +591,10 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 		f->loop_anchor = ol;
 		if (fl == FL_BREAK)
 			break;
-		if (fl == FL_RETURN || fl == FL_RAISE)
+		if (fl == FL_RETURN || fl == FL_RAISE) {
+			f->item_target = oit;
 			return fl;
+		}
 		/* a training or serving loop: one iteration says what it does;
 		 * so does any loop whose body copies, syncs, talks to other
 		 * ranks or loads data -- the schedule records it once, with the
@@ -534,12 +603,24 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 		 * `if i == -1: continue`): the next one reads the rest of the
 		 * body (once: its events at the same anchors are recorded once) */
 		if ((in->job_events != before || (f->mode != M_FWD && runtime_events(in, sev_before))) &&
-		    !(fl == FL_CONTINUE && !cut++))
+		    !(fl == FL_CONTINUE && !cut++)) {
+			/* read once for all: the trip count is each event's count
+			 * only when every iteration does what this one did -- not
+			 * after iterations that did nothing (`if isinstance(m,
+			 * nn.Conv2d)` false for the first items), nor when an `if`
+			 * on the item may turn the other way for later ones */
+			if (f->jc && f->jc->kind == JC_LOOP && i + 1 < n &&
+			    (quiet || item_cond_events(in, sev_before)))
+				((struct jctx *)f->jc)->trips = -1;
 			break;
+		}
+		if (in->job_events == before && !runtime_events(in, sev_before))
+			quiet++;
 	}
+	f->item_target = oit;
 	if (s->orelse.n)
-		return exec_block(f, &s->orelse);
-	return FL_NORMAL;
+		ret = exec_block(f, &s->orelse);
+	return ret;
 }
 
 static void dict_save(struct interp *in, const struct vdict *d, struct vdict *out)
@@ -791,11 +872,17 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	    strstr(text, "__main__"))
 		f->in->ev.main_guard = anchor_at(f, &s->h);
 	if (t == 1 || t == 0) {
+		/* decided by the item of a loop read one iteration for all:
+		 * another item may decide it the other way */
+		int by_item = f->mode != M_FWD && reads_target(s->test, f->item_target);
+
 		if (f->mode == M_FWD) {
 			f->cond.text = t ? text : afmt_memo(f->in, "not (%s)", text, NULL);
 			f->cond.taken = 1;
 		}
+		f->item_cond += by_item;
 		fl = exec_block(f, t ? &s->body : &s->orelse);
+		f->item_cond -= by_item;
 		f->cond.text = oc;
 		f->cond.taken = ot;
 		return fl;

@@ -449,6 +449,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 		cf.loop_anchor = NULL;
 	}
 	cf.in_backward = f->in_backward;
+	cf.item_cond = f->item_cond;
 	cf.no_grad = f->no_grad + fn->no_grad;
 	if (fn->no_grad)
 		cf.jc = jc_push(f, JC_NO_GRAD, aanchor(in, fn->file->path, fn->qualname, func_first_line(fn->def)),

@@ -149,6 +149,10 @@ struct frame {
 	const struct jctx *jc;         /* loops, guards and contexts around the code running */
 	int in_backward;               /* an autograd.Function's backward */
 	int in_log;                    /* job mode: reading the arguments of a logging call */
+	const struct ast_hdr *item_target; /* job mode: the target of the loop over known
+	                                 items this frame is reading (exec_for_items), or NULL */
+	int item_cond;                 /* job mode: on a branch decided by that loop's item
+	                                 (inherited by callees) */
 	unsigned loop_serial;          /* forward: the loop read once that is running (0: none) */
 	int unk_star_prefix;           /* ... and each such sequence is a known prefix (vseq.prefix),
 	                                  passed last: the callee's *args keeps it */

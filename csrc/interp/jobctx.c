@@ -121,6 +121,7 @@ struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, cons
 	e->in_forward = f->mode == M_FWD;
 	e->in_backward = f->in_backward;
 	e->in_log = f->in_log > 0;
+	e->item_cond = f->item_cond > 0;
 	e->frame = f->locals ? (const void *)f->locals : (const void *)f->globals;
 	e->non_blocking = -1;
 	e->pinned = -1;

@@ -122,6 +122,10 @@ struct sched_ev {
 	int in_backward;              /* read from an autograd.Function's backward */
 	int in_log;                   /* made while the arguments of a logging call
 	                                 (print, wandb.log, logger.info) were read */
+	int item_cond;                /* made on the branch of an `if` decided on the
+	                                 item of a loop read one iteration for all
+	                                 (`if isinstance(m, nn.Conv2d)`): the loop's
+	                                 trip count is no count of it */
 	int of_values;                /* H2D: of a tensor made from Python numbers
 	                                 (torch.tensor(x).cuda()), not a batch */
 	const void *frame;            /* the function run it was made in (its locals),

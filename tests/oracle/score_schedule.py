@@ -43,7 +43,8 @@ A sync or h2d entry may also name its "frequency" (FREQ below) and its
 FREQ is how often the event runs, in the unit of the loop around it:
 "once" | "micro-step" | "step" | "step/250" (every 250 steps) | "epoch" |
 "epoch/20" | "token" | "request" | "batch" | "eval", with an optional "xN"
-for N runs each time ("step/250x640"; "x?" when the count depends on data).
+for N runs each time ("step/250x640"; "x?" when the count depends on data,
+and ecg must then state no count: a stated one is wrong).
 ecg's text ("every eval_interval=250 steps \u00d7640", "every token",
 "once") is read into the same (unit, every, times).
 
@@ -198,6 +199,8 @@ def freq_ok(want, got, step_unit=None, one_micro=False):
         gu = step_unit
     if we == 1:
         we = None
+    if isinstance(want, str) and want.endswith("x?") and gt is not None:
+        return False   # a count the code does not pin down, stated: a wrong row
     return wu == gu and we == ge and (wt is None or wt == gt)
 
 
