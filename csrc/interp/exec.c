@@ -59,12 +59,13 @@ static int list_splice(struct frame *f, struct vseq *seq, const struct ast_Slice
 
 /* t[idx] = v between the host and the device: a host tensor stored into
  * a device tensor is copied over (h2d), a device tensor into a host one
- * back (d2h); either place not known, no row. */
+ * back (d2h); either place not known, or t a loader's batch that may be a
+ * list (value.loose), no row. */
 static void setitem_copy(struct frame *f, const value_t *dst, const value_t *v, const struct ast_hdr *site)
 {
 	struct sched_ev *e = NULL;
 
-	if (dst->k != VK_TENSOR || v->k != VK_TENSOR)
+	if (dst->k != VK_TENSOR || v->k != VK_TENSOR || dst->loose)
 		return;
 	if (dst->dev == DEV_DEVICE && v->dev == DEV_HOST) {
 		if ((e = sev(f, SEV_H2D, "t[...] = <host tensor>", site)))
@@ -183,6 +184,7 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 				if (s && s->nd >= 1 && s->n[0] == (long long)elts->n)
 					row->shape = shape_index(in->a, s, v_int(in->a, 0));
 				row->dt = v->dt;
+				row->loose = v->loose;
 				assign(f, x, row);
 			} else {
 				assign(f, x, v_unknown(in->a, text_of(f, x), v->reason ? v->reason : "unpacked from a value not known"));

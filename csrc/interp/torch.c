@@ -88,7 +88,14 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 		}
 		return r;
 	}
-	return v_tensor_dev(in->a, DEV_HOST, pinned);
+	{
+		/* any other dataset: a host tensor stands for the batch, which
+		 * the default collate may have made a list or a dict of them */
+		value_t *t = v_tensor_dev(in->a, DEV_HOST, pinned);
+
+		t->loose = 1;
+		return t;
+	}
 }
 
 /* ------------------------------------------------------------------ instances */

@@ -127,6 +127,10 @@ struct value {
 	struct vinst *param_of;       /* VK_TENSOR: the torch.nn layer whose parameter
 	                                 it is (layer.weight read), or NULL */
 	const char *param_name;       /* that parameter's name ("weight"), or NULL */
+	unsigned char loose;          /* VK_TENSOR: a loader's batch, or a part unpacked
+	                                 from one, whose collation is not known: it
+	                                 may be a list or dict of tensors, so a store
+	                                 into it (b[0] = b[0].cuda()) is no copy */
 	unsigned char from_values;    /* VK_TENSOR: made on the host by torch.tensor()
 	                                 of Python numbers (or of values read from a
 	                                 tensor): no loader's data */
