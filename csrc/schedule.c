@@ -35,7 +35,9 @@ struct sc {
 	size_t ndecode;
 	size_t step_end;                 /* index past the last event in the step loop (0: none) */
 	long long calls;                 /* sc_frequency: the line runs this many times per
-	                                    pass of its loops (one helper called from N places) */
+	                                    pass of its loops (one helper called from N places);
+	                                    -1: it is reached on other paths too, whose counts
+	                                    add to this one's */
 };
 
 static int str_cmp(const void *a, const void *b)
@@ -253,6 +255,9 @@ static char *sc_times(const struct jctx *c, const struct jctx *base, long long c
 	const struct jctx *unknown = NULL;
 	long long n = calls > 1 ? calls : 1;
 	int loops = calls > 1;
+
+	if (calls < 0)
+		return xstrdup(" \u00d7? (the line is reached on more than one path)");
 
 	for (; c && !ctx_same(c, base); c = c->up) {
 		if (c->kind != JC_LOOP)
@@ -813,6 +818,26 @@ static long long sc_calls(const struct sc *s, const struct sched_ev *e)
 	return n;
 }
 
+/* Is e's line reached, at the same frequency rank, on another path of
+ * contexts too (a helper whose loop runs over each call's own items:
+ * update(loss=..., **losses) and update(class_error=...) in one step)?
+ * Then one path's count is no count of the line's runs. */
+static int sc_other_path(const struct sc *s, const struct sched_ev *e)
+{
+	size_t j;
+
+	if (e->in_forward)
+		return 0;
+	for (j = 0; j < s->nev; j++) {
+		const struct sched_ev *x = &s->ev[j];
+
+		if (x->kind == e->kind && x->ctx != e->ctx && !x->in_forward && !strcmp(x->anchor, e->anchor) &&
+		    sc_rank(s, x) == sc_rank(s, e))
+			return 1;
+	}
+	return 0;
+}
+
 static void sc_host_device(struct sc *s, cJSON *hd)
 {
 	size_t i, j;
@@ -841,7 +866,7 @@ static void sc_host_device(struct sc *s, cJSON *hd)
 		add_tri(h, "pinned", e->kind == SEV_H2D ? e->pinned : -1);
 		add_tri(h, "non_blocking", e->kind == SEV_SYNC ? -1 : e->non_blocking);
 		cJSON_AddStringToObject(h, "phase", sc_phase(s, e));
-		s->calls = sc_calls(s, e);
+		s->calls = sc_other_path(s, e) ? -1 : sc_calls(s, e);
 		freq = sc_frequency(s, e);
 		s->calls = 0;
 		cJSON_AddStringToObject(h, "frequency", freq);
