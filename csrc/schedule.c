@@ -34,6 +34,8 @@ struct sc {
 	const struct jctx **decode;      /* the decode loops (per token), distinct */
 	size_t ndecode;
 	size_t step_end;                 /* index past the last event in the step loop (0: none) */
+	long long inner;                 /* sc_frequency: the loops inside a model's forward
+	                                    around the line (1: none; -1: not known) */
 	long long calls;                 /* sc_frequency: the line runs this many times per
 	                                    pass of its loops (one helper called from N places);
 	                                    -1: it is reached on other paths too, whose counts
@@ -250,7 +252,7 @@ static int sc_eval_loop(const struct sc *s, const struct jctx *c)
  * many times the event runs each time base comes round, as text --
  * "" (no loop), " ×400" (range(eval_iters) with eval_iters 400), or
  * " ×? (`for i, (x, y) in enumerate(loader)`)" when a count is not known. */
-static char *sc_times(const struct jctx *c, const struct jctx *base, long long calls)
+static char *sc_times(const struct jctx *c, const struct jctx *base, long long calls, long long inner)
 {
 	const struct jctx *unknown = NULL;
 	long long n = calls > 1 ? calls : 1;
@@ -258,6 +260,12 @@ static char *sc_times(const struct jctx *c, const struct jctx *base, long long c
 
 	if (calls < 0)
 		return xstrdup(" \u00d7? (the line is reached on more than one path)");
+	if (inner < 0)
+		return xstrdup(" \u00d7? (a loop in the model's forward whose count is not known)");
+	if (inner > 1 && n <= (1LL << 40) / inner) {
+		n *= inner;     /* a loop in the forward: runs each call of the model */
+		loops++;
+	}
 
 	for (; c && !ctx_same(c, base); c = c->up) {
 		if (c->kind != JC_LOOP)
@@ -364,7 +372,7 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 	} else {
 		return xstrdup("once");
 	}
-	times = sc_times(c, base, s->calls);
+	times = sc_times(c, base, s->calls, s->inner);
 	r = xasprintf("%s%s", head, times);
 	free(head);
 	free(times);
@@ -838,6 +846,33 @@ static int sc_other_path(const struct sc *s, const struct sched_ev *e)
 	return 0;
 }
 
+/* How many times e's line runs in one call of the model, when read from
+ * a forward: the sum over the reads that reached it (a helper read anew
+ * at each of its calls, a module's forward once) of each read's count;
+ * -1 when one is not known. */
+static long long sc_fwd_runs(const struct sc *s, const struct sched_ev *e)
+{
+	long long n = 0;
+	size_t j, k;
+
+	for (j = 0; j < s->nev; j++) {
+		const struct sched_ev *x = &s->ev[j];
+		int again = 0;
+
+		if (x->kind != e->kind || !x->in_forward || strcmp(x->anchor, e->anchor))
+			continue;
+		for (k = 0; k < j && !again; k++)
+			again = s->ev[k].kind == e->kind && s->ev[k].in_forward && s->ev[k].frame == x->frame &&
+			        !strcmp(s->ev[k].anchor, e->anchor);
+		if (again)
+			continue;
+		if (x->fwd_mult < 0 || n > (1LL << 40))
+			return -1;
+		n += x->fwd_mult > 0 ? x->fwd_mult : 1;
+	}
+	return n ? n : 1;
+}
+
 static void sc_host_device(struct sc *s, cJSON *hd)
 {
 	size_t i, j;
@@ -867,8 +902,10 @@ static void sc_host_device(struct sc *s, cJSON *hd)
 		add_tri(h, "non_blocking", e->kind == SEV_SYNC ? -1 : e->non_blocking);
 		cJSON_AddStringToObject(h, "phase", sc_phase(s, e));
 		s->calls = sc_other_path(s, e) ? -1 : sc_calls(s, e);
+		s->inner = e->in_forward ? sc_fwd_runs(s, e) : 1;
 		freq = sc_frequency(s, e);
 		s->calls = 0;
+		s->inner = 1;
 		cJSON_AddStringToObject(h, "frequency", freq);
 		free(freq);
 		add_str_or_null(h, "condition", sc_condition(e->in_forward && s->step_call ? s->step_call->ctx : e->ctx));

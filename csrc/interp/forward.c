@@ -198,7 +198,14 @@ static value_t *forward_of(struct frame *f, struct vinst *m, value_t **args, siz
 		return v_tensor(in->a);     /* recursion through the same module */
 	if (fi->state == 2) {
 		/* called again: its events are known; what it returns depends
-		 * on what it is given this time */
+		 * on what it is given this time.  Its schedule events run again
+		 * too, as often as this call does: their count is not the
+		 * first read's any more */
+		size_t k;
+
+		for (k = fi->sev_from; k < fi->sev_to && k < in->nsev; k++)
+			if (in->sev[k].in_forward)
+				in->sev[k].fwd_mult = -1;
 		if (m->mod == VM_LAYER)
 			return layer_result(in, m, args, nargs, kw);
 		if (!fi->ret)
@@ -214,7 +221,17 @@ static value_t *forward_of(struct frame *f, struct vinst *m, value_t **args, siz
 	fi->state = 1;
 	fi->args = args;
 	fi->nargs = nargs;
-	fi->ret = interp_forward(in, m, args, nargs, kw, &fi->seq);
+	{
+		/* its forward runs as often as the call: the caller's own
+		 * count times the loops (or the group) around the call */
+		long long oo = in->fwd_outer, o = oo ? oo : 1, n = f->mult.n;
+
+		in->fwd_outer = o < 0 || n < 0 ? -1 : n > 1 && o <= (1LL << 40) / n ? o * n : n > 1 ? -1 : o;
+		fi->sev_from = in->nsev;
+		fi->ret = interp_forward(in, m, args, nargs, kw, &fi->seq);
+		fi->sev_to = in->nsev;
+		in->fwd_outer = oo;
+	}
 	fi->state = 2;
 	(void)site;
 	return fi->ret;

@@ -359,6 +359,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	struct fncost *cost;
 	long steps0;
 	int outermost, nact = 0;
+	long long ofo;
 
 	if (in->depth >= MAX_DEPTH || (nact = fn_active(in, fn->def)) >= MAX_SAME_FN)
 		return unknown_at(f, site, in->depth >= MAX_DEPTH ? "calls nested too deeply to follow"
@@ -474,6 +475,14 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	in->depth++;
 	in->active[in->nactive].def = fn->def;
 	in->nactive++;
+	ofo = in->fwd_outer;
+	if (mode == M_FWD && f->mode == M_FWD) {
+		/* a helper called from a forward runs as often as the call:
+		 * the schedule counts its events so (jobctx.c) */
+		long long o = ofo ? ofo : 1, n = f->mult.n ? f->mult.n : 1;
+
+		in->fwd_outer = o < 0 || n < 0 ? -1 : n <= (1LL << 40) / o ? o * n : -1;
+	}
 	if (AST_IS(fn->def, Lambda)) {
 		ret = eval(&cf, AST_AS(fn->def, Lambda)->body);
 	} else {
@@ -485,6 +494,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 		if (fl == FL_RAISE)
 			ret = unknown_at(f, site, "the function raises on this path");
 	}
+	in->fwd_outer = ofo;
 	in->nactive--;
 	in->depth--;
 	if (fn->cached && mode != M_FWD)

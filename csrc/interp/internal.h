@@ -189,6 +189,9 @@ struct fncost {
 };
 
 struct interp {
+	long long fwd_outer;           /* forward: how many times the forward being read
+	                                  runs per call of the model (the loops and groups
+	                                  of the forwards that called it; -1 not known; 0 as 1) */
 	native_fn *bi_fn[BI_COUNT];    /* natives_register(): each builtin id's function */
 	unsigned loop_serials;         /* how many loop bodies were read once, for frame.loop_serial */
 	int trace_shapes;              /* ECG_TRACE_SHAPES is set */
@@ -309,6 +312,7 @@ struct fwdinfo {              /* hung on vinst->entry while interpreting */
 	const char *call_anchor;  /* where it was first called */
 	value_t **args;           /* what the first call passed */
 	size_t nargs;
+	size_t sev_from, sev_to;  /* the schedule events its first read made */
 };
 
 /* ------------------------------------------------------------------ shared functions, by file */

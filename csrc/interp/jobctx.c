@@ -122,6 +122,15 @@ struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, cons
 	e->in_backward = f->in_backward;
 	e->in_log = f->in_log > 0;
 	e->item_cond = f->item_cond > 0;
+	if (f->mode == M_FWD) {
+		/* the loops in this forward times how often it runs per call
+		 * of the model */
+		long long o = in->fwd_outer ? in->fwd_outer : 1, n = f->mult.n ? f->mult.n : 1;
+
+		e->fwd_mult = o < 0 || n < 0 ? -1 : n <= (1LL << 40) / o ? o * n : -1;
+	} else {
+		e->fwd_mult = 1;
+	}
 	e->frame = f->locals ? (const void *)f->locals : (const void *)f->globals;
 	e->non_blocking = -1;
 	e->pinned = -1;

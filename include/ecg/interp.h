@@ -126,6 +126,8 @@ struct sched_ev {
 	                                 item of a loop read one iteration for all
 	                                 (`if isinstance(m, nn.Conv2d)`): the loop's
 	                                 trip count is no count of it */
+	long long fwd_mult;           /* read from a forward: the loops around it inside
+	                                 that forward (1: none; -1: a count not known) */
 	int of_values;                /* H2D: of a tensor made from Python numbers
 	                                 (torch.tensor(x).cuda()), not a batch */
 	const void *frame;            /* the function run it was made in (its locals),
