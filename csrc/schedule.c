@@ -803,25 +803,35 @@ static int sc_rank(const struct sc *s, const struct sched_ev *e)
  * to_cpu(loss) in the loss function and again for the log).  A loop's
  * iterations are read once, so they make no second event here; a model's
  * forward is read once per module, so its events are not counted. */
+/* Did an event before ev[j], of x's kind at x's line, come from the same
+ * run of x's function (and, unless any_ctx, the same context)?  Two
+ * events of one line in one run (x.to(d), y.to(d)) are one. */
+static int sc_same_run_before(const struct sc *s, size_t j, int any_ctx)
+{
+	const struct sched_ev *x = &s->ev[j];
+	size_t k;
+
+	for (k = 0; k < j; k++)
+		if (s->ev[k].kind == x->kind && (any_ctx || s->ev[k].ctx == x->ctx) &&
+		    s->ev[k].in_forward == x->in_forward && s->ev[k].frame == x->frame &&
+		    !strcmp(s->ev[k].anchor, x->anchor))
+			return 1;
+	return 0;
+}
+
 static long long sc_calls(const struct sc *s, const struct sched_ev *e)
 {
 	long long n = 0;
-	size_t j, k;
+	size_t j;
 
 	if (e->in_forward)
 		return 1;
 	for (j = 0; j < s->nev; j++) {
 		const struct sched_ev *x = &s->ev[j];
-		int again = 0;
 
 		if (x->kind != e->kind || x->ctx != e->ctx || x->in_forward || strcmp(x->anchor, e->anchor))
 			continue;
-		/* two events of one line in one run of its function (x.to(d),
-		 * y.to(d)) are one */
-		for (k = 0; k < j && !again; k++)
-			again = s->ev[k].kind == e->kind && s->ev[k].ctx == e->ctx && !s->ev[k].in_forward &&
-			        s->ev[k].frame == x->frame && !strcmp(s->ev[k].anchor, e->anchor);
-		n += !again;
+		n += !sc_same_run_before(s, j, 0);
 	}
 	return n;
 }
@@ -853,18 +863,12 @@ static int sc_other_path(const struct sc *s, const struct sched_ev *e)
 static long long sc_fwd_runs(const struct sc *s, const struct sched_ev *e)
 {
 	long long n = 0;
-	size_t j, k;
+	size_t j;
 
 	for (j = 0; j < s->nev; j++) {
 		const struct sched_ev *x = &s->ev[j];
-		int again = 0;
 
-		if (x->kind != e->kind || !x->in_forward || strcmp(x->anchor, e->anchor))
-			continue;
-		for (k = 0; k < j && !again; k++)
-			again = s->ev[k].kind == e->kind && s->ev[k].in_forward && s->ev[k].frame == x->frame &&
-			        !strcmp(s->ev[k].anchor, e->anchor);
-		if (again)
+		if (x->kind != e->kind || !x->in_forward || strcmp(x->anchor, e->anchor) || sc_same_run_before(s, j, 1))
 			continue;
 		if (x->fwd_mult < 0 || n > (1LL << 40))
 			return -1;

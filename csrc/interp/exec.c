@@ -555,13 +555,9 @@ static int item_cond_events(const struct interp *in, size_t from)
 {
 	size_t i;
 
-	for (i = from; i < in->nsev; i++) {
-		enum sev_kind k = in->sev[i].kind;
-
-		if (in->sev[i].item_cond &&
-		    (k == SEV_SYNC || k == SEV_H2D || k == SEV_D2H || k == SEV_COLLECTIVE || k == SEV_LOADER_ITER))
+	for (i = from; i < in->nsev; i++)
+		if (in->sev[i].item_cond && sev_is_runtime(in->sev[i].kind))
 			return 1;
-	}
 	return 0;
 }
 

@@ -224,9 +224,9 @@ static value_t *forward_of(struct frame *f, struct vinst *m, value_t **args, siz
 	{
 		/* its forward runs as often as the call: the caller's own
 		 * count times the loops (or the group) around the call */
-		long long oo = in->fwd_outer, o = oo ? oo : 1, n = f->mult.n;
+		long long oo = in->fwd_outer;
 
-		in->fwd_outer = o < 0 || n < 0 ? -1 : n > 1 && o <= (1LL << 40) / n ? o * n : n > 1 ? -1 : o;
+		in->fwd_outer = runs_times(oo, f->mult.n);
 		fi->sev_from = in->nsev;
 		fi->ret = interp_forward(in, m, args, nargs, kw, &fi->seq);
 		fi->sev_to = in->nsev;

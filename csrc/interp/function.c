@@ -476,13 +476,10 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	in->active[in->nactive].def = fn->def;
 	in->nactive++;
 	ofo = in->fwd_outer;
-	if (mode == M_FWD && f->mode == M_FWD) {
+	if (mode == M_FWD && f->mode == M_FWD)
 		/* a helper called from a forward runs as often as the call:
 		 * the schedule counts its events so (jobctx.c) */
-		long long o = ofo ? ofo : 1, n = f->mult.n ? f->mult.n : 1;
-
-		in->fwd_outer = o < 0 || n < 0 ? -1 : n <= (1LL << 40) / o ? o * n : -1;
-	}
+		in->fwd_outer = runs_times(ofo, f->mult.n);
 	if (AST_IS(fn->def, Lambda)) {
 		ret = eval(&cf, AST_AS(fn->def, Lambda)->body);
 	} else {

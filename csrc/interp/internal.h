@@ -486,6 +486,9 @@ value_t *iter_rep_item(struct frame *f, value_t *it);
  * back) */
 #define LOADED_ON_DEVICE_REASON "an object loaded from a file onto the device (read at run time)"
 /* ... and with map_location='cpu': its tensors on the host */
+/* what .item()/.tolist() of a tensor give (tensor.c); torch.tensor() of
+ * it is a tensor of Python numbers (torch.c) */
+#define TENSOR_READ_REASON "a value read from a tensor at run time"
 #define LOADED_ON_HOST_REASON "an object loaded from a file onto the host (read at run time)"
 #define IS_LOADED_REASON(r) ((r) && (!strcmp((r), LOADED_OBJECT_REASON) || !strcmp((r), LOADED_ON_DEVICE_REASON) || \
                                      !strcmp((r), LOADED_ON_HOST_REASON)))
@@ -527,6 +530,12 @@ int log_sink(const value_t *fn);
 struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, const struct ast_hdr *site);
 const struct jctx *jc_push(struct frame *f, enum jctx_kind kind, const char *anchor, const char *text);
 int runtime_events(const struct interp *in, size_t from);
+/* Is an event of kind k run-time work (a copy, a sync, a collective, a
+ * loader hop) that runtime_events() counts? */
+int sev_is_runtime(enum sev_kind k);
+/* The product of two run counts (0 read as 1, -1 not known): -1 when
+ * either is not known or the product is past 2^40. */
+long long runs_times(long long a, long long b);
 const struct ast_BinOp *find_modulo(const struct ast_hdr *e, int depth);
 const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const char *text);
 int is_route_decorator(struct frame *f, const struct ast_hdr *d);

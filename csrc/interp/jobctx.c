@@ -122,15 +122,9 @@ struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, cons
 	e->in_backward = f->in_backward;
 	e->in_log = f->in_log > 0;
 	e->item_cond = f->item_cond > 0;
-	if (f->mode == M_FWD) {
-		/* the loops in this forward times how often it runs per call
-		 * of the model */
-		long long o = in->fwd_outer ? in->fwd_outer : 1, n = f->mult.n ? f->mult.n : 1;
-
-		e->fwd_mult = o < 0 || n < 0 ? -1 : n <= (1LL << 40) / o ? o * n : -1;
-	} else {
-		e->fwd_mult = 1;
-	}
+	/* in a forward: the loops in it times how often it runs per call
+	 * of the model */
+	e->fwd_mult = f->mode == M_FWD ? runs_times(in->fwd_outer, f->mult.n) : 1;
 	e->frame = f->locals ? (const void *)f->locals : (const void *)f->globals;
 	e->non_blocking = -1;
 	e->pinned = -1;
@@ -151,18 +145,31 @@ const struct jctx *jc_push(struct frame *f, enum jctx_kind kind, const char *anc
 	return j;
 }
 
+int sev_is_runtime(enum sev_kind k)
+{
+	return k == SEV_SYNC || k == SEV_H2D || k == SEV_D2H || k == SEV_COLLECTIVE || k == SEV_LOADER_ITER;
+}
+
+long long runs_times(long long a, long long b)
+{
+	if (!a)
+		a = 1;
+	if (!b)
+		b = 1;
+	if (a < 0 || b < 0 || a > (1LL << 40) / b)
+		return -1;
+	return a * b;
+}
+
 /* Did the job make, since event `from`, a copy, a sync, a collective or
  * a loader hop (what a loop over run-time work does each iteration)? */
 int runtime_events(const struct interp *in, size_t from)
 {
 	size_t i;
 
-	for (i = from; i < in->nsev; i++) {
-		enum sev_kind k = in->sev[i].kind;
-
-		if (k == SEV_SYNC || k == SEV_H2D || k == SEV_D2H || k == SEV_COLLECTIVE || k == SEV_LOADER_ITER)
+	for (i = from; i < in->nsev; i++)
+		if (sev_is_runtime(in->sev[i].kind))
 			return 1;
-	}
 	return 0;
 }
 

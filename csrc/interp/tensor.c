@@ -429,7 +429,7 @@ static value_t *tm_item(struct frame *f, value_t *fn, const char *m, value_t **a
 	(void)args, (void)nargs, (void)kw;
 	if (recv_dev(fn) == DEV_DEVICE)
 		sev(f, SEV_SYNC, !strcmp(m, "item") ? ".item()" : ".tolist()", site);
-	return unknown_at(f, site, "a value read from a tensor at run time");
+	return unknown_at(f, site, TENSOR_READ_REASON);
 }
 
 /* x.argmax(), x.multinomial(): a token chosen from the scores (in a loop

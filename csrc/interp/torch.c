@@ -989,7 +989,7 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		t->from_values = dev == DEV_HOST && nargs >= 1 && f->mode != M_FWD &&
 		                 (!strcmp(last, "tensor") || !strcmp(last, "as_tensor")) &&
 		                 (python_data(args[0], 0) || (args[0]->k == VK_UNKNOWN && args[0]->reason &&
-		                                              strstr(args[0]->reason, "a value read from a tensor at run time")));
+		                                              strstr(args[0]->reason, TENSOR_READ_REASON)));
 		return t;
 	}
 }
