@@ -34,32 +34,7 @@ cat >"$R/ckpt/config.json" <<'JSON'
  "intermediate_size": 176, "num_hidden_layers": 3, "num_attention_heads": 4, "num_key_value_heads": 4,
  "max_position_embeddings": 128, "rms_norm_eps": 1e-06, "hidden_act": "silu", "tie_word_embeddings": false}
 JSON
-cat >"$R/finetune.py" <<'PY'
-import argparse
-
-import torch
-from transformers import AutoModelForCausalLM
-
-
-def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--model_name_or_path", default="./ckpt")
-    p.add_argument("--steps", type=int, default=2)
-    args = p.parse_args()
-    model = AutoModelForCausalLM.from_pretrained(args.model_name_or_path)
-    model.train()
-    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
-    for step in range(args.steps):
-        ids = torch.randint(0, 1000, (2, 16))
-        out = model(input_ids=ids, labels=ids)
-        out.loss.backward()
-        opt.step()
-        opt.zero_grad()
-
-
-if __name__ == "__main__":
-    main()
-PY
+cp "$top_srcdir/tests/e2e/hf_finetune.py" "$R/finetune.py"
 commit "$R" "job"
 
 # by hand: one decoder layer = q,k,v,o 4 x 64x64 + gate,up,down 3 x 64x176

@@ -33,32 +33,7 @@ cat >"$R/ckpt/config.json" <<'JSON'
 {"architectures": ["GPT2LMHeadModel"], "model_type": "gpt2", "vocab_size": 1000, "n_positions": 128, "n_ctx": 128,
  "n_embd": 64, "n_layer": 3, "n_head": 4, "activation_function": "gelu_new", "layer_norm_epsilon": 1e-05}
 JSON
-cat >"$R/finetune.py" <<'PY'
-import argparse
-
-import torch
-from transformers import AutoModelForCausalLM
-
-
-def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--model_name_or_path", default="./ckpt")
-    p.add_argument("--steps", type=int, default=2)
-    args = p.parse_args()
-    model = AutoModelForCausalLM.from_pretrained(args.model_name_or_path)
-    model.train()
-    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
-    for step in range(args.steps):
-        ids = torch.randint(0, 1000, (2, 16))
-        out = model(input_ids=ids, labels=ids)
-        out.loss.backward()
-        opt.step()
-        opt.zero_grad()
-
-
-if __name__ == "__main__":
-    main()
-PY
+cp "$top_srcdir/tests/e2e/hf_finetune.py" "$R/finetune.py"
 commit "$R" "job"
 
 G() { json "$T/o/computation_graph.json" "$1"; }
