@@ -1267,6 +1267,7 @@ static const struct {
 	[CATALOG_F_PARALLELISM_OPS] = { "parallelism_ops", FK_MAP },
 	[CATALOG_F_ASYNC_COLLECTIVES] = { "async_collectives", FK_SET },
 	[CATALOG_F_PARALLELISM_OPS_FWD] = { "parallelism_ops_forward", FK_MAP },
+	[CATALOG_F_MESH_AXIS_PARALLELISM] = { "mesh_axis_parallelism", FK_MAP },
 	[CATALOG_F_WRAPPERS] = { "wrappers", FK_SET },
 	[CATALOG_F_WRAPPER_WORDS] = { "wrapper_words", FK_WORDS },
 	[CATALOG_F_PARALLEL_WRAPPERS] = { "parallel_wrappers", FK_WORDS },

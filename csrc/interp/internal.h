@@ -440,6 +440,7 @@ value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *s
 value_t *optim_state_dict(struct frame *f, const struct ast_hdr *site);
 /* mesh.c: device meshes (axes' names and sizes) */
 int is_mesh(const value_t *v);
+const char *mesh_parallelism(struct interp *in, const value_t *m);
 value_t *mesh_init(struct frame *f, const char *ext, value_t **args, size_t nargs, struct vdict *kw,
                    const struct ast_hdr *site);
 value_t *mesh_getitem(struct frame *f, value_t *m, value_t *idx, const struct ast_hdr *site);

@@ -16,9 +16,20 @@
  * named axes, in that order), size() (the product of the sizes), size(i),
  * _unflatten(i, sizes, names) (axis i split into named axes),
  * _flatten(name) (one axis, the product), get_group() (the group of a
- * one-axis mesh, named by its axis: "dp_group"), and the rest (not
+ * one-axis mesh, named by its axis: "dp_group", its recv the mesh), and the rest (not
  * known: a rank, a coordinate).  A mesh whose shape is not known
  * gives unknowns; nothing is guessed.
+ *
+ * Each axis also carries the parallelism it serves (attribute
+ * __ecg_axis_par__, a tuple beside shape): the catalogue's name of an
+ * axis (torch_facts.json mesh_axis_parallelism: "dp" -> data), None for
+ * an axis of size 1 (its group has one rank: nothing crosses it), an
+ * unknown for a name the catalogue does not know.  A flattened axis
+ * serves what the axes it was made of share ("loss" = batch x cp with cp
+ * of size 1: data); axes that serve different ones, or one not known,
+ * make it not known.  mesh_parallelism() reads a whole mesh so, and a
+ * collective over the mesh or over its get_group() is of that
+ * parallelism.
  *
  * Values live in the interpreter's arena; nothing here fails: what cannot
  * be followed is an unknown with its reason.
@@ -27,11 +38,13 @@
 
 #include <string.h>
 
+#include "ecg/catalog.h"
 #include "internal.h"
 #include "ecg/util.h"
 
 #define MESH_SHAPE "shape"
 #define MESH_NAMES "mesh_dim_names"
+#define MESH_AXIS_PAR "__ecg_axis_par__"
 
 /* 1 when v is a mesh made here (its attributes are ours) */
 int is_mesh(const value_t *v)
@@ -54,17 +67,78 @@ static struct vseq *mesh_names(const value_t *m)
 	return s && s->k == VK_TUPLE && !s->u.seq->unk_reason ? s->u.seq : NULL;
 }
 
-/* a mesh of these sizes and names (names NULL: none given); ext is the
- * class name the caller gives it */
-static value_t *mesh_make(struct interp *in, const char *ext, struct vseq *sizes, struct vseq *names)
+static struct vseq *mesh_pars(const value_t *m)
+{
+	value_t *s = vdict_gets(m->u.inst->attrs, MESH_AXIS_PAR);
+
+	return s && s->k == VK_TUPLE && !s->u.seq->unk_reason ? s->u.seq : NULL;
+}
+
+/* The parallelism an axis of this name and size serves: None for size 1,
+ * the catalogue's word for its name, else an unknown. */
+static value_t *axis_par(struct interp *in, const value_t *name, const value_t *size)
+{
+	const char *p;
+
+	if (size && size->k == VK_INT && size->u.i == 1)
+		return v_none(in->a);
+	if (name && name->k == VK_STR &&
+	    (p = catalog_fact(in->cat, CATALOG_F_MESH_AXIS_PARALLELISM, name->u.str.s)))
+		return v_str(in->a, p);
+	return v_unknown(in->a, NULL, "a device mesh axis whose name says no parallelism");
+}
+
+/* What axes serving pars[0..n) serve together: None when all are of size
+ * 1, the one parallelism the others share, else an unknown. */
+static value_t *pars_join(struct interp *in, const struct vseq *pars)
+{
+	const value_t *one = NULL;
+	size_t i;
+
+	for (i = 0; pars && i < pars->n; i++) {
+		const value_t *p = pars->items[i];
+
+		if (p->k == VK_NONE)
+			continue;
+		if (p->k != VK_STR || (one && strcmp(one->u.str.s, p->u.str.s)))
+			return v_unknown(in->a, NULL, "device mesh axes that serve different parallelisms, or one not known");
+		one = p;
+	}
+	if (!pars)
+		return v_unknown(in->a, NULL, "a device mesh whose axes' parallelism is not known");
+	return one ? v_str(in->a, one->u.str.s) : v_none(in->a);
+}
+
+/* The parallelism a collective over mesh m serves (module comment), or
+ * NULL when its axes do not say. */
+const char *mesh_parallelism(struct interp *in, const value_t *m)
+{
+	const value_t *p;
+
+	if (!is_mesh(m))
+		return NULL;
+	p = pars_join(in, mesh_pars(m));
+	return p->k == VK_STR ? p->u.str.s : NULL;
+}
+
+/* a mesh of these sizes and names (names NULL: none given), its axes
+ * serving pars (NULL: read off the names and sizes); ext is the class
+ * name the caller gives it */
+static value_t *mesh_make(struct interp *in, const char *ext, struct vseq *sizes, struct vseq *names,
+                          struct vseq *pars)
 {
 	struct vinst *o = new_inst(in);
 	value_t *shape = v_seq(in->a, VK_TUPLE, sizes->n), *nm = NULL;
+	value_t *ap = v_seq(in->a, VK_TUPLE, sizes->n);
 	size_t i;
 
 	o->ext = ext;
-	for (i = 0; i < sizes->n; i++)
+	for (i = 0; i < sizes->n; i++) {
 		vseq_push(in->a, shape->u.seq, sizes->items[i]);
+		vseq_push(in->a, ap->u.seq, pars && i < pars->n ? pars->items[i]
+		                            : axis_par(in, names && i < names->n ? names->items[i] : NULL,
+		                                       sizes->items[i]));
+	}
 	if (names) {
 		nm = v_seq(in->a, VK_TUPLE, names->n);
 		for (i = 0; i < names->n; i++)
@@ -74,6 +148,7 @@ static value_t *mesh_make(struct interp *in, const char *ext, struct vseq *sizes
 	vdict_sets(in->a, o->attrs, MESH_SHAPE, shape);
 	vdict_sets(in->a, o->attrs, MESH_NAMES, nm ? nm : v_none(in->a));
 	vdict_sets(in->a, o->attrs, "ndim", v_int(in->a, (long long)sizes->n));
+	vdict_sets(in->a, o->attrs, MESH_AXIS_PAR, ap);
 	return mk_inst_value(in, o);
 }
 
@@ -106,7 +181,7 @@ value_t *mesh_init(struct frame *f, const char *ext, value_t **args, size_t narg
 
 	if (!ss || (names && names->k != VK_NONE && (!ns || ns->n != ss->n || !all_str(ns))))
 		return unknown_at(f, site, "a device mesh whose shape or axis names are not known");
-	return mesh_make(f->in, ext, ss, ns);
+	return mesh_make(f->in, ext, ss, ns, NULL);
 }
 
 static long find_axis(const struct vseq *names, const value_t *name)
@@ -123,8 +198,8 @@ static long find_axis(const struct vseq *names, const value_t *name)
 value_t *mesh_getitem(struct frame *f, value_t *m, value_t *idx, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	struct vseq *shape = mesh_shape(m), *names = mesh_names(m), *want, one = { 0 };
-	value_t *sizes, *nm;
+	struct vseq *shape = mesh_shape(m), *names = mesh_names(m), *pars = mesh_pars(m), *want, one = { 0 };
+	value_t *sizes, *nm, *ap;
 	size_t i;
 
 	if (idx->k == VK_STR) {
@@ -138,6 +213,7 @@ value_t *mesh_getitem(struct frame *f, value_t *m, value_t *idx, const struct as
 		return unknown_at(f, site, "a part of a device mesh not known");
 	sizes = v_seq(in->a, VK_TUPLE, want->n);
 	nm = v_seq(in->a, VK_TUPLE, want->n);
+	ap = v_seq(in->a, VK_TUPLE, want->n);
 	for (i = 0; i < want->n; i++) {
 		long ax = find_axis(names, want->items[i]);
 
@@ -145,8 +221,10 @@ value_t *mesh_getitem(struct frame *f, value_t *m, value_t *idx, const struct as
 			return unknown_at(f, site, "an axis the device mesh does not name");
 		vseq_push(in->a, sizes->u.seq, shape->items[ax]);
 		vseq_push(in->a, nm->u.seq, names->items[ax]);
+		vseq_push(in->a, ap->u.seq, pars && (size_t)ax < pars->n ? pars->items[ax]
+		                            : axis_par(in, names->items[ax], shape->items[ax]));
 	}
-	return mesh_make(in, m->u.inst->ext, sizes->u.seq, nm->u.seq);
+	return mesh_make(in, m->u.inst->ext, sizes->u.seq, nm->u.seq, ap->u.seq);
 }
 
 /* the product of the sizes, or NULL when one is not known */
@@ -183,11 +261,11 @@ static value_t *m_unflatten(struct frame *f, value_t *m, value_t **args, size_t 
                             const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	struct vseq *shape = mesh_shape(m), *names = mesh_names(m);
+	struct vseq *shape = mesh_shape(m), *names = mesh_names(m), *pars = mesh_pars(m);
 	value_t *dim = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "dim") : NULL;
 	struct vseq *ss = known_seq(nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "mesh_sizes") : NULL);
 	struct vseq *ns = known_seq(nargs >= 3 ? args[2] : kw ? vdict_gets(kw, "mesh_dim_names") : NULL);
-	value_t *sizes, *nm;
+	value_t *sizes, *nm, *ap;
 	size_t i;
 
 	if (!shape || !names || !dim || dim->k != VK_INT || dim->u.i < 0 || (size_t)dim->u.i >= shape->n ||
@@ -195,20 +273,25 @@ static value_t *m_unflatten(struct frame *f, value_t *m, value_t **args, size_t 
 		return unknown_at(f, site, "a device mesh unflattened into axes not known");
 	sizes = v_seq(in->a, VK_TUPLE, shape->n + ss->n);
 	nm = v_seq(in->a, VK_TUPLE, shape->n + ss->n);
+	ap = v_seq(in->a, VK_TUPLE, shape->n + ss->n);
 	for (i = 0; i < shape->n; i++) {
 		size_t k;
 
 		if ((long long)i != dim->u.i) {
 			vseq_push(in->a, sizes->u.seq, shape->items[i]);
 			vseq_push(in->a, nm->u.seq, names->items[i]);
+			vseq_push(in->a, ap->u.seq, pars && i < pars->n ? pars->items[i]
+			                            : axis_par(in, names->items[i], shape->items[i]));
 			continue;
 		}
+		/* the new axes serve what their names say */
 		for (k = 0; k < ss->n; k++) {
 			vseq_push(in->a, sizes->u.seq, ss->items[k]);
 			vseq_push(in->a, nm->u.seq, ns->items[k]);
+			vseq_push(in->a, ap->u.seq, axis_par(in, ns->items[k], ss->items[k]));
 		}
 	}
-	return mesh_make(in, m->u.inst->ext, sizes->u.seq, nm->u.seq);
+	return mesh_make(in, m->u.inst->ext, sizes->u.seq, nm->u.seq, ap->u.seq);
 }
 
 /* _flatten(name): one axis of the product of the sizes */
@@ -218,7 +301,7 @@ static value_t *m_flatten(struct frame *f, value_t *m, value_t **args, size_t na
 	struct interp *in = f->in;
 	struct vseq *shape = mesh_shape(m), *names = mesh_names(m);
 	value_t *name = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "mesh_dim_name") : NULL;
-	value_t *sizes, *nm, *p;
+	value_t *sizes, *nm, *p, *ap;
 	size_t i;
 
 	if (!shape || !names)
@@ -240,7 +323,10 @@ static value_t *m_flatten(struct frame *f, value_t *m, value_t **args, size_t na
 	nm = v_seq(in->a, VK_TUPLE, 1);
 	vseq_push(in->a, sizes->u.seq, p ? p : unknown_at(f, site, "the size of a device mesh not known"));
 	vseq_push(in->a, nm->u.seq, name);
-	return mesh_make(in, m->u.inst->ext, sizes->u.seq, nm->u.seq);
+	/* the one axis serves what the axes it is made of share */
+	ap = v_seq(in->a, VK_TUPLE, 1);
+	vseq_push(in->a, ap->u.seq, pars_join(in, mesh_pars(m)));
+	return mesh_make(in, m->u.inst->ext, sizes->u.seq, nm->u.seq, ap->u.seq);
 }
 
 /* get_group() of a one-axis mesh: the process group of that axis, known
@@ -252,11 +338,15 @@ static value_t *m_get_group(struct frame *f, value_t *m, value_t **args, size_t 
 {
 	struct vseq *names = mesh_names(m);
 
+	value_t *g;
+
 	(void)args, (void)nargs, (void)kw, (void)site;
 	if (!names || names->n != 1)
 		return NULL;
-	return v_unknown(f->in->a, afmt(f->in, "%s_group", names->items[0]->u.str.s),
-	                 "a process group of a device mesh's axis");
+	g = v_unknown(f->in->a, afmt(f->in, "%s_group", names->items[0]->u.str.s),
+	              "a process group of a device mesh's axis");
+	g->recv = m;    /* the mesh it is of: mesh_parallelism() reads it */
+	return g;
 }
 
 typedef value_t *mesh_method_fn(struct frame *f, value_t *m, value_t **args, size_t nargs, struct vdict *kw,

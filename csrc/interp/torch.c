@@ -300,6 +300,9 @@ static const char *parallelism_of(struct frame *f, const char *op, const struct 
 
 	if ((p = catalog_fact_match(cat, CATALOG_F_PARALLELISM_WORDS, low)))
 		return p;
+	/* a device mesh (or its get_group()): what its axes serve */
+	if (group && (p = mesh_parallelism(f->in, is_mesh(group) ? group : group->recv)))
+		return p;
 	/* the group's name did not say; a tensor-parallel helper says so by
 	 * its own name (_ReduceFromTP, tensor_parallel.py) */
 	if ((p = catalog_fact_match(cat, CATALOG_F_PARALLELISM_PLACES, where)))

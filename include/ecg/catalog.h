@@ -332,6 +332,8 @@ enum catalog_fact {
 	CATALOG_F_PARALLELISM_OPS,    /* map: collective -> the parallelism it
 	                                 serves when the group does not say */
 	CATALOG_F_PARALLELISM_OPS_FWD,/* map: likewise, called in a forward */
+	CATALOG_F_MESH_AXIS_PARALLELISM, /* map: a device mesh axis's name -> the
+	                                 parallelism it serves */
 	CATALOG_F_ASYNC_COLLECTIVES,  /* set: collectives that return a work
 	                                 handle whatever async_op says */
 	CATALOG_F_WRAPPERS,           /* set: callables returning the model they wrap */

@@ -134,7 +134,9 @@ struct value {
 	unsigned char from_values;    /* VK_TENSOR: made on the host by torch.tensor()
 	                                 of Python numbers (or of values read from a
 	                                 tensor): no loader's data */
-	struct value *recv;           /* VK_EXT "Tensor.<m>": the tensor it was read from */
+	struct value *recv;           /* VK_EXT "Tensor.<m>": the tensor it was read from;
+	                                 VK_UNKNOWN process group of a device mesh
+	                                 (mesh.get_group()): that mesh */
 	/* VK_UNKNOWN made where the two paths of an undecided `if` bound two
 	 * different objects (interp/alts.c): alts[0] is the value when
 	 * alt_cond holds, alts[1] when it does not; NULL otherwise.  Every
