@@ -960,10 +960,24 @@ static int sc_inst_within(const struct vinst *root, const struct vinst *m, int d
 	return 0;
 }
 
-/* Whether a module holds BatchNorm running statistics (buffers DDP
- * broadcasts before each forward with gradients).  Only the catalogue's
- * norm layers are counted: a repo module's register_buffer is not seen,
- * so 0 means "not known to have buffers". */
+/* Whether a repo module registered a tensor with register_buffer (the
+ * list module.c keeps; a buffer of None is none, and a list an undecided
+ * `if` left not known says nothing). */
+static int sc_has_own_buffers(const struct vinst *m)
+{
+	const value_t *bufs = m->attrs ? vdict_gets(m->attrs, "__ecg_buffers__") : NULL;
+	size_t i;
+
+	for (i = 0; bufs && bufs->k == VK_LIST && i < bufs->u.seq->n; i++)
+		if (bufs->u.seq->items[i]->k == VK_TENSOR)
+			return 1;
+	return 0;
+}
+
+/* Whether a module holds buffers DDP broadcasts before a forward:
+ * BatchNorm running statistics of the catalogue's norm layers, or a
+ * tensor a repo module registered with register_buffer (a causal mask).
+ * 0 means "not known to have buffers". */
 static int sc_has_bn_buffers(const struct vinst *m, int depth)
 {
 	/* torchvision classes whose every variant has BatchNorm layers (read
@@ -981,6 +995,8 @@ static int sc_has_bn_buffers(const struct vinst *m, int depth)
 	for (i = 0; m->ext && tv_bn[i]; i++)
 		if (!strcmp(m->ext, tv_bn[i]))
 			return 1;
+	if (sc_has_own_buffers(m))
+		return 1;
 	if (m->mod == VM_LAYER && m->ext && strstr(m->ext, "BatchNorm")) {
 		const value_t *t = m->args ? vdict_gets(m->args, "track_running_stats") : NULL;
 
@@ -997,7 +1013,10 @@ static int sc_has_bn_buffers(const struct vinst *m, int depth)
  * that turns the sync off on micro-steps (model.require_backward_grad_sync
  * = <last micro-step>, or a backward under model.no_sync() in that loop):
  * it runs once a step, on the last micro-step -- the optimizer step
- * outside the micro-step loop, whose frequency it has; NULL otherwise. */
+ * outside the micro-step loop, whose frequency it has; NULL otherwise.
+ * Its buffer broadcast at a model call in that loop likewise: DDP
+ * broadcasts before a forward only after a forward that synced (the last
+ * micro-step's), so on the first micro-step of each step. */
 static const struct sched_ev *sc_sync_once_per_step(const struct sc *s, const struct sched_ev *w,
                                                    const struct sched_ev *at, const char *op)
 {
@@ -1005,7 +1024,9 @@ static const struct sched_ev *sc_sync_once_per_step(const struct sc *s, const st
 	int skipped = 0;
 	size_t i;
 
-	if (strcmp(w->implied_by, "DistributedDataParallel") || strcmp(op, "all_reduce") || at->kind != SEV_BACKWARD ||
+	if (strcmp(w->implied_by, "DistributedDataParallel") ||
+	    !((!strcmp(op, "all_reduce") && at->kind == SEV_BACKWARD) ||
+	      (!strcmp(op, "broadcast") && at->kind == SEV_MODEL_CALL)) ||
 	    !s->micro_loop || !ctx_has(at->ctx, s->micro_loop))
 		return NULL;
 	for (i = 0; i < s->nev; i++) {
@@ -1037,6 +1058,62 @@ static void sc_wrap_coll(struct sc *s, cJSON *dd, const struct sched_ev *w, cons
 	if (cond)
 		cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", cJSON_CreateString(cond));
 	freq = sc_frequency(s, sc_sync_once_per_step(s, w, at, op) ? sc_sync_once_per_step(s, w, at, op) : at);
+	cJSON_AddStringToObject(c, "frequency", freq);
+	free(freq);
+	cJSON_AddItemToArray(dd, c);
+}
+
+/* DDP's buffer broadcast at model call `at`, made under no_grad in an
+ * evaluation loop: DDP broadcasts before a forward that follows one that
+ * synced gradients (or before the first forward of all), and a forward
+ * without gradients turns that off -- so the first forward of each pass
+ * of the loop broadcasts and the others do not.  Its frequency is that of
+ * the loop's own statement.  Only when each pass is sure to follow a
+ * training forward or to be the first: no forward with gradients of the
+ * model inside the loop, a training forward elsewhere, no other loop of
+ * no-gradient forwards of it, and every loop around this one the step
+ * loop or one around it (not `for each validation set`). */
+static void sc_eval_bcast(struct sc *s, cJSON *dd, const struct sched_ev *w, const struct sched_ev *at)
+{
+	const struct jctx *l = ctx_innermost_loop(at->ctx), *up;
+	struct sched_ev pass;
+	int trains = 0;
+	size_t j;
+	cJSON *c;
+	char *freq;
+
+	if (!l || !s->step_loop || ctx_same(l, s->step_loop) || ctx_has(s->step_loop, l) ||
+	    (s->micro_loop && ctx_same(l, s->micro_loop)) || sc_seen(dd, "anchor", at->anchor, "op", "broadcast"))
+		return;
+	for (up = ctx_innermost_loop(l->up); up; up = ctx_innermost_loop(up->up))
+		if (!ctx_same(up, s->step_loop) && !ctx_has(s->step_loop, up))
+			return;
+	for (j = 0; j < s->nev; j++) {
+		const struct sched_ev *e = &s->ev[j];
+
+		if (e->kind != SEV_MODEL_CALL || e->model != w->model)
+			continue;
+		if (!ctx_find(e->ctx, JC_NO_GRAD)) {
+			if (ctx_has(e->ctx, l))
+				return;
+			trains = 1;
+		} else if (!ctx_same(ctx_innermost_loop(e->ctx), l)) {
+			return;
+		}
+	}
+	if (!trains)
+		return;
+	c = sc_coll("broadcast", "data", -1, at->anchor, sc_phase(s, at), w->implied_by,
+	            "buffers from rank 0 before the first forward of each pass of the loop (broadcast_buffers): "
+	            "the forward without gradients turns the next broadcast off");
+	if (sc_condition(w->ctx) || sc_condition(at->ctx))
+		cJSON_ReplaceItemInObjectCaseSensitive(c, "condition",
+		                                       cJSON_CreateString(sc_condition(w->ctx) ? sc_condition(w->ctx)
+		                                                                              : sc_condition(at->ctx)));
+	pass = *at;
+	pass.ctx = l->up;
+	pass.in_forward = 0;
+	freq = sc_frequency(s, &pass);
 	cJSON_AddStringToObject(c, "frequency", freq);
 	free(freq);
 	cJSON_AddItemToArray(dd, c);
@@ -1080,7 +1157,9 @@ static size_t sc_wrap_anchored(struct sc *s, cJSON *dd, size_t wi)
 				sc_wrap_coll(s, dd, w, e, "all_gather", "forward", "parameters of each sharded unit before its forward");
 				n++;
 			} else if (bcast && e->model == w->model && !ctx_find(e->ctx, JC_NO_GRAD)) {
-				sc_wrap_coll(s, dd, w, e, "broadcast", "forward", "BatchNorm buffers from rank 0 before each forward with gradients (broadcast_buffers)");
+				sc_wrap_coll(s, dd, w, e, "broadcast", "forward", "buffers from rank 0 before each forward with gradients (broadcast_buffers)");
+			} else if (bcast && e->model == w->model) {
+				sc_eval_bcast(s, dd, w, e);
 			}
 		}
 	}
@@ -1124,8 +1203,12 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 			if (!strcmp(e->implied_by, "DistributedDataParallel")) {
 				cJSON *o;
 
+				char *freq = sc_frequency(s, e);
+
 				cJSON_AddItemToArray(dd, sc_coll("broadcast", "data", -1, e->anchor, "startup", e->implied_by,
 				                                 "module states from rank 0 when the wrapper is built"));
+				cJSON_AddStringToObject(cJSON_GetArrayItem(dd, cJSON_GetArraySize(dd) - 1), "frequency", freq);
+				free(freq);
 				if (sc_condition(e->ctx))
 					cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetArrayItem(dd, cJSON_GetArraySize(dd) - 1),
 					                                       "condition", cJSON_CreateString(sc_condition(e->ctx)));
