@@ -1271,6 +1271,7 @@ static const struct {
 	[CATALOG_F_WRAPPERS] = { "wrappers", FK_SET },
 	[CATALOG_F_WRAPPER_WORDS] = { "wrapper_words", FK_WORDS },
 	[CATALOG_F_PARALLEL_WRAPPERS] = { "parallel_wrappers", FK_WORDS },
+	[CATALOG_F_OPTIMIZER_STEP_COLLECTIVES] = { "optimizer_step_collectives", FK_WORDS },
 	[CATALOG_F_MODULE_PACKAGES] = { "module_packages", FK_PREFIXES },
 	[CATALOG_F_NOT_MODULE_SUFFIXES] = { "not_module_suffixes", FK_SUFFIXES },
 	[CATALOG_F_NOT_MODULE_PATHS] = { "not_module_paths", FK_WORDS },

@@ -1179,7 +1179,7 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 			if (sc_seen(dd, "anchor", e->anchor, "op", e->op))
 				continue;
 			c = sc_coll(e->op, e->parallelism ? e->parallelism : "data", e->async_op, e->anchor,
-			            sc_phase(s, e), NULL, NULL);
+			            sc_phase(s, e), e->implied_by, NULL);
 			{
 				char *freq = sc_frequency(s, e);
 

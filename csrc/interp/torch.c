@@ -1034,6 +1034,27 @@ value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *s
 	return mk_builtin(in, step ? BI_OPT_STEP : BI_NOOP, NULL);
 }
 
+/* optimizer.step() of an optimizer of class ext (its dotted name) whose
+ * step communicates (torch_facts.json optimizer_step_collectives:
+ * ZeroRedundancyOptimizer broadcasts the updated parameters from their
+ * owners): in job mode the collective event there, over the data-parallel
+ * ranks it shards the state across, issued by the optimizer itself
+ * (implied by its class).  Nothing for another class. */
+void optim_step_collective(struct frame *f, const char *ext, const struct ast_hdr *site)
+{
+	const char *op = ext ? catalog_fact_match(f->in->cat, CATALOG_F_OPTIMIZER_STEP_COLLECTIVES, ext) : NULL;
+	const char *last;
+	struct sched_ev *e;
+
+	if (!op || f->mode == M_FWD || !(e = sev(f, SEV_COLLECTIVE, "optimizer.step()", site)))
+		return;
+	last = strrchr(ext, '.');
+	e->op = op;
+	e->parallelism = "data";
+	e->async_op = -1;
+	e->implied_by = last ? last + 1 : ext;
+}
+
 /* torch's wrappers of a model, from call_ext(): GradScaler.scale(loss)
  * is loss; torch.compile(...) is call_torch's; DDP, FSDP, fully_shard,
  * deepspeed, torch.compile(model), jit, quantization ... hand back the

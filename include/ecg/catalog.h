@@ -340,6 +340,8 @@ enum catalog_fact {
 	CATALOG_F_WRAPPER_WORDS,      /* words: ... by a word of the name (DDP) */
 	CATALOG_F_PARALLEL_WRAPPERS,  /* words: wrappers that distribute the model
 	                                 -> what implies the event */
+	CATALOG_F_OPTIMIZER_STEP_COLLECTIVES, /* words: an optimizer class whose
+	                                 step() communicates -> the collective */
 	CATALOG_F_MODULE_PACKAGES,    /* prefixes: packages whose classes are modules */
 	CATALOG_F_NOT_MODULE_SUFFIXES,/* suffixes: ... less these class names */
 	CATALOG_F_NOT_MODULE_PATHS,   /* words: ... and these paths (optimizers) */
