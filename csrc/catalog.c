@@ -1272,6 +1272,8 @@ static const struct {
 	[CATALOG_F_WRAPPER_WORDS] = { "wrapper_words", FK_WORDS },
 	[CATALOG_F_PARALLEL_WRAPPERS] = { "parallel_wrappers", FK_WORDS },
 	[CATALOG_F_OPTIMIZER_STEP_COLLECTIVES] = { "optimizer_step_collectives", FK_WORDS },
+	[CATALOG_F_DTENSOR_COLLECTIVE_METHODS] = { "dtensor_collective_methods", FK_MAP },
+	[CATALOG_F_DTENSOR_SOURCES] = { "dtensor_sources", FK_WORDS },
 	[CATALOG_F_MODULE_PACKAGES] = { "module_packages", FK_PREFIXES },
 	[CATALOG_F_NOT_MODULE_SUFFIXES] = { "not_module_suffixes", FK_SUFFIXES },
 	[CATALOG_F_NOT_MODULE_PATHS] = { "not_module_paths", FK_WORDS },

@@ -389,7 +389,8 @@ static const char *sc_condition(const struct jctx *c)
 }
 
 /* Is the anchor in a function that saves a checkpoint by its name
- * (save_checkpoint, _save_snapshot, TrainLoop.save)? */
+ * (save_checkpoint, _save_snapshot, TrainLoop.save), or in a method of a
+ * class named for checkpoints (Checkpointer._get_full_model_state_dict)? */
 static int sc_in_saver(const char *anchor)
 {
 	const char *end = anchor ? strrchr(anchor, ':') : NULL, *q;
@@ -407,7 +408,26 @@ static int sc_in_saver(const char *anchor)
 	name[n] = 0;
 	while (name[0] == '_')
 		memmove(name, name + 1, strlen(name));
-	return !strncmp(name, "save", 4) || strstr(name, "checkpoint") || strstr(name, "snapshot");
+	if (!strncmp(name, "save", 4) || strstr(name, "checkpoint") || strstr(name, "snapshot"))
+		return 1;
+	/* a method of a class named for checkpoints (Checkpointer,
+	 * CheckpointManager): its helpers gather and copy what it saves */
+	{
+		const char *p = end, *start;
+
+		while (p > anchor && p[-1] != ':')
+			p--;
+		start = p;
+		if (q - start < 2)
+			return 0;
+		n = (size_t)(q - 1 - start);
+		if (n >= sizeof name)
+			return 0;
+		for (size_t i = 0; i < n; i++)
+			name[i] = (char)(start[i] >= 'A' && start[i] <= 'Z' ? start[i] + 32 : start[i]);
+		name[n] = 0;
+		return strstr(name, "checkpoint") || strstr(name, "snapshot");
+	}
 }
 
 /* Is c in loops that are all outside the step loop: not in it, around

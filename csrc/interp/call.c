@@ -310,6 +310,12 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		for (i = 0; i < nargs; i++)
 			if (is_tensorish(args[i]))
 				return loaded_model_call(f, args, nargs, kw, site);
+	{
+		value_t *r = dtensor_method_call(f, site);
+
+		if (r)
+			return r;
+	}
 	unknown_call_effects(f, site, args, nargs);
 	return unknown_at(f, site, fn->k == VK_UNKNOWN && fn->reason ? fn->reason : "a call ecg cannot follow");
 }

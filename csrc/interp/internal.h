@@ -253,6 +253,13 @@ struct interp {
 	value_t *argv;                 /* sys.argv[1:] as a list of str, or NULL */
 	int dist_init;                 /* the job has called init_process_group (or a
 	                                  library's init_distributed) on a path read */
+	const char *dtensor_par;       /* the parallelism of the mesh fully_shard
+	                                  shards the job's parameters over (DTensors
+	                                  of Shard placement), or NULL: none seen */
+	int dtensor_mixed;             /* DTensors of another layout may exist (tensor
+	                                  parallel, distribute_tensor ...), or two
+	                                  fully_shard meshes differ: dtensor_par says
+	                                  nothing of a DTensor not known */
 	value_t *environ;              /* os.environ when the job's variables are unset (a
 	                                  dict, written by the job), or NULL: not known */
 	const char *entry_path;
@@ -438,6 +445,7 @@ value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **
                     struct vdict *kw, const struct ast_hdr *site, int any_tensor);
 value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *site);
 void optim_step_collective(struct frame *f, const char *ext, const struct ast_hdr *site);
+value_t *dtensor_method_call(struct frame *f, const struct ast_hdr *site);
 value_t *optim_state_dict(struct frame *f, const struct ast_hdr *site);
 /* mesh.c: device meshes (axes' names and sizes) */
 int is_mesh(const value_t *v);

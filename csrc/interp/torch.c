@@ -1055,6 +1055,60 @@ void optim_step_collective(struct frame *f, const char *ext, const struct ast_hd
 	e->implied_by = last ? last + 1 : ext;
 }
 
+/* x.full_tensor() on a value not known, in job code (call()'s last
+ * resort): the name is DTensor's alone, so x is a DTensor.  When the
+ * job's DTensors all come from fully_shard (a Shard(0) parameter or its
+ * optimizer state, over one mesh of known parallelism) and nothing made
+ * DTensors of another placement, it is that placement's collective
+ * (torch_facts.json dtensor_collective_methods: all_gather), made
+ * synchronously, and its value the full tensor on the device.  NULL
+ * otherwise (the caller goes on: a value not known). */
+value_t *dtensor_method_call(struct frame *f, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const struct ast_hdr *fe;
+	const char *op;
+	struct sched_ev *e;
+
+	if (f->mode == M_FWD || !site || !AST_IS(site, Call) || !in->dtensor_par || in->dtensor_mixed)
+		return NULL;
+	fe = AST_AS(site, Call)->func;
+	if (!AST_IS(fe, Attribute) ||
+	    !(op = catalog_fact(in->cat, CATALOG_F_DTENSOR_COLLECTIVE_METHODS, AST_AS(fe, Attribute)->attr)))
+		return NULL;
+	if ((e = sev(f, SEV_COLLECTIVE, text_of(f, fe), site))) {
+		e->op = op;
+		e->parallelism = in->dtensor_par;
+		e->async_op = 0;
+	}
+	return v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
+}
+
+/* distribute_tensor(t, mesh, placements) or DTensor.from_local(t, mesh,
+ * placements) given the placements of a DTensor that exists
+ * (`p.placements`, a checkpoint loaded in the sharding of the model's own
+ * parameters): a DTensor of a layout already there, no new one. */
+static int placements_copied(value_t **args, size_t nargs, struct vdict *kw)
+{
+	const value_t *p = nargs >= 3 ? args[2] : kw ? vdict_gets(kw, "placements") : NULL;
+	size_t n = p && p->expr ? strlen(p->expr) : 0;
+
+	return n > 11 && !strcmp(p->expr + n - 11, ".placements");
+}
+
+/* fully_shard(module, mesh=...): the parallelism its DTensors are sharded
+ * over (the default mesh is the world's: data), for dtensor_method_call. */
+static void dtensor_note_shard(struct interp *in, struct vdict *kw)
+{
+	const value_t *mesh = kw ? vdict_gets(kw, "mesh") : NULL;
+	const char *p = !mesh || mesh->k == VK_NONE ? "data" : mesh_parallelism(in, mesh);
+
+	if (!p || (in->dtensor_par && strcmp(in->dtensor_par, p)))
+		in->dtensor_mixed = 1;
+	else
+		in->dtensor_par = p;
+}
+
 /* torch's wrappers of a model, from call_ext(): GradScaler.scale(loss)
  * is loss; torch.compile(...) is call_torch's; DDP, FSDP, fully_shard,
  * deepspeed, torch.compile(model), jit, quantization ... hand back the
@@ -1065,6 +1119,8 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 {
 	struct interp *in = f->in;
 
+	if (catalog_fact_match(in->cat, CATALOG_F_DTENSOR_SOURCES, d) && !placements_copied(args, nargs, kw))
+		in->dtensor_mixed = 1;
 	if (strstr(d, "GradScaler.") && !strcmp(last, "scale") && nargs == 1)
 		return args[0];
 	if (!strcmp(d, "torch.compile"))
@@ -1087,6 +1143,8 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 				e->detail = kw;     /* broadcast_buffers=, find_unused_parameters= ... */
 				e->implied_by = implied;
 			}
+			if (!strcmp(implied, "fully_shard"))
+				dtensor_note_shard(in, kw);
 		}
 
 		if (m->nwrapped)

@@ -342,6 +342,10 @@ enum catalog_fact {
 	                                 -> what implies the event */
 	CATALOG_F_OPTIMIZER_STEP_COLLECTIVES, /* words: an optimizer class whose
 	                                 step() communicates -> the collective */
+	CATALOG_F_DTENSOR_COLLECTIVE_METHODS, /* map: a DTensor-only method ->
+	                                 its collective for a Shard placement */
+	CATALOG_F_DTENSOR_SOURCES,    /* words: calls making DTensors of other
+	                                 placements */
 	CATALOG_F_MODULE_PACKAGES,    /* prefixes: packages whose classes are modules */
 	CATALOG_F_NOT_MODULE_SUFFIXES,/* suffixes: ... less these class names */
 	CATALOG_F_NOT_MODULE_PATHS,   /* words: ... and these paths (optimizers) */
