@@ -1088,7 +1088,9 @@ static void sc_wrap_coll(struct sc *s, cJSON *dd, const struct sched_ev *w, cons
  * synced gradients (or before the first forward of all), and a forward
  * without gradients turns that off -- so the first forward of each pass
  * of the loop broadcasts and the others do not.  Its frequency is that of
- * the loop's own statement.  Only when each pass is sure to follow a
+ * the loop's own statement.  Only for a call of the value the wrapper
+ * returned (not model.module, nor the model bound before the wrap, whose
+ * forward skips DDP's), and only when each pass is sure to follow a
  * training forward or to be the first: no forward with gradients of the
  * model inside the loop, a training forward elsewhere, no other loop of
  * no-gradient forwards of it, and every loop around this one the step
@@ -1102,7 +1104,7 @@ static void sc_eval_bcast(struct sc *s, cJSON *dd, const struct sched_ev *w, con
 	cJSON *c;
 	char *freq;
 
-	if (!l || !s->step_loop || ctx_same(l, s->step_loop) || ctx_has(s->step_loop, l) ||
+	if (!at->via_wrapper || !l || !s->step_loop || ctx_same(l, s->step_loop) || ctx_has(s->step_loop, l) ||
 	    (s->micro_loop && ctx_same(l, s->micro_loop)) || sc_seen(dd, "anchor", at->anchor, "op", "broadcast"))
 		return;
 	for (up = ctx_innermost_loop(l->up); up; up = ctx_innermost_loop(up->up))
@@ -1111,7 +1113,9 @@ static void sc_eval_bcast(struct sc *s, cJSON *dd, const struct sched_ev *w, con
 	for (j = 0; j < s->nev; j++) {
 		const struct sched_ev *e = &s->ev[j];
 
-		if (e->kind != SEV_MODEL_CALL || e->model != w->model)
+		/* the forwards of the module inside (model.module) leave DDP's
+		 * flag as it was */
+		if (e->kind != SEV_MODEL_CALL || e->model != w->model || !e->via_wrapper)
 			continue;
 		if (!ctx_find(e->ctx, JC_NO_GRAD)) {
 			if (ctx_has(e->ctx, l))

@@ -276,8 +276,10 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 			{
 				struct sched_ev *e = sev(f, SEV_MODEL_CALL, rc->binding ? rc->binding : "model", site);
 
-				if (e)
+				if (e) {
 					e->model = m;
+					e->via_wrapper = fn->via_wrapper;
+				}
 			}
 		}
 		{

@@ -1136,6 +1136,8 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 		if ((implied = catalog_fact_match(in->cat, CATALOG_F_PARALLEL_WRAPPERS, d))) {
 			struct sched_ev *e = sev(f, SEV_WRAP, d, site);
 
+			w->via_wrapper = 1;
+
 			if (e) {
 				e->model = m;
 				e->target = AST_IS(site, Call) && AST_AS(site, Call)->args.n

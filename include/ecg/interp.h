@@ -144,6 +144,9 @@ struct sched_ev {
 	const char *detail_text;      /* checkpoint: its keyword arguments as written (the policy) */
 	struct vdict *detail;         /* loader: num_workers, pin_memory ... */
 	struct vinst *model;
+	int via_wrapper;              /* model call: of the value a parallel wrapper
+	                                 returned (DDP's forward runs), not of the
+	                                 module inside it */
 };
 
 /* What the job's code showed about what kind of job it is (anchors, or

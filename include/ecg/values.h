@@ -134,6 +134,10 @@ struct value {
 	unsigned char from_values;    /* VK_TENSOR: made on the host by torch.tensor()
 	                                 of Python numbers (or of values read from a
 	                                 tensor): no loader's data */
+	unsigned char via_wrapper;    /* VK_INST: the value a parallel wrapper returned
+	                                 (model = DDP(model)): calling it goes through
+	                                 the wrapper; model.module, or the model bound
+	                                 before the wrap, does not */
 	struct value *recv;           /* VK_EXT "Tensor.<m>": the tensor it was read from;
 	                                 VK_UNKNOWN process group of a device mesh
 	                                 (mesh.get_group()): that mesh */

@@ -50,3 +50,9 @@ for step in range(1000):
         loss.backward()
     optimizer.step()
     optimizer.zero_grad(set_to_none=True)
+
+# rank 0 probes the module inside the wrapper: DDP's forward does not run
+if dist.get_rank() == 0:
+    with torch.no_grad():
+        for _ in range(5):
+            probe = model.module(torch.randn(8, 32, 64, device=device)).mean()
