@@ -88,29 +88,44 @@ static value_t *axis_par(struct interp *in, const value_t *name, const value_t *
 	return v_unknown(in->a, NULL, "a device mesh axis whose name says no parallelism");
 }
 
+static const char MESH_MIXED[] = "device mesh axes that serve different parallelisms";
+
 /* What axes serving pars[0..n) serve together: None when all are of size
- * 1, the one parallelism the others share, else an unknown. */
+ * 1, the one parallelism the others share; an unknown of reason
+ * MESH_MIXED when they serve two or more (a flattened dp x cp), another
+ * unknown when one is not known. */
 static value_t *pars_join(struct interp *in, const struct vseq *pars)
 {
 	const value_t *one = NULL;
+	int mixed = 0, unknown = 0;
 	size_t i;
 
-	for (i = 0; pars && i < pars->n; i++) {
+	if (!pars)
+		return v_unknown(in->a, NULL, "a device mesh whose axes' parallelism is not known");
+	for (i = 0; i < pars->n; i++) {
 		const value_t *p = pars->items[i];
 
 		if (p->k == VK_NONE)
 			continue;
-		if (p->k != VK_STR || (one && strcmp(one->u.str.s, p->u.str.s)))
-			return v_unknown(in->a, NULL, "device mesh axes that serve different parallelisms, or one not known");
-		one = p;
+		if (p->k != VK_STR && p->reason == MESH_MIXED)
+			mixed = 1;
+		else if (p->k != VK_STR)
+			unknown = 1;
+		else if (one && strcmp(one->u.str.s, p->u.str.s))
+			mixed = 1;
+		else
+			one = p;
 	}
-	if (!pars)
-		return v_unknown(in->a, NULL, "a device mesh whose axes' parallelism is not known");
+	if (mixed)
+		return v_unknown(in->a, NULL, MESH_MIXED);
+	if (unknown)
+		return v_unknown(in->a, NULL, "a device mesh axis whose parallelism is not known");
 	return one ? v_str(in->a, one->u.str.s) : v_none(in->a);
 }
 
-/* The parallelism a collective over mesh m serves (module comment), or
- * NULL when its axes do not say. */
+/* The parallelism a collective over mesh m serves (module comment);
+ * SCHED_PARALLELISM_UNKNOWN when its axes serve more than one; NULL when
+ * they do not say. */
 const char *mesh_parallelism(struct interp *in, const value_t *m)
 {
 	const value_t *p;
@@ -118,6 +133,8 @@ const char *mesh_parallelism(struct interp *in, const value_t *m)
 	if (!is_mesh(m))
 		return NULL;
 	p = pars_join(in, mesh_pars(m));
+	if (p->k == VK_UNKNOWN && p->reason == MESH_MIXED)
+		return SCHED_PARALLELISM_UNKNOWN;
 	return p->k == VK_STR ? p->u.str.s : NULL;
 }
 

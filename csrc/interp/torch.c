@@ -298,10 +298,12 @@ static const char *parallelism_of(struct frame *f, const char *op, const struct 
 		where[i] = (char)(w[i] >= 'A' && w[i] <= 'Z' ? w[i] + 32 : w[i]);
 	where[i] = 0;
 
-	if ((p = catalog_fact_match(cat, CATALOG_F_PARALLELISM_WORDS, low)))
-		return p;
-	/* a device mesh (or its get_group()): what its axes serve */
+	/* a device mesh (or its get_group()): what its axes serve, more
+	 * than one (null) included -- before the words of its name, which
+	 * name one of them (dp_cp_group) */
 	if (group && (p = mesh_parallelism(f->in, is_mesh(group) ? group : group->recv)))
+		return p;
+	if ((p = catalog_fact_match(cat, CATALOG_F_PARALLELISM_WORDS, low)))
 		return p;
 	/* the group's name did not say; a tensor-parallel helper says so by
 	 * its own name (_ReduceFromTP, tensor_parallel.py) */
@@ -1103,7 +1105,7 @@ static void dtensor_note_shard(struct interp *in, struct vdict *kw)
 	const value_t *mesh = kw ? vdict_gets(kw, "mesh") : NULL;
 	const char *p = !mesh || mesh->k == VK_NONE ? "data" : mesh_parallelism(in, mesh);
 
-	if (!p || (in->dtensor_par && strcmp(in->dtensor_par, p)))
+	if (!p || !strcmp(p, SCHED_PARALLELISM_UNKNOWN) || (in->dtensor_par && strcmp(in->dtensor_par, p)))
 		in->dtensor_mixed = 1;
 	else
 		in->dtensor_par = p;
