@@ -231,7 +231,7 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 	if (m->ext && (is_optim_ext(m->ext) || ext_is_optimizer_class(in->cat, m->ext)) &&
 	    (v = optim_method(f, name, site))) {
 		if (!strcmp(name, "step"))
-			optim_step_collective(f, m->ext, site);
+			optim_step_collective(f, m, site);
 		return v;
 	}
 	if (m->ext && NAME_IN(emulated_exts, m->ext) && (v = ext_method(in, obj, name)))

@@ -444,7 +444,7 @@ const char *short_ext(const char *d);
 value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                     struct vdict *kw, const struct ast_hdr *site, int any_tensor);
 value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *site);
-void optim_step_collective(struct frame *f, const char *ext, const struct ast_hdr *site);
+void optim_step_collective(struct frame *f, const struct vinst *m, const struct ast_hdr *site);
 value_t *dtensor_method_call(struct frame *f, const struct ast_hdr *site);
 value_t *optim_state_dict(struct frame *f, const struct ast_hdr *site);
 /* mesh.c: device meshes (axes' names and sizes) */

@@ -442,7 +442,7 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 		if (!in->ev.optimizer_step)
 			in->ev.optimizer_step = anchor_at(f, site);
 		sev(f, SEV_OPT_STEP, "scaler.step(optimizer)", site);
-		optim_step_collective(f, args[0]->u.inst->ext, site);
+		optim_step_collective(f, args[0]->u.inst, site);
 		/* a GradScaler built with enabled=False (known) steps the
 		 * optimizer and reads nothing */
 		if (strstr(d, "GradScaler") &&

@@ -849,6 +849,17 @@ static value_t *torch_object(struct frame *f, const char *d, const char *last, v
 	o->ext = d;
 	if (!strncmp(d, "torch.optim.", 12) && strstr(d, "lr_scheduler"))
 		o->ext = afmt(in, "scheduler:%s", d);
+	if (catalog_fact_match(in->cat, CATALOG_F_OPTIMIZER_STEP_COLLECTIVES, d)) {
+		/* ZeroRedundancyOptimizer(params, optimizer_class, process_group,
+		 * parameters_as_bucket_view, overlap_with_ddp, ...): with the
+		 * overlap, DDP's communication hook broadcasts in backward and
+		 * step() does not; by position not known */
+		value_t *ov = kw ? vdict_gets(kw, "overlap_with_ddp") : NULL;
+
+		vdict_sets(in->a, o->attrs, "overlap_with_ddp",
+		           ov ? ov : nargs < 5 ? v_bool(in->a, 0)
+		                             : unknown_at(f, site, "overlap_with_ddp given by position"));
+	}
 	if (!strcmp(last, "GradScaler")) {
 		/* enabled=: by keyword (its place differs between
 		 * torch.cuda.amp's and torch.amp's); not known when
@@ -1039,16 +1050,21 @@ value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *s
 /* optimizer.step() of an optimizer of class ext (its dotted name) whose
  * step communicates (torch_facts.json optimizer_step_collectives:
  * ZeroRedundancyOptimizer broadcasts the updated parameters from their
- * owners): in job mode the collective event there, over the data-parallel
+ * owners, unless overlap_with_ddp moves it into DDP's backward hook): in
+ * job mode the collective event there, over the data-parallel
  * ranks it shards the state across, issued by the optimizer itself
  * (implied by its class).  Nothing for another class. */
-void optim_step_collective(struct frame *f, const char *ext, const struct ast_hdr *site)
+void optim_step_collective(struct frame *f, const struct vinst *m, const struct ast_hdr *site)
 {
+	const char *ext = m ? m->ext : NULL;
 	const char *op = ext ? catalog_fact_match(f->in->cat, CATALOG_F_OPTIMIZER_STEP_COLLECTIVES, ext) : NULL;
+	const value_t *ov = op ? vdict_gets(m->attrs, "overlap_with_ddp") : NULL;
 	const char *last;
 	struct sched_ev *e;
 
-	if (!op || f->mode == M_FWD || !(e = sev(f, SEV_COLLECTIVE, "optimizer.step()", site)))
+	/* overlap_with_ddp on (or not known): the broadcast is DDP's hook's,
+	 * in backward -- none here */
+	if (!op || f->mode == M_FWD || (ov && value_truth(ov) != 0) || !(e = sev(f, SEV_COLLECTIVE, "optimizer.step()", site)))
 		return;
 	last = strrchr(ext, '.');
 	e->op = op;

@@ -43,10 +43,16 @@ is "$(q 'len([h for h in d["host_device"] if h["kind"] == "sync"])')" 3 "no othe
 is "$(q '[(h["hop"], h["async"], h["blocks_step"], h["detail"]["num_workers"], h["detail"]["pin_memory"]) for h in d["data_path"] if h["anchor"] == "data.py:make_loader:22"]')" \
 	"[('DataLoader', True, False, 2, True)]" "the DataLoader: 2 workers, pinned, asynchronous"
 
-# --- collectives: DDP only when RANK is set (line 47: ddp = ...)
+# --- collectives: DDP only when RANK is set (line 47: ddp = ...); the
+# model registers a causal mask buffer (model.py:47), so DDP broadcasts it
+# before the first forward of each evaluation (no_grad, after a synced
+# training forward) and before the first micro-step's forward
 is "$(q '[(c["op"], c["parallelism"], c["async_op"], c["phase"], c["implied_by"], c["condition"]) for c in d["device_device"]]')" \
-	"[('broadcast', 'data', 'implicit', 'startup', 'DistributedDataParallel', 'ddp'), ('all_reduce', 'data', 'implicit', 'backward', 'DistributedDataParallel', 'ddp')]" \
-	"DDP's start-up broadcast and bucketed all-reduce, under 'if ddp'"
+	"[('broadcast', 'data', 'implicit', 'startup', 'DistributedDataParallel', 'ddp'), ('broadcast', 'data', 'implicit', 'eval', 'DistributedDataParallel', 'ddp'), ('broadcast', 'data', 'implicit', 'forward', 'DistributedDataParallel', 'ddp'), ('all_reduce', 'data', 'implicit', 'backward', 'DistributedDataParallel', 'ddp')]" \
+	"DDP's start-up broadcast, buffer broadcasts (eval, first micro-step) and bucketed all-reduce, under 'if ddp'"
+is "$(q '[(c["anchor"], c["frequency"]) for c in d["device_device"] if c["op"] == "broadcast" and c["phase"] != "startup"]')" \
+	"[('train.py:evaluate:35', 'every args.eval_interval=250 steps'), ('train.py:main:74', 'every step')]" \
+	"the buffer broadcasts: once an evaluation, once a step (the sync is on only on the last micro-step)"
 
 # --- compute
 is "$(q 'd["compute"]["grad_accumulation"]["steps"], d["compute"]["grad_accumulation"]["expr"], d["compute"]["grad_accumulation"]["sync_skipped_on_micro_steps"]')" \
