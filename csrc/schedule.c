@@ -1237,8 +1237,10 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 					cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetArrayItem(dd, cJSON_GetArraySize(dd) - 1),
 					                                       "condition", cJSON_CreateString(sc_condition(e->ctx)));
 				/* the gradient all-reduce where backward runs; at the
-				 * wrap only when no backward call was seen */
-				if (!sc_wrap_anchored(s, dd, i)) {
+				 * wrap only when no backward call was seen (and the
+				 * model is one ecg built: of a library's model whose
+				 * training ecg does not see, nothing says where) */
+				if (!sc_wrap_anchored(s, dd, i) && e->model) {
 					cJSON_AddItemToArray(dd, sc_coll("all_reduce", "data", -1, e->anchor, "backward", e->implied_by,
 					                                 "gradients, in buckets, as backward produces them"));
 					if (sc_condition(e->ctx))

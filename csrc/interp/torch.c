@@ -1127,6 +1127,15 @@ static void dtensor_note_shard(struct interp *in, struct vdict *kw)
 		in->dtensor_par = p;
 }
 
+/* Is there an undecided condition among the contexts c runs in? */
+static int jc_undecided(const struct jctx *c)
+{
+	for (; c; c = c->up)
+		if (c->kind == JC_COND)
+			return 1;
+	return 0;
+}
+
 /* torch's wrappers of a model, from call_ext(): GradScaler.scale(loss)
  * is loss; torch.compile(...) is call_torch's; DDP, FSDP, fully_shard,
  * deepspeed, torch.compile(model), jit, quantization ... hand back the
@@ -1143,6 +1152,23 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 		return args[0];
 	if (!strcmp(d, "torch.compile"))
 		return call_torch(f, d, last, args, nargs, kw, site, any_tensor);
+	/* DDP of a model ecg did not build (a library's factory): the wrap
+	 * all the same -- its start-up broadcast, its gradient all-reduce at
+	 * the backward calls after it -- when the code surely runs it (under
+	 * no condition left undecided: whether a library wraps a model it
+	 * was handed is its run-time state); the value stays what it was */
+	if (is_wrapper(in->cat, d) && nargs >= 1 && args[0]->k == VK_UNKNOWN && !args[0]->alts && f->mode != M_FWD &&
+	    !jc_undecided(f->jc)) {
+		const char *implied = catalog_fact_match(in->cat, CATALOG_F_PARALLEL_WRAPPERS, d);
+		struct sched_ev *e;
+
+		if (implied && !strcmp(implied, "DistributedDataParallel") && (e = sev(f, SEV_WRAP, d, site))) {
+			e->target = AST_IS(site, Call) && AST_AS(site, Call)->args.n
+			            ? text_of(f, AST_AS(site, Call)->args.items[0]) : NULL;
+			e->detail = kw;
+			e->implied_by = implied;
+		}
+	}
 	if (is_wrapper(in->cat, d) && nargs >= 1 && args[0]->k == VK_INST) {
 		value_t *w = v_copy(in->a, args[0]);
 		struct vinst *m = args[0]->u.inst;
