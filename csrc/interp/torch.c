@@ -197,10 +197,20 @@ struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **ar
 }
 
 /* Wrappers that return the model they wrap (for finding the model);
- * DDP/FSDP also imported under their short names. */
+ * DDP/FSDP also imported under another path.  A word names the class
+ * called, the last part of d: FSDP.fsdp_modules(model) and
+ * FSDP.state_dict_type(model, ...) are static helpers of the class, called
+ * with the model too, and wrap nothing. */
 int is_wrapper(const struct catalog *cat, const char *d)
 {
-	return catalog_fact(cat, CATALOG_F_WRAPPERS, d) || catalog_fact_match(cat, CATALOG_F_WRAPPER_WORDS, d);
+	const char *last = strrchr(d, '.');
+	const char *w;
+
+	if (catalog_fact(cat, CATALOG_F_WRAPPERS, d))
+		return 1;
+	last = last ? last + 1 : d;
+	w = catalog_fact_match(cat, CATALOG_F_WRAPPER_WORDS, last);
+	return w && !strcmp(w, last);
 }
 
 /* A class of a third-party library that is an nn.Module: the libraries
