@@ -425,6 +425,29 @@ static int sc_outside_step(const struct sc *s, const struct jctx *c)
 	return 1;
 }
 
+/* The phase of the work in a periodic block (`if step % N == 0:`) that is
+ * neither evaluation nor checkpointing itself, by what else the block
+ * does: "eval" when it calls a model under no_grad, else "checkpoint" when
+ * it saves one (torch.save, a save_checkpoint routine), else "logging". */
+static const char *sc_guard_phase(const struct sc *s, const struct jctx *g)
+{
+	int saves = 0;
+	size_t i;
+
+	for (i = 0; i < s->nev; i++) {
+		const struct sched_ev *e = &s->ev[i];
+
+		if (!ctx_has(e->ctx, g))
+			continue;
+		if (e->kind == SEV_MODEL_CALL && ctx_find(e->ctx, JC_NO_GRAD))
+			return "eval";
+		if (e->kind == SEV_SAVE || (e->kind == SEV_SYNC && e->call && !strncmp(e->call, "torch.save", 10)) ||
+		    (e->kind != SEV_MODEL_CALL && sc_in_saver(e->anchor)))
+			saves = 1;
+	}
+	return saves ? "checkpoint" : "logging";
+}
+
 static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 {
 	const struct jctx *c = e->ctx;
@@ -447,7 +470,7 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	if (e->kind != SEV_MODEL_CALL && sc_in_saver(e->anchor))
 		return "checkpoint";
 	if (ctx_find(c, JC_GUARD))
-		return sc_eval_block(s, c) ? "eval" : "logging";
+		return sc_eval_block(s, c) ? "eval" : sc_guard_phase(s, ctx_find(c, JC_GUARD));
 	if (sc_eval_block(s, c) && s->job_type && !strcmp(s->job_type, "training"))
 		return "eval";
 	/* the per-token work of a decode loop */
