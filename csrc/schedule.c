@@ -298,6 +298,9 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 
 	if (e->in_forward && s->step_call && !s->step_call->ctx && !s->step_loop)
 		return xstrdup("every call of the model");
+	/* a block that turns its own flag off runs the first time round */
+	if (ctx_find(c, JC_ONCE))
+		return xstrdup("once");
 	if (dl && (!g || ctx_has(g, dl)) && (!s->step_loop || ctx_has(dl, s->step_loop))) {
 		/* in a decode loop at or below the step: every token (a guard
 		 * counts the loop it is in, below the decode loop) */

@@ -878,8 +878,13 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 			f->cond.text = t ? text : afmt_memo(f->in, "not (%s)", text, NULL);
 			f->cond.taken = 1;
 		}
+		const struct jctx *ojc = f->jc;
+
 		f->item_cond += by_item;
+		if (f->jc && one_shot_if(f, s, t))
+			f->jc = jc_push(f, JC_ONCE, anchor_at(f, &s->h), text);
 		fl = exec_block(f, t ? &s->body : &s->orelse);
+		f->jc = ojc;
 		f->item_cond -= by_item;
 		f->cond.text = oc;
 		f->cond.taken = ot;

@@ -538,6 +538,10 @@ int sev_is_runtime(enum sev_kind k);
 long long runs_times(long long a, long long b);
 const struct ast_BinOp *find_modulo(const struct ast_hdr *e, int depth);
 const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const char *text);
+/* oneshot.c: is the `if` s, whose branch `taken` (1 body, 0 else) runs,
+ * a block that turns its own flag off (`if self.x: ...; self.x = False`),
+ * run once however often its code is reached?  0 or 1; never fails. */
+int one_shot_if(const struct frame *f, const struct ast_If *s, int taken);
 int is_route_decorator(struct frame *f, const struct ast_hdr *d);
 void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, const struct ast_hdr *d);
 const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const struct ast_withitem *wi,

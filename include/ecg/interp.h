@@ -70,8 +70,10 @@ enum jctx_kind {
 	JC_NO_SYNC,       /* with model.no_sync() */
 	JC_FORWARD,       /* inside a model's forward (the call's anchor) */
 	JC_STREAM,        /* with torch.cuda.stream(s): text is s */
-	JC_HANDLER        /* a request handler of a server, as the framework calls it:
+	JC_HANDLER,       /* a request handler of a server, as the framework calls it:
 	                   * anchor is the handler's */
+	JC_ONCE           /* `if self.x:` whose block turns self.x off (oneshot.c):
+	                   * the first time round only; text is the test */
 };
 
 struct jctx {
