@@ -496,10 +496,14 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		f->mult.expr = text_of(f, s->iter);
 		f->loop_anchor = anchor_at(f, &s->h);
 		dict_save(in, f->locals ? f->locals : f->globals->dict, &snap);
-		if (is_gen_value(it))
+		if (is_gen_value(it)) {
 			/* a repo generator: each item is what its first yield gives
-			 * (paired with an index by gen_next() under enumerate()) */
+			 * (paired with an index by gen_next() under enumerate());
+			 * its body under a JC_GEN marker (jobctx.c's gen_reroot) */
+			f->jc = jc_push(f, JC_GEN, lj->anchor, lj->text);
 			assign(f, s->target, gen_next(f, it->u.inst, &s->h));
+			f->jc = lj;
+		}
 		else if (iter_rep_item(f, it))
 			/* a sequence of unknown length, a host tensor: its
 			 * representative item */
