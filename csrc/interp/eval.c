@@ -348,6 +348,9 @@ static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 				return 0;
 			return -1;
 		}
+		if ((l->k == VK_NONE && r->k == VK_UNKNOWN && r->may_none) ||
+		    (r->k == VK_NONE && l->k == VK_UNKNOWN && l->may_none))
+			return -1;      /* None on one path of an `if` not decided */
 		if (l->k == VK_NONE || r->k == VK_NONE)
 			return l->k == r->k;
 		if ((st = same_type_ref(l, r)) >= 0)

@@ -757,6 +757,7 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 		} else {
 			r = v_unknown(in->a, k->k == VK_STR ? k->u.str.s : NULL,
 			              afmt_memo(in, "depends on `%s`, which is not decided here", cond, NULL));
+			r->may_none = a->k == VK_NONE || b->k == VK_NONE || a->may_none || b->may_none;
 		}
 		merged.vals[i] = r;
 	}
