@@ -1277,6 +1277,13 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 		v->u.slice.lo = s->lower ? eval(f, s->lower) : v_none(in->a);
 		v->u.slice.hi = s->upper ? eval(f, s->upper) : v_none(in->a);
 		v->u.slice.step = s->step ? eval(f, s->step) : v_none(in->a);
+		/* x[a:t] with t a device tensor: slicing calls t.__index__(),
+		 * which reads it on the host */
+		if (f->mode != M_FWD &&
+		    ((is_tensorish(v->u.slice.lo) && v->u.slice.lo->dev == DEV_DEVICE) ||
+		     (is_tensorish(v->u.slice.hi) && v->u.slice.hi->dev == DEV_DEVICE) ||
+		     (is_tensorish(v->u.slice.step) && v->u.slice.step->dev == DEV_DEVICE)))
+			(void)sev(f, SEV_SYNC, "a device tensor as a slice bound (__index__ reads it)", e);
 		return v;
 	}
 	case AST_Lambda:
