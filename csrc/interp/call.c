@@ -92,6 +92,8 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 		return call_tensor_method(f, fn, last, args, nargs, kw, site);
 	if (is_mesh(fn->recv) && (r = mesh_method(f, fn->recv, last, args, nargs, kw, site)))
 		return r;
+	if (fn->recv && (r = categorical_method(f, d, last, fn->recv, site)))
+		return r;
 	if ((r = torch_ext_call(f, d, last, args, nargs, kw, site, any_tensor)))
 		return r;
 	if (!strcmp(d, "argparse.ArgumentParser")) {

@@ -448,6 +448,8 @@ value_t *mesh_method(struct frame *f, value_t *m, const char *name, value_t **ar
                      struct vdict *kw, const struct ast_hdr *site);
 value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                         struct vdict *kw, const struct ast_hdr *site, int any_tensor);
+value_t *categorical_method(struct frame *f, const char *d, const char *last, const value_t *recv,
+                            const struct ast_hdr *site);
 value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                         struct vdict *kw, const struct ast_hdr *site);
 
