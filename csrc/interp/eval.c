@@ -348,6 +348,9 @@ static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 				return 0;
 			return -1;
 		}
+		if ((l->k == VK_NONE && r->k == VK_UNKNOWN && r->may_none) ||
+		    (r->k == VK_NONE && l->k == VK_UNKNOWN && l->may_none))
+			return -1;      /* None on one path of an `if` not decided */
 		if (l->k == VK_NONE || r->k == VK_NONE)
 			return l->k == r->k;
 		if ((st = same_type_ref(l, r)) >= 0)
@@ -1274,6 +1277,13 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 		v->u.slice.lo = s->lower ? eval(f, s->lower) : v_none(in->a);
 		v->u.slice.hi = s->upper ? eval(f, s->upper) : v_none(in->a);
 		v->u.slice.step = s->step ? eval(f, s->step) : v_none(in->a);
+		/* x[a:t] with t a device tensor: slicing calls t.__index__(),
+		 * which reads it on the host */
+		if (f->mode != M_FWD &&
+		    ((is_tensorish(v->u.slice.lo) && v->u.slice.lo->dev == DEV_DEVICE) ||
+		     (is_tensorish(v->u.slice.hi) && v->u.slice.hi->dev == DEV_DEVICE) ||
+		     (is_tensorish(v->u.slice.step) && v->u.slice.step->dev == DEV_DEVICE)))
+			(void)sev(f, SEV_SYNC, "a device tensor as a slice bound (__index__ reads it)", e);
 		return v;
 	}
 	case AST_Lambda:

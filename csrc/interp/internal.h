@@ -336,6 +336,7 @@ value_t *fact_int_of(struct frame *f, const value_t *arg, value_t *r);
 /* alts.c: two objects bound on the two paths of an undecided `if` */
 int alts_object(const value_t *v);
 value_t *v_alts(struct frame *f, const char *cond, value_t *a, value_t *b);
+value_t *v_alts_in(struct interp *in, const char *cond, value_t *a, value_t *b);   /* v_alts without a frame */
 value_t *alts_getattr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
 value_t *alts_call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                    struct vdict *kw, const struct ast_hdr *site);
@@ -447,6 +448,8 @@ value_t *mesh_method(struct frame *f, value_t *m, const char *name, value_t **ar
                      struct vdict *kw, const struct ast_hdr *site);
 value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                         struct vdict *kw, const struct ast_hdr *site, int any_tensor);
+value_t *categorical_method(struct frame *f, const char *d, const char *last, const value_t *recv,
+                            const struct ast_hdr *site);
 value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                         struct vdict *kw, const struct ast_hdr *site);
 

@@ -785,6 +785,54 @@ static value_t *tc_type_query(struct frame *f, const char *d, const char *last, 
 	return unknown_at(f, site, "a type query read on the host (a Python bool, no sync)");
 }
 
+/* Categorical(probs) / Categorical(logits=...): an object of that class
+ * that keeps its scores (inst->args "probs", "logits"); its sample() is
+ * categorical_method's.  Never NULL. */
+static value_t *tc_categorical(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                               struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *o = new_inst(in);
+	value_t *p = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "probs") : NULL;
+	value_t *l = nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "logits") : NULL;
+
+	(void)last, (void)site;
+	o->ext = d;
+	o->args = vdict_new(in->a);
+	if (p)
+		vdict_sets(in->a, o->args, "probs", p);
+	if (l)
+		vdict_sets(in->a, o->args, "logits", l);
+	return mk_inst_value(in, o);
+}
+
+/* recv.sample() of a Categorical made by tc_categorical: torch.multinomial
+ * over its scores -- a token chosen, and a host read when they are on the
+ * device (token_choice).  The sample is where the scores are.  NULL: not
+ * such a call. */
+value_t *categorical_method(struct frame *f, const char *d, const char *last, const value_t *recv,
+                            const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const struct vinst *o = recv && recv->k == VK_INST ? recv->u.inst : NULL;
+	const char *kind;
+	value_t *s;
+	int dev;
+
+	(void)d;
+	if (!o || !o->ext || !o->args || strcmp(last, "sample"))
+		return NULL;
+	kind = catalog_fact(in->cat, CATALOG_F_TORCH_CALLS, o->ext);
+	if (!kind || strcmp(kind, "categorical"))
+		return NULL;
+	s = vdict_gets(o->args, "logits");
+	if (!s)
+		s = vdict_gets(o->args, "probs");
+	dev = s && s->k == VK_TENSOR ? s->dev : DEV_UNKNOWN;
+	token_choice(f, "torch.multinomial (Categorical.sample)", dev, site);
+	return v_tensor_dev(in->a, dev, 0);
+}
+
 /* The functions by the names torch_facts.json gives them, sorted. */
 struct torch_call {
 	const char *name;
@@ -793,6 +841,7 @@ struct torch_call {
 
 static const struct torch_call TORCH_CALLS[] = {
 	{ "autocast", tc_autocast },
+	{ "categorical", tc_categorical },
 	{ "checkpoint", tc_checkpoint },
 	{ "checkpoint_wrapper", tc_checkpoint_wrapper },
 	{ "compile", tc_compile },

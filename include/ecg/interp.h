@@ -72,8 +72,11 @@ enum jctx_kind {
 	JC_STREAM,        /* with torch.cuda.stream(s): text is s */
 	JC_HANDLER,       /* a request handler of a server, as the framework calls it:
 	                   * anchor is the handler's */
-	JC_ONCE           /* `if self.x:` whose block turns self.x off (oneshot.c):
+	JC_ONCE,          /* `if self.x:` whose block turns self.x off (oneshot.c):
 	                   * the first time round only; text is the test */
+	JC_GEN            /* a repo generator's body read for the loop over it (the
+	                   * JC_LOOP just up): a marker, never in an event's context
+	                   * (sev() takes it out) */
 };
 
 struct jctx {
@@ -84,6 +87,8 @@ struct jctx {
 	const char *period_expr;
 	long long trips;              /* JC_LOOP: known trip count, or -1 */
 	const struct jctx *up;
+	const struct jctx *rerooted;  /* interp's memo: this context as events see it
+	                               * (JC_GEN markers out), once made; NULL before */
 };
 
 /* What the schedule pass reads: every call that moves data, syncs, talks

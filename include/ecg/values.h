@@ -148,6 +148,10 @@ struct value {
 	unsigned char nonneg;         /* FACT_DIGITS: a str of the decimal digits of
 	                                 an int >= 0 (a launcher's RANK, WORLD_SIZE
 	                                 ...); FACT_NONNEG_INT: an int >= 0 */
+	unsigned char may_none;       /* made where the two paths of an undecided
+	                                 `if` differ and one bound None or left the
+	                                 name, key or attribute unbound: `is None`
+	                                 is not decided (interp/facts.c) */
 	union {
 		int b;
 		long long i;
