@@ -739,6 +739,8 @@ static value_t *bi_enumerate(struct frame *f, value_t *fn, value_t **args, size_
 			vseq_push(in->a, p->u.seq, items->items[i]);
 			vseq_push(in->a, r->u.seq, p);
 		}
+		if (args[0]->k == VK_LIST || args[0]->k == VK_TUPLE)
+			r->u.seq->stage_whole = args[0]->u.seq->stage_whole;
 		return r;
 	}
 	return unknown_at(f, site, "enumerate() of items not known");

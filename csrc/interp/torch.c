@@ -146,6 +146,9 @@ struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **ar
 					if (a->u.seq->len_src)
 						vdict_sets(in->a, m->attrs, "__ecg_len_src__", v_str(in->a, a->u.seq->len_src));
 					vdict_sets(in->a, m->attrs, "__ecg_len_via__", v_int(in->a, a->u.seq->len_via));
+					if (a->u.seq->stage_whole && nargs == 1 && !strcmp(dotted, "torch.nn.ModuleList"))
+						vdict_sets(in->a, m->attrs, STAGE_WHOLE_ATTR,
+						           v_int(in->a, (long long)a->u.seq->stage_whole));
 					for (j = 0; j < a->u.seq->n; j++)
 						if (a->u.seq->items[j]->k == VK_INST)
 							vinst_add_child(in->a, m, afmt(in, "%zu", idx++),

@@ -75,6 +75,9 @@ struct vseq {
 	unsigned char len_via;        /* VIA_* of len_src's value */
 	/* interp/: the loop read once that was running when it was made */
 	unsigned born;
+	/* interp/stage.c: one pipeline stage's part of a sequence of this
+	 * length, every stage's part as long (0: not such a part) */
+	size_t stage_whole;
 };
 
 /* A chain of enclosing function scopes (a closure two or more levels out). */
