@@ -709,6 +709,10 @@ static inline value_t *kw_unk(const struct vdict *kw, int pos)
  * and a read of one is unknown with `why`, not a stale default.  Functions,
  * classes, modules and objects are left: code does not set those from
  * configuration keys. */
+/* Why the keys, the length and the entries of a dict stored into with a
+ * key not known (vdict.anykey) are not listed. */
+#define DICT_ANYKEY_REASON "a dict written with keys not known: its keys and length are not known"
+
 static inline void clobber_dict(struct ast_arena *a, struct vdict *d, const char *why)
 {
 	size_t i;

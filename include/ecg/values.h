@@ -197,6 +197,10 @@ struct vdict {
 	/* d[k] = v with k not known (a loop filling a state dict): 0 none
 	 * stored, 1 every such v was host data, 2 one was not (or not known) */
 	unsigned char anykey;
+	/* interp/: the last value stored under a key not known (anykey), or
+	 * NULL: what a pass over the dict's items reads for the entries it
+	 * cannot list */
+	struct value *anyval;
 	/* interp/: made by the literal `{}` and given no entries it does not
 	 * show since (update() of a mapping not known clears it): empty for
 	 * certain when n is 0, not a comprehension over items not known */
