@@ -54,7 +54,12 @@ static value_t *num_binop(struct frame *f, enum ast_operator op, value_t *l, val
 			res = a / b;
 			if ((a % b != 0) && ((a < 0) != (b < 0)))
 				res--;
-			return v_int(in->a, res);
+			{
+				value_t *q = v_int(in->a, res);
+
+				stage_note_div(f, site, l, r, q);
+				return q;
+			}
 		case AST_OP_MOD:
 			if (b == 0 || (a == LLONG_MIN && b == -1))
 				break;
@@ -238,8 +243,12 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 		v->u.seq->prefix = 1;
 		return v;
 	}
-	if (op == AST_OP_MULT && ((is_repeatable(l) && r->k == VK_INT) || (l->k == VK_INT && is_repeatable(r))))
-		return repeat(f, l->k == VK_INT ? r : l, l->k == VK_INT ? l->u.i : r->u.i, site);
+	if (op == AST_OP_MULT && ((is_repeatable(l) && r->k == VK_INT) || (l->k == VK_INT && is_repeatable(r)))) {
+		value_t *v = repeat(f, l->k == VK_INT ? r : l, l->k == VK_INT ? l->u.i : r->u.i, site);
+
+		stage_of_repeat(in, l->k == VK_INT ? l : r, l->k == VK_INT ? r : l, v);
+		return v;
+	}
 	if (l->k == VK_LIST && r->k == VK_LIST && op == AST_OP_BITOR) {
 		value_t *v = set_union(f, l, r, site);
 
@@ -702,6 +711,7 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 				r = v_seq(in->a, obj->k, 0);
 				for (k = lo; k < hi; k++)
 					vseq_push(in->a, r->u.seq, obj->u.seq->items[k]);
+				stage_of_slice(f, s->slice, obj, r);
 				return r;
 			}
 		}
@@ -898,6 +908,7 @@ static value_t *eval_comp(struct frame *f, const struct ast_hdr *e)
 			cc.out->u.seq->len_src = it->src;
 			cc.out->u.seq->len_via = it->via;
 		}
+		stage_of_comp(it, cc.out);
 	}
 	if (cc.unknown && !cc.key) {
 		cc.out->u.seq->unk_expr = cc.unk_expr;

@@ -106,6 +106,7 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 			/* what is stored under keys not known: host data only? */
 			if (obj->u.dict->anykey != 2)
 				obj->u.dict->anykey = host_only(v, 0) ? 1 : 2;
+			obj->u.dict->anyval = v;
 			clobber_dict(in->a, obj->u.dict,
 			             afmt(in, "%s[%s] = ... with a key not known may set it", text_of(f, s->value),
 			                  text_of(f, s->slice)));

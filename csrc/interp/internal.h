@@ -209,6 +209,8 @@ struct interp {
 	struct amemo *tmemo;
 	struct amemo *genmemo;         /* is_generator() by def (line: 1 + answer) */
 	struct fmemo { const char *fmt, *a, *b, *s; } *fmemo;   /* afmt_memo() */
+	struct ptrmap stage_share;    /* stage.c: int values that are a pipeline
+	                                 stage's share (n // P); slot a: n */
 	struct ptrmap fncost;          /* fn_cost(): by def, each slot's ptr an
 	                                  xmalloc'd struct fncost */
 	struct prog *prog;
@@ -556,6 +558,12 @@ int is_optim_ext(const char *name);
 /* parallel.c: callee's parameters named for a parallel degree, just bound
  * by a call from f at site, kept as the job's degrees (the first of each) */
 void parallel_note_params(struct frame *f, const struct frame *callee, const struct ast_hdr *site);
+/* stage.c: a pipeline stage's share of a count, n // P (see there) */
+void stage_note_div(struct frame *f, const struct ast_hdr *site, const value_t *l, const value_t *r,
+                    value_t *res);
+void stage_of_slice(struct frame *f, const struct ast_hdr *slice, const value_t *obj, value_t *r);
+void stage_of_comp(const value_t *it, value_t *out);
+void stage_of_repeat(const struct interp *in, const value_t *times, const value_t *x, value_t *out);
 void unknown_call_effects(struct frame *f, const struct ast_hdr *site, value_t **args, size_t nargs);
 void token_choice(struct frame *f, const char *what, int dev, const struct ast_hdr *site);
 
@@ -708,6 +716,10 @@ static inline value_t *kw_unk(const struct vdict *kw, int pos)
  * and a read of one is unknown with `why`, not a stale default.  Functions,
  * classes, modules and objects are left: code does not set those from
  * configuration keys. */
+/* Why the keys, the length and the entries of a dict stored into with a
+ * key not known (vdict.anykey) are not listed. */
+#define DICT_ANYKEY_REASON "a dict written with keys not known: its keys and length are not known"
+
 static inline void clobber_dict(struct ast_arena *a, struct vdict *d, const char *why)
 {
 	size_t i;

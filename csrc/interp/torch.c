@@ -146,6 +146,9 @@ struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **ar
 					if (a->u.seq->len_src)
 						vdict_sets(in->a, m->attrs, "__ecg_len_src__", v_str(in->a, a->u.seq->len_src));
 					vdict_sets(in->a, m->attrs, "__ecg_len_via__", v_int(in->a, a->u.seq->len_via));
+					if (a->u.seq->stage_whole && nargs == 1 && !strcmp(dotted, "torch.nn.ModuleList"))
+						vdict_sets(in->a, m->attrs, STAGE_WHOLE_ATTR,
+						           v_int(in->a, (long long)a->u.seq->stage_whole));
 					for (j = 0; j < a->u.seq->n; j++)
 						if (a->u.seq->items[j]->k == VK_INST)
 							vinst_add_child(in->a, m, afmt(in, "%zu", idx++),
@@ -753,6 +756,27 @@ static value_t *tc_device(struct frame *f, const char *d, const char *last, valu
 	return mk_inst_value(in, c);
 }
 
+/* torch.Size(dims): a tuple subclass of ints on the host, the tuple of
+ * its argument's items (its numel() and the like are no tensors); NULL
+ * (not decided here) when the items are not a known sequence */
+static value_t *tc_size(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                        struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *r;
+	size_t i;
+
+	(void)d, (void)last, (void)kw;
+	if (nargs == 0)
+		return v_seq(in->a, VK_TUPLE, 0);
+	if (nargs != 1 || (args[0]->k != VK_LIST && args[0]->k != VK_TUPLE) || args[0]->u.seq->unk_reason)
+		return unknown_at(f, site, "a torch.Size of dimensions not known (a tuple of ints on the host)");
+	r = v_seq(in->a, VK_TUPLE, args[0]->u.seq->n);
+	for (i = 0; i < args[0]->u.seq->n; i++)
+		vseq_push(in->a, r->u.seq, args[0]->u.seq->items[i]);
+	return r;
+}
+
 /* with the environment known (extract --env / --no-env), no process
  * group exists before the job's code starts one; a job that has not
  * (on any path read so far) runs as one process */
@@ -852,6 +876,7 @@ static const struct torch_call TORCH_CALLS[] = {
 	{ "load", tc_load },
 	{ "no_grad", tc_no_grad },
 	{ "save", tc_save },
+	{ "size", tc_size },
 	{ "stream", tc_stream },
 	{ "synchronize", tc_synchronize },
 	{ "type_query", tc_type_query },

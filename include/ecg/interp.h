@@ -179,6 +179,13 @@ struct interp_par_degree {
 /* The degree's binding, or NULL when no call bound it.  Borrowed. */
 const struct interp_par_degree *interp_parallel(const struct interp *in, enum interp_par degree);
 
+/* A ModuleList built from one pipeline stage's part of a sequence whose
+ * every stage's part is as long (interp/stage.c): the whole sequence's
+ * length (the whole model's count of those children), or 0 when c is no
+ * such container. */
+#define STAGE_WHOLE_ATTR "__ecg_stage_whole__"
+long long interp_stage_whole(const struct vinst *c);
+
 /* The job's environment variable key as a positive integer (WORLD_SIZE
  * from a launcher or --env): 1 and *out, or 0 when not known. */
 int interp_env_int(const struct interp *in, const char *key, long long *out);
