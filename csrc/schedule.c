@@ -388,8 +388,23 @@ static const char *sc_condition(const struct jctx *c)
 	return NULL;
 }
 
+/* A function named for reading a checkpoint back (load_checkpoint,
+ * restart_from_checkpoint, resume_from_snapshot, restore_ckpt): what it
+ * does is not the saving of one, whatever phase it is in. */
+static int sc_restorer_name(const char *name)
+{
+	static const char *const words[] = { "load", "restore", "resume", "restart", NULL };
+	size_t i;
+
+	for (i = 0; words[i]; i++)
+		if (strstr(name, words[i]))
+			return 1;
+	return 0;
+}
+
 /* Is the anchor in a function that saves a checkpoint by its name
- * (save_checkpoint, _save_snapshot, TrainLoop.save)? */
+ * (save_checkpoint, _save_snapshot, TrainLoop.save), not one named for
+ * reading it back (sc_restorer_name)? */
 static int sc_in_saver(const char *anchor)
 {
 	const char *end = anchor ? strrchr(anchor, ':') : NULL, *q;
@@ -407,6 +422,8 @@ static int sc_in_saver(const char *anchor)
 	name[n] = 0;
 	while (name[0] == '_')
 		memmove(name, name + 1, strlen(name));
+	if (sc_restorer_name(name))
+		return 0;
 	return !strncmp(name, "save", 4) || strstr(name, "checkpoint") || strstr(name, "snapshot");
 }
 
