@@ -1193,6 +1193,11 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 				return v_tensor(in->a);
 			if (value_key_eq(a, b))
 				return a;
+			/* DropPath(p) if p > 0. else nn.Identity(): both modules
+			 * kept as alternatives (alts.c alts_modules) */
+			if (a->k == VK_INST && b->k == VK_INST && a->u.inst->mod != VM_NONE &&
+			    b->u.inst->mod != VM_NONE && a->u.inst != b->u.inst)
+				return v_alts(f, text, a, b);
 			return unknown_at(f, e, "a conditional expression whose condition is not known");
 		}
 	}

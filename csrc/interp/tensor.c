@@ -429,6 +429,8 @@ static value_t *tm_item(struct frame *f, value_t *fn, const char *m, value_t **a
 	(void)args, (void)nargs, (void)kw;
 	if (recv_dev(fn) == DEV_DEVICE)
 		sev(f, SEV_SYNC, !strcmp(m, "item") ? ".item()" : ".tolist()", site);
+	if (!strcmp(m, "item"))      /* a Python number */
+		return fact_set_plain(unknown_at(f, site, TENSOR_READ_REASON));
 	return unknown_at(f, site, TENSOR_READ_REASON);
 }
 

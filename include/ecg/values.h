@@ -148,6 +148,10 @@ struct value {
 	unsigned char nonneg;         /* FACT_DIGITS: a str of the decimal digits of
 	                                 an int >= 0 (a launcher's RANK, WORLD_SIZE
 	                                 ...); FACT_NONNEG_INT: an int >= 0 */
+	unsigned char plain;          /* 1: a Python number or str (float(), int(),
+	                                 str() of a value not known, a tensor's
+	                                 .item()): never an object, so never a
+	                                 module (facts.c fact_plain) */
 	union {
 		int b;
 		long long i;
