@@ -44,6 +44,8 @@ static const struct native module_methods[] = {
 	{ "modules", call_module_method, BI_M_MOD_MODULES },
 	{ "named_children", call_module_method, BI_M_MOD_NAMED_CHILDREN },
 	{ "named_modules", call_module_method, BI_M_MOD_NAMED_MODULES },
+	{ "named_parameters", call_module_method, BI_M_MOD_NAMED_PARAMETERS },
+	{ "parameters", call_module_method, BI_M_MOD_PARAMETERS },
 	{ "register_buffer", call_module_method, BI_M_MOD_REGISTER_BUFFER },
 	{ "register_module", call_module_method, BI_M_MOD_ADD_MODULE },
 	{ "register_parameter", call_module_method, BI_M_MOD_REGISTER_PARAMETER },

@@ -375,6 +375,38 @@ static value_t *module_tree_list(struct frame *f, value_t *self, int id, const s
 	return out;
 }
 
+/* parameters() / named_parameters() in job code: a list whose length is
+ * not known (how many parameter tensors the modules register is not
+ * counted here) holding one representative item, a parameter -- on the
+ * device when the module was moved there, else where it is not known --
+ * or (its name, not known; the parameter).  A loop over it runs once, its
+ * count not known (`for name, p in model.named_parameters(): ...
+ * p.grad.norm().item()` is a sync per parameter).  In a forward: not
+ * known, as before. */
+static value_t *module_parameters(struct frame *f, value_t *self, int named, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const struct vinst *m = self->k == VK_INST ? self->u.inst : NULL;
+	value_t *out, *p;
+
+	if (!m || m->mod == VM_NONE || f->mode == M_FWD)
+		return unknown_at(f, site, "the parameters of a module, listed at run time");
+	p = m->on_device ? v_tensor_dev(in->a, DEV_DEVICE, 0) : v_tensor(in->a);
+	p->is_param = 1;
+	if (named) {
+		value_t *pair = v_seq(in->a, VK_TUPLE, 2);
+
+		vseq_push(in->a, pair->u.seq, fact_set_plain(unknown_at(f, site, "a parameter's name")));
+		vseq_push(in->a, pair->u.seq, p);
+		p = pair;
+	}
+	out = v_seq(in->a, VK_LIST, 1);
+	vseq_push(in->a, out->u.seq, p);
+	out->u.seq->unk_expr = site ? text_of(f, site) : NULL;
+	out->u.seq->unk_reason = "how many parameter tensors the modules register is not counted";
+	return out;
+}
+
 /* A torch.nn layer that owns no tensor: the catalogue counts no
  * parameter for it with these arguments, it is not a norm (running
  * statistics are buffers) and it was given no weight / pos_weight tensor
@@ -595,6 +627,9 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 	}
 	case BI_M_MOD_SELF:
 		return self;
+	case BI_M_MOD_PARAMETERS:
+	case BI_M_MOD_NAMED_PARAMETERS:
+		return module_parameters(f, self, fn->u.bi.id == BI_M_MOD_NAMED_PARAMETERS, site);
 	case BI_M_MOD_LOAD_STATE_DICT:
 		load_state_dict_effects(f, self, nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "state_dict") : NULL, site);
 		return unknown_at(f, site, "the missing and unexpected keys, known at run time");
