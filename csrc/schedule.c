@@ -427,6 +427,18 @@ static int sc_in_saver(const char *anchor)
 	return !strncmp(name, "save", 4) || strstr(name, "checkpoint") || strstr(name, "snapshot");
 }
 
+/* Is the anchor in a method named forward ("rf.py:RF.forward:15")?  An
+ * event of a module's forward is in_forward already; this is the forward
+ * of a job object called by name. */
+static int sc_in_forward_method(const char *anchor)
+{
+	const char *end = anchor ? strrchr(anchor, ':') : NULL;
+	static const char suffix[] = ".forward";
+	size_t n = sizeof suffix - 1;
+
+	return end && (size_t)(end - anchor) > n && !strncmp(end - n, suffix, n);
+}
+
 /* Is c in loops that are all outside the step loop: not in it, around
  * none of it, and taking no loader's batches (not an evaluation pass)? */
 static int sc_outside_step(const struct sc *s, const struct jctx *c)
@@ -462,6 +474,11 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	/* what the job's checkpoint routine does besides torch.save */
 	if (e->kind != SEV_MODEL_CALL && sc_in_saver(e->anchor))
 		return "checkpoint";
+	/* the forward method of a job object that is no module (a loss or
+	 * flow wrapper: rf.forward(x, c) calls the model), in the step */
+	if (e->kind != SEV_MODEL_CALL && e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER &&
+	    sc_in_forward_method(e->anchor) && s->step_loop && ctx_has(c, s->step_loop))
+		return "forward";
 	if (ctx_find(c, JC_GUARD))
 		return sc_eval_block(s, c) ? "eval" : "logging";
 	if (sc_eval_block(s, c) && s->job_type && !strcmp(s->job_type, "training"))
