@@ -268,6 +268,12 @@ static char *sc_times(const struct jctx *c, const struct jctx *base, long long c
 	}
 
 	for (; c && !ctx_same(c, base); c = c->up) {
+		if (c->kind == JC_REPEAT) {     /* items not counted */
+			loops++;
+			if (!unknown)
+				unknown = c;
+			continue;
+		}
 		if (c->kind != JC_LOOP)
 			continue;
 		loops++;

@@ -70,8 +70,12 @@ enum jctx_kind {
 	JC_NO_SYNC,       /* with model.no_sync() */
 	JC_FORWARD,       /* inside a model's forward (the call's anchor) */
 	JC_STREAM,        /* with torch.cuda.stream(s): text is s */
-	JC_HANDLER        /* a request handler of a server, as the framework calls it:
+	JC_HANDLER,       /* a request handler of a server, as the framework calls it:
 	                   * anchor is the handler's */
+	JC_REPEAT         /* a comprehension over items not listed, read once for
+	                   * all of them: text is its `for` clause.  Not a loop of
+	                   * the job's (no step, no phase): its events run a
+	                   * number of times not known */
 };
 
 struct jctx {
