@@ -305,7 +305,7 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 	case VK_BUILTIN:
 		return call_builtin(f, fn, args, nargs, kw, site);
 	case VK_UNKNOWN:
-		if (fn->alts)
+		if (fn->alts && !alts_modules(fn))
 			return alts_call(f, fn, args, nargs, kw, site);
 		break;
 	default:
