@@ -529,6 +529,78 @@ static int argp_takes_list(const struct vdict *o)
 	return nargs && nargs->k == VK_STR && (!strcmp(nargs->u.str.s, "+") || !strcmp(nargs->u.str.s, "*"));
 }
 
+/* Does the option dict o take the rest of the command line
+ * (nargs=argparse.REMAINDER, whose value is "...")? */
+static int argp_takes_rest(const struct vdict *o)
+{
+	value_t *nargs = vdict_gets(o, "nargs");
+
+	return nargs && ((nargs->k == VK_EXT && !strcmp(nargs->u.ext, "argparse.REMAINDER")) ||
+	                 (nargs->k == VK_STR && !strcmp(nargs->u.str.s, "...")));
+}
+
+/* Where the rest of argv goes to an nargs=REMAINDER option of opts: the
+ * index of the word that starts it (argparse: a positional REMAINDER
+ * takes every word from its own first one on, options included; an
+ * optional one every word after its flag), *rest the option's dict;
+ * argv->n and *rest NULL when no such option takes any. */
+static size_t argp_rest_at(const value_t *opts, const struct vseq *argv, const struct vdict **rest)
+{
+	const struct vdict *pos_rest = NULL;
+	size_t j, k, l, pos_before = 0, seen = 0;
+
+	*rest = NULL;
+	for (k = 0; opts && k < opts->u.seq->n && !pos_rest; k++) {
+		const struct vdict *o = opts->u.seq->items[k]->u.dict;
+		value_t *pos = vdict_gets(o, "positional");
+
+		if (pos && pos->k == VK_BOOL && pos->u.b) {
+			if (argp_takes_rest(o))
+				pos_rest = o;
+			else
+				pos_before++;
+		}
+	}
+	for (j = 0; j < argv->n; j++) {
+		const char *tok = argv->items[j]->u.str.s;
+
+		if (tok[0] != '-') {
+			if (pos_rest && seen++ == pos_before) {
+				*rest = pos_rest;
+				return j;
+			}
+			continue;
+		}
+		for (k = 0; opts && k < opts->u.seq->n; k++) {
+			const struct vdict *o = opts->u.seq->items[k]->u.dict;
+			value_t *flags = vdict_gets(o, "flags");
+
+			for (l = 0; flags && l < flags->u.seq->n && argp_takes_rest(o); l++)
+				if (!strcmp(flags->u.seq->items[l]->u.str.s, tok)) {
+					*rest = o;
+					return j;
+				}
+		}
+		if (argp_flag_takes_value(opts, tok))
+			j++;
+	}
+	if (pos_rest)
+		*rest = pos_rest;
+	return argv->n;
+}
+
+/* The words of argv from j on, each converted by type: what an
+ * nargs=REMAINDER option holds. */
+static value_t *argp_rest_list(struct frame *f, value_t *type, const struct vseq *argv, size_t j)
+{
+	struct interp *in = f->in;
+	value_t *l = v_seq(in->a, VK_LIST, 0);
+
+	for (; j < argv->n; j++)
+		vseq_push(in->a, l->u.seq, argp_convert(f, type, argv->items[j]->u.str.s));
+	return l;
+}
+
 /* The words of argv from j on up to the next option, each converted by
  * type: the list an nargs '+'/'*' option holds (`audio a.flac b.flac`). */
 static value_t *argp_word_list(struct frame *f, value_t *type, const struct vseq *argv, size_t j)
@@ -614,14 +686,22 @@ static void argp_parse_into(struct frame *f, value_t *parser, struct vseq *argv_
 	struct interp *in = f->in;
 	value_t *opts = parser->u.inst->argp_opts;
 	value_t *pdefs = vdict_gets(parser->u.inst->attrs, "__ecg_setdefaults__");
-	size_t i, j, npos_seen = 0;
-	struct vseq head, *argv = argv_all;
+	size_t i, j, npos_seen = 0, rest_at = 0;
+	struct vseq head, before_rest, *argv = argv_all;
+	const struct vdict *rest = NULL;
 
 	if (argv_all && vdict_gets(parser->u.inst->attrs, "__ecg_subparsers__")) {
 		/* the parser's own options are before the subcommand */
 		head = *argv_all;
 		head.n = argp_sub_index(parser, argv_all);
 		argv = &head;
+	}
+	if (argv) {
+		/* an nargs=REMAINDER option takes the words from rest_at on:
+		 * the other options are read before it only */
+		rest_at = argp_rest_at(opts, argv, &rest);
+		before_rest = *argv;
+		before_rest.n = rest_at;
 	}
 	for (i = 0; opts && i < opts->u.seq->n; i++) {
 		struct vdict *o = opts->u.seq->items[i]->u.dict;
@@ -648,16 +728,25 @@ static void argp_parse_into(struct frame *f, value_t *parser, struct vseq *argv_
 				def = v_none(in->a);
 		}
 		/* the job's command line, when ecg was given one */
-		if (argv) {
+		if (argv && o == rest) {
+			if (is_pos)
+				val = argp_rest_list(f, type, argv, rest_at);
+			else if (rest_at < argv->n)
+				val = argp_rest_list(f, type, argv, rest_at + 1);
+			if (val) {
+				val->src = anchor ? anchor->u.str.s : NULL;
+				val->via = VIA_OVERRIDE;
+			}
+		} else if (argv) {
 			size_t pos_index = 0;
 
-			for (j = 0; j < argv->n; j++) {
-				const char *tok = argv->items[j]->u.str.s;
+			for (j = 0; j < before_rest.n; j++) {
+				const char *tok = before_rest.items[j]->u.str.s;
 				size_t k;
 
 				if (tok[0] != '-') {
 					if (is_pos && pos_index++ == npos_seen) {
-						val = argp_takes_list(o) ? argp_word_list(f, type, argv, j) : argp_convert(f, type, tok);
+						val = argp_takes_list(o) ? argp_word_list(f, type, &before_rest, j) : argp_convert(f, type, tok);
 						break;
 					}
 					continue;
@@ -682,9 +771,9 @@ static void argp_parse_into(struct frame *f, value_t *parser, struct vseq *argv_
 						else if (is_false)
 							val = v_bool(in->a, 0);
 						else if (argp_takes_list(o))
-							val = argp_word_list(f, type, argv, j + 1);
-						else if (j + 1 < argv->n)
-							val = argp_convert(f, type, argv->items[j + 1]->u.str.s);
+							val = argp_word_list(f, type, &before_rest, j + 1);
+						else if (j + 1 < before_rest.n)
+							val = argp_convert(f, type, before_rest.items[j + 1]->u.str.s);
 					}
 				}
 			}
@@ -699,7 +788,7 @@ static void argp_parse_into(struct frame *f, value_t *parser, struct vseq *argv_
 		if (!val) {
 			if (req && value_truth(req) == 1)
 				val = v_unknown(in->a, afmt(in, "args.%s", dest->u.str.s), "a required command-line argument");
-			else if (is_pos && !vdict_gets(o, "nargs"))
+			else if (is_pos && (!vdict_gets(o, "nargs") || (!argv && argp_takes_rest(o))))
 				val = v_unknown(in->a, afmt(in, "args.%s", dest->u.str.s), "a positional command-line argument");
 			else {
 				val = v_copy(in->a, def);
