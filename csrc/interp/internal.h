@@ -108,6 +108,7 @@ enum builtin_id {
 	BI_M_MOD_ITEMS, BI_M_MOD_KEYS, BI_M_MOD_UPDATE,   /* ModuleDict.items() / keys() / update() */ BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
 	BI_M_MOD_LOAD_STATE_DICT,
 	BI_M_NS_GETATTR,
+	BI_M_PATH_SAME, BI_M_PATH_JOINPATH,   /* pathlib.Path methods (pathlib.c) */
 	BI_COUNT        /* how many ids there are */
 };
 
@@ -472,6 +473,25 @@ value_t *json_value(struct interp *in, const cJSON *j, const char *src);
 value_t *stdlib_attr(struct interp *in, const char *mod, const char *name);
 value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                      const struct ast_hdr *site);
+
+/* omegaconf.c: OmegaConf's layers (NULL: not one of its functions) */
+value_t *omegaconf_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                        const struct ast_hdr *site);
+extern const struct ntab omegaconf_ntab;
+/* pathlib.c: pathlib.Path objects */
+int is_path(const value_t *v);
+/* the text (a str value) of a Path; any other value as it is */
+value_t *path_text(value_t *v);
+value_t *path_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                   const struct ast_hdr *site);
+value_t *path_fspath(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
+value_t *path_div(struct frame *f, value_t *l, value_t *r, const struct ast_hdr *site);
+value_t *path_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+value_t *path_m_same(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
+value_t *path_m_joinpath(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site);
 
 /* builtins.c */
 long long range_len(const value_t *it);

@@ -974,6 +974,10 @@ static const struct native ext_methods[] = {
 	{ "io.TextIOWrapper readlines", m_file_readlines, BI_M_FILE_READLINES },
 	{ "os.environ get", m_dict_get, BI_M_DICT_GET },
 	{ "os.environ setdefault", m_dict_get, BI_M_DICT_GET },
+	{ "pathlib.Path absolute", path_m_same, BI_M_PATH_SAME },
+	{ "pathlib.Path expanduser", path_m_same, BI_M_PATH_SAME },
+	{ "pathlib.Path joinpath", path_m_joinpath, BI_M_PATH_JOINPATH },
+	{ "pathlib.Path resolve", path_m_same, BI_M_PATH_SAME },
 };
 
 const struct ntab ext_methods_ntab = NTAB(ext_methods);
