@@ -197,10 +197,12 @@ struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **ar
 }
 
 /* Wrappers that return the model they wrap (for finding the model);
- * DDP/FSDP also imported under their short names. */
+ * DDP/FSDP also imported under their short names -- the word in the last
+ * part of the name: a static method of the class (FSDP.fsdp_modules(m),
+ * FSDP.state_dict_type(m, ...)) wraps nothing. */
 int is_wrapper(const struct catalog *cat, const char *d)
 {
-	return catalog_fact(cat, CATALOG_F_WRAPPERS, d) || catalog_fact_match(cat, CATALOG_F_WRAPPER_WORDS, d);
+	return catalog_fact(cat, CATALOG_F_WRAPPERS, d) || catalog_fact_match(cat, CATALOG_F_WRAPPER_WORDS, short_ext(d));
 }
 
 /* A class of a third-party library that is an nn.Module: the libraries
