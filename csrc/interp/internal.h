@@ -108,7 +108,8 @@ enum builtin_id {
 	BI_M_MOD_ITEMS, BI_M_MOD_KEYS, BI_M_MOD_UPDATE,   /* ModuleDict.items() / keys() / update() */ BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
 	BI_M_MOD_LOAD_STATE_DICT,
 	BI_M_NS_GETATTR,
-	BI_M_PATH_SAME, BI_M_PATH_JOINPATH,   /* pathlib.Path methods (pathlib.c) */
+	BI_M_PATH_SAME, BI_M_PATH_JOINPATH, BI_M_PATH_WITH_SUFFIX, BI_M_PATH_WITH_NAME,
+	BI_M_PATH_OPEN,   /* pathlib.Path methods (pathlib.c) */
 	BI_COUNT        /* how many ids there are */
 };
 
@@ -492,6 +493,10 @@ value_t *path_m_same(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                      const struct ast_hdr *site);
 value_t *path_m_joinpath(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                          const struct ast_hdr *site);
+value_t *path_m_with(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
+value_t *path_m_open(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
 
 /* builtins.c */
 long long range_len(const value_t *it);

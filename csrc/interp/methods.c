@@ -968,7 +968,7 @@ value_t *type_method(struct interp *in, value_t *obj, const char *name)
 
 /* The methods of objects of outside classes that are emulated, by
  * "<class> <method>": a file's read(), os.environ's get() and
- * setdefault() (dict.get's). */
+ * setdefault() (dict.get's), pathlib.Path's (pathlib.c). */
 static const struct native ext_methods[] = {
 	{ "io.TextIOWrapper read", m_file_read, BI_M_FILE_READ },
 	{ "io.TextIOWrapper readlines", m_file_readlines, BI_M_FILE_READLINES },
@@ -977,7 +977,10 @@ static const struct native ext_methods[] = {
 	{ "pathlib.Path absolute", path_m_same, BI_M_PATH_SAME },
 	{ "pathlib.Path expanduser", path_m_same, BI_M_PATH_SAME },
 	{ "pathlib.Path joinpath", path_m_joinpath, BI_M_PATH_JOINPATH },
+	{ "pathlib.Path open", path_m_open, BI_M_PATH_OPEN },
 	{ "pathlib.Path resolve", path_m_same, BI_M_PATH_SAME },
+	{ "pathlib.Path with_name", path_m_with, BI_M_PATH_WITH_NAME },
+	{ "pathlib.Path with_suffix", path_m_with, BI_M_PATH_WITH_SUFFIX },
 };
 
 const struct ntab ext_methods_ntab = NTAB(ext_methods);

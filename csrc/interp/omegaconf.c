@@ -15,8 +15,9 @@
  *   OmegaConf.to_container   a copy;  OmegaConf.select(cfg, "a.b",
  *                            default=) the value at the key path
  *   to_yaml / save / set_struct / set_readonly / resolve: no value read
- * A str holding "${" (an interpolation, resolved when read) is an
- * unknown in every result.  A key that no layer sets stays missing (what
+ * A str holding "${" (an interpolation, resolved when read) or "???" (a
+ * mandatory value missing: reading it raises) is an unknown in every
+ * result.  A key that no layer sets stays missing (what
  * reads it is unknown, attr.c).  Values are allocated in the interpreter's
  * arena; no function here fails otherwise (an unknown is the answer).
  */
@@ -51,8 +52,9 @@ static value_t *no_interp(struct interp *in, value_t *v, int depth)
 
 	if (depth > OC_MAX_DEPTH)
 		return v;
-	if (v->k == VK_STR && strstr(v->u.str.s, "${")) {
-		r = v_unknown(in->a, v->u.str.s, "an OmegaConf interpolation (resolved when read; not followed)");
+	if (v->k == VK_STR && (strstr(v->u.str.s, "${") || !strcmp(v->u.str.s, "???"))) {
+		r = v_unknown(in->a, v->u.str.s, v->u.str.s[0] == '?' ? "an OmegaConf mandatory value left missing (MISSING)"
+		                                 : "an OmegaConf interpolation (resolved when read; not followed)");
 		r->src = v->src;
 		return r;
 	}

@@ -6,7 +6,8 @@
  * What is read exactly: Path(str or Path ...), p / x and x / p, .parent,
  * .name, .stem, .suffix, .resolve() / .absolute() / .expanduser() (the
  * path as it is, as os.path.abspath is read here: the job's paths are
- * relative to where it runs), .joinpath(), str(p), os.fspath(p), and a
+ * relative to where it runs), .joinpath(), .with_suffix(), .with_name(),
+ * .open(), str(p), os.fspath(p), and a
  * Path wherever a path string is taken (open, load_config, os.path.*:
  * path_text()).  Any other attribute or method, and a Path made from a
  * value not known, is unknown with the reason.  Every value is allocated
@@ -193,6 +194,38 @@ value_t *path_m_joinpath(struct frame *f, value_t *fn, value_t **args, size_t na
 	for (i = 0; i < nargs; i++)
 		parts[i + 1] = args[i];
 	return path_join(f, parts, nargs + 1, site);
+}
+
+/* p.with_suffix(s), p.with_name(n): the last part changed (pathlib's
+ * ValueError cases -- an empty name, a suffix without its dot -- are
+ * unknown) */
+value_t *path_m_with(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const char *p = path_text(fn->u.bi.self)->u.str.s, *nm = path_name(p), *x;
+	int suffix = fn->u.bi.id == BI_M_PATH_WITH_SUFFIX;
+
+	(void)kw;
+	if (nargs != 1 || args[0]->k != VK_STR || !*nm)
+		return unknown_at(f, site, "a path's part changed to a value not known");
+	x = args[0]->u.str.s;
+	if (suffix ? (*x && (x[0] != '.' || !x[1] || strchr(x, '/'))) : (!*x || strchr(x, '/') || !strcmp(x, ".")))
+		return unknown_at(f, site, "a path part pathlib refuses (ValueError)");
+	return path_new_text(in, suffix ? afmt(in, "%.*s%.*s%s", (int)(nm - p), p, (int)suffix_at(nm), nm, x)
+	                                : afmt(in, "%.*s%s", (int)(nm - p), p, x));
+}
+
+/* p.open(mode ...): open(str(p), mode ...) */
+value_t *path_m_open(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site)
+{
+	value_t **a2 = ast_arena_alloc(f->in->a, (nargs + 1) * sizeof *a2);
+
+	a2[0] = path_text(fn->u.bi.self);
+	if (nargs)
+		memcpy(a2 + 1, args, nargs * sizeof *a2);
+	return call_builtin(f, mk_builtin(f->in, BI_OPEN, NULL), a2, nargs + 1, kw, site);
 }
 
 /* os.fspath(p): the text of a Path, a str as it is */
