@@ -908,19 +908,136 @@ value_t *argp_m_add_parser(struct frame *f, value_t *fn, value_t **args, size_t 
 	return p;
 }
 
-/* parse_args(), parse_known_args(): the namespace (and no extra words) */
+/* Is tok a word argparse reads as a negative number (a value, not a flag)? */
+static int looks_negative(const char *tok)
+{
+	char *end;
+
+	if (tok[0] != '-' || !tok[1])
+		return 0;
+	(void)strtod(tok, &end);
+	return !*end;
+}
+
+/* The words of argv that no option or positional of parser takes (what
+ * parse_known_args() returns second), or NULL when ecg cannot tell: a
+ * subcommand, "--", a negative number, a flag abbreviated or glued to its
+ * value, an action other than store/store_true/store_false/append, a
+ * positional with nargs, an option's value missing. */
+static value_t *argp_extras(struct frame *f, value_t *parser, const struct vseq *argv)
+{
+	struct interp *in = f->in;
+	value_t *opts = parser->u.inst->argp_opts;
+	value_t *extras = v_seq(in->a, VK_LIST, 0);
+	const struct vdict *rest = NULL;
+	size_t j, k, l, npos = 0, used = 0, rest_at;
+
+	if (vdict_gets(parser->u.inst->attrs, "__ecg_subparsers__"))
+		return NULL;
+	for (k = 0; opts && k < opts->u.seq->n; k++) {
+		const struct vdict *o = opts->u.seq->items[k]->u.dict;
+		value_t *pos = vdict_gets(o, "positional"), *action = vdict_gets(o, "action");
+
+		if (action && !(action->k == VK_STR && (!strcmp(action->u.str.s, "store") ||
+		                                        !strcmp(action->u.str.s, "store_true") ||
+		                                        !strcmp(action->u.str.s, "store_false") ||
+		                                        !strcmp(action->u.str.s, "append"))))
+			return NULL;
+		if (pos && pos->k == VK_BOOL && pos->u.b && !argp_takes_rest(o)) {
+			if (vdict_gets(o, "nargs"))
+				return NULL;
+			npos++;
+		}
+	}
+	rest_at = argp_rest_at(opts, argv, &rest);
+	for (j = 0; j < rest_at; j++) {
+		const char *tok = argv->items[j]->u.str.s;
+		const struct vdict *hit = NULL;
+		int glued = 0, near = 0;
+
+		if (!strcmp(tok, "--") || looks_negative(tok))
+			return NULL;
+		if (tok[0] != '-' || !tok[1]) {
+			if (used < npos)
+				used++;
+			else
+				vseq_push(in->a, extras->u.seq, argv->items[j]);
+			continue;
+		}
+		for (k = 0; opts && k < opts->u.seq->n && !hit; k++) {
+			const struct vdict *o = opts->u.seq->items[k]->u.dict;
+			value_t *flags = vdict_gets(o, "flags");
+
+			for (l = 0; flags && l < flags->u.seq->n; l++) {
+				const char *fl = flags->u.seq->items[l]->u.str.s;
+				size_t fn = strlen(fl), tn = strlen(tok);
+
+				if (fl[0] != '-')
+					continue;
+				if (!strcmp(fl, tok)) {
+					hit = o;
+					break;
+				}
+				if (tn > fn && !strncmp(tok, fl, fn) && tok[fn] == '=' && fl[1] == '-') {
+					hit = o;
+					glued = 1;
+					break;
+				}
+				if (!strncmp(tok, fl, tn < fn ? tn : fn))
+					near = 1;      /* an abbreviation, or -n5 */
+			}
+		}
+		if (!hit) {
+			if (near)
+				return NULL;
+			vseq_push(in->a, extras->u.seq, argv->items[j]);
+			continue;
+		}
+		if (glued || !argp_takes_value(hit))
+			continue;
+		if (argp_takes_list(hit)) {
+			while (j + 1 < rest_at && argv->items[j + 1]->u.str.s[0] != '-')
+				j++;
+			continue;
+		}
+		if (j + 1 >= rest_at || (argv->items[j + 1]->u.str.s[0] == '-' && !looks_negative(argv->items[j + 1]->u.str.s)))
+			return NULL;
+		j++;
+	}
+	return extras;
+}
+
+/* parse_args(args=None), parse_known_args(args=None): the namespace of
+ * the job's argv, or of the list given; parse_known_args() with the words
+ * no option took (argp_extras; unknown when ecg cannot tell). */
 static value_t *argp_m_parse(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                              const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	value_t *nsv = argp_parse_args(f, fn->u.bi.self, site);
+	value_t *given = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "args") : NULL;
+	value_t *nsv, *saved = in->argv, *extras = NULL;
+	int known = site && AST_IS(site, Call) && AST_IS(AST_AS(site, Call)->func, Attribute) &&
+	            !strcmp(AST_AS(AST_AS(site, Call)->func, Attribute)->attr, "parse_known_args");
+	size_t i;
 
-	if (site && AST_IS(site, Call) && AST_IS(AST_AS(site, Call)->func, Attribute) &&
-	    !strcmp(AST_AS(AST_AS(site, Call)->func, Attribute)->attr, "parse_known_args")) {
+	if (given && given->k != VK_NONE) {
+		/* parse_args(list): that list instead of sys.argv[1:] */
+		if ((given->k != VK_LIST && given->k != VK_TUPLE) || given->u.seq->unk_reason)
+			return unknown_at(f, site, "command-line arguments parsed from a list not known");
+		for (i = 0; i < given->u.seq->n; i++)
+			if (given->u.seq->items[i]->k != VK_STR)
+				return unknown_at(f, site, "command-line arguments parsed from a list not known");
+		in->argv = given;
+	}
+	nsv = argp_parse_args(f, fn->u.bi.self, site);
+	if (known && in->argv)
+		extras = argp_extras(f, fn->u.bi.self, in->argv->u.seq);
+	in->argv = saved;
+	if (known) {
 		value_t *t = v_seq(in->a, VK_TUPLE, 2);
 
 		vseq_push(in->a, t->u.seq, nsv);
-		vseq_push(in->a, t->u.seq, v_seq(in->a, VK_LIST, 0));
+		vseq_push(in->a, t->u.seq, extras ? extras : unknown_at(f, site, "the words no option took (not followed)"));
 		return t;
 	}
 	return nsv;
