@@ -715,6 +715,12 @@ static void argp_parse_into(struct frame *f, value_t *parser, struct vseq *argv_
 		value_t *anchor = vdict_gets(o, "anchor");
 		value_t *val = NULL;
 		int is_true = str_eq(action, "store_true"), is_false = str_eq(action, "store_false");
+		int is_const = str_eq(action, "store_const"), is_count = str_eq(action, "count");
+		int is_append = str_eq(action, "append");
+		/* an action read here: store, the flags, const, count, append */
+		int is_other = action && !(is_true || is_false || is_const || is_count || is_append || str_eq(action, "store"));
+		long long ncount = 0;
+		value_t *appended = NULL;
 		int is_pos = positional && positional->k == VK_BOOL && positional->u.b;
 
 		if (!dest || dest->k != VK_STR)
@@ -738,7 +744,7 @@ static void argp_parse_into(struct frame *f, value_t *parser, struct vseq *argv_
 				val->via = VIA_OVERRIDE;
 			}
 		} else if (argv) {
-			size_t pos_index = 0;
+			size_t pos_index = 0, k2;
 
 			for (j = 0; j < before_rest.n; j++) {
 				const char *tok = before_rest.items[j]->u.str.s;
@@ -761,20 +767,53 @@ static void argp_parse_into(struct frame *f, value_t *parser, struct vseq *argv_
 					const char *fl = flags->u.seq->items[k]->u.str.s;
 					size_t fl_len = strlen(fl);
 
-					if (strncmp(tok, fl, fl_len))
+					if (strncmp(tok, fl, fl_len) || (tok[fl_len] != '=' && tok[fl_len] != 0))
 						continue;
-					if (tok[fl_len] == '=') {
+					if (is_other || ((is_true || is_false || is_const || is_count) && tok[fl_len] == '=')) {
+						/* a custom Action, or argparse's error */
+						val = v_unknown(in->a, afmt(in, "args.%s", dest->u.str.s),
+						                "an argparse action ecg does not follow");
+					} else if (is_append) {
+						value_t *w = tok[fl_len] == '=' ? argp_convert(f, type, tok + fl_len + 1)
+						             : j + 1 < before_rest.n ? argp_convert(f, type, before_rest.items[j + 1]->u.str.s)
+						             : NULL;
+
+						if (!appended)
+							appended = v_seq(in->a, VK_LIST, 0);
+						if (w)
+							vseq_push(in->a, appended->u.seq, w);
+					} else if (tok[fl_len] == '=') {
 						val = argp_convert(f, type, tok + fl_len + 1);
-					} else if (tok[fl_len] == 0) {
-						if (is_true)
-							val = v_bool(in->a, 1);
-						else if (is_false)
-							val = v_bool(in->a, 0);
-						else if (argp_takes_list(o))
-							val = argp_word_list(f, type, &before_rest, j + 1);
-						else if (j + 1 < before_rest.n)
-							val = argp_convert(f, type, before_rest.items[j + 1]->u.str.s);
+					} else if (is_count) {
+						ncount++;
+					} else if (is_const) {
+						val = vdict_gets(o, "const") ? vdict_gets(o, "const") : v_none(in->a);
+					} else if (is_true) {
+						val = v_bool(in->a, 1);
+					} else if (is_false) {
+						val = v_bool(in->a, 0);
+					} else if (argp_takes_list(o)) {
+						val = argp_word_list(f, type, &before_rest, j + 1);
+					} else if (j + 1 < before_rest.n) {
+						val = argp_convert(f, type, before_rest.items[j + 1]->u.str.s);
 					}
+				}
+			}
+			if (ncount && !val)
+				val = def->k == VK_INT ? v_int(in->a, def->u.i + ncount)
+				      : def->k == VK_NONE ? v_int(in->a, ncount)
+				      : v_unknown(in->a, afmt(in, "args.%s", dest->u.str.s), "a count over a default that is no int");
+			if (appended && !val) {
+				/* argparse appends to (a copy of) the default list */
+				if (def->k == VK_LIST && !def->u.seq->unk_reason) {
+					value_t *l = seq_from(in, VK_LIST, def->u.seq);
+
+					for (k2 = 0; k2 < appended->u.seq->n; k2++)
+						vseq_push(in->a, l->u.seq, appended->u.seq->items[k2]);
+					val = l;
+				} else {
+					val = def->k == VK_NONE ? appended
+					      : v_unknown(in->a, afmt(in, "args.%s", dest->u.str.s), "an append to a default that is no list");
 				}
 			}
 			if (val) {
