@@ -110,6 +110,7 @@ enum builtin_id {
 	BI_M_NS_GETATTR,
 	BI_M_PATH_SAME, BI_M_PATH_JOINPATH, BI_M_PATH_WITH_SUFFIX, BI_M_PATH_WITH_NAME,
 	BI_M_PATH_OPEN,   /* pathlib.Path methods (pathlib.c) */
+	BI_M_DICT_MERGE_WITH,   /* an OmegaConf config's merge_with (omegaconf.c) */
 	BI_COUNT        /* how many ids there are */
 };
 
@@ -479,6 +480,8 @@ value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t narg
 value_t *omegaconf_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                         const struct ast_hdr *site);
 extern const struct ntab omegaconf_ntab;
+value_t *omegaconf_merge_with(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                              const struct ast_hdr *site);
 /* pathlib.c: pathlib.Path objects */
 int is_path(const value_t *v);
 /* the text (a str value) of a Path; any other value as it is */

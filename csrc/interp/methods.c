@@ -931,6 +931,7 @@ static const struct native dict_methods[] = {
 	{ "get", m_dict_get, BI_M_DICT_GET },
 	{ "items", m_dict_view, BI_M_DICT_ITEMS },
 	{ "keys", m_dict_view, BI_M_DICT_KEYS },
+	{ "merge_with", omegaconf_merge_with, BI_M_DICT_MERGE_WITH },   /* an OmegaConf DictConfig's */
 	{ "pop", m_dict_pop, BI_M_DICT_POP },
 	{ "setdefault", m_dict_setdefault, BI_M_DICT_SETDEFAULT },
 	{ "update", m_dict_update, BI_M_DICT_UPDATE },

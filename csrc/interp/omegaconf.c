@@ -14,6 +14,9 @@
  *                            known, or v is YAML ecg does not read exactly
  *   OmegaConf.to_container   a copy;  OmegaConf.select(cfg, "a.b",
  *                            default=) the value at the key path
+ *   OmegaConf.update(cfg, "a.b", v), cfg.merge_with(*others)
+ *                            in place (every entry forgotten -- unknown --
+ *                            when what changes is not known)
  *   to_yaml / save / set_struct / set_readonly / resolve: no value read
  * A str holding "${" (an interpolation, resolved when read) or "???" (a
  * mandatory value missing: reading it raises) is an unknown in every
@@ -114,6 +117,90 @@ static value_t *oc_merge(struct frame *f, const char *d, value_t **args, size_t 
 	for (i = 0; i < nargs; i++)
 		merge_into(in, r->u.dict, args[i]->u.dict, 0);
 	return no_interp(in, r, 0);
+}
+
+/* dst's entries made unknown: a layer not known was merged into it in
+ * place, any of its keys may have changed */
+static void forget_all(struct interp *in, struct vdict *dst, const char *why)
+{
+	size_t i;
+
+	for (i = 0; i < dst->n; i++)
+		dst->vals[i] = v_unknown(in->a, dst->vals[i]->expr, why);
+	dst->anykey = 2;
+}
+
+/* cfg.merge_with(*others): the others merged into cfg in place (None) */
+value_t *omegaconf_merge_with(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                              const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+	size_t i;
+
+	(void)site;
+	if (self->k != VK_DICT)
+		return v_none(in->a);
+	for (i = 0; i < nargs; i++)
+		if (args[i]->k != VK_DICT || dict_open(args[i]->u.dict, 0) || kw_unk(kw, 1)) {
+			forget_all(in, self->u.dict, "a config merged in place with a layer not known (merge_with)");
+			return v_none(in->a);
+		}
+	for (i = 0; i < nargs; i++)
+		merge_into(in, self->u.dict, args[i]->u.dict, 0);
+	no_interp(in, self, 0);
+	return v_none(in->a);
+}
+
+/* OmegaConf.update(cfg, "a.b", value, merge=True): the value set at the
+ * key path in place (missing dicts on the way made; a dict value merged
+ * into a dict there unless merge=False); a key path not known forgets
+ * every entry of cfg. */
+static value_t *oc_update(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *cfg = nargs >= 1 ? args[0] : NULL, *key = nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "key") : NULL;
+	value_t *v = nargs >= 3 ? args[2] : kw ? vdict_gets(kw, "value") : NULL;
+	value_t *mg = kw ? vdict_gets(kw, "merge") : NULL;
+	value_t *cur;
+	const char *k, *end;
+
+	(void)d, (void)site;
+	if (!cfg || cfg->k != VK_DICT)
+		return v_none(in->a);
+	if (!key || key->k != VK_STR || !v || strpbrk(key->u.str.s, "[]") || (mg && value_truth(mg) < 0)) {
+		forget_all(in, cfg->u.dict, "a config updated in place at a key or with a value not known");
+		return v_none(in->a);
+	}
+	cur = cfg;
+	k = key->u.str.s;
+	end = k + key->u.str.len;
+	for (;;) {
+		const char *dot = memchr(k, '.', (size_t)(end - k));
+		value_t *kv = v_strn(in->a, k, dot ? (size_t)(dot - k) : (size_t)(end - k));
+		value_t *have = vdict_get(cur->u.dict, kv);
+
+		if (!dot) {
+			if (have && have->k == VK_DICT && v->k == VK_DICT && (!mg || value_truth(mg) == 1) &&
+			    !dict_open(v->u.dict, 0))
+				merge_into(in, have->u.dict, v->u.dict, 0);
+			else
+				vdict_set(in->a, cur->u.dict, kv, no_interp(in, deepcopy_value(in, v, 0), 0));
+			break;
+		}
+		if (!have || have->k != VK_DICT) {
+			if (have && have->k != VK_NONE) {
+				forget_all(in, cfg->u.dict, "a config updated in place through a value that is no dict");
+				break;
+			}
+			have = v_dict(in->a);
+			vdict_set(in->a, cur->u.dict, kv, have);
+		}
+		cur = have;
+		k = dot + 1;
+	}
+	return v_none(in->a);
 }
 
 /* The YAML scalar text s as OmegaConf reads a command-line value (its
@@ -384,6 +471,8 @@ static const struct oc_native {
 	{ "omegaconf.OmegaConf.to_container", oc_to_container },
 	{ "omegaconf.OmegaConf.to_object", oc_to_container },
 	{ "omegaconf.OmegaConf.to_yaml", oc_no_value },
+	{ "omegaconf.OmegaConf.unsafe_merge", oc_merge },
+	{ "omegaconf.OmegaConf.update", oc_update },
 };
 
 const struct ntab omegaconf_ntab = NTAB(oc_natives);
