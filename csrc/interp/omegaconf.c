@@ -365,12 +365,13 @@ static value_t *oc_from_cli(struct frame *f, const char *d, value_t **args, size
 	return no_interp(in, r, 0);
 }
 
-/* OmegaConf.create(d): a copy of dict d ({} with no argument); a str
+/* OmegaConf.create(d), DictConfig(d): a copy of dict d ({} with no argument); a str
  * (YAML text) or a list is not followed */
 static value_t *oc_create(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                           const struct ast_hdr *site)
 {
-	value_t *x = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "obj") : NULL;
+	value_t *x = nargs >= 1 ? args[0] : kw && vdict_gets(kw, "obj") ? vdict_gets(kw, "obj")
+	             : kw ? vdict_gets(kw, "content") : NULL;
 
 	(void)d;
 	if (x && x->k == VK_UNKNOWN)
@@ -458,6 +459,7 @@ static const struct oc_native {
 	const char *name;
 	value_t *(*fn)(struct frame *, const char *, value_t **, size_t, struct vdict *, const struct ast_hdr *);
 } oc_natives[] = {
+	{ "omegaconf.DictConfig", oc_create },
 	{ "omegaconf.OmegaConf.create", oc_create },
 	{ "omegaconf.OmegaConf.from_cli", oc_from_cli },
 	{ "omegaconf.OmegaConf.from_dotlist", oc_from_cli },
