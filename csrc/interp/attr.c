@@ -70,7 +70,8 @@ static value_t *module_method(struct interp *in, value_t *obj, const char *name)
 
 /* The outside classes whose objects are emulated here (their attributes
  * are not methods of the class, called through call_ext). */
-static const char *const emulated_exts[] = { "argparse.Namespace", "io.TextIOWrapper", "os.environ" };
+static const char *const emulated_exts[] = { "argparse.Namespace", "io.TextIOWrapper", "os.environ",
+                                               "pathlib.Path" };
 
 const struct ntab emulated_exts_ntab = NTAB(emulated_exts);
 
@@ -255,6 +256,8 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 	    (v = optim_method(f, name, site)))
 		return v;
 	if (m->ext && NAME_IN(emulated_exts, m->ext) && (v = ext_method(in, obj, name)))
+		return v;
+	if (is_path(obj) && (v = path_attr(f, obj, name, site)))
 		return v;
 	if (m->mod != VM_NONE && (v = module_attr(in, obj, name)))
 		return v;

@@ -543,6 +543,8 @@ static value_t *bi_str(struct frame *f, value_t *fn, value_t **args, size_t narg
 		return args[0];
 	if (nargs == 1 && args[0]->k == VK_INT)
 		return v_str(in->a, afmt(in, "%lld", args[0]->u.i));
+	if (nargs == 1 && is_path(args[0]) && path_text(args[0])->k == VK_STR)
+		return path_text(args[0]);
 	return fact_set_plain(unknown_at(f, site, "str() of a value not known"));
 }
 
@@ -1126,6 +1128,13 @@ static value_t *bi_open(struct frame *f, value_t *fn, value_t **args, size_t nar
 	     (kw && vdict_gets(kw, "mode") && vdict_gets(kw, "mode")->k == VK_STR &&
 	      strpbrk(vdict_gets(kw, "mode")->u.str.s, "wax"))))
 		in->ev.write = anchor_at(f, site);
+	if (nargs >= 1 && is_path(args[0]) && path_text(args[0])->k == VK_STR) {
+		value_t **a2 = ast_arena_alloc(in->a, nargs * sizeof *a2);   /* open(Path): its text */
+
+		memcpy(a2, args, nargs * sizeof *a2);
+		a2[0] = path_text(args[0]);
+		args = a2;
+	}
 	if (nargs >= 1 && args[0]->k == VK_STR) {
 		struct vinst *fo = new_inst(in);
 		value_t *mode = nargs >= 2 ? args[1] : kw && vdict_gets(kw, "mode") ? vdict_gets(kw, "mode")

@@ -177,7 +177,10 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 {
 	struct interp *in = f->in;
 	size_t i;
+	value_t *pv;
 
+	if (op == AST_OP_DIV && (pv = path_div(f, l, r, site)))   /* pathlib.Path / part */
+		return pv;
 	if (is_tensorish(l) || is_tensorish(r) ||
 	    (f->mode == M_FWD && ((l->k == VK_UNKNOWN && is_tensorish(r)) || (r->k == VK_UNKNOWN && is_tensorish(l))))) {
 		int dev = DEV_UNKNOWN;
@@ -984,6 +987,7 @@ static value_t *eval_fstring(struct frame *f, const struct ast_JoinedStr *js)
 		if (v->k == VK_TENSOR && v->dev == DEV_DEVICE)
 			sev(f, SEV_SYNC, "f-string of a device tensor", AST_AS(p, FormattedValue)->value);
 		format_hook(f, v, AST_AS(p, FormattedValue)->conversion, AST_AS(p, FormattedValue)->value);
+		v = path_text(v);      /* a pathlib.Path formats as its text */
 		if (AST_AS(p, FormattedValue)->format_spec || AST_AS(p, FormattedValue)->conversion > 0 ||
 		    !(v->k == VK_STR || v->k == VK_INT)) {
 			/* read the other parts all the same: they may sync */

@@ -109,6 +109,9 @@ enum builtin_id {
 	BI_M_MOD_LOAD_STATE_DICT,
 	BI_M_MOD_PARAMETERS, BI_M_MOD_NAMED_PARAMETERS,   /* one representative parameter */
 	BI_M_NS_GETATTR,
+	BI_M_PATH_SAME, BI_M_PATH_JOINPATH, BI_M_PATH_WITH_SUFFIX, BI_M_PATH_WITH_NAME,
+	BI_M_PATH_OPEN,   /* pathlib.Path methods (pathlib.c) */
+	BI_M_DICT_MERGE_WITH,   /* an OmegaConf config's merge_with (omegaconf.c) */
 	BI_COUNT        /* how many ids there are */
 };
 
@@ -484,6 +487,31 @@ value_t *load_config(struct frame *f, const char *how, value_t *arg, const struc
 value_t *json_value(struct interp *in, const cJSON *j, const char *src);
 value_t *stdlib_attr(struct interp *in, const char *mod, const char *name);
 value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
+
+/* omegaconf.c: OmegaConf's layers (NULL: not one of its functions) */
+value_t *omegaconf_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                        const struct ast_hdr *site);
+extern const struct ntab omegaconf_ntab;
+value_t *omegaconf_merge_with(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                              const struct ast_hdr *site);
+/* pathlib.c: pathlib.Path objects */
+int is_path(const value_t *v);
+/* the text (a str value) of a Path; any other value as it is */
+value_t *path_text(value_t *v);
+value_t *path_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                   const struct ast_hdr *site);
+value_t *path_fspath(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
+value_t *path_div(struct frame *f, value_t *l, value_t *r, const struct ast_hdr *site);
+value_t *path_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+value_t *path_m_same(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
+value_t *path_m_joinpath(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site);
+value_t *path_m_with(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
+value_t *path_m_open(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                      const struct ast_hdr *site);
 
 /* builtins.c */
