@@ -513,6 +513,14 @@ static value_t *bi_str(struct frame *f, value_t *fn, value_t **args, size_t narg
 		return args[0];
 	if (nargs == 1 && args[0]->k == VK_INT)
 		return v_str(in->a, afmt(in, "%lld", args[0]->u.i));
+	/* str(True) is 'True' (parse_flag_from_env(key, default=True) reads
+	 * os.environ.get(key, str(default))) */
+	if (nargs == 1 && args[0]->k == VK_BOOL)
+		return v_str(in->a, args[0]->u.b ? "True" : "False");
+	if (nargs == 1 && args[0]->k == VK_NONE)
+		return v_str(in->a, "None");
+	if (nargs == 0)
+		return v_str(in->a, "");
 	return unknown_at(f, site, "str() of a value not known");
 }
 
