@@ -81,6 +81,8 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	/* tqdm(loader): the loader, its batches with it */
 	if (nargs >= 1 && catalog_fact(in->cat, CATALOG_F_ITER_PASSTHROUGH, d))
 		return args[0];
+	if ((r = optimizer_factory_call(f, d, site)))
+		return r;
 	if (!strncmp(d, "Tensor.", 7))
 		return call_tensor_method(f, fn, last, args, nargs, kw, site);
 	if (is_mesh(fn->recv) && (r = mesh_method(f, fn->recv, last, args, nargs, kw, site)))
@@ -220,7 +222,10 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		return instantiate(f, fn->u.cls, args, nargs, kw, site);
 	case VK_INST: {
 		struct vinst *m = fn->u.inst;
+		value_t *ls;
 
+		if (m->ext && (ls = loss_scaler_call(f, m->ext, args, nargs, kw, site)))
+			return ls;
 		if (m->mod == VM_NONE && m->ext && !strcmp(m->ext, "functools.partial")) {
 			value_t *pf = vdict_gets(m->attrs, "func"), *pa = vdict_gets(m->attrs, "args");
 			value_t *pk = vdict_gets(m->attrs, "keywords");

@@ -550,6 +550,9 @@ int is_optim_ext(const char *name);
  * by a call from f at site, kept as the job's degrees (the first of each) */
 void parallel_note_params(struct frame *f, const struct frame *callee, const struct ast_hdr *site);
 void unknown_call_effects(struct frame *f, const struct ast_hdr *site, value_t **args, size_t nargs);
+value_t *optimizer_factory_call(struct frame *f, const char *d, const struct ast_hdr *site);
+value_t *loss_scaler_call(struct frame *f, const char *cls, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site);
 void token_choice(struct frame *f, const char *what, int dev, const struct ast_hdr *site);
 
 /* eval.c */

@@ -368,6 +368,11 @@ enum catalog_fact {
 	                                 (x.data) */
 	CATALOG_F_ITER_PASSTHROUGH,   /* set: calls that give back the iterable
 	                                 they wrap (tqdm.tqdm(loader)) */
+	CATALOG_F_OPTIMIZER_FACTORIES,/* set: functions of other libraries that
+	                                 return a torch optimizer */
+	CATALOG_F_LOSS_SCALERS,       /* set: classes whose object, called with
+	                                 (loss, optimizer), runs backward and an
+	                                 enabled GradScaler's step */
 	CATALOG_NFACTS
 };
 
