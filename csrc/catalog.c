@@ -1293,6 +1293,7 @@ static const struct {
 	[CATALOG_F_ITER_PASSTHROUGH] = { "iter_passthrough", FK_SET },
 	[CATALOG_F_OPTIMIZER_FACTORIES] = { "optimizer_factories", FK_SET },
 	[CATALOG_F_LOSS_SCALERS] = { "loss_scalers", FK_SET },
+	[CATALOG_F_ABSENT_MODULES] = { "absent_modules", FK_SET },
 };
 
 static const char *const FACT_KIND_KEY[] = {

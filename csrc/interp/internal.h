@@ -274,6 +274,10 @@ struct interp {
 	 * at) lets a `try` there run the handler that catches it */
 	const char *exc_pending, *exc_name;
 	int exc_depth;
+	/* the frame running the body of a `try` that catches
+	 * ModuleNotFoundError (ImportError, Exception ...), or NULL: there an
+	 * import of a module catalog/torch_facts.json says is absent raises */
+	const struct frame *try_import_frame;
 	struct attr_journal *ajournal; /* attribute writes under an undecided `if` (journal.c) */
 };
 

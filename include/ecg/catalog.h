@@ -373,6 +373,8 @@ enum catalog_fact {
 	CATALOG_F_LOSS_SCALERS,       /* set: classes whose object, called with
 	                                 (loss, optimizer), runs backward and an
 	                                 enabled GradScaler's step */
+	CATALOG_F_ABSENT_MODULES,     /* set: packages of other accelerators'
+	                                 backends: absent where the job runs */
 	CATALOG_NFACTS
 };
 
