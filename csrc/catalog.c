@@ -1294,6 +1294,7 @@ static const struct {
 	[CATALOG_F_OPTIMIZER_FACTORIES] = { "optimizer_factories", FK_SET },
 	[CATALOG_F_LOSS_SCALERS] = { "loss_scalers", FK_SET },
 	[CATALOG_F_ABSENT_MODULES] = { "absent_modules", FK_SET },
+	[CATALOG_F_TOPK_METRICS] = { "topk_metrics", FK_SET },
 };
 
 static const char *const FACT_KIND_KEY[] = {

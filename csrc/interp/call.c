@@ -81,7 +81,7 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	/* tqdm(loader): the loader, its batches with it */
 	if (nargs >= 1 && catalog_fact(in->cat, CATALOG_F_ITER_PASSTHROUGH, d))
 		return args[0];
-	if ((r = optimizer_factory_call(f, d, site)))
+	if ((r = optimizer_factory_call(f, d, site)) || (r = topk_metric_call(f, d, args, nargs, kw)))
 		return r;
 	if (!strncmp(d, "Tensor.", 7))
 		return call_tensor_method(f, fn, last, args, nargs, kw, site);

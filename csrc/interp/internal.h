@@ -555,6 +555,7 @@ int is_optim_ext(const char *name);
 void parallel_note_params(struct frame *f, const struct frame *callee, const struct ast_hdr *site);
 void unknown_call_effects(struct frame *f, const struct ast_hdr *site, value_t **args, size_t nargs);
 value_t *optimizer_factory_call(struct frame *f, const char *d, const struct ast_hdr *site);
+value_t *topk_metric_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw);
 value_t *loss_scaler_call(struct frame *f, const char *cls, value_t **args, size_t nargs, struct vdict *kw,
                           const struct ast_hdr *site);
 void token_choice(struct frame *f, const char *what, int dev, const struct ast_hdr *site);

@@ -495,6 +495,32 @@ value_t *optimizer_factory_call(struct frame *f, const char *d, const struct ast
 	return mk_inst_value(in, o);
 }
 
+/* acc1, acc5 = accuracy(output, target, topk=(1, 5)) of a function that
+ * catalog/torch_facts.json lists (topk_metrics: timm's accuracy): a list
+ * of one tensor per k of topk= (default (1,)), each on the device when a
+ * tensor argument lives there.  NULL for another callee, or when topk= is
+ * given and its length is not known. */
+value_t *topk_metric_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw)
+{
+	struct interp *in = f->in;
+	value_t *topk = nargs >= 3 ? args[2] : kw ? vdict_gets(kw, "topk") : NULL, *r;
+	int dev = DEV_UNKNOWN;
+	size_t i, n;
+
+	if (!catalog_fact(in->cat, CATALOG_F_TOPK_METRICS, d))
+		return NULL;
+	if (topk && !((topk->k == VK_TUPLE || topk->k == VK_LIST) && !topk->u.seq->unk_reason))
+		return NULL;
+	n = topk ? topk->u.seq->n : 1;
+	for (i = 0; i < nargs; i++)
+		if (is_tensorish(args[i]) && args[i]->dev > dev)
+			dev = args[i]->dev;
+	r = v_seq(in->a, VK_LIST, n);
+	for (i = 0; i < n; i++)
+		vseq_push(in->a, r->u.seq, v_tensor_dev(in->a, dev, 0));
+	return r;
+}
+
 /* scaler(loss, optimizer, ...) of an object whose class catalog/
  * torch_facts.json lists as a loss scaler (loss_scalers: timm's
  * NativeScaler): in job code, the step's backward, then the optimizer's

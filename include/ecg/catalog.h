@@ -375,6 +375,8 @@ enum catalog_fact {
 	                                 enabled GradScaler's step */
 	CATALOG_F_ABSENT_MODULES,     /* set: packages of other accelerators'
 	                                 backends: absent where the job runs */
+	CATALOG_F_TOPK_METRICS,       /* set: functions returning one tensor per
+	                                 k of topk=, where their inputs live */
 	CATALOG_NFACTS
 };
 
