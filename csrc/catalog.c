@@ -1295,6 +1295,12 @@ static const struct {
 	[CATALOG_F_CONTAINER_BASES] = { "container_bases", FK_SET },
 	[CATALOG_F_TENSOR_ALIASES] = { "tensor_aliases", FK_SET },
 	[CATALOG_F_ITER_PASSTHROUGH] = { "iter_passthrough", FK_SET },
+	[CATALOG_F_FSDP_SHARDING] = { "fsdp_sharding", FK_MAP },
+	[CATALOG_F_LAYER_BUFFERS] = { "layer_buffers", FK_MAP },
+	[CATALOG_F_OPTIMIZER_FACTORIES] = { "optimizer_factories", FK_SET },
+	[CATALOG_F_LOSS_SCALERS] = { "loss_scalers", FK_SET },
+	[CATALOG_F_ABSENT_MODULES] = { "absent_modules", FK_SET },
+	[CATALOG_F_TOPK_METRICS] = { "topk_metrics", FK_SET },
 };
 
 static const char *const FACT_KIND_KEY[] = {

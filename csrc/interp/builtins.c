@@ -26,6 +26,9 @@ long long range_len(const value_t *it)
 	return n > (__int128)LLONG_MAX ? LLONG_MAX : (long long)n;
 }
 
+/* rows of a host tensor iter_items() lists, at most */
+#define MAX_TENSOR_ROWS 4096
+
 value_t *iter_items(struct frame *f, value_t *it, struct vseq **out)
 {
 	struct interp *in = f->in;
@@ -53,6 +56,8 @@ value_t *iter_items(struct frame *f, value_t *it, struct vseq **out)
 		return NULL;
 	}
 	case VK_DICT:
+		if (it->u.dict->anykey)
+			return v_unknown(in->a, it->expr, DICT_ANYKEY_REASON);
 		charge(f, it->u.dict->n, 0);
 		s = ast_arena_alloc(in->a, sizeof *s);
 		for (i = 0; i < it->u.dict->n; i++)
@@ -98,6 +103,23 @@ value_t *iter_items(struct frame *f, value_t *it, struct vseq **out)
 			return NULL;
 		}
 		break;
+	case VK_TENSOR: {
+		/* `[x.item() for x in torch.linspace(0, rate, depth)]` outside a
+		 * forward: a host tensor whose first dimension is known gives
+		 * that many rows (a device tensor's rows would each be read
+		 * from the device: not unrolled) */
+		const struct vshape *sh = shape_of(it);
+
+		if (f->mode == M_FWD || it->dev != DEV_HOST || !sh || sh->nd < 1 || sh->n[0] < 0 ||
+		    sh->n[0] > MAX_TENSOR_ROWS)
+			break;
+		charge(f, WORK_MADE * (size_t)sh->n[0], 0);
+		s = ast_arena_alloc(in->a, sizeof *s);
+		for (i = 0; i < (size_t)sh->n[0]; i++)
+			vseq_push(in->a, s, iter_rep_item(f, it));
+		*out = s;
+		return NULL;
+	}
 	default:
 		break;
 	}
@@ -291,6 +313,12 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 	int ty;
 	size_t i;
 
+	/* the two paths' objects (alts.c): known when both paths agree */
+	if (v->k == VK_UNKNOWN && v->alts) {
+		int r0 = isinstance_of(in, v->alts[0], t), r1 = isinstance_of(in, v->alts[1], t);
+
+		return r0 == r1 ? r0 : -1;
+	}
 	if ((ty = isinstance_typing(in, v, t)) >= 0)
 		return ty;
 
@@ -424,8 +452,10 @@ static value_t *bi_len(struct frame *f, value_t *fn, value_t **args, size_t narg
 
 		if ((a->k == VK_LIST || a->k == VK_TUPLE) && !a->u.seq->unk_reason)
 			return v_int(in->a, (long long)a->u.seq->n);
-		if (a->k == VK_DICT)
+		if (a->k == VK_DICT && !a->u.dict->anykey)
 			return v_int(in->a, (long long)a->u.dict->n);
+		if (a->k == VK_DICT)
+			return unknown_at(f, site, DICT_ANYKEY_REASON);
 		if (a->k == VK_STR)
 			return v_int(in->a, (long long)a->u.str.len);
 		if (a->k == VK_INST && a->u.inst->mod == VM_CONTAINER &&
@@ -482,7 +512,7 @@ static value_t *bi_float(struct frame *f, value_t *fn, value_t **args, size_t na
 		if (*args[0]->u.str.s && !*end)
 			return v_float(in->a, d);
 	}
-	return unknown_at(f, site, "float() of a value not known");
+	return fact_set_plain(unknown_at(f, site, "float() of a value not known"));
 }
 
 static value_t *bi_bool(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
@@ -513,7 +543,17 @@ static value_t *bi_str(struct frame *f, value_t *fn, value_t **args, size_t narg
 		return args[0];
 	if (nargs == 1 && args[0]->k == VK_INT)
 		return v_str(in->a, afmt(in, "%lld", args[0]->u.i));
-	return unknown_at(f, site, "str() of a value not known");
+	if (nargs == 1 && is_path(args[0]) && path_text(args[0])->k == VK_STR)
+		return path_text(args[0]);
+	/* str(True) is 'True' (parse_flag_from_env(key, default=True) reads
+	 * os.environ.get(key, str(default))) */
+	if (nargs == 1 && args[0]->k == VK_BOOL)
+		return v_str(in->a, args[0]->u.b ? "True" : "False");
+	if (nargs == 1 && args[0]->k == VK_NONE)
+		return v_str(in->a, "None");
+	if (nargs == 0)
+		return v_str(in->a, "");
+	return fact_set_plain(unknown_at(f, site, "str() of a value not known"));
 }
 
 static value_t *bi_seq(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
@@ -739,6 +779,8 @@ static value_t *bi_enumerate(struct frame *f, value_t *fn, value_t **args, size_
 			vseq_push(in->a, p->u.seq, items->items[i]);
 			vseq_push(in->a, r->u.seq, p);
 		}
+		if (args[0]->k == VK_LIST || args[0]->k == VK_TUPLE)
+			r->u.seq->stage_whole = args[0]->u.seq->stage_whole;
 		return r;
 	}
 	return unknown_at(f, site, "enumerate() of items not known");
@@ -1094,6 +1136,13 @@ static value_t *bi_open(struct frame *f, value_t *fn, value_t **args, size_t nar
 	     (kw && vdict_gets(kw, "mode") && vdict_gets(kw, "mode")->k == VK_STR &&
 	      strpbrk(vdict_gets(kw, "mode")->u.str.s, "wax"))))
 		in->ev.write = anchor_at(f, site);
+	if (nargs >= 1 && is_path(args[0]) && path_text(args[0])->k == VK_STR) {
+		value_t **a2 = ast_arena_alloc(in->a, nargs * sizeof *a2);   /* open(Path): its text */
+
+		memcpy(a2, args, nargs * sizeof *a2);
+		a2[0] = path_text(args[0]);
+		args = a2;
+	}
 	if (nargs >= 1 && args[0]->k == VK_STR) {
 		struct vinst *fo = new_inst(in);
 		value_t *mode = nargs >= 2 ? args[1] : kw && vdict_gets(kw, "mode") ? vdict_gets(kw, "mode")

@@ -81,9 +81,20 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	/* tqdm(loader): the loader, its batches with it */
 	if (nargs >= 1 && catalog_fact(in->cat, CATALOG_F_ITER_PASSTHROUGH, d))
 		return args[0];
+	/* a request handler handing a repo generator to its framework
+	 * (StreamingResponse(gen)): the framework iterates it for the
+	 * request; its body is read here, as the loop over it would be */
+	if (f->handler && f->mode != M_FWD)
+		for (i = 0; i < nargs; i++)
+			if (is_gen_value(args[i]))
+				(void)gen_next(f, args[i]->u.inst, site);
+	if ((r = optimizer_factory_call(f, d, site)) || (r = topk_metric_call(f, d, args, nargs, kw)))
+		return r;
 	if (!strncmp(d, "Tensor.", 7))
 		return call_tensor_method(f, fn, last, args, nargs, kw, site);
 	if (is_mesh(fn->recv) && (r = mesh_method(f, fn->recv, last, args, nargs, kw, site)))
+		return r;
+	if (fn->recv && (r = categorical_method(f, d, last, fn->recv, site)))
 		return r;
 	if ((r = torch_ext_call(f, d, last, args, nargs, kw, site, any_tensor)))
 		return r;
@@ -220,7 +231,10 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		return instantiate(f, fn->u.cls, args, nargs, kw, site);
 	case VK_INST: {
 		struct vinst *m = fn->u.inst;
+		value_t *ls;
 
+		if (m->ext && (ls = loss_scaler_call(f, m->ext, args, nargs, kw, site)))
+			return ls;
 		if (m->mod == VM_NONE && m->ext && !strcmp(m->ext, "functools.partial")) {
 			value_t *pf = vdict_gets(m->attrs, "func"), *pa = vdict_gets(m->attrs, "args");
 			value_t *pk = vdict_gets(m->attrs, "keywords");
@@ -298,7 +312,7 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 	case VK_BUILTIN:
 		return call_builtin(f, fn, args, nargs, kw, site);
 	case VK_UNKNOWN:
-		if (fn->alts)
+		if (fn->alts && !alts_modules(fn))
 			return alts_call(f, fn, args, nargs, kw, site);
 		break;
 	default:

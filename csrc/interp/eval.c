@@ -54,7 +54,12 @@ static value_t *num_binop(struct frame *f, enum ast_operator op, value_t *l, val
 			res = a / b;
 			if ((a % b != 0) && ((a < 0) != (b < 0)))
 				res--;
-			return v_int(in->a, res);
+			{
+				value_t *q = v_int(in->a, res);
+
+				stage_note_div(f, site, l, r, q);
+				return q;
+			}
 		case AST_OP_MOD:
 			if (b == 0 || (a == LLONG_MIN && b == -1))
 				break;
@@ -172,7 +177,10 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 {
 	struct interp *in = f->in;
 	size_t i;
+	value_t *pv;
 
+	if (op == AST_OP_DIV && (pv = path_div(f, l, r, site)))   /* pathlib.Path / part */
+		return pv;
 	if (is_tensorish(l) || is_tensorish(r) ||
 	    (f->mode == M_FWD && ((l->k == VK_UNKNOWN && is_tensorish(r)) || (r->k == VK_UNKNOWN && is_tensorish(l))))) {
 		int dev = DEV_UNKNOWN;
@@ -238,8 +246,12 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 		v->u.seq->prefix = 1;
 		return v;
 	}
-	if (op == AST_OP_MULT && ((is_repeatable(l) && r->k == VK_INT) || (l->k == VK_INT && is_repeatable(r))))
-		return repeat(f, l->k == VK_INT ? r : l, l->k == VK_INT ? l->u.i : r->u.i, site);
+	if (op == AST_OP_MULT && ((is_repeatable(l) && r->k == VK_INT) || (l->k == VK_INT && is_repeatable(r)))) {
+		value_t *v = repeat(f, l->k == VK_INT ? r : l, l->k == VK_INT ? l->u.i : r->u.i, site);
+
+		stage_of_repeat(in, l->k == VK_INT ? l : r, l->k == VK_INT ? r : l, v);
+		return v;
+	}
 	if (l->k == VK_LIST && r->k == VK_LIST && op == AST_OP_BITOR) {
 		value_t *v = set_union(f, l, r, site);
 
@@ -348,6 +360,9 @@ static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 				return 0;
 			return -1;
 		}
+		if ((l->k == VK_NONE && r->k == VK_UNKNOWN && r->may_none) ||
+		    (r->k == VK_NONE && l->k == VK_UNKNOWN && l->may_none))
+			return -1;      /* None on one path of an `if` not decided */
 		if (l->k == VK_NONE || r->k == VK_NONE)
 			return l->k == r->k;
 		if ((st = same_type_ref(l, r)) >= 0)
@@ -699,6 +714,7 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 				r = v_seq(in->a, obj->k, 0);
 				for (k = lo; k < hi; k++)
 					vseq_push(in->a, r->u.seq, obj->u.seq->items[k]);
+				stage_of_slice(f, s->slice, obj, r);
 				return r;
 			}
 		}
@@ -832,15 +848,21 @@ static void comp_loop(struct frame *f, struct comp_ctx *cc, unsigned gi)
 	g = AST_AS(cc->gens->items[gi], comprehension);
 	it = eval(f, g->iter);
 	if (iter_items(f, it, &items)) {
-		/* unknown: one representative pass */
+		/* unknown: one representative pass, whose events (job code)
+		 * run a number of times not known */
 		value_t *why = iter_items(f, it, &items);
+		const struct jctx *ojc = f->jc;
 
 		cc->unknown = 1;
 		cc->unk_expr = text_of(f, g->iter);
 		cc->unk_reason = why->reason ? why->reason : "an iterable whose items are not known";
 		assign(f, g->target, iter_rep_item(f, it) ? iter_rep_item(f, it)
 		                     : v_unknown(in->a, text_of(f, g->target), "an item of an iterable not known"));
+		if (f->mode != M_FWD)
+			f->jc = jc_push(f, JC_REPEAT, anchor_at(f, g->iter),
+			                afmt_memo(in, "for %s in %s", text_of(f, g->target), text_of(f, g->iter)));
 		comp_loop(f, cc, gi + 1);
+		f->jc = ojc;
 		return;
 	}
 	for (i = 0; i < items->n && !cc->big; i++) {
@@ -895,6 +917,7 @@ static value_t *eval_comp(struct frame *f, const struct ast_hdr *e)
 			cc.out->u.seq->len_src = it->src;
 			cc.out->u.seq->len_via = it->via;
 		}
+		stage_of_comp(it, cc.out);
 	}
 	if (cc.unknown && !cc.key) {
 		cc.out->u.seq->unk_expr = cc.unk_expr;
@@ -964,6 +987,7 @@ static value_t *eval_fstring(struct frame *f, const struct ast_JoinedStr *js)
 		if (v->k == VK_TENSOR && v->dev == DEV_DEVICE)
 			sev(f, SEV_SYNC, "f-string of a device tensor", AST_AS(p, FormattedValue)->value);
 		format_hook(f, v, AST_AS(p, FormattedValue)->conversion, AST_AS(p, FormattedValue)->value);
+		v = path_text(v);      /* a pathlib.Path formats as its text */
 		if (AST_AS(p, FormattedValue)->format_spec || AST_AS(p, FormattedValue)->conversion > 0 ||
 		    !(v->k == VK_STR || v->k == VK_INT)) {
 			/* read the other parts all the same: they may sync */
@@ -1193,6 +1217,11 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 				return v_tensor(in->a);
 			if (value_key_eq(a, b))
 				return a;
+			/* DropPath(p) if p > 0. else nn.Identity(): both modules
+			 * kept as alternatives (alts.c alts_modules) */
+			if (a->k == VK_INST && b->k == VK_INST && a->u.inst->mod != VM_NONE &&
+			    b->u.inst->mod != VM_NONE && a->u.inst != b->u.inst)
+				return v_alts(f, text, a, b);
 			return unknown_at(f, e, "a conditional expression whose condition is not known");
 		}
 	}
@@ -1274,6 +1303,13 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 		v->u.slice.lo = s->lower ? eval(f, s->lower) : v_none(in->a);
 		v->u.slice.hi = s->upper ? eval(f, s->upper) : v_none(in->a);
 		v->u.slice.step = s->step ? eval(f, s->step) : v_none(in->a);
+		/* x[a:t] with t a device tensor: slicing calls t.__index__(),
+		 * which reads it on the host */
+		if (f->mode != M_FWD &&
+		    ((is_tensorish(v->u.slice.lo) && v->u.slice.lo->dev == DEV_DEVICE) ||
+		     (is_tensorish(v->u.slice.hi) && v->u.slice.hi->dev == DEV_DEVICE) ||
+		     (is_tensorish(v->u.slice.step) && v->u.slice.step->dev == DEV_DEVICE)))
+			(void)sev(f, SEV_SYNC, "a device tensor as a slice bound (__index__ reads it)", e);
 		return v;
 	}
 	case AST_Lambda:

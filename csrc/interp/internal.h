@@ -107,7 +107,11 @@ enum builtin_id {
 	BI_M_MOD_NAMED_CHILDREN, BI_M_MOD_MODULES, BI_M_MOD_NAMED_MODULES,   /* the tree as Python lists it */
 	BI_M_MOD_ITEMS, BI_M_MOD_KEYS, BI_M_MOD_UPDATE,   /* ModuleDict.items() / keys() / update() */ BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
 	BI_M_MOD_LOAD_STATE_DICT,
+	BI_M_MOD_PARAMETERS, BI_M_MOD_NAMED_PARAMETERS,   /* one representative parameter */
 	BI_M_NS_GETATTR,
+	BI_M_PATH_SAME, BI_M_PATH_JOINPATH, BI_M_PATH_WITH_SUFFIX, BI_M_PATH_WITH_NAME,
+	BI_M_PATH_OPEN,   /* pathlib.Path methods (pathlib.c) */
+	BI_M_DICT_MERGE_WITH,   /* an OmegaConf config's merge_with (omegaconf.c) */
 	BI_COUNT        /* how many ids there are */
 };
 
@@ -209,6 +213,8 @@ struct interp {
 	struct amemo *tmemo;
 	struct amemo *genmemo;         /* is_generator() by def (line: 1 + answer) */
 	struct fmemo { const char *fmt, *a, *b, *s; } *fmemo;   /* afmt_memo() */
+	struct ptrmap stage_share;    /* stage.c: int values that are a pipeline
+	                                 stage's share (n // P); slot a: n */
 	struct ptrmap fncost;          /* fn_cost(): by def, each slot's ptr an
 	                                  xmalloc'd struct fncost */
 	struct prog *prog;
@@ -281,6 +287,10 @@ struct interp {
 	 * at) lets a `try` there run the handler that catches it */
 	const char *exc_pending, *exc_name;
 	int exc_depth;
+	/* the frame running the body of a `try` that catches
+	 * ModuleNotFoundError (ImportError, Exception ...), or NULL: there an
+	 * import of a module catalog/torch_facts.json says is absent raises */
+	const struct frame *try_import_frame;
 	struct attr_journal *ajournal; /* attribute writes under an undecided `if` (journal.c) */
 };
 
@@ -339,10 +349,18 @@ const char *text_of(struct frame *f, const struct ast_hdr *node);
 void fact_env_value(value_t *v, const char *key);
 int fact_compare(enum ast_cmpop op, const value_t *l, const value_t *r);
 value_t *fact_int_of(struct frame *f, const value_t *arg, value_t *r);
+int fact_plain(const value_t *v);
+value_t *fact_set_plain(value_t *r);
 
 /* alts.c: two objects bound on the two paths of an undecided `if` */
 int alts_object(const value_t *v);
+int alts_modules(const value_t *v);
+/* the attribute key (prefix + name) where set_attr() keeps how many
+ * submodules were registered before a module attribute that is
+ * alternatives of two modules: its place in _modules */
+#define ALT_CHILD_POS "__ecg_altpos_"
 value_t *v_alts(struct frame *f, const char *cond, value_t *a, value_t *b);
+value_t *v_alts_in(struct interp *in, const char *cond, value_t *a, value_t *b);   /* v_alts without a frame */
 value_t *alts_getattr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
 value_t *alts_call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                    struct vdict *kw, const struct ast_hdr *site);
@@ -457,6 +475,8 @@ value_t *mesh_method(struct frame *f, value_t *m, const char *name, value_t **ar
                      struct vdict *kw, const struct ast_hdr *site);
 value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                         struct vdict *kw, const struct ast_hdr *site, int any_tensor);
+value_t *categorical_method(struct frame *f, const char *d, const char *last, const value_t *recv,
+                            const struct ast_hdr *site);
 value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                         struct vdict *kw, const struct ast_hdr *site);
 
@@ -481,6 +501,31 @@ value_t *load_config(struct frame *f, const char *how, value_t *arg, const struc
 value_t *json_value(struct interp *in, const cJSON *j, const char *src);
 value_t *stdlib_attr(struct interp *in, const char *mod, const char *name);
 value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
+
+/* omegaconf.c: OmegaConf's layers (NULL: not one of its functions) */
+value_t *omegaconf_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                        const struct ast_hdr *site);
+extern const struct ntab omegaconf_ntab;
+value_t *omegaconf_merge_with(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                              const struct ast_hdr *site);
+/* pathlib.c: pathlib.Path objects */
+int is_path(const value_t *v);
+/* the text (a str value) of a Path; any other value as it is */
+value_t *path_text(value_t *v);
+value_t *path_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                   const struct ast_hdr *site);
+value_t *path_fspath(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
+value_t *path_div(struct frame *f, value_t *l, value_t *r, const struct ast_hdr *site);
+value_t *path_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+value_t *path_m_same(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
+value_t *path_m_joinpath(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site);
+value_t *path_m_with(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
+value_t *path_m_open(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                      const struct ast_hdr *site);
 
 /* builtins.c */
@@ -548,6 +593,10 @@ int sev_is_runtime(enum sev_kind k);
 long long runs_times(long long a, long long b);
 const struct ast_BinOp *find_modulo(const struct ast_hdr *e, int depth);
 const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const char *text);
+/* oneshot.c: is the `if` s, whose branch `taken` (1 body, 0 else) runs,
+ * a block that turns its own flag off (`if self.x: ...; self.x = False`),
+ * run once however often its code is reached?  0 or 1; never fails. */
+int one_shot_if(const struct frame *f, const struct ast_If *s, int taken);
 int is_route_decorator(struct frame *f, const struct ast_hdr *d);
 void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, const struct ast_hdr *d);
 const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const struct ast_withitem *wi,
@@ -559,7 +608,17 @@ int is_optim_ext(const char *name);
 /* parallel.c: callee's parameters named for a parallel degree, just bound
  * by a call from f at site, kept as the job's degrees (the first of each) */
 void parallel_note_params(struct frame *f, const struct frame *callee, const struct ast_hdr *site);
+/* stage.c: a pipeline stage's share of a count, n // P (see there) */
+void stage_note_div(struct frame *f, const struct ast_hdr *site, const value_t *l, const value_t *r,
+                    value_t *res);
+void stage_of_slice(struct frame *f, const struct ast_hdr *slice, const value_t *obj, value_t *r);
+void stage_of_comp(const value_t *it, value_t *out);
+void stage_of_repeat(const struct interp *in, const value_t *times, const value_t *x, value_t *out);
 void unknown_call_effects(struct frame *f, const struct ast_hdr *site, value_t **args, size_t nargs);
+value_t *optimizer_factory_call(struct frame *f, const char *d, const struct ast_hdr *site);
+value_t *topk_metric_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw);
+value_t *loss_scaler_call(struct frame *f, const char *cls, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site);
 void token_choice(struct frame *f, const char *what, int dev, const struct ast_hdr *site);
 
 /* eval.c */
@@ -711,6 +770,10 @@ static inline value_t *kw_unk(const struct vdict *kw, int pos)
  * and a read of one is unknown with `why`, not a stale default.  Functions,
  * classes, modules and objects are left: code does not set those from
  * configuration keys. */
+/* Why the keys, the length and the entries of a dict stored into with a
+ * key not known (vdict.anykey) are not listed. */
+#define DICT_ANYKEY_REASON "a dict written with keys not known: its keys and length are not known"
+
 static inline void clobber_dict(struct ast_arena *a, struct vdict *d, const char *why)
 {
 	size_t i;

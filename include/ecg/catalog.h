@@ -376,6 +376,19 @@ enum catalog_fact {
 	                                 (x.data) */
 	CATALOG_F_ITER_PASSTHROUGH,   /* set: calls that give back the iterable
 	                                 they wrap (tqdm.tqdm(loader)) */
+	CATALOG_F_FSDP_SHARDING,      /* map: a sharding strategy -> regather | keep | unsharded */
+	CATALOG_F_LAYER_BUFFERS,      /* map: "<torch.nn layer>.<buffer>" -> the
+	                                 constructor parameter (True by default)
+	                                 without which it is None */
+	CATALOG_F_OPTIMIZER_FACTORIES,/* set: functions of other libraries that
+	                                 return a torch optimizer */
+	CATALOG_F_LOSS_SCALERS,       /* set: classes whose object, called with
+	                                 (loss, optimizer), runs backward and an
+	                                 enabled GradScaler's step */
+	CATALOG_F_ABSENT_MODULES,     /* set: packages of other accelerators'
+	                                 backends: absent where the job runs */
+	CATALOG_F_TOPK_METRICS,       /* set: functions returning one tensor per
+	                                 k of topk=, where their inputs live */
 	CATALOG_NFACTS
 };
 
