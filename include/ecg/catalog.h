@@ -368,6 +368,13 @@ enum catalog_fact {
 	                                 (x.data) */
 	CATALOG_F_ITER_PASSTHROUGH,   /* set: calls that give back the iterable
 	                                 they wrap (tqdm.tqdm(loader)) */
+	CATALOG_F_WEIGHT_ONLY_LAYERS, /* map: torch.nn layer whose only parameter
+	                                 is `weight` -> the argument that must be
+	                                 False for that ("" always) */
+	CATALOG_F_TRACE_PHASE_ANNOTATIONS, /* prefixes: a profiler annotation's
+	                                 name -> the schedule phase it marks */
+	CATALOG_F_TRACE_PHASE_FRAMES, /* words: a Python frame outside the
+	                                 repository -> the phase it marks */
 	CATALOG_NFACTS
 };
 
