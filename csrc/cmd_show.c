@@ -146,6 +146,26 @@ static void fl_text(const struct flops *f, int known, char *out, size_t n)
 	snprintf(out, n, "%s%s%s", h, known && f->c != 0 && f->m[0] ? "*" : "", known && f->c != 0 ? f->m : "");
 }
 
+/* A FLOP count made to fit w columns: its number and the whole symbols
+ * that fit, then "..." for the others (never a number cut).  1 when cut. */
+#define TOP_FLOPS_MIN 14
+static int fl_fit(char *t, int w)
+{
+	char *p, *keep;
+
+	if ((int)strlen(t) <= w || w < 4)
+		return 0;
+	keep = strchr(t, '*');
+	if (!keep)
+		return 0;       /* a number alone: never cut */
+	for (p = keep; p && p - t + 4 <= w; p = strchr(p + 1, '*'))
+		keep = p;
+	if (keep - t + 4 > w)
+		return 0;
+	snprintf(keep, 5, "*...");
+	return 1;
+}
+
 struct ent {
 	const cJSON *e;
 	const char *id, *kind, *parent;
@@ -386,12 +406,28 @@ static int print_tree(const struct show *s, struct ent *v, size_t n)
 /* --top: the layers ranked by their FLOPs x total_repeat where the FLOPs
  * are known in the symbols most layers share (the model's when it has
  * them: "b*t" for a transformer); the others after them, ranked by
- * parameters x total_repeat, and said so (BY "params"). */
+ * parameters x total_repeat, and said so (BY "params").  A cost known to be
+ * small is listed after one not known, which may be large: the layers
+ * under TOP_MINOR of the FLOPs ranked come after those ranked by
+ * parameters, and among those a known 0 parameters after an unknown count
+ * (the dropout after the tied lm_head whose vocabulary is not known). */
+#define TOP_MINOR 0.01
 static const char *top_mono;   /* the symbols ranked by FLOPs */
+static double top_ranked;      /* the FLOPs x total_repeat of those ranked by them */
 
 static int by_flops(const struct ent *x)
 {
 	return x->flops >= 0 && x->total >= 0 && (x->flops == 0 || !strcmp(x->fm, top_mono));
+}
+
+static double cost_flops(const struct ent *x);
+
+/* 0: ranked by FLOPs; 1: by parameters; 2: by FLOPs, under TOP_MINOR */
+static int top_tier(const struct ent *x)
+{
+	if (!by_flops(x))
+		return 1;
+	return cost_flops(x) >= TOP_MINOR * top_ranked ? 0 : 2;
 }
 
 static double cost_params(const struct ent *x)
@@ -407,11 +443,13 @@ static double cost_flops(const struct ent *x)
 static int by_cost(const void *a, const void *b)
 {
 	const struct ent *x = *(const struct ent *const *)a, *y = *(const struct ent *const *)b;
-	int bx = by_flops(x), byy = by_flops(y);
-	double kx = bx ? cost_flops(x) : cost_params(x), ky = byy ? cost_flops(y) : cost_params(y);
+	int tx = top_tier(x), ty = top_tier(y);
+	double kx = tx != 1 ? cost_flops(x) : cost_params(x), ky = ty != 1 ? cost_flops(y) : cost_params(y);
 
-	if (bx != byy)
-		return bx ? -1 : 1;
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	if (tx == 1 && (kx == 0) != (ky == 0))
+		return kx == 0 ? 1 : -1;       /* no parameters after a count not known */
 	if (kx != ky)
 		return kx < ky ? 1 : -1;
 	return strcmp(x->id, y->id);
@@ -446,7 +484,7 @@ static int print_top(const struct show *s, struct ent *v, size_t n)
 	                                     "by", "anchor" };
 	static const int right[9] = { 1, 0, 1, 1, 1, 1, 1, 0, 0 };
 	struct ent **u = xcalloc(n + 1, sizeof *u);
-	size_t i, k = 0, nparams = 0;
+	size_t i, k = 0, nparams = 0, nminor = 0, ncut = 0;
 	double all_flops = -1;
 	const struct ent *model = NULL;
 	char mono[96];
@@ -468,10 +506,11 @@ static int print_top(const struct show *s, struct ent *v, size_t n)
 			continue;
 		u[k++] = &v[i];
 	}
-	qsort(u, k, sizeof *u, by_cost);
 	for (i = 0; i < k; i++)
 		if (by_flops(u[i]) && cost_flops(u[i]) > 0)
 			ranked_flops += cost_flops(u[i]);
+	top_ranked = ranked_flops;
+	qsort(u, k, sizeof *u, by_cost);
 	for (i = 0; i < k && (int)i < s->top; i++) {
 		const char *an = jstr(u[i]->e, "code_anchor");
 		char f1[128];
@@ -488,8 +527,8 @@ static int print_top(const struct show *s, struct ent *v, size_t n)
 		fl_text(&f, f.c >= 0, f1, sizeof f1);
 		m = (int)strlen(f1);
 		w[5] = m > w[5] ? m : w[5];
-		min[4] = w[4];
-		min[5] = w[5];
+		min[4] = w[4] < TOP_FLOPS_MIN ? w[4] : TOP_FLOPS_MIN;
+		min[5] = w[5] < TOP_FLOPS_MIN ? w[5] : TOP_FLOPS_MIN;
 		m = an ? (int)strlen(vis(an)) : 0;
 		w[8] = m > w[8] ? m : w[8];
 	}
@@ -515,6 +554,7 @@ static int print_top(const struct show *s, struct ent *v, size_t n)
 		else
 			snprintf(share, sizeof share, "?");
 		nparams += !fl;
+		nminor += top_tier(u[i]) == 2;
 		if (s->out) {
 			cJSON *o = cJSON_CreateObject();
 
@@ -535,6 +575,8 @@ static int print_top(const struct show *s, struct ent *v, size_t n)
 		human(u[i]->total, u[i]->total >= 0, tot, sizeof tot);
 		fl_text(&f, f.c >= 0, f1, sizeof f1);
 		fl_text(&fnn, fnn.c >= 0, fn, sizeof fn);
+		ncut += on[4] && fl_fit(f1, w[4]);
+		ncut += fl_fit(fn, w[5]);
 		anchor_short(anchor ? vis(anchor) : "", w[8], an, sizeof an);
 		text[0] = rk;
 		text[1] = vis(u[i]->id[0] ? u[i]->id : "(model)");
@@ -553,9 +595,14 @@ static int print_top(const struct show *s, struct ent *v, size_t n)
 
 		if (nparams) {
 			snprintf(line, sizeof line, "by params: %zu rows whose FLOPs are not known%s%s%s are ranked after, "
-			         "by parameters x total_repeat", nparams, mono[0] ? " in " : "", mono,
-			         mono[0] ? "" : " as numbers");
+			         "by parameters x total_repeat (a count not known before none)", nparams,
+			         mono[0] ? " in " : "", mono, mono[0] ? "" : " as numbers");
 			say(s, line);
+			if (nminor) {
+				snprintf(line, sizeof line, "small: %zu rows under %g%% of the FLOPs ranked come after them: "
+				         "a cost known to be small after one not known", nminor, 100 * TOP_MINOR);
+				say(s, line);
+			}
 		}
 		if (all_flops >= 0) {
 			struct flops f = { all_flops, "" };
@@ -570,6 +617,9 @@ static int print_top(const struct show *s, struct ent *v, size_t n)
 			       "its parts differ in their symbols)");
 		}
 		say(s, "share: of the FLOPs x total_repeat of the layers ranked by FLOPs");
+		if (ncut)
+			say(s, "flops: a count ending in '...' has more symbols than fit ('ecg show --top N --json' "
+			       "gives them all)");
 		if (mono[0]) {
 			snprintf(line, sizeof line, "symbols: %s are the shapes' own dims (batch, sequence ...), not known "
 			         "as numbers; counts with the same symbols compare", mono);

@@ -120,6 +120,57 @@ static int prefix_in(const char *c, const char *const *list)
 	return 0;
 }
 
+/* A constructor argument K of layer entry e as a dim: its number, or,
+ * when its value is not known, the symbol "<id>.K" (lm_head.out_features):
+ * the layer's own argument, never equal to another's.  0 when neither (an
+ * id with '*' or other characters a symbol cannot hold). */
+static int arg_dim(const cJSON *e, const char *k, struct flops *out)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(e, "args");
+	const cJSON *v = a ? cJSON_GetObjectItemCaseSensitive(a, k) : NULL;
+	const char *id = jstr(e, "id"), *p;
+	char sym[96];
+
+	out->c = 1;
+	out->m[0] = 0;
+	if (cJSON_IsNumber(v)) {
+		out->c = v->valuedouble;
+		return 1;
+	}
+	if (!cJSON_IsObject(v) || !id || !*id || snprintf(sym, sizeof sym, "%s.%s", id, k) >= (int)sizeof sym)
+		return 0;
+	for (p = id; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+		      *p == '.'))
+			return 0;
+	return fl_mul_sym(out, sym) < 0 ? 0 : 1;
+}
+
+/* numel of a Linear's output when the records give none (its out_features
+ * not known): its input's dims but the last, times out_features as a
+ * symbol (arg_dim()). */
+static int linear_out_numel(const cJSON *e, struct flops *out)
+{
+	const cJSON *sh = cJSON_GetObjectItemCaseSensitive(e, "shapes");
+	const cJSON *in = sh ? cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(sh, "in"), 0) : NULL;
+	cJSON *lead;
+	struct flops of;
+	int n, ok;
+
+	if (!cJSON_IsArray(in) || (n = cJSON_GetArraySize(in)) < 1 || !arg_dim(e, "out_features", &of))
+		return 0;
+	lead = cJSON_Duplicate(in, 1);
+	if (!lead)
+		return 0;
+	cJSON_DeleteItemFromArray(lead, n - 1);
+	ok = shape_numel(lead, out);
+	cJSON_Delete(lead);
+	if (!ok)
+		return 0;
+	out->c *= of.c;
+	return fl_mul_sym(out, of.m) < 0 ? 0 : 1;
+}
+
 /* The estimate of one call of a layer entry (see the top of this file). */
 static int layer_flops(const cJSON *e, struct flops *out)
 {
@@ -142,7 +193,7 @@ static int layer_flops(const cJSON *e, struct flops *out)
 		out->m[0] = 0;
 		return 1;
 	}
-	if (!out_numel(e, &n))
+	if (!out_numel(e, &n) && (strcmp(c, "torch.nn.Linear") || !linear_out_numel(e, &n)))
 		return 0;
 	*out = n;
 	if (!strcmp(c, "torch.nn.Linear")) {

@@ -2,7 +2,11 @@
  * `ecg show --top` and the page's cost view.
  *
  * Per call of a unit, forward only:
- *   torch.nn.Linear          2 * in_features * numel(out) + numel(out) with a bias
+ *   torch.nn.Linear          2 * in_features * numel(out) + numel(out) with a bias;
+ *                            with no output shape (out_features not known),
+ *                            numel(out) is the input's dims but the last times
+ *                            out_features as the symbol "<id>.out_features"
+ *                            (lm_head.out_features; none for an id with '*')
  *   torch.nn.Conv1d/2d/3d    2 * in_channels / groups * prod(kernel_size) * numel(out)
  *                            + numel(out) with a bias
  *   norms                    5 * numel(out)
