@@ -890,15 +890,21 @@ static int print_schedule(const struct show *s, const cJSON *sched)
 
 /* What the analysis did not find (the records' `incomplete`), before the
  * tables it leaves empty. */
-static void print_incomplete(const cJSON *doc)
+static void print_incomplete(const struct show *s, const cJSON *doc)
 {
 	const cJSON *i, *u;
 
 	cJSON_ArrayForEach(i, cJSON_GetObjectItemCaseSensitive(doc, "incomplete")) {
-		printf("incomplete: %s\n", jstr(i, "reason") ? jstr(i, "reason") : "");
-		cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(i, "stopped_by"))
-			printf("  stopped by %s: %s\n", jstr(u, "anchor") ? jstr(u, "anchor") : "",
-			       jstr(u, "reason") ? jstr(u, "reason") : "");
+		char *line = xasprintf("incomplete: %s", jstr(i, "reason") ? jstr(i, "reason") : "");
+
+		say(s, line);     /* wrapped to the width, at spaces */
+		free(line);
+		cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(i, "stopped_by")) {
+			line = xasprintf("  stopped by %s: %s", jstr(u, "anchor") ? jstr(u, "anchor") : "",
+			                 jstr(u, "reason") ? jstr(u, "reason") : "");
+			say(s, line);
+			free(line);
+		}
 	}
 }
 
@@ -986,12 +992,12 @@ int cmd_show(int argc, char **argv)
 	}
 	if (s.schedule) {
 		if (!s.out)
-			print_incomplete(sched);
+			print_incomplete(&s, sched);
 		print_schedule(&s, sched);
 		goto done;
 	}
 	if (!s.out)
-		print_incomplete(graph);
+		print_incomplete(&s, graph);
 	v = xcalloc((size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(graph, "modules")) + 1, sizeof *v);
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(graph, "modules")) {
 		struct ent *x = &v[n];

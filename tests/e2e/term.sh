@@ -137,6 +137,24 @@ run_ecg show --records "$J/records" --schedule --width 200
 grep -q "every 10 steps (args.log_interval)" "$T/out"
 ok $? "show --schedule: 'every 10 steps (args.log_interval)', not loop text"
 
+# what the analysis did not find comes first, wrapped to the width too
+N="$T/nostep"
+mkrepo "$N"
+cat >"$N/run.py" <<'PY'
+import torch
+
+model = torch.nn.Linear(4, 4)
+out = model(torch.randn(2, 4))
+PY
+commit "$N" "a model called once, outside any loop or handler"
+run_ecg extract --repo "$N" --entry run.py -q
+for w in 60 80; do
+	run_ecg show --records "$N/records" --width $w
+	mw=$(maxw "$T/out")
+	head -1 "$T/out" | grep -q '^incomplete: ' && [ "$mw" -le $w ]
+	ok $? "show of records with an 'incomplete' reason, --width $w: the reason first, no line wider (widest $mw)"
+done
+
 # ---------------------------------------------------------------- the page
 run_ecg render --records "$J/records" -o "$T/page.html"
 is "$rc" 0 "render the example job"
