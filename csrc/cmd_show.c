@@ -900,8 +900,11 @@ static void print_incomplete(const struct show *s, const cJSON *doc)
 		say(s, line);     /* wrapped to the width, at spaces */
 		free(line);
 		cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(i, "stopped_by")) {
-			line = xasprintf("  stopped by %s: %s", jstr(u, "anchor") ? jstr(u, "anchor") : "",
-			                 jstr(u, "reason") ? jstr(u, "reason") : "");
+			char an[512];
+
+			/* an anchor wider than a line: its file and line number */
+			anchor_short(jstr(u, "anchor") ? jstr(u, "anchor") : "", s->width - 16, an, sizeof an);
+			line = xasprintf("  stopped by %s: %s", an, jstr(u, "reason") ? jstr(u, "reason") : "");
 			say(s, line);
 			free(line);
 		}

@@ -154,6 +154,18 @@ for w in 60 80; do
 	head -1 "$T/out" | grep -q '^incomplete: ' && [ "$mw" -le $w ]
 	ok $? "show of records with an 'incomplete' reason, --width $w: the reason first, no line wider (widest $mw)"
 done
+# an anchor that stopped the reading, longer than a line: its file and line
+"$TEST_PYTHON" -I -S - "$N/records/computation_graph.json" <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))
+g["incomplete"][0]["stopped_by"] = [{"anchor": "src/a_package/utils/other_things.py:compile_regions.<locals>._compile_regions:155",
+                                     "reason": "stopped after 4000000 evaluation steps; later values are unknown"}]
+json.dump(g, open(sys.argv[1], "w"))
+PY
+run_ecg show --records "$N/records" --width 60
+mw=$(maxw "$T/out")
+grep -q '^  stopped by other_things.py:155: stopped after' "$T/out" && [ "$mw" -le 60 ]
+ok $? "  a long anchor that stopped the reading is its file and line number at --width 60 (widest $mw)"
 
 # ---------------------------------------------------------------- the page
 run_ecg render --records "$J/records" -o "$T/page.html"
