@@ -219,19 +219,40 @@ else
 <pre id="out">pending</pre><script>
 document.getElementById('f').onload = function () {
   var d = this.contentDocument, e = d.documentElement, svg = d.querySelector('#timeline svg');
-  var rep = d.querySelector('span.rep'), r = rep ? rep.getBoundingClientRect() : null;
+  var rep = d.querySelector('span.rep'), r = rep ? rep.getBoundingClientRect() : null, worst = 0;
+  /* the right edge of every element not inside a scrolling box */
+  d.querySelectorAll('body *').forEach(function (el) {
+    for (var p = el.parentElement; p; p = p.parentElement) {
+      var o = getComputedStyle(p).overflowX;
+      if (o == 'auto' || o == 'scroll' || o == 'hidden') return;
+    }
+    var b = el.getBoundingClientRect();
+    if (b.width > 0 && b.right > worst) worst = b.right;
+  });
   document.getElementById('out').textContent = 'overflow=' + (e.scrollWidth > e.clientWidth ? 1 : 0) +
     ' lanes_right=' + (svg ? Math.round(svg.getBoundingClientRect().right) : -1) +
-    ' width=' + e.clientWidth + ' badge=' + (r && r.width > 0 && r.height > 0 ? 1 : 0);
+    ' width=' + e.clientWidth + ' badge=' + (r && r.width > 0 && r.height > 0 ? 1 : 0) +
+    ' rightmost=' + Math.ceil(worst);
 };
 </script></body></html>
 EOF
 		timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --allow-file-access-from-files \
 			--virtual-time-budget=5000 --window-size=$((px + 100)),1000 --dump-dom "file://$T/probe$px.html" \
-			2>/dev/null | grep -o 'overflow=[0-9]* lanes_right=[-0-9]* width=[0-9]* badge=[0-9]' >"$T/geo$px"
+			2>/dev/null | grep -o 'overflow=[0-9]* lanes_right=[-0-9]* width=[0-9]* badge=[0-9] rightmost=[0-9]*' \
+			>"$T/geo$px"
 		diag "at $px px: $(cat "$T/geo$px")"
 		grep -q 'overflow=0' "$T/geo$px"
 		ok $? "page at $px px (chromium): no horizontal overflow"
+		rm=$(sed 's/.*rightmost=\([0-9]*\).*/\1/' "$T/geo$px")
+		[ "${rm:-99999}" -le "$(sed 's/.*width=\([0-9]*\).*/\1/' "$T/geo$px")" ]
+		ok $? "  every element outside a scrolling box ends inside the page (right edge ${rm:-?})"
+		# the screenshot's geometry: nothing cut at the window's right edge
+		timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+			--window-size=$px,900 --screenshot="$T/shot$px.png" "file://$T/page.html" >/dev/null 2>&1
+		"$TEST_PYTHON" -I -S "$top_srcdir/tests/e2e/pngedge.py" "$T/shot$px.png" >"$T/edge$px" 2>&1
+		diag "$(cat "$T/edge$px")"
+		grep -q "${px}x900 edge_pixels_not_bg=0 " "$T/edge$px"
+		ok $? "  the screenshot at $px px: no content cut at its right edge"
 		lr=$(sed 's/.*lanes_right=\([-0-9]*\).*/\1/' "$T/geo$px")
 		wd=$(sed 's/.*width=\([0-9]*\).*/\1/' "$T/geo$px")
 		[ "${lr:-0}" -gt 0 ] && [ "$lr" -le "${wd:-0}" ]
