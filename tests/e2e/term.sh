@@ -136,6 +136,23 @@ is "$(json "$T/out" "[h['frequency_words'] for h in d['schedule']['host_device']
 run_ecg show --records "$J/records" --schedule --width 200
 grep -q "every 10 steps (args.log_interval)" "$T/out"
 ok $? "show --schedule: 'every 10 steps (args.log_interval)', not loop text"
+# the loop text the records quote is words in the table
+mkdir -p "$T/freq"
+cp "$J/records/"*.json "$T/freq/"
+"$TEST_PYTHON" -I -S - "$T/freq/execution_schedule.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+forms = ["every epoch (iteration of `for epoch in range(args.start_epoch, args.epochs)`) \u00d72",
+         "every step \u00d7? (`for samples, targets in metric_logger.log_every(data_loader, 10, header)`)",
+         "every step \u00d71", "every 500=500 steps", "every iteration of `for x in (a, b)`"]
+h = d["host_device"][0]
+d["host_device"] = [dict(h, frequency=f, anchor="train.py:main:%d" % (i + 1)) for i, f in enumerate(forms)]
+json.dump(d, open(sys.argv[1], "w"))
+PY
+run_ecg show --records "$T/freq" --schedule --json
+is "$(json "$T/out" "sorted(h['frequency_words'] for h in d['schedule']['host_device'])")" \
+   "['2 x every epoch', 'every 500 steps', 'every iteration of a loop', 'every step', \"every step x? (a loop's count not known)\"]" \
+   "  the loops the records quote read as words: 'every epoch', 'x? (a loop's count not known)', no 'x1', no '(500)'"
 
 # what the analysis did not find comes first, wrapped to the width too
 N="$T/nostep"
