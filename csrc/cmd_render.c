@@ -23,6 +23,7 @@
 #include "ecg/emit.h"
 #include "ecg/err.h"
 #include "ecg/flops.h"
+#include "ecg/freqwords.h"
 #include "ecg/records.h"
 #include "ecg/repo.h"
 #include "ecg/util.h"
@@ -335,7 +336,12 @@ static void timeline(buf_t *b, const cJSON *sched)
 				buf_addstr(b, "<g><title>");
 				esc(b, js(e, "call"));
 				buf_addstr(b, " -- ");
-				esc(b, js(e, "frequency"));
+				if (js(e, "frequency")) {
+					char fw[512];
+
+					freq_words(js(e, "frequency"), fw, sizeof fw);
+					esc(b, fw);
+				}
 				buf_addstr(b, " -- ");
 				esc(b, js(e, "anchor"));
 				if (sync)
@@ -405,7 +411,7 @@ static void timeline(buf_t *b, const cJSON *sched)
 /* A table: a header row, then one row per item of `list` whose cells are
  * the string members `keys` (null shown empty).  A key "=X" is literal
  * text X; a key starting with '@' is a code anchor; "#value" is the
- * member "value" as JSON.  row_class(item), when given, names the row's
+ * member "value" as JSON; "~frequency" a frequency as words (freqwords.h).  row_class(item), when given, names the row's
  * class (or NULL). */
 static void table(buf_t *b, const char *title, const char *const *heads, const char *const *keys, const cJSON *list,
                   const cJSON *const *order, size_t norder, const char *(*row_class)(const cJSON *),
@@ -451,8 +457,13 @@ static void table(buf_t *b, const char *title, const char *const *heads, const c
 				esc(b, key + 1);
 			else if (key[0] == '#')
 				json_text(b, cJSON_GetObjectItemCaseSensitive(e, key + 1));
-			else
-				esc(b, js(e, key[0] == '@' ? key + 1 : key));
+			else if (key[0] == '~' && js(e, key + 1)) {
+				char fw[512];   /* a frequency, as words (freqwords.h) */
+
+				freq_words(js(e, key + 1), fw, sizeof fw);
+				esc(b, fw);
+			} else
+				esc(b, js(e, key[0] == '@' || key[0] == '~' ? key + 1 : key));
 			buf_addstr(b, "</td>");
 		}
 		buf_addstr(b, "</tr>\n");
@@ -470,7 +481,7 @@ static const char *freq_row(const cJSON *e)
 static void schedule_lists(buf_t *b, const cJSON *sched)
 {
 	static const char *const hd_heads[] = { "kind", "call", "how often", "phase", "anchor", NULL };
-	static const char *const hd_keys[] = { "kind", "call", "frequency", "phase", "@anchor", NULL };
+	static const char *const hd_keys[] = { "kind", "call", "~frequency", "phase", "@anchor", NULL };
 	static const char *const dd_heads[] = { "op", "parallelism", "phase", "implied by", "anchor", NULL };
 	static const char *const dd_keys[] = { "op", "parallelism", "phase", "implied_by", "@anchor", NULL };
 	static const char *const ov_heads[] = { "what", "with", "stream", "mechanism", "anchor", NULL };

@@ -153,6 +153,9 @@ run_ecg show --records "$T/freq" --schedule --json
 is "$(json "$T/out" "sorted(h['frequency_words'] for h in d['schedule']['host_device'])")" \
    "['2 x every epoch', 'every 500 steps', 'every iteration of a loop', 'every step', \"every step x? (a loop's count not known)\"]" \
    "  the loops the records quote read as words: 'every epoch', 'x? (a loop's count not known)', no 'x1', no '(500)'"
+run_ecg render --records "$T/freq" -o "$T/freq.html"
+grep -q '<td>2 x every epoch</td>' "$T/freq.html" && ! grep -q 'iteration of `for epoch' "$T/freq.html"
+ok $? "  and so on the page"
 
 # what the analysis did not find comes first, wrapped to the width too
 N="$T/nostep"
