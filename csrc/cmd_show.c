@@ -31,8 +31,8 @@
 #include "ecg/util.h"
 
 static const char show_usage[] =
-"usage: ecg show [--records DIR] [--depth N] [--top N] [--schedule] [--width N]\n"
-"                [--json]\n"
+"usage: ecg show [--records DIR] [--depth N] [--top N] [--dim NAME=N]...\n"
+"                [--schedule] [--width N] [--json]\n"
 "\n"
 "Print the records for a person: the module tree as a table (id, class,\n"
 "repeat, total_repeat, parameters, output shape, code anchor), the units\n"
@@ -47,6 +47,9 @@ static const char show_usage[] =
 "                        kept in the shapes' symbols (56.6M*b*t); layers whose\n"
 "                        FLOPs are not known come after, ranked by parameters\n"
 "                        x total_repeat, and the BY column says which\n"
+"  --dim NAME=N          with --top: the shapes' symbol NAME is N (b=12,\n"
+"                        t=1024, lm_head.out_features=50304), values the\n"
+"                        records do not hold; counts then rank as numbers\n"
 "  --schedule            phases, then sync points and copies by how often they\n"
 "                        recur, collectives by parallelism, compile regions\n"
 "  --width N             the table's width (default: the terminal's; 80 in a\n"
@@ -61,9 +64,15 @@ static const char show_usage[] =
 "\n"
 "Exit status: 0 shown; 2 bad usage; 3 no records in DIR.\n";
 
+#define SHOW_MAX_DIMS 16
 struct show {
 	int depth, top, schedule, width, color, json;
 	const char *records;
+	struct {
+		char name[64];
+		double n;
+	} dim[SHOW_MAX_DIMS];     /* --dim NAME=N */
+	int ndim;
 	cJSON *out;          /* --json: the rows shown, or NULL */
 };
 
@@ -618,6 +627,18 @@ static int print_top(const struct show *s, struct ent *v, size_t n)
 			       "its parts differ in their symbols)");
 		}
 		say(s, "share: of the FLOPs x total_repeat of the layers ranked by FLOPs");
+		if (s->ndim) {
+			char *l = xstrdup("dims: from --dim, not the records:"), *t;
+			int d;
+
+			for (d = 0; d < s->ndim; d++) {
+				t = xasprintf("%s %s=%.0f", l, s->dim[d].name, s->dim[d].n);
+				free(l);
+				l = t;
+			}
+			say(s, l);
+			free(l);
+		}
 		if (ncut)
 			say(s, "flops: a count ending in '...' has more symbols than fit ('ecg show --top N --json' "
 			       "gives them all)");
@@ -885,6 +906,56 @@ static int parse_n(const char *a, int *out)
 	return 0;
 }
 
+/* --dim NAME=N: a symbol of the shapes and its value (a positive integer).
+ * 0, or -1 after err_set(ECG_EXIT_USAGE). */
+static int parse_dim(struct show *s, const char *a)
+{
+	const char *eq = strchr(a, '='), *bad = strpbrk(a, "* ");
+	char *end;
+	long long v;
+
+	if (!eq || eq == a || (size_t)(eq - a) >= sizeof s->dim[0].name || (bad && bad < eq)) {
+		err_set(ECG_EXIT_USAGE, "--dim takes NAME=N (b=12), not '%s'", a);
+		return -1;
+	}
+	v = strtoll(eq + 1, &end, 10);
+	if (!eq[1] || *end || v <= 0 || v > (1LL << 40)) {
+		err_set(ECG_EXIT_USAGE, "--dim %.*s: a positive whole number, not '%s'", (int)(eq - a), a, eq + 1);
+		return -1;
+	}
+	if (s->ndim >= SHOW_MAX_DIMS) {
+		err_set(ECG_EXIT_USAGE, "--dim: at most %d", SHOW_MAX_DIMS);
+		return -1;
+	}
+	snprintf(s->dim[s->ndim].name, sizeof s->dim[0].name, "%.*s", (int)(eq - a), a);
+	s->dim[s->ndim++].n = (double)v;
+	return 0;
+}
+
+/* The symbols of x's FLOPs that --dim gives, multiplied in: "b*t" with
+ * b=12 leaves 12 times the count in "t". */
+static void bind_dims(const struct show *s, struct ent *x)
+{
+	char rest[96] = "", buf[96], *p, *save = NULL;
+	int k;
+
+	if (x->flops <= 0 || !x->fm[0] || !s->ndim)
+		return;
+	snprintf(buf, sizeof buf, "%s", x->fm);
+	for (p = strtok_r(buf, "*", &save); p; p = strtok_r(NULL, "*", &save)) {
+		for (k = 0; k < s->ndim && strcmp(s->dim[k].name, p); k++)
+			;
+		if (k < s->ndim) {
+			x->flops *= s->dim[k].n;
+		} else {
+			size_t l = strlen(rest);
+
+			snprintf(rest + l, sizeof rest - l, "%s%s", l ? "*" : "", p);
+		}
+	}
+	snprintf(x->fm, sizeof x->fm, "%s", rest);
+}
+
 int cmd_show(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -894,6 +965,7 @@ int cmd_show(int argc, char **argv)
 		{ "schedule", no_argument, NULL, 's' },
 		{ "width", required_argument, NULL, 'w' },
 		{ "json", no_argument, NULL, 'J' },
+		{ "dim", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -929,6 +1001,10 @@ int cmd_show(int argc, char **argv)
 			break;
 		case 'w':
 			if (cmd_opt_width(optarg, &s.width) < 0)
+				goto fail;
+			break;
+		case 'D':
+			if (parse_dim(&s, optarg) < 0)
 				goto fail;
 			break;
 		case 'h':
@@ -995,6 +1071,7 @@ int cmd_show(int argc, char **argv)
 			if (x && x->e == e) {
 				x->flops = fl[k].c;
 				snprintf(x->fm, sizeof x->fm, "%s", fl[k].c > 0 ? fl[k].m : "");
+				bind_dims(&s, x);
 			}
 			k++;
 		}

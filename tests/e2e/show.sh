@@ -112,6 +112,15 @@ run_ecg show --records "$V/records" --top 5 --width 60
 ok "$(awk 'length($0) > 60' "$T/out" | wc -l | tr -d ' ')" "  width 60: every line fits"
 grep -q '^   2 head .* 16.4K\*\.\.\. ' "$T/out" && grep -q "^flops: a count ending in '...'" "$T/out"
 ok $? "  a count too long is cut at a symbol ('16.4K*...'), and a line says so"
+# --dim: a value the records do not hold, given by the person; the counts
+# then rank as numbers, and a line says where the value came from
+run_ecg show --records "$V/records" --top 5 --width 200 --dim head.out_features=100
+grep -q '^   1 head  *?  *1  *1.6M  *1.6M .* flops ' "$T/out" && grep -q '^dims: from --dim, not the records: head.out_features=100$' "$T/out"
+ok $? "--dim head.out_features=100: the head's 16.4K*100 FLOPs rank first, by FLOPs, and a line names the value given"
+run_ecg show --records "$V/records" --top 5 --dim head.out_features
+is "$rc" 2 "--dim without =N: exit 2"
+run_ecg show --records "$V/records" --top 5 --dim t=-3
+is "$rc" 2 "--dim with a value not a positive number: exit 2"
 
 run_ecg show --records "$T/nowhere"
 is "$rc" 3 "no records: exit 3"
