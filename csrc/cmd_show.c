@@ -263,7 +263,7 @@ static void cell(const struct show *s, const char *code, const char *text, int w
  * out within the width (termfit_cols()) over the shown ones. */
 static void cols_fit(const struct show *s, int n, const int *on, int *w, const int *min, const int *weight)
 {
-	int sw[16], smin[16], swt[16], idx[16], m = 0, k;
+	int sw[16] = { 0 }, smin[16] = { 0 }, swt[16] = { 0 }, idx[16] = { 0 }, m = 0, k;
 
 	for (k = 0; k < n && m < 16; k++)
 		if (on[k]) {
