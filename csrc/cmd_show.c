@@ -932,30 +932,6 @@ static int parse_dim(struct show *s, const char *a)
 	return 0;
 }
 
-/* The symbols of x's FLOPs that --dim gives, multiplied in: "b*t" with
- * b=12 leaves 12 times the count in "t". */
-static void bind_dims(const struct show *s, struct ent *x)
-{
-	char rest[96] = "", buf[96], *p, *save = NULL;
-	int k;
-
-	if (x->flops <= 0 || !x->fm[0] || !s->ndim)
-		return;
-	snprintf(buf, sizeof buf, "%s", x->fm);
-	for (p = strtok_r(buf, "*", &save); p; p = strtok_r(NULL, "*", &save)) {
-		for (k = 0; k < s->ndim && strcmp(s->dim[k].name, p); k++)
-			;
-		if (k < s->ndim) {
-			x->flops *= s->dim[k].n;
-		} else {
-			size_t l = strlen(rest);
-
-			snprintf(rest + l, sizeof rest - l, "%s%s", l ? "*" : "", p);
-		}
-	}
-	snprintf(x->fm, sizeof x->fm, "%s", rest);
-}
-
 int cmd_show(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -1062,7 +1038,15 @@ int cmd_show(int argc, char **argv)
 	{
 		/* the estimate per call of every entry (flops.c), by id */
 		size_t nf, k;
-		struct flops *fl = flops_modules(cJSON_GetObjectItemCaseSensitive(graph, "modules"), &nf);
+		struct flops_dim dims[SHOW_MAX_DIMS];
+		struct flops *fl;
+		int d;
+
+		for (d = 0; d < s.ndim; d++) {
+			dims[d].name = s.dim[d].name;
+			dims[d].n = s.dim[d].n;
+		}
+		fl = flops_modules_bound(cJSON_GetObjectItemCaseSensitive(graph, "modules"), dims, (size_t)s.ndim, &nf);
 
 		k = 0;
 		cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(graph, "modules")) {
@@ -1071,7 +1055,6 @@ int cmd_show(int argc, char **argv)
 			if (x && x->e == e) {
 				x->flops = fl[k].c;
 				snprintf(x->fm, sizeof x->fm, "%s", fl[k].c > 0 ? fl[k].m : "");
-				bind_dims(&s, x);
 			}
 			k++;
 		}

@@ -67,6 +67,33 @@ static int fl_add(struct flops *a, const struct flops *b)
 	return 0;
 }
 
+/* The dims given their values (flops_modules_bound()), for this call. */
+static const struct flops_dim *fl_dims;
+static size_t fl_ndims;
+
+/* f's symbols that fl_dims gives, multiplied into its coefficient. */
+static void fl_bind(struct flops *f)
+{
+	char rest[96] = "", buf[96], *p, *save = NULL;
+	size_t k;
+
+	if (!fl_ndims || f->c <= 0 || !f->m[0])
+		return;
+	snprintf(buf, sizeof buf, "%s", f->m);
+	for (p = strtok_r(buf, "*", &save); p; p = strtok_r(NULL, "*", &save)) {
+		for (k = 0; k < fl_ndims && strcmp(fl_dims[k].name, p); k++)
+			;
+		if (k < fl_ndims) {
+			f->c *= fl_dims[k].n;
+		} else {
+			size_t l = strlen(rest);
+
+			snprintf(rest + l, sizeof rest - l, "%s%s", l ? "*" : "", p);
+		}
+	}
+	snprintf(f->m, sizeof f->m, "%s", rest);
+}
+
 /* The element count of a shape (a JSON array of numbers and symbol
  * names): 1 when every dim is a number or a plain name. */
 static int shape_numel(const cJSON *shape, struct flops *out)
@@ -302,8 +329,20 @@ static int unit_flops(struct ent *v, size_t n, size_t i, int depth, struct flops
 	out->m[0] = 0;
 	if (depth > 64)
 		return 0;
-	if (!strcmp(v[i].kind, "layer"))
-		return layer_flops(v[i].e, out);
+	{
+		/* a subtree the records do not list (a library's model not
+		 * read): its parts, and so its sum, are not known -- not 0 */
+		const cJSON *st = cJSON_GetObjectItemCaseSensitive(v[i].e, "subtree");
+
+		if (st && cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(st, "listed")))
+			return 0;
+	}
+	if (!strcmp(v[i].kind, "layer")) {
+		if (!layer_flops(v[i].e, out))
+			return 0;
+		fl_bind(out);
+		return 1;
+	}
 	for (j = 0; j < n; j++) {
 		struct flops f;
 
@@ -311,6 +350,17 @@ static int unit_flops(struct ent *v, size_t n, size_t i, int depth, struct flops
 			continue;
 		if (v[j].total == 0)
 			continue;     /* never called */
+		{
+			/* under a condition: never taken adds nothing, one not
+			 * decided makes the sum not known (one path or the other) */
+			const cJSON *cd = cJSON_GetObjectItemCaseSensitive(v[j].e, "condition");
+			const cJSON *tk = cd ? cJSON_GetObjectItemCaseSensitive(cd, "taken") : NULL;
+
+			if (cJSON_IsFalse(tk))
+				continue;
+			if (cd && !cJSON_IsTrue(tk))
+				return 0;
+		}
 		if (!strcmp(v[j].kind, "op")) {
 			int r = op_flops(v[j].e, &f);
 
@@ -318,6 +368,7 @@ static int unit_flops(struct ent *v, size_t n, size_t i, int depth, struct flops
 				continue;
 			if (r < 0)
 				return 0;
+			fl_bind(&f);
 		} else if (!unit_flops(v, n, j, depth + 1, &f)) {
 			return 0;
 		}
@@ -331,6 +382,11 @@ static int unit_flops(struct ent *v, size_t n, size_t i, int depth, struct flops
 }
 
 struct flops *flops_modules(const cJSON *modules, size_t *nout)
+{
+	return flops_modules_bound(modules, NULL, 0, nout);
+}
+
+struct flops *flops_modules_bound(const cJSON *modules, const struct flops_dim *dims, size_t ndims, size_t *nout)
 {
 	size_t n = (size_t)cJSON_GetArraySize(modules), i = 0, k;
 	struct ent *v = xcalloc(n + 1, sizeof *v);
@@ -351,6 +407,8 @@ struct flops *flops_modules(const cJSON *modules, size_t *nout)
 		}
 		i++;
 	}
+	fl_dims = dims;
+	fl_ndims = dims ? ndims : 0;
 	for (k = 0; k < n; k++) {
 		out[k].c = -1;
 		if (strcmp(v[k].kind, "op") && strcmp(v[k].kind, "function") && !unit_flops(v, n, k, 0, &out[k]))
@@ -358,6 +416,8 @@ struct flops *flops_modules(const cJSON *modules, size_t *nout)
 		if (out[k].c == 0)
 			out[k].m[0] = 0;
 	}
+	fl_dims = NULL;
+	fl_ndims = 0;
 	free(v);
 	*nout = n;
 	return out;
