@@ -122,6 +122,60 @@ is "$rc" 2 "--dim without =N: exit 2"
 run_ecg show --records "$V/records" --top 5 --dim t=-3
 is "$rc" 2 "--dim with a value not a positive number: exit 2"
 
+# a model's FLOPs are a sum only of parts that surely run: one under a
+# condition not decided (flash or not) makes the sum not known; a library's
+# model whose subtree the records do not list is not known either, never 0
+C="$T/cond"
+mkrepo "$C"
+cat >"$C/train.py" <<'EOF'
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(64, 64)
+        self.fc2 = nn.Linear(64, 64)
+        self.flash = hasattr(F, 'scaled_dot_product_attention')
+
+    def forward(self, x):
+        x = self.fc1(x)
+        if self.flash:
+            x = self.fc2(x)
+        return x
+
+
+model = Net()
+for step in range(10):
+    out = model(torch.randn(8, 64))
+    out.sum().backward()
+EOF
+commit "$C" "a layer under a condition not decided"
+run_ecg extract --repo "$C" --entry train.py -q
+run_ecg show --records "$C/records" --top 5 --width 200
+grep -q '^   2 fc2 .* 66.0K .* flops ' "$T/out" && grep -q '^model: FLOPs per call not known' "$T/out"
+ok $? "a layer under 'if self.flash' (not decided) is ranked, the model's sum is not known"
+L="$T/lib"
+mkrepo "$L"
+cat >"$L/train.py" <<'EOF'
+import torch
+import torchvision
+
+model = torchvision.models.resnet18()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(10):
+    out = model(torch.randn(8, 3, 224, 224))
+    out.sum().backward()
+    opt.step()
+EOF
+commit "$L" "a library's model"
+run_ecg extract --repo "$L" --entry train.py -q
+run_ecg show --records "$L/records" --top 5 --width 200
+grep -q '^model: FLOPs per call not known' "$T/out"
+ok $? "a library's model whose subtree is not listed: its FLOPs are not known (not 0)"
+
 run_ecg show --records "$T/nowhere"
 is "$rc" 3 "no records: exit 3"
 run_ecg show --top 0
