@@ -644,7 +644,7 @@ static int print_top(const struct show *s, struct ent *v, size_t n)
 			       "gives them all)");
 		if (mono[0]) {
 			snprintf(line, sizeof line, "symbols: %s are the shapes' own dims (batch, sequence ...), not known "
-			         "as numbers; counts with the same symbols compare", mono);
+			         "as numbers; counts with the same symbols compare (--dim NAME=N gives one a value)", mono);
 			say(s, line);
 		}
 	}
