@@ -157,6 +157,25 @@ run_ecg render --records "$T/freq" -o "$T/freq.html"
 grep -q '<td>2 x every epoch</td>' "$T/freq.html" && ! grep -q 'iteration of `for epoch' "$T/freq.html"
 ok $? "  and so on the page"
 
+# the step lanes draw the compile regions (outlined on the forward) and the
+# copies of a phase the schedule does not list (drawn with the step's first
+# repeated phase, said so), not only those of the lanes' own phases
+mkdir -p "$T/lanes"
+cp "$J/records/"*.json "$T/lanes/"
+"$TEST_PYTHON" -I -S - "$T/lanes/execution_schedule.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["phases"] = [p for p in d["phases"] if p["name"] != "data"]
+d["compute"]["compile_regions"] = [{"target": "model", "anchor": "train.py:main:40", "mode": None, "graph_breaks": []}]
+json.dump(d, open(sys.argv[1], "w"))
+PY
+run_ecg render --records "$T/lanes" -o "$T/lanes.html"
+sed -n '/<svg/,/<\/svg>/p' "$T/lanes.html" >"$T/lanes.svg"
+grep -q 'torch.compile: model at train.py:main:40; </title><rect[^>]*stroke-dasharray="2,2"/><text[^>]*>compiled (1)</text>' "$T/lanes.svg"
+ok $? "page: the step lanes outline the compiled forward (torch.compile: model, its anchor)"
+grep -q "(data, before the step's work) -- every micro-step" "$T/lanes.svg"
+ok $? "  and draw the per-step copy of the data phase, not a lane of its own, with the first repeated phase"
+
 # what the analysis did not find comes first, wrapped to the width too
 N="$T/nostep"
 mkrepo "$N"
