@@ -1301,6 +1301,9 @@ static const struct {
 	[CATALOG_F_LOSS_SCALERS] = { "loss_scalers", FK_SET },
 	[CATALOG_F_ABSENT_MODULES] = { "absent_modules", FK_SET },
 	[CATALOG_F_TOPK_METRICS] = { "topk_metrics", FK_SET },
+	[CATALOG_F_WEIGHT_ONLY_LAYERS] = { "weight_only_layers", FK_MAP },
+	[CATALOG_F_TRACE_PHASE_ANNOTATIONS] = { "trace_phase_annotations", FK_PREFIXES },
+	[CATALOG_F_TRACE_PHASE_FRAMES] = { "trace_phase_frames", FK_WORDS },
 };
 
 static const char *const FACT_KIND_KEY[] = {

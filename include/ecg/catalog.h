@@ -389,6 +389,13 @@ enum catalog_fact {
 	                                 backends: absent where the job runs */
 	CATALOG_F_TOPK_METRICS,       /* set: functions returning one tensor per
 	                                 k of topk=, where their inputs live */
+	CATALOG_F_WEIGHT_ONLY_LAYERS, /* map: torch.nn layer whose only parameter
+	                                 is `weight` -> the argument that must be
+	                                 False for that ("" always) */
+	CATALOG_F_TRACE_PHASE_ANNOTATIONS, /* prefixes: a profiler annotation's
+	                                 name -> the schedule phase it marks */
+	CATALOG_F_TRACE_PHASE_FRAMES, /* words: a Python frame outside the
+	                                 repository -> the phase it marks */
 	CATALOG_NFACTS
 };
 
