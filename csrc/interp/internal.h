@@ -141,6 +141,9 @@ struct frame {
 	value_t *ret;
 	value_t *ret_alt;              /* returned on a path an undecided `if` took (ret_join) */
 	const char *ret_alt_cond;      /* that condition's text */
+	const char *rest_cond;         /* set by exec_if when one path of an undecided
+	                                  `if` left the block: the condition the rest
+	                                  of it runs under (exec_block journals it) */
 	int depth;
 	int config_exec;               /* running a config file exec()'d by the job */
 	int no_grad;                   /* inside no_grad / inference_mode */
@@ -472,6 +475,14 @@ value_t *json_value(struct interp *in, const cJSON *j, const char *src);
 value_t *stdlib_attr(struct interp *in, const char *mod, const char *name);
 value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                      const struct ast_hdr *site);
+
+/* pkgmeta.c: the installed distributions' versions, read as data */
+value_t *pkgmeta_version_parse(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                               const struct ast_hdr *site);
+value_t *pkgmeta_dist_version(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                              const struct ast_hdr *site);
+/* op of two packaging versions: 1 true, 0 false, -1 not two versions */
+int pkgmeta_cmp(enum ast_cmpop op, const value_t *l, const value_t *r);
 
 /* builtins.c */
 long long range_len(const value_t *it);

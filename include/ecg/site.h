@@ -73,6 +73,16 @@ void site_mark_used(struct site *s, const char *rel);
 /* The distribution that provides top-level name `top`, or NULL. */
 struct site_dist *site_dist_of(const struct site *s, const char *top);
 
+/* The distribution named `name` (importlib.metadata.version's argument),
+ * names compared as pip does (case, and runs of '-', '_', '.', alike),
+ * or NULL. */
+struct site_dist *site_dist_named(const struct site *s, const char *name);
+
+/* Whether top-level module `top` is installed in one of the site
+ * directories: a package directory, a module file (.py, or an extension
+ * top.*.so / top.pyd), or a distribution's top-level name; read or not. */
+int site_has_top(const struct site *s, const char *top);
+
 /* Read a site file's bytes (at most `cap`): 0, or -1 with err_set()
  * (ECG_EXIT_INPUT) saying why. *data is NUL-terminated, owned. */
 int site_read(const char *fspath, size_t cap, char **data, size_t *len);
