@@ -16,6 +16,7 @@ import os
 
 import torch
 from torch import nn
+from torch.nn.parameter import Parameter
 
 
 class LayerNorm(nn.LayerNorm):
@@ -34,16 +35,26 @@ class Opaque(nn.Linear):
         super().__init__(*args, **kwargs)
 
 
+class Raw(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.weight = Parameter(torch.empty(4, 8))
+
+    def forward(self, x):
+        return x @ self.weight.t()
+
+
 class M(nn.Module):
     def __init__(self, extra):
         super().__init__()
+        self.r = Raw()
         self.a = LayerNorm(8)
         self.b = LayerNorm(8, affine=False)
         self.c = NoBiasLinear(8, 4)
         self.d = Opaque(4, 4, **extra)
 
     def forward(self, x):
-        return self.d(self.c(self.b(self.a(x))))
+        return self.d(self.c(self.b(self.a(x)))) + self.r(x).sum()
 
 
 m = M(dict(os.environ.get("EXTRA", {})))
@@ -58,6 +69,7 @@ P() { json "$T/o/computation_graph.json" "[m['params'] for m in d['modules'] if 
 is "$(P a)" 16 "LayerNorm(nn.LayerNorm) with its own __init__: 16, from super().__init__(8, ...)"
 is "$(P b)" 0 "  elementwise_affine=False given to the base: 0"
 is "$(P c)" 32 "Linear subclass passing bias=False: 32"
+is "$(P r)" 32 "torch.nn.parameter.Parameter(torch.empty(4, 8)): 32"
 is "$(P d)" None "super().__init__(*args, **kwargs) with **kwargs not known: null"
 is "$(P '')" None "  so the model's count is null, never short"
 done_testing
