@@ -164,6 +164,32 @@ void check_environment(struct check *k, const cJSON *graph)
 			env_add(k, "package", path, name, "changed", ver, d->version);
 		site_free(s);
 	}
+	/* names found in none of the directories then (environment.absent):
+	 * one installed since would decide otherwise */
+	if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(env, "absent")) > 0) {
+		const cJSON *sl = cJSON_GetObjectItemCaseSensitive(env, "site");
+		const char **dirs = xcalloc((size_t)cJSON_GetArraySize(sl) + 1, sizeof *dirs);
+		size_t n = 0;
+		struct site *s;
+
+		cJSON_ArrayForEach(e, sl)
+			if (cJSON_IsString(e))
+				dirs[n++] = e->valuestring;
+		s = site_discover(dirs, n, NULL, NULL, 0);
+		cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(env, "absent")) {
+			const struct site_dist *d;
+
+			if (!cJSON_IsString(e))
+				continue;
+			d = site_dist_named(s, e->valuestring);
+			if (d)
+				env_add(k, "package", d->path, e->valuestring, "installed", NULL, d->version);
+			else if (site_has_top(s, e->valuestring))
+				env_add(k, "package", n ? dirs[0] : "", e->valuestring, "installed", NULL, NULL);
+		}
+		site_free(s);
+		free(dirs);
+	}
 }
 
 /* Parse one version of a file into p (one file) and t.  1 parsed, 0 not

@@ -150,7 +150,11 @@ static void print_text(const struct check *k, const char *recorded, const struct
 			const char *now = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "now"));
 			const char *path = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "path"));
 
-			if (!strcmp(kind, "package"))
+			if (!strcmp(kind, "package") && !strcmp(st, "installed"))
+				printf("  package  %s %s in %s: installed since (the job found it absent; what it builds may differ)\n",
+				       vis(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "name"))),
+				       now ? vis(now) : "(no version)", vis(path));
+			else if (!strcmp(kind, "package"))
 				printf("  package  %s %s in %s: %s%s%s\n",
 				       vis(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "name"))),
 				       rec ? vis(rec) : "(no version)", vis(path),

@@ -67,12 +67,12 @@ static const char refresh_usage[] =
 static const char *const refresh_entry_keys[] = {
 	"id", "kind", "parent", "order", "class", "op", "function", "code_anchor", "defined_at",
 	"constructed_at", "args", "repeat", "total_repeat", "total_repeat_from_line", "condition",
-	"shapes", "external", "params", NULL
+	"shapes", "external", "params", "subtree", "factory", "tied", NULL
 };
 static const char *const refresh_top_keys[] = {
 	"schema", "tool", "commit", "dirty", "python", "entrypoint", "job_type", "config", "files",
 	"parse_errors", "unresolved", "modules", "phases", "data_path", "host_device", "device_device",
-	"compute", "overlap", "invocation", "incomplete", RECORDS_RUN_KEY, NULL
+	"compute", "overlap", "invocation", "incomplete", "environment", "parallel", RECORDS_RUN_KEY, NULL
 };
 
 static int key_in(const char *k, const char *const *list)

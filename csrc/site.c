@@ -460,6 +460,9 @@ void site_free(struct site *s)
 		free(s->decided[i]);
 	free(s->decided);
 	free(s->verdict);
+	for (i = 0; i < s->nabsent; i++)
+		free(s->absent[i]);
+	free(s->absent);
 	free(s->given);
 	free(s->dirs);
 	free(s->dists);
@@ -749,4 +752,10 @@ int site_has_top(const struct site *s, const char *top)
 			return 1;
 	}
 	return 0;
+}
+
+void site_note_absent(struct site *s, const char *name)
+{
+	if (s && name && *name && !has_str(s->absent, s->nabsent, name))
+		add_str(&s->absent, &s->nabsent, name);
 }

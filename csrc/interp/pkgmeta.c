@@ -242,7 +242,7 @@ value_t *pkgmeta_dist_version(struct frame *f, const char *d, value_t **args, si
                               const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	const struct site *s = in->prog && in->prog->site ? in->prog->site->site : NULL;
+	struct site *s = in->prog && in->prog->site ? in->prog->site->site : NULL;
 	struct site_dist *dist;
 	const char *name;
 
@@ -254,6 +254,8 @@ value_t *pkgmeta_dist_version(struct frame *f, const char *d, value_t **args, si
 		return unknown_at(f, site, afmt(in, "the version of the installed '%s' (no site-packages read: name them "
 		                                    "with --site DIR or --python PATH)", name));
 	dist = site_dist_named(s, name);
+	if (!dist)
+		site_note_absent(s, name);
 	if (!dist)
 		return unknown_at(f, site, afmt(in, "the version of '%s': no *.dist-info or *.egg-info of it in the "
 		                                    "site directories read", name));

@@ -631,7 +631,7 @@ static value_t *sl_find_spec(struct frame *f, const char *d, value_t **args, siz
                              const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	const struct site *st = in->prog && in->prog->site ? in->prog->site->site : NULL;
+	struct site *st = in->prog && in->prog->site ? in->prog->site->site : NULL;
 	const char *name, *dot;
 	char *top;
 	struct vinst *o;
@@ -649,6 +649,8 @@ static value_t *sl_find_spec(struct frame *f, const char *d, value_t **args, siz
 	dot = strchr(name, '.');
 	top = xstrndup(name, dot ? (size_t)(dot - name) : strlen(name));
 	found = catalog_fact(in->cat, CATALOG_F_PYTHON_STDLIB, top) != NULL || (st && site_any(st) && site_has_top(st, top));
+	if (!found && st && site_any(st))       /* the header says so: check sees it appear */
+		site_note_absent(st, top);
 	free(top);
 	if (found && !dot)
 		return mk_inst_value(in, o);

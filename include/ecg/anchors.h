@@ -73,7 +73,9 @@ int check_records(struct check *k, const cJSON *graph, const cJSON *sched);
  * blob id differs from the one recorded ("changed") or that cannot be
  * read ("gone"), and each package of environment.packages whose version
  * in its recorded site directory differs ("changed": a library upgraded)
- * or that is no longer there ("gone").  Entries: {"kind": "file" |
+ * or that is no longer there ("gone"), and each name of
+ * environment.absent (looked up and not found then) installed there now
+ * ("installed").  Entries: {"kind": "file" |
  * "package", "path", "name" (packages), "status", "recorded", "now"
  * (blob ids or versions; null when not there)}.  Nothing is run or
  * imported; nothing here fails (an unreadable file is "gone"). */

@@ -76,4 +76,73 @@ run_ecg check --repo "$R" --out "$T/o"
 is "$rc" 1 "check: the package no longer installed: stale"
 grep -q "package  transformers 0.0.2 in .*: no longer installed" "$T/out"
 ok $? "  named so"
+
+# a name the job looked up and did not find (environment.absent) installed
+# since: what it builds may differ (site_versions.sh's verlib: the
+# attention class hangs on torch's version, not decided without it)
+SV="$T/vsite"
+mkdir -p "$SV/verlib" "$SV/verlib-0.1.dist-info"
+printf 'Metadata-Version: 2.1\nName: verlib\nVersion: 0.1\nRequires-Dist: torch\n' >"$SV/verlib-0.1.dist-info/METADATA"
+cat >"$SV/verlib/__init__.py" <<'PY'
+import importlib.metadata
+import importlib.util
+
+from packaging import version
+from torch import nn
+
+try:
+    _tv = importlib.metadata.version("torch")
+except importlib.metadata.PackageNotFoundError:
+    _tv = "0"
+_xla = importlib.util.find_spec("fake_xla") is not None
+
+
+class Eager(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.l = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return self.l(x)
+
+
+class Fast(Eager):
+    pass
+
+
+def build():
+    if _xla:
+        return Eager()
+    return Fast() if version.parse(_tv) >= version.parse("2.1.1") else Eager()
+PY
+R2="$T/job2"
+mkrepo "$R2"
+cat >"$R2/train.py" <<'PY'
+import torch
+import verlib
+
+model = verlib.build()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    model(torch.randn(2, 4)).sum().backward()
+    opt.step()
+PY
+commit "$R2" "job2"
+mkdir -p "$SV/torch-2.3.0.dist-info"
+printf 'Metadata-Version: 2.1\nName: torch\nVersion: 2.3.0\n' >"$SV/torch-2.3.0.dist-info/METADATA"
+run_ecg extract --repo "$R2" --entry train.py --out "$T/o2" -q --no-cache --no-site-env --no-env --site "$SV"
+is "$(json "$T/o2/computation_graph.json" 'd["modules"][0]["class"]')" "Fast" "torch 2.3.0 and no fake_xla in the site: Fast"
+is "$(json "$T/o2/computation_graph.json" 'd["environment"]["absent"]')" "['fake_xla']" \
+	"  the header lists fake_xla, looked up and not found (environment.absent)"
+run_ecg check --repo "$R2" --out "$T/o2" -q
+is "$rc" 0 "  check: fresh"
+mkdir -p "$SV/fake_xla"
+: >"$SV/fake_xla/__init__.py"
+run_ecg check --repo "$R2" --out "$T/o2"
+is "$rc" 1 "fake_xla installed since: check says stale"
+grep -q "package  fake_xla .*installed since" "$T/out"
+ok $? "  and names it"
+run_ecg refresh --repo "$R2" --out "$T/o2" -q
+is "$(json "$T/o2/computation_graph.json" 'd["modules"][0]["class"]')" "Eager" "  refresh: Eager now"
+is "$(json "$T/o2/computation_graph.json" "d['environment'].get('absent')")" "None" "  and nothing is absent"
 done_testing
