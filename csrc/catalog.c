@@ -1291,6 +1291,7 @@ static const struct {
 	[CATALOG_F_CONTAINER_BASES] = { "container_bases", FK_SET },
 	[CATALOG_F_TENSOR_ALIASES] = { "tensor_aliases", FK_SET },
 	[CATALOG_F_ITER_PASSTHROUGH] = { "iter_passthrough", FK_SET },
+	[CATALOG_F_FSDP_SHARDING] = { "fsdp_sharding", FK_MAP },
 	[CATALOG_F_PYTHON_STDLIB] = { "python_stdlib", FK_SET },
 };
 

@@ -9,7 +9,9 @@
  * parameter bound it, is what the others leave of the world:
  * WORLD_SIZE / (tensor * pipeline * context), when all four are known and
  * divide (the expert degree is carved out of the data-parallel ranks, it
- * does not divide the world again); else null with the reason.
+ * does not divide the world again); else null with the reason.  A
+ * data-parallel degree the code bound, computed (no source of its own),
+ * that equals that quotient has the world size for its source too.
  */
 #include "config.h"
 
@@ -39,7 +41,8 @@ static long long degree_size(const struct interp_par_degree *d)
 	return -1;
 }
 
-static cJSON *degree_entry(const struct interp_par_degree *d)
+/* world: the degree is the world left by the others (data_from_world()) */
+static cJSON *degree_entry(const struct interp_par_degree *d, int world)
 {
 	cJSON *o = cJSON_CreateObject();
 	long long n = degree_size(d);
@@ -52,6 +55,9 @@ static cJSON *degree_entry(const struct interp_par_degree *d)
 	if (d->v->src) {
 		cJSON_AddStringToObject(o, "source", d->v->src);
 		cJSON_AddStringToObject(o, "via", via_word(d->v->via));
+	} else if (world) {
+		cJSON_AddStringToObject(o, "source", "WORLD_SIZE");
+		cJSON_AddStringToObject(o, "via", "world_size");
 	} else if (d->anchor) {
 		cJSON_AddStringToObject(o, "source", d->anchor);
 		cJSON_AddStringToObject(o, "via", "code");
@@ -59,7 +65,8 @@ static cJSON *degree_entry(const struct interp_par_degree *d)
 		cJSON_AddNullToObject(o, "source");
 		cJSON_AddNullToObject(o, "via");
 	}
-	expr = d->v->expr ? xasprintf("%s=%s", d->param, d->v->expr) : xstrdup(d->param);
+	expr = d->v->expr ? xasprintf("%s=%s", d->param, d->v->expr)
+	       : world ? xasprintf("%s=WORLD_SIZE / (tensor * pipeline * context)", d->param) : xstrdup(d->param);
 	cJSON_AddStringToObject(o, "expr", expr);
 	free(expr);
 	if (d->anchor)
@@ -72,48 +79,82 @@ static cJSON *degree_entry(const struct interp_par_degree *d)
 	return o;
 }
 
-/* The data-parallel degree no parameter bound: the world left by the
- * others. */
-static cJSON *data_entry(const struct interp *in)
+/* What the other degrees leave of the world: WORLD_SIZE / (tensor *
+ * pipeline * context), or -1 with *why (a static string) when the world
+ * size or a degree is not known, or they do not divide it. */
+static long long world_data_size(const struct interp *in, const char **why, const char **missing)
 {
-	cJSON *o = cJSON_CreateObject();
 	long long world = 0, prod = 1;
-	const char *missing = NULL;
 	enum interp_par k;
 
+	*missing = NULL;
 	for (k = 0; k < PAR_COUNT; k++) {
 		long long n;
 
 		if (k == PAR_DATA || k == PAR_EXPERT)
 			continue;
 		n = degree_size(interp_parallel(in, k));
-		if (n <= 0 && !missing)
-			missing = par_names[k];
+		if (n <= 0 && !*missing)
+			*missing = par_names[k];
 		else if (n > 0)
 			prod *= n;
 	}
 	if (!interp_env_int(in, "WORLD_SIZE", &world)) {
-		cJSON_AddNullToObject(o, "size");
-		cJSON_AddNullToObject(o, "source");
-		cJSON_AddStringToObject(o, "reason", "the world size is not known (no launcher or --env gives WORLD_SIZE)");
+		*why = "the world size is not known (no launcher or --env gives WORLD_SIZE)";
+		return -1;
+	}
+	if (*missing) {
+		*why = NULL;
+		return -1;
+	}
+	if (world % prod) {
+		*why = "the other degrees do not divide the world size";
+		return -1;
+	}
+	return world / prod;
+}
+
+/* The data-parallel degree no parameter bound: the world left by the
+ * others. */
+static cJSON *data_entry(const struct interp *in)
+{
+	cJSON *o = cJSON_CreateObject();
+	const char *why = NULL, *missing = NULL;
+	long long n = world_data_size(in, &why, &missing);
+
+	if (n > 0) {
+		cJSON_AddNumberToObject(o, "size", (double)n);
+		cJSON_AddStringToObject(o, "source", "WORLD_SIZE");
+		cJSON_AddStringToObject(o, "via", "world_size");
 	} else if (missing) {
-		char *why = xasprintf("the %s degree is not known", missing);
+		char *w = xasprintf("the %s degree is not known", missing);
 
 		cJSON_AddNullToObject(o, "size");
 		cJSON_AddStringToObject(o, "source", "WORLD_SIZE");
-		cJSON_AddStringToObject(o, "reason", why);
-		free(why);
-	} else if (world % prod) {
-		cJSON_AddNullToObject(o, "size");
-		cJSON_AddStringToObject(o, "source", "WORLD_SIZE");
-		cJSON_AddStringToObject(o, "reason", "the other degrees do not divide the world size");
+		cJSON_AddStringToObject(o, "reason", w);
+		free(w);
 	} else {
-		cJSON_AddNumberToObject(o, "size", (double)(world / prod));
-		cJSON_AddStringToObject(o, "source", "WORLD_SIZE");
-		cJSON_AddStringToObject(o, "via", "world_size");
+		cJSON_AddNullToObject(o, "size");
+		if (strstr(why, "world size is not known"))
+			cJSON_AddNullToObject(o, "source");
+		else
+			cJSON_AddStringToObject(o, "source", "WORLD_SIZE");
+		cJSON_AddStringToObject(o, "reason", why);
 	}
 	cJSON_AddStringToObject(o, "expr", "WORLD_SIZE / (tensor * pipeline * context)");
 	return o;
+}
+
+/* A data-parallel degree the code computed (a value with no source of
+ * its own: Megatron's args.world_size // total_model_size) that is what
+ * the other degrees leave of the launcher's world: its source is the
+ * world size, as for a degree no parameter bound. */
+static int data_from_world(const struct interp *in, const struct interp_par_degree *d)
+{
+	const char *why, *missing;
+	long long n = degree_size(d);
+
+	return n > 0 && !d->v->src && world_data_size(in, &why, &missing) == n;
 }
 
 cJSON *layout_parallel(const struct interp *in)
@@ -132,7 +173,7 @@ cJSON *layout_parallel(const struct interp *in)
 		const struct interp_par_degree *d = interp_parallel(in, k);
 
 		if (d)
-			cJSON_AddItemToObject(par, par_names[k], degree_entry(d));
+			cJSON_AddItemToObject(par, par_names[k], degree_entry(d, k == PAR_DATA && data_from_world(in, d)));
 		else if (k == PAR_DATA)
 			cJSON_AddItemToObject(par, par_names[k], data_entry(in));
 		else {

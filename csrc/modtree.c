@@ -56,6 +56,19 @@ static struct mnode *mt_node(struct mt *t, const char *id, const char *kind, str
 	return n;
 }
 
+/* With pipeline parallelism a rank builds its stage's share of the
+ * blocks: the whole model's count beside the repeat, when the code pins
+ * that every stage builds as many (interp_stage_whole()) and the repeat
+ * covers every child of that container. */
+static void mt_whole_model(const struct mnode *n, cJSON *r)
+{
+	const struct vinst *c = n->parent ? n->parent->inst : NULL;
+	long long w = interp_stage_whole(c);
+
+	if (w > 0 && n->inst && n->count > 0 && (size_t)n->count == c->nchildren)
+		cJSON_AddNumberToObject(r, "whole_model", (double)w);
+}
+
 static void mt_adopt(struct mt *t, struct mnode *parent, struct mnode *kid)
 {
 	if (!parent)
@@ -1089,6 +1102,7 @@ static void mt_json(struct mt *t, struct mnode *n, cJSON *out)
 			cJSON_AddNullToObject(r, "source");
 		if (n->count < 0)
 			cJSON_AddStringToObject(r, "reason", n->repeat_reason ? n->repeat_reason : "not known");
+		mt_whole_model(n, r);
 	}
 	if (n->counted && mt_total(n, &tot) == 0)
 		cJSON_AddNumberToObject(e, "total_repeat", (double)tot);

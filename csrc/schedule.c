@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ecg/catalog.h"
 #include "ecg/schedule.h"
 #include "ecg/util.h"
 
@@ -297,6 +298,9 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 
 	if (e->in_forward && s->step_call && !s->step_call->ctx && !s->step_loop)
 		return xstrdup("every call of the model");
+	/* a block that turns its own flag off runs the first time round */
+	if (ctx_find(c, JC_ONCE))
+		return xstrdup("once");
 	if (dl && (!g || ctx_has(g, dl)) && (!s->step_loop || ctx_has(dl, s->step_loop))) {
 		/* in a decode loop at or below the step: every token (a guard
 		 * counts the loop it is in, below the decode loop) */
@@ -424,6 +428,29 @@ static int sc_outside_step(const struct sc *s, const struct jctx *c)
 	return 1;
 }
 
+/* The phase of the work in a periodic block (`if step % N == 0:`) that is
+ * neither evaluation nor checkpointing itself, by what else the block
+ * does: "eval" when it calls a model under no_grad, else "checkpoint" when
+ * it saves one (torch.save, a save_checkpoint routine), else "logging". */
+static const char *sc_guard_phase(const struct sc *s, const struct jctx *g)
+{
+	int saves = 0;
+	size_t i;
+
+	for (i = 0; i < s->nev; i++) {
+		const struct sched_ev *e = &s->ev[i];
+
+		if (!ctx_has(e->ctx, g))
+			continue;
+		if (e->kind == SEV_MODEL_CALL && ctx_find(e->ctx, JC_NO_GRAD))
+			return "eval";
+		if (e->kind == SEV_SAVE || (e->kind == SEV_SYNC && e->call && !strncmp(e->call, "torch.save", 10)) ||
+		    (e->kind != SEV_MODEL_CALL && sc_in_saver(e->anchor)))
+			saves = 1;
+	}
+	return saves ? "checkpoint" : "logging";
+}
+
 static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 {
 	const struct jctx *c = e->ctx;
@@ -446,7 +473,7 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	if (e->kind != SEV_MODEL_CALL && sc_in_saver(e->anchor))
 		return "checkpoint";
 	if (ctx_find(c, JC_GUARD))
-		return sc_eval_block(s, c) ? "eval" : "logging";
+		return sc_eval_block(s, c) ? "eval" : sc_guard_phase(s, ctx_find(c, JC_GUARD));
 	if (sc_eval_block(s, c) && s->job_type && !strcmp(s->job_type, "training"))
 		return "eval";
 	/* the per-token work of a decode loop */
@@ -1022,12 +1049,14 @@ static const struct sched_ev *sc_sync_once_per_step(const struct sc *s, const st
 }
 
 /* One collective a wrapper issues, anchored at event `at` (the backward
- * call, the model call): its phase, the wrapper's condition (else the
+ * call, the model call): its phase, the condition `cond` when the wrap
+ * does not pin the collective (else the wrapper's condition, else the
  * event's), how often the event runs.  Once per (anchor, op). */
-static void sc_wrap_coll(struct sc *s, cJSON *dd, const struct sched_ev *w, const struct sched_ev *at,
-                         const char *op, const char *phase, const char *note)
+static void sc_wrap_coll_if(struct sc *s, cJSON *dd, const struct sched_ev *w, const struct sched_ev *at,
+                            const char *op, const char *phase, const char *note, const char *cond)
 {
-	const char *cond = sc_condition(w->ctx) ? sc_condition(w->ctx) : sc_condition(at->ctx);
+	if (!cond)
+		cond = sc_condition(w->ctx) ? sc_condition(w->ctx) : sc_condition(at->ctx);
 	cJSON *c;
 	char *freq;
 
@@ -1040,6 +1069,47 @@ static void sc_wrap_coll(struct sc *s, cJSON *dd, const struct sched_ev *w, cons
 	cJSON_AddStringToObject(c, "frequency", freq);
 	free(freq);
 	cJSON_AddItemToArray(dd, c);
+}
+
+static void sc_wrap_coll(struct sc *s, cJSON *dd, const struct sched_ev *w, const struct sched_ev *at,
+                         const char *op, const char *phase, const char *note)
+{
+	sc_wrap_coll_if(s, dd, w, at, op, phase, note, NULL);
+}
+
+/* The condition of FSDP's backward all-gather when the wrap's sharding
+ * strategy is not known. */
+static const char FSDP_REGATHER_IF[] = "the FSDP sharding strategy reshards parameters after forward "
+                                       "(FULL_SHARD, HYBRID_SHARD): the wrap's strategy is not known";
+
+/* What an FSDP wrap's sharding does between forward and backward, from its
+ * keywords and the catalogue (fsdp_sharding): "regather", "keep",
+ * "unsharded", or NULL when the keyword's value is not known.  FSDP's
+ * sharding_strategy= names a ShardingStrategy member (FULL_SHARD when
+ * absent); fully_shard's reshard_after_forward= is a bool (True when
+ * absent; an int, a smaller group to reshard to, still regathers). */
+static const char *sc_fsdp_sharding(const struct sc *s, const struct sched_ev *w)
+{
+	const struct catalog *cat = interp_catalog(s->in);
+	const value_t *v;
+
+	if (!strcmp(w->implied_by, "fully_shard")) {
+		v = w->detail ? vdict_gets(w->detail, "reshard_after_forward") : NULL;
+		if (!v || (v->k == VK_BOOL && v->u.b) || v->k == VK_INT)
+			return catalog_fact(cat, CATALOG_F_FSDP_SHARDING, "reshard_after_forward=True");
+		if (v->k == VK_BOOL)
+			return catalog_fact(cat, CATALOG_F_FSDP_SHARDING, "reshard_after_forward=False");
+		return NULL;
+	}
+	v = w->detail ? vdict_gets(w->detail, "sharding_strategy") : NULL;
+	if (!v || v->k == VK_NONE)
+		return catalog_fact(cat, CATALOG_F_FSDP_SHARDING, "FULL_SHARD");
+	if (v->k == VK_EXT) {
+		const char *last = strrchr(v->u.ext, '.');
+
+		return catalog_fact(cat, CATALOG_F_FSDP_SHARDING, last ? last + 1 : v->u.ext);
+	}
+	return NULL;
 }
 
 /* The collectives a DDP or FSDP wrapper issues, where they happen: DDP's
@@ -1055,7 +1125,13 @@ static size_t sc_wrap_anchored(struct sc *s, cJSON *dd, size_t wi)
 	int ddp = !strcmp(w->implied_by, "DistributedDataParallel");
 	int fsdp = !strcmp(w->implied_by, "fully_shard") || !strcmp(w->implied_by, "FullyShardedDataParallel");
 	int bcast = 0;
+	const char *sharding = fsdp ? sc_fsdp_sharding(s, w) : NULL;
+	const char *regather_if = fsdp && !sharding ? FSDP_REGATHER_IF : NULL;
+	int unsharded = sharding && !strcmp(sharding, "unsharded");
 	size_t j, n = 0;
+
+	if (unsharded)
+		fsdp = 0;           /* NO_SHARD: DDP's gradient all-reduce, no all-gather */
 
 	if (ddp && w->model && sc_has_bn_buffers(w->model, 0)) {
 		const value_t *bb = w->detail ? vdict_gets(w->detail, "broadcast_buffers") : NULL;
@@ -1066,11 +1142,13 @@ static size_t sc_wrap_anchored(struct sc *s, cJSON *dd, size_t wi)
 		const struct sched_ev *e = &s->ev[j];
 
 		if (e->kind == SEV_BACKWARD && !e->in_forward && e->anchor) {
-			if (ddp && !ctx_find(e->ctx, JC_NO_SYNC)) {
+			if ((ddp || unsharded) && !ctx_find(e->ctx, JC_NO_SYNC)) {
 				sc_wrap_coll(s, dd, w, e, "all_reduce", "backward", "gradients, in buckets, as backward produces them");
 				n++;
 			} else if (fsdp) {
-				sc_wrap_coll(s, dd, w, e, "all_gather", "backward", "parameters again before each unit's backward");
+				if (!sharding || !strcmp(sharding, "regather"))
+					sc_wrap_coll_if(s, dd, w, e, "all_gather", "backward",
+					                "parameters again before each unit's backward", regather_if);
 				sc_wrap_coll(s, dd, w, e, "reduce_scatter", "backward", "gradients after each unit's backward");
 				n++;
 			}
@@ -1085,6 +1163,32 @@ static size_t sc_wrap_anchored(struct sc *s, cJSON *dd, size_t wi)
 		}
 	}
 	return n;
+}
+
+/* FSDP's collectives anchored at the wrap `w` itself, when neither a call
+ * of the model nor a backward was seen after it: as sc_wrap_anchored
+ * makes them, by the wrap's sharding. */
+static void sc_fsdp_at_wrap(struct sc *s, cJSON *dd, const struct sched_ev *w)
+{
+	const char *sharding = sc_fsdp_sharding(s, w);
+
+	if (sharding && !strcmp(sharding, "unsharded")) {
+		cJSON_AddItemToArray(dd, sc_coll("all_reduce", "data", -1, w->anchor, "backward", w->implied_by,
+		                                 "gradients, in buckets, as backward produces them (NO_SHARD)"));
+		return;
+	}
+	cJSON_AddItemToArray(dd, sc_coll("all_gather", "data", -1, w->anchor, "forward", w->implied_by,
+	                                 "parameters of each sharded unit before its forward"));
+	if (!sharding || !strcmp(sharding, "regather")) {
+		cJSON *c = sc_coll("all_gather", "data", -1, w->anchor, "backward", w->implied_by,
+		                   "parameters again before each unit's backward");
+
+		if (!sharding)
+			cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", cJSON_CreateString(FSDP_REGATHER_IF));
+		cJSON_AddItemToArray(dd, c);
+	}
+	cJSON_AddItemToArray(dd, sc_coll("reduce_scatter", "data", -1, w->anchor, "backward", w->implied_by,
+	                                 "gradients after each unit's backward"));
 }
 
 static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
@@ -1151,14 +1255,8 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 			} else {
 				/* where the model is called and backward runs; at the
 				 * wrap only when neither was seen */
-				if (!sc_wrap_anchored(s, dd, i)) {
-					cJSON_AddItemToArray(dd, sc_coll("all_gather", "data", -1, e->anchor, "forward", e->implied_by,
-					                                 "parameters of each sharded unit before its forward"));
-					cJSON_AddItemToArray(dd, sc_coll("all_gather", "data", -1, e->anchor, "backward", e->implied_by,
-					                                 "parameters again before each unit's backward"));
-					cJSON_AddItemToArray(dd, sc_coll("reduce_scatter", "data", -1, e->anchor, "backward", e->implied_by,
-					                                 "gradients after each unit's backward"));
-				}
+				if (!sc_wrap_anchored(s, dd, i))
+					sc_fsdp_at_wrap(s, dd, e);
 				{
 					/* FSDP gathers the next unit's parameters while the
 					 * current one computes (forward and backward prefetch) */

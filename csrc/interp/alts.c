@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "ecg/shapes.h"
 
 /* the kinds of value kept as alternatives: objects whose attributes or
  * calls may still agree on both paths */
@@ -44,7 +45,11 @@ int alts_object(const value_t *v)
 
 value_t *v_alts(struct frame *f, const char *cond, value_t *a, value_t *b)
 {
-	struct interp *in = f->in;
+	return v_alts_in(f->in, cond, a, b);
+}
+
+value_t *v_alts_in(struct interp *in, const char *cond, value_t *a, value_t *b)
+{
 	value_t *v = v_unknown(in->a, NULL, afmt_memo(in, "depends on `%s`, which is not decided here", cond, NULL));
 
 	v->alts = ast_arena_alloc(in->a, 2 * sizeof *v->alts);
@@ -87,14 +92,34 @@ static int module_bearing(const value_t *v)
 }
 
 /* r0 on the path where cond holds, r1 on the other; calls: a call's
- * results (modules kept as described above) */
-static value_t *join(struct frame *f, const char *cond, value_t *r0, value_t *r1, int calls,
-                     const struct ast_hdr *site)
+ * results (modules kept as described above).  Two tensors are one tensor
+ * (its device only when both paths agree: a sync read from it on one
+ * path is no row), two tuples of one length are joined item by item
+ * (`return tokens, completed` of two decoders), depth bounded. */
+static value_t *join_depth(struct frame *f, const char *cond, value_t *r0, value_t *r1, int calls,
+                           const struct ast_hdr *site, int depth)
 {
 	struct interp *in = f->in;
 
 	if (same_value(r0, r1))
 		return r1;
+	if (r0->k == VK_TENSOR && r1->k == VK_TENSOR) {
+		value_t *t = v_tensor_dev(in->a, r0->dev == r1->dev ? r0->dev : DEV_UNKNOWN,
+		                          r0->pinned && r1->pinned);
+
+		t->shape = shape_join(in->a, r0->shape, r1->shape);
+		return t;
+	}
+	if (depth < 4 && r0->k == VK_TUPLE && r1->k == VK_TUPLE && r0->u.seq && r1->u.seq &&
+	    !r0->u.seq->unk_reason && !r1->u.seq->unk_reason && r0->u.seq->n == r1->u.seq->n) {
+		value_t *t = v_seq(in->a, VK_TUPLE, r0->u.seq->n);
+		size_t i;
+
+		for (i = 0; i < r0->u.seq->n; i++)
+			vseq_push(in->a, t->u.seq, join_depth(f, cond, r0->u.seq->items[i], r1->u.seq->items[i],
+			                                      calls, site, depth + 1));
+		return t;
+	}
 	if (calls) {
 		int m0 = module_bearing(r0), m1 = module_bearing(r1);
 
@@ -113,6 +138,12 @@ static value_t *join(struct frame *f, const char *cond, value_t *r0, value_t *r1
 		return v_alts(f, cond, r0, r1);
 	return v_unknown(in->a, site ? text_of(f, site) : NULL,
 	                 afmt_memo(in, "depends on `%s`, which is not decided here", cond, NULL));
+}
+
+static value_t *join(struct frame *f, const char *cond, value_t *r0, value_t *r1, int calls,
+                     const struct ast_hdr *site)
+{
+	return join_depth(f, cond, r0, r1, calls, site, 0);
 }
 
 value_t *alts_getattr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site)
@@ -144,6 +175,7 @@ value_t *alts_call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 {
 	struct interp *in = f->in;
 	const char *cond = fn->alt_cond;
+	const struct jctx *ojc;
 	value_t *r[2];
 	int i;
 
@@ -162,7 +194,13 @@ value_t *alts_call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 			for (j = 0; j < kw->n; j++)
 				vdict_set(in->a, pk, kw->keys[j], on_path(kw->vals[j], cond, i));
 		}
+		/* what each path's callee does runs under its side of cond */
+		ojc = f->jc;
+		if (f->mode != M_FWD && site)
+			f->jc = jc_push(f, JC_COND, anchor_at(f, site),
+			                i == 0 ? cond : afmt_memo(in, "not (%s)", cond, NULL));
 		r[i] = call(f, fn->alts[i], pa, nargs, pk, site);
+		f->jc = ojc;
 	}
 	return join(f, cond, r[0], r[1], 1, site);
 }

@@ -53,6 +53,8 @@ value_t *iter_items(struct frame *f, value_t *it, struct vseq **out)
 		return NULL;
 	}
 	case VK_DICT:
+		if (it->u.dict->anykey)
+			return v_unknown(in->a, it->expr, DICT_ANYKEY_REASON);
 		charge(f, it->u.dict->n, 0);
 		s = ast_arena_alloc(in->a, sizeof *s);
 		for (i = 0; i < it->u.dict->n; i++)
@@ -424,8 +426,10 @@ static value_t *bi_len(struct frame *f, value_t *fn, value_t **args, size_t narg
 
 		if ((a->k == VK_LIST || a->k == VK_TUPLE) && !a->u.seq->unk_reason)
 			return v_int(in->a, (long long)a->u.seq->n);
-		if (a->k == VK_DICT)
+		if (a->k == VK_DICT && !a->u.dict->anykey)
 			return v_int(in->a, (long long)a->u.dict->n);
+		if (a->k == VK_DICT)
+			return unknown_at(f, site, DICT_ANYKEY_REASON);
 		if (a->k == VK_STR)
 			return v_int(in->a, (long long)a->u.str.len);
 		if (a->k == VK_INST && a->u.inst->mod == VM_CONTAINER &&
@@ -739,6 +743,8 @@ static value_t *bi_enumerate(struct frame *f, value_t *fn, value_t **args, size_
 			vseq_push(in->a, p->u.seq, items->items[i]);
 			vseq_push(in->a, r->u.seq, p);
 		}
+		if (args[0]->k == VK_LIST || args[0]->k == VK_TUPLE)
+			r->u.seq->stage_whole = args[0]->u.seq->stage_whole;
 		return r;
 	}
 	return unknown_at(f, site, "enumerate() of items not known");

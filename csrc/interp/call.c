@@ -81,9 +81,18 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	/* tqdm(loader): the loader, its batches with it */
 	if (nargs >= 1 && catalog_fact(in->cat, CATALOG_F_ITER_PASSTHROUGH, d))
 		return args[0];
+	/* a request handler handing a repo generator to its framework
+	 * (StreamingResponse(gen)): the framework iterates it for the
+	 * request; its body is read here, as the loop over it would be */
+	if (f->handler && f->mode != M_FWD)
+		for (i = 0; i < nargs; i++)
+			if (is_gen_value(args[i]))
+				(void)gen_next(f, args[i]->u.inst, site);
 	if (!strncmp(d, "Tensor.", 7))
 		return call_tensor_method(f, fn, last, args, nargs, kw, site);
 	if (is_mesh(fn->recv) && (r = mesh_method(f, fn->recv, last, args, nargs, kw, site)))
+		return r;
+	if (fn->recv && (r = categorical_method(f, d, last, fn->recv, site)))
 		return r;
 	if ((r = torch_ext_call(f, d, last, args, nargs, kw, site, any_tensor)))
 		return r;

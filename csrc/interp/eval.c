@@ -54,7 +54,12 @@ static value_t *num_binop(struct frame *f, enum ast_operator op, value_t *l, val
 			res = a / b;
 			if ((a % b != 0) && ((a < 0) != (b < 0)))
 				res--;
-			return v_int(in->a, res);
+			{
+				value_t *q = v_int(in->a, res);
+
+				stage_note_div(f, site, l, r, q);
+				return q;
+			}
 		case AST_OP_MOD:
 			if (b == 0 || (a == LLONG_MIN && b == -1))
 				break;
@@ -238,8 +243,12 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 		v->u.seq->prefix = 1;
 		return v;
 	}
-	if (op == AST_OP_MULT && ((is_repeatable(l) && r->k == VK_INT) || (l->k == VK_INT && is_repeatable(r))))
-		return repeat(f, l->k == VK_INT ? r : l, l->k == VK_INT ? l->u.i : r->u.i, site);
+	if (op == AST_OP_MULT && ((is_repeatable(l) && r->k == VK_INT) || (l->k == VK_INT && is_repeatable(r)))) {
+		value_t *v = repeat(f, l->k == VK_INT ? r : l, l->k == VK_INT ? l->u.i : r->u.i, site);
+
+		stage_of_repeat(in, l->k == VK_INT ? l : r, l->k == VK_INT ? r : l, v);
+		return v;
+	}
 	if (l->k == VK_LIST && r->k == VK_LIST && op == AST_OP_BITOR) {
 		value_t *v = set_union(f, l, r, site);
 
@@ -350,6 +359,9 @@ static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 				return 0;
 			return -1;
 		}
+		if ((l->k == VK_NONE && r->k == VK_UNKNOWN && r->may_none) ||
+		    (r->k == VK_NONE && l->k == VK_UNKNOWN && l->may_none))
+			return -1;      /* None on one path of an `if` not decided */
 		if (l->k == VK_NONE || r->k == VK_NONE)
 			return l->k == r->k;
 		if ((st = same_type_ref(l, r)) >= 0)
@@ -701,6 +713,7 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 				r = v_seq(in->a, obj->k, 0);
 				for (k = lo; k < hi; k++)
 					vseq_push(in->a, r->u.seq, obj->u.seq->items[k]);
+				stage_of_slice(f, s->slice, obj, r);
 				return r;
 			}
 		}
@@ -897,6 +910,7 @@ static value_t *eval_comp(struct frame *f, const struct ast_hdr *e)
 			cc.out->u.seq->len_src = it->src;
 			cc.out->u.seq->len_via = it->via;
 		}
+		stage_of_comp(it, cc.out);
 	}
 	if (cc.unknown && !cc.key) {
 		cc.out->u.seq->unk_expr = cc.unk_expr;
@@ -1276,6 +1290,13 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 		v->u.slice.lo = s->lower ? eval(f, s->lower) : v_none(in->a);
 		v->u.slice.hi = s->upper ? eval(f, s->upper) : v_none(in->a);
 		v->u.slice.step = s->step ? eval(f, s->step) : v_none(in->a);
+		/* x[a:t] with t a device tensor: slicing calls t.__index__(),
+		 * which reads it on the host */
+		if (f->mode != M_FWD &&
+		    ((is_tensorish(v->u.slice.lo) && v->u.slice.lo->dev == DEV_DEVICE) ||
+		     (is_tensorish(v->u.slice.hi) && v->u.slice.hi->dev == DEV_DEVICE) ||
+		     (is_tensorish(v->u.slice.step) && v->u.slice.step->dev == DEV_DEVICE)))
+			(void)sev(f, SEV_SYNC, "a device tensor as a slice bound (__index__ reads it)", e);
 		return v;
 	}
 	case AST_Lambda:

@@ -12,7 +12,8 @@
 #include "internal.h"
 
 static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct vseq *items, const value_t *range);
-static void while_widen(struct frame *f, struct vdict *d, const struct vdict *before, const char *cond);
+static void while_widen(struct frame *f, struct vdict *d, const struct vdict *before, const char *cond,
+                        value_t *const *keep, size_t nkeep);
 static void dict_save(struct interp *in, const struct vdict *d, struct vdict *out);
 
 /* ------------------------------------------------------------------ statements */
@@ -105,6 +106,7 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 			/* what is stored under keys not known: host data only? */
 			if (obj->u.dict->anykey != 2)
 				obj->u.dict->anykey = host_only(v, 0) ? 1 : 2;
+			obj->u.dict->anyval = v;
 			clobber_dict(in->a, obj->u.dict,
 			             afmt(in, "%s[%s] = ... with a key not known may set it", text_of(f, s->value),
 			                  text_of(f, s->slice)));
@@ -315,6 +317,35 @@ static enum flow run_body_once(struct frame *f, const struct ast_list *body, lon
 	return fl == FL_BREAK || fl == FL_CONTINUE ? FL_NORMAL : fl;
 }
 
+/* The values the loop target's names are bound to (`x` of `for x in ...`,
+ * `a` and `b` of `for a, (b, _) in ...`), at most max of them, into out;
+ * returns how many.  A name not bound is skipped; never fails. */
+#define MAX_TARGET_VALUES 8
+static size_t target_values(struct frame *f, const struct ast_hdr *t, value_t **out, size_t max)
+{
+	const struct ast_list *elts = NULL;
+	size_t n = 0, i;
+
+	if (!t || !max)
+		return 0;
+	if (AST_IS(t, Name)) {
+		value_t *v = lookup(f, AST_AS(t, Name)->id);
+
+		if (v)
+			out[n++] = v;
+		return n;
+	}
+	if (AST_IS(t, Tuple))
+		elts = &AST_AS(t, Tuple)->elts;
+	else if (AST_IS(t, List))
+		elts = &AST_AS(t, List)->elts;
+	else if (AST_IS(t, Starred))
+		return target_values(f, AST_AS(t, Starred)->value, out, max);
+	for (i = 0; elts && i < elts->n && n < max; i++)
+		n += target_values(f, elts->items[i], out + n, max - n);
+	return n;
+}
+
 static enum flow exec_for(struct frame *f, const struct ast_For *s)
 {
 	struct interp *in = f->in;
@@ -435,6 +466,8 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		int from_loader = is_loader(it);
 		struct vdict snap;
 		struct jctx *lj;
+		value_t *item[MAX_TARGET_VALUES];
+		size_t nitem;
 
 		lj = (struct jctx *)jc_push(f, JC_LOOP, anchor_at(f, &s->h), afmt_memo(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)));
 		f->jc = lj;
@@ -464,16 +497,21 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		f->mult.expr = text_of(f, s->iter);
 		f->loop_anchor = anchor_at(f, &s->h);
 		dict_save(in, f->locals ? f->locals : f->globals->dict, &snap);
-		if (is_gen_value(it))
+		if (is_gen_value(it)) {
 			/* a repo generator: each item is what its first yield gives
-			 * (paired with an index by gen_next() under enumerate()) */
+			 * (paired with an index by gen_next() under enumerate());
+			 * its body under a JC_GEN marker (jobctx.c's gen_reroot) */
+			f->jc = jc_push(f, JC_GEN, lj->anchor, lj->text);
 			assign(f, s->target, gen_next(f, it->u.inst, &s->h));
+			f->jc = lj;
+		}
 		else if (iter_rep_item(f, it))
 			/* a sequence of unknown length, a host tensor: its
 			 * representative item */
 			assign(f, s->target, iter_rep_item(f, it));
 		else
 			assign(f, s->target, v_unknown(in->a, text_of(f, s->target), why->reason ? why->reason : "the loop variable"));
+		nitem = target_values(f, s->target, item, MAX_TARGET_VALUES);
 		fl = exec_block(f, &s->body);
 		f->loop_anchor = ol;
 		f->mult.reason = omr;
@@ -482,7 +520,8 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		/* read once for a trip count not known: what it bound is not known */
 		if (fl != FL_RETURN && fl != FL_RAISE)
 			while_widen(f, f->locals ? f->locals : f->globals->dict, &snap,
-			            afmt(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)));
+			            afmt(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)),
+			            item, nitem);
 		return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
 	}
 	{
@@ -719,6 +758,7 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 		} else {
 			r = v_unknown(in->a, k->k == VK_STR ? k->u.str.s : NULL,
 			              afmt_memo(in, "depends on `%s`, which is not decided here", cond, NULL));
+			r->may_none = a->k == VK_NONE || b->k == VK_NONE || a->may_none || b->may_none;
 		}
 		merged.vals[i] = r;
 	}
@@ -810,10 +850,11 @@ static int while_test_unknown_none(struct frame *f, const struct ast_hdr *test)
 /* After a `while` not followed to its end: a name the body bound anew
  * is unknown (tensors stay tensors, modules stay modules), since the
  * iterations not read would bind it again. */
-static void while_widen(struct frame *f, struct vdict *d, const struct vdict *before, const char *cond)
+static void while_widen(struct frame *f, struct vdict *d, const struct vdict *before, const char *cond,
+                        value_t *const *keep, size_t nkeep)
 {
 	struct interp *in = f->in;
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < d->n; i++) {
 		value_t *k = d->keys[i], *a = d->vals[i];
@@ -821,6 +862,10 @@ static void while_widen(struct frame *f, struct vdict *d, const struct vdict *be
 
 		if (!a || a == o || (o && value_is_known_scalar(a) && value_key_eq(a, o)))
 			continue;
+		for (j = 0; j < nkeep && keep[j] != a; j++)
+			;
+		if (j < nkeep)
+			continue;       /* the loop's item (`final = x`): what the last iteration bound */
 		if (a->k != VK_NONE && a->k != VK_BOOL && a->k != VK_INT && a->k != VK_FLOAT && a->k != VK_STR &&
 		    a->k != VK_TUPLE && a->k != VK_LIST && a->k != VK_DICT && a->k != VK_RANGE)
 			continue;       /* tensors, modules, objects, functions keep their kind */
@@ -878,8 +923,13 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 			f->cond.text = t ? text : afmt_memo(f->in, "not (%s)", text, NULL);
 			f->cond.taken = 1;
 		}
+		const struct jctx *ojc = f->jc;
+
 		f->item_cond += by_item;
+		if (f->jc && one_shot_if(f, s, t))
+			f->jc = jc_push(f, JC_ONCE, anchor_at(f, &s->h), text);
 		fl = exec_block(f, t ? &s->body : &s->orelse);
+		f->jc = ojc;
 		f->item_cond -= by_item;
 		f->cond.text = oc;
 		f->cond.taken = ot;
@@ -1277,7 +1327,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			if (exact && fl != FL_BREAK)
 				fl = exec_block(f, &w->orelse);
 			else if (!exact && fl != FL_RETURN && fl != FL_RAISE)
-				while_widen(f, d, &snap, afmt(in, "while %s", text_of(f, w->test)));
+				while_widen(f, d, &snap, afmt(in, "while %s", text_of(f, w->test)), NULL, 0);
 		}
 		return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
 	}

@@ -294,6 +294,48 @@ static int ret_maybe_none_alt(const value_t *v)
 	return alts_object(v) && !(v->k == VK_INST && v->u.inst->mod != VM_NONE);
 }
 
+/* The one repo class of every item of a list (known or read once), or
+ * NULL; *n counts the items. */
+static struct vclass *list_item_class(const value_t *v, size_t *n)
+{
+	struct vclass *c = NULL;
+	size_t i;
+
+	for (i = 0; i < v->u.seq->n; i++) {
+		const value_t *x = v->u.seq->items[i];
+
+		if (x->k != VK_INST || !x->u.inst->cls || (c && x->u.inst->cls != c))
+			return NULL;
+		c = x->u.inst->cls;
+	}
+	*n += v->u.seq->n;
+	return c ? c : (struct vclass *)1;
+}
+
+/* `if not buffers: return []` ... `return [Group(b) for b in buffers]`:
+ * two lists of objects of one repo class (or empty) on the two paths: a
+ * list of a length not known, one of those objects standing for its items
+ * (a loop over it reads its body once, its count not known). NULL when
+ * they are not such lists. */
+static value_t *same_class_lists(struct frame *f, value_t *a, value_t *b, const char *cond)
+{
+	struct vclass *ca, *cb;
+	size_t n = 0;
+	value_t *r;
+
+	if (a->k != VK_LIST || b->k != VK_LIST || a->alts || b->alts)
+		return NULL;
+	ca = list_item_class(a, &n);
+	cb = ca ? list_item_class(b, &n) : NULL;
+	if (!ca || !cb || !n || (ca != (struct vclass *)1 && cb != (struct vclass *)1 && ca != cb))
+		return NULL;
+	r = v_seq(f->in->a, VK_LIST, 1);
+	vseq_push(f->in->a, r->u.seq, b->u.seq->n ? b->u.seq->items[0] : a->u.seq->items[0]);
+	r->u.seq->unk_reason = afmt_memo(f->in, "returned on a path `%s` decides, which is not decided here: its length is not known",
+	                                 cond, NULL);
+	return r;
+}
+
 value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond)
 {
 	if (!a || !b || a == b)
@@ -337,6 +379,12 @@ value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond)
 	 * device (torch.c host_only); every other reader sees an unknown */
 	if (host_only(a, 0) && host_only(b, 0))
 		return v_alts(f, cond, a, b);
+	{
+		value_t *l = same_class_lists(f, a, b, cond);
+
+		if (l)
+			return l;
+	}
 	return v_unknown(f->in->a, NULL,
 	                 afmt_memo(f->in, "returned on a path `%s` decides, which is not decided here", cond, NULL));
 }

@@ -212,6 +212,8 @@ struct interp {
 	struct amemo *tmemo;
 	struct amemo *genmemo;         /* is_generator() by def (line: 1 + answer) */
 	struct fmemo { const char *fmt, *a, *b, *s; } *fmemo;   /* afmt_memo() */
+	struct ptrmap stage_share;    /* stage.c: int values that are a pipeline
+	                                 stage's share (n // P); slot a: n */
 	struct ptrmap fncost;          /* fn_cost(): by def, each slot's ptr an
 	                                  xmalloc'd struct fncost */
 	struct prog *prog;
@@ -339,6 +341,7 @@ value_t *fact_int_of(struct frame *f, const value_t *arg, value_t *r);
 /* alts.c: two objects bound on the two paths of an undecided `if` */
 int alts_object(const value_t *v);
 value_t *v_alts(struct frame *f, const char *cond, value_t *a, value_t *b);
+value_t *v_alts_in(struct interp *in, const char *cond, value_t *a, value_t *b);   /* v_alts without a frame */
 value_t *alts_getattr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
 value_t *alts_call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                    struct vdict *kw, const struct ast_hdr *site);
@@ -450,6 +453,8 @@ value_t *mesh_method(struct frame *f, value_t *m, const char *name, value_t **ar
                      struct vdict *kw, const struct ast_hdr *site);
 value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                         struct vdict *kw, const struct ast_hdr *site, int any_tensor);
+value_t *categorical_method(struct frame *f, const char *d, const char *last, const value_t *recv,
+                            const struct ast_hdr *site);
 value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                         struct vdict *kw, const struct ast_hdr *site);
 
@@ -549,6 +554,10 @@ int sev_is_runtime(enum sev_kind k);
 long long runs_times(long long a, long long b);
 const struct ast_BinOp *find_modulo(const struct ast_hdr *e, int depth);
 const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const char *text);
+/* oneshot.c: is the `if` s, whose branch `taken` (1 body, 0 else) runs,
+ * a block that turns its own flag off (`if self.x: ...; self.x = False`),
+ * run once however often its code is reached?  0 or 1; never fails. */
+int one_shot_if(const struct frame *f, const struct ast_If *s, int taken);
 int is_route_decorator(struct frame *f, const struct ast_hdr *d);
 void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, const struct ast_hdr *d);
 const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const struct ast_withitem *wi,
@@ -560,6 +569,12 @@ int is_optim_ext(const char *name);
 /* parallel.c: callee's parameters named for a parallel degree, just bound
  * by a call from f at site, kept as the job's degrees (the first of each) */
 void parallel_note_params(struct frame *f, const struct frame *callee, const struct ast_hdr *site);
+/* stage.c: a pipeline stage's share of a count, n // P (see there) */
+void stage_note_div(struct frame *f, const struct ast_hdr *site, const value_t *l, const value_t *r,
+                    value_t *res);
+void stage_of_slice(struct frame *f, const struct ast_hdr *slice, const value_t *obj, value_t *r);
+void stage_of_comp(const value_t *it, value_t *out);
+void stage_of_repeat(const struct interp *in, const value_t *times, const value_t *x, value_t *out);
 void unknown_call_effects(struct frame *f, const struct ast_hdr *site, value_t **args, size_t nargs);
 void token_choice(struct frame *f, const char *what, int dev, const struct ast_hdr *site);
 
@@ -712,6 +727,10 @@ static inline value_t *kw_unk(const struct vdict *kw, int pos)
  * and a read of one is unknown with `why`, not a stale default.  Functions,
  * classes, modules and objects are left: code does not set those from
  * configuration keys. */
+/* Why the keys, the length and the entries of a dict stored into with a
+ * key not known (vdict.anykey) are not listed. */
+#define DICT_ANYKEY_REASON "a dict written with keys not known: its keys and length are not known"
+
 static inline void clobber_dict(struct ast_arena *a, struct vdict *d, const char *why)
 {
 	size_t i;

@@ -71,6 +71,7 @@ void interp_free(struct interp *in)
 	for (i = 0; i < in->fncost.cap; i++)
 		free((void *)in->fncost.slot[i].ptr);
 	ptrmap_free(&in->fncost);
+	ptrmap_free(&in->stage_share);
 	free(in);
 }
 
@@ -233,10 +234,15 @@ static int interp_run(struct interp *in, struct sfile *entry, const char *func)
 
 		for (i = 0; i < in->nhandlers; i++) {
 			struct frame hf = f;
+			value_t *r;
 
 			hf.handler = in->handlers[i].anchor;
 			hf.jc = jc_push(&hf, JC_HANDLER, in->handlers[i].anchor, "a request");
-			(void)call_function(&hf, in->handlers[i].fn->u.fn, NULL, NULL, 0, NULL, M_JOB, NULL, NULL);
+			r = call_function(&hf, in->handlers[i].fn->u.fn, NULL, NULL, 0, NULL, M_JOB, NULL, NULL);
+			/* a handler that returns a generator: the framework
+			 * streams it, reading its body */
+			if (r && is_gen_value(r))
+				(void)gen_next(&hf, r->u.inst, NULL);
 		}
 	}
 	return 0;

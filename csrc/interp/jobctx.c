@@ -104,6 +104,44 @@ int log_sink(const value_t *fn)
 	return 0;
 }
 
+/* An event's context as the schedule reads it.  Code of a generator's
+ * body outside its own loops runs once each time the loop over the
+ * generator runs, not once per item: when a JC_GEN marker is reached with
+ * no JC_LOOP between, the marker and the consuming loop (its up) are left
+ * out, the nodes below copied onto what is around that loop.  Otherwise
+ * (no marker, or the event in a loop of the generator's, which runs with
+ * the consuming loop's items) c as it is: a marker left in is no kind the
+ * schedule reads.  One chain per context (memo in c->rerooted): sc_calls
+ * compares them by address.  Never fails (arena). */
+static const struct jctx *gen_reroot(struct interp *in, const struct jctx *c)
+{
+	const struct jctx *m, *top, *c0 = c;
+	struct jctx *head = NULL, **tail = &head;
+
+	if (!c)
+		return NULL;
+	if (c->rerooted)
+		return c->rerooted;
+	for (m = c; m && m->kind != JC_GEN && m->kind != JC_LOOP; m = m->up)
+		;
+	if (!m || m->kind == JC_LOOP)
+		return c;
+	top = gen_reroot(in, m->up && m->up->kind == JC_LOOP ? m->up->up : m->up);
+	for (; c != m; c = c->up) {
+		struct jctx *j = ast_arena_alloc(in->a, sizeof *j);
+
+		*j = *c;
+		j->rerooted = j;
+		*tail = j;
+		tail = (struct jctx **)&j->up;
+	}
+	*tail = (struct jctx *)top;
+	if (!head)
+		head = (struct jctx *)top;
+	((struct jctx *)c0)->rerooted = head;
+	return head;
+}
+
 struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
@@ -117,7 +155,7 @@ struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, cons
 	e->kind = kind;
 	e->call = call;
 	e->anchor = anchor_at(f, site);
-	e->ctx = f->jc;
+	e->ctx = gen_reroot(in, f->jc);
 	e->in_forward = f->mode == M_FWD;
 	e->in_backward = f->in_backward;
 	e->in_log = f->in_log > 0;
@@ -142,6 +180,7 @@ const struct jctx *jc_push(struct frame *f, enum jctx_kind kind, const char *anc
 	j->period = -1;
 	j->trips = -1;
 	j->up = f->jc;
+	j->rerooted = NULL;
 	return j;
 }
 

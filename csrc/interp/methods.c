@@ -344,6 +344,26 @@ static value_t *m_dict_view(struct frame *f, value_t *fn, value_t **args, size_t
 	value_t *self = fn->u.bi.self;
 	size_t i;
 
+	if (self->k == VK_DICT && self->u.dict->anykey) {
+		/* written with keys not known: one entry stands for them all,
+		 * the stored value last seen under such a key */
+		value_t *r = v_seq(in->a, VK_LIST, 1);
+		value_t *k = v_unknown(in->a, text_of(f, site), DICT_ANYKEY_REASON);
+		value_t *v = self->u.dict->anyval ? self->u.dict->anyval : v_unknown(in->a, text_of(f, site), DICT_ANYKEY_REASON);
+
+		if (fn->u.bi.id == BI_M_DICT_ITEMS) {
+			value_t *p = v_seq(in->a, VK_TUPLE, 2);
+
+			vseq_push(in->a, p->u.seq, k);
+			vseq_push(in->a, p->u.seq, v);
+			vseq_push(in->a, r->u.seq, p);
+		} else {
+			vseq_push(in->a, r->u.seq, fn->u.bi.id == BI_M_DICT_KEYS ? k : v);
+		}
+		r->u.seq->unk_expr = text_of(f, site);
+		r->u.seq->unk_reason = DICT_ANYKEY_REASON;
+		return r;
+	}
 	if (self->k == VK_DICT) {
 		value_t *r = v_seq(in->a, VK_LIST, self->u.dict->n);
 

@@ -65,7 +65,7 @@ static int is_moduledict(struct vinst *m)
 static value_t *moduledict_values(struct frame *f, value_t *self, const struct ast_hdr *site)
 {
 	static const char *const keep[] = { "__ecg_len_unknown__", "__ecg_len_expr__", "__ecg_len_src__",
-	                                    "__ecg_len_via__", NULL };
+	                                    "__ecg_len_via__", STAGE_WHOLE_ATTR, NULL };
 	struct interp *in = f->in;
 	struct vinst *m, *v;
 	size_t i;

@@ -99,8 +99,14 @@ void scope_bind(struct frame *f, const char *name, value_t *v)
 				return;
 			}
 	}
-	if (f->locals && !declared_global(f, name))
+	if (f->locals && !declared_global(f, name)) {
 		vdict_sets(f->in->a, f->locals, name, v);
-	else
+	} else {
+		/* a function's `global g; g = ...` under an undecided `if`:
+		 * journalled as an attribute write is, so that the two paths
+		 * merge (unknown where they differ), not the later one wins */
+		if (f->locals)
+			journal_note(f->in, f->globals->dict, name);
 		vdict_sets(f->in->a, f->globals->dict, name, v);
+	}
 }

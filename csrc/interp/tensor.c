@@ -81,7 +81,7 @@ value_t *size_read(struct frame *f, value_t *x, const char *what, value_t *i, co
 		return NULL;
 	if (!strcmp(what, "dim") || !strcmp(what, "ndim") || !strcmp(what, "ndimension"))
 		return v_int(in->a, s->nd);
-	if (!strcmp(what, "numel")) {
+	if (!strcmp(what, "numel") || !strcmp(what, "nelement")) {
 		long long n = 1;
 
 		for (k = 0; k < s->nd; k++) {
@@ -517,6 +517,7 @@ static const struct tensor_method tensor_methods[] = {
 	{ "masked_select", tm_data_sized, 0 },
 	{ "multinomial", tm_token_choice, 0 },
 	{ "ndimension", NULL, TM_SIZE },
+	{ "nelement", tm_shape_read, TM_SIZE },
 	{ "nonzero", tm_data_sized, 0 },
 	{ "numel", tm_shape_read, TM_SIZE },
 	{ "numpy", tm_cpu, 0 },

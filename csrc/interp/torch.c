@@ -146,6 +146,9 @@ struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **ar
 					if (a->u.seq->len_src)
 						vdict_sets(in->a, m->attrs, "__ecg_len_src__", v_str(in->a, a->u.seq->len_src));
 					vdict_sets(in->a, m->attrs, "__ecg_len_via__", v_int(in->a, a->u.seq->len_via));
+					if (a->u.seq->stage_whole && nargs == 1 && !strcmp(dotted, "torch.nn.ModuleList"))
+						vdict_sets(in->a, m->attrs, STAGE_WHOLE_ATTR,
+						           v_int(in->a, (long long)a->u.seq->stage_whole));
 					for (j = 0; j < a->u.seq->n; j++)
 						if (a->u.seq->items[j]->k == VK_INST)
 							vinst_add_child(in->a, m, afmt(in, "%zu", idx++),
@@ -197,10 +200,20 @@ struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **ar
 }
 
 /* Wrappers that return the model they wrap (for finding the model);
- * DDP/FSDP also imported under their short names. */
+ * DDP/FSDP also imported under another path.  A word names the class
+ * called, the last part of d: FSDP.fsdp_modules(model) and
+ * FSDP.state_dict_type(model, ...) are static helpers of the class, called
+ * with the model too, and wrap nothing. */
 int is_wrapper(const struct catalog *cat, const char *d)
 {
-	return catalog_fact(cat, CATALOG_F_WRAPPERS, d) || catalog_fact_match(cat, CATALOG_F_WRAPPER_WORDS, d);
+	const char *last = strrchr(d, '.');
+	const char *w;
+
+	if (catalog_fact(cat, CATALOG_F_WRAPPERS, d))
+		return 1;
+	last = last ? last + 1 : d;
+	w = catalog_fact_match(cat, CATALOG_F_WRAPPER_WORDS, last);
+	return w && !strcmp(w, last);
 }
 
 /* A class of a third-party library that is an nn.Module: the libraries
@@ -743,6 +756,27 @@ static value_t *tc_device(struct frame *f, const char *d, const char *last, valu
 	return mk_inst_value(in, c);
 }
 
+/* torch.Size(dims): a tuple subclass of ints on the host, the tuple of
+ * its argument's items (its numel() and the like are no tensors); NULL
+ * (not decided here) when the items are not a known sequence */
+static value_t *tc_size(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                        struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *r;
+	size_t i;
+
+	(void)d, (void)last, (void)kw;
+	if (nargs == 0)
+		return v_seq(in->a, VK_TUPLE, 0);
+	if (nargs != 1 || (args[0]->k != VK_LIST && args[0]->k != VK_TUPLE) || args[0]->u.seq->unk_reason)
+		return unknown_at(f, site, "a torch.Size of dimensions not known (a tuple of ints on the host)");
+	r = v_seq(in->a, VK_TUPLE, args[0]->u.seq->n);
+	for (i = 0; i < args[0]->u.seq->n; i++)
+		vseq_push(in->a, r->u.seq, args[0]->u.seq->items[i]);
+	return r;
+}
+
 /* with the environment known (extract --env / --no-env), no process
  * group exists before the job's code starts one; a job that has not
  * (on any path read so far) runs as one process */
@@ -775,6 +809,54 @@ static value_t *tc_type_query(struct frame *f, const char *d, const char *last, 
 	return unknown_at(f, site, "a type query read on the host (a Python bool, no sync)");
 }
 
+/* Categorical(probs) / Categorical(logits=...): an object of that class
+ * that keeps its scores (inst->args "probs", "logits"); its sample() is
+ * categorical_method's.  Never NULL. */
+static value_t *tc_categorical(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                               struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *o = new_inst(in);
+	value_t *p = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "probs") : NULL;
+	value_t *l = nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "logits") : NULL;
+
+	(void)last, (void)site;
+	o->ext = d;
+	o->args = vdict_new(in->a);
+	if (p)
+		vdict_sets(in->a, o->args, "probs", p);
+	if (l)
+		vdict_sets(in->a, o->args, "logits", l);
+	return mk_inst_value(in, o);
+}
+
+/* recv.sample() of a Categorical made by tc_categorical: torch.multinomial
+ * over its scores -- a token chosen, and a host read when they are on the
+ * device (token_choice).  The sample is where the scores are.  NULL: not
+ * such a call. */
+value_t *categorical_method(struct frame *f, const char *d, const char *last, const value_t *recv,
+                            const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const struct vinst *o = recv && recv->k == VK_INST ? recv->u.inst : NULL;
+	const char *kind;
+	value_t *s;
+	int dev;
+
+	(void)d;
+	if (!o || !o->ext || !o->args || strcmp(last, "sample"))
+		return NULL;
+	kind = catalog_fact(in->cat, CATALOG_F_TORCH_CALLS, o->ext);
+	if (!kind || strcmp(kind, "categorical"))
+		return NULL;
+	s = vdict_gets(o->args, "logits");
+	if (!s)
+		s = vdict_gets(o->args, "probs");
+	dev = s && s->k == VK_TENSOR ? s->dev : DEV_UNKNOWN;
+	token_choice(f, "torch.multinomial (Categorical.sample)", dev, site);
+	return v_tensor_dev(in->a, dev, 0);
+}
+
 /* The functions by the names torch_facts.json gives them, sorted. */
 struct torch_call {
 	const char *name;
@@ -783,6 +865,7 @@ struct torch_call {
 
 static const struct torch_call TORCH_CALLS[] = {
 	{ "autocast", tc_autocast },
+	{ "categorical", tc_categorical },
 	{ "checkpoint", tc_checkpoint },
 	{ "checkpoint_wrapper", tc_checkpoint_wrapper },
 	{ "compile", tc_compile },
@@ -793,6 +876,7 @@ static const struct torch_call TORCH_CALLS[] = {
 	{ "load", tc_load },
 	{ "no_grad", tc_no_grad },
 	{ "save", tc_save },
+	{ "size", tc_size },
 	{ "stream", tc_stream },
 	{ "synchronize", tc_synchronize },
 	{ "type_query", tc_type_query },

@@ -70,8 +70,13 @@ enum jctx_kind {
 	JC_NO_SYNC,       /* with model.no_sync() */
 	JC_FORWARD,       /* inside a model's forward (the call's anchor) */
 	JC_STREAM,        /* with torch.cuda.stream(s): text is s */
-	JC_HANDLER        /* a request handler of a server, as the framework calls it:
+	JC_HANDLER,       /* a request handler of a server, as the framework calls it:
 	                   * anchor is the handler's */
+	JC_ONCE,          /* `if self.x:` whose block turns self.x off (oneshot.c):
+	                   * the first time round only; text is the test */
+	JC_GEN            /* a repo generator's body read for the loop over it (the
+	                   * JC_LOOP just up): a marker, never in an event's context
+	                   * (sev() takes it out) */
 };
 
 struct jctx {
@@ -82,6 +87,8 @@ struct jctx {
 	const char *period_expr;
 	long long trips;              /* JC_LOOP: known trip count, or -1 */
 	const struct jctx *up;
+	const struct jctx *rerooted;  /* interp's memo: this context as events see it
+	                               * (JC_GEN markers out), once made; NULL before */
 };
 
 /* What the schedule pass reads: every call that moves data, syncs, talks
@@ -171,6 +178,13 @@ struct interp_par_degree {
 };
 /* The degree's binding, or NULL when no call bound it.  Borrowed. */
 const struct interp_par_degree *interp_parallel(const struct interp *in, enum interp_par degree);
+
+/* A ModuleList built from one pipeline stage's part of a sequence whose
+ * every stage's part is as long (interp/stage.c): the whole sequence's
+ * length (the whole model's count of those children), or 0 when c is no
+ * such container. */
+#define STAGE_WHOLE_ATTR "__ecg_stage_whole__"
+long long interp_stage_whole(const struct vinst *c);
 
 /* The job's environment variable key as a positive integer (WORLD_SIZE
  * from a launcher or --env): 1 and *out, or 0 when not known. */

@@ -75,6 +75,9 @@ struct vseq {
 	unsigned char len_via;        /* VIA_* of len_src's value */
 	/* interp/: the loop read once that was running when it was made */
 	unsigned born;
+	/* interp/stage.c: one pipeline stage's part of a sequence of this
+	 * length, every stage's part as long (0: not such a part) */
+	size_t stage_whole;
 };
 
 /* A chain of enclosing function scopes (a closure two or more levels out). */
@@ -148,6 +151,10 @@ struct value {
 	unsigned char nonneg;         /* FACT_DIGITS: a str of the decimal digits of
 	                                 an int >= 0 (a launcher's RANK, WORLD_SIZE
 	                                 ...); FACT_NONNEG_INT: an int >= 0 */
+	unsigned char may_none;       /* made where the two paths of an undecided
+	                                 `if` differ and one bound None or left the
+	                                 name, key or attribute unbound: `is None`
+	                                 is not decided (interp/facts.c) */
 	union {
 		int b;
 		long long i;
@@ -194,6 +201,10 @@ struct vdict {
 	/* d[k] = v with k not known (a loop filling a state dict): 0 none
 	 * stored, 1 every such v was host data, 2 one was not (or not known) */
 	unsigned char anykey;
+	/* interp/: the last value stored under a key not known (anykey), or
+	 * NULL: what a pass over the dict's items reads for the entries it
+	 * cannot list */
+	struct value *anyval;
 	/* interp/: made by the literal `{}` and given no entries it does not
 	 * show since (update() of a mapping not known clears it): empty for
 	 * certain when n is 0, not a comprehension over items not known */

@@ -11,7 +11,10 @@ its configuration layers (command line, config files, registries) pin:
      "argv": [...], "notes": "...",
      "counts": [{"id": "transformer.h.*", "count": 22, "wrong": [16]}]}
 
-"wrong" lists counts that are known to be wrong for this invocation (a
+A count may also carry "whole_model": n, the whole model's count of a block
+a pipeline rank builds its share of (records.md: repeat.whole_model); ecg's
+repeat.whole_model is judged the same way (absent: not given; another
+number: wrong).  "wrong" lists counts that are known to be wrong for this invocation (a
 default that a layer overrides).  ecg is run as
 
     ECG extract --repo SRC --rev COMMIT --entry ENTRY --out TMP --no-cache -q -- argv
@@ -91,6 +94,19 @@ def main(argv):
                 given += 1
                 verdict = "WRONG (want %r%s)" % (c["count"], ", a known wrong value" if got in c.get("wrong", []) else "")
                 status = 1
+            if "whole_model" in c:
+                total += 1
+                w = rep.get("whole_model")
+                if w == c["whole_model"]:
+                    right += 1
+                    given += 1
+                    verdict += "; whole_model %s right" % json.dumps(w)
+                elif w is None:
+                    verdict += "; whole_model not given"
+                else:
+                    given += 1
+                    verdict += "; whole_model %s WRONG (want %r)" % (json.dumps(w), c["whole_model"])
+                    status = 1
             print("%-28s %-24s count %-5s %s" % (name, c["id"], json.dumps(got), verdict))
             if verbose and rep:
                 print("    %s" % json.dumps(rep))

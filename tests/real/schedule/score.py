@@ -201,14 +201,16 @@ class GitSource:
 
 def def_at(tree, line):
     """Qualified name of the def whose `def` line is `line` (a step function's
-    anchor), or None."""
+    anchor), or whose code object's first line it is (the first decorator's,
+    records.md), or None."""
     found = [None]
 
     def visit(node, quals, in_def):
         for child in ss.ast.iter_child_nodes(node):
             if isinstance(child, (ss.ast.FunctionDef, ss.ast.AsyncFunctionDef, ss.ast.ClassDef)):
                 q = quals + (["<locals>"] if in_def else []) + [child.name]
-                if child.lineno == line and not isinstance(child, ss.ast.ClassDef):
+                first = child.decorator_list[0].lineno if child.decorator_list else child.lineno
+                if line in (child.lineno, first) and not isinstance(child, ss.ast.ClassDef):
                     found[0] = ".".join(q)
                 visit(child, q, not isinstance(child, ss.ast.ClassDef))
             else:

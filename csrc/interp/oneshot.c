@@ -1,0 +1,163 @@
+/*
+ * oneshot.c -- `if self.flag:` blocks that turn their own flag off.
+ *
+ * A method called every step that does its work once:
+ *
+ *     if self.need_to_sync:
+ *         torch.cuda.synchronize()
+ *         self.need_to_sync = False
+ *
+ * reads the flag true the first time round and false on every later one:
+ * the events of the block run once, not every step.  ecg reads a loop's
+ * body once for all its iterations, so the block is read taken; exec_if()
+ * asks one_shot_if() whether it is such a block and then puts its events
+ * under a JC_ONCE context (schedule.c: "once").
+ *
+ * The test is `self.X` or `not self.X` (X an attribute of the method's
+ * own object); the branch that runs sets self.X, at its own top level, to
+ * a constant that makes the test false; and nothing else in the class or
+ * its repository bases sets self.X again -- only __init__ may, and only
+ * to a constant (the flag's start).  Anything else (a method that turns
+ * the flag back on, an assignment from a value, an augmented assignment,
+ * a flag set on another object) and the block is not one-shot: it keeps
+ * the frequency of the code around it.
+ */
+#include "config.h"
+
+#include "internal.h"
+
+/* The attribute X of `self.X` (self a local name bound to the method's
+ * own object), or NULL. */
+static const char *self_attr(const struct frame *f, const struct ast_hdr *e)
+{
+	const struct ast_Attribute *a;
+	const value_t *v;
+
+	if (!e || !AST_IS(e, Attribute))
+		return NULL;
+	a = AST_AS(e, Attribute);
+	if (!AST_IS(a->value, Name) || !f->locals)
+		return NULL;
+	v = vdict_gets(f->locals, AST_AS(a->value, Name)->id);
+	if (!v || v->k != VK_INST || v->u.inst != f->self->u.inst)
+		return NULL;
+	return a->attr;
+}
+
+/* The truth of a constant expression: 1, 0, or -1 when e is no constant. */
+static int const_truth(const struct ast_hdr *e)
+{
+	const struct ast_const *c;
+
+	if (!e || !AST_IS(e, Constant))
+		return -1;
+	c = &AST_AS(e, Constant)->value;
+	switch (c->kind) {
+	case AST_CONST_NONE: case AST_CONST_FALSE:
+		return 0;
+	case AST_CONST_TRUE:
+		return 1;
+	case AST_CONST_INT:
+		return c->big || c->i != 0;
+	default:
+		return -1;
+	}
+}
+
+/* Whether `t` is `<name>.<attr>` for any name (self in another method
+ * may be spelled otherwise; any object's .attr counts, to be safe). */
+static int sets_attr(const struct ast_hdr *t, const char *attr)
+{
+	return t && AST_IS(t, Attribute) && !strcmp(AST_AS(t, Attribute)->attr, attr);
+}
+
+struct flag_walk {
+	const char *attr;
+	const struct ast_hdr *own;      /* the assignment that turns the flag off */
+	int in_init;
+	int bad;                        /* another write of the flag was found */
+};
+
+static int flag_walk_cb(const struct ast_hdr *n, void *ctx)
+{
+	struct flag_walk *w = ctx;
+	unsigned i;
+
+	if (w->bad)
+		return 1;
+	if (AST_IS(n, Assign) && n != w->own) {
+		const struct ast_Assign *a = AST_AS(n, Assign);
+
+		for (i = 0; i < a->targets.n; i++)
+			if (sets_attr(a->targets.items[i], w->attr) && !(w->in_init && const_truth(a->value) >= 0)) {
+				w->bad = 1;
+				return 1;
+			}
+	} else if (AST_IS(n, AugAssign) && sets_attr(AST_AS(n, AugAssign)->target, w->attr)) {
+		w->bad = 1;
+		return 1;
+	} else if (AST_IS(n, AnnAssign) && sets_attr(AST_AS(n, AnnAssign)->target, w->attr) &&
+	           !(w->in_init && const_truth(AST_AS(n, AnnAssign)->value) >= 0)) {
+		w->bad = 1;
+		return 1;
+	}
+	return ast_visit_children(n, flag_walk_cb, ctx);
+}
+
+/* Whether any class of c's MRO (the repository's) writes .attr other than
+ * by `own` and __init__'s constants. */
+static int flag_written_elsewhere(const struct vclass *c, const char *attr, const struct ast_hdr *own)
+{
+	size_t k;
+	unsigned i;
+
+	for (k = 0; k < c->nmro; k++) {
+		const struct ast_ClassDef *d = c->mro[k]->def;
+
+		if (!d)
+			return 1;
+		for (i = 0; i < d->body.n; i++) {
+			const struct ast_hdr *st = d->body.items[i];
+			struct flag_walk w = { attr, own, 0, 0 };
+
+			if (AST_IS(st, FunctionDef))
+				w.in_init = !strcmp(AST_AS(st, FunctionDef)->name, "__init__");
+			flag_walk_cb(st, &w);
+			if (w.bad)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+int one_shot_if(const struct frame *f, const struct ast_If *s, int taken)
+{
+	const struct ast_hdr *test = s->test;
+	const struct ast_list *body = taken ? &s->body : &s->orelse;
+	const struct ast_hdr *own = NULL;
+	const char *attr;
+	int negated = 0;
+	unsigned i, k;
+
+	if (f->mode == M_FWD || !f->self || f->self->k != VK_INST || !f->self->u.inst->cls || !taken)
+		return 0;
+	if (AST_IS(test, UnaryOp) && AST_AS(test, UnaryOp)->op == AST_UNARY_NOT) {
+		negated = 1;
+		test = AST_AS(test, UnaryOp)->operand;
+	}
+	if (!(attr = self_attr(f, test)))
+		return 0;
+	/* the branch turns the flag off at its own top level */
+	for (i = 0; i < body->n && !own; i++) {
+		const struct ast_hdr *st = body->items[i];
+
+		if (!AST_IS(st, Assign))
+			continue;
+		for (k = 0; k < AST_AS(st, Assign)->targets.n; k++)
+			if (self_attr(f, AST_AS(st, Assign)->targets.items[k]) &&
+			    !strcmp(self_attr(f, AST_AS(st, Assign)->targets.items[k]), attr) &&
+			    const_truth(AST_AS(st, Assign)->value) == negated)
+				own = st;
+	}
+	return own && !flag_written_elsewhere(f->self->u.inst->cls, attr, own);
+}
