@@ -1292,6 +1292,7 @@ static const struct {
 	[CATALOG_F_TENSOR_ALIASES] = { "tensor_aliases", FK_SET },
 	[CATALOG_F_ITER_PASSTHROUGH] = { "iter_passthrough", FK_SET },
 	[CATALOG_F_FSDP_SHARDING] = { "fsdp_sharding", FK_MAP },
+	[CATALOG_F_LAYER_BUFFERS] = { "layer_buffers", FK_MAP },
 	[CATALOG_F_PYTHON_STDLIB] = { "python_stdlib", FK_SET },
 };
 

@@ -269,6 +269,12 @@ static char *sc_times(const struct jctx *c, const struct jctx *base, long long c
 	}
 
 	for (; c && !ctx_same(c, base); c = c->up) {
+		if (c->kind == JC_REPEAT) {     /* items not counted */
+			loops++;
+			if (!unknown)
+				unknown = c;
+			continue;
+		}
 		if (c->kind != JC_LOOP)
 			continue;
 		loops++;
@@ -392,8 +398,23 @@ static const char *sc_condition(const struct jctx *c)
 	return NULL;
 }
 
+/* A function named for reading a checkpoint back (load_checkpoint,
+ * restart_from_checkpoint, resume_from_snapshot, restore_ckpt): what it
+ * does is not the saving of one, whatever phase it is in. */
+static int sc_restorer_name(const char *name)
+{
+	static const char *const words[] = { "load", "restore", "resume", "restart", NULL };
+	size_t i;
+
+	for (i = 0; words[i]; i++)
+		if (strstr(name, words[i]))
+			return 1;
+	return 0;
+}
+
 /* Is the anchor in a function that saves a checkpoint by its name
- * (save_checkpoint, _save_snapshot, TrainLoop.save)? */
+ * (save_checkpoint, _save_snapshot, TrainLoop.save), not one named for
+ * reading it back (sc_restorer_name)? */
 static int sc_in_saver(const char *anchor)
 {
 	const char *end = anchor ? strrchr(anchor, ':') : NULL, *q;
@@ -411,7 +432,21 @@ static int sc_in_saver(const char *anchor)
 	name[n] = 0;
 	while (name[0] == '_')
 		memmove(name, name + 1, strlen(name));
+	if (sc_restorer_name(name))
+		return 0;
 	return !strncmp(name, "save", 4) || strstr(name, "checkpoint") || strstr(name, "snapshot");
+}
+
+/* Is the anchor in a method named forward ("rf.py:RF.forward:15")?  An
+ * event of a module's forward is in_forward already; this is the forward
+ * of a job object called by name. */
+static int sc_in_forward_method(const char *anchor)
+{
+	const char *end = anchor ? strrchr(anchor, ':') : NULL;
+	static const char suffix[] = ".forward";
+	size_t n = sizeof suffix - 1;
+
+	return end && (size_t)(end - anchor) > n && !strncmp(end - n, suffix, n);
 }
 
 /* Is c in loops that are all outside the step loop: not in it, around
@@ -472,6 +507,11 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	/* what the job's checkpoint routine does besides torch.save */
 	if (e->kind != SEV_MODEL_CALL && sc_in_saver(e->anchor))
 		return "checkpoint";
+	/* the forward method of a job object that is no module (a loss or
+	 * flow wrapper: rf.forward(x, c) calls the model), in the step */
+	if (e->kind != SEV_MODEL_CALL && e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER &&
+	    sc_in_forward_method(e->anchor) && s->step_loop && ctx_has(c, s->step_loop))
+		return "forward";
 	if (ctx_find(c, JC_GUARD))
 		return sc_eval_block(s, c) ? "eval" : sc_guard_phase(s, ctx_find(c, JC_GUARD));
 	if (sc_eval_block(s, c) && s->job_type && !strcmp(s->job_type, "training"))

@@ -43,6 +43,18 @@ int alts_object(const value_t *v)
 	return v && (v->k == VK_INST || v->k == VK_CLASS || v->k == VK_FUNC || v->k == VK_BOUND);
 }
 
+/* alternatives whose two objects are both modules: `self.drop_path =
+ * DropPath(p) if p > 0. else nn.Identity()`.  A call of it is left to
+ * call()'s reading of a callee not known (in a forward: a tensor), as
+ * before; an attribute is read on each path; named_modules() and
+ * children() list it at its place when both are leaves (module.c);
+ * isinstance() answers when both paths agree (builtins.c). */
+int alts_modules(const value_t *v)
+{
+	return v && v->k == VK_UNKNOWN && v->alts && v->alts[0]->k == VK_INST && v->alts[1]->k == VK_INST &&
+	       v->alts[0]->u.inst->mod != VM_NONE && v->alts[1]->u.inst->mod != VM_NONE;
+}
+
 value_t *v_alts(struct frame *f, const char *cond, value_t *a, value_t *b)
 {
 	return v_alts_in(f->in, cond, a, b);

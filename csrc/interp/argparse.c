@@ -529,6 +529,78 @@ static int argp_takes_list(const struct vdict *o)
 	return nargs && nargs->k == VK_STR && (!strcmp(nargs->u.str.s, "+") || !strcmp(nargs->u.str.s, "*"));
 }
 
+/* Does the option dict o take the rest of the command line
+ * (nargs=argparse.REMAINDER, whose value is "...")? */
+static int argp_takes_rest(const struct vdict *o)
+{
+	value_t *nargs = vdict_gets(o, "nargs");
+
+	return nargs && ((nargs->k == VK_EXT && !strcmp(nargs->u.ext, "argparse.REMAINDER")) ||
+	                 (nargs->k == VK_STR && !strcmp(nargs->u.str.s, "...")));
+}
+
+/* Where the rest of argv goes to an nargs=REMAINDER option of opts: the
+ * index of the word that starts it (argparse: a positional REMAINDER
+ * takes every word from its own first one on, options included; an
+ * optional one every word after its flag), *rest the option's dict;
+ * argv->n and *rest NULL when no such option takes any. */
+static size_t argp_rest_at(const value_t *opts, const struct vseq *argv, const struct vdict **rest)
+{
+	const struct vdict *pos_rest = NULL;
+	size_t j, k, l, pos_before = 0, seen = 0;
+
+	*rest = NULL;
+	for (k = 0; opts && k < opts->u.seq->n && !pos_rest; k++) {
+		const struct vdict *o = opts->u.seq->items[k]->u.dict;
+		value_t *pos = vdict_gets(o, "positional");
+
+		if (pos && pos->k == VK_BOOL && pos->u.b) {
+			if (argp_takes_rest(o))
+				pos_rest = o;
+			else
+				pos_before++;
+		}
+	}
+	for (j = 0; j < argv->n; j++) {
+		const char *tok = argv->items[j]->u.str.s;
+
+		if (tok[0] != '-') {
+			if (pos_rest && seen++ == pos_before) {
+				*rest = pos_rest;
+				return j;
+			}
+			continue;
+		}
+		for (k = 0; opts && k < opts->u.seq->n; k++) {
+			const struct vdict *o = opts->u.seq->items[k]->u.dict;
+			value_t *flags = vdict_gets(o, "flags");
+
+			for (l = 0; flags && l < flags->u.seq->n && argp_takes_rest(o); l++)
+				if (!strcmp(flags->u.seq->items[l]->u.str.s, tok)) {
+					*rest = o;
+					return j;
+				}
+		}
+		if (argp_flag_takes_value(opts, tok))
+			j++;
+	}
+	if (pos_rest)
+		*rest = pos_rest;
+	return argv->n;
+}
+
+/* The words of argv from j on, each converted by type: what an
+ * nargs=REMAINDER option holds. */
+static value_t *argp_rest_list(struct frame *f, value_t *type, const struct vseq *argv, size_t j)
+{
+	struct interp *in = f->in;
+	value_t *l = v_seq(in->a, VK_LIST, 0);
+
+	for (; j < argv->n; j++)
+		vseq_push(in->a, l->u.seq, argp_convert(f, type, argv->items[j]->u.str.s));
+	return l;
+}
+
 /* The words of argv from j on up to the next option, each converted by
  * type: the list an nargs '+'/'*' option holds (`audio a.flac b.flac`). */
 static value_t *argp_word_list(struct frame *f, value_t *type, const struct vseq *argv, size_t j)
@@ -614,14 +686,22 @@ static void argp_parse_into(struct frame *f, value_t *parser, struct vseq *argv_
 	struct interp *in = f->in;
 	value_t *opts = parser->u.inst->argp_opts;
 	value_t *pdefs = vdict_gets(parser->u.inst->attrs, "__ecg_setdefaults__");
-	size_t i, j, npos_seen = 0;
-	struct vseq head, *argv = argv_all;
+	size_t i, j, npos_seen = 0, rest_at = 0;
+	struct vseq head, before_rest, *argv = argv_all;
+	const struct vdict *rest = NULL;
 
 	if (argv_all && vdict_gets(parser->u.inst->attrs, "__ecg_subparsers__")) {
 		/* the parser's own options are before the subcommand */
 		head = *argv_all;
 		head.n = argp_sub_index(parser, argv_all);
 		argv = &head;
+	}
+	if (argv) {
+		/* an nargs=REMAINDER option takes the words from rest_at on:
+		 * the other options are read before it only */
+		rest_at = argp_rest_at(opts, argv, &rest);
+		before_rest = *argv;
+		before_rest.n = rest_at;
 	}
 	for (i = 0; opts && i < opts->u.seq->n; i++) {
 		struct vdict *o = opts->u.seq->items[i]->u.dict;
@@ -635,6 +715,12 @@ static void argp_parse_into(struct frame *f, value_t *parser, struct vseq *argv_
 		value_t *anchor = vdict_gets(o, "anchor");
 		value_t *val = NULL;
 		int is_true = str_eq(action, "store_true"), is_false = str_eq(action, "store_false");
+		int is_const = str_eq(action, "store_const"), is_count = str_eq(action, "count");
+		int is_append = str_eq(action, "append");
+		/* an action read here: store, the flags, const, count, append */
+		int is_other = action && !(is_true || is_false || is_const || is_count || is_append || str_eq(action, "store"));
+		long long ncount = 0;
+		value_t *appended = NULL;
 		int is_pos = positional && positional->k == VK_BOOL && positional->u.b;
 
 		if (!dest || dest->k != VK_STR)
@@ -648,16 +734,25 @@ static void argp_parse_into(struct frame *f, value_t *parser, struct vseq *argv_
 				def = v_none(in->a);
 		}
 		/* the job's command line, when ecg was given one */
-		if (argv) {
-			size_t pos_index = 0;
+		if (argv && o == rest) {
+			if (is_pos)
+				val = argp_rest_list(f, type, argv, rest_at);
+			else if (rest_at < argv->n)
+				val = argp_rest_list(f, type, argv, rest_at + 1);
+			if (val) {
+				val->src = anchor ? anchor->u.str.s : NULL;
+				val->via = VIA_OVERRIDE;
+			}
+		} else if (argv) {
+			size_t pos_index = 0, k2;
 
-			for (j = 0; j < argv->n; j++) {
-				const char *tok = argv->items[j]->u.str.s;
+			for (j = 0; j < before_rest.n; j++) {
+				const char *tok = before_rest.items[j]->u.str.s;
 				size_t k;
 
 				if (tok[0] != '-') {
 					if (is_pos && pos_index++ == npos_seen) {
-						val = argp_takes_list(o) ? argp_word_list(f, type, argv, j) : argp_convert(f, type, tok);
+						val = argp_takes_list(o) ? argp_word_list(f, type, &before_rest, j) : argp_convert(f, type, tok);
 						break;
 					}
 					continue;
@@ -672,20 +767,53 @@ static void argp_parse_into(struct frame *f, value_t *parser, struct vseq *argv_
 					const char *fl = flags->u.seq->items[k]->u.str.s;
 					size_t fl_len = strlen(fl);
 
-					if (strncmp(tok, fl, fl_len))
+					if (strncmp(tok, fl, fl_len) || (tok[fl_len] != '=' && tok[fl_len] != 0))
 						continue;
-					if (tok[fl_len] == '=') {
+					if (is_other || ((is_true || is_false || is_const || is_count) && tok[fl_len] == '=')) {
+						/* a custom Action, or argparse's error */
+						val = v_unknown(in->a, afmt(in, "args.%s", dest->u.str.s),
+						                "an argparse action ecg does not follow");
+					} else if (is_append) {
+						value_t *w = tok[fl_len] == '=' ? argp_convert(f, type, tok + fl_len + 1)
+						             : j + 1 < before_rest.n ? argp_convert(f, type, before_rest.items[j + 1]->u.str.s)
+						             : NULL;
+
+						if (!appended)
+							appended = v_seq(in->a, VK_LIST, 0);
+						if (w)
+							vseq_push(in->a, appended->u.seq, w);
+					} else if (tok[fl_len] == '=') {
 						val = argp_convert(f, type, tok + fl_len + 1);
-					} else if (tok[fl_len] == 0) {
-						if (is_true)
-							val = v_bool(in->a, 1);
-						else if (is_false)
-							val = v_bool(in->a, 0);
-						else if (argp_takes_list(o))
-							val = argp_word_list(f, type, argv, j + 1);
-						else if (j + 1 < argv->n)
-							val = argp_convert(f, type, argv->items[j + 1]->u.str.s);
+					} else if (is_count) {
+						ncount++;
+					} else if (is_const) {
+						val = vdict_gets(o, "const") ? vdict_gets(o, "const") : v_none(in->a);
+					} else if (is_true) {
+						val = v_bool(in->a, 1);
+					} else if (is_false) {
+						val = v_bool(in->a, 0);
+					} else if (argp_takes_list(o)) {
+						val = argp_word_list(f, type, &before_rest, j + 1);
+					} else if (j + 1 < before_rest.n) {
+						val = argp_convert(f, type, before_rest.items[j + 1]->u.str.s);
 					}
+				}
+			}
+			if (ncount && !val)
+				val = def->k == VK_INT ? v_int(in->a, def->u.i + ncount)
+				      : def->k == VK_NONE ? v_int(in->a, ncount)
+				      : v_unknown(in->a, afmt(in, "args.%s", dest->u.str.s), "a count over a default that is no int");
+			if (appended && !val) {
+				/* argparse appends to (a copy of) the default list */
+				if (def->k == VK_LIST && !def->u.seq->unk_reason) {
+					value_t *l = seq_from(in, VK_LIST, def->u.seq);
+
+					for (k2 = 0; k2 < appended->u.seq->n; k2++)
+						vseq_push(in->a, l->u.seq, appended->u.seq->items[k2]);
+					val = l;
+				} else {
+					val = def->k == VK_NONE ? appended
+					      : v_unknown(in->a, afmt(in, "args.%s", dest->u.str.s), "an append to a default that is no list");
 				}
 			}
 			if (val) {
@@ -699,7 +827,7 @@ static void argp_parse_into(struct frame *f, value_t *parser, struct vseq *argv_
 		if (!val) {
 			if (req && value_truth(req) == 1)
 				val = v_unknown(in->a, afmt(in, "args.%s", dest->u.str.s), "a required command-line argument");
-			else if (is_pos && !vdict_gets(o, "nargs"))
+			else if (is_pos && (!vdict_gets(o, "nargs") || (!argv && argp_takes_rest(o))))
 				val = v_unknown(in->a, afmt(in, "args.%s", dest->u.str.s), "a positional command-line argument");
 			else {
 				val = v_copy(in->a, def);
@@ -819,19 +947,136 @@ value_t *argp_m_add_parser(struct frame *f, value_t *fn, value_t **args, size_t 
 	return p;
 }
 
-/* parse_args(), parse_known_args(): the namespace (and no extra words) */
+/* Is tok a word argparse reads as a negative number (a value, not a flag)? */
+static int looks_negative(const char *tok)
+{
+	char *end;
+
+	if (tok[0] != '-' || !tok[1])
+		return 0;
+	(void)strtod(tok, &end);
+	return !*end;
+}
+
+/* The words of argv that no option or positional of parser takes (what
+ * parse_known_args() returns second), or NULL when ecg cannot tell: a
+ * subcommand, "--", a negative number, a flag abbreviated or glued to its
+ * value, an action other than store/store_true/store_false/append, a
+ * positional with nargs, an option's value missing. */
+static value_t *argp_extras(struct frame *f, value_t *parser, const struct vseq *argv)
+{
+	struct interp *in = f->in;
+	value_t *opts = parser->u.inst->argp_opts;
+	value_t *extras = v_seq(in->a, VK_LIST, 0);
+	const struct vdict *rest = NULL;
+	size_t j, k, l, npos = 0, used = 0, rest_at;
+
+	if (vdict_gets(parser->u.inst->attrs, "__ecg_subparsers__"))
+		return NULL;
+	for (k = 0; opts && k < opts->u.seq->n; k++) {
+		const struct vdict *o = opts->u.seq->items[k]->u.dict;
+		value_t *pos = vdict_gets(o, "positional"), *action = vdict_gets(o, "action");
+
+		if (action && !(action->k == VK_STR && (!strcmp(action->u.str.s, "store") ||
+		                                        !strcmp(action->u.str.s, "store_true") ||
+		                                        !strcmp(action->u.str.s, "store_false") ||
+		                                        !strcmp(action->u.str.s, "append"))))
+			return NULL;
+		if (pos && pos->k == VK_BOOL && pos->u.b && !argp_takes_rest(o)) {
+			if (vdict_gets(o, "nargs"))
+				return NULL;
+			npos++;
+		}
+	}
+	rest_at = argp_rest_at(opts, argv, &rest);
+	for (j = 0; j < rest_at; j++) {
+		const char *tok = argv->items[j]->u.str.s;
+		const struct vdict *hit = NULL;
+		int glued = 0, near = 0;
+
+		if (!strcmp(tok, "--") || looks_negative(tok))
+			return NULL;
+		if (tok[0] != '-' || !tok[1]) {
+			if (used < npos)
+				used++;
+			else
+				vseq_push(in->a, extras->u.seq, argv->items[j]);
+			continue;
+		}
+		for (k = 0; opts && k < opts->u.seq->n && !hit; k++) {
+			const struct vdict *o = opts->u.seq->items[k]->u.dict;
+			value_t *flags = vdict_gets(o, "flags");
+
+			for (l = 0; flags && l < flags->u.seq->n; l++) {
+				const char *fl = flags->u.seq->items[l]->u.str.s;
+				size_t fn = strlen(fl), tn = strlen(tok);
+
+				if (fl[0] != '-')
+					continue;
+				if (!strcmp(fl, tok)) {
+					hit = o;
+					break;
+				}
+				if (tn > fn && !strncmp(tok, fl, fn) && tok[fn] == '=' && fl[1] == '-') {
+					hit = o;
+					glued = 1;
+					break;
+				}
+				if (!strncmp(tok, fl, tn < fn ? tn : fn))
+					near = 1;      /* an abbreviation, or -n5 */
+			}
+		}
+		if (!hit) {
+			if (near)
+				return NULL;
+			vseq_push(in->a, extras->u.seq, argv->items[j]);
+			continue;
+		}
+		if (glued || !argp_takes_value(hit))
+			continue;
+		if (argp_takes_list(hit)) {
+			while (j + 1 < rest_at && argv->items[j + 1]->u.str.s[0] != '-')
+				j++;
+			continue;
+		}
+		if (j + 1 >= rest_at || (argv->items[j + 1]->u.str.s[0] == '-' && !looks_negative(argv->items[j + 1]->u.str.s)))
+			return NULL;
+		j++;
+	}
+	return extras;
+}
+
+/* parse_args(args=None), parse_known_args(args=None): the namespace of
+ * the job's argv, or of the list given; parse_known_args() with the words
+ * no option took (argp_extras; unknown when ecg cannot tell). */
 static value_t *argp_m_parse(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                              const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	value_t *nsv = argp_parse_args(f, fn->u.bi.self, site);
+	value_t *given = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "args") : NULL;
+	value_t *nsv, *saved = in->argv, *extras = NULL;
+	int known = site && AST_IS(site, Call) && AST_IS(AST_AS(site, Call)->func, Attribute) &&
+	            !strcmp(AST_AS(AST_AS(site, Call)->func, Attribute)->attr, "parse_known_args");
+	size_t i;
 
-	if (site && AST_IS(site, Call) && AST_IS(AST_AS(site, Call)->func, Attribute) &&
-	    !strcmp(AST_AS(AST_AS(site, Call)->func, Attribute)->attr, "parse_known_args")) {
+	if (given && given->k != VK_NONE) {
+		/* parse_args(list): that list instead of sys.argv[1:] */
+		if ((given->k != VK_LIST && given->k != VK_TUPLE) || given->u.seq->unk_reason)
+			return unknown_at(f, site, "command-line arguments parsed from a list not known");
+		for (i = 0; i < given->u.seq->n; i++)
+			if (given->u.seq->items[i]->k != VK_STR)
+				return unknown_at(f, site, "command-line arguments parsed from a list not known");
+		in->argv = given;
+	}
+	nsv = argp_parse_args(f, fn->u.bi.self, site);
+	if (known && in->argv)
+		extras = argp_extras(f, fn->u.bi.self, in->argv->u.seq);
+	in->argv = saved;
+	if (known) {
 		value_t *t = v_seq(in->a, VK_TUPLE, 2);
 
 		vseq_push(in->a, t->u.seq, nsv);
-		vseq_push(in->a, t->u.seq, v_seq(in->a, VK_LIST, 0));
+		vseq_push(in->a, t->u.seq, extras ? extras : unknown_at(f, site, "the words no option took (not followed)"));
 		return t;
 	}
 	return nsv;

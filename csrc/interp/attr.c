@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "internal.h"
+#include "ecg/catalog.h"
 
 value_t *bound(struct interp *in, value_t *fnv, value_t *self)
 {
@@ -44,6 +45,8 @@ static const struct native module_methods[] = {
 	{ "modules", call_module_method, BI_M_MOD_MODULES },
 	{ "named_children", call_module_method, BI_M_MOD_NAMED_CHILDREN },
 	{ "named_modules", call_module_method, BI_M_MOD_NAMED_MODULES },
+	{ "named_parameters", call_module_method, BI_M_MOD_NAMED_PARAMETERS },
+	{ "parameters", call_module_method, BI_M_MOD_PARAMETERS },
 	{ "register_buffer", call_module_method, BI_M_MOD_REGISTER_BUFFER },
 	{ "register_module", call_module_method, BI_M_MOD_ADD_MODULE },
 	{ "register_parameter", call_module_method, BI_M_MOD_REGISTER_PARAMETER },
@@ -67,7 +70,8 @@ static value_t *module_method(struct interp *in, value_t *obj, const char *name)
 
 /* The outside classes whose objects are emulated here (their attributes
  * are not methods of the class, called through call_ext). */
-static const char *const emulated_exts[] = { "argparse.Namespace", "io.TextIOWrapper", "os.environ" };
+static const char *const emulated_exts[] = { "argparse.Namespace", "io.TextIOWrapper", "os.environ",
+                                               "pathlib.Path" };
 
 const struct ntab emulated_exts_ntab = NTAB(emulated_exts);
 
@@ -135,9 +139,27 @@ static value_t *class_attr(struct frame *f, value_t *obj, const char *name, cons
 	                                 obj->u.cls->name, name));
 }
 
+/* bn.running_mean of a torch.nn layer: a buffer the catalogue lists
+ * (torch_facts.json layer_buffers), a tensor where the layer is -- None
+ * when the constructor was given False for the parameter it needs; NULL
+ * when that is not known or the name is no such buffer. */
+static value_t *layer_buffer(struct interp *in, const struct vinst *m, const char *name)
+{
+	const char *need;
+	const value_t *on;
+	int t;
+
+	if (m->mod != VM_LAYER || !m->ext || !(need = catalog_fact(in->cat, CATALOG_F_LAYER_BUFFERS, adot(in, m->ext, name))))
+		return NULL;
+	on = m->args ? vdict_gets(m->args, need) : NULL;
+	if (on && (t = value_truth(on)) <= 0)
+		return t == 0 ? v_none(in->a) : NULL;
+	return m->on_device ? v_tensor_dev(in->a, DEV_DEVICE, 0) : v_tensor(in->a);
+}
+
 /* m.name for a module instance m, after its attributes and class: the
  * methods module.c runs, forward (the module itself), weight and bias
- * (tensors); NULL for any other. */
+ * (tensors), a layer's buffers (layer_buffer); NULL for any other. */
 static value_t *module_attr(struct interp *in, value_t *obj, const char *name)
 {
 	value_t *v;
@@ -158,6 +180,8 @@ static value_t *module_attr(struct interp *in, value_t *obj, const char *name)
 		}
 		return v;
 	}
+	if (obj->k == VK_INST)
+		return layer_buffer(in, obj->u.inst, name);
 	return NULL;
 }
 
@@ -232,6 +256,8 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 	    (v = optim_method(f, name, site)))
 		return v;
 	if (m->ext && NAME_IN(emulated_exts, m->ext) && (v = ext_method(in, obj, name)))
+		return v;
+	if (is_path(obj) && (v = path_attr(f, obj, name, site)))
 		return v;
 	if (m->mod != VM_NONE && (v = module_attr(in, obj, name)))
 		return v;

@@ -26,6 +26,9 @@ long long range_len(const value_t *it)
 	return n > (__int128)LLONG_MAX ? LLONG_MAX : (long long)n;
 }
 
+/* rows of a host tensor iter_items() lists, at most */
+#define MAX_TENSOR_ROWS 4096
+
 value_t *iter_items(struct frame *f, value_t *it, struct vseq **out)
 {
 	struct interp *in = f->in;
@@ -100,6 +103,23 @@ value_t *iter_items(struct frame *f, value_t *it, struct vseq **out)
 			return NULL;
 		}
 		break;
+	case VK_TENSOR: {
+		/* `[x.item() for x in torch.linspace(0, rate, depth)]` outside a
+		 * forward: a host tensor whose first dimension is known gives
+		 * that many rows (a device tensor's rows would each be read
+		 * from the device: not unrolled) */
+		const struct vshape *sh = shape_of(it);
+
+		if (f->mode == M_FWD || it->dev != DEV_HOST || !sh || sh->nd < 1 || sh->n[0] < 0 ||
+		    sh->n[0] > MAX_TENSOR_ROWS)
+			break;
+		charge(f, WORK_MADE * (size_t)sh->n[0], 0);
+		s = ast_arena_alloc(in->a, sizeof *s);
+		for (i = 0; i < (size_t)sh->n[0]; i++)
+			vseq_push(in->a, s, iter_rep_item(f, it));
+		*out = s;
+		return NULL;
+	}
 	default:
 		break;
 	}
@@ -293,6 +313,12 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 	int ty;
 	size_t i;
 
+	/* the two paths' objects (alts.c): known when both paths agree */
+	if (v->k == VK_UNKNOWN && v->alts) {
+		int r0 = isinstance_of(in, v->alts[0], t), r1 = isinstance_of(in, v->alts[1], t);
+
+		return r0 == r1 ? r0 : -1;
+	}
 	if ((ty = isinstance_typing(in, v, t)) >= 0)
 		return ty;
 
@@ -486,7 +512,7 @@ static value_t *bi_float(struct frame *f, value_t *fn, value_t **args, size_t na
 		if (*args[0]->u.str.s && !*end)
 			return v_float(in->a, d);
 	}
-	return unknown_at(f, site, "float() of a value not known");
+	return fact_set_plain(unknown_at(f, site, "float() of a value not known"));
 }
 
 static value_t *bi_bool(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
@@ -517,7 +543,9 @@ static value_t *bi_str(struct frame *f, value_t *fn, value_t **args, size_t narg
 		return args[0];
 	if (nargs == 1 && args[0]->k == VK_INT)
 		return v_str(in->a, afmt(in, "%lld", args[0]->u.i));
-	return unknown_at(f, site, "str() of a value not known");
+	if (nargs == 1 && is_path(args[0]) && path_text(args[0])->k == VK_STR)
+		return path_text(args[0]);
+	return fact_set_plain(unknown_at(f, site, "str() of a value not known"));
 }
 
 static value_t *bi_seq(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
@@ -1105,6 +1133,13 @@ static value_t *bi_open(struct frame *f, value_t *fn, value_t **args, size_t nar
 	     (kw && vdict_gets(kw, "mode") && vdict_gets(kw, "mode")->k == VK_STR &&
 	      strpbrk(vdict_gets(kw, "mode")->u.str.s, "wax"))))
 		in->ev.write = anchor_at(f, site);
+	if (nargs >= 1 && is_path(args[0]) && path_text(args[0])->k == VK_STR) {
+		value_t **a2 = ast_arena_alloc(in->a, nargs * sizeof *a2);   /* open(Path): its text */
+
+		memcpy(a2, args, nargs * sizeof *a2);
+		a2[0] = path_text(args[0]);
+		args = a2;
+	}
 	if (nargs >= 1 && args[0]->k == VK_STR) {
 		struct vinst *fo = new_inst(in);
 		value_t *mode = nargs >= 2 ? args[1] : kw && vdict_gets(kw, "mode") ? vdict_gets(kw, "mode")

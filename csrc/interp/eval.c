@@ -177,7 +177,10 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 {
 	struct interp *in = f->in;
 	size_t i;
+	value_t *pv;
 
+	if (op == AST_OP_DIV && (pv = path_div(f, l, r, site)))   /* pathlib.Path / part */
+		return pv;
 	if (is_tensorish(l) || is_tensorish(r) ||
 	    (f->mode == M_FWD && ((l->k == VK_UNKNOWN && is_tensorish(r)) || (r->k == VK_UNKNOWN && is_tensorish(l))))) {
 		int dev = DEV_UNKNOWN;
@@ -847,15 +850,21 @@ static void comp_loop(struct frame *f, struct comp_ctx *cc, unsigned gi)
 	g = AST_AS(cc->gens->items[gi], comprehension);
 	it = eval(f, g->iter);
 	if (iter_items(f, it, &items)) {
-		/* unknown: one representative pass */
+		/* unknown: one representative pass, whose events (job code)
+		 * run a number of times not known */
 		value_t *why = iter_items(f, it, &items);
+		const struct jctx *ojc = f->jc;
 
 		cc->unknown = 1;
 		cc->unk_expr = text_of(f, g->iter);
 		cc->unk_reason = why->reason ? why->reason : "an iterable whose items are not known";
 		assign(f, g->target, iter_rep_item(f, it) ? iter_rep_item(f, it)
 		                     : v_unknown(in->a, text_of(f, g->target), "an item of an iterable not known"));
+		if (f->mode != M_FWD)
+			f->jc = jc_push(f, JC_REPEAT, anchor_at(f, g->iter),
+			                afmt_memo(in, "for %s in %s", text_of(f, g->target), text_of(f, g->iter)));
 		comp_loop(f, cc, gi + 1);
+		f->jc = ojc;
 		return;
 	}
 	for (i = 0; i < items->n && !cc->big; i++) {
@@ -980,6 +989,7 @@ static value_t *eval_fstring(struct frame *f, const struct ast_JoinedStr *js)
 		if (v->k == VK_TENSOR && v->dev == DEV_DEVICE)
 			sev(f, SEV_SYNC, "f-string of a device tensor", AST_AS(p, FormattedValue)->value);
 		format_hook(f, v, AST_AS(p, FormattedValue)->conversion, AST_AS(p, FormattedValue)->value);
+		v = path_text(v);      /* a pathlib.Path formats as its text */
 		if (AST_AS(p, FormattedValue)->format_spec || AST_AS(p, FormattedValue)->conversion > 0 ||
 		    !(v->k == VK_STR || v->k == VK_INT)) {
 			/* read the other parts all the same: they may sync */
@@ -1209,6 +1219,11 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 				return v_tensor(in->a);
 			if (value_key_eq(a, b))
 				return a;
+			/* DropPath(p) if p > 0. else nn.Identity(): both modules
+			 * kept as alternatives (alts.c alts_modules) */
+			if (a->k == VK_INST && b->k == VK_INST && a->u.inst->mod != VM_NONE &&
+			    b->u.inst->mod != VM_NONE && a->u.inst != b->u.inst)
+				return v_alts(f, text, a, b);
 			return unknown_at(f, e, "a conditional expression whose condition is not known");
 		}
 	}

@@ -3,7 +3,10 @@
  * A VK_UNKNOWN value may carry facts (values.h): str_prefix, the text a
  * str starts with (f'cuda:{local_rank}' is a str that starts with
  * "cuda:"), and nonneg, an int >= 0 or the decimal digits of one (a
- * launcher's RANK read from os.environ and passed to int()).  The facts
+ * launcher's RANK read from os.environ and passed to int()), and plain, a
+ * Python number or str (float(), int(), str() of a value not known, a
+ * tensor's .item()): an attribute holding one holds no module, so a
+ * module's named_modules() stays known (module.c).  The facts
  * decide some tests whatever the value is -- f'cuda:{r}' == 'cuda' is
  * False, int(os.environ['RANK']) != -1 is True -- and nothing else: the
  * value stays unknown.  Never NULL, nothing here fails; what the facts do
@@ -140,10 +143,26 @@ int fact_compare(enum ast_cmpop op, const value_t *l, const value_t *r)
 	}
 }
 
+/* v is known to be a number or a str (its facts say so): never an object,
+ * never a module.  0 when not known. */
+int fact_plain(const value_t *v)
+{
+	return v && (v->k == VK_INT || v->k == VK_FLOAT || v->k == VK_BOOL || v->k == VK_STR ||
+	             (v->k == VK_UNKNOWN && !v->alts && (v->plain || v->nonneg || v->str_prefix)));
+}
+
+/* r, an unknown made by float(), str() or Tensor.item(), marked plain */
+value_t *fact_set_plain(value_t *r)
+{
+	if (r && r->k == VK_UNKNOWN)
+		r->plain = 1;
+	return r;
+}
+
 value_t *fact_int_of(struct frame *f, const value_t *arg, value_t *r)
 {
 	(void)f;
 	if (arg && arg->k == VK_UNKNOWN && arg->nonneg && r && r->k == VK_UNKNOWN)
 		r->nonneg = FACT_NONNEG_INT;   /* int() of the digits of an int >= 0 */
-	return r;
+	return fact_set_plain(r);
 }

@@ -107,7 +107,11 @@ enum builtin_id {
 	BI_M_MOD_NAMED_CHILDREN, BI_M_MOD_MODULES, BI_M_MOD_NAMED_MODULES,   /* the tree as Python lists it */
 	BI_M_MOD_ITEMS, BI_M_MOD_KEYS, BI_M_MOD_UPDATE,   /* ModuleDict.items() / keys() / update() */ BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
 	BI_M_MOD_LOAD_STATE_DICT,
+	BI_M_MOD_PARAMETERS, BI_M_MOD_NAMED_PARAMETERS,   /* one representative parameter */
 	BI_M_NS_GETATTR,
+	BI_M_PATH_SAME, BI_M_PATH_JOINPATH, BI_M_PATH_WITH_SUFFIX, BI_M_PATH_WITH_NAME,
+	BI_M_PATH_OPEN,   /* pathlib.Path methods (pathlib.c) */
+	BI_M_DICT_MERGE_WITH,   /* an OmegaConf config's merge_with (omegaconf.c) */
 	BI_COUNT        /* how many ids there are */
 };
 
@@ -337,9 +341,16 @@ const char *text_of(struct frame *f, const struct ast_hdr *node);
 void fact_env_value(value_t *v, const char *key);
 int fact_compare(enum ast_cmpop op, const value_t *l, const value_t *r);
 value_t *fact_int_of(struct frame *f, const value_t *arg, value_t *r);
+int fact_plain(const value_t *v);
+value_t *fact_set_plain(value_t *r);
 
 /* alts.c: two objects bound on the two paths of an undecided `if` */
 int alts_object(const value_t *v);
+int alts_modules(const value_t *v);
+/* the attribute key (prefix + name) where set_attr() keeps how many
+ * submodules were registered before a module attribute that is
+ * alternatives of two modules: its place in _modules */
+#define ALT_CHILD_POS "__ecg_altpos_"
 value_t *v_alts(struct frame *f, const char *cond, value_t *a, value_t *b);
 value_t *v_alts_in(struct interp *in, const char *cond, value_t *a, value_t *b);   /* v_alts without a frame */
 value_t *alts_getattr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
@@ -481,6 +492,30 @@ value_t *stdlib_attr(struct interp *in, const char *mod, const char *name);
 value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                      const struct ast_hdr *site);
 
+/* omegaconf.c: OmegaConf's layers (NULL: not one of its functions) */
+value_t *omegaconf_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                        const struct ast_hdr *site);
+extern const struct ntab omegaconf_ntab;
+value_t *omegaconf_merge_with(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                              const struct ast_hdr *site);
+/* pathlib.c: pathlib.Path objects */
+int is_path(const value_t *v);
+/* the text (a str value) of a Path; any other value as it is */
+value_t *path_text(value_t *v);
+value_t *path_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                   const struct ast_hdr *site);
+value_t *path_fspath(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
+value_t *path_div(struct frame *f, value_t *l, value_t *r, const struct ast_hdr *site);
+value_t *path_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+value_t *path_m_same(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
+value_t *path_m_joinpath(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site);
+value_t *path_m_with(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
+value_t *path_m_open(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
 /* pkgmeta.c: the installed distributions' versions, read as data */
 value_t *pkgmeta_version_parse(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                                const struct ast_hdr *site);

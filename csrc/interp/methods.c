@@ -951,6 +951,7 @@ static const struct native dict_methods[] = {
 	{ "get", m_dict_get, BI_M_DICT_GET },
 	{ "items", m_dict_view, BI_M_DICT_ITEMS },
 	{ "keys", m_dict_view, BI_M_DICT_KEYS },
+	{ "merge_with", omegaconf_merge_with, BI_M_DICT_MERGE_WITH },   /* an OmegaConf DictConfig's */
 	{ "pop", m_dict_pop, BI_M_DICT_POP },
 	{ "setdefault", m_dict_setdefault, BI_M_DICT_SETDEFAULT },
 	{ "update", m_dict_update, BI_M_DICT_UPDATE },
@@ -988,12 +989,19 @@ value_t *type_method(struct interp *in, value_t *obj, const char *name)
 
 /* The methods of objects of outside classes that are emulated, by
  * "<class> <method>": a file's read(), os.environ's get() and
- * setdefault() (dict.get's). */
+ * setdefault() (dict.get's), pathlib.Path's (pathlib.c). */
 static const struct native ext_methods[] = {
 	{ "io.TextIOWrapper read", m_file_read, BI_M_FILE_READ },
 	{ "io.TextIOWrapper readlines", m_file_readlines, BI_M_FILE_READLINES },
 	{ "os.environ get", m_dict_get, BI_M_DICT_GET },
 	{ "os.environ setdefault", m_dict_get, BI_M_DICT_GET },
+	{ "pathlib.Path absolute", path_m_same, BI_M_PATH_SAME },
+	{ "pathlib.Path expanduser", path_m_same, BI_M_PATH_SAME },
+	{ "pathlib.Path joinpath", path_m_joinpath, BI_M_PATH_JOINPATH },
+	{ "pathlib.Path open", path_m_open, BI_M_PATH_OPEN },
+	{ "pathlib.Path resolve", path_m_same, BI_M_PATH_SAME },
+	{ "pathlib.Path with_name", path_m_with, BI_M_PATH_WITH_NAME },
+	{ "pathlib.Path with_suffix", path_m_with, BI_M_PATH_WITH_SUFFIX },
 };
 
 const struct ntab ext_methods_ntab = NTAB(ext_methods);

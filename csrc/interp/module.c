@@ -161,6 +161,19 @@ static value_t *moduledict_update(struct frame *f, value_t *self, value_t **args
 	return v_none(in->a);
 }
 
+/* Where the attribute `name` of m, alternatives of two modules (alts.c),
+ * sits in Python's _modules: how many registered children come before it
+ * (object.c set_attr keeps it); -1 when it is no such attribute. */
+static long long alt_child_pos(struct interp *in, const struct vinst *m, const char *name)
+{
+	const value_t *p;
+
+	if (!alts_modules(vdict_gets(m->attrs, name)) || vinst_child(m, name))
+		return -1;
+	p = vdict_gets(m->attrs, afmt(in, "%s%s", ALT_CHILD_POS, name));
+	return p && p->k == VK_INT && p->u.i >= 0 && (size_t)p->u.i <= m->nchildren ? p->u.i : -1;
+}
+
 /* Why the children registered on m may not be all of its submodules, or
  * NULL when they are: a module of a class not read, a container filled
  * with modules not known, a third-party constructor, a torch.nn layer
@@ -194,14 +207,78 @@ static const char *children_unknown(struct interp *in, const struct vinst *m)
 	for (i = 0; i < m->attrs->n; i++) {
 		const value_t *k = m->attrs->keys[i];
 
-		if (m->attrs->vals[i]->k == VK_UNKNOWN &&
-		    !(k->k == VK_STR && (!strcmp(k->u.str.s, "training") || !strncmp(k->u.str.s, "__ecg_", 6))))
+		if (m->attrs->vals[i]->k == VK_UNKNOWN && !fact_plain(m->attrs->vals[i]) &&
+		    !(k->k == VK_STR && (!strcmp(k->u.str.s, "training") || !strncmp(k->u.str.s, "__ecg_", 6))) &&
+		    !(k->k == VK_STR && alt_child_pos(in, m, k->u.str.s) >= 0))
 			return "an attribute not known may hold a module";
 	}
 	for (i = 0; i < m->nchildren; i++)
 		if (m->children[i].inst->cond && m->children[i].inst->cond != m->cond)
 			return "a submodule built under a condition not decided";
 	return NULL;
+}
+
+/* One of m's submodules in _modules order: a registered child (inst), or
+ * an attribute that is alternatives of two modules (v, inst NULL). */
+struct mentry {
+	const char *name;
+	value_t *v;
+	struct vinst *inst;
+};
+
+/* m's submodules in _modules order, the alternatives at their places
+ * (alt_child_pos); m's children known (children_unknown NULL).  The array
+ * is malloc'd, the caller frees it; *n is its length (0: NULL). */
+static struct mentry *module_entries(struct interp *in, const struct vinst *m, size_t *n)
+{
+	size_t plen = strlen(ALT_CHILD_POS), nalt = 0, i, c, k = 0;
+	struct mentry *out;
+
+	for (i = 0; i < m->attrs->n; i++) {
+		const value_t *key = m->attrs->keys[i];
+
+		if (key->k == VK_STR && !strncmp(key->u.str.s, ALT_CHILD_POS, plen) &&
+		    alt_child_pos(in, m, key->u.str.s + plen) >= 0)
+			nalt++;
+	}
+	*n = m->nchildren + nalt;
+	if (!*n)
+		return NULL;
+	out = xmalloc(*n * sizeof *out);
+	for (c = 0; c <= m->nchildren; c++) {
+		for (i = 0; nalt && i < m->attrs->n; i++) {
+			const value_t *key = m->attrs->keys[i];
+			const char *name;
+
+			if (key->k != VK_STR || strncmp(key->u.str.s, ALT_CHILD_POS, plen))
+				continue;
+			name = key->u.str.s + plen;
+			if (alt_child_pos(in, m, name) != (long long)c)
+				continue;
+			out[k].name = name;
+			out[k].v = vdict_gets(m->attrs, name);
+			out[k++].inst = NULL;
+		}
+		if (c < m->nchildren) {
+			out[k].name = m->children[c].name;
+			out[k].v = NULL;
+			out[k++].inst = m->children[c].inst;
+		}
+	}
+	return out;
+}
+
+/* A module with no submodule at all, all of them known. */
+static int leaf_module(struct interp *in, const struct vinst *m)
+{
+	size_t n;
+	struct mentry *e;
+
+	if (children_unknown(in, m))
+		return 0;
+	e = module_entries(in, m, &n);
+	free(e);
+	return n == 0;
 }
 
 /* Has named_modules() listed x already (Python's memo set)? */
@@ -215,14 +292,33 @@ static int seen_module(struct vinst *const *seen, size_t n, const struct vinst *
 	return 0;
 }
 
+static void seen_add(struct vinst ***seen, size_t *nseen, struct vinst *x)
+{
+	*seen = xrealloc(*seen, (*nseen + 1) * sizeof **seen);
+	(*seen)[(*nseen)++] = x;
+}
+
+static void push_pair(struct interp *in, struct vseq *out, const char *name, value_t *v)
+{
+	value_t *pair = v_seq(in->a, VK_TUPLE, 2);
+
+	vseq_push(in->a, pair->u.seq, v_str(in->a, name));
+	vseq_push(in->a, pair->u.seq, v);
+	vseq_push(in->a, out, pair);
+}
+
 /* named_modules() of m under `prefix`: m and every module under it, once
- * each, depth first as Python walks _modules.  -1 (with *why) when a
- * module on the way does not hold all its submodules. */
+ * each, depth first as Python walks _modules.  An attribute that is one
+ * of two modules (alts.c) is listed as those alternatives when both are
+ * modules without submodules (the list is the same length on both
+ * paths).  -1 (with *why) when a module on the way does not hold all its
+ * submodules, or when such alternatives hold submodules. */
 static int walk_modules(struct interp *in, struct vinst *m, const char *prefix, struct vseq *out,
                         struct vinst ***seen, size_t *nseen, int depth, const char **why)
 {
-	size_t i;
-	value_t *pair;
+	struct mentry *e;
+	size_t i, n;
+	int rc = 0;
 
 	if (depth > 64) {
 		*why = "modules nested too deep";
@@ -232,25 +328,38 @@ static int walk_modules(struct interp *in, struct vinst *m, const char *prefix, 
 		return 0;
 	if ((*why = children_unknown(in, m)))
 		return -1;
-	*seen = xrealloc(*seen, (*nseen + 1) * sizeof **seen);
-	(*seen)[(*nseen)++] = m;
-	pair = v_seq(in->a, VK_TUPLE, 2);
-	vseq_push(in->a, pair->u.seq, v_str(in->a, prefix));
-	vseq_push(in->a, pair->u.seq, mk_inst_value(in, m));
-	vseq_push(in->a, out, pair);
-	for (i = 0; i < m->nchildren; i++) {
-		const char *p = *prefix ? afmt(in, "%s.%s", prefix, m->children[i].name) : m->children[i].name;
+	seen_add(seen, nseen, m);
+	push_pair(in, out, prefix, mk_inst_value(in, m));
+	e = module_entries(in, m, &n);
+	for (i = 0; i < n && rc == 0; i++) {
+		const char *p = *prefix ? afmt(in, "%s.%s", prefix, e[i].name) : e[i].name;
+		struct vinst *a0, *a1;
 
-		if (walk_modules(in, m->children[i].inst, p, out, seen, nseen, depth + 1, why) < 0)
-			return -1;
+		if (e[i].inst) {
+			rc = walk_modules(in, e[i].inst, p, out, seen, nseen, depth + 1, why);
+			continue;
+		}
+		a0 = e[i].v->alts[0]->u.inst;
+		a1 = e[i].v->alts[1]->u.inst;
+		if (!leaf_module(in, a0) || !leaf_module(in, a1) || seen_module(*seen, *nseen, a0) ||
+		    seen_module(*seen, *nseen, a1)) {
+			*why = "a submodule that an undecided condition chooses holds submodules of its own";
+			rc = -1;
+			continue;
+		}
+		seen_add(seen, nseen, a0);
+		seen_add(seen, nseen, a1);
+		push_pair(in, out, p, e[i].v);
 	}
-	return 0;
+	free(e);
+	return rc;
 }
 
 /* children(), named_children(), modules(), named_modules() of a module
  * whose submodules are all seen: a list (of modules, or of (name,
- * module) pairs), in registration order, each module once.  Unknown, with
- * the reason, otherwise. */
+ * module) pairs), in registration order, each module once; a submodule
+ * one of two (alts.c) is those alternatives.  Unknown, with the reason,
+ * otherwise. */
 static value_t *module_tree_list(struct frame *f, value_t *self, int id, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
@@ -263,26 +372,26 @@ static value_t *module_tree_list(struct frame *f, value_t *self, int id, const s
 	if (!m)
 		return unknown_at(f, site, "not a module");
 	if (id == BI_M_MOD_CHILDREN || id == BI_M_MOD_NAMED_CHILDREN) {
+		struct mentry *e;
+		size_t n;
+
 		if ((why = children_unknown(in, m)))
 			return unknown_at(f, site, afmt(in, "its children are not known: %s", why));
-		for (i = 0; i < m->nchildren; i++) {
-			struct vinst *c = m->children[i].inst;
+		e = module_entries(in, m, &n);
+		for (i = 0; i < n; i++) {
+			value_t *c = e[i].inst ? mk_inst_value(in, e[i].inst) : e[i].v;
 			size_t j;
-			value_t *pair;
 
-			for (j = 0; j < i && m->children[j].inst != c; j++)
+			for (j = 0; e[i].inst && j < i && e[j].inst != e[i].inst; j++)
 				;
-			if (j < i)
+			if (e[i].inst && j < i)
 				continue;
-			if (!named) {
-				vseq_push(in->a, out->u.seq, mk_inst_value(in, c));
-				continue;
-			}
-			pair = v_seq(in->a, VK_TUPLE, 2);
-			vseq_push(in->a, pair->u.seq, v_str(in->a, m->children[i].name));
-			vseq_push(in->a, pair->u.seq, mk_inst_value(in, c));
-			vseq_push(in->a, out->u.seq, pair);
+			if (!named)
+				vseq_push(in->a, out->u.seq, c);
+			else
+				push_pair(in, out->u.seq, e[i].name, c);
 		}
+		free(e);
 		return out;
 	}
 	{
@@ -297,6 +406,38 @@ static value_t *module_tree_list(struct frame *f, value_t *self, int id, const s
 	if (!named)
 		for (i = 0; i < out->u.seq->n; i++)
 			out->u.seq->items[i] = out->u.seq->items[i]->u.seq->items[1];
+	return out;
+}
+
+/* parameters() / named_parameters() in job code: a list whose length is
+ * not known (how many parameter tensors the modules register is not
+ * counted here) holding one representative item, a parameter -- on the
+ * device when the module was moved there, else where it is not known --
+ * or (its name, not known; the parameter).  A loop over it runs once, its
+ * count not known (`for name, p in model.named_parameters(): ...
+ * p.grad.norm().item()` is a sync per parameter).  In a forward: not
+ * known, as before. */
+static value_t *module_parameters(struct frame *f, value_t *self, int named, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const struct vinst *m = self->k == VK_INST ? self->u.inst : NULL;
+	value_t *out, *p;
+
+	if (!m || m->mod == VM_NONE || f->mode == M_FWD)
+		return unknown_at(f, site, "the parameters of a module, listed at run time");
+	p = m->on_device ? v_tensor_dev(in->a, DEV_DEVICE, 0) : v_tensor(in->a);
+	p->is_param = 1;
+	if (named) {
+		value_t *pair = v_seq(in->a, VK_TUPLE, 2);
+
+		vseq_push(in->a, pair->u.seq, fact_set_plain(unknown_at(f, site, "a parameter's name")));
+		vseq_push(in->a, pair->u.seq, p);
+		p = pair;
+	}
+	out = v_seq(in->a, VK_LIST, 1);
+	vseq_push(in->a, out->u.seq, p);
+	out->u.seq->unk_expr = site ? text_of(f, site) : NULL;
+	out->u.seq->unk_reason = "how many parameter tensors the modules register is not counted";
 	return out;
 }
 
@@ -520,6 +661,9 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 	}
 	case BI_M_MOD_SELF:
 		return self;
+	case BI_M_MOD_PARAMETERS:
+	case BI_M_MOD_NAMED_PARAMETERS:
+		return module_parameters(f, self, fn->u.bi.id == BI_M_MOD_NAMED_PARAMETERS, site);
 	case BI_M_MOD_LOAD_STATE_DICT:
 		load_state_dict_effects(f, self, nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "state_dict") : NULL, site);
 		return unknown_at(f, site, "the missing and unexpected keys, known at run time");

@@ -527,6 +527,16 @@ void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v)
 		if (m->mod == VM_LAYER && (!strcmp(name, "weight") || !strcmp(name, "bias")) &&
 		    !(v->k == VK_TENSOR && v->is_param))
 			m->tied = 1;
+		/* two modules on the two paths (alts.c): where Python's
+		 * _modules would hold it, for named_modules() (module.c) */
+		if (m->mod != VM_NONE && alts_modules(v) && !vinst_child(m, name) &&
+		    !alts_modules(vdict_gets(m->attrs, name))) {
+			const char *pos = afmt(in, "%s%s", ALT_CHILD_POS, name);
+
+			journal_note(in, m->attrs, pos);
+			vdict_del(m->attrs, v_str(in->a, pos));   /* placed last, as Python appends it */
+			vdict_sets(in->a, m->attrs, pos, v_int(in->a, (long long)m->nchildren));
+		}
 		journal_note(in, m->attrs, name);
 		vdict_sets(in->a, m->attrs, name, v);
 	} else if (obj->k == VK_CLASS) {

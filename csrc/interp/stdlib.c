@@ -278,6 +278,8 @@ value_t *load_config(struct frame *f, const char *how, value_t *arg, const struc
 		}
 		return unknown_at(f, site, "a configuration string ecg does not parse");
 	}
+	if (arg)
+		arg = path_text(arg);        /* a pathlib.Path: its text */
 	if (arg && arg->k == VK_STR)
 		path = arg->u.str.s;
 	else if (arg && arg->k == VK_INST && arg->u.inst->ext && !strcmp(arg->u.inst->ext, "io.TextIOWrapper")) {
@@ -346,8 +348,8 @@ typedef value_t *stdlib_fn(struct frame *f, const char *d, value_t **args, size_
                            const struct ast_hdr *site);
 
 /* Configuration objects that are dicts read by attribute
- * (ml_collections.ConfigDict, EasyDict, SimpleNamespace, OmegaConf.create
- * ...): a dict value (attr.c reads cfg.x as cfg["x"], set_attr writes it). */
+ * (ml_collections.ConfigDict, EasyDict, SimpleNamespace ...; OmegaConf's:
+ * omegaconf.c): a dict value (attr.c reads cfg.x as cfg["x"], set_attr writes it). */
 static value_t *sl_attr_dict(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                              const struct ast_hdr *site)
 {
@@ -482,7 +484,7 @@ static value_t *sl_io_open(struct frame *f, const char *d, value_t **args, size_
 	return call_builtin(f, mk_builtin(f->in, BI_OPEN, NULL), args, nargs, kw, site);
 }
 
-/* json.load(s), tomllib, toml, yaml, OmegaConf.load: load_config */
+/* json.load(s), tomllib, toml, yaml: load_config */
 static value_t *sl_load(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                         const struct ast_hdr *site)
 {
@@ -688,8 +690,7 @@ static const struct stdlib_native {
 	{ "ml_collections.config_dict.ConfigDict", sl_attr_dict },
 	{ "ml_collections.config_dict.config_dict.ConfigDict", sl_attr_dict },
 	{ "munch.Munch", sl_attr_dict },
-	{ "omegaconf.OmegaConf.create", sl_attr_dict },
-	{ "omegaconf.OmegaConf.load", sl_load },
+	{ "os.fspath", path_fspath },
 	{ "os.getenv", sl_getenv },
 	{ "os.path.abspath", sl_path_same },
 	{ "os.path.basename", sl_path_split },
@@ -700,6 +701,10 @@ static const struct stdlib_native {
 	{ "os.path.realpath", sl_path_same },
 	{ "packaging.version.Version", pkgmeta_version_parse },
 	{ "packaging.version.parse", pkgmeta_version_parse },
+	{ "pathlib.Path", path_call },
+	{ "pathlib.PosixPath", path_call },
+	{ "pathlib.PurePath", path_call },
+	{ "pathlib.PurePosixPath", path_call },
 	{ "toml.load", sl_load },
 	{ "tomli.load", sl_load },
 	{ "tomllib.load", sl_load },
@@ -718,9 +723,19 @@ value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t narg
                      const struct ast_hdr *site)
 {
 	const struct stdlib_native *n = NTAB_FIND(stdlib_natives, d);
+	value_t *texts[8];
+	size_t i;
 
+	if (n && !strncmp(d, "os.path.", 8) && nargs <= 8) {
+		/* os.path's functions take a pathlib.Path as its text */
+		for (i = 0; i < nargs; i++)
+			texts[i] = path_text(args[i]);
+		args = texts;
+	}
 	if (n)
 		return n->fn(f, d, args, nargs, kw, site);
+	if (!strncmp(d, "omegaconf.", 10))
+		return omegaconf_call(f, d, args, nargs, kw, site);
 	if (!strncmp(d, "math.", 5))
 		return math_call(f, d + 5, args, nargs, site);
 	return NULL;

@@ -429,6 +429,8 @@ static value_t *tm_item(struct frame *f, value_t *fn, const char *m, value_t **a
 	(void)args, (void)nargs, (void)kw;
 	if (recv_dev(fn) == DEV_DEVICE)
 		sev(f, SEV_SYNC, !strcmp(m, "item") ? ".item()" : ".tolist()", site);
+	if (!strcmp(m, "item"))      /* a Python number */
+		return fact_set_plain(unknown_at(f, site, TENSOR_READ_REASON));
 	return unknown_at(f, site, TENSOR_READ_REASON);
 }
 
@@ -576,6 +578,14 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 	}
 	if (!strcmp(name, "device") && obj->dev != DEV_DEVICE && f->mode != M_FWD)
 		return v_unknown(in->a, text_of(f, site), why_device_unpinned);
+	/* x.grad in job code: None until a backward has filled it (or when x
+	 * needs no gradient), else a tensor where x is, of x's shape: the two
+	 * kept as alternatives (alts.c), `is None` not decided */
+	if (!strcmp(name, "grad") && f->mode != M_FWD) {
+		v = v_tensor_dev(in->a, obj->dev, 0);
+		v->shape = obj->shape;
+		return v_alts(f, "a gradient was computed for it", v, v_none(in->a));
+	}
 	if (catalog_fact(in->cat, CATALOG_F_TENSOR_STATE, name))
 		return unknown_at(f, site, "a tensor attribute read at run time");
 	if (name_in(name, transposes)) {

@@ -1094,10 +1094,12 @@ value_t *optim_state_dict(struct frame *f, const struct ast_hdr *site)
 	return d;
 }
 
-/* optimizer.step / optimizer.zero_grad / optimizer.state_dict of a
- * torch.optim instance: in job mode the schedule event (and the first
- * step's anchor as evidence); the value is step (which calls a closure),
- * a no-op, or state_dict's (optim_state_dict).  NULL for another name. */
+/* optimizer.step / optimizer.zero_grad / optimizer.state_dict /
+ * optimizer.load_state_dict of a torch.optim instance: in job mode the
+ * schedule event (and the first step's anchor as evidence); the value is
+ * step (which calls a closure), a no-op (zero_grad; load_state_dict,
+ * which returns None -- no tensor to format or read), or state_dict's
+ * (optim_state_dict).  NULL for another name. */
 value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
@@ -1105,6 +1107,8 @@ value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *s
 
 	if (!strcmp(name, "state_dict"))
 		return mk_builtin(in, BI_OPT_STATE_DICT, NULL);
+	if (!strcmp(name, "load_state_dict"))
+		return mk_builtin(in, BI_NOOP, NULL);
 	if (!step && strcmp(name, "zero_grad"))
 		return NULL;
 	if (f->mode != M_FWD) {

@@ -369,6 +369,9 @@ enum catalog_fact {
 	CATALOG_F_ITER_PASSTHROUGH,   /* set: calls that give back the iterable
 	                                 they wrap (tqdm.tqdm(loader)) */
 	CATALOG_F_FSDP_SHARDING,      /* map: a sharding strategy -> regather | keep | unsharded */
+	CATALOG_F_LAYER_BUFFERS,      /* map: "<torch.nn layer>.<buffer>" -> the
+	                                 constructor parameter (True by default)
+	                                 without which it is None */
 	CATALOG_F_PYTHON_STDLIB,      /* set: the top-level modules of Python's
 	                                 standard library (always importable) */
 	CATALOG_NFACTS

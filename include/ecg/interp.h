@@ -74,9 +74,13 @@ enum jctx_kind {
 	                   * anchor is the handler's */
 	JC_ONCE,          /* `if self.x:` whose block turns self.x off (oneshot.c):
 	                   * the first time round only; text is the test */
-	JC_GEN            /* a repo generator's body read for the loop over it (the
+	JC_GEN,           /* a repo generator's body read for the loop over it (the
 	                   * JC_LOOP just up): a marker, never in an event's context
 	                   * (sev() takes it out) */
+	JC_REPEAT         /* a comprehension over items not listed, read once for
+	                   * all of them: text is its `for` clause.  Not a loop of
+	                   * the job's (no step, no phase): its events run a
+	                   * number of times not known */
 };
 
 struct jctx {

@@ -155,6 +155,10 @@ struct value {
 	                                 `if` differ and one bound None or left the
 	                                 name, key or attribute unbound: `is None`
 	                                 is not decided (interp/facts.c) */
+	unsigned char plain;          /* 1: a Python number or str (float(), int(),
+	                                 str() of a value not known, a tensor's
+	                                 .item()): never an object, so never a
+	                                 module (facts.c fact_plain) */
 	union {
 		int b;
 		long long i;

@@ -41,9 +41,12 @@
 #include <string.h>
 #include <time.h>
 
+#include <cjson/cJSON.h>
+
 #include "ecg/ast.h"
 #include "ecg/catalog.h"
 #include "ecg/err.h"
+#include "ecg/helpers.h"
 #include "ecg/interp.h"
 #include "ecg/prog.h"
 #include "ecg/pyast.h"
@@ -539,6 +542,48 @@ static char *case_text(void *ctx, const char *path, const char *entry_dir, size_
 	return NULL;
 }
 
+/* pyhelpers/ecg_config.py, loaded on the first YAML/TOML file a case
+ * reads (owned; released before pyrt_fini) */
+static PyObject *config_helper;
+
+/* A case's configuration file (json.load, yaml.safe_load, OmegaConf.load
+ * ...): its `#%% PATH` text read as load.c reads a job's -- JSON by cJSON,
+ * YAML and TOML by pyhelpers/ecg_config.py's load_as_json.  NULL with *why
+ * when the case has no such file or it does not parse. */
+static cJSON *case_config(void *ctx, const char *path, const char *entry_dir, const char **why)
+{
+	size_t len = 0, n;
+	char *data = case_text(ctx, path, entry_dir, &len, why);
+	PyObject *r;
+	cJSON *j = NULL;
+
+	if (!data)
+		return NULL;
+	n = strlen(path);
+	if (n >= 5 && !strcmp(path + n - 5, ".json")) {
+		j = cJSON_ParseWithLength(data, len);
+		free(data);
+		if (!j)
+			*why = "the file is not valid JSON";
+		return j;
+	}
+	if (!config_helper && helpers_load(ECG_SRCDIR "/pyhelpers", "ecg_config", &config_helper) < 0) {
+		err_clear();
+		free(data);
+		*why = "pyhelpers/ecg_config.py did not load";
+		return NULL;
+	}
+	r = PyObject_CallMethod(config_helper, "load_as_json", "sy#", path, data, (Py_ssize_t)len);
+	free(data);
+	if (r && PyUnicode_Check(r) && PyUnicode_AsUTF8(r))
+		j = cJSON_Parse(PyUnicode_AsUTF8(r));
+	PyErr_Clear();
+	Py_XDECREF(r);
+	if (!j)
+		*why = "the configuration file does not parse";
+	return j;
+}
+
 /* Runs one case; returns 1 when every expectation holds. */
 static int run_case(struct tcase *c, buf_t *why)
 {
@@ -595,6 +640,7 @@ static int run_case(struct tcase *c, buf_t *why)
 	in = interp_new(&prog, the_cat);
 	interp_set_argv(in, (const char *const *)c->argv, c->nargv);
 	interp_set_text_loader(in, case_text, &texts);
+	interp_set_loader(in, case_config, &texts);
 	interp_run_entry(in, entry);
 	if (dump_globals && interp_globals(in)) {
 		const struct vdict *g = interp_globals(in);
@@ -840,6 +886,8 @@ int main(int argc, char **argv)
 	     (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
 	catalog_free(cat);
 	astconv_fini();
+	Py_XDECREF(config_helper);
+	config_helper = NULL;
 	pyrt_fini();
 	return done();
 }
