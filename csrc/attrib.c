@@ -73,6 +73,7 @@
 #include <cjson/cJSON.h>
 
 #include "ecg/attrib.h"
+#include "ecg/catalog.h"
 #include "ecg/err.h"
 #include "ecg/records.h"
 #include "ecg/spill.h"
@@ -978,37 +979,25 @@ static int bwd_name(const struct tev *t)
 
 /* The deepest host nesting kept: far past any real stack (Python's
  * recursion limit is 1000), so only a damaged or hostile trace reaches it. */
-/* The trace's marks of the schedule's phases (attrib.h).  PyTorch names
- * the optimizer's step and zero_grad and the DataLoader's next batch with
- * user annotations; GradScaler.step runs the step in a frame of its own;
- * the logging libraries run in theirs. */
-const struct phase_mark attrib_phase_marks[] = {
-	{ "Optimizer.step#", NULL, "optimizer" },
-	{ "Optimizer.zero_grad#", NULL, "optimizer" },
-	{ "enumerate(DataLoader)#", NULL, "data" },
-	{ NULL, "/torch/optim/", "optimizer" },
-	{ NULL, "/torch/cuda/amp/grad_scaler.py(", "optimizer" },
-	{ NULL, "/torch/amp/grad_scaler.py(", "optimizer" },
-	{ NULL, "/torch/utils/data/", "data" },
-	{ NULL, "/torch/utils/tensorboard/", "logging" },
-	{ NULL, "/wandb/", "logging" },
-	{ NULL, "/logging/__init__.py(", "logging" },
-	{ NULL, NULL, NULL }
-};
-
 /* The mark NAME is (an annotation when ann, else a frame outside the
- * repository): its index in attrib_phase_marks[] + 1, 0 none. */
-static int phase_mark(const char *name, int ann)
+ * repository), by the catalogue's trace_phase_* facts (attrib.h): the index
+ * of its phase in A->phases + 1, 0 none (no catalogue, no mark, or more
+ * phase names than ATTRIB_MAX_PHASES). */
+static int phase_mark(struct att *A, const char *name, int ann)
 {
+	const char *ph = catalog_fact_match(A->cat, ann ? CATALOG_F_TRACE_PHASE_ANNOTATIONS : CATALOG_F_TRACE_PHASE_FRAMES,
+	                                    name);
 	int i;
 
-	for (i = 0; attrib_phase_marks[i].phase; i++) {
-		const struct phase_mark *m = &attrib_phase_marks[i];
-
-		if (ann ? m->ann && !strncmp(name, m->ann, strlen(m->ann)) : m->frame && strstr(name, m->frame) != NULL)
+	if (!ph)
+		return 0;
+	for (i = 0; i < A->nphases; i++)
+		if (!strcmp(A->phases[i], ph))
 			return i + 1;
-	}
-	return 0;
+	if (A->nphases >= ATTRIB_MAX_PHASES)
+		return 0;
+	A->phases[A->nphases++] = ph;
+	return A->nphases;
 }
 
 #define MAX_NEST 4096
@@ -1068,7 +1057,7 @@ static int walk(struct att *A, struct join *J)
 		if (t.thr != ann_thr || t.ts >= ann_end - 1e-3)
 			ann_phase = 0;
 		t.phase = ann_phase ? ann_phase : P->phase;
-		if (t.kind == K_ANN && (pm = phase_mark(t.name, 1)) > 0) {
+		if (t.kind == K_ANN && (pm = phase_mark(A, t.name, 1)) > 0) {
 			ann_phase = pm;
 			ann_end = t.ts + t.dur;
 			ann_thr = t.thr;
@@ -1115,7 +1104,7 @@ static int walk(struct att *A, struct join *J)
 				const struct frame *f = &A->frames[fi];
 
 				if (f->file < 0) {
-					if ((pm = phase_mark(t.name, 0)) > 0)
+					if ((pm = phase_mark(A, t.name, 0)) > 0)
 						L.phase = pm;
 					break;
 				}
@@ -1437,7 +1426,7 @@ static const cJSON *where_phase(const struct att *A, const struct tev *t)
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(A->sched, "phases")) {
 		const char *name = records_str(p, "name");
 
-		if (name && !strcmp(name, attrib_phase_marks[t->phase - 1].phase))
+		if (name && !strcmp(name, A->phases[t->phase - 1]))
 			return p;
 	}
 	return NULL;

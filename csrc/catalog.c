@@ -1293,6 +1293,13 @@ static const struct {
 	[CATALOG_F_ITER_PASSTHROUGH] = { "iter_passthrough", FK_SET },
 	[CATALOG_F_FSDP_SHARDING] = { "fsdp_sharding", FK_MAP },
 	[CATALOG_F_LAYER_BUFFERS] = { "layer_buffers", FK_MAP },
+	[CATALOG_F_OPTIMIZER_FACTORIES] = { "optimizer_factories", FK_SET },
+	[CATALOG_F_LOSS_SCALERS] = { "loss_scalers", FK_SET },
+	[CATALOG_F_ABSENT_MODULES] = { "absent_modules", FK_SET },
+	[CATALOG_F_TOPK_METRICS] = { "topk_metrics", FK_SET },
+	[CATALOG_F_WEIGHT_ONLY_LAYERS] = { "weight_only_layers", FK_MAP },
+	[CATALOG_F_TRACE_PHASE_ANNOTATIONS] = { "trace_phase_annotations", FK_PREFIXES },
+	[CATALOG_F_TRACE_PHASE_FRAMES] = { "trace_phase_frames", FK_WORDS },
 	[CATALOG_F_PYTHON_STDLIB] = { "python_stdlib", FK_SET },
 };
 

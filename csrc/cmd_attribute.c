@@ -17,6 +17,8 @@
 #include "ecg/emit.h"
 #include "ecg/err.h"
 #include "ecg/attrib.h"
+#include "ecg/catalog.h"
+#include "ecg/helpers.h"
 #include "ecg/records.h"
 #include "ecg/termfit.h"
 #include "ecg/trace.h"
@@ -677,7 +679,8 @@ int cmd_attribute(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct att A;
-	char *dir = NULL, *end;
+	struct catalog *cat = NULL;
+	char *dir = NULL, *end, *helpers = NULL, *catdir = NULL;
 	int c, rc = ECG_EXIT_OK;
 
 	memset(&A, 0, sizeof A);
@@ -731,6 +734,10 @@ int cmd_attribute(int argc, char **argv)
 	A.records_dir = dir;
 	if (!(A.graph = records_read(dir, RECORDS_GRAPH_FILE)) || !(A.sched = records_read(dir, RECORDS_SCHEDULE_FILE)))
 		goto fail;
+	/* the catalogue's facts name the trace's marks of the schedule's phases */
+	if (!(helpers = helpers_find(NULL)) || !(catdir = catalog_dir_beside(helpers)) || catalog_load(catdir, &cat) < 0)
+		goto fail;
+	A.cat = cat;
 	if (attrib_join(&A) < 0)
 		goto fail;
 	rc = report(&A);
@@ -740,6 +747,9 @@ fail:
 	rc = err_code();
 cleanup:
 	attrib_free(&A);
+	catalog_free(cat);
+	free(catdir);
+	free(helpers);
 	free(dir);
 	return rc;
 }

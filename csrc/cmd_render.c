@@ -23,6 +23,7 @@
 #include "ecg/emit.h"
 #include "ecg/err.h"
 #include "ecg/flops.h"
+#include "ecg/freqwords.h"
 #include "ecg/records.h"
 #include "ecg/repo.h"
 #include "ecg/util.h"
@@ -246,11 +247,36 @@ static int by_phase(const void *a, const void *b)
 	return phase_rank(x) - phase_rank(y);
 }
 
+/* Whether phase `ph` (an event's) is a phase of the schedule. */
+static int is_phase(const cJSON *sched, const char *ph)
+{
+	const cJSON *p;
+
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(sched, "phases"))
+		if (ph && js(p, "name") && !strcmp(js(p, "name"), ph))
+			return 1;
+	return 0;
+}
+
+/* Whether an event of phase `ph` is drawn in the column of phase `name`:
+ * its own, or -- for a phase the schedule does not list (the copies of
+ * "data" when no data phase is drawn) -- the first repeated phase of the
+ * step, `first`. */
+static int drawn_in(const cJSON *sched, const char *ph, const char *name, const char *first)
+{
+	if (!ph || !name)
+		return 0;
+	if (!strcmp(ph, name))
+		return 1;
+	return first && !strcmp(name, first) && strcmp(ph, "startup") && !is_phase(sched, ph);
+}
+
 static void timeline(buf_t *b, const cJSON *sched)
 {
 	static const char *const lanes[] = { "host", "compute stream", "communication stream", "data loader" };
 	const cJSON *phases = cJSON_GetObjectItemCaseSensitive(sched, "phases"), *p, *e;
 	const cJSON **ord;
+	const char *first_rep = NULL;    /* the first repeated phase of the step */
 	int n = 0, i, w, x, k;
 
 	cJSON_ArrayForEach(p, phases)
@@ -273,6 +299,9 @@ static void timeline(buf_t *b, const cJSON *sched)
 		free(ord);
 		return;
 	}
+	for (k = 0; k < n && !first_rep; k++)
+		if (js(ord[k], "kind") && !strcmp(js(ord[k], "kind"), "repeated"))
+			first_rep = js(ord[k], "name");
 	w = 170;
 	/* a viewBox: the lanes scale down to the page's width (1000 px and
 	 * less) instead of running off it */
@@ -303,7 +332,7 @@ static void timeline(buf_t *b, const cJSON *sched)
 		cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(sched, "host_device")) {
 			const char *ph = js(e, "phase"), *ek = js(e, "kind");
 
-			if (!ph || !name || strcmp(ph, name))
+			if (!drawn_in(sched, ph, name, first_rep))
 				continue;
 			if (ek && !strcmp(ek, "sync"))
 				syncs++;
@@ -328,14 +357,24 @@ static void timeline(buf_t *b, const cJSON *sched)
 				const char *ph = js(e, "phase"), *ek = js(e, "kind");
 				int fcl = freq_class(js(e, "frequency")), sync = ek && !strcmp(ek, "sync");
 
-				if (!ph || !name || strcmp(ph, name))
+				if (!drawn_in(sched, ph, name, first_rep))
 					continue;
 				if (drawn++ >= 12)
 					continue;
 				buf_addstr(b, "<g><title>");
 				esc(b, js(e, "call"));
+				if (strcmp(ph, name)) {
+					buf_addstr(b, " (");
+					esc(b, ph);
+					buf_addstr(b, ", before the step's work)");
+				}
 				buf_addstr(b, " -- ");
-				esc(b, js(e, "frequency"));
+				if (js(e, "frequency")) {
+					char fw[512];
+
+					freq_words(js(e, "frequency"), fw, sizeof fw);
+					esc(b, fw);
+				}
 				buf_addstr(b, " -- ");
 				esc(b, js(e, "anchor"));
 				if (sync)
@@ -370,7 +409,7 @@ static void timeline(buf_t *b, const cJSON *sched)
 				cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(sched, "host_device")) {
 					const char *ha = js(h, "anchor"), *ph = js(h, "phase");
 
-					if (an && ha && ph && name && !strcmp(ha, an) && !strcmp(ph, name) && mech &&
+					if (an && ha && !strcmp(ha, an) && drawn_in(sched, ph, name, first_rep) && mech &&
 					    strstr(mech, "non_blocking"))
 						ov_copy++;
 				}
@@ -388,6 +427,27 @@ static void timeline(buf_t *b, const cJSON *sched)
 				         "<text x=\"%d\" y=\"%d\" fill=\"#2a6\">async copy</text>\n", x, 30 + 70 + 52, w - 12, ov_copy,
 				         ov_copy == 1 ? "y" : "ies", x + 4, 30 + 70 + 62);
 		}
+		{
+			/* compile regions: the model's forward runs compiled code,
+			 * outlined on the compute lane of the forward phase */
+			const cJSON *cm = cJSON_GetObjectItemCaseSensitive(sched, "compute");
+			const cJSON *cr = cm ? cJSON_GetObjectItemCaseSensitive(cm, "compile_regions") : NULL;
+			int ncr = cJSON_GetArraySize(cr);
+
+			if (ncr > 0 && name && (!strcmp(name, "forward") || (!is_phase(sched, "forward") && first_rep &&
+			                                                     !strcmp(name, first_rep)))) {
+				buf_addf(b, "<g><title>torch.compile: ");
+				cJSON_ArrayForEach(e, cr) {
+					esc(b, js(e, "target") ? js(e, "target") : "?");
+					buf_addstr(b, " at ");
+					esc(b, js(e, "anchor") ? js(e, "anchor") : "?");
+					buf_addstr(b, "; ");
+				}
+				buf_addf(b, "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"44\" fill=\"none\" "
+				         "stroke=\"#c60\" stroke-dasharray=\"2,2\"/><text x=\"%d\" y=\"%d\" fill=\"#c60\">"
+				         "compiled (%d)</text></g>\n", x - 4, 30 + 70 + 6, w - 4, x + 80, 30 + 70 + 42, ncr);
+			}
+		}
 		if (name && !strcmp(name, "data") &&
 		    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(sched, "data_path")) > 0)
 			buf_addf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"30\" rx=\"4\" fill=\"#d7f0d7\" stroke=\"#888\"/>"
@@ -398,14 +458,16 @@ static void timeline(buf_t *b, const cJSON *sched)
 	buf_addstr(b, "</svg>\n<p class=\"a\">&#9670; a sync point, &#9632; a copy, above the phase they happen in; "
 	              "<span class=\"f0\">every (micro-)step</span>, <span class=\"f1\">periodic</span>, "
 	              "<span class=\"f3\">once</span> (hover for the call and anchor). Dashed: work meant to overlap "
-	              "(communication under compute, asynchronous copies). Phases in the order one step runs them; "
+	              "(communication under compute, asynchronous copies). Dotted: the forward runs compiled code "
+	              "(torch.compile). A copy or sync of a phase not drawn (data) is with the step's first phase. "
+	              "Phases in the order one step runs them; "
 	              "widths are not times.</p>\n");
 }
 
 /* A table: a header row, then one row per item of `list` whose cells are
  * the string members `keys` (null shown empty).  A key "=X" is literal
  * text X; a key starting with '@' is a code anchor; "#value" is the
- * member "value" as JSON.  row_class(item), when given, names the row's
+ * member "value" as JSON; "~frequency" a frequency as words (freqwords.h).  row_class(item), when given, names the row's
  * class (or NULL). */
 static void table(buf_t *b, const char *title, const char *const *heads, const char *const *keys, const cJSON *list,
                   const cJSON *const *order, size_t norder, const char *(*row_class)(const cJSON *),
@@ -451,8 +513,13 @@ static void table(buf_t *b, const char *title, const char *const *heads, const c
 				esc(b, key + 1);
 			else if (key[0] == '#')
 				json_text(b, cJSON_GetObjectItemCaseSensitive(e, key + 1));
-			else
-				esc(b, js(e, key[0] == '@' ? key + 1 : key));
+			else if (key[0] == '~' && js(e, key + 1)) {
+				char fw[512];   /* a frequency, as words (freqwords.h) */
+
+				freq_words(js(e, key + 1), fw, sizeof fw);
+				esc(b, fw);
+			} else
+				esc(b, js(e, key[0] == '@' || key[0] == '~' ? key + 1 : key));
 			buf_addstr(b, "</td>");
 		}
 		buf_addstr(b, "</tr>\n");
@@ -470,7 +537,7 @@ static const char *freq_row(const cJSON *e)
 static void schedule_lists(buf_t *b, const cJSON *sched)
 {
 	static const char *const hd_heads[] = { "kind", "call", "how often", "phase", "anchor", NULL };
-	static const char *const hd_keys[] = { "kind", "call", "frequency", "phase", "@anchor", NULL };
+	static const char *const hd_keys[] = { "kind", "call", "~frequency", "phase", "@anchor", NULL };
 	static const char *const dd_heads[] = { "op", "parallelism", "phase", "implied by", "anchor", NULL };
 	static const char *const dd_keys[] = { "op", "parallelism", "phase", "implied_by", "@anchor", NULL };
 	static const char *const ov_heads[] = { "what", "with", "stream", "mechanism", "anchor", NULL };

@@ -24,14 +24,15 @@
 #include "ecg/emit.h"
 #include "ecg/err.h"
 #include "ecg/flops.h"
+#include "ecg/freqwords.h"
 #include "ecg/records.h"
 #include "ecg/repo.h"
 #include "ecg/termfit.h"
 #include "ecg/util.h"
 
 static const char show_usage[] =
-"usage: ecg show [--records DIR] [--depth N] [--top N] [--schedule] [--width N]\n"
-"                [--json]\n"
+"usage: ecg show [--records DIR] [--depth N] [--top N] [--dim NAME=N]...\n"
+"                [--schedule] [--width N] [--json]\n"
 "\n"
 "Print the records for a person: the module tree as a table (id, class,\n"
 "repeat, total_repeat, parameters, output shape, code anchor), the units\n"
@@ -46,6 +47,9 @@ static const char show_usage[] =
 "                        kept in the shapes' symbols (56.6M*b*t); layers whose\n"
 "                        FLOPs are not known come after, ranked by parameters\n"
 "                        x total_repeat, and the BY column says which\n"
+"  --dim NAME=N          with --top: the shapes' symbol NAME is N (b=12,\n"
+"                        t=1024, lm_head.out_features=50304), values the\n"
+"                        records do not hold; counts then rank as numbers\n"
 "  --schedule            phases, then sync points and copies by how often they\n"
 "                        recur, collectives by parallelism, compile regions\n"
 "  --width N             the table's width (default: the terminal's; 80 in a\n"
@@ -60,9 +64,15 @@ static const char show_usage[] =
 "\n"
 "Exit status: 0 shown; 2 bad usage; 3 no records in DIR.\n";
 
+#define SHOW_MAX_DIMS 16
 struct show {
 	int depth, top, schedule, width, color, json;
 	const char *records;
+	struct {
+		char name[64];
+		double n;
+	} dim[SHOW_MAX_DIMS];     /* --dim NAME=N */
+	int ndim;
 	cJSON *out;          /* --json: the rows shown, or NULL */
 };
 
@@ -144,6 +154,26 @@ static void fl_text(const struct flops *f, int known, char *out, size_t n)
 
 	human(f->c, known, h, sizeof h);
 	snprintf(out, n, "%s%s%s", h, known && f->c != 0 && f->m[0] ? "*" : "", known && f->c != 0 ? f->m : "");
+}
+
+/* A FLOP count made to fit w columns: its number and the whole symbols
+ * that fit, then "..." for the others (never a number cut).  1 when cut. */
+#define TOP_FLOPS_MIN 14
+static int fl_fit(char *t, int w)
+{
+	char *p, *keep;
+
+	if ((int)strlen(t) <= w || w < 4)
+		return 0;
+	keep = strchr(t, '*');
+	if (!keep)
+		return 0;       /* a number alone: never cut */
+	for (p = keep; p && p - t + 4 <= w; p = strchr(p + 1, '*'))
+		keep = p;
+	if (keep - t + 4 > w)
+		return 0;
+	snprintf(keep, 5, "*...");
+	return 1;
 }
 
 struct ent {
@@ -233,7 +263,7 @@ static void cell(const struct show *s, const char *code, const char *text, int w
  * out within the width (termfit_cols()) over the shown ones. */
 static void cols_fit(const struct show *s, int n, const int *on, int *w, const int *min, const int *weight)
 {
-	int sw[16], smin[16], swt[16], idx[16], m = 0, k;
+	int sw[16] = { 0 }, smin[16] = { 0 }, swt[16] = { 0 }, idx[16] = { 0 }, m = 0, k;
 
 	for (k = 0; k < n && m < 16; k++)
 		if (on[k]) {
@@ -386,12 +416,28 @@ static int print_tree(const struct show *s, struct ent *v, size_t n)
 /* --top: the layers ranked by their FLOPs x total_repeat where the FLOPs
  * are known in the symbols most layers share (the model's when it has
  * them: "b*t" for a transformer); the others after them, ranked by
- * parameters x total_repeat, and said so (BY "params"). */
+ * parameters x total_repeat, and said so (BY "params").  A cost known to be
+ * small is listed after one not known, which may be large: the layers
+ * under TOP_MINOR of the FLOPs ranked come after those ranked by
+ * parameters, and among those a known 0 parameters after an unknown count
+ * (the dropout after the tied lm_head whose vocabulary is not known). */
+#define TOP_MINOR 0.01
 static const char *top_mono;   /* the symbols ranked by FLOPs */
+static double top_ranked;      /* the FLOPs x total_repeat of those ranked by them */
 
 static int by_flops(const struct ent *x)
 {
 	return x->flops >= 0 && x->total >= 0 && (x->flops == 0 || !strcmp(x->fm, top_mono));
+}
+
+static double cost_flops(const struct ent *x);
+
+/* 0: ranked by FLOPs; 1: by parameters; 2: by FLOPs, under TOP_MINOR */
+static int top_tier(const struct ent *x)
+{
+	if (!by_flops(x))
+		return 1;
+	return cost_flops(x) >= TOP_MINOR * top_ranked ? 0 : 2;
 }
 
 static double cost_params(const struct ent *x)
@@ -407,11 +453,13 @@ static double cost_flops(const struct ent *x)
 static int by_cost(const void *a, const void *b)
 {
 	const struct ent *x = *(const struct ent *const *)a, *y = *(const struct ent *const *)b;
-	int bx = by_flops(x), byy = by_flops(y);
-	double kx = bx ? cost_flops(x) : cost_params(x), ky = byy ? cost_flops(y) : cost_params(y);
+	int tx = top_tier(x), ty = top_tier(y);
+	double kx = tx != 1 ? cost_flops(x) : cost_params(x), ky = ty != 1 ? cost_flops(y) : cost_params(y);
 
-	if (bx != byy)
-		return bx ? -1 : 1;
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	if (tx == 1 && (kx == 0) != (ky == 0))
+		return kx == 0 ? 1 : -1;       /* no parameters after a count not known */
 	if (kx != ky)
 		return kx < ky ? 1 : -1;
 	return strcmp(x->id, y->id);
@@ -446,7 +494,7 @@ static int print_top(const struct show *s, struct ent *v, size_t n)
 	                                     "by", "anchor" };
 	static const int right[9] = { 1, 0, 1, 1, 1, 1, 1, 0, 0 };
 	struct ent **u = xcalloc(n + 1, sizeof *u);
-	size_t i, k = 0, nparams = 0;
+	size_t i, k = 0, nparams = 0, nminor = 0, ncut = 0;
 	double all_flops = -1;
 	const struct ent *model = NULL;
 	char mono[96];
@@ -468,10 +516,11 @@ static int print_top(const struct show *s, struct ent *v, size_t n)
 			continue;
 		u[k++] = &v[i];
 	}
-	qsort(u, k, sizeof *u, by_cost);
 	for (i = 0; i < k; i++)
 		if (by_flops(u[i]) && cost_flops(u[i]) > 0)
 			ranked_flops += cost_flops(u[i]);
+	top_ranked = ranked_flops;
+	qsort(u, k, sizeof *u, by_cost);
 	for (i = 0; i < k && (int)i < s->top; i++) {
 		const char *an = jstr(u[i]->e, "code_anchor");
 		char f1[128];
@@ -488,8 +537,8 @@ static int print_top(const struct show *s, struct ent *v, size_t n)
 		fl_text(&f, f.c >= 0, f1, sizeof f1);
 		m = (int)strlen(f1);
 		w[5] = m > w[5] ? m : w[5];
-		min[4] = w[4];
-		min[5] = w[5];
+		min[4] = w[4] < TOP_FLOPS_MIN ? w[4] : TOP_FLOPS_MIN;
+		min[5] = w[5] < TOP_FLOPS_MIN ? w[5] : TOP_FLOPS_MIN;
 		m = an ? (int)strlen(vis(an)) : 0;
 		w[8] = m > w[8] ? m : w[8];
 	}
@@ -515,6 +564,7 @@ static int print_top(const struct show *s, struct ent *v, size_t n)
 		else
 			snprintf(share, sizeof share, "?");
 		nparams += !fl;
+		nminor += top_tier(u[i]) == 2;
 		if (s->out) {
 			cJSON *o = cJSON_CreateObject();
 
@@ -535,6 +585,8 @@ static int print_top(const struct show *s, struct ent *v, size_t n)
 		human(u[i]->total, u[i]->total >= 0, tot, sizeof tot);
 		fl_text(&f, f.c >= 0, f1, sizeof f1);
 		fl_text(&fnn, fnn.c >= 0, fn, sizeof fn);
+		ncut += on[4] && fl_fit(f1, w[4]);
+		ncut += fl_fit(fn, w[5]);
 		anchor_short(anchor ? vis(anchor) : "", w[8], an, sizeof an);
 		text[0] = rk;
 		text[1] = vis(u[i]->id[0] ? u[i]->id : "(model)");
@@ -553,9 +605,14 @@ static int print_top(const struct show *s, struct ent *v, size_t n)
 
 		if (nparams) {
 			snprintf(line, sizeof line, "by params: %zu rows whose FLOPs are not known%s%s%s are ranked after, "
-			         "by parameters x total_repeat", nparams, mono[0] ? " in " : "", mono,
-			         mono[0] ? "" : " as numbers");
+			         "by parameters x total_repeat (a count not known before none)", nparams,
+			         mono[0] ? " in " : "", mono, mono[0] ? "" : " as numbers");
 			say(s, line);
+			if (nminor) {
+				snprintf(line, sizeof line, "small: %zu rows under %g%% of the FLOPs ranked come after them: "
+				         "a cost known to be small after one not known", nminor, 100 * TOP_MINOR);
+				say(s, line);
+			}
 		}
 		if (all_flops >= 0) {
 			struct flops f = { all_flops, "" };
@@ -570,9 +627,24 @@ static int print_top(const struct show *s, struct ent *v, size_t n)
 			       "its parts differ in their symbols)");
 		}
 		say(s, "share: of the FLOPs x total_repeat of the layers ranked by FLOPs");
+		if (s->ndim) {
+			char *l = xstrdup("dims: from --dim, not the records:"), *t;
+			int d;
+
+			for (d = 0; d < s->ndim; d++) {
+				t = xasprintf("%s %s=%.0f", l, s->dim[d].name, s->dim[d].n);
+				free(l);
+				l = t;
+			}
+			say(s, l);
+			free(l);
+		}
+		if (ncut)
+			say(s, "flops: a count ending in '...' has more symbols than fit ('ecg show --top N --json' "
+			       "gives them all)");
 		if (mono[0]) {
 			snprintf(line, sizeof line, "symbols: %s are the shapes' own dims (batch, sequence ...), not known "
-			         "as numbers; counts with the same symbols compare", mono);
+			         "as numbers; counts with the same symbols compare (--dim NAME=N gives one a value)", mono);
 			say(s, line);
 		}
 	}
@@ -611,44 +683,6 @@ static int by_freq(const void *a, const void *b)
  * steps" reads "every step (log_interval=1)"; others ("every step",
  * "once", "every 20 epochs") as written.  ASCII: cells are cut by bytes.
  * Into out. */
-static void freq_words(const char *f, char *out, size_t n)
-{
-	static const char mul[] = "\xc3\x97";   /* × */
-	char body[256], pre[64] = "", *times, *eq, *sp;
-
-	snprintf(body, sizeof body, "%s", f);
-	times = strstr(body, mul);
-	if (times && !(times[strlen(mul)] >= '0' && times[strlen(mul)] <= '9')) {
-		/* "×? (`for ...`)": a count not known stays as written, × as x */
-		*times = '\0';
-		snprintf(out, n, "%sx%s", body, times + strlen(mul));
-		return;
-	}
-	if (times) {
-		snprintf(pre, sizeof pre, "%s x ", times + strlen(mul));
-		*times = '\0';
-		while (times > body && times[-1] == ' ')
-			*--times = '\0';
-	}
-	eq = strchr(body, '=');
-	sp = eq ? strchr(eq, ' ') : NULL;
-	if (!strncmp(body, "every ", 6) && eq && sp && !memchr(body + 6, ' ', (size_t)(eq - body - 6))) {
-		size_t ul;
-
-		*sp = '\0';
-		*eq = '\0';
-		ul = strlen(sp + 1);
-		/* out may be shorter than body: a cut is fine, the cell is cut anyway */
-		if (!strcmp(eq + 1, "1") && ul > 1 && sp[ul] == 's')   /* "every 1 steps": every step */
-			snprintf(out, n, "%severy %.*s (%s=1)", pre, (int)(ul - 1), sp + 1, body + 6);
-		else
-			if (snprintf(out, n, "%severy %s %s (%s)", pre, eq + 1, sp + 1, body + 6) < 0)
-				*out = '\0';
-	} else {
-		snprintf(out, n, "%s%s", pre, body);
-	}
-}
-
 static int print_schedule(const struct show *s, const cJSON *sched)
 {
 	const cJSON *e, *hd = cJSON_GetObjectItemCaseSensitive(sched, "host_device");
@@ -840,15 +874,24 @@ static int print_schedule(const struct show *s, const cJSON *sched)
 
 /* What the analysis did not find (the records' `incomplete`), before the
  * tables it leaves empty. */
-static void print_incomplete(const cJSON *doc)
+static void print_incomplete(const struct show *s, const cJSON *doc)
 {
 	const cJSON *i, *u;
 
 	cJSON_ArrayForEach(i, cJSON_GetObjectItemCaseSensitive(doc, "incomplete")) {
-		printf("incomplete: %s\n", jstr(i, "reason") ? jstr(i, "reason") : "");
-		cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(i, "stopped_by"))
-			printf("  stopped by %s: %s\n", jstr(u, "anchor") ? jstr(u, "anchor") : "",
-			       jstr(u, "reason") ? jstr(u, "reason") : "");
+		char *line = xasprintf("incomplete: %s", jstr(i, "reason") ? jstr(i, "reason") : "");
+
+		say(s, line);     /* wrapped to the width, at spaces */
+		free(line);
+		cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(i, "stopped_by")) {
+			char an[512];
+
+			/* an anchor wider than a line: its file and line number */
+			anchor_short(jstr(u, "anchor") ? jstr(u, "anchor") : "", s->width - 16, an, sizeof an);
+			line = xasprintf("  stopped by %s: %s", an, jstr(u, "reason") ? jstr(u, "reason") : "");
+			say(s, line);
+			free(line);
+		}
 	}
 }
 
@@ -863,6 +906,32 @@ static int parse_n(const char *a, int *out)
 	return 0;
 }
 
+/* --dim NAME=N: a symbol of the shapes and its value (a positive integer).
+ * 0, or -1 after err_set(ECG_EXIT_USAGE). */
+static int parse_dim(struct show *s, const char *a)
+{
+	const char *eq = strchr(a, '='), *bad = strpbrk(a, "* ");
+	char *end;
+	long long v;
+
+	if (!eq || eq == a || (size_t)(eq - a) >= sizeof s->dim[0].name || (bad && bad < eq)) {
+		err_set(ECG_EXIT_USAGE, "--dim takes NAME=N (b=12), not '%s'", a);
+		return -1;
+	}
+	v = strtoll(eq + 1, &end, 10);
+	if (!eq[1] || *end || v <= 0 || v > (1LL << 40)) {
+		err_set(ECG_EXIT_USAGE, "--dim %.*s: a positive whole number, not '%s'", (int)(eq - a), a, eq + 1);
+		return -1;
+	}
+	if (s->ndim >= SHOW_MAX_DIMS) {
+		err_set(ECG_EXIT_USAGE, "--dim: at most %d", SHOW_MAX_DIMS);
+		return -1;
+	}
+	snprintf(s->dim[s->ndim].name, sizeof s->dim[0].name, "%.*s", (int)(eq - a), a);
+	s->dim[s->ndim++].n = (double)v;
+	return 0;
+}
+
 int cmd_show(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -872,6 +941,7 @@ int cmd_show(int argc, char **argv)
 		{ "schedule", no_argument, NULL, 's' },
 		{ "width", required_argument, NULL, 'w' },
 		{ "json", no_argument, NULL, 'J' },
+		{ "dim", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -909,6 +979,10 @@ int cmd_show(int argc, char **argv)
 			if (cmd_opt_width(optarg, &s.width) < 0)
 				goto fail;
 			break;
+		case 'D':
+			if (parse_dim(&s, optarg) < 0)
+				goto fail;
+			break;
 		case 'h':
 			fputs(show_usage, stdout);
 			return ECG_EXIT_OK;
@@ -936,12 +1010,12 @@ int cmd_show(int argc, char **argv)
 	}
 	if (s.schedule) {
 		if (!s.out)
-			print_incomplete(sched);
+			print_incomplete(&s, sched);
 		print_schedule(&s, sched);
 		goto done;
 	}
 	if (!s.out)
-		print_incomplete(graph);
+		print_incomplete(&s, graph);
 	v = xcalloc((size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(graph, "modules")) + 1, sizeof *v);
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(graph, "modules")) {
 		struct ent *x = &v[n];
@@ -964,7 +1038,15 @@ int cmd_show(int argc, char **argv)
 	{
 		/* the estimate per call of every entry (flops.c), by id */
 		size_t nf, k;
-		struct flops *fl = flops_modules(cJSON_GetObjectItemCaseSensitive(graph, "modules"), &nf);
+		struct flops_dim dims[SHOW_MAX_DIMS];
+		struct flops *fl;
+		int d;
+
+		for (d = 0; d < s.ndim; d++) {
+			dims[d].name = s.dim[d].name;
+			dims[d].n = s.dim[d].n;
+		}
+		fl = flops_modules_bound(cJSON_GetObjectItemCaseSensitive(graph, "modules"), dims, (size_t)s.ndim, &nf);
 
 		k = 0;
 		cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(graph, "modules")) {

@@ -67,6 +67,33 @@ static int fl_add(struct flops *a, const struct flops *b)
 	return 0;
 }
 
+/* The dims given their values (flops_modules_bound()), for this call. */
+static const struct flops_dim *fl_dims;
+static size_t fl_ndims;
+
+/* f's symbols that fl_dims gives, multiplied into its coefficient. */
+static void fl_bind(struct flops *f)
+{
+	char rest[96] = "", buf[96], *p, *save = NULL;
+	size_t k;
+
+	if (!fl_ndims || f->c <= 0 || !f->m[0])
+		return;
+	snprintf(buf, sizeof buf, "%s", f->m);
+	for (p = strtok_r(buf, "*", &save); p; p = strtok_r(NULL, "*", &save)) {
+		for (k = 0; k < fl_ndims && strcmp(fl_dims[k].name, p); k++)
+			;
+		if (k < fl_ndims) {
+			f->c *= fl_dims[k].n;
+		} else {
+			size_t l = strlen(rest);
+
+			snprintf(rest + l, sizeof rest - l, "%s%s", l ? "*" : "", p);
+		}
+	}
+	snprintf(f->m, sizeof f->m, "%s", rest);
+}
+
 /* The element count of a shape (a JSON array of numbers and symbol
  * names): 1 when every dim is a number or a plain name. */
 static int shape_numel(const cJSON *shape, struct flops *out)
@@ -120,6 +147,57 @@ static int prefix_in(const char *c, const char *const *list)
 	return 0;
 }
 
+/* A constructor argument K of layer entry e as a dim: its number, or,
+ * when its value is not known, the symbol "<id>.K" (lm_head.out_features):
+ * the layer's own argument, never equal to another's.  0 when neither (an
+ * id with '*' or other characters a symbol cannot hold). */
+static int arg_dim(const cJSON *e, const char *k, struct flops *out)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(e, "args");
+	const cJSON *v = a ? cJSON_GetObjectItemCaseSensitive(a, k) : NULL;
+	const char *id = jstr(e, "id"), *p;
+	char sym[96];
+
+	out->c = 1;
+	out->m[0] = 0;
+	if (cJSON_IsNumber(v)) {
+		out->c = v->valuedouble;
+		return 1;
+	}
+	if (!cJSON_IsObject(v) || !id || !*id || snprintf(sym, sizeof sym, "%s.%s", id, k) >= (int)sizeof sym)
+		return 0;
+	for (p = id; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+		      *p == '.'))
+			return 0;
+	return fl_mul_sym(out, sym) < 0 ? 0 : 1;
+}
+
+/* numel of a Linear's output when the records give none (its out_features
+ * not known): its input's dims but the last, times out_features as a
+ * symbol (arg_dim()). */
+static int linear_out_numel(const cJSON *e, struct flops *out)
+{
+	const cJSON *sh = cJSON_GetObjectItemCaseSensitive(e, "shapes");
+	const cJSON *in = sh ? cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(sh, "in"), 0) : NULL;
+	cJSON *lead;
+	struct flops of;
+	int n, ok;
+
+	if (!cJSON_IsArray(in) || (n = cJSON_GetArraySize(in)) < 1 || !arg_dim(e, "out_features", &of))
+		return 0;
+	lead = cJSON_Duplicate(in, 1);
+	if (!lead)
+		return 0;
+	cJSON_DeleteItemFromArray(lead, n - 1);
+	ok = shape_numel(lead, out);
+	cJSON_Delete(lead);
+	if (!ok)
+		return 0;
+	out->c *= of.c;
+	return fl_mul_sym(out, of.m) < 0 ? 0 : 1;
+}
+
 /* The estimate of one call of a layer entry (see the top of this file). */
 static int layer_flops(const cJSON *e, struct flops *out)
 {
@@ -142,7 +220,7 @@ static int layer_flops(const cJSON *e, struct flops *out)
 		out->m[0] = 0;
 		return 1;
 	}
-	if (!out_numel(e, &n))
+	if (!out_numel(e, &n) && (strcmp(c, "torch.nn.Linear") || !linear_out_numel(e, &n)))
 		return 0;
 	*out = n;
 	if (!strcmp(c, "torch.nn.Linear")) {
@@ -251,8 +329,20 @@ static int unit_flops(struct ent *v, size_t n, size_t i, int depth, struct flops
 	out->m[0] = 0;
 	if (depth > 64)
 		return 0;
-	if (!strcmp(v[i].kind, "layer"))
-		return layer_flops(v[i].e, out);
+	{
+		/* a subtree the records do not list (a library's model not
+		 * read): its parts, and so its sum, are not known -- not 0 */
+		const cJSON *st = cJSON_GetObjectItemCaseSensitive(v[i].e, "subtree");
+
+		if (st && cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(st, "listed")))
+			return 0;
+	}
+	if (!strcmp(v[i].kind, "layer")) {
+		if (!layer_flops(v[i].e, out))
+			return 0;
+		fl_bind(out);
+		return 1;
+	}
 	for (j = 0; j < n; j++) {
 		struct flops f;
 
@@ -260,6 +350,17 @@ static int unit_flops(struct ent *v, size_t n, size_t i, int depth, struct flops
 			continue;
 		if (v[j].total == 0)
 			continue;     /* never called */
+		{
+			/* under a condition: never taken adds nothing, one not
+			 * decided makes the sum not known (one path or the other) */
+			const cJSON *cd = cJSON_GetObjectItemCaseSensitive(v[j].e, "condition");
+			const cJSON *tk = cd ? cJSON_GetObjectItemCaseSensitive(cd, "taken") : NULL;
+
+			if (cJSON_IsFalse(tk))
+				continue;
+			if (cd && !cJSON_IsTrue(tk))
+				return 0;
+		}
 		if (!strcmp(v[j].kind, "op")) {
 			int r = op_flops(v[j].e, &f);
 
@@ -267,6 +368,7 @@ static int unit_flops(struct ent *v, size_t n, size_t i, int depth, struct flops
 				continue;
 			if (r < 0)
 				return 0;
+			fl_bind(&f);
 		} else if (!unit_flops(v, n, j, depth + 1, &f)) {
 			return 0;
 		}
@@ -280,6 +382,11 @@ static int unit_flops(struct ent *v, size_t n, size_t i, int depth, struct flops
 }
 
 struct flops *flops_modules(const cJSON *modules, size_t *nout)
+{
+	return flops_modules_bound(modules, NULL, 0, nout);
+}
+
+struct flops *flops_modules_bound(const cJSON *modules, const struct flops_dim *dims, size_t ndims, size_t *nout)
 {
 	size_t n = (size_t)cJSON_GetArraySize(modules), i = 0, k;
 	struct ent *v = xcalloc(n + 1, sizeof *v);
@@ -300,6 +407,8 @@ struct flops *flops_modules(const cJSON *modules, size_t *nout)
 		}
 		i++;
 	}
+	fl_dims = dims;
+	fl_ndims = dims ? ndims : 0;
 	for (k = 0; k < n; k++) {
 		out[k].c = -1;
 		if (strcmp(v[k].kind, "op") && strcmp(v[k].kind, "function") && !unit_flops(v, n, k, 0, &out[k]))
@@ -307,6 +416,8 @@ struct flops *flops_modules(const cJSON *modules, size_t *nout)
 		if (out[k].c == 0)
 			out[k].m[0] = 0;
 	}
+	fl_dims = NULL;
+	fl_ndims = 0;
 	free(v);
 	*nout = n;
 	return out;

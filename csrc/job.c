@@ -76,9 +76,18 @@ void job_classify(struct interp *in, struct job_info *job)
 		                        ev->optimizer_built, cut->anchor, cut->reason,
 		                        nograd ? nograd->anchor : first->anchor);
 		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(ev->optimizer_built));
-	} else if (first && (nograd || ev->no_grad) && (ev->write || looped)) {
+	} else if (first && !nograd && ev->no_grad && (ev->write || looped)) {
+		/* the model seen called runs with gradients (a forward whose
+		 * backward a call ecg does not follow may make: DeiT's
+		 * loss_scaler(loss, optimizer)) while another pass runs under
+		 * no_grad (its evaluation): no batch job, and no training seen */
+		job->reason = xasprintf("the model is called with gradients enabled (%s) but no backward() was "
+		                        "followed; no_grad is used elsewhere (%s): whether the job trains is not seen",
+		                        first->anchor, ev->no_grad);
+		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(first->anchor));
+	} else if (first && nograd && (ev->write || looped)) {
 		job->type = "batch";
-		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(nograd ? nograd->anchor : first->anchor));
+		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(nograd->anchor));
 		if (ev->no_grad)
 			cJSON_AddItemToArray(job->evidence, cJSON_CreateString(ev->no_grad));
 		if (ev->write)
@@ -101,6 +110,9 @@ void job_classify(struct interp *in, struct job_info *job)
 
 		if (loop && step && step->loop_anchor)
 			job->step_anchor = xstrdup(loop);
+		else if (loop && training && !nroots)
+			job->step_anchor = xstrdup(loop);   /* a model a library built, never seen
+			                                      called: the loop that trains */
 		else if (step && (step->loop_anchor || step->function_anchor))
 			job->step_anchor = xstrdup(step->loop_anchor ? step->loop_anchor : step->function_anchor);
 	}

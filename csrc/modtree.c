@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ecg/catalog.h"
 #include "ecg/catalog_glue.h"
 #include "ecg/modtree.h"
 #include "ecg/shapes.h"
@@ -845,40 +846,26 @@ static long long mt_params(struct mt *t, const struct vinst *m, int depth)
 
 /* ---- tied parameters (lm_head.weight = wte.weight) */
 
-/* torch.nn layers whose only parameter is `weight` (always, or when their
- * `bias` argument is False): the count of a tied weight is then the
- * layer's whole count.  Facts of torch.nn, as the catalogue's counts are. */
-static const struct {
-	const char *cls, *bias_arg;   /* bias_arg NULL: weight only, always */
-} weight_only_layers[] = {
-	{ "torch.nn.Conv1d", "bias" },
-	{ "torch.nn.Conv2d", "bias" },
-	{ "torch.nn.Conv3d", "bias" },
-	{ "torch.nn.Embedding", NULL },
-	{ "torch.nn.Linear", "bias" },
-};
-
 /* The number of elements of layer m's parameter `name`, when the
- * catalogue's count is that parameter alone; else -1. */
+ * catalogue's count is that parameter alone (its class in the facts'
+ * weight_only_layers, with the bias argument they name False); else -1. */
 static long long mt_weight_count(struct mt *t, const struct vinst *m, const char *name)
 {
-	size_t i;
+	const struct catalog *cat = interp_catalog(t->in);
+	const char *bias_arg;
+	const value_t *b;
 
 	if (!m || m->mod != VM_LAYER || !m->ext || strcmp(name, "weight"))
 		return -1;
-	for (i = 0; i < sizeof weight_only_layers / sizeof *weight_only_layers; i++) {
-		const value_t *b;
-
-		if (strcmp(m->ext, weight_only_layers[i].cls))
-			continue;
-		if (weight_only_layers[i].bias_arg) {
-			b = vdict_gets(m->args, weight_only_layers[i].bias_arg);
-			if (!b || b->k != VK_BOOL || b->u.b)
-				return -1;   /* a bias too, or not known */
-		}
-		return cg_param_count(interp_catalog(t->in), m);
+	bias_arg = catalog_fact(cat, CATALOG_F_WEIGHT_ONLY_LAYERS, m->ext);
+	if (!bias_arg)
+		return -1;
+	if (bias_arg[0]) {
+		b = vdict_gets(m->args, bias_arg);
+		if (!b || b->k != VK_BOOL || b->u.b)
+			return -1;   /* a bias too, or not known */
 	}
-	return -1;
+	return cg_param_count(cat, m);
 }
 
 /* The layer whose parameter `name` of tied layer m is (the tie's other

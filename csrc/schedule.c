@@ -215,7 +215,7 @@ static int sc_eval_loop(const struct sc *s, const struct jctx *c);
 
 static int sc_eval_block(const struct sc *s, const struct jctx *c)
 {
-	const struct jctx *ng = ctx_find(c, JC_NO_GRAD);
+	const struct jctx *ng = ctx_find(c, JC_NO_GRAD), *l;
 	size_t i;
 
 	if (!ng)
@@ -223,6 +223,20 @@ static int sc_eval_block(const struct sc *s, const struct jctx *c)
 	for (i = 0; i < s->nev; i++)
 		if (s->ev[i].kind == SEV_MODEL_CALL && ctx_has(s->ev[i].ctx, ng))
 			return 1;
+	/* a pass over a loader's batches under no_grad, apart from the step
+	 * loop and training nothing, in a training job: its evaluation, even
+	 * when the model it runs is one ecg does not see called (a library
+	 * built it: DeiT's @torch.no_grad() evaluate() over timm's model) */
+	if (!s->step_loop || !s->job_type || strcmp(s->job_type, "training"))
+		return 0;
+	for (l = ctx_innermost_loop(c); l && ctx_has(l, ng); l = ctx_innermost_loop(l->up)) {
+		if (ctx_has(l, s->step_loop) || ctx_has(s->step_loop, l) || sc_loop_trains(s, l))
+			continue;
+		/* its batches taken in it, or in a generator it iterates (log_every) */
+		for (i = 0; i < s->nev; i++)
+			if (s->ev[i].kind == SEV_LOADER_ITER && ctx_has(s->ev[i].ctx, l))
+				return 1;
+	}
 	return 0;
 }
 
@@ -576,7 +590,7 @@ static void add_tri(cJSON *o, const char *k, int v)
 /* The loop around the training forward, and the accumulation loop. */
 static void sc_find_loops(struct sc *s)
 {
-	const struct sched_ev *opt = NULL;
+	const struct sched_ev *opt = NULL, *bwd = NULL;
 	size_t i;
 
 	int train = s->job_type && !strcmp(s->job_type, "training");
@@ -613,7 +627,13 @@ static void sc_find_loops(struct sc *s)
 				s->step_call = &s->ev[i];
 				break;
 			}
-	if (!s->step_call)
+	/* a training job whose model ecg never sees called (a library built
+	 * it: timm's create_model): its step is found from the backward */
+	for (i = 0; !s->step_call && train && !bwd && i < s->nev; i++)
+		if (s->ev[i].kind == SEV_BACKWARD && !ctx_find(s->ev[i].ctx, JC_GUARD) &&
+		    !ctx_find(s->ev[i].ctx, JC_NO_GRAD))
+			bwd = &s->ev[i];
+	if (!s->step_call && !bwd)
 		return;
 	if (!train) {
 		/* the loop over a loader's batches around the call (a batch
@@ -629,7 +649,7 @@ static void sc_find_loops(struct sc *s)
 				s->step_end = i + 1;
 		return;
 	}
-	s->step_loop = ctx_innermost_loop(s->step_call->ctx);
+	s->step_loop = ctx_innermost_loop((s->step_call ? s->step_call : bwd)->ctx);
 	if (s->step_loop && opt && !ctx_has(opt->ctx, s->step_loop)) {
 		/* the optimizer steps outside the loop around the forward:
 		 * that loop is the accumulation loop, the innermost loop above

@@ -223,6 +223,19 @@ static long long slice_len(long long n, const value_t *lo, const value_t *hi, co
 	return len;
 }
 
+/* A list of known length whose items are all ints (x[:, [0, 2]]). */
+static int list_of_ints(const value_t *v)
+{
+	size_t k;
+
+	if (v->k != VK_LIST || v->u.seq->unk_reason || !v->u.seq->n)
+		return 0;
+	for (k = 0; k < v->u.seq->n; k++)
+		if (v->u.seq->items[k]->k != VK_INT)
+			return 0;
+	return 1;
+}
+
 static int is_ellipsis(const value_t *v)
 {
 	return v->k == VK_UNKNOWN && v->expr && !strcmp(v->expr, "...");
@@ -235,7 +248,7 @@ const struct vshape *shape_index(struct ast_arena *a, const struct vshape *x, co
 	size_t nitems, i, used = 0;
 	struct vshape *s;
 	unsigned in = 0, o = 0;
-	int seen_ellipsis = 0;
+	int seen_ellipsis = 0, nlists = 0, nints = 0;
 
 	if (!x || !idx)
 		return NULL;
@@ -253,9 +266,13 @@ const struct vshape *shape_index(struct ast_arena *a, const struct vshape *x, co
 	for (i = 0; i < nitems; i++) {
 		const value_t *v = items[i];
 
-		if (v->k == VK_INT || v->k == VK_SLICE)
+		if (v->k == VK_INT || v->k == VK_SLICE) {
 			used++;
-		else if (v->k == VK_NONE)
+			nints += v->k == VK_INT;
+		} else if (v->k == VK_LIST && list_of_ints(v)) {
+			used++;
+			nlists++;
+		} else if (v->k == VK_NONE)
 			continue;
 		else if (v->k == VK_TENSOR && v->dt == DT_INT && nitems == 1 && v->shape && v->shape->nd + x->nd - 1 <= MAXD) {
 			/* x[idx] with an integer tensor: idx's shape, then x's
@@ -276,8 +293,8 @@ const struct vshape *shape_index(struct ast_arena *a, const struct vshape *x, co
 			return NULL;            /* a tensor, a list, something not known */
 		}
 	}
-	if (used > x->nd)
-		return NULL;
+	if (used > x->nd || (nlists && (nlists > 1 || nints)))
+		return NULL;     /* lists with other advanced indices: not read */
 	s = shape_new(a, 0);
 	for (i = 0; i < nitems; i++) {
 		const value_t *v = items[i];
@@ -291,6 +308,19 @@ const struct vshape *shape_index(struct ast_arena *a, const struct vshape *x, co
 
 			if (x->n[in] >= 0 && (k >= x->n[in] || k < -x->n[in]))
 				return NULL;    /* out of range: raises */
+			in++;
+		} else if (v->k == VK_LIST) {
+			/* x[:, [-1], :]: the one advanced index, a list of n
+			 * integers, gives a dim of n in its place */
+			size_t k;
+
+			for (k = 0; k < v->u.seq->n; k++) {
+				long long j = v->u.seq->items[k]->u.i;
+
+				if (x->n[in] >= 0 && (j >= x->n[in] || j < -x->n[in]))
+					return NULL;    /* out of range: raises */
+			}
+			dim_set(s, o++, (long long)v->u.seq->n, NULL);
 			in++;
 		} else if (v->k == VK_SLICE) {
 			const value_t *lo = v->u.slice.lo, *hi = v->u.slice.hi, *st = v->u.slice.step;

@@ -545,6 +545,14 @@ static value_t *bi_str(struct frame *f, value_t *fn, value_t **args, size_t narg
 		return v_str(in->a, afmt(in, "%lld", args[0]->u.i));
 	if (nargs == 1 && is_path(args[0]) && path_text(args[0])->k == VK_STR)
 		return path_text(args[0]);
+	/* str(True) is 'True' (parse_flag_from_env(key, default=True) reads
+	 * os.environ.get(key, str(default))) */
+	if (nargs == 1 && args[0]->k == VK_BOOL)
+		return v_str(in->a, args[0]->u.b ? "True" : "False");
+	if (nargs == 1 && args[0]->k == VK_NONE)
+		return v_str(in->a, "None");
+	if (nargs == 0)
+		return v_str(in->a, "");
 	return fact_set_plain(unknown_at(f, site, "str() of a value not known"));
 }
 

@@ -88,6 +88,8 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 		for (i = 0; i < nargs; i++)
 			if (is_gen_value(args[i]))
 				(void)gen_next(f, args[i]->u.inst, site);
+	if ((r = optimizer_factory_call(f, d, site)) || (r = topk_metric_call(f, d, args, nargs, kw)))
+		return r;
 	if (!strncmp(d, "Tensor.", 7))
 		return call_tensor_method(f, fn, last, args, nargs, kw, site);
 	if (is_mesh(fn->recv) && (r = mesh_method(f, fn->recv, last, args, nargs, kw, site)))
@@ -281,7 +283,10 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		return instantiate(f, fn->u.cls, args, nargs, kw, site);
 	case VK_INST: {
 		struct vinst *m = fn->u.inst;
+		value_t *ls;
 
+		if (m->ext && (ls = loss_scaler_call(f, m->ext, args, nargs, kw, site)))
+			return ls;
 		if (m->mod == VM_NONE && m->ext && !strcmp(m->ext, "functools.partial")) {
 			value_t *pf = vdict_gets(m->attrs, "func"), *pa = vdict_gets(m->attrs, "args");
 			value_t *pk = vdict_gets(m->attrs, "keywords");

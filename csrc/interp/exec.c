@@ -1143,6 +1143,9 @@ static int handler_catches(struct frame *f, const struct ast_ExceptHandler *h, c
 	(void)f;
 	if (!ty)
 		return 1;
+	/* ModuleNotFoundError is an ImportError */
+	if (!strcmp(exc, "ModuleNotFoundError") && handler_catches(f, h, "ImportError"))
+		return 1;
 	if (AST_IS(ty, Tuple)) {
 		for (i = 0; i < AST_AS(ty, Tuple)->elts.n; i++) {
 			const struct ast_hdr *e = AST_AS(ty, Tuple)->elts.items[i];
@@ -1336,9 +1339,15 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 	case AST_Try: case AST_TryStar: {
 		const struct ast_Try *t = (const struct ast_Try *)st;
 		enum flow fl;
+		const struct frame *otf = in->try_import_frame;
 
+		/* an absent package imported in the body raises (import.c) */
 		in->exc_name = NULL;
+		for (i = 0; i < t->handlers.n; i++)
+			if (handler_catches(f, AST_AS(t->handlers.items[i], ExceptHandler), "ModuleNotFoundError"))
+				in->try_import_frame = f;
 		fl = exec_block(f, &t->body);
+		in->try_import_frame = otf;
 		if (fl == FL_RAISE && in->exc_name && in->exc_depth == f->depth) {
 			/* an exception known to be raised here: its handler runs */
 			const char *exc = in->exc_name;

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "internal.h"
+#include "ecg/catalog.h"
 
 static struct vns *load_module_file(struct interp *in, struct sfile *sf);
 
@@ -62,9 +63,21 @@ static value_t *import_module(struct frame *f, const char *dotted, int level)
 			return v_unknown(in->a, afmt(in, "%.*s%s", level, "..........", dotted ? dotted : ""),
 			                 "a relative import that is not in the repository");
 	} else {
+		const char *dot;
+
 		sf = prog_find_module(in->prog, dotted);
 		if (!sf)
 			return v_ext(in->a, canon_ext(in, dotted));
+		/* `import a.b.c` runs a/__init__.py, then a/b/__init__.py, then
+		 * a/b/c.py, as Python does: a package's __init__ may import
+		 * what its modules import back (accelerate.utils before
+		 * accelerate.state, which imports from it) */
+		for (dot = strchr(dotted, '.'); dot; dot = strchr(dot + 1, '.')) {
+			struct sfile *pkg = prog_find_module(in->prog, afmt(in, "%.*s", (int)(dot - dotted), dotted));
+
+			if (pkg && pkg->is_package && pkg != sf)
+				(void)load_module_file(in, pkg);
+		}
 	}
 	return ns_value(in, load_module_file(in, sf));
 }
@@ -232,6 +245,27 @@ value_t *ns_attr(struct frame *f, struct vns *ns, const char *name)
 	return ns_lazy_attr(f, ns, name);
 }
 
+/* An import, in the body of a try that catches ImportError, of a package
+ * that catalog/torch_facts.json says is absent where the job runs
+ * (absent_modules: torch_xla) and the repository does not hold: it
+ * raises ModuleNotFoundError there (exec_block ends the body, the handler
+ * runs, nothing is bound).  1 when it raises, else 0. */
+static int import_absent(struct frame *f, const char *dotted)
+{
+	struct interp *in = f->in;
+	size_t n = strcspn(dotted, ".");
+	char top[128];
+
+	if (in->try_import_frame != f || !n || n >= sizeof top)
+		return 0;
+	memcpy(top, dotted, n);
+	top[n] = 0;
+	if (!catalog_fact(in->cat, CATALOG_F_ABSENT_MODULES, top) || prog_find_module(in->prog, top))
+		return 0;
+	in->exc_pending = "ModuleNotFoundError";
+	return 1;
+}
+
 void exec_import(struct frame *f, const struct ast_Import *s)
 {
 	unsigned i;
@@ -239,6 +273,9 @@ void exec_import(struct frame *f, const struct ast_Import *s)
 	for (i = 0; i < s->names.n; i++) {
 		const struct ast_alias *al = AST_AS(s->names.items[i], alias);
 		value_t *m;
+
+		if (import_absent(f, al->name))
+			return;
 
 		if (al->asname) {
 			m = import_module(f, al->name, 0);
@@ -261,8 +298,12 @@ void exec_import_from(struct frame *f, const struct ast_ImportFrom *s)
 {
 	struct interp *in = f->in;
 	int level = s->level > 0 ? s->level : 0;
-	value_t *m = import_module(f, s->module ? s->module : "", level);
+	value_t *m;
 	unsigned i;
+
+	if (!level && s->module && import_absent(f, s->module))
+		return;
+	m = import_module(f, s->module ? s->module : "", level);
 
 	for (i = 0; i < s->names.n; i++) {
 		const struct ast_alias *al = AST_AS(s->names.items[i], alias);

@@ -283,6 +283,10 @@ struct interp {
 	 * at) lets a `try` there run the handler that catches it */
 	const char *exc_pending, *exc_name;
 	int exc_depth;
+	/* the frame running the body of a `try` that catches
+	 * ModuleNotFoundError (ImportError, Exception ...), or NULL: there an
+	 * import of a module catalog/torch_facts.json says is absent raises */
+	const struct frame *try_import_frame;
 	struct attr_journal *ajournal; /* attribute writes under an undecided `if` (journal.c) */
 };
 
@@ -611,6 +615,10 @@ void stage_of_slice(struct frame *f, const struct ast_hdr *slice, const value_t 
 void stage_of_comp(const value_t *it, value_t *out);
 void stage_of_repeat(const struct interp *in, const value_t *times, const value_t *x, value_t *out);
 void unknown_call_effects(struct frame *f, const struct ast_hdr *site, value_t **args, size_t nargs);
+value_t *optimizer_factory_call(struct frame *f, const char *d, const struct ast_hdr *site);
+value_t *topk_metric_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw);
+value_t *loss_scaler_call(struct frame *f, const char *cls, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site);
 void token_choice(struct frame *f, const char *what, int dev, const struct ast_hdr *site);
 
 /* eval.c */

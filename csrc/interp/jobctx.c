@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include "internal.h"
+#include "ecg/catalog.h"
 
 /* "EMA" as a word of a name: ModelEma, ema_model, update_ema, EMA --
  * not "schema" or "emails" (a lowercase "ema" inside a word). */
@@ -511,6 +512,83 @@ int is_optim_ext(const char *name)
 {
 	return name && (!strncmp(name, "torch.optim.", 12) || !strncmp(name, "torch.distributed.optim.", 24)) &&
 	       !strstr(name, "lr_scheduler");
+}
+
+/* optimizer = create_optimizer(args, model): a function of another
+ * library that catalog/torch_facts.json lists (optimizer_factories) as
+ * building a torch optimizer.  In job code an optimizer object (its class
+ * not known: "torch.optim.Optimizer"), whose step() and zero_grad() are the
+ * job's (torch.c optim_method), and the evidence that the job means to
+ * train; NULL for another callee, or in a forward. */
+value_t *optimizer_factory_call(struct frame *f, const char *d, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *o;
+
+	if (f->mode == M_FWD || !catalog_fact(in->cat, CATALOG_F_OPTIMIZER_FACTORIES, d))
+		return NULL;
+	o = new_inst(in);
+	o->ext = "torch.optim.Optimizer";
+	if (!in->ev.optimizer_built)
+		in->ev.optimizer_built = anchor_at(f, site);
+	return mk_inst_value(in, o);
+}
+
+/* acc1, acc5 = accuracy(output, target, topk=(1, 5)) of a function that
+ * catalog/torch_facts.json lists (topk_metrics: timm's accuracy): a list
+ * of one tensor per k of topk= (default (1,)), each on the device when a
+ * tensor argument lives there.  NULL for another callee, or when topk= is
+ * given and its length is not known. */
+value_t *topk_metric_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw)
+{
+	struct interp *in = f->in;
+	value_t *topk = nargs >= 3 ? args[2] : kw ? vdict_gets(kw, "topk") : NULL, *r;
+	int dev = DEV_UNKNOWN;
+	size_t i, n;
+
+	if (!catalog_fact(in->cat, CATALOG_F_TOPK_METRICS, d))
+		return NULL;
+	if (topk && !((topk->k == VK_TUPLE || topk->k == VK_LIST) && !topk->u.seq->unk_reason))
+		return NULL;
+	n = topk ? topk->u.seq->n : 1;
+	for (i = 0; i < nargs; i++)
+		if (is_tensorish(args[i]) && args[i]->dev > dev)
+			dev = args[i]->dev;
+	r = v_seq(in->a, VK_LIST, n);
+	for (i = 0; i < n; i++)
+		vseq_push(in->a, r->u.seq, v_tensor_dev(in->a, dev, 0));
+	return r;
+}
+
+/* scaler(loss, optimizer, ...) of an object whose class catalog/
+ * torch_facts.json lists as a loss scaler (loss_scalers: timm's
+ * NativeScaler): in job code, the step's backward, then the optimizer's
+ * step through an enabled GradScaler, which reads found_inf on the host
+ * (a sync).  The second argument must be an optimizer or a value not known
+ * (never a known other object); the value is None.  NULL when the object
+ * is no loss scaler, in a forward, or called otherwise. */
+value_t *loss_scaler_call(struct frame *f, const char *cls, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *loss = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "loss") : NULL;
+	value_t *opt = nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "optimizer") : NULL;
+
+	if (f->mode == M_FWD || !cls || !catalog_fact(in->cat, CATALOG_F_LOSS_SCALERS, canon_ext(in, cls)))
+		return NULL;
+	if (!loss || !opt || !(is_tensorish(loss) || loss->k == VK_UNKNOWN) ||
+	    !(is_optimizer(opt) || (opt->k == VK_UNKNOWN && !opt->alts)))
+		return NULL;
+	in->job_events++;
+	in->saw_backward = 1;
+	if (!in->ev.backward)
+		in->ev.backward = anchor_at(f, site);
+	sev(f, SEV_BACKWARD, afmt(in, "%s(loss, optimizer) (loss.backward())", short_ext(cls)), site);
+	if (!in->ev.optimizer_step)
+		in->ev.optimizer_step = anchor_at(f, site);
+	sev(f, SEV_OPT_STEP, afmt(in, "%s(loss, optimizer) (GradScaler.step(optimizer))", short_ext(cls)), site);
+	sev(f, SEV_SYNC, "scaler.step(optimizer) (reads found_inf with .item())", site);
+	return v_none(in->a);
 }
 
 /* A call of something ecg does not know, in job code (call()'s last

@@ -520,6 +520,23 @@ static void module_set_on_device(struct vinst *m, int depth)
 		module_set_on_device(m->children[i].inst, depth + 1);
 }
 
+/* Are m and every module under it on the device already (moved there by
+ * an earlier .to(device), or built there)?  A module added since is not. */
+static int module_all_on_device(const struct vinst *m, int depth)
+{
+	size_t i;
+
+	if (m->mod == VM_NONE || !m->on_device)
+		return 0;
+	if (depth > 64)
+		return 1;      /* a cycle (model._original_forward = model.forward) */
+	for (i = 0; i < m->nchildren; i++)
+		if (m->children[i].inst != m && m->children[i].inst->mod != VM_NONE &&
+		    !module_all_on_device(m->children[i].inst, depth + 1))
+			return 0;
+	return 1;
+}
+
 /* .train(mode) with a mode not known. */
 static void module_set_training_unknown(struct interp *in, struct vinst *m, int depth)
 {
@@ -672,11 +689,16 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 		    !(nargs >= 1 && args[0]->k == VK_EXT && !strncmp(args[0]->u.ext, "torch.float", 11)) &&
 		    !(nargs == 0 && kw && !vdict_gets(kw, "device"))) {
 			struct sched_ev *e;
+			/* a module whose parameters all live on a device already
+			 * copies nothing from the host (accelerate's prepare() moving
+			 * the model the script moved: a no-op, or a device-to-device
+			 * move) */
+			int there = self->k == VK_INST && module_all_on_device(self->u.inst, 0);
 
 			in->gpu = 1;
 			if (self->k == VK_INST && dev_is_host(nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "device") : NULL) != 1)
 				module_set_on_device(self->u.inst, 0);
-			if (f->mode != M_FWD && !owns_no_tensor(in, self) &&
+			if (f->mode != M_FWD && !there && !owns_no_tensor(in, self) &&
 			    (e = sev(f, SEV_H2D, "model.to(device): parameters and buffers", site))) {
 				e->pinned = 0;
 				e->non_blocking = kw_bool(kw, "non_blocking");

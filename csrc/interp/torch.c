@@ -217,15 +217,15 @@ int is_wrapper(const struct catalog *cat, const char *d)
 }
 
 /* A class of a third-party library that is an nn.Module: the libraries
- * whose classes are modules, less their config and tokenizer classes and
- * their optimizers. */
+ * whose classes are modules, less their config and tokenizer classes,
+ * their optimizers and their loss scalers (timm's NativeScaler). */
 int ext_is_module_class(const struct catalog *cat, const char *d)
 {
 	const char *last = strrchr(d, '.');
 
 	if (!last || !(last[1] >= 'A' && last[1] <= 'Z'))
 		return 0;
-	if (catalog_fact_match(cat, CATALOG_F_NOT_MODULE_PATHS, d) ||
+	if (catalog_fact(cat, CATALOG_F_LOSS_SCALERS, d) || catalog_fact_match(cat, CATALOG_F_NOT_MODULE_PATHS, d) ||
 	    catalog_fact_match(cat, CATALOG_F_NOT_MODULE_SUFFIXES, last + 1))
 		return 0;
 	return catalog_fact_match(cat, CATALOG_F_MODULE_PACKAGES, d) != NULL;
@@ -1195,7 +1195,8 @@ value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_
 	if (f->mode != M_FWD && (strstr(d, ".models.") || !strncmp(d, "timm.", 5) ||
 	                         !strncmp(d, "transformers.", 13)) &&
 	    (last[0] >= 'a' && last[0] <= 'z' ? strstr(d, ".models.") != NULL : 1) &&
-	    strcmp(last, "create_model") && strcmp(last, "from_pretrained")) {
+	    strcmp(last, "create_model") && strcmp(last, "from_pretrained") &&
+	    !catalog_fact(in->cat, CATALOG_F_LOSS_SCALERS, d)) {
 		struct vinst *m = new_inst(in);
 		const char *cls = NULL;
 

@@ -26,6 +26,8 @@
 
 #include "ecg/strmap.h"
 
+struct catalog;
+
 /* int64 -> event index, open addressing.  imap_put keeps the first value
  * of a key, imap_set the last. */
 enum kind { K_ANN, K_MOD, K_PY, K_OP, K_RT, K_KERNEL, K_MEMCPY, K_MEMSET, K_STEP };
@@ -48,7 +50,7 @@ struct tev {
 	int ent;                   /* entry it is attributed to, -1 */
 	int frame;                 /* innermost repository frame around it, -1 */
 	int phase;                 /* the schedule phase it runs in by the trace's own
-	                            * markers (attrib_phase_marks[] index + 1), 0 none */
+	                            * markers (its index in struct att's phases + 1), 0 none */
 };
 
 /* A python_function name resolved once: "path(LINE): func". */
@@ -78,21 +80,23 @@ struct ent {
 	double ihost[2], idev[2];  /* inclusive of descendants */
 };
 
-/* A trace's own marks of a schedule phase: a user_annotation whose name
- * starts with `ann`, or a python_function frame outside the repository
- * whose "path(LINE): func" name contains `frame`; `phase` is the name the
- * schedule gives that phase (records.md: optimizer, data, logging).  Time
- * no entry owns under such a mark goes to that phase when the records'
- * schedule has it. */
-struct phase_mark {
-	const char *ann, *frame, *phase;
-};
-extern const struct phase_mark attrib_phase_marks[];
+/* A trace's own marks of a schedule phase are facts of the catalogue
+ * (catalog/torch_facts.json): a user_annotation whose name starts with one
+ * of trace_phase_annotations, or a python_function frame outside the
+ * repository whose "path(LINE): func" name contains one of
+ * trace_phase_frames; each gives the name the schedule gives that phase
+ * (records.md: optimizer, data, logging).  Time no entry owns under such a
+ * mark goes to that phase when the records' schedule has it. */
+#define ATTRIB_MAX_PHASES 16
 
 struct att {
 	const char *records_dir, *trace_path;
 	int json;
 	int width;                 /* the table's width (termfit_width()) */
+	const struct catalog *cat; /* the phase marks (borrowed; NULL: none read) */
+	const char *phases[ATTRIB_MAX_PHASES]; /* the phase names the marks gave
+	                            * (borrowed from cat), in the order first met */
+	int nphases;
 	double min_gap;
 	int top;
 	cJSON *graph, *sched;

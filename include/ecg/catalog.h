@@ -372,6 +372,22 @@ enum catalog_fact {
 	CATALOG_F_LAYER_BUFFERS,      /* map: "<torch.nn layer>.<buffer>" -> the
 	                                 constructor parameter (True by default)
 	                                 without which it is None */
+	CATALOG_F_OPTIMIZER_FACTORIES,/* set: functions of other libraries that
+	                                 return a torch optimizer */
+	CATALOG_F_LOSS_SCALERS,       /* set: classes whose object, called with
+	                                 (loss, optimizer), runs backward and an
+	                                 enabled GradScaler's step */
+	CATALOG_F_ABSENT_MODULES,     /* set: packages of other accelerators'
+	                                 backends: absent where the job runs */
+	CATALOG_F_TOPK_METRICS,       /* set: functions returning one tensor per
+	                                 k of topk=, where their inputs live */
+	CATALOG_F_WEIGHT_ONLY_LAYERS, /* map: torch.nn layer whose only parameter
+	                                 is `weight` -> the argument that must be
+	                                 False for that ("" always) */
+	CATALOG_F_TRACE_PHASE_ANNOTATIONS, /* prefixes: a profiler annotation's
+	                                 name -> the schedule phase it marks */
+	CATALOG_F_TRACE_PHASE_FRAMES, /* words: a Python frame outside the
+	                                 repository -> the phase it marks */
 	CATALOG_F_PYTHON_STDLIB,      /* set: the top-level modules of Python's
 	                                 standard library (always importable) */
 	CATALOG_NFACTS

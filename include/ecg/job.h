@@ -28,7 +28,9 @@ struct job_info {
 /* Classify after interp_run_entry()/interp_run_function(): training on
  * backward() (and the optimizer step), serving on a request handler that
  * calls a model, batch on a model called under no_grad in a loop that
- * writes results; otherwise no type.  No_grad calls of a job that builds
+ * writes results; otherwise no type.  A model called with gradients, no
+ * backward seen and no_grad used elsewhere gives no type, with
+ * job->reason.  No_grad calls of a job that builds
  * an optimizer, shows no backward and lost values to a budget (its
  * training loop may be what was not followed) give no type, with
  * job->reason.  job must be zeroed. */

@@ -136,6 +136,75 @@ is "$(json "$T/out" "[h['frequency_words'] for h in d['schedule']['host_device']
 run_ecg show --records "$J/records" --schedule --width 200
 grep -q "every 10 steps (args.log_interval)" "$T/out"
 ok $? "show --schedule: 'every 10 steps (args.log_interval)', not loop text"
+# the loop text the records quote is words in the table
+mkdir -p "$T/freq"
+cp "$J/records/"*.json "$T/freq/"
+"$TEST_PYTHON" -I -S - "$T/freq/execution_schedule.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+forms = ["every epoch (iteration of `for epoch in range(args.start_epoch, args.epochs)`) \u00d72",
+         "every step \u00d7? (`for samples, targets in metric_logger.log_every(data_loader, 10, header)`)",
+         "every step \u00d71", "every 500=500 steps", "every iteration of `for x in (a, b)`"]
+h = d["host_device"][0]
+d["host_device"] = [dict(h, frequency=f, anchor="train.py:main:%d" % (i + 1)) for i, f in enumerate(forms)]
+json.dump(d, open(sys.argv[1], "w"))
+PY
+run_ecg show --records "$T/freq" --schedule --json
+is "$(json "$T/out" "sorted(h['frequency_words'] for h in d['schedule']['host_device'])")" \
+   "['2 x every epoch', 'every 500 steps', 'every iteration of a loop', 'every step', \"every step x? (a loop's count not known)\"]" \
+   "  the loops the records quote read as words: 'every epoch', 'x? (a loop's count not known)', no 'x1', no '(500)'"
+run_ecg render --records "$T/freq" -o "$T/freq.html"
+grep -q '<td>2 x every epoch</td>' "$T/freq.html" && ! grep -q 'iteration of `for epoch' "$T/freq.html"
+ok $? "  and so on the page"
+
+# the step lanes draw the compile regions (outlined on the forward) and the
+# copies of a phase the schedule does not list (drawn with the step's first
+# repeated phase, said so), not only those of the lanes' own phases
+mkdir -p "$T/lanes"
+cp "$J/records/"*.json "$T/lanes/"
+"$TEST_PYTHON" -I -S - "$T/lanes/execution_schedule.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["phases"] = [p for p in d["phases"] if p["name"] != "data"]
+d["compute"]["compile_regions"] = [{"target": "model", "anchor": "train.py:main:40", "mode": None, "graph_breaks": []}]
+json.dump(d, open(sys.argv[1], "w"))
+PY
+run_ecg render --records "$T/lanes" -o "$T/lanes.html"
+sed -n '/<svg/,/<\/svg>/p' "$T/lanes.html" >"$T/lanes.svg"
+grep -q 'torch.compile: model at train.py:main:40; </title><rect[^>]*stroke-dasharray="2,2"/><text[^>]*>compiled (1)</text>' "$T/lanes.svg"
+ok $? "page: the step lanes outline the compiled forward (torch.compile: model, its anchor)"
+grep -q "(data, before the step's work) -- every micro-step" "$T/lanes.svg"
+ok $? "  and draw the per-step copy of the data phase, not a lane of its own, with the first repeated phase"
+
+# what the analysis did not find comes first, wrapped to the width too
+N="$T/nostep"
+mkrepo "$N"
+cat >"$N/run.py" <<'PY'
+import torch
+
+model = torch.nn.Linear(4, 4)
+out = model(torch.randn(2, 4))
+PY
+commit "$N" "a model called once, outside any loop or handler"
+run_ecg extract --repo "$N" --entry run.py -q
+for w in 60 80; do
+	run_ecg show --records "$N/records" --width $w
+	mw=$(maxw "$T/out")
+	head -1 "$T/out" | grep -q '^incomplete: ' && [ "$mw" -le $w ]
+	ok $? "show of records with an 'incomplete' reason, --width $w: the reason first, no line wider (widest $mw)"
+done
+# an anchor that stopped the reading, longer than a line: its file and line
+"$TEST_PYTHON" -I -S - "$N/records/computation_graph.json" <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))
+g["incomplete"][0]["stopped_by"] = [{"anchor": "src/a_package/utils/other_things.py:compile_regions.<locals>._compile_regions:155",
+                                     "reason": "stopped after 4000000 evaluation steps; later values are unknown"}]
+json.dump(g, open(sys.argv[1], "w"))
+PY
+run_ecg show --records "$N/records" --width 60
+mw=$(maxw "$T/out")
+grep -q '^  stopped by other_things.py:155: stopped after' "$T/out" && [ "$mw" -le 60 ]
+ok $? "  a long anchor that stopped the reading is its file and line number at --width 60 (widest $mw)"
 
 # ---------------------------------------------------------------- the page
 run_ecg render --records "$J/records" -o "$T/page.html"
@@ -189,19 +258,40 @@ else
 <pre id="out">pending</pre><script>
 document.getElementById('f').onload = function () {
   var d = this.contentDocument, e = d.documentElement, svg = d.querySelector('#timeline svg');
-  var rep = d.querySelector('span.rep'), r = rep ? rep.getBoundingClientRect() : null;
+  var rep = d.querySelector('span.rep'), r = rep ? rep.getBoundingClientRect() : null, worst = 0;
+  /* the right edge of every element not inside a scrolling box */
+  d.querySelectorAll('body *').forEach(function (el) {
+    for (var p = el.parentElement; p; p = p.parentElement) {
+      var o = getComputedStyle(p).overflowX;
+      if (o == 'auto' || o == 'scroll' || o == 'hidden') return;
+    }
+    var b = el.getBoundingClientRect();
+    if (b.width > 0 && b.right > worst) worst = b.right;
+  });
   document.getElementById('out').textContent = 'overflow=' + (e.scrollWidth > e.clientWidth ? 1 : 0) +
     ' lanes_right=' + (svg ? Math.round(svg.getBoundingClientRect().right) : -1) +
-    ' width=' + e.clientWidth + ' badge=' + (r && r.width > 0 && r.height > 0 ? 1 : 0);
+    ' width=' + e.clientWidth + ' badge=' + (r && r.width > 0 && r.height > 0 ? 1 : 0) +
+    ' rightmost=' + Math.ceil(worst);
 };
 </script></body></html>
 EOF
 		timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --allow-file-access-from-files \
 			--virtual-time-budget=5000 --window-size=$((px + 100)),1000 --dump-dom "file://$T/probe$px.html" \
-			2>/dev/null | grep -o 'overflow=[0-9]* lanes_right=[-0-9]* width=[0-9]* badge=[0-9]' >"$T/geo$px"
+			2>/dev/null | grep -o 'overflow=[0-9]* lanes_right=[-0-9]* width=[0-9]* badge=[0-9] rightmost=[0-9]*' \
+			>"$T/geo$px"
 		diag "at $px px: $(cat "$T/geo$px")"
 		grep -q 'overflow=0' "$T/geo$px"
 		ok $? "page at $px px (chromium): no horizontal overflow"
+		rm=$(sed 's/.*rightmost=\([0-9]*\).*/\1/' "$T/geo$px")
+		[ "${rm:-99999}" -le "$(sed 's/.*width=\([0-9]*\).*/\1/' "$T/geo$px")" ]
+		ok $? "  every element outside a scrolling box ends inside the page (right edge ${rm:-?})"
+		# the screenshot's geometry: nothing cut at the window's right edge
+		timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+			--window-size=$px,900 --screenshot="$T/shot$px.png" "file://$T/page.html" >/dev/null 2>&1
+		"$TEST_PYTHON" -I -S "$top_srcdir/tests/e2e/pngedge.py" "$T/shot$px.png" >"$T/edge$px" 2>&1
+		diag "$(cat "$T/edge$px")"
+		grep -q "${px}x900 edge_pixels_not_bg=0 " "$T/edge$px"
+		ok $? "  the screenshot at $px px: no content cut at its right edge"
 		lr=$(sed 's/.*lanes_right=\([-0-9]*\).*/\1/' "$T/geo$px")
 		wd=$(sed 's/.*width=\([0-9]*\).*/\1/' "$T/geo$px")
 		[ "${lr:-0}" -gt 0 ] && [ "$lr" -le "${wd:-0}" ]

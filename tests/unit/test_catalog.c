@@ -852,6 +852,19 @@ int main(void)
 		ok(catalog_fact(cat, CATALOG_F_TENSOR_ALIASES, "data") && catalog_is_tensor_property(cat, "data") &&
 		   !catalog_fact(cat, CATALOG_F_TENSOR_STATE, "data") &&
 		   catalog_fact(cat, CATALOG_F_ITER_PASSTHROUGH, "tqdm.tqdm"), "Tensor aliases and iterable pass-throughs (facts)");
+		/* weight_only_layers: Embedding always, Linear when bias=False;
+		 * the trace's phase marks: an annotation by its start, a frame
+		 * by a word of its path */
+		ok(!strcmp(catalog_fact(cat, CATALOG_F_WEIGHT_ONLY_LAYERS, "torch.nn.Embedding"), "") &&
+		   !strcmp(catalog_fact(cat, CATALOG_F_WEIGHT_ONLY_LAYERS, "torch.nn.Linear"), "bias") &&
+		   !catalog_fact(cat, CATALOG_F_WEIGHT_ONLY_LAYERS, "torch.nn.LayerNorm"), "weight-only layers (facts)");
+		ok(!strcmp(catalog_fact_match(cat, CATALOG_F_TRACE_PHASE_ANNOTATIONS, "Optimizer.step#AdamW.step"), "optimizer") &&
+		   !strcmp(catalog_fact_match(cat, CATALOG_F_TRACE_PHASE_ANNOTATIONS, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"), "data") &&
+		   !catalog_fact_match(cat, CATALOG_F_TRACE_PHASE_ANNOTATIONS, "ProfilerStep#3") &&
+		   !strcmp(catalog_fact_match(cat, CATALOG_F_TRACE_PHASE_FRAMES, "/usr/lib/python3/torch/optim/adamw.py(120): step"), "optimizer") &&
+		   !strcmp(catalog_fact_match(cat, CATALOG_F_TRACE_PHASE_FRAMES, "/x/wandb/sdk/run.py(3): log"), "logging") &&
+		   !catalog_fact_match(cat, CATALOG_F_TRACE_PHASE_FRAMES, "/x/torch/nn/modules/linear.py(114): forward"),
+		   "the trace's phase marks (facts)");
 	}
 	ok(catalog_is_meta(cat, "size") && catalog_is_meta(cat, "shape") && catalog_is_meta(cat, "dtype") &&
 	   catalog_is_meta(cat, "is_contiguous") && !catalog_is_meta(cat, "view") && !catalog_is_meta(cat, "nope"),
