@@ -35,6 +35,7 @@
 #include "ecg/pyast.h"
 #include "ecg/pyrt.h"
 #include "ecg/repo.h"
+#include "ecg/site.h"
 #include "ecg/symtab.h"
 #include "ecg/treecache.h"
 #include "ecg/util.h"
@@ -93,7 +94,102 @@ size_t check_stale(const struct check *k)
 
 	for (i = 0; i < k->nfiles; i++)
 		n += (size_t)data_file_stale(&k->files[i]);
-	return n;
+	return n + (size_t)cJSON_GetArraySize(k->env);
+}
+
+/* ------------------------------------------------------------------ the environment */
+
+/* Files the records say the job read outside the repository, at most this
+ * big (a checkpoint's config.json). */
+#define ENV_FILE_MAX ((size_t)1 << 30)
+
+static void env_add(struct check *k, const char *kind, const char *path, const char *name, const char *status,
+                    const char *recorded, const char *now)
+{
+	cJSON *e = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(e, "kind", kind);
+	cJSON_AddStringToObject(e, "path", path);
+	if (name)
+		cJSON_AddStringToObject(e, "name", name);
+	cJSON_AddStringToObject(e, "status", status);
+	cJSON_AddItemToObject(e, "recorded", recorded ? cJSON_CreateString(recorded) : cJSON_CreateNull());
+	cJSON_AddItemToObject(e, "now", now ? cJSON_CreateString(now) : cJSON_CreateNull());
+	cJSON_AddItemToArray(k->env, e);
+}
+
+void check_environment(struct check *k, const cJSON *graph)
+{
+	const cJSON *env = cJSON_GetObjectItemCaseSensitive(graph, "environment"), *e;
+
+	if (!k->env)
+		k->env = cJSON_CreateArray();
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(env, "files")) {
+		const char *path = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "path"));
+		const char *blob = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "blob"));
+		char *data = NULL, now[41];
+		size_t len;
+
+		if (!path)
+			continue;
+		if (site_read(path, ENV_FILE_MAX, &data, &len) < 0) {
+			err_clear();
+			env_add(k, "file", path, NULL, "gone", blob, NULL);
+			continue;
+		}
+		if (repo_hash_bytes(data, len, now) < 0) {
+			err_clear();
+			strcpy(now, "?");
+		}
+		free(data);
+		if (!blob || strcmp(blob, now))
+			env_add(k, "file", path, NULL, "changed", blob, now);
+	}
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(env, "packages")) {
+		const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "name"));
+		const char *ver = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "version"));
+		const char *path = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "path"));
+		const char *dirs[1];
+		struct site *s;
+		const struct site_dist *d;
+
+		if (!name || !path)
+			continue;
+		dirs[0] = path;
+		s = site_discover(dirs, 1, NULL, NULL, 0);
+		d = site_dist_named(s, name);
+		if (!d)
+			env_add(k, "package", path, name, "gone", ver, NULL);
+		else if (!ver != !d->version || (ver && strcmp(ver, d->version)))
+			env_add(k, "package", path, name, "changed", ver, d->version);
+		site_free(s);
+	}
+	/* names found in none of the directories then (environment.absent):
+	 * one installed since would decide otherwise */
+	if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(env, "absent")) > 0) {
+		const cJSON *sl = cJSON_GetObjectItemCaseSensitive(env, "site");
+		const char **dirs = xcalloc((size_t)cJSON_GetArraySize(sl) + 1, sizeof *dirs);
+		size_t n = 0;
+		struct site *s;
+
+		cJSON_ArrayForEach(e, sl)
+			if (cJSON_IsString(e))
+				dirs[n++] = e->valuestring;
+		s = site_discover(dirs, n, NULL, NULL, 0);
+		cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(env, "absent")) {
+			const struct site_dist *d;
+
+			if (!cJSON_IsString(e))
+				continue;
+			d = site_dist_named(s, e->valuestring);
+			if (d)
+				env_add(k, "package", d->path, e->valuestring, "installed", NULL, d->version);
+			else if (site_has_top(s, e->valuestring))
+				env_add(k, "package", n ? dirs[0] : "", e->valuestring, "installed", NULL, NULL);
+		}
+		site_free(s);
+		free(dirs);
+	}
 }
 
 /* Parse one version of a file into p (one file) and t.  1 parsed, 0 not
@@ -547,6 +643,7 @@ void check_free(struct check *k)
 	repo_free(k->repo);
 	cJSON_Delete(k->entries);
 	cJSON_Delete(k->config);
+	cJSON_Delete(k->env);
 	free(k->helpers);
 }
 
@@ -628,6 +725,9 @@ int check_relocate(const char *repo_path, const char *rev, const char *helpers_d
 		goto out;
 	check_classify_files(&k, cJSON_GetObjectItemCaseSensitive(graph, "files"));
 	rc = 0;
+	check_environment(&k, graph);
+	if (cJSON_GetArraySize(k.env) > 0)
+		goto out;                    /* a file or library outside the repository changed */
 	for (i = 0; i < k.nfiles; i++) {
 		struct cfile *cf = &k.files[i];
 

@@ -1304,6 +1304,7 @@ static const struct {
 	[CATALOG_F_WEIGHT_ONLY_LAYERS] = { "weight_only_layers", FK_MAP },
 	[CATALOG_F_TRACE_PHASE_ANNOTATIONS] = { "trace_phase_annotations", FK_PREFIXES },
 	[CATALOG_F_TRACE_PHASE_FRAMES] = { "trace_phase_frames", FK_WORDS },
+	[CATALOG_F_PYTHON_STDLIB] = { "python_stdlib", FK_SET },
 };
 
 static const char *const FACT_KIND_KEY[] = {

@@ -38,7 +38,9 @@ static const char check_usage[] =
 "configuration value whose source changed is reported with its new value\n"
 "when the code still assigns a literal to it.  A configuration file the job\n"
 "reads (JSON, TOML, YAML; listed in `files`) that changed makes the records\n"
-"stale, with the values read from it.\n"
+"stale, with the values read from it; so does a file read from outside the\n"
+"repository (environment.files) that changed, or an installed package read\n"
+"(environment.packages) whose version in its site directory changed.\n"
 "\n"
 "  --repo PATH           the repository (default: .), or a directory outside\n"
 "                        git, read as it is on disk (no commit, no --rev)\n"
@@ -141,6 +143,28 @@ static void print_text(const struct check *k, const char *recorded, const struct
 			       cJSON_IsString(na) ? " -> " : "", cJSON_IsString(na) ? vis(na->valuestring) : "",
 			       cJSON_IsString(why) ? "  # " : "", cJSON_IsString(why) ? vis(why->valuestring) : "");
 		}
+		cJSON_ArrayForEach(e, k->env) {
+			const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "kind"));
+			const char *st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "status"));
+			const char *rec = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "recorded"));
+			const char *now = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "now"));
+			const char *path = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "path"));
+
+			if (!strcmp(kind, "package") && !strcmp(st, "installed"))
+				printf("  package  %s %s in %s: installed since (the job found it absent; what it builds may differ)\n",
+				       vis(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "name"))),
+				       now ? vis(now) : "(no version)", vis(path));
+			else if (!strcmp(kind, "package"))
+				printf("  package  %s %s in %s: %s%s%s\n",
+				       vis(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "name"))),
+				       rec ? vis(rec) : "(no version)", vis(path),
+				       !strcmp(st, "gone") ? "no longer installed" : "now ",
+				       !strcmp(st, "gone") ? "" : now ? vis(now) : "(no version)",
+				       " (what it builds may differ)");
+			else
+				printf("  file     %s %s (read by the job from outside the repository: its values may differ)\n",
+				       vis(path), !strcmp(st, "gone") ? "is gone" : "changed");
+		}
 		cJSON_ArrayForEach(e, k->config) {
 			const cJSON *nv = cJSON_GetObjectItemCaseSensitive(e, "new_value_text");
 			char *v = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(e, "value"));
@@ -158,6 +182,9 @@ static void print_text(const struct check *k, const char *recorded, const struct
 	       stale ? "stale" : "fresh", k->counts[0] + k->counts[1] + k->counts[2] + k->counts[3],
 	       k->counts[A_FRESH], k->counts[A_MOVED], k->counts[A_CHANGED], k->counts[A_GONE],
 	       (size_t)cJSON_GetArraySize(k->config), nsame, nchanged, nmoved, ngone);
+	if (cJSON_GetArraySize(k->env) > 0)
+		printf("  and outside the repository: %d changed or gone (files the job read, installed packages)\n",
+		       cJSON_GetArraySize(k->env));
 }
 
 int cmd_check(int argc, char **argv)
@@ -210,6 +237,7 @@ int cmd_check(int argc, char **argv)
 	k.config = cJSON_CreateArray();
 	if (check_records(&k, graph, sched) < 0)
 		goto fail;
+	check_environment(&k, graph);
 	if (o.json) {
 		cJSON *doc = cJSON_CreateObject(), *fl = cJSON_CreateArray();
 		size_t i, stale = check_stale(&k);
@@ -232,7 +260,8 @@ int cmd_check(int argc, char **argv)
 		cJSON_AddItemToObject(doc, "files", fl);
 		cJSON_AddItemToObject(doc, "anchors", k.entries);
 		cJSON_AddItemToObject(doc, "config", k.config);
-		k.entries = k.config = NULL;
+		cJSON_AddItemToObject(doc, "environment", k.env);
+		k.entries = k.config = k.env = NULL;
 		text = emit_render(doc);
 		fputs(text, stdout);
 		free(text);

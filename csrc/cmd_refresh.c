@@ -67,12 +67,12 @@ static const char refresh_usage[] =
 static const char *const refresh_entry_keys[] = {
 	"id", "kind", "parent", "order", "class", "op", "function", "code_anchor", "defined_at",
 	"constructed_at", "args", "repeat", "total_repeat", "total_repeat_from_line", "condition",
-	"shapes", "external", "params", NULL
+	"shapes", "external", "params", "subtree", "factory", "tied", NULL
 };
 static const char *const refresh_top_keys[] = {
 	"schema", "tool", "commit", "dirty", "python", "entrypoint", "job_type", "config", "files",
 	"parse_errors", "unresolved", "modules", "phases", "data_path", "host_device", "device_device",
-	"compute", "overlap", "invocation", "incomplete", RECORDS_RUN_KEY, NULL
+	"compute", "overlap", "invocation", "incomplete", "environment", "parallel", RECORDS_RUN_KEY, NULL
 };
 
 static int key_in(const char *k, const char *const *list)
@@ -123,6 +123,55 @@ static int same_json(const cJSON *a, const cJSON *b)
 	if (!a || !b)
 		return a == b;
 	return cJSON_Compare(a, b, 1);
+}
+
+/* What changed outside the repository between the two headers'
+ * environment: a package's version ({"name", "from", "to"}, null where it
+ * is not listed) and a file's blob id ({"name": its path, ...}). */
+static void refresh_env_changes(const cJSON *og, const cJSON *ng, cJSON *out)
+{
+	static const struct {
+		const char *list, *key, *value;
+	} kinds[] = { { "packages", "name", "version" }, { "files", "path", "blob" } };
+	const cJSON *oe = cJSON_GetObjectItemCaseSensitive(og, "environment");
+	const cJSON *ne = cJSON_GetObjectItemCaseSensitive(ng, "environment");
+	size_t k;
+
+	for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		const cJSON *ol = cJSON_GetObjectItemCaseSensitive(oe, kinds[k].list);
+		const cJSON *nl = cJSON_GetObjectItemCaseSensitive(ne, kinds[k].list);
+		const cJSON *a, *b;
+		int pass;
+
+		for (pass = 0; pass < 2; pass++) {
+			const cJSON *walk = pass ? nl : ol, *other = pass ? ol : nl;
+
+			cJSON_ArrayForEach(a, walk) {
+				const char *key = str_of(a, kinds[k].key);
+				const cJSON *hit = NULL, *av = cJSON_GetObjectItemCaseSensitive(a, kinds[k].value), *hv;
+				cJSON *m;
+
+				if (!key)
+					continue;
+				cJSON_ArrayForEach(b, other)
+					if (str_of(b, kinds[k].key) && !strcmp(str_of(b, kinds[k].key), key))
+						hit = b;
+				hv = hit ? cJSON_GetObjectItemCaseSensitive(hit, kinds[k].value) : NULL;
+				if (pass ? hit != NULL : hit && same_json(av, hv))
+					continue;            /* the same; or (second pass) seen in the first */
+				{
+					/* first pass: recorded (av) -> now (hv); second: only now (av) */
+					const cJSON *from = pass ? NULL : av, *to = pass ? av : hv;
+
+					m = cJSON_CreateObject();
+					cJSON_AddStringToObject(m, "name", key);
+					cJSON_AddItemToObject(m, "from", from ? cJSON_Duplicate(from, 1) : cJSON_CreateNull());
+					cJSON_AddItemToObject(m, "to", to ? cJSON_Duplicate(to, 1) : cJSON_CreateNull());
+					cJSON_AddItemToArray(out, m);
+				}
+			}
+		}
+	}
 }
 
 /* The change report, and the hand-added fields carried over. */
@@ -205,6 +254,7 @@ static cJSON *refresh_merge(const cJSON *og, const cJSON *os, cJSON *ng, cJSON *
 			cJSON_AddItemToArray(config, m);
 		}
 	}
+	refresh_env_changes(og, ng, cJSON_AddArrayToObject(rep, "environment_changed"));
 	if (refresh_keep(ng, og, refresh_top_keys))
 		cJSON_AddItemToArray(kept, cJSON_CreateString("(computation_graph top level)"));
 	if (refresh_keep(ns, os, refresh_top_keys))
@@ -277,7 +327,7 @@ done:
 static void refresh_print(const cJSON *rep)
 {
 	static const char *const lists[] = { "added", "removed", "moved", "repeat_changed", "config_changed",
-	                                     "kept_fields", NULL };
+	                                     "environment_changed", "kept_fields", NULL };
 	size_t i;
 
 	printf("refreshed %.12s -> %.12s%s\n",

@@ -472,6 +472,11 @@ cJSON *load_environment(const struct load *L)
 		cJSON_AddStringToObject(p, "path", d->path);
 		cJSON_AddItemToArray(a, p);
 	}
+	if (L->site->nabsent > 0) {
+		a = cJSON_AddArrayToObject(env, "absent");
+		for (i = 0; i < L->site->nabsent; i++)
+			cJSON_AddItemToArray(a, cJSON_CreateString(L->site->absent[i]));
+	}
 	return env;
 }
 

@@ -784,13 +784,20 @@ static long long mt_params(struct mt *t, const struct vinst *m, int depth)
 		if (m->cls && m->cls->ext_base && strcmp(m->cls->ext_base, "torch.nn.Module")) {
 			/* a repo class on a torch.nn layer (class LayerNorm2d(nn.LayerNorm)):
 			 * the base's parameters, from its own arguments when the
-			 * class keeps the base's constructor */
+			 * class keeps the base's constructor, else from those its
+			 * super().__init__ gave the base */
 			struct vinst base = *m;
+			const value_t *ba = vdict_gets(m->attrs, "__ecg_base_args__");   /* interp/module.c */
 			size_t j;
 
 			for (j = 0; j < m->cls->nmro; j++)
-				if (vdict_gets(m->cls->mro[j]->ns, "__init__"))
-					return -1;
+				if (vdict_gets(m->cls->mro[j]->ns, "__init__")) {
+					/* its own constructor: the arguments it gave the base */
+					if (!ba || ba->k != VK_DICT)
+						return -1;
+					base.args = ba->u.dict;
+					break;
+				}
 			base.ext = m->cls->ext_base;
 			base.mod = VM_LAYER;
 			p = cg_param_count(interp_catalog(t->in), &base);

@@ -1,6 +1,7 @@
 /* site.c - see include/ecg/site.h */
 #include "config.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -459,6 +460,9 @@ void site_free(struct site *s)
 		free(s->decided[i]);
 	free(s->decided);
 	free(s->verdict);
+	for (i = 0; i < s->nabsent; i++)
+		free(s->absent[i]);
+	free(s->absent);
 	free(s->given);
 	free(s->dirs);
 	free(s->dists);
@@ -677,4 +681,81 @@ struct site_dist *site_dist_of(const struct site *s, const char *top)
 			if (!strcmp(s->dists[i].tops[j], top))
 				return &s->dists[i];
 	return NULL;
+}
+
+/* a and b the same distribution name: case and runs of - _ . alike */
+static int dist_name_eq(const char *a, const char *b)
+{
+	for (;;) {
+		int sa = *a == '-' || *a == '_' || *a == '.', sb = *b == '-' || *b == '_' || *b == '.';
+
+		if (sa || sb) {
+			if (!sa || !sb)
+				return 0;
+			while (*a == '-' || *a == '_' || *a == '.')
+				a++;
+			while (*b == '-' || *b == '_' || *b == '.')
+				b++;
+			continue;
+		}
+		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+			return 0;
+		if (!*a)
+			return 1;
+		a++, b++;
+	}
+}
+
+struct site_dist *site_dist_named(const struct site *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; s && i < s->ndists; i++)
+		if (s->dists[i].name && dist_name_eq(s->dists[i].name, name))
+			return &s->dists[i];
+	return NULL;
+}
+
+/* an extension module's file name for `top`: top.so, top.pyd, top.<tag>.so */
+static int is_ext_name(const char *e, const char *top)
+{
+	size_t n = strlen(top);
+
+	return !strncmp(e, top, n) && e[n] == '.' && (ends_with(e + n, ".so") || ends_with(e + n, ".pyd"));
+}
+
+int site_has_top(const struct site *s, const char *top)
+{
+	size_t i;
+
+	if (!s || !*top || strchr(top, '/') || !strcmp(top, ".") || !strcmp(top, ".."))
+		return 0;
+	if (site_dist_of(s, top))
+		return 1;
+	for (i = 0; i < s->ndirs; i++) {
+		char *pkg = xasprintf("%s/%s", s->dirs[i], top);
+		char *mod = xasprintf("%s/%s.py", s->dirs[i], top);
+		int hit = is_dir(pkg) || is_file(mod);
+		DIR *d;
+		struct dirent *e;
+
+		free(pkg);
+		free(mod);
+		if (hit)
+			return 1;
+		if (!(d = opendir(s->dirs[i])))
+			continue;
+		while (!hit && (e = readdir(d)) != NULL)
+			hit = is_ext_name(e->d_name, top);
+		closedir(d);
+		if (hit)
+			return 1;
+	}
+	return 0;
+}
+
+void site_note_absent(struct site *s, const char *name)
+{
+	if (s && name && *name && !has_str(s->absent, s->nabsent, name))
+		add_str(&s->absent, &s->nabsent, name);
 }

@@ -1104,6 +1104,11 @@ static value_t *bi_hasattr(struct frame *f, value_t *fn, value_t **args, size_t 
 		 * name a Tensor lacks says nothing */
 		if (args[0]->k == VK_TENSOR && r->k == VK_UNKNOWN)
 			return unknown_at(f, site, "hasattr() of a value known only as a tensor");
+		/* an attribute held with a value not known (paths merged by
+		 * journal.c) may be absent on one of them: not False */
+		if (r->k == VK_UNKNOWN && args[0]->k == VK_INST && vdict_gets(args[0]->u.inst->attrs, args[1]->u.str.s))
+			return unknown_at(f, site, afmt(in, "hasattr() of an attribute whose value is not known (%s)",
+			                                r->reason ? r->reason : "not known"));
 		return v_bool(in->a, r->k != VK_UNKNOWN);
 	}
 	return unknown_at(f, site, "hasattr() of something outside the repository (depends on its version)");

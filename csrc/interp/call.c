@@ -147,6 +147,58 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	return unknown_at(f, site, afmt(in, "the result of %s, which is outside the repository", d));
 }
 
+/* TABLE[key](...) in build mode, the key not known, where TABLE (a name
+ * or an attribute) is a dict whose values are all module classes
+ * (transformers' LLAMA_ATTENTION_CLASSES[config._attn_implementation]):
+ * a module is built there, but which one is not decided.  Dropping it
+ * would leave its parent's count short; it is an external module whose
+ * class is the expression as written, with its submodules and parameter
+ * count unknown and the candidates named in the reason (modtree.c reads
+ * __ecg_subtree_reason__).  NULL when the call is not of that form. */
+static value_t *table_class_call(struct frame *f, value_t *fn, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const struct ast_Subscript *sub;
+	const struct ast_hdr *tab;
+	value_t *d;
+	struct vinst *m;
+	buf_t names;
+	size_t i;
+
+	if (f->mode == M_FWD || fn->alts || !site || !AST_IS(site, Call) ||
+	    !AST_IS(AST_AS(site, Call)->func, Subscript))
+		return NULL;
+	sub = AST_AS(AST_AS(site, Call)->func, Subscript);
+	tab = sub->value;
+	if (!AST_IS(tab, Name) && !(AST_IS(tab, Attribute) && AST_IS(AST_AS(tab, Attribute)->value, Name)))
+		return NULL;
+	d = eval(f, tab);
+	if (d->k != VK_DICT || d->u.dict->n == 0)
+		return NULL;
+	for (i = 0; i < d->u.dict->n; i++) {
+		const value_t *c = d->u.dict->vals[i];
+
+		if (c->k != VK_CLASS || !c->u.cls->is_module)
+			return NULL;
+	}
+	buf_init(&names);
+	for (i = 0; i < d->u.dict->n; i++)
+		buf_addf(&names, "%s%s", i ? ", " : "", d->u.dict->vals[i]->u.cls->name);
+	m = new_inst(in);
+	m->ext = text_of(f, &sub->h);
+	m->mod = VM_EXTERNAL;
+	m->constructed_at = anchor_at(f, site);
+	m->ctor_expr = text_of(f, site);
+	m->cond = f->cond.text;
+	m->args = vdict_new(in->a);
+	vdict_sets(in->a, m->attrs, "__ecg_subtree_reason__",
+	           v_str(in->a, afmt(in, "the class is one of %s, by a key not known here (%s): its submodules and "
+	                                 "parameter count are not known", names.buf,
+	                             fn->reason ? fn->reason : "not known")));
+	buf_free(&names);
+	return mk_inst_value(in, m);
+}
+
 value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
               struct vdict *kw, const struct ast_hdr *site)
 {
@@ -311,10 +363,15 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		return call_ext(f, fn, args, nargs, kw, site);
 	case VK_BUILTIN:
 		return call_builtin(f, fn, args, nargs, kw, site);
-	case VK_UNKNOWN:
+	case VK_UNKNOWN: {
+		value_t *r;
+
 		if (fn->alts && !alts_modules(fn))
 			return alts_call(f, fn, args, nargs, kw, site);
+		if ((r = table_class_call(f, fn, site)))
+			return r;
 		break;
+	}
 	default:
 		break;
 	}

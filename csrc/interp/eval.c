@@ -349,6 +349,8 @@ static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 	double x, y;
 	int st;
 
+	if ((st = pkgmeta_cmp(op, l, r)) >= 0)     /* two packaging versions */
+		return st;
 	switch (op) {
 	case AST_CMP_IS:
 		/* the two paths' objects (alts.c): `is None` is False when

@@ -996,6 +996,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 			f->jc = jc_push(f, JC_COND, anchor_at(f, &s->h), rest);
 		f->cond.text = rest;
 		f->cond.taken = -1;
+		f->rest_cond = rest;
 	}
 	/* both paths end the block only if both do */
 	if (fl == FL_RETURN && fl2 == FL_RETURN)
@@ -1463,16 +1464,18 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 	}
 }
 
-enum flow exec_block(struct frame *f, const struct ast_list *body)
+/* The statements of body from i on.  After an `if` one path of which
+ * left the block (`if not ok: return cfg`), the rest runs on the other
+ * path only: its attribute writes are journaled (journal.c) and merged
+ * with the objects as the path that left saw them, so that an attribute
+ * the rest sets (`cfg.impl = "sdpa"`) is not known where the paths
+ * differ, never the rest's value taken for certain. */
+static enum flow exec_stmts(struct frame *f, const struct ast_list *body, unsigned i)
 {
-	const struct jctx *ojc = f->jc;
-	struct frame_cond oc = f->cond;
 	enum flow fl = FL_NORMAL;
-	unsigned i;
 
-	if (!body)
-		return FL_NORMAL;
-	for (i = 0; i < body->n; i++) {
+	for (; i < body->n; i++) {
+		f->rest_cond = NULL;
 		fl = exec_stmt(f, body->items[i]);
 		if (f->in->exc_pending) {      /* a call in it surely raised */
 			f->in->exc_name = f->in->exc_pending;
@@ -1482,7 +1485,31 @@ enum flow exec_block(struct frame *f, const struct ast_list *body)
 		}
 		if (fl != FL_NORMAL)
 			break;
+		if (f->rest_cond && i + 1 < body->n) {
+			const char *cond = f->rest_cond;
+			struct attr_journal aj;
+
+			f->rest_cond = NULL;
+			journal_open(f->in, &aj);
+			fl = exec_stmts(f, body, i + 1);
+			journal_after_body(f->in, &aj);
+			journal_close(f->in, &aj, cond, fl == FL_RAISE, 0);
+			return fl;
+		}
 	}
+	f->rest_cond = NULL;
+	return fl;
+}
+
+enum flow exec_block(struct frame *f, const struct ast_list *body)
+{
+	const struct jctx *ojc = f->jc;
+	struct frame_cond oc = f->cond;
+	enum flow fl;
+
+	if (!body)
+		return FL_NORMAL;
+	fl = exec_stmts(f, body, 0);
 	/* an `if` one path of which left the block conditioned the rest of
 	 * it (exec_if): that ends with the block */
 	f->jc = ojc;

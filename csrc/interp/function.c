@@ -367,7 +367,12 @@ value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond)
 	 * module is kept as before (the model tree). */
 	if ((a->k == VK_NONE && ret_maybe_none_alt(b)) || (b->k == VK_NONE && ret_maybe_none_alt(a)))
 		return v_alts(f, cond, a, b);
-	if (ret_structural(a) || ret_structural(b) || a->k == VK_UNKNOWN || b->k == VK_UNKNOWN)
+	if (ret_structural(a) || ret_structural(b))
+		return b;
+	/* a value not known on one path, a string or number on the other
+	 * (`if x is None: return "eager" ... return x`): keeping the later
+	 * one would decide which; unknown, below */
+	if ((a->k == VK_UNKNOWN || b->k == VK_UNKNOWN) && !value_is_known_scalar(a) && !value_is_known_scalar(b))
 		return b;
 	/* `if rank0: return {...} else: return {}`, both host data: kept as
 	 * alternatives, so that saving it is known to copy nothing from a

@@ -145,6 +145,9 @@ struct frame {
 	value_t *ret;
 	value_t *ret_alt;              /* returned on a path an undecided `if` took (ret_join) */
 	const char *ret_alt_cond;      /* that condition's text */
+	const char *rest_cond;         /* set by exec_if when one path of an undecided
+	                                  `if` left the block: the condition the rest
+	                                  of it runs under (exec_block journals it) */
 	int depth;
 	int config_exec;               /* running a config file exec()'d by the job */
 	int no_grad;                   /* inside no_grad / inference_mode */
@@ -527,6 +530,13 @@ value_t *path_m_with(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                      const struct ast_hdr *site);
 value_t *path_m_open(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                      const struct ast_hdr *site);
+/* pkgmeta.c: the installed distributions' versions, read as data */
+value_t *pkgmeta_version_parse(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                               const struct ast_hdr *site);
+value_t *pkgmeta_dist_version(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                              const struct ast_hdr *site);
+/* op of two packaging versions: 1 true, 0 false, -1 not two versions */
+int pkgmeta_cmp(enum ast_cmpop op, const value_t *l, const value_t *r);
 
 /* builtins.c */
 long long range_len(const value_t *it);

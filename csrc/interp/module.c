@@ -12,6 +12,40 @@
 
 #include "internal.h"
 #include "ecg/catalog.h"
+#include "ecg/catalog_glue.h"
+
+/* super().__init__(...) of a repository class whose base is a torch.nn
+ * layer of the catalogue, with its own __init__: the arguments the base
+ * was given, bound to the layer's parameter names, kept on the instance
+ * (__ecg_base_args__, a dict) for modtree.c's parameter count.  Nothing
+ * is kept when an argument list not known (*args, **kwargs not known)
+ * may have set one: the count stays null then. */
+static void layer_base_init(struct frame *f, value_t *self, value_t **args, size_t nargs, struct vdict *kw)
+{
+	struct interp *in = f->in;
+	const char *base;
+	value_t *d;
+	size_t i;
+
+	if (self->k != VK_INST || self->u.inst->mod != VM_REPO || !self->u.inst->cls ||
+	    !(base = class_ext_base(self->u.inst->cls)) || cg_kind_of(in->cat, base) != CG_LAYER)
+		return;
+	for (i = 0; kw && i < kw->n; i++)
+		if (kw_is_marker(kw->keys[i]))
+			return;
+	d = v_dict(in->a);
+	for (i = 0; i < nargs; i++) {
+		const char *pn = cg_param_at(in->cat, base, i);
+
+		if (!pn)
+			return;
+		vdict_sets(in->a, d->u.dict, pn, args[i]);
+	}
+	for (i = 0; kw && i < kw->n; i++)
+		if (kw->keys[i]->k == VK_STR)
+			vdict_set(in->a, d->u.dict, kw->keys[i], kw->vals[i]);
+	vdict_sets(in->a, self->u.inst->attrs, "__ecg_base_args__", d);
+}
 
 /* Is m an nn.ModuleDict: the built-in, or a repo subclass whose children
  * its constructor registered (torchvision's IntermediateLayerGetter)? */
@@ -716,8 +750,10 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 	}
 	case BI_M_MOD_BASE_INIT:
 		/* super().__init__(a, b) into nn.Sequential's constructor: a and
-		 * b are its children; another torch base's reads nothing */
+		 * b are its children; into a torch.nn layer's (timm's
+		 * LayerNorm(nn.LayerNorm)): its arguments, for its count */
 		(void)container_base_init(f, self, args, nargs, kw, site);
+		layer_base_init(f, self, args, nargs, kw);
 		return v_none(in->a);
 	case BI_M_MOD_CHILDREN:
 	case BI_M_MOD_NAMED_CHILDREN:

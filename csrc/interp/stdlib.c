@@ -10,6 +10,8 @@
 #include <ctype.h>
 
 #include "internal.h"
+#include "ecg/catalog.h"
+#include "ecg/site.h"
 
 /* ------------------------------------------------------------------ calls */
 
@@ -618,18 +620,24 @@ static value_t *sl_defaultdict(struct frame *f, const char *d, value_t **args, s
 }
 
 /* importlib.util.find_spec(name): a spec (not None) for torch, which a
- * job read here has (the catalogue stands for it), and for a module found
- * in the repository or the installed libraries read; for any other, whose
- * presence is not known here, the two values it may be (alts.c): a spec
- * when the module is installed where the job runs, else None, so that
- * `find_spec(name) is not None` stays undecided (transformers'
- * _is_package_available("torch_xla")). */
+ * job read here has (the catalogue stands for it), for a module of
+ * Python's standard library (catalogue: python_stdlib), for a module
+ * found in the repository, and for a top-level module installed in the
+ * site directories read (site_has_top(), read by ecg or not).  When site
+ * directories are read and none holds it: None, the environment read
+ * being the job's (transformers' _is_package_available("torch_xla")).
+ * Without them its presence is not known here: the two values it may be
+ * (alts.c), a spec when the module is installed where the job runs, else
+ * None, so that `find_spec(name) is not None` stays undecided. */
 static value_t *sl_find_spec(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                              const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	const char *name;
+	struct site *st = in->prog && in->prog->site ? in->prog->site->site : NULL;
+	const char *name, *dot;
+	char *top;
 	struct vinst *o;
+	int found;
 
 	(void)d, (void)kw, (void)site;
 	if (nargs < 1 || args[0]->k != VK_STR)
@@ -638,10 +646,20 @@ static value_t *sl_find_spec(struct frame *f, const char *d, value_t **args, siz
 	o = new_inst(in);
 	o->ext = "importlib.machinery.ModuleSpec";
 	vdict_sets(in->a, o->attrs, "name", args[0]);
-	if (strcmp(name, "torch") && strncmp(name, "torch.", 6) && !prog_find_module(in->prog, name))
-		return v_alts(f, afmt(in, "module '%s' is installed where the job runs", name), mk_inst_value(in, o),
-		              v_none(in->a));
-	return mk_inst_value(in, o);
+	if (!strcmp(name, "torch") || !strncmp(name, "torch.", 6) || prog_find_module(in->prog, name))
+		return mk_inst_value(in, o);
+	dot = strchr(name, '.');
+	top = xstrndup(name, dot ? (size_t)(dot - name) : strlen(name));
+	found = catalog_fact(in->cat, CATALOG_F_PYTHON_STDLIB, top) != NULL || (st && site_any(st) && site_has_top(st, top));
+	if (!found && st && site_any(st))       /* the header says so: check sees it appear */
+		site_note_absent(st, top);
+	free(top);
+	if (found && !dot)
+		return mk_inst_value(in, o);
+	if (!found && st && site_any(st))       /* nor any module of its package */
+		return v_none(in->a);
+	return v_alts(f, afmt(in, "module '%s' is installed where the job runs", name), mk_inst_value(in, o),
+	              v_none(in->a));
 }
 
 static const struct stdlib_native {
@@ -661,7 +679,9 @@ static const struct stdlib_native {
 	{ "easydict.EasyDict", sl_attr_dict },
 	{ "functools.partial", sl_partial },
 	{ "functools.wraps", sl_wraps },
+	{ "importlib.metadata.version", pkgmeta_dist_version },
 	{ "importlib.util.find_spec", sl_find_spec },
+	{ "importlib_metadata.version", pkgmeta_dist_version },
 	{ "io.open", sl_io_open },
 	{ "itertools.repeat", sl_repeat },
 	{ "json.load", sl_load },
@@ -679,6 +699,8 @@ static const struct stdlib_native {
 	{ "os.path.join", sl_path_join },
 	{ "os.path.normpath", sl_path_same },
 	{ "os.path.realpath", sl_path_same },
+	{ "packaging.version.Version", pkgmeta_version_parse },
+	{ "packaging.version.parse", pkgmeta_version_parse },
 	{ "pathlib.Path", path_call },
 	{ "pathlib.PosixPath", path_call },
 	{ "pathlib.PurePath", path_call },

@@ -56,6 +56,7 @@ struct check {
 	int py_borrowed;                 /* the interpreter was running already */
 	cJSON *entries;                  /* the report: every anchor */
 	cJSON *config;
+	cJSON *env;                      /* check_environment(): what changed outside the repository */
 	size_t counts[4];
 };
 
@@ -67,8 +68,20 @@ void check_classify_files(struct check *k, const cJSON *files);
 /* Judge every anchor of both records into k->entries, k->config, k->counts.
  * -1 when the runtime failed. */
 int check_records(struct check *k, const cJSON *graph, const cJSON *sched);
+/* The graph header's environment judged on disk now, into k->env (an
+ * array, created here): each file of environment.files whose content's
+ * blob id differs from the one recorded ("changed") or that cannot be
+ * read ("gone"), and each package of environment.packages whose version
+ * in its recorded site directory differs ("changed": a library upgraded)
+ * or that is no longer there ("gone"), and each name of
+ * environment.absent (looked up and not found then) installed there now
+ * ("installed").  Entries: {"kind": "file" |
+ * "package", "path", "name" (packages), "status", "recorded", "now"
+ * (blob ids or versions; null when not there)}.  Nothing is run or
+ * imported; nothing here fails (an unreadable file is "gone"). */
+void check_environment(struct check *k, const cJSON *graph);
 /* What makes the records stale: anchors not fresh, config values whose
- * source changed, data files that changed. */
+ * source changed, data files that changed, the environment's changes. */
 size_t check_stale(const struct check *k);
 void check_free(struct check *k);
 

@@ -396,6 +396,8 @@ enum catalog_fact {
 	                                 name -> the schedule phase it marks */
 	CATALOG_F_TRACE_PHASE_FRAMES, /* words: a Python frame outside the
 	                                 repository -> the phase it marks */
+	CATALOG_F_PYTHON_STDLIB,      /* set: the top-level modules of Python's
+	                                 standard library (always importable) */
 	CATALOG_NFACTS
 };
 

@@ -42,6 +42,9 @@ struct site {
 	char **decided;             /* top-level names judged by */
 	int *verdict;               /* site_locate()'s torch-library test, and the verdict */
 	size_t ndecided;
+	char **absent;              /* names the job looked up and found in none
+	                               (site_note_absent), in order, once each */
+	size_t nabsent;
 };
 
 /* Where a job's site-packages are, without running anything.
@@ -72,6 +75,22 @@ void site_mark_used(struct site *s, const char *rel);
 
 /* The distribution that provides top-level name `top`, or NULL. */
 struct site_dist *site_dist_of(const struct site *s, const char *top);
+
+/* The distribution named `name` (importlib.metadata.version's argument),
+ * names compared as pip does (case, and runs of '-', '_', '.', alike),
+ * or NULL. */
+struct site_dist *site_dist_named(const struct site *s, const char *name);
+
+/* Whether top-level module `top` is installed in one of the site
+ * directories: a package directory, a module file (.py, or an extension
+ * top.*.so / top.pyd), or a distribution's top-level name; read or not. */
+int site_has_top(const struct site *s, const char *top);
+
+/* The analysis decided on `name` (a distribution or a top-level module)
+ * not being installed in these directories (importlib.metadata.version,
+ * find_spec): the header lists it (environment.absent) so that `ecg
+ * check` sees it appear.  Kept once. */
+void site_note_absent(struct site *s, const char *name);
 
 /* Read a site file's bytes (at most `cap`): 0, or -1 with err_set()
  * (ECG_EXIT_INPUT) saying why. *data is NUL-terminated, owned. */

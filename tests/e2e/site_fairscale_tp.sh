@@ -133,6 +133,10 @@ is "$(S "[(c['op'], c['parallelism']) for c in d['device_device'] if c['anchor']
 is "$(S "[(c['op'], c['parallelism']) for c in d['device_device'] if c['anchor'].startswith('train.py')]")" \
 	"[('all_reduce', 'data')]" \
 	"  the job's all-reduce over the group held as _DATA_PARALLEL_GROUP: data"
+# its weight, Parameter (torch.nn.parameter's) of in_features // world_size
+# columns, the group's size known only at run time: null, never 0
+is "$(json "$T/o/computation_graph.json" 'd["modules"][0]["params"]')" None \
+	"RowParallelLinear's count: null (the model-parallel world size is the run's)"
 "$TEST_PYTHON" "$top_srcdir/tests/schema_check.py" "$top_srcdir/schemas" "$T/o" >"$T/schema.out" 2>&1
 ok $? "the records are valid (schema_check.py)"
 done_testing

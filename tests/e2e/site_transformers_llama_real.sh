@@ -5,6 +5,7 @@
 #   4.31.0.dev0 (ba695c1e)   LlamaAttention built directly;
 #   4.40.0.dev0 (1248f092)   LLAMA_ATTENTION_CLASSES[config._attn_implementation],
 #                            a property with a setter; find_spec("torch_xla");
+#                            LlamaSdpaAttention by torch's version (>= 2.1.1);
 #   5.3.0.dev0  (7febfad6)   models listed by define_import_structure(), not
 #                            in _import_structure.
 # The source is a git dir holding huggingface/transformers' history (a
@@ -48,6 +49,10 @@ for rev in $have; do
 	mkdir -p "$SP/transformers-$v.dist-info"
 	printf 'Metadata-Version: 2.1\nName: transformers\nVersion: %s\nRequires-Dist: torch\n' "$v" \
 		>"$SP/transformers-$v.dist-info/METADATA"
+	# torch 2.3.0 installed beside it: its METADATA alone (torch itself
+	# is never read); transformers reads its version (pkgmeta.c)
+	mkdir -p "$SP/torch-2.3.0.dist-info"
+	printf 'Metadata-Version: 2.1\nName: torch\nVersion: 2.3.0\n' >"$SP/torch-2.3.0.dist-info/METADATA"
 	O="$T/o-$rev"
 	run_ecg extract --repo "$R" --entry finetune.py --out "$O" -q --no-cache --no-site-env --no-env --site "$SP"
 	G() { json "$O/computation_graph.json" "$1"; }
@@ -62,6 +67,15 @@ for rev in $have; do
 	G "[m.get('code_anchor') for m in d['modules'] if m['id'] == 'model.layers.*'][0]" |
 		grep -q "^site:transformers/models/llama/modeling_llama.py:LlamaDecoderLayer.forward:"
 	ok $? "  anchored site:transformers/models/llama/modeling_llama.py"
+	# 4.31 builds LlamaAttention; 4.36-4.47 LLAMA_ATTENTION_CLASSES[
+	# config._attn_implementation], "sdpa" with torch >= 2.1.1 and no
+	# torch_xla installed; 5.x one LlamaAttention that dispatches in forward
+	case $v in
+	4.3[6-9]*|4.4*) want=LlamaSdpaAttention ;;
+	*) want=LlamaAttention ;;
+	esac
+	is "$(G "[m['class'] for m in d['modules'] if m['id'] == 'model.layers.*.self_attn'][0]")" "$want" \
+		"  self_attn: $want (torch 2.3.0's version read from its METADATA)"
 	case $v in
 	4.*)
 		is "$(G 'd["modules"][0]["params"]')" 278976 "  the model: 278976 parameters"
@@ -77,12 +91,44 @@ for rev in $have; do
 	esac
 	# the job's environment not given (no --no-env): USE_TF / USE_TORCH are
 	# not known, and the library's lazy import decisions still give the
-	# same model (its dummy objects are read on the path without torch)
+	# same model (its dummy objects are read on the path without torch),
+	# but for what hangs on torch's version
 	O2="$T/e-$rev"
 	run_ecg extract --repo "$R" --entry finetune.py --out "$O2" -q --no-cache --no-site-env --site "$SP"
 	is "$rc" 0 "  without --no-env: exit 0"
-	is "$(json "$O2/computation_graph.json" "[(m['class'], m['params']) for m in d['modules'] if m['id'] in ('', 'model.layers.*')]")" \
-		"$(G "[(m['class'], m['params']) for m in d['modules'] if m['id'] in ('', 'model.layers.*')]")" \
-		"  the same classes and counts as with --no-env"
+	case $v in
+	4.3[6-9]*|4.4*)
+		# USE_TORCH / USE_TF not known: torch's version may be "N/A"
+		# (torch disabled), so the attention's class is not decided
+		is "$(json "$O2/computation_graph.json" "[(m['class'], m['params']) for m in d['modules'] if m['id'] == 'model.layers.*.self_attn'][0]")" \
+			"('LLAMA_ATTENTION_CLASSES[config._attn_implementation]', None)" \
+			"  self_attn's class is not decided (USE_TF may disable torch), its count null"
+		;;
+	*)
+		is "$(json "$O2/computation_graph.json" "[(m['class'], m['params']) for m in d['modules'] if m['id'] in ('', 'model.layers.*')]")" \
+			"$(G "[(m['class'], m['params']) for m in d['modules'] if m['id'] in ('', 'model.layers.*')]")" \
+			"  the same classes and counts as with --no-env"
+		;;
+	esac
+	# torch's version not in the site: 4.36-4.47's attention class is
+	# not decided (never one taken for certain), and the counts it
+	# holds are null
+	rm -rf "$SP/torch-2.3.0.dist-info"
+	O3="$T/n-$rev"
+	run_ecg extract --repo "$R" --entry finetune.py --out "$O3" -q --no-cache --no-site-env --no-env --site "$SP"
+	case $v in
+	4.3[6-9]*|4.4*)
+		is "$(json "$O3/computation_graph.json" "[(m['class'], m['params']) for m in d['modules'] if m['id'] == 'model.layers.*.self_attn'][0]")" \
+			"('LLAMA_ATTENTION_CLASSES[config._attn_implementation]', None)" \
+			"  without torch's METADATA: self_attn's class not decided, its count null"
+		json "$O3/computation_graph.json" "[m['subtree']['reason'] for m in d['modules'] if m['id'] == 'model.layers.*.self_attn'][0]" |
+			grep -q "LlamaAttention.*LlamaSdpaAttention"
+		ok $? "  the reason names the candidates"
+		;;
+	*)
+		is "$(json "$O3/computation_graph.json" "[m['class'] for m in d['modules'] if m['id'] == 'model.layers.*.self_attn'][0]")" \
+			LlamaAttention "  without torch's METADATA: LlamaAttention all the same"
+		;;
+	esac
 done
 done_testing

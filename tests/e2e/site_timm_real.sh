@@ -1,0 +1,72 @@
+#!/bin/sh
+# The real timm, read from its source (issue 17 point 2): a job that builds
+# timm.create_model("vit_tiny_patch16_224", num_classes=10) through the
+# library's registry, and a model of its own around timm's Block.  timm's
+# LayerNorm is a subclass of nn.LayerNorm with its own __init__ calling
+# super().__init__(num_channels, eps=eps, elementwise_affine=affine,
+# **kwargs): its count comes from the arguments given to the base
+# (interp/module.c, __ecg_base_args__).  The counts are PyTorch's:
+#   vit_tiny_patch16_224: 5,717,416 with 1000 classes, so with 10:
+#   5,717,416 - (192*1000 + 1000) + (192*10 + 10) = 5,526,346;
+#   one Block(192, 3 heads): norm1 384, qkv 192x576 + 576, proj 192x192 +
+#   192, norm2 384, fc1 192x768 + 768, fc2 768x192 + 192 = 444,864;
+#   Block(dim=192, num_heads=3) directly: qkv_bias False, 444,288.
+# The source is a git dir of huggingface/pytorch-image-models
+# (ECG_TIMM_MIRROR, default /work/.mirror/huggingface+pytorch-image-models/
+# repo) at commit aa4b5850 (timm 1.0.29.dev0); never committed.  The test
+# skips, saying so, when it is not there.  The dist-info is written here.
+. "$top_srcdir/tests/lib.sh"
+
+MIRROR=${ECG_TIMM_MIRROR:-/work/.mirror/huggingface+pytorch-image-models/repo}
+REV=aa4b5850c1543fa488abf260f18390eda46cf85d
+"$GIT" --git-dir="$MIRROR" cat-file -e "$REV^{commit}" 2>/dev/null ||
+	skip_all "timm's source is not here (a git dir with commit $REV; ECG_TIMM_MIRROR names it)"
+
+SP="$T/site"
+mkdir -p "$SP/timm-1.0.29.dev0.dist-info"
+"$GIT" --git-dir="$MIRROR" archive "$REV" timm | tar -x -C "$SP"
+printf 'Metadata-Version: 2.1\nName: timm\nVersion: 1.0.29.dev0\nRequires-Dist: torch\n' \
+	>"$SP/timm-1.0.29.dev0.dist-info/METADATA"
+
+R="$T/job"
+mkrepo "$R"
+cat >"$R/train.py" <<'PY'
+import torch
+import timm
+from timm.models.vision_transformer import Block
+
+
+class Head(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = torch.nn.Sequential(*[Block(dim=192, num_heads=3) for _ in range(2)])
+        self.fc = torch.nn.Linear(192, 10)
+
+    def forward(self, x):
+        return self.fc(self.blocks(x).mean(1))
+
+
+model = timm.create_model("vit_tiny_patch16_224", pretrained=False, num_classes=10)
+head = Head()
+opt = torch.optim.SGD(list(model.parameters()) + list(head.parameters()), lr=0.1)
+for step in range(2):
+    loss = model(torch.randn(2, 3, 224, 224)).sum() + head(torch.randn(2, 197, 192)).sum()
+    loss.backward()
+    opt.step()
+PY
+commit "$R" "job"
+
+run_ecg extract --repo "$R" --entry train.py --out "$T/o" -q --no-cache --no-site-env --no-env --site "$SP"
+is "$rc" 0 "timm.create_model('vit_tiny_patch16_224') read from timm's source: exit 0"
+P() { json "$T/o/computation_graph.json" "[(m['class'], m['params'], (m.get('repeat') or {}).get('count')) for m in d['modules'] if m['id'] == '$1'][0]"; }
+is "$(P model)" "('VisionTransformer', 5526346, None)" "  VisionTransformer, 5,526,346 parameters (PyTorch's count)"
+is "$(P 'model/blocks.*')" "('Block', 444864, 12)" "  blocks: Block x 12 (depth of the registry's vit_tiny), 444,864 each"
+is "$(P 'model/blocks.*.norm1')" "('LayerNorm', 384, None)" "  timm's LayerNorm(nn.LayerNorm): 384, from what its __init__ gave the base"
+is "$(P 'head/blocks.*')" "('Block', 444288, 2)" "the job's own model around timm's Block: x 2, 444,288 each (qkv_bias False)"
+is "$(P head)" "('Head', 890506, None)" "  Head: 890,506"
+json "$T/o/computation_graph.json" "[m['code_anchor'] for m in d['modules'] if m['id'] == 'model/blocks.*'][0]" |
+	grep -q "^site:timm/models/vision_transformer.py:Block.forward:"
+ok $? "  anchored site:timm/models/vision_transformer.py"
+is "$(json "$T/o/computation_graph.json" '[(p["name"], p["version"]) for p in d["environment"]["packages"]]')" \
+	"[('timm', '1.0.29.dev0')]" "  the header names timm and its version"
+done_testing
