@@ -1292,6 +1292,8 @@ static const struct {
 	[CATALOG_F_TENSOR_ALIASES] = { "tensor_aliases", FK_SET },
 	[CATALOG_F_ITER_PASSTHROUGH] = { "iter_passthrough", FK_SET },
 	[CATALOG_F_FSDP_SHARDING] = { "fsdp_sharding", FK_MAP },
+	[CATALOG_F_WRAPPER_METHODS] = { "wrapper_methods", FK_MAP },
+	[CATALOG_F_WRAPPER_BROADCASTS] = { "wrapper_broadcasts", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

@@ -432,6 +432,10 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **args, size_t nargs,
                                struct vdict *kw, const struct ast_hdr *site);
 int is_wrapper(const struct catalog *cat, const char *d);
+/* torch.c: the collective a parallel wrapper's method issues
+ * ("...FullyShardedDataParallel.clip_grad_norm_" -> "all_reduce"), what
+ * implies it in *word (may be NULL); NULL when d names no such method. */
+const char *wrapper_method_op(struct interp *in, const char *d, const char **word);
 int ext_is_module_class(const struct catalog *cat, const char *d);
 int ext_is_optimizer_class(const struct catalog *cat, const char *d);
 const char *short_ext(const char *d);

@@ -1090,6 +1090,49 @@ value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *s
 	return mk_builtin(in, step ? BI_OPT_STEP : BI_NOOP, NULL);
 }
 
+/* The collective a method of a parallel wrapper issues (catalog
+ * wrapper_methods), by the last two parts of its dotted name d
+ * ("...FullyShardedDataParallel.clip_grad_norm_"): the op, and in *word
+ * what implies the event (catalog parallel_wrappers).  NULL when d names
+ * none (then *word is untouched). */
+const char *wrapper_method_op(struct interp *in, const char *d, const char **word)
+{
+	const char *last = strrchr(d, '.'), *cls = last, *op;
+
+	if (!last || last == d)
+		return NULL;
+	while (cls > d && cls[-1] != '.')
+		cls--;
+	if (!(op = catalog_fact(in->cat, CATALOG_F_WRAPPER_METHODS, cls)))
+		return NULL;
+	if (word)
+		*word = catalog_fact_match(in->cat, CATALOG_F_PARALLEL_WRAPPERS,
+		                           afmt(in, "%.*s", (int)(last - cls), cls));
+	return op;
+}
+
+/* A call of a parallel wrapper's communicating method (wrapper_method_op):
+ * in job mode a collective event, implied by the wrapper, anchored at the
+ * call; its value the result (FSDP's clip_grad_norm_: the total norm, a
+ * tensor where the gradients are).  NULL when d is no such method. */
+static value_t *wrapper_method_call(struct frame *f, const char *d, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const char *word = NULL, *op = wrapper_method_op(in, d, &word);
+	struct sched_ev *e;
+
+	if (!op)
+		return NULL;
+	if (f->mode != M_FWD && (e = sev(f, SEV_COLLECTIVE, text_of(f, AST_IS(site, Call) ? AST_AS(site, Call)->func : site),
+	                                  site))) {
+		e->op = op;
+		e->async_op = -1;                 /* issued and waited inside the method */
+		e->parallelism = "data";
+		e->implied_by = word;
+	}
+	return v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
+}
+
 /* torch's wrappers of a model, from call_ext(): GradScaler.scale(loss)
  * is loss; torch.compile(...) is call_torch's; DDP, FSDP, fully_shard,
  * deepspeed, torch.compile(model), jit, quantization ... hand back the
@@ -1102,6 +1145,8 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 
 	if (strstr(d, "GradScaler.") && !strcmp(last, "scale") && nargs == 1)
 		return args[0];
+	if (wrapper_method_op(in, d, NULL))
+		return wrapper_method_call(f, d, site);
 	if (!strcmp(d, "torch.compile"))
 		return call_torch(f, d, last, args, nargs, kw, site, any_tensor);
 	if (is_wrapper(in->cat, d) && nargs >= 1 && args[0]->k == VK_INST) {

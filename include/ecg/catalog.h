@@ -369,6 +369,10 @@ enum catalog_fact {
 	CATALOG_F_ITER_PASSTHROUGH,   /* set: calls that give back the iterable
 	                                 they wrap (tqdm.tqdm(loader)) */
 	CATALOG_F_FSDP_SHARDING,      /* map: a sharding strategy -> regather | keep | unsharded */
+	CATALOG_F_WRAPPER_METHODS,    /* map: '<wrapper word>.<method>' -> the collective
+	                                 its call issues (FSDP's clip_grad_norm_) */
+	CATALOG_F_WRAPPER_BROADCASTS, /* map: wrapper word -> the keyword that makes
+	                                 it broadcast module states at the wrap */
 	CATALOG_NFACTS
 };
 
