@@ -1294,6 +1294,7 @@ static const struct {
 	[CATALOG_F_FSDP_SHARDING] = { "fsdp_sharding", FK_MAP },
 	[CATALOG_F_WRAPPER_METHODS] = { "wrapper_methods", FK_MAP },
 	[CATALOG_F_WRAPPER_BROADCASTS] = { "wrapper_broadcasts", FK_MAP },
+	[CATALOG_F_FSDP_STATE_DICT] = { "fsdp_state_dict", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

@@ -1234,6 +1234,10 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 
 			if (sc_seen(dd, "anchor", e->anchor, "op", e->op))
 				continue;
+			/* state_dict()'s gather, when the job may have chosen
+			 * another state-dict type before it */
+			if (e->target && !strcmp(e->target, "state_dict") && interp_state_dict_type_set(s->in))
+				continue;
 			c = sc_coll(e->op, e->parallelism ? e->parallelism : "data", e->async_op, e->anchor,
 			            sc_phase(s, e), e->implied_by, NULL);
 			{

@@ -50,6 +50,7 @@ static const struct native module_methods[] = {
 	{ "register_parameter", call_module_method, BI_M_MOD_REGISTER_PARAMETER },
 	{ "requires_grad_", call_module_method, BI_M_MOD_SELF },
 	{ "share_memory", call_module_method, BI_M_MOD_SELF },
+	{ "state_dict", call_module_method, BI_M_MOD_STATE_DICT },
 	{ "to", call_module_method, BI_M_MOD_TO },
 	{ "to_empty", call_module_method, BI_M_MOD_SELF },
 	{ "train", call_module_method, BI_M_MOD_TRAIN },

@@ -106,7 +106,7 @@ enum builtin_id {
 	BI_M_MOD_CHILDREN, BI_M_MOD_VALUES,
 	BI_M_MOD_NAMED_CHILDREN, BI_M_MOD_MODULES, BI_M_MOD_NAMED_MODULES,   /* the tree as Python lists it */
 	BI_M_MOD_ITEMS, BI_M_MOD_KEYS, BI_M_MOD_UPDATE,   /* ModuleDict.items() / keys() / update() */ BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
-	BI_M_MOD_LOAD_STATE_DICT,
+	BI_M_MOD_LOAD_STATE_DICT, BI_M_MOD_STATE_DICT,
 	BI_M_NS_GETATTR,
 	BI_COUNT        /* how many ids there are */
 };
@@ -195,6 +195,10 @@ struct interp {
 	native_fn *bi_fn[BI_COUNT];    /* natives_register(): each builtin id's function */
 	unsigned loop_serials;         /* how many loop bodies were read once, for frame.loop_serial */
 	int trace_shapes;              /* ECG_TRACE_SHAPES is set */
+	int sd_type_scoped;            /* in the body of a `with` choosing another
+	                                  state-dict type (FSDP.state_dict_type) */
+	int sd_type_set;               /* the job sets a state-dict type for good
+	                                  (FSDP.set_state_dict_type) */
 	int trace_steps;               /* ECG_TRACE_STEPS is set */
 	struct hot { const char *key; long n; } hot[512];
 	size_t nhot;
@@ -436,6 +440,10 @@ int is_wrapper(const struct catalog *cat, const char *d);
  * ("...FullyShardedDataParallel.clip_grad_norm_" -> "all_reduce"), what
  * implies it in *word (may be NULL); NULL when d names no such method. */
 const char *wrapper_method_op(struct interp *in, const char *d, const char **word);
+/* torch.c: "scope" or "set" when d is a parallel wrapper's method choosing
+ * the state-dict type (catalog fsdp_state_dict:
+ * "...FullyShardedDataParallel.state_dict_type"), else NULL. */
+const char *sd_type_method(struct interp *in, const char *d);
 int ext_is_module_class(const struct catalog *cat, const char *d);
 int ext_is_optimizer_class(const struct catalog *cat, const char *d);
 const char *short_ext(const char *d);

@@ -1111,6 +1111,17 @@ const char *wrapper_method_op(struct interp *in, const char *d, const char **wor
 	return op;
 }
 
+const char *sd_type_method(struct interp *in, const char *d)
+{
+	const char *last = strrchr(d, '.'), *cls = last;
+
+	if (!last || last == d)
+		return NULL;
+	while (cls > d && cls[-1] != '.')
+		cls--;
+	return catalog_fact(in->cat, CATALOG_F_FSDP_STATE_DICT, cls);
+}
+
 /* A call of a parallel wrapper's communicating method (wrapper_method_op):
  * in job mode a collective event, implied by the wrapper, anchored at the
  * call; its value the result (FSDP's clip_grad_norm_: the total norm, a
@@ -1147,6 +1158,16 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 		return args[0];
 	if (wrapper_method_op(in, d, NULL))
 		return wrapper_method_call(f, d, site);
+	{
+		/* FSDP.set_state_dict_type(model, ...): another state-dict type
+		 * for good (the context manager state_dict_type: exec.c) */
+		const char *sdt = sd_type_method(in, d);
+
+		if (sdt && !strcmp(sdt, "set")) {
+			in->sd_type_set = 1;
+			return unknown_at(f, site, "the state-dict settings before the call");
+		}
+	}
 	if (!strcmp(d, "torch.compile"))
 		return call_torch(f, d, last, args, nargs, kw, site, any_tensor);
 	if (is_wrapper(in->cat, d) && nargs >= 1 && args[0]->k == VK_INST) {

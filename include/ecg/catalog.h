@@ -373,6 +373,9 @@ enum catalog_fact {
 	                                 its call issues (FSDP's clip_grad_norm_) */
 	CATALOG_F_WRAPPER_BROADCASTS, /* map: wrapper word -> the keyword that makes
 	                                 it broadcast module states at the wrap */
+	CATALOG_F_FSDP_STATE_DICT,    /* map: wrapper word -> state_dict()'s collective;
+	                                 '<word>.<method>' -> scope | set (another
+	                                 state-dict type chosen) */
 	CATALOG_NFACTS
 };
 
