@@ -1246,8 +1246,19 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 				cJSON_AddStringToObject(c, "frequency", freq);
 				free(freq);
 			}
-			cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", sc_condition(e->ctx)
-			                                       ? cJSON_CreateString(sc_condition(e->ctx)) : cJSON_CreateNull());
+			if (e->detail_text && sc_condition(e->ctx)) {
+				/* what the event itself leaves open (a wrapper method's
+				 * sharding), with the path's condition */
+				char *both = xasprintf("%s and %s", sc_condition(e->ctx), e->detail_text);
+
+				cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", cJSON_CreateString(both));
+				free(both);
+			} else {
+				cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", sc_condition(e->ctx)
+				                                       ? cJSON_CreateString(sc_condition(e->ctx))
+				                                       : e->detail_text ? cJSON_CreateString(e->detail_text)
+				                                       : cJSON_CreateNull());
+			}
 			cJSON_AddItemToArray(dd, c);
 			if (e->async_op == 1) {
 				cJSON *o = cJSON_CreateObject();

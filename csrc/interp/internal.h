@@ -444,6 +444,12 @@ const char *wrapper_method_op(struct interp *in, const char *d, const char **wor
  * the state-dict type (catalog fsdp_state_dict:
  * "...FullyShardedDataParallel.state_dict_type"), else NULL. */
 const char *sd_type_method(struct interp *in, const char *d);
+/* torch.c: a call of that method on the wrapped module self (may be NULL):
+ * its collective event in job mode, its value; NULL when d is none. */
+value_t *wrapper_method_call(struct frame *f, const char *d, const value_t *self, const struct ast_hdr *site);
+/* torch.c: whether the last wrap of m seen shards it (sharding_strategy=,
+ * catalog fsdp_sharding): 1 yes, 0 NO_SHARD, -1 not known. */
+int wrap_sharded(struct interp *in, const struct vinst *m);
 int ext_is_module_class(const struct catalog *cat, const char *d);
 int ext_is_optimizer_class(const struct catalog *cat, const char *d);
 const char *short_ext(const char *d);

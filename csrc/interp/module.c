@@ -335,24 +335,31 @@ static void load_state_dict_effects(struct frame *f, value_t *self, const value_
 /* model.to(device): m and every module under it hold their parameters
  * and buffers on the device. */
 /* The word of a parallel wrapper whose state_dict() communicates (catalog
- * fsdp_state_dict) wrapping m or a module under it, in *op its
- * collective; NULL when none (or deeper than 32). */
-static const char *sd_wrapper(struct interp *in, const struct vinst *m, const char **op, int depth)
+ * fsdp_state_dict) wrapping m or a module under it, in *op its collective;
+ * *sharded is raised to 1 when such a unit is known sharded, to -1 from 0
+ * when one's sharding is not known (wrap_sharded).  NULL when none (or
+ * deeper than 32). */
+static const char *sd_wrapper(struct interp *in, const struct vinst *m, const char **op, int *sharded, int depth)
 {
-	const char *w;
+	const char *w, *found = NULL;
 	size_t i;
 
 	if (!m || depth > 32)
 		return NULL;
-	for (i = 0; i < m->nwrapped; i++) {
+	for (i = 0; i < m->nwrapped && !found; i++) {
 		w = catalog_fact_match(in->cat, CATALOG_F_PARALLEL_WRAPPERS, m->wrapped_by[i]);
-		if (w && (*op = catalog_fact(in->cat, CATALOG_F_FSDP_STATE_DICT, w)))
-			return w;
+		if (w && (*op = catalog_fact(in->cat, CATALOG_F_FSDP_STATE_DICT, w))) {
+			int s = wrap_sharded(in, m);
+
+			if (s == 1 || (s < 0 && *sharded == 0))
+				*sharded = s;
+			found = w;
+		}
 	}
 	for (i = 0; i < m->nchildren; i++)
-		if ((w = sd_wrapper(in, m->children[i].inst, op, depth + 1)))
-			return w;
-	return NULL;
+		if ((w = sd_wrapper(in, m->children[i].inst, op, sharded, depth + 1)) && !found)
+			found = w;
+	return found;
 }
 
 /* model.state_dict() in job code, of a module that is or holds a unit of
@@ -365,9 +372,11 @@ static void state_dict_effects(struct frame *f, value_t *self, const struct ast_
 	struct interp *in = f->in;
 	const char *op = NULL, *w;
 	struct sched_ev *e;
+	int sharded = 0;
 
+	/* NO_SHARD units have nothing to gather */
 	if (f->mode == M_FWD || in->sd_type_scoped || self->k != VK_INST ||
-	    !(w = sd_wrapper(in, self->u.inst, &op, 0)))
+	    !(w = sd_wrapper(in, self->u.inst, &op, &sharded, 0)) || sharded == 0)
 		return;
 	if ((e = sev(f, SEV_COLLECTIVE, text_of(f, AST_IS(site, Call) ? AST_AS(site, Call)->func : site), site))) {
 		e->op = op;
@@ -375,6 +384,8 @@ static void state_dict_effects(struct frame *f, value_t *self, const struct ast_
 		e->parallelism = "data";
 		e->implied_by = w;
 		e->target = "state_dict";
+		if (sharded < 0)
+			e->detail_text = "an FSDP unit under it is sharded (not NO_SHARD): its sharding strategy is not known";
 	}
 }
 
