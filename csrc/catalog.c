@@ -1305,6 +1305,9 @@ static const struct {
 	[CATALOG_F_TRACE_PHASE_ANNOTATIONS] = { "trace_phase_annotations", FK_PREFIXES },
 	[CATALOG_F_TRACE_PHASE_FRAMES] = { "trace_phase_frames", FK_WORDS },
 	[CATALOG_F_PYTHON_STDLIB] = { "python_stdlib", FK_SET },
+	[CATALOG_F_WRAPPER_METHODS] = { "wrapper_methods", FK_MAP },
+	[CATALOG_F_WRAPPER_BROADCASTS] = { "wrapper_broadcasts", FK_MAP },
+	[CATALOG_F_FSDP_STATE_DICT] = { "fsdp_state_dict", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

@@ -1354,6 +1354,37 @@ static void sc_fsdp_at_wrap(struct sc *s, cJSON *dd, const struct sched_ev *w)
 	                                 "gradients after each unit's backward"));
 }
 
+/* A wrapper that broadcasts rank 0's module states when it wraps, by the
+ * keyword the catalogue names for it (wrapper_broadcasts: FSDP1's
+ * sync_module_states): a startup broadcast at the wrap when the keyword is
+ * True, with a condition when its value is not known, none when it is
+ * absent or false. */
+static void sc_wrap_broadcast(struct sc *s, cJSON *dd, const struct sched_ev *w)
+{
+	const char *kw = catalog_fact(interp_catalog(s->in), CATALOG_F_WRAPPER_BROADCASTS, w->implied_by);
+	const value_t *v = kw && w->detail ? vdict_gets(w->detail, kw) : NULL;
+	const char *cond = sc_condition(w->ctx);
+	int on = v ? value_truth(v) : 0;
+	char *freq, *both = NULL;
+	cJSON *c;
+
+	if (on == 0 || sc_seen(dd, "anchor", w->anchor, "op", "broadcast"))
+		return;
+	c = sc_coll("broadcast", "data", -1, w->anchor, "startup", w->implied_by,
+	            "parameters and buffers from rank 0 when the wrapper is built");
+	if (on < 0) {
+		both = xasprintf("%s%s%s is true (its value is not known)", cond ? cond : "", cond ? " and " : "", kw);
+		cond = both;
+	}
+	freq = sc_frequency(s, w);
+	cJSON_AddStringToObject(c, "frequency", freq);
+	free(freq);
+	if (cond)
+		cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", cJSON_CreateString(cond));
+	free(both);
+	cJSON_AddItemToArray(dd, c);
+}
+
 static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 {
 	size_t i;
@@ -1366,6 +1397,10 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 
 			if (sc_seen(dd, "anchor", e->anchor, "op", e->op))
 				continue;
+			/* state_dict()'s gather, when the job may have chosen
+			 * another state-dict type before it */
+			if (e->target && !strcmp(e->target, "state_dict") && interp_state_dict_type_set(s->in))
+				continue;
 			c = sc_coll(e->op, e->parallelism ? e->parallelism : "data", e->async_op, e->anchor,
 			            sc_phase(s, e), e->implied_by, NULL);
 			{
@@ -1374,8 +1409,19 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 				cJSON_AddStringToObject(c, "frequency", freq);
 				free(freq);
 			}
-			cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", sc_condition(e->ctx)
-			                                       ? cJSON_CreateString(sc_condition(e->ctx)) : cJSON_CreateNull());
+			if (e->detail_text && sc_condition(e->ctx)) {
+				/* what the event itself leaves open (a wrapper method's
+				 * sharding), with the path's condition */
+				char *both = xasprintf("%s and %s", sc_condition(e->ctx), e->detail_text);
+
+				cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", cJSON_CreateString(both));
+				free(both);
+			} else {
+				cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", sc_condition(e->ctx)
+				                                       ? cJSON_CreateString(sc_condition(e->ctx))
+				                                       : e->detail_text ? cJSON_CreateString(e->detail_text)
+				                                       : cJSON_CreateNull());
+			}
 			cJSON_AddItemToArray(dd, c);
 			if (e->async_op == 1) {
 				cJSON *o = cJSON_CreateObject();
@@ -1441,6 +1487,11 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 			}
 		}
 	}
+	/* after the rest: a wrap's rows above are read once per anchor,
+	 * and a broadcast row there must not hide a later wrap of it */
+	for (i = 0; i < s->nev; i++)
+		if (s->ev[i].kind == SEV_WRAP && s->ev[i].implied_by)
+			sc_wrap_broadcast(s, dd, &s->ev[i]);
 }
 
 static void sc_compute(struct sc *s, cJSON *compute, cJSON *overlap)

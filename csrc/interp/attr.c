@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include "ecg/catalog.h"
 #include "internal.h"
 #include "ecg/catalog.h"
 
@@ -52,6 +53,7 @@ static const struct native module_methods[] = {
 	{ "register_parameter", call_module_method, BI_M_MOD_REGISTER_PARAMETER },
 	{ "requires_grad_", call_module_method, BI_M_MOD_SELF },
 	{ "share_memory", call_module_method, BI_M_MOD_SELF },
+	{ "state_dict", call_module_method, BI_M_MOD_STATE_DICT },
 	{ "to", call_module_method, BI_M_MOD_TO },
 	{ "to_empty", call_module_method, BI_M_MOD_SELF },
 	{ "train", call_module_method, BI_M_MOD_TRAIN },
@@ -212,6 +214,19 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 
 	if (m->nwrapped && (!strcmp(name, "module") || !strcmp(name, "_orig_mod")))
 		return mk_inst_value(in, m);
+	/* a method of the wrapper itself that communicates (FSDP's
+	 * clip_grad_norm_): the wrapper's, before the wrapped class's */
+	for (size_t k = m->nwrapped; k-- > 0;) {
+		const char *w = strrchr(m->wrapped_by[k], '.');
+		char key[160];
+		int n = snprintf(key, sizeof key, "%s.%s", w ? w + 1 : m->wrapped_by[k], name);
+
+		if (n > 0 && (size_t)n < sizeof key && catalog_fact(in->cat, CATALOG_F_WRAPPER_METHODS, key)) {
+			v = v_ext(in->a, adot(in, m->wrapped_by[k], name));
+			v->recv = obj;
+			return v;
+		}
+	}
 	if (!strcmp(name, "training") && m->mod != VM_NONE) {
 		/* nn.Module.training: in a forward, as it was when the model
 		 * was first called (module_snapshot_training); in job code, as

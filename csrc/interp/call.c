@@ -96,6 +96,9 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 		return r;
 	if (fn->recv && (r = categorical_method(f, d, last, fn->recv, site)))
 		return r;
+	/* model.clip_grad_norm_() of an FSDP-wrapped model: the wrapper's */
+	if (fn->recv && wrapper_method_op(in, d, NULL))
+		return wrapper_method_call(f, d, fn->recv, site);
 	if ((r = torch_ext_call(f, d, last, args, nargs, kw, site, any_tensor)))
 		return r;
 	if (!strcmp(d, "argparse.ArgumentParser")) {

@@ -1109,13 +1109,23 @@ static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 	struct interp *in = f->in;
 	unsigned i;
 	const struct ast_With *w = (const struct ast_With *)st;
-	int ng = 0;
+	int ng = 0, sd_scoped = 0;
 	enum flow fl;
 	const struct jctx *ojc = f->jc, *pushed = NULL;
 
 	for (i = 0; i < w->items.n; i++) {
 		const struct ast_withitem *wi = AST_AS(w->items.items[i], withitem);
 		value_t *cv = eval(f, wi->context_expr);
+
+		/* with FSDP.state_dict_type(model, ...): another state-dict
+		 * type for the body */
+		if (AST_IS(wi->context_expr, Call)) {
+			value_t *fn = eval(f, AST_AS(wi->context_expr, Call)->func);
+			const char *sdt = fn->k == VK_EXT ? sd_type_method(in, canon_ext(in, fn->u.ext)) : NULL;
+
+			if (sdt && !strcmp(sdt, "scope"))
+				sd_scoped++;
+		}
 
 		pushed = with_jctx(f, st, wi, cv, &ng);
 		if (pushed) {
@@ -1127,7 +1137,9 @@ static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 			       : v_unknown(in->a, text_of(f, wi->optional_vars), "a context manager's value"));
 	}
 	f->no_grad += ng;
+	in->sd_type_scoped += sd_scoped;
 	fl = exec_block(f, &w->body);
+	in->sd_type_scoped -= sd_scoped;
 	f->no_grad -= ng;
 	f->jc = ojc;
 	return fl;

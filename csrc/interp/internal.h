@@ -94,7 +94,7 @@ enum builtin_id {
 	BI_M_DICT_GET, BI_M_DICT_ITEMS, BI_M_DICT_KEYS, BI_M_DICT_VALUES, BI_M_DICT_UPDATE,
 	BI_M_DICT_POP, BI_M_DICT_SETDEFAULT, BI_M_COPY,
 	BI_M_STR_FORMAT, BI_M_STR_JOIN, BI_M_STR_SPLIT, BI_M_STR_LOWER, BI_M_STR_UPPER,
-	BI_M_STR_STARTSWITH, BI_M_STR_ENDSWITH, BI_M_STR_REPLACE, BI_M_STR_STRIP, BI_M_STR_LSTRIP, BI_M_STR_RSTRIP, BI_M_STR_PARTITION,
+	BI_M_STR_STARTSWITH, BI_M_STR_ENDSWITH, BI_M_STR_REMOVEPREFIX, BI_M_STR_REMOVESUFFIX, BI_M_STR_REPLACE, BI_M_STR_STRIP, BI_M_STR_LSTRIP, BI_M_STR_RSTRIP, BI_M_STR_PARTITION,
 	BI_M_STR_RSPLIT,
 	BI_M_SET_UNION,
 	BI_M_FILE_READ, BI_M_FILE_READLINES, BI_M_STR_SPLITLINES,
@@ -106,7 +106,7 @@ enum builtin_id {
 	BI_M_MOD_CHILDREN, BI_M_MOD_VALUES,
 	BI_M_MOD_NAMED_CHILDREN, BI_M_MOD_MODULES, BI_M_MOD_NAMED_MODULES,   /* the tree as Python lists it */
 	BI_M_MOD_ITEMS, BI_M_MOD_KEYS, BI_M_MOD_UPDATE,   /* ModuleDict.items() / keys() / update() */ BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
-	BI_M_MOD_LOAD_STATE_DICT,
+	BI_M_MOD_LOAD_STATE_DICT, BI_M_MOD_STATE_DICT,
 	BI_M_MOD_PARAMETERS, BI_M_MOD_NAMED_PARAMETERS,   /* one representative parameter */
 	BI_M_NS_GETATTR,
 	BI_M_PATH_SAME, BI_M_PATH_JOINPATH, BI_M_PATH_WITH_SUFFIX, BI_M_PATH_WITH_NAME,
@@ -202,6 +202,10 @@ struct interp {
 	native_fn *bi_fn[BI_COUNT];    /* natives_register(): each builtin id's function */
 	unsigned loop_serials;         /* how many loop bodies were read once, for frame.loop_serial */
 	int trace_shapes;              /* ECG_TRACE_SHAPES is set */
+	int sd_type_scoped;            /* in the body of a `with` choosing another
+	                                  state-dict type (FSDP.state_dict_type) */
+	int sd_type_set;               /* the job sets a state-dict type for good
+	                                  (FSDP.set_state_dict_type) */
 	int trace_steps;               /* ECG_TRACE_STEPS is set */
 	struct hot { const char *key; long n; } hot[512];
 	size_t nhot;
@@ -459,6 +463,20 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **args, size_t nargs,
                                struct vdict *kw, const struct ast_hdr *site);
 int is_wrapper(const struct catalog *cat, const char *d);
+/* torch.c: the collective a parallel wrapper's method issues
+ * ("...FullyShardedDataParallel.clip_grad_norm_" -> "all_reduce"), what
+ * implies it in *word (may be NULL); NULL when d names no such method. */
+const char *wrapper_method_op(struct interp *in, const char *d, const char **word);
+/* torch.c: "scope" or "set" when d is a parallel wrapper's method choosing
+ * the state-dict type (catalog fsdp_state_dict:
+ * "...FullyShardedDataParallel.state_dict_type"), else NULL. */
+const char *sd_type_method(struct interp *in, const char *d);
+/* torch.c: a call of that method on the wrapped module self (may be NULL):
+ * its collective event in job mode, its value; NULL when d is none. */
+value_t *wrapper_method_call(struct frame *f, const char *d, const value_t *self, const struct ast_hdr *site);
+/* torch.c: whether the last wrap of m seen shards it (sharding_strategy=,
+ * catalog fsdp_sharding): 1 yes, 0 NO_SHARD, -1 not known. */
+int wrap_sharded(struct interp *in, const struct vinst *m);
 int ext_is_module_class(const struct catalog *cat, const char *d);
 int ext_is_optimizer_class(const struct catalog *cat, const char *d);
 const char *short_ext(const char *d);

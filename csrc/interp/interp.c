@@ -85,6 +85,11 @@ const struct catalog *interp_catalog(const struct interp *in)
 	return in->cat;
 }
 
+int interp_state_dict_type_set(const struct interp *in)
+{
+	return in->sd_type_set;
+}
+
 void interp_set_override(struct interp *in, const char *key, const char *text)
 {
 	char *end;

@@ -517,6 +517,28 @@ static value_t *m_str_affix(struct frame *f, value_t *fn, value_t **args, size_t
 	return unknown_at(f, site, "a string test with a value not known");
 }
 
+/* str.removeprefix(p) / str.removesuffix(p) (Python 3.9): the string
+ * less p when it starts (ends) with p, else the string itself; unknown
+ * with the reason when p is not a known str. */
+static value_t *m_str_remove_affix(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                                   const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+	size_t n, L = self->u.str.len;
+
+	(void)kw;
+	if (nargs != 1 || args[0]->k != VK_STR)
+		return unknown_at(f, site, "a prefix or suffix removed that is not a known string");
+	n = args[0]->u.str.len;
+	if (!n || n > L)
+		return self;
+	if (fn->u.bi.id == BI_M_STR_REMOVEPREFIX)
+		return memcmp(self->u.str.s, args[0]->u.str.s, n) ? self
+		       : v_strn(in->a, self->u.str.s + n, L - n);
+	return memcmp(self->u.str.s + L - n, args[0]->u.str.s, n) ? self : v_strn(in->a, self->u.str.s, L - n);
+}
+
 static value_t *m_str_join(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                            const struct ast_hdr *site)
 {
@@ -965,6 +987,8 @@ static const struct native str_methods[] = {
 	{ "lower", m_str_case, BI_M_STR_LOWER },
 	{ "lstrip", m_str_strip, BI_M_STR_LSTRIP },
 	{ "partition", m_str_partition, BI_M_STR_PARTITION },
+	{ "removeprefix", m_str_remove_affix, BI_M_STR_REMOVEPREFIX },
+	{ "removesuffix", m_str_remove_affix, BI_M_STR_REMOVESUFFIX },
 	{ "replace", m_str_replace, BI_M_STR_REPLACE },
 	{ "rsplit", m_str_rsplit, BI_M_STR_RSPLIT },
 	{ "rstrip", m_str_strip, BI_M_STR_RSTRIP },

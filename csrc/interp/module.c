@@ -509,6 +509,61 @@ static void load_state_dict_effects(struct frame *f, value_t *self, const value_
 
 /* model.to(device): m and every module under it hold their parameters
  * and buffers on the device. */
+/* The word of a parallel wrapper whose state_dict() communicates (catalog
+ * fsdp_state_dict) wrapping m or a module under it, in *op its collective;
+ * *sharded is raised to 1 when such a unit is known sharded, to -1 from 0
+ * when one's sharding is not known (wrap_sharded).  NULL when none (or
+ * deeper than 32). */
+static const char *sd_wrapper(struct interp *in, const struct vinst *m, const char **op, int *sharded, int depth)
+{
+	const char *w, *found = NULL;
+	size_t i;
+
+	if (!m || depth > 32)
+		return NULL;
+	for (i = 0; i < m->nwrapped && !found; i++) {
+		w = catalog_fact_match(in->cat, CATALOG_F_PARALLEL_WRAPPERS, m->wrapped_by[i]);
+		if (w && (*op = catalog_fact(in->cat, CATALOG_F_FSDP_STATE_DICT, w))) {
+			int s = wrap_sharded(in, m);
+
+			if (s == 1 || (s < 0 && *sharded == 0))
+				*sharded = s;
+			found = w;
+		}
+	}
+	for (i = 0; i < m->nchildren; i++)
+		if ((w = sd_wrapper(in, m->children[i].inst, op, sharded, depth + 1)) && !found)
+			found = w;
+	return found;
+}
+
+/* model.state_dict() in job code, of a module that is or holds a unit of
+ * FSDP1 (catalog fsdp_state_dict): under the default FULL_STATE_DICT every
+ * unit is unsharded for it -- a collective event, implied by the wrapper;
+ * none in the body of a `with` choosing another type (in->sd_type_scoped;
+ * schedule.c drops them when the job sets one for good). */
+static void state_dict_effects(struct frame *f, value_t *self, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const char *op = NULL, *w;
+	struct sched_ev *e;
+	int sharded = 0;
+
+	/* NO_SHARD units have nothing to gather */
+	if (f->mode == M_FWD || in->sd_type_scoped || self->k != VK_INST ||
+	    !(w = sd_wrapper(in, self->u.inst, &op, &sharded, 0)) || sharded == 0)
+		return;
+	if ((e = sev(f, SEV_COLLECTIVE, text_of(f, AST_IS(site, Call) ? AST_AS(site, Call)->func : site), site))) {
+		e->op = op;
+		e->async_op = -1;
+		e->parallelism = "data";
+		e->implied_by = w;
+		e->target = "state_dict";
+		if (sharded < 0)
+			e->detail_text = "an FSDP unit under it is sharded (not NO_SHARD): its sharding strategy is not known";
+	}
+}
+
 static void module_set_on_device(struct vinst *m, int depth)
 {
 	size_t i;
@@ -681,6 +736,9 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 	case BI_M_MOD_PARAMETERS:
 	case BI_M_MOD_NAMED_PARAMETERS:
 		return module_parameters(f, self, fn->u.bi.id == BI_M_MOD_NAMED_PARAMETERS, site);
+	case BI_M_MOD_STATE_DICT:
+		state_dict_effects(f, self, site);
+		return unknown_at(f, site, "a module's state dict, read at run time");
 	case BI_M_MOD_LOAD_STATE_DICT:
 		load_state_dict_effects(f, self, nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "state_dict") : NULL, site);
 		return unknown_at(f, site, "the missing and unexpected keys, known at run time");

@@ -1224,6 +1224,97 @@ static int jc_undecided(const struct jctx *c)
 	return 0;
 }
 
+/* The collective a method of a parallel wrapper issues (catalog
+ * wrapper_methods), by the last two parts of its dotted name d
+ * ("...FullyShardedDataParallel.clip_grad_norm_"): the op, and in *word
+ * what implies the event (catalog parallel_wrappers).  NULL when d names
+ * none (then *word is untouched). */
+const char *wrapper_method_op(struct interp *in, const char *d, const char **word)
+{
+	const char *last = strrchr(d, '.'), *cls = last, *op;
+
+	if (!last || last == d)
+		return NULL;
+	while (cls > d && cls[-1] != '.')
+		cls--;
+	if (!(op = catalog_fact(in->cat, CATALOG_F_WRAPPER_METHODS, cls)))
+		return NULL;
+	if (word)
+		*word = catalog_fact_match(in->cat, CATALOG_F_PARALLEL_WRAPPERS,
+		                           afmt(in, "%.*s", (int)(last - cls), cls));
+	return op;
+}
+
+const char *sd_type_method(struct interp *in, const char *d)
+{
+	const char *last = strrchr(d, '.'), *cls = last;
+
+	if (!last || last == d)
+		return NULL;
+	while (cls > d && cls[-1] != '.')
+		cls--;
+	return catalog_fact(in->cat, CATALOG_F_FSDP_STATE_DICT, cls);
+}
+
+/* Whether the last wrap of m seen (its SEV_WRAP event) shards it, by its
+ * sharding_strategy= keyword and the catalogue (fsdp_sharding; FULL_SHARD
+ * when absent): 1 sharded, 0 NO_SHARD, -1 not known (no wrap event seen,
+ * or a strategy whose value is not known). */
+int wrap_sharded(struct interp *in, const struct vinst *m)
+{
+	const struct sched_ev *w = NULL;
+	const value_t *v;
+	const char *how, *last;
+	size_t i;
+
+	for (i = in->nsev; m && i-- > 0;)
+		if (in->sev[i].kind == SEV_WRAP && in->sev[i].model == m) {
+			w = &in->sev[i];
+			break;
+		}
+	if (!w)
+		return -1;
+	v = w->detail ? vdict_gets(w->detail, "sharding_strategy") : NULL;
+	if (!v || v->k == VK_NONE)
+		how = catalog_fact(in->cat, CATALOG_F_FSDP_SHARDING, "FULL_SHARD");
+	else if (v->k == VK_EXT)
+		how = catalog_fact(in->cat, CATALOG_F_FSDP_SHARDING, (last = strrchr(v->u.ext, '.')) ? last + 1 : v->u.ext);
+	else
+		return -1;
+	return !how ? -1 : strcmp(how, "unsharded") != 0;
+}
+
+/* A call of a parallel wrapper's communicating method (wrapper_method_op)
+ * on the wrapped module self (the instance, or the first argument of a call
+ * on the class; may be NULL): in job mode a collective event, implied by
+ * the wrapper, anchored at the call -- none when the wrap is known not to
+ * shard (FSDP's clip_grad_norm_ under NO_SHARD is torch's plain one), a
+ * condition in detail_text when that is not known; its value the result
+ * (the total norm, a tensor where the gradients are).  NULL when d is no
+ * such method. */
+value_t *wrapper_method_call(struct frame *f, const char *d, const value_t *self, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const char *word = NULL, *op = wrapper_method_op(in, d, &word);
+	struct sched_ev *e;
+	int sharded;
+
+	if (!op)
+		return NULL;
+	sharded = wrap_sharded(in, self && self->k == VK_INST ? self->u.inst : NULL);
+	if (f->mode != M_FWD && sharded != 0 &&
+	    (e = sev(f, SEV_COLLECTIVE, text_of(f, AST_IS(site, Call) ? AST_AS(site, Call)->func : site), site))) {
+		e->op = op;
+		e->async_op = -1;                 /* issued and waited inside the method */
+		e->parallelism = "data";
+		e->implied_by = word;
+		if (sharded < 0)
+			e->detail_text = "the wrap shards the module (not NO_SHARD): its sharding strategy is not known";
+	}
+	return v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
+}
+
+
 /* torch's wrappers of a model, from call_ext(): GradScaler.scale(loss)
  * is loss; torch.compile(...) is call_torch's; DDP, FSDP, fully_shard,
  * deepspeed, torch.compile(model), jit, quantization ... hand back the
@@ -1238,6 +1329,18 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 		in->dtensor_mixed = 1;
 	if (strstr(d, "GradScaler.") && !strcmp(last, "scale") && nargs == 1)
 		return args[0];
+	if (wrapper_method_op(in, d, NULL))
+		return wrapper_method_call(f, d, nargs >= 1 ? args[0] : NULL, site);   /* FSDP.clip_grad_norm_(model, ...) */
+	{
+		/* FSDP.set_state_dict_type(model, ...): another state-dict type
+		 * for good (the context manager state_dict_type: exec.c) */
+		const char *sdt = sd_type_method(in, d);
+
+		if (sdt && !strcmp(sdt, "set")) {
+			in->sd_type_set = 1;
+			return unknown_at(f, site, "the state-dict settings before the call");
+		}
+	}
 	if (!strcmp(d, "torch.compile"))
 		return call_torch(f, d, last, args, nargs, kw, site, any_tensor);
 	/* DDP of a model ecg did not build (a library's factory): the wrap

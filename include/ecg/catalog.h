@@ -398,6 +398,13 @@ enum catalog_fact {
 	                                 repository -> the phase it marks */
 	CATALOG_F_PYTHON_STDLIB,      /* set: the top-level modules of Python's
 	                                 standard library (always importable) */
+	CATALOG_F_WRAPPER_METHODS,    /* map: '<wrapper word>.<method>' -> the collective
+	                                 its call issues (FSDP's clip_grad_norm_) */
+	CATALOG_F_WRAPPER_BROADCASTS, /* map: wrapper word -> the keyword that makes
+	                                 it broadcast module states at the wrap */
+	CATALOG_F_FSDP_STATE_DICT,    /* map: wrapper word -> state_dict()'s collective;
+	                                 '<word>.<method>' -> scope | set (another
+	                                 state-dict type chosen) */
 	CATALOG_NFACTS
 };
 

@@ -223,6 +223,9 @@ int interp_natives_check(const char **bad);
 void interp_free(struct interp *in);
 struct ast_arena *interp_arena(struct interp *in);
 const struct catalog *interp_catalog(const struct interp *in);
+/* Whether the job sets a state-dict type for good (FSDP.set_state_dict_type):
+ * then no state_dict() call is known to gather (schedule.c). */
+int interp_state_dict_type_set(const struct interp *in);
 /* Whether the job's code calls .backward() (it trains). */
 int interp_saw_backward(const struct interp *in);
 const struct interp_evidence *interp_evidence(const struct interp *in);
