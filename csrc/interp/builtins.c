@@ -293,6 +293,13 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 	int ty;
 	size_t i;
 
+	/* alternatives (alts.c: an object on each path of an undecided
+	 * `if`): the answer both paths give, else not known */
+	if (v->k == VK_UNKNOWN && v->alts) {
+		int a0 = isinstance_of(in, v->alts[0], t), a1 = isinstance_of(in, v->alts[1], t);
+
+		return a0 == a1 ? a0 : -1;
+	}
 	if ((ty = isinstance_typing(in, v, t)) >= 0)
 		return ty;
 

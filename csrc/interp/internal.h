@@ -337,6 +337,7 @@ value_t *fact_int_of(struct frame *f, const value_t *arg, value_t *r);
 
 /* alts.c: two objects bound on the two paths of an undecided `if` */
 int alts_object(const value_t *v);
+int alts_callable_pair(const value_t *a, const value_t *b);   /* a callable's two paths, one external */
 value_t *v_alts(struct frame *f, const char *cond, value_t *a, value_t *b);
 value_t *v_alts_in(struct interp *in, const char *cond, value_t *a, value_t *b);   /* v_alts without a frame */
 value_t *alts_getattr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
