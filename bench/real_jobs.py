@@ -57,6 +57,10 @@ JOBS = {
     "megatron-gpt3-175b-16n": (
         "NVIDIA/Megatron-LM", "d98e8a64ddf34856e74b24714e3bedb2f5a39553",
         label_args("megatron_gpt3_175b.json"), 3.0),
+    # the same with the distributed optimizer and its overlap flags, DP 32
+    "megatron-gpt3-175b-distopt": (
+        "NVIDIA/Megatron-LM", "d98e8a64ddf34856e74b24714e3bedb2f5a39553",
+        label_args("megatron_gpt3_175b_distopt.json"), 3.0),
 }
 
 

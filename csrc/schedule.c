@@ -607,6 +607,15 @@ static void add_tri(cJSON *o, const char *k, int v)
 		cJSON_AddBoolToObject(o, k, v);
 }
 
+/* Is e in `loop` or in a loop around it? */
+static int sc_shares_loop(const struct sched_ev *e, const struct jctx *loop)
+{
+	for (; loop; loop = ctx_innermost_loop(loop->up))
+		if (ctx_has(e->ctx, loop))
+			return 1;
+	return 0;
+}
+
 /* The loop around the training forward, and the accumulation loop. */
 static void sc_find_loops(struct sc *s)
 {
@@ -670,6 +679,13 @@ static void sc_find_loops(struct sc *s)
 		return;
 	}
 	s->step_loop = ctx_innermost_loop((s->step_call ? s->step_call : bwd)->ctx);
+	/* the optimizer step that shares a loop with the forward: an earlier
+	 * one outside every loop around it (a checkpoint load that steps the
+	 * optimizer once to make its states, Megatron's distributed
+	 * optimizer) does not say where the step is */
+	for (i = 0; s->step_loop && opt && !sc_shares_loop(opt, s->step_loop) && i < s->nev; i++)
+		if (s->ev[i].kind == SEV_OPT_STEP && sc_shares_loop(&s->ev[i], s->step_loop))
+			opt = &s->ev[i];
 	if (s->step_loop && opt && !ctx_has(opt->ctx, s->step_loop)) {
 		/* the optimizer steps outside the loop around the forward:
 		 * that loop is the accumulation loop, the innermost loop above

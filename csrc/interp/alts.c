@@ -55,6 +55,24 @@ int alts_modules(const value_t *v)
 	       v->alts[0]->u.inst->mod != VM_NONE && v->alts[1]->u.inst->mod != VM_NONE;
 }
 
+/* Callables bound on the two paths where one is external (a torch
+ * function), or is itself alternatives: `f = dist.reduce_scatter_tensor`
+ * or `dist._reduce_scatter_base` by an undecided version test, then
+ * `global f; if cfg.x: f = my_reduce_scatter`.  Both kept, so that a
+ * call of f follows each path's callee (alts_call), each under its side
+ * of the condition; repo objects alone are alts_object's. */
+static int alts_callable(const value_t *v)
+{
+	return v->k == VK_FUNC || v->k == VK_BOUND || v->k == VK_EXT || (v->k == VK_UNKNOWN && v->alts);
+}
+
+int alts_callable_pair(const value_t *a, const value_t *b)
+{
+	if (!a || !b || !alts_callable(a) || !alts_callable(b))
+		return 0;
+	return a->k == VK_EXT || b->k == VK_EXT || a->k == VK_UNKNOWN || b->k == VK_UNKNOWN;
+}
+
 value_t *v_alts(struct frame *f, const char *cond, value_t *a, value_t *b)
 {
 	return v_alts_in(f->in, cond, a, b);

@@ -751,7 +751,7 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 		} else if (b && b->k == VK_INST && b->u.inst->mod != VM_NONE) {
 			r = b;
 		} else if (a && b && ((alts_object(a) && (alts_object(b) || b->k == VK_NONE)) ||
-		                      (a->k == VK_NONE && alts_object(b)))) {
+		                      (a->k == VK_NONE && alts_object(b)) || alts_callable_pair(a, b))) {
 			r = v_alts(f, cond, a, b);  /* both objects kept: alts.c */
 		} else if (!a || !b) {
 			r = a ? a : b;      /* bound on one path only: it exists if that path ran */

@@ -366,6 +366,7 @@ int alts_modules(const value_t *v);
  * submodules were registered before a module attribute that is
  * alternatives of two modules: its place in _modules */
 #define ALT_CHILD_POS "__ecg_altpos_"
+int alts_callable_pair(const value_t *a, const value_t *b);   /* a callable's two paths, one external */
 value_t *v_alts(struct frame *f, const char *cond, value_t *a, value_t *b);
 value_t *v_alts_in(struct interp *in, const char *cond, value_t *a, value_t *b);   /* v_alts without a frame */
 value_t *alts_getattr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
