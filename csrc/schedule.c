@@ -41,6 +41,8 @@ struct sc {
 	                                    pass of its loops (one helper called from N places);
 	                                    -1: it is reached on other paths too, whose counts
 	                                    add to this one's */
+	char **pool;                     /* sc_condition's joined texts, owned */
+	size_t npool, apool;
 };
 
 static int str_cmp(const void *a, const void *b)
@@ -403,13 +405,48 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 	return r;
 }
 
-/* The condition an event runs under, as text, or NULL. */
-static const char *sc_condition(const struct jctx *c)
+/* The condition an event in context c runs under, as text, or NULL: every
+ * undecided condition around it, outermost first, joined by "and" (a row
+ * inside `if should_save:` in a function called under `if not
+ * overlap:` runs only when both hold); a periodic guard's text when it is
+ * the innermost.  The text is c's own or kept in s's pool (freed with s). */
+static const char *sc_condition(struct sc *s, const struct jctx *c)
 {
-	for (; c; c = c->up)
-		if (c->kind == JC_COND || c->kind == JC_GUARD)
-			return c->text;
-	return NULL;
+	const char *texts[16];
+	size_t n = 0, len = 0, i, k;
+	const struct jctx *first = NULL;
+	char *r, *p;
+
+	for (; c; c = c->up) {
+		if (c->kind != JC_COND && (c->kind != JC_GUARD || first))
+			continue;
+		if (!first)
+			first = c;
+		for (k = 0; k < n && strcmp(texts[k], c->text); k++)
+			;
+		if (k < n || !c->text)
+			continue;
+		if (n == sizeof texts / sizeof *texts)
+			break;
+		texts[n++] = c->text;
+		len += strlen(c->text) + 5;
+	}
+	if (n <= 1)
+		return n ? texts[0] : NULL;
+	if (s->npool == s->apool) {
+		char **np = realloc(s->pool, (s->apool ? 2 * s->apool : 16) * sizeof *np);
+
+		if (!np)
+			return texts[0];      /* out of memory: the innermost, as before */
+		s->pool = np;
+		s->apool = s->apool ? 2 * s->apool : 16;
+	}
+	if (!(r = malloc(len + 1)))
+		return texts[0];
+	for (p = r, i = n; i-- > 0;)
+		p += sprintf(p, i + 1 < n ? " and %s" : "%s", texts[i]);
+	s->pool[s->npool++] = r;
+	return r;
 }
 
 /* A function named for reading a checkpoint back (load_checkpoint,
@@ -1035,7 +1072,7 @@ static void sc_host_device(struct sc *s, cJSON *hd)
 		s->inner = 1;
 		cJSON_AddStringToObject(h, "frequency", freq);
 		free(freq);
-		add_str_or_null(h, "condition", sc_condition(e->in_forward && s->step_call ? s->step_call->ctx : e->ctx));
+		add_str_or_null(h, "condition", sc_condition(s, e->in_forward && s->step_call ? s->step_call->ctx : e->ctx));
 		cJSON_AddItemToArray(hd, h);
 	}
 }
@@ -1173,7 +1210,7 @@ static void sc_wrap_coll_if(struct sc *s, cJSON *dd, const struct sched_ev *w, c
                             const char *op, const char *phase, const char *note, const char *cond)
 {
 	if (!cond)
-		cond = sc_condition(w->ctx) ? sc_condition(w->ctx) : sc_condition(at->ctx);
+		cond = sc_condition(s, w->ctx) ? sc_condition(s, w->ctx) : sc_condition(s, at->ctx);
 	cJSON *c;
 	char *freq;
 
@@ -1235,10 +1272,10 @@ static void sc_eval_bcast(struct sc *s, cJSON *dd, const struct sched_ev *w, con
 	c = sc_coll("broadcast", "data", -1, at->anchor, sc_phase(s, at), w->implied_by,
 	            "buffers from rank 0 before the first forward of each pass of the loop (broadcast_buffers): "
 	            "the forward without gradients turns the next broadcast off");
-	if (sc_condition(w->ctx) || sc_condition(at->ctx))
+	if (sc_condition(s, w->ctx) || sc_condition(s, at->ctx))
 		cJSON_ReplaceItemInObjectCaseSensitive(c, "condition",
-		                                       cJSON_CreateString(sc_condition(w->ctx) ? sc_condition(w->ctx)
-		                                                                              : sc_condition(at->ctx)));
+		                                       cJSON_CreateString(sc_condition(s, w->ctx) ? sc_condition(s, w->ctx)
+		                                                                              : sc_condition(s, at->ctx)));
 	pass = *at;
 	pass.ctx = l->up;
 	pass.in_forward = 0;
@@ -1379,7 +1416,7 @@ static void sc_wrap_broadcast(struct sc *s, cJSON *dd, const struct sched_ev *w)
 {
 	const char *kw = catalog_fact(interp_catalog(s->in), CATALOG_F_WRAPPER_BROADCASTS, w->implied_by);
 	const value_t *v = kw && w->detail ? vdict_gets(w->detail, kw) : NULL;
-	const char *cond = sc_condition(w->ctx);
+	const char *cond = sc_condition(s, w->ctx);
 	int on = v ? value_truth(v) : 0;
 	char *freq, *both = NULL;
 	cJSON *c;
@@ -1425,16 +1462,16 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 				cJSON_AddStringToObject(c, "frequency", freq);
 				free(freq);
 			}
-			if (e->detail_text && sc_condition(e->ctx)) {
+			if (e->detail_text && sc_condition(s, e->ctx)) {
 				/* what the event itself leaves open (a wrapper method's
 				 * sharding), with the path's condition */
-				char *both = xasprintf("%s and %s", sc_condition(e->ctx), e->detail_text);
+				char *both = xasprintf("%s and %s", sc_condition(s, e->ctx), e->detail_text);
 
 				cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", cJSON_CreateString(both));
 				free(both);
 			} else {
-				cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", sc_condition(e->ctx)
-				                                       ? cJSON_CreateString(sc_condition(e->ctx))
+				cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", sc_condition(s, e->ctx)
+				                                       ? cJSON_CreateString(sc_condition(s, e->ctx))
 				                                       : e->detail_text ? cJSON_CreateString(e->detail_text)
 				                                       : cJSON_CreateNull());
 			}
@@ -1459,9 +1496,9 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 				                                 "module states from rank 0 when the wrapper is built"));
 				cJSON_AddStringToObject(cJSON_GetArrayItem(dd, cJSON_GetArraySize(dd) - 1), "frequency", freq);
 				free(freq);
-				if (sc_condition(e->ctx))
+				if (sc_condition(s, e->ctx))
 					cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetArrayItem(dd, cJSON_GetArraySize(dd) - 1),
-					                                       "condition", cJSON_CreateString(sc_condition(e->ctx)));
+					                                       "condition", cJSON_CreateString(sc_condition(s, e->ctx)));
 				/* the gradient all-reduce where backward runs; at the
 				 * wrap only when no backward call was seen (and the
 				 * model is one ecg built: of a library's model whose
@@ -1469,9 +1506,9 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 				if (!sc_wrap_anchored(s, dd, i) && e->model) {
 					cJSON_AddItemToArray(dd, sc_coll("all_reduce", "data", -1, e->anchor, "backward", e->implied_by,
 					                                 "gradients, in buckets, as backward produces them"));
-					if (sc_condition(e->ctx))
+					if (sc_condition(s, e->ctx))
 						cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetArrayItem(dd, cJSON_GetArraySize(dd) - 1),
-						                                       "condition", cJSON_CreateString(sc_condition(e->ctx)));
+						                                       "condition", cJSON_CreateString(sc_condition(s, e->ctx)));
 				}
 				o = cJSON_CreateObject();
 				cJSON_AddStringToObject(o, "what", "gradient all-reduce (DDP buckets)");
@@ -1684,6 +1721,9 @@ void schedule_emit(struct interp *in, const char *job_type, cJSON *sched)
 	sc_overlap(&s, cJSON_GetObjectItemCaseSensitive(sched, "overlap"));
 	free(s.opt_anchors);
 	free(s.decode);
+	while (s.npool)
+		free(s.pool[--s.npool]);
+	free(s.pool);
 }
 
 const char *schedule_step_anchor(struct interp *in, const char *job_type)
