@@ -1296,34 +1296,11 @@ static void sc_wrap_coll(struct sc *s, cJSON *dd, const struct sched_ev *w, cons
 static const char FSDP_REGATHER_IF[] = "the FSDP sharding strategy reshards parameters after forward "
                                        "(FULL_SHARD, HYBRID_SHARD): the wrap's strategy is not known";
 
-/* What an FSDP wrap's sharding does between forward and backward, from its
- * keywords and the catalogue (fsdp_sharding): "regather", "keep",
- * "unsharded", or NULL when the keyword's value is not known.  FSDP's
- * sharding_strategy= names a ShardingStrategy member (FULL_SHARD when
- * absent); fully_shard's reshard_after_forward= is a bool (True when
- * absent; an int, a smaller group to reshard to, still regathers). */
+/* What an FSDP wrap's sharding does between forward and backward
+ * (interp.h wrap_sharding). */
 static const char *sc_fsdp_sharding(const struct sc *s, const struct sched_ev *w)
 {
-	const struct catalog *cat = interp_catalog(s->in);
-	const value_t *v;
-
-	if (!strcmp(w->implied_by, "fully_shard")) {
-		v = w->detail ? vdict_gets(w->detail, "reshard_after_forward") : NULL;
-		if (!v || (v->k == VK_BOOL && v->u.b) || v->k == VK_INT)
-			return catalog_fact(cat, CATALOG_F_FSDP_SHARDING, "reshard_after_forward=True");
-		if (v->k == VK_BOOL)
-			return catalog_fact(cat, CATALOG_F_FSDP_SHARDING, "reshard_after_forward=False");
-		return NULL;
-	}
-	v = w->detail ? vdict_gets(w->detail, "sharding_strategy") : NULL;
-	if (!v || v->k == VK_NONE)
-		return catalog_fact(cat, CATALOG_F_FSDP_SHARDING, "FULL_SHARD");
-	if (v->k == VK_EXT) {
-		const char *last = strrchr(v->u.ext, '.');
-
-		return catalog_fact(cat, CATALOG_F_FSDP_SHARDING, last ? last + 1 : v->u.ext);
-	}
-	return NULL;
+	return wrap_sharding(interp_catalog(s->in), w);
 }
 
 /* The collectives a DDP or FSDP wrapper issues, where they happen: DDP's

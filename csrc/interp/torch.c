@@ -1256,15 +1256,42 @@ const char *sd_type_method(struct interp *in, const char *d)
 	return catalog_fact(in->cat, CATALOG_F_FSDP_STATE_DICT, cls);
 }
 
-/* Whether the last wrap of m seen (its SEV_WRAP event) shards it, by its
- * sharding_strategy= keyword and the catalogue (fsdp_sharding; FULL_SHARD
- * when absent): 1 sharded, 0 NO_SHARD, -1 not known (no wrap event seen,
- * or a strategy whose value is not known). */
+/* What an FSDP wrap's sharding does between forward and backward, from its
+ * keywords and the catalogue (fsdp_sharding): "regather", "keep",
+ * "unsharded", or NULL when the keyword's value is not known.  FSDP's
+ * sharding_strategy= names a ShardingStrategy member (FULL_SHARD when
+ * absent); fully_shard's reshard_after_forward= is a bool (True when
+ * absent; an int, a smaller group to reshard to, still regathers). */
+const char *wrap_sharding(const struct catalog *cat, const struct sched_ev *w)
+{
+	const value_t *v;
+
+	if (!strcmp(w->implied_by, "fully_shard")) {
+		v = w->detail ? vdict_gets(w->detail, "reshard_after_forward") : NULL;
+		if (!v || (v->k == VK_BOOL && v->u.b) || v->k == VK_INT)
+			return catalog_fact(cat, CATALOG_F_FSDP_SHARDING, "reshard_after_forward=True");
+		if (v->k == VK_BOOL)
+			return catalog_fact(cat, CATALOG_F_FSDP_SHARDING, "reshard_after_forward=False");
+		return NULL;
+	}
+	v = w->detail ? vdict_gets(w->detail, "sharding_strategy") : NULL;
+	if (!v || v->k == VK_NONE)
+		return catalog_fact(cat, CATALOG_F_FSDP_SHARDING, "FULL_SHARD");
+	if (v->k == VK_EXT) {
+		const char *last = strrchr(v->u.ext, '.');
+
+		return catalog_fact(cat, CATALOG_F_FSDP_SHARDING, last ? last + 1 : v->u.ext);
+	}
+	return NULL;
+}
+
+/* Whether the last wrap of m seen (its SEV_WRAP event) shards it
+ * (wrap_sharding): 1 sharded, 0 NO_SHARD, -1 not known (no wrap event
+ * seen, or a strategy whose value is not known). */
 int wrap_sharded(struct interp *in, const struct vinst *m)
 {
 	const struct sched_ev *w = NULL;
-	const value_t *v;
-	const char *how, *last;
+	const char *how;
 	size_t i;
 
 	for (i = in->nsev; m && i-- > 0;)
@@ -1274,13 +1301,7 @@ int wrap_sharded(struct interp *in, const struct vinst *m)
 		}
 	if (!w)
 		return -1;
-	v = w->detail ? vdict_gets(w->detail, "sharding_strategy") : NULL;
-	if (!v || v->k == VK_NONE)
-		how = catalog_fact(in->cat, CATALOG_F_FSDP_SHARDING, "FULL_SHARD");
-	else if (v->k == VK_EXT)
-		how = catalog_fact(in->cat, CATALOG_F_FSDP_SHARDING, (last = strrchr(v->u.ext, '.')) ? last + 1 : v->u.ext);
-	else
-		return -1;
+	how = wrap_sharding(in->cat, w);
 	return !how ? -1 : strcmp(how, "unsharded") != 0;
 }
 

@@ -223,6 +223,12 @@ int interp_natives_check(const char **bad);
 void interp_free(struct interp *in);
 struct ast_arena *interp_arena(struct interp *in);
 const struct catalog *interp_catalog(const struct interp *in);
+
+/* What the FSDP wrap event w (SEV_WRAP, implied_by FullyShardedDataParallel
+ * or fully_shard) does between forward and backward, by its keywords and
+ * the catalogue's fsdp_sharding: "regather", "keep", "unsharded", or NULL
+ * when the keyword's value is not known.  Never fails. */
+const char *wrap_sharding(const struct catalog *cat, const struct sched_ev *w);
 /* Whether the job sets a state-dict type for good (FSDP.set_state_dict_type):
  * then no state_dict() call is known to gather (schedule.c). */
 int interp_state_dict_type_set(const struct interp *in);
