@@ -28,6 +28,14 @@
  * `opt.step()` is the other path's, and that path alone is followed
  * there (as exec_if describes the path that does not raise).
  *
+ * A call whose one path gives a device tensor and whose other gives a
+ * Python scalar or a value not known (a greedy decoder's `completed` a
+ * device bool tensor, a beam decoder's a bool) keeps both too (alts_tensor_path): the truth of
+ * it (`if completed`) reads the device only on the tensor's path, so it
+ * is a sync row under that path's side of the condition (alts_sync).
+ * Its attributes are not followed (attr.c reads them as an unknown's,
+ * as before): a scalar has no tensor's methods.
+ *
  * Values live in the interpreter's arena; nothing here can fail (an
  * unknown is the answer when the paths cannot be followed).
  */
@@ -71,6 +79,48 @@ int alts_callable_pair(const value_t *a, const value_t *b)
 	if (!a || !b || !alts_callable(a) || !alts_callable(b))
 		return 0;
 	return a->k == VK_EXT || b->k == VK_EXT || a->k == VK_UNKNOWN || b->k == VK_UNKNOWN;
+}
+
+/* what a path gives where the other gives a device tensor, kept with it:
+ * a Python number or bool, or a value not known (not alternatives
+ * itself).  The row is the tensor path's whatever the other holds; None
+ * is not one (`x is None` reads such a pair as before). */
+static int host_scalar(const value_t *v)
+{
+	return v->k == VK_BOOL || v->k == VK_INT || v->k == VK_FLOAT || (v->k == VK_UNKNOWN && !v->alts);
+}
+
+/* The path (0: alt_cond holds, 1: it does not) on which v, alternatives,
+ * is a device tensor while the other path's value is host_scalar's;
+ * -1 when v is not such a pair. */
+int alts_tensor_path(const value_t *v)
+{
+	int i;
+
+	if (!v || v->k != VK_UNKNOWN || !v->alts || !v->alt_cond)
+		return -1;
+	for (i = 0; i < 2; i++)
+		if (v->alts[i]->k == VK_TENSOR && v->alts[i]->dev == DEV_DEVICE && host_scalar(v->alts[!i]))
+			return i;
+	return -1;
+}
+
+/* A read of v on the host (its truth, ...) as a sync row under the side
+ * of v's condition where v is a device tensor.  Returns whether a row was
+ * asked for (0: v is not such a pair, nothing done). */
+int alts_sync(struct frame *f, const value_t *v, const char *what, const struct ast_hdr *site)
+{
+	const struct jctx *ojc = f->jc;
+	int i = alts_tensor_path(v);
+
+	if (i < 0 || !site)
+		return 0;
+	if (f->mode != M_FWD)
+		f->jc = jc_push(f, JC_COND, anchor_at(f, site),
+		                i == 0 ? v->alt_cond : afmt_memo(f->in, "not (%s)", v->alt_cond, NULL));
+	sev(f, SEV_SYNC, what, site);
+	f->jc = ojc;
+	return 1;
 }
 
 value_t *v_alts(struct frame *f, const char *cond, value_t *a, value_t *b)
@@ -165,6 +215,10 @@ static value_t *join_depth(struct frame *f, const char *cond, value_t *r0, value
 			return r0;
 	}
 	if (alts_object(r0) && alts_object(r1))
+		return v_alts(f, cond, r0, r1);
+	/* a device tensor on one path, a Python scalar on the other */
+	if ((r0->k == VK_TENSOR && r0->dev == DEV_DEVICE && host_scalar(r1)) ||
+	    (r1->k == VK_TENSOR && r1->dev == DEV_DEVICE && host_scalar(r0)))
 		return v_alts(f, cond, r0, r1);
 	return v_unknown(in->a, site ? text_of(f, site) : NULL,
 	                 afmt_memo(in, "depends on `%s`, which is not decided here", cond, NULL));

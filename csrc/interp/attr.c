@@ -368,7 +368,7 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 			return v;
 		break;
 	case VK_UNKNOWN:
-		if (obj->alts)
+		if (obj->alts && alts_tensor_path(obj) < 0)
 			return alts_getattr(f, obj, name, site);
 		if (!strcmp(name, "backward") && f->mode != M_FWD) {
 			/* losses[i].backward(): the name says what it is */

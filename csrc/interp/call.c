@@ -369,7 +369,7 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 	case VK_UNKNOWN: {
 		value_t *r;
 
-		if (fn->alts && !alts_modules(fn))
+		if (fn->alts && !alts_modules(fn) && alts_tensor_path(fn) < 0)
 			return alts_call(f, fn, args, nargs, kw, site);
 		if ((r = table_class_call(f, fn, site)))
 			return r;

@@ -1153,6 +1153,13 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 			last = eval(f, b->values.items[i]);
 			f->test_node = otn;
 			t = value_truth(last);
+			/* an operand's truth is read on the host: every operand
+			 * but the last, and the last too as an `if` test; one that
+			 * is a device tensor on one path only (alts.c) is a sync
+			 * there */
+			if (f->mode != M_FWD && (in_test || i + 1 < b->values.n))
+				(void)alts_sync(f, last, afmt(in, "%s (the truth of a device tensor on one path)",
+				                              text_of(f, b->values.items[i])), b->values.items[i]);
 			if (t < 0) {
 				/* evaluate the rest for their effects, result unknown --
 				 * unless a later operand is the bool that decides its
@@ -1172,6 +1179,9 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 						f->test_node = b->values.items[i];
 					w = eval(f, b->values.items[i]);
 					f->test_node = otn;
+					if (f->mode != M_FWD && (in_test || i + 1 < b->values.n))
+						(void)alts_sync(f, w, afmt(in, "%s (the truth of a device tensor on one path)",
+						                           text_of(f, b->values.items[i])), b->values.items[i]);
 					/* as a test, any operand whose truth is known
 					 * and decides (`x and 0`, `x or 'a'`) */
 					if (!decided &&

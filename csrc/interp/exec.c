@@ -892,6 +892,9 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		if (tv->dev == DEV_DEVICE)
 			sev(f, SEV_SYNC, afmt(f->in, "if %s (a branch on a device tensor)", text_of(f, s->test)), &s->h);
 		t = -1;
+	} else if (alts_sync(f, tv, afmt(f->in, "if %s (a branch on a device tensor on one path)", text_of(f, s->test)),
+	                     &s->h)) {
+		t = -1;
 	}
 	text = text_of(f, s->test);
 	/* `if it % N == 0` in job code: periodic.  ecg reads one iteration;

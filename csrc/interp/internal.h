@@ -369,6 +369,8 @@ int alts_modules(const value_t *v);
 int alts_callable_pair(const value_t *a, const value_t *b);   /* a callable's two paths, one external */
 value_t *v_alts(struct frame *f, const char *cond, value_t *a, value_t *b);
 value_t *v_alts_in(struct interp *in, const char *cond, value_t *a, value_t *b);   /* v_alts without a frame */
+int alts_tensor_path(const value_t *v);   /* the path where v is a device tensor, the other a scalar; -1 */
+int alts_sync(struct frame *f, const value_t *v, const char *what, const struct ast_hdr *site);   /* 1: row asked */
 value_t *alts_getattr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
 value_t *alts_call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                    struct vdict *kw, const struct ast_hdr *site);
