@@ -1308,6 +1308,9 @@ static const struct {
 	[CATALOG_F_WRAPPER_METHODS] = { "wrapper_methods", FK_MAP },
 	[CATALOG_F_WRAPPER_BROADCASTS] = { "wrapper_broadcasts", FK_MAP },
 	[CATALOG_F_FSDP_STATE_DICT] = { "fsdp_state_dict", FK_MAP },
+	[CATALOG_F_MULTI_PROCESS_WRAPPERS] = { "multi_process_wrappers", FK_MAP },
+	[CATALOG_F_MULTI_PROCESS_COLLECTIVES] = { "multi_process_collectives", FK_MAP },
+	[CATALOG_F_MULTI_PROCESS_VETOES] = { "multi_process_vetoes", FK_SET },
 };
 
 static const char *const FACT_KIND_KEY[] = {

@@ -15,6 +15,7 @@
 #include <ctype.h>
 
 #include "internal.h"
+#include "ecg/catalog.h"
 
 /* The words YAML reads as booleans and null (as jsonargparse and fire
  * do): truth 1, 0, or -1 for None. */
@@ -263,6 +264,7 @@ value_t *framework_call(struct frame *f, const char *d, const char *last, value_
                         const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
+	const char *op;
 	size_t i;
 
 	/* fabric.backward(loss), accelerator.backward(loss), engine.backward(loss) */
@@ -274,6 +276,25 @@ value_t *framework_call(struct frame *f, const char *d, const char *last, value_
 			in->ev.backward = anchor_at(f, site);
 		sev(f, SEV_BACKWARD, afmt(in, "%s(loss)", text_of(f, AST_IS(site, Call) ? AST_AS(site, Call)->func : site)), site);
 		return v_none(in->a);
+	}
+	/* accelerator.gather(x), wait_for_everyone() ...: a collective when
+	 * the invocation starts more than one process (catalog
+	 * multi_process_collectives); gather and reduce give back a tensor
+	 * where their argument lives (one process: the argument as it is) */
+	if (f->mode != M_FWD && (op = catalog_fact(in->cat, CATALOG_F_MULTI_PROCESS_COLLECTIVES, d))) {
+		struct sched_ev *e;
+
+		if (multi_process_count(in) > 1 &&
+		    (e = sev(f, SEV_COLLECTIVE, text_of(f, AST_IS(site, Call) ? AST_AS(site, Call)->func : site), site))) {
+			e->op = op;
+			e->async_op = 0;
+			e->parallelism = "data";
+		}
+		if (strcmp(op, "barrier") && nargs >= 1 && args[0]->k == VK_TENSOR)
+			return v_tensor_dev(in->a, args[0]->dev, 0);
+		if (!strcmp(op, "barrier") && nargs == 0 && !strcmp(last, "wait_for_everyone"))
+			return v_none(in->a);
+		return NULL;
 	}
 	if (f->mode != M_FWD && nargs >= 1 && !strcmp(last, "setup_optimizers"))
 		return args[0];

@@ -466,6 +466,7 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **args, size_t nargs,
                                struct vdict *kw, const struct ast_hdr *site);
 int is_wrapper(const struct catalog *cat, const char *d);
+long long multi_process_count(struct interp *in);
 /* torch.c: the collective a parallel wrapper's method issues
  * ("...FullyShardedDataParallel.clip_grad_norm_" -> "all_reduce"), what
  * implies it in *word (may be NULL); NULL when d names no such method. */

@@ -9,6 +9,8 @@
  */
 #include "config.h"
 
+#include <strings.h>
+
 #include "ecg/catalog.h"
 #include "internal.h"
 #include "ecg/catalog.h"
@@ -41,7 +43,9 @@ int is_loader(const value_t *v)
 	return v->k == VK_INST && v->u.inst->ext && strstr(v->u.inst->ext, "DataLoader");
 }
 
-/* One batch of DataLoader dl: host tensors, pinned if it pins.  The
+/* One batch of DataLoader dl: host tensors, pinned if it pins (a loader
+ * accelerate prepared, marked __ecg_to_device__: an H2D at the loop, device
+ * tensors).  The
  * iteration is recorded as `what` (a data hop), unless what is NULL. */
 value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what, const struct ast_hdr *site)
 {
@@ -49,10 +53,23 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 	value_t *pm = vdict_gets(dl->attrs, "pin_memory");
 	value_t *ds = vdict_gets(dl->attrs, "dataset"), *bs = vdict_gets(dl->attrs, "batch_size");
 	value_t *tensors = ds && ds->k == VK_INST ? vdict_gets(ds->u.inst->attrs, "tensors") : NULL;
-	int pinned = pm ? value_truth(pm) == 1 : 0;
+	int pinned = pm ? value_truth(pm) == 1 : 0, to_dev = 0;
 
 	if (what)
 		sev(f, SEV_LOADER_ITER, what, site);
+	/* a loader a framework prepared (accelerate's DataLoaderShard):
+	 * each batch sent to the device at the loop, blocking, pinned as
+	 * the loader says; the batch is then on the device */
+	if (what && in->gpu && vdict_gets(dl->attrs, "__ecg_to_device__")) {
+		struct sched_ev *e = sev(f, SEV_H2D, afmt(in, "%s (the prepared DataLoader sends the batch to the device)", what), site);
+
+		if (e) {
+			e->non_blocking = 0;
+			e->pinned = pinned;
+		}
+		pinned = 0;
+		to_dev = 1;
+	}
 	if (tensors && tensors->k == VK_TUPLE && !tensors->u.seq->unk_reason && bs) {
 		/* a TensorDataset: each batch is a tuple of the tensors' first
 		 * batch_size rows (the default collate stacks rows) */
@@ -61,7 +78,7 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 
 		for (i = 0; i < tensors->u.seq->n; i++) {
 			const struct vshape *x = shape_of(tensors->u.seq->items[i]);
-			value_t *t = v_tensor_dev(in->a, DEV_HOST, pinned);
+			value_t *t = v_tensor_dev(in->a, to_dev ? DEV_DEVICE : DEV_HOST, pinned);
 
 			if (tensors->u.seq->items[i]->k == VK_TENSOR)
 				t->dt = tensors->u.seq->items[i]->dt;
@@ -91,7 +108,7 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 	{
 		/* any other dataset: a host tensor stands for the batch, which
 		 * the default collate may have made a list or a dict of them */
-		value_t *t = v_tensor_dev(in->a, DEV_HOST, pinned);
+		value_t *t = v_tensor_dev(in->a, to_dev ? DEV_DEVICE : DEV_HOST, pinned);
 
 		t->loose = 1;
 		return t;
@@ -562,6 +579,38 @@ static value_t *tc_world_size(struct frame *f, const char *d, const char *last, 
 		n = n * 10 + (*p - '0');
 	}
 	return n > 0 ? v_int(in->a, n) : NULL;
+}
+
+/* The number of processes the invocation starts, for a library that
+ * distributes only with more than one (catalog multi_process_wrappers,
+ * multi_process_collectives): WORLD_SIZE of the job's environment (torchrun
+ * and accelerate launch --num_processes export it), a number; 0 when it is
+ * not pinned or a multi_process_vetoes variable is set to a true word (the
+ * library then distributes otherwise).  Never fails. */
+long long multi_process_count(struct interp *in)
+{
+	struct vdict *env = in->environ && in->environ->k == VK_DICT ? in->environ->u.dict : NULL;
+	value_t *ws = env ? vdict_gets(env, "WORLD_SIZE") : NULL;
+	const char *p;
+	long long n = 0;
+	size_t i;
+
+	if (!ws || ws->k != VK_STR || !ws->u.str.len)
+		return 0;
+	for (p = ws->u.str.s; *p; p++) {
+		if (*p < '0' || *p > '9' || n > 100000000)
+			return 0;
+		n = n * 10 + (*p - '0');
+	}
+	for (i = 0; i < env->n; i++) {
+		const value_t *k = env->keys[i], *v = env->vals[i];
+
+		if (k->k == VK_STR && catalog_fact(in->cat, CATALOG_F_MULTI_PROCESS_VETOES, k->u.str.s) &&
+		    (v->k != VK_STR || (strcasecmp(v->u.str.s, "false") && strcmp(v->u.str.s, "0") &&
+		                        strcasecmp(v->u.str.s, "no") && v->u.str.len)))
+			return 0;
+	}
+	return n;
 }
 
 static value_t *tc_save(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
@@ -1389,7 +1438,12 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 
 		if (!strcmp(d, "torch.compile.__wrap__"))
 			d = "torch.compile";
-		if ((implied = catalog_fact_match(in->cat, CATALOG_F_PARALLEL_WRAPPERS, d))) {
+		implied = catalog_fact_match(in->cat, CATALOG_F_PARALLEL_WRAPPERS, d);
+		/* accelerate's prepare: DDP only with more than one process */
+		if (!implied && catalog_fact(in->cat, CATALOG_F_MULTI_PROCESS_WRAPPERS, d) &&
+		    multi_process_count(in) > 1 && f->mode != M_FWD)
+			implied = catalog_fact(in->cat, CATALOG_F_MULTI_PROCESS_WRAPPERS, d);
+		if (implied) {
 			struct sched_ev *e = sev(f, SEV_WRAP, d, site);
 
 			w->via_wrapper = 1;
@@ -1410,6 +1464,21 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 		nw[m->nwrapped] = d;
 		m->wrapped_by = nw;
 		m->nwrapped++;
+		/* accelerator.prepare(model, optimizer, loader, ...): everything
+		 * handed back, in order; its DataLoaders send each batch to
+		 * the device (loader_batch) */
+		if (nargs > 1 && catalog_fact(in->cat, CATALOG_F_MULTI_PROCESS_WRAPPERS, d)) {
+			value_t *t = v_seq(in->a, VK_TUPLE, nargs);
+			size_t i;
+
+			vseq_push(in->a, t->u.seq, w);
+			for (i = 1; i < nargs; i++) {
+				if (is_loader(args[i]) && f->mode != M_FWD)
+					vdict_sets(in->a, args[i]->u.inst->attrs, "__ecg_to_device__", v_bool(in->a, 1));
+				vseq_push(in->a, t->u.seq, args[i]);
+			}
+			return t;
+		}
 		return w;
 	}
 	return NULL;

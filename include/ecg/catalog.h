@@ -405,6 +405,15 @@ enum catalog_fact {
 	CATALOG_F_FSDP_STATE_DICT,    /* map: wrapper word -> state_dict()'s collective;
 	                                 '<word>.<method>' -> scope | set (another
 	                                 state-dict type chosen) */
+	CATALOG_F_MULTI_PROCESS_WRAPPERS, /* map: a library's wrapper that
+	                                 distributes the model only when the
+	                                 invocation starts more than one process
+	                                 -> what implies the event */
+	CATALOG_F_MULTI_PROCESS_COLLECTIVES, /* map: a library's method that
+	                                 communicates only then -> its collective */
+	CATALOG_F_MULTI_PROCESS_VETOES,/* set: environment variables that, set to
+	                                 a true word, make that library
+	                                 distribute otherwise (FSDP, DeepSpeed) */
 	CATALOG_NFACTS
 };
 

@@ -491,6 +491,34 @@ static void test_facts(const struct catalog *cat)
 	test_names(cat);
 	test_shape_facts(cat);
 	test_shape_groups(cat);
+	{
+		/* accelerate's multi-process names (interp/torch.c, framework.c) */
+		static const char *const mp[][2] = {
+			{ "accelerate.Accelerator.gather", "all_gather" },
+			{ "accelerate.Accelerator.gather_for_metrics", "all_gather" },
+			{ "accelerate.Accelerator.reduce", "all_reduce" },
+			{ "accelerate.Accelerator.wait_for_everyone", "barrier" },
+			{ "accelerate.Accelerator.main_process_first", "barrier" },
+			{ "accelerate.Accelerator.local_main_process_first", "barrier" }, { NULL, NULL }
+		};
+		const char *w;
+
+		for (all = 1, i = 0; mp[i][0]; i++) {
+			const char *p = catalog_fact(cat, CATALOG_F_MULTI_PROCESS_COLLECTIVES, mp[i][0]);
+
+			if (!p || strcmp(p, mp[i][1]))
+				all = 0, diag("%s -> %s, not %s", mp[i][0], p ? p : "NULL", mp[i][1]);
+		}
+		w = catalog_fact(cat, CATALOG_F_MULTI_PROCESS_WRAPPERS, "accelerate.Accelerator.prepare");
+		ok(all && w && !strcmp(w, "DistributedDataParallel") &&
+		   catalog_fact(cat, CATALOG_F_MULTI_PROCESS_WRAPPERS, "accelerate.Accelerator.prepare_model") &&
+		   catalog_fact(cat, CATALOG_F_MULTI_PROCESS_VETOES, "ACCELERATE_USE_FSDP") &&
+		   catalog_fact(cat, CATALOG_F_MULTI_PROCESS_VETOES, "ACCELERATE_USE_DEEPSPEED") &&
+		   catalog_fact(cat, CATALOG_F_MULTI_PROCESS_VETOES, "ACCELERATE_USE_MEGATRON_LM") &&
+		   catalog_fact(cat, CATALOG_F_MULTI_PROCESS_VETOES, "ACCELERATE_USE_CPU") &&
+		   !catalog_fact(cat, CATALOG_F_MULTI_PROCESS_COLLECTIVES, "accelerate.Accelerator.backward"),
+		   "accelerate's names that communicate only with more than one process");
+	}
 }
 
 int main(void)
