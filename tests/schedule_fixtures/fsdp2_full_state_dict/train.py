@@ -39,7 +39,7 @@ class Checkpointer:
         sharded = model.state_dict()
         full = {}
         for name, param in sharded.items():
-            gathered = param.full_tensor()
+            gathered = param.full_tensor()  # DTensor: an all_gather of the shards
             if dist.get_rank() == 0:
                 full[name] = gathered.cpu()
         return full
