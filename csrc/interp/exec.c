@@ -600,6 +600,14 @@ static int item_cond_events(const struct interp *in, size_t from)
 	return 0;
 }
 
+/* 1: f runs a class's __init__ (a method named so, with a self) */
+static int in_constructor(const struct frame *f)
+{
+	size_t n = f->qualname ? strlen(f->qualname) : 0;
+
+	return f->self && n > 9 && !strcmp(f->qualname + n - 9, ".__init__");
+}
+
 /* The loop over items->items, or (items NULL) over the values of `range`,
  * made one at a time. */
 static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct vseq *items, const value_t *range)
@@ -639,8 +647,13 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 		 * that a decided `continue` cut short (a warm-up iteration,
 		 * `if i == -1: continue`): the next one reads the rest of the
 		 * body (once: its events at the same anchors are recorded once) */
+		/* ... but not a constructor's loop: each of its iterations
+		 * builds a part of the object (a submodule appended to a
+		 * ModuleList, its buffer moved by .cuda()), so one read for
+		 * all would leave the object with its first part alone (llama's
+		 * Transformer.__init__: one TransformerBlock of n_layers) */
 		if ((in->job_events != before || (f->mode != M_FWD && runtime_events(in, sev_before))) &&
-		    !(fl == FL_CONTINUE && !cut++)) {
+		    !in_constructor(f) && !(fl == FL_CONTINUE && !cut++)) {
 			/* read once for all: the trip count is each event's count
 			 * only when every iteration does what this one did -- not
 			 * after iterations that did nothing (`if isinstance(m,

@@ -557,28 +557,99 @@ static value_t *tc_device_mesh(struct frame *f, const char *d, const char *last,
 	return mesh_init(f, "torch.distributed.device_mesh.DeviceMesh", args, nargs, kw, site);
 }
 
-/* get_world_size() of the default group: a launcher (torchrun, the env://
- * rendezvous) starts the group with the WORLD_SIZE it exports, so with the
- * environment known and WORLD_SIZE the same number in every process, it is
- * that number.  A group given, or WORLD_SIZE not known: NULL (a property
- * of the run). */
-static value_t *tc_world_size(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
-                              struct vdict *kw, const struct ast_hdr *site)
+/* WORLD_SIZE when the environment is known and pins it to one number
+ * (the launcher exports the same in every process), else 0. */
+static long long pinned_world_size(struct interp *in)
 {
-	struct interp *in = f->in;
 	value_t *ws = in->environ ? vdict_gets(in->environ->u.dict, "WORLD_SIZE") : NULL;
 	const char *p;
 	long long n = 0;
 
-	(void)d, (void)last, (void)args, (void)site;
-	if (nargs || (kw && kw->n) || !ws || ws->k != VK_STR || !ws->u.str.len)
-		return NULL;
+	if (!ws || ws->k != VK_STR || !ws->u.str.len)
+		return 0;
 	for (p = ws->u.str.s; *p; p++) {
 		if (*p < '0' || *p > '9' || n > 100000000)
-			return NULL;
+			return 0;
 		n = n * 10 + (*p - '0');
 	}
-	return n > 0 ? v_int(in->a, n) : NULL;
+	return n;
+}
+
+/* A process group made by new_group(ranks) is an unknown value (the
+ * run's object) whose reason starts with this text and whose u.i holds
+ * its number of ranks, when the ranks were known (a list, tuple or range
+ * of known length).  Nothing else reads an unknown's union. */
+#define GROUP_OF_RANKS "a process group of its ranks"
+
+/* new_group(ranks=None, ...): ranks None or empty is the whole world
+ * (WORLD_SIZE when pinned); a sequence of known length is that many
+ * ranks.  Else the group's size is not known: the generic value. */
+static value_t *tc_new_group(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                             struct vdict *kw, const struct ast_hdr *site)
+{
+	value_t *r = nargs ? args[0] : kw ? vdict_gets(kw, "ranks") : NULL, *g;
+	long long n = 0;
+
+	(void)d, (void)last;
+	if (r && r->k == VK_RANGE && r->u.range.step > 0)
+		n = r->u.range.stop > r->u.range.start
+		    ? (r->u.range.stop - r->u.range.start + r->u.range.step - 1) / r->u.range.step : 0;
+	else if (r && r->k == VK_RANGE && r->u.range.step < 0)
+		n = r->u.range.start > r->u.range.stop
+		    ? (r->u.range.start - r->u.range.stop - r->u.range.step - 1) / -r->u.range.step : 0;
+	else if (r && (r->k == VK_LIST || r->k == VK_TUPLE) && !r->u.seq->unk_reason)
+		n = (long long)r->u.seq->n;
+	else if (!r || r->k == VK_NONE)
+		n = 0;
+	else
+		return NULL;
+	if (!n && !(n = pinned_world_size(f->in)))
+		return NULL;
+	g = unknown_at(f, site, GROUP_OF_RANKS " (torch.distributed.new_group)");
+	g->u.i = n;
+	return g;
+}
+
+/* The size of the process group g: the default group (None) is WORLD_SIZE
+ * when pinned; a group of new_group with known ranks, that many (its
+ * caller is taken to be one of them, as a group a job keeps for itself
+ * is); the two objects an undecided `if` left, their size when both have
+ * the same.  In a world of one process every group is that one process:
+ * 1.  0: not known. */
+static long long group_size(struct interp *in, const value_t *g, int depth)
+{
+	long long a, b, ws = pinned_world_size(in);
+
+	if (!g || g->k == VK_NONE)
+		return ws;
+	if (ws == 1 && !value_is_known_scalar(g))
+		return 1;
+	if (g->k != VK_UNKNOWN || depth > 32)
+		return 0;
+	if (g->alts)
+		return (a = group_size(in, g->alts[0], depth + 1)) && (b = group_size(in, g->alts[1], depth + 1)) &&
+		       a == b ? a : 0;
+	if (g->reason && !strncmp(g->reason, GROUP_OF_RANKS, sizeof GROUP_OF_RANKS - 1) && g->u.i > 0)
+		return g->u.i;
+	return 0;
+}
+
+/* get_world_size(group=None): the default group's size, which a launcher
+ * (torchrun, the env:// rendezvous) starts with the WORLD_SIZE it exports,
+ * so with the environment known and WORLD_SIZE one number in every
+ * process, it is that number; of another group, group_size's.  Not known
+ * (a property of the run): NULL. */
+static value_t *tc_world_size(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                              struct vdict *kw, const struct ast_hdr *site)
+{
+	value_t *g = nargs ? args[0] : kw ? vdict_gets(kw, "group") : NULL;
+	long long n;
+
+	(void)d, (void)last, (void)site;
+	if (nargs > 1 || (kw && kw->n > (nargs ? 0u : vdict_gets(kw, "group") ? 1u : 0u)))
+		return NULL;
+	n = group_size(f->in, g, 0);
+	return n > 0 ? v_int(f->in->a, n) : NULL;
 }
 
 /* The number of processes the invocation starts, for a library that
@@ -928,6 +999,7 @@ static const struct torch_call TORCH_CALLS[] = {
 	{ "device_mesh", tc_device_mesh },
 	{ "dist_is_initialized", tc_dist_is_initialized },
 	{ "load", tc_load },
+	{ "new_group", tc_new_group },
 	{ "no_grad", tc_no_grad },
 	{ "save", tc_save },
 	{ "size", tc_size },

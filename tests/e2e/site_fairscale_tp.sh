@@ -97,7 +97,7 @@ class RowParallelLinear(torch.nn.Module):
         super().__init__()
         world_size = get_model_parallel_world_size()
         self.input_size_per_partition = in_features // world_size
-        self.weight = Parameter(torch.Tensor(out_features, self.input_size_per_partition))
+        self.weight = Parameter(torch.empty(out_features, self.input_size_per_partition))
 
     def forward(self, input_):
         return reduce_from_model_parallel_region(F.linear(input_, self.weight))
@@ -139,4 +139,18 @@ is "$(json "$T/o/computation_graph.json" 'd["modules"][0]["params"]')" None \
 	"RowParallelLinear's count: null (the model-parallel world size is the run's)"
 "$TEST_PYTHON" "$top_srcdir/tests/schema_check.py" "$top_srcdir/schemas" "$T/o" >"$T/schema.out" 2>&1
 ok $? "the records are valid (schema_check.py)"
+# WORLD_SIZE pinned to 4, initialize_model_parallel(2): the groups are
+# new_group(range(i * 2, (i + 1) * 2)), two ranks each, but the one kept as
+# _MODEL_PARALLEL_GROUP is chosen by `if i == rank // 2` (the rank is the
+# run's), so the global may still be its first None for all ecg knows
+# (the assert in the getter does not narrow it): the default group's 4 or
+# the group's 2 -- null, never one of them
+run_ecg extract --repo "$R" --entry train.py --out "$T/o4" -q --no-cache --no-site-env --no-env --env WORLD_SIZE=4 --site "$SP"
+is "$rc" 0 "WORLD_SIZE=4: exit 0"
+is "$(json "$T/o4/computation_graph.json" 'd["modules"][0]["params"]')" None \
+	"  RowParallelLinear's count: null (the group kept is chosen by the rank)"
+# a world of one process: every group is that process (llama's one-GPU run)
+run_ecg extract --repo "$R" --entry train.py --out "$T/o1" -q --no-cache --no-site-env --no-env --env WORLD_SIZE=1 --site "$SP"
+is "$(json "$T/o1/computation_graph.json" 'd["modules"][0]["params"]')" 256 \
+	"  WORLD_SIZE=1: 16 x 16 (min(2, 1) ranks a group)"
 done_testing
