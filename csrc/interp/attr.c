@@ -49,6 +49,8 @@ static const struct native module_methods[] = {
 	{ "named_parameters", call_module_method, BI_M_MOD_NAMED_PARAMETERS },
 	{ "parameters", call_module_method, BI_M_MOD_PARAMETERS },
 	{ "register_buffer", call_module_method, BI_M_MOD_REGISTER_BUFFER },
+	{ "register_forward_hook", call_module_method, BI_M_MOD_FWD_HOOK },
+	{ "register_forward_pre_hook", call_module_method, BI_M_MOD_FWD_PRE_HOOK },
 	{ "register_module", call_module_method, BI_M_MOD_ADD_MODULE },
 	{ "register_parameter", call_module_method, BI_M_MOD_REGISTER_PARAMETER },
 	{ "requires_grad_", call_module_method, BI_M_MOD_SELF },

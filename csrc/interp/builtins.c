@@ -1405,6 +1405,7 @@ static const struct native hidden_natives[] = {
 	{ "Function.apply", call_module_method, BI_FN_APPLY },
 	{ "Optimizer.state_dict", bi_opt_state_dict, BI_OPT_STATE_DICT },
 	{ "Optimizer.step", bi_opt_step, BI_OPT_STEP },
+	{ "RemovableHandle.remove", call_module_method, BI_M_HOOK_REMOVE },
 	{ "add_parser", argp_m_add_parser, BI_M_ARGP_ADDPARSER },
 };
 

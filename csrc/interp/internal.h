@@ -108,6 +108,8 @@ enum builtin_id {
 	BI_M_MOD_ITEMS, BI_M_MOD_KEYS, BI_M_MOD_UPDATE,   /* ModuleDict.items() / keys() / update() */ BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,
 	BI_M_MOD_LOAD_STATE_DICT, BI_M_MOD_STATE_DICT,
 	BI_M_MOD_PARAMETERS, BI_M_MOD_NAMED_PARAMETERS,   /* one representative parameter */
+	BI_M_MOD_FWD_HOOK, BI_M_MOD_FWD_PRE_HOOK,   /* register_forward_hook / _pre_hook (module.c) */
+	BI_M_HOOK_REMOVE,     /* a hook's handle.remove() */
 	BI_M_NS_GETATTR,
 	BI_M_PATH_SAME, BI_M_PATH_JOINPATH, BI_M_PATH_WITH_SUFFIX, BI_M_PATH_WITH_NAME,
 	BI_M_PATH_OPEN,   /* pathlib.Path methods (pathlib.c) */
@@ -240,6 +242,15 @@ struct interp {
 	struct interp_evidence ev;
 	struct sched_ev *sev;
 	size_t nsev, asev;
+	/* forward hooks registered on module instances (module.c), in
+	 * registration order; run around the module's forward (interp.c) */
+	struct fwdhook {
+		struct vinst *m;
+		value_t *fn;              /* the callable, as registered */
+		int pre;                  /* a pre-hook: before forward, (module, args) */
+		int removed;              /* its handle's remove() was called */
+	} *hooks;
+	size_t nhooks, ahooks;
 	int gpu;                      /* the job moves a model or tensors to a device */
 	int default_dev;              /* the job sets where factories put tensors
 	                                 (set_default_device, set_default_tensor_type,

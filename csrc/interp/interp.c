@@ -63,6 +63,7 @@ void interp_free(struct interp *in)
 	free(in->model_names);
 	free(in->notes);
 	free(in->sev);
+	free(in->hooks);
 	strmap_free(&in->strs);
 	free(in->amemo);
 	free(in->tmemo);
@@ -281,8 +282,79 @@ struct vinst *const *interp_models(const struct interp *in, const char *const **
 	return in->models;
 }
 
+static value_t *forward_body(struct interp *in, struct vinst *m, value_t **args, size_t nargs,
+                             struct vdict *kwargs, struct fseq *out);
+
+/* The repo function a hook value calls, or NULL. */
+static const struct ast_hdr *hook_def(const value_t *v)
+{
+	if (v->k == VK_BOUND)
+		v = v->u.bound.fn;
+	return v && v->k == VK_FUNC ? v->u.fn->def : NULL;
+}
+
+/* m's forward hooks of one kind (pre or not) not removed, run in
+ * registration order as torch does: a pre-hook with (module, args), a
+ * hook with (module, args, output).  Their schedule events are the
+ * forward's (phase forward, counted like it); their ops are not the
+ * module's (kept in the arena, not in its sequence).  A
+ * hook whose function is registered on more than one module runs here
+ * once per module that has it, but how often it acts per call of the
+ * model is not known: its events' counts are left unknown. */
+static void run_fwd_hooks(struct interp *in, struct vinst *m, int pre, value_t **args, size_t nargs,
+                          value_t *out_v)
+{
+	size_t i, j;
+
+	for (i = 0; i < in->nhooks; i++) {
+		struct fwdhook *k = &in->hooks[i];
+		const struct ast_hdr *def;
+		value_t *tup, *a[3];
+		struct frame f;
+		struct fseq own;          /* the hook's ops: not the module's (its schedule events are kept) */
+		size_t from = in->nsev, nreg = 0;
+
+		if (k->m != m || k->removed || k->pre != pre || !(def = hook_def(k->fn)))
+			continue;
+		memset(&f, 0, sizeof f);
+		memset(&own, 0, sizeof own);
+		f.in = in;
+		f.mode = M_FWD;
+		f.ev = &own;
+		f.mult.n = 1;
+		f.cond.taken = -1;
+		f.file = (k->fn->k == VK_BOUND ? k->fn->u.bound.fn : k->fn)->u.fn->file;
+		f.globals = (k->fn->k == VK_BOUND ? k->fn->u.bound.fn : k->fn)->u.fn->globals;
+		f.qualname = (k->fn->k == VK_BOUND ? k->fn->u.bound.fn : k->fn)->u.fn->qualname;
+		tup = v_seq(in->a, VK_TUPLE, 0);
+		for (j = 0; j < nargs; j++)
+			vseq_push(in->a, tup->u.seq, args[j]);
+		a[0] = mk_inst_value(in, m);
+		a[1] = tup;
+		a[2] = out_v ? out_v : v_none(in->a);
+		(void)call(&f, k->fn, a, pre ? 2 : 3, NULL, NULL);
+		for (j = 0; j < in->nhooks; j++)
+			if (hook_def(in->hooks[j].fn) == def)
+				nreg++;
+		if (nreg > 1)
+			for (j = from; j < in->nsev; j++)
+				in->sev[j].fwd_mult = -1;
+	}
+}
+
 value_t *interp_forward(struct interp *in, struct vinst *m, value_t **args, size_t nargs,
                         struct vdict *kwargs, struct fseq *out)
+{
+	value_t *r;
+
+	run_fwd_hooks(in, m, 1, args, nargs, NULL);
+	r = forward_body(in, m, args, nargs, kwargs, out);
+	run_fwd_hooks(in, m, 0, args, nargs, r);
+	return r;
+}
+
+static value_t *forward_body(struct interp *in, struct vinst *m, value_t **args, size_t nargs,
+                             struct vdict *kwargs, struct fseq *out)
 {
 	struct frame f;
 	value_t *fwd;

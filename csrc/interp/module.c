@@ -654,6 +654,37 @@ static value_t *modulelist_insert(struct frame *f, value_t *self, value_t **args
 	return v_none(in->a);
 }
 
+/* module.register_forward_hook(fn) / register_forward_pre_hook(fn): fn
+ * kept on the module (in->hooks) when it is a repo callable; returns a
+ * handle (torch.utils.hooks.RemovableHandle) whose remove() drops it.
+ * A callable not known is not kept (its events are not read). */
+static value_t *register_fwd_hook(struct frame *f, value_t *fn, value_t **args, size_t nargs)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self, *hv;
+	struct vinst *h;
+
+	h = new_inst(in);
+	h->mod = VM_NONE;
+	h->ext = "torch.utils.hooks.RemovableHandle";
+	hv = mk_inst_value(in, h);
+	vdict_sets(in->a, h->attrs, "remove", mk_builtin(in, BI_M_HOOK_REMOVE, hv));
+	if (nargs >= 1 && self && self->k == VK_INST &&
+	    (args[0]->k == VK_FUNC || args[0]->k == VK_BOUND)) {
+		struct fwdhook *k;
+
+		GROW(in->hooks, in->ahooks, in->nhooks + 1);
+		k = &in->hooks[in->nhooks];
+		memset(k, 0, sizeof *k);
+		k->m = self->u.inst;
+		k->fn = args[0];
+		k->pre = fn->u.bi.id == BI_M_MOD_FWD_PRE_HOOK;
+		vdict_sets(in->a, h->attrs, "__ecg_hook__", v_int(in->a, (long long)in->nhooks));
+		in->nhooks++;
+	}
+	return hv;
+}
+
 value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                             struct vdict *kw, const struct ast_hdr *site)
 {
@@ -791,6 +822,19 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 			vseq_push(in->a, bufs->u.seq, b);
 		}
 		return v_none(in->a);
+	case BI_M_MOD_FWD_HOOK:
+	case BI_M_MOD_FWD_PRE_HOOK:
+		return register_fwd_hook(f, fn, args, nargs);
+	case BI_M_HOOK_REMOVE: {
+		/* handle.remove(): the hook no longer runs (from anywhere: ecg
+		 * does not order a removal against the model calls, so a hook
+		 * removed at all is dropped -- a row missing, never a wrong one) */
+		value_t *ix = self && self->k == VK_INST ? vdict_gets(self->u.inst->attrs, "__ecg_hook__") : NULL;
+
+		if (ix && ix->k == VK_INT && ix->u.i >= 0 && (size_t)ix->u.i < in->nhooks)
+			in->hooks[ix->u.i].removed = 1;
+		return v_none(in->a);
+	}
 	case BI_M_MOD_TRAIN:
 	case BI_M_MOD_EVAL: {
 		/* model.train(), model.train(False), model.eval(): a mode
