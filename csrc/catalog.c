@@ -1308,6 +1308,8 @@ static const struct {
 	[CATALOG_F_WRAPPER_METHODS] = { "wrapper_methods", FK_MAP },
 	[CATALOG_F_WRAPPER_BROADCASTS] = { "wrapper_broadcasts", FK_MAP },
 	[CATALOG_F_FSDP_STATE_DICT] = { "fsdp_state_dict", FK_MAP },
+	[CATALOG_F_MODULE_FACTORIES] = { "module_factories", FK_SET },
+	[CATALOG_F_HOST_TENSOR_RETURNS] = { "host_tensor_returns", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

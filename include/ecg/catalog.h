@@ -405,6 +405,11 @@ enum catalog_fact {
 	CATALOG_F_FSDP_STATE_DICT,    /* map: wrapper word -> state_dict()'s collective;
 	                                 '<word>.<method>' -> scope | set (another
 	                                 state-dict type chosen) */
+	CATALOG_F_MODULE_FACTORIES,   /* set: functions of other libraries that
+	                                 build a torch module with parameters on
+	                                 the host (unless given device=) */
+	CATALOG_F_HOST_TENSOR_RETURNS,/* map: keyword -> the value with which a
+	                                 call returns a mapping of host tensors */
 	CATALOG_NFACTS
 };
 
