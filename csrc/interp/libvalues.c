@@ -13,7 +13,8 @@
  *    (BatchEncoding): HOST_TENSOR_MAP_REASON.  enc["input_ids"] is a host
  *    tensor; enc.to(<device>) copies every item, in place (BatchEncoding.to
  *    rebinds its data and returns itself): DEVICE_TENSOR_MAP_REASON, whose
- *    items are device tensors.
+ *    items are device tensors.  Its .cuda() (encode(..., return_tensors=
+ *    "pt") gives one tensor) is a copy of that tensor, a new value.
  * Nothing here is a copy when the target is the host, a dtype, or missing.
  * No function here fails: each returns NULL when the value is none of
  * these (the caller goes on as before).  Values are in the interp's arena.
@@ -66,8 +67,9 @@ value_t *libv_call_result(struct frame *f, const value_t *fn, const struct vdict
 	return r;
 }
 
-/* obj.<name> of such a value: its .to (and a module's .cuda), bound to
- * obj (recv); NULL for anything else */
+/* obj.<name> of such a value: its .to or .cuda (a BatchEncoding has no
+ * .cuda: one called is a tensor's, return_tensors="pt" of encode()),
+ * bound to obj (recv); NULL for anything else */
 value_t *libv_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site)
 {
 	value_t *m;
@@ -77,7 +79,7 @@ value_t *libv_attr(struct frame *f, value_t *obj, const char *name, const struct
 		return NULL;
 	if (!strcmp(name, "to"))
 		m = unknown_at(f, site, LIBV_TO_REASON);
-	else if (mod && !strcmp(name, "cuda"))
+	else if (!strcmp(name, "cuda"))   /* a module's; or a tensor's (encode(..., return_tensors="pt")) */
 		m = unknown_at(f, site, LIBV_CUDA_REASON);
 	else
 		return NULL;
@@ -102,14 +104,17 @@ value_t *libv_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, s
 		return self;                  /* moved already: nothing from the host */
 	target = cuda ? NULL : nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "device") : NULL;
 	if (!cuda && (!target || dev_is_host(target) == 1 ||
-	              (target->k == VK_EXT && !strncmp(target->u.ext, "torch.float", 11))))
-		return self;
+	              (target->k == VK_EXT && (!strncmp(target->u.ext, "torch.float", 11) ||
+	                                       catalog_fact(f->in->cat, CATALOG_F_DTYPES, target->u.ext)))))
+		return self;                  /* a dtype, the host: no copy */
 	f->in->gpu = 1;
 	if ((e = sev(f, SEV_H2D, mod ? (cuda ? "model.cuda(): parameters and buffers" : "model.to(device): parameters and buffers")
-	                             : ".to(device): every tensor of the mapping", site))) {
+	                             : cuda ? ".cuda()" : ".to(device): every tensor of the mapping", site))) {
 		e->pinned = 0;
 		e->non_blocking = kw_bool(kw, "non_blocking");
 	}
+	if (!mod && cuda)                 /* a tensor's .cuda(): a new tensor, x unchanged */
+		return unknown_at(f, site, DEVICE_TENSOR_MAP_REASON);
 	self->reason = mod ? LIB_MODULE_DEVICE_REASON : DEVICE_TENSOR_MAP_REASON;
 	return self;
 }

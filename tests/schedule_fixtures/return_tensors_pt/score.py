@@ -36,7 +36,9 @@ def main():
         batch = tokenizer(chunk, padding=True, return_tensors="pt").to(device)
         ids2 = batch["input_ids"].to(device)
         enc.to("cpu")
-        scores = model(ids) + model(ids2)
+        first = tokenizer.encode(chunk[0], return_tensors="pt").cuda()
+        enc.to(torch.bfloat16)
+        scores = model(ids) + model(ids2) + model(first).sum()
         print(width, mask.shape, scores.shape)
 
 
