@@ -1311,6 +1311,8 @@ static const struct {
 	[CATALOG_F_MULTI_PROCESS_WRAPPERS] = { "multi_process_wrappers", FK_MAP },
 	[CATALOG_F_MULTI_PROCESS_COLLECTIVES] = { "multi_process_collectives", FK_MAP },
 	[CATALOG_F_MULTI_PROCESS_VETOES] = { "multi_process_vetoes", FK_SET },
+	[CATALOG_F_MODULE_FACTORIES] = { "module_factories", FK_SET },
+	[CATALOG_F_HOST_TENSOR_RETURNS] = { "host_tensor_returns", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

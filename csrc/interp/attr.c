@@ -372,6 +372,8 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 	case VK_UNKNOWN:
 		if (obj->alts && alts_tensor_path(obj) < 0)
 			return alts_getattr(f, obj, name, site);
+		if ((v = libv_attr(f, obj, name, site)))
+			return v;
 		if (!strcmp(name, "backward") && f->mode != M_FWD) {
 			/* losses[i].backward(): the name says what it is */
 			v = v_ext(in->a, "Tensor.backward");

@@ -128,6 +128,8 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	/* ops */
 	if (!strncmp(d, "torch.", 6))
 		return call_torch(f, d, last, args, nargs, kw, site, any_tensor);
+	if ((r = libv_module_factory(f, d, kw, site)))
+		return r;
 	if ((r = ext_module_new(f, d, last, args, nargs, kw, site)))
 		return r;
 	if (f->mode == M_FWD && any_tensor) {
@@ -371,6 +373,8 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 
 		if (fn->alts && !alts_modules(fn) && alts_tensor_path(fn) < 0)
 			return alts_call(f, fn, args, nargs, kw, site);
+		if ((r = libv_call(f, fn, args, nargs, kw, site)))
+			return r;
 		if ((r = table_class_call(f, fn, site)))
 			return r;
 		break;

@@ -602,7 +602,7 @@ static value_t *eval_call(struct frame *f, const struct ast_Call *c)
 	f->in_log += sink;
 	eval_args(f, c, &args, &nargs, &kw, &unk);
 	f->in_log -= sink;
-	r = call(f, fn, args, nargs, kw, &c->h);
+	r = libv_call_result(f, fn, kw, call(f, fn, args, nargs, kw, &c->h), &c->h);
 	f->unk_star = NULL;
 	f->unk_star_prefix = 0;
 	/* x.cpu() is on the host whatever x was: a value not known stays
@@ -809,6 +809,12 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 		break;
 	default:
 		break;
+	}
+	{
+		value_t *t = libv_item(f, obj, idx);   /* enc["input_ids"] of return_tensors="pt" */
+
+		if (t)
+			return t;
 	}
 	return unknown_at(f, &s->h, idx->k == VK_UNKNOWN && idx->reason ? idx->reason
 	                            : obj->k == VK_UNKNOWN && obj->reason ? obj->reason : "an index ecg cannot follow");

@@ -685,6 +685,22 @@ value_t *hf_class_attr(struct frame *f, value_t *cls, const char *name);
 value_t *hf_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                  const struct ast_hdr *site);
 
+/* libvalues.c: values of other libraries ecg does not build (unknowns
+ * told apart by their reason) */
+#define LIB_MODULE_HOST_REASON "a module a library builds on the host (not read)"
+#define LIB_MODULE_DEVICE_REASON "a module a library builds, moved to the device (not read)"
+#define HOST_TENSOR_MAP_REASON "a mapping of host tensors a library returns (read at run time)"
+#define DEVICE_TENSOR_MAP_REASON "a mapping of tensors a library returns, moved to the device (read at run time)"
+#define LIBV_TO_REASON "the .to() of a library's value not read"
+#define LIBV_CUDA_REASON "the .cuda() of a library's value not read"
+value_t *libv_module_factory(struct frame *f, const char *d, struct vdict *kw, const struct ast_hdr *site);
+value_t *libv_call_result(struct frame *f, const value_t *fn, const struct vdict *kw, value_t *r,
+                          const struct ast_hdr *site);
+value_t *libv_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+value_t *libv_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                   const struct ast_hdr *site);
+value_t *libv_item(struct frame *f, const value_t *obj, const value_t *key);
+
 /* call.c */
 value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                   const struct ast_hdr *site);

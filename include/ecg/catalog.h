@@ -414,6 +414,11 @@ enum catalog_fact {
 	CATALOG_F_MULTI_PROCESS_VETOES,/* set: environment variables that, set to
 	                                 a true word, make that library
 	                                 distribute otherwise (FSDP, DeepSpeed) */
+	CATALOG_F_MODULE_FACTORIES,   /* set: functions of other libraries that
+	                                 build a torch module with parameters on
+	                                 the host (unless given device=) */
+	CATALOG_F_HOST_TENSOR_RETURNS,/* map: keyword -> the value with which a
+	                                 call returns a mapping of host tensors */
 	CATALOG_NFACTS
 };
 

@@ -279,6 +279,12 @@ static void test_names(const struct catalog *cat)
 	for (all = 1, i = 0; tv[i][0]; i++)
 		all &= match_is(cat, CATALOG_F_TORCHVISION_FACTORIES, tv[i][0], tv[i][1]);
 	ok(all && match_is(cat, CATALOG_F_TORCHVISION_FACTORIES, "get_model", NULL), "torchvision factories' classes");
+	ok(catalog_fact(cat, CATALOG_F_MODULE_FACTORIES, "timm.create_model") &&
+	   catalog_fact(cat, CATALOG_F_MODULE_FACTORIES, "timm.models.create_model") &&
+	   !catalog_fact(cat, CATALOG_F_MODULE_FACTORIES, "timm.create_optimizer"), "library module factories");
+	ok(catalog_fact(cat, CATALOG_F_HOST_TENSOR_RETURNS, "return_tensors") &&
+	   !strcmp(catalog_fact(cat, CATALOG_F_HOST_TENSOR_RETURNS, "return_tensors"), "pt") &&
+	   !catalog_fact(cat, CATALOG_F_HOST_TENSOR_RETURNS, "device"), "return_tensors='pt' is host tensors");
 }
 
 static int fact_is(const struct catalog *cat, enum catalog_fact f, const char *name, const char *want)

@@ -1,0 +1,133 @@
+/* interp/libvalues.c - values other libraries return that ecg does not
+ * build, known by where they live all the same
+ *
+ * Two conventions, both data in catalog/torch_facts.json:
+ *  - module_factories: a library's function building a torch module from a
+ *    name (timm's create_model) returns it with its parameters on the host
+ *    unless given device=.  Its value stays unknown (its modules are not
+ *    read), with LIB_MODULE_HOST_REASON; model.to(<device>) / model.cuda()
+ *    is the parameters' host-to-device copy, once: the module (in place,
+ *    as torch's Module.to) then says LIB_MODULE_DEVICE_REASON.
+ *  - host_tensor_returns: a call with return_tensors="pt" (Hugging Face
+ *    tokenizers, processors) returns a mapping of host tensors
+ *    (BatchEncoding): HOST_TENSOR_MAP_REASON.  enc["input_ids"] is a host
+ *    tensor; enc.to(<device>) copies every item, in place (BatchEncoding.to
+ *    rebinds its data and returns itself): DEVICE_TENSOR_MAP_REASON, whose
+ *    items are device tensors.  Its .cuda() (encode(..., return_tensors=
+ *    "pt") gives one tensor) is a copy of that tensor, a new value.
+ * Nothing here is a copy when the target is the host, a dtype, or missing.
+ * No function here fails: each returns NULL when the value is none of
+ * these (the caller goes on as before).  Values are in the interp's arena.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "internal.h"
+#include "ecg/catalog.h"
+
+static int reason_is(const value_t *v, const char *r)
+{
+	return v && v->k == VK_UNKNOWN && !v->alts && v->reason && !strcmp(v->reason, r);
+}
+
+/* factory(name, ...) of catalog module_factories, outside a forward and
+ * without device=: a library's module on the host; NULL otherwise */
+value_t *libv_module_factory(struct frame *f, const char *d, struct vdict *kw, const struct ast_hdr *site)
+{
+	if (f->mode == M_FWD || !catalog_fact(f->in->cat, CATALOG_F_MODULE_FACTORIES, d))
+		return NULL;
+	if (kw && vdict_gets(kw, "device"))
+		return NULL;
+	return unknown_at(f, site, LIB_MODULE_HOST_REASON);
+}
+
+/* the result r of a call fn(..., **kw): a mapping of host tensors when a
+ * keyword of catalog host_tensor_returns has its value and fn is not the
+ * repository's own (a library's object or function, or not known) and r
+ * is not known; r otherwise */
+value_t *libv_call_result(struct frame *f, const value_t *fn, const struct vdict *kw, value_t *r,
+                          const struct ast_hdr *site)
+{
+	size_t i;
+
+	if (f->mode == M_FWD || !kw || !r || r->k != VK_UNKNOWN || r->alts || !fn)
+		return r;
+	if (!(fn->k == VK_UNKNOWN || fn->k == VK_EXT || (fn->k == VK_INST && fn->u.inst->ext)))
+		return r;
+	for (i = 0; i < kw->n; i++) {
+		const char *want;
+
+		if (kw->keys[i]->k != VK_STR || kw->vals[i]->k != VK_STR)
+			continue;
+		want = catalog_fact(f->in->cat, CATALOG_F_HOST_TENSOR_RETURNS, kw->keys[i]->u.str.s);
+		if (want && !strcmp(want, kw->vals[i]->u.str.s))
+			return unknown_at(f, site, HOST_TENSOR_MAP_REASON);
+	}
+	return r;
+}
+
+/* obj.<name> of such a value: its .to or .cuda (a BatchEncoding has no
+ * .cuda: one called is a tensor's, return_tensors="pt" of encode()),
+ * bound to obj (recv); NULL for anything else */
+value_t *libv_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site)
+{
+	value_t *m;
+	int mod = reason_is(obj, LIB_MODULE_HOST_REASON), map = reason_is(obj, HOST_TENSOR_MAP_REASON);
+
+	if (f->mode == M_FWD || !(mod || map))
+		return NULL;
+	if (!strcmp(name, "to"))
+		m = unknown_at(f, site, LIBV_TO_REASON);
+	else if (!strcmp(name, "cuda"))   /* a module's; or a tensor's (encode(..., return_tensors="pt")) */
+		m = unknown_at(f, site, LIBV_CUDA_REASON);
+	else
+		return NULL;
+	m->recv = obj;
+	return m;
+}
+
+/* the call of a method libv_attr() gave: the copy, the receiver moved in
+ * place and returned; NULL when fn is no such method */
+value_t *libv_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                   const struct ast_hdr *site)
+{
+	int cuda = reason_is(fn, LIBV_CUDA_REASON);
+	value_t *self = fn ? fn->recv : NULL, *target;
+	int mod;
+	struct sched_ev *e;
+
+	if (!(cuda || reason_is(fn, LIBV_TO_REASON)) || !self || f->mode == M_FWD)
+		return NULL;
+	mod = reason_is(self, LIB_MODULE_HOST_REASON);
+	if (!mod && !reason_is(self, HOST_TENSOR_MAP_REASON))
+		return self;                  /* moved already: nothing from the host */
+	target = cuda ? NULL : nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "device") : NULL;
+	if (!cuda && (!target || dev_is_host(target) == 1 ||
+	              (target->k == VK_EXT && (!strncmp(target->u.ext, "torch.float", 11) ||
+	                                       catalog_fact(f->in->cat, CATALOG_F_DTYPES, target->u.ext)))))
+		return self;                  /* a dtype, the host: no copy */
+	f->in->gpu = 1;
+	if ((e = sev(f, SEV_H2D, mod ? (cuda ? "model.cuda(): parameters and buffers" : "model.to(device): parameters and buffers")
+	                             : cuda ? ".cuda()" : ".to(device): every tensor of the mapping", site))) {
+		e->pinned = 0;
+		e->non_blocking = kw_bool(kw, "non_blocking");
+	}
+	if (!mod && cuda)                 /* a tensor's .cuda(): a new tensor, x unchanged */
+		return unknown_at(f, site, DEVICE_TENSOR_MAP_REASON);
+	self->reason = mod ? LIB_MODULE_DEVICE_REASON : DEVICE_TENSOR_MAP_REASON;
+	return self;
+}
+
+/* obj[key] with a str key of a mapping of tensors: one of them, where the
+ * mapping lives; NULL otherwise */
+value_t *libv_item(struct frame *f, const value_t *obj, const value_t *key)
+{
+	if (f->mode == M_FWD || !key || key->k != VK_STR)
+		return NULL;
+	if (reason_is(obj, HOST_TENSOR_MAP_REASON))
+		return v_tensor_dev(f->in->a, DEV_HOST, 0);
+	if (reason_is(obj, DEVICE_TENSOR_MAP_REASON))
+		return v_tensor_dev(f->in->a, DEV_DEVICE, 0);
+	return NULL;
+}
