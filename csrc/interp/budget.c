@@ -148,8 +148,40 @@ int fn_active(struct interp *in, const struct ast_hdr *def)
 	return n;
 }
 
+/* An object is being built (a class called) / is built: the steps in
+ * between count at a deeper level (ctor_level_steps).  Past MAX_DEPTH + 1
+ * levels (not reached: calls nest MAX_DEPTH deep) the deepest is shared. */
+static void ctor_level_flush(struct interp *in)
+{
+	int l = in->ctor_level <= MAX_DEPTH + 1 ? in->ctor_level : MAX_DEPTH + 1;
+
+	in->ctor_level_steps[l] += in->steps - in->ctor_seg_start;
+	in->ctor_seg_start = in->steps;
+}
+
+void ctor_enter(struct interp *in)
+{
+	ctor_level_flush(in);
+	in->ctor_level++;
+}
+
+void ctor_leave(struct interp *in)
+{
+	ctor_level_flush(in);
+	in->ctor_level--;
+}
+
+/* The steps spent so far at object-building level `level` (never fails). */
+long level_steps(const struct interp *in, int level)
+{
+	int l = level <= MAX_DEPTH + 1 ? level : MAX_DEPTH + 1;
+
+	return in->ctor_level_steps[l] + (level == in->ctor_level ? in->steps - in->ctor_seg_start : 0);
+}
+
 /* The evaluation steps spent in a function so far (its outermost calls,
- * callees included), found by its def. */
+ * callees included, the objects they built not: those are charged to
+ * their classes' methods), found by its def. */
 struct fncost *fn_cost(struct interp *in, const void *def)
 {
 	int added;

@@ -284,8 +284,18 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		}
 		return call_function(f, vf, self, args, nargs, kw, f->mode, NULL, site);
 	}
-	case VK_CLASS:
-		return instantiate(f, fn->u.cls, args, nargs, kw, site);
+	case VK_CLASS: {
+		/* building an object is charged to the class's own methods,
+		 * not to its caller's MAX_FN_STEPS: a factory that builds the
+		 * whole trainer (`self._owner(config=self)`) can still be
+		 * followed when the trainer calls it for its optimizer */
+		value_t *r;
+
+		ctor_enter(in);
+		r = instantiate(f, fn->u.cls, args, nargs, kw, site);
+		ctor_leave(in);
+		return r;
+	}
 	case VK_INST: {
 		struct vinst *m = fn->u.inst;
 		value_t *ls;

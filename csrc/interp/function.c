@@ -411,7 +411,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	size_t i;
 	struct fncost *cost;
 	long steps0;
-	int outermost, nact = 0;
+	int level0, outermost, nact = 0;
 	long long ofo;
 
 	if (in->depth >= MAX_DEPTH || (nact = fn_active(in, fn->def)) >= MAX_SAME_FN)
@@ -434,7 +434,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 			return unknown_at(f, site, "a recursive call on values that are not known");
 	}
 	cost = fn_cost(in, fn->def);
-	if (cost->steps + (nact ? in->steps - cost->since : 0) > MAX_FN_STEPS) {
+	if (cost->steps + (nact ? level_steps(in, cost->level) - cost->since : 0) > MAX_FN_STEPS) {
 		/* a helper that recurses over data or loops over a whole state
 		 * dict: it has had its share of the budget (a recursive one
 		 * counts what its running outermost call has spent so far:
@@ -451,9 +451,12 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 		fprintf(stderr, "call: %*s%s:%s (%ld steps)\n", in->depth, "", fn->file->path,
 		        fn->qualname ? fn->qualname : "?", in->steps);
 	outermost = nact == 0;
-	steps0 = in->steps;
-	if (outermost)
+	level0 = in->ctor_level;
+	steps0 = level_steps(in, level0);
+	if (outermost) {
 		cost->since = steps0;
+		cost->level = level0;
+	}
 	if (is_generator(in, fn->def) && !in->run_generators && fn != in->gen_entering) {
 		/* a generator object: its body is read when it is iterated */
 		struct vinst *g;
@@ -551,7 +554,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 		fn->cache_ret = ret;
 	if (outermost) {
 		cost = fn_cost(in, fn->def);     /* the table may have grown */
-		cost->steps += in->steps - steps0;
+		cost->steps += level_steps(in, level0) - steps0;
 	}
 	return ret;
 }

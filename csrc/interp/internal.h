@@ -192,8 +192,11 @@ struct native {
 /* What a function has cost so far (budget.c fn_cost()) */
 struct fncost {
 	const void *def;
-	long steps;                    /* spent in its finished outermost calls */
-	long since;                    /* in->steps when its running outermost call began */
+	long steps;                    /* spent in its finished outermost calls,
+	                                  the objects they built not (ctor_enter) */
+	long since;                    /* level_steps(level) when its running
+	                                  outermost call began */
+	int level;                     /* in->ctor_level then */
 	int noted;
 };
 
@@ -232,6 +235,13 @@ struct interp {
 	struct vns **ns;               /* per file, by sfile.id (ns_slot()) */
 	size_t ns_alloc;
 	long steps;
+	/* the steps spent at each nesting of object building (a class
+	 * called, call.c): a function's cost counts the steps at the level
+	 * it was called at, so the objects it builds are charged to their
+	 * classes' methods, not to it (budget.c ctor_enter, level_steps) */
+	long ctor_level_steps[MAX_DEPTH + 2];
+	long ctor_seg_start;           /* in->steps when ctor_level last changed */
+	int ctor_level;
 	int depth;
 	int budget_noted;
 	long job_events;
@@ -395,6 +405,9 @@ value_t *too_big(struct frame *f, enum vkind k, size_t n, const struct ast_hdr *
 void charge(struct frame *f, size_t items, size_t bytes);
 int fn_active(struct interp *in, const struct ast_hdr *def);
 struct fncost *fn_cost(struct interp *in, const void *def);
+void ctor_enter(struct interp *in);
+void ctor_leave(struct interp *in);
+long level_steps(const struct interp *in, int level);
 
 /* scope.c */
 value_t *overridden(struct interp *in, const char *key, value_t *v);
