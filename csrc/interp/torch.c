@@ -561,18 +561,9 @@ static value_t *tc_device_mesh(struct frame *f, const char *d, const char *last,
  * (the launcher exports the same in every process), else 0. */
 static long long pinned_world_size(struct interp *in)
 {
-	value_t *ws = in->environ ? vdict_gets(in->environ->u.dict, "WORLD_SIZE") : NULL;
-	const char *p;
-	long long n = 0;
+	long long n;
 
-	if (!ws || ws->k != VK_STR || !ws->u.str.len)
-		return 0;
-	for (p = ws->u.str.s; *p; p++) {
-		if (*p < '0' || *p > '9' || n > 100000000)
-			return 0;
-		n = n * 10 + (*p - '0');
-	}
-	return n;
+	return interp_env_int(in, "WORLD_SIZE", &n) ? n : 0;
 }
 
 /* A process group made by new_group(ranks) is an unknown value (the
@@ -661,18 +652,11 @@ static value_t *tc_world_size(struct frame *f, const char *d, const char *last, 
 long long multi_process_count(struct interp *in)
 {
 	struct vdict *env = in->environ && in->environ->k == VK_DICT ? in->environ->u.dict : NULL;
-	value_t *ws = env ? vdict_gets(env, "WORLD_SIZE") : NULL;
-	const char *p;
-	long long n = 0;
+	long long n = pinned_world_size(in);
 	size_t i;
 
-	if (!ws || ws->k != VK_STR || !ws->u.str.len)
+	if (!n)
 		return 0;
-	for (p = ws->u.str.s; *p; p++) {
-		if (*p < '0' || *p > '9' || n > 100000000)
-			return 0;
-		n = n * 10 + (*p - '0');
-	}
 	for (i = 0; i < env->n; i++) {
 		const value_t *k = env->keys[i], *v = env->vals[i];
 
