@@ -43,6 +43,8 @@ struct sc {
 	                                    add to this one's */
 	char **pool;                     /* sc_condition's joined texts, owned */
 	size_t npool, apool;
+	const struct jctx *cond_ctx;     /* sc_condition's last context ... */
+	const char *cond_text;           /* ... and its answer (asked again and again) */
 };
 
 static int str_cmp(const void *a, const void *b)
@@ -410,7 +412,7 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
  * inside `if should_save:` in a function called under `if not
  * overlap:` runs only when both hold); a periodic guard's text when it is
  * the innermost.  The text is c's own or kept in s's pool (freed with s). */
-static const char *sc_condition(struct sc *s, const struct jctx *c)
+static const char *sc_condition_join(struct sc *s, const struct jctx *c)
 {
 	const char *texts[16];
 	size_t n = 0, len = 0, i, k;
@@ -447,6 +449,27 @@ static const char *sc_condition(struct sc *s, const struct jctx *c)
 		p += sprintf(p, i + 1 < n ? " and %s" : "%s", texts[i]);
 	s->pool[s->npool++] = r;
 	return r;
+}
+
+/* sc_condition_join(s, c), asked once for each context in a row (the
+ * rows ask the same context's condition several times). */
+static const char *sc_condition(struct sc *s, const struct jctx *c)
+{
+	if (!c)
+		return NULL;
+	if (c != s->cond_ctx) {
+		s->cond_text = sc_condition_join(s, c);
+		s->cond_ctx = c;
+	}
+	return s->cond_text;
+}
+
+/* The wrapper w's condition, else the condition of the event at. */
+static const char *sc_condition_of(struct sc *s, const struct sched_ev *w, const struct sched_ev *at)
+{
+	const char *c = sc_condition(s, w->ctx);
+
+	return c ? c : sc_condition(s, at->ctx);
 }
 
 /* A function named for reading a checkpoint back (load_checkpoint,
@@ -534,6 +557,15 @@ static int sc_outside_step(const struct sc *s, const struct jctx *c)
 	return 1;
 }
 
+/* Is e checkpoint work: torch.save's copy of device state, wherever it is,
+ * or what the job's checkpoint routine does besides (sc_in_saver)? */
+static int sc_checkpoint_work(const struct sched_ev *e)
+{
+	if (e->kind == SEV_SAVE || (e->kind == SEV_SYNC && e->call && !strncmp(e->call, "torch.save", 10)))
+		return 1;
+	return e->kind != SEV_MODEL_CALL && sc_in_saver(e->anchor);
+}
+
 /* The phase of the work in a periodic block (`if step % N == 0:`) that is
  * neither evaluation nor checkpointing itself, by what else the block
  * does: "eval" when it calls a model under no_grad, else "checkpoint" when
@@ -550,8 +582,7 @@ static const char *sc_guard_phase(const struct sc *s, const struct jctx *g)
 			continue;
 		if (e->kind == SEV_MODEL_CALL && ctx_find(e->ctx, JC_NO_GRAD))
 			return "eval";
-		if (e->kind == SEV_SAVE || (e->kind == SEV_SYNC && e->call && !strncmp(e->call, "torch.save", 10)) ||
-		    (e->kind != SEV_MODEL_CALL && sc_in_saver(e->anchor)))
+		if (sc_checkpoint_work(e))
 			saves = 1;
 	}
 	return saves ? "checkpoint" : "logging";
@@ -572,11 +603,7 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	/* a sync made by the optimizer step itself (GradScaler.step) */
 	if (e->anchor && s->nopt && bsearch(&e->anchor, s->opt_anchors, s->nopt, sizeof *s->opt_anchors, str_cmp))
 		return "optimizer";
-	/* torch.save's copy of device state is the checkpoint, wherever it is */
-	if (e->kind == SEV_SAVE || (e->kind == SEV_SYNC && e->call && !strncmp(e->call, "torch.save", 10)))
-		return "checkpoint";
-	/* what the job's checkpoint routine does besides torch.save */
-	if (e->kind != SEV_MODEL_CALL && sc_in_saver(e->anchor))
+	if (sc_checkpoint_work(e))
 		return "checkpoint";
 	/* the forward method of a job object that is no module (a loss or
 	 * flow wrapper: rf.forward(x, c) calls the model), in the step */
@@ -1209,10 +1236,11 @@ static const struct sched_ev *sc_sync_once_per_step(const struct sc *s, const st
 static void sc_wrap_coll_if(struct sc *s, cJSON *dd, const struct sched_ev *w, const struct sched_ev *at,
                             const char *op, const char *phase, const char *note, const char *cond)
 {
-	if (!cond)
-		cond = sc_condition(s, w->ctx) ? sc_condition(s, w->ctx) : sc_condition(s, at->ctx);
 	cJSON *c;
 	char *freq;
+
+	if (!cond)
+		cond = sc_condition_of(s, w, at);
 
 	if (sc_seen(dd, "anchor", at->anchor, "op", op))
 		return;
@@ -1272,10 +1300,8 @@ static void sc_eval_bcast(struct sc *s, cJSON *dd, const struct sched_ev *w, con
 	c = sc_coll("broadcast", "data", -1, at->anchor, sc_phase(s, at), w->implied_by,
 	            "buffers from rank 0 before the first forward of each pass of the loop (broadcast_buffers): "
 	            "the forward without gradients turns the next broadcast off");
-	if (sc_condition(s, w->ctx) || sc_condition(s, at->ctx))
-		cJSON_ReplaceItemInObjectCaseSensitive(c, "condition",
-		                                       cJSON_CreateString(sc_condition(s, w->ctx) ? sc_condition(s, w->ctx)
-		                                                                              : sc_condition(s, at->ctx)));
+	if (sc_condition_of(s, w, at))
+		cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", cJSON_CreateString(sc_condition_of(s, w, at)));
 	pass = *at;
 	pass.ctx = l->up;
 	pass.in_forward = 0;
