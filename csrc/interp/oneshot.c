@@ -153,11 +153,12 @@ int one_shot_if(const struct frame *f, const struct ast_If *s, int taken)
 
 		if (!AST_IS(st, Assign))
 			continue;
-		for (k = 0; k < AST_AS(st, Assign)->targets.n; k++)
-			if (self_attr(f, AST_AS(st, Assign)->targets.items[k]) &&
-			    !strcmp(self_attr(f, AST_AS(st, Assign)->targets.items[k]), attr) &&
-			    const_truth(AST_AS(st, Assign)->value) == negated)
+		for (k = 0; k < AST_AS(st, Assign)->targets.n; k++) {
+			const char *t = self_attr(f, AST_AS(st, Assign)->targets.items[k]);
+
+			if (t && !strcmp(t, attr) && const_truth(AST_AS(st, Assign)->value) == negated)
 				own = st;
+		}
 	}
 	return own && !flag_written_elsewhere(f->self->u.inst->cls, attr, own);
 }
