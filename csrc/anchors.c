@@ -145,23 +145,34 @@ void check_environment(struct check *k, const cJSON *graph)
 		if (!blob || strcmp(blob, now))
 			env_add(k, "file", path, NULL, "changed", blob, now);
 	}
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(env, "packages")) {
-		const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "name"));
-		const char *ver = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "version"));
-		const char *path = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "path"));
-		const char *dirs[1];
-		struct site *s;
-		const struct site_dist *d;
+	{
+		/* one directory read for the packages that are in it (the
+		 * records list them by name, most in one site-packages) */
+		struct site *s = NULL;
+		const char *s_path = NULL;
 
-		if (!name || !path)
-			continue;
-		dirs[0] = path;
-		s = site_discover(dirs, 1, NULL, NULL, 0);
-		d = site_dist_named(s, name);
-		if (!d)
-			env_add(k, "package", path, name, "gone", ver, NULL);
-		else if (!ver != !d->version || (ver && strcmp(ver, d->version)))
-			env_add(k, "package", path, name, "changed", ver, d->version);
+		cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(env, "packages")) {
+			const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "name"));
+			const char *ver = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "version"));
+			const char *path = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "path"));
+			const struct site_dist *d;
+
+			if (!name || !path)
+				continue;
+			if (!s_path || strcmp(s_path, path)) {
+				const char *dirs[1];
+
+				dirs[0] = path;
+				site_free(s);
+				s = site_discover(dirs, 1, NULL, NULL, 0);
+				s_path = path;
+			}
+			d = site_dist_named(s, name);
+			if (!d)
+				env_add(k, "package", path, name, "gone", ver, NULL);
+			else if (!ver != !d->version || (ver && strcmp(ver, d->version)))
+				env_add(k, "package", path, name, "changed", ver, d->version);
+		}
 		site_free(s);
 	}
 	/* names found in none of the directories then (environment.absent):
