@@ -975,6 +975,9 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		dict_save(f->in, d, &after_body);
 		dict_restore(f->in, d, &snap);
 		journal_after_body(f->in, &aj);
+		/* the else path is under "not (test)" alone: the body's context
+		 * (the test itself) is no parent of it */
+		f->jc = ojc;
 		if (f->mode != M_FWD)
 			f->jc = jc_push(f, JC_COND, anchor_at(f, &s->h), afmt_memo(f->in, "not (%s)", text, NULL));
 		f->cond.text = afmt_memo(f->in, "not (%s)", text, NULL);

@@ -2,7 +2,8 @@
 # A row's condition names every undecided condition around it, outermost
 # first, joined by "and" -- across calls: a sync inside `if many:` in a
 # helper called under `if fast:` runs only when both hold (schedule.c
-# sc_condition).  A row under one condition keeps that one alone.
+# sc_condition).  A row under one condition keeps that one alone; the else
+# path of an undecided `if` is under "not (test)", never under the test too.
 . "$top_srcdir/tests/lib.sh"
 
 R="$T/job"
@@ -15,6 +16,13 @@ import torch.nn as nn
 def report(loss, many):
     if many:
         print(loss.item())
+
+
+def log(loss, verbose):
+    if verbose:
+        print(loss.item())
+    else:
+        print(float(loss))
 
 
 def main():
@@ -30,6 +38,7 @@ def main():
         if fast:
             report(loss, many)
             torch.cuda.synchronize()
+        log(loss, fast)
 
 
 if __name__ == "__main__":
@@ -41,5 +50,8 @@ is "$rc" 0 "extract exits 0"
 cond() { json "$T/o/execution_schedule.json" "[h['condition'] for h in d['host_device'] if h['anchor'] == '$1']"; }
 is "$(cond train.py:report:7)" "['fast and many']" \
 	"the sync in report() runs under both conditions: the caller's, then its own"
-is "$(cond train.py:main:22)" "['fast']" "the synchronize under the caller's condition alone"
+is "$(cond train.py:main:29)" "['fast']" "the synchronize under the caller's condition alone"
+is "$(cond train.py:log:12)" "['verbose']" "the body of an undecided if/else under its test"
+is "$(cond train.py:log:14)" "['not (verbose)']" \
+	"the else path under the test's negation alone (was 'verbose and not (verbose)')"
 done_testing
