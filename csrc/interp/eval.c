@@ -344,6 +344,18 @@ static int dict_eq(const struct vdict *l, const struct vdict *r)
 	return undecided ? -1 : 1;
 }
 
+/* A function of the repository against a value that is no function (a
+ * type, a string, None...): functions compare by identity, so never equal;
+ * -1 when that cannot be said (an object whose __eq__ may answer). */
+static int func_vs_other(const value_t *l, const value_t *r)
+{
+	const value_t *o = l->k == VK_FUNC ? r : r->k == VK_FUNC ? l : NULL;
+
+	if (!o || o->k == VK_FUNC || o->k == VK_UNKNOWN || o->k == VK_INST)
+		return -1;
+	return 0;
+}
+
 static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 {
 	double x, y;
@@ -386,6 +398,8 @@ static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 			if ((l->k == VK_TUPLE || l->k == VK_LIST) && l->k == r->k)
 				eq = value_key_eq(l, r);
 			else if ((st = same_type_ref(l, r)) >= 0)
+				eq = st;
+			else if ((st = func_vs_other(l, r)) >= 0)
 				eq = st;
 			else if (l->k == VK_DICT && r->k == VK_DICT && (!l->u.dict->n || !r->u.dict->n))
 				eq = l->u.dict->n == r->u.dict->n;    /* `meta != {}` */
