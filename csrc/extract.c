@@ -368,11 +368,12 @@ static cJSON *extract_invocation(const struct extract_opts *o, const char *entry
 	return inv;
 }
 
-/* Whether an unresolved entry tells of a budget spent (the likeliest
- * reason a model or a step was not found). */
+/* Whether an unresolved entry tells of a budget spent, or of the job's
+ * own end (argparse rejecting its command line): the likeliest reasons a
+ * model or a step was not found. */
 static int extract_is_budget(const cJSON *u)
 {
-	static const char *const words[] = { "evaluation steps", "memory bound", "budget", "too deep", NULL };
+	static const char *const words[] = { "evaluation steps", "memory bound", "budget", "too deep", "the run ends", NULL };
 	const char *r = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(u, "reason"));
 	size_t i;
 

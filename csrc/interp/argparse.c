@@ -344,12 +344,41 @@ value_t *argp_new(struct interp *in)
 
 	p->ext = "argparse.ArgumentParser";
 	p->argp_opts = v_seq(in->a, VK_LIST, 0);
+	/* the give-ups noted so far: one more by parse time may have hidden
+	 * an add_argument (argp_open) */
+	vdict_sets(in->a, p->attrs, "__ecg_notes0__", v_int(in->a, (long long)in->nnotes));
 	return mk_inst_value(in, p);
+}
+
+static void argp_mark_open(struct interp *in, value_t *parser)
+{
+	vdict_sets(in->a, parser->u.inst->attrs, "__ecg_open__", v_bool(in->a, 1));
+}
+
+/* May parser have options ecg did not see?  An add_argument under an
+ * undecided condition, a parent not held, or code given up on (a note)
+ * since the parser was made. */
+static int argp_open(const struct interp *in, value_t *parser)
+{
+	value_t *n0 = vdict_gets(parser->u.inst->attrs, "__ecg_notes0__");
+
+	return vdict_gets(parser->u.inst->attrs, "__ecg_open__") || !n0 || n0->k != VK_INT ||
+	       (size_t)n0->u.i != in->nnotes;
+}
+
+/* Is code under ctx on a path an undecided condition chose? */
+static int under_undecided(const struct jctx *ctx)
+{
+	for (; ctx; ctx = ctx->up)
+		if (ctx->kind == JC_COND)
+			return 1;
+	return 0;
 }
 
 /* ArgumentParser(parents=[p, ...]): the parents' options come first, as
  * argparse copies them.  A parent ecg does not hold leaves the parser's
- * options unknown beyond its own: noted as an unknown option list. */
+ * options unknown beyond its own: noted as an unknown option list, and
+ * the parser open (argp_open). */
 void argp_parents(struct interp *in, value_t *parser, const struct vdict *kw)
 {
 	value_t *ps = kw ? vdict_gets(kw, "parents") : NULL;
@@ -362,6 +391,8 @@ void argp_parents(struct interp *in, value_t *parser, const struct vdict *kw)
 		value_t *pp = ps->u.seq->items[i];
 		value_t *po = is_argparser(pp) ? pp->u.inst->argp_opts : NULL;
 
+		if (!po || argp_open(in, pp))
+			argp_mark_open(in, parser);
 		for (j = 0; po && j < po->u.seq->n; j++)
 			vseq_push(in->a, opts->u.seq, po->u.seq->items[j]);
 	}
@@ -384,6 +415,8 @@ void argp_add(struct frame *f, value_t *parser, value_t **args, size_t nargs, st
 	size_t i;
 	int positional = 0;
 
+	if (under_undecided(f->jc))
+		argp_mark_open(in, parser);
 	for (i = 0; i < nargs; i++) {
 		if (args[i]->k != VK_STR)
 			continue;
@@ -452,12 +485,20 @@ static value_t *argp_convert(struct frame *f, value_t *type, const char *text)
 	return v_unknown(in->a, astr(in, text), "an argument converted by a function ecg does not follow");
 }
 
+/* action=argparse.BooleanOptionalAction: --x and --no-x, no value */
+static int is_bool_optional(const value_t *action)
+{
+	return action && action->k == VK_EXT && !strcmp(action->u.ext, "argparse.BooleanOptionalAction");
+}
+
 /* Does the option dict o take the token after its flag as its value? */
 static int argp_takes_value(const struct vdict *o)
 {
 	value_t *action = vdict_gets(o, "action");
 	value_t *nargs = vdict_gets(o, "nargs");
 
+	if (is_bool_optional(action))
+		return 0;
 	if (action && action->k == VK_STR)
 		return !strcmp(action->u.str.s, "store") || !strcmp(action->u.str.s, "append");
 	return !(nargs && nargs->k == VK_INT && nargs->u.i == 0);
@@ -961,7 +1002,8 @@ static int looks_negative(const char *tok)
 /* The words of argv that no option or positional of parser takes (what
  * parse_known_args() returns second), or NULL when ecg cannot tell: a
  * subcommand, "--", a negative number, a flag abbreviated or glued to its
- * value, an action other than store/store_true/store_false/append, a
+ * value, an action other than store/store_true/store_false/store_const/
+ * append/append_const/count/BooleanOptionalAction, a
  * positional with nargs, an option's value missing. */
 static value_t *argp_extras(struct frame *f, value_t *parser, const struct vseq *argv)
 {
@@ -977,10 +1019,14 @@ static value_t *argp_extras(struct frame *f, value_t *parser, const struct vseq 
 		const struct vdict *o = opts->u.seq->items[k]->u.dict;
 		value_t *pos = vdict_gets(o, "positional"), *action = vdict_gets(o, "action");
 
-		if (action && !(action->k == VK_STR && (!strcmp(action->u.str.s, "store") ||
-		                                        !strcmp(action->u.str.s, "store_true") ||
-		                                        !strcmp(action->u.str.s, "store_false") ||
-		                                        !strcmp(action->u.str.s, "append"))))
+		if (action && !is_bool_optional(action) &&
+		    !(action->k == VK_STR && (!strcmp(action->u.str.s, "store") ||
+		                              !strcmp(action->u.str.s, "store_true") ||
+		                              !strcmp(action->u.str.s, "store_false") ||
+		                              !strcmp(action->u.str.s, "store_const") ||
+		                              !strcmp(action->u.str.s, "append_const") ||
+		                              !strcmp(action->u.str.s, "count") ||
+		                              !strcmp(action->u.str.s, "append"))))
 			return NULL;
 		if (pos && pos->k == VK_BOOL && pos->u.b && !argp_takes_rest(o)) {
 			if (vdict_gets(o, "nargs"))
@@ -1013,7 +1059,8 @@ static value_t *argp_extras(struct frame *f, value_t *parser, const struct vseq 
 
 				if (fl[0] != '-')
 					continue;
-				if (!strcmp(fl, tok)) {
+				if (!strcmp(fl, tok) || (fl[1] == '-' && !strncmp(tok, "--no-", 5) && !strcmp(tok + 5, fl + 2) &&
+				                         is_bool_optional(vdict_gets(o, "action")))) {
 					hit = o;
 					break;
 				}
@@ -1046,6 +1093,34 @@ static value_t *argp_extras(struct frame *f, value_t *parser, const struct vseq 
 	return extras;
 }
 
+/* parse_args() of words some of which no option takes: argparse prints
+ * "unrecognized arguments" and exits with status 2, and so does the job
+ * (run_ends).  The caller asks only when every option of parser is known
+ * (argp_open), the call is on no undecided path and under no `try` that
+ * may catch the exit, and the words are the command line (the job did
+ * not read sys.argv itself) or a list given; and argp_extras must tell the
+ * words apart.  Else nothing is stated. */
+static void argp_rejects(struct frame *f, value_t *parser, const struct vseq *argv, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *extras = argp_extras(f, parser, argv);
+	buf_t b;
+	size_t i;
+
+	if (!extras || extras->k != VK_LIST || !extras->u.seq->n)
+		return;
+	buf_init(&b);
+	for (i = 0; i < extras->u.seq->n && i < 6; i++)
+		buf_addf(&b, "%s%s", i ? " " : "", extras->u.seq->items[i]->u.str.s);
+	if (i < extras->u.seq->n)
+		buf_addf(&b, " ... (%zu words)", extras->u.seq->n);
+	run_ends(f, site,
+	         afmt(in, "the run ends here: argparse rejects the command line (unrecognized arguments: %s) "
+	                  "and the job exits with status 2; nothing after it runs",
+	              b.buf));
+	buf_free(&b);
+}
+
 /* parse_args(args=None), parse_known_args(args=None): the namespace of
  * the job's argv, or of the list given; parse_known_args() with the words
  * no option took (argp_extras; unknown when ecg cannot tell). */
@@ -1071,6 +1146,9 @@ static value_t *argp_m_parse(struct frame *f, value_t *fn, value_t **args, size_
 	nsv = argp_parse_args(f, fn->u.bi.self, site);
 	if (known && in->argv)
 		extras = argp_extras(f, fn->u.bi.self, in->argv->u.seq);
+	else if (in->argv && !argp_open(in, fn->u.bi.self) && !under_undecided(f->jc) && !in->try_exit &&
+	         ((given && given->k != VK_NONE) || !in->argv_read))
+		argp_rejects(f, fn->u.bi.self, in->argv->u.seq, site);
 	in->argv = saved;
 	if (known) {
 		value_t *t = v_seq(in->a, VK_TUPLE, 2);

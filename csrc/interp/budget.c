@@ -9,7 +9,8 @@
  * counts work proportional to a value's size as evaluation steps, so that
  * the steps bound the time of natives too (`in`, join, copies).  note()
  * adds one interp_note (deduplicated by anchor and what); the strings must
- * live as long as the interpreter (interned).
+ * live as long as the interpreter (interned).  run_ends() stops the
+ * reading where the job itself surely ends, with the note that says why.
  * ECG_TRACE_STEPS=1 counts steps per function (trace_step).
  */
 #include "config.h"
@@ -72,6 +73,19 @@ static void mem_stop(struct frame *f, const struct ast_hdr *node)
 	in->budget_noted = 1;
 	note(in, spent_at(f, node), "the analysis memory budget",
 	     "stopped after its values took 1 GiB; later values are unknown");
+}
+
+/* The job surely ends at site (argparse rejecting its command line): noted
+ * with reason, and the reading stops there as when its steps run out --
+ * nothing after it runs in the job either. */
+void run_ends(struct frame *f, const struct ast_hdr *site, const char *reason)
+{
+	struct interp *in = f->in;
+
+	if (in->steps < MAX_STEPS)
+		in->steps = MAX_STEPS;
+	in->budget_noted = 1;
+	note(in, site ? anchor_at(f, site) : spent_at(f, NULL), "the run's end", reason);
 }
 
 int budget(struct frame *f)

@@ -1374,10 +1374,17 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 
 		/* an absent package imported in the body raises (import.c) */
 		in->exc_name = NULL;
-		for (i = 0; i < t->handlers.n; i++)
+		int catches_exit = 0;
+
+		for (i = 0; i < t->handlers.n; i++) {
 			if (handler_catches(f, AST_AS(t->handlers.items[i], ExceptHandler), "ModuleNotFoundError"))
 				in->try_import_frame = f;
+			if (handler_catches(f, AST_AS(t->handlers.items[i], ExceptHandler), "SystemExit"))
+				catches_exit = 1;
+		}
+		in->try_exit += catches_exit;
 		fl = exec_block(f, &t->body);
+		in->try_exit -= catches_exit;
 		in->try_import_frame = otf;
 		if (fl == FL_RAISE && in->exc_name && in->exc_depth == f->depth) {
 			/* an exception known to be raised here: its handler runs */

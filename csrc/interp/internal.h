@@ -320,6 +320,10 @@ struct interp {
 	 * import of a module catalog/torch_facts.json says is absent raises */
 	const struct frame *try_import_frame;
 	struct attr_journal *ajournal; /* attribute writes under an undecided `if` (journal.c) */
+	int argv_read;                 /* the job read sys.argv itself (stdlib_attr): what
+	                                  argparse then parses may not be the command line */
+	int try_exit;                  /* bodies of a `try` whose handler may catch SystemExit
+	                                  running: an exit there is not the job's end */
 };
 
 /* ------------------------------------------------------------------ journal.c */
@@ -399,6 +403,9 @@ value_t *alts_call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 /* budget.c */
 void note(struct interp *in, const char *anchor, const char *what, const char *reason);
 int budget(struct frame *f);
+/* The job surely ends at site (reason interned or arena-owned): the
+ * reading stops there, noted so; never fails. */
+void run_ends(struct frame *f, const struct ast_hdr *site, const char *reason);
 /* budget() at node: where the steps ran out, when no function or loop says it */
 int budget_at(struct frame *f, const struct ast_hdr *node);
 value_t *too_big(struct frame *f, enum vkind k, size_t n, const struct ast_hdr *site);

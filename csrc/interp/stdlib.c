@@ -314,6 +314,7 @@ value_t *stdlib_attr(struct interp *in, const char *mod, const char *name)
 		value_t *r = v_seq(in->a, VK_LIST, 0);
 		size_t i;
 
+		in->argv_read = 1;
 		vseq_push(in->a, r->u.seq, v_str(in->a, in->entry_path ? in->entry_path : "main.py"));
 		if (in->argv) {
 			for (i = 0; i < in->argv->u.seq->n; i++)
