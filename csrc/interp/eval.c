@@ -172,6 +172,28 @@ static value_t *set_union(struct frame *f, value_t *l, value_t *r, const struct 
 	return v;
 }
 
+/* The reason of a sequence built by unpacking a device tensor whose
+ * length is not known (`("loss", *mloss)`): its items are device tensors. */
+static const char device_items_reason[] = "built from the items of a device tensor";
+
+/* Does v, the right operand of str % v, hold a device tensor: v itself, an
+ * item of a tuple or list, or items unpacked from one? */
+static int formats_device_tensor(const value_t *v)
+{
+	size_t i;
+
+	if (is_tensorish(v))
+		return v->dev == DEV_DEVICE;
+	if (v->k != VK_TUPLE && v->k != VK_LIST)
+		return 0;
+	if (v->u.seq->unk_reason == device_items_reason)
+		return 1;
+	for (i = 0; i < v->u.seq->n; i++)
+		if (is_tensorish(v->u.seq->items[i]) && v->u.seq->items[i]->dev == DEV_DEVICE)
+			return 1;
+	return 0;
+}
+
 value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
                const struct ast_hdr *site, int inplace)
 {
@@ -181,6 +203,13 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 
 	if (op == AST_OP_DIV && (pv = path_div(f, l, r, site)))   /* pathlib.Path / part */
 		return pv;
+	/* "%g" % loss, ("%10.4g" * 3) % (*mloss,): str's own formatting, which
+	 * reads every device tensor it formats on the host */
+	if (op == AST_OP_MOD && l->k == VK_STR) {
+		if (formats_device_tensor(r))
+			sev(f, SEV_SYNC, "str % formatting of a device tensor", site);
+		return unknown_at(f, site, "string formatting is not followed");
+	}
 	if (is_tensorish(l) || is_tensorish(r) ||
 	    (f->mode == M_FWD && ((l->k == VK_UNKNOWN && is_tensorish(r)) || (r->k == VK_UNKNOWN && is_tensorish(l))))) {
 		int dev = DEV_UNKNOWN;
@@ -279,8 +308,6 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 	if ((op == AST_OP_ADD || op == AST_OP_SUB) && r->k == VK_INT && r->u.i == 0 && l->k == VK_UNKNOWN &&
 	    l->reason == shape_dim_reason)
 		return l;
-	if (l->k == VK_STR && op == AST_OP_MOD)
-		return unknown_at(f, site, "string formatting is not followed");
 	if (f->mode == M_FWD && l->k == VK_UNKNOWN && r->k == VK_UNKNOWN)
 		return unknown_at(f, site, "an operation on values not known");
 	return unknown_at(f, site, l->k == VK_UNKNOWN && l->reason ? l->reason
@@ -1280,7 +1307,8 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 						vseq_push(in->a, v->u.seq, items->items[k]);
 				} else {
 					v->u.seq->unk_expr = text_of(f, x);
-					v->u.seq->unk_reason = "built from items not known";
+					v->u.seq->unk_reason = is_tensorish(sv) && sv->dev == DEV_DEVICE ? device_items_reason
+					                                                                 : "built from items not known";
 				}
 			} else {
 				vseq_push(in->a, v->u.seq, eval(f, x));
