@@ -965,8 +965,9 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		struct attr_journal aj;        /* attribute writes: journal.c */
 
 		dict_save(f->in, d, &snap);
-		if (f->mode != M_FWD)
-			f->jc = guard_ctx(f, s->test, text);
+		/* in a forward too: the schedule events of a path are under
+		 * its condition (the work of one pipeline stage only) */
+		f->jc = f->mode != M_FWD ? guard_ctx(f, s->test, text) : jc_push(f, JC_COND, anchor_at(f, &s->h), text);
 		journal_open(f->in, &aj);
 		fl = exec_block(f, &s->body);
 		/* a return on one path only: kept aside (ret_note_alt) */
@@ -978,8 +979,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		/* the else path is under "not (test)" alone: the body's context
 		 * (the test itself) is no parent of it */
 		f->jc = ojc;
-		if (f->mode != M_FWD)
-			f->jc = jc_push(f, JC_COND, anchor_at(f, &s->h), afmt_memo(f->in, "not (%s)", text, NULL));
+		f->jc = jc_push(f, JC_COND, anchor_at(f, &s->h), afmt_memo(f->in, "not (%s)", text, NULL));
 		f->cond.text = afmt_memo(f->in, "not (%s)", text, NULL);
 		fl2 = exec_block(f, &s->orelse);
 		f->jc = ojc;
@@ -1011,8 +1011,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	if ((fl == FL_NORMAL) != (fl2 == FL_NORMAL) && fl != FL_RAISE && fl2 != FL_RAISE) {
 		const char *rest = fl == FL_NORMAL ? text : afmt_memo(f->in, "not (%s)", text, NULL);
 
-		if (f->mode != M_FWD)
-			f->jc = jc_push(f, JC_COND, anchor_at(f, &s->h), rest);
+		f->jc = jc_push(f, JC_COND, anchor_at(f, &s->h), rest);
 		f->cond.text = rest;
 		f->cond.taken = -1;
 		f->rest_cond = rest;

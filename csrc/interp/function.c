@@ -126,8 +126,15 @@ value_t *make_function(struct frame *f, const struct ast_hdr *def, const char *n
 	return v;
 }
 
+/* Is v None, or a value that may be None (an undecided `if`'s merge)? */
+static int may_be_none(const value_t *v)
+{
+	return v && (v->k == VK_NONE || (v->k == VK_UNKNOWN && v->may_none));
+}
+
 /* Bind arguments to a function's parameters in `locals`.  Missing ones
- * become unknown ("not passed"). */
+ * become unknown ("not passed"); one a *args or **kwargs not known may
+ * set is unknown, and may be None when its default is. */
 static void bind_params(struct frame *cf, struct vfunc *fn, value_t **args, size_t nargs,
                         struct vdict *kw, int prefix)
 {
@@ -150,7 +157,15 @@ static void bind_params(struct frame *cf, struct vfunc *fn, value_t **args, size
 	if (a->kwarg)
 		dstar = v_dict(in->a);
 	for (i = 0; i < nargs; i++) {
-		if (i < npos)
+		if (i < npos && i + 1 == nargs && args[i]->k == VK_UNKNOWN && kw && vdict_gets(kw, KW_UNK_STAR) &&
+		    i + fn->ndefaults >= npos && may_be_none(fn->defaults[i + fn->ndefaults - npos])) {
+			/* the last item stands for the rest of a *args not known
+			 * (none, maybe): the parameter may keep its default None */
+			value_t *u = v_unknown(in->a, args[i]->expr, args[i]->reason);
+
+			u->may_none = 1;
+			vdict_sets(in->a, cf->locals, pos[i]->arg, u);
+		} else if (i < npos)
 			vdict_sets(in->a, cf->locals, pos[i]->arg, args[i]);
 		else if (star)
 			vseq_push(in->a, star->u.seq, args[i]);
@@ -181,9 +196,14 @@ static void bind_params(struct frame *cf, struct vfunc *fn, value_t **args, size
 
 		if (vdict_gets(cf->locals, pos[i]->arg))
 			continue;
-		if ((mk = kw_unk(kw, 1)))
-			vdict_sets(in->a, cf->locals, pos[i]->arg, v_unknown(in->a, astr(in, pos[i]->arg), mk->reason));
-		else if (i + fn->ndefaults >= npos)
+		if ((mk = kw_unk(kw, 1))) {
+			value_t *u = v_unknown(in->a, astr(in, pos[i]->arg), mk->reason);
+
+			/* the *args may not reach it: then it is its default */
+			if (i + fn->ndefaults >= npos)
+				u->may_none = may_be_none(fn->defaults[i + fn->ndefaults - npos]);
+			vdict_sets(in->a, cf->locals, pos[i]->arg, u);
+		} else if (i + fn->ndefaults >= npos)
 			vdict_sets(in->a, cf->locals, pos[i]->arg, fn->defaults[i + fn->ndefaults - npos]);
 		else
 			vdict_sets(in->a, cf->locals, pos[i]->arg,
@@ -196,8 +216,12 @@ static void bind_params(struct frame *cf, struct vfunc *fn, value_t **args, size
 		if (vdict_gets(cf->locals, name))
 			continue;
 		d = fn->kwdefaults ? vdict_gets(fn->kwdefaults, name) : NULL;
-		if (kw_unk(kw, 0))
+		if (kw_unk(kw, 0)) {
+			int none = d && may_be_none(d);
+
 			d = v_unknown(in->a, astr(in, name), kw_unk(kw, 0)->reason);
+			d->may_none = (unsigned char)none;     /* the **kwargs may not hold it */
+		}
 		vdict_sets(in->a, cf->locals, name,
 		           d ? d : v_unknown(in->a, astr(in, name), "a parameter the caller did not pass"));
 	}
