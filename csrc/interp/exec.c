@@ -975,6 +975,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		dict_save(f->in, d, &after_body);
 		dict_restore(f->in, d, &snap);
 		journal_after_body(f->in, &aj);
+		f->jc = ojc;    /* the else path is not under the body's condition */
 		if (f->mode != M_FWD)
 			f->jc = jc_push(f, JC_COND, anchor_at(f, &s->h), afmt_memo(f->in, "not (%s)", text, NULL));
 		f->cond.text = afmt_memo(f->in, "not (%s)", text, NULL);

@@ -2,7 +2,9 @@
 # A row's condition names every undecided condition around it, outermost
 # first, joined by "and" -- across calls: a sync inside `if many:` in a
 # helper called under `if fast:` runs only when both hold (schedule.c
-# sc_condition).  A row under one condition keeps that one alone.
+# sc_condition).  A row under one condition keeps that one alone.  The
+# else path of an undecided `if` runs under its negation alone, not under
+# the body's condition too (exec.c exec_if).
 . "$top_srcdir/tests/lib.sh"
 
 R="$T/job"
@@ -30,6 +32,10 @@ def main():
         if fast:
             report(loss, many)
             torch.cuda.synchronize()
+        if many:
+            torch.cuda.synchronize()
+        else:
+            print(loss.item())
 
 
 if __name__ == "__main__":
@@ -42,4 +48,5 @@ cond() { json "$T/o/execution_schedule.json" "[h['condition'] for h in d['host_d
 is "$(cond train.py:report:7)" "['fast and many']" \
 	"the sync in report() runs under both conditions: the caller's, then its own"
 is "$(cond train.py:main:22)" "['fast']" "the synchronize under the caller's condition alone"
+is "$(cond train.py:main:26)" "['not (many)']" "the else path under the negation alone (not 'many and not (many)')"
 done_testing
