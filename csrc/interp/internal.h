@@ -201,6 +201,8 @@ struct fncost {
 };
 
 struct interp {
+	const struct sched_call *cur_call; /* job mode: the call of a repo function
+	                                  running (sched_ev.in_call), or NULL */
 	long long fwd_outer;           /* forward: how many times the forward being read
 	                                  runs per call of the model (the loops and groups
 	                                  of the forwards that called it; -1 not known; 0 as 1) */
