@@ -34,6 +34,9 @@ struct sc {
 	size_t nopt;
 	const struct jctx **decode;      /* the decode loops (per token), distinct */
 	size_t ndecode;
+	const struct sched_call **gen;   /* per decode loop: its generate call, or NULL
+	                                    (sc_find_generate) */
+	size_t *gen_first;               /* per decode loop: the index of its first event */
 	size_t step_end;                 /* index past the last event in the step loop (0: none) */
 	long long inner;                 /* sc_frequency: the loops inside a model's forward
 	                                    around the line (1: none; -1: not known) */
@@ -184,6 +187,54 @@ static void sc_find_decode(struct sc *s)
 		else
 			i++;
 	}
+}
+
+/* The generate calls: for each decode loop, the call of job code whose
+ * work outside the loop runs once per generate, not per token -- the call
+ * that runs the loop, or the call that made it when that one was itself
+ * made inside the step loop (a task's run() that calls its main loop and
+ * then reads the candidates back).  NULL when the loop runs at module
+ * level.  Needs the step loop (after sc_find_loops). */
+static void sc_find_generate(struct sc *s)
+{
+	size_t i, k;
+
+	s->gen = xcalloc(s->ndecode + 1, sizeof *s->gen);
+	s->gen_first = xcalloc(s->ndecode + 1, sizeof *s->gen_first);
+	for (k = 0; k < s->ndecode; k++) {
+		const struct sched_call *c = NULL;
+
+		s->gen_first[k] = s->nev;
+		for (i = 0; i < s->nev; i++)
+			if (ctx_has(s->ev[i].ctx, s->decode[k]) && s->gen_first[k] == s->nev)
+				s->gen_first[k] = i;
+		for (i = 0; i < s->nev; i++)
+			if (s->ev[i].kind == SEV_TOKEN_CHOICE && ctx_has(s->ev[i].ctx, s->decode[k])) {
+				c = s->ev[i].in_call;
+				break;
+			}
+		/* up to the call made outside the loop: the one that runs it */
+		while (c && ctx_has(c->at, s->decode[k]))
+			c = c->up;
+		if (c && c->up && s->step_loop && ctx_has(c->up->at, s->step_loop))
+			c = c->up;
+		s->gen[k] = c;
+	}
+}
+
+/* Is e work of a generate call (in it, or in what it calls), outside the
+ * decode loop?  0 no, 1 before the loop (the prompt's preparation: the
+ * prefill), 2 after it (the candidates read back). */
+static int sc_in_generate(const struct sc *s, const struct sched_ev *e)
+{
+	const struct sched_call *c;
+	size_t k;
+
+	for (k = 0; s->gen && k < s->ndecode; k++)
+		for (c = e->in_call; s->gen[k] && c; c = c->up)
+			if (c == s->gen[k])
+				return (size_t)(e - s->ev) < s->gen_first[k] ? 1 : 2;
+	return 0;
 }
 
 /* The innermost decode loop in c, or NULL. */
@@ -591,6 +642,7 @@ static const char *sc_guard_phase(const struct sc *s, const struct jctx *g)
 static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 {
 	const struct jctx *c = e->ctx;
+	int g;
 
 	if (e->in_backward)
 		return "backward";
@@ -625,6 +677,11 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	 * wandb.log({"loss": loss.item()})) */
 	if ((e->kind == SEV_SYNC || e->kind == SEV_D2H) && e->in_log)
 		return "logging";
+	/* a generate call's own work around its decode loop, once per
+	 * generate: the prompt copied in before it (prefill), the candidates
+	 * read back after it */
+	if (e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER && e->kind != SEV_LOG && (g = sc_in_generate(s, e)))
+		return g == 1 ? "prefill" : "generate";
 	if (e->kind == SEV_H2D && ctx_innermost_loop(c) && s->step_loop && ctx_has(c, s->step_loop)) {
 		/* a copy the step's own computation makes -- a tensor made from
 		 * Python values (torch.tensor(..., device=)), or a copy in a loop
@@ -1714,6 +1771,7 @@ void schedule_emit(struct interp *in, const char *job_type, cJSON *sched)
 	s.ev = interp_sched(in, &s.nev);
 	sc_index_opt(&s);
 	sc_find_loops(&s);
+	sc_find_generate(&s);
 	sc_phases(&s, cJSON_GetObjectItemCaseSensitive(sched, "phases"));
 	sc_data_path(&s, cJSON_GetObjectItemCaseSensitive(sched, "data_path"));
 	sc_host_device(&s, cJSON_GetObjectItemCaseSensitive(sched, "host_device"));
@@ -1724,6 +1782,8 @@ void schedule_emit(struct interp *in, const char *job_type, cJSON *sched)
 	sc_overlap(&s, cJSON_GetObjectItemCaseSensitive(sched, "overlap"));
 	free(s.opt_anchors);
 	free(s.decode);
+	free(s.gen);
+	free(s.gen_first);
 	while (s.npool)
 		free(s.pool[--s.npool]);
 	free(s.pool);

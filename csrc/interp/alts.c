@@ -33,8 +33,17 @@
  * device bool tensor, a beam decoder's a bool) keeps both too (alts_tensor_path): the truth of
  * it (`if completed`) reads the device only on the tensor's path, so it
  * is a sync row under that path's side of the condition (alts_sync).
- * Its attributes are not followed (attr.c reads them as an unknown's,
- * as before): a scalar has no tensor's methods.
+ * The other path may hold Python data too (a beam decoder's candidates,
+ * lists of host tensors, where a greedy decoder gives one device tensor).
+ *
+ * What is done to such a pair is done on the tensor's path alone, under
+ * that path's side of the condition, and gives a pair again (the other
+ * path's result an unknown): an attribute (alts_dev_getattr: a method
+ * bound to the tensor), a call of that method (alts_dev_call), a
+ * comparison, an index (eval.c), a row of it (iter_rep_item).  So the
+ * reads made after the call that chose -- `(t == eot).nonzero()` over the
+ * rows of the greedy decoder's tokens -- are sync rows under the greedy
+ * side of the condition, and nothing is said of the other path.
  *
  * Values live in the interpreter's arena; nothing here can fail (an
  * unknown is the answer when the paths cannot be followed).
@@ -87,7 +96,15 @@ int alts_callable_pair(const value_t *a, const value_t *b)
  * is not one (`x is None` reads such a pair as before). */
 static int host_scalar(const value_t *v)
 {
-	return v->k == VK_BOOL || v->k == VK_INT || v->k == VK_FLOAT || (v->k == VK_UNKNOWN && !v->alts);
+	return v->k == VK_BOOL || v->k == VK_INT || v->k == VK_FLOAT || (v->k == VK_UNKNOWN && !v->alts) ||
+	       v->k == VK_LIST || v->k == VK_TUPLE;
+}
+
+/* device work: a device tensor, or a method read from one */
+static int dev_side(const value_t *v)
+{
+	return (v->k == VK_TENSOR && v->dev == DEV_DEVICE) ||
+	       (v->k == VK_EXT && v->recv && v->recv->k == VK_TENSOR && v->recv->dev == DEV_DEVICE);
 }
 
 /* The path (0: alt_cond holds, 1: it does not) on which v, alternatives,
@@ -103,6 +120,85 @@ int alts_tensor_path(const value_t *v)
 		if (v->alts[i]->k == VK_TENSOR && v->alts[i]->dev == DEV_DEVICE && host_scalar(v->alts[!i]))
 			return i;
 	return -1;
+}
+
+/* The path on which v, alternatives, is device work (dev_side) while
+ * the other is host_scalar's; -1 when v is not such a pair. */
+int alts_dev_path(const value_t *v)
+{
+	int i;
+
+	if (!v || v->k != VK_UNKNOWN || !v->alts || !v->alt_cond)
+		return -1;
+	for (i = 0; i < 2; i++)
+		if (dev_side(v->alts[i]) && host_scalar(v->alts[!i]))
+			return i;
+	return -1;
+}
+
+/* Run what follows on path i of v's condition: its side pushed on the
+ * context (job mode); returns the context to put back. */
+const struct jctx *alts_path_enter(struct frame *f, const value_t *v, int i, const struct ast_hdr *site)
+{
+	const struct jctx *ojc = f->jc;
+
+	if (f->mode != M_FWD && site)
+		f->jc = jc_push(f, JC_COND, anchor_at(f, site),
+		                i == 0 ? v->alt_cond : afmt_memo(f->in, "not (%s)", v->alt_cond, NULL));
+	return ojc;
+}
+
+/* r, what path i of v's condition gave, as a pair again when it is
+ * device work; else an unknown that depends on the condition. */
+value_t *alts_path_pair(struct frame *f, const value_t *v, int i, value_t *r)
+{
+	value_t *other = v_unknown(f->in->a, NULL,
+	                           afmt_memo(f->in, "depends on `%s`, which is not decided here", v->alt_cond, NULL));
+
+	if (!r || !dev_side(r))
+		return other;
+	return i == 0 ? v_alts(f, v->alt_cond, r, other) : v_alts(f, v->alt_cond, other, r);
+}
+
+/* v on path i when v is a device pair of cond, else v */
+value_t *alts_dev_on_path(value_t *v, const char *cond, int i)
+{
+	if (alts_dev_path(v) >= 0 && (v->alt_cond == cond || !strcmp(v->alt_cond, cond)))
+		return v->alts[i];
+	return v;
+}
+
+value_t *alts_dev_getattr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site)
+{
+	int i = alts_dev_path(obj);
+	const struct jctx *ojc = alts_path_enter(f, obj, i, site);
+	value_t *r = getattr_v(f, obj->alts[i], name, site);
+
+	f->jc = ojc;
+	return alts_path_pair(f, obj, i, r);
+}
+
+value_t *alts_dev_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                       const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	int i = alts_dev_path(fn);
+	const struct jctx *ojc;
+	value_t **pa = ast_arena_alloc(in->a, (nargs + 1) * sizeof *pa), *r;
+	struct vdict *pk = NULL;
+	size_t j;
+
+	for (j = 0; j < nargs; j++)
+		pa[j] = alts_dev_on_path(args[j], fn->alt_cond, i);
+	if (kw) {
+		pk = vdict_new(in->a);
+		for (j = 0; j < kw->n; j++)
+			vdict_set(in->a, pk, kw->keys[j], alts_dev_on_path(kw->vals[j], fn->alt_cond, i));
+	}
+	ojc = alts_path_enter(f, fn, i, site);
+	r = call(f, fn->alts[i], pa, nargs, pk, site);
+	f->jc = ojc;
+	return alts_path_pair(f, fn, i, r);
 }
 
 /* A read of v on the host (its truth, ...) as a sync row under the side

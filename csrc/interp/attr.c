@@ -370,6 +370,8 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 			return v;
 		break;
 	case VK_UNKNOWN:
+		if (alts_dev_path(obj) >= 0)
+			return alts_dev_getattr(f, obj, name, site);
 		if (obj->alts && alts_tensor_path(obj) < 0)
 			return alts_getattr(f, obj, name, site);
 		if ((v = libv_attr(f, obj, name, site)))

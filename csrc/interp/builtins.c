@@ -137,6 +137,12 @@ value_t *iter_items(struct frame *f, value_t *it, struct vseq **out)
  * none. */
 value_t *iter_rep_item(struct frame *f, value_t *it)
 {
+	/* a device tensor on one path of an undecided condition (alts.c):
+	 * its row on that path, a pair again */
+	int p = alts_dev_path(it);
+
+	if (p >= 0 && it->alts[p]->k == VK_TENSOR)
+		return alts_path_pair(f, it, p, iter_rep_item(f, it->alts[p]));
 	if ((it->k == VK_LIST || it->k == VK_TUPLE) && it->u.seq->unk_reason && it->u.seq->n >= 1)
 		return it->u.seq->items[0];
 	if (it->k == VK_TENSOR && (it->dev == DEV_HOST || it->dev == DEV_DEVICE)) {

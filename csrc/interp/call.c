@@ -381,6 +381,8 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 	case VK_UNKNOWN: {
 		value_t *r;
 
+		if (alts_dev_path(fn) >= 0 && fn->alts[alts_dev_path(fn)]->k == VK_EXT)
+			return alts_dev_call(f, fn, args, nargs, kw, site);
 		if (fn->alts && !alts_modules(fn) && alts_tensor_path(fn) < 0)
 			return alts_call(f, fn, args, nargs, kw, site);
 		if ((r = libv_call(f, fn, args, nargs, kw, site)))

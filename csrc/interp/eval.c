@@ -492,6 +492,24 @@ static const char *cmp_dunder(enum ast_cmpop op)
 	}
 }
 
+/* l <op> r with a tensor on a side: a bool tensor where they live */
+static value_t *tensor_compare(struct frame *f, const struct ast_Compare *c, enum ast_cmpop op, value_t *l, value_t *r)
+{
+	struct interp *in = f->in;
+	int dev = is_tensorish(l) ? l->dev : DEV_UNKNOWN;
+	size_t mark = ev_mark(f);
+	value_t *t2;
+
+	if (is_tensorish(r) && r->dev > dev)
+		dev = r->dev;
+	emit_op(f, afmt(in, "Tensor.__%s__", cmp_dunder(op)), &c->h);
+	t2 = v_tensor_dev(in->a, dev, 0);
+	t2->shape = shape_binop(in->a, l, r);
+	t2->dt = DT_BOOL;
+	op_io(f, mark, (value_t *[]){ l, r }, 2, NULL, t2);
+	return t2;
+}
+
 static value_t *eval_compare(struct frame *f, const struct ast_Compare *c)
 {
 	struct interp *in = f->in;
@@ -502,22 +520,22 @@ static value_t *eval_compare(struct frame *f, const struct ast_Compare *c)
 	for (i = 0; i < c->ops.n && i < c->comparators.n; i++) {
 		value_t *r = eval(f, c->comparators.items[i]);
 		enum ast_cmpop op = c->ops.items[i];
-		int t;
+		int t, p;
 
-		if ((is_tensorish(l) || is_tensorish(r)) && cmp_dunder(op)) {
-			int dev = is_tensorish(l) ? l->dev : DEV_UNKNOWN;
-			size_t mark = ev_mark(f);
+		if ((is_tensorish(l) || is_tensorish(r)) && cmp_dunder(op))
+			return tensor_compare(f, c, op, l, r);
+		/* a device tensor on one path of an undecided condition
+		 * (alts.c): compared on that path, a pair again */
+		if (cmp_dunder(op) && ((p = alts_dev_path(l)) >= 0 || (p = alts_dev_path(r)) >= 0)) {
+			const value_t *pv = alts_dev_path(l) >= 0 ? l : r;
+			value_t *l2 = alts_dev_on_path(l, pv->alt_cond, p), *r2 = alts_dev_on_path(r, pv->alt_cond, p);
 
-			if (is_tensorish(r) && r->dev > dev)
-				dev = r->dev;
-			emit_op(f, afmt(in, "Tensor.__%s__", cmp_dunder(op)), &c->h);
-			{
-				value_t *t2 = v_tensor_dev(in->a, dev, 0);
+			if (is_tensorish(l2) || is_tensorish(r2)) {
+				const struct jctx *ojc = alts_path_enter(f, pv, p, &c->h);
+				value_t *t2 = tensor_compare(f, c, op, l2, r2);
 
-				t2->shape = shape_binop(in->a, l, r);
-				t2->dt = DT_BOOL;
-				op_io(f, mark, (value_t *[]){ l, r }, 2, NULL, t2);
-				return t2;
+				f->jc = ojc;
+				return alts_path_pair(f, pv, p, t2);
 			}
 		}
 		/* `in` scans, `==` of sequences compares item by item */
@@ -654,6 +672,27 @@ static value_t *eval_call(struct frame *f, const struct ast_Call *c)
 	return r;
 }
 
+/* x[idx] of a tensor: a tensor where x lives; a boolean mask of a device
+ * tensor a sync (its output sized from the data) */
+static value_t *tensor_subscript(struct frame *f, const struct ast_Subscript *s, value_t *obj, value_t *idx)
+{
+	struct interp *in = f->in;
+	size_t mark = ev_mark(f);
+	value_t *t;
+
+	emit_op(f, "Tensor.__getitem__", &s->h);
+	/* x[mask] sizes its output from the data; x[index] with an
+	 * integer index tensor is a gather on the device (no read);
+	 * an index whose dtype is not known is not called a sync */
+	if (obj->dev == DEV_DEVICE && is_tensorish(idx) && idx->dt == DT_BOOL && f->mode != M_FWD)
+		sev(f, SEV_SYNC, "indexing with a tensor (boolean mask or index array)", &s->h);
+	t = v_tensor_dev(in->a, obj->dev, obj->pinned);
+	t->shape = shape_index(in->a, shape_of(obj), idx);
+	t->dt = obj->dt;
+	op_io(f, mark, (value_t *[]){ obj, idx }, 2, NULL, t);
+	return t;
+}
+
 static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 {
 	struct interp *in = f->in;
@@ -662,24 +701,21 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 	int ok;
 	long long i;
 
-	if (is_tensorish(obj)) {
-		size_t mark = ev_mark(f);
+	{
+		/* a device tensor on one path of an undecided condition
+		 * (alts.c): indexed on that path, a pair again */
+		int p = alts_dev_path(obj);
 
-		emit_op(f, "Tensor.__getitem__", &s->h);
-		/* x[mask] sizes its output from the data; x[index] with an
-		 * integer index tensor is a gather on the device (no read);
-		 * an index whose dtype is not known is not called a sync */
-		if (obj->dev == DEV_DEVICE && is_tensorish(idx) && idx->dt == DT_BOOL && f->mode != M_FWD)
-			sev(f, SEV_SYNC, "indexing with a tensor (boolean mask or index array)", &s->h);
-		{
-			value_t *t = v_tensor_dev(in->a, obj->dev, obj->pinned);
+		if (p >= 0 && obj->alts[p]->k == VK_TENSOR) {
+			const struct jctx *ojc = alts_path_enter(f, obj, p, &s->h);
+			value_t *r = tensor_subscript(f, s, obj->alts[p], alts_dev_on_path(idx, obj->alt_cond, p));
 
-			t->shape = shape_index(in->a, shape_of(obj), idx);
-			t->dt = obj->dt;
-			op_io(f, mark, (value_t *[]){ obj, idx }, 2, NULL, t);
-			return t;
+			f->jc = ojc;
+			return alts_path_pair(f, obj, p, r);
 		}
 	}
+	if (is_tensorish(obj))
+		return tensor_subscript(f, s, obj, idx);
 	switch (obj->k) {
 	case VK_LIST: case VK_TUPLE:
 		if (obj->u.seq->unk_reason && obj->u.seq->prefix) {
@@ -710,6 +746,12 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 			}
 			break;
 		}
+		if (obj->u.seq->unk_reason && obj->u.seq->n >= 1 && idx->k != VK_SLICE &&
+		    (obj->u.seq->items[0]->k == VK_TENSOR || alts_dev_path(obj->u.seq->items[0]) >= 0))
+			/* x[i] of tensors made by one loop over items not known:
+			 * a tensor where its representative lives (as a pass over
+			 * it reads them, iter_rep_item) */
+			return obj->u.seq->items[0];
 		i = as_int(idx, &ok);
 		if (ok && !obj->u.seq->unk_reason) {
 			if (i < 0)

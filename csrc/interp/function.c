@@ -437,6 +437,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	long steps0;
 	int level0, outermost, nact = 0;
 	long long ofo;
+	const struct sched_call *ocall;
 
 	if (in->depth >= MAX_DEPTH || (nact = fn_active(in, fn->def)) >= MAX_SAME_FN)
 		return unknown_at(f, site, in->depth >= MAX_DEPTH ? "calls nested too deeply to follow"
@@ -552,6 +553,15 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 			cf.self = args[0];
 	}
 	parallel_note_params(f, &cf, site);
+	ocall = in->cur_call;
+	if (mode != M_FWD) {
+		/* a call of job code: its node (sched_ev.in_call) */
+		struct sched_call *sc = ast_arena_alloc(in->a, sizeof *sc);
+
+		sc->up = ocall;
+		sc->at = f->jc;
+		in->cur_call = sc;
+	}
 	in->depth++;
 	in->active[in->nactive].def = fn->def;
 	in->nactive++;
@@ -574,6 +584,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	in->fwd_outer = ofo;
 	in->nactive--;
 	in->depth--;
+	in->cur_call = ocall;
 	if (fn->cached && mode != M_FWD)
 		fn->cache_ret = ret;
 	if (outermost) {

@@ -201,6 +201,8 @@ struct fncost {
 };
 
 struct interp {
+	const struct sched_call *cur_call; /* job mode: the call of a repo function
+	                                  running (sched_ev.in_call), or NULL */
 	long long fwd_outer;           /* forward: how many times the forward being read
 	                                  runs per call of the model (the loops and groups
 	                                  of the forwards that called it; -1 not known; 0 as 1) */
@@ -395,6 +397,15 @@ int alts_callable_pair(const value_t *a, const value_t *b);   /* a callable's tw
 value_t *v_alts(struct frame *f, const char *cond, value_t *a, value_t *b);
 value_t *v_alts_in(struct interp *in, const char *cond, value_t *a, value_t *b);   /* v_alts without a frame */
 int alts_tensor_path(const value_t *v);   /* the path where v is a device tensor, the other a scalar; -1 */
+/* device work on one path (a device tensor or its method), Python data on
+ * the other: what is done to it is done on that path alone */
+int alts_dev_path(const value_t *v);      /* that path, or -1 */
+const struct jctx *alts_path_enter(struct frame *f, const value_t *v, int i, const struct ast_hdr *site);
+value_t *alts_path_pair(struct frame *f, const value_t *v, int i, value_t *r);
+value_t *alts_dev_on_path(value_t *v, const char *cond, int i);
+value_t *alts_dev_getattr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+value_t *alts_dev_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                       const struct ast_hdr *site);
 int alts_sync(struct frame *f, const value_t *v, const char *what, const struct ast_hdr *site);   /* 1: row asked */
 value_t *alts_getattr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
 value_t *alts_call(struct frame *f, value_t *fn, value_t **args, size_t nargs,

@@ -124,6 +124,17 @@ enum sev_kind {
  * the reason. */
 #define SCHED_PARALLELISM_UNKNOWN "?"
 
+/* One call of a repository function made by job code (not in a forward):
+ * the call it was made from (NULL: from module level) and the loops and
+ * conditions around it where it was made.  An event's chain of them says
+ * in which calls it ran, each call its own node (a helper called twice is
+ * two): the schedule's generate work is what a call around a decode loop
+ * does outside that loop.  In the interpreter's arena. */
+struct sched_call {
+	const struct sched_call *up;
+	const struct jctx *at;
+};
+
 struct sched_ev {
 	enum sev_kind kind;
 	const char *call;             /* the code's own words: ".item()", "dist.all_reduce" */
@@ -141,6 +152,9 @@ struct sched_ev {
 	                                 that forward (1: none; -1: a count not known) */
 	int of_values;                /* H2D: of a tensor made from Python numbers
 	                                 (torch.tensor(x).cuda()), not a batch */
+	const struct sched_call *in_call; /* job mode: the innermost call of a repo
+	                                 function it ran in, or NULL (module level,
+	                                 or a forward) */
 	const void *frame;            /* the function run it was made in (its locals),
 	                                 to tell two calls of a helper from two
 	                                 events of one line */
