@@ -45,6 +45,14 @@
  * rows of the greedy decoder's tokens -- are sync rows under the greedy
  * side of the condition, and nothing is said of the other path.
  *
+ * Process groups (new_group's, of a known number of ranks) bound on the
+ * two paths, or a group on one and None on the other, are kept too
+ * (alts_group_pair): a library that keeps the group its rank belongs to
+ * (`if i == found[0]: _GROUP = group` over its groups) leaves one of
+ * them, or None, on each path; torch.c reads the group's size on every
+ * path and states it only when all agree.  `x is None` of nested
+ * alternatives reads every path (alts_may_none).
+ *
  * Values live in the interpreter's arena; nothing here can fail (an
  * unknown is the answer when the paths cannot be followed).
  */
@@ -88,6 +96,38 @@ int alts_callable_pair(const value_t *a, const value_t *b)
 	if (!a || !b || !alts_callable(a) || !alts_callable(b))
 		return 0;
 	return a->k == VK_EXT || b->k == VK_EXT || a->k == VK_UNKNOWN || b->k == VK_UNKNOWN;
+}
+
+/* A process group made by new_group, None (the default group: the whole
+ * world), or alternatives of those on every path. */
+static int group_path(const value_t *v, int depth)
+{
+	if (!v || depth > 32)
+		return 0;
+	if (v->k == VK_NONE || is_ranks_group(v))
+		return 1;
+	return v->k == VK_UNKNOWN && v->alts && group_path(v->alts[0], depth + 1) && group_path(v->alts[1], depth + 1);
+}
+
+/* Process groups bound on the two paths, or a group on one and None on
+ * the other (`if i == found[0]: _MODEL_PARALLEL_GROUP = group` in a loop
+ * over a library's groups, the process's rank not known): both kept, so
+ * that the group's size is read on every path (torch.c group_size: known
+ * when every path's group has the same). */
+int alts_group_pair(const value_t *a, const value_t *b)
+{
+	return a && b && group_path(a, 0) && group_path(b, 0) && (a->k != VK_NONE || b->k != VK_NONE);
+}
+
+/* May v be None on some path?  v None, an unknown made where one path
+ * bound None, or alternatives with such a path (nested: a loop's `if`s). */
+int alts_may_none(const value_t *v, int depth)
+{
+	if (!v || depth > 32)
+		return 0;
+	if (v->k == VK_NONE || (v->k == VK_UNKNOWN && v->may_none))
+		return 1;
+	return v->k == VK_UNKNOWN && v->alts && (alts_may_none(v->alts[0], depth + 1) || alts_may_none(v->alts[1], depth + 1));
 }
 
 /* what a path gives where the other gives a device tensor, kept with it:

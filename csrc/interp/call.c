@@ -210,6 +210,7 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 	struct interp *in = f->in;
 	size_t i;
 
+	hostints_call(fn, args, nargs, kw);   /* a tensor it may write: elements forgotten */
 	if (!budget(f))
 		return unknown_at(f, site, "the analysis step budget ran out");
 	if (f->mode != M_FWD)

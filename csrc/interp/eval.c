@@ -397,7 +397,7 @@ static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 		if ((l->k == VK_UNKNOWN && l->alts) || (r->k == VK_UNKNOWN && r->alts)) {
 			const value_t *av = l->k == VK_UNKNOWN && l->alts ? l : r, *o = av == l ? r : l;
 
-			if (o->k == VK_NONE && av->alts[0]->k != VK_NONE && av->alts[1]->k != VK_NONE)
+			if (o->k == VK_NONE && !alts_may_none(av->alts[0], 0) && !alts_may_none(av->alts[1], 0))
 				return 0;
 			return -1;
 		}
@@ -686,9 +686,12 @@ static value_t *tensor_subscript(struct frame *f, const struct ast_Subscript *s,
 	 * an index whose dtype is not known is not called a sync */
 	if (obj->dev == DEV_DEVICE && is_tensorish(idx) && idx->dt == DT_BOOL && f->mode != M_FWD)
 		sev(f, SEV_SYNC, "indexing with a tensor (boolean mask or index array)", &s->h);
-	t = v_tensor_dev(in->a, obj->dev, obj->pinned);
-	t->shape = shape_index(in->a, shape_of(obj), idx);
-	t->dt = obj->dt;
+	t = hostints_index(in, obj, idx);     /* a host tensor of known ints */
+	if (!t) {
+		t = v_tensor_dev(in->a, obj->dev, obj->pinned);
+		t->shape = shape_index(in->a, shape_of(obj), idx);
+		t->dt = obj->dt;
+	}
 	op_io(f, mark, (value_t *[]){ obj, idx }, 2, NULL, t);
 	return t;
 }

@@ -100,6 +100,7 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 		long long k;
 
 		if (is_tensorish(obj)) {
+			hostints_forget(obj);
 			emit_op(f, "Tensor.__setitem__", t);
 			setitem_copy(f, obj, v, t);
 		} else if (obj->k == VK_DICT && !value_is_known_scalar(idx)) {
@@ -764,7 +765,8 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 		} else if (b && b->k == VK_INST && b->u.inst->mod != VM_NONE) {
 			r = b;
 		} else if (a && b && ((alts_object(a) && (alts_object(b) || b->k == VK_NONE)) ||
-		                      (a->k == VK_NONE && alts_object(b)) || alts_callable_pair(a, b))) {
+		                      (a->k == VK_NONE && alts_object(b)) || alts_callable_pair(a, b) ||
+		                      alts_group_pair(a, b))) {
 			r = v_alts(f, cond, a, b);  /* both objects kept: alts.c */
 		} else if (!a || !b) {
 			r = a ? a : b;      /* bound on one path only: it exists if that path ran */
@@ -1265,6 +1267,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		const struct ast_AugAssign *a = AST_AS(st, AugAssign);
 		value_t *cur = eval(f, a->target), *r = eval(f, a->value);
 
+		hostints_forget(cur);   /* x += 1 of a tensor writes x */
 		if (cur->k == VK_LIST && a->op == AST_OP_ADD && !iter_items(f, r, &(struct vseq *){ NULL })) {
 			struct vseq *items;
 

@@ -394,6 +394,8 @@ int alts_modules(const value_t *v);
  * alternatives of two modules: its place in _modules */
 #define ALT_CHILD_POS "__ecg_altpos_"
 int alts_callable_pair(const value_t *a, const value_t *b);   /* a callable's two paths, one external */
+int alts_group_pair(const value_t *a, const value_t *b);   /* process groups (or None) on the two paths */
+int alts_may_none(const value_t *v, int depth);            /* None on some path of v */
 value_t *v_alts(struct frame *f, const char *cond, value_t *a, value_t *b);
 value_t *v_alts_in(struct interp *in, const char *cond, value_t *a, value_t *b);   /* v_alts without a frame */
 int alts_tensor_path(const value_t *v);   /* the path where v is a device tensor, the other a scalar; -1 */
@@ -532,6 +534,27 @@ value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *s
 void optim_step_collective(struct frame *f, const struct vinst *m, const struct ast_hdr *site);
 value_t *dtensor_method_call(struct frame *f, const struct ast_hdr *site);
 value_t *optim_state_dict(struct frame *f, const struct ast_hdr *site);
+/* hostints.c: small host integer tensors known element by element.
+ * hostints_factory: torch.<last>(data) of Python ints (job and build
+ * modes), or NULL (not such a call: the caller makes its tensor);
+ * hostints_method: r, the result of recv.<m>(...), given recv's elements
+ * when m only reshapes (a copy of r; r itself otherwise); hostints_index:
+ * t[idx] with its elements, or NULL; hostints_read: t.tolist() / t.item()
+ * as Python ints, or NULL.  Never fail; values in the arena. */
+value_t *hostints_factory(struct frame *f, const char *last, value_t **args, size_t nargs, struct vdict *kw);
+value_t *hostints_method(struct interp *in, const char *m, const value_t *recv, value_t *r);
+value_t *hostints_index(struct interp *in, const value_t *t, const value_t *idx);
+value_t *hostints_read(struct interp *in, const char *m, const value_t *t);
+/* the elements forgotten where the tensor may change: hostints_forget(v)
+ * for a store or augmented assignment into v; hostints_call before a
+ * call of fn (its arguments, unless the interpreter reads fn; the
+ * receiver of an in-place method) */
+void hostints_forget(value_t *v);
+void hostints_call(const value_t *fn, value_t **args, size_t nargs, const struct vdict *kw);
+
+/* torch.c: a process group new_group made of a known number of ranks */
+int is_ranks_group(const value_t *v);
+
 /* mesh.c: device meshes (axes' names and sizes) */
 int is_mesh(const value_t *v);
 const char *mesh_parallelism(struct interp *in, const value_t *m);

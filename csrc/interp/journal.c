@@ -160,7 +160,8 @@ static value_t *jmerge(struct interp *in, const char *key, value_t *a, value_t *
 	if (b && b->k == VK_INST && b->u.inst->mod != VM_NONE)
 		return b;
 	if (a && b && ((alts_object(a) && (alts_object(b) || b->k == VK_NONE)) ||
-	               (a->k == VK_NONE && alts_object(b)) || alts_callable_pair(a, b)))
+	               (a->k == VK_NONE && alts_object(b)) || alts_callable_pair(a, b) ||
+	               alts_group_pair(a, b)))
 		return v_alts_in(in, cond, a, b);  /* both objects kept, as merge_branches does */
 	r = v_unknown(in->a, key, afmt_memo(in, "depends on `%s`, which is not decided here", cond, NULL));
 	r->may_none = !a || !b || a->k == VK_NONE || b->k == VK_NONE || a->may_none || b->may_none;

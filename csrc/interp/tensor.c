@@ -223,7 +223,7 @@ value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t
 		/* (x.reshape(b, c, *spatial) with spatial not known: the
 		 * arguments do not say the rank) */
 		if (r->k == VK_TENSOR && !f->unk_star)
-			r = with_shape(in, r, fn->u.ext, a2, nargs + 1, kw);
+			r = hostints_method(in, m, recv, with_shape(in, r, fn->u.ext, a2, nargs + 1, kw));
 		op_io(f, mark, a2, nargs + 1, kw, r);
 		free(a2);
 		return r;
@@ -426,9 +426,14 @@ static value_t *tm_cpu(struct frame *f, value_t *fn, const char *m, value_t **ar
 static value_t *tm_item(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
                         struct vdict *kw, const struct ast_hdr *site)
 {
+	value_t *known;
+
 	(void)args, (void)nargs, (void)kw;
 	if (recv_dev(fn) == DEV_DEVICE)
 		sev(f, SEV_SYNC, !strcmp(m, "item") ? ".item()" : ".tolist()", site);
+	/* a small host integer tensor's elements (hostints.c) */
+	if (!nargs && !kw && (known = hostints_read(f->in, m, fn->recv)))
+		return known;
 	if (!strcmp(m, "item"))      /* a Python number */
 		return fact_set_plain(unknown_at(f, site, TENSOR_READ_REASON));
 	return unknown_at(f, site, TENSOR_READ_REASON);

@@ -572,6 +572,12 @@ static long long pinned_world_size(struct interp *in)
  * of known length).  Nothing else reads an unknown's union. */
 #define GROUP_OF_RANKS "a process group of its ranks"
 
+int is_ranks_group(const value_t *v)
+{
+	return v && v->k == VK_UNKNOWN && !v->alts && v->reason &&
+	       !strncmp(v->reason, GROUP_OF_RANKS, sizeof GROUP_OF_RANKS - 1) && v->u.i > 0;
+}
+
 /* new_group(ranks=None, ...): ranks None or empty is the whole world
  * (WORLD_SIZE when pinned); a sequence of known length is that many
  * ranks.  Else the group's size is not known: the generic value. */
@@ -620,7 +626,7 @@ static long long group_size(struct interp *in, const value_t *g, int depth)
 	if (g->alts)
 		return (a = group_size(in, g->alts[0], depth + 1)) && (b = group_size(in, g->alts[1], depth + 1)) &&
 		       a == b ? a : 0;
-	if (g->reason && !strncmp(g->reason, GROUP_OF_RANKS, sizeof GROUP_OF_RANKS - 1) && g->u.i > 0)
+	if (is_ranks_group(g))
 		return g->u.i;
 	return 0;
 }
@@ -1138,6 +1144,8 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		return unknown_at(f, site, "a value the runtime reports (a number, not a tensor)");
 	if (catalog_fact(in->cat, CATALOG_F_RUNTIME_QUERIES, last))
 		return unknown_at(f, site, "a property of the machine the job runs on");
+	if (!strchr(d + 6, '.') && (r = hostints_factory(f, last, args, nargs, kw)))
+		return r;
 	if (f->mode != M_FWD && last[0] >= 'A' && last[0] <= 'Z' && strcmp(last, "Tensor") &&
 	    strncmp(d, "torch.nn.", 9))
 		return torch_object(f, d, last, args, nargs, kw, site);

@@ -419,6 +419,10 @@ enum catalog_fact {
 	                                 the host (unless given device=) */
 	CATALOG_F_HOST_TENSOR_RETURNS,/* map: keyword -> the value with which a
 	                                 call returns a mapping of host tensors */
+	CATALOG_F_INT_DATA_FACTORIES, /* set: torch.<name>(python ints) whose
+	                                 elements are those ints */
+	CATALOG_F_LAYOUT_METHODS,     /* set: Tensor.<name> whose result holds the
+	                                 receiver's elements in the same order */
 	CATALOG_NFACTS
 };
 

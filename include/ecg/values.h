@@ -151,6 +151,10 @@ struct value {
 	struct value **alts;
 	const char *alt_cond;
 	const struct vshape *shape;   /* VK_TENSOR: its shape, or NULL (not known) */
+	const long long *ints;        /* VK_TENSOR: a small host integer tensor made
+	                                 from Python ints: its elements, row-major,
+	                                 as many as its shape (known) holds; NULL
+	                                 when not known (interp/hostints.c) */
 	/* VK_UNKNOWN: what is known of it all the same (interp/facts.c) */
 	const char *str_prefix;       /* a str that starts with this (an f-string's
 	                                 text before its first unknown part), or NULL */

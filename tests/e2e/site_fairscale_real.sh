@@ -81,4 +81,17 @@ is "$(json "$T/o/execution_schedule.json" "sorted(set((c['op'], c['parallelism']
 	"  RowParallel's all_reduce and the output's all_gather: tensor-parallel collectives"
 "$TEST_PYTHON" "$top_srcdir/tests/schema_check.py" "$top_srcdir/schemas" "$T/o" >"$T/schema.out" 2>&1
 ok $? "  the records are valid (schema_check.py)"
+# WORLD_SIZE pinned to 2, initialize_model_parallel(2): groups =
+# LongTensor(range(2)).reshape(1, 1, 1, 2), known element by element; the
+# one model-parallel group is new_group(groups[0, 0, 0, :].tolist()), two
+# ranks.  The `if` that keeps it compares with the rank (the run's), so
+# _MODEL_PARALLEL_GROUP is that group or still None -- the default group,
+# the world of 2 -- two ranks on every path: each layer holds half its
+# weight (layers.py: out_features // world_size rows, in_features //
+# world_size columns)
+run_ecg extract --repo "$R" --entry train.py --out "$T/o2" -q --no-cache --no-site-env --no-env --env WORLD_SIZE=2 --site "$SP"
+is "$rc" 0 "WORLD_SIZE=2: exit 0"
+is "$(json "$T/o2/computation_graph.json" "[(m['id'], m['params']) for m in d['modules'] if m['id'] in ('layers.*', 'layers.*.w1', 'layers.*.w2', 'out')]")" \
+	"[('layers.*', 16384), ('layers.*.w1', 8192), ('layers.*.w2', 8192), ('out', 32000)]" \
+	"  the per-rank counts: 256 // 2 x 64, 64 x 256 // 2, 1000 // 2 x 64"
 done_testing

@@ -3,7 +3,7 @@
  *
  * Each tests/interp/NAME.test file holds cases; tests/interp/README gives the
  * format.  In short: a case is a `# name` line, optional `# xfail: why` and
- * `# argv: ...` lines, a Python snippet (more files after `#%% path.py`
+ * `# argv: ...` and `# env: K=V ...` lines, a Python snippet (more files after `#%% path.py`
  * lines), a `---` line, then expectations up to a blank line:
  *     NAME = RENDERING        a module-level name of the snippet (or a
  *                             dotted path through instance attributes,
@@ -70,6 +70,9 @@ struct tcase {
 	char xfail[300];            /* why it is expected to fail, or "" */
 	char *argv[16];             /* sys.argv[1:], owned */
 	size_t nargv;
+	char *env[16];              /* `# env:` KEY=VALUE words, owned; with
+	                               any, the environment is known to be them */
+	size_t nenv;
 	buf_t src;                  /* the snippet, with its #%% markers */
 	char *expect[MAX_LINES];    /* owned */
 	int expect_line[MAX_LINES];
@@ -639,6 +642,8 @@ static int run_case(struct tcase *c, buf_t *why)
 	entry = prog_file(&prog, "main.py");
 	in = interp_new(&prog, the_cat);
 	interp_set_argv(in, (const char *const *)c->argv, c->nargv);
+	if (c->nenv)
+		interp_set_env(in, (const char *const *)c->env, c->nenv);
 	interp_set_text_loader(in, case_text, &texts);
 	interp_set_loader(in, case_config, &texts);
 	interp_run_entry(in, entry);
@@ -682,6 +687,8 @@ static void case_free(struct tcase *c)
 
 	for (i = 0; i < c->nargv; i++)
 		free(c->argv[i]);
+	for (i = 0; i < c->nenv; i++)
+		free(c->env[i]);
 	for (i = 0; i < c->nexpect; i++)
 		free(c->expect[i]);
 	buf_free(&c->src);
@@ -802,6 +809,13 @@ static void run_file(const char *path, const char *filter)
 
 				for (w = strtok_r(line + 7, " \t", &save); w && c.nargv < 16; w = strtok_r(NULL, " \t", &save))
 					c.argv[c.nargv++] = xstrdup(w);
+				break;
+			}
+			if (!strncmp(line, "# env:", 6)) {
+				char *save = NULL, *w;
+
+				for (w = strtok_r(line + 6, " \t", &save); w && c.nenv < 16; w = strtok_r(NULL, " \t", &save))
+					c.env[c.nenv++] = xstrdup(w);
 				break;
 			}
 			st = SRC;
