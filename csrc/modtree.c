@@ -764,11 +764,51 @@ static void mt_shapes(struct mt *t, const struct mnode *n, cJSON *e)
 		cJSON_Delete(out);
 }
 
+/* May attribute value v hold parameters modtree does not see: a value not
+ * known that may be a module (value.may_module), or the two paths of an
+ * undecided `if` (alts.c) of which one holds a Parameter or a module? */
+static long long mt_params(struct mt *t, const struct vinst *m, int depth);
+
+/* The parameters one path's value adds: 0 for no module or Parameter, a
+ * module's count, -1 when not known. */
+static long long mt_path_params(struct mt *t, const value_t *v, int depth)
+{
+	if (!v || v->k == VK_NONE)
+		return 0;
+	if (v->k == VK_TENSOR)
+		return v->is_param ? -1 : 0;     /* a Parameter only one path holds */
+	if (v->k == VK_INST)
+		return v->u.inst->mod == VM_NONE ? 0 : mt_params(t, v->u.inst, depth + 1);
+	if (v->k == VK_UNKNOWN && v->alts)
+		return -1;
+	return v->k == VK_UNKNOWN && v->may_module ? -1 : 0;
+}
+
+/* May attribute value v hold parameters modtree does not see: a value not
+ * known that may be a module (value.may_module), or the two paths of an
+ * undecided `if` (alts.c) whose modules or Parameters differ in their
+ * counts (DropPath or Identity: both 0, nothing hidden)? */
+static int mt_hidden_params(struct mt *t, const value_t *v, int depth)
+{
+	long long a, b;
+
+	if (!v || v->k != VK_UNKNOWN)
+		return 0;
+	if (v->may_module)
+		return 1;
+	if (!v->alts)
+		return 0;
+	a = mt_path_params(t, v->alts[0], depth);
+	b = mt_path_params(t, v->alts[1], depth);
+	return a < 0 || b < 0 || a != b;
+}
+
 /* Parameters of one instance of m with its submodules: the catalogue's
  * count for a torch.nn layer, the nn.Parameters a repo module assigns
  * (their shapes known), and its children, a tied tensor counted by each
  * module that holds it (mt_params_unique() counts it once).  -1 when any
- * part is not known (a third-party module, a parameter of unknown shape). */
+ * part is not known (a third-party module, a parameter of unknown shape,
+ * an attribute that may hold one: mt_hidden_params). */
 static long long mt_params(struct mt *t, const struct vinst *m, int depth)
 {
 	long long sum = 0, p;
@@ -811,6 +851,8 @@ static long long mt_params(struct mt *t, const struct vinst *m, int depth)
 		for (i = 0; m->attrs && i < m->attrs->n; i++) {
 			const value_t *v = m->attrs->vals[i];
 
+			if (mt_hidden_params(t, v, depth))
+				return -1;
 			if (v->k != VK_TENSOR || !v->is_param)
 				continue;
 			if (!v->shape)
@@ -836,6 +878,10 @@ static long long mt_params(struct mt *t, const struct vinst *m, int depth)
 	for (i = 0; i < m->nchildren; i++) {
 		const struct vinst *c = m->children[i].inst;
 
+		/* built under an undecided condition the parent was not: the
+		 * child may not be there */
+		if (c->cond && c->cond != m->cond)
+			return -1;
 		p = mt_params(t, c, depth + 1);
 		if (p < 0 || sum > (1LL << 52))
 			return -1;

@@ -664,6 +664,14 @@ static value_t *eval_call(struct frame *f, const struct ast_Call *c)
 	r = libv_call_result(f, fn, kw, call(f, fn, args, nargs, kw, &c->h), &c->h);
 	f->unk_star = NULL;
 	f->unk_star_prefix = 0;
+	/* a callable not known (a layer spec's class, an act_layer) gave a
+	 * value not known: it may be a module (a factory of the repository
+	 * returns what its own calls made) */
+	if (r->k == VK_UNKNOWN && !r->plain && !r->may_module && f->mode != M_FWD && fn->k == VK_UNKNOWN &&
+	    !fn->alts) {
+		r = v_copy(f->in->a, r);
+		r->may_module = 1;
+	}
 	/* x.cpu() is on the host whatever x was: a value not known stays
 	 * not known, but no longer a possible device tensor */
 	if (r->k == VK_UNKNOWN && fn->k == VK_UNKNOWN && !nargs && !kw && AST_IS(c->func, Attribute) &&

@@ -150,9 +150,10 @@ static value_t *jmerge(struct interp *in, const char *key, value_t *a, value_t *
 
 	if (a == b || (a && b && value_is_known_scalar(a) && value_key_eq(a, b)))
 		return a;
-	if (a && b && a->k == VK_TENSOR && b->k == VK_TENSOR) {
+	if (a && b && a->k == VK_TENSOR && b->k == VK_TENSOR && a->is_param == b->is_param) {
 		r = v_tensor_dev(in->a, a->dev > b->dev ? a->dev : b->dev, a->pinned && b->pinned);
 		r->shape = shape_join(in->a, a->shape, b->shape);
+		r->is_param = a->is_param;
 		return r;
 	}
 	if (a && a->k == VK_INST && a->u.inst->mod != VM_NONE)
@@ -165,6 +166,10 @@ static value_t *jmerge(struct interp *in, const char *key, value_t *a, value_t *
 		return v_alts_in(in, cond, a, b);  /* both objects kept, as merge_branches does */
 	r = v_unknown(in->a, key, afmt_memo(in, "depends on `%s`, which is not decided here", cond, NULL));
 	r->may_none = !a || !b || a->k == VK_NONE || b->k == VK_NONE || a->may_none || b->may_none;
+	/* a Parameter on one path (self.weight = Parameter(...) else None):
+	 * the module's parameters are not known (modtree.c) */
+	r->may_module = (a && ((a->k == VK_TENSOR && a->is_param) || (a->k == VK_UNKNOWN && a->may_module))) ||
+	                (b && ((b->k == VK_TENSOR && b->is_param) || (b->k == VK_UNKNOWN && b->may_module)));
 	return r;
 }
 

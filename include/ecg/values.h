@@ -165,6 +165,12 @@ struct value {
 	                                 `if` differ and one bound None or left the
 	                                 name, key or attribute unbound: `is None`
 	                                 is not decided (interp/facts.c) */
+	unsigned char may_module;     /* VK_UNKNOWN: the result of calling a callable
+	                                 not known (a layer spec's class), or an
+	                                 attribute a Parameter on one path of an
+	                                 undecided `if`: it may be an nn.Module or a
+	                                 Parameter, so the parameters of a module
+	                                 holding it are not known (modtree.c) */
 	unsigned char plain;          /* 1: a Python number or str (float(), int(),
 	                                 str() of a value not known, a tensor's
 	                                 .item()): never an object, so never a
