@@ -515,6 +515,9 @@ int wrap_sharded(struct interp *in, const struct vinst *m);
 int ext_is_module_class(const struct catalog *cat, const char *d);
 int ext_is_optimizer_class(const struct catalog *cat, const char *d);
 const char *short_ext(const char *d);
+/* torch.c: the kind of object the torch callable d makes by catalog
+ * torch_calls / torch_calls_by_name ("no_grad"), or NULL (borrowed). */
+const char *torch_call_kind(struct interp *in, const char *d);
 value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                     struct vdict *kw, const struct ast_hdr *site, int any_tensor);
 value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *site);
