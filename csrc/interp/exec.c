@@ -452,6 +452,15 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 	/* A range is iterated without making its items first: a loop that
 	 * stops after one iteration (below) would otherwise have made up to
 	 * MAX_UNROLL of them (~7 MB), again at each of its executions. */
+	{
+		/* `for x in obj` of a repository class whose __iter__ is a
+		 * generator (a prefetching loader's copies to the device):
+		 * the generator it makes, read as each item is taken */
+		value_t *g = iter_dunder_gen(f, it, &s->h);
+
+		if (g)
+			it = g;
+	}
 	if (it->k == VK_RANGE && range_len(it) <= MAX_UNROLL) {
 		why = NULL;
 		items = NULL;

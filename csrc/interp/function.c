@@ -324,6 +324,22 @@ void gen_ctx_exit(struct frame *f, struct vinst *g, const struct ast_hdr *site)
 	st->locals = NULL;
 }
 
+value_t *iter_dunder_gen(struct frame *f, value_t *v, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *m, *g;
+
+	if (f->mode == M_FWD || v->k != VK_INST || !v->u.inst->cls || v->u.inst->mod != VM_NONE ||
+	    v->u.inst->gen || is_loader(v))
+		return NULL;
+	m = class_lookup(v->u.inst->cls, "__iter__", NULL);
+	if (!m || m->k != VK_FUNC || m->u.fn->is_static || m->u.fn->is_classmethod || m->u.fn->is_property ||
+	    !fn_body(m->u.fn->def) || !is_generator(in, m->u.fn->def))
+		return NULL;
+	g = call_function(f, m->u.fn, v, NULL, 0, NULL, f->mode, f->ev, site);
+	return is_gen_value(g) ? g : NULL;
+}
+
 /* ECG_TRACE_CALLS=N (a development aid): the calls at depth < N are
  * printed as they are entered, with the steps spent so far. */
 static int trace_calls_depth(void)

@@ -459,6 +459,11 @@ value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site);
  * returns the yielded value (NULL: not that shape; nothing was run);
  * gen_ctx_exit then runs the statements after the yield in the same
  * locals (nothing when gen_ctx_enter returned NULL). */
+/* function.c: iter(v) for an instance of a repository class (not a
+ * module, not a DataLoader) whose __iter__ is a generator function: the
+ * generator object its __iter__ makes (its body read as each item is
+ * taken); NULL for any other value (forward mode too). */
+value_t *iter_dunder_gen(struct frame *f, value_t *v, const struct ast_hdr *site);
 value_t *gen_ctx_enter(struct frame *f, struct vinst *g, const struct ast_hdr *site);
 void gen_ctx_exit(struct frame *f, struct vinst *g, const struct ast_hdr *site);
 value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t **args,
