@@ -22,6 +22,19 @@ const struct interp_note *job_budget_note(struct interp *in)
 	return NULL;
 }
 
+/* Does rc run inside the loop anchored at loop_anchor (or one inside it)? */
+static int root_in_loop(const struct root_call *rc, const char *loop_anchor)
+{
+	const struct jctx *c;
+
+	if (rc->loop_anchor && !strcmp(rc->loop_anchor, loop_anchor))
+		return 1;
+	for (c = rc->ctx; c; c = c->up)
+		if (c->kind == JC_LOOP && c->anchor && !strcmp(c->anchor, loop_anchor))
+			return 1;
+	return 0;
+}
+
 void job_classify(struct interp *in, struct job_info *job)
 {
 	const struct interp_note *cut = job_budget_note(in);
@@ -107,6 +120,13 @@ void job_classify(struct interp *in, struct job_info *job)
 		int training = job->type && !strcmp(job->type, "training");
 		const struct root_call *step = training && train ? train : !training && looped ? looped : first;
 		const char *loop = schedule_step_anchor(in, job->type);
+
+		/* the call with gradients in the training loop the schedule
+		 * chose, over a one-off forward before it (a check of the
+		 * model on one input outside every loop) */
+		for (i = 0; training && loop && step && !root_in_loop(step, loop) && i < nroots; i++)
+			if (!roots[i].no_grad && root_in_loop(&roots[i], loop))
+				step = &roots[i];
 
 		if (loop && step && step->loop_anchor)
 			job->step_anchor = xstrdup(loop);

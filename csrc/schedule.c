@@ -747,6 +747,20 @@ static void sc_find_loops(struct sc *s)
 	int serve = s->job_type && !strcmp(s->job_type, "inference_serving");
 
 	sc_find_decode(s);
+	/* a training job's step call: the first model call with gradients in
+	 * a loop that trains (a backward or an optimizer step in it or in a
+	 * loop around it), over a one-off forward before the training loop (a
+	 * check of the model on one input); else the first with gradients */
+	for (i = 0; train && i < s->nev && !s->step_call; i++) {
+		const struct sched_ev *e = &s->ev[i];
+		const struct jctx *l;
+
+		if (e->kind != SEV_MODEL_CALL || ctx_find(e->ctx, JC_NO_GRAD) || ctx_find(e->ctx, JC_GUARD))
+			continue;
+		for (l = ctx_innermost_loop(e->ctx); l && !s->step_call; l = ctx_innermost_loop(l->up))
+			if (sc_loop_trains(s, l))
+				s->step_call = e;
+	}
 	for (i = 0; i < s->nev; i++) {
 		const struct sched_ev *e = &s->ev[i];
 

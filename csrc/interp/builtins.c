@@ -732,6 +732,7 @@ static value_t *bi_enumerate(struct frame *f, value_t *fn, value_t **args, size_
 {
 	struct interp *in = f->in;
 	struct vseq *items = NULL;
+	value_t *gen = NULL;
 	size_t i;
 
 	if (f->mode == M_FWD && nargs == 1 && args[0]->k == VK_INST && args[0]->u.inst->mod == VM_CONTAINER) {
@@ -746,16 +747,18 @@ static value_t *bi_enumerate(struct frame *f, value_t *fn, value_t **args, size_
 		l->enumerated = 1;
 		return mk_inst_value(in, l);
 	}
-	if (nargs >= 1 && (is_loader(args[0]) || is_gen_value(args[0]))) {
+	if (nargs >= 1 && (is_loader(args[0]) || is_gen_value(args[0]) || (gen = iter_dunder_gen(f, args[0], site)))) {
 		/* enumerate(loader), enumerate(gen): batches or the generator's
 		 * items with an index, read where the loop reads them (a
-		 * generator's body still runs inside the loop) */
+		 * generator's body still runs inside the loop); an object whose
+		 * __iter__ is a generator: that generator's */
+		const value_t *src = gen ? gen : args[0];
 		struct vinst *l = new_inst(in);
 
-		*l = *args[0]->u.inst;
+		*l = *src->u.inst;
 		l->attrs = vdict_new(in->a);
-		for (i = 0; i < args[0]->u.inst->attrs->n; i++)
-			vdict_set(in->a, l->attrs, args[0]->u.inst->attrs->keys[i], args[0]->u.inst->attrs->vals[i]);
+		for (i = 0; i < src->u.inst->attrs->n; i++)
+			vdict_set(in->a, l->attrs, src->u.inst->attrs->keys[i], src->u.inst->attrs->vals[i]);
 		l->enumerated = 1;
 		return mk_inst_value(in, l);
 	}

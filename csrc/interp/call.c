@@ -323,6 +323,20 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 			free(all);
 			return r;
 		}
+		if (m->mod == VM_NONE && m->ext && !strcmp(m->ext, "torch.no_grad") && nargs == 1 && !kw &&
+		    args[0]->k == VK_FUNC) {
+			/* torch.no_grad()(fn), torch.inference_mode()(fn): a new
+			 * function that runs fn under no_grad (a decorator made
+			 * by a repository's factory); fn itself is unchanged */
+			value_t *nv = ast_arena_alloc(in->a, sizeof *nv);
+			struct vfunc *nf = ast_arena_alloc(in->a, sizeof *nf);
+
+			*nf = *args[0]->u.fn;
+			nf->no_grad = 1;
+			*nv = *args[0];
+			nv->u.fn = nf;
+			return nv;
+		}
 		if (m->mod == VM_NONE) {
 			value_t *c = m->cls ? class_lookup(m->cls, "__call__", NULL) : NULL;
 

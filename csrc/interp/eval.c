@@ -1329,6 +1329,13 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 				return v_tensor(in->a);
 			if (value_key_eq(a, b))
 				return a;
+			/* (torch.inference_mode if new else torch.no_grad): two
+			 * torch callables that make the same kind of object
+			 * (catalog torch_calls: "no_grad"), so either arm's
+			 * object has the same effects on the job */
+			if (a->k == VK_EXT && b->k == VK_EXT && torch_call_kind(in, a->u.ext) &&
+			    torch_call_kind(in, b->u.ext) && !strcmp(torch_call_kind(in, a->u.ext), torch_call_kind(in, b->u.ext)))
+				return a;
 			/* DropPath(p) if p > 0. else nn.Identity(): both modules
 			 * kept as alternatives (alts.c alts_modules) */
 			if (a->k == VK_INST && b->k == VK_INST && a->u.inst->mod != VM_NONE &&

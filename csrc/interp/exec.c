@@ -453,6 +453,15 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 	/* A range is iterated without making its items first: a loop that
 	 * stops after one iteration (below) would otherwise have made up to
 	 * MAX_UNROLL of them (~7 MB), again at each of its executions. */
+	{
+		/* `for x in obj` of a repository class whose __iter__ is a
+		 * generator (a prefetching loader's copies to the device):
+		 * the generator it makes, read as each item is taken */
+		value_t *g = iter_dunder_gen(f, it, &s->h);
+
+		if (g)
+			it = g;
+	}
 	if (it->k == VK_RANGE && range_len(it) <= MAX_UNROLL) {
 		why = NULL;
 		items = NULL;
@@ -1132,10 +1141,26 @@ static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 	int ng = 0, sd_scoped = 0;
 	enum flow fl;
 	const struct jctx *ojc = f->jc, *pushed = NULL;
+	struct vinst *gens[8];
+	unsigned ngens = 0;
 
 	for (i = 0; i < w->items.n; i++) {
 		const struct ast_withitem *wi = AST_AS(w->items.items[i], withitem);
 		value_t *cv = eval(f, wi->context_expr);
+
+		/* a @contextmanager generator of the repository: its body up
+		 * to the yield runs now, the value yielded is the `as` value;
+		 * the rest runs when the block ends (gen_ctx_exit) */
+		if (is_gen_value(cv) && ngens < sizeof gens / sizeof gens[0]) {
+			value_t *y = gen_ctx_enter(f, cv->u.inst, st);
+
+			if (y) {
+				gens[ngens++] = cv->u.inst;
+				if (wi->optional_vars)
+					assign(f, wi->optional_vars, y);
+				continue;
+			}
+		}
 
 		/* with FSDP.state_dict_type(model, ...): another state-dict
 		 * type for the body */
@@ -1162,6 +1187,10 @@ static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 	in->sd_type_scoped -= sd_scoped;
 	f->no_grad -= ng;
 	f->jc = ojc;
+	/* the context managers left, last first; not when the block raises
+	 * (the exception thrown in at the yield skips what follows it) */
+	while (ngens && fl != FL_RAISE)
+		gen_ctx_exit(f, gens[--ngens], st);
 	return fl;
 }
 
@@ -1212,6 +1241,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			const struct ast_Yield *y = AST_AS(AST_AS(st, Expr)->value, Yield);
 
 			f->ret = y->value ? eval(f, y->value) : v_none(in->a);
+			f->yielded = 1;
 			return FL_RETURN;
 		}
 		if (f->gen_body && AST_IS(AST_AS(st, Expr)->value, YieldFrom)) {

@@ -248,6 +248,8 @@ struct vgen {
 	size_t nargs;
 	struct vdict *kw;
 	int running;
+	struct vdict *locals;         /* a context manager's, at its yield */
+	unsigned yield_at;            /* the index of that yield in the body */
 };
 
 int is_gen_value(const value_t *v)
@@ -282,6 +284,84 @@ value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site)
 		r = pair;
 	}
 	return r;
+}
+
+/* The index of the one top-level `yield` statement of def's body, or -1
+ * when the body has another yield (nested, or a second one) or none. */
+static int top_level_yield(const struct ast_hdr *def)
+{
+	const struct ast_list *body = fn_body(def);
+	unsigned i;
+	int at = -1;
+
+	for (i = 0; body && i < body->n; i++) {
+		const struct ast_hdr *s = body->items[i];
+
+		if (AST_IS(s, Expr) && AST_IS(AST_AS(s, Expr)->value, Yield) &&
+		    !(AST_AS(AST_AS(s, Expr)->value, Yield)->value &&
+		      contains_yield_cb(AST_AS(AST_AS(s, Expr)->value, Yield)->value, NULL))) {
+			if (at >= 0)
+				return -1;
+			at = (int)i;
+		} else if (contains_yield_cb(s, NULL)) {
+			return -1;
+		}
+	}
+	return at;
+}
+
+value_t *gen_ctx_enter(struct frame *f, struct vinst *g, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vgen *st = g->gen;
+	int at;
+	value_t *r;
+
+	if (!st || st->running || !st->fn->ctxmanager || (at = top_level_yield(st->fn->def)) < 0)
+		return NULL;
+	st->yield_at = (unsigned)at;
+	st->locals = NULL;
+	st->running = 1;
+	in->gen_entering = st->fn;
+	in->gen_capture = st;
+	r = call_function(f, st->fn, st->self, st->args, st->nargs, st->kw, f->mode, f->ev, site);
+	in->gen_entering = NULL;
+	in->gen_capture = NULL;
+	st->running = 0;
+	return r;
+}
+
+void gen_ctx_exit(struct frame *f, struct vinst *g, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vgen *st = g->gen;
+
+	if (!st || st->running || !st->locals)
+		return;
+	st->running = 1;
+	in->gen_entering = st->fn;
+	in->gen_resume = st;
+	(void)call_function(f, st->fn, st->self, st->args, st->nargs, st->kw, f->mode, f->ev, site);
+	in->gen_entering = NULL;
+	in->gen_resume = NULL;
+	st->running = 0;
+	st->locals = NULL;
+}
+
+value_t *iter_dunder_gen(struct frame *f, value_t *v, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *m, *g;
+
+	if (f->mode == M_FWD || v->k != VK_INST || !v->u.inst->cls || v->u.inst->mod != VM_NONE ||
+	    v->u.inst->gen || is_loader(v))
+		return NULL;
+	m = class_lookup(v->u.inst->cls, "__iter__", NULL);
+	if (!m || m->k != VK_FUNC || m->u.fn->is_static || m->u.fn->is_classmethod || m->u.fn->is_property ||
+	    !fn_body(m->u.fn->def) || !is_generator(in, m->u.fn->def))
+		return NULL;
+	g = call_function(f, m->u.fn, v, NULL, 0, NULL, f->mode, f->ev, site);
+	return is_gen_value(g) ? g : NULL;
 }
 
 /* ECG_TRACE_CALLS=N (a development aid): the calls at depth < N are
@@ -430,6 +510,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 {
 	struct interp *in = f->in;
 	struct frame cf;
+	struct vgen *capture, *resume;
 	value_t **all = NULL;
 	value_t *ret;
 	size_t i;
@@ -505,6 +586,12 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	memset(&cf, 0, sizeof cf);
 	cf.gen_body = fn == in->gen_entering;
 	in->gen_entering = NULL;
+	/* a context manager's generator entered (its locals kept at the
+	 * yield) or left (its body after the yield, in those locals) */
+	capture = cf.gen_body && in->gen_capture && in->gen_capture->fn == fn ? in->gen_capture : NULL;
+	resume = cf.gen_body && in->gen_resume && in->gen_resume->fn == fn ? in->gen_resume : NULL;
+	in->gen_capture = NULL;
+	in->gen_resume = NULL;
 	cf.in = in;
 	cf.file = fn->file;
 	cf.globals = fn->globals;
@@ -570,7 +657,15 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 		/* a helper called from a forward runs as often as the call:
 		 * the schedule counts its events so (jobctx.c) */
 		in->fwd_outer = runs_times(ofo, f->mult.n);
-	if (AST_IS(fn->def, Lambda)) {
+	if (resume) {
+		struct ast_list rest = *fn_body(fn->def);
+
+		cf.locals = resume->locals;
+		rest.items += resume->yield_at + 1;
+		rest.n -= resume->yield_at + 1;
+		(void)exec_block(&cf, &rest);
+		ret = v_none(in->a);
+	} else if (AST_IS(fn->def, Lambda)) {
 		ret = eval(&cf, AST_AS(fn->def, Lambda)->body);
 	} else {
 		enum flow fl = exec_block(&cf, fn_body(fn->def));
@@ -580,6 +675,8 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 			ret = ret_join(&cf, cf.ret_alt, ret, cf.ret_alt_cond);
 		if (fl == FL_RAISE)
 			ret = unknown_at(f, site, "the function raises on this path");
+		if (capture && fl == FL_RETURN && cf.yielded)
+			capture->locals = cf.locals;
 	}
 	in->fwd_outer = ofo;
 	in->nactive--;

@@ -128,6 +128,7 @@ struct frame {
 	const char *qualname;
 	int def_line;                  /* line of the function's definition (0 at module level) */
 	int gen_body;                  /* a generator's body read up to its first yield */
+	int yielded;                   /* gen_body: its yield was reached */
 	const struct ast_hdr *test_node; /* the `if` test being evaluated: only its truth is used */
 	struct vclass *cls;            /* the class the function was defined in */
 	value_t *self;                 /* first argument of a method */
@@ -278,6 +279,9 @@ struct interp {
 	int run_generators;            /* read a generator's body (a lifespan) */
 	const struct vfunc *gen_entering; /* a generator object's function, being
 	                                  resumed by next() or a for loop */
+	struct vgen *gen_capture;      /* a context manager's generator being entered:
+	                                  its frame's locals kept at the yield */
+	struct vgen *gen_resume;       /* one being left: its body after the yield run */
 	struct root_call *roots;
 	size_t nroots, aroots;
 	struct vinst **models;
@@ -462,6 +466,19 @@ const struct ast_arguments *fn_args(const struct ast_hdr *def);
 value_t *make_function(struct frame *f, const struct ast_hdr *def, const char *name);
 int is_gen_value(const value_t *v);
 value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site);
+/* function.c: `with cm(...)` where cm is a @contextlib.contextmanager
+ * generator function of the repository whose one yield is a statement of
+ * its body's top level: gen_ctx_enter runs the body up to the yield and
+ * returns the yielded value (NULL: not that shape; nothing was run);
+ * gen_ctx_exit then runs the statements after the yield in the same
+ * locals (nothing when gen_ctx_enter returned NULL). */
+/* function.c: iter(v) for an instance of a repository class (not a
+ * module, not a DataLoader) whose __iter__ is a generator function: the
+ * generator object its __iter__ makes (its body read as each item is
+ * taken); NULL for any other value (forward mode too). */
+value_t *iter_dunder_gen(struct frame *f, value_t *v, const struct ast_hdr *site);
+value_t *gen_ctx_enter(struct frame *f, struct vinst *g, const struct ast_hdr *site);
+void gen_ctx_exit(struct frame *f, struct vinst *g, const struct ast_hdr *site);
 value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t **args,
                        size_t nargs, struct vdict *kw, enum mode mode, struct fseq *ev,
                        const struct ast_hdr *site);
@@ -528,6 +545,9 @@ int wrap_sharded(struct interp *in, const struct vinst *m);
 int ext_is_module_class(const struct catalog *cat, const char *d);
 int ext_is_optimizer_class(const struct catalog *cat, const char *d);
 const char *short_ext(const char *d);
+/* torch.c: the kind of object the torch callable d makes by catalog
+ * torch_calls / torch_calls_by_name ("no_grad"), or NULL (borrowed). */
+const char *torch_call_kind(struct interp *in, const char *d);
 value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                     struct vdict *kw, const struct ast_hdr *site, int any_tensor);
 value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *site);

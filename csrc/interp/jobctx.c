@@ -343,10 +343,17 @@ static void deco_cached(struct frame *f, value_t *fv, const struct ast_hdr *d)
 	fv->u.fn->cached = 1;
 }
 
+static void deco_ctxmanager(struct frame *f, value_t *fv, const struct ast_hdr *d)
+{
+	(void)f, (void)d;
+	fv->u.fn->ctxmanager = 1;
+}
+
 static const struct deco_hook {
 	const char *name;
 	void (*fn)(struct frame *f, value_t *fv, const struct ast_hdr *d);
 } deco_hooks[] = {
+	{ "contextlib.contextmanager", deco_ctxmanager },
 	{ "functools.cache", deco_cached },
 	{ "functools.lru_cache", deco_cached },
 	{ "torch.compile", deco_compile },

@@ -1012,6 +1012,21 @@ static torch_call_fn *torch_call_named(const char *name)
 	return p ? ((const struct torch_call *)p)->fn : NULL;
 }
 
+/* The kind of object a torch callable d makes by the catalogue's
+ * torch_calls / torch_calls_by_name ("no_grad" for torch.no_grad and
+ * torch.inference_mode), or NULL when it has none of its own. */
+const char *torch_call_kind(struct interp *in, const char *d)
+{
+	const char *k, *last;
+
+	if (!d || strncmp(d, "torch.", 6))
+		return NULL;
+	if ((k = catalog_fact(in->cat, CATALOG_F_TORCH_CALLS, d)))
+		return k;
+	last = strrchr(d, '.');
+	return catalog_fact(in->cat, CATALOG_F_TORCH_CALLS_BY_NAME, last ? last + 1 : d);
+}
+
 /* CUDA streams and events: synchronize() blocks the host; record(),
  * query(), wait_stream(), wait_event() do not */
 static value_t *stream_method(struct frame *f, const char *d, const char *last, const struct ast_hdr *site)

@@ -100,6 +100,8 @@ struct vfunc {
 	int is_static, is_classmethod, is_property;
 	struct vfunc *setter;         /* a property's @<name>.setter, or NULL */
 	int no_grad;                  /* decorated @torch.no_grad() / inference_mode() */
+	int ctxmanager;               /* decorated @contextlib.contextmanager: a
+	                                 generator a `with` enters and leaves */
 	int cached;                   /* decorated @functools.lru_cache / cache: in the
 	                                 job, its body runs once (read as such) */
 	value_t *cache_ret;           /* what that one run returned, or NULL */
