@@ -578,6 +578,20 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 	}
 	if (!strcmp(name, "device") && obj->dev != DEV_DEVICE && f->mode != M_FWD)
 		return v_unknown(in->a, text_of(f, site), why_device_unpinned);
+	/* x.device of a tensor on the device: a torch.device of type 'cuda'
+	 * (ecg reads a job as run on CUDA GPUs or the CPU: catalog
+	 * absent_modules), its index not known -- `'mps' in x.device.type`
+	 * is False, `x.device.type == 'cuda'` True */
+	if (!strcmp(name, "device") && obj->dev == DEV_DEVICE) {
+		struct vinst *c = new_inst(in);
+
+		c->ext = "torch.device";
+		vdict_sets(in->a, c->attrs, "type", v_str(in->a, "cuda"));
+		v = unknown_at(f, site, "the index of a tensor's device");
+		v->nonneg = FACT_NONNEG_INT;
+		vdict_sets(in->a, c->attrs, "index", v);
+		return mk_inst_value(in, c);
+	}
 	/* x.grad in job code: None until a backward has filled it (or when x
 	 * needs no gradient), else a tensor where x is, of x's shape: the two
 	 * kept as alternatives (alts.c), `is None` not decided */
