@@ -419,6 +419,9 @@ enum catalog_fact {
 	                                 the host (unless given device=) */
 	CATALOG_F_HOST_TENSOR_RETURNS,/* map: keyword -> the value with which a
 	                                 call returns a mapping of host tensors */
+	CATALOG_F_OBJECT_HOST_READS,  /* map: '<torch class>.<method>' that reads
+	                                 device values on the host -> the object's
+	                                 attribute that must not be False */
 	CATALOG_NFACTS
 };
 
