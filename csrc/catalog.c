@@ -1315,6 +1315,8 @@ static const struct {
 	[CATALOG_F_HOST_TENSOR_RETURNS] = { "host_tensor_returns", FK_MAP },
 	[CATALOG_F_INT_DATA_FACTORIES] = { "int_data_factories", FK_SET },
 	[CATALOG_F_LAYOUT_METHODS] = { "layout_methods", FK_SET },
+	[CATALOG_F_OBJECT_HOST_READS] = { "object_host_reads", FK_MAP },
+	[CATALOG_F_TENSOR_DATA_METHODS] = { "tensor_data_methods", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

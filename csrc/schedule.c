@@ -609,10 +609,14 @@ static int sc_outside_step(const struct sc *s, const struct jctx *c)
 }
 
 /* Is e checkpoint work: torch.save's copy of device state, wherever it is,
- * or what the job's checkpoint routine does besides (sc_in_saver)? */
+ * the host read of an object's state_dict() (an enabled GradScaler's scale:
+ * jobctx.c, catalog object_host_reads), or what the job's checkpoint
+ * routine does besides (sc_in_saver)? */
 static int sc_checkpoint_work(const struct sched_ev *e)
 {
 	if (e->kind == SEV_SAVE || (e->kind == SEV_SYNC && e->call && !strncmp(e->call, "torch.save", 10)))
+		return 1;
+	if (e->kind == SEV_SYNC && e->call && strstr(e->call, ".state_dict() (reads device values"))
 		return 1;
 	return e->kind != SEV_MODEL_CALL && sc_in_saver(e->anchor);
 }

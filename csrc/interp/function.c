@@ -453,14 +453,19 @@ value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond)
 	if (a->k == VK_INST && b->k == VK_INST && a->u.inst->ext && b->u.inst->ext &&
 	    !strcmp(a->u.inst->ext, "torch.device") && !strcmp(b->u.inst->ext, "torch.device")) {
 		value_t *ta = vdict_gets(a->u.inst->attrs, "type"), *tb = vdict_gets(b->u.inst->attrs, "type");
+		value_t *ia = vdict_gets(a->u.inst->attrs, "index"), *ib = vdict_gets(b->u.inst->attrs, "index");
+		int same_type = ta && tb && ta->k == VK_STR && tb->k == VK_STR && !strcmp(ta->u.str.s, tb->u.str.s);
 		struct vinst *c;
 
-		if (ta && tb && ta->k == VK_STR && tb->k == VK_STR && !strcmp(ta->u.str.s, tb->u.str.s))
+		if (same_type && ia && ib && value_is_known_scalar(ia) && value_is_known_scalar(ib) &&
+		    value_key_eq(ia, ib))
 			return b;
 		c = new_inst(f->in);
 		c->ext = "torch.device";
-		vdict_sets(f->in->a, c->attrs, "type",
-		           v_unknown(f->in->a, NULL, afmt_memo(f->in, "a device type `%s` decides", cond, NULL)));
+		vdict_sets(f->in->a, c->attrs, "type", same_type ? tb
+		           : v_unknown(f->in->a, NULL, afmt_memo(f->in, "a device type `%s` decides", cond, NULL)));
+		vdict_sets(f->in->a, c->attrs, "index",
+		           v_unknown(f->in->a, NULL, afmt_memo(f->in, "a device index `%s` decides", cond, NULL)));
 		return mk_inst_value(f->in, c);
 	}
 	/* `if not enabled: return None ... return mesh`: None on one path, an

@@ -452,6 +452,7 @@ void exec_import_from(struct frame *f, const struct ast_ImportFrom *s);
 /* object.c */
 value_t *class_lookup(struct vclass *c, const char *name, struct vclass **owner);
 const char *class_ext_base(struct vclass *c);
+int class_ext_bases_only(struct interp *in, struct vclass *c, const char *name);
 void exec_classdef(struct frame *f, const struct ast_ClassDef *s);
 void module_set_training(struct interp *in, struct vinst *m, int on, int depth);
 void module_snapshot_training(struct interp *in, struct vinst *m, int depth);

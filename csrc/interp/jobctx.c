@@ -439,6 +439,20 @@ static const char *const job_writer_methods[] = { "save_image", "to_csv", "to_pa
 const struct ntab job_spawners_ntab = NTAB(job_spawners), job_writers_ntab = NTAB(job_writers),
                   job_writer_methods_ntab = NTAB(job_writer_methods);
 
+/* "GradScaler.state_dict" of "torch.amp.GradScaler.state_dict": the last
+ * two parts of a dotted name (a pointer into d), NULL when it has fewer
+ * than three. */
+static const char *class_method_of(const char *d)
+{
+	const char *p = strrchr(d, '.');
+
+	if (!p)
+		return NULL;
+	while (p > d && p[-1] != '.')
+		p--;
+	return p > d ? p : NULL;
+}
+
 /* What a call of an external does to the job besides its value (job mode
  * only): mp.spawn / Process run their target function once, as one
  * process of the job; torch.save, json.dump, to_csv ... are the job's
@@ -496,6 +510,21 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 		if (strstr(d, "GradScaler") &&
 		    !(recv && recv->k == VK_INST && value_truth(vdict_gets(recv->u.inst->attrs, "enabled")) == 0))
 			sev(f, SEV_SYNC, "scaler.step(optimizer) (reads found_inf with .item())", site);
+	}
+	/* scaler.state_dict(): a method of an object of an outside class that
+	 * reads device values on the host (catalog object_host_reads: by the
+	 * whole dotted name, or for a torch class by its last name and the
+	 * method) -- unless the attribute the catalog names is known False on
+	 * the object (a GradScaler built with enabled=False) */
+	if (f->mode != M_FWD && recv && recv->k == VK_INST && recv->u.inst->ext) {
+		const char *cm = d;
+		const char *gate = catalog_fact(in->cat, CATALOG_F_OBJECT_HOST_READS, d);
+
+		if (!gate && !strncmp(d, "torch.", 6) && (cm = class_method_of(d)))
+			gate = catalog_fact(in->cat, CATALOG_F_OBJECT_HOST_READS, cm);
+
+		if (gate && value_truth(vdict_gets(recv->u.inst->attrs, gate)) != 0)
+			sev(f, SEV_SYNC, afmt(in, "%s() (reads device values with .item())", cm), site);
 	}
 }
 

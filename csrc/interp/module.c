@@ -441,18 +441,56 @@ static value_t *module_parameters(struct frame *f, value_t *self, int named, con
 	return out;
 }
 
+static int layer_owns_no_tensor(struct interp *in, const struct vinst *m);
+
+/* An instance of a repository nn.Module subclass that owns no tensor: its
+ * classes derive from torch.nn.Module alone (no outside layer class that
+ * registers its own), every attribute it holds is a known Python scalar
+ * (a float set in __init__: no tensor, parameter, buffer, nor anything
+ * not known -- a value set on an undecided path is not known) and every
+ * submodule owns none either.  0 when not sure. */
+static int repo_owns_no_tensor(struct interp *in, const struct vinst *m, int depth)
+{
+	size_t i;
+
+	if (depth > 32 || !m->cls || !m->constructed_at || !class_ext_bases_only(in, m->cls, "torch.nn.Module"))
+		return 0;
+	for (i = 0; m->attrs && i < m->attrs->n; i++)
+		if (!value_is_known_scalar(m->attrs->vals[i]))
+			return 0;
+	for (i = 0; i < m->nchildren; i++) {
+		const struct vinst *c = m->children[i].inst;
+
+		if (!c || !(c->mod == VM_REPO ? repo_owns_no_tensor(in, c, depth + 1)
+		                               : c->mod == VM_LAYER && layer_owns_no_tensor(in, c)))
+			return 0;
+	}
+	return 1;
+}
+
+/* A module that owns no tensor, so `.to(device)` of it moves nothing: a
+ * torch.nn layer (layer_owns_no_tensor: nn.CrossEntropyLoss()) or a
+ * repository module (repo_owns_no_tensor: a loss keeping only floats).
+ * 0 when not sure. */
+static int owns_no_tensor(struct interp *in, const value_t *self)
+{
+	const struct vinst *m = self->k == VK_INST ? self->u.inst : NULL;
+
+	if (!m)
+		return 0;
+	return m->mod == VM_REPO ? repo_owns_no_tensor(in, m, 0) : layer_owns_no_tensor(in, m);
+}
+
 /* A torch.nn layer that owns no tensor: the catalogue counts no
  * parameter for it with these arguments, it is not a norm (running
  * statistics are buffers) and it was given no weight / pos_weight tensor
- * (a loss's class weights are a buffer).  `.to(device)` of it moves
- * nothing: nn.CrossEntropyLoss().to(device).  0 when not sure. */
-static int owns_no_tensor(struct interp *in, const value_t *self)
+ * (a loss's class weights are a buffer).  0 when not sure. */
+static int layer_owns_no_tensor(struct interp *in, const struct vinst *m)
 {
 	static const char *const buffer_args[] = { "weight", "pos_weight", NULL };
-	const struct vinst *m = self->k == VK_INST ? self->u.inst : NULL;
 	size_t i;
 
-	if (!m || m->mod != VM_LAYER || !m->ext || m->nchildren || strstr(m->ext, "Norm"))
+	if (m->mod != VM_LAYER || !m->ext || m->nchildren || strstr(m->ext, "Norm"))
 		return 0;
 	if (cg_param_count(in->cat, m) != 0)
 		return 0;

@@ -158,6 +158,19 @@ value_t *class_lookup(struct vclass *c, const char *name, struct vclass **owner)
 	return NULL;
 }
 
+/* Is every outside base class in c's MRO the one named (canonical
+ * dotted name)?  1 yes (or none), 0 no. */
+int class_ext_bases_only(struct interp *in, struct vclass *c, const char *name)
+{
+	size_t i, n;
+	struct vclass *const *mro = class_mro(c, &n);
+
+	for (i = 0; i < n; i++)
+		if (mro[i]->ext_base && strcmp(canon_ext(in, mro[i]->ext_base), name))
+			return 0;
+	return 1;
+}
+
 const char *class_ext_base(struct vclass *c)
 {
 	size_t i, n;

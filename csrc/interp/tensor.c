@@ -194,6 +194,58 @@ static value_t *pieces_method(struct frame *f, value_t *fn, value_t **args, size
 	return NULL;
 }
 
+/* v is Python data a tensor can be made of, on the host: a number (known,
+ * or an unknown known to be a plain number), or a non-empty list or tuple
+ * of such (nested).  0 when not known. */
+static int host_data(const value_t *v, int depth)
+{
+	size_t i;
+
+	if (!v || depth > 4)
+		return 0;
+	if (v->k == VK_INT || v->k == VK_FLOAT || v->k == VK_BOOL)
+		return 1;
+	if (v->k == VK_UNKNOWN)
+		return !v->alts && !v->str_prefix && (v->plain || v->nonneg);
+	if ((v->k == VK_LIST || v->k == VK_TUPLE) && !v->u.seq->unk_reason && v->u.seq->n >= 1) {
+		for (i = 0; i < v->u.seq->n; i++)
+			if (!host_data(v->u.seq->items[i], depth + 1))
+				return 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* x.new([v]), x.new_tensor(data) of a method catalog/torch_facts.json
+ * lists (tensor_data_methods): a new tensor where x lives, made of the
+ * Python data given; when x is on the device, a host-to-device copy of
+ * it.  NULL (not decided here) for another method, or when the argument
+ * is not known to be data ("list": a non-empty list literal, whatever its
+ * items -- torch reads each on the host -- "data": Python data). */
+static value_t *data_method(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
+                            struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const char *how = catalog_fact(in->cat, CATALOG_F_TENSOR_DATA_METHODS, m);
+	value_t *data = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "data") : NULL;
+	struct sched_ev *e;
+	int dev = recv_dev(fn);
+
+	if (!how || !data || f->mode == M_FWD)
+		return NULL;
+	if (!strcmp(how, "list") ? !(nargs == 1 && data->k == VK_LIST && !data->u.seq->unk_reason && data->u.seq->n >= 1)
+	                         : !host_data(data, 0))
+		return NULL;
+	if (kw && vdict_gets(kw, "device"))
+		return NULL;               /* device= given: not where x lives */
+	if (dev == DEV_DEVICE && (e = sev(f, SEV_H2D, afmt(in, "x.%s(<Python data>)", m), site))) {
+		e->pinned = 0;
+		e->non_blocking = 0;
+		e->of_values = 1;
+	}
+	return v_tensor_dev(in->a, dev, 0);
+}
+
 value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t **args,
                             size_t nargs, struct vdict *kw, const struct ast_hdr *site)
 {
@@ -206,6 +258,8 @@ value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t
 	if (tm && (tm->flags & TM_SIZE) && (r = size_method(f, fn, m, args, nargs, kw, site)))
 		return r;
 	if (tm && (tm->flags & TM_PIECES) && (r = pieces_method(f, fn, args, nargs, kw, site)))
+		return r;
+	if ((r = data_method(f, fn, m, args, nargs, kw, site)))
 		return r;
 	{
 		size_t mark = ev_mark(f);
@@ -583,6 +637,20 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 	}
 	if (!strcmp(name, "device") && obj->dev != DEV_DEVICE && f->mode != M_FWD)
 		return v_unknown(in->a, text_of(f, site), why_device_unpinned);
+	/* x.device of a tensor on the device: a torch.device of type 'cuda'
+	 * (ecg reads a job as run on CUDA GPUs or the CPU: catalog
+	 * absent_modules), its index not known -- `'mps' in x.device.type`
+	 * is False, `x.device.type == 'cuda'` True */
+	if (!strcmp(name, "device") && obj->dev == DEV_DEVICE) {
+		struct vinst *c = new_inst(in);
+
+		c->ext = "torch.device";
+		vdict_sets(in->a, c->attrs, "type", v_str(in->a, "cuda"));
+		v = unknown_at(f, site, "the index of a tensor's device");
+		v->nonneg = FACT_NONNEG_INT;
+		vdict_sets(in->a, c->attrs, "index", v);
+		return mk_inst_value(in, c);
+	}
 	/* x.grad in job code: None until a backward has filled it (or when x
 	 * needs no gradient), else a tensor where x is, of x's shape: the two
 	 * kept as alternatives (alts.c), `is None` not decided */

@@ -858,16 +858,54 @@ static value_t *tc_autocast(struct frame *f, const char *d, const char *last, va
 	return mk_inst_value(in, c);
 }
 
+/* torch.device(spec[, index]) / torch.device(type=, index=): attrs "type",
+ * the part of the spec before ':' ('cuda' of 'cuda:0' and of
+ * f'cuda:{rank}'), and "index", the number after it (None when the spec
+ * has none and no index is given).  What the arguments do not pin down is
+ * a value not known, with its reason; torch.device(d) of a device is d. */
 static value_t *tc_device(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                           struct vdict *kw, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	struct vinst *c = new_inst(in);
+	struct vinst *c;
+	value_t *spec = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "type") : NULL;
+	value_t *idx = nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "index") : NULL;
+	value_t *type, *index;
 
-	(void)d, (void)last, (void)kw, (void)site;
+	(void)d, (void)last;
+	if (spec && spec->k == VK_INST && spec->u.inst->ext && !strcmp(spec->u.inst->ext, "torch.device"))
+		return spec;
+	c = new_inst(in);
 	c->ext = "torch.device";
-	if (nargs >= 1)
-		vdict_sets(in->a, c->attrs, "type", args[0]);
+	if (spec && spec->k == VK_STR) {
+		const char *colon = memchr(spec->u.str.s, ':', spec->u.str.len);
+
+		if (!colon) {
+			type = spec;
+			index = idx ? idx : v_none(in->a);
+		} else {
+			const char *n = colon + 1;
+			size_t nl = spec->u.str.len - (size_t)(n - spec->u.str.s), i;
+			long long k = 0;
+
+			type = v_strn(in->a, spec->u.str.s, (size_t)(colon - spec->u.str.s));
+			for (i = 0; i < nl && i < 9 && n[i] >= '0' && n[i] <= '9'; i++)
+				k = k * 10 + (n[i] - '0');
+			index = nl && i == nl ? v_int(in->a, k)
+			                      : unknown_at(f, site, "a device index not read from its spec");
+		}
+	} else if (spec && spec->k == VK_UNKNOWN && spec->str_prefix && strchr(spec->str_prefix, ':')) {
+		/* f'cuda:{rank}': the type is known, the number is not */
+		type = v_strn(in->a, spec->str_prefix, (size_t)(strchr(spec->str_prefix, ':') - spec->str_prefix));
+		index = idx ? idx : unknown_at(f, site, "a device index of a spec not known");
+		if (index->k == VK_UNKNOWN && !idx)
+			index->nonneg = FACT_NONNEG_INT;
+	} else {
+		type = unknown_at(f, site, "the type of a device whose spec is not known");
+		index = idx ? idx : unknown_at(f, site, "a device index of a spec not known");
+	}
+	vdict_sets(in->a, c->attrs, "type", type);
+	vdict_sets(in->a, c->attrs, "index", index);
 	return mk_inst_value(in, c);
 }
 

@@ -423,6 +423,12 @@ enum catalog_fact {
 	                                 elements are those ints */
 	CATALOG_F_LAYOUT_METHODS,     /* set: Tensor.<name> whose result holds the
 	                                 receiver's elements in the same order */
+	CATALOG_F_OBJECT_HOST_READS,  /* map: '<torch class>.<method>' that reads
+	                                 device values on the host -> the object's
+	                                 attribute that must not be False */
+	CATALOG_F_TENSOR_DATA_METHODS,/* map: Tensor method building a tensor where
+	                                 x lives from Python data -> "list" (only a
+	                                 list argument is data) or "data" */
 	CATALOG_NFACTS
 };
 
