@@ -1460,8 +1460,14 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 			c = sc_coll(e->op, e->parallelism ? e->parallelism : "data", e->async_op, e->anchor,
 			            sc_phase(s, e), e->implied_by, NULL);
 			{
-				char *freq = sc_frequency(s, e);
+				/* a helper's collective called from N places of one
+				 * pass (top1.all_reduce(), top5.all_reduce()) runs N
+				 * times, as a host read there does */
+				char *freq;
 
+				s->calls = sc_other_path(s, e) ? -1 : sc_calls(s, e);
+				freq = sc_frequency(s, e);
+				s->calls = 0;
 				cJSON_AddStringToObject(c, "frequency", freq);
 				free(freq);
 			}

@@ -463,6 +463,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		enum flow fl;
 		const struct jctx *ojc = f->jc;
 		const char *ol = f->loop_anchor;
+		const struct ast_For *olf = f->loop_for;
 		int from_loader = is_loader(it);
 		struct vdict snap;
 		struct jctx *lj;
@@ -485,8 +486,10 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 			}
 			assign(f, s->target, batch);
 			f->loop_anchor = lj->anchor;
+			f->loop_for = s;
 			fl = exec_block(f, &s->body);
 			f->loop_anchor = ol;
+			f->loop_for = olf;
 			f->mult.reason = omr;
 			f->mult.expr = ome;
 			f->jc = ojc;
@@ -496,6 +499,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		f->mult.reason = afmt_memo(in, "built in a loop over %s, whose length is not known", text_of(f, s->iter), NULL);
 		f->mult.expr = text_of(f, s->iter);
 		f->loop_anchor = anchor_at(f, &s->h);
+		f->loop_for = s;
 		dict_save(in, f->locals ? f->locals : f->globals->dict, &snap);
 		if (is_gen_value(it)) {
 			/* a repo generator: each item is what its first yield gives
@@ -514,6 +518,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		nitem = target_values(f, s->target, item, MAX_TARGET_VALUES);
 		fl = exec_block(f, &s->body);
 		f->loop_anchor = ol;
+		f->loop_for = olf;
 		f->mult.reason = omr;
 		f->mult.expr = ome;
 		f->jc = ojc;
@@ -625,6 +630,7 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 		size_t sev_before = in->nsev;
 		enum flow fl;
 		const char *ol = f->loop_anchor;
+		const struct ast_For *olf = f->loop_for;
 
 		if (!budget(f))
 			break;
@@ -632,8 +638,10 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 		                     : v_int(in->a, (long long)((__int128)range->u.range.start +
 		                                                (__int128)i * range->u.range.step)));
 		f->loop_anchor = anchor_at(f, &s->h);
+		f->loop_for = s;
 		fl = exec_block(f, &s->body);
 		f->loop_anchor = ol;
+		f->loop_for = olf;
 		if (fl == FL_BREAK)
 			break;
 		if (fl == FL_RETURN || fl == FL_RAISE) {
@@ -930,6 +938,22 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	if (!f->locals && f->globals == f->in->entry_ns && !f->in->ev.main_guard && strstr(text, "__name__") &&
 	    strstr(text, "__main__"))
 		f->in->ev.main_guard = anchor_at(f, &s->h);
+	if (t == 1 && f->mode != M_FWD) {
+		/* `if i == 0:` read in the loop's first iteration (a known
+		 * count, read one iteration for all): the block runs once each
+		 * time the loop runs, the else branch on the other iterations
+		 * (firstiter.c) */
+		const struct jctx *first, *ojc = f->jc;
+
+		if (first_iter_ctx(f, s->test, &first)) {
+			f->jc = first;
+			fl = exec_block(f, &s->body);
+			f->jc = ojc;
+			if (fl != FL_NORMAL || !s->orelse.n)
+				return fl;
+			return exec_block(f, &s->orelse);
+		}
+	}
 	if (t == 1 || t == 0) {
 		/* decided by the item of a loop read one iteration for all:
 		 * another item may decide it the other way */
@@ -964,8 +988,14 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		value_t *oret = f->ret, *body_ret;
 		struct attr_journal aj;        /* attribute writes: journal.c */
 
+		const struct jctx *first;
+
 		dict_save(f->in, d, &snap);
-		if (f->mode != M_FWD)
+		/* `if i == 0:` on the loop's own counter: the first iteration,
+		 * once each time the loop runs (firstiter.c) */
+		if (f->mode != M_FWD && first_iter_ctx(f, s->test, &first))
+			f->jc = first;
+		else if (f->mode != M_FWD)
 			f->jc = guard_ctx(f, s->test, text);
 		journal_open(f->in, &aj);
 		fl = exec_block(f, &s->body);
@@ -975,8 +1005,10 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		dict_save(f->in, d, &after_body);
 		dict_restore(f->in, d, &snap);
 		journal_after_body(f->in, &aj);
-		if (f->mode != M_FWD)
+		if (f->mode != M_FWD) {
+			f->jc = ojc;      /* the else branch: not in the body's context */
 			f->jc = jc_push(f, JC_COND, anchor_at(f, &s->h), afmt_memo(f->in, "not (%s)", text, NULL));
+		}
 		f->cond.text = afmt_memo(f->in, "not (%s)", text, NULL);
 		fl2 = exec_block(f, &s->orelse);
 		f->jc = ojc;
@@ -1312,6 +1344,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			                   afmt(in, "the trip count of `while %s` is not known", text_of(f, w->test)));
 		} else {
 			const char *ol = f->loop_anchor;
+			const struct ast_For *olf = f->loop_for;
 			const struct jctx *ojc = f->jc;
 
 			struct vdict *d = f->locals ? f->locals : f->globals->dict;
@@ -1326,6 +1359,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			dict_save(in, d, &snap);
 			f->jc = jc_push(f, JC_LOOP, anchor_at(f, st), afmt(in, "while %s", text_of(f, w->test)));
 			f->loop_anchor = anchor_at(f, st);
+			f->loop_for = NULL;
 			for (;;) {
 				long long before = in->job_events;
 				size_t sev_before = in->nsev;
@@ -1354,6 +1388,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 				}
 			}
 			f->loop_anchor = ol;
+			f->loop_for = olf;
 			f->jc = ojc;
 			if (exact && fl != FL_BREAK)
 				fl = exec_block(f, &w->orelse);
