@@ -293,7 +293,9 @@ static char *sc_times(const struct jctx *c, const struct jctx *base, long long c
 				unknown = c;
 			continue;
 		}
-		if (c->kind != JC_LOOP)
+		/* a generator's loop around its yield runs once per item the
+		 * loops around it take: no count of its own */
+		if (c->kind != JC_LOOP || c->gen_items)
 			continue;
 		loops++;
 		if (c->trips > 0 && n <= (1LL << 40) / c->trips)
@@ -628,8 +630,16 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	if (e->kind == SEV_H2D && ctx_innermost_loop(c) && s->step_loop && ctx_has(c, s->step_loop)) {
 		/* a copy the step's own computation makes -- a tensor made from
 		 * Python values (torch.tensor(..., device=)), or a copy in a loop
-		 * below the step (a sampler's timesteps) -- is not the data hop */
+		 * below the step (a sampler's timesteps) -- is not the data hop.
+		 * A generator's loop around its yield is no loop below the step:
+		 * each of its iterations is one item the step takes (a data
+		 * generator's batch copied before it is yielded) */
 		const struct jctx *l = ctx_innermost_loop(c);
+
+		while (l && l->gen_items)
+			l = ctx_innermost_loop(l->up);
+		if (!l)
+			l = ctx_innermost_loop(c);
 
 		if (!strncmp(e->call, "torch.", 6) || e->of_values ||
 		    (!ctx_same(l, s->step_loop) && !(s->micro_loop && ctx_same(l, s->micro_loop)) && !sc_loader_loop(s, l)))

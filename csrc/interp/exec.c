@@ -895,6 +895,18 @@ static void while_widen(struct frame *f, struct vdict *d, const struct vdict *be
 	}
 }
 
+/* A generator's yield reached: the loops of its body around it (this
+ * frame's, up to where it was called) make one item an iteration
+ * (jctx.gen_items): what they do is the taking of an item. */
+static void mark_gen_items(struct frame *f)
+{
+	const struct jctx *c;
+
+	for (c = f->jc; c && c != f->jc_entry; c = c->up)
+		if (c->kind == JC_LOOP)
+			((struct jctx *)c)->gen_items = 1;
+}
+
 static enum flow exec_if(struct frame *f, const struct ast_If *s)
 {
 	const struct ast_hdr *otn = f->test_node;
@@ -1235,6 +1247,8 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			f->ret = v_none(in->a);
 			return FL_RETURN;
 		}
+		if (f->gen_body && (AST_IS(AST_AS(st, Expr)->value, Yield) || AST_IS(AST_AS(st, Expr)->value, YieldFrom)))
+			mark_gen_items(f);
 		/* a generator object advanced: its first yield is the item */
 		if (f->gen_body && AST_IS(AST_AS(st, Expr)->value, Yield)) {
 			const struct ast_Yield *y = AST_AS(AST_AS(st, Expr)->value, Yield);

@@ -496,6 +496,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	cf.depth = f->depth + 1;
 	cf.loop_anchor = f->loop_anchor;
 	cf.jc = f->jc;
+	cf.jc_entry = f->jc;
 	/* an lru_cache'd function in job code: its first call computes, the
 	 * others return what it did -- its events happen once, outside the
 	 * loops of the call that ran it */

@@ -159,6 +159,7 @@ struct frame {
 	                                 none in this frame): firstiter.c reads it */
 	const char *handler;           /* job mode: running a request handler (its anchor) */
 	const struct jctx *jc;         /* loops, guards and contexts around the code running */
+	const struct jctx *jc_entry;   /* jc when this function was called (its caller's) */
 	int in_backward;               /* an autograd.Function's backward */
 	int in_log;                    /* job mode: reading the arguments of a logging call */
 	const struct ast_hdr *item_target; /* job mode: the target of the loop over known

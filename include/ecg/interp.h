@@ -90,6 +90,9 @@ struct jctx {
 	long long period;             /* JC_GUARD: resolved, or -1 */
 	const char *period_expr;
 	long long trips;              /* JC_LOOP: known trip count, or -1 */
+	int gen_items;                /* JC_LOOP: a loop of a generator's body around its
+	                               * yield: each iteration makes one item for the code
+	                               * that takes them (next(), a for over it) */
 	const struct jctx *up;
 	const struct jctx *rerooted;  /* interp's memo: this context as events see it
 	                               * (JC_GEN markers out), once made; NULL before */
