@@ -20,6 +20,7 @@
 
 #include "ecg/catalog.h"
 #include "ecg/schedule.h"
+#include "ecg/strmap.h"
 #include "ecg/util.h"
 
 struct sc {
@@ -43,6 +44,10 @@ struct sc {
 	                                    add to this one's */
 	char **pool;                     /* sc_condition's joined texts, owned */
 	size_t npool, apool;
+	struct ptrmap runs;              /* function runs (sched_ev.calls' frames): a = 1
+	                                    when the model is called under no_grad in
+	                                    them, b = 1 when they train (backward,
+	                                    optimizer step, the step's model call) */
 	const struct jctx *cond_ctx;     /* sc_condition's last context ... */
 	const char *cond_text;           /* ... and its answer (asked again and again) */
 };
@@ -590,6 +595,52 @@ static const char *sc_guard_phase(const struct sc *s, const struct jctx *g)
 	return saves ? "checkpoint" : "logging";
 }
 
+/* The function runs that evaluate: in a training job, each run that calls
+ * the model under no_grad and trains nothing (no backward, no optimizer
+ * step, not the step's model call) -- validate(), evaluate(): what it
+ * does besides, after its no_grad block (the meters' all-reduce), is the
+ * evaluation's too. */
+static void sc_index_runs(struct sc *s)
+{
+	size_t i;
+
+	if (!s->job_type || strcmp(s->job_type, "training"))
+		return;
+	for (i = 0; i < s->nev; i++) {
+		const struct sched_ev *e = &s->ev[i];
+		const struct sev_call *c;
+		int eval = e->kind == SEV_MODEL_CALL && !e->in_forward && ctx_find(e->ctx, JC_NO_GRAD) && e != s->step_call;
+		int train = e->kind == SEV_BACKWARD || e->kind == SEV_OPT_STEP || e == s->step_call;
+
+		if (!eval && !train)
+			continue;
+		for (c = e->calls; c; c = c->up) {
+			struct ptrmap_slot *sl = ptrmap_put(&s->runs, c->frame, NULL);
+
+			if (eval)
+				sl->a = 1;
+			if (train)
+				sl->b = 1;
+		}
+	}
+}
+
+/* Is e made in a run that evaluates (sc_index_runs), outside the step? */
+static int sc_in_eval_run(const struct sc *s, const struct sched_ev *e)
+{
+	const struct sev_call *c;
+
+	if (!s->runs.n || !s->step_loop || ctx_has(e->ctx, s->step_loop))
+		return 0;
+	for (c = e->calls; c; c = c->up) {
+		const struct ptrmap_slot *sl = ptrmap_get(&s->runs, c->frame);
+
+		if (sl && sl->a && !sl->b)
+			return 1;
+	}
+	return 0;
+}
+
 static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 {
 	const struct jctx *c = e->ctx;
@@ -615,6 +666,8 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	if (ctx_find(c, JC_GUARD))
 		return sc_eval_block(s, c) ? "eval" : sc_guard_phase(s, ctx_find(c, JC_GUARD));
 	if (sc_eval_block(s, c) && s->job_type && !strcmp(s->job_type, "training"))
+		return "eval";
+	if (e->kind != SEV_LOADER && sc_in_eval_run(s, e))
 		return "eval";
 	/* the per-token work of a decode loop */
 	if (sc_decode_of(s, c) && e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER && e->kind != SEV_LOG)
@@ -1730,6 +1783,7 @@ void schedule_emit(struct interp *in, const char *job_type, cJSON *sched)
 	s.ev = interp_sched(in, &s.nev);
 	sc_index_opt(&s);
 	sc_find_loops(&s);
+	sc_index_runs(&s);
 	sc_phases(&s, cJSON_GetObjectItemCaseSensitive(sched, "phases"));
 	sc_data_path(&s, cJSON_GetObjectItemCaseSensitive(sched, "data_path"));
 	sc_host_device(&s, cJSON_GetObjectItemCaseSensitive(sched, "host_device"));
@@ -1740,6 +1794,7 @@ void schedule_emit(struct interp *in, const char *job_type, cJSON *sched)
 	sc_overlap(&s, cJSON_GetObjectItemCaseSensitive(sched, "overlap"));
 	free(s.opt_anchors);
 	free(s.decode);
+	ptrmap_free(&s.runs);
 	while (s.npool)
 		free(s.pool[--s.npool]);
 	free(s.pool);

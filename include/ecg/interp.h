@@ -127,6 +127,14 @@ enum sev_kind {
  * the reason. */
 #define SCHED_PARALLELISM_UNKNOWN "?"
 
+/* The runs of job functions an event was made in, innermost first: each
+ * run by its locals (the same address for every event of one run);
+ * arena memory, the interpreter's. */
+struct sev_call {
+	const void *frame;
+	const struct sev_call *up;
+};
+
 struct sched_ev {
 	enum sev_kind kind;
 	const char *call;             /* the code's own words: ".item()", "dist.all_reduce" */
@@ -144,6 +152,7 @@ struct sched_ev {
 	                                 that forward (1: none; -1: a count not known) */
 	int of_values;                /* H2D: of a tensor made from Python numbers
 	                                 (torch.tensor(x).cuda()), not a batch */
+	const struct sev_call *calls; /* that run and the runs that called it */
 	const void *frame;            /* the function run it was made in (its locals),
 	                                 to tell two calls of a helper from two
 	                                 events of one line */
