@@ -20,6 +20,7 @@
 
 #include "ecg/catalog.h"
 #include "ecg/schedule.h"
+#include "ecg/strmap.h"
 #include "ecg/util.h"
 
 struct sc {
@@ -46,6 +47,10 @@ struct sc {
 	                                    add to this one's */
 	char **pool;                     /* sc_condition's joined texts, owned */
 	size_t npool, apool;
+	struct ptrmap runs;              /* function runs (sched_ev.calls' frames): a = 1
+	                                    when the model is called under no_grad in
+	                                    them, b = 1 when they train (backward,
+	                                    optimizer step, the step's model call) */
 	const struct jctx *cond_ctx;     /* sc_condition's last context ... */
 	const char *cond_text;           /* ... and its answer (asked again and again) */
 };
@@ -344,7 +349,9 @@ static char *sc_times(const struct jctx *c, const struct jctx *base, long long c
 				unknown = c;
 			continue;
 		}
-		if (c->kind != JC_LOOP)
+		/* a generator's loop around its yield runs once per item the
+		 * loops around it take: no count of its own */
+		if (c->kind != JC_LOOP || c->gen_items)
 			continue;
 		loops++;
 		if (c->trips > 0 && n <= (1LL << 40) / c->trips)
@@ -643,6 +650,52 @@ static const char *sc_guard_phase(const struct sc *s, const struct jctx *g)
 	return saves ? "checkpoint" : "logging";
 }
 
+/* The function runs that evaluate: in a training job, each run that calls
+ * the model under no_grad and trains nothing (no backward, no optimizer
+ * step, not the step's model call) -- validate(), evaluate(): what it
+ * does besides, after its no_grad block (the meters' all-reduce), is the
+ * evaluation's too. */
+static void sc_index_runs(struct sc *s)
+{
+	size_t i;
+
+	if (!s->job_type || strcmp(s->job_type, "training"))
+		return;
+	for (i = 0; i < s->nev; i++) {
+		const struct sched_ev *e = &s->ev[i];
+		const struct sev_call *c;
+		int eval = e->kind == SEV_MODEL_CALL && !e->in_forward && ctx_find(e->ctx, JC_NO_GRAD) && e != s->step_call;
+		int train = e->kind == SEV_BACKWARD || e->kind == SEV_OPT_STEP || e == s->step_call;
+
+		if (!eval && !train)
+			continue;
+		for (c = e->calls; c; c = c->up) {
+			struct ptrmap_slot *sl = ptrmap_put(&s->runs, c->frame, NULL);
+
+			if (eval)
+				sl->a = 1;
+			if (train)
+				sl->b = 1;
+		}
+	}
+}
+
+/* Is e made in a run that evaluates (sc_index_runs), outside the step? */
+static int sc_in_eval_run(const struct sc *s, const struct sched_ev *e)
+{
+	const struct sev_call *c;
+
+	if (!s->runs.n || !s->step_loop || ctx_has(e->ctx, s->step_loop))
+		return 0;
+	for (c = e->calls; c; c = c->up) {
+		const struct ptrmap_slot *sl = ptrmap_get(&s->runs, c->frame);
+
+		if (sl && sl->a && !sl->b)
+			return 1;
+	}
+	return 0;
+}
+
 static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 {
 	const struct jctx *c = e->ctx;
@@ -670,6 +723,8 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 		return sc_eval_block(s, c) ? "eval" : sc_guard_phase(s, ctx_find(c, JC_GUARD));
 	if (sc_eval_block(s, c) && s->job_type && !strcmp(s->job_type, "training"))
 		return "eval";
+	if (e->kind != SEV_LOADER && sc_in_eval_run(s, e))
+		return "eval";
 	/* the per-token work of a decode loop */
 	if (sc_decode_of(s, c) && e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER && e->kind != SEV_LOG)
 		return "decode";
@@ -689,8 +744,16 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	if (e->kind == SEV_H2D && ctx_innermost_loop(c) && s->step_loop && ctx_has(c, s->step_loop)) {
 		/* a copy the step's own computation makes -- a tensor made from
 		 * Python values (torch.tensor(..., device=)), or a copy in a loop
-		 * below the step (a sampler's timesteps) -- is not the data hop */
+		 * below the step (a sampler's timesteps) -- is not the data hop.
+		 * A generator's loop around its yield is no loop below the step:
+		 * each of its iterations is one item the step takes (a data
+		 * generator's batch copied before it is yielded) */
 		const struct jctx *l = ctx_innermost_loop(c);
+
+		while (l && l->gen_items)
+			l = ctx_innermost_loop(l->up);
+		if (!l)
+			l = ctx_innermost_loop(c);
 
 		if (!strncmp(e->call, "torch.", 6) || e->of_values ||
 		    (!ctx_same(l, s->step_loop) && !(s->micro_loop && ctx_same(l, s->micro_loop)) && !sc_loader_loop(s, l)))
@@ -1535,8 +1598,14 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 			c = sc_coll(e->op, e->parallelism ? e->parallelism : "data", e->async_op, e->anchor,
 			            sc_phase(s, e), e->implied_by, NULL);
 			{
-				char *freq = sc_frequency(s, e);
+				/* a helper's collective called from N places of one
+				 * pass (top1.all_reduce(), top5.all_reduce()) runs N
+				 * times, as a host read there does */
+				char *freq;
 
+				s->calls = sc_other_path(s, e) ? -1 : sc_calls(s, e);
+				freq = sc_frequency(s, e);
+				s->calls = 0;
 				cJSON_AddStringToObject(c, "frequency", freq);
 				free(freq);
 			}
@@ -1790,6 +1859,7 @@ void schedule_emit(struct interp *in, const char *job_type, cJSON *sched)
 	sc_index_opt(&s);
 	sc_find_loops(&s);
 	sc_find_generate(&s);
+	sc_index_runs(&s);
 	sc_phases(&s, cJSON_GetObjectItemCaseSensitive(sched, "phases"));
 	sc_data_path(&s, cJSON_GetObjectItemCaseSensitive(sched, "data_path"));
 	sc_host_device(&s, cJSON_GetObjectItemCaseSensitive(sched, "host_device"));
@@ -1802,6 +1872,7 @@ void schedule_emit(struct interp *in, const char *job_type, cJSON *sched)
 	free(s.decode);
 	free(s.gen);
 	free(s.gen_first);
+	ptrmap_free(&s.runs);
 	while (s.npool)
 		free(s.pool[--s.npool]);
 	free(s.pool);

@@ -424,5 +424,15 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 			return r;
 	}
 	unknown_call_effects(f, site, args, nargs);
-	return unknown_at(f, site, fn->k == VK_UNKNOWN && fn->reason ? fn->reason : "a call ecg cannot follow");
+	{
+		value_t *r = unknown_at(f, site, fn->k == VK_UNKNOWN && fn->reason ? fn->reason : "a call ecg cannot follow");
+
+		/* m.get(key) or m.get(key, None) of a mapping not known: None
+		 * when the key is absent (`is None` of it is not decided) */
+		if (site && AST_IS(site, Call) && AST_IS(AST_AS(site, Call)->func, Attribute) &&
+		    !strcmp(AST_AS(AST_AS(site, Call)->func, Attribute)->attr, "get") && !kw &&
+		    (nargs == 1 || (nargs == 2 && args[1]->k == VK_NONE)) && r->k == VK_UNKNOWN)
+			r->may_none = 1;
+		return r;
+	}
 }

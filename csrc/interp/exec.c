@@ -473,6 +473,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		enum flow fl;
 		const struct jctx *ojc = f->jc;
 		const char *ol = f->loop_anchor;
+		const struct ast_For *olf = f->loop_for;
 		int from_loader = is_loader(it);
 		struct vdict snap;
 		struct jctx *lj;
@@ -495,8 +496,10 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 			}
 			assign(f, s->target, batch);
 			f->loop_anchor = lj->anchor;
+			f->loop_for = s;
 			fl = exec_block(f, &s->body);
 			f->loop_anchor = ol;
+			f->loop_for = olf;
 			f->mult.reason = omr;
 			f->mult.expr = ome;
 			f->jc = ojc;
@@ -506,6 +509,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		f->mult.reason = afmt_memo(in, "built in a loop over %s, whose length is not known", text_of(f, s->iter), NULL);
 		f->mult.expr = text_of(f, s->iter);
 		f->loop_anchor = anchor_at(f, &s->h);
+		f->loop_for = s;
 		dict_save(in, f->locals ? f->locals : f->globals->dict, &snap);
 		if (is_gen_value(it)) {
 			/* a repo generator: each item is what its first yield gives
@@ -524,6 +528,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		nitem = target_values(f, s->target, item, MAX_TARGET_VALUES);
 		fl = exec_block(f, &s->body);
 		f->loop_anchor = ol;
+		f->loop_for = olf;
 		f->mult.reason = omr;
 		f->mult.expr = ome;
 		f->jc = ojc;
@@ -635,6 +640,7 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 		size_t sev_before = in->nsev;
 		enum flow fl;
 		const char *ol = f->loop_anchor;
+		const struct ast_For *olf = f->loop_for;
 
 		if (!budget(f))
 			break;
@@ -642,8 +648,10 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 		                     : v_int(in->a, (long long)((__int128)range->u.range.start +
 		                                                (__int128)i * range->u.range.step)));
 		f->loop_anchor = anchor_at(f, &s->h);
+		f->loop_for = s;
 		fl = exec_block(f, &s->body);
 		f->loop_anchor = ol;
+		f->loop_for = olf;
 		if (fl == FL_BREAK)
 			break;
 		if (fl == FL_RETURN || fl == FL_RAISE) {
@@ -898,6 +906,18 @@ static void while_widen(struct frame *f, struct vdict *d, const struct vdict *be
 	}
 }
 
+/* A generator's yield reached: the loops of its body around it (this
+ * frame's, up to where it was called) make one item an iteration
+ * (jctx.gen_items): what they do is the taking of an item. */
+static void mark_gen_items(struct frame *f)
+{
+	const struct jctx *c;
+
+	for (c = f->jc; c && c != f->jc_entry; c = c->up)
+		if (c->kind == JC_LOOP)
+			((struct jctx *)c)->gen_items = 1;
+}
+
 static enum flow exec_if(struct frame *f, const struct ast_If *s)
 {
 	const struct ast_hdr *otn = f->test_node;
@@ -941,6 +961,22 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	if (!f->locals && f->globals == f->in->entry_ns && !f->in->ev.main_guard && strstr(text, "__name__") &&
 	    strstr(text, "__main__"))
 		f->in->ev.main_guard = anchor_at(f, &s->h);
+	if (t == 1 && f->mode != M_FWD) {
+		/* `if i == 0:` read in the loop's first iteration (a known
+		 * count, read one iteration for all): the block runs once each
+		 * time the loop runs, the else branch on the other iterations
+		 * (firstiter.c) */
+		const struct jctx *first, *ojc = f->jc;
+
+		if (first_iter_ctx(f, s->test, &first)) {
+			f->jc = first;
+			fl = exec_block(f, &s->body);
+			f->jc = ojc;
+			if (fl != FL_NORMAL || !s->orelse.n)
+				return fl;
+			return exec_block(f, &s->orelse);
+		}
+	}
 	if (t == 1 || t == 0) {
 		/* decided by the item of a loop read one iteration for all:
 		 * another item may decide it the other way */
@@ -975,10 +1011,17 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		value_t *oret = f->ret, *body_ret;
 		struct attr_journal aj;        /* attribute writes: journal.c */
 
+		const struct jctx *first;
+
 		dict_save(f->in, d, &snap);
-		/* in a forward too: the schedule events of a path are under
-		 * its condition (the work of one pipeline stage only) */
-		f->jc = f->mode != M_FWD ? guard_ctx(f, s->test, text) : jc_push(f, JC_COND, anchor_at(f, &s->h), text);
+		/* `if i == 0:` on the loop's own counter: the first iteration,
+		 * once each time the loop runs (firstiter.c); in a forward too,
+		 * the schedule events of a path are under its condition (the
+		 * work of one pipeline stage only) */
+		if (f->mode != M_FWD && first_iter_ctx(f, s->test, &first))
+			f->jc = first;
+		else
+			f->jc = f->mode != M_FWD ? guard_ctx(f, s->test, text) : jc_push(f, JC_COND, anchor_at(f, &s->h), text);
 		journal_open(f->in, &aj);
 		fl = exec_block(f, &s->body);
 		/* a return on one path only: kept aside (ret_note_alt) */
@@ -1236,6 +1279,8 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			f->ret = v_none(in->a);
 			return FL_RETURN;
 		}
+		if (f->gen_body && (AST_IS(AST_AS(st, Expr)->value, Yield) || AST_IS(AST_AS(st, Expr)->value, YieldFrom)))
+			mark_gen_items(f);
 		/* a generator object advanced: its first yield is the item */
 		if (f->gen_body && AST_IS(AST_AS(st, Expr)->value, Yield)) {
 			const struct ast_Yield *y = AST_AS(AST_AS(st, Expr)->value, Yield);
@@ -1347,6 +1392,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			                   afmt(in, "the trip count of `while %s` is not known", text_of(f, w->test)));
 		} else {
 			const char *ol = f->loop_anchor;
+			const struct ast_For *olf = f->loop_for;
 			const struct jctx *ojc = f->jc;
 
 			struct vdict *d = f->locals ? f->locals : f->globals->dict;
@@ -1361,6 +1407,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			dict_save(in, d, &snap);
 			f->jc = jc_push(f, JC_LOOP, anchor_at(f, st), afmt(in, "while %s", text_of(f, w->test)));
 			f->loop_anchor = anchor_at(f, st);
+			f->loop_for = NULL;
 			for (;;) {
 				long long before = in->job_events;
 				size_t sev_before = in->nsev;
@@ -1389,6 +1436,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 				}
 			}
 			f->loop_anchor = ol;
+			f->loop_for = olf;
 			f->jc = ojc;
 			if (exact && fl != FL_BREAK)
 				fl = exec_block(f, &w->orelse);

@@ -601,6 +601,13 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	cf.file = fn->file;
 	cf.globals = fn->globals;
 	cf.locals = vdict_new(in->a);
+	{
+		struct sev_call *sc = ast_arena_alloc(in->a, sizeof *sc);
+
+		sc->frame = cf.locals;
+		sc->up = f->calls;
+		cf.calls = sc;
+	}
 	cf.closure = fn->closure;
 	cf.closure_up = fn->closure_up;
 	cf.qualname = fn->qualname;
@@ -613,6 +620,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	cf.depth = f->depth + 1;
 	cf.loop_anchor = f->loop_anchor;
 	cf.jc = f->jc;
+	cf.jc_entry = f->jc;
 	/* an lru_cache'd function in job code: its first call computes, the
 	 * others return what it did -- its events happen once, outside the
 	 * loops of the call that ran it */

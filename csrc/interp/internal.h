@@ -155,8 +155,13 @@ struct frame {
 	int config_exec;               /* running a config file exec()'d by the job */
 	int no_grad;                   /* inside no_grad / inference_mode */
 	const char *loop_anchor;       /* job mode: the innermost loop running */
+	const struct ast_For *loop_for; /* job mode: that loop's `for` statement when it
+	                                 is this frame's `for` (NULL: a while loop, or
+	                                 none in this frame): firstiter.c reads it */
 	const char *handler;           /* job mode: running a request handler (its anchor) */
 	const struct jctx *jc;         /* loops, guards and contexts around the code running */
+	const struct jctx *jc_entry;   /* jc when this function was called (its caller's) */
+	const struct sev_call *calls;  /* this function's run and its callers' (sched_ev.calls) */
 	int in_backward;               /* an autograd.Function's backward */
 	int in_log;                    /* job mode: reading the arguments of a logging call */
 	const struct ast_hdr *item_target; /* job mode: the target of the loop over known
@@ -715,6 +720,12 @@ const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const 
  * a block that turns its own flag off (`if self.x: ...; self.x = False`),
  * run once however often its code is reached?  0 or 1; never fails. */
 int one_shot_if(const struct frame *f, const struct ast_If *s, int taken);
+/* firstiter.c: is the undecided test of an `if` `i == 0` on the counter of
+ * the `for` the frame runs innermost (`for i in range(n)`), true in its
+ * first iteration only?  1 with *out the context for the body (the
+ * contexts between the `if` and the loop, on what is around the loop;
+ * arena memory), else 0.  Never fails. */
+int first_iter_ctx(struct frame *f, const struct ast_hdr *test, const struct jctx **out);
 int is_route_decorator(struct frame *f, const struct ast_hdr *d);
 void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, const struct ast_hdr *d);
 const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const struct ast_withitem *wi,

@@ -90,6 +90,9 @@ struct jctx {
 	long long period;             /* JC_GUARD: resolved, or -1 */
 	const char *period_expr;
 	long long trips;              /* JC_LOOP: known trip count, or -1 */
+	int gen_items;                /* JC_LOOP: a loop of a generator's body around its
+	                               * yield: each iteration makes one item for the code
+	                               * that takes them (next(), a for over it) */
 	const struct jctx *up;
 	const struct jctx *rerooted;  /* interp's memo: this context as events see it
 	                               * (JC_GEN markers out), once made; NULL before */
@@ -135,6 +138,14 @@ struct sched_call {
 	const struct jctx *at;
 };
 
+/* The runs of job functions an event was made in, innermost first: each
+ * run by its locals (the same address for every event of one run);
+ * arena memory, the interpreter's. */
+struct sev_call {
+	const void *frame;
+	const struct sev_call *up;
+};
+
 struct sched_ev {
 	enum sev_kind kind;
 	const char *call;             /* the code's own words: ".item()", "dist.all_reduce" */
@@ -155,6 +166,7 @@ struct sched_ev {
 	const struct sched_call *in_call; /* job mode: the innermost call of a repo
 	                                 function it ran in, or NULL (module level,
 	                                 or a forward) */
+	const struct sev_call *calls; /* that run and the runs that called it */
 	const void *frame;            /* the function run it was made in (its locals),
 	                                 to tell two calls of a helper from two
 	                                 events of one line */
