@@ -1188,6 +1188,7 @@ static value_t *bi_exec(struct frame *f, value_t *fn, value_t **args, size_t nar
 			return v_none(in->a);
 		}
 		cf = *f;
+		cf.carry = NULL;
 		cf.file = sf;
 		cf.locals = f->locals;
 		cf.qualname = NULL;

@@ -118,8 +118,12 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	if (!strncmp(d, "torch.nn.", 9) && strchr(d + 9, '.') == NULL && d[9] >= 'A' && d[9] <= 'Z') {
 		if (!strcmp(d, "torch.nn.Parameter")) {
 			value_t *p = v_tensor(in->a);
+			value_t *data = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "data") : NULL;
 
-			p->shape = nargs >= 1 ? shape_of(args[0]) : kw ? shape_of(vdict_gets(kw, "data")) : NULL;
+			p->shape = data ? shape_of(data) : NULL;
+			/* a Parameter is its data's storage: where the data is */
+			if (data && data->k == VK_TENSOR)
+				p->dev = data->dev;
 			p->is_param = 1;
 			return p;
 		}

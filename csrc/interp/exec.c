@@ -15,6 +15,8 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 static void while_widen(struct frame *f, struct vdict *d, const struct vdict *before, const char *cond,
                         value_t *const *keep, size_t nkeep);
 static void dict_save(struct interp *in, const struct vdict *d, struct vdict *out);
+static void carry_reread(struct frame *f, const struct ast_hdr *target, value_t *item, const struct ast_list *body,
+                         const struct vdict *before, const char *cond, size_t first_sev);
 
 /* ------------------------------------------------------------------ statements */
 
@@ -497,7 +499,21 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 			assign(f, s->target, batch);
 			f->loop_anchor = lj->anchor;
 			f->loop_for = s;
-			fl = exec_block(f, &s->body);
+			{
+				struct carry cy = { &s->body, &snap, 0, f->carry };
+				size_t first_sev = in->nsev;
+
+				dict_save(in, f->locals ? f->locals : f->globals->dict, &snap);
+				f->carry = &cy;
+				fl = exec_block(f, &s->body);
+				f->carry = cy.up;
+				/* a test decided on a counter at its value from
+				 * before the loop: a later iteration read too */
+				if (cy.hit && fl != FL_RETURN && fl != FL_RAISE)
+					carry_reread(f, NULL, NULL, &s->body, &snap,
+					             afmt(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)),
+					             first_sev);
+			}
 			f->loop_anchor = ol;
 			f->loop_for = olf;
 			f->mult.reason = omr;
@@ -526,7 +542,19 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		else
 			assign(f, s->target, v_unknown(in->a, text_of(f, s->target), why->reason ? why->reason : "the loop variable"));
 		nitem = target_values(f, s->target, item, MAX_TARGET_VALUES);
-		fl = exec_block(f, &s->body);
+		{
+			struct carry cy = { &s->body, &snap, 0, f->carry };
+			size_t first_sev = in->nsev;
+
+			f->carry = &cy;
+			fl = exec_block(f, &s->body);
+			f->carry = cy.up;
+			/* a test decided on a counter at its value from before
+			 * the loop: a later iteration read too */
+			if (cy.hit && fl != FL_RETURN && fl != FL_RAISE)
+				carry_reread(f, NULL, NULL, &s->body, &snap,
+				             afmt(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)), first_sev);
+		}
 		f->loop_anchor = ol;
 		f->loop_for = olf;
 		f->mult.reason = omr;
@@ -633,7 +661,17 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 	size_t quiet = 0;   /* iterations read that made no event */
 	const struct ast_hdr *oit = f->item_target;
 	enum flow ret = FL_NORMAL;
+	struct carry cy;
+	struct vdict snap;
+	int carried = f->mode != M_FWD && !in_constructor(f) && n > 1;
 
+	if (carried) {
+		dict_save(in, f->locals ? f->locals : f->globals->dict, &snap);
+		cy.body = &s->body;
+		cy.before = &snap;
+		cy.up = f->carry;
+		f->carry = &cy;
+	}
 	f->item_target = s->target;
 	for (i = 0; i < n; i++) {
 		long long before = in->job_events;
@@ -644,6 +682,7 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 
 		if (!budget(f))
 			break;
+		cy.hit = 0;
 		assign(f, s->target, items ? items->items[i]
 		                     : v_int(in->a, (long long)((__int128)range->u.range.start +
 		                                                (__int128)i * range->u.range.step)));
@@ -656,6 +695,8 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 			break;
 		if (fl == FL_RETURN || fl == FL_RAISE) {
 			f->item_target = oit;
+			if (carried)
+				f->carry = cy.up;
 			return fl;
 		}
 		/* a training or serving loop: one iteration says what it does;
@@ -680,11 +721,26 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 			if (f->jc && f->jc->kind == JC_LOOP && i + 1 < n &&
 			    (quiet || item_cond_events(in, sev_before)))
 				((struct jctx *)f->jc)->trips = -1;
+			/* ... and when it decided a test on a counter at its
+			 * value from before the loop, a later iteration is
+			 * read too (carry_reread) */
+			if (carried && cy.hit && i + 1 < n) {
+				f->carry = cy.up;
+				carried = 0;
+				f->loop_anchor = anchor_at(f, &s->h);
+				carry_reread(f, s->target, v_unknown(in->a, text_of(f, s->target), "the loop variable"),
+				             &s->body, &snap,
+				             afmt_memo(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)),
+				             sev_before);
+				f->loop_anchor = ol;
+			}
 			break;
 		}
 		if (in->job_events == before && !runtime_events(in, sev_before))
 			quiet++;
 	}
+	if (carried)
+		f->carry = cy.up;
 	f->item_target = oit;
 	if (s->orelse.n)
 		ret = exec_block(f, &s->orelse);
@@ -918,6 +974,49 @@ static void mark_gen_items(struct frame *f)
 			((struct jctx *)c)->gen_items = 1;
 }
 
+/* After the first reading of a job loop's body (from event first_sev),
+ * when it decided a test on a name the body binds at its value from
+ * before the loop (carry.c): the body read again as a later iteration
+ * runs it -- the names it changed not known (while_widen), the loop's
+ * target bound to `item` when not NULL.  What the second reading records
+ * at a line the first reading recorded already is that event again (a
+ * copy of it: the schedule counts it once); a model's forward called
+ * again there is the same call, its events' counts the first reading's.
+ * What the second reading returns or raises is not this loop's flow. */
+static void carry_reread(struct frame *f, const struct ast_hdr *target, value_t *item, const struct ast_list *body,
+                         const struct vdict *before, const char *cond, size_t first_sev)
+{
+	struct interp *in = f->in;
+	struct vdict *d = f->locals ? f->locals : f->globals->dict;
+	size_t n0 = in->nsev, j, k;
+	long long *mult = xcalloc(n0 + 1, sizeof *mult);
+	value_t *oret = f->ret;
+	struct carry *oc = f->carry;
+
+	for (j = 0; j < n0; j++)
+		mult[j] = in->sev[j].fwd_mult;
+	while_widen(f, d, before, cond, NULL, 0);
+	if (target && item)
+		assign(f, target, item);
+	f->carry = NULL;
+	(void)exec_block(f, body);
+	f->carry = oc;
+	f->ret = oret;
+	for (j = 0; j < n0 && j < in->nsev; j++)
+		in->sev[j].fwd_mult = mult[j];
+	free(mult);
+	for (j = n0; j < in->nsev; j++)
+		for (k = first_sev; k < n0; k++)
+			if (in->sev[k].kind == in->sev[j].kind && in->sev[k].anchor && in->sev[j].anchor &&
+			    !strcmp(in->sev[k].anchor, in->sev[j].anchor)) {
+				in->sev[j] = in->sev[k];
+				break;
+			}
+	/* what the first reading bound and the second did not change is
+	 * what every iteration binds; the rest is not known */
+	while_widen(f, d, before, cond, NULL, 0);
+}
+
 static enum flow exec_if(struct frame *f, const struct ast_If *s)
 {
 	const struct ast_hdr *otn = f->test_node;
@@ -940,6 +1039,8 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	                     &s->h)) {
 		t = -1;
 	}
+	if (t == 0 || t == 1)
+		carry_decided(f, s->test);
 	text = text_of(f, s->test);
 	/* `if it % N == 0` in job code: periodic.  ecg reads one iteration;
 	 * when `it` there skips the guard, the guarded code is still read (a
@@ -1397,8 +1498,10 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 
 			struct vdict *d = f->locals ? f->locals : f->globals->dict;
 			struct vdict snap;
-			int exact = 0;
+			int exact = 0, by_events = 0;
 			long long trips = 0;
+			struct carry cy;
+			size_t first_sev = in->nsev;
 
 			/* Iterated while the condition is known true and the body
 			 * records no job event (a training loop is read once, as a
@@ -1408,17 +1511,26 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			f->jc = jc_push(f, JC_LOOP, anchor_at(f, st), afmt(in, "while %s", text_of(f, w->test)));
 			f->loop_anchor = anchor_at(f, st);
 			f->loop_for = NULL;
+			cy.body = &w->body;
+			cy.before = &snap;
+			cy.up = f->carry;
+			f->carry = &cy;
 			for (;;) {
 				long long before = in->job_events;
 				size_t sev_before = in->nsev;
 
+				cy.hit = 0;
+				first_sev = in->nsev;
 				fl = exec_block(f, &w->body);
 				if (fl == FL_BREAK)
 					exact = 1;
 				if (fl == FL_BREAK || fl == FL_RETURN || fl == FL_RAISE)
 					break;
-				if (in->job_events != before || runtime_events(in, sev_before) ||
-				    ++trips >= MAX_UNROLL || !budget(f))
+				if (in->job_events != before || runtime_events(in, sev_before)) {
+					by_events = 1;
+					break;
+				}
+				if (++trips >= MAX_UNROLL || !budget(f))
 					break;
 				before = in->job_events;
 				sev_before = in->nsev;
@@ -1435,6 +1547,12 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 					break;
 				}
 			}
+			f->carry = cy.up;
+			/* read once for all, the first iteration's decisions
+			 * on a counter not every iteration's: a later one read */
+			if (by_events && cy.hit)
+				carry_reread(f, NULL, NULL, &w->body, &snap, afmt(in, "while %s", text_of(f, w->test)),
+				             first_sev);
 			f->loop_anchor = ol;
 			f->loop_for = olf;
 			f->jc = ojc;

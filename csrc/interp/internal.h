@@ -117,6 +117,17 @@ enum builtin_id {
 	BI_COUNT        /* how many ids there are */
 };
 
+/* carry.c: a loop exec.c reads in job mode, for the tests its first
+ * reading decides on a value from before the loop (the frame's own, its
+ * `up` the enclosing loop's; on the C stack of the loop's reading). */
+struct carry {
+	const struct ast_list *body;   /* the loop's body */
+	const struct vdict *before;    /* the frame's names before the loop (dict_save) */
+	int hit;                       /* a test was decided on a name the body binds,
+	                                  at its value from before the loop */
+	struct carry *up;
+};
+
 struct frame {
 	struct interp *in;
 	struct sfile *file;
@@ -168,6 +179,8 @@ struct frame {
 	                                 items this frame is reading (exec_for_items), or NULL */
 	int item_cond;                 /* job mode: on a branch decided by that loop's item
 	                                 (inherited by callees) */
+	struct carry *carry;           /* job mode: the loops of this frame being read
+	                                  (innermost first), or NULL; not inherited */
 	unsigned loop_serial;          /* forward: the loop read once that is running (0: none) */
 	int unk_star_prefix;           /* ... and each such sequence is a known prefix (vseq.prefix),
 	                                  passed last: the callee's *args keeps it */
@@ -726,6 +739,10 @@ int one_shot_if(const struct frame *f, const struct ast_If *s, int taken);
  * contexts between the `if` and the loop, on what is around the loop;
  * arena memory), else 0.  Never fails. */
 int first_iter_ctx(struct frame *f, const struct ast_hdr *test, const struct jctx **out);
+/* carry.c: does the test, about to be decided, read a name that the body
+ * of a loop in f->carry binds, while it holds its value from before that
+ * loop?  Then 1, and those loops are marked (hit); else 0.  Never fails. */
+int carry_decided(struct frame *f, const struct ast_hdr *test);
 int is_route_decorator(struct frame *f, const struct ast_hdr *d);
 void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, const struct ast_hdr *d);
 const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const struct ast_withitem *wi,

@@ -289,6 +289,7 @@ void exec_classdef(struct frame *f, const struct ast_ClassDef *s)
 
 	memset(&cf, 0, sizeof cf);
 	cf = *f;
+	cf.carry = NULL;
 	cf.locals = c->ns;
 	/* the class body sees the functions around it; a class body around
 	 * it is no enclosing scope (Python skips class scopes) */

@@ -1,0 +1,149 @@
+/*
+ * carry.c -- a test decided on a loop-carried name's value from before the
+ * loop.
+ *
+ *     iter_num = 0
+ *     while True:
+ *         ...
+ *         if iter_num > 0:
+ *             torch.save(...)
+ *         iter_num += 1
+ *
+ * ecg reads a job loop's body once for all its iterations (exec.c).  That
+ * reading sees iter_num at its value before the loop (0), so `iter_num >
+ * 0` reads false -- true of the first iteration only: every later one
+ * takes the branch.  A test that reads a name the loop's own body binds,
+ * while the name still holds the value it had before the loop, is
+ * decided for the first iteration alone.
+ *
+ * exec.c keeps a struct carry on the frame for each loop it reads in job
+ * mode (innermost first, `up` to the enclosing loops of the same frame):
+ * the loop's body and the frame's names as they were before the loop.
+ * exec_if() asks carry_decided() about each test it decides; a yes marks
+ * every loop of the chain whose body binds the name (hit), and exec.c
+ * then reads that loop's body once more as a later iteration would run
+ * it (carry_reread there): the names the first reading changed not
+ * known, the events at lines the first reading did not reach kept.
+ *
+ * Only names: an attribute (self.step) or an item is not followed.  The
+ * functions here never fail and allocate nothing.
+ */
+#include "config.h"
+
+#include "internal.h"
+
+struct binds_walk {
+	const char *id;
+};
+
+static int target_has(const struct ast_hdr *t, const char *id)
+{
+	unsigned i;
+	const struct ast_list *elts = NULL;
+
+	if (!t)
+		return 0;
+	if (AST_IS(t, Name))
+		return !strcmp(AST_AS(t, Name)->id, id);
+	if (AST_IS(t, Starred))
+		return target_has(AST_AS(t, Starred)->value, id);
+	if (AST_IS(t, Tuple))
+		elts = &AST_AS(t, Tuple)->elts;
+	else if (AST_IS(t, List))
+		elts = &AST_AS(t, List)->elts;
+	for (i = 0; elts && i < elts->n; i++)
+		if (target_has(elts->items[i], id))
+			return 1;
+	return 0;
+}
+
+/* Does the node (a statement of the body, or one inside it) bind w->id?
+ * Function and class bodies are other scopes: not entered. */
+static int binds_cb(const struct ast_hdr *n, void *ctx)
+{
+	const struct binds_walk *w = ctx;
+	unsigned i;
+
+	switch (n->kind) {
+	case AST_FunctionDef: case AST_AsyncFunctionDef: case AST_ClassDef: case AST_Lambda:
+		return 0;
+	case AST_Assign: {
+		const struct ast_Assign *a = AST_AS(n, Assign);
+
+		for (i = 0; i < a->targets.n; i++)
+			if (target_has(a->targets.items[i], w->id))
+				return 1;
+		return 0;
+	}
+	case AST_AugAssign:
+		return target_has(AST_AS(n, AugAssign)->target, w->id);
+	case AST_AnnAssign:
+		return AST_AS(n, AnnAssign)->value && target_has(AST_AS(n, AnnAssign)->target, w->id);
+	case AST_For: case AST_AsyncFor:
+		if (target_has(((const struct ast_For *)n)->target, w->id))
+			return 1;
+		break;
+	case AST_NamedExpr:
+		if (target_has(AST_AS(n, NamedExpr)->target, w->id))
+			return 1;
+		break;
+	default:
+		break;
+	}
+	return ast_visit_children(n, binds_cb, ctx);
+}
+
+static int body_binds(const struct ast_list *body, const char *id)
+{
+	struct binds_walk w = { id };
+	unsigned i;
+
+	for (i = 0; i < body->n; i++)
+		if (binds_cb(body->items[i], &w))
+			return 1;
+	return 0;
+}
+
+struct reads_walk {
+	struct frame *f;
+	int hit;
+};
+
+/* Is the name's value now the one it had before the loop of c? */
+static int still_before(struct frame *f, const struct carry *c, const char *id)
+{
+	value_t *now = lookup(f, id), *was;
+
+	if (!now)
+		return 0;
+	was = vdict_gets(c->before, id);
+	return was && (was == now || (value_is_known_scalar(now) && value_key_eq(now, was)));
+}
+
+static int reads_cb(const struct ast_hdr *n, void *ctx)
+{
+	struct reads_walk *w = ctx;
+
+	if (AST_IS(n, Name)) {
+		const char *id = AST_AS(n, Name)->id;
+		struct carry *c;
+
+		for (c = w->f->carry; c; c = c->up)
+			if (still_before(w->f, c, id) && body_binds(c->body, id)) {
+				c->hit = 1;
+				w->hit = 1;
+			}
+		return 0;
+	}
+	return ast_visit_children(n, reads_cb, ctx);
+}
+
+int carry_decided(struct frame *f, const struct ast_hdr *test)
+{
+	struct reads_walk w = { f, 0 };
+
+	if (!f->carry || !test || f->mode == M_FWD)
+		return 0;
+	reads_cb(test, &w);
+	return w.hit;
+}
