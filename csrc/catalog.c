@@ -1313,6 +1313,12 @@ static const struct {
 	[CATALOG_F_MULTI_PROCESS_VETOES] = { "multi_process_vetoes", FK_SET },
 	[CATALOG_F_MODULE_FACTORIES] = { "module_factories", FK_SET },
 	[CATALOG_F_HOST_TENSOR_RETURNS] = { "host_tensor_returns", FK_MAP },
+	[CATALOG_F_LIBRARY_PRECISIONS] = { "library_precisions", FK_MAP },
+	[CATALOG_F_GRAD_SCALER_PRECISIONS] = { "grad_scaler_precisions", FK_SET },
+	[CATALOG_F_ACCUMULATION_CONTEXTS] = { "accumulation_contexts", FK_MAP },
+	[CATALOG_F_ACCUMULATION_STEP_FLAGS] = { "accumulation_step_flags", FK_SET },
+	[CATALOG_F_STATE_SAVERS] = { "state_savers", FK_MAP },
+	[CATALOG_F_TENSOR_SAVERS] = { "tensor_savers", FK_SET },
 };
 
 static const char *const FACT_KIND_KEY[] = {

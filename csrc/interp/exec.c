@@ -965,7 +965,9 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		struct attr_journal aj;        /* attribute writes: journal.c */
 
 		dict_save(f->in, d, &snap);
-		if (f->mode != M_FWD)
+		if (f->mode != M_FWD && framework_step_flag(f->in, tv))
+			f->jc = jc_push(f, JC_STEP_END, anchor_at(f, &s->h), text);  /* once a step */
+		else if (f->mode != M_FWD)
 			f->jc = guard_ctx(f, s->test, text);
 		journal_open(f->in, &aj);
 		fl = exec_block(f, &s->body);

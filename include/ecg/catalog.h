@@ -419,6 +419,18 @@ enum catalog_fact {
 	                                 the host (unless given device=) */
 	CATALOG_F_HOST_TENSOR_RETURNS,/* map: keyword -> the value with which a
 	                                 call returns a mapping of host tensors */
+	CATALOG_F_LIBRARY_PRECISIONS, /* map: a library class -> 'keyword=VARIABLE':
+	                                 its object's mixed precision, and the
+	                                 environment variable read without it */
+	CATALOG_F_GRAD_SCALER_PRECISIONS, /* set: those words that mean a GradScaler */
+	CATALOG_F_ACCUMULATION_CONTEXTS, /* map: a library object's micro-step
+	                                 context manager -> the constructor
+	                                 keyword of micro-steps per step */
+	CATALOG_F_ACCUMULATION_STEP_FLAGS, /* set: its attribute true on the
+	                                 micro-step that ends a step */
+	CATALOG_F_STATE_SAVERS,       /* map: a library object's save-state
+	                                 method -> its pre-hook registration */
+	CATALOG_F_TENSOR_SAVERS,      /* set: other libraries' torch.save alikes */
 	CATALOG_NFACTS
 };
 
