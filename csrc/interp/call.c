@@ -99,7 +99,7 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	/* model.clip_grad_norm_() of an FSDP-wrapped model: the wrapper's */
 	if (fn->recv && wrapper_method_op(in, d, NULL))
 		return wrapper_method_call(f, d, fn->recv, site);
-	framework_prepare_note(f, d, fn->recv, args, nargs);
+	framework_prepare_note(f, d, fn->recv, args, nargs, site);
 	if ((r = torch_ext_call(f, d, last, args, nargs, kw, site, any_tensor)))
 		return r;
 	if (fn->recv && (r = framework_lib_call(f, d, last, fn->recv, args, nargs, site)))

@@ -9,6 +9,13 @@
  * the function it is given with its defaults (a dict of subcommands: the
  * one the job's first argument names).  Job mode only; NULL when the call
  * is none of these.
+ *
+ * framework_*() below read an installed accelerate's Accelerator (an
+ * external object) by catalog facts: its mixed precision, the GradScaler
+ * step of the optimizers it prepares, its accumulation block and flag,
+ * save_state with the hooks registered for it, prepare's placement of
+ * the models on the device.  None of them fails; each does nothing (or
+ * returns NULL) for any other object.
  */
 #include "config.h"
 
@@ -510,18 +517,21 @@ static int ctx_in(const struct jctx *c, enum jctx_kind k)
 	return 0;
 }
 
-void framework_prepare_note(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs)
+void framework_prepare_note(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs,
+                            const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	struct vinst *o = lib_obj(recv);
+	const value_t *dp;
 	value_t *ml;
 	size_t i;
+	int gpus;
 
 	if (f->mode == M_FWD || !o || !catalog_fact(in->cat, CATALOG_F_MULTI_PROCESS_WRAPPERS, d))
 		return;
 	/* several processes the library distributes over (MULTI_GPU): what
 	 * it prepares lives on the GPUs */
-	if (multi_process_count(in) > 1)
+	if ((gpus = multi_process_count(in) > 1))
 		in->gpu = 1;
 	for (i = 0; i < nargs; i++) {
 		if (is_optimizer(args[i])) {
@@ -532,6 +542,19 @@ void framework_prepare_note(struct frame *f, const char *d, const value_t *recv,
 				vdict_sets(in->a, o->attrs, PREPARED_MODELS, ml);
 			}
 			vseq_push(in->a, ml->u.seq, args[i]);
+			/* prepare places the model on the accelerator's device
+			 * (device_placement: on unless the constructor says
+			 * otherwise), a GPU here: model.to(device), the model's
+			 * own .to when its class overrides it; nothing moves
+			 * when it is there already */
+			if (gpus && o->args && !vdict_gets(o->args, KW_UNK_DSTAR) &&
+			    !vdict_gets(o->args, "__ecg_positional__") &&
+			    (!(dp = vdict_gets(o->args, "device_placement")) || value_truth(dp) == 1)) {
+				value_t *to = getattr_v(f, args[i], "to", site);
+				value_t *dev = getattr_v(f, (value_t *)recv, "device", site);
+
+				(void)call(f, to, &dev, 1, NULL, site);
+			}
 		}
 	}
 }

@@ -699,7 +699,8 @@ value_t *call_tyro_cli(struct frame *f, const char *d, value_t **args, size_t na
  *   when not known (borrowed);
  * framework_attr: obj.<that keyword> as that word; NULL for anything else;
  * framework_prepare_note: prepare(...)'s arguments noted on the object
- *   (its models) and on its optimizers (which object prepared them);
+ *   (its models) and on its optimizers (which object prepared them); with
+ *   several processes its models moved to the device (model.to);
  * framework_optimizer_step: a prepared optimizer's step() under a
  *   GradScaler precision: the scaler's sync (once a step under the
  *   accumulation block; on a GPU);
@@ -711,7 +712,8 @@ value_t *call_tyro_cli(struct frame *f, const char *d, value_t **args, size_t na
  * framework_step_flag: v is the object's flag true once a step. */
 const char *framework_precision(struct interp *in, const value_t *obj);
 value_t *framework_attr(struct frame *f, const value_t *obj, const char *name);
-void framework_prepare_note(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs);
+void framework_prepare_note(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs,
+                            const struct ast_hdr *site);
 void framework_optimizer_step(struct frame *f, const struct vinst *m, const char *name, const struct ast_hdr *site);
 value_t *framework_lib_call(struct frame *f, const char *d, const char *last, const value_t *recv, value_t **args,
                             size_t nargs, const struct ast_hdr *site);
