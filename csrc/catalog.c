@@ -1317,6 +1317,12 @@ static const struct {
 	[CATALOG_F_LAYOUT_METHODS] = { "layout_methods", FK_SET },
 	[CATALOG_F_OBJECT_HOST_READS] = { "object_host_reads", FK_MAP },
 	[CATALOG_F_TENSOR_DATA_METHODS] = { "tensor_data_methods", FK_MAP },
+	[CATALOG_F_LIBRARY_PRECISIONS] = { "library_precisions", FK_MAP },
+	[CATALOG_F_GRAD_SCALER_PRECISIONS] = { "grad_scaler_precisions", FK_SET },
+	[CATALOG_F_ACCUMULATION_CONTEXTS] = { "accumulation_contexts", FK_MAP },
+	[CATALOG_F_ACCUMULATION_STEP_FLAGS] = { "accumulation_step_flags", FK_SET },
+	[CATALOG_F_STATE_SAVERS] = { "state_savers", FK_MAP },
+	[CATALOG_F_TENSOR_SAVERS] = { "tensor_savers", FK_SET },
 };
 
 static const char *const FACT_KIND_KEY[] = {

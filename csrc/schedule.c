@@ -29,6 +29,10 @@ struct sc {
 	size_t nev;
 	const struct jctx *step_loop;    /* the loop around the training forward */
 	const struct jctx *micro_loop;   /* the accumulation loop inside it, or NULL */
+	const struct jctx *accum;        /* the step loop's pass is a micro-step of a
+	                                    library's accumulation block (JC_ACCUM):
+	                                    the step is the pass that ends one
+	                                    (JC_STEP_END) */
 	const struct sched_ev *step_call;
 	const char *job_type;
 	const char **opt_anchors;        /* where optimizer steps are, sorted, distinct */
@@ -427,6 +431,11 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 	} else if (s->micro_loop && ctx_has(c, s->micro_loop)) {
 		base = s->micro_loop;
 		head = xstrdup("every micro-step");
+	} else if (s->accum && s->step_loop && ctx_has(c, s->step_loop)) {
+		/* a library's accumulation: each pass a micro-step, what runs
+		 * on the pass that ends a step once a step */
+		base = s->step_loop;
+		head = xstrdup(ctx_find(c, JC_STEP_END) ? "every step" : "every micro-step");
 	} else if (s->step_loop && ctx_has(c, s->step_loop)) {
 		base = s->step_loop;
 		head = xstrdup("every step");
@@ -903,9 +912,15 @@ static void sc_find_loops(struct sc *s)
 			s->step_loop = outer;
 		}
 	}
-	for (i = 0; s->step_loop && i < s->nev; i++)
+	for (i = 0; s->step_loop && i < s->nev; i++) {
 		if (ctx_has(s->ev[i].ctx, s->step_loop) && !s->ev[i].in_forward)
 			s->step_end = i + 1;
+		/* a library's accumulation block inside the step loop (with no
+		 * micro-step loop of the job's own) */
+		if (!s->micro_loop && s->ev[i].kind == SEV_BACKWARD && ctx_has(s->ev[i].ctx, s->step_loop) &&
+		    ctx_find(s->ev[i].ctx, JC_ACCUM))
+			s->accum = ctx_find(s->ev[i].ctx, JC_ACCUM);
+	}
 }
 
 static cJSON *sc_phase_entry(const char *name, const char *kind, const char *runs_on, const char *anchor,
@@ -1385,7 +1400,19 @@ static void sc_wrap_coll_if(struct sc *s, cJSON *dd, const struct sched_ev *w, c
 	c = sc_coll(op, "data", -1, at->anchor, phase, w->implied_by, note);
 	if (cond)
 		cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", cJSON_CreateString(cond));
-	freq = sc_frequency(s, sc_sync_once_per_step(s, w, at, op) ? sc_sync_once_per_step(s, w, at, op) : at);
+	if (!strcmp(op, "all_reduce") && at->kind == SEV_BACKWARD && !strcmp(w->implied_by, "DistributedDataParallel") &&
+	    ctx_find(at->ctx, JC_ACCUM)) {
+		/* a library's accumulation block runs the backward under
+		 * no_sync except on the micro-step that ends a step */
+		struct jctx end = { .kind = JC_STEP_END, .anchor = at->anchor, .text = "the micro-step that ends a step",
+		                    .period = -1, .trips = -1, .up = at->ctx };
+		struct sched_ev last = *at;
+
+		last.ctx = &end;
+		freq = sc_frequency(s, &last);
+	} else {
+		freq = sc_frequency(s, sc_sync_once_per_step(s, w, at, op) ? sc_sync_once_per_step(s, w, at, op) : at);
+	}
 	cJSON_AddStringToObject(c, "frequency", freq);
 	free(freq);
 	cJSON_AddItemToArray(dd, c);
@@ -1787,6 +1814,20 @@ static void sc_compute(struct sc *s, cJSON *compute, cJSON *overlap)
 		else
 			cJSON_AddNullToObject(g, "sync_skipped_on_micro_steps");
 		cJSON_AddStringToObject(g, "anchor", s->micro_loop->anchor);
+		cJSON_ReplaceItemInObjectCaseSensitive(compute, "grad_accumulation", g);
+	}
+	if (!s->micro_loop && s->accum) {
+		/* a library's accumulation block (accelerate's accumulate(),
+		 * which runs the backward under no_sync but on the last) */
+		cJSON *g = cJSON_CreateObject();
+
+		if (s->accum->period > 0)
+			cJSON_AddNumberToObject(g, "steps", (double)s->accum->period);
+		else
+			cJSON_AddNullToObject(g, "steps");
+		cJSON_AddStringToObject(g, "expr", s->accum->text);
+		cJSON_AddTrueToObject(g, "sync_skipped_on_micro_steps");
+		cJSON_AddStringToObject(g, "anchor", s->accum->anchor);
 		cJSON_ReplaceItemInObjectCaseSensitive(compute, "grad_accumulation", g);
 	}
 	if (s->step_call && ctx_find(s->step_call->ctx, JC_AUTOCAST)) {

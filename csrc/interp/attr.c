@@ -273,6 +273,7 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 	    (v = optim_method(f, name, site))) {
 		if (!strcmp(name, "step"))
 			optim_step_collective(f, m, site);
+		framework_optimizer_step(f, m, name, site);
 		return v;
 	}
 	if (m->ext && NAME_IN(emulated_exts, m->ext) && (v = ext_method(in, obj, name)))
@@ -280,6 +281,8 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 	if (is_path(obj) && (v = path_attr(f, obj, name, site)))
 		return v;
 	if (m->mod != VM_NONE && (v = module_attr(in, obj, name)))
+		return v;
+	if ((v = framework_attr(f, obj, name)))
 		return v;
 	if (m->ext && m->mod == VM_NONE && !NAME_IN(emulated_exts, m->ext)) {
 		/* a method of an object of an outside class: its dotted name

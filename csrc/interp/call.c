@@ -99,7 +99,10 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	/* model.clip_grad_norm_() of an FSDP-wrapped model: the wrapper's */
 	if (fn->recv && wrapper_method_op(in, d, NULL))
 		return wrapper_method_call(f, d, fn->recv, site);
+	framework_prepare_note(f, d, fn->recv, args, nargs, site);
 	if ((r = torch_ext_call(f, d, last, args, nargs, kw, site, any_tensor)))
+		return r;
+	if (fn->recv && (r = framework_lib_call(f, d, last, fn->recv, args, nargs, site)))
 		return r;
 	if (!strcmp(d, "argparse.ArgumentParser")) {
 		r = argp_new(in);
@@ -150,9 +153,15 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 			in->startup[in->nstartup++] = ls;
 
 		o->ext = d;
+		/* its constructor's keywords (a library object's settings:
+		 * framework.c reads accelerate's) */
+		o->args = vdict_new(in->a);
+		for (i = 0; kw && i < kw->n; i++)
+			vdict_set(in->a, o->args, kw->keys[i], kw->vals[i]);
+		if (nargs)
+			vdict_sets(in->a, o->args, "__ecg_positional__", v_bool(in->a, 1));
 		return mk_inst_value(in, o);
 	}
-	(void)kw;
 	return unknown_at(f, site, afmt(in, "the result of %s, which is outside the repository", d));
 }
 

@@ -1116,11 +1116,14 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 
 		dict_save(f->in, d, &snap);
 		/* `if i == 0:` on the loop's own counter: the first iteration,
-		 * once each time the loop runs (firstiter.c); in a forward too,
-		 * the schedule events of a path are under its condition (the
-		 * work of one pipeline stage only) */
+		 * once each time the loop runs (firstiter.c); a library's
+		 * end-of-step flag (`if accelerator.sync_gradients:`): once a
+		 * step; in a forward too, the schedule events of a path are
+		 * under its condition (the work of one pipeline stage only) */
 		if (f->mode != M_FWD && first_iter_ctx(f, s->test, &first))
 			f->jc = first;
+		else if (f->mode != M_FWD && framework_step_flag(f->in, tv))
+			f->jc = jc_push(f, JC_STEP_END, anchor_at(f, &s->h), text);  /* once a step */
 		else
 			f->jc = f->mode != M_FWD ? guard_ctx(f, s->test, text) : jc_push(f, JC_COND, anchor_at(f, &s->h), text);
 		journal_open(f->in, &aj);

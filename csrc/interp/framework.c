@@ -9,6 +9,13 @@
  * the function it is given with its defaults (a dict of subcommands: the
  * one the job's first argument names).  Job mode only; NULL when the call
  * is none of these.
+ *
+ * framework_*() below read an installed accelerate's Accelerator (an
+ * external object) by catalog facts: its mixed precision, the GradScaler
+ * step of the optimizers it prepares, its accumulation block and flag,
+ * save_state with the hooks registered for it, prepare's placement of
+ * the models on the device.  None of them fails; each does nothing (or
+ * returns NULL) for any other object.
  */
 #include "config.h"
 
@@ -432,4 +439,238 @@ value_t *call_tyro_cli(struct frame *f, const char *d, value_t **args, size_t na
 		free(path);
 	}
 	return def;
+}
+
+/* ------------------------------------------------------------------ a library's training object
+ *
+ * accelerate's Accelerator read as catalog facts say (the library is
+ * outside the repository; a repository's own accelerate is read as code):
+ * its mixed precision (library_precisions), the optimizers it prepares
+ * stepping through a GradScaler (grad_scaler_precisions), its
+ * accumulation block (accumulation_contexts) and flag
+ * (accumulation_step_flags), its state saving with the hooks registered
+ * for it (state_savers).  The object keeps its constructor's keywords
+ * (call.c); what it prepared is kept in its attributes under __ecg_ names. */
+
+#define PREPARED_BY "__ecg_prepared_by__"
+#define PREPARED_MODELS "__ecg_prepared_models__"
+#define REGISTERED "__ecg_registered__:"
+
+/* o: an object of a library class (not the repository's own) */
+static struct vinst *lib_obj(const value_t *v)
+{
+	return v && v->k == VK_INST && !v->u.inst->cls && v->u.inst->ext && v->u.inst->mod == VM_NONE ? v->u.inst
+	                                                                                               : NULL;
+}
+
+const char *framework_precision(struct interp *in, const value_t *obj)
+{
+	const struct vinst *o = lib_obj(obj);
+	const char *fact, *eq, *kwn;
+	const value_t *v, *ev;
+
+	if (!o || !(fact = catalog_fact(in->cat, CATALOG_F_LIBRARY_PRECISIONS, o->ext)) || !(eq = strchr(fact, '=')))
+		return NULL;
+	if (!o->args || vdict_gets(o->args, KW_UNK_DSTAR) || vdict_gets(o->args, "__ecg_positional__"))
+		return NULL;                  /* the keywords are not all known */
+	kwn = afmt(in, "%.*s", (int)(eq - fact), fact);
+	v = vdict_gets(o->args, kwn);
+	if (v && v->k == VK_STR)
+		return v->u.str.s;
+	if (v && v->k != VK_NONE)
+		return NULL;
+	if (!in->environ || in->environ->k != VK_DICT)
+		return NULL;                  /* the environment is not pinned */
+	ev = vdict_gets(in->environ->u.dict, eq + 1);
+	if (!ev)
+		return "no";
+	return ev->k == VK_STR && ev->u.str.len ? ev->u.str.s : NULL;
+}
+
+value_t *framework_attr(struct frame *f, const value_t *obj, const char *name)
+{
+	struct interp *in = f->in;
+	const struct vinst *o = lib_obj(obj);
+	const char *fact, *eq, *p;
+
+	if (!o || f->mode == M_FWD || !(fact = catalog_fact(in->cat, CATALOG_F_LIBRARY_PRECISIONS, o->ext)) ||
+	    !(eq = strchr(fact, '=')) || strncmp(fact, name, (size_t)(eq - fact)) || name[eq - fact])
+		return NULL;
+	p = framework_precision(in, obj);
+	return p ? v_str(in->a, p) : NULL;
+}
+
+/* The accelerator's device is a GPU: sure when the invocation starts
+ * several processes the library distributes over (MULTI_GPU); otherwise
+ * the run-time answer of torch.cuda.is_available() (accelerate's state
+ * chooses the device), a condition. */
+static const char *lib_gpu_condition(struct interp *in)
+{
+	return multi_process_count(in) > 1 ? NULL : "the accelerator's device is a GPU (torch.cuda.is_available())";
+}
+
+static int ctx_in(const struct jctx *c, enum jctx_kind k)
+{
+	for (; c; c = c->up)
+		if (c->kind == k)
+			return 1;
+	return 0;
+}
+
+void framework_prepare_note(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs,
+                            const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *o = lib_obj(recv);
+	const value_t *dp;
+	value_t *ml;
+	size_t i;
+	int gpus;
+
+	if (f->mode == M_FWD || !o || !catalog_fact(in->cat, CATALOG_F_MULTI_PROCESS_WRAPPERS, d))
+		return;
+	/* several processes the library distributes over (MULTI_GPU): what
+	 * it prepares lives on the GPUs */
+	if ((gpus = multi_process_count(in) > 1))
+		in->gpu = 1;
+	for (i = 0; i < nargs; i++) {
+		if (is_optimizer(args[i])) {
+			vdict_sets(in->a, args[i]->u.inst->attrs, PREPARED_BY, (value_t *)recv);
+		} else if (args[i]->k == VK_INST && args[i]->u.inst->mod != VM_NONE) {
+			if (!(ml = vdict_gets(o->attrs, PREPARED_MODELS)) || ml->k != VK_LIST) {
+				ml = v_seq(in->a, VK_LIST, 1);
+				vdict_sets(in->a, o->attrs, PREPARED_MODELS, ml);
+			}
+			vseq_push(in->a, ml->u.seq, args[i]);
+			/* prepare places the model on the accelerator's device
+			 * (device_placement: on unless the constructor says
+			 * otherwise), a GPU here: model.to(device), the model's
+			 * own .to when its class overrides it; nothing moves
+			 * when it is there already */
+			if (gpus && o->args && !vdict_gets(o->args, KW_UNK_DSTAR) &&
+			    !vdict_gets(o->args, "__ecg_positional__") &&
+			    (!(dp = vdict_gets(o->args, "device_placement")) || value_truth(dp) == 1)) {
+				value_t *to = getattr_v(f, args[i], "to", site);
+				value_t *dev = getattr_v(f, (value_t *)recv, "device", site);
+
+				(void)call(f, to, &dev, 1, NULL, site);
+			}
+		}
+	}
+}
+
+void framework_optimizer_step(struct frame *f, const struct vinst *m, const char *name, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *acc = m ? vdict_gets(m->attrs, PREPARED_BY) : NULL;
+	const struct jctx *ojc = f->jc;
+	const char *p, *cond;
+
+	if (f->mode == M_FWD || !acc || strcmp(name, "step"))
+		return;
+	if (!(p = framework_precision(in, acc)) || !catalog_fact(in->cat, CATALOG_F_GRAD_SCALER_PRECISIONS, p))
+		return;
+	/* under the accumulation block the step acts on the micro-step that
+	 * ends a step only (AcceleratedOptimizer.step checks sync_gradients) */
+	if (ctx_in(f->jc, JC_ACCUM))
+		f->jc = jc_push(f, JC_STEP_END, anchor_at(f, site), "the micro-step that ends a step");
+	if ((cond = lib_gpu_condition(in)))
+		f->jc = jc_push(f, JC_COND, anchor_at(f, site), cond);
+	sev(f, SEV_SYNC, afmt(in, "%s (the accelerator's GradScaler.step reads found_inf with .item())",
+	                      text_of(f, site)), site);
+	f->jc = ojc;
+}
+
+/* accumulate(model): the block's object, holding the micro-steps per
+ * step (the constructor keyword the fact names: 1 when not given, -1 when
+ * not known) */
+static value_t *lib_accumulate(struct frame *f, const char *d, const struct vinst *o, const char *kwn)
+{
+	struct interp *in = f->in;
+	struct vinst *c = new_inst(in);
+	const value_t *v = o->args ? vdict_gets(o->args, kwn) : NULL;
+	int ok = 0;
+	long long n = -1;
+
+	if (v)
+		n = as_int((value_t *)v, &ok);
+	else if (o->args && !vdict_gets(o->args, KW_UNK_DSTAR) && !vdict_gets(o->args, "__ecg_positional__"))
+		n = 1, ok = 1;
+	c->ext = d;
+	vdict_sets(in->a, c->attrs, "micro_steps", v_int(in->a, ok && n > 0 ? n : -1));
+	return mk_inst_value(in, c);
+}
+
+long long framework_accumulation(struct interp *in, const value_t *cv)
+{
+	const value_t *n;
+
+	if (!cv || cv->k != VK_INST || !cv->u.inst->ext || cv->u.inst->cls ||
+	    !catalog_fact(in->cat, CATALOG_F_ACCUMULATION_CONTEXTS, cv->u.inst->ext) ||
+	    !(n = vdict_gets(cv->u.inst->attrs, "micro_steps")) || n->k != VK_INT)
+		return 0;
+	return n->u.i;
+}
+
+int framework_step_flag(struct interp *in, const value_t *v)
+{
+	return v && v->k == VK_EXT && v->recv && lib_obj(v->recv) &&
+	       catalog_fact(in->cat, CATALOG_F_ACCUMULATION_STEP_FLAGS, v->u.ext);
+}
+
+/* save_state(dir): the hooks registered for it, as hook(models, weights,
+ * dir) (the prepared models, a state dict each), then the library's
+ * torch.save of the prepared states: device tensors copied to the host */
+static value_t *lib_save_state(struct frame *f, const char *reg, const struct vinst *o, value_t **args, size_t nargs,
+                               const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *hooks = vdict_gets(o->attrs, afmt(in, REGISTERED "%s", reg));
+	value_t *ml = vdict_gets(o->attrs, PREPARED_MODELS);
+	size_t i, k;
+
+	for (i = 0; hooks && hooks->k == VK_LIST && i < hooks->u.seq->n; i++) {
+		value_t *models = v_seq(in->a, VK_LIST, 1), *weights = v_seq(in->a, VK_LIST, 1), *hargs[3];
+
+		for (k = 0; ml && ml->k == VK_LIST && k < ml->u.seq->n; k++) {
+			vseq_push(in->a, models->u.seq, ml->u.seq->items[k]);
+			vseq_push(in->a, weights->u.seq, v_unknown(in->a, NULL, "a prepared model's state dict"));
+		}
+		hargs[0] = models;
+		hargs[1] = weights;
+		hargs[2] = nargs >= 1 ? args[0] : v_unknown(in->a, NULL, "the output directory");
+		(void)call(f, hooks->u.seq->items[i], hargs, 3, NULL, site);
+	}
+	sev(f, SEV_SAVE, text_of(f, site), site);
+	if (in->gpu)
+		sev(f, SEV_SYNC, afmt(in, "%s (torch.save of the prepared device states)", text_of(f, site)), site);
+	return v_none(in->a);
+}
+
+value_t *framework_lib_call(struct frame *f, const char *d, const char *last, const value_t *recv, value_t **args,
+                            size_t nargs, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *o = lib_obj(recv);
+	const char *fact;
+
+	if (f->mode == M_FWD || !o)
+		return NULL;
+	if ((fact = catalog_fact(in->cat, CATALOG_F_ACCUMULATION_CONTEXTS, d)))
+		return lib_accumulate(f, d, o, fact);
+	if ((fact = catalog_fact(in->cat, CATALOG_F_STATE_SAVERS, d)))
+		return lib_save_state(f, fact, o, args, nargs, site);
+	/* obj.register_*(fn): the function kept for the method that calls it */
+	if (!strncmp(last, "register_", 9) && nargs >= 1 && (args[0]->k == VK_FUNC || args[0]->k == VK_BOUND)) {
+		const char *key = afmt(in, REGISTERED "%s", last);
+		value_t *l = vdict_gets(o->attrs, key);
+
+		if (!l || l->k != VK_LIST) {
+			l = v_seq(in->a, VK_LIST, 1);
+			vdict_sets(in->a, o->attrs, key, l);
+		}
+		vseq_push(in->a, l->u.seq, args[0]);
+		return unknown_at(f, site, "a hook's handle");
+	}
+	return NULL;
 }

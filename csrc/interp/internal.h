@@ -782,6 +782,33 @@ value_t *framework_call(struct frame *f, const char *d, const char *last, value_
                         const struct ast_hdr *site);
 value_t *call_tyro_cli(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                        const struct ast_hdr *site);
+/* A library's training object (accelerate's Accelerator outside the
+ * repository), by catalog facts; job mode only, none fails:
+ * framework_precision: its mixed-precision word (library_precisions: the
+ *   constructor keyword, else the environment variable, else "no"), NULL
+ *   when not known (borrowed);
+ * framework_attr: obj.<that keyword> as that word; NULL for anything else;
+ * framework_prepare_note: prepare(...)'s arguments noted on the object
+ *   (its models) and on its optimizers (which object prepared them); with
+ *   several processes its models moved to the device (model.to);
+ * framework_optimizer_step: a prepared optimizer's step() under a
+ *   GradScaler precision: the scaler's sync (once a step under the
+ *   accumulation block; on a GPU);
+ * framework_lib_call: accumulate(model) (its block's object), save_state
+ *   (its registered hooks called, the save and its sync), register_*(fn)
+ *   (fn kept); NULL for any other call;
+ * framework_accumulation: the micro-steps per step of the block object
+ *   cv (-1 not known), 0 when cv is none;
+ * framework_step_flag: v is the object's flag true once a step. */
+const char *framework_precision(struct interp *in, const value_t *obj);
+value_t *framework_attr(struct frame *f, const value_t *obj, const char *name);
+void framework_prepare_note(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs,
+                            const struct ast_hdr *site);
+void framework_optimizer_step(struct frame *f, const struct vinst *m, const char *name, const struct ast_hdr *site);
+value_t *framework_lib_call(struct frame *f, const char *d, const char *last, const value_t *recv, value_t **args,
+                            size_t nargs, const struct ast_hdr *site);
+long long framework_accumulation(struct interp *in, const value_t *cv);
+int framework_step_flag(struct interp *in, const value_t *v);
 
 /* hf.c */
 value_t *hf_class_attr(struct frame *f, value_t *cls, const char *name);

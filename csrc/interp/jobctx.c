@@ -416,6 +416,12 @@ const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const st
 		value_t *t = vdict_gets(cv->u.inst->attrs, "text");
 
 		pushed = jc_push(f, JC_STREAM, anchor_at(f, st), t && t->k == VK_STR ? t->u.str.s : "a stream");
+	} else if (framework_accumulation(in, cv) && framework_accumulation(in, cv) != 1) {
+		/* a library's accumulation block: a micro-step */
+		struct jctx *j = (struct jctx *)jc_push(f, JC_ACCUM, anchor_at(f, st), text_of(f, wi->context_expr));
+
+		j->period = framework_accumulation(in, cv);
+		pushed = j;
 	} else if (AST_IS(wi->context_expr, Call) && AST_IS(AST_AS(wi->context_expr, Call)->func, Attribute) &&
 	           !strcmp(AST_AS(AST_AS(wi->context_expr, Call)->func, Attribute)->attr, "no_sync")) {
 		pushed = jc_push(f, JC_NO_SYNC, anchor_at(f, st), text_of(f, wi->context_expr));

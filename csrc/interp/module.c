@@ -602,24 +602,29 @@ static void state_dict_effects(struct frame *f, value_t *self, const struct ast_
 	}
 }
 
-static void module_set_on_device(struct vinst *m, int depth)
+/* m and the modules under it moved to the device: on_device 1, or 2 when
+ * the move ran under a condition not decided (its tensors are read as on
+ * the device all the same, but a later move is no no-op for sure) */
+static void module_set_on_device(struct vinst *m, int how, int depth)
 {
 	size_t i;
 
 	if (depth > 64 || m->mod == VM_NONE)
 		return;
-	m->on_device = 1;
+	if (m->on_device != 1)
+		m->on_device = how;
 	for (i = 0; i < m->nchildren; i++)
-		module_set_on_device(m->children[i].inst, depth + 1);
+		module_set_on_device(m->children[i].inst, how, depth + 1);
 }
 
 /* Are m and every module under it on the device already (moved there by
- * an earlier .to(device), or built there)?  A module added since is not. */
+ * an earlier .to(device) that surely ran, or built there)?  A module
+ * added since is not. */
 static int module_all_on_device(const struct vinst *m, int depth)
 {
 	size_t i;
 
-	if (m->mod == VM_NONE || !m->on_device)
+	if (m->mod == VM_NONE || m->on_device != 1)
 		return 0;
 	if (depth > 64)
 		return 1;      /* a cycle (model._original_forward = model.forward) */
@@ -823,8 +828,15 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 			int there = self->k == VK_INST && module_all_on_device(self->u.inst, 0);
 
 			in->gpu = 1;
-			if (self->k == VK_INST && dev_is_host(nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "device") : NULL) != 1)
-				module_set_on_device(self->u.inst, 0);
+			if (self->k == VK_INST && dev_is_host(nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "device") : NULL) != 1) {
+				const struct jctx *c;
+				int how = 1;
+
+				for (c = f->jc; c; c = c->up)
+					if (c->kind == JC_COND)
+						how = 2;
+				module_set_on_device(self->u.inst, how, 0);
+			}
 			if (f->mode != M_FWD && !there && !owns_no_tensor(in, self) &&
 			    (e = sev(f, SEV_H2D, "model.to(device): parameters and buffers", site))) {
 				e->pinned = 0;

@@ -1530,6 +1530,9 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 	}
 	if (!strcmp(d, "torch.compile"))
 		return call_torch(f, d, last, args, nargs, kw, site, any_tensor);
+	/* safetensors' save_file: torch.save's copy to the host */
+	if (catalog_fact(in->cat, CATALOG_F_TENSOR_SAVERS, d))
+		return tc_save(f, d, last, args, nargs, kw, site);
 	/* DDP of a model ecg did not build (a library's factory): the wrap
 	 * all the same -- its start-up broadcast, its gradient all-reduce at
 	 * the backward calls after it -- when the code surely runs it (under

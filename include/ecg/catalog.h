@@ -429,6 +429,18 @@ enum catalog_fact {
 	CATALOG_F_TENSOR_DATA_METHODS,/* map: Tensor method building a tensor where
 	                                 x lives from Python data -> "list" (only a
 	                                 list argument is data) or "data" */
+	CATALOG_F_LIBRARY_PRECISIONS, /* map: a library class -> 'keyword=VARIABLE':
+	                                 its object's mixed precision, and the
+	                                 environment variable read without it */
+	CATALOG_F_GRAD_SCALER_PRECISIONS, /* set: those words that mean a GradScaler */
+	CATALOG_F_ACCUMULATION_CONTEXTS, /* map: a library object's micro-step
+	                                 context manager -> the constructor
+	                                 keyword of micro-steps per step */
+	CATALOG_F_ACCUMULATION_STEP_FLAGS, /* set: its attribute true on the
+	                                 micro-step that ends a step */
+	CATALOG_F_STATE_SAVERS,       /* map: a library object's save-state
+	                                 method -> its pre-hook registration */
+	CATALOG_F_TENSOR_SAVERS,      /* set: other libraries' torch.save alikes */
 	CATALOG_NFACTS
 };
 

@@ -77,10 +77,17 @@ enum jctx_kind {
 	JC_GEN,           /* a repo generator's body read for the loop over it (the
 	                   * JC_LOOP just up): a marker, never in an event's context
 	                   * (sev() takes it out) */
-	JC_REPEAT         /* a comprehension over items not listed, read once for
+	JC_REPEAT,        /* a comprehension over items not listed, read once for
 	                   * all of them: text is its `for` clause.  Not a loop of
 	                   * the job's (no step, no phase): its events run a
 	                   * number of times not known */
+	JC_ACCUM,         /* a library's gradient-accumulation block (accelerate's
+	                   * `with accelerator.accumulate(model):`, catalog
+	                   * accumulation_contexts): each pass is a micro-step;
+	                   * period is the micro-steps per step, or -1 */
+	JC_STEP_END       /* runs only on the micro-step that ends an optimizer
+	                   * step (`if accelerator.sync_gradients:`, a prepared
+	                   * optimizer's step under JC_ACCUM): once a step */
 };
 
 struct jctx {

@@ -280,7 +280,9 @@ struct vinst {
 	const char *bound_name;       /* the first name job code bound it to ("model") */
 	int tied;                     /* a layer whose weight or bias was set to another's */
 	int on_device;                /* interp/: moved by model.to(device) (it or a
-	                                 module above it): its parameters live there */
+	                                 module above it): its parameters live there;
+	                                 2 when that move ran under a condition not
+	                                 decided (a later move may still copy) */
 	const char **wrapped_by;      /* DDP, FSDP, torch.compile ... */
 	size_t nwrapped;
 	/* filled by the passes */
