@@ -563,6 +563,15 @@ static value_t *tm_shape_read(struct frame *f, value_t *fn, const char *m, value
 	return unknown_at(f, site, "a shape read at run time (no sync)");
 }
 
+/* x.data_ptr(), x.element_size(), x.get_device(), x.is_contiguous():
+ * the tensor's metadata, a Python value the host has (no sync) */
+static value_t *tm_meta_read(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
+                             struct vdict *kw, const struct ast_hdr *site)
+{
+	(void)fn, (void)m, (void)args, (void)nargs, (void)kw;
+	return fact_set_plain(unknown_at(f, site, "a tensor's metadata, read at run time (no sync)"));
+}
+
 static const struct tensor_method tensor_methods[] = {
 	{ "argmax", tm_token_choice, 0 },
 	{ "backward", tm_backward, 0 },
@@ -570,7 +579,11 @@ static const struct tensor_method tensor_methods[] = {
 	{ "copy_", tm_copy, 0 },
 	{ "cpu", tm_cpu, 0 },
 	{ "cuda", tm_to, 0 },
+	{ "data_ptr", tm_meta_read, 0 },
 	{ "dim", tm_shape_read, TM_SIZE },
+	{ "element_size", tm_meta_read, 0 },
+	{ "get_device", tm_meta_read, 0 },
+	{ "is_contiguous", tm_meta_read, 0 },
 	{ "item", tm_item, 0 },
 	{ "items", tm_mapping, 0 },
 	{ "keys", tm_mapping, 0 },
