@@ -1323,6 +1323,7 @@ static const struct {
 	[CATALOG_F_ACCUMULATION_STEP_FLAGS] = { "accumulation_step_flags", FK_SET },
 	[CATALOG_F_STATE_SAVERS] = { "state_savers", FK_MAP },
 	[CATALOG_F_TENSOR_SAVERS] = { "tensor_savers", FK_SET },
+	[CATALOG_F_HOST_LOAD_KEYWORDS] = { "host_load_keywords", FK_SET },
 };
 
 static const char *const FACT_KIND_KEY[] = {

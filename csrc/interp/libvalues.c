@@ -45,7 +45,8 @@ value_t *libv_module_factory(struct frame *f, const char *d, struct vdict *kw, c
 /* the result r of a call fn(..., **kw): a mapping of host tensors when a
  * keyword of catalog host_tensor_returns has its value and fn is not the
  * repository's own (a library's object or function, or not known) and r
- * is not known; r otherwise */
+ * is not known; host data (r on the host) when a keyword of catalog
+ * host_load_keywords names the host (map_location="cpu"); r otherwise */
 value_t *libv_call_result(struct frame *f, const value_t *fn, const struct vdict *kw, value_t *r,
                           const struct ast_hdr *site)
 {
@@ -58,6 +59,14 @@ value_t *libv_call_result(struct frame *f, const value_t *fn, const struct vdict
 	for (i = 0; i < kw->n; i++) {
 		const char *want;
 
+		/* torch_load(f, map_location="cpu"): a library's wrapper of
+		 * torch.load gives what it loaded on the host */
+		if (kw->keys[i]->k == VK_STR && catalog_fact(f->in->cat, CATALOG_F_HOST_LOAD_KEYWORDS, kw->keys[i]->u.str.s) &&
+		    dev_is_host(kw->vals[i]) == 1) {
+			r = v_copy(f->in->a, r);
+			r->dev = DEV_HOST;
+			return r;
+		}
 		if (kw->keys[i]->k != VK_STR || kw->vals[i]->k != VK_STR)
 			continue;
 		want = catalog_fact(f->in->cat, CATALOG_F_HOST_TENSOR_RETURNS, kw->keys[i]->u.str.s);

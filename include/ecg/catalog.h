@@ -441,6 +441,9 @@ enum catalog_fact {
 	CATALOG_F_STATE_SAVERS,       /* map: a library object's save-state
 	                                 method -> its pre-hook registration */
 	CATALOG_F_TENSOR_SAVERS,      /* set: other libraries' torch.save alikes */
+	CATALOG_F_HOST_LOAD_KEYWORDS, /* set: keywords whose value names where a
+	                                 library's torch.load wrapper puts what it
+	                                 loads (map_location) */
 	CATALOG_NFACTS
 };
 
