@@ -51,7 +51,7 @@ struct sc {
 	                                    add to this one's */
 	char **pool;                     /* sc_condition's joined texts, owned */
 	size_t npool, apool;
-	struct ptrmap runs;              /* function runs (sched_ev.calls' frames): a = 1
+	struct ptrmap runs;              /* function runs (sched_ev.calls' nodes): a = 1
 	                                    when the model is called under no_grad in
 	                                    them, b = 1 when they train (backward,
 	                                    optimizer step, the step's model call) */
@@ -672,14 +672,14 @@ static void sc_index_runs(struct sc *s)
 		return;
 	for (i = 0; i < s->nev; i++) {
 		const struct sched_ev *e = &s->ev[i];
-		const struct sev_call *c;
+		const struct sched_call *c;
 		int eval = e->kind == SEV_MODEL_CALL && !e->in_forward && ctx_find(e->ctx, JC_NO_GRAD) && e != s->step_call;
 		int train = e->kind == SEV_BACKWARD || e->kind == SEV_OPT_STEP || e == s->step_call;
 
 		if (!eval && !train)
 			continue;
 		for (c = e->calls; c; c = c->up) {
-			struct ptrmap_slot *sl = ptrmap_put(&s->runs, c->frame, NULL);
+			struct ptrmap_slot *sl = ptrmap_put(&s->runs, c, NULL);
 
 			if (eval)
 				sl->a = 1;
@@ -692,12 +692,12 @@ static void sc_index_runs(struct sc *s)
 /* Is e made in a run that evaluates (sc_index_runs), outside the step? */
 static int sc_in_eval_run(const struct sc *s, const struct sched_ev *e)
 {
-	const struct sev_call *c;
+	const struct sched_call *c;
 
 	if (!s->runs.n || !s->step_loop || ctx_has(e->ctx, s->step_loop))
 		return 0;
 	for (c = e->calls; c; c = c->up) {
-		const struct ptrmap_slot *sl = ptrmap_get(&s->runs, c->frame);
+		const struct ptrmap_slot *sl = ptrmap_get(&s->runs, c);
 
 		if (sl && sl->a && !sl->b)
 			return 1;

@@ -601,13 +601,6 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	cf.file = fn->file;
 	cf.globals = fn->globals;
 	cf.locals = vdict_new(in->a);
-	{
-		struct sev_call *sc = ast_arena_alloc(in->a, sizeof *sc);
-
-		sc->frame = cf.locals;
-		sc->up = f->calls;
-		cf.calls = sc;
-	}
 	cf.closure = fn->closure;
 	cf.closure_up = fn->closure_up;
 	cf.qualname = fn->qualname;

@@ -172,7 +172,6 @@ struct frame {
 	const char *handler;           /* job mode: running a request handler (its anchor) */
 	const struct jctx *jc;         /* loops, guards and contexts around the code running */
 	const struct jctx *jc_entry;   /* jc when this function was called (its caller's) */
-	const struct sev_call *calls;  /* this function's run and its callers' (sched_ev.calls) */
 	int in_backward;               /* an autograd.Function's backward */
 	int in_log;                    /* job mode: reading the arguments of a logging call */
 	const struct ast_hdr *item_target; /* job mode: the target of the loop over known

@@ -166,7 +166,7 @@ struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, cons
 	e->fwd_mult = f->mode == M_FWD ? runs_times(in->fwd_outer, f->mult.n) : 1;
 	e->in_call = f->mode == M_FWD ? NULL : in->cur_call;
 	e->frame = f->locals ? (const void *)f->locals : (const void *)f->globals;
-	e->calls = f->calls;
+	e->calls = in->cur_call;
 	e->non_blocking = -1;
 	e->pinned = -1;
 	e->async_op = -1;

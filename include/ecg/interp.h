@@ -137,20 +137,14 @@ enum sev_kind {
 /* One call of a repository function made by job code (not in a forward):
  * the call it was made from (NULL: from module level) and the loops and
  * conditions around it where it was made.  An event's chain of them says
- * in which calls it ran, each call its own node (a helper called twice is
- * two): the schedule's generate work is what a call around a decode loop
- * does outside that loop.  In the interpreter's arena. */
+ * in which calls (runs) it was made, each call its own node, its address
+ * the run's identity (a helper called twice is two): the schedule's
+ * generate work is what a call around a decode loop does outside that
+ * loop, and a run that evaluates is told by its node.  In the
+ * interpreter's arena. */
 struct sched_call {
 	const struct sched_call *up;
 	const struct jctx *at;
-};
-
-/* The runs of job functions an event was made in, innermost first: each
- * run by its locals (the same address for every event of one run);
- * arena memory, the interpreter's. */
-struct sev_call {
-	const void *frame;
-	const struct sev_call *up;
 };
 
 struct sched_ev {
@@ -173,7 +167,8 @@ struct sched_ev {
 	const struct sched_call *in_call; /* job mode: the innermost call of a repo
 	                                 function it ran in, or NULL (module level,
 	                                 or a forward) */
-	const struct sev_call *calls; /* that run and the runs that called it */
+	const struct sched_call *calls; /* the job calls it was made in, a forward's
+	                                 event too (the call that ran the model) */
 	const void *frame;            /* the function run it was made in (its locals),
 	                                 to tell two calls of a helper from two
 	                                 events of one line */
