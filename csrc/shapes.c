@@ -25,6 +25,18 @@ struct vshape *shape_new(struct ast_arena *a, unsigned nd)
 	return s;
 }
 
+void slice_bounds(long long n, long long *lo, long long *hi)
+{
+	if (*lo < 0)
+		*lo = *lo + n < 0 ? 0 : *lo + n;
+	if (*hi < 0)
+		*hi = *hi + n < 0 ? 0 : *hi + n;
+	if (*lo > n)
+		*lo = n;
+	if (*hi > n)
+		*hi = n;
+}
+
 static struct vshape *dup(struct ast_arena *a, const struct vshape *x)
 {
 	struct vshape *s = ast_arena_alloc(a, sizeof *s);
@@ -197,14 +209,7 @@ static long long slice_len(long long n, const value_t *lo, const value_t *hi, co
 	if (step > 0) {
 		start = lo && lo->k == VK_INT ? lo->u.i : 0;
 		stop = hi && hi->k == VK_INT ? hi->u.i : n;
-		if (start < 0)
-			start = start + n < 0 ? 0 : start + n;
-		if (stop < 0)
-			stop = stop + n < 0 ? 0 : stop + n;
-		if (start > n)
-			start = n;
-		if (stop > n)
-			stop = n;
+		slice_bounds(n, &start, &stop);
 		len = stop > start ? (stop - start + step - 1) / step : 0;
 	} else {
 		start = lo && lo->k == VK_INT ? lo->u.i : n - 1;

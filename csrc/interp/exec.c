@@ -38,14 +38,7 @@ static int list_splice(struct frame *f, struct vseq *seq, const struct ast_Slice
 		hi = as_int(eval(f, sl->upper), &ok);
 	if (!ok || (with && iter_items(f, with, &items)) || (with && !items))
 		return 0;
-	if (lo < 0)
-		lo = lo + n < 0 ? 0 : lo + n;
-	if (hi < 0)
-		hi = hi + n < 0 ? 0 : hi + n;
-	if (lo > n)
-		lo = n;
-	if (hi > n)
-		hi = n;
+	slice_bounds(n, &lo, &hi);
 	if (hi < lo)
 		hi = lo;
 	for (k = 0; k < lo; k++)

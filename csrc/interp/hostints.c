@@ -164,14 +164,7 @@ static int one_index(const value_t *ix, long long n, long long *start, long long
 		return 0;
 	if (ix->u.slice.hi->k != VK_NONE && ((hi = as_int(ix->u.slice.hi, &ok)), !ok))
 		return 0;
-	if (lo < 0)
-		lo = lo + n < 0 ? 0 : lo + n;
-	if (hi < 0)
-		hi = hi + n < 0 ? 0 : hi + n;
-	if (lo > n)
-		lo = n;
-	if (hi > n)
-		hi = n;
+	slice_bounds(n, &lo, &hi);
 	*start = lo, *step = st, *cnt = hi > lo ? (hi - lo + st - 1) / st : 0, *drop = 0;
 	return 1;
 }

@@ -55,6 +55,11 @@ const struct vshape *shape_join(struct ast_arena *a, const struct vshape *x, con
 const struct vshape *shape_binop(struct ast_arena *a, const value_t *l, const value_t *r);
 
 /* The shape of x[idx] (ints, slices, None, ..., tuples of those). */
+/* Python's [lo:hi] (a step > 0) of n items: an end < 0 counts from the
+ * end, then both are clamped to [0, n] (lo may end above hi: no item).
+ * Never fails. */
+void slice_bounds(long long n, long long *lo, long long *hi);
+
 const struct vshape *shape_index(struct ast_arena *a, const struct vshape *x, const value_t *idx);
 
 /* The shape of a torch call's (single tensor) result.  op is canonical:
