@@ -86,17 +86,9 @@ static int ctx_has(const struct jctx *c, const struct jctx *node)
 	return 0;
 }
 
-static const struct jctx *ctx_find(const struct jctx *c, enum jctx_kind k)
-{
-	for (; c; c = c->up)
-		if (c->kind == k)
-			return c;
-	return NULL;
-}
-
 static const struct jctx *ctx_innermost_loop(const struct jctx *c)
 {
-	return ctx_find(c, JC_LOOP);
+	return jc_find(c, JC_LOOP);
 }
 
 static int ctx_same(const struct jctx *a, const struct jctx *b)
@@ -279,7 +271,7 @@ static int sc_eval_loop(const struct sc *s, const struct jctx *c);
 
 static int sc_eval_block(const struct sc *s, const struct jctx *c)
 {
-	const struct jctx *ng = ctx_find(c, JC_NO_GRAD), *l;
+	const struct jctx *ng = jc_find(c, JC_NO_GRAD), *l;
 	size_t i;
 
 	if (!ng)
@@ -321,7 +313,7 @@ static int sc_eval_loop(const struct sc *s, const struct jctx *c)
 		if (sc_loop_trains(s, l))
 			return 0;
 		for (i = 0; i < s->nev; i++)
-			if (s->ev[i].kind == SEV_MODEL_CALL && ctx_has(s->ev[i].ctx, l) && ctx_find(s->ev[i].ctx, JC_NO_GRAD))
+			if (s->ev[i].kind == SEV_MODEL_CALL && ctx_has(s->ev[i].ctx, l) && jc_find(s->ev[i].ctx, JC_NO_GRAD))
 				return 1;
 	}
 	return 0;
@@ -377,15 +369,15 @@ static char *sc_times(const struct jctx *c, const struct jctx *base, long long c
 static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 {
 	const struct jctx *c = e->in_forward && s->step_call ? s->step_call->ctx : e->ctx;
-	const struct jctx *g = ctx_find(c, JC_GUARD), *base = NULL, *l;
+	const struct jctx *g = jc_find(c, JC_GUARD), *base = NULL, *l;
 	char *head, *times, *r;
 
-	const struct jctx *dl = sc_decode_of(s, c), *h = ctx_find(c, JC_HANDLER);
+	const struct jctx *dl = sc_decode_of(s, c), *h = jc_find(c, JC_HANDLER);
 
 	if (e->in_forward && s->step_call && !s->step_call->ctx && !s->step_loop)
 		return xstrdup("every call of the model");
 	/* a block that turns its own flag off runs the first time round */
-	if (ctx_find(c, JC_ONCE))
+	if (jc_find(c, JC_ONCE))
 		return xstrdup("once");
 	if (dl && (!g || ctx_has(g, dl)) && (!s->step_loop || ctx_has(dl, s->step_loop))) {
 		/* in a decode loop at or below the step: every token (a guard
@@ -435,7 +427,7 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 		/* a library's accumulation: each pass a micro-step, what runs
 		 * on the pass that ends a step once a step */
 		base = s->step_loop;
-		head = xstrdup(ctx_find(c, JC_STEP_END) ? "every step" : "every micro-step");
+		head = xstrdup(jc_find(c, JC_STEP_END) ? "every step" : "every micro-step");
 	} else if (s->step_loop && ctx_has(c, s->step_loop)) {
 		base = s->step_loop;
 		head = xstrdup("every step");
@@ -651,7 +643,7 @@ static const char *sc_guard_phase(const struct sc *s, const struct jctx *g)
 
 		if (!ctx_has(e->ctx, g))
 			continue;
-		if (e->kind == SEV_MODEL_CALL && ctx_find(e->ctx, JC_NO_GRAD))
+		if (e->kind == SEV_MODEL_CALL && jc_find(e->ctx, JC_NO_GRAD))
 			return "eval";
 		if (sc_checkpoint_work(e))
 			saves = 1;
@@ -673,7 +665,7 @@ static void sc_index_runs(struct sc *s)
 	for (i = 0; i < s->nev; i++) {
 		const struct sched_ev *e = &s->ev[i];
 		const struct sched_call *c;
-		int eval = e->kind == SEV_MODEL_CALL && !e->in_forward && ctx_find(e->ctx, JC_NO_GRAD) && e != s->step_call;
+		int eval = e->kind == SEV_MODEL_CALL && !e->in_forward && jc_find(e->ctx, JC_NO_GRAD) && e != s->step_call;
 		int train = e->kind == SEV_BACKWARD || e->kind == SEV_OPT_STEP || e == s->step_call;
 
 		if (!eval && !train)
@@ -728,8 +720,8 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	if (e->kind != SEV_MODEL_CALL && e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER &&
 	    sc_in_forward_method(e->anchor) && s->step_loop && ctx_has(c, s->step_loop))
 		return "forward";
-	if (ctx_find(c, JC_GUARD))
-		return sc_eval_block(s, c) ? "eval" : sc_guard_phase(s, ctx_find(c, JC_GUARD));
+	if (jc_find(c, JC_GUARD))
+		return sc_eval_block(s, c) ? "eval" : sc_guard_phase(s, jc_find(c, JC_GUARD));
 	if (sc_eval_block(s, c) && s->job_type && !strcmp(s->job_type, "training"))
 		return "eval";
 	if (e->kind != SEV_LOADER && sc_in_eval_run(s, e))
@@ -738,7 +730,7 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	if (sc_decode_of(s, c) && e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER && e->kind != SEV_LOG)
 		return "decode";
 	/* what a server does for a request, outside the model */
-	if (ctx_find(c, JC_HANDLER) && s->job_type && !strcmp(s->job_type, "inference_serving") &&
+	if (jc_find(c, JC_HANDLER) && s->job_type && !strcmp(s->job_type, "inference_serving") &&
 	    e->kind != SEV_LOG)
 		return "request";
 	/* a host read made for a logging call's arguments (print(f"{loss.item()}"),
@@ -831,7 +823,7 @@ static void sc_find_loops(struct sc *s)
 		const struct sched_ev *e = &s->ev[i];
 		const struct jctx *l;
 
-		if (e->kind != SEV_MODEL_CALL || ctx_find(e->ctx, JC_NO_GRAD) || ctx_find(e->ctx, JC_GUARD))
+		if (e->kind != SEV_MODEL_CALL || jc_find(e->ctx, JC_NO_GRAD) || jc_find(e->ctx, JC_GUARD))
 			continue;
 		for (l = ctx_innermost_loop(e->ctx); l && !s->step_call; l = ctx_innermost_loop(l->up))
 			if (sc_loop_trains(s, l))
@@ -840,7 +832,7 @@ static void sc_find_loops(struct sc *s)
 	for (i = 0; i < s->nev; i++) {
 		const struct sched_ev *e = &s->ev[i];
 
-		if (e->kind == SEV_MODEL_CALL && !ctx_find(e->ctx, JC_NO_GRAD) && !ctx_find(e->ctx, JC_GUARD) &&
+		if (e->kind == SEV_MODEL_CALL && !jc_find(e->ctx, JC_NO_GRAD) && !jc_find(e->ctx, JC_GUARD) &&
 		    !s->step_call && train)
 			s->step_call = e;
 		if (e->kind == SEV_OPT_STEP && !opt)
@@ -856,7 +848,7 @@ static void sc_find_loops(struct sc *s)
 			for (i = 0; i < s->nev && !s->step_call; i++) {
 				const struct sched_ev *e = &s->ev[i];
 
-				if (e->kind == SEV_MODEL_CALL && (pass >= 2 || ctx_find(e->ctx, JC_HANDLER)) &&
+				if (e->kind == SEV_MODEL_CALL && (pass >= 2 || jc_find(e->ctx, JC_HANDLER)) &&
 				    (pass % 2 || ctx_innermost_loop(e->ctx)))
 					s->step_call = e;
 			}
@@ -870,8 +862,8 @@ static void sc_find_loops(struct sc *s)
 	/* a training job whose model ecg never sees called (a library built
 	 * it: timm's create_model): its step is found from the backward */
 	for (i = 0; !s->step_call && train && !bwd && i < s->nev; i++)
-		if (s->ev[i].kind == SEV_BACKWARD && !ctx_find(s->ev[i].ctx, JC_GUARD) &&
-		    !ctx_find(s->ev[i].ctx, JC_NO_GRAD))
+		if (s->ev[i].kind == SEV_BACKWARD && !jc_find(s->ev[i].ctx, JC_GUARD) &&
+		    !jc_find(s->ev[i].ctx, JC_NO_GRAD))
 			bwd = &s->ev[i];
 	if (!s->step_call && !bwd)
 		return;
@@ -882,7 +874,7 @@ static void sc_find_loops(struct sc *s)
 		 * handler, which is the step */
 		const struct jctx *in_l = ctx_innermost_loop(s->step_call->ctx);
 
-		s->step_loop = serve && ctx_find(s->step_call->ctx, JC_HANDLER) ? NULL
+		s->step_loop = serve && jc_find(s->step_call->ctx, JC_HANDLER) ? NULL
 		               : in_l && sc_loader_loop(s, in_l) ? in_l : ctx_outermost_repeating_loop(s->step_call->ctx);
 		for (i = 0; s->step_loop && i < s->nev; i++)
 			if (ctx_has(s->ev[i].ctx, s->step_loop) && !s->ev[i].in_forward)
@@ -918,8 +910,8 @@ static void sc_find_loops(struct sc *s)
 		/* a library's accumulation block inside the step loop (with no
 		 * micro-step loop of the job's own) */
 		if (!s->micro_loop && s->ev[i].kind == SEV_BACKWARD && ctx_has(s->ev[i].ctx, s->step_loop) &&
-		    ctx_find(s->ev[i].ctx, JC_ACCUM))
-			s->accum = ctx_find(s->ev[i].ctx, JC_ACCUM);
+		    jc_find(s->ev[i].ctx, JC_ACCUM))
+			s->accum = jc_find(s->ev[i].ctx, JC_ACCUM);
 	}
 }
 
@@ -950,7 +942,7 @@ static cJSON *sc_phase_entry(const char *name, const char *kind, const char *run
 
 static const char *sc_kind_of(const struct jctx *c)
 {
-	if (ctx_find(c, JC_GUARD))
+	if (jc_find(c, JC_GUARD))
 		return "periodic";
 	return ctx_innermost_loop(c) ? "repeated" : "one-off";
 }
@@ -997,39 +989,39 @@ static void sc_phases(struct sc *s, cJSON *phases)
 				break;
 			if (!have_data++)
 				cJSON_AddItemToArray(phases, sc_phase_entry("data", sc_kind_of(e->ctx), "host", e->anchor,
-				                                            ctx_find(e->ctx, JC_GUARD)));
+				                                            jc_find(e->ctx, JC_GUARD)));
 			break;
 		case SEV_MODEL_CALL:
 			if (e == s->step_call && !have_fwd++) {
 				cJSON_AddItemToArray(phases, sc_phase_entry("forward", sc_kind_of(e->ctx), "device", e->anchor,
-				                                            ctx_find(e->ctx, JC_GUARD)));
-			} else if (e != s->step_call && (ctx_find(e->ctx, JC_NO_GRAD) || ctx_find(e->ctx, JC_GUARD)) &&
+				                                            jc_find(e->ctx, JC_GUARD)));
+			} else if (e != s->step_call && (jc_find(e->ctx, JC_NO_GRAD) || jc_find(e->ctx, JC_GUARD)) &&
 			           s->job_type && !strcmp(s->job_type, "training") &&
 			           !sc_seen(phases, "name", "eval", NULL, NULL)) {
 				cJSON_AddItemToArray(phases, sc_phase_entry("eval", sc_kind_of(e->ctx), "both", e->anchor,
-				                                            ctx_find(e->ctx, JC_GUARD)));
+				                                            jc_find(e->ctx, JC_GUARD)));
 			}
 			break;
 		case SEV_BACKWARD:
 			if (!have_bwd++)
 				cJSON_AddItemToArray(phases, sc_phase_entry("backward", sc_kind_of(e->ctx), "device", e->anchor,
-				                                            ctx_find(e->ctx, JC_GUARD)));
+				                                            jc_find(e->ctx, JC_GUARD)));
 			break;
 		case SEV_OPT_STEP:
 			if (!have_opt++)
 				cJSON_AddItemToArray(phases, sc_phase_entry("optimizer", sc_kind_of(e->ctx), "device", e->anchor,
-				                                            ctx_find(e->ctx, JC_GUARD)));
+				                                            jc_find(e->ctx, JC_GUARD)));
 			break;
 		case SEV_SAVE:
 			if (!sc_seen(phases, "name", "checkpoint", NULL, NULL))
 				cJSON_AddItemToArray(phases, sc_phase_entry("checkpoint", sc_kind_of(e->ctx), "host", e->anchor,
-				                                            ctx_find(e->ctx, JC_GUARD)));
+				                                            jc_find(e->ctx, JC_GUARD)));
 			break;
 		case SEV_LOG:
-			if (ctx_find(e->ctx, JC_GUARD) && ctx_innermost_loop(e->ctx) &&
+			if (jc_find(e->ctx, JC_GUARD) && ctx_innermost_loop(e->ctx) &&
 			    !sc_seen(phases, "name", "logging", NULL, NULL))
 				cJSON_AddItemToArray(phases, sc_phase_entry("logging", "periodic", "host", e->anchor,
-				                                            ctx_find(e->ctx, JC_GUARD)));
+				                                            jc_find(e->ctx, JC_GUARD)));
 			break;
 		default:
 			break;
@@ -1126,7 +1118,7 @@ static int sc_rank(const struct sc *s, const struct sched_ev *e)
 {
 	const struct jctx *c = e->in_forward && s->step_call ? s->step_call->ctx : e->ctx;
 
-	if (ctx_find(c, JC_GUARD))
+	if (jc_find(c, JC_GUARD))
 		return 2;
 	if (s->micro_loop && ctx_has(c, s->micro_loop))
 		return 4;
@@ -1373,7 +1365,7 @@ static const struct sched_ev *sc_sync_once_per_step(const struct sc *s, const st
 		const struct sched_ev *e = &s->ev[i];
 
 		if (ctx_has(e->ctx, s->micro_loop) &&
-		    (e->kind == SEV_GRAD_SYNC_TOGGLE || (e->kind == SEV_BACKWARD && ctx_find(e->ctx, JC_NO_SYNC))))
+		    (e->kind == SEV_GRAD_SYNC_TOGGLE || (e->kind == SEV_BACKWARD && jc_find(e->ctx, JC_NO_SYNC))))
 			skipped = 1;
 		if (e->kind == SEV_OPT_STEP && !opt && s->step_loop && ctx_has(e->ctx, s->step_loop) &&
 		    !ctx_has(e->ctx, s->micro_loop))
@@ -1401,7 +1393,7 @@ static void sc_wrap_coll_if(struct sc *s, cJSON *dd, const struct sched_ev *w, c
 	if (cond)
 		cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", cJSON_CreateString(cond));
 	if (!strcmp(op, "all_reduce") && at->kind == SEV_BACKWARD && !strcmp(w->implied_by, "DistributedDataParallel") &&
-	    ctx_find(at->ctx, JC_ACCUM)) {
+	    jc_find(at->ctx, JC_ACCUM)) {
 		/* a library's accumulation block runs the backward under
 		 * no_sync except on the micro-step that ends a step */
 		struct jctx end = { .kind = JC_STEP_END, .anchor = at->anchor, .text = "the micro-step that ends a step",
@@ -1452,7 +1444,7 @@ static void sc_eval_bcast(struct sc *s, cJSON *dd, const struct sched_ev *w, con
 		 * flag as it was */
 		if (e->kind != SEV_MODEL_CALL || e->model != w->model || !e->via_wrapper)
 			continue;
-		if (!ctx_find(e->ctx, JC_NO_GRAD)) {
+		if (!jc_find(e->ctx, JC_NO_GRAD)) {
 			if (ctx_has(e->ctx, l))
 				return;
 			trains = 1;
@@ -1524,7 +1516,7 @@ static size_t sc_wrap_anchored(struct sc *s, cJSON *dd, size_t wi)
 		const struct sched_ev *e = &s->ev[j];
 
 		if (e->kind == SEV_BACKWARD && !e->in_forward && e->anchor) {
-			if ((ddp || unsharded) && !ctx_find(e->ctx, JC_NO_SYNC)) {
+			if ((ddp || unsharded) && !jc_find(e->ctx, JC_NO_SYNC)) {
 				sc_wrap_coll(s, dd, w, e, "all_reduce", "backward", "gradients, in buckets, as backward produces them");
 				n++;
 			} else if (fsdp) {
@@ -1539,7 +1531,7 @@ static size_t sc_wrap_anchored(struct sc *s, cJSON *dd, size_t wi)
 			if (fsdp) {
 				sc_wrap_coll(s, dd, w, e, "all_gather", "forward", "parameters of each sharded unit before its forward");
 				n++;
-			} else if (bcast && e->model == w->model && !ctx_find(e->ctx, JC_NO_GRAD)) {
+			} else if (bcast && e->model == w->model && !jc_find(e->ctx, JC_NO_GRAD)) {
 				sc_wrap_coll(s, dd, w, e, "broadcast", "forward", "buffers from rank 0 before each forward with gradients (broadcast_buffers)");
 			} else if (bcast && e->model == w->model) {
 				sc_eval_bcast(s, dd, w, e);
@@ -1744,7 +1736,7 @@ static void sc_compute(struct sc *s, cJSON *compute, cJSON *overlap)
 			bwd = e;
 		if (e->kind == SEV_OPT_STEP && !opt)
 			opt = e;
-		if (e->kind == SEV_GRAD_SYNC_TOGGLE || (ctx_find(e->ctx, JC_NO_SYNC) && e->kind == SEV_BACKWARD))
+		if (e->kind == SEV_GRAD_SYNC_TOGGLE || (jc_find(e->ctx, JC_NO_SYNC) && e->kind == SEV_BACKWARD))
 			sync_toggled = 1;
 		if (e->kind == SEV_CHECKPOINT_ACT) {
 			cJSON *c = cJSON_CreateObject();
@@ -1830,8 +1822,8 @@ static void sc_compute(struct sc *s, cJSON *compute, cJSON *overlap)
 		cJSON_AddStringToObject(g, "anchor", s->accum->anchor);
 		cJSON_ReplaceItemInObjectCaseSensitive(compute, "grad_accumulation", g);
 	}
-	if (s->step_call && ctx_find(s->step_call->ctx, JC_AUTOCAST)) {
-		const struct jctx *a = ctx_find(s->step_call->ctx, JC_AUTOCAST);
+	if (s->step_call && jc_find(s->step_call->ctx, JC_AUTOCAST)) {
+		const struct jctx *a = jc_find(s->step_call->ctx, JC_AUTOCAST);
 		cJSON *ac = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(ac, "anchor", a->anchor);
@@ -1861,8 +1853,8 @@ static void sc_overlap(struct sc *s, cJSON *overlap)
 			cJSON_AddItemToObject(o, "mechanism", cJSON_CreateString("DataLoader(num_workers > 0)"));
 			cJSON_AddStringToObject(o, "anchor", e->anchor);
 			cJSON_AddItemToArray(overlap, o);
-		} else if (e->kind == SEV_H2D && ctx_find(e->ctx, JC_STREAM)) {
-			const struct jctx *st = ctx_find(e->ctx, JC_STREAM);
+		} else if (e->kind == SEV_H2D && jc_find(e->ctx, JC_STREAM)) {
+			const struct jctx *st = jc_find(e->ctx, JC_STREAM);
 
 			if (sc_seen(overlap, "anchor", e->anchor, NULL, NULL))
 				continue;

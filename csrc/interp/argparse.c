@@ -366,15 +366,6 @@ static int argp_open(const struct interp *in, value_t *parser)
 	       (size_t)n0->u.i != in->nnotes;
 }
 
-/* Is code under ctx on a path an undecided condition chose? */
-static int under_undecided(const struct jctx *ctx)
-{
-	for (; ctx; ctx = ctx->up)
-		if (ctx->kind == JC_COND)
-			return 1;
-	return 0;
-}
-
 /* ArgumentParser(parents=[p, ...]): the parents' options come first, as
  * argparse copies them.  A parent ecg does not hold leaves the parser's
  * options unknown beyond its own: noted as an unknown option list, and
@@ -415,7 +406,7 @@ void argp_add(struct frame *f, value_t *parser, value_t **args, size_t nargs, st
 	size_t i;
 	int positional = 0;
 
-	if (under_undecided(f->jc))
+	if (jc_find(f->jc, JC_COND))
 		argp_mark_open(in, parser);
 	for (i = 0; i < nargs; i++) {
 		if (args[i]->k != VK_STR)
@@ -1146,7 +1137,7 @@ static value_t *argp_m_parse(struct frame *f, value_t *fn, value_t **args, size_
 	nsv = argp_parse_args(f, fn->u.bi.self, site);
 	if (known && in->argv)
 		extras = argp_extras(f, fn->u.bi.self, in->argv->u.seq);
-	else if (in->argv && !argp_open(in, fn->u.bi.self) && !under_undecided(f->jc) && !in->try_exit &&
+	else if (in->argv && !argp_open(in, fn->u.bi.self) && !jc_find(f->jc, JC_COND) && !in->try_exit &&
 	         ((given && given->k != VK_NONE) || !in->argv_read))
 		argp_rejects(f, fn->u.bi.self, in->argv->u.seq, site);
 	in->argv = saved;

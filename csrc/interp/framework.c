@@ -509,14 +509,6 @@ static const char *lib_gpu_condition(struct interp *in)
 	return multi_process_count(in) > 1 ? NULL : "the accelerator's device is a GPU (torch.cuda.is_available())";
 }
 
-static int ctx_in(const struct jctx *c, enum jctx_kind k)
-{
-	for (; c; c = c->up)
-		if (c->kind == k)
-			return 1;
-	return 0;
-}
-
 void framework_prepare_note(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs,
                             const struct ast_hdr *site)
 {
@@ -572,7 +564,7 @@ void framework_optimizer_step(struct frame *f, const struct vinst *m, const char
 		return;
 	/* under the accumulation block the step acts on the micro-step that
 	 * ends a step only (AcceleratedOptimizer.step checks sync_gradients) */
-	if (ctx_in(f->jc, JC_ACCUM))
+	if (jc_find(f->jc, JC_ACCUM))
 		f->jc = jc_push(f, JC_STEP_END, anchor_at(f, site), "the micro-step that ends a step");
 	if ((cond = lib_gpu_condition(in)))
 		f->jc = jc_push(f, JC_COND, anchor_at(f, site), cond);

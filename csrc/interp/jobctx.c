@@ -173,6 +173,14 @@ struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, cons
 	return e;
 }
 
+const struct jctx *jc_find(const struct jctx *c, enum jctx_kind k)
+{
+	for (; c; c = c->up)
+		if (c->kind == k)
+			return c;
+	return NULL;
+}
+
 const struct jctx *jc_push(struct frame *f, enum jctx_kind kind, const char *anchor, const char *text)
 {
 	struct jctx *j = ast_arena_alloc(f->in->a, sizeof *j);

@@ -829,13 +829,8 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 
 			in->gpu = 1;
 			if (self->k == VK_INST && dev_is_host(nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "device") : NULL) != 1) {
-				const struct jctx *c;
-				int how = 1;
-
-				for (c = f->jc; c; c = c->up)
-					if (c->kind == JC_COND)
-						how = 2;
-				module_set_on_device(self->u.inst, how, 0);
+				/* under an undecided condition: maybe moved */
+				module_set_on_device(self->u.inst, jc_find(f->jc, JC_COND) ? 2 : 1, 0);
 			}
 			if (f->mode != M_FWD && !there && !owns_no_tensor(in, self) &&
 			    (e = sev(f, SEV_H2D, "model.to(device): parameters and buffers", site))) {

@@ -105,6 +105,10 @@ struct jctx {
 	                               * (JC_GEN markers out), once made; NULL before */
 };
 
+/* The innermost context of kind k in c and the contexts around it, or
+ * NULL (interp/jobctx.c).  Never fails. */
+const struct jctx *jc_find(const struct jctx *c, enum jctx_kind k);
+
 /* What the schedule pass reads: every call that moves data, syncs, talks
  * to other ranks, or marks a phase, with where it happens. */
 enum sev_kind {
