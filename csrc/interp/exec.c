@@ -14,6 +14,8 @@
 static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct vseq *items, const value_t *range);
 static void while_widen(struct frame *f, struct vdict *d, const struct vdict *before, const char *cond,
                         value_t *const *keep, size_t nkeep);
+static void widen_names(struct frame *f, struct vdict *d, const struct vdict *before, const char *cond,
+                        value_t *const *keep, size_t nkeep, int rebound);
 static void dict_save(struct interp *in, const struct vdict *d, struct vdict *out);
 static void carry_reread(struct frame *f, const struct ast_hdr *target, value_t *item, const struct ast_list *body,
                          const struct vdict *before, const char *cond, size_t first_sev);
@@ -110,6 +112,7 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 			journal_note_key(in, obj->u.dict, idx);
 			vdict_set(in->a, obj->u.dict, idx, v);
 		} else if (obj->k == VK_LIST && AST_IS(s->slice, Slice)) {
+			journal_note_seq(in, obj->u.seq, 1);
 			if (!list_splice(f, obj->u.seq, AST_AS(s->slice, Slice), v) && !obj->u.seq->unk_reason) {
 				obj->u.seq->unk_expr = text_of(f, t);
 				obj->u.seq->unk_reason = "a slice assigned with bounds or items not known";
@@ -118,8 +121,10 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 			k = as_int(idx, &ok);
 			if (ok && k < 0)
 				k += (long long)obj->u.seq->n;
-			if (ok && k >= 0 && (size_t)k < obj->u.seq->n)
+			if (ok && k >= 0 && (size_t)k < obj->u.seq->n) {
+				journal_note_seq(in, obj->u.seq, 1);
 				obj->u.seq->items[k] = v;
+			}
 		} else if (obj->k == VK_INST && obj->u.inst->mod == VM_CONTAINER) {
 			struct vinst *m = obj->u.inst;
 
@@ -644,6 +649,29 @@ static int in_constructor(const struct frame *f)
 	return f->self && n > 9 && !strcmp(f->qualname + n - 9, ".__init__");
 }
 
+/* After a job loop of n known iterations (exec_for_items) read whole
+ * (before NULL) or cut short -- read one iteration for all, or stopped by
+ * the budget -- with before the frame's names from before it: what the
+ * iterations read changed is not what the last iteration leaves, so the
+ * names they bound anew, the attributes and dict entries they set and the
+ * lists they changed are not known (while_widen, journal_close_loop);
+ * a plain target is bound to the last item, as Python leaves it. */
+static void loop_cut_widen(struct frame *f, const struct ast_For *s, struct attr_journal *lj,
+                           const struct vdict *before, const struct vseq *items, const value_t *range, size_t n)
+{
+	struct interp *in = f->in;
+	const char *cond = before ? afmt_memo(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)) : NULL;
+
+	journal_close_loop(in, lj, cond);
+	if (!before)
+		return;
+	widen_names(f, f->locals ? f->locals : f->globals->dict, before, cond, NULL, 0, 1);
+	if (n && (AST_IS(s->target, Name) || AST_IS(s->target, Tuple)) && (items || range))
+		assign(f, s->target, items ? items->items[n - 1]
+		                     : v_int(in->a, (long long)((__int128)range->u.range.start +
+		                                                (__int128)(n - 1) * range->u.range.step)));
+}
+
 /* The loop over items->items, or (items NULL) over the values of `range`,
  * made one at a time. */
 static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct vseq *items, const value_t *range)
@@ -657,8 +685,12 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 	struct carry cy;
 	struct vdict snap;
 	int carried = f->mode != M_FWD && !in_constructor(f) && n > 1;
+	int widen = carried;   /* a cut short leaves what the loop changed not known */
+	size_t cut_at = 0;     /* the iterations read when the loop was cut short (0: not) */
+	struct attr_journal lj;
 
 	if (carried) {
+		journal_open_loop(in, &lj);
 		dict_save(in, f->locals ? f->locals : f->globals->dict, &snap);
 		cy.body = &s->body;
 		cy.before = &snap;
@@ -673,8 +705,10 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 		const char *ol = f->loop_anchor;
 		const struct ast_For *olf = f->loop_for;
 
-		if (!budget(f))
+		if (!budget(f)) {
+			cut_at = i + 1;
 			break;
+		}
 		cy.hit = 0;
 		assign(f, s->target, items ? items->items[i]
 		                     : v_int(in->a, (long long)((__int128)range->u.range.start +
@@ -690,6 +724,8 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 			f->item_target = oit;
 			if (carried)
 				f->carry = cy.up;
+			if (widen)
+				journal_close_loop(in, &lj, NULL);
 			return fl;
 		}
 		/* a training or serving loop: one iteration says what it does;
@@ -727,6 +763,8 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 				             sev_before);
 				f->loop_anchor = ol;
 			}
+			if (i + 1 < n)
+				cut_at = i + 1;
 			break;
 		}
 		if (in->job_events == before && !runtime_events(in, sev_before))
@@ -734,6 +772,8 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 	}
 	if (carried)
 		f->carry = cy.up;
+	if (widen)
+		loop_cut_widen(f, s, &lj, cut_at ? &snap : NULL, items, range, n);
 	f->item_target = oit;
 	if (s->orelse.n)
 		ret = exec_block(f, &s->orelse);
@@ -934,6 +974,15 @@ static int while_test_unknown_none(struct frame *f, const struct ast_hdr *test)
 static void while_widen(struct frame *f, struct vdict *d, const struct vdict *before, const char *cond,
                         value_t *const *keep, size_t nkeep)
 {
+	widen_names(f, d, before, cond, keep, nkeep, 0);
+}
+
+/* The same; rebound 1: a name bound again to an equal number or str is
+ * not known either (a loop cut short: `best = i` bound 0 over 0 by its
+ * first iteration, the later ones bind other values). */
+static void widen_names(struct frame *f, struct vdict *d, const struct vdict *before, const char *cond,
+                        value_t *const *keep, size_t nkeep, int rebound)
+{
 	struct interp *in = f->in;
 	size_t i, j;
 
@@ -941,7 +990,7 @@ static void while_widen(struct frame *f, struct vdict *d, const struct vdict *be
 		value_t *k = d->keys[i], *a = d->vals[i];
 		value_t *o = i < before->n && before->keys[i] == k ? before->vals[i] : vdict_get(before, k);
 
-		if (!a || a == o || (o && value_is_known_scalar(a) && value_key_eq(a, o)))
+		if (!a || a == o || (!rebound && o && value_is_known_scalar(a) && value_key_eq(a, o)))
 			continue;
 		for (j = 0; j < nkeep && keep[j] != a; j++)
 			;
@@ -1444,6 +1493,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			struct vseq *items;
 
 			(void)iter_items(f, r, &items);
+			journal_note_seq(in, cur->u.seq, 0);
 			for (i = 0; i < items->n; i++)
 				vseq_push(in->a, cur->u.seq, items->items[i]);
 			return FL_NORMAL;
@@ -1671,6 +1721,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 				}
 				if (obj->k != VK_LIST)
 					continue;
+				journal_note_seq(in, obj->u.seq, 1);
 				if (AST_IS(su->slice, Slice) ? list_splice(f, obj->u.seq, AST_AS(su->slice, Slice), NULL) : 0)
 					continue;
 				if (!AST_IS(su->slice, Slice) && !obj->u.seq->unk_reason)

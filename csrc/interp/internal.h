@@ -352,9 +352,11 @@ struct interp {
 /* ------------------------------------------------------------------ journal.c */
 
 struct jentry {
-	struct vdict *d;           /* the object's attributes */
-	const char *key;           /* interned */
+	struct vdict *d;           /* the object's attributes (a dict entry: the dict) */
+	struct vseq *seq;          /* a list entry: the list changed in place */
+	const char *key;           /* interned, or journal.c's markers */
 	value_t *old, *body;       /* before the `if` (NULL: absent); after its body */
+	size_t oldn;               /* a list entry: its length before ((size_t)-1: changed) */
 	int phase;                 /* 0 first written in the body, 1 in the else path */
 };
 struct attr_journal {
@@ -363,6 +365,7 @@ struct attr_journal {
 	size_t n, alloc;
 	size_t *slot, cap;         /* open addressing: entry index + 1, 0 empty */
 	int phase;
+	int loop;                  /* a loop journal (journal_open_loop) */
 };
 void journal_open(struct interp *in, struct attr_journal *j);
 void journal_note(struct interp *in, struct vdict *d, const char *key);
@@ -371,7 +374,18 @@ void journal_note(struct interp *in, struct vdict *d, const char *key);
  * it is what merge_branches merges) */
 void journal_born(struct interp *in, struct vdict *d);
 void journal_note_key(struct interp *in, struct vdict *d, const value_t *key);
+/* seq about to change in place (append, insert, pop, del, a slice or an
+ * item assigned: same_length 1 when its length stays) */
+void journal_note_seq(struct interp *in, struct vseq *seq, int same_length);
+/* 1 when an `if` journal is open (a loop journal alone is not) */
+int journal_in_if(const struct interp *in);
 void journal_after_body(struct interp *in, struct attr_journal *j);
+/* A job loop of known trip count: its writes noted from open to close;
+ * cut (the loop's text), when the loop stopped before its last iteration
+ * was read, leaves what they changed not known (journal.c).  Always in
+ * pairs, the journal on the caller's stack. */
+void journal_open_loop(struct interp *in, struct attr_journal *j);
+void journal_close_loop(struct interp *in, struct attr_journal *j, const char *cut);
 void journal_close(struct interp *in, struct attr_journal *j, const char *cond, int body_raised,
                    int else_raised);
 

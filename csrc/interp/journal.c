@@ -1,4 +1,5 @@
-/* interp/journal.c - attribute writes under an undecided `if`
+/* interp/journal.c - attribute and container writes under an undecided
+ * `if`, and in a loop that ecg reads one iteration for all
  *
  * exec_if() reads both paths of an `if` it cannot decide.  Names are
  * merged from snapshots of the frame's dict (exec.c merge_branches); an
@@ -23,6 +24,21 @@
  * dict and goes up to the enclosing journal as the other entries do).
  * Entries are malloc'd and freed by
  * journal_close(); the values are the arena's.  Nothing here fails.
+ *
+ * A loop journal (journal_open_loop() .. journal_close_loop()) notes the
+ * same writes while a job loop of known trip count runs, and, as
+ * containers changed in place, the lists whose items change
+ * (journal_note_seq()) and the dicts written under a key that is not a
+ * str (journal_note_key()).  When the loop is cut short -- read one
+ * iteration for all, or stopped by the budget -- what the iterations
+ * read left behind is the first iteration's state, not the last one's:
+ * each attribute they changed to another data value (number, str, None,
+ * list, tuple, dict) becomes unknown, each list they changed has a length
+ * not known, and each dict written under a non-str key has its keys not
+ * known.  Tensors, modules, objects and functions keep their kind, as a
+ * name does after a `while` (exec.c while_widen).  Container entries are
+ * ignored by an `if` journal, and go up to the enclosing journal as the
+ * others do.
  */
 #include "config.h"
 
@@ -32,7 +48,7 @@
 #include "ecg/shapes.h"
 #include "ecg/util.h"
 
-static size_t jhash(const struct vdict *d, const char *key)
+static size_t jhash(const void *d, const char *key)
 {
 	size_t h = (size_t)d * 0x9e3779b97f4a7c15ull;
 
@@ -41,15 +57,21 @@ static size_t jhash(const struct vdict *d, const char *key)
 	return h;
 }
 
-/* the entry for (d, key), or where it goes (an empty slot) */
-static size_t jslot(const struct attr_journal *j, const struct vdict *d, const char *key)
+/* what an entry is about: the dict written, or the list changed */
+static const void *jowner(const struct jentry *e)
 {
-	size_t m = j->cap - 1, s = jhash(d, key) & m;
+	return e->seq ? (const void *)e->seq : (const void *)e->d;
+}
+
+/* the entry for (owner, key), or where it goes (an empty slot) */
+static size_t jslot(const struct attr_journal *j, const void *owner, const char *key)
+{
+	size_t m = j->cap - 1, s = jhash(owner, key) & m;
 
 	while (j->slot[s]) {
 		const struct jentry *e = &j->e[j->slot[s] - 1];
 
-		if (e->d == d && !strcmp(e->key, key))
+		if (jowner(e) == owner && !strcmp(e->key, key))
 			break;
 		s = (s + 1) & m;
 	}
@@ -64,32 +86,61 @@ static void jgrow(struct attr_journal *j)
 	j->cap = ncap;
 	j->slot = xcalloc(ncap, sizeof *j->slot);
 	for (i = 0; i < j->n; i++)
-		j->slot[jslot(j, j->e[i].d, j->e[i].key)] = i + 1;
+		j->slot[jslot(j, jowner(&j->e[i]), j->e[i].key)] = i + 1;
 }
 
 /* the key of an object's born marker: no attribute is spelt so */
 static const char JBORN[] = "\001born";
+/* the keys of container entries: a list changed in place (jentry.seq),
+ * a dict written under a key that is not a str */
+static const char JLIST[] = "\001list";
+static const char JDICT[] = "\001dict";
+
+static int jcontainer(const struct jentry *e)
+{
+	return e->key == JLIST || e->key == JDICT;
+}
 
 /* (d, key) about to be written in the journal's phase, holding old (NULL:
- * absent) */
-static void jadd(struct attr_journal *j, struct vdict *d, const char *key, value_t *old, int phase)
+ * absent); seq and oldn: a JLIST entry's list and its length before
+ * ((size_t)-1: changed whatever its length) */
+static void jadd_entry(struct attr_journal *j, struct vdict *d, struct vseq *seq, const char *key, value_t *old,
+                       size_t oldn, int phase)
 {
+	const void *owner = seq ? (const void *)seq : (const void *)d;
 	size_t s;
 
 	if ((j->n + 1) * 2 > j->cap)
 		jgrow(j);
-	if (key != JBORN && j->slot[jslot(j, d, JBORN)])
+	if (key != JBORN && !seq && j->slot[jslot(j, d, JBORN)])
 		return;                       /* an object made on this path */
-	s = jslot(j, d, key);
-	if (j->slot[s])
+	s = jslot(j, owner, key);
+	if (j->slot[s]) {
+		if (seq && oldn == (size_t)-1)
+			j->e[j->slot[s] - 1].oldn = oldn;
 		return;                       /* noted already: old is the first one */
+	}
 	GROW(j->e, j->alloc, j->n + 1);
 	j->e[j->n].d = d;
+	j->e[j->n].seq = seq;
 	j->e[j->n].key = key;
 	j->e[j->n].old = old;
 	j->e[j->n].body = NULL;
+	j->e[j->n].oldn = oldn;
 	j->e[j->n].phase = phase;
 	j->slot[s] = ++j->n;
+}
+
+static void jadd(struct attr_journal *j, struct vdict *d, const char *key, value_t *old, int phase)
+{
+	jadd_entry(j, d, NULL, key, old, 0, phase);
+}
+
+/* an entry up to the enclosing journal, with its first old value */
+static void jup(struct attr_journal *j, const struct jentry *e)
+{
+	if (j)
+		jadd_entry(j, e->d, e->seq, e->key, e->old, e->oldn, j->phase);
 }
 
 void journal_note(struct interp *in, struct vdict *d, const char *key)
@@ -108,6 +159,24 @@ void journal_note_key(struct interp *in, struct vdict *d, const value_t *key)
 {
 	if (in->ajournal && key && key->k == VK_STR)
 		journal_note(in, d, key->u.str.s);
+	else if (in->ajournal && key)
+		jadd_entry(in->ajournal, d, NULL, JDICT, NULL, 0, in->ajournal->phase);
+}
+
+void journal_note_seq(struct interp *in, struct vseq *seq, int same_length)
+{
+	if (in->ajournal && seq)
+		jadd_entry(in->ajournal, NULL, seq, JLIST, NULL, same_length ? (size_t)-1 : seq->n, in->ajournal->phase);
+}
+
+int journal_in_if(const struct interp *in)
+{
+	const struct attr_journal *j;
+
+	for (j = in->ajournal; j; j = j->parent)
+		if (!j->loop)
+			return 1;
+	return 0;
 }
 
 void journal_born(struct interp *in, struct vdict *d)
@@ -136,7 +205,7 @@ void journal_after_body(struct interp *in, struct attr_journal *j)
 	size_t i;
 
 	for (i = 0; i < j->n; i++) {
-		if (j->e[i].key == JBORN)
+		if (j->e[i].key == JBORN || jcontainer(&j->e[i]))
 			continue;
 		j->e[i].body = vdict_gets(j->e[i].d, j->e[i].key);
 		jput(in, &j->e[i], j->e[i].old);
@@ -188,7 +257,7 @@ void journal_close(struct interp *in, struct attr_journal *j, const char *cond, 
 		value_t *b;
 
 		to[i] = NULL;
-		if (e->key == JBORN)
+		if (e->key == JBORN || jcontainer(e))
 			continue;
 		b = vdict_gets(e->d, e->key);                    /* after the else path */
 		if (body_raised && !else_raised)
@@ -199,12 +268,67 @@ void journal_close(struct interp *in, struct attr_journal *j, const char *cond, 
 			to[i] = jmerge(in, e->key, a, b, cond);
 	}
 	for (i = 0; i < j->n; i++) {
-		if (j->parent)
-			jadd(j->parent, j->e[i].d, j->e[i].key, j->e[i].old, j->parent->phase);
-		if (j->e[i].key != JBORN)
+		jup(j->parent, &j->e[i]);
+		if (j->e[i].key != JBORN && !jcontainer(&j->e[i]))
 			jput(in, &j->e[i], to[i]);
 	}
 	free(to);
+	free(j->e);
+	free(j->slot);
+}
+
+void journal_open_loop(struct interp *in, struct attr_journal *j)
+{
+	journal_open(in, j);
+	j->loop = 1;
+}
+
+/* the data kinds a cut loop's writes leave not known */
+static int jdata(const value_t *v)
+{
+	return v->k == VK_NONE || v->k == VK_BOOL || v->k == VK_INT || v->k == VK_FLOAT || v->k == VK_STR ||
+	       v->k == VK_TUPLE || v->k == VK_LIST || v->k == VK_DICT || v->k == VK_RANGE;
+}
+
+static void jwiden(struct interp *in, const struct jentry *e, const char *why)
+{
+	if (e->key == JBORN)
+		return;
+	if (e->key == JLIST) {
+		if ((e->oldn == (size_t)-1 || e->seq->n != e->oldn) && !e->seq->unk_reason) {
+			e->seq->unk_expr = NULL;
+			e->seq->unk_reason = why;
+		}
+	} else if (e->key == JDICT) {
+		size_t i;
+		int host = 1;
+
+		for (i = 0; i < e->d->n && host; i++)
+			host = host_only(e->d->vals[i], 0);
+		if (e->d->anykey != 2)
+			e->d->anykey = host ? 1 : 2;
+		if (!e->d->anyval && e->d->n)
+			e->d->anyval = e->d->vals[e->d->n - 1];
+	} else {
+		value_t *v = vdict_gets(e->d, e->key);
+
+		if (v && v != e->old && jdata(v))   /* an equal number set again: later iterations set others */
+			vdict_sets(in->a, e->d, e->key, v_unknown(in->a, e->key, why));
+	}
+}
+
+void journal_close_loop(struct interp *in, struct attr_journal *j, const char *cut)
+{
+	size_t i;
+	const char *why = cut ? afmt_memo(in, "changed in `%s`, whose iterations ecg reads one for all", cut, NULL)
+	                      : NULL;
+
+	in->ajournal = j->parent;
+	for (i = 0; i < j->n; i++) {
+		if (why)
+			jwiden(in, &j->e[i], why);
+		jup(j->parent, &j->e[i]);
+	}
 	free(j->e);
 	free(j->slot);
 }

@@ -105,6 +105,7 @@ static value_t *m_list_append(struct frame *f, value_t *fn, value_t **args, size
 		self->u.seq->unk_expr = no->expr;
 		self->u.seq->unk_reason = no->reason;
 	} else if (nargs == 1 && (self->k == VK_LIST)) {
+		journal_note_seq(in, self->u.seq, 0);
 		vseq_push(in->a, self->u.seq, args[0]);
 		if (f->mult.reason && !self->u.seq->unk_reason) {
 			self->u.seq->unk_expr = f->mult.expr;
@@ -135,6 +136,7 @@ static value_t *m_list_extend(struct frame *f, value_t *fn, value_t **args, size
 		    !(no = too_big(f, VK_LIST, self->u.seq->n + items->n, site))) {
 			size_t n = items->n;    /* l.extend(l): items is self's own */
 
+			journal_note_seq(in, self->u.seq, 0);
 			for (i = 0; i < n; i++)
 				vseq_push(in->a, self->u.seq, items->items[i]);
 		} else if (no) {
@@ -198,6 +200,7 @@ static value_t *m_list_insert(struct frame *f, value_t *fn, value_t **args, size
 		struct vseq *s = self->u.seq;
 
 		charge(f, s->n, 0);      /* the items after it move */
+		journal_note_seq(in, s, 0);
 		vseq_push(in->a, s, args[1]);
 		if (ok) {
 			if (at < 0)
@@ -232,6 +235,7 @@ static value_t *m_list_pop(struct frame *f, value_t *fn, value_t **args, size_t 
 			return unknown_at(f, site, "pop() out of range");
 		r = s->items[at];
 		charge(f, s->n - (size_t)at, 0);
+		journal_note_seq(f->in, s, 0);
 		memmove(s->items + at, s->items + at + 1, (s->n - 1 - (size_t)at) * sizeof *s->items);
 		s->n--;
 		return r;
@@ -283,6 +287,7 @@ static value_t *m_list_remove(struct frame *f, value_t *fn, value_t **args, size
 		return v_none(in->a);
 	found = nargs == 1 ? seq_find_plain(s, args[0], &i) : -1;
 	if (found == 1) {
+		journal_note_seq(in, s, 0);
 		memmove(s->items + i, s->items + i + 1, (s->n - 1 - i) * sizeof *s->items);
 		s->n--;
 		return v_none(in->a);
@@ -309,8 +314,10 @@ static value_t *m_set_add(struct frame *f, value_t *fn, value_t **args, size_t n
 	if (!s || s->unk_reason)
 		return v_none(in->a);
 	found = nargs == 1 ? seq_find_plain(s, args[0], &i) : -1;
-	if (found == 0)
+	if (found == 0) {
+		journal_note_seq(in, s, 0);
 		vseq_push(in->a, s, args[0]);
+	}
 	if (found >= 0)
 		return v_none(in->a);
 	s->unk_expr = text_of(f, site);

@@ -520,7 +520,7 @@ void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v)
 		 * reads and writes one class-level dict).  Under an undecided
 		 * `if` the swap could not be undone for the other path: the
 		 * write is kept as a plain attribute there, as before. */
-		if (!strcmp(name, "__dict__") && m->mod == VM_NONE && v->k == VK_DICT && !in->ajournal) {
+		if (!strcmp(name, "__dict__") && m->mod == VM_NONE && v->k == VK_DICT && !journal_in_if(in)) {
 			m->attrs = v->u.dict;
 			return;
 		}
