@@ -62,6 +62,28 @@ static value_t *loaded_model_call(struct frame *f, value_t **args, size_t nargs,
 	return v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
 }
 
+/* Where the tensors of v are: v a tensor, or a list or tuple of tensors
+ * all on one device (a list of unknown length: its representative items),
+ * DEV_UNKNOWN otherwise or for an empty one. */
+static int tensors_device(const value_t *v)
+{
+	size_t i;
+	int dev = DEV_UNKNOWN;
+
+	if (is_tensorish(v))
+		return v->dev;
+	if ((v->k != VK_LIST && v->k != VK_TUPLE) || !v->u.seq->n)   /* unk_reason: representatives */
+		return DEV_UNKNOWN;
+	for (i = 0; i < v->u.seq->n; i++) {
+		const value_t *x = v->u.seq->items[i];
+
+		if (!is_tensorish(x) || (i && x->dev != dev))
+			return DEV_UNKNOWN;
+		dev = x->dev;
+	}
+	return dev;
+}
+
 /* External callables: torch, third-party libraries, the standard library. */
 value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                   const struct ast_hdr *site)
@@ -81,6 +103,9 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	/* tqdm(loader): the loader, its batches with it */
 	if (nargs >= 1 && catalog_fact(in->cat, CATALOG_F_ITER_PASSTHROUGH, d))
 		return args[0];
+	/* make_grid(images): a tensor where the images are */
+	if (nargs >= 1 && catalog_fact(in->cat, CATALOG_F_LIBRARY_TENSOR_OPS, d))
+		return v_tensor_dev(in->a, tensors_device(args[0]), 0);
 	/* a request handler handing a repo generator to its framework
 	 * (StreamingResponse(gen)): the framework iterates it for the
 	 * request; its body is read here, as the loop over it would be */

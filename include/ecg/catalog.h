@@ -376,6 +376,9 @@ enum catalog_fact {
 	                                 (x.data) */
 	CATALOG_F_ITER_PASSTHROUGH,   /* set: calls that give back the iterable
 	                                 they wrap (tqdm.tqdm(loader)) */
+	CATALOG_F_LIBRARY_TENSOR_OPS, /* set: calls of other libraries that make a
+	                                 tensor where their first argument's
+	                                 tensors are (torchvision.utils.make_grid) */
 	CATALOG_F_FSDP_SHARDING,      /* map: a sharding strategy -> regather | keep | unsharded */
 	CATALOG_F_LAYER_BUFFERS,      /* map: "<torch.nn layer>.<buffer>" -> the
 	                                 constructor parameter (True by default)
