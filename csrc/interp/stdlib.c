@@ -350,7 +350,9 @@ typedef value_t *stdlib_fn(struct frame *f, const char *d, value_t **args, size_
 
 /* Configuration objects that are dicts read by attribute
  * (ml_collections.ConfigDict, EasyDict, SimpleNamespace ...; OmegaConf's:
- * omegaconf.c): a dict value (attr.c reads cfg.x as cfg["x"], set_attr writes it). */
+ * omegaconf.c): a dict value (attr.c reads cfg.x as cfg["x"], set_attr writes it).
+ * threading.local() too: its attributes are one thread's, and ecg reads
+ * the job's main thread, the one that builds and steps the model. */
 static value_t *sl_attr_dict(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                              const struct ast_hdr *site)
 {
@@ -706,6 +708,7 @@ static const struct stdlib_native {
 	{ "pathlib.PosixPath", path_call },
 	{ "pathlib.PurePath", path_call },
 	{ "pathlib.PurePosixPath", path_call },
+	{ "threading.local", sl_attr_dict },
 	{ "toml.load", sl_load },
 	{ "tomli.load", sl_load },
 	{ "tomllib.load", sl_load },
