@@ -545,10 +545,25 @@ static int sc_restorer_name(const char *name)
 	return 0;
 }
 
+/* A function named for saving results in a file format of their own
+ * (save_one_json, save_one_txt, save_images, save_plot): its writes are
+ * no checkpoint of the job's state. */
+static int sc_results_name(const char *name)
+{
+	static const char *const words[] = { "json", "txt", "csv", "image", "img", "plot", NULL };
+	size_t i;
+
+	for (i = 0; words[i]; i++)
+		if (strstr(name, words[i]))
+			return 1;
+	return 0;
+}
+
 /* Is the anchor in a function that saves a checkpoint by its name
  * (save_checkpoint, _save_snapshot, TrainLoop.save), or in a method of a
  * class named for checkpoints (Checkpointer._get_full_model_state_dict),
- * not one named for reading it back (sc_restorer_name)? */
+ * not one named for reading it back (sc_restorer_name) nor for writing
+ * results (sc_results_name)? */
 static int sc_in_saver(const char *anchor)
 {
 	const char *end = anchor ? strrchr(anchor, ':') : NULL, *q;
@@ -566,7 +581,7 @@ static int sc_in_saver(const char *anchor)
 	name[n] = 0;
 	while (name[0] == '_')
 		memmove(name, name + 1, strlen(name));
-	if (sc_restorer_name(name))
+	if (sc_restorer_name(name) || sc_results_name(name))
 		return 0;
 	if (!strncmp(name, "save", 4) || strstr(name, "checkpoint") || strstr(name, "snapshot"))
 		return 1;

@@ -949,6 +949,13 @@ static value_t *bi_next(struct frame *f, value_t *fn, value_t **args, size_t nar
 		return gen_next(f, args[0]->u.inst, site);
 	if (nargs >= 1 && is_loader(args[0]))
 		return loader_batch(f, args[0]->u.inst, "next(<DataLoader>)", site);
+	/* next(model.parameters()): an item of a sequence of unknown length
+	 * whose one item stands for all of them (module.c's parameters(), a
+	 * generator read as such) is that item; a known list is not an
+	 * iterator (its position is not kept): not followed */
+	if (nargs >= 1 && (args[0]->k == VK_LIST || args[0]->k == VK_TUPLE) && args[0]->u.seq->unk_reason &&
+	    !args[0]->u.seq->prefix && args[0]->u.seq->n == 1)
+		return args[0]->u.seq->items[0];
 	return unknown_at(f, site, "next() of an iterator ecg does not follow");
 }
 

@@ -281,6 +281,21 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 		stage_of_repeat(in, l->k == VK_INT ? l : r, l->k == VK_INT ? r : l, v);
 		return v;
 	}
+	if (op == AST_OP_MULT && f->mode != M_FWD && !inplace &&
+	    (((l->k == VK_LIST || l->k == VK_TUPLE) && r->k == VK_UNKNOWN) ||
+	     ((r->k == VK_LIST || r->k == VK_TUPLE) && l->k == VK_UNKNOWN))) {
+		/* [x] * n with n not known (a batch's size read from a
+		 * shape): a sequence of unknown length whose every item is x */
+		value_t *s = l->k == VK_UNKNOWN ? r : l, *n = l->k == VK_UNKNOWN ? l : r;
+
+		if (s->u.seq->n == 1 && !s->u.seq->unk_reason && !n->alts) {
+			value_t *v = seq_from(in, s->k, s->u.seq);
+
+			v->u.seq->unk_expr = n->expr ? n->expr : text_of(f, site);
+			v->u.seq->unk_reason = "a sequence repeated a number of times not known";
+			return v;
+		}
+	}
 	if (l->k == VK_LIST && r->k == VK_LIST && op == AST_OP_BITOR) {
 		value_t *v = set_union(f, l, r, site);
 
@@ -1149,6 +1164,38 @@ static value_t *eval_const(struct frame *f, const struct ast_Constant *c)
 	return v;
 }
 
+/* An instance of a repository class that is no module (ModelEMA). */
+static int repo_plain_object(const value_t *v)
+{
+	return v->k == VK_INST && v->u.inst->cls && !v->u.inst->ext && v->u.inst->mod == VM_NONE;
+}
+
+/* `model.module if is_parallel(model) else model` (the unwrap idiom), its
+ * test not decided: when `model` is a module no wrapper ever wrapped
+ * (nor known through one) and `.module` found nothing on it, its own
+ * class or its children, the arm that reads `.module` raises -- the run
+ * that goes on took the other arm, the module itself.  att is the arm's
+ * node and av its value, other/ov the other arm's; the module, or NULL
+ * when the expression is not of that form. */
+static value_t *unwrap_arm(struct frame *f, const struct ast_hdr *att, const value_t *av,
+                           const struct ast_hdr *other, value_t *ov)
+{
+	const struct ast_Attribute *a;
+
+	if (!AST_IS(att, Attribute) || av->k != VK_UNKNOWN || av->alts || ov->k != VK_INST)
+		return NULL;
+	a = AST_AS(att, Attribute);
+	if (strcmp(a->attr, "module") && strcmp(a->attr, "_orig_mod"))
+		return NULL;
+	if (ov->u.inst->mod == VM_NONE || ov->via_wrapper || ov->u.inst->nwrapped || !ov->u.inst->cls ||
+	    strcmp(text_of(f, a->value), text_of(f, other)))
+		return NULL;
+	if (vinst_child(ov->u.inst, a->attr) || vdict_gets(ov->u.inst->attrs, a->attr) ||
+	    class_lookup(ov->u.inst->cls, a->attr, NULL) || class_lookup(ov->u.inst->cls, "__getattr__", NULL))
+		return NULL;
+	return ov;
+}
+
 value_t *eval(struct frame *f, const struct ast_hdr *e)
 {
 	struct interp *in = f->in;
@@ -1325,10 +1372,36 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 			b = eval(f, x->orelse);
 			f->cond.text = oc;
 			f->cond.taken = ot;
+			/* two tensors: one tensor, on the device both arms
+			 * agree on (else where is not known) */
+			if (a->k == VK_TENSOR && b->k == VK_TENSOR) {
+				value_t *jt = v_tensor_dev(in->a, a->dev == b->dev ? a->dev : DEV_UNKNOWN,
+				                           a->pinned && b->pinned);
+
+				jt->shape = shape_join(in->a, shape_of(a), shape_of(b));
+				jt->dt = a->dt == b->dt ? a->dt : DT_UNKNOWN;
+				return jt;
+			}
 			if (is_tensorish(a) || is_tensorish(b))
 				return v_tensor(in->a);
 			if (value_key_eq(a, b))
 				return a;
+			{
+				value_t *m = unwrap_arm(f, x->body, a, x->orelse, b);
+
+				if (!m)
+					m = unwrap_arm(f, x->orelse, b, x->body, a);
+				if (m)
+					return m;
+			}
+			/* `ModelEMA(model) if rank0 else None`: an object of a
+			 * repository class (not a module) on one arm, None on the
+			 * other: alternatives, as ret_join keeps them (alts.c: an
+			 * attribute read follows the object, `is None` stays
+			 * undecided).  An outside library's object (a GradScaler
+			 * or None) stays not known, as before. */
+			if ((a->k == VK_NONE && repo_plain_object(b)) || (b->k == VK_NONE && repo_plain_object(a)))
+				return v_alts(f, text, a, b);
 			/* (torch.inference_mode if new else torch.no_grad): two
 			 * torch callables that make the same kind of object
 			 * (catalog torch_calls: "no_grad"), so either arm's

@@ -75,6 +75,30 @@ static void setitem_copy(struct frame *f, const value_t *dst, const value_t *v, 
 		e->non_blocking = 0;
 }
 
+/* xs[i] = v with i not known (or past the representative items of a list
+ * whose length is not known): any item may now be v.  Where an item and v
+ * are both tensors the item becomes their join (its device where both
+ * agree, the shape both share), so that `out = [torch.zeros((0, 6))] * n;
+ * out[i] = x[j]` no longer states each item empty; other items are left
+ * as they were. */
+static void list_store_any(struct interp *in, struct vseq *seq, value_t *v)
+{
+	size_t i;
+
+	if (v->k != VK_TENSOR)
+		return;
+	for (i = 0; i < seq->n; i++) {
+		value_t *o = seq->items[i], *t;
+
+		if (o == v || o->k != VK_TENSOR)
+			continue;
+		t = v_tensor_dev(in->a, o->dev == v->dev ? o->dev : DEV_UNKNOWN, o->pinned && v->pinned);
+		t->shape = shape_join(in->a, shape_of(o), shape_of(v));
+		t->dt = o->dt == v->dt ? o->dt : DT_UNKNOWN;
+		seq->items[i] = t;
+	}
+}
+
 void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 {
 	struct interp *in = f->in;
@@ -124,6 +148,9 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 			if (ok && k >= 0 && (size_t)k < obj->u.seq->n) {
 				journal_note_seq(in, obj->u.seq, 1);
 				obj->u.seq->items[k] = v;
+			} else if (!ok || obj->u.seq->unk_reason) {
+				journal_note_seq(in, obj->u.seq, 1);
+				list_store_any(in, obj->u.seq, v);
 			}
 		} else if (obj->k == VK_INST && obj->u.inst->mod == VM_CONTAINER) {
 			struct vinst *m = obj->u.inst;

@@ -1084,6 +1084,32 @@ static value_t *stream_method(struct frame *f, const char *d, const char *last, 
 	return v_none(in->a);
 }
 
+/* Where the tensors of a sequence argument live (torch.cat((a, b), 1),
+ * torch.stack(xs) with xs of a length not known: its representative
+ * item): on the device when one item is; on the host when all are; else
+ * DEV_UNKNOWN when one item is known to be on the host or all are
+ * tensors (the others not known); -1 when no argument is such a sequence
+ * (the caller's own reading then). */
+static int tensor_seq_dev(value_t **args, size_t nargs)
+{
+	size_t i, k;
+
+	for (i = 0; i < nargs; i++) {
+		const struct vseq *s = args[i]->k == VK_LIST || args[i]->k == VK_TUPLE ? args[i]->u.seq : NULL;
+		size_t host = 0, tens = 0;
+
+		for (k = 0; s && k < s->n; k++) {
+			if (s->items[k]->k == VK_TENSOR && s->items[k]->dev == DEV_DEVICE)
+				return DEV_DEVICE;
+			host += s->items[k]->k == VK_TENSOR && s->items[k]->dev == DEV_HOST;
+			tens += s->items[k]->k == VK_TENSOR;
+		}
+		if (host || (s && s->n && tens == s->n))
+			return host == s->n ? DEV_HOST : DEV_UNKNOWN;
+	}
+	return -1;
+}
+
 /* torch.optim.AdamW, torch.cuda.amp.GradScaler, DataLoader ...: an object
  * of a torch class, in job code */
 static value_t *torch_object(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
@@ -1227,8 +1253,12 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	} else if (!any_tensor) {
 		/* a factory: on the host, unless the job moves torch's default
 		 * device (then a forward's factory is where that is) */
+		int sd = f->mode != M_FWD ? tensor_seq_dev(args, nargs) : -1;
+
 		if (catalog_fact(in->cat, CATALOG_F_HOST_FACTORIES, last))
 			dev = f->mode == M_FWD && in->default_dev ? DEV_UNKNOWN : DEV_HOST;
+		else if (sd >= 0)
+			dev = sd;      /* torch.cat([a, b]), torch.stack(xs): where the tensors are */
 		else
 			dev = in->gpu ? DEV_DEVICE : DEV_UNKNOWN;             /* clip_grad_norm_ & co */
 	}
