@@ -457,7 +457,10 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 	} else if (s->job_type && !strcmp(s->job_type, "inference_serving") && e->in_forward) {
 		return xstrdup("every request");
 	} else {
-		return xstrdup("once");
+		/* in no loop: once each time the job reaches the line (a helper
+		 * called from two places of the start-up: ×2) */
+		base = NULL;
+		head = xstrdup("once");
 	}
 	times = sc_times(c, base, s->calls, s->inner);
 	r = xasprintf("%s%s", head, times);

@@ -959,6 +959,18 @@ static value_t *bi_next(struct frame *f, value_t *fn, value_t **args, size_t nar
 	return unknown_at(f, site, "next() of an iterator ecg does not follow");
 }
 
+/* super().__iter__() of a repository subclass of torch's DataLoader: the
+ * base's iterator (torch.c loader_iter) */
+static value_t *bi_loader_iter(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                               const struct ast_hdr *site)
+{
+	(void)args;
+	(void)nargs;
+	(void)kw;
+	(void)site;
+	return loader_iter(f->in, fn->u.bi.self);
+}
+
 /* The source text of a call's i-th positional argument, or "?". */
 static const char *text_of_arg(struct frame *f, const struct ast_hdr *site, size_t i)
 {
@@ -1419,6 +1431,7 @@ const struct ntab builtin_natives_ntab = NTAB(builtin_natives);
 static const struct native hidden_natives[] = {
 	{ "<base_init>", call_module_method, BI_M_MOD_BASE_INIT },
 	{ "<noop>", bi_noop, BI_NOOP },
+	{ "DataLoader.__iter__", bi_loader_iter, BI_LOADER_ITER },
 	{ "Function.apply", call_module_method, BI_FN_APPLY },
 	{ "Optimizer.state_dict", bi_opt_state_dict, BI_OPT_STATE_DICT },
 	{ "Optimizer.step", bi_opt_step, BI_OPT_STEP },

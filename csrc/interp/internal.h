@@ -88,6 +88,7 @@ enum builtin_id {
 	BI_OPT_STEP,    /* optimizer.step(closure): the optimizer calls the closure */
 	BI_NOOP,        /* a call that does nothing ecg reads (zero_grad, an external base's __init__): None */
 	BI_OPT_STATE_DICT, /* optimizer.state_dict(): optim_state_dict() */
+	BI_LOADER_ITER, /* super().__iter__() of a repository subclass of torch's DataLoader: loader_iter() */
 	/* methods: self in u.bi.self */
 	BI_M_LIST_APPEND, BI_M_LIST_EXTEND, BI_M_LIST_INSERT, BI_M_LIST_POP,
 	BI_M_LIST_REMOVE, BI_M_SET_DISCARD, BI_M_SET_ADD,   /* list.remove, set.discard/remove/add (a set is a list here) */
@@ -555,6 +556,10 @@ void natives_register(struct interp *in);
 /* torch.c */
 const char *canon_ext(struct interp *in, const char *d);
 int is_loader(const value_t *v);
+int class_is_torch_loader(struct interp *in, struct vclass *c);
+int loader_base_init(struct frame *f, value_t *self, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
+value_t *loader_iter(struct interp *in, value_t *self);
 value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what, const struct ast_hdr *site);
 struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **args, size_t nargs,
                                struct vdict *kw, const struct ast_hdr *site);

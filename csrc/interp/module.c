@@ -900,6 +900,7 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 		 * b are its children; into a torch.nn layer's (timm's
 		 * LayerNorm(nn.LayerNorm)): its arguments, for its count */
 		(void)container_base_init(f, self, args, nargs, kw, site);
+		(void)loader_base_init(f, self, args, nargs, kw, site);
 		layer_base_init(f, self, args, nargs, kw);
 		return v_none(in->a);
 	case BI_M_MOD_CHILDREN:

@@ -496,6 +496,8 @@ value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t n
 			vdict_sets(in->a, m->attrs, "__ecg_len_unknown__", (value_t *)unk);
 	} else if (container_base_init(f, self, args, nargs, kw, site)) {
 		/* class Seq(nn.Sequential) without an __init__ of its own */
+	} else if (loader_base_init(f, self, args, nargs, kw, site)) {
+		/* class Loader(DataLoader) without an __init__ of its own */
 	} else if (class_ext_base(c) && m->mod == VM_REPO) {
 		/* the constructor is a third-party one: its submodules are not seen */
 		vdict_sets(in->a, m->attrs, "__ecg_ext_init__", v_str(in->a, class_ext_base(c)));

@@ -37,10 +37,91 @@ const char *canon_ext(struct interp *in, const char *d)
 	return d;
 }
 
-/* Call a repo function.  self (may be NULL) is prepended to the args. */
+/* Is c a repository class whose external base is torch's DataLoader
+ * (class InfiniteDataLoader(torch.utils.data.DataLoader))? */
+int class_is_torch_loader(struct interp *in, struct vclass *c)
+{
+	const char *b = c ? class_ext_base(c) : NULL;
+
+	b = b ? canon_ext(in, b) : NULL;
+	return b && !strncmp(b, "torch.", 6) && !strcmp(short_ext(b), "DataLoader");
+}
+
+/* A DataLoader: torch's or another library's (an external whose name says
+ * so), its iterator (super().__iter__() of a subclass, loader_iter), or an
+ * instance of a repository subclass of torch's whose base constructor ran
+ * (loader_init marked it) and which keeps the base's __iter__: its batches
+ * are the base's.  A subclass with an __iter__ of its own is not one: its
+ * __iter__ is read (a generator: iter_dunder_gen). */
 int is_loader(const value_t *v)
 {
-	return v->k == VK_INST && v->u.inst->ext && strstr(v->u.inst->ext, "DataLoader");
+	if (v->k != VK_INST)
+		return 0;
+	if (v->u.inst->ext)
+		return strstr(v->u.inst->ext, "DataLoader") != NULL;
+	return v->u.inst->cls && v->u.inst->mod == VM_NONE && vdict_gets(v->u.inst->attrs, "__ecg_loader__") &&
+	       !class_lookup(v->u.inst->cls, "__iter__", NULL);
+}
+
+/* What torch's DataLoader constructor keeps of its arguments, set on o
+ * (a DataLoader, or a repository subclass's instance whose
+ * super().__init__ reached torch's): pin_memory, dataset, batch_size,
+ * the anchor; and the schedule's DataLoader event with the arguments. */
+static void loader_init(struct frame *f, struct vinst *o, value_t **args, size_t nargs, struct vdict *kw,
+                        const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct sched_ev *e = sev(f, SEV_LOADER, "DataLoader", site);
+	value_t *ds = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "dataset") : NULL;
+	value_t *bs = nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "batch_size") : NULL;
+	size_t i;
+
+	if (e) {
+		e->detail = vdict_new(in->a);
+		if (kw)
+			for (i = 0; i < kw->n; i++)
+				vdict_set(in->a, e->detail, kw->keys[i], kw->vals[i]);
+		if (nargs >= 1)
+			vdict_sets(in->a, e->detail, "dataset", args[0]);
+		if (nargs >= 2 && !vdict_gets(e->detail, "batch_size"))
+			vdict_sets(in->a, e->detail, "batch_size", args[1]);
+	}
+	vdict_sets(in->a, o->attrs, "pin_memory", v_bool(in->a, kw_bool(kw, "pin_memory")));
+	vdict_sets(in->a, o->attrs, "__anchor__", v_str(in->a, anchor_at(f, site)));
+	vdict_sets(in->a, o->attrs, "__ecg_loader__", v_bool(in->a, 1));
+	if (ds)
+		vdict_sets(in->a, o->attrs, "dataset", ds);
+	/* batch_size defaults to 1; a batch_sampler decides it otherwise */
+	if (!bs && !(kw && vdict_gets(kw, "batch_sampler")))
+		bs = v_int(in->a, 1);
+	if (bs)
+		vdict_sets(in->a, o->attrs, "batch_size", bs);
+}
+
+/* super().__init__(...) of a repository subclass of torch's DataLoader
+ * (self an instance of it): the base's constructor, loader_init.  1 when
+ * self is such an instance (done), 0 otherwise (nothing done). */
+int loader_base_init(struct frame *f, value_t *self, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site)
+{
+	if (f->mode == M_FWD || self->k != VK_INST || self->u.inst->mod != VM_NONE ||
+	    !class_is_torch_loader(f->in, self->u.inst->cls))
+		return 0;
+	loader_init(f, self->u.inst, args, nargs, kw, site);
+	return 1;
+}
+
+/* super().__iter__() of a repository subclass of torch's DataLoader
+ * (self->attrs what its base constructor kept): the base's iterator over
+ * the loader's batches, an object of its own sharing the loader's
+ * attributes; next() of it is a batch (is_loader). */
+value_t *loader_iter(struct interp *in, value_t *self)
+{
+	struct vinst *it = new_inst(in);
+
+	it->ext = "torch.utils.data.dataloader._BaseDataLoaderIter";
+	it->attrs = self->u.inst->attrs;
+	return mk_inst_value(in, it);
 }
 
 /* One batch of DataLoader dl: host tensors, pinned if it pins (a loader
@@ -1117,7 +1198,6 @@ static value_t *torch_object(struct frame *f, const char *d, const char *last, v
 {
 	struct interp *in = f->in;
 	struct vinst *o = new_inst(in);
-	struct sched_ev *e;
 	size_t i;
 
 	o->ext = d;
@@ -1143,34 +1223,8 @@ static value_t *torch_object(struct frame *f, const char *d, const char *last, v
 		if (en || nargs < 5)
 			vdict_sets(in->a, o->attrs, "enabled", en ? en : v_bool(in->a, 1));
 	}
-	if (!strcmp(last, "DataLoader")) {
-		e = sev(f, SEV_LOADER, "DataLoader", site);
-		if (e) {
-			e->detail = vdict_new(in->a);
-			if (kw)
-				for (i = 0; i < kw->n; i++)
-					vdict_set(in->a, e->detail, kw->keys[i], kw->vals[i]);
-			if (nargs >= 1)
-				vdict_sets(in->a, e->detail, "dataset", args[0]);
-			if (nargs >= 2 && !vdict_gets(e->detail, "batch_size"))
-				vdict_sets(in->a, e->detail, "batch_size", args[1]);
-		}
-		vdict_sets(in->a, o->attrs, "pin_memory", v_bool(in->a, kw_bool(kw, "pin_memory")));
-		vdict_sets(in->a, o->attrs, "__anchor__", v_str(in->a, anchor_at(f, site)));
-		{
-			value_t *ds = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "dataset") : NULL;
-			value_t *bs = nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "batch_size") : NULL;
-
-			if (ds)
-				vdict_sets(in->a, o->attrs, "dataset", ds);
-			/* batch_size defaults to 1; a batch_sampler decides it
-			 * otherwise */
-			if (!bs && !(kw && vdict_gets(kw, "batch_sampler")))
-				bs = v_int(in->a, 1);
-			if (bs)
-				vdict_sets(in->a, o->attrs, "batch_size", bs);
-		}
-	}
+	if (!strcmp(last, "DataLoader"))
+		loader_init(f, o, args, nargs, kw, site);
 	if (!strcmp(last, "TensorDataset")) {
 		value_t *t = v_seq(in->a, VK_TUPLE, nargs);
 
