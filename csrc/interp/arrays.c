@@ -36,18 +36,19 @@
 
 #define ARR_METHOD_REASON "a method of an array whose shape is known in part"
 
-/* A value whose source is an expression the evaluation of which calls
- * nothing: names, constants, attributes of those, arithmetic of those. */
-static int pure_expr(const struct ast_hdr *e, int depth)
+/* An expression whose second evaluation calls nothing and records
+ * nothing: names, constants, attributes of those (outside a forward,
+ * where a tensor's attribute read is an op), arithmetic of those. */
+static int pure_expr(const struct frame *f, const struct ast_hdr *e, int depth)
 {
 	if (!e || depth > 8)
 		return 0;
 	if (AST_IS(e, Name) || AST_IS(e, Constant))
 		return 1;
 	if (AST_IS(e, Attribute))
-		return pure_expr(AST_AS(e, Attribute)->value, depth + 1);
+		return f->mode != M_FWD && pure_expr(f, AST_AS(e, Attribute)->value, depth + 1);
 	if (AST_IS(e, BinOp))
-		return pure_expr(AST_AS(e, BinOp)->left, depth + 1) && pure_expr(AST_AS(e, BinOp)->right, depth + 1);
+		return pure_expr(f, AST_AS(e, BinOp)->left, depth + 1) && pure_expr(f, AST_AS(e, BinOp)->right, depth + 1);
 	return 0;
 }
 
@@ -80,7 +81,7 @@ static long long window_len(struct frame *f, const struct ast_hdr *slice, const 
 		other = up->left;
 	else
 		return -1;
-	if (!pure_expr(other, 0))
+	if (!pure_expr(f, other, 0))
 		return -1;
 	k = eval(f, other);
 	return k->k == VK_INT && k->u.i >= 0 ? k->u.i : -1;
