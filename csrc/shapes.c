@@ -895,6 +895,8 @@ static const struct vshape *r_data(const struct sc *c)
 {
 	if (c->nargs < 1)
 		return NULL;
+	if (c->args[0]->k == VK_UNKNOWN)     /* an array whose shape is known (interp/arrays.c) */
+		return c->args[0]->arr_shape && !c->args[0]->alts ? c->args[0]->arr_shape : NULL;
 	return c->args[0]->k == VK_TENSOR ? c->args[0]->shape : data_shape(c->a, c->args[0]);
 }
 

@@ -382,6 +382,8 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 			return alts_getattr(f, obj, name, site);
 		if ((v = libv_attr(f, obj, name, site)))
 			return v;
+		if ((v = arr_attr(f, obj, name, site)))
+			return v;
 		if (!strcmp(name, "backward") && f->mode != M_FWD) {
 			/* losses[i].backward(): the name says what it is */
 			v = v_ext(in->a, "Tensor.backward");

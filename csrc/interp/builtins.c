@@ -1218,6 +1218,19 @@ static value_t *bi_exec(struct frame *f, value_t *fn, value_t **args, size_t nar
 		return v_none(in->a);
 	}
 	note(in, anchor_at(f, site), "exec() of code ecg does not read", "only exec(open(<repo file>).read()) is followed");
+	{
+		/* that code may bind any name of the namespace it runs in
+		 * (a configurator's config file outside the repository sets
+		 * batch_size): none of its data values is stated after it */
+		const char *why = "exec() of code ecg does not read may set it";
+
+		if (nargs >= 2 && args[1]->k == VK_DICT)
+			clobber_dict(in->a, args[1]->u.dict, why);
+		if (nargs >= 3 && args[2]->k == VK_DICT)
+			clobber_dict(in->a, args[2]->u.dict, why);
+		if (nargs == 1 && (!kw || !kw->n))
+			clobber_dict(in->a, f->locals ? f->locals : f->globals ? f->globals->dict : NULL, why);
+	}
 	return v_none(in->a);
 }
 

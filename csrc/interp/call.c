@@ -187,7 +187,9 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 			vdict_sets(in->a, o->args, "__ecg_positional__", v_bool(in->a, 1));
 		return mk_inst_value(in, o);
 	}
-	return unknown_at(f, site, afmt(in, "the result of %s, which is outside the repository", d));
+	r = unknown_at(f, site, afmt(in, "the result of %s, which is outside the repository", d));
+	arr_reader_result(f, d, args, nargs, kw, r);
+	return r;
 }
 
 /* TABLE[key](...) in build mode, the key not known, where TABLE (a name
@@ -439,6 +441,8 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		if (fn->alts && !alts_modules(fn) && alts_tensor_path(fn) < 0)
 			return alts_call(f, fn, args, nargs, kw, site);
 		if ((r = libv_call(f, fn, args, nargs, kw, site)))
+			return r;
+		if ((r = arr_call(f, fn, site)))
 			return r;
 		if ((r = table_class_call(f, fn, site)))
 			return r;

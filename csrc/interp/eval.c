@@ -714,6 +714,7 @@ static value_t *tensor_subscript(struct frame *f, const struct ast_Subscript *s,
 		t = v_tensor_dev(in->a, obj->dev, obj->pinned);
 		t->shape = shape_index(in->a, shape_of(obj), idx);
 		t->dt = obj->dt;
+		arr_tensor_window(f, s, obj, idx, t);
 	}
 	op_io(f, mark, (value_t *[]){ obj, idx }, 2, NULL, t);
 	return t;
@@ -742,6 +743,12 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 	}
 	if (is_tensorish(obj))
 		return tensor_subscript(f, s, obj, idx);
+	{
+		value_t *w = arr_window(f, s, obj, idx);    /* a[i:i+k] of an array */
+
+		if (w)
+			return w;
+	}
 	switch (obj->k) {
 	case VK_LIST: case VK_TUPLE:
 		if (obj->u.seq->unk_reason && obj->u.seq->prefix) {

@@ -447,6 +447,12 @@ enum catalog_fact {
 	CATALOG_F_HOST_LOAD_KEYWORDS, /* set: keywords whose value names where a
 	                                 library's torch.load wrapper puts what it
 	                                 loads (map_location) */
+	CATALOG_F_ARRAY_READERS,      /* map: another library's function returning
+	                                 a 1-D array of a length not known ->
+	                                 "keyword:position" of the argument that
+	                                 gives it another shape, or "" */
+	CATALOG_F_ARRAY_SHAPE_METHODS,/* set: methods of such an array whose
+	                                 result has the array's shape */
 	CATALOG_NFACTS
 };
 

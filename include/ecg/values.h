@@ -177,6 +177,11 @@ struct value {
 	                                 str() of a value not known, a tensor's
 	                                 .item()): never an object, so never a
 	                                 module (facts.c fact_plain) */
+	const struct vshape *arr_shape; /* VK_UNKNOWN: an array of another library
+	                                 (numpy) whose shape is known in part
+	                                 (np.memmap of a file: [?]; a window of
+	                                 k items of it: [k]), or NULL
+	                                 (interp/arrays.c) */
 	union {
 		int b;
 		long long i;

@@ -1,0 +1,182 @@
+/* interp/arrays.c - arrays of another library (numpy) whose shape is known
+ * in part, and windows of a known length
+ *
+ * A job's data is often an array read at run time: np.memmap(path,
+ * dtype=...) of a token file, np.fromfile, np.frombuffer (catalog:
+ * array_readers).  Its length is the data's, but it is one-dimensional:
+ * its value stays not known, with arr_shape [?] (values.h).  What keeps
+ * that shape known in part:
+ *  - a method of catalog array_shape_methods (a.astype(np.int64), copy):
+ *    the array's shape;
+ *  - a window a[i:i+k] (upper bound written as the lower one plus k, k a
+ *    known int >= 0, no step) whose start is a tensor -- an index drawn at
+ *    run time (ix = torch.randint(len(a) - k, (B,)); for i in ix): k items
+ *    on that axis, the other axes as they were.  A window shorter than k
+ *    is one the code's draw did not keep inside the data; windows drawn
+ *    at random and stacked could not all be cut short alike, so torch.stack
+ *    of them would raise.  A start that is a Python int (a chunking loop
+ *    whose last chunk may be shorter) is not read: the length stays not
+ *    known.  The same window of a tensor whose first axis is not known
+ *    gives that axis k (arr_tensor_window);
+ *  - torch.from_numpy / torch.tensor / torch.as_tensor of the array: a
+ *    tensor of its shape (shapes.c's "data" rule reads arr_shape).
+ * Every other use of the array is a value not known, as before.
+ *
+ * Nothing here fails: each function returns NULL (or leaves the value as
+ * it was) when the value is none of these.  Shapes and values live in the
+ * interpreter's arena.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecg/catalog.h"
+#include "internal.h"
+
+#define ARR_METHOD_REASON "a method of an array whose shape is known in part"
+
+/* An expression whose second evaluation calls nothing and records
+ * nothing: names, constants, attributes of those (outside a forward,
+ * where a tensor's attribute read is an op), arithmetic of those. */
+static int pure_expr(const struct frame *f, const struct ast_hdr *e, int depth)
+{
+	if (!e || depth > 8)
+		return 0;
+	if (AST_IS(e, Name) || AST_IS(e, Constant))
+		return 1;
+	if (AST_IS(e, Attribute))
+		return f->mode != M_FWD && pure_expr(f, AST_AS(e, Attribute)->value, depth + 1);
+	if (AST_IS(e, BinOp))
+		return pure_expr(f, AST_AS(e, BinOp)->left, depth + 1) && pure_expr(f, AST_AS(e, BinOp)->right, depth + 1);
+	return 0;
+}
+
+/* The window's length k of x[lo:lo+k] (or x[lo:k+lo]), from the slice's
+ * code and its value idx: its start a tensor, k a known int >= 0, no
+ * step; -1 otherwise. */
+static long long window_len(struct frame *f, const struct ast_hdr *slice, const value_t *idx)
+{
+	const struct ast_Slice *sl;
+	const struct ast_BinOp *up;
+	const struct ast_hdr *other;
+	const char *lo;
+	value_t *k;
+
+	if (!idx || idx->k != VK_SLICE || idx->u.slice.step->k != VK_NONE || idx->u.slice.lo->k != VK_TENSOR ||
+	    !AST_IS(slice, Slice))
+		return -1;
+	sl = AST_AS(slice, Slice);
+	if (!sl->lower || !AST_IS(sl->upper, BinOp) || sl->step)
+		return -1;
+	up = AST_AS(sl->upper, BinOp);
+	if (up->op != AST_OP_ADD)
+		return -1;
+	lo = text_of(f, sl->lower);
+	if (!lo[0])
+		return -1;
+	if (!strcmp(text_of(f, up->left), lo))
+		other = up->right;
+	else if (!strcmp(text_of(f, up->right), lo))
+		other = up->left;
+	else
+		return -1;
+	if (!pure_expr(f, other, 0))
+		return -1;
+	k = eval(f, other);
+	return k->k == VK_INT && k->u.i >= 0 ? k->u.i : -1;
+}
+
+void arr_reader_result(struct frame *f, const char *d, value_t *const *args, size_t nargs,
+                       const struct vdict *kw, value_t *r)
+{
+	const char *other = catalog_fact(f->in->cat, CATALOG_F_ARRAY_READERS, d);
+	struct vshape *s;
+
+	if (!other || !r || r->k != VK_UNKNOWN || r->alts)
+		return;
+	if (other[0]) {
+		/* "keyword:position": given and not None, another shape */
+		const char *colon = strchr(other, ':');
+		size_t klen = colon ? (size_t)(colon - other) : strlen(other);
+		long pos = colon ? strtol(colon + 1, NULL, 10) : -1;
+		size_t i;
+
+		if (pos >= 0 && (size_t)pos < nargs && args[pos]->k != VK_NONE)
+			return;
+		for (i = 0; kw && i < kw->n; i++)
+			if (kw->keys[i]->k == VK_STR && kw->keys[i]->u.str.len == klen &&
+			    !memcmp(kw->keys[i]->u.str.s, other, klen) && kw->vals[i]->k != VK_NONE)
+				return;
+		if (kw_unk(kw, 1))
+			return;        /* *args or **kwargs not known: the shape may be in them */
+	}
+	s = shape_new(f->in->a, 1);
+	if (s)
+		r->arr_shape = s;
+}
+
+value_t *arr_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site)
+{
+	value_t *m;
+
+	if (!obj || obj->k != VK_UNKNOWN || !obj->arr_shape || obj->alts ||
+	    !catalog_fact(f->in->cat, CATALOG_F_ARRAY_SHAPE_METHODS, name))
+		return NULL;
+	m = unknown_at(f, site, ARR_METHOD_REASON);
+	m->recv = obj;
+	return m;
+}
+
+value_t *arr_call(struct frame *f, const value_t *fn, const struct ast_hdr *site)
+{
+	value_t *r;
+
+	if (!fn || fn->k != VK_UNKNOWN || !fn->reason || strcmp(fn->reason, ARR_METHOD_REASON) || !fn->recv ||
+	    !fn->recv->arr_shape)
+		return NULL;
+	r = unknown_at(f, site, fn->recv->reason ? fn->recv->reason : "an array of another library");
+	r->arr_shape = fn->recv->arr_shape;
+	return r;
+}
+
+value_t *arr_window(struct frame *f, const struct ast_Subscript *s, const value_t *obj, const value_t *idx)
+{
+	long long k;
+	struct vshape *sh;
+	value_t *r;
+
+	if (!obj || obj->k != VK_UNKNOWN || !obj->arr_shape || obj->alts || !obj->arr_shape->nd)
+		return NULL;
+	if ((k = window_len(f, s->slice, idx)) < 0)
+		return NULL;
+	sh = shape_new(f->in->a, obj->arr_shape->nd);
+	if (!sh)
+		return NULL;
+	*sh = *obj->arr_shape;
+	sh->n[0] = k;
+	sh->sym[0] = NULL;
+	r = unknown_at(f, &s->h, obj->reason ? obj->reason : "an array of another library");
+	r->arr_shape = sh;
+	return r;
+}
+
+void arr_tensor_window(struct frame *f, const struct ast_Subscript *s, const value_t *obj, const value_t *idx,
+                       value_t *t)
+{
+	const struct vshape *x = shape_of(obj);
+	long long k;
+	struct vshape *sh;
+
+	if (!x || !x->nd || x->n[0] >= 0 || !t || !t->shape || t->shape->nd != x->nd || t->shape->n[0] >= 0)
+		return;
+	if ((k = window_len(f, s->slice, idx)) < 0)
+		return;
+	sh = shape_new(f->in->a, t->shape->nd);
+	if (!sh)
+		return;
+	*sh = *t->shape;
+	sh->n[0] = k;
+	sh->sym[0] = NULL;
+	t->shape = sh;
+}
