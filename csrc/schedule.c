@@ -420,6 +420,11 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 			head = g->period > 0 ? xasprintf("every %s=%lld steps", pe, g->period)
 			                     : xasprintf("every %s steps", pe);
 		}
+	} else if (e->in_hook && e->in_forward && s->step_loop && ctx_has(c, s->step_loop)) {
+		/* a forward hook on many modules: how often it acts per call
+		 * of the model is not known (a gather it dispatches once and
+		 * then waits for), so neither is how often per micro-step */
+		return xstrdup("every step \u00d7? (a forward hook on more than one module)");
 	} else if (s->micro_loop && ctx_has(c, s->micro_loop)) {
 		base = s->micro_loop;
 		head = xstrdup("every micro-step");
@@ -1616,6 +1621,36 @@ static void sc_wrap_broadcast(struct sc *s, cJSON *dd, const struct sched_ev *w)
 	cJSON_AddItemToArray(dd, c);
 }
 
+/* Does e run on every step, whatever happens: in the step loop, under no
+ * condition? */
+static int sc_every_step(struct sc *s, const struct sched_ev *e)
+{
+	return s->step_loop && ctx_has(e->ctx, s->step_loop) && !sc_condition(s, e->ctx);
+}
+
+/* The collective event that stands for the row of ev[i]'s anchor and op:
+ * the first, unless it is job code that does not run on every step (a
+ * forced synchronous path at a checkpoint save, an evaluation, the end of
+ * training) and the forward of the step's model call issues the same
+ * call (a forward hook's asynchronous gather): that one, which runs each
+ * step. */
+static const struct sched_ev *sc_coll_row_event(struct sc *s, size_t i)
+{
+	const struct sched_ev *e = &s->ev[i];
+	size_t j;
+
+	if (e->in_forward || !s->step_call || sc_every_step(s, e))
+		return e;
+	for (j = i + 1; j < s->nev; j++) {
+		const struct sched_ev *x = &s->ev[j];
+
+		if (x->kind == SEV_COLLECTIVE && x->in_forward && !x->in_backward && x->op && e->op &&
+		    !strcmp(x->op, e->op) && x->anchor && e->anchor && !strcmp(x->anchor, e->anchor))
+			return x;
+	}
+	return e;
+}
+
 static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 {
 	size_t i;
@@ -1628,6 +1663,7 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 
 			if (sc_seen(dd, "anchor", e->anchor, "op", e->op))
 				continue;
+			e = sc_coll_row_event(s, i);
 			/* state_dict()'s gather, when the job may have chosen
 			 * another state-dict type before it */
 			if (e->target && !strcmp(e->target, "state_dict") && interp_state_dict_type_set(s->in))

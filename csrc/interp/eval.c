@@ -879,6 +879,13 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 		if (value_is_known_scalar(idx))
 			return unknown_at(f, &s->h, afmt(in, "key %s is not in the mapping",
 			                                 value_repr(in->a, idx) ? value_repr(in->a, idx) : "?"));
+		/* d[param] of a dict filled under keys not known (each
+		 * parameter's bucket, group, state): the value, when all that
+		 * were stored so are alike (interp/exec.c assign) -- for a
+		 * tensor key, or a key not known when no other key was stored */
+		if ((is_tensorish(idx) || (idx->k == VK_UNKNOWN && !obj->u.dict->n)) && obj->u.dict->anykey &&
+		    obj->u.dict->anyval && !obj->u.dict->anymixed)
+			return obj->u.dict->anyval;
 		break;
 	}
 	case VK_INST:

@@ -125,13 +125,24 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 			emit_op(f, "Tensor.__setitem__", t);
 			setitem_copy(f, obj, v, t);
 		} else if (obj->k == VK_DICT && !value_is_known_scalar(idx)) {
+			struct vdict *d = obj->u.dict;
+
 			/* what is stored under keys not known: host data only? */
-			if (obj->u.dict->anykey != 2)
-				obj->u.dict->anykey = host_only(v, 0) ? 1 : 2;
-			obj->u.dict->anyval = v;
-			clobber_dict(in->a, obj->u.dict,
-			             afmt(in, "%s[%s] = ... with a key not known may set it", text_of(f, s->value),
-			                  text_of(f, s->slice)));
+			if (d->anykey != 2)
+				d->anykey = host_only(v, 0) ? 1 : 2;
+			if (d->anyval && !alike_values(d->anyval, v))
+				d->anymixed = 1;
+			d->anyval = v;
+			if (identity_key(idx))
+				/* an object hashed by identity (a module, a
+				 * handle): the key is this object, no other --
+				 * d[obj] reads it back; the keys and length stay
+				 * not known (a loop read once stored one) */
+				vdict_set(in->a, d, idx, v);
+			else
+				clobber_dict(in->a, d,
+				             afmt(in, "%s[%s] = ... with a key not known may set it", text_of(f, s->value),
+				                  text_of(f, s->slice)));
 		} else if (obj->k == VK_DICT) {
 			journal_note_key(in, obj->u.dict, idx);
 			vdict_set(in->a, obj->u.dict, idx, v);
@@ -374,6 +385,42 @@ static size_t target_values(struct frame *f, const struct ast_hdr *t, value_t **
 	return n;
 }
 
+/* A job's `for` over a list not known of which some items are known
+ * (value.some: the modules seen of a model's modules()): each of those
+ * read, as a known list's are (`for m in model.modules():
+ * m.register_forward_pre_hook(...)` registers on each), the loop's trip
+ * count not known; what the body bound is not known after it. */
+static enum flow exec_for_some(struct frame *f, const struct ast_For *s, value_t *it)
+{
+	struct interp *in = f->in;
+	const struct jctx *ojc = f->jc;
+	const char *omr = f->mult.reason, *ome = f->mult.expr;
+	struct jctx *lj = (struct jctx *)jc_push(f, JC_LOOP, anchor_at(f, &s->h),
+	                                         afmt_memo(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)));
+	struct vdict snap;
+	value_t *item[MAX_TARGET_VALUES];
+	size_t nitem;
+	enum flow fl;
+
+	lj->trips = -1;
+	dict_save(in, f->locals ? f->locals : f->globals->dict, &snap);
+	f->jc = lj;
+	f->mult.reason = afmt_memo(in, "built in a loop over %s, whose length is not known", text_of(f, s->iter), NULL);
+	f->mult.expr = text_of(f, s->iter);
+	fl = exec_for_items(f, s, it->some, NULL);
+	f->mult.reason = omr;
+	f->mult.expr = ome;
+	f->jc = ojc;
+	if (fl == FL_RETURN || fl == FL_RAISE)
+		return fl;
+	nitem = target_values(f, s->target, item, MAX_TARGET_VALUES);
+	while_widen(f, f->locals ? f->locals : f->globals->dict, &snap,
+	            afmt(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)), item, nitem);
+	/* the last item is none of those read */
+	assign(f, s->target, v_unknown(in->a, text_of(f, s->target), "the loop's last item: its items are not all known"));
+	return FL_NORMAL;
+}
+
 static enum flow exec_for(struct frame *f, const struct ast_For *s)
 {
 	struct interp *in = f->in;
@@ -494,6 +541,8 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		items = NULL;
 	} else
 		why = iter_items(f, it, &items);
+	if (why && it->k == VK_UNKNOWN && it->some && it->some->n)
+		return exec_for_some(f, s, it);
 	if (why) {
 		/* read the body once; lists built in it have an unknown length */
 		const char *omr = f->mult.reason, *ome = f->mult.expr;
@@ -1613,6 +1662,8 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 					 * (`.item()`): read once, at the top */
 					in->job_events = before;
 					in->nsev = sev_before;
+					while (in->nmodel_calls && in->model_calls[in->nmodel_calls - 1] >= in->nsev)
+						in->nmodel_calls--;
 					break;
 				}
 				if (value_truth(tv) != 1 || while_test_unknown_none(f, w->test)) {

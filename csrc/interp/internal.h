@@ -273,6 +273,14 @@ struct interp {
 	struct interp_evidence ev;
 	struct sched_ev *sev;
 	size_t nsev, asev;
+	size_t *model_calls;          /* the job's calls of a model: their indices
+	                                 in sev (SEV_MODEL_CALL), in order (malloc) */
+	size_t nmodel_calls, amodel_calls;
+	struct sched_ev *hook_sev;    /* events of hooks read at their removal
+	                                 (interp.c hook_removed), put after the
+	                                 job's at its end (malloc) */
+	size_t nhook_sev, ahook_sev;
+	int hook_reading;             /* hook_removed() is reading one */
 	/* forward hooks registered on module instances (module.c), in
 	 * registration order; run around the module's forward (interp.c) */
 	struct fwdhook {
@@ -280,6 +288,12 @@ struct interp {
 		value_t *fn;              /* the callable, as registered */
 		int pre;                  /* a pre-hook: before forward, (module, args) */
 		int removed;              /* its handle's remove() was called */
+		/* where the job was when it registered / removed it: the
+		 * number of schedule events made before (in->nsev) and the job
+		 * context (jc_here()); interp.c's hook_in_force() orders them
+		 * against the job's calls of a model */
+		size_t reg_at, rm_at;
+		const struct jctx *reg_jc, *rm_jc;
 	} *hooks;
 	size_t nhooks, ahooks;
 	int gpu;                      /* the job moves a model or tensors to a device */
@@ -387,6 +401,9 @@ void journal_after_body(struct interp *in, struct attr_journal *j);
  * pairs, the journal on the caller's stack. */
 void journal_open_loop(struct interp *in, struct attr_journal *j);
 void journal_close_loop(struct interp *in, struct attr_journal *j, const char *cut);
+/* Every write noted since journal_open() undone, the journal closed and
+ * freed; an enclosing journal sees nothing of it.  Never fails. */
+void journal_discard(struct interp *in, struct attr_journal *j);
 void journal_close(struct interp *in, struct attr_journal *j, const char *cond, int body_raised,
                    int else_raised);
 
@@ -482,6 +499,13 @@ void exec_import(struct frame *f, const struct ast_Import *s);
 void exec_import_from(struct frame *f, const struct ast_ImportFrom *s);
 
 /* object.c */
+/* Is v an object Python hashes by identity as a dict key: a module, or an
+ * instance of a repository class (no external base other than a module's)
+ * that defines neither __eq__ nor __hash__?  0 or 1; never fails. */
+int identity_key(const value_t *v);
+/* Are a and b alike as a dict's values stored under keys not known: the
+ * same value, or instances of one class?  0 or 1; never fails. */
+int alike_values(const value_t *a, const value_t *b);
 value_t *class_lookup(struct vclass *c, const char *name, struct vclass **owner);
 const char *class_ext_base(struct vclass *c);
 int class_ext_bases_only(struct interp *in, struct vclass *c, const char *name);
@@ -733,11 +757,23 @@ value_t *sequential_forward(struct interp *in, struct vinst *m, value_t *x, stru
 value_t *layer_result(struct interp *in, struct vinst *m, value_t **args, size_t nargs,
                       struct vdict *kwargs);
 
+/* interp.c: the job removed hook in->hooks[ix] (handle.remove()): it runs
+ * no more.  A hook that was in place at one of the job's model calls
+ * (registered before a call and removed after it, or registered after it
+ * in a loop around it and removed outside that loop: back in place when
+ * the loop comes round) is read now, as a forward reads it, with the
+ * objects as they are (its writes undone after); its events are kept
+ * aside and put after the job's when the job is read.  Never fails. */
+void hook_removed(struct frame *f, size_t ix);
+
 /* jobctx.c */
 void ema_call(struct frame *f, const value_t *fn, const struct ast_hdr *site);
 int log_sink(const value_t *fn);
 struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, const struct ast_hdr *site);
 const struct jctx *jc_push(struct frame *f, enum jctx_kind kind, const char *anchor, const char *text);
+/* The frame's job context as an event made here would hold it (sev()'s
+ * e->ctx: generator markers resolved).  Arena memory; never fails. */
+const struct jctx *jc_here(struct frame *f);
 int runtime_events(const struct interp *in, size_t from);
 /* Is an event of kind k run-time work (a copy, a sync, a collective, a
  * loader hop) that runtime_events() counts? */

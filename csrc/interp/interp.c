@@ -63,6 +63,8 @@ void interp_free(struct interp *in)
 	free(in->model_names);
 	free(in->notes);
 	free(in->sev);
+	free(in->model_calls);
+	free(in->hook_sev);
 	free(in->hooks);
 	strmap_free(&in->strs);
 	free(in->amemo);
@@ -251,6 +253,14 @@ static int interp_run(struct interp *in, struct sfile *entry, const char *func)
 				(void)gen_next(&hf, r->u.inst, NULL);
 		}
 	}
+	/* the forward hooks read at their removal: their events after the
+	 * job's, as the forwards' are */
+	if (in->nhook_sev) {
+		GROW(in->sev, in->asev, in->nsev + in->nhook_sev);
+		memcpy(in->sev + in->nsev, in->hook_sev, in->nhook_sev * sizeof *in->sev);
+		in->nsev += in->nhook_sev;
+		in->nhook_sev = 0;
+	}
 	return 0;
 }
 
@@ -293,52 +303,144 @@ static const struct ast_hdr *hook_def(const value_t *v)
 	return v && v->k == VK_FUNC ? v->u.fn->def : NULL;
 }
 
+/* Is c, or a context around it, the node l (the same node, or one of
+ * the same kind at the same anchor: a loop's body read again pushes a
+ * node of its own)? */
+static int jc_has(const struct jctx *c, const struct jctx *l)
+{
+	for (; c; c = c->up)
+		if (c == l || (c->kind == l->kind && c->anchor && l->anchor && !strcmp(c->anchor, l->anchor)))
+			return 1;
+	return 0;
+}
+
+/* Was hook k, removed now, in place at one of the job's calls of a
+ * model?  Either registered before the call and removed after it, or
+ * registered after the call inside a loop around it and removed only
+ * outside that loop -- then it is in place when the loop comes round to
+ * the call again (a wrapper that takes its hooks off for the first step,
+ * or around a checkpoint save, and puts them back).  A hook removed again
+ * in the loop is not counted there (a row missing, never a wrong one).
+ * (A hook never removed runs with the forwards ecg reads after the job.)
+ * Never fails. */
+static int hook_in_force(const struct interp *in, const struct fwdhook *k)
+{
+	size_t c;
+	const struct jctx *l;
+
+	for (c = 0; c < in->nmodel_calls; c++) {
+		size_t i = in->model_calls[c];
+		const struct sched_ev *e = &in->sev[i];
+
+		if (e->in_forward)
+			continue;
+		if (i >= k->reg_at && i < k->rm_at)
+			return 1;
+		if (i < k->reg_at)
+			for (l = e->ctx; l; l = l->up)
+				if (l->kind == JC_LOOP && jc_has(k->reg_jc, l) && !jc_has(k->rm_jc, l))
+					return 1;
+	}
+	return 0;
+}
+
+/* Hook k read once on its module: a pre-hook with (module, args), a hook
+ * with (module, args, output).  Its schedule events are the forward's
+ * (phase forward, counted like it); its ops are not the module's (kept in
+ * the arena, not in its sequence).  A hook whose function is registered
+ * on more than one module runs once per module that has it, but how often
+ * it acts per call of the model is not known: its events' counts are left
+ * unknown. */
+static void run_hook(struct interp *in, const struct fwdhook *k, value_t **args, size_t nargs, value_t *out_v)
+{
+	const struct ast_hdr *def = hook_def(k->fn);
+	const struct vfunc *fn = (k->fn->k == VK_BOUND ? k->fn->u.bound.fn : k->fn)->u.fn;
+	value_t *tup, *a[3];
+	struct frame f;
+	struct fseq own;          /* the hook's ops: not the module's (its schedule events are kept) */
+	size_t from = in->nsev, nreg = 0, j;
+
+	memset(&f, 0, sizeof f);
+	memset(&own, 0, sizeof own);
+	f.in = in;
+	f.mode = M_FWD;
+	f.ev = &own;
+	f.mult.n = 1;
+	f.cond.taken = -1;
+	f.file = fn->file;
+	f.globals = fn->globals;
+	f.qualname = fn->qualname;
+	tup = v_seq(in->a, VK_TUPLE, 0);
+	for (j = 0; j < nargs; j++)
+		vseq_push(in->a, tup->u.seq, args[j]);
+	a[0] = mk_inst_value(in, k->m);
+	a[1] = tup;
+	a[2] = out_v ? out_v : v_none(in->a);
+	(void)call(&f, k->fn, a, k->pre ? 2 : 3, NULL, NULL);
+	for (j = 0; j < in->nhooks; j++)
+		if (hook_def(in->hooks[j].fn) == def)
+			nreg++;
+	if (nreg > 1)
+		for (j = from; j < in->nsev; j++) {
+			in->sev[j].fwd_mult = -1;
+			in->sev[j].in_hook = 1;
+		}
+}
+
 /* m's forward hooks of one kind (pre or not) not removed, run in
- * registration order as torch does: a pre-hook with (module, args), a
- * hook with (module, args, output).  Their schedule events are the
- * forward's (phase forward, counted like it); their ops are not the
- * module's (kept in the arena, not in its sequence).  A
- * hook whose function is registered on more than one module runs here
- * once per module that has it, but how often it acts per call of the
- * model is not known: its events' counts are left unknown. */
+ * registration order as torch does (a removed one was read at its
+ * removal, hook_removed()). */
 static void run_fwd_hooks(struct interp *in, struct vinst *m, int pre, value_t **args, size_t nargs,
                           value_t *out_v)
 {
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < in->nhooks; i++) {
-		struct fwdhook *k = &in->hooks[i];
-		const struct ast_hdr *def;
-		value_t *tup, *a[3];
-		struct frame f;
-		struct fseq own;          /* the hook's ops: not the module's (its schedule events are kept) */
-		size_t from = in->nsev, nreg = 0;
+		const struct fwdhook *k = &in->hooks[i];
 
-		if (k->m != m || k->removed || k->pre != pre || !(def = hook_def(k->fn)))
-			continue;
-		memset(&f, 0, sizeof f);
-		memset(&own, 0, sizeof own);
-		f.in = in;
-		f.mode = M_FWD;
-		f.ev = &own;
-		f.mult.n = 1;
-		f.cond.taken = -1;
-		f.file = (k->fn->k == VK_BOUND ? k->fn->u.bound.fn : k->fn)->u.fn->file;
-		f.globals = (k->fn->k == VK_BOUND ? k->fn->u.bound.fn : k->fn)->u.fn->globals;
-		f.qualname = (k->fn->k == VK_BOUND ? k->fn->u.bound.fn : k->fn)->u.fn->qualname;
-		tup = v_seq(in->a, VK_TUPLE, 0);
-		for (j = 0; j < nargs; j++)
-			vseq_push(in->a, tup->u.seq, args[j]);
-		a[0] = mk_inst_value(in, m);
-		a[1] = tup;
-		a[2] = out_v ? out_v : v_none(in->a);
-		(void)call(&f, k->fn, a, pre ? 2 : 3, NULL, NULL);
-		for (j = 0; j < in->nhooks; j++)
-			if (hook_def(in->hooks[j].fn) == def)
-				nreg++;
-		if (nreg > 1)
-			for (j = from; j < in->nsev; j++)
-				in->sev[j].fwd_mult = -1;
+		if (k->m == m && k->pre == pre && !k->removed && hook_def(k->fn))
+			run_hook(in, k, args, nargs, out_v);
+	}
+}
+
+void hook_removed(struct frame *f, size_t ix)
+{
+	struct interp *in = f->in;
+	struct fwdhook *k = &in->hooks[ix];
+	struct attr_journal j;
+	const struct sched_call *oc = in->cur_call;
+	long long oo = in->fwd_outer, oje = in->job_events;
+	size_t from = in->nsev, omc = in->nmodel_calls;
+	value_t *x;
+
+	if (k->removed)
+		return;
+	k->removed = 1;
+	k->rm_at = in->nsev;
+	k->rm_jc = jc_here(f);
+	if (!hook_def(k->fn) || !hook_in_force(in, k) || in->hook_reading)
+		return;
+	/* read as the forward would read it: outside the job's calls and
+	 * loops, the objects' writes undone after it */
+	in->cur_call = NULL;
+	in->fwd_outer = 0;
+	in->hook_reading = 1;
+	journal_open(in, &j);
+	x = v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
+	run_hook(in, k, &x, 1, k->pre ? NULL : v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0));
+	journal_discard(in, &j);
+	in->hook_reading = 0;
+	in->cur_call = oc;
+	in->fwd_outer = oo;
+	in->job_events = oje;
+	/* its events kept aside until the job is read (then after it, as a
+	 * forward's are): here they would be the job's loop's own work */
+	if (in->nsev > from) {
+		GROW(in->hook_sev, in->ahook_sev, in->nhook_sev + (in->nsev - from));
+		memcpy(in->hook_sev + in->nhook_sev, in->sev + from, (in->nsev - from) * sizeof *in->sev);
+		in->nhook_sev += in->nsev - from;
+		in->nsev = from;
+		in->nmodel_calls = omc;
 	}
 }
 

@@ -170,7 +170,16 @@ struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, cons
 	e->non_blocking = -1;
 	e->pinned = -1;
 	e->async_op = -1;
+	if (kind == SEV_MODEL_CALL) {
+		GROW(in->model_calls, in->amodel_calls, in->nmodel_calls + 1);
+		in->model_calls[in->nmodel_calls++] = in->nsev - 1;
+	}
 	return e;
+}
+
+const struct jctx *jc_here(struct frame *f)
+{
+	return gen_reroot(f->in, f->jc);
 }
 
 const struct jctx *jc_find(const struct jctx *c, enum jctx_kind k)

@@ -17,7 +17,9 @@
  *
  * Contract: journal_open() before the body, journal_after_body() between
  * the paths, journal_close() after the else path, always in pairs with
- * the journal on the caller's stack; journal_note() is called by
+ * the journal on the caller's stack (or journal_open() ... journal_discard():
+ * a reading whose writes are all undone, interp.c's hook read at its
+ * removal); journal_note() is called by
  * set_attr() before it stores.  An object made while the journal is open
  * (journal_born(), from new_inst()) exists on one path only: writes to it
  * are not undone nor merged (a born marker, key JBORN, is entered for its
@@ -329,6 +331,18 @@ void journal_close_loop(struct interp *in, struct attr_journal *j, const char *c
 			jwiden(in, &j->e[i], why);
 		jup(j->parent, &j->e[i]);
 	}
+	free(j->e);
+	free(j->slot);
+}
+
+void journal_discard(struct interp *in, struct attr_journal *j)
+{
+	size_t i;
+
+	in->ajournal = j->parent;
+	for (i = j->n; i-- > 0;)
+		if (j->e[i].key != JBORN && !jcontainer(&j->e[i]))   /* a list changed stays changed */
+			jput(in, &j->e[i], j->e[i].old);
 	free(j->e);
 	free(j->slot);
 }

@@ -335,7 +335,7 @@ static value_t *m_dict_get(struct frame *f, value_t *fn, value_t **args, size_t 
 		value_t *r = vdict_get(self->u.dict, args[0]);
 
 		/* a key not known may be any of the keys: not the default */
-		if (!r && !value_is_known_scalar(args[0]) && args[0]->k != VK_STR && self->u.dict->n)
+		if (!r && !value_is_known_scalar(args[0]) && args[0]->k != VK_STR && (self->u.dict->n || self->u.dict->anykey))
 			return unknown_at(f, site, "get() with a key not known");
 		return r ? r : nargs >= 2 ? args[1] : v_none(in->a);
 	}

@@ -355,6 +355,31 @@ static int walk_modules(struct interp *in, struct vinst *m, const char *prefix, 
 	return rc;
 }
 
+/* The modules under m that are known, m first, depth first, each once,
+ * into out (as walk_modules lists them, named or not): a module holding
+ * an attribute not known is listed with its known submodules; a
+ * submodule one of two (alts.c) is left out. */
+static void walk_known_modules(struct interp *in, struct vinst *m, const char *prefix, struct vseq *out,
+                               struct vinst ***seen, size_t *nseen, int named, int depth)
+{
+	struct mentry *e;
+	size_t i, n;
+
+	if (depth > 64 || seen_module(*seen, *nseen, m))
+		return;
+	seen_add(seen, nseen, m);
+	if (named)
+		push_pair(in, out, prefix, mk_inst_value(in, m));
+	else
+		vseq_push(in->a, out, mk_inst_value(in, m));
+	e = module_entries(in, m, &n);
+	for (i = 0; i < n; i++)
+		if (e[i].inst)
+			walk_known_modules(in, e[i].inst, *prefix ? afmt(in, "%s.%s", prefix, e[i].name) : e[i].name,
+			                   out, seen, nseen, named, depth + 1);
+	free(e);
+}
+
 /* children(), named_children(), modules(), named_modules() of a module
  * whose submodules are all seen: a list (of modules, or of (name,
  * module) pairs), in registration order, each module once; a submodule
@@ -399,9 +424,18 @@ static value_t *module_tree_list(struct frame *f, value_t *self, int id, const s
 		size_t nseen = 0;
 		int rc = walk_modules(in, m, "", out->u.seq, &seen, &nseen, 0, &why);
 
+		if (rc < 0) {
+			/* not known; the modules seen are among them (a job's
+			 * loop registering a hook on each reads those) */
+			value_t *u = unknown_at(f, site, afmt(in, "the modules under it are not known: %s", why));
+
+			u->some = v_seq(in->a, VK_LIST, 0)->u.seq;
+			nseen = 0;
+			walk_known_modules(in, m, "", u->some, &seen, &nseen, named, 0);
+			free(seen);
+			return u;
+		}
 		free(seen);
-		if (rc < 0)
-			return unknown_at(f, site, afmt(in, "the modules under it are not known: %s", why));
 	}
 	if (!named)
 		for (i = 0; i < out->u.seq->n; i++)
@@ -722,6 +756,8 @@ static value_t *register_fwd_hook(struct frame *f, value_t *fn, value_t **args, 
 		k->m = self->u.inst;
 		k->fn = args[0];
 		k->pre = fn->u.bi.id == BI_M_MOD_FWD_PRE_HOOK;
+		k->reg_at = in->nsev;
+		k->reg_jc = jc_here(f);
 		vdict_sets(in->a, h->attrs, "__ecg_hook__", v_int(in->a, (long long)in->nhooks));
 		in->nhooks++;
 	}
@@ -871,13 +907,12 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 	case BI_M_MOD_FWD_PRE_HOOK:
 		return register_fwd_hook(f, fn, args, nargs);
 	case BI_M_HOOK_REMOVE: {
-		/* handle.remove(): the hook no longer runs (from anywhere: ecg
-		 * does not order a removal against the model calls, so a hook
-		 * removed at all is dropped -- a row missing, never a wrong one) */
+		/* handle.remove(): the hook no longer runs from here on
+		 * (interp.c hook_removed: read now if it ran at a model call) */
 		value_t *ix = self && self->k == VK_INST ? vdict_gets(self->u.inst->attrs, "__ecg_hook__") : NULL;
 
 		if (ix && ix->k == VK_INT && ix->u.i >= 0 && (size_t)ix->u.i < in->nhooks)
-			in->hooks[ix->u.i].removed = 1;
+			hook_removed(f, (size_t)ix->u.i);
 		return v_none(in->a);
 	}
 	case BI_M_MOD_TRAIN:

@@ -566,3 +566,28 @@ void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v)
 		vdict_sets(in->a, obj->u.dict, name, v);
 	}
 }
+
+int identity_key(const value_t *v)
+{
+	struct vinst *m;
+
+	if (!v || v->k != VK_INST)
+		return 0;
+	m = v->u.inst;
+	if (!m->cls)
+		return m->mod != VM_NONE;      /* torch's own modules: nn.Module's identity hash */
+	if (class_lookup(m->cls, "__eq__", NULL) || class_lookup(m->cls, "__hash__", NULL))
+		return 0;
+	return m->mod != VM_NONE || !class_ext_base(m->cls);
+}
+
+int alike_values(const value_t *a, const value_t *b)
+{
+	if (a == b)
+		return 1;
+	if (!a || !b || a->k != VK_INST || b->k != VK_INST)
+		return 0;
+	if (a->u.inst->cls)
+		return a->u.inst->cls == b->u.inst->cls;
+	return !b->u.inst->cls && a->u.inst->ext && b->u.inst->ext && !strcmp(a->u.inst->ext, b->u.inst->ext);
+}

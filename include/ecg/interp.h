@@ -166,6 +166,9 @@ struct sched_ev {
 	                                 trip count is no count of it */
 	long long fwd_mult;           /* read from a forward: the loops around it inside
 	                                 that forward (1: none; -1: a count not known) */
+	int in_hook;                  /* read from a forward hook registered on more
+	                                 than one module (how often it acts per call of
+	                                 the model is not known) */
 	int of_values;                /* H2D: of a tensor made from Python numbers
 	                                 (torch.tensor(x).cuda()), not a batch */
 	const struct sched_call *in_call; /* job mode: the innermost call of a repo

@@ -152,6 +152,11 @@ struct value {
 	 * reader that does not know them sees an unknown, as before. */
 	struct value **alts;
 	const char *alt_cond;
+	/* VK_UNKNOWN list: items known to be among its items, each once (the
+	 * modules() of a model with a module not known under it: the ones
+	 * seen), or NULL.  A job's `for` over it reads them (interp/exec.c);
+	 * every other reader sees an unknown, as before. */
+	struct vseq *some;
 	const struct vshape *shape;   /* VK_TENSOR: its shape, or NULL (not known) */
 	const long long *ints;        /* VK_TENSOR: a small host integer tensor made
 	                                 from Python ints: its elements, row-major,
@@ -232,6 +237,10 @@ struct vdict {
 	 * NULL: what a pass over the dict's items reads for the entries it
 	 * cannot list */
 	struct value *anyval;
+	/* interp/: the values stored under keys not known were not all
+	 * alike (the same object, or objects of one class): anyval stands
+	 * for none of them */
+	unsigned char anymixed;
 	/* interp/: made by the literal `{}` and given no entries it does not
 	 * show since (update() of a mapping not known clears it): empty for
 	 * certain when n is 0, not a comprehension over items not known */
