@@ -184,13 +184,21 @@ static value_t *minmax(struct frame *f, value_t **args, size_t nargs, int want_m
 	}
 	charge(f, items ? items->n : 0, 0);
 	/* comparing a device tensor reads its truth on the host: a sync
-	 * (max(acc1, best_acc1) with acc1 on the device) */
-	for (i = 0; items && items->n >= 2 && i < items->n; i++)
-		if (items->items[i]->k == VK_TENSOR && items->items[i]->dev == DEV_DEVICE && f->mode != M_FWD) {
+	 * (max(acc1, best_acc1) with acc1 on the device); one on one path of
+	 * an undecided `if` (alts.c), none on the device for certain: a row
+	 * under that path's side */
+	for (i = 0; items && items->n >= 2 && i < items->n && f->mode != M_FWD; i++)
+		if (items->items[i]->k == VK_TENSOR && items->items[i]->dev == DEV_DEVICE) {
 			sev(f, SEV_SYNC, afmt(f->in, "%s(<a device tensor>) (compares on the host)", want_max ? "max" : "min"),
 			    site);
 			break;
 		}
+	if (items && i == items->n)
+		for (i = 0; items->n >= 2 && i < items->n; i++)
+			if (alts_sync(f, items->items[i],
+			              afmt(f->in, "%s(<a device tensor on one path>) (compares on the host)",
+			                   want_max ? "max" : "min"), site))
+				break;
 	for (i = 0; items && i < items->n; i++) {
 		if (!as_num(items->items[i], &x))
 			return unknown_at(f, site, "min/max of values that are not known");
