@@ -53,6 +53,19 @@ def save(model, is_best):
         shutil.copyfile("last.pt", "best.pt")
 
 
+def train_epoch(model, loader, opt, device):
+    total = torch.zeros((), device=device)
+    for x, y in loader:
+        x = x.to(device)
+        y = y.to(device)
+        loss = nn.functional.cross_entropy(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.detach()
+    return total.item()
+
+
 def main():
     dist.init_process_group("nccl")
     world_size = dist.get_world_size()
@@ -63,13 +76,7 @@ def main():
     val_set = Folder(sys.argv[2])
     best = 0.0
     for epoch in range(10):
-        for x, y in train_loader:
-            x = x.to(device)
-            y = y.to(device)
-            loss = nn.functional.cross_entropy(model(x), y)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
+        train_epoch(model, train_loader, opt, device)
         acc1 = evaluate(model, val_set, device, world_size)
         is_best = acc1 > best
         best = max(acc1, best)
