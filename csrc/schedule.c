@@ -720,6 +720,16 @@ static int sc_in_eval_run(const struct sc *s, const struct sched_ev *e)
 	return 0;
 }
 
+/* Is e made by a function run that trains and evaluates nothing (the
+ * innermost run around it: train_one_epoch's read of its average loss
+ * after its loop is the training's)? */
+static int sc_in_train_run(const struct sc *s, const struct sched_ev *e)
+{
+	const struct ptrmap_slot *sl = e->calls ? ptrmap_get(&s->runs, e->calls) : NULL;
+
+	return sl && sl->b && !sl->a;
+}
+
 static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 {
 	const struct jctx *c = e->ctx;
@@ -800,6 +810,13 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 		return "logging";
 	if (!ctx_innermost_loop(c))
 		return s->step_end && (size_t)(e - s->ev) >= s->step_end ? "teardown" : "startup";
+	/* a host read in a loop around the step loop and outside it (the
+	 * epoch loop's `best = max(acc1, best)` after validate()): that
+	 * loop's own bookkeeping, not the step's work -- phased as the work
+	 * of a periodic block is, by what else the loop does */
+	if ((e->kind == SEV_SYNC || e->kind == SEV_D2H) && s->step_loop && !ctx_has(c, s->step_loop) &&
+	    ctx_has(s->step_loop, ctx_innermost_loop(c)) && !sc_in_train_run(s, e))
+		return sc_guard_phase(s, ctx_innermost_loop(c));
 	return "step";
 }
 

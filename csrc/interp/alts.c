@@ -35,6 +35,11 @@
  * is a sync row under that path's side of the condition (alts_sync).
  * The other path may hold Python data too (a beam decoder's candidates,
  * lists of host tensors, where a greedy decoder gives one device tensor).
+ * A name or attribute the two paths of an undecided `if` bound so (a
+ * meter's sum, a float after its all-reduce, a device tensor again when
+ * an extra pass runs on one path) is kept the same way by merge_branches
+ * and the journal (alts_dev_scalar_pair); str.format, f-strings and
+ * max()/min() of it are rows under the tensor's side (alts_sync).
  *
  * What is done to such a pair is done on the tensor's path alone, under
  * that path's side of the condition, and gives a pair again (the other
@@ -145,6 +150,25 @@ static int dev_side(const value_t *v)
 {
 	return (v->k == VK_TENSOR && v->dev == DEV_DEVICE) ||
 	       (v->k == VK_EXT && v->recv && v->recv->k == VK_TENSOR && v->recv->dev == DEV_DEVICE);
+}
+
+/* a and b, what the two paths of an undecided `if` bound to one name or
+ * attribute: a device tensor on one, host_scalar's on the other (a
+ * meter's sum a float after its all-reduce, a device tensor again when
+ * an extra pass on one path adds to it).  merge_branches and the journal
+ * keep both (v_alts), so that a read of it is a row under the tensor's
+ * side of the condition. */
+int alts_dev_scalar_pair(const value_t *a, const value_t *b)
+{
+	int i;
+	const value_t *p[2] = { a, b };
+
+	if (!a || !b)
+		return 0;
+	for (i = 0; i < 2; i++)
+		if (p[i]->k == VK_TENSOR && p[i]->dev == DEV_DEVICE && host_scalar(p[!i]) && !p[!i]->may_none)
+			return 1;
+	return 0;
 }
 
 /* The path (0: alt_cond holds, 1: it does not) on which v, alternatives,

@@ -184,13 +184,21 @@ static value_t *minmax(struct frame *f, value_t **args, size_t nargs, int want_m
 	}
 	charge(f, items ? items->n : 0, 0);
 	/* comparing a device tensor reads its truth on the host: a sync
-	 * (max(acc1, best_acc1) with acc1 on the device) */
-	for (i = 0; items && items->n >= 2 && i < items->n; i++)
-		if (items->items[i]->k == VK_TENSOR && items->items[i]->dev == DEV_DEVICE && f->mode != M_FWD) {
+	 * (max(acc1, best_acc1) with acc1 on the device); one on one path of
+	 * an undecided `if` (alts.c), none on the device for certain: a row
+	 * under that path's side */
+	for (i = 0; items && items->n >= 2 && i < items->n && f->mode != M_FWD; i++)
+		if (items->items[i]->k == VK_TENSOR && items->items[i]->dev == DEV_DEVICE) {
 			sev(f, SEV_SYNC, afmt(f->in, "%s(<a device tensor>) (compares on the host)", want_max ? "max" : "min"),
 			    site);
 			break;
 		}
+	if (items && i == items->n)
+		for (i = 0; items->n >= 2 && i < items->n; i++)
+			if (alts_sync(f, items->items[i],
+			              afmt(f->in, "%s(<a device tensor on one path>) (compares on the host)",
+			                   want_max ? "max" : "min"), site))
+				break;
 	for (i = 0; items && i < items->n; i++) {
 		if (!as_num(items->items[i], &x))
 			return unknown_at(f, site, "min/max of values that are not known");
@@ -630,6 +638,63 @@ static value_t *bi_min(struct frame *f, value_t *fn, value_t **args, size_t narg
                        const struct ast_hdr *site)
 {
 	return minmax(f, args, nargs, 0, site);
+}
+
+/* map(fn, it): fn called on each item as a comprehension calls it, the
+ * results a list (the lazy iterator stands as the list of what it
+ * yields: list(), join() and a loop read it alike).  Items not listed
+ * (a device tensor's rows, a sequence of unknown length): one call on
+ * the representative item, its events repeated a number of times not
+ * known (JC_REPEAT), the list of unknown length.  Two or more iterables:
+ * listed ones pairwise, else not followed. */
+static value_t *bi_map(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                       const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vseq *items = NULL;
+	value_t *out, *why, *rep;
+	size_t i, j, n;
+
+	(void)fn;
+	if (nargs < 2 || (kw && kw->n))
+		return unknown_at(f, site, "map() ecg does not follow");
+	out = v_seq(in->a, VK_LIST, 0);
+	if (nargs == 2 && (why = iter_items(f, args[1], &items)) != NULL) {
+		const struct jctx *ojc = f->jc;
+
+		out->u.seq->unk_expr = site ? text_of(f, site) : NULL;
+		out->u.seq->unk_reason = why->reason ? why->reason : "an iterable whose items are not known";
+		rep = iter_rep_item(f, args[1]);
+		if (!rep)
+			return out;
+		if (f->mode != M_FWD && site)
+			f->jc = jc_push(f, JC_REPEAT, anchor_at(f, site), afmt_memo(in, "map over %s", text_of(f, site), NULL));
+		vseq_push(in->a, out->u.seq, call(f, args[0], &rep, 1, NULL, site));
+		f->jc = ojc;
+		return out;
+	}
+	{
+		struct vseq **its = ast_arena_alloc(in->a, nargs * sizeof *its);
+
+		n = (size_t)-1;
+		for (j = 1; j < nargs; j++) {
+			if (iter_items(f, args[j], &its[j]))
+				return unknown_at(f, site, "map() over iterables not known");
+			if (its[j]->n < n)
+				n = its[j]->n;
+		}
+		charge(f, n, 0);
+		for (i = 0; i < n; i++) {
+			value_t **a = ast_arena_alloc(in->a, nargs * sizeof *a);
+
+			if (!budget_at(f, site))
+				return unknown_at(f, site, "map() past the step bound");
+			for (j = 1; j < nargs; j++)
+				a[j - 1] = its[j]->items[i];
+			vseq_push(in->a, out->u.seq, call(f, args[0], a, nargs - 1, NULL, site));
+		}
+	}
+	return out;
 }
 
 static value_t *bi_max(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
@@ -1414,6 +1479,7 @@ static const struct native builtin_natives[] = {
 	{ "iter", bi_iter, BI_ITER },
 	{ "len", bi_len, BI_LEN },
 	{ "list", bi_seq, BI_LIST },
+	{ "map", bi_map, BI_MAP },
 	{ "max", bi_max, BI_MAX },
 	{ "min", bi_min, BI_MIN },
 	{ "next", bi_next, BI_NEXT },

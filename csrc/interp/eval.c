@@ -525,6 +525,32 @@ static value_t *tensor_compare(struct frame *f, const struct ast_Compare *c, enu
 	return t2;
 }
 
+/* A plain name or a dotted path of names (`E`, `mod.E`): evaluating it
+ * again has no effect. */
+static int names_only(const struct ast_hdr *e)
+{
+	while (AST_IS(e, Attribute))
+		e = AST_AS(e, Attribute)->value;
+	return AST_IS(e, Name);
+}
+
+/* `x is E.NAME` / `E.NAME is x` of a repo enum (object.c
+ * enum_member_is): 1, 0, or -1 */
+static int enum_is(struct frame *f, const struct ast_hdr *ln, const value_t *l, const struct ast_hdr *rn,
+                   const value_t *r, enum ast_cmpop op)
+{
+	int k, t = -1;
+
+	for (k = 0; k < 2 && t < 0; k++) {
+		const struct ast_hdr *n = k ? ln : rn;
+
+		if (AST_IS(n, Attribute) && names_only(AST_AS(n, Attribute)->value))
+			t = enum_member_is(f->in, k ? r : l, eval(f, AST_AS(n, Attribute)->value),
+			                   AST_AS(n, Attribute)->attr);
+	}
+	return t < 0 ? -1 : op == AST_CMP_IS ? t : !t;
+}
+
 static value_t *eval_compare(struct frame *f, const struct ast_Compare *c)
 {
 	struct interp *in = f->in;
@@ -560,6 +586,8 @@ static value_t *eval_compare(struct frame *f, const struct ast_Compare *c)
 		else if (r->k == VK_STR && (op == AST_CMP_IN || op == AST_CMP_NOTIN))
 			charge(f, 0, r->u.str.len);
 		t = compare_known(op, l, r);
+		if (t < 0 && (op == AST_CMP_IS || op == AST_CMP_ISNOT))
+			t = enum_is(f, i ? c->comparators.items[i - 1] : c->left, l, c->comparators.items[i], r, op);
 		if (t < 0)
 			t = fact_compare(op, l, r);
 		if (t < 0)
@@ -1117,6 +1145,8 @@ static value_t *eval_fstring(struct frame *f, const struct ast_JoinedStr *js)
 		v = eval(f, AST_AS(p, FormattedValue)->value);
 		if (v->k == VK_TENSOR && v->dev == DEV_DEVICE)
 			sev(f, SEV_SYNC, "f-string of a device tensor", AST_AS(p, FormattedValue)->value);
+		else     /* on one path of an undecided `if` (alts.c) */
+			(void)alts_sync(f, v, "f-string of a device tensor on one path", AST_AS(p, FormattedValue)->value);
 		format_hook(f, v, AST_AS(p, FormattedValue)->conversion, AST_AS(p, FormattedValue)->value);
 		v = path_text(v);      /* a pathlib.Path formats as its text */
 		if (AST_AS(p, FormattedValue)->format_spec || AST_AS(p, FormattedValue)->conversion > 0 ||
@@ -1131,6 +1161,9 @@ static value_t *eval_fstring(struct frame *f, const struct ast_JoinedStr *js)
 					if (w->k == VK_TENSOR && w->dev == DEV_DEVICE)
 						sev(f, SEV_SYNC, "f-string of a device tensor",
 						    AST_AS(js->values.items[k], FormattedValue)->value);
+					else
+						(void)alts_sync(f, w, "f-string of a device tensor on one path",
+						                AST_AS(js->values.items[k], FormattedValue)->value);
 					format_hook(f, w, AST_AS(js->values.items[k], FormattedValue)->conversion,
 					            AST_AS(js->values.items[k], FormattedValue)->value);
 				}

@@ -448,6 +448,7 @@ int alts_modules(const value_t *v);
 #define ALT_CHILD_POS "__ecg_altpos_"
 int alts_callable_pair(const value_t *a, const value_t *b);   /* a callable's two paths, one external */
 int alts_group_pair(const value_t *a, const value_t *b);   /* process groups (or None) on the two paths */
+int alts_dev_scalar_pair(const value_t *a, const value_t *b);   /* a device tensor on one path, a scalar on the other */
 int alts_may_none(const value_t *v, int depth);            /* None on some path of v */
 value_t *v_alts(struct frame *f, const char *cond, value_t *a, value_t *b);
 value_t *v_alts_in(struct interp *in, const char *cond, value_t *a, value_t *b);   /* v_alts without a frame */
@@ -507,6 +508,8 @@ int identity_key(const value_t *v);
  * same value, or instances of one class?  0 or 1; never fails. */
 int alike_values(const value_t *a, const value_t *b);
 value_t *class_lookup(struct vclass *c, const char *name, struct vclass **owner);
+/* `x is E.NAME`, E (cls) a repo enum class: 1, 0, -1 not decided */
+int enum_member_is(struct interp *in, const value_t *x, const value_t *cls, const char *name);
 const char *class_ext_base(struct vclass *c);
 int class_ext_bases_only(struct interp *in, struct vclass *c, const char *name);
 void exec_classdef(struct frame *f, const struct ast_ClassDef *s);

@@ -10,7 +10,9 @@
  * starts from the same objects), and after the else path each attribute
  * either path wrote is merged as a name would be: alike on both paths it
  * stays, a module built on one path is kept (conditional), two tensors
- * join, anything else is unknown with the condition as its reason.  An
+ * join, a device tensor on one path and a Python scalar on the other
+ * are kept as alternatives (alts.c: a meter's sum), anything else is
+ * unknown with the condition as its reason.  An
  * attribute set on one path only is unknown as well (getattr(o, "x",
  * default) and hasattr see its absence), unless it is a module.  So the
  * paths are not forked: what they disagree on is marked unknown.
@@ -233,7 +235,7 @@ static value_t *jmerge(struct interp *in, const char *key, value_t *a, value_t *
 		return b;
 	if (a && b && ((alts_object(a) && (alts_object(b) || b->k == VK_NONE)) ||
 	               (a->k == VK_NONE && alts_object(b)) || alts_callable_pair(a, b) ||
-	               alts_group_pair(a, b)))
+	               alts_group_pair(a, b) || alts_dev_scalar_pair(a, b)))
 		return v_alts_in(in, cond, a, b);  /* both objects kept, as merge_branches does */
 	r = v_unknown(in->a, key, afmt_memo(in, "depends on `%s`, which is not decided here", cond, NULL));
 	r->may_none = !a || !b || a->k == VK_NONE || b->k == VK_NONE || a->may_none || b->may_none;

@@ -776,6 +776,7 @@ static void format_reads_device(struct frame *f, const char *fmt, value_t **args
 {
 	size_t auto_i = 0;
 	const char *p;
+	const value_t *maybe = NULL;   /* a device tensor on one path only */
 
 	for (p = fmt; *p; p++) {
 		const char *q;
@@ -807,7 +808,13 @@ static void format_reads_device(struct frame *f, const char *fmt, value_t **args
 			sev(f, SEV_SYNC, "str.format of a device tensor", site);
 			return;
 		}
+		if (v && (*q == ':' || *q == '}' || *q == '!') && !maybe && alts_tensor_path(v) >= 0)
+			maybe = v;
 	}
+	/* none on the device for certain; one on one path of an undecided
+	 * `if` (alts.c): a row under that path's side */
+	if (maybe)
+		(void)alts_sync(f, maybe, "str.format of a device tensor on one path", site);
 }
 
 static value_t *m_str_format(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,

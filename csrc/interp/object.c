@@ -234,6 +234,43 @@ static void init_subclass(struct frame *f, value_t *cv, const struct ast_ClassDe
 	}
 }
 
+/* Is c a repo class derived from one of enum's (Enum, IntEnum, Flag ...)? */
+static int repo_enum(struct interp *in, const struct vclass *c)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->nmro; i++)
+		for (j = 0; j < c->mro[i]->nbases; j++) {
+			const value_t *b = c->mro[i]->bases[j];
+
+			if (b->k == VK_EXT && !strncmp(canon_ext(in, b->u.ext), "enum.", 5))
+				return 1;
+		}
+	return 0;
+}
+
+/* A repo enum's members (its public names bound to known scalars) made
+ * objects of their own, each read as `E.NAME`: attribute reads give
+ * back the very object (eval.c copies a scalar that has no text), so
+ * that `x is E.NAME` can be decided by identity (enum_member_is). */
+static void enum_members(struct interp *in, struct vclass *c)
+{
+	size_t j;
+
+	if (!repo_enum(in, c))
+		return;
+	for (j = 0; j < c->ns->n; j++) {
+		const value_t *k = c->ns->keys[j];
+		value_t *v = c->ns->vals[j];
+
+		if (k->k != VK_STR || k->u.str.s[0] == '_' || !value_is_known_scalar(v) || v->k == VK_NONE || v->expr)
+			continue;
+		v = v_copy(in->a, v);
+		v->expr = adot(in, c->name, k->u.str.s);
+		c->ns->vals[j] = v;
+	}
+}
+
 void exec_classdef(struct frame *f, const struct ast_ClassDef *s)
 {
 	struct interp *in = f->in;
@@ -310,6 +347,7 @@ void exec_classdef(struct frame *f, const struct ast_ClassDef *s)
 	cf.globals_decl = NULL;
 	cf.mode = M_JOB;
 	(void)exec_block(&cf, &s->body);
+	enum_members(in, c);
 	for (i = 0; i < s->decorator_list.n; i++)
 		if (is_dataclass_decorator(f, s->decorator_list.items[i]))
 			dataclass_slots(f, c, s->decorator_list.items[i]);
@@ -374,6 +412,46 @@ static int value_enum(struct interp *in, const struct vclass *c)
 			}
 		}
 	return is_enum && mixin;
+}
+
+/* `x is E.NAME` with E a repo enum class (cls, its value): its members
+ * are held as their values, the very objects its namespace holds, and a
+ * member read anywhere (a default argument, an attribute it was stored
+ * in) is that object.  So x is E.NAME when x is the object NAME holds,
+ * and is not when x is another member's object of another value (a
+ * member of an equal value is an alias: the same member).  1, 0, or -1
+ * when not decided (x is no member of E as far as is seen). */
+int enum_member_is(struct interp *in, const value_t *x, const value_t *cls, const char *name)
+{
+	const struct vclass *c;
+	const value_t *m = NULL;
+	int other = 0;
+	size_t i, j;
+
+	if (!x || !cls || cls->k != VK_CLASS || !repo_enum(in, cls->u.cls))
+		return -1;
+	c = cls->u.cls;
+	for (i = 0; i < c->nmro; i++) {
+		const struct vdict *ns = c->mro[i]->ns;
+
+		for (j = 0; ns && j < ns->n; j++)
+			if (ns->keys[j]->k == VK_STR && !strcmp(ns->keys[j]->u.str.s, name) && !m)
+				m = ns->vals[j];
+	}
+	if (!m || !value_is_known_scalar(m))
+		return -1;
+	if (x == m)
+		return 1;
+	for (i = 0; i < c->nmro; i++) {
+		const struct vdict *ns = c->mro[i]->ns;
+
+		for (j = 0; ns && j < ns->n; j++)
+			if (ns->vals[j] == x && ns->keys[j]->k == VK_STR && ns->keys[j]->u.str.s[0] != '_')
+				other = 1;
+	}
+	if (!other || !value_is_known_scalar(x))
+		return -1;
+	return value_key_eq(x, m) ? 1 : 0;
 }
 
 /* Enum(value): the member with that value, NULL when the class is no such
