@@ -891,6 +891,13 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 		}
 		break;
 	case VK_EXT:
+		if (!strcmp(obj->u.ext, "sys.modules")) {
+			value_t *m = sys_modules_item(f, idx);
+
+			if (m)
+				return m;
+			break;
+		}
 		/* typing subscripts, torchvision.models.__dict__[name] */
 		if (idx->k == VK_STR && !strcmp(short_ext(obj->u.ext), "__dict__")) {
 			const char *base = obj->u.ext;
@@ -1252,6 +1259,12 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 				f->test_node = b->values.items[i];
 			last = eval(f, b->values.items[i]);
 			f->test_node = otn;
+			/* the last operand is the value whatever its truth
+			 * (`get_act_layer(a) or nn.GELU` with the first None is
+			 * nn.GELU, a class whose truth ecg may not know): only
+			 * as an `if` test is its truth read */
+			if (!in_test && i + 1 == b->values.n)
+				return last;
 			t = value_truth(last);
 			/* an operand's truth is read on the host: every operand
 			 * but the last, and the last too as an `if` test; one that

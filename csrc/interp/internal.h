@@ -463,6 +463,7 @@ value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond);
 void ret_note_alt(struct frame *f, value_t *v, const char *cond);
 value_t *call_dunder_import(struct frame *f, value_t **args, size_t nargs, struct vdict *kw,
                             const struct ast_hdr *site);
+value_t *sys_modules_item(struct frame *f, const value_t *name);
 void exec_import(struct frame *f, const struct ast_Import *s);
 void exec_import_from(struct frame *f, const struct ast_ImportFrom *s);
 

@@ -59,13 +59,18 @@ commit "$R" "job"
 run_ecg extract --repo "$R" --entry train.py --out "$T/o" -q --no-cache --no-site-env --no-env --site "$SP"
 is "$rc" 0 "timm.create_model('vit_tiny_patch16_224') read from timm's source: exit 0"
 P() { json "$T/o/computation_graph.json" "[(m['class'], m['params'], (m.get('repeat') or {}).get('count')) for m in d['modules'] if m['id'] == '$1'][0]"; }
-# PyTorch's count is 5,526,346 (444,864 a block), but ecg does not know
-# the activation: VisionTransformer passes `get_act_layer(act_layer) or
-# nn.GELU`, which it leaves undecided, and Mlp builds `act_layer()` -- a
-# module of a class not known may hold parameters, so the count is null,
-# not a guess that happens to be right (a wrong count is worse).
-is "$(P model)" "('VisionTransformer', None, None)" "  VisionTransformer: parameters null (its blocks' activation class is not known)"
-is "$(P 'model/blocks.*')" "('Block', None, 12)" "  blocks: Block x 12 (depth of the registry's vit_tiny), parameters null (as above)"
+# PyTorch's count is 5,526,346 (444,864 a block).  VisionTransformer
+# passes `get_act_layer(act_layer) or nn.GELU`: get_act_layer(None) is None,
+# so the `or` gives nn.GELU whatever ecg knows of a class's truth (the last
+# operand of an `or` is its value, interp/eval.c), and each Block's count is
+# PyTorch's.  The model's own count stays null: build_model_with_cfg sets
+# model.pretrained_cfg = pretrained_cfg.to_dict(), a value not known here
+# (timm's registry of pretrained cfgs is not read to the end: register_model
+# runs past its step budget, and DefaultCfg.tags is a collections.deque), and
+# a value not known on a module may hold parameters -- null, not a guess.
+is "$(P model)" "('VisionTransformer', None, None)" "  VisionTransformer: parameters null (model.pretrained_cfg is not known)"
+is "$(P 'model/blocks.*')" "('Block', 444864, 12)" "  blocks: Block x 12 (depth of the registry's vit_tiny), 444,864 each: get_act_layer(None) or nn.GELU is nn.GELU"
+is "$(P 'model/blocks.*.mlp.act')" "('torch.nn.GELU', 0, None)" "  its Mlp's activation: nn.GELU"
 is "$(P 'model/blocks.*.norm1')" "('LayerNorm', 384, None)" "  timm's LayerNorm(nn.LayerNorm): 384, from what its __init__ gave the base"
 is "$(P 'head/blocks.*')" "('Block', 444288, 2)" "the job's own model around timm's Block: x 2, 444,288 each (qkv_bias False)"
 is "$(P head)" "('Head', 890506, None)" "  Head: 890,506"
