@@ -453,6 +453,8 @@ static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 			found = vdict_get(r->u.dict, l) != NULL;
 			if (!found && !value_is_known_scalar(l))
 				return -1;      /* a key not known may be any of them */
+			if (!found && dict_may_hold(r->u.dict))
+				return -1;      /* or a key it does not list may be l */
 		} else if ((r->k == VK_LIST || r->k == VK_TUPLE) && !r->u.seq->unk_reason) {
 			for (i = 0; i < r->u.seq->n; i++) {
 				if (value_is_known_scalar(r->u.seq->items[i]) && value_is_known_scalar(l)) {
@@ -848,7 +850,7 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 			return v;
 		if (obj->u.dict->rep && value_is_known_scalar(idx))
 			return obj->u.dict->rep;       /* {k: v.to(dev) for k, v in t.items()}["boxes"] */
-		if (obj->u.dict->missing && value_is_known_scalar(idx)) {
+		if (obj->u.dict->missing && value_is_known_scalar(idx) && !dict_may_hold(obj->u.dict)) {
 			/* defaultdict: d[k] = default_factory(), then read */
 			v = call(f, obj->u.dict->missing, NULL, 0, NULL, &s->h);
 			vdict_set(in->a, obj->u.dict, idx, v);
@@ -1406,6 +1408,7 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 						return no;
 					for (k = 0; k < m->u.dict->n; k++)
 						vdict_set(in->a, v->u.dict, m->u.dict->keys[k], m->u.dict->vals[k]);
+					dict_keep_may_hold(v->u.dict, m->u.dict);
 				} else {
 					/* {**x} of a mapping not known: any key, any value */
 					for (k = i + 1; k < d->values.n; k++)
