@@ -625,9 +625,11 @@ static value_t *bi_dict(struct frame *f, value_t *fn, value_t **args, size_t nar
 		return unknown_at(f, site, kw_unk(kw, 0)->reason);
 	if (nargs == 1 && args[0]->k == VK_DICT)
 		charge(f, WORK_MADE * args[0]->u.dict->n, 0);
-	if (nargs == 1 && args[0]->k == VK_DICT)
+	if (nargs == 1 && args[0]->k == VK_DICT) {
 		for (i = 0; i < args[0]->u.dict->n; i++)
 			vdict_set(in->a, r->u.dict, args[0]->u.dict->keys[i], args[0]->u.dict->vals[i]);
+		dict_keep_may_hold(r->u.dict, args[0]->u.dict);
+	}
 	if (kw)
 		for (i = 0; i < kw->n; i++)
 			vdict_set(in->a, r->u.dict, kw->keys[i], kw->vals[i]);

@@ -468,6 +468,8 @@ static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 			found = vdict_get(r->u.dict, l) != NULL;
 			if (!found && !value_is_known_scalar(l))
 				return -1;      /* a key not known may be any of them */
+			if (!found && dict_may_hold(r->u.dict))
+				return -1;      /* or a key it does not list may be l */
 		} else if ((r->k == VK_LIST || r->k == VK_TUPLE) && !r->u.seq->unk_reason) {
 			for (i = 0; i < r->u.seq->n; i++) {
 				if (value_is_known_scalar(r->u.seq->items[i]) && value_is_known_scalar(l)) {
@@ -898,7 +900,7 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 			return v;
 		if (obj->u.dict->rep && value_is_known_scalar(idx))
 			return obj->u.dict->rep;       /* {k: v.to(dev) for k, v in t.items()}["boxes"] */
-		if (obj->u.dict->missing && value_is_known_scalar(idx)) {
+		if (obj->u.dict->missing && value_is_known_scalar(idx) && !dict_may_hold(obj->u.dict)) {
 			/* defaultdict: d[k] = default_factory(), then read */
 			v = call(f, obj->u.dict->missing, NULL, 0, NULL, &s->h);
 			vdict_set(in->a, obj->u.dict, idx, v);
@@ -948,6 +950,13 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 		}
 		break;
 	case VK_EXT:
+		if (!strcmp(obj->u.ext, "sys.modules")) {
+			value_t *m = sys_modules_item(f, idx);
+
+			if (m)
+				return m;
+			break;
+		}
 		/* typing subscripts, torchvision.models.__dict__[name] */
 		if (idx->k == VK_STR && !strcmp(short_ext(obj->u.ext), "__dict__")) {
 			const char *base = obj->u.ext;
@@ -1346,6 +1355,12 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 				f->test_node = b->values.items[i];
 			last = eval(f, b->values.items[i]);
 			f->test_node = otn;
+			/* the last operand is the value whatever its truth
+			 * (`get_act_layer(a) or nn.GELU` with the first None is
+			 * nn.GELU, a class whose truth ecg may not know): only
+			 * as an `if` test is its truth read */
+			if (!in_test && i + 1 == b->values.n)
+				return last;
 			t = value_truth(last);
 			/* an operand's truth is read on the host: every operand
 			 * but the last, and the last too as an `if` test; one that
@@ -1513,6 +1528,7 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 						return no;
 					for (k = 0; k < m->u.dict->n; k++)
 						vdict_set(in->a, v->u.dict, m->u.dict->keys[k], m->u.dict->vals[k]);
+					dict_keep_may_hold(v->u.dict, m->u.dict);
 				} else {
 					/* {**x} of a mapping not known: any key, any value */
 					for (k = i + 1; k < d->values.n; k++)

@@ -139,6 +139,24 @@ value_t *call_import_module(struct frame *f, const char *d, value_t **args, size
 	return import_module(f, astr(in, s), 0);
 }
 
+/* sys.modules[name] (a registry decorator's `sys.modules[fn.__module__]`):
+ * the namespace of the module of that name when this reading has imported
+ * it, or is importing it -- Python puts a module in sys.modules before its
+ * body runs, so a decorator in that body sees what is bound so far.  NULL
+ * otherwise (a module not read here, or not yet imported: whether Python's
+ * sys.modules holds it depends on what else ran). */
+value_t *sys_modules_item(struct frame *f, const value_t *name)
+{
+	struct interp *in = f->in;
+	struct sfile *sf;
+	struct vns *ns;
+
+	if (!name || name->k != VK_STR || !(sf = prog_find_module(in->prog, name->u.str.s)))
+		return NULL;
+	ns = *ns_slot(in, sf);
+	return ns ? ns_value(in, ns) : NULL;
+}
+
 /* __import__(name, globals, locals, fromlist): with a fromlist, the module
  * itself (spec factories: `vars(__import__(path, ..., [name]))[name]`);
  * without one, its top package, as `import a.b` binds `a`. */

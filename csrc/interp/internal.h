@@ -91,6 +91,7 @@ enum builtin_id {
 	BI_LOADER_ITER, /* super().__iter__() of a repository subclass of torch's DataLoader: loader_iter() */
 	/* methods: self in u.bi.self */
 	BI_M_LIST_APPEND, BI_M_LIST_EXTEND, BI_M_LIST_INSERT, BI_M_LIST_POP,
+	BI_M_DEQUE_APPENDLEFT,   /* deque.appendleft (a deque is a list here, stdlib.c) */
 	BI_M_LIST_REMOVE, BI_M_SET_DISCARD, BI_M_SET_ADD,   /* list.remove, set.discard/remove/add (a set is a list here) */
 	BI_M_DICT_GET, BI_M_DICT_ITEMS, BI_M_DICT_KEYS, BI_M_DICT_VALUES, BI_M_DICT_UPDATE,
 	BI_M_DICT_POP, BI_M_DICT_SETDEFAULT, BI_M_COPY,
@@ -496,6 +497,7 @@ value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond);
 void ret_note_alt(struct frame *f, value_t *v, const char *cond);
 value_t *call_dunder_import(struct frame *f, value_t **args, size_t nargs, struct vdict *kw,
                             const struct ast_hdr *site);
+value_t *sys_modules_item(struct frame *f, const value_t *name);
 void exec_import(struct frame *f, const struct ast_Import *s);
 void exec_import_from(struct frame *f, const struct ast_ImportFrom *s);
 
@@ -1046,6 +1048,37 @@ static inline void clobber_dict(struct ast_arena *a, struct vdict *d, const char
 		     k == VK_TUPLE || k == VK_LIST || k == VK_DICT))
 			d->vals[i] = v_unknown(a, d->keys[i]->u.str.s, why);
 	}
+}
+
+/* May d hold a key it does not list -- written under a key not known
+ * (anykey: d[k] = v in a loop over items not known, d.setdefault(k, v)),
+ * or holding a key that is itself a value not known (compared by
+ * identity)?  Then a known key d lacks may be there all the same: its
+ * get(), `in`, pop() and setdefault() are not decided. */
+static inline int dict_may_hold(const struct vdict *d)
+{
+	size_t i;
+
+	if (!d)
+		return 0;
+	if (d->anykey)
+		return 1;
+	for (i = 0; i < d->n; i++)
+		if (d->keys[i]->k == VK_UNKNOWN)
+			return 1;
+	return 0;
+}
+
+/* A copy dst of dict src (dict(d), d.copy(), {**d}) may hold what src
+ * may hold under keys not known. */
+static inline void dict_keep_may_hold(struct vdict *dst, const struct vdict *src)
+{
+	if (!dst || !src || !src->anykey)
+		return;
+	if (dst->anykey != 2)
+		dst->anykey = src->anykey;
+	dst->anyval = src->anyval;
+	dst->exact = 0;
 }
 
 static inline int ext_is(const value_t *v, const char *name)

@@ -188,6 +188,26 @@ static value_t *m_set_union(struct frame *f, value_t *fn, value_t **args, size_t
 	return r;
 }
 
+/* deque.appendleft(x): x first -- an append, then moved to the front
+ * while the list is known (a deque is a list here: stdlib.c sl_deque). */
+static value_t *m_deque_appendleft(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                                   const struct ast_hdr *site)
+{
+	value_t *self = fn->u.bi.self;
+	struct vseq *s = self->k == VK_LIST ? self->u.seq : NULL;
+	size_t n0 = s ? s->n : 0;
+
+	(void)m_list_append(f, fn, args, nargs, kw, site);
+	if (s && !s->unk_reason && s->n == n0 + 1 && n0 > 0) {
+		value_t *x = s->items[n0];
+
+		charge(f, n0, 0);      /* the items after it move */
+		memmove(s->items + 1, s->items, n0 * sizeof *s->items);
+		s->items[0] = x;
+	}
+	return v_none(f->in->a);
+}
+
 static value_t *m_list_insert(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                               const struct ast_hdr *site)
 {
@@ -337,6 +357,8 @@ static value_t *m_dict_get(struct frame *f, value_t *fn, value_t **args, size_t 
 		/* a key not known may be any of the keys: not the default */
 		if (!r && !value_is_known_scalar(args[0]) && args[0]->k != VK_STR && (self->u.dict->n || self->u.dict->anykey))
 			return unknown_at(f, site, "get() with a key not known");
+		if (!r && dict_may_hold(self->u.dict))
+			return unknown_at(f, site, DICT_ANYKEY_REASON);
 		return r ? r : nargs >= 2 ? args[1] : v_none(in->a);
 	}
 	if (self->k == VK_INST && self->u.inst->ext && !strcmp(self->u.inst->ext, "os.environ"))
@@ -442,6 +464,8 @@ static value_t *m_dict_pop(struct frame *f, value_t *fn, value_t **args, size_t 
 			vdict_del(self->u.dict, args[0]);
 			return r;
 		}
+		if (dict_may_hold(self->u.dict))
+			return unknown_at(f, site, DICT_ANYKEY_REASON);
 		return nargs >= 2 ? args[1] : unknown_at(f, site, "pop() of a missing key");
 	}
 	return unknown_at(f, site, "pop() on a mapping not known");
@@ -453,9 +477,30 @@ static value_t *m_dict_setdefault(struct frame *f, value_t *fn, value_t **args, 
 	struct interp *in = f->in;
 	value_t *self = fn->u.bi.self;
 
+	if (self->k == VK_DICT && nargs >= 1 && args[0]->k == VK_UNKNOWN) {
+		/* a key not known: whichever key it is, it is set now unless
+		 * it was there (so no listed entry changes); its value is that
+		 * entry's or the default */
+		value_t *d = nargs >= 2 ? args[1] : v_none(in->a);
+		struct vdict *dd = self->u.dict;
+
+		if (dd->anykey != 2)
+			dd->anykey = host_only(d, 0) ? 1 : 2;
+		dd->anyval = d;
+		dd->exact = 0;
+		return unknown_at(f, site, "setdefault() with a key not known");
+	}
 	if (self->k == VK_DICT && nargs >= 1) {
 		value_t *r = vdict_get(self->u.dict, args[0]);
 
+		if (!r && dict_may_hold(self->u.dict)) {
+			/* there now, with the default or what a key not
+			 * listed held */
+			r = unknown_at(f, site, DICT_ANYKEY_REASON);
+			journal_note_key(in, self->u.dict, args[0]);
+			vdict_set(in->a, self->u.dict, args[0], r);
+			return r;
+		}
 		if (!r) {
 			r = nargs >= 2 ? args[1] : v_none(in->a);
 			journal_note_key(in, self->u.dict, args[0]);
@@ -479,6 +524,7 @@ static value_t *m_copy(struct frame *f, value_t *fn, value_t **args, size_t narg
 		charge(f, WORK_MADE * self->u.dict->n, 0);
 		for (i = 0; i < self->u.dict->n; i++)
 			vdict_set(in->a, r->u.dict, self->u.dict->keys[i], self->u.dict->vals[i]);
+		dict_keep_may_hold(r->u.dict, self->u.dict);
 		return r;
 	}
 	if (self->k == VK_LIST) {
@@ -973,6 +1019,7 @@ static value_t *m_file_read(struct frame *f, value_t *fn, value_t **args, size_t
 static const struct native list_methods[] = {
 	{ "add", m_set_add, BI_M_SET_ADD },
 	{ "append", m_list_append, BI_M_LIST_APPEND },
+	{ "appendleft", m_deque_appendleft, BI_M_DEQUE_APPENDLEFT },
 	{ "copy", m_copy, BI_M_COPY },
 	{ "discard", m_list_remove, BI_M_SET_DISCARD },
 	{ "extend", m_list_extend, BI_M_LIST_EXTEND },

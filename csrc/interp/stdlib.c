@@ -580,6 +580,69 @@ static value_t *dataclass_replace(struct frame *f, value_t **args, size_t nargs,
 	return instantiate(f, c, NULL, 0, nkw, site);
 }
 
+/* dataclasses.asdict(obj): a dict of obj's fields in their order, each
+ * value converted as asdict converts it (a dataclass instance to its
+ * dict, lists, tuples and dicts item by item, anything else itself).
+ * NULL when obj is not a dataclass instance of the code read, or a field
+ * has no value here. */
+static value_t *dataclass_asdict(struct frame *f, value_t *v, int depth)
+{
+	struct interp *in = f->in;
+	struct vdict *fields;
+	struct vclass *c;
+	value_t *r, *x;
+	size_t i;
+
+	if (depth > 16)
+		return NULL;
+	if (v->k == VK_LIST || v->k == VK_TUPLE) {
+		if (v->u.seq->unk_reason)
+			return NULL;
+		charge(f, v->u.seq->n, 0);
+		r = v_seq(in->a, v->k, v->u.seq->n);
+		for (i = 0; i < v->u.seq->n; i++) {
+			if (!(x = dataclass_asdict(f, v->u.seq->items[i], depth + 1)))
+				return NULL;
+			vseq_push(in->a, r->u.seq, x);
+		}
+		return r;
+	}
+	if (v->k == VK_DICT) {
+		if (v->u.dict->anykey || v->u.dict->rep)
+			return NULL;
+		charge(f, v->u.dict->n, 0);
+		r = v_dict(in->a);
+		for (i = 0; i < v->u.dict->n; i++) {
+			if (!(x = dataclass_asdict(f, v->u.dict->vals[i], depth + 1)))
+				return NULL;
+			vdict_set(in->a, r->u.dict, v->u.dict->keys[i], x);
+		}
+		return r;
+	}
+	if (v->k != VK_INST || !(c = v->u.inst->cls) || !c->is_dataclass)
+		return v;
+	fields = vdict_new(in->a);
+	dataclass_fields(in, c, fields, f);
+	r = v_dict(in->a);
+	for (i = 0; i < fields->n; i++) {
+		value_t *cur = vdict_get(v->u.inst->attrs, fields->keys[i]);
+
+		if (!cur || !(x = dataclass_asdict(f, cur, depth + 1)))
+			return NULL;
+		vdict_set(in->a, r->u.dict, fields->keys[i], x);
+	}
+	return r;
+}
+
+static value_t *sl_asdict(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site)
+{
+	(void)d, (void)site;
+	if (nargs != 1 || kw || args[0]->k != VK_INST || !args[0]->u.inst->cls || !args[0]->u.inst->cls->is_dataclass)
+		return NULL;
+	return dataclass_asdict(f, args[0], 0);
+}
+
 static value_t *sl_replace(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                            const struct ast_hdr *site)
 {
@@ -619,6 +682,31 @@ static value_t *sl_defaultdict(struct frame *f, const char *d, value_t **args, s
 		r->u.dict->missing = args[0];
 	for (i = 0; kw && i < kw->n; i++)
 		vdict_set(in->a, r->u.dict, kw->keys[i], kw->vals[i]);
+	return r;
+}
+
+/* collections.deque([iterable]): a list (appendleft is list_methods[]'s,
+ * methods.c); with a maxlen, which drops items as others come, NULL. */
+static value_t *sl_deque(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const value_t *ml = kw ? vdict_gets(kw, "maxlen") : NULL;
+	struct vseq *items = NULL;
+	value_t *r;
+	size_t i;
+
+	(void)d, (void)site;
+	if (nargs > 1 || (ml && ml->k != VK_NONE) || (kw && kw->n > (ml ? 1u : 0u)))
+		return NULL;
+	r = v_seq(in->a, VK_LIST, 0);
+	if (nargs == 0)
+		return r;
+	if (iter_items(f, args[0], &items) != NULL || !items)
+		return NULL;
+	charge(f, items->n, 0);
+	for (i = 0; i < items->n; i++)
+		vseq_push(in->a, r->u.seq, items->items[i]);
 	return r;
 }
 
@@ -675,7 +763,9 @@ static const struct stdlib_native {
 	{ "box.Box", sl_attr_dict },
 	{ "collections.OrderedDict", sl_ordered_dict },
 	{ "collections.defaultdict", sl_defaultdict },
+	{ "collections.deque", sl_deque },
 	{ "copy.deepcopy", sl_deepcopy },
+	{ "dataclasses.asdict", sl_asdict },
 	{ "dataclasses.fields", sl_dataclasses },
 	{ "dataclasses.is_dataclass", sl_dataclasses },
 	{ "dataclasses.replace", sl_replace },

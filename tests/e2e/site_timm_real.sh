@@ -10,7 +10,9 @@
 #   5,717,416 - (192*1000 + 1000) + (192*10 + 10) = 5,526,346;
 #   one Block(192, 3 heads): norm1 384, qkv 192x576 + 576, proj 192x192 +
 #   192, norm2 384, fc1 192x768 + 768, fc2 768x192 + 192 = 444,864;
-#   Block(dim=192, num_heads=3) directly: qkv_bias False, 444,288.
+#   Block(dim=192, num_heads=3) directly: qkv_bias False, 444,288;
+#   "vit_tiny_patch16_224.augreg_in21k" (its pretrained cfg: 21,843
+#   classes): 5,717,416 - 193,000 + (192*21843 + 21843) = 9,740,115.
 # The source is a git dir of huggingface/pytorch-image-models
 # (ECG_TIMM_MIRROR, default /work/.mirror/huggingface+pytorch-image-models/
 # repo) at commit aa4b5850 (timm 1.0.29.dev0); never committed.  The test
@@ -54,18 +56,33 @@ for step in range(2):
     loss.backward()
     opt.step()
 PY
+cat >"$R/train21k.py" <<'PY'
+import torch
+import timm
+
+model = timm.create_model("vit_tiny_patch16_224.augreg_in21k", pretrained=False)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(torch.randn(2, 3, 224, 224)).sum()
+    loss.backward()
+    opt.step()
+PY
 commit "$R" "job"
 
 run_ecg extract --repo "$R" --entry train.py --out "$T/o" -q --no-cache --no-site-env --no-env --site "$SP"
 is "$rc" 0 "timm.create_model('vit_tiny_patch16_224') read from timm's source: exit 0"
 P() { json "$T/o/computation_graph.json" "[(m['class'], m['params'], (m.get('repeat') or {}).get('count')) for m in d['modules'] if m['id'] == '$1'][0]"; }
-# PyTorch's count is 5,526,346 (444,864 a block), but ecg does not know
-# the activation: VisionTransformer passes `get_act_layer(act_layer) or
-# nn.GELU`, which it leaves undecided, and Mlp builds `act_layer()` -- a
-# module of a class not known may hold parameters, so the count is null,
-# not a guess that happens to be right (a wrong count is worse).
-is "$(P model)" "('VisionTransformer', None, None)" "  VisionTransformer: parameters null (its blocks' activation class is not known)"
-is "$(P 'model/blocks.*')" "('Block', None, 12)" "  blocks: Block x 12 (depth of the registry's vit_tiny), parameters null (as above)"
+# PyTorch's counts.  VisionTransformer passes `get_act_layer(act_layer) or
+# nn.GELU`: get_act_layer(None) is None, so the `or` gives nn.GELU whatever
+# ecg knows of a class's truth (the last operand of an `or` is its value,
+# interp/eval.c).  build_model_with_cfg reads the model's pretrained cfg from
+# timm's registry: register_model finds default_cfgs through
+# sys.modules[fn.__module__], DefaultCfg.tags is a collections.deque, and
+# PretrainedCfg.to_dict() is dataclasses.asdict() -- its num_classes sets
+# the head of a tag whose cfg says 21,843 classes.
+is "$(P model)" "('VisionTransformer', 5526346, None)" "  VisionTransformer(num_classes=10): 5,526,346"
+is "$(P 'model/blocks.*')" "('Block', 444864, 12)" "  blocks: Block x 12 (depth of the registry's vit_tiny), 444,864 each: get_act_layer(None) or nn.GELU is nn.GELU"
+is "$(P 'model/blocks.*.mlp.act')" "('torch.nn.GELU', 0, None)" "  its Mlp's activation: nn.GELU"
 is "$(P 'model/blocks.*.norm1')" "('LayerNorm', 384, None)" "  timm's LayerNorm(nn.LayerNorm): 384, from what its __init__ gave the base"
 is "$(P 'head/blocks.*')" "('Block', 444288, 2)" "the job's own model around timm's Block: x 2, 444,288 each (qkv_bias False)"
 is "$(P head)" "('Head', 890506, None)" "  Head: 890,506"
@@ -74,4 +91,10 @@ json "$T/o/computation_graph.json" "[m['code_anchor'] for m in d['modules'] if m
 ok $? "  anchored site:timm/models/vision_transformer.py"
 is "$(json "$T/o/computation_graph.json" '[(p["name"], p["version"]) for p in d["environment"]["packages"]]')" \
 	"[('timm', '1.0.29.dev0')]" "  the header names timm and its version"
+
+run_ecg extract --repo "$R" --entry train21k.py --out "$T/o21" -q --no-cache --no-site-env --no-env --site "$SP"
+is "$rc" 0 "timm.create_model('vit_tiny_patch16_224.augreg_in21k'): exit 0"
+P21() { json "$T/o21/computation_graph.json" "[(m['class'], m['params']) for m in d['modules'] if m['id'] == '$1'][0]"; }
+is "$(P21 '')" "('VisionTransformer', 9740115)" "  the tag's pretrained cfg (21,843 classes) read from the registry: 9,740,115"
+is "$(P21 head)" "('torch.nn.Linear', 4215699)" "  its head: Linear(192, 21843)"
 done_testing
