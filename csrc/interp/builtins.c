@@ -329,6 +329,8 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 	}
 	if ((ty = isinstance_typing(in, v, t)) >= 0)
 		return ty;
+	if (t->k == VK_EXT && (ty = yacs_isinstance(v, canon_ext(in, t->u.ext))) != -2)
+		return ty;
 
 	/* isinstance(nn.BatchNorm2d, functools.partial), (..., str): a class
 	 * or function is none of these (timm's get_norm_layer) */
@@ -1120,6 +1122,13 @@ static value_t *bi_hasattr(struct frame *f, value_t *fn, value_t **args, size_t 
 		if (r->k == VK_UNKNOWN && args[0]->k == VK_INST && vdict_gets(args[0]->u.inst->attrs, args[1]->u.str.s))
 			return unknown_at(f, site, afmt(in, "hasattr() of an attribute whose value is not known (%s)",
 			                                r->reason ? r->reason : "not known"));
+		/* an attribute-style config dict: a key held (its value known
+		 * or not) is there; with keys not all known (a yacs layer not
+		 * read into a new_allowed node) another may be */
+		if (r->k == VK_UNKNOWN && args[0]->k == VK_DICT && vdict_gets(args[0]->u.dict, args[1]->u.str.s))
+			return v_bool(in->a, 1);
+		if (r->k == VK_UNKNOWN && args[0]->k == VK_DICT && (args[0]->u.dict->anykey || args[0]->u.dict->rep))
+			return unknown_at(f, site, "hasattr() of a config whose keys are not all known");
 		return v_bool(in->a, r->k != VK_UNKNOWN);
 	}
 	return unknown_at(f, site, "hasattr() of something outside the repository (depends on its version)");

@@ -647,6 +647,9 @@ extern const struct ntab yacs_methods_ntab;
 value_t *yacs_method(struct interp *in, value_t *obj, const char *name);
 void yacs_set(struct interp *in, struct vdict *d, const char *name, value_t *v);
 value_t *yacs_node(struct interp *in, const value_t *init, int new_allowed);
+/* isinstance(v, cls) when cls is yacs's CfgNode: 1, 0, -1 (not known);
+ * -2 when cls is another class */
+int yacs_isinstance(const value_t *v, const char *cls);
 value_t *omegaconf_merge_with(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                               const struct ast_hdr *site);
 /* pathlib.c: pathlib.Path objects */

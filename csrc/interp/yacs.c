@@ -602,6 +602,20 @@ value_t *yacs_method(struct interp *in, value_t *obj, const char *name)
 	return mk_builtin(in, (int)m->id, obj);
 }
 
+int yacs_isinstance(const value_t *v, const char *cls)
+{
+	if (strcmp(cls, "yacs.config.CfgNode"))
+		return -2;
+	if (is_node(v))
+		return 1;
+	switch (v->k) {
+	case VK_NONE: case VK_BOOL: case VK_INT: case VK_FLOAT: case VK_STR: case VK_LIST: case VK_TUPLE:
+		return 0;
+	default:
+		return -1;   /* a dict may be a node whose copy lost the mark */
+	}
+}
+
 /* CfgNode.load_cfg(text or file), yacs.config.load_cfg: a file opened from
  * the repository read as merge_from_file reads it; YAML text not read */
 static value_t *y_load_cfg(struct frame *f, value_t **args, size_t nargs, const struct ast_hdr *site)
