@@ -11,6 +11,8 @@
  */
 #include "config.h"
 
+#include <ctype.h>
+
 #include "internal.h"
 
 /* The items of an iterable, when they are known.  Returns NULL and sets
@@ -334,6 +336,8 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 		return r0 == r1 ? r0 : -1;
 	}
 	if ((ty = isinstance_typing(in, v, t)) >= 0)
+		return ty;
+	if (t->k == VK_EXT && (ty = yacs_isinstance(v, canon_ext(in, t->u.ext))) != -2)
 		return ty;
 
 	/* isinstance(nn.BatchNorm2d, functools.partial), (..., str): a class
@@ -1204,6 +1208,13 @@ static value_t *bi_hasattr(struct frame *f, value_t *fn, value_t **args, size_t 
 		if (r->k == VK_UNKNOWN && args[0]->k == VK_INST && vdict_gets(args[0]->u.inst->attrs, args[1]->u.str.s))
 			return unknown_at(f, site, afmt(in, "hasattr() of an attribute whose value is not known (%s)",
 			                                r->reason ? r->reason : "not known"));
+		/* an attribute-style config dict: a key held (its value known
+		 * or not) is there; with keys not all known (a yacs layer not
+		 * read into a new_allowed node) another may be */
+		if (r->k == VK_UNKNOWN && args[0]->k == VK_DICT && vdict_gets(args[0]->u.dict, args[1]->u.str.s))
+			return v_bool(in->a, 1);
+		if (r->k == VK_UNKNOWN && args[0]->k == VK_DICT && (args[0]->u.dict->anykey || args[0]->u.dict->rep))
+			return unknown_at(f, site, "hasattr() of a config whose keys are not all known");
 		return v_bool(in->a, r->k != VK_UNKNOWN);
 	}
 	return unknown_at(f, site, "hasattr() of something outside the repository (depends on its version)");
@@ -1254,6 +1265,45 @@ static value_t *bi_open(struct frame *f, value_t *fn, value_t **args, size_t nar
 		return mk_inst_value(in, fo);
 	}
 	return unknown_at(f, site, "open() of a path not known");
+}
+
+/* eval(s) of a known str that is a dotted name (`eval(f'args.{name}')`):
+ * the name looked up as the calling frame reads it (locals, the
+ * closure, globals, builtins), then its attributes.  Any other code, or
+ * globals/locals given, is not run: unknown. */
+static value_t *bi_eval(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                        const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const char *s, *p;
+	value_t *v = NULL;
+
+	(void)fn;
+	if (nargs != 1 || (kw && kw->n) || args[0]->k != VK_STR)
+		return unknown_at(f, site, "eval() of code not known (or with its own namespaces)");
+	s = args[0]->u.str.s;
+	for (p = s;;) {
+		const char *b = p, *name;
+
+		if (!isalpha((unsigned char)*p) && *p != '_')
+			return unknown_at(f, site, "eval() of code ecg does not run (only a dotted name is read)");
+		while (isalnum((unsigned char)*p) || *p == '_')
+			p++;
+		if (*p && *p != '.')
+			return unknown_at(f, site, "eval() of code ecg does not run (only a dotted name is read)");
+		name = afmt(in, "%.*s", (int)(p - b), b);
+		if (!v) {
+			if (!strcmp(name, "True") || !strcmp(name, "False") || !strcmp(name, "None"))
+				v = !strcmp(name, "None") ? v_none(in->a) : v_bool(in->a, name[0] == 'T');
+			else if (!(v = lookup(f, name)))
+				return unknown_at(f, site, afmt(in, "eval() of '%s': the name is not bound here", s));
+		} else {
+			v = getattr_v(f, v, name, site);
+		}
+		if (v->k == VK_UNKNOWN || !*p)
+			return v;
+		p++;
+	}
 }
 
 static value_t *bi_exec(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
@@ -1469,6 +1519,7 @@ static const struct native builtin_natives[] = {
 	{ "classmethod", bi_decorator, BI_CLASSMETHOD },
 	{ "dict", bi_dict, BI_DICT },
 	{ "enumerate", bi_enumerate, BI_ENUMERATE },
+	{ "eval", bi_eval, BI_EVAL },
 	{ "exec", bi_exec, BI_EXEC },
 	{ "float", bi_float, BI_FLOAT },
 	{ "frozenset", bi_seq, BI_SET },

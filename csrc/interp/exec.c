@@ -952,6 +952,9 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 			r = v_alts(f, cond, a, b);  /* both objects kept: alts.c */
 		} else if (!a || !b) {
 			r = a ? a : b;      /* bound on one path only: it exists if that path ran */
+		} else if (a->k == VK_UNKNOWN && b->k == VK_UNKNOWN && IS_LOADED_REASON(a->reason) && b->reason &&
+		           !strcmp(a->reason, b->reason) && !a->alts && !b->alts) {
+			r = a;   /* a checkpoint loaded on either path, to the same place (hub or torch.load) */
 		} else {
 			r = v_unknown(in->a, k->k == VK_STR ? k->u.str.s : NULL,
 			              afmt_memo(in, "depends on `%s`, which is not decided here", cond, NULL));

@@ -80,7 +80,7 @@ enum builtin_id {
 	BI_NONE = 0,
 	BI_RANGE, BI_LEN, BI_INT, BI_FLOAT, BI_STR, BI_BOOL, BI_LIST, BI_TUPLE, BI_DICT,
 	BI_SET, BI_ENUMERATE, BI_ZIP, BI_MIN, BI_MAX, BI_SUM, BI_ABS, BI_ROUND, BI_PRINT,
-	BI_ISINSTANCE, BI_GETATTR, BI_SETATTR, BI_HASATTR, BI_SUPER, BI_OPEN, BI_EXEC,
+	BI_ISINSTANCE, BI_GETATTR, BI_SETATTR, BI_HASATTR, BI_SUPER, BI_OPEN, BI_EXEC, BI_EVAL,
 	BI_SORTED, BI_REVERSED, BI_ANY, BI_ALL, BI_MAP, BI_TYPE, BI_ITER, BI_NEXT,
 	BI_IMPORT,
 	BI_DIVMOD, BI_POW, BI_ID, BI_CALLABLE, BI_ISSUBCLASS, BI_VARS, BI_REPR,
@@ -116,6 +116,9 @@ enum builtin_id {
 	BI_M_PATH_SAME, BI_M_PATH_JOINPATH, BI_M_PATH_WITH_SUFFIX, BI_M_PATH_WITH_NAME,
 	BI_M_PATH_OPEN,   /* pathlib.Path methods (pathlib.c) */
 	BI_M_DICT_MERGE_WITH,   /* an OmegaConf config's merge_with (omegaconf.c) */
+	BI_M_CFG_CLONE, BI_M_CFG_NONE, BI_M_CFG_DUMP, BI_M_CFG_IS_FROZEN, BI_M_CFG_IS_NEW_ALLOWED,
+	BI_M_CFG_MERGE_FROM_FILE, BI_M_CFG_MERGE_FROM_LIST, BI_M_CFG_MERGE_FROM_OTHER,
+	BI_M_CFG_SET_NEW_ALLOWED,   /* a yacs CfgNode's methods (yacs.c) */
 	BI_COUNT        /* how many ids there are */
 };
 
@@ -683,6 +686,18 @@ value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t narg
 value_t *omegaconf_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                         const struct ast_hdr *site);
 extern const struct ntab omegaconf_ntab;
+/* yacs.c: yacs CfgNode trees: the constructor and load_cfg (NULL: not
+ * one of them), a node's methods by name (NULL: none), an attribute
+ * written to a node, a node made from a dict (NULL: empty) */
+value_t *yacs_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                   const struct ast_hdr *site);
+extern const struct ntab yacs_methods_ntab;
+value_t *yacs_method(struct interp *in, value_t *obj, const char *name);
+void yacs_set(struct interp *in, struct vdict *d, const char *name, value_t *v);
+value_t *yacs_node(struct interp *in, const value_t *init, int new_allowed);
+/* isinstance(v, cls) when cls is yacs's CfgNode: 1, 0, -1 (not known);
+ * -2 when cls is another class */
+int yacs_isinstance(const value_t *v, const char *cls);
 value_t *omegaconf_merge_with(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                               const struct ast_hdr *site);
 /* pathlib.c: pathlib.Path objects */

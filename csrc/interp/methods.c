@@ -1065,7 +1065,12 @@ const struct ntab type_methods_ntab[3] = { NTAB(list_methods), NTAB(dict_methods
 /* obj.<name> for a list, dict or str obj: the method bound to obj, or NULL. */
 value_t *type_method(struct interp *in, value_t *obj, const char *name)
 {
-	const struct native *m = obj->k == VK_LIST ? NTAB_FIND(list_methods, name)
+	const struct native *m;
+	value_t *y;
+
+	if (obj->k == VK_DICT && obj->u.dict->cfgnode && (y = yacs_method(in, obj, name)))
+		return y;   /* a yacs CfgNode's own, before dict's (yacs.c) */
+	m = obj->k == VK_LIST ? NTAB_FIND(list_methods, name)
 	                         : obj->k == VK_DICT ? NTAB_FIND(dict_methods, name)
 	                         : obj->k == VK_STR ? NTAB_FIND(str_methods, name) : NULL;
 

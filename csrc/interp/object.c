@@ -639,6 +639,8 @@ void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v)
 	} else if (obj->k == VK_NS) {
 		journal_note(in, obj->u.ns->dict, name);
 		vdict_sets(in->a, obj->u.ns->dict, name, v);
+	} else if (obj->k == VK_DICT && obj->u.dict->cfgnode) {   /* a yacs CfgNode (yacs.c) */
+		yacs_set(in, obj->u.dict, name, v);
 	} else if (obj->k == VK_DICT) {   /* an attribute-style config dict (stdlib.c) */
 		journal_note(in, obj->u.dict, name);
 		vdict_sets(in->a, obj->u.dict, name, v);

@@ -49,6 +49,8 @@ value_t *deepcopy_value(struct interp *in, value_t *v, int depth)
 	if (v->k == VK_DICT) {
 		r = v_copy(in->a, v);
 		r->u.dict = vdict_new(in->a);
+		r->u.dict->cfgnode = v->u.dict->cfgnode;   /* a yacs CfgNode's copy is one */
+		r->u.dict->cfgpath = v->u.dict->cfgpath;
 		for (i = 0; i < v->u.dict->n; i++)
 			vdict_set(in->a, r->u.dict, v->u.dict->keys[i], deepcopy_value(in, v->u.dict->vals[i], depth + 1));
 		return r;
@@ -830,6 +832,8 @@ value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t narg
 		return n->fn(f, d, args, nargs, kw, site);
 	if (!strncmp(d, "omegaconf.", 10))
 		return omegaconf_call(f, d, args, nargs, kw, site);
+	if (!strncmp(d, "yacs.config.", 12))
+		return yacs_call(f, d, args, nargs, kw, site);
 	if (!strncmp(d, "math.", 5))
 		return math_call(f, d + 5, args, nargs, site);
 	return NULL;

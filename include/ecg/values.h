@@ -245,6 +245,10 @@ struct vdict {
 	 * show since (update() of a mapping not known clears it): empty for
 	 * certain when n is 0, not a comprehension over items not known */
 	unsigned char exact;
+	/* interp/yacs.c: a yacs CfgNode (1; 2 with new_allowed), 0 a plain
+	 * dict; cfgpath its dotted key from the root ("" the root; arena) */
+	unsigned char cfgnode;
+	const char *cfgpath;
 	/* a dict comprehension over items not known: the value its one read
 	 * pass made, what a key not in it reads (every entry is made so) */
 	struct value *rep;
