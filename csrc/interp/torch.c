@@ -962,6 +962,22 @@ static value_t *tc_type_query(struct frame *f, const char *d, const char *last, 
 	return unknown_at(f, site, "a type query read on the host (a Python bool, no sync)");
 }
 
+/* torch.jit.is_scripting(), torch.jit.is_tracing(),
+ * torch._C._get_tracing_state(), torch.is_grad_enabled() ...: a Python
+ * value torch keeps on the host (a bool, a tracing state or None, a
+ * dtype).  Not known here -- scripting or tracing the code, or a grad
+ * mode set elsewhere, changes it -- but never a tensor: a branch on it
+ * reads nothing from a device.  Never NULL. */
+static value_t *tc_host_query(struct frame *f, const char *d, const char *last, value_t **args,
+                              size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+{
+	value_t *r = unknown_at(f, site, afmt(f->in, "%s(): a Python value torch keeps on the host (no sync)", d));
+
+	(void)last, (void)args, (void)nargs, (void)kw;
+	r->dev = DEV_HOST;
+	return r;
+}
+
 /* Categorical(probs) / Categorical(logits=...): an object of that class
  * that keeps its scores (inst->args "probs", "logits"); its sample() is
  * categorical_method's.  Never NULL. */
@@ -1026,6 +1042,7 @@ static const struct torch_call TORCH_CALLS[] = {
 	{ "device", tc_device },
 	{ "device_mesh", tc_device_mesh },
 	{ "dist_is_initialized", tc_dist_is_initialized },
+	{ "host_query", tc_host_query },
 	{ "load", tc_load },
 	{ "new_group", tc_new_group },
 	{ "no_grad", tc_no_grad },
