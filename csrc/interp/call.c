@@ -415,6 +415,8 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 			return alts_call(f, fn, args, nargs, kw, site);
 		if ((r = libv_call(f, fn, args, nargs, kw, site)))
 			return r;
+		if ((r = unknown_to_host(f, fn, args, nargs, kw, site)))   /* x.to("cpu"), x.cpu() */
+			return r;
 		if ((r = table_class_call(f, fn, site)))
 			return r;
 		break;

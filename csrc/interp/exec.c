@@ -174,7 +174,13 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 
 			if (AST_IS(x, Starred))
 				x = AST_AS(x, Starred)->value;
-			if (is_tensorish(v)) {
+			if ((v->k == VK_TUPLE || v->k == VK_LIST) && v->u.seq->unk_reason &&
+			    !strcmp(v->u.seq->unk_reason, TENSOR_PIECES_REASON) && v->u.seq->n >= 1 &&
+			    is_tensorish(v->u.seq->items[0]) && !AST_IS(elts->items[i], Starred)) {
+				/* xmin, ymin, xmax, ymax = boxes.unbind(1): pieces of
+				 * x, where x lives (how many not known) */
+				assign(f, x, v_tensor_dev(in->a, v->u.seq->items[0]->dev, v->u.seq->items[0]->pinned));
+			} else if (is_tensorish(v)) {
 				/* rows of the tensor: its shape without dim 0 */
 				value_t *row = v_tensor_dev(in->a, v->dev, v->pinned);
 				const struct vshape *s = shape_of(v);

@@ -617,6 +617,8 @@ value_t *size_read(struct frame *f, value_t *x, const char *what, value_t *i, co
 value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t **args,
                             size_t nargs, struct vdict *kw, const struct ast_hdr *site);
 value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+value_t *unknown_to_host(struct frame *f, const value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site);
 
 /* stdlib.c */
 value_t *deepcopy_value(struct interp *in, value_t *v, int depth);
@@ -679,6 +681,10 @@ value_t *iter_rep_item(struct frame *f, value_t *it);
 /* what .item()/.tolist() of a tensor give (tensor.c); torch.tensor() of
  * it is a tensor of Python numbers (torch.c) */
 #define TENSOR_READ_REASON "a value read from a tensor at run time"
+/* x.unbind(), x.split(n) ... in job code (tensor.c tm_pieces): a tuple of
+ * one representative piece whose number is not known; unpacked, each
+ * name is a piece where x lives (exec.c) */
+#define TENSOR_PIECES_REASON "the number of pieces is not known"
 #define LOADED_ON_HOST_REASON "an object loaded from a file onto the host (read at run time)"
 #define IS_LOADED_REASON(r) ((r) && (!strcmp((r), LOADED_OBJECT_REASON) || !strcmp((r), LOADED_ON_DEVICE_REASON) || \
                                      !strcmp((r), LOADED_ON_HOST_REASON)))

@@ -15,6 +15,28 @@
 #include "internal.h"
 #include "ecg/catalog.h"
 
+/* The place every tensor of a list or tuple v lives (DEV_HOST or
+ * DEV_DEVICE), when v's items are known (or v is x.unbind()'s pieces of
+ * a number not known: where x is), there is at least one, and all are
+ * tensors in the same known place; DEV_UNKNOWN otherwise. */
+static int seq_tensors_dev(const value_t *v)
+{
+	int dev = DEV_UNKNOWN;
+	size_t i;
+
+	if (!v || (v->k != VK_LIST && v->k != VK_TUPLE) || !v->u.seq->n ||
+	    (v->u.seq->unk_reason && strcmp(v->u.seq->unk_reason, TENSOR_PIECES_REASON)))
+		return DEV_UNKNOWN;
+	for (i = 0; i < v->u.seq->n; i++) {
+		const value_t *t = v->u.seq->items[i];
+
+		if (t->k != VK_TENSOR || t->dev == DEV_UNKNOWN || (dev != DEV_UNKNOWN && t->dev != dev))
+			return DEV_UNKNOWN;
+		dev = t->dev;
+	}
+	return dev;
+}
+
 static value_t *call_torch_(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                             struct vdict *kw, const struct ast_hdr *site, int any_tensor);
 
@@ -1181,7 +1203,7 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	torch_call_fn *fn;
 	value_t *r;
 	size_t i;
-	int dev = DEV_UNKNOWN;
+	int dev = DEV_UNKNOWN, seq_dev;
 
 	/* a torch class built (no_grad(), device(...), Size(...)) is not an
 	 * op: torch's function hooks never see it */
@@ -1223,6 +1245,18 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	for (i = 0; i < nargs; i++)
 		if (args[i]->k == VK_TENSOR && args[i]->dev > dev)
 			dev = args[i]->dev;
+	/* torch.stack((a, b)), torch.cat([x, y]) in job code: where the
+	 * sequence's tensors all are (torch.tensor([...]) of them is a new
+	 * host tensor of their values: not here).  Not in a forward yet: a
+	 * host tensor built there and moved is a copy whose phase depends on
+	 * the training flag at the call, which the forward's one reading
+	 * does not always know (yolov3's eval-only grid would become a copy
+	 * of every training step) */
+	if (f->mode != M_FWD && !any_tensor && nargs >= 1 && !catalog_fact(in->cat, CATALOG_F_DATA_FACTORIES, last) &&
+	    (seq_dev = seq_tensors_dev(args[0])) != DEV_UNKNOWN) {
+		dev = seq_dev;
+		any_tensor = 1;
+	}
 	if (kw && vdict_gets(kw, "device")) {
 		int host = dev_is_host(vdict_gets(kw, "device"));
 
