@@ -1125,6 +1125,48 @@ static value_t *stream_method(struct frame *f, const char *d, const char *last, 
 
 /* torch.optim.AdamW, torch.cuda.amp.GradScaler, DataLoader ...: an object
  * of a torch class, in job code */
+/* The place of the tensors of an optimizer's params argument (a list of
+ * parameters, or of param groups {"params": [...]}): DEV_HOST or
+ * DEV_DEVICE when every tensor read there is known to be in that place
+ * (at least one), DEV_UNKNOWN otherwise (a list not known, a generator
+ * ecg does not hold, a mix). */
+static int params_dev(const value_t *p, int depth)
+{
+	int dev = DEV_UNKNOWN, d;
+	size_t i;
+
+	if (!p || depth > 2 || (p->k != VK_LIST && p->k != VK_TUPLE) || !p->u.seq->n)
+		return DEV_UNKNOWN;
+	for (i = 0; i < p->u.seq->n; i++) {
+		const value_t *it = p->u.seq->items[i];
+
+		if (it->k == VK_TENSOR)
+			d = it->dev;
+		else if (it->k == VK_DICT && vdict_gets(it->u.dict, "params"))
+			d = params_dev(vdict_gets(it->u.dict, "params"), depth + 1);
+		else
+			return DEV_UNKNOWN;
+		if (it->k == VK_DICT && (vdict_gets(it->u.dict, "params")->k == VK_LIST ||
+		                         vdict_gets(it->u.dict, "params")->k == VK_TUPLE) &&
+		    !vdict_gets(it->u.dict, "params")->u.seq->n)
+			continue;   /* an empty group: no tensor */
+		if (d == DEV_UNKNOWN || (dev != DEV_UNKNOWN && d != dev))
+			return DEV_UNKNOWN;
+		dev = d;
+	}
+	return dev;
+}
+
+/* torch.optim.X(params, ...): where its parameters are, when known
+ * (attrs "__ecg_params_dev__", an int DEV_*), for load_state_dict */
+static void optim_note_params(struct interp *in, struct vinst *o, const value_t *params)
+{
+	int dev = params_dev(params, 0);
+
+	if (dev != DEV_UNKNOWN)
+		vdict_sets(in->a, o->attrs, "__ecg_params_dev__", v_int(in->a, dev));
+}
+
 static value_t *torch_object(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                              struct vdict *kw, const struct ast_hdr *site)
 {
@@ -1147,6 +1189,8 @@ static value_t *torch_object(struct frame *f, const char *d, const char *last, v
 		           ov ? ov : nargs < 5 ? v_bool(in->a, 0)
 		                             : unknown_at(f, site, "overlap_with_ddp given by position"));
 	}
+	if (is_optim_ext(d))
+		optim_note_params(in, o, nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "params") : NULL);
 	if (!strcmp(last, "GradScaler")) {
 		/* enabled=: by keyword (its place differs between
 		 * torch.cuda.amp's and torch.amp's); not known when
@@ -1325,6 +1369,30 @@ value_t *optim_state_dict(struct frame *f, const struct ast_hdr *site)
 	vdict_sets(in->a, d->u.dict, "state", unknown_at(f, site, "an optimizer's per-parameter state"));
 	vdict_sets(in->a, d->u.dict, "param_groups", groups);
 	return d;
+}
+
+/* optimizer.load_state_dict(sd) of an optimizer whose parameters are
+ * known to be on the device (optim_note_params), sd what torch.load read
+ * onto the host (map_location='cpu', LOADED_ON_HOST_REASON, or a part
+ * of it): torch's Optimizer.load_state_dict casts each state tensor to
+ * its parameter's device, a host-to-device copy.  Anything less certain
+ * states nothing.  None, as torch returns. */
+value_t *optim_load_state(struct frame *f, const value_t *self, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const value_t *sd = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "state_dict") : NULL;
+	const value_t *pd = self && self->k == VK_INST ? vdict_gets(self->u.inst->attrs, "__ecg_params_dev__") : NULL;
+	struct sched_ev *e;
+
+	if (f->mode != M_FWD && pd && pd->k == VK_INT && pd->u.i == DEV_DEVICE && sd && sd->k == VK_UNKNOWN &&
+	    !sd->alts && sd->reason && !strcmp(sd->reason, LOADED_ON_HOST_REASON) &&
+	    (e = sev(f, SEV_H2D, "optimizer.load_state_dict of a state loaded on the host (cast to the parameters' device)",
+	             site))) {
+		e->pinned = 0;
+		e->non_blocking = 0;
+	}
+	return v_none(in->a);
 }
 
 /* optimizer.step / optimizer.zero_grad / optimizer.state_dict /
