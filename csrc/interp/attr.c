@@ -270,6 +270,9 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 	if ((v = argp_method(in, obj, name)))
 		return v;
 	if (m->ext && (is_optim_ext(m->ext) || ext_is_optimizer_class(in->cat, m->ext)) &&
+	    !strcmp(name, "load_state_dict"))
+		return mk_builtin(in, BI_OPT_LOAD_STATE, obj);   /* torch.c optim_load_state */
+	if (m->ext && (is_optim_ext(m->ext) || ext_is_optimizer_class(in->cat, m->ext)) &&
 	    (v = optim_method(f, name, site))) {
 		if (!strcmp(name, "step"))
 			optim_step_collective(f, m, site);

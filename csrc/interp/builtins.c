@@ -1098,6 +1098,12 @@ static value_t *bi_opt_state_dict(struct frame *f, value_t *fn, value_t **args, 
 	return optim_state_dict(f, site);
 }
 
+static value_t *bi_opt_load_state(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                                  const struct ast_hdr *site)
+{
+	return optim_load_state(f, fn->u.bi.self, args, nargs, kw, site);
+}
+
 static value_t *bi_isinstance(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                               const struct ast_hdr *site)
 {
@@ -1565,6 +1571,7 @@ static const struct native hidden_natives[] = {
 	{ "<noop>", bi_noop, BI_NOOP },
 	{ "DataLoader.__iter__", bi_loader_iter, BI_LOADER_ITER },
 	{ "Function.apply", call_module_method, BI_FN_APPLY },
+	{ "Optimizer.load_state_dict", bi_opt_load_state, BI_OPT_LOAD_STATE },
 	{ "Optimizer.state_dict", bi_opt_state_dict, BI_OPT_STATE_DICT },
 	{ "Optimizer.step", bi_opt_step, BI_OPT_STEP },
 	{ "RemovableHandle.remove", call_module_method, BI_M_HOOK_REMOVE },

@@ -217,7 +217,13 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 
 			if (AST_IS(x, Starred))
 				x = AST_AS(x, Starred)->value;
-			if (is_tensorish(v)) {
+			if ((v->k == VK_TUPLE || v->k == VK_LIST) && v->u.seq->unk_reason &&
+			    !strcmp(v->u.seq->unk_reason, TENSOR_PIECES_REASON) && v->u.seq->n >= 1 &&
+			    is_tensorish(v->u.seq->items[0]) && !AST_IS(elts->items[i], Starred)) {
+				/* xmin, ymin, xmax, ymax = boxes.unbind(1): pieces of
+				 * x, where x lives (how many not known) */
+				assign(f, x, v_tensor_dev(in->a, v->u.seq->items[0]->dev, v->u.seq->items[0]->pinned));
+			} else if (is_tensorish(v)) {
 				/* rows of the tensor: its shape without dim 0 */
 				value_t *row = v_tensor_dev(in->a, v->dev, v->pinned);
 				const struct vshape *s = shape_of(v);
@@ -889,9 +895,18 @@ static void dict_restore(struct interp *in, struct vdict *d, const struct vdict 
 	vdict_truncated(d);   /* its positions are other keys now */
 }
 
+/* a and b both what torch.load (or a loader of its kind) read, with no
+ * alternatives of their own */
+static int loaded_pair(const value_t *a, const value_t *b)
+{
+	return a->k == VK_UNKNOWN && b->k == VK_UNKNOWN && !a->alts && !b->alts && IS_LOADED_REASON(a->reason) &&
+	       IS_LOADED_REASON(b->reason);
+}
+
 /* After both paths of an undecided `if`: d holds the else path's names.
  * A name both paths left alike keeps its value; tensors stay tensors; a
- * module built on one path is kept (it is conditional, and says so); any
+ * module built on one path is kept (it is conditional, and says so); two
+ * objects loaded from files stay loaded (on the host if both are); any
  * other difference is unknown, depending on the condition (cond: its
  * text_of(), interned). */
 static void merge_branches(struct frame *f, struct vdict *d, const struct vdict *before,
@@ -952,9 +967,14 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 			r = v_alts(f, cond, a, b);  /* both objects kept: alts.c */
 		} else if (!a || !b) {
 			r = a ? a : b;      /* bound on one path only: it exists if that path ran */
-		} else if (a->k == VK_UNKNOWN && b->k == VK_UNKNOWN && IS_LOADED_REASON(a->reason) && b->reason &&
-		           !strcmp(a->reason, b->reason) && !a->alts && !b->alts) {
-			r = a;   /* a checkpoint loaded on either path, to the same place (hub or torch.load) */
+		} else if (loaded_pair(a, b)) {
+			/* torch.hub.load_state_dict_from_url(url, map_location='cpu')
+			 * on one path, torch.load(path, map_location='cpu') on the
+			 * other: loaded from a file either way, on the host when both
+			 * say so (the place when both name the same one) */
+			r = v_unknown(in->a, k->k == VK_STR ? k->u.str.s : NULL,
+			              !strcmp(a->reason, b->reason) ? a->reason : LOADED_OBJECT_REASON);
+			r->dev = a->dev == b->dev ? a->dev : DEV_UNKNOWN;
 		} else {
 			r = v_unknown(in->a, k->k == VK_STR ? k->u.str.s : NULL,
 			              afmt_memo(in, "depends on `%s`, which is not decided here", cond, NULL));

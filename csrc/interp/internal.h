@@ -89,6 +89,7 @@ enum builtin_id {
 	BI_NOOP,        /* a call that does nothing ecg reads (zero_grad, an external base's __init__): None */
 	BI_OPT_STATE_DICT, /* optimizer.state_dict(): optim_state_dict() */
 	BI_LOADER_ITER, /* super().__iter__() of a repository subclass of torch's DataLoader: loader_iter() */
+	BI_OPT_LOAD_STATE, /* optimizer.load_state_dict(sd): optim_load_state() (self: the optimizer) */
 	/* methods: self in u.bi.self */
 	BI_M_LIST_APPEND, BI_M_LIST_EXTEND, BI_M_LIST_INSERT, BI_M_LIST_POP,
 	BI_M_DEQUE_APPENDLEFT,   /* deque.appendleft (a deque is a list here, stdlib.c) */
@@ -620,6 +621,8 @@ const char *torch_call_kind(struct interp *in, const char *d);
 value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                     struct vdict *kw, const struct ast_hdr *site, int any_tensor);
 value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *site);
+value_t *optim_load_state(struct frame *f, const value_t *self, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site);
 void optim_step_collective(struct frame *f, const struct vinst *m, const struct ast_hdr *site);
 value_t *dtensor_method_call(struct frame *f, const struct ast_hdr *site);
 value_t *optim_state_dict(struct frame *f, const struct ast_hdr *site);
@@ -668,6 +671,8 @@ value_t *size_read(struct frame *f, value_t *x, const char *what, value_t *i, co
 value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t **args,
                             size_t nargs, struct vdict *kw, const struct ast_hdr *site);
 value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+value_t *unknown_to_host(struct frame *f, const value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site);
 
 /* stdlib.c */
 value_t *deepcopy_value(struct interp *in, value_t *v, int depth);
@@ -742,6 +747,10 @@ value_t *iter_rep_item(struct frame *f, value_t *it);
 /* what .item()/.tolist() of a tensor give (tensor.c); torch.tensor() of
  * it is a tensor of Python numbers (torch.c) */
 #define TENSOR_READ_REASON "a value read from a tensor at run time"
+/* x.unbind(), x.split(n) ... in job code (tensor.c tm_pieces): a tuple of
+ * one representative piece whose number is not known; unpacked, each
+ * name is a piece where x lives (exec.c) */
+#define TENSOR_PIECES_REASON "the number of pieces is not known"
 #define LOADED_ON_HOST_REASON "an object loaded from a file onto the host (read at run time)"
 #define IS_LOADED_REASON(r) ((r) && (!strcmp((r), LOADED_OBJECT_REASON) || !strcmp((r), LOADED_ON_DEVICE_REASON) || \
                                      !strcmp((r), LOADED_ON_HOST_REASON)))

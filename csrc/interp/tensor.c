@@ -325,7 +325,7 @@ static value_t *tm_pieces(struct frame *f, value_t *fn, const char *m, value_t *
 	r = v_seq(in->a, VK_TUPLE, 1);
 	vseq_push(in->a, r->u.seq, v_tensor_dev(in->a, dev, pinned));
 	r->u.seq->unk_expr = text_of(f, site);
-	r->u.seq->unk_reason = "the number of pieces is not known";
+	r->u.seq->unk_reason = TENSOR_PIECES_REASON;
 	return r;
 }
 
@@ -367,6 +367,38 @@ static value_t *tm_to(struct frame *f, value_t *fn, const char *m, value_t **arg
 		}
 	}
 	return v_tensor_dev(in->a, DEV_DEVICE, 0);
+}
+
+/* x.to(<the host>) or x.cpu() of an x ecg does not know (an item of a
+ * model's output mapping, a value a library returned): whatever x is --
+ * a tensor, a module, a mapping with its own .to -- the result is on the
+ * host, so a host tensor stands for it (its .tolist() reads nothing from
+ * a device; torch ops over it make host tensors).  No copy is stated: x
+ * is not known to be on the device.  NULL (the caller goes on) when the
+ * call is not one of these, the target is not known to be the host, or x
+ * is an object torch.load read (a loaded model: call.c calls it) or has
+ * alternatives (alts.c's). */
+value_t *unknown_to_host(struct frame *f, const value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site)
+{
+	const struct ast_Attribute *a;
+	const value_t *target;
+
+	if (!fn || fn->k != VK_UNKNOWN || fn->alts || IS_LOADED_REASON(fn->reason) || !site || !AST_IS(site, Call) ||
+	    !AST_IS(AST_AS(site, Call)->func, Attribute))
+		return NULL;
+	a = AST_AS(AST_AS(site, Call)->func, Attribute);
+	if (!strcmp(a->attr, "cpu")) {
+		if (nargs || (kw && kw->n))
+			return NULL;
+	} else if (!strcmp(a->attr, "to")) {
+		target = nargs ? args[0] : kw ? vdict_gets(kw, "device") : NULL;
+		if (dev_is_host(target) != 1)
+			return NULL;
+	} else {
+		return NULL;
+	}
+	return v_tensor_dev(f->in->a, DEV_HOST, 0);
 }
 
 /* dst.copy_(src): a copy between the two tensors' places when both are
@@ -543,16 +575,29 @@ static value_t *tm_data_sized(struct frame *f, value_t *fn, const char *m, value
 
 /* x.items(), x.keys(): a tensor has none; this is a mapping ecg holds as
  * a device value (a model's output dict), whose keys are no device
- * tensors to read. */
+ * tensors to read.  Its items are (key, value) pairs, how many not known,
+ * each value a device tensor (as x.values() -- a Tensor method name --
+ * iterates device rows): a list of one representative pair. */
 static value_t *tm_mapping(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
                            struct vdict *kw, const struct ast_hdr *site)
 {
+	struct interp *in = f->in;
 	int dev = recv_dev(fn);
+	value_t *r, *pair;
 
-	(void)m, (void)args, (void)nargs, (void)kw;
-	if (dev == DEV_DEVICE)
+	(void)args, (void)nargs, (void)kw;
+	if (dev != DEV_DEVICE)
+		return v_tensor_dev(in->a, dev, 0);
+	if (strcmp(m, "items"))
 		return unknown_at(f, site, "the keys of a mapping of device tensors");
-	return v_tensor_dev(f->in->a, dev, 0);
+	pair = v_seq(in->a, VK_TUPLE, 2);
+	vseq_push(in->a, pair->u.seq, unknown_at(f, site, "the keys of a mapping of device tensors"));
+	vseq_push(in->a, pair->u.seq, v_tensor_dev(in->a, DEV_DEVICE, 0));
+	r = v_seq(in->a, VK_LIST, 1);
+	vseq_push(in->a, r->u.seq, pair);
+	r->u.seq->unk_expr = text_of(f, site);
+	r->u.seq->unk_reason = "the items of a mapping of device tensors (how many not known)";
+	return r;
 }
 
 /* x.size() &c when the shape is not known: read at run time, no sync. */
@@ -700,9 +745,12 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 	/* a name torch's Tensor does not have (xs.items() of a library
 	 * module's output ecg took for a tensor): no op, not known */
 	if (!catalog_tensor_name(in->cat, name) &&
-	    !(f->mode != M_FWD && obj->dev == DEV_HOST && name_in(name, mapping_views)))
+	    !(f->mode != M_FWD && obj->dev == DEV_HOST && name_in(name, mapping_views)) &&
+	    !(f->mode != M_FWD && obj->dev == DEV_DEVICE && !strcmp(name, "items")))
 		/* (a host batch in job code stands for whatever the loader
-		 * collated -- per-sample target dicts: their items are rows) */
+		 * collated -- per-sample target dicts: their items are rows;
+		 * a model's output on the device, a mapping of device tensors:
+		 * tm_mapping) */
 		return unknown_at(f, site, afmt(in, "'%s' is no attribute of a Tensor: the value is not known to be a tensor", name));
 	v = v_ext(in->a, adot(in, "Tensor", name));
 	v->recv = obj;

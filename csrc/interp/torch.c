@@ -15,6 +15,28 @@
 #include "internal.h"
 #include "ecg/catalog.h"
 
+/* The place every tensor of a list or tuple v lives (DEV_HOST or
+ * DEV_DEVICE), when v's items are known (or v is x.unbind()'s pieces of
+ * a number not known: where x is), there is at least one, and all are
+ * tensors in the same known place; DEV_UNKNOWN otherwise. */
+static int seq_tensors_dev(const value_t *v)
+{
+	int dev = DEV_UNKNOWN;
+	size_t i;
+
+	if (!v || (v->k != VK_LIST && v->k != VK_TUPLE) || !v->u.seq->n ||
+	    (v->u.seq->unk_reason && strcmp(v->u.seq->unk_reason, TENSOR_PIECES_REASON)))
+		return DEV_UNKNOWN;
+	for (i = 0; i < v->u.seq->n; i++) {
+		const value_t *t = v->u.seq->items[i];
+
+		if (t->k != VK_TENSOR || t->dev == DEV_UNKNOWN || (dev != DEV_UNKNOWN && t->dev != dev))
+			return DEV_UNKNOWN;
+		dev = t->dev;
+	}
+	return dev;
+}
+
 static value_t *call_torch_(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                             struct vdict *kw, const struct ast_hdr *site, int any_tensor);
 
@@ -1043,6 +1065,22 @@ static value_t *tc_type_query(struct frame *f, const char *d, const char *last, 
 	return unknown_at(f, site, "a type query read on the host (a Python bool, no sync)");
 }
 
+/* torch.jit.is_scripting(), torch.jit.is_tracing(),
+ * torch._C._get_tracing_state(), torch.is_grad_enabled() ...: a Python
+ * value torch keeps on the host (a bool, a tracing state or None, a
+ * dtype).  Not known here -- scripting or tracing the code, or a grad
+ * mode set elsewhere, changes it -- but never a tensor: a branch on it
+ * reads nothing from a device.  Never NULL. */
+static value_t *tc_host_query(struct frame *f, const char *d, const char *last, value_t **args,
+                              size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+{
+	value_t *r = unknown_at(f, site, afmt(f->in, "%s(): a Python value torch keeps on the host (no sync)", d));
+
+	(void)last, (void)args, (void)nargs, (void)kw;
+	r->dev = DEV_HOST;
+	return r;
+}
+
 /* Categorical(probs) / Categorical(logits=...): an object of that class
  * that keeps its scores (inst->args "probs", "logits"); its sample() is
  * categorical_method's.  Never NULL. */
@@ -1107,6 +1145,7 @@ static const struct torch_call TORCH_CALLS[] = {
 	{ "device", tc_device },
 	{ "device_mesh", tc_device_mesh },
 	{ "dist_is_initialized", tc_dist_is_initialized },
+	{ "host_query", tc_host_query },
 	{ "load", tc_load },
 	{ "new_group", tc_new_group },
 	{ "no_grad", tc_no_grad },
@@ -1193,6 +1232,48 @@ static int tensor_seq_dev(value_t **args, size_t nargs)
 
 /* torch.optim.AdamW, torch.cuda.amp.GradScaler, DataLoader ...: an object
  * of a torch class, in job code */
+/* The place of the tensors of an optimizer's params argument (a list of
+ * parameters, or of param groups {"params": [...]}): DEV_HOST or
+ * DEV_DEVICE when every tensor read there is known to be in that place
+ * (at least one), DEV_UNKNOWN otherwise (a list not known, a generator
+ * ecg does not hold, a mix). */
+static int params_dev(const value_t *p, int depth)
+{
+	int dev = DEV_UNKNOWN, d;
+	size_t i;
+
+	if (!p || depth > 2 || (p->k != VK_LIST && p->k != VK_TUPLE) || !p->u.seq->n)
+		return DEV_UNKNOWN;
+	for (i = 0; i < p->u.seq->n; i++) {
+		const value_t *it = p->u.seq->items[i];
+
+		if (it->k == VK_TENSOR)
+			d = it->dev;
+		else if (it->k == VK_DICT && vdict_gets(it->u.dict, "params"))
+			d = params_dev(vdict_gets(it->u.dict, "params"), depth + 1);
+		else
+			return DEV_UNKNOWN;
+		if (it->k == VK_DICT && (vdict_gets(it->u.dict, "params")->k == VK_LIST ||
+		                         vdict_gets(it->u.dict, "params")->k == VK_TUPLE) &&
+		    !vdict_gets(it->u.dict, "params")->u.seq->n)
+			continue;   /* an empty group: no tensor */
+		if (d == DEV_UNKNOWN || (dev != DEV_UNKNOWN && d != dev))
+			return DEV_UNKNOWN;
+		dev = d;
+	}
+	return dev;
+}
+
+/* torch.optim.X(params, ...): where its parameters are, when known
+ * (attrs "__ecg_params_dev__", an int DEV_*), for load_state_dict */
+static void optim_note_params(struct interp *in, struct vinst *o, const value_t *params)
+{
+	int dev = params_dev(params, 0);
+
+	if (dev != DEV_UNKNOWN)
+		vdict_sets(in->a, o->attrs, "__ecg_params_dev__", v_int(in->a, dev));
+}
+
 static value_t *torch_object(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                              struct vdict *kw, const struct ast_hdr *site)
 {
@@ -1214,6 +1295,8 @@ static value_t *torch_object(struct frame *f, const char *d, const char *last, v
 		           ov ? ov : nargs < 5 ? v_bool(in->a, 0)
 		                             : unknown_at(f, site, "overlap_with_ddp given by position"));
 	}
+	if (is_optim_ext(d))
+		optim_note_params(in, o, nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "params") : NULL);
 	if (!strcmp(last, "GradScaler")) {
 		/* enabled=: by keyword (its place differs between
 		 * torch.cuda.amp's and torch.amp's); not known when
@@ -1244,7 +1327,7 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	torch_call_fn *fn;
 	value_t *r;
 	size_t i;
-	int dev = DEV_UNKNOWN;
+	int dev = DEV_UNKNOWN, seq_dev;
 
 	/* a torch class built (no_grad(), device(...), Size(...)) is not an
 	 * op: torch's function hooks never see it */
@@ -1286,6 +1369,18 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	for (i = 0; i < nargs; i++)
 		if (args[i]->k == VK_TENSOR && args[i]->dev > dev)
 			dev = args[i]->dev;
+	/* torch.stack((a, b)), torch.cat([x, y]) in job code: where the
+	 * sequence's tensors all are (torch.tensor([...]) of them is a new
+	 * host tensor of their values: not here).  Not in a forward yet: a
+	 * host tensor built there and moved is a copy whose phase depends on
+	 * the training flag at the call, which the forward's one reading
+	 * does not always know (yolov3's eval-only grid would become a copy
+	 * of every training step) */
+	if (f->mode != M_FWD && !any_tensor && nargs >= 1 && !catalog_fact(in->cat, CATALOG_F_DATA_FACTORIES, last) &&
+	    (seq_dev = seq_tensors_dev(args[0])) != DEV_UNKNOWN) {
+		dev = seq_dev;
+		any_tensor = 1;
+	}
 	if (kw && vdict_gets(kw, "device")) {
 		int host = dev_is_host(vdict_gets(kw, "device"));
 
@@ -1358,6 +1453,30 @@ value_t *optim_state_dict(struct frame *f, const struct ast_hdr *site)
 	vdict_sets(in->a, d->u.dict, "state", unknown_at(f, site, "an optimizer's per-parameter state"));
 	vdict_sets(in->a, d->u.dict, "param_groups", groups);
 	return d;
+}
+
+/* optimizer.load_state_dict(sd) of an optimizer whose parameters are
+ * known to be on the device (optim_note_params), sd what torch.load read
+ * onto the host (map_location='cpu', LOADED_ON_HOST_REASON, or a part
+ * of it): torch's Optimizer.load_state_dict casts each state tensor to
+ * its parameter's device, a host-to-device copy.  Anything less certain
+ * states nothing.  None, as torch returns. */
+value_t *optim_load_state(struct frame *f, const value_t *self, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const value_t *sd = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "state_dict") : NULL;
+	const value_t *pd = self && self->k == VK_INST ? vdict_gets(self->u.inst->attrs, "__ecg_params_dev__") : NULL;
+	struct sched_ev *e;
+
+	if (f->mode != M_FWD && pd && pd->k == VK_INT && pd->u.i == DEV_DEVICE && sd && sd->k == VK_UNKNOWN &&
+	    !sd->alts && sd->reason && !strcmp(sd->reason, LOADED_ON_HOST_REASON) &&
+	    (e = sev(f, SEV_H2D, "optimizer.load_state_dict of a state loaded on the host (cast to the parameters' device)",
+	             site))) {
+		e->pinned = 0;
+		e->non_blocking = 0;
+	}
+	return v_none(in->a);
 }
 
 /* optimizer.step / optimizer.zero_grad / optimizer.state_dict /
