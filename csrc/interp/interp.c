@@ -359,7 +359,7 @@ static value_t *forward_body(struct interp *in, struct vinst *m, value_t **args,
 	struct frame f;
 	value_t *fwd;
 	struct vclass *owner = NULL;
-	struct fwdinfo *fi = m->entry;
+	struct fwdinfo *fi = *fwd_entry_slot(in, m);
 
 	memset(&f, 0, sizeof f);
 	f.in = in;

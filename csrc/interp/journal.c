@@ -128,6 +128,7 @@ static void jadd_entry(struct attr_journal *j, struct vdict *d, struct vseq *seq
 	j->e[j->n].body = NULL;
 	j->e[j->n].oldn = oldn;
 	j->e[j->n].phase = phase;
+	j->e[j->n].item = 0;
 	j->slot[s] = ++j->n;
 }
 
@@ -157,8 +158,14 @@ void journal_note(struct interp *in, struct vdict *d, const char *key)
  * keys are not journalled. */
 void journal_note_key(struct interp *in, struct vdict *d, const value_t *key)
 {
-	if (in->ajournal && key && key->k == VK_STR)
+	if (in->ajournal && key && key->k == VK_STR) {
+		struct attr_journal *j = in->ajournal;
+		size_t n = j->n;
+
 		journal_note(in, d, key->u.str.s);
+		if (j->n > n)
+			j->e[n].item = 1;
+	}
 	else if (in->ajournal && key)
 		jadd_entry(in->ajournal, d, NULL, JDICT, NULL, 0, in->ajournal->phase);
 }
@@ -328,6 +335,25 @@ void journal_close_loop(struct interp *in, struct attr_journal *j, const char *c
 		if (why)
 			jwiden(in, &j->e[i], why);
 		jup(j->parent, &j->e[i]);
+	}
+	free(j->e);
+	free(j->slot);
+}
+
+void journal_discard(struct interp *in, struct attr_journal *j, struct vdict *const *keep, size_t nkeep)
+{
+	size_t i, k;
+
+	in->ajournal = j->parent;
+	for (i = j->n; i-- > 0;) {
+		const struct jentry *e = &j->e[i];
+
+		if (e->key == JBORN || jcontainer(e))
+			continue;
+		for (k = 0; e->item && k < nkeep && keep[k] != e->d; k++)
+			;
+		if (!e->item || k < nkeep)
+			jput(in, &j->e[i], e->old);
 	}
 	free(j->e);
 	free(j->slot);
