@@ -231,9 +231,10 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 	}
 	if (!strcmp(name, "training") && m->mod != VM_NONE) {
 		/* nn.Module.training: in a forward, as it was when the model
-		 * was first called (module_snapshot_training); in job code, as
+		 * was first called (module_snapshot_training); in job code, and
+		 * in the side reading of what a job call returns (modelret.c), as
 		 * .train()/.eval() left it (True at first) */
-		if (f->mode == M_FWD)
+		if (f->mode == M_FWD && !in->rv_reading)
 			return (v = vdict_gets(m->attrs, "__ecg_training_at_call__")) ? v
 			       : unknown_at(f, site, "the training flag when the model was called is not known");
 		return (v = vdict_gets(m->attrs, "training")) ? v : v_bool(in->a, 1);

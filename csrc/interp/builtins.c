@@ -863,6 +863,29 @@ static value_t *bi_enumerate(struct frame *f, value_t *fn, value_t **args, size_
 			r->u.seq->stage_whole = args[0]->u.seq->stage_whole;
 		return r;
 	}
+	if (nargs == 1 && f->mode != M_FWD && args[0]->k == VK_TENSOR && !args[0]->alts && !args[0]->loose &&
+	    args[0]->shape && args[0]->shape->nd >= 1) {
+		/* enumerate(t) of a tensor whose rows iter_items() does not
+		 * list (a device tensor, a first dimension not known): its
+		 * representative row with an index not known, the length not
+		 * known -- as `for x in t` reads it.  Only a tensor whose shape
+		 * is known: one without may stand for a structure ecg did not
+		 * read (a model's output whose forward it did not follow may
+		 * be a tuple; a loose batch a list), whose items are no rows */
+		value_t *row = iter_rep_item(f, args[0]);
+
+		if (row) {
+			value_t *r = v_seq(in->a, VK_LIST, 1);
+			value_t *p = v_seq(in->a, VK_TUPLE, 2);
+
+			vseq_push(in->a, p->u.seq, v_unknown(in->a, "the index", "a loop counter"));
+			vseq_push(in->a, p->u.seq, row);
+			vseq_push(in->a, r->u.seq, p);
+			r->u.seq->unk_expr = args[0]->expr;
+			r->u.seq->unk_reason = "the rows of a tensor, as many as its first dimension";
+			return r;
+		}
+	}
 	return unknown_at(f, site, "enumerate() of items not known");
 }
 

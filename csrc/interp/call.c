@@ -420,7 +420,11 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		}
 		{
 			int dev = in->gpu ? DEV_DEVICE : DEV_UNKNOWN;
+			value_t *r;
 
+			/* a repository module: what its forward returns (modelret.c) */
+			if (!in->building && (r = model_call_result(f, m, args, nargs, kw)))
+				return r;
 			/* a loss or other layer called from job code: where its input is */
 			if (m->mod == VM_LAYER)
 				for (i = 0, dev = DEV_UNKNOWN; i < nargs; i++)

@@ -186,11 +186,12 @@ static value_t *forward_of(struct frame *f, struct vinst *m, value_t **args, siz
                            struct vdict *kw, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	struct fwdinfo *fi = m->entry;
+	void **slot = fwd_entry_slot(in, m);
+	struct fwdinfo *fi = *slot;
 
 	if (!fi) {
 		fi = ast_arena_alloc(in->a, sizeof *fi);
-		m->entry = fi;
+		*slot = fi;
 	}
 	if (!fi->call_anchor)
 		fi->call_anchor = site ? anchor_at(f, site) : f->ev && f->ev->n ? f->ev->ev[f->ev->n - 1].anchor : NULL;

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "internal.h"
+#include "ecg/shapes.h"
 
 static int is_generator_walk(const struct ast_hdr *def);
 
@@ -476,6 +477,21 @@ value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond)
 	 * module is kept as before (the model tree). */
 	if ((a->k == VK_NONE && ret_maybe_none_alt(b)) || (b->k == VK_NONE && ret_maybe_none_alt(a)))
 		return v_alts(f, cond, a, b);
+	/* the side reading of what a job's model call returns (modelret.c):
+	 * the job reads the structure, so never one path's -- two tensors
+	 * join (shape and place); a tensor and another value are not known
+	 * (alternatives would let a reader take the other path: alts.c's
+	 * device-tensor pairs) */
+	if (f->in->rv_reading && a->k == VK_TENSOR && b->k == VK_TENSOR) {
+		value_t *r = v_tensor_dev(f->in->a, a->dev == b->dev ? a->dev : DEV_UNKNOWN, 0);
+
+		r->shape = a->shape && b->shape ? shape_join(f->in->a, a->shape, b->shape) : NULL;
+		r->dt = a->dt == b->dt ? a->dt : DT_UNKNOWN;
+		return r;
+	}
+	if (f->in->rv_reading && (a->k == VK_TENSOR || b->k == VK_TENSOR))
+		return v_unknown(f->in->a, NULL,
+		                 afmt_memo(f->in, "returned on a path `%s` decides, which is not decided here", cond, NULL));
 	if (ret_structural(a) || ret_structural(b))
 		return b;
 	/* a value not known on one path, a string or number on the other
@@ -677,7 +693,9 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 		enum flow fl = exec_block(&cf, fn_body(fn->def));
 
 		ret = fl == FL_RETURN && cf.ret ? cf.ret : v_none(in->a);
-		if (cf.ret_alt && mode != M_FWD)
+		/* (in a forward the later return is kept for the graph; the
+		 * side reading of a job call's return joins them) */
+		if (cf.ret_alt && (mode != M_FWD || in->rv_reading))
 			ret = ret_join(&cf, cf.ret_alt, ret, cf.ret_alt_cond);
 		if (fl == FL_RAISE)
 			ret = unknown_at(f, site, "the function raises on this path");

@@ -363,6 +363,10 @@ struct interp {
 	 * import of a module catalog/torch_facts.json says is absent raises */
 	const struct frame *try_import_frame;
 	struct attr_journal *ajournal; /* attribute writes under an undecided `if` (journal.c) */
+	int rv_reading;                /* modelret.c's side reading of a job call's
+	                                  return is running */
+	unsigned rv_gen;               /* which side reading: vinst->rv_entry is valid
+	                                  when its rv_gen is this */
 	int argv_read;                 /* the job read sys.argv itself (stdlib_attr): what
 	                                  argparse then parses may not be the command line */
 	int try_exit;                  /* bodies of a `try` whose handler may catch SystemExit
@@ -378,6 +382,7 @@ struct jentry {
 	value_t *old, *body;       /* before the `if` (NULL: absent); after its body */
 	size_t oldn;               /* a list entry: its length before ((size_t)-1: changed) */
 	int phase;                 /* 0 first written in the body, 1 in the else path */
+	unsigned char item;        /* a dict's item under a str key (journal_note_key) */
 };
 struct attr_journal {
 	struct attr_journal *parent;
@@ -406,11 +411,25 @@ void journal_after_body(struct interp *in, struct attr_journal *j);
  * pairs, the journal on the caller's stack. */
 void journal_open_loop(struct interp *in, struct attr_journal *j);
 void journal_close_loop(struct interp *in, struct attr_journal *j, const char *cut);
-/* Every write noted since journal_open() undone, the journal closed and
- * freed; an enclosing journal sees nothing of it.  Never fails. */
-void journal_discard(struct interp *in, struct attr_journal *j);
 void journal_close(struct interp *in, struct attr_journal *j, const char *cond, int body_raised,
                    int else_raised);
+/* A side reading's journal (opened by journal_open_loop) closed: every
+ * attribute of an object that existed before is put back as it was, and
+ * the str-keyed items of the dicts in keep[0..nkeep) (the dicts that
+ * existed before and that the side reading may write: other dicts written
+ * are the reading's own); keep NULL: every str-keyed item too (a hook read
+ * at its removal, interp.c).  Nothing goes up to the enclosing journal.
+ * Lists changed in place, and dicts written under other keys, are not
+ * restored.  Never fails. */
+void journal_discard(struct interp *in, struct attr_journal *j, struct vdict *const *keep, size_t nkeep);
+
+/* ------------------------------------------------------------------ modelret.c */
+/* Job code calling module m: what its forward returns (modelret.c), or
+ * NULL when that is not read (the caller's own result then). */
+value_t *model_call_result(struct frame *f, struct vinst *m, value_t **args, size_t nargs, struct vdict *kw);
+/* The slot of m's forward cache: vinst->entry, or during a side reading
+ * its own (modelret.c). */
+void **fwd_entry_slot(struct interp *in, struct vinst *m);
 
 /* ------------------------------------------------------------------ forward events */
 

@@ -428,7 +428,7 @@ void hook_removed(struct frame *f, size_t ix)
 	journal_open(in, &j);
 	x = v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
 	run_hook(in, k, &x, 1, k->pre ? NULL : v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0));
-	journal_discard(in, &j);
+	journal_discard(in, &j, NULL, 0);
 	in->hook_reading = 0;
 	in->cur_call = oc;
 	in->fwd_outer = oo;
@@ -461,7 +461,7 @@ static value_t *forward_body(struct interp *in, struct vinst *m, value_t **args,
 	struct frame f;
 	value_t *fwd;
 	struct vclass *owner = NULL;
-	struct fwdinfo *fi = m->entry;
+	struct fwdinfo *fi = *fwd_entry_slot(in, m);
 
 	memset(&f, 0, sizeof f);
 	f.in = in;

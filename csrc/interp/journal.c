@@ -132,6 +132,7 @@ static void jadd_entry(struct attr_journal *j, struct vdict *d, struct vseq *seq
 	j->e[j->n].body = NULL;
 	j->e[j->n].oldn = oldn;
 	j->e[j->n].phase = phase;
+	j->e[j->n].item = 0;
 	j->slot[s] = ++j->n;
 }
 
@@ -161,10 +162,16 @@ void journal_note(struct interp *in, struct vdict *d, const char *key)
  * keys are not journalled. */
 void journal_note_key(struct interp *in, struct vdict *d, const value_t *key)
 {
-	if (in->ajournal && key && key->k == VK_STR)
+	if (in->ajournal && key && key->k == VK_STR) {
+		struct attr_journal *j = in->ajournal;
+		size_t n = j->n;
+
 		journal_note(in, d, key->u.str.s);
-	else if (in->ajournal && key)
+		if (j->n > n)
+			j->e[n].item = 1;
+	} else if (in->ajournal && key) {
 		jadd_entry(in->ajournal, d, NULL, JDICT, NULL, 0, in->ajournal->phase);
+	}
 }
 
 void journal_note_seq(struct interp *in, struct vseq *seq, int same_length)
@@ -337,14 +344,21 @@ void journal_close_loop(struct interp *in, struct attr_journal *j, const char *c
 	free(j->slot);
 }
 
-void journal_discard(struct interp *in, struct attr_journal *j)
+void journal_discard(struct interp *in, struct attr_journal *j, struct vdict *const *keep, size_t nkeep)
 {
-	size_t i;
+	size_t i, k;
 
 	in->ajournal = j->parent;
-	for (i = j->n; i-- > 0;)
-		if (j->e[i].key != JBORN && !jcontainer(&j->e[i]))   /* a list changed stays changed */
-			jput(in, &j->e[i], j->e[i].old);
+	for (i = j->n; i-- > 0;) {
+		const struct jentry *e = &j->e[i];
+
+		if (e->key == JBORN || jcontainer(e))
+			continue;
+		for (k = 0; e->item && k < nkeep && keep[k] != e->d; k++)
+			;
+		if (!e->item || !keep || k < nkeep)
+			jput(in, &j->e[i], e->old);
+	}
 	free(j->e);
 	free(j->slot);
 }

@@ -307,6 +307,16 @@ struct vinst {
 	const char *id;
 	int seen;
 	void *entry;                  /* interp/: what its forward did */
+	void *rv_entry;               /* interp/modelret.c: the same, for the side
+	                                 reading of a job call's return (valid while
+	                                 rv_gen is the interp's) */
+	unsigned rv_gen;
+	int rv_read;                  /* modelret.c: its return was read, with ... */
+	unsigned long rv_sig;         /* ... these training flags, */
+	int rv_kw;                    /* ... keywords (1) or none, */
+	struct value **rv_args;       /* ... these arguments; */
+	size_t rv_nargs;
+	struct value *rv_ret;         /* ... and it was this */
 	void *mt;                     /* modtree.c: its record entry */
 	void *gen;                    /* interp/: a generator object's call
 	                                 (ext "<generator>"), or NULL */
