@@ -339,9 +339,11 @@ static char *sc_times(const struct jctx *c, const struct jctx *base, long long c
 	}
 
 	for (; c && !ctx_same(c, base); c = c->up) {
-		if (c->kind == JC_REPEAT) {     /* items not counted */
+		if (c->kind == JC_REPEAT) {     /* items counted, or not */
 			loops++;
-			if (!unknown)
+			if (c->trips > 0 && n <= (1LL << 40) / c->trips)
+				n *= c->trips;
+			else if (!unknown)
 				unknown = c;
 			continue;
 		}

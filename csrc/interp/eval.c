@@ -990,6 +990,23 @@ struct comp_ctx {
 	const char *unk_expr, *unk_reason;
 };
 
+/* Did the events in->sev[b, b + nb) do what in->sev[a, a + na) did, one
+ * for one (kind and line)? */
+static int same_events(const struct interp *in, size_t a, size_t na, size_t b, size_t nb)
+{
+	size_t i;
+
+	if (na != nb)
+		return 0;
+	for (i = 0; i < na; i++) {
+		const char *x = in->sev[a + i].anchor, *y = in->sev[b + i].anchor;
+
+		if (in->sev[a + i].kind != in->sev[b + i].kind || (x != y && (!x || !y || strcmp(x, y))))
+			return 0;
+	}
+	return 1;
+}
+
 static void comp_loop(struct frame *f, struct comp_ctx *cc, unsigned gi)
 {
 	struct interp *in = f->in;
@@ -1033,20 +1050,47 @@ static void comp_loop(struct frame *f, struct comp_ctx *cc, unsigned gi)
 		f->jc = ojc;
 		return;
 	}
-	for (i = 0; i < items->n && !cc->big; i++) {
-		int keep = 1;
+	{
+		/* job code: the items' events under one JC_REPEAT counting
+		 * them, when every item was read and did what the first did */
+		const struct jctx *ojc = f->jc;
+		struct jctx *rj = NULL;
+		size_t first = in->nsev, nfirst = 0;
+		int same = 1;
 
-		if (!budget_at(f, cc->elt))
-			return;
-		assign(f, g->target, items->items[i]);
-		for (k = 0; k < g->ifs.n; k++) {
-			int t = value_truth(eval(f, g->ifs.items[k]));
-
-			if (t == 0)
-				keep = 0;
+		if (f->mode != M_FWD && items->n > 1) {
+			rj = (struct jctx *)jc_push(f, JC_REPEAT, anchor_at(f, g->iter),
+			                            afmt_memo(in, "for %s in %s", text_of(f, g->target), text_of(f, g->iter)));
+			f->jc = rj;
 		}
-		if (keep)
-			comp_loop(f, cc, gi + 1);
+		for (i = 0; i < items->n && !cc->big; i++) {
+			int keep = 1;
+			size_t from = in->nsev;
+
+			if (!budget_at(f, cc->elt)) {
+				same = 0;
+				break;
+			}
+			assign(f, g->target, items->items[i]);
+			for (k = 0; k < g->ifs.n; k++) {
+				int t = value_truth(eval(f, g->ifs.items[k]));
+
+				if (t == 0)
+					keep = 0;
+				else if (t < 0)
+					same = 0;      /* kept or not: not known */
+			}
+			if (keep)
+				comp_loop(f, cc, gi + 1);
+			if (!i)
+				nfirst = in->nsev - from;
+			else if (!same_events(in, first, nfirst, from, in->nsev - from))
+				same = 0;
+		}
+		if (rj) {
+			rj->trips = same && i == items->n ? (long long)items->n : -1;
+			f->jc = ojc;
+		}
 	}
 }
 

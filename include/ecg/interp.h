@@ -77,10 +77,13 @@ enum jctx_kind {
 	JC_GEN,           /* a repo generator's body read for the loop over it (the
 	                   * JC_LOOP just up): a marker, never in an event's context
 	                   * (sev() takes it out) */
-	JC_REPEAT,        /* a comprehension over items not listed, read once for
-	                   * all of them: text is its `for` clause.  Not a loop of
-	                   * the job's (no step, no phase): its events run a
-	                   * number of times not known */
+	JC_REPEAT,        /* a comprehension (or map) over items: text is its
+	                   * `for` clause.  Not a loop of the job's (no step, no
+	                   * phase).  Its events run trips times when the items
+	                   * were listed, each read, and each did what the first
+	                   * did; otherwise (trips -1: read once for all, items
+	                   * filtered out or not known) a number of times not
+	                   * known */
 	JC_ACCUM,         /* a library's gradient-accumulation block (accelerate's
 	                   * `with accelerator.accumulate(model):`, catalog
 	                   * accumulation_contexts): each pass is a micro-step;
@@ -96,7 +99,7 @@ struct jctx {
 	const char *text;
 	long long period;             /* JC_GUARD: resolved, or -1 */
 	const char *period_expr;
-	long long trips;              /* JC_LOOP: known trip count, or -1 */
+	long long trips;              /* JC_LOOP, JC_REPEAT: known trip count, or -1 */
 	int gen_items;                /* JC_LOOP: a loop of a generator's body around its
 	                               * yield: each iteration makes one item for the code
 	                               * that takes them (next(), a for over it) */
