@@ -821,7 +821,16 @@ static long long mt_params(struct mt *t, const struct vinst *m, int depth)
 	case VM_LAYER:
 		return cg_param_count(interp_catalog(t->in), m);
 	case VM_REPO:
-		if (m->cls && m->cls->ext_base && strcmp(m->cls->ext_base, "torch.nn.Module")) {
+		if (m->cls && m->cls->ext_base &&
+		    catalog_fact(interp_catalog(t->in), CATALOG_F_CONTAINER_BASES, m->cls->ext_base)) {
+			/* a repo class on nn.Sequential/ModuleList/ModuleDict: the
+			 * base holds no parameters of its own, its constructor
+			 * registered the children counted below
+			 * (interp/object.c container_base_init), all of them
+			 * unless built in a loop whose count is not known */
+			if (vdict_gets(m->attrs, "__ecg_len_unknown__"))
+				return -1;
+		} else if (m->cls && m->cls->ext_base && strcmp(m->cls->ext_base, "torch.nn.Module")) {
 			/* a repo class on a torch.nn layer (class LayerNorm2d(nn.LayerNorm)):
 			 * the base's parameters, from its own arguments when the
 			 * class keeps the base's constructor, else from those its

@@ -280,6 +280,11 @@ static int isinstance_ext(struct interp *in, const value_t *v, const char *d)
 	}
 	if (v->k == VK_TENSOR)
 		return !strcmp(d, "torch.Tensor") ? 1 : 0;
+	/* type(None) (`isinstance(x, (AnchorGenerator, type(None)))`): None
+	 * is one; a scalar, container, object, class or function is not */
+	if (!strcmp(d, "types.NoneType"))
+		return v->k == VK_NONE ? 1 : value_is_known_scalar(v) || v->k == VK_LIST || v->k == VK_TUPLE ||
+		       v->k == VK_DICT || v->k == VK_INST || v->k == VK_CLASS || v->k == VK_FUNC ? 0 : -1;
 	/* a function type: no scalar or container is one (a spec's
 	 * module given as a (path, name) pair) */
 	if (!strncmp(d, "types.", 6) && strstr(d, "Type") &&

@@ -608,8 +608,9 @@ static value_t *tm_shape_read(struct frame *f, value_t *fn, const char *m, value
 	return unknown_at(f, site, "a shape read at run time (no sync)");
 }
 
-/* x.data_ptr(), x.element_size(), x.get_device(), x.is_contiguous():
- * the tensor's metadata, a Python value the host has (no sync) */
+/* x.data_ptr(), x.element_size(), x.get_device(), x.is_contiguous(),
+ * x.is_floating_point() and the other dtype/flag queries: the tensor's
+ * metadata, a Python value the host has (no sync) */
 static value_t *tm_meta_read(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
                              struct vdict *kw, const struct ast_hdr *site)
 {
@@ -628,7 +629,14 @@ static const struct tensor_method tensor_methods[] = {
 	{ "dim", tm_shape_read, TM_SIZE },
 	{ "element_size", tm_meta_read, 0 },
 	{ "get_device", tm_meta_read, 0 },
+	{ "is_complex", tm_meta_read, 0 },
+	{ "is_conj", tm_meta_read, 0 },
 	{ "is_contiguous", tm_meta_read, 0 },
+	{ "is_floating_point", tm_meta_read, 0 },
+	{ "is_inference", tm_meta_read, 0 },
+	{ "is_neg", tm_meta_read, 0 },
+	{ "is_pinned", tm_meta_read, 0 },
+	{ "is_signed", tm_meta_read, 0 },
 	{ "item", tm_item, 0 },
 	{ "items", tm_mapping, 0 },
 	{ "keys", tm_mapping, 0 },

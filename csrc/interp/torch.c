@@ -1422,7 +1422,8 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 			}
 	}
 	/* (torch.multinomial of device probabilities syncs: token_choice()) */
-	if ((!strcmp(d, "torch.nonzero") || (!strcmp(d, "torch.where") && nargs == 1)) && dev == DEV_DEVICE)
+	if ((catalog_fact(in->cat, CATALOG_F_DATA_SIZED_CALLS, d) || (!strcmp(d, "torch.where") && nargs == 1)) &&
+	    dev == DEV_DEVICE)
 		sev(f, SEV_SYNC, afmt(in, "%s (its output size depends on the data)", d), site);
 	if (!strcmp(d, "torch.multinomial") || !strcmp(d, "torch.argmax"))
 		token_choice(f, d, nargs >= 1 && args[0]->k == VK_TENSOR ? args[0]->dev : DEV_UNKNOWN, site);

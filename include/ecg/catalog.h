@@ -453,6 +453,8 @@ enum catalog_fact {
 	                                 gives it another shape, or "" */
 	CATALOG_F_ARRAY_SHAPE_METHODS,/* set: methods of such an array whose
 	                                 result has the array's shape */
+	CATALOG_F_DATA_SIZED_CALLS,   /* set: torch.<name>() whose output's size
+	                                 the data decides (read on the host) */
 	CATALOG_NFACTS
 };
 
