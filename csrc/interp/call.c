@@ -103,6 +103,16 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	/* tqdm(loader): the loader, its batches with it */
 	if (nargs >= 1 && catalog_fact(in->cat, CATALOG_F_ITER_PASSTHROUGH, d))
 		return args[0];
+	/* torch.jit.script(fn), torch.onnx.export(...): code may run
+	 * scripted or traced from now on */
+	{
+		const char *jit = catalog_fact(in->cat, CATALOG_F_JIT_COMPILERS, d);
+
+		if (jit && !strcmp(jit, "script"))
+			in->jit_script = 1;
+		else if (jit)
+			in->jit_trace = 1;
+	}
 	/* make_grid(images): a tensor where the images are */
 	if (nargs >= 1 && catalog_fact(in->cat, CATALOG_F_LIBRARY_TENSOR_OPS, d))
 		return v_tensor_dev(in->a, tensors_device(args[0]), 0);

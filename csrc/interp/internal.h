@@ -369,6 +369,9 @@ struct interp {
 	                                  when its rv_gen is this */
 	int argv_read;                 /* the job read sys.argv itself (stdlib_attr): what
 	                                  argparse then parses may not be the command line */
+	int jit_script, jit_trace;     /* the job called a compiler of catalog jit_compilers
+	                                  (call.c): torch.jit.is_scripting() / is_tracing()
+	                                  are no longer False */
 	int try_exit;                  /* bodies of a `try` whose handler may catch SystemExit
 	                                  running: an exit there is not the job's end */
 };

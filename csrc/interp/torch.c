@@ -1081,6 +1081,27 @@ static value_t *tc_host_query(struct frame *f, const char *d, const char *last, 
 	return r;
 }
 
+/* torch.jit.is_scripting(): False in Python run eagerly, unless the job
+ * has scripted code (catalog jit_compilers); then not known (host). */
+static value_t *tc_scripting_query(struct frame *f, const char *d, const char *last, value_t **args,
+                                   size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+{
+	if (f->in->jit_script)
+		return tc_host_query(f, d, last, args, nargs, kw, site);
+	return v_bool(f->in->a, 0);
+}
+
+/* torch.jit.is_tracing() (False) and torch._C._get_tracing_state()
+ * (None) in Python run eagerly, unless the job has traced code; then not
+ * known (host). */
+static value_t *tc_tracing_query(struct frame *f, const char *d, const char *last, value_t **args,
+                                 size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+{
+	if (f->in->jit_trace)
+		return tc_host_query(f, d, last, args, nargs, kw, site);
+	return !strcmp(last, "_get_tracing_state") ? v_none(f->in->a) : v_bool(f->in->a, 0);
+}
+
 /* Categorical(probs) / Categorical(logits=...): an object of that class
  * that keeps its scores (inst->args "probs", "logits"); its sample() is
  * categorical_method's.  Never NULL. */
@@ -1150,9 +1171,11 @@ static const struct torch_call TORCH_CALLS[] = {
 	{ "new_group", tc_new_group },
 	{ "no_grad", tc_no_grad },
 	{ "save", tc_save },
+	{ "scripting_query", tc_scripting_query },
 	{ "size", tc_size },
 	{ "stream", tc_stream },
 	{ "synchronize", tc_synchronize },
+	{ "tracing_query", tc_tracing_query },
 	{ "type_query", tc_type_query },
 	{ "world_size", tc_world_size },
 };

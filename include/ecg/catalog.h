@@ -376,6 +376,8 @@ enum catalog_fact {
 	                                 (x.data) */
 	CATALOG_F_ITER_PASSTHROUGH,   /* set: calls that give back the iterable
 	                                 they wrap (tqdm.tqdm(loader)) */
+	CATALOG_F_JIT_COMPILERS,      /* map: a call that compiles or traces code ->
+	                                 script | trace */
 	CATALOG_F_LIBRARY_TENSOR_OPS, /* set: calls of other libraries that make a
 	                                 tensor where their first argument's
 	                                 tensors are (torchvision.utils.make_grid) */
