@@ -37,7 +37,7 @@ tests/oracle/score_schedule.py, whose scoring of syncs, collectives and h2d
 this file reuses), plus what real jobs need:
 
     {"repo": "owner/name", "commit": "<40 hex>",
-     "entry": "path/in/repo.py", "argv": [...], "ecg_args": [...],
+     "entry": "path/in/repo.py[:FUNC]", "argv": [...], "ecg_args": [...],
      "env": {...}          the environment of the invocation ({} = none set),
                            given to ecg as --no-env --env KEY=VALUE ...
      "notes": "...",
@@ -241,7 +241,8 @@ def anchor_problems(gs, at, anchor, tokens=(), def_line_ok=False):
 
 def label_source_problems(lab, gs):
     p = []
-    if isinstance(gs.get(lab["entry"]), OSError):
+    entry_file = lab["entry"].split(":", 1)[0]   # FILE[:FUNC], as ecg's --entry takes it
+    if isinstance(gs.get(entry_file), OSError):
         p.append("entry %s is not in the commit" % lab["entry"])
     p += anchor_problems(gs, "step", lab["step"]["anchor"], def_line_ok=True)
     for k in ("syncs", "h2d", "collectives"):
