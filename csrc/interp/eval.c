@@ -988,6 +988,10 @@ struct comp_ctx {
 	int unknown;
 	int big;                  /* it reached MAX_ITEMS: not built */
 	const char *unk_expr, *unk_reason;
+	/* job code: each `for` clause's JC_REPEAT, made once per evaluation
+	 * (an inner clause's is shared by every outer item: its trips when
+	 * they agree, else -1) */
+	struct jctx *rep[8];
 };
 
 /* Did the events in->sev[b, b + nb) do what in->sev[a, a + na) did, one
@@ -1058,9 +1062,14 @@ static void comp_loop(struct frame *f, struct comp_ctx *cc, unsigned gi)
 		size_t first = in->nsev, nfirst = 0;
 		int same = 1;
 
-		if (f->mode != M_FWD && items->n > 1) {
-			rj = (struct jctx *)jc_push(f, JC_REPEAT, anchor_at(f, g->iter),
-			                            afmt_memo(in, "for %s in %s", text_of(f, g->target), text_of(f, g->iter)));
+		if (f->mode != M_FWD && items->n > 1 && gi < sizeof cc->rep / sizeof *cc->rep) {
+			if (!cc->rep[gi]) {
+				cc->rep[gi] = (struct jctx *)jc_push(f, JC_REPEAT, anchor_at(f, g->iter),
+				                                     afmt_memo(in, "for %s in %s", text_of(f, g->target),
+				                                               text_of(f, g->iter)));
+				cc->rep[gi]->trips = 0;     /* none counted yet */
+			}
+			rj = cc->rep[gi];
 			f->jc = rj;
 		}
 		for (i = 0; i < items->n && !cc->big; i++) {
@@ -1088,7 +1097,9 @@ static void comp_loop(struct frame *f, struct comp_ctx *cc, unsigned gi)
 				same = 0;
 		}
 		if (rj) {
-			rj->trips = same && i == items->n ? (long long)items->n : -1;
+			long long t = same && i == items->n ? (long long)items->n : -1;
+
+			rj->trips = !rj->trips || rj->trips == t ? t : -1;
 			f->jc = ojc;
 		}
 	}

@@ -119,19 +119,14 @@ struct vbuiltin {
 
 struct value {
 	enum vkind k;
-	const char *expr;             /* source text it came from, or NULL */
-	const char *reason;           /* VK_UNKNOWN: why */
-	const char *src;              /* anchor of the literal it came from (or of
-	                                 the argparse option; or the config
-	                                 file's path), or NULL */
+	/* the one-byte fields first, after k: no padding between them (a
+	 * value is made for every expression read; its size is the
+	 * interpreter's memory) */
 	unsigned char via;            /* where src's value was set: VIA_* */
 	unsigned char dev;            /* VK_TENSOR: DEV_* (where it lives) */
 	unsigned char pinned;         /* VK_TENSOR on the host: in pinned memory */
 	unsigned char dt;             /* VK_TENSOR: DT_* (what its elements are) */
 	unsigned char is_param;       /* VK_TENSOR: an nn.Parameter */
-	struct vinst *param_of;       /* VK_TENSOR: the torch.nn layer whose parameter
-	                                 it is (layer.weight read), or NULL */
-	const char *param_name;       /* that parameter's name ("weight"), or NULL */
 	unsigned char loose;          /* VK_TENSOR: a loader's batch, or a part unpacked
 	                                 from one, whose collation is not known: it
 	                                 may be a list or dict of tensors, so a store
@@ -143,6 +138,32 @@ struct value {
 	                                 (model = DDP(model)): calling it goes through
 	                                 the wrapper; model.module, or the model bound
 	                                 before the wrap, does not */
+	/* VK_UNKNOWN, nonneg .. plain: facts known of it all the same (interp/facts.c) */
+	unsigned char nonneg;         /* FACT_DIGITS: a str of the decimal digits of
+	                                 an int >= 0 (a launcher's RANK, WORLD_SIZE
+	                                 ...); FACT_NONNEG_INT: an int >= 0 */
+	unsigned char may_none;       /* made where the two paths of an undecided
+	                                 `if` differ and one bound None or left the
+	                                 name, key or attribute unbound: `is None`
+	                                 is not decided (interp/facts.c) */
+	unsigned char may_module;     /* VK_UNKNOWN: the result of calling a callable
+	                                 not known (a layer spec's class), or an
+	                                 attribute a Parameter on one path of an
+	                                 undecided `if`: it may be an nn.Module or a
+	                                 Parameter, so the parameters of a module
+	                                 holding it are not known (modtree.c) */
+	unsigned char plain;          /* 1: a Python number or str (float(), int(),
+	                                 str() of a value not known, a tensor's
+	                                 .item()): never an object, so never a
+	                                 module (facts.c fact_plain) */
+	const char *expr;             /* source text it came from, or NULL */
+	const char *reason;           /* VK_UNKNOWN: why */
+	const char *src;              /* anchor of the literal it came from (or of
+	                                 the argparse option; or the config
+	                                 file's path), or NULL */
+	struct vinst *param_of;       /* VK_TENSOR: the torch.nn layer whose parameter
+	                                 it is (layer.weight read), or NULL */
+	const char *param_name;       /* that parameter's name ("weight"), or NULL */
 	struct value *recv;           /* VK_EXT "Tensor.<m>": the tensor it was read from;
 	                                 VK_UNKNOWN process group of a device mesh
 	                                 (mesh.get_group()): that mesh */
@@ -165,23 +186,6 @@ struct value {
 	/* VK_UNKNOWN: what is known of it all the same (interp/facts.c) */
 	const char *str_prefix;       /* a str that starts with this (an f-string's
 	                                 text before its first unknown part), or NULL */
-	unsigned char nonneg;         /* FACT_DIGITS: a str of the decimal digits of
-	                                 an int >= 0 (a launcher's RANK, WORLD_SIZE
-	                                 ...); FACT_NONNEG_INT: an int >= 0 */
-	unsigned char may_none;       /* made where the two paths of an undecided
-	                                 `if` differ and one bound None or left the
-	                                 name, key or attribute unbound: `is None`
-	                                 is not decided (interp/facts.c) */
-	unsigned char may_module;     /* VK_UNKNOWN: the result of calling a callable
-	                                 not known (a layer spec's class), or an
-	                                 attribute a Parameter on one path of an
-	                                 undecided `if`: it may be an nn.Module or a
-	                                 Parameter, so the parameters of a module
-	                                 holding it are not known (modtree.c) */
-	unsigned char plain;          /* 1: a Python number or str (float(), int(),
-	                                 str() of a value not known, a tensor's
-	                                 .item()): never an object, so never a
-	                                 module (facts.c fact_plain) */
 	const struct vshape *arr_shape; /* VK_UNKNOWN: an array of another library
 	                                 (numpy) whose shape is known in part
 	                                 (np.memmap of a file: [?]; a window of
