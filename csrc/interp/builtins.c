@@ -741,6 +741,39 @@ static value_t *sum_of_ints(struct frame *f, value_t *it, struct vseq *items, co
 	return rep && rep->k != VK_TENSOR && py_int_item(rep) ? unknown_at(f, site, SUM_OF_INTS_REASON) : NULL;
 }
 
+/* sum() in job code of listed items that are tensors (numbers among
+ * them: a start, Python scalars, added to each): a tensor, on the device
+ * the tensors share (not known when they differ), of their shapes
+ * broadcast (shape_broadcast); NULL when no item is a tensor or one is
+ * neither a tensor nor a number (the loss terms of a dict summed before
+ * loss.item()).  The graph's reading (a forward) keeps sum() as before. */
+static value_t *sum_of_tensors(struct frame *f, const struct vseq *items)
+{
+	struct interp *in = f->in;
+	value_t *r = NULL;
+	size_t i;
+	double x;
+
+	for (i = 0; i < items->n; i++) {
+		const value_t *t = items->items[i];
+
+		if (!is_tensorish(t)) {
+			if (!as_num(t, &x))
+				return NULL;
+			continue;
+		}
+		if (!r) {
+			r = v_tensor_dev(in->a, t->dev, 0);
+			r->shape = t->shape;
+		} else {
+			if (r->dev != t->dev)
+				r->dev = DEV_UNKNOWN;
+			r->shape = r->shape && t->shape ? shape_broadcast(in->a, r->shape, t->shape) : NULL;
+		}
+	}
+	return r;
+}
+
 static value_t *bi_sum(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                        const struct ast_hdr *site)
 {
@@ -761,6 +794,8 @@ static value_t *bi_sum(struct frame *f, value_t *fn, value_t **args, size_t narg
 		tot = x;
 		all_int = st->k != VK_FLOAT;
 	}
+	if (nargs >= 1 && !iter_items(f, args[0], &items) && f->mode != M_FWD && (r = sum_of_tensors(f, items)))
+		return r;
 	if (nargs >= 1 && !iter_items(f, args[0], &items)) {
 		for (i = 0; i < items->n; i++) {
 			if (!as_num(items->items[i], &x))
