@@ -120,10 +120,92 @@ static const struct ast_arg *fn_param(const struct vfunc *fn, const char *name)
 	return NULL;
 }
 
+/* The default value of fn's parameter p, or NULL when it has none. */
+static value_t *fn_param_default(const struct vfunc *fn, const struct ast_arg *p)
+{
+	const struct ast_arguments *a = fn_args(fn->def);
+	size_t npos, i;
+
+	if (!a)
+		return NULL;
+	npos = a->posonlyargs.n + a->args.n;
+	for (i = 0; i < npos; i++)
+		if (AST_AS(i < a->posonlyargs.n ? a->posonlyargs.items[i] : a->args.items[i - a->posonlyargs.n],
+		           arg) == p)
+			return i + fn->ndefaults >= npos ? fn->defaults[i + fn->ndefaults - npos] : NULL;
+	return fn->kwdefaults ? vdict_gets(fn->kwdefaults, p->arg) : NULL;
+}
+
+/* A config-file section (a mapping) for a dataclass-typed parameter, as
+ * jsonargparse reads it: the dataclass's fields take the values of the
+ * parameter's current value (an earlier layer's, else the default
+ * instance, whose fields are the group's defaults in jsonargparse's
+ * add_dataclass_arguments), the section's keys override them, and the
+ * class is built from the result (its __post_init__ runs).  base is that
+ * current value.  A field whose section value is not a plain scalar (a
+ * nested mapping, a list) or not of the kind of the field's current value
+ * is unknown: its type is not read here.  NULL (the
+ * parameter stays unknown) when the annotation is not the plain name of
+ * base's dataclass (Optional, a union, a subclass: ecg cannot see the
+ * type jsonargparse builds), or when a key is not a field. */
+static value_t *cli_dataclass(struct frame *f, const char *ann, value_t *base, const value_t *sect,
+                              const char *from, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vdict *fields, *kw;
+	struct vclass *c;
+	value_t *cv;
+	const char *dot;
+	size_t k;
+
+	if (!base || base->k != VK_INST || !(c = base->u.inst->cls) || !c->is_dataclass || !ann)
+		return NULL;
+	dot = strrchr(ann, '.');
+	if (strcmp(dot ? dot + 1 : ann, c->name))
+		return NULL;
+	fields = vdict_new(in->a);
+	dataclass_fields(in, c, fields, f);
+	kw = vdict_new(in->a);
+	for (k = 0; k < fields->n; k++) {
+		const char *fname = fields->keys[k]->u.str.s;
+		value_t *cur = vdict_gets(base->u.inst->attrs, fname);
+
+		vdict_sets(in->a, kw, fname,
+		           cur ? cur : v_unknown(in->a, fname, "a field the default object does not hold"));
+	}
+	for (k = 0; k < sect->u.dict->n; k++) {
+		const value_t *key = sect->u.dict->keys[k];
+		value_t *v = sect->u.dict->vals[k], *cur;
+
+		if (key->k != VK_STR || !(cur = vdict_gets(kw, key->u.str.s)))
+			return NULL;                    /* not a field: jsonargparse refuses it */
+		if ((v->k != VK_NONE && !value_is_known_scalar(v)) ||
+		    /* a kind the field's does not take (jsonargparse converts or
+		     * refuses it by the annotation, not read here) */
+		    (v->k != VK_NONE && cur->k != VK_NONE && value_is_known_scalar(cur) && cur->k != v->k &&
+		     !(cur->k == VK_FLOAT && v->k == VK_INT))) {
+			v = v_unknown(in->a, key->u.str.s,
+			              afmt(in, "built by the command-line interface from %s (not followed)", from));
+		} else {
+			v = v_copy(in->a, v);
+			if (!v->src)
+				v->src = from;
+			v->via = v->via == VIA_CONFIG_FILE ? VIA_CONFIG_FILE : VIA_OVERRIDE;
+		}
+		vdict_sets(in->a, kw, key->u.str.s, v);
+	}
+	cv = ast_arena_alloc(in->a, sizeof *cv);
+	cv->k = VK_CLASS;
+	cv->u.cls = c;
+	return call(f, cv, NULL, 0, kw, site);
+}
+
 /* Set parameter `name` of fn from the command line or a config file: as
- * read when its type is plain, else unknown (the CLI builds it). */
+ * read when its type is plain, a dataclass built from a mapping as
+ * cli_dataclass() reads it, else unknown (the CLI builds it).  kw holds
+ * what earlier words set. */
 static void cli_set(struct frame *f, struct vfunc *fn, struct vdict *kw, const char *name, value_t *v,
-                    const char *from)
+                    const char *from, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	const struct ast_arg *p = fn_param(fn, name);
@@ -142,6 +224,18 @@ static void cli_set(struct frame *f, struct vfunc *fn, struct vdict *kw, const c
 				                                          "(not followed)", from)));
 		}
 		return;
+	}
+	if (v->k == VK_DICT && p->annotation) {
+		struct frame af = *f;            /* the annotation is text of fn's file */
+		value_t *cur = vdict_gets(kw, name), *built;
+
+		af.file = fn->file;
+		if (!cur)
+			cur = fn_param_default(fn, p);
+		if ((built = cli_dataclass(f, text_of(&af, p->annotation), cur, v, from, site))) {
+			vdict_sets(in->a, kw, name, built);
+			return;
+		}
 	}
 	if (v->k != VK_NONE && (!value_is_known_scalar(v) || !cli_plain_type(f, fn, p)))
 		v = v_unknown(in->a, name, afmt(in, "built by the command-line interface from %s (not followed)", from));
@@ -211,10 +305,11 @@ static struct vdict *cli_kwargs(struct frame *f, const char *d, struct vfunc *fn
 			}
 			for (k = 0; k < cfg->u.dict->n; k++)
 				if (cfg->u.dict->keys[k]->k == VK_STR)
-					cli_set(f, fn, kw, cfg->u.dict->keys[k]->u.str.s, cfg->u.dict->vals[k], astr(in, val));
+					cli_set(f, fn, kw, cfg->u.dict->keys[k]->u.str.s, cfg->u.dict->vals[k], astr(in, val),
+					        site);
 			continue;
 		}
-		cli_set(f, fn, kw, name, val ? cli_scalar(in, val) : v_bool(in->a, 1), "the command line");
+		cli_set(f, fn, kw, name, val ? cli_scalar(in, val) : v_bool(in->a, 1), "the command line", site);
 	}
 	return kw;
 }

@@ -39,6 +39,7 @@ job() {
 	printf '%s' "$MODEL" >"$R/model.py"
 	cat >"$R/train.py"
 	printf 'model:\n  n_layer: 5\nn_layer: 5\n' >"$R/c.yaml"
+	printf 'model:\n  n_layer: 5\n  dropout: 0.1\n' >"$R/notfield.yaml"
 	commit "$R" "$1"
 }
 
@@ -187,6 +188,40 @@ case $reason in *missing.yaml*) st=0 ;; *) st=1 ;; esac
 ok "$st" "the reason names the file not read ($reason)"
 count jsonargparse_cli -- train positional
 is "$got" "[None]" "a command-line word ecg does not map to a parameter: null count"
+
+# 6b. jsonargparse: a YAML mapping for a dataclass-typed parameter is
+#     merged over the parameter's default instance (its fields the group's
+#     defaults): model.n_layer 5 from c.yaml, n_embd 4 from the default
+job jsonargparse_section <<'PY'
+import torch
+from typing import Optional
+from jsonargparse import CLI
+from model import Config, Net
+
+
+def train(model: Config = Config(n_embd=4)):
+    net = Net(model)
+    net(torch.randn(2, model.n_embd))
+
+
+def train_opt(model: Optional[Config] = Config(n_embd=4)):
+    net = Net(model)
+    net(torch.randn(2, model.n_embd))
+
+
+if __name__ == "__main__":
+    CLI({"train": train, "train_opt": train_opt})
+PY
+count jsonargparse_section -- train --config c.yaml
+is "$got" "[5]" "jsonargparse: the YAML's model: section builds Config over the default instance (5)"
+count jsonargparse_section -- train
+is "$got" "[16]" "jsonargparse: no --config, the default instance (16)"
+count jsonargparse_section -- train --config notfield.yaml
+is "$got" "[None]" "jsonargparse: a section key that is not a field of the dataclass: null count"
+count jsonargparse_section -- train --model.n_layer=3 --config c.yaml
+is "$got" "[None]" "jsonargparse: a nested option not followed before the file: the section does not replace it (null)"
+count jsonargparse_section -- train_opt --config c.yaml
+is "$got" "[None]" "jsonargparse: Optional[Config] is not read as the dataclass: null count"
 
 # 7. fire.Fire(fn): --name value
 job fire_cli <<'PY'

@@ -170,10 +170,11 @@ def parse_ecg_freq(s):
     if m:
         times = int(m.group(1) or m.group(2))
     unit = None
-    # whole words only: "every eval_interval=2000 steps" is per step, not per eval
+    # whole words only: "every eval_interval=2000 steps" (or "every
+    # eval.interval=1000 steps", a dotted name) is per step, not per eval
     for u, pat in (("once", r"\bonce\b"), ("micro-step", r"\bmicro[- ]?steps?\b"),
                    ("token", r"\btokens?\b"), ("request", r"\brequests?\b"), ("epoch", r"\bepochs?\b"),
-                   ("eval", r"\b(?:every|per) evals?\b"), ("batch", r"\bbatch(?:es)?\b"), ("step", r"\bsteps?\b")):
+                   ("eval", r"\b(?:every|per) evals?\b(?!\.\w)"), ("batch", r"\bbatch(?:es)?\b"), ("step", r"\bsteps?\b")):
         if re.search(pat, t):
             unit = u
             break
