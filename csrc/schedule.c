@@ -1171,6 +1171,45 @@ static int sc_rank(const struct sc *s, const struct sched_ev *e)
 	return 0;
 }
 
+/* The job loops around e (a helper's own loop, and the epoch loop around
+ * the call: two). */
+static int sc_loops(const struct sc *s, const struct sched_ev *e)
+{
+	const struct jctx *c = e->in_forward && s->step_call ? s->step_call->ctx : e->ctx;
+	int n = 0;
+
+	for (; c; c = c->up)
+		n += c->kind == JC_LOOP;
+	return n;
+}
+
+/* Does a run more often than b: a higher rank, or the same rank under more
+ * loops (validate() called once at a resume and again in the epoch loop:
+ * the epoch loop's call is the row). */
+static int sc_more_often(const struct sc *s, const struct sched_ev *a, const struct sched_ev *b)
+{
+	int ra = sc_rank(s, a), rb = sc_rank(s, b);
+
+	return ra > rb || (ra == rb && sc_loops(s, a) > sc_loops(s, b));
+}
+
+/* Is e's line (its kind) reached on some path under no condition?  Then
+ * the row has none: the line runs whatever the conditions of its other
+ * paths decide. */
+static int sc_any_path_unconditioned(struct sc *s, const struct sched_ev *e)
+{
+	size_t j;
+
+	for (j = 0; j < s->nev; j++) {
+		const struct sched_ev *x = &s->ev[j];
+
+		if (x->kind == e->kind && x != e && !strcmp(x->anchor, e->anchor) &&
+		    !sc_condition(s, x->in_forward && s->step_call ? s->step_call->ctx : x->ctx))
+			return 1;
+	}
+	return 0;
+}
+
 /* How many times job code reached e's line in one pass of the loops
  * around it: the runs of its function that made an event of that kind at
  * that line in the very same context (one helper called from two places of the step's body, as
@@ -1268,7 +1307,7 @@ static void sc_host_device(struct sc *s, cJSON *hd)
 			continue;
 		/* the same line again, more often: report that one */
 		for (j = i + 1; j < s->nev && !skip; j++)
-			if (s->ev[j].kind == e->kind && !strcmp(s->ev[j].anchor, e->anchor) && sc_rank(s, &s->ev[j]) > sc_rank(s, e))
+			if (s->ev[j].kind == e->kind && !strcmp(s->ev[j].anchor, e->anchor) && sc_more_often(s, &s->ev[j], e))
 				skip = 1;
 		if (skip)
 			continue;
@@ -1286,7 +1325,8 @@ static void sc_host_device(struct sc *s, cJSON *hd)
 		s->inner = 1;
 		cJSON_AddStringToObject(h, "frequency", freq);
 		free(freq);
-		add_str_or_null(h, "condition", sc_condition(s, e->in_forward && s->step_call ? s->step_call->ctx : e->ctx));
+		add_str_or_null(h, "condition", sc_any_path_unconditioned(s, e) ? NULL
+		                                 : sc_condition(s, e->in_forward && s->step_call ? s->step_call->ctx : e->ctx));
 		cJSON_AddItemToArray(hd, h);
 	}
 }
