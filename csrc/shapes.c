@@ -118,6 +118,18 @@ static int dim_eq(const struct vshape *x, unsigned i, const struct vshape *y, un
 	return x->sym[i] && y->sym[j] && !strcmp(x->sym[i], y->sym[j]);
 }
 
+int shape_same(const struct vshape *x, const struct vshape *y)
+{
+	unsigned k;
+
+	if (!x || !y || x->nd != y->nd)
+		return 0;
+	for (k = 0; k < x->nd; k++)
+		if (!dim_eq(x, k, y, k))
+			return 0;
+	return 1;
+}
+
 static void dim_copy(struct vshape *to, unsigned i, const struct vshape *from, unsigned j)
 {
 	to->n[i] = from->n[j];

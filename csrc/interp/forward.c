@@ -20,25 +20,14 @@ static value_t *forward_of(struct frame *f, struct vinst *m, value_t **args, siz
 static int same_shapes(value_t **a, size_t na, value_t **b, size_t nb)
 {
 	size_t i;
-	unsigned k;
 
 	if (na != nb)
 		return 0;
 	for (i = 0; i < na; i++) {
-		const struct vshape *x = shape_of(a[i]), *y = shape_of(b[i]);
-
 		if ((a[i]->k == VK_TENSOR) != (b[i]->k == VK_TENSOR))
 			return 0;
-		if (a[i]->k != VK_TENSOR)
-			continue;
-		if (!x || !y || x->nd != y->nd)
+		if (a[i]->k == VK_TENSOR && !shape_same(shape_of(a[i]), shape_of(b[i])))
 			return 0;
-		for (k = 0; k < x->nd; k++) {
-			if (x->n[k] != y->n[k])
-				return 0;
-			if (x->n[k] < 0 && (!x->sym[k] || !y->sym[k] || strcmp(x->sym[k], y->sym[k])))
-				return 0;
-		}
 	}
 	return 1;
 }

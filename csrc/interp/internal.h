@@ -31,6 +31,7 @@
 #ifndef ECG_INTERP_INTERNAL_H
 #define ECG_INTERP_INTERNAL_H
 
+#include <ctype.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -961,6 +962,38 @@ value_t *bound(struct interp *in, value_t *fnv, value_t *self);
 value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
 
 /* ------------------------------------------------------------------ small helpers */
+
+/* The end of a decimal number's text at p (no sign): digits, then '.'
+ * and digits, then an exponent e[+-]digits when digits follow it; *dot and
+ * *ex say which parts were there.  The caller decides what the text is
+ * (yacs.c's literal_eval, omegaconf.c's YAML scalars).  Never fails. */
+static inline const char *scan_decimal(const char *p, int *dot, int *ex)
+{
+	const char *q = p;
+
+	*dot = *ex = 0;
+	while (isdigit((unsigned char)*q))
+		q++;
+	if (*q == '.') {
+		*dot = 1;
+		q++;
+		while (isdigit((unsigned char)*q))
+			q++;
+	}
+	if (*q == 'e' || *q == 'E') {
+		const char *e = q + 1;
+
+		if (*e == '-' || *e == '+')
+			e++;
+		if (isdigit((unsigned char)*e)) {
+			while (isdigit((unsigned char)*e))
+				e++;
+			*ex = 1;
+			q = e;
+		}
+	}
+	return q;
+}
 
 static inline value_t *v_tensor_dev(struct ast_arena *a, int dev, int pinned)
 {

@@ -58,31 +58,17 @@ static unsigned long train_sig(const struct vinst *m, int depth, unsigned long h
 	return h;
 }
 
-/* Do two argument lists hold values of the same kinds, and tensors of the
- * same known shapes? */
+/* Do two argument lists hold the same values, or tensors of the same
+ * known shapes (shape_same)? */
 static int same_args(value_t **a, size_t na, value_t **b, size_t nb)
 {
 	size_t i;
-	unsigned k;
 
 	if (na != nb)
 		return 0;
-	for (i = 0; i < na; i++) {
-		const struct vshape *x, *y;
-
-		if (a[i] == b[i])
-			continue;
-		if (a[i]->k != VK_TENSOR || b[i]->k != VK_TENSOR)
+	for (i = 0; i < na; i++)
+		if (a[i] != b[i] && (a[i]->k != VK_TENSOR || b[i]->k != VK_TENSOR || !shape_same(a[i]->shape, b[i]->shape)))
 			return 0;
-		x = a[i]->shape;
-		y = b[i]->shape;
-		if (!x || !y || x->nd != y->nd)
-			return 0;
-		for (k = 0; k < x->nd; k++)
-			if (x->n[k] != y->n[k] ||
-			    (x->n[k] < 0 && (!x->sym[k] || !y->sym[k] || strcmp(x->sym[k], y->sym[k]))))
-				return 0;
-	}
 	return 1;
 }
 

@@ -250,29 +250,9 @@ static value_t *yaml_scalar(struct interp *in, const char *s)
 	/* a float: digits '.' digits? exponent?, or digits exponent */
 	p = s + (*s == '-' || *s == '+');
 	if (isdigit((unsigned char)*p)) {
-		const char *q = p;
-		int dot = 0, ex = 0;
+		int dot, ex;
+		const char *q = scan_decimal(p, &dot, &ex);
 
-		while (isdigit((unsigned char)*q))
-			q++;
-		if (*q == '.') {
-			dot = 1;
-			q++;
-			while (isdigit((unsigned char)*q))
-				q++;
-		}
-		if (*q == 'e' || *q == 'E') {
-			const char *e = q + 1;
-
-			if (*e == '-' || *e == '+')
-				e++;
-			if (isdigit((unsigned char)*e)) {
-				while (isdigit((unsigned char)*e))
-					e++;
-				ex = 1;
-				q = e;
-			}
-		}
 		if (!*q && (dot || ex)) {
 			double x = strtod(s, &end);
 

@@ -139,32 +139,13 @@ static void forget(struct interp *in, struct vdict *d, const char *why, int dept
  * it, as literal_eval reads a sign): its value, or NULL. */
 static value_t *num_literal(struct interp *in, const char *s)
 {
-	const char *p = s + (*s == '-' || *s == '+'), *q = p;
-	int dot = 0, ex = 0;
+	const char *p = s + (*s == '-' || *s == '+'), *q;
+	int dot, ex;
 	char *end;
 
-	while (isdigit((unsigned char)*q))
-		q++;
-	if (*q == '.') {
-		dot = 1;
-		q++;
-		while (isdigit((unsigned char)*q))
-			q++;
-	}
+	q = scan_decimal(p, &dot, &ex);
 	if (q == p || (q == p + 1 && dot))
 		return NULL;   /* no digit */
-	if (*q == 'e' || *q == 'E') {
-		const char *e = q + 1;
-
-		if (*e == '-' || *e == '+')
-			e++;
-		if (!isdigit((unsigned char)*e))
-			return NULL;
-		while (isdigit((unsigned char)*e))
-			e++;
-		ex = 1;
-		q = e;
-	}
 	if (*q)
 		return NULL;
 	if (!dot && !ex) {

@@ -44,6 +44,11 @@ extern const char shape_dim_reason[];
  * broadcast). */
 const struct vshape *shape_broadcast(struct ast_arena *a, const struct vshape *x, const struct vshape *y);
 
+/* 1 when x and y are both known, of one rank, and alike in every dim: the
+ * same size, or (a size not known) the same symbol; 0 otherwise.  Never
+ * fails. */
+int shape_same(const struct vshape *x, const struct vshape *y);
+
 /* What a tensor is after a branch the analysis cannot decide, when it was
  * x on one path and y on the other: the dims both agree on (NULL when
  * either is unknown or the ranks differ). */
