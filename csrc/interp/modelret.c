@@ -240,7 +240,8 @@ value_t *model_call_result(struct frame *f, struct vinst *m, value_t **args, siz
 		m->rv_sig = sig;
 		m->rv_kw = kw != NULL;
 		m->rv_args = ast_arena_alloc(in->a, (nargs + 1) * sizeof *m->rv_args);
-		memcpy(m->rv_args, args, nargs * sizeof *args);
+		if (nargs)
+			memcpy(m->rv_args, args, nargs * sizeof *args);
 		m->rv_nargs = nargs;
 		m->rv_ret = r;
 	}
