@@ -112,9 +112,7 @@ value_t *libv_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, s
 	if (!mod && !reason_is(self, HOST_TENSOR_MAP_REASON))
 		return self;                  /* moved already: nothing from the host */
 	target = cuda ? NULL : nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "device") : NULL;
-	if (!cuda && (!target || dev_is_host(target) == 1 ||
-	              (target->k == VK_EXT && (!strncmp(target->u.ext, "torch.float", 11) ||
-	                                       catalog_fact(f->in->cat, CATALOG_F_DTYPES, target->u.ext)))))
+	if (!cuda && (!target || dev_is_host(target) == 1 || value_is_dtype(f->in->cat, target)))
 		return self;                  /* a dtype, the host: no copy */
 	f->in->gpu = 1;
 	if ((e = sev(f, SEV_H2D, mod ? (cuda ? "model.cuda(): parameters and buffers" : "model.to(device): parameters and buffers")

@@ -27,6 +27,19 @@ int dev_is_host(const value_t *v)
 	return -1;
 }
 
+/* 1 when v is a torch dtype: a name of catalog dtypes or dtype_prefixes
+ * (torch.bfloat16, torch.float16, ...), or x.dtype of a tensor; else 0
+ * (a device, a string, a value not known). */
+int value_is_dtype(const struct catalog *cat, const value_t *v)
+{
+	if (!v)
+		return 0;
+	if (v->k == VK_EXT)
+		return catalog_fact(cat, CATALOG_F_DTYPES, v->u.ext) ||
+		       catalog_fact_match(cat, CATALOG_F_DTYPE_PREFIXES, v->u.ext);
+	return v->k == VK_UNKNOWN && !v->alts && v->reason && !strcmp(v->reason, TENSOR_DTYPE_REASON);
+}
+
 /* The reason of x.device for an x not known to be on the device: a .to()
  * to it moves nothing ecg can state (tm_to). */
 static const char why_device_unpinned[] = "the device of a tensor not known to be on the device";
@@ -341,7 +354,7 @@ static value_t *tm_to(struct frame *f, value_t *fn, const char *m, value_t **arg
 	int host = cuda ? 0 : dev_is_host(target);
 	struct sched_ev *e;
 
-	if (!cuda && target && target->k == VK_EXT && strstr(target->u.ext, "torch.float") == target->u.ext)
+	if (!cuda && value_is_dtype(in->cat, target))
 		return v_tensor_dev(in->a, dev, pinned);
 	if (!cuda && !target)
 		return v_tensor_dev(in->a, dev, pinned);
@@ -725,6 +738,8 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 		v->shape = obj->shape;
 		return v_alts(f, "a gradient was computed for it", v, v_none(in->a));
 	}
+	if (!strcmp(name, "dtype"))
+		return unknown_at(f, site, TENSOR_DTYPE_REASON);
 	if (catalog_fact(in->cat, CATALOG_F_TENSOR_STATE, name))
 		return unknown_at(f, site, "a tensor attribute read at run time");
 	if (name_in(name, transposes)) {
