@@ -343,7 +343,8 @@ static value_t *tm_pieces(struct frame *f, value_t *fn, const char *m, value_t *
 }
 
 /* x.to(device), x.cuda(): a host->device copy (or device->host for
- * .to("cpu")); .to(dtype) alone moves nothing. */
+ * .to("cpu")); .to(dtype) alone moves nothing; .to(other) goes where the
+ * tensor other is. */
 static value_t *tm_to(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
                       struct vdict *kw, const struct ast_hdr *site)
 {
@@ -358,6 +359,14 @@ static value_t *tm_to(struct frame *f, value_t *fn, const char *m, value_t **arg
 		return v_tensor_dev(in->a, dev, pinned);
 	if (!cuda && !target)
 		return v_tensor_dev(in->a, dev, pinned);
+	/* x.to(y) of a tensor y: to y's dtype and device -- a copy only when
+	 * where y lives is known */
+	if (!cuda && target->k == VK_TENSOR) {
+		if (target->dev == DEV_HOST)
+			host = 1;
+		else if (target->dev != DEV_DEVICE)
+			return v_tensor_dev(in->a, dev == target->dev ? dev : DEV_UNKNOWN, 0);
+	}
 	/* x.to(y.device) with y not known to be on the device (a CPU
 	 * tensor's device): no copy ecg can state */
 	if (!cuda && target->k == VK_UNKNOWN && target->reason == why_device_unpinned)
