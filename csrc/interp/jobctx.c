@@ -535,6 +535,26 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 		    !(recv && recv->k == VK_INST && value_truth(vdict_gets(recv->u.inst->attrs, "enabled")) == 0))
 			sev(f, SEV_SYNC, "scaler.step(optimizer) (reads found_inf with .item())", site);
 	}
+	/* scaler.step(x) of an enabled GradScaler with x not known (a
+	 * library's optimizer factory not read): x is an optimizer (the API's
+	 * one argument), stepped; found_inf is read with .item() unless x is
+	 * one that takes the scaler into its own step (fused=True) -- said in
+	 * the row's condition */
+	else if (f->mode != M_FWD && !strcmp(last, "step") && nargs >= 1 && args[0]->k == VK_UNKNOWN &&
+	         !args[0]->alts && strstr(d, "GradScaler") && recv && recv->k == VK_INST &&
+	         value_truth(vdict_gets(recv->u.inst->attrs, "enabled")) != 0) {
+		const struct jctx *ojc = f->jc;
+
+		if (!in->ev.optimizer_step)
+			in->ev.optimizer_step = anchor_at(f, site);
+		sev(f, SEV_OPT_STEP, "scaler.step(optimizer)", site);
+		f->jc = jc_push(f, JC_COND, anchor_at(f, site),
+		                afmt(in, "%s, not known here, does not take the scaler into its own step (fused=True)",
+		                     site && AST_IS(site, Call) && AST_AS(site, Call)->args.n
+		                         ? text_of(f, AST_AS(site, Call)->args.items[0]) : "the optimizer"));
+		sev(f, SEV_SYNC, "scaler.step(optimizer) (reads found_inf with .item())", site);
+		f->jc = ojc;
+	}
 	/* scaler.state_dict(): a method of an object of an outside class that
 	 * reads device values on the host (catalog object_host_reads: by the
 	 * whole dotted name, or for a torch class by its last name and the
