@@ -755,6 +755,21 @@ def standin_llama(root):
         setattr(torch, n, on_cpu(getattr(torch, n)))
 
 
+def standin_llama2c(root):
+    """llama2.c train.py: the pretokenized TinyStories shards it globs at
+    data/TinyStories_all_data/*.bin (random uint16 tokens below 32000, shard
+    0 is the val split, the others train); sentencepiece and tqdm, imported
+    at tinystories.py's top and not packaged, as fakes (no tokenizer is
+    used by training); F.scaled_dot_product_attention for torch 1.13
+    (_install_sdpa), so Attention.flash is True as with torch >= 2.0."""
+    d = os.path.join(root, "data", "TinyStories_all_data")
+    for i in range(3):
+        _write_bin(os.path.join(d, "data%02d.bin" % i), 256 * 40, 32000)
+    fake_module("sentencepiece", SentencePieceProcessor=_SPM)
+    fake_module("tqdm", tqdm=lambda it=None, *a, **k: it)
+    _install_sdpa()
+
+
 def standin_dit(root):
     import torch.nn.functional as F
 
@@ -872,6 +887,7 @@ STANDINS = {
     "neural_style": standin_neural_style,
     "imagefolder": standin_imagefolder,
     "llama": standin_llama,
+    "llama2c": standin_llama2c,
     "dit": standin_dit,
     "wikitext": standin_wikitext,
     "cifar": standin_cifar,
