@@ -474,6 +474,27 @@ static void mt_split_paths(struct mt *t)
 	}
 }
 
+/* A module, function or op called only on one path of a condition ecg
+ * cannot decide (`if not self.flash: ... self.attn_dropout(s)`): it runs
+ * its count of times or not at all, so its count is null, with the
+ * condition as the reason (its `condition` says which path). */
+static void mt_undecided_paths(struct mt *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nall; i++) {
+		struct mnode *n = t->all[i];
+
+		if (!n->parent || !n->counted || !n->ev || !n->ev->cond || n->ev->cond_taken >= 0 || n->count <= 0 ||
+		    n->opname)
+			continue;
+		n->count = -1;
+		n->repeat_expr = n->ev->cond;
+		n->repeat_reason = mt_fmt(t, "called only when `%s`, which is not decided here: it runs or it does not",
+		                          n->ev->cond);
+	}
+}
+
 static void mt_walk(struct mt *t, struct mnode *cur, const struct fev *ev, size_t nev)
 {
 	size_t i;
@@ -1260,6 +1281,7 @@ void modtree_emit(struct interp *in, const struct mt_model *models, size_t n, cJ
 			mt_layer_ops(&t, root, call);
 		}
 		mt_split_paths(&t);
+		mt_undecided_paths(&t);
 		/* modules never called: last, order null */
 		for (i = 0; i < t.nall; i++) {
 			struct mnode *x = t.all[i];
