@@ -691,6 +691,7 @@ value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_
 #define TENSOR_DTYPE_REASON "a tensor's dtype, read at run time"
 int dev_is_host(const value_t *v);
 int value_is_dtype(const struct catalog *cat, const value_t *v);
+value_t *host_compare(struct frame *f, const char *m, int dev, const struct ast_hdr *site);
 int kw_bool(const struct vdict *kw, const char *name);
 value_t *with_shape(struct interp *in, value_t *r, const char *op, value_t **args, size_t nargs,
                     struct vdict *kw);

@@ -530,6 +530,16 @@ static value_t *tm_cpu(struct frame *f, value_t *fn, const char *m, value_t **ar
 	return v_tensor_dev(f->in->a, DEV_HOST, 0);
 }
 
+/* torch.equal(x, y), x.allclose(y) ...: a Python bool computed on the
+ * tensors' device and read on the host: a sync when dev is the device.
+ * Not known (a bool from the data), never a tensor.  Never NULL. */
+value_t *host_compare(struct frame *f, const char *m, int dev, const struct ast_hdr *site)
+{
+	if (dev == DEV_DEVICE)
+		sev(f, SEV_SYNC, afmt(f->in, "%s() (a Python bool read from the device)", m), site);
+	return fact_set_plain(unknown_at(f, site, TENSOR_READ_REASON));
+}
+
 /* x.item(), x.tolist(): the host waits for the value. */
 static value_t *tm_item(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
                         struct vdict *kw, const struct ast_hdr *site)
@@ -545,6 +555,19 @@ static value_t *tm_item(struct frame *f, value_t *fn, const char *m, value_t **a
 	if (!strcmp(m, "item"))      /* a Python number */
 		return fact_set_plain(unknown_at(f, site, TENSOR_READ_REASON));
 	return unknown_at(f, site, TENSOR_READ_REASON);
+}
+
+/* x.equal(y), x.allclose(y): a Python bool, the comparison's result
+ * read on the host -- a sync when x or y is on the device. */
+static value_t *tm_host_compare(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
+                                struct vdict *kw, const struct ast_hdr *site)
+{
+	int dev = recv_dev(fn);
+
+	(void)kw;
+	if (dev != DEV_DEVICE && nargs >= 1 && args[0]->k == VK_TENSOR)
+		dev = args[0]->dev;
+	return host_compare(f, m, dev, site);
 }
 
 /* x.argmax(), x.multinomial(): a token chosen from the scores (in a loop
@@ -641,6 +664,7 @@ static value_t *tm_meta_read(struct frame *f, value_t *fn, const char *m, value_
 }
 
 static const struct tensor_method tensor_methods[] = {
+	{ "allclose", tm_host_compare, 0 },
 	{ "argmax", tm_token_choice, 0 },
 	{ "backward", tm_backward, 0 },
 	{ "chunk", tm_pieces, TM_PIECES },
@@ -650,6 +674,7 @@ static const struct tensor_method tensor_methods[] = {
 	{ "data_ptr", tm_meta_read, 0 },
 	{ "dim", tm_shape_read, TM_SIZE },
 	{ "element_size", tm_meta_read, 0 },
+	{ "equal", tm_host_compare, 0 },
 	{ "get_device", tm_meta_read, 0 },
 	{ "is_complex", tm_meta_read, 0 },
 	{ "is_conj", tm_meta_read, 0 },

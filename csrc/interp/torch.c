@@ -1081,6 +1081,21 @@ static value_t *tc_host_query(struct frame *f, const char *d, const char *last, 
 	return r;
 }
 
+/* torch.equal(x, y), torch.allclose(x, y): a Python bool read from the
+ * tensors (tensor.c host_compare): a sync when one is on the device. */
+static value_t *tc_host_compare(struct frame *f, const char *d, const char *last, value_t **args,
+                                size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+{
+	int dev = DEV_HOST;
+	size_t i;
+
+	(void)d, (void)kw;
+	for (i = 0; i < nargs && i < 2; i++)
+		if (args[i]->k == VK_TENSOR && args[i]->dev != DEV_HOST)
+			dev = args[i]->dev == DEV_DEVICE || dev == DEV_DEVICE ? DEV_DEVICE : DEV_UNKNOWN;
+	return host_compare(f, last, dev, site);
+}
+
 /* torch.jit.is_scripting(): False in Python run eagerly, unless the job
  * has scripted code (catalog jit_compilers); then not known (host). */
 static value_t *tc_scripting_query(struct frame *f, const char *d, const char *last, value_t **args,
@@ -1166,6 +1181,7 @@ static const struct torch_call TORCH_CALLS[] = {
 	{ "device", tc_device },
 	{ "device_mesh", tc_device_mesh },
 	{ "dist_is_initialized", tc_dist_is_initialized },
+	{ "host_compare", tc_host_compare },
 	{ "host_query", tc_host_query },
 	{ "load", tc_load },
 	{ "new_group", tc_new_group },
