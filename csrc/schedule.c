@@ -755,8 +755,18 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	if (e->kind != SEV_MODEL_CALL && e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER &&
 	    sc_in_forward_method(e->anchor) && s->step_loop && ctx_has(c, s->step_loop))
 		return "forward";
-	if (jc_find(c, JC_GUARD))
-		return sc_eval_block(s, c) ? "eval" : sc_guard_phase(s, jc_find(c, JC_GUARD));
+	if (jc_find(c, JC_GUARD)) {
+		const struct jctx *gd = jc_find(c, JC_GUARD), *k;
+
+		/* a branch inside the periodic block that saves and evaluates
+		 * nothing (`if val_loss < best: torch.save(...);
+		 * export(model)`): its work is the checkpoint's, though the
+		 * block around it evaluates */
+		for (k = c; k && !ctx_same(k, gd); k = k->up)
+			if (k->kind == JC_COND && !jc_find(k, JC_NO_GRAD) && !strcmp(sc_guard_phase(s, k), "checkpoint"))
+				return "checkpoint";
+		return sc_eval_block(s, c) ? "eval" : sc_guard_phase(s, gd);
+	}
 	if (sc_eval_block(s, c) && s->job_type && !strcmp(s->job_type, "training"))
 		return "eval";
 	if (e->kind != SEV_LOADER && sc_in_eval_run(s, e))
