@@ -1507,16 +1507,17 @@ static void sc_wrap_coll_if(struct sc *s, cJSON *dd, const struct sched_ev *w, c
  * synced gradients (or before the first forward of all), and a forward
  * without gradients turns that off -- so the first forward of each pass
  * of the loop broadcasts and the others do not.  Its frequency is that of
- * the loop's own statement.  Only for a call of the value the wrapper
- * returned (not model.module, nor the model bound before the wrap, whose
- * forward skips DDP's), and only when each pass is sure to follow a
- * training forward or to be the first: no forward with gradients of the
- * model inside the loop, a training forward elsewhere, no other loop of
- * no-gradient forwards of it, and every loop around this one the step
- * loop or one around it (not `for each validation set`). */
+ * the statement of the outermost loop around it below the step loop (a
+ * `for split in ...` or `for each validation set` around the batches: the
+ * first forward of each pass of that one broadcasts).  Only for a call of
+ * the value the wrapper returned (not model.module, nor the model bound
+ * before the wrap, whose forward skips DDP's), and only when each pass is
+ * sure to follow a training forward or to be the first: no forward with
+ * gradients of the model inside those loops, a training forward
+ * elsewhere, and no other loop of no-gradient forwards of it. */
 static void sc_eval_bcast(struct sc *s, cJSON *dd, const struct sched_ev *w, const struct sched_ev *at)
 {
-	const struct jctx *l = ctx_innermost_loop(at->ctx), *up;
+	const struct jctx *l = ctx_innermost_loop(at->ctx), *up, *top;
 	struct sched_ev pass;
 	int trains = 0;
 	size_t j;
@@ -1526,9 +1527,16 @@ static void sc_eval_bcast(struct sc *s, cJSON *dd, const struct sched_ev *w, con
 	if (!at->via_wrapper || !l || !s->step_loop || ctx_same(l, s->step_loop) || ctx_has(s->step_loop, l) ||
 	    (s->micro_loop && ctx_same(l, s->micro_loop)) || sc_seen(dd, "anchor", at->anchor, "op", "broadcast"))
 		return;
-	for (up = ctx_innermost_loop(l->up); up; up = ctx_innermost_loop(up->up))
-		if (!ctx_same(up, s->step_loop) && !ctx_has(s->step_loop, up))
-			return;
+	/* the loops around the evaluation's own loop up to the step loop
+	 * (`for split in ["train", "val"]:` around `for k in
+	 * range(eval_iters)`): only the first forward of a pass of the
+	 * outermost of them broadcasts, the others find the flag off */
+	top = l;
+	for (up = ctx_innermost_loop(l->up); up; up = ctx_innermost_loop(up->up)) {
+		if (ctx_same(up, s->step_loop) || ctx_has(s->step_loop, up))
+			break;
+		top = up;
+	}
 	for (j = 0; j < s->nev; j++) {
 		const struct sched_ev *e = &s->ev[j];
 
@@ -1537,7 +1545,7 @@ static void sc_eval_bcast(struct sc *s, cJSON *dd, const struct sched_ev *w, con
 		if (e->kind != SEV_MODEL_CALL || e->model != w->model || !e->via_wrapper)
 			continue;
 		if (!jc_find(e->ctx, JC_NO_GRAD)) {
-			if (ctx_has(e->ctx, l))
+			if (ctx_has(e->ctx, top))
 				return;
 			trains = 1;
 		} else if (!ctx_same(ctx_innermost_loop(e->ctx), l)) {
@@ -1552,7 +1560,7 @@ static void sc_eval_bcast(struct sc *s, cJSON *dd, const struct sched_ev *w, con
 	if (sc_condition_of(s, w, at))
 		cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", cJSON_CreateString(sc_condition_of(s, w, at)));
 	pass = *at;
-	pass.ctx = l->up;
+	pass.ctx = top->up;
 	pass.in_forward = 0;
 	freq = sc_frequency(s, &pass);
 	cJSON_AddStringToObject(c, "frequency", freq);
