@@ -525,7 +525,15 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 			return run_body_once(f, &s->body, n, it->k == VK_RANGE && it->expr ? it->expr : afmt(in, "len(%s)", expr),
 			                     it->src, it->via, NULL);
 		}
-		assign(f, s->target, v_unknown(in->a, text_of(f, s->target), "the loop variable"));
+		/* a list or tuple of a length not known (made by one loop or
+		 * comprehension): its representative item, as in job code --
+		 * `for pred in result` with result's dicts built by one loop
+		 * keeps their keys (`"masks" in pred` is decided) */
+		{
+			value_t *rep = it->k == VK_LIST || it->k == VK_TUPLE ? iter_rep_item(f, it) : NULL;
+
+			assign(f, s->target, rep ? rep : v_unknown(in->a, text_of(f, s->target), "the loop variable"));
+		}
 		return run_body_once(f, &s->body, -1, expr, NULL, VIA_DEFAULT,
 		                     afmt(in, "the trip count of `for ... in %s` is not known%s%s", expr,
 		                          why && why->reason ? ": " : "", why && why->reason ? why->reason : ""));

@@ -460,6 +460,22 @@ static const char *parallelism_of(struct frame *f, const char *op, const struct 
 /* torch.*: ops in forward; in job code, the objects, copies, syncs and
  * collectives the schedule needs. */
 
+/* Where torch.zeros_like(v) puts its result, v not a tensor: the device
+ * of v's two paths' tensors when an undecided `if` bound a tensor on
+ * each, on one device (alts.c); in a forward, where torch's other ops of
+ * values not known put theirs (the device when the job uses one: a
+ * forward's values not known are its tensors); else not known.  Never
+ * fails. */
+static int like_dev(const struct frame *f, const value_t *v)
+{
+	if (v->k == VK_UNKNOWN && v->alts && v->alts[0] && v->alts[1] && v->alts[0]->k == VK_TENSOR &&
+	    v->alts[1]->k == VK_TENSOR && v->alts[0]->dev == v->alts[1]->dev)
+		return v->alts[0]->dev;
+	if (f->mode == M_FWD && v->k == VK_UNKNOWN)
+		return f->in->gpu ? DEV_DEVICE : DEV_UNKNOWN;
+	return DEV_UNKNOWN;
+}
+
 value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                     struct vdict *kw, const struct ast_hdr *site, int any_tensor)
 {
@@ -1422,6 +1438,12 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 				ce->non_blocking = 0;
 			}
 		}
+	} else if (!any_tensor && nargs >= 1 && catalog_fact(in->cat, CATALOG_F_LIKE_FACTORIES, last)) {
+		/* torch.zeros_like(t) of a t not known as a tensor: where t is
+		 * (each path's tensor, when both paths bind one on the same
+		 * device), else not known -- never the host for want of a
+		 * tensor argument */
+		dev = like_dev(f, args[0]);
 	} else if (!any_tensor) {
 		/* a factory: on the host, unless the job moves torch's default
 		 * device (then a forward's factory is where that is) */
