@@ -331,6 +331,11 @@ struct interp {
 	value_t *argv;                 /* sys.argv[1:] as a list of str, or NULL */
 	int dist_init;                 /* the job has called init_process_group (or a
 	                                  library's init_distributed) on a path read */
+	const char *dist_backend;      /* the backend its init_process_group calls
+	                                  named ("nccl"), one string on every call
+	                                  read; NULL: none read, or not known */
+	int dist_backend_mixed;        /* calls named different backends, or one
+	                                  not known: dist_backend says nothing */
 	const char *dtensor_par;       /* the parallelism of the mesh fully_shard
 	                                  shards the job's parameters over (DTensors
 	                                  of Shard placement), or NULL: none seen */

@@ -1384,6 +1384,20 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 			              : a ? value_truth(a) : 0;
 			e->parallelism = parallelism_of(f, coll, site, kw ? vdict_gets(kw, "group") : NULL);
 		}
+		/* all_gather_object ... on NCCL: the pickled bytes copied to the
+		 * device, their sizes read on the host */
+		if (catalog_fact(in->cat, CATALOG_F_OBJECT_COLLECTIVES, coll) && in->dist_backend &&
+		    !in->dist_backend_mixed && !strcmp(in->dist_backend, "nccl") && f->mode != M_FWD) {
+			struct sched_ev *h = sev(f, SEV_H2D, afmt(in, "%s (the pickled objects copied to the device: NCCL)", coll),
+			                         site);
+
+			if (h) {
+				h->pinned = 0;
+				h->non_blocking = 0;
+				h->of_values = 1;       /* Python objects, no batch */
+			}
+			(void)sev(f, SEV_SYNC, afmt(in, "%s (the objects' sizes read on the host: NCCL)", coll), site);
+		}
 		return !strcmp(coll, "barrier") ? v_none(in->a) : unknown_at(f, site, "a collective's work handle");
 	}
 	if ((strstr(d, "Stream.") || strstr(d, "Event.")) && !strncmp(d, "torch.cuda.", 11))
