@@ -1284,6 +1284,8 @@ static const struct {
 	[CATALOG_F_RUNTIME_QUERIES] = { "runtime_queries", FK_SET },
 	[CATALOG_F_DATA_FACTORIES] = { "data_factories", FK_SET },
 	[CATALOG_F_HOST_FACTORIES] = { "host_factories", FK_SET },
+	[CATALOG_F_OBJECT_COLLECTIVES] = { "object_collectives", FK_SET },
+	[CATALOG_F_LIKE_FACTORIES] = { "like_factories", FK_SET },
 	[CATALOG_F_SHAPE_RULES] = { "shape_rules", FK_RULES },
 	[CATALOG_F_PIECES] = { "pieces", FK_MAP },
 	[CATALOG_F_DTYPE_RULES] = { "dtype_rules", FK_MAP },

@@ -364,13 +364,50 @@ static char *sc_times(const struct jctx *c, const struct jctx *base, long long c
 	return xasprintf(" \u00d7%lld", n);
 }
 
+/* In a forward, the mode a path of e runs in only (exec.c's jctx.mode_only:
+ * 1 training, 2 eval), or 0. */
+static int sc_fwd_mode(const struct sched_ev *e)
+{
+	const struct jctx *c;
+
+	for (c = e->ctx; c; c = c->up)
+		if (c->kind == JC_COND && c->mode_only)
+			return c->mode_only;
+	return 0;
+}
+
+/* The job's call of the model that runs forward event e: for a path of
+ * the forward that runs in eval mode only (`if self.training:`'s else)
+ * the step's model's call made in eval mode (model.eval() before it: the
+ * evaluation's), the first one; else the step's call (NULL: none). */
+static const struct sched_ev *sc_fwd_call(const struct sc *s, const struct sched_ev *e)
+{
+	size_t i;
+
+	if (!e->in_forward || !s->step_call || sc_fwd_mode(e) != 2)
+		return s->step_call;
+	for (i = 0; i < s->nev; i++)
+		if (s->ev[i].kind == SEV_MODEL_CALL && !s->ev[i].in_forward && s->ev[i].train_mode == 0 &&
+		    s->ev[i].model == s->step_call->model)
+			return &s->ev[i];
+	return s->step_call;
+}
+
+/* The job context e is counted in: a forward's event in its model call's. */
+static const struct jctx *sc_ctx_of(const struct sc *s, const struct sched_ev *e)
+{
+	const struct sched_ev *call = e->in_forward ? sc_fwd_call(s, e) : NULL;
+
+	return call ? call->ctx : e->ctx;
+}
+
 /* "every step", "every micro-step", "every eval_interval=250 steps", "once";
  * with the loops between that unit and the event: "every eval_interval=250
  * steps ×200".  A periodic guard outside the step loop counts the loop it
  * is in (an epoch loop), not steps. */
 static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 {
-	const struct jctx *c = e->in_forward && s->step_call ? s->step_call->ctx : e->ctx;
+	const struct jctx *c = sc_ctx_of(s, e);
 	const struct jctx *g = jc_find(c, JC_GUARD), *base = NULL, *l;
 	char *head, *times, *r;
 
@@ -739,8 +776,12 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 
 	if (e->in_backward)
 		return "backward";
-	if (e->in_forward)
-		return "forward";
+	if (e->in_forward) {
+		/* a path that runs only in eval mode: its call's phase */
+		const struct sched_ev *call = sc_fwd_call(s, e);
+
+		return call && call != s->step_call ? sc_phase(s, call) : "forward";
+	}
 	if (e->kind == SEV_BACKWARD)
 		return "backward";
 	if (e->kind == SEV_OPT_STEP || e->kind == SEV_ZERO_GRAD)
@@ -1168,7 +1209,7 @@ static void sc_data_path(struct sc *s, cJSON *dp)
  * reported at its most frequent. */
 static int sc_rank(const struct sc *s, const struct sched_ev *e)
 {
-	const struct jctx *c = e->in_forward && s->step_call ? s->step_call->ctx : e->ctx;
+	const struct jctx *c = sc_ctx_of(s, e);
 
 	if (jc_find(c, JC_GUARD))
 		return 2;
@@ -1185,7 +1226,7 @@ static int sc_rank(const struct sc *s, const struct sched_ev *e)
  * the call: two). */
 static int sc_loops(const struct sc *s, const struct sched_ev *e)
 {
-	const struct jctx *c = e->in_forward && s->step_call ? s->step_call->ctx : e->ctx;
+	const struct jctx *c = sc_ctx_of(s, e);
 	int n = 0;
 
 	for (; c; c = c->up)
@@ -1214,7 +1255,7 @@ static int sc_any_path_unconditioned(struct sc *s, const struct sched_ev *e)
 		const struct sched_ev *x = &s->ev[j];
 
 		if (x->kind == e->kind && x != e && !strcmp(x->anchor, e->anchor) &&
-		    !sc_condition(s, x->in_forward && s->step_call ? s->step_call->ctx : x->ctx))
+		    !sc_condition(s, sc_ctx_of(s, x)))
 			return 1;
 	}
 	return 0;
@@ -1336,7 +1377,7 @@ static void sc_host_device(struct sc *s, cJSON *hd)
 		cJSON_AddStringToObject(h, "frequency", freq);
 		free(freq);
 		add_str_or_null(h, "condition", sc_any_path_unconditioned(s, e) ? NULL
-		                                 : sc_condition(s, e->in_forward && s->step_call ? s->step_call->ctx : e->ctx));
+		                                 : sc_condition(s, sc_ctx_of(s, e)));
 		cJSON_AddItemToArray(hd, h);
 	}
 }

@@ -423,8 +423,13 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 				struct sched_ev *e = sev(f, SEV_MODEL_CALL, rc->binding ? rc->binding : "model", site);
 
 				if (e) {
+					const value_t *tr = vdict_gets(m->attrs, "training");
+
 					e->model = m;
 					e->via_wrapper = fn->via_wrapper;
+					/* model.train()/.eval() before the call: which
+					 * paths of `if self.training:` it runs */
+					e->train_mode = !tr ? 1 : tr->k == VK_BOOL ? tr->u.b : -1;
 				}
 			}
 		}

@@ -525,7 +525,15 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 			return run_body_once(f, &s->body, n, it->k == VK_RANGE && it->expr ? it->expr : afmt(in, "len(%s)", expr),
 			                     it->src, it->via, NULL);
 		}
-		assign(f, s->target, v_unknown(in->a, text_of(f, s->target), "the loop variable"));
+		/* a list or tuple of a length not known (made by one loop or
+		 * comprehension): its representative item, as in job code --
+		 * `for pred in result` with result's dicts built by one loop
+		 * keeps their keys (`"masks" in pred` is decided) */
+		{
+			value_t *rep = it->k == VK_LIST || it->k == VK_TUPLE ? iter_rep_item(f, it) : NULL;
+
+			assign(f, s->target, rep ? rep : v_unknown(in->a, text_of(f, s->target), "the loop variable"));
+		}
 		return run_body_once(f, &s->body, -1, expr, NULL, VIA_DEFAULT,
 		                     afmt(in, "the trip count of `for ... in %s` is not known%s%s", expr,
 		                          why && why->reason ? ": " : "", why && why->reason ? why->reason : ""));
@@ -1158,6 +1166,40 @@ static void carry_reread(struct frame *f, const struct ast_hdr *target, value_t 
 	while_widen(f, d, before, cond, NULL, 0);
 }
 
+/* In a forward, is the test `X.training` (1) or `not X.training` (2) of a
+ * model the job calls both in training and in eval mode (attr.c's
+ * TRAINING_BOTH_MODES)?  Then its body runs in one mode only, its else in
+ * the other.  0 otherwise (`self.training and x` included).  Reading the
+ * attribute again changes nothing.  Never fails. */
+static int training_test(struct frame *f, const struct ast_hdr *test)
+{
+	int neg = 0;
+	value_t *v;
+
+	if (f->mode != M_FWD)
+		return 0;
+	if (AST_IS(test, UnaryOp) && AST_AS(test, UnaryOp)->op == AST_UNARY_NOT) {
+		test = AST_AS(test, UnaryOp)->operand;
+		neg = 1;
+	}
+	if (!AST_IS(test, Attribute) || strcmp(AST_AS(test, Attribute)->attr, "training"))
+		return 0;
+	v = eval(f, test);
+	if (v->k != VK_UNKNOWN || !v->reason || strcmp(v->reason, TRAINING_BOTH_MODES))
+		return 0;
+	return neg ? 2 : 1;
+}
+
+/* A JC_COND of a path that runs in mode `mode` only (training_test; 0:
+ * either). */
+static const struct jctx *cond_ctx(struct frame *f, const struct ast_If *s, const char *text, int mode)
+{
+	struct jctx *j = (struct jctx *)jc_push(f, JC_COND, anchor_at(f, &s->h), text);
+
+	j->mode_only = mode;
+	return j;
+}
+
 static enum flow exec_if(struct frame *f, const struct ast_If *s)
 {
 	const struct ast_hdr *otn = f->test_node;
@@ -1171,6 +1213,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	int ot = f->cond.taken;
 	enum flow fl, fl2;
 	const char *text;
+	int mode;
 
 	if (is_tensorish(tv)) {
 		if (tv->dev == DEV_DEVICE)
@@ -1242,6 +1285,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	}
 	f->cond.text = text;
 	f->cond.taken = -1;
+	mode = training_test(f, s->test);
 	{
 		const struct jctx *ojc = f->jc;
 		struct vdict *d = f->locals ? f->locals : f->globals->dict;
@@ -1266,7 +1310,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		else if (f->mode != M_FWD && framework_step_flag(f->in, tv))
 			f->jc = jc_push(f, JC_STEP_END, anchor_at(f, &s->h), text);  /* once a step */
 		else
-			f->jc = f->mode != M_FWD ? guard_ctx(f, s->test, text) : jc_push(f, JC_COND, anchor_at(f, &s->h), text);
+			f->jc = f->mode != M_FWD ? guard_ctx(f, s->test, text) : cond_ctx(f, s, text, mode);
 		journal_open(f->in, &aj);
 		fl = exec_block(f, &s->body);
 		/* a return on one path only: kept aside (ret_note_alt) */
@@ -1278,7 +1322,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		/* the else path is under "not (test)" alone: the body's context
 		 * (the test itself) is no parent of it */
 		f->jc = ojc;
-		f->jc = jc_push(f, JC_COND, anchor_at(f, &s->h), afmt_memo(f->in, "not (%s)", text, NULL));
+		f->jc = cond_ctx(f, s, afmt_memo(f->in, "not (%s)", text, NULL), mode ? 3 - mode : 0);
 		f->cond.text = afmt_memo(f->in, "not (%s)", text, NULL);
 		fl2 = exec_block(f, &s->orelse);
 		f->jc = ojc;
@@ -1310,7 +1354,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	if ((fl == FL_NORMAL) != (fl2 == FL_NORMAL) && fl != FL_RAISE && fl2 != FL_RAISE) {
 		const char *rest = fl == FL_NORMAL ? text : afmt_memo(f->in, "not (%s)", text, NULL);
 
-		f->jc = jc_push(f, JC_COND, anchor_at(f, &s->h), rest);
+		f->jc = cond_ctx(f, s, rest, !mode ? 0 : fl == FL_NORMAL ? mode : 3 - mode);
 		f->cond.text = rest;
 		f->cond.taken = -1;
 		f->rest_cond = rest;

@@ -331,6 +331,11 @@ struct interp {
 	value_t *argv;                 /* sys.argv[1:] as a list of str, or NULL */
 	int dist_init;                 /* the job has called init_process_group (or a
 	                                  library's init_distributed) on a path read */
+	const char *dist_backend;      /* the backend its init_process_group calls
+	                                  named ("nccl"), one string on every call
+	                                  read; NULL: none read, or not known */
+	int dist_backend_mixed;        /* calls named different backends, or one
+	                                  not known: dist_backend says nothing */
 	const char *dtensor_par;       /* the parallelism of the mesh fully_shard
 	                                  shards the job's parameters over (DTensors
 	                                  of Shard placement), or NULL: none seen */
@@ -775,6 +780,10 @@ value_t *iter_rep_item(struct frame *f, value_t *it);
 /* what .item()/.tolist() of a tensor give (tensor.c); torch.tensor() of
  * it is a tensor of Python numbers (torch.c) */
 #define TENSOR_READ_REASON "a value read from a tensor at run time"
+/* The reason of `self.training` in a forward read for a model the job
+ * calls both in training and in eval mode (module_snapshot_training):
+ * exec.c's `if self.training:` marks each path's mode (jctx.mode_only). */
+#define TRAINING_BOTH_MODES "the model is called both in training and in eval mode"
 /* x.unbind(), x.split(n) ... in job code (tensor.c tm_pieces): a tuple of
  * one representative piece whose number is not known; unpacked, each
  * name is a piece where x lives (exec.c) */

@@ -494,6 +494,16 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 	if (!strcmp(last, "init_process_group") || strstr(last, "init_distributed") ||
 	    !strcmp(d, "deepspeed.initialize") || strstr(d, "initialize_model_parallel"))
 		in->dist_init = 1;
+	/* torch.distributed.init_process_group(backend, ...): the backend,
+	 * when every call read names the same one */
+	if (!strcmp(d, "torch.distributed.init_process_group")) {
+		const value_t *b = kw && vdict_gets(kw, "backend") ? vdict_gets(kw, "backend") : nargs >= 1 ? args[0] : NULL;
+
+		if (!b || b->k != VK_STR || (in->dist_backend && strcmp(in->dist_backend, b->u.str.s)))
+			in->dist_backend_mixed = 1;
+		else
+			in->dist_backend = b->u.str.s;
+	}
 	/* an optimizer built by job code (torch.optim.AdamW(...), a
 	 * library's FusedAdam): the job means to train */
 	if (f->mode != M_FWD && !in->ev.optimizer_built && last[0] >= 'A' && last[0] <= 'Z' &&

@@ -700,7 +700,7 @@ void module_snapshot_training(struct interp *in, struct vinst *m, int depth)
 		vdict_sets(in->a, m->attrs, "__ecg_training_at_call__", t);
 	else if (!(was->k == VK_BOOL && t->k == VK_BOOL && was->u.b == t->u.b))
 		vdict_sets(in->a, m->attrs, "__ecg_training_at_call__",
-		           v_unknown(in->a, "self.training", "the model is called both in training and in eval mode"));
+		           v_unknown(in->a, "self.training", TRAINING_BOTH_MODES));
 	for (i = 0; i < m->nchildren; i++)
 		module_snapshot_training(in, m->children[i].inst, depth + 1);
 }

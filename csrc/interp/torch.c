@@ -460,6 +460,22 @@ static const char *parallelism_of(struct frame *f, const char *op, const struct 
 /* torch.*: ops in forward; in job code, the objects, copies, syncs and
  * collectives the schedule needs. */
 
+/* Where torch.zeros_like(v) puts its result, v not a tensor: the device
+ * of v's two paths' tensors when an undecided `if` bound a tensor on
+ * each, on one device (alts.c); in a forward, where torch's other ops of
+ * values not known put theirs (the device when the job uses one: a
+ * forward's values not known are its tensors); else not known.  Never
+ * fails. */
+static int like_dev(const struct frame *f, const value_t *v)
+{
+	if (v->k == VK_UNKNOWN && v->alts && v->alts[0] && v->alts[1] && v->alts[0]->k == VK_TENSOR &&
+	    v->alts[1]->k == VK_TENSOR && v->alts[0]->dev == v->alts[1]->dev)
+		return v->alts[0]->dev;
+	if (f->mode == M_FWD && v->k == VK_UNKNOWN)
+		return f->in->gpu ? DEV_DEVICE : DEV_UNKNOWN;
+	return DEV_UNKNOWN;
+}
+
 value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                     struct vdict *kw, const struct ast_hdr *site, int any_tensor)
 {
@@ -1384,6 +1400,20 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 			              : a ? value_truth(a) : 0;
 			e->parallelism = parallelism_of(f, coll, site, kw ? vdict_gets(kw, "group") : NULL);
 		}
+		/* all_gather_object ... on NCCL: the pickled bytes copied to the
+		 * device, their sizes read on the host */
+		if (catalog_fact(in->cat, CATALOG_F_OBJECT_COLLECTIVES, coll) && in->dist_backend &&
+		    !in->dist_backend_mixed && !strcmp(in->dist_backend, "nccl") && f->mode != M_FWD) {
+			struct sched_ev *h = sev(f, SEV_H2D, afmt(in, "%s (the pickled objects copied to the device: NCCL)", coll),
+			                         site);
+
+			if (h) {
+				h->pinned = 0;
+				h->non_blocking = 0;
+				h->of_values = 1;       /* Python objects, no batch */
+			}
+			(void)sev(f, SEV_SYNC, afmt(in, "%s (the objects' sizes read on the host: NCCL)", coll), site);
+		}
 		return !strcmp(coll, "barrier") ? v_none(in->a) : unknown_at(f, site, "a collective's work handle");
 	}
 	if ((strstr(d, "Stream.") || strstr(d, "Event.")) && !strncmp(d, "torch.cuda.", 11))
@@ -1438,6 +1468,12 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 				ce->non_blocking = 0;
 			}
 		}
+	} else if (!any_tensor && nargs >= 1 && catalog_fact(in->cat, CATALOG_F_LIKE_FACTORIES, last)) {
+		/* torch.zeros_like(t) of a t not known as a tensor: where t is
+		 * (each path's tensor, when both paths bind one on the same
+		 * device), else not known -- never the host for want of a
+		 * tensor argument */
+		dev = like_dev(f, args[0]);
 	} else if (!any_tensor) {
 		/* a factory: on the host, unless the job moves torch's default
 		 * device (then a forward's factory is where that is) */

@@ -358,6 +358,9 @@ enum catalog_fact {
 	CATALOG_F_RUNTIME_QUERIES,    /* set: torch.<name>() the machine answers */
 	CATALOG_F_DATA_FACTORIES,     /* set: torch.<name>(data, device=) copies */
 	CATALOG_F_HOST_FACTORIES,     /* set: torch.<name>() of no tensor: host */
+	CATALOG_F_LIKE_FACTORIES,     /* set: torch.<name>(t): where t is */
+	CATALOG_F_OBJECT_COLLECTIVES, /* set: collectives of pickled objects: on
+	                                 NCCL a copy to the device and a sync */
 	CATALOG_F_SHAPE_RULES,        /* rules: op -> its shape rule in shapes.c */
 	CATALOG_F_PIECES,             /* map: op splitting a tensor -> its rule */
 	CATALOG_F_DTYPE_RULES,        /* map: op -> what its result holds */

@@ -103,6 +103,11 @@ struct jctx {
 	int gen_items;                /* JC_LOOP: a loop of a generator's body around its
 	                               * yield: each iteration makes one item for the code
 	                               * that takes them (next(), a for over it) */
+	int mode_only;                /* JC_COND in a forward read for a model the job calls
+	                               * both in training and in eval mode: 1 the path runs
+	                               * only in training mode (`if self.training:`), 2 only
+	                               * in eval mode (its else, or the rest after a return
+	                               * on the training path); 0 in either */
 	const struct jctx *up;
 	const struct jctx *rerooted;  /* interp's memo: this context as events see it
 	                               * (JC_GEN markers out), once made; NULL before */
@@ -196,6 +201,9 @@ struct sched_ev {
 	int via_wrapper;              /* model call: of the value a parallel wrapper
 	                                 returned (DDP's forward runs), not of the
 	                                 module inside it */
+	int train_mode;               /* model call: the model's training flag at the
+	                                 call (model.train() / model.eval() before it):
+	                                 1, 0, or -1 not known */
 };
 
 /* What the job's code showed about what kind of job it is (anchors, or

@@ -462,6 +462,24 @@ static void test_facts(const struct catalog *cat)
 			all = 0, diag("collective %s missing", coll[i]);
 	ok(all && !catalog_fact(cat, CATALOG_F_COLLECTIVES, "init_process_group") &&
 	   !catalog_fact(NULL, CATALOG_F_COLLECTIVES, "all_reduce"), "collectives");
+	{
+		/* the object collectives (a copy to the device and a sync on
+		 * NCCL) are collectives; the *_like factories */
+		static const char *const objs[] = { "all_gather_object", "broadcast_object_list", "gather_object",
+		                                    "scatter_object_list", NULL };
+		static const char *const likes[] = { "zeros_like", "ones_like", "empty_like", "full_like",
+		                                     "rand_like", "randn_like", "randint_like", NULL };
+
+		for (all = 1, i = 0; objs[i]; i++)
+			if (!catalog_fact(cat, CATALOG_F_OBJECT_COLLECTIVES, objs[i]) ||
+			    !catalog_fact(cat, CATALOG_F_COLLECTIVES, objs[i]))
+				all = 0, diag("object collective %s missing", objs[i]);
+		ok(all && !catalog_fact(cat, CATALOG_F_OBJECT_COLLECTIVES, "all_gather"), "object_collectives");
+		for (all = 1, i = 0; likes[i]; i++)
+			if (!catalog_fact(cat, CATALOG_F_LIKE_FACTORIES, likes[i]))
+				all = 0, diag("like factory %s missing", likes[i]);
+		ok(all && !catalog_fact(cat, CATALOG_F_LIKE_FACTORIES, "zeros"), "like_factories");
+	}
 	for (all = 1, i = 0; words[i][0]; i++) {
 		const char *p = catalog_fact_match(cat, CATALOG_F_PARALLELISM_WORDS, words[i][0]);
 
