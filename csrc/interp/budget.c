@@ -2,7 +2,8 @@
  *
  * budget() is called once per evaluation step and says whether the run may
  * go on (MAX_STEPS, MAX_ARENA_BYTES); fn_cost()/fn_active() keep what each
- * function has cost and how deep it is running (MAX_FN_STEPS,
+ * function has cost and how deep it is running, site_cost() what its calls
+ * from one site of a module's statements have cost (MAX_FN_STEPS,
  * MAX_SAME_FN).  too_big() is asked before a value is built from others
  * (a string, list, tuple or dict): past MAX_STR_BYTES / MAX_ITEMS, or past
  * the memory bound, it gives the unknown that stands for it; charge()
@@ -208,4 +209,25 @@ struct fncost *fn_cost(struct interp *in, const void *def)
 		s->ptr = c;
 	}
 	return (struct fncost *)s->ptr;
+}
+
+/* The steps spent in def's finished outermost calls from site (a call
+ * node of a module's statements; NULL: those from function bodies, all
+ * together, in its fncost), added when new; never fails (xmalloc aborts). */
+long *site_cost(struct interp *in, const void *def, const void *site)
+{
+	struct ptrmap_slot *s;
+	struct sitecost *c;
+
+	if (!site)
+		return &fn_cost(in, def)->steps;
+	s = ptrmap_put(&in->sitecost, site, NULL);
+	for (c = (struct sitecost *)s->ptr; c; c = c->next)
+		if (c->def == def)
+			return &c->steps;
+	c = xcalloc(1, sizeof *c);
+	c->def = def;
+	c->next = (struct sitecost *)s->ptr;
+	s->ptr = c;
+	return &c->steps;
 }

@@ -666,6 +666,17 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 
 			for (j = 0; j < v->u.dict->n; j++)
 				vdict_set(in->a, *kw, v->u.dict->keys[j], v->u.dict->vals[j]);
+			/* a dict that may hold keys it does not list (filled under
+			 * keys not known, a comprehension over items not known):
+			 * any parameter it does not list may be set by it, so none
+			 * keeps its default -- the listed ones are passed */
+			if (dict_may_hold(v->u.dict) || v->u.dict->rep) {
+				*unk_star = 1;
+				vdict_sets(in->a, *kw, KW_UNK_DSTAR,
+				           v_unknown(in->a, text_of(f, k->value),
+				                     afmt(in, "**%s, a dict whose keys are not all known, may set it",
+				                          text_of(f, k->value))));
+			}
 		} else if (v->k == VK_INST && v->u.inst->attrs) {
 			/* **vars(cfg) / **cfg.__dict__ style */
 			size_t j;

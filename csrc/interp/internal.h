@@ -217,12 +217,26 @@ struct native {
 /* What a function has cost so far (budget.c fn_cost()) */
 struct fncost {
 	const void *def;
-	long steps;                    /* spent in its finished outermost calls,
+	long steps;                    /* spent in its finished outermost calls
+	                                  from function bodies (those from a
+	                                  module's statements: struct sitecost),
 	                                  the objects they built not (ctor_enter) */
 	long since;                    /* level_steps(level) when its running
 	                                  outermost call began */
 	int level;                     /* in->ctor_level then */
 	int noted;
+};
+
+/* What a function's outermost calls from one call site of a module's
+ * own statements have cost (budget.c site_cost()): an import runs those
+ * once, so the MAX_FN_STEPS bound there is on repeated calls from one
+ * site (a module-level loop's); a function called once from each of many
+ * (a registry decorator over a library's thousand model defs) is read at
+ * each, as the code read bounds those calls. */
+struct sitecost {
+	const void *def;
+	long steps;
+	struct sitecost *next;         /* another def called from the same site */
 };
 
 struct interp {
@@ -256,6 +270,8 @@ struct interp {
 	                                 stage's share (n // P); slot a: n */
 	struct ptrmap fncost;          /* fn_cost(): by def, each slot's ptr an
 	                                  xmalloc'd struct fncost */
+	struct ptrmap sitecost;        /* site_cost(): by call site, each slot's
+	                                  ptr an xmalloc'd list of struct sitecost */
 	struct prog *prog;
 	const struct catalog *cat;
 	struct ast_arena *a;
@@ -512,6 +528,7 @@ value_t *too_big(struct frame *f, enum vkind k, size_t n, const struct ast_hdr *
 void charge(struct frame *f, size_t items, size_t bytes);
 int fn_active(struct interp *in, const struct ast_hdr *def);
 struct fncost *fn_cost(struct interp *in, const void *def);
+long *site_cost(struct interp *in, const void *def, const void *site);
 void ctor_enter(struct interp *in);
 void ctor_leave(struct interp *in);
 long level_steps(const struct interp *in, int level);

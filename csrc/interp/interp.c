@@ -24,6 +24,7 @@ struct interp *interp_new(struct prog *p, const struct catalog *cat)
 	in->a = ast_arena_new_large();
 	in->strs.first = 4096;
 	in->fncost.first = 256;
+	in->sitecost.first = 256;
 	in->ns_alloc = p->n + 1;
 	in->ns = xcalloc(in->ns_alloc, sizeof *in->ns);
 	in->builtins = vdict_new(in->a);
@@ -74,6 +75,15 @@ void interp_free(struct interp *in)
 	for (i = 0; i < in->fncost.cap; i++)
 		free((void *)in->fncost.slot[i].ptr);
 	ptrmap_free(&in->fncost);
+	for (i = 0; i < in->sitecost.cap; i++) {
+		struct sitecost *c = (struct sitecost *)in->sitecost.slot[i].ptr, *nx;
+
+		for (; c; c = nx) {
+			nx = c->next;
+			free(c);
+		}
+	}
+	ptrmap_free(&in->sitecost);
 	ptrmap_free(&in->stage_share);
 	free(in);
 }

@@ -406,6 +406,17 @@ static value_t *sl_repeat(struct frame *f, const char *d, value_t **args, size_t
 	return r;
 }
 
+/* typing.cast(T, v): v itself (it does nothing at run time); NULL when
+ * not called so (the generic unknown) */
+static value_t *sl_cast(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                        const struct ast_hdr *site)
+{
+	(void)f, (void)d, (void)site;
+	if (nargs != 2 || (kw && kw->n))
+		return NULL;
+	return args[1];
+}
+
 static value_t *sl_partial(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                            const struct ast_hdr *site)
 {
@@ -806,6 +817,7 @@ static const struct stdlib_native {
 	{ "tomllib.load", sl_load },
 	{ "tomllib.loads", sl_load },
 	{ "types.SimpleNamespace", sl_attr_dict },
+	{ "typing.cast", sl_cast },
 	{ "typing.get_args", sl_dataclasses },
 	{ "typing.get_origin", sl_dataclasses },
 	{ "yaml.full_load", sl_load },
