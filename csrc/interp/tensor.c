@@ -731,7 +731,9 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 		const struct vshape *s = shape_of(obj);
 
 		emit_op(f, adot(in, "Tensor", name), site);
-		v = v_tensor(in->a);
+		/* a view: where x lives, of x's dtype */
+		v = v_tensor_dev(in->a, obj->dev, obj->pinned);
+		v->dt = obj->dt;
 		if (s && (s->nd == 2 || (name[0] == 'm' && s->nd >= 2) || (name[0] == 'T' && s->nd <= 2))) {
 			struct vshape *t = shape_new(in->a, s->nd);
 
