@@ -809,6 +809,7 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 	}
 	if (is_tensorish(obj))
 		return tensor_subscript(f, s, obj, idx);
+	arr_device_index(f, s, obj, idx);            /* m[i, gc], gc on the device */
 	{
 		value_t *w = arr_window(f, s, obj, idx);    /* a[i:i+k] of an array */
 

@@ -939,12 +939,14 @@ value_t *libv_attr(struct frame *f, value_t *obj, const char *name, const struct
  * shape; arr_attr()/arr_call() a shape-keeping method of such an array and
  * its call; arr_window() obj[i:i+k] of one (NULL when none of these);
  * arr_tensor_window() gives tensor t = obj[i:i+k] the first axis k when
- * obj's is not known.  None fails. */
+ * obj's is not known; arr_device_index() writes the sync of such an array
+ * indexed with a device tensor.  None fails. */
 void arr_reader_result(struct frame *f, const char *d, value_t *const *args, size_t nargs,
                        const struct vdict *kw, value_t *r);
 value_t *arr_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
 value_t *arr_call(struct frame *f, const value_t *fn, const struct ast_hdr *site);
 value_t *arr_window(struct frame *f, const struct ast_Subscript *s, const value_t *obj, const value_t *idx);
+void arr_device_index(struct frame *f, const struct ast_Subscript *s, const value_t *obj, const value_t *idx);
 void arr_tensor_window(struct frame *f, const struct ast_Subscript *s, const value_t *obj, const value_t *idx,
                        value_t *t);
 value_t *libv_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
