@@ -727,6 +727,7 @@ static value_t *eval_call(struct frame *f, const struct ast_Call *c)
 	eval_args(f, c, &args, &nargs, &kw, &unk);
 	f->in_log -= sink;
 	r = libv_call_result(f, fn, kw, call(f, fn, args, nargs, kw, &c->h), &c->h);
+	r = libv_subset_result(f, fn, args, nargs, r, &c->h);
 	f->unk_star = NULL;
 	f->unk_star_prefix = 0;
 	/* a callable not known (a layer spec's class, an act_layer) gave a

@@ -933,6 +933,8 @@ value_t *libv_module_factory(struct frame *f, const char *d, struct vdict *kw, c
 value_t *libv_call_result(struct frame *f, const value_t *fn, const struct vdict *kw, value_t *r,
                           const struct ast_hdr *site);
 value_t *libv_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+value_t *libv_subset_result(struct frame *f, const value_t *fn, value_t *const *args, size_t nargs, value_t *r,
+                            const struct ast_hdr *site);
 /* arrays.c: arrays of another library whose shape is known in part.
  * arr_reader_result() marks r, call_ext's value not known for d(args, kw),
  * an array of shape [?] when d is a catalog array_reader not given another

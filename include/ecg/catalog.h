@@ -460,6 +460,9 @@ enum catalog_fact {
 	CATALOG_F_ARRAY_FACTORIES,    /* map: another library's function making a
 	                                 host array of the shape its argument
 	                                 gives -> "keyword:position" of it */
+	CATALOG_F_SUBSET_RETURNS,     /* map: a library's function returning a part
+	                                 of one argument (the dict's items it
+	                                 keeps) -> that argument's position */
 	CATALOG_F_SYNCING_TIMERS,     /* map: a library's timing context manager
 	                                 that synchronizes a CUDA device it was
 	                                 built with on enter and exit -> the
