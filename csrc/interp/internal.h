@@ -694,6 +694,11 @@ value_t *size_read(struct frame *f, value_t *x, const char *what, value_t *i, co
 value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t **args,
                             size_t nargs, struct vdict *kw, const struct ast_hdr *site);
 value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+/* obj.to(<a device>) / obj.cuda() of an object torch.load read onto the
+ * host (a checkpoint's model): its tensors copied host to device, once
+ * (job mode); the object then on the device.  NULL when not that. */
+value_t *loaded_to_device(struct frame *f, const value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site);
 value_t *unknown_to_host(struct frame *f, const value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                          const struct ast_hdr *site);
 
