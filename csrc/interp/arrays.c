@@ -20,6 +20,11 @@
  *    gives that axis k (arr_tensor_window);
  *  - torch.from_numpy / torch.tensor / torch.as_tensor of the array: a
  *    tensor of its shape (shapes.c's "data" rule reads arr_shape).
+ * An array a factory makes (catalog array_factories: np.zeros((n, m)))
+ * has the shape its argument gives, each axis known or not.  Such an
+ * array, of either kind, is on the host and not a tensor: indexed with a
+ * device tensor (m[i, gc], gc a 0-d CUDA tensor) numpy reads the tensor
+ * (__index__, or __array__ for an index array): a sync in job mode.
  * Every other use of the array is a value not known, as before.
  *
  * Nothing here fails: each function returns NULL (or leaves the value as
@@ -87,11 +92,61 @@ static long long window_len(struct frame *f, const struct ast_hdr *slice, const 
 	return k->k == VK_INT && k->u.i >= 0 ? k->u.i : -1;
 }
 
+/* The argument "keyword:position" names in args/kw, or NULL */
+static const value_t *named_arg(const char *spec, value_t *const *args, size_t nargs, const struct vdict *kw)
+{
+	const char *colon = strchr(spec, ':');
+	size_t klen = colon ? (size_t)(colon - spec) : strlen(spec);
+	long pos = colon ? strtol(colon + 1, NULL, 10) : -1;
+	size_t i;
+
+	if (pos >= 0 && (size_t)pos < nargs)
+		return args[pos];
+	for (i = 0; kw && i < kw->n; i++)
+		if (kw->keys[i]->k == VK_STR && kw->keys[i]->u.str.len == klen &&
+		    !memcmp(kw->keys[i]->u.str.s, spec, klen))
+			return kw->vals[i];
+	return NULL;
+}
+
+/* The shape a factory's shape argument gives: an int n >= 0 is [n]; a
+ * tuple or list of known length each axis (an item that is no known int
+ * >= 0 an axis not known); NULL for anything else. */
+static struct vshape *factory_shape(struct frame *f, const value_t *a)
+{
+	struct vshape *s;
+	size_t i;
+
+	if (a && a->k == VK_INT && a->u.i >= 0) {
+		if ((s = shape_new(f->in->a, 1)))
+			s->n[0] = a->u.i;
+		return s;
+	}
+	if (!a || (a->k != VK_TUPLE && a->k != VK_LIST) || a->u.seq->unk_reason || a->u.seq->n > VSHAPE_MAX)
+		return NULL;
+	if (!(s = shape_new(f->in->a, (unsigned)a->u.seq->n)))
+		return NULL;
+	for (i = 0; i < a->u.seq->n; i++) {
+		const value_t *x = a->u.seq->items[i];
+
+		s->n[i] = x->k == VK_INT && x->u.i >= 0 ? x->u.i : -1;
+		s->sym[i] = NULL;
+	}
+	return s;
+}
+
 void arr_reader_result(struct frame *f, const char *d, value_t *const *args, size_t nargs,
                        const struct vdict *kw, value_t *r)
 {
 	const char *other = catalog_fact(f->in->cat, CATALOG_F_ARRAY_READERS, d);
+	const char *fac = catalog_fact(f->in->cat, CATALOG_F_ARRAY_FACTORIES, d);
 	struct vshape *s;
+
+	if (fac && r && r->k == VK_UNKNOWN && !r->alts && !kw_unk(kw, 1)) {
+		if ((s = factory_shape(f, named_arg(fac, args, nargs, kw))))
+			r->arr_shape = s;
+		return;
+	}
 
 	if (!other || !r || r->k != VK_UNKNOWN || r->alts)
 		return;
@@ -179,4 +234,27 @@ void arr_tensor_window(struct frame *f, const struct ast_Subscript *s, const val
 	sh->n[0] = k;
 	sh->sym[0] = NULL;
 	t->shape = sh;
+}
+
+/* Is v a device tensor, or a tuple index holding one? */
+static int has_device_tensor(const value_t *v)
+{
+	size_t i;
+
+	if (v->k == VK_TENSOR)
+		return v->dev == DEV_DEVICE;
+	if (v->k != VK_TUPLE)
+		return 0;
+	for (i = 0; i < v->u.seq->n; i++)
+		if (v->u.seq->items[i]->k == VK_TENSOR && v->u.seq->items[i]->dev == DEV_DEVICE)
+			return 1;
+	return 0;
+}
+
+void arr_device_index(struct frame *f, const struct ast_Subscript *s, const value_t *obj, const value_t *idx)
+{
+	if (f->mode == M_FWD || !obj || obj->k != VK_UNKNOWN || !obj->arr_shape || obj->alts || !idx ||
+	    !has_device_tensor(idx))
+		return;
+	sev(f, SEV_SYNC, "indexing a host array with a device tensor (numpy reads it)", &s->h);
 }

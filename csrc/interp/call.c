@@ -463,6 +463,8 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 			return r;
 		if ((r = arr_call(f, fn, site)))
 			return r;
+		if ((r = loaded_to_device(f, fn, args, nargs, kw, site)))  /* ckpt["model"].to(device) */
+			return r;
 		if ((r = unknown_to_host(f, fn, args, nargs, kw, site)))   /* x.to("cpu"), x.cpu() */
 			return r;
 		if ((r = table_class_call(f, fn, site)))

@@ -194,6 +194,25 @@ static int formats_device_tensor(const value_t *v)
 	return 0;
 }
 
+/* A bool tensor, or a Python bool */
+static int boolish(const value_t *v)
+{
+	return v->k == VK_BOOL || (is_tensorish(v) && v->dt == DT_BOOL);
+}
+
+/* The dtype of a tensor operator's result, where the operands pin it:
+ * an in-place operator keeps the left tensor's; &, | and ^ of bools
+ * (tensors or Python bools) give bools (a mask combined with a mask).
+ * Else not known. */
+static int binop_dtype(enum ast_operator op, const value_t *l, const value_t *r, int inplace)
+{
+	if (inplace && is_tensorish(l))
+		return l->dt;
+	if ((op == AST_OP_BITAND || op == AST_OP_BITOR || op == AST_OP_BITXOR) && boolish(l) && boolish(r))
+		return DT_BOOL;
+	return DT_UNKNOWN;
+}
+
 value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
                const struct ast_hdr *site, int inplace)
 {
@@ -230,6 +249,7 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 
 			t->shape = op == AST_OP_MATMULT ? shape_of_call(in->cat, in->a, "Tensor.__matmul__", (value_t *[]){ l, r }, 2, NULL)
 			                                : shape_binop(in->a, l, r);
+			t->dt = binop_dtype(op, l, r, inplace);
 			/* a reflected operator (2 * x) takes x first */
 			op_io(f, mark, is_tensorish(l) || l->k == VK_UNKNOWN ? (value_t *[]){ l, r } : (value_t *[]){ r, l }, 2,
 			      NULL, t);
@@ -718,6 +738,7 @@ static value_t *eval_call(struct frame *f, const struct ast_Call *c)
 	eval_args(f, c, &args, &nargs, &kw, &unk);
 	f->in_log -= sink;
 	r = libv_call_result(f, fn, kw, call(f, fn, args, nargs, kw, &c->h), &c->h);
+	r = libv_subset_result(f, fn, args, nargs, r, &c->h);
 	f->unk_star = NULL;
 	f->unk_star_prefix = 0;
 	/* a callable not known (a layer spec's class, an act_layer) gave a
@@ -736,8 +757,24 @@ static value_t *eval_call(struct frame *f, const struct ast_Call *c)
 	return r;
 }
 
+/* Is idx a boolean tensor, or a tuple index (x[mask, 1:]) holding one? */
+static int index_has_mask(const value_t *idx)
+{
+	size_t i;
+
+	if (is_tensorish(idx))
+		return idx->dt == DT_BOOL;
+	if (idx->k != VK_TUPLE)
+		return 0;
+	for (i = 0; i < idx->u.seq->n; i++)
+		if (is_tensorish(idx->u.seq->items[i]) && idx->u.seq->items[i]->dt == DT_BOOL)
+			return 1;
+	return 0;
+}
+
 /* x[idx] of a tensor: a tensor where x lives; a boolean mask of a device
- * tensor a sync (its output sized from the data) */
+ * tensor a sync (its output sized from the data), alone or as one item
+ * of a tuple index (x[mask, 1:] selects rows by the mask as x[mask] does) */
 static value_t *tensor_subscript(struct frame *f, const struct ast_Subscript *s, value_t *obj, value_t *idx)
 {
 	struct interp *in = f->in;
@@ -748,7 +785,7 @@ static value_t *tensor_subscript(struct frame *f, const struct ast_Subscript *s,
 	/* x[mask] sizes its output from the data; x[index] with an
 	 * integer index tensor is a gather on the device (no read);
 	 * an index whose dtype is not known is not called a sync */
-	if (obj->dev == DEV_DEVICE && is_tensorish(idx) && idx->dt == DT_BOOL && f->mode != M_FWD)
+	if (obj->dev == DEV_DEVICE && index_has_mask(idx) && f->mode != M_FWD)
 		sev(f, SEV_SYNC, "indexing with a tensor (boolean mask or index array)", &s->h);
 	t = hostints_index(in, obj, idx);     /* a host tensor of known ints */
 	if (!t) {
@@ -784,6 +821,7 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 	}
 	if (is_tensorish(obj))
 		return tensor_subscript(f, s, obj, idx);
+	arr_device_index(f, s, obj, idx);            /* m[i, gc], gc on the device */
 	{
 		value_t *w = arr_window(f, s, obj, idx);    /* a[i:i+k] of an array */
 

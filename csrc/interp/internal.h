@@ -721,6 +721,11 @@ value_t *size_read(struct frame *f, value_t *x, const char *what, value_t *i, co
 value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t **args,
                             size_t nargs, struct vdict *kw, const struct ast_hdr *site);
 value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+/* obj.to(<a device>) / obj.cuda() of an object torch.load read onto the
+ * host (a checkpoint's model): its tensors copied host to device, once
+ * (job mode); the object then on the device.  NULL when not that. */
+value_t *loaded_to_device(struct frame *f, const value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site);
 value_t *unknown_to_host(struct frame *f, const value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                          const struct ast_hdr *site);
 
@@ -964,18 +969,22 @@ value_t *libv_module_factory(struct frame *f, const char *d, struct vdict *kw, c
 value_t *libv_call_result(struct frame *f, const value_t *fn, const struct vdict *kw, value_t *r,
                           const struct ast_hdr *site);
 value_t *libv_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+value_t *libv_subset_result(struct frame *f, const value_t *fn, value_t *const *args, size_t nargs, value_t *r,
+                            const struct ast_hdr *site);
 /* arrays.c: arrays of another library whose shape is known in part.
  * arr_reader_result() marks r, call_ext's value not known for d(args, kw),
  * an array of shape [?] when d is a catalog array_reader not given another
  * shape; arr_attr()/arr_call() a shape-keeping method of such an array and
  * its call; arr_window() obj[i:i+k] of one (NULL when none of these);
  * arr_tensor_window() gives tensor t = obj[i:i+k] the first axis k when
- * obj's is not known.  None fails. */
+ * obj's is not known; arr_device_index() writes the sync of such an array
+ * indexed with a device tensor.  None fails. */
 void arr_reader_result(struct frame *f, const char *d, value_t *const *args, size_t nargs,
                        const struct vdict *kw, value_t *r);
 value_t *arr_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
 value_t *arr_call(struct frame *f, const value_t *fn, const struct ast_hdr *site);
 value_t *arr_window(struct frame *f, const struct ast_Subscript *s, const value_t *obj, const value_t *idx);
+void arr_device_index(struct frame *f, const struct ast_Subscript *s, const value_t *obj, const value_t *idx);
 void arr_tensor_window(struct frame *f, const struct ast_Subscript *s, const value_t *obj, const value_t *idx,
                        value_t *t);
 value_t *libv_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,

@@ -410,6 +410,38 @@ void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, con
 	}
 }
 
+/* Does v name a CUDA device: a torch.device of type 'cuda', or a str
+ * starting with "cuda"?  (Not a bare index: a timer testing
+ * str(device).startswith("cuda") says no to it.) */
+static int names_cuda(const value_t *v)
+{
+	if (v && v->k == VK_STR)
+		return !strncmp(v->u.str.s, "cuda", 4);
+	if (v && v->k == VK_INST && v->u.inst->ext && !strcmp(v->u.inst->ext, "torch.device")) {
+		const value_t *t = vdict_gets(v->u.inst->attrs, "type");
+
+		return t && t->k == VK_STR && !strcmp(t->u.str.s, "cuda");
+	}
+	return 0;
+}
+
+/* `with timer:` of a library's timing context manager (catalog
+ * syncing_timers) built with a CUDA device by its keyword: it
+ * synchronizes the device on enter and on exit, one sync at the `with`
+ * (job mode). */
+static void timer_sync(struct frame *f, const struct ast_hdr *st, const struct ast_withitem *wi, const value_t *cv)
+{
+	struct interp *in = f->in;
+	const char *kw;
+
+	if (f->mode == M_FWD || cv->k != VK_INST || !cv->u.inst->ext || !cv->u.inst->args ||
+	    !(kw = catalog_fact(in->cat, CATALOG_F_SYNCING_TIMERS, canon_ext(in, cv->u.inst->ext))))
+		return;
+	if (names_cuda(vdict_gets(cv->u.inst->args, kw)))
+		sev(f, SEV_SYNC, afmt(in, "%s (a timer that synchronizes the device on enter and exit)",
+		                      text_of(f, wi->context_expr)), st);
+}
+
 /* The job context a `with` item opens (statement st, item wi whose
  * context manager evaluated to cv): no_grad (and *ng set to 1), autocast,
  * a CUDA stream, DDP's no_sync; NULL for any other context manager.  The
@@ -420,6 +452,7 @@ const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const st
 	struct interp *in = f->in;
 	const struct jctx *pushed = NULL;
 
+	timer_sync(f, st, wi, cv);
 	if (cv->k == VK_INST && cv->u.inst->ext && !strcmp(cv->u.inst->ext, "torch.device"))
 		in->default_dev = 1;        /* factories in the block go there */
 	if (cv->k == VK_INST && cv->u.inst->ext && !strcmp(cv->u.inst->ext, "torch.no_grad")) {

@@ -1,7 +1,7 @@
 /* interp/libvalues.c - values other libraries return that ecg does not
  * build, known by where they live all the same
  *
- * Two conventions, both data in catalog/torch_facts.json:
+ * Conventions, all data in catalog/torch_facts.json:
  *  - module_factories: a library's function building a torch module from a
  *    name (timm's create_model) returns it with its parameters on the host
  *    unless given device=.  Its value stays unknown (its modules are not
@@ -15,12 +15,19 @@
  *    rebinds its data and returns itself): DEVICE_TENSOR_MAP_REASON, whose
  *    items are device tensors.  Its .cuda() (encode(..., return_tensors=
  *    "pt") gives one tensor) is a copy of that tensor, a new value.
+ *  - host_load_keywords: a library's wrapper of torch.load given
+ *    map_location="cpu" gives what torch.load would: an object loaded onto
+ *    the host (LOADED_ON_HOST_REASON, dev HOST).
+ *  - subset_returns: a library's function returning a part of one argument
+ *    (intersect_dicts of a loaded state dict) keeps that argument's
+ *    loaded reason.
  * Nothing here is a copy when the target is the host, a dtype, or missing.
  * No function here fails: each returns NULL when the value is none of
  * these (the caller goes on as before).  Values are in the interp's arena.
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -63,7 +70,8 @@ value_t *libv_call_result(struct frame *f, const value_t *fn, const struct vdict
 		 * torch.load gives what it loaded on the host */
 		if (kw->keys[i]->k == VK_STR && catalog_fact(f->in->cat, CATALOG_F_HOST_LOAD_KEYWORDS, kw->keys[i]->u.str.s) &&
 		    dev_is_host(kw->vals[i]) == 1) {
-			r = v_copy(f->in->a, r);
+			/* what torch.load(..., map_location="cpu") gives */
+			r = unknown_at(f, site, LOADED_ON_HOST_REASON);
 			r->dev = DEV_HOST;
 			return r;
 		}
@@ -73,6 +81,28 @@ value_t *libv_call_result(struct frame *f, const value_t *fn, const struct vdict
 		if (want && !strcmp(want, kw->vals[i]->u.str.s))
 			return unknown_at(f, site, HOST_TENSOR_MAP_REASON);
 	}
+	return r;
+}
+
+/* fn(args...) of catalog subset_returns, its result r not known: the
+ * argument it returns a part of, loaded from a file (onto the host or the
+ * device, or not said where), gives r its reason; r otherwise */
+value_t *libv_subset_result(struct frame *f, const value_t *fn, value_t *const *args, size_t nargs, value_t *r,
+                            const struct ast_hdr *site)
+{
+	const char *pos;
+	char *end;
+	long p;
+
+	if (f->mode == M_FWD || !r || r->k != VK_UNKNOWN || r->alts || !fn || fn->k != VK_EXT ||
+	    !(pos = catalog_fact(f->in->cat, CATALOG_F_SUBSET_RETURNS, canon_ext(f->in, fn->u.ext))))
+		return r;
+	p = strtol(pos, &end, 10);
+	if (end == pos || p < 0 || (size_t)p >= nargs || args[p]->k != VK_UNKNOWN || args[p]->alts ||
+	    !IS_LOADED_REASON(args[p]->reason))
+		return r;
+	r = unknown_at(f, site, args[p]->reason);
+	r->dev = args[p]->dev;
 	return r;
 }
 

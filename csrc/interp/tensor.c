@@ -400,6 +400,39 @@ static value_t *tm_to(struct frame *f, value_t *fn, const char *m, value_t **arg
  * call is not one of these, the target is not known to be the host, or x
  * is an object torch.load read (a loaded model: call.c calls it) or has
  * alternatives (alts.c's). */
+value_t *loaded_to_device(struct frame *f, const value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site)
+{
+	const struct ast_Attribute *a;
+	const value_t *target;
+	struct sched_ev *e;
+
+	if (f->mode == M_FWD || !fn || fn->k != VK_UNKNOWN || fn->alts || !fn->reason ||
+	    strcmp(fn->reason, LOADED_ON_HOST_REASON) || !site || !AST_IS(site, Call) ||
+	    !AST_IS(AST_AS(site, Call)->func, Attribute))
+		return NULL;
+	a = AST_AS(AST_AS(site, Call)->func, Attribute);
+	if (!strcmp(a->attr, "cuda")) {
+		if (nargs > 1)
+			return NULL;
+	} else if (!strcmp(a->attr, "to")) {
+		/* a device named, not the host, a dtype, a tensor or the
+		 * meta device (no data) */
+		target = nargs ? args[0] : kw ? vdict_gets(kw, "device") : NULL;
+		if (dev_is_host(target) != 0 || (target->k == VK_STR && !strncmp(target->u.str.s, "meta", 4)))
+			return NULL;
+	} else {
+		return NULL;
+	}
+	f->in->gpu = 1;
+	if ((e = sev(f, SEV_H2D, afmt(f->in, "%s (an object loaded onto the host, moved)", text_of(f, AST_AS(site, Call)->func)),
+	             site))) {
+		e->pinned = 0;
+		e->non_blocking = kw_bool(kw, "non_blocking");
+	}
+	return unknown_at(f, site, LOADED_ON_DEVICE_REASON);
+}
+
 value_t *unknown_to_host(struct frame *f, const value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                          const struct ast_hdr *site)
 {
@@ -780,7 +813,9 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 		const struct vshape *s = shape_of(obj);
 
 		emit_op(f, adot(in, "Tensor", name), site);
-		v = v_tensor(in->a);
+		/* a view: where x lives, of x's dtype */
+		v = v_tensor_dev(in->a, obj->dev, obj->pinned);
+		v->dt = obj->dt;
 		if (s && (s->nd == 2 || (name[0] == 'm' && s->nd >= 2) || (name[0] == 'T' && s->nd <= 2))) {
 			struct vshape *t = shape_new(in->a, s->nd);
 

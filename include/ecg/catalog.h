@@ -460,6 +460,16 @@ enum catalog_fact {
 	                                 result has the array's shape */
 	CATALOG_F_DATA_SIZED_CALLS,   /* set: torch.<name>() whose output's size
 	                                 the data decides (read on the host) */
+	CATALOG_F_ARRAY_FACTORIES,    /* map: another library's function making a
+	                                 host array of the shape its argument
+	                                 gives -> "keyword:position" of it */
+	CATALOG_F_SUBSET_RETURNS,     /* map: a library's function returning a part
+	                                 of one argument (the dict's items it
+	                                 keeps) -> that argument's position */
+	CATALOG_F_SYNCING_TIMERS,     /* map: a library's timing context manager
+	                                 that synchronizes a CUDA device it was
+	                                 built with on enter and exit -> the
+	                                 constructor keyword naming the device */
 	CATALOG_NFACTS
 };
 
