@@ -1329,6 +1329,13 @@ static const struct {
 	[CATALOG_F_ARRAY_READERS] = { "array_readers", FK_MAP },
 	[CATALOG_F_ARRAY_SHAPE_METHODS] = { "array_shape_methods", FK_SET },
 	[CATALOG_F_DATA_SIZED_CALLS] = { "data_sized_calls", FK_SET },
+	[CATALOG_F_LAUNCHER_OBJECTS] = { "launcher_objects", FK_MAP },
+	[CATALOG_F_LAUNCHER_STRATEGIES] = { "launcher_strategies", FK_MAP },
+	[CATALOG_F_LAUNCHER_WRAPS] = { "launcher_wraps", FK_SET },
+	[CATALOG_F_LAUNCHER_WRAPPER_METHODS] = { "launcher_wrapper_methods", FK_MAP },
+	[CATALOG_F_SYNC_SKIP_CONTEXTS] = { "sync_skip_contexts", FK_MAP },
+	[CATALOG_F_LAUNCHER_SAVES] = { "launcher_saves", FK_MAP },
+	[CATALOG_F_STRATEGY_SAVES] = { "strategy_saves", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

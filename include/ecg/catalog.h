@@ -457,6 +457,24 @@ enum catalog_fact {
 	                                 result has the array's shape */
 	CATALOG_F_DATA_SIZED_CALLS,   /* set: torch.<name>() whose output's size
 	                                 the data decides (read on the host) */
+	CATALOG_F_LAUNCHER_OBJECTS,   /* map: a library class whose object starts
+	                                 the processes -> 'DEVICES,NODES,STRATEGY,
+	                                 PREFIX' (its keywords, the environment's
+	                                 override prefix) */
+	CATALOG_F_LAUNCHER_STRATEGIES,/* map: such an object's strategy (name or
+	                                 class) -> the torch wrapper of its setup
+	                                 ("" data parallel, no wrapper said) */
+	CATALOG_F_LAUNCHER_WRAPS,     /* set: its methods that wrap the module
+	                                 given in that wrapper */
+	CATALOG_F_LAUNCHER_WRAPPER_METHODS, /* map: its method -> 'KEYWORD:METHOD'
+	                                 of the wrapper of the module given */
+	CATALOG_F_SYNC_SKIP_CONTEXTS, /* map: a library object's context manager
+	                                 skipping the backward's gradient sync ->
+	                                 the keyword turning the skip on */
+	CATALOG_F_LAUNCHER_SAVES,     /* map: its state-saving method -> the
+	                                 collective it ends with */
+	CATALOG_F_STRATEGY_SAVES,     /* map: wrapper word -> 'KEYWORD=DEFAULT:
+	                                 VALUE:OP' of its strategy's save */
 	CATALOG_NFACTS
 };
 
