@@ -1330,6 +1330,8 @@ static const struct {
 	[CATALOG_F_ARRAY_SHAPE_METHODS] = { "array_shape_methods", FK_SET },
 	[CATALOG_F_DATA_SIZED_CALLS] = { "data_sized_calls", FK_SET },
 	[CATALOG_F_LAUNCHER_OBJECTS] = { "launcher_objects", FK_MAP },
+	[CATALOG_F_LAUNCHER_DEVICES] = { "launcher_devices", FK_MAP },
+	[CATALOG_F_LAUNCHER_LOADERS] = { "launcher_loaders", FK_MAP },
 	[CATALOG_F_LAUNCHER_STRATEGIES] = { "launcher_strategies", FK_MAP },
 	[CATALOG_F_LAUNCHER_WRAPS] = { "launcher_wraps", FK_SET },
 	[CATALOG_F_LAUNCHER_WRAPPER_METHODS] = { "launcher_wrapper_methods", FK_MAP },

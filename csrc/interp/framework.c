@@ -997,6 +997,35 @@ static void launcher_strategy_save(struct frame *f, const char *wrapper, struct 
 	sev(f, SEV_SYNC, afmt(in, "%s (the full state dict copied to the host)", text_of(f, site)), site);
 }
 
+/* Does the launcher's device sit on a GPU (launcher_devices): its
+ * accelerator keyword (or the environment's override) names one, or its
+ * strategy's wrapper runs on GPUs only.  0 when not known. */
+static int launcher_gpu(struct interp *in, const struct vinst *o, const struct launcher *l)
+{
+	const char *fact = catalog_fact(in->cat, CATALOG_F_LAUNCHER_DEVICES, o->ext), *eq, *w, *p;
+	const value_t *acc;
+	struct vdict *skw;
+	char kwn[64];
+	int known;
+
+	if (!fact || !(eq = strchr(fact, '=')) || (size_t)(eq - fact) >= sizeof kwn)
+		return 0;
+	snprintf(kwn, sizeof kwn, "%.*s", (int)(eq - fact), fact);
+	acc = launcher_arg(in, o, l, kwn, &known);
+	w = launcher_strategy(in, o, l, &skw);
+	for (p = eq + 1; *p;) {
+		const char *bar = strchr(p, '|');
+		size_t n = bar ? (size_t)(bar - p) : strlen(p);
+
+		if (known && acc && acc->k == VK_STR && acc->u.str.len == n && !strncmp(acc->u.str.s, p, n))
+			return 1;
+		if (w && strlen(w) == n && !strncmp(w, p, n))
+			return 1;
+		p += n + (bar != NULL);
+	}
+	return 0;
+}
+
 value_t *framework_launcher_call(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs,
                                  struct vdict *kw, const struct ast_hdr *site)
 {
@@ -1068,6 +1097,43 @@ value_t *framework_launcher_call(struct frame *f, const char *d, const value_t *
 		if (en && f->carry && !sync_skip_literal(site, fact, nargs))
 			vdict_sets(in->a, c->attrs, SYNC_SKIP_VARIES, v_bool(in->a, 1));
 		return mk_inst_value(in, c);
+	}
+	/* setup_dataloaders(*loaders): each sends its batches to the device
+	 * (a GPU: non_blocking); to_device(x): x copied there */
+	if ((fact = catalog_fact(in->cat, CATALOG_F_LAUNCHER_LOADERS, d))) {
+		int gpu = launcher_gpu(in, o, &l);
+		const value_t *mv = *fact && kw ? vdict_gets(kw, fact) : NULL;
+		value_t *r;
+		size_t i;
+
+		if (!*fact) {
+			struct sched_ev *e;
+
+			if (!gpu || nargs != 1 || args[0]->k != VK_TENSOR)
+				return NULL;
+			in->gpu = 1;
+			if (args[0]->dev == DEV_HOST &&
+			    (e = sev(f, SEV_H2D, afmt(in, "%s (moved to the device)", text_of(f, site)), site))) {
+				e->non_blocking = 1;
+				e->pinned = args[0]->pinned;
+			}
+			r = v_copy(in->a, args[0]);
+			r->dev = DEV_DEVICE;
+			r->pinned = 0;
+			return r;
+		}
+		for (i = 0; gpu && (!mv || value_truth(mv) == 1) && i < nargs; i++)
+			if (is_loader(args[i])) {
+				in->gpu = 1;
+				vdict_sets(in->a, args[i]->u.inst->attrs, "__ecg_to_device__", v_bool(in->a, 1));
+				vdict_sets(in->a, args[i]->u.inst->attrs, "__ecg_non_blocking__", v_bool(in->a, 1));
+			}
+		if (nargs == 1)
+			return args[0];
+		r = v_seq(in->a, VK_LIST, nargs);
+		for (i = 0; i < nargs; i++)
+			vseq_push(in->a, r->u.seq, args[i]);
+		return r;
 	}
 	/* save(path, state): the strategy's save, then the collective it ends with */
 	if ((op = catalog_fact(in->cat, CATALOG_F_LAUNCHER_SAVES, d))) {

@@ -168,7 +168,9 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 		struct sched_ev *e = sev(f, SEV_H2D, afmt(in, "%s (the prepared DataLoader sends the batch to the device)", what), site);
 
 		if (e) {
-			e->non_blocking = 0;
+			/* Lightning's move_data_to_device copies with
+			 * non_blocking=True (framework.c marks its loaders) */
+			e->non_blocking = vdict_gets(dl->attrs, "__ecg_non_blocking__") ? 1 : 0;
 			e->pinned = pinned;
 		}
 		pinned = 0;

@@ -461,6 +461,11 @@ enum catalog_fact {
 	                                 the processes -> 'DEVICES,NODES,STRATEGY,
 	                                 PREFIX' (its keywords, the environment's
 	                                 override prefix) */
+	CATALOG_F_LAUNCHER_DEVICES,   /* map: its class -> 'KEYWORD=WORD|...' naming
+	                                 a GPU accelerator */
+	CATALOG_F_LAUNCHER_LOADERS,   /* map: its method handing back loaders that
+	                                 move batches to its device -> the keyword
+	                                 turning that off ("" to_device's copy) */
 	CATALOG_F_LAUNCHER_STRATEGIES,/* map: such an object's strategy (name or
 	                                 class) -> the torch wrapper of its setup
 	                                 ("" data parallel, no wrapper said) */
