@@ -1334,6 +1334,16 @@ static const struct {
 	[CATALOG_F_ARRAY_FACTORIES] = { "array_factories", FK_MAP },
 	[CATALOG_F_SUBSET_RETURNS] = { "subset_returns", FK_MAP },
 	[CATALOG_F_SYNCING_TIMERS] = { "syncing_timers", FK_MAP },
+
+	[CATALOG_F_LAUNCHER_OBJECTS] = { "launcher_objects", FK_MAP },
+	[CATALOG_F_LAUNCHER_DEVICES] = { "launcher_devices", FK_MAP },
+	[CATALOG_F_LAUNCHER_LOADERS] = { "launcher_loaders", FK_MAP },
+	[CATALOG_F_LAUNCHER_STRATEGIES] = { "launcher_strategies", FK_MAP },
+	[CATALOG_F_LAUNCHER_WRAPS] = { "launcher_wraps", FK_SET },
+	[CATALOG_F_LAUNCHER_WRAPPER_METHODS] = { "launcher_wrapper_methods", FK_MAP },
+	[CATALOG_F_SYNC_SKIP_CONTEXTS] = { "sync_skip_contexts", FK_MAP },
+	[CATALOG_F_LAUNCHER_SAVES] = { "launcher_saves", FK_MAP },
+	[CATALOG_F_STRATEGY_SAVES] = { "strategy_saves", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

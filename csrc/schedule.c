@@ -1244,6 +1244,27 @@ static int sc_more_often(const struct sc *s, const struct sched_ev *a, const str
 	return ra > rb || (ra == rb && sc_loops(s, a) > sc_loops(s, b));
 }
 
+/* Is ev[i]'s line (its kind, and op) reached later by job code (not a
+ * forward's) on a path of a higher frequency rank (sc_rank: validate()
+ * called once before training, then every N steps)?  Then that path's
+ * event is the row. */
+static int sc_later_more_often(const struct sc *s, size_t i)
+{
+	const struct sched_ev *e = &s->ev[i];
+	size_t j;
+
+	if (e->in_forward)
+		return 0;
+	for (j = i + 1; j < s->nev; j++) {
+		const struct sched_ev *x = &s->ev[j];
+
+		if (x->kind == e->kind && !x->in_forward && x->anchor && e->anchor && !strcmp(x->anchor, e->anchor) &&
+		    (!x->op || !e->op || !strcmp(x->op, e->op)) && sc_rank(s, x) > sc_rank(s, e))
+			return 1;
+	}
+	return 0;
+}
+
 /* Is e's line (its kind) reached on some path under no condition?  Then
  * the row has none: the line runs whatever the conditions of its other
  * paths decide. */
@@ -1525,10 +1546,12 @@ static void sc_wrap_coll_if(struct sc *s, cJSON *dd, const struct sched_ev *w, c
 	c = sc_coll(op, "data", -1, at->anchor, phase, w->implied_by, note);
 	if (cond)
 		cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", cJSON_CreateString(cond));
-	if (!strcmp(op, "all_reduce") && at->kind == SEV_BACKWARD && !strcmp(w->implied_by, "DistributedDataParallel") &&
+	if ((!strcmp(op, "all_reduce") || !strcmp(op, "reduce_scatter")) && at->kind == SEV_BACKWARD &&
 	    jc_find(at->ctx, JC_ACCUM)) {
 		/* a library's accumulation block runs the backward under
-		 * no_sync except on the micro-step that ends a step */
+		 * no_sync except on the micro-step that ends a step: the
+		 * gradient reduction (DDP's all-reduce, FSDP's reduce-scatter)
+		 * then only */
 		struct jctx end = { .kind = JC_STEP_END, .anchor = at->anchor, .text = "the micro-step that ends a step",
 		                    .period = -1, .trips = -1, .up = at->ctx };
 		struct sched_ev last = *at;
@@ -1644,9 +1667,18 @@ static size_t sc_wrap_anchored(struct sc *s, cJSON *dd, size_t wi)
 	const char *regather_if = fsdp && !sharding ? FSDP_REGATHER_IF : NULL;
 	int unsharded = sharding && !strcmp(sharding, "unsharded");
 	size_t j, n = 0;
+	int skipping = 0;
 
 	if (unsharded)
 		fsdp = 0;           /* NO_SHARD: DDP's gradient all-reduce, no all-gather */
+	/* a backward that skips the gradient sync (no_sync, a library's
+	 * accumulation block): FSDP keeps the gradients unsharded then, and
+	 * a strategy that does not reshard after forward keeps the
+	 * parameters gathered to the next forward -- whose all-gather then
+	 * runs only after a synced step (not stated) */
+	for (j = wi + 1; fsdp && j < s->nev; j++)
+		if (s->ev[j].kind == SEV_BACKWARD && (jc_find(s->ev[j].ctx, JC_NO_SYNC) || jc_find(s->ev[j].ctx, JC_ACCUM)))
+			skipping = 1;
 
 	if (ddp && w->model && sc_has_bn_buffers(w->model, 0)) {
 		const value_t *bb = w->detail ? vdict_gets(w->detail, "broadcast_buffers") : NULL;
@@ -1656,6 +1688,9 @@ static size_t sc_wrap_anchored(struct sc *s, cJSON *dd, size_t wi)
 	for (j = wi + 1; j < s->nev; j++) {
 		const struct sched_ev *e = &s->ev[j];
 
+		/* a line reached again later, more often: that one is the row */
+		if ((e->kind == SEV_BACKWARD || e->kind == SEV_MODEL_CALL) && sc_later_more_often(s, j))
+			continue;
 		if (e->kind == SEV_BACKWARD && !e->in_forward && e->anchor) {
 			if ((ddp || unsharded) && !jc_find(e->ctx, JC_NO_SYNC)) {
 				sc_wrap_coll(s, dd, w, e, "all_reduce", "backward", "gradients, in buckets, as backward produces them");
@@ -1664,13 +1699,23 @@ static size_t sc_wrap_anchored(struct sc *s, cJSON *dd, size_t wi)
 				if (!sharding || !strcmp(sharding, "regather"))
 					sc_wrap_coll_if(s, dd, w, e, "all_gather", "backward",
 					                "parameters again before each unit's backward", regather_if);
-				sc_wrap_coll(s, dd, w, e, "reduce_scatter", "backward", "gradients after each unit's backward");
+				/* under no_sync no reduce-scatter; under an
+				 * accumulation block on the step's last micro-step */
+				if (!jc_find(e->ctx, JC_NO_SYNC))
+					sc_wrap_coll(s, dd, w, e, "reduce_scatter", "backward",
+					             "gradients after each unit's backward");
 				n++;
 			}
 		} else if (e->kind == SEV_MODEL_CALL && e->anchor && w->model && e->model &&
 		           sc_inst_within(e->model, w->model, 0)) {
 			if (fsdp) {
-				sc_wrap_coll(s, dd, w, e, "all_gather", "forward", "parameters of each sharded unit before its forward");
+				/* an evaluation's forward (not one of every step,
+				 * a teacher's under no_grad) gathers as well: its
+				 * phase */
+				if (!skipping || (sharding && !strcmp(sharding, "regather")))
+					sc_wrap_coll(s, dd, w, e, "all_gather",
+					             !strcmp(sc_phase(s, e), "eval") && sc_rank(s, e) < 3 ? "eval" : "forward",
+					             "parameters of each sharded unit before its forward");
 				n++;
 			} else if (bcast && e->model == w->model && !jc_find(e->ctx, JC_NO_GRAD)) {
 				sc_wrap_coll(s, dd, w, e, "broadcast", "forward", "buffers from rank 0 before each forward with gradients (broadcast_buffers)");
@@ -1779,7 +1824,7 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 		if (e->kind == SEV_COLLECTIVE) {
 			cJSON *c;
 
-			if (sc_seen(dd, "anchor", e->anchor, "op", e->op))
+			if (sc_seen(dd, "anchor", e->anchor, "op", e->op) || sc_later_more_often(s, i))
 				continue;
 			e = sc_coll_row_event(s, i);
 			/* state_dict()'s gather, when the job may have chosen

@@ -1223,6 +1223,11 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	                     &s->h)) {
 		t = -1;
 	}
+	/* `if not is_accumulating:` on a library's sync-skip flag that varies
+	 * between micro-steps: the micro-step that ends a step, whatever
+	 * the one reading computed */
+	if ((t == 0 || t == 1) && framework_step_end_test(f, s->test))
+		t = -1;
 	if (t == 0 || t == 1)
 		carry_decided(f, s->test);
 	text = text_of(f, s->test);
@@ -1307,7 +1312,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		 * under its condition (the work of one pipeline stage only) */
 		if (f->mode != M_FWD && first_iter_ctx(f, s->test, &first))
 			f->jc = first;
-		else if (f->mode != M_FWD && framework_step_flag(f->in, tv))
+		else if (f->mode != M_FWD && (framework_step_flag(f->in, tv) || framework_step_end_test(f, s->test)))
 			f->jc = jc_push(f, JC_STEP_END, anchor_at(f, &s->h), text);  /* once a step */
 		else
 			f->jc = f->mode != M_FWD ? guard_ctx(f, s->test, text) : cond_ctx(f, s, text, mode);

@@ -16,6 +16,18 @@
  * save_state with the hooks registered for it, prepare's placement of
  * the models on the device.  None of them fails; each does nothing (or
  * returns NULL) for any other object.
+ *
+ * framework_launcher_call() and the two after it read a library object
+ * that starts the job's processes itself (Lightning Fabric) by catalog
+ * facts: how many processes (launcher_objects), its strategy and the
+ * torch wrapper its setup wraps the model in (launcher_strategies,
+ * launcher_wraps), its collectives (multi_process_collectives), a
+ * wrapper method it calls (launcher_wrapper_methods), its block skipping
+ * the gradient sync (sync_skip_contexts: the micro-steps of gradient
+ * accumulation, and `if not <flag>:` the step's last) and its save
+ * (launcher_saves, strategy_saves).  Nothing is stated that the code and
+ * the environment do not pin down (devices='auto', an environment not
+ * pinned, a strategy not listed).
  */
 #include "config.h"
 
@@ -760,4 +772,408 @@ value_t *framework_lib_call(struct frame *f, const char *d, const char *last, co
 		return unknown_at(f, site, "a hook's handle");
 	}
 	return NULL;
+}
+
+/* ------------------------------------------------------------------ a library object that launches the processes
+ *
+ * Lightning Fabric read as catalog facts say (launcher_objects: the
+ * library is outside the repository): how many processes it starts
+ * (devices x num_nodes of its constructor, each overridable by the
+ * environment), its strategy (launcher_strategies: a name or a strategy
+ * object and that object's keywords), the collectives of its methods
+ * with more than one process (multi_process_collectives), its setup's
+ * wrap of the model in the strategy's torch wrapper (launcher_wraps), a
+ * wrapper method it calls (launcher_wrapper_methods), its block that
+ * skips the gradient sync (sync_skip_contexts) and its save
+ * (launcher_saves, strategy_saves).  What the code and the invocation do
+ * not pin down is not stated. */
+
+#define SYNC_SKIP "__ecg_sync_skip__"
+#define SYNC_SKIP_VARIES "__ecg_sync_skip_varies__"
+
+/* Is the skip's keyword kwn (or the second positional argument) of the
+ * call at site written as a constant (enabled=True)? */
+static int sync_skip_literal(const struct ast_hdr *site, const char *kwn, size_t nargs)
+{
+	const struct ast_Call *c;
+	unsigned i;
+
+	if (!site || !AST_IS(site, Call))
+		return 0;
+	c = AST_AS(site, Call);
+	for (i = 0; i < c->keywords.n; i++) {
+		const struct ast_keyword *k = AST_AS(c->keywords.items[i], keyword);
+
+		if (k->arg && !strcmp(k->arg, kwn))
+			return AST_IS(k->value, Constant);
+	}
+	return nargs >= 2 && c->args.n >= 2 && AST_IS(c->args.items[1], Constant);
+}
+
+struct launcher {
+	char kw[3][64];          /* the devices, nodes and strategy keywords */
+	char prefix[32];         /* the environment override prefix */
+};
+
+/* o's launcher fact read into *l; 0 when o is none (or the fact is not
+ * of the form the catalogue documents). */
+static int launcher_of(struct interp *in, const struct vinst *o, struct launcher *l)
+{
+	const char *fact = o && o->ext ? catalog_fact(in->cat, CATALOG_F_LAUNCHER_OBJECTS, o->ext) : NULL;
+	const char *p = fact, *c;
+	int i;
+
+	if (!fact)
+		return 0;
+	for (i = 0; i < 4; i++) {
+		size_t n, cap = i < 3 ? sizeof l->kw[0] : sizeof l->prefix;
+
+		c = strchr(p, ',');
+		n = c ? (size_t)(c - p) : strlen(p);
+		if ((i < 3 && !c) || (i == 3 && c) || n >= cap)
+			return 0;
+		memcpy(i < 3 ? l->kw[i] : l->prefix, p, n);
+		(i < 3 ? l->kw[i] : l->prefix)[n] = 0;
+		p = c ? c + 1 : p + n;
+	}
+	return 1;
+}
+
+/* The value the launcher reads for its keyword kw: the environment's
+ * override when set, else the constructor's keyword (NULL: not given, the
+ * default).  *known 0 when it cannot be told: the environment is not
+ * pinned (an override may be set), or the constructor's keywords are not
+ * all known. */
+static const value_t *launcher_arg(struct interp *in, const struct vinst *o, const struct launcher *l, const char *kw,
+                                   int *known)
+{
+	const value_t *ev;
+	char var[128];
+	size_t i;
+
+	*known = 0;
+	if (!o->args || vdict_gets(o->args, KW_UNK_DSTAR) || vdict_gets(o->args, "__ecg_positional__") ||
+	    !in->environ || in->environ->k != VK_DICT)
+		return NULL;
+	if (snprintf(var, sizeof var, "%s%s", l->prefix, kw) >= (int)sizeof var)
+		return NULL;
+	for (i = 0; var[i]; i++)
+		var[i] = (char)toupper((unsigned char)var[i]);
+	*known = 1;
+	if ((ev = vdict_gets(in->environ->u.dict, var)))
+		return ev;
+	return vdict_gets(o->args, kw);
+}
+
+/* A count of devices or nodes as the launcher parses it: an int > 0, a
+ * string of digits, a list or tuple of known length (the device ids);
+ * dflt when v is NULL (not given); 0 when not known ('auto', -1: the
+ * machine's). */
+static long long launcher_count(const value_t *v, long long dflt)
+{
+	char *end;
+	long long n;
+
+	if (!v)
+		return dflt;
+	if (v->k == VK_INT)
+		return v->u.i > 0 ? v->u.i : 0;
+	if (v->k == VK_STR && v->u.str.len && v->u.str.s[0] >= '0' && v->u.str.s[0] <= '9') {
+		n = strtoll(v->u.str.s, &end, 10);
+		return !*end && n > 0 ? n : 0;
+	}
+	if ((v->k == VK_LIST || v->k == VK_TUPLE) && !v->u.seq->unk_reason)
+		return (long long)v->u.seq->n;
+	return 0;
+}
+
+/* The launcher object of v (a library object with a launcher fact), or
+ * NULL. */
+static const struct vinst *launcher_obj(struct interp *in, const value_t *v, struct launcher *l)
+{
+	const struct vinst *o = lib_obj(v);
+
+	return o && launcher_of(in, o, l) ? o : NULL;
+}
+
+/* How many processes the launcher object starts: 0 when not known. */
+static long long launcher_processes(struct interp *in, const struct vinst *o, const struct launcher *l)
+{
+	int k1, k2;
+	const value_t *dv = launcher_arg(in, o, l, l->kw[0], &k1), *nv = launcher_arg(in, o, l, l->kw[1], &k2);
+	long long d = launcher_count(dv, 0), n = launcher_count(nv, 1);
+
+	return k1 && k2 ? runs_times(d, n) > 0 && d && n ? d * n : 0 : 0;
+}
+
+/* The launcher's strategy: the torch wrapper its setup uses ("" none said),
+ * or NULL when it is not known or not one of launcher_strategies; *kw the
+ * strategy object's keywords (an empty dict for a named strategy, whose
+ * defaults are the wrapper's). */
+static const char *launcher_strategy(struct interp *in, const struct vinst *o, const struct launcher *l,
+                                     struct vdict **kw)
+{
+	int known;
+	const value_t *s = launcher_arg(in, o, l, l->kw[2], &known);
+	const struct vinst *so;
+
+	*kw = NULL;
+	if (!known)
+		return NULL;
+	if (!s || s->k == VK_STR) {
+		char name[64];
+		size_t i;
+		const char *src = s ? s->u.str.s : "auto";
+
+		if (strlen(src) >= sizeof name)
+			return NULL;
+		for (i = 0; src[i]; i++)
+			name[i] = (char)tolower((unsigned char)src[i]);
+		name[i] = 0;
+		*kw = vdict_new(in->a);
+		return catalog_fact(in->cat, CATALOG_F_LAUNCHER_STRATEGIES, name);
+	}
+	if (!(so = lib_obj(s)) || !so->args || vdict_gets(so->args, KW_UNK_DSTAR) ||
+	    vdict_gets(so->args, "__ecg_positional__"))
+		return NULL;
+	*kw = so->args;
+	return catalog_fact(in->cat, CATALOG_F_LAUNCHER_STRATEGIES, so->ext);
+}
+
+/* The processes of v's launcher when it runs more than one under a
+ * strategy of launcher_strategies (*wrapper: its wrapper, *kw its
+ * keywords); 0 otherwise (one process, or not known). */
+static long long launcher_parallel(struct interp *in, const struct vinst *o, const struct launcher *l,
+                                   const char **wrapper, struct vdict **kw)
+{
+	long long n = launcher_processes(in, o, l);
+
+	if (n <= 1 || !(*wrapper = launcher_strategy(in, o, l, kw)))
+		return 0;
+	return n;
+}
+
+/* A collective event of the launcher's, at the call. */
+static struct sched_ev *launcher_coll(struct frame *f, const char *op, int async_op, const char *implied,
+                                      const struct ast_hdr *site)
+{
+	struct sched_ev *e = sev(f, SEV_COLLECTIVE, text_of(f, AST_IS(site, Call) ? AST_AS(site, Call)->func : site),
+	                         site);
+
+	if (e) {
+		e->op = op;
+		e->async_op = async_op;
+		e->parallelism = "data";
+		e->implied_by = implied;
+	}
+	return e;
+}
+
+/* save(path, state) under a strategy of strategy_saves: its collective of
+ * the path, then (with the state-dict type that gathers) the wrapped
+ * model's state dict gathered and copied to the host. */
+static void launcher_strategy_save(struct frame *f, const char *wrapper, struct vdict *skw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const char *word = catalog_fact_match(in->cat, CATALOG_F_PARALLEL_WRAPPERS, wrapper);
+	const char *fact = word ? catalog_fact(in->cat, CATALOG_F_STRATEGY_SAVES, word) : NULL;
+	const char *eq, *c1, *c2, *gop;
+	const value_t *v;
+	char kwn[64], dflt[64], want[64];
+
+	if (!fact || !(eq = strchr(fact, '=')) || !(c1 = strchr(eq, ':')) || !(c2 = strchr(c1 + 1, ':')) ||
+	    (size_t)(eq - fact) >= sizeof kwn || (size_t)(c1 - eq - 1) >= sizeof dflt ||
+	    (size_t)(c2 - c1 - 1) >= sizeof want)
+		return;
+	snprintf(kwn, sizeof kwn, "%.*s", (int)(eq - fact), fact);
+	snprintf(dflt, sizeof dflt, "%.*s", (int)(c1 - eq - 1), eq + 1);
+	snprintf(want, sizeof want, "%.*s", (int)(c2 - c1 - 1), c1 + 1);
+	(void)launcher_coll(f, astr(in, c2 + 1), 0, NULL, site);
+	v = vdict_gets(skw, kwn);
+	if (!(v ? v->k == VK_STR && !strcmp(v->u.str.s, want) : !strcmp(dflt, want)) ||
+	    !(gop = catalog_fact(in->cat, CATALOG_F_FSDP_STATE_DICT, word)))
+		return;
+	(void)launcher_coll(f, gop, -1, word, site);
+	sev(f, SEV_SYNC, afmt(in, "%s (the full state dict copied to the host)", text_of(f, site)), site);
+}
+
+/* Does the launcher's device sit on a GPU (launcher_devices): its
+ * accelerator keyword (or the environment's override) names one, or its
+ * strategy's wrapper runs on GPUs only.  0 when not known. */
+static int launcher_gpu(struct interp *in, const struct vinst *o, const struct launcher *l)
+{
+	const char *fact = catalog_fact(in->cat, CATALOG_F_LAUNCHER_DEVICES, o->ext), *eq, *w, *p;
+	const value_t *acc;
+	struct vdict *skw;
+	char kwn[64];
+	int known;
+
+	if (!fact || !(eq = strchr(fact, '=')) || (size_t)(eq - fact) >= sizeof kwn)
+		return 0;
+	snprintf(kwn, sizeof kwn, "%.*s", (int)(eq - fact), fact);
+	acc = launcher_arg(in, o, l, kwn, &known);
+	w = launcher_strategy(in, o, l, &skw);
+	for (p = eq + 1; *p;) {
+		const char *bar = strchr(p, '|');
+		size_t n = bar ? (size_t)(bar - p) : strlen(p);
+
+		if (known && acc && acc->k == VK_STR && acc->u.str.len == n && !strncmp(acc->u.str.s, p, n))
+			return 1;
+		if (w && strlen(w) == n && !strncmp(w, p, n))
+			return 1;
+		p += n + (bar != NULL);
+	}
+	return 0;
+}
+
+value_t *framework_launcher_call(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs,
+                                 struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct launcher l;
+	const struct vinst *o;
+	const char *op, *wrapper = NULL, *fact;
+	struct vdict *skw = NULL;
+	long long n;
+
+	if (f->mode == M_FWD || !(o = launcher_obj(in, recv, &l)))
+		return NULL;
+	n = launcher_parallel(in, o, &l, &wrapper, &skw);
+	/* barrier, rank_zero_first, all_reduce ...: with more than one process */
+	if ((op = catalog_fact(in->cat, CATALOG_F_MULTI_PROCESS_COLLECTIVES, d))) {
+		if (n > 1)
+			(void)launcher_coll(f, op, 0, NULL, site);
+		if (!strcmp(op, "barrier"))
+			return !strcmp(short_ext(d), "barrier") ? v_none(in->a)
+			                                         : unknown_at(f, site, "the library's context manager");
+		if (nargs >= 1 && args[0]->k == VK_TENSOR)
+			return v_tensor_dev(in->a, args[0]->dev, 0);
+		return unknown_at(f, site, afmt(in, "what %s hands back", d));
+	}
+	/* setup(model, ...): the model wrapped in the strategy's wrapper */
+	if (catalog_fact(in->cat, CATALOG_F_LAUNCHER_WRAPS, d) && nargs >= 1 && args[0]->k == VK_INST &&
+	    args[0]->u.inst->mod != VM_NONE) {
+		value_t *w = args[0], *t;
+		size_t i;
+
+		if (n > 1 && *wrapper)
+			w = torch_ext_call(f, wrapper, short_ext(wrapper), args, 1, skw, site, 0);
+		if (!w)
+			w = args[0];
+		if (nargs == 1)
+			return w;
+		t = v_seq(in->a, VK_TUPLE, nargs);
+		vseq_push(in->a, t->u.seq, w);
+		for (i = 1; i < nargs; i++)
+			vseq_push(in->a, t->u.seq, args[i]);
+		return t;
+	}
+	/* clip_gradients(model, optimizer, max_norm=...): the wrapper's method */
+	if ((fact = catalog_fact(in->cat, CATALOG_F_LAUNCHER_WRAPPER_METHODS, d))) {
+		const char *colon = strchr(fact, ':');
+		const value_t *kv;
+		const char *word;
+
+		if (!colon || nargs < 1)
+			return NULL;
+		kv = kw ? vdict_gets(kw, afmt(in, "%.*s", (int)(colon - fact), fact)) : NULL;
+		if (n > 1 && *wrapper && kv && kv->k != VK_NONE &&
+		    (word = catalog_fact_match(in->cat, CATALOG_F_PARALLEL_WRAPPERS, wrapper)))
+			return wrapper_method_call(f, afmt(in, "%s.%s", word, colon + 1), args[0], site);
+		return NULL;
+	}
+	/* no_backward_sync(model, enabled=...): the block's object, its flag kept */
+	if ((fact = catalog_fact(in->cat, CATALOG_F_SYNC_SKIP_CONTEXTS, d))) {
+		struct vinst *c = new_inst(in);
+		value_t *en = kw ? vdict_gets(kw, fact) : NULL;
+
+		if (!en && nargs >= 2)
+			en = args[1];
+		c->ext = d;
+		vdict_sets(in->a, c->attrs, SYNC_SKIP, en ? en : v_bool(in->a, 1));
+		/* a value computed in a loop read once for all its iterations
+		 * (is_accumulating = iter_num % n != 0): the first iteration's,
+		 * not every one's -- not known, unless written as a constant */
+		if (en && f->carry && !sync_skip_literal(site, fact, nargs))
+			vdict_sets(in->a, c->attrs, SYNC_SKIP_VARIES, v_bool(in->a, 1));
+		return mk_inst_value(in, c);
+	}
+	/* setup_dataloaders(*loaders): each sends its batches to the device
+	 * (a GPU: non_blocking); to_device(x): x copied there */
+	if ((fact = catalog_fact(in->cat, CATALOG_F_LAUNCHER_LOADERS, d))) {
+		int gpu = launcher_gpu(in, o, &l);
+		const value_t *mv = *fact && kw ? vdict_gets(kw, fact) : NULL;
+		value_t *r;
+		size_t i;
+
+		if (!*fact) {
+			struct sched_ev *e;
+
+			if (!gpu || nargs != 1 || args[0]->k != VK_TENSOR)
+				return NULL;
+			in->gpu = 1;
+			if (args[0]->dev == DEV_HOST &&
+			    (e = sev(f, SEV_H2D, afmt(in, "%s (moved to the device)", text_of(f, site)), site))) {
+				e->non_blocking = 1;
+				e->pinned = args[0]->pinned;
+			}
+			r = v_copy(in->a, args[0]);
+			r->dev = DEV_DEVICE;
+			r->pinned = 0;
+			return r;
+		}
+		for (i = 0; gpu && (!mv || value_truth(mv) == 1) && i < nargs; i++)
+			if (is_loader(args[i])) {
+				in->gpu = 1;
+				vdict_sets(in->a, args[i]->u.inst->attrs, "__ecg_to_device__", v_bool(in->a, 1));
+				vdict_sets(in->a, args[i]->u.inst->attrs, "__ecg_non_blocking__", v_bool(in->a, 1));
+			}
+		if (nargs == 1)
+			return args[0];
+		r = v_seq(in->a, VK_LIST, nargs);
+		for (i = 0; i < nargs; i++)
+			vseq_push(in->a, r->u.seq, args[i]);
+		return r;
+	}
+	/* save(path, state): the strategy's save, then the collective it ends with */
+	if ((op = catalog_fact(in->cat, CATALOG_F_LAUNCHER_SAVES, d))) {
+		sev(f, SEV_SAVE, text_of(f, site), site);
+		if (n > 1) {
+			if (*wrapper)
+				launcher_strategy_save(f, wrapper, skw, site);
+			(void)launcher_coll(f, op, 0, NULL, site);
+		}
+		return v_none(in->a);
+	}
+	return NULL;
+}
+
+int framework_sync_skip(struct interp *in, const value_t *cv, const value_t **flag)
+{
+	const value_t *en;
+	int t;
+
+	*flag = NULL;
+	if (!cv || cv->k != VK_INST || cv->u.inst->cls || !cv->u.inst->ext ||
+	    !catalog_fact(in->cat, CATALOG_F_SYNC_SKIP_CONTEXTS, cv->u.inst->ext) ||
+	    !(en = vdict_gets(cv->u.inst->attrs, SYNC_SKIP)))
+		return 0;
+	t = vdict_gets(cv->u.inst->attrs, SYNC_SKIP_VARIES) ? -1 : value_truth(en);
+	if (t == 1)
+		return 1;
+	if (t == 0)
+		return 0;
+	*flag = en;
+	return 2;
+}
+
+int framework_step_end_test(struct frame *f, const struct ast_hdr *test)
+{
+	const struct ast_UnaryOp *u;
+
+	if (f->mode == M_FWD || !f->in->accum_flag || !AST_IS(test, UnaryOp))
+		return 0;
+	u = AST_AS(test, UnaryOp);
+	return u->op == AST_UNARY_NOT && AST_IS(u->operand, Name) &&
+	       lookup(f, AST_AS(u->operand, Name)->id) == f->in->accum_flag;
 }

@@ -291,6 +291,9 @@ struct interp {
 	struct interp_par_degree par[PAR_COUNT]; /* parallel.c: the degrees bound */
 	int building;                 /* module constructors running (instantiate()):
 	                                 a model called there is no root call */
+	const value_t *accum_flag;    /* the value that turns a library's gradient-sync
+	                                 skip on for some micro-steps (framework_sync_skip):
+	                                 `if not <it>:` ends a step */
 	int saw_backward;             /* the job calls .backward(): it trains */
 	struct interp_evidence ev;
 	struct sched_ev *sev;
@@ -951,6 +954,23 @@ value_t *framework_lib_call(struct frame *f, const char *d, const char *last, co
                             size_t nargs, const struct ast_hdr *site);
 long long framework_accumulation(struct interp *in, const value_t *cv);
 int framework_step_flag(struct interp *in, const value_t *v);
+/* A library object that starts the job's processes (Lightning Fabric,
+ * catalog launcher_objects), job mode only, none fails:
+ * framework_launcher_call: a method of it -- a collective with more than
+ *   one process under a data-parallel strategy, setup's wrap of the model
+ *   in the strategy's torch wrapper, a wrapper method (clip_gradients),
+ *   the block object of its gradient-sync skip, its save; NULL for any
+ *   other call or receiver;
+ * framework_sync_skip: cv is that block's object: 1 it skips the sync
+ *   (enabled known true), 2 on some micro-steps (enabled not known: *flag
+ *   that value), 0 none. */
+value_t *framework_launcher_call(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs,
+                                 struct vdict *kw, const struct ast_hdr *site);
+int framework_sync_skip(struct interp *in, const value_t *cv, const value_t **flag);
+/* framework_step_end_test: test is `not NAME`, NAME bound to the value
+ * framework_sync_skip's block turned the skip on with (in->accum_flag):
+ * its body runs on the micro-step that ends a step. */
+int framework_step_end_test(struct frame *f, const struct ast_hdr *test);
 
 /* hf.c */
 value_t *hf_class_attr(struct frame *f, value_t *cls, const char *name);

@@ -451,6 +451,8 @@ const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const st
 {
 	struct interp *in = f->in;
 	const struct jctx *pushed = NULL;
+	const value_t *flag;
+	int skip;
 
 	timer_sync(f, st, wi, cv);
 	if (cv->k == VK_INST && cv->u.inst->ext && !strcmp(cv->u.inst->ext, "torch.device"))
@@ -472,8 +474,14 @@ const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const st
 
 		j->period = framework_accumulation(in, cv);
 		pushed = j;
-	} else if (AST_IS(wi->context_expr, Call) && AST_IS(AST_AS(wi->context_expr, Call)->func, Attribute) &&
-	           !strcmp(AST_AS(AST_AS(wi->context_expr, Call)->func, Attribute)->attr, "no_sync")) {
+	} else if ((skip = framework_sync_skip(in, cv, &flag)) == 2) {
+		/* a library's sync skip on the micro-steps its flag says: the
+		 * block is a micro-step; `if not <flag>:` ends a step */
+		in->accum_flag = flag;
+		pushed = jc_push(f, JC_ACCUM, anchor_at(f, st), text_of(f, wi->context_expr));
+	} else if (skip == 1 ||
+	           (AST_IS(wi->context_expr, Call) && AST_IS(AST_AS(wi->context_expr, Call)->func, Attribute) &&
+	            !strcmp(AST_AS(AST_AS(wi->context_expr, Call)->func, Attribute)->attr, "no_sync"))) {
 		pushed = jc_push(f, JC_NO_SYNC, anchor_at(f, st), text_of(f, wi->context_expr));
 	}
 	return pushed;

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <strings.h>
 
 #include "ecg/catalog.h"
@@ -167,7 +168,9 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 		struct sched_ev *e = sev(f, SEV_H2D, afmt(in, "%s (the prepared DataLoader sends the batch to the device)", what), site);
 
 		if (e) {
-			e->non_blocking = 0;
+			/* Lightning's move_data_to_device copies with
+			 * non_blocking=True (framework.c marks its loaders) */
+			e->non_blocking = vdict_gets(dl->attrs, "__ecg_non_blocking__") ? 1 : 0;
 			e->pinned = pinned;
 		}
 		pinned = 0;
@@ -685,6 +688,46 @@ static long long pinned_world_size(struct interp *in)
 	return interp_env_int(in, "WORLD_SIZE", &n) ? n : 0;
 }
 
+/* torch.cuda.device_count(): the devices the job's environment makes
+ * visible -- CUDA_VISIBLE_DEVICES of a pinned environment, a list of
+ * distinct device numbers (empty: none).  Not set, not pinned, or ids ecg
+ * does not count (UUIDs, a negative number, which ends CUDA's list): the
+ * machine's count, not known (NULL). */
+static value_t *tc_device_count(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                                struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const value_t *v;
+	const char *p;
+	long long seen[64];
+	size_t n = 0, i;
+
+	(void)d, (void)last, (void)args, (void)kw, (void)site;
+	if (nargs || !in->environ || in->environ->k != VK_DICT ||
+	    !(v = vdict_gets(in->environ->u.dict, "CUDA_VISIBLE_DEVICES")) || v->k != VK_STR)
+		return NULL;
+	for (p = v->u.str.s; *p;) {
+		char *end;
+		long long id;
+
+		if (*p < '0' || *p > '9')
+			return NULL;
+		id = strtoll(p, &end, 10);
+		for (i = 0; i < n; i++)
+			if (seen[i] == id)
+				return NULL;
+		if (n == sizeof seen / sizeof *seen)
+			return NULL;
+		seen[n++] = id;
+		p = end;
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			return NULL;
+	}
+	return v_int(in->a, (long long)n);
+}
+
 /* A process group made by new_group(ranks) is an unknown value (the
  * run's object) whose reason starts with this text and whose u.i holds
  * its number of ranks, when the ranks were known (a list, tuple or range
@@ -1195,6 +1238,7 @@ static const struct torch_call TORCH_CALLS[] = {
 	{ "compile", tc_compile },
 	{ "default_device", tc_default_device },
 	{ "device", tc_device },
+	{ "device_count", tc_device_count },
 	{ "device_mesh", tc_device_mesh },
 	{ "dist_is_initialized", tc_dist_is_initialized },
 	{ "host_compare", tc_host_compare },
@@ -1726,6 +1770,17 @@ const char *wrap_sharding(const struct catalog *cat, const struct sched_ev *w)
 		const char *last = strrchr(v->u.ext, '.');
 
 		return catalog_fact(cat, CATALOG_F_FSDP_SHARDING, last ? last + 1 : v->u.ext);
+	}
+	if (v->k == VK_STR && v->u.str.len < 64) {
+		/* a strategy's name as a string (Lightning's FSDPStrategy reads
+		 * ShardingStrategy[name.upper()]) */
+		char up[64];
+		size_t i;
+
+		for (i = 0; v->u.str.s[i]; i++)
+			up[i] = (char)toupper((unsigned char)v->u.str.s[i]);
+		up[i] = 0;
+		return catalog_fact(cat, CATALOG_F_FSDP_SHARDING, up);
 	}
 	return NULL;
 }

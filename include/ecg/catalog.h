@@ -470,6 +470,30 @@ enum catalog_fact {
 	                                 that synchronizes a CUDA device it was
 	                                 built with on enter and exit -> the
 	                                 constructor keyword naming the device */
+
+	CATALOG_F_LAUNCHER_OBJECTS,   /* map: a library class whose object starts
+	                                 the processes -> 'DEVICES,NODES,STRATEGY,
+	                                 PREFIX' (its keywords, the environment's
+	                                 override prefix) */
+	CATALOG_F_LAUNCHER_DEVICES,   /* map: its class -> 'KEYWORD=WORD|...' naming
+	                                 a GPU accelerator */
+	CATALOG_F_LAUNCHER_LOADERS,   /* map: its method handing back loaders that
+	                                 move batches to its device -> the keyword
+	                                 turning that off ("" to_device's copy) */
+	CATALOG_F_LAUNCHER_STRATEGIES,/* map: such an object's strategy (name or
+	                                 class) -> the torch wrapper of its setup
+	                                 ("" data parallel, no wrapper said) */
+	CATALOG_F_LAUNCHER_WRAPS,     /* set: its methods that wrap the module
+	                                 given in that wrapper */
+	CATALOG_F_LAUNCHER_WRAPPER_METHODS, /* map: its method -> 'KEYWORD:METHOD'
+	                                 of the wrapper of the module given */
+	CATALOG_F_SYNC_SKIP_CONTEXTS, /* map: a library object's context manager
+	                                 skipping the backward's gradient sync ->
+	                                 the keyword turning the skip on */
+	CATALOG_F_LAUNCHER_SAVES,     /* map: its state-saving method -> the
+	                                 collective it ends with */
+	CATALOG_F_STRATEGY_SAVES,     /* map: wrapper word -> 'KEYWORD=DEFAULT:
+	                                 VALUE:OP' of its strategy's save */
 	CATALOG_NFACTS
 };
 
