@@ -74,6 +74,7 @@ void interp_free(struct interp *in)
 	for (i = 0; i < in->fncost.cap; i++)
 		free((void *)in->fncost.slot[i].ptr);
 	ptrmap_free(&in->fncost);
+	ptrmap_free(&in->log_accum);
 	ptrmap_free(&in->stage_share);
 	free(in);
 }
