@@ -51,13 +51,18 @@ struct sc {
 	                                    add to this one's */
 	char **pool;                     /* sc_condition's joined texts, owned */
 	size_t npool, apool;
-	struct ptrmap runs;              /* function runs (sched_ev.calls' nodes): a = 1
-	                                    when the model is called under no_grad in
-	                                    them, b = 1 when they train (backward,
-	                                    optimizer step, the step's model call) */
+	struct ptrmap runs;              /* function runs (sched_ev.calls' nodes): a has
+	                                    RUN_EVAL when the model is called under
+	                                    no_grad in them (not the step's call),
+	                                    RUN_MODEL when a model is called in them at
+	                                    all, RUN_STEP_CALL when the step's model
+	                                    call is made in them; b = 1 when they
+	                                    train (backward, optimizer step) */
 	const struct jctx *cond_ctx;     /* sc_condition's last context ... */
 	const char *cond_text;           /* ... and its answer (asked again and again) */
 };
+
+enum { RUN_EVAL = 1, RUN_MODEL = 2, RUN_STEP_CALL = 4 };
 
 static int str_cmp(const void *a, const void *b)
 {
@@ -727,16 +732,21 @@ static void sc_index_runs(struct sc *s)
 	for (i = 0; i < s->nev; i++) {
 		const struct sched_ev *e = &s->ev[i];
 		const struct sched_call *c;
-		int eval = e->kind == SEV_MODEL_CALL && !e->in_forward && jc_find(e->ctx, JC_NO_GRAD) && e != s->step_call;
-		int train = e->kind == SEV_BACKWARD || e->kind == SEV_OPT_STEP || e == s->step_call;
+		int model = e->kind == SEV_MODEL_CALL && !e->in_forward, bits = 0;
+		int eval = model && jc_find(e->ctx, JC_NO_GRAD) && e != s->step_call;
+		int train = e->kind == SEV_BACKWARD || e->kind == SEV_OPT_STEP;
 
-		if (!eval && !train)
+		if (!model && !train)
 			continue;
+		if (e == s->step_call)
+			bits |= RUN_STEP_CALL;
 		for (c = e->calls; c; c = c->up) {
 			struct ptrmap_slot *sl = ptrmap_put(&s->runs, c, NULL);
 
 			if (eval)
-				sl->a = 1;
+				sl->a |= RUN_EVAL;
+			if (model)
+				sl->a |= RUN_MODEL | bits;
 			if (train)
 				sl->b = 1;
 		}
@@ -753,7 +763,32 @@ static int sc_in_eval_run(const struct sc *s, const struct sched_ev *e)
 	for (c = e->calls; c; c = c->up) {
 		const struct ptrmap_slot *sl = ptrmap_get(&s->runs, c);
 
-		if (sl && sl->a && !sl->b)
+		if (sl && (sl->a & RUN_EVAL) && !sl->b && !(sl->a & RUN_STEP_CALL))
+			return 1;
+	}
+	return 0;
+}
+
+/* Is e made, in the step, by a function run the step makes that calls a
+ * model and trains nothing itself (sc_index_runs) -- a loss routine that
+ * runs the model (diffusion.training_losses(model, x, t): the schedule's
+ * arrays copied in around the model call), a teacher pass under no_grad
+ * that updates its centre with an all_reduce -- or by a helper such a run
+ * calls?  That work is the forward's.  The run that does the backward or
+ * the optimizer step (forward_backward, train_step) is not one: what it
+ * does besides its forward is no forward. */
+static int sc_in_forward_run(const struct sc *s, const struct sched_ev *e)
+{
+	const struct sched_call *c;
+
+	if (!s->runs.n || !s->step_loop || !ctx_has(e->ctx, s->step_loop))
+		return 0;
+	for (c = e->calls; c && c->at && ctx_has(c->at, s->step_loop); c = c->up) {
+		const struct ptrmap_slot *sl = ptrmap_get(&s->runs, c);
+
+		if (sl && sl->b)
+			return 0;
+		if (sl && (sl->a & RUN_MODEL))
 			return 1;
 	}
 	return 0;
@@ -766,7 +801,7 @@ static int sc_in_train_run(const struct sc *s, const struct sched_ev *e)
 {
 	const struct ptrmap_slot *sl = e->calls ? ptrmap_get(&s->runs, e->calls) : NULL;
 
-	return sl && sl->b && !sl->a;
+	return sl && (sl->b || (sl->a & RUN_STEP_CALL)) && !(sl->a & RUN_EVAL);
 }
 
 static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
@@ -823,6 +858,10 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	 * wandb.log({"loss": loss.item()})) */
 	if ((e->kind == SEV_SYNC || e->kind == SEV_D2H) && e->in_log)
 		return "logging";
+	/* the work of a function the step calls to run the model */
+	if (e->kind != SEV_MODEL_CALL && e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER && e->kind != SEV_LOG &&
+	    sc_in_forward_run(s, e))
+		return "forward";
 	/* a generate call's own work around its decode loop, once per
 	 * generate: the prompt copied in before it (prefill), the candidates
 	 * read back after it */

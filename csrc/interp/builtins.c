@@ -1397,6 +1397,7 @@ static value_t *bi_exec(struct frame *f, value_t *fn, value_t **args, size_t nar
 		cf.file = sf;
 		cf.locals = f->locals;
 		cf.qualname = NULL;
+		cf.scope_def = NULL;
 		cf.config_exec = 1;
 		in->depth++;
 		(void)exec_block(&cf, &sf->mod->body);

@@ -1612,10 +1612,14 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 	case AST_Assign: {
 		const struct ast_Assign *a = AST_AS(st, Assign);
 		value_t *v;
+		int logs = log_accum_store(f, st);
 
 		if (a->targets.n == 1)
 			name_dims(f, a->targets.items[0], a->value);
+		/* a store into a name only logged: its reads are the log's */
+		f->in_log += logs;
 		v = eval(f, a->value);
+		f->in_log -= logs;
 		if (in->trace_shapes)
 			trace_shape(f, st, v);
 		if (in->exc_pending)     /* the value raised: nothing is bound (exec_block) */
@@ -1634,7 +1638,14 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 	}
 	case AST_AugAssign: {
 		const struct ast_AugAssign *a = AST_AS(st, AugAssign);
-		value_t *cur = eval(f, a->target), *r = eval(f, a->value);
+		int logs = log_accum_store(f, st);
+		value_t *cur, *r;
+
+		/* a store into a name only logged: its reads are the log's */
+		f->in_log += logs;
+		cur = eval(f, a->target);
+		r = eval(f, a->value);
+		f->in_log -= logs;
 
 		hostints_forget(cur);   /* x += 1 of a tensor writes x */
 		if (cur->k == VK_LIST && a->op == AST_OP_ADD && !iter_items(f, r, &(struct vseq *){ NULL })) {

@@ -628,6 +628,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	cf.closure_up = fn->closure_up;
 	cf.qualname = fn->qualname;
 	cf.def_line = func_first_line(fn->def);
+	cf.scope_def = fn->def;
 	cf.cls = fn->owner;
 	cf.mode = mode;
 	cf.ev = ev;

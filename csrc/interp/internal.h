@@ -145,6 +145,8 @@ struct frame {
 	struct frame *outer_comp;      /* comprehension scopes look outwards */
 	const char *qualname;
 	int def_line;                  /* line of the function's definition (0 at module level) */
+	const struct ast_hdr *scope_def; /* the def whose body runs (FunctionDef, AsyncFunctionDef
+	                                  or Lambda); NULL at module level and in a class body */
 	int gen_body;                  /* a generator's body read up to its first yield */
 	int yielded;                   /* gen_body: its yield was reached */
 	const struct ast_hdr *test_node; /* the `if` test being evaluated: only its truth is used */
@@ -272,6 +274,8 @@ struct interp {
 	                                  xmalloc'd struct fncost */
 	struct ptrmap sitecost;        /* site_cost(): by call site, each slot's
 	                                  ptr an xmalloc'd list of struct sitecost */
+
+	struct ptrmap log_accum;       /* log_accum_store(): by statement, slot a its answer */
 	struct prog *prog;
 	const struct catalog *cat;
 	struct ast_arena *a;
@@ -860,6 +864,13 @@ void hook_removed(struct frame *f, size_t ix);
 /* jobctx.c */
 void ema_call(struct frame *f, const value_t *fn, const struct ast_hdr *site);
 int log_sink(const value_t *fn);
+/* Is name (the last component of a call's name: "print", "log", "info")
+ * one of a logging call?  Never fails. */
+int log_sink_name(const char *name);
+/* logacc.c: does the assignment or augmented assignment st, run in f,
+ * store into a local name (or an item of it) that its scope reads only in
+ * logging calls' arguments?  1 or 0; never fails (answers memoised). */
+int log_accum_store(struct frame *f, const struct ast_hdr *st);
 struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, const struct ast_hdr *site);
 const struct jctx *jc_push(struct frame *f, enum jctx_kind kind, const char *anchor, const char *text);
 /* The frame's job context as an event made here would hold it (sev()'s

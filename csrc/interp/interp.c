@@ -84,6 +84,8 @@ void interp_free(struct interp *in)
 		}
 	}
 	ptrmap_free(&in->sitecost);
+
+	ptrmap_free(&in->log_accum);
 	ptrmap_free(&in->stage_share);
 	free(in);
 }

@@ -99,6 +99,13 @@ int log_sink(const value_t *fn)
 		name = last_name(fn->u.fn->qualname);
 	else if (fn->k == VK_BOUND && fn->u.bound.fn->k == VK_FUNC)
 		name = last_name(fn->u.bound.fn->u.fn->qualname);
+	return log_sink_name(name);
+}
+
+int log_sink_name(const char *name)
+{
+	size_t i;
+
 	for (i = 0; name && log_sink_names[i]; i++)
 		if (!strcmp(name, log_sink_names[i]))
 			return 1;

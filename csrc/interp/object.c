@@ -328,6 +328,7 @@ void exec_classdef(struct frame *f, const struct ast_ClassDef *s)
 	cf = *f;
 	cf.carry = NULL;
 	cf.locals = c->ns;
+	cf.scope_def = NULL;
 	/* the class body sees the functions around it; a class body around
 	 * it is no enclosing scope (Python skips class scopes) */
 	cf.closure = f->locals;

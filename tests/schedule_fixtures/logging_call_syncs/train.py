@@ -33,6 +33,7 @@ def main():
         print(f"step {step}: loss {loss.item():.4f} penalty {penalty:.3f}")
         wandb.log({"loss": loss.detach().cpu().numpy(), "gn": gn.item()})
         logger.info("running %f", total / (step + 1))
+    return total, penalty
 
 
 if __name__ == "__main__":
