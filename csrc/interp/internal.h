@@ -274,7 +274,6 @@ struct interp {
 	                                  xmalloc'd struct fncost */
 	struct ptrmap sitecost;        /* site_cost(): by call site, each slot's
 	                                  ptr an xmalloc'd list of struct sitecost */
-
 	struct ptrmap log_accum;       /* log_accum_store(): by statement, slot a its answer */
 	struct prog *prog;
 	const struct catalog *cat;
