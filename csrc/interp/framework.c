@@ -373,13 +373,27 @@ static value_t *fw_dispatch(struct frame *f, const char *d, value_t **args, size
 	}
 	return NULL;
 }
+/* What a framework's setup hands back: the one object it was given, or
+ * all of them in a sequence of kind k (a tuple, a list), in order. */
+static value_t *handed_back(struct interp *in, value_t **args, size_t nargs, enum vkind k)
+{
+	value_t *t;
+	size_t i;
+
+	if (nargs == 1)
+		return args[0];
+	t = v_seq(in->a, k, nargs);
+	for (i = 0; i < nargs; i++)
+		vseq_push(in->a, t->u.seq, args[i]);
+	return t;
+}
+
 
 value_t *framework_call(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                         const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	const char *op;
-	size_t i;
 
 	/* fabric.backward(loss), accelerator.backward(loss), engine.backward(loss) */
 	if (f->mode != M_FWD &&
@@ -416,14 +430,7 @@ value_t *framework_call(struct frame *f, const char *d, const char *last, value_
 	 * framework wrappers hand back what they were given */
 	if (f->mode != M_FWD && nargs >= 1 && args[0]->k == VK_INST && args[0]->u.inst->mod != VM_NONE &&
 	    NAME_IN(fw_setups, last)) {
-		value_t *t;
-
-		if (nargs == 1)
-			return args[0];
-		t = v_seq(in->a, VK_TUPLE, nargs);
-		for (i = 0; i < nargs; i++)
-			vseq_push(in->a, t->u.seq, args[i]);
-		return t;
+		return handed_back(in, args, nargs, VK_TUPLE);
 	}
 	if (f->mode != M_FWD && (!strcmp(last, "CLI") || NAME_IN(fw_dispatchers, d)))
 		return fw_dispatch(f, d, args, nargs, site);
@@ -1128,12 +1135,7 @@ value_t *framework_launcher_call(struct frame *f, const char *d, const value_t *
 				vdict_sets(in->a, args[i]->u.inst->attrs, "__ecg_to_device__", v_bool(in->a, 1));
 				vdict_sets(in->a, args[i]->u.inst->attrs, "__ecg_non_blocking__", v_bool(in->a, 1));
 			}
-		if (nargs == 1)
-			return args[0];
-		r = v_seq(in->a, VK_LIST, nargs);
-		for (i = 0; i < nargs; i++)
-			vseq_push(in->a, r->u.seq, args[i]);
-		return r;
+		return handed_back(in, args, nargs, VK_LIST);
 	}
 	/* save(path, state): the strategy's save, then the collective it ends with */
 	if ((op = catalog_fact(in->cat, CATALOG_F_LAUNCHER_SAVES, d))) {
