@@ -356,6 +356,10 @@ struct interp {
 	const char *dist_backend;      /* the backend its init_process_group calls
 	                                  named ("nccl"), one string on every call
 	                                  read; NULL: none read, or not known */
+	const char *dist_backend_cond; /* the backend is dist_backend only on the path
+	                                  of this condition (`"nccl" if
+	                                  dist.is_nccl_available() else "gloo"`);
+	                                  NULL: on every path */
 	int dist_backend_mixed;        /* calls named different backends, or one
 	                                  not known: dist_backend says nothing */
 	const char *dtensor_par;       /* the parallelism of the mesh fully_shard

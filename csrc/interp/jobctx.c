@@ -525,6 +525,44 @@ static const char *class_method_of(const char *d)
 	return p > d ? p : NULL;
 }
 
+/* init_process_group(backend="nccl" if <test> else "gloo"), its test
+ * not decided: "nccl" on the path that names it, *cond set to that
+ * path's condition (the test, or "not (test)"); NULL when the backend
+ * argument is no such choice between two literal names, one of them
+ * NCCL.  The text is the interpreter's. */
+static const char *backend_by_test(struct frame *f, const struct ast_hdr *site, const char **cond)
+{
+	const struct ast_Call *c = AST_IS(site, Call) ? AST_AS(site, Call) : NULL;
+	const struct ast_hdr *e = NULL;
+	const struct ast_IfExp *x;
+	int arm;
+	unsigned i;
+
+	if (!c)
+		return NULL;
+	for (i = 0; i < c->keywords.n; i++) {
+		const struct ast_keyword *k = AST_AS(c->keywords.items[i], keyword);
+
+		if (k->arg && !strcmp(k->arg, "backend"))
+			e = k->value;
+	}
+	if (!e && c->args.n)
+		e = c->args.items[0];
+	if (!AST_IS(e, IfExp))
+		return NULL;
+	x = AST_AS(e, IfExp);
+	if (!AST_IS(x->body, Constant) || AST_AS(x->body, Constant)->value.kind != AST_CONST_STR ||
+	    !AST_IS(x->orelse, Constant) || AST_AS(x->orelse, Constant)->value.kind != AST_CONST_STR)
+		return NULL;
+	arm = !strcmp(AST_AS(x->body, Constant)->value.s, "nccl") ? 0
+	      : !strcmp(AST_AS(x->orelse, Constant)->value.s, "nccl") ? 1 : -1;
+	if (arm < 0)
+		return NULL;
+	*cond = arm == 0 ? afmt_memo(f->in, "the backend is NCCL: %s", text_of(f, x->test), NULL)
+	                 : afmt_memo(f->in, "the backend is NCCL: not (%s)", text_of(f, x->test), NULL);
+	return "nccl";
+}
+
 /* What a call of an external does to the job besides its value (job mode
  * only): mp.spawn / Process run their target function once, as one
  * process of the job; torch.save, json.dump, to_csv ... are the job's
@@ -547,10 +585,16 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 	if (!strcmp(d, "torch.distributed.init_process_group")) {
 		const value_t *b = kw && vdict_gets(kw, "backend") ? vdict_gets(kw, "backend") : nargs >= 1 ? args[0] : NULL;
 
-		if (!b || b->k != VK_STR || (in->dist_backend && strcmp(in->dist_backend, b->u.str.s)))
+		const char *cond = NULL, *name = b && b->k == VK_STR ? b->u.str.s : backend_by_test(f, site, &cond);
+
+		if (!name || (in->dist_backend && (strcmp(in->dist_backend, name) ||
+		                                   (cond ? !in->dist_backend_cond || strcmp(cond, in->dist_backend_cond)
+		                                         : in->dist_backend_cond != NULL))))
 			in->dist_backend_mixed = 1;
-		else
-			in->dist_backend = b->u.str.s;
+		else {
+			in->dist_backend = name;
+			in->dist_backend_cond = cond;
+		}
 	}
 	/* an optimizer built by job code (torch.optim.AdamW(...), a
 	 * library's FusedAdam): the job means to train */

@@ -1448,8 +1448,12 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		 * device, their sizes read on the host */
 		if (catalog_fact(in->cat, CATALOG_F_OBJECT_COLLECTIVES, coll) && in->dist_backend &&
 		    !in->dist_backend_mixed && !strcmp(in->dist_backend, "nccl") && f->mode != M_FWD) {
-			struct sched_ev *h = sev(f, SEV_H2D, afmt(in, "%s (the pickled objects copied to the device: NCCL)", coll),
-			                         site);
+			const struct jctx *ojc = f->jc;
+			struct sched_ev *h;
+
+			if (in->dist_backend_cond)
+				f->jc = jc_push(f, JC_COND, anchor_at(f, site), in->dist_backend_cond);
+			h = sev(f, SEV_H2D, afmt(in, "%s (the pickled objects copied to the device: NCCL)", coll), site);
 
 			if (h) {
 				h->pinned = 0;
@@ -1457,6 +1461,7 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 				h->of_values = 1;       /* Python objects, no batch */
 			}
 			(void)sev(f, SEV_SYNC, afmt(in, "%s (the objects' sizes read on the host: NCCL)", coll), site);
+			f->jc = ojc;
 		}
 		return !strcmp(coll, "barrier") ? v_none(in->a) : unknown_at(f, site, "a collective's work handle");
 	}
