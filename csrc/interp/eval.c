@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include "ecg/catalog.h"
 #include "internal.h"
 
 /* ------------------------------------------------------------------ expressions */
@@ -573,6 +574,24 @@ static int enum_is(struct frame *f, const struct ast_hdr *ln, const value_t *l, 
 	return t < 0 ? -1 : op == AST_CMP_IS ? t : !t;
 }
 
+/* `device == "cuda"`: an object of a torch class whose == answers only
+ * against its own class (catalog typed_eq_classes), against a value of
+ * another known kind -- a string, a number, None -- is never equal; -1
+ * when that is not what l and r are. */
+static int typed_eq(struct interp *in, enum ast_cmpop op, const value_t *l, const value_t *r)
+{
+	const value_t *o = l->k == VK_INST && l->u.inst->ext && catalog_fact(in->cat, CATALOG_F_TYPED_EQ_CLASSES, l->u.inst->ext)
+	                   ? r
+	                   : r->k == VK_INST && r->u.inst->ext && catalog_fact(in->cat, CATALOG_F_TYPED_EQ_CLASSES, r->u.inst->ext)
+	                   ? l : NULL;
+
+	if (!o || (op != AST_CMP_EQ && op != AST_CMP_NOTEQ))
+		return -1;
+	if (o->k != VK_STR && o->k != VK_INT && o->k != VK_FLOAT && o->k != VK_BOOL && o->k != VK_NONE)
+		return -1;
+	return op == AST_CMP_NOTEQ;
+}
+
 static value_t *eval_compare(struct frame *f, const struct ast_Compare *c)
 {
 	struct interp *in = f->in;
@@ -612,6 +631,8 @@ static value_t *eval_compare(struct frame *f, const struct ast_Compare *c)
 			t = enum_is(f, i ? c->comparators.items[i - 1] : c->left, l, c->comparators.items[i], r, op);
 		if (t < 0)
 			t = fact_compare(op, l, r);
+		if (t < 0)
+			t = typed_eq(in, op, l, r);
 		if (t < 0)
 			return unknown_at(f, &c->h, l->k == VK_UNKNOWN && l->reason ? l->reason
 			                            : r->k == VK_UNKNOWN && r->reason ? r->reason

@@ -494,6 +494,9 @@ enum catalog_fact {
 	                                 collective it ends with */
 	CATALOG_F_STRATEGY_SAVES,     /* map: wrapper word -> 'KEYWORD=DEFAULT:
 	                                 VALUE:OP' of its strategy's save */
+	CATALOG_F_TYPED_EQ_CLASSES,   /* set: torch classes whose == answers only
+	                                 against their own class (NotImplemented
+	                                 otherwise): `device == "cuda"` is False */
 	CATALOG_NFACTS
 };
 
