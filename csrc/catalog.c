@@ -1345,6 +1345,8 @@ static const struct {
 	[CATALOG_F_LAUNCHER_SAVES] = { "launcher_saves", FK_MAP },
 	[CATALOG_F_STRATEGY_SAVES] = { "strategy_saves", FK_MAP },
 	[CATALOG_F_TYPED_EQ_CLASSES] = { "typed_eq_classes", FK_SET },
+	[CATALOG_F_PRETRAINED_MODULE_WORDS] = { "pretrained_module_words", FK_WORDS },
+	[CATALOG_F_PRETRAINED_PLACEMENT_KEYWORDS] = { "pretrained_placement_keywords", FK_SET },
 };
 
 static const char *const FACT_KIND_KEY[] = {

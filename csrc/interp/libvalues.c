@@ -38,14 +38,41 @@ static int reason_is(const value_t *v, const char *r)
 	return v && v->k == VK_UNKNOWN && !v->alts && v->reason && !strcmp(v->reason, r);
 }
 
+/* d is Cls.from_pretrained of a library class that is a module (catalog
+ * module_packages and pretrained_module_words: transformers.CLIPTextModel,
+ * not transformers.CLIPTokenizer) */
+static int pretrained_module(const struct catalog *cat, const char *d)
+{
+	static const char meth[] = ".from_pretrained";
+	size_t n = strlen(d), m = sizeof meth - 1;
+	const char *last;
+	char cls[256];
+
+	if (n <= m || n - m >= sizeof cls || strcmp(d + n - m, meth))
+		return 0;
+	memcpy(cls, d, n - m);
+	cls[n - m] = '\0';
+	last = strrchr(cls, '.');
+	if (!last || last[1] < 'A' || last[1] > 'Z' || !catalog_fact_match(cat, CATALOG_F_MODULE_PACKAGES, cls))
+		return 0;
+	return catalog_fact_match(cat, CATALOG_F_PRETRAINED_MODULE_WORDS, last + 1) != NULL;
+}
+
 /* factory(name, ...) of catalog module_factories, outside a forward and
  * without device=: a library's module on the host; NULL otherwise */
 value_t *libv_module_factory(struct frame *f, const char *d, struct vdict *kw, const struct ast_hdr *site)
 {
-	if (f->mode == M_FWD || !catalog_fact(f->in->cat, CATALOG_F_MODULE_FACTORIES, d))
+	size_t i;
+
+	if (f->mode == M_FWD)
 		return NULL;
-	if (kw && vdict_gets(kw, "device"))
+	if (!catalog_fact(f->in->cat, CATALOG_F_MODULE_FACTORIES, d) && !pretrained_module(f->in->cat, d))
 		return NULL;
+	for (i = 0; kw && i < kw->n; i++)
+		if (kw->keys[i]->k == VK_STR &&
+		    (!strcmp(kw->keys[i]->u.str.s, "device") ||
+		     catalog_fact(f->in->cat, CATALOG_F_PRETRAINED_PLACEMENT_KEYWORDS, kw->keys[i]->u.str.s)))
+			return NULL;
 	return unknown_at(f, site, LIB_MODULE_HOST_REASON);
 }
 

@@ -497,6 +497,13 @@ enum catalog_fact {
 	CATALOG_F_TYPED_EQ_CLASSES,   /* set: torch classes whose == answers only
 	                                 against their own class (NotImplemented
 	                                 otherwise): `device == "cuda"` is False */
+	CATALOG_F_PRETRAINED_MODULE_WORDS, /* words: a class of module_packages whose
+	                                 last name holds one (CLIPTextModel,
+	                                 LlamaForCausalLM) builds a module in
+	                                 from_pretrained, on the host */
+	CATALOG_F_PRETRAINED_PLACEMENT_KEYWORDS, /* set: from_pretrained keywords that
+	                                 place the weights elsewhere (device_map,
+	                                 load_in_8bit ...): no host module */
 	CATALOG_NFACTS
 };
 
