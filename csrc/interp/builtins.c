@@ -1079,10 +1079,14 @@ static value_t *bi_iter(struct frame *f, value_t *fn, value_t **args, size_t nar
 static value_t *bi_next(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                         const struct ast_hdr *site)
 {
+	value_t *r;
+
 	if (nargs >= 1 && is_gen_value(args[0]))
 		return gen_next(f, args[0]->u.inst, site);
 	if (nargs >= 1 && is_loader(args[0]))
 		return loader_batch(f, args[0]->u.inst, "next(<DataLoader>)", site);
+	if (nargs >= 1 && (r = next_dunder(f, args[0], site)))
+		return r;
 	/* next(model.parameters()): an item of a sequence of unknown length
 	 * whose one item stands for all of them (module.c's parameters(), a
 	 * generator read as such) is that item; a known list is not an

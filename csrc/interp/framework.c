@@ -1129,12 +1129,25 @@ value_t *framework_launcher_call(struct frame *f, const char *d, const value_t *
 			r->pinned = 0;
 			return r;
 		}
-		for (i = 0; gpu && (!mv || value_truth(mv) == 1) && i < nargs; i++)
+		for (i = 0; gpu && (!mv || value_truth(mv) == 1) && i < nargs; i++) {
+			/* a loader ecg does not know (a data module's, built
+			 * where the reading did not go): the wrapper the
+			 * method hands back is a loader all the same, each
+			 * batch moved to the device; how it pins is not known */
+			if (args[i]->k == VK_UNKNOWN && !args[i]->alts) {
+				struct vinst *w = new_inst(in);
+
+				w->ext = afmt(in, "%s: a DataLoader not known", d);
+				w->args = vdict_new(in->a);
+				vdict_sets(in->a, w->attrs, "__ecg_wraps_unknown_loader__", v_bool(in->a, 1));
+				args[i] = mk_inst_value(in, w);
+			}
 			if (is_loader(args[i])) {
 				in->gpu = 1;
 				vdict_sets(in->a, args[i]->u.inst->attrs, "__ecg_to_device__", v_bool(in->a, 1));
 				vdict_sets(in->a, args[i]->u.inst->attrs, "__ecg_non_blocking__", v_bool(in->a, 1));
 			}
+		}
 		return handed_back(in, args, nargs, VK_LIST);
 	}
 	/* save(path, state): the strategy's save, then the collective it ends with */

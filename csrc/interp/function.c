@@ -365,6 +365,59 @@ value_t *iter_dunder_gen(struct frame *f, value_t *v, const struct ast_hdr *site
 	return is_gen_value(g) ? g : NULL;
 }
 
+/* next(v) of an object of a repository class with its own __next__, a
+ * plain method (a cycling iterator over a loader): that method's result,
+ * read where next() is called; NULL when v is no such object. */
+value_t *next_dunder(struct frame *f, value_t *v, const struct ast_hdr *site)
+{
+	value_t *m;
+
+	if (v->k != VK_INST || !v->u.inst->cls || v->u.inst->mod != VM_NONE || v->u.inst->gen)
+		return NULL;
+	m = class_lookup(v->u.inst->cls, "__next__", NULL);
+	if (!m || m->k != VK_FUNC || m->u.fn->is_static || m->u.fn->is_classmethod || m->u.fn->is_property ||
+	    !fn_body(m->u.fn->def) || is_generator(f->in, m->u.fn->def))
+		return NULL;
+	return call_function(f, m->u.fn, v, NULL, 0, NULL, f->mode, f->ev, site);
+}
+
+/* v is an object of a repository class that is its own iterator: a
+ * plain __iter__ whose every return is `return self`, and a __next__
+ * next_dunder() reads.  Nothing is run; never fails. */
+int iter_self_next(struct frame *f, value_t *v, const struct ast_hdr *site)
+{
+	value_t *m;
+	const struct ast_list *body;
+	unsigned i, nret = 0;
+
+	(void)site;
+	if (f->mode == M_FWD || v->k != VK_INST || !v->u.inst->cls || v->u.inst->mod != VM_NONE || v->u.inst->gen ||
+	    is_loader(v))
+		return 0;
+	m = class_lookup(v->u.inst->cls, "__iter__", NULL);
+	if (!m || m->k != VK_FUNC || m->u.fn->is_static || m->u.fn->is_classmethod || m->u.fn->is_property ||
+	    !(body = fn_body(m->u.fn->def)) || is_generator(f->in, m->u.fn->def))
+		return 0;
+	for (i = 0; i < body->n; i++) {
+		const struct ast_hdr *st = body->items[i];
+		const struct ast_Return *r;
+
+		if (AST_IS(st, Expr) && AST_IS(AST_AS(st, Expr)->value, Constant))
+			continue;               /* its docstring */
+		if (!AST_IS(st, Return))
+			return 0;
+		r = AST_AS(st, Return);
+		if (!AST_IS(r->value, Name) || strcmp(AST_AS(r->value, Name)->id, "self"))
+			return 0;
+		nret++;
+	}
+	if (!nret)
+		return 0;
+	m = class_lookup(v->u.inst->cls, "__next__", NULL);
+	return m && m->k == VK_FUNC && !m->u.fn->is_static && !m->u.fn->is_classmethod && !m->u.fn->is_property &&
+	       fn_body(m->u.fn->def) && !is_generator(f->in, m->u.fn->def);
+}
+
 /* ECG_TRACE_CALLS=N (a development aid): the calls at depth < N are
  * printed as they are entered, with the steps spent so far. */
 static int trace_calls_depth(void)

@@ -597,6 +597,8 @@ value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site);
  * module, not a DataLoader) whose __iter__ is a generator function: the
  * generator object its __iter__ makes (its body read as each item is
  * taken); NULL for any other value (forward mode too). */
+int iter_self_next(struct frame *f, value_t *v, const struct ast_hdr *site);      /* 1: its __iter__ returns self, __next__ is read */
+value_t *next_dunder(struct frame *f, value_t *v, const struct ast_hdr *site);   /* NULL: no repo __next__ */
 value_t *iter_dunder_gen(struct frame *f, value_t *v, const struct ast_hdr *site);
 value_t *gen_ctx_enter(struct frame *f, struct vinst *g, const struct ast_hdr *site);
 void gen_ctx_exit(struct frame *f, struct vinst *g, const struct ast_hdr *site);

@@ -158,6 +158,17 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 	value_t *ds = vdict_gets(dl->attrs, "dataset"), *bs = vdict_gets(dl->attrs, "batch_size");
 	value_t *tensors = ds && ds->k == VK_INST ? vdict_gets(ds->u.inst->attrs, "tensors") : NULL;
 	int pinned = pm ? value_truth(pm) == 1 : 0, to_dev = 0;
+	/* what the copy's source is: pinned as torch's DataLoader kept it
+	 * (False by default); a loader of another library's class pins as
+	 * its constructor was told, else not known */
+	int src_pinned = pm ? value_truth(pm) : 0;
+
+	if (!vdict_gets(dl->attrs, "__ecg_loader__") && !pm) {
+		const value_t *a = dl->args ? vdict_gets(dl->args, "pin_memory") : NULL;
+
+		src_pinned = a ? value_truth(a) : -1;
+		pinned = src_pinned == 1;
+	}
 
 	if (what)
 		sev(f, SEV_LOADER_ITER, what, site);
@@ -171,7 +182,7 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 			/* Lightning's move_data_to_device copies with
 			 * non_blocking=True (framework.c marks its loaders) */
 			e->non_blocking = vdict_gets(dl->attrs, "__ecg_non_blocking__") ? 1 : 0;
-			e->pinned = pinned;
+			e->pinned = src_pinned;
 		}
 		pinned = 0;
 		to_dev = 1;
