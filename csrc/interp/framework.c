@@ -212,6 +212,75 @@ static value_t *cli_dataclass(struct frame *f, const char *ann, value_t *base, c
 	return call(f, cv, NULL, 0, kw, site);
 }
 
+/* c, or a class it derives from (through the repository's classes), is
+ * named `base` (its last dotted part) */
+static int class_derives_from(const struct vclass *c, const char *base, int depth)
+{
+	size_t i;
+
+	if (!c || depth > 32)
+		return 0;
+	if (!strcmp(c->name, base))
+		return 1;
+	for (i = 0; i < c->nbases; i++)
+		if (c->bases[i] && c->bases[i]->k == VK_CLASS && class_derives_from(c->bases[i]->u.cls, base, depth + 1))
+			return 1;
+	return 0;
+}
+
+/* `data: TinyLlama` for a parameter annotated with a class
+ * (`data: DataModule | None`): jsonargparse takes a class's name for a
+ * subclass type and builds it with its defaults (class_path without
+ * init_args).  The name is resolved as the function's module binds it
+ * (the job imported the class there), and taken only when that class
+ * derives from a class the annotation names; the object built, else NULL
+ * (the parameter stays unknown). */
+static value_t *cli_class_name(struct frame *f, struct vfunc *fn, const struct ast_arg *p, const value_t *v,
+                               const struct ast_hdr *site)
+{
+	struct frame af = *f;
+	const char *name = v->u.str.s, *dot = strrchr(name, '.'), *ann;
+	value_t *c;
+	const struct ast_hdr *ids[8];
+	size_t nids = 0, i;
+	const struct ast_hdr *stack[16];
+	size_t ns = 0;
+
+	if (!fn->globals || !p->annotation)
+		return NULL;
+	c = vdict_gets(fn->globals->dict, dot ? dot + 1 : name);
+	if (!c || c->k != VK_CLASS)
+		return NULL;
+	if (dot && (!c->u.cls->qualname || strcmp(c->u.cls->qualname, dot + 1)))
+		return NULL;
+	/* the names the annotation holds: X, X | None, Optional[X], a.X */
+	stack[ns++] = p->annotation;
+	while (ns && nids < 8) {
+		const struct ast_hdr *e = stack[--ns];
+
+		if (AST_IS(e, Name) || AST_IS(e, Attribute))
+			ids[nids++] = e;
+		else if (AST_IS(e, BinOp) && ns + 2 <= 16) {
+			stack[ns++] = AST_AS(e, BinOp)->left;
+			stack[ns++] = AST_AS(e, BinOp)->right;
+		} else if (AST_IS(e, Subscript) && ns + 1 <= 16)
+			stack[ns++] = AST_AS(e, Subscript)->slice;
+		else if (AST_IS(e, Tuple))
+			for (i = 0; i < AST_AS(e, Tuple)->elts.n && ns < 16; i++)
+				stack[ns++] = AST_AS(e, Tuple)->elts.items[i];
+	}
+	af.file = fn->file;
+	for (i = 0; i < nids; i++) {
+		const char *t = text_of(&af, ids[i]);
+		const char *last = strrchr(t, '.');
+
+		ann = last ? last + 1 : t;
+		if (strcmp(ann, "None") && strcmp(ann, "Optional") && class_derives_from(c->u.cls, ann, 0))
+			return call(f, c, NULL, 0, NULL, site);
+	}
+	return NULL;
+}
+
 /* Set parameter `name` of fn from the command line or a config file: as
  * read when its type is plain, a dataclass built from a mapping as
  * cli_dataclass() reads it, else unknown (the CLI builds it).  kw holds
@@ -245,6 +314,14 @@ static void cli_set(struct frame *f, struct vfunc *fn, struct vdict *kw, const c
 		if (!cur)
 			cur = fn_param_default(fn, p);
 		if ((built = cli_dataclass(f, text_of(&af, p->annotation), cur, v, from, site))) {
+			vdict_sets(in->a, kw, name, built);
+			return;
+		}
+	}
+	if (v->k == VK_STR && !cli_plain_type(f, fn, p)) {
+		value_t *built = cli_class_name(f, fn, p, v, site);
+
+		if (built) {
 			vdict_sets(in->a, kw, name, built);
 			return;
 		}
