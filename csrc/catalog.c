@@ -1347,6 +1347,7 @@ static const struct {
 	[CATALOG_F_TYPED_EQ_CLASSES] = { "typed_eq_classes", FK_SET },
 	[CATALOG_F_PRETRAINED_MODULE_WORDS] = { "pretrained_module_words", FK_WORDS },
 	[CATALOG_F_PRETRAINED_PLACEMENT_KEYWORDS] = { "pretrained_placement_keywords", FK_SET },
+	[CATALOG_F_MODULE_TENSOR_METHODS] = { "module_tensor_methods", FK_PREFIXES },
 };
 
 static const char *const FACT_KIND_KEY[] = {

@@ -286,6 +286,13 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 		return v;
 	if (m->mod != VM_NONE && (v = module_attr(in, obj, name)))
 		return v;
+	if (libv_is_tensor_method(in, m, name)) {
+		/* metric.compute of a library's module: called through
+		 * call_ext (libvalues.c) */
+		v = v_ext(in->a, adot(in, m->ext, name));
+		v->recv = obj;
+		return v;
+	}
 	if ((v = framework_attr(f, obj, name)))
 		return v;
 	if (m->ext && m->mod == VM_NONE && !NAME_IN(emulated_exts, m->ext)) {

@@ -1001,6 +1001,8 @@ value_t *hf_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, str
 #define DEVICE_TENSOR_MAP_REASON "a mapping of tensors a library returns, moved to the device (read at run time)"
 #define LIBV_TO_REASON "the .to() of a library's value not read"
 #define LIBV_CUDA_REASON "the .cuda() of a library's value not read"
+int libv_is_tensor_method(const struct interp *in, const struct vinst *m, const char *name);   /* catalog module_tensor_methods */
+value_t *libv_module_method(struct frame *f, const char *last, const value_t *recv);   /* NULL: not one */
 value_t *libv_module_factory(struct frame *f, const char *d, struct vdict *kw, const struct ast_hdr *site);
 value_t *libv_call_result(struct frame *f, const value_t *fn, const struct vdict *kw, value_t *r,
                           const struct ast_hdr *site);

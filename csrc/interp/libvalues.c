@@ -58,6 +58,34 @@ static int pretrained_module(const struct catalog *cat, const char *d)
 	return catalog_fact_match(cat, CATALOG_F_PRETRAINED_MODULE_WORDS, last + 1) != NULL;
 }
 
+/* recv.method() of a library's module whose class the catalog lists in
+ * module_tensor_methods with that method (metric.compute()): a tensor
+ * where the module's states are -- the device after a .to(device), the
+ * host when never moved, not known after a move under a condition not
+ * decided; NULL when it is no such call */
+int libv_is_tensor_method(const struct interp *in, const struct vinst *m, const char *name)
+{
+	const char *ms;
+	size_t n = strlen(name);
+
+	if (!m->ext || m->mod != VM_EXTERNAL || m->cls || !n ||
+	    !(ms = catalog_fact_match(in->cat, CATALOG_F_MODULE_TENSOR_METHODS, m->ext)))
+		return 0;
+	for (; (ms = strstr(ms, name)); ms += n)
+		if (ms[-1] == '|' && ms[n] == '|')
+			return 1;
+	return 0;
+}
+
+value_t *libv_module_method(struct frame *f, const char *last, const value_t *recv)
+{
+	const struct vinst *m;
+
+	if (!recv || recv->k != VK_INST || !libv_is_tensor_method(f->in, m = recv->u.inst, last))
+		return NULL;
+	return v_tensor_dev(f->in->a, m->on_device == 1 ? DEV_DEVICE : m->on_device == 0 ? DEV_HOST : DEV_UNKNOWN, 0);
+}
+
 /* factory(name, ...) of catalog module_factories, outside a forward and
  * without device=: a library's module on the host; NULL otherwise */
 value_t *libv_module_factory(struct frame *f, const char *d, struct vdict *kw, const struct ast_hdr *site)

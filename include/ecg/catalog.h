@@ -504,6 +504,10 @@ enum catalog_fact {
 	CATALOG_F_PRETRAINED_PLACEMENT_KEYWORDS, /* set: from_pretrained keywords that
 	                                 place the weights elsewhere (device_map,
 	                                 load_in_8bit ...): no host module */
+	CATALOG_F_MODULE_TENSOR_METHODS, /* prefixes: a library's module class ->
+	                                 '|METHOD|...|': methods returning a
+	                                 tensor where the module's states live
+	                                 (a torchmetrics metric's compute) */
 	CATALOG_NFACTS
 };
 
