@@ -1250,7 +1250,10 @@ static int sc_rank(const struct sc *s, const struct sched_ev *e)
 {
 	const struct jctx *c = sc_ctx_of(s, e);
 
-	if (jc_find(c, JC_GUARD))
+	/* every N steps; a guard on an outer loop's counter (every 20
+	 * epochs) runs less often than that loop's plain body, so it ranks
+	 * as the loop (sc_more_often tells them apart) */
+	if (jc_find(c, JC_GUARD) && !(s->step_loop && !ctx_has(c, s->step_loop) && ctx_innermost_loop(c)))
 		return 2;
 	if (s->micro_loop && ctx_has(c, s->micro_loop))
 		return 4;
@@ -1275,12 +1278,20 @@ static int sc_loops(const struct sc *s, const struct sched_ev *e)
 
 /* Does a run more often than b: a higher rank, or the same rank under more
  * loops (validate() called once at a resume and again in the epoch loop:
- * the epoch loop's call is the row). */
+ * the epoch loop's call is the row), or the same loops without a periodic
+ * guard where b has one (a save every epoch and another every 20). */
 static int sc_more_often(const struct sc *s, const struct sched_ev *a, const struct sched_ev *b)
 {
-	int ra = sc_rank(s, a), rb = sc_rank(s, b);
+	int ra = sc_rank(s, a), rb = sc_rank(s, b), la, lb;
 
-	return ra > rb || (ra == rb && sc_loops(s, a) > sc_loops(s, b));
+	if (ra != rb)
+		return ra > rb;
+	la = sc_loops(s, a);
+	lb = sc_loops(s, b);
+	if (la != lb)
+		return la > lb;
+	/* the same loops, one path under a periodic guard: the other */
+	return !jc_find(sc_ctx_of(s, a), JC_GUARD) && jc_find(sc_ctx_of(s, b), JC_GUARD);
 }
 
 /* Is ev[i]'s line (its kind, and op) reached later by job code (not a
