@@ -460,6 +460,12 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 			/* `if epoch % 10 == 0` in the loop around the step loop */
 			head = g->period > 0 ? xasprintf("every %s=%lld iterations of `%s`", pe, g->period, l->text)
 			                     : xasprintf("every %s iterations of `%s`", pe, l->text);
+		} else if (s->accum && s->step_loop && ctx_has(g, s->step_loop) && !jc_find(c, JC_STEP_END)) {
+			/* tested on each pass of an accumulation loop, not only
+			 * on the pass that ends a step: it counts passes
+			 * (micro-steps), as `iter_num % log_interval` does */
+			head = g->period > 0 ? xasprintf("every %s=%lld micro-steps", pe, g->period)
+			                     : xasprintf("every %s micro-steps", pe);
 		} else {
 			head = g->period > 0 ? xasprintf("every %s=%lld steps", pe, g->period)
 			                     : xasprintf("every %s steps", pe);

@@ -1028,6 +1028,24 @@ static int pure_test(const struct ast_hdr *e, int depth)
 	}
 }
 
+/* `not is_accumulating and step_count % n == 0`: an `and` one of whose
+ * operands is the test of a library accumulation's step end
+ * (framework_step_end_test): what it guards is tested on the pass that
+ * ends a step only. */
+static int step_end_and(struct frame *f, const struct ast_hdr *test)
+{
+	const struct ast_BoolOp *b;
+	unsigned k;
+
+	if (!AST_IS(test, BoolOp) || AST_AS(test, BoolOp)->op != AST_BOOL_AND)
+		return 0;
+	b = AST_AS(test, BoolOp);
+	for (k = 0; k < b->values.n; k++)
+		if (framework_step_end_test(f, b->values.items[k]))
+			return 1;
+	return 0;
+}
+
 static int guard_dead(struct frame *f, const struct ast_hdr *test)
 {
 	const struct ast_BoolOp *b;
@@ -1039,6 +1057,8 @@ static int guard_dead(struct frame *f, const struct ast_hdr *test)
 	for (i = 0; i < b->values.n; i++) {
 		const struct ast_hdr *v = b->values.items[i];
 
+		if (framework_step_end_test(f, v))
+			continue;       /* true on the pass that ends a step */
 		if (!find_modulo(v, 0) && pure_test(v, 0) && value_truth(eval(f, v)) == 0)
 			return 1;
 		if (guard_dead(f, v))   /* `(a > 0 and i % a == 0) and b`: a's test */
@@ -1244,6 +1264,8 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		enum flow gfl;
 
 		if (t == 1 || (t == 0 && !f->cls && f->loop_anchor && !guard_dead(f, s->test))) {
+			if (step_end_and(f, s->test))
+				f->jc = jc_push(f, JC_STEP_END, anchor_at(f, &s->h), text);
 			f->jc = guard_ctx(f, s->test, text);
 			gfl = exec_block(f, &s->body);
 			f->jc = ojc;
@@ -1319,8 +1341,11 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 			f->jc = first;
 		else if (f->mode != M_FWD && (framework_step_flag(f->in, tv) || framework_step_end_test(f, s->test)))
 			f->jc = jc_push(f, JC_STEP_END, anchor_at(f, &s->h), text);  /* once a step */
-		else
+		else {
+			if (f->mode != M_FWD && step_end_and(f, s->test))
+				f->jc = jc_push(f, JC_STEP_END, anchor_at(f, &s->h), text);
 			f->jc = f->mode != M_FWD ? guard_ctx(f, s->test, text) : cond_ctx(f, s, text, mode);
+		}
 		journal_open(f->in, &aj);
 		fl = exec_block(f, &s->body);
 		/* a return on one path only: kept aside (ret_note_alt) */

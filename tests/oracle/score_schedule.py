@@ -41,7 +41,8 @@ A sync or h2d entry may also name its "frequency" (FREQ below) and its
 "phase" (a name or a list of accepted names); the collectives likewise.
 
 FREQ is how often the event runs, in the unit of the loop around it:
-"once" | "micro-step" | "step" | "step/250" (every 250 steps) | "epoch" |
+"once" | "micro-step" | "micro-step/16" (a guard on the pass counter) |
+"step" | "step/250" (every 250 steps) | "epoch" |
 "epoch/20" | "token" | "request" | "batch" | "eval", with an optional "xN"
 for N runs each time ("step/250x640"; "x?" when the count depends on data,
 and ecg must then state no count: a stated one is wrong).
@@ -179,7 +180,14 @@ def parse_ecg_freq(s):
             unit = u
             break
     every = None
-    if unit not in (None, "once", "micro-step"):
+    if unit == "micro-step":
+        # "every log_interval=16 micro-steps": a guard on the pass counter
+        m = re.search(r"=\s*([0-9]+)\s+micro[- ]?steps?\b", t) or re.search(r"every\s+([0-9]+)\s+micro[- ]?steps?\b", t)
+        if m:
+            every = int(m.group(1))
+        elif re.search(r"every\s+[A-Za-z_][\w.\[\]\"']*\s+micro[- ]?steps?\b", t):
+            every = "?"
+    elif unit not in (None, "once"):
         m = re.search(r"=\s*([0-9]+)\s+%ss?\b" % re.escape(unit), t) or \
             re.search(r"every\s+([0-9]+)\s+%ss?\b" % re.escape(unit), t)
         if m:
@@ -208,7 +216,7 @@ def freq_ok(want, got, step_unit=None, one_micro=False):
 def freq_text(want):
     """A label frequency written as ecg writes one (the perfect schedule)."""
     u, every, times = parse_label_freq(want)
-    head = "once" if u == "once" else "every micro-step" if u == "micro-step" else \
+    head = "once" if u == "once" else "every micro-step" if u == "micro-step" and not every else \
         "every %d %ss" % (every, u) if every else "every %s" % u
     m = FREQ.fullmatch(want)
     return head + (" \u00d7%s" % m.group(3) if m.group(3) else "")
