@@ -500,7 +500,10 @@ int value_truth(const value_t *v)
 	case VK_FLOAT: return v->u.f != 0.0;
 	case VK_STR: return v->u.str.len != 0;
 	case VK_TUPLE: case VK_LIST: return v->u.seq->n != 0;
-	case VK_DICT: return v->u.dict->n != 0;
+	case VK_DICT:
+		/* empty as listed, but written under keys not known (or a
+		 * comprehension over items not known): not known */
+		return v->u.dict->n != 0 ? 1 : v->u.dict->anykey || v->u.dict->rep ? -1 : 0;
 	case VK_FUNC: case VK_BOUND: case VK_CLASS: case VK_NS: case VK_BUILTIN:
 		return 1;
 	case VK_EXT:

@@ -464,7 +464,8 @@ static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 				eq = st;
 			else if ((st = func_vs_other(l, r)) >= 0)
 				eq = st;
-			else if (l->k == VK_DICT && r->k == VK_DICT && (!l->u.dict->n || !r->u.dict->n))
+			else if (l->k == VK_DICT && r->k == VK_DICT && (!l->u.dict->n || !r->u.dict->n) &&
+			         !dict_may_hold(l->u.dict) && !dict_may_hold(r->u.dict) && !l->u.dict->rep && !r->u.dict->rep)
 				eq = l->u.dict->n == r->u.dict->n;    /* `meta != {}` */
 			else if (l->k == VK_DICT && r->k == VK_DICT && (eq = dict_eq(l->u.dict, r->u.dict)) >= 0)
 				;
@@ -712,11 +713,21 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 			 * any parameter it does not list may be set by it, so none
 			 * keeps its default -- the listed ones are passed */
 			if (dict_may_hold(v->u.dict) || v->u.dict->rep) {
+				value_t *rep = v->u.dict->rep ? v->u.dict->rep
+				               : v->u.dict->anyval && !v->u.dict->anymixed ? v->u.dict->anyval : NULL;
+				value_t *had = vdict_gets(*kw, KW_UNK_DSTAR);
+
 				*unk_star = 1;
 				vdict_sets(in->a, *kw, KW_UNK_DSTAR,
 				           v_unknown(in->a, text_of(f, k->value),
 				                     afmt(in, "**%s, a dict whose keys are not all known, may set it",
 				                          text_of(f, k->value))));
+				/* one such dict: what its other entries are; two, or
+				 * one of keys wholly unknown: nothing */
+				if (rep && !had)
+					vdict_sets(in->a, *kw, KW_UNK_DSTAR_REP, rep);
+				else
+					vdict_del(*kw, v_str(in->a, KW_UNK_DSTAR_REP));
 			}
 		} else if (v->k == VK_INST && v->u.inst->attrs) {
 			/* **vars(cfg) / **cfg.__dict__ style */
@@ -727,6 +738,7 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 		} else {
 			/* **x with keys not known: any parameter may be set by it */
 			*unk_star = 1;
+			vdict_del(*kw, v_str(in->a, KW_UNK_DSTAR_REP));
 			vdict_sets(in->a, *kw, KW_UNK_DSTAR,
 			           v_unknown(in->a, text_of(f, k->value),
 			                     afmt(in, "**%s, whose keys are not known, may set it",
@@ -1641,6 +1653,10 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 
 		v = v_dict(in->a);
 		v->u.dict->exact = !d->keys.n;
+		/* made while a journal is open: it exists on this path (or in
+		 * this side reading) only, its items are not put back */
+		if (in->ajournal)
+			journal_born(in, v->u.dict);
 		for (i = 0; i < d->keys.n && i < d->values.n; i++) {
 			if (!d->keys.items[i]) {
 				value_t *m = eval(f, d->values.items[i]);

@@ -233,7 +233,13 @@ static void bind_params(struct frame *cf, struct vfunc *fn, value_t **args, size
 	}
 	if (star)
 		vdict_sets(in->a, cf->locals, a->vararg->arg, star);
-	if (dstar && kw_unk(kw, 0))
+	if (dstar && kw_unk(kw, 0) && dstar->k == VK_DICT && vdict_gets(kw, KW_UNK_DSTAR_REP)) {
+		/* the listed keys, and entries not listed that are each
+		 * what the one dict's other entries are (update(**losses)) */
+		dstar->u.dict->anykey = 2;
+		dstar->u.dict->anyval = vdict_gets(kw, KW_UNK_DSTAR_REP);
+		dstar->u.dict->exact = 0;
+	} else if (dstar && kw_unk(kw, 0))
 		dstar = v_unknown(in->a, astr(in, a->kwarg->arg), kw_unk(kw, 0)->reason);
 	if (dstar)
 		vdict_sets(in->a, cf->locals, a->kwarg->arg, dstar);

@@ -1164,10 +1164,16 @@ static inline struct vinst *new_inst(struct interp *in)
  * not what the callee sees (function.c, object.c). */
 #define KW_UNK_STAR "*"
 #define KW_UNK_DSTAR "**"
+/* with KW_UNK_DSTAR from a dict that lists some of its keys (a
+ * comprehension over items not known): the value every entry it does not
+ * list stands for (its rep, or the one value stored under keys not
+ * known); the callee's **kwargs keeps the listed keys and that value */
+#define KW_UNK_DSTAR_REP "**rep"
 
 static inline int kw_is_marker(const value_t *k)
 {
-	return k && k->k == VK_STR && (!strcmp(k->u.str.s, KW_UNK_STAR) || !strcmp(k->u.str.s, KW_UNK_DSTAR));
+	return k && k->k == VK_STR && (!strcmp(k->u.str.s, KW_UNK_STAR) || !strcmp(k->u.str.s, KW_UNK_DSTAR) ||
+	                               !strcmp(k->u.str.s, KW_UNK_DSTAR_REP));
 }
 
 /* The marker that may have set a parameter: positional ones (pos) by
