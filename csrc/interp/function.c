@@ -500,6 +500,35 @@ static value_t *same_class_lists(struct frame *f, value_t *a, value_t *b, const 
 	return r;
 }
 
+/* `return [torch.zeros([], device=d)]` on one path, `return res` (a
+ * list of one tensor) on the other: two lists (or two tuples) as long,
+ * each item a tensor on both paths -- a list of those tensors, each
+ * where both paths put it (else where is not known), its shape the
+ * join; NULL otherwise. */
+static value_t *tensor_seqs_join(struct frame *f, const value_t *a, const value_t *b)
+{
+	struct interp *in = f->in;
+	value_t *r;
+	size_t i;
+
+	if (a->k != b->k || (a->k != VK_LIST && a->k != VK_TUPLE) || a->u.seq->unk_reason || b->u.seq->unk_reason ||
+	    a->u.seq->n != b->u.seq->n || !a->u.seq->n || a->u.seq->n > 64)
+		return NULL;
+	for (i = 0; i < a->u.seq->n; i++)
+		if (a->u.seq->items[i]->k != VK_TENSOR || b->u.seq->items[i]->k != VK_TENSOR)
+			return NULL;
+	r = v_seq(in->a, a->k, a->u.seq->n);
+	for (i = 0; i < a->u.seq->n; i++) {
+		const value_t *x = a->u.seq->items[i], *y = b->u.seq->items[i];
+		value_t *t = v_tensor_dev(in->a, x->dev == y->dev ? x->dev : DEV_UNKNOWN, 0);
+
+		t->shape = x->shape && y->shape ? shape_join(in->a, x->shape, y->shape) : NULL;
+		t->dt = x->dt == y->dt ? x->dt : DT_UNKNOWN;
+		vseq_push(in->a, r->u.seq, t);
+	}
+	return r;
+}
+
 value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond)
 {
 	if (!a || !b || a == b)
@@ -567,6 +596,8 @@ value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond)
 		value_t *l = same_class_lists(f, a, b, cond);
 
 		if (l)
+			return l;
+		if ((l = tensor_seqs_join(f, a, b)))
 			return l;
 	}
 	return v_unknown(f->in->a, NULL,
