@@ -1348,6 +1348,7 @@ static const struct {
 	[CATALOG_F_PRETRAINED_MODULE_WORDS] = { "pretrained_module_words", FK_WORDS },
 	[CATALOG_F_PRETRAINED_PLACEMENT_KEYWORDS] = { "pretrained_placement_keywords", FK_SET },
 	[CATALOG_F_MODULE_TENSOR_METHODS] = { "module_tensor_methods", FK_PREFIXES },
+	[CATALOG_F_OBJECT_COLLECTIVES_METHODS] = { "object_collective_methods", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

@@ -672,6 +672,29 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 		if (gate && value_truth(vdict_gets(recv->u.inst->attrs, gate)) != 0)
 			sev(f, SEV_SYNC, afmt(in, "%s() (reads device values with .item())", cm), site);
 	}
+	/* scaler.unscale_(optimizer) of FSDP's ShardedGradScaler: a method
+	 * of a torch object that all-reduces over the default group
+	 * (catalog object_collective_methods 'OP:GATE') */
+	if (f->mode != M_FWD && in->dist_init && recv && recv->k == VK_INST && recv->u.inst->ext &&
+	    !strncmp(d, "torch.", 6)) {
+		const char *cm = class_method_of(d), *fact = cm ? catalog_fact(in->cat, CATALOG_F_OBJECT_COLLECTIVES_METHODS, cm) : NULL;
+		const char *colon = fact ? strchr(fact, ':') : NULL;
+		struct sched_ev *e;
+
+		const value_t *g = colon ? vdict_gets(recv->u.inst->attrs, colon + 1) : NULL;
+
+		if (colon && !g && recv->u.inst->args)
+			g = vdict_gets(recv->u.inst->args, colon + 1);     /* as its constructor was told */
+		if (colon && (!g || value_truth(g) != 0) &&
+		    (e = sev(f, SEV_COLLECTIVE, text_of(f, AST_IS(site, Call) ? AST_AS(site, Call)->func : site), site))) {
+			const char *dot = strchr(cm, '.');
+
+			e->op = astr(in, afmt(in, "%.*s", (int)(colon - fact), fact));
+			e->parallelism = "data";
+			e->async_op = -1;
+			e->implied_by = astr(in, afmt(in, "%.*s", (int)(dot - cm), cm));
+		}
+	}
 }
 
 /* Is v an optimizer: an instance of a torch.optim class, or of the

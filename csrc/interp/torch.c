@@ -1407,10 +1407,11 @@ static value_t *torch_object(struct frame *f, const char *d, const char *last, v
 	}
 	if (is_optim_ext(d))
 		optim_note_params(in, o, nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "params") : NULL);
-	if (!strcmp(last, "GradScaler")) {
+	if (!strcmp(last, "GradScaler") || !strcmp(last, "ShardedGradScaler")) {
 		/* enabled=: by keyword (its place differs between
-		 * torch.cuda.amp's and torch.amp's); not known when
-		 * the arguments reach it by position */
+		 * torch.cuda.amp's and torch.amp's, and FSDP's takes the
+		 * device first); not known when the arguments reach it by
+		 * position */
 		value_t *en = kw ? vdict_gets(kw, "enabled") : NULL;
 
 		if (en || nargs < 5)

@@ -508,6 +508,11 @@ enum catalog_fact {
 	                                 '|METHOD|...|': methods returning a
 	                                 tensor where the module's states live
 	                                 (a torchmetrics metric's compute) */
+	CATALOG_F_OBJECT_COLLECTIVES_METHODS, /* map: '<class>.<method>' of torch
+	                                 objects (the class's last name) ->
+	                                 'OP:GATE': a collective over the data
+	                                 group, unless the object's GATE
+	                                 attribute is known False */
 	CATALOG_NFACTS
 };
 
