@@ -904,14 +904,17 @@ static value_t *bi_enumerate(struct frame *f, value_t *fn, value_t **args, size_
 		return r;
 	}
 	if (nargs == 1 && f->mode != M_FWD && args[0]->k == VK_TENSOR && !args[0]->alts && !args[0]->loose &&
-	    args[0]->shape && args[0]->shape->nd >= 1) {
+	    (!args[0]->shape || args[0]->shape->nd >= 1)) {
 		/* enumerate(t) of a tensor whose rows iter_items() does not
 		 * list (a device tensor, a first dimension not known): its
 		 * representative row with an index not known, the length not
-		 * known -- as `for x in t` reads it.  Only a tensor whose shape
-		 * is known: one without may stand for a structure ecg did not
-		 * read (a model's output whose forward it did not follow may
-		 * be a tuple; a loose batch a list), whose items are no rows */
+		 * known -- as `for x in t` reads it (iter_rep_item), with or
+		 * without a known shape: a tensor with none may stand for a
+		 * model's output whose forward ecg did not follow, and the
+		 * items of such a tuple or list of the model's tensors are
+		 * where those are, as a row is.  A loose batch (a list, a
+		 * dict, of a collation not known) and a value with
+		 * alternatives give nothing */
 		value_t *row = iter_rep_item(f, args[0]);
 
 		if (row) {
