@@ -454,6 +454,10 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 			int dev = in->gpu ? DEV_DEVICE : DEV_UNKNOWN;
 			value_t *r;
 
+			/* a repository module given host data only: its forward is
+			 * job code (modelret.c) */
+			if (!in->building && (r = host_input_forward(f, m, fn, args, nargs, kw, site)))
+				return r;
 			/* a repository module: what its forward returns (modelret.c) */
 			if (!in->building && (r = model_call_result(f, m, args, nargs, kw)))
 				return r;
