@@ -168,7 +168,11 @@ value_t *path_attr(struct frame *f, value_t *obj, const char *name, const struct
 	if (!strcmp(name, "parents")) {
 		/* the chain of .parent up to "." or "/" (a relative path's
 		 * last parent is ".", where the job runs, as .parent reads
-		 * it): Path(__file__).resolve().parents[1] */
+		 * it): Path(__file__).resolve().parents[1].  (Of a path
+		 * resolve() made absolute at run time, the directories above
+		 * where the job runs are not listed: an index past the
+		 * relative ones is not known, as for any tuple; its length
+		 * and a loop over it stop at ".") */
 		value_t *r = v_seq(in->a, VK_TUPLE, 0), *q = obj;
 		int guard = 0;
 
