@@ -53,7 +53,8 @@ struct sc {
 	size_t npool, apool;
 	struct ptrmap runs;              /* function runs (sched_ev.calls' nodes): a has
 	                                    RUN_EVAL when the model is called under
-	                                    no_grad in them (not the step's call),
+	                                    no_grad in them (not the step's call)
+	                                    inside a loop,
 	                                    RUN_MODEL when a model is called in them at
 	                                    all, RUN_STEP_CALL when the step's model
 	                                    call is made in them; b = 1 when they
@@ -281,8 +282,10 @@ static int sc_eval_block(const struct sc *s, const struct jctx *c)
 
 	if (!ng)
 		return sc_eval_loop(s, c);
+	/* (a model called in no loop of the job at all -- a start-up
+	 * check's inference on one image -- is no evaluation: sc_index_runs) */
 	for (i = 0; i < s->nev; i++)
-		if (s->ev[i].kind == SEV_MODEL_CALL && ctx_has(s->ev[i].ctx, ng))
+		if (s->ev[i].kind == SEV_MODEL_CALL && ctx_has(s->ev[i].ctx, ng) && ctx_innermost_loop(s->ev[i].ctx))
 			return 1;
 	/* a pass over a loader's batches under no_grad, apart from the step
 	 * loop and training nothing, in a training job: its evaluation, even
@@ -739,7 +742,10 @@ static void sc_index_runs(struct sc *s)
 		const struct sched_ev *e = &s->ev[i];
 		const struct sched_call *c;
 		int model = e->kind == SEV_MODEL_CALL && !e->in_forward, bits = 0;
-		int eval = model && jc_find(e->ctx, JC_NO_GRAD) && e != s->step_call;
+		/* an evaluation goes over data: a model call under no_grad
+		 * in no loop at all (a start-up check's inference on one
+		 * image, before any loop of the job) evaluates nothing */
+		int eval = model && jc_find(e->ctx, JC_NO_GRAD) && e != s->step_call && ctx_innermost_loop(e->ctx);
 		int train = e->kind == SEV_BACKWARD || e->kind == SEV_OPT_STEP;
 
 		if (!model && !train)

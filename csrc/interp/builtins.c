@@ -280,6 +280,11 @@ static int isinstance_ext(struct interp *in, const value_t *v, const char *d)
 	}
 	if (v->k == VK_TENSOR)
 		return !strcmp(d, "torch.Tensor") ? 1 : 0;
+	/* a str, a Path, an array of another library (facts.c host_datum),
+	 * a number, None or a container is no tensor */
+	if (!strcmp(d, "torch.Tensor") && (host_datum(v) || value_is_known_scalar(v) || v->k == VK_NONE ||
+	                                   v->k == VK_LIST || v->k == VK_TUPLE || v->k == VK_DICT))
+		return 0;
 	/* type(None) (`isinstance(x, (AnchorGenerator, type(None)))`): None
 	 * is one; a scalar, container, object, class or function is not */
 	if (!strcmp(d, "types.NoneType"))
@@ -387,6 +392,19 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 	}
 	if (t->k == VK_EXT)
 		return isinstance_ext(in, v, canon_ext(in, t->u.ext));
+	/* host data not known (facts.c host_datum): a str, a Path or an
+	 * array, so no list, tuple, dict or number; a str only when it is
+	 * no array */
+	if (t->k == VK_BUILTIN && v->k == VK_UNKNOWN && host_datum(v)) {
+		switch (t->u.bi.id) {
+		case BI_INT: case BI_FLOAT: case BI_BOOL: case BI_LIST: case BI_TUPLE: case BI_DICT:
+			return 0;
+		case BI_STR:
+			return v->arr_shape ? 0 : -1;
+		default:
+			return -1;
+		}
+	}
 	if (t->k == VK_BUILTIN) {
 		switch (t->u.bi.id) {
 		case BI_INT: return v->k == VK_INT || v->k == VK_BOOL ? 1 : value_is_known_scalar(v) || v->k == VK_LIST || v->k == VK_TUPLE || v->k == VK_DICT ? 0 : -1;
@@ -904,14 +922,17 @@ static value_t *bi_enumerate(struct frame *f, value_t *fn, value_t **args, size_
 		return r;
 	}
 	if (nargs == 1 && f->mode != M_FWD && args[0]->k == VK_TENSOR && !args[0]->alts && !args[0]->loose &&
-	    args[0]->shape && args[0]->shape->nd >= 1) {
+	    (!args[0]->shape || args[0]->shape->nd >= 1)) {
 		/* enumerate(t) of a tensor whose rows iter_items() does not
 		 * list (a device tensor, a first dimension not known): its
 		 * representative row with an index not known, the length not
-		 * known -- as `for x in t` reads it.  Only a tensor whose shape
-		 * is known: one without may stand for a structure ecg did not
-		 * read (a model's output whose forward it did not follow may
-		 * be a tuple; a loose batch a list), whose items are no rows */
+		 * known -- as `for x in t` reads it (iter_rep_item), with or
+		 * without a known shape: a tensor with none may stand for a
+		 * model's output whose forward ecg did not follow, and the
+		 * items of such a tuple or list of the model's tensors are
+		 * where those are, as a row is.  A loose batch (a list, a
+		 * dict, of a collation not known) and a value with
+		 * alternatives give nothing */
 		value_t *row = iter_rep_item(f, args[0]);
 
 		if (row) {

@@ -116,6 +116,21 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	/* make_grid(images): a tensor where the images are */
 	if (nargs >= 1 && catalog_fact(in->cat, CATALOG_F_LIBRARY_TENSOR_OPS, d))
 		return v_tensor_dev(in->a, tensors_device(args[0]), 0);
+	/* torchvision.ops.nms(boxes, scores, iou) read as a call (torchvision
+	 * not read from a site): the kept indices, where the boxes are, their
+	 * number decided by the scores -- sized on the host when the boxes
+	 * are on the device (the torch op's own rule, torch.c) */
+	if (nargs >= 1 && strncmp(d, "torch.", 6) && catalog_fact(in->cat, CATALOG_F_DATA_SIZED_CALLS, d)) {
+		int dev = tensors_device(args[0]);
+
+		if (dev == DEV_DEVICE)
+			sev(f, SEV_SYNC, afmt(in, "%s (its output size depends on the data)", d), site);
+		if (f->mode == M_FWD)
+			emit_op(f, d, site);
+		r = v_tensor_dev(in->a, dev, 0);
+		r->dt = DT_INT;
+		return r;
+	}
 	/* a request handler handing a repo generator to its framework
 	 * (StreamingResponse(gen)): the framework iterates it for the
 	 * request; its body is read here, as the loop over it would be */
@@ -441,6 +456,10 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 			int dev = in->gpu ? DEV_DEVICE : DEV_UNKNOWN;
 			value_t *r;
 
+			/* a repository module given host data only: its forward is
+			 * job code (modelret.c) */
+			if (!in->building && (r = host_input_forward(f, m, fn, args, nargs, kw, site)))
+				return r;
 			/* a repository module: what its forward returns (modelret.c) */
 			if (!in->building && (r = model_call_result(f, m, args, nargs, kw)))
 				return r;

@@ -1517,10 +1517,22 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 				 * itself when x is falsy), which no test of ours reads.
 				 * As an `if` test, `x and None` is falsy too. */
 				value_t *decided = NULL;
+				const struct jctx *ojc = f->jc;
 
 				for (i++; i < b->values.n; i++) {
 					value_t *w;
 
+					/* in job code, what an operand does happens
+					 * only when the one before it did not decide
+					 * (`a.shape == b.shape and torch.allclose(a,
+					 * b)`): under its truth (`and`) or its
+					 * falsehood (`or`), as an `if` puts it */
+					if (f->mode != M_FWD) {
+						const char *pt = text_of(f, b->values.items[i - 1]);
+
+						f->jc = jc_push(f, JC_COND, anchor_at(f, b->values.items[i - 1]),
+						                b->op == AST_BOOL_AND ? pt : afmt_memo(in, "not (%s)", pt, NULL));
+					}
 					if (in_test)
 						f->test_node = b->values.items[i];
 					w = eval(f, b->values.items[i]);
@@ -1537,6 +1549,7 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 					                             (in_test && value_truth(w) == 1)))
 						decided = w;
 				}
+				f->jc = ojc;
 				if (decided)
 					return decided;
 				return unknown_at(f, e, last->reason ? last->reason : "the truth of a value not known");
@@ -1613,6 +1626,16 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 			if (a->k == VK_INST && b->k == VK_INST && a->u.inst->mod != VM_NONE &&
 			    b->u.inst->mod != VM_NONE && a->u.inst != b->u.inst)
 				return v_alts(f, text, a, b);
+			/* `path if path.exists() else np.ones((640, 640, 3))`:
+			 * host data on both arms (a str, a Path, an array of
+			 * another library), which is not known but is no tensor
+			 * (facts.c host_datum) */
+			if (host_datum(a) && host_datum(b)) {
+				value_t *u = unknown_at(f, e, "a conditional expression whose condition is not known");
+
+				u->nonneg = FACT_HOST_DATA;
+				return u;
+			}
 			return unknown_at(f, e, "a conditional expression whose condition is not known");
 		}
 	}

@@ -255,6 +255,8 @@ static void trace_shape(struct frame *f, const struct ast_hdr *st, const value_t
 	unsigned i;
 
 	fprintf(stderr, "shape %s:%d: k=%d dt=%d", f->file ? f->file->path : "?", st->line, (int)v->k, (int)v->dt);
+	if (v->k == VK_TENSOR && v->dev)
+		fputs(v->dev == DEV_DEVICE ? " dev" : " host", stderr);
 	if (v->k == VK_TUPLE || v->k == VK_LIST)
 		fprintf(stderr, " len=%zu%s", v->u.seq->n, v->u.seq->unk_reason ? "?" : "");
 	if (s) {

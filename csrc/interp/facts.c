@@ -166,3 +166,16 @@ value_t *fact_int_of(struct frame *f, const value_t *arg, value_t *r)
 		r->nonneg = FACT_NONNEG_INT;   /* int() of the digits of an int >= 0 */
 	return fact_set_plain(r);
 }
+
+/* Host data a job hands to code that makes tensors of it: a str, a
+ * pathlib.Path, an array of another library (arrays.c), or a value not
+ * known that is one of those (FACT_HOST_DATA: `f if f.exists() else
+ * np.ones(...)`).  None of them is a tensor, a list, a tuple or a dict. */
+int host_datum(const value_t *v)
+{
+	if (!v)
+		return 0;
+	if (v->k == VK_STR || is_path(v))
+		return 1;
+	return v->k == VK_UNKNOWN && !v->alts && (v->arr_shape || v->nonneg == FACT_HOST_DATA);
+}

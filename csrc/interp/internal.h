@@ -462,6 +462,13 @@ void journal_discard(struct interp *in, struct attr_journal *j, struct vdict *co
 /* Job code calling module m: what its forward returns (modelret.c), or
  * NULL when that is not read (the caller's own result then). */
 value_t *model_call_result(struct frame *f, struct vinst *m, value_t **args, size_t nargs, struct vdict *kw);
+/* A repository module called from job code with host data only (paths,
+ * strings, numpy arrays: an inference wrapper that loads, pre-processes,
+ * runs its model and post-processes): its forward read as job code, the
+ * copies and host reads it makes the job's, at the call.  NULL when the
+ * call is not one of those. */
+value_t *host_input_forward(struct frame *f, struct vinst *m, value_t *self, value_t **args, size_t nargs,
+                            struct vdict *kw, const struct ast_hdr *site);
 /* The slot of m's forward cache: vinst->entry, or during a side reading
  * its own (modelret.c). */
 void **fwd_entry_slot(struct interp *in, struct vinst *m);
@@ -497,6 +504,7 @@ int fact_compare(enum ast_cmpop op, const value_t *l, const value_t *r);
 value_t *fact_int_of(struct frame *f, const value_t *arg, value_t *r);
 int fact_plain(const value_t *v);
 value_t *fact_set_plain(value_t *r);
+int host_datum(const value_t *v);       /* a str, a Path, an array: no tensor, no list */
 
 /* alts.c: two objects bound on the two paths of an undecided `if` */
 int alts_object(const value_t *v);

@@ -34,6 +34,14 @@
  * forward), or when what came back is not a value the job can use
  * (unknown, a module, None).
  *
+ * A module called from job code with host data only -- a path, a str, a
+ * numpy array, lists of them (facts.c host_datum): an inference wrapper
+ * such as YOLOv5's AutoShape, whose forward loads the image, copies it to
+ * the device, runs its model and post-processes -- is no model run on
+ * tensors: host_input_forward reads its forward as job code at the call,
+ * its copies and host reads the job's (the module stays a root call, as
+ * before, for the job's models).
+ *
  * Never fails (allocation aborts); nothing here is freed by the caller
  * (values are the arena's).
  */
@@ -251,3 +259,46 @@ value_t *model_call_result(struct frame *f, struct vinst *m, value_t **args, siz
 	return place(in, r, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
 }
 
+
+/* Is v host data that a forward must turn into tensors itself: a str, a
+ * pathlib.Path, an array of another library (numpy), a list or tuple of
+ * them (its items all listed), each alternative of an undecided `if` one
+ * of them? */
+static int host_input(const value_t *v, int depth)
+{
+	size_t i;
+
+	if (!v || depth > 4)
+		return 0;
+	if (host_datum(v))
+		return 1;
+	if (v->k == VK_UNKNOWN && v->alts)
+		return host_input(v->alts[0], depth + 1) && host_input(v->alts[1], depth + 1);
+	if ((v->k == VK_LIST || v->k == VK_TUPLE) && v->u.seq->n && !v->u.seq->unk_reason) {
+		for (i = 0; i < v->u.seq->n; i++)
+			if (!host_input(v->u.seq->items[i], depth + 1))
+				return 0;
+		return 1;
+	}
+	return 0;
+}
+
+value_t *host_input_forward(struct frame *f, struct vinst *m, value_t *self, value_t **args, size_t nargs,
+                            struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *fwd;
+	struct vclass *owner = NULL;
+	size_t i;
+
+	if (in->rv_reading || f->mode == M_FWD || m->mod != VM_REPO || !m->cls || !nargs ||
+	    !(fwd = class_lookup(m->cls, "forward", &owner)) || fwd->k != VK_FUNC)
+		return NULL;
+	for (i = 0; i < nargs; i++)
+		if (!host_input(args[i], 0))
+			return NULL;
+	for (i = 0; kw && i < kw->n; i++)
+		if (!value_is_known_scalar(kw->vals[i]) && kw->vals[i]->k != VK_NONE && !host_input(kw->vals[i], 0))
+			return NULL;
+	return call_function(f, fwd->u.fn, self, args, nargs, kw, M_JOB, f->ev, site);
+}

@@ -165,6 +165,30 @@ value_t *path_attr(struct frame *f, value_t *obj, const char *name, const struct
 			keep--;
 		return path_new_text(in, keep ? afmt(in, "%.*s", (int)keep, p) : ".");
 	}
+	if (!strcmp(name, "parents")) {
+		/* the chain of .parent up to "." or "/" (a relative path's
+		 * last parent is ".", where the job runs, as .parent reads
+		 * it): Path(__file__).resolve().parents[1].  (Of a path
+		 * resolve() made absolute at run time, the directories above
+		 * where the job runs are not listed: an index past the
+		 * relative ones is not known, as for any tuple; its length
+		 * and a loop over it stop at ".") */
+		value_t *r = v_seq(in->a, VK_TUPLE, 0), *q = obj;
+		int guard = 0;
+
+		while (guard++ < 256) {
+			value_t *qt = path_text(q);
+			const char *s = qt->k == VK_STR ? qt->u.str.s : NULL;
+
+			if (!s || !*path_name(s))
+				break;                         /* "." and "/" have no parents */
+			q = path_attr(f, q, "parent", site);
+			if (!q)
+				break;
+			vseq_push(in->a, r->u.seq, q);
+		}
+		return r;
+	}
 	if (!strcmp(name, "name"))
 		return v_str(in->a, nm);
 	if (!strcmp(name, "suffix"))

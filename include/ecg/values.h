@@ -37,7 +37,7 @@ enum vkind {
 
 enum { VIA_DEFAULT = 0, VIA_CONFIG_FILE = 1, VIA_OVERRIDE = 2 };
 enum { DEV_UNKNOWN = 0, DEV_HOST = 1, DEV_DEVICE = 2 };
-enum { FACT_NONE = 0, FACT_DIGITS = 1, FACT_NONNEG_INT = 2 };
+enum { FACT_NONE = 0, FACT_DIGITS = 1, FACT_NONNEG_INT = 2, FACT_HOST_DATA = 3 };
 enum { DT_UNKNOWN = 0, DT_INT = 1, DT_BOOL = 2, DT_FLOAT = 3 };
 
 struct value;
@@ -141,7 +141,10 @@ struct value {
 	/* VK_UNKNOWN, nonneg .. plain: facts known of it all the same (interp/facts.c) */
 	unsigned char nonneg;         /* FACT_DIGITS: a str of the decimal digits of
 	                                 an int >= 0 (a launcher's RANK, WORLD_SIZE
-	                                 ...); FACT_NONNEG_INT: an int >= 0 */
+	                                 ...); FACT_NONNEG_INT: an int >= 0;
+	                                 FACT_HOST_DATA: a str, a pathlib.Path or
+	                                 an array of another library (never a
+	                                 tensor, a list, a tuple or a dict) */
 	unsigned char may_none;       /* made where the two paths of an undecided
 	                                 `if` differ and one bound None or left the
 	                                 name, key or attribute unbound: `is None`
