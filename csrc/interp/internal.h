@@ -353,6 +353,11 @@ struct interp {
 	value_t *argv;                 /* sys.argv[1:] as a list of str, or NULL */
 	int dist_init;                 /* the job has called init_process_group (or a
 	                                  library's init_distributed) on a path read */
+	int dist_init_sure;            /* ... torch.distributed.init_process_group in job
+	                                  code under no undecided condition: the default
+	                                  group exists from then on (is_initialized() and
+	                                  is_available() are true), until
+	                                  destroy_process_group */
 	const char *dist_backend;      /* the backend its init_process_group calls
 	                                  named ("nccl"), one string on every call
 	                                  read; NULL: none read, or not known */

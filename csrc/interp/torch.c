@@ -1094,14 +1094,19 @@ static value_t *tc_size(struct frame *f, const char *d, const char *last, value_
 
 /* with the environment known (extract --env / --no-env), no process
  * group exists before the job's code starts one; a job that has not
- * (on any path read so far) runs as one process */
+ * (on any path read so far) runs as one process.  Once the job's
+ * init_process_group has run on every path (dist_init_sure), the group
+ * exists.  is_available(): true once that group exists (it could not be
+ * made otherwise), else the build's answer, not known. */
 static value_t *tc_dist_is_initialized(struct frame *f, const char *d, const char *last, value_t **args,
                                        size_t nargs, struct vdict *kw, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 
-	(void)d, (void)last, (void)args, (void)nargs, (void)kw, (void)site;
-	return in->environ && !in->dist_init ? v_bool(in->a, 0) : NULL;
+	(void)d, (void)args, (void)nargs, (void)kw, (void)site;
+	if (in->dist_init_sure)
+		return v_bool(in->a, 1);
+	return strcmp(last, "is_available") && in->environ && !in->dist_init ? v_bool(in->a, 0) : NULL;
 }
 
 /* torch.is_tensor(x), torch.is_floating_point(x) ...: a Python bool from
