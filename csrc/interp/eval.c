@@ -624,6 +624,60 @@ static value_t *eval_compare(struct frame *f, const struct ast_Compare *c)
 }
 
 /* Evaluate call arguments, expanding *seq and **dict. */
+/* One more value among those a dict holds under keys not known (hd's
+ * anyval: the last one, anymixed when they are not all alike). */
+static void unlisted_join(struct vdict *hd, value_t *v, int *none)
+{
+	if (*none) {
+		hd->anyval = v;
+		*none = 0;
+		return;
+	}
+	if (!hd->anyval || !v) {
+		hd->anyval = NULL;
+		return;
+	}
+	if (!alike_values(hd->anyval, v))
+		hd->anymixed = 1;
+	hd->anyval = v;
+}
+
+/* The entries a `**d` passes under no name known: those d does not list
+ * (d written under keys not known, or a comprehension's read once for
+ * all) and those under a key that is a value not known, joined with those of an earlier `**` of the same call
+ * (prev, or NULL): a dict of no entries whose anykey/anyval/anymixed say
+ * what they hold (anyval NULL: nothing known of one of them).  Arena
+ * memory; never fails. */
+static value_t *dstar_unlisted(struct interp *in, const value_t *prev, const struct vdict *d)
+{
+	value_t *h = v_dict(in->a);
+	struct vdict *hd = h->u.dict;
+	int none = 1;
+	size_t i;
+
+	hd->anykey = d->anykey ? d->anykey : 2;
+	if (prev) {
+		hd->anyval = prev->u.dict->anyval;
+		hd->anymixed = prev->u.dict->anymixed;
+		if (prev->u.dict->anykey == 2)
+			hd->anykey = 2;
+		none = 0;
+	}
+	if (d->anykey) {
+		unlisted_join(hd, d->anyval, &none);
+		hd->anymixed |= d->anymixed;
+	}
+	if (d->rep)                 /* a comprehension's: each entry is made so */
+		unlisted_join(hd, d->rep, &none);
+	for (i = 0; i < d->n; i++)
+		if (d->keys[i]->k == VK_UNKNOWN)
+			unlisted_join(hd, d->vals[i], &none);
+	if (none)
+		hd->anyval = NULL;
+	hd->exact = 0;
+	return h;
+}
+
 static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args, size_t *nargs,
                       struct vdict **kw, int *unk_star)
 {
@@ -691,11 +745,18 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 			 * any parameter it does not list may be set by it, so none
 			 * keeps its default -- the listed ones are passed */
 			if (dict_may_hold(v->u.dict) || v->u.dict->rep) {
+				value_t *old = vdict_gets(*kw, KW_UNK_DSTAR);
+				value_t *mk = v_unknown(in->a, text_of(f, k->value),
+				                        afmt(in, "**%s, a dict whose keys are not all known, may set it",
+				                             text_of(f, k->value)));
+
+				/* what its entries not listed hold, for a **kwargs
+				 * that takes them (function.c): kept while every
+				 * `**` of the call not listed is such a dict */
+				if (!old || (old->recv && old->recv->k == VK_DICT))
+					mk->recv = dstar_unlisted(in, old ? old->recv : NULL, v->u.dict);
 				*unk_star = 1;
-				vdict_sets(in->a, *kw, KW_UNK_DSTAR,
-				           v_unknown(in->a, text_of(f, k->value),
-				                     afmt(in, "**%s, a dict whose keys are not all known, may set it",
-				                          text_of(f, k->value))));
+				vdict_sets(in->a, *kw, KW_UNK_DSTAR, mk);
 			}
 		} else if (v->k == VK_INST && v->u.inst->attrs) {
 			/* **vars(cfg) / **cfg.__dict__ style */

@@ -1160,7 +1160,9 @@ static inline struct vinst *new_inst(struct interp *in)
 /* A call's keyword dict may carry these keys, which no Python name can
  * spell: KW_UNK_STAR when a *args of the call had items not known,
  * KW_UNK_DSTAR when a **kwargs had keys not known (eval.c sets them).
- * Their value is an unknown saying which expression.  Then a parameter
+ * Their value is an unknown saying which expression (KW_UNK_DSTAR's recv:
+ * when each such `**` was a dict not listing all its entries, a dict of
+ * none whose anykey/anyval say what those hold; else NULL).  Then a parameter
  * the call did not name may still have been set by it: its default is
  * not what the callee sees (function.c, object.c). */
 #define KW_UNK_STAR "*"
