@@ -488,8 +488,10 @@ static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 			found = vdict_get(r->u.dict, l) != NULL;
 			if (!found && !value_is_known_scalar(l))
 				return -1;      /* a key not known may be any of them */
-			if (!found && dict_may_hold(r->u.dict))
-				return -1;      /* or a key it does not list may be l */
+			if (!found && (dict_may_hold(r->u.dict) || r->u.dict->rep))
+				return -1;      /* or a key it does not list may be l (a
+				                 * comprehension over items not known
+				                 * lists the one pass it read) */
 		} else if ((r->k == VK_LIST || r->k == VK_TUPLE) && !r->u.seq->unk_reason) {
 			for (i = 0; i < r->u.seq->n; i++) {
 				if (value_is_known_scalar(r->u.seq->items[i]) && value_is_known_scalar(l)) {
@@ -882,6 +884,9 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 	}
 	if (is_tensorish(obj))
 		return tensor_subscript(f, s, obj, idx);
+	/* x.shape[-2:], x.shape[0] of a shape not known: a torch.Size, an int */
+	if (obj->k == VK_UNKNOWN && obj->reason == size_unknown_reason && !obj->alts)
+		return unknown_at(f, &s->h, idx->k == VK_SLICE ? size_unknown_reason : shape_dim_reason);
 	arr_device_index(f, s, obj, idx);            /* m[i, gc], gc on the device */
 	{
 		value_t *w = arr_window(f, s, obj, idx);    /* a[i:i+k] of an array */
@@ -1015,6 +1020,18 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 			v = call(f, obj->u.dict->missing, NULL, 0, NULL, &s->h);
 			vdict_set(in->a, obj->u.dict, idx, v);
 			return v;
+		}
+		/* d["boxes"] of a dict filled under keys not known with one
+		 * tensor (`for k, v in t.items(): d[k] = v` read once for all):
+		 * the key, if there (the run that goes on), holds that tensor --
+		 * where it lives; its shape is the representative's, not known
+		 * for this key */
+		if (value_is_known_scalar(idx) && obj->u.dict->anykey && obj->u.dict->anyval &&
+		    !obj->u.dict->anymixed && obj->u.dict->anyval->k == VK_TENSOR && !obj->u.dict->n) {
+			value_t *t = v_tensor_dev(in->a, obj->u.dict->anyval->dev, obj->u.dict->anyval->pinned);
+
+			t->loose = obj->u.dict->anyval->loose;
+			return t;
 		}
 		if (value_is_known_scalar(idx))
 			return unknown_at(f, &s->h, afmt(in, "key %s is not in the mapping",

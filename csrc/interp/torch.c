@@ -574,7 +574,7 @@ static int python_data(const value_t *v, int depth)
 		return 0;
 	if (v->k == VK_INT || v->k == VK_FLOAT || v->k == VK_BOOL)
 		return 1;
-	if (v->k == VK_UNKNOWN && v->reason && (v->reason == shape_dim_reason ||
+	if (v->k == VK_UNKNOWN && v->reason && (v->reason == shape_dim_reason || v->reason == size_unknown_reason ||
 	                                        !strcmp(v->reason, "the length of something not known") ||
 	                                        !strcmp(v->reason, SUM_OF_INTS_REASON)))
 		return 1;                       /* a dim, a len(), a sum of them: Python ints */
@@ -1512,8 +1512,11 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 			in->gpu = 1;
 		/* torch.tensor(python data, device=cuda): the data is copied over
 		 * (in a forward too -- a loss's torch.as_tensor([num_boxes],
-		 * device=...) -- when the data is known to be Python's) */
-		if (dev == DEV_DEVICE && (f->mode != M_FWD || (nargs >= 1 && python_data(args[0], 0))) &&
+		 * device=...) -- when the data is known to be Python's and the
+		 * place a device: not x.device of an x not known, which may be
+		 * on the host) */
+		if (dev == DEV_DEVICE &&
+		    (f->mode != M_FWD || (nargs >= 1 && python_data(args[0], 0) && !host)) &&
 		    catalog_fact(in->cat, CATALOG_F_DATA_FACTORIES, last)) {
 			struct sched_ev *ce = sev(f, SEV_H2D, afmt(in, "torch.%s(..., device=...)", last), site);
 
