@@ -236,11 +236,13 @@ static void bind_params(struct frame *cf, struct vfunc *fn, value_t **args, size
 	/* a `**d` of the call whose entries are not all listed: the
 	 * **kwargs holds the listed ones and may hold others, which hold what
 	 * d's entries not listed hold (eval.c dstar_unlisted), when every such
-	 * `**` was a dict; otherwise it is not known */
+	 * `**` was a dict and that is a value known in kind (a tensor, an
+	 * object); otherwise it is not known */
 	if (dstar && kw_unk(kw, 0)) {
 		const value_t *mk = kw_unk(kw, 0), *h = mk->recv;
 
-		if (h && h->k == VK_DICT && !vdict_gets(kw, KW_UNK_STAR)) {
+		if (h && h->k == VK_DICT && h->u.dict->anyval && h->u.dict->anyval->k != VK_UNKNOWN &&
+		    !vdict_gets(kw, KW_UNK_STAR)) {
 			dstar->u.dict->anykey = h->u.dict->anykey;
 			dstar->u.dict->anyval = h->u.dict->anyval;
 			dstar->u.dict->anymixed = h->u.dict->anymixed;
