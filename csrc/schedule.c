@@ -1329,19 +1329,81 @@ static int sc_later_more_often(const struct sc *s, size_t i)
 
 /* Is e's line (its kind) reached on some path under no condition?  Then
  * the row has none: the line runs whatever the conditions of its other
- * paths decide. */
+ * paths decide.  A forward's line reached under two different conditions
+ * (a helper called on both paths of an `if`: nms() from either way of
+ * batched_nms) has none stated either: their union is not one of them. */
+static const char *sc_row_condition(struct sc *s, const struct sched_ev *e);
+
 static int sc_any_path_unconditioned(struct sc *s, const struct sched_ev *e)
 {
+	const char *ce = NULL;
 	size_t j;
 
 	for (j = 0; j < s->nev; j++) {
 		const struct sched_ev *x = &s->ev[j];
+		const char *cx;
 
-		if (x->kind == e->kind && x != e && !strcmp(x->anchor, e->anchor) &&
-		    !sc_condition(s, sc_ctx_of(s, x)))
+		if (x->kind != e->kind || x == e || strcmp(x->anchor, e->anchor))
+			continue;
+		if (!(cx = sc_row_condition(s, x)))
 			return 1;
+		if (e->in_forward && x->in_forward) {
+			if (!ce && !(ce = sc_row_condition(s, e)))
+				return 1;
+			if (strcmp(ce, cx))
+				return 1;
+		}
 	}
 	return 0;
+}
+
+/* The condition of a host-device row e: that of its context (for an event
+ * of a model's forward, the model call's), and for a forward's event the
+ * undecided conditions inside the forward around it, outermost first
+ * (`if "keypoints" in target:`; a test on the training flag is the
+ * phase's, not a condition).  NULL: none.  Kept in s's pool. */
+static const char *sc_row_condition(struct sc *s, const struct sched_ev *e)
+{
+	const char *outer = sc_condition(s, sc_ctx_of(s, e)), *texts[16];
+	const struct jctx *c;
+	size_t n = 0, len, i, k;
+	char *r, *p;
+
+	if (!e->in_forward)
+		return outer;
+	for (c = e->ctx; c && c->kind != JC_FORWARD; c = c->up) {
+		if (c->kind != JC_COND || c->mode_only || !c->text)
+			continue;
+		for (k = 0; k < n && strcmp(texts[k], c->text); k++)
+			;
+		if (k < n || (outer && strstr(outer, c->text)))
+			continue;
+		if (n == sizeof texts / sizeof *texts)
+			break;
+		texts[n++] = c->text;
+	}
+	if (!n)
+		return outer;
+	len = outer ? strlen(outer) + 5 : 0;
+	for (i = 0; i < n; i++)
+		len += strlen(texts[i]) + 5;
+	if (s->npool == s->apool) {
+		char **np = realloc(s->pool, (s->apool ? 2 * s->apool : 16) * sizeof *np);
+
+		if (!np)
+			return texts[0];
+		s->pool = np;
+		s->apool = s->apool ? 2 * s->apool : 16;
+	}
+	if (!(r = malloc(len + 1)))
+		return texts[0];
+	p = r;
+	if (outer)
+		p += sprintf(p, "%s", outer);
+	for (i = n; i-- > 0;)
+		p += sprintf(p, p > r ? " and %s" : "%s", texts[i]);
+	s->pool[s->npool++] = r;
+	return r;
 }
 
 /* How many times job code reached e's line in one pass of the loops
@@ -1460,7 +1522,7 @@ static void sc_host_device(struct sc *s, cJSON *hd)
 		cJSON_AddStringToObject(h, "frequency", freq);
 		free(freq);
 		add_str_or_null(h, "condition", sc_any_path_unconditioned(s, e) ? NULL
-		                                 : sc_condition(s, sc_ctx_of(s, e)));
+		                                 : sc_row_condition(s, e));
 		cJSON_AddItemToArray(hd, h);
 	}
 }

@@ -8,6 +8,7 @@
 #include "ecg/shapes.h"
 
 const char shape_dim_reason[] = "a size known only at run time";
+const char size_unknown_reason[] = "a tensor's shape known only at run time (a torch.Size of Python ints)";
 
 #define MAXD VSHAPE_MAX
 

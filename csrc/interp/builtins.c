@@ -147,6 +147,9 @@ value_t *iter_rep_item(struct frame *f, value_t *it)
 		return alts_path_pair(f, it, p, iter_rep_item(f, it->alts[p]));
 	if ((it->k == VK_LIST || it->k == VK_TUPLE) && it->u.seq->unk_reason && it->u.seq->n >= 1)
 		return it->u.seq->items[0];
+	/* a torch.Size of a shape not known: its dims, Python ints */
+	if (it->k == VK_UNKNOWN && it->reason == size_unknown_reason && !it->alts)
+		return v_unknown(f->in->a, it->expr, shape_dim_reason);
 	if (it->k == VK_TENSOR && (it->dev == DEV_HOST || it->dev == DEV_DEVICE)) {
 		value_t *row = v_tensor_dev(f->in->a, it->dev, it->pinned);
 		const struct vshape *s = shape_of(it);
@@ -1115,6 +1118,18 @@ static value_t *bi_next(struct frame *f, value_t *fn, value_t **args, size_t nar
 	if (nargs >= 1 && (args[0]->k == VK_LIST || args[0]->k == VK_TUPLE) && args[0]->u.seq->unk_reason &&
 	    !args[0]->u.seq->prefix && args[0]->u.seq->n == 1)
 		return args[0]->u.seq->items[0];
+	/* next(iter(xs)) of a listed xs (`next(iter(outputs.values()))`): a
+	 * fresh iterator advanced once, its first item (none: StopIteration,
+	 * and the run described goes on) */
+	if (nargs == 1 && site && AST_IS(site, Call) && AST_AS(site, Call)->args.n == 1 &&
+	    AST_IS(AST_AS(site, Call)->args.items[0], Call) && (args[0]->k == VK_LIST || args[0]->k == VK_TUPLE) &&
+	    !args[0]->u.seq->unk_reason && args[0]->u.seq->n >= 1) {
+		const struct ast_Call *in_call = AST_AS(AST_AS(site, Call)->args.items[0], Call);
+
+		if (AST_IS(in_call->func, Name) && !strcmp(AST_AS(in_call->func, Name)->id, "iter") &&
+		    in_call->args.n == 1 && !in_call->keywords.n)
+			return args[0]->u.seq->items[0];
+	}
 	return unknown_at(f, site, "next() of an iterator ecg does not follow");
 }
 

@@ -490,8 +490,10 @@ static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 			found = vdict_get(r->u.dict, l) != NULL;
 			if (!found && !value_is_known_scalar(l))
 				return -1;      /* a key not known may be any of them */
-			if (!found && dict_may_hold(r->u.dict))
-				return -1;      /* or a key it does not list may be l */
+			if (!found && (dict_may_hold(r->u.dict) || r->u.dict->rep))
+				return -1;      /* or a key it does not list may be l (a
+				                 * comprehension over items not known
+				                 * lists the one pass it read) */
 		} else if ((r->k == VK_LIST || r->k == VK_TUPLE) && !r->u.seq->unk_reason) {
 			for (i = 0; i < r->u.seq->n; i++) {
 				if (value_is_known_scalar(r->u.seq->items[i]) && value_is_known_scalar(l)) {
@@ -646,6 +648,60 @@ static value_t *eval_compare(struct frame *f, const struct ast_Compare *c)
 }
 
 /* Evaluate call arguments, expanding *seq and **dict. */
+/* One more value among those a dict holds under keys not known (hd's
+ * anyval: the last one, anymixed when they are not all alike). */
+static void unlisted_join(struct vdict *hd, value_t *v, int *none)
+{
+	if (*none) {
+		hd->anyval = v;
+		*none = 0;
+		return;
+	}
+	if (!hd->anyval || !v) {
+		hd->anyval = NULL;
+		return;
+	}
+	if (!alike_values(hd->anyval, v))
+		hd->anymixed = 1;
+	hd->anyval = v;
+}
+
+/* The entries a `**d` passes under no name known: those d does not list
+ * (d written under keys not known, or a comprehension's read once for
+ * all) and those under a key that is a value not known, joined with those of an earlier `**` of the same call
+ * (prev, or NULL): a dict of no entries whose anykey/anyval/anymixed say
+ * what they hold (anyval NULL: nothing known of one of them).  Arena
+ * memory; never fails. */
+static value_t *dstar_unlisted(struct interp *in, const value_t *prev, const struct vdict *d)
+{
+	value_t *h = v_dict(in->a);
+	struct vdict *hd = h->u.dict;
+	int none = 1;
+	size_t i;
+
+	hd->anykey = d->anykey ? d->anykey : 2;
+	if (prev) {
+		hd->anyval = prev->u.dict->anyval;
+		hd->anymixed = prev->u.dict->anymixed;
+		if (prev->u.dict->anykey == 2)
+			hd->anykey = 2;
+		none = 0;
+	}
+	if (d->anykey) {
+		unlisted_join(hd, d->anyval, &none);
+		hd->anymixed |= d->anymixed;
+	}
+	if (d->rep)                 /* a comprehension's: each entry is made so */
+		unlisted_join(hd, d->rep, &none);
+	for (i = 0; i < d->n; i++)
+		if (d->keys[i]->k == VK_UNKNOWN)
+			unlisted_join(hd, d->vals[i], &none);
+	if (none)
+		hd->anyval = NULL;
+	hd->exact = 0;
+	return h;
+}
+
 static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args, size_t *nargs,
                       struct vdict **kw, int *unk_star)
 {
@@ -713,21 +769,18 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 			 * any parameter it does not list may be set by it, so none
 			 * keeps its default -- the listed ones are passed */
 			if (dict_may_hold(v->u.dict) || v->u.dict->rep) {
-				value_t *rep = v->u.dict->rep ? v->u.dict->rep
-				               : v->u.dict->anyval && !v->u.dict->anymixed ? v->u.dict->anyval : NULL;
-				value_t *had = vdict_gets(*kw, KW_UNK_DSTAR);
+				value_t *old = vdict_gets(*kw, KW_UNK_DSTAR);
+				value_t *mk = v_unknown(in->a, text_of(f, k->value),
+				                        afmt(in, "**%s, a dict whose keys are not all known, may set it",
+				                             text_of(f, k->value)));
 
+				/* what its entries not listed hold, for a **kwargs
+				 * that takes them (function.c): kept while every
+				 * `**` of the call not listed is such a dict */
+				if (!old || (old->recv && old->recv->k == VK_DICT))
+					mk->recv = dstar_unlisted(in, old ? old->recv : NULL, v->u.dict);
 				*unk_star = 1;
-				vdict_sets(in->a, *kw, KW_UNK_DSTAR,
-				           v_unknown(in->a, text_of(f, k->value),
-				                     afmt(in, "**%s, a dict whose keys are not all known, may set it",
-				                          text_of(f, k->value))));
-				/* one such dict: what its other entries are; two, or
-				 * one of keys wholly unknown: nothing */
-				if (rep && !had)
-					vdict_sets(in->a, *kw, KW_UNK_DSTAR_REP, rep);
-				else
-					vdict_del(*kw, v_str(in->a, KW_UNK_DSTAR_REP));
+				vdict_sets(in->a, *kw, KW_UNK_DSTAR, mk);
 			}
 		} else if (v->k == VK_INST && v->u.inst->attrs) {
 			/* **vars(cfg) / **cfg.__dict__ style */
@@ -738,7 +791,6 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 		} else {
 			/* **x with keys not known: any parameter may be set by it */
 			*unk_star = 1;
-			vdict_del(*kw, v_str(in->a, KW_UNK_DSTAR_REP));
 			vdict_sets(in->a, *kw, KW_UNK_DSTAR,
 			           v_unknown(in->a, text_of(f, k->value),
 			                     afmt(in, "**%s, whose keys are not known, may set it",
@@ -854,6 +906,9 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 	}
 	if (is_tensorish(obj))
 		return tensor_subscript(f, s, obj, idx);
+	/* x.shape[-2:], x.shape[0] of a shape not known: a torch.Size, an int */
+	if (obj->k == VK_UNKNOWN && obj->reason == size_unknown_reason && !obj->alts)
+		return unknown_at(f, &s->h, idx->k == VK_SLICE ? size_unknown_reason : shape_dim_reason);
 	arr_device_index(f, s, obj, idx);            /* m[i, gc], gc on the device */
 	{
 		value_t *w = arr_window(f, s, obj, idx);    /* a[i:i+k] of an array */
@@ -987,6 +1042,18 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 			v = call(f, obj->u.dict->missing, NULL, 0, NULL, &s->h);
 			vdict_set(in->a, obj->u.dict, idx, v);
 			return v;
+		}
+		/* d["boxes"] of a dict filled under keys not known with one
+		 * tensor (`for k, v in t.items(): d[k] = v` read once for all):
+		 * the key, if there (the run that goes on), holds that tensor --
+		 * where it lives; its shape is the representative's, not known
+		 * for this key */
+		if (value_is_known_scalar(idx) && obj->u.dict->anykey && obj->u.dict->anyval &&
+		    !obj->u.dict->anymixed && obj->u.dict->anyval->k == VK_TENSOR && !obj->u.dict->n) {
+			value_t *t = v_tensor_dev(in->a, obj->u.dict->anyval->dev, obj->u.dict->anyval->pinned);
+
+			t->loose = obj->u.dict->anyval->loose;
+			return t;
 		}
 		if (value_is_known_scalar(idx))
 			return unknown_at(f, &s->h, afmt(in, "key %s is not in the mapping",

@@ -233,6 +233,11 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 				row->dt = v->dt;
 				row->loose = v->loose;
 				assign(f, x, row);
+			} else if (v->k == VK_UNKNOWN && v->reason == size_unknown_reason && !v->alts) {
+				/* h, w = x.shape[-2:]: Python ints (a starred one a list of them) */
+				assign(f, x, v_unknown(in->a, text_of(f, x),
+				                       AST_IS(elts->items[i], Starred) ? "unpacked from a value not known"
+				                                                       : shape_dim_reason));
 			} else {
 				assign(f, x, v_unknown(in->a, text_of(f, x), v->reason ? v->reason : "unpacked from a value not known"));
 			}

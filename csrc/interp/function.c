@@ -233,14 +233,24 @@ static void bind_params(struct frame *cf, struct vfunc *fn, value_t **args, size
 	}
 	if (star)
 		vdict_sets(in->a, cf->locals, a->vararg->arg, star);
-	if (dstar && kw_unk(kw, 0) && dstar->k == VK_DICT && vdict_gets(kw, KW_UNK_DSTAR_REP)) {
-		/* the listed keys, and entries not listed that are each
-		 * what the one dict's other entries are (update(**losses)) */
-		dstar->u.dict->anykey = 2;
-		dstar->u.dict->anyval = vdict_gets(kw, KW_UNK_DSTAR_REP);
-		dstar->u.dict->exact = 0;
-	} else if (dstar && kw_unk(kw, 0))
-		dstar = v_unknown(in->a, astr(in, a->kwarg->arg), kw_unk(kw, 0)->reason);
+	/* a `**d` of the call whose entries are not all listed: the
+	 * **kwargs holds the listed ones and may hold others, which hold what
+	 * d's entries not listed hold (eval.c dstar_unlisted), when every such
+	 * `**` was a dict and that is a value known in kind (a tensor, an
+	 * object); otherwise it is not known */
+	if (dstar && kw_unk(kw, 0)) {
+		const value_t *mk = kw_unk(kw, 0), *h = mk->recv;
+
+		if (h && h->k == VK_DICT && h->u.dict->anyval && h->u.dict->anyval->k != VK_UNKNOWN &&
+		    !vdict_gets(kw, KW_UNK_STAR)) {
+			dstar->u.dict->anykey = h->u.dict->anykey;
+			dstar->u.dict->anyval = h->u.dict->anyval;
+			dstar->u.dict->anymixed = h->u.dict->anymixed;
+			dstar->u.dict->exact = 0;
+		} else {
+			dstar = v_unknown(in->a, astr(in, a->kwarg->arg), mk->reason);
+		}
+	}
 	if (dstar)
 		vdict_sets(in->a, cf->locals, a->kwarg->arg, dstar);
 	free(pos);

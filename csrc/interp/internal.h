@@ -353,6 +353,11 @@ struct interp {
 	value_t *argv;                 /* sys.argv[1:] as a list of str, or NULL */
 	int dist_init;                 /* the job has called init_process_group (or a
 	                                  library's init_distributed) on a path read */
+	int dist_init_sure;            /* ... torch.distributed.init_process_group in job
+	                                  code under no undecided condition: the default
+	                                  group exists from then on (is_initialized() and
+	                                  is_available() are true), until
+	                                  destroy_process_group */
 	const char *dist_backend;      /* the backend its init_process_group calls
 	                                  named ("nccl"), one string on every call
 	                                  read; NULL: none read, or not known */
@@ -1167,21 +1172,17 @@ static inline struct vinst *new_inst(struct interp *in)
 /* A call's keyword dict may carry these keys, which no Python name can
  * spell: KW_UNK_STAR when a *args of the call had items not known,
  * KW_UNK_DSTAR when a **kwargs had keys not known (eval.c sets them).
- * Their value is an unknown saying which expression.  Then a parameter
+ * Their value is an unknown saying which expression (KW_UNK_DSTAR's recv:
+ * when each such `**` was a dict not listing all its entries, a dict of
+ * none whose anykey/anyval say what those hold; else NULL).  Then a parameter
  * the call did not name may still have been set by it: its default is
  * not what the callee sees (function.c, object.c). */
 #define KW_UNK_STAR "*"
 #define KW_UNK_DSTAR "**"
-/* with KW_UNK_DSTAR from a dict that lists some of its keys (a
- * comprehension over items not known): the value every entry it does not
- * list stands for (its rep, or the one value stored under keys not
- * known); the callee's **kwargs keeps the listed keys and that value */
-#define KW_UNK_DSTAR_REP "**rep"
 
 static inline int kw_is_marker(const value_t *k)
 {
-	return k && k->k == VK_STR && (!strcmp(k->u.str.s, KW_UNK_STAR) || !strcmp(k->u.str.s, KW_UNK_DSTAR) ||
-	                               !strcmp(k->u.str.s, KW_UNK_DSTAR_REP));
+	return k && k->k == VK_STR && (!strcmp(k->u.str.s, KW_UNK_STAR) || !strcmp(k->u.str.s, KW_UNK_DSTAR));
 }
 
 /* The marker that may have set a parameter: positional ones (pos) by

@@ -580,6 +580,13 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 	if (!strcmp(last, "init_process_group") || strstr(last, "init_distributed") ||
 	    !strcmp(d, "deepspeed.initialize") || strstr(d, "initialize_model_parallel"))
 		in->dist_init = 1;
+	/* torch's own, on every path the job runs: the group exists after it
+	 * (the call raises otherwise, and the run described goes on) */
+	if (!strcmp(d, "torch.distributed.init_process_group") && f->mode != M_FWD && !jc_find(f->jc, JC_COND) &&
+	    !jc_find(f->jc, JC_GUARD))
+		in->dist_init_sure = 1;
+	if (!strcmp(d, "torch.distributed.destroy_process_group"))
+		in->dist_init_sure = 0;
 	/* torch.distributed.init_process_group(backend, ...): the backend,
 	 * when every call read names the same one */
 	if (!strcmp(d, "torch.distributed.init_process_group")) {

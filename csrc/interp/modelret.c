@@ -180,12 +180,12 @@ static value_t *read_return(struct interp *in, struct vinst *m, value_t **args, 
 	 * argument marks the job as one using a device): the forward
 	 * reading modtree.c makes sets them again, in its own time */
 	int gpu = in->gpu, default_dev = in->default_dev, default_on_device = in->default_on_device;
-	int dist_init = in->dist_init, dtensor_mixed = in->dtensor_mixed;
+	int dist_init = in->dist_init, dist_init_sure = in->dist_init_sure, dtensor_mixed = in->dtensor_mixed;
 	int sd_type_set = in->sd_type_set, argv_read = in->argv_read;
 	size_t nroots = in->nroots, nmodels = in->nmodels;
 	value_t *r;
 
-	struct vdict **keep = NULL;
+	struct vdict **keep = NULL, *nokeep = NULL;
 	size_t nkeep = 0, akeep = 0;
 
 	memset(&scratch, 0, sizeof scratch);
@@ -197,7 +197,9 @@ static value_t *read_return(struct interp *in, struct vinst *m, value_t **args, 
 	 * without making the reading one under an undecided `if` */
 	journal_open_loop(in, &j);
 	r = interp_forward(in, m, args, nargs, kw, &scratch);
-	journal_discard(in, &j, keep, nkeep);
+	/* never NULL: a NULL keep would undo the items the forward wrote
+	 * into dicts of its own too (`losses = {}; losses.update(...)`) */
+	journal_discard(in, &j, keep ? keep : &nokeep, nkeep);
 	free(keep);
 	in->fwd_outer = outer;
 	in->rv_reading = 0;
@@ -210,6 +212,7 @@ static value_t *read_return(struct interp *in, struct vinst *m, value_t **args, 
 	in->default_dev = default_dev;
 	in->default_on_device = default_on_device;
 	in->dist_init = dist_init;
+	in->dist_init_sure = dist_init_sure;
 	in->dtensor_mixed = dtensor_mixed;
 	in->sd_type_set = sd_type_set;
 	in->argv_read = argv_read;

@@ -682,7 +682,10 @@ static value_t *tm_mapping(struct frame *f, value_t *fn, const char *m, value_t 
 static value_t *tm_shape_read(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
                               struct vdict *kw, const struct ast_hdr *site)
 {
-	(void)fn, (void)m, (void)args, (void)nargs, (void)kw;
+	(void)fn, (void)args, (void)kw;
+	/* x.size() of a shape not known: a torch.Size; x.size(d): an int */
+	if (!strcmp(m, "size") && !kw)
+		return unknown_at(f, site, nargs ? shape_dim_reason : size_unknown_reason);
 	return unknown_at(f, site, "a shape read at run time (no sync)");
 }
 
@@ -776,6 +779,8 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 
 	if ((!strcmp(name, "shape") || !strcmp(name, "ndim")) && (v = size_read(f, obj, name, NULL, site)))
 		return v;
+	if (!strcmp(name, "shape"))
+		return unknown_at(f, site, size_unknown_reason);      /* a torch.Size all the same */
 	if (catalog_fact(in->cat, CATALOG_F_TENSOR_ALIASES, name)) {
 		v = v_tensor_dev(in->a, obj->dev, obj->pinned);
 		v->shape = obj->shape;

@@ -585,7 +585,7 @@ static int python_data(const value_t *v, int depth)
 		return 0;
 	if (v->k == VK_INT || v->k == VK_FLOAT || v->k == VK_BOOL)
 		return 1;
-	if (v->k == VK_UNKNOWN && v->reason && (v->reason == shape_dim_reason ||
+	if (v->k == VK_UNKNOWN && v->reason && (v->reason == shape_dim_reason || v->reason == size_unknown_reason ||
 	                                        !strcmp(v->reason, "the length of something not known") ||
 	                                        !strcmp(v->reason, SUM_OF_INTS_REASON)))
 		return 1;                       /* a dim, a len(), a sum of them: Python ints */
@@ -1105,14 +1105,19 @@ static value_t *tc_size(struct frame *f, const char *d, const char *last, value_
 
 /* with the environment known (extract --env / --no-env), no process
  * group exists before the job's code starts one; a job that has not
- * (on any path read so far) runs as one process */
+ * (on any path read so far) runs as one process.  Once the job's
+ * init_process_group has run on every path (dist_init_sure), the group
+ * exists.  is_available(): true once that group exists (it could not be
+ * made otherwise), else the build's answer, not known. */
 static value_t *tc_dist_is_initialized(struct frame *f, const char *d, const char *last, value_t **args,
                                        size_t nargs, struct vdict *kw, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 
-	(void)d, (void)last, (void)args, (void)nargs, (void)kw, (void)site;
-	return in->environ && !in->dist_init ? v_bool(in->a, 0) : NULL;
+	(void)d, (void)args, (void)nargs, (void)kw, (void)site;
+	if (in->dist_init_sure)
+		return v_bool(in->a, 1);
+	return strcmp(last, "is_available") && in->environ && !in->dist_init ? v_bool(in->a, 0) : NULL;
 }
 
 /* torch.is_tensor(x), torch.is_floating_point(x) ...: a Python bool from
@@ -1519,8 +1524,11 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 			in->gpu = 1;
 		/* torch.tensor(python data, device=cuda): the data is copied over
 		 * (in a forward too -- a loss's torch.as_tensor([num_boxes],
-		 * device=...) -- when the data is known to be Python's) */
-		if (dev == DEV_DEVICE && (f->mode != M_FWD || (nargs >= 1 && python_data(args[0], 0))) &&
+		 * device=...) -- when the data is known to be Python's and the
+		 * place a device: not x.device of an x not known, which may be
+		 * on the host) */
+		if (dev == DEV_DEVICE &&
+		    (f->mode != M_FWD || (nargs >= 1 && python_data(args[0], 0) && !host)) &&
 		    catalog_fact(in->cat, CATALOG_F_DATA_FACTORIES, last)) {
 			struct sched_ev *ce = sev(f, SEV_H2D, afmt(in, "torch.%s(..., device=...)", last), site);
 

@@ -40,6 +40,12 @@ value_t *shape_dim_value(struct ast_arena *a, const struct vshape *s, unsigned i
  * it is a number, never a tensor. */
 extern const char shape_dim_reason[];
 
+/* The reason of x.shape / x.size() of a tensor whose shape is not known:
+ * a torch.Size, a tuple of Python ints (never a tensor) of a length not
+ * known; its items (x.shape[i]) and slices are read as shape_dim_reason
+ * values and torch.Size ones (interp/eval.c). */
+extern const char size_unknown_reason[];
+
 /* Broadcasting of two shapes (NULL when either is unknown or they do not
  * broadcast). */
 const struct vshape *shape_broadcast(struct ast_arena *a, const struct vshape *x, const struct vshape *y);

@@ -169,7 +169,9 @@ struct value {
 	const char *param_name;       /* that parameter's name ("weight"), or NULL */
 	struct value *recv;           /* VK_EXT "Tensor.<m>": the tensor it was read from;
 	                                 VK_UNKNOWN process group of a device mesh
-	                                 (mesh.get_group()): that mesh */
+	                                 (mesh.get_group()): that mesh; a call's
+	                                 KW_UNK_DSTAR marker: what the entries its
+	                                 `**` dicts do not list hold (interp/eval.c) */
 	/* VK_UNKNOWN made where the two paths of an undecided `if` bound two
 	 * different objects (interp/alts.c): alts[0] is the value when
 	 * alt_cond holds, alts[1] when it does not; NULL otherwise.  Every
