@@ -1105,6 +1105,10 @@ static value_t *bi_next(struct frame *f, value_t *fn, value_t **args, size_t nar
 {
 	value_t *r;
 
+	/* a generator's or a loader's next item: the iterator may be spent
+	 * (StopIteration), unless next() is given a default */
+	if (nargs == 1 && (is_gen_value(args[0]) || is_loader(args[0])))
+		f->in->nexts_may_stop++;
 	if (nargs >= 1 && is_gen_value(args[0]))
 		return gen_next(f, args[0]->u.inst, site);
 	if (nargs >= 1 && is_loader(args[0]))

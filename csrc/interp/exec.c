@@ -1595,6 +1595,51 @@ static int handler_catches(struct frame *f, const struct ast_ExceptHandler *h, c
 	                            !strcmp(AST_AS(ty, Name)->id, "BaseException"));
 }
 
+/* A `try` whose body took the next item of an iterator whose end is not
+ * known (next(loader_iter), a cycling iterator's __next__) and whose
+ * handler catches StopIteration: that handler runs when the iterator is
+ * spent -- a path under that condition, as an undecided `if` with no
+ * else (its events under the condition, the names and attributes it
+ * changes merged).  A return on both paths joins the two values.  fl is
+ * the body's flow (normal or return); the flow after both. */
+static enum flow try_stop_iteration(struct frame *f, const struct ast_Try *t, enum flow fl)
+{
+	struct interp *in = f->in;
+	const struct ast_ExceptHandler *h = NULL;
+	struct vdict *d = f->locals ? f->locals : f->globals->dict;
+	struct vdict snap, after;
+	struct attr_journal aj;
+	const struct jctx *ojc = f->jc;
+	const char *cond = "the iterator is spent (next() raises StopIteration)";
+	value_t *oret = f->ret;
+	enum flow hf;
+	unsigned i;
+
+	for (i = 0; i < t->handlers.n && !h; i++)
+		if (handler_catches(f, AST_AS(t->handlers.items[i], ExceptHandler), "StopIteration"))
+			h = AST_AS(t->handlers.items[i], ExceptHandler);
+	if (!h)
+		return fl;
+	dict_save(in, d, &snap);
+	journal_open(in, &aj);
+	f->jc = jc_push(f, JC_COND, anchor_at(f, &h->h), cond);
+	if (h->name)
+		scope_bind(f, h->name, v_unknown(in->a, h->name, "the StopIteration caught"));
+	hf = exec_block(f, &h->body);
+	f->jc = ojc;
+	dict_save(in, d, &after);
+	dict_restore(in, d, &snap);
+	journal_after_body(in, &aj);
+	journal_close(in, &aj, cond, hf == FL_RAISE, 0);
+	if (fl == FL_RETURN && hf == FL_RETURN)
+		f->ret = ret_join(f, oret, f->ret, cond);
+	else
+		f->ret = oret;
+	if (fl == FL_NORMAL && hf == FL_NORMAL)
+		merge_branches(f, d, &snap, &after, cond);
+	return fl;
+}
+
 static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 {
 	struct interp *in = f->in;
@@ -1813,6 +1858,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		const struct ast_Try *t = (const struct ast_Try *)st;
 		enum flow fl;
 		const struct frame *otf = in->try_import_frame;
+		unsigned long nexts0;
 
 		/* an absent package imported in the body raises (import.c) */
 		in->exc_name = NULL;
@@ -1825,9 +1871,12 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 				catches_exit = 1;
 		}
 		in->try_exit += catches_exit;
+		nexts0 = in->nexts_may_stop;
 		fl = exec_block(f, &t->body);
 		in->try_exit -= catches_exit;
 		in->try_import_frame = otf;
+		if ((fl == FL_NORMAL || fl == FL_RETURN) && f->mode != M_FWD && in->nexts_may_stop > nexts0)
+			fl = try_stop_iteration(f, t, fl);
 		if (fl == FL_RAISE && in->exc_name && in->exc_depth == f->depth) {
 			/* an exception known to be raised here: its handler runs */
 			const char *exc = in->exc_name;

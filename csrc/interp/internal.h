@@ -411,6 +411,9 @@ struct interp {
 	                                  are no longer False */
 	int try_exit;                  /* bodies of a `try` whose handler may catch SystemExit
 	                                  running: an exit there is not the job's end */
+	unsigned long nexts_may_stop;  /* next() calls read of an iterator whose end is
+	                                  not known (a loader's, a generator's): each may
+	                                  raise StopIteration (exec.c's `try`) */
 };
 
 /* ------------------------------------------------------------------ journal.c */
