@@ -909,7 +909,8 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	    !sc_loader_loop(s, ctx_innermost_loop(c)))
 		return "step";
 	if (e->kind == SEV_H2D || e->kind == SEV_LOADER_ITER || e->kind == SEV_LOADER)
-		return ctx_innermost_loop(c) ? "data" : "startup";
+		return ctx_innermost_loop(c) ? "data"
+		       : s->step_end && (size_t)(e - s->ev) >= s->step_end ? "teardown" : "startup";
 	if (e->kind == SEV_LOG)
 		return "logging";
 	if (!ctx_innermost_loop(c))
