@@ -1344,6 +1344,7 @@ static const struct {
 	[CATALOG_F_SYNC_SKIP_CONTEXTS] = { "sync_skip_contexts", FK_MAP },
 	[CATALOG_F_LAUNCHER_SAVES] = { "launcher_saves", FK_MAP },
 	[CATALOG_F_STRATEGY_SAVES] = { "strategy_saves", FK_MAP },
+	[CATALOG_F_OPTIMIZER_HOST_ATTRS] = { "optimizer_host_attrs", FK_SET },
 };
 
 static const char *const FACT_KIND_KEY[] = {

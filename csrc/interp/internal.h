@@ -464,6 +464,9 @@ void journal_discard(struct interp *in, struct attr_journal *j, struct vdict *co
 value_t *model_call_result(struct frame *f, struct vinst *m, value_t **args, size_t nargs, struct vdict *kw);
 /* The slot of m's forward cache: vinst->entry, or during a side reading
  * its own (modelret.c). */
+/* the attribute of a model under which modelret.c keeps what the forward
+ * of the job's last call of it set on self (a dict: name -> tensor) */
+#define RV_AFTER_KEY "__ecg_rv_after__"
 void **fwd_entry_slot(struct interp *in, struct vinst *m);
 
 /* ------------------------------------------------------------------ forward events */
@@ -673,6 +676,8 @@ const char *short_ext(const char *d);
 /* torch.c: the kind of object the torch callable d makes by catalog
  * torch_calls / torch_calls_by_name ("no_grad"), or NULL (borrowed). */
 const char *torch_call_kind(struct interp *in, const char *d);
+value_t *call_torch_fact(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                         struct vdict *kw, const struct ast_hdr *site);
 value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                     struct vdict *kw, const struct ast_hdr *site, int any_tensor);
 value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *site);
@@ -722,6 +727,7 @@ value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_
  * is a cast, never a copy */
 #define TENSOR_DTYPE_REASON "a tensor's dtype, read at run time"
 int dev_is_host(const value_t *v);
+const value_t *device_of_tensor(const value_t *v);
 int value_is_dtype(const struct catalog *cat, const value_t *v);
 value_t *host_compare(struct frame *f, const char *m, int dev, const struct ast_hdr *site);
 int kw_bool(const struct vdict *kw, const char *name);

@@ -494,6 +494,8 @@ enum catalog_fact {
 	                                 collective it ends with */
 	CATALOG_F_STRATEGY_SAVES,     /* map: wrapper word -> 'KEYWORD=DEFAULT:
 	                                 VALUE:OP' of its strategy's save */
+	CATALOG_F_OPTIMIZER_HOST_ATTRS, /* set: an optimizer's attributes that hold
+	                                 host data only (defaults) */
 	CATALOG_NFACTS
 };
 
