@@ -1345,6 +1345,7 @@ static const struct {
 	[CATALOG_F_LAUNCHER_SAVES] = { "launcher_saves", FK_MAP },
 	[CATALOG_F_STRATEGY_SAVES] = { "strategy_saves", FK_MAP },
 	[CATALOG_F_OPTIMIZER_HOST_ATTRS] = { "optimizer_host_attrs", FK_SET },
+	[CATALOG_F_VALUE_METERS] = { "value_meters", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

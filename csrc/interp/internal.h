@@ -1009,6 +1009,8 @@ value_t *libv_module_factory(struct frame *f, const char *d, struct vdict *kw, c
 value_t *libv_call_result(struct frame *f, const value_t *fn, const struct vdict *kw, value_t *r,
                           const struct ast_hdr *site);
 value_t *libv_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+value_t *libv_meter_update(struct frame *f, const char *d, value_t *recv, value_t **args, size_t nargs,
+                           const struct ast_hdr *site);
 value_t *libv_subset_result(struct frame *f, const value_t *fn, value_t *const *args, size_t nargs, value_t *r,
                             const struct ast_hdr *site);
 /* arrays.c: arrays of another library whose shape is known in part.

@@ -496,6 +496,8 @@ enum catalog_fact {
 	                                 VALUE:OP' of its strategy's save */
 	CATALOG_F_OPTIMIZER_HOST_ATTRS, /* set: an optimizer's attributes that hold
 	                                 host data only (defaults) */
+	CATALOG_F_VALUE_METERS,       /* map: a library meter's update method ->
+	                                 the attributes it sets from its value */
 	CATALOG_NFACTS
 };
 
