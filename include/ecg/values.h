@@ -152,14 +152,15 @@ struct value {
 	                                 undecided `if`: it may be an nn.Module or a
 	                                 Parameter, so the parameters of a module
 	                                 holding it are not known (modtree.c) */
-	unsigned char plain;          /* 1: a Python number or str (float(), int(),
+	unsigned char plain : 1;      /* 1: a Python number or str (float(), int(),
 	                                 str() of a value not known, a tensor's
 	                                 .item()): never an object, so never a
 	                                 module (facts.c fact_plain) */
-	unsigned char star_rest;      /* VK_UNKNOWN: what *rows passed last stands for
+	unsigned char star_rest : 1;  /* VK_UNKNOWN: what *rows passed last stands for
 	                                 when rows has a length not known and one
 	                                 item representing all (not a known prefix):
-	                                 zip(*rows) reads the rows' shape from it */
+	                                 zip(*rows) reads the rows' shape from it
+	                                 (a bit beside plain: no byte more per value) */
 	const char *expr;             /* source text it came from, or NULL */
 	const char *reason;           /* VK_UNKNOWN: why */
 	const char *src;              /* anchor of the literal it came from (or of
