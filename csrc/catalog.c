@@ -1349,6 +1349,8 @@ static const struct {
 	[CATALOG_F_PRETRAINED_PLACEMENT_KEYWORDS] = { "pretrained_placement_keywords", FK_SET },
 	[CATALOG_F_MODULE_TENSOR_METHODS] = { "module_tensor_methods", FK_PREFIXES },
 	[CATALOG_F_OBJECT_COLLECTIVES_METHODS] = { "object_collective_methods", FK_MAP },
+	[CATALOG_F_OPTIMIZER_HOST_ATTRS] = { "optimizer_host_attrs", FK_SET },
+	[CATALOG_F_VALUE_METERS] = { "value_meters", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

@@ -216,6 +216,10 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 
 	if (m->nwrapped && (!strcmp(name, "module") || !strcmp(name, "_orig_mod")))
 		return mk_inst_value(in, m);
+	/* model.last_loss after a job call whose forward set it (modelret.c) */
+	if (f->mode != M_FWD && !in->rv_reading && (v = vdict_gets(m->attrs, RV_AFTER_KEY)) && v->k == VK_DICT &&
+	    (v = vdict_gets(v->u.dict, name)))
+		return v;
 	/* a method of the wrapper itself that communicates (FSDP's
 	 * clip_grad_norm_): the wrapper's, before the wrapped class's */
 	for (size_t k = m->nwrapped; k-- > 0;) {
@@ -271,6 +275,13 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 	if ((v = argp_method(in, obj, name)))
 		return v;
 	if (m->ext && (is_optim_ext(m->ext) || ext_is_optimizer_class(in->cat, m->ext)) &&
+	    catalog_fact(in->cat, CATALOG_F_OPTIMIZER_HOST_ATTRS, name)) {
+		/* optimizer.defaults: host data, not known */
+		v = unknown_at(f, site, afmt(in, "an optimizer's %s (host data)", name));
+		v->dev = DEV_HOST;
+		return v;
+	}
+	if (m->ext && (is_optim_ext(m->ext) || ext_is_optimizer_class(in->cat, m->ext)) &&
 	    !strcmp(name, "load_state_dict"))
 		return mk_builtin(in, BI_OPT_LOAD_STATE, obj);   /* torch.c optim_load_state */
 	if (m->ext && (is_optim_ext(m->ext) || ext_is_optimizer_class(in->cat, m->ext)) &&
@@ -282,6 +293,13 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 	}
 	if (m->ext && NAME_IN(emulated_exts, m->ext) && (v = ext_method(in, obj, name)))
 		return v;
+	/* meter.update of a library meter (a module library's class, too):
+	 * libvalues.c libv_meter_update, through call_ext */
+	if (m->ext && catalog_fact(in->cat, CATALOG_F_VALUE_METERS, adot(in, m->ext, name))) {
+		v = v_ext(in->a, adot(in, m->ext, name));
+		v->recv = obj;
+		return v;
+	}
 	if (is_path(obj) && (v = path_attr(f, obj, name, site)))
 		return v;
 	if (m->mod != VM_NONE && (v = module_attr(in, obj, name)))

@@ -409,6 +409,18 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 		}
 	}
 	if (t->k == VK_BUILTIN) {
+		/* an object of a class of the job's own that derives from no
+		 * builtin type: none of theirs (isinstance(samples, (list,
+		 * torch.Tensor)) of a NestedTensor) */
+		switch (t->u.bi.id) {
+		case BI_INT: case BI_FLOAT: case BI_STR: case BI_BOOL:
+		case BI_LIST: case BI_TUPLE: case BI_DICT:
+			if (value_plain_repo_obj(v))
+				return 0;
+			break;
+		default:
+			break;
+		}
 		switch (t->u.bi.id) {
 		case BI_INT: return v->k == VK_INT || v->k == VK_BOOL ? 1 : value_is_known_scalar(v) || v->k == VK_LIST || v->k == VK_TUPLE || v->k == VK_DICT ? 0 : -1;
 		case BI_FLOAT: return v->k == VK_FLOAT ? 1 : value_is_known_scalar(v) ? 0 : -1;
@@ -962,6 +974,28 @@ static value_t *bi_zip(struct frame *f, value_t *fn, value_t **args, size_t narg
 	size_t n = (size_t)-1;
 	value_t *r;
 
+	/* zip(*rows), rows of a length not known whose one representative
+	 * row has k items (a list of samples, each an (image, target)
+	 * pair): the transpose is k tuples, the j-th of a length not known
+	 * with the rows' j-th item as its representative */
+	if (nargs == 2 && args[1]->k == VK_UNKNOWN && args[1]->star_rest &&
+	    (args[0]->k == VK_TUPLE || args[0]->k == VK_LIST) && !args[0]->u.seq->unk_reason &&
+	    args[0]->u.seq->n >= 1 && AST_IS(site, Call) && AST_AS(site, Call)->args.n == 1 &&
+	    AST_IS(AST_AS(site, Call)->args.items[0], Starred)) {
+		struct vseq *row = args[0]->u.seq;
+
+		r = v_seq(in->a, VK_LIST, row->n);
+		for (i = 0; i < row->n; i++) {
+			value_t *col = v_seq(in->a, VK_TUPLE, 1);
+
+			vseq_push(in->a, col->u.seq, row->items[i]);
+			col->u.seq->unk_expr = args[1]->expr;
+			col->u.seq->unk_reason = args[1]->reason ? args[1]->reason : "one item of each row of rows whose number is not known";
+			vseq_push(in->a, r->u.seq, col);
+		}
+		free(all);
+		return r;
+	}
 	/* zip over a DataLoader, a generator or a sequence of unknown
 	 * length (with range()s and lists beside): one representative
 	 * tuple, length unknown */

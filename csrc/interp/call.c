@@ -148,6 +148,9 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 		return r;
 	if (fn->recv && (r = categorical_method(f, d, last, fn->recv, site)))
 		return r;
+	/* meter.update(x) of a library meter: x kept on it (libvalues.c) */
+	if (fn->recv && (r = libv_meter_update(f, d, fn->recv, args, nargs, site)))
+		return r;
 	/* model.clip_grad_norm_() of an FSDP-wrapped model: the wrapper's */
 	if (fn->recv && wrapper_method_op(in, d, NULL))
 		return wrapper_method_call(f, d, fn->recv, site);
@@ -189,6 +192,8 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	/* ops */
 	if (!strncmp(d, "torch.", 6))
 		return call_torch(f, d, last, args, nargs, kw, site, any_tensor);
+	if ((r = call_torch_fact(f, d, last, args, nargs, kw, site)))
+		return r;
 	if ((r = libv_module_factory(f, d, kw, site)))
 		return r;
 	if ((r = ext_module_new(f, d, last, args, nargs, kw, site)))

@@ -738,6 +738,8 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 				*unk_star = 1;
 				unk_seq = text_of(f, a);
 				vseq_push(in->a, s, v_unknown(in->a, sv->u.seq->unk_expr, sv->u.seq->unk_reason));
+				if (!sv->u.seq->prefix && sv->u.seq->n == 1 && i + 1 == c->args.n)
+					s->items[s->n - 1]->star_rest = 1;
 			} else {
 				*unk_star = 1;
 				prefix_ok = 0;

@@ -479,6 +479,9 @@ value_t *host_input_forward(struct frame *f, struct vinst *m, value_t *self, val
                             struct vdict *kw, const struct ast_hdr *site);
 /* The slot of m's forward cache: vinst->entry, or during a side reading
  * its own (modelret.c). */
+/* the attribute of a model under which modelret.c keeps what the forward
+ * of the job's last call of it set on self (a dict: name -> tensor) */
+#define RV_AFTER_KEY "__ecg_rv_after__"
 void **fwd_entry_slot(struct interp *in, struct vinst *m);
 
 /* ------------------------------------------------------------------ forward events */
@@ -691,6 +694,8 @@ const char *short_ext(const char *d);
 /* torch.c: the kind of object the torch callable d makes by catalog
  * torch_calls / torch_calls_by_name ("no_grad"), or NULL (borrowed). */
 const char *torch_call_kind(struct interp *in, const char *d);
+value_t *call_torch_fact(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                         struct vdict *kw, const struct ast_hdr *site);
 value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                     struct vdict *kw, const struct ast_hdr *site, int any_tensor);
 value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *site);
@@ -740,6 +745,7 @@ value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_
  * is a cast, never a copy */
 #define TENSOR_DTYPE_REASON "a tensor's dtype, read at run time"
 int dev_is_host(const value_t *v);
+const value_t *device_of_tensor(const value_t *v);
 int value_is_dtype(const struct catalog *cat, const value_t *v);
 value_t *host_compare(struct frame *f, const char *m, int dev, const struct ast_hdr *site);
 int kw_bool(const struct vdict *kw, const char *name);
@@ -1023,6 +1029,8 @@ value_t *libv_module_factory(struct frame *f, const char *d, struct vdict *kw, c
 value_t *libv_call_result(struct frame *f, const value_t *fn, const struct vdict *kw, value_t *r,
                           const struct ast_hdr *site);
 value_t *libv_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+value_t *libv_meter_update(struct frame *f, const char *d, value_t *recv, value_t **args, size_t nargs,
+                           const struct ast_hdr *site);
 value_t *libv_subset_result(struct frame *f, const value_t *fn, value_t *const *args, size_t nargs, value_t *r,
                             const struct ast_hdr *site);
 /* arrays.c: arrays of another library whose shape is known in part.

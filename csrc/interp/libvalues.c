@@ -223,3 +223,51 @@ value_t *libv_item(struct frame *f, const value_t *obj, const value_t *key)
 		return v_tensor_dev(f->in->a, DEV_DEVICE, 0);
 	return NULL;
 }
+
+/* meter.update(x) of a library meter (catalog value_meters: the method's
+ * dotted name -> the attributes it sets from x, the first the value as
+ * given, the others sums and means of the values given): x is kept, and
+ * the others become a tensor where x is when x is a tensor (a device
+ * tensor's running sum stays on the device, also after a later Python
+ * number is added), a number when x is one, else not known.  Journalled
+ * as any attribute write.  None returned; NULL when fn is no such method
+ * (or in a forward). */
+value_t *libv_meter_update(struct frame *f, const char *d, value_t *recv, value_t **args, size_t nargs,
+                           const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const char *names = catalog_fact(in->cat, CATALOG_F_VALUE_METERS, d), *p;
+	value_t *x;
+	int first = 1;
+
+	if (!names || f->mode == M_FWD || !recv || recv->k != VK_INST || !recv->u.inst->ext || nargs < 1)
+		return NULL;
+	x = args[0];
+	for (p = names; *p;) {
+		const char *e = strchr(p, ',');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		const char *name = astr(in, afmt(in, "%.*s", (int)n, p));
+		value_t *old = vdict_gets(recv->u.inst->attrs, name), *v;
+
+		if (first) {
+			v = x;
+		} else if (old && old->k == VK_TENSOR) {
+			/* old + x: a tensor still, where the two are */
+			v = v_tensor_dev(in->a, x->k == VK_TENSOR && x->dev != old->dev ? (int)DEV_UNKNOWN : (int)old->dev, 0);
+		} else if (x->k == VK_TENSOR) {
+			v = v_tensor_dev(in->a, x->dev, 0);
+		} else if (value_is_known_scalar(x) || (x->k == VK_UNKNOWN && x->plain)) {
+			v = unknown_at(f, site, "a running sum or mean of Python numbers");
+			v->plain = 1;
+		} else {
+			v = unknown_at(f, site, "a running sum or mean of values not known");
+		}
+		journal_note(in, recv->u.inst->attrs, name);
+		vdict_sets(in->a, recv->u.inst->attrs, name, v);
+		first = 0;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return v_none(in->a);
+}

@@ -17,7 +17,11 @@
  * writes it makes (self.grid = ...) are journalled and undone
  * (journal_discard).  A module's result is kept per model for the
  * training flags and argument shapes it was read with, so the job's
- * repeated calls do not read it again.
+ * repeated calls do not read it again.  The attributes of the model its
+ * forward set to tensors (self.last_loss = F.cross_entropy(...)) are
+ * kept apart (a dict under RV_AFTER_KEY): job code reading them after the
+ * call gets those tensors (attr.c), the attributes themselves stay as
+ * they were for the forward reading.
  *
  * Soundness: where the forward's return depends on something not decided,
  * the reading's join is what comes back (alts, a shape not known), never
@@ -167,8 +171,32 @@ static void held_dicts(const struct vinst *m, int depth, struct vdict ***keep, s
 		held_dicts(m->children[i].inst, depth + 1, keep, n, alloc);
 }
 
-/* The side reading of m's forward with these arguments: its return. */
-static value_t *read_return(struct interp *in, struct vinst *m, value_t **args, size_t nargs, struct vdict *kw)
+/* The attributes of m the side reading's forward set to tensors (the
+ * journal's entries of m's dict): a dict of them, placed where a job-mode
+ * call puts a model's output; NULL when none. */
+static struct vdict *set_tensors(struct interp *in, const struct attr_journal *j, const struct vinst *m)
+{
+	struct vdict *d = NULL;
+	size_t i;
+
+	for (i = 0; i < j->n; i++) {
+		const struct jentry *e = &j->e[i];
+		value_t *v;
+
+		if (e->d != m->attrs || e->seq || e->item || !e->key || e->key[0] == '\001' ||
+		    !(v = vdict_gets(m->attrs, e->key)) || v->k != VK_TENSOR || v->is_param)
+			continue;
+		if (!d)
+			d = vdict_new(in->a);
+		vdict_sets(in->a, d, e->key, place(in, v, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0));
+	}
+	return d;
+}
+
+/* The side reading of m's forward with these arguments: its return; the
+ * attributes of m it set to tensors in *set (set_tensors). */
+static value_t *read_return(struct interp *in, struct vinst *m, value_t **args, size_t nargs, struct vdict *kw,
+                            struct vdict **set)
 {
 	struct fseq scratch;
 	struct attr_journal j;
@@ -197,6 +225,7 @@ static value_t *read_return(struct interp *in, struct vinst *m, value_t **args, 
 	 * without making the reading one under an undecided `if` */
 	journal_open_loop(in, &j);
 	r = interp_forward(in, m, args, nargs, kw, &scratch);
+	*set = set_tensors(in, &j, m);
 	/* never NULL: a NULL keep would undo the items the forward wrote
 	 * into dicts of its own too (`losses = {}; losses.update(...)`) */
 	journal_discard(in, &j, keep ? keep : &nokeep, nkeep);
@@ -246,7 +275,7 @@ value_t *model_call_result(struct frame *f, struct vinst *m, value_t **args, siz
 	if (m->rv_read && m->rv_sig == sig && !kw && !m->rv_kw && same_args(m->rv_args, m->rv_nargs, args, nargs)) {
 		r = m->rv_ret;
 	} else {
-		r = read_return(in, m, args, nargs, kw);
+		r = read_return(in, m, args, nargs, kw, &m->rv_ret_set);
 		m->rv_read = 1;
 		m->rv_sig = sig;
 		m->rv_kw = kw != NULL;
@@ -255,6 +284,20 @@ value_t *model_call_result(struct frame *f, struct vinst *m, value_t **args, siz
 			memcpy(m->rv_args, args, nargs * sizeof *args);
 		m->rv_nargs = nargs;
 		m->rv_ret = r;
+	}
+	/* what the forward set on self (self.last_loss = F.cross_entropy(...))
+	 * is what job code reads of the model after this call: kept under
+	 * RV_AFTER_KEY, journalled as an attribute is (after an undecided `if`
+	 * whose one path called, the two paths' values do not merge into a
+	 * dict: nothing is read from it) */
+	journal_note(in, m->attrs, RV_AFTER_KEY);
+	if (m->rv_ret_set) {
+		value_t *d = v_dict(in->a);
+
+		d->u.dict = m->rv_ret_set;
+		vdict_sets(in->a, m->attrs, RV_AFTER_KEY, d);
+	} else {
+		vdict_del(m->attrs, v_str(in->a, RV_AFTER_KEY));
 	}
 	if (!usable(r))
 		return NULL;

@@ -555,6 +555,22 @@ void module_set_training(struct interp *in, struct vinst *m, int on, int depth)
  * built in job code with no default device set, not moved -- is a copy
  * from device to host, which waits for the device: a sync.  Anything
  * less certain states nothing. */
+static const char *sd_wrapper(struct interp *in, const struct vinst *m, const char **op, int *sharded, int depth);
+
+/* m is not wrapped, or self is the wrapped module itself (model.module,
+ * or the name bound before the wrap: not the wrapper's value) and no
+ * unit of a sharding wrapper (catalog fsdp_state_dict) is m or under it:
+ * its load_state_dict is torch's Module's, copying into its own tensors */
+static int loads_as_module(struct interp *in, const value_t *self, const struct vinst *m)
+{
+	const char *op = NULL;
+	int sharded = 0;
+
+	if (!m->nwrapped)
+		return 1;
+	return !self->via_wrapper && !sd_wrapper(in, m, &op, &sharded, 0);
+}
+
 static void load_state_dict_effects(struct frame *f, value_t *self, const value_t *sd, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
@@ -563,8 +579,9 @@ static void load_state_dict_effects(struct frame *f, value_t *self, const value_
 
 	/* a state loaded on the host (map_location='cpu') into a module on
 	 * the device (moved, or built with a device as the default): each
-	 * tensor copied host to device */
-	if (f->mode != M_FWD && m && m->mod != VM_NONE && m->on_device && !m->nwrapped && sd && sd->k == VK_UNKNOWN &&
+	 * tensor copied host to device -- through model.module of a DDP
+	 * wrap too */
+	if (f->mode != M_FWD && m && m->mod != VM_NONE && m->on_device && loads_as_module(in, self, m) && sd && sd->k == VK_UNKNOWN &&
 	    sd->reason && !strcmp(sd->reason, LOADED_ON_HOST_REASON) && !owns_no_tensor(in, self) &&
 	    (e = sev(f, SEV_H2D, "load_state_dict of a state loaded on the host into a device model", site))) {
 		e->pinned = 0;

@@ -596,6 +596,23 @@ void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v)
 		struct vinst *m = obj->u.inst;
 		value_t *prop = m->cls ? class_lookup(m->cls, name, NULL) : NULL;
 
+		/* a write after a job call: what the call's forward set is
+		 * gone (modelret.c) */
+		{
+			value_t *after = vdict_gets(m->attrs, RV_AFTER_KEY);
+
+			if (after && after->k == VK_DICT && vdict_gets(after->u.dict, name)) {
+				value_t *d = v_dict(in->a);
+				size_t i;
+
+				for (i = 0; i < after->u.dict->n; i++)
+					if (after->u.dict->keys[i]->k != VK_STR || strcmp(after->u.dict->keys[i]->u.str.s, name))
+						vdict_set(in->a, d->u.dict, after->u.dict->keys[i], after->u.dict->vals[i]);
+				journal_note(in, m->attrs, RV_AFTER_KEY);
+				vdict_sets(in->a, m->attrs, RV_AFTER_KEY, d);
+			}
+		}
+
 		/* self.__dict__ = shared: the instance's namespace IS that dict
 		 * from now on (the Borg pattern: every instance of the class
 		 * reads and writes one class-level dict).  Under an undecided

@@ -44,6 +44,16 @@ int value_is_dtype(const struct catalog *cat, const value_t *v)
  * to it moves nothing ecg can state (tm_to). */
 static const char why_device_unpinned[] = "the device of a tensor not known to be on the device";
 
+/* v is x.device of a host tensor x a loader gave (a batch, or a sample a
+ * collate_fn reads): x, so that a tensor made with device=v is where x is
+ * (the host); NULL for any other value, a tensor ecg places on the host for
+ * want of knowing better among them. */
+const value_t *device_of_tensor(const value_t *v)
+{
+	return v && v->k == VK_UNKNOWN && v->reason == why_device_unpinned && v->recv && v->recv->k == VK_TENSOR
+	       ? v->recv : NULL;
+}
+
 int kw_bool(const struct vdict *kw, const char *name)
 {
 	value_t *v = kw ? vdict_gets(kw, name) : NULL;
@@ -786,8 +796,12 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 		v->shape = obj->shape;
 		return v;
 	}
-	if (!strcmp(name, "device") && obj->dev != DEV_DEVICE && f->mode != M_FWD)
-		return v_unknown(in->a, text_of(f, site), why_device_unpinned);
+	if (!strcmp(name, "device") && obj->dev != DEV_DEVICE && f->mode != M_FWD) {
+		v = v_unknown(in->a, text_of(f, site), why_device_unpinned);
+		if (obj->k == VK_TENSOR && obj->loose && obj->dev == DEV_HOST)
+			v->recv = obj;  /* a loader's sample: device_of_tensor() */
+		return v;
+	}
 	/* x.device of a tensor on the device: a torch.device of type 'cuda'
 	 * (ecg reads a job as run on CUDA GPUs or the CPU: catalog
 	 * absent_modules), its index not known -- `'mps' in x.device.type`

@@ -119,6 +119,9 @@ static void loader_init(struct frame *f, struct vinst *o, value_t **args, size_t
 		bs = v_int(in->a, 1);
 	if (bs)
 		vdict_sets(in->a, o->attrs, "batch_size", bs);
+	/* a collate_fn of the job's own: loader_batch reads it */
+	if (kw && vdict_gets(kw, "collate_fn") && vdict_gets(kw, "collate_fn")->k == VK_FUNC)
+		vdict_sets(in->a, o->attrs, "__ecg_collate_fn__", vdict_gets(kw, "collate_fn"));
 }
 
 /* super().__init__(...) of a repository subclass of torch's DataLoader
@@ -145,6 +148,91 @@ value_t *loader_iter(struct interp *in, value_t *self)
 	it->ext = "torch.utils.data.dataloader._BaseDataLoaderIter";
 	it->attrs = self->u.inst->attrs;
 	return mk_inst_value(in, it);
+}
+
+
+/* The number of items of the tuple every `return` of a function's body
+ * gives (return img, target: 2), or 0 when one gives anything else, none
+ * is there, or it yields.  Nested functions and classes are not read. */
+static size_t returns_tuple_len(const struct ast_list *body, size_t k)
+{
+	size_t i, j;
+
+	for (i = 0; i < body->n && k != (size_t)-1; i++) {
+		const struct ast_hdr *st = body->items[i];
+
+		switch (st->kind) {
+		case AST_Return: {
+			const struct ast_hdr *v = AST_AS(st, Return)->value;
+			size_t n;
+
+			if (!AST_IS(v, Tuple)) {
+				k = (size_t)-1;
+				break;
+			}
+			n = AST_AS(v, Tuple)->elts.n;
+			for (j = 0; j < n; j++)
+				if (AST_IS(AST_AS(v, Tuple)->elts.items[j], Starred))
+					n = 0;
+			k = !n || (k && k != n) ? (size_t)-1 : n;
+			break;
+		}
+		case AST_If:
+			k = returns_tuple_len(&AST_AS(st, If)->orelse, returns_tuple_len(&AST_AS(st, If)->body, k));
+			break;
+		case AST_For:
+			k = returns_tuple_len(&AST_AS(st, For)->orelse, returns_tuple_len(&AST_AS(st, For)->body, k));
+			break;
+		case AST_While:
+			k = returns_tuple_len(&AST_AS(st, While)->orelse, returns_tuple_len(&AST_AS(st, While)->body, k));
+			break;
+		case AST_With:
+			k = returns_tuple_len(&AST_AS(st, With)->body, k);
+			break;
+		case AST_Try:
+			k = returns_tuple_len(&AST_AS(st, Try)->body, k);
+			k = returns_tuple_len(&AST_AS(st, Try)->orelse, k);
+			k = returns_tuple_len(&AST_AS(st, Try)->finalbody, k);
+			for (j = 0; j < AST_AS(st, Try)->handlers.n; j++)
+				k = returns_tuple_len(&AST_AS(AST_AS(st, Try)->handlers.items[j], ExceptHandler)->body, k);
+			break;
+		case AST_Expr:
+			if (AST_IS(AST_AS(st, Expr)->value, Yield) || AST_IS(AST_AS(st, Expr)->value, YieldFrom))
+				k = (size_t)-1;
+			break;
+		default:
+			break;
+		}
+	}
+	return k;
+}
+
+/* One sample of dataset ds as its collate_fn receives it, when the
+ * shape of it is read from the code: a repository class's own
+ * __getitem__ whose every return is a tuple of k items gives k host
+ * tensors standing each for what is there (loose: what the item is
+ * is not read); NULL otherwise. */
+static value_t *dataset_sample(struct interp *in, const value_t *ds)
+{
+	value_t *gi = ds && ds->k == VK_INST && ds->u.inst->cls && ds->u.inst->mod == VM_NONE
+	              ? class_lookup(ds->u.inst->cls, "__getitem__", NULL) : NULL;
+	const struct ast_hdr *def = gi && gi->k == VK_FUNC ? gi->u.fn->def : NULL;
+	value_t *t;
+	size_t k, i;
+
+	if (!AST_IS(def, FunctionDef))
+		return NULL;
+	k = returns_tuple_len(&AST_AS(def, FunctionDef)->body, 0);
+	if (!k || k == (size_t)-1)
+		return NULL;
+	t = v_seq(in->a, VK_TUPLE, k);
+	for (i = 0; i < k; i++) {
+		value_t *x = v_tensor_dev(in->a, DEV_HOST, 0);
+
+		x->loose = 1;
+		vseq_push(in->a, t->u.seq, x);
+	}
+	return t;
 }
 
 /* One batch of DataLoader dl: host tensors, pinned if it pins (a loader
@@ -226,6 +314,24 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 		/* any other dataset: a host tensor stands for the batch, which
 		 * the default collate may have made a list or a dict of them */
 		value_t *t = v_tensor_dev(in->a, to_dev ? DEV_DEVICE : DEV_HOST, pinned);
+		value_t *cf = vdict_gets(dl->attrs, "__ecg_collate_fn__"), *sample;
+
+		/* a collate_fn of the job's own, on a loader that neither pins
+		 * nor is moved to the device by a framework: the batch is what
+		 * it makes of a list (of a length not known) of samples, each a
+		 * host tensor standing for what the dataset gives -- read only
+		 * when it makes something known (an object of a class of the
+		 * job's own, a tuple of parts) */
+		if (cf && cf->k == VK_FUNC && !to_dev && !pinned && (sample = dataset_sample(in, ds))) {
+			value_t *lst = v_seq(in->a, VK_LIST, 1), *r;
+
+			vseq_push(in->a, lst->u.seq, sample);
+			lst->u.seq->unk_reason = "the samples of one batch, as many as the batch size";
+			lst->u.seq->unk_expr = "batch";
+			r = call(f, cf, &lst, 1, NULL, site);
+			if (r && r->k != VK_UNKNOWN)
+				return r;
+		}
 
 		t->loose = 1;
 		return t;
@@ -1285,6 +1391,17 @@ static torch_call_fn *torch_call_named(const char *name)
 	return p ? ((const struct torch_call *)p)->fn : NULL;
 }
 
+/* Another library's function that catalog torch_calls names (it only
+ * asks torch's state: torchvision._is_tracing), read as that entry says;
+ * NULL when it names none. */
+value_t *call_torch_fact(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                         struct vdict *kw, const struct ast_hdr *site)
+{
+	torch_call_fn *fn = torch_call_named(catalog_fact(f->in->cat, CATALOG_F_TORCH_CALLS, d));
+
+	return fn ? fn(f, d, last, args, nargs, kw, site) : NULL;
+}
+
 /* The kind of object a torch callable d makes by the catalogue's
  * torch_calls / torch_calls_by_name ("no_grad" for torch.no_grad and
  * torch.inference_mode), or NULL when it has none of its own. */
@@ -1516,7 +1633,11 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		dev = seq_dev;
 		any_tensor = 1;
 	}
-	if (kw && vdict_gets(kw, "device")) {
+	if (kw && device_of_tensor(vdict_gets(kw, "device"))) {
+		/* device=x.device of an x not known to be on the device: made
+		 * where x is, nothing copied */
+		dev = device_of_tensor(vdict_gets(kw, "device"))->dev;
+	} else if (kw && vdict_gets(kw, "device")) {
 		int host = dev_is_host(vdict_gets(kw, "device"));
 
 		dev = host == 1 ? DEV_HOST : DEV_DEVICE;

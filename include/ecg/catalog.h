@@ -513,6 +513,10 @@ enum catalog_fact {
 	                                 'OP:GATE': a collective over the data
 	                                 group, unless the object's GATE
 	                                 attribute is known False */
+	CATALOG_F_OPTIMIZER_HOST_ATTRS, /* set: an optimizer's attributes that hold
+	                                 host data only (defaults) */
+	CATALOG_F_VALUE_METERS,       /* map: a library meter's update method ->
+	                                 the attributes it sets from its value */
 	CATALOG_NFACTS
 };
 

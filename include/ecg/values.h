@@ -155,10 +155,15 @@ struct value {
 	                                 undecided `if`: it may be an nn.Module or a
 	                                 Parameter, so the parameters of a module
 	                                 holding it are not known (modtree.c) */
-	unsigned char plain;          /* 1: a Python number or str (float(), int(),
+	unsigned char plain : 1;      /* 1: a Python number or str (float(), int(),
 	                                 str() of a value not known, a tensor's
 	                                 .item()): never an object, so never a
 	                                 module (facts.c fact_plain) */
+	unsigned char star_rest : 1;  /* VK_UNKNOWN: what *rows passed last stands for
+	                                 when rows has a length not known and one
+	                                 item representing all (not a known prefix):
+	                                 zip(*rows) reads the rows' shape from it
+	                                 (a bit beside plain: no byte more per value) */
 	const char *expr;             /* source text it came from, or NULL */
 	const char *reason;           /* VK_UNKNOWN: why */
 	const char *src;              /* anchor of the literal it came from (or of
@@ -326,6 +331,8 @@ struct vinst {
 	struct value **rv_args;       /* ... these arguments; */
 	size_t rv_nargs;
 	struct value *rv_ret;         /* ... and it was this */
+	struct vdict *rv_ret_set;     /* ... and its forward set these attributes
+	                                 of self to tensors (self.last_loss = ...) */
 	void *mt;                     /* modtree.c: its record entry */
 	void *gen;                    /* interp/: a generator object's call
 	                                 (ext "<generator>"), or NULL */
@@ -381,6 +388,10 @@ int value_is_known_scalar(const value_t *v);
 int value_ext_is_class(const char *dotted);
 /* Python's repr-like text of a known value (for args and config); NULL if
  * the value is not a plain datum, or its text would be longer than 64 KiB. */
+/* 1 when v is an object of a repository class whose classes have no base
+ * but the job's own classes, object and abc.ABC: no builtin type's (int,
+ * str, list, tuple, dict) nor another library's instance; else 0. */
+int value_plain_repo_obj(const value_t *v);
 const char *value_repr(struct ast_arena *a, const value_t *v);
 
 void vinst_add_child(struct ast_arena *a, struct vinst *m, const char *name, struct vinst *child);
