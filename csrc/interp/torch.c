@@ -110,6 +110,11 @@ static void loader_init(struct frame *f, struct vinst *o, value_t **args, size_t
 			vdict_sets(in->a, e->detail, "batch_size", args[1]);
 	}
 	vdict_sets(in->a, o->attrs, "pin_memory", v_bool(in->a, kw_bool(kw, "pin_memory")));
+	/* num_workers (0 by default: the samples are fetched in the job's
+	 * own process, loader_batch) */
+	vdict_sets(in->a, o->attrs, "num_workers",
+	           kw && vdict_gets(kw, "num_workers") ? vdict_gets(kw, "num_workers")
+	           : nargs >= 6 ? args[5] : v_int(in->a, 0));
 	vdict_sets(in->a, o->attrs, "__anchor__", v_str(in->a, anchor_at(f, site)));
 	vdict_sets(in->a, o->attrs, "__ecg_loader__", v_bool(in->a, 1));
 	if (ds)
@@ -235,6 +240,44 @@ static value_t *dataset_sample(struct interp *in, const value_t *ds)
 	return t;
 }
 
+/* torch's DataLoader with num_workers 0 fetches each sample of a batch in
+ * the job's own process: the dataset's __getitem__ (a method of the
+ * repository's Dataset class) runs batch_size times per batch, where the
+ * loop takes the batch.  Read once under a JC_REPEAT of that many trips
+ * (not known: a batch size not known or a batch_sampler), so what it does
+ * on the device (a sample moved with .cuda()) is the batch's.  Its
+ * result is not the batch (collate decides that).  Nothing when the
+ * workers are other processes, or their number is not known. */
+static void loader_fetch_samples(struct frame *f, const struct vinst *dl, value_t *ds, const value_t *bs,
+                                 const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const value_t *nw = vdict_gets(dl->attrs, "num_workers");
+	const struct jctx *ojc = f->jc;
+	struct jctx *j;
+	value_t *gi, *idx;
+	long long w, b;
+	int ok = 0, okb = 0;
+
+	if (f->mode == M_FWD || !vdict_gets(dl->attrs, "__ecg_loader__") || !ds || ds->k != VK_INST ||
+	    !ds->u.inst->cls || ds->u.inst->mod != VM_NONE || !nw)
+		return;
+	w = as_int(nw, &ok);
+	if (!ok || w != 0)
+		return;
+	gi = class_lookup(ds->u.inst->cls, "__getitem__", NULL);
+	if (!gi || gi->k != VK_FUNC || gi->u.fn->is_static || gi->u.fn->is_classmethod || gi->u.fn->is_property)
+		return;
+	b = bs ? as_int(bs, &okb) : -1;
+	j = (struct jctx *)jc_push(f, JC_REPEAT, anchor_at(f, site),
+	                           afmt(in, "each sample of the batch (%s.__getitem__)", ds->u.inst->cls->name));
+	j->trips = okb && b > 0 ? b : -1;
+	f->jc = j;
+	idx = v_unknown(in->a, "index", "a sample's index, the sampler's");
+	(void)call_function(f, gi->u.fn, ds, &idx, 1, NULL, f->mode, f->ev, site);
+	f->jc = ojc;
+}
+
 /* One batch of DataLoader dl: host tensors, pinned if it pins (a loader
  * accelerate prepared, marked __ecg_to_device__: an H2D at the loop, device
  * tensors).  The
@@ -260,6 +303,8 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 
 	if (what)
 		sev(f, SEV_LOADER_ITER, what, site);
+	if (what)
+		loader_fetch_samples(f, dl, ds, bs, site);
 	/* a loader a framework prepared (accelerate's DataLoaderShard):
 	 * each batch sent to the device at the loop, blocking, pinned as
 	 * the loader says; the batch is then on the device */
