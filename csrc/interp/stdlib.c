@@ -374,6 +374,25 @@ static value_t *sl_attr_dict(struct frame *f, const char *d, value_t **args, siz
 	return r;
 }
 
+/* random.choice(seq) of an object of a repository class with its own
+ * __getitem__ (a Dataset): seq[i] for an index not known -- that method
+ * read here (a sample moved to the device in it is moved here).  NULL for
+ * anything else (call_ext goes on: not known). */
+static value_t *sl_random_choice(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                                 const struct ast_hdr *site)
+{
+	value_t *gi, *idx;
+
+	(void)d, (void)kw;
+	if (nargs != 1 || args[0]->k != VK_INST || !args[0]->u.inst->cls || args[0]->u.inst->mod != VM_NONE)
+		return NULL;
+	gi = class_lookup(args[0]->u.inst->cls, "__getitem__", NULL);
+	if (!gi || gi->k != VK_FUNC || gi->u.fn->is_static || gi->u.fn->is_classmethod || gi->u.fn->is_property)
+		return NULL;
+	idx = v_unknown(f->in->a, "index", "an index random.choice draws");
+	return call_function(f, gi->u.fn, args[0], &idx, 1, NULL, f->mode, f->ev, site);
+}
+
 /* os.getenv(k, default) when the job's variables are unset */
 static value_t *sl_getenv(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                           const struct ast_hdr *site)
@@ -811,6 +830,7 @@ static const struct stdlib_native {
 	{ "pathlib.PosixPath", path_call },
 	{ "pathlib.PurePath", path_call },
 	{ "pathlib.PurePosixPath", path_call },
+	{ "random.choice", sl_random_choice },
 	{ "threading.local", sl_attr_dict },
 	{ "toml.load", sl_load },
 	{ "tomli.load", sl_load },

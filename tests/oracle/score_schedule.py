@@ -171,12 +171,15 @@ def parse_ecg_freq(s):
     if m:
         times = int(m.group(1) or m.group(2))
     unit = None
+    # the unit is named before the count and its loop's text: "every
+    # N steps ×? (`map(decode_token, tokens)`)" is per step
+    head = re.split(r"\u00d7| x[0-9?]| \(", t, maxsplit=1)[0]
     # whole words only: "every eval_interval=2000 steps" (or "every
     # eval.interval=1000 steps", a dotted name) is per step, not per eval
     for u, pat in (("once", r"\bonce\b"), ("micro-step", r"\bmicro[- ]?steps?\b"),
                    ("token", r"\btokens?\b"), ("request", r"\brequests?\b"), ("epoch", r"\bepochs?\b"),
                    ("eval", r"\b(?:every|per) evals?\b(?!\.\w)"), ("batch", r"\bbatch(?:es)?\b"), ("step", r"\bsteps?\b")):
-        if re.search(pat, t):
+        if re.search(pat, head):
             unit = u
             break
     every = None
