@@ -1846,6 +1846,18 @@ static size_t sc_wrap_anchored(struct sc *s, cJSON *dd, size_t wi)
 				sc_wrap_coll(s, dd, w, e, "broadcast", "forward", "buffers from rank 0 before each forward with gradients (broadcast_buffers)");
 			} else if (bcast && e->model == w->model) {
 				sc_eval_bcast(s, dd, w, e);
+			} else if (bcast && !jc_find(e->ctx, JC_NO_GRAD) && e->model != w->model && interp_call_anchor(w->model) &&
+			           strcmp(interp_call_anchor(w->model), e->anchor)) {
+				/* the job calls a module holding the DDP-wrapped one (a
+				 * task wrapper whose forward calls self.model): DDP's
+				 * broadcast runs where that forward calls it, each
+				 * time the job calls the holder with gradients */
+				struct sched_ev in_fwd = *e;
+
+				in_fwd.anchor = interp_call_anchor(w->model);
+				sc_wrap_coll(s, dd, w, &in_fwd, "broadcast", "forward",
+				             "buffers from rank 0 before each forward with gradients (broadcast_buffers), "
+				             "where the module holding the wrapped model calls it");
 			}
 		}
 	}
