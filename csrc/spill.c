@@ -1,9 +1,11 @@
 /* spill.c - see include/ecg/spill.h: fixed-size records sorted outside
  * memory (runs of a bounded buffer, k-way merges).
  */
+#define _GNU_SOURCE 1           /* O_TMPFILE (Linux), where <fcntl.h> has it */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -58,11 +60,23 @@ static int io_fail(struct spill *s, const char *what, int e)
 	               e ? strerror(e) : "");
 }
 
-/* A new temporary file, unlinked at once: its descriptor, or -1. */
+/* A new temporary file that has no name: its descriptor, or -1.  Where
+ * the kernel and the file system make unnamed files (O_TMPFILE), no name
+ * ever exists, so nothing is left even if the process is killed at once;
+ * elsewhere a mkstemp() file unlinked at once. */
 static int tmp_open(struct spill *s)
 {
-	char *path = xasprintf("%s/ecg-spill-XXXXXX", tmpdir());
-	int fd = mkstemp(path), e = errno;
+	char *path;
+	int fd, e;
+
+#ifdef O_TMPFILE
+	fd = open(tmpdir(), O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+#endif
+	path = xasprintf("%s/ecg-spill-XXXXXX", tmpdir());
+	fd = mkstemp(path);
+	e = errno;
 
 	if (fd >= 0 && unlink(path) < 0) {
 		e = errno;
