@@ -630,7 +630,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 			assign(f, s->target, gen_next(f, it->u.inst, &s->h));
 			f->jc = lj;
 		}
-		else if (iter_self_next(f, it, &s->h))
+		else if (iter_self_next(f, it))
 			/* an iterator object of a repository class (its __iter__
 			 * returns itself): what its __next__ gives, read in
 			 * the loop */

@@ -1079,17 +1079,8 @@ static void launcher_strategy_save(struct frame *f, const char *wrapper, struct 
 	 * their sizes read on the host (catalog object_collectives) */
 	v = vdict_gets(skw, "process_group_backend");
 	if (catalog_fact(in->cat, CATALOG_F_OBJECT_COLLECTIVES, c2 + 1) &&
-	    (!v || v->k == VK_NONE || (v->k == VK_STR && !strcmp(v->u.str.s, "nccl")))) {
-		struct sched_ev *h = sev(f, SEV_H2D, afmt(in, "%s (the pickled objects copied to the device: NCCL)", c2 + 1),
-		                         site);
-
-		if (h) {
-			h->pinned = 0;
-			h->non_blocking = 0;
-			h->of_values = 1;
-		}
-		(void)sev(f, SEV_SYNC, afmt(in, "%s (the objects' sizes read on the host: NCCL)", c2 + 1), site);
-	}
+	    (!v || v->k == VK_NONE || (v->k == VK_STR && !strcmp(v->u.str.s, "nccl"))))
+		object_collective_nccl(f, c2 + 1, site);
 	v = vdict_gets(skw, kwn);
 	if (!(v ? v->k == VK_STR && !strcmp(v->u.str.s, want) : !strcmp(dflt, want)) ||
 	    !(gop = catalog_fact(in->cat, CATALOG_F_FSDP_STATE_DICT, word)))

@@ -365,19 +365,27 @@ void gen_ctx_exit(struct frame *f, struct vinst *g, const struct ast_hdr *site)
 	st->locals = NULL;
 }
 
+struct vfunc *repo_method(struct interp *in, const value_t *v, const char *name, int gen)
+{
+	value_t *m;
+
+	if (v->k != VK_INST || !v->u.inst->cls || v->u.inst->mod != VM_NONE || v->u.inst->gen)
+		return NULL;
+	m = class_lookup(v->u.inst->cls, name, NULL);
+	if (!m || m->k != VK_FUNC || m->u.fn->is_static || m->u.fn->is_classmethod || m->u.fn->is_property ||
+	    !fn_body(m->u.fn->def) || (gen >= 0 && is_generator(in, m->u.fn->def) != gen))
+		return NULL;
+	return m->u.fn;
+}
+
 value_t *iter_dunder_gen(struct frame *f, value_t *v, const struct ast_hdr *site)
 {
-	struct interp *in = f->in;
-	value_t *m, *g;
+	struct vfunc *m;
+	value_t *g;
 
-	if (f->mode == M_FWD || v->k != VK_INST || !v->u.inst->cls || v->u.inst->mod != VM_NONE ||
-	    v->u.inst->gen || is_loader(v))
+	if (f->mode == M_FWD || is_loader(v) || !(m = repo_method(f->in, v, "__iter__", 1)))
 		return NULL;
-	m = class_lookup(v->u.inst->cls, "__iter__", NULL);
-	if (!m || m->k != VK_FUNC || m->u.fn->is_static || m->u.fn->is_classmethod || m->u.fn->is_property ||
-	    !fn_body(m->u.fn->def) || !is_generator(in, m->u.fn->def))
-		return NULL;
-	g = call_function(f, m->u.fn, v, NULL, 0, NULL, f->mode, f->ev, site);
+	g = call_function(f, m, v, NULL, 0, NULL, f->mode, f->ev, site);
 	return is_gen_value(g) ? g : NULL;
 }
 
@@ -386,34 +394,23 @@ value_t *iter_dunder_gen(struct frame *f, value_t *v, const struct ast_hdr *site
  * read where next() is called; NULL when v is no such object. */
 value_t *next_dunder(struct frame *f, value_t *v, const struct ast_hdr *site)
 {
-	value_t *m;
+	struct vfunc *m = repo_method(f->in, v, "__next__", 0);
 
-	if (v->k != VK_INST || !v->u.inst->cls || v->u.inst->mod != VM_NONE || v->u.inst->gen)
-		return NULL;
-	m = class_lookup(v->u.inst->cls, "__next__", NULL);
-	if (!m || m->k != VK_FUNC || m->u.fn->is_static || m->u.fn->is_classmethod || m->u.fn->is_property ||
-	    !fn_body(m->u.fn->def) || is_generator(f->in, m->u.fn->def))
-		return NULL;
-	return call_function(f, m->u.fn, v, NULL, 0, NULL, f->mode, f->ev, site);
+	return m ? call_function(f, m, v, NULL, 0, NULL, f->mode, f->ev, site) : NULL;
 }
 
 /* v is an object of a repository class that is its own iterator: a
  * plain __iter__ whose every return is `return self`, and a __next__
  * next_dunder() reads.  Nothing is run; never fails. */
-int iter_self_next(struct frame *f, value_t *v, const struct ast_hdr *site)
+int iter_self_next(struct frame *f, value_t *v)
 {
-	value_t *m;
+	struct vfunc *m;
 	const struct ast_list *body;
 	unsigned i, nret = 0;
 
-	(void)site;
-	if (f->mode == M_FWD || v->k != VK_INST || !v->u.inst->cls || v->u.inst->mod != VM_NONE || v->u.inst->gen ||
-	    is_loader(v))
+	if (f->mode == M_FWD || is_loader(v) || !(m = repo_method(f->in, v, "__iter__", 0)))
 		return 0;
-	m = class_lookup(v->u.inst->cls, "__iter__", NULL);
-	if (!m || m->k != VK_FUNC || m->u.fn->is_static || m->u.fn->is_classmethod || m->u.fn->is_property ||
-	    !(body = fn_body(m->u.fn->def)) || is_generator(f->in, m->u.fn->def))
-		return 0;
+	body = fn_body(m->def);
 	for (i = 0; i < body->n; i++) {
 		const struct ast_hdr *st = body->items[i];
 		const struct ast_Return *r;
@@ -427,11 +424,7 @@ int iter_self_next(struct frame *f, value_t *v, const struct ast_hdr *site)
 			return 0;
 		nret++;
 	}
-	if (!nret)
-		return 0;
-	m = class_lookup(v->u.inst->cls, "__next__", NULL);
-	return m && m->k == VK_FUNC && !m->u.fn->is_static && !m->u.fn->is_classmethod && !m->u.fn->is_property &&
-	       fn_body(m->u.fn->def) && !is_generator(f->in, m->u.fn->def);
+	return nret && repo_method(f->in, v, "__next__", 0);
 }
 
 /* ECG_TRACE_CALLS=N (a development aid): the calls at depth < N are

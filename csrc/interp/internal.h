@@ -616,7 +616,11 @@ value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site);
  * module, not a DataLoader) whose __iter__ is a generator function: the
  * generator object its __iter__ makes (its body read as each item is
  * taken); NULL for any other value (forward mode too). */
-int iter_self_next(struct frame *f, value_t *v, const struct ast_hdr *site);      /* 1: its __iter__ returns self, __next__ is read */
+/* The method `name` of v, an object of a repository class (not a module,
+ * not a generator object): a plain function with a body, a generator
+ * function when gen is 1, not one when 0, either when -1; else NULL. */
+struct vfunc *repo_method(struct interp *in, const value_t *v, const char *name, int gen);
+int iter_self_next(struct frame *f, value_t *v);      /* 1: its __iter__ returns self, __next__ is read */
 value_t *next_dunder(struct frame *f, value_t *v, const struct ast_hdr *site);   /* NULL: no repo __next__ */
 value_t *iter_dunder_gen(struct frame *f, value_t *v, const struct ast_hdr *site);
 value_t *gen_ctx_enter(struct frame *f, struct vinst *g, const struct ast_hdr *site);
@@ -669,6 +673,7 @@ int class_is_torch_loader(struct interp *in, struct vclass *c);
 int loader_base_init(struct frame *f, value_t *self, value_t **args, size_t nargs, struct vdict *kw,
                      const struct ast_hdr *site);
 value_t *loader_iter(struct interp *in, value_t *self);
+void object_collective_nccl(struct frame *f, const char *coll, const struct ast_hdr *site);   /* torch.c */
 value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what, const struct ast_hdr *site);
 struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **args, size_t nargs,
                                struct vdict *kw, const struct ast_hdr *site);

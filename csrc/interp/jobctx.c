@@ -690,8 +690,6 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 
 		const value_t *g = colon ? vdict_gets(recv->u.inst->attrs, colon + 1) : NULL;
 
-		if (colon && !g && recv->u.inst->args)
-			g = vdict_gets(recv->u.inst->args, colon + 1);     /* as its constructor was told */
 		if (colon && (!g || value_truth(g) != 0) &&
 		    (e = sev(f, SEV_COLLECTIVE, text_of(f, AST_IS(site, Call) ? AST_AS(site, Call)->func : site), site))) {
 			const char *dot = strchr(cm, '.');

@@ -381,16 +381,14 @@ static value_t *sl_attr_dict(struct frame *f, const char *d, value_t **args, siz
 static value_t *sl_random_choice(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                                  const struct ast_hdr *site)
 {
-	value_t *gi, *idx;
+	struct vfunc *gi;
+	value_t *idx;
 
 	(void)d, (void)kw;
-	if (nargs != 1 || args[0]->k != VK_INST || !args[0]->u.inst->cls || args[0]->u.inst->mod != VM_NONE)
-		return NULL;
-	gi = class_lookup(args[0]->u.inst->cls, "__getitem__", NULL);
-	if (!gi || gi->k != VK_FUNC || gi->u.fn->is_static || gi->u.fn->is_classmethod || gi->u.fn->is_property)
+	if (nargs != 1 || !(gi = repo_method(f->in, args[0], "__getitem__", -1)))
 		return NULL;
 	idx = v_unknown(f->in->a, "index", "an index random.choice draws");
-	return call_function(f, gi->u.fn, args[0], &idx, 1, NULL, f->mode, f->ev, site);
+	return call_function(f, gi, args[0], &idx, 1, NULL, f->mode, f->ev, site);
 }
 
 /* os.getenv(k, default) when the job's variables are unset */

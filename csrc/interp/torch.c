@@ -240,6 +240,23 @@ static value_t *dataset_sample(struct interp *in, const value_t *ds)
 	return t;
 }
 
+/* A collective of Python objects (catalog object_collectives) on a NCCL
+ * group: the pickled objects copied to the current device (an H2D of
+ * values, not a batch) and their sizes read on the host (a sync), at the
+ * call. */
+void object_collective_nccl(struct frame *f, const char *coll, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct sched_ev *h = sev(f, SEV_H2D, afmt(in, "%s (the pickled objects copied to the device: NCCL)", coll), site);
+
+	if (h) {
+		h->pinned = 0;
+		h->non_blocking = 0;
+		h->of_values = 1;       /* Python objects, no batch */
+	}
+	(void)sev(f, SEV_SYNC, afmt(in, "%s (the objects' sizes read on the host: NCCL)", coll), site);
+}
+
 /* torch's DataLoader with num_workers 0 fetches each sample of a batch in
  * the job's own process: the dataset's __getitem__ (a method of the
  * repository's Dataset class) runs batch_size times per batch, where the
@@ -255,18 +272,15 @@ static void loader_fetch_samples(struct frame *f, const struct vinst *dl, value_
 	const value_t *nw = vdict_gets(dl->attrs, "num_workers");
 	const struct jctx *ojc = f->jc;
 	struct jctx *j;
-	value_t *gi, *idx;
+	struct vfunc *gi;
+	value_t *idx;
 	long long w, b;
 	int ok = 0, okb = 0;
 
-	if (f->mode == M_FWD || !vdict_gets(dl->attrs, "__ecg_loader__") || !ds || ds->k != VK_INST ||
-	    !ds->u.inst->cls || ds->u.inst->mod != VM_NONE || !nw)
+	if (f->mode == M_FWD || !vdict_gets(dl->attrs, "__ecg_loader__") || !ds || !nw)
 		return;
 	w = as_int(nw, &ok);
-	if (!ok || w != 0)
-		return;
-	gi = class_lookup(ds->u.inst->cls, "__getitem__", NULL);
-	if (!gi || gi->k != VK_FUNC || gi->u.fn->is_static || gi->u.fn->is_classmethod || gi->u.fn->is_property)
+	if (!ok || w != 0 || !(gi = repo_method(in, ds, "__getitem__", -1)))
 		return;
 	b = bs ? as_int(bs, &okb) : -1;
 	j = (struct jctx *)jc_push(f, JC_REPEAT, anchor_at(f, site),
@@ -274,7 +288,7 @@ static void loader_fetch_samples(struct frame *f, const struct vinst *dl, value_
 	j->trips = okb && b > 0 ? b : -1;
 	f->jc = j;
 	idx = v_unknown(in->a, "index", "a sample's index, the sampler's");
-	(void)call_function(f, gi->u.fn, ds, &idx, 1, NULL, f->mode, f->ev, site);
+	(void)call_function(f, gi, ds, &idx, 1, NULL, f->mode, f->ev, site);
 	f->jc = ojc;
 }
 
@@ -1628,18 +1642,10 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		if (catalog_fact(in->cat, CATALOG_F_OBJECT_COLLECTIVES, coll) && in->dist_backend &&
 		    !in->dist_backend_mixed && !strcmp(in->dist_backend, "nccl") && f->mode != M_FWD) {
 			const struct jctx *ojc = f->jc;
-			struct sched_ev *h;
 
 			if (in->dist_backend_cond)
 				f->jc = jc_push(f, JC_COND, anchor_at(f, site), in->dist_backend_cond);
-			h = sev(f, SEV_H2D, afmt(in, "%s (the pickled objects copied to the device: NCCL)", coll), site);
-
-			if (h) {
-				h->pinned = 0;
-				h->non_blocking = 0;
-				h->of_values = 1;       /* Python objects, no batch */
-			}
-			(void)sev(f, SEV_SYNC, afmt(in, "%s (the objects' sizes read on the host: NCCL)", coll), site);
+			object_collective_nccl(f, coll, site);
 			f->jc = ojc;
 		}
 		return !strcmp(coll, "barrier") ? v_none(in->a) : unknown_at(f, site, "a collective's work handle");
