@@ -1775,6 +1775,21 @@ static const char *sc_fsdp_sharding(const struct sc *s, const struct sched_ev *w
 	return wrap_sharding(interp_catalog(s->in), w);
 }
 
+/* Was m's forward first read where a method of holder's own class calls
+ * it (the anchor `file:Holder.forward:96`), not from job code? */
+static int sc_called_in_holder(const struct vinst *holder, const struct vinst *m)
+{
+	const char *a = interp_call_anchor(m), *q = holder->cls ? holder->cls->qualname : NULL, *p;
+	size_t n = q ? strlen(q) : 0;
+
+	if (!a || !n)
+		return 0;
+	for (p = strchr(a, ':'); p; p = strchr(p + 1, ':'))
+		if (!strncmp(p + 1, q, n) && p[1 + n] == '.')
+			return 1;
+	return 0;
+}
+
 /* The collectives a DDP or FSDP wrapper issues, where they happen: DDP's
  * gradient all-reduce at each backward call after the wrap (not under
  * no_sync), its buffer broadcast at each model call with gradients when
@@ -1846,8 +1861,8 @@ static size_t sc_wrap_anchored(struct sc *s, cJSON *dd, size_t wi)
 				sc_wrap_coll(s, dd, w, e, "broadcast", "forward", "buffers from rank 0 before each forward with gradients (broadcast_buffers)");
 			} else if (bcast && e->model == w->model) {
 				sc_eval_bcast(s, dd, w, e);
-			} else if (bcast && !jc_find(e->ctx, JC_NO_GRAD) && e->model != w->model && interp_call_anchor(w->model) &&
-			           strcmp(interp_call_anchor(w->model), e->anchor)) {
+			} else if (bcast && !jc_find(e->ctx, JC_NO_GRAD) && e->model != w->model &&
+			           sc_called_in_holder(e->model, w->model)) {
 				/* the job calls a module holding the DDP-wrapped one (a
 				 * task wrapper whose forward calls self.model): DDP's
 				 * broadcast runs where that forward calls it, each
