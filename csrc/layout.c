@@ -181,7 +181,7 @@ cJSON *layout_parallel(const struct interp *in)
 
 			cJSON_AddNullToObject(o, "size");
 			cJSON_AddNullToObject(o, "source");
-			cJSON_AddStringToObject(o, "reason", "no call of the job bound this degree");
+			cJSON_AddStringToObject(o, "reason", "neither a call nor a device mesh of the job bound this degree");
 		}
 	}
 	return par;

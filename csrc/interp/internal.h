@@ -942,6 +942,10 @@ int is_optim_ext(const char *name);
 /* parallel.c: callee's parameters named for a parallel degree, just bound
  * by a call from f at site, kept as the job's degrees (the first of each) */
 void parallel_note_params(struct frame *f, const struct frame *callee, const struct ast_hdr *site);
+/* a device mesh of these axis sizes and names, made at site: the degrees
+ * it states when it covers the world (parallel.c) */
+void parallel_note_mesh(struct frame *f, const struct vseq *sizes, const struct vseq *names,
+                        const struct ast_hdr *site);
 /* stage.c: a pipeline stage's share of a count, n // P (see there) */
 void stage_note_div(struct frame *f, const struct ast_hdr *site, const value_t *l, const value_t *r,
                     value_t *res);

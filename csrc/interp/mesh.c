@@ -198,6 +198,7 @@ value_t *mesh_init(struct frame *f, const char *ext, value_t **args, size_t narg
 
 	if (!ss || (names && names->k != VK_NONE && (!ns || ns->n != ss->n || !all_str(ns))))
 		return unknown_at(f, site, "a device mesh whose shape or axis names are not known");
+	parallel_note_mesh(f, ss, ns, site);
 	return mesh_make(f->in, ext, ss, ns, NULL);
 }
 
@@ -308,6 +309,7 @@ static value_t *m_unflatten(struct frame *f, value_t *m, value_t **args, size_t 
 			vseq_push(in->a, ap->u.seq, axis_par(in, ns->items[k], ss->items[k]));
 		}
 	}
+	parallel_note_mesh(f, sizes->u.seq, nm->u.seq, site);
 	return mesh_make(in, m->u.inst->ext, sizes->u.seq, nm->u.seq, ap->u.seq);
 }
 

@@ -11,11 +11,25 @@
  * the parameter's name; the value carries its own source (the argparse
  * option a command-line argument set, a config file, a default).
  *
+ * A job that lays its ranks out as a device mesh instead (torchtitan's
+ * ParallelDims: init_device_mesh, then the world unflattened into named
+ * axes) states its degrees there: parallel_note_mesh() reads a mesh that
+ * covers the whole world (WORLD_SIZE known, every axis size a known int,
+ * their product the world) and whose every axis of size other than 1 the
+ * catalogue names (torch_facts.json mesh_axis_parallelism); each degree
+ * is the product of the sizes of the axes serving it (dp_replicate x
+ * dp_shard: data), 1 when an axis of that parallelism has size 1.  A
+ * mesh with an axis whose name says nothing ("world", an unknown size)
+ * states nothing, and a degree already bound is kept.
+ *
  * Nothing here fails; the values live in the interpreter's arena.
  */
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+#include "ecg/catalog.h"
 
 #include "internal.h"
 
@@ -48,6 +62,75 @@ void parallel_note_params(struct frame *f, const struct frame *callee, const str
 			continue;
 		d->v = v;
 		d->param = par_params[i].param;
+		d->anchor = site ? anchor_at(f, site) : NULL;
+	}
+}
+
+static int par_of_word(const char *w, enum interp_par *out)
+{
+	static const struct {
+		const char *word;
+		enum interp_par degree;
+	} words[] = {
+		{ "context", PAR_CONTEXT }, { "data", PAR_DATA }, { "expert", PAR_EXPERT },
+		{ "pipeline", PAR_PIPELINE }, { "tensor", PAR_TENSOR },
+	};
+	size_t i;
+
+	for (i = 0; w && i < sizeof words / sizeof words[0]; i++)
+		if (!strcmp(words[i].word, w)) {
+			*out = words[i].degree;
+			return 1;
+		}
+	return 0;
+}
+
+void parallel_note_mesh(struct frame *f, const struct vseq *sizes, const struct vseq *names,
+                        const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	long long world, prod = 1, deg[PAR_COUNT];
+	const char *param[PAR_COUNT] = { NULL };
+	const value_t *one[PAR_COUNT] = { NULL };
+	int naxes[PAR_COUNT] = { 0 };
+	enum interp_par k;
+	size_t i;
+
+	if (!sizes || !names || sizes->n != names->n || !interp_env_int(in, "WORLD_SIZE", &world))
+		return;
+	for (k = 0; k < PAR_COUNT; k++)
+		deg[k] = 1;
+	for (i = 0; i < sizes->n; i++) {
+		const value_t *n = sizes->items[i], *nm = names->items[i];
+		const char *w;
+
+		if (n->k != VK_INT || n->u.i <= 0 || nm->k != VK_STR)
+			return;
+		prod *= n->u.i;
+		w = catalog_fact(in->cat, CATALOG_F_MESH_AXIS_PARALLELISM, nm->u.str.s);
+		if (!par_of_word(w, &k)) {
+			/* an axis of ranks that serves something unnamed (or
+			 * sequence, no degree of its own): only a size 1 is
+			 * harmless */
+			if (n->u.i != 1)
+				return;
+			continue;
+		}
+		deg[k] *= n->u.i;
+		param[k] = param[k] ? afmt(in, "%s*%s", param[k], nm->u.str.s) : nm->u.str.s;
+		one[k] = n;
+		naxes[k]++;
+	}
+	if (prod != world)
+		return;
+	for (k = 0; k < PAR_COUNT; k++) {
+		struct interp_par_degree *d = &in->par[k];
+
+		if (d->v || !naxes[k])
+			continue;
+		/* one axis: its size value, with the source it carries */
+		d->v = naxes[k] == 1 ? (value_t *)one[k] : v_int(in->a, deg[k]);
+		d->param = param[k];
 		d->anchor = site ? anchor_at(f, site) : NULL;
 	}
 }
