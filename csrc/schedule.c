@@ -2202,6 +2202,25 @@ static void sc_compute(struct sc *s, cJSON *compute, cJSON *overlap)
 	(void)overlap;
 }
 
+/* One entry per overlap: the same mechanism at the same line, found once
+ * per wrapped unit (FSDP's per-layer wraps) or per loader built there,
+ * is one intended overlap. */
+static void sc_unique(cJSON *arr)
+{
+	cJSON *x = arr ? arr->child : NULL;
+
+	while (x) {
+		cJSON *next = x->next, *y;
+		int dup = 0;
+
+		for (y = arr->child; y != x && !dup; y = y->next)
+			dup = cJSON_Compare(x, y, 1);
+		if (dup)
+			cJSON_Delete(cJSON_DetachItemViaPointer(arr, x));
+		x = next;
+	}
+}
+
 static void sc_overlap(struct sc *s, cJSON *overlap)
 {
 	size_t i;
@@ -2270,6 +2289,7 @@ void schedule_emit(struct interp *in, const char *job_type, cJSON *sched)
 	sc_compute(&s, cJSON_GetObjectItemCaseSensitive(sched, "compute"),
 	           cJSON_GetObjectItemCaseSensitive(sched, "overlap"));
 	sc_overlap(&s, cJSON_GetObjectItemCaseSensitive(sched, "overlap"));
+	sc_unique(cJSON_GetObjectItemCaseSensitive(sched, "overlap"));
 	free(s.opt_anchors);
 	free(s.decode);
 	free(s.gen);
