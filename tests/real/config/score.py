@@ -9,7 +9,8 @@ its configuration layers (command line, config files, registries) pin:
 
     {"repo": "owner/name", "commit": "<40 hex>", "entry": "FILE[:FUNC]",
      "argv": [...], "notes": "...",
-     "counts": [{"id": "transformer.h.*", "count": 22, "wrong": [16]}]}
+     "counts": [{"id": "transformer.h.*", "count": 22, "wrong": [16]}],
+     "classes": [{"id": "", "class": "GPT"}]}
 
 A count may also carry "whole_model": n, the whole model's count of a block
 a pipeline rank builds its share of (records.md: repeat.whole_model); ecg's
@@ -25,6 +26,11 @@ is $ECG_REAL_MIRROR (default /work/.mirror)/<owner>+<name>/repo; a job whose
 source or commit is absent is skipped.  Exit 1 when a count is wrong (a
 wrong count is never acceptable), when ecg fails, or when a label is
 malformed; with ECG_REAL_STRICT=1 also when a count is not given.
+
+"classes" (optional) names the model's class at a module path (issue 16:
+"job type, model class, the repeating block with its count"): the entry
+of that id must exist with that class; another class, or no entry, is
+wrong (exit 1).
 """
 import json
 import os
@@ -59,6 +65,7 @@ def main(argv):
         return 2
     names = jobs or sorted(f[:-5] for f in os.listdir(HERE) if f.endswith(".json"))
     status, right, given, total, scored = 0, 0, 0, 0, 0
+    cls_right, cls_total = 0, 0
     for name in names:
         with open(os.path.join(HERE, name + ".json")) as fh:
             lab = json.load(fh)
@@ -110,7 +117,18 @@ def main(argv):
             print("%-28s %-24s count %-5s %s" % (name, c["id"], json.dumps(got), verdict))
             if verbose and rep:
                 print("    %s" % json.dumps(rep))
-    print("totals: counts right %d/%d, given %d, wrong %d" % (right, total, given, given - right))
+        for c in lab.get("classes", []):
+            cls_total += 1
+            got = (mods.get(c["id"]) or {}).get("class")
+            if got == c["class"]:
+                cls_right += 1
+                verdict = "right"
+            else:
+                verdict = "WRONG (want %s)" % c["class"] if c["id"] in mods else "WRONG (no entry %r)" % c["id"]
+                status = 1
+            print("%-28s %-24s class %-16s %s" % (name, c["id"] or "(model)", got, verdict))
+    print("totals: counts right %d/%d, given %d, wrong %d; model classes right %d/%d"
+          % (right, total, given, given - right, cls_right, cls_total))
     print("config: %d jobs scored" % scored)
     if os.environ.get("ECG_REAL_STRICT") == "1" and given < total:
         status = 1
