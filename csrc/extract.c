@@ -90,6 +90,8 @@ static int extract_analyse(struct load *L, const char *entry, const char *func, 
                            cJSON *config, struct job_info *job, cJSON *sched_parts)
 {
 	struct analyse_opts ao;
+	const char **envs = NULL;
+	int rc;
 
 	memset(&ao, 0, sizeof ao);
 	ao.entry_spec = o->entry;
@@ -108,8 +110,25 @@ static int extract_analyse(struct load *L, const char *entry, const char *func, 
 		ao.env_known = 1;
 		ao.envs = o->envs;
 		ao.nenvs = o->nenvs;
+	} else if (o->nlaunch_envs) {
+		/* what the launcher sets, then --env's (which win); any
+		 * other variable may be set, --no-env or not: the launcher
+		 * sets more than these (MASTER_ADDR, OMP_NUM_THREADS ...) */
+		size_t i;
+
+		envs = xcalloc(o->nlaunch_envs + o->nenvs, sizeof *envs);
+		for (i = 0; i < o->nlaunch_envs; i++)
+			envs[i] = o->launch_envs[i];
+		for (i = 0; i < o->nenvs; i++)
+			envs[o->nlaunch_envs + i] = o->envs[i];
+		ao.env_known = 1;
+		ao.env_partial = 1;
+		ao.envs = envs;
+		ao.nenvs = o->nlaunch_envs + o->nenvs;
 	}
-	return analyse_job(&L->prog, entry, func, &ao, cat, modules, unres, config, job, sched_parts);
+	rc = analyse_job(&L->prog, entry, func, &ao, cat, modules, unres, config, job, sched_parts);
+	free(envs);
+	return rc;
 }
 
 /* A path as given (relative to where --repo pointed, or to the root), or
@@ -195,6 +214,31 @@ static int extract_find_entry(struct load *L, const char *spec, int worktree, ch
 	}
 }
 
+/* The variables a launcher of torch.distributed jobs sets in each process
+ * it starts, when it starts a known number: WORLD_SIZE, and RANK and
+ * LOCAL_RANK (0 for one process; set, to a value that differs between the
+ * processes, for more).  torchrun and torch.distributed.launch (the elastic
+ * agent), deepspeed and composer set them; accelerate launch only when it
+ * starts more than one process (one runs the script as it is).  srun and
+ * mpirun set their own (SLURM_PROCID ...), which the job maps itself. */
+static void extract_launch_env(struct extract_opts *o, const struct launch *la)
+{
+	static const char *const sets[] = { "torchrun", "torch.distributed.launch", "deepspeed", "composer", NULL };
+	size_t i;
+	int known = 0;
+
+	o->nlaunch_envs = 0;
+	for (i = 0; sets[i]; i++)
+		known |= !strcmp(la->launcher, sets[i]);
+	known |= !strcmp(la->launcher, "accelerate") && la->world > 1;
+	if (!known || la->world <= 0)
+		return;
+	snprintf(o->launch_world, sizeof o->launch_world, "WORLD_SIZE=%ld", la->world);
+	o->launch_envs[o->nlaunch_envs++] = o->launch_world;
+	o->launch_envs[o->nlaunch_envs++] = la->world == 1 ? "RANK=0" : "RANK";
+	o->launch_envs[o->nlaunch_envs++] = la->world == 1 ? "LOCAL_RANK=0" : "LOCAL_RANK";
+}
+
 /* --launcher FILE[:LINE]: the launch on LINE (or the only one) of FILE,
  * read with the launcher's own arguments (o->job_argv, moved to
  * o->launcher_argv); its script becomes *entry and its arguments the
@@ -272,6 +316,7 @@ static int extract_launcher(struct load *L, struct extract_opts *o, struct launc
 	/* a plain `python script.py` gives the job no variables of its own;
 	 * torchrun, deepspeed, accelerate, srun, mpirun set RANK & co. */
 	o->env_set = strcmp(la->launcher, "python") || la->wrapper;
+	extract_launch_env(o, la);
 	*launch = la;
 	*entry = path;
 	free(file);
@@ -317,6 +362,10 @@ static cJSON *extract_launch_json(const struct extract_opts *o, const struct lau
 		cJSON_AddNullToObject(j, "world_size");
 		cJSON_AddStringToObject(j, "world_size_reason", la->world_reason ? la->world_reason : "not known");
 	}
+	/* the variables it sets that the reading used (extract_launch_env) */
+	a = cJSON_AddArrayToObject(j, "sets_env");
+	for (i = 0; i < o->nlaunch_envs; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(o->launch_envs[i]));
 	if (la->condition)
 		cJSON_AddStringToObject(j, "condition", la->condition);
 	else

@@ -670,7 +670,7 @@ const char *framework_precision(struct interp *in, const value_t *obj)
 		return v->u.str.s;
 	if (v && v->k != VK_NONE)
 		return NULL;
-	if (!in->environ || in->environ->k != VK_DICT)
+	if (!env_complete(in))
 		return NULL;                  /* the environment is not pinned */
 	ev = vdict_gets(in->environ->u.dict, eq + 1);
 	if (!ev)
@@ -937,7 +937,7 @@ static const value_t *launcher_arg(struct interp *in, const struct vinst *o, con
 
 	*known = 0;
 	if (!o->args || vdict_gets(o->args, KW_UNK_DSTAR) || vdict_gets(o->args, "__ecg_positional__") ||
-	    !in->environ || in->environ->k != VK_DICT)
+	    !env_complete(in))
 		return NULL;
 	if (snprintf(var, sizeof var, "%s%s", l->prefix, kw) >= (int)sizeof var)
 		return NULL;

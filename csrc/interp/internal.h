@@ -1261,6 +1261,14 @@ static inline int dict_may_hold(const struct vdict *d)
 	return 0;
 }
 
+/* Is the job's whole environment known (--no-env, --env): a variable it
+ * does not list is unset?  An environment of only the variables a launcher
+ * sets (interp_set_env(..., partial)) lists those and may hold others. */
+static inline int env_complete(const struct interp *in)
+{
+	return in->environ && in->environ->k == VK_DICT && !dict_may_hold(in->environ->u.dict);
+}
+
 /* A copy dst of dict src (dict(d), d.copy(), {**d}) may hold what src
  * may hold under keys not known. */
 static inline void dict_keep_may_hold(struct vdict *dst, const struct vdict *src)

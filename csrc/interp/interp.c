@@ -179,7 +179,7 @@ void interp_set_argv(struct interp *in, const char *const *argv, size_t n)
 		vseq_push(in->a, in->argv->u.seq, v_str(in->a, argv[i]));
 }
 
-void interp_set_env(struct interp *in, const char *const *kv, size_t n)
+void interp_set_env(struct interp *in, const char *const *kv, size_t n, int partial)
 {
 	size_t i;
 
@@ -198,6 +198,9 @@ void interp_set_env(struct interp *in, const char *const *kv, size_t n)
 			vdict_set(in->a, in->environ->u.dict, v_str(in->a, kv[i]), u);
 		}
 	}
+	/* the launcher's variables only: any other may be set, to anything */
+	if (partial)
+		in->environ->u.dict->anykey = 1;
 }
 
 /* Run a file as the job does: as __main__ (func NULL), or imported under

@@ -308,7 +308,7 @@ value_t *load_config(struct frame *f, const char *how, value_t *arg, const struc
 /* A module attribute the analysis answers itself (mod is an external's
  * dotted name): sys.argv (the entry script, then the job's arguments) and
  * os.environ (an object whose get/setdefault are dict.get's; the mapping
- * itself when interp_set_env_unset() made it known).  NULL for
+ * itself when interp_set_env() made it known, or partly known).  NULL for
  * any other: the caller makes it a longer dotted name. */
 value_t *stdlib_attr(struct interp *in, const char *mod, const char *name)
 {
@@ -402,6 +402,8 @@ static value_t *sl_getenv(struct frame *f, const char *d, value_t **args, size_t
 	if (!in->environ || nargs < 1 || args[0]->k != VK_STR)
 		return NULL;
 	v = vdict_get(in->environ->u.dict, args[0]);
+	if (!v && !env_complete(in))
+		return NULL;          /* not one the launcher sets: may be set */
 	return v ? v : nargs >= 2 ? args[1] : kw && vdict_gets(kw, "default") ? vdict_gets(kw, "default")
 	                                                                   : v_none(in->a);
 }

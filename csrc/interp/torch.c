@@ -999,7 +999,8 @@ long long multi_process_count(struct interp *in)
 	long long n = pinned_world_size(in);
 	size_t i;
 
-	if (!n)
+	/* a veto may be set among the variables a launcher does not set */
+	if (!n || !env_complete(in))
 		return 0;
 	for (i = 0; i < env->n; i++) {
 		const value_t *k = env->keys[i], *v = env->vals[i];
@@ -1282,7 +1283,7 @@ static value_t *tc_dist_is_initialized(struct frame *f, const char *d, const cha
 	(void)d, (void)args, (void)nargs, (void)kw, (void)site;
 	if (in->dist_init_sure)
 		return v_bool(in->a, 1);
-	return strcmp(last, "is_available") && in->environ && !in->dist_init ? v_bool(in->a, 0) : NULL;
+	return strcmp(last, "is_available") && env_complete(in) && !in->dist_init ? v_bool(in->a, 0) : NULL;
 }
 
 /* torch.is_tensor(x), torch.is_floating_point(x) ...: a Python bool from

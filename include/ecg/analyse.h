@@ -35,6 +35,8 @@ struct analyse_opts {
 	                                   every other variable unset (interp_set_env) */
 	const char *const *envs;
 	size_t nenvs;
+	int env_partial;                /* with env_known: envs are only the variables the
+	                                   launcher sets; any other may be set */
 };
 
 /* Read the job whose entry script is `entry` (a path in prog; with func,

@@ -49,6 +49,11 @@ struct extract_opts {
 	char **launcher_argv;       /* with --launcher: the launcher's own arguments */
 	size_t launcher_argc;
 	int env_set;                /* the launcher sets the job's environment (torchrun, srun ...) */
+	const char *launch_envs[4]; /* the variables that launcher sets for torch.distributed
+	                               (WORLD_SIZE=n, RANK, LOCAL_RANK), static or in
+	                               launch_world */
+	size_t nlaunch_envs;
+	char launch_world[40];
 	const char **envs;          /* --env KEY=VALUE, in order */
 	size_t nenvs, aenvs;
 	int no_env;                 /* --no-env (or --env given): other variables are unset */

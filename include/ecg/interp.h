@@ -367,9 +367,11 @@ void interp_set_argv(struct interp *in, const char *const *argv, size_t n);
 
 /* The job's environment is known: the n KEY=VALUE strings of kv (KEY
  * alone: set, to a value not known), every other variable unset.  os.environ is then that mapping and
- * os.getenv(k, d) is d for the others.  Without this call every read of
- * the environment is unknown (a launcher may set it). */
-void interp_set_env(struct interp *in, const char *const *kv, size_t n);
+ * os.getenv(k, d) is d for the others.  With partial, only those are
+ * known (the variables a launcher such as torchrun sets for its
+ * processes): any other may be set, and its reads are not known.  Without
+ * this call every read of the environment is unknown. */
+void interp_set_env(struct interp *in, const char *const *kv, size_t n, int partial);
 
 /* Notes for `unresolved`: what was seen and not resolved. */
 struct interp_note {

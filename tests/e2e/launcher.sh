@@ -64,4 +64,44 @@ is "$rc" 0 "refresh after the launcher changed exits 0"
 G="$R/records/computation_graph.json"
 is "$(rep)" 8 "  the records follow the launcher: 8 blocks"
 
+# torchrun sets WORLD_SIZE, RANK and LOCAL_RANK in each process it starts:
+# --launcher reads the job with those (any other variable may be set)
+R2="$T/repo2"
+mkrepo "$R2"
+mkdir -p "$R2/scripts"
+cat >"$R2/scripts/run.sh" <<'SH'
+#!/bin/bash
+torchrun --nproc_per_node 4 mesh_train.py
+SH
+cat >"$R2/mesh_train.py" <<'PY'
+import os
+import torch
+import torch.nn as nn
+import torch.distributed as dist
+from torch.distributed.device_mesh import init_device_mesh
+
+dist.init_process_group(backend="nccl")
+world = int(os.environ["WORLD_SIZE"])
+mesh = init_device_mesh("cuda", (world // 2, 2), mesh_dim_names=("dp", "tp"))
+debug = os.environ.get("DEBUG_SYNC", "0") == "1"
+model = nn.Linear(8, 8).to("cuda")
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(10):
+    loss = model(torch.randn(4, 8, device="cuda")).sum()
+    loss.backward()
+    opt.step()
+    if debug:
+        print(loss.item())
+PY
+commit "$R2" "mesh job"
+S="$T/o3/execution_schedule.json"
+run_ecg extract --repo "$R2" --launcher scripts/run.sh --out "$T/o3" -q
+is "$rc" 0 "extract --launcher of a torchrun line that starts 4 processes exits 0"
+is "$(json "$S" "d['invocation']['launcher']['sets_env']")" "['WORLD_SIZE=4', 'RANK', 'LOCAL_RANK']" \
+	"  the variables torchrun sets are recorded"
+is "$(json "$S" "[(k, d['parallel'][k]['size']) for k in ('data', 'tensor')]")" "[('data', 2), ('tensor', 2)]" \
+	"  WORLD_SIZE=4 from the launcher: the mesh (4 // 2, 2) gives data 2, tensor 2"
+is "$(json "$S" "[r['condition'] is not None for r in d['host_device'] if r['kind'] == 'sync']")" "[True]" \
+	"  a variable torchrun does not set (DEBUG_SYNC) is not taken as unset: the .item() keeps its condition"
+
 done_testing

@@ -3,7 +3,8 @@
  *
  * Each tests/interp/NAME.test file holds cases; tests/interp/README gives the
  * format.  In short: a case is a `# name` line, optional `# xfail: why` and
- * `# argv: ...` and `# env: K=V ...` lines, a Python snippet (more files after `#%% path.py`
+ * `# argv: ...` and `# env: K=V ...` lines (`# launcher-env: K=V ...`: the
+ * variables a launcher sets, any other maybe set), a Python snippet (more files after `#%% path.py`
  * lines), a `---` line, then expectations up to a blank line:
  *     NAME = RENDERING        a module-level name of the snippet (or a
  *                             dotted path through instance attributes,
@@ -73,6 +74,8 @@ struct tcase {
 	char *env[16];              /* `# env:` KEY=VALUE words, owned; with
 	                               any, the environment is known to be them */
 	size_t nenv;
+	int env_partial;            /* `# launcher-env:` words instead: those set,
+	                               any other variable maybe */
 	buf_t src;                  /* the snippet, with its #%% markers */
 	char *expect[MAX_LINES];    /* owned */
 	int expect_line[MAX_LINES];
@@ -643,7 +646,7 @@ static int run_case(struct tcase *c, buf_t *why)
 	in = interp_new(&prog, the_cat);
 	interp_set_argv(in, (const char *const *)c->argv, c->nargv);
 	if (c->nenv)
-		interp_set_env(in, (const char *const *)c->env, c->nenv);
+		interp_set_env(in, (const char *const *)c->env, c->nenv, c->env_partial);
 	interp_set_text_loader(in, case_text, &texts);
 	interp_set_loader(in, case_config, &texts);
 	interp_run_entry(in, entry);
@@ -811,10 +814,12 @@ static void run_file(const char *path, const char *filter)
 					c.argv[c.nargv++] = xstrdup(w);
 				break;
 			}
-			if (!strncmp(line, "# env:", 6)) {
+			if (!strncmp(line, "# env:", 6) || !strncmp(line, "# launcher-env:", 15)) {
 				char *save = NULL, *w;
+				int skip = line[2] == 'l' ? 15 : 6;
 
-				for (w = strtok_r(line + 6, " \t", &save); w && c.nenv < 16; w = strtok_r(NULL, " \t", &save))
+				c.env_partial = skip == 15;
+				for (w = strtok_r(line + skip, " \t", &save); w && c.nenv < 16; w = strtok_r(NULL, " \t", &save))
 					c.env[c.nenv++] = xstrdup(w);
 				break;
 			}
