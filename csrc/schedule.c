@@ -527,6 +527,66 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 	return r;
 }
 
+/* Does text need parentheses to stand as one conjunct of `a and text`:
+ * an `or`, a conditional expression or a lambda outside any brackets
+ * and strings? */
+static int sc_needs_parens(const char *t)
+{
+	int depth = 0;
+	char q = 0;
+
+	for (; *t; t++) {
+		if (q) {
+			if (*t == '\\' && t[1])
+				t++;
+			else if (*t == q)
+				q = 0;
+		} else if (*t == '\'' || *t == '"') {
+			q = *t;
+		} else if (*t == '(' || *t == '[' || *t == '{') {
+			depth++;
+		} else if (*t == ')' || *t == ']' || *t == '}') {
+			depth--;
+		} else if (!depth && (!strncmp(t, " or ", 4) || !strncmp(t, " if ", 4) || !strncmp(t, "lambda", 6))) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* a string of the s pool, or NULL when out of memory */
+static const char *sc_pool_keep(struct sc *s, char *r)
+{
+	if (!r)
+		return NULL;
+	if (s->npool == s->apool) {
+		char **np = realloc(s->pool, (s->apool ? 2 * s->apool : 16) * sizeof *np);
+
+		if (!np) {
+			free(r);
+			return NULL;
+		}
+		s->pool = np;
+		s->apool = s->apool ? 2 * s->apool : 16;
+	}
+	s->pool[s->npool++] = r;
+	return r;
+}
+
+/* t[0..n) joined with " and ", each parenthesized where it must be
+ * (sc_needs_parens) when there are more than one, or more follow (more);
+ * "" for none. */
+static void sc_and_join(buf_t *b, const char *const *t, size_t n, int more)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int par = (n > 1 || more) && sc_needs_parens(t[i]);
+
+		buf_addf(b, "%s%s%s%s", i ? " and " : "", par ? "(" : "", t[i], par ? ")" : "");
+	}
+}
+
 /* The condition an event in context c runs under, as text, or NULL: every
  * undecided condition around it, outermost first, joined by "and" (a row
  * inside `if should_save:` in a function called under `if not
@@ -535,9 +595,10 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 static const char *sc_condition_join(struct sc *s, const struct jctx *c)
 {
 	const char *texts[16];
-	size_t n = 0, len = 0, i, k;
+	size_t n = 0, i, k;
 	const struct jctx *first = NULL;
-	char *r, *p;
+	char *r;
+	buf_t b;
 
 	for (; c; c = c->up) {
 		if (c->kind != JC_COND && (c->kind != JC_GUARD || first))
@@ -551,24 +612,19 @@ static const char *sc_condition_join(struct sc *s, const struct jctx *c)
 		if (n == sizeof texts / sizeof *texts)
 			break;
 		texts[n++] = c->text;
-		len += strlen(c->text) + 5;
 	}
 	if (n <= 1)
 		return n ? texts[0] : NULL;
-	if (s->npool == s->apool) {
-		char **np = realloc(s->pool, (s->apool ? 2 * s->apool : 16) * sizeof *np);
+	for (i = 0; i < n / 2; i++) {     /* outermost first */
+		const char *x = texts[i];
 
-		if (!np)
-			return texts[0];      /* out of memory: the innermost, as before */
-		s->pool = np;
-		s->apool = s->apool ? 2 * s->apool : 16;
+		texts[i] = texts[n - 1 - i];
+		texts[n - 1 - i] = x;
 	}
-	if (!(r = malloc(len + 1)))
-		return texts[0];
-	for (p = r, i = n; i-- > 0;)
-		p += sprintf(p, i + 1 < n ? " and %s" : "%s", texts[i]);
-	s->pool[s->npool++] = r;
-	return r;
+	buf_init(&b);
+	sc_and_join(&b, texts, n, 0);
+	r = (char *)sc_pool_keep(s, buf_detach(&b));
+	return r ? r : texts[n - 1];          /* out of memory: the innermost, as before */
 }
 
 /* sc_condition_join(s, c), asked once for each context in a row (the
@@ -1328,35 +1384,7 @@ static int sc_later_more_often(const struct sc *s, size_t i)
 	return 0;
 }
 
-/* Is e's line (its kind) reached on some path under no condition?  Then
- * the row has none: the line runs whatever the conditions of its other
- * paths decide.  A forward's line reached under two different conditions
- * (a helper called on both paths of an `if`: nms() from either way of
- * batched_nms) has none stated either: their union is not one of them. */
 static const char *sc_row_condition(struct sc *s, const struct sched_ev *e);
-
-static int sc_any_path_unconditioned(struct sc *s, const struct sched_ev *e)
-{
-	const char *ce = NULL;
-	size_t j;
-
-	for (j = 0; j < s->nev; j++) {
-		const struct sched_ev *x = &s->ev[j];
-		const char *cx;
-
-		if (x->kind != e->kind || x == e || strcmp(x->anchor, e->anchor))
-			continue;
-		if (!(cx = sc_row_condition(s, x)))
-			return 1;
-		if (e->in_forward && x->in_forward) {
-			if (!ce && !(ce = sc_row_condition(s, e)))
-				return 1;
-			if (strcmp(ce, cx))
-				return 1;
-		}
-	}
-	return 0;
-}
 
 /* The condition of a host-device row e: that of its context (for an event
  * of a model's forward, the model call's), and for a forward's event the
@@ -1367,8 +1395,9 @@ static const char *sc_row_condition(struct sc *s, const struct sched_ev *e)
 {
 	const char *outer = sc_condition(s, sc_ctx_of(s, e)), *texts[16];
 	const struct jctx *c;
-	size_t n = 0, len, i, k;
-	char *r, *p;
+	size_t n = 0, i, k;
+	char *r;
+	buf_t b;
 
 	if (!e->in_forward)
 		return outer;
@@ -1385,26 +1414,236 @@ static const char *sc_row_condition(struct sc *s, const struct sched_ev *e)
 	}
 	if (!n)
 		return outer;
-	len = outer ? strlen(outer) + 5 : 0;
-	for (i = 0; i < n; i++)
-		len += strlen(texts[i]) + 5;
-	if (s->npool == s->apool) {
-		char **np = realloc(s->pool, (s->apool ? 2 * s->apool : 16) * sizeof *np);
-
-		if (!np)
-			return texts[0];
-		s->pool = np;
-		s->apool = s->apool ? 2 * s->apool : 16;
-	}
-	if (!(r = malloc(len + 1)))
-		return texts[0];
-	p = r;
+	buf_init(&b);
 	if (outer)
-		p += sprintf(p, "%s", outer);
-	for (i = n; i-- > 0;)
-		p += sprintf(p, p > r ? " and %s" : "%s", texts[i]);
-	s->pool[s->npool++] = r;
-	return r;
+		buf_addf(&b, sc_needs_parens(outer) ? "(%s)" : "%s", outer);
+	for (i = n; i-- > 0;) {
+		int par = (outer || n > 1) && sc_needs_parens(texts[i]);
+
+		buf_addf(&b, "%s%s%s%s", b.len ? " and " : "", par ? "(" : "", texts[i], par ? ")" : "");
+	}
+	r = (char *)sc_pool_keep(s, buf_detach(&b));
+	return r ? r : texts[0];
+}
+
+/* The conjuncts of the condition sc_row_condition (row) or sc_condition
+ * of the event's own context (!row) gives, outermost first, into t (at
+ * most max); their number. */
+static size_t sc_cond_texts(const struct sc *s, const struct sched_ev *e, int row, const char **t, size_t max)
+{
+	const char *in[16];
+	size_t n = 0, m = 0, k, outer;
+	const struct jctx *c, *first = NULL;
+
+	for (c = row ? sc_ctx_of(s, e) : e->ctx; c; c = c->up) {
+		if (c->kind != JC_COND && (c->kind != JC_GUARD || first))
+			continue;
+		if (!first)
+			first = c;
+		for (k = 0; k < n && strcmp(in[k], c->text); k++)
+			;
+		if (k < n || !c->text || n == sizeof in / sizeof *in)
+			continue;
+		in[n++] = c->text;
+	}
+	while (n && m < max)
+		t[m++] = in[--n];
+	outer = m;
+	if (!row || !e->in_forward)
+		return m;
+	for (c = e->ctx; c && c->kind != JC_FORWARD; c = c->up) {
+		if (c->kind != JC_COND || c->mode_only || !c->text)
+			continue;
+		for (k = 0; k < n && strcmp(in[k], c->text); k++)
+			;
+		if (k < n || n == sizeof in / sizeof *in)
+			continue;
+		for (k = 0; k < outer && !strstr(t[k], c->text); k++)
+			;
+		if (k < outer)
+			continue;
+		in[n++] = c->text;
+	}
+	while (n && m < max)
+		t[m++] = in[--n];
+	return m;
+}
+
+/* Is a "not (b)" (or b "not (a)")? */
+static int sc_negates(const char *a, const char *b)
+{
+	size_t lb = strlen(b);
+
+	return !strncmp(a, "not (", 5) && strlen(a) == lb + 6 && !strncmp(a + 5, b, lb) && a[lb + 5] == ')';
+}
+
+/* one path's conjuncts beyond what all share */
+struct sc_rest {
+	const char **t;
+	size_t n;
+	int gone;
+};
+
+static int sc_rest_has(const struct sc_rest *r, const char *x)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (!strcmp(r->t[i], x))
+			return 1;
+	return 0;
+}
+
+/* a's conjuncts all among b's: a holds wherever b does */
+static int sc_rest_within(const struct sc_rest *a, const struct sc_rest *b)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		if (!sc_rest_has(b, a->t[i]))
+			return 0;
+	return 1;
+}
+
+/* Merge what a disjunction of rests says twice: "X and B or X and not
+ * (B)" is X (a and b differ by one conjunct and its negation: a keeps the
+ * rest), "X or X and Y" is X (absorption), and "B or not (B) and C" is
+ * "B or C".  0 when nothing changed. */
+static int sc_rests_merge(struct sc_rest *r, size_t nr)
+{
+	size_t i, k, x, y;
+
+	for (i = 0; i < nr; i++)
+		for (k = 0; k < nr; k++) {
+			size_t miss = 0, at = 0;
+
+			if (i == k || r[i].gone || r[k].gone)
+				continue;
+			if (sc_rest_within(&r[i], &r[k])) {
+				r[k].gone = 1;              /* absorbed */
+				return 1;
+			}
+			/* "B or not (B) and C" is "B or C" */
+			for (y = 0; r[i].n == 1 && y < r[k].n; y++)
+				if (sc_negates(r[k].t[y], r[i].t[0]) || sc_negates(r[i].t[0], r[k].t[y])) {
+					r[k].t[y] = r[k].t[--r[k].n];
+					return 1;
+				}
+			if (r[i].n != r[k].n)
+				continue;
+			for (x = 0; x < r[i].n; x++)
+				if (!sc_rest_has(&r[k], r[i].t[x])) {
+					miss++;
+					at = x;
+				}
+			if (miss != 1)
+				continue;
+			for (y = 0; y < r[k].n; y++)
+				if (!sc_rest_has(&r[i], r[k].t[y]))
+					break;
+			if (y == r[k].n || !(sc_negates(r[i].t[at], r[k].t[y]) || sc_negates(r[k].t[y], r[i].t[at])))
+				continue;
+			r[i].t[at] = r[i].t[--r[i].n];  /* both ways of that test */
+			r[k].gone = 1;
+			return 1;
+		}
+	return 0;
+}
+
+/* The condition of the row of event e, over every path of the job that
+ * reaches its line in the same phase (same(e, x): the events of that
+ * row): none when one of those paths has none; the one path's when they
+ * agree; else what they share, then the rest of each path, joined by
+ * `or` ("A and (B or C)"), with a test and its negation and absorbed
+ * paths merged (sc_rests_merge).  A path of another phase is another
+ * row's matter (a startup call of the helper says nothing of how often
+ * eval calls it).  row: the host-device rows' conditions
+ * (sc_row_condition), else the event's context's.  Kept in s's pool;
+ * NULL: none. */
+#define SC_PATHS_MAX 8
+static const char *sc_paths_condition(struct sc *s, const struct sched_ev *e, int row,
+                                      int (*same)(const struct sched_ev *, const struct sched_ev *))
+{
+	const char *t[SC_PATHS_MAX][16], *phase = sc_phase(s, e);
+	size_t n[SC_PATHS_MAX], np = 0, pre, i, j, live = 0;
+	struct sc_rest rests[SC_PATHS_MAX];
+	const char *single = row ? sc_row_condition(s, e) : sc_condition(s, e->ctx);
+	buf_t out;
+
+	if (!single)
+		return NULL;
+	n[np] = sc_cond_texts(s, e, row, t[np], 16);
+	np++;
+	for (j = 0; j < s->nev; j++) {
+		const struct sched_ev *x = &s->ev[j];
+
+		if (x == e || !same(e, x) || strcmp(sc_phase(s, x), phase))
+			continue;
+		if (!(row ? sc_row_condition(s, x) : sc_condition(s, x->ctx)))
+			return NULL;      /* a path under no condition */
+		if (np == SC_PATHS_MAX)
+			return single;    /* more than we join: the event's own */
+		n[np] = sc_cond_texts(s, x, row, t[np], 16);
+		np++;
+	}
+	if (np == 1)
+		return single;
+	/* what every path shares, outermost first */
+	for (pre = 0;; pre++) {
+		for (i = 0; i < np && pre < n[i] && !strcmp(t[i][pre], t[0][pre]); i++)
+			;
+		if (i < np)
+			break;
+	}
+	for (i = 0; i < np; i++) {
+		rests[i].t = t[i] + pre;
+		rests[i].n = n[i] - pre;
+		rests[i].gone = 0;
+	}
+	while (sc_rests_merge(rests, np))
+		;
+	for (i = 0; i < np; i++)
+		if (!rests[i].gone && !rests[i].n)
+			live = 0, np = 0;     /* a path that needs only the shared part */
+	for (i = 0; i < np; i++)
+		live += !rests[i].gone;
+	if (live == 1 && pre == 0 && np && rests[0].n == n[0] && !rests[0].gone)
+		return single;            /* the event's own path: as it reads */
+	buf_init(&out);
+	sc_and_join(&out, t[0], pre, live > 0);
+	if (live)
+		buf_addstr(&out, out.len ? (live > 1 ? " and (" : " and ") : live > 1 ? "(" : "");
+	for (i = 0, j = 0; i < np; i++) {
+		buf_t r;
+
+		if (rests[i].gone)
+			continue;
+		if (live == 1) {
+			sc_and_join(&out, rests[i].t, rests[i].n, pre > 0);
+			break;
+		}
+		buf_init(&r);
+		sc_and_join(&r, rests[i].t, rests[i].n, 0);
+		buf_addf(&out, sc_needs_parens(r.buf) ? "%s(%s)" : "%s%s", j++ ? " or " : "", r.buf);
+		buf_free(&r);
+	}
+	if (live > 1)
+		buf_addstr(&out, ")");
+	if (!out.len) {
+		buf_free(&out);
+		return NULL;
+	}
+	return sc_pool_keep(s, buf_detach(&out));
+}
+
+static int sc_same_line(const struct sched_ev *a, const struct sched_ev *b)
+{
+	return a->kind == b->kind && a->anchor && b->anchor && !strcmp(a->anchor, b->anchor);
+}
+
+static int sc_same_collective(const struct sched_ev *a, const struct sched_ev *b)
+{
+	return sc_same_line(a, b) && (!a->op || !b->op || !strcmp(a->op, b->op));
 }
 
 /* How many times job code reached e's line in one pass of the loops
@@ -1522,8 +1761,7 @@ static void sc_host_device(struct sc *s, cJSON *hd)
 		s->inner = 1;
 		cJSON_AddStringToObject(h, "frequency", freq);
 		free(freq);
-		add_str_or_null(h, "condition", sc_any_path_unconditioned(s, e) ? NULL
-		                                 : sc_row_condition(s, e));
+		add_str_or_null(h, "condition", sc_paths_condition(s, e, 1, sc_same_line));
 		cJSON_AddItemToArray(hd, h);
 	}
 }
@@ -2005,9 +2243,11 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 				cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", cJSON_CreateString(both));
 				free(both);
 			} else {
-				cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", sc_condition(s, e->ctx)
-				                                       ? cJSON_CreateString(sc_condition(s, e->ctx))
-				                                       : e->detail_text ? cJSON_CreateString(e->detail_text)
+				const char *pc = sc_paths_condition(s, e, 0, sc_same_collective);
+
+				cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", pc ? cJSON_CreateString(pc)
+				                                       : !sc_condition(s, e->ctx) && e->detail_text
+				                                       ? cJSON_CreateString(e->detail_text)
 				                                       : cJSON_CreateNull());
 			}
 			cJSON_AddItemToArray(dd, c);

@@ -65,4 +65,56 @@ is "$(cond train.py:main:37)" "['fast']" "the synchronize under the caller's con
 is "$(cond train.py:main:39)" "['not (fast)']" "the read on the else path: under not (fast) alone"
 is "$(json "$T/o/execution_schedule.json" "[c['condition'] for c in d['device_device'] if c['anchor'] == 'train.py:Net.forward:15']")" \
 	"['self.last']" "the forward's all-reduce under its undecided branch"
+# A line reached on several paths of one phase: what the paths share, then
+# each path's rest joined by `or`; a test and its negation drop out, and
+# so does a path the shorter one absorbs.  A test with `or` stays one
+# conjunct in parentheses.
+R2="$T/job2"
+mkrepo "$R2"
+cat >"$R2/train.py" <<'PY'
+import torch
+import torch.nn as nn
+
+
+def log(loss):
+    print(loss.item())
+
+
+def gather(t):
+    return t.cpu()
+
+
+def main():
+    model = nn.Linear(8, 1).cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    amp = torch.cuda.is_bf16_supported()
+    debug = torch.cuda.device_count() > 2
+    tiny = torch.cuda.device_count() == 1
+    for step in range(100):
+        loss = model(torch.randn(4, 8, device="cuda")).sum()
+        loss.backward()
+        opt.step()
+        if amp or tiny:
+            if debug:
+                log(loss)
+            elif tiny:
+                log(loss)
+            if debug:
+                gather(loss)
+            else:
+                gather(loss)
+
+
+if __name__ == "__main__":
+    main()
+PY
+commit "$R2" "job"
+run_ecg extract --repo "$R2" --entry train.py --out "$T/o2" -q --no-env
+is "$rc" 0 "extract of the two-path job exits 0"
+cond2() { json "$T/o2/execution_schedule.json" "[h['condition'] for h in d['host_device'] if h['anchor'] == '$1']"; }
+is "$(cond2 train.py:log:6)" "['(amp or tiny) and (debug or tiny)']" \
+	"log()'s read: the shared (amp or tiny), then either path's rest"
+is "$(cond2 train.py:gather:10)" "['amp or tiny']" \
+	"gather()'s copy on both ways of \`if debug\`: only the shared condition"
+
 done_testing
