@@ -1227,6 +1227,8 @@ static inline value_t *kw_unk(const struct vdict *kw, int pos)
 /* Why the keys, the length and the entries of a dict stored into with a
  * key not known (vdict.anykey) are not listed. */
 #define DICT_ANYKEY_REASON "a dict written with keys not known: its keys and length are not known"
+/* enum.auto() before its class gives it a value (stdlib.c, object.c) */
+#define ENUM_AUTO_REASON "enum.auto(): the member's value, given when its class is made"
 
 static inline void clobber_dict(struct ast_arena *a, struct vdict *d, const char *why)
 {

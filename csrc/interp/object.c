@@ -249,19 +249,94 @@ static int repo_enum(struct interp *in, const struct vclass *c)
 	return 0;
 }
 
-/* A repo enum's members (its public names bound to known scalars) made
- * objects of their own, each read as `E.NAME`: attribute reads give
- * back the very object (eval.c copies a scalar that has no text), so
- * that `x is E.NAME` can be decided by identity (enum_member_is). */
+/* Which of enum's classes c derives from: 's' StrEnum, 'f' Flag or
+ * IntFlag, 'e' any other; 0 when one of its classes defines
+ * _generate_next_value_ (auto() is then its own). */
+static int enum_kind(struct interp *in, const struct vclass *c)
+{
+	size_t i, j;
+	int kind = 'e';
+
+	for (i = 0; i < c->nmro; i++) {
+		if (vdict_gets(c->mro[i]->ns, "_generate_next_value_"))
+			return 0;
+		for (j = 0; j < c->mro[i]->nbases; j++) {
+			const value_t *b = c->mro[i]->bases[j];
+			const char *d = b->k == VK_EXT ? canon_ext(in, b->u.ext) : "";
+
+			if (!strcmp(d, "enum.StrEnum"))
+				kind = 's';
+			else if (!strcmp(d, "enum.Flag") || !strcmp(d, "enum.IntFlag"))
+				kind = 'f';
+		}
+	}
+	return kind;
+}
+
+/* The value enum.auto() takes for member `name` after the members before
+ * it (last: the greatest int value so far, 0 for none): the next int
+ * (Enum, IntEnum), the next power of two (Flag), the name lower-cased
+ * (StrEnum); NULL when the class makes its own. */
+static value_t *enum_auto_value(struct interp *in, int kind, const char *name, long long last)
+{
+	char *low;
+	size_t i;
+
+	if (kind == 's') {
+		low = xstrdup(name);
+		for (i = 0; low[i]; i++)
+			low[i] = (char)tolower((unsigned char)low[i]);
+		{
+			value_t *v = v_str(in->a, astr(in, low));
+
+			free(low);
+			return v;
+		}
+	}
+	if (kind == 'f') {
+		long long p = 1;
+
+		if (last < 0)
+			return NULL;
+		while (p <= last && p < (1LL << 62))
+			p <<= 1;
+		return v_int(in->a, p);
+	}
+	return kind && last >= 0 ? v_int(in->a, last + 1) : NULL;
+}
+
+/* A repo enum's members (its public names bound to known scalars, and
+ * enum.auto()'s values: enum_auto_value) made objects of their own, each
+ * read as `E.NAME`: attribute reads give back the very object (eval.c
+ * copies a scalar that has no text), so that `x is E.NAME` can be decided
+ * by identity (enum_member_is). */
 static void enum_members(struct interp *in, struct vclass *c)
 {
 	size_t j;
+	long long last = 0;
+	int kind;
 
 	if (!repo_enum(in, c))
 		return;
+	kind = enum_kind(in, c);
 	for (j = 0; j < c->ns->n; j++) {
 		const value_t *k = c->ns->keys[j];
 		value_t *v = c->ns->vals[j];
+
+		if (k->k == VK_STR && k->u.str.s[0] != '_' && v->k == VK_UNKNOWN && v->reason &&
+		    !strcmp(v->reason, ENUM_AUTO_REASON)) {
+			value_t *a = enum_auto_value(in, kind, k->u.str.s, last);
+
+			if (!a) {
+				last = -1;            /* the class's own: later ints not known */
+				continue;
+			}
+			c->ns->vals[j] = v = a;
+		}
+		if (v->k == VK_INT && last >= 0 && v->u.i > last)
+			last = v->u.i;
+		else if (k->k == VK_STR && k->u.str.s[0] != '_' && v->k == VK_UNKNOWN)
+			last = -1;                /* a member of a value not known */
 
 		if (k->k != VK_STR || k->u.str.s[0] == '_' || !value_is_known_scalar(v) || v->k == VK_NONE || v->expr)
 			continue;

@@ -408,6 +408,18 @@ static value_t *sl_getenv(struct frame *f, const char *d, value_t **args, size_t
 	                                                                   : v_none(in->a);
 }
 
+/* enum.auto(): a value the enum class gives its member when the class is
+ * made (object.c enum_members: the next integer, or the lower-cased name
+ * of a StrEnum); until then a value not known of reason ENUM_AUTO_REASON */
+static value_t *sl_enum_auto(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                             const struct ast_hdr *site)
+{
+	(void)d, (void)args, (void)kw;
+	if (nargs)
+		return NULL;
+	return unknown_at(f, site, ENUM_AUTO_REASON);
+}
+
 /* itertools.repeat(x, n) with n known: n times x */
 static value_t *sl_repeat(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                           const struct ast_hdr *site)
@@ -802,6 +814,7 @@ static const struct stdlib_native {
 	{ "dataclasses.is_dataclass", sl_dataclasses },
 	{ "dataclasses.replace", sl_replace },
 	{ "easydict.EasyDict", sl_attr_dict },
+	{ "enum.auto", sl_enum_auto },
 	{ "functools.partial", sl_partial },
 	{ "functools.wraps", sl_wraps },
 	{ "importlib.metadata.version", pkgmeta_dist_version },
