@@ -9,7 +9,9 @@
  *  - a method of catalog array_shape_methods (a.astype(np.int64), copy):
  *    the array's shape;
  *  - a window a[i:i+k] (upper bound written as the lower one plus k, k a
- *    known int >= 0, no step) whose start is a tensor -- an index drawn at
+ *    known int >= 0, no step; the terms of both bounds written alike
+ *    cancel, so a[i+1:i+k+1] and a[i:i+k+1] are windows too) whose start
+ *    is a tensor -- an index drawn at
  *    run time (ix = torch.randint(len(a) - k, (B,)); for i in ix): k items
  *    on that axis, the other axes as they were.  A window shorter than k
  *    is one the code's draw did not keep inside the data; windows drawn
@@ -57,39 +59,96 @@ static int pure_expr(const struct frame *f, const struct ast_hdr *e, int depth)
 	return 0;
 }
 
-/* The window's length k of x[lo:lo+k] (or x[lo:k+lo]), from the slice's
- * code and its value idx: its start a tensor, k a known int >= 0, no
- * step; -1 otherwise. */
+/* An expression that names the same value wherever it is written in one
+ * slice: names, constants, attributes and subscripts of those. */
+static int stable_expr(const struct ast_hdr *e, int depth)
+{
+	if (!e || depth > 8)
+		return 0;
+	if (AST_IS(e, Name) || AST_IS(e, Constant))
+		return 1;
+	if (AST_IS(e, Attribute))
+		return stable_expr(AST_AS(e, Attribute)->value, depth + 1);
+	if (AST_IS(e, Subscript))
+		return stable_expr(AST_AS(e, Subscript)->value, depth + 1) &&
+		       stable_expr(AST_AS(e, Subscript)->slice, depth + 1);
+	return 0;
+}
+
+#define WIN_TERMS 8
+
+struct win_term {
+	const struct ast_hdr *e;
+	const char *text;
+	int sign;               /* +1, -1; 0 once cancelled */
+};
+
+/* The terms of a sum e (a + b - c ...), each with its sign; 0 when there
+ * are more than WIN_TERMS or the sum is nested too deep. */
+static int sum_terms(struct frame *f, const struct ast_hdr *e, int sign, struct win_term *t, int *n, int depth)
+{
+	if (!e || depth > 8)
+		return 0;
+	if (AST_IS(e, BinOp) && (AST_AS(e, BinOp)->op == AST_OP_ADD || AST_AS(e, BinOp)->op == AST_OP_SUB)) {
+		const struct ast_BinOp *b = AST_AS(e, BinOp);
+
+		return sum_terms(f, b->left, sign, t, n, depth + 1) &&
+		       sum_terms(f, b->right, b->op == AST_OP_SUB ? -sign : sign, t, n, depth + 1);
+	}
+	if (*n >= WIN_TERMS)
+		return 0;
+	t[*n].e = e;
+	t[*n].text = text_of(f, e);
+	t[*n].sign = sign;
+	if (!t[*n].text || !t[*n].text[0])
+		return 0;
+	(*n)++;
+	return 1;
+}
+
+/* The window's length k of x[lo:hi], from the slice's code and its value
+ * idx: its start a tensor, no step, and hi - lo a known int k >= 0 once
+ * the terms written alike in both bounds cancel (x[i:i+k], x[i+1:i+1+k],
+ * x[i+1:i+k+1], x[i:i+k+1], x[i-k:i]); -1 otherwise.  The terms that
+ * cancel must name the same value in both bounds (names, attributes,
+ * subscripts: no call); the ones left must each be a known int, so the
+ * start, a tensor, cancels out. */
 static long long window_len(struct frame *f, const struct ast_hdr *slice, const value_t *idx)
 {
 	const struct ast_Slice *sl;
-	const struct ast_BinOp *up;
-	const struct ast_hdr *other;
-	const char *lo;
-	value_t *k;
+	struct win_term t[WIN_TERMS];
+	int n = 0, i, j, cancelled = 0;
+	long long k = 0;
 
 	if (!idx || idx->k != VK_SLICE || idx->u.slice.step->k != VK_NONE || idx->u.slice.lo->k != VK_TENSOR ||
 	    !AST_IS(slice, Slice))
 		return -1;
 	sl = AST_AS(slice, Slice);
-	if (!sl->lower || !AST_IS(sl->upper, BinOp) || sl->step)
+	if (!sl->lower || !sl->upper || sl->step)
 		return -1;
-	up = AST_AS(sl->upper, BinOp);
-	if (up->op != AST_OP_ADD)
+	if (!sum_terms(f, sl->upper, 1, t, &n, 0) || !sum_terms(f, sl->lower, -1, t, &n, 0))
 		return -1;
-	lo = text_of(f, sl->lower);
-	if (!lo[0])
+	for (i = 0; i < n; i++)
+		for (j = i + 1; t[i].sign && j < n; j++)
+			if (t[j].sign == -t[i].sign && !strcmp(t[i].text, t[j].text) && stable_expr(t[i].e, 0)) {
+				t[i].sign = t[j].sign = 0;
+				cancelled = 1;
+			}
+	if (!cancelled)
 		return -1;
-	if (!strcmp(text_of(f, up->left), lo))
-		other = up->right;
-	else if (!strcmp(text_of(f, up->right), lo))
-		other = up->left;
-	else
-		return -1;
-	if (!pure_expr(f, other, 0))
-		return -1;
-	k = eval(f, other);
-	return k->k == VK_INT && k->u.i >= 0 ? k->u.i : -1;
+	for (i = 0; i < n; i++) {
+		value_t *v;
+
+		if (!t[i].sign)
+			continue;
+		if (!pure_expr(f, t[i].e, 0))
+			return -1;
+		v = eval(f, t[i].e);
+		if (v->k != VK_INT || (t[i].sign > 0 ? __builtin_add_overflow(k, v->u.i, &k) :
+		                                       __builtin_sub_overflow(k, v->u.i, &k)))
+			return -1;
+	}
+	return k >= 0 ? k : -1;
 }
 
 /* The argument "keyword:position" names in args/kw, or NULL */
