@@ -159,4 +159,23 @@ run_ecg show --records "$T/rec" --top 10 --width 120
 grep -q '^model: 33.7M FLOPs per call' "$T/out"
 ok $? "  the model's FLOPs per call are a number again"
 
+# the starts drawn by numpy and the windows stacked by numpy: the same shape
+python3 - "$R/train.py" <<'PYEOF'
+import re, sys
+p = sys.argv[1]
+s = open(p).read()
+s = re.sub(r"    ix = torch.randint\(.*\n    chunk = torch.stack\(.*\n",
+           "    ix = np.random.randint(len(data) - block_size - 1, size=(batch_size,))\n"
+           "    chunk = torch.from_numpy(np.stack([data[i:i + block_size + 1].astype(np.int64) for i in ix]))\n", s)
+open(p, "w").write(s)
+PYEOF
+grep -q 'np.stack' "$R/train.py"
+ok $? "  (the job now draws its starts and stacks its windows with numpy)"
+commit "$R" "numpy draws and stacks"
+run_ecg extract --repo "$R" --entry train.py --out "$T/rec" -q
+is "$(shapes '')" '{"in":[[4,32],[4,32]],"out":[[4,32,1024],[]]}' \
+	"np.random.randint starts, np.stack of the windows, torch.from_numpy: [4, 32]"
+run_ecg extract --repo "$R" --entry train.py --out "$T/rec" -q -- /home/someone/my_config.py
+is "$(shapes '' | cut -c1-20)" '{"in":[["b","t"],nul' "  and a config file ecg cannot read leaves the symbols"
+
 done_testing
