@@ -386,7 +386,11 @@ int arr_rows(struct frame *f, const value_t *it, size_t max, struct vseq **out)
 	for (i = 0; i < a->n[0]; i++) {
 		value_t *x = v_unknown(f->in->a, NULL, it->reason ? it->reason : "an array of another library");
 
-		x->arr_shape = row;
+		/* a 0-d row is a numpy scalar: one of a draw is an integer (no
+		 * Python int), another's type is the array's (np.float64 is a
+		 * float): not known, as before */
+		if (row->nd || it->reason == arr_draw_reason)
+			x->arr_shape = row;
 		vseq_push(f->in->a, s, x);
 	}
 	*out = s;
