@@ -1332,6 +1332,9 @@ static const struct {
 	[CATALOG_F_ARRAY_SHAPE_METHODS] = { "array_shape_methods", FK_SET },
 	[CATALOG_F_DATA_SIZED_CALLS] = { "data_sized_calls", FK_SET },
 	[CATALOG_F_ARRAY_FACTORIES] = { "array_factories", FK_MAP },
+	[CATALOG_F_ARRAY_DRAWS] = { "array_draws", FK_MAP },
+	[CATALOG_F_ARRAY_STACKERS] = { "array_stackers", FK_MAP },
+	[CATALOG_F_ARRAY_CONVERTERS] = { "array_converters", FK_MAP },
 	[CATALOG_F_SUBSET_RETURNS] = { "subset_returns", FK_MAP },
 	[CATALOG_F_SYNCING_TIMERS] = { "syncing_timers", FK_MAP },
 

@@ -9,7 +9,9 @@
  *  - a method of catalog array_shape_methods (a.astype(np.int64), copy):
  *    the array's shape;
  *  - a window a[i:i+k] (upper bound written as the lower one plus k, k a
- *    known int >= 0, no step) whose start is a tensor -- an index drawn at
+ *    known int >= 0, no step; the terms of both bounds written alike
+ *    cancel, so a[i+1:i+k+1] and a[i:i+k+1] are windows too) whose start
+ *    is a tensor -- an index drawn at
  *    run time (ix = torch.randint(len(a) - k, (B,)); for i in ix): k items
  *    on that axis, the other axes as they were.  A window shorter than k
  *    is one the code's draw did not keep inside the data; windows drawn
@@ -18,6 +20,15 @@
  *    whose last chunk may be shorter) is not read: the length stays not
  *    known.  The same window of a tensor whose first axis is not known
  *    gives that axis k (arr_tensor_window);
+ *  - integers numpy draws at random (catalog array_draws:
+ *    np.random.randint(hi, size=(B,))) are an array of the size's shape
+ *    whose items are starts drawn at run time, as torch.randint's are: a
+ *    window at one of them (plus known ints) has its length too;
+ *  - an array whose first axis is known has that many rows (a `for`, a
+ *    comprehension, an unpacking over it: arr_rows), each of the shape of
+ *    the other axes; np.stack of a list of known length of arrays of one
+ *    rank (catalog array_stackers, axis 0) is [n, *S]; np.array/asarray
+ *    of one (array_converters; no ndmin) keeps its shape;
  *  - torch.from_numpy / torch.tensor / torch.as_tensor of the array: a
  *    tensor of its shape (shapes.c's "data" rule reads arr_shape).
  * An array a factory makes (catalog array_factories: np.zeros((n, m)))
@@ -41,6 +52,19 @@
 
 #define ARR_METHOD_REASON "a method of an array whose shape is known in part"
 
+/* The reason of integers drawn at random on the host (catalog
+ * array_draws) and of their items: known by this address */
+static const char arr_draw_reason[] = "integers drawn at random at run time";
+
+/* Is v a start drawn at run time: a tensor (torch.randint's items), or
+ * one integer of another library's draw? */
+static int drawn_start(const value_t *v)
+{
+	if (v->k == VK_TENSOR)
+		return 1;
+	return v->k == VK_UNKNOWN && v->reason == arr_draw_reason && !v->alts && v->arr_shape && !v->arr_shape->nd;
+}
+
 /* An expression whose second evaluation calls nothing and records
  * nothing: names, constants, attributes of those (outside a forward,
  * where a tensor's attribute read is an op), arithmetic of those. */
@@ -57,39 +81,124 @@ static int pure_expr(const struct frame *f, const struct ast_hdr *e, int depth)
 	return 0;
 }
 
-/* The window's length k of x[lo:lo+k] (or x[lo:k+lo]), from the slice's
- * code and its value idx: its start a tensor, k a known int >= 0, no
- * step; -1 otherwise. */
+/* An expression that names the same value wherever it is written in one
+ * slice: names, constants, attributes and subscripts of those. */
+static int stable_expr(const struct ast_hdr *e, int depth)
+{
+	if (!e || depth > 8)
+		return 0;
+	if (AST_IS(e, Name) || AST_IS(e, Constant))
+		return 1;
+	if (AST_IS(e, Attribute))
+		return stable_expr(AST_AS(e, Attribute)->value, depth + 1);
+	if (AST_IS(e, Subscript))
+		return stable_expr(AST_AS(e, Subscript)->value, depth + 1) &&
+		       stable_expr(AST_AS(e, Subscript)->slice, depth + 1);
+	return 0;
+}
+
+#define WIN_TERMS 8
+
+struct win_term {
+	const struct ast_hdr *e;
+	const char *text;
+	int sign;               /* +1, -1; 0 once cancelled */
+	int lower;              /* a term of the lower bound */
+};
+
+/* The terms of a sum e (a + b - c ...), each with its sign; 0 when there
+ * are more than WIN_TERMS or the sum is nested too deep. */
+static int sum_terms(struct frame *f, const struct ast_hdr *e, int sign, struct win_term *t, int *n, int depth)
+{
+	if (!e || depth > 8)
+		return 0;
+	if (AST_IS(e, BinOp) && (AST_AS(e, BinOp)->op == AST_OP_ADD || AST_AS(e, BinOp)->op == AST_OP_SUB)) {
+		const struct ast_BinOp *b = AST_AS(e, BinOp);
+
+		return sum_terms(f, b->left, sign, t, n, depth + 1) &&
+		       sum_terms(f, b->right, b->op == AST_OP_SUB ? -sign : sign, t, n, depth + 1);
+	}
+	if (*n >= WIN_TERMS)
+		return 0;
+	t[*n].e = e;
+	t[*n].text = text_of(f, e);
+	t[*n].sign = sign;
+	t[*n].lower = 0;
+	if (!t[*n].text || !t[*n].text[0])
+		return 0;
+	(*n)++;
+	return 1;
+}
+
+/* The window's length k of x[lo:hi], from the slice's code and its value
+ * idx: its start drawn (drawn_start: a tensor, or a drawn integer plus
+ * known ints), no step, and hi - lo a known int k >= 0 once
+ * the terms written alike in both bounds cancel (x[i:i+k], x[i+1:i+1+k],
+ * x[i+1:i+k+1], x[i:i+k+1], x[i-k:i]); -1 otherwise.  The terms that
+ * cancel must name the same value in both bounds (names, attributes,
+ * subscripts: no call); the ones left must each be a known int, so the
+ * start cancels out. */
 static long long window_len(struct frame *f, const struct ast_hdr *slice, const value_t *idx)
 {
 	const struct ast_Slice *sl;
-	const struct ast_BinOp *up;
-	const struct ast_hdr *other;
-	const char *lo;
-	value_t *k;
+	struct win_term t[WIN_TERMS];
+	int n = 0, i, j, cancelled = 0;
+	long long k = 0;
 
-	if (!idx || idx->k != VK_SLICE || idx->u.slice.step->k != VK_NONE || idx->u.slice.lo->k != VK_TENSOR ||
-	    !AST_IS(slice, Slice))
+	if (!idx || idx->k != VK_SLICE || idx->u.slice.step->k != VK_NONE ||
+	    (!drawn_start(idx->u.slice.lo) && idx->u.slice.lo->k != VK_UNKNOWN) || !AST_IS(slice, Slice))
 		return -1;
 	sl = AST_AS(slice, Slice);
-	if (!sl->lower || !AST_IS(sl->upper, BinOp) || sl->step)
+	if (!sl->lower || !sl->upper || sl->step)
 		return -1;
-	up = AST_AS(sl->upper, BinOp);
-	if (up->op != AST_OP_ADD)
+	if (!sum_terms(f, sl->upper, 1, t, &n, 0))
 		return -1;
-	lo = text_of(f, sl->lower);
-	if (!lo[0])
+	j = n;
+	if (!sum_terms(f, sl->lower, -1, t, &n, 0))
 		return -1;
-	if (!strcmp(text_of(f, up->left), lo))
-		other = up->right;
-	else if (!strcmp(text_of(f, up->right), lo))
-		other = up->left;
-	else
+	for (i = j; i < n; i++)
+		t[i].lower = 1;
+	for (i = 0; i < n; i++)
+		for (j = i + 1; t[i].sign && j < n; j++)
+			if (t[j].sign == -t[i].sign && !strcmp(t[i].text, t[j].text) && stable_expr(t[i].e, 0)) {
+				t[i].sign = t[j].sign = 0;
+				cancelled = 1;
+			}
+	if (!cancelled)
 		return -1;
-	if (!pure_expr(f, other, 0))
-		return -1;
-	k = eval(f, other);
-	return k->k == VK_INT && k->u.i >= 0 ? k->u.i : -1;
+	if (!drawn_start(idx->u.slice.lo)) {
+		/* the start a value not known (i + 1 of a drawn i): each term of
+		 * the lower bound that cancels a drawn integer or a known int,
+		 * one at least drawn */
+		int drawn = 0;
+
+		for (i = 0; i < n; i++) {
+			value_t *v;
+
+			if (t[i].sign || !t[i].lower)
+				continue;
+			v = eval(f, t[i].e);
+			if (drawn_start(v))
+				drawn = 1;
+			else if (v->k != VK_INT)
+				return -1;
+		}
+		if (!drawn)
+			return -1;
+	}
+	for (i = 0; i < n; i++) {
+		value_t *v;
+
+		if (!t[i].sign)
+			continue;
+		if (!pure_expr(f, t[i].e, 0))
+			return -1;
+		v = eval(f, t[i].e);
+		if (v->k != VK_INT || (t[i].sign > 0 ? __builtin_add_overflow(k, v->u.i, &k) :
+		                                       __builtin_sub_overflow(k, v->u.i, &k)))
+			return -1;
+	}
+	return k >= 0 ? k : -1;
 }
 
 /* The argument "keyword:position" names in args/kw, or NULL */
@@ -135,12 +244,97 @@ static struct vshape *factory_shape(struct frame *f, const value_t *a)
 	return s;
 }
 
+/* The shape np.stack(seq) gives: seq a list or tuple of known length n
+ * (1..VSHAPE_MAX-1 axes each) of arrays whose shape is known in part, all
+ * of one rank: [n, *S], an axis of S known when every array knows it
+ * alike; NULL otherwise. */
+static struct vshape *stack_shape(struct frame *f, const value_t *seq)
+{
+	const struct vshape *a0;
+	struct vshape *s;
+	size_t i;
+	unsigned d;
+
+	if (!seq || (seq->k != VK_LIST && seq->k != VK_TUPLE) || seq->u.seq->unk_reason || !seq->u.seq->n)
+		return NULL;
+	for (i = 0; i < seq->u.seq->n; i++) {
+		const value_t *x = seq->u.seq->items[i];
+
+		if (x->k != VK_UNKNOWN || x->alts || !x->arr_shape || x->arr_shape->nd != seq->u.seq->items[0]->arr_shape->nd)
+			return NULL;
+	}
+	a0 = seq->u.seq->items[0]->arr_shape;
+	if (a0->nd + 1 > VSHAPE_MAX || !(s = shape_new(f->in->a, a0->nd + 1)))
+		return NULL;
+	s->n[0] = (long long)seq->u.seq->n;
+	s->sym[0] = NULL;
+	for (d = 0; d < a0->nd; d++) {
+		s->n[d + 1] = a0->n[d];
+		s->sym[d + 1] = NULL;
+		for (i = 1; i < seq->u.seq->n; i++)
+			if (seq->u.seq->items[i]->arr_shape->n[d] != a0->n[d])
+				s->n[d + 1] = -1;
+	}
+	return s;
+}
+
+/* Is keyword name given in kw? */
+static int has_kw(const struct vdict *kw, const char *name)
+{
+	size_t i, len = strlen(name);
+
+	for (i = 0; kw && i < kw->n; i++)
+		if (kw->keys[i]->k == VK_STR && kw->keys[i]->u.str.len == len && !memcmp(kw->keys[i]->u.str.s, name, len))
+			return 1;
+	return 0;
+}
+
 void arr_reader_result(struct frame *f, const char *d, value_t *const *args, size_t nargs,
                        const struct vdict *kw, value_t *r)
 {
 	const char *other = catalog_fact(f->in->cat, CATALOG_F_ARRAY_READERS, d);
 	const char *fac = catalog_fact(f->in->cat, CATALOG_F_ARRAY_FACTORIES, d);
+	const char *draw = catalog_fact(f->in->cat, CATALOG_F_ARRAY_DRAWS, d);
+	const char *stk = catalog_fact(f->in->cat, CATALOG_F_ARRAY_STACKERS, d);
+	const char *conv = catalog_fact(f->in->cat, CATALOG_F_ARRAY_CONVERTERS, d);
 	struct vshape *s;
+
+	if ((draw || stk || conv) && (!r || r->k != VK_UNKNOWN || r->alts || kw_unk(kw, 1)))
+		return;
+	if (draw) {
+		/* integers drawn at random: size not given (or None) is one */
+		const value_t *size = named_arg(draw, args, nargs, kw);
+
+		if (!size || size->k == VK_NONE)
+			s = shape_new(f->in->a, 0);
+		else
+			s = factory_shape(f, size);
+		if (s) {
+			r->arr_shape = s;
+			r->reason = arr_draw_reason;
+		}
+		return;
+	}
+	if (stk) {
+		/* np.stack(seq) on the first axis only */
+		const value_t *axis = named_arg("axis:1", args, nargs, kw);
+
+		if (axis && !(axis->k == VK_INT && axis->u.i == 0))
+			return;
+		if ((s = stack_shape(f, named_arg(stk, args, nargs, kw))))
+			r->arr_shape = s;
+		return;
+	}
+	if (conv) {
+		/* np.array(a, dtype): a's shape; ndmin (or more positional
+		 * arguments, where old numpy took it) may add axes */
+		const value_t *a = named_arg(conv, args, nargs, kw);
+
+		if (nargs > 2 || has_kw(kw, "ndmin") || !a || a->k != VK_UNKNOWN || a->alts || !a->arr_shape)
+			return;
+		r->arr_shape = a->arr_shape;
+		return;
+	}
 
 	if (fac && r && r->k == VK_UNKNOWN && !r->alts && !kw_unk(kw, 1)) {
 		if ((s = factory_shape(f, named_arg(fac, args, nargs, kw))))
@@ -169,6 +363,38 @@ void arr_reader_result(struct frame *f, const char *d, value_t *const *args, siz
 	s = shape_new(f->in->a, 1);
 	if (s)
 		r->arr_shape = s;
+}
+
+int arr_rows(struct frame *f, const value_t *it, size_t max, struct vseq **out)
+{
+	const struct vshape *a;
+	struct vshape *row;
+	struct vseq *s;
+	long long i;
+
+	*out = NULL;
+	if (!it || it->k != VK_UNKNOWN || it->alts || !(a = it->arr_shape) || a->nd < 1 || a->n[0] < 0 ||
+	    (unsigned long long)a->n[0] > max)
+		return 0;
+	if (!(row = shape_new(f->in->a, a->nd - 1)))
+		return 0;
+	for (i = 1; i < a->nd; i++) {
+		row->n[i - 1] = a->n[i];
+		row->sym[i - 1] = a->sym[i];
+	}
+	s = ast_arena_alloc(f->in->a, sizeof *s);
+	for (i = 0; i < a->n[0]; i++) {
+		value_t *x = v_unknown(f->in->a, NULL, it->reason ? it->reason : "an array of another library");
+
+		/* a 0-d row is a numpy scalar: one of a draw is an integer (no
+		 * Python int), another's type is the array's (np.float64 is a
+		 * float): not known, as before */
+		if (row->nd || it->reason == arr_draw_reason)
+			x->arr_shape = row;
+		vseq_push(f->in->a, s, x);
+	}
+	*out = s;
+	return 1;
 }
 
 value_t *arr_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site)

@@ -122,6 +122,13 @@ value_t *iter_items(struct frame *f, value_t *it, struct vseq **out)
 		*out = s;
 		return NULL;
 	}
+	case VK_UNKNOWN:
+		/* an array whose first axis is known (interp/arrays.c): its rows */
+		if (arr_rows(f, it, MAX_TENSOR_ROWS, out)) {
+			charge(f, WORK_MADE * (*out)->n, 0);
+			return NULL;
+		}
+		break;
 	default:
 		break;
 	}

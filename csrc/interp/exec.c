@@ -191,7 +191,9 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 		for (i = 0; i < elts->n; i++)
 			if (AST_IS(elts->items[i], Starred))
 				star = (int)i;
-		if ((v->k == VK_TUPLE || v->k == VK_LIST) && !iter_items(f, v, &items) &&
+		/* a sequence, or an array whose first axis is known (its rows) */
+		if ((v->k == VK_TUPLE || v->k == VK_LIST || (v->k == VK_UNKNOWN && v->arr_shape)) &&
+		    !iter_items(f, v, &items) &&
 		    (star >= 0 ? items->n + 1 >= elts->n : items->n == elts->n)) {
 			size_t after = star >= 0 ? elts->n - (size_t)star - 1 : 0;
 

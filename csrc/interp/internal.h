@@ -1045,13 +1045,18 @@ value_t *libv_subset_result(struct frame *f, const value_t *fn, value_t *const *
 /* arrays.c: arrays of another library whose shape is known in part.
  * arr_reader_result() marks r, call_ext's value not known for d(args, kw),
  * an array of shape [?] when d is a catalog array_reader not given another
- * shape; arr_attr()/arr_call() a shape-keeping method of such an array and
+ * shape (of the shape given: array_factories; integers drawn at random:
+ * array_draws; np.stack of such arrays: array_stackers; np.array of one:
+ * array_converters); arr_attr()/arr_call() a shape-keeping method of such an array and
  * its call; arr_window() obj[i:i+k] of one (NULL when none of these);
  * arr_tensor_window() gives tensor t = obj[i:i+k] the first axis k when
  * obj's is not known; arr_device_index() writes the sync of such an array
  * indexed with a device tensor.  None fails. */
 void arr_reader_result(struct frame *f, const char *d, value_t *const *args, size_t nargs,
                        const struct vdict *kw, value_t *r);
+/* arr_rows(): the rows of such an array whose first axis is known (at most
+ * max), each of the shape of the other axes, as *out; 0 when it is none */
+int arr_rows(struct frame *f, const value_t *it, size_t max, struct vseq **out);
 value_t *arr_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
 value_t *arr_call(struct frame *f, const value_t *fn, const struct ast_hdr *site);
 value_t *arr_window(struct frame *f, const struct ast_Subscript *s, const value_t *obj, const value_t *idx);

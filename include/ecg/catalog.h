@@ -463,6 +463,16 @@ enum catalog_fact {
 	CATALOG_F_ARRAY_FACTORIES,    /* map: another library's function making a
 	                                 host array of the shape its argument
 	                                 gives -> "keyword:position" of it */
+	CATALOG_F_ARRAY_DRAWS,        /* map: another library's function drawing
+	                                 random integers on the host (numpy's
+	                                 randint) -> "keyword:position" of the
+	                                 size argument */
+	CATALOG_F_ARRAY_STACKERS,     /* map: another library's function stacking
+	                                 a sequence of arrays on a new first axis
+	                                 -> "keyword:position" of the sequence */
+	CATALOG_F_ARRAY_CONVERTERS,   /* map: another library's function making an
+	                                 array of the shape of the array it is
+	                                 given -> "keyword:position" of it */
 	CATALOG_F_SUBSET_RETURNS,     /* map: a library's function returning a part
 	                                 of one argument (the dict's items it
 	                                 keeps) -> that argument's position */

@@ -138,4 +138,44 @@ commit "$R" "windows at Python-int starts"
 run_ecg extract --repo "$R" --entry train.py --out "$T/rec" -q
 is "$(shapes '' | cut -c1-20)" '{"in":[["b","t"],nul' "windows at Python-int starts: no length stated"
 
+# one window of block_size + 1 tokens per start, cut into inputs and
+# targets (x = chunk[:, :-1]): the window's bounds cancel to block_size + 1
+python3 - "$R/train.py" <<'PYEOF'
+import re, sys
+p = sys.argv[1]
+s = open(p).read()
+s = re.sub(r"    x = torch.stack\(.*\n    y = torch.stack\(.*\n",
+           "    chunk = torch.stack([torch.from_numpy((data[i:i + block_size + 1]).astype(np.int64)) for i in ix])\n"
+           "    x, y = chunk[:, :-1], chunk[:, 1:]\n", s)
+open(p, "w").write(s)
+PYEOF
+grep -q 'x, y = chunk' "$R/train.py"
+ok $? "  (the job now cuts one window of block_size + 1 tokens)"
+commit "$R" "one window of block_size + 1 tokens per start"
+run_ecg extract --repo "$R" --entry train.py --out "$T/rec" -q
+is "$(shapes '')" '{"in":[[4,32],[4,32]],"out":[[4,32,1024],[]]}' \
+	"windows data[i:i + block_size + 1] cut into chunk[:, :-1], chunk[:, 1:]: [4, 32]"
+run_ecg show --records "$T/rec" --top 10 --width 120
+grep -q '^model: 33.7M FLOPs per call' "$T/out"
+ok $? "  the model's FLOPs per call are a number again"
+
+# the starts drawn by numpy and the windows stacked by numpy: the same shape
+python3 - "$R/train.py" <<'PYEOF'
+import re, sys
+p = sys.argv[1]
+s = open(p).read()
+s = re.sub(r"    ix = torch.randint\(.*\n    chunk = torch.stack\(.*\n",
+           "    ix = np.random.randint(len(data) - block_size - 1, size=(batch_size,))\n"
+           "    chunk = torch.from_numpy(np.stack([data[i:i + block_size + 1].astype(np.int64) for i in ix]))\n", s)
+open(p, "w").write(s)
+PYEOF
+grep -q 'np.stack' "$R/train.py"
+ok $? "  (the job now draws its starts and stacks its windows with numpy)"
+commit "$R" "numpy draws and stacks"
+run_ecg extract --repo "$R" --entry train.py --out "$T/rec" -q
+is "$(shapes '')" '{"in":[[4,32],[4,32]],"out":[[4,32,1024],[]]}' \
+	"np.random.randint starts, np.stack of the windows, torch.from_numpy: [4, 32]"
+run_ecg extract --repo "$R" --entry train.py --out "$T/rec" -q -- /home/someone/my_config.py
+is "$(shapes '' | cut -c1-20)" '{"in":[["b","t"],nul' "  and a config file ecg cannot read leaves the symbols"
+
 done_testing
