@@ -693,6 +693,27 @@ static value_t *bi_dict(struct frame *f, value_t *fn, value_t **args, size_t nar
 		for (i = 0; i < args[0]->u.dict->n; i++)
 			vdict_set(in->a, r->u.dict, args[0]->u.dict->keys[i], args[0]->u.dict->vals[i]);
 		dict_keep_may_hold(r->u.dict, args[0]->u.dict);
+	} else if (nargs == 1 && (args[0]->k == VK_LIST || args[0]->k == VK_TUPLE)) {
+		/* dict(pairs): a list of key, value pairs (zip(keys, vals)),
+		 * each listed (not an empty dict); items not all pairs: not
+		 * known */
+		struct vseq *items = NULL;
+
+		if (iter_items(f, args[0], &items) || !items) {
+			/* pairs of a number not known: a dict whose keys are
+			 * not known (its length and items not stated; an
+			 * update() from it writes nothing it does not show) */
+			r->u.dict->anykey = 2;
+			return r;
+		}
+		charge(f, WORK_MADE * items->n, 0);
+		for (i = 0; i < items->n; i++) {
+			const value_t *p = items->items[i];
+
+			if ((p->k != VK_TUPLE && p->k != VK_LIST) || p->u.seq->unk_reason || p->u.seq->n != 2)
+				return unknown_at(f, site, "dict() of items that are not all known pairs");
+			vdict_set(in->a, r->u.dict, p->u.seq->items[0], p->u.seq->items[1]);
+		}
 	}
 	if (kw)
 		for (i = 0; i < kw->n; i++)
