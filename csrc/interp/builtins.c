@@ -1619,7 +1619,16 @@ static int plain_repo_class(struct interp *in, const struct vclass *c)
 
 	if (!c || !c->mro || !c->nmro)
 		return 0;
-	for (i = 0; i < c->nmro; i++)
+	for (i = 0; i < c->nmro; i++) {
+		/* a metaclass (ABCMeta adds _abc_impl) or another class
+		 * keyword, a decorator: what the class holds is not all in
+		 * its body */
+		if (!c->mro[i]->def || c->mro[i]->def->keywords.n)
+			return 0;
+		/* a class decorator other than dataclass (which adds only
+		 * dunders) may add names or replace the class */
+		if (c->mro[i]->def->decorator_list.n && !(c->mro[i]->is_dataclass && c->mro[i]->def->decorator_list.n == 1))
+			return 0;
 		for (j = 0; j < c->mro[i]->nbases; j++) {
 			const value_t *b = c->mro[i]->bases[j];
 
@@ -1629,6 +1638,7 @@ static int plain_repo_class(struct interp *in, const struct vclass *c)
 				continue;
 			return 0;
 		}
+	}
 	return 1;
 }
 
