@@ -1304,6 +1304,7 @@ static const struct {
 	[CATALOG_F_OPTIMIZER_FACTORIES] = { "optimizer_factories", FK_SET },
 	[CATALOG_F_LOSS_SCALERS] = { "loss_scalers", FK_SET },
 	[CATALOG_F_ABSENT_MODULES] = { "absent_modules", FK_SET },
+	[CATALOG_F_SERVICE_MODULES] = { "service_modules", FK_SET },
 	[CATALOG_F_TOPK_METRICS] = { "topk_metrics", FK_SET },
 	[CATALOG_F_WEIGHT_ONLY_LAYERS] = { "weight_only_layers", FK_MAP },
 	[CATALOG_F_TRACE_PHASE_ANNOTATIONS] = { "trace_phase_annotations", FK_PREFIXES },

@@ -872,6 +872,40 @@ static int sc_in_train_run(const struct sc *s, const struct sched_ev *e)
 	return sl && (sl->b || (sl->a & RUN_STEP_CALL)) && !(sl->a & RUN_EVAL);
 }
 
+/* Is the anchor in a method of a class named for logging (Loggers,
+ * MetricLogger, WandbLogger: "Logger" in its name)? */
+static int sc_logger_method(const char *anchor)
+{
+	const char *q = anchor ? strchr(anchor, ':') : NULL, *end = anchor ? strrchr(anchor, ':') : NULL, *p;
+
+	if (!q || !end || end <= q)
+		return 0;
+	/* the class: the qualname's part before its last '.' */
+	for (p = end; p > q && p[-1] != '.'; p--)
+		;
+	if (p <= q + 1)
+		return 0;
+	for (; q < p - 6; q++)
+		if (!strncmp(q, "Logger", 6))
+			return 1;
+	return 0;
+}
+
+/* Is e made in a method of a logger class (sc_logger_method) or by a
+ * function such a method calls (a hook of a Loggers object fired after
+ * each step plotting the batch)? */
+static int sc_in_logger(const struct sched_ev *e)
+{
+	const struct sched_call *c;
+
+	if (sc_logger_method(e->anchor))
+		return 1;
+	for (c = e->calls; c; c = c->up)
+		if (c->at && sc_logger_method(c->at->anchor))
+			return 1;
+	return 0;
+}
+
 static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 {
 	const struct jctx *c = e->ctx;
@@ -925,6 +959,10 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	/* a host read made for a logging call's arguments (print(f"{loss.item()}"),
 	 * wandb.log({"loss": loss.item()})) */
 	if ((e->kind == SEV_SYNC || e->kind == SEV_D2H) && e->in_log)
+		return "logging";
+	/* a host read a logger's method makes (its hooks writing the
+	 * results file, plotting a batch) */
+	if ((e->kind == SEV_SYNC || e->kind == SEV_D2H) && sc_in_logger(e))
 		return "logging";
 	/* the work of a function the step calls to run the model */
 	if (e->kind != SEV_MODEL_CALL && e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER && e->kind != SEV_LOG &&

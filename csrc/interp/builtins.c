@@ -649,12 +649,34 @@ static value_t *bi_seq(struct frame *f, value_t *fn, value_t **args, size_t narg
 	}
 	if ((args[0]->k == VK_LIST || args[0]->k == VK_TUPLE) && args[0]->u.seq->n >= 1 &&
 	    fn->u.bi.id != BI_SET) {
-		/* length unknown: keep the representative item */
-		value_t *r = v_seq(in->a, fn->u.bi.id == BI_TUPLE ? VK_TUPLE : VK_LIST, 1);
+		/* length unknown: keep the items it shows (the first is the
+		 * representative one; a known prefix joined to a list of
+		 * unknown length shows both) */
+		value_t *r = v_seq(in->a, fn->u.bi.id == BI_TUPLE ? VK_TUPLE : VK_LIST, args[0]->u.seq->n);
+		size_t i;
 
-		vseq_push(in->a, r->u.seq, args[0]->u.seq->items[0]);
+		for (i = 0; i < args[0]->u.seq->n; i++)
+			vseq_push(in->a, r->u.seq, args[0]->u.seq->items[i]);
 		r->u.seq->unk_expr = args[0]->u.seq->unk_expr;
 		r->u.seq->unk_reason = args[0]->u.seq->unk_reason;
+		return r;
+	}
+	if (args[0]->k == VK_TENSOR && fn->u.bi.id != BI_SET && iter_rep_item(f, args[0])) {
+		/* list(t), tuple(t) of a tensor (a device one: iter_items
+		 * does not unroll those): its rows, 0-d tensors where it
+		 * lives -- as many as its first dimension when known, else
+		 * one standing for all (list(mloss) formatted by '%g') */
+		const struct vshape *sh = shape_of(args[0]);
+		long long n = sh && sh->nd >= 1 && sh->n[0] >= 0 && sh->n[0] <= MAX_TENSOR_ROWS ? sh->n[0] : -1;
+		value_t *r = v_seq(in->a, fn->u.bi.id == BI_TUPLE ? VK_TUPLE : VK_LIST, n > 0 ? (size_t)n : 1);
+		long long i;
+
+		for (i = 0; i < (n >= 0 ? n : 1); i++)
+			vseq_push(in->a, r->u.seq, iter_rep_item(f, args[0]));
+		if (n < 0) {
+			r->u.seq->unk_expr = args[0]->expr;
+			r->u.seq->unk_reason = "the rows of a tensor whose length is not known";
+		}
 		return r;
 	}
 	return unknown_at(f, site, "a sequence of items not known");
@@ -678,6 +700,27 @@ static value_t *bi_dict(struct frame *f, value_t *fn, value_t **args, size_t nar
 		for (i = 0; i < args[0]->u.dict->n; i++)
 			vdict_set(in->a, r->u.dict, args[0]->u.dict->keys[i], args[0]->u.dict->vals[i]);
 		dict_keep_may_hold(r->u.dict, args[0]->u.dict);
+	} else if (nargs == 1 && (args[0]->k == VK_LIST || args[0]->k == VK_TUPLE)) {
+		/* dict(pairs): a list of key, value pairs (zip(keys, vals)),
+		 * each listed (not an empty dict); items not all pairs: not
+		 * known */
+		struct vseq *items = NULL;
+
+		if (iter_items(f, args[0], &items) || !items) {
+			/* pairs of a number not known: a dict whose keys are
+			 * not known (its length and items not stated; an
+			 * update() from it writes nothing it does not show) */
+			r->u.dict->anykey = 2;
+			return r;
+		}
+		charge(f, WORK_MADE * items->n, 0);
+		for (i = 0; i < items->n; i++) {
+			const value_t *p = items->items[i];
+
+			if ((p->k != VK_TUPLE && p->k != VK_LIST) || p->u.seq->unk_reason || p->u.seq->n != 2)
+				return unknown_at(f, site, "dict() of items that are not all known pairs");
+			vdict_set(in->a, r->u.dict, p->u.seq->items[0], p->u.seq->items[1]);
+		}
 	}
 	if (kw)
 		for (i = 0; i < kw->n; i++)
@@ -1324,6 +1367,7 @@ static value_t *bi_setattr(struct frame *f, value_t *fn, value_t **args, size_t 
 		                        args[1]->expr ? args[1]->expr : text_of_arg(f, site, 1));
 
 		clobber_dict(in->a, args[0]->u.inst->attrs, afmt(in, "%s with a name not known may set it", what));
+		args[0]->u.inst->attrs->anyname = 1;
 		/* a submodule registered under a name not known: the module's
 		 * children are not all known */
 		if (args[0]->u.inst->mod != VM_NONE &&
@@ -1335,6 +1379,8 @@ static value_t *bi_setattr(struct frame *f, value_t *fn, value_t **args, size_t 
 	} else if (nargs == 3 && (args[0]->k == VK_CLASS || args[0]->k == VK_NS)) {
 		clobber_dict(in->a, args[0]->k == VK_CLASS ? args[0]->u.cls->ns : args[0]->u.ns->dict,
 		             "setattr() with a name not known may set it");
+		if (args[0]->k == VK_CLASS)
+			args[0]->u.cls->ns->anyname = 1;
 	}
 	return v_none(in->a);
 }
@@ -1571,25 +1617,204 @@ static value_t *bi_issubclass(struct frame *f, value_t *fn, value_t **args, size
 	return i ? v_bool(in->a, (int)i - 1) : unknown_at(f, site, "issubclass() of classes ecg does not know");
 }
 
+/* Is every class c derives from a repository class or object (no base
+ * outside the repository, none not known)?  Then what its instances hold
+ * and which special methods they have are all in the classes' bodies. */
+static int plain_repo_class(struct interp *in, const struct vclass *c)
+{
+	size_t i, j;
+
+	if (!c || !c->mro || !c->nmro)
+		return 0;
+	for (i = 0; i < c->nmro; i++) {
+		/* a metaclass (ABCMeta adds _abc_impl) or another class
+		 * keyword, a decorator: what the class holds is not all in
+		 * its body */
+		if (!c->mro[i]->def || c->mro[i]->def->keywords.n)
+			return 0;
+		/* a class decorator other than dataclass (which adds only
+		 * dunders) may add names or replace the class */
+		if (c->mro[i]->def->decorator_list.n && !(c->mro[i]->is_dataclass && c->mro[i]->def->decorator_list.n == 1))
+			return 0;
+		for (j = 0; j < c->mro[i]->nbases; j++) {
+			const value_t *b = c->mro[i]->bases[j];
+
+			if (b->k == VK_CLASS)
+				continue;
+			if (b->k == VK_EXT && !strcmp(canon_ext(in, b->u.ext), "object"))
+				continue;
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* Does a class in c's MRO define `name` in its body? */
+static int mro_defines(const struct vclass *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; c && i < c->nmro; i++)
+		if (vdict_gets(c->mro[i]->ns, name))
+			return 1;
+	return 0;
+}
+
+/* callable(x) of one value: 1, 0, or -1 not known. */
+static int callable_of(struct interp *in, const value_t *v)
+{
+	switch (v->k) {
+	case VK_FUNC: case VK_BOUND: case VK_CLASS: case VK_BUILTIN:
+		return 1;
+	case VK_NONE: case VK_BOOL: case VK_INT: case VK_FLOAT: case VK_STR:
+	case VK_TUPLE: case VK_LIST: case VK_DICT: case VK_RANGE: case VK_SLICE: case VK_NS:
+	case VK_TENSOR:
+		return 0;
+	case VK_INST:
+		/* a module (nn.Module.__call__); an object of a repository
+		 * class is callable when a class it derives from defines
+		 * __call__, and is not when all its bases are known to be
+		 * repository classes or object */
+		if (v->u.inst->mod != VM_NONE || (v->u.inst->cls && v->u.inst->cls->is_module))
+			return 1;
+		if (v->u.inst->cls && mro_defines(v->u.inst->cls, "__call__"))
+			return 1;
+		if (v->u.inst->cls && plain_repo_class(in, v->u.inst->cls))
+			return 0;
+		return -1;
+	case VK_UNKNOWN:
+		/* two objects on the two paths of an undecided `if`: alike */
+		if (v->alts) {
+			int a = callable_of(in, v->alts[0]), b = callable_of(in, v->alts[1]);
+
+			return a == b ? a : -1;
+		}
+		/* a Python number or str, a str, a path or a numpy array:
+		 * never callable */
+		if (v->plain || v->nonneg == FACT_DIGITS || v->nonneg == FACT_NONNEG_INT || v->nonneg == FACT_HOST_DATA)
+			return 0;
+		return -1;
+	default:
+		return -1;
+	}
+}
+
 /* callable(x): functions, methods, classes and builtins are; numbers,
- * strings, None and containers are not; anything else is not known. */
+ * strings, None, containers and tensors are not; an object by its
+ * class (callable_of); anything else is not known. */
 static value_t *bi_callable(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                             const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
+	int c;
 
 	(void)fn, (void)kw;
 	if (nargs != 1)
 		return unknown_at(f, site, "callable() with other than one argument");
-	switch (args[0]->k) {
-	case VK_FUNC: case VK_BOUND: case VK_CLASS: case VK_BUILTIN:
-		return v_bool(in->a, 1);
-	case VK_NONE: case VK_BOOL: case VK_INT: case VK_FLOAT: case VK_STR:
-	case VK_TUPLE: case VK_LIST: case VK_DICT: case VK_RANGE: case VK_SLICE: case VK_NS:
-		return v_bool(in->a, 0);
-	default:
-		return unknown_at(f, site, "callable() of something ecg does not know the type of");
+	c = callable_of(in, args[0]);
+	if (c >= 0)
+		return v_bool(in->a, c);
+	return unknown_at(f, site, "callable() of something ecg does not know the type of");
+}
+
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The names dir() lists for an instance of a plain class (base object)
+ * whatever the class: object's attributes and those every class body
+ * gets.  The few a newer Python adds (__getstate__ from 3.11;
+ * __firstlineno__, __static_attributes__ from 3.13) are not among them:
+ * the Python version is not known here.  Only dunders: code that lists
+ * methods by dir() skips them. */
+static const char *const object_dir_names[] = {
+	"__class__", "__delattr__", "__dict__", "__dir__", "__doc__", "__eq__", "__format__", "__ge__",
+	"__getattribute__", "__gt__", "__hash__", "__init__", "__init_subclass__", "__le__", "__lt__",
+	"__module__", "__ne__", "__new__", "__reduce__", "__reduce_ex__", "__repr__", "__setattr__",
+	"__sizeof__", "__str__", "__subclasshook__", "__weakref__",
+};
+
+static int add_name(const char ***names, size_t *n, size_t *cap, const char *s)
+{
+	size_t i;
+
+	if (!strncmp(s, "__ecg", 5))
+		return 0;
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*names)[i], s))
+			return 0;
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		*names = xrealloc(*names, *cap * sizeof **names);
 	}
+	(*names)[(*n)++] = s;
+	return 0;
+}
+
+/* dir(obj) of an object of a repository class whose bases are all
+ * repository classes or object: its attributes and its classes' names,
+ * sorted, with object's (object_dir_names).  Not known when an attribute
+ * may be absent (set on one path of an undecided `if`), when names not
+ * known were written into it (setattr, __dict__.update) or into a class,
+ * when a class defines __dir__ or __slots__, and for anything else
+ * (modules, objects of other libraries: their names are not all known). */
+static value_t *bi_dir(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                       const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const struct vinst *o;
+	const struct vclass *c;
+	const char **names = NULL;
+	size_t n = 0, cap = 0, i, j;
+	value_t *r;
+
+	(void)fn, (void)kw;
+	if (nargs != 1 || args[0]->k != VK_INST || !args[0]->u.inst->cls || args[0]->u.inst->mod != VM_NONE)
+		return unknown_at(f, site, "dir() of something other than an object of a plain repository class");
+	o = args[0]->u.inst;
+	c = o->cls;
+	if (c->is_module || !plain_repo_class(in, c))
+		return unknown_at(f, site, "dir() of an object whose class derives from one outside the repository");
+	if (mro_defines(c, "__dir__") || mro_defines(c, "__slots__") || mro_defines(c, "__getattribute__"))
+		return unknown_at(f, site, "dir() of an object whose class defines __dir__, __slots__ or __getattribute__");
+	if (o->attrs->anyname || o->attrs->anykey || o->attrs->rep)
+		return unknown_at(f, site, "dir() of an object written with attribute names not known");
+	for (i = 0; i < o->attrs->n; i++) {
+		const value_t *k = o->attrs->keys[i], *v = o->attrs->vals[i];
+
+		if (k->k != VK_STR) {
+			free(names);
+			return unknown_at(f, site, "dir() of an object written with attribute names not known");
+		}
+		if (v->k == VK_UNKNOWN && v->may_absent) {
+			free(names);
+			return unknown_at(f, site, afmt(in, "dir(): the attribute %s is set on one path only", k->u.str.s));
+		}
+		if (!strncmp(k->u.str.s, "__", 2))
+			continue;       /* ecg's own marks, and dunders: not listed */
+		add_name(&names, &n, &cap, k->u.str.s);
+	}
+	for (i = 0; i < c->nmro; i++) {
+		const struct vdict *ns = c->mro[i]->ns;
+
+		if (ns->anyname || ns->anykey) {
+			free(names);
+			return unknown_at(f, site, "dir() of an object whose class was written with names not known");
+		}
+		for (j = 0; j < ns->n; j++)
+			if (ns->keys[j]->k == VK_STR)
+				add_name(&names, &n, &cap, ns->keys[j]->u.str.s);
+	}
+	for (i = 0; i < sizeof object_dir_names / sizeof *object_dir_names; i++)
+		add_name(&names, &n, &cap, object_dir_names[i]);
+	if (n)
+		qsort(names, n, sizeof *names, cmp_strp);
+	r = v_seq(in->a, VK_LIST, n);
+	for (i = 0; i < n; i++)
+		vseq_push(in->a, r->u.seq, v_str(in->a, names[i]));
+	free(names);
+	return r;
 }
 
 static value_t *bi_type(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
@@ -1673,6 +1898,7 @@ static const struct native builtin_natives[] = {
 	{ "callable", bi_callable, BI_CALLABLE },
 	{ "classmethod", bi_decorator, BI_CLASSMETHOD },
 	{ "dict", bi_dict, BI_DICT },
+	{ "dir", bi_dir, BI_DIR },
 	{ "enumerate", bi_enumerate, BI_ENUMERATE },
 	{ "eval", bi_eval, BI_EVAL },
 	{ "exec", bi_exec, BI_EXEC },

@@ -230,6 +230,18 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 			sev(f, SEV_SYNC, "str % formatting of a device tensor", site);
 		return unknown_at(f, site, "string formatting is not followed");
 	}
+	/* ("%20.5g," * n) % (epoch, *vals) with n not known: a Python str
+	 * or number (plain) formatting a tuple is str formatting (a number
+	 * % a tuple raises) */
+	if (op == AST_OP_MOD && l->k == VK_UNKNOWN && l->plain && !l->alts && r->k == VK_TUPLE) {
+		value_t *v;
+
+		if (formats_device_tensor(r))
+			sev(f, SEV_SYNC, "str % formatting of a device tensor", site);
+		v = unknown_at(f, site, "string formatting is not followed");
+		v->plain = 1;
+		return v;
+	}
 	if (is_tensorish(l) || is_tensorish(r) ||
 	    (f->mode == M_FWD && ((l->k == VK_UNKNOWN && is_tensorish(r)) || (r->k == VK_UNKNOWN && is_tensorish(l))))) {
 		int dev = DEV_UNKNOWN;
@@ -300,6 +312,15 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 		value_t *v = repeat(f, l->k == VK_INT ? r : l, l->k == VK_INT ? l->u.i : r->u.i, site);
 
 		stage_of_repeat(in, l->k == VK_INT ? l : r, l->k == VK_INT ? r : l, v);
+		return v;
+	}
+	/* "%20.5g," * n with n not known: a str (str * anything else but
+	 * an int raises) */
+	if (op == AST_OP_MULT && ((l->k == VK_STR && r->k == VK_UNKNOWN && !r->alts) ||
+	                          (r->k == VK_STR && l->k == VK_UNKNOWN && !l->alts))) {
+		value_t *v = unknown_at(f, site, "a str repeated a number of times not known");
+
+		v->plain = 1;
 		return v;
 	}
 	if (op == AST_OP_MULT && f->mode != M_FWD && !inplace &&
@@ -1733,6 +1754,16 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 					v->u.seq->unk_expr = text_of(f, x);
 					v->u.seq->unk_reason = is_tensorish(sv) && sv->dev == DEV_DEVICE ? device_items_reason
 					                                                                 : "built from items not known";
+					/* a list of a length not known: the items it
+					 * shows stand for its own among v's (the 0-d
+					 * device tensors of list(mloss) in
+					 * (epoch, *vals), formatted by '%g') */
+					if ((sv->k == VK_LIST || sv->k == VK_TUPLE) && sv->u.seq->unk_reason) {
+						size_t k, n = sv->u.seq->n;
+
+						for (k = 0; k < n && v->u.seq->n < MAX_ITEMS; k++)
+							vseq_push(in->a, v->u.seq, sv->u.seq->items[k]);
+					}
 				}
 			} else {
 				vseq_push(in->a, v->u.seq, eval(f, x));

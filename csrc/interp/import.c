@@ -263,11 +263,54 @@ value_t *ns_attr(struct frame *f, struct vns *ns, const char *name)
 	return ns_lazy_attr(f, ns, name);
 }
 
+/* Does the repository's requirements.txt (beside the entry script, else
+ * at the top) leave package `top` out -- no line that is not a comment
+ * names it (pip's names compare with '-' and '_' alike, case aside)?  1
+ * it does, 0 it lists it or there is no such file to read. */
+static int requirements_omit(struct interp *in, const char *top)
+{
+	const char *why = NULL;
+	size_t len = 0, n = strlen(top);
+	char *data, *p, *e;
+	int listed = 0;
+
+	if (!in->load_text)
+		return 0;
+	data = in->load_text(in->load_text_ctx, "requirements.txt", in->prog->entry_dir, &len, &why);
+	if (!data)
+		return 0;
+	for (p = data; p < data + len && !listed; p = e + 1) {
+		size_t i;
+
+		for (e = p; e < data + len && *e != '\n'; e++)
+			;
+		while (p < e && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == e || *p == '#' || *p == '-')
+			continue;       /* blank, a comment, an option (-r, -e ...) */
+		for (i = 0; i < n && p + i < e; i++) {
+			char c = (char)tolower((unsigned char)p[i]), t = top[i];
+
+			if (c == '-')
+				c = '_';
+			if (c != t)
+				break;
+		}
+		/* the name ends there: a version, an extra, a marker, the line's end */
+		if (i == n && (p + i == e || !(isalnum((unsigned char)p[i]) || p[i] == '_' || p[i] == '-' || p[i] == '.')))
+			listed = 1;
+	}
+	free(data);
+	return !listed;
+}
+
 /* An import, in the body of a try that catches ImportError, of a package
  * that catalog/torch_facts.json says is absent where the job runs
- * (absent_modules: torch_xla) and the repository does not hold: it
- * raises ModuleNotFoundError there (exec_block ends the body, the handler
- * runs, nothing is bound).  1 when it raises, else 0. */
+ * (absent_modules: torch_xla), or of a hosted tracker's client that the
+ * repository's requirements.txt leaves out (service_modules: an optional
+ * logger), when the repository does not hold it: it raises
+ * ModuleNotFoundError there (exec_block ends the body, the handler runs,
+ * nothing is bound).  1 when it raises, else 0. */
 static int import_absent(struct frame *f, const char *dotted)
 {
 	struct interp *in = f->in;
@@ -278,7 +321,10 @@ static int import_absent(struct frame *f, const char *dotted)
 		return 0;
 	memcpy(top, dotted, n);
 	top[n] = 0;
-	if (!catalog_fact(in->cat, CATALOG_F_ABSENT_MODULES, top) || prog_find_module(in->prog, top))
+	if (prog_find_module(in->prog, top))
+		return 0;
+	if (!catalog_fact(in->cat, CATALOG_F_ABSENT_MODULES, top) &&
+	    !(catalog_fact(in->cat, CATALOG_F_SERVICE_MODULES, top) && requirements_omit(in, top)))
 		return 0;
 	in->exc_pending = "ModuleNotFoundError";
 	return 1;

@@ -246,6 +246,7 @@ static value_t *jmerge(struct interp *in, const char *key, value_t *a, value_t *
 		return v_alts_in(in, cond, a, b);  /* both objects kept, as merge_branches does */
 	r = v_unknown(in->a, key, afmt_memo(in, "depends on `%s`, which is not decided here", cond, NULL));
 	r->may_none = !a || !b || a->k == VK_NONE || b->k == VK_NONE || a->may_none || b->may_none;
+	r->may_absent = !a || !b || (a->k == VK_UNKNOWN && a->may_absent) || (b->k == VK_UNKNOWN && b->may_absent);
 	/* a Parameter on one path (self.weight = Parameter(...) else None):
 	 * the module's parameters are not known (modtree.c) */
 	r->may_module = (a && ((a->k == VK_TENSOR && a->is_param) || (a->k == VK_UNKNOWN && a->may_module))) ||

@@ -446,6 +446,7 @@ static value_t *m_dict_update(struct frame *f, value_t *fn, value_t **args, size
 			for (i = 0; i < self->u.dict->n; i++)
 				self->u.dict->vals[i] = v_unknown(in->a, value_repr(in->a, self->u.dict->keys[i]), why);
 			self->u.dict->exact = 0;
+			self->u.dict->anyname = 1;
 		}
 	}
 	return v_none(in->a);

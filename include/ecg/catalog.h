@@ -395,6 +395,10 @@ enum catalog_fact {
 	                                 enabled GradScaler's step */
 	CATALOG_F_ABSENT_MODULES,     /* set: packages of other accelerators'
 	                                 backends: absent where the job runs */
+	CATALOG_F_SERVICE_MODULES,    /* set: clients of hosted experiment
+	                                 trackers: absent where the repository's
+	                                 requirements file leaves them out and
+	                                 the import is optional */
 	CATALOG_F_TOPK_METRICS,       /* set: functions returning one tensor per
 	                                 k of topk=, where their inputs live */
 	CATALOG_F_WEIGHT_ONLY_LAYERS, /* map: torch.nn layer whose only parameter

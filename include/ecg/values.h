@@ -164,6 +164,9 @@ struct value {
 	                                 item representing all (not a known prefix):
 	                                 zip(*rows) reads the rows' shape from it
 	                                 (a bit beside plain: no byte more per value) */
+	unsigned char may_absent : 1; /* VK_UNKNOWN: an attribute set on one path only
+	                                 of an undecided `if` (interp/journal.c): the
+	                                 name may not be there (dir() is not known) */
 	const char *expr;             /* source text it came from, or NULL */
 	const char *reason;           /* VK_UNKNOWN: why */
 	const char *src;              /* anchor of the literal it came from (or of
@@ -266,6 +269,10 @@ struct vdict {
 	/* a dict comprehension over items not known: the value its one read
 	 * pass made, what a key not in it reads (every entry is made so) */
 	struct value *rep;
+	/* interp/: setattr() or update() with names not known wrote into it
+	 * (an object's __dict__): it may hold names it does not list, so
+	 * dir() of the object is not known */
+	unsigned char anyname;
 };
 
 struct vclass {
