@@ -11,7 +11,10 @@
  * divide (the expert degree is carved out of the data-parallel ranks, it
  * does not divide the world again); else null with the reason.  A
  * data-parallel degree the code bound, computed (no source of its own),
- * that equals that quotient has the world size for its source too.
+ * that equals that quotient has the world size for its source too.  A
+ * data degree a data-parallel wrapper over the default group set
+ * (interp/parallel.c parallel_note_wrap) says so in its via: world_size
+ * (WORLD_SIZE) or launcher (the processes a launcher object starts).
  */
 #include "config.h"
 
@@ -52,7 +55,12 @@ static cJSON *degree_entry(const struct interp_par_degree *d, int world)
 		cJSON_AddNumberToObject(o, "size", (double)n);
 	else
 		cJSON_AddNullToObject(o, "size");
-	if (d->v->src) {
+	if (d->via) {
+		/* a data-parallel wrapper over every process (parallel_note_wrap) */
+		cJSON_AddStringToObject(o, "source", !strcmp(d->via, "world_size") ? "WORLD_SIZE"
+		                                     : d->anchor ? d->anchor : "the launcher");
+		cJSON_AddStringToObject(o, "via", d->via);
+	} else if (d->v->src) {
 		cJSON_AddStringToObject(o, "source", d->v->src);
 		cJSON_AddStringToObject(o, "via", via_word(d->v->via));
 	} else if (world) {

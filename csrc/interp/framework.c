@@ -1148,8 +1148,11 @@ value_t *framework_launcher_call(struct frame *f, const char *d, const value_t *
 		value_t *w = args[0], *t;
 		size_t i;
 
-		if (n > 1 && *wrapper)
+		if (n > 1 && *wrapper) {
+			in->launch_procs = n;      /* the wrap spans the launcher's processes */
 			w = torch_ext_call(f, wrapper, short_ext(wrapper), args, 1, skw, site, 0);
+			in->launch_procs = 0;
+		}
 		if (!w)
 			w = args[0];
 		if (nargs == 1)

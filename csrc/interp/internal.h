@@ -292,6 +292,8 @@ struct interp {
 	int budget_noted;
 	long job_events;
 	struct interp_par_degree par[PAR_COUNT]; /* parallel.c: the degrees bound */
+	long long launch_procs;       /* the processes a launcher object (Fabric) starts,
+	                                 while its setup wraps the model (framework.c) */
 	int building;                 /* module constructors running (instantiate()):
 	                                 a model called there is no root call */
 	const value_t *accum_flag;    /* the value that turns a library's gradient-sync
@@ -946,6 +948,9 @@ void parallel_note_params(struct frame *f, const struct frame *callee, const str
  * it states when it covers the world (parallel.c) */
 void parallel_note_mesh(struct frame *f, const struct vseq *sizes, const struct vseq *names,
                         const struct ast_hdr *site);
+/* the model wrapped at site in `wrapper` (DDP, FSDP) with keywords kw:
+ * over the default group, the data degree is every process (parallel.c) */
+void parallel_note_wrap(struct frame *f, const char *wrapper, const struct vdict *kw, const struct ast_hdr *site);
 /* stage.c: a pipeline stage's share of a count, n // P (see there) */
 void stage_note_div(struct frame *f, const struct ast_hdr *site, const value_t *l, const value_t *r,
                     value_t *res);

@@ -135,6 +135,43 @@ void parallel_note_mesh(struct frame *f, const struct vseq *sizes, const struct 
 	}
 }
 
+/* A data-parallel wrapper (DistributedDataParallel, FullyShardedDataParallel)
+ * built over the default group -- no process_group, device_mesh or
+ * mesh keyword, on no undecided path -- replicates (or shards) the model
+ * over every process: the data degree is the number of processes, the
+ * launcher's WORLD_SIZE or the launcher object's count (Fabric's devices x
+ * num_nodes), when known and no degree was bound before.  The other
+ * degrees stay unstated. */
+void parallel_note_wrap(struct frame *f, const char *wrapper, const struct vdict *kw, const struct ast_hdr *site)
+{
+	static const char *const group_kw[] = { "process_group", "device_mesh", "mesh", "group", NULL };
+	struct interp *in = f->in;
+	struct interp_par_degree *d = &in->par[PAR_DATA];
+	long long n = 0;
+	size_t i;
+
+	if (d->v || f->mode == M_FWD || jc_find(f->jc, JC_COND) ||
+	    (strcmp(wrapper, "DistributedDataParallel") && strcmp(wrapper, "FullyShardedDataParallel")))
+		return;
+	for (i = 0; group_kw[i]; i++) {
+		const value_t *g = kw ? vdict_gets(kw, group_kw[i]) : NULL;
+
+		if (g && g->k != VK_NONE)
+			return;
+	}
+	if (kw && vdict_gets(kw, KW_UNK_DSTAR))
+		return;
+	if (in->launch_procs > 0)
+		n = in->launch_procs;
+	else if (!interp_env_int(in, "WORLD_SIZE", &n))
+		return;
+	d->v = v_int(in->a, n);
+	d->param = in->launch_procs > 0 ? afmt(in, "%s over the launcher's processes", wrapper)
+	                                : afmt(in, "%s over the default group (WORLD_SIZE)", wrapper);
+	d->via = in->launch_procs > 0 ? "launcher" : "world_size";
+	d->anchor = site ? anchor_at(f, site) : NULL;
+}
+
 const struct interp_par_degree *interp_parallel(const struct interp *in, enum interp_par degree)
 {
 	return degree < PAR_COUNT && in->par[degree].v ? &in->par[degree] : NULL;

@@ -2109,6 +2109,7 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 			}
 			if (!strcmp(implied, "fully_shard"))
 				dtensor_note_shard(in, kw);
+			parallel_note_wrap(f, implied, kw, site);
 		}
 
 		if (m->nwrapped)

@@ -228,6 +228,9 @@ struct interp_par_degree {
 	struct value *v;              /* the value bound (its src/via: where it was set) */
 	const char *param;            /* the parameter's name */
 	const char *anchor;           /* the call that bound it */
+	const char *via;              /* NULL, or how a wrapper's group set it: "world_size"
+	                                 (WORLD_SIZE), "launcher" (the launcher object's
+	                                 processes) */
 };
 /* The degree's binding, or NULL when no call bound it.  Borrowed. */
 const struct interp_par_degree *interp_parallel(const struct interp *in, enum interp_par degree);
