@@ -909,10 +909,13 @@ static long long mt_params(struct mt *t, const struct vinst *m, int depth)
 		const struct vinst *c = m->children[i].inst;
 
 		/* built under an undecided condition the parent was not: the
-		 * child may not be there */
-		if (c->cond && c->cond != m->cond)
-			return -1;
+		 * child may not be there, which changes the count unless it
+		 * holds no parameters and the other path bound no module or
+		 * value not known in its place (a DropPath made when a rate
+		 * is > 0, else None) */
 		p = mt_params(t, c, depth + 1);
+		if (c->cond && c->cond != m->cond && (p != 0 || c->alt_other))
+			return -1;
 		if (p < 0 || sum > (1LL << 52))
 			return -1;
 		sum += p;
@@ -1172,7 +1175,17 @@ static void mt_json(struct mt *t, struct mnode *n, cJSON *out)
 	else
 		cJSON_AddNullToObject(e, "total_repeat");
 tail:
-	if (n->ev && n->ev->cond && !is_layer_op) {
+	/* built under an undecided condition its parent was not (a DropPath
+	 * made when a rate not known is > 0): that condition, not the one its
+	 * call was decided under (`self.drop_path is not None` of the module
+	 * the path that built it holds) -- it may not be there at all */
+	if (m && m->cond && n->parent && n->ev && n->ev->cond && n->ev->cond_taken >= 0 && !is_layer_op &&
+	    (!n->parent->inst || n->parent->inst->cond != m->cond)) {
+		cJSON *c = cJSON_AddObjectToObject(e, "condition");
+
+		cJSON_AddStringToObject(c, "expr", m->cond);
+		cJSON_AddNullToObject(c, "taken");
+	} else if (n->ev && n->ev->cond && !is_layer_op) {
 		cJSON *c = cJSON_AddObjectToObject(e, "condition");
 
 		cJSON_AddStringToObject(c, "expr", n->ev->cond);

@@ -64,6 +64,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "ecg/catalog.h"
 #include "ecg/shapes.h"
 
 /* the kinds of value kept as alternatives: objects whose attributes or
@@ -331,6 +332,21 @@ static int module_bearing(const value_t *v)
 	return 0;
 }
 
+/* A module with no submodule registered: a torch.nn layer the catalogue
+ * gives none, or a repository module that registered none (nothing under
+ * a name not known, none in a loop of a length not known). */
+static int leaf_module(struct interp *in, const value_t *v)
+{
+	const struct vinst *m = v->k == VK_INST ? v->u.inst : NULL;
+	const struct catalog_class *cc;
+
+	if (!m || m->nchildren || (m->mod != VM_LAYER && m->mod != VM_REPO))
+		return 0;
+	if (m->mod == VM_LAYER)
+		return m->ext && (cc = catalog_class(in->cat, m->ext)) != NULL && !cc->nchildren;
+	return !vdict_gets(m->attrs, "__ecg_children_unknown__") && !vdict_gets(m->attrs, "__ecg_len_unknown__");
+}
+
 /* r0 on the path where cond holds, r1 on the other; calls: a call's
  * results (modules kept as described above).  Two tensors are one tensor
  * (its device only when both paths agree: a sync read from it on one
@@ -363,6 +379,12 @@ static value_t *join_depth(struct frame *f, const char *cond, value_t *r0, value
 	if (calls) {
 		int m0 = module_bearing(r0), m1 = module_bearing(r1);
 
+		/* two leaf modules (an activation class chosen by a test
+		 * of torch's version, each path's built): both kept, as
+		 * `DropPath(p) if p > 0. else nn.Identity()` (eval.c) --
+		 * what they hold is modtree's question, on each path */
+		if (m0 && m1 && leaf_module(in, r0) && leaf_module(in, r1) && r0->u.inst != r1->u.inst)
+			return v_alts(f, cond, r0, r1);
 		if (m0 && m1) {
 			note(in, anchor_at(f, site), "the model built on one path",
 			     afmt_memo(in, "`%s` is not decided here: the model described is the one built when it "
@@ -445,6 +467,17 @@ value_t *alts_call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 			                i == 0 ? cond : afmt_memo(in, "not (%s)", cond, NULL));
 		r[i] = call(f, fn->alts[i], pa, nargs, pk, site);
 		f->jc = ojc;
+	}
+	/* a conditional expression's callables: two leaf modules are kept
+	 * (join), modules otherwise are neither path's (one path's model
+	 * with a note is exec_if's choice, not this one's) */
+	if (fn->alt_leaf && (module_bearing(r[0]) || module_bearing(r[1])) &&
+	    !(r[0]->k == VK_INST && r[1]->k == VK_INST && leaf_module(in, r[0]) && leaf_module(in, r[1]))) {
+		value_t *u = v_unknown(in->a, site ? text_of(f, site) : NULL,
+		                       afmt_memo(in, "depends on `%s`, which is not decided here", cond, NULL));
+
+		u->may_module = 1;
+		return u;
 	}
 	return join(f, cond, r[0], r[1], 1, site);
 }

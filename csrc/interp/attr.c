@@ -377,6 +377,18 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 	case VK_EXT:
 		if ((v = stdlib_attr(in, obj->u.ext, name)))
 			return v;
+		if (!strcmp(name, "__name__") || !strcmp(name, "__qualname__") || !strcmp(name, "__module__")) {
+			/* a torch.nn class of the catalogue: the names its class
+			 * statement gave it; of another outside object, not
+			 * known (not a name of the library to call) */
+			const struct catalog_class *cc = catalog_class(in->cat, canon_ext(in, obj->u.ext));
+			const char *dot = cc ? strrchr(cc->name, '.') : NULL;
+
+			if (dot)
+				return v_str(in->a, name[2] == 'm' ? cc->module : dot + 1);
+			return unknown_at(f, site, afmt(in, "the %s of %s, an outside object not read", name,
+			                                 obj->u.ext));
+		}
 		return v_ext(in->a, canon_ext(in, adot(in, obj->u.ext, name)));
 	case VK_TENSOR:
 		return tensor_attr(f, obj, name, site);

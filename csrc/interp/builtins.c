@@ -295,6 +295,11 @@ static int isinstance_ext(struct interp *in, const value_t *v, const char *d)
 	if (!strcmp(d, "torch.Tensor") && (host_datum(v) || value_is_known_scalar(v) || v->k == VK_NONE ||
 	                                   v->k == VK_LIST || v->k == VK_TUPLE || v->k == VK_DICT))
 		return 0;
+	/* functools.partial is a concrete class: a str, a number, None or a
+	 * container is none (timm's get_norm_act_layer('groupnorm')) */
+	if (!strcmp(d, "functools.partial") && (value_is_known_scalar(v) || v->k == VK_NONE || v->k == VK_LIST ||
+	                                        v->k == VK_TUPLE || v->k == VK_DICT))
+		return 0;
 	/* type(None) (`isinstance(x, (AnchorGenerator, type(None)))`): None
 	 * is one; a scalar, container, object, class or function is not */
 	if (!strcmp(d, "types.NoneType"))
@@ -1418,6 +1423,18 @@ static value_t *bi_hasattr(struct frame *f, value_t *fn, value_t **args, size_t 
 		return v_bool(in->a, r->k != VK_UNKNOWN);
 	}
 	return unknown_at(f, site, "hasattr() of something outside the repository (depends on its version)");
+}
+
+/* dir(x): not emulated; of an outside module (`'silu' in
+ * dir(torch.nn.functional)`), what it holds depends on its version */
+static value_t *bi_dir(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                       const struct ast_hdr *site)
+{
+	(void)fn;
+	(void)kw;
+	if (nargs == 1 && args[0]->k == VK_EXT)
+		return unknown_at(f, site, "dir() of something outside the repository (depends on its version)");
+	return unknown_at(f, site, "dir() is not emulated");
 }
 
 /* super() inside a method: the next class after the defining one */

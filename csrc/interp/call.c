@@ -395,6 +395,14 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 				vdict_set(in->a, mk, kw->keys[i], kw->vals[i]);
 			r = pf ? call(f, pf, all, np + nargs, mk, site) : unknown_at(f, site, "a partial of nothing");
 			free(all);
+			/* a partial of a callable not known (a norm layer chosen
+			 * on a path not decided) made a value not known: it may
+			 * be a module, as a direct call of it (eval.c) */
+			if (pf && pf->k == VK_UNKNOWN && !pf->alts && r->k == VK_UNKNOWN && !r->plain &&
+			    !r->may_module && f->mode != M_FWD) {
+				r = v_copy(in->a, r);
+				r->may_module = 1;
+			}
 			return r;
 		}
 		if (m->mod == VM_NONE && m->ext && !strcmp(m->ext, "torch.no_grad") && nargs == 1 && !kw &&

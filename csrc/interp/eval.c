@@ -440,7 +440,7 @@ static int func_vs_other(const value_t *l, const value_t *r)
 	return 0;
 }
 
-static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
+static int compare_known(struct interp *in, enum ast_cmpop op, value_t *l, value_t *r)
 {
 	double x, y;
 	int st;
@@ -465,13 +465,15 @@ static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 			return l->k == r->k;
 		if ((st = same_type_ref(l, r)) >= 0)
 			return st;
+		if ((st = class_same(in, l, r, 1)) >= 0)
+			return st;
 		if (l->k == VK_BOOL && r->k == VK_BOOL)
 			return l->u.b == r->u.b;
 		if (l->k == VK_INST && r->k == VK_INST)
 			return l->u.inst == r->u.inst;
 		return -1;
 	case AST_CMP_ISNOT: {
-		int t = compare_known(AST_CMP_IS, l, r);
+		int t = compare_known(in, AST_CMP_IS, l, r);
 
 		return t < 0 ? -1 : !t;
 	}
@@ -482,6 +484,8 @@ static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 			if ((l->k == VK_TUPLE || l->k == VK_LIST) && l->k == r->k)
 				eq = value_key_eq(l, r);
 			else if ((st = same_type_ref(l, r)) >= 0)
+				eq = st;
+			else if ((st = class_same(in, l, r, 0)) >= 0)
 				eq = st;
 			else if ((st = func_vs_other(l, r)) >= 0)
 				eq = st;
@@ -520,7 +524,8 @@ static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 				if (value_is_known_scalar(r->u.seq->items[i]) && value_is_known_scalar(l)) {
 					if (value_key_eq(r->u.seq->items[i], l))
 						found = 1;
-				} else if ((st = same_type_ref(l, r->u.seq->items[i])) >= 0) {
+				} else if ((st = same_type_ref(l, r->u.seq->items[i])) >= 0 ||
+				           (st = class_same(in, l, r->u.seq->items[i], 0)) >= 0) {
 					found |= st;    /* a class among classes */
 				} else {
 					unk = 1;
@@ -533,7 +538,8 @@ static int compare_known(enum ast_cmpop op, value_t *l, value_t *r)
 		} else {
 			return -1;
 		}
-		if (!value_is_known_scalar(l) && r->k != VK_DICT && l->k != VK_EXT && l->k != VK_BUILTIN)
+		if (!value_is_known_scalar(l) && r->k != VK_DICT && l->k != VK_EXT && l->k != VK_BUILTIN &&
+		    l->k != VK_CLASS)
 			return -1;
 		return op == AST_CMP_IN ? found : !found;
 	}
@@ -650,7 +656,7 @@ static value_t *eval_compare(struct frame *f, const struct ast_Compare *c)
 			charge(f, r->u.seq->n, 0);
 		else if (r->k == VK_STR && (op == AST_CMP_IN || op == AST_CMP_NOTIN))
 			charge(f, 0, r->u.str.len);
-		t = compare_known(op, l, r);
+		t = compare_known(in, op, l, r);
 		if (t < 0 && (op == AST_CMP_IS || op == AST_CMP_ISNOT))
 			t = enum_is(f, i ? c->comparators.items[i - 1] : c->left, l, c->comparators.items[i], r, op);
 		if (t < 0)
@@ -1711,6 +1717,18 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 			if (a->k == VK_EXT && b->k == VK_EXT && torch_call_kind(in, a->u.ext) &&
 			    torch_call_kind(in, b->u.ext) && !strcmp(torch_call_kind(in, a->u.ext), torch_call_kind(in, b->u.ext)))
 				return a;
+			/* `nn.SiLU if _has_silu else Swish` (a test of torch's
+			 * version): two callables, kept as an undecided `if`
+			 * keeps them (exec.c merge_branches), so that a call
+			 * builds each path's object (alts.c alts_call: two leaf
+			 * modules kept, other modules neither path's) */
+			if (alts_callable_pair(a, b) || (a->k == VK_CLASS && (b->k == VK_CLASS || b->k == VK_EXT)) ||
+			    (b->k == VK_CLASS && a->k == VK_EXT)) {
+				value_t *v2 = v_alts(f, text, a, b);
+
+				v2->alt_leaf = 1;
+				return v2;
+			}
 			/* DropPath(p) if p > 0. else nn.Identity(): both modules
 			 * kept as alternatives (alts.c alts_modules) */
 			if (a->k == VK_INST && b->k == VK_INST && a->u.inst->mod != VM_NONE &&

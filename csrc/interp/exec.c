@@ -925,6 +925,14 @@ static int loaded_pair(const value_t *a, const value_t *b)
 	       IS_LOADED_REASON(b->reason);
 }
 
+/* What the other path of an undecided `if` bound to a name where this
+ * one bound a module: anything but nothing, None or a plain value may be
+ * another module, or hold parameters (another module, a value not known). */
+int other_path_holds(const value_t *v)
+{
+	return v && v->k != VK_NONE && !value_is_known_scalar(v);
+}
+
 /* After both paths of an undecided `if`: d holds the else path's names.
  * A name both paths left alike keeps its value; tensors stay tensors; a
  * module built on one path is kept (it is conditional, and says so); two
@@ -981,8 +989,12 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 			r->shape = shape_join(in->a, a->shape, b->shape);
 		} else if (a && a->k == VK_INST && a->u.inst->mod != VM_NONE) {
 			r = a;
+			if (other_path_holds(b))
+				a->u.inst->alt_other = 1;
 		} else if (b && b->k == VK_INST && b->u.inst->mod != VM_NONE) {
 			r = b;
+			if (other_path_holds(a))
+				b->u.inst->alt_other = 1;
 		} else if (a && b && ((alts_object(a) && (alts_object(b) || b->k == VK_NONE)) ||
 		                      (a->k == VK_NONE && alts_object(b)) || alts_callable_pair(a, b) ||
 		                      alts_group_pair(a, b) || alts_dev_scalar_pair(a, b))) {

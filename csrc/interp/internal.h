@@ -581,6 +581,9 @@ value_t *sys_modules_item(struct frame *f, const value_t *name);
 void exec_import(struct frame *f, const struct ast_Import *s);
 void exec_import_from(struct frame *f, const struct ast_ImportFrom *s);
 
+/* exec.c: may what the other path of an undecided `if` bound be a module
+ * or hold parameters (not nothing, None or a plain value)?  0 or 1 */
+int other_path_holds(const value_t *v);
 /* object.c */
 /* Is v an object Python hashes by identity as a dict key: a module, or an
  * instance of a repository class (no external base other than a module's)
@@ -593,6 +596,9 @@ value_t *class_lookup(struct vclass *c, const char *name, struct vclass **owner)
 /* `x is E.NAME`, E (cls) a repo enum class: 1, 0, -1 not decided */
 int enum_member_is(struct interp *in, const value_t *x, const value_t *cls, const char *name);
 const char *class_ext_base(struct vclass *c);
+/* l is r (ident) or l == r, one of them a class read from source: 1, 0,
+ * or -1 not decided */
+int class_same(struct interp *in, const value_t *l, const value_t *r, int ident);
 int class_ext_bases_only(struct interp *in, struct vclass *c, const char *name);
 void exec_classdef(struct frame *f, const struct ast_ClassDef *s);
 void module_set_training(struct interp *in, struct vinst *m, int on, int depth);

@@ -236,10 +236,16 @@ static value_t *jmerge(struct interp *in, const char *key, value_t *a, value_t *
 		r->is_param = a->is_param;
 		return r;
 	}
-	if (a && a->k == VK_INST && a->u.inst->mod != VM_NONE)
+	if (a && a->k == VK_INST && a->u.inst->mod != VM_NONE) {
+		if (other_path_holds(b))
+			a->u.inst->alt_other = 1;
 		return a;
-	if (b && b->k == VK_INST && b->u.inst->mod != VM_NONE)
+	}
+	if (b && b->k == VK_INST && b->u.inst->mod != VM_NONE) {
+		if (other_path_holds(a))
+			b->u.inst->alt_other = 1;
 		return b;
+	}
 	if (a && b && ((alts_object(a) && (alts_object(b) || b->k == VK_NONE)) ||
 	               (a->k == VK_NONE && alts_object(b)) || alts_callable_pair(a, b) ||
 	               alts_group_pair(a, b) || alts_dev_scalar_pair(a, b)))

@@ -171,6 +171,77 @@ int class_ext_bases_only(struct interp *in, struct vclass *c, const char *name)
 	return 1;
 }
 
+/* Is c's metaclass one that compares classes by identity (type, ABCMeta,
+ * EnumMeta...: none defines __eq__)?  No class of its MRO names a
+ * metaclass, and every base it has outside the repository is torch's or
+ * one of the standard library's plain ones; a base not known may bring
+ * any metaclass.  1 or 0. */
+static int class_plain_meta(struct interp *in, struct vclass *c)
+{
+	static const char *const plain[] = { "torch.", "abc.", "enum.", "typing.", "collections.", "object" };
+	size_t i, j, k, n;
+	struct vclass *const *mro = class_mro(c, &n);
+
+	for (i = 0; i < n; i++) {
+		const struct ast_ClassDef *d = mro[i]->def;
+
+		for (j = 0; d && j < d->keywords.n; j++) {
+			const struct ast_keyword *kw = AST_AS(d->keywords.items[j], keyword);
+
+			if (!kw->arg || !strcmp(kw->arg, "metaclass"))
+				return 0;
+		}
+		for (j = 0; j < mro[i]->nbases; j++) {
+			const value_t *b = mro[i]->bases[j];
+			const char *e;
+			int ok = 0;
+
+			if (b->k == VK_CLASS || b->k == VK_BUILTIN)
+				continue;
+			if (b->k != VK_EXT)
+				return 0;
+			e = canon_ext(in, b->u.ext);
+			for (k = 0; k < sizeof plain / sizeof *plain && !ok; k++)
+				ok = !strncmp(e, plain[k], strlen(plain[k]));
+			if (!ok)
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/* l is r (ident) or l == r, one of them a class the repository's or the
+ * environment's source defines: a class is itself only.  It is not torch's
+ * object (torch's sources are never read: an outside name "torch.*" is
+ * never a class read here), nor a number, a string, None, a container, a
+ * function or a builtin.  == asks the metaclass: decided only for one that
+ * compares by identity.  1, 0, or -1 (not decided: an instance's __eq__,
+ * a value not known, another library's name). */
+int class_same(struct interp *in, const value_t *l, const value_t *r, int ident)
+{
+	const value_t *c = l->k == VK_CLASS ? l : r->k == VK_CLASS ? r : NULL, *o = c == l ? r : l;
+
+	if (!c)
+		return -1;
+	if (o->k == VK_CLASS && o->u.cls == c->u.cls)
+		return 1;
+	if (!ident && (!class_plain_meta(in, c->u.cls) || (o->k == VK_CLASS && !class_plain_meta(in, o->u.cls))))
+		return -1;
+	switch (o->k) {
+	case VK_CLASS:
+	case VK_NONE: case VK_BOOL: case VK_INT: case VK_FLOAT: case VK_STR:
+	case VK_TUPLE: case VK_LIST: case VK_DICT: case VK_FUNC: case VK_BOUND:
+	case VK_RANGE: case VK_SLICE: case VK_TENSOR:
+		return 0;
+	case VK_BUILTIN:
+		return o->u.bi.self ? -1 : 0;
+	case VK_EXT:
+		return !strncmp(canon_ext(in, o->u.ext), "torch.", 6) ? 0 : -1;
+	default:
+		return -1;
+	}
+}
+
 const char *class_ext_base(struct vclass *c)
 {
 	size_t i, n;
@@ -705,6 +776,13 @@ void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v)
 			return;
 		}
 		if (m->mod != VM_NONE && v->k == VK_INST && v->u.inst->mod != VM_NONE) {
+			struct vinst *old = vinst_child(m, name);
+
+			/* another module under that name, built under another
+			 * condition (the other path of an undecided `if`, or
+			 * before it): the name may hold that one */
+			if (old && old != v->u.inst && old->cond != v->u.inst->cond)
+				v->u.inst->alt_other = 1;
 			vinst_add_child(in->a, m, name, v->u.inst);
 			vdict_del(m->attrs, v_str(in->a, name));
 			return;

@@ -167,6 +167,12 @@ struct value {
 	unsigned char may_absent : 1; /* VK_UNKNOWN: an attribute set on one path only
 	                                 of an undecided `if` (interp/journal.c): the
 	                                 name may not be there (dir() is not known) */
+	unsigned char alt_leaf : 1;   /* VK_UNKNOWN alternatives of a conditional
+	                                 expression's two callables (`nn.SiLU if
+	                                 _has_silu else Swish`): a call of them
+	                                 keeps two leaf modules as alternatives and
+	                                 never describes one path's modules alone
+	                                 (interp/alts.c alts_call) */
 	const char *expr;             /* source text it came from, or NULL */
 	const char *reason;           /* VK_UNKNOWN: why */
 	const char *src;              /* anchor of the literal it came from (or of
@@ -318,6 +324,13 @@ struct vinst {
 	const char *cond;             /* built under this undecided condition */
 	const char *bound_name;       /* the first name job code bound it to ("model") */
 	int tied;                     /* a layer whose weight or bias was set to another's */
+	int alt_other;                /* interp/: kept where the two paths of an undecided
+	                                 `if` bound it and another module or a value not
+	                                 known (exec.c merge_branches), or registered
+	                                 under a name another path's module held:
+	                                 on the other path the name holds something
+	                                 else (modtree.c counts it only when it is
+	                                 there on every path) */
 	int on_device;                /* interp/: moved by model.to(device) (it or a
 	                                 module above it): its parameters live there;
 	                                 2 when that move ran under a condition not

@@ -79,6 +79,19 @@ for step in range(2):
     loss.backward()
     opt.step()
 PY
+for v in ese_vovnet19b_dw vovnet39a cspresnet50; do
+	cat >"$R/train_$v.py" <<PY
+import torch
+import timm
+
+model = timm.create_model("$v", pretrained=False)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(torch.randn(2, 3, 224, 224)).sum()
+    loss.backward()
+    opt.step()
+PY
+done
 commit "$R" "job"
 
 run_ecg extract --repo "$R" --entry train.py --out "$T/o" -q --no-cache --no-site-env --no-env --site "$SP"
@@ -126,4 +139,31 @@ is "$(json "$T/olate/computation_graph.json" "[m['class'] for m in d['modules'] 
 	"  xcit_tiny_12_p16_224 (xcit, the last module) found in the registry"
 is "$(json "$T/olate/computation_graph.json" "[u['anchor'] for u in d['unresolved'] if u['what'] == 'a costly function']")" "[]" \
 	"  no registry function cut at the per-function bound"
+
+# vovnet (PyTorch's counts: torch 1.13 with timm at this commit on its
+# path, sum of p.numel()): its ConvNormAct asks `norm_act_layer in
+# _NORM_ACT_REQUIRES_ARG`, a set of classes (a class compared by identity,
+# interp/object.c class_same); each stage's OsaBlock holds a DropPath made
+# only when a rate read from torch.linspace(...).tolist() is > 0 (0
+# parameters either way, modtree.c); ese's EffectiveSEModule gate is
+# create_act_layer('hard_sigmoid'): `nn.Hardsigmoid if _has_hardsigmoid
+# else HardSigmoidMe`, `'hardsigmoid' in dir(torch.nn.functional)` a test
+# of torch's version: both leaf modules kept, 0 parameters either way
+# (interp/alts.c).  Both counts were null.
+for v in ese_vovnet19b_dw vovnet39a cspresnet50; do
+	run_ecg extract --repo "$R" --entry "train_$v.py" --out "$T/o_$v" -q --no-cache --no-site-env --no-env --site "$SP"
+	is "$rc" 0 "timm.create_model('$v'): exit 0"
+done
+PV() { json "$T/o_$1/computation_graph.json" "[(m['class'], m['params']) for m in d['modules'] if m['id'] == '$2'][0]"; }
+is "$(PV ese_vovnet19b_dw '')" "('VovNet', 6543080)" "  ese_vovnet19b_dw: 6,543,080"
+is "$(PV ese_vovnet19b_dw stages.0.blocks.0.attn)" "('EffectiveSEModule', 65792)" "  its EffectiveSEModule: fc 256x256 + 256, a gate of 0 either way"
+is "$(PV vovnet39a '')" "('VovNet', 22600296)" "  vovnet39a: 22,600,296"
+# cspnet's stages: `[dict(zip(cfg_dict.keys(), values)) for values in
+# zip(*cfg_dict.values())]`, where dict() of pairs gave {} (interp/
+# builtins.c): no stage was built, and the stem's ConvNormAct said 9,408
+# (its BatchNormAct2d from a partial not read); PyTorch: 21,616,168, four
+# CrossStage of 227,840, 1,053,952, 5,913,088 and 13,386,752.
+is "$(PV cspresnet50 '')" "('CspNet', 21616168)" "cspresnet50: 21,616,168"
+is "$(PV cspresnet50 stages.0)" "('CrossStage', 227840)" "  stages.0: CrossStage, 227,840"
+is "$(PV cspresnet50 stem.conv1)" "('ConvNormAct', 9536)" "  stem.conv1: ConvNormAct, 9,536 (conv 9,408 and its BatchNormAct2d 128)"
 done_testing
