@@ -1425,18 +1425,6 @@ static value_t *bi_hasattr(struct frame *f, value_t *fn, value_t **args, size_t 
 	return unknown_at(f, site, "hasattr() of something outside the repository (depends on its version)");
 }
 
-/* dir(x): not emulated; of an outside module (`'silu' in
- * dir(torch.nn.functional)`), what it holds depends on its version */
-static value_t *bi_dir(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
-                       const struct ast_hdr *site)
-{
-	(void)fn;
-	(void)kw;
-	if (nargs == 1 && args[0]->k == VK_EXT)
-		return unknown_at(f, site, "dir() of something outside the repository (depends on its version)");
-	return unknown_at(f, site, "dir() is not emulated");
-}
-
 /* super() inside a method: the next class after the defining one */
 static value_t *bi_super(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                          const struct ast_hdr *site)
@@ -1775,7 +1763,8 @@ static int add_name(const char ***names, size_t *n, size_t *cap, const char *s)
  * may be absent (set on one path of an undecided `if`), when names not
  * known were written into it (setattr, __dict__.update) or into a class,
  * when a class defines __dir__ or __slots__, and for anything else
- * (modules, objects of other libraries: their names are not all known). */
+ * (modules, objects of other libraries: their names are not all known;
+ * an outside module's depend on its version). */
 static value_t *bi_dir(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                        const struct ast_hdr *site)
 {
@@ -1787,6 +1776,10 @@ static value_t *bi_dir(struct frame *f, value_t *fn, value_t **args, size_t narg
 	value_t *r;
 
 	(void)fn, (void)kw;
+	/* of an outside module (`'silu' in dir(torch.nn.functional)`): what
+	 * it holds depends on its version */
+	if (nargs == 1 && args[0]->k == VK_EXT)
+		return unknown_at(f, site, "dir() of something outside the repository (depends on its version)");
 	if (nargs != 1 || args[0]->k != VK_INST || !args[0]->u.inst->cls || args[0]->u.inst->mod != VM_NONE)
 		return unknown_at(f, site, "dir() of something other than an object of a plain repository class");
 	o = args[0]->u.inst;
