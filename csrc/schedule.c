@@ -587,40 +587,46 @@ static void sc_and_join(buf_t *b, const char *const *t, size_t n, int more)
 	}
 }
 
-/* The condition an event in context c runs under, as text, or NULL: every
- * undecided condition around it, outermost first, joined by "and" (a row
- * inside `if should_save:` in a function called under `if not
- * overlap:` runs only when both hold); a periodic guard's text when it is
- * the innermost.  The text is c's own or kept in s's pool (freed with s). */
-static const char *sc_condition_join(struct sc *s, const struct jctx *c)
+/* The undecided conditions around context c, outermost first, each once,
+ * into t (at most max): a periodic guard's text only when it is the
+ * innermost.  Their number. */
+static size_t sc_ctx_texts(const struct jctx *c, const char **t, size_t max)
 {
-	const char *texts[16];
-	size_t n = 0, i, k;
+	const char *in[16];
+	size_t n = 0, m = 0, k;
 	const struct jctx *first = NULL;
-	char *r;
-	buf_t b;
 
 	for (; c; c = c->up) {
 		if (c->kind != JC_COND && (c->kind != JC_GUARD || first))
 			continue;
 		if (!first)
 			first = c;
-		for (k = 0; k < n && strcmp(texts[k], c->text); k++)
+		for (k = 0; k < n && strcmp(in[k], c->text); k++)
 			;
 		if (k < n || !c->text)
 			continue;
-		if (n == sizeof texts / sizeof *texts)
+		if (n == sizeof in / sizeof *in)
 			break;
-		texts[n++] = c->text;
+		in[n++] = c->text;
 	}
+	while (n && m < max)
+		t[m++] = in[--n];     /* outermost first */
+	return m;
+}
+
+/* The condition an event in context c runs under, as text, or NULL:
+ * sc_ctx_texts joined by "and" (a row inside `if should_save:` in a
+ * function called under `if not overlap:` runs only when both hold).
+ * The text is c's own or kept in s's pool (freed with s). */
+static const char *sc_condition_join(struct sc *s, const struct jctx *c)
+{
+	const char *texts[16];
+	size_t n = sc_ctx_texts(c, texts, 16);
+	char *r;
+	buf_t b;
+
 	if (n <= 1)
 		return n ? texts[0] : NULL;
-	for (i = 0; i < n / 2; i++) {     /* outermost first */
-		const char *x = texts[i];
-
-		texts[i] = texts[n - 1 - i];
-		texts[n - 1 - i] = x;
-	}
 	buf_init(&b);
 	sc_and_join(&b, texts, n, 0);
 	r = (char *)sc_pool_keep(s, buf_detach(&b));
@@ -1470,23 +1476,10 @@ static const char *sc_row_condition(struct sc *s, const struct sched_ev *e)
 static size_t sc_cond_texts(const struct sc *s, const struct sched_ev *e, int row, const char **t, size_t max)
 {
 	const char *in[16];
-	size_t n = 0, m = 0, k, outer;
-	const struct jctx *c, *first = NULL;
+	size_t n = 0, m, k, outer;
+	const struct jctx *c;
 
-	for (c = row ? sc_ctx_of(s, e) : e->ctx; c; c = c->up) {
-		if (c->kind != JC_COND && (c->kind != JC_GUARD || first))
-			continue;
-		if (!first)
-			first = c;
-		for (k = 0; k < n && strcmp(in[k], c->text); k++)
-			;
-		if (k < n || !c->text || n == sizeof in / sizeof *in)
-			continue;
-		in[n++] = c->text;
-	}
-	while (n && m < max)
-		t[m++] = in[--n];
-	outer = m;
+	m = outer = sc_ctx_texts(row ? sc_ctx_of(s, e) : e->ctx, t, max);
 	if (!row || !e->in_forward)
 		return m;
 	for (c = e->ctx; c && c->kind != JC_FORWARD; c = c->up) {
