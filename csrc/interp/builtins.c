@@ -1654,17 +1654,6 @@ static int plain_repo_class(struct interp *in, const struct vclass *c)
 	return 1;
 }
 
-/* Does a class in c's MRO define `name` in its body? */
-static int mro_defines(const struct vclass *c, const char *name)
-{
-	size_t i;
-
-	for (i = 0; c && i < c->nmro; i++)
-		if (vdict_gets(c->mro[i]->ns, name))
-			return 1;
-	return 0;
-}
-
 /* callable(x) of one value: 1, 0, or -1 not known. */
 static int callable_of(struct interp *in, const value_t *v)
 {
@@ -1682,7 +1671,7 @@ static int callable_of(struct interp *in, const value_t *v)
 		 * repository classes or object */
 		if (v->u.inst->mod != VM_NONE || (v->u.inst->cls && v->u.inst->cls->is_module))
 			return 1;
-		if (v->u.inst->cls && mro_defines(v->u.inst->cls, "__call__"))
+		if (v->u.inst->cls && class_lookup(v->u.inst->cls, "__call__", NULL))
 			return 1;
 		if (v->u.inst->cls && plain_repo_class(in, v->u.inst->cls))
 			return 0;
@@ -1770,7 +1759,7 @@ static value_t *bi_dir(struct frame *f, value_t *fn, value_t **args, size_t narg
 {
 	struct interp *in = f->in;
 	const struct vinst *o;
-	const struct vclass *c;
+	struct vclass *c;
 	const char **names = NULL;
 	size_t n = 0, cap = 0, i, j;
 	value_t *r;
@@ -1786,7 +1775,8 @@ static value_t *bi_dir(struct frame *f, value_t *fn, value_t **args, size_t narg
 	c = o->cls;
 	if (c->is_module || !plain_repo_class(in, c))
 		return unknown_at(f, site, "dir() of an object whose class derives from one outside the repository");
-	if (mro_defines(c, "__dir__") || mro_defines(c, "__slots__") || mro_defines(c, "__getattribute__"))
+	if (class_lookup(c, "__dir__", NULL) || class_lookup(c, "__slots__", NULL) ||
+	    class_lookup(c, "__getattribute__", NULL))
 		return unknown_at(f, site, "dir() of an object whose class defines __dir__, __slots__ or __getattribute__");
 	if (o->attrs->anyname || o->attrs->anykey || o->attrs->rep)
 		return unknown_at(f, site, "dir() of an object written with attribute names not known");
