@@ -25,8 +25,6 @@
 #include "ecg/util.h"
 #include "ecg/values.h"
 
-static const char *const par_names[PAR_COUNT] = { "tensor", "pipeline", "data", "context", "expert" };
-
 static const char *via_word(int via)
 {
 	return via == VIA_OVERRIDE ? "override" : via == VIA_CONFIG_FILE ? "config_file" : "default";
@@ -103,7 +101,7 @@ static long long world_data_size(const struct interp *in, const char **why, cons
 			continue;
 		n = degree_size(interp_parallel(in, k));
 		if (n <= 0 && !*missing)
-			*missing = par_names[k];
+			*missing = interp_par_name(k);
 		else if (n > 0)
 			prod *= n;
 	}
@@ -181,11 +179,11 @@ cJSON *layout_parallel(const struct interp *in)
 		const struct interp_par_degree *d = interp_parallel(in, k);
 
 		if (d)
-			cJSON_AddItemToObject(par, par_names[k], degree_entry(d, k == PAR_DATA && data_from_world(in, d)));
+			cJSON_AddItemToObject(par, interp_par_name(k), degree_entry(d, k == PAR_DATA && data_from_world(in, d)));
 		else if (k == PAR_DATA)
-			cJSON_AddItemToObject(par, par_names[k], data_entry(in));
+			cJSON_AddItemToObject(par, interp_par_name(k), data_entry(in));
 		else {
-			cJSON *o = cJSON_AddObjectToObject(par, par_names[k]);
+			cJSON *o = cJSON_AddObjectToObject(par, interp_par_name(k));
 
 			cJSON_AddNullToObject(o, "size");
 			cJSON_AddNullToObject(o, "source");

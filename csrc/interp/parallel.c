@@ -66,20 +66,21 @@ void parallel_note_params(struct frame *f, const struct frame *callee, const str
 	}
 }
 
+static const char *const par_names[PAR_COUNT] = { "tensor", "pipeline", "data", "context", "expert" };
+
+const char *interp_par_name(enum interp_par degree)
+{
+	return degree < PAR_COUNT ? par_names[degree] : NULL;
+}
+
+/* the degree whose name is w (the catalogue's word for an axis) */
 static int par_of_word(const char *w, enum interp_par *out)
 {
-	static const struct {
-		const char *word;
-		enum interp_par degree;
-	} words[] = {
-		{ "context", PAR_CONTEXT }, { "data", PAR_DATA }, { "expert", PAR_EXPERT },
-		{ "pipeline", PAR_PIPELINE }, { "tensor", PAR_TENSOR },
-	};
-	size_t i;
+	enum interp_par k;
 
-	for (i = 0; w && i < sizeof words / sizeof words[0]; i++)
-		if (!strcmp(words[i].word, w)) {
-			*out = words[i].degree;
+	for (k = 0; w && k < PAR_COUNT; k++)
+		if (!strcmp(par_names[k], w)) {
+			*out = k;
 			return 1;
 		}
 	return 0;

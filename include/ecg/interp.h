@@ -232,6 +232,9 @@ struct interp_par_degree {
 	                                 (WORLD_SIZE), "launcher" (the launcher object's
 	                                 processes) */
 };
+/* The degree's name in the records ("tensor", "pipeline", "data",
+ * "context", "expert"), which is also the catalogue's word for it. */
+const char *interp_par_name(enum interp_par degree);
 /* The degree's binding, or NULL when no call bound it.  Borrowed. */
 const struct interp_par_degree *interp_parallel(const struct interp *in, enum interp_par degree);
 
