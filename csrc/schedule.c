@@ -1428,58 +1428,24 @@ static int sc_later_more_often(const struct sc *s, size_t i)
 	return 0;
 }
 
-static const char *sc_row_condition(struct sc *s, const struct sched_ev *e);
-
-/* The condition of a host-device row e: that of its context (for an event
- * of a model's forward, the model call's), and for a forward's event the
- * undecided conditions inside the forward around it, outermost first
- * (`if "keypoints" in target:`; a test on the training flag is the
- * phase's, not a condition).  NULL: none.  Kept in s's pool. */
-static const char *sc_row_condition(struct sc *s, const struct sched_ev *e)
-{
-	const char *outer = sc_condition(s, sc_ctx_of(s, e)), *texts[16];
-	const struct jctx *c;
-	size_t n = 0, i, k;
-	char *r;
-	buf_t b;
-
-	if (!e->in_forward)
-		return outer;
-	for (c = e->ctx; c && c->kind != JC_FORWARD; c = c->up) {
-		if (c->kind != JC_COND || c->mode_only || !c->text)
-			continue;
-		for (k = 0; k < n && strcmp(texts[k], c->text); k++)
-			;
-		if (k < n || (outer && strstr(outer, c->text)))
-			continue;
-		if (n == sizeof texts / sizeof *texts)
-			break;
-		texts[n++] = c->text;
-	}
-	if (!n)
-		return outer;
-	buf_init(&b);
-	if (outer)
-		buf_addf(&b, sc_needs_parens(outer) ? "(%s)" : "%s", outer);
-	for (i = n; i-- > 0;) {
-		int par = (outer || n > 1) && sc_needs_parens(texts[i]);
-
-		buf_addf(&b, "%s%s%s%s", b.len ? " and " : "", par ? "(" : "", texts[i], par ? ")" : "");
-	}
-	r = (char *)sc_pool_keep(s, buf_detach(&b));
-	return r ? r : texts[0];
-}
-
 /* The conjuncts of the condition sc_row_condition (row) or sc_condition
  * of the event's own context (!row) gives, outermost first, into t (at
- * most max); their number. */
-static size_t sc_cond_texts(const struct sc *s, const struct sched_ev *e, int row, const char **t, size_t max)
+ * most max); their number.  A row's: those of its context (for an event
+ * of a model's forward, the model call's), then, for a forward's event,
+ * the undecided conditions inside the forward around it, outermost first
+ * (`if "keypoints" in target:`; a test on the training flag is the
+ * phase's, not a condition), each once.  *nouter (when not NULL): how
+ * many of them are the context's. */
+static size_t sc_cond_texts(const struct sc *s, const struct sched_ev *e, int row, const char **t, size_t max,
+                            size_t *nouter)
 {
 	const char *in[16];
 	size_t n = 0, m, k, outer;
 	const struct jctx *c;
 
 	m = outer = sc_ctx_texts(row ? sc_ctx_of(s, e) : e->ctx, t, max);
+	if (nouter)
+		*nouter = outer;
 	if (!row || !e->in_forward)
 		return m;
 	for (c = e->ctx; c && c->kind != JC_FORWARD; c = c->up) {
@@ -1498,6 +1464,24 @@ static size_t sc_cond_texts(const struct sc *s, const struct sched_ev *e, int ro
 	while (n && m < max)
 		t[m++] = in[--n];
 	return m;
+}
+
+/* The condition of a host-device row e (sc_cond_texts joined by "and"):
+ * its context's own text when the forward adds none.  NULL: none.  Kept
+ * in s's pool. */
+static const char *sc_row_condition(struct sc *s, const struct sched_ev *e)
+{
+	const char *outer = sc_condition(s, sc_ctx_of(s, e)), *t[32];
+	size_t n, no;
+	char *r;
+	buf_t b;
+
+	if (!e->in_forward || (n = sc_cond_texts(s, e, 1, t, 32, &no)) == no)
+		return outer;
+	buf_init(&b);
+	sc_and_join(&b, t, n, 0);
+	r = (char *)sc_pool_keep(s, buf_detach(&b));
+	return r ? r : t[n - 1];
 }
 
 /* Is a "not (b)" (or b "not (a)")? */
@@ -1603,7 +1587,7 @@ static const char *sc_paths_condition(struct sc *s, const struct sched_ev *e, in
 
 	if (!single)
 		return NULL;
-	n[np] = sc_cond_texts(s, e, row, t[np], 16);
+	n[np] = sc_cond_texts(s, e, row, t[np], 16, NULL);
 	np++;
 	for (j = 0; j < s->nev; j++) {
 		const struct sched_ev *x = &s->ev[j];
@@ -1614,7 +1598,7 @@ static const char *sc_paths_condition(struct sc *s, const struct sched_ev *e, in
 			return NULL;      /* a path under no condition */
 		if (np == SC_PATHS_MAX)
 			return single;    /* more than we join: the event's own */
-		n[np] = sc_cond_texts(s, x, row, t[np], 16);
+		n[np] = sc_cond_texts(s, x, row, t[np], 16, NULL);
 		np++;
 	}
 	if (np == 1)
@@ -1633,18 +1617,20 @@ static const char *sc_paths_condition(struct sc *s, const struct sched_ev *e, in
 	}
 	while (sc_rests_merge(rests, np))
 		;
-	for (i = 0; i < np; i++)
-		if (!rests[i].gone && !rests[i].n)
-			live = 0, np = 0;     /* a path that needs only the shared part */
-	for (i = 0; i < np; i++)
+	for (i = 0; i < np; i++) {
+		if (!rests[i].gone && !rests[i].n) {
+			live = 0;             /* a path that needs only the shared part */
+			break;
+		}
 		live += !rests[i].gone;
-	if (live == 1 && pre == 0 && np && rests[0].n == n[0] && !rests[0].gone)
+	}
+	if (live == 1 && pre == 0 && rests[0].n == n[0] && !rests[0].gone)
 		return single;            /* the event's own path: as it reads */
 	buf_init(&out);
 	sc_and_join(&out, t[0], pre, live > 0);
 	if (live)
 		buf_addstr(&out, out.len ? (live > 1 ? " and (" : " and ") : live > 1 ? "(" : "");
-	for (i = 0, j = 0; i < np; i++) {
+	for (i = 0, j = 0; live && i < np; i++) {
 		buf_t r;
 
 		if (rests[i].gone)
