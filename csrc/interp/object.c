@@ -350,19 +350,13 @@ static int enum_kind(struct interp *in, const struct vclass *c)
  * (StrEnum); NULL when the class makes its own. */
 static value_t *enum_auto_value(struct interp *in, int kind, const char *name, long long last)
 {
-	char *low;
-	size_t i;
-
 	if (kind == 's') {
-		low = xstrdup(name);
-		for (i = 0; low[i]; i++)
-			low[i] = (char)tolower((unsigned char)low[i]);
-		{
-			value_t *v = v_str(in->a, astr(in, low));
+		size_t i, n = strlen(name);
+		char *low = ast_arena_alloc(in->a, n + 1);
 
-			free(low);
-			return v;
-		}
+		for (i = 0; i <= n; i++)
+			low[i] = (char)tolower((unsigned char)name[i]);
+		return v_str(in->a, low);
 	}
 	if (kind == 'f') {
 		long long p = 1;
