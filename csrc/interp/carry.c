@@ -147,3 +147,38 @@ int carry_decided(struct frame *f, const struct ast_hdr *test)
 	reads_cb(test, &w);
 	return w.hit;
 }
+
+/* The loop's own exit test: does test read a name the body of the
+ * innermost loop of the frame binds (`last_step = step == n` ... `if
+ * last_step: break`)?  Then a break under it ends the loop, and what
+ * follows runs on every iteration that goes on: not a condition of that
+ * work.  A test on names the loop never changes (`if args.dry_run:
+ * break`) is one.  Never fails, allocates nothing. */
+struct varies_walk {
+	const struct carry *c;
+	int hit;
+};
+
+static int varies_cb(const struct ast_hdr *n, void *ctx)
+{
+	struct varies_walk *w = ctx;
+
+	if (AST_IS(n, Name)) {
+		if (body_binds(w->c->body, AST_AS(n, Name)->id))
+			w->hit = 1;
+		return 0;
+	}
+	return ast_visit_children(n, varies_cb, ctx);
+}
+
+int carry_varies(const struct frame *f, const struct ast_hdr *test)
+{
+	struct varies_walk w;
+
+	if (!f->carry || !test || f->mode == M_FWD)
+		return 0;
+	w.c = f->carry;
+	w.hit = 0;
+	varies_cb(test, &w);
+	return w.hit;
+}

@@ -1406,8 +1406,11 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	/* One path leaves the block (`if ws < 2: return x`): the rest of the
 	 * block runs only on the other, under its condition (exec_block puts
 	 * the context back at its end).  Not for a path that raises (a check
-	 * of the input): the run described is the one that goes on. */
-	if ((fl == FL_NORMAL) != (fl2 == FL_NORMAL) && fl != FL_RAISE && fl2 != FL_RAISE) {
+	 * of the input): the run described is the one that goes on.  Nor for
+	 * the loop's own exit test (`if last_step: break`, carry_varies): the
+	 * rest runs on every iteration that goes on. */
+	if ((fl == FL_NORMAL) != (fl2 == FL_NORMAL) && fl != FL_RAISE && fl2 != FL_RAISE &&
+	    !((fl == FL_BREAK || fl2 == FL_BREAK) && carry_varies(f, s->test))) {
 		const char *rest = fl == FL_NORMAL ? text : afmt_memo(f->in, "not (%s)", text, NULL);
 
 		f->jc = cond_ctx(f, s, rest, !mode ? 0 : fl == FL_NORMAL ? mode : 3 - mode);

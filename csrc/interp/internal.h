@@ -939,6 +939,7 @@ int first_iter_ctx(struct frame *f, const struct ast_hdr *test, const struct jct
  * of a loop in f->carry binds, while it holds its value from before that
  * loop?  Then 1, and those loops are marked (hit); else 0.  Never fails. */
 int carry_decided(struct frame *f, const struct ast_hdr *test);
+int carry_varies(const struct frame *f, const struct ast_hdr *test);
 int is_route_decorator(struct frame *f, const struct ast_hdr *d);
 void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, const struct ast_hdr *d);
 const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const struct ast_withitem *wi,

@@ -117,4 +117,47 @@ is "$(cond2 train.py:log:6)" "['(amp or tiny) and (debug or tiny)']" \
 is "$(cond2 train.py:gather:10)" "['amp or tiny']" \
 	"gather()'s copy on both ways of \`if debug\`: only the shared condition"
 
+# A break on the loop's own exit test (`if last_step: break`, a name the
+# body binds) ends the loop: the work after it runs on every iteration
+# that goes on, under no condition (exec.c, carry_varies).  A break on a
+# flag the loop never changes (`if dry: break`) is a condition of the
+# rest: with it set, the rest never runs.
+R3="$T/job3"
+mkrepo "$R3"
+cat >"$R3/train.py" <<'PY'
+import torch
+import torch.nn as nn
+
+
+def main():
+    model = nn.Linear(8, 1).cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    dry = torch.cuda.device_count() > 2
+    num_iterations = torch.cuda.device_count() * 1000
+    step = 0
+    while True:
+        last_step = step == num_iterations
+        if last_step:
+            break
+        loss = model(torch.randn(4, 8, device="cuda")).sum()
+        loss.backward()
+        opt.step()
+        print(loss.item())
+        step += 1
+    for i in range(10):
+        if dry:
+            break
+        print(model(torch.randn(4, 8, device="cuda")).sum().item())
+
+
+if __name__ == "__main__":
+    main()
+PY
+commit "$R3" "job"
+run_ecg extract --repo "$R3" --entry train.py --out "$T/o3" -q --no-env
+is "$rc" 0 "extract of the break job exits 0"
+cond3() { json "$T/o3/execution_schedule.json" "[h['condition'] for h in d['host_device'] if h['anchor'] == '$1']"; }
+is "$(cond3 train.py:main:18)" "[None]" "after the loop's own exit test: every step, no condition"
+is "$(cond3 train.py:main:23)" "['not (dry)']" "after a break on a flag the loop never changes: under not (dry)"
+
 done_testing
