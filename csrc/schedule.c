@@ -2056,6 +2056,8 @@ static size_t sc_wrap_anchored(struct sc *s, cJSON *dd, size_t wi)
 {
 	const struct sched_ev *w = &s->ev[wi];
 	int ddp = !strcmp(w->implied_by, "DistributedDataParallel");
+	/* a DeepSpeed engine at ZeRO stage 0: DDP's all-reduce, after the backward */
+	int ds0 = !strcmp(w->implied_by, "deepspeed.initialize") && interp_ds_zero_stage(w->detail) == 0;
 	int fsdp = !strcmp(w->implied_by, "fully_shard") || !strcmp(w->implied_by, "FullyShardedDataParallel");
 	int bcast = 0;
 	const char *sharding = fsdp ? sc_fsdp_sharding(s, w) : NULL;
@@ -2087,8 +2089,10 @@ static size_t sc_wrap_anchored(struct sc *s, cJSON *dd, size_t wi)
 		if ((e->kind == SEV_BACKWARD || e->kind == SEV_MODEL_CALL) && sc_later_more_often(s, j))
 			continue;
 		if (e->kind == SEV_BACKWARD && !e->in_forward && e->anchor) {
-			if ((ddp || unsharded) && !jc_find(e->ctx, JC_NO_SYNC)) {
-				sc_wrap_coll(s, dd, w, e, "all_reduce", "backward", "gradients, in buckets, as backward produces them");
+			if ((ddp || unsharded || ds0) && !jc_find(e->ctx, JC_NO_SYNC)) {
+				sc_wrap_coll(s, dd, w, e, "all_reduce", "backward",
+				             ds0 ? "gradients, in flattened buckets after the backward (ZeRO stage 0)"
+				                 : "gradients, in buckets, as backward produces them");
 				n++;
 			} else if (fsdp) {
 				if (!sharding || !strcmp(sharding, "regather"))
@@ -2310,8 +2314,28 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 				cJSON_AddStringToObject(o, "anchor", e->anchor);
 				cJSON_AddItemToArray(overlap, o);
 			} else if (!strcmp(e->implied_by, "deepspeed.initialize")) {
-				cJSON_AddItemToArray(dd, sc_coll("all_reduce", "data", -1, e->anchor, "backward", e->implied_by,
-				                                 "gradients (the engine's configuration decides reduce-scatter under ZeRO)"));
+				/* a DeepSpeed engine: what its configuration pins
+				 * (interp/dsengine.c).  Rank 0's parameters broadcast
+				 * when it is built; at ZeRO stage 0 the gradients
+				 * all-reduced after each backward.  A stage the code
+				 * does not pin, or ZeRO's partitioned reductions: no
+				 * row (which collective is the configuration's) */
+				int st = interp_ds_zero_stage(e->detail);
+				char *freq;
+
+				if (st >= 0 && interp_ds_broadcasts(e->detail)) {
+					freq = sc_frequency(s, e);
+					cJSON_AddItemToArray(dd, sc_coll("broadcast", "data", -1, e->anchor, "startup", e->implied_by,
+					                                 "every parameter from rank 0 when the engine is built"));
+					cJSON_AddStringToObject(cJSON_GetArrayItem(dd, cJSON_GetArraySize(dd) - 1), "frequency", freq);
+					free(freq);
+					if (sc_condition(s, e->ctx))
+						cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetArrayItem(dd, cJSON_GetArraySize(dd) - 1),
+						                                       "condition", cJSON_CreateString(sc_condition(s, e->ctx)));
+				}
+				if (st == 0 && !sc_wrap_anchored(s, dd, i) && e->model)
+					cJSON_AddItemToArray(dd, sc_coll("all_reduce", "data", -1, e->anchor, "backward", e->implied_by,
+					                                 "gradients, in flattened buckets after the backward (ZeRO stage 0)"));
 			} else {
 				/* where the model is called and backward runs; at the
 				 * wrap only when neither was seen */

@@ -216,6 +216,9 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 
 	if (m->nwrapped && (!strcmp(name, "module") || !strcmp(name, "_orig_mod")))
 		return mk_inst_value(in, m);
+	/* engine.step(), engine.local_rank of a DeepSpeed engine (dsengine.c) */
+	if (m->nwrapped && (v = ds_engine_attr(f, obj, name, site)))
+		return v;
 	/* model.last_loss after a job call whose forward set it (modelret.c) */
 	if (f->mode != M_FWD && !in->rv_reading && (v = vdict_gets(m->attrs, RV_AFTER_KEY)) && v->k == VK_DICT &&
 	    (v = vdict_gets(v->u.dict, name)))

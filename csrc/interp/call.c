@@ -157,6 +157,8 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	framework_prepare_note(f, d, fn->recv, args, nargs, site);
 	if (fn->recv && (r = framework_launcher_call(f, d, fn->recv, args, nargs, kw, site)))
 		return r;
+	if ((r = ds_call(f, d, fn->recv, args, nargs, kw, site)))
+		return r;
 	if ((r = torch_ext_call(f, d, last, args, nargs, kw, site, any_tensor)))
 		return r;
 	if (fn->recv && (r = framework_lib_call(f, d, last, fn->recv, args, nargs, site)))

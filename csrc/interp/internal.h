@@ -940,6 +940,13 @@ int first_iter_ctx(struct frame *f, const struct ast_hdr *test, const struct jct
  * loop?  Then 1, and those loops are marked (hit); else 0.  Never fails. */
 int carry_decided(struct frame *f, const struct ast_hdr *test);
 int carry_varies(const struct frame *f, const struct ast_hdr *test);
+
+/* dsengine.c: a DeepSpeed engine (deepspeed.initialize, add_config_arguments,
+ * the engine's step and switches); NULL when the call or name is none of
+ * them.  Never fail. */
+value_t *ds_call(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs, struct vdict *kw,
+                 const struct ast_hdr *site);
+value_t *ds_engine_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
 int is_route_decorator(struct frame *f, const struct ast_hdr *d);
 void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, const struct ast_hdr *d);
 const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const struct ast_withitem *wi,

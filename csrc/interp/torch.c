@@ -319,6 +319,10 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 		sev(f, SEV_LOADER_ITER, what, site);
 	if (what)
 		loader_fetch_samples(f, dl, ds, bs, site);
+	/* a loader that synchronizes the device as each batch is taken
+	 * (DeepSpeed's throughput timer: dsengine.c) */
+	if (what && vdict_gets(dl->attrs, "__ecg_batch_sync__") && vdict_gets(dl->attrs, "__ecg_batch_sync__")->k == VK_STR)
+		sev(f, SEV_SYNC, vdict_gets(dl->attrs, "__ecg_batch_sync__")->u.str.s, site);
 	/* a loader a framework prepared (accelerate's DataLoaderShard):
 	 * each batch sent to the device at the loop, blocking, pinned as
 	 * the loader says; the batch is then on the device */

@@ -286,6 +286,17 @@ const char *wrap_sharding(const struct catalog *cat, const struct sched_ev *w);
 int interp_state_dict_type_set(const struct interp *in);
 /* Whether the job's code calls .backward() (it trains). */
 int interp_saw_backward(const struct interp *in);
+
+/* The ZeRO stage a DeepSpeed engine's configuration pins, from the
+ * keywords of its deepspeed.initialize call (a wrap event's detail):
+ * 0..3 (0 when the dict has no zero_optimization), or -1 when the code
+ * does not pin it (interp/dsengine.c).  Never fails. */
+int interp_ds_zero_stage(const struct vdict *kw);
+
+/* Does that engine broadcast rank 0's parameters when it is built: its
+ * configuration pinned and apex AMP not on in it (engine.py
+ * _broadcast_model).  Never fails. */
+int interp_ds_broadcasts(const struct vdict *kw);
 const struct interp_evidence *interp_evidence(const struct interp *in);
 
 /* The schedule events, in the order the job runs them. */

@@ -1,0 +1,351 @@
+/* interp/dsengine.c - a DeepSpeed engine, read from the job's code
+ *
+ * DeepSpeed is outside the repository (and needs a GPU build): what its
+ * engine does with the job's objects is read here from the arguments the
+ * job gives it, as DeepSpeed's own code does (runtime/engine.py,
+ * fp16/fused_optimizer.py, utils/timer.py, runtime/dataloader.py).
+ *
+ *   deepspeed.add_config_arguments(parser): the parser, with --deepspeed,
+ *     --deepspeed_config (and the old --deepscale forms) added;
+ *   deepspeed.initialize(args=, model=, training_data=, config=): the
+ *     tuple (engine, optimizer, training loader, lr scheduler).  The engine
+ *     is the model, wrapped (a SEV_WRAP whose detail is the call's
+ *     keywords: the schedule reads the configuration there), moved to the
+ *     device at the call; the loader is DeepSpeed's (pinned batches) and,
+ *     with the throughput timer on (the default), each batch taken
+ *     synchronizes the device;
+ *   engine.step(): the optimizer step, at each accumulation boundary; with
+ *     fp16 the optimizer reads the overflow flag and the gradient norm on
+ *     the host (and makes both from Python values on the device first);
+ *     the throughput timer synchronizes there too;
+ *   engine.fp16_enabled(), bfloat16_enabled(), zero_optimization_stage(),
+ *     local_rank: from the configuration and the environment.
+ *
+ * engine.backward(loss) is framework_call's (a backward): ds_call leaves
+ * it to that.  Only a
+ * configuration the code pins is read: a dict built in the job (config=,
+ * config_params=); a path to a file is not read, and every answer that
+ * needs it is not known.  Nothing here fails; NULL means "not this".
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "internal.h"
+
+#define DS_INIT "deepspeed.initialize"
+
+/* deepspeed.initialize's parameters, in order (its signature). */
+static const char *const ds_init_params[] = {
+	"args", "model", "optimizer", "model_parameters", "training_data", "lr_scheduler", "distributed_port",
+	"mpu", "dist_init_required", "collate_fn", "config", "mesh_param", "config_params",
+};
+
+/* The options add_config_arguments adds: flag, a switch (store_true) or
+ * a value (default None). */
+static const struct ds_opt {
+	const char *flag;
+	int store_true;
+} ds_opts[] = {
+	{ "--deepspeed", 1 }, { "--deepspeed_config", 0 }, { "--deepscale", 1 }, { "--deepscale_config", 0 },
+};
+
+/* An argument of initialize by name: keyword, else its position. */
+static value_t *ds_arg(value_t **args, size_t nargs, struct vdict *kw, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof ds_init_params / sizeof *ds_init_params; i++)
+		if (!strcmp(ds_init_params[i], name))
+			break;
+	if (kw && vdict_gets(kw, name))
+		return vdict_gets(kw, name);
+	return i < nargs ? args[i] : NULL;
+}
+
+/* The configuration dict the job hands initialize (config=, or the old
+ * config_params=), or NULL when it is not one the code pins. */
+static const struct vdict *ds_config(const struct vdict *kw)
+{
+	const value_t *c = kw ? vdict_gets(kw, "config") : NULL;
+
+	if (!c && kw)
+		c = vdict_gets(kw, "config_params");
+	return c && c->k == VK_DICT && !dict_may_hold(c->u.dict) ? c->u.dict : NULL;
+}
+
+/* cfg[sect][key] (cfg[sect] when key is NULL): the value, NULL when cfg
+ * is not known or a level is not a known dict; *absent is set when the
+ * section or the key is surely not there (DeepSpeed's default applies). */
+static const value_t *ds_cfg_get(const struct vdict *cfg, const char *sect, const char *key, int *absent)
+{
+	const value_t *s, *v;
+
+	*absent = 0;
+	if (!cfg)
+		return NULL;
+	if (!(s = vdict_gets(cfg, sect))) {
+		*absent = !dict_may_hold(cfg);
+		return NULL;
+	}
+	if (!key)
+		return s;
+	if (s->k != VK_DICT)
+		return NULL;
+	if (!(v = vdict_gets(s->u.dict, key)))
+		*absent = !dict_may_hold(s->u.dict);
+	return v;
+}
+
+/* Is a boolean switch of the configuration on: 1, 0, or -1 when the
+ * code does not pin it (dflt when the key is absent). */
+static int ds_cfg_on(const struct vdict *cfg, const char *sect, const char *key, int dflt)
+{
+	int absent;
+	const value_t *v = ds_cfg_get(cfg, sect, key, &absent);
+
+	if (absent)
+		return dflt;
+	if (!v || v->k != VK_BOOL)
+		return -1;
+	return v->u.b;
+}
+
+/* Does DeepSpeed's throughput timer synchronize the device (utils/
+ * config.py: "timers": {"throughput": {"enabled", "synchronized"}}, both
+ * true by default): 1, 0, -1 not pinned. */
+static int ds_timer_sync(const struct vdict *cfg)
+{
+	int absent, en, sy;
+	const value_t *t = ds_cfg_get(cfg, "timers", "throughput", &absent);
+
+	if (absent)
+		return 1;
+	if (!t || t->k != VK_DICT)
+		return -1;
+	en = ds_cfg_on(t->u.dict, "enabled", NULL, 1);
+	sy = ds_cfg_on(t->u.dict, "synchronized", NULL, 1);
+	return en == 0 || sy == 0 ? 0 : en == 1 && sy == 1 ? 1 : -1;
+}
+
+/* The ZeRO stage the configuration pins: 0..3, or -1. */
+int interp_ds_zero_stage(const struct vdict *kw)
+{
+	const struct vdict *cfg = ds_config(kw);
+	int absent;
+	const value_t *v = ds_cfg_get(cfg, "zero_optimization", "stage", &absent);
+
+	if (absent)
+		return 0;
+	if (v && v->k == VK_INT && v->u.i >= 0 && v->u.i <= 3)
+		return (int)v->u.i;
+	return -1;
+}
+
+int interp_ds_broadcasts(const struct vdict *kw)
+{
+	const struct vdict *cfg = ds_config(kw);
+
+	return cfg && ds_cfg_on(cfg, "amp", "enabled", 0) == 0;
+}
+
+/* The engine's wrap event (the keywords of its initialize call) of a
+ * wrapped model, or NULL. */
+static const struct vdict *ds_engine_kw(const struct interp *in, const struct vinst *m)
+{
+	size_t i;
+
+	for (i = 0; i < in->nsev; i++)
+		if (in->sev[i].kind == SEV_WRAP && in->sev[i].model == m && in->sev[i].implied_by &&
+		    !strcmp(in->sev[i].implied_by, DS_INIT))
+			return in->sev[i].detail;
+	return NULL;
+}
+
+static int ds_is_engine(const struct vinst *m)
+{
+	size_t k;
+
+	for (k = 0; k < m->nwrapped; k++)
+		if (!strcmp(m->wrapped_by[k], DS_INIT))
+			return 1;
+	return 0;
+}
+
+/* A truth as a value: True/False, or not known. */
+static value_t *ds_truth(struct frame *f, int t, const char *what, const struct ast_hdr *site)
+{
+	if (t >= 0)
+		return v_bool(f->in->a, t);
+	return unknown_at(f, site, what);
+}
+
+/* engine.<name> of a DeepSpeed engine: the methods above, as values
+ * call_ext() calls (recv the engine); NULL for anything else (the
+ * wrapped model's own). */
+value_t *ds_engine_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const struct vinst *m = obj->k == VK_INST ? obj->u.inst : NULL;
+	value_t *v;
+
+	if (!m || !ds_is_engine(m))
+		return NULL;
+	if (!strcmp(name, "local_rank") || !strcmp(name, "global_rank")) {
+		const char *var = name[0] == 'l' ? "LOCAL_RANK" : "RANK";
+		value_t *e = in->environ && in->environ->k == VK_DICT ? vdict_gets(in->environ->u.dict, var) : NULL;
+		long long r;
+		char *end;
+
+		if (e && e->k == VK_STR && (r = strtoll(e->u.str.s, &end, 10), *e->u.str.s && !*end))
+			return v_int(in->a, r);
+		return unknown_at(f, site, afmt(in, "the engine's %s (the process's %s)", name, var));
+	}
+	if (strcmp(name, "step") && strcmp(name, "backward") && strcmp(name, "fp16_enabled") &&
+	    strcmp(name, "bfloat16_enabled") && strcmp(name, "zero_optimization_stage"))
+		return NULL;
+	v = v_ext(in->a, adot(in, DS_INIT, name));
+	v->recv = obj;
+	return v;
+}
+
+/* A sync (or copy) of the engine's step, under the condition that the
+ * switch pins when it does not (t < 0). */
+static void ds_step_event(struct frame *f, enum sev_kind k, const char *what, int t, const char *cond,
+                          const struct ast_hdr *site)
+{
+	const struct jctx *ojc = f->jc;
+	struct sched_ev *e;
+
+	if (t == 0)
+		return;
+	if (t < 0)
+		f->jc = jc_push(f, JC_COND, anchor_at(f, site), cond);
+	e = sev(f, k, what, site);
+	if (e && k == SEV_H2D) {
+		e->pinned = 0;
+		e->non_blocking = 0;
+	}
+	f->jc = ojc;
+}
+
+/* engine.step(), engine.fp16_enabled() ... (d: "deepspeed.initialize.<name>"). */
+static value_t *ds_engine_method(struct frame *f, const char *name, const value_t *recv, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const struct vdict *kw = ds_engine_kw(in, recv->u.inst);
+	const struct vdict *cfg = ds_config(kw);
+
+	if (!strcmp(name, "fp16_enabled"))
+		return ds_truth(f, cfg ? ds_cfg_on(cfg, "fp16", "enabled", 0) : -1, "whether the engine runs fp16", site);
+	if (!strcmp(name, "bfloat16_enabled")) {
+		int t = cfg ? ds_cfg_on(cfg, "bf16", "enabled", -2) : -1;
+
+		if (t == -2)        /* the old "bfloat16" section */
+			t = ds_cfg_on(cfg, "bfloat16", "enabled", 0);
+		return ds_truth(f, t, "whether the engine runs bf16", site);
+	}
+	if (!strcmp(name, "zero_optimization_stage")) {
+		int st = interp_ds_zero_stage(kw);
+
+		return st >= 0 ? v_int(in->a, st) : unknown_at(f, site, "the engine's ZeRO stage");
+	}
+	if (!strcmp(name, "step") && f->mode != M_FWD) {
+		int fp16 = cfg ? ds_cfg_on(cfg, "fp16", "enabled", 0) : -1;
+		int timer = cfg ? ds_timer_sync(cfg) : -1;
+
+		in->job_events++;
+		if (!in->ev.optimizer_step)
+			in->ev.optimizer_step = anchor_at(f, site);
+		sev(f, SEV_OPT_STEP, "engine.step()", site);
+		ds_step_event(f, SEV_SYNC, "engine.step() (fp16: the optimizer reads the overflow flag and the gradient norm with .item())",
+		              fp16, "the engine runs fp16 (its configuration is not known here)", site);
+		/* stage 0's FP16_Optimizer makes them from Python values
+		 * (ByteTensor([overflow]), FloatTensor([norm])); ZeRO's
+		 * optimizers reduce device flags instead */
+		if (interp_ds_zero_stage(kw) == 0)
+			ds_step_event(f, SEV_H2D,
+			              "engine.step() (fp16: the overflow flag and the norm made on the device from Python values)",
+			              fp16, "the engine runs fp16 (its configuration is not known here)", site);
+		ds_step_event(f, SEV_SYNC, "engine.step() (the throughput timer's torch.cuda.synchronize)", timer,
+		              "DeepSpeed's throughput timer is on and synchronized (its configuration is not known here)", site);
+		return v_none(in->a);
+	}
+	return NULL;
+}
+
+/* The loader initialize makes of training_data: DeepSpeed's, pinned;
+ * each batch synchronizes the device when the throughput timer is on. */
+static value_t *ds_loader(struct frame *f, value_t *data, const struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *dl = new_inst(in);
+	const struct vdict *cfg = ds_config(kw);
+	struct sched_ev *e;
+
+	dl->ext = "deepspeed.runtime.dataloader.DeepSpeedDataLoader";
+	vdict_sets(in->a, dl->attrs, "pin_memory", v_bool(in->a, 1));
+	/* 2 workers a process when the launcher set LOCAL_RANK (one device
+	 * a process); else 2 per visible device, a count not known here */
+	vdict_sets(in->a, dl->attrs, "num_workers",
+	           in->environ && in->environ->k == VK_DICT && vdict_gets(in->environ->u.dict, "LOCAL_RANK")
+	           ? v_int(in->a, 2) : unknown_at(f, site, "DeepSpeed's loader workers: 2 per visible device"));
+	vdict_sets(in->a, dl->attrs, "dataset", data);
+	vdict_sets(in->a, dl->attrs, "__anchor__", v_str(in->a, anchor_at(f, site)));
+	if (cfg && ds_timer_sync(cfg) == 1)
+		vdict_sets(in->a, dl->attrs, "__ecg_batch_sync__",
+		           v_str(in->a, "DeepSpeed's throughput timer: torch.cuda.synchronize() as each batch is taken"));
+	if ((e = sev(f, SEV_LOADER, "DeepSpeedDataLoader", site))) {
+		e->detail = vdict_new(in->a);
+		vdict_sets(in->a, e->detail, "dataset", data);
+		vdict_sets(in->a, e->detail, "pin_memory", v_bool(in->a, 1));
+		vdict_sets(in->a, e->detail, "num_workers", vdict_gets(dl->attrs, "num_workers"));
+	}
+	return mk_inst_value(in, dl);
+}
+
+value_t *ds_call(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs, struct vdict *kw,
+                 const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+
+	if (!strncmp(d, DS_INIT ".", sizeof DS_INIT) && recv && recv->k == VK_INST && ds_is_engine(recv->u.inst))
+		return ds_engine_method(f, d + sizeof DS_INIT, recv, site);
+	if (!strcmp(d, "deepspeed.add_config_arguments") && nargs >= 1 && is_argparser(args[0])) {
+		size_t i;
+
+		for (i = 0; i < sizeof ds_opts / sizeof *ds_opts; i++) {
+			value_t *flag = v_str(in->a, ds_opts[i].flag);
+			struct vdict *okw = vdict_new(in->a);
+
+			if (ds_opts[i].store_true)
+				vdict_sets(in->a, okw, "action", v_str(in->a, "store_true"));
+			else
+				vdict_sets(in->a, okw, "default", v_none(in->a));
+			argp_add(f, args[0], &flag, 1, okw, site);
+		}
+		return args[0];
+	}
+	if (!strcmp(d, DS_INIT) && f->mode != M_FWD) {
+		value_t *model = ds_arg(args, nargs, kw, "model");
+		value_t *data = ds_arg(args, nargs, kw, "training_data");
+		value_t *t = v_seq(in->a, VK_TUPLE, 4), *engine = NULL;
+
+		if (model && model->k == VK_INST && model->u.inst->mod != VM_NONE) {
+			value_t *to = getattr_v(f, model, "to", site);
+			value_t *dev = v_str(in->a, "cuda");
+
+			/* the engine moves the module to its device (engine.py
+			 * _configure_distributed_model) */
+			if (to && to->k != VK_UNKNOWN)
+				(void)call(f, to, &dev, 1, NULL, site);
+			engine = torch_ext_call(f, DS_INIT, "initialize", &model, 1, kw, site, 0);
+		}
+		vseq_push(in->a, t->u.seq, engine ? engine : unknown_at(f, site, "the DeepSpeed engine"));
+		vseq_push(in->a, t->u.seq, unknown_at(f, site, "the engine's optimizer"));
+		vseq_push(in->a, t->u.seq, data && data->k != VK_NONE ? ds_loader(f, data, kw, site) : v_none(in->a));
+		vseq_push(in->a, t->u.seq, unknown_at(f, site, "the engine's learning-rate scheduler"));
+		return t;
+	}
+	return NULL;
+}
