@@ -163,8 +163,14 @@ value_t *call_module_fwd(struct frame *f, struct vinst *m, value_t **args, size_
 	struct fev *e = emit(f, FEV_MODULE, site);
 
 	if (e) {
+		/* the caller's array may be its own (freed after the call): the
+		 * event keeps a copy in the arena */
+		value_t **a = ast_arena_alloc(f->in->a, (nargs + 1) * sizeof *a);
+
+		if (nargs)
+			memcpy(a, args, nargs * sizeof *a);
 		e->inst = m;
-		e->args = args;
+		e->args = a;
 		e->nargs = nargs;
 		e->kwargs = kw;
 	}
