@@ -12,6 +12,9 @@
  *                            YAML scalar (int, float, bool, null, plain
  *                            str); unknown when the list or an item is not
  *                            known, or v is YAML ecg does not read exactly
+ *   OmegaConf.structured(Cls) a dict of a dataclass's fields at their
+ *                            defaults (nested dataclasses as dicts): the
+ *                            schema a YAML is merged over
  *   OmegaConf.to_container   a copy;  OmegaConf.select(cfg, "a.b",
  *                            default=) the value at the key path
  *   OmegaConf.update(cfg, "a.b", v), cfg.merge_with(*others)
@@ -345,6 +348,48 @@ static value_t *oc_from_cli(struct frame *f, const char *d, value_t **args, size
 	return no_interp(in, r, 0);
 }
 
+/* What OmegaConf.structured makes of v: a repository dataclass (the
+ * class: its fields' defaults, default_factory called; an instance: its
+ * own attributes, a field it lacks at its default) as a dict in field
+ * order, nested dataclasses likewise; any other value as it is (an enum
+ * member stays the member: the YAML string merged over it is read as
+ * the string, which a str-based enum compares equal to). */
+static value_t *oc_struct_value(struct frame *f, value_t *v, int depth)
+{
+	struct interp *in = f->in;
+	struct vclass *c = v->k == VK_CLASS ? v->u.cls : v->k == VK_INST && v->u.inst->mod == VM_NONE ? v->u.inst->cls : NULL;
+	struct vdict *fields;
+	value_t *out;
+	size_t i;
+
+	if (!c || !c->is_dataclass || depth > OC_MAX_DEPTH)
+		return v;
+	fields = vdict_new(in->a);
+	dataclass_fields(in, c, fields, f);
+	out = v_dict(in->a);
+	for (i = 0; i < fields->n; i++) {
+		value_t *x = fields->vals[i];
+
+		if (v->k == VK_INST && vdict_get(v->u.inst->attrs, fields->keys[i]))
+			x = vdict_get(v->u.inst->attrs, fields->keys[i]);
+		vdict_set(in->a, out->u.dict, fields->keys[i], oc_struct_value(f, x, depth + 1));
+	}
+	return out;
+}
+
+/* OmegaConf.structured(Cls or obj): oc_struct_value; unknown for anything
+ * but a repository dataclass. */
+static value_t *oc_structured(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                              const struct ast_hdr *site)
+{
+	value_t *v = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "obj") : NULL;
+
+	(void)d;
+	if (v && (v = oc_struct_value(f, v, 0))->k == VK_DICT)
+		return v;
+	return unknown_at(f, site, "OmegaConf.structured of an object not a dataclass of the repository");
+}
+
 /* OmegaConf.create(d), DictConfig(d): a copy of dict d ({} with no argument); a str
  * (YAML text) or a list is not followed */
 static value_t *oc_create(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
@@ -450,6 +495,7 @@ static const struct oc_native {
 	{ "omegaconf.OmegaConf.select", oc_select },
 	{ "omegaconf.OmegaConf.set_readonly", oc_no_value },
 	{ "omegaconf.OmegaConf.set_struct", oc_no_value },
+	{ "omegaconf.OmegaConf.structured", oc_structured },
 	{ "omegaconf.OmegaConf.to_container", oc_to_container },
 	{ "omegaconf.OmegaConf.to_object", oc_to_container },
 	{ "omegaconf.OmegaConf.to_yaml", oc_no_value },
