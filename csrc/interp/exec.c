@@ -1848,7 +1848,12 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 						in->nmodel_calls--;
 					break;
 				}
-				if (value_truth(tv) != 1 || while_test_unknown_none(f, w->test)) {
+				/* a container whose items are not all known (a
+				 * deque fed from data not known): true now, but how
+				 * many passes empty it is not known */
+				if (value_truth(tv) != 1 || while_test_unknown_none(f, w->test) ||
+				    ((tv->k == VK_LIST || tv->k == VK_TUPLE) && tv->u.seq->unk_reason) ||
+				    (tv->k == VK_DICT && (tv->u.dict->anykey || tv->u.dict->rep))) {
 					exact = value_truth(tv) == 0;
 					break;
 				}
