@@ -226,6 +226,16 @@ static value_t *ann_type(struct frame *bf, const struct ast_hdr *ann, int depth)
 	return v_unknown(in->a, NULL, "a field type not read");
 }
 
+/* The typing form a subscript of a typing name is (Union[A, B] written
+ * as a value, a type alias), as ann_type reads an annotation; NULL when
+ * base is no typing form's name. */
+value_t *typing_form_value(struct frame *f, const struct ast_hdr *sub, const value_t *base)
+{
+	if (base->k != VK_EXT || typing_form(canon_ext(f->in, base->u.ext)) == TF_NONE)
+		return NULL;
+	return ann_type(f, sub, 0);
+}
+
 /* Field(name, type, default, default_factory, init, metadata) of one
  * annotated class-body statement of dataclass b. */
 static value_t *field_object(struct frame *bf, struct vclass *b, const struct ast_AnnAssign *aa)

@@ -935,6 +935,15 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 	}
 	if (is_tensorish(obj))
 		return tensor_subscript(f, s, obj, idx);
+	/* Union[A, B], Optional[A], List[A] written as a value (a type
+	 * alias: NanotronConfigs = Union[...]): the typing form, as a
+	 * dataclass field's annotation reads it (argparse.c) */
+	if (obj->k == VK_EXT) {
+		value_t *tf = typing_form_value(f, &s->h, obj);
+
+		if (tf)
+			return tf;
+	}
 	/* x.shape[-2:], x.shape[0] of a shape not known: a torch.Size, an int */
 	if (obj->k == VK_UNKNOWN && obj->reason == size_unknown_reason && !obj->alts)
 		return unknown_at(f, &s->h, idx->k == VK_SLICE ? size_unknown_reason : shape_dim_reason);

@@ -641,6 +641,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 int is_dataclass_decorator(struct frame *f, const struct ast_hdr *d);
 void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *out, struct frame *f);
 value_t *dataclass_fields_call(struct frame *f, value_t *x);
+value_t *typing_form_value(struct frame *f, const struct ast_hdr *sub, const value_t *base);
 value_t *is_dataclass_call(struct frame *f, value_t *x);
 value_t *typing_origin_call(struct frame *f, value_t *t, int want_args);
 value_t *argp_new(struct interp *in);
@@ -947,6 +948,11 @@ int carry_varies(const struct frame *f, const struct ast_hdr *test);
 value_t *ds_call(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs, struct vdict *kw,
                  const struct ast_hdr *site);
 value_t *ds_engine_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+
+/* dacite.c: dacite.from_dict(data_class, data, config) of a repository
+ * dataclass and a dict seen whole: the instance built; else an unknown
+ * with the reason.  Never NULL. */
+value_t *dacite_from_dict(struct frame *f, value_t **args, size_t nargs, struct vdict *kw, const struct ast_hdr *site);
 int is_route_decorator(struct frame *f, const struct ast_hdr *d);
 void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, const struct ast_hdr *d);
 const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const struct ast_withitem *wi,
