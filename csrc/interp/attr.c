@@ -202,6 +202,21 @@ static int is_registered_buffer(const struct vinst *m, const value_t *v)
 	return 0;
 }
 
+/* Does class c (or a class of its MRO) extend an outside class other
+ * than nn.Module (nn.Embedding: its attributes are set by torch's
+ * constructor, which is not read)? */
+static int inherits_ext(const struct vclass *c)
+{
+	size_t i;
+
+	if (!c)
+		return 1;
+	for (i = 0; i < c->nmro; i++)
+		if (c->mro[i]->ext_base)
+			return 1;
+	return 0;
+}
+
 /* obj.name for an instance: a wrapper's module, a child module, its
  * attributes, its class's (methods bound, properties run), the methods of
  * what is emulated (parsers, optimizers, files, os.environ, modules), a
@@ -216,6 +231,13 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 
 	if (m->nwrapped && (!strcmp(name, "module") || !strcmp(name, "_orig_mod")))
 		return mk_inst_value(in, m);
+	/* obj.__class__ of a repository class's object: its class, as type(obj) */
+	if (!strcmp(name, "__class__") && m->cls && !m->nwrapped) {
+		v = ast_arena_alloc(in->a, sizeof *v);
+		v->k = VK_CLASS;
+		v->u.cls = m->cls;
+		return v;
+	}
 	/* engine.step(), engine.local_rank of a DeepSpeed engine (dsengine.c) */
 	if (m->nwrapped && (v = ds_engine_attr(f, obj, name, site)))
 		return v;
@@ -325,6 +347,17 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 	}
 	if (m->ext && m->mod == VM_NONE)
 		return unknown_at(f, site, afmt(in, "an attribute of a %s", m->ext));
+	/* a repository module whose forward calls an attribute it was not
+	 * seen to get: something ecg did not follow sets it (nanotron's
+	 * PipelineBlock.build_and_set_rank builds self.pp_block later), maybe
+	 * a submodule.  The value says whose it is; eval.c marks the module's
+	 * children not known when it is called (modtree.c: no count) */
+	if (f->mode == M_FWD && m->mod == VM_REPO && name[0] != '_' && !inherits_ext(m->cls)) {
+		v = unknown_at(f, site, afmt(in, "'%s' is not set on this object", name));
+		v->recv = obj;
+		v->may_module = 1;
+		return v;
+	}
 	return unknown_at(f, site, afmt(in, "'%s' is not set on this object", name));
 }
 

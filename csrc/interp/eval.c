@@ -848,6 +848,12 @@ static value_t *eval_call(struct frame *f, const struct ast_Call *c)
 	value_t *r;
 	int sink = f->mode != M_FWD && log_sink(fn);
 
+	/* a forward calling an attribute its module was not seen to get
+	 * (attr.c): maybe a submodule set where ecg did not follow */
+	if (f->mode == M_FWD && fn->k == VK_UNKNOWN && fn->may_module && fn->recv && fn->recv->k == VK_INST &&
+	    fn->recv->u.inst->mod == VM_REPO)
+		vdict_sets(f->in->a, fn->recv->u.inst->attrs, "__ecg_children_unknown__", v_bool(f->in->a, 1));
+
 	f->in_log += sink;
 	eval_args(f, c, &args, &nargs, &kw, &unk);
 	f->in_log -= sink;

@@ -370,6 +370,20 @@ static value_t *enum_auto_value(struct interp *in, int kind, const char *name, l
 	return kind && last >= 0 ? v_int(in->a, last + 1) : NULL;
 }
 
+/* Is dotted name d in Python's standard library (catalog python_stdlib,
+ * by its top-level package)? */
+static int ext_in_stdlib(struct interp *in, const char *d)
+{
+	char top[64];
+	size_t n = strcspn(d, ".");
+
+	if (n >= sizeof top)
+		return 0;
+	memcpy(top, d, n);
+	top[n] = 0;
+	return catalog_fact(in->cat, CATALOG_F_PYTHON_STDLIB, top) != NULL;
+}
+
 /* A repo enum's members (its public names bound to known scalars, and
  * enum.auto()'s values: enum_auto_value) made objects of their own, each
  * read as `E.NAME`: attribute reads give back the very object (eval.c
@@ -493,8 +507,10 @@ void exec_classdef(struct frame *f, const struct ast_ClassDef *s)
 		if (is_dataclass_decorator(f, s->decorator_list.items[i]))
 			dataclass_slots(f, c, s->decorator_list.items[i]);
 	/* a class that defines forward and extends something external is
-	 * taken for a module (third-party bases such as timm's) */
-	if (!c->is_module && c->ext_base && vdict_gets(c->ns, "forward"))
+	 * taken for a module (third-party bases such as timm's) -- not one
+	 * of Python's own (abc.ABC: nanotron's PipelineEngine.forward runs
+	 * the model, it is none) */
+	if (!c->is_module && c->ext_base && vdict_gets(c->ns, "forward") && !ext_in_stdlib(in, c->ext_base))
 		c->is_module = 1;
 	cv = ast_arena_alloc(in->a, sizeof *cv);
 	cv->k = VK_CLASS;
