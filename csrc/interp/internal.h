@@ -781,6 +781,8 @@ value_t *unknown_to_host(struct frame *f, const value_t *fn, value_t **args, siz
 
 /* stdlib.c */
 value_t *deepcopy_value(struct interp *in, value_t *v, int depth);
+/* the arguments a torch.nn layer base of self's class was given, kept for its count (module.c) */
+void layer_base_init(struct frame *f, value_t *self, value_t **args, size_t nargs, struct vdict *kw);
 /* re.split/sub/subn/findall/match/fullmatch/search/escape on known strings (regex.c); NULL for
  * another re function or a match found (a match object is not emulated). */
 value_t *regex_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
