@@ -728,9 +728,9 @@ value_t *regex_call(struct frame *f, const char *d, value_t **args, size_t nargs
 	    (repl && repl->k != VK_STR))
 		return unknown_at(f, site, afmt(in, "re.%s() of values not known", fn));
 	pat = args[0], subj = args[subj_at];
+	memset(&r, 0, sizeof r);
 	if (!ascii_only(subj->u.str.s, subj->u.str.len) || subj->u.str.len > 65536 || rx_compile(&r, pat) < 0) {
-		if (r.nodes || r.code)
-			rx_free(&r);
+		rx_free(&r);
 		return unknown_at(f, site, afmt(in, "re.%s() with a pattern or string ecg does not match as Python", fn));
 	}
 	r.s = subj->u.str.s;
