@@ -860,6 +860,9 @@ static long long mt_params(struct mt *t, const struct vinst *m, int depth)
 			const value_t *ba = vdict_gets(m->attrs, "__ecg_base_args__");   /* interp/module.c */
 			size_t j;
 
+			if (ba && ba->k == VK_DICT)   /* also a class without an __init__ of its own */
+				base.args = ba->u.dict;
+			else
 			for (j = 0; j < m->cls->nmro; j++)
 				if (vdict_gets(m->cls->mro[j]->ns, "__init__")) {
 					/* its own constructor: the arguments it gave the base */

@@ -511,7 +511,28 @@ static int repo_inst_truth(const struct vclass *c)
 	return 1;
 }
 
+/* Outside classes whose instances are always true (no __bool__ nor
+ * __len__): what ecg makes of them keeps no length to read. */
+static int ext_inst_truthy(const char *ext)
+{
+	static const char *const truthy[] = { "argparse.Namespace", "functools.partial",
+	                                      "importlib.machinery.ModuleSpec", "pathlib.Path", "torch.device" };
+	size_t i;
+
+	for (i = 0; ext && i < sizeof truthy / sizeof *truthy; i++)
+		if (!strcmp(ext, truthy[i]))
+			return 1;
+	return 0;
+}
+
+static int truth_at(const value_t *v, int depth);
+
 int value_truth(const value_t *v)
+{
+	return truth_at(v, 0);
+}
+
+static int truth_at(const value_t *v, int depth)
 {
 	if (!v)
 		return -1;
@@ -539,6 +560,8 @@ int value_truth(const value_t *v)
 			return v->u.inst->nchildren != 0;
 		if (v->u.inst->mod != VM_NONE)
 			return 1;
+		if (!v->u.inst->cls && ext_inst_truthy(v->u.inst->ext))
+			return 1;
 		return v->u.inst->cls && !v->u.inst->cls->is_module ? repo_inst_truth(v->u.inst->cls) : -1;
 	case VK_RANGE: {
 		long long s = v->u.range.start, e = v->u.range.stop, st = v->u.range.step;
@@ -546,6 +569,16 @@ int value_truth(const value_t *v)
 		return st > 0 ? s < e : s > e;
 	}
 	case VK_UNKNOWN:
+		/* the objects of an undecided `if`'s two paths (interp/alts.c):
+		 * the truth they both have (`act_layer or nn.ReLU` with
+		 * act_layer nn.SiLU or a class of the library's by a version
+		 * test is act_layer) */
+		if (v->alts && depth < 32) {
+			int a = truth_at(v->alts[0], depth + 1);
+
+			if (a >= 0 && a == truth_at(v->alts[1], depth + 1))
+				return a;
+		}
 		/* facts (interp/facts.c): a str that starts with some text, or
 		 * a str of digits, is not empty */
 		return (v->str_prefix && *v->str_prefix) || v->nonneg == FACT_DIGITS ? 1 : -1;

@@ -349,6 +349,23 @@ static int isinstance_typing(struct interp *in, const value_t *v, const value_t 
 	return -1;
 }
 
+/* An object of an outside class ecg emulates that derives from no
+ * builtin type and is no class (a functools.partial: timm's get_attn()
+ * asks isinstance(attn_type, str), then bool). */
+static int plain_ext_obj(const value_t *v)
+{
+	static const char *const plain[] = { "argparse.Namespace", "functools.partial", "importlib.machinery.ModuleSpec",
+	                                     "io.TextIOWrapper", "pathlib.Path", "torch.device" };
+	size_t i;
+
+	if (v->k != VK_INST || v->u.inst->cls || v->u.inst->mod != VM_NONE || !v->u.inst->ext)
+		return 0;
+	for (i = 0; i < sizeof plain / sizeof *plain; i++)
+		if (!strcmp(v->u.inst->ext, plain[i]))
+			return 1;
+	return 0;
+}
+
 static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 {
 	int ty;
@@ -385,6 +402,12 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 
 			if (!strcmp(d, "functools.partial") || !strncmp(d, "collections.abc.", 16) ||
 			    !strncmp(d, "typing.", 7))
+				return 0;
+			/* a class or function of the job's is no module or tensor
+			 * object (timm's get_attn(): isinstance(attn_type,
+			 * torch.nn.Module) of a class) */
+			if ((v->k == VK_CLASS || v->k == VK_FUNC || v->k == VK_BOUND) &&
+			    (!strcmp(d, "torch.nn.Module") || !strcmp(d, "torch.Tensor")))
 				return 0;
 			if (!strcmp(d, "types.FunctionType"))
 				return v->k == VK_FUNC ? 1 : v->k == VK_CLASS ? 0 :
@@ -426,8 +449,10 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 		 * torch.Tensor)) of a NestedTensor) */
 		switch (t->u.bi.id) {
 		case BI_INT: case BI_FLOAT: case BI_STR: case BI_BOOL:
-		case BI_LIST: case BI_TUPLE: case BI_DICT:
-			if (value_plain_repo_obj(v))
+		case BI_LIST: case BI_TUPLE: case BI_DICT: case BI_TYPE:
+			if (value_plain_repo_obj(v) && t->u.bi.id != BI_TYPE)
+				return 0;
+			if (plain_ext_obj(v))
 				return 0;
 			break;
 		default:

@@ -93,6 +93,25 @@ void op_io(struct frame *f, size_t mark, value_t *const *args, size_t nargs, con
 	e->ret = ret;
 }
 
+/* The same constructor arguments, by name and as written. */
+static int same_args(struct interp *in, const struct vdict *x, const struct vdict *y)
+{
+	size_t i;
+
+	if (!x || !y || x->n != y->n)
+		return 0;
+	for (i = 0; i < x->n; i++) {
+		const char *rx = value_repr(in->a, x->vals[i]);
+		const char *ry = value_repr(in->a, y->vals[i]);
+
+		if (!value_key_eq(x->keys[i], y->keys[i]))
+			return 0;
+		if ((rx || ry) && (!rx || !ry || strcmp(rx, ry)))
+			return 0;
+	}
+	return 1;
+}
+
 /* Structural equality of two module instances: same class, same layer
  * arguments, same children, recursively.  Groups of equal children of a
  * container become one entry (`h.*`, `layer3.1:6`). */
@@ -109,17 +128,17 @@ static int inst_struct_eq(struct interp *in, const struct vinst *x, const struct
 	if (x->nchildren != y->nchildren)
 		return 0;
 	if (x->mod == VM_LAYER || x->mod == VM_EXTERNAL) {
-		if (!x->args || !y->args || x->args->n != y->args->n)
+		if (!same_args(in, x->args, y->args))
 			return 0;
-		for (i = 0; i < x->args->n; i++) {
-			const char *rx = value_repr(in->a, x->args->vals[i]);
-			const char *ry = value_repr(in->a, y->args->vals[i]);
+	} else if (x->mod == VM_REPO) {
+		/* a repository class on a torch.nn layer (class Linear(nn.Linear)):
+		 * the arguments its base was given (module.c layer_base_init) */
+		const value_t *bx = vdict_gets(x->attrs, "__ecg_base_args__");
+		const value_t *by = vdict_gets(y->attrs, "__ecg_base_args__");
 
-			if (!value_key_eq(x->args->keys[i], y->args->keys[i]))
-				return 0;
-			if ((rx || ry) && (!rx || !ry || strcmp(rx, ry)))
-				return 0;
-		}
+		if ((bx || by) && (!bx || !by || bx->k != VK_DICT || by->k != VK_DICT ||
+		                   !same_args(in, bx->u.dict, by->u.dict)))
+			return 0;
 	}
 	for (i = 0; i < x->nchildren; i++) {
 		if (strcmp(x->children[i].name, y->children[i].name))

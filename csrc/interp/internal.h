@@ -100,6 +100,9 @@ enum builtin_id {
 	BI_M_STR_FORMAT, BI_M_STR_JOIN, BI_M_STR_SPLIT, BI_M_STR_LOWER, BI_M_STR_UPPER,
 	BI_M_STR_STARTSWITH, BI_M_STR_ENDSWITH, BI_M_STR_REMOVEPREFIX, BI_M_STR_REMOVESUFFIX, BI_M_STR_REPLACE, BI_M_STR_STRIP, BI_M_STR_LSTRIP, BI_M_STR_RSTRIP, BI_M_STR_PARTITION,
 	BI_M_STR_RSPLIT,
+	BI_M_STR_ISDIGIT, BI_M_STR_ISALPHA, BI_M_STR_ISALNUM, BI_M_STR_ISSPACE, BI_M_STR_ISLOWER, BI_M_STR_ISUPPER,
+	BI_M_STR_FIND, BI_M_STR_RFIND, BI_M_STR_INDEX, BI_M_STR_RINDEX, BI_M_STR_COUNT,
+	BI_M_STR_TITLE, BI_M_STR_CAPITALIZE, BI_M_STR_SWAPCASE, BI_M_STR_ZFILL,
 	BI_M_SET_UNION,
 	BI_M_FILE_READ, BI_M_FILE_READLINES, BI_M_STR_SPLITLINES,
 	BI_M_ARGP_ADD, BI_M_ARGP_PARSE, BI_M_ARGP_GROUP, BI_M_ARGP_SETDEF,
@@ -779,6 +782,12 @@ value_t *unknown_to_host(struct frame *f, const value_t *fn, value_t **args, siz
 
 /* stdlib.c */
 value_t *deepcopy_value(struct interp *in, value_t *v, int depth);
+/* the arguments a torch.nn layer base of self's class was given, kept for its count (module.c) */
+void layer_base_init(struct frame *f, value_t *self, value_t **args, size_t nargs, struct vdict *kw);
+/* re.split/sub/subn/findall/match/fullmatch/search/escape on known strings (regex.c); NULL for
+ * another re function or a match found (a match object is not emulated). */
+value_t *regex_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                    const struct ast_hdr *site);
 value_t *math_call(struct frame *f, const char *name, value_t **args, size_t nargs,
                    const struct ast_hdr *site);
 value_t *literal_eval(struct frame *f, const char *text, const struct ast_hdr *site);

@@ -571,6 +571,142 @@ static value_t *m_str_affix(struct frame *f, value_t *fn, value_t **args, size_t
 	return unknown_at(f, site, "a string test with a value not known");
 }
 
+/* str.isdigit() / isalpha() / isalnum() / isspace() / islower() /
+ * isupper() (isdecimal, isnumeric: isdigit's on ASCII) of an ASCII
+ * string; unknown for another (Unicode's classes are not read). */
+static value_t *m_str_is(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+	const unsigned char *c = (const unsigned char *)self->u.str.s;
+	size_t i, n = self->u.str.len;
+	int id = (int)fn->u.bi.id, all = n > 0, cased = 0;
+
+	if (nargs || (kw && kw->n))
+		return unknown_at(f, site, "a string test with arguments");
+	charge(f, 0, n);
+	for (i = 0; i < n; i++) {
+		int d = c[i] >= '0' && c[i] <= '9', lo = c[i] >= 'a' && c[i] <= 'z', up = c[i] >= 'A' && c[i] <= 'Z';
+		int sp = c[i] == ' ' || (c[i] >= '\t' && c[i] <= '\r') || (c[i] >= 0x1c && c[i] <= 0x1f);
+
+		if (c[i] >= 128 || !c[i])
+			return unknown_at(f, site, "a test of a string with characters outside ASCII");
+		if (id == BI_M_STR_ISDIGIT ? !d : id == BI_M_STR_ISALPHA ? !(lo || up) : id == BI_M_STR_ISALNUM ? !(d || lo || up)
+		    : id == BI_M_STR_ISSPACE ? !sp : id == BI_M_STR_ISLOWER ? up : id == BI_M_STR_ISUPPER ? lo : 0)
+			all = 0;
+		cased |= lo || up;
+	}
+	if (id == BI_M_STR_ISLOWER || id == BI_M_STR_ISUPPER)
+		all = all && cased;
+	return v_bool(in->a, all);
+}
+
+/* str.title() / capitalize() / swapcase() of an ASCII string, and
+ * str.zfill(width) (a sign kept in front). */
+static value_t *m_str_recase(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                             const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+	size_t i, n = self->u.str.len;
+	int id = (int)fn->u.bi.id, prev_cased = 0;
+	char *t;
+	value_t *r;
+
+	for (i = 0; i < n; i++)
+		if ((unsigned char)self->u.str.s[i] >= 128)
+			return unknown_at(f, site, "a string with characters outside ASCII");
+	if (id == BI_M_STR_ZFILL) {
+		long long w;
+		size_t pad, sign;
+		buf_t b;
+
+		if (nargs != 1 || (kw && kw->n) || args[0]->k != VK_INT)
+			return unknown_at(f, site, "zfill() of a width not known");
+		w = args[0]->u.i;
+		if (w <= (long long)n)
+			return self;
+		if ((r = too_big(f, VK_STR, (size_t)w, site)) != NULL)
+			return r;
+		pad = (size_t)w - n;
+		sign = n && (self->u.str.s[0] == '+' || self->u.str.s[0] == '-');
+		buf_init(&b);
+		buf_add(&b, self->u.str.s, sign);
+		for (i = 0; i < pad; i++)
+			buf_addch(&b, '0');
+		buf_add(&b, self->u.str.s + sign, n - sign);
+		r = v_strn(in->a, b.buf, b.len);
+		buf_free(&b);
+		return r;
+	}
+	if (nargs || (kw && kw->n))
+		return unknown_at(f, site, "a string method with arguments it does not take");
+	charge(f, 0, n);
+	t = xstrndup(self->u.str.s, n);
+	for (i = 0; i < n; i++) {
+		char c = t[i];
+		int lo = c >= 'a' && c <= 'z', up = c >= 'A' && c <= 'Z';
+
+		if (id == BI_M_STR_SWAPCASE)
+			t[i] = lo ? (char)(c - 32) : up ? (char)(c + 32) : c;
+		else if (id == BI_M_STR_CAPITALIZE)
+			t[i] = i == 0 ? (lo ? (char)(c - 32) : c) : (up ? (char)(c + 32) : c);
+		else {   /* title: a letter after a cased one is lowered, any other raised */
+			if (prev_cased)
+				t[i] = up ? (char)(c + 32) : c;
+			else
+				t[i] = lo ? (char)(c - 32) : c;
+			prev_cased = lo || up;
+		}
+	}
+	r = v_strn(in->a, t, n);
+	free(t);
+	return r;
+}
+
+/* str.find(sub) / rfind / index / rindex / count, without start and end:
+ * the offset (a byte's, the same as Python's for an ASCII string), -1
+ * (find) or ValueError (index: unknown), the count of non-overlapping
+ * hits. */
+static value_t *m_str_find(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *self = fn->u.bi.self;
+	const char *s = self->u.str.s;
+	size_t n = self->u.str.len, m, i;
+	long long at = -1, hits = 0;
+	int id = (int)fn->u.bi.id;
+
+	if (nargs != 1 || (kw && kw->n) || args[0]->k != VK_STR)
+		return unknown_at(f, site, "a search of a string for a value not known");
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] >= 128)
+			return unknown_at(f, site, "a search of a string with characters outside ASCII");
+	m = args[0]->u.str.len;
+	charge(f, 0, n);
+	if (id == BI_M_STR_COUNT) {
+		if (!m)
+			return v_int(in->a, (long long)n + 1);
+		for (i = 0; i + m <= n;)
+			if (!memcmp(s + i, args[0]->u.str.s, m))
+				hits++, i += m;
+			else
+				i++;
+		return v_int(in->a, hits);
+	}
+	for (i = 0; i + m <= n; i++)
+		if (!memcmp(s + i, args[0]->u.str.s, m)) {
+			at = (long long)i;
+			if (id == BI_M_STR_FIND || id == BI_M_STR_INDEX)
+				break;
+		}
+	if (at < 0 && (id == BI_M_STR_INDEX || id == BI_M_STR_RINDEX))
+		return unknown_at(f, site, "str.index() of a substring that is not there (ValueError)");
+	return v_int(in->a, at);
+}
+
 /* str.removeprefix(p) / str.removesuffix(p) (Python 3.9): the string
  * less p when it starts (ends) with p, else the string itself; unknown
  * with the reason when p is not a known str. */
@@ -1043,8 +1179,20 @@ static const struct native dict_methods[] = {
 };
 
 static const struct native str_methods[] = {
+	{ "capitalize", m_str_recase, BI_M_STR_CAPITALIZE },
+	{ "count", m_str_find, BI_M_STR_COUNT },
 	{ "endswith", m_str_affix, BI_M_STR_ENDSWITH },
+	{ "find", m_str_find, BI_M_STR_FIND },
 	{ "format", m_str_format, BI_M_STR_FORMAT },
+	{ "index", m_str_find, BI_M_STR_INDEX },
+	{ "isalnum", m_str_is, BI_M_STR_ISALNUM },
+	{ "isalpha", m_str_is, BI_M_STR_ISALPHA },
+	{ "isdecimal", m_str_is, BI_M_STR_ISDIGIT },
+	{ "isdigit", m_str_is, BI_M_STR_ISDIGIT },
+	{ "islower", m_str_is, BI_M_STR_ISLOWER },
+	{ "isnumeric", m_str_is, BI_M_STR_ISDIGIT },
+	{ "isspace", m_str_is, BI_M_STR_ISSPACE },
+	{ "isupper", m_str_is, BI_M_STR_ISUPPER },
 	{ "join", m_str_join, BI_M_STR_JOIN },
 	{ "lower", m_str_case, BI_M_STR_LOWER },
 	{ "lstrip", m_str_strip, BI_M_STR_LSTRIP },
@@ -1052,13 +1200,18 @@ static const struct native str_methods[] = {
 	{ "removeprefix", m_str_remove_affix, BI_M_STR_REMOVEPREFIX },
 	{ "removesuffix", m_str_remove_affix, BI_M_STR_REMOVESUFFIX },
 	{ "replace", m_str_replace, BI_M_STR_REPLACE },
+	{ "rfind", m_str_find, BI_M_STR_RFIND },
+	{ "rindex", m_str_find, BI_M_STR_RINDEX },
 	{ "rsplit", m_str_rsplit, BI_M_STR_RSPLIT },
 	{ "rstrip", m_str_strip, BI_M_STR_RSTRIP },
 	{ "split", m_str_split, BI_M_STR_SPLIT },
 	{ "splitlines", m_str_splitlines, BI_M_STR_SPLITLINES },
 	{ "startswith", m_str_affix, BI_M_STR_STARTSWITH },
 	{ "strip", m_str_strip, BI_M_STR_STRIP },
+	{ "swapcase", m_str_recase, BI_M_STR_SWAPCASE },
+	{ "title", m_str_recase, BI_M_STR_TITLE },
 	{ "upper", m_str_case, BI_M_STR_UPPER },
+	{ "zfill", m_str_recase, BI_M_STR_ZFILL },
 };
 
 const struct ntab type_methods_ntab[3] = { NTAB(list_methods), NTAB(dict_methods), NTAB(str_methods) };

@@ -15,12 +15,13 @@
 #include "ecg/catalog_glue.h"
 
 /* super().__init__(...) of a repository class whose base is a torch.nn
- * layer of the catalogue, with its own __init__: the arguments the base
- * was given, bound to the layer's parameter names, kept on the instance
+ * layer of the catalogue, with its own __init__ (or the class called
+ * without one of its own: object.c, `class Linear(nn.Linear)` with a
+ * forward only): the arguments the base was given, bound to the layer's parameter names, kept on the instance
  * (__ecg_base_args__, a dict) for modtree.c's parameter count.  Nothing
  * is kept when an argument list not known (*args, **kwargs not known)
  * may have set one: the count stays null then. */
-static void layer_base_init(struct frame *f, value_t *self, value_t **args, size_t nargs, struct vdict *kw)
+void layer_base_init(struct frame *f, value_t *self, value_t **args, size_t nargs, struct vdict *kw)
 {
 	struct interp *in = f->in;
 	const char *base;

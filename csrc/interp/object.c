@@ -734,8 +734,10 @@ value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t n
 	} else if (loader_base_init(f, self, args, nargs, kw, site)) {
 		/* class Loader(DataLoader) without an __init__ of its own */
 	} else if (class_ext_base(c) && m->mod == VM_REPO) {
-		/* the constructor is a third-party one: its submodules are not seen */
+		/* the constructor is a third-party one: its submodules are not
+		 * seen; a torch.nn layer's is given the arguments (its count) */
 		vdict_sets(in->a, m->attrs, "__ecg_ext_init__", v_str(in->a, class_ext_base(c)));
+		layer_base_init(f, self, args, nargs, kw);
 	}
 	return self;
 }

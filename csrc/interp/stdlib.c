@@ -883,5 +883,7 @@ value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t narg
 		return yacs_call(f, d, args, nargs, kw, site);
 	if (!strncmp(d, "math.", 5))
 		return math_call(f, d + 5, args, nargs, site);
+	if (!strncmp(d, "re.", 3))
+		return regex_call(f, d, args, nargs, kw, site);
 	return NULL;
 }

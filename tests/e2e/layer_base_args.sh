@@ -7,6 +7,10 @@
 # argument list not known may have set one (**kw of the caller's, not
 # known), the count stays null.  By hand: LayerNorm(8) 16, LayerNorm(8,
 # elementwise_affine=False) 0, Linear(8, 4, bias=False) 32.
+# A class with a forward only (timm's Linear(nn.Linear)) is built by the
+# base's constructor with the call's own arguments (interp/object.c):
+# FwdLinear(8, 4) 36, FwdLinear(8, 2, bias=False) 16 -- two rows, not a
+# repeat of one (interp/forward.c compares the base's arguments).
 . "$top_srcdir/tests/lib.sh"
 
 R="$T/job"
@@ -35,6 +39,11 @@ class Opaque(nn.Linear):
         super().__init__(*args, **kwargs)
 
 
+class FwdLinear(nn.Linear):
+    def forward(self, x):
+        return super().forward(x)
+
+
 class Raw(nn.Module):
     def __init__(self):
         super().__init__()
@@ -52,9 +61,10 @@ class M(nn.Module):
         self.b = LayerNorm(8, affine=False)
         self.c = NoBiasLinear(8, 4)
         self.d = Opaque(4, 4, **extra)
+        self.s = nn.Sequential(FwdLinear(8, 4), FwdLinear(8, 2, bias=False))
 
     def forward(self, x):
-        return self.d(self.c(self.b(self.a(x)))) + self.r(x).sum()
+        return self.d(self.c(self.b(self.a(x)))) + self.r(x).sum() + self.s[1](x).sum() + self.s[0](x).sum()
 
 
 m = M(dict(os.environ.get("EXTRA", {})))
@@ -70,6 +80,8 @@ is "$(P a)" 16 "LayerNorm(nn.LayerNorm) with its own __init__: 16, from super().
 is "$(P b)" 0 "  elementwise_affine=False given to the base: 0"
 is "$(P c)" 32 "Linear subclass passing bias=False: 32"
 is "$(P r)" 32 "torch.nn.parameter.Parameter(torch.empty(4, 8)): 32"
+is "$(P s.0)" 36 "Linear subclass with a forward only: FwdLinear(8, 4) 36, its base built with the call's arguments"
+is "$(P s.1)" 16 "  FwdLinear(8, 2, bias=False): 16, a row of its own (not a repeat of s.0)"
 is "$(P d)" None "super().__init__(*args, **kwargs) with **kwargs not known: null"
 is "$(P '')" None "  so the model's count is null, never short"
 done_testing
