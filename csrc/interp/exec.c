@@ -1080,7 +1080,7 @@ static int guard_dead(struct frame *f, const struct ast_hdr *test)
 
 		if (framework_step_end_test(f, v))
 			continue;       /* true on the pass that ends a step */
-		if (!find_modulo(v, 0) && pure_test(v, 0) && value_truth(eval(f, v)) == 0)
+		if (!find_modulo(f, v, 0) && pure_test(v, 0) && value_truth(eval(f, v)) == 0)
 			return 1;
 		if (guard_dead(f, v))   /* `(a > 0 and i % a == 0) and b`: a's test */
 			return 1;
@@ -1279,12 +1279,14 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	text = text_of(f, s->test);
 	/* `if it % N == 0` in job code: periodic.  ecg reads one iteration;
 	 * when `it` there skips the guard, the guarded code is still read (a
-	 * constructor's `if i % 2 == 0` keeps its meaning: it is not job code) */
-	if (f->mode != M_FWD && find_modulo(s->test, 0)) {
+	 * constructor's `if i % 2 == 0` keeps its meaning: it is not job code;
+	 * neither is a module's method.  A trainer's method is) */
+	if (f->mode != M_FWD && find_modulo(f, s->test, 0)) {
 		const struct jctx *ojc = f->jc;
 		enum flow gfl;
+		int ctor = f->cls && (f->cls->is_module || (f->qualname && strstr(f->qualname, "__init__")));
 
-		if (t == 1 || (t == 0 && !f->cls && f->loop_anchor && !guard_dead(f, s->test))) {
+		if (t == 1 || (t == 0 && !ctor && f->loop_anchor && !guard_dead(f, s->test))) {
 			if (step_end_and(f, s->test))
 				f->jc = jc_push(f, JC_STEP_END, anchor_at(f, &s->h), text);
 			f->jc = guard_ctx(f, s->test, text);
