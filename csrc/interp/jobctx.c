@@ -744,6 +744,11 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 		if (gate && value_truth(vdict_gets(recv->u.inst->attrs, gate)) != 0)
 			sev(f, SEV_SYNC, afmt(in, "%s() (reads device values with .item())", cm), site);
 	}
+	/* ema.update() of a library module moved to a device, which reads
+	 * its own buffers on the host (catalog device_module_host_reads) */
+	if (f->mode != M_FWD && recv && recv->k == VK_INST && recv->u.inst->ext && recv->u.inst->on_device &&
+	    catalog_fact(in->cat, CATALOG_F_DEVICE_MODULE_HOST_READS, d))
+		sev(f, SEV_SYNC, afmt(in, "%s() (reads the module's device buffers with .item())", d), site);
 	/* scaler.unscale_(optimizer) of FSDP's ShardedGradScaler: a method
 	 * of a torch object that all-reduces over the default group
 	 * (catalog object_collective_methods 'OP:GATE') */
