@@ -2095,8 +2095,16 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 		for (i = 0; i < nargs && wi == nargs; i++)
 			if (args[i]->k == VK_INST && args[i]->u.inst->mod != VM_NONE)
 				wi = i;
-		if (wi < nargs && (w = torch_ext_call(f, d, last, args + wi, 1, kw, site, any_tensor)) == NULL)
-			w = args[wi];
+		if (wi < nargs) {
+			size_t n0 = in->nsev;
+
+			if ((w = torch_ext_call(f, d, last, args + wi, 1, kw, site, any_tensor)) == NULL)
+				w = args[wi];
+			/* the wrap's target: the module's argument, not the first */
+			if (in->nsev > n0 && in->sev[in->nsev - 1].kind == SEV_WRAP && AST_IS(site, Call) &&
+			    wi < AST_AS(site, Call)->args.n)
+				in->sev[in->nsev - 1].target = text_of(f, AST_AS(site, Call)->args.items[wi]);
+		}
 		for (i = 0; i < nargs; i++)
 			if (is_loader(args[i]) && f->mode != M_FWD)
 				vdict_sets(in->a, args[i]->u.inst->attrs, "__ecg_to_device__", v_bool(in->a, 1));
