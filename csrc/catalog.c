@@ -1324,6 +1324,8 @@ static const struct {
 	[CATALOG_F_TENSOR_DATA_METHODS] = { "tensor_data_methods", FK_MAP },
 	[CATALOG_F_LIBRARY_PRECISIONS] = { "library_precisions", FK_MAP },
 	[CATALOG_F_GRAD_SCALER_PRECISIONS] = { "grad_scaler_precisions", FK_SET },
+	[CATALOG_F_LIBRARY_GRAD_SCALERS] = { "library_grad_scalers", FK_MAP },
+	[CATALOG_F_DEVICE_MODULE_HOST_READS] = { "device_module_host_reads", FK_SET },
 	[CATALOG_F_ACCUMULATION_CONTEXTS] = { "accumulation_contexts", FK_MAP },
 	[CATALOG_F_ACCUMULATION_STEP_FLAGS] = { "accumulation_step_flags", FK_SET },
 	[CATALOG_F_STATE_SAVERS] = { "state_savers", FK_MAP },

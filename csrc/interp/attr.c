@@ -325,6 +325,14 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 		v->recv = obj;
 		return v;
 	}
+	/* ema.update of a library module that reads its own buffers on the
+	 * host: called through call_ext (jobctx.c ext_job_effects) */
+	if (m->ext && m->mod != VM_NONE &&
+	    catalog_fact(in->cat, CATALOG_F_DEVICE_MODULE_HOST_READS, adot(in, m->ext, name))) {
+		v = v_ext(in->a, adot(in, m->ext, name));
+		v->recv = obj;
+		return v;
+	}
 	if (is_path(obj) && (v = path_attr(f, obj, name, site)))
 		return v;
 	if (m->mod != VM_NONE && (v = module_attr(in, obj, name)))

@@ -1080,7 +1080,7 @@ static int guard_dead(struct frame *f, const struct ast_hdr *test)
 
 		if (framework_step_end_test(f, v))
 			continue;       /* true on the pass that ends a step */
-		if (!find_modulo(v, 0) && pure_test(v, 0) && value_truth(eval(f, v)) == 0)
+		if (!find_modulo(f, v, 0) && pure_test(v, 0) && value_truth(eval(f, v)) == 0)
 			return 1;
 		if (guard_dead(f, v))   /* `(a > 0 and i % a == 0) and b`: a's test */
 			return 1;
@@ -1279,12 +1279,14 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	text = text_of(f, s->test);
 	/* `if it % N == 0` in job code: periodic.  ecg reads one iteration;
 	 * when `it` there skips the guard, the guarded code is still read (a
-	 * constructor's `if i % 2 == 0` keeps its meaning: it is not job code) */
-	if (f->mode != M_FWD && find_modulo(s->test, 0)) {
+	 * constructor's `if i % 2 == 0` keeps its meaning: it is not job code;
+	 * neither is a module's method.  A trainer's method is) */
+	if (f->mode != M_FWD && find_modulo(f, s->test, 0)) {
 		const struct jctx *ojc = f->jc;
 		enum flow gfl;
+		int ctor = f->cls && (f->cls->is_module || (f->qualname && strstr(f->qualname, "__init__")));
 
-		if (t == 1 || (t == 0 && !f->cls && f->loop_anchor && !guard_dead(f, s->test))) {
+		if (t == 1 || (t == 0 && !ctor && f->loop_anchor && !guard_dead(f, s->test))) {
 			if (step_end_and(f, s->test))
 				f->jc = jc_push(f, JC_STEP_END, anchor_at(f, &s->h), text);
 			f->jc = guard_ctx(f, s->test, text);
@@ -1612,36 +1614,27 @@ static int handler_catches(struct frame *f, const struct ast_ExceptHandler *h, c
 	                            !strcmp(AST_AS(ty, Name)->id, "BaseException"));
 }
 
-/* A `try` whose body took the next item of an iterator whose end is not
- * known (next(loader_iter), a cycling iterator's __next__) and whose
- * handler catches StopIteration: that handler runs when the iterator is
- * spent -- a path under that condition, as an undecided `if` with no
- * else (its events under the condition, the names and attributes it
- * changes merged).  A return on both paths joins the two values.  fl is
- * the body's flow (normal or return); the flow after both. */
-static enum flow try_stop_iteration(struct frame *f, const struct ast_Try *t, enum flow fl)
+/* The handler h of a `try` read as a path of its own, under cond, from
+ * where the body left off: as an undecided `if` with no else (its events
+ * under the condition, the names and attributes it changes merged).  A
+ * return on both paths joins the two values.  fl is the body's flow
+ * (normal or return); the flow after both. */
+static enum flow try_handler_path(struct frame *f, const struct ast_ExceptHandler *h, enum flow fl,
+                                  const char *cond, const char *exc)
 {
 	struct interp *in = f->in;
-	const struct ast_ExceptHandler *h = NULL;
 	struct vdict *d = f->locals ? f->locals : f->globals->dict;
 	struct vdict snap, after;
 	struct attr_journal aj;
 	const struct jctx *ojc = f->jc;
-	const char *cond = "the iterator is spent (next() raises StopIteration)";
 	value_t *oret = f->ret;
 	enum flow hf;
-	unsigned i;
 
-	for (i = 0; i < t->handlers.n && !h; i++)
-		if (handler_catches(f, AST_AS(t->handlers.items[i], ExceptHandler), "StopIteration"))
-			h = AST_AS(t->handlers.items[i], ExceptHandler);
-	if (!h)
-		return fl;
 	dict_save(in, d, &snap);
 	journal_open(in, &aj);
 	f->jc = jc_push(f, JC_COND, anchor_at(f, &h->h), cond);
 	if (h->name)
-		scope_bind(f, h->name, v_unknown(in->a, h->name, "the StopIteration caught"));
+		scope_bind(f, h->name, v_unknown(in->a, h->name, afmt(in, "the %s caught", exc)));
 	hf = exec_block(f, &h->body);
 	f->jc = ojc;
 	dict_save(in, d, &after);
@@ -1655,6 +1648,49 @@ static enum flow try_stop_iteration(struct frame *f, const struct ast_Try *t, en
 	if (fl == FL_NORMAL && hf == FL_NORMAL)
 		merge_branches(f, d, &snap, &after, cond);
 	return fl;
+}
+
+/* A `try` whose body took the next item of an iterator whose end is not
+ * known (next(loader_iter), a cycling iterator's __next__) and whose
+ * handler catches StopIteration: that handler runs when the iterator is
+ * spent. */
+static enum flow try_stop_iteration(struct frame *f, const struct ast_Try *t, enum flow fl)
+{
+	unsigned i;
+
+	for (i = 0; i < t->handlers.n; i++)
+		if (handler_catches(f, AST_AS(t->handlers.items[i], ExceptHandler), "StopIteration"))
+			return try_handler_path(f, AST_AS(t->handlers.items[i], ExceptHandler), fl,
+			                        "the iterator is spent (next() raises StopIteration)", "StopIteration");
+	return fl;
+}
+
+/* `except OSError:` (IOError, EnvironmentError, FileNotFoundError), named
+ * as such: the handler of a file the body reads that may be absent (a
+ * cache of statistics, a checkpoint to resume) -- whether it is, is the
+ * run's state: the handler is a path under that condition.  A bare
+ * except or `except Exception` says nothing of the kind. */
+static const struct ast_ExceptHandler *os_error_handler(const struct ast_Try *t, const char **exc)
+{
+	static const char *const names[] = { "OSError", "IOError", "EnvironmentError", "FileNotFoundError" };
+	unsigned i, j, k;
+
+	for (i = 0; i < t->handlers.n; i++) {
+		const struct ast_ExceptHandler *h = AST_AS(t->handlers.items[i], ExceptHandler);
+		const struct ast_hdr *ty = h->type;
+		unsigned n = !ty ? 0 : AST_IS(ty, Tuple) ? AST_AS(ty, Tuple)->elts.n : 1;
+
+		for (j = 0; j < n; j++) {
+			const struct ast_hdr *e = AST_IS(ty, Tuple) ? AST_AS(ty, Tuple)->elts.items[j] : ty;
+
+			for (k = 0; k < sizeof names / sizeof *names; k++)
+				if (AST_IS(e, Name) && !strcmp(AST_AS(e, Name)->id, names[k])) {
+					*exc = names[k];
+					return h;
+				}
+		}
+	}
+	return NULL;
 }
 
 static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
@@ -1899,6 +1935,14 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		in->try_import_frame = otf;
 		if ((fl == FL_NORMAL || fl == FL_RETURN) && f->mode != M_FWD && in->nexts_may_stop > nexts0)
 			fl = try_stop_iteration(f, t, fl);
+		else if ((fl == FL_NORMAL || fl == FL_RETURN) && f->mode != M_FWD) {
+			const char *exc = NULL;
+			const struct ast_ExceptHandler *h = os_error_handler(t, &exc);
+
+			if (h)
+				fl = try_handler_path(f, h, fl, afmt(in, "the try body raises %s (a file it reads is absent)",
+				                                     exc), exc);
+		}
 		if (fl == FL_RAISE && in->exc_name && in->exc_depth == f->depth) {
 			/* an exception known to be raised here: its handler runs */
 			const char *exc = in->exc_name;

@@ -684,8 +684,25 @@ value_t *framework_attr(struct frame *f, const value_t *obj, const char *name)
 	const struct vinst *o = lib_obj(obj);
 	const char *fact, *eq, *p;
 
-	if (!o || f->mode == M_FWD || !(fact = catalog_fact(in->cat, CATALOG_F_LIBRARY_PRECISIONS, o->ext)) ||
-	    !(eq = strchr(fact, '=')) || strncmp(fact, name, (size_t)(eq - fact)) || name[eq - fact])
+	if (!o || f->mode == M_FWD || !(fact = catalog_fact(in->cat, CATALOG_F_LIBRARY_PRECISIONS, o->ext)))
+		return NULL;
+	/* accelerator.scaler (library_grad_scalers): the torch GradScaler of
+	 * a precision that scales the loss, on GPUs; None with another one */
+	if ((p = catalog_fact(in->cat, CATALOG_F_LIBRARY_GRAD_SCALERS, o->ext)) && !strcmp(p, name)) {
+		struct vinst *s;
+
+		if (!(p = framework_precision(in, obj)))
+			return NULL;
+		if (!catalog_fact(in->cat, CATALOG_F_GRAD_SCALER_PRECISIONS, p))
+			return v_none(in->a);
+		if (multi_process_count(in) <= 1)
+			return NULL;
+		s = new_inst(in);
+		s->ext = "torch.amp.GradScaler";
+		vdict_sets(in->a, s->attrs, "enabled", v_bool(in->a, 1));
+		return mk_inst_value(in, s);
+	}
+	if (!(eq = strchr(fact, '=')) || strncmp(fact, name, (size_t)(eq - fact)) || name[eq - fact])
 		return NULL;
 	p = framework_precision(in, obj);
 	return p ? v_str(in->a, p) : NULL;

@@ -933,7 +933,7 @@ int sev_is_runtime(enum sev_kind k);
 /* The product of two run counts (0 read as 1, -1 not known): -1 when
  * either is not known or the product is past 2^40. */
 long long runs_times(long long a, long long b);
-const struct ast_BinOp *find_modulo(const struct ast_hdr *e, int depth);
+const struct ast_BinOp *find_modulo(struct frame *f, const struct ast_hdr *e, int depth);
 const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const char *text);
 /* oneshot.c: is the `if` s, whose branch `taken` (1 body, 0 else) runs,
  * a block that turns its own flag off (`if self.x: ...; self.x = False`),

@@ -250,17 +250,82 @@ static int names_rank(const struct ast_hdr *e)
 	return id && strstr(id, "rank") != NULL;
 }
 
-const struct ast_BinOp *find_modulo(const struct ast_hdr *e, int depth)
+/* The index of the positional parameter e names in a, or -1. */
+static int param_index(const struct ast_arguments *a, const struct ast_hdr *e)
+{
+	unsigned i;
+
+	if (!a || !AST_IS(e, Name))
+		return -1;
+	for (i = 0; i < a->posonlyargs.n; i++)
+		if (!strcmp(AST_AS(a->posonlyargs.items[i], arg)->arg, AST_AS(e, Name)->id))
+			return (int)i;
+	for (i = 0; i < a->args.n; i++)
+		if (!strcmp(AST_AS(a->args.items[i], arg)->arg, AST_AS(e, Name)->id))
+			return (int)(a->posonlyargs.n + i);
+	return -1;
+}
+
+/* divisible_by(step, every): a call, by name, of a function of the job
+ * whose body is one `return a % b == 0` on two of its positional
+ * parameters -> that modulo on the call's arguments (a BinOp made for it,
+ * placed at the call), or NULL. */
+static const struct ast_BinOp *helper_modulo(struct frame *f, const struct ast_hdr *e, int depth)
+{
+	const struct ast_Call *c;
+	const struct ast_FunctionDef *fd;
+	const struct ast_hdr *ret;
+	const struct ast_BinOp *m;
+	struct ast_BinOp *b;
+	value_t *fn;
+	unsigned k = 0, i;
+	int li, ri;
+
+	if (!f || !AST_IS(e, Call) || !AST_IS(AST_AS(e, Call)->func, Name))
+		return NULL;
+	c = AST_AS(e, Call);
+	if (c->keywords.n)
+		return NULL;
+	for (i = 0; i < c->args.n; i++)
+		if (AST_IS(c->args.items[i], Starred))
+			return NULL;
+	fn = eval(f, c->func);
+	if (fn->k != VK_FUNC || !AST_IS(fn->u.fn->def, FunctionDef) || fn->u.fn->owner)
+		return NULL;
+	fd = AST_AS(fn->u.fn->def, FunctionDef);
+	if (fd->body.n == 2 && AST_IS(fd->body.items[0], Expr))      /* a docstring */
+		k = 1;
+	if (fd->body.n != k + 1 || !AST_IS(fd->body.items[k], Return) ||
+	    !(ret = AST_AS(fd->body.items[k], Return)->value) || !AST_IS(ret, Compare) ||
+	    !(m = find_modulo(NULL, ret, depth + 1)))
+		return NULL;
+	li = param_index(fd->args, m->left);
+	ri = param_index(fd->args, m->right);
+	if (li < 0 || ri < 0 || li == ri || (unsigned)li >= c->args.n || (unsigned)ri >= c->args.n ||
+	    names_rank(c->args.items[li]))
+		return NULL;
+	b = ast_arena_alloc(f->in->a, sizeof *b);
+	b->h = c->h;
+	b->h.kind = AST_BinOp;
+	b->left = c->args.items[li];
+	b->op = AST_OP_MOD;
+	b->right = c->args.items[ri];
+	return b;
+}
+
+const struct ast_BinOp *find_modulo(struct frame *f, const struct ast_hdr *e, int depth)
 {
 	unsigned i;
 
 	if (!e || depth > 8)
 		return NULL;
+	if (AST_IS(e, Call))
+		return helper_modulo(f, e, depth);
 	if (AST_IS(e, BoolOp)) {
 		const struct ast_BoolOp *b = AST_AS(e, BoolOp);
 
 		for (i = 0; i < b->values.n; i++) {
-			const struct ast_BinOp *m = find_modulo(b->values.items[i], depth + 1);
+			const struct ast_BinOp *m = find_modulo(f, b->values.items[i], depth + 1);
 
 			if (m)
 				return m;
@@ -279,7 +344,7 @@ const struct ast_BinOp *find_modulo(const struct ast_hdr *e, int depth)
 
 const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const char *text)
 {
-	const struct ast_BinOp *m = find_modulo(test, 0);
+	const struct ast_BinOp *m = find_modulo(f, test, 0);
 	struct jctx *j;
 
 	if (!m)
@@ -679,6 +744,11 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 		if (gate && value_truth(vdict_gets(recv->u.inst->attrs, gate)) != 0)
 			sev(f, SEV_SYNC, afmt(in, "%s() (reads device values with .item())", cm), site);
 	}
+	/* ema.update() of a library module moved to a device, which reads
+	 * its own buffers on the host (catalog device_module_host_reads) */
+	if (f->mode != M_FWD && recv && recv->k == VK_INST && recv->u.inst->ext && recv->u.inst->on_device &&
+	    catalog_fact(in->cat, CATALOG_F_DEVICE_MODULE_HOST_READS, d))
+		sev(f, SEV_SYNC, afmt(in, "%s() (reads the module's device buffers with .item())", d), site);
 	/* scaler.unscale_(optimizer) of FSDP's ShardedGradScaler: a method
 	 * of a torch object that all-reduces over the default group
 	 * (catalog object_collective_methods 'OP:GATE') */

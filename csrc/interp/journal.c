@@ -250,6 +250,12 @@ static value_t *jmerge(struct interp *in, const char *key, value_t *a, value_t *
 	               (a->k == VK_NONE && alts_object(b)) || alts_callable_pair(a, b) ||
 	               alts_group_pair(a, b) || alts_dev_scalar_pair(a, b)))
 		return v_alts_in(in, cond, a, b);  /* both objects kept, as merge_branches does */
+	/* an object set on one path only (`if self.calculate_fid: self.scorer
+	 * = Scorer(...)`): code that reads it runs on that path (on the other
+	 * the read raises), so its calls follow the object, under the
+	 * condition; the other path is read as None */
+	if ((!a) != (!b) && alts_object(a ? a : b) && (a ? a : b)->k == VK_INST)
+		return a ? v_alts_in(in, cond, a, v_none(in->a)) : v_alts_in(in, cond, v_none(in->a), b);
 	r = v_unknown(in->a, key, afmt_memo(in, "depends on `%s`, which is not decided here", cond, NULL));
 	r->may_none = !a || !b || a->k == VK_NONE || b->k == VK_NONE || a->may_none || b->may_none;
 	r->may_absent = !a || !b || (a->k == VK_UNKNOWN && a->may_absent) || (b->k == VK_UNKNOWN && b->may_absent);

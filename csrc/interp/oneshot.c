@@ -15,7 +15,9 @@
  *
  * The test is `self.X` or `not self.X` (X an attribute of the method's
  * own object); the branch that runs sets self.X, at its own top level, to
- * a constant that makes the test false; and nothing else in the class or
+ * a constant that makes the test false, or calls, at its top level, a
+ * method of the object's class that does so at its own top level
+ * (`if not self.loaded: self.load()`, load ending `self.loaded = True`); and nothing else in the class or
  * its repository bases sets self.X again -- only __init__ may, and only
  * to a constant (the flag's start).  Anything else (a method that turns
  * the flag back on, an assignment from a value, an augmented assignment,
@@ -130,6 +132,46 @@ static int flag_written_elsewhere(const struct vclass *c, const char *attr, cons
 	return 0;
 }
 
+/* `self.m(...)` at the branch's top level, m a method of the object's
+ * class whose own top level sets <its self>.attr to a constant of truth
+ * `want` (`if not self.stats_loaded: self.load_stats()` where load_stats
+ * ends with `self.stats_loaded = True`): that assignment, or NULL. */
+static const struct ast_hdr *method_sets_flag(const struct frame *f, const struct ast_hdr *st, const char *attr,
+                                              int want)
+{
+	const struct ast_Call *c;
+	const struct ast_FunctionDef *d;
+	const char *m;
+	value_t *fn;
+	unsigned i, k;
+
+	if (!AST_IS(st, Expr) || !AST_IS(AST_AS(st, Expr)->value, Call))
+		return NULL;
+	c = AST_AS(AST_AS(st, Expr)->value, Call);
+	if (!(m = self_attr(f, c->func)) || !(fn = class_lookup(f->self->u.inst->cls, m, NULL)) ||
+	    fn->k != VK_FUNC || !AST_IS(fn->u.fn->def, FunctionDef))
+		return NULL;
+	d = AST_AS(fn->u.fn->def, FunctionDef);
+	if (!d->args || !d->args->args.n)
+		return NULL;
+	for (i = 0; i < d->body.n; i++) {
+		const struct ast_hdr *a = d->body.items[i];
+
+		if (!AST_IS(a, Assign))
+			continue;
+		for (k = 0; k < AST_AS(a, Assign)->targets.n; k++) {
+			const struct ast_hdr *t = AST_AS(a, Assign)->targets.items[k];
+
+			if (sets_attr(t, attr) && AST_IS(AST_AS(t, Attribute)->value, Name) &&
+			    !strcmp(AST_AS(AST_AS(t, Attribute)->value, Name)->id,
+			            AST_AS(d->args->args.items[0], arg)->arg) &&
+			    const_truth(AST_AS(a, Assign)->value) == want)
+				return a;
+		}
+	}
+	return NULL;
+}
+
 int one_shot_if(const struct frame *f, const struct ast_If *s, int taken)
 {
 	const struct ast_hdr *test = s->test;
@@ -151,6 +193,8 @@ int one_shot_if(const struct frame *f, const struct ast_If *s, int taken)
 	for (i = 0; i < body->n && !own; i++) {
 		const struct ast_hdr *st = body->items[i];
 
+		if ((own = method_sets_flag(f, st, attr, negated)))
+			break;
 		if (!AST_IS(st, Assign))
 			continue;
 		for (k = 0; k < AST_AS(st, Assign)->targets.n; k++) {

@@ -2086,6 +2086,39 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 			e->implied_by = implied;
 		}
 	}
+	/* accelerator.prepare(loader), prepare(optimizer, model, loader):
+	 * a library's prepare wraps the modules it is handed, whatever their
+	 * place, and hands back the rest as they are (its DataLoaders then
+	 * send each batch to the device, loader_batch); with no module among
+	 * them nothing is wrapped */
+	if (is_wrapper(in->cat, d) && nargs >= 1 && catalog_fact(in->cat, CATALOG_F_MULTI_PROCESS_WRAPPERS, d) &&
+	    !(args[0]->k == VK_INST && args[0]->u.inst->mod != VM_NONE)) {
+		size_t i, wi = nargs;
+		value_t *t, *w = NULL;
+
+		for (i = 0; i < nargs && wi == nargs; i++)
+			if (args[i]->k == VK_INST && args[i]->u.inst->mod != VM_NONE)
+				wi = i;
+		if (wi < nargs) {
+			size_t n0 = in->nsev;
+
+			if ((w = torch_ext_call(f, d, last, args + wi, 1, kw, site, any_tensor)) == NULL)
+				w = args[wi];
+			/* the wrap's target: the module's argument, not the first */
+			if (in->nsev > n0 && in->sev[in->nsev - 1].kind == SEV_WRAP && AST_IS(site, Call) &&
+			    wi < AST_AS(site, Call)->args.n)
+				in->sev[in->nsev - 1].target = text_of(f, AST_AS(site, Call)->args.items[wi]);
+		}
+		for (i = 0; i < nargs; i++)
+			if (is_loader(args[i]) && f->mode != M_FWD)
+				vdict_sets(in->a, args[i]->u.inst->attrs, "__ecg_to_device__", v_bool(in->a, 1));
+		if (nargs == 1)
+			return args[0];
+		t = v_seq(in->a, VK_TUPLE, nargs);
+		for (i = 0; i < nargs; i++)
+			vseq_push(in->a, t->u.seq, i == wi ? w : args[i]);
+		return t;
+	}
 	if (is_wrapper(in->cat, d) && nargs >= 1 && args[0]->k == VK_INST) {
 		value_t *w = v_copy(in->a, args[0]);
 		struct vinst *m = args[0]->u.inst;

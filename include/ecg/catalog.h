@@ -445,6 +445,13 @@ enum catalog_fact {
 	                                 its object's mixed precision, and the
 	                                 environment variable read without it */
 	CATALOG_F_GRAD_SCALER_PRECISIONS, /* set: those words that mean a GradScaler */
+	CATALOG_F_DEVICE_MODULE_HOST_READS, /* set: a library module class's method
+	                                 that reads the module's own buffers
+	                                 on the host (a sync when it was moved
+	                                 to a device) */
+	CATALOG_F_LIBRARY_GRAD_SCALERS, /* map: a library_precisions class -> its
+	                                 object's attribute holding the torch
+	                                 GradScaler it scales with */
 	CATALOG_F_ACCUMULATION_CONTEXTS, /* map: a library object's micro-step
 	                                 context manager -> the constructor
 	                                 keyword of micro-steps per step */

@@ -38,6 +38,14 @@ this file reuses), plus what real jobs need:
 
     {"repo": "owner/name", "commit": "<40 hex>",
      "entry": "path/in/repo.py[:FUNC]", "argv": [...], "ecg_args": [...],
+     "entry_text": [...]   (optional) the entry script's lines, when the job's
+                           script is not in the repository (a README's usage
+                           run from the repository's root): the file must be
+                           absent at the commit; ecg then reads a commit made
+                           on top of it holding that one file more (a bare
+                           repository in a temporary directory whose objects
+                           are borrowed from the source's, nothing written to
+                           the source), and anchors in the entry read these lines
      "env": {...}          the environment of the invocation ({} = none set),
                            given to ecg as --no-env --env KEY=VALUE ...
      "notes": "...",
@@ -139,7 +147,7 @@ def check_label(lab, name):
         p.append("repo %r is not owner/name" % lab["repo"])
     if not re.fullmatch(r"[0-9a-f]{40}", lab["commit"]):
         p.append("commit must be 40 hex digits")
-    for k in ("argv", "ecg_args"):
+    for k in ("argv", "ecg_args", "entry_text"):
         v = lab.get(k, [])
         if not isinstance(v, list) or not all(isinstance(a, str) for a in v):
             p.append("%s must be a list of strings" % k)
@@ -179,15 +187,28 @@ def git(src, *args):
                           stderr=subprocess.DEVNULL)
 
 
-class GitSource:
-    """Files of one commit, read with git show, parsed once."""
+def entry_text(lab):
+    """The label's entry script (entry_text) as the file's text, or None."""
+    if not lab.get("entry_text"):
+        return None
+    return "\n".join(lab["entry_text"]) + "\n"
 
-    def __init__(self, src, commit):
-        self.src, self.commit, self.cache = src, commit, {}
+
+class GitSource:
+    """Files of one commit, read with git show, parsed once; `extra` maps a
+    path to the text of a file the label adds (entry_text)."""
+
+    def __init__(self, src, commit, extra=None):
+        self.src, self.commit, self.cache, self.extra = src, commit, {}, dict(extra or {})
+
+    def in_commit(self, rel):
+        return git(self.src, "cat-file", "-e", "%s:%s" % (self.commit, rel)).returncode == 0
 
     def get(self, rel):
         if rel not in self.cache:
             r = git(self.src, "show", "%s:%s" % (self.commit, rel))
+            if rel in self.extra:
+                r = subprocess.CompletedProcess([], 0, self.extra[rel].encode("utf-8"))
             if r.returncode != 0:
                 self.cache[rel] = OSError("not in commit %s" % self.commit[:12])
             else:
@@ -242,8 +263,10 @@ def anchor_problems(gs, at, anchor, tokens=(), def_line_ok=False):
 def label_source_problems(lab, gs):
     p = []
     entry_file = lab["entry"].split(":", 1)[0]   # FILE[:FUNC], as ecg's --entry takes it
-    if isinstance(gs.get(entry_file), OSError):
-        p.append("entry %s is not in the commit" % lab["entry"])
+    if entry_text(lab) is not None and gs.in_commit(entry_file):
+        p.append("entry_text given, but %s is in the commit" % entry_file)
+    if isinstance(gs.get(entry_file), (OSError, SyntaxError)):
+        p.append("entry %s is not in the commit (nor a Python entry_text)" % lab["entry"])
     p += anchor_problems(gs, "step", lab["step"]["anchor"], def_line_ok=True)
     for k in ("syncs", "h2d", "collectives"):
         for i, e in enumerate(lab.get(k) or []):
@@ -490,8 +513,51 @@ def has_commit(src, commit):
     return git(src, "cat-file", "-e", commit + "^{commit}").returncode == 0
 
 
+def with_entry(src, lab, tmp):
+    """A bare repository under tmp whose one commit is the label's commit with
+    its entry_text added at the entry's path (objects borrowed from src through
+    objects/info/alternates: src is not written) -> (git dir, commit)."""
+    gd = os.path.join(tmp, "src.git")
+    env = dict(os.environ, GIT_INDEX_FILE=os.path.join(tmp, "index"), GIT_AUTHOR_NAME="score.py",
+               GIT_AUTHOR_EMAIL="score.py@localhost", GIT_AUTHOR_DATE="2000-01-01T00:00:00Z",
+               GIT_COMMITTER_NAME="score.py", GIT_COMMITTER_EMAIL="score.py@localhost",
+               GIT_COMMITTER_DATE="2000-01-01T00:00:00Z")
+
+    def run(*args, data=None):
+        p = subprocess.run(["git", "--git-dir", gd] + list(args), input=data, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, env=env)
+        if p.returncode != 0:
+            raise OSError("git %s: %s" % (args[0], p.stderr.decode("utf-8", "replace").strip()))
+        return p.stdout.decode("utf-8").strip()
+    subprocess.run(["git", "init", "-q", "--bare", gd], check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(gd, "objects", "info", "alternates"), "w", encoding="utf-8") as fh:
+        fh.write(os.path.abspath(os.path.join(src, "objects")) + "\n")
+    run("read-tree", lab["commit"])
+    blob = run("hash-object", "-w", "--stdin", data=entry_text(lab).encode("utf-8"))
+    run("update-index", "--add", "--cacheinfo", "100644,%s,%s" % (blob, lab["entry"].split(":", 1)[0]))
+    tree = run("write-tree")
+    commit = run("commit-tree", tree, "-p", lab["commit"], "-m", "the label's entry_text")
+    return gd, commit
+
+
 def run_ecg(ecg, src, lab, out):
-    cmd = [ecg, "extract", "--repo", src, "--rev", lab["commit"], "--entry", lab["entry"], "--out", out,
+    rev, gtmp = lab["commit"], None
+    if entry_text(lab) is not None:
+        gtmp = tempfile.mkdtemp(prefix="ecg-real-entry-")
+        try:
+            src, rev = with_entry(src, lab, gtmp)
+        except (OSError, subprocess.CalledProcessError) as e:
+            shutil.rmtree(gtmp, ignore_errors=True)
+            return 5, "cannot add the entry_text: %s" % e
+    try:
+        return run_ecg_at(ecg, src, rev, lab, out)
+    finally:
+        if gtmp:
+            shutil.rmtree(gtmp, ignore_errors=True)
+
+
+def run_ecg_at(ecg, src, rev, lab, out):
+    cmd = [ecg, "extract", "--repo", src, "--rev", rev, "--entry", lab["entry"], "--out", out,
            "--no-cache", "-q"] + list(lab.get("ecg_args") or [])
     if isinstance(lab.get("env"), dict):     # the invocation's environment, the rest unset
         # "0..3": a value that differs between the processes: set, not known
@@ -706,7 +772,8 @@ def main(argv):
             out.write("skip %s: source not present at %s\n" % (name, src))
             skipped.append(name)
             continue
-        probs = label_source_problems(lab, GitSource(src, lab["commit"]))
+        extra = {lab["entry"].split(":", 1)[0]: entry_text(lab)} if entry_text(lab) is not None else {}
+        probs = label_source_problems(lab, GitSource(src, lab["commit"], extra))
         if probs:
             out.write("error %s: label does not match the source at %s: %s\n" % (name, lab["commit"][:12],
                                                                                  "; ".join(probs)))
