@@ -1330,6 +1330,8 @@ static const struct {
 	[CATALOG_F_ACCUMULATION_STEP_FLAGS] = { "accumulation_step_flags", FK_SET },
 	[CATALOG_F_STATE_SAVERS] = { "state_savers", FK_MAP },
 	[CATALOG_F_TENSOR_SAVERS] = { "tensor_savers", FK_SET },
+	[CATALOG_F_LIBRARY_OBJECT_FACTORIES] = { "library_object_factories", FK_MAP },
+	[CATALOG_F_HOST_COPYING_METHODS] = { "host_copying_methods", FK_SET },
 	[CATALOG_F_HOST_LOAD_KEYWORDS] = { "host_load_keywords", FK_SET },
 	[CATALOG_F_ARRAY_READERS] = { "array_readers", FK_MAP },
 	[CATALOG_F_ARRAY_SHAPE_METHODS] = { "array_shape_methods", FK_SET },

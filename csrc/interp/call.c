@@ -138,7 +138,8 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 		for (i = 0; i < nargs; i++)
 			if (is_gen_value(args[i]))
 				(void)gen_next(f, args[i]->u.inst, site);
-	if ((r = optimizer_factory_call(f, d, site)) || (r = topk_metric_call(f, d, args, nargs, kw)))
+	if ((r = optimizer_factory_call(f, d, site)) || (r = topk_metric_call(f, d, args, nargs, kw)) ||
+	    (r = library_object_call(f, d)))
 		return r;
 	if (fn->recv && (r = libv_module_method(f, last, fn->recv)))
 		return r;

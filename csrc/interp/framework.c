@@ -497,6 +497,21 @@ value_t *framework_call(struct frame *f, const char *d, const char *last, value_
 		}
 		if (strcmp(op, "barrier") && nargs >= 1 && args[0]->k == VK_TENSOR)
 			return v_tensor_dev(in->a, args[0]->dev, 0);
+		/* gather_for_metrics((preds, labels)): the same structure,
+		 * each tensor where its argument lives */
+		if (strcmp(op, "barrier") && nargs >= 1 && (args[0]->k == VK_TUPLE || args[0]->k == VK_LIST) &&
+		    !args[0]->u.seq->unk_reason) {
+			value_t *t = v_seq(in->a, args[0]->k, args[0]->u.seq->n);
+			size_t i;
+
+			for (i = 0; i < args[0]->u.seq->n; i++) {
+				value_t *x = args[0]->u.seq->items[i];
+
+				vseq_push(in->a, t->u.seq, x->k == VK_TENSOR ? v_tensor_dev(in->a, x->dev, 0)
+				                                             : unknown_at(f, site, "a gathered value"));
+			}
+			return t;
+		}
 		if (!strcmp(op, "barrier") && nargs == 0 && !strcmp(last, "wait_for_everyone"))
 			return v_none(in->a);
 		return NULL;

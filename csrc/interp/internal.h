@@ -988,6 +988,7 @@ void stage_of_comp(const value_t *it, value_t *out);
 void stage_of_repeat(const struct interp *in, const value_t *times, const value_t *x, value_t *out);
 void unknown_call_effects(struct frame *f, const struct ast_hdr *site, value_t **args, size_t nargs);
 value_t *optimizer_factory_call(struct frame *f, const char *d, const struct ast_hdr *site);
+value_t *library_object_call(struct frame *f, const char *d);
 value_t *topk_metric_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw);
 value_t *loss_scaler_call(struct frame *f, const char *cls, value_t **args, size_t nargs, struct vdict *kw,
                           const struct ast_hdr *site);

@@ -634,11 +634,16 @@ static const char *backend_by_test(struct frame *f, const struct ast_hdr *site, 
  * first write (evidence); scaler.step(optimizer) is an optimizer step
  * (and, for a GradScaler not built disabled, a sync).  d is the canonical
  * dotted name, last its last component, recv the object of a method. */
+static void host_copying_call(struct frame *f, const char *d, value_t **args, size_t nargs, const struct vdict *kw,
+                              const struct ast_hdr *site);
+
 void ext_job_effects(struct frame *f, const char *d, const char *last, const value_t *recv, value_t **args, size_t nargs,
                      struct vdict *kw, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	size_t i;
+
+	host_copying_call(f, d, args, nargs, kw, site);
 
 	/* the process group the job starts (torch.distributed.is_initialized()
 	 * is false until then, when the environment is known: torch.c) */
@@ -814,6 +819,57 @@ value_t *optimizer_factory_call(struct frame *f, const char *d, const struct ast
 	if (!in->ev.optimizer_built)
 		in->ev.optimizer_built = anchor_at(f, site);
 	return mk_inst_value(in, o);
+}
+
+/* metric = evaluate.load("glue"): a function of another library that
+ * catalog/torch_facts.json lists (library_object_factories) as returning
+ * an object of one of its classes: that object, whose methods are read by
+ * their dotted names.  NULL for another callee. */
+value_t *library_object_call(struct frame *f, const char *d)
+{
+	struct interp *in = f->in;
+	const char *cls = catalog_fact(in->cat, CATALOG_F_LIBRARY_OBJECT_FACTORIES, d);
+	struct vinst *o;
+
+	if (!cls)
+		return NULL;
+	o = new_inst(in);
+	o->ext = cls;
+	return mk_inst_value(in, o);
+}
+
+/* Is v a device tensor, or a tuple or list holding one? */
+static int holds_device_tensor(const value_t *v)
+{
+	size_t i;
+
+	if (is_tensorish(v))
+		return v->dev == DEV_DEVICE;
+	if (v->k == VK_TUPLE || v->k == VK_LIST)
+		for (i = 0; i < v->u.seq->n; i++)
+			if (is_tensorish(v->u.seq->items[i]) && v->u.seq->items[i]->dev == DEV_DEVICE)
+				return 1;
+	return 0;
+}
+
+/* metric.add_batch(predictions=p, references=r) of a method that copies
+ * the tensors it is given to the host (catalog host_copying_methods): a
+ * sync when one of them is known on the device. */
+static void host_copying_call(struct frame *f, const char *d, value_t **args, size_t nargs, const struct vdict *kw,
+                              const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	size_t i;
+	int dev = 0;
+
+	if (f->mode == M_FWD || !catalog_fact(in->cat, CATALOG_F_HOST_COPYING_METHODS, d))
+		return;
+	for (i = 0; i < nargs && !dev; i++)
+		dev = holds_device_tensor(args[i]);
+	for (i = 0; kw && i < kw->n && !dev; i++)
+		dev = holds_device_tensor(kw->vals[i]);
+	if (dev)
+		sev(f, SEV_SYNC, afmt(in, "%s (copies the device tensors it is given to the host)", short_ext(d)), site);
 }
 
 /* acc1, acc5 = accuracy(output, target, topk=(1, 5)) of a function that

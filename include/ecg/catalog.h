@@ -460,6 +460,12 @@ enum catalog_fact {
 	CATALOG_F_STATE_SAVERS,       /* map: a library object's save-state
 	                                 method -> its pre-hook registration */
 	CATALOG_F_TENSOR_SAVERS,      /* set: other libraries' torch.save alikes */
+	CATALOG_F_LIBRARY_OBJECT_FACTORIES, /* map: another library's function ->
+	                                 the class of the object it returns
+	                                 (evaluate.load -> EvaluationModule) */
+	CATALOG_F_HOST_COPYING_METHODS, /* set: '<class>.<method>' of another
+	                                 library that copies the tensors it is
+	                                 given to the host (a metric's add_batch) */
 	CATALOG_F_HOST_LOAD_KEYWORDS, /* set: keywords whose value names where a
 	                                 library's torch.load wrapper puts what it
 	                                 loads (map_location) */
