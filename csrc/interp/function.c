@@ -638,15 +638,16 @@ static int same_arg(const value_t *a, const value_t *b)
  * reading it again reads what that call reads, a level deeper, to learn
  * nothing (Transformer Engine's gather_along_first_dim calls itself on
  * the two parts of a tensor whose type is not decided here, 2^6 times). */
-static int same_as_caller(const struct interp *in, const struct ast_hdr *def, value_t **args, size_t nargs,
-                          const struct vdict *kw)
+static int same_as_caller(const struct interp *in, const struct ast_hdr *def, const value_t *self,
+                          value_t **args, size_t nargs, const struct vdict *kw)
 {
 	int i;
 	size_t k;
 
 	for (i = in->nactive - 1; i >= 0 && in->active[i].def != def; i--)
 		;
-	if (i < 0 || in->active[i].nargs != nargs)
+	/* a method called on another object (a child module's) is not */
+	if (i < 0 || in->active[i].nargs != nargs || in->active[i].self != self)
 		return 0;
 	for (k = 0; k < nargs; k++)
 		if (!same_arg(args[k], in->active[i].args[k]))
@@ -697,7 +698,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 				known++;
 		if (!known)
 			return unknown_at(f, site, "a recursive call on values that are not known");
-		if (same_as_caller(in, fn->def, args, nargs, kw))
+		if (same_as_caller(in, fn->def, self, args, nargs, kw))
 			return unknown_at(f, site, "a recursive call on the values of the call it is in");
 	}
 	/* a call from a module's own statements (an import runs them once)
@@ -820,6 +821,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	}
 	in->depth++;
 	in->active[in->nactive].def = fn->def;
+	in->active[in->nactive].self = self;
 	in->active[in->nactive].args = args;
 	in->active[in->nactive].nargs = nargs;
 	in->active[in->nactive].kw = kw;

@@ -389,10 +389,16 @@ struct interp {
 	void *load_text_ctx;
 	interp_fs_json_fn load_fs_json;  /* reads JSON data outside the repository */
 	void *load_fs_json_ctx;
-	/* the calls running, innermost last: the function, its positional
-	 * arguments and keywords as passed (function.c: a recursive call on
-	 * the values of the one it is in) */
-	struct { const struct ast_hdr *def; int n; value_t **args; size_t nargs; struct vdict *kw; } active[MAX_DEPTH + 8];
+	/* the calls running, innermost last: the function, its self, its
+	 * positional arguments and keywords as passed (function.c: a
+	 * recursive call on the values of the one it is in) */
+	struct {
+		const struct ast_hdr *def;
+		int n;
+		value_t *self, **args;
+		size_t nargs;
+		struct vdict *kw;
+	} active[MAX_DEPTH + 8];
 	int nactive;
 	/* an exception a call surely raises (ast.literal_eval of a name):
 	 * exc_pending is set by the call, turned into FL_RAISE by exec_block

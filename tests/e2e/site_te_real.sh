@@ -140,4 +140,48 @@ is "$(json "$T/o2/execution_schedule.json" "[(c['op'], c['phase']) for c in d['d
 	"[('all_gather_into_tensor', 'forward')]" \
 	"  the column-parallel input all-gathered in forward (with the condition of its branch)"
 is "$(json "$T/o2/computation_graph.json" "d['modules'][0]['params']")" 226576896 "  the layer's count unchanged"
+
+# Without tp_size, Linear.__init__ takes get_distributed_world_size(
+# tp_group): the size of the group new_group(range(TP)) made -- null while
+# TP is not pinned (never the count of some size), known once it is:
+# TP=4, Linear(64, 64, row) 64 x 64/4 + 64 = 1,088; LayerNormLinear(64,
+# 128, column) 128/4 x 64 + 128/4 + 2 x 64 = 2,208.
+R2="$T/job2"
+mkrepo "$R2"
+cat >"$R2/train.py" <<'PY'
+import os
+
+import torch
+import torch.distributed as dist
+import transformer_engine.pytorch as te
+
+dist.init_process_group("nccl")
+tp = dist.new_group(list(range(int(os.environ["TP"]))))
+
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = te.Linear(64, 64, tp_group=tp, parallel_mode="row")
+        self.b = te.LayerNormLinear(64, 128, tp_group=tp, parallel_mode="column")
+
+    def forward(self, x):
+        return self.a(self.b(x)[..., :64])
+
+
+model = Net().cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(10):
+    loss = model(torch.randn(4, 64, device="cuda")).sum()
+    loss.backward()
+    opt.step()
+PY
+commit "$R2" "the group's size from the environment"
+run_ecg extract --repo "$R2" --entry train.py --out "$T/o3" -q --no-cache --no-site-env --no-env --env WORLD_SIZE=8 --site "$SP"
+is "$rc" 0 "tp_size from the group, TP not pinned: exit 0"
+is "$(json "$T/o3/computation_graph.json" "[(m['id'], m['params']) for m in d['modules'] if m['id'] in ('', 'a', 'b')]")" \
+	"[('', None), ('b', None), ('a', None)]" "  the counts are null, never a guess"
+run_ecg extract --repo "$R2" --entry train.py --out "$T/o4" -q --no-cache --no-site-env --no-env --env WORLD_SIZE=8 --env TP=4 --site "$SP"
+is "$(json "$T/o4/computation_graph.json" "[(m['id'], m['params']) for m in d['modules'] if m['id'] in ('', 'a', 'b')]")" \
+	"[('', 3296), ('b', 2208), ('a', 1088)]" "  TP=4: the per-rank counts"
 done_testing
