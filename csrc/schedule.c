@@ -2213,6 +2213,21 @@ static const struct sched_ev *sc_coll_row_event(struct sc *s, size_t i)
 	const struct sched_ev *e = &s->ev[i];
 	size_t j;
 
+	/* a helper the model's backward calls (a library's all-reduce of
+	 * the input gradient, `if ctx.parallel_mode == "column"`) that the
+	 * model's forward calls too (the row-parallel layer's output), under
+	 * no condition or under one when the backward's is too: the
+	 * forward's, whose row's condition is not a restriction the call has
+	 * not (one row for an anchor and op: the forward's, read first) */
+	if (e->in_backward && e->op && e->anchor)
+		for (j = i + 1; j < s->nev; j++) {
+			const struct sched_ev *x = &s->ev[j];
+
+			if (x->kind == SEV_COLLECTIVE && x->in_forward && !x->in_backward && x->op && x->anchor &&
+			    !strcmp(x->op, e->op) && !strcmp(x->anchor, e->anchor) &&
+			    (!sc_condition(s, x->ctx) || sc_condition(s, e->ctx)))
+				return x;
+		}
 	if (e->in_forward || !s->step_call || sc_every_step(s, e))
 		return e;
 	for (j = i + 1; j < s->nev; j++) {

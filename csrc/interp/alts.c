@@ -86,22 +86,53 @@ int alts_modules(const value_t *v)
 	       v->alts[0]->u.inst->mod != VM_NONE && v->alts[1]->u.inst->mod != VM_NONE;
 }
 
+/* F.apply of an autograd Function class F of the repository (attr.c) */
+static int fn_apply(const value_t *v)
+{
+	return v->k == VK_BUILTIN && v->u.bi.id == BI_FN_APPLY;
+}
+
 /* Callables bound on the two paths where one is external (a torch
  * function), or is itself alternatives: `f = dist.reduce_scatter_tensor`
  * or `dist._reduce_scatter_base` by an undecided version test, then
  * `global f; if cfg.x: f = my_reduce_scatter`.  Both kept, so that a
  * call of f follows each path's callee (alts_call), each under its side
- * of the condition; repo objects alone are alts_object's. */
+ * of the condition; repo objects alone are alts_object's.  F.apply of an
+ * autograd Function is one too: `linear_fn = _Linear.apply if
+ * torch.is_grad_enabled() else _Linear.forward` (Transformer Engine). */
 static int alts_callable(const value_t *v)
 {
-	return v->k == VK_FUNC || v->k == VK_BOUND || v->k == VK_EXT || (v->k == VK_UNKNOWN && v->alts);
+	return v->k == VK_FUNC || v->k == VK_BOUND || v->k == VK_EXT || fn_apply(v) || (v->k == VK_UNKNOWN && v->alts);
 }
 
 int alts_callable_pair(const value_t *a, const value_t *b)
 {
 	if (!a || !b || !alts_callable(a) || !alts_callable(b))
 		return 0;
-	return a->k == VK_EXT || b->k == VK_EXT || a->k == VK_UNKNOWN || b->k == VK_UNKNOWN;
+	return a->k == VK_EXT || b->k == VK_EXT || a->k == VK_UNKNOWN || b->k == VK_UNKNOWN || fn_apply(a) ||
+	       fn_apply(b);
+}
+
+/* A short list (tuple) of None and known scalars, every item known. */
+static int plain_seq(const value_t *v)
+{
+	size_t i;
+
+	if (!v || (v->k != VK_LIST && v->k != VK_TUPLE) || !v->u.seq || v->u.seq->unk_reason || v->u.seq->n > 8)
+		return 0;
+	for (i = 0; i < v->u.seq->n; i++)
+		if (v->u.seq->items[i]->k != VK_NONE && !value_is_known_scalar(v->u.seq->items[i]))
+			return 0;
+	return 1;
+}
+
+/* Two such sequences of one kind bound on the two paths (`ctx = []` where
+ * grad is enabled, `ctx = [None]` where not, then `fn(*ctx, x)`): both
+ * kept, so that `*ctx` passes each path's items to each path's callee
+ * (eval.c, alts_call); every other reader sees an unknown, as before. */
+int alts_seq_pair(const value_t *a, const value_t *b)
+{
+	return plain_seq(a) && plain_seq(b) && a->k == b->k;
 }
 
 /* A process group made by new_group, None (the default group: the whole
@@ -316,6 +347,8 @@ static int same_value(const value_t *a, const value_t *b)
 		return 1;
 	if (a->k == b->k && a->k == VK_EXT && !strcmp(a->u.ext, b->u.ext))
 		return 1;
+	if (fn_apply(a) && fn_apply(b) && a->u.bi.self == b->u.bi.self)
+		return 1;
 	return 0;
 }
 
@@ -445,27 +478,62 @@ value_t *alts_call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 	value_t *r[2];
 	int i;
 
+	const char *ostar = f->unk_star;
+	int oprefix = f->unk_star_prefix, nstar = 0, nsplice = 0;
+	size_t j;
+
 	/* None is not callable: the other path goes on */
 	if (fn->alts[0]->k == VK_NONE || fn->alts[1]->k == VK_NONE)
 		return call(f, fn->alts[fn->alts[0]->k == VK_NONE], args, nargs, kw, site);
+	/* `*xs` of items not known shifts the positions of what follows: two
+	 * callees that take them differently (F.apply(*a) and F.forward(ctx,
+	 * *a)) are not followed, unless each such xs is alternatives under
+	 * the same condition, each path's sequence known (spliced below) */
+	for (j = 0; j < nargs; j++) {
+		if (args[j]->k == VK_UNKNOWN && args[j]->star_alts) {
+			nstar++;
+			nsplice += on_path(args[j], cond, 0) != args[j];
+		}
+	}
+	if (ostar && (fn_apply(fn->alts[0]) || fn_apply(fn->alts[1])) && (!nstar || nstar != nsplice))
+		return v_unknown(in->a, site ? text_of(f, site) : NULL,
+		                 afmt_memo(in, "depends on `%s`, which is not decided here", cond, NULL));
 	for (i = 0; i < 2; i++) {
-		value_t **pa = ast_arena_alloc(in->a, (nargs + 1) * sizeof *pa);
+		struct vseq *ps = ast_arena_alloc(in->a, sizeof *ps);
 		struct vdict *pk = NULL;
-		size_t j;
+		int spliced = ostar && nstar && nstar == nsplice;
 
-		for (j = 0; j < nargs; j++)
-			pa[j] = on_path(args[j], cond, i);
+		memset(ps, 0, sizeof *ps);
+		for (j = 0; j < nargs; j++) {
+			value_t *a = on_path(args[j], cond, i);
+			size_t k;
+
+			if (spliced && args[j]->k == VK_UNKNOWN && args[j]->star_alts)
+				for (k = 0; k < a->u.seq->n; k++)
+					vseq_push(in->a, ps, a->u.seq->items[k]);
+			else
+				vseq_push(in->a, ps, a);
+		}
 		if (kw) {
 			pk = vdict_new(in->a);
 			for (j = 0; j < kw->n; j++)
-				vdict_set(in->a, pk, kw->keys[j], on_path(kw->vals[j], cond, i));
+				if (!(spliced && kw->keys[j]->k == VK_STR && !strcmp(kw->keys[j]->u.str.s, KW_UNK_STAR)))
+					vdict_set(in->a, pk, kw->keys[j], on_path(kw->vals[j], cond, i));
+			if (!pk->n)
+				pk = NULL;
 		}
 		/* what each path's callee does runs under its side of cond */
 		ojc = f->jc;
 		if (f->mode != M_FWD && site)
 			f->jc = jc_push(f, JC_COND, anchor_at(f, site),
 			                i == 0 ? cond : afmt_memo(in, "not (%s)", cond, NULL));
-		r[i] = call(f, fn->alts[i], pa, nargs, pk, site);
+		if (spliced) {          /* each path's items are known: no star left */
+			f->unk_star = NULL;
+			f->unk_star_prefix = 0;
+		}
+		r[i] = call(f, fn->alts[i], ps->items, ps->n, pk, site);
+		f->unk_star = ostar;
+		f->unk_star_prefix = oprefix;
 		f->jc = ojc;
 	}
 	/* a conditional expression's callables: two leaf modules are kept

@@ -260,6 +260,25 @@ static int abc_mapping(const value_t *v)
 	       v->k == VK_TUPLE ? 0 : -1;
 }
 
+/* the numeric tower of numbers: an int or a bool is each of them, a
+ * float a Real (not a Rational nor an Integral); a str, None or a
+ * container is none (apex's FusedLayerNorm: `if isinstance(
+ * normalized_shape, numbers.Integral)`) */
+static int num_not(const value_t *v)
+{
+	return v->k == VK_STR || v->k == VK_NONE || v->k == VK_LIST || v->k == VK_TUPLE || v->k == VK_DICT ? 0 : -1;
+}
+
+static int num_integral(const value_t *v)
+{
+	return v->k == VK_INT || v->k == VK_BOOL ? 1 : v->k == VK_FLOAT ? 0 : num_not(v);
+}
+
+static int num_real(const value_t *v)
+{
+	return v->k == VK_INT || v->k == VK_BOOL || v->k == VK_FLOAT ? 1 : num_not(v);
+}
+
 static const struct abc_type {
 	const char *name;
 	int (*is)(const value_t *v);
@@ -267,6 +286,11 @@ static const struct abc_type {
 	{ "collections.abc.Iterable", abc_iterable },
 	{ "collections.abc.Mapping", abc_mapping },
 	{ "collections.abc.Sequence", abc_sequence },
+	{ "numbers.Complex", num_real },
+	{ "numbers.Integral", num_integral },
+	{ "numbers.Number", num_real },
+	{ "numbers.Rational", num_integral },
+	{ "numbers.Real", num_real },
 };
 
 const struct ntab abc_types_ntab = NTAB(abc_types);

@@ -768,10 +768,21 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 				if (!sv->u.seq->prefix && sv->u.seq->n == 1 && i + 1 == c->args.n)
 					s->items[s->n - 1]->star_rest = 1;
 			} else {
+				value_t *u = v_unknown(in->a, text_of(f, a), "*args whose items are not known");
+
 				*unk_star = 1;
 				prefix_ok = 0;
 				unk_seq = text_of(f, a);
-				vseq_push(in->a, s, v_unknown(in->a, text_of(f, a), "*args whose items are not known"));
+				/* alternatives of two known sequences: a call of
+				 * alternatives under the same condition splices each
+				 * path's items (alts.c alts_call); any other callee
+				 * sees the unknown as before */
+				if (sv->k == VK_UNKNOWN && sv->alts && alts_seq_pair(sv->alts[0], sv->alts[1])) {
+					u->alts = sv->alts;
+					u->alt_cond = sv->alt_cond;
+					u->star_alts = 1;
+				}
+				vseq_push(in->a, s, u);
 			}
 			if (*unk_star && !star_marker)
 				star_marker = v_unknown(in->a, text_of(f, a),

@@ -618,6 +618,51 @@ void ret_note_alt(struct frame *f, value_t *v, const char *cond)
 		f->ret_alt_cond = cond;
 }
 
+/* one argument of two calls: the same value, two values not known, or
+ * equal known scalars */
+static int same_arg(const value_t *a, const value_t *b)
+{
+	if (a == b)
+		return 1;
+	if (!a || !b)
+		return 0;
+	if (a->k == VK_UNKNOWN && b->k == VK_UNKNOWN)
+		return !a->alts && !b->alts;
+	if (a->k == VK_NONE && b->k == VK_NONE)
+		return 1;
+	return value_is_known_scalar(a) && value_is_known_scalar(b) && value_key_eq(a, b);
+}
+
+/* A call of def, which is running, with the arguments of its innermost
+ * running call (each the same value, or not known there and here):
+ * reading it again reads what that call reads, a level deeper, to learn
+ * nothing (Transformer Engine's gather_along_first_dim calls itself on
+ * the two parts of a tensor whose type is not decided here, 2^6 times). */
+static int same_as_caller(const struct interp *in, const struct ast_hdr *def, const value_t *self,
+                          value_t **args, size_t nargs, const struct vdict *kw)
+{
+	int i;
+	size_t k;
+
+	for (i = in->nactive - 1; i >= 0 && in->active[i].def != def; i--)
+		;
+	/* a method called on another object (a child module's) is not */
+	if (i < 0 || in->active[i].nargs != nargs || in->active[i].self != self)
+		return 0;
+	for (k = 0; k < nargs; k++)
+		if (!same_arg(args[k], in->active[i].args[k]))
+			return 0;
+	if ((kw ? kw->n : 0) != (in->active[i].kw ? in->active[i].kw->n : 0))
+		return 0;
+	for (k = 0; kw && k < kw->n; k++) {
+		value_t *o = vdict_get(in->active[i].kw, kw->keys[k]);
+
+		if (!o || !same_arg(kw->vals[k], o))
+			return 0;
+	}
+	return 1;
+}
+
 value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t **args,
                        size_t nargs, struct vdict *kw, enum mode mode, struct fseq *ev,
                        const struct ast_hdr *site)
@@ -653,6 +698,8 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 				known++;
 		if (!known)
 			return unknown_at(f, site, "a recursive call on values that are not known");
+		if (same_as_caller(in, fn->def, self, args, nargs, kw))
+			return unknown_at(f, site, "a recursive call on the values of the call it is in");
 	}
 	/* a call from a module's own statements (an import runs them once)
 	 * is charged to its site: timm's @register_model runs once at each
@@ -774,6 +821,10 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	}
 	in->depth++;
 	in->active[in->nactive].def = fn->def;
+	in->active[in->nactive].self = self;
+	in->active[in->nactive].args = args;
+	in->active[in->nactive].nargs = nargs;
+	in->active[in->nactive].kw = kw;
 	in->nactive++;
 	ofo = in->fwd_outer;
 	if (mode == M_FWD && f->mode == M_FWD)

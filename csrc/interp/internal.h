@@ -392,7 +392,16 @@ struct interp {
 	void *load_text_ctx;
 	interp_fs_json_fn load_fs_json;  /* reads JSON data outside the repository */
 	void *load_fs_json_ctx;
-	struct { const struct ast_hdr *def; int n; } active[MAX_DEPTH + 8];
+	/* the calls running, innermost last: the function, its self, its
+	 * positional arguments and keywords as passed (function.c: a
+	 * recursive call on the values of the one it is in) */
+	struct {
+		const struct ast_hdr *def;
+		int n;
+		value_t *self, **args;
+		size_t nargs;
+		struct vdict *kw;
+	} active[MAX_DEPTH + 8];
 	int nactive;
 	/* an exception a call surely raises (ast.literal_eval of a name):
 	 * exc_pending is set by the call, turned into FL_RAISE by exec_block
@@ -529,7 +538,8 @@ int alts_modules(const value_t *v);
  * submodules were registered before a module attribute that is
  * alternatives of two modules: its place in _modules */
 #define ALT_CHILD_POS "__ecg_altpos_"
-int alts_callable_pair(const value_t *a, const value_t *b);   /* a callable's two paths, one external */
+int alts_callable_pair(const value_t *a, const value_t *b);
+int alts_seq_pair(const value_t *a, const value_t *b);       /* two short sequences of plain items */   /* a callable's two paths, one external */
 int alts_group_pair(const value_t *a, const value_t *b);   /* process groups (or None) on the two paths */
 int alts_dev_scalar_pair(const value_t *a, const value_t *b);   /* a device tensor on one path, a scalar on the other */
 int alts_may_none(const value_t *v, int depth);            /* None on some path of v */

@@ -173,6 +173,11 @@ struct value {
 	                                 keeps two leaf modules as alternatives and
 	                                 never describes one path's modules alone
 	                                 (interp/alts.c alts_call) */
+	unsigned char star_alts : 1;  /* VK_UNKNOWN: what `*xs` passed for xs
+	                                 alternatives of two sequences of known
+	                                 items (interp/eval.c): a call of
+	                                 alternatives under the same condition
+	                                 passes each path's items (alts_call) */
 	const char *expr;             /* source text it came from, or NULL */
 	const char *reason;           /* VK_UNKNOWN: why */
 	const char *src;              /* anchor of the literal it came from (or of
