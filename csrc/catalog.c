@@ -1332,6 +1332,7 @@ static const struct {
 	[CATALOG_F_TENSOR_SAVERS] = { "tensor_savers", FK_SET },
 	[CATALOG_F_LIBRARY_OBJECT_FACTORIES] = { "library_object_factories", FK_MAP },
 	[CATALOG_F_HOST_COPYING_METHODS] = { "host_copying_methods", FK_SET },
+	[CATALOG_F_LIBRARY_OUTPUT_FIELDS] = { "library_output_fields", FK_SET },
 	[CATALOG_F_HOST_LOAD_KEYWORDS] = { "host_load_keywords", FK_SET },
 	[CATALOG_F_ARRAY_READERS] = { "array_readers", FK_MAP },
 	[CATALOG_F_ARRAY_SHAPE_METHODS] = { "array_shape_methods", FK_SET },

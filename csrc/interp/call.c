@@ -484,7 +484,11 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 				for (i = 0, dev = DEV_UNKNOWN; i < nargs; i++)
 					if (is_tensorish(args[i]) && args[i]->dev > dev)
 						dev = args[i]->dev;
-			return v_tensor_dev(in->a, dev, 0);
+			r = v_tensor_dev(in->a, dev, 0);
+			/* a library's module seen moved to the device (transformers'
+			 * ModelOutput): its fields are tensors there */
+			r->lib_out = m->mod == VM_EXTERNAL && m->on_device == 1 && dev == DEV_DEVICE;
+			return r;
 		}
 	}
 	case VK_EXT:
@@ -498,7 +502,7 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 			return alts_dev_call(f, fn, args, nargs, kw, site);
 		if (fn->alts && !alts_modules(fn) && alts_tensor_path(fn) < 0)
 			return alts_call(f, fn, args, nargs, kw, site);
-		if ((r = libv_call(f, fn, args, nargs, kw, site)))
+		if ((r = libv_call(f, fn, args, nargs, kw, site)) || (r = libv_module_call(f, fn, site)))
 			return r;
 		if ((r = arr_call(f, fn, site)))
 			return r;

@@ -1072,6 +1072,7 @@ value_t *hf_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, str
 /* libvalues.c: values of other libraries ecg does not build (unknowns
  * told apart by their reason) */
 #define LIB_MODULE_HOST_REASON "a module a library builds on the host (not read)"
+#define LIB_OUTPUT_REASON "what a library's module returns (not read)"
 #define LIB_MODULE_DEVICE_REASON "a module a library builds, moved to the device (not read)"
 #define HOST_TENSOR_MAP_REASON "a mapping of host tensors a library returns (read at run time)"
 #define DEVICE_TENSOR_MAP_REASON "a mapping of tensors a library returns, moved to the device (read at run time)"
@@ -1110,6 +1111,7 @@ void arr_tensor_window(struct frame *f, const struct ast_Subscript *s, const val
                        value_t *t);
 value_t *libv_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                    const struct ast_hdr *site);
+value_t *libv_module_call(struct frame *f, const value_t *fn, const struct ast_hdr *site);
 value_t *libv_item(struct frame *f, const value_t *obj, const value_t *key);
 
 /* call.c */

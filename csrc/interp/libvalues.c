@@ -161,6 +161,29 @@ value_t *libv_subset_result(struct frame *f, const value_t *fn, value_t *const *
 	return r;
 }
 
+/* model(**batch) of such a module, from job code: what it returns (a
+ * tensor, or a ModelOutput of tensors), not read -- LIB_OUTPUT_REASON,
+ * where the module's parameters are; its fields that the catalog lists
+ * (library_output_fields: loss, logits ...) are tensors there
+ * (libv_attr).  NULL when fn is no such module. */
+value_t *libv_module_call(struct frame *f, const value_t *fn, const struct ast_hdr *site)
+{
+	value_t *r;
+	int dev;
+
+	if (f->mode == M_FWD)
+		return NULL;
+	if (reason_is(fn, LIB_MODULE_DEVICE_REASON))
+		dev = DEV_DEVICE;
+	else if (reason_is(fn, LIB_MODULE_HOST_REASON))
+		dev = DEV_HOST;
+	else
+		return NULL;
+	r = unknown_at(f, site, LIB_OUTPUT_REASON);
+	r->dev = dev;
+	return r;
+}
+
 /* obj.<name> of such a value: its .to or .cuda (a BatchEncoding has no
  * .cuda: one called is a tensor's, return_tensors="pt" of encode()),
  * bound to obj (recv); NULL for anything else */
@@ -169,6 +192,11 @@ value_t *libv_attr(struct frame *f, value_t *obj, const char *name, const struct
 	value_t *m;
 	int mod = reason_is(obj, LIB_MODULE_HOST_REASON), map = reason_is(obj, HOST_TENSOR_MAP_REASON);
 
+	/* outputs.loss of what a library's module returned: a tensor where
+	 * the module's parameters are */
+	if (f->mode != M_FWD && reason_is(obj, LIB_OUTPUT_REASON) &&
+	    catalog_fact(f->in->cat, CATALOG_F_LIBRARY_OUTPUT_FIELDS, name))
+		return v_tensor_dev(f->in->a, obj->dev, 0);
 	if (f->mode == M_FWD || !(mod || map))
 		return NULL;
 	if (!strcmp(name, "to"))

@@ -796,6 +796,12 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 		v->shape = obj->shape;
 		return v;
 	}
+	/* out.logits of what a library's module seen moved to the device
+	 * returned (call.c: lib_out): no Tensor has such a field, so the value
+	 * is a ModelOutput of tensors there (catalog library_output_fields)
+	 * -- that field is one, its shape not known */
+	if (f->mode != M_FWD && obj->lib_out && catalog_fact(in->cat, CATALOG_F_LIBRARY_OUTPUT_FIELDS, name))
+		return v_tensor_dev(in->a, obj->dev, 0);
 	if (!strcmp(name, "device") && obj->dev != DEV_DEVICE && f->mode != M_FWD) {
 		v = v_unknown(in->a, text_of(f, site), why_device_unpinned);
 		if (obj->k == VK_TENSOR && obj->loose && obj->dev == DEV_HOST)

@@ -463,6 +463,9 @@ enum catalog_fact {
 	CATALOG_F_LIBRARY_OBJECT_FACTORIES, /* map: another library's function ->
 	                                 the class of the object it returns
 	                                 (evaluate.load -> EvaluationModule) */
+	CATALOG_F_LIBRARY_OUTPUT_FIELDS, /* set: fields of what a library's
+	                                 module returns that are tensors (a
+	                                 ModelOutput's loss, logits) */
 	CATALOG_F_HOST_COPYING_METHODS, /* set: '<class>.<method>' of another
 	                                 library that copies the tensors it is
 	                                 given to the host (a metric's add_batch) */

@@ -173,6 +173,11 @@ struct value {
 	                                 keeps two leaf modules as alternatives and
 	                                 never describes one path's modules alone
 	                                 (interp/alts.c alts_call) */
+	unsigned char lib_out : 1;    /* VK_TENSOR: what a library's module moved to
+	                                 the device returned (a ModelOutput, read as
+	                                 a tensor where its parameters are): its
+	                                 fields (catalog library_output_fields) are
+	                                 tensors there (interp/tensor.c) */
 	unsigned char star_alts : 1;  /* VK_UNKNOWN: what `*xs` passed for xs
 	                                 alternatives of two sequences of known
 	                                 items (interp/eval.c): a call of
