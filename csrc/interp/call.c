@@ -62,6 +62,33 @@ static value_t *loaded_model_call(struct frame *f, value_t **args, size_t nargs,
 	return v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
 }
 
+/* Job code calling a module a library built (timm.create_model(...),
+ * not read: libvalues.c) with tensors: a model call, as a loaded
+ * model's (a root call with no instance: the step and the job type see
+ * it, the modules list does not), its result libv_module_call's.  NULL
+ * when fn is no such module or no tensor is given. */
+static value_t *lib_model_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                               const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct root_call *rc;
+	value_t *r;
+	size_t i;
+	int tensors = 0;
+
+	for (i = 0; i < nargs; i++)
+		tensors |= is_tensorish(args[i]);
+	for (i = 0; kw && i < kw->n; i++)
+		tensors |= is_tensorish(kw->vals[i]);
+	if (!tensors || !(r = libv_module_call(f, fn, site)))
+		return NULL;
+	rc = root_call_new(f, args, nargs, kw, site);
+	if (site && AST_IS(site, Call) && AST_IS(AST_AS(site, Call)->func, Name))
+		rc->binding = astr(in, AST_AS(AST_AS(site, Call)->func, Name)->id);
+	(void)sev(f, SEV_MODEL_CALL, rc->binding ? rc->binding : "model", site);
+	return r;
+}
+
 /* Where the tensors of v are: v a tensor, or a list or tuple of tensors
  * all on one device (a list of unknown length: its representative items),
  * DEV_UNKNOWN otherwise or for an empty one. */
@@ -502,7 +529,7 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 			return alts_dev_call(f, fn, args, nargs, kw, site);
 		if (fn->alts && !alts_modules(fn) && alts_tensor_path(fn) < 0)
 			return alts_call(f, fn, args, nargs, kw, site);
-		if ((r = libv_call(f, fn, args, nargs, kw, site)) || (r = libv_module_call(f, fn, site)))
+		if ((r = libv_call(f, fn, args, nargs, kw, site)) || (r = lib_model_call(f, fn, args, nargs, kw, site)))
 			return r;
 		if ((r = arr_call(f, fn, site)))
 			return r;
