@@ -775,6 +775,11 @@ static value_t *bi_dict(struct frame *f, value_t *fn, value_t **args, size_t nar
 				return unknown_at(f, site, "dict() of items that are not all known pairs");
 			vdict_set(in->a, r->u.dict, p->u.seq->items[0], p->u.seq->items[1]);
 		}
+	} else if (nargs == 1 && args[0]->k != VK_NONE) {
+		/* dict(it) of an iterable not listed (a zip or map of values
+		 * not known, a generator): its pairs are not known -- a dict
+		 * whose keys are not known, not an empty one */
+		r->u.dict->anykey = 2;
 	}
 	if (kw)
 		for (i = 0; i < kw->n; i++)
