@@ -380,6 +380,25 @@ static int leaf_module(struct interp *in, const value_t *v)
 	return !vdict_gets(m->attrs, "__ecg_children_unknown__") && !vdict_gets(m->attrs, "__ecg_len_unknown__");
 }
 
+/* v, a module (or a list holding modules) a call built on one path of an
+ * undecided condition only: each module not already under a condition of
+ * its own is under cond (modtree.c states it, and counts the parent's
+ * parameters as not known). */
+static value_t *one_path_module(struct frame *f, value_t *v, const char *cond)
+{
+	size_t i;
+
+	(void)f;
+	if (v->k == VK_INST && v->u.inst->mod != VM_NONE && !v->u.inst->cond)
+		v->u.inst->cond = cond;
+	if ((v->k == VK_LIST || v->k == VK_TUPLE) && v->u.seq)
+		for (i = 0; i < v->u.seq->n; i++)
+			if (v->u.seq->items[i]->k == VK_INST && v->u.seq->items[i]->u.inst->mod != VM_NONE &&
+			    !v->u.seq->items[i]->u.inst->cond)
+				v->u.seq->items[i]->u.inst->cond = cond;
+	return v;
+}
+
 /* r0 on the path where cond holds, r1 on the other; calls: a call's
  * results (modules kept as described above).  Two tensors are one tensor
  * (its device only when both paths agree: a sync read from it on one
@@ -424,10 +443,13 @@ static value_t *join_depth(struct frame *f, const char *cond, value_t *r0, value
 			                   "does not hold; the one built when it holds was read, not described", cond, NULL));
 			return r1;
 		}
+		/* a module built on one path only (the other's value not
+		 * known, or no module): it is there when its path runs --
+		 * its condition says so, and it is no module of the other */
 		if (m1)
-			return r1;
+			return one_path_module(f, r1, afmt_memo(in, "not (%s)", cond, NULL));
 		if (m0)
-			return r0;
+			return one_path_module(f, r0, cond);
 	}
 	if (alts_object(r0) && alts_object(r1))
 		return v_alts(f, cond, r0, r1);
