@@ -957,6 +957,7 @@ int carry_varies(const struct frame *f, const struct ast_hdr *test);
 value_t *ds_call(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs, struct vdict *kw,
                  const struct ast_hdr *site);
 value_t *ds_engine_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+void ds_engine_forward(struct frame *f, const struct vinst *m, const struct ast_hdr *site);
 
 /* dacite.c: dacite.from_dict(data_class, data, config) of a repository
  * dataclass and a dict seen whole: the instance built; else an unknown
