@@ -631,6 +631,7 @@ value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site);
  * not a generator object): a plain function with a body, a generator
  * function when gen is 1, not one when 0, either when -1; else NULL. */
 struct vfunc *repo_method(struct interp *in, const value_t *v, const char *name, int gen);
+int iter_endless(struct frame *f, value_t *v);
 int iter_self_next(struct frame *f, value_t *v);      /* 1: its __iter__ returns self, __next__ is read */
 value_t *next_dunder(struct frame *f, value_t *v, const struct ast_hdr *site);   /* NULL: no repo __next__ */
 value_t *iter_dunder_gen(struct frame *f, value_t *v, const struct ast_hdr *site);
