@@ -37,6 +37,8 @@ struct sc {
 	const char *job_type;
 	const char **opt_anchors;        /* where optimizer steps are, sorted, distinct */
 	size_t nopt;
+	const char **bwd_anchors;        /* where backward calls are (job code), sorted */
+	size_t nbwd;
 	const struct jctx **decode;      /* the decode loops (per token), distinct */
 	size_t ndecode;
 	const struct sched_call **gen;   /* per decode loop: its generate call, or NULL
@@ -81,6 +83,12 @@ static void sc_index_opt(struct sc *s)
 			s->opt_anchors[n++] = s->ev[i].anchor;
 	qsort(s->opt_anchors, n, sizeof *s->opt_anchors, str_cmp);
 	s->nopt = n;
+	s->bwd_anchors = xcalloc(s->nev + 1, sizeof *s->bwd_anchors);
+	for (i = n = 0; i < s->nev; i++)
+		if (s->ev[i].kind == SEV_BACKWARD && s->ev[i].anchor && !s->ev[i].in_forward)
+			s->bwd_anchors[n++] = s->ev[i].anchor;
+	qsort(s->bwd_anchors, n, sizeof *s->bwd_anchors, str_cmp);
+	s->nbwd = n;
 }
 
 static int ctx_has(const struct jctx *c, const struct jctx *node)
@@ -929,6 +937,11 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 		return "backward";
 	if (e->kind == SEV_OPT_STEP || e->kind == SEV_ZERO_GRAD)
 		return "optimizer";
+	/* a wrapper's collective made by a backward call itself (a
+	 * DeepSpeed engine's gradient reduction) */
+	if (e->kind == SEV_COLLECTIVE && e->implied_by && e->anchor && s->nbwd &&
+	    bsearch(&e->anchor, s->bwd_anchors, s->nbwd, sizeof *s->bwd_anchors, str_cmp))
+		return "backward";
 	/* a sync made by the optimizer step itself (GradScaler.step) */
 	if (e->anchor && s->nopt && bsearch(&e->anchor, s->opt_anchors, s->nopt, sizeof *s->opt_anchors, str_cmp))
 		return "optimizer";
@@ -2587,6 +2600,7 @@ void schedule_emit(struct interp *in, const char *job_type, cJSON *sched)
 	sc_overlap(&s, cJSON_GetObjectItemCaseSensitive(sched, "overlap"));
 	sc_unique(cJSON_GetObjectItemCaseSensitive(sched, "overlap"));
 	free(s.opt_anchors);
+	free(s.bwd_anchors);
 	free(s.decode);
 	free(s.gen);
 	free(s.gen_first);

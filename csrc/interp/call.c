@@ -493,6 +493,8 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 					 * paths of `if self.training:` it runs */
 					e->train_mode = !tr ? 1 : tr->k == VK_BOOL ? tr->u.b : -1;
 				}
+				if (m->nwrapped)
+					ds_engine_forward(f, m, site);
 			}
 		}
 		{

@@ -30,6 +30,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <strings.h>
 
 #include "internal.h"
 
@@ -149,6 +150,91 @@ int interp_ds_broadcasts(const struct vdict *kw)
 	return cfg && ds_cfg_on(cfg, "amp", "enabled", 0) == 0;
 }
 
+/* Does ZeRO offload the optimizer to the host (zero_optimization.
+ * offload_optimizer.device "cpu"/"nvme", or the old cpu_offload switch):
+ * 1, 0, -1 not pinned. */
+static int ds_offload(const struct vdict *cfg)
+{
+	int absent;
+	const value_t *o = ds_cfg_get(cfg, "zero_optimization", "offload_optimizer", &absent), *d;
+
+	if (!cfg)
+		return -1;
+	if (absent) {
+		int old = ds_cfg_on(cfg, "zero_optimization", "cpu_offload", 0);
+
+		return old;
+	}
+	if (!o)
+		return -1;
+	if (o->k == VK_NONE)
+		return 0;
+	if (o->k != VK_DICT)
+		return -1;
+	if (!(d = vdict_gets(o->u.dict, "device")))
+		return dict_may_hold(o->u.dict) ? -1 : 0;     /* device "none" by default */
+	if (d->k == VK_NONE)
+		return 0;
+	if (d->k != VK_STR)
+		return -1;
+	return !strcmp(d->u.str.s, "cpu") || !strcmp(d->u.str.s, "nvme") ? 1 : !strcmp(d->u.str.s, "none") ? 0 : -1;
+}
+
+/* bf16 on (the "bf16" section, or the old "bfloat16"): 1, 0, -1. */
+static int ds_bf16(const struct vdict *cfg)
+{
+	int t = cfg ? ds_cfg_on(cfg, "bf16", "enabled", -2) : -1;
+
+	if (t == -2)
+		t = ds_cfg_on(cfg, "bfloat16", "enabled", 0);
+	return t;
+}
+
+/* Is the engine's optimizer ZeRO's DeepSpeedZeroOptimizer (runtime/zero/
+ * stage_1_and_2.py): stage 2, or stage 1 unless bf16 without offload
+ * (engine._do_optimizer_sanity_check: that one is BF16_Optimizer).  1 only
+ * when the configuration pins it. */
+static int ds_zero12(const struct vdict *kw)
+{
+	const struct vdict *cfg = ds_config(kw);
+	int st = interp_ds_zero_stage(kw);
+
+	if (!cfg || (st != 1 && st != 2))
+		return 0;
+	if (ds_cfg_on(cfg, "amp", "enabled", 0) != 0)
+		return 0;
+	if (st == 2)
+		return 1;
+	return ds_offload(cfg) == 1 || ds_bf16(cfg) == 0;
+}
+
+/* DeepSpeedZeroOptimizer's gradient reduction (average_tensor): an
+ * all-reduce of flattened buckets unless reduce_scatter is on and
+ * use_multi_rank_bucket_allreduce off (then dist.reduce to each
+ * partition's owner).  Both default true (zero/config.py). */
+static int ds_zero_allreduces(const struct vdict *cfg)
+{
+	int rs = ds_cfg_on(cfg, "zero_optimization", "reduce_scatter", 1);
+	int mr = ds_cfg_on(cfg, "zero_optimization", "use_multi_rank_bucket_allreduce", 1);
+
+	return rs == 0 || mr == 1;
+}
+
+/* A collective the engine issues at the call: its own (implied by
+ * initialize, async_op "implicit") or a blocking one of a method. */
+static void ds_coll(struct frame *f, const char *op, int implicit, const struct ast_hdr *site)
+{
+	struct sched_ev *e = sev(f, SEV_COLLECTIVE, text_of(f, AST_IS(site, Call) ? AST_AS(site, Call)->func : site),
+	                         site);
+
+	if (e) {
+		e->op = op;
+		e->async_op = implicit ? -1 : 0;
+		e->parallelism = "data";
+		e->implied_by = implicit ? DS_INIT : NULL;
+	}
+}
+
 /* The engine's wrap event (the keywords of its initialize call) of a
  * wrapped model, or NULL. */
 static const struct vdict *ds_engine_kw(const struct interp *in, const struct vinst *m)
@@ -201,7 +287,8 @@ value_t *ds_engine_attr(struct frame *f, value_t *obj, const char *name, const s
 			return v_int(in->a, r);
 		return unknown_at(f, site, afmt(in, "the engine's %s (the process's %s)", name, var));
 	}
-	if (strcmp(name, "step") && strcmp(name, "backward") && strcmp(name, "fp16_enabled") &&
+	if (strcmp(name, "step") && strcmp(name, "backward") && strcmp(name, "save_checkpoint") &&
+	    strcmp(name, "fp16_enabled") &&
 	    strcmp(name, "bfloat16_enabled") && strcmp(name, "zero_optimization_stage"))
 		return NULL;
 	v = v_ext(in->a, adot(in, DS_INIT, name));
@@ -269,6 +356,56 @@ static value_t *ds_engine_method(struct frame *f, const char *name, const value_
 			              fp16, "the engine runs fp16 (its configuration is not known here)", site);
 		ds_step_event(f, SEV_SYNC, "engine.step() (the throughput timer's torch.cuda.synchronize)", timer,
 		              "DeepSpeed's throughput timer is on and synchronized (its configuration is not known here)", site);
+		/* ZeRO 1/2's DeepSpeedZeroOptimizer.step: the gradient norm
+		 * summed over the data-parallel group (all_reduce), the updated
+		 * partitions gathered (all_gather_dp_groups); with the
+		 * optimizer on the host, the norm read per parameter (.item())
+		 * and made on the device from a Python float, the host fp32
+		 * partition copied back to the device */
+		if (ds_zero12(kw)) {
+			ds_coll(f, "all_reduce", 1, site);
+			ds_coll(f, "all_gather", 1, site);
+			if (ds_offload(cfg) == 1) {
+				ds_step_event(f, SEV_SYNC, "engine.step() (ZeRO offload: the gradient norm read with .item())", 1,
+				              NULL, site);
+				ds_step_event(f, SEV_H2D,
+				              "engine.step() (ZeRO offload: the norm made on the device, the host fp32 partition copied back)",
+				              1, NULL, site);
+			}
+		}
+		return v_none(in->a);
+	}
+	if (!strcmp(name, "backward") && f->mode != M_FWD) {
+		/* ZeRO 1/2: the gradients reduced in flattened buckets
+		 * (stage 1 at each accumulation boundary after the backward,
+		 * stage 2 as backward produces them); with the optimizer on
+		 * the host each gradient is checked for inf/nan in an `if`
+		 * (update_overflow_tracker_for_param_grad).  The backward
+		 * itself is framework_call's. */
+		if (ds_zero12(kw) && ds_zero_allreduces(cfg))
+			ds_coll(f, "all_reduce", 1, site);
+		if (ds_zero12(kw) && ds_offload(cfg) == 1)
+			ds_step_event(f, SEV_SYNC, "engine.backward() (ZeRO offload: each gradient checked for inf/nan on the host)",
+			              1, NULL, site);
+		return NULL;
+	}
+	if (!strcmp(name, "save_checkpoint") && f->mode != M_FWD) {
+		int absent;
+		const value_t *tv = ds_cfg_get(cfg, "checkpoint", "tag_validation", &absent);
+		int check = absent ? 1 : tv && tv->k == VK_STR ? strcasecmp(tv->u.str.s, "ignore") != 0 : -1;
+
+		/* engine.save_checkpoint: a barrier around the save; the tag
+		 * validated across ranks (Warn by default): its hash made on
+		 * the device, all-reduced MAX and MIN, compared on the host */
+		in->job_events++;
+		(void)sev(f, SEV_SAVE, "engine.save_checkpoint()", site);
+		ds_coll(f, "barrier", 0, site);
+		if (cfg && check == 1) {
+			ds_step_event(f, SEV_H2D, "engine.save_checkpoint() (the checkpoint tag's hash made on the device)", 1, NULL,
+			              site);
+			ds_coll(f, "all_reduce", 0, site);
+			ds_step_event(f, SEV_SYNC, "engine.save_checkpoint() (the tag's hashes compared on the host)", 1, NULL, site);
+		}
 		return v_none(in->a);
 	}
 	return NULL;
@@ -340,6 +477,21 @@ value_t *ds_call(struct frame *f, const char *d, const value_t *recv, value_t **
 			if (to && to->k != VK_UNKNOWN)
 				(void)call(f, to, &dev, 1, NULL, site);
 			engine = torch_ext_call(f, DS_INIT, "initialize", &model, 1, kw, site, 0);
+			/* ZeRO 1/2 with the optimizer on the host: its fp32
+			 * partition copied off the device (.to('cpu')) */
+			if (ds_zero12(kw) && ds_offload(ds_config(kw)) == 1)
+				ds_step_event(f, SEV_SYNC,
+				              "deepspeed.initialize (ZeRO offload: the fp32 partition copied to the host)", 1, NULL,
+				              site);
+		}
+		/* no training_data: no DeepSpeedDataLoader, and the engine's
+		 * forward starts the throughput timer itself (engine.forward:
+		 * training_dataloader is None -> tput_timer.start()) */
+		if (engine && engine->k == VK_INST && (!data || data->k == VK_NONE)) {
+			const struct vdict *cfg = ds_config(kw);
+
+			vdict_sets(in->a, engine->u.inst->attrs, "__ecg_ds_forward_timer__",
+			           v_int(in->a, cfg ? ds_timer_sync(cfg) : -1));
 		}
 		vseq_push(in->a, t->u.seq, engine ? engine : unknown_at(f, site, "the DeepSpeed engine"));
 		vseq_push(in->a, t->u.seq, unknown_at(f, site, "the engine's optimizer"));
@@ -348,4 +500,18 @@ value_t *ds_call(struct frame *f, const char *d, const value_t *recv, value_t **
 		return t;
 	}
 	return NULL;
+}
+
+/* A call of a DeepSpeed engine's forward from job code (call.c): built
+ * without training_data, the engine starts its throughput timer there,
+ * which synchronizes the device when on (utils/timer.py start()). */
+void ds_engine_forward(struct frame *f, const struct vinst *m, const struct ast_hdr *site)
+{
+	const value_t *t;
+
+	if (f->mode == M_FWD || !ds_is_engine(m) || !(t = vdict_gets(m->attrs, "__ecg_ds_forward_timer__")) ||
+	    t->k != VK_INT)
+		return;
+	ds_step_event(f, SEV_SYNC, "engine forward (the throughput timer's torch.cuda.synchronize)", (int)t->u.i,
+	              "DeepSpeed's throughput timer is on and synchronized (its configuration is not known here)", site);
 }

@@ -436,6 +436,119 @@ static enum flow exec_for_some(struct frame *f, const struct ast_For *s, value_t
 	return FL_NORMAL;
 }
 
+/* Does a statement list hold a `break` of the loop it is the body of
+ * (nested loops' own excluded)? */
+static int breaks_loop(const struct ast_list *b)
+{
+	unsigned i, j;
+
+	for (i = 0; i < b->n; i++) {
+		const struct ast_hdr *st = b->items[i];
+
+		if (AST_IS(st, Break))
+			return 1;
+		if (AST_IS(st, If) && (breaks_loop(&AST_AS(st, If)->body) || breaks_loop(&AST_AS(st, If)->orelse)))
+			return 1;
+		if (AST_IS(st, With) && breaks_loop(&AST_AS(st, With)->body))
+			return 1;
+		if (AST_IS(st, Try)) {
+			const struct ast_Try *t = AST_AS(st, Try);
+
+			if (breaks_loop(&t->body) || breaks_loop(&t->orelse) || breaks_loop(&t->finalbody))
+				return 1;
+			for (j = 0; j < t->handlers.n; j++)
+				if (AST_IS(t->handlers.items[j], ExceptHandler) &&
+				    breaks_loop(&AST_AS(t->handlers.items[j], ExceptHandler)->body))
+					return 1;
+		}
+	}
+	return 0;
+}
+
+/* A known int of a name or constant, read without running anything. */
+static int plain_int(struct frame *f, const struct ast_hdr *e, long long *out)
+{
+	value_t *v;
+
+	if (!e || (!AST_IS(e, Name) && !AST_IS(e, Constant)))
+		return 0;
+	v = eval(f, e);
+	if (v->k != VK_INT)
+		return 0;
+	*out = v->u.i;
+	return 1;
+}
+
+/* After `for i, x in enumerate(it, start=S):` over an endless iterator
+ * (iter_endless) whose body begins `if i >= B: break` (or `>`, `==`) and
+ * breaks nowhere else: the loop ends only there, so i is B (at least S)
+ * after it -- the job's `if i % N != 0:` after the loop is decided. */
+static void loop_exit_counter(struct frame *f, const struct ast_For *s)
+{
+	const struct ast_Call *c;
+	const struct ast_hdr *first = s->body.n ? s->body.items[0] : NULL, *src, *sx = NULL, *cnt;
+	const struct ast_If *iff;
+	const struct ast_Compare *cmp;
+	long long start = 0, bound;
+	unsigned i;
+	value_t *itv;
+
+	if (!AST_IS(s->iter, Call) || !AST_IS(AST_AS(s->iter, Call)->func, Name) ||
+	    strcmp(AST_AS(AST_AS(s->iter, Call)->func, Name)->id, "enumerate") || !AST_IS(s->target, Tuple) ||
+	    AST_AS(s->target, Tuple)->elts.n != 2 || !AST_IS(AST_AS(s->target, Tuple)->elts.items[0], Name))
+		return;
+	c = AST_AS(s->iter, Call);
+	if (c->args.n < 1 || c->args.n > 2 || !AST_IS(c->args.items[0], Name))
+		return;
+	src = c->args.items[0];
+	if (c->args.n == 2)
+		sx = c->args.items[1];
+	for (i = 0; i < c->keywords.n; i++) {
+		const struct ast_keyword *k = AST_AS(c->keywords.items[i], keyword);
+
+		if (!k->arg || strcmp(k->arg, "start"))
+			return;
+		sx = k->value;
+	}
+	if (sx && !plain_int(f, sx, &start))
+		return;
+	cnt = AST_AS(s->target, Tuple)->elts.items[0];
+	if (!first || !AST_IS(first, If))
+		return;
+	iff = AST_AS(first, If);
+	if (iff->orelse.n || iff->body.n != 1 || !AST_IS(iff->body.items[0], Break) || !AST_IS(iff->test, Compare))
+		return;
+	cmp = AST_AS(iff->test, Compare);
+	if (cmp->ops.n != 1 || !AST_IS(cmp->left, Name) || strcmp(AST_AS(cmp->left, Name)->id, AST_AS(cnt, Name)->id) ||
+	    !plain_int(f, cmp->comparators.items[0], &bound))
+		return;
+	{
+		struct ast_list rest = s->body;
+
+		rest.items++;
+		rest.n--;
+		if (breaks_loop(&rest))
+			return;
+	}
+	itv = eval(f, src);
+	if (!iter_endless(f, itv))
+		return;
+	switch (cmp->ops.items[0]) {
+	case AST_CMP_GTE:
+		assign(f, cnt, v_int(f->in->a, start > bound ? start : bound));
+		break;
+	case AST_CMP_GT:
+		assign(f, cnt, v_int(f->in->a, start > bound + 1 ? start : bound + 1));
+		break;
+	case AST_CMP_EQ:
+		if (start <= bound)
+			assign(f, cnt, v_int(f->in->a, bound));
+		break;
+	default:
+		break;
+	}
+}
+
 static enum flow exec_for(struct frame *f, const struct ast_For *s)
 {
 	struct interp *in = f->in;
@@ -663,10 +776,12 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		f->mult.expr = ome;
 		f->jc = ojc;
 		/* read once for a trip count not known: what it bound is not known */
-		if (fl != FL_RETURN && fl != FL_RAISE)
+		if (fl != FL_RETURN && fl != FL_RAISE) {
 			while_widen(f, f->locals ? f->locals : f->globals->dict, &snap,
 			            afmt(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)),
 			            item, nitem);
+			loop_exit_counter(f, s);
+		}
 		return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
 	}
 	{

@@ -427,6 +427,43 @@ int iter_self_next(struct frame *f, value_t *v)
 	return nret && repo_method(f->in, v, "__next__", 0);
 }
 
+/* Walk for iter_endless: *raise counts raise statements, *restart
+ * handlers of StopIteration. */
+struct endless_walk {
+	int raises, restarts;
+};
+
+static int endless_cb(const struct ast_hdr *n, void *ctx)
+{
+	struct endless_walk *w = ctx;
+
+	if (AST_IS(n, Raise))
+		w->raises++;
+	if (AST_IS(n, ExceptHandler) && AST_AS(n, ExceptHandler)->type && AST_IS(AST_AS(n, ExceptHandler)->type, Name) &&
+	    !strcmp(AST_AS(AST_AS(n, ExceptHandler)->type, Name)->id, "StopIteration"))
+		w->restarts++;
+	return ast_visit_children(n, endless_cb, ctx);
+}
+
+/* v is an iterator object of a repository class (iter_self_next) whose
+ * __next__ never ends the iteration: it catches StopIteration (starting
+ * its source again: a cycling iterator) and raises nothing itself.  Nothing
+ * is run; never fails. */
+int iter_endless(struct frame *f, value_t *v)
+{
+	struct vfunc *m;
+	const struct ast_list *body;
+	struct endless_walk w = { 0, 0 };
+	unsigned i;
+
+	if (!iter_self_next(f, v) || !(m = repo_method(f->in, v, "__next__", 0)))
+		return 0;
+	body = fn_body(m->def);
+	for (i = 0; i < body->n; i++)
+		endless_cb(body->items[i], &w);
+	return !w.raises && w.restarts;
+}
+
 /* ECG_TRACE_CALLS=N (a development aid): the calls at depth < N are
  * printed as they are entered, with the steps spent so far. */
 static int trace_calls_depth(void)

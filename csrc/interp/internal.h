@@ -641,6 +641,7 @@ value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site);
  * not a generator object): a plain function with a body, a generator
  * function when gen is 1, not one when 0, either when -1; else NULL. */
 struct vfunc *repo_method(struct interp *in, const value_t *v, const char *name, int gen);
+int iter_endless(struct frame *f, value_t *v);
 int iter_self_next(struct frame *f, value_t *v);      /* 1: its __iter__ returns self, __next__ is read */
 value_t *next_dunder(struct frame *f, value_t *v, const struct ast_hdr *site);   /* NULL: no repo __next__ */
 value_t *iter_dunder_gen(struct frame *f, value_t *v, const struct ast_hdr *site);
@@ -967,6 +968,7 @@ int carry_varies(const struct frame *f, const struct ast_hdr *test);
 value_t *ds_call(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs, struct vdict *kw,
                  const struct ast_hdr *site);
 value_t *ds_engine_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+void ds_engine_forward(struct frame *f, const struct vinst *m, const struct ast_hdr *site);
 
 /* dacite.c: dacite.from_dict(data_class, data, config) of a repository
  * dataclass and a dict seen whole: the instance built; else an unknown
