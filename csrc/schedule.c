@@ -2177,6 +2177,21 @@ static void sc_fsdp_at_wrap(struct sc *s, cJSON *dd, const struct sched_ev *w)
 	                                 "gradients after each unit's backward"));
 }
 
+/* The broadcast of rank 0's states a wrapper makes when it is built (DDP,
+ * a DeepSpeed engine): a startup row at the wrap w, with w's frequency and
+ * the condition of its path. */
+static void sc_wrap_startup_bcast(struct sc *s, cJSON *dd, const struct sched_ev *w, const char *note)
+{
+	cJSON *c = sc_coll("broadcast", "data", -1, w->anchor, "startup", w->implied_by, note);
+	char *freq = sc_frequency(s, w);
+
+	cJSON_AddStringToObject(c, "frequency", freq);
+	free(freq);
+	if (sc_condition(s, w->ctx))
+		cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", cJSON_CreateString(sc_condition(s, w->ctx)));
+	cJSON_AddItemToArray(dd, c);
+}
+
 /* A wrapper that broadcasts rank 0's module states when it wraps, by the
  * keyword the catalogue names for it (wrapper_broadcasts: FSDP1's
  * sync_module_states): a startup broadcast at the wrap when the keyword is
@@ -2314,15 +2329,7 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 			if (!strcmp(e->implied_by, "DistributedDataParallel")) {
 				cJSON *o;
 
-				char *freq = sc_frequency(s, e);
-
-				cJSON_AddItemToArray(dd, sc_coll("broadcast", "data", -1, e->anchor, "startup", e->implied_by,
-				                                 "module states from rank 0 when the wrapper is built"));
-				cJSON_AddStringToObject(cJSON_GetArrayItem(dd, cJSON_GetArraySize(dd) - 1), "frequency", freq);
-				free(freq);
-				if (sc_condition(s, e->ctx))
-					cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetArrayItem(dd, cJSON_GetArraySize(dd) - 1),
-					                                       "condition", cJSON_CreateString(sc_condition(s, e->ctx)));
+				sc_wrap_startup_bcast(s, dd, e, "module states from rank 0 when the wrapper is built");
 				/* the gradient all-reduce where backward runs; at the
 				 * wrap only when no backward call was seen (and the
 				 * model is one ecg built: of a library's model whose
@@ -2345,22 +2352,14 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 				/* a DeepSpeed engine: what its configuration pins
 				 * (interp/dsengine.c).  Rank 0's parameters broadcast
 				 * when it is built; at ZeRO stage 0 the gradients
-				 * all-reduced after each backward.  A stage the code
-				 * does not pin, or ZeRO's partitioned reductions: no
-				 * row (which collective is the configuration's) */
+				 * all-reduced after each backward.  ZeRO 1/2's
+				 * reductions and gathers are the engine's own events
+				 * (dsengine.c, at its backward and step); stage 3, or
+				 * a stage the code does not pin: no row */
 				int st = interp_ds_zero_stage(e->detail);
-				char *freq;
 
-				if (st >= 0 && interp_ds_broadcasts(e->detail)) {
-					freq = sc_frequency(s, e);
-					cJSON_AddItemToArray(dd, sc_coll("broadcast", "data", -1, e->anchor, "startup", e->implied_by,
-					                                 "every parameter from rank 0 when the engine is built"));
-					cJSON_AddStringToObject(cJSON_GetArrayItem(dd, cJSON_GetArraySize(dd) - 1), "frequency", freq);
-					free(freq);
-					if (sc_condition(s, e->ctx))
-						cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetArrayItem(dd, cJSON_GetArraySize(dd) - 1),
-						                                       "condition", cJSON_CreateString(sc_condition(s, e->ctx)));
-				}
+				if (st >= 0 && interp_ds_broadcasts(e->detail))
+					sc_wrap_startup_bcast(s, dd, e, "every parameter from rank 0 when the engine is built");
 				if (st == 0 && !sc_wrap_anchored(s, dd, i) && e->model)
 					cJSON_AddItemToArray(dd, sc_coll("all_reduce", "data", -1, e->anchor, "backward", e->implied_by,
 					                                 "gradients, in flattened buckets after the backward (ZeRO stage 0)"));
