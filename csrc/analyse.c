@@ -162,7 +162,7 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 	struct mt_model *models, *losses;
 	const struct interp_note *notes;
 	size_t nroots, nmodels = 0, nlosses = 0, i, k, nnotes;
-	const char *slash, *loaded = NULL;
+	const char *slash, *loaded = NULL, *libmodel = NULL;
 
 	if (!ef)
 		return 0;
@@ -211,9 +211,12 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 		const char *name;
 
 		if (!roots[i].inst) {
-			if (!loaded)
+			if (roots[i].lib_model && !libmodel)
+				libmodel = roots[i].anchor;
+			else if (!roots[i].lib_model && !loaded)
 				loaded = roots[i].anchor;
-			continue;     /* a model loaded whole from a file: no modules to list */
+			continue;     /* a model loaded whole from a file, or one a library
+			                 built and ecg did not read: no modules to list */
 		}
 		name = roots[i].inst->bound_name ? roots[i].inst->bound_name
 		                   : roots[i].binding ? roots[i].binding : "model";
@@ -249,7 +252,14 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 			records_add_unresolved(unres, entry, "which model the job runs",
 			                       nmodels > 1 ? "the job calls no model where ecg can see it; every module it builds and names is listed"
 			                                   : "the job calls no model where ecg can see it; the one module it builds and names is listed");
-		else if (loaded) {
+		else if (libmodel) {
+			char *why = xasprintf("the job calls a model a library builds (at %s), whose source is not read: "
+			                      "--site naming the library's site-packages (or --python, a virtual "
+			                      "environment) lets ecg read it; the modules list is empty", libmodel);
+
+			records_add_unresolved(unres, entry, "which model the job runs", why);
+			free(why);
+		} else if (loaded) {
 			char *why = xasprintf("the job calls a model that torch.load reads whole from a file (at %s): its class "
 			                      "is the file's, not the code's, so the modules list is empty", loaded);
 

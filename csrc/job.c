@@ -47,7 +47,7 @@ void job_classify(struct interp *in, struct job_info *job)
 	for (i = 0; i < nroots; i++) {
 		const struct root_call *rc = &roots[i];
 
-		if (!rc->inst)
+		if (!rc->inst && !rc->lib_model)
 			job->loaded_model = 1;
 		if (!first)
 			first = rc;

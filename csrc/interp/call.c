@@ -83,6 +83,7 @@ static value_t *lib_model_call(struct frame *f, value_t *fn, value_t **args, siz
 	if (!tensors || !(r = libv_module_call(f, fn, site)))
 		return NULL;
 	rc = root_call_new(f, args, nargs, kw, site);
+	rc->lib_model = 1;
 	if (site && AST_IS(site, Call) && AST_IS(AST_AS(site, Call)->func, Name))
 		rc->binding = astr(in, AST_AS(AST_AS(site, Call)->func, Name)->id);
 	(void)sev(f, SEV_MODEL_CALL, rc->binding ? rc->binding : "model", site);

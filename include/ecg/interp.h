@@ -262,6 +262,9 @@ struct root_call {
 	const char *handler;          /* inside this request handler, or NULL */
 	const char *function_anchor;  /* the function it is called from */
 	const struct jctx *ctx;       /* loops and guards around it */
+	int lib_model;                /* no inst: a model a library built (timm's
+	                                 create_model, not read), not one torch.load
+	                                 read whole */
 };
 
 struct interp;
