@@ -2103,9 +2103,11 @@ static size_t sc_wrap_anchored(struct sc *s, cJSON *dd, size_t wi)
 			continue;
 		if (e->kind == SEV_BACKWARD && !e->in_forward && e->anchor) {
 			if ((ddp || unsharded || ds0) && !jc_find(e->ctx, JC_NO_SYNC)) {
-				sc_wrap_coll(s, dd, w, e, "all_reduce", "backward",
-				             ds0 ? "gradients, in flattened buckets after the backward (ZeRO stage 0)"
-				                 : "gradients, in buckets, as backward produces them");
+				/* an engine reduces at an accumulation boundary only */
+				sc_wrap_coll_if(s, dd, w, e, "all_reduce", "backward",
+				                ds0 ? "gradients, in flattened buckets after the backward (ZeRO stage 0)"
+				                    : "gradients, in buckets, as backward produces them",
+				                ds0 && interp_ds_gas_one(s->in, w->detail) != 1 ? DS_BOUNDARY_IF : NULL);
 				n++;
 			} else if (fsdp) {
 				if (!sharding || !strcmp(sharding, "regather"))

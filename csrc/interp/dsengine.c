@@ -160,11 +160,8 @@ static int ds_offload(const struct vdict *cfg)
 
 	if (!cfg)
 		return -1;
-	if (absent) {
-		int old = ds_cfg_on(cfg, "zero_optimization", "cpu_offload", 0);
-
-		return old;
-	}
+	if (absent)
+		return ds_cfg_on(cfg, "zero_optimization", "cpu_offload", 0);
 	if (!o)
 		return -1;
 	if (o->k == VK_NONE)
@@ -188,6 +185,38 @@ static int ds_bf16(const struct vdict *cfg)
 	if (t == -2)
 		t = ds_cfg_on(cfg, "bfloat16", "enabled", 0);
 	return t;
+}
+
+/* Is every engine.step() call an accumulation boundary (runtime/config.py
+ * _batch_assertion: gradient_accumulation_steps given, else train_batch_size
+ * / (train_micro_batch_size_per_gpu * world size) when both are given, else
+ * 1)?  1, 0 (more than one micro-step a step), -1 not pinned. */
+static int ds_gas_one(const struct interp *in, const struct vdict *cfg)
+{
+	const value_t *g, *tb, *mb, *w;
+	long long world;
+	char *end;
+
+	if (!cfg)
+		return -1;
+	if ((g = vdict_gets(cfg, "gradient_accumulation_steps")))
+		return g->k == VK_INT ? g->u.i == 1 : -1;
+	tb = vdict_gets(cfg, "train_batch_size");
+	mb = vdict_gets(cfg, "train_micro_batch_size_per_gpu");
+	if (dict_may_hold(cfg))
+		return -1;
+	if (!tb || !mb)
+		return 1;
+	w = in->environ && in->environ->k == VK_DICT ? vdict_gets(in->environ->u.dict, "WORLD_SIZE") : NULL;
+	if (tb->k != VK_INT || mb->k != VK_INT || !w || w->k != VK_STR ||
+	    (world = strtoll(w->u.str.s, &end, 10), !*w->u.str.s || *end || world <= 0))
+		return -1;
+	return tb->u.i == mb->u.i * world;
+}
+
+int interp_ds_gas_one(const struct interp *in, const struct vdict *kw)
+{
+	return ds_gas_one(in, ds_config(kw));
 }
 
 /* Is the engine's optimizer ZeRO's DeepSpeedZeroOptimizer (runtime/zero/
@@ -296,8 +325,8 @@ value_t *ds_engine_attr(struct frame *f, value_t *obj, const char *name, const s
 	return v;
 }
 
-/* A sync (or copy) of the engine's step, under the condition that the
- * switch pins when it does not (t < 0). */
+/* A sync (or copy) the engine makes at the call, under the condition that
+ * the switch pins when it does not (t < 0). */
 static void ds_step_event(struct frame *f, enum sev_kind k, const char *what, int t, const char *cond,
                           const struct ast_hdr *site)
 {
@@ -325,13 +354,8 @@ static value_t *ds_engine_method(struct frame *f, const char *name, const value_
 
 	if (!strcmp(name, "fp16_enabled"))
 		return ds_truth(f, cfg ? ds_cfg_on(cfg, "fp16", "enabled", 0) : -1, "whether the engine runs fp16", site);
-	if (!strcmp(name, "bfloat16_enabled")) {
-		int t = cfg ? ds_cfg_on(cfg, "bf16", "enabled", -2) : -1;
-
-		if (t == -2)        /* the old "bfloat16" section */
-			t = ds_cfg_on(cfg, "bfloat16", "enabled", 0);
-		return ds_truth(f, t, "whether the engine runs bf16", site);
-	}
+	if (!strcmp(name, "bfloat16_enabled"))
+		return ds_truth(f, ds_bf16(cfg), "whether the engine runs bf16", site);
 	if (!strcmp(name, "zero_optimization_stage")) {
 		int st = interp_ds_zero_stage(kw);
 
@@ -340,10 +364,18 @@ static value_t *ds_engine_method(struct frame *f, const char *name, const value_
 	if (!strcmp(name, "step") && f->mode != M_FWD) {
 		int fp16 = cfg ? ds_cfg_on(cfg, "fp16", "enabled", 0) : -1;
 		int timer = cfg ? ds_timer_sync(cfg) : -1;
+		const struct jctx *ojc = f->jc;
 
 		in->job_events++;
 		if (!in->ev.optimizer_step)
 			in->ev.optimizer_step = anchor_at(f, site);
+		/* the throughput timer stops at every call; the optimizer
+		 * acts only at an accumulation boundary */
+		ds_step_event(f, SEV_SYNC, "engine.step() (the throughput timer's torch.cuda.synchronize)", timer,
+		              "DeepSpeed's throughput timer is on and synchronized (its configuration is not known here)", site);
+		if (ds_gas_one(in, cfg) != 1)
+			f->jc = jc_push(f, JC_COND, anchor_at(f, site),
+			                DS_BOUNDARY_IF);
 		sev(f, SEV_OPT_STEP, "engine.step()", site);
 		ds_step_event(f, SEV_SYNC, "engine.step() (fp16: the optimizer reads the overflow flag and the gradient norm with .item())",
 		              fp16, "the engine runs fp16 (its configuration is not known here)", site);
@@ -354,8 +386,6 @@ static value_t *ds_engine_method(struct frame *f, const char *name, const value_
 			ds_step_event(f, SEV_H2D,
 			              "engine.step() (fp16: the overflow flag and the norm made on the device from Python values)",
 			              fp16, "the engine runs fp16 (its configuration is not known here)", site);
-		ds_step_event(f, SEV_SYNC, "engine.step() (the throughput timer's torch.cuda.synchronize)", timer,
-		              "DeepSpeed's throughput timer is on and synchronized (its configuration is not known here)", site);
 		/* ZeRO 1/2's DeepSpeedZeroOptimizer.step: the gradient norm
 		 * summed over the data-parallel group (all_reduce), the updated
 		 * partitions gathered (all_gather_dp_groups); with the
@@ -373,6 +403,7 @@ static value_t *ds_engine_method(struct frame *f, const char *name, const value_
 				              1, NULL, site);
 			}
 		}
+		f->jc = ojc;
 		return v_none(in->a);
 	}
 	if (!strcmp(name, "backward") && f->mode != M_FWD) {
@@ -382,8 +413,15 @@ static value_t *ds_engine_method(struct frame *f, const char *name, const value_
 		 * the host each gradient is checked for inf/nan in an `if`
 		 * (update_overflow_tracker_for_param_grad).  The backward
 		 * itself is framework_call's. */
-		if (ds_zero12(kw) && ds_zero_allreduces(cfg))
+		if (ds_zero12(kw) && ds_zero_allreduces(cfg)) {
+			const struct jctx *ojc = f->jc;
+
+			if (interp_ds_zero_stage(kw) == 1 && ds_gas_one(in, cfg) != 1)
+				f->jc = jc_push(f, JC_COND, anchor_at(f, site),
+				                DS_BOUNDARY_IF);
 			ds_coll(f, "all_reduce", 1, site);
+			f->jc = ojc;
+		}
 		if (ds_zero12(kw) && ds_offload(cfg) == 1)
 			ds_step_event(f, SEV_SYNC, "engine.backward() (ZeRO offload: each gradient checked for inf/nan on the host)",
 			              1, NULL, site);

@@ -300,6 +300,13 @@ int interp_ds_zero_stage(const struct vdict *kw);
  * configuration pinned and apex AMP not on in it (engine.py
  * _broadcast_model).  Never fails. */
 int interp_ds_broadcasts(const struct vdict *kw);
+
+/* Is every step() of that engine an accumulation boundary (one
+ * micro-step a step, as its configuration and the environment's
+ * WORLD_SIZE pin it): 1, 0, or -1 when not pinned.  Never fails. */
+int interp_ds_gas_one(const struct interp *in, const struct vdict *kw);
+/* The condition of what the engine does at a boundary only. */
+#define DS_BOUNDARY_IF "engine.is_gradient_accumulation_boundary() (the configuration does not pin one micro-step a step)"
 const struct interp_evidence *interp_evidence(const struct interp *in);
 
 /* The schedule events, in the order the job runs them. */

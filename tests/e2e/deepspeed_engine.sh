@@ -113,4 +113,38 @@ is "$(coll "$T/o4")" "[('all_reduce', 'train.py:main:20'), ('barrier', 'train.py
 	"stage 1 + bf16 without offload is BF16_Optimizer: no backward or step collective stated"
 is "$(hd "$T/o4")" "[('h2d', '13'), ('h2d', '20'), ('sync', '16'), ('sync', '18'), ('sync', '20')]" \
 	"no offload: no partition copies or inf/nan reads; the timer's syncs stay"
+# Four micro-steps a step (gradient_accumulation_steps 4): engine.step()
+# and engine.backward() are called every micro-step, but the optimizer's
+# reads and stage 0's gradient all-reduce happen at an accumulation
+# boundary only -- said as a condition, not as every call's
+R3="$T/job3"
+mkrepo "$R3"
+cat >"$R3/train.py" <<'PY'
+import deepspeed
+import torch
+import torch.nn as nn
+
+
+def main():
+    model = nn.Linear(32, 10)
+    config = {"train_micro_batch_size_per_gpu": 8, "gradient_accumulation_steps": 4, "fp16": {"enabled": True},
+              "timers": {"throughput": {"enabled": False}}}
+    engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), config=config)
+    for step in range(1000):
+        loss = engine(torch.randn(8, 32, device="cuda")).sum()
+        engine.backward(loss)
+        engine.step()
+
+
+if __name__ == "__main__":
+    main()
+PY
+commit "$R3" "job"
+run_ecg extract --repo "$R3" --entry train.py --out "$T/o3" -q --no-env --env RANK --env LOCAL_RANK --env WORLD_SIZE=2
+is "$rc" 0 "extract of the accumulation job exits 0"
+is "$(json "$T/o3/execution_schedule.json" "[('boundary' in (h['condition'] or '')) for h in d['host_device'] if h['anchor'] == 'train.py:main:14' and h['kind'] == 'sync']")" \
+	"[True]" "fp16's step reads: at an accumulation boundary only"
+is "$(json "$T/o3/execution_schedule.json" "[('boundary' in (c['condition'] or '')) for c in d['device_device'] if c['anchor'] == 'train.py:main:13']")" \
+	"[True]" "stage 0's gradient all-reduce: at an accumulation boundary only"
+
 done_testing
