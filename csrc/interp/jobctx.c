@@ -750,10 +750,18 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 			sev(f, SEV_SYNC, afmt(in, "%s() (reads device values with .item())", cm), site);
 	}
 	/* ema.update() of a library module moved to a device, which reads
-	 * its own buffers on the host (catalog device_module_host_reads) */
+	 * its own buffers on the host (catalog device_module_host_reads); a
+	 * move under an undecided condition (on_device 2): under that one */
 	if (f->mode != M_FWD && recv && recv->k == VK_INST && recv->u.inst->ext && recv->u.inst->on_device &&
-	    catalog_fact(in->cat, CATALOG_F_DEVICE_MODULE_HOST_READS, d))
+	    catalog_fact(in->cat, CATALOG_F_DEVICE_MODULE_HOST_READS, d)) {
+		const struct jctx *ojc = f->jc;
+
+		if (recv->u.inst->on_device != 1)
+			f->jc = jc_push(f, JC_COND, anchor_at(f, site),
+			                "the module was moved to the device (under a condition not decided here)");
 		sev(f, SEV_SYNC, afmt(in, "%s() (reads the module's device buffers with .item())", d), site);
+		f->jc = ojc;
+	}
 	/* scaler.unscale_(optimizer) of FSDP's ShardedGradScaler: a method
 	 * of a torch object that all-reduces over the default group
 	 * (catalog object_collective_methods 'OP:GATE') */

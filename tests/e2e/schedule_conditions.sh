@@ -160,4 +160,32 @@ cond3() { json "$T/o3/execution_schedule.json" "[h['condition'] for h in d['host
 is "$(cond3 train.py:main:18)" "[None]" "after the loop's own exit test: every step, no condition"
 is "$(cond3 train.py:main:23)" "['not (dry)']" "after a break on a flag the loop never changes: under not (dry)"
 
+# A library module that reads its own device buffers (catalog
+# device_module_host_reads: ema_pytorch's EMA.update) moved to the device
+# under an undecided condition: its read is under that condition too
+# (interp/jobctx.c), not stated for every call
+R4="$T/job4"
+mkrepo "$R4"
+cat >"$R4/train.py" <<'PY'
+import torch
+import torch.nn as nn
+from ema_pytorch import EMA
+
+model = nn.Linear(8, 1).cuda()
+ema = EMA(model)
+if torch.cuda.device_count() > 1:
+    ema.to("cuda")
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(100):
+    loss = model(torch.randn(4, 8, device="cuda")).sum()
+    loss.backward()
+    opt.step()
+    ema.update()
+PY
+commit "$R4" "job"
+run_ecg extract --repo "$R4" --entry train.py --out "$T/o4" -q --no-env
+is "$rc" 0 "extract of the EMA job exits 0"
+is "$(json "$T/o4/execution_schedule.json" "[h['condition'] is not None for h in d['host_device'] if h['anchor'] == 'train.py:<module>:14' and h['kind'] == 'sync']")" \
+	"[True]" "EMA.update's read of a module moved under a condition: under a condition"
+
 done_testing
