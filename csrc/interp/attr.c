@@ -238,6 +238,13 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 		v->u.cls = m->cls;
 		return v;
 	}
+	/* loader.__iter__() / it.__next__() called by name (a wrapper that
+	 * iterates one batch ahead: accelerate's DataLoaderShard): as iter()
+	 * and next() of it -- the loader's iterator, a batch */
+	if (is_loader(obj) && !strcmp(name, "__iter__"))
+		return mk_builtin(in, BI_LOADER_ITER, obj);
+	if (is_loader(obj) && !strcmp(name, "__next__"))
+		return mk_builtin(in, BI_LOADER_NEXT, obj);
 	/* engine.step(), engine.local_rank of a DeepSpeed engine (dsengine.c) */
 	if (m->nwrapped && (v = ds_engine_attr(f, obj, name, site)))
 		return v;

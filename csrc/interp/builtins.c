@@ -1292,6 +1292,18 @@ static value_t *bi_loader_iter(struct frame *f, value_t *fn, value_t **args, siz
 	return loader_iter(f->in, fn->u.bi.self);
 }
 
+/* it.__next__() of a DataLoader's iterator: next(it), a batch; the
+ * iterator may be spent (StopIteration) */
+static value_t *bi_loader_next(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                               const struct ast_hdr *site)
+{
+	(void)args;
+	(void)nargs;
+	(void)kw;
+	f->in->nexts_may_stop++;
+	return loader_batch(f, fn->u.bi.self->u.inst, "next(<DataLoader>)", site);
+}
+
 /* The source text of a call's i-th positional argument, or "?". */
 static const char *text_of_arg(struct frame *f, const struct ast_hdr *site, size_t i)
 {
@@ -1999,6 +2011,7 @@ static const struct native hidden_natives[] = {
 	{ "<base_init>", call_module_method, BI_M_MOD_BASE_INIT },
 	{ "<noop>", bi_noop, BI_NOOP },
 	{ "DataLoader.__iter__", bi_loader_iter, BI_LOADER_ITER },
+	{ "DataLoaderIter.__next__", bi_loader_next, BI_LOADER_NEXT },
 	{ "Function.apply", call_module_method, BI_FN_APPLY },
 	{ "Optimizer.load_state_dict", bi_opt_load_state, BI_OPT_LOAD_STATE },
 	{ "Optimizer.state_dict", bi_opt_state_dict, BI_OPT_STATE_DICT },

@@ -90,6 +90,7 @@ enum builtin_id {
 	BI_NOOP,        /* a call that does nothing ecg reads (zero_grad, an external base's __init__): None */
 	BI_OPT_STATE_DICT, /* optimizer.state_dict(): optim_state_dict() */
 	BI_LOADER_ITER, /* super().__iter__() of a repository subclass of torch's DataLoader: loader_iter() */
+	BI_LOADER_NEXT, /* it.__next__() of a loader's iterator: a batch (loader_batch) */
 	BI_OPT_LOAD_STATE, /* optimizer.load_state_dict(sd): optim_load_state() (self: the optimizer) */
 	/* methods: self in u.bi.self */
 	BI_M_LIST_APPEND, BI_M_LIST_EXTEND, BI_M_LIST_INSERT, BI_M_LIST_POP,
