@@ -295,12 +295,80 @@ static const struct abc_type {
 
 const struct ntab abc_types_ntab = NTAB(abc_types);
 
+/* The torch classes others derive from, for an object of another outside
+ * class (its ext): 1 when that class is one of theirs, 0 when it is known
+ * to be of another family, -1 when ecg does not list the family's members
+ * (a class of another library may derive from it).  An object known only
+ * by its base (optimizer_factories' "torch.optim.Optimizer") is not known
+ * to be of one particular subclass either (torch_base_of). */
+enum { FAM_OTHER, FAM_OPTIMIZER, FAM_SCHEDULER, FAM_LOADER };
+
+static int ext_family(struct interp *in, const char *ext)
+{
+	if (strstr(ext, "lr_scheduler"))
+		return FAM_SCHEDULER;
+	if (is_optim_ext(ext) || ext_is_optimizer_class(in->cat, ext))
+		return FAM_OPTIMIZER;
+	if (strstr(ext, "DataLoader"))
+		return FAM_LOADER;
+	return FAM_OTHER;
+}
+
+static int fam_is(struct interp *in, const char *ext, int fam)
+{
+	int f = ext_family(in, ext);
+
+	return f == fam ? 1 : f != FAM_OTHER ? 0 : -1;
+}
+
+static int base_optimizer(struct interp *in, const char *ext) { return fam_is(in, ext, FAM_OPTIMIZER); }
+static int base_scheduler(struct interp *in, const char *ext) { return fam_is(in, ext, FAM_SCHEDULER); }
+static int base_loader(struct interp *in, const char *ext) { return fam_is(in, ext, FAM_LOADER); }
+
+/* a dataset is none of the three families; another object may be one */
+static int base_dataset(struct interp *in, const char *ext)
+{
+	return ext_family(in, ext) != FAM_OTHER ? 0 : -1;
+}
+
+static const struct torch_base {
+	const char *name;
+	int (*is)(struct interp *in, const char *ext);
+} torch_bases[] = {
+	{ "torch.optim.Optimizer", base_optimizer },
+	{ "torch.optim.lr_scheduler.LRScheduler", base_scheduler },
+	{ "torch.optim.lr_scheduler._LRScheduler", base_scheduler },
+	{ "torch.optim.optimizer.Optimizer", base_optimizer },
+	{ "torch.utils.data.DataLoader", base_loader },
+	{ "torch.utils.data.Dataset", base_dataset },
+	{ "torch.utils.data.IterableDataset", base_dataset },
+	{ "torch.utils.data.dataloader.DataLoader", base_loader },
+	{ "torch.utils.data.dataset.Dataset", base_dataset },
+	{ "torch.utils.data.dataset.IterableDataset", base_dataset },
+};
+
+const struct ntab torch_bases_ntab = NTAB(torch_bases);
+
+/* isinstance(o, d) of an object o of outside class ext, d another
+ * outside class: 1, 0, or -1 when not known. */
+static int ext_obj_isinstance(struct interp *in, const char *ext, const char *d)
+{
+	const struct torch_base *b = NTAB_FIND(torch_bases, d);
+
+	if (b)
+		return b->is(in, ext);
+	/* an object known only by its base class: of which subclass, not known */
+	if (NTAB_FIND(torch_bases, ext))
+		return ext_family(in, ext) != FAM_OTHER && ext_family(in, d) != FAM_OTHER &&
+		       ext_family(in, ext) != ext_family(in, d) ? 0 : -1;
+	return 0;
+}
+
 /* isinstance(v, d) for an outside class d (canonical dotted name). */
 static int isinstance_ext(struct interp *in, const value_t *v, const char *d)
 {
 	const struct abc_type *abc;
 
-	(void)in;
 	if (v->k == VK_INST) {
 		const struct vinst *m = v->u.inst;
 
@@ -310,7 +378,9 @@ static int isinstance_ext(struct interp *in, const value_t *v, const char *d)
 			return 1;
 		if (m->cls && class_ext_base(m->cls))
 			return !strcmp(class_ext_base(m->cls), d) ? 1 : -1;
-		return m->ext || m->cls ? 0 : -1;
+		if (m->ext && !m->cls)
+			return ext_obj_isinstance(in, m->ext, d);
+		return m->cls ? 0 : -1;
 	}
 	if (v->k == VK_TENSOR)
 		return !strcmp(d, "torch.Tensor") ? 1 : 0;

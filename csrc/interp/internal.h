@@ -684,7 +684,7 @@ int ntab_has(const char *const *names, size_t n, const char *name);
 extern const struct ntab tensor_ntab, stdlib_ntab, math_ntab;
 extern const struct ntab module_methods_ntab, ext_methods_ntab, emulated_exts_ntab;
 extern const struct ntab builtin_natives_ntab, hidden_natives_ntab, type_methods_ntab[3], argp_methods_ntab;
-extern const struct ntab abc_types_ntab;
+extern const struct ntab abc_types_ntab, torch_bases_ntab;
 extern const struct ntab yaml_words_ntab, fw_setups_ntab, fw_dispatchers_ntab, fw_backwards_ntab;
 extern const struct ntab job_spawners_ntab, job_writers_ntab, job_writer_methods_ntab;
 extern const struct ntab method_decos_ntab, implicit_classmethods_ntab, deco_hooks_ntab;
