@@ -73,12 +73,36 @@ static int sets_attr(const struct ast_hdr *t, const char *attr)
 	return t && AST_IS(t, Attribute) && !strcmp(AST_AS(t, Attribute)->attr, attr);
 }
 
+/* Whether e is an expression whose value is never None: a call (an
+ * object built), a container display or comprehension, a constant other
+ * than None. */
+static int never_none(const struct ast_hdr *e)
+{
+	if (!e)
+		return 0;
+	if (AST_IS(e, Constant))
+		return AST_AS(e, Constant)->value.kind != AST_CONST_NONE;
+	return AST_IS(e, Call) || AST_IS(e, List) || AST_IS(e, Tuple) || AST_IS(e, Dict) || AST_IS(e, Set) ||
+	       AST_IS(e, ListComp) || AST_IS(e, DictComp) || AST_IS(e, SetComp);
+}
+
 struct flag_walk {
 	const char *attr;
 	const struct ast_hdr *own;      /* the assignment that turns the flag off */
 	int in_init;
+	int lazy;                       /* `is None` test: writes of never_none() values keep it off */
 	int bad;                        /* another write of the flag was found */
 };
+
+/* Whether a write of value e (elsewhere than `own`) keeps the test as the
+ * block left it. */
+static int write_ok(const struct flag_walk *w, const struct ast_hdr *e)
+{
+	if (w->lazy)
+		return never_none(e) || (w->in_init && e && AST_IS(e, Constant) &&
+		                         AST_AS(e, Constant)->value.kind == AST_CONST_NONE);
+	return w->in_init && const_truth(e) >= 0;
+}
 
 static int flag_walk_cb(const struct ast_hdr *n, void *ctx)
 {
@@ -91,7 +115,7 @@ static int flag_walk_cb(const struct ast_hdr *n, void *ctx)
 		const struct ast_Assign *a = AST_AS(n, Assign);
 
 		for (i = 0; i < a->targets.n; i++)
-			if (sets_attr(a->targets.items[i], w->attr) && !(w->in_init && const_truth(a->value) >= 0)) {
+			if (sets_attr(a->targets.items[i], w->attr) && !write_ok(w, a->value)) {
 				w->bad = 1;
 				return 1;
 			}
@@ -99,7 +123,7 @@ static int flag_walk_cb(const struct ast_hdr *n, void *ctx)
 		w->bad = 1;
 		return 1;
 	} else if (AST_IS(n, AnnAssign) && sets_attr(AST_AS(n, AnnAssign)->target, w->attr) &&
-	           !(w->in_init && const_truth(AST_AS(n, AnnAssign)->value) >= 0)) {
+	           !write_ok(w, AST_AS(n, AnnAssign)->value)) {
 		w->bad = 1;
 		return 1;
 	}
@@ -108,7 +132,7 @@ static int flag_walk_cb(const struct ast_hdr *n, void *ctx)
 
 /* Whether any class of c's MRO (the repository's) writes .attr other than
  * by `own` and __init__'s constants. */
-static int flag_written_elsewhere(const struct vclass *c, const char *attr, const struct ast_hdr *own)
+static int flag_written_elsewhere(const struct vclass *c, const char *attr, const struct ast_hdr *own, int lazy)
 {
 	size_t k;
 	unsigned i;
@@ -120,7 +144,7 @@ static int flag_written_elsewhere(const struct vclass *c, const char *attr, cons
 			return 1;
 		for (i = 0; i < d->body.n; i++) {
 			const struct ast_hdr *st = d->body.items[i];
-			struct flag_walk w = { attr, own, 0, 0 };
+			struct flag_walk w = { attr, own, 0, lazy, 0 };
 
 			if (AST_IS(st, FunctionDef))
 				w.in_init = !strcmp(AST_AS(st, FunctionDef)->name, "__init__");
@@ -178,12 +202,19 @@ int one_shot_if(const struct frame *f, const struct ast_If *s, int taken)
 	const struct ast_list *body = taken ? &s->body : &s->orelse;
 	const struct ast_hdr *own = NULL;
 	const char *attr;
-	int negated = 0;
+	int negated = 0, lazy = 0;
 	unsigned i, k;
 
 	if (f->mode == M_FWD || !f->self || f->self->k != VK_INST || !f->self->u.inst->cls || !taken)
 		return 0;
-	if (AST_IS(test, UnaryOp) && AST_AS(test, UnaryOp)->op == AST_UNARY_NOT) {
+	/* `self.X is None`: a lazy start */
+	if (AST_IS(test, Compare) && AST_AS(test, Compare)->ops.n == 1 &&
+	    AST_AS(test, Compare)->ops.items[0] == AST_CMP_IS &&
+	    AST_IS(AST_AS(test, Compare)->comparators.items[0], Constant) &&
+	    AST_AS(AST_AS(test, Compare)->comparators.items[0], Constant)->value.kind == AST_CONST_NONE) {
+		lazy = 1;
+		test = AST_AS(test, Compare)->left;
+	} else if (AST_IS(test, UnaryOp) && AST_AS(test, UnaryOp)->op == AST_UNARY_NOT) {
 		negated = 1;
 		test = AST_AS(test, UnaryOp)->operand;
 	}
@@ -193,16 +224,17 @@ int one_shot_if(const struct frame *f, const struct ast_If *s, int taken)
 	for (i = 0; i < body->n && !own; i++) {
 		const struct ast_hdr *st = body->items[i];
 
-		if ((own = method_sets_flag(f, st, attr, negated)))
+		if (!lazy && (own = method_sets_flag(f, st, attr, negated)))
 			break;
 		if (!AST_IS(st, Assign))
 			continue;
 		for (k = 0; k < AST_AS(st, Assign)->targets.n; k++) {
 			const char *t = self_attr(f, AST_AS(st, Assign)->targets.items[k]);
 
-			if (t && !strcmp(t, attr) && const_truth(AST_AS(st, Assign)->value) == negated)
+			if (t && !strcmp(t, attr) &&
+			    (lazy ? never_none(AST_AS(st, Assign)->value) : const_truth(AST_AS(st, Assign)->value) == negated))
 				own = st;
 		}
 	}
-	return own && !flag_written_elsewhere(f->self->u.inst->cls, attr, own);
+	return own && !flag_written_elsewhere(f->self->u.inst->cls, attr, own, lazy);
 }
