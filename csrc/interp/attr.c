@@ -316,6 +316,12 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 	if (m->ext && (is_optim_ext(m->ext) || ext_is_optimizer_class(in->cat, m->ext)) &&
 	    !strcmp(name, "load_state_dict"))
 		return mk_builtin(in, BI_OPT_LOAD_STATE, obj);   /* torch.c optim_load_state */
+	/* optimizer.step / zero_grad: their events are the call's, made
+	 * where it is called -- a read of the bound method kept to call
+	 * later is none (builtins.c bi_opt_call) */
+	if (m->ext && (is_optim_ext(m->ext) || ext_is_optimizer_class(in->cat, m->ext)) &&
+	    (!strcmp(name, "step") || !strcmp(name, "zero_grad")))
+		return mk_builtin(in, !strcmp(name, "step") ? BI_OPT_CALL_STEP : BI_OPT_CALL_ZERO, obj);
 	if (m->ext && (is_optim_ext(m->ext) || ext_is_optimizer_class(in->cat, m->ext)) &&
 	    (v = optim_method(f, name, site))) {
 		if (!strcmp(name, "step"))

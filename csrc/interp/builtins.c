@@ -1423,6 +1423,27 @@ static value_t *bi_opt_step(struct frame *f, value_t *fn, value_t **args, size_t
 	return v_none(in->a);
 }
 
+/* optimizer.step(...) / optimizer.zero_grad() of a torch optimizer (the
+ * builtin's self): the schedule's events at the call (torch.c
+ * optim_method, optim_step_collective; framework.c's accumulation), then
+ * step's closure.  A read of the method that is not called there makes
+ * none (accelerate keeps `self.optimizer.step` to restore it later). */
+static value_t *bi_opt_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                            const struct ast_hdr *site)
+{
+	int step = fn->u.bi.id == BI_OPT_CALL_STEP;
+	const char *name = step ? "step" : "zero_grad";
+	struct vinst *m = fn->u.bi.self->u.inst;
+	value_t *v = optim_method(f, name, site);
+
+	if (step)
+		optim_step_collective(f, m, site);
+	framework_optimizer_step(f, m, name, site);
+	if (step && v && v->k == VK_BUILTIN)
+		return bi_opt_step(f, v, args, nargs, kw, site);
+	return v_none(f->in->a);
+}
+
 static value_t *bi_opt_state_dict(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                                   const struct ast_hdr *site)
 {
@@ -2086,6 +2107,8 @@ static const struct native hidden_natives[] = {
 	{ "Optimizer.load_state_dict", bi_opt_load_state, BI_OPT_LOAD_STATE },
 	{ "Optimizer.state_dict", bi_opt_state_dict, BI_OPT_STATE_DICT },
 	{ "Optimizer.step", bi_opt_step, BI_OPT_STEP },
+	{ "Optimizer.step()", bi_opt_call, BI_OPT_CALL_STEP },
+	{ "Optimizer.zero_grad()", bi_opt_call, BI_OPT_CALL_ZERO },
 	{ "RemovableHandle.remove", call_module_method, BI_M_HOOK_REMOVE },
 	{ "add_parser", argp_m_add_parser, BI_M_ARGP_ADDPARSER },
 };

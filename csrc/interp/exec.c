@@ -710,7 +710,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 			f->loop_anchor = lj->anchor;
 			f->loop_for = s;
 			{
-				struct carry cy = { &s->body, &snap, 0, f->carry };
+				struct carry cy = { &s->body, &snap, 0, f->carry, NULL };
 				size_t first_sev = in->nsev;
 
 				dict_save(in, f->locals ? f->locals : f->globals->dict, &snap);
@@ -758,7 +758,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 			assign(f, s->target, v_unknown(in->a, text_of(f, s->target), why->reason ? why->reason : "the loop variable"));
 		nitem = target_values(f, s->target, item, MAX_TARGET_VALUES);
 		{
-			struct carry cy = { &s->body, &snap, 0, f->carry };
+			struct carry cy = { &s->body, &snap, 0, f->carry, NULL };
 			size_t first_sev = in->nsev;
 
 			f->carry = &cy;
@@ -914,6 +914,7 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 		cy.body = &s->body;
 		cy.before = &snap;
 		cy.up = f->carry;
+		cy.target = s->target;
 		f->carry = &cy;
 	}
 	f->item_target = s->target;
@@ -1436,6 +1437,14 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		/* decided by the item of a loop read one iteration for all:
 		 * another item may decide it the other way */
 		int by_item = f->mode != M_FWD && reads_target(s->test, f->item_target);
+		struct carry *c;
+
+		/* ... so a later iteration is read too, its item not known
+		 * (`if step > 0:` false at a range's first value: exec_for_items
+		 * carry_reread) */
+		for (c = f->mode != M_FWD ? f->carry : NULL; c; c = c->up)
+			if (c->target && reads_target(s->test, c->target))
+				c->hit = 1;
 
 		if (f->mode == M_FWD) {
 			f->cond.text = t ? text : afmt_memo(f->in, "not (%s)", text, NULL);
@@ -1969,6 +1978,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			cy.body = &w->body;
 			cy.before = &snap;
 			cy.up = f->carry;
+			cy.target = NULL;
 			f->carry = &cy;
 			for (;;) {
 				long long before = in->job_events;

@@ -92,6 +92,8 @@ enum builtin_id {
 	BI_LOADER_ITER, /* super().__iter__() of a repository subclass of torch's DataLoader: loader_iter() */
 	BI_LOADER_NEXT, /* it.__next__() of a loader's iterator: a batch (loader_batch) */
 	BI_OPT_LOAD_STATE, /* optimizer.load_state_dict(sd): optim_load_state() (self: the optimizer) */
+	BI_OPT_CALL_STEP, /* optimizer.step of a torch optimizer (self): its events when called */
+	BI_OPT_CALL_ZERO, /* optimizer.zero_grad (self): its event when called */
 	/* methods: self in u.bi.self */
 	BI_M_LIST_APPEND, BI_M_LIST_EXTEND, BI_M_LIST_INSERT, BI_M_LIST_POP,
 	BI_M_DEQUE_APPENDLEFT,   /* deque.appendleft (a deque is a list here, stdlib.c) */
@@ -135,8 +137,11 @@ struct carry {
 	const struct ast_list *body;   /* the loop's body */
 	const struct vdict *before;    /* the frame's names before the loop (dict_save) */
 	int hit;                       /* a test was decided on a name the body binds,
-	                                  at its value from before the loop */
+	                                  at its value from before the loop, or on
+	                                  the loop's own target (target) */
 	struct carry *up;
+	const struct ast_hdr *target;  /* a `for` over known items read one for all:
+	                                  its target (NULL: none) */
 };
 
 struct frame {

@@ -339,6 +339,13 @@ const struct ast_BinOp *find_modulo(struct frame *f, const struct ast_hdr *e, in
 		    AST_AS(c->left, BinOp)->op == AST_OP_MOD && !names_rank(AST_AS(c->left, BinOp)->left))
 			return AST_AS(c->left, BinOp);
 	}
+	/* `not it % N`: it % N == 0 (guided-diffusion's `not step % args.log_interval`) */
+	if (AST_IS(e, UnaryOp) && AST_AS(e, UnaryOp)->op == AST_UNARY_NOT) {
+		const struct ast_hdr *o = AST_AS(e, UnaryOp)->operand;
+
+		if (AST_IS(o, BinOp) && AST_AS(o, BinOp)->op == AST_OP_MOD && !names_rank(AST_AS(o, BinOp)->left))
+			return AST_AS(o, BinOp);
+	}
 	return NULL;
 }
 
