@@ -494,7 +494,10 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 					 * paths of `if self.training:` it runs */
 					e->train_mode = !tr ? 1 : tr->k == VK_BOOL ? tr->u.b : -1;
 				}
-				if (m->nwrapped)
+				/* the engine's forward: a call of the value initialize
+				 * returned, not of the module it wraps (a GAN's
+				 * `netD(real)` beside `engineD.backward(...)`) */
+				if (m->nwrapped && fn->via_wrapper)
 					ds_engine_forward(f, m, site);
 			}
 		}
