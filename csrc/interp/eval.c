@@ -604,6 +604,26 @@ static int enum_is(struct frame *f, const struct ast_hdr *ln, const value_t *l, 
 	return t < 0 ? -1 : op == AST_CMP_IS ? t : !t;
 }
 
+/* Alternatives of Python scalars (alts.c alts_scalar_pair: `cfg.strategy
+ * = "single"` on one path of an undecided `if`, "fsdp" on the other)
+ * compared on each path: the answer all paths give (`cfg.strategy ==
+ * "ddp"` is False on both), -1 when they differ or one is not known. */
+static int scalar_alts_compare(struct interp *in, enum ast_cmpop op, value_t *l, value_t *r, int depth)
+{
+	value_t *v = alts_scalars(l) ? l : alts_scalars(r) ? r : NULL;
+	int a, b;
+
+	if (!v)
+		return compare_known(in, op, l, r);
+	if (depth > 16)
+		return -1;
+	a = scalar_alts_compare(in, op, v == l ? v->alts[0] : l, v == r ? v->alts[0] : r, depth + 1);
+	if (a < 0)
+		return -1;
+	b = scalar_alts_compare(in, op, v == l ? v->alts[1] : l, v == r ? v->alts[1] : r, depth + 1);
+	return a == b ? a : -1;
+}
+
 /* `device == "cuda"`: an object of a torch class whose == answers only
  * against its own class (catalog typed_eq_classes), against a value of
  * another known kind -- a string, a number, None -- is never equal; -1
@@ -656,7 +676,8 @@ static value_t *eval_compare(struct frame *f, const struct ast_Compare *c)
 			charge(f, r->u.seq->n, 0);
 		else if (r->k == VK_STR && (op == AST_CMP_IN || op == AST_CMP_NOTIN))
 			charge(f, 0, r->u.str.len);
-		t = compare_known(in, op, l, r);
+		t = alts_scalars(l) || alts_scalars(r) ? scalar_alts_compare(in, op, l, r, 0)
+		                                        : compare_known(in, op, l, r);
 		if (t < 0 && (op == AST_CMP_IS || op == AST_CMP_ISNOT))
 			t = enum_is(f, i ? c->comparators.items[i - 1] : c->left, l, c->comparators.items[i], r, op);
 		if (t < 0)
