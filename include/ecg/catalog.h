@@ -547,6 +547,9 @@ enum catalog_fact {
 	                                 host data only (defaults) */
 	CATALOG_F_VALUE_METERS,       /* map: a library meter's update method ->
 	                                 the attributes it sets from its value */
+	CATALOG_F_WRAPPER_GROUP_ATTRS, /* map: '<wrapper word>.<attribute>' -> the
+	                                 keyword whose group the wrapper keeps
+	                                 there (the default group without it) */
 	CATALOG_NFACTS
 };
 
