@@ -550,6 +550,9 @@ enum catalog_fact {
 	CATALOG_F_WRAPPER_GROUP_ATTRS, /* map: '<wrapper word>.<attribute>' -> the
 	                                 keyword whose group the wrapper keeps
 	                                 there (the default group without it) */
+	CATALOG_F_DISTINCT_MEMBER_ENUMS, /* set: outside Enum classes (no str or int
+	                                 mixin, no aliases) whose members equal
+	                                 only themselves */
 	CATALOG_NFACTS
 };
 
