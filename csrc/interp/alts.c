@@ -141,7 +141,7 @@ static int group_path(const value_t *v, int depth)
 {
 	if (!v || depth > 32)
 		return 0;
-	if (v->k == VK_NONE || is_ranks_group(v))
+	if (v->k == VK_NONE || is_ranks_group(v) || is_default_group(v))
 		return 1;
 	return v->k == VK_UNKNOWN && v->alts && group_path(v->alts[0], depth + 1) && group_path(v->alts[1], depth + 1);
 }
@@ -167,6 +167,37 @@ int alts_may_none(const value_t *v, int depth)
 	return v->k == VK_UNKNOWN && v->alts && (alts_may_none(v->alts[0], depth + 1) || alts_may_none(v->alts[1], depth + 1));
 }
 
+/* A Python str, number or bool, or alternatives of such on every path
+ * (nested ifs: `strategy = "single"` under one condition, under another
+ * a second value, the default otherwise). */
+static int scalar_side(const value_t *v, int depth)
+{
+	if (!v || depth > 16)
+		return 0;
+	if (v->k == VK_BOOL || v->k == VK_INT || v->k == VK_FLOAT || v->k == VK_STR)
+		return 1;
+	return v->k == VK_UNKNOWN && v->alts && scalar_side(v->alts[0], depth + 1) &&
+	       scalar_side(v->alts[1], depth + 1);
+}
+
+/* Two different Python scalars (str, int, float, bool) bound to one name
+ * or attribute on the two paths of an undecided `if` (`cfg.strategy =
+ * "single"` when no GPU is found, the configured "fsdp" otherwise).
+ * merge_branches and the journal keep both (v_alts), so that a
+ * comparison of it (alts_scalar_compare) or its truth (value_truth) is
+ * read on each path: decided when all paths agree (`cfg.strategy ==
+ * "ddp"` is False on both), undecided otherwise.  Every other reader
+ * sees an unknown, as before.  None is not one (may_none says it). */
+int alts_scalar_pair(const value_t *a, const value_t *b)
+{
+	return scalar_side(a, 0) && scalar_side(b, 0);
+}
+
+int alts_scalars(const value_t *v)
+{
+	return v && v->k == VK_UNKNOWN && v->alts && scalar_side(v, 0);
+}
+
 /* what a path gives where the other gives a device tensor, kept with it:
  * a Python number or bool, or a value not known (not alternatives
  * itself).  The row is the tensor path's whatever the other holds; None
@@ -174,7 +205,7 @@ int alts_may_none(const value_t *v, int depth)
 static int host_scalar(const value_t *v)
 {
 	return v->k == VK_BOOL || v->k == VK_INT || v->k == VK_FLOAT || (v->k == VK_UNKNOWN && !v->alts) ||
-	       v->k == VK_LIST || v->k == VK_TUPLE;
+	       alts_scalars(v) || v->k == VK_LIST || v->k == VK_TUPLE;
 }
 
 /* device work: a device tensor, or a method read from one */

@@ -217,6 +217,42 @@ static int inherits_ext(const struct vclass *c)
 	return 0;
 }
 
+/* model.process_group of the module a parallel wrapper returned (catalog
+ * wrapper_group_attributes: '<wrapper>.<attribute>' -> the keyword): the
+ * group the last such wrap was given there, the default group when it
+ * was given no group at all (nor a device mesh, nor keywords not known);
+ * else not known.  NULL when no wrap of m keeps one under that name. */
+static value_t *wrapper_group_attr(struct frame *f, const struct vinst *m, const char *name,
+                                   const struct ast_hdr *site)
+{
+	static const char *const group_kw[] = { "process_group", "device_mesh", "mesh", "group", NULL };
+	const char *kwname = NULL;
+	const struct vdict *kw;
+	const value_t *g;
+	size_t k, i;
+
+	for (k = m->nwrapped; k-- > 0 && !kwname;) {
+		const char *w = strrchr(m->wrapped_by[k], '.');
+		char key[160];
+		int n = snprintf(key, sizeof key, "%s.%s", w ? w + 1 : m->wrapped_by[k], name);
+
+		if (n > 0 && (size_t)n < sizeof key)
+			kwname = catalog_fact(f->in->cat, CATALOG_F_WRAPPER_GROUP_ATTRS, key);
+		if (kwname) {
+			kw = m->wrap_kw ? m->wrap_kw[k] : NULL;
+			if (kw && (g = vdict_gets(kw, kwname)) && g->k != VK_NONE)
+				return (value_t *)g;
+			if (kw && vdict_gets(kw, KW_UNK_DSTAR))
+				return unknown_at(f, site, "the wrapper's process group (keywords not known)");
+			for (i = 0; kw && group_kw[i]; i++)
+				if ((g = vdict_gets(kw, group_kw[i])) && g->k != VK_NONE)
+					return unknown_at(f, site, "the wrapper's process group (from its device mesh)");
+			return default_group_value(f, site);
+		}
+	}
+	return NULL;
+}
+
 /* obj.name for an instance: a wrapper's module, a child module, its
  * attributes, its class's (methods bound, properties run), the methods of
  * what is emulated (parsers, optimizers, files, os.environ, modules), a
@@ -265,6 +301,8 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 			return v;
 		}
 	}
+	if (obj->via_wrapper && (v = wrapper_group_attr(f, m, name, site)))
+		return v;
 	if (!strcmp(name, "training") && m->mod != VM_NONE) {
 		/* nn.Module.training: in a forward, as it was when the model
 		 * was first called (module_snapshot_training); in job code, and

@@ -604,6 +604,100 @@ static int enum_is(struct frame *f, const struct ast_hdr *ln, const value_t *l, 
 	return t < 0 ? -1 : op == AST_CMP_IS ? t : !t;
 }
 
+/* Alternatives of Python scalars (alts.c alts_scalar_pair: `cfg.strategy
+ * = "single"` on one path of an undecided `if`, "fsdp" on the other)
+ * compared on each path: the answer all paths give (`cfg.strategy ==
+ * "ddp"` is False on both), -1 when they differ or one is not known. */
+static int scalar_alts_compare(struct interp *in, enum ast_cmpop op, value_t *l, value_t *r, int depth)
+{
+	value_t *v = alts_scalars(l) ? l : alts_scalars(r) ? r : NULL;
+	int a, b;
+
+	if (!v)
+		return compare_known(in, op, l, r);
+	if (depth > 16)
+		return -1;
+	a = scalar_alts_compare(in, op, v == l ? v->alts[0] : l, v == r ? v->alts[0] : r, depth + 1);
+	if (a < 0)
+		return -1;
+	b = scalar_alts_compare(in, op, v == l ? v->alts[1] : l, v == r ? v->alts[1] : r, depth + 1);
+	return a == b ? a : -1;
+}
+
+/* v a member of an outside Enum whose members equal only themselves
+ * (catalog distinct_member_enums: ShardingStrategy.HYBRID_SHARD): its
+ * canonical dotted name, and in *name its own. */
+static const char *distinct_member(struct interp *in, const value_t *v, const char **name)
+{
+	const char *d, *dot;
+	char cls[256];
+
+	if (!v || v->k != VK_EXT || v->recv)
+		return NULL;
+	d = canon_ext(in, v->u.ext);
+	if (!d || !(dot = strrchr(d, '.')) || (size_t)(dot - d) >= sizeof cls)
+		return NULL;
+	memcpy(cls, d, (size_t)(dot - d));
+	cls[dot - d] = 0;
+	if (!catalog_fact(in->cat, CATALOG_F_DISTINCT_MEMBER_ENUMS, cls))
+		return NULL;
+	*name = dot + 1;
+	return d;
+}
+
+/* l == r where one is such a member: two members are equal when they are
+ * the same one; a str is the member of its name where a typed
+ * configuration made it one (not decided then), unequal to any other; a
+ * number, a bool or None is never equal.  1, 0, -1. */
+static int member_eq(struct interp *in, const value_t *l, const value_t *r)
+{
+	const char *a = NULL, *b = NULL, *dl = distinct_member(in, l, &a), *dr = distinct_member(in, r, &b);
+	const value_t *o = dl ? r : l;
+	const char *nm = dl ? a : b;
+
+	if (dl && dr)
+		return !strcmp(dl, dr);
+	if (!dl && !dr)
+		return -1;
+	if (o->k == VK_STR)
+		return strcmp(o->u.str.s, nm) ? 0 : -1;
+	if (o->k == VK_NONE || o->k == VK_INT || o->k == VK_FLOAT || o->k == VK_BOOL)
+		return 0;
+	return -1;
+}
+
+/* ==, !=, in and not in (a tuple or list of known items) with such
+ * members: -1 when not decided or not about them. */
+static int enum_member_cmp(struct interp *in, enum ast_cmpop op, const value_t *l, const value_t *r)
+{
+	int t;
+
+	if (op == AST_CMP_EQ || op == AST_CMP_NOTEQ) {
+		t = member_eq(in, l, r);
+		return t < 0 ? -1 : op == AST_CMP_EQ ? t : !t;
+	}
+	if ((op == AST_CMP_IN || op == AST_CMP_NOTIN) && (r->k == VK_TUPLE || r->k == VK_LIST) && r->u.seq &&
+	    !r->u.seq->unk_reason) {
+		int any = 0, open = 0, about = distinct_member(in, l, &(const char *){ NULL }) != NULL;
+		size_t i;
+
+		for (i = 0; i < r->u.seq->n; i++) {
+			const value_t *x = r->u.seq->items[i];
+
+			about |= distinct_member(in, x, &(const char *){ NULL }) != NULL;
+			t = member_eq(in, l, x);
+			if (t < 0)
+				open = 1;
+			else if (t)
+				any = 1;
+		}
+		if (!about || (!any && open))
+			return -1;
+		return op == AST_CMP_IN ? any : !any;
+	}
+	return -1;
+}
+
 /* `device == "cuda"`: an object of a torch class whose == answers only
  * against its own class (catalog typed_eq_classes), against a value of
  * another known kind -- a string, a number, None -- is never equal; -1
@@ -656,13 +750,16 @@ static value_t *eval_compare(struct frame *f, const struct ast_Compare *c)
 			charge(f, r->u.seq->n, 0);
 		else if (r->k == VK_STR && (op == AST_CMP_IN || op == AST_CMP_NOTIN))
 			charge(f, 0, r->u.str.len);
-		t = compare_known(in, op, l, r);
+		t = alts_scalars(l) || alts_scalars(r) ? scalar_alts_compare(in, op, l, r, 0)
+		                                        : compare_known(in, op, l, r);
 		if (t < 0 && (op == AST_CMP_IS || op == AST_CMP_ISNOT))
 			t = enum_is(f, i ? c->comparators.items[i - 1] : c->left, l, c->comparators.items[i], r, op);
 		if (t < 0)
 			t = fact_compare(op, l, r);
 		if (t < 0)
 			t = typed_eq(in, op, l, r);
+		if (t < 0)
+			t = enum_member_cmp(in, op, l, r);
 		if (t < 0)
 			return unknown_at(f, &c->h, l->k == VK_UNKNOWN && l->reason ? l->reason
 			                            : r->k == VK_UNKNOWN && r->reason ? r->reason

@@ -1113,7 +1113,8 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 				b->u.inst->alt_other = 1;
 		} else if (a && b && ((alts_object(a) && (alts_object(b) || b->k == VK_NONE)) ||
 		                      (a->k == VK_NONE && alts_object(b)) || alts_callable_pair(a, b) ||
-		                      alts_group_pair(a, b) || alts_dev_scalar_pair(a, b) || alts_seq_pair(a, b))) {
+		                      alts_group_pair(a, b) || alts_dev_scalar_pair(a, b) || alts_seq_pair(a, b) ||
+		                      alts_scalar_pair(a, b))) {
 			r = v_alts(f, cond, a, b);  /* both objects kept: alts.c */
 		} else if (!a || !b) {
 			r = a ? a : b;      /* bound on one path only: it exists if that path ran */

@@ -547,6 +547,8 @@ int alts_modules(const value_t *v);
 int alts_callable_pair(const value_t *a, const value_t *b);
 int alts_seq_pair(const value_t *a, const value_t *b);       /* two short sequences of plain items */   /* a callable's two paths, one external */
 int alts_group_pair(const value_t *a, const value_t *b);   /* process groups (or None) on the two paths */
+int alts_scalar_pair(const value_t *a, const value_t *b);   /* two Python scalars (or alternatives of them) */
+int alts_scalars(const value_t *v);                         /* alternatives of Python scalars on every path */
 int alts_dev_scalar_pair(const value_t *a, const value_t *b);   /* a device tensor on one path, a scalar on the other */
 int alts_may_none(const value_t *v, int depth);            /* None on some path of v */
 value_t *v_alts(struct frame *f, const char *cond, value_t *a, value_t *b);
@@ -758,6 +760,8 @@ void hostints_call(const value_t *fn, value_t **args, size_t nargs, const struct
 
 /* torch.c: a process group new_group made of a known number of ranks */
 int is_ranks_group(const value_t *v);
+value_t *default_group_value(struct frame *f, const struct ast_hdr *site);   /* torch.c: the default group's object */
+int is_default_group(const value_t *v);
 
 /* mesh.c: device meshes (axes' names and sizes) */
 int is_mesh(const value_t *v);

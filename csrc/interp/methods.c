@@ -380,6 +380,17 @@ static value_t *m_dict_view(struct frame *f, value_t *fn, value_t **args, size_t
 		value_t *k = v_unknown(in->a, text_of(f, site), DICT_ANYKEY_REASON);
 		value_t *v = self->u.dict->anyval ? self->u.dict->anyval : v_unknown(in->a, text_of(f, site), DICT_ANYKEY_REASON);
 
+		/* the entries written under known keys are there too: when one
+		 * is a device tensor and the stand-in is not, that tensor
+		 * stands for them, so that what the loop does to each value
+		 * (metrics[k] = v.item()) is done to a device tensor at least
+		 * once, as it is */
+		if (!(v->k == VK_TENSOR && v->dev == DEV_DEVICE))
+			for (i = 0; i < self->u.dict->n; i++)
+				if (self->u.dict->vals[i]->k == VK_TENSOR && self->u.dict->vals[i]->dev == DEV_DEVICE) {
+					v = self->u.dict->vals[i];
+					break;
+				}
 		if (fn->u.bi.id == BI_M_DICT_ITEMS) {
 			value_t *p = v_seq(in->a, VK_TUPLE, 2);
 

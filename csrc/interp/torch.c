@@ -635,7 +635,7 @@ static const char *parallelism_of(struct frame *f, const char *op, const struct 
 	 * sequence or context parallel).  Over the default group (no group,
 	 * or None: all ranks, as DETR's loss sums its box count) it is the
 	 * data parallel one. */
-	if (group && group->k != VK_NONE)
+	if (group && group->k != VK_NONE && !is_default_group(group))
 		return SCHED_PARALLELISM_UNKNOWN;
 	return "data";
 }
@@ -920,6 +920,23 @@ int is_ranks_group(const value_t *v)
 	       !strncmp(v->reason, GROUP_OF_RANKS, sizeof GROUP_OF_RANKS - 1) && v->u.i > 0;
 }
 
+/* The default process group (all processes) as an object: what a
+ * parallel wrapper built with no group keeps as its group (attr.c
+ * wrapper_group_attr).  A collective over it serves data parallelism,
+ * as one with no group does, and its size is the world's; it is no None
+ * (`group is not None` stays undecided: the test is of the object). */
+#define DEFAULT_GROUP "the default process group (all processes)"
+
+value_t *default_group_value(struct frame *f, const struct ast_hdr *site)
+{
+	return unknown_at(f, site, DEFAULT_GROUP);
+}
+
+int is_default_group(const value_t *v)
+{
+	return v && v->k == VK_UNKNOWN && !v->alts && v->reason && !strcmp(v->reason, DEFAULT_GROUP);
+}
+
 /* new_group(ranks=None, ...): ranks None or empty is the whole world
  * (WORLD_SIZE when pinned); a sequence of known length is that many
  * ranks.  Else the group's size is not known: the generic value. */
@@ -959,7 +976,7 @@ static long long group_size(struct interp *in, const value_t *g, int depth)
 {
 	long long a, b, ws = pinned_world_size(in);
 
-	if (!g || g->k == VK_NONE)
+	if (!g || g->k == VK_NONE || is_default_group(g))
 		return ws;
 	if (ws == 1 && !value_is_known_scalar(g))
 		return 1;
@@ -2149,10 +2166,19 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 			parallel_note_wrap(f, implied, kw, site);
 		}
 
-		if (m->nwrapped)
+		const struct vdict **nk = ast_arena_alloc(in->a, (m->nwrapped + 1) * sizeof *nk);
+
+		if (m->nwrapped) {
 			memcpy(nw, m->wrapped_by, m->nwrapped * sizeof *nw);
+			if (m->wrap_kw)
+				memcpy(nk, m->wrap_kw, m->nwrapped * sizeof *nk);
+			else
+				memset(nk, 0, m->nwrapped * sizeof *nk);
+		}
 		nw[m->nwrapped] = d;
+		nk[m->nwrapped] = kw;
 		m->wrapped_by = nw;
+		m->wrap_kw = nk;
 		m->nwrapped++;
 		/* accelerator.prepare(model, optimizer, loader, ...): everything
 		 * handed back, in order; its DataLoaders send each batch to

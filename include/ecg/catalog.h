@@ -547,6 +547,12 @@ enum catalog_fact {
 	                                 host data only (defaults) */
 	CATALOG_F_VALUE_METERS,       /* map: a library meter's update method ->
 	                                 the attributes it sets from its value */
+	CATALOG_F_WRAPPER_GROUP_ATTRS, /* map: '<wrapper word>.<attribute>' -> the
+	                                 keyword whose group the wrapper keeps
+	                                 there (the default group without it) */
+	CATALOG_F_DISTINCT_MEMBER_ENUMS, /* set: outside Enum classes (no str or int
+	                                 mixin, no aliases) whose members equal
+	                                 only themselves */
 	CATALOG_NFACTS
 };
 

@@ -347,6 +347,7 @@ struct vinst {
 	                                 decided (a later move may still copy) */
 	const char **wrapped_by;      /* DDP, FSDP, torch.compile ... */
 	size_t nwrapped;
+	const struct vdict **wrap_kw; /* the keywords of each wrap (NULL: none) */
 	/* filled by the passes */
 	const char *id;
 	int seen;
