@@ -376,6 +376,10 @@ static int isinstance_ext(struct interp *in, const value_t *v, const char *d)
 			return m->mod != VM_NONE;
 		if (m->ext && !strcmp(m->ext, d))
 			return 1;
+		/* a module (the job's, or a library's model) is no optimizer,
+		 * scheduler, loader or dataset (accelerate's prepare asks) */
+		if (m->mod != VM_NONE && NTAB_FIND(torch_bases, d))
+			return 0;
 		if (m->cls && class_ext_base(m->cls))
 			return !strcmp(class_ext_base(m->cls), d) ? 1 : -1;
 		if (m->ext && !m->cls)
