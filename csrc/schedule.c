@@ -779,6 +779,15 @@ static int sc_checkpoint_work(const struct sched_ev *e)
  * neither evaluation nor checkpointing itself, by what else the block
  * does: "eval" when it calls a model under no_grad, else "checkpoint" when
  * it saves one (torch.save, a save_checkpoint routine), else "logging". */
+/* Is there a periodic guard between context c and g (not g itself)? */
+static int sc_guard_between(const struct jctx *c, const struct jctx *g)
+{
+	for (; c && !ctx_same(c, g); c = c->up)
+		if (c->kind == JC_GUARD)
+			return 1;
+	return 0;
+}
+
 static const char *sc_guard_phase(const struct sc *s, const struct jctx *g)
 {
 	int saves = 0;
@@ -787,7 +796,10 @@ static const char *sc_guard_phase(const struct sc *s, const struct jctx *g)
 	for (i = 0; i < s->nev; i++) {
 		const struct sched_ev *e = &s->ev[i];
 
-		if (!ctx_has(e->ctx, g))
+		/* the block's own work: not that of a periodic block inside
+		 * it (`if (step + 1) % accum == 0:` around the optimizer step
+		 * holds `if global_step % eval_every == 0: valid()`) */
+		if (!ctx_has(e->ctx, g) || sc_guard_between(e->ctx, g))
 			continue;
 		if (e->kind == SEV_MODEL_CALL && jc_find(e->ctx, JC_NO_GRAD))
 			return "eval";
