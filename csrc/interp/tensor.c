@@ -367,7 +367,9 @@ static value_t *tm_to(struct frame *f, value_t *fn, const char *m, value_t **arg
 
 	if (!cuda && value_is_dtype(in->cat, target))
 		return v_tensor_dev(in->a, dev, pinned);
-	if (!cuda && !target)
+	/* x.to(None), x.to(device=None) (a helper's device parameter left
+	 * at its default): torch moves nothing */
+	if (!cuda && (!target || target->k == VK_NONE))
 		return v_tensor_dev(in->a, dev, pinned);
 	/* x.to(y) of a tensor y: to y's dtype and device -- a copy only when
 	 * where y lives is known */
