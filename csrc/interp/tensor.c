@@ -707,7 +707,12 @@ static value_t *tm_shape_read(struct frame *f, value_t *fn, const char *m, value
 static value_t *tm_meta_read(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
                              struct vdict *kw, const struct ast_hdr *site)
 {
-	(void)fn, (void)m, (void)args, (void)nargs, (void)kw;
+	(void)args, (void)nargs, (void)kw;
+	/* x.is_floating_point() of an x whose elements are known to be
+	 * floats, ints or bools (shapes.c's dtype class): that bool */
+	if (!strcmp(m, "is_floating_point") && fn && fn->recv && fn->recv->k == VK_TENSOR &&
+	    fn->recv->dt != DT_UNKNOWN)
+		return v_bool(f->in->a, fn->recv->dt == DT_FLOAT);
 	return fact_set_plain(unknown_at(f, site, "a tensor's metadata, read at run time (no sync)"));
 }
 
