@@ -480,8 +480,13 @@ static value_t *module_parameters(struct frame *f, value_t *self, int named, con
 
 	if (!m || m->mod == VM_NONE || f->mode == M_FWD)
 		return unknown_at(f, site, "the parameters of a module, listed at run time");
-	p = m->on_device ? v_tensor_dev(in->a, DEV_DEVICE, 0) :
-	    !in->default_dev && built_on_host(in, m, 0) ? v_tensor_dev(in->a, DEV_HOST, 0) : v_tensor(in->a);
+	if (m->on_device)
+		p = v_tensor_dev(in->a, DEV_DEVICE, 0);
+	else if (!in->default_dev && built_on_host(in, m, 0)) {
+		p = v_tensor_dev(in->a, DEV_HOST, 0);
+		p->host_sure = 1;
+	} else
+		p = v_tensor(in->a);
 	p->is_param = 1;
 	/* what a parameter holds (catalog dtype_rules "parameters"): floats */
 	p->dt = shape_dtype_of_call(in->cat, "parameters", NULL, 0, NULL);

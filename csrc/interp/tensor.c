@@ -809,6 +809,18 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 	 * -- that field is one, its shape not known */
 	if (f->mode != M_FWD && obj->lib_out && catalog_fact(in->cat, CATALOG_F_LIBRARY_OUTPUT_FIELDS, name))
 		return v_tensor_dev(in->a, obj->dev, 0);
+	/* x.device of a tensor known to be on the host (a parameter of a
+	 * module built there, not moved): torch.device('cpu') -- a .to() to
+	 * it of a device tensor is a copy to the host */
+	if (!strcmp(name, "device") && obj->k == VK_TENSOR && obj->dev == DEV_HOST && obj->host_sure &&
+	    f->mode != M_FWD) {
+		struct vinst *c = new_inst(in);
+
+		c->ext = "torch.device";
+		vdict_sets(in->a, c->attrs, "type", v_str(in->a, "cpu"));
+		vdict_sets(in->a, c->attrs, "index", v_none(in->a));
+		return mk_inst_value(in, c);
+	}
 	if (!strcmp(name, "device") && obj->dev != DEV_DEVICE && f->mode != M_FWD) {
 		v = v_unknown(in->a, text_of(f, site), why_device_unpinned);
 		if (obj->k == VK_TENSOR && obj->loose && obj->dev == DEV_HOST)

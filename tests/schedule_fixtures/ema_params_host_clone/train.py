@@ -4,7 +4,7 @@ torch.nn.Module)` is False (a list of parameters), the shadow copies are
 clones on the host, and EMA.to(device) moves each one -- the floating-point
 branch of its conditional expression, since a module's parameters hold
 floats.  Around the per-epoch evaluation, store() copies the CUDA
-parameters to the host and restore() copies them back."""
+parameters to the host and restore() copies them back (copy_to a CPU copy)."""
 import torch
 import torch.nn as nn
 
@@ -69,6 +69,8 @@ def main():
         with torch.no_grad():
             y = model(torch.randn(4, 8, device=device))
         ema.restore(model.parameters())
+        cpu_copy = nn.Sequential(nn.Linear(8, 8), nn.ReLU(), nn.Linear(8, 8))
+        ema.copy_to(cpu_copy.parameters())
 
 
 if __name__ == "__main__":
