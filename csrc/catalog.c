@@ -1270,6 +1270,7 @@ static const struct {
 	[CATALOG_F_MESH_AXIS_PARALLELISM] = { "mesh_axis_parallelism", FK_MAP },
 	[CATALOG_F_WRAPPERS] = { "wrappers", FK_SET },
 	[CATALOG_F_WRAPPER_WORDS] = { "wrapper_words", FK_WORDS },
+	[CATALOG_F_UNWRAPPERS] = { "unwrappers", FK_SET },
 	[CATALOG_F_PARALLEL_WRAPPERS] = { "parallel_wrappers", FK_WORDS },
 	[CATALOG_F_OPTIMIZER_STEP_COLLECTIVES] = { "optimizer_step_collectives", FK_WORDS },
 	[CATALOG_F_DTENSOR_COLLECTIVE_METHODS] = { "dtensor_collective_methods", FK_MAP },

@@ -1033,6 +1033,20 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	if (e->kind == SEV_H2D && (!strncmp(e->call, "torch.", 6) || e->of_values) && ctx_innermost_loop(c) &&
 	    !sc_loader_loop(s, ctx_innermost_loop(c)))
 		return "step";
+	/* a copy outside the step loop, after it, in the work of a loop
+	 * around it (the epoch loop), with no loader's loop between (an EMA's
+	 * stored weights written back one by one after the epoch's
+	 * evaluation): that loop's own work, phased by what else it does, not
+	 * the data hop (a data generator's setup before the step loop stays
+	 * the data's) */
+	if (e->kind == SEV_H2D && s->step_loop && s->step_end && (size_t)(e - s->ev) >= s->step_end &&
+	    ctx_innermost_loop(c) && !ctx_has(c, s->step_loop) && !sc_in_train_run(s, e)) {
+		const struct jctx *l;
+
+		for (l = ctx_innermost_loop(c); l && !sc_loader_loop(s, l); l = ctx_innermost_loop(l->up))
+			if (ctx_has(s->step_loop, l))
+				return sc_guard_phase(s, l);
+	}
 	if (e->kind == SEV_H2D || e->kind == SEV_LOADER_ITER || e->kind == SEV_LOADER)
 		return ctx_innermost_loop(c) ? "data"
 		       : s->step_end && (size_t)(e - s->ev) >= s->step_end ? "teardown" : "startup";

@@ -393,6 +393,12 @@ static int isinstance_ext(struct interp *in, const value_t *v, const char *d)
 	if (!strcmp(d, "torch.Tensor") && (host_datum(v) || value_is_known_scalar(v) || v->k == VK_NONE ||
 	                                   v->k == VK_LIST || v->k == VK_TUPLE || v->k == VK_DICT))
 		return 0;
+	/* a str, a number, None or a container is no module (EMA helpers'
+	 * `if isinstance(parameters, torch.nn.Module)` of model.parameters(),
+	 * a list of its parameters here) */
+	if (!strcmp(d, "torch.nn.Module") && (value_is_known_scalar(v) || v->k == VK_NONE || v->k == VK_LIST ||
+	                                      v->k == VK_TUPLE || v->k == VK_DICT))
+		return 0;
 	/* functools.partial is a concrete class: a str, a number, None or a
 	 * container is none (timm's get_norm_act_layer('groupnorm')) */
 	if (!strcmp(d, "functools.partial") && (value_is_known_scalar(v) || v->k == VK_NONE || v->k == VK_LIST ||

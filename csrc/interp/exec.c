@@ -1878,7 +1878,15 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			name_dims(f, a->targets.items[0], a->value);
 		/* a store into a name only logged: its reads are the log's */
 		f->in_log += logs;
-		v = eval(f, a->value);
+		{
+			/* self.X = self.X.to(device): moved on the first call only */
+			const struct jctx *ojc = f->jc;
+
+			if (f->jc && one_shot_move(f, st))
+				f->jc = jc_push(f, JC_ONCE, anchor_at(f, st), text_of(f, st));
+			v = eval(f, a->value);
+			f->jc = ojc;
+		}
 		f->in_log -= logs;
 		if (in->trace_shapes)
 			trace_shape(f, st, v);

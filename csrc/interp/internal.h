@@ -960,6 +960,7 @@ const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const 
  * a block that turns its own flag off (`if self.x: ...; self.x = False`),
  * run once however often its code is reached?  0 or 1; never fails. */
 int one_shot_if(const struct frame *f, const struct ast_If *s, int taken);
+int one_shot_move(const struct frame *f, const struct ast_hdr *st);
 /* firstiter.c: is the undecided test of an `if` `i == 0` on the counter of
  * the `for` the frame runs innermost (`for i in range(n)`), true in its
  * first iteration only?  1 with *out the context for the body (the

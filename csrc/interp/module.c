@@ -452,6 +452,26 @@ static value_t *module_tree_list(struct frame *f, value_t *self, int id, const s
  * count not known (`for name, p in model.named_parameters(): ...
  * p.grad.norm().item()` is a sync per parameter).  In a forward: not
  * known, as before. */
+/* A module whose tensors the job built on the host: constructed by the
+ * job's code (not loaded, no other path's object), never moved, no
+ * default device set, and no layer under it given a device= or
+ * device_map= argument, no module from outside the repository under it.
+ * 0 when not sure. */
+static int built_on_host(struct interp *in, const struct vinst *m, int depth)
+{
+	size_t i;
+
+	if (depth > 32 || m->on_device || m->alt_other || !m->constructed_at ||
+	    !(m->mod == VM_REPO || m->mod == VM_LAYER || m->mod == VM_CONTAINER))
+		return 0;
+	if (m->args && (vdict_gets(m->args, "device") || vdict_gets(m->args, "device_map")))
+		return 0;
+	for (i = 0; i < m->nchildren; i++)
+		if (!m->children[i].inst || !built_on_host(in, m->children[i].inst, depth + 1))
+			return 0;
+	return 1;
+}
+
 static value_t *module_parameters(struct frame *f, value_t *self, int named, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
@@ -460,8 +480,16 @@ static value_t *module_parameters(struct frame *f, value_t *self, int named, con
 
 	if (!m || m->mod == VM_NONE || f->mode == M_FWD)
 		return unknown_at(f, site, "the parameters of a module, listed at run time");
-	p = m->on_device ? v_tensor_dev(in->a, DEV_DEVICE, 0) : v_tensor(in->a);
+	if (m->on_device)
+		p = v_tensor_dev(in->a, DEV_DEVICE, 0);
+	else if (!in->default_dev && built_on_host(in, m, 0)) {
+		p = v_tensor_dev(in->a, DEV_HOST, 0);
+		p->host_sure = 1;
+	} else
+		p = v_tensor(in->a);
 	p->is_param = 1;
+	/* what a parameter holds (catalog dtype_rules "parameters"): floats */
+	p->dt = shape_dtype_of_call(in->cat, "parameters", NULL, 0, NULL);
 	if (named) {
 		value_t *pair = v_seq(in->a, VK_TUPLE, 2);
 

@@ -238,3 +238,91 @@ int one_shot_if(const struct frame *f, const struct ast_If *s, int taken)
 	}
 	return own && !flag_written_elsewhere(f->self->u.inst->cls, attr, own, lazy);
 }
+
+/* The statement `self.X = self.X.to(...)` (or .cuda(...)): a tensor of
+ * the object moved and stored back in its place (a scheduler's table
+ * moved to the samples' device on its first use).  The first call copies;
+ * every later one finds self.X there already and copies nothing -- the
+ * move runs once.  Only when nothing else in the class (and its
+ * repository bases) writes self.X but __init__ (its start) and other
+ * statements of this same form, and no augmented assignment does. */
+struct move_walk {
+	const char *attr;
+	int in_init;
+	int bad;
+};
+
+static int move_of_attr(const struct ast_hdr *st, const char *attr)
+{
+	const struct ast_Assign *a;
+	const struct ast_hdr *fn;
+	const char *m;
+
+	if (!AST_IS(st, Assign))
+		return 0;
+	a = AST_AS(st, Assign);
+	if (a->targets.n != 1 || !sets_attr(a->targets.items[0], attr) || !AST_IS(a->value, Call))
+		return 0;
+	fn = AST_AS(a->value, Call)->func;
+	if (!AST_IS(fn, Attribute))
+		return 0;
+	m = AST_AS(fn, Attribute)->attr;
+	return (!strcmp(m, "to") || !strcmp(m, "cuda")) && sets_attr(AST_AS(fn, Attribute)->value, attr) &&
+	       AST_IS(AST_AS(AST_AS(fn, Attribute)->value, Attribute)->value, Name) &&
+	       AST_IS(AST_AS(a->targets.items[0], Attribute)->value, Name) &&
+	       !strcmp(AST_AS(AST_AS(AST_AS(fn, Attribute)->value, Attribute)->value, Name)->id,
+	               AST_AS(AST_AS(a->targets.items[0], Attribute)->value, Name)->id);
+}
+
+static int move_walk_cb(const struct ast_hdr *n, void *ctx)
+{
+	struct move_walk *w = ctx;
+	unsigned i;
+
+	if (w->bad)
+		return 1;
+	if (AST_IS(n, Assign) && !w->in_init && !move_of_attr(n, w->attr)) {
+		const struct ast_Assign *a = AST_AS(n, Assign);
+
+		for (i = 0; i < a->targets.n; i++)
+			if (sets_attr(a->targets.items[i], w->attr)) {
+				w->bad = 1;
+				return 1;
+			}
+	} else if ((AST_IS(n, AugAssign) && sets_attr(AST_AS(n, AugAssign)->target, w->attr)) ||
+	           (AST_IS(n, AnnAssign) && !w->in_init && sets_attr(AST_AS(n, AnnAssign)->target, w->attr))) {
+		w->bad = 1;
+		return 1;
+	}
+	return ast_visit_children(n, move_walk_cb, ctx);
+}
+
+int one_shot_move(const struct frame *f, const struct ast_hdr *st)
+{
+	const struct vclass *c;
+	const char *attr;
+	size_t k;
+	unsigned i;
+
+	if (f->mode == M_FWD || !f->self || f->self->k != VK_INST || !(c = f->self->u.inst->cls) ||
+	    !AST_IS(st, Assign) || AST_AS(st, Assign)->targets.n != 1 ||
+	    !(attr = self_attr(f, AST_AS(st, Assign)->targets.items[0])) || !move_of_attr(st, attr))
+		return 0;
+	for (k = 0; k < c->nmro; k++) {
+		const struct ast_ClassDef *d = c->mro[k]->def;
+
+		if (!d)
+			return 0;
+		for (i = 0; i < d->body.n; i++) {
+			const struct ast_hdr *s = d->body.items[i];
+			struct move_walk w = { attr, 0, 0 };
+
+			if (AST_IS(s, FunctionDef))
+				w.in_init = !strcmp(AST_AS(s, FunctionDef)->name, "__init__");
+			move_walk_cb(s, &w);
+			if (w.bad)
+				return 0;
+		}
+	}
+	return 1;
+}

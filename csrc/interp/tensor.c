@@ -367,7 +367,9 @@ static value_t *tm_to(struct frame *f, value_t *fn, const char *m, value_t **arg
 
 	if (!cuda && value_is_dtype(in->cat, target))
 		return v_tensor_dev(in->a, dev, pinned);
-	if (!cuda && !target)
+	/* x.to(None), x.to(device=None) (a helper's device parameter left
+	 * at its default): torch moves nothing */
+	if (!cuda && (!target || target->k == VK_NONE))
 		return v_tensor_dev(in->a, dev, pinned);
 	/* x.to(y) of a tensor y: to y's dtype and device -- a copy only when
 	 * where y lives is known */
@@ -705,7 +707,12 @@ static value_t *tm_shape_read(struct frame *f, value_t *fn, const char *m, value
 static value_t *tm_meta_read(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
                              struct vdict *kw, const struct ast_hdr *site)
 {
-	(void)fn, (void)m, (void)args, (void)nargs, (void)kw;
+	(void)args, (void)nargs, (void)kw;
+	/* x.is_floating_point() of an x whose elements are known to be
+	 * floats, ints or bools (shapes.c's dtype class): that bool */
+	if (!strcmp(m, "is_floating_point") && fn && fn->recv && fn->recv->k == VK_TENSOR &&
+	    fn->recv->dt != DT_UNKNOWN)
+		return v_bool(f->in->a, fn->recv->dt == DT_FLOAT);
 	return fact_set_plain(unknown_at(f, site, "a tensor's metadata, read at run time (no sync)"));
 }
 
@@ -802,6 +809,18 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 	 * -- that field is one, its shape not known */
 	if (f->mode != M_FWD && obj->lib_out && catalog_fact(in->cat, CATALOG_F_LIBRARY_OUTPUT_FIELDS, name))
 		return v_tensor_dev(in->a, obj->dev, 0);
+	/* x.device of a tensor known to be on the host (a parameter of a
+	 * module built there, not moved): torch.device('cpu') -- a .to() to
+	 * it of a device tensor is a copy to the host */
+	if (!strcmp(name, "device") && obj->k == VK_TENSOR && obj->dev == DEV_HOST && obj->host_sure &&
+	    f->mode != M_FWD) {
+		struct vinst *c = new_inst(in);
+
+		c->ext = "torch.device";
+		vdict_sets(in->a, c->attrs, "type", v_str(in->a, "cpu"));
+		vdict_sets(in->a, c->attrs, "index", v_none(in->a));
+		return mk_inst_value(in, c);
+	}
 	if (!strcmp(name, "device") && obj->dev != DEV_DEVICE && f->mode != M_FWD) {
 		v = v_unknown(in->a, text_of(f, site), why_device_unpinned);
 		if (obj->k == VK_TENSOR && obj->loose && obj->dev == DEV_HOST)

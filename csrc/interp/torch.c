@@ -2069,6 +2069,15 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 		in->dtensor_mixed = 1;
 	if (strstr(d, "GradScaler.") && !strcmp(last, "scale") && nargs == 1)
 		return args[0];
+	/* accelerator.unwrap_model(model) (catalog unwrappers): the model
+	 * itself, not through the wrapper prepare put around it */
+	if (catalog_fact(in->cat, CATALOG_F_UNWRAPPERS, d) && nargs >= 1 && args[0]->k == VK_INST &&
+	    args[0]->u.inst->mod != VM_NONE) {
+		value_t *u = v_copy(in->a, args[0]);
+
+		u->via_wrapper = 0;
+		return u;
+	}
 	if (wrapper_method_op(in, d, NULL))
 		return wrapper_method_call(f, d, nargs >= 1 ? args[0] : NULL, site);   /* FSDP.clip_grad_norm_(model, ...) */
 	{

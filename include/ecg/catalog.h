@@ -338,6 +338,8 @@ enum catalog_fact {
 	                                 handle whatever async_op says */
 	CATALOG_F_WRAPPERS,           /* set: callables returning the model they wrap */
 	CATALOG_F_WRAPPER_WORDS,      /* words: ... by a word of the name (DDP) */
+	CATALOG_F_UNWRAPPERS,         /* set: calls returning the model their argument
+	                                 wraps (accelerator.unwrap_model) */
 	CATALOG_F_PARALLEL_WRAPPERS,  /* words: wrappers that distribute the model
 	                                 -> what implies the event */
 	CATALOG_F_OPTIMIZER_STEP_COLLECTIVES, /* words: an optimizer class whose

@@ -167,6 +167,10 @@ struct value {
 	unsigned char may_absent : 1; /* VK_UNKNOWN: an attribute set on one path only
 	                                 of an undecided `if` (interp/journal.c): the
 	                                 name may not be there (dir() is not known) */
+	unsigned char host_sure : 1;  /* VK_TENSOR on the host for sure: a parameter
+	                                 of a module the job built there and had
+	                                 not moved when it was listed (module.c
+	                                 built_on_host): its .device is the CPU */
 	unsigned char alt_leaf : 1;   /* VK_UNKNOWN alternatives of a conditional
 	                                 expression's two callables (`nn.SiLU if
 	                                 _has_silu else Swish`): a call of them
