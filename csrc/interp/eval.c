@@ -964,6 +964,13 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 	/* x.shape[-2:], x.shape[0] of a shape not known: a torch.Size, an int */
 	if (obj->k == VK_UNKNOWN && obj->reason == size_unknown_reason && !obj->alts)
 		return unknown_at(f, &s->h, idx->k == VK_SLICE ? size_unknown_reason : shape_dim_reason);
+	if (obj->k == VK_CLASS && idx->k == VK_STR) {
+		/* Mode["REDUCE_SCATTER"] of a repo enum: that member */
+		value_t *m = enum_member_by_name(in, obj, idx->u.str.s);
+
+		if (m)
+			return m;
+	}
 	arr_device_index(f, s, obj, idx);            /* m[i, gc], gc on the device */
 	{
 		value_t *w = arr_window(f, s, obj, idx);    /* a[i:i+k] of an array */

@@ -547,6 +547,8 @@ enum catalog_fact {
 	                                 host data only (defaults) */
 	CATALOG_F_VALUE_METERS,       /* map: a library meter's update method ->
 	                                 the attributes it sets from its value */
+	CATALOG_F_FLOAT_CONSTANTS,    /* map: a library's float constant
+	                                 (torch.inf) -> its value ("inf", "3.14") */
 	CATALOG_NFACTS
 };
 
