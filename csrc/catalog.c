@@ -1361,6 +1361,7 @@ static const struct {
 	[CATALOG_F_OPTIMIZER_HOST_ATTRS] = { "optimizer_host_attrs", FK_SET },
 	[CATALOG_F_VALUE_METERS] = { "value_meters", FK_MAP },
 	[CATALOG_F_FLOAT_CONSTANTS] = { "float_constants", FK_MAP },
+	[CATALOG_F_ARRAY_SCANS] = { "array_scans", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

@@ -1119,6 +1119,7 @@ static value_t *bi_zip(struct frame *f, value_t *fn, value_t **args, size_t narg
 	 * tuple, length unknown */
 	{
 		value_t **rep = xcalloc(nargs + 1, sizeof *rep);
+		struct vseq *rows = NULL;
 		int unk = 0, zok = nargs > 0;
 
 		for (i = 0; zok && i < nargs; i++) {
@@ -1139,6 +1140,11 @@ static value_t *bi_zip(struct frame *f, value_t *fn, value_t **args, size_t narg
 			} else if (is_gen_value(a)) {
 				rep[i] = gen_next(f, a->u.inst, site);
 				unk = 1;
+			} else if (a->k == VK_UNKNOWN && arr_rows(f, a, MAX_TENSOR_ROWS, &rows) && rows->n >= 1) {
+				/* an array whose first axis is known (arrays.c: np.cumsum
+				 * of a list of numbers): its rows, as many as that axis
+				 * says -- no length left unknown by it */
+				rep[i] = rows->items[0];
 			} else if (a->k == VK_UNKNOWN || a->k == VK_TENSOR) {
 				/* zip(targets, results) with results not known:
 				 * the others' items still pair with something */

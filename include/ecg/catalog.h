@@ -549,6 +549,9 @@ enum catalog_fact {
 	                                 the attributes it sets from its value */
 	CATALOG_F_FLOAT_CONSTANTS,    /* map: a library's float constant
 	                                 (torch.inf) -> its value ("inf", "3.14") */
+	CATALOG_F_ARRAY_SCANS,        /* map: another library's running reduction
+	                                 (numpy.cumsum) -> 'keyword:position' of
+	                                 the input: 1-D of the input's items */
 	CATALOG_NFACTS
 };
 
