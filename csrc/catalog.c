@@ -1363,6 +1363,8 @@ static const struct {
 	[CATALOG_F_VALUE_METERS] = { "value_meters", FK_MAP },
 	[CATALOG_F_WRAPPER_GROUP_ATTRS] = { "wrapper_group_attributes", FK_MAP },
 	[CATALOG_F_DISTINCT_MEMBER_ENUMS] = { "distinct_member_enums", FK_SET },
+	[CATALOG_F_FLOAT_CONSTANTS] = { "float_constants", FK_MAP },
+	[CATALOG_F_ARRAY_SCANS] = { "array_scans", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

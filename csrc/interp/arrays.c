@@ -297,10 +297,49 @@ void arr_reader_result(struct frame *f, const char *d, value_t *const *args, siz
 	const char *draw = catalog_fact(f->in->cat, CATALOG_F_ARRAY_DRAWS, d);
 	const char *stk = catalog_fact(f->in->cat, CATALOG_F_ARRAY_STACKERS, d);
 	const char *conv = catalog_fact(f->in->cat, CATALOG_F_ARRAY_CONVERTERS, d);
+	const char *scan = catalog_fact(f->in->cat, CATALOG_F_ARRAY_SCANS, d);
 	struct vshape *s;
 
-	if ((draw || stk || conv) && (!r || r->k != VK_UNKNOWN || r->alts || kw_unk(kw, 1)))
+	if ((draw || stk || conv || scan) && (!r || r->k != VK_UNKNOWN || r->alts || kw_unk(kw, 1)))
 		return;
+	if (scan) {
+		/* np.cumsum(a) with no axis: a flattened, so [n] for a list of
+		 * n Python numbers (a nested item would add its own) or a 1-D
+		 * array of n items */
+		const value_t *a = named_arg(scan, args, nargs, kw), *axis = named_arg("axis:1", args, nargs, kw);
+		long long n = -1;
+		size_t i;
+
+		if (!a || (axis && axis->k != VK_NONE))
+			return;
+		if ((a->k == VK_LIST || a->k == VK_TUPLE) && !a->u.seq->unk_reason) {
+			/* every item one Python number, or a value not known of
+			 * which the numbers beside it fix the shape: numpy makes
+			 * the list an array of one shape (a scalar's, ()) or
+			 * refuses it (an item of another shape: inhomogeneous) */
+			size_t nums = 0;
+
+			for (i = 0; i < a->u.seq->n; i++) {
+				enum vkind k = a->u.seq->items[i]->k;
+
+				if (k == VK_INT || k == VK_FLOAT || k == VK_BOOL)
+					nums++;
+				else if (k != VK_UNKNOWN || a->u.seq->items[i]->arr_shape)
+					return;
+			}
+			if (!nums)
+				return;
+			n = (long long)a->u.seq->n;
+		} else if (a->k == VK_UNKNOWN && !a->alts && a->arr_shape && a->arr_shape->nd == 1 && a->arr_shape->n[0] >= 0) {
+			n = a->arr_shape->n[0];
+		}
+		if (n >= 0 && (s = shape_new(f->in->a, 1))) {
+			s->n[0] = n;
+			s->sym[0] = NULL;
+			r->arr_shape = s;
+		}
+		return;
+	}
 	if (draw) {
 		/* integers drawn at random: size not given (or None) is one */
 		const value_t *size = named_arg(draw, args, nargs, kw);

@@ -371,9 +371,19 @@ static int isinstance_ext(struct interp *in, const value_t *v, const char *d)
 
 	if (v->k == VK_INST) {
 		const struct vinst *m = v->u.inst;
+		size_t i;
 
 		if (!strcmp(d, "torch.nn.Module"))
 			return m->mod != VM_NONE;
+		/* the value a wrapper returned (model = DDP(model)): an object
+		 * of the wrapper's class; of another class, not decided here
+		 * (the module's own class, or a wrapper around the wrapper) */
+		if (v->via_wrapper) {
+			for (i = 0; i < m->nwrapped; i++)
+				if (m->wrapped_by[i] && !strcmp(canon_ext(in, m->wrapped_by[i]), d))
+					return 1;
+			return -1;
+		}
 		if (m->ext && !strcmp(m->ext, d))
 			return 1;
 		/* a module (the job's, or a library's model) is no optimizer,
@@ -1190,6 +1200,7 @@ static value_t *bi_zip(struct frame *f, value_t *fn, value_t **args, size_t narg
 	 * tuple, length unknown */
 	{
 		value_t **rep = xcalloc(nargs + 1, sizeof *rep);
+		struct vseq *rows = NULL;
 		int unk = 0, zok = nargs > 0;
 
 		for (i = 0; zok && i < nargs; i++) {
@@ -1210,6 +1221,11 @@ static value_t *bi_zip(struct frame *f, value_t *fn, value_t **args, size_t narg
 			} else if (is_gen_value(a)) {
 				rep[i] = gen_next(f, a->u.inst, site);
 				unk = 1;
+			} else if (a->k == VK_UNKNOWN && arr_rows(f, a, MAX_TENSOR_ROWS, &rows) && rows->n >= 1) {
+				/* an array whose first axis is known (arrays.c: np.cumsum
+				 * of a list of numbers): its rows, as many as that axis
+				 * says -- no length left unknown by it */
+				rep[i] = rows->items[0];
 			} else if (a->k == VK_UNKNOWN || a->k == VK_TENSOR) {
 				/* zip(targets, results) with results not known:
 				 * the others' items still pair with something */
@@ -1534,6 +1550,25 @@ static value_t *bi_setattr(struct frame *f, value_t *fn, value_t **args, size_t 
 	}
 	if (nargs == 3 && args[1]->k == VK_STR) {
 		set_attr(f, args[0], args[1]->u.str.s, args[2]);
+	} else if (nargs == 3 && args[0]->k == VK_INST && args[0]->u.inst->mod != VM_NONE &&
+	           args[1]->k == VK_UNKNOWN && !args[1]->alts && args[1]->reason &&
+	           !strcmp(args[1]->reason, PARAM_NAME_REASON)) {
+		/* setattr(module, name, p) with name one that named_parameters()
+		 * yields (mark_all_parameters_as_sharded: each parameter
+		 * replaced by a subclass): nn.Module.__setattr__ takes a
+		 * parameter's name only as a parameter again (a Parameter, or
+		 * None; anything else raises), and no plain attribute or
+		 * submodule holds a parameter's name (register_parameter
+		 * refuses one).  So only tensors the module holds may change:
+		 * those are no longer known; its other attributes stay. */
+		struct vdict *d = args[0]->u.inst->attrs;
+		size_t k;
+
+		for (k = 0; d && k < d->n; k++)
+			if (d->vals[k]->k == VK_TENSOR && d->vals[k]->is_param && d->keys[k]->k == VK_STR) {
+				journal_note(in, d, d->keys[k]->u.str.s);
+				d->vals[k] = unknown_at(f, site, "a parameter replaced by setattr() under a name not known");
+			}
 	} else if (nargs == 3 && args[0]->k == VK_INST) {   /* a name not known: any attribute */
 		const char *what = afmt(in, "setattr(%s, %s, ...)", args[0]->expr ? args[0]->expr : text_of_arg(f, site, 0),
 		                        args[1]->expr ? args[1]->expr : text_of_arg(f, site, 1));

@@ -440,6 +440,22 @@ static int func_vs_other(const value_t *l, const value_t *r)
 	return 0;
 }
 
+/* Is every key of d a value whose identity is known: a Python scalar, a
+ * class, function or outside name of the job's (a key such a value could
+ * equal only by being it)? */
+static int dict_keys_known(const struct vdict *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		const value_t *k = d->keys[i];
+
+		if (!value_is_known_scalar(k) && k->k != VK_CLASS && k->k != VK_FUNC && k->k != VK_EXT)
+			return 0;
+	}
+	return 1;
+}
+
 static int compare_known(struct interp *in, enum ast_cmpop op, value_t *l, value_t *r)
 {
 	double x, y;
@@ -513,6 +529,12 @@ static int compare_known(struct interp *in, enum ast_cmpop op, value_t *l, value
 
 		if (r->k == VK_DICT) {
 			found = vdict_get(r->u.dict, l) != NULL;
+			if (!found && (l->k == VK_CLASS || l->k == VK_FUNC) && !l->alts &&
+			    !dict_may_hold(r->u.dict) && !r->u.dict->rep && dict_keys_known(r->u.dict))
+				return op == AST_CMP_IN ? 0 : 1;   /* a class or function of the
+				                                   * job's is a key only as itself
+				                                   * (hashed by identity): every key
+				                                   * is known, none is it */
 			if (!found && !value_is_known_scalar(l))
 				return -1;      /* a key not known may be any of them */
 			if (!found && (dict_may_hold(r->u.dict) || r->u.dict->rep))
@@ -1061,6 +1083,13 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 	/* x.shape[-2:], x.shape[0] of a shape not known: a torch.Size, an int */
 	if (obj->k == VK_UNKNOWN && obj->reason == size_unknown_reason && !obj->alts)
 		return unknown_at(f, &s->h, idx->k == VK_SLICE ? size_unknown_reason : shape_dim_reason);
+	if (obj->k == VK_CLASS && idx->k == VK_STR) {
+		/* Mode["REDUCE_SCATTER"] of a repo enum: that member */
+		value_t *m = enum_member_by_name(in, obj, idx->u.str.s);
+
+		if (m)
+			return m;
+	}
 	arr_device_index(f, s, obj, idx);            /* m[i, gc], gc on the device */
 	{
 		value_t *w = arr_window(f, s, obj, idx);    /* a[i:i+k] of an array */

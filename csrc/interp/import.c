@@ -225,6 +225,30 @@ static value_t *ns_lazy_attr(struct frame *f, struct vns *ns, const char *name)
 	return NULL;
 }
 
+/* A name a module's own dict lacks, bound there by a `from LIB import *`
+ * of a library outside the repository (exec_import_from keeps the
+ * libraries' names under STAR_EXT_KEY): the library's attribute, as the
+ * import bound it (a public name: not starting with '_').  NULL when the
+ * module made no such import. */
+value_t *ns_star_ext(struct interp *in, struct vns *ns, const char *name)
+{
+	value_t *l, *v;
+	size_t i;
+
+	if (!ns || !name || name[0] == '_' || !(l = vdict_gets(ns->dict, STAR_EXT_KEY)) || l->k != VK_LIST)
+		return NULL;
+	for (i = l->u.seq->n; i-- > 0;) {
+		const value_t *m = l->u.seq->items[i];
+
+		if (m->k != VK_STR)
+			continue;
+		if ((v = stdlib_attr(in, m->u.str.s, name)))
+			return v;
+		return v_ext(in->a, canon_ext(in, adot(in, m->u.str.s, name)));
+	}
+	return NULL;
+}
+
 /* Attribute of a repo module namespace, falling back to a submodule file
  * and to a lazy package's _import_structure. */
 value_t *ns_attr(struct frame *f, struct vns *ns, const char *name)
@@ -236,6 +260,8 @@ value_t *ns_attr(struct frame *f, struct vns *ns, const char *name)
 	value_t *pkgdir;
 
 	if (v)
+		return v;
+	if ((v = ns_star_ext(in, ns, name)))
 		return v;
 	if (!strcmp(name, "__dict__")) {
 		/* the namespace itself (torchvision.models.__dict__[arch]) */
@@ -391,6 +417,21 @@ void exec_import_from(struct frame *f, const struct ast_ImportFrom *s)
 					for (k = 0; k < d->n; k++)
 						if (d->keys[k]->k == VK_STR && d->keys[k]->u.str.s[0] != '_')
 							scope_bind(f, d->keys[k]->u.str.s, d->vals[k]);
+				}
+			} else if (m->k == VK_EXT) {
+				/* `from torch.distributed import *` in a repository
+				 * module (a shim re-exporting torch's names beside
+				 * its own wrappers): the names are the library's,
+				 * looked up when the module's own dict lacks them
+				 * (ns_star_ext) */
+				value_t *l = f->globals ? vdict_gets(f->globals->dict, STAR_EXT_KEY) : NULL;
+
+				if (f->globals && !f->locals) {
+					if (!l || l->k != VK_LIST) {
+						l = v_seq(in->a, VK_LIST, 1);
+						vdict_sets(in->a, f->globals->dict, STAR_EXT_KEY, l);
+					}
+					vseq_push(in->a, l->u.seq, v_str(in->a, m->u.ext));
 				}
 			} else if (m->k == VK_UNKNOWN) {
 				note(in, anchor_at(f, &s->h), afmt(in, "from %s import *", s->module ? s->module : "."),

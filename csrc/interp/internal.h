@@ -592,6 +592,13 @@ void scope_bind(struct frame *f, const char *name, value_t *v);
 
 /* import.c */
 value_t *ns_attr(struct frame *f, struct vns *ns, const char *name);
+/* the key under which a module's dict keeps the libraries it star-imports
+ * (`from torch.distributed import *`), and the name looked up in them */
+#define STAR_EXT_KEY "__ecg_star_ext__"
+/* the reason of a name named_parameters() yields (module.c): a name not
+ * known, but one of a parameter's (builtins.c setattr reads it so) */
+#define PARAM_NAME_REASON "a parameter's name"
+value_t *ns_star_ext(struct interp *in, struct vns *ns, const char *name);
 value_t *call_import_module(struct frame *f, const char *d, value_t **args, size_t nargs,
                             struct vdict *kw, const struct ast_hdr *site);
 value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond);
@@ -616,6 +623,7 @@ int alike_values(const value_t *a, const value_t *b);
 value_t *class_lookup(struct vclass *c, const char *name, struct vclass **owner);
 /* `x is E.NAME`, E (cls) a repo enum class: 1, 0, -1 not decided */
 int enum_member_is(struct interp *in, const value_t *x, const value_t *cls, const char *name);
+value_t *enum_member_by_name(struct interp *in, const value_t *cls, const char *name);
 const char *class_ext_base(struct vclass *c);
 /* l is r (ident) or l == r, one of them a class read from source: 1, 0,
  * or -1 not decided */

@@ -493,7 +493,7 @@ static value_t *module_parameters(struct frame *f, value_t *self, int named, con
 	if (named) {
 		value_t *pair = v_seq(in->a, VK_TUPLE, 2);
 
-		vseq_push(in->a, pair->u.seq, fact_set_plain(unknown_at(f, site, "a parameter's name")));
+		vseq_push(in->a, pair->u.seq, fact_set_plain(unknown_at(f, site, PARAM_NAME_REASON)));
 		vseq_push(in->a, pair->u.seq, p);
 		p = pair;
 	}

@@ -611,6 +611,28 @@ int enum_member_is(struct interp *in, const value_t *x, const value_t *cls, cons
 	return value_key_eq(x, m) ? 1 : 0;
 }
 
+/* E["NAME"] of a repo enum class E (cls, its value; Enum's __getitem__
+ * by member name): the member, the object its namespace holds for that
+ * public name (members are held as their values: a known scalar).  NULL
+ * when cls is no repo enum or NAME no member seen as one. */
+value_t *enum_member_by_name(struct interp *in, const value_t *cls, const char *name)
+{
+	const struct vclass *c;
+	size_t i, j;
+
+	if (!cls || cls->k != VK_CLASS || !name || name[0] == '_' || !repo_enum(in, cls->u.cls))
+		return NULL;
+	c = cls->u.cls;
+	for (i = 0; i < c->nmro; i++) {
+		const struct vdict *ns = c->mro[i]->ns;
+
+		for (j = 0; ns && j < ns->n; j++)
+			if (ns->keys[j]->k == VK_STR && !strcmp(ns->keys[j]->u.str.s, name))
+				return value_is_known_scalar(ns->vals[j]) ? ns->vals[j] : NULL;
+	}
+	return NULL;
+}
+
 /* Enum(value): the member with that value, NULL when the class is no such
  * enum or the value is not a known scalar; unknown when no member has it
  * (Python raises ValueError, or _missing_ decides). */

@@ -50,7 +50,9 @@ value_t *lookup(struct frame *f, const char *name)
 	}
 	if (f->globals && (v = vdict_gets(f->globals->dict, name)))
 		return v;
-	return vdict_gets(f->in->builtins, name);
+	if ((v = vdict_gets(f->in->builtins, name)))
+		return v;
+	return f->globals ? ns_star_ext(f->in, f->globals, name) : NULL;
 }
 
 static int declared_global(const struct frame *f, const char *name)

@@ -338,6 +338,13 @@ value_t *stdlib_attr(struct interp *in, const char *mod, const char *name)
 	 * is not the job (a library's lazy __init__ takes its else) */
 	if (!strcmp(mod, "typing") && !strcmp(name, "TYPE_CHECKING"))
 		return v_bool(in->a, 0);
+	{
+		/* torch.inf, math.pi: a float the catalog gives */
+		const char *c = catalog_fact(in->cat, CATALOG_F_FLOAT_CONSTANTS, canon_ext(in, adot(in, mod, name)));
+
+		if (c && *c)
+			return v_float(in->a, strtod(c, NULL));
+	}
 	return NULL;
 }
 

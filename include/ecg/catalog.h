@@ -555,6 +555,11 @@ enum catalog_fact {
 	CATALOG_F_DISTINCT_MEMBER_ENUMS, /* set: outside Enum classes (no str or int
 	                                 mixin, no aliases) whose members equal
 	                                 only themselves */
+	CATALOG_F_FLOAT_CONSTANTS,    /* map: a library's float constant
+	                                 (torch.inf) -> its value ("inf", "3.14") */
+	CATALOG_F_ARRAY_SCANS,        /* map: another library's running reduction
+	                                 (numpy.cumsum) -> 'keyword:position' of
+	                                 the input: 1-D of the input's items */
 	CATALOG_NFACTS
 };
 
