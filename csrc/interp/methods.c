@@ -537,6 +537,7 @@ static value_t *m_copy(struct frame *f, value_t *fn, value_t **args, size_t narg
 		for (i = 0; i < self->u.dict->n; i++)
 			vdict_set(in->a, r->u.dict, self->u.dict->keys[i], self->u.dict->vals[i]);
 		dict_keep_may_hold(r->u.dict, self->u.dict);
+		r->u.dict->dictconfig = self->u.dict->dictconfig;   /* DictConfig.copy() is one */
 		return r;
 	}
 	if (self->k == VK_LIST) {

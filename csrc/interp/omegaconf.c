@@ -51,6 +51,35 @@ static int dict_open(const struct vdict *d, int depth)
 
 /* v with every interpolation string made unknown (dicts and lists
  * copied where one is found; v itself when none is). */
+/* v's dicts marked as OmegaConf's (oc_mark) or as plain (oc_unmark:
+ * to_container's copy), nested ones too; v. */
+static value_t *oc_set_mark(value_t *v, int depth, unsigned char mark)
+{
+	size_t i;
+
+	if (depth > OC_MAX_DEPTH)
+		return v;
+	if (v->k == VK_DICT) {
+		v->u.dict->dictconfig = mark;
+		for (i = 0; i < v->u.dict->n; i++)
+			oc_set_mark(v->u.dict->vals[i], depth + 1, mark);
+	} else if (v->k == VK_LIST || v->k == VK_TUPLE) {
+		for (i = 0; i < v->u.seq->n; i++)
+			oc_set_mark(v->u.seq->items[i], depth + 1, mark);
+	}
+	return v;
+}
+
+static value_t *oc_mark(value_t *v, int depth)
+{
+	return oc_set_mark(v, depth, 1);
+}
+
+static value_t *oc_unmark(value_t *v, int depth)
+{
+	return oc_set_mark(v, depth, 0);
+}
+
 static value_t *no_interp(struct interp *in, value_t *v, int depth)
 {
 	value_t *r;
@@ -65,6 +94,7 @@ static value_t *no_interp(struct interp *in, value_t *v, int depth)
 		return r;
 	}
 	if (v->k == VK_DICT) {
+		v->u.dict->dictconfig = 1;        /* OmegaConf's: a DictConfig, its dict entries too */
 		for (i = 0; i < v->u.dict->n; i++) {
 			value_t *x = no_interp(in, v->u.dict->vals[i], depth + 1);
 
@@ -386,7 +416,7 @@ static value_t *oc_structured(struct frame *f, const char *d, value_t **args, si
 
 	(void)d;
 	if (v && (v = oc_struct_value(f, v, 0))->k == VK_DICT)
-		return v;
+		return oc_mark(v, 0);
 	return unknown_at(f, site, "OmegaConf.structured of an object not a dataclass of the repository");
 }
 
@@ -402,7 +432,7 @@ static value_t *oc_create(struct frame *f, const char *d, value_t **args, size_t
 	if (x && x->k == VK_UNKNOWN)
 		return x;
 	if (!x || x->k == VK_NONE)
-		return v_dict(f->in->a);
+		return oc_mark(v_dict(f->in->a), 0);
 	if (x->k != VK_DICT)
 		return unknown_at(f, site, "OmegaConf.create of a value that is no dict (YAML text, a list, a "
 		                           "dataclass): not followed");
@@ -415,8 +445,31 @@ static value_t *oc_to_container(struct frame *f, const char *d, value_t **args, 
 {
 	(void)d, (void)kw;
 	if (nargs >= 1 && (args[0]->k == VK_DICT || args[0]->k == VK_LIST))
-		return deepcopy_value(f->in, args[0], 0);
+		return oc_unmark(deepcopy_value(f->in, args[0], 0), 0);
 	return unknown_at(f, site, "OmegaConf.to_container of a config not known");
+}
+
+/* OmegaConf.is_dict / is_list / is_config(x): True, False, or not known.
+ * A dict OmegaConf made (vdict.dictconfig) is a DictConfig; a number, a
+ * str, None or a bool is no config; a plain dict or list may be one or
+ * not as far as ecg knows (its mark can be lost on the way): not known
+ * for is_dict/is_config, and a dict is no ListConfig. */
+static value_t *oc_is(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                      const struct ast_hdr *site)
+{
+	const char *what = strrchr(d, '.') + 1;
+	value_t *x = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "obj") : NULL;
+	int r = -1;
+
+	if (x && (x->k == VK_NONE || x->k == VK_BOOL || x->k == VK_INT || x->k == VK_FLOAT || x->k == VK_STR))
+		r = 0;
+	else if (x && x->k == VK_DICT && x->u.dict->dictconfig)
+		r = strcmp(what, "is_list") != 0;
+	else if (x && x->k == VK_DICT && !strcmp(what, "is_list"))
+		r = 0;
+	if (r >= 0)
+		return v_bool(f->in->a, r);
+	return unknown_at(f, site, afmt(f->in, "OmegaConf.%s of a value ecg does not know to be a config or not", what));
 }
 
 /* OmegaConf.select(cfg, "a.b", default=x): the value at the key path; a
@@ -488,6 +541,9 @@ static const struct oc_native {
 	{ "omegaconf.OmegaConf.create", oc_create },
 	{ "omegaconf.OmegaConf.from_cli", oc_from_cli },
 	{ "omegaconf.OmegaConf.from_dotlist", oc_from_cli },
+	{ "omegaconf.OmegaConf.is_config", oc_is },
+	{ "omegaconf.OmegaConf.is_dict", oc_is },
+	{ "omegaconf.OmegaConf.is_list", oc_is },
 	{ "omegaconf.OmegaConf.load", oc_load },
 	{ "omegaconf.OmegaConf.merge", oc_merge },
 	{ "omegaconf.OmegaConf.resolve", oc_no_value },

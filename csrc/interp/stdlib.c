@@ -50,6 +50,7 @@ value_t *deepcopy_value(struct interp *in, value_t *v, int depth)
 		r = v_copy(in->a, v);
 		r->u.dict = vdict_new(in->a);
 		r->u.dict->cfgnode = v->u.dict->cfgnode;   /* a yacs CfgNode's copy is one */
+		r->u.dict->dictconfig = v->u.dict->dictconfig;   /* so is a DictConfig's */
 		r->u.dict->cfgpath = v->u.dict->cfgpath;
 		for (i = 0; i < v->u.dict->n; i++)
 			vdict_set(in->a, r->u.dict, v->u.dict->keys[i], deepcopy_value(in, v->u.dict->vals[i], depth + 1));

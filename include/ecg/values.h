@@ -286,6 +286,10 @@ struct vdict {
 	 * dict; cfgpath its dotted key from the root ("" the root; arena) */
 	unsigned char cfgnode;
 	const char *cfgpath;
+	/* interp/omegaconf.c: an OmegaConf DictConfig (made by OmegaConf's
+	 * create/load/merge/structured/from_cli, or a copy or entry of one):
+	 * OmegaConf.is_dict() is true of it; 0 not known to be one */
+	unsigned char dictconfig;
 	/* a dict comprehension over items not known: the value its one read
 	 * pass made, what a key not in it reads (every entry is made so) */
 	struct value *rep;
