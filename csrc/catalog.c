@@ -1365,6 +1365,7 @@ static const struct {
 	[CATALOG_F_DISTINCT_MEMBER_ENUMS] = { "distinct_member_enums", FK_SET },
 	[CATALOG_F_FLOAT_CONSTANTS] = { "float_constants", FK_MAP },
 	[CATALOG_F_ARRAY_SCANS] = { "array_scans", FK_MAP },
+	[CATALOG_F_SINGLE_PROCESS_DEVICE_TYPES] = { "single_process_device_types", FK_SET },
 };
 
 static const char *const FACT_KIND_KEY[] = {

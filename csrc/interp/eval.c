@@ -738,6 +738,29 @@ static int typed_eq(struct interp *in, enum ast_cmpop op, const value_t *l, cons
 	return op == AST_CMP_NOTEQ;
 }
 
+/* `x.device.type == "mps"` with the device not known, in a job of more
+ * than one process (torch.c multi_process_count): no such job runs on a
+ * device type of catalog single_process_device_types, so == is False and
+ * != True; -1 for anything else.  lx/rx: the operands' expressions. */
+static int device_type_cmp(struct interp *in, enum ast_cmpop op, const struct ast_hdr *lx, const value_t *l,
+                           const struct ast_hdr *rx, const value_t *r)
+{
+	const struct ast_hdr *x = l->k == VK_STR ? rx : lx;
+	const value_t *s = l->k == VK_STR ? l : r, *o = l->k == VK_STR ? r : l;
+	const struct ast_hdr *dv;
+	const char *name;
+
+	if ((op != AST_CMP_EQ && op != AST_CMP_NOTEQ) || s->k != VK_STR || o->k != VK_UNKNOWN || !x ||
+	    !AST_IS(x, Attribute) || strcmp(AST_AS(x, Attribute)->attr, "type"))
+		return -1;
+	dv = AST_AS(x, Attribute)->value;
+	name = AST_IS(dv, Attribute) ? AST_AS(dv, Attribute)->attr : AST_IS(dv, Name) ? AST_AS(dv, Name)->id : NULL;
+	if (!name || !strstr(name, "device") || !catalog_fact(in->cat, CATALOG_F_SINGLE_PROCESS_DEVICE_TYPES, s->u.str.s) ||
+	    multi_process_count(in) <= 1)
+		return -1;
+	return op == AST_CMP_NOTEQ;
+}
+
 static value_t *eval_compare(struct frame *f, const struct ast_Compare *c)
 {
 	struct interp *in = f->in;
@@ -782,6 +805,8 @@ static value_t *eval_compare(struct frame *f, const struct ast_Compare *c)
 			t = typed_eq(in, op, l, r);
 		if (t < 0)
 			t = enum_member_cmp(in, op, l, r);
+		if (t < 0)
+			t = device_type_cmp(in, op, i ? c->comparators.items[i - 1] : c->left, l, c->comparators.items[i], r);
 		if (t < 0)
 			return unknown_at(f, &c->h, l->k == VK_UNKNOWN && l->reason ? l->reason
 			                            : r->k == VK_UNKNOWN && r->reason ? r->reason

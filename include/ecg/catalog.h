@@ -560,6 +560,8 @@ enum catalog_fact {
 	CATALOG_F_ARRAY_SCANS,        /* map: another library's running reduction
 	                                 (numpy.cumsum) -> 'keyword:position' of
 	                                 the input: 1-D of the input's items */
+	CATALOG_F_SINGLE_PROCESS_DEVICE_TYPES, /* set: device types no job of more
+	                                 than one process runs on (mps) */
 	CATALOG_NFACTS
 };
 
