@@ -642,9 +642,33 @@ const char *value_repr(struct ast_arena *a, const value_t *v)
 	return r;
 }
 
+/* Is m reachable from c through children (c itself included)?  *left
+ * bounds the visits: a shared submodule (tied layers) is walked again
+ * from each parent; past the bound, taken for yes. */
+static int vinst_reaches(const struct vinst *c, const struct vinst *m, int depth, long *left)
+{
+	size_t i;
+
+	if (c == m || --*left < 0 || depth > 64)
+		return 1;
+	for (i = 0; i < c->nchildren; i++)
+		if (vinst_reaches(c->children[i].inst, m, depth + 1, left))
+			return 1;
+	return 0;
+}
+
+/* m.<name> = child of a module: child registered (in its place when the
+ * name is taken) -- unless child is m or holds m, which would make the
+ * tree a cycle (`compiled._orig_mod = model` with the two one object):
+ * PyTorch's modules() lists such a module once, and so does ecg, which
+ * leaves the link out.  Never fails. */
 void vinst_add_child(struct ast_arena *a, struct vinst *m, const char *name, struct vinst *child)
 {
 	size_t i;
+	long left = 100000;
+
+	if (child && vinst_reaches(child, m, 0, &left))
+		return;
 
 	for (i = 0; i < m->nchildren; i++) {
 		if (!strcmp(m->children[i].name, name)) {
