@@ -708,6 +708,9 @@ void natives_register(struct interp *in);
 /* torch.c */
 const char *canon_ext(struct interp *in, const char *d);
 int is_loader(const value_t *v);
+/* module.c: is m a module whose tensors the job built on the host and never
+ * moved (no default device)?  1 sure, 0 not */
+int module_built_on_host(struct interp *in, const struct vinst *m);
 int class_is_torch_loader(struct interp *in, struct vclass *c);
 int loader_base_init(struct frame *f, value_t *self, value_t **args, size_t nargs, struct vdict *kw,
                      const struct ast_hdr *site);

@@ -472,6 +472,11 @@ static int built_on_host(struct interp *in, const struct vinst *m, int depth)
 	return 1;
 }
 
+int module_built_on_host(struct interp *in, const struct vinst *m)
+{
+	return !in->default_dev && built_on_host(in, m, 0);
+}
+
 static value_t *module_parameters(struct frame *f, value_t *self, int named, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
@@ -485,6 +490,9 @@ static value_t *module_parameters(struct frame *f, value_t *self, int named, con
 	else if (!in->default_dev && built_on_host(in, m, 0)) {
 		p = v_tensor_dev(in->a, DEV_HOST, 0);
 		p->host_sure = 1;
+		/* the module it was listed from: moved later, its parameters
+		 * move with it in place (tensor_attr asks again) */
+		p->param_of = (struct vinst *)m;
 	} else
 		p = v_tensor(in->a);
 	p->is_param = 1;

@@ -810,10 +810,12 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 	if (f->mode != M_FWD && obj->lib_out && catalog_fact(in->cat, CATALOG_F_LIBRARY_OUTPUT_FIELDS, name))
 		return v_tensor_dev(in->a, obj->dev, 0);
 	/* x.device of a tensor known to be on the host (a parameter of a
-	 * module built there, not moved): torch.device('cpu') -- a .to() to
-	 * it of a device tensor is a copy to the host */
+	 * module built there, and still not moved when .device is read:
+	 * `params = list(m.parameters()); m.cuda()` moves them in place):
+	 * torch.device('cpu') -- a .to() to it of a device tensor is a copy
+	 * to the host */
 	if (!strcmp(name, "device") && obj->k == VK_TENSOR && obj->dev == DEV_HOST && obj->host_sure &&
-	    f->mode != M_FWD) {
+	    f->mode != M_FWD && (!obj->param_of || module_built_on_host(in, obj->param_of))) {
 		struct vinst *c = new_inst(in);
 
 		c->ext = "torch.device";
