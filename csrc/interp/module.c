@@ -900,9 +900,17 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 	case BI_M_MOD_PARAMETERS:
 	case BI_M_MOD_NAMED_PARAMETERS:
 		return module_parameters(f, self, fn->u.bi.id == BI_M_MOD_NAMED_PARAMETERS, site);
-	case BI_M_MOD_STATE_DICT:
+	case BI_M_MOD_STATE_DICT: {
+		value_t *sd;
+
 		state_dict_effects(f, self, site);
-		return unknown_at(f, site, "a module's state dict, read at run time");
+		sd = unknown_at(f, site, "a module's state dict, read at run time");
+		/* of a module the job built on the host and never moved: host
+		 * tensors (torch.save of it copies nothing off a device) */
+		if (self->k == VK_INST && self->u.inst->mod != VM_NONE && module_built_on_host(in, self->u.inst))
+			sd->dev = DEV_HOST;
+		return sd;
+	}
 	case BI_M_MOD_LOAD_STATE_DICT:
 		load_state_dict_effects(f, self, nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "state_dict") : NULL, site);
 		return unknown_at(f, site, "the missing and unexpected keys, known at run time");
