@@ -775,10 +775,6 @@ static int sc_checkpoint_work(const struct sched_ev *e)
 	return e->kind != SEV_MODEL_CALL && sc_in_saver(e->anchor);
 }
 
-/* The phase of the work in a periodic block (`if step % N == 0:`) that is
- * neither evaluation nor checkpointing itself, by what else the block
- * does: "eval" when it calls a model under no_grad, else "checkpoint" when
- * it saves one (torch.save, a save_checkpoint routine), else "logging". */
 /* Is there a periodic guard between context c and g (not g itself)? */
 static int sc_guard_between(const struct jctx *c, const struct jctx *g)
 {
@@ -788,6 +784,10 @@ static int sc_guard_between(const struct jctx *c, const struct jctx *g)
 	return 0;
 }
 
+/* The phase of the work in a periodic block (`if step % N == 0:`) that is
+ * neither evaluation nor checkpointing itself, by what else the block
+ * does: "eval" when it calls a model under no_grad, else "checkpoint" when
+ * it saves one (torch.save, a save_checkpoint routine), else "logging". */
 static const char *sc_guard_phase(const struct sc *s, const struct jctx *g)
 {
 	int saves = 0;

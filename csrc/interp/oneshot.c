@@ -86,6 +86,8 @@ static int never_none(const struct ast_hdr *e)
 	       AST_IS(e, ListComp) || AST_IS(e, DictComp) || AST_IS(e, SetComp);
 }
 
+/* A walk of a class's writes of self.<attr> (flag_walk_cb; move_walk_cb
+ * for one_shot_move, own and lazy unused). */
 struct flag_walk {
 	const char *attr;
 	const struct ast_hdr *own;      /* the assignment that turns the flag off */
@@ -130,9 +132,10 @@ static int flag_walk_cb(const struct ast_hdr *n, void *ctx)
 	return ast_visit_children(n, flag_walk_cb, ctx);
 }
 
-/* Whether any class of c's MRO (the repository's) writes .attr other than
- * by `own` and __init__'s constants. */
-static int flag_written_elsewhere(const struct vclass *c, const char *attr, const struct ast_hdr *own, int lazy)
+/* Does a statement of a class of c's MRO (the repository's) make cb set
+ * w->bad -- w->in_init set while a class's __init__ is walked?  A class
+ * whose source is not read counts as one that does. */
+static int mro_walk_bad(const struct vclass *c, ast_visit_fn cb, struct flag_walk *w)
 {
 	size_t k;
 	unsigned i;
@@ -144,16 +147,23 @@ static int flag_written_elsewhere(const struct vclass *c, const char *attr, cons
 			return 1;
 		for (i = 0; i < d->body.n; i++) {
 			const struct ast_hdr *st = d->body.items[i];
-			struct flag_walk w = { attr, own, 0, lazy, 0 };
 
-			if (AST_IS(st, FunctionDef))
-				w.in_init = !strcmp(AST_AS(st, FunctionDef)->name, "__init__");
-			flag_walk_cb(st, &w);
-			if (w.bad)
+			w->in_init = AST_IS(st, FunctionDef) && !strcmp(AST_AS(st, FunctionDef)->name, "__init__");
+			cb(st, w);
+			if (w->bad)
 				return 1;
 		}
 	}
 	return 0;
+}
+
+/* Whether any class of c's MRO (the repository's) writes .attr other than
+ * by `own` and __init__'s constants. */
+static int flag_written_elsewhere(const struct vclass *c, const char *attr, const struct ast_hdr *own, int lazy)
+{
+	struct flag_walk w = { attr, own, 0, lazy, 0 };
+
+	return mro_walk_bad(c, flag_walk_cb, &w);
 }
 
 /* `self.m(...)` at the branch's top level, m a method of the object's
@@ -246,12 +256,6 @@ int one_shot_if(const struct frame *f, const struct ast_If *s, int taken)
  * move runs once.  Only when nothing else in the class (and its
  * repository bases) writes self.X but __init__ (its start) and other
  * statements of this same form, and no augmented assignment does. */
-struct move_walk {
-	const char *attr;
-	int in_init;
-	int bad;
-};
-
 static int move_of_attr(const struct ast_hdr *st, const char *attr)
 {
 	const struct ast_Assign *a;
@@ -276,7 +280,7 @@ static int move_of_attr(const struct ast_hdr *st, const char *attr)
 
 static int move_walk_cb(const struct ast_hdr *n, void *ctx)
 {
-	struct move_walk *w = ctx;
+	struct flag_walk *w = ctx;
 	unsigned i;
 
 	if (w->bad)
@@ -301,28 +305,12 @@ int one_shot_move(const struct frame *f, const struct ast_hdr *st)
 {
 	const struct vclass *c;
 	const char *attr;
-	size_t k;
-	unsigned i;
+	struct flag_walk w = { NULL, NULL, 0, 0, 0 };
 
 	if (f->mode == M_FWD || !f->self || f->self->k != VK_INST || !(c = f->self->u.inst->cls) ||
 	    !AST_IS(st, Assign) || AST_AS(st, Assign)->targets.n != 1 ||
 	    !(attr = self_attr(f, AST_AS(st, Assign)->targets.items[0])) || !move_of_attr(st, attr))
 		return 0;
-	for (k = 0; k < c->nmro; k++) {
-		const struct ast_ClassDef *d = c->mro[k]->def;
-
-		if (!d)
-			return 0;
-		for (i = 0; i < d->body.n; i++) {
-			const struct ast_hdr *s = d->body.items[i];
-			struct move_walk w = { attr, 0, 0 };
-
-			if (AST_IS(s, FunctionDef))
-				w.in_init = !strcmp(AST_AS(s, FunctionDef)->name, "__init__");
-			move_walk_cb(s, &w);
-			if (w.bad)
-				return 0;
-		}
-	}
-	return 1;
+	w.attr = attr;
+	return !mro_walk_bad(c, move_walk_cb, &w);
 }
