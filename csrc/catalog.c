@@ -1366,6 +1366,8 @@ static const struct {
 	[CATALOG_F_FLOAT_CONSTANTS] = { "float_constants", FK_MAP },
 	[CATALOG_F_ARRAY_SCANS] = { "array_scans", FK_MAP },
 	[CATALOG_F_SINGLE_PROCESS_DEVICE_TYPES] = { "single_process_device_types", FK_SET },
+	[CATALOG_F_GPU_REQUIRING_CALLS] = { "gpu_requiring_calls", FK_SET },
+	[CATALOG_F_MACHINE_QUERIES] = { "machine_queries", FK_SET },
 };
 
 static const char *const FACT_KIND_KEY[] = {

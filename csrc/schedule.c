@@ -1782,6 +1782,28 @@ static long long sc_fwd_runs(const struct sc *s, const struct sched_ev *e)
 	return n ? n : 1;
 }
 
+/* A host-device row's condition: a job that chose its device at run time
+ * (interp/devchoice.c: "cuda" if torch.cuda.is_available() else "cpu")
+ * copies and reads device tensors only when that choice is the GPU, so
+ * its condition comes first, then the row's paths' own (pc, or NULL). */
+static void sc_add_row_condition(struct sc *s, cJSON *h, const char *pc)
+{
+	const char *g = interp_gpu_condition(s->in);
+	char *t;
+
+	if (!g || (pc && strstr(pc, g))) {
+		add_str_or_null(h, "condition", pc);
+		return;
+	}
+	if (!pc) {
+		cJSON_AddStringToObject(h, "condition", g);
+		return;
+	}
+	t = xasprintf(strstr(pc, " or ") ? "%s and (%s)" : "%s and %s", g, pc);
+	cJSON_AddStringToObject(h, "condition", t);
+	free(t);
+}
+
 static void sc_host_device(struct sc *s, cJSON *hd)
 {
 	size_t i, j;
@@ -1817,7 +1839,7 @@ static void sc_host_device(struct sc *s, cJSON *hd)
 		s->inner = 1;
 		cJSON_AddStringToObject(h, "frequency", freq);
 		free(freq);
-		add_str_or_null(h, "condition", sc_paths_condition(s, e, 1, sc_same_line));
+		sc_add_row_condition(s, h, sc_paths_condition(s, e, 1, sc_same_line));
 		cJSON_AddItemToArray(hd, h);
 	}
 }

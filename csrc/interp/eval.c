@@ -1836,7 +1836,8 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 		return eval_compare(f, AST_AS(e, Compare));
 	case AST_IfExp: {
 		const struct ast_IfExp *x = AST_AS(e, IfExp);
-		int t = value_truth(eval(f, x->test));
+		value_t *tv = eval(f, x->test);
+		int t = value_truth(tv);
 
 		if (t == 1)
 			return eval(f, x->body);
@@ -1850,6 +1851,7 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 			int ot = f->cond.taken;
 			value_t *a, *b;
 
+			devchoice_test(f, tv, text);
 			f->cond.text = text;
 			f->cond.taken = -1;
 			a = eval(f, x->body);
@@ -1911,6 +1913,14 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 			if (a->k == VK_INST && b->k == VK_INST && a->u.inst->mod != VM_NONE &&
 			    b->u.inst->mod != VM_NONE && a->u.inst != b->u.inst)
 				return v_alts(f, text, a, b);
+			/* "cuda" if torch.cuda.is_available() else "cpu": the
+			 * device chosen at run time, both kept (devchoice.c) */
+			if (devchoice_specs(a, b)) {
+				value_t *u = v_alts(f, text, a, b);
+
+				u->nonneg = FACT_HOST_DATA;
+				return u;
+			}
 			/* `path if path.exists() else np.ones((640, 640, 3))`:
 			 * host data on both arms (a str, a Path, an array of
 			 * another library), which is not known but is no tensor

@@ -1114,7 +1114,7 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 		} else if (a && b && ((alts_object(a) && (alts_object(b) || b->k == VK_NONE)) ||
 		                      (a->k == VK_NONE && alts_object(b)) || alts_callable_pair(a, b) ||
 		                      alts_group_pair(a, b) || alts_dev_scalar_pair(a, b) || alts_seq_pair(a, b) ||
-		                      alts_scalar_pair(a, b))) {
+		                      alts_scalar_pair(a, b) || devchoice_pair(a, b))) {
 			r = v_alts(f, cond, a, b);  /* both objects kept: alts.c */
 		} else if (!a || !b) {
 			r = a ? a : b;      /* bound on one path only: it exists if that path ran */
@@ -1394,6 +1394,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	if (t == 0 || t == 1)
 		carry_decided(f, s->test);
 	text = text_of(f, s->test);
+	devchoice_test(f, tv, text);
 	/* `if it % N == 0` in job code: periodic.  ecg reads one iteration;
 	 * when `it` there skips the guard, the guarded code is still read (a
 	 * constructor's `if i % 2 == 0` keeps its meaning: it is not job code;

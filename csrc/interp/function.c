@@ -591,7 +591,10 @@ value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond)
 			return b;
 		c = new_inst(f->in);
 		c->ext = "torch.device";
+		/* two known types: the device chosen at run time (devchoice.c) */
 		vdict_sets(f->in->a, c->attrs, "type", same_type ? tb
+		           : ta && tb && (ta->k == VK_STR || alts_scalars(ta)) && (tb->k == VK_STR || alts_scalars(tb))
+		           ? v_alts(f, cond, ta, tb)
 		           : v_unknown(f->in->a, NULL, afmt_memo(f->in, "a device type `%s` decides", cond, NULL)));
 		vdict_sets(f->in->a, c->attrs, "index",
 		           v_unknown(f->in->a, NULL, afmt_memo(f->in, "a device index `%s` decides", cond, NULL)));

@@ -336,6 +336,13 @@ struct interp {
 	} *hooks;
 	size_t nhooks, ahooks;
 	int gpu;                      /* the job moves a model or tensors to a device */
+	const char *gpu_choice;       /* devchoice.c: the condition under which the
+	                                 device the job placed data on is a GPU (a
+	                                 device chosen at run time), or NULL */
+	int gpu_sure;                 /* the job names a GPU on a path it always takes */
+	struct strmap machine_conds;  /* devchoice.c: texts of the tests read whose value
+	                                 is a property of the machine (an `if
+	                                 torch.cuda.is_available():`), keys borrowed */
 	int default_dev;              /* the job sets where factories put tensors
 	                                 (set_default_device, set_default_tensor_type,
 	                                 `with torch.device(...)`) */
@@ -552,6 +559,13 @@ int alts_scalars(const value_t *v);                         /* alternatives of P
 int alts_dev_scalar_pair(const value_t *a, const value_t *b);   /* a device tensor on one path, a scalar on the other */
 int alts_may_none(const value_t *v, int depth);            /* None on some path of v */
 value_t *v_alts(struct frame *f, const char *cond, value_t *a, value_t *b);
+/* devchoice.c: a device the job chooses at run time */
+const char *devchoice_cond(struct interp *in, const value_t *v);
+int devchoice_pair(const value_t *a, const value_t *b);
+int devchoice_specs(const value_t *a, const value_t *b);
+void devchoice_place(struct frame *f, const value_t *target);
+void devchoice_sure(struct frame *f);
+void devchoice_test(struct frame *f, const value_t *tv, const char *text);
 value_t *v_alts_in(struct interp *in, const char *cond, value_t *a, value_t *b);   /* v_alts without a frame */
 int alts_tensor_path(const value_t *v);   /* the path where v is a device tensor, the other a scalar; -1 */
 /* device work on one path (a device tensor or its method), Python data on
@@ -793,6 +807,12 @@ value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_
 /* x.dtype: only the run knows which dtype, but it is one -- x.to(y.dtype)
  * is a cast, never a copy */
 #define TENSOR_DTYPE_REASON "a tensor's dtype, read at run time"
+/* the index of x.device of a device tensor (a torch.device of type
+ * 'cuda' read from a tensor, not named by the job: devchoice.c) */
+#define TENSOR_DEVICE_INDEX_REASON "the index of a tensor's device"
+/* what a query of the machine gives (torch.cuda.is_available(): catalog
+ * machine_queries); `not`, `and`/`or` of it keep the reason */
+#define MACHINE_REASON "a property of the machine the job runs on"
 int dev_is_host(const value_t *v);
 const value_t *device_of_tensor(const value_t *v);
 int value_is_dtype(const struct catalog *cat, const value_t *v);

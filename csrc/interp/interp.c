@@ -68,6 +68,7 @@ void interp_free(struct interp *in)
 	free(in->hook_sev);
 	free(in->hooks);
 	strmap_free(&in->strs);
+	strmap_free(&in->machine_conds);
 	free(in->amemo);
 	free(in->tmemo);
 	free(in->genmemo);

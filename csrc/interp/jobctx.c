@@ -680,6 +680,12 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 			in->dist_backend_cond = cond;
 		}
 	}
+	/* a call that fails with no GPU, or an NCCL group, on a path the
+	 * job always takes: the GPU is sure (devchoice.c) */
+	if (catalog_fact(in->cat, CATALOG_F_GPU_REQUIRING_CALLS, d) ||
+	    (!strcmp(d, "torch.distributed.init_process_group") && in->dist_backend && !in->dist_backend_mixed &&
+	     !in->dist_backend_cond && !strcmp(in->dist_backend, "nccl")))
+		devchoice_sure(f);
 	/* an optimizer built by job code (torch.optim.AdamW(...), a
 	 * library's FusedAdam): the job means to train */
 	if (f->mode != M_FWD && !in->ev.optimizer_built && last[0] >= 'A' && last[0] <= 'Z' &&

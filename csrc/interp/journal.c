@@ -248,7 +248,8 @@ static value_t *jmerge(struct interp *in, const char *key, value_t *a, value_t *
 	}
 	if (a && b && ((alts_object(a) && (alts_object(b) || b->k == VK_NONE)) ||
 	               (a->k == VK_NONE && alts_object(b)) || alts_callable_pair(a, b) ||
-	               alts_group_pair(a, b) || alts_dev_scalar_pair(a, b) || alts_scalar_pair(a, b)))
+	               alts_group_pair(a, b) || alts_dev_scalar_pair(a, b) || alts_scalar_pair(a, b) ||
+	               devchoice_pair(a, b)))
 		return v_alts_in(in, cond, a, b);  /* both objects kept, as merge_branches does */
 	/* an object set on one path only (`if self.calculate_fid: self.scorer
 	 * = Scorer(...)`): code that reads it runs on that path (on the other

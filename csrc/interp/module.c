@@ -926,6 +926,7 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 			int there = self->k == VK_INST && module_all_on_device(self->u.inst, 0);
 
 			in->gpu = 1;
+			devchoice_place(f, nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "device") : NULL);
 			if (self->k == VK_INST && dev_is_host(nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "device") : NULL) != 1) {
 				/* under an undecided condition: maybe moved */
 				module_set_on_device(self->u.inst, jc_find(f->jc, JC_COND) ? 2 : 1, 0);

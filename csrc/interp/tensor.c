@@ -392,6 +392,7 @@ static value_t *tm_to(struct frame *f, value_t *fn, const char *m, value_t **arg
 		return v_tensor_dev(in->a, DEV_HOST, 0);
 	}
 	in->gpu = 1;
+	devchoice_place(f, target);
 	if (dev != DEV_DEVICE && !(f->mode == M_FWD && dev == DEV_UNKNOWN)) {
 		e = sev(f, SEV_H2D, cuda ? ".cuda()" : ".to(device)", site);
 		if (e) {
@@ -525,6 +526,7 @@ static value_t *tm_type(struct frame *f, value_t *fn, const char *m, value_t **a
 		return unknown_at(f, site, "the name of a tensor's type");
 	if (cuda == 1) {
 		in->gpu = 1;
+		devchoice_place(f, NULL);
 		if (dev == DEV_HOST || (dev == DEV_UNKNOWN && f->mode != M_FWD))
 			e = sev(f, SEV_H2D, ".type(<CUDA tensor type>)", site);
 		if (e) {
@@ -838,7 +840,7 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 
 		c->ext = "torch.device";
 		vdict_sets(in->a, c->attrs, "type", v_str(in->a, "cuda"));
-		v = unknown_at(f, site, "the index of a tensor's device");
+		v = unknown_at(f, site, TENSOR_DEVICE_INDEX_REASON);
 		v->nonneg = FACT_NONNEG_INT;
 		vdict_sets(in->a, c->attrs, "index", v);
 		return mk_inst_value(in, c);

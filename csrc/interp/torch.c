@@ -1254,6 +1254,19 @@ static value_t *tc_device(struct frame *f, const char *d, const char *last, valu
 			index = nl && i == nl ? v_int(in->a, k)
 			                      : unknown_at(f, site, "a device index not read from its spec");
 		}
+	} else if (spec && spec->k == VK_UNKNOWN && spec->alts && spec->alt_cond && devchoice_specs(spec->alts[0], spec->alts[1])) {
+		/* torch.device("cuda" if torch.cuda.is_available() else "cpu"):
+		 * the type chosen at run time (devchoice.c) */
+		value_t *t2[2];
+		int i;
+
+		for (i = 0; i < 2; i++) {
+			const char *s2 = spec->alts[i]->u.str.s, *colon = memchr(s2, ':', spec->alts[i]->u.str.len);
+
+			t2[i] = colon ? v_strn(in->a, s2, (size_t)(colon - s2)) : spec->alts[i];
+		}
+		type = v_alts(f, spec->alt_cond, t2[0], t2[1]);
+		index = idx ? idx : unknown_at(f, site, "a device index of a spec chosen at run time");
 	} else if (spec && spec->k == VK_UNKNOWN && spec->str_prefix && strchr(spec->str_prefix, ':')) {
 		/* f'cuda:{rank}': the type is known, the number is not */
 		type = v_strn(in->a, spec->str_prefix, (size_t)(strchr(spec->str_prefix, ':') - spec->str_prefix));
@@ -1680,11 +1693,14 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	if ((fn = torch_call_named(catalog_fact(in->cat, CATALOG_F_TORCH_CALLS_BY_NAME, last))) &&
 	    (r = fn(f, d, last, args, nargs, kw, site)))
 		return r;
+	/* torch.cuda.is_available(), torch.backends.mps.is_available() */
+	if (catalog_fact(in->cat, CATALOG_F_MACHINE_QUERIES, last))
+		return unknown_at(f, site, MACHINE_REASON);
 	if ((!strncmp(d, "torch.cuda.", 11) || !strncmp(d, "torch.distributed.", 18) || !strncmp(d, "torch.backends.", 15)) &&
 	    last[0] >= 'a' && last[0] <= 'z')
 		return unknown_at(f, site, "a value the runtime reports (a number, not a tensor)");
 	if (catalog_fact(in->cat, CATALOG_F_RUNTIME_QUERIES, last))
-		return unknown_at(f, site, "a property of the machine the job runs on");
+		return unknown_at(f, site, MACHINE_REASON);
 	if (!strchr(d + 6, '.') && (r = hostints_factory(f, last, args, nargs, kw)))
 		return r;
 	if (f->mode != M_FWD && last[0] >= 'A' && last[0] <= 'Z' && strcmp(last, "Tensor") &&
@@ -1714,8 +1730,10 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		int host = dev_is_host(vdict_gets(kw, "device"));
 
 		dev = host == 1 ? DEV_HOST : DEV_DEVICE;
-		if (dev == DEV_DEVICE)
+		if (dev == DEV_DEVICE) {
 			in->gpu = 1;
+			devchoice_place(f, vdict_gets(kw, "device"));
+		}
 		/* torch.tensor(python data, device=cuda): the data is copied over
 		 * (in a forward too -- a loss's torch.as_tensor([num_boxes],
 		 * device=...) -- when the data is known to be Python's and the

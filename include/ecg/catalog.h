@@ -562,6 +562,10 @@ enum catalog_fact {
 	                                 the input: 1-D of the input's items */
 	CATALOG_F_SINGLE_PROCESS_DEVICE_TYPES, /* set: device types no job of more
 	                                 than one process runs on (mps) */
+	CATALOG_F_GPU_REQUIRING_CALLS, /* set: torch calls that fail with no CUDA
+	                                 GPU (interp/devchoice.c) */
+	CATALOG_F_MACHINE_QUERIES,    /* set: last names of torch's queries whether
+	                                 the machine has a device (is_available) */
 	CATALOG_NFACTS
 };
 

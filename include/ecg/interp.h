@@ -289,6 +289,12 @@ const char *wrap_sharding(const struct catalog *cat, const struct sched_ev *w);
 int interp_state_dict_type_set(const struct interp *in);
 /* Whether the job's code calls .backward() (it trains). */
 int interp_saw_backward(const struct interp *in);
+/* The condition under which the job runs on a GPU, when it chose its
+ * device at run time (torch.device("cuda" if torch.cuda.is_available()
+ * else "cpu")) and never needs one whatever the machine: every
+ * host-device row holds under it.  NULL otherwise; the string is the
+ * interpreter's (interp/devchoice.c).  Never fails. */
+const char *interp_gpu_condition(struct interp *in);
 
 /* The ZeRO stage a DeepSpeed engine's configuration pins, from the
  * keywords of its deepspeed.initialize call (a wrap event's detail):

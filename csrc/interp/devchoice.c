@@ -1,0 +1,237 @@
+/* devchoice.c - a device the job chooses at run time.
+ *
+ * `device = torch.device("cuda" if torch.cuda.is_available() else "cpu")`,
+ * `if use_accel: device = torch.accelerator.current_accelerator() else:
+ * device = torch.device("cpu")`, dist_util.dev()'s `if th.cuda.is_available():
+ * return th.device("cuda")` / `return th.device("cpu")`: the job runs on a
+ * GPU when the machine has one, and on the host otherwise.  ecg reads a
+ * job as run on a GPU; such a job's copies and host reads of device
+ * tensors happen only when the condition holds, so every host-device row
+ * of the job carries it -- unless the job needs a GPU whatever the
+ * machine (a `.cuda()`, a `.to("cuda:0")`, torch.cuda.set_device, an
+ * NCCL process group, on a path it always takes): a run that goes on past
+ * those has a GPU, and the rows need no condition.
+ *
+ * The choice is the alternatives (alts.c) that an undecided `if`, a
+ * conditional expression or a function's two returns leave: a host device
+ * ("cpu", torch.device("cpu")) on one path, another device, or a value
+ * not known bound where the other path bound the host device, on the
+ * other -- each test on the way a question to the machine (catalog
+ * machine_queries: torch.cuda.is_available(); `not`, `and` and `or` of
+ * it, a name bound to it), which devchoice_test() notes as the job's
+ * `if`s and conditional expressions read them.  A choice by another test
+ * (`"cpu" if device.type == "mps" else device`, a library routing its
+ * random numbers) is none.  devchoice_cond() reads the condition under which it is the GPU;
+ * devchoice_place() notes, where the job places data by a device, which
+ * of the two it is; interp_gpu_condition() gives the schedule the
+ * condition of the job's rows, or NULL.
+ *
+ * Values live in the interpreter's arena; nothing here can fail.
+ */
+#include <string.h>
+
+#include "internal.h"
+#include "ecg/strmap.h"
+
+/* What a device value names, read through the alternatives (alts.c)
+ * the paths that chose it left: */
+enum dc { DC_NO,        /* not a device chosen so */
+	  DC_HOST,      /* the host on every path */
+	  DC_GPU,       /* a device, not the host, on every path */
+	  DC_COND };    /* a device when *text holds, else the host */
+
+/* a sub-condition as an operand of "and" / "or" */
+static const char *operand(struct interp *in, const char *t)
+{
+	return strstr(t, " and ") || strstr(t, " or ") ? afmt_memo(in, "(%s)", t, NULL) : t;
+}
+
+/* "not (c)", plainer where c is `not x` or `not x and not y` (no
+ * parentheses in it): x, or `x or y` */
+static const char *negate(struct interp *in, const char *c)
+{
+	const char *p, *q = NULL, *out = NULL;
+
+	if (strncmp(c, "not ", 4) || strchr(c, '(') || strstr(c, " or "))
+		return afmt_memo(in, "not (%s)", c, NULL);
+	for (p = c; p; p = q ? q + 5 : NULL) {
+		size_t n;
+
+		if (strncmp(p, "not ", 4))
+			return afmt_memo(in, "not (%s)", c, NULL);
+		q = strstr(p, " and ");
+		n = q ? (size_t)(q - p) : strlen(p);
+		out = out ? afmt(in, "%s or %.*s", out, (int)(n - 4), p + 4) : afmt(in, "%.*s", (int)(n - 4), p + 4);
+	}
+	return out;
+}
+
+/* v's kind, with the condition of DC_COND in *text.  leaf_unknown: a
+ * value not known stands for a device (it is bound where another path
+ * bound a device). */
+static enum dc dc_read(struct interp *in, const value_t *v, const char **text, int leaf_unknown, int depth)
+{
+	const char *ta = NULL, *tb = NULL, *c;
+	enum dc a, b;
+
+	if (!v || depth > 8)
+		return DC_NO;
+	if (v->k == VK_INST && v->u.inst->ext && !strcmp(v->u.inst->ext, "torch.device")) {
+		v = vdict_gets(v->u.inst->attrs, "type");
+		if (!v)
+			return DC_NO;
+		leaf_unknown = 1;
+	}
+	if (v->k == VK_STR)
+		return dev_is_host(v) == 1 ? DC_HOST : DC_GPU;
+	if (v->k != VK_UNKNOWN || v->may_none)
+		return DC_NO;
+	if (!v->alts)
+		return leaf_unknown ? DC_GPU : DC_NO;
+	if (!v->alt_cond || !strmap_get(&in->machine_conds, v->alt_cond))
+		return DC_NO;       /* a choice by another test (device.type == "mps") */
+	a = dc_read(in, v->alts[0], &ta, 1, depth + 1);
+	b = dc_read(in, v->alts[1], &tb, 1, depth + 1);
+	if (a == DC_NO || b == DC_NO)
+		return DC_NO;
+	c = v->alt_cond;
+	if (a == b && a != DC_COND)
+		return a;
+	if (a == DC_GPU && b == DC_HOST)
+		*text = c;
+	else if (a == DC_HOST && b == DC_GPU)
+		*text = negate(in, c);
+	else if (a == DC_GPU && b == DC_COND)
+		*text = afmt_memo(in, "%s or %s", operand(in, c), operand(in, tb));
+	else if (a == DC_COND && b == DC_HOST)
+		*text = afmt_memo(in, "%s and %s", operand(in, c), operand(in, ta));
+	else if (a == DC_HOST && b == DC_COND)
+		*text = afmt_memo(in, "%s and %s", operand(in, negate(in, c)), operand(in, tb));
+	else if (a == DC_COND && b == DC_GPU)
+		*text = afmt_memo(in, "%s or %s", operand(in, negate(in, c)), operand(in, ta));
+	else
+		return DC_NO;   /* a choice on both paths: not said */
+	return DC_COND;
+}
+
+/* The condition under which v names a device that is not the host, when
+ * v is alternatives of the host on some path and a device (or a value
+ * not known where another path bound a device) on the others; a
+ * torch.device whose type is such alternatives too.  NULL otherwise. */
+const char *devchoice_cond(struct interp *in, const value_t *v)
+{
+	const char *t = NULL;
+
+	if (!v || !((v->k == VK_UNKNOWN && v->alts) || (v->k == VK_INST && v->u.inst->ext &&
+	                                              !strcmp(v->u.inst->ext, "torch.device"))))
+		return NULL;
+	return dc_read(in, v, &t, 0, 0) == DC_COND ? t : NULL;
+}
+
+/* a device on every path: a str, a torch.device, or alternatives of them */
+static int devish(const value_t *v, int depth)
+{
+	if (!v || depth > 8)
+		return 0;
+	if (v->k == VK_STR || (v->k == VK_INST && v->u.inst->ext && !strcmp(v->u.inst->ext, "torch.device")))
+		return 1;
+	return v->k == VK_UNKNOWN && v->alts && devish(v->alts[0], depth + 1) && devish(v->alts[1], depth + 1);
+}
+
+/* a and b, what two paths bound to one name, when alts.c's own pairs do
+ * not keep them: the host device on one, a value not known on the other
+ * (`device = torch.accelerator.current_accelerator()` when use_accel,
+ * else torch.device("cpu")); or a device on one and a choice of devices
+ * on the other (`if cuda: ... elif mps: ... else: cpu`).  merge_branches
+ * and the journal keep both as alternatives, so that the choice is read
+ * (devchoice_cond).  Every other reader sees an unknown. */
+int devchoice_pair(const value_t *a, const value_t *b)
+{
+	if (!a || !b)
+		return 0;
+	if ((a->alts || b->alts) && devish(a, 0) && devish(b, 0))
+		return 1;
+	return (dev_is_host(a) == 1 && b->k == VK_UNKNOWN && !b->alts && !b->may_none) ||
+	       (dev_is_host(b) == 1 && a->k == VK_UNKNOWN && !a->alts && !a->may_none);
+}
+
+/* Two device specs on the arms of a conditional expression whose test is
+ * not decided: "cuda" if ... else "cpu". */
+int devchoice_specs(const value_t *a, const value_t *b)
+{
+	int ha = dev_is_host(a), hb = dev_is_host(b);
+
+	return a && b && a->k == VK_STR && b->k == VK_STR && ((ha == 1 && hb == 0) || (ha == 0 && hb == 1));
+}
+
+/* Does v name a GPU for sure: "cuda", "cuda:0", an int (a CUDA device
+ * index), torch.device of a type not the host's? */
+static int sure_gpu(const value_t *v)
+{
+	value_t *t;
+
+	if (!v)
+		return 0;
+	if (v->k == VK_INT)
+		return 1;
+	if (v->k == VK_STR)
+		return !strncmp(v->u.str.s, "cuda", 4);
+	if (v->k == VK_INST && v->u.inst->ext && !strcmp(v->u.inst->ext, "torch.device")) {
+		/* x.device of a device tensor: where the job's data already is,
+		 * not a GPU it names */
+		if ((t = vdict_gets(v->u.inst->attrs, "index")) && t->k == VK_UNKNOWN && t->reason &&
+		    !strcmp(t->reason, TENSOR_DEVICE_INDEX_REASON))
+			return 0;
+		return (t = vdict_gets(v->u.inst->attrs, "type")) && t->k == VK_STR && !strcmp(t->u.str.s, "cuda");
+	}
+	return 0;
+}
+
+/* The job places data on `target` (NULL: .cuda(), a GPU named), outside a
+ * forward: a choice notes its condition, a GPU named on a path the job
+ * always takes makes the GPU sure. */
+void devchoice_place(struct frame *f, const value_t *target)
+{
+	struct interp *in = f->in;
+	const char *c;
+
+	if (f->mode == M_FWD)
+		return;
+	if (target && (c = devchoice_cond(in, target))) {
+		/* the first choice the job places data by (the model's, the
+		 * batches'): a helper's own test of the same machine
+		 * (`self.use_accel`) is that one's */
+		if (!in->gpu_choice)
+			in->gpu_choice = c;
+		return;
+	}
+	if ((!target || sure_gpu(target)) && !jc_find(f->jc, JC_COND) && !jc_find(f->jc, JC_GUARD))
+		in->gpu_sure = 1;
+}
+
+/* The job needs a GPU whatever the machine from here on (set_device, an
+ * NCCL process group), on a path it always takes. */
+void devchoice_sure(struct frame *f)
+{
+	if (f->mode != M_FWD && !jc_find(f->jc, JC_COND) && !jc_find(f->jc, JC_GUARD))
+		f->in->gpu_sure = 1;
+}
+
+/* The test of an `if` or a conditional expression read, its text: a
+ * property of the machine (MACHINE_REASON: torch.cuda.is_available(),
+ * `not` it, `and`/`or` with it undecided) makes the text one whose
+ * alternatives choose a device. */
+void devchoice_test(struct frame *f, const value_t *tv, const char *text)
+{
+	int added;
+
+	if (tv && tv->k == VK_UNKNOWN && !tv->alts && tv->reason && !strcmp(tv->reason, MACHINE_REASON) && text)
+		strmap_put(&f->in->machine_conds, text, &added);
+}
+
+const char *interp_gpu_condition(struct interp *in)
+{
+	if (!in || in->gpu_sure)
+		return NULL;
+	return in->gpu_choice;
+}

@@ -1,0 +1,160 @@
+#!/bin/sh
+# A device the job chooses at run time (interp/devchoice.c): `"cuda" if
+# torch.cuda.is_available() else "cpu"`, a helper's two returns, an
+# if/else on `use_accel`, cuda/mps/cpu in turn.  With no GPU such a job
+# runs on the host, where nothing is copied or read off a device: every
+# host-device row carries the choice's condition, first.  A job that needs
+# a GPU whatever the machine (torch.cuda.set_device, an NCCL group, a
+# `.cuda()` on a path it always takes) states its rows with no condition;
+# so does one whose only choice is not a question to the machine
+# (`"cpu" if device.type == "mps" else device`), and x.device of a device
+# tensor is no GPU the job names.
+. "$top_srcdir/tests/lib.sh"
+
+# job DIR: commit DIR/train.py (from stdin) and extract it into DIR/o
+job() {
+	mkrepo "$T/$1"
+	cat >"$T/$1/train.py"
+	commit "$T/$1" "job"
+	run_ecg extract --repo "$T/$1" --entry train.py --out "$T/$1/o" -q --no-env
+	is "$rc" 0 "$1: extract exits 0"
+}
+# conds DIR: the distinct conditions of DIR's host-device rows, sorted
+conds() { json "$T/$1/o/execution_schedule.json" "sorted({str(h['condition']) for h in d['host_device']})"; }
+nrows() { json "$T/$1/o/execution_schedule.json" "len(d['host_device'])"; }
+
+job ifexp <<'PY'
+import torch
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(4, 4).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for i in range(10):
+    x = torch.randn(8, 4).to(device)
+    loss = model(x).sum()
+    loss.backward()
+    opt.step()
+    print(loss.item())
+PY
+is "$(nrows ifexp)" 3 "ifexp: the model's move, the batch's copy, the read"
+is "$(conds ifexp)" "['torch.cuda.is_available()']" "ifexp: every row under the machine's answer"
+
+job helper <<'PY'
+import torch
+
+
+def dev():
+    if torch.cuda.is_available():
+        return torch.device("cuda")
+    return torch.device("cpu")
+
+
+def main():
+    model = torch.nn.Linear(4, 4).to(dev())
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for i in range(10):
+        x = torch.randn(8, 4, device=dev())
+        loss = model(x).sum()
+        loss.backward()
+        opt.step()
+        if i % 5 == 0:
+            print(loss.item())
+
+
+main()
+PY
+is "$(conds helper)" "['torch.cuda.is_available()', 'torch.cuda.is_available() and i % 5 == 0']" \
+	"helper: a helper's two returns choose; the row's own condition follows the choice's"
+
+job accel <<'PY'
+import argparse
+import torch
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--no-accel", action="store_true")
+args = parser.parse_args()
+use_accel = not args.no_accel and torch.accelerator.is_available()
+if use_accel:
+    device = torch.accelerator.current_accelerator()
+else:
+    device = torch.device("cpu")
+model = torch.nn.Linear(4, 4).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for i in range(10):
+    x = torch.randn(8, 4).to(device)
+    loss = model(x).sum()
+    loss.backward()
+    opt.step()
+    print(loss.item())
+PY
+is "$(conds accel)" "['use_accel']" "accel: the accelerator on one path, the host on the other"
+
+job threeway <<'PY'
+import torch
+if torch.cuda.is_available():
+    device = torch.device("cuda")
+elif torch.backends.mps.is_available():
+    device = torch.device("mps")
+else:
+    device = torch.device("cpu")
+model = torch.nn.Linear(4, 4).to(device)
+for i in range(10):
+    x = torch.randn(8, 4).to(device)
+    print(model(x).sum().item())
+PY
+is "$(conds threeway)" "['torch.cuda.is_available() or torch.backends.mps.is_available()']" \
+	"threeway: a device on two paths, the host on the third"
+
+job sure <<'PY'
+import torch
+torch.cuda.set_device(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(4, 4).to(device)
+for i in range(10):
+    x = torch.randn(8, 4).to(device)
+    print(model(x).sum().item())
+PY
+is "$(nrows sure)" 3 "sure: the same rows"
+is "$(conds sure)" "['None']" "sure: torch.cuda.set_device fails with no GPU, so the rows hold in every run"
+
+job cudacall <<'PY'
+import torch
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(4, 4).cuda()
+for i in range(10):
+    x = torch.randn(8, 4).to(device)
+    print(model(x).sum().item())
+PY
+is "$(conds cudacall)" "['None']" "cudacall: model.cuda() on the job's path needs a GPU"
+
+job lookalike <<'PY'
+import torch
+
+
+def noise(shape, device):
+    rand_device = "cpu" if device.type == "mps" else device
+    return torch.randn(shape, device=rand_device).to(device)
+
+
+device = torch.device(open("device.txt").read().strip())
+model = torch.nn.Linear(4, 4).to(device)
+for i in range(10):
+    x = noise((8, 4), device)
+    print(model(x).sum().item())
+PY
+is "$(nrows lookalike)" 2 "lookalike: the model's move and the read"
+is "$(conds lookalike)" "['None']" \
+	"lookalike: a choice by device.type is no question to the machine: no condition of it"
+
+job tensordev <<'PY'
+import torch
+device = "cuda" if torch.cuda.is_available() else "cpu"
+model = torch.nn.Linear(4, 4).to(device)
+for i in range(10):
+    x = torch.randn(8, 4).to(device)
+    t = torch.zeros(1, device=x.device)
+    print((model(x).sum() + t).item())
+PY
+is "$(conds tensordev)" "['torch.cuda.is_available()']" \
+	"tensordev: device=x.device of a device tensor is where the data is, not a GPU the job names"
+
+done_testing
