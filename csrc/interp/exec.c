@@ -1106,11 +1106,11 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 		} else if (a && a->k == VK_INST && a->u.inst->mod != VM_NONE) {
 			r = a;
 			if (other_path_holds(b))
-				a->u.inst->alt_other = 1;
+				module_alt_other(in, a->u.inst, b->k == VK_INST ? b->u.inst : NULL);
 		} else if (b && b->k == VK_INST && b->u.inst->mod != VM_NONE) {
 			r = b;
 			if (other_path_holds(a))
-				b->u.inst->alt_other = 1;
+				module_alt_other(in, b->u.inst, a->k == VK_INST ? a->u.inst : NULL);
 		} else if (a && b && ((alts_object(a) && (alts_object(b) || b->k == VK_NONE)) ||
 		                      (a->k == VK_NONE && alts_object(b)) || alts_callable_pair(a, b) ||
 		                      alts_group_pair(a, b) || alts_dev_scalar_pair(a, b) || alts_seq_pair(a, b) ||

@@ -725,6 +725,10 @@ int is_loader(const value_t *v);
 /* module.c: is m a module whose tensors the job built on the host and never
  * moved (no default device)?  1 sure, 0 not */
 int module_built_on_host(struct interp *in, const struct vinst *m);
+/* m kept where another path of an undecided `if` bound `other` (a
+ * module, or NULL: a value not known) under the same name: alt_other set;
+ * alt_other_host while every such other is a module built on the host */
+void module_alt_other(struct interp *in, struct vinst *m, const struct vinst *other);
 int class_is_torch_loader(struct interp *in, struct vclass *c);
 int loader_base_init(struct frame *f, value_t *self, value_t **args, size_t nargs, struct vdict *kw,
                      const struct ast_hdr *site);

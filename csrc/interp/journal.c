@@ -238,12 +238,12 @@ static value_t *jmerge(struct interp *in, const char *key, value_t *a, value_t *
 	}
 	if (a && a->k == VK_INST && a->u.inst->mod != VM_NONE) {
 		if (other_path_holds(b))
-			a->u.inst->alt_other = 1;
+			module_alt_other(in, a->u.inst, b->k == VK_INST ? b->u.inst : NULL);
 		return a;
 	}
 	if (b && b->k == VK_INST && b->u.inst->mod != VM_NONE) {
 		if (other_path_holds(a))
-			b->u.inst->alt_other = 1;
+			module_alt_other(in, b->u.inst, a->k == VK_INST ? a->u.inst : NULL);
 		return b;
 	}
 	if (a && b && ((alts_object(a) && (alts_object(b) || b->k == VK_NONE)) ||

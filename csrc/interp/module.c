@@ -461,7 +461,7 @@ static int built_on_host(struct interp *in, const struct vinst *m, int depth)
 {
 	size_t i;
 
-	if (depth > 32 || m->on_device || m->alt_other || !m->constructed_at ||
+	if (depth > 32 || m->on_device || (m->alt_other && !m->alt_other_host) || !m->constructed_at ||
 	    !(m->mod == VM_REPO || m->mod == VM_LAYER || m->mod == VM_CONTAINER))
 		return 0;
 	if (m->args && (vdict_gets(m->args, "device") || vdict_gets(m->args, "device_map")))
@@ -475,6 +475,14 @@ static int built_on_host(struct interp *in, const struct vinst *m, int depth)
 int module_built_on_host(struct interp *in, const struct vinst *m)
 {
 	return !in->default_dev && built_on_host(in, m, 0);
+}
+
+void module_alt_other(struct interp *in, struct vinst *m, const struct vinst *other)
+{
+	int host = other && other != m && other->mod != VM_NONE && built_on_host(in, other, 0);
+
+	m->alt_other_host = m->alt_other ? m->alt_other_host && host : host;
+	m->alt_other = 1;
 }
 
 static value_t *module_parameters(struct frame *f, value_t *self, int named, const struct ast_hdr *site)

@@ -816,7 +816,7 @@ void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v)
 			 * condition (the other path of an undecided `if`, or
 			 * before it): the name may hold that one */
 			if (old && old != v->u.inst && old->cond != v->u.inst->cond)
-				v->u.inst->alt_other = 1;
+				module_alt_other(in, v->u.inst, old);
 			vinst_add_child(in->a, m, name, v->u.inst);
 			vdict_del(m->attrs, v_str(in->a, name));
 			return;

@@ -349,6 +349,10 @@ struct vinst {
 	                                 on the other path the name holds something
 	                                 else (modtree.c counts it only when it is
 	                                 there on every path) */
+	int alt_other_host;           /* ... and each such other was a module built on
+	                                 the host (interp/module.c module_alt_other):
+	                                 the parameters there are on the host on
+	                                 every path */
 	int on_device;                /* interp/: moved by model.to(device) (it or a
 	                                 module above it): its parameters live there;
 	                                 2 when that move ran under a condition not
