@@ -965,10 +965,13 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 			/* read once for all: the trip count is each event's count
 			 * only when every iteration does what this one did -- not
 			 * after iterations that did nothing (`if isinstance(m,
-			 * nn.Conv2d)` false for the first items), nor when an `if`
-			 * on the item may turn the other way for later ones */
-			if (f->jc && f->jc->kind == JC_LOOP && i + 1 < n &&
-			    (quiet || item_cond_events(in, sev_before)))
+			 * nn.Conv2d)` false for the first items, an item not known:
+			 * a dict's key set on one path of an undecided `if`), the
+			 * last item's included (`if k == "c"` of ["a", "b", "c"]
+			 * runs once, not three times), nor when an `if` on the
+			 * item may turn the other way for later ones */
+			if (f->jc && f->jc->kind == JC_LOOP &&
+			    (quiet || (i + 1 < n && item_cond_events(in, sev_before))))
 				((struct jctx *)f->jc)->trips = -1;
 			/* ... and when it decided a test on a counter at its
 			 * value from before the loop, a later iteration is
