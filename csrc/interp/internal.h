@@ -537,6 +537,12 @@ int fact_plain(const value_t *v);
 value_t *fact_set_plain(value_t *r);
 int host_datum(const value_t *v);       /* a str, a Path, an array: no tensor, no list */
 
+/* dictjoin.c: two dicts bound on the two paths of an undecided `if`, with
+ * the same keys in the same order: one dict of those keys, each entry
+ * joined (arena memory); NULL when a and b are not such a pair.  Never
+ * fails. */
+value_t *dict_pair_join(struct interp *in, const value_t *a, const value_t *b, const char *cond);
+
 /* alts.c: two objects bound on the two paths of an undecided `if` */
 int alts_object(const value_t *v);
 int alts_modules(const value_t *v);
