@@ -1309,6 +1309,9 @@ static inline value_t *kw_unk(const struct vdict *kw, int pos)
 /* Why the keys, the length and the entries of a dict stored into with a
  * key not known (vdict.anykey) are not listed. */
 #define DICT_ANYKEY_REASON "a dict written with keys not known: its keys and length are not known"
+/* Why those of a dict comprehension over items not known (vdict.rep: its one
+ * entry stands for all of them) are not listed either. */
+#define DICT_COMP_REASON "a dict comprehension over items not known: its keys and length are not known"
 /* enum.auto() before its class gives it a value (stdlib.c, object.c) */
 #define ENUM_AUTO_REASON "enum.auto(): the member's value, given when its class is made"
 
