@@ -60,6 +60,8 @@ value_t *iter_items(struct frame *f, value_t *it, struct vseq **out)
 	case VK_DICT:
 		if (it->u.dict->anykey)
 			return v_unknown(in->a, it->expr, DICT_ANYKEY_REASON);
+		if (it->u.dict->rep)
+			return v_unknown(in->a, it->expr, DICT_COMP_REASON);
 		charge(f, it->u.dict->n, 0);
 		s = ast_arena_alloc(in->a, sizeof *s);
 		for (i = 0; i < it->u.dict->n; i++)
@@ -659,10 +661,10 @@ static value_t *bi_len(struct frame *f, value_t *fn, value_t **args, size_t narg
 
 		if ((a->k == VK_LIST || a->k == VK_TUPLE) && !a->u.seq->unk_reason)
 			return v_int(in->a, (long long)a->u.seq->n);
-		if (a->k == VK_DICT && !a->u.dict->anykey)
+		if (a->k == VK_DICT && !a->u.dict->anykey && !a->u.dict->rep)
 			return v_int(in->a, (long long)a->u.dict->n);
 		if (a->k == VK_DICT)
-			return unknown_at(f, site, DICT_ANYKEY_REASON);
+			return unknown_at(f, site, a->u.dict->anykey ? DICT_ANYKEY_REASON : DICT_COMP_REASON);
 		if (a->k == VK_STR)
 			return v_int(in->a, (long long)a->u.str.len);
 		if (a->k == VK_INST && a->u.inst->mod == VM_CONTAINER &&
@@ -1006,6 +1008,16 @@ static value_t *sum_of_tensors(struct frame *f, const struct vseq *items)
 	return r;
 }
 
+static int all_tensorish(const struct vseq *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (!is_tensorish(s->items[i]))
+			return 0;
+	return 1;
+}
+
 static value_t *bi_sum(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                        const struct ast_hdr *site)
 {
@@ -1027,6 +1039,13 @@ static value_t *bi_sum(struct frame *f, value_t *fn, value_t **args, size_t narg
 		all_int = st->k != VK_FLOAT;
 	}
 	if (nargs >= 1 && !iter_items(f, args[0], &items) && f->mode != M_FWD && (r = sum_of_tensors(f, items)))
+		return r;
+	/* a list of a length not known whose stand-ins are tensors (a
+	 * generator over a comprehension's dict: `sum(l for l in
+	 * losses.values())`): a tensor all the same, as the stand-ins say */
+	if (nargs >= 1 && f->mode != M_FWD && (args[0]->k == VK_LIST || args[0]->k == VK_TUPLE) &&
+	    args[0]->u.seq->unk_reason && args[0]->u.seq->n && all_tensorish(args[0]->u.seq) &&
+	    (r = sum_of_tensors(f, args[0]->u.seq)))
 		return r;
 	if (nargs >= 1 && !iter_items(f, args[0], &items)) {
 		for (i = 0; i < items->n; i++) {

@@ -965,10 +965,13 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 			/* read once for all: the trip count is each event's count
 			 * only when every iteration does what this one did -- not
 			 * after iterations that did nothing (`if isinstance(m,
-			 * nn.Conv2d)` false for the first items), nor when an `if`
-			 * on the item may turn the other way for later ones */
-			if (f->jc && f->jc->kind == JC_LOOP && i + 1 < n &&
-			    (quiet || item_cond_events(in, sev_before)))
+			 * nn.Conv2d)` false for the first items, an item not known:
+			 * a dict's key set on one path of an undecided `if`), the
+			 * last item's included (`if k == "c"` of ["a", "b", "c"]
+			 * runs once, not three times), nor when an `if` on the
+			 * item may turn the other way for later ones */
+			if (f->jc && f->jc->kind == JC_LOOP &&
+			    (quiet || (i + 1 < n && item_cond_events(in, sev_before))))
 				((struct jctx *)f->jc)->trips = -1;
 			/* ... and when it decided a test on a counter at its
 			 * value from before the loop, a later iteration is
@@ -1050,7 +1053,8 @@ int other_path_holds(const value_t *v)
 }
 
 /* After both paths of an undecided `if`: d holds the else path's names.
- * A name both paths left alike keeps its value; tensors stay tensors; a
+ * A name both paths left alike keeps its value; tensors stay tensors; two
+ * dicts of the same keys stay one dict of them (dictjoin.c); a
  * module built on one path is kept (it is conditional, and says so); two
  * objects loaded from files stay loaded (on the host if both are); any
  * other difference is unknown, depending on the condition (cond: its
@@ -1103,6 +1107,8 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 		if (a && b && a->k == VK_TENSOR && b->k == VK_TENSOR) {
 			r = v_tensor_dev(in->a, a->dev > b->dev ? a->dev : b->dev, a->pinned && b->pinned);
 			r->shape = shape_join(in->a, a->shape, b->shape);
+		} else if ((r = dict_pair_join(in, a, b, cond))) {
+			/* two dicts of the same keys (dictjoin.c) */
 		} else if (a && a->k == VK_INST && a->u.inst->mod != VM_NONE) {
 			r = a;
 			if (other_path_holds(b))

@@ -640,6 +640,8 @@ value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond)
 
 		if (l)
 			return l;
+		if ((l = dict_pair_join(f->in, a, b, cond)))
+			return l;       /* two dicts of the same keys (dictjoin.c) */
 		if ((l = tensor_seqs_join(f, a, b)))
 			return l;
 	}

@@ -544,6 +544,12 @@ int fact_plain(const value_t *v);
 value_t *fact_set_plain(value_t *r);
 int host_datum(const value_t *v);       /* a str, a Path, an array: no tensor, no list */
 
+/* dictjoin.c: two dicts bound on the two paths of an undecided `if`, with
+ * the same keys in the same order: one dict of those keys, each entry
+ * joined (arena memory); NULL when a and b are not such a pair.  Never
+ * fails. */
+value_t *dict_pair_join(struct interp *in, const value_t *a, const value_t *b, const char *cond);
+
 /* alts.c: two objects bound on the two paths of an undecided `if` */
 int alts_object(const value_t *v);
 int alts_modules(const value_t *v);
@@ -1327,6 +1333,9 @@ static inline value_t *kw_unk(const struct vdict *kw, int pos)
 /* Why the keys, the length and the entries of a dict stored into with a
  * key not known (vdict.anykey) are not listed. */
 #define DICT_ANYKEY_REASON "a dict written with keys not known: its keys and length are not known"
+/* Why those of a dict comprehension over items not known (vdict.rep: its one
+ * entry stands for all of them) are not listed either. */
+#define DICT_COMP_REASON "a dict comprehension over items not known: its keys and length are not known"
 /* enum.auto() before its class gives it a value (stdlib.c, object.c) */
 #define ENUM_AUTO_REASON "enum.auto(): the member's value, given when its class is made"
 

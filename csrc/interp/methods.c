@@ -373,12 +373,17 @@ static value_t *m_dict_view(struct frame *f, value_t *fn, value_t **args, size_t
 	value_t *self = fn->u.bi.self;
 	size_t i;
 
-	if (self->k == VK_DICT && self->u.dict->anykey) {
+	if (self->k == VK_DICT && (self->u.dict->anykey || self->u.dict->rep)) {
 		/* written with keys not known: one entry stands for them all,
-		 * the stored value last seen under such a key */
+		 * the stored value last seen under such a key; made by a
+		 * comprehension over items not known: the value its one read
+		 * pass made (a pass over the view runs a number of times not
+		 * known, not once) */
+		const char *why = self->u.dict->anykey ? DICT_ANYKEY_REASON : DICT_COMP_REASON;
 		value_t *r = v_seq(in->a, VK_LIST, 1);
-		value_t *k = v_unknown(in->a, text_of(f, site), DICT_ANYKEY_REASON);
-		value_t *v = self->u.dict->anyval ? self->u.dict->anyval : v_unknown(in->a, text_of(f, site), DICT_ANYKEY_REASON);
+		value_t *k = v_unknown(in->a, text_of(f, site), why);
+		value_t *v = self->u.dict->anyval ? self->u.dict->anyval
+		             : !self->u.dict->anykey ? self->u.dict->rep : v_unknown(in->a, text_of(f, site), why);
 
 		/* the entries written under known keys are there too: when one
 		 * is a device tensor and the stand-in is not, that tensor
@@ -401,7 +406,7 @@ static value_t *m_dict_view(struct frame *f, value_t *fn, value_t **args, size_t
 			vseq_push(in->a, r->u.seq, fn->u.bi.id == BI_M_DICT_KEYS ? k : v);
 		}
 		r->u.seq->unk_expr = text_of(f, site);
-		r->u.seq->unk_reason = DICT_ANYKEY_REASON;
+		r->u.seq->unk_reason = why;
 		return r;
 	}
 	if (self->k == VK_DICT) {
