@@ -14,6 +14,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,6 +142,33 @@ static int sc_loader_loop(const struct sc *s, const struct jctx *l)
 	for (i = 0; i < s->nev; i++)
 		if (s->ev[i].kind == SEV_LOADER_ITER && ctx_same(ctx_innermost_loop(s->ev[i].ctx), l))
 			return 1;
+	return 0;
+}
+
+/* Is l a loop, right inside loop `step`, over the item that loop took
+ * (`for key, value in batch.items()`, `for i in range(len(batch))` in
+ * `for step, batch in enumerate(it)`): a name the step loop binds is a
+ * name its iterable reads.  Read from the loops' texts ("for T in E"). */
+static int sc_loop_over_item(const struct jctx *l, const struct jctx *step)
+{
+	const char *e, *t, *tend, *w;
+	size_t n;
+
+	if (!l || !step || !ctx_same(ctx_innermost_loop(l->up), step) || strncmp(l->text, "for ", 4) ||
+	    strncmp(step->text, "for ", 4) || !(e = strstr(l->text, " in ")) || !(tend = strstr(step->text, " in ")))
+		return 0;
+	e += 4;
+	/* each name the step loop binds, as a whole word of the iterable */
+	for (t = step->text + 4; t < tend; t += n ? n : 1) {
+		for (n = 0; t + n < tend && (isalnum((unsigned char)t[n]) || t[n] == '_'); n++)
+			;
+		if (!n || (t > step->text + 4 && (isalnum((unsigned char)t[-1]) || t[-1] == '_')))
+			continue;
+		for (w = e; *w; w++)
+			if (!strncmp(w, t, n) && (w == e || !(isalnum((unsigned char)w[-1]) || w[-1] == '_' || w[-1] == '.')) &&
+			    !(isalnum((unsigned char)w[n]) || w[n] == '_'))
+				return 1;
+	}
 	return 0;
 }
 
@@ -1019,7 +1047,8 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 			l = ctx_innermost_loop(c);
 
 		if (!strncmp(e->call, "torch.", 6) || e->of_values ||
-		    (!ctx_same(l, s->step_loop) && !(s->micro_loop && ctx_same(l, s->micro_loop)) && !sc_loader_loop(s, l)))
+		    (!ctx_same(l, s->step_loop) && !(s->micro_loop && ctx_same(l, s->micro_loop)) && !sc_loader_loop(s, l) &&
+		     !sc_loop_over_item(l, s->step_loop) && !sc_loop_over_item(l, s->micro_loop)))
 			return "step";
 	}
 	/* work in a loop before or after the step loop, around none of it and

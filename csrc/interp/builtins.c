@@ -1109,11 +1109,14 @@ static value_t *bi_enumerate(struct frame *f, value_t *fn, value_t **args, size_
 		l->enumerated = 1;
 		return mk_inst_value(in, l);
 	}
-	if (nargs >= 1 && (is_loader(args[0]) || is_gen_value(args[0]) || (gen = iter_dunder_gen(f, args[0], site)))) {
+	if (nargs >= 1 && (is_loader(args[0]) || is_gen_value(args[0]) || (gen = iter_dunder_gen(f, args[0], site)) ||
+	                   iter_self_next(f, args[0]))) {
 		/* enumerate(loader), enumerate(gen): batches or the generator's
 		 * items with an index, read where the loop reads them (a
 		 * generator's body still runs inside the loop); an object whose
-		 * __iter__ is a generator: that generator's */
+		 * __iter__ is a generator: that generator's; an iterator object
+		 * of a repository class (a cycling iterator over a loader): what
+		 * its __next__ gives, read in the loop (exec.c) */
 		const value_t *src = gen ? gen : args[0];
 		struct vinst *l = new_inst(in);
 

@@ -79,11 +79,7 @@ static value_t *join_entry(struct interp *in, value_t *k, value_t *a, value_t *b
 	if (a == b || (value_is_known_scalar(a) && value_is_known_scalar(b) && value_key_eq(a, b)))
 		return a;
 	if (a->k == VK_TENSOR && b->k == VK_TENSOR && a->is_param == b->is_param) {
-		r = v_tensor_dev(in->a, a->dev > b->dev ? a->dev : b->dev, a->pinned && b->pinned);
-		r->shape = a->shape && b->shape ? shape_join(in->a, a->shape, b->shape) : NULL;
-		r->dt = a->dt == b->dt ? a->dt : DT_UNKNOWN;
-		r->is_param = a->is_param;
-		return r;
+		return tensor_join(in, a, b);
 	}
 	if ((r = join_dicts(in, a, b, cond, depth + 1)))
 		return r;

@@ -745,11 +745,21 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 			assign(f, s->target, gen_next(f, it->u.inst, &s->h));
 			f->jc = lj;
 		}
-		else if (iter_self_next(f, it))
+		else if (iter_self_next(f, it)) {
 			/* an iterator object of a repository class (its __iter__
 			 * returns itself): what its __next__ gives, read in
-			 * the loop */
-			assign(f, s->target, next_dunder(f, it, &s->h));
+			 * the loop (with an index under enumerate()) */
+			value_t *x = next_dunder(f, it, &s->h);
+
+			if (it->u.inst->enumerated) {
+				value_t *pair = v_seq(in->a, VK_TUPLE, 2);
+
+				vseq_push(in->a, pair->u.seq, v_unknown(in->a, "the index", "a loop counter"));
+				vseq_push(in->a, pair->u.seq, x);
+				x = pair;
+			}
+			assign(f, s->target, x);
+		}
 		else if (iter_rep_item(f, it))
 			/* a sequence of unknown length, a host tensor: its
 			 * representative item */
@@ -1105,8 +1115,10 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 		if (a == b || (a && b && value_is_known_scalar(a) && value_key_eq(a, b)))
 			continue;
 		if (a && b && a->k == VK_TENSOR && b->k == VK_TENSOR) {
-			r = v_tensor_dev(in->a, a->dev > b->dev ? a->dev : b->dev, a->pinned && b->pinned);
-			r->shape = shape_join(in->a, a->shape, b->shape);
+			r = tensor_join(in, a, b);
+		} else if (a && b && (r = tensor_seqs_join(f, a, b))) {
+			/* two batches of tensors, one per path (a cycling
+			 * iterator's next() and its restart's) */
 		} else if ((r = dict_pair_join(in, a, b, cond))) {
 			/* two dicts of the same keys (dictjoin.c) */
 		} else if (a && a->k == VK_INST && a->u.inst->mod != VM_NONE) {

@@ -545,7 +545,7 @@ static value_t *same_class_lists(struct frame *f, value_t *a, value_t *b, const 
  * each item a tensor on both paths -- a list of those tensors, each
  * where both paths put it (else where is not known), its shape the
  * join; NULL otherwise. */
-static value_t *tensor_seqs_join(struct frame *f, const value_t *a, const value_t *b)
+value_t *tensor_seqs_join(struct frame *f, const value_t *a, const value_t *b)
 {
 	struct interp *in = f->in;
 	value_t *r;
@@ -560,10 +560,9 @@ static value_t *tensor_seqs_join(struct frame *f, const value_t *a, const value_
 	r = v_seq(in->a, a->k, a->u.seq->n);
 	for (i = 0; i < a->u.seq->n; i++) {
 		const value_t *x = a->u.seq->items[i], *y = b->u.seq->items[i];
-		value_t *t = v_tensor_dev(in->a, x->dev == y->dev ? x->dev : DEV_UNKNOWN, 0);
+		value_t *t = tensor_join(in, x, y);
 
-		t->shape = x->shape && y->shape ? shape_join(in->a, x->shape, y->shape) : NULL;
-		t->dt = x->dt == y->dt ? x->dt : DT_UNKNOWN;
+		t->dev = x->dev == y->dev ? x->dev : DEV_UNKNOWN;
 		vseq_push(in->a, r->u.seq, t);
 	}
 	return r;

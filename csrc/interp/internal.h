@@ -828,6 +828,16 @@ const value_t *device_of_tensor(const value_t *v);
 int value_is_dtype(const struct catalog *cat, const value_t *v);
 value_t *host_compare(struct frame *f, const char *m, int dev, const struct ast_hdr *site);
 int kw_bool(const struct vdict *kw, const char *name);
+/* tensor.c: the tensor that two paths of an undecided `if` bound (a and
+ * b tensors): where both put it (else the device, as ecg reads a job),
+ * pinned when both are, the shapes joined, the dtype and the parameter
+ * mark when both agree, loose (a batch of a collation not known) when
+ * either is.  Never fails. */
+value_t *tensor_join(struct interp *in, const value_t *a, const value_t *b);
+/* function.c: two lists (or tuples) as long of tensors on two paths: a
+ * list of each item's join (its place where both put it, else not
+ * known); NULL when a and b are not such lists */
+value_t *tensor_seqs_join(struct frame *f, const value_t *a, const value_t *b);
 value_t *with_shape(struct interp *in, value_t *r, const char *op, value_t **args, size_t nargs,
                     struct vdict *kw);
 value_t *size_read(struct frame *f, value_t *x, const char *what, value_t *i, const struct ast_hdr *site);

@@ -231,10 +231,7 @@ static value_t *jmerge(struct interp *in, const char *key, value_t *a, value_t *
 	if (a == b || (a && b && value_is_known_scalar(a) && value_key_eq(a, b)))
 		return a;
 	if (a && b && a->k == VK_TENSOR && b->k == VK_TENSOR && a->is_param == b->is_param) {
-		r = v_tensor_dev(in->a, a->dev > b->dev ? a->dev : b->dev, a->pinned && b->pinned);
-		r->shape = shape_join(in->a, a->shape, b->shape);
-		r->is_param = a->is_param;
-		return r;
+		return tensor_join(in, a, b);
 	}
 	if (a && a->k == VK_INST && a->u.inst->mod != VM_NONE) {
 		if (other_path_holds(b))

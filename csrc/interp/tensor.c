@@ -64,6 +64,17 @@ int kw_bool(const struct vdict *kw, const char *name)
 /* x.<m>(...) on a tensor: an op in forward, and where data moves or the
  * host waits, a schedule event. */
 
+value_t *tensor_join(struct interp *in, const value_t *a, const value_t *b)
+{
+	value_t *r = v_tensor_dev(in->a, a->dev > b->dev ? a->dev : b->dev, a->pinned && b->pinned);
+
+	r->shape = a->shape && b->shape ? shape_join(in->a, a->shape, b->shape) : NULL;
+	r->dt = a->dt == b->dt ? a->dt : DT_UNKNOWN;
+	r->is_param = a->is_param && b->is_param;
+	r->loose = a->loose || b->loose;
+	return r;
+}
+
 /* Give r, the result of op, the shape its arguments decide.  r is copied
  * first when it is one of the arguments (a value is an object). */
 value_t *with_shape(struct interp *in, value_t *r, const char *op, value_t **args, size_t nargs,
