@@ -1358,6 +1358,7 @@ static const struct {
 	[CATALOG_F_PRETRAINED_MODULE_WORDS] = { "pretrained_module_words", FK_WORDS },
 	[CATALOG_F_PRETRAINED_PLACEMENT_KEYWORDS] = { "pretrained_placement_keywords", FK_SET },
 	[CATALOG_F_MODULE_TENSOR_METHODS] = { "module_tensor_methods", FK_PREFIXES },
+	[CATALOG_F_MODULE_STATE_SAVERS] = { "module_state_savers", FK_SET },
 	[CATALOG_F_OBJECT_COLLECTIVES_METHODS] = { "object_collective_methods", FK_MAP },
 	[CATALOG_F_OPTIMIZER_HOST_ATTRS] = { "optimizer_host_attrs", FK_SET },
 	[CATALOG_F_VALUE_METERS] = { "value_meters", FK_MAP },

@@ -790,6 +790,21 @@ static int sc_outside_step(const struct sc *s, const struct jctx *c)
 	return 1;
 }
 
+/* Is context c in a loop, outside the step loop, with no loop around it
+ * that holds the step loop (a loader's loop among them, unlike
+ * sc_outside_step)? */
+static int sc_apart_from_step(const struct sc *s, const struct jctx *c)
+{
+	const struct jctx *l;
+
+	if (!s->step_loop || !ctx_innermost_loop(c) || ctx_has(c, s->step_loop))
+		return 0;
+	for (l = ctx_innermost_loop(c); l; l = ctx_innermost_loop(l->up))
+		if (ctx_has(s->step_loop, l))
+			return 0;
+	return 1;
+}
+
 /* Is e checkpoint work: torch.save's copy of device state, wherever it is,
  * the host read of an object's state_dict() (an enabled GradScaler's scale:
  * jobctx.c, catalog object_host_reads), or what the job's checkpoint
@@ -1090,6 +1105,12 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	if ((e->kind == SEV_SYNC || e->kind == SEV_D2H) && s->step_loop && !ctx_has(c, s->step_loop) &&
 	    ctx_has(s->step_loop, ctx_innermost_loop(c)) && !sc_in_train_run(s, e))
 		return sc_guard_phase(s, ctx_innermost_loop(c));
+	/* a host read in a pass over a loader of its own, before or after
+	 * the step loop and around none of it (class images generated from
+	 * a prompt loader before training, each file named from a device
+	 * value): start-up or teardown work, not the step's */
+	if ((e->kind == SEV_SYNC || e->kind == SEV_D2H) && sc_apart_from_step(s, c))
+		return s->step_end && (size_t)(e - s->ev) >= s->step_end ? "teardown" : "startup";
 	return "step";
 }
 

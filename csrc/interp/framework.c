@@ -732,12 +732,23 @@ static const char *lib_gpu_condition(struct interp *in)
 	return multi_process_count(in) > 1 ? NULL : "the accelerator's device is a GPU (torch.cuda.is_available())";
 }
 
+/* The condition under which what the library places on its device with
+ * one process lands on a GPU: NULL when the invocation starts several
+ * (a GPU each, for sure) or when the library may not place anything
+ * itself (multi_process_vetoed); else lib_gpu_condition's, decided at run
+ * time.  Static storage. */
+static const char *framework_one_process_gpu(struct interp *in)
+{
+	return multi_process_count(in) > 1 || multi_process_vetoed(in) ? NULL : lib_gpu_condition(in);
+}
+
 void framework_prepare_note(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs,
                             const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	struct vinst *o = lib_obj(recv);
 	const value_t *dp;
+	const char *one;
 	value_t *ml;
 	size_t i;
 	int gpus;
@@ -745,13 +756,26 @@ void framework_prepare_note(struct frame *f, const char *d, const value_t *recv,
 	if (f->mode == M_FWD || !o || !catalog_fact(in->cat, CATALOG_F_MULTI_PROCESS_WRAPPERS, d))
 		return;
 	/* several processes the library distributes over (MULTI_GPU): what
-	 * it prepares lives on the GPUs */
+	 * it prepares lives on the GPUs; one process (the count pinned to 1
+	 * or not given, in a complete environment with no veto): on the
+	 * accelerator's device all the same, a GPU when CUDA is there */
 	if ((gpus = multi_process_count(in) > 1))
 		in->gpu = 1;
+	one = gpus ? NULL : framework_one_process_gpu(in);
+	/* Accelerator(cpu=True), or a value not known there: no GPU said */
+	if (one && o->args && (dp = vdict_gets(o->args, "cpu")) && value_truth(dp) != 0)
+		one = NULL;
 	for (i = 0; i < nargs; i++) {
+		/* its DataLoaders send each batch to that device (torch.c
+		 * loader_batch): with one process, under `one` */
+		if (one && is_loader(args[i]))
+			vdict_sets(in->a, args[i]->u.inst->attrs, "__ecg_device_cond__", v_str(in->a, one));
 		if (is_optimizer(args[i])) {
 			vdict_sets(in->a, args[i]->u.inst->attrs, PREPARED_BY, (value_t *)recv);
-		} else if (args[i]->k == VK_INST && args[i]->u.inst->mod != VM_NONE) {
+		} else if ((args[i]->k == VK_INST && args[i]->u.inst->mod != VM_NONE) || libv_is_module(args[i])) {
+			/* a model the job built, or a library's module ecg does
+			 * not read (from_pretrained: libvalues.c), moved all the
+			 * same */
 			if (!(ml = vdict_gets(o->attrs, PREPARED_MODELS)) || ml->k != VK_LIST) {
 				ml = v_seq(in->a, VK_LIST, 1);
 				vdict_sets(in->a, o->attrs, PREPARED_MODELS, ml);
@@ -759,16 +783,21 @@ void framework_prepare_note(struct frame *f, const char *d, const value_t *recv,
 			vseq_push(in->a, ml->u.seq, args[i]);
 			/* prepare places the model on the accelerator's device
 			 * (device_placement: on unless the constructor says
-			 * otherwise), a GPU here: model.to(device), the model's
-			 * own .to when its class overrides it; nothing moves
-			 * when it is there already */
-			if (gpus && o->args && !vdict_gets(o->args, KW_UNK_DSTAR) &&
+			 * otherwise), a GPU with several processes, under
+			 * `one`'s condition with one: model.to(device), the
+			 * model's own .to when its class overrides it; nothing
+			 * moves when it is there already */
+			if ((gpus || one) && o->args && !vdict_gets(o->args, KW_UNK_DSTAR) &&
 			    !vdict_gets(o->args, "__ecg_positional__") &&
 			    (!(dp = vdict_gets(o->args, "device_placement")) || value_truth(dp) == 1)) {
+				const struct jctx *ojc = f->jc;
 				value_t *to = getattr_v(f, args[i], "to", site);
 				value_t *dev = getattr_v(f, (value_t *)recv, "device", site);
 
+				if (one)
+					f->jc = jc_push(f, JC_COND, anchor_at(f, site), one);
 				(void)call(f, to, &dev, 1, NULL, site);
+				f->jc = ojc;
 			}
 		}
 	}

@@ -745,6 +745,7 @@ struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **ar
                                struct vdict *kw, const struct ast_hdr *site);
 int is_wrapper(const struct catalog *cat, const char *d);
 long long multi_process_count(struct interp *in);
+int multi_process_vetoed(struct interp *in);
 /* torch.c: the collective a parallel wrapper's method issues
  * ("...FullyShardedDataParallel.clip_grad_norm_" -> "all_reduce"), what
  * implies it in *word (may be NULL); NULL when d names no such method. */
@@ -1142,6 +1143,8 @@ value_t *hf_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, str
 #define DEVICE_TENSOR_MAP_REASON "a mapping of tensors a library returns, moved to the device (read at run time)"
 #define LIBV_TO_REASON "the .to() of a library's value not read"
 #define LIBV_CUDA_REASON "the .cuda() of a library's value not read"
+#define LIBV_SAVE_REASON "a library module's method writing its tensors to files"
+int libv_is_module(const value_t *v);   /* a library's module not read, on the host or moved */
 int libv_is_tensor_method(const struct interp *in, const struct vinst *m, const char *name);   /* catalog module_tensor_methods */
 value_t *libv_module_method(struct frame *f, const char *last, const value_t *recv);   /* NULL: not one */
 value_t *libv_module_factory(struct frame *f, const char *d, struct vdict *kw, const struct ast_hdr *site);

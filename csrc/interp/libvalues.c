@@ -21,6 +21,9 @@
  *  - subset_returns: a library's function returning a part of one argument
  *    (intersect_dicts of a loaded state dict) keeps that argument's
  *    loaded reason.
+ *  - module_state_savers: model.save_pretrained(...) of such a module moved
+ *    to the device writes its tensors from the host: a save and a sync at
+ *    the call (a module on the host: nothing).
  * Nothing here is a copy when the target is the host, a dtype, or missing.
  * No function here fails: each returns NULL when the value is none of
  * these (the caller goes on as before).  Values are in the interp's arena.
@@ -36,6 +39,11 @@
 static int reason_is(const value_t *v, const char *r)
 {
 	return v && v->k == VK_UNKNOWN && !v->alts && v->reason && !strcmp(v->reason, r);
+}
+
+int libv_is_module(const value_t *v)
+{
+	return reason_is(v, LIB_MODULE_HOST_REASON) || reason_is(v, LIB_MODULE_DEVICE_REASON);
 }
 
 /* d is Cls.from_pretrained of a library class that is a module (catalog
@@ -197,6 +205,12 @@ value_t *libv_attr(struct frame *f, value_t *obj, const char *name, const struct
 	if (f->mode != M_FWD && reason_is(obj, LIB_OUTPUT_REASON) &&
 	    catalog_fact(f->in->cat, CATALOG_F_LIBRARY_OUTPUT_FIELDS, name))
 		return v_tensor_dev(f->in->a, obj->dev, 0);
+	if (f->mode != M_FWD && reason_is(obj, LIB_MODULE_DEVICE_REASON) &&
+	    catalog_fact(f->in->cat, CATALOG_F_MODULE_STATE_SAVERS, name)) {
+		m = unknown_at(f, site, LIBV_SAVE_REASON);
+		m->recv = obj;
+		return m;
+	}
 	if (f->mode == M_FWD || !(mod || map))
 		return NULL;
 	if (!strcmp(name, "to"))
@@ -219,6 +233,11 @@ value_t *libv_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, s
 	int mod;
 	struct sched_ev *e;
 
+	if (reason_is(fn, LIBV_SAVE_REASON) && self && f->mode != M_FWD) {
+		sev(f, SEV_SAVE, text_of(f, site), site);
+		sev(f, SEV_SYNC, afmt(f->in, "%s (the module's device tensors written from the host)", text_of(f, site)), site);
+		return v_none(f->in->a);
+	}
 	if (!(cuda || reason_is(fn, LIBV_TO_REASON)) || !self || f->mode == M_FWD)
 		return NULL;
 	mod = reason_is(self, LIB_MODULE_HOST_REASON);

@@ -301,6 +301,7 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 	struct interp *in = f->in;
 	value_t *pm = vdict_gets(dl->attrs, "pin_memory");
 	value_t *ds = vdict_gets(dl->attrs, "dataset"), *bs = vdict_gets(dl->attrs, "batch_size");
+	const value_t *dc = vdict_gets(dl->attrs, "__ecg_device_cond__");
 	value_t *tensors = ds && ds->k == VK_INST ? vdict_gets(ds->u.inst->attrs, "tensors") : NULL;
 	int pinned = pm ? value_truth(pm) == 1 : 0, to_dev = 0;
 	/* what the copy's source is: pinned as torch's DataLoader kept it
@@ -325,10 +326,18 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 		sev(f, SEV_SYNC, vdict_gets(dl->attrs, "__ecg_batch_sync__")->u.str.s, site);
 	/* a loader a framework prepared (accelerate's DataLoaderShard):
 	 * each batch sent to the device at the loop, blocking, pinned as
-	 * the loader says; the batch is then on the device */
-	if (what && in->gpu && vdict_gets(dl->attrs, "__ecg_to_device__")) {
-		struct sched_ev *e = sev(f, SEV_H2D, afmt(in, "%s (the prepared DataLoader sends the batch to the device)", what), site);
+	 * the loader says; the batch is then on the device.  With one
+	 * process, under the condition that device is a GPU (kept on the
+	 * loader by framework.c's prepare note: __ecg_device_cond__),
+	 * whether or not the job has moved anything yet */
+	if (what && (in->gpu || (dc && dc->k == VK_STR)) && vdict_gets(dl->attrs, "__ecg_to_device__")) {
+		const struct jctx *ojc = f->jc;
+		struct sched_ev *e;
 
+		if (dc && dc->k == VK_STR)
+			f->jc = jc_push(f, JC_COND, anchor_at(f, site), dc->u.str.s);
+		e = sev(f, SEV_H2D, afmt(in, "%s (the prepared DataLoader sends the batch to the device)", what), site);
+		f->jc = ojc;
 		if (e) {
 			/* Lightning's move_data_to_device copies with
 			 * non_blocking=True (framework.c marks its loaders) */
@@ -1016,22 +1025,31 @@ static value_t *tc_world_size(struct frame *f, const char *d, const char *last, 
  * library then distributes otherwise).  Never fails. */
 long long multi_process_count(struct interp *in)
 {
-	struct vdict *env = in->environ && in->environ->k == VK_DICT ? in->environ->u.dict : NULL;
 	long long n = pinned_world_size(in);
+
+	return !n || multi_process_vetoed(in) ? 0 : n;
+}
+
+/* The job's environment may hand the library's objects to another engine
+ * (a multi_process_vetoes variable set to a true word), or is not known
+ * in full (a veto may be set among the variables a launcher does not
+ * set): 1; a complete environment with no veto: 0. */
+int multi_process_vetoed(struct interp *in)
+{
+	struct vdict *env = in->environ && in->environ->k == VK_DICT ? in->environ->u.dict : NULL;
 	size_t i;
 
-	/* a veto may be set among the variables a launcher does not set */
-	if (!n || !env_complete(in))
-		return 0;
+	if (!env || !env_complete(in))
+		return 1;
 	for (i = 0; i < env->n; i++) {
 		const value_t *k = env->keys[i], *v = env->vals[i];
 
 		if (k->k == VK_STR && catalog_fact(in->cat, CATALOG_F_MULTI_PROCESS_VETOES, k->u.str.s) &&
 		    (v->k != VK_STR || (strcasecmp(v->u.str.s, "false") && strcmp(v->u.str.s, "0") &&
 		                        strcasecmp(v->u.str.s, "no") && v->u.str.len)))
-			return 0;
+			return 1;
 	}
-	return n;
+	return 0;
 }
 
 static value_t *tc_save(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
@@ -2096,6 +2114,10 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 		u->via_wrapper = 0;
 		return u;
 	}
+	/* a library's module ecg does not read (libvalues.c) is handed back
+	 * as it is: prepare wrapped nothing around it here */
+	if (catalog_fact(in->cat, CATALOG_F_UNWRAPPERS, d) && nargs >= 1 && libv_is_module(args[0]))
+		return args[0];
 	if (wrapper_method_op(in, d, NULL))
 		return wrapper_method_call(f, d, nargs >= 1 ? args[0] : NULL, site);   /* FSDP.clip_grad_norm_(model, ...) */
 	{

@@ -540,6 +540,10 @@ enum catalog_fact {
 	                                 '|METHOD|...|': methods returning a
 	                                 tensor where the module's states live
 	                                 (a torchmetrics metric's compute) */
+	CATALOG_F_MODULE_STATE_SAVERS, /* set: methods of a library's module
+	                                 not read (module_factories, from_pretrained)
+	                                 that write its tensors to files: on the
+	                                 device, each copied to the host */
 	CATALOG_F_OBJECT_COLLECTIVES_METHODS, /* map: '<class>.<method>' of torch
 	                                 objects (the class's last name) ->
 	                                 'OP:GATE': a collective over the data
