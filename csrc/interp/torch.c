@@ -1687,8 +1687,10 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		return unknown_at(f, site, "a property of the machine the job runs on");
 	if (!strchr(d + 6, '.') && (r = hostints_factory(f, last, args, nargs, kw)))
 		return r;
+	/* a torch class's object -- not the legacy typed constructors
+	 * (torch.ByteTensor([flag]): a host tensor, host_factories) */
 	if (f->mode != M_FWD && last[0] >= 'A' && last[0] <= 'Z' && strcmp(last, "Tensor") &&
-	    strncmp(d, "torch.nn.", 9))
+	    strncmp(d, "torch.nn.", 9) && (strchr(d + 6, '.') || !catalog_fact(in->cat, CATALOG_F_HOST_FACTORIES, last)))
 		return torch_object(f, d, last, args, nargs, kw, site);
 	/* where a new tensor lives */
 	for (i = 0; i < nargs; i++)
