@@ -27,7 +27,13 @@
  * the gradients, and its epilogue synchronizes the reduction stream;
  * each optimizer step all-reduces the overflow flag (fp16) and the
  * gradient norm, and all-gathers the persistent (small) parameters; the
- * optimizer's setup at initialize waits at dist.barrier().
+ * optimizer's setup at initialize waits at dist.barrier().  In a job with
+ * such an engine, deepspeed.zero.GatheredParameters(params, modifier_rank,
+ * enabled=) all-gathers the partitioned parameters it is given on entry
+ * and, with a modifier_rank, broadcasts them from that rank on exit
+ * (partition_parameters.py): both at the call, under the condition that
+ * the parameters given are partitioned ones (and enabled= when the code
+ * does not pin it).
  *
  * engine.backward(loss) is framework_call's (a backward): ds_call leaves
  * it to that.  Only a
@@ -530,6 +536,64 @@ static value_t *ds_loader(struct frame *f, value_t *data, const struct vdict *kw
 	return mk_inst_value(in, dl);
 }
 
+/* Has the job built a ZeRO-3 engine (a wrap of initialize whose
+ * configuration pins stage 3)? */
+static int ds_job_zero3(const struct interp *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->nsev; i++)
+		if (in->sev[i].kind == SEV_WRAP && in->sev[i].implied_by && !strcmp(in->sev[i].implied_by, DS_INIT) &&
+		    ds_zero3(in->sev[i].detail))
+			return 1;
+	return 0;
+}
+
+/* The source of the keyword `name` of the call at site, or NULL. */
+static const char *ds_kw_text(struct frame *f, const struct ast_hdr *site, const char *name)
+{
+	const struct ast_Call *c = AST_IS(site, Call) ? AST_AS(site, Call) : NULL;
+	size_t i;
+
+	for (i = 0; c && i < c->keywords.n; i++) {
+		const struct ast_keyword *k = AST_AS(c->keywords.items[i], keyword);
+
+		if (k->arg && !strcmp(k->arg, name))
+			return text_of(f, k->value);
+	}
+	return NULL;
+}
+
+/* deepspeed.zero.GatheredParameters(params, modifier_rank=None,
+ * fwd_module=None, enabled=True) in a job with a ZeRO-3 engine: the
+ * all-gather of its entry, the broadcast of its exit when a modifier
+ * rank is given; the context manager's object. */
+static value_t *ds_gathered(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                            const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *o = new_inst(in);
+	value_t *en = kw && vdict_gets(kw, "enabled") ? vdict_gets(kw, "enabled") : nargs >= 4 ? args[3] : NULL;
+	value_t *mr = kw && vdict_gets(kw, "modifier_rank") ? vdict_gets(kw, "modifier_rank") : nargs >= 2 ? args[1] : NULL;
+	int on = en ? value_truth(en) : 1;
+	const struct jctx *ojc = f->jc;
+
+	o->ext = d;
+	if (f->mode == M_FWD || on == 0 || !ds_job_zero3(in))
+		return mk_inst_value(in, o);
+	if (on < 0) {
+		const char *t = ds_kw_text(f, site, "enabled");
+
+		f->jc = jc_push(f, JC_COND, anchor_at(f, site), t ? t : "GatheredParameters' enabled argument");
+	}
+	f->jc = jc_push(f, JC_COND, anchor_at(f, site), "the parameters given are ZeRO-3 partitioned ones, not gathered");
+	ds_coll(f, "all_gather", 0, site);
+	if (mr && mr->k != VK_NONE)
+		ds_coll(f, "broadcast", 0, site);
+	f->jc = ojc;
+	return mk_inst_value(in, o);
+}
+
 value_t *ds_call(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs, struct vdict *kw,
                  const struct ast_hdr *site)
 {
@@ -537,6 +601,9 @@ value_t *ds_call(struct frame *f, const char *d, const value_t *recv, value_t **
 
 	if (!strncmp(d, DS_INIT ".", sizeof DS_INIT) && recv && recv->k == VK_INST && ds_is_engine(recv->u.inst))
 		return ds_engine_method(f, d + sizeof DS_INIT, recv, site);
+	if (!strcmp(d, "deepspeed.zero.GatheredParameters") ||
+	    !strcmp(d, "deepspeed.runtime.zero.partition_parameters.GatheredParameters"))
+		return ds_gathered(f, d, args, nargs, kw, site);
 	if (!strcmp(d, "deepspeed.add_config_arguments") && nargs >= 1 && is_argparser(args[0])) {
 		size_t i;
 
