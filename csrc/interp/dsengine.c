@@ -33,7 +33,9 @@
  * and, with a modifier_rank, broadcasts them from that rank on exit
  * (partition_parameters.py): both at the call, under the condition that
  * the parameters given are partitioned ones (and enabled= when the code
- * does not pin it).
+ * does not pin it).  A parameter listed from the module such an engine
+ * wraps has the attributes _convert_to_deepspeed_param gives every
+ * parameter (catalog zero3_parameter_attributes): hasattr(p, 'ds_id').
  *
  * engine.backward(loss) is framework_call's (a backward): ds_call leaves
  * it to that.  Only a
@@ -47,6 +49,7 @@
 #include <strings.h>
 
 #include "internal.h"
+#include "ecg/catalog.h"
 
 #define DS_INIT "deepspeed.initialize"
 
@@ -547,6 +550,15 @@ static int ds_job_zero3(const struct interp *in)
 		    ds_zero3(in->sev[i].detail))
 			return 1;
 	return 0;
+}
+
+/* Is p a parameter listed from a module a ZeRO-3 engine wraps, and name
+ * one of the attributes DeepSpeed gives each such parameter? */
+int ds_zero3_param_attr(const struct interp *in, const value_t *p, const char *name)
+{
+	return p->k == VK_TENSOR && p->is_param && p->param_of && ds_is_engine(p->param_of) &&
+	       catalog_fact(in->cat, CATALOG_F_ZERO3_PARAMETER_ATTRIBUTES, name) &&
+	       ds_zero3(ds_engine_kw(in, p->param_of));
 }
 
 /* The source of the keyword `name` of the call at site, or NULL. */

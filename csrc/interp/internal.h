@@ -991,6 +991,7 @@ value_t *ds_call(struct frame *f, const char *d, const value_t *recv, value_t **
                  const struct ast_hdr *site);
 value_t *ds_engine_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
 void ds_engine_forward(struct frame *f, const struct vinst *m, const struct ast_hdr *site);
+int ds_zero3_param_attr(const struct interp *in, const value_t *p, const char *name);
 
 /* dacite.c: dacite.from_dict(data_class, data, config) of a repository
  * dataclass and a dict seen whole: the instance built; else an unknown

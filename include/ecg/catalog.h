@@ -562,6 +562,9 @@ enum catalog_fact {
 	                                 the input: 1-D of the input's items */
 	CATALOG_F_SINGLE_PROCESS_DEVICE_TYPES, /* set: device types no job of more
 	                                 than one process runs on (mps) */
+	CATALOG_F_ZERO3_PARAMETER_ATTRIBUTES, /* set: the attributes DeepSpeed
+	                                 ZeRO-3 gives each parameter it
+	                                 partitions (ds_id ...) */
 	CATALOG_F_ACCELERATOR_DEVICE_NAMES, /* map: a library accelerator's method
 	                                 naming a device -> "TYPE" (TYPE, or
 	                                 TYPE:i given an index) or "TYPE:"

@@ -1,7 +1,8 @@
 # deepspeed.zero.GatheredParameters in a job with a ZeRO-3 engine: entering
 # it all-gathers the partitioned parameters it is given, and with a
 # modifier_rank its exit broadcasts them from that rank; enabled=False
-# gathers nothing.
+# gathers nothing.  Every parameter of the module the engine partitions
+# carries ds_id: the else branch below never runs.
 import argparse
 
 import deepspeed
@@ -42,6 +43,14 @@ def main():
             p.data.mul_(0.5)
     with deepspeed.zero.GatheredParameters(list(net.parameters()), enabled=False):
         print("done")
+    saved = {}
+    for name, p in net.named_parameters():
+        if hasattr(p, "ds_id"):
+            with deepspeed.zero.GatheredParameters([p]):
+                saved[name] = p.data.cpu()
+        else:
+            saved[name] = p.cpu()
+    torch.save(saved, "model.pt")
 
 
 if __name__ == "__main__":
