@@ -562,6 +562,9 @@ enum catalog_fact {
 	                                 the input: 1-D of the input's items */
 	CATALOG_F_SINGLE_PROCESS_DEVICE_TYPES, /* set: device types no job of more
 	                                 than one process runs on (mps) */
+	CATALOG_F_DEVICE_DATA_CONSTRUCTORS, /* set: another library's classes
+	                                 whose constructor makes a tensor of
+	                                 Python data on the device (an h2d) */
 	CATALOG_F_ZERO3_PARAMETER_ATTRIBUTES, /* set: the attributes DeepSpeed
 	                                 ZeRO-3 gives each parameter it
 	                                 partitions (ds_id ...) */
