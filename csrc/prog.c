@@ -219,6 +219,35 @@ struct sfile *prog_find_under(const struct prog *p, const char *base, const char
 	return f;
 }
 
+/* The nearest directory strictly above the entry's and below the root
+ * that holds a setup.py ("dir/", owned), or NULL. */
+static char *prog_project_dir(const struct prog *p)
+{
+	buf_t b;
+	size_t len;
+
+	if (!p->entry_dir || !*p->entry_dir)
+		return NULL;
+	len = strlen(p->entry_dir) - 1;             /* drop the trailing '/' */
+	buf_init(&b);
+	while (len > 0) {
+		while (len > 0 && p->entry_dir[len - 1] != '/')
+			len--;
+		if (len == 0)
+			break;
+		b.len = 0;
+		buf_add(&b, p->entry_dir, len);
+		buf_addstr(&b, "setup.py");
+		if (prog_file(p, b.buf)) {
+			buf_free(&b);
+			return xstrndup(p->entry_dir, len);
+		}
+		len--;                              /* the '/' before it */
+	}
+	buf_free(&b);
+	return NULL;
+}
+
 struct sfile *prog_find_module(const struct prog *p, const char *dotted)
 {
 	struct sfile *f = NULL;
@@ -231,6 +260,13 @@ struct sfile *prog_find_module(const struct prog *p, const char *dotted)
 		f = prog_find_under(p, "", dotted);
 	if (!f)
 		f = prog_find_under(p, "src/", dotted);
+	if (!f) {
+		char *proj = prog_project_dir(p);
+
+		if (proj)
+			f = prog_find_under(p, proj, dotted);
+		free(proj);
+	}
 	if (!f && p->site)
 		f = prog_find_under(p, PROG_SITE_PREFIX, dotted);
 	return f;

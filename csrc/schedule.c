@@ -1497,9 +1497,10 @@ static int sc_more_often(const struct sc *s, const struct sched_ev *a, const str
 }
 
 /* Is ev[i]'s line (its kind, and op) reached later by job code (not a
- * forward's) on a path of a higher frequency rank (sc_rank: validate()
- * called once before training, then every N steps)?  Then that path's
- * event is the row. */
+ * forward's) on a path that runs more often (sc_more_often: validate()
+ * called once before training, then every N steps; an evaluation called
+ * once before the epoch loop and again in it)?  Then that path's event
+ * is the row, as for host_device's rows. */
 static int sc_later_more_often(const struct sc *s, size_t i)
 {
 	const struct sched_ev *e = &s->ev[i];
@@ -1511,7 +1512,7 @@ static int sc_later_more_often(const struct sc *s, size_t i)
 		const struct sched_ev *x = &s->ev[j];
 
 		if (x->kind == e->kind && !x->in_forward && x->anchor && e->anchor && !strcmp(x->anchor, e->anchor) &&
-		    (!x->op || !e->op || !strcmp(x->op, e->op)) && sc_rank(s, x) > sc_rank(s, e))
+		    (!x->op || !e->op || !strcmp(x->op, e->op)) && sc_more_often(s, x, e))
 			return 1;
 	}
 	return 0;

@@ -1628,6 +1628,10 @@ static value_t *bi_hasattr(struct frame *f, value_t *fn, value_t **args, size_t 
 	if (nargs == 2 && args[1]->k == VK_STR && args[0]->k != VK_EXT && args[0]->k != VK_UNKNOWN) {
 		value_t *r = getattr_v(f, args[0], args[1]->u.str.s, site);
 
+		/* a parameter of a module a ZeRO-3 engine partitions carries
+		 * DeepSpeed's attributes (ds_id ...: dsengine.c) */
+		if (args[0]->k == VK_TENSOR && ds_zero3_param_attr(in, args[0], args[1]->u.str.s))
+			return v_bool(in->a, 1);
 		/* a value taken for a tensor (torch.load's) may be anything: a
 		 * name a Tensor lacks says nothing */
 		if (args[0]->k == VK_TENSOR && r->k == VK_UNKNOWN)

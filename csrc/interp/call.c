@@ -167,7 +167,7 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 			if (is_gen_value(args[i]))
 				(void)gen_next(f, args[i]->u.inst, site);
 	if ((r = optimizer_factory_call(f, d, site)) || (r = topk_metric_call(f, d, args, nargs, kw)) ||
-	    (r = library_object_call(f, d)))
+	    (r = library_object_call(f, d)) || (r = libv_device_name(f, d, args, nargs, kw, site)))
 		return r;
 	if (fn->recv && (r = libv_module_method(f, last, fn->recv)))
 		return r;

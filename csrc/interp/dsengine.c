@@ -21,6 +21,22 @@
  *   engine.fp16_enabled(), bfloat16_enabled(), zero_optimization_stage(),
  *     local_rank: from the configuration and the environment.
  *
+ * ZeRO stage 3 (runtime/zero/stage3.py, partitioned_param_coordinator.py):
+ * each call of the engine's forward all-gathers the partitioned
+ * parameters; each backward all-gathers them again and reduce-scatters
+ * the gradients, and its epilogue synchronizes the reduction stream;
+ * each optimizer step all-reduces the overflow flag (fp16) and the
+ * gradient norm, and all-gathers the persistent (small) parameters; the
+ * optimizer's setup at initialize waits at dist.barrier().  In a job with
+ * such an engine, deepspeed.zero.GatheredParameters(params, modifier_rank,
+ * enabled=) all-gathers the partitioned parameters it is given on entry
+ * and, with a modifier_rank, broadcasts them from that rank on exit
+ * (partition_parameters.py): both at the call, under the condition that
+ * the parameters given are partitioned ones (and enabled= when the code
+ * does not pin it).  A parameter listed from the module such an engine
+ * wraps has the attributes _convert_to_deepspeed_param gives every
+ * parameter (catalog zero3_parameter_attributes): hasattr(p, 'ds_id').
+ *
  * engine.backward(loss) is framework_call's (a backward): ds_call leaves
  * it to that.  Only a
  * configuration the code pins is read: a dict built in the job (config=,
@@ -33,8 +49,16 @@
 #include <strings.h>
 
 #include "internal.h"
+#include "ecg/catalog.h"
 
 #define DS_INIT "deepspeed.initialize"
+
+/* ZeRO-3 keeps a parameter of at most stage3_param_persistence_threshold
+ * elements gathered (persistent) once fetched; the others are released
+ * after each use and gathered again.  Which the model has, only its
+ * sizes say: a condition on the gathers. */
+#define DS_Z3_LARGE_IF "the model has parameters larger than stage3_param_persistence_threshold (released after use)"
+#define DS_Z3_SMALL_IF "the model has parameters small enough to persist (stage3_param_persistence_threshold)"
 
 /* deepspeed.initialize's parameters, in order (its signature). */
 static const char *const ds_init_params[] = {
@@ -237,6 +261,15 @@ static int ds_zero12(const struct vdict *kw)
 	return ds_offload(cfg) == 1 || ds_bf16(cfg) == 0;
 }
 
+/* Is the engine ZeRO stage 3 (DeepSpeedZeroOptimizer_Stage3, parameters
+ * partitioned): 1 only when the configuration pins it. */
+static int ds_zero3(const struct vdict *kw)
+{
+	const struct vdict *cfg = ds_config(kw);
+
+	return cfg && interp_ds_zero_stage(kw) == 3 && ds_cfg_on(cfg, "amp", "enabled", 0) == 0;
+}
+
 /* DeepSpeedZeroOptimizer's gradient reduction (average_tensor): an
  * all-reduce of flattened buckets unless reduce_scatter is on and
  * use_multi_rank_bucket_allreduce off (then dist.reduce to each
@@ -392,6 +425,18 @@ static value_t *ds_engine_method(struct frame *f, const char *name, const value_
 		 * optimizer on the host, the norm read per parameter (.item())
 		 * and made on the device from a Python float, the host fp32
 		 * partition copied back to the device */
+		/* stage 3's step: has_overflow's all_reduce(MAX) (fp16) and
+		 * get_grad_norm_direct's all_reduce(SUM); _post_step gathers
+		 * the persistent parameters (numel <= stage3_param_persistence_
+		 * threshold), which only the model's sizes decide */
+		if (ds_zero3(kw)) {
+			const struct jctx *sjc = f->jc;
+
+			ds_coll(f, "all_reduce", 1, site);
+			f->jc = jc_push(f, JC_COND, anchor_at(f, site), DS_Z3_SMALL_IF);
+			ds_coll(f, "all_gather", 1, site);
+			f->jc = sjc;
+		}
 		if (ds_zero12(kw)) {
 			ds_coll(f, "all_reduce", 1, site);
 			ds_coll(f, "all_gather", 1, site);
@@ -425,6 +470,21 @@ static value_t *ds_engine_method(struct frame *f, const char *name, const value_
 		if (ds_zero12(kw) && ds_offload(cfg) == 1)
 			ds_step_event(f, SEV_SYNC, "engine.backward() (ZeRO offload: each gradient checked for inf/nan on the host)",
 			              1, NULL, site);
+		/* stage 3, at every backward (no accumulation boundary):
+		 * parameters gathered again for the backward, gradients
+		 * reduce-scattered to their partitions, then the epilogue's
+		 * reduce_and_partition_stream.synchronize() */
+		if (ds_zero3(kw)) {
+			const struct jctx *bjc = f->jc;
+
+			f->jc = jc_push(f, JC_COND, anchor_at(f, site), DS_Z3_LARGE_IF);
+			ds_coll(f, "all_gather", 1, site);
+			f->jc = bjc;
+			ds_coll(f, "reduce_scatter", 1, site);
+			ds_step_event(f, SEV_SYNC,
+			              "engine.backward() (ZeRO-3: the gradient reduction stream synchronized at the epilogue)", 1,
+			              NULL, site);
+		}
 		return NULL;
 	}
 	if (!strcmp(name, "save_checkpoint") && f->mode != M_FWD) {
@@ -479,6 +539,73 @@ static value_t *ds_loader(struct frame *f, value_t *data, const struct vdict *kw
 	return mk_inst_value(in, dl);
 }
 
+/* Has the job built a ZeRO-3 engine (a wrap of initialize whose
+ * configuration pins stage 3)? */
+static int ds_job_zero3(const struct interp *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->nsev; i++)
+		if (in->sev[i].kind == SEV_WRAP && in->sev[i].implied_by && !strcmp(in->sev[i].implied_by, DS_INIT) &&
+		    ds_zero3(in->sev[i].detail))
+			return 1;
+	return 0;
+}
+
+/* Is p a parameter listed from a module a ZeRO-3 engine wraps, and name
+ * one of the attributes DeepSpeed gives each such parameter? */
+int ds_zero3_param_attr(const struct interp *in, const value_t *p, const char *name)
+{
+	return p->k == VK_TENSOR && p->is_param && p->param_of && ds_is_engine(p->param_of) &&
+	       catalog_fact(in->cat, CATALOG_F_ZERO3_PARAMETER_ATTRIBUTES, name) &&
+	       ds_zero3(ds_engine_kw(in, p->param_of));
+}
+
+/* The source of the keyword `name` of the call at site, or NULL. */
+static const char *ds_kw_text(struct frame *f, const struct ast_hdr *site, const char *name)
+{
+	const struct ast_Call *c = AST_IS(site, Call) ? AST_AS(site, Call) : NULL;
+	size_t i;
+
+	for (i = 0; c && i < c->keywords.n; i++) {
+		const struct ast_keyword *k = AST_AS(c->keywords.items[i], keyword);
+
+		if (k->arg && !strcmp(k->arg, name))
+			return text_of(f, k->value);
+	}
+	return NULL;
+}
+
+/* deepspeed.zero.GatheredParameters(params, modifier_rank=None,
+ * fwd_module=None, enabled=True) in a job with a ZeRO-3 engine: the
+ * all-gather of its entry, the broadcast of its exit when a modifier
+ * rank is given; the context manager's object. */
+static value_t *ds_gathered(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                            const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *o = new_inst(in);
+	value_t *en = kw && vdict_gets(kw, "enabled") ? vdict_gets(kw, "enabled") : nargs >= 4 ? args[3] : NULL;
+	value_t *mr = kw && vdict_gets(kw, "modifier_rank") ? vdict_gets(kw, "modifier_rank") : nargs >= 2 ? args[1] : NULL;
+	int on = en ? value_truth(en) : 1;
+	const struct jctx *ojc = f->jc;
+
+	o->ext = d;
+	if (f->mode == M_FWD || on == 0 || !ds_job_zero3(in))
+		return mk_inst_value(in, o);
+	if (on < 0) {
+		const char *t = ds_kw_text(f, site, "enabled");
+
+		f->jc = jc_push(f, JC_COND, anchor_at(f, site), t ? t : "GatheredParameters' enabled argument");
+	}
+	f->jc = jc_push(f, JC_COND, anchor_at(f, site), "the parameters given are ZeRO-3 partitioned ones, not gathered");
+	ds_coll(f, "all_gather", 0, site);
+	if (mr && mr->k != VK_NONE)
+		ds_coll(f, "broadcast", 0, site);
+	f->jc = ojc;
+	return mk_inst_value(in, o);
+}
+
 value_t *ds_call(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs, struct vdict *kw,
                  const struct ast_hdr *site)
 {
@@ -486,6 +613,9 @@ value_t *ds_call(struct frame *f, const char *d, const value_t *recv, value_t **
 
 	if (!strncmp(d, DS_INIT ".", sizeof DS_INIT) && recv && recv->k == VK_INST && ds_is_engine(recv->u.inst))
 		return ds_engine_method(f, d + sizeof DS_INIT, recv, site);
+	if (!strcmp(d, "deepspeed.zero.GatheredParameters") ||
+	    !strcmp(d, "deepspeed.runtime.zero.partition_parameters.GatheredParameters"))
+		return ds_gathered(f, d, args, nargs, kw, site);
 	if (!strcmp(d, "deepspeed.add_config_arguments") && nargs >= 1 && is_argparser(args[0])) {
 		size_t i;
 
@@ -521,6 +651,16 @@ value_t *ds_call(struct frame *f, const char *d, const value_t *recv, value_t **
 				ds_step_event(f, SEV_SYNC,
 				              "deepspeed.initialize (ZeRO offload: the fp32 partition copied to the host)", 1, NULL,
 				              site);
+			/* stage 3 with an optimizer (the job's, or one the
+			 * configuration names): DeepSpeedZeroOptimizer_Stage3's
+			 * setup waits at dist.barrier() */
+			if (ds_zero3(kw)) {
+				value_t *opt = ds_arg(args, nargs, kw, "optimizer");
+				int absent;
+
+				if ((opt && opt->k != VK_NONE) || ds_cfg_get(ds_config(kw), "optimizer", NULL, &absent))
+					ds_coll(f, "barrier", 0, site);
+			}
 		}
 		/* no training_data: no DeepSpeedDataLoader, and the engine's
 		 * forward starts the throughput timer itself (engine.forward:
@@ -540,15 +680,26 @@ value_t *ds_call(struct frame *f, const char *d, const value_t *recv, value_t **
 	return NULL;
 }
 
-/* A call of a DeepSpeed engine's forward from job code (call.c): built
- * without training_data, the engine starts its throughput timer there,
- * which synchronizes the device when on (utils/timer.py start()). */
+/* A call of a DeepSpeed engine's forward from job code (call.c): at ZeRO
+ * stage 3 the parameters are all-gathered there; built without
+ * training_data, the engine starts its throughput timer there, which
+ * synchronizes the device when on (utils/timer.py start()). */
 void ds_engine_forward(struct frame *f, const struct vinst *m, const struct ast_hdr *site)
 {
 	const value_t *t;
 
-	if (f->mode == M_FWD || !ds_is_engine(m) || !(t = vdict_gets(m->attrs, "__ecg_ds_forward_timer__")) ||
-	    t->k != VK_INT)
+	if (f->mode == M_FWD || !ds_is_engine(m))
+		return;
+	/* ZeRO-3: each module's partitioned parameters all-gathered
+	 * before its forward (the coordinator's pre-forward fetch) */
+	if (ds_zero3(ds_engine_kw(f->in, m))) {
+		const struct jctx *ojc = f->jc;
+
+		f->jc = jc_push(f, JC_COND, anchor_at(f, site), DS_Z3_LARGE_IF);
+		ds_coll(f, "all_gather", 1, site);
+		f->jc = ojc;
+	}
+	if (!(t = vdict_gets(m->attrs, "__ecg_ds_forward_timer__")) || t->k != VK_INT)
 		return;
 	ds_step_event(f, SEV_SYNC, "engine forward (the throughput timer's torch.cuda.synchronize)", (int)t->u.i,
 	              "DeepSpeed's throughput timer is on and synchronized (its configuration is not known here)", site);

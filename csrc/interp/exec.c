@@ -403,8 +403,9 @@ static size_t target_values(struct frame *f, const struct ast_hdr *t, value_t **
 /* A job's `for` over a list not known of which some items are known
  * (value.some: the modules seen of a model's modules()): each of those
  * read, as a known list's are (`for m in model.modules():
- * m.register_forward_pre_hook(...)` registers on each), the loop's trip
- * count not known; what the body bound is not known after it. */
+ * m.register_forward_pre_hook(...)` registers on each), then the body
+ * once more for the items not known; the loop's trip count not known;
+ * what the body bound is not known after it. */
 static enum flow exec_for_some(struct frame *f, const struct ast_For *s, value_t *it)
 {
 	struct interp *in = f->in;
@@ -423,6 +424,13 @@ static enum flow exec_for_some(struct frame *f, const struct ast_For *s, value_t
 	f->mult.reason = afmt_memo(in, "built in a loop over %s, whose length is not known", text_of(f, s->iter), NULL);
 	f->mult.expr = text_of(f, s->iter);
 	fl = exec_for_items(f, s, it->some, NULL);
+	/* and once for the items not known (a submodule of a library's
+	 * model, whose modules are not seen): what they may bind -- a list
+	 * appended to under a test on the item -- is not known either */
+	if (fl != FL_RETURN && fl != FL_RAISE) {
+		assign(f, s->target, v_unknown(in->a, text_of(f, s->target), "an item of those not known"));
+		fl = exec_block(f, &s->body);
+	}
 	f->mult.reason = omr;
 	f->mult.expr = ome;
 	f->jc = ojc;

@@ -1032,6 +1032,7 @@ value_t *ds_call(struct frame *f, const char *d, const value_t *recv, value_t **
                  const struct ast_hdr *site);
 value_t *ds_engine_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
 void ds_engine_forward(struct frame *f, const struct vinst *m, const struct ast_hdr *site);
+int ds_zero3_param_attr(const struct interp *in, const value_t *p, const char *name);
 
 /* dacite.c: dacite.from_dict(data_class, data, config) of a repository
  * dataclass and a dict seen whole: the instance built; else an unknown
@@ -1148,6 +1149,8 @@ int libv_is_module(const value_t *v);   /* a library's module not read, on the h
 int libv_is_tensor_method(const struct interp *in, const struct vinst *m, const char *name);   /* catalog module_tensor_methods */
 value_t *libv_module_method(struct frame *f, const char *last, const value_t *recv);   /* NULL: not one */
 value_t *libv_module_factory(struct frame *f, const char *d, struct vdict *kw, const struct ast_hdr *site);
+value_t *libv_device_name(struct frame *f, const char *d, value_t **args, size_t nargs, const struct vdict *kw,
+                          const struct ast_hdr *site);
 value_t *libv_call_result(struct frame *f, const value_t *fn, const struct vdict *kw, value_t *r,
                           const struct ast_hdr *site);
 value_t *libv_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);

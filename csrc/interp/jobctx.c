@@ -651,6 +651,18 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 	size_t i;
 
 	host_copying_call(f, d, args, nargs, kw, site);
+	/* a library class whose constructor makes a tensor from Python data
+	 * on the device (DeepSpeed's FusedAdam: IntTensor([0]) there) */
+	if (f->mode != M_FWD && catalog_fact(in->cat, CATALOG_F_DEVICE_DATA_CONSTRUCTORS, d)) {
+		struct sched_ev *e = sev(f, SEV_H2D, afmt(in, "%s(...) (a tensor made from Python data on the device)", last),
+		                         site);
+
+		if (e) {
+			e->pinned = 0;
+			e->non_blocking = 0;
+		}
+		in->gpu = 1;
+	}
 
 	/* the process group the job starts (torch.distributed.is_initialized()
 	 * is false until then, when the environment is known: torch.c) */

@@ -24,6 +24,10 @@
  *  - module_state_savers: model.save_pretrained(...) of such a module moved
  *    to the device writes its tensors from the host: a save and a sync at
  *    the call (a module on the host: nothing).
+ *  - accelerator_device_names: a library accelerator's method naming a
+ *    device (DeepSpeed's get_accelerator().current_device_name()) returns
+ *    that device's spec: a str, or one whose text after "TYPE:" is not
+ *    known (str_prefix), which torch.device and .to() read as TYPE.
  * Nothing here is a copy when the target is the host, a dtype, or missing.
  * No function here fails: each returns NULL when the value is none of
  * these (the caller goes on as before).  Values are in the interp's arena.
@@ -317,4 +321,29 @@ value_t *libv_meter_update(struct frame *f, const char *d, value_t *recv, value_
 			p++;
 	}
 	return v_none(in->a);
+}
+
+/* acc.device_name(i) / acc.current_device_name() of a library accelerator
+ * (catalog accelerator_device_names): "TYPE" with no index, "TYPE:i" with
+ * a known int i, else a str known to start with "TYPE:" (the index not
+ * known).  NULL when d is no such method. */
+value_t *libv_device_name(struct frame *f, const char *d, value_t **args, size_t nargs, const struct vdict *kw,
+                          const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const char *spec = catalog_fact(in->cat, CATALOG_F_ACCELERATOR_DEVICE_NAMES, d);
+	const value_t *idx;
+	size_t n;
+	value_t *r;
+
+	if (!spec || !(n = strlen(spec)))
+		return NULL;
+	idx = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "device_index") : NULL;
+	if (spec[n - 1] != ':' && (!idx || idx->k == VK_NONE))
+		return v_str(in->a, spec);
+	if (spec[n - 1] != ':' && idx->k == VK_INT)
+		return v_str(in->a, afmt(in, "%s:%lld", spec, (long long)idx->u.i));
+	r = unknown_at(f, site, afmt(in, "a %.*s device's name, its index not known", (int)(n - (spec[n - 1] == ':')), spec));
+	r->str_prefix = spec[n - 1] == ':' ? astr(in, spec) : astr(in, afmt(in, "%s:", spec));
+	return r;
 }

@@ -503,6 +503,9 @@ static value_t *module_parameters(struct frame *f, value_t *self, int named, con
 		p->param_of = (struct vinst *)m;
 	} else
 		p = v_tensor(in->a);
+	/* whose parameter it is (a DeepSpeed ZeRO-3 engine's module's
+	 * parameters carry ds_id: dsengine.c) */
+	p->param_of = (struct vinst *)m;
 	p->is_param = 1;
 	/* what a parameter holds (catalog dtype_rules "parameters"): floats */
 	p->dt = shape_dtype_of_call(in->cat, "parameters", NULL, 0, NULL);

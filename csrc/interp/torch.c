@@ -799,15 +799,35 @@ int host_only(const value_t *v, int depth)
 		return 1;
 	case VK_TENSOR:
 		return v->dev == DEV_HOST;
+	case VK_INST:
+		/* a dataset -- torch's (Subset, ConcatDataset, TensorDataset:
+		 * the datasets and tensors given to it) or a repository class
+		 * that is no module -- holds host data when all it holds is */
+		if (v->u.inst->mod != VM_NONE || (!v->u.inst->cls && !(v->u.inst->ext &&
+		    !strncmp(v->u.inst->ext, "torch.utils.data.", 17) &&
+		    (strstr(v->u.inst->ext, "Dataset") || strstr(v->u.inst->ext, "Subset")))))
+			return 0;
+		for (i = 0; i < v->u.inst->attrs->n; i++) {
+			const value_t *k = v->u.inst->attrs->keys[i];
+
+			if (!(k->k == VK_STR && !strncmp(k->u.str.s, "__ecg_", 6)) &&
+			    !host_only(v->u.inst->attrs->vals[i], depth + 1))
+				return 0;
+		}
+		return 1;
 	case VK_UNKNOWN:
 		/* one of two values (alts.c), each host data; or a value not
 		 * known but known to be host data (dev HOST: an optimizer's
 		 * param_groups, optim_state_dict) */
 		if (v->alts)
 			return host_only(v->alts[0], depth + 1) && host_only(v->alts[1], depth + 1);
-		return v->dev == DEV_HOST;
+		/* (or a library's mapping of host tensors: a tokenizer's
+		 * return_tensors="pt" output, libvalues.c) */
+		return v->dev == DEV_HOST || (v->reason && !strcmp(v->reason, HOST_TENSOR_MAP_REASON));
 	case VK_TUPLE: case VK_LIST:
-		if (v->u.seq->unk_reason)
+		/* built by a loop read once: its items stand for every item
+		 * (values.h), unless they are only the first ones (prefix) */
+		if (v->u.seq->unk_reason && (v->u.seq->prefix || !v->u.seq->n))
 			return 0;
 		for (i = 0; i < v->u.seq->n; i++)
 			if (!host_only(v->u.seq->items[i], depth + 1))
@@ -1653,6 +1673,18 @@ static value_t *torch_object(struct frame *f, const char *d, const char *last, v
 	}
 	if (!strcmp(last, "DataLoader"))
 		loader_init(f, o, args, nargs, kw, site);
+	/* Subset(dataset, indices), ConcatDataset(datasets): what they
+	 * hold, by torch's attribute names (host_only reads them) */
+	if (!strcmp(last, "Subset") || !strcmp(last, "ConcatDataset")) {
+		int sub = last[0] == 'S';
+		const char *names[2] = { sub ? "dataset" : "datasets", sub ? "indices" : NULL };
+
+		for (i = 0; i < 2 && names[i]; i++) {
+			value_t *a = kw && vdict_gets(kw, names[i]) ? vdict_gets(kw, names[i]) : i < nargs ? args[i] : NULL;
+
+			vdict_sets(in->a, o->attrs, names[i], a ? a : unknown_at(f, site, "an argument not given by position"));
+		}
+	}
 	if (!strcmp(last, "TensorDataset")) {
 		value_t *t = v_seq(in->a, VK_TUPLE, nargs);
 
@@ -1721,8 +1753,10 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		return unknown_at(f, site, MACHINE_REASON);
 	if (!strchr(d + 6, '.') && (r = hostints_factory(f, last, args, nargs, kw)))
 		return r;
+	/* a torch class's object -- not the legacy typed constructors
+	 * (torch.ByteTensor([flag]): a host tensor, host_factories) */
 	if (f->mode != M_FWD && last[0] >= 'A' && last[0] <= 'Z' && strcmp(last, "Tensor") &&
-	    strncmp(d, "torch.nn.", 9))
+	    strncmp(d, "torch.nn.", 9) && (strchr(d + 6, '.') || !catalog_fact(in->cat, CATALOG_F_HOST_FACTORIES, last)))
 		return torch_object(f, d, last, args, nargs, kw, site);
 	/* where a new tensor lives */
 	for (i = 0; i < nargs; i++)

@@ -570,6 +570,16 @@ enum catalog_fact {
 	                                 GPU (interp/devchoice.c) */
 	CATALOG_F_MACHINE_QUERIES,    /* set: last names of torch's queries whether
 	                                 the machine has a device (is_available) */
+	CATALOG_F_DEVICE_DATA_CONSTRUCTORS, /* set: another library's classes
+	                                 whose constructor makes a tensor of
+	                                 Python data on the device (an h2d) */
+	CATALOG_F_ZERO3_PARAMETER_ATTRIBUTES, /* set: the attributes DeepSpeed
+	                                 ZeRO-3 gives each parameter it
+	                                 partitions (ds_id ...) */
+	CATALOG_F_ACCELERATOR_DEVICE_NAMES, /* map: a library accelerator's method
+	                                 naming a device -> "TYPE" (TYPE, or
+	                                 TYPE:i given an index) or "TYPE:"
+	                                 (TYPE:<the current index>) */
 	CATALOG_NFACTS
 };
 

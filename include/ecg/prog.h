@@ -94,7 +94,10 @@ size_t prog_nids(const struct prog *p);
 
 /* Find the module `dotted` as Python would for a job started as
  * `python <entry>`: first under the entry script's directory (sys.path[0]),
- * then the repository root, then src/, then the installed libraries
+ * then the repository root, then src/, then the project the entry script
+ * belongs to (the nearest directory above the entry's, below the root,
+ * that holds a setup.py: a sub-project installed with `pip install -e`,
+ * its packages importable from anywhere), then the installed libraries
  * (prog_set_site).  "a.b" is a/b.py or a/b/__init__.py.  NULL if it is
  * in none of them. */
 struct sfile *prog_find_module(const struct prog *p, const char *dotted);

@@ -193,7 +193,8 @@ struct value {
 	                                 the argparse option; or the config
 	                                 file's path), or NULL */
 	struct vinst *param_of;       /* VK_TENSOR: the torch.nn layer whose parameter
-	                                 it is (layer.weight read), or NULL */
+	                                 it is (layer.weight read), or the module
+	                                 whose parameters() listed it, or NULL */
 	const char *param_name;       /* that parameter's name ("weight"), or NULL */
 	struct value *recv;           /* VK_EXT "Tensor.<m>": the tensor it was read from;
 	                                 VK_UNKNOWN process group of a device mesh

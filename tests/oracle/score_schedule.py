@@ -616,11 +616,15 @@ TORCH_SPELLING = {v: k for k, v in OP_ALIASES.items() if not k.startswith("_")}
 def line_tokens(kind, e):
     """Text that must appear on the anchored line (a guard against an off-by-one
     line): the call up to its first "(" for syncs and copies, the op (or its
-    torch spelling) for a collective that is called, not implied by a wrapper."""
+    torch spelling) for a collective that is called, not implied by a wrapper
+    (its "call" when given: a library call that issues it, spelt otherwise)."""
     if kind in ("syncs", "h2d"):
         head = e["call"].split("(", 1)[0].strip()
         return [head] if head else []
     if kind == "collectives" and not e.get("implied_by"):
+        if e.get("call"):   # a library call that issues it (engine.save_checkpoint)
+            head = e["call"].split("(", 1)[0].strip()
+            return [head] if head else []
         op = norm_op(e["op"])
         return [op, TORCH_SPELLING.get(op, op)]
     return []
