@@ -715,6 +715,13 @@ int class_is_torch_loader(struct interp *in, struct vclass *c);
 int loader_base_init(struct frame *f, value_t *self, value_t **args, size_t nargs, struct vdict *kw,
                      const struct ast_hdr *site);
 value_t *loader_iter(struct interp *in, value_t *self);
+/* interp/loadersampler.c: the sampler and batch sampler torch's DataLoader
+ * o builds when none is given (.sampler, .batch_sampler), and its .dataset
+ * marked map-style when the constructor's checks say so */
+void loader_samplers(struct frame *f, struct vinst *o, value_t **args, size_t nargs, struct vdict *kw);
+/* isinstance(v, C) for the outside class C (a dotted name, made canonical):
+ * 1, 0, or -1 when not known (builtins.c) */
+int isinstance_dotted(struct interp *in, const value_t *v, const char *dotted);
 void object_collective_nccl(struct frame *f, const char *coll, const struct ast_hdr *site);   /* torch.c */
 value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what, const struct ast_hdr *site);
 struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **args, size_t nargs,
