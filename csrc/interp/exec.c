@@ -1111,6 +1111,8 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 			r = b;
 			if (other_path_holds(a))
 				b->u.inst->alt_other = 1;
+		} else if (a && b && alts_scalar_pair(a, b)) {
+			r = v_alts_scalars(in, cond, a, b);  /* Python scalars or None: alts.c */
 		} else if (a && b && ((alts_object(a) && (alts_object(b) || b->k == VK_NONE)) ||
 		                      (a->k == VK_NONE && alts_object(b)) || alts_callable_pair(a, b) ||
 		                      alts_group_pair(a, b) || alts_dev_scalar_pair(a, b) || alts_seq_pair(a, b) ||

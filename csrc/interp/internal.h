@@ -548,6 +548,8 @@ int alts_callable_pair(const value_t *a, const value_t *b);
 int alts_seq_pair(const value_t *a, const value_t *b);       /* two short sequences of plain items */   /* a callable's two paths, one external */
 int alts_group_pair(const value_t *a, const value_t *b);   /* process groups (or None) on the two paths */
 int alts_scalar_pair(const value_t *a, const value_t *b);   /* two Python scalars (or alternatives of them) */
+/* alternatives of two such (v_alts_in), may_none when a path is None */
+value_t *v_alts_scalars(struct interp *in, const char *cond, value_t *a, value_t *b);
 int alts_scalars(const value_t *v);                         /* alternatives of Python scalars on every path */
 int alts_dev_scalar_pair(const value_t *a, const value_t *b);   /* a device tensor on one path, a scalar on the other */
 int alts_may_none(const value_t *v, int depth);            /* None on some path of v */
