@@ -1851,7 +1851,15 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			 * sequence's first item, a representative one */
 			value_t *src = eval(f, AST_AS(AST_AS(st, Expr)->value, YieldFrom)->value);
 			struct vseq *items = NULL;
+			value_t *y;
 
+			/* a context manager entered, delegating to another
+			 * generator: that one entered (function.c) */
+			if (f->ctx_gen && (y = gen_ctx_delegate(f, src, st))) {
+				f->ret = y;
+				f->yielded = 1;
+				return FL_RETURN;
+			}
 			if (is_loader(src))
 				f->ret = loader_batch(f, src->u.inst, afmt_memo(in, "yield from %s",
 				                      text_of(f, AST_AS(AST_AS(st, Expr)->value, YieldFrom)->value), NULL), st);
