@@ -167,14 +167,15 @@ int alts_may_none(const value_t *v, int depth)
 	return v->k == VK_UNKNOWN && v->alts && (alts_may_none(v->alts[0], depth + 1) || alts_may_none(v->alts[1], depth + 1));
 }
 
-/* A Python str, number or bool, or alternatives of such on every path
- * (nested ifs: `strategy = "single"` under one condition, under another
- * a second value, the default otherwise). */
+/* A Python str, number or bool, or None, or alternatives of such on
+ * every path (nested ifs: `strategy = "single"` under one condition,
+ * under another a second value, the default otherwise; a chain of
+ * `elif`s that each bind a value to a name that was None before it). */
 static int scalar_side(const value_t *v, int depth)
 {
 	if (!v || depth > 16)
 		return 0;
-	if (v->k == VK_BOOL || v->k == VK_INT || v->k == VK_FLOAT || v->k == VK_STR)
+	if (v->k == VK_BOOL || v->k == VK_INT || v->k == VK_FLOAT || v->k == VK_STR || v->k == VK_NONE)
 		return 1;
 	return v->k == VK_UNKNOWN && v->alts && scalar_side(v->alts[0], depth + 1) &&
 	       scalar_side(v->alts[1], depth + 1);
@@ -187,10 +188,23 @@ static int scalar_side(const value_t *v, int depth)
  * comparison of it (alts_scalar_compare) or its truth (value_truth) is
  * read on each path: decided when all paths agree (`cfg.strategy ==
  * "ddp"` is False on both), undecided otherwise.  Every other reader
- * sees an unknown, as before.  None is not one (may_none says it). */
+ * sees an unknown, as before.  None may be one path's (`backend = None`
+ * before a chain of `elif`s that set it: `backend == "xla"` is False on
+ * every path); such alternatives are may_none too (v_alts_scalars), so
+ * that a reader of the unknown sees what it saw before. */
 int alts_scalar_pair(const value_t *a, const value_t *b)
 {
 	return scalar_side(a, 0) && scalar_side(b, 0);
+}
+
+value_t *v_alts_scalars(struct interp *in, const char *cond, value_t *a, value_t *b)
+{
+	value_t *v = v_alts_in(in, cond, a, b);
+
+	/* None on a path: what reads it as an unknown sees may_none, as
+	 * before */
+	v->may_none = alts_may_none(a, 0) || alts_may_none(b, 0);
+	return v;
 }
 
 int alts_scalars(const value_t *v)

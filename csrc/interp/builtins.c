@@ -371,6 +371,12 @@ static int isinstance_ext(struct interp *in, const value_t *v, const char *d)
 {
 	const struct abc_type *abc;
 
+	/* a dataset a DataLoader took with shuffle or a sampler is no
+	 * IterableDataset (loadersampler.c) */
+	if (v->k == VK_UNKNOWN && v->map_dataset && (!strcmp(d, "torch.utils.data.IterableDataset") ||
+	                                             !strcmp(d, "torch.utils.data.dataset.IterableDataset")))
+		return 0;
+
 	if (v->k == VK_INST) {
 		const struct vinst *m = v->u.inst;
 		size_t i;
@@ -429,6 +435,11 @@ static int isinstance_ext(struct interp *in, const value_t *v, const char *d)
 		return 0;
 	abc = NTAB_FIND(abc_types, d);
 	return abc ? abc->is(v) : -1;
+}
+
+int isinstance_dotted(struct interp *in, const value_t *v, const char *dotted)
+{
+	return isinstance_ext(in, v, canon_ext(in, dotted));
 }
 
 /* The builtins that are classes (int, str, ...), as values. */

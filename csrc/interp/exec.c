@@ -1137,6 +1137,8 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 			r = b;
 			if (other_path_holds(a))
 				module_alt_other(in, b->u.inst, a->k == VK_INST ? a->u.inst : NULL);
+		} else if (a && b && alts_scalar_pair(a, b)) {
+			r = v_alts_scalars(in, cond, a, b);  /* Python scalars or None: alts.c */
 		} else if (a && b && ((alts_object(a) && (alts_object(b) || b->k == VK_NONE)) ||
 		                      (a->k == VK_NONE && alts_object(b)) || alts_callable_pair(a, b) ||
 		                      alts_group_pair(a, b) || alts_dev_scalar_pair(a, b) || alts_seq_pair(a, b) ||
@@ -1876,7 +1878,15 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			 * sequence's first item, a representative one */
 			value_t *src = eval(f, AST_AS(AST_AS(st, Expr)->value, YieldFrom)->value);
 			struct vseq *items = NULL;
+			value_t *y;
 
+			/* a context manager entered, delegating to another
+			 * generator: that one entered (function.c) */
+			if (f->ctx_gen && (y = gen_ctx_delegate(f, src, st))) {
+				f->ret = y;
+				f->yielded = 1;
+				return FL_RETURN;
+			}
 			if (is_loader(src))
 				f->ret = loader_batch(f, src->u.inst, afmt_memo(in, "yield from %s",
 				                      text_of(f, AST_AS(AST_AS(st, Expr)->value, YieldFrom)->value), NULL), st);

@@ -267,6 +267,7 @@ struct vgen {
 	int running;
 	struct vdict *locals;         /* a context manager's, at its yield */
 	unsigned yield_at;            /* the index of that yield in the body */
+	struct vinst *inner;          /* the generator its `yield from` entered */
 };
 
 int is_gen_value(const value_t *v)
@@ -303,8 +304,38 @@ value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site)
 	return r;
 }
 
-/* The index of the one top-level `yield` statement of def's body, or -1
- * when the body has another yield (nested, or a second one) or none. */
+/* `yield` alone, yielding nothing or a value that holds no yield */
+static int plain_yield(const struct ast_hdr *s)
+{
+	return AST_IS(s, Expr) && AST_IS(AST_AS(s, Expr)->value, Yield) &&
+	       !(AST_AS(AST_AS(s, Expr)->value, Yield)->value &&
+	         contains_yield_cb(AST_AS(AST_AS(s, Expr)->value, Yield)->value, NULL));
+}
+
+/* `with cm(...): yield`: a with statement whose body is that one yield
+ * and whose context managers hold none.  Entered as a context manager,
+ * the generator runs cm's entry and, when its yield returns, cm's exit
+ * (exec.c exec_with leaves what it entered), before the caller's block
+ * rather than around it: the same events, once each. */
+static int with_just_yield(const struct ast_hdr *s)
+{
+	const struct ast_With *w;
+	unsigned i;
+
+	if (!AST_IS(s, With))
+		return 0;
+	w = AST_AS(s, With);
+	if (w->body.n != 1 || !plain_yield(w->body.items[0]))
+		return 0;
+	for (i = 0; i < w->items.n; i++)
+		if (contains_yield_cb(AST_AS(w->items.items[i], withitem)->context_expr, NULL))
+			return 0;
+	return 1;
+}
+
+/* The index of the one top-level `yield` (or `yield from`, or `with
+ * ...: yield`) statement of def's body, or -1 when the body has another
+ * yield (nested, or a second one) or none. */
 static int top_level_yield(const struct ast_hdr *def)
 {
 	const struct ast_list *body = fn_body(def);
@@ -314,9 +345,11 @@ static int top_level_yield(const struct ast_hdr *def)
 	for (i = 0; body && i < body->n; i++) {
 		const struct ast_hdr *s = body->items[i];
 
-		if (AST_IS(s, Expr) && AST_IS(AST_AS(s, Expr)->value, Yield) &&
-		    !(AST_AS(AST_AS(s, Expr)->value, Yield)->value &&
-		      contains_yield_cb(AST_AS(AST_AS(s, Expr)->value, Yield)->value, NULL))) {
+		if (with_just_yield(s) || (AST_IS(s, Expr) && AST_IS(AST_AS(s, Expr)->value, Yield) &&
+		     !(AST_AS(AST_AS(s, Expr)->value, Yield)->value &&
+		       contains_yield_cb(AST_AS(AST_AS(s, Expr)->value, Yield)->value, NULL))) ||
+		    (AST_IS(s, Expr) && AST_IS(AST_AS(s, Expr)->value, YieldFrom) &&
+		     !contains_yield_cb(AST_AS(AST_AS(s, Expr)->value, YieldFrom)->value, NULL))) {
 			if (at >= 0)
 				return -1;
 			at = (int)i;
@@ -327,17 +360,21 @@ static int top_level_yield(const struct ast_hdr *def)
 	return at;
 }
 
-value_t *gen_ctx_enter(struct frame *f, struct vinst *g, const struct ast_hdr *site)
+/* g entered as a context manager; decorated: g's function must be a
+ * @contextmanager (a `with` of it), else any generator (one a context
+ * manager delegates to with `yield from`) */
+static value_t *ctx_enter(struct frame *f, struct vinst *g, const struct ast_hdr *site, int decorated)
 {
 	struct interp *in = f->in;
 	struct vgen *st = g->gen;
 	int at;
 	value_t *r;
 
-	if (!st || st->running || !st->fn->ctxmanager || (at = top_level_yield(st->fn->def)) < 0)
+	if (!st || st->running || (decorated && !st->fn->ctxmanager) || (at = top_level_yield(st->fn->def)) < 0)
 		return NULL;
 	st->yield_at = (unsigned)at;
 	st->locals = NULL;
+	st->inner = NULL;
 	st->running = 1;
 	in->gen_entering = st->fn;
 	in->gen_capture = st;
@@ -348,6 +385,21 @@ value_t *gen_ctx_enter(struct frame *f, struct vinst *g, const struct ast_hdr *s
 	return r;
 }
 
+value_t *gen_ctx_enter(struct frame *f, struct vinst *g, const struct ast_hdr *site)
+{
+	return ctx_enter(f, g, site, 1);
+}
+
+value_t *gen_ctx_delegate(struct frame *f, value_t *src, const struct ast_hdr *site)
+{
+	value_t *y;
+
+	if (!f->ctx_gen || !is_gen_value(src) || !(y = ctx_enter(f, src->u.inst, site, 0)))
+		return NULL;
+	f->ctx_gen->inner = src->u.inst;
+	return y;
+}
+
 void gen_ctx_exit(struct frame *f, struct vinst *g, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
@@ -355,6 +407,13 @@ void gen_ctx_exit(struct frame *f, struct vinst *g, const struct ast_hdr *site)
 
 	if (!st || st->running || !st->locals)
 		return;
+	if (st->inner) {
+		/* the generator its `yield from` entered: left first */
+		struct vinst *inner = st->inner;
+
+		st->inner = NULL;
+		gen_ctx_exit(f, inner, site);
+	}
 	st->running = 1;
 	in->gen_entering = st->fn;
 	in->gen_resume = st;
@@ -801,6 +860,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	resume = cf.gen_body && in->gen_resume && in->gen_resume->fn == fn ? in->gen_resume : NULL;
 	in->gen_capture = NULL;
 	in->gen_resume = NULL;
+	cf.ctx_gen = capture;
 	cf.in = in;
 	cf.file = fn->file;
 	cf.globals = fn->globals;

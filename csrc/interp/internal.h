@@ -158,6 +158,9 @@ struct frame {
 	                                  or Lambda); NULL at module level and in a class body */
 	int gen_body;                  /* a generator's body read up to its first yield */
 	int yielded;                   /* gen_body: its yield was reached */
+	struct vgen *ctx_gen;          /* a context manager's generator being entered
+	                                  (function.c): its `yield from` of another
+	                                  generator enters that one (gen_ctx_delegate) */
 	const struct ast_hdr *test_node; /* the `if` test being evaluated: only its truth is used */
 	struct vclass *cls;            /* the class the function was defined in */
 	value_t *self;                 /* first argument of a method */
@@ -561,6 +564,8 @@ int alts_callable_pair(const value_t *a, const value_t *b);
 int alts_seq_pair(const value_t *a, const value_t *b);       /* two short sequences of plain items */   /* a callable's two paths, one external */
 int alts_group_pair(const value_t *a, const value_t *b);   /* process groups (or None) on the two paths */
 int alts_scalar_pair(const value_t *a, const value_t *b);   /* two Python scalars (or alternatives of them) */
+/* alternatives of two such (v_alts_in), may_none when a path is None */
+value_t *v_alts_scalars(struct interp *in, const char *cond, value_t *a, value_t *b);
 int alts_scalars(const value_t *v);                         /* alternatives of Python scalars on every path */
 int alts_dev_scalar_pair(const value_t *a, const value_t *b);   /* a device tensor on one path, a scalar on the other */
 int alts_may_none(const value_t *v, int depth);            /* None on some path of v */
@@ -668,7 +673,15 @@ value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site);
  * its body's top level: gen_ctx_enter runs the body up to the yield and
  * returns the yielded value (NULL: not that shape; nothing was run);
  * gen_ctx_exit then runs the statements after the yield in the same
- * locals (nothing when gen_ctx_enter returned NULL). */
+ * locals (nothing when gen_ctx_enter returned NULL).  The one statement
+ * may be `yield from G(...)` of a generator function of the repository
+ * whose one yield is so too (accelerate's main_process_first: `yield from
+ * self._goes_first(...)`): entering runs G's body up to its yield
+ * (gen_ctx_delegate, called by exec.c at the `yield from`), leaving runs
+ * the rest of G's body, then the rest of the context manager's.  It may
+ * also be `with cm(...): yield` (Accelerator.main_process_first): cm is
+ * entered and left when the yield is reached, before the caller's block
+ * rather than around it (the same events, once each). */
 /* function.c: iter(v) for an instance of a repository class (not a
  * module, not a DataLoader) whose __iter__ is a generator function: the
  * generator object its __iter__ makes (its body read as each item is
@@ -683,6 +696,7 @@ value_t *next_dunder(struct frame *f, value_t *v, const struct ast_hdr *site);  
 value_t *iter_dunder_gen(struct frame *f, value_t *v, const struct ast_hdr *site);
 value_t *gen_ctx_enter(struct frame *f, struct vinst *g, const struct ast_hdr *site);
 void gen_ctx_exit(struct frame *f, struct vinst *g, const struct ast_hdr *site);
+value_t *gen_ctx_delegate(struct frame *f, value_t *src, const struct ast_hdr *site);
 value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t **args,
                        size_t nargs, struct vdict *kw, enum mode mode, struct fseq *ev,
                        const struct ast_hdr *site);
@@ -739,6 +753,13 @@ int class_is_torch_loader(struct interp *in, struct vclass *c);
 int loader_base_init(struct frame *f, value_t *self, value_t **args, size_t nargs, struct vdict *kw,
                      const struct ast_hdr *site);
 value_t *loader_iter(struct interp *in, value_t *self);
+/* interp/loadersampler.c: the sampler and batch sampler torch's DataLoader
+ * o builds when none is given (.sampler, .batch_sampler), and its .dataset
+ * marked map-style when the constructor's checks say so */
+void loader_samplers(struct frame *f, struct vinst *o, value_t **args, size_t nargs, struct vdict *kw);
+/* isinstance(v, C) for the outside class C (a dotted name, made canonical):
+ * 1, 0, or -1 when not known (builtins.c) */
+int isinstance_dotted(struct interp *in, const value_t *v, const char *dotted);
 void object_collective_nccl(struct frame *f, const char *coll, const struct ast_hdr *site);   /* torch.c */
 value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what, const struct ast_hdr *site);
 struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **args, size_t nargs,

@@ -243,6 +243,8 @@ static value_t *jmerge(struct interp *in, const char *key, value_t *a, value_t *
 			module_alt_other(in, b->u.inst, a->k == VK_INST ? a->u.inst : NULL);
 		return b;
 	}
+	if (a && b && alts_scalar_pair(a, b))
+		return v_alts_scalars(in, cond, a, b);
 	if (a && b && ((alts_object(a) && (alts_object(b) || b->k == VK_NONE)) ||
 	               (a->k == VK_NONE && alts_object(b)) || alts_callable_pair(a, b) ||
 	               alts_group_pair(a, b) || alts_dev_scalar_pair(a, b) || alts_scalar_pair(a, b) ||

@@ -127,6 +127,8 @@ static void loader_init(struct frame *f, struct vinst *o, value_t **args, size_t
 	/* a collate_fn of the job's own: loader_batch reads it */
 	if (kw && vdict_gets(kw, "collate_fn") && vdict_gets(kw, "collate_fn")->k == VK_FUNC)
 		vdict_sets(in->a, o->attrs, "__ecg_collate_fn__", vdict_gets(kw, "collate_fn"));
+	/* the samplers it builds when none is given (loadersampler.c) */
+	loader_samplers(f, o, args, nargs, kw);
 }
 
 /* super().__init__(...) of a repository subclass of torch's DataLoader

@@ -182,6 +182,11 @@ struct value {
 	                                 a tensor where its parameters are): its
 	                                 fields (catalog library_output_fields) are
 	                                 tensors there (interp/tensor.c) */
+	unsigned char map_dataset : 1; /* VK_UNKNOWN: a dataset torch's DataLoader
+	                                 took with shuffle, a sampler or a
+	                                 batch_sampler, which it refuses for an
+	                                 IterableDataset: map-style
+	                                 (interp/loadersampler.c) */
 	unsigned char star_alts : 1;  /* VK_UNKNOWN: what `*xs` passed for xs
 	                                 alternatives of two sequences of known
 	                                 items (interp/eval.c): a call of
