@@ -520,6 +520,13 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 			return v;
 		if ((v = arr_attr(f, obj, name, site)))
 			return v;
+		/* tokenizer.pad_token_id of a tokenizer ecg does not know
+		 * (catalog token_id_attributes): a Python int, or None */
+		if (!obj->may_module && catalog_fact(in->cat, CATALOG_F_TOKEN_ID_ATTRIBUTES, name)) {
+			v = fact_set_plain(unknown_at(f, site, "a token id that a tokenizer not known holds"));
+			v->may_none = 1;
+			return v;
+		}
 		if (!strcmp(name, "backward") && f->mode != M_FWD) {
 			/* losses[i].backward(): the name says what it is */
 			v = v_ext(in->a, "Tensor.backward");

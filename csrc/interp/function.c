@@ -691,13 +691,15 @@ value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond)
 	/* `if rank0: return {...} else: return {}`, both host data: kept as
 	 * alternatives, so that saving it is known to copy nothing from a
 	 * device (torch.c host_only); every other reader sees an unknown */
-	if (host_only(a, 0) && host_only(b, 0))
-		return v_alts(f, cond, a, b);
 	{
+		/* (two lists of objects of one class first: host data too, now
+		 * that such objects may be known to hold only host data) */
 		value_t *l = same_class_lists(f, a, b, cond);
 
 		if (l)
 			return l;
+		if (host_only(a, 0) && host_only(b, 0))
+			return v_alts(f, cond, a, b);
 		if ((l = dict_pair_join(f->in, a, b, cond)))
 			return l;       /* two dicts of the same keys (dictjoin.c) */
 		if ((l = tensor_seqs_join(f, a, b)))

@@ -787,12 +787,18 @@ int host_only(const value_t *v, int depth)
 	 * (COCOeval.eval, a DataFrame, an image) lives on the host */
 	static const char *const host_libs[] = { "numpy.", "pycocotools.", "scipy.", "pandas.", "sklearn.",
 	                                         "PIL.", "cv2.", "matplotlib.", NULL };
+	static const char made_by[] = "the result of ";
 	const char *ext = !v ? NULL : v->k == VK_EXT ? v->u.ext : v->k == VK_INST && v->u.inst->mod == VM_NONE &&
 	                  !v->u.inst->cls ? v->u.inst->ext : NULL;
 	size_t i;
 
 	if (!v || depth > 8)
 		return 0;
+	/* a value not known that such a library made (call.c: "the result
+	 * of numpy.arange, ..."), and what its attributes and methods give
+	 * (`.tolist()`, which keep that reason) */
+	if (v->k == VK_UNKNOWN && !v->alts && v->reason && !strncmp(v->reason, made_by, sizeof made_by - 1))
+		ext = v->reason + sizeof made_by - 1;
 	for (i = 0; ext && host_libs[i]; i++)
 		if (!strncmp(ext, host_libs[i], strlen(host_libs[i])))
 			return 1;
@@ -825,7 +831,8 @@ int host_only(const value_t *v, int depth)
 			return host_only(v->alts[0], depth + 1) && host_only(v->alts[1], depth + 1);
 		/* (or a library's mapping of host tensors: a tokenizer's
 		 * return_tensors="pt" output, libvalues.c) */
-		return v->dev == DEV_HOST || (v->reason && !strcmp(v->reason, HOST_TENSOR_MAP_REASON));
+		/* (or a Python number or str: plain) */
+		return v->dev == DEV_HOST || v->plain || (v->reason && !strcmp(v->reason, HOST_TENSOR_MAP_REASON));
 	case VK_TUPLE: case VK_LIST:
 		/* built by a loop read once: its items stand for every item
 		 * (values.h), unless they are only the first ones (prefix) */

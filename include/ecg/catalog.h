@@ -568,6 +568,8 @@ enum catalog_fact {
 	                                 than one process runs on (mps) */
 	CATALOG_F_GPU_REQUIRING_CALLS, /* set: torch calls that fail with no CUDA
 	                                 GPU (interp/devchoice.c) */
+	CATALOG_F_TOKEN_ID_ATTRIBUTES, /* set: a tokenizer's attributes that hold a
+	                                 Python int or None (pad_token_id) */
 	CATALOG_F_MACHINE_QUERIES,    /* set: last names of torch's queries whether
 	                                 the machine has a device (is_available) */
 	CATALOG_F_DEVICE_DATA_CONSTRUCTORS, /* set: another library's classes
