@@ -171,6 +171,15 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 		return r;
 	if (fn->recv && (r = libv_module_method(f, last, fn->recv)))
 		return r;
+	/* scaler.state_dict(), scaler.get_scale(): what a method of
+	 * object_host_reads gives back is what it read to the host (Python
+	 * numbers; {} or 1.0 when the scaler is disabled): host data, so
+	 * torch.save of it copies nothing off a device */
+	if (fn->recv && fn->recv->k == VK_INST && fn->recv->u.inst->ext && object_host_read_gate(in, d, NULL)) {
+		r = v_unknown(in->a, NULL, afmt(in, "the values %s() read to the host", d));
+		r->dev = DEV_HOST;
+		return r;
+	}
 	if (!strncmp(d, "Tensor.", 7))
 		return call_tensor_method(f, fn, last, args, nargs, kw, site);
 	if (is_mesh(fn->recv) && (r = mesh_method(f, fn->recv, last, args, nargs, kw, site)))

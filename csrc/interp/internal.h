@@ -1063,6 +1063,11 @@ int is_route_decorator(struct frame *f, const struct ast_hdr *d);
 void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, const struct ast_hdr *d);
 const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const struct ast_withitem *wi,
                              value_t *cv, int *ng);
+/* jobctx.c: the gate attribute catalog object_host_reads names for the
+ * outside method d (by its dotted name, or a torch class's last name and
+ * the method: *cm, when cm is not NULL, the name it was found by), NULL
+ * when d reads nothing on the host */
+const char *object_host_read_gate(struct interp *in, const char *d, const char **cm);
 void ext_job_effects(struct frame *f, const char *d, const char *last, const value_t *recv, value_t **args, size_t nargs,
                      struct vdict *kw, const struct ast_hdr *site);
 int is_optimizer(const value_t *v);

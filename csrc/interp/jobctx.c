@@ -644,6 +644,18 @@ static const char *backend_by_test(struct frame *f, const struct ast_hdr *site, 
 static void host_copying_call(struct frame *f, const char *d, value_t **args, size_t nargs, const struct vdict *kw,
                               const struct ast_hdr *site);
 
+const char *object_host_read_gate(struct interp *in, const char *d, const char **cm)
+{
+	const char *gate = catalog_fact(in->cat, CATALOG_F_OBJECT_HOST_READS, d);
+	const char *c = d;
+
+	if (!gate && !strncmp(d, "torch.", 6) && (c = class_method_of(d)))
+		gate = catalog_fact(in->cat, CATALOG_F_OBJECT_HOST_READS, c);
+	if (cm)
+		*cm = c ? c : d;
+	return gate;
+}
+
 void ext_job_effects(struct frame *f, const char *d, const char *last, const value_t *recv, value_t **args, size_t nargs,
                      struct vdict *kw, const struct ast_hdr *site)
 {
@@ -766,10 +778,7 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 	 * the object (a GradScaler built with enabled=False) */
 	if (f->mode != M_FWD && recv && recv->k == VK_INST && recv->u.inst->ext) {
 		const char *cm = d;
-		const char *gate = catalog_fact(in->cat, CATALOG_F_OBJECT_HOST_READS, d);
-
-		if (!gate && !strncmp(d, "torch.", 6) && (cm = class_method_of(d)))
-			gate = catalog_fact(in->cat, CATALOG_F_OBJECT_HOST_READS, cm);
+		const char *gate = object_host_read_gate(in, d, &cm);
 
 		if (gate && value_truth(vdict_gets(recv->u.inst->attrs, gate)) != 0)
 			sev(f, SEV_SYNC, afmt(in, "%s() (reads device values with .item())", cm), site);
