@@ -1369,6 +1369,7 @@ static const struct {
 	[CATALOG_F_SINGLE_PROCESS_DEVICE_TYPES] = { "single_process_device_types", FK_SET },
 	[CATALOG_F_GPU_REQUIRING_CALLS] = { "gpu_requiring_calls", FK_SET },
 	[CATALOG_F_MACHINE_QUERIES] = { "machine_queries", FK_SET },
+	[CATALOG_F_HOST_STATE_CALLS] = { "host_state_calls", FK_MAP },
 	[CATALOG_F_TOKEN_ID_ATTRIBUTES] = { "token_id_attributes", FK_SET },
 	[CATALOG_F_ACCELERATOR_DEVICE_NAMES] = { "accelerator_device_names", FK_MAP },
 	[CATALOG_F_ZERO3_PARAMETER_ATTRIBUTES] = { "zero3_parameter_attributes", FK_SET },

@@ -262,6 +262,9 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 		return mk_inst_value(in, o);
 	}
 	r = unknown_at(f, site, afmt(in, "the result of %s, which is outside the repository", d));
+	/* random.getstate(): host data (catalog host_state_calls) */
+	if (catalog_fact(in->cat, CATALOG_F_HOST_STATE_CALLS, d))
+		r->dev = DEV_HOST;
 	arr_reader_result(f, d, args, nargs, kw, r);
 	return r;
 }

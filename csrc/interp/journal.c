@@ -258,6 +258,10 @@ static value_t *jmerge(struct interp *in, const char *key, value_t *a, value_t *
 		return a ? v_alts_in(in, cond, a, v_none(in->a)) : v_alts_in(in, cond, v_none(in->a), b);
 	r = v_unknown(in->a, key, afmt_memo(in, "depends on `%s`, which is not decided here", cond, NULL));
 	r->may_none = !a || !b || a->k == VK_NONE || b->k == VK_NONE || a->may_none || b->may_none;
+	/* host data on every path that bound it (an RNG state saved only
+	 * when a device is there): host data still (torch.c host_only) */
+	if ((a || b) && (!a || host_only(a, 0)) && (!b || host_only(b, 0)))
+		r->dev = DEV_HOST;
 	r->may_absent = !a || !b || (a->k == VK_UNKNOWN && a->may_absent) || (b->k == VK_UNKNOWN && b->may_absent);
 	/* a Parameter on one path (self.weight = Parameter(...) else None):
 	 * the module's parameters are not known (modtree.c) */

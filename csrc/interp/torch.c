@@ -1715,6 +1715,16 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	size_t i;
 	int dev = DEV_UNKNOWN, seq_dev;
 
+	/* torch.get_rng_state() (a CPU ByteTensor), torch.cuda.
+	 * get_rng_state_all() (a list of them): host data (catalog
+	 * host_state_calls) */
+	if (f->mode != M_FWD && catalog_fact(in->cat, CATALOG_F_HOST_STATE_CALLS, d)) {
+		if (!strcmp(catalog_fact(in->cat, CATALOG_F_HOST_STATE_CALLS, d), "tensor"))
+			return v_tensor_dev(in->a, DEV_HOST, 0);
+		r = unknown_at(f, site, "host data torch keeps (a random number generator's state)");
+		r->dev = DEV_HOST;
+		return r;
+	}
 	/* a torch class built (no_grad(), device(...), Size(...)) is not an
 	 * op: torch's function hooks never see it */
 	if (f->mode == M_FWD &&

@@ -570,6 +570,9 @@ enum catalog_fact {
 	                                 GPU (interp/devchoice.c) */
 	CATALOG_F_TOKEN_ID_ATTRIBUTES, /* set: a tokenizer's attributes that hold a
 	                                 Python int or None (pad_token_id) */
+	CATALOG_F_HOST_STATE_CALLS,   /* map: calls whose result is host data (a
+	                                 random number generator's state) ->
+	                                 "tensor" (a CPU tensor) or "data" */
 	CATALOG_F_MACHINE_QUERIES,    /* set: last names of torch's queries whether
 	                                 the machine has a device (is_available) */
 	CATALOG_F_DEVICE_DATA_CONSTRUCTORS, /* set: another library's classes
