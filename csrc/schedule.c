@@ -153,17 +153,24 @@ static int sc_loop_over_item(const struct jctx *l, const struct jctx *step)
 {
 	const char *e, *t, *tend, *w;
 	size_t n;
+	int counter;
 
 	if (!l || !step || !ctx_same(ctx_innermost_loop(l->up), step) || strncmp(l->text, "for ", 4) ||
 	    strncmp(step->text, "for ", 4) || !(e = strstr(l->text, " in ")) || !(tend = strstr(step->text, " in ")))
 		return 0;
 	e += 4;
+	/* under enumerate() the first name is the counter, not the item */
+	counter = !strncmp(tend + 4, "enumerate(", 10);
 	/* each name the step loop binds, as a whole word of the iterable */
 	for (t = step->text + 4; t < tend; t += n ? n : 1) {
 		for (n = 0; t + n < tend && (isalnum((unsigned char)t[n]) || t[n] == '_'); n++)
 			;
 		if (!n || (t > step->text + 4 && (isalnum((unsigned char)t[-1]) || t[-1] == '_')))
 			continue;
+		if (counter) {
+			counter = 0;
+			continue;
+		}
 		for (w = e; *w; w++)
 			if (!strncmp(w, t, n) && (w == e || !(isalnum((unsigned char)w[-1]) || w[-1] == '_' || w[-1] == '.')) &&
 			    !(isalnum((unsigned char)w[n]) || w[n] == '_'))

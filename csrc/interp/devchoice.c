@@ -164,27 +164,19 @@ int devchoice_specs(const value_t *a, const value_t *b)
 	return a && b && a->k == VK_STR && b->k == VK_STR && ((ha == 1 && hb == 0) || (ha == 0 && hb == 1));
 }
 
-/* Does v name a GPU for sure: "cuda", "cuda:0", an int (a CUDA device
- * index), torch.device of a type not the host's? */
+/* Does v name a GPU for sure: "cuda", "cuda:0", torch.device("cuda")
+ * (jobctx.c names_cuda), an int (a CUDA device index) -- not x.device of
+ * a device tensor, which is where the job's data already is, not a GPU
+ * it names? */
 static int sure_gpu(const value_t *v)
 {
 	value_t *t;
 
-	if (!v)
+	if (v && v->k == VK_INST && v->u.inst->ext && !strcmp(v->u.inst->ext, "torch.device") &&
+	    (t = vdict_gets(v->u.inst->attrs, "index")) && t->k == VK_UNKNOWN && t->reason &&
+	    !strcmp(t->reason, TENSOR_DEVICE_INDEX_REASON))
 		return 0;
-	if (v->k == VK_INT)
-		return 1;
-	if (v->k == VK_STR)
-		return !strncmp(v->u.str.s, "cuda", 4);
-	if (v->k == VK_INST && v->u.inst->ext && !strcmp(v->u.inst->ext, "torch.device")) {
-		/* x.device of a device tensor: where the job's data already is,
-		 * not a GPU it names */
-		if ((t = vdict_gets(v->u.inst->attrs, "index")) && t->k == VK_UNKNOWN && t->reason &&
-		    !strcmp(t->reason, TENSOR_DEVICE_INDEX_REASON))
-			return 0;
-		return (t = vdict_gets(v->u.inst->attrs, "type")) && t->k == VK_STR && !strcmp(t->u.str.s, "cuda");
-	}
-	return 0;
+	return v && (v->k == VK_INT || names_cuda(v));
 }
 
 /* The job places data on `target` (NULL: .cuda(), a GPU named), outside a
@@ -205,8 +197,8 @@ void devchoice_place(struct frame *f, const value_t *target)
 			in->gpu_choice = c;
 		return;
 	}
-	if ((!target || sure_gpu(target)) && !jc_find(f->jc, JC_COND) && !jc_find(f->jc, JC_GUARD))
-		in->gpu_sure = 1;
+	if (!target || sure_gpu(target))
+		devchoice_sure(f);
 }
 
 /* The job needs a GPU whatever the machine from here on (set_device, an

@@ -577,6 +577,9 @@ int devchoice_specs(const value_t *a, const value_t *b);
 void devchoice_place(struct frame *f, const value_t *target);
 void devchoice_sure(struct frame *f);
 void devchoice_test(struct frame *f, const value_t *tv, const char *text);
+/* jobctx.c: does v name a CUDA device -- a torch.device of type 'cuda',
+ * or a str starting with "cuda" (not a bare index)? */
+int names_cuda(const value_t *v);
 value_t *v_alts_in(struct interp *in, const char *cond, value_t *a, value_t *b);   /* v_alts without a frame */
 int alts_tensor_path(const value_t *v);   /* the path where v is a device tensor, the other a scalar; -1 */
 /* device work on one path (a device tensor or its method), Python data on

@@ -492,7 +492,7 @@ void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, con
 /* Does v name a CUDA device: a torch.device of type 'cuda', or a str
  * starting with "cuda"?  (Not a bare index: a timer testing
  * str(device).startswith("cuda") says no to it.) */
-static int names_cuda(const value_t *v)
+int names_cuda(const value_t *v)
 {
 	if (v && v->k == VK_STR)
 		return !strncmp(v->u.str.s, "cuda", 4);
