@@ -261,7 +261,7 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 			vdict_sets(in->a, o->args, "__ecg_positional__", v_bool(in->a, 1));
 		return mk_inst_value(in, o);
 	}
-	r = unknown_at(f, site, afmt(in, "the result of %s, which is outside the repository", d));
+	r = unknown_at(f, site, afmt(in, OUTSIDE_RESULT_PREFIX "%s, which is outside the repository", d));
 	/* random.getstate(): host data (catalog host_state_calls) */
 	if (catalog_fact(in->cat, CATALOG_F_HOST_STATE_CALLS, d))
 		r->dev = DEV_HOST;

@@ -848,6 +848,11 @@ value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_
 /* what a query of the machine gives (torch.cuda.is_available(): catalog
  * machine_queries); `not`, `and`/`or` of it keep the reason */
 #define MACHINE_REASON "a property of the machine the job runs on"
+/* the start of the reason of what a call of an outside library gives
+ * (call.c: "the result of numpy.arange, which is outside the
+ * repository"), kept by its attributes and methods' results: torch.c
+ * host_only reads the library's name after it */
+#define OUTSIDE_RESULT_PREFIX "the result of "
 int dev_is_host(const value_t *v);
 const value_t *device_of_tensor(const value_t *v);
 int value_is_dtype(const struct catalog *cat, const value_t *v);

@@ -787,7 +787,6 @@ int host_only(const value_t *v, int depth)
 	 * (COCOeval.eval, a DataFrame, an image) lives on the host */
 	static const char *const host_libs[] = { "numpy.", "pycocotools.", "scipy.", "pandas.", "sklearn.",
 	                                         "PIL.", "cv2.", "matplotlib.", NULL };
-	static const char made_by[] = "the result of ";
 	const char *ext = !v ? NULL : v->k == VK_EXT ? v->u.ext : v->k == VK_INST && v->u.inst->mod == VM_NONE &&
 	                  !v->u.inst->cls ? v->u.inst->ext : NULL;
 	size_t i;
@@ -797,8 +796,9 @@ int host_only(const value_t *v, int depth)
 	/* a value not known that such a library made (call.c: "the result
 	 * of numpy.arange, ..."), and what its attributes and methods give
 	 * (`.tolist()`, which keep that reason) */
-	if (v->k == VK_UNKNOWN && !v->alts && v->reason && !strncmp(v->reason, made_by, sizeof made_by - 1))
-		ext = v->reason + sizeof made_by - 1;
+	if (v->k == VK_UNKNOWN && !v->alts && v->reason &&
+	    !strncmp(v->reason, OUTSIDE_RESULT_PREFIX, sizeof OUTSIDE_RESULT_PREFIX - 1))
+		ext = v->reason + sizeof OUTSIDE_RESULT_PREFIX - 1;
 	for (i = 0; ext && host_libs[i]; i++)
 		if (!strncmp(ext, host_libs[i], strlen(host_libs[i])))
 			return 1;
