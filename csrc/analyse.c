@@ -183,6 +183,7 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 		interp_set_fs_json_loader(in, o->fs_json_loader, o->loader_ctx);
 	if (o->env_known)
 		interp_set_env(in, o->envs, o->nenvs, o->env_partial);
+	interp_set_machine(in, (enum interp_machine)o->machine);
 	for (i = 0; i < o->nsets; i++) {
 		const char *eq = strchr(o->sets[i], '=');
 		char *key = xstrndup(o->sets[i], (size_t)(eq - o->sets[i]));

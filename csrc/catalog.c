@@ -1374,6 +1374,10 @@ static const struct {
 	[CATALOG_F_ACCELERATOR_DEVICE_NAMES] = { "accelerator_device_names", FK_MAP },
 	[CATALOG_F_ZERO3_PARAMETER_ATTRIBUTES] = { "zero3_parameter_attributes", FK_SET },
 	[CATALOG_F_DEVICE_DATA_CONSTRUCTORS] = { "device_data_constructors", FK_SET },
+	[CATALOG_F_CUDA_MACHINE_QUERIES] = { "cuda_machine_queries", FK_SET },
+	[CATALOG_F_MAP_DATASET_CALLS] = { "map_dataset_calls", FK_MAP },
+	[CATALOG_F_CLOSED_CLASSES] = { "closed_classes", FK_MAP },
+	[CATALOG_F_MAP_DATASET_METHODS] = { "map_dataset_methods", FK_SET },
 };
 
 static const char *const FACT_KIND_KEY[] = {

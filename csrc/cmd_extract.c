@@ -13,6 +13,7 @@
 #include "ecg/cmd.h"
 #include "ecg/err.h"
 #include "ecg/extract.h"
+#include "ecg/interp.h"
 #include "ecg/pyast.h"
 #include "ecg/util.h"
 
@@ -22,7 +23,7 @@ static const char extract_usage[] =
 "                   [--out DIR] [--all] [--max-file-size BYTES]\n"
 "                   [--max-file-tokens N] [--helpers-dir DIR] [-q]\n"
 "                   [--set KEY=VALUE]... [--config FILE] [--model NAME]\n"
-"                   [--env KEY[=VALUE]]... [--no-env]\n"
+"                   [--env KEY[=VALUE]]... [--no-env] [--machine cuda|cpu]\n"
 "                   [-j N] [--stats] [--cache-dir DIR | --no-cache]\n"
 "                   [-- JOB-ARGS...]\n"
 "\n"
@@ -89,6 +90,14 @@ static const char extract_usage[] =
 "                        --launcher's torchrun, srun ... sets it\n"
 "  --no-env              the job runs with none of its variables set (a plain\n"
 "                        `python script.py`)\n"
+"  --machine cuda|cpu    the machine the job runs on: cuda, CUDA GPUs and no\n"
+"                        other accelerator (torch.cuda.is_available() is True,\n"
+"                        torch.backends.mps.is_available() False ...); cpu,\n"
+"                        no accelerator (every such test False).  Without it\n"
+"                        (and without a launcher that names GPUs, as\n"
+"                        accelerate launch --multi_gpu) those tests are\n"
+"                        undecided, and a device the job chooses by them\n"
+"                        puts a condition on its host-device rows\n"
 "  --model NAME          the model to record, by the name the job binds it to\n"
 "                        or its class, when the job calls several\n"
 "  -j, --jobs N          parse in N worker processes when every file is parsed\n"
@@ -167,6 +176,7 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 		{ "set", required_argument, NULL, 's' },
 		{ "env", required_argument, NULL, 'E' },
 		{ "no-env", no_argument, NULL, 'U' },
+		{ "machine", required_argument, NULL, 'G' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "model", required_argument, NULL, 'M' },
 		{ "all", no_argument, NULL, 'A' },
@@ -212,6 +222,10 @@ static int extract_parse_args(int argc, char **argv, struct extract_opts *o)
 			o->no_env = 1;
 			break;
 		case 'U': o->no_env = 1; break;
+		case 'G':
+			if ((o->machine = interp_machine_parse(optarg)) < 0)
+				return err_set(ECG_EXIT_USAGE, "--machine takes cuda or cpu, not '%s'", optarg);
+			break;
 		case 'c': o->config = optarg; break;
 		case 'M': o->model = optarg; break;
 		case 'A': o->all = 1; break;

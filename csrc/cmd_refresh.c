@@ -20,6 +20,7 @@
 #include "ecg/emit.h"
 #include "ecg/err.h"
 #include "ecg/extract.h"
+#include "ecg/interp.h"
 #include "ecg/pyast.h"
 #include "ecg/records.h"
 #include "ecg/repo.h"
@@ -454,6 +455,8 @@ int cmd_refresh(int argc, char **argv)
 	}
 	o.entry = str_of(inv, "entry");
 	o.model = str_of(inv, "model");
+	if (str_of(inv, "machine") && interp_machine_parse(str_of(inv, "machine")) > 0)
+		o.machine = interp_machine_parse(str_of(inv, "machine"));
 	o.out = dir;
 	a = cJSON_GetObjectItemCaseSensitive(inv, "argv");
 	argvv = xcalloc((size_t)cJSON_GetArraySize(a) + 1, sizeof *argvv);

@@ -101,6 +101,7 @@ static int extract_analyse(struct load *L, const char *entry, const char *func, 
 	ao.nsets = o->nsets;
 	ao.overrides = overrides;
 	ao.model = o->model;
+	ao.machine = o->machine;
 	ao.loader = load_config_file;
 	ao.text_loader = load_text_file;
 	ao.fs_json_loader = load_fs_json;
@@ -228,6 +229,8 @@ static void extract_launch_env(struct extract_opts *o, const struct launch *la)
 	int known = 0;
 
 	o->nlaunch_envs = 0;
+	if (!o->machine)                /* --machine wins */
+		o->machine = la->machine;
 	for (i = 0; sets[i]; i++)
 		known |= !strcmp(la->launcher, sets[i]);
 	known |= !strcmp(la->launcher, "accelerate") && la->world > 1;
@@ -402,6 +405,11 @@ static cJSON *extract_invocation(const struct extract_opts *o, const char *entry
 		cJSON_AddStringToObject(inv, "model", o->model);
 	else
 		cJSON_AddNullToObject(inv, "model");
+	/* the machine named (--machine, a launcher's --multi_gpu), or null */
+	if (o->machine == INTERP_MACHINE_CUDA || o->machine == INTERP_MACHINE_CPU)
+		cJSON_AddStringToObject(inv, "machine", o->machine == INTERP_MACHINE_CUDA ? "cuda" : "cpu");
+	else
+		cJSON_AddNullToObject(inv, "machine");
 	if (launch)
 		cJSON_AddItemToObject(inv, "launcher", extract_launch_json(o, launch));
 	/* the environment as read: KEY=VALUE strings, KEY alone for a variable

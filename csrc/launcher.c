@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ecg/interp.h"
 #include "ecg/launcher.h"
 #include "ecg/util.h"
 
@@ -1070,7 +1071,8 @@ struct opt_rule {
 	int role;             /* ROLE_* */
 };
 
-enum { ROLE_NONE, ROLE_NPROC, ROLE_NNODES, ROLE_MODULE, ROLE_STANDALONE, ROLE_TOTAL, ROLE_STOP };
+enum { ROLE_NONE, ROLE_NPROC, ROLE_NNODES, ROLE_MODULE, ROLE_STANDALONE, ROLE_TOTAL, ROLE_STOP,
+       ROLE_GPUS, ROLE_CPU };   /* the machine: GPUs (CUDA), the CPU only */
 
 static const struct opt_rule torchrun_opts[] = {
 	{ "--nproc_per_node", 1, ROLE_NPROC }, { "--nproc-per-node", 1, ROLE_NPROC },
@@ -1096,7 +1098,7 @@ static const struct opt_rule accelerate_opts[] = {
 	{ "--num_processes", 1, ROLE_TOTAL }, { "--num-processes", 1, ROLE_TOTAL },
 	{ "--num_machines", 1, ROLE_NNODES }, { "--num-machines", 1, ROLE_NNODES },
 	{ "-m", 0, ROLE_MODULE }, { "--module", 0, ROLE_MODULE },
-	{ "--multi_gpu", 0, ROLE_NONE }, { "--multi-gpu", 0, ROLE_NONE }, { "--cpu", 0, ROLE_NONE },
+	{ "--multi_gpu", 0, ROLE_GPUS }, { "--multi-gpu", 0, ROLE_GPUS }, { "--cpu", 0, ROLE_CPU },
 	{ "--use_deepspeed", 0, ROLE_NONE }, { "--use_fsdp", 0, ROLE_NONE }, { "--use_megatron_lm", 0, ROLE_NONE },
 	{ "--use-deepspeed", 0, ROLE_NONE }, { "--use-fsdp", 0, ROLE_NONE }, { "--tpu", 0, ROLE_NONE },
 	{ "--debug", 0, ROLE_NONE }, { "--no_python", 0, ROLE_NONE }, { "--quiet", 0, ROLE_NONE },
@@ -1395,6 +1397,12 @@ static void sh_launch(struct sh *s, const struct fields *f, size_t line, size_t 
 				break;
 			case ROLE_STANDALONE:
 				standalone = 1;
+				break;
+			case ROLE_GPUS:
+				L.machine = INTERP_MACHINE_CUDA;
+				break;
+			case ROLE_CPU:
+				L.machine = INTERP_MACHINE_CPU;
 				break;
 			}
 		}

@@ -205,6 +205,24 @@ static int is_registered_buffer(const struct vinst *m, const value_t *v)
 /* Does class c (or a class of its MRO) extend an outside class other
  * than nn.Module (nn.Embedding: its attributes are set by torch's
  * constructor, which is not read)? */
+/* Whether name is no attribute of an object of the outside class ext
+ * whose attributes catalog closed_classes lists all of (torch's
+ * DataLoader: `getattr(dl, "_is_accelerate_prepared", False)`, hasattr(dl,
+ * "state_dict")).  Dunder names (Python's own, __class__ ...) are never
+ * decided here. */
+static int closed_class_lacks(struct interp *in, const char *ext, const char *name)
+{
+	const char *names = catalog_fact(in->cat, CATALOG_F_CLOSED_CLASSES, ext), *p;
+	size_t n = strlen(name);
+
+	if (!names || !n || (n > 4 && !strncmp(name, "__", 2) && !strcmp(name + n - 2, "__")))
+		return 0;
+	for (p = names; (p = strstr(p, name)); p += n)
+		if ((p == names || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return 0;
+	return 1;
+}
+
 static int inherits_ext(const struct vclass *c)
 {
 	size_t i;
@@ -398,6 +416,11 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 	if ((v = framework_attr(f, obj, name)))
 		return v;
 	if (m->ext && m->mod == VM_NONE && !NAME_IN(emulated_exts, m->ext)) {
+		/* an attribute a class of catalog closed_classes does not
+		 * have, the job not having set it: absent (getattr() gives
+		 * its default, hasattr() False) */
+		if (closed_class_lacks(in, m->ext, name))
+			return unknown_at(f, site, afmt(in, "a %s has no attribute '%s'", m->ext, name));
 		/* a method of an object of an outside class: its dotted name
 		 * (GradScaler.scale, an app's method), called through call_ext */
 		v = v_ext(in->a, adot(in, m->ext, name));
@@ -537,5 +560,6 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 	default:
 		break;
 	}
-	return unknown_at(f, site, obj->k == VK_UNKNOWN && obj->reason ? obj->reason : "an attribute ecg cannot follow");
+	v = unknown_at(f, site, obj->k == VK_UNKNOWN && obj->reason ? obj->reason : "an attribute ecg cannot follow");
+	return mapds_method(f, obj, name, v);
 }

@@ -266,7 +266,7 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	if (catalog_fact(in->cat, CATALOG_F_HOST_STATE_CALLS, d))
 		r->dev = DEV_HOST;
 	arr_reader_result(f, d, args, nargs, kw, r);
-	return r;
+	return mapds_call(f, d, kw, r);
 }
 
 /* TABLE[key](...) in build mode, the key not known, where TABLE (a name

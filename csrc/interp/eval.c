@@ -1014,6 +1014,7 @@ static value_t *eval_call(struct frame *f, const struct ast_Call *c)
 	f->in_log -= sink;
 	r = libv_call_result(f, fn, kw, call(f, fn, args, nargs, kw, &c->h), &c->h);
 	r = libv_subset_result(f, fn, args, nargs, r, &c->h);
+	r = mapds_result(f, fn, r);
 	f->unk_star = NULL;
 	f->unk_star_prefix = 0;
 	/* a callable not known (a layer spec's class, an act_layer) gave a
@@ -1073,11 +1074,9 @@ static value_t *tensor_subscript(struct frame *f, const struct ast_Subscript *s,
 	return t;
 }
 
-static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
+static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, value_t *obj, value_t *idx)
 {
 	struct interp *in = f->in;
-	value_t *obj = eval(f, s->value);
-	value_t *idx = eval(f, s->slice);
 	int ok;
 	long long i;
 
@@ -1333,6 +1332,16 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 	}
 	return unknown_at(f, &s->h, idx->k == VK_UNKNOWN && idx->reason ? idx->reason
 	                            : obj->k == VK_UNKNOWN && obj->reason ? obj->reason : "an index ecg cannot follow");
+}
+
+/* obj[idx]: a map-style dataset's item (a DatasetDict's split, a row)
+ * is no torch IterableDataset either (mapds.c) */
+static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
+{
+	value_t *obj = eval(f, s->value);
+	value_t *idx = eval(f, s->slice);
+
+	return mapds_item(f, obj, subscript_of(f, s, obj, idx));
 }
 
 /* Comprehensions: unrolled when the iterables are known. */

@@ -993,12 +993,21 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 				((struct jctx *)f->jc)->trips = -1;
 			/* ... and when it decided a test on a counter at its
 			 * value from before the loop, a later iteration is
-			 * read too (carry_reread) */
+			 * read too (carry_reread): the last one itself when
+			 * it is the only one left (`for i, dl in
+			 * enumerate(loaders)` of two loaders: `if i == 0`
+			 * decided, and dl the second loader), else one with
+			 * the loop variable not known */
 			if (carried && cy.hit && i + 1 < n) {
+				value_t *next = i + 2 != n ? v_unknown(in->a, text_of(f, s->target), "the loop variable")
+				                : items ? items->items[i + 1]
+				                : v_int(in->a, (long long)((__int128)range->u.range.start +
+				                                           (__int128)(i + 1) * range->u.range.step));
+
 				f->carry = cy.up;
 				carried = 0;
 				f->loop_anchor = anchor_at(f, &s->h);
-				carry_reread(f, s->target, v_unknown(in->a, text_of(f, s->target), "the loop variable"),
+				carry_reread(f, s->target, next,
 				             &s->body, &snap,
 				             afmt_memo(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)),
 				             sev_before);

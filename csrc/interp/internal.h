@@ -343,6 +343,7 @@ struct interp {
 	                                 device the job placed data on is a GPU (a
 	                                 device chosen at run time), or NULL */
 	int gpu_sure;                 /* the job names a GPU on a path it always takes */
+	enum interp_machine machine;  /* the machine the invocation names (machine.c) */
 	struct strmap machine_conds;  /* devchoice.c: texts of the tests read whose value
 	                                 is a property of the machine (an `if
 	                                 torch.cuda.is_available():`), keys borrowed */
@@ -577,6 +578,24 @@ int devchoice_specs(const value_t *a, const value_t *b);
 void devchoice_place(struct frame *f, const value_t *target);
 void devchoice_sure(struct frame *f);
 void devchoice_test(struct frame *f, const value_t *tv, const char *text);
+
+/* machine.c: the machine the invocation names.  machine_query: a machine
+ * query's value (a bool, or a value not known with MACHINE_REASON);
+ * machine_accelerator: 1 when the machine is named, with *spec its
+ * accelerator's device type or NULL (none), else 0. */
+value_t *machine_query(struct frame *f, const char *d, const struct ast_hdr *site);
+
+/* mapds.c: a library's map-style dataset (value.map_dataset).  Each
+ * returns r, or a marked copy of it when r (a value not known) is one:
+ * mapds_call, the result of the library call d with keywords kw;
+ * mapds_item, obj[...] of one; mapds_method, obj.name of one (the bound
+ * method, when name returns a dataset again); mapds_result, a call of
+ * such a method. */
+value_t *mapds_call(struct frame *f, const char *d, struct vdict *kw, value_t *r);
+value_t *mapds_item(struct frame *f, const value_t *obj, value_t *r);
+value_t *mapds_method(struct frame *f, const value_t *recv, const char *name, value_t *r);
+value_t *mapds_result(struct frame *f, const value_t *fn, value_t *r);
+int machine_accelerator(const struct interp *in, const char **spec);
 /* jobctx.c: does v name a CUDA device -- a torch.device of type 'cuda',
  * or a str starting with "cuda" (not a bare index)? */
 int names_cuda(const value_t *v);

@@ -771,7 +771,10 @@ static value_t *sl_deque(struct frame *f, const char *d, value_t **args, size_t 
  * being the job's (transformers' _is_package_available("torch_xla")).
  * Without them its presence is not known here: the two values it may be
  * (alts.c), a spec when the module is installed where the job runs, else
- * None, so that `find_spec(name) is not None` stays undecided. */
+ * None, so that `find_spec(name) is not None` stays undecided.  A package
+ * of another accelerator's backend (catalog absent_modules: torch_npu),
+ * which ecg reads as not installed where the job runs (import.c): None,
+ * the module not in the repository. */
 static value_t *sl_find_spec(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                              const struct ast_hdr *site)
 {
@@ -793,6 +796,10 @@ static value_t *sl_find_spec(struct frame *f, const char *d, value_t **args, siz
 		return mk_inst_value(in, o);
 	dot = strchr(name, '.');
 	top = xstrndup(name, dot ? (size_t)(dot - name) : strlen(name));
+	if (catalog_fact(in->cat, CATALOG_F_ABSENT_MODULES, top)) {
+		free(top);
+		return v_none(in->a);
+	}
 	found = catalog_fact(in->cat, CATALOG_F_PYTHON_STDLIB, top) != NULL || (st && site_any(st) && site_has_top(st, top));
 	if (!found && st && site_any(st))       /* the header says so: check sees it appear */
 		site_note_absent(st, top);

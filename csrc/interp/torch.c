@@ -1279,9 +1279,18 @@ static value_t *tc_device(struct frame *f, const char *d, const char *last, valu
 	value_t *idx = nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "index") : NULL;
 	value_t *type, *index;
 
-	(void)d, (void)last;
+	(void)d;
 	if (spec && spec->k == VK_INST && spec->u.inst->ext && !strcmp(spec->u.inst->ext, "torch.device"))
 		return spec;
+	if (!spec && !strcmp(last, "current_accelerator")) {   /* the machine's, when it is named */
+		const char *acc;
+
+		if (machine_accelerator(in, &acc)) {
+			if (!acc)
+				return v_none(in->a);
+			spec = v_str(in->a, acc);
+		}
+	}
 	c = new_inst(in);
 	c->ext = "torch.device";
 	if (spec && spec->k == VK_STR) {
@@ -1764,7 +1773,7 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		return r;
 	/* torch.cuda.is_available(), torch.backends.mps.is_available() */
 	if (catalog_fact(in->cat, CATALOG_F_MACHINE_QUERIES, last))
-		return unknown_at(f, site, MACHINE_REASON);
+		return machine_query(f, d, site);
 	if ((!strncmp(d, "torch.cuda.", 11) || !strncmp(d, "torch.distributed.", 18) || !strncmp(d, "torch.backends.", 15)) &&
 	    last[0] >= 'a' && last[0] <= 'z')
 		return unknown_at(f, site, "a value the runtime reports (a number, not a tensor)");

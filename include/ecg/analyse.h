@@ -23,6 +23,7 @@ struct analyse_opts {
 	const char *const *sets;        /* --set KEY=VALUE, in order */
 	size_t nsets;
 	const cJSON *overrides;         /* --config FILE's pairs, or NULL */
+	int machine;                    /* enum interp_machine (interp.h); 0: not known */
 	const char *model;              /* --model NAME, or NULL */
 	interp_load_fn loader;          /* reads config files the job opens; NULL: none */
 	interp_text_fn text_loader;     /* reads text files the job opens (same ctx); NULL: none */

@@ -585,6 +585,17 @@ enum catalog_fact {
 	                                 naming a device -> "TYPE" (TYPE, or
 	                                 TYPE:i given an index) or "TYPE:"
 	                                 (TYPE:<the current index>) */
+	CATALOG_F_MAP_DATASET_CALLS,  /* map: library calls that return a map-style
+	                                 dataset -> the keyword that makes it
+	                                 iterable, or "" (interp/mapds.c) */
+	CATALOG_F_MAP_DATASET_METHODS, /* set: a map-style dataset's methods
+	                                 that return one again */
+	CATALOG_F_CLOSED_CLASSES,     /* map: an outside class -> every attribute
+	                                 its objects have, space-separated
+	                                 (interp/attr.c) */
+	CATALOG_F_CUDA_MACHINE_QUERIES, /* set: dotted names of machine_queries
+	                                 that are true on a CUDA machine
+	                                 (interp/machine.c) */
 	CATALOG_NFACTS
 };
 

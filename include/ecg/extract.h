@@ -57,6 +57,8 @@ struct extract_opts {
 	const char **envs;          /* --env KEY=VALUE, in order */
 	size_t nenvs, aenvs;
 	int no_env;                 /* --no-env (or --env given): other variables are unset */
+	int machine;                /* enum interp_machine: --machine, or what the
+	                               launcher names (--multi_gpu); 0: not known */
 	const char **sites;         /* --site DIR, in order */
 	size_t nsites, asites;
 	const char *python;         /* --python PATH */

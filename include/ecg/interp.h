@@ -406,6 +406,19 @@ void interp_set_argv(struct interp *in, const char *const *argv, size_t n);
  * this call every read of the environment is unknown. */
 void interp_set_env(struct interp *in, const char *const *kv, size_t n, int partial);
 
+/* The machine the job runs on, when the invocation names it (extract
+ * --machine, or a launcher's --multi_gpu / --cpu): */
+enum interp_machine {
+	INTERP_MACHINE_UNKNOWN = 0,   /* every question to the machine is undecided */
+	INTERP_MACHINE_CUDA,          /* CUDA GPUs and no other accelerator */
+	INTERP_MACHINE_CPU            /* no accelerator at all */
+};
+/* Answer the job's questions to the machine (catalog machine_queries,
+ * cuda_machine_queries, accelerator_packages) as machine m has them. */
+void interp_set_machine(struct interp *in, enum interp_machine m);
+/* "cuda" / "cpu" -> the machine; -1 for another word. */
+int interp_machine_parse(const char *word);
+
 /* Notes for `unresolved`: what was seen and not resolved. */
 struct interp_note {
 	const char *anchor;

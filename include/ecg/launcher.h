@@ -49,6 +49,9 @@ struct launch {
 	char *world_source;       /* where world comes from (option or default) */
 	char *world_reason;       /* why world is -1, or NULL */
 	char *condition;          /* the shell condition it runs under, or NULL */
+	int machine;              /* the machine its options name (enum
+	                             interp_machine): accelerate launch
+	                             --multi_gpu CUDA, --cpu the CPU; 0 none */
 };
 
 struct launch_list {

@@ -186,7 +186,9 @@ struct value {
 	                                 took with shuffle, a sampler or a
 	                                 batch_sampler, which it refuses for an
 	                                 IterableDataset: map-style
-	                                 (interp/loadersampler.c) */
+	                                 (interp/loadersampler.c); or a
+	                                 library's map-style dataset, its item,
+	                                 a method returning one (interp/mapds.c) */
 	unsigned char star_alts : 1;  /* VK_UNKNOWN: what `*xs` passed for xs
 	                                 alternatives of two sequences of known
 	                                 items (interp/eval.c): a call of

@@ -67,7 +67,7 @@ commit "$R" "a small job"
 run_ecg extract --repo "$R" --entry train.py -q
 is "$rc" 0 "extract writes the records"
 G="$R/records/computation_graph.json"
-is "$(json "$G" "d['invocation']")" "{'entry': 'train.py', 'argv': [], 'set': [], 'config_values': None, 'model': None, 'env': None}" \
+is "$(json "$G" "d['invocation']")" "{'entry': 'train.py', 'argv': [], 'set': [], 'config_values': None, 'model': None, 'machine': None, 'env': None}" \
 	"the records say how extract was run (invocation)"
 
 check_json() {  # `ecg check --json` into $T/check.json; $rc its status

@@ -157,4 +157,64 @@ PY
 is "$(conds tensordev)" "['torch.cuda.is_available()']" \
 	"tensordev: device=x.device of a device tensor is where the data is, not a GPU the job names"
 
+# --machine (interp/machine.c): the machine named answers the questions.
+# On a CUDA machine the GPU is chosen and the rows need no condition; on
+# the CPU nothing is copied or read off a device; the word is recorded in
+# invocation.machine, and refresh reads the job on the same machine.
+# machine_queries' other accelerators are False on a CUDA machine, and
+# current_accelerator() is the cuda device there.
+machine() {   # machine DIR WORD
+	run_ecg extract --repo "$T/$1" --entry train.py --out "$T/$1/m_$2" -q --no-env --machine "$2"
+	is "$rc" 0 "$1: extract --machine $2 exits 0"
+}
+mrows() { json "$T/$1/m_$2/execution_schedule.json" "len(d['host_device'])"; }
+mconds() { json "$T/$1/m_$2/execution_schedule.json" "sorted({str(h['condition']) for h in d['host_device']})"; }
+machine ifexp cuda
+is "$(mrows ifexp cuda)" 3 "ifexp --machine cuda: the three rows"
+is "$(mconds ifexp cuda)" "['None']" "ifexp --machine cuda: no condition (the machine has a GPU)"
+is "$(json "$T/ifexp/m_cuda/execution_schedule.json" "d['invocation']['machine']")" cuda \
+	"ifexp --machine cuda: invocation.machine"
+machine ifexp cpu
+is "$(mrows ifexp cpu)" 0 "ifexp --machine cpu: the job runs on the host: no copy, no device read"
+is "$(json "$T/ifexp/o/execution_schedule.json" "d['invocation']['machine']")" None \
+	"ifexp: no --machine, invocation.machine null"
+sed 's/range(10)/range(20)/' "$T/ifexp/train.py" >"$T/ifexp/t2" && mv "$T/ifexp/t2" "$T/ifexp/train.py"
+commit "$T/ifexp" "twenty steps"
+run_ecg refresh --repo "$T/ifexp" --out "$T/ifexp/m_cuda" -q
+is "$rc" 0 "ifexp: refresh of the --machine cuda records, the loop changed, exits 0"
+is "$(json "$T/ifexp/m_cuda/execution_schedule.json" "d['run'] != '$(json "$T/ifexp/m_cpu/execution_schedule.json" "d['run']")' and d['invocation']['machine']")" cuda \
+	"ifexp: refresh keeps the machine recorded"
+is "$(mconds ifexp cuda)" "['None']" "ifexp: refresh reads the job on that machine (no condition)"
+run_ecg extract --repo "$T/ifexp" --entry train.py --out "$T/ifexp/m_x" -q --machine tpu
+is "$rc" 2 "--machine tpu: bad usage (exit 2)"
+
+job accelq <<'PY'
+import torch
+if torch.backends.mps.is_available():
+    device = torch.device("mps")
+elif torch.cuda.is_available():
+    device = torch.accelerator.current_accelerator()
+else:
+    device = torch.device("cpu")
+model = torch.nn.Linear(4, 4).to(device)
+for i in range(10):
+    x = torch.randn(8, 4).to(device)
+    print(model(x).sum().item())
+PY
+machine accelq cuda
+is "$(mrows accelq cuda)" 3 "accelq --machine cuda: mps False, cuda True: the three rows"
+is "$(mconds accelq cuda)" "['None']" "accelq --machine cuda: no condition"
+
+# a launcher line's accelerate launch --multi_gpu names GPUs (launcher.c)
+mkrepo "$T/launch"
+cp "$T/ifexp/train.py" "$T/launch/train.py"
+printf '#!/bin/sh\naccelerate launch --multi_gpu --num_processes 2 train.py\n' >"$T/launch/run.sh"
+commit "$T/launch" "launch"
+run_ecg extract --repo "$T/launch" --launcher run.sh --out "$T/launch/o" -q
+is "$rc" 0 "launch: extract --launcher run.sh exits 0"
+is "$(json "$T/launch/o/execution_schedule.json" "d['invocation']['machine']")" cuda \
+	"launch: accelerate launch --multi_gpu is a CUDA machine"
+is "$(json "$T/launch/o/execution_schedule.json" "sorted({str(h['condition']) for h in d['host_device']})")" "['None']" \
+	"launch: so the device chosen by torch.cuda.is_available() is the GPU: no condition"
+
 done_testing

@@ -1,0 +1,87 @@
+/* machine.c - the machine the job runs on, when the invocation names it.
+ *
+ * A job asks the machine whether it has a device: torch.cuda.is_available(),
+ * torch.backends.mps.is_available(), torch.accelerator.current_accelerator()
+ * (catalog machine_queries).  ecg runs on a login node, so by default
+ * every such question is undecided, and a device the job chooses by it
+ * puts a condition on the job's host-device rows (devchoice.c).  The
+ * engineer who holds a profile knows the machine it came from:
+ * `extract --machine cuda` (or a launcher line whose launcher names GPUs,
+ * `accelerate launch --multi_gpu`) says it has CUDA GPUs and no other
+ * accelerator; `--machine cpu` says it has none.  Then:
+ *
+ *   - machine_query(): each of catalog cuda_machine_queries is True on
+ *     a CUDA machine, every other machine query False; on a CPU machine
+ *     all are False;
+ *   - machine_accelerator(): torch.accelerator.current_accelerator() is
+ *     the "cuda" device, or None on the CPU.
+ *
+ * Other accelerators' packages (catalog absent_modules) are absent
+ * whatever the machine (import.c, stdlib.c find_spec).  Nothing here
+ * allocates outside the interpreter's arena; nothing can fail.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "ecg/catalog.h"
+#include "internal.h"
+
+int interp_machine_parse(const char *word)
+{
+	static const struct {
+		const char *word;
+		enum interp_machine m;
+	} words[] = {
+		{ "cuda", INTERP_MACHINE_CUDA },
+		{ "gpu", INTERP_MACHINE_CUDA },
+		{ "cpu", INTERP_MACHINE_CPU },
+	};
+	size_t i;
+
+	for (i = 0; word && i < sizeof words / sizeof words[0]; i++)
+		if (!strcmp(word, words[i].word))
+			return (int)words[i].m;
+	return -1;
+}
+
+void interp_set_machine(struct interp *in, enum interp_machine m)
+{
+	in->machine = m;
+}
+
+/* torch.<...>.<last>() of catalog machine_queries, dotted name d: a bool
+ * when the machine is named, else a value not known whose reason says it
+ * is the machine's (devchoice.c reads that reason). */
+value_t *machine_query(struct frame *f, const char *d, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+
+	switch (in->machine) {
+	case INTERP_MACHINE_CUDA:
+		return v_bool(in->a, catalog_fact(in->cat, CATALOG_F_CUDA_MACHINE_QUERIES, d) != NULL);
+	case INTERP_MACHINE_CPU:
+		return v_bool(in->a, 0);
+	case INTERP_MACHINE_UNKNOWN:
+		break;
+	}
+	return unknown_at(f, site, MACHINE_REASON);
+}
+
+/* torch.accelerator.current_accelerator(): on a named machine the device
+ * spec ("cuda") in *spec, or 1 with *spec NULL for None (no accelerator);
+ * 0 when the machine is not named (a torch.device of a type not known). */
+int machine_accelerator(const struct interp *in, const char **spec)
+{
+	switch (in->machine) {
+	case INTERP_MACHINE_CUDA:
+		*spec = "cuda";
+		return 1;
+	case INTERP_MACHINE_CPU:
+		*spec = NULL;
+		return 1;
+	case INTERP_MACHINE_UNKNOWN:
+		break;
+	}
+	return 0;
+}
