@@ -1009,6 +1009,13 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 		return "optimizer";
 	if (sc_checkpoint_work(e))
 		return "checkpoint";
+	/* what a data generator does as the step loop's pass over it starts
+	 * (its __iter__ before the loop around its yield: accelerate's
+	 * DataLoaderShard synchronizing the sampler's RNG state) */
+	if (e->gen_loop && s->step_loop && (e->kind == SEV_SYNC || e->kind == SEV_D2H || e->kind == SEV_H2D ||
+	                                    e->kind == SEV_COLLECTIVE) &&
+	    (ctx_same(e->gen_loop, s->step_loop) || (s->micro_loop && ctx_same(e->gen_loop, s->micro_loop))))
+		return "data";
 	/* the forward method of a job object that is no module (a loss or
 	 * flow wrapper: rf.forward(x, c) calls the model), in the step */
 	if (e->kind != SEV_MODEL_CALL && e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER &&

@@ -13,6 +13,7 @@
 
 #include <ctype.h>
 
+#include "ecg/catalog.h"
 #include "internal.h"
 
 /* The items of an iterable, when they are known.  Returns NULL and sets
@@ -371,10 +372,11 @@ static int isinstance_ext(struct interp *in, const value_t *v, const char *d)
 {
 	const struct abc_type *abc;
 
-	/* a dataset a DataLoader took with shuffle or a sampler is no
-	 * IterableDataset (loadersampler.c) */
-	if (v->k == VK_UNKNOWN && v->map_dataset && (!strcmp(d, "torch.utils.data.IterableDataset") ||
-	                                             !strcmp(d, "torch.utils.data.dataset.IterableDataset")))
+	/* a dataset a DataLoader took with shuffle or a sampler, or a
+	 * library's map-style one, is no IterableDataset, torch's or
+	 * another library's (catalog iterable_dataset_classes;
+	 * loadersampler.c, mapds.c) */
+	if (v->k == VK_UNKNOWN && v->map_dataset && catalog_fact(in->cat, CATALOG_F_ITERABLE_DATASET_CLASSES, d))
 		return 0;
 
 	if (v->k == VK_INST) {

@@ -411,8 +411,7 @@ static enum flow exec_for_some(struct frame *f, const struct ast_For *s, value_t
 	struct interp *in = f->in;
 	const struct jctx *ojc = f->jc;
 	const char *omr = f->mult.reason, *ome = f->mult.expr;
-	struct jctx *lj = (struct jctx *)jc_push(f, JC_LOOP, anchor_at(f, &s->h),
-	                                         afmt_memo(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)));
+	struct jctx *lj = jc_push_loop(f, &s->h, afmt_memo(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)));
 	struct vdict snap;
 	value_t *item[MAX_TARGET_VALUES];
 	size_t nitem;
@@ -700,7 +699,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		value_t *item[MAX_TARGET_VALUES];
 		size_t nitem;
 
-		lj = (struct jctx *)jc_push(f, JC_LOOP, anchor_at(f, &s->h), afmt_memo(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)));
+		lj = jc_push_loop(f, &s->h, afmt_memo(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)));
 		f->jc = lj;
 		if (from_loader) {
 			value_t *batch = loader_batch(f, it->u.inst, afmt_memo(in, "for ... in %s", text_of(f, s->iter), NULL), &s->h);
@@ -804,8 +803,8 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 	}
 	{
 		/* a known iterable: its trip count is known too */
-		struct jctx *lj = (struct jctx *)jc_push(f, JC_LOOP, anchor_at(f, &s->h),
-		                                         afmt_memo(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)));
+		struct jctx *lj = jc_push_loop(f, &s->h, afmt_memo(in, "for %s in %s", text_of(f, s->target),
+		                                                   text_of(f, s->iter)));
 		const struct jctx *ojc = f->jc;
 		enum flow fl = FL_NORMAL;
 
@@ -2027,7 +2026,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			 * for loop's); a loop not followed to its end leaves what
 			 * it assigned unknown. */
 			dict_save(in, d, &snap);
-			f->jc = jc_push(f, JC_LOOP, anchor_at(f, st), afmt(in, "while %s", text_of(f, w->test)));
+			f->jc = jc_push_loop(f, st, afmt(in, "while %s", text_of(f, w->test)));
 			f->loop_anchor = anchor_at(f, st);
 			f->loop_for = NULL;
 			cy.body = &w->body;

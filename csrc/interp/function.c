@@ -62,6 +62,11 @@ static int contains_yield_cb(const struct ast_hdr *n, void *ctx)
 	return ast_visit_children(n, contains_yield_cb, ctx);
 }
 
+int ast_contains_yield(const struct ast_hdr *n)
+{
+	return n && contains_yield_cb(n, NULL);
+}
+
 static int is_generator_walk(const struct ast_hdr *def)
 {
 	const struct ast_list *body = fn_body(def);

@@ -356,6 +356,30 @@ static int import_absent(struct frame *f, const char *dotted)
 	return 1;
 }
 
+/* An import of an outside module (not the repository's), with no try
+ * around it that catches ImportError and on a path the job always takes:
+ * the module is installed where the job runs, or the job would stop here.
+ * Its top-level name is noted (importlib.util.find_spec of it is a spec:
+ * stdlib.c), the import itself read as before. */
+static void import_note_installed(struct frame *f, const char *dotted)
+{
+	struct interp *in = f->in;
+	size_t n = strcspn(dotted, ".");
+	struct strmap_slot *sl;
+	char top[128];
+	int added;
+
+	if (!n || n >= sizeof top || f->mode == M_FWD || in->try_import_frame || jc_find(f->jc, JC_COND) ||
+	    jc_find(f->jc, JC_GUARD))
+		return;
+	memcpy(top, dotted, n);
+	top[n] = 0;
+	if (prog_find_module(in->prog, top) || strmap_get(&in->installed, top))
+		return;
+	sl = strmap_put(&in->installed, top, &added);
+	sl->key = astr(in, top);
+}
+
 void exec_import(struct frame *f, const struct ast_Import *s)
 {
 	unsigned i;
@@ -366,6 +390,7 @@ void exec_import(struct frame *f, const struct ast_Import *s)
 
 		if (import_absent(f, al->name))
 			return;
+		import_note_installed(f, al->name);
 
 		if (al->asname) {
 			m = import_module(f, al->name, 0);
@@ -393,6 +418,8 @@ void exec_import_from(struct frame *f, const struct ast_ImportFrom *s)
 
 	if (!level && s->module && import_absent(f, s->module))
 		return;
+	if (!level && s->module)
+		import_note_installed(f, s->module);
 	m = import_module(f, s->module ? s->module : "", level);
 
 	for (i = 0; i < s->names.n; i++) {

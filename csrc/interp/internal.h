@@ -344,6 +344,10 @@ struct interp {
 	                                 device chosen at run time), or NULL */
 	int gpu_sure;                 /* the job names a GPU on a path it always takes */
 	enum interp_machine machine;  /* the machine the invocation names (machine.c) */
+	struct strmap installed;      /* import.c: the top-level names of the outside
+	                                 modules the job imports on a path it always
+	                                 takes (so installed where it runs); keys in
+	                                 the arena */
 	struct strmap machine_conds;  /* devchoice.c: texts of the tests read whose value
 	                                 is a property of the machine (an `if
 	                                 torch.cuda.is_available():`), keys borrowed */
@@ -1044,6 +1048,12 @@ int log_sink_name(const char *name);
 int log_accum_store(struct frame *f, const struct ast_hdr *st);
 struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, const struct ast_hdr *site);
 const struct jctx *jc_push(struct frame *f, enum jctx_kind kind, const char *anchor, const char *text);
+/* jc_push of a JC_LOOP for the loop statement `loop` (jctx.yields set
+ * when it is a generator body's loop around its yield) */
+struct jctx *jc_push_loop(struct frame *f, const struct ast_hdr *loop, const char *text);
+/* Whether the statement or expression n holds a yield (not in a nested
+ * function or class): function.c */
+int ast_contains_yield(const struct ast_hdr *n);
 /* The frame's job context as an event made here would hold it (sev()'s
  * e->ctx: generator markers resolved).  Arena memory; never fails. */
 const struct jctx *jc_here(struct frame *f);

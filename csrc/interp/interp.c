@@ -69,6 +69,7 @@ void interp_free(struct interp *in)
 	free(in->hooks);
 	strmap_free(&in->strs);
 	strmap_free(&in->machine_conds);
+	strmap_free(&in->installed);
 	free(in->amemo);
 	free(in->tmemo);
 	free(in->genmemo);

@@ -115,11 +115,13 @@ int log_sink_name(const char *name)
 /* An event's context as the schedule reads it.  Code of a generator's
  * body outside its own loops runs once each time the loop over the
  * generator runs, not once per item: when a JC_GEN marker is reached with
- * no JC_LOOP between, the marker and the consuming loop (its up) are left
- * out, the nodes below copied onto what is around that loop.  Otherwise
- * (no marker, or the event in a loop of the generator's, which runs with
- * the consuming loop's items) c as it is: a marker left in is no kind the
- * schedule reads.  One chain per context (memo in c->rerooted): sc_calls
+ * no loop around the generator's yield between (jctx.yields; a loop of
+ * the code before it -- a function the generator calls first, a walk over
+ * its settings -- is no such loop), the marker and the consuming loop
+ * (its up) are left out, the nodes below copied onto what is around that
+ * loop.  Otherwise (no marker, or the event in a loop around the
+ * generator's yield, which runs with the consuming loop's items) c as it
+ * is: a marker left in is no kind the schedule reads.  One chain per context (memo in c->rerooted): sc_calls
  * compares them by address.  Never fails (arena). */
 static const struct jctx *gen_reroot(struct interp *in, const struct jctx *c)
 {
@@ -130,7 +132,7 @@ static const struct jctx *gen_reroot(struct interp *in, const struct jctx *c)
 		return NULL;
 	if (c->rerooted)
 		return c->rerooted;
-	for (m = c; m && m->kind != JC_GEN && m->kind != JC_LOOP; m = m->up)
+	for (m = c; m && m->kind != JC_GEN && !(m->kind == JC_LOOP && (m->yields || m->gen_items)); m = m->up)
 		;
 	if (!m || m->kind == JC_LOOP)
 		return c;
@@ -150,6 +152,15 @@ static const struct jctx *gen_reroot(struct interp *in, const struct jctx *c)
 	return head;
 }
 
+/* The loop that takes the items of the generator whose code outside the
+ * loop around its yield c is in (as gen_reroot finds it), or NULL. */
+static const struct jctx *gen_consumer(const struct jctx *c)
+{
+	for (; c && c->kind != JC_GEN && !(c->kind == JC_LOOP && (c->yields || c->gen_items)); c = c->up)
+		;
+	return c && c->kind == JC_GEN && c->up && c->up->kind == JC_LOOP ? c->up : NULL;
+}
+
 struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
@@ -164,6 +175,7 @@ struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, cons
 	e->call = call;
 	e->anchor = anchor_at(f, site);
 	e->ctx = gen_reroot(in, f->jc);
+	e->gen_loop = gen_consumer(f->jc);
 	e->in_forward = f->mode == M_FWD;
 	e->in_backward = f->in_backward;
 	e->in_log = f->in_log > 0;
@@ -206,8 +218,19 @@ const struct jctx *jc_push(struct frame *f, enum jctx_kind kind, const char *anc
 	j->text = text;
 	j->period = -1;
 	j->trips = -1;
+	j->gen_items = 0;
+	j->yields = 0;
+	j->mode_only = 0;
 	j->up = f->jc;
 	j->rerooted = NULL;
+	return j;
+}
+
+struct jctx *jc_push_loop(struct frame *f, const struct ast_hdr *loop, const char *text)
+{
+	struct jctx *j = (struct jctx *)jc_push(f, JC_LOOP, anchor_at(f, loop), text);
+
+	j->yields = f->gen_body && ast_contains_yield(loop);
 	return j;
 }
 

@@ -306,6 +306,14 @@ static value_t *m_list_remove(struct frame *f, value_t *fn, value_t **args, size
 	if (!s || s->unk_reason)
 		return v_none(in->a);
 	found = nargs == 1 ? seq_find_plain(s, args[0], &i) : -1;
+	/* on one path of an undecided `if` (an if's journal open): after
+	 * it the item may be there or not -- the list keeps it, with its
+	 * length no longer known (journal.c merges no list's items) */
+	if (found == 1 && fn->u.bi.id != BI_M_SET_DISCARD && journal_in_if(in)) {
+		s->unk_expr = text_of(f, site);
+		s->unk_reason = "an item removed on one path of an undecided `if`";
+		return v_none(in->a);
+	}
 	if (found == 1) {
 		journal_note_seq(in, s, 0);
 		memmove(s->items + i, s->items + i + 1, (s->n - 1 - i) * sizeof *s->items);

@@ -546,31 +546,6 @@ int container_base_init(struct frame *f, value_t *self, value_t **args, size_t n
 	return 1;
 }
 
-/* Is c an enum whose members equal their values (a str or int mixin:
- * `class Backend(str, Enum)`, IntEnum, StrEnum)?  Its members are held
- * as their values, so Backend("NO") is the member Backend.NO. */
-static int value_enum(struct interp *in, const struct vclass *c)
-{
-	static const char *const mixed[] = { "enum.IntEnum", "enum.StrEnum", "enum.IntFlag", NULL };
-	int is_enum = 0, mixin = 0;
-	size_t i, j, k;
-
-	for (i = 0; i < c->nmro; i++)
-		for (j = 0; j < c->mro[i]->nbases; j++) {
-			const value_t *b = c->mro[i]->bases[j];
-
-			if (b->k == VK_BUILTIN && (b->u.bi.id == BI_STR || b->u.bi.id == BI_INT))
-				mixin = 1;
-			if (b->k == VK_EXT && !strncmp(canon_ext(in, b->u.ext), "enum.", 5)) {
-				is_enum = 1;
-				for (k = 0; mixed[k]; k++)
-					if (!strcmp(canon_ext(in, b->u.ext), mixed[k]))
-						mixin = 1;
-			}
-		}
-	return is_enum && mixin;
-}
-
 /* `x is E.NAME` with E a repo enum class (cls, its value): its members
  * are held as their values, the very objects its namespace holds, and a
  * member read anywhere (a default argument, an attribute it was stored
@@ -633,16 +608,18 @@ value_t *enum_member_by_name(struct interp *in, const value_t *cls, const char *
 	return NULL;
 }
 
-/* Enum(value): the member with that value, NULL when the class is no such
+/* Enum(value): the member with that value, NULL when the class is no
  * enum or the value is not a known scalar; unknown when no member has it
- * (Python raises ValueError, or _missing_ decides). */
+ * (Python raises ValueError, or _missing_ decides).  Any repo enum: its
+ * members are held as their values (a plain Enum's too), so the member
+ * is that value (accelerate's RNGType(rng_type) of "generator"). */
 static value_t *enum_by_value(struct frame *f, struct vclass *c, value_t **args, size_t nargs,
                               struct vdict *kw, const struct ast_hdr *site)
 {
 	size_t i, j;
 
 	if (nargs != 1 || (kw && kw->n) || !value_is_known_scalar(args[0]) || args[0]->k == VK_NONE ||
-	    !value_enum(f->in, c))
+	    !repo_enum(f->in, c))
 		return NULL;
 	for (i = 0; i < c->nmro; i++) {
 		const struct vdict *ns = c->mro[i]->ns;

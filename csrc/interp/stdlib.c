@@ -771,7 +771,9 @@ static value_t *sl_deque(struct frame *f, const char *d, value_t **args, size_t 
  * being the job's (transformers' _is_package_available("torch_xla")).
  * Without them its presence is not known here: the two values it may be
  * (alts.c), a spec when the module is installed where the job runs, else
- * None, so that `find_spec(name) is not None` stays undecided.  A package
+ * None, so that `find_spec(name) is not None` stays undecided -- unless
+ * the job imports it on a path it always takes (import.c: installed where
+ * it runs, the module a spec like a top-level one found).  A package
  * of another accelerator's backend (catalog absent_modules: torch_npu),
  * which ecg reads as not installed where the job runs (import.c): None,
  * the module not in the repository. */
@@ -800,7 +802,8 @@ static value_t *sl_find_spec(struct frame *f, const char *d, value_t **args, siz
 		free(top);
 		return v_none(in->a);
 	}
-	found = catalog_fact(in->cat, CATALOG_F_PYTHON_STDLIB, top) != NULL || (st && site_any(st) && site_has_top(st, top));
+	found = catalog_fact(in->cat, CATALOG_F_PYTHON_STDLIB, top) != NULL || (st && site_any(st) && site_has_top(st, top)) ||
+	        strmap_get(&in->installed, top) != NULL;
 	if (!found && st && site_any(st))       /* the header says so: check sees it appear */
 		site_note_absent(st, top);
 	free(top);

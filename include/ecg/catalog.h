@@ -590,6 +590,9 @@ enum catalog_fact {
 	                                 iterable, or "" (interp/mapds.c) */
 	CATALOG_F_MAP_DATASET_METHODS, /* set: a map-style dataset's methods
 	                                 that return one again */
+	CATALOG_F_ITERABLE_DATASET_CLASSES, /* set: the iterable-style dataset
+	                                 classes a map-style dataset is no
+	                                 instance of (interp/builtins.c) */
 	CATALOG_F_CLOSED_CLASSES,     /* map: an outside class -> every attribute
 	                                 its objects have, space-separated
 	                                 (interp/attr.c) */

@@ -103,6 +103,9 @@ struct jctx {
 	int gen_items;                /* JC_LOOP: a loop of a generator's body around its
 	                               * yield: each iteration makes one item for the code
 	                               * that takes them (next(), a for over it) */
+	int yields;                   /* JC_LOOP: a loop of a generator's body whose
+	                               * statements hold its yield (known when it starts,
+	                               * gen_items only once the yield is reached) */
 	int mode_only;                /* JC_COND in a forward read for a model the job calls
 	                               * both in training and in eval mode: 1 the path runs
 	                               * only in training mode (`if self.training:`), 2 only
@@ -179,6 +182,10 @@ struct sched_ev {
 	                                 the model is not known) */
 	int of_values;                /* H2D: of a tensor made from Python numbers
 	                                 (torch.tensor(x).cuda()), not a batch */
+	const struct jctx *gen_loop;  /* made by a generator's code outside the loop
+	                                 around its yield (its __iter__'s start, run
+	                                 as a pass over it starts): the loop that takes
+	                                 its items; NULL otherwise */
 	const struct sched_call *in_call; /* job mode: the innermost call of a repo
 	                                 function it ran in, or NULL (module level,
 	                                 or a forward) */
