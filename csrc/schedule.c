@@ -573,7 +573,7 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 /* Does text need parentheses to stand as one conjunct of `a and text`:
  * an `or`, a conditional expression or a lambda outside any brackets
  * and strings? */
-static int sc_needs_parens(const char *t)
+static int sc_top_level_op(const char *t, int and_too)
 {
 	int depth = 0;
 	char q = 0;
@@ -590,11 +590,17 @@ static int sc_needs_parens(const char *t)
 			depth++;
 		} else if (*t == ')' || *t == ']' || *t == '}') {
 			depth--;
-		} else if (!depth && (!strncmp(t, " or ", 4) || !strncmp(t, " if ", 4) || !strncmp(t, "lambda", 6))) {
+		} else if (!depth && (!strncmp(t, " or ", 4) || !strncmp(t, " if ", 4) || !strncmp(t, "lambda", 6) ||
+		                      (and_too && !strncmp(t, " and ", 5)))) {
 			return 1;
 		}
 	}
 	return 0;
+}
+
+static int sc_needs_parens(const char *t)
+{
+	return sc_top_level_op(t, 0);
 }
 
 /* a string of the s pool, or NULL when out of memory */
@@ -1593,7 +1599,13 @@ static int sc_negates(const char *a, const char *b)
 {
 	size_t lb = strlen(b);
 
-	return !strncmp(a, "not (", 5) && strlen(a) == lb + 6 && !strncmp(a + 5, b, lb) && a[lb + 5] == ')';
+	if (!strncmp(a, "not (", 5) && strlen(a) == lb + 6 && !strncmp(a + 5, b, lb) && a[lb + 5] == ')')
+		return 1;
+	/* "not is_main" of two tests as written (`if not is_main:` before a
+	 * yield, `if is_main:` after it): `not` binds looser than a
+	 * comparison and tighter than and/or, so it negates a b that has
+	 * none of those outside brackets */
+	return !strncmp(a, "not ", 4) && !strcmp(a + 4, b) && b[0] && !sc_top_level_op(b, 1);
 }
 
 /* one path's conjuncts beyond what all share */

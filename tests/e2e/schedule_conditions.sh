@@ -188,4 +188,51 @@ is "$rc" 0 "extract of the EMA job exits 0"
 is "$(json "$T/o4/execution_schedule.json" "[h['condition'] is not None for h in d['host_device'] if h['anchor'] == 'train.py:<module>:14' and h['kind'] == 'sync']")" \
 	"[True]" "EMA.update's read of a module moved under a condition: under a condition"
 
+# A line reached on two paths whose tests, as written, negate each other
+# (`if not is_main:` before a yield, `if is_main:` after it, each calling
+# one helper: accelerate's main_process_first): every process passes it,
+# so no condition -- not "(not is_main or is_main)".
+R5="$T/job5"
+mkrepo "$R5"
+cat >"$R5/train.py" <<'PY'
+from contextlib import contextmanager
+
+import torch
+import torch.distributed as dist
+
+
+def wait_for_everyone():
+    dist.barrier()
+
+
+@contextmanager
+def main_first(is_main):
+    if not is_main:
+        wait_for_everyone()
+    yield
+    if is_main:
+        wait_for_everyone()
+
+
+def main():
+    dist.init_process_group("nccl")
+    with main_first(dist.get_rank() == 0):
+        data = torch.randn(64, 8)
+    model = torch.nn.Linear(8, 1).cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for step in range(100):
+        loss = model(data[:4].cuda()).sum()
+        loss.backward()
+        opt.step()
+
+
+if __name__ == "__main__":
+    main()
+PY
+commit "$R5" "job"
+run_ecg extract --repo "$R5" --entry train.py --out "$T/o5" -q --no-env
+is "$rc" 0 "extract of the main-first job exits 0"
+is "$(json "$T/o5/execution_schedule.json" "sorted({str(c.get('condition')) for c in d['device_device'] if c['op'] == 'barrier'})")" \
+	"['None']" "a barrier before the block on one side and after it on the other: no condition"
+
 done_testing
