@@ -1338,6 +1338,7 @@ static const struct {
 	[CATALOG_F_ARRAY_READERS] = { "array_readers", FK_MAP },
 	[CATALOG_F_ARRAY_SHAPE_METHODS] = { "array_shape_methods", FK_SET },
 	[CATALOG_F_DATA_SIZED_CALLS] = { "data_sized_calls", FK_SET },
+	[CATALOG_F_HOST_CHECKED_CALLS] = { "host_checked_calls", FK_SET },
 	[CATALOG_F_ARRAY_FACTORIES] = { "array_factories", FK_MAP },
 	[CATALOG_F_ARRAY_DRAWS] = { "array_draws", FK_MAP },
 	[CATALOG_F_ARRAY_STACKERS] = { "array_stackers", FK_MAP },

@@ -1848,6 +1848,22 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 		value_t *tv = eval(f, x->test);
 		int t = value_truth(tv);
 
+		/* `loss.item() if step % n == 0 else None` in job code:
+		 * periodic, as exec_if reads `if step % n == 0:` -- ecg reads
+		 * one iteration, whichever arm that one takes; the body arm
+		 * runs under the guard, the other arm on the other iterations
+		 * (not in a module's constructor or method, not job code) */
+		if (f->mode != M_FWD && (t == 1 || (t == 0 && f->loop_anchor && !AST_IS(x->test, BoolOp))) &&
+		    !(f->cls && (f->cls->is_module || (f->qualname && strstr(f->qualname, "__init__")))) &&
+		    find_modulo(f, x->test, 0)) {
+			const struct jctx *ojc = f->jc;
+			value_t *a;
+
+			f->jc = guard_ctx(f, x->test, text_of(f, x->test));
+			a = eval(f, x->body);
+			f->jc = ojc;
+			return t == 1 ? a : eval(f, x->orelse);
+		}
 		if (t == 1)
 			return eval(f, x->body);
 		if (t == 0)
@@ -1858,14 +1874,24 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 			 * called in both arms is not called twice */
 			const char *oc = f->cond.text, *text = text_of(f, x->test);
 			int ot = f->cond.taken;
+			const struct jctx *ojc = f->jc;
 			value_t *a, *b;
 
 			devchoice_test(f, tv, text);
 			f->cond.text = text;
 			f->cond.taken = -1;
+			/* out of a forward, what each arm does (a copy, a read)
+			 * holds under its side of the test, as in an undecided
+			 * `if` (exec_if) */
+			if (f->mode != M_FWD)
+				f->jc = guard_ctx(f, x->test, text);
 			a = eval(f, x->body);
+			f->jc = ojc;
 			f->cond.text = afmt_memo(in, "not (%s)", text, NULL);
+			if (f->mode != M_FWD)
+				f->jc = jc_push(f, JC_COND, anchor_at(f, e), f->cond.text);
 			b = eval(f, x->orelse);
+			f->jc = ojc;
 			f->cond.text = oc;
 			f->cond.taken = ot;
 			/* two tensors: one tensor, on the device both arms

@@ -380,6 +380,37 @@ static void import_note_installed(struct frame *f, const char *dotted)
 	sl->key = astr(in, top);
 }
 
+/* `from pkg.gone.mod import X` (or `import pkg.gone.mod`) where pkg is a
+ * regular package of the repository (not an installed library's) and the
+ * dotted name needs a sub-package the commit does not have (pkg/gone/ is
+ * absent, and the name goes on below it): Python cannot find it, so the
+ * import raises ModuleNotFoundError wherever it is (a module moved away
+ * in a later commit, still imported on a path the job may not take).  A
+ * missing last component alone (pkg.ext) is not enough: that may be a
+ * compiled extension built beside the sources.  1 when the import raises
+ * (exc_pending set), else 0. */
+static int repo_subpackage_absent(struct frame *f, const char *dotted)
+{
+	struct interp *in = f->in;
+	struct sfile *pkg = NULL, *sf;
+	const char *dot, *rest = NULL;
+
+	if (prog_find_module(in->prog, dotted))
+		return 0;
+	for (dot = strchr(dotted, '.'); dot; dot = strchr(dot + 1, '.')) {
+		sf = prog_find_module(in->prog, afmt(in, "%.*s", (int)(dot - dotted), dotted));
+		if (!sf)
+			break;
+		pkg = sf;
+		rest = dot + 1;
+	}
+	if (!pkg || !rest || !pkg->is_package || !strncmp(pkg->path, PROG_SITE_PREFIX, strlen(PROG_SITE_PREFIX)) ||
+	    !strchr(rest, '.'))
+		return 0;
+	in->exc_pending = "ModuleNotFoundError";
+	return 1;
+}
+
 void exec_import(struct frame *f, const struct ast_Import *s)
 {
 	unsigned i;
@@ -388,7 +419,7 @@ void exec_import(struct frame *f, const struct ast_Import *s)
 		const struct ast_alias *al = AST_AS(s->names.items[i], alias);
 		value_t *m;
 
-		if (import_absent(f, al->name))
+		if (import_absent(f, al->name) || repo_subpackage_absent(f, al->name))
 			return;
 		import_note_installed(f, al->name);
 
@@ -416,7 +447,7 @@ void exec_import_from(struct frame *f, const struct ast_ImportFrom *s)
 	value_t *m;
 	unsigned i;
 
-	if (!level && s->module && import_absent(f, s->module))
+	if (!level && s->module && (import_absent(f, s->module) || repo_subpackage_absent(f, s->module)))
 		return;
 	if (!level && s->module)
 		import_note_installed(f, s->module);

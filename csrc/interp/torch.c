@@ -1861,6 +1861,10 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	if ((catalog_fact(in->cat, CATALOG_F_DATA_SIZED_CALLS, d) || (!strcmp(d, "torch.where") && nargs == 1)) &&
 	    dev == DEV_DEVICE)
 		sev(f, SEV_SYNC, afmt(in, "%s (its output size depends on the data)", d), site);
+	/* torch.linalg.solve(A, B) & co of a device tensor: the solver's info
+	 * read on the host to raise on a singular input */
+	if (catalog_fact(in->cat, CATALOG_F_HOST_CHECKED_CALLS, d) && dev == DEV_DEVICE)
+		sev(f, SEV_SYNC, afmt(in, "%s (the solver's info read on the host)", d), site);
 	if (!strcmp(d, "torch.multinomial") || !strcmp(d, "torch.argmax"))
 		token_choice(f, d, nargs >= 1 && args[0]->k == VK_TENSOR ? args[0]->dev : DEV_UNKNOWN, site);
 	{

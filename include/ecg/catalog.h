@@ -482,6 +482,9 @@ enum catalog_fact {
 	                                 result has the array's shape */
 	CATALOG_F_DATA_SIZED_CALLS,   /* set: torch.<name>() whose output's size
 	                                 the data decides (read on the host) */
+	CATALOG_F_HOST_CHECKED_CALLS, /* set: torch.<name>() that read their
+	                                 solver's info on the host (a sync of a
+	                                 device input) */
 	CATALOG_F_ARRAY_FACTORIES,    /* map: another library's function making a
 	                                 host array of the shape its argument
 	                                 gives -> "keyword:position" of it */
