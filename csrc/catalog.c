@@ -1331,6 +1331,7 @@ static const struct {
 	[CATALOG_F_ACCUMULATION_STEP_FLAGS] = { "accumulation_step_flags", FK_SET },
 	[CATALOG_F_STATE_SAVERS] = { "state_savers", FK_MAP },
 	[CATALOG_F_TENSOR_SAVERS] = { "tensor_savers", FK_SET },
+	[CATALOG_F_IMAGE_SAVERS] = { "image_savers", FK_SET },
 	[CATALOG_F_LIBRARY_OBJECT_FACTORIES] = { "library_object_factories", FK_MAP },
 	[CATALOG_F_HOST_COPYING_METHODS] = { "host_copying_methods", FK_SET },
 	[CATALOG_F_LIBRARY_OUTPUT_FIELDS] = { "library_output_fields", FK_SET },

@@ -46,12 +46,16 @@ static const char *operand(struct interp *in, const char *t)
 	return strstr(t, " and ") || strstr(t, " or ") ? afmt_memo(in, "(%s)", t, NULL) : t;
 }
 
-/* "not (c)", plainer where c is `not x` or `not x and not y` (no
- * parentheses in it): x, or `x or y` */
+/* "not (c)", plainer where c is `not x` (one operand: no `and`, `or`,
+ * conditional expression or lambda in it; `not f(a)`, `not x == y`): x;
+ * or `not x and not y` (no parentheses in it): `x or y` */
 static const char *negate(struct interp *in, const char *c)
 {
 	const char *p, *q = NULL, *out = NULL;
 
+	if (!strncmp(c, "not ", 4) && !strstr(c, " and ") && !strstr(c, " or ") && !strstr(c, " if ") &&
+	    !strstr(c, "lambda"))
+		return c + 4;
 	if (strncmp(c, "not ", 4) || strchr(c, '(') || strstr(c, " or "))
 		return afmt_memo(in, "not (%s)", c, NULL);
 	for (p = c; p; p = q ? q + 5 : NULL) {

@@ -1800,6 +1800,10 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 				 * As an `if` test, `x and None` is falsy too. */
 				value_t *decided = NULL;
 				const struct jctx *ojc = f->jc;
+				/* the test's text as far as it is undecided
+				 * (residual.c): from this operand on */
+				const char *res = residual_join(f, b, NULL, b->values.items[i]);
+				int may_drop = residual_may_drop(f), left_out = may_drop && i > 0;
 
 				for (i++; i < b->values.n; i++) {
 					value_t *w;
@@ -1830,11 +1834,18 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 					                           : (w->k == VK_BOOL && w->u.b) ||
 					                             (in_test && value_truth(w) == 1)))
 						decided = w;
+					/* as a test, an operand whose known truth
+					 * cannot change the outcome says nothing */
+					if (may_drop && in_test && value_truth(w) == (b->op == AST_BOOL_AND ? 1 : 0))
+						left_out = 1;
+					else
+						res = residual_join(f, b, res, b->values.items[i]);
 				}
 				f->jc = ojc;
 				if (decided)
 					return decided;
-				return unknown_at(f, e, last->reason ? last->reason : "the truth of a value not known");
+				return v_unknown(in->a, left_out ? res : text_of(f, e),
+				                 last->reason ? last->reason : "the truth of a value not known");
 			}
 			if (b->op == AST_BOOL_AND ? !t : t)
 				return last;
@@ -1845,7 +1856,12 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 		return eval_compare(f, AST_AS(e, Compare));
 	case AST_IfExp: {
 		const struct ast_IfExp *x = AST_AS(e, IfExp);
-		value_t *tv = eval(f, x->test);
+		const struct ast_hdr *otn = f->test_node;
+		value_t *tv;
+
+		f->test_node = x->test;    /* only its truth is used (the BoolOp above) */
+		tv = eval(f, x->test);
+		f->test_node = otn;
 		int t = value_truth(tv);
 
 		/* `loss.item() if step % n == 0 else None` in job code:
@@ -1872,7 +1888,7 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 			/* two paths, as an undecided `if` (exec_if): in a forward,
 			 * what each arm calls runs under its condition -- a module
 			 * called in both arms is not called twice */
-			const char *oc = f->cond.text, *text = text_of(f, x->test);
+			const char *oc = f->cond.text, *text = test_text(f, x->test, tv);
 			int ot = f->cond.taken;
 			const struct jctx *ojc = f->jc;
 			value_t *a, *b;

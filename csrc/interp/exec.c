@@ -1429,7 +1429,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		t = -1;
 	if (t == 0 || t == 1)
 		carry_decided(f, s->test);
-	text = text_of(f, s->test);
+	text = test_text(f, s->test, tv);
 	devchoice_test(f, tv, text);
 	/* `if it % N == 0` in job code: periodic.  ecg reads one iteration;
 	 * when `it` there skips the guard, the guarded code is still read (a

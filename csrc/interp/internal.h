@@ -1081,6 +1081,18 @@ int first_iter_ctx(struct frame *f, const struct ast_hdr *test, const struct jct
  * of a loop in f->carry binds, while it holds its value from before that
  * loop?  Then 1, and those loops are marked (hit); else 0.  Never fails. */
 int carry_decided(struct frame *f, const struct ast_hdr *test);
+
+/* residual.c: the text of an `and`/`or` as far as the run leaves it
+ * undecided.  residual_may_drop: whether a known operand may be left out
+ * where f is (outside loops, handlers and forwards: 0 or 1).
+ * residual_join: sofar (NULL to start) with one more operand
+ * of b, grouped in parentheses where it needs them.  test_text: the text
+ * of an `if`'s or a conditional expression's test whose value is tv --
+ * the residual eval.c gave an undecided `and`/`or`, else the source. */
+int residual_may_drop(const struct frame *f);
+const char *residual_join(struct frame *f, const struct ast_BoolOp *b, const char *sofar,
+                          const struct ast_hdr *operand);
+const char *test_text(struct frame *f, const struct ast_hdr *test, const value_t *tv);
 int carry_varies(const struct frame *f, const struct ast_hdr *test);
 
 /* dsengine.c: a DeepSpeed engine (deepspeed.initialize, add_config_arguments,

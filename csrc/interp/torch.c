@@ -1095,6 +1095,22 @@ static value_t *tc_save(struct frame *f, const char *d, const char *last, value_
 	return v_none(in->a);
 }
 
+/* torchvision's save_image(tensor, fp, ...) and its like (catalog
+ * image_savers): a picture of the tensor written to a file -- the image
+ * grid made of it copied to the host first, a sync, unless the tensor is
+ * known to be on the host.  No save event: a picture is no checkpoint of
+ * the job's state, so its phase is the work around it.  The row names
+ * the function called (d), not torch.save. */
+static value_t *tc_save_image(struct frame *f, const char *d, value_t **args, size_t nargs,
+                              const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+
+	if (in->gpu && f->mode != M_FWD && !(nargs >= 1 && host_only(args[0], 0)))
+		sev(f, SEV_SYNC, afmt(in, "%s (copies the image grid it makes to the host)", d), site);
+	return v_none(in->a);
+}
+
 /* torch.load(f, map_location=...): what a file holds is read at run time
  * (a state dict, an epoch number, a whole pickled model), so the value is
  * not known -- not a tensor: `ckpt["epoch"]` is a Python int.  With a
@@ -2201,6 +2217,8 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 	/* safetensors' save_file: torch.save's copy to the host */
 	if (catalog_fact(in->cat, CATALOG_F_TENSOR_SAVERS, d))
 		return tc_save(f, d, last, args, nargs, kw, site);
+	if (catalog_fact(in->cat, CATALOG_F_IMAGE_SAVERS, d))
+		return tc_save_image(f, d, args, nargs, site);
 	/* DDP of a model ecg did not build (a library's factory): the wrap
 	 * all the same -- its start-up broadcast, its gradient all-reduce at
 	 * the backward calls after it -- when the code surely runs it (under

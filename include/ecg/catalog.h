@@ -462,6 +462,9 @@ enum catalog_fact {
 	CATALOG_F_STATE_SAVERS,       /* map: a library object's save-state
 	                                 method -> its pre-hook registration */
 	CATALOG_F_TENSOR_SAVERS,      /* set: other libraries' torch.save alikes */
+	CATALOG_F_IMAGE_SAVERS,       /* set: functions that write a picture of
+	                                 a tensor (torchvision's save_image):
+	                                 a host copy, no checkpoint */
 	CATALOG_F_LIBRARY_OBJECT_FACTORIES, /* map: another library's function ->
 	                                 the class of the object it returns
 	                                 (evaluate.load -> EvaluationModule) */
