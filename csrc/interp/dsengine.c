@@ -38,10 +38,13 @@
  * parameter (catalog zero3_parameter_attributes): hasattr(p, 'ds_id').
  *
  * engine.backward(loss) is framework_call's (a backward): ds_call leaves
- * it to that.  Only a
- * configuration the code pins is read: a dict built in the job (config=,
- * config_params=); a path to a file is not read, and every answer that
- * needs it is not known.  Nothing here fails; NULL means "not this".
+ * it to that.  Only a configuration the code pins is read: a dict built
+ * in the job (config=, config_params=), or, when initialize is given
+ * neither, the JSON file args.deepspeed_config names (the value parse_args
+ * set, read from the repository relative to the entry script's directory,
+ * where a launcher like the examples' run.sh starts it); a path given as
+ * config= is not read, and every answer that needs an unread configuration
+ * is not known.  Nothing here fails; NULL means "not this".
  */
 #include "config.h"
 
@@ -606,6 +609,35 @@ static value_t *ds_gathered(struct frame *f, const char *d, value_t **args, size
 	return mk_inst_value(in, o);
 }
 
+/* initialize(args=...) without config= (or config_params=): DeepSpeed
+ * reads the JSON file args.deepspeed_config names (deepspeed/__init__.py;
+ * a path relative to where the job runs, its script's directory as ecg
+ * reads a job).  The keywords with that file's dict as "config" when it
+ * is read; kw as it is otherwise. */
+static struct vdict *ds_file_config(struct frame *f, value_t **args, size_t nargs, struct vdict *kw,
+                                    const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *a = ds_arg(args, nargs, kw, "args"), *p, *c;
+	struct vdict *k2;
+	size_t i;
+
+	if ((kw && (vdict_gets(kw, "config") || vdict_gets(kw, "config_params"))) || !a || a->k != VK_INST)
+		return kw;
+	/* the option add_config_arguments adds, as parse_args set it */
+	p = a->u.inst->attrs ? vdict_gets(a->u.inst->attrs, "deepspeed_config") : NULL;
+	if (!p || p->k != VK_STR)
+		return kw;
+	c = load_config(f, "json.load", p, site);
+	if (!c || c->k != VK_DICT)
+		return kw;
+	k2 = vdict_new(in->a);
+	for (i = 0; kw && i < kw->n; i++)
+		vdict_set(in->a, k2, kw->keys[i], kw->vals[i]);
+	vdict_sets(in->a, k2, "config", c);
+	return k2;
+}
+
 value_t *ds_call(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs, struct vdict *kw,
                  const struct ast_hdr *site)
 {
@@ -635,6 +667,8 @@ value_t *ds_call(struct frame *f, const char *d, const value_t *recv, value_t **
 		value_t *model = ds_arg(args, nargs, kw, "model");
 		value_t *data = ds_arg(args, nargs, kw, "training_data");
 		value_t *t = v_seq(in->a, VK_TUPLE, 4), *engine = NULL;
+
+		kw = ds_file_config(f, args, nargs, kw, site);
 
 		if (model && model->k == VK_INST && model->u.inst->mod != VM_NONE) {
 			value_t *to = getattr_v(f, model, "to", site);
