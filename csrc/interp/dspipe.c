@@ -32,8 +32,9 @@
  *     (ReduceGrads: enable_backward_allreduce is off, the schedule
  *     reduces), the optimizer step, the loss broadcast from the last
  *     stage over the pipeline group (when there is more than one stage).
- *     Every steps_per_print steps (10 when the configuration does not
- *     set it): the train_batch timer's CUDA events read (elapsed()
+ *     Every steps_per_print steps (a configuration that does not set
+ *     it, None by default, makes train_batch fail there: no row): the
+ *     train_batch timer's CUDA events read (elapsed()
  *     synchronizes) on every rank, rank 0 formats the device loss.  The
  *     throughput timer never synchronizes here: a pipeline engine
  *     starts it but never calls step(), which alone stops it and counts
@@ -55,9 +56,6 @@
 
 #define DSP_CLASS "deepspeed.pipe.PipelineModule"
 #define DSP_STAGES "__ecg_ds_pipe_stages__"
-
-/* DeepSpeed's default steps_per_print (runtime/constants.py) */
-#define DSP_STEPS_PER_PRINT 10
 
 static const char *const dsp_classes[] = {
 	DSP_CLASS, "deepspeed.runtime.pipe.PipelineModule", "deepspeed.runtime.pipe.module.PipelineModule",
@@ -233,12 +231,16 @@ value_t *dspipe_train_batch(struct frame *f, const struct vinst *m, const struct
 	if (stages != 1 &&
 	    (e = dsp_coll(f, "broadcast", "pipeline", stages < 0 ? "the pipeline has more than one stage" : NULL, site)))
 		e->phase = "step";
-	/* every steps_per_print steps: the train_batch timer read */
+	/* every steps_per_print steps: the train_batch timer read.  Its
+	 * default is None (runtime/constants.py), with which train_batch's
+	 * `global_steps % steps_per_print()` fails: no row for a
+	 * configuration without it */
+	v = cfg ? vdict_gets(cfg, "steps_per_print") : NULL;
+	if (cfg && (v ? v->k != VK_INT || v->u.i <= 0 : !dict_may_hold(cfg)))
+		return v_tensor_dev(in->a, DEV_DEVICE, 0);
 	j = (struct jctx *)jc_push(f, JC_GUARD, anchor_at(f, site), "global_steps % steps_per_print() == 0");
 	j->period_expr = "steps_per_print";
-	v = cfg ? vdict_gets(cfg, "steps_per_print") : NULL;
-	j->period = v && v->k == VK_INT && v->u.i > 0 ? v->u.i
-	            : cfg && !v && !dict_may_hold(cfg) ? DSP_STEPS_PER_PRINT : -1;
+	j->period = v ? v->u.i : -1;
 	f->jc = j;
 	if ((e = sev(f, SEV_SYNC,
 	             "engine.train_batch() (every steps_per_print steps: the train_batch timer's CUDA events read, the loss formatted on rank 0)",
