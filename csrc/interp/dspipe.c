@@ -10,7 +10,8 @@
  *     a module (external: its layers are the job's, the stage's share
  *     decided by the rank) that __init__ moves to the process's device
  *     (self.to(get_accelerator().device_name(local_rank))): a copy of the
- *     layers built on the host, at the call.  num_stages is kept.
+ *     layers built on the host, at the call.  num_stages is kept, and
+ *     is the job's pipeline degree when no call bound one before.
  *   deepspeed.initialize(model=<a PipelineModule>): a PipelineEngine
  *     (dspipe_initialize, called by dsengine.c once the engine is made):
  *     the parameter counts made on the host and moved to the device,
@@ -118,6 +119,14 @@ value_t *dspipe_module(struct frame *f, const char *d, value_t **args, size_t na
 	vdict_sets(in->a, m->attrs, DSP_STAGES,
 	           ns && ns->k == VK_INT && ns->u.i > 0 && (!topo || topo->k == VK_NONE) ? ns
 	           : unknown_at(f, site, "the pipeline's stage count"));
+	/* the job's pipeline degree (the header's parallel layout), when no
+	 * call bound one before and the module is made on every path */
+	if (ns && ns->k == VK_INT && ns->u.i > 0 && (!topo || topo->k == VK_NONE) && !in->par[PAR_PIPELINE].v &&
+	    !jc_find(f->jc, JC_COND)) {
+		in->par[PAR_PIPELINE].v = ns;
+		in->par[PAR_PIPELINE].param = "num_stages";
+		in->par[PAR_PIPELINE].anchor = anchor_at(f, site);
+	}
 	/* self.to(get_accelerator().device_name(self.local_rank)): the
 	 * stage's layers, built on the host, moved as the module is made */
 	{
