@@ -993,6 +993,8 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	const struct jctx *c = e->ctx;
 	int g;
 
+	if (e->phase)
+		return e->phase;
 	if (e->in_backward)
 		return "backward";
 	if (e->in_forward) {
@@ -1821,7 +1823,9 @@ static long long sc_calls(const struct sc *s, const struct sched_ev *e)
 /* Is e's line reached, at the same frequency rank, on another path of
  * contexts too (a helper whose loop runs over each call's own items:
  * update(loss=..., **losses) and update(class_error=...) in one step)?
- * Then one path's count is no count of the line's runs. */
+ * Then one path's count is no count of the line's runs.  A collective
+ * of another op there is another event, not another path to this one
+ * (a library call that sends on some ranks and all-reduces on all). */
 static int sc_other_path(const struct sc *s, const struct sched_ev *e)
 {
 	size_t j;
@@ -1832,6 +1836,7 @@ static int sc_other_path(const struct sc *s, const struct sched_ev *e)
 		const struct sched_ev *x = &s->ev[j];
 
 		if (x->kind == e->kind && x->ctx != e->ctx && !x->in_forward && !strcmp(x->anchor, e->anchor) &&
+		    (x->kind != SEV_COLLECTIVE || !x->op || !e->op || !strcmp(x->op, e->op)) &&
 		    sc_rank(s, x) == sc_rank(s, e))
 			return 1;
 	}
@@ -2194,8 +2199,11 @@ static size_t sc_wrap_anchored(struct sc *s, cJSON *dd, size_t wi)
 {
 	const struct sched_ev *w = &s->ev[wi];
 	int ddp = !strcmp(w->implied_by, "DistributedDataParallel");
-	/* a DeepSpeed engine at ZeRO stage 0: DDP's all-reduce, after the backward */
-	int ds0 = !strcmp(w->implied_by, "deepspeed.initialize") && interp_ds_zero_stage(w->detail) == 0;
+	/* a DeepSpeed engine at ZeRO stage 0: DDP's all-reduce, after the
+	 * backward -- not a pipeline engine's, whose schedule reduces once a
+	 * step itself (its own event, interp/dspipe.c) */
+	int ds0 = !strcmp(w->implied_by, "deepspeed.initialize") && interp_ds_zero_stage(w->detail) == 0 &&
+	          !interp_ds_pipeline(w->model);
 	int fsdp = !strcmp(w->implied_by, "fully_shard") || !strcmp(w->implied_by, "FullyShardedDataParallel");
 	int bcast = 0;
 	const char *sharding = fsdp ? sc_fsdp_sharding(s, w) : NULL;
@@ -2487,7 +2495,7 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 
 				if (st >= 0 && interp_ds_broadcasts(e->detail))
 					sc_wrap_startup_bcast(s, dd, e, "every parameter from rank 0 when the engine is built");
-				if (st == 0 && !sc_wrap_anchored(s, dd, i) && e->model)
+				if (st == 0 && !interp_ds_pipeline(e->model) && !sc_wrap_anchored(s, dd, i) && e->model)
 					cJSON_AddItemToArray(dd, sc_coll("all_reduce", "data", -1, e->anchor, "backward", e->implied_by,
 					                                 "gradients, in flattened buckets after the backward (ZeRO stage 0)"));
 			} else {

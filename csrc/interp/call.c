@@ -62,6 +62,18 @@ static value_t *loaded_model_call(struct frame *f, value_t **args, size_t nargs,
 	return v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
 }
 
+/* A library method that runs the model inside it (a DeepSpeed pipeline
+ * engine's train_batch: interp/dspipe.c): a root call with no instance,
+ * as a library module's, so the step and the job type see it. */
+void lib_step_call(struct frame *f, const struct ast_hdr *site)
+{
+	struct root_call *rc = root_call_new(f, NULL, 0, NULL, site);
+
+	rc->lib_model = 1;
+	rc->binding = "model";
+	(void)sev(f, SEV_MODEL_CALL, "model", site);
+}
+
 /* Job code calling a module a library built (timm.create_model(...),
  * not read: libvalues.c) with tensors: a model call, as a loaded
  * model's (a root call with no instance: the step and the job type see

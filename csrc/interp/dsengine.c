@@ -38,10 +38,15 @@
  * parameter (catalog zero3_parameter_attributes): hasattr(p, 'ds_id').
  *
  * engine.backward(loss) is framework_call's (a backward): ds_call leaves
- * it to that.  Only a
- * configuration the code pins is read: a dict built in the job (config=,
- * config_params=); a path to a file is not read, and every answer that
- * needs it is not known.  Nothing here fails; NULL means "not this".
+ * it to that.  Only a configuration the code pins is read: a dict built
+ * in the job (config=, config_params=), or, when initialize is given
+ * neither, the JSON file args.deepspeed_config names (the value parse_args
+ * set, read from the repository relative to the entry script's directory,
+ * where a launcher like the examples' run.sh starts it); a path given as
+ * config= is not read, and every answer that needs an unread configuration
+ * is not known.  A PipelineModule handed to initialize makes a pipeline
+ * engine, whose set-up and train_batch() are dspipe.c's.  Nothing here
+ * fails; NULL means "not this".
  */
 #include "config.h"
 
@@ -52,6 +57,8 @@
 #include "ecg/catalog.h"
 
 #define DS_INIT "deepspeed.initialize"
+/* the engine's attribute: was initialize given training_data */
+#define DS_HAS_DATA "__ecg_ds_has_data__"
 
 /* ZeRO-3 keeps a parameter of at most stage3_param_persistence_threshold
  * elements gathered (persistent) once fetched; the others are released
@@ -350,7 +357,7 @@ value_t *ds_engine_attr(struct frame *f, value_t *obj, const char *name, const s
 		return unknown_at(f, site, afmt(in, "the engine's %s (the process's %s)", name, var));
 	}
 	if (strcmp(name, "step") && strcmp(name, "backward") && strcmp(name, "save_checkpoint") &&
-	    strcmp(name, "fp16_enabled") &&
+	    strcmp(name, "fp16_enabled") && !(!strcmp(name, "train_batch") && dspipe_is_module(m)) &&
 	    strcmp(name, "bfloat16_enabled") && strcmp(name, "zero_optimization_stage"))
 		return NULL;
 	v = v_ext(in->a, adot(in, DS_INIT, name));
@@ -606,13 +613,54 @@ static value_t *ds_gathered(struct frame *f, const char *d, value_t **args, size
 	return mk_inst_value(in, o);
 }
 
+/* initialize(args=...) without config= (or config_params=): DeepSpeed
+ * reads the JSON file args.deepspeed_config names (deepspeed/__init__.py;
+ * a path relative to where the job runs, its script's directory as ecg
+ * reads a job).  The keywords with that file's dict as "config" when it
+ * is read; kw as it is otherwise. */
+static struct vdict *ds_file_config(struct frame *f, value_t **args, size_t nargs, struct vdict *kw,
+                                    const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *a = ds_arg(args, nargs, kw, "args"), *p, *c;
+	struct vdict *k2;
+	size_t i;
+
+	if ((kw && (vdict_gets(kw, "config") || vdict_gets(kw, "config_params"))) || !a || a->k != VK_INST)
+		return kw;
+	/* the option add_config_arguments adds, as parse_args set it */
+	p = a->u.inst->attrs ? vdict_gets(a->u.inst->attrs, "deepspeed_config") : NULL;
+	if (!p || p->k != VK_STR)
+		return kw;
+	c = load_config(f, "json.load", p, site);
+	if (!c || c->k != VK_DICT)
+		return kw;
+	k2 = vdict_new(in->a);
+	for (i = 0; kw && i < kw->n; i++)
+		vdict_set(in->a, k2, kw->keys[i], kw->vals[i]);
+	vdict_sets(in->a, k2, "config", c);
+	return k2;
+}
+
 value_t *ds_call(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs, struct vdict *kw,
                  const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 
+	if (!strcmp(d, DS_INIT ".train_batch") && recv && recv->k == VK_INST && ds_is_engine(recv->u.inst)) {
+		const value_t *hd = vdict_gets(recv->u.inst->attrs, DS_HAS_DATA);
+
+		return dspipe_train_batch(f, recv->u.inst, ds_config(ds_engine_kw(in, recv->u.inst)),
+		                          hd && hd->k == VK_BOOL && hd->u.b, args, nargs, kw, site);
+	}
 	if (!strncmp(d, DS_INIT ".", sizeof DS_INIT) && recv && recv->k == VK_INST && ds_is_engine(recv->u.inst))
 		return ds_engine_method(f, d + sizeof DS_INIT, recv, site);
+	{
+		value_t *pm = dspipe_module(f, d, args, nargs, kw, site);
+
+		if (pm)
+			return pm;
+	}
 	if (!strcmp(d, "deepspeed.zero.GatheredParameters") ||
 	    !strcmp(d, "deepspeed.runtime.zero.partition_parameters.GatheredParameters"))
 		return ds_gathered(f, d, args, nargs, kw, site);
@@ -636,6 +684,8 @@ value_t *ds_call(struct frame *f, const char *d, const value_t *recv, value_t **
 		value_t *data = ds_arg(args, nargs, kw, "training_data");
 		value_t *t = v_seq(in->a, VK_TUPLE, 4), *engine = NULL;
 
+		kw = ds_file_config(f, args, nargs, kw, site);
+
 		if (model && model->k == VK_INST && model->u.inst->mod != VM_NONE) {
 			value_t *to = getattr_v(f, model, "to", site);
 			value_t *dev = v_str(in->a, "cuda");
@@ -645,6 +695,10 @@ value_t *ds_call(struct frame *f, const char *d, const value_t *recv, value_t **
 			if (to && to->k != VK_UNKNOWN)
 				(void)call(f, to, &dev, 1, NULL, site);
 			engine = torch_ext_call(f, DS_INIT, "initialize", &model, 1, kw, site, 0);
+			/* a PipelineModule: a PipelineEngine's own set-up */
+			dspipe_initialize(f, model->u.inst, site);
+			if (engine && engine->k == VK_INST)
+				vdict_sets(in->a, engine->u.inst->attrs, DS_HAS_DATA, v_bool(in->a, data && data->k != VK_NONE));
 			/* ZeRO 1/2 with the optimizer on the host: its fp32
 			 * partition copied off the device (.to('cpu')) */
 			if (ds_zero12(kw) && ds_offload(ds_config(kw)) == 1)

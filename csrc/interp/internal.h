@@ -1104,6 +1104,25 @@ value_t *ds_engine_attr(struct frame *f, value_t *obj, const char *name, const s
 void ds_engine_forward(struct frame *f, const struct vinst *m, const struct ast_hdr *site);
 int ds_zero3_param_attr(const struct interp *in, const value_t *p, const char *name);
 
+/* dspipe.c: DeepSpeed's pipeline engine.  dspipe_module: a call of
+ * deepspeed.pipe.PipelineModule (the module, moved to the device as it is
+ * made), NULL for any other d; dspipe_is_module: m is one;
+ * dspipe_initialize: the PipelineEngine's set-up events at initialize's
+ * call, for such a module; dspipe_train_batch: engine.train_batch() of an
+ * engine around such a module (cfg: its configuration or NULL, has_data:
+ * initialize was given training_data), NULL when m is no such module.
+ * Never fail. */
+value_t *dspipe_module(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                       const struct ast_hdr *site);
+int dspipe_is_module(const struct vinst *m);
+void dspipe_initialize(struct frame *f, const struct vinst *m, const struct ast_hdr *site);
+value_t *dspipe_train_batch(struct frame *f, const struct vinst *m, const struct vdict *cfg, int has_data,
+                            value_t **args, size_t nargs, struct vdict *kw, const struct ast_hdr *site);
+/* call.c: a library method that runs the job's model inside it (a
+ * pipeline engine's train_batch): a root call with no instance, as a
+ * library module's (the step and the job type see it), and its event. */
+void lib_step_call(struct frame *f, const struct ast_hdr *site);
+
 /* dacite.c: dacite.from_dict(data_class, data, config) of a repository
  * dataclass and a dict seen whole: the instance built; else an unknown
  * with the reason.  Never NULL. */

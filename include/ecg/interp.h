@@ -211,6 +211,11 @@ struct sched_ev {
 	int train_mode;               /* model call: the model's training flag at the
 	                                 call (model.train() / model.eval() before it):
 	                                 1, 0, or -1 not known */
+	const char *phase;            /* an event a library call makes, in a phase of
+	                                 its own the call's place does not tell (a
+	                                 pipeline engine's train_batch copies batches,
+	                                 steps, logs: interp/dspipe.c); NULL: the
+	                                 schedule decides */
 };
 
 /* What the job's code showed about what kind of job it is (anchors, or
@@ -318,6 +323,10 @@ int interp_ds_broadcasts(const struct vdict *kw);
  * micro-step a step, as its configuration and the environment's
  * WORLD_SIZE pin it): 1, 0, or -1 when not pinned.  Never fails. */
 int interp_ds_gas_one(const struct interp *in, const struct vdict *kw);
+/* Is m a DeepSpeed PipelineModule (its engine a PipelineEngine, whose
+ * backward reduces nothing: its schedule's reduction and p2p are events
+ * of its train_batch, interp/dspipe.c)?  0 for NULL.  Never fails. */
+int interp_ds_pipeline(const struct vinst *m);
 /* The condition of what the engine does at a boundary only. */
 #define DS_BOUNDARY_IF "engine.is_gradient_accumulation_boundary() (the configuration does not pin one micro-step a step)"
 const struct interp_evidence *interp_evidence(const struct interp *in);
