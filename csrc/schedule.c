@@ -2167,10 +2167,28 @@ static const char FSDP_REGATHER_IF[] = "the FSDP sharding strategy reshards para
                                        "(FULL_SHARD, HYBRID_SHARD): the wrap's strategy is not known";
 
 /* What an FSDP wrap's sharding does between forward and backward
- * (interp.h wrap_sharding). */
+ * (interp.h wrap_sharding; fully_shard's root unit below). */
 static const char *sc_fsdp_sharding(const struct sc *s, const struct sched_ev *w)
 {
-	return wrap_sharding(interp_catalog(s->in), w);
+	size_t j;
+
+	/* fully_shard's root unit with reshard_after_forward= not given:
+	 * FSDP2's lazy init keeps the root's parameters unsharded from
+	 * forward to backward (catalog fsdp_sharding "fully_shard root").
+	 * The root is the unit no other fully_shard wrap of the job holds;
+	 * a module not known is never taken for it. */
+	if (strcmp(w->implied_by, "fully_shard") || !w->model ||
+	    (w->detail && vdict_gets(w->detail, "reshard_after_forward")))
+		return wrap_sharding(interp_catalog(s->in), w);
+	for (j = 0; j < s->nev; j++) {
+		const struct sched_ev *v = &s->ev[j];
+
+		if (v->kind != SEV_WRAP || !v->implied_by || strcmp(v->implied_by, "fully_shard"))
+			continue;
+		if (!v->model || (v->model != w->model && sc_inst_within(v->model, w->model, 0)))
+			return wrap_sharding(interp_catalog(s->in), w);
+	}
+	return catalog_fact(interp_catalog(s->in), CATALOG_F_FSDP_SHARDING, "fully_shard root");
 }
 
 /* Was m's forward first read where a method of holder's own class calls

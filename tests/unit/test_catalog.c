@@ -193,7 +193,9 @@ static void test_wrappers(const struct catalog *cat)
 		"torch.distributed.fsdp.fully_shard", "torch.distributed._composable.fsdp.fully_shard",
 		"torch.nn.SyncBatchNorm.convert_sync_batchnorm", "deepspeed.initialize",
 		"accelerate.Accelerator.prepare", "torch.ao.quantization.quantize_dynamic",
-		"torch.quantization.quantize_dynamic", "torch.nn.utils.parametrizations.weight_norm", NULL
+		"torch.quantization.quantize_dynamic", "torch.nn.utils.parametrizations.weight_norm",
+		"torch.distributed.tensor.parallel.parallelize_module",
+		"torch.distributed.tensor.parallel.api.parallelize_module", NULL
 	};
 	size_t i;
 	int all = 1;
@@ -210,7 +212,9 @@ static void test_wrappers(const struct catalog *cat)
 	   match_is(cat, CATALOG_F_PARALLEL_WRAPPERS, "torch.distributed.fsdp.fully_shard", "fully_shard") &&
 	   match_is(cat, CATALOG_F_PARALLEL_WRAPPERS, "torch.distributed.fsdp.FullyShardedDataParallel",
 	            "FullyShardedDataParallel") &&
-	   match_is(cat, CATALOG_F_PARALLEL_WRAPPERS, "torch.compile", NULL), "parallel wrappers and what implies them");
+	   match_is(cat, CATALOG_F_PARALLEL_WRAPPERS, "torch.compile", NULL) &&
+	   match_is(cat, CATALOG_F_PARALLEL_WRAPPERS, "torch.distributed.tensor.parallel.parallelize_module", NULL),
+	   "parallel wrappers and what implies them");
 }
 
 static void test_third_party(const struct catalog *cat)
