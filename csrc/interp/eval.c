@@ -972,6 +972,12 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 
 			for (j = 0; j < v->u.inst->attrs->n; j++)
 				vdict_set(in->a, *kw, v->u.inst->attrs->keys[j], v->u.inst->attrs->vals[j]);
+		} else if (v->k == VK_UNKNOWN && !v->alts && IS_LOADED_REASON(v->reason)) {
+			/* **torch.load(...): any parameter may be set by it, to a
+			 * part of what was loaded (where it was loaded: the
+			 * reason a parameter it sets is bound with, function.c) */
+			*unk_star = 1;
+			vdict_sets(in->a, *kw, KW_UNK_DSTAR, v_unknown(in->a, text_of(f, k->value), v->reason));
 		} else {
 			/* **x with keys not known: any parameter may be set by it */
 			*unk_star = 1;

@@ -928,6 +928,10 @@ value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t narg
 value_t *omegaconf_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                         const struct ast_hdr *site);
 extern const struct ntab omegaconf_ntab;
+
+/* hydra.c: @hydra.main(config_path=, config_name=)'s config bound as the
+ * task function's default argument (nothing when it is not pinned) */
+void hydra_task_config(struct frame *f, value_t *fv, const struct ast_hdr *d);
 /* yacs.c: yacs CfgNode trees: the constructor and load_cfg (NULL: not
  * one of them), a node's methods by name (NULL: none), an attribute
  * written to a node, a node made from a dict (NULL: empty) */

@@ -463,6 +463,11 @@ static void deco_cached(struct frame *f, value_t *fv, const struct ast_hdr *d)
 	fv->u.fn->cached = 1;
 }
 
+static void deco_hydra(struct frame *f, value_t *fv, const struct ast_hdr *d)
+{
+	hydra_task_config(f, fv, d);
+}
+
 static void deco_ctxmanager(struct frame *f, value_t *fv, const struct ast_hdr *d)
 {
 	(void)f, (void)d;
@@ -476,6 +481,7 @@ static const struct deco_hook {
 	{ "contextlib.contextmanager", deco_ctxmanager },
 	{ "functools.cache", deco_cached },
 	{ "functools.lru_cache", deco_cached },
+	{ "hydra.main", deco_hydra },
 	{ "torch.compile", deco_compile },
 	{ "torch.inference_mode", deco_no_grad },
 	{ "torch.no_grad", deco_no_grad },
