@@ -1782,7 +1782,7 @@ static int handler_catches(struct frame *f, const struct ast_ExceptHandler *h, c
  * return on both paths joins the two values.  fl is the body's flow
  * (normal or return); the flow after both. */
 static enum flow try_handler_path(struct frame *f, const struct ast_ExceptHandler *h, enum flow fl,
-                                  const char *cond, const char *exc)
+                                  const char *cond, const char *exc, enum flow *hflow)
 {
 	struct interp *in = f->in;
 	struct vdict *d = f->locals ? f->locals : f->globals->dict;
@@ -1798,6 +1798,7 @@ static enum flow try_handler_path(struct frame *f, const struct ast_ExceptHandle
 	if (h->name)
 		scope_bind(f, h->name, v_unknown(in->a, h->name, afmt(in, "the %s caught", exc)));
 	hf = exec_block(f, &h->body);
+	*hflow = hf;
 	f->jc = ojc;
 	dict_save(in, d, &after);
 	dict_restore(in, d, &snap);
@@ -1816,14 +1817,17 @@ static enum flow try_handler_path(struct frame *f, const struct ast_ExceptHandle
  * known (next(loader_iter), a cycling iterator's __next__) and whose
  * handler catches StopIteration: that handler runs when the iterator is
  * spent. */
-static enum flow try_stop_iteration(struct frame *f, const struct ast_Try *t, enum flow fl)
+static enum flow try_stop_iteration(struct frame *f, const struct ast_Try *t, enum flow fl, const char **cond,
+                                    enum flow *hflow)
 {
 	unsigned i;
 
 	for (i = 0; i < t->handlers.n; i++)
-		if (handler_catches(f, AST_AS(t->handlers.items[i], ExceptHandler), "StopIteration"))
-			return try_handler_path(f, AST_AS(t->handlers.items[i], ExceptHandler), fl,
-			                        "the iterator is spent (next() raises StopIteration)", "StopIteration");
+		if (handler_catches(f, AST_AS(t->handlers.items[i], ExceptHandler), "StopIteration")) {
+			*cond = "the iterator is spent (next() raises StopIteration)";
+			return try_handler_path(f, AST_AS(t->handlers.items[i], ExceptHandler), fl, *cond, "StopIteration",
+			                        hflow);
+		}
 	return fl;
 }
 
@@ -2096,6 +2100,8 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		enum flow fl;
 		const struct frame *otf = in->try_import_frame;
 		unsigned long nexts0;
+		const char *hcond = NULL;       /* the condition of a handler path read */
+		enum flow hflow = FL_NORMAL;    /* how that handler ended */
 
 		/* an absent package imported in the body raises (import.c) */
 		in->exc_name = NULL;
@@ -2113,14 +2119,15 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		in->try_exit -= catches_exit;
 		in->try_import_frame = otf;
 		if ((fl == FL_NORMAL || fl == FL_RETURN) && f->mode != M_FWD && in->nexts_may_stop > nexts0)
-			fl = try_stop_iteration(f, t, fl);
+			fl = try_stop_iteration(f, t, fl, &hcond, &hflow);
 		else if ((fl == FL_NORMAL || fl == FL_RETURN) && f->mode != M_FWD) {
 			const char *exc = NULL;
 			const struct ast_ExceptHandler *h = os_error_handler(t, &exc);
 
-			if (h)
-				fl = try_handler_path(f, h, fl, afmt(in, "the try body raises %s (a file it reads is absent)",
-				                                     exc), exc);
+			if (h) {
+				hcond = afmt(in, "the try body raises %s (a file it reads is absent)", exc);
+				fl = try_handler_path(f, h, fl, hcond, exc, &hflow);
+			}
 		}
 		if (fl == FL_RAISE && in->exc_name && in->exc_depth == f->depth) {
 			/* an exception known to be raised here: its handler runs */
@@ -2144,6 +2151,17 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 
 			if (f2 != FL_NORMAL)
 				fl = f2;
+		}
+		/* the handler of that path leaves the block (`except
+		 * FileNotFoundError: return`, a snapshot to resume from): the
+		 * rest of the block runs only when the body did not raise,
+		 * under that condition (exec_stmts, as exec_if's rest_cond) */
+		if (hcond && fl == FL_NORMAL && (hflow == FL_RETURN || hflow == FL_BREAK || hflow == FL_CONTINUE) &&
+		    !t->orelse.n) {
+			const char *rest = afmt_memo(in, "not (%s)", hcond, NULL);
+
+			f->jc = jc_push(f, JC_COND, anchor_at(f, st), rest);
+			f->rest_cond = rest;
 		}
 		return fl == FL_RAISE ? FL_NORMAL : fl;
 	}

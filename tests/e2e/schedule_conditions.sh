@@ -235,4 +235,43 @@ is "$rc" 0 "extract of the main-first job exits 0"
 is "$(json "$T/o5/execution_schedule.json" "sorted({str(c.get('condition')) for c in d['device_device'] if c['op'] == 'barrier'})")" \
 	"['None']" "a barrier before the block on one side and after it on the other: no condition"
 
+# `try: ... except FileNotFoundError: return` (a snapshot to resume from):
+# the rest of the function runs only when the file was there -- its rows
+# carry that condition, as the rest after an `if ...: return` does.
+R6="$T/job6"
+mkrepo "$R6"
+cat >"$R6/train.py" <<'PY'
+import torch
+
+
+def resume(model):
+    try:
+        state = torch.load("snapshot.pt", map_location="cpu")
+    except FileNotFoundError:
+        print("no snapshot")
+        return
+    model.load_state_dict(state)
+    print(model.weight.sum().item())
+
+
+def main():
+    model = torch.nn.Linear(8, 1).cuda()
+    resume(model)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for step in range(100):
+        loss = model(torch.randn(4, 8, device="cuda")).sum()
+        loss.backward()
+        opt.step()
+
+
+if __name__ == "__main__":
+    main()
+PY
+commit "$R6" "job"
+run_ecg extract --repo "$R6" --entry train.py --out "$T/o6" -q --no-env
+is "$rc" 0 "extract of the resume job exits 0"
+is "$(json "$T/o6/execution_schedule.json" "[h['condition'] for h in d['host_device'] if h['anchor'] == 'train.py:resume:11']")" \
+	"['not (the try body raises FileNotFoundError (a file it reads is absent))']" \
+	"a read after a try whose FileNotFoundError handler returns: under the file being there"
+
 done_testing
