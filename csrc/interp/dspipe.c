@@ -96,22 +96,10 @@ value_t *dspipe_module(struct frame *f, const char *d, value_t **args, size_t na
 	struct interp *in = f->in;
 	struct vinst *m;
 	value_t *ns, *topo, *to, *dev;
-	size_t k;
 
 	if (!dsp_is_class(d) || f->mode == M_FWD)
 		return NULL;
-	m = new_inst(in);
-	m->ext = DSP_CLASS;
-	m->mod = VM_EXTERNAL;
-	m->constructed_at = anchor_at(f, site);
-	m->ctor_expr = text_of(f, site);
-	m->cond = f->cond.text;
-	m->args = vdict_new(in->a);
-	for (k = 0; k < nargs; k++)
-		vdict_sets(in->a, m->args, afmt(in, "arg%zu", k), args[k]);
-	for (k = 0; kw && k < kw->n; k++)
-		if (kw->keys[k]->k == VK_STR)
-			vdict_set(in->a, m->args, kw->keys[k], kw->vals[k]);
+	m = ext_module_inst(f, DSP_CLASS, args, nargs, kw, site);
 	/* __init__(layers, num_stages=None, topology=None, ...): a topology
 	 * gives the count instead, which is not read here */
 	ns = kw && vdict_gets(kw, "num_stages") ? vdict_gets(kw, "num_stages") : nargs >= 2 ? args[1] : NULL;

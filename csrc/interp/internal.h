@@ -858,6 +858,11 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
                         struct vdict *kw, const struct ast_hdr *site, int any_tensor);
 value_t *categorical_method(struct frame *f, const char *d, const char *last, const value_t *recv,
                             const struct ast_hdr *site);
+/* An external module of class d (VM_EXTERNAL) made at site, with its
+ * constructor's arguments kept (args: "arg0" ..., keywords by name).
+ * torch.c; never fails (arena). */
+struct vinst *ext_module_inst(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                              const struct ast_hdr *site);
 value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                         struct vdict *kw, const struct ast_hdr *site);
 

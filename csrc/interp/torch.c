@@ -2333,6 +2333,27 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 	return NULL;
 }
 
+struct vinst *ext_module_inst(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                              const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *m = new_inst(in);
+	size_t k;
+
+	m->ext = d;
+	m->mod = VM_EXTERNAL;
+	m->constructed_at = anchor_at(f, site);
+	m->ctor_expr = text_of(f, site);
+	m->cond = f->cond.text;
+	m->args = vdict_new(in->a);
+	for (k = 0; k < nargs; k++)
+		vdict_sets(in->a, m->args, afmt(in, "arg%zu", k), args[k]);
+	for (k = 0; kw && k < kw->n; k++)
+		if (kw->keys[k]->k == VK_STR)
+			vdict_set(in->a, m->args, kw->keys[k], kw->vals[k]);
+	return m;
+}
+
 /* A module of a third-party library (an external module instance with its
  * constructor arguments) or, in job mode, a third-party model class
  * (torchvision.models.resnet50(), timm.*, transformers.*).  NULL when d
@@ -2343,24 +2364,8 @@ value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_
 	struct interp *in = f->in;
 
 	/* a module class of a third-party library: an external module */
-	if (ext_is_module_class(in->cat, d)) {
-		struct vinst *m = new_inst(in);
-		size_t k;
-
-		m->ext = d;
-		m->mod = VM_EXTERNAL;
-		m->constructed_at = anchor_at(f, site);
-		m->ctor_expr = text_of(f, site);
-		m->cond = f->cond.text;
-		m->args = vdict_new(in->a);
-		for (k = 0; k < nargs; k++)
-			vdict_sets(in->a, m->args, afmt(in, "arg%zu", k), args[k]);
-		if (kw)
-			for (k = 0; k < kw->n; k++)
-				if (kw->keys[k]->k == VK_STR)
-					vdict_set(in->a, m->args, kw->keys[k], kw->vals[k]);
-		return mk_inst_value(in, m);
-	}
+	if (ext_is_module_class(in->cat, d))
+		return mk_inst_value(in, ext_module_inst(f, d, args, nargs, kw, site));
 	/* a third-party model class, e.g. torchvision.models.resnet50() */
 	if (f->mode != M_FWD && (strstr(d, ".models.") || !strncmp(d, "timm.", 5) ||
 	                         !strncmp(d, "transformers.", 13)) &&
