@@ -354,6 +354,10 @@ struct interp {
 	int default_dev;              /* the job sets where factories put tensors
 	                                 (set_default_device, set_default_tensor_type,
 	                                 `with torch.device(...)`) */
+	struct strmap device_saved;   /* torch.c: the paths (texts) torch.save wrote
+	                                 device tensors to, keys in the arena: a
+	                                 torch.load of one with no map_location puts
+	                                 them back on the device */
 	int default_on_device;        /* ... and that place is known to be a device
 	                                 (set_default_tensor_type(torch.cuda.HalfTensor),
 	                                 set_default_device("cuda")): a repo module

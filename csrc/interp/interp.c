@@ -70,6 +70,7 @@ void interp_free(struct interp *in)
 	strmap_free(&in->strs);
 	strmap_free(&in->machine_conds);
 	strmap_free(&in->installed);
+	strmap_free(&in->device_saved);
 	free(in->amemo);
 	free(in->tmemo);
 	free(in->genmemo);

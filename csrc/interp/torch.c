@@ -1081,17 +1081,42 @@ int multi_process_vetoed(struct interp *in)
 	return 0;
 }
 
+/* The text of the file a torch.save / torch.load names: a str path, or
+ * the file object open(path) gave (bi_open's io.TextIOWrapper and its
+ * name); NULL when not known. */
+static const char *saved_file_text(const value_t *v)
+{
+	const value_t *n;
+
+	if (v && v->k == VK_STR)
+		return v->u.str.s;
+	if (v && v->k == VK_INST && v->u.inst->ext && !strcmp(v->u.inst->ext, "io.TextIOWrapper") &&
+	    (n = vdict_gets(v->u.inst->attrs, "name")) && n->k == VK_STR)
+		return n->u.str.s;
+	return NULL;
+}
+
 static value_t *tc_save(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                         struct vdict *kw, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 
-	(void)d, (void)last, (void)kw;
+	(void)d, (void)last;
 	sev(f, SEV_SAVE, "torch.save", site);
 	/* what is saved copies device tensors to the host, unless every
 	 * tensor in it is known to be on the host already */
-	if (in->gpu && f->mode != M_FWD && !(nargs >= 1 && host_only(args[0], 0)))
+	if (in->gpu && f->mode != M_FWD && !(nargs >= 1 && host_only(args[0], 0))) {
+		const char *path = saved_file_text(nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "f") : NULL);
+		struct strmap_slot *sl;
+		int added;
+
 		sev(f, SEV_SYNC, "torch.save (copies device tensors to the host)", site);
+		/* the file now holds device tensors (tc_load) */
+		if (path && !strmap_get(&in->device_saved, path)) {
+			sl = strmap_put(&in->device_saved, path, &added);
+			sl->key = astr(in, path);
+		}
+	}
 	return v_none(in->a);
 }
 
@@ -1111,20 +1136,42 @@ static value_t *tc_save_image(struct frame *f, const char *d, value_t **args, si
 	return v_none(in->a);
 }
 
+/* the file v names is one torch.save wrote device tensors to (tc_save) */
+static int in_gpu_saved(struct frame *f, const value_t *v)
+{
+	const char *path = saved_file_text(v);
+
+	return path && f->in->gpu && strmap_get(&f->in->device_saved, path) != NULL;
+}
+
 /* torch.load(f, map_location=...): what a file holds is read at run time
  * (a state dict, an epoch number, a whole pickled model), so the value is
  * not known -- not a tensor: `ckpt["epoch"]` is a Python int.  With a
  * map_location that names a device (or a device not known, as .to() reads
  * one) the loaded tensors are copied there: one host-to-device event.
- * 'cpu', none (tensors go back where they were saved), a function or a
- * dict of remappings: no event. */
+ * 'cpu', a function or a dict of remappings: no event.  None: the tensors
+ * go back where they were saved -- one host-to-device event when the file
+ * is one this job's torch.save wrote device tensors to (in_gpu_saved),
+ * else nothing known, no event. */
 static value_t *tc_load(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                         struct vdict *kw, const struct ast_hdr *site)
 {
 	value_t *loc = kw ? vdict_gets(kw, "map_location") : NULL;
 	int on_device = 0;
 
-	(void)d, (void)last, (void)args, (void)nargs;
+	(void)d, (void)last;
+	/* no map_location, and the file is one this job's torch.save wrote
+	 * device tensors to: they are restored to the device they were saved
+	 * from (the checkpoint of the best model read back for the test) */
+	if (!loc && f->mode != M_FWD && in_gpu_saved(f, nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "f") : NULL)) {
+		struct sched_ev *e = sev(f, SEV_H2D, "torch.load (restores the device tensors this job saved there)", site);
+
+		if (e) {
+			e->pinned = 0;
+			e->non_blocking = 0;
+		}
+		return unknown_at(f, site, LOADED_ON_DEVICE_REASON);
+	}
 	if (loc && f->mode != M_FWD && dev_is_host(loc) != 1 &&
 	    (loc->k == VK_STR || loc->k == VK_INT || loc->k == VK_UNKNOWN ||
 	     (loc->k == VK_INST && loc->u.inst->ext && !strcmp(loc->u.inst->ext, "torch.device")))) {
