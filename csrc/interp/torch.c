@@ -1144,15 +1144,38 @@ static int in_gpu_saved(struct frame *f, const value_t *v)
 	return path && f->in->gpu && strmap_get(&f->in->device_saved, path) != NULL;
 }
 
+/* 1 when map_location is a lambda that returns its first parameter
+ * (`lambda storage, loc: storage`): torch calls it with each storage as
+ * first deserialized, on the host, so what it returns stays there -- the
+ * same as map_location='cpu'.  0 for any other value. */
+static int loc_keeps_host_storage(const value_t *loc)
+{
+	const struct ast_Lambda *l;
+	const struct ast_arguments *a;
+	const struct ast_arg *first;
+
+	if (!loc || loc->k != VK_FUNC || !loc->u.fn->def || !AST_IS(loc->u.fn->def, Lambda))
+		return 0;
+	l = AST_AS(loc->u.fn->def, Lambda);
+	a = l->args;
+	if (!a || !l->body || !AST_IS(l->body, Name))
+		return 0;
+	first = a->posonlyargs.n ? (const struct ast_arg *)a->posonlyargs.items[0]
+	      : a->args.n ? (const struct ast_arg *)a->args.items[0] : NULL;
+	return first && first->arg && !strcmp(first->arg, AST_AS(l->body, Name)->id);
+}
+
 /* torch.load(f, map_location=...): what a file holds is read at run time
  * (a state dict, an epoch number, a whole pickled model), so the value is
  * not known -- not a tensor: `ckpt["epoch"]` is a Python int.  With a
  * map_location that names a device (or a device not known, as .to() reads
  * one) the loaded tensors are copied there: one host-to-device event.
- * 'cpu', a function or a dict of remappings: no event.  None: the tensors
- * go back where they were saved -- one host-to-device event when the file
- * is one this job's torch.save wrote device tensors to (in_gpu_saved),
- * else nothing known, no event. */
+ * 'cpu', a function or a dict of remappings: no event; 'cpu' and a
+ * lambda returning the storage it is given (loc_keeps_host_storage) leave
+ * what is loaded on the host.  None: the tensors go back where they were
+ * saved -- one host-to-device event when the file is one this job's
+ * torch.save wrote device tensors to (in_gpu_saved), else nothing known,
+ * no event. */
 static value_t *tc_load(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                         struct vdict *kw, const struct ast_hdr *site)
 {
@@ -1186,7 +1209,8 @@ static value_t *tc_load(struct frame *f, const char *d, const char *last, value_
 		on_device = dev_is_host(loc) == 0 && !(loc->k == VK_STR && !strncmp(loc->u.str.s, "meta", 4));
 	}
 	return unknown_at(f, site, on_device ? LOADED_ON_DEVICE_REASON
-	                           : loc && f->mode != M_FWD && dev_is_host(loc) == 1 ? LOADED_ON_HOST_REASON
+	                           : loc && f->mode != M_FWD && (dev_is_host(loc) == 1 || loc_keeps_host_storage(loc))
+	                             ? LOADED_ON_HOST_REASON
 	                           : LOADED_OBJECT_REASON);
 }
 
