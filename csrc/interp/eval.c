@@ -1905,14 +1905,28 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 			/* out of a forward, what each arm does (a copy, a read)
 			 * holds under its side of the test, as in an undecided
 			 * `if` (exec_if) */
+			struct narrowing nw = {0};
+			int empty_arm = -1;
+
+			/* `torch.stack(b) if len(b) > 0 else torch.tensor(b, ...)`:
+			 * b is the empty list in one arm (narrow.c) */
+			nw.name = narrow_empty(f, x->test, &empty_arm);
 			if (f->mode != M_FWD)
 				f->jc = guard_ctx(f, x->test, text);
+			if (nw.name && empty_arm == 1)
+				narrow_enter(f, &nw);
 			a = eval(f, x->body);
+			if (nw.name && empty_arm == 1)
+				narrow_leave(f, &nw);
 			f->jc = ojc;
 			f->cond.text = afmt_memo(in, "not (%s)", text, NULL);
 			if (f->mode != M_FWD)
 				f->jc = jc_push(f, JC_COND, anchor_at(f, e), f->cond.text);
+			if (nw.name && empty_arm == 0)
+				narrow_enter(f, &nw);
 			b = eval(f, x->orelse);
+			if (nw.name && empty_arm == 0)
+				narrow_leave(f, &nw);
 			f->jc = ojc;
 			f->cond.text = oc;
 			f->cond.taken = ot;

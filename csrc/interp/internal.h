@@ -643,6 +643,20 @@ long level_steps(const struct interp *in, int level);
 /* scope.c */
 value_t *overridden(struct interp *in, const char *key, value_t *v);
 value_t *lookup(struct frame *f, const char *name);
+
+/* narrow.c: in one arm of an undecided `len(b) > 0` (and its kin), a list
+ * b of unknown length is the empty list.  narrow_empty(): the local name
+ * a test is about and, through *empty_arm, the arm (1: true, 0: false)
+ * where it is empty; NULL when the test says no such thing.  enter binds
+ * the empty list for the arm, leave puts the old value back unless the
+ * arm rebound the name. */
+struct narrowing {
+	const char *name;
+	value_t *was, *empty;
+};
+const char *narrow_empty(struct frame *f, const struct ast_hdr *test, int *empty_arm);
+void narrow_enter(struct frame *f, struct narrowing *nw);
+void narrow_leave(struct frame *f, const struct narrowing *nw);
 void scope_bind(struct frame *f, const char *name, value_t *v);
 
 /* import.c */

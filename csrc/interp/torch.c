@@ -1906,8 +1906,13 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		 * device=...) -- when the data is known to be Python's and the
 		 * place a device: not x.device of an x not known, which may be
 		 * on the host) */
+		/* ... but torch.tensor([], device=...) of a sequence known to
+		 * be empty (narrow.c: the arm of `len(b) > 0` where b is
+		 * empty) makes an empty tensor: no byte is copied */
 		if (dev == DEV_DEVICE &&
 		    (f->mode != M_FWD || (nargs >= 1 && python_data(args[0], 0) && !host)) &&
+		    !(nargs >= 1 && (args[0]->k == VK_LIST || args[0]->k == VK_TUPLE) && !args[0]->u.seq->n &&
+		      !args[0]->u.seq->unk_reason) &&
 		    catalog_fact(in->cat, CATALOG_F_DATA_FACTORIES, last)) {
 			struct sched_ev *ce = sev(f, SEV_H2D, afmt(in, "torch.%s(..., device=...)", last), site);
 

@@ -1,0 +1,128 @@
+/* interp/narrow.c - what one arm of an undecided test knows of a list
+ *
+ *     b = torch.stack(b) if len(b) > 0 else torch.tensor(b, device=d)
+ *
+ * b is a list that a loop of unknown trip count built (its length is not
+ * known, interp/exec.c).  The test is undecided, so both arms are read;
+ * but in the arm where the test says b is empty, b *is* the empty list,
+ * and `torch.tensor(b, device=d)` there copies nothing.  Without this the
+ * else arm reads b as the loop's representative item list, and a copy of
+ * host data that never happens becomes a row.
+ *
+ * Tests read (N a local name bound to a list or tuple of unknown length):
+ *     len(N) > 0, len(N) != 0, len(N) >= 1, len(N), N    true: not empty
+ *     len(N) == 0, len(N) < 1, len(N) <= 0               true: empty
+ *     not <any of these>                                 the other arm
+ *
+ * narrow_empty() says which name is empty in which arm; narrow_enter()
+ * binds it to an empty sequence of its kind for the arm, keeping in *nw
+ * what to put back; narrow_leave() puts it back, unless the arm rebound
+ * the name itself.  Nothing here allocates outside the interpreter's arena;
+ * none of these can fail.
+ */
+#include "config.h"
+
+#include "internal.h"
+
+/* N of `len(N)` or of a bare `N`; NULL for any other expression */
+static const char *len_operand(const struct ast_hdr *e)
+{
+	if (AST_IS(e, Name))
+		return AST_AS(e, Name)->id;
+	if (AST_IS(e, Call)) {
+		const struct ast_Call *c = AST_AS(e, Call);
+
+		if (AST_IS(c->func, Name) && !strcmp(AST_AS(c->func, Name)->id, "len") && c->args.n == 1 &&
+		    !c->keywords.n && AST_IS(c->args.items[0], Name))
+			return AST_AS(c->args.items[0], Name)->id;
+	}
+	return NULL;
+}
+
+static int small_int(const struct ast_hdr *e, long long *out)
+{
+	const struct ast_Constant *c;
+
+	if (!AST_IS(e, Constant))
+		return 0;
+	c = AST_AS(e, Constant);
+	if (c->value.kind != AST_CONST_INT || c->value.big)
+		return 0;
+	*out = c->value.i;
+	return 1;
+}
+
+/* `len(N) OP k`: 1 when the test being true means N is not empty, 0 when
+ * it means N is empty, -1 when it says neither (len(N) > 3) */
+static int compare_says(enum ast_cmpop op, long long k)
+{
+	if ((op == AST_CMP_GT && k == 0) || (op == AST_CMP_NOTEQ && k == 0) || (op == AST_CMP_GTE && k == 1))
+		return 1;
+	if ((op == AST_CMP_EQ && k == 0) || (op == AST_CMP_LT && k == 1) || (op == AST_CMP_LTE && k == 0))
+		return 0;
+	return -1;
+}
+
+/* the name the test is about, and through *empty_arm the arm (1: the test
+ * true, 0: false) in which that name is empty; NULL: no such name */
+static const char *test_empty(const struct ast_hdr *test, int *empty_arm, int depth)
+{
+	const char *n;
+
+	if (depth > 4)
+		return NULL;
+	if (AST_IS(test, UnaryOp) && AST_AS(test, UnaryOp)->op == AST_UNARY_NOT) {
+		n = test_empty(AST_AS(test, UnaryOp)->operand, empty_arm, depth + 1);
+		if (n)
+			*empty_arm = !*empty_arm;
+		return n;
+	}
+	if (AST_IS(test, Compare)) {
+		const struct ast_Compare *c = AST_AS(test, Compare);
+		long long k;
+		int says;
+
+		if (c->ops.n != 1 || !AST_IS(c->left, Call) || !small_int(c->comparators.items[0], &k))
+			return NULL;
+		n = len_operand(c->left);
+		says = compare_says(c->ops.items[0], k);
+		if (!n || says < 0)
+			return NULL;
+		*empty_arm = says == 1 ? 0 : 1;
+		return n;
+	}
+	n = len_operand(test);
+	if (n)
+		*empty_arm = 0;
+	return n;
+}
+
+const char *narrow_empty(struct frame *f, const struct ast_hdr *test, int *empty_arm)
+{
+	const char *n = test_empty(test, empty_arm, 0);
+	value_t *v;
+
+	if (!n || !f->locals)
+		return NULL;
+	v = vdict_gets(f->locals, n);
+	/* a list whose length is not known: a known length decides the test */
+	if (!v || (v->k != VK_LIST && v->k != VK_TUPLE) || !v->u.seq->unk_reason)
+		return NULL;
+	return n;
+}
+
+void narrow_enter(struct frame *f, struct narrowing *nw)
+{
+	nw->was = vdict_gets(f->locals, nw->name);
+	nw->empty = v_seq(f->in->a, nw->was->k, 0);
+	nw->empty->src = nw->was->src;
+	nw->empty->expr = nw->was->expr;
+	vdict_sets(f->in->a, f->locals, nw->name, nw->empty);
+}
+
+void narrow_leave(struct frame *f, const struct narrowing *nw)
+{
+	/* the arm bound the name itself: its binding stands */
+	if (vdict_gets(f->locals, nw->name) == nw->empty)
+		vdict_sets(f->in->a, f->locals, nw->name, nw->was);
+}
