@@ -72,6 +72,24 @@ static value_t *module_method(struct interp *in, value_t *obj, const char *name)
 	return m ? mk_builtin(in, m->id, obj) : NULL;
 }
 
+/* model.generate of a module a library built (transformers' models):
+ * catalog module_generate_methods names the method and the packages
+ * whose modules have it.  The call runs the module's forward under
+ * no_grad (module.c); the per-token loop is the library's, not read. */
+static int library_generate(struct interp *in, const char *ext, const char *name)
+{
+	const char *pkgs = catalog_fact(in->cat, CATALOG_F_MODULE_GENERATE_METHODS, name), *p;
+	size_t n;
+
+	if (!pkgs || !ext)
+		return 0;
+	n = strcspn(ext, ".");
+	for (p = pkgs; *p; p += strcspn(p, " "), p += strspn(p, " "))
+		if (strcspn(p, " ") == n && !strncmp(p, ext, n))
+			return 1;
+	return 0;
+}
+
 /* The outside classes whose objects are emulated here (their attributes
  * are not methods of the class, called through call_ext). */
 static const char *const emulated_exts[] = { "argparse.Namespace", "io.TextIOWrapper", "os.environ",
@@ -404,6 +422,8 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 	}
 	if (is_path(obj) && (v = path_attr(f, obj, name, site)))
 		return v;
+	if (m->mod == VM_EXTERNAL && library_generate(in, m->ext, name))
+		return mk_builtin(in, BI_M_MOD_GENERATE, obj);
 	if (m->mod != VM_NONE && (v = module_attr(in, obj, name)))
 		return v;
 	if (libv_is_tensor_method(in, m, name)) {

@@ -2188,6 +2188,7 @@ static const struct native hidden_natives[] = {
 	{ "DataLoader.__iter__", bi_loader_iter, BI_LOADER_ITER },
 	{ "DataLoaderIter.__next__", bi_loader_next, BI_LOADER_NEXT },
 	{ "Function.apply", call_module_method, BI_FN_APPLY },
+	{ "Module.generate", call_module_method, BI_M_MOD_GENERATE },
 	{ "Optimizer.load_state_dict", bi_opt_load_state, BI_OPT_LOAD_STATE },
 	{ "Optimizer.state_dict", bi_opt_state_dict, BI_OPT_STATE_DICT },
 	{ "Optimizer.step", bi_opt_step, BI_OPT_STEP },

@@ -113,6 +113,7 @@ enum builtin_id {
 	BI_M_MOD_ADD_MODULE, BI_M_MOD_APPEND, BI_M_MOD_EXTEND, BI_M_MOD_SELF,
 	BI_M_MOD_BASE_INIT,   /* super().__init__(...) whose next class is torch's */
 	BI_M_MOD_TRAIN, BI_M_MOD_EVAL,   /* .train(mode) / .eval(): the training flags */
+	BI_M_MOD_GENERATE,    /* a library model's generate(): its forward, under no_grad */
 	BI_M_MOD_CHILDREN, BI_M_MOD_VALUES,
 	BI_M_MOD_NAMED_CHILDREN, BI_M_MOD_MODULES, BI_M_MOD_NAMED_MODULES,   /* the tree as Python lists it */
 	BI_M_MOD_ITEMS, BI_M_MOD_KEYS, BI_M_MOD_UPDATE,   /* ModuleDict.items() / keys() / update() */ BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_FN_APPLY,

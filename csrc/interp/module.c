@@ -989,6 +989,19 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 			hook_removed(f, (size_t)ix->u.i);
 		return v_none(in->a);
 	}
+	case BI_M_MOD_GENERATE: {
+		/* model.generate(**batch) of a library's model: a call of the
+		 * model (the job's step sees it) made under no_grad, as the
+		 * library's generate is decorated; what comes back are token
+		 * ids where the model's outputs are */
+		int ong = f->no_grad;
+		value_t *r;
+
+		f->no_grad = 1;
+		r = call(f, self, args, nargs, kw, site);
+		f->no_grad = ong;
+		return r;
+	}
 	case BI_M_MOD_TRAIN:
 	case BI_M_MOD_EVAL: {
 		/* model.train(), model.train(False), model.eval(): a mode

@@ -605,6 +605,11 @@ enum catalog_fact {
 	CATALOG_F_CUDA_MACHINE_QUERIES, /* set: dotted names of machine_queries
 	                                 that are true on a CUDA machine
 	                                 (interp/machine.c) */
+	CATALOG_F_MODULE_GENERATE_METHODS, /* map: a library module's method that
+	                                 runs its forward under no_grad (a
+	                                 decode loop inside the library) ->
+	                                 the packages whose modules have it,
+	                                 space-separated (interp/attr.c) */
 	CATALOG_NFACTS
 };
 
