@@ -1328,6 +1328,8 @@ static const struct {
 	[CATALOG_F_LIBRARY_GRAD_SCALERS] = { "library_grad_scalers", FK_MAP },
 	[CATALOG_F_DEVICE_MODULE_HOST_READS] = { "device_module_host_reads", FK_SET },
 	[CATALOG_F_MODULE_GENERATE_METHODS] = { "module_generate_methods", FK_MAP },
+	[CATALOG_F_LIBRARY_TRAIN_LOOPS] = { "library_train_loops", FK_MAP },
+	[CATALOG_F_MODULE_BASE_CLASSES] = { "module_base_classes", FK_SET },
 	[CATALOG_F_ACCUMULATION_CONTEXTS] = { "accumulation_contexts", FK_MAP },
 	[CATALOG_F_ACCUMULATION_STEP_FLAGS] = { "accumulation_step_flags", FK_SET },
 	[CATALOG_F_STATE_SAVERS] = { "state_savers", FK_MAP },

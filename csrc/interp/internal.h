@@ -651,6 +651,12 @@ value_t *lookup(struct frame *f, const char *name);
  * where it is empty; NULL when the test says no such thing.  enter binds
  * the empty list for the arm, leave puts the old value back unless the
  * arm rebound the name. */
+/* libloop.c: trainer.fit(model, ...) / trainer.train() of a library whose
+ * loop trains the job's model (catalog library_train_loops): one step
+ * read at the call.  NULL when the call is none of these. */
+value_t *libloop_call(struct frame *f, const char *d, value_t *recv, value_t **args, size_t nargs,
+                      struct vdict *kw, const struct ast_hdr *site);
+
 struct narrowing {
 	const char *name;
 	value_t *was, *empty;

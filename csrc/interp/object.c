@@ -462,7 +462,9 @@ void exec_classdef(struct frame *f, const struct ast_ClassDef *s)
 		} else if (b->k == VK_EXT) {
 			const char *d = canon_ext(in, b->u.ext);
 
-			if (ext_is_module_base(d))
+			/* nn.Module, or a library's subclass of it (catalog
+			 * module_base_classes: Lightning's LightningModule) */
+			if (ext_is_module_base(d) || catalog_fact(in->cat, CATALOG_F_MODULE_BASE_CLASSES, d))
 				c->is_module = 1;
 			else if (!c->ext_base)
 				c->ext_base = d;

@@ -2447,7 +2447,8 @@ value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_
 	                         !strncmp(d, "transformers.", 13)) &&
 	    (last[0] >= 'a' && last[0] <= 'z' ? strstr(d, ".models.") != NULL : 1) &&
 	    strcmp(last, "create_model") && strcmp(last, "from_pretrained") &&
-	    !catalog_fact(in->cat, CATALOG_F_LOSS_SCALERS, d)) {
+	    !catalog_fact(in->cat, CATALOG_F_LOSS_SCALERS, d) &&
+	    !catalog_fact_match(in->cat, CATALOG_F_NOT_MODULE_SUFFIXES, last)) {
 		struct vinst *m = new_inst(in);
 		const char *cls = NULL;
 

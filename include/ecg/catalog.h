@@ -610,6 +610,14 @@ enum catalog_fact {
 	                                 decode loop inside the library) ->
 	                                 the packages whose modules have it,
 	                                 space-separated (interp/attr.c) */
+	CATALOG_F_LIBRARY_TRAIN_LOOPS, /* map: a library method that runs the
+	                                 job's training loop -> "KEY@POS;METHOD"
+	                                 or "KEY@ctor;METHOD": where the model
+	                                 is, the repository method run per step
+	                                 (interp/libloop.c) */
+	CATALOG_F_MODULE_BASE_CLASSES, /* set: outside classes that subclass
+	                                 nn.Module: a repository class on one
+	                                 is a module (interp/object.c) */
 	CATALOG_NFACTS
 };
 
