@@ -1007,10 +1007,13 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 	case BI_M_MOD_BASE_INIT:
 		/* super().__init__(a, b) into nn.Sequential's constructor: a and
 		 * b are its children; into a torch.nn layer's (timm's
-		 * LayerNorm(nn.LayerNorm)): its arguments, for its count */
+		 * LayerNorm(nn.LayerNorm)): its arguments, for its count; into
+		 * torch's Optimizer's (class LARS(optim.Optimizer)): where
+		 * its parameters are */
 		(void)container_base_init(f, self, args, nargs, kw, site);
 		(void)loader_base_init(f, self, args, nargs, kw, site);
 		layer_base_init(f, self, args, nargs, kw);
+		optim_base_init(f, self, args, nargs, kw);
 		return v_none(in->a);
 	case BI_M_MOD_CHILDREN:
 	case BI_M_MOD_NAMED_CHILDREN:
