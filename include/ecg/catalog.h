@@ -605,6 +605,10 @@ enum catalog_fact {
 	CATALOG_F_CUDA_MACHINE_QUERIES, /* set: dotted names of machine_queries
 	                                 that are true on a CUDA machine
 	                                 (interp/machine.c) */
+	CATALOG_F_MODULE_STATE_WRAPPERS, /* set: words of parallel_wrappers whose
+	                                 wrapper's load_state_dict is nn.Module's,
+	                                 copying into the wrapped module's own
+	                                 tensors (interp/module.c) */
 	CATALOG_NFACTS
 };
 
