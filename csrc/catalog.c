@@ -1380,6 +1380,7 @@ static const struct {
 	[CATALOG_F_ZERO3_PARAMETER_ATTRIBUTES] = { "zero3_parameter_attributes", FK_SET },
 	[CATALOG_F_DEVICE_DATA_CONSTRUCTORS] = { "device_data_constructors", FK_SET },
 	[CATALOG_F_CUDA_MACHINE_QUERIES] = { "cuda_machine_queries", FK_SET },
+	[CATALOG_F_MODULE_STATE_WRAPPERS] = { "module_state_wrappers", FK_SET },
 	[CATALOG_F_MAP_DATASET_CALLS] = { "map_dataset_calls", FK_MAP },
 	[CATALOG_F_CLOSED_CLASSES] = { "closed_classes", FK_MAP },
 	[CATALOG_F_ITERABLE_DATASET_CLASSES] = { "iterable_dataset_classes", FK_SET },

@@ -387,7 +387,10 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 		v->dev = DEV_HOST;
 		return v;
 	}
-	if (m->ext && (is_optim_ext(m->ext) || ext_is_optimizer_class(in->cat, m->ext)) &&
+	/* of torch's optimizer, or of the repository's subclass of one
+	 * that does not define it (class_lookup above found none):
+	 * torch's Optimizer.load_state_dict */
+	if (((m->ext && (is_optim_ext(m->ext) || ext_is_optimizer_class(in->cat, m->ext))) || is_optimizer(obj)) &&
 	    !strcmp(name, "load_state_dict"))
 		return mk_builtin(in, BI_OPT_LOAD_STATE, obj);   /* torch.c optim_load_state */
 	/* optimizer.step / zero_grad: their events are the call's, made

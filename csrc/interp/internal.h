@@ -845,6 +845,9 @@ value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **
 value_t *optim_method(struct frame *f, const char *name, const struct ast_hdr *site);
 value_t *optim_load_state(struct frame *f, const value_t *self, value_t **args, size_t nargs, struct vdict *kw,
                           const struct ast_hdr *site);
+/* torch.c: super().__init__(params, ...) of a repository subclass of a
+ * torch optimizer: where its parameters are, noted as for torch's own */
+void optim_base_init(struct frame *f, value_t *self, value_t **args, size_t nargs, struct vdict *kw);
 void optim_step_collective(struct frame *f, const struct vinst *m, const struct ast_hdr *site);
 value_t *dtensor_method_call(struct frame *f, const struct ast_hdr *site);
 value_t *optim_state_dict(struct frame *f, const struct ast_hdr *site);

@@ -605,10 +605,32 @@ void module_set_training(struct interp *in, struct vinst *m, int on, int depth)
  * less certain states nothing. */
 static const char *sd_wrapper(struct interp *in, const struct vinst *m, const char **op, int *sharded, int depth);
 
+/* Every parallel wrapper around m (its words of parallel_wrappers) is
+ * one whose object's load_state_dict is nn.Module's, over m's own tensors
+ * (catalog module_state_wrappers: DDP); 0 when one is not, or none is
+ * parallel (the value is no such wrapper's). */
+static int wrappers_load_as_module(struct interp *in, const struct vinst *m)
+{
+	const char *w;
+	size_t i;
+	int any = 0;
+
+	for (i = 0; i < m->nwrapped; i++) {
+		if (!(w = catalog_fact_match(in->cat, CATALOG_F_PARALLEL_WRAPPERS, m->wrapped_by[i])))
+			continue;
+		if (!catalog_fact(in->cat, CATALOG_F_MODULE_STATE_WRAPPERS, w))
+			return 0;
+		any = 1;
+	}
+	return any;
+}
+
 /* m is not wrapped, or self is the wrapped module itself (model.module,
- * or the name bound before the wrap: not the wrapper's value) and no
- * unit of a sharding wrapper (catalog fsdp_state_dict) is m or under it:
- * its load_state_dict is torch's Module's, copying into its own tensors */
+ * or the name bound before the wrap: not the wrapper's value) or the
+ * value of a wrapper whose load_state_dict is Module's (DDP: entries
+ * under 'module.' copied into m's tensors), and no unit of a sharding
+ * wrapper (catalog fsdp_state_dict) is m or under it: its load_state_dict
+ * is torch's Module's, copying into its own tensors */
 static int loads_as_module(struct interp *in, const value_t *self, const struct vinst *m)
 {
 	const char *op = NULL;
@@ -616,7 +638,7 @@ static int loads_as_module(struct interp *in, const value_t *self, const struct 
 
 	if (!m->nwrapped)
 		return 1;
-	return !self->via_wrapper && !sd_wrapper(in, m, &op, &sharded, 0);
+	return (!self->via_wrapper || wrappers_load_as_module(in, m)) && !sd_wrapper(in, m, &op, &sharded, 0);
 }
 
 static void load_state_dict_effects(struct frame *f, value_t *self, const value_t *sd, const struct ast_hdr *site)
@@ -1020,10 +1042,13 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 	case BI_M_MOD_BASE_INIT:
 		/* super().__init__(a, b) into nn.Sequential's constructor: a and
 		 * b are its children; into a torch.nn layer's (timm's
-		 * LayerNorm(nn.LayerNorm)): its arguments, for its count */
+		 * LayerNorm(nn.LayerNorm)): its arguments, for its count; into
+		 * torch's Optimizer's (class LARS(optim.Optimizer)): where
+		 * its parameters are */
 		(void)container_base_init(f, self, args, nargs, kw, site);
 		(void)loader_base_init(f, self, args, nargs, kw, site);
 		layer_base_init(f, self, args, nargs, kw);
+		optim_base_init(f, self, args, nargs, kw);
 		return v_none(in->a);
 	case BI_M_MOD_CHILDREN:
 	case BI_M_MOD_NAMED_CHILDREN:

@@ -1743,6 +1743,20 @@ static void optim_note_params(struct interp *in, struct vinst *o, const value_t 
 		vdict_sets(in->a, o->attrs, "__ecg_params_dev__", v_int(in->a, dev));
 }
 
+/* super().__init__(params, defaults) in the repository's own subclass of
+ * a torch optimizer (class LARS(optim.Optimizer)): torch's Optimizer
+ * constructor takes the parameters first, as torch.optim.X(params, ...)
+ * does -- where they are noted for load_state_dict.  Nothing for another
+ * base. */
+void optim_base_init(struct frame *f, value_t *self, value_t **args, size_t nargs, struct vdict *kw)
+{
+	struct vinst *o = self && self->k == VK_INST ? self->u.inst : NULL;
+
+	if (!o || o->ext || !o->cls || !is_optim_ext(class_ext_base(o->cls)))
+		return;
+	optim_note_params(f->in, o, nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "params") : NULL);
+}
+
 static value_t *torch_object(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                              struct vdict *kw, const struct ast_hdr *site)
 {

@@ -618,6 +618,10 @@ enum catalog_fact {
 	CATALOG_F_MODULE_BASE_CLASSES, /* set: outside classes that subclass
 	                                 nn.Module: a repository class on one
 	                                 is a module (interp/object.c) */
+	CATALOG_F_MODULE_STATE_WRAPPERS, /* set: words of parallel_wrappers whose
+	                                 wrapper's load_state_dict is nn.Module's,
+	                                 copying into the wrapped module's own
+	                                 tensors (interp/module.c) */
 	CATALOG_NFACTS
 };
 
