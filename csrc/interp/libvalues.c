@@ -268,6 +268,11 @@ value_t *libv_item(struct frame *f, const value_t *obj, const value_t *key)
 {
 	if (f->mode == M_FWD || !key || key->k != VK_STR)
 		return NULL;
+	/* outputs["loss"] of what a library's module returned (a ModelOutput
+	 * is a mapping too): as outputs.loss (libv_attr; call.c lib_out) */
+	if ((reason_is(obj, LIB_OUTPUT_REASON) || obj->lib_out) &&
+	    catalog_fact(f->in->cat, CATALOG_F_LIBRARY_OUTPUT_FIELDS, key->u.str.s))
+		return v_tensor_dev(f->in->a, obj->dev, 0);
 	if (reason_is(obj, HOST_TENSOR_MAP_REASON))
 		return v_tensor_dev(f->in->a, DEV_HOST, 0);
 	if (reason_is(obj, DEVICE_TENSOR_MAP_REASON))

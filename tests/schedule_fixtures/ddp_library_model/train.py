@@ -1,31 +1,38 @@
-# DDP around a model a library builds from a name (timm's registry): ecg
-# does not build it, but the wrap is DDP's all the same -- it broadcasts
-# the module states from rank 0 when it is built, and the gradients are
-# all-reduced in buckets during each backward.  The classifier head on the
-# backbone's features is a DDP model of its own.
+"""A transformers model (from_pretrained: the library's module, not read)
+moved to the process's GPU and wrapped in DDP.  The wrapper runs that
+module: the job's model call is the DDP object's, and the loss it returns,
+read by key from the model's output (outputs["loss"]), is a device tensor
+whose .item() syncs every step."""
 import os
-import timm
+
 import torch
-import torch.nn as nn
 import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel as DDP
+from transformers import AutoModelForSeq2SeqLM
 
-dist.init_process_group(backend="nccl")
-local_rank = int(os.environ["LOCAL_RANK"])
-device = torch.device("cuda", local_rank)
-torch.cuda.set_device(device)
 
-backbone = timm.create_model(os.environ.get("MODEL_NAME", "vit_small_patch16_224"), num_classes=0)
-backbone.to(device)
-backbone = DDP(backbone, device_ids=[local_rank])
-head = DDP(nn.Linear(384, 10).to(device), device_ids=[local_rank])
-criterion = nn.CrossEntropyLoss()
-optimizer = torch.optim.SGD(list(backbone.parameters()) + list(head.parameters()), lr=0.1)
+def main():
+    dist.init_process_group("nccl")
+    local_rank = int(os.environ["LOCAL_RANK"])
+    torch.cuda.set_device(local_rank)
+    model = AutoModelForSeq2SeqLM.from_pretrained("t5-small")
+    model.to(local_rank)
+    model = DDP(model, device_ids=[local_rank])
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    for step in range(1000):
+        input_ids = torch.randint(0, 32000, (8, 128))
+        labels = torch.randint(0, 32000, (8, 32))
+        input_ids = input_ids.to(local_rank)
+        labels = labels.to(local_rank)
+        optimizer.zero_grad()
+        outputs = model(input_ids=input_ids, labels=labels)
+        loss = outputs["loss"]
+        loss.backward()
+        optimizer.step()
+        if dist.get_rank() == 0:
+            print(step, loss.item())
+    dist.destroy_process_group()
 
-for step in range(500):
-    images = torch.randn(32, 3, 224, 224, device=device)
-    target = torch.randint(0, 10, (32,), device=device)
-    loss = criterion(head(backbone(images)), target)
-    optimizer.zero_grad()
-    loss.backward()
-    optimizer.step()
+
+if __name__ == "__main__":
+    main()
