@@ -1079,6 +1079,11 @@ int sev_is_runtime(enum sev_kind k);
 long long runs_times(long long a, long long b);
 const struct ast_BinOp *find_modulo(struct frame *f, const struct ast_hdr *e, int depth);
 const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const char *text);
+/* guardflag.c: the `x % n` a flag the job loop binds stands for (`flag = x
+ * % n == 0` at the top level of the body of the loop the frame reads, the
+ * one binding of the flag there, before the test that reads `name`), or
+ * NULL.  Never fails; allocates nothing. */
+const struct ast_BinOp *flag_modulo(struct frame *f, const struct ast_Name *name, int depth);
 /* oneshot.c: is the `if` s, whose branch `taken` (1 body, 0 else) runs,
  * a block that turns its own flag off (`if self.x: ...; self.x = False`),
  * run once however often its code is reached?  0 or 1; never fails. */
