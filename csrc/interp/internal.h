@@ -1029,6 +1029,12 @@ void emit_op(struct frame *f, const char *op, const struct ast_hdr *site);
 size_t ev_mark(const struct frame *f);
 void op_io(struct frame *f, size_t mark, value_t *const *args, size_t nargs, const struct vdict *kw,
            value_t *ret);
+/* hostsure.c: mark t (a tensor a torch factory made on the host, device=
+ * what the call gave, NULL when none) host_sure when that is certain;
+ * mark ret host_sure when the op's inputs are tensors on the host for sure
+ * and Python data.  Job code only; never fail, allocate nothing. */
+void host_sure_factory(struct frame *f, value_t *t, const value_t *device);
+void host_sure_op(struct frame *f, value_t *const *args, size_t nargs, const struct vdict *kw, value_t *ret);
 value_t *container_slice(struct frame *f, struct vinst *m, const value_t *idx);
 value_t *slice_forward(struct frame *f, struct vinst *s, value_t **args, size_t nargs,
                        struct vdict *kw, const struct ast_hdr *site);
