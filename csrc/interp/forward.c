@@ -72,13 +72,16 @@ size_t ev_mark(const struct frame *f)
 }
 
 /* The op emitted at `mark` took args (then kw's values) and gave ret:
- * kept on its event, for the shapes of the record's op entry. */
+ * kept on its event, for the shapes of the record's op entry.  Every op
+ * comes here, in job code too: ret is marked on the host for sure when its
+ * inputs are (hostsure.c). */
 void op_io(struct frame *f, size_t mark, value_t *const *args, size_t nargs, const struct vdict *kw,
            value_t *ret)
 {
 	struct fev *e;
 	size_t i, n = nargs + (kw ? kw->n : 0);
 
+	host_sure_op(f, args, nargs, kw, ret);   /* job code: hostsure.c */
 	if (mark == (size_t)-1 || !f->ev || mark >= f->ev->n)
 		return;
 	e = &f->ev->ev[mark];

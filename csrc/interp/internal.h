@@ -1053,6 +1053,12 @@ void emit_op(struct frame *f, const char *op, const struct ast_hdr *site);
 size_t ev_mark(const struct frame *f);
 void op_io(struct frame *f, size_t mark, value_t *const *args, size_t nargs, const struct vdict *kw,
            value_t *ret);
+/* hostsure.c: mark t (a tensor a torch factory made on the host, device=
+ * what the call gave, NULL when none) host_sure when that is certain;
+ * mark ret host_sure when the op's inputs are tensors on the host for sure
+ * and Python data.  Job code only; never fail, allocate nothing. */
+void host_sure_factory(struct frame *f, value_t *t, const value_t *device);
+void host_sure_op(struct frame *f, value_t *const *args, size_t nargs, const struct vdict *kw, value_t *ret);
 value_t *container_slice(struct frame *f, struct vinst *m, const value_t *idx);
 value_t *slice_forward(struct frame *f, struct vinst *s, value_t **args, size_t nargs,
                        struct vdict *kw, const struct ast_hdr *site);
@@ -1103,6 +1109,11 @@ int sev_is_runtime(enum sev_kind k);
 long long runs_times(long long a, long long b);
 const struct ast_BinOp *find_modulo(struct frame *f, const struct ast_hdr *e, int depth);
 const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const char *text);
+/* guardflag.c: the `x % n` a flag the job loop binds stands for (`flag = x
+ * % n == 0` at the top level of the body of the loop the frame reads, the
+ * one binding of the flag there, before the test that reads `name`), or
+ * NULL.  Never fails; allocates nothing. */
+const struct ast_BinOp *flag_modulo(struct frame *f, const struct ast_Name *name, int depth);
 /* oneshot.c: is the `if` s, whose branch `taken` (1 body, 0 else) runs,
  * a block that turns its own flag off (`if self.x: ...; self.x = False`),
  * run once however often its code is reached?  0 or 1; never fails. */

@@ -344,6 +344,9 @@ const struct ast_BinOp *find_modulo(struct frame *f, const struct ast_hdr *e, in
 		return NULL;
 	if (AST_IS(e, Call))
 		return helper_modulo(f, e, depth);
+	/* `if d_regularize:` after `d_regularize = i % n == 0` in the loop (guardflag.c) */
+	if (AST_IS(e, Name))
+		return flag_modulo(f, AST_AS(e, Name), depth);
 	if (AST_IS(e, BoolOp)) {
 		const struct ast_BoolOp *b = AST_AS(e, BoolOp);
 

@@ -1824,6 +1824,7 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	value_t *r;
 	size_t i;
 	int dev = DEV_UNKNOWN, seq_dev;
+	int made_on_host = 0;   /* a factory's tensor made on the host by what the call says */
 
 	/* torch.get_rng_state() (a CPU ByteTensor), torch.cuda.
 	 * get_rng_state_all() (a list of them): host data (catalog
@@ -1911,6 +1912,7 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		int host = dev_is_host(vdict_gets(kw, "device"));
 
 		dev = host == 1 ? DEV_HOST : DEV_DEVICE;
+		made_on_host = host == 1;   /* device='cpu': host for sure (hostsure.c) */
 		if (dev == DEV_DEVICE) {
 			in->gpu = 1;
 			devchoice_place(f, vdict_gets(kw, "device"));
@@ -1946,8 +1948,10 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		 * device (then a forward's factory is where that is) */
 		int sd = f->mode != M_FWD ? tensor_seq_dev(args, nargs) : -1;
 
-		if (catalog_fact(in->cat, CATALOG_F_HOST_FACTORIES, last))
+		if (catalog_fact(in->cat, CATALOG_F_HOST_FACTORIES, last)) {
 			dev = f->mode == M_FWD && in->default_dev ? DEV_UNKNOWN : DEV_HOST;
+			made_on_host = 1;   /* no device=: host for sure unless the default moved */
+		}
 		else if (sd >= 0)
 			dev = sd;      /* torch.cat([a, b]), torch.stack(xs): where the tensors are */
 		else
@@ -1976,6 +1980,8 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	{
 		value_t *t = v_tensor_dev(in->a, dev, 0);
 
+		if (made_on_host)
+			host_sure_factory(f, t, kw ? vdict_gets(kw, "device") : NULL);
 		/* torch.tensor(loss_value), torch.tensor([count, total]): a host
 		 * tensor of Python numbers, whose later copy is no batch's */
 		t->from_values = dev == DEV_HOST && nargs >= 1 && f->mode != M_FWD &&
