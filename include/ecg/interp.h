@@ -277,6 +277,9 @@ struct root_call {
 	int lib_model;                /* no inst: a model a library built (timm's
 	                                 create_model, not read), not one torch.load
 	                                 read whole */
+	int host_input;               /* given host data only (paths, arrays): its
+	                                 forward was read as job code at the call
+	                                 (an inference wrapper, interp/modelret.c) */
 };
 
 struct interp;
