@@ -187,6 +187,8 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 		interp_set_loader(in, o->loader, o->loader_ctx);
 	if (o->text_loader)
 		interp_set_text_loader(in, o->text_loader, o->loader_ctx);
+	if (o->tree)
+		interp_set_tree(in, o->tree, o->loader_ctx);
 	if (o->fs_json_loader)
 		interp_set_fs_json_loader(in, o->fs_json_loader, o->loader_ctx);
 	if (o->env_known)

@@ -104,6 +104,7 @@ static int extract_analyse(struct load *L, const char *entry, const char *func, 
 	ao.machine = o->machine;
 	ao.loader = load_config_file;
 	ao.text_loader = load_text_file;
+	ao.tree = load_tree_entry;
 	ao.fs_json_loader = load_fs_json;
 	ao.loader_ctx = L;
 	ao.interp_bytes = &L->interp_bytes;
