@@ -119,6 +119,13 @@ static void analyse_unread_sets(const struct interp *in, const struct analyse_op
 	free(names);
 }
 
+/* Is the model's listed call one in a loop, with gradients (the training
+ * step's)? */
+static int trained_in_loop(const struct mt_model *m)
+{
+	return m->call && m->call->loop_anchor && !m->call->no_grad;
+}
+
 /* Keep the models of the job: a module that another chosen model holds
  * (the step calls a wrapper -- a task object holding the model and its
  * loss -- and the model is also called on its own elsewhere) is inside
@@ -162,6 +169,7 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 	struct mt_model *models, *losses;
 	const struct interp_note *notes;
 	size_t nroots, nmodels = 0, nlosses = 0, i, k, nnotes;
+	int trained = 0;
 	const char *slash, *loaded = NULL, *libmodel = NULL;
 
 	if (!ef)
@@ -179,6 +187,8 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 		interp_set_loader(in, o->loader, o->loader_ctx);
 	if (o->text_loader)
 		interp_set_text_loader(in, o->text_loader, o->loader_ctx);
+	if (o->tree)
+		interp_set_tree(in, o->tree, o->loader_ctx);
 	if (o->fs_json_loader)
 		interp_set_fs_json_loader(in, o->fs_json_loader, o->loader_ctx);
 	if (o->env_known)
@@ -208,9 +218,18 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 	analyse_unread_sets(in, o);
 	roots = interp_roots(in, &nroots);
 	models = xcalloc(nroots + 1, sizeof *models);
+	for (i = 0; i < nroots && !trained; i++)
+		trained = roots[i].inst && roots[i].loop_anchor && !roots[i].no_grad && !roots[i].host_input;
 	for (i = 0; i < nroots; i++) {
 		const char *name;
 
+		/* an inference wrapper given host data only, whose forward was
+		 * read as job code at its call (an AMP check's AutoShape run
+		 * once), beside a model the job trains in a loop: not a model
+		 * of the job (its forward read again as the model's would
+		 * make its copies and reads the step's) */
+		if (trained && roots[i].host_input)
+			continue;
 		if (!roots[i].inst) {
 			if (roots[i].lib_model && !libmodel)
 				libmodel = roots[i].anchor;
@@ -222,6 +241,25 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 		name = roots[i].inst->bound_name ? roots[i].inst->bound_name
 		                   : roots[i].binding ? roots[i].binding : "model";
 
+		for (k = 0; k < nmodels && models[k].root != roots[i].inst; k++)
+			;
+		if (k == nmodels)      /* the instance not listed: the model listed under its name */
+			for (k = 0; k < nmodels && strcmp(models[k].name, name); k++)
+				;
+		/* called in a loop with gradients where the instance listed
+		 * under this name was not (called first inside a wrapper run
+		 * once, as an AMP check's, or a copy made for it): the training
+		 * call's instance is the model, its forward read from there */
+		if (k < nmodels && roots[i].loop_anchor && !roots[i].no_grad && !trained_in_loop(&models[k])) {
+			if (models[k].root != roots[i].inst)
+				records_add_unresolved(unres, models[k].call && models[k].call->anchor ? models[k].call->anchor : "",
+				                       "another module bound to the same name",
+				                       "a second instance bound to this name is not listed (ids are the names "
+				                       "models are bound to); the one the training loop calls is");
+			models[k].root = roots[i].inst;
+			models[k].call = &roots[i];
+			continue;
+		}
 		if (model_taken(models, nmodels, roots[i].inst, name, unres, roots[i].anchor))
 			continue;
 		models[nmodels].root = roots[i].inst;

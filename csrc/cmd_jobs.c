@@ -753,6 +753,7 @@ static void jobs_read(struct load *L, const struct catalog *cat, struct jcand *c
 		interp_set_argv(in, (const char *const *)c->argv, c->argc);
 	interp_set_loader(in, load_config_file, L);
 	interp_set_text_loader(in, load_text_file, L);
+	interp_set_tree(in, load_tree_entry, L);
 	if (c->func ? interp_run_function(in, ef, c->func) == 0 : (interp_run_entry(in, ef), 1))
 		job_classify(in, job);
 	if (!job->type) {

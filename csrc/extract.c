@@ -104,6 +104,7 @@ static int extract_analyse(struct load *L, const char *entry, const char *func, 
 	ao.machine = o->machine;
 	ao.loader = load_config_file;
 	ao.text_loader = load_text_file;
+	ao.tree = load_tree_entry;
 	ao.fs_json_loader = load_fs_json;
 	ao.loader_ctx = L;
 	ao.interp_bytes = &L->interp_bytes;
@@ -442,7 +443,8 @@ static int extract_is_budget(const cJSON *u)
 
 /* With --entry: no model, or no step, is said on stderr and in the
  * records (`incomplete`), with the unresolved entries most likely behind
- * it -- a budget spent first, then the first calls not followed.  NULL
+ * it -- a budget spent or the run's end first, then the first calls not
+ * followed (not a model left out of the list: the reading went on).  NULL
  * when both were found.  Owned. */
 static cJSON *extract_incomplete(const char *entry, int no_model, int no_step, const cJSON *unres, int quiet)
 {
@@ -478,7 +480,9 @@ static cJSON *extract_incomplete(const char *entry, int no_model, int no_step, c
 
 				/* code the reading gave up on: an anchor, not a file */
 				if (n >= 3 || !anchor || !reason || !strchr(anchor, ':') ||
-				    (what && !strcmp(what, "which model the job runs")) || extract_is_budget(u) != (pass == 0))
+				    (what && (!strcmp(what, "which model the job runs") ||
+				              !strcmp(what, "another module bound to the same name"))) ||
+				    extract_is_budget(u) != (pass == 0))
 					continue;
 				cJSON_AddItemToArray(by, cJSON_Duplicate(u, 1));
 				buf_addf(&b, "%s%s: %s", n ? "; " : "", anchor, reason);

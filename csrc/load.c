@@ -11,6 +11,7 @@
 #include "ecg/ast.h"
 #include "ecg/err.h"
 #include "ecg/helpers.h"
+#include "ecg/interp.h"
 #include "ecg/load.h"
 #include "ecg/parsepool.h"
 #include "ecg/pyast.h"
@@ -713,6 +714,85 @@ static const repo_file_t *read_job_file(struct load *L, const char *path, const 
 		return NULL;
 	}
 	return f;
+}
+
+/* What the normalised repository path `norm` is ("" the root), with the
+ * names directly under it when names is not NULL (see load.h). */
+static int tree_entry_at(const struct load *L, const char *norm, char ***names, size_t *nnames)
+{
+	const repo_file_t *f = *norm ? load_find(L, norm) : NULL;
+	size_t lo = 0, hi = L->nall, k, plen, n = 0, cap = 0;
+	char *prefix, **out = NULL;
+	int kind = INTERP_TREE_NONE;
+
+	if (f)
+		return f->kind == REPO_FILE ? INTERP_TREE_FILE : INTERP_TREE_NONE;
+	prefix = *norm ? xasprintf("%s/", norm) : xstrdup("");
+	plen = strlen(prefix);
+	while (lo < hi) {              /* the first path >= prefix: the directory's run starts there */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(L->all[mid].path, prefix) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k < L->nall && !strncmp(L->all[k].path, prefix, plen); k++) {
+		const char *rest = L->all[k].path + plen, *sl = strchr(rest, '/');
+		size_t len = sl ? (size_t)(sl - rest) : strlen(rest);
+
+		if (L->all[k].kind != REPO_FILE && !sl)
+			continue;              /* a symlink or a submodule: what it is is not read */
+		kind = INTERP_TREE_DIR;
+		if (!names || !len)
+			continue;
+		/* a subdirectory's paths are one run in path order: once each */
+		if (n && strlen(out[n - 1]) == len && !strncmp(out[n - 1], rest, len))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			out = xrealloc(out, cap * sizeof *out);
+		}
+		out[n++] = xstrndup(rest, len);
+	}
+	free(prefix);
+	if (names) {
+		if (kind != INTERP_TREE_DIR) {
+			for (k = 0; k < n; k++)
+				free(out[k]);
+			free(out);
+			out = NULL;
+			n = 0;
+		}
+		*names = out;
+		*nnames = n;
+	}
+	return kind;
+}
+
+int load_tree_entry(void *vctx, const char *path, const char *entry_dir, char ***names, size_t *nnames)
+{
+	struct load *L = vctx;
+	char *cand, *norm;
+	int kind = INTERP_TREE_NONE;
+
+	if (names) {
+		*names = NULL;
+		*nnames = 0;
+	}
+	if (path[0] == '/')
+		return INTERP_TREE_NONE;       /* outside the repository */
+	cand = xasprintf("%s%s", entry_dir, path);
+	norm = load_norm_path(cand);
+	if (norm)
+		kind = tree_entry_at(L, norm, names, nnames);
+	free(norm);
+	free(cand);
+	if (kind == INTERP_TREE_NONE && *entry_dir && (norm = load_norm_path(path))) {
+		kind = tree_entry_at(L, norm, names, nnames);
+		free(norm);
+	}
+	return kind;
 }
 
 char *load_text_file(void *vctx, const char *path, const char *entry_dir, size_t *len, const char **why)

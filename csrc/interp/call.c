@@ -339,7 +339,7 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
               struct vdict *kw, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	size_t i;
+	size_t i, root_ix = (size_t)-1;   /* this call's entry of in->roots, if any */
 
 	hostints_call(fn, args, nargs, kw);   /* a tensor it may write: elements forgotten */
 	if (!budget(f))
@@ -500,6 +500,7 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 			module_snapshot_training(in, m, 0);
 			rc = root_call_new(f, args, nargs, kw, site);
 			rc->inst = m;
+			root_ix = in->nroots - 1;
 			if (site && AST_IS(site, Call)) {
 				const struct ast_hdr *fe = AST_AS(site, Call)->func;
 
@@ -533,8 +534,11 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 
 			/* a repository module given host data only: its forward is
 			 * job code (modelret.c) */
-			if (!in->building && (r = host_input_forward(f, m, fn, args, nargs, kw, site)))
+			if (!in->building && (r = host_input_forward(f, m, fn, args, nargs, kw, site))) {
+				if (root_ix < in->nroots)
+					in->roots[root_ix].host_input = 1;
 				return r;
+			}
 			/* a repository module: what its forward returns (modelret.c) */
 			if (!in->building && (r = model_call_result(f, m, args, nargs, kw)))
 				return r;

@@ -123,7 +123,8 @@ enum builtin_id {
 	BI_M_HOOK_REMOVE,     /* a hook's handle.remove() */
 	BI_M_NS_GETATTR,
 	BI_M_PATH_SAME, BI_M_PATH_JOINPATH, BI_M_PATH_WITH_SUFFIX, BI_M_PATH_WITH_NAME,
-	BI_M_PATH_OPEN,   /* pathlib.Path methods (pathlib.c) */
+	BI_M_PATH_OPEN, BI_M_PATH_IS_FILE, BI_M_PATH_IS_DIR, BI_M_PATH_EXISTS,
+	BI_M_PATH_GLOB,   /* pathlib.Path methods (pathlib.c) */
 	BI_M_DICT_MERGE_WITH,   /* an OmegaConf config's merge_with (omegaconf.c) */
 	BI_M_CFG_CLONE, BI_M_CFG_NONE, BI_M_CFG_DUMP, BI_M_CFG_IS_FROZEN, BI_M_CFG_IS_NEW_ALLOWED,
 	BI_M_CFG_MERGE_FROM_FILE, BI_M_CFG_MERGE_FROM_LIST, BI_M_CFG_MERGE_FROM_OTHER,
@@ -416,6 +417,8 @@ struct interp {
 	void *load_ctx;
 	interp_text_fn load_text;      /* reads the job's text files */
 	void *load_text_ctx;
+	interp_tree_fn tree;            /* what a path of the repository is (pathlib.c) */
+	void *tree_ctx;
 	interp_fs_json_fn load_fs_json;  /* reads JSON data outside the repository */
 	void *load_fs_json_ctx;
 	/* the calls running, innermost last: the function, its self, its
@@ -994,6 +997,11 @@ value_t *path_m_same(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 value_t *path_m_joinpath(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                          const struct ast_hdr *site);
 value_t *path_m_with(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
+value_t *path_query(struct frame *f, value_t *p, int what, const struct ast_hdr *site);
+value_t *path_m_query(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                      const struct ast_hdr *site);
+value_t *path_m_glob(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                      const struct ast_hdr *site);
 value_t *path_m_open(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                      const struct ast_hdr *site);

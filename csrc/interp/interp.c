@@ -167,6 +167,12 @@ void interp_set_text_loader(struct interp *in, interp_text_fn fn, void *ctx)
 	in->load_text_ctx = ctx;
 }
 
+void interp_set_tree(struct interp *in, interp_tree_fn fn, void *ctx)
+{
+	in->tree = fn;
+	in->tree_ctx = ctx;
+}
+
 void interp_set_fs_json_loader(struct interp *in, interp_fs_json_fn fn, void *ctx)
 {
 	in->load_fs_json = fn;

@@ -9,11 +9,22 @@
  * relative to where it runs), .joinpath(), .with_suffix(), .with_name(),
  * .open(), str(p), os.fspath(p), and a
  * Path wherever a path string is taken (open, load_config, os.path.*:
- * path_text()).  Any other attribute or method, and a Path made from a
- * value not known, is unknown with the reason.  Every value is allocated
- * in the interpreter's arena; nothing here fails otherwise.
+ * path_text()).  .is_file(), .is_dir(), .exists() (and os.path.isfile,
+ * isdir, exists: path_m_query) and .glob(pattern) are read from the
+ * repository's tree at the commit (interp_tree_fn), as open() reads its
+ * files: a path in the tree is a file or a directory, and a directory of
+ * the tree lists its tracked names (in path order, not the file system's;
+ * one level: a pattern with '/' or '**' is not read).  A path the tree
+ * does not hold -- outside the repository, or made at run time -- is
+ * not known to exist or not: unknown.  Any other attribute or method,
+ * and a Path made from a value not known, is unknown with the reason.
+ * Every value is allocated in the interpreter's arena; nothing here
+ * fails otherwise.
  */
 #include "config.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
 
 #include "internal.h"
 
@@ -260,4 +271,84 @@ value_t *path_fspath(struct frame *f, const char *d, value_t **args, size_t narg
 	if (nargs == 1 && path_text(args[0])->k == VK_STR)
 		return path_text(args[0]);
 	return unknown_at(f, site, "a path not known");
+}
+
+/* What the tree holds at path text p: INTERP_TREE_* (names as
+ * interp_tree_fn's), or -1 with no tree to ask. */
+static int tree_kind(struct interp *in, const char *p, char ***names, size_t *nnames)
+{
+	if (names) {
+		*names = NULL;
+		*nnames = 0;
+	}
+	if (!in->tree)
+		return -1;
+	return in->tree(in->tree_ctx, p, in->prog->entry_dir ? in->prog->entry_dir : "", names, nnames);
+}
+
+static const char NOT_IN_TREE[] = "a path the repository does not hold at this commit: whether it exists where "
+                                  "the job runs is not known";
+
+/* Whether the path p (a str or a Path) is a file (BI_M_PATH_IS_FILE), a
+ * directory (BI_M_PATH_IS_DIR) or either (BI_M_PATH_EXISTS), as the tree
+ * says: p.is_file() ..., and os.path.isfile(p), isdir(p), exists(p). */
+value_t *path_query(struct frame *f, value_t *p, int what, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *t = p ? path_text(p) : NULL;
+	int kind;
+
+	if (!t || t->k != VK_STR)
+		return unknown_at(f, site, "a path not known");
+	kind = tree_kind(in, t->u.str.s, NULL, NULL);
+	if (kind == INTERP_TREE_NONE || kind < 0)
+		return unknown_at(f, site, NOT_IN_TREE);
+	if (what == BI_M_PATH_EXISTS)
+		return v_bool(in->a, 1);
+	return v_bool(in->a, kind == (what == BI_M_PATH_IS_DIR ? INTERP_TREE_DIR : INTERP_TREE_FILE));
+}
+
+/* p.is_file(), p.is_dir(), p.exists() */
+value_t *path_m_query(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                      const struct ast_hdr *site)
+{
+	(void)args;
+	if ((kw && kw->n) || nargs)
+		return unknown_at(f, site, "a path query with arguments (follow_symlinks) not read");
+	return path_query(f, fn->u.bi.self, fn->u.bi.id, site);
+}
+
+/* p.glob(pattern): the tree's names directly in the directory p that
+ * match pattern (fnmatch, no '/'), as Paths p / name, in path order */
+value_t *path_m_glob(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *t = path_text(fn->u.bi.self), *r;
+	char **names = NULL;
+	size_t n = 0, i;
+	int kind;
+
+	if ((kw && kw->n) || nargs != 1 || args[0]->k != VK_STR || t->k != VK_STR)
+		return unknown_at(f, site, "a glob of a path or pattern not known");
+	if (!*args[0]->u.str.s || strchr(args[0]->u.str.s, '/') || strstr(args[0]->u.str.s, "**"))
+		return unknown_at(f, site, "a glob over more than one directory level (not read)");
+	kind = tree_kind(in, t->u.str.s, &names, &n);
+	if (kind != INTERP_TREE_DIR) {
+		for (i = 0; i < n; i++)
+			free(names[i]);
+		free(names);
+		return unknown_at(f, site, kind == INTERP_TREE_FILE ? "a glob under a file (nothing)" : NOT_IN_TREE);
+	}
+	r = v_seq(in->a, VK_LIST, 0);
+	for (i = 0; i < n; i++) {
+		if (fnmatch(args[0]->u.str.s, names[i], 0) == 0) {
+			value_t *parts[2] = { fn->u.bi.self, v_str(in->a, names[i]) };
+
+			vseq_push(in->a, r->u.seq, path_join(f, parts, 2, site));
+		}
+		free(names[i]);
+	}
+	free(names);
+	return r;
 }

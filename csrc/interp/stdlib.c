@@ -579,6 +579,17 @@ static value_t *sl_ordered_dict(struct frame *f, const char *d, value_t **args, 
 	return r;
 }
 
+/* os.path.isfile, isdir, exists: read from the repository's tree
+ * (pathlib.c's path_query) */
+static value_t *sl_path_query(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                              const struct ast_hdr *site)
+{
+	if (nargs != 1 || (kw && kw->n))
+		return unknown_at(f, site, "a path query not read");
+	return path_query(f, args[0], !strcmp(d, "os.path.isfile") ? BI_M_PATH_IS_FILE
+	                              : !strcmp(d, "os.path.isdir") ? BI_M_PATH_IS_DIR : BI_M_PATH_EXISTS, site);
+}
+
 static value_t *sl_path_join(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                              const struct ast_hdr *site)
 {
@@ -851,7 +862,10 @@ static const struct stdlib_native {
 	{ "os.path.abspath", sl_path_same },
 	{ "os.path.basename", sl_path_split },
 	{ "os.path.dirname", sl_path_split },
+	{ "os.path.exists", sl_path_query },
 	{ "os.path.expanduser", sl_path_same },
+	{ "os.path.isdir", sl_path_query },
+	{ "os.path.isfile", sl_path_query },
 	{ "os.path.join", sl_path_join },
 	{ "os.path.normpath", sl_path_same },
 	{ "os.path.realpath", sl_path_same },

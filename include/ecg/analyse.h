@@ -27,6 +27,7 @@ struct analyse_opts {
 	const char *model;              /* --model NAME, or NULL */
 	interp_load_fn loader;          /* reads config files the job opens; NULL: none */
 	interp_text_fn text_loader;     /* reads text files the job opens (same ctx); NULL: none */
+	interp_tree_fn tree;            /* what a path of the repository is (same ctx); NULL: not known */
 	interp_fs_json_fn fs_json_loader; /* reads a checkpoint's config.json outside the
 	                                   repository (same ctx); NULL: none */
 	void *loader_ctx;

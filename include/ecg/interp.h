@@ -277,6 +277,9 @@ struct root_call {
 	int lib_model;                /* no inst: a model a library built (timm's
 	                                 create_model, not read), not one torch.load
 	                                 read whole */
+	int host_input;               /* given host data only (paths, arrays): its
+	                                 forward was read as job code at the call
+	                                 (an inference wrapper, interp/modelret.c) */
 };
 
 struct interp;
@@ -392,6 +395,19 @@ void interp_set_loader(struct interp *in, interp_load_fn fn, void *ctx);
  * frees (*len set), or NULL with *why set.  The same ctx as the loader's. */
 typedef char *(*interp_text_fn)(void *ctx, const char *path, const char *entry_dir, size_t *len, const char **why);
 void interp_set_text_loader(struct interp *in, interp_text_fn fn, void *ctx);
+
+/* What is at `path` in the job's repository at the commit, `path` resolved
+ * as interp_load_fn's (relative to `entry_dir`, then to the root; "" or
+ * "." is the root): INTERP_TREE_FILE, INTERP_TREE_DIR (a directory holding
+ * files), or INTERP_TREE_NONE (not in the repository: outside it, or made
+ * at run time, which the caller must not read as absent).  With `names`
+ * not NULL and a directory: the names directly in it (files and
+ * directories, sorted, each once) in *names, a malloc'd array of malloc'd
+ * strings the caller frees, *nnames set; NULL and 0 otherwise.  The same
+ * ctx as the loader's. */
+enum { INTERP_TREE_NONE = 0, INTERP_TREE_FILE = 1, INTERP_TREE_DIR = 2 };
+typedef int (*interp_tree_fn)(void *ctx, const char *path, const char *entry_dir, char ***names, size_t *nnames);
+void interp_set_tree(struct interp *in, interp_tree_fn fn, void *ctx);
 
 /* Reads a JSON data file outside the repository at the absolute `path` (a
  * checkpoint directory's config.json that --set or the code names): the

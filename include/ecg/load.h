@@ -127,6 +127,12 @@ cJSON *load_config_file(void *ctx, const char *path, const char *entry_dir, cons
  * when it is not in the tree or holds NUL bytes. */
 char *load_text_file(void *ctx, const char *path, const char *entry_dir, size_t *len, const char **why);
 
+/* The interpreter's view of the repository's tree (interp_tree_fn; ctx is
+ * the struct load): whether `path` (resolved as load_config_file() does)
+ * is a file or a directory of the tree at the commit, and a directory's
+ * names.  Nothing is read and nothing is recorded in `files`. */
+int load_tree_entry(void *ctx, const char *path, const char *entry_dir, char ***names, size_t *nnames);
+
 /* The interpreter's reader of a JSON data file outside the repository
  * (interp_fs_json_fn): `path` absolute, read from the filesystem (at most
  * max_file bytes), never run; recorded in the header's environment.files

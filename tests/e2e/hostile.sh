@@ -195,4 +195,35 @@ is "$(json "$G4" "[(u['anchor'], u['what']) for u in d['unresolved']]")" \
 is "$(json "$G4" "[m['id'] for m in d['modules']]")" "['', 'fc', 'fc#1']" \
 	"  and the model after it is read (the run's step budget did not run out)"
 
+# Two instances bound to one name and no step: the second is said in
+# unresolved, but it is no reason the reading stopped (it went on)
+R3="$T/twice"
+mkrepo "$R3"
+cat >"$R3/train.py" <<'PY'
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 8)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+model = Net()
+y = model(torch.randn(2, 8))
+model = Net()
+y = model(torch.randn(2, 8))
+PY
+commit "$R3" "one name, two models, no step"
+run_ecg extract --repo "$R3" --entry train.py --no-cache --out "$T/tw" -q
+is "$rc" 6 "two models bound to one name, no loop: exit 6 (written; the job has no step)"
+is "$(json "$T/tw/computation_graph.json" "[u['anchor'] for u in d['unresolved'] if u['what'] == 'another module bound to the same name']")" \
+	"['train.py:<module>:17']" "  the second instance is said in unresolved"
+is "$(json "$T/tw/computation_graph.json" "[(i['what'], len(i['stopped_by'])) for i in d['incomplete']]")" "[('step', 0)]" \
+	"  but not as what stopped the reading (nothing ecg gave up on explains the missing step)"
+
 done_testing

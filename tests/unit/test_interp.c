@@ -548,6 +548,50 @@ static char *case_text(void *ctx, const char *path, const char *entry_dir, size_
 	return NULL;
 }
 
+/* What the case's repository holds at path (interp_tree_fn): its files
+ * (main.py and the `#%% PATH` ones, sorted by path) and the directories
+ * above them; "" or "." is the root.  Paths are compared as written
+ * (a leading "./" dropped), as the cases write them. */
+static int case_tree(void *ctx, const char *path, const char *entry_dir, char ***names, size_t *nnames)
+{
+	const struct texts *t = ctx;
+	size_t i, plen, n = 0;
+	char prefix[128], **out = NULL;
+	int kind = INTERP_TREE_NONE;
+
+	(void)entry_dir;     /* main.py is at the top */
+	if (names)
+		*names = NULL, *nnames = 0;
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	if (!strcmp(path, "."))
+		path = "";
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(t->p[i].path, path))
+			return INTERP_TREE_FILE;
+	snprintf(prefix, sizeof prefix, "%s%s", path, *path ? "/" : "");
+	plen = strlen(prefix);
+	for (i = 0; i < t->n; i++) {
+		const char *rest = t->p[i].path + plen, *sl;
+		size_t len;
+
+		if (strncmp(t->p[i].path, prefix, plen))
+			continue;
+		kind = INTERP_TREE_DIR;
+		sl = strchr(rest, '/');
+		len = sl ? (size_t)(sl - rest) : strlen(rest);
+		if (!names || (n && strlen(out[n - 1]) == len && !strncmp(out[n - 1], rest, len)))
+			continue;
+		out = xrealloc(out, (n + 1) * sizeof *out);
+		out[n++] = xstrndup(rest, len);
+	}
+	if (names) {
+		*names = out;
+		*nnames = n;
+	}
+	return kind;
+}
+
 /* pyhelpers/ecg_config.py, loaded on the first YAML/TOML file a case
  * reads (owned; released before pyrt_fini) */
 static PyObject *config_helper;
@@ -649,6 +693,7 @@ static int run_case(struct tcase *c, buf_t *why)
 		interp_set_env(in, (const char *const *)c->env, c->nenv, c->env_partial);
 	interp_set_text_loader(in, case_text, &texts);
 	interp_set_loader(in, case_config, &texts);
+	interp_set_tree(in, case_tree, &texts);
 	interp_run_entry(in, entry);
 	if (dump_globals && interp_globals(in)) {
 		const struct vdict *g = interp_globals(in);
