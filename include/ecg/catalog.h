@@ -605,6 +605,13 @@ enum catalog_fact {
 	CATALOG_F_CUDA_MACHINE_QUERIES, /* set: dotted names of machine_queries
 	                                 that are true on a CUDA machine
 	                                 (interp/machine.c) */
+	CATALOG_F_CONFIG_FILE_PARSERS, /* set: argparse parser classes that also
+	                                 read config files (interp/cfgargparse.c) */
+	CATALOG_F_CONFIG_FILE_PARSER_METHODS, /* map: such a parser's other name of
+	                                 an argparse method -> argparse's name */
+	CATALOG_F_CONFIG_FILE_SYNTAXES, /* map: a config_file_parser_class ->
+	                                 the syntax it reads ("default": key =
+	                                 value lines; others not read) */
 	CATALOG_NFACTS
 };
 
