@@ -153,6 +153,8 @@ struct frame {
 	struct vscope *closure_up;     /* the scopes enclosing that one (values.h) */
 	struct frame *outer_comp;      /* comprehension scopes look outwards */
 	const char *qualname;
+	const char *anchor_q;          /* in a lambda's body: the scope its anchors
+	                                  name (vfunc.anchor_qual), else NULL */
 	int def_line;                  /* line of the function's definition (0 at module level) */
 	const struct ast_hdr *scope_def; /* the def whose body runs (FunctionDef, AsyncFunctionDef
 	                                  or Lambda); NULL at module level and in a class body */
