@@ -1336,6 +1336,11 @@ static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, val
 		if (t)
 			return t;
 	}
+	/* an item of an array a host library made (numpy's): host data
+	 * still, whatever the index (torch.tensor(a[i]) copies it over) */
+	if (obj->k == VK_UNKNOWN && !obj->alts && obj->reason &&
+	    !strncmp(obj->reason, OUTSIDE_RESULT_PREFIX, sizeof OUTSIDE_RESULT_PREFIX - 1) && host_only(obj, 0))
+		return unknown_at(f, &s->h, obj->reason);
 	return unknown_at(f, &s->h, idx->k == VK_UNKNOWN && idx->reason ? idx->reason
 	                            : obj->k == VK_UNKNOWN && obj->reason ? obj->reason : "an index ecg cannot follow");
 }

@@ -605,6 +605,12 @@ enum catalog_fact {
 	CATALOG_F_CUDA_MACHINE_QUERIES, /* set: dotted names of machine_queries
 	                                 that are true on a CUDA machine
 	                                 (interp/machine.c) */
+	CATALOG_F_DEFAULT_DEVICE_FACTORIES, /* map: torch.<name>() that makes its
+	                                 tensor on torch's default device when
+	                                 no device= is given -> "new", or
+	                                 "data" / "sizes" (built from host data
+	                                 given: copied there; "sizes": ints
+	                                 given are the shape) */
 	CATALOG_F_CONFIG_FILE_PARSERS, /* set: argparse parser classes that also
 	                                 read config files (interp/cfgargparse.c) */
 	CATALOG_F_CONFIG_FILE_PARSER_METHODS, /* map: such a parser's other name of
