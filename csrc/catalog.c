@@ -1385,6 +1385,10 @@ static const struct {
 	[CATALOG_F_CLOSED_CLASSES] = { "closed_classes", FK_MAP },
 	[CATALOG_F_ITERABLE_DATASET_CLASSES] = { "iterable_dataset_classes", FK_SET },
 	[CATALOG_F_MAP_DATASET_METHODS] = { "map_dataset_methods", FK_SET },
+	[CATALOG_F_DEFAULT_DEVICE_FACTORIES] = { "default_device_factories", FK_MAP },
+	[CATALOG_F_CONFIG_FILE_PARSERS] = { "config_file_parsers", FK_SET },
+	[CATALOG_F_CONFIG_FILE_PARSER_METHODS] = { "config_file_parser_methods", FK_MAP },
+	[CATALOG_F_CONFIG_FILE_SYNTAXES] = { "config_file_syntaxes", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

@@ -1083,7 +1083,7 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 		if (!l)
 			l = ctx_innermost_loop(c);
 
-		if (!strncmp(e->call, "torch.", 6) || e->of_values ||
+		if ((!strncmp(e->call, "torch.", 6) && !e->of_array) || e->of_values ||
 		    (!ctx_same(l, s->step_loop) && !(s->micro_loop && ctx_same(l, s->micro_loop)) && !sc_loader_loop(s, l) &&
 		     !sc_loop_over_item(l, s->step_loop) && !sc_loop_over_item(l, s->micro_loop)))
 			return "step";
@@ -1096,7 +1096,7 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	/* a tensor made from Python numbers on (or copied to) the device in
 	 * a loop that takes no batches (the epoch loop's meter sync): the
 	 * step's own work, not the data hop */
-	if (e->kind == SEV_H2D && (!strncmp(e->call, "torch.", 6) || e->of_values) && ctx_innermost_loop(c) &&
+	if (e->kind == SEV_H2D && ((!strncmp(e->call, "torch.", 6) && !e->of_array) || e->of_values) && ctx_innermost_loop(c) &&
 	    !sc_loader_loop(s, ctx_innermost_loop(c)))
 		return "step";
 	/* a copy outside the step loop, after it, in the work of a loop

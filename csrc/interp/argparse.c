@@ -716,6 +716,21 @@ value_t *argp_parse_args(struct frame *f, value_t *parser, const struct ast_hdr 
 	value_t *nsv = mk_inst_value(in, ns);
 
 	ns->ext = "argparse.Namespace";
+	if (cap_is(parser)) {
+		/* configargparse: its config files' and variables' words
+		 * before the job's (cfgargparse.c), where the config options'
+		 * values (parsed from the job's words alone) name the files */
+		struct vinst *scratch = new_inst(in);
+		struct vdict *from = NULL;
+		value_t *words;
+
+		scratch->ext = "argparse.Namespace";
+		argp_parse_into(f, parser, in->argv ? in->argv->u.seq : NULL, scratch);
+		words = cap_words(f, parser, scratch, in->argv ? in->argv->u.seq : NULL, &from);
+		argp_parse_into(f, parser, words ? words->u.seq : in->argv ? in->argv->u.seq : NULL, ns);
+		cap_mark(f, ns, from);
+		return nsv;
+	}
 	argp_parse_into(f, parser, in->argv ? in->argv->u.seq : NULL, ns);
 	(void)site;
 	return nsv;
@@ -1132,7 +1147,8 @@ static value_t *argp_m_parse(struct frame *f, value_t *fn, value_t **args, size_
 	value_t *given = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "args") : NULL;
 	value_t *nsv, *saved = in->argv, *extras = NULL;
 	int known = site && AST_IS(site, Call) && AST_IS(AST_AS(site, Call)->func, Attribute) &&
-	            !strcmp(AST_AS(AST_AS(site, Call)->func, Attribute)->attr, "parse_known_args");
+	            !strcmp(cap_method_name(in, fn->u.bi.self, AST_AS(AST_AS(site, Call)->func, Attribute)->attr),
+	                    "parse_known_args");
 	size_t i;
 
 	if (given && given->k != VK_NONE) {
@@ -1185,6 +1201,6 @@ value_t *argp_method(struct interp *in, value_t *obj, const char *name)
 		return !strcmp(name, "add_parser") ? mk_builtin(in, BI_M_ARGP_ADDPARSER, obj) : NULL;
 	if (!is_argparser(obj))
 		return NULL;
-	m = NTAB_FIND(argp_methods, name);
+	m = NTAB_FIND(argp_methods, cap_method_name(in, obj, name));
 	return m ? mk_builtin(in, m->id, obj) : NULL;
 }

@@ -218,6 +218,8 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 		argp_parents(in, r, kw);
 		return r;
 	}
+	if ((r = cap_new(f, d, args, nargs, kw, site)))
+		return r;
 	if ((r = framework_call(f, d, last, args, nargs, site)))
 		return r;
 	if ((r = libloop_call(f, d, fn->recv, args, nargs, kw, site)))

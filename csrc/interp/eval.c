@@ -1057,6 +1057,32 @@ static int index_has_mask(const value_t *idx)
 /* x[idx] of a tensor: a tensor where x lives; a boolean mask of a device
  * tensor a sync (its output sized from the data), alone or as one item
  * of a tuple index (x[mask, 1:] selects rows by the mask as x[mask] does) */
+/* An index of host data torch builds as a tensor on the indexed tensor's
+ * device (a blocking copy): an array of another library (numpy's, of
+ * rank 1 or more: arrays.c arr_shape) or a list of Python ints or bools,
+ * alone or as an item of a tuple index.  One integer (a numpy scalar, a
+ * draw with no size) is a basic index: nothing copied. */
+static int index_host_array(const value_t *idx, int depth)
+{
+	size_t i;
+
+	if (!idx || depth > 1)
+		return 0;
+	if (idx->k == VK_UNKNOWN && !idx->alts && idx->arr_shape && idx->arr_shape->nd >= 1)
+		return 1;
+	if (idx->k == VK_LIST && !idx->u.seq->unk_reason && idx->u.seq->n) {
+		for (i = 0; i < idx->u.seq->n; i++)
+			if (idx->u.seq->items[i]->k != VK_INT && idx->u.seq->items[i]->k != VK_BOOL)
+				return 0;
+		return 1;
+	}
+	if (idx->k == VK_TUPLE && !idx->u.seq->unk_reason)
+		for (i = 0; i < idx->u.seq->n; i++)
+			if (index_host_array(idx->u.seq->items[i], depth + 1))
+				return 1;
+	return 0;
+}
+
 static value_t *tensor_subscript(struct frame *f, const struct ast_Subscript *s, value_t *obj, value_t *idx)
 {
 	struct interp *in = f->in;
@@ -1069,6 +1095,15 @@ static value_t *tensor_subscript(struct frame *f, const struct ast_Subscript *s,
 	 * an index whose dtype is not known is not called a sync */
 	if (obj->dev == DEV_DEVICE && index_has_mask(idx) && f->mode != M_FWD)
 		sev(f, SEV_SYNC, "indexing with a tensor (boolean mask or index array)", &s->h);
+	if (obj->dev == DEV_DEVICE && f->mode != M_FWD && index_host_array(idx, 0)) {
+		struct sched_ev *e = sev(f, SEV_H2D, "indexing a device tensor with a host array or list (the index copied over)",
+		                         &s->h);
+
+		if (e) {
+			e->pinned = 0;
+			e->non_blocking = 0;
+		}
+	}
 	t = hostints_index(in, obj, idx);     /* a host tensor of known ints */
 	if (!t) {
 		t = v_tensor_dev(in->a, obj->dev, obj->pinned);
@@ -1336,6 +1371,11 @@ static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, val
 		if (t)
 			return t;
 	}
+	/* an item of an array a host library made (numpy's): host data
+	 * still, whatever the index (torch.tensor(a[i]) copies it over) */
+	if (obj->k == VK_UNKNOWN && !obj->alts && obj->reason &&
+	    !strncmp(obj->reason, OUTSIDE_RESULT_PREFIX, sizeof OUTSIDE_RESULT_PREFIX - 1) && host_only(obj, 0))
+		return unknown_at(f, &s->h, obj->reason);
 	return unknown_at(f, &s->h, idx->k == VK_UNKNOWN && idx->reason ? idx->reason
 	                            : obj->k == VK_UNKNOWN && obj->reason ? obj->reason : "an index ecg cannot follow");
 }

@@ -99,6 +99,9 @@ value_t *make_function(struct frame *f, const struct ast_hdr *def, const char *n
 		fn->qualname = afmt(in, "%s.<locals>.%s", f->qualname, name);
 	else
 		fn->qualname = astr(in, name);
+	/* a lambda is no def: its body's anchors name the scope around it */
+	if (AST_IS(def, Lambda))
+		fn->anchor_qual = f->anchor_q ? f->anchor_q : f->qualname ? f->qualname : "<module>";
 	/* a class body is not an enclosing scope for its methods: they see
 	 * the scopes around the class */
 	fn->closure = in_class_body ? f->closure : f->locals;
@@ -875,6 +878,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	cf.closure = fn->closure;
 	cf.closure_up = fn->closure_up;
 	cf.qualname = fn->qualname;
+	cf.anchor_q = fn->anchor_qual;
 	cf.def_line = func_first_line(fn->def);
 	cf.scope_def = fn->def;
 	cf.cls = fn->owner;

@@ -155,6 +155,8 @@ struct frame {
 	struct vscope *closure_up;     /* the scopes enclosing that one (values.h) */
 	struct frame *outer_comp;      /* comprehension scopes look outwards */
 	const char *qualname;
+	const char *anchor_q;          /* in a lambda's body: the scope its anchors
+	                                  name (vfunc.anchor_qual), else NULL */
 	int def_line;                  /* line of the function's definition (0 at module level) */
 	const struct ast_hdr *scope_def; /* the def whose body runs (FunctionDef, AsyncFunctionDef
 	                                  or Lambda); NULL at module level and in a class body */
@@ -769,6 +771,16 @@ void argp_add(struct frame *f, value_t *parser, value_t **args, size_t nargs, st
               const struct ast_hdr *site);
 value_t *argp_parse_args(struct frame *f, value_t *parser, const struct ast_hdr *site);
 value_t *argp_method(struct interp *in, value_t *obj, const char *name);
+
+/* cfgargparse.c: configargparse's parsers (argparse's, reading config
+ * files and environment variables at parse time) */
+value_t *cap_new(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                 const struct ast_hdr *site);
+int cap_is(const value_t *parser);
+const char *cap_method_name(struct interp *in, const value_t *parser, const char *name);
+value_t *cap_words(struct frame *f, value_t *parser, const struct vinst *scratch, const struct vseq *argv,
+                   struct vdict **from);
+void cap_mark(struct frame *f, struct vinst *ns, const struct vdict *from);
 
 /* native.c: tables of natives, sorted by name (the first member of a
  * row is its name); ntab_find() is a binary search, NULL when absent. */

@@ -169,7 +169,7 @@ struct amemo *amemo_slot(struct amemo **tab, const void *file, const void *key, 
 
 const char *anchor_at(struct frame *f, const struct ast_hdr *node)
 {
-	const char *q = f->qualname ? f->qualname : "<module>";
+	const char *q = f->anchor_q ? f->anchor_q : f->qualname ? f->qualname : "<module>";
 	int line = site_line(node);
 	struct amemo *m = amemo_slot(&f->in->amemo, f->file, q, line);
 

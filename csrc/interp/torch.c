@@ -425,6 +425,9 @@ struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **ar
 
 	m->ext = dotted;
 	m->mod = k == CG_CONTAINER ? VM_CONTAINER : k == CG_LAYER ? VM_LAYER : VM_EXTERNAL;
+	/* built while torch's default is a GPU's: its parameters made there */
+	if ((m->mod == VM_LAYER || m->mod == VM_CONTAINER) && in->default_on_device && f->mode != M_FWD)
+		m->on_device = 1;
 	m->constructed_at = anchor_at(f, site);
 	m->ctor_expr = site ? text_of(f, site) : NULL;
 	m->cond = f->cond.text;
@@ -1214,20 +1217,54 @@ static value_t *tc_load(struct frame *f, const char *d, const char *last, value_
 	                           : LOADED_OBJECT_REASON);
 }
 
-/* torch.set_default_device(...): factories in a forward may then make
- * device tensors; the call itself goes on as any other */
+/* torch.set_default_device(...), torch.set_default_tensor_type(...):
+ * factories in a forward may then make device tensors; the call itself
+ * goes on as any other */
 static value_t *tc_default_device(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                                   struct vdict *kw, const struct ast_hdr *site)
 {
 	(void)d, (void)last, (void)kw, (void)site;
 	f->in->default_dev = 1;
-	/* a device named: torch.cuda.*Tensor, or a device string; anything
-	 * else (the host, a value not known) says no device */
+	/* a device named: torch.cuda.*Tensor (the type, or its name as a
+	 * string: 'torch.cuda.FloatTensor'), or a device string; anything
+	 * else (the host, 'torch.FloatTensor', a value not known) says no
+	 * device */
 	f->in->default_on_device = nargs >= 1 &&
 	                           ((args[0]->k == VK_EXT && !strncmp(args[0]->u.ext, "torch.cuda.", 11)) ||
-	                            (args[0]->k == VK_STR && dev_is_host(args[0]) == 0 &&
-	                             strncmp(args[0]->u.str.s, "meta", 4)));
+	                            (args[0]->k == VK_STR && !strncmp(args[0]->u.str.s, "torch.", 6) &&
+	                             !strncmp(args[0]->u.str.s, "torch.cuda.", 11)) ||
+	                            (args[0]->k == VK_STR && strncmp(args[0]->u.str.s, "torch.", 6) &&
+	                             dev_is_host(args[0]) == 0 && strncmp(args[0]->u.str.s, "meta", 4)));
 	return NULL;
+}
+
+/* torch.Tensor([...]), torch.tensor(a numpy array) with no device= while
+ * torch's default is a GPU's (catalog default_device_factories, kind
+ * "data" or "sizes"): the data is built on the host and copied over --
+ * when it is known to hold no device tensor (host_only: Python numbers,
+ * an array of a host library); a tensor given is no data (an alias, or
+ * where it is), and torch.Tensor(3, 4)'s ints are sizes. */
+static void default_device_copy(struct frame *f, const char *kind, const char *last, value_t **args, size_t nargs,
+                                const struct ast_hdr *site)
+{
+	struct sched_ev *e;
+	const value_t *a = nargs >= 1 ? args[0] : NULL;
+
+	if (!a || (strcmp(kind, "data") && strcmp(kind, "sizes")))
+		return;
+	if (!strcmp(kind, "sizes") && (a->k == VK_INT || (a->k == VK_UNKNOWN && fact_plain(a))))
+		return;
+	if (a->k == VK_TENSOR || a->k == VK_NONE || a->k == VK_STR || !host_only(a, 0))
+		return;
+	if ((a->k == VK_LIST || a->k == VK_TUPLE) && (a->u.seq->unk_reason || !a->u.seq->n) && !strcmp(kind, "sizes"))
+		return;
+	if ((e = sev(f, SEV_H2D, afmt(f->in, "torch.%s(host data) under a device default tensor type", last), site))) {
+		e->pinned = 0;
+		e->non_blocking = 0;
+		/* Python numbers: the step's own tensor; an array: data */
+		e->of_values = python_data(a, 0);
+		e->of_array = !e->of_values;
+	}
 }
 
 /* torch.compile(mode=..., fullgraph=...) with no function: the decorator
@@ -1881,7 +1918,11 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		return unknown_at(f, site, "a value the runtime reports (a number, not a tensor)");
 	if (catalog_fact(in->cat, CATALOG_F_RUNTIME_QUERIES, last))
 		return unknown_at(f, site, MACHINE_REASON);
-	if (!strchr(d + 6, '.') && (r = hostints_factory(f, last, args, nargs, kw)))
+	/* (not torch.tensor([...]) while torch's default device is a GPU's:
+	 * made there, below) */
+	if (!strchr(d + 6, '.') &&
+	    !(in->default_on_device && catalog_fact(in->cat, CATALOG_F_DEFAULT_DEVICE_FACTORIES, last)) &&
+	    (r = hostints_factory(f, last, args, nargs, kw)))
 		return r;
 	/* a torch class's object -- not the legacy typed constructors
 	 * (torch.ByteTensor([flag]): a host tensor, host_factories) */
@@ -1947,12 +1988,18 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		/* a factory: on the host, unless the job moves torch's default
 		 * device (then a forward's factory is where that is) */
 		int sd = f->mode != M_FWD ? tensor_seq_dev(args, nargs) : -1;
+		const char *dd = catalog_fact(in->cat, CATALOG_F_DEFAULT_DEVICE_FACTORIES, last);
 
-		if (catalog_fact(in->cat, CATALOG_F_HOST_FACTORIES, last)) {
+		if (dd && in->default_on_device && !strchr(d + 6, '.')) {
+			/* torch's default tensor type or device is a GPU's: made
+			 * there; host data given to it copied over */
+			dev = DEV_DEVICE;
+			in->gpu = 1;
+			default_device_copy(f, dd, last, args, nargs, site);
+		} else if (catalog_fact(in->cat, CATALOG_F_HOST_FACTORIES, last)) {
 			dev = f->mode == M_FWD && in->default_dev ? DEV_UNKNOWN : DEV_HOST;
 			made_on_host = 1;   /* no device=: host for sure unless the default moved */
-		}
-		else if (sd >= 0)
+		} else if (sd >= 0)
 			dev = sd;      /* torch.cat([a, b]), torch.stack(xs): where the tensors are */
 		else
 			dev = in->gpu ? DEV_DEVICE : DEV_UNKNOWN;             /* clip_grad_norm_ & co */

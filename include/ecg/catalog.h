@@ -622,6 +622,19 @@ enum catalog_fact {
 	                                 wrapper's load_state_dict is nn.Module's,
 	                                 copying into the wrapped module's own
 	                                 tensors (interp/module.c) */
+	CATALOG_F_DEFAULT_DEVICE_FACTORIES, /* map: torch.<name>() that makes its
+	                                 tensor on torch's default device when
+	                                 no device= is given -> "new", or
+	                                 "data" / "sizes" (built from host data
+	                                 given: copied there; "sizes": ints
+	                                 given are the shape) */
+	CATALOG_F_CONFIG_FILE_PARSERS, /* set: argparse parser classes that also
+	                                 read config files (interp/cfgargparse.c) */
+	CATALOG_F_CONFIG_FILE_PARSER_METHODS, /* map: such a parser's other name of
+	                                 an argparse method -> argparse's name */
+	CATALOG_F_CONFIG_FILE_SYNTAXES, /* map: a config_file_parser_class ->
+	                                 the syntax it reads ("default": key =
+	                                 value lines; others not read) */
 	CATALOG_NFACTS
 };
 

@@ -182,6 +182,9 @@ struct sched_ev {
 	                                 the model is not known) */
 	int of_values;                /* H2D: of a tensor made from Python numbers
 	                                 (torch.tensor(x).cuda()), not a batch */
+	int of_array;                 /* H2D: made by torch.<factory>() of an array
+	                                 another library made (numpy's): data, as a
+	                                 batch's copy is, though the call is torch's */
 	const struct jctx *gen_loop;  /* made by a generator's code outside the loop
 	                                 around its yield (its __iter__'s start, run
 	                                 as a pass over it starts): the loop that takes

@@ -91,6 +91,10 @@ struct vfunc {
 	struct sfile *file;
 	struct vns *globals;
 	const char *qualname;         /* "Block.forward", "main.<locals>.step" */
+	const char *anchor_qual;      /* a lambda's: the scope it is written in
+	                                 ("<module>", "main"), which the anchors
+	                                 of its body name (the records name the
+	                                 innermost def or class); NULL for a def */
 	struct vdict *closure;        /* the enclosing function's locals, or NULL */
 	struct vscope *closure_up;    /* the scopes enclosing that one, innermost first */
 	value_t **defaults;           /* evaluated positional defaults */
