@@ -40,6 +40,10 @@
 #include "ecg/treecache.h"
 #include "ecg/util.h"
 
+/* load.c answers the interpreter's tree queries in its own layer's terms */
+_Static_assert((int)LOAD_TREE_NONE == (int)INTERP_TREE_NONE && (int)LOAD_TREE_FILE == (int)INTERP_TREE_FILE &&
+               (int)LOAD_TREE_DIR == (int)INTERP_TREE_DIR, "load.h's LOAD_TREE_* are interp.h's INTERP_TREE_*");
+
 /* --stats: where the time went, on stderr. */
 struct stats {
 	int on;

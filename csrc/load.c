@@ -11,7 +11,6 @@
 #include "ecg/ast.h"
 #include "ecg/err.h"
 #include "ecg/helpers.h"
-#include "ecg/interp.h"
 #include "ecg/load.h"
 #include "ecg/parsepool.h"
 #include "ecg/pyast.h"
@@ -723,10 +722,10 @@ static int tree_entry_at(const struct load *L, const char *norm, char ***names, 
 	const repo_file_t *f = *norm ? load_find(L, norm) : NULL;
 	size_t lo = 0, hi = L->nall, k, plen, n = 0, cap = 0;
 	char *prefix, **out = NULL;
-	int kind = INTERP_TREE_NONE;
+	int kind = LOAD_TREE_NONE;
 
 	if (f)
-		return f->kind == REPO_FILE ? INTERP_TREE_FILE : INTERP_TREE_NONE;
+		return f->kind == REPO_FILE ? LOAD_TREE_FILE : LOAD_TREE_NONE;
 	prefix = *norm ? xasprintf("%s/", norm) : xstrdup("");
 	plen = strlen(prefix);
 	while (lo < hi) {              /* the first path >= prefix: the directory's run starts there */
@@ -743,7 +742,7 @@ static int tree_entry_at(const struct load *L, const char *norm, char ***names, 
 
 		if (L->all[k].kind != REPO_FILE && !sl)
 			continue;              /* a symlink or a submodule: what it is is not read */
-		kind = INTERP_TREE_DIR;
+		kind = LOAD_TREE_DIR;
 		if (!names || !len)
 			continue;
 		/* a subdirectory's paths are one run in path order: once each */
@@ -757,7 +756,7 @@ static int tree_entry_at(const struct load *L, const char *norm, char ***names, 
 	}
 	free(prefix);
 	if (names) {
-		if (kind != INTERP_TREE_DIR) {
+		if (kind != LOAD_TREE_DIR) {
 			for (k = 0; k < n; k++)
 				free(out[k]);
 			free(out);
@@ -774,21 +773,21 @@ int load_tree_entry(void *vctx, const char *path, const char *entry_dir, char **
 {
 	struct load *L = vctx;
 	char *cand, *norm;
-	int kind = INTERP_TREE_NONE;
+	int kind = LOAD_TREE_NONE;
 
 	if (names) {
 		*names = NULL;
 		*nnames = 0;
 	}
 	if (path[0] == '/')
-		return INTERP_TREE_NONE;       /* outside the repository */
+		return LOAD_TREE_NONE;       /* outside the repository */
 	cand = xasprintf("%s%s", entry_dir, path);
 	norm = load_norm_path(cand);
 	if (norm)
 		kind = tree_entry_at(L, norm, names, nnames);
 	free(norm);
 	free(cand);
-	if (kind == INTERP_TREE_NONE && *entry_dir && (norm = load_norm_path(path))) {
+	if (kind == LOAD_TREE_NONE && *entry_dir && (norm = load_norm_path(path))) {
 		kind = tree_entry_at(L, norm, names, nnames);
 		free(norm);
 	}

@@ -132,6 +132,9 @@ char *load_text_file(void *ctx, const char *path, const char *entry_dir, size_t 
  * is a file or a directory of the tree at the commit, and a directory's
  * names.  Nothing is read and nothing is recorded in `files`. */
 int load_tree_entry(void *ctx, const char *path, const char *entry_dir, char ***names, size_t *nnames);
+/* What load_tree_entry() returns: the values of interp.h's INTERP_TREE_*
+ * (that header is a layer above this one; extract.c checks they agree). */
+enum { LOAD_TREE_NONE = 0, LOAD_TREE_FILE = 1, LOAD_TREE_DIR = 2 };
 
 /* The interpreter's reader of a JSON data file outside the repository
  * (interp_fs_json_fn): `path` absolute, read from the filesystem (at most
