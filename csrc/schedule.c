@@ -1162,10 +1162,21 @@ static int sc_shares_loop(const struct sched_ev *e, const struct jctx *loop)
 }
 
 /* The loop around the training forward, and the accumulation loop. */
+/* Whether a loop around c is a library's training loop resumed from a
+ * checkpoint (interp/libloop.c). */
+static int ctx_resumed(const struct jctx *c)
+{
+	for (; c; c = c->up)
+		if (c->kind == JC_LOOP && c->resumes)
+			return 1;
+	return 0;
+}
+
 static void sc_find_loops(struct sc *s)
 {
 	const struct sched_ev *opt = NULL, *bwd = NULL;
 	size_t i;
+	int rpass;
 
 	int train = s->job_type && !strcmp(s->job_type, "training");
 	int serve = s->job_type && !strcmp(s->job_type, "inference_serving");
@@ -1174,17 +1185,21 @@ static void sc_find_loops(struct sc *s)
 	/* a training job's step call: the first model call with gradients in
 	 * a loop that trains (a backward or an optimizer step in it or in a
 	 * loop around it), over a one-off forward before the training loop (a
-	 * check of the model on one input); else the first with gradients */
-	for (i = 0; train && i < s->nev && !s->step_call; i++) {
-		const struct sched_ev *e = &s->ev[i];
-		const struct jctx *l;
+	 * check of the model on one input); else the first with gradients.
+	 * A fresh run's loop first: a library's loop resumed from an earlier
+	 * run's checkpoint (jctx.resumes) only when no other trains */
+	for (rpass = 0; train && rpass < 2 && !s->step_call; rpass++)
+		for (i = 0; i < s->nev && !s->step_call; i++) {
+			const struct sched_ev *e = &s->ev[i];
+			const struct jctx *l;
 
-		if (e->kind != SEV_MODEL_CALL || jc_find(e->ctx, JC_NO_GRAD) || jc_find(e->ctx, JC_GUARD))
-			continue;
-		for (l = ctx_innermost_loop(e->ctx); l && !s->step_call; l = ctx_innermost_loop(l->up))
-			if (sc_loop_trains(s, l))
-				s->step_call = e;
-	}
+			if (e->kind != SEV_MODEL_CALL || jc_find(e->ctx, JC_NO_GRAD) || jc_find(e->ctx, JC_GUARD) ||
+			    (rpass == 0 && ctx_resumed(e->ctx)))
+				continue;
+			for (l = ctx_innermost_loop(e->ctx); l && !s->step_call; l = ctx_innermost_loop(l->up))
+				if (sc_loop_trains(s, l))
+					s->step_call = e;
+		}
 	for (i = 0; i < s->nev; i++) {
 		const struct sched_ev *e = &s->ev[i];
 

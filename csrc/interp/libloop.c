@@ -23,7 +23,12 @@
  * call, as the job's evidence.  The batch is not known: the library's
  * collation and its copy to the device (placement that the accelerator
  * and the machine decide) are not stated, nor are the library's own
- * reads, logging and collectives.  It returns NULL when the call is not
+ * reads, logging and collectives.  A third field, after a second ';',
+ * names the call's argument that resumes the loop from a checkpoint
+ * ("KEYWORD@POSITION" or "KEYWORD"): given and neither None nor False
+ * (trainer.train(resume_from_checkpoint=True)), the loop is marked
+ * resumes, a run after an earlier one, so that a fresh run's call on
+ * another branch is the step.  It returns NULL when the call is not
  * one of these or the model is not known (the caller goes on), else None.
  * Job mode only; it allocates only in the interpreter's arena.
  */
@@ -58,6 +63,30 @@ static value_t *loop_model(const char *spec, value_t *recv, value_t **args, size
 	return NULL;
 }
 
+/* Whether the call passes the argument the spec's third field names with
+ * a value that may resume (anything but None or False). */
+static int loop_resumes(const char *spec, value_t **args, size_t nargs, struct vdict *kw)
+{
+	const char *f = strchr(spec, ';'), *at, *end;
+	char key[64];
+	size_t n;
+	value_t *v = NULL;
+
+	if (!f || !(f = strchr(f + 1, ';')) || !*++f)
+		return 0;
+	at = strchr(f, '@');
+	end = at ? at : f + strlen(f);
+	if ((n = (size_t)(end - f)) == 0 || n >= sizeof key)
+		return 0;
+	memcpy(key, f, n);
+	key[n] = '\0';
+	if (kw && vdict_gets(kw, key))
+		v = vdict_gets(kw, key);
+	else if (at && at[1] >= '0' && at[1] <= '9' && (size_t)(at[1] - '0') < nargs)
+		v = args[at[1] - '0'];
+	return v && v->k != VK_NONE && !(v->k == VK_BOOL && !v->u.b);
+}
+
 value_t *libloop_call(struct frame *f, const char *d, value_t *recv, value_t **args, size_t nargs,
                       struct vdict *kw, const struct ast_hdr *site)
 {
@@ -72,9 +101,13 @@ value_t *libloop_call(struct frame *f, const char *d, value_t *recv, value_t **a
 	    model->k != VK_INST || model->u.inst->mod == VM_NONE)
 		return NULL;
 	method = strchr(spec, ';') + 1;
+	if (strchr(method, ';'))
+		method = afmt(in, "%.*s", (int)(strchr(method, ';') - method), method);
 	anchor = anchor_at(f, site);
 	/* one step of the library's loop: the job's step loop */
 	f->jc = jc_push(f, JC_LOOP, anchor, afmt(in, "the training loop of %s", d));
+	if (loop_resumes(spec, args, nargs, kw))
+		((struct jctx *)f->jc)->resumes = 1;
 	f->loop_anchor = anchor;
 	batch = v_unknown(in->a, NULL, afmt(in, "a batch %s collates", d));
 	if (*method) {

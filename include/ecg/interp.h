@@ -111,6 +111,10 @@ struct jctx {
 	                               * only in training mode (`if self.training:`), 2 only
 	                               * in eval mode (its else, or the rest after a return
 	                               * on the training path); 0 in either */
+	int resumes;                  /* JC_LOOP of a library's training loop called to resume
+	                               * from a checkpoint an earlier run left (catalog
+	                               * library_train_loops' resume argument given, not
+	                               * None or False): not a fresh run's step */
 	const struct jctx *up;
 	const struct jctx *rerooted;  /* interp's memo: this context as events see it
 	                               * (JC_GEN markers out), once made; NULL before */
