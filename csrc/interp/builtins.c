@@ -1089,6 +1089,31 @@ static value_t *bi_abs(struct frame *f, value_t *fn, value_t **args, size_t narg
 	return unknown_at(f, site, "abs() of a value not known");
 }
 
+/* divmod(a, b) of two known numbers: (a // b, a % b) with Python's
+ * floor semantics (eval.c binop); unknown otherwise (a zero divisor
+ * raises) */
+static value_t *bi_divmod(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *q, *r, *t;
+	double x;
+
+	(void)fn;
+	if (nargs != 2 || (kw && kw->n) || args[0]->k == VK_BOOL || args[1]->k == VK_BOOL ||
+	    !(args[0]->k == VK_INT || args[0]->k == VK_FLOAT) || !(args[1]->k == VK_INT || args[1]->k == VK_FLOAT) ||
+	    !as_num(args[1], &x) || x == 0)
+		return unknown_at(f, site, "divmod() of values not known");
+	q = binop(f, AST_OP_FLOORDIV, args[0], args[1], site, 0);
+	r = binop(f, AST_OP_MOD, args[0], args[1], site, 0);
+	if (!(q->k == VK_INT || q->k == VK_FLOAT) || !(r->k == VK_INT || r->k == VK_FLOAT))
+		return unknown_at(f, site, "divmod() of values not known");
+	t = v_seq(in->a, VK_TUPLE, 2);
+	vseq_push(in->a, t->u.seq, q);
+	vseq_push(in->a, t->u.seq, r);
+	return t;
+}
+
 static value_t *bi_round(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                          const struct ast_hdr *site)
 {
@@ -2140,6 +2165,7 @@ static const struct native builtin_natives[] = {
 	{ "classmethod", bi_decorator, BI_CLASSMETHOD },
 	{ "dict", bi_dict, BI_DICT },
 	{ "dir", bi_dir, BI_DIR },
+	{ "divmod", bi_divmod, BI_DIVMOD },
 	{ "enumerate", bi_enumerate, BI_ENUMERATE },
 	{ "eval", bi_eval, BI_EVAL },
 	{ "exec", bi_exec, BI_EXEC },

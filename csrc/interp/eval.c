@@ -1115,6 +1115,27 @@ static value_t *tensor_subscript(struct frame *f, const struct ast_Subscript *s,
 	return t;
 }
 
+/* Are the items of a known sequence alike, so that any one stands for
+ * all: the same value or instances of one class (alike_values), or
+ * unknowns of one reason (a library's mapping of host tensors each).
+ * 0 or 1; never fails. */
+static int seq_items_alike(const struct vseq *q)
+{
+	size_t i;
+
+	for (i = 1; i < q->n; i++) {
+		const value_t *a = q->items[0], *b = q->items[i];
+
+		if (alike_values(a, b))
+			continue;
+		if (a->k == VK_UNKNOWN && b->k == VK_UNKNOWN && !a->alts && !b->alts && a->reason && b->reason &&
+		    !strcmp(a->reason, b->reason) && a->plain == b->plain)
+			continue;
+		return 0;
+	}
+	return 1;
+}
+
 static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, value_t *obj, value_t *idx)
 {
 	struct interp *in = f->in;
@@ -1246,6 +1267,15 @@ static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, val
 				for (k = lo; k < hi; k++)
 					vseq_push(in->a, r->u.seq, obj->u.seq->items[k]);
 				stage_of_slice(f, s->slice, obj, r);
+				return r;
+			}
+			/* x[a:b] with a bound not known (a process's share
+			 * of a list), its items alike: as many items as not
+			 * known, each one like them (iter_rep_item) */
+			if ((!ok1 || !ok2) && idx->u.slice.step->k == VK_NONE && n >= 1 && seq_items_alike(obj->u.seq)) {
+				r = v_seq(in->a, obj->k, 1);
+				vseq_push(in->a, r->u.seq, obj->u.seq->items[0]);
+				r->u.seq->unk_reason = "a slice of a sequence whose bounds are not known";
 				return r;
 			}
 		}

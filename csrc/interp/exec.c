@@ -1744,7 +1744,9 @@ static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 			pushed = NULL;
 		}
 		if (wi->optional_vars)
-			assign(f, wi->optional_vars, cv->k == VK_INST ? cv
+			/* (a @contextmanager's generator not entered: what it
+			 * yields is not known, the generator object is not it) */
+			assign(f, wi->optional_vars, cv->k == VK_INST && !is_gen_value(cv) ? cv
 			       : v_unknown(in->a, text_of(f, wi->optional_vars), "a context manager's value"));
 	}
 	f->no_grad += ng;

@@ -341,18 +341,49 @@ static int with_just_yield(const struct ast_hdr *s)
 	return 1;
 }
 
+/* `if C: ...; yield X; return` with no else, its test and its other
+ * statements holding no yield: an early way out of a generator that
+ * yields once there and ends (accelerate's split_between_processes with
+ * one process) */
+static int yield_return_guard(const struct ast_hdr *s)
+{
+	const struct ast_If *iff;
+	const struct ast_hdr *last;
+	unsigned i;
+
+	if (!AST_IS(s, If))
+		return 0;
+	iff = AST_AS(s, If);
+	if (iff->orelse.n || iff->body.n < 2 || contains_yield_cb(iff->test, NULL))
+		return 0;
+	last = iff->body.items[iff->body.n - 1];
+	if (!AST_IS(last, Return) || AST_AS(last, Return)->value || !plain_yield(iff->body.items[iff->body.n - 2]))
+		return 0;
+	for (i = 0; i + 2 < iff->body.n; i++)
+		if (contains_yield_cb(iff->body.items[i], NULL))
+			return 0;
+	return 1;
+}
+
 /* The index of the one top-level `yield` (or `yield from`, or `with
  * ...: yield`) statement of def's body, or -1 when the body has another
- * yield (nested, or a second one) or none. */
+ * yield (nested, or a second one) or none.  Early-way-out guards
+ * (yield_return_guard) before it are allowed when it is the body's last
+ * statement: whichever yield is reached, leaving the context manager
+ * runs nothing more. */
 static int top_level_yield(const struct ast_hdr *def)
 {
 	const struct ast_list *body = fn_body(def);
 	unsigned i;
-	int at = -1;
+	int at = -1, guarded = 0;
 
 	for (i = 0; body && i < body->n; i++) {
 		const struct ast_hdr *s = body->items[i];
 
+		if (at < 0 && yield_return_guard(s)) {
+			guarded = 1;
+			continue;
+		}
 		if (with_just_yield(s) || (AST_IS(s, Expr) && AST_IS(AST_AS(s, Expr)->value, Yield) &&
 		     !(AST_AS(AST_AS(s, Expr)->value, Yield)->value &&
 		       contains_yield_cb(AST_AS(AST_AS(s, Expr)->value, Yield)->value, NULL))) ||
@@ -365,6 +396,8 @@ static int top_level_yield(const struct ast_hdr *def)
 			return -1;
 		}
 	}
+	if (guarded && at >= 0 && (unsigned)at + 1 != body->n)
+		return -1;
 	return at;
 }
 
