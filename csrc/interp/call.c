@@ -337,6 +337,25 @@ static value_t *table_class_call(struct frame *f, value_t *fn, const struct ast_
 	return mk_inst_value(in, m);
 }
 
+/* Whether vf is the forward that m's class resolves to (m.forward), as
+ * against a base class's forward reached by super().forward or
+ * Base.forward(self, ...): 0 only when vf is a "forward" of a class of
+ * m's MRO other than the resolved one (1 when m has no repository class,
+ * as before). */
+static int is_own_forward(const struct vinst *m, const struct vfunc *vf)
+{
+	value_t *own, *v;
+	size_t i;
+
+	if (!m->cls || !(own = class_lookup(m->cls, "forward", NULL)) || own->k != VK_FUNC ||
+	    own->u.fn == vf)
+		return 1;
+	for (i = 0; i < m->cls->nmro; i++)
+		if ((v = vdict_gets(m->cls->mro[i]->ns, "forward")) && v->k == VK_FUNC && v->u.fn == vf)
+			return 0;
+	return 1;
+}
+
 value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
               struct vdict *kw, const struct ast_hdr *site)
 {
@@ -382,8 +401,12 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		value_t *self = fn->u.bound.self;
 		struct vfunc *vf = fn->u.bound.fn->u.fn;
 
+		/* m.forward(x) is m(x); super().forward(x) (a base's forward,
+		 * not the one m's class resolves to) is that function, read
+		 * inline: calling m again would be m's own forward */
 		if (self->k == VK_INST && self->u.inst->mod != VM_NONE && AST_IS(vf->def, FunctionDef) &&
-		    !strcmp(AST_AS(vf->def, FunctionDef)->name, "forward")) {
+		    !strcmp(AST_AS(vf->def, FunctionDef)->name, "forward") &&
+		    is_own_forward(self->u.inst, vf)) {
 			value_t *mv = mk_inst_value(in, self->u.inst);
 
 			return call(f, mv, args, nargs, kw, site);

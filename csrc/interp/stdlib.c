@@ -728,6 +728,43 @@ static value_t *sl_dataclasses(struct frame *f, const char *d, value_t **args, s
 	return typing_origin_call(f, args[0], !strcmp(d, "typing.get_args"));
 }
 
+/* inspect.getfullargspec(f) of a repository function: the 7-tuple
+ * (args, varargs, varkw, defaults, kwonlyargs, kwonlydefaults,
+ * annotations) with the parameter names read from its def; defaults,
+ * kwonlydefaults and annotations are unknown (not evaluated here).  A
+ * tuple, not a FullArgSpec: its attributes (.args) are not read.  NULL
+ * (not read) for anything else (a class, a bound method, a library's
+ * function). */
+static value_t *sl_getfullargspec(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                                  const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const struct ast_arguments *a;
+	value_t *r, *names, *kwonly;
+	size_t i;
+
+	(void)d;
+	if (nargs != 1 || kw || args[0]->k != VK_FUNC || !(a = fn_args(args[0]->u.fn->def)))
+		return NULL;
+	names = v_seq(in->a, VK_LIST, 0);
+	for (i = 0; i < a->posonlyargs.n; i++)
+		vseq_push(in->a, names->u.seq, v_str(in->a, AST_AS(a->posonlyargs.items[i], arg)->arg));
+	for (i = 0; i < a->args.n; i++)
+		vseq_push(in->a, names->u.seq, v_str(in->a, AST_AS(a->args.items[i], arg)->arg));
+	kwonly = v_seq(in->a, VK_LIST, 0);
+	for (i = 0; i < a->kwonlyargs.n; i++)
+		vseq_push(in->a, kwonly->u.seq, v_str(in->a, AST_AS(a->kwonlyargs.items[i], arg)->arg));
+	r = v_seq(in->a, VK_TUPLE, 7);
+	vseq_push(in->a, r->u.seq, names);
+	vseq_push(in->a, r->u.seq, a->vararg ? v_str(in->a, a->vararg->arg) : v_none(in->a));
+	vseq_push(in->a, r->u.seq, a->kwarg ? v_str(in->a, a->kwarg->arg) : v_none(in->a));
+	vseq_push(in->a, r->u.seq, unknown_at(f, site, "getfullargspec's defaults are not evaluated"));
+	vseq_push(in->a, r->u.seq, kwonly);
+	vseq_push(in->a, r->u.seq, unknown_at(f, site, "getfullargspec's kwonlydefaults are not evaluated"));
+	vseq_push(in->a, r->u.seq, unknown_at(f, site, "getfullargspec's annotations are not read"));
+	return r;
+}
+
 /* defaultdict(list): a dict whose missing keys the factory fills (a
  * trainer's callbacks[event].append(fn)) */
 static value_t *sl_defaultdict(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
@@ -849,6 +886,7 @@ static const struct stdlib_native {
 	{ "importlib.metadata.version", pkgmeta_dist_version },
 	{ "importlib.util.find_spec", sl_find_spec },
 	{ "importlib_metadata.version", pkgmeta_dist_version },
+	{ "inspect.getfullargspec", sl_getfullargspec },
 	{ "io.open", sl_io_open },
 	{ "itertools.repeat", sl_repeat },
 	{ "json.load", sl_load },
