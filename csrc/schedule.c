@@ -1161,7 +1161,6 @@ static int sc_shares_loop(const struct sched_ev *e, const struct jctx *loop)
 	return 0;
 }
 
-/* The loop around the training forward, and the accumulation loop. */
 /* Whether a loop around c is a library's training loop resumed from a
  * checkpoint (interp/libloop.c). */
 static int ctx_resumed(const struct jctx *c)
@@ -1172,6 +1171,7 @@ static int ctx_resumed(const struct jctx *c)
 	return 0;
 }
 
+/* The loop around the training forward, and the accumulation loop. */
 static void sc_find_loops(struct sc *s)
 {
 	const struct sched_ev *opt = NULL, *bwd = NULL;

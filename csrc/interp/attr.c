@@ -72,22 +72,27 @@ static value_t *module_method(struct interp *in, value_t *obj, const char *name)
 	return m ? mk_builtin(in, m->id, obj) : NULL;
 }
 
+/* Whether the n bytes at w are one of the space-separated words of a
+ * catalog entry's value. */
+static int word_listed(const char *words, const char *w, size_t n)
+{
+	const char *p;
+
+	for (p = words; *p; p += strcspn(p, " "), p += strspn(p, " "))
+		if (strcspn(p, " ") == n && !strncmp(p, w, n))
+			return 1;
+	return 0;
+}
+
 /* model.generate of a module a library built (transformers' models):
  * catalog module_generate_methods names the method and the packages
  * whose modules have it.  The call runs the module's forward under
  * no_grad (module.c); the per-token loop is the library's, not read. */
 static int library_generate(struct interp *in, const char *ext, const char *name)
 {
-	const char *pkgs = catalog_fact(in->cat, CATALOG_F_MODULE_GENERATE_METHODS, name), *p;
-	size_t n;
+	const char *pkgs = catalog_fact(in->cat, CATALOG_F_MODULE_GENERATE_METHODS, name);
 
-	if (!pkgs || !ext)
-		return 0;
-	n = strcspn(ext, ".");
-	for (p = pkgs; *p; p += strcspn(p, " "), p += strspn(p, " "))
-		if (strcspn(p, " ") == n && !strncmp(p, ext, n))
-			return 1;
-	return 0;
+	return pkgs && ext && word_listed(pkgs, ext, strcspn(ext, "."));
 }
 
 /* The outside classes whose objects are emulated here (their attributes
@@ -230,15 +235,12 @@ static int is_registered_buffer(const struct vinst *m, const value_t *v)
  * decided here. */
 static int closed_class_lacks(struct interp *in, const char *ext, const char *name)
 {
-	const char *names = catalog_fact(in->cat, CATALOG_F_CLOSED_CLASSES, ext), *p;
+	const char *names = catalog_fact(in->cat, CATALOG_F_CLOSED_CLASSES, ext);
 	size_t n = strlen(name);
 
 	if (!names || !n || (n > 4 && !strncmp(name, "__", 2) && !strcmp(name + n - 2, "__")))
 		return 0;
-	for (p = names; (p = strstr(p, name)); p += n)
-		if ((p == names || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
-			return 0;
-	return 1;
+	return !word_listed(names, name, n);
 }
 
 static int inherits_ext(const struct vclass *c)

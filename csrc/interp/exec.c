@@ -1370,17 +1370,6 @@ static void carry_reread(struct frame *f, const struct ast_hdr *target, value_t 
  * TRAINING_BOTH_MODES)?  Then its body runs in one mode only, its else in
  * the other.  0 otherwise (`self.training and x` included).  Reading the
  * attribute again changes nothing.  Never fails. */
-/* `True` or a non-zero int literal: a loop test that never turns false */
-static int const_true(const struct ast_hdr *test)
-{
-	const struct ast_Constant *c;
-
-	if (!AST_IS(test, Constant))
-		return 0;
-	c = AST_AS(test, Constant);
-	return (c->value.kind == AST_CONST_TRUE) || (c->value.kind == AST_CONST_INT && (c->value.big || c->value.i));
-}
-
 static int training_test(struct frame *f, const struct ast_hdr *test)
 {
 	int neg = 0;
@@ -2073,7 +2062,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 				 * until it holds a batch): the loop is left only by
 				 * that return, which is what the call gives back --
 				 * reading more passes would only repeat this one */
-				if (f->ret_alt != alt0 && const_true(w->test)) {
+				if (f->ret_alt != alt0 && const_truth(w->test) == 1) {
 					f->ret = f->ret_alt;
 					f->ret_alt = alt0;
 					fl = FL_RETURN;

@@ -1575,6 +1575,27 @@ static inline int ext_is(const value_t *v, const char *name)
 	return v && v->k == VK_EXT && !strcmp(v->u.ext, name);
 }
 
+/* The truth of a constant expression (`True`, `0`, `None`): 1, 0, or -1
+ * when e is no constant or one of no fixed truth here (a string). */
+static inline int const_truth(const struct ast_hdr *e)
+{
+	const struct ast_const *c;
+
+	if (!e || !AST_IS(e, Constant))
+		return -1;
+	c = &AST_AS(e, Constant)->value;
+	switch (c->kind) {
+	case AST_CONST_NONE: case AST_CONST_FALSE:
+		return 0;
+	case AST_CONST_TRUE:
+		return 1;
+	case AST_CONST_INT:
+		return c->big || c->i != 0;
+	default:
+		return -1;
+	}
+}
+
 static inline int ext_is_module_base(const char *d)
 {
 	return !strcmp(d, "torch.nn.Module");

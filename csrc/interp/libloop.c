@@ -39,74 +39,67 @@
 #include "internal.h"
 #include "ecg/catalog.h"
 
-/* The model the spec's first field names: the call's argument (keyword
- * or position), or the keyword the object was constructed with. */
-static value_t *loop_model(const char *spec, value_t *recv, value_t **args, size_t nargs, struct vdict *kw)
+/* The n bytes at p, a field of the spec: "KEY@POS" (the call's keyword
+ * KEY, else its positional argument POS), "KEY@ctor" (the keyword the
+ * object recv was constructed with) or "KEY" (the call's keyword): the
+ * value it names, NULL when the call does not give it. */
+static value_t *spec_arg(const char *p, size_t n, const value_t *recv, value_t **args, size_t nargs,
+                         struct vdict *kw)
 {
-	const char *at = strchr(spec, '@'), *end = strchr(spec, ';');
+	const char *at = memchr(p, '@', n);
 	char key[64];
-	size_t n;
+	size_t kn = at ? (size_t)(at - p) : n;
 
-	if (!at || !end || at > end || (n = (size_t)(at - spec)) == 0 || n >= sizeof key)
+	if (!kn || kn >= sizeof key)
 		return NULL;
-	memcpy(key, spec, n);
-	key[n] = '\0';
-	if (!strncmp(at + 1, "ctor;", 5)) {
+	memcpy(key, p, kn);
+	key[kn] = '\0';
+	if (at && n - kn == 5 && !memcmp(at, "@ctor", 5)) {
 		const struct vinst *o = recv && recv->k == VK_INST ? recv->u.inst : NULL;
 
 		return o && o->args ? vdict_gets(o->args, key) : NULL;
 	}
 	if (kw && vdict_gets(kw, key))
 		return vdict_gets(kw, key);
-	if (at[1] >= '0' && at[1] <= '9' && (size_t)(at[1] - '0') < nargs)
+	if (at && n - kn == 2 && at[1] >= '0' && at[1] <= '9' && (size_t)(at[1] - '0') < nargs)
 		return args[at[1] - '0'];
 	return NULL;
 }
 
-/* Whether the call passes the argument the spec's third field names with
- * a value that may resume (anything but None or False). */
-static int loop_resumes(const char *spec, value_t **args, size_t nargs, struct vdict *kw)
+/* The i-th ';'-separated field of spec: its start, and its length in *n
+ * (NULL when the spec has fewer fields). */
+static const char *spec_field(const char *spec, int i, size_t *n)
 {
-	const char *f = strchr(spec, ';'), *at, *end;
-	char key[64];
-	size_t n;
-	value_t *v = NULL;
-
-	if (!f || !(f = strchr(f + 1, ';')) || !*++f)
-		return 0;
-	at = strchr(f, '@');
-	end = at ? at : f + strlen(f);
-	if ((n = (size_t)(end - f)) == 0 || n >= sizeof key)
-		return 0;
-	memcpy(key, f, n);
-	key[n] = '\0';
-	if (kw && vdict_gets(kw, key))
-		v = vdict_gets(kw, key);
-	else if (at && at[1] >= '0' && at[1] <= '9' && (size_t)(at[1] - '0') < nargs)
-		v = args[at[1] - '0'];
-	return v && v->k != VK_NONE && !(v->k == VK_BOOL && !v->u.b);
+	for (; i > 0; i--)
+		if (!(spec = strchr(spec, ';')))
+			return NULL;
+		else
+			spec++;
+	*n = strcspn(spec, ";");
+	return spec;
 }
 
 value_t *libloop_call(struct frame *f, const char *d, value_t *recv, value_t **args, size_t nargs,
                       struct vdict *kw, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	const char *spec = catalog_fact(in->cat, CATALOG_F_LIBRARY_TRAIN_LOOPS, d), *method;
+	const char *spec = catalog_fact(in->cat, CATALOG_F_LIBRARY_TRAIN_LOOPS, d), *method, *fld;
 	const struct jctx *ojc = f->jc;
 	const char *ol = f->loop_anchor;
 	const char *anchor;
-	value_t *model, *batch;
+	value_t *model, *batch, *resume;
+	size_t n;
 
-	if (!spec || f->mode == M_FWD || !(model = loop_model(spec, recv, args, nargs, kw)) ||
-	    model->k != VK_INST || model->u.inst->mod == VM_NONE)
+	if (!spec || f->mode == M_FWD || !(fld = spec_field(spec, 0, &n)) ||
+	    !(model = spec_arg(fld, n, recv, args, nargs, kw)) || model->k != VK_INST || model->u.inst->mod == VM_NONE)
 		return NULL;
-	method = strchr(spec, ';') + 1;
-	if (strchr(method, ';'))
-		method = afmt(in, "%.*s", (int)(strchr(method, ';') - method), method);
+	method = (fld = spec_field(spec, 1, &n)) ? afmt(in, "%.*s", (int)n, fld) : "";
+	/* a resume argument given, and neither None nor False */
+	resume = (fld = spec_field(spec, 2, &n)) && n ? spec_arg(fld, n, recv, args, nargs, kw) : NULL;
 	anchor = anchor_at(f, site);
 	/* one step of the library's loop: the job's step loop */
 	f->jc = jc_push(f, JC_LOOP, anchor, afmt(in, "the training loop of %s", d));
-	if (loop_resumes(spec, args, nargs, kw))
+	if (resume && resume->k != VK_NONE && !(resume->k == VK_BOOL && !resume->u.b))
 		((struct jctx *)f->jc)->resumes = 1;
 	f->loop_anchor = anchor;
 	batch = v_unknown(in->a, NULL, afmt(in, "a batch %s collates", d));

@@ -46,26 +46,6 @@ static const char *self_attr(const struct frame *f, const struct ast_hdr *e)
 	return a->attr;
 }
 
-/* The truth of a constant expression: 1, 0, or -1 when e is no constant. */
-static int const_truth(const struct ast_hdr *e)
-{
-	const struct ast_const *c;
-
-	if (!e || !AST_IS(e, Constant))
-		return -1;
-	c = &AST_AS(e, Constant)->value;
-	switch (c->kind) {
-	case AST_CONST_NONE: case AST_CONST_FALSE:
-		return 0;
-	case AST_CONST_TRUE:
-		return 1;
-	case AST_CONST_INT:
-		return c->big || c->i != 0;
-	default:
-		return -1;
-	}
-}
-
 /* Whether `t` is `<name>.<attr>` for any name (self in another method
  * may be spelled otherwise; any object's .attr counts, to be safe). */
 static int sets_attr(const struct ast_hdr *t, const char *attr)

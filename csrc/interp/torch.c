@@ -2383,15 +2383,14 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 	 * (libvalues.c: its value is not read): the wrapper runs that module,
 	 * which stays the library's module -- on the device once FSDP's
 	 * device_id placed it there (FSDP moves a module on the host to
-	 * device_id; that copy is not stated).  Before, the wrapper was an
-	 * object that is no module, and the job's model call was lost. */
+	 * device_id; that copy is not stated) */
 	if (is_wrapper(in->cat, d) && nargs >= 1 && libv_is_module(args[0]) && f->mode != M_FWD &&
 	    !catalog_fact(in->cat, CATALOG_F_MULTI_PROCESS_WRAPPERS, d)) {
+		const char *word = catalog_fact_match(in->cat, CATALOG_F_PARALLEL_WRAPPERS, d);
+		const value_t *dev_id = kw ? vdict_gets(kw, "device_id") : NULL;
 		value_t *m = args[0];
 
-		if (kw && vdict_gets(kw, "device_id") && vdict_gets(kw, "device_id")->k != VK_NONE &&
-		    catalog_fact_match(in->cat, CATALOG_F_PARALLEL_WRAPPERS, d) &&
-		    !strcmp(catalog_fact_match(in->cat, CATALOG_F_PARALLEL_WRAPPERS, d), "FullyShardedDataParallel")) {
+		if (word && !strcmp(word, "FullyShardedDataParallel") && dev_id && dev_id->k != VK_NONE) {
 			m = v_copy(in->a, m);
 			m->reason = LIB_MODULE_DEVICE_REASON;
 		}
