@@ -28,7 +28,9 @@
  * ("KEYWORD@POSITION" or "KEYWORD"): given and neither None nor False
  * (trainer.train(resume_from_checkpoint=True)), the loop is marked
  * resumes, a run after an earlier one, so that a fresh run's call on
- * another branch is the step.  It returns NULL when the call is not
+ * another branch is the step.  A model whose automatic_optimization is
+ * not True (Lightning's manual optimization) runs its backward and step
+ * itself: the library's are not stated.  It returns NULL when the call is not
  * one of these or the model is not known (the caller goes on), else None.
  * Job mode only; it allocates only in the interpreter's arena.
  */
@@ -87,7 +89,7 @@ value_t *libloop_call(struct frame *f, const char *d, value_t *recv, value_t **a
 	const struct jctx *ojc = f->jc;
 	const char *ol = f->loop_anchor;
 	const char *anchor;
-	value_t *model, *batch, *resume;
+	value_t *model, *batch, *resume, *manual;
 	size_t n;
 
 	if (!spec || f->mode == M_FWD || !(fld = spec_field(spec, 0, &n)) ||
@@ -113,7 +115,15 @@ value_t *libloop_call(struct frame *f, const char *d, value_t *recv, value_t **a
 	} else {
 		(void)call(f, model, NULL, 0, NULL, site);
 	}
-	/* the library's loss.backward() and optimizer.step() */
+	/* the library's loss.backward() and optimizer.step() -- not under
+	 * Lightning's manual optimization (`self.automatic_optimization =
+	 * False`): training_step then runs them itself, where it does */
+	manual = vdict_gets(model->u.inst->attrs, "automatic_optimization");
+	if (manual && value_truth(manual) != 1) {
+		f->loop_anchor = ol;
+		f->jc = ojc;
+		return v_none(in->a);
+	}
 	in->job_events++;
 	in->saw_backward = 1;
 	if (!in->ev.backward)
