@@ -370,6 +370,9 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 	if (fn->k == VK_BOUND || fn->k == VK_EXT) {
 		value_t *r = hf_call(f, fn, args, nargs, kw, site);   /* transformers' from_pretrained */
 
+		if (!r)
+			r = pretrained_call(f, fn, args, nargs, kw, site);   /* diffusers' pipelines */
+
 		if (r)
 			return r;
 	}

@@ -1297,6 +1297,11 @@ value_t *hf_class_attr(struct frame *f, value_t *cls, const char *name);
 value_t *hf_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                  const struct ast_hdr *site);
 
+/* pretrained.c: a component loader's call (catalog component_loaders)
+ * read as the class it builds, or NULL (not one: nothing done) */
+value_t *pretrained_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site);
+
 /* libvalues.c: values of other libraries ecg does not build (unknowns
  * told apart by their reason) */
 #define LIB_MODULE_HOST_REASON "a module a library builds on the host (not read)"

@@ -635,6 +635,10 @@ enum catalog_fact {
 	CATALOG_F_CONFIG_FILE_SYNTAXES, /* map: a config_file_parser_class ->
 	                                 the syntax it reads ("default": key =
 	                                 value lines; others not read) */
+	CATALOG_F_COMPONENT_LOADERS,  /* set: module.Class.method of a loader that
+	                                 builds the class it is called on from a
+	                                 download and the objects given by
+	                                 keyword (interp/pretrained.c) */
 	CATALOG_NFACTS
 };
 
