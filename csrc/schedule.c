@@ -1870,7 +1870,8 @@ static long long sc_fwd_runs(const struct sc *s, const struct sched_ev *e)
 	for (j = 0; j < s->nev; j++) {
 		const struct sched_ev *x = &s->ev[j];
 
-		if (x->kind != e->kind || !x->in_forward || strcmp(x->anchor, e->anchor) || sc_same_run_before(s, j, 1))
+		if (x->kind != e->kind || !x->in_forward || strcmp(x->anchor, e->anchor) || sc_same_run_before(s, j, 1) ||
+		    (x->kind == SEV_COLLECTIVE && (!x->op || !e->op || strcmp(x->op, e->op))))
 			continue;
 		if (x->fwd_mult < 0 || n > (1LL << 40))
 			return -1;
@@ -2462,8 +2463,10 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 				char *freq;
 
 				s->calls = sc_other_path(s, e) ? -1 : sc_calls(s, e);
+				s->inner = e->in_forward ? sc_fwd_runs(s, e) : 1;   /* in each block's forward */
 				freq = sc_frequency(s, e);
 				s->calls = 0;
+				s->inner = 1;
 				cJSON_AddStringToObject(c, "frequency", freq);
 				free(freq);
 			}
