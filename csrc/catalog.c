@@ -1390,6 +1390,9 @@ static const struct {
 	[CATALOG_F_CONFIG_FILE_PARSER_METHODS] = { "config_file_parser_methods", FK_MAP },
 	[CATALOG_F_CONFIG_FILE_SYNTAXES] = { "config_file_syntaxes", FK_MAP },
 	[CATALOG_F_COMPONENT_LOADERS] = { "component_loaders", FK_SET },
+	[CATALOG_F_TP_PARALLELIZE_CALLS] = { "tp_parallelize_calls", FK_SET },
+	[CATALOG_F_TP_STYLES] = { "tp_styles", FK_MAP },
+	[CATALOG_F_TP_PLACEMENTS] = { "tp_placements", FK_SET },
 };
 
 static const char *const FACT_KIND_KEY[] = {

@@ -196,6 +196,7 @@ value_t *call_module_fwd(struct frame *f, struct vinst *m, value_t **args, size_
 		e->nargs = nargs;
 		e->kwargs = kw;
 	}
+	tp_call(f, m, site);    /* a tensor-parallel style's collectives */
 	return forward_of(f, m, args, nargs, kw, site);
 }
 

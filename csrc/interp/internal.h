@@ -1297,6 +1297,16 @@ value_t *hf_class_attr(struct frame *f, value_t *cls, const char *name);
 value_t *hf_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                  const struct ast_hdr *site);
 
+/* tplan.c: parallelize_module's plan marks the submodules it reaches
+ * with their style; at a call of a marked submodule in a forward,
+ * tp_call states its style's collectives (nothing for any other). */
+void tp_plan_apply(struct frame *f, value_t **args, size_t nargs, struct vdict *kw);
+/* A style's or placement's constructor arguments kept in o->args
+ * (keywords by name, positionals "arg0" ...); nothing for other classes */
+void tp_keep_args(struct interp *in, struct vinst *o, const char *last, value_t **args, size_t nargs,
+                  struct vdict *kw);
+void tp_call(struct frame *f, struct vinst *m, const struct ast_hdr *site);
+
 /* pretrained.c: a component loader's call (catalog component_loaders)
  * read as the class it builds, or NULL (not one: nothing done) */
 value_t *pretrained_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,

@@ -1817,6 +1817,7 @@ static value_t *torch_object(struct frame *f, const char *d, const char *last, v
 	}
 	if (is_optim_ext(d))
 		optim_note_params(in, o, nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "params") : NULL);
+	tp_keep_args(in, o, last, args, nargs, kw);   /* tensor-parallel styles, placements */
 	if (!strcmp(last, "GradScaler") || !strcmp(last, "ShardedGradScaler")) {
 		/* enabled=: by keyword (its place differs between
 		 * torch.cuda.amp's and torch.amp's, and FSDP's takes the
@@ -2429,6 +2430,8 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 			vseq_push(in->a, t->u.seq, i == wi ? w : args[i]);
 		return t;
 	}
+	if (f->mode != M_FWD && catalog_fact(in->cat, CATALOG_F_TP_PARALLELIZE_CALLS, d))
+		tp_plan_apply(f, args, nargs, kw);     /* the plan's hooks (tplan.c) */
 	if (is_wrapper(in->cat, d) && nargs >= 1 && args[0]->k == VK_INST) {
 		value_t *w = v_copy(in->a, args[0]);
 		struct vinst *m = args[0]->u.inst;

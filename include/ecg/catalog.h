@@ -639,6 +639,13 @@ enum catalog_fact {
 	                                 builds the class it is called on from a
 	                                 download and the objects given by
 	                                 keyword (interp/pretrained.c) */
+	CATALOG_F_TP_PARALLELIZE_CALLS, /* set: calls that apply a tensor-parallel
+	                                 plan to a module (interp/tplan.c) */
+	CATALOG_F_TP_STYLES,          /* map: a tensor-parallel style class ->
+	                                 "INPUT DESIRED PRODUCED OUTPUT" layouts,
+	                                 or "input" / "output" (interp/tplan.c) */
+	CATALOG_F_TP_PLACEMENTS,      /* set: DTensor placement classes whose
+	                                 arguments a plan's layouts read */
 	CATALOG_NFACTS
 };
 

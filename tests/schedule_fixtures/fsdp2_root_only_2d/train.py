@@ -5,7 +5,7 @@
 # root unit's parameters unsharded from forward to backward when
 # reshard_after_forward= is not given: an all-gather before the forward,
 # a reduce-scatter in backward, and no all-gather again for backward.
-# (The tensor-parallel hooks' own collectives are not stated here.)
+# (down's RowwiseParallel all-reduces its Partial output over tp.)
 import os
 import torch
 import torch.nn as nn
