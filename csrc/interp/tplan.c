@@ -232,7 +232,8 @@ static void plan_entry(struct interp *in, struct vinst *m, const char *key, valu
 		mark(in, m, parts, 0, 0, style, 0);
 		return;
 	}
-	s = astr(in, key);
+	s = ast_arena_alloc(in->a, strlen(key) + 1);     /* split in place */
+	memcpy(s, key, strlen(key) + 1);
 	for (p = s; np < 32; p++) {
 		parts[np++] = p;
 		if (!(p = strchr(p, '.')))
