@@ -1338,6 +1338,16 @@ int arr_rows(struct frame *f, const value_t *it, size_t max, struct vseq **out);
 value_t *arr_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
 value_t *arr_call(struct frame *f, const value_t *fn, const struct ast_hdr *site);
 value_t *arr_window(struct frame *f, const struct ast_Subscript *s, const value_t *obj, const value_t *idx);
+/* arr_len(): len() of such an array whose first axis is known, else NULL;
+ * arr_binop(): l op r (arithmetic) when one is such an array and the
+ * result keeps its shape (a Python number or a 0-d array beside it),
+ * else NULL */
+value_t *arr_len(struct frame *f, const value_t *a);
+/* arr_may_be_float(): is v a 0-d array whose dtype may be a float (not a
+ * draw's integer)?  isinstance(v, float) is then undecided */
+int arr_may_be_float(const value_t *v);
+value_t *arr_binop(struct frame *f, enum ast_operator op, const value_t *l, const value_t *r,
+                   const struct ast_hdr *site);
 void arr_device_index(struct frame *f, const struct ast_Subscript *s, const value_t *obj, const value_t *idx);
 void arr_tensor_window(struct frame *f, const struct ast_Subscript *s, const value_t *obj, const value_t *idx,
                        value_t *t);
