@@ -30,7 +30,17 @@
  *    rank (catalog array_stackers, axis 0) is [n, *S]; np.array/asarray
  *    of one (array_converters; no ndmin) keeps its shape;
  *  - torch.from_numpy / torch.tensor / torch.as_tensor of the array: a
- *    tensor of its shape (shapes.c's "data" rule reads arr_shape).
+ *    tensor of its shape (shapes.c's "data" rule reads arr_shape);
+ *  - a row of a 1-D array is 0-d (a numpy scalar: np.float64 is a float,
+ *    so isinstance(x, float) of one stays undecided, builtins.c);
+ *    arithmetic (+ - * / // % **) of an array with a Python number or a
+ *    0-d array, or of two arrays of one fully known shape, has the
+ *    array's shape (arr_binop: numpy's broadcasting, only where it
+ *    changes nothing); np.array of a list or tuple of n Python numbers
+ *    and 0-d arrays is [n] (array_converters); a running reduction along
+ *    axis 0 of a 1-D array keeps its [n] (array_scans);
+ *  - a.shape is a tuple of its axes (each known or not), a.ndim its rank,
+ *    len(a) its first axis when known (arr_len).
  * An array a factory makes (catalog array_factories: np.zeros((n, m)))
  * has the shape its argument gives, each axis known or not.  Such an
  * array, of either kind, is on the host and not a tensor: indexed with a
@@ -278,6 +288,53 @@ static struct vshape *stack_shape(struct frame *f, const value_t *seq)
 	return s;
 }
 
+/* The rank of a (an array whose shape is known in part, a list or tuple
+ * of known length of Python numbers: 1), or -1 */
+static int arr_rank(const value_t *a)
+{
+	size_t i;
+
+	if (a->k == VK_UNKNOWN && !a->alts && a->arr_shape)
+		return (int)a->arr_shape->nd;
+	if ((a->k != VK_LIST && a->k != VK_TUPLE) || a->u.seq->unk_reason)
+		return -1;
+	for (i = 0; i < a->u.seq->n; i++) {
+		enum vkind k = a->u.seq->items[i]->k;
+
+		if (k != VK_INT && k != VK_FLOAT && k != VK_BOOL)
+			return -1;
+	}
+	return 1;
+}
+
+/* Is v a 0-d array (a numpy scalar: a row of a 1-D array, arithmetic of
+ * one) or a Python number? */
+static int scalar_item(const value_t *v)
+{
+	if (v->k == VK_INT || v->k == VK_FLOAT || v->k == VK_BOOL)
+		return 1;
+	return v->k == VK_UNKNOWN && !v->alts && v->arr_shape && !v->arr_shape->nd;
+}
+
+/* The shape np.array(seq) gives: seq a list or tuple of known length n
+ * whose items are all Python numbers or 0-d arrays: [n]; NULL otherwise */
+static struct vshape *scalars_shape(struct frame *f, const value_t *seq)
+{
+	struct vshape *s;
+	size_t i;
+
+	if (seq->u.seq->unk_reason || !seq->u.seq->n)
+		return NULL;
+	for (i = 0; i < seq->u.seq->n; i++)
+		if (!scalar_item(seq->u.seq->items[i]))
+			return NULL;
+	if ((s = shape_new(f->in->a, 1))) {
+		s->n[0] = (long long)seq->u.seq->n;
+		s->sym[0] = NULL;
+	}
+	return s;
+}
+
 /* Is keyword name given in kw? */
 static int has_kw(const struct vdict *kw, const char *name)
 {
@@ -310,7 +367,9 @@ void arr_reader_result(struct frame *f, const char *d, value_t *const *args, siz
 		long long n = -1;
 		size_t i;
 
-		if (!a || (axis && axis->k != VK_NONE))
+		/* axis 0 (or -1) of a 1-D array is the array itself */
+		if (!a || (axis && axis->k != VK_NONE &&
+		           !(axis->k == VK_INT && (axis->u.i == 0 || axis->u.i == -1) && arr_rank(a) == 1)))
 			return;
 		if ((a->k == VK_LIST || a->k == VK_TUPLE) && !a->u.seq->unk_reason) {
 			/* every item one Python number, or a value not known of
@@ -369,7 +428,11 @@ void arr_reader_result(struct frame *f, const char *d, value_t *const *args, siz
 		 * arguments, where old numpy took it) may add axes */
 		const value_t *a = named_arg(conv, args, nargs, kw);
 
-		if (nargs > 2 || has_kw(kw, "ndmin") || !a || a->k != VK_UNKNOWN || a->alts || !a->arr_shape)
+		if (nargs > 2 || has_kw(kw, "ndmin") || !a)
+			return;
+		if ((a->k == VK_LIST || a->k == VK_TUPLE) && (s = scalars_shape(f, a)))
+			r->arr_shape = s;
+		if (a->k != VK_UNKNOWN || a->alts || !a->arr_shape)
 			return;
 		r->arr_shape = a->arr_shape;
 		return;
@@ -427,9 +490,8 @@ int arr_rows(struct frame *f, const value_t *it, size_t max, struct vseq **out)
 
 		/* a 0-d row is a numpy scalar: one of a draw is an integer (no
 		 * Python int), another's type is the array's (np.float64 is a
-		 * float): not known, as before */
-		if (row->nd || it->reason == arr_draw_reason)
-			x->arr_shape = row;
+		 * float: builtins.c's isinstance leaves float undecided) */
+		x->arr_shape = row;
 		vseq_push(f->in->a, s, x);
 	}
 	*out = s;
@@ -440,8 +502,21 @@ value_t *arr_attr(struct frame *f, value_t *obj, const char *name, const struct 
 {
 	value_t *m;
 
-	if (!obj || obj->k != VK_UNKNOWN || !obj->arr_shape || obj->alts ||
-	    !catalog_fact(f->in->cat, CATALOG_F_ARRAY_SHAPE_METHODS, name))
+	if (!obj || obj->k != VK_UNKNOWN || !obj->arr_shape || obj->alts)
+		return NULL;
+	if (!strcmp(name, "ndim"))
+		return v_int(f->in->a, (long long)obj->arr_shape->nd);
+	if (!strcmp(name, "shape")) {
+		/* numpy's ndarray.shape: a tuple of ints, one an axis */
+		unsigned d;
+
+		m = v_seq(f->in->a, VK_TUPLE, obj->arr_shape->nd);
+		for (d = 0; d < obj->arr_shape->nd; d++)
+			vseq_push(f->in->a, m->u.seq, obj->arr_shape->n[d] >= 0 ? v_int(f->in->a, obj->arr_shape->n[d])
+			          : unknown_at(f, site, "an axis of an array not known"));
+		return m;
+	}
+	if (!catalog_fact(f->in->cat, CATALOG_F_ARRAY_SHAPE_METHODS, name))
 		return NULL;
 	m = unknown_at(f, site, ARR_METHOD_REASON);
 	m->recv = obj;
@@ -458,6 +533,58 @@ value_t *arr_call(struct frame *f, const value_t *fn, const struct ast_hdr *site
 	r = unknown_at(f, site, fn->recv->reason ? fn->recv->reason : "an array of another library");
 	r->arr_shape = fn->recv->arr_shape;
 	return r;
+}
+
+int arr_may_be_float(const value_t *v)
+{
+	return v && v->k == VK_UNKNOWN && !v->alts && v->arr_shape && !v->arr_shape->nd && v->reason != arr_draw_reason;
+}
+
+value_t *arr_len(struct frame *f, const value_t *a)
+{
+	if (!a || a->k != VK_UNKNOWN || a->alts || !a->arr_shape || a->arr_shape->nd < 1 || a->arr_shape->n[0] < 0)
+		return NULL;
+	return v_int(f->in->a, a->arr_shape->n[0]);
+}
+
+/* The shape of an arithmetic operator's result when one operand is an
+ * array whose shape is known in part: with a Python number or a 0-d
+ * array beside it, the array's; two arrays of one shape known on every
+ * axis, that shape; else NULL (broadcasting that may change the shape) */
+static const struct vshape *binop_shape(const value_t *l, const value_t *r)
+{
+	const struct vshape *a = l->k == VK_UNKNOWN && !l->alts ? l->arr_shape : NULL;
+	const struct vshape *b = r->k == VK_UNKNOWN && !r->alts ? r->arr_shape : NULL;
+	unsigned d;
+
+	if (!a && !b)
+		return NULL;
+	if (a && (scalar_item(r) || (b && !b->nd)))
+		return a;
+	if (b && (scalar_item(l) || (a && !a->nd)))
+		return b;
+	if (!a || !b || a->nd != b->nd)
+		return NULL;
+	for (d = 0; d < a->nd; d++)
+		if (a->n[d] < 0 || a->n[d] != b->n[d])
+			return NULL;
+	return a;
+}
+
+value_t *arr_binop(struct frame *f, enum ast_operator op, const value_t *l, const value_t *r,
+                   const struct ast_hdr *site)
+{
+	const struct vshape *sh;
+	value_t *v;
+
+	if (op != AST_OP_ADD && op != AST_OP_SUB && op != AST_OP_MULT && op != AST_OP_DIV && op != AST_OP_FLOORDIV &&
+	    op != AST_OP_MOD && op != AST_OP_POW)
+		return NULL;
+	if (!(sh = binop_shape(l, r)))
+		return NULL;
+	v = unknown_at(f, site, "arithmetic of an array of another library");
+	v->arr_shape = sh;
+	return v;
 }
 
 value_t *arr_window(struct frame *f, const struct ast_Subscript *s, const value_t *obj, const value_t *idx)

@@ -564,7 +564,13 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 	 * no array */
 	if (t->k == VK_BUILTIN && v->k == VK_UNKNOWN && host_datum(v)) {
 		switch (t->u.bi.id) {
-		case BI_INT: case BI_FLOAT: case BI_BOOL: case BI_LIST: case BI_TUPLE: case BI_DICT:
+		case BI_FLOAT:
+			/* a 0-d array (a numpy scalar) of a dtype not known:
+			 * np.float64 is a float; a draw's items are integers */
+			if (arr_may_be_float(v))
+				return -1;
+			return 0;
+		case BI_INT: case BI_BOOL: case BI_LIST: case BI_TUPLE: case BI_DICT:
 			return 0;
 		case BI_STR:
 			return v->arr_shape ? 0 : -1;
@@ -668,6 +674,7 @@ static value_t *bi_len(struct frame *f, value_t *fn, value_t **args, size_t narg
                        const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
+	value_t *r;
 
 	if (nargs == 1) {
 		value_t *a = args[0];
@@ -685,6 +692,8 @@ static value_t *bi_len(struct frame *f, value_t *fn, value_t **args, size_t narg
 			return v_int(in->a, (long long)a->u.inst->nchildren);
 		if (a->k == VK_RANGE && range_len(a) <= MAX_UNROLL)
 			return v_int(in->a, range_len(a));   /* as iter_items() would count it */
+		if ((r = arr_len(f, a)))
+			return r;             /* an array whose first axis is known */
 	}
 	return unknown_at(f, site, "the length of something not known");
 }

@@ -269,6 +269,10 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 			return t;
 		}
 	}
+	/* 1.0 - betas, a / b of numpy arrays whose shape is known in part
+	 * (arrays.c): the array's shape where numpy keeps it */
+	if ((pv = arr_binop(f, op, l, r, site)))
+		return pv;
 	if (l->k == VK_STR && r->k == VK_STR && op == AST_OP_ADD) {
 		buf_t b;
 		value_t *v;

@@ -751,6 +751,9 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 			f->jc = jc_push(f, JC_GEN, lj->anchor, lj->text);
 			assign(f, s->target, gen_next(f, it->u.inst, &s->h));
 			f->jc = lj;
+			/* as many trips as the generator's code pins items
+			 * (genitems.c), or not known */
+			lj->trips = gen_loop_trips(s, it->u.inst);
 		}
 		else if (iter_self_next(f, it)) {
 			/* an iterator object of a repository class (its __iter__
@@ -1876,8 +1879,10 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			f->ret = v_none(in->a);
 			return FL_RETURN;
 		}
-		if (f->gen_body && (AST_IS(AST_AS(st, Expr)->value, Yield) || AST_IS(AST_AS(st, Expr)->value, YieldFrom)))
+		if (f->gen_body && (AST_IS(AST_AS(st, Expr)->value, Yield) || AST_IS(AST_AS(st, Expr)->value, YieldFrom))) {
 			mark_gen_items(f);
+			in->gen_yield_items = gen_yield_trips(f, st);   /* genitems.c */
+		}
 		/* a generator object advanced: its first yield is the item */
 		if (f->gen_body && AST_IS(AST_AS(st, Expr)->value, Yield)) {
 			const struct ast_Yield *y = AST_AS(AST_AS(st, Expr)->value, Yield);

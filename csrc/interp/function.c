@@ -276,6 +276,9 @@ struct vgen {
 	struct vdict *locals;         /* a context manager's, at its yield */
 	unsigned yield_at;            /* the index of that yield in the body */
 	struct vinst *inner;          /* the generator its `yield from` entered */
+	long long items;              /* how many items it gives (genitems.c), as
+	                                 its last reading up to its yield found;
+	                                 -1 not known */
 };
 
 int is_gen_value(const value_t *v)
@@ -298,7 +301,14 @@ value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site)
 		return unknown_at(f, site, "a generator advanced from inside itself");
 	st->running = 1;
 	in->gen_entering = st->fn;
-	r = call_function(f, st->fn, st->self, st->args, st->nargs, st->kw, f->mode, f->ev, site);
+	{
+		long long outer = in->gen_yield_items;   /* a generator advanced by this one's caller */
+
+		in->gen_yield_items = -1;
+		r = call_function(f, st->fn, st->self, st->args, st->nargs, st->kw, f->mode, f->ev, site);
+		st->items = in->gen_yield_items;
+		in->gen_yield_items = outer;
+	}
 	in->gen_entering = NULL;
 	st->running = 0;
 	if (g->enumerated) {
@@ -310,6 +320,20 @@ value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site)
 		r = pair;
 	}
 	return r;
+}
+
+long long gen_item_count(const struct vinst *g)
+{
+	const struct vgen *st = g ? g->gen : NULL;
+
+	return st ? st->items : -1;
+}
+
+const char *gen_function_name(const struct vinst *g)
+{
+	const struct vgen *st = g ? g->gen : NULL;
+
+	return st && st->fn ? st->fn->qualname : NULL;
 }
 
 /* `yield` alone, yielding nothing or a value that holds no yield */
@@ -891,6 +915,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 		for (i = 0; i < nargs; i++)
 			st->args[i] = args[i];
 		st->kw = kw;
+		st->items = -1;
 		g->gen = st;
 		return mk_inst_value(in, g);
 	}

@@ -373,6 +373,8 @@ struct interp {
 	int run_generators;            /* read a generator's body (a lifespan) */
 	const struct vfunc *gen_entering; /* a generator object's function, being
 	                                  resumed by next() or a for loop */
+	long long gen_yield_items;     /* the generator being advanced: how many items
+	                                  its yield reached gives (genitems.c), -1 */
 	struct vgen *gen_capture;      /* a context manager's generator being entered:
 	                                  its frame's locals kept at the yield */
 	struct vgen *gen_resume;       /* one being left: its body after the yield run */
@@ -724,6 +726,18 @@ const struct ast_arguments *fn_args(const struct ast_hdr *def);
 value_t *make_function(struct frame *f, const struct ast_hdr *def, const char *name);
 int is_gen_value(const value_t *v);
 value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site);
+/* gen_item_count(): how many items generator g gives, as its last
+ * gen_next() found it (genitems.c), or -1; gen_function_name(): its
+ * function's qualified name, or NULL */
+long long gen_item_count(const struct vinst *g);
+const char *gen_function_name(const struct vinst *g);
+/* genitems.c: gen_yield_trips() at generator body f's yield statement y:
+ * how many items the generator gives when every iteration of the `for`
+ * loops around y reaches it once (their trip counts' product), else -1;
+ * gen_loop_trips() the trip count of the job's loop s over generator g
+ * when it takes every item of a fresh one, else -1.  Neither fails. */
+long long gen_yield_trips(const struct frame *f, const struct ast_hdr *y);
+long long gen_loop_trips(const struct ast_For *s, const struct vinst *g);
 /* function.c: `with cm(...)` where cm is a @contextlib.contextmanager
  * generator function of the repository whose one yield is a statement of
  * its body's top level: gen_ctx_enter runs the body up to the yield and
@@ -1353,6 +1367,16 @@ int arr_rows(struct frame *f, const value_t *it, size_t max, struct vseq **out);
 value_t *arr_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
 value_t *arr_call(struct frame *f, const value_t *fn, const struct ast_hdr *site);
 value_t *arr_window(struct frame *f, const struct ast_Subscript *s, const value_t *obj, const value_t *idx);
+/* arr_len(): len() of such an array whose first axis is known, else NULL;
+ * arr_binop(): l op r (arithmetic) when one is such an array and the
+ * result keeps its shape (a Python number or a 0-d array beside it),
+ * else NULL */
+value_t *arr_len(struct frame *f, const value_t *a);
+/* arr_may_be_float(): is v a 0-d array whose dtype may be a float (not a
+ * draw's integer)?  isinstance(v, float) is then undecided */
+int arr_may_be_float(const value_t *v);
+value_t *arr_binop(struct frame *f, enum ast_operator op, const value_t *l, const value_t *r,
+                   const struct ast_hdr *site);
 void arr_device_index(struct frame *f, const struct ast_Subscript *s, const value_t *obj, const value_t *idx);
 void arr_tensor_window(struct frame *f, const struct ast_Subscript *s, const value_t *obj, const value_t *idx,
                        value_t *t);
