@@ -1389,6 +1389,8 @@ static const struct {
 	[CATALOG_F_CONFIG_FILE_PARSERS] = { "config_file_parsers", FK_SET },
 	[CATALOG_F_CONFIG_FILE_PARSER_METHODS] = { "config_file_parser_methods", FK_MAP },
 	[CATALOG_F_CONFIG_FILE_SYNTAXES] = { "config_file_syntaxes", FK_MAP },
+	[CATALOG_F_DATACLASS_ARG_PARSERS] = { "dataclass_arg_parsers", FK_MAP },
+	[CATALOG_F_LIBRARY_DATACLASS_FIELDS] = { "library_dataclass_fields", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

@@ -635,6 +635,12 @@ enum catalog_fact {
 	CATALOG_F_CONFIG_FILE_SYNTAXES, /* map: a config_file_parser_class ->
 	                                 the syntax it reads ("default": key =
 	                                 value lines; others not read) */
+	CATALOG_F_DATACLASS_ARG_PARSERS, /* map: a library's parser class that
+	                                 fills dataclasses from the command
+	                                 line -> "KEY@POS;METHOD" (interp/hfargs.c) */
+	CATALOG_F_LIBRARY_DATACLASS_FIELDS, /* map: a library's dataclass -> its
+	                                 fields read here, "NAME:TYPE=DEFAULT"
+	                                 space-separated (interp/hfargs.c) */
 	CATALOG_NFACTS
 };
 
