@@ -1391,6 +1391,7 @@ static const struct {
 	[CATALOG_F_CONFIG_FILE_SYNTAXES] = { "config_file_syntaxes", FK_MAP },
 	[CATALOG_F_DATACLASS_ARG_PARSERS] = { "dataclass_arg_parsers", FK_MAP },
 	[CATALOG_F_LIBRARY_DATACLASS_FIELDS] = { "library_dataclass_fields", FK_MAP },
+	[CATALOG_F_LIBRARY_LOOP_EVENTS] = { "library_loop_events", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

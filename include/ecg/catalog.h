@@ -641,6 +641,10 @@ enum catalog_fact {
 	CATALOG_F_LIBRARY_DATACLASS_FIELDS, /* map: a library's dataclass -> its
 	                                 fields read here, "NAME:TYPE=DEFAULT"
 	                                 space-separated (interp/hfargs.c) */
+	CATALOG_F_LIBRARY_LOOP_EVENTS, /* map: "<library_train_loops key>#N" ->
+	                                 the loop's N-th per-step event, and
+	                                 "<key>#args", "<key>#accum", "<key>#gpu"
+	                                 (interp/libloop.c) */
 	CATALOG_NFACTS
 };
 
