@@ -658,6 +658,15 @@ value_t *lookup(struct frame *f, const char *name);
  * where it is empty; NULL when the test says no such thing.  enter binds
  * the empty list for the arm, leave puts the old value back unless the
  * arm rebound the name. */
+/* hfargs.c: a library's parser that fills dataclasses from the command
+ * line (catalog dataclass_arg_parsers: transformers' HfArgumentParser):
+ * its constructor keeps the dataclass types, its parse method returns the
+ * tuple of dataclasses built from argv; NULL when the call is not one. */
+value_t *hfargs_call(struct frame *f, const char *d, value_t *recv, value_t **args, size_t nargs,
+                     struct vdict *kw, const struct ast_hdr *site);
+/* hfargs.c: the default catalog library_dataclass_fields gives field name
+ * of library dataclass lib, or NULL (not listed, or no default). */
+const value_t *hfargs_library_default(struct interp *in, const char *lib, const char *name);
 /* libloop.c: trainer.fit(model, ...) / trainer.train() of a library whose
  * loop trains the job's model (catalog library_train_loops): one step
  * read at the call.  NULL when the call is none of these. */

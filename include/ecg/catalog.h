@@ -646,6 +646,16 @@ enum catalog_fact {
 	                                 or "input" / "output" (interp/tplan.c) */
 	CATALOG_F_TP_PLACEMENTS,      /* set: DTensor placement classes whose
 	                                 arguments a plan's layouts read */
+	CATALOG_F_DATACLASS_ARG_PARSERS, /* map: a library's parser class that
+	                                 fills dataclasses from the command
+	                                 line -> "KEY@POS;METHOD" (interp/hfargs.c) */
+	CATALOG_F_LIBRARY_DATACLASS_FIELDS, /* map: a library's dataclass -> its
+	                                 fields read here, "NAME:TYPE=DEFAULT"
+	                                 space-separated (interp/hfargs.c) */
+	CATALOG_F_LIBRARY_LOOP_EVENTS, /* map: "<library_train_loops key>#N" ->
+	                                 the loop's N-th per-step event, and
+	                                 "<key>#args", "<key>#accum", "<key>#gpu"
+	                                 (interp/libloop.c) */
 	CATALOG_NFACTS
 };
 
