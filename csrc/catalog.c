@@ -1393,6 +1393,8 @@ static const struct {
 	[CATALOG_F_TP_PARALLELIZE_CALLS] = { "tp_parallelize_calls", FK_SET },
 	[CATALOG_F_TP_STYLES] = { "tp_styles", FK_MAP },
 	[CATALOG_F_TP_PLACEMENTS] = { "tp_placements", FK_SET },
+	[CATALOG_F_SYNC_BN_CONVERTERS] = { "sync_bn_converters", FK_SET },
+	[CATALOG_F_SYNC_BN_LAYERS] = { "sync_bn_layers", FK_SET },
 	[CATALOG_F_DATACLASS_ARG_PARSERS] = { "dataclass_arg_parsers", FK_MAP },
 	[CATALOG_F_LIBRARY_DATACLASS_FIELDS] = { "library_dataclass_fields", FK_MAP },
 	[CATALOG_F_LIBRARY_LOOP_EVENTS] = { "library_loop_events", FK_MAP },

@@ -197,6 +197,7 @@ value_t *call_module_fwd(struct frame *f, struct vinst *m, value_t **args, size_
 		e->kwargs = kw;
 	}
 	tp_call(f, m, site);    /* a tensor-parallel style's collectives */
+	syncbn_call(f, m, site, NULL);   /* SyncBatchNorm's all-gather */
 	return forward_of(f, m, args, nargs, kw, site);
 }
 
@@ -298,6 +299,7 @@ value_t *sequential_forward(struct interp *in, struct vinst *m, value_t *x, stru
 			e->args = a1;
 			e->nargs = 1;
 		}
+		syncbn_call(&cf, m->children[lo].inst, NULL, anchor ? anchor : m->constructed_at);
 		cur = forward_of(&cf, m->children[lo].inst, &cur, 1, NULL, NULL);
 	}
 	free(starts);

@@ -1330,6 +1330,13 @@ void tp_keep_args(struct interp *in, struct vinst *o, const char *last, value_t 
                   struct vdict *kw);
 void tp_call(struct frame *f, struct vinst *m, const struct ast_hdr *site);
 
+/* syncbn.c: convert_sync_batchnorm marks the batch-norm layers it
+ * replaces (nothing for another call d); at a call of a marked layer in a
+ * training forward, syncbn_call states its all-gather, anchored at site
+ * (NULL: at anchor, a container's call). */
+void syncbn_convert(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw);
+void syncbn_call(struct frame *f, struct vinst *m, const struct ast_hdr *site, const char *anchor);
+
 /* pretrained.c: a component loader's call (catalog component_loaders)
  * read as the class it builds, or NULL (not one: nothing done) */
 value_t *pretrained_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,

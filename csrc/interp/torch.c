@@ -2430,6 +2430,7 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 			vseq_push(in->a, t->u.seq, i == wi ? w : args[i]);
 		return t;
 	}
+	syncbn_convert(f, d, args, nargs, kw);     /* convert_sync_batchnorm (syncbn.c) */
 	if (f->mode != M_FWD && catalog_fact(in->cat, CATALOG_F_TP_PARALLELIZE_CALLS, d))
 		tp_plan_apply(f, args, nargs, kw);     /* the plan's hooks (tplan.c) */
 	if (is_wrapper(in->cat, d) && nargs >= 1 && args[0]->k == VK_INST) {

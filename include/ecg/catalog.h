@@ -656,6 +656,9 @@ enum catalog_fact {
 	                                 the loop's N-th per-step event, and
 	                                 "<key>#args", "<key>#accum", "<key>#gpu"
 	                                 (interp/libloop.c) */
+	CATALOG_F_SYNC_BN_CONVERTERS, /* set: calls that make a module's batch
+	                                 norms SyncBatchNorm (interp/syncbn.c) */
+	CATALOG_F_SYNC_BN_LAYERS,     /* set: the layer classes they replace */
 	CATALOG_NFACTS
 };
 

@@ -1,0 +1,112 @@
+/* interp/syncbn.c - SyncBatchNorm's collectives, read not run
+ *
+ * `nn.SyncBatchNorm.convert_sync_batchnorm(model)` (catalog
+ * sync_bn_converters) replaces every BatchNorm1d/2d/3d under the model
+ * (catalog sync_bn_layers) by a SyncBatchNorm; `nn.SyncBatchNorm(...)`
+ * builds one.  In training mode, in a process group of more than one
+ * process, each call of one all-gathers the batch statistics of every
+ * process (torch/nn/modules/batchnorm.py SyncBatchNorm.forward ->
+ * sync_batch_norm.py: all_gather_into_tensor of mean, invstd, count).
+ *
+ * syncbn_convert() marks the layers it replaces; syncbn_call() states, at
+ * each call of a marked (or SyncBatchNorm) layer read in a forward while
+ * the layer is in training mode, that all-gather: data parallelism,
+ * issued inside torch (async_op implicit), implied by SyncBatchNorm,
+ * anchored at the call (at the container's call for a Sequential's
+ * child).  A world size of one process states nothing; one not pinned by
+ * the invocation is the row's condition.  When the converted model holds
+ * modules ecg does not read (a torchvision backbone), their layers are
+ * not seen: the rows' counts are not known (none is stated too low).
+ * The backward's all-reduce of the gradient sums is not stated.
+ *
+ * Allocates only in the interpreter's arena; nothing fails.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "ecg/catalog.h"
+#include "internal.h"
+
+#define SYNC_BN_KEY "__ecg_sync_bn__"     /* 1: the layers under it are all seen; 2: not */
+
+static const char *ext_last_name(const struct vinst *m)
+{
+	const char *p;
+
+	if (!m->ext)
+		return NULL;
+	p = strrchr(m->ext, '.');
+	return p ? p + 1 : m->ext;
+}
+
+/* Does m hold a module whose submodules are not read? */
+static int holds_unread(const struct vinst *m, int depth)
+{
+	size_t i;
+
+	if (depth > 64 || m->mod == VM_EXTERNAL)
+		return 1;
+	for (i = 0; i < m->nchildren; i++)
+		if (holds_unread(m->children[i].inst, depth + 1))
+			return 1;
+	return 0;
+}
+
+static void mark(struct interp *in, struct vinst *m, int how, int depth)
+{
+	size_t i;
+
+	if (depth > 64 || m->mod == VM_NONE)
+		return;
+	if (m->mod == VM_LAYER && ext_last_name(m) &&
+	    catalog_fact(in->cat, CATALOG_F_SYNC_BN_LAYERS, ext_last_name(m))) {
+		if (!m->attrs)
+			m->attrs = vdict_new(in->a);
+		vdict_sets(in->a, m->attrs, SYNC_BN_KEY, v_int(in->a, how));
+	}
+	for (i = 0; i < m->nchildren; i++)
+		mark(in, m->children[i].inst, how, depth + 1);
+}
+
+void syncbn_convert(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw)
+{
+	const value_t *m = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "module") : NULL;
+
+	if (f->mode == M_FWD || !catalog_fact(f->in->cat, CATALOG_F_SYNC_BN_CONVERTERS, d) || !m ||
+	    m->k != VK_INST || m->u.inst->mod == VM_NONE)
+		return;
+	mark(f->in, m->u.inst, holds_unread(m->u.inst, 0) ? 2 : 1, 0);
+}
+
+void syncbn_call(struct frame *f, struct vinst *m, const struct ast_hdr *site, const char *anchor)
+{
+	struct interp *in = f->in;
+	const value_t *how = m->attrs ? vdict_gets(m->attrs, SYNC_BN_KEY) : NULL;
+	const value_t *tr = m->attrs ? vdict_gets(m->attrs, "training") : NULL;
+	const char *last = ext_last_name(m);
+	struct sched_ev *e;
+	long long world;
+
+	if (f->mode != M_FWD || m->mod != VM_LAYER || (!how && !(last && !strcmp(last, "SyncBatchNorm"))))
+		return;
+	if (tr && tr->k == VK_BOOL && !tr->u.b)
+		return;                      /* eval mode: the running statistics */
+	if ((world = multi_process_count(in)) == 1)
+		return;
+	if (!site && !anchor)
+		return;
+	if (!(e = sev(f, SEV_COLLECTIVE, site ? text_of(f, AST_IS(site, Call) ? AST_AS(site, Call)->func : site)
+	                                      : "SyncBatchNorm", site)))
+		return;
+	if (!site)
+		e->anchor = anchor;
+	e->op = "all_gather";
+	e->async_op = -1;
+	e->parallelism = "data";
+	e->implied_by = "SyncBatchNorm";
+	if (world <= 0)
+		e->detail_text = "the process group holds more than one process (SyncBatchNorm synchronises only then)";
+	if (how && how->k == VK_INT && how->u.i == 2)
+		e->fwd_mult = -1;            /* layers in modules not read are not counted */
+}
