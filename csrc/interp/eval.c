@@ -1980,9 +1980,14 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 
 			/* `torch.stack(b) if len(b) > 0 else torch.tensor(b, ...)`:
 			 * b is the empty list in one arm (narrow.c) */
+			/* in a forward, each arm under its side of the test, as
+			 * exec_if's paths (`c[1].item() if len(c) > 1 else n`:
+			 * the read holds under the test); `a if self.training
+			 * else b` runs each arm in one mode only */
+			int mode = training_test(f, x->test);
+
 			nw.name = narrow_empty(f, x->test, &empty_arm);
-			if (f->mode != M_FWD)
-				f->jc = guard_ctx(f, x->test, text);
+			f->jc = f->mode != M_FWD ? guard_ctx(f, x->test, text) : cond_ctx(f, e, text, mode);
 			if (nw.name && empty_arm == 1)
 				narrow_enter(f, &nw);
 			a = eval(f, x->body);
@@ -1990,8 +1995,8 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 				narrow_leave(f, &nw);
 			f->jc = ojc;
 			f->cond.text = afmt_memo(in, "not (%s)", text, NULL);
-			if (f->mode != M_FWD)
-				f->jc = jc_push(f, JC_COND, anchor_at(f, e), f->cond.text);
+			f->jc = f->mode != M_FWD ? jc_push(f, JC_COND, anchor_at(f, e), f->cond.text)
+			                         : cond_ctx(f, e, f->cond.text, mode ? 3 - mode : 0);
 			if (nw.name && empty_arm == 0)
 				narrow_enter(f, &nw);
 			b = eval(f, x->orelse);

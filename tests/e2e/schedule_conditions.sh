@@ -274,4 +274,48 @@ is "$(json "$T/o6/execution_schedule.json" "[h['condition'] for h in d['host_dev
 	"['not (the try body raises FileNotFoundError (a file it reads is absent))']" \
 	"a read after a try whose FileNotFoundError handler returns: under the file being there"
 
+
+# A conditional expression in a model's forward whose test is not decided
+# (`p[1].item() if len(p) > 1 else n`: how many pads the data holds): the
+# read in its arm runs under the test, as in an undecided `if` (eval.c's
+# IfExp, exec.c's cond_ctx); the nonzero() before it under none.
+R7="$T/job7"
+mkrepo "$R7"
+cat >"$R7/train.py" <<'PY'
+import torch
+import torch.nn as nn
+
+
+class Ends(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 1)
+
+    def forward(self, ids, x):
+        pads = (ids == 0).nonzero()
+        end = pads[1].item() if len(pads) > 1 else ids.shape[0]
+        return self.fc(x)[:end].sum()
+
+
+def main():
+    model = Ends().cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for step in range(100):
+        ids = torch.randint(0, 5, (16,), device="cuda")
+        loss = model(ids, torch.randn(16, 8, device="cuda"))
+        loss.backward()
+        opt.step()
+
+
+if __name__ == "__main__":
+    main()
+PY
+commit "$R7" "job"
+run_ecg extract --repo "$R7" --entry train.py --out "$T/o7" -q --no-env
+is "$rc" 0 "extract of the conditional-expression job exits 0"
+cond7() { json "$T/o7/execution_schedule.json" "[h['condition'] for h in d['host_device'] if h['anchor'] == '$1']"; }
+is "$(cond7 train.py:Ends.forward:11)" "[None]" "the nonzero() before the test: under no condition"
+is "$(cond7 train.py:Ends.forward:12)" "['len(pads) > 1']" \
+	"the .item() in the arm of an undecided conditional expression: under its test"
+
 done_testing
