@@ -1993,12 +1993,18 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 	case AST_For: case AST_AsyncFor:
 		return exec_for(f, (const struct ast_For *)st);
 	case AST_Assert: {
-		/* assert <a device tensor condition>: its truth is read on the host */
+		/* assert <a device tensor condition>: its truth is read on the
+		 * host; a device tensor on one path of an undecided `if` only
+		 * (alts.c: `d = t[0]` in one arm, `d = n - 1` in the other):
+		 * a read under that path's side, as exec_if's test */
 		value_t *tv = eval(f, AST_AS(st, Assert)->test);
 
 		if (is_tensorish(tv) && tv->dev == DEV_DEVICE)
 			sev(f, SEV_SYNC, afmt(in, "assert %s (the truth of a device tensor)", text_of(f, AST_AS(st, Assert)->test)),
 			    st);
+		else
+			(void)alts_sync(f, tv, afmt(in, "assert %s (the truth of a device tensor on one path)",
+			                            text_of(f, AST_AS(st, Assert)->test)), st);
 		return FL_NORMAL;
 	}
 	case AST_While: {
