@@ -2175,12 +2175,17 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 		v->u.slice.hi = s->upper ? eval(f, s->upper) : v_none(in->a);
 		v->u.slice.step = s->step ? eval(f, s->step) : v_none(in->a);
 		/* x[a:t] with t a device tensor: slicing calls t.__index__(),
-		 * which reads it on the host */
-		if (f->mode != M_FWD &&
-		    ((is_tensorish(v->u.slice.lo) && v->u.slice.lo->dev == DEV_DEVICE) ||
-		     (is_tensorish(v->u.slice.hi) && v->u.slice.hi->dev == DEV_DEVICE) ||
-		     (is_tensorish(v->u.slice.step) && v->u.slice.step->dev == DEV_DEVICE)))
+		 * which reads it on the host -- in a model's forward too (a
+		 * reward model's r[d:end] over its rows); a bound that is a
+		 * device tensor on one path of an undecided `if` only
+		 * (alts.c) is a read under that path's side */
+		if ((is_tensorish(v->u.slice.lo) && v->u.slice.lo->dev == DEV_DEVICE) ||
+		    (is_tensorish(v->u.slice.hi) && v->u.slice.hi->dev == DEV_DEVICE) ||
+		    (is_tensorish(v->u.slice.step) && v->u.slice.step->dev == DEV_DEVICE))
 			(void)sev(f, SEV_SYNC, "a device tensor as a slice bound (__index__ reads it)", e);
+		else if (!alts_sync(f, v->u.slice.lo, "a device tensor on one path as a slice bound (__index__ reads it)", e) &&
+		         !alts_sync(f, v->u.slice.hi, "a device tensor on one path as a slice bound (__index__ reads it)", e))
+			(void)alts_sync(f, v->u.slice.step, "a device tensor on one path as a slice bound (__index__ reads it)", e);
 		return v;
 	}
 	case AST_Lambda:
