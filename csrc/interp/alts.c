@@ -352,9 +352,10 @@ int alts_sync(struct frame *f, const value_t *v, const char *what, const struct 
 
 	if (i < 0 || !site)
 		return 0;
-	if (f->mode != M_FWD)
-		f->jc = jc_push(f, JC_COND, anchor_at(f, site),
-		                i == 0 ? v->alt_cond : afmt_memo(f->in, "not (%s)", v->alt_cond, NULL));
+	/* in a forward too: the read is the model's on that path only, as
+	 * exec_if's paths there (cond_ctx) */
+	f->jc = jc_push(f, JC_COND, anchor_at(f, site),
+	                i == 0 ? v->alt_cond : afmt_memo(f->in, "not (%s)", v->alt_cond, NULL));
 	sev(f, SEV_SYNC, what, site);
 	f->jc = ojc;
 	return 1;

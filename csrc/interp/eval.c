@@ -1984,9 +1984,14 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 
 			/* `torch.stack(b) if len(b) > 0 else torch.tensor(b, ...)`:
 			 * b is the empty list in one arm (narrow.c) */
+			/* in a forward, each arm under its side of the test, as
+			 * exec_if's paths (`c[1].item() if len(c) > 1 else n`:
+			 * the read holds under the test); `a if self.training
+			 * else b` runs each arm in one mode only */
+			int mode = training_test(f, x->test);
+
 			nw.name = narrow_empty(f, x->test, &empty_arm);
-			if (f->mode != M_FWD)
-				f->jc = guard_ctx(f, x->test, text);
+			f->jc = f->mode != M_FWD ? guard_ctx(f, x->test, text) : cond_ctx(f, e, text, mode);
 			if (nw.name && empty_arm == 1)
 				narrow_enter(f, &nw);
 			a = eval(f, x->body);
@@ -1994,8 +1999,8 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 				narrow_leave(f, &nw);
 			f->jc = ojc;
 			f->cond.text = afmt_memo(in, "not (%s)", text, NULL);
-			if (f->mode != M_FWD)
-				f->jc = jc_push(f, JC_COND, anchor_at(f, e), f->cond.text);
+			f->jc = f->mode != M_FWD ? jc_push(f, JC_COND, anchor_at(f, e), f->cond.text)
+			                         : cond_ctx(f, e, f->cond.text, mode ? 3 - mode : 0);
 			if (nw.name && empty_arm == 0)
 				narrow_enter(f, &nw);
 			b = eval(f, x->orelse);
@@ -2174,12 +2179,17 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 		v->u.slice.hi = s->upper ? eval(f, s->upper) : v_none(in->a);
 		v->u.slice.step = s->step ? eval(f, s->step) : v_none(in->a);
 		/* x[a:t] with t a device tensor: slicing calls t.__index__(),
-		 * which reads it on the host */
-		if (f->mode != M_FWD &&
-		    ((is_tensorish(v->u.slice.lo) && v->u.slice.lo->dev == DEV_DEVICE) ||
-		     (is_tensorish(v->u.slice.hi) && v->u.slice.hi->dev == DEV_DEVICE) ||
-		     (is_tensorish(v->u.slice.step) && v->u.slice.step->dev == DEV_DEVICE)))
+		 * which reads it on the host -- in a model's forward too (a
+		 * reward model's r[d:end] over its rows); a bound that is a
+		 * device tensor on one path of an undecided `if` only
+		 * (alts.c) is a read under that path's side */
+		if ((is_tensorish(v->u.slice.lo) && v->u.slice.lo->dev == DEV_DEVICE) ||
+		    (is_tensorish(v->u.slice.hi) && v->u.slice.hi->dev == DEV_DEVICE) ||
+		    (is_tensorish(v->u.slice.step) && v->u.slice.step->dev == DEV_DEVICE))
 			(void)sev(f, SEV_SYNC, "a device tensor as a slice bound (__index__ reads it)", e);
+		else if (!alts_sync(f, v->u.slice.lo, "a device tensor on one path as a slice bound (__index__ reads it)", e) &&
+		         !alts_sync(f, v->u.slice.hi, "a device tensor on one path as a slice bound (__index__ reads it)", e))
+			(void)alts_sync(f, v->u.slice.step, "a device tensor on one path as a slice bound (__index__ reads it)", e);
 		return v;
 	}
 	case AST_Lambda:

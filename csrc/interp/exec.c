@@ -1373,7 +1373,7 @@ static void carry_reread(struct frame *f, const struct ast_hdr *target, value_t 
  * TRAINING_BOTH_MODES)?  Then its body runs in one mode only, its else in
  * the other.  0 otherwise (`self.training and x` included).  Reading the
  * attribute again changes nothing.  Never fails. */
-static int training_test(struct frame *f, const struct ast_hdr *test)
+int training_test(struct frame *f, const struct ast_hdr *test)
 {
 	int neg = 0;
 	value_t *v;
@@ -1394,9 +1394,9 @@ static int training_test(struct frame *f, const struct ast_hdr *test)
 
 /* A JC_COND of a path that runs in mode `mode` only (training_test; 0:
  * either). */
-static const struct jctx *cond_ctx(struct frame *f, const struct ast_If *s, const char *text, int mode)
+const struct jctx *cond_ctx(struct frame *f, const struct ast_hdr *at, const char *text, int mode)
 {
-	struct jctx *j = (struct jctx *)jc_push(f, JC_COND, anchor_at(f, &s->h), text);
+	struct jctx *j = (struct jctx *)jc_push(f, JC_COND, anchor_at(f, at), text);
 
 	j->mode_only = mode;
 	return j;
@@ -1532,7 +1532,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		else {
 			if (f->mode != M_FWD && step_end_and(f, s->test))
 				f->jc = jc_push(f, JC_STEP_END, anchor_at(f, &s->h), text);
-			f->jc = f->mode != M_FWD ? guard_ctx(f, s->test, text) : cond_ctx(f, s, text, mode);
+			f->jc = f->mode != M_FWD ? guard_ctx(f, s->test, text) : cond_ctx(f, &s->h, text, mode);
 		}
 		journal_open(f->in, &aj);
 		fl = exec_block(f, &s->body);
@@ -1545,7 +1545,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		/* the else path is under "not (test)" alone: the body's context
 		 * (the test itself) is no parent of it */
 		f->jc = ojc;
-		f->jc = cond_ctx(f, s, afmt_memo(f->in, "not (%s)", text, NULL), mode ? 3 - mode : 0);
+		f->jc = cond_ctx(f, &s->h, afmt_memo(f->in, "not (%s)", text, NULL), mode ? 3 - mode : 0);
 		f->cond.text = afmt_memo(f->in, "not (%s)", text, NULL);
 		fl2 = exec_block(f, &s->orelse);
 		f->jc = ojc;
@@ -1580,7 +1580,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	    !((fl == FL_BREAK || fl2 == FL_BREAK) && carry_varies(f, s->test))) {
 		const char *rest = fl == FL_NORMAL ? text : afmt_memo(f->in, "not (%s)", text, NULL);
 
-		f->jc = cond_ctx(f, s, rest, !mode ? 0 : fl == FL_NORMAL ? mode : 3 - mode);
+		f->jc = cond_ctx(f, &s->h, rest, !mode ? 0 : fl == FL_NORMAL ? mode : 3 - mode);
 		f->cond.text = rest;
 		f->cond.taken = -1;
 		f->rest_cond = rest;
@@ -1998,12 +1998,18 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 	case AST_For: case AST_AsyncFor:
 		return exec_for(f, (const struct ast_For *)st);
 	case AST_Assert: {
-		/* assert <a device tensor condition>: its truth is read on the host */
+		/* assert <a device tensor condition>: its truth is read on the
+		 * host; a device tensor on one path of an undecided `if` only
+		 * (alts.c: `d = t[0]` in one arm, `d = n - 1` in the other):
+		 * a read under that path's side, as exec_if's test */
 		value_t *tv = eval(f, AST_AS(st, Assert)->test);
 
 		if (is_tensorish(tv) && tv->dev == DEV_DEVICE)
 			sev(f, SEV_SYNC, afmt(in, "assert %s (the truth of a device tensor)", text_of(f, AST_AS(st, Assert)->test)),
 			    st);
+		else
+			(void)alts_sync(f, tv, afmt(in, "assert %s (the truth of a device tensor on one path)",
+			                            text_of(f, AST_AS(st, Assert)->test)), st);
 		return FL_NORMAL;
 	}
 	case AST_While: {

@@ -1152,6 +1152,15 @@ int sev_is_runtime(enum sev_kind k);
 long long runs_times(long long a, long long b);
 const struct ast_BinOp *find_modulo(struct frame *f, const struct ast_hdr *e, int depth);
 const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const char *text);
+/* exec.c: in a forward, is the test `X.training` (1) or `not X.training`
+ * (2) of a model called in both modes (the path then runs in that mode
+ * only)?  0 otherwise, and outside a forward.  Never fails. */
+int training_test(struct frame *f, const struct ast_hdr *test);
+/* exec.c: a JC_COND pushed on f->jc for the path of an undecided test
+ * at node `at` (an `if` or a conditional expression) whose condition is
+ * text; mode the training_test() mode the path runs in only (0: either).
+ * Arena memory; never fails. */
+const struct jctx *cond_ctx(struct frame *f, const struct ast_hdr *at, const char *text, int mode);
 /* guardflag.c: the `x % n` a flag the job loop binds stands for (`flag = x
  * % n == 0` at the top level of the body of the loop the frame reads, the
  * one binding of the flag there, before the test that reads `name`), or

@@ -86,6 +86,14 @@ int is_loader(const value_t *v)
 	       !class_lookup(v->u.inst->cls, "__iter__", NULL);
 }
 
+/* Is cf a collate_fn of the job's own: a repository function, or an
+ * object of a repository class whose __call__ is a plain method
+ * (class DataCollator: def __call__(self, data): ...)? */
+static int own_collate(struct interp *in, const value_t *cf)
+{
+	return cf->k == VK_FUNC || repo_method(in, cf, "__call__", 0) != NULL;
+}
+
 /* What torch's DataLoader constructor keeps of its arguments, set on o
  * (a DataLoader, or a repository subclass's instance whose
  * super().__init__ reached torch's): pin_memory, dataset, batch_size,
@@ -124,8 +132,9 @@ static void loader_init(struct frame *f, struct vinst *o, value_t **args, size_t
 		bs = v_int(in->a, 1);
 	if (bs)
 		vdict_sets(in->a, o->attrs, "batch_size", bs);
-	/* a collate_fn of the job's own: loader_batch reads it */
-	if (kw && vdict_gets(kw, "collate_fn") && vdict_gets(kw, "collate_fn")->k == VK_FUNC)
+	/* a collate_fn of the job's own (a function, or an object of a
+	 * class of the job's with a __call__): loader_batch reads it */
+	if (kw && vdict_gets(kw, "collate_fn") && own_collate(in, vdict_gets(kw, "collate_fn")))
 		vdict_sets(in->a, o->attrs, "__ecg_collate_fn__", vdict_gets(kw, "collate_fn"));
 	/* the samplers it builds when none is given (loadersampler.c) */
 	loader_samplers(f, o, args, nargs, kw);
@@ -294,6 +303,28 @@ static void loader_fetch_samples(struct frame *f, const struct vinst *dl, value_
 	f->jc = ojc;
 }
 
+/* Is v a non-empty dict or tuple whose every part is a tensor (a batch
+ * as a collate_fn builds it)? */
+static int tensor_parts(const value_t *v)
+{
+	size_t i, n;
+
+	if (v->k == VK_DICT) {
+		if (!(n = v->u.dict->n))
+			return 0;
+		for (i = 0; i < n; i++)
+			if (v->u.dict->vals[i]->k != VK_TENSOR)
+				return 0;
+		return 1;
+	}
+	if (v->k != VK_TUPLE || v->u.seq->unk_reason || !(n = v->u.seq->n))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (v->u.seq->items[i]->k != VK_TENSOR)
+			return 0;
+	return 1;
+}
+
 /* One batch of DataLoader dl: host tensors, pinned if it pins (a loader
  * accelerate prepared, marked __ecg_to_device__: an H2D at the loop, device
  * tensors).  The
@@ -396,14 +427,25 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 		 * host tensor standing for what the dataset gives -- read only
 		 * when it makes something known (an object of a class of the
 		 * job's own, a tuple of parts) */
-		if (cf && cf->k == VK_FUNC && !to_dev && !pinned && (sample = dataset_sample(in, ds))) {
+		if (cf && !to_dev && !pinned) {
+			/* the sample's parts read from the dataset's
+			 * __getitem__; else a loose host tensor stands for a
+			 * sample, as t stands for the batch, and the collate's
+			 * result is kept only when it is a dict or tuple of
+			 * tensors (the batch's structure, read from the
+			 * collate: {"input_ids": torch.cat(...), ...}) */
 			value_t *lst = v_seq(in->a, VK_LIST, 1), *r;
+			int read = (sample = dataset_sample(in, ds)) != NULL;
 
+			if (!read) {
+				sample = v_tensor_dev(in->a, DEV_HOST, 0);
+				sample->loose = 1;
+			}
 			vseq_push(in->a, lst->u.seq, sample);
 			lst->u.seq->unk_reason = "the samples of one batch, as many as the batch size";
 			lst->u.seq->unk_expr = "batch";
 			r = call(f, cf, &lst, 1, NULL, site);
-			if (r && r->k != VK_UNKNOWN)
+			if (r && r->k != VK_UNKNOWN && (read || tensor_parts(r)))
 				return r;
 		}
 

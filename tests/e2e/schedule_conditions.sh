@@ -274,4 +274,99 @@ is "$(json "$T/o6/execution_schedule.json" "[h['condition'] for h in d['host_dev
 	"['not (the try body raises FileNotFoundError (a file it reads is absent))']" \
 	"a read after a try whose FileNotFoundError handler returns: under the file being there"
 
+
+# A conditional expression in a model's forward whose test is not decided
+# (`p[1].item() if len(p) > 1 else n`: how many pads the data holds): the
+# read in its arm runs under the test, as in an undecided `if` (eval.c's
+# IfExp, exec.c's cond_ctx); the nonzero() before it under none.
+R7="$T/job7"
+mkrepo "$R7"
+cat >"$R7/train.py" <<'PY'
+import torch
+import torch.nn as nn
+
+
+class Ends(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 1)
+
+    def forward(self, ids, x):
+        pads = (ids == 0).nonzero()
+        end = pads[1].item() if len(pads) > 1 else ids.shape[0]
+        return self.fc(x)[:end].sum()
+
+
+def main():
+    model = Ends().cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for step in range(100):
+        ids = torch.randint(0, 5, (16,), device="cuda")
+        loss = model(ids, torch.randn(16, 8, device="cuda"))
+        loss.backward()
+        opt.step()
+
+
+if __name__ == "__main__":
+    main()
+PY
+commit "$R7" "job"
+run_ecg extract --repo "$R7" --entry train.py --out "$T/o7" -q --no-env
+is "$rc" 0 "extract of the conditional-expression job exits 0"
+cond7() { json "$T/o7/execution_schedule.json" "[h['condition'] for h in d['host_device'] if h['anchor'] == '$1']"; }
+is "$(cond7 train.py:Ends.forward:11)" "[None]" "the nonzero() before the test: under no condition"
+is "$(cond7 train.py:Ends.forward:12)" "['len(pads) > 1']" \
+	"the .item() in the arm of an undecided conditional expression: under its test"
+
+
+# In a model's forward, a name a device tensor on one path of an undecided
+# `if` and a Python int on the other (`start = diff[0]` when the rows
+# differ, `n - 1` when not): assert of it and a slice bounded by it read
+# it on the host on that path only, so their rows are under that side
+# (alts.c alts_sync, eval.c's slice bounds, exec.c's assert).
+R8="$T/job8"
+mkrepo "$R8"
+cat >"$R8/train.py" <<'PY'
+import torch
+import torch.nn as nn
+
+
+class Span(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 1)
+
+    def forward(self, ids, x):
+        r = self.fc(x).squeeze(-1)
+        diff = (ids != 0).nonzero()
+        if len(diff) == 0:
+            start = ids.size(0) - 1
+        else:
+            start = diff[0]
+        assert start > 0
+        return r[start:].sum()
+
+
+def main():
+    model = Span().cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for step in range(100):
+        ids = torch.randint(0, 5, (16,), device="cuda")
+        loss = model(ids, torch.randn(16, 8, device="cuda"))
+        loss.backward()
+        opt.step()
+
+
+if __name__ == "__main__":
+    main()
+PY
+commit "$R8" "job"
+run_ecg extract --repo "$R8" --entry train.py --out "$T/o8" -q --no-env
+is "$rc" 0 "extract of the one-path tensor job exits 0"
+cond8() { json "$T/o8/execution_schedule.json" "[h['condition'] for h in d['host_device'] if h['anchor'] == '$1']"; }
+is "$(cond8 train.py:Span.forward:17)" "['not (len(diff) == 0)']" \
+	"assert of a device tensor on one path in a forward: a read under that path's side"
+is "$(cond8 train.py:Span.forward:18)" "['not (len(diff) == 0)']" \
+	"a slice bound that is a device tensor on one path in a forward: a read under that path's side"
+
 done_testing
