@@ -1355,6 +1355,9 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 /* attr.c */
 value_t *bound(struct interp *in, value_t *fnv, value_t *self);
 value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+/* whether the n bytes at w are one of the space-separated words of a
+ * catalog entry's value */
+int word_listed(const char *words, const char *w, size_t n);
 
 /* ------------------------------------------------------------------ small helpers */
 

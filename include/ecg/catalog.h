@@ -635,6 +635,9 @@ enum catalog_fact {
 	CATALOG_F_CONFIG_FILE_SYNTAXES, /* map: a config_file_parser_class ->
 	                                 the syntax it reads ("default": key =
 	                                 value lines; others not read) */
+	CATALOG_F_OUTSIDE_CLASS_BASES, /* map: an outside class -> its outside
+	                                 base classes, space-separated
+	                                 (interp/builtins.c isinstance) */
 	CATALOG_NFACTS
 };
 
