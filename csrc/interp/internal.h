@@ -661,6 +661,16 @@ value_t *lookup(struct frame *f, const char *name);
  * read at the call.  NULL when the call is none of these. */
 value_t *libloop_call(struct frame *f, const char *d, value_t *recv, value_t **args, size_t nargs,
                       struct vdict *kw, const struct ast_hdr *site);
+/* libloop.c: the value a catalog spec field names ("KEY@POS" the call's
+ * keyword KEY else its positional argument POS, "KEY@ctor" the keyword
+ * recv was constructed with, "KEY" the keyword): the n bytes at p; NULL
+ * when the call does not give it. */
+value_t *spec_arg(const char *p, size_t n, const value_t *recv, value_t **args, size_t nargs, struct vdict *kw);
+/* adapters.c: inject_adapter_in_model(config, model) of a library that
+ * adds layers to a module (catalog adapter_injectors): a host-to-device
+ * copy at the call when the module's parameters are on the device. */
+void adapter_injection_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                            const struct ast_hdr *site);
 
 struct narrowing {
 	const char *name;

@@ -635,6 +635,11 @@ enum catalog_fact {
 	CATALOG_F_CONFIG_FILE_SYNTAXES, /* map: a config_file_parser_class ->
 	                                 the syntax it reads ("default": key =
 	                                 value lines; others not read) */
+	CATALOG_F_ADAPTER_INJECTORS,  /* map: a library function that adds
+	                                 layers built on the host to the module
+	                                 it is given, moved to where the
+	                                 module's parameters are -> "KEY@POS"
+	                                 of that module (interp/adapters.c) */
 	CATALOG_F_OUTSIDE_CLASS_BASES, /* map: an outside class -> its outside
 	                                 base classes, space-separated
 	                                 (interp/builtins.c isinstance) */
