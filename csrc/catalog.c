@@ -1391,6 +1391,7 @@ static const struct {
 	[CATALOG_F_CONFIG_FILE_SYNTAXES] = { "config_file_syntaxes", FK_MAP },
 	[CATALOG_F_ADAPTER_INJECTORS] = { "adapter_injectors", FK_MAP },
 	[CATALOG_F_OUTSIDE_CLASS_BASES] = { "outside_class_bases", FK_MAP },
+	[CATALOG_F_RUN_TIME_DEVICES] = { "run_time_devices", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

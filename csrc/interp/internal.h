@@ -1274,7 +1274,12 @@ value_t *call_tyro_cli(struct frame *f, const char *d, value_t **args, size_t na
  *   (fn kept); NULL for any other call;
  * framework_accumulation: the micro-steps per step of the block object
  *   cv (-1 not known), 0 when cv is none;
- * framework_step_flag: v is the object's flag true once a step. */
+ * framework_step_flag: v is the object's flag true once a step;
+ * framework_device_cond: v is obj.<attribute> naming the device the
+ *   library chose at run time (catalog run_time_devices: accelerator.device)
+ *   of one process: the condition under which it is a GPU (static
+ *   storage), NULL otherwise (several processes: a GPU each, for sure). */
+const char *framework_device_cond(struct interp *in, const value_t *v);
 const char *framework_precision(struct interp *in, const value_t *obj);
 value_t *framework_attr(struct frame *f, const value_t *obj, const char *name);
 void framework_prepare_note(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs,

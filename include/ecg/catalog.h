@@ -643,6 +643,10 @@ enum catalog_fact {
 	CATALOG_F_OUTSIDE_CLASS_BASES, /* map: an outside class -> its outside
 	                                 base classes, space-separated
 	                                 (interp/builtins.c isinstance) */
+	CATALOG_F_RUN_TIME_DEVICES,   /* map: a library class -> its objects'
+	                                 attribute naming the device the
+	                                 library chose at run time (a GPU when
+	                                 the machine has one; interp/framework.c) */
 	CATALOG_NFACTS
 };
 
