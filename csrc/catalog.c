@@ -1398,6 +1398,9 @@ static const struct {
 	[CATALOG_F_DATACLASS_ARG_PARSERS] = { "dataclass_arg_parsers", FK_MAP },
 	[CATALOG_F_LIBRARY_DATACLASS_FIELDS] = { "library_dataclass_fields", FK_MAP },
 	[CATALOG_F_LIBRARY_LOOP_EVENTS] = { "library_loop_events", FK_MAP },
+	[CATALOG_F_ADAPTER_INJECTORS] = { "adapter_injectors", FK_MAP },
+	[CATALOG_F_OUTSIDE_CLASS_BASES] = { "outside_class_bases", FK_MAP },
+	[CATALOG_F_RUN_TIME_DEVICES] = { "run_time_devices", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

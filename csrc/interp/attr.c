@@ -73,8 +73,8 @@ static value_t *module_method(struct interp *in, value_t *obj, const char *name)
 }
 
 /* Whether the n bytes at w are one of the space-separated words of a
- * catalog entry's value. */
-static int word_listed(const char *words, const char *w, size_t n)
+ * catalog entry's value (internal.h). */
+int word_listed(const char *words, const char *w, size_t n)
 {
 	const char *p;
 

@@ -353,11 +353,17 @@ static const struct torch_base {
 const struct ntab torch_bases_ntab = NTAB(torch_bases);
 
 /* isinstance(o, d) of an object o of outside class ext, d another
- * outside class: 1, 0, or -1 when not known. */
+ * outside class: 1, 0, or -1 when not known.  Another outside class is
+ * none of ext's bases unless the catalog lists it as one. */
 static int ext_obj_isinstance(struct interp *in, const char *ext, const char *d)
 {
 	const struct torch_base *b = NTAB_FIND(torch_bases, d);
+	const char *bases = catalog_fact(in->cat, CATALOG_F_OUTSIDE_CLASS_BASES, ext);
 
+	/* a base class of ext the catalog lists (outside_class_bases: a
+	 * LoraConfig is a PeftConfig) */
+	if (bases && word_listed(bases, d, strlen(d)))
+		return 1;
 	if (b)
 		return b->is(in, ext);
 	/* an object known only by its base class: of which subclass, not known */

@@ -24,7 +24,11 @@
  * random numbers) is none.  devchoice_cond() reads the condition under which it is the GPU;
  * devchoice_place() notes, where the job places data by a device, which
  * of the two it is; interp_gpu_condition() gives the schedule the
- * condition of the job's rows, or NULL.
+ * condition of the job's rows, or NULL.  A library's own choice is one
+ * too: `model.to(accelerator.device)` of accelerate's Accelerator run as
+ * one process, whose state picks CUDA when the machine has it and the
+ * host otherwise (framework.c framework_device_cond, catalog
+ * run_time_devices).
  *
  * Values live in the interpreter's arena; nothing here can fail.
  */
@@ -193,7 +197,7 @@ void devchoice_place(struct frame *f, const value_t *target)
 
 	if (f->mode == M_FWD)
 		return;
-	if (target && (c = devchoice_cond(in, target))) {
+	if (target && ((c = devchoice_cond(in, target)) || (c = framework_device_cond(in, target)))) {
 		/* the first choice the job places data by (the model's, the
 		 * batches'): a helper's own test of the same machine
 		 * (`self.use_accel`) is that one's */

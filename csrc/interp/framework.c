@@ -742,6 +742,29 @@ static const char *framework_one_process_gpu(struct interp *in)
 	return multi_process_count(in) > 1 || multi_process_vetoed(in) ? NULL : lib_gpu_condition(in);
 }
 
+/* accelerator.device (catalog run_time_devices) of one process: the
+ * library's run-time choice, a GPU under framework_one_process_gpu's
+ * condition */
+const char *framework_device_cond(struct interp *in, const value_t *v)
+{
+	const struct vinst *o = v && v->k == VK_EXT ? lib_obj(v->recv) : NULL;
+	const char *attr, *one;
+	const value_t *dp;
+	size_t n;
+
+	if (!o || !(attr = catalog_fact(in->cat, CATALOG_F_RUN_TIME_DEVICES, o->ext)))
+		return NULL;
+	n = strlen(o->ext);
+	if (strncmp(v->u.ext, o->ext, n) || v->u.ext[n] != '.' || strcmp(v->u.ext + n + 1, attr))
+		return NULL;
+	if (!(one = framework_one_process_gpu(in)))
+		return NULL;
+	/* Accelerator(cpu=True), or a value not known there: no GPU said */
+	if (o->args && (dp = vdict_gets(o->args, "cpu")) && value_truth(dp) != 0)
+		return NULL;
+	return one;
+}
+
 void framework_prepare_note(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs,
                             const struct ast_hdr *site)
 {

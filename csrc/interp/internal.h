@@ -672,6 +672,16 @@ const value_t *hfargs_library_default(struct interp *in, const char *lib, const 
  * read at the call.  NULL when the call is none of these. */
 value_t *libloop_call(struct frame *f, const char *d, value_t *recv, value_t **args, size_t nargs,
                       struct vdict *kw, const struct ast_hdr *site);
+/* libloop.c: the value a catalog spec field names ("KEY@POS" the call's
+ * keyword KEY else its positional argument POS, "KEY@ctor" the keyword
+ * recv was constructed with, "KEY" the keyword): the n bytes at p; NULL
+ * when the call does not give it. */
+value_t *spec_arg(const char *p, size_t n, const value_t *recv, value_t **args, size_t nargs, struct vdict *kw);
+/* adapters.c: inject_adapter_in_model(config, model) of a library that
+ * adds layers to a module (catalog adapter_injectors): a host-to-device
+ * copy at the call when the module's parameters are on the device. */
+void adapter_injection_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                            const struct ast_hdr *site);
 
 struct narrowing {
 	const char *name;
@@ -1296,7 +1306,12 @@ value_t *call_tyro_cli(struct frame *f, const char *d, value_t **args, size_t na
  *   (fn kept); NULL for any other call;
  * framework_accumulation: the micro-steps per step of the block object
  *   cv (-1 not known), 0 when cv is none;
- * framework_step_flag: v is the object's flag true once a step. */
+ * framework_step_flag: v is the object's flag true once a step;
+ * framework_device_cond: v is obj.<attribute> naming the device the
+ *   library chose at run time (catalog run_time_devices: accelerator.device)
+ *   of one process: the condition under which it is a GPU (static
+ *   storage), NULL otherwise (several processes: a GPU each, for sure). */
+const char *framework_device_cond(struct interp *in, const value_t *v);
 const char *framework_precision(struct interp *in, const value_t *obj);
 value_t *framework_attr(struct frame *f, const value_t *obj, const char *name);
 void framework_prepare_note(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs,
@@ -1419,6 +1434,9 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 /* attr.c */
 value_t *bound(struct interp *in, value_t *fnv, value_t *self);
 value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+/* whether the n bytes at w are one of the space-separated words of a
+ * catalog entry's value */
+int word_listed(const char *words, const char *w, size_t n);
 
 /* ------------------------------------------------------------------ small helpers */
 

@@ -695,6 +695,7 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 	size_t i;
 
 	host_copying_call(f, d, args, nargs, kw, site);
+	adapter_injection_call(f, d, args, nargs, kw, site);
 	/* a library class whose constructor makes a tensor from Python data
 	 * on the device (DeepSpeed's FusedAdam: IntTensor([0]) there) */
 	if (f->mode != M_FWD && catalog_fact(in->cat, CATALOG_F_DEVICE_DATA_CONSTRUCTORS, d)) {

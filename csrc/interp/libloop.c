@@ -53,9 +53,9 @@
 /* The n bytes at p, a field of the spec: "KEY@POS" (the call's keyword
  * KEY, else its positional argument POS), "KEY@ctor" (the keyword the
  * object recv was constructed with) or "KEY" (the call's keyword): the
- * value it names, NULL when the call does not give it. */
-static value_t *spec_arg(const char *p, size_t n, const value_t *recv, value_t **args, size_t nargs,
-                         struct vdict *kw)
+ * value it names, NULL when the call does not give it.  Shared with the
+ * other catalog facts that name an argument so (internal.h). */
+value_t *spec_arg(const char *p, size_t n, const value_t *recv, value_t **args, size_t nargs, struct vdict *kw)
 {
 	const char *at = memchr(p, '@', n);
 	char key[64];

@@ -659,6 +659,18 @@ enum catalog_fact {
 	CATALOG_F_SYNC_BN_CONVERTERS, /* set: calls that make a module's batch
 	                                 norms SyncBatchNorm (interp/syncbn.c) */
 	CATALOG_F_SYNC_BN_LAYERS,     /* set: the layer classes they replace */
+	CATALOG_F_ADAPTER_INJECTORS,  /* map: a library function that adds
+	                                 layers built on the host to the module
+	                                 it is given, moved to where the
+	                                 module's parameters are -> "KEY@POS"
+	                                 of that module (interp/adapters.c) */
+	CATALOG_F_OUTSIDE_CLASS_BASES, /* map: an outside class -> its outside
+	                                 base classes, space-separated
+	                                 (interp/builtins.c isinstance) */
+	CATALOG_F_RUN_TIME_DEVICES,   /* map: a library class -> its objects'
+	                                 attribute naming the device the
+	                                 library chose at run time (a GPU when
+	                                 the machine has one; interp/framework.c) */
 	CATALOG_NFACTS
 };
 

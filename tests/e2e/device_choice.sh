@@ -217,4 +217,28 @@ is "$(json "$T/launch/o/execution_schedule.json" "d['invocation']['machine']")" 
 is "$(json "$T/launch/o/execution_schedule.json" "sorted({str(h['condition']) for h in d['host_device']})")" "['None']" \
 	"launch: so the device chosen by torch.cuda.is_available() is the GPU: no condition"
 
+# accelerate's Accelerator of one process chooses its device at run time
+# (catalog run_time_devices: CUDA when the machine has it, else the host):
+# a model moved to accelerator.device by hand and a loss read off it hold
+# only on a GPU.  Launched as several processes, it is a GPU each.
+job accelone <<'PY'
+import torch
+from accelerate import Accelerator
+accelerator = Accelerator()
+model = torch.nn.Linear(4, 4)
+model.to(accelerator.device)
+for i in range(10):
+    x = torch.randn(8, 4, device=accelerator.device)
+    print(model(x).sum().item())
+PY
+is "$(nrows accelone)" 2 "accelone: the model's move and the loss read"
+is "$(conds accelone)" "[\"the accelerator's device is a GPU (torch.cuda.is_available())\"]" \
+	"accelone: one process: every row under the accelerator's choice"
+run_ecg extract --repo "$T/accelone" --entry train.py --out "$T/accelone/o2" -q --no-env \
+	--env WORLD_SIZE=2 --env LOCAL_WORLD_SIZE=2 --env RANK --env LOCAL_RANK \
+	--env MASTER_ADDR=127.0.0.1 --env MASTER_PORT=29500 --env ACCELERATE_MIXED_PRECISION=no
+is "$rc" 0 "accelone: extract as two processes exits 0"
+is "$(json "$T/accelone/o2/execution_schedule.json" "sorted({str(h['condition']) for h in d['host_device']})")" "['None']" \
+	"accelone: two processes: a GPU each, no condition"
+
 done_testing
