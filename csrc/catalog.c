@@ -1389,6 +1389,7 @@ static const struct {
 	[CATALOG_F_CONFIG_FILE_PARSERS] = { "config_file_parsers", FK_SET },
 	[CATALOG_F_CONFIG_FILE_PARSER_METHODS] = { "config_file_parser_methods", FK_MAP },
 	[CATALOG_F_CONFIG_FILE_SYNTAXES] = { "config_file_syntaxes", FK_MAP },
+	[CATALOG_F_WRAPPER_SYNC_SKIPS] = { "wrapper_sync_skips", FK_SET },
 };
 
 static const char *const FACT_KIND_KEY[] = {

@@ -2292,6 +2292,8 @@ static size_t sc_wrap_anchored(struct sc *s, cJSON *dd, size_t wi)
 					sc_wrap_coll(s, dd, w, e, "reduce_scatter", "backward",
 					             "gradients after each unit's backward");
 				n++;
+			} else if (ddp || unsharded || ds0) {
+				n++;        /* seen, under no_sync: it reduces nothing */
 			}
 		} else if (e->kind == SEV_MODEL_CALL && e->anchor && w->model && e->model &&
 		           sc_inst_within(e->model, w->model, 0)) {

@@ -635,6 +635,9 @@ enum catalog_fact {
 	CATALOG_F_CONFIG_FILE_SYNTAXES, /* map: a config_file_parser_class ->
 	                                 the syntax it reads ("default": key =
 	                                 value lines; others not read) */
+	CATALOG_F_WRAPPER_SYNC_SKIPS, /* set: '<wrapper word>.<method>' whose
+	                                 context object skips the gradient sync
+	                                 of the backwards in its hold (no_sync) */
 	CATALOG_NFACTS
 };
 
