@@ -843,10 +843,13 @@ static int sc_guard_between(const struct jctx *c, const struct jctx *g)
 /* The phase of the work in a periodic block (`if step % N == 0:`) that is
  * neither evaluation nor checkpointing itself, by what else the block
  * does: "eval" when it calls a model under no_grad, else "checkpoint" when
- * it saves one (torch.save, a save_checkpoint routine), else "logging". */
+ * it saves one (torch.save, a save_checkpoint routine), else "step" when
+ * g is such a guard whose work communicates and neither reads to the host
+ * nor logs (local SGD's parameter averaging every N steps: the training
+ * step's own work, nothing reported), else "logging". */
 static const char *sc_guard_phase(const struct sc *s, const struct jctx *g)
 {
-	int saves = 0;
+	int saves = 0, colls = 0, reports = 0;
 	size_t i;
 
 	for (i = 0; i < s->nev; i++) {
@@ -861,8 +864,12 @@ static const char *sc_guard_phase(const struct sc *s, const struct jctx *g)
 			return "eval";
 		if (sc_checkpoint_work(e))
 			saves = 1;
+		if (e->kind == SEV_COLLECTIVE)
+			colls = 1;
+		if (e->kind == SEV_SYNC || e->kind == SEV_D2H || e->kind == SEV_LOG || e->in_log)
+			reports = 1;
 	}
-	return saves ? "checkpoint" : "logging";
+	return saves ? "checkpoint" : g->kind == JC_GUARD && colls && !reports ? "step" : "logging";
 }
 
 /* The function runs that evaluate: in a training job, each run that calls
@@ -2286,6 +2293,8 @@ static size_t sc_wrap_anchored(struct sc *s, cJSON *dd, size_t wi)
 					sc_wrap_coll(s, dd, w, e, "reduce_scatter", "backward",
 					             "gradients after each unit's backward");
 				n++;
+			} else if (ddp || unsharded || ds0) {
+				n++;        /* seen, under no_sync: it reduces nothing */
 			}
 		} else if (e->kind == SEV_MODEL_CALL && e->anchor && w->model && e->model &&
 		           sc_inst_within(e->model, w->model, 0)) {

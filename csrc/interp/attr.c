@@ -339,6 +339,9 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 			return v;
 		}
 	}
+	/* model.no_sync of a wrapped module: its context object's maker */
+	if (m->nwrapped && (v = sync_skip_attr(f, obj, name)))
+		return v;
 	if (obj->via_wrapper && (v = wrapper_group_attr(f, m, name, site)))
 		return v;
 	if (!strcmp(name, "training") && m->mod != VM_NONE) {

@@ -140,6 +140,9 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 			any_tensor = 1;
 
 	ext_job_effects(f, d, last, fn->recv, args, nargs, kw, site);
+	/* model.no_sync() of a wrapped module; its context's __enter__() */
+	if (fn->recv && (r = sync_skip_call(f, d, last, fn->recv)))
+		return r;
 	/* tqdm(loader): the loader, its batches with it */
 	if (nargs >= 1 && catalog_fact(in->cat, CATALOG_F_ITER_PASSTHROUGH, d))
 		return args[0];

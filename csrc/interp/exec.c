@@ -1690,7 +1690,9 @@ static enum flow exec_funcdef(struct frame *f, const struct ast_hdr *st)
 }
 
 /* with and async with: each item's value bound, the job context it opens
- * (with_jctx()) around the body. */
+ * (with_jctx()) around the body; a repository's context manager (a
+ * @contextmanager generator, an object whose class has __enter__ and
+ * __exit__) entered before the body and left after it, last first. */
 static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 {
 	struct interp *in = f->in;
@@ -1699,25 +1701,40 @@ static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 	int ng = 0, sd_scoped = 0;
 	enum flow fl;
 	const struct jctx *ojc = f->jc, *pushed = NULL;
-	struct vinst *gens[8];
-	unsigned ngens = 0;
+	value_t *entered[8];       /* generator objects and objects with __exit__ */
+	unsigned nentered = 0;
 
 	for (i = 0; i < w->items.n; i++) {
 		const struct ast_withitem *wi = AST_AS(w->items.items[i], withitem);
 		value_t *cv = eval(f, wi->context_expr);
+		int skip = 0;
+		value_t *y;
 
 		/* a @contextmanager generator of the repository: its body up
 		 * to the yield runs now, the value yielded is the `as` value;
 		 * the rest runs when the block ends (gen_ctx_exit) */
-		if (is_gen_value(cv) && ngens < sizeof gens / sizeof gens[0]) {
-			value_t *y = gen_ctx_enter(f, cv->u.inst, st);
+		if (is_gen_value(cv) && nentered < sizeof entered / sizeof entered[0]) {
+			y = gen_ctx_enter(f, cv->u.inst, st);
 
 			if (y) {
-				gens[ngens++] = cv->u.inst;
+				entered[nentered++] = cv;
 				if (wi->optional_vars)
 					assign(f, wi->optional_vars, y);
 				continue;
 			}
+		}
+		/* an object of a repository class with __enter__/__exit__:
+		 * __enter__ runs now, its value is the `as` value; a wrapper's
+		 * gradient-sync skip it leaves held covers the block */
+		if (nentered < sizeof entered / sizeof entered[0] && (y = ctxclass_enter(f, cv, st, &skip))) {
+			entered[nentered++] = cv;
+			if (skip)
+				f->jc = jc_push(f, JC_NO_SYNC, anchor_at(f, st),
+				                afmt(in, "%s (its __enter__ holds the wrapper's no_sync)",
+				                     text_of(f, wi->context_expr)));
+			if (wi->optional_vars)
+				assign(f, wi->optional_vars, y);
+			continue;
 		}
 
 		/* with FSDP.state_dict_type(model, ...): another state-dict
@@ -1748,9 +1765,16 @@ static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 	f->no_grad -= ng;
 	f->jc = ojc;
 	/* the context managers left, last first; not when the block raises
-	 * (the exception thrown in at the yield skips what follows it) */
-	while (ngens && fl != FL_RAISE)
-		gen_ctx_exit(f, gens[--ngens], st);
+	 * (the exception thrown in at the yield skips what follows it, and
+	 * __exit__ would be given it) */
+	while (nentered && fl != FL_RAISE) {
+		value_t *cv = entered[--nentered];
+
+		if (is_gen_value(cv))
+			gen_ctx_exit(f, cv->u.inst, st);
+		else
+			ctxclass_exit(f, cv, st);
+	}
 	return fl;
 }
 

@@ -315,6 +315,8 @@ struct interp {
 	const value_t *accum_flag;    /* the value that turns a library's gradient-sync
 	                                 skip on for some micro-steps (framework_sync_skip):
 	                                 `if not <it>:` ends a step */
+	int sync_skips_held;          /* a wrapper's no_sync context entered by name
+	                                 (cm.__enter__()) and not left (ctxclass.c) */
 	int saw_backward;             /* the job calls .backward(): it trains */
 	struct interp_evidence ev;
 	struct sched_ev *sev;
@@ -789,6 +791,21 @@ value_t *gen_ctx_delegate(struct frame *f, value_t *src, const struct ast_hdr *s
 value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t **args,
                        size_t nargs, struct vdict *kw, enum mode mode, struct fseq *ev,
                        const struct ast_hdr *site);
+
+/* ctxclass.c: `with obj:` over an object of a repository class with
+ * __enter__ and __exit__ (job code only): ctxclass_enter runs __enter__
+ * and returns its value (NULL: not such an object, nothing run), *holds_skip
+ * set when it left a wrapper's sync skip held (the block is a no_sync
+ * block); ctxclass_exit runs __exit__(None, None, None).  A parallel
+ * wrapper's no_sync (catalog wrapper_sync_skips): sync_skip_attr gives
+ * the method of a wrapped module (NULL: none), sync_skip_call the context
+ * object its call makes, and the None of that object's __enter__()/
+ * __exit__() called by name (which hold and release the skip), NULL for
+ * any other call. */
+value_t *ctxclass_enter(struct frame *f, value_t *cv, const struct ast_hdr *st, int *holds_skip);
+void ctxclass_exit(struct frame *f, value_t *cv, const struct ast_hdr *st);
+value_t *sync_skip_attr(struct frame *f, value_t *obj, const char *name);
+value_t *sync_skip_call(struct frame *f, const char *d, const char *last, value_t *recv);
 
 /* argparse.c */
 int is_dataclass_decorator(struct frame *f, const struct ast_hdr *d);

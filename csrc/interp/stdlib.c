@@ -1,6 +1,7 @@
 /* interp/stdlib.c - the standard library functions the analysis reads exactly
  *
- * copy.deepcopy (deepcopy_value), math.* on known numbers (math_call),
+ * copy.deepcopy (deepcopy_value), math.* on known numbers (math_call; a
+ * device tensor given to one is read to the host, a sync),
  * ast.literal_eval, and configuration files (json, tomllib, yaml) read
  * through the job's loader into values (load_config, from_json).  What
  * cannot be read exactly is an unknown with its reason.
@@ -142,7 +143,16 @@ value_t *math_call(struct frame *f, const char *name, value_t **args, size_t nar
 	const struct math_native *m = NTAB_FIND(math_natives, name);
 	value_t *r;
 	double x;
+	size_t i;
 
+	/* math's functions take real numbers: a tensor is converted with
+	 * float() (its __float__), a read of a device tensor to the host --
+	 * math.exp(eval_loss) of a CUDA mean is a sync, as float() is */
+	for (i = 0; i < nargs; i++)
+		if (args[i]->k == VK_TENSOR && args[i]->dev == DEV_DEVICE) {
+			sev(f, SEV_SYNC, afmt(f->in, "math.%s(<a device tensor>) (float() of it)", name), site);
+			break;
+		}
 	if (m && nargs >= 1 && as_num(args[0], &x) && (r = m->fn(f->in, x, args, nargs)))
 		return r;
 	return unknown_at(f, site, "a math function of a value that is not known");

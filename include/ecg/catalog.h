@@ -671,6 +671,9 @@ enum catalog_fact {
 	                                 attribute naming the device the
 	                                 library chose at run time (a GPU when
 	                                 the machine has one; interp/framework.c) */
+	CATALOG_F_WRAPPER_SYNC_SKIPS, /* set: '<wrapper word>.<method>' whose
+	                                 context object skips the gradient sync
+	                                 of the backwards in its hold (no_sync) */
 	CATALOG_NFACTS
 };
 
