@@ -140,6 +140,7 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 			any_tensor = 1;
 
 	ext_job_effects(f, d, last, fn->recv, args, nargs, kw, site);
+	intargs_reads(f, d, args, nargs, kw, site);
 	/* tqdm(loader): the loader, its batches with it */
 	if (nargs >= 1 && catalog_fact(in->cat, CATALOG_F_ITER_PASSTHROUGH, d))
 		return args[0];

@@ -1063,6 +1063,11 @@ value_t *type_method(struct interp *in, value_t *obj, const char *name);
 value_t *ext_method(struct interp *in, value_t *obj, const char *name);
 value_t *file_lines(struct frame *f, value_t *self, const struct ast_hdr *site);
 
+/* intargs.c: a device tensor where torch takes an int (catalog
+ * int_arguments for d): a sync at site */
+void intargs_reads(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                   const struct ast_hdr *site);
+
 /* module.c */
 value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                             struct vdict *kw, const struct ast_hdr *site);
