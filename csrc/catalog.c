@@ -1388,6 +1388,7 @@ static const struct {
 	[CATALOG_F_DEFAULT_DEVICE_FACTORIES] = { "default_device_factories", FK_MAP },
 	[CATALOG_F_CONFIG_FILE_PARSERS] = { "config_file_parsers", FK_SET },
 	[CATALOG_F_CONFIG_FILE_PARSER_METHODS] = { "config_file_parser_methods", FK_MAP },
+	[CATALOG_F_INT_ARGUMENTS] = { "int_arguments", FK_MAP },
 	[CATALOG_F_CONFIG_FILE_SYNTAXES] = { "config_file_syntaxes", FK_MAP },
 	[CATALOG_F_COMPONENT_LOADERS] = { "component_loaders", FK_SET },
 	[CATALOG_F_TP_PARALLELIZE_CALLS] = { "tp_parallelize_calls", FK_SET },

@@ -872,16 +872,27 @@ static const char *sc_guard_phase(const struct sc *s, const struct jctx *g)
 	return saves ? "checkpoint" : g->kind == JC_GUARD && colls && !reports ? "step" : "logging";
 }
 
+/* Is the job a training one? */
+static int sc_training(const struct sc *s)
+{
+	return s->job_type && !strcmp(s->job_type, "training");
+}
+
 /* The function runs that evaluate: in a training job, each run that calls
  * the model under no_grad and trains nothing (no backward, no optimizer
  * step, not the step's model call) -- validate(), evaluate(): what it
  * does besides, after its no_grad block (the meters' all-reduce), is the
- * evaluation's too. */
+ * evaluation's too.  In a batch job, likewise a run that is not the
+ * step's and calls a model under no_grad in a loop of its own, before or
+ * after the step loop: a second pass over data that scores (dinov2's k-NN
+ * classification over the val split after the step loop extracted the
+ * train features).  Only training jobs read the runs as forward or
+ * training work (sc_in_forward_run, sc_in_train_run). */
 static void sc_index_runs(struct sc *s)
 {
 	size_t i;
 
-	if (!s->job_type || strcmp(s->job_type, "training"))
+	if (!s->job_type || (strcmp(s->job_type, "training") && strcmp(s->job_type, "batch")))
 		return;
 	for (i = 0; i < s->nev; i++) {
 		const struct sched_ev *e = &s->ev[i];
@@ -938,7 +949,7 @@ static int sc_in_forward_run(const struct sc *s, const struct sched_ev *e)
 {
 	const struct sched_call *c;
 
-	if (!s->runs.n || !s->step_loop || !ctx_has(e->ctx, s->step_loop))
+	if (!sc_training(s) || !s->runs.n || !s->step_loop || !ctx_has(e->ctx, s->step_loop))
 		return 0;
 	for (c = e->calls; c && c->at && ctx_has(c->at, s->step_loop); c = c->up) {
 		const struct ptrmap_slot *sl = ptrmap_get(&s->runs, c);
@@ -956,7 +967,7 @@ static int sc_in_forward_run(const struct sc *s, const struct sched_ev *e)
  * after its loop is the training's)? */
 static int sc_in_train_run(const struct sc *s, const struct sched_ev *e)
 {
-	const struct ptrmap_slot *sl = e->calls ? ptrmap_get(&s->runs, e->calls) : NULL;
+	const struct ptrmap_slot *sl = e->calls && sc_training(s) ? ptrmap_get(&s->runs, e->calls) : NULL;
 
 	return sl && (sl->b || (sl->a & RUN_STEP_CALL)) && !(sl->a & RUN_EVAL);
 }

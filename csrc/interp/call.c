@@ -143,6 +143,7 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	/* model.no_sync() of a wrapped module; its context's __enter__() */
 	if (fn->recv && (r = sync_skip_call(f, d, last, fn->recv)))
 		return r;
+	intargs_reads(f, d, args, nargs, kw, site);
 	/* tqdm(loader): the loader, its batches with it */
 	if (nargs >= 1 && catalog_fact(in->cat, CATALOG_F_ITER_PASSTHROUGH, d))
 		return args[0];

@@ -918,6 +918,11 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 			} else {
 				value_t *u = v_unknown(in->a, text_of(f, a), "*args whose items are not known");
 
+				/* the items of a tensor on the device are there too
+				 * (0-d tensors: torch.zeros(*shape_t) reads them,
+				 * intargs.c) */
+				if (is_tensorish(sv) && sv->dev == DEV_DEVICE)
+					u->dev = DEV_DEVICE;
 				*unk_star = 1;
 				prefix_ok = 0;
 				unk_seq = text_of(f, a);

@@ -116,10 +116,22 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 	}
 	case AST_Subscript: {
 		const struct ast_Subscript *s = AST_AS(t, Subscript);
-		value_t *obj = eval(f, s->value), *idx = eval(f, s->slice);
+		value_t *owner = NULL, *obj, *idx;
 		int ok;
 		long long k;
 
+		/* x._modules[name] = v: Python registers v as x's child (the
+		 * dict module_children_dict reads is a copy) */
+		if (AST_IS(s->value, Attribute) && !strcmp(AST_AS(s->value, Attribute)->attr, "_modules")) {
+			owner = eval(f, AST_AS(s->value, Attribute)->value);
+			obj = getattr_v(f, owner, "_modules", s->value);
+		} else
+			obj = eval(f, s->value);
+		idx = eval(f, s->slice);
+		if (owner && owner->k == VK_INST && owner->u.inst->mod != VM_NONE) {
+			module_store_child(f, owner->u.inst, idx, v, t);
+			return;
+		}
 		if (is_tensorish(obj)) {
 			hostints_forget(obj);
 			emit_op(f, "Tensor.__setitem__", t);
@@ -164,22 +176,7 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 				list_store_any(in, obj->u.seq, v);
 			}
 		} else if (obj->k == VK_INST && obj->u.inst->mod == VM_CONTAINER) {
-			struct vinst *m = obj->u.inst;
-
-			if (v->k == VK_INST && idx->k == VK_STR)
-				vinst_add_child(in->a, m, idx->u.str.s, v->u.inst);
-			/* a module not known (a build the budget gave up on), a key
-			 * not known, or a loop whose trip count is not known: the
-			 * children seen are not all of them */
-			if (vdict_gets(m->attrs, "__ecg_len_unknown__"))
-				;
-			else if (v->k != VK_INST || idx->k != VK_STR)
-				vdict_sets(in->a, m->attrs, "__ecg_len_unknown__",
-				           v_unknown(in->a, text_of(f, t),
-				                     v->k == VK_UNKNOWN && v->reason ? v->reason
-				                     : "a module or key not known stored in the container"));
-			else if (f->mult.reason)
-				vdict_sets(in->a, m->attrs, "__ecg_len_unknown__", v_unknown(in->a, f->mult.expr, f->mult.reason));
+			module_store_child(f, obj->u.inst, idx, v, t);
 		}
 		return;
 	}

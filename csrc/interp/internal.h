@@ -1113,9 +1113,24 @@ value_t *type_method(struct interp *in, value_t *obj, const char *name);
 value_t *ext_method(struct interp *in, value_t *obj, const char *name);
 value_t *file_lines(struct frame *f, value_t *self, const struct ast_hdr *site);
 
+/* intargs.c: a device tensor where torch takes an int (catalog
+ * int_arguments for d): a sync at site */
+void intargs_reads(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                   const struct ast_hdr *site);
+
 /* module.c */
 value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                             struct vdict *kw, const struct ast_hdr *site);
+/* m._modules of a module instance self: a new dict of its submodules by
+ * name, in registration order, when all are known (else not known, with
+ * the reason).  A copy: a write into it is not the module's -- exec.c
+ * turns `x._modules[name] = module` into the registration Python makes */
+value_t *module_children_dict(struct frame *f, value_t *self, const struct ast_hdr *site);
+/* `m[name] = v` / `x._modules[name] = v` on module m: v registered as
+ * the child `name` when it is a module and name a str; otherwise (or in a
+ * loop whose trip count is not known) m's children are no longer all
+ * known.  `target` is the assignment's target (its text for the reason) */
+void module_store_child(struct frame *f, struct vinst *m, value_t *idx, value_t *v, const struct ast_hdr *target);
 
 /* forward.c */
 struct fev *emit(struct frame *f, enum fev_kind kind, const struct ast_hdr *site);

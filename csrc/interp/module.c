@@ -269,6 +269,47 @@ static struct mentry *module_entries(struct interp *in, const struct vinst *m, s
 	return out;
 }
 
+value_t *module_children_dict(struct frame *f, value_t *self, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *m = self->k == VK_INST ? self->u.inst : NULL;
+	const char *why;
+	struct mentry *e;
+	value_t *out;
+	size_t n, i;
+
+	if (!m || m->mod == VM_NONE)
+		return unknown_at(f, site, "_modules of something that is not a module");
+	if ((why = children_unknown(in, m)))
+		return unknown_at(f, site, afmt(in, "its submodules are not known: %s", why));
+	out = v_dict(in->a);
+	e = module_entries(in, m, &n);
+	for (i = 0; i < n; i++)
+		vdict_sets(in->a, out->u.dict, e[i].name, e[i].inst ? mk_inst_value(in, e[i].inst) : e[i].v);
+	free(e);
+	return out;
+}
+
+void module_store_child(struct frame *f, struct vinst *m, value_t *idx, value_t *v, const struct ast_hdr *target)
+{
+	struct interp *in = f->in;
+
+	if (v->k == VK_INST && idx->k == VK_STR)
+		vinst_add_child(in->a, m, idx->u.str.s, v->u.inst);
+	/* a module not known (a build the budget gave up on), a key not
+	 * known, or a loop whose trip count is not known: the children seen
+	 * are not all of them */
+	if (vdict_gets(m->attrs, "__ecg_len_unknown__"))
+		;
+	else if (v->k != VK_INST || idx->k != VK_STR)
+		vdict_sets(in->a, m->attrs, "__ecg_len_unknown__",
+		           v_unknown(in->a, text_of(f, target),
+		                     v->k == VK_UNKNOWN && v->reason ? v->reason
+		                     : "a module or key not known stored in the container"));
+	else if (f->mult.reason)
+		vdict_sets(in->a, m->attrs, "__ecg_len_unknown__", v_unknown(in->a, f->mult.expr, f->mult.reason));
+}
+
 /* A module with no submodule at all, all of them known. */
 static int leaf_module(struct interp *in, const struct vinst *m)
 {

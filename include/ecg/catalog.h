@@ -632,6 +632,10 @@ enum catalog_fact {
 	                                 read config files (interp/cfgargparse.c) */
 	CATALOG_F_CONFIG_FILE_PARSER_METHODS, /* map: such a parser's other name of
 	                                 an argparse method -> argparse's name */
+	CATALOG_F_INT_ARGUMENTS,      /* map: torch.<name>() taking ints ->
+	                                 "sizes" or "keyword:position" words:
+	                                 a device tensor given there is read
+	                                 on the host (interp/intargs.c) */
 	CATALOG_F_CONFIG_FILE_SYNTAXES, /* map: a config_file_parser_class ->
 	                                 the syntax it reads ("default": key =
 	                                 value lines; others not read) */
