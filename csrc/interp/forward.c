@@ -226,6 +226,7 @@ static value_t *forward_of(struct frame *f, struct vinst *m, value_t **args, siz
 		for (k = fi->sev_from; k < fi->sev_to && k < in->nsev; k++)
 			if (in->sev[k].in_forward)
 				in->sev[k].fwd_mult = -1;
+		syncbn_container_again(f, m, site);
 		if (m->mod == VM_LAYER)
 			return layer_result(in, m, args, nargs, kw);
 		if (!fi->ret)

@@ -1392,6 +1392,9 @@ void tp_call(struct frame *f, struct vinst *m, const struct ast_hdr *site);
  * (NULL: at anchor, a container's call). */
 void syncbn_convert(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw);
 void syncbn_call(struct frame *f, struct vinst *m, const struct ast_hdr *site, const char *anchor);
+/* a Sequential's call whose forward was read before: its converted
+ * layers' all-gathers at this call too */
+void syncbn_container_again(struct frame *f, struct vinst *m, const struct ast_hdr *site);
 
 /* pretrained.c: a component loader's call (catalog component_loaders)
  * read as the class it builds, or NULL (not one: nothing done) */

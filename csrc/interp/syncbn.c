@@ -17,7 +17,10 @@
  * the invocation is the row's condition.  When the converted model holds
  * modules ecg does not read (a torchvision backbone), their layers are
  * not seen: the rows' counts are not known (none is stated too low).
- * The backward's all-reduce of the gradient sums is not stated.
+ * A Sequential called again from another line (the same projector on a
+ * second view) states its layers' all-gathers there too
+ * (syncbn_container_again: its forward is not read again).  The
+ * backward's all-reduce of the gradient sums is not stated.
  *
  * Allocates only in the interpreter's arena; nothing fails.
  */
@@ -109,4 +112,14 @@ void syncbn_call(struct frame *f, struct vinst *m, const struct ast_hdr *site, c
 		e->detail_text = "the process group holds more than one process (SyncBatchNorm synchronises only then)";
 	if (how && how->k == VK_INT && how->u.i == 2)
 		e->fwd_mult = -1;            /* layers in modules not read are not counted */
+}
+
+void syncbn_container_again(struct frame *f, struct vinst *m, const struct ast_hdr *site)
+{
+	size_t i;
+
+	if (f->mode != M_FWD || !site || m->mod != VM_CONTAINER || !m->ext || strcmp(m->ext, "torch.nn.Sequential"))
+		return;
+	for (i = 0; i < m->nchildren; i++)
+		syncbn_call(f, m->children[i].inst, site, NULL);
 }

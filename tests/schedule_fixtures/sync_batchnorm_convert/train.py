@@ -1,7 +1,8 @@
 # convert_sync_batchnorm replaces each batch norm under the model by a
 # SyncBatchNorm: in training, with more than one process, each call of
 # one all-gathers the batch statistics.  A batch norm of a model that was
-# not converted synchronises nothing.
+# not converted synchronises nothing.  A Sequential called from a second
+# line all-gathers there too.
 import os
 
 import torch
@@ -18,7 +19,8 @@ class Net(nn.Module):
 
     def forward(self, x):
         h = self.body(x)
-        return self.bn(h)
+        g = self.body(x.flip(0))
+        return self.bn(h + g)
 
 
 class Aux(nn.Module):
