@@ -2457,6 +2457,42 @@ static const struct sched_ev *sc_coll_row_event(struct sc *s, size_t i)
 	return e;
 }
 
+/* A tensor-parallel plan's reduce-scatters in the forward (interp/tplan.c:
+ * a Partial output redistributed to Shard) are transposed in backward:
+ * the sharded gradient is all-gathered to the Replicate the Partial input
+ * gets -- stated at each backward call of the step, where DDP's
+ * all-reduce is anchored.  The forward's all-gathers and all-reduces
+ * transpose to local steps: nothing. */
+static void sc_tp_backward(struct sc *s, cJSON *dd)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->nev; i++)
+		if (s->ev[i].kind == SEV_COLLECTIVE && s->ev[i].in_forward && s->ev[i].implied_by && s->ev[i].op &&
+		    !strcmp(s->ev[i].implied_by, "parallelize_module") && !strcmp(s->ev[i].op, "reduce_scatter"))
+			break;
+	if (i == s->nev || !s->step_loop)
+		return;
+	for (j = 0; j < s->nev; j++) {
+		const struct sched_ev *b = &s->ev[j];
+		const char *cond;
+		cJSON *c;
+		char *freq;
+
+		if (b->kind != SEV_BACKWARD || b->in_forward || !b->anchor || !ctx_has(b->ctx, s->step_loop) ||
+		    sc_seen(dd, "anchor", b->anchor, "op", "all_gather"))
+			continue;
+		c = sc_coll("all_gather", "tensor", -1, b->anchor, "backward", "parallelize_module",
+		            "the gradients of the forward's tensor-parallel reduce-scatters, all-gathered");
+		if ((cond = sc_condition(s, b->ctx)))
+			cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", cJSON_CreateString(cond));
+		freq = sc_frequency(s, b);
+		cJSON_AddStringToObject(c, "frequency", freq);
+		free(freq);
+		cJSON_AddItemToArray(dd, c);
+	}
+}
+
 static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 {
 	size_t i;
@@ -2579,6 +2615,7 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 	for (i = 0; i < s->nev; i++)
 		if (s->ev[i].kind == SEV_WRAP && s->ev[i].implied_by)
 			sc_wrap_broadcast(s, dd, &s->ev[i]);
+	sc_tp_backward(s, dd);
 }
 
 static void sc_compute(struct sc *s, cJSON *compute, cJSON *overlap)
