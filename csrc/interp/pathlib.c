@@ -16,7 +16,9 @@
  * the tree lists its tracked names (in path order, not the file system's;
  * one level: a pattern with '/' or '**' is not read).  A path the tree
  * does not hold -- outside the repository, or made at run time -- is
- * not known to exist or not: unknown.  Any other attribute or method,
+ * not known to exist or not: unknown.  The empty string (not a Path:
+ * Path("") is ".") names nothing: os.path.isdir("") and its kin are
+ * False, as stat("") fails.  Any other attribute or method,
  * and a Path made from a value not known, is unknown with the reason.
  * Every value is allocated in the interpreter's arena; nothing here
  * fails otherwise.
@@ -291,7 +293,8 @@ static const char NOT_IN_TREE[] = "a path the repository does not hold at this c
 
 /* Whether the path p (a str or a Path) is a file (BI_M_PATH_IS_FILE), a
  * directory (BI_M_PATH_IS_DIR) or either (BI_M_PATH_EXISTS), as the tree
- * says: p.is_file() ..., and os.path.isfile(p), isdir(p), exists(p). */
+ * says: p.is_file() ..., and os.path.isfile(p), isdir(p), exists(p).
+ * The empty string (not a Path) names nothing: False. */
 value_t *path_query(struct frame *f, value_t *p, int what, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
@@ -300,6 +303,11 @@ value_t *path_query(struct frame *f, value_t *p, int what, const struct ast_hdr 
 
 	if (!t || t->k != VK_STR)
 		return unknown_at(f, site, "a path not known");
+	/* os.path.isdir("") and its kin stat "": no such file, False (the
+	 * default --checkpoint '' is no directory); Path("") is "." and
+	 * reaches here as its normalised text */
+	if (!is_path(p) && !t->u.str.s[0])
+		return v_bool(in->a, 0);
 	kind = tree_kind(in, t->u.str.s, NULL, NULL);
 	if (kind == INTERP_TREE_NONE || kind < 0)
 		return unknown_at(f, site, NOT_IN_TREE);
