@@ -281,6 +281,29 @@ static value_t *cli_class_name(struct frame *f, struct vfunc *fn, const struct a
 	return NULL;
 }
 
+/* The k-th (from 0) parameter of fn that jsonargparse's CLI reads as a
+ * positional word: the positional-or-keyword parameters with no default,
+ * in order (a method's self/cls is not one).  NULL when fn has no k-th. */
+static const struct ast_arg *cli_positional(const struct vfunc *fn, size_t k)
+{
+	const struct ast_arguments *a = fn_args(fn->def);
+	size_t npos, i;
+
+	if (!a)
+		return NULL;
+	npos = a->posonlyargs.n + a->args.n;
+	for (i = 0; i + a->defaults.n < npos; i++) {
+		const struct ast_arg *p = AST_AS(i < a->posonlyargs.n ? a->posonlyargs.items[i]
+		                                 : a->args.items[i - a->posonlyargs.n], arg);
+
+		if (i == 0 && (!strcmp(p->arg, "self") || !strcmp(p->arg, "cls")))
+			continue;
+		if (k-- == 0)
+			return p;
+	}
+	return NULL;
+}
+
 /* Set parameter `name` of fn from the command line or a config file: as
  * read when its type is plain, a dataclass built from a mapping as
  * cli_dataclass() reads it, else unknown (the CLI builds it).  kw holds
@@ -339,8 +362,9 @@ static void cli_set(struct frame *f, struct vfunc *fn, struct vdict *kw, const c
 
 /* The keyword arguments a command-line dispatcher passes to fn, read from
  * the job's command line from word `from` on: --name value, --name=value,
- * and (jsonargparse) --config FILE read as the job's configuration files
- * are.  What cannot be read leaves a KW_UNK_DSTAR marker, so that no
+ * (jsonargparse) a bare word as the next parameter without a default
+ * (cli_positional), and (jsonargparse) --config FILE read as the job's
+ * configuration files are.  What cannot be read leaves a KW_UNK_DSTAR marker, so that no
  * parameter keeps its default while the command line may have set it. */
 static struct vdict *cli_kwargs(struct frame *f, const char *d, struct vfunc *fn, size_t from,
                                 const struct ast_hdr *site)
@@ -349,7 +373,7 @@ static struct vdict *cli_kwargs(struct frame *f, const char *d, struct vfunc *fn
 	struct vdict *kw = vdict_new(in->a);
 	struct vseq *argv = in->argv ? in->argv->u.seq : NULL;
 	int jap = !strncmp(d, "jsonargparse.", 13) || !strcmp(d, "CLI");
-	size_t j;
+	size_t j, npositional = 0;
 
 	if (!strncmp(d, "hydra.", 6)) {
 		vdict_sets(in->a, kw, KW_UNK_DSTAR,
@@ -361,6 +385,14 @@ static struct vdict *cli_kwargs(struct frame *f, const char *d, struct vfunc *fn
 		const char *name;
 
 		if (strncmp(w, "--", 2) || !w[2]) {
+			/* jsonargparse: a function's parameters without a
+			 * default are its positional words, in order */
+			const struct ast_arg *p = jap && w[0] != '-' ? cli_positional(fn, npositional++) : NULL;
+
+			if (p) {
+				cli_set(f, fn, kw, p->arg, cli_scalar(in, w), "the command line", site);
+				continue;
+			}
 			vdict_sets(in->a, kw, KW_UNK_DSTAR,
 			           v_unknown(in->a, w, afmt(in, "the command-line word '%s', which ecg does not map "
 			                                        "to a parameter", w)));
