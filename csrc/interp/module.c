@@ -502,7 +502,17 @@ static int built_on_host(struct interp *in, const struct vinst *m, int depth)
 {
 	size_t i;
 
-	if (depth > 32 || m->on_device || (m->alt_other && !m->alt_other_host) || !m->constructed_at ||
+	if (depth > 32)
+		return 0;
+	if (m->on_host && !m->on_device) {
+		/* moved back by model.cpu(): host, whatever it was built as
+		 * (each module under it moved with it) */
+		for (i = 0; i < m->nchildren; i++)
+			if (!m->children[i].inst || !built_on_host(in, m->children[i].inst, depth + 1))
+				return 0;
+		return 1;
+	}
+	if (m->on_device || (m->alt_other && !m->alt_other_host) || !m->constructed_at ||
 	    !(m->mod == VM_REPO || m->mod == VM_LAYER || m->mod == VM_CONTAINER))
 		return 0;
 	if (m->args && (vdict_gets(m->args, "device") || vdict_gets(m->args, "device_map")))
@@ -775,8 +785,23 @@ static void module_set_on_device(struct vinst *m, int how, int depth)
 		return;
 	if (m->on_device != 1)
 		m->on_device = how;
+	m->on_host = 0;
 	for (i = 0; i < m->nchildren; i++)
 		module_set_on_device(m->children[i].inst, how, depth + 1);
+}
+
+/* m and the modules under it moved back to the host (model.cpu()) */
+static void module_set_on_host(struct vinst *m, int depth)
+{
+	size_t i;
+
+	if (depth > 64 || m->mod == VM_NONE)
+		return;
+	m->on_device = 0;
+	m->on_host = 1;
+	for (i = 0; i < m->nchildren; i++)
+		if (m->children[i].inst && m->children[i].inst != m)
+			module_set_on_host(m->children[i].inst, depth + 1);
 }
 
 /* Are m and every module under it on the device already (moved there by
@@ -795,6 +820,26 @@ static int module_all_on_device(const struct vinst *m, int depth)
 		    !module_all_on_device(m->children[i].inst, depth + 1))
 			return 0;
 	return 1;
+}
+
+/* model.cpu(), model.to("cpu"): a module surely on the device copies
+ * its parameters and buffers to the host, blocking (a sync); under no
+ * undecided condition it is then on the host (its state_dict holds host
+ * tensors: torch.save of it copies nothing).  A module maybe on the
+ * device (moved under a condition) states nothing.  Returns self. */
+static value_t *module_to_host(struct frame *f, value_t *self, const struct ast_hdr *site)
+{
+	struct sched_ev *e;
+	struct vinst *m = self->k == VK_INST ? self->u.inst : NULL;
+
+	if (!m || m->mod == VM_NONE || f->mode == M_FWD)
+		return self;
+	if (module_all_on_device(m, 0) && !owns_no_tensor(f->in, self) &&
+	    (e = sev(f, SEV_D2H, "model.cpu(): parameters and buffers", site)))
+		e->non_blocking = 0;
+	if (!jc_find(f->jc, JC_COND))
+		module_set_on_host(m, 0);
+	return self;
 }
 
 /* .train(mode) with a mode not known. */
@@ -988,7 +1033,12 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 	case BI_M_MOD_LOAD_STATE_DICT:
 		load_state_dict_effects(f, self, nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "state_dict") : NULL, site);
 		return unknown_at(f, site, "the missing and unexpected keys, known at run time");
+	case BI_M_MOD_CPU:
+		return module_to_host(f, self, site);
 	case BI_M_MOD_TO:
+		if ((nargs >= 1 && dev_is_host(args[0]) == 1) ||
+		    (nargs == 0 && kw && vdict_gets(kw, "device") && dev_is_host(vdict_gets(kw, "device")) == 1))
+			return module_to_host(f, self, site);
 		if (!(nargs >= 1 && dev_is_host(args[0]) == 1) &&
 		    !(nargs >= 1 && args[0]->k == VK_EXT && !strncmp(args[0]->u.ext, "torch.float", 11)) &&
 		    !(nargs == 0 && kw && !vdict_gets(kw, "device"))) {

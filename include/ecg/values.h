@@ -369,6 +369,11 @@ struct vinst {
 	                                 module above it): its parameters live there;
 	                                 2 when that move ran under a condition not
 	                                 decided (a later move may still copy) */
+	int on_host;                  /* interp/: moved back to the host by model.cpu()
+	                                 or model.to("cpu") (it or a module above it)
+	                                 under no undecided condition, and not moved
+	                                 to the device since: its parameters live
+	                                 there */
 	const char **wrapped_by;      /* DDP, FSDP, torch.compile ... */
 	size_t nwrapped;
 	const struct vdict **wrap_kw; /* the keywords of each wrap (NULL: none) */
