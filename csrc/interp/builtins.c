@@ -801,6 +801,13 @@ static value_t *bi_seq(struct frame *f, value_t *fn, value_t **args, size_t narg
 
 	if (nargs == 0)
 		return v_seq(in->a, fn->u.bi.id == BI_TUPLE ? VK_TUPLE : VK_LIST, 0);
+	/* list(G(...)) of a repository generator: its body read whole */
+	if (fn->u.bi.id != BI_SET && is_gen_value(args[0]) && !args[0]->u.inst->enumerated) {
+		value_t *r = gen_drain(f, args[0]->u.inst, fn->u.bi.id == BI_TUPLE, site);
+
+		if (r)
+			return r;
+	}
 	if (!iter_items(f, args[0], &items)) {
 		value_t *r;
 		size_t i, j, n;

@@ -1462,7 +1462,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		 * (firstiter.c) */
 		const struct jctx *first, *ojc = f->jc;
 
-		if (first_iter_ctx(f, s->test, &first)) {
+		if (first_iter_ctx(f, s->test, &first) || first_flag_ctx(f, s, &first)) {
 			f->jc = first;
 			fl = exec_block(f, &s->body);
 			f->jc = ojc;
@@ -1894,6 +1894,9 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		return FL_RAISE;
 	switch (st->kind) {
 	case AST_Expr:
+		/* a drained generator's yield: its item collected, the body goes on */
+		if (f->drain && drain_yield(f, st))
+			return FL_NORMAL;
 		/* a lifespan's `yield`: what follows runs at shutdown */
 		if (in->run_generators && (AST_IS(AST_AS(st, Expr)->value, Yield) ||
 		                           AST_IS(AST_AS(st, Expr)->value, YieldFrom))) {

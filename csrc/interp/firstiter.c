@@ -27,10 +27,29 @@
  * `for NAME, x in enumerate(xs)` (K 0, or start=K / its second argument).
  * Anything else (a while loop, a loop of the caller's, a counter bound
  * otherwise, `i == 1`) is no first iteration here.
+ *
+ * first_flag_ctx() is the same for a flag the `if` turns off (a decode
+ * loop's prefill):
+ *
+ *     prefill = True
+ *     for i in range(n):
+ *         ...
+ *         if prefill:
+ *             prefill = False
+ *             input_pos = torch.tensor([size], device=device)
+ *
+ * the test a bare NAME read true (exec_if decided it), the `if`'s body
+ * holding `NAME = False` among its own statements, and no other store
+ * into NAME in the body of the `for` the frame runs innermost: the block
+ * runs once each time the loop runs.
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "internal.h"
+
+static int loop_outside_ctx(struct frame *f, const struct jctx **out);
 
 /* The int literal e, in *out: 1, or 0 when e is none. */
 static int int_literal(const struct ast_hdr *e, long long *out)
@@ -85,9 +104,7 @@ int first_iter_ctx(struct frame *f, const struct ast_hdr *test, const struct jct
 {
 	const struct ast_Compare *c;
 	const struct ast_hdr *a, *b;
-	const struct jctx *l, *n;
-	struct jctx *head = NULL, **tail = &head;
-	const char *name, *lanchor;
+	const char *name;
 	long long k, start;
 
 	if (f->mode == M_FWD || !f->loop_for || !f->jc || !test || !AST_IS(test, Compare))
@@ -103,6 +120,18 @@ int first_iter_ctx(struct frame *f, const struct ast_hdr *test, const struct jct
 		return 0;
 	if (!(name = loop_counter(f->loop_for, &start)) || start != k || strcmp(name, AST_AS(a, Name)->id))
 		return 0;
+	return loop_outside_ctx(f, out);
+}
+
+/* The contexts between the frame's innermost loop context and f->jc,
+ * copied onto what is around the loop: *out, 1; 0 when the innermost
+ * loop context is not the `for` the frame runs (f->loop_for). */
+static int loop_outside_ctx(struct frame *f, const struct jctx **out)
+{
+	const struct jctx *l, *n;
+	struct jctx *head = NULL, **tail = &head;
+	const char *lanchor;
+
 	/* the innermost loop around the `if` must be that `for` */
 	for (l = f->jc; l && l->kind != JC_LOOP; l = l->up)
 		;
@@ -120,4 +149,60 @@ int first_iter_ctx(struct frame *f, const struct ast_hdr *test, const struct jct
 	*tail = (struct jctx *)l->up;
 	*out = head ? head : l->up;
 	return 1;
+}
+
+/* Stores into the local name `name` under n (not in a nested scope), at
+ * most 2 counted: *(int *)ctx */
+struct name_stores {
+	const char *name;
+	int n;
+};
+
+static int name_stores_cb(const struct ast_hdr *n, void *ctx)
+{
+	struct name_stores *c = ctx;
+
+	if (AST_IS(n, Name) && AST_AS(n, Name)->ctx != AST_CTX_LOAD && !strcmp(AST_AS(n, Name)->id, c->name) &&
+	    ++c->n >= 2)
+		return 1;
+	if (AST_IS(n, FunctionDef) || AST_IS(n, AsyncFunctionDef) || AST_IS(n, Lambda) || AST_IS(n, ClassDef))
+		return 0;
+	return ast_visit_children(n, name_stores_cb, ctx);
+}
+
+/* `NAME = False`, a statement */
+static int turns_off(const struct ast_hdr *st, const char *name)
+{
+	const struct ast_Assign *a;
+
+	if (!AST_IS(st, Assign))
+		return 0;
+	a = AST_AS(st, Assign);
+	return a->targets.n == 1 && AST_IS(a->targets.items[0], Name) &&
+	       !strcmp(AST_AS(a->targets.items[0], Name)->id, name) && AST_IS(a->value, Constant) &&
+	       AST_AS(a->value, Constant)->value.kind == AST_CONST_FALSE;
+}
+
+int first_flag_ctx(struct frame *f, const struct ast_If *s, const struct jctx **out)
+{
+	const char *name;
+	struct name_stores c;
+	unsigned i;
+
+	if (f->mode == M_FWD || !f->loop_for || !f->jc || !s || !AST_IS(s->test, Name))
+		return 0;
+	name = AST_AS(s->test, Name)->id;
+	for (i = 0; i < s->body.n && !turns_off(s->body.items[i], name); i++)
+		;
+	if (i == s->body.n)
+		return 0;
+	/* that store is the only one in the loop (its target too) */
+	c.name = name;
+	c.n = 0;
+	(void)name_stores_cb(f->loop_for->target, &c);
+	for (i = 0; i < f->loop_for->body.n && c.n < 2; i++)
+		(void)name_stores_cb(f->loop_for->body.items[i], &c);
+	if (c.n != 1)
+		return 0;
+	return loop_outside_ctx(f, out);
 }

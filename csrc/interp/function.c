@@ -5,7 +5,8 @@
  * bind_params() has bound the arguments as Python does (unknown for what
  * cannot be decided), in job or forward mode, within the depth, recursion
  * and cost bounds of budget.c.  A generator is read from its start up to
- * its first yield each time it is advanced (gen_next).
+ * its first yield each time it is advanced (gen_next), or whole when it is
+ * drained (gen_run_whole, for gendrain.c).
  */
 #include "config.h"
 
@@ -320,6 +321,23 @@ value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site)
 		r = pair;
 	}
 	return r;
+}
+
+int gen_run_whole(struct frame *f, struct vinst *g, struct gdrain *d, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vgen *st = g->gen;
+
+	if (st->running)
+		return -1;
+	st->running = 1;
+	in->gen_draining = st->fn;
+	in->drain_next = d;
+	(void)call_function(f, st->fn, st->self, st->args, st->nargs, st->kw, f->mode, f->ev, site);
+	in->gen_draining = NULL;
+	in->drain_next = NULL;
+	st->running = 0;
+	return 0;
 }
 
 long long gen_item_count(const struct vinst *g)
@@ -898,7 +916,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 		cost->since = steps0;
 		cost->level = level0;
 	}
-	if (is_generator(in, fn->def) && !in->run_generators && fn != in->gen_entering) {
+	if (is_generator(in, fn->def) && !in->run_generators && fn != in->gen_entering && fn != in->gen_draining) {
 		/* a generator object: its body is read when it is iterated */
 		struct vinst *g;
 		struct vgen *st;
@@ -922,6 +940,10 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	memset(&cf, 0, sizeof cf);
 	cf.gen_body = fn == in->gen_entering;
 	in->gen_entering = NULL;
+	if (fn == in->gen_draining)
+		cf.drain = in->drain_next;
+	in->gen_draining = NULL;
+	in->drain_next = NULL;
 	/* a context manager's generator entered (its locals kept at the
 	 * yield) or left (its body after the yield, in those locals) */
 	capture = cf.gen_body && in->gen_capture && in->gen_capture->fn == fn ? in->gen_capture : NULL;

@@ -162,6 +162,8 @@ struct frame {
 	                                  or Lambda); NULL at module level and in a class body */
 	int gen_body;                  /* a generator's body read up to its first yield */
 	int yielded;                   /* gen_body: its yield was reached */
+	struct gdrain *drain;          /* a generator's body drained whole (gendrain.c):
+	                                  its yields hand their items here */
 	struct vgen *ctx_gen;          /* a context manager's generator being entered
 	                                  (function.c): its `yield from` of another
 	                                  generator enters that one (gen_ctx_delegate) */
@@ -375,6 +377,9 @@ struct interp {
 	int run_generators;            /* read a generator's body (a lifespan) */
 	const struct vfunc *gen_entering; /* a generator object's function, being
 	                                  resumed by next() or a for loop */
+	const struct vfunc *gen_draining; /* a generator object's function, being
+	                                  drained whole (gendrain.c) into drain_next */
+	struct gdrain *drain_next;
 	long long gen_yield_items;     /* the generator being advanced: how many items
 	                                  its yield reached gives (genitems.c), -1 */
 	struct vgen *gen_capture;      /* a context manager's generator being entered:
@@ -455,6 +460,7 @@ struct interp {
 	                                  when its rv_gen is this */
 	int argv_read;                 /* the job read sys.argv itself (stdlib_attr): what
 	                                  argparse then parses may not be the command line */
+	int jit_compile;               /* the job called torch.compile */
 	int jit_script, jit_trace;     /* the job called a compiler of catalog jit_compilers
 	                                  (call.c): torch.jit.is_scripting() / is_tracing()
 	                                  are no longer False */
@@ -747,6 +753,15 @@ const struct ast_arguments *fn_args(const struct ast_hdr *def);
 value_t *make_function(struct frame *f, const struct ast_hdr *def, const char *name);
 int is_gen_value(const value_t *v);
 value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site);
+/* gen_run_whole(): generator g's body read as a function call, start to
+ * end, its yields handed to d (function.c; 0, or -1 when g is running
+ * already).  gendrain.c: gen_drain() list(g)/tuple(g) of a generator
+ * object, NULL when not drained; drain_yield() a yield statement of a
+ * drained body (1 handled). */
+struct gdrain;
+int gen_run_whole(struct frame *f, struct vinst *g, struct gdrain *d, const struct ast_hdr *site);
+value_t *gen_drain(struct frame *f, struct vinst *g, int tuple, const struct ast_hdr *site);
+int drain_yield(struct frame *f, const struct ast_hdr *st);
 /* gen_item_count(): how many items generator g gives, as its last
  * gen_next() found it (genitems.c), or -1; gen_function_name(): its
  * function's qualified name, or NULL */
@@ -849,7 +864,7 @@ int ntab_has(const char *const *names, size_t n, const char *name);
 extern const struct ntab tensor_ntab, stdlib_ntab, math_ntab;
 extern const struct ntab module_methods_ntab, ext_methods_ntab, emulated_exts_ntab;
 extern const struct ntab builtin_natives_ntab, hidden_natives_ntab, type_methods_ntab[3], argp_methods_ntab;
-extern const struct ntab abc_types_ntab, torch_bases_ntab;
+extern const struct ntab abc_types_ntab, torch_bases_ntab, torch_calls_ntab;
 extern const struct ntab yaml_words_ntab, fw_setups_ntab, fw_dispatchers_ntab, fw_backwards_ntab;
 extern const struct ntab job_spawners_ntab, job_writers_ntab, job_writer_methods_ntab;
 extern const struct ntab method_decos_ntab, implicit_classmethods_ntab, deco_hooks_ntab;
@@ -1219,6 +1234,9 @@ int one_shot_move(const struct frame *f, const struct ast_hdr *st);
  * contexts between the `if` and the loop, on what is around the loop;
  * arena memory), else 0.  Never fails. */
 int first_iter_ctx(struct frame *f, const struct ast_hdr *test, const struct jctx **out);
+/* first_flag_ctx(): the same for an `if NAME:` read true whose body turns
+ * NAME off (`NAME = False`), no other store into NAME in that loop. */
+int first_flag_ctx(struct frame *f, const struct ast_If *s, const struct jctx **out);
 /* carry.c: does the test, about to be decided, read a name that the body
  * of a loop in f->carry binds, while it holds its value from before that
  * loop?  Then 1, and those loops are marked (hit); else 0.  Never fails. */

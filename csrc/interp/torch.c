@@ -1336,6 +1336,7 @@ static value_t *tc_compile(struct frame *f, const char *d, const char *last, val
 	struct sched_ev *e;
 
 	(void)d, (void)last;
+	in->jit_compile = 1;     /* torch.compiler.is_compiling() not known from now on */
 	if (nargs == 0 && kw && !kw_unk(kw, 1))
 		return compile_decorator(f, kw);
 	if (nargs < 1)
@@ -1614,6 +1615,17 @@ static value_t *tc_tracing_query(struct frame *f, const char *d, const char *las
 	return !strcmp(last, "_get_tracing_state") ? v_none(f->in->a) : v_bool(f->in->a, 0);
 }
 
+/* torch.compiler.is_compiling() and its older names: False in Python run
+ * eagerly, unless the job has compiled code (torch.compile, as a call or
+ * a decorator); then not known (host). */
+static value_t *tc_compiling_query(struct frame *f, const char *d, const char *last, value_t **args,
+                                   size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+{
+	if (f->in->jit_compile)
+		return tc_host_query(f, d, last, args, nargs, kw, site);
+	return v_bool(f->in->a, 0);
+}
+
 /* Categorical(probs) / Categorical(logits=...): an object of that class
  * that keeps its scores (inst->args "probs", "logits"); its sample() is
  * categorical_method's.  Never NULL. */
@@ -1674,6 +1686,7 @@ static const struct torch_call TORCH_CALLS[] = {
 	{ "checkpoint", tc_checkpoint },
 	{ "checkpoint_wrapper", tc_checkpoint_wrapper },
 	{ "compile", tc_compile },
+	{ "compiling_query", tc_compiling_query },
 	{ "default_device", tc_default_device },
 	{ "device", tc_device },
 	{ "device_count", tc_device_count },
@@ -1694,15 +1707,11 @@ static const struct torch_call TORCH_CALLS[] = {
 	{ "world_size", tc_world_size },
 };
 
-static int cmp_torch_call(const void *key, const void *elt)
-{
-	return strcmp(key, *(const char *const *)elt);
-}
+const struct ntab torch_calls_ntab = NTAB(TORCH_CALLS);
 
 static torch_call_fn *torch_call_named(const char *name)
 {
-	const void *p = name ? bsearch(name, TORCH_CALLS, sizeof TORCH_CALLS / sizeof TORCH_CALLS[0],
-	                               sizeof TORCH_CALLS[0], cmp_torch_call) : NULL;
+	const void *p = ntab_find(TORCH_CALLS, NTAB_LEN(TORCH_CALLS), sizeof TORCH_CALLS[0], name);
 
 	return p ? ((const struct torch_call *)p)->fn : NULL;
 }
