@@ -548,6 +548,10 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 		return class_attr(f, obj, name, site);
 	case VK_INST:
 		return inst_attr(f, obj, name, site);
+	case VK_TUPLE:
+		if ((v = nt_attr(f, obj, name)))
+			return v;
+		break;
 	case VK_LIST:
 	case VK_STR:
 		if ((v = type_method(in, obj, name)))

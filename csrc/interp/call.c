@@ -144,6 +144,9 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	if (fn->recv && (r = sync_skip_call(f, d, last, fn->recv)))
 		return r;
 	intargs_reads(f, d, args, nargs, kw, site);
+	/* transforms.Compose([...]), TF.to_tensor(img): an image pipeline */
+	if ((r = transform_ext_call(f, d, last, args, nargs, kw, site)))
+		return r;
 	/* tqdm(loader): the loader, its batches with it */
 	if (nargs >= 1 && catalog_fact(in->cat, CATALOG_F_ITER_PASSTHROUGH, d))
 		return args[0];
@@ -467,6 +470,12 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		value_t *ls;
 
 		if (m->ext && (ls = loss_scaler_call(f, m->ext, args, nargs, kw, site)))
+			return ls;
+		/* a transform of an image pipeline (transforms.c) */
+		if (m->ext && (ls = transform_inst_call(f, m, args, nargs, kw, site)))
+			return ls;
+		/* a collections.namedtuple class: a tuple of named items */
+		if (nt_is_class(fn) && (ls = nt_call(f, m, args, nargs, kw, site)))
 			return ls;
 		if (m->mod == VM_NONE && m->ext && !strcmp(m->ext, "functools.partial")) {
 			value_t *pf = vdict_gets(m->attrs, "func"), *pa = vdict_gets(m->attrs, "args");

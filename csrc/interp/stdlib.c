@@ -884,6 +884,7 @@ static const struct stdlib_native {
 	{ "collections.OrderedDict", sl_ordered_dict },
 	{ "collections.defaultdict", sl_defaultdict },
 	{ "collections.deque", sl_deque },
+	{ "collections.namedtuple", nt_factory },
 	{ "copy.deepcopy", sl_deepcopy },
 	{ "dataclasses.asdict", sl_asdict },
 	{ "dataclasses.fields", sl_dataclasses },

@@ -678,6 +678,10 @@ enum catalog_fact {
 	CATALOG_F_WRAPPER_SYNC_SKIPS, /* set: '<wrapper word>.<method>' whose
 	                                 context object skips the gradient sync
 	                                 of the backwards in its hold (no_sync) */
+	CATALOG_F_IMAGE_TRANSFORMS,   /* map: an image transform (class or
+	                                 function) -> its role: host_tensor,
+	                                 tensor_op, compose, lambda
+	                                 (interp/transforms.c) */
 	CATALOG_NFACTS
 };
 

@@ -69,6 +69,9 @@ struct vseq {
 	 * sequence's first items, exactly (not representatives): a *args
 	 * tuple passed `tuple(inputs) + tuple(params)`, params not known */
 	unsigned char prefix;
+	/* a named tuple's (interp/namedtuple.c): the class that made it,
+	 * whose _fields name its items; NULL for any other sequence */
+	const struct vinst *ntclass;
 	/* where its length came from, when a comprehension over range(n)
 	 * built it: n's expression and the anchor of n's value */
 	const char *len_expr, *len_src;
