@@ -678,6 +678,10 @@ enum catalog_fact {
 	CATALOG_F_WRAPPER_SYNC_SKIPS, /* set: '<wrapper word>.<method>' whose
 	                                 context object skips the gradient sync
 	                                 of the backwards in its hold (no_sync) */
+	CATALOG_F_LIBRARY_AUTO_BASES, /* map: a library's Auto model class ->
+	                                 'BASE METHOD ...': the base of every
+	                                 class its table builds and the methods
+	                                 none of them overrides (interp/hfbase.c) */
 	CATALOG_NFACTS
 };
 
