@@ -16,7 +16,9 @@
  * from_pretrained given one of those keywords sets on the model
  * (PreTrainedModel._tp_size, set by tensor parallelism): without them the
  * model's NAME is the base's value.  Any other attribute stays as hf.c
- * left it.
+ * left it.  Only when the library is the repository itself: the events of
+ * an installed library stay anchored at the job's call, so its model is
+ * left as hf.c made it.
  *
  * hfbase_mark() records on the model the fact's text (attribute
  * HFBASE_ATTR) and the keywords from_pretrained was given (HFBASE_KW_ATTR);
@@ -129,7 +131,10 @@ value_t *hfbase_method(struct frame *f, value_t *obj, const char *name)
 	    !(fact = vdict_gets(obj->u.inst->attrs, HFBASE_ATTR)) || fact->k != VK_STR ||
 	    !(word = hfbase_lists(fact->u.str.s, name, &guard)) || !(sp = strchr(fact->u.str.s, ' ')))
 		return NULL;
-	if (!(base = hfbase_class(f, afmt(in, "%.*s", (int)(sp - fact->u.str.s), fact->u.str.s))))
+	/* the library is the repository: an installed one's events stay at
+	 * the job's call, as every outside library's */
+	if (!(base = hfbase_class(f, afmt(in, "%.*s", (int)(sp - fact->u.str.s), fact->u.str.s))) || !base->file ||
+	    !strncmp(base->file->path, PROG_SITE_PREFIX, sizeof PROG_SITE_PREFIX - 1))
 		return NULL;
 	v = class_lookup(base, name, NULL);
 	if (word == 2) {
