@@ -432,6 +432,8 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 		return v;
 	if (m->mod == VM_EXTERNAL && library_generate(in, m->ext, name))
 		return mk_builtin(in, BI_M_MOD_GENERATE, obj);
+	if (m->mod == VM_EXTERNAL && (v = hfbase_method(f, obj, name)))
+		return v;
 	if (m->mod != VM_NONE && !strcmp(name, "_modules"))
 		return module_children_dict(f, obj, site);
 	if (m->mod != VM_NONE && (v = module_attr(in, obj, name)))

@@ -405,11 +405,15 @@ value_t *hf_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, str
 				why = afmt(in, "%s's config_class is not known", cls->name);
 		}
 	}
-	if (why || !mc || !cc)
-		return hf_unsized(f, is_auto(cls) || !mc ? clsname : mc->name,
-		                  afmt(in, "%s.%s: %s, so its modules and parameter count are not known", clsname, meth,
-		                       why ? why : "its classes are not known"),
-		                  site);
+	if (why || !mc || !cc) {
+		v = hf_unsized(f, is_auto(cls) || !mc ? clsname : mc->name,
+		               afmt(in, "%s.%s: %s, so its modules and parameter count are not known", clsname, meth,
+		                    why ? why : "its classes are not known"),
+		               site);
+		if (is_auto(cls) && !mc)   /* one of the table's classes: its base's methods (hfbase.c) */
+			hfbase_mark(f, v, afmt(in, HF_PKG ".%s", clsname), kw);
+		return v;
+	}
 	if (!cfg)
 		cfg = hf_make_config(f, cc, json, kw, site);
 	if (cfg->k != VK_INST)

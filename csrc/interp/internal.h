@@ -1413,6 +1413,12 @@ value_t *hf_class_attr(struct frame *f, value_t *cls, const char *name);
 value_t *hf_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                  const struct ast_hdr *site);
 
+/* hfbase.c: an Auto class's model of a class not known (a Hub checkpoint):
+ * the methods its library's base defines and no class of the Auto table
+ * overrides (catalog library_auto_bases), read from the base */
+void hfbase_mark(struct frame *f, value_t *model, const char *auto_dotted, const struct vdict *kw);
+value_t *hfbase_method(struct frame *f, value_t *obj, const char *name);
+
 /* tplan.c: parallelize_module's plan marks the submodules it reaches
  * with their style; at a call of a marked submodule in a forward,
  * tp_call states its style's collectives (nothing for any other). */

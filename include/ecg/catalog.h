@@ -682,6 +682,10 @@ enum catalog_fact {
 	                                 function) -> its role: host_tensor,
 	                                 tensor_op, compose, lambda
 	                                 (interp/transforms.c) */
+	CATALOG_F_LIBRARY_AUTO_BASES, /* map: a library's Auto model class ->
+	                                 'BASE METHOD ...': the base of every
+	                                 class its table builds and the methods
+	                                 none of them overrides (interp/hfbase.c) */
 	CATALOG_NFACTS
 };
 
