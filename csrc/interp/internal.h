@@ -892,6 +892,10 @@ void natives_register(struct interp *in);
 /* torch.c */
 const char *canon_ext(struct interp *in, const char *d);
 int is_loader(const value_t *v);
+/* torch.c: o, an object of outside class d, made a DataLoader when catalog
+ * outside_loaders names d (1), else 0. */
+int outside_loader_init(struct frame *f, const char *d, struct vinst *o, value_t **args, size_t nargs,
+                        struct vdict *kw, const struct ast_hdr *site);
 /* module.c: is m a module whose tensors the job built on the host and never
  * moved (no default device)?  1 sure, 0 not */
 int module_built_on_host(struct interp *in, const struct vinst *m);

@@ -81,7 +81,8 @@ int is_loader(const value_t *v)
 	if (v->k != VK_INST)
 		return 0;
 	if (v->u.inst->ext)
-		return strstr(v->u.inst->ext, "DataLoader") != NULL;
+		return strstr(v->u.inst->ext, "DataLoader") != NULL ||
+		       (!v->u.inst->cls && vdict_gets(v->u.inst->attrs, "__ecg_loader__"));
 	return v->u.inst->cls && v->u.inst->mod == VM_NONE && vdict_gets(v->u.inst->attrs, "__ecg_loader__") &&
 	       !class_lookup(v->u.inst->cls, "__iter__", NULL);
 }
@@ -138,6 +139,20 @@ static void loader_init(struct frame *f, struct vinst *o, value_t **args, size_t
 		vdict_sets(in->a, o->attrs, "__ecg_collate_fn__", vdict_gets(kw, "collate_fn"));
 	/* the samplers it builds when none is given (loadersampler.c) */
 	loader_samplers(f, o, args, nargs, kw);
+}
+
+/* An object of an outside class that is a torch DataLoader (catalog
+ * outside_loaders: webdataset's WebLoader wraps one, same arguments):
+ * marked a loader (is_loader), read as torch's constructor reads its
+ * arguments.  1 when d is one, else 0. */
+int outside_loader_init(struct frame *f, const char *d, struct vinst *o, value_t **args, size_t nargs,
+                        struct vdict *kw, const struct ast_hdr *site)
+{
+	if (!catalog_fact(f->in->cat, CATALOG_F_OUTSIDE_LOADERS, d))
+		return 0;
+	vdict_sets(f->in->a, o->attrs, "__ecg_loader__", v_bool(f->in->a, 1));
+	loader_init(f, o, args, nargs, kw, site);
+	return 1;
 }
 
 /* super().__init__(...) of a repository subclass of torch's DataLoader

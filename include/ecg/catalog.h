@@ -686,6 +686,8 @@ enum catalog_fact {
 	                                 'BASE METHOD ...': the base of every
 	                                 class its table builds and the methods
 	                                 none of them overrides (interp/hfbase.c) */
+	CATALOG_F_OUTSIDE_LOADERS,    /* set: outside classes that are torch
+	                                 DataLoaders (interp/torch.c) */
 	CATALOG_NFACTS
 };
 
