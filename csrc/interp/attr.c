@@ -57,7 +57,7 @@ static const struct native module_methods[] = {
 	{ "share_memory", call_module_method, BI_M_MOD_SELF },
 	{ "state_dict", call_module_method, BI_M_MOD_STATE_DICT },
 	{ "to", call_module_method, BI_M_MOD_TO },
-	{ "to_empty", call_module_method, BI_M_MOD_SELF },
+	{ "to_empty", call_module_method, BI_M_MOD_TO_EMPTY },
 	{ "train", call_module_method, BI_M_MOD_TRAIN },
 	{ "update", call_module_method, BI_M_MOD_UPDATE },
 	{ "values", call_module_method, BI_M_MOD_VALUES },
