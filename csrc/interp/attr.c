@@ -32,6 +32,7 @@ static const struct native module_methods[] = {
 	{ "apply", call_module_method, BI_M_MOD_SELF },
 	{ "bfloat16", call_module_method, BI_M_MOD_SELF },
 	{ "children", call_module_method, BI_M_MOD_CHILDREN },
+	{ "compile", call_module_method, BI_M_MOD_COMPILE },
 	{ "cpu", call_module_method, BI_M_MOD_CPU },
 	{ "cuda", call_module_method, BI_M_MOD_TO },
 	{ "double", call_module_method, BI_M_MOD_SELF },

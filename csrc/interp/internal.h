@@ -116,7 +116,7 @@ enum builtin_id {
 	BI_M_MOD_GENERATE,    /* a library model's generate(): its forward, under no_grad */
 	BI_M_MOD_CHILDREN, BI_M_MOD_VALUES,
 	BI_M_MOD_NAMED_CHILDREN, BI_M_MOD_MODULES, BI_M_MOD_NAMED_MODULES,   /* the tree as Python lists it */
-	BI_M_MOD_ITEMS, BI_M_MOD_KEYS, BI_M_MOD_UPDATE,   /* ModuleDict.items() / keys() / update() */ BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_M_MOD_CPU, BI_M_MOD_TO_EMPTY, BI_FN_APPLY,
+	BI_M_MOD_ITEMS, BI_M_MOD_KEYS, BI_M_MOD_UPDATE,   /* ModuleDict.items() / keys() / update() */ BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_M_MOD_CPU, BI_M_MOD_TO_EMPTY, BI_M_MOD_COMPILE, BI_FN_APPLY,
 	BI_M_MOD_LOAD_STATE_DICT, BI_M_MOD_STATE_DICT,
 	BI_M_MOD_PARAMETERS, BI_M_MOD_NAMED_PARAMETERS,   /* one representative parameter */
 	BI_M_MOD_FWD_HOOK, BI_M_MOD_FWD_PRE_HOOK,   /* register_forward_hook / _pre_hook (module.c) */
