@@ -107,7 +107,7 @@ enum builtin_id {
 	BI_M_STR_FIND, BI_M_STR_RFIND, BI_M_STR_INDEX, BI_M_STR_RINDEX, BI_M_STR_COUNT,
 	BI_M_STR_TITLE, BI_M_STR_CAPITALIZE, BI_M_STR_SWAPCASE, BI_M_STR_ZFILL,
 	BI_M_SET_UNION,
-	BI_M_FILE_READ, BI_M_FILE_READLINES, BI_M_STR_SPLITLINES,
+	BI_M_FILE_READ, BI_M_FILE_READLINES, BI_M_EXITSTACK_ENTER, BI_M_STR_SPLITLINES,
 	BI_M_ARGP_ADD, BI_M_ARGP_PARSE, BI_M_ARGP_GROUP, BI_M_ARGP_SETDEF,
 	BI_M_ARGP_SUBPARSERS, BI_M_ARGP_ADDPARSER,
 	BI_M_MOD_ADD_MODULE, BI_M_MOD_APPEND, BI_M_MOD_EXTEND, BI_M_MOD_SELF,
@@ -804,6 +804,11 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
  * any other call. */
 value_t *ctxclass_enter(struct frame *f, value_t *cv, const struct ast_hdr *st, int *holds_skip);
 void ctxclass_exit(struct frame *f, value_t *cv, const struct ast_hdr *st);
+/* exitstack.c: contextlib.ExitStack.enter_context(cm), and the managers
+ * it entered left when the stack's `with` block ends */
+value_t *exitstack_enter(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site);
+int exitstack_exit(struct frame *f, value_t *cv, const struct ast_hdr *st);
 value_t *sync_skip_attr(struct frame *f, value_t *obj, const char *name);
 value_t *sync_skip_call(struct frame *f, const char *d, const char *last, value_t *recv);
 
