@@ -32,6 +32,7 @@ static const struct native module_methods[] = {
 	{ "apply", call_module_method, BI_M_MOD_SELF },
 	{ "bfloat16", call_module_method, BI_M_MOD_SELF },
 	{ "children", call_module_method, BI_M_MOD_CHILDREN },
+	{ "compile", call_module_method, BI_M_MOD_COMPILE },
 	{ "cpu", call_module_method, BI_M_MOD_CPU },
 	{ "cuda", call_module_method, BI_M_MOD_TO },
 	{ "double", call_module_method, BI_M_MOD_SELF },
@@ -57,7 +58,7 @@ static const struct native module_methods[] = {
 	{ "share_memory", call_module_method, BI_M_MOD_SELF },
 	{ "state_dict", call_module_method, BI_M_MOD_STATE_DICT },
 	{ "to", call_module_method, BI_M_MOD_TO },
-	{ "to_empty", call_module_method, BI_M_MOD_SELF },
+	{ "to_empty", call_module_method, BI_M_MOD_TO_EMPTY },
 	{ "train", call_module_method, BI_M_MOD_TRAIN },
 	{ "update", call_module_method, BI_M_MOD_UPDATE },
 	{ "values", call_module_method, BI_M_MOD_VALUES },
@@ -97,7 +98,7 @@ static int library_generate(struct interp *in, const char *ext, const char *name
 
 /* The outside classes whose objects are emulated here (their attributes
  * are not methods of the class, called through call_ext). */
-static const char *const emulated_exts[] = { "argparse.Namespace", "io.TextIOWrapper", "os.environ",
+static const char *const emulated_exts[] = { "argparse.Namespace", "contextlib.ExitStack", "io.TextIOWrapper", "os.environ",
                                                "pathlib.Path" };
 
 const struct ntab emulated_exts_ntab = NTAB(emulated_exts);

@@ -934,6 +934,86 @@ static value_t *bi_min(struct frame *f, value_t *fn, value_t **args, size_t narg
  * the representative item, its events repeated a number of times not
  * known (JC_REPEAT), the list of unknown length.  Two or more iterables:
  * listed ones pairwise, else not followed. */
+/* One item standing for two of a sequence: tensors joined (tensor_join:
+ * the place both share), tuples item by item, a value both hold as such,
+ * anything else not known. */
+static value_t *rep_join(struct frame *f, value_t *a, value_t *b, int depth, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	size_t i;
+
+	if (a == b)
+		return a;
+	if (a->k == VK_TENSOR && b->k == VK_TENSOR)
+		return tensor_join(in, a, b);
+	if (a->k == VK_TUPLE && b->k == VK_TUPLE && a->u.seq->n == b->u.seq->n && !a->u.seq->unk_reason &&
+	    !b->u.seq->unk_reason && depth < 8) {
+		value_t *t = v_seq(in->a, VK_TUPLE, a->u.seq->n);
+
+		for (i = 0; i < a->u.seq->n; i++)
+			vseq_push(in->a, t->u.seq, rep_join(f, a->u.seq->items[i], b->u.seq->items[i], depth + 1, site));
+		return t;
+	}
+	if (value_is_known_scalar(a) && value_is_known_scalar(b) && a->k == b->k &&
+	    ((a->k == VK_INT && a->u.i == b->u.i) || (a->k == VK_BOOL && a->u.b == b->u.b) || a->k == VK_NONE))
+		return a;
+	return unknown_at(f, site, "an item of those a filter() keeps, known at run time");
+}
+
+/* filter(fn, xs): the items of xs the test keeps, which only the run
+ * knows: a list of a length not known whose one representative item
+ * stands for all of xs's (rep_join) -- the items kept when every test's
+ * outcome is known here; fn is called on each item, as the run does.  Over an iterable not known: its representative item, or a
+ * list of nothing known. */
+static value_t *bi_filter(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vseq *items = NULL;
+	value_t *out, *why, *rep = NULL;
+	size_t i;
+
+	(void)fn;
+	if (nargs != 2 || (kw && kw->n))
+		return unknown_at(f, site, "filter() ecg does not follow");
+	out = v_seq(in->a, VK_LIST, 1);
+	out->u.seq->unk_expr = site ? text_of(f, site) : NULL;
+	out->u.seq->unk_reason = "the items a filter() keeps, known at run time";
+	if ((why = iter_items(f, args[1], &items)) != NULL || !items) {
+		rep = iter_rep_item(f, args[1]);
+		if (rep && args[0]->k != VK_NONE)
+			(void)call(f, args[0], &rep, 1, NULL, site);
+		if (rep)
+			vseq_push(in->a, out->u.seq, rep);
+		return out;
+	}
+	{
+		value_t *exact = v_seq(in->a, VK_LIST, items->n);
+		int all_known = 1;
+
+		for (i = 0; i < items->n; i++) {
+			value_t *keep;
+			int t;
+
+			if (!budget_at(f, site))
+				return unknown_at(f, site, "filter() past the step bound");
+			keep = args[0]->k != VK_NONE ? call(f, args[0], &items->items[i], 1, NULL, site) : items->items[i];
+			t = value_truth(keep);
+			if (t < 0)
+				all_known = 0;
+			else if (t)
+				vseq_push(in->a, exact->u.seq, items->items[i]);
+			rep = rep ? rep_join(f, rep, items->items[i], 0, site) : items->items[i];
+		}
+		/* every test's outcome known: the items kept, exactly */
+		if (all_known)
+			return exact;
+	}
+	if (rep)
+		vseq_push(in->a, out->u.seq, rep);
+	return out;
+}
+
 static value_t *bi_map(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                        const struct ast_hdr *site)
 {
@@ -2198,6 +2278,7 @@ static const struct native builtin_natives[] = {
 	{ "enumerate", bi_enumerate, BI_ENUMERATE },
 	{ "eval", bi_eval, BI_EVAL },
 	{ "exec", bi_exec, BI_EXEC },
+	{ "filter", bi_filter, BI_FILTER },
 	{ "float", bi_float, BI_FLOAT },
 	{ "frozenset", bi_seq, BI_SET },
 	{ "getattr", bi_getattr, BI_GETATTR },

@@ -1769,6 +1769,25 @@ static value_t *unwrap_arm(struct frame *f, const struct ast_hdr *att, const val
 	return ov;
 }
 
+
+/* The truth of an operand of `a and b` / `a or b` read on the host: an
+ * operand that is a device tensor (`torch.isnan(p).any() or ...`) is a
+ * sync at the operand -- one for the whole BoolOp (*done set): a later
+ * device operand reads under the earlier one's outcome on the same
+ * statement, the same wait again; one that is a device tensor on one
+ * path only (alts.c) is a sync there. */
+static void boolop_operand_sync(struct frame *f, value_t *v, const struct ast_hdr *operand, int *done)
+{
+	if (is_tensorish(v) && v->dev == DEV_DEVICE) {
+		if (!*done)
+			sev(f, SEV_SYNC, afmt(f->in, "%s (the truth of a device tensor)", text_of(f, operand)), operand);
+		*done = 1;
+		return;
+	}
+	(void)alts_sync(f, v, afmt(f->in, "%s (the truth of a device tensor on one path)", text_of(f, operand)),
+	                operand);
+}
+
 value_t *eval(struct frame *f, const struct ast_hdr *e)
 {
 	struct interp *in = f->in;
@@ -1864,6 +1883,7 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 		 * operands' truth: each operand is a test in its turn */
 		const struct ast_hdr *otn = f->test_node;
 		int in_test = e == otn;
+		int dev_read = 0;     /* an operand's device truth read already (boolop_operand_sync) */
 
 		for (i = 0; i < b->values.n; i++) {
 			int t;
@@ -1884,8 +1904,7 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 			 * is a device tensor on one path only (alts.c) is a sync
 			 * there */
 			if (f->mode != M_FWD && (in_test || i + 1 < b->values.n))
-				(void)alts_sync(f, last, afmt(in, "%s (the truth of a device tensor on one path)",
-				                              text_of(f, b->values.items[i])), b->values.items[i]);
+				boolop_operand_sync(f, last, b->values.items[i], &dev_read);
 			if (t < 0) {
 				/* evaluate the rest for their effects, result unknown --
 				 * unless a later operand is the bool that decides its
@@ -1922,8 +1941,7 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 					w = eval(f, b->values.items[i]);
 					f->test_node = otn;
 					if (f->mode != M_FWD && (in_test || i + 1 < b->values.n))
-						(void)alts_sync(f, w, afmt(in, "%s (the truth of a device tensor on one path)",
-						                           text_of(f, b->values.items[i])), b->values.items[i]);
+						boolop_operand_sync(f, w, b->values.items[i], &dev_read);
 					/* as a test, any operand whose truth is known
 					 * and decides (`x and 0`, `x or 'a'`) */
 					if (!decided &&

@@ -1774,6 +1774,14 @@ static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 		else
 			ctxclass_exit(f, cv, st);
 	}
+	/* `with ExitStack() as stack:` left: what stack.enter_context()
+	 * entered in the block is left now, last first (exitstack.c) */
+	for (i = w->items.n; fl != FL_RAISE && i-- > 0;) {
+		const struct ast_withitem *wi = AST_AS(w->items.items[i], withitem);
+
+		if (wi->optional_vars && AST_IS(wi->optional_vars, Name))
+			(void)exitstack_exit(f, eval(f, wi->optional_vars), st);
+	}
 	return fl;
 }
 

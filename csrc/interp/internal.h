@@ -82,7 +82,7 @@ enum builtin_id {
 	BI_RANGE, BI_LEN, BI_INT, BI_FLOAT, BI_STR, BI_BOOL, BI_LIST, BI_TUPLE, BI_DICT,
 	BI_SET, BI_ENUMERATE, BI_ZIP, BI_MIN, BI_MAX, BI_SUM, BI_ABS, BI_ROUND, BI_PRINT,
 	BI_ISINSTANCE, BI_GETATTR, BI_SETATTR, BI_HASATTR, BI_SUPER, BI_OPEN, BI_EXEC, BI_EVAL,
-	BI_SORTED, BI_REVERSED, BI_ANY, BI_ALL, BI_MAP, BI_TYPE, BI_ITER, BI_NEXT,
+	BI_SORTED, BI_REVERSED, BI_ANY, BI_ALL, BI_MAP, BI_FILTER, BI_TYPE, BI_ITER, BI_NEXT,
 	BI_IMPORT,
 	BI_DIVMOD, BI_POW, BI_ID, BI_CALLABLE, BI_ISSUBCLASS, BI_VARS, BI_REPR,
 	BI_STATICMETHOD, BI_CLASSMETHOD, BI_PROPERTY, BI_GLOBALS, BI_DIR,
@@ -107,7 +107,7 @@ enum builtin_id {
 	BI_M_STR_FIND, BI_M_STR_RFIND, BI_M_STR_INDEX, BI_M_STR_RINDEX, BI_M_STR_COUNT,
 	BI_M_STR_TITLE, BI_M_STR_CAPITALIZE, BI_M_STR_SWAPCASE, BI_M_STR_ZFILL,
 	BI_M_SET_UNION,
-	BI_M_FILE_READ, BI_M_FILE_READLINES, BI_M_STR_SPLITLINES,
+	BI_M_FILE_READ, BI_M_FILE_READLINES, BI_M_EXITSTACK_ENTER, BI_M_STR_SPLITLINES,
 	BI_M_ARGP_ADD, BI_M_ARGP_PARSE, BI_M_ARGP_GROUP, BI_M_ARGP_SETDEF,
 	BI_M_ARGP_SUBPARSERS, BI_M_ARGP_ADDPARSER,
 	BI_M_MOD_ADD_MODULE, BI_M_MOD_APPEND, BI_M_MOD_EXTEND, BI_M_MOD_SELF,
@@ -116,7 +116,7 @@ enum builtin_id {
 	BI_M_MOD_GENERATE,    /* a library model's generate(): its forward, under no_grad */
 	BI_M_MOD_CHILDREN, BI_M_MOD_VALUES,
 	BI_M_MOD_NAMED_CHILDREN, BI_M_MOD_MODULES, BI_M_MOD_NAMED_MODULES,   /* the tree as Python lists it */
-	BI_M_MOD_ITEMS, BI_M_MOD_KEYS, BI_M_MOD_UPDATE,   /* ModuleDict.items() / keys() / update() */ BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_M_MOD_CPU, BI_FN_APPLY,
+	BI_M_MOD_ITEMS, BI_M_MOD_KEYS, BI_M_MOD_UPDATE,   /* ModuleDict.items() / keys() / update() */ BI_M_MOD_REGISTER_BUFFER, BI_M_MOD_REGISTER_PARAMETER, BI_M_MOD_INSERT, BI_M_MOD_TO, BI_M_MOD_CPU, BI_M_MOD_TO_EMPTY, BI_M_MOD_COMPILE, BI_FN_APPLY,
 	BI_M_MOD_LOAD_STATE_DICT, BI_M_MOD_STATE_DICT,
 	BI_M_MOD_PARAMETERS, BI_M_MOD_NAMED_PARAMETERS,   /* one representative parameter */
 	BI_M_MOD_FWD_HOOK, BI_M_MOD_FWD_PRE_HOOK,   /* register_forward_hook / _pre_hook (module.c) */
@@ -819,6 +819,11 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
  * any other call. */
 value_t *ctxclass_enter(struct frame *f, value_t *cv, const struct ast_hdr *st, int *holds_skip);
 void ctxclass_exit(struct frame *f, value_t *cv, const struct ast_hdr *st);
+/* exitstack.c: contextlib.ExitStack.enter_context(cm), and the managers
+ * it entered left when the stack's `with` block ends */
+value_t *exitstack_enter(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site);
+int exitstack_exit(struct frame *f, value_t *cv, const struct ast_hdr *st);
 value_t *sync_skip_attr(struct frame *f, value_t *obj, const char *name);
 value_t *sync_skip_call(struct frame *f, const char *d, const char *last, value_t *recv);
 

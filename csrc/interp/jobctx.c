@@ -289,10 +289,81 @@ static int param_index(const struct ast_arguments *a, const struct ast_hdr *e)
 	return -1;
 }
 
+/* Whether every assignment to `name` in stmts, but the one at `first`,
+ * keeps it a conjunction of its value so far (`name = name and X`), and
+ * nothing else binds it: the modulo assigned first stays a conjunct. */
+static int keeps_conjunct(const struct ast_list *stmts, const char *name, const struct ast_hdr *first, int depth)
+{
+	unsigned i, j;
+
+	if (depth > 8)
+		return 0;
+	for (i = 0; i < stmts->n; i++) {
+		const struct ast_hdr *st = stmts->items[i];
+
+		if (st == first)
+			continue;
+		if (AST_IS(st, Assign)) {
+			const struct ast_Assign *a = AST_AS(st, Assign);
+			const struct ast_BoolOp *b;
+
+			for (j = 0; j < a->targets.n; j++)
+				if (AST_IS(a->targets.items[j], Name) && !strcmp(AST_AS(a->targets.items[j], Name)->id, name))
+					break;
+			if (j == a->targets.n)
+				continue;
+			if (!AST_IS(a->value, BoolOp) || (b = AST_AS(a->value, BoolOp))->op != AST_BOOL_AND ||
+			    !AST_IS(b->values.items[0], Name) || strcmp(AST_AS(b->values.items[0], Name)->id, name))
+				return 0;
+		} else if (AST_IS(st, If)) {
+			if (!keeps_conjunct(&AST_AS(st, If)->body, name, first, depth + 1) ||
+			    !keeps_conjunct(&AST_AS(st, If)->orelse, name, first, depth + 1))
+				return 0;
+		} else if (!AST_IS(st, Expr) && !AST_IS(st, Return) && !AST_IS(st, Pass))
+			return 0;
+	}
+	return 1;
+}
+
+/* The periodic test a helper's body returns: `return a % b == 0`, or
+ * `t = a % b == 0` first, then only `t = t and X` (under ifs), then
+ * `return t` (lingua's every_n_steps(state, freq, acc_step=...)). */
+static const struct ast_hdr *returned_modulo_test(const struct ast_FunctionDef *fd)
+{
+	unsigned k = 0;
+	const struct ast_hdr *last, *first;
+	const struct ast_Assign *a;
+	const char *name;
+
+	if (fd->body.n >= 2 && AST_IS(fd->body.items[0], Expr))      /* a docstring */
+		k = 1;
+	if (fd->body.n < k + 1 || !AST_IS((last = fd->body.items[fd->body.n - 1]), Return) || !AST_AS(last, Return)->value)
+		return NULL;
+	if (fd->body.n == k + 1)
+		return AST_AS(last, Return)->value;
+	if (!AST_IS(AST_AS(last, Return)->value, Name) || !AST_IS((first = fd->body.items[k]), Assign))
+		return NULL;
+	name = AST_AS(AST_AS(last, Return)->value, Name)->id;
+	a = AST_AS(first, Assign);
+	if (a->targets.n != 1 || !AST_IS(a->targets.items[0], Name) || strcmp(AST_AS(a->targets.items[0], Name)->id, name) ||
+	    !keeps_conjunct(&fd->body, name, first, 0))
+		return NULL;
+	return a->value;
+}
+
+/* A parameter's index for an operand of the helper's modulo: the
+ * parameter itself, or an attribute of it (`state.step`), or -1. */
+static int operand_param(const struct ast_arguments *args, const struct ast_hdr *e)
+{
+	while (AST_IS(e, Attribute))
+		e = AST_AS(e, Attribute)->value;
+	return param_index(args, e);
+}
+
 /* divisible_by(step, every): a call, by name, of a function of the job
- * whose body is one `return a % b == 0` on two of its positional
- * parameters -> that modulo on the call's arguments (a BinOp made for it,
- * placed at the call), or NULL. */
+ * whose body returns `a % b == 0` (returned_modulo_test) on two of its
+ * positional parameters or their attributes -> that modulo on the call's
+ * arguments (a BinOp made for it, placed at the call), or NULL. */
 static const struct ast_BinOp *helper_modulo(struct frame *f, const struct ast_hdr *e, int depth)
 {
 	const struct ast_Call *c;
@@ -301,28 +372,25 @@ static const struct ast_BinOp *helper_modulo(struct frame *f, const struct ast_h
 	const struct ast_BinOp *m;
 	struct ast_BinOp *b;
 	value_t *fn;
-	unsigned k = 0, i;
+	unsigned i;
 	int li, ri;
 
 	if (!f || !AST_IS(e, Call) || !AST_IS(AST_AS(e, Call)->func, Name))
 		return NULL;
 	c = AST_AS(e, Call);
-	if (c->keywords.n)
-		return NULL;
 	for (i = 0; i < c->args.n; i++)
 		if (AST_IS(c->args.items[i], Starred))
+			return NULL;
+	for (i = 0; i < c->keywords.n; i++)
+		if (!AST_AS(c->keywords.items[i], keyword)->arg)      /* **kw */
 			return NULL;
 	fn = eval(f, c->func);
 	if (fn->k != VK_FUNC || !AST_IS(fn->u.fn->def, FunctionDef) || fn->u.fn->owner)
 		return NULL;
 	fd = AST_AS(fn->u.fn->def, FunctionDef);
-	if (fd->body.n == 2 && AST_IS(fd->body.items[0], Expr))      /* a docstring */
-		k = 1;
-	if (fd->body.n != k + 1 || !AST_IS(fd->body.items[k], Return) ||
-	    !(ret = AST_AS(fd->body.items[k], Return)->value) || !AST_IS(ret, Compare) ||
-	    !(m = find_modulo(NULL, ret, depth + 1)))
+	if (!(ret = returned_modulo_test(fd)) || !AST_IS(ret, Compare) || !(m = find_modulo(NULL, ret, depth + 1)))
 		return NULL;
-	li = param_index(fd->args, m->left);
+	li = operand_param(fd->args, m->left);
 	ri = param_index(fd->args, m->right);
 	if (li < 0 || ri < 0 || li == ri || (unsigned)li >= c->args.n || (unsigned)ri >= c->args.n ||
 	    names_rank(c->args.items[li]))

@@ -1257,9 +1257,11 @@ value_t *type_method(struct interp *in, value_t *obj, const char *name)
 }
 
 /* The methods of objects of outside classes that are emulated, by
- * "<class> <method>": a file's read(), os.environ's get() and
+ * "<class> <method>": ExitStack.enter_context (exitstack.c), a file's
+ * read(), os.environ's get() and
  * setdefault() (dict.get's), pathlib.Path's (pathlib.c). */
 static const struct native ext_methods[] = {
+	{ "contextlib.ExitStack enter_context", exitstack_enter, BI_M_EXITSTACK_ENTER },
 	{ "io.TextIOWrapper read", m_file_read, BI_M_FILE_READ },
 	{ "io.TextIOWrapper readlines", m_file_readlines, BI_M_FILE_READLINES },
 	{ "os.environ get", m_dict_get, BI_M_DICT_GET },

@@ -3,7 +3,8 @@
  * call_module_method() is call_builtin()'s share for the methods the
  * analysis gives a module instance or an autograd.Function class:
  * add_module, ModuleList.append/extend/insert (children registered in
- * order), register_parameter/register_buffer, .to(device) (a host-to-
+ * order), register_parameter/register_buffer, .compile() (a compile
+ * region), .to_empty(device) (placed there, nothing copied), .to(device) (a host-to-
  * device schedule event), children(), super().__init__ into a torch
  * container's constructor, and Function.apply (its forward read
  * now, its backward into a sink).  Never NULL.
@@ -1035,6 +1036,35 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 		return unknown_at(f, site, "the missing and unexpected keys, known at run time");
 	case BI_M_MOD_CPU:
 		return module_to_host(f, self, site);
+	case BI_M_MOD_COMPILE: {
+		/* model.compile(...): the module's __call__ compiled in place
+		 * (torch.compile of its forward); returns None */
+		struct sched_ev *e;
+		value_t *mode = kw ? vdict_gets(kw, "mode") : NULL;
+
+		if (kw && vdict_gets(kw, "disable") && value_truth(vdict_gets(kw, "disable")) == 1)
+			return v_none(in->a);
+		if (f->mode != M_FWD && (e = sev(f, SEV_COMPILE, "nn.Module.compile", site))) {
+			if (AST_IS(site, Call) && AST_IS(AST_AS(site, Call)->func, Attribute))
+				e->target = text_of(f, AST_AS(AST_AS(site, Call)->func, Attribute)->value);
+			e->op = mode && mode->k == VK_STR ? mode->u.str.s : NULL;
+			e->model = self->k == VK_INST ? self->u.inst : NULL;
+		}
+		return v_none(in->a);
+	}
+	case BI_M_MOD_TO_EMPTY: {
+		/* model.to_empty(device=d): fresh storage on d, nothing copied
+		 * (a model built on the meta device, then initialised there):
+		 * on a device, the module's tensors live there from now on */
+		value_t *dv = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "device") : NULL;
+
+		if (self->k == VK_INST && dv && dev_is_host(dv) != 1) {
+			in->gpu = 1;
+			devchoice_place(f, dv);
+			module_set_on_device(self->u.inst, jc_find(f->jc, JC_COND) ? 2 : 1, 0);
+		}
+		return self;
+	}
 	case BI_M_MOD_TO:
 		if ((nargs >= 1 && dev_is_host(args[0]) == 1) ||
 		    (nargs == 0 && kw && vdict_gets(kw, "device") && dev_is_host(vdict_gets(kw, "device")) == 1))

@@ -1,6 +1,7 @@
 /* interp/stdlib.c - the standard library functions the analysis reads exactly
  *
- * copy.deepcopy (deepcopy_value), math.* on known numbers (math_call; a
+ * copy.deepcopy (deepcopy_value), itertools.chain/repeat of known
+ * sequences, math.* on known numbers (math_call; a
  * device tensor given to one is read to the host, a sync),
  * ast.literal_eval, and configuration files (json, tomllib, yaml) read
  * through the job's loader into values (load_config, from_json).  What
@@ -455,6 +456,48 @@ static value_t *sl_repeat(struct frame *f, const char *d, value_t **args, size_t
 	return r;
 }
 
+/* itertools.chain(a, b, ...): the items of each argument in turn.  An
+ * argument whose length is not known (one representative item) makes the
+ * chain's length not known; an argument that is no sequence known here
+ * gives one item not known.  NULL (the generic unknown) when none is a
+ * known sequence. */
+static value_t *sl_chain(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *r;
+	size_t i, k, known = 0;
+
+	(void)d;
+	if (kw && kw->n)
+		return NULL;
+	for (i = 0; i < nargs; i++)
+		if (args[i]->k == VK_LIST || args[i]->k == VK_TUPLE)
+			known++;
+	if (!known)
+		return NULL;
+	r = v_seq(in->a, VK_LIST, nargs);
+	for (i = 0; i < nargs; i++) {
+		if (args[i]->k == VK_LIST || args[i]->k == VK_TUPLE) {
+			const struct vseq *s = args[i]->u.seq;
+
+			for (k = 0; k < s->n; k++)
+				vseq_push(in->a, r->u.seq, s->items[k]);
+			if (s->unk_reason && !r->u.seq->unk_reason) {
+				r->u.seq->unk_expr = s->unk_expr;
+				r->u.seq->unk_reason = s->unk_reason;
+			}
+			continue;
+		}
+		vseq_push(in->a, r->u.seq, unknown_at(f, site, "an item of an iterable not known, chained"));
+		if (!r->u.seq->unk_reason) {
+			r->u.seq->unk_expr = site ? text_of(f, site) : NULL;
+			r->u.seq->unk_reason = "chains an iterable whose length is not known";
+		}
+	}
+	return r;
+}
+
 /* typing.cast(T, v): v itself (it does nothing at run time); NULL when
  * not called so (the generic unknown) */
 static value_t *sl_cast(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
@@ -899,6 +942,7 @@ static const struct stdlib_native {
 	{ "importlib_metadata.version", pkgmeta_dist_version },
 	{ "inspect.getfullargspec", sl_getfullargspec },
 	{ "io.open", sl_io_open },
+	{ "itertools.chain", sl_chain },
 	{ "itertools.repeat", sl_repeat },
 	{ "json.load", sl_load },
 	{ "json.loads", sl_load },

@@ -1356,6 +1356,10 @@ static value_t *tc_compile(struct frame *f, const char *d, const char *last, val
 		return compile_decorator(f, kw);
 	if (nargs < 1)
 		return NULL;
+	/* torch.compile(fn, disable=True): fn itself, nothing compiled
+	 * (`disable=not cfg.compile_prefilling` with the flag off) */
+	if (kw && vdict_gets(kw, "disable") && value_truth(vdict_gets(kw, "disable")) == 1)
+		return args[0];
 	e = sev(f, SEV_COMPILE, "torch.compile", site);
 	if (e) {
 		e->target = AST_IS(site, Call) && AST_AS(site, Call)->args.n ? text_of(f, AST_AS(site, Call)->args.items[0]) : NULL;
