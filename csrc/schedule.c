@@ -2330,7 +2330,7 @@ static size_t sc_wrap_anchored(struct sc *s, cJSON *dd, size_t wi)
 				 * time the job calls the holder with gradients */
 				struct sched_ev in_fwd = *e;
 
-				in_fwd.anchor = interp_call_anchor(w->model);
+				in_fwd.anchor = interp_grad_call_anchor(w->model);
 				sc_wrap_coll(s, dd, w, &in_fwd, "broadcast", "forward",
 				             "buffers from rank 0 before each forward with gradients (broadcast_buffers), "
 				             "where the module holding the wrapped model calls it");

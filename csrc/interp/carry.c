@@ -182,3 +182,36 @@ int carry_varies(const struct frame *f, const struct ast_hdr *test)
 	varies_cb(test, &w);
 	return w.hit;
 }
+
+/* Does e read a name that varies from one iteration of c's loop to the
+ * next: its target, or a name its body binds? */
+struct varying_walk {
+	const struct carry *c;
+	int hit;
+};
+
+static int varying_cb(const struct ast_hdr *n, void *ctx)
+{
+	struct varying_walk *w = ctx;
+
+	if (AST_IS(n, Name)) {
+		const char *id = AST_AS(n, Name)->id;
+
+		if ((w->c->target && target_has(w->c->target, id)) || body_binds(w->c->body, id))
+			w->hit = 1;
+		return 0;
+	}
+	if (AST_IS(n, Lambda))
+		return 0;
+	return ast_visit_children(n, varying_cb, ctx);
+}
+
+int carry_reads_varying(const struct carry *c, const struct ast_hdr *e)
+{
+	struct varying_walk w = { c, 0 };
+
+	if (!c || !e)
+		return 0;
+	(void)varying_cb(e, &w);
+	return w.hit;
+}

@@ -1485,6 +1485,9 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		for (c = f->mode != M_FWD ? f->carry : NULL; c; c = c->up)
 			if (c->target && reads_target(s->test, c->target))
 				c->hit = 1;
+		/* ... and so it is when the test reads a parameter given such
+		 * an item by the caller (itemargs.c) */
+		itemargs_test(f, s->test);
 
 		if (f->mode == M_FWD) {
 			f->cond.text = t ? text : afmt_memo(f->in, "not (%s)", text, NULL);

@@ -214,6 +214,10 @@ static value_t *forward_of(struct frame *f, struct vinst *m, value_t **args, siz
 	}
 	if (!fi->call_anchor)
 		fi->call_anchor = site ? anchor_at(f, site) : f->ev && f->ev->n ? f->ev->ev[f->ev->n - 1].anchor : NULL;
+	/* the first call with gradients on (an evaluation's call under
+	 * no_grad is not where a wrapper's per-forward broadcast runs) */
+	if (!m->grad_call_anchor && !jc_find(f->jc, JC_NO_GRAD))
+		m->grad_call_anchor = site ? anchor_at(f, site) : fi->call_anchor;
 	if (fi->state == 1)
 		return v_tensor(in->a);     /* recursion through the same module */
 	if (fi->state == 2) {

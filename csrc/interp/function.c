@@ -1001,6 +1001,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 		if (nargs > 0 && fn->owner)
 			cf.self = args[0];
 	}
+	itemargs_note(f, &cf, fn, site, self != NULL);
 	parallel_note_params(f, &cf, site);
 	ocall = in->cur_call;
 	if (mode != M_FWD) {

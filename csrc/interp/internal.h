@@ -146,6 +146,8 @@ struct carry {
 	                                  its target (NULL: none) */
 };
 
+#define ITEM_PARAMS 8               /* itemargs.c: parameters followed per call */
+
 struct frame {
 	struct interp *in;
 	struct sfile *file;
@@ -162,6 +164,11 @@ struct frame {
 	                                  or Lambda); NULL at module level and in a class body */
 	int gen_body;                  /* a generator's body read up to its first yield */
 	int yielded;                   /* gen_body: its yield was reached */
+	struct carry *item_carry;      /* itemargs.c: the caller's loop (read once for
+	                                  all) whose per-iteration values reach the
+	                                  parameters item_params; NULL none */
+	const char *item_params[ITEM_PARAMS];
+	unsigned n_item_params;
 	struct gdrain *drain;          /* a generator's body drained whole (gendrain.c):
 	                                  its yields hand their items here */
 	struct vgen *ctx_gen;          /* a context manager's generator being entered
@@ -1269,6 +1276,16 @@ int first_flag_ctx(struct frame *f, const struct ast_If *s, const struct jctx **
  * of a loop in f->carry binds, while it holds its value from before that
  * loop?  Then 1, and those loops are marked (hit); else 0.  Never fails. */
 int carry_decided(struct frame *f, const struct ast_hdr *test);
+/* carry.c: does e read the loop's target or a name its body binds? */
+int carry_reads_varying(const struct carry *c, const struct ast_hdr *e);
+/* itemargs.c: a call from a loop read once for all marks the callee's
+ * parameters whose argument varies per iteration (itemargs_note, before
+ * the body runs; bound: the callee's first parameter is self, given
+ * apart); a test the callee decides on one of them makes the loop read a
+ * later iteration too (itemargs_test). */
+void itemargs_note(struct frame *f, struct frame *cf, const struct vfunc *fn, const struct ast_hdr *site,
+                   int bound);
+void itemargs_test(struct frame *f, const struct ast_hdr *test);
 
 /* residual.c: the text of an `and`/`or` as far as the run leaves it
  * undecided.  residual_may_drop: whether a known operand may be left out

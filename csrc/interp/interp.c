@@ -561,6 +561,11 @@ value_t *interp_forward_ret(const struct vinst *m)
 	return fi && fi->state == 2 ? fi->ret : NULL;
 }
 
+const char *interp_grad_call_anchor(const struct vinst *m)
+{
+	return m->grad_call_anchor ? m->grad_call_anchor : interp_call_anchor(m);
+}
+
 const char *interp_call_anchor(const struct vinst *m)
 {
 	const struct fwdinfo *fi = m->entry;

@@ -382,6 +382,8 @@ const char *interp_forward_anchor(struct interp *in, struct vinst *inst);
  * called from. */
 const struct fseq *interp_events_of(const struct vinst *m);
 const char *interp_call_anchor(const struct vinst *m);
+/* where m was first called with gradients on; else interp_call_anchor's */
+const char *interp_grad_call_anchor(const struct vinst *m);
 /* What m's (first) forward returned, or NULL when it has not run. */
 value_t *interp_forward_ret(const struct vinst *m);
 

@@ -353,6 +353,8 @@ struct vinst {
 	size_t nchildren, achildren;
 	struct vdict *args;           /* constructor arguments by parameter name */
 	const char *constructed_at;   /* anchor */
+	const char *grad_call_anchor; /* where it was first called with gradients
+	                                 on (interp/forward.c), or NULL */
 	const char *ctor_expr;        /* the constructor call's text */
 	const char *cond;             /* built under this undecided condition */
 	const char *bound_name;       /* the first name job code bound it to ("model") */
