@@ -995,6 +995,10 @@ value_t *size_read(struct frame *f, value_t *x, const char *what, value_t *i, co
 value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t **args,
                             size_t nargs, struct vdict *kw, const struct ast_hdr *site);
 value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+/* tensor.c: torch.as_tensor(t, device=d) of a tensor t -- t itself on
+ * its own device, else t moved as t.to(d) moves it (events stated at
+ * site); without a device (NULL or None), t where it is. */
+value_t *tensor_as_tensor(struct frame *f, value_t *t, value_t *device, const struct ast_hdr *site);
 /* obj.to(<a device>) / obj.cuda() of an object torch.load read onto the
  * host (a checkpoint's model): its tensors copied host to device, once
  * (job mode); the object then on the device.  NULL when not that. */

@@ -415,6 +415,50 @@ static value_t *tm_to(struct frame *f, value_t *fn, const char *m, value_t **arg
 	return v_tensor_dev(in->a, DEV_DEVICE, 0);
 }
 
+/* torch.as_tensor(t, device=d) of a tensor t: torch returns t itself
+ * when it is already on d (and of the dtype asked), else t.to(d) -- so
+ * no copy on its own device, a host->device copy of a host tensor, a
+ * blocking device->host copy of a device tensor to the host, and none
+ * ecg can state where t's place is not known (it may be on d: code calls
+ * as_tensor to make sure of that) or d's is not (tm_to's rules).
+ * Without a device, t where it is. */
+value_t *tensor_as_tensor(struct frame *f, value_t *t, value_t *device, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t fn;
+	value_t *r;
+	struct vdict *kw;
+
+	if (!device || device->k == VK_NONE) {
+		r = v_tensor_dev(in->a, t->dev, t->pinned);
+		r->shape = t->shape;
+		r->dt = t->dt;
+		r->loose = t->loose;
+		return r;
+	}
+	if (t->dev == DEV_UNKNOWN) {
+		/* t's place not known: it may be on d already (as_tensor is
+		 * how code makes sure of that), so no copy is stated */
+		int h = dev_is_host(device);
+
+		r = v_tensor_dev(in->a, h == 1 ? DEV_HOST : h == 0 ? DEV_DEVICE : DEV_UNKNOWN, 0);
+		r->shape = t->shape;
+		r->dt = t->dt;
+		return r;
+	}
+	memset(&fn, 0, sizeof fn);
+	fn.k = VK_EXT;
+	fn.recv = t;
+	kw = v_dict(in->a)->u.dict;
+	vdict_sets(in->a, kw, "device", device);
+	r = tm_to(f, &fn, "to", NULL, 0, kw, site);
+	if (r->k == VK_TENSOR) {    /* the same data, wherever it went */
+		r->shape = t->shape;
+		r->dt = t->dt;
+	}
+	return r;
+}
+
 /* x.to(<the host>) or x.cpu() of an x ecg does not know (an item of a
  * model's output mapping, a value a library returned): whatever x is --
  * a tensor, a module, a mapping with its own .to -- the result is on the

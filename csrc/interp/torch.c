@@ -1972,6 +1972,16 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	if (f->mode != M_FWD && last[0] >= 'A' && last[0] <= 'Z' && strcmp(last, "Tensor") &&
 	    strncmp(d, "torch.nn.", 9) && (strchr(d + 6, '.') || !catalog_fact(in->cat, CATALOG_F_HOST_FACTORIES, last)))
 		return torch_object(f, d, last, args, nargs, kw, site);
+	/* torch.as_tensor of a tensor: that tensor, moved only where the
+	 * device asked differs (tensor.c) */
+	if (!strcmp(d, "torch.as_tensor") && nargs >= 1 && args[0]->k == VK_TENSOR && !args[0]->alts) {
+		value_t *t = tensor_as_tensor(f, args[0], nargs >= 3 ? args[2] : kw ? vdict_gets(kw, "device") : NULL,
+		                              site);
+
+		if (t->k == VK_TENSOR && (nargs >= 2 || (kw && vdict_gets(kw, "dtype"))))
+			t->dt = DT_UNKNOWN;   /* cast to the dtype asked */
+		return t;
+	}
 	/* where a new tensor lives */
 	for (i = 0; i < nargs; i++)
 		if (args[i]->k == VK_TENSOR && args[i]->dev > dev)
