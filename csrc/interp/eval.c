@@ -1166,6 +1166,13 @@ static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, val
 	}
 	if (is_tensorish(obj))
 		return tensor_subscript(f, s, obj, idx);
+	{
+		/* obj[k] of a repository class with its own __getitem__ */
+		value_t *r = itemproto_get(f, obj, idx, &s->h);
+
+		if (r)
+			return r;
+	}
 	/* Union[A, B], Optional[A], List[A] written as a value (a type
 	 * alias: NanotronConfigs = Union[...]): the typing form, as a
 	 * dataclass field's annotation reads it (argparse.c) */
