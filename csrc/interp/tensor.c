@@ -72,6 +72,8 @@ value_t *tensor_join(struct interp *in, const value_t *a, const value_t *b)
 	r->dt = a->dt == b->dt ? a->dt : DT_UNKNOWN;
 	r->is_param = a->is_param && b->is_param;
 	r->loose = a->loose || b->loose;
+	/* on the host for sure on both paths: so after them (hostsure.c) */
+	r->host_sure = a->host_sure && b->host_sure && a->dev == DEV_HOST && b->dev == DEV_HOST;
 	return r;
 }
 
@@ -363,6 +365,16 @@ static value_t *tm_pieces(struct frame *f, value_t *fn, const char *m, value_t *
 	return r;
 }
 
+/* t, the result of a move that names the host (x.cpu(), x.to('cpu')),
+ * marked on the host for sure in job code (hostsure.c): its .device is
+ * the CPU, a tensor made at it is made there */
+static value_t *moved_to_host(struct frame *f, value_t *t)
+{
+	if (f->mode != M_FWD)
+		t->host_sure = 1;
+	return t;
+}
+
 /* x.to(device), x.cuda(): a host->device copy (or device->host for
  * .to("cpu")); .to(dtype) alone moves nothing; .to(other) goes where the
  * tensor other is. */
@@ -395,12 +407,16 @@ static value_t *tm_to(struct frame *f, value_t *fn, const char *m, value_t **arg
 	if (!cuda && target->k == VK_UNKNOWN && target->reason == why_device_unpinned)
 		return v_tensor_dev(in->a, DEV_UNKNOWN, 0);
 	if (host == 1) {
+		value_t *r = v_tensor_dev(in->a, DEV_HOST, 0);
+
 		if (dev == DEV_DEVICE) {
 			e = sev(f, SEV_D2H, !cuda ? ".to(cpu)" : ".cpu()", site);
 			if (e)
 				e->non_blocking = kw_bool(kw, "non_blocking");
 		}
-		return v_tensor_dev(in->a, DEV_HOST, 0);
+		/* .to('cpu') names the host: there for sure (not .to(y) of a
+		 * tensor y ecg places on the host) */
+		return dev_is_host(target) == 1 ? moved_to_host(f, r) : r;
 	}
 	in->gpu = 1;
 	devchoice_place(f, target);
@@ -629,7 +645,7 @@ static value_t *tm_cpu(struct frame *f, value_t *fn, const char *m, value_t **ar
 		e->non_blocking = 0;
 	if (!strcmp(m, "numpy"))
 		return unknown_at(f, site, "a numpy array");
-	return v_tensor_dev(f->in->a, DEV_HOST, 0);
+	return moved_to_host(f, v_tensor_dev(f->in->a, DEV_HOST, 0));
 }
 
 /* torch.equal(x, y), x.allclose(y) ...: a Python bool computed on the
