@@ -1956,6 +1956,18 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 		f->test_node = otn;
 		int t = value_truth(tv);
 
+		/* `a if x[i, 0] == 0 else b` on a device tensor: its truth read
+		 * on the host, as exec_if's `if` (a sync), the arm not known */
+		if (is_tensorish(tv)) {
+			if (tv->dev == DEV_DEVICE)
+				sev(f, SEV_SYNC, afmt(in, "%s (a conditional expression on a device tensor)",
+				                      text_of(f, x->test)), e);
+			t = -1;
+		} else if (alts_sync(f, tv, afmt(in, "%s (a conditional expression on a device tensor on one path)",
+		                                 text_of(f, x->test)), e)) {
+			t = -1;
+		}
+
 		/* `loss.item() if step % n == 0 else None` in job code:
 		 * periodic, as exec_if reads `if step % n == 0:` -- ecg reads
 		 * one iteration, whichever arm that one takes; the body arm
