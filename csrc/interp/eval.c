@@ -1201,6 +1201,20 @@ static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, val
 	}
 	switch (obj->k) {
 	case VK_LIST: case VK_TUPLE:
+		/* xs[t] of a Python list or tuple with a tensor index (an
+		 * item of an index tensor iterated): list indexing calls
+		 * t.__index__(), a read on the host -- a sync when t is on
+		 * the device; the item taken is not known */
+		if (is_tensorish(idx)) {
+			if (idx->dev == DEV_DEVICE)
+				(void)sev(f, SEV_SYNC, "a device tensor as a list index (__index__ reads it)", &s->h);
+			else
+				(void)alts_sync(f, idx, "a device tensor on one path as a list index (__index__ reads it)",
+				                &s->h);
+			if (!obj->u.seq->unk_reason && obj->u.seq->n == 1)
+				return obj->u.seq->items[0];
+			return unknown_at(f, &s->h, "an item at an index read from a tensor");
+		}
 		if (obj->u.seq->unk_reason && obj->u.seq->prefix) {
 			/* a known prefix: x[i] and x[:k] within it are exact */
 			size_t known = 0;
