@@ -1384,6 +1384,7 @@ static const struct {
 	[CATALOG_F_MAP_DATASET_CALLS] = { "map_dataset_calls", FK_MAP },
 	[CATALOG_F_CLOSED_CLASSES] = { "closed_classes", FK_MAP },
 	[CATALOG_F_ITERABLE_DATASET_CLASSES] = { "iterable_dataset_classes", FK_SET },
+	[CATALOG_F_DATA_CLASSES] = { "data_classes", FK_SET },
 	[CATALOG_F_MAP_DATASET_METHODS] = { "map_dataset_methods", FK_SET },
 	[CATALOG_F_DEFAULT_DEVICE_FACTORIES] = { "default_device_factories", FK_MAP },
 	[CATALOG_F_CONFIG_FILE_PARSERS] = { "config_file_parsers", FK_SET },

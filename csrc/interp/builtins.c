@@ -435,6 +435,11 @@ static int isinstance_ext(struct interp *in, const value_t *v, const char *d)
 	if (!strcmp(d, "functools.partial") && (value_is_known_scalar(v) || v->k == VK_NONE || v->k == VK_LIST ||
 	                                        v->k == VK_TUPLE || v->k == VK_DICT))
 		return 0;
+	/* a class of another library's data (numpy.ndarray: catalog
+	 * data_classes): no str, number, None or container is one */
+	if (catalog_fact(in->cat, CATALOG_F_DATA_CLASSES, d) &&
+	    (value_is_known_scalar(v) || v->k == VK_NONE || v->k == VK_LIST || v->k == VK_TUPLE || v->k == VK_DICT))
+		return 0;
 	/* type(None) (`isinstance(x, (AnchorGenerator, type(None)))`): None
 	 * is one; a scalar, container, object, class or function is not */
 	if (!strcmp(d, "types.NoneType"))

@@ -1166,6 +1166,13 @@ static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, val
 	}
 	if (is_tensorish(obj))
 		return tensor_subscript(f, s, obj, idx);
+	{
+		/* obj[k] of a repository class with its own __getitem__ */
+		value_t *r = itemproto_get(f, obj, idx, &s->h);
+
+		if (r)
+			return r;
+	}
 	/* q[0] of a typing.NamedTuple instance: its tuple of fields */
 	if (obj->k == VK_INST && !obj->u.inst->mod) {
 		struct vseq *items = nt_inst_items(f, obj->u.inst);
@@ -1207,6 +1214,20 @@ static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, val
 	}
 	switch (obj->k) {
 	case VK_LIST: case VK_TUPLE:
+		/* xs[t] of a Python list or tuple with a tensor index (an
+		 * item of an index tensor iterated): list indexing calls
+		 * t.__index__(), a read on the host -- a sync when t is on
+		 * the device; the item taken is not known */
+		if (is_tensorish(idx)) {
+			if (idx->dev == DEV_DEVICE)
+				(void)sev(f, SEV_SYNC, "a device tensor as a list index (__index__ reads it)", &s->h);
+			else
+				(void)alts_sync(f, idx, "a device tensor on one path as a list index (__index__ reads it)",
+				                &s->h);
+			if (!obj->u.seq->unk_reason && obj->u.seq->n == 1)
+				return obj->u.seq->items[0];
+			return unknown_at(f, &s->h, "an item at an index read from a tensor");
+		}
 		if (obj->u.seq->unk_reason && obj->u.seq->prefix) {
 			/* a known prefix: x[i] and x[:k] within it are exact */
 			size_t known = 0;
@@ -1979,6 +2000,18 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 		tv = eval(f, x->test);
 		f->test_node = otn;
 		int t = value_truth(tv);
+
+		/* `a if x[i, 0] == 0 else b` on a device tensor: its truth read
+		 * on the host, as exec_if's `if` (a sync), the arm not known */
+		if (is_tensorish(tv)) {
+			if (tv->dev == DEV_DEVICE)
+				sev(f, SEV_SYNC, afmt(in, "%s (a conditional expression on a device tensor)",
+				                      text_of(f, x->test)), e);
+			t = -1;
+		} else if (alts_sync(f, tv, afmt(in, "%s (a conditional expression on a device tensor on one path)",
+		                                 text_of(f, x->test)), e)) {
+			t = -1;
+		}
 
 		/* `loss.item() if step % n == 0 else None` in job code:
 		 * periodic, as exec_if reads `if step % n == 0:` -- ecg reads

@@ -132,6 +132,8 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 			module_store_child(f, owner->u.inst, idx, v, t);
 			return;
 		}
+		if (itemproto_set(f, obj, idx, v, t))
+			return;      /* obj[k] = v: its class's __setitem__ */
 		if (is_tensorish(obj)) {
 			hostints_forget(obj);
 			emit_op(f, "Tensor.__setitem__", t);
@@ -979,6 +981,15 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 		 * ModuleList, its buffer moved by .cuda()), so one read for
 		 * all would leave the object with its first part alone (llama's
 		 * Transformer.__init__: one TransformerBlock of n_layers) */
+		if ((in->job_events != before || (f->mode != M_FWD && runtime_events(in, sev_before))) &&
+		    items && mixed_items(items)) {
+			/* items of different kinds take different branches:
+			 * each is read (mixeditems.c); an event of some items
+			 * only is not counted by the trips */
+			if (f->jc && f->jc->kind == JC_LOOP)
+				((struct jctx *)f->jc)->trips = -1;
+			continue;
+		}
 		if ((in->job_events != before || (f->mode != M_FWD && runtime_events(in, sev_before))) &&
 		    !in_constructor(f) && !(fl == FL_CONTINUE && !cut++)) {
 			/* read once for all: the trip count is each event's count
@@ -2285,6 +2296,9 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 				int ok = 0;
 				long long k = 0;
 
+				if (!AST_IS(su->slice, Slice) && repo_method(in, obj, "__delitem__", 0) &&
+				    itemproto_del(f, obj, eval(f, su->slice), t))
+					continue;   /* its class's __delitem__ */
 				if (obj->k == VK_DICT) {
 					value_t *key = eval(f, su->slice);
 

@@ -834,6 +834,19 @@ int exitstack_exit(struct frame *f, value_t *cv, const struct ast_hdr *st);
 value_t *sync_skip_attr(struct frame *f, value_t *obj, const char *name);
 value_t *sync_skip_call(struct frame *f, const char *d, const char *last, value_t *recv);
 
+/* mixeditems.c: 1 when a loop's known items (a few) are not of one
+ * kind -- a device tensor and a host one, a tensor and a list, compared
+ * through tuples -- so exec.c reads each item rather than one for all. */
+int mixed_items(const struct vseq *items);
+
+/* itemproto.c: obj[k], obj[k] = v, del obj[k] of an instance of a plain
+ * repository class defining __getitem__ / __setitem__ / __delitem__: that
+ * method read at the subscript (site), in the frame's mode.  NULL / 0 when
+ * obj is not one or the method is not defined. */
+value_t *itemproto_get(struct frame *f, value_t *obj, value_t *idx, const struct ast_hdr *site);
+int itemproto_set(struct frame *f, value_t *obj, value_t *idx, value_t *v, const struct ast_hdr *site);
+int itemproto_del(struct frame *f, value_t *obj, value_t *idx, const struct ast_hdr *site);
+
 /* argparse.c */
 int is_dataclass_decorator(struct frame *f, const struct ast_hdr *d);
 void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *out, struct frame *f);
@@ -1045,6 +1058,10 @@ value_t *size_read(struct frame *f, value_t *x, const char *what, value_t *i, co
 value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t **args,
                             size_t nargs, struct vdict *kw, const struct ast_hdr *site);
 value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+/* tensor.c: torch.as_tensor(t, device=d) of a tensor t -- t itself on
+ * its own device, else t moved as t.to(d) moves it (events stated at
+ * site); without a device (NULL or None), t where it is. */
+value_t *tensor_as_tensor(struct frame *f, value_t *t, value_t *device, const struct ast_hdr *site);
 /* obj.to(<a device>) / obj.cuda() of an object torch.load read onto the
  * host (a checkpoint's model): its tensors copied host to device, once
  * (job mode); the object then on the device.  NULL when not that. */

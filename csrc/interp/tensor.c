@@ -72,6 +72,8 @@ value_t *tensor_join(struct interp *in, const value_t *a, const value_t *b)
 	r->dt = a->dt == b->dt ? a->dt : DT_UNKNOWN;
 	r->is_param = a->is_param && b->is_param;
 	r->loose = a->loose || b->loose;
+	/* on the host for sure on both paths: so after them (hostsure.c) */
+	r->host_sure = a->host_sure && b->host_sure && a->dev == DEV_HOST && b->dev == DEV_HOST;
 	return r;
 }
 
@@ -363,6 +365,16 @@ static value_t *tm_pieces(struct frame *f, value_t *fn, const char *m, value_t *
 	return r;
 }
 
+/* t, the result of a move that names the host (x.cpu(), x.to('cpu')),
+ * marked on the host for sure in job code (hostsure.c): its .device is
+ * the CPU, a tensor made at it is made there */
+static value_t *moved_to_host(struct frame *f, value_t *t)
+{
+	if (f->mode != M_FWD)
+		t->host_sure = 1;
+	return t;
+}
+
 /* x.to(device), x.cuda(): a host->device copy (or device->host for
  * .to("cpu")); .to(dtype) alone moves nothing; .to(other) goes where the
  * tensor other is. */
@@ -395,12 +407,16 @@ static value_t *tm_to(struct frame *f, value_t *fn, const char *m, value_t **arg
 	if (!cuda && target->k == VK_UNKNOWN && target->reason == why_device_unpinned)
 		return v_tensor_dev(in->a, DEV_UNKNOWN, 0);
 	if (host == 1) {
+		value_t *r = v_tensor_dev(in->a, DEV_HOST, 0);
+
 		if (dev == DEV_DEVICE) {
 			e = sev(f, SEV_D2H, !cuda ? ".to(cpu)" : ".cpu()", site);
 			if (e)
 				e->non_blocking = kw_bool(kw, "non_blocking");
 		}
-		return v_tensor_dev(in->a, DEV_HOST, 0);
+		/* .to('cpu') names the host: there for sure (not .to(y) of a
+		 * tensor y ecg places on the host) */
+		return dev_is_host(target) == 1 ? moved_to_host(f, r) : r;
 	}
 	in->gpu = 1;
 	devchoice_place(f, target);
@@ -413,6 +429,50 @@ static value_t *tm_to(struct frame *f, value_t *fn, const char *m, value_t **arg
 		}
 	}
 	return v_tensor_dev(in->a, DEV_DEVICE, 0);
+}
+
+/* torch.as_tensor(t, device=d) of a tensor t: torch returns t itself
+ * when it is already on d (and of the dtype asked), else t.to(d) -- so
+ * no copy on its own device, a host->device copy of a host tensor, a
+ * blocking device->host copy of a device tensor to the host, and none
+ * ecg can state where t's place is not known (it may be on d: code calls
+ * as_tensor to make sure of that) or d's is not (tm_to's rules).
+ * Without a device, t where it is. */
+value_t *tensor_as_tensor(struct frame *f, value_t *t, value_t *device, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t fn;
+	value_t *r;
+	struct vdict *kw;
+
+	if (!device || device->k == VK_NONE) {
+		r = v_tensor_dev(in->a, t->dev, t->pinned);
+		r->shape = t->shape;
+		r->dt = t->dt;
+		r->loose = t->loose;
+		return r;
+	}
+	if (t->dev == DEV_UNKNOWN) {
+		/* t's place not known: it may be on d already (as_tensor is
+		 * how code makes sure of that), so no copy is stated */
+		int h = dev_is_host(device);
+
+		r = v_tensor_dev(in->a, h == 1 ? DEV_HOST : h == 0 ? DEV_DEVICE : DEV_UNKNOWN, 0);
+		r->shape = t->shape;
+		r->dt = t->dt;
+		return r;
+	}
+	memset(&fn, 0, sizeof fn);
+	fn.k = VK_EXT;
+	fn.recv = t;
+	kw = v_dict(in->a)->u.dict;
+	vdict_sets(in->a, kw, "device", device);
+	r = tm_to(f, &fn, "to", NULL, 0, kw, site);
+	if (r->k == VK_TENSOR) {    /* the same data, wherever it went */
+		r->shape = t->shape;
+		r->dt = t->dt;
+	}
+	return r;
 }
 
 /* x.to(<the host>) or x.cpu() of an x ecg does not know (an item of a
@@ -585,7 +645,7 @@ static value_t *tm_cpu(struct frame *f, value_t *fn, const char *m, value_t **ar
 		e->non_blocking = 0;
 	if (!strcmp(m, "numpy"))
 		return unknown_at(f, site, "a numpy array");
-	return v_tensor_dev(f->in->a, DEV_HOST, 0);
+	return moved_to_host(f, v_tensor_dev(f->in->a, DEV_HOST, 0));
 }
 
 /* torch.equal(x, y), x.allclose(y) ...: a Python bool computed on the

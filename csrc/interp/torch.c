@@ -1582,6 +1582,23 @@ static value_t *tc_type_query(struct frame *f, const char *d, const char *last, 
 	return unknown_at(f, site, "a type query read on the host (a Python bool, no sync)");
 }
 
+/* torch.numel(x): the number of x's elements, read from its shape -- a
+ * Python int on the host (no sync), known when the shape is */
+static value_t *tc_shape_query(struct frame *f, const char *d, const char *last, value_t **args,
+                               size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+{
+	value_t *r = NULL;
+
+	(void)d, (void)kw;
+	if (nargs >= 1 && args[0]->k == VK_TENSOR && args[0]->shape)
+		r = size_read(f, args[0], last, NULL, site);
+	if (r)
+		return r;
+	r = unknown_at(f, site, "a shape read at run time (no sync)");
+	r->dev = DEV_HOST;
+	return r;
+}
+
 /* torch.jit.is_scripting(), torch.jit.is_tracing(),
  * torch._C._get_tracing_state(), torch.is_grad_enabled() ...: a Python
  * value torch keeps on the host (a bool, a tracing state or None, a
@@ -1718,6 +1735,7 @@ static const struct torch_call TORCH_CALLS[] = {
 	{ "no_grad", tc_no_grad },
 	{ "save", tc_save },
 	{ "scripting_query", tc_scripting_query },
+	{ "shape_query", tc_shape_query },
 	{ "size", tc_size },
 	{ "stream", tc_stream },
 	{ "synchronize", tc_synchronize },
@@ -2000,6 +2018,16 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	if (f->mode != M_FWD && last[0] >= 'A' && last[0] <= 'Z' && strcmp(last, "Tensor") &&
 	    strncmp(d, "torch.nn.", 9) && (strchr(d + 6, '.') || !catalog_fact(in->cat, CATALOG_F_HOST_FACTORIES, last)))
 		return torch_object(f, d, last, args, nargs, kw, site);
+	/* torch.as_tensor of a tensor: that tensor, moved only where the
+	 * device asked differs (tensor.c) */
+	if (!strcmp(d, "torch.as_tensor") && nargs >= 1 && args[0]->k == VK_TENSOR && !args[0]->alts) {
+		value_t *t = tensor_as_tensor(f, args[0], nargs >= 3 ? args[2] : kw ? vdict_gets(kw, "device") : NULL,
+		                              site);
+
+		if (t->k == VK_TENSOR && (nargs >= 2 || (kw && vdict_gets(kw, "dtype"))))
+			t->dt = DT_UNKNOWN;   /* cast to the dtype asked */
+		return t;
+	}
 	/* where a new tensor lives */
 	for (i = 0; i < nargs; i++)
 		if (args[i]->k == VK_TENSOR && args[i]->dev > dev)

@@ -599,6 +599,10 @@ enum catalog_fact {
 	CATALOG_F_ITERABLE_DATASET_CLASSES, /* set: the iterable-style dataset
 	                                 classes a map-style dataset is no
 	                                 instance of (interp/builtins.c) */
+	CATALOG_F_DATA_CLASSES,       /* set: outside classes of data (numpy's
+	                                 ndarray) that no Python str, number,
+	                                 None, list, tuple, dict or tensor is an
+	                                 instance of (interp/builtins.c) */
 	CATALOG_F_CLOSED_CLASSES,     /* map: an outside class -> every attribute
 	                                 its objects have, space-separated
 	                                 (interp/attr.c) */
