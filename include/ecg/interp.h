@@ -115,6 +115,9 @@ struct jctx {
 	                               * from a checkpoint an earlier run left (catalog
 	                               * library_train_loops' resume argument given, not
 	                               * None or False): not a fresh run's step */
+	int carried;                  /* JC_COND in job mode: its test reads a name the
+	                               * body of a loop of its frame binds (a later
+	                               * iteration may decide it otherwise; interp/carry.c) */
 	const struct jctx *up;
 	const struct jctx *rerooted;  /* interp's memo: this context as events see it
 	                               * (JC_GEN markers out), once made; NULL before */
