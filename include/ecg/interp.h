@@ -167,6 +167,8 @@ enum sev_kind {
 struct sched_call {
 	const struct sched_call *up;
 	const struct jctx *at;
+	const void *site;             /* the call expression's node (one per place in the
+	                                 source: every call made there has it), or NULL */
 };
 
 struct sched_ev {
