@@ -1836,6 +1836,28 @@ static int sc_same_run_before(const struct sc *s, size_t j, int any_ctx)
 	return 0;
 }
 
+/* Did an event before ev[j], of its kind at its line in its context,
+ * come from a call made at the same place of the source in the same
+ * context -- the same call read again (a warm-up iteration cut short by
+ * `continue`, then the next iteration), not a second call a pass? */
+static int sc_same_site_before(const struct sc *s, size_t j)
+{
+	const struct sched_ev *x = &s->ev[j];
+	size_t k;
+
+	if (!x->in_call || !x->in_call->site)
+		return 0;
+	for (k = 0; k < j; k++) {
+		const struct sched_ev *y = &s->ev[k];
+
+		if (y->kind == x->kind && y->ctx == x->ctx && !y->in_forward && !strcmp(y->anchor, x->anchor) &&
+		    y->in_call && y->in_call->site == x->in_call->site && y->in_call->at == x->in_call->at &&
+		    y->in_call->up == x->in_call->up)
+			return 1;
+	}
+	return 0;
+}
+
 static long long sc_calls(const struct sc *s, const struct sched_ev *e)
 {
 	long long n = 0;
@@ -1848,7 +1870,7 @@ static long long sc_calls(const struct sc *s, const struct sched_ev *e)
 
 		if (x->kind != e->kind || x->ctx != e->ctx || x->in_forward || strcmp(x->anchor, e->anchor))
 			continue;
-		n += !sc_same_run_before(s, j, 0);
+		n += !sc_same_run_before(s, j, 0) && !sc_same_site_before(s, j);
 	}
 	return n;
 }
