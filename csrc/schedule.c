@@ -1836,6 +1836,28 @@ static int sc_same_run_before(const struct sc *s, size_t j, int any_ctx)
 	return 0;
 }
 
+/* Did an event before ev[j], of its kind at its line in its context,
+ * come from a call made at the same place of the source in the same
+ * context -- the same call read again (a warm-up iteration cut short by
+ * `continue`, then the next iteration), not a second call a pass? */
+static int sc_same_site_before(const struct sc *s, size_t j)
+{
+	const struct sched_ev *x = &s->ev[j];
+	size_t k;
+
+	if (!x->in_call || !x->in_call->site)
+		return 0;
+	for (k = 0; k < j; k++) {
+		const struct sched_ev *y = &s->ev[k];
+
+		if (y->kind == x->kind && y->ctx == x->ctx && !y->in_forward && !strcmp(y->anchor, x->anchor) &&
+		    y->in_call && y->in_call->site == x->in_call->site && y->in_call->at == x->in_call->at &&
+		    y->in_call->up == x->in_call->up)
+			return 1;
+	}
+	return 0;
+}
+
 static long long sc_calls(const struct sc *s, const struct sched_ev *e)
 {
 	long long n = 0;
@@ -1848,7 +1870,7 @@ static long long sc_calls(const struct sc *s, const struct sched_ev *e)
 
 		if (x->kind != e->kind || x->ctx != e->ctx || x->in_forward || strcmp(x->anchor, e->anchor))
 			continue;
-		n += !sc_same_run_before(s, j, 0);
+		n += !sc_same_run_before(s, j, 0) && !sc_same_site_before(s, j);
 	}
 	return n;
 }
@@ -1896,6 +1918,138 @@ static long long sc_fwd_runs(const struct sc *s, const struct sched_ev *e)
 		n += x->fwd_mult > 0 ? x->fwd_mult : 1;
 	}
 	return n ? n : 1;
+}
+
+/* Do chains a and b hold the same undecided conditions (JC_COND, by
+ * anchor and text), wherever they sit? */
+static int sc_cond_in(const struct jctx *c, const struct jctx *x)
+{
+	for (; c; c = c->up)
+		if (c->kind == JC_COND && (c->anchor == x->anchor || (c->anchor && x->anchor && !strcmp(c->anchor, x->anchor))) &&
+		    (c->text == x->text || (c->text && x->text && !strcmp(c->text, x->text))))
+			return 1;
+	return 0;
+}
+
+static int sc_conds_same(const struct jctx *a, const struct jctx *b)
+{
+	const struct jctx *c;
+
+	for (c = a; c; c = c->up)
+		if (c->kind == JC_COND && !sc_cond_in(b, c))
+			return 0;
+	for (c = b; c; c = c->up)
+		if (c->kind == JC_COND && !sc_cond_in(a, c))
+			return 0;
+	return 1;
+}
+
+/* Are a and b made in two calls of one pass: below the innermost call
+ * both were made in, the calls they diverge at are made from two places
+ * of the source in the very same context (one reading of one block:
+ * evaluate(train) and evaluate(test) in one periodic block)?  Not one
+ * call site read again (a warm-up iteration of the step loop and the
+ * next: two readings of one place, whose count is the loop's), nor two
+ * events of one run. */
+static int sc_sibling_calls(const struct sched_ev *a, const struct sched_ev *b)
+{
+	const struct sched_call *x, *y, *ca = NULL, *cb = NULL;
+
+	for (y = b->in_call; y; cb = y, y = y->up) {
+		for (ca = NULL, x = a->in_call; x && x != y; ca = x, x = x->up)
+			;
+		if (x == y)
+			break;
+	}
+	/* y: the innermost call both were made in (NULL: job code's top);
+	 * ca, cb: their calls just below it */
+	if (!y) {
+		for (ca = NULL, x = a->in_call; x; ca = x, x = x->up)
+			;
+	}
+	return ca && cb && ca != cb && ca->at == cb->at && ca->site && cb->site && ca->site != cb->site;
+}
+
+/* The frequency of e's line when job code reaches it on several paths of
+ * the same rank (sc_other_path: evaluate() called on the train set and
+ * on the test set in one periodic block): each path's frequency read as
+ * its own (its calls, its loops), and when every path reads "HEAD ×N"
+ * (or HEAD alone: once) with one HEAD and none holds an undecided
+ * condition the others do not (paths of an if/else are not both run),
+ * the line runs the sum: "HEAD ×(N1 + N2 ...)".  NULL when a count is
+ * not known, the heads differ or the conditions do; the caller then says
+ * ×? as before.  Allocated. */
+static char *sc_paths_frequency(struct sc *s, const struct sched_ev *e)
+{
+	char *head = NULL, *r = NULL;
+	long long total = 0;
+	size_t j, k;
+	int ok = 1;
+
+	for (j = 0; j < s->nev && ok; j++) {
+		const struct sched_ev *x = &s->ev[j];
+		char *f, *times;
+		long long n = 1;
+
+		if (x->kind != e->kind || x->in_forward || strcmp(x->anchor, e->anchor) ||
+		    (x->kind == SEV_COLLECTIVE && (!x->op || !e->op || strcmp(x->op, e->op))) ||
+		    sc_rank(s, x) != sc_rank(s, e))
+			continue;
+		for (k = 0; k < j; k++)         /* one path: its first event */
+			if (s->ev[k].ctx == x->ctx && s->ev[k].kind == x->kind && !s->ev[k].in_forward &&
+			    !strcmp(s->ev[k].anchor, x->anchor))
+				break;
+		if (k < j)
+			continue;
+		if (!sc_conds_same(x->ctx, e->ctx) || (x != e && !sc_sibling_calls(x, e))) {
+			ok = 0;
+			break;
+		}
+		s->calls = sc_calls(s, x);
+		s->inner = 1;
+		f = sc_frequency(s, x);
+		s->calls = 0;
+		times = strstr(f, " \u00d7");
+		if (times) {
+			char *end;
+
+			*times = '\0';
+			times += strlen(" \u00d7");
+			n = strtoll(times, &end, 10);
+			if (end == times || *end || n <= 0)
+				ok = 0;
+		}
+		if (ok && head && strcmp(head, f))
+			ok = 0;
+		if (ok && !head)
+			head = xstrdup(f);
+		if (ok && total > (1LL << 40) - n)
+			ok = 0;
+		total += n;
+		free(f);
+	}
+	if (ok && head && total > 1)
+		r = xasprintf("%s \u00d7%lld", head, total);
+	free(head);
+	return r;
+}
+
+/* The frequency text of e's row: its own, or the sum over the paths that
+ * reach its line (sc_paths_frequency), or ×? when that sum is not known. */
+static char *sc_row_frequency(struct sc *s, const struct sched_ev *e)
+{
+	char *freq = NULL;
+
+	if (sc_other_path(s, e))
+		freq = sc_paths_frequency(s, e);
+	if (!freq) {
+		s->calls = sc_other_path(s, e) ? -1 : sc_calls(s, e);
+		s->inner = e->in_forward ? sc_fwd_runs(s, e) : 1;
+		freq = sc_frequency(s, e);
+	}
+	s->calls = 0;
+	s->inner = 1;
+	return freq;
 }
 
 /* A host-device row's condition: a job that chose its device at run time
@@ -1948,11 +2102,7 @@ static void sc_host_device(struct sc *s, cJSON *hd)
 		add_tri(h, "pinned", e->kind == SEV_H2D ? e->pinned : -1);
 		add_tri(h, "non_blocking", e->kind == SEV_SYNC ? -1 : e->non_blocking);
 		cJSON_AddStringToObject(h, "phase", sc_phase(s, e));
-		s->calls = sc_other_path(s, e) ? -1 : sc_calls(s, e);
-		s->inner = e->in_forward ? sc_fwd_runs(s, e) : 1;
-		freq = sc_frequency(s, e);
-		s->calls = 0;
-		s->inner = 1;
+		freq = sc_row_frequency(s, e);
 		cJSON_AddStringToObject(h, "frequency", freq);
 		free(freq);
 		sc_add_row_condition(s, h, sc_paths_condition(s, e, 1, sc_same_line));
@@ -2518,11 +2668,7 @@ static void sc_device_device(struct sc *s, cJSON *dd, cJSON *overlap)
 				 * times, as a host read there does */
 				char *freq;
 
-				s->calls = sc_other_path(s, e) ? -1 : sc_calls(s, e);
-				s->inner = e->in_forward ? sc_fwd_runs(s, e) : 1;   /* in each block's forward */
-				freq = sc_frequency(s, e);
-				s->calls = 0;
-				s->inner = 1;
+				freq = sc_row_frequency(s, e);   /* in each block's forward too */
 				cJSON_AddStringToObject(c, "frequency", freq);
 				free(freq);
 			}

@@ -27,6 +27,19 @@
  *
  * Only names: an attribute (self.step) or an item is not followed.  The
  * functions here never fail and allocate nothing.
+ *
+ * The second reading's event at a line the first reading recorded too
+ * is that event again (exec.c keeps one copy).  When the second reading
+ * reached it under an undecided `if` that the first reading decided true
+ * on a name's value from before the loop (`if best is None or val <
+ * best:` with best None), the later iterations run it only under that
+ * test: carry_cond_added() tells exec.c to keep the later context, so
+ * the row carries the condition instead of claiming every pass.  In
+ * that second reading a test on a name the body binds that still holds
+ * its value from before the loop -- the first reading never reached the
+ * binding (`best = val` inside `if step > 0 and step % 500 == 0:`) -- is
+ * not decided either (carry_later_undecided): a later iteration may
+ * have bound it.
  */
 #include "config.h"
 
@@ -107,6 +120,8 @@ static int body_binds(const struct ast_list *body, const char *id)
 struct reads_walk {
 	struct frame *f;
 	int hit;
+	int later;                     /* carry_later_undecided: the very value
+	                                  object from before the loop, no marks */
 };
 
 /* Is the name's value now the one it had before the loop of c? */
@@ -128,6 +143,12 @@ static int reads_cb(const struct ast_hdr *n, void *ctx)
 		const char *id = AST_AS(n, Name)->id;
 		struct carry *c;
 
+		if (w->later) {
+			c = w->f->carry;
+			if (lookup(w->f, id) && lookup(w->f, id) == vdict_gets(c->before, id) && body_binds(c->body, id))
+				w->hit = 1;
+			return 0;
+		}
 		for (c = w->f->carry; c; c = c->up)
 			if (still_before(w->f, c, id) && body_binds(c->body, id)) {
 				c->hit = 1;
@@ -140,9 +161,9 @@ static int reads_cb(const struct ast_hdr *n, void *ctx)
 
 int carry_decided(struct frame *f, const struct ast_hdr *test)
 {
-	struct reads_walk w = { f, 0 };
+	struct reads_walk w = { f, 0, 0 };
 
-	if (!f->carry || !test || f->mode == M_FWD)
+	if (!f->carry || f->carry->later || !test || f->mode == M_FWD)
 		return 0;
 	reads_cb(test, &w);
 	return w.hit;
@@ -175,7 +196,7 @@ int carry_varies(const struct frame *f, const struct ast_hdr *test)
 {
 	struct varies_walk w;
 
-	if (!f->carry || !test || f->mode == M_FWD)
+	if (!f->carry || f->carry->later || !test || f->mode == M_FWD)
 		return 0;
 	w.c = f->carry;
 	w.hit = 0;
@@ -214,4 +235,76 @@ int carry_reads_varying(const struct carry *c, const struct ast_hdr *e)
 		return 0;
 	(void)varying_cb(e, &w);
 	return w.hit;
+}
+int carry_later_undecided(struct frame *f, const struct ast_hdr *test)
+{
+	struct reads_walk w = { f, 0, 1 };
+
+	if (!f->carry || !f->carry->later || !test || f->mode == M_FWD)
+		return 0;
+	reads_cb(test, &w);
+	return w.hit;
+}
+
+int carry_reads_bound(const struct frame *f, const struct ast_hdr *test)
+{
+	const struct carry *c;
+	struct varies_walk w;
+
+	if (!test || f->mode == M_FWD)
+		return 0;
+	for (c = f->carry; c; c = c->up) {
+		w.c = c;
+		w.hit = 0;
+		varies_cb(test, &w);
+		if (w.hit)
+			return 1;
+	}
+	return 0;
+}
+
+/* Is an `if` at anchor `at` among the undecided conditions (JC_COND) of
+ * chain c, up to (not including) stop? */
+static int chain_has_cond(const struct jctx *c, const struct jctx *stop, const char *at)
+{
+	for (; c && c != stop; c = c->up)
+		if (c->kind == JC_COND && c->anchor && !strcmp(c->anchor, at))
+			return 1;
+	return 0;
+}
+
+/* Is c, in a later chain, an undecided test on a loop-carried name that
+ * the first chain lacks? */
+static int cond_added(const struct jctx *c, const struct jctx *first, const struct jctx *loop)
+{
+	return c->kind == JC_COND && c->carried && c->anchor && !chain_has_cond(first, loop, c->anchor);
+}
+
+static int same_node(const struct jctx *a, const struct jctx *b)
+{
+	return a->kind == b->kind && (a->anchor == b->anchor || (a->anchor && b->anchor && !strcmp(a->anchor, b->anchor)));
+}
+
+/* Only for the same event on the same path: the later chain, less the
+ * added tests, is the first chain node for node (kind and anchor) up to
+ * the loop -- not another call of a helper whose line the first reading
+ * reached on another path. */
+int carry_cond_added(const struct jctx *first, const struct jctx *later, const struct jctx *loop)
+{
+	const struct jctx *a = first, *b = later;
+	int added = 0;
+
+	for (;;) {
+		while (b && b != loop && cond_added(b, first, loop)) {
+			added = 1;
+			b = b->up;
+		}
+		if (!a || a == loop || !b || b == loop)
+			break;
+		if (!same_node(a, b))
+			return 0;
+		a = a->up;
+		b = b->up;
+	}
+	return added && (!a || a == loop) && (!b || b == loop);
 }

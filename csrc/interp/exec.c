@@ -718,7 +718,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 			f->loop_anchor = lj->anchor;
 			f->loop_for = s;
 			{
-				struct carry cy = { &s->body, &snap, 0, f->carry, NULL };
+				struct carry cy = { &s->body, &snap, 0, f->carry, NULL, 0 };
 				size_t first_sev = in->nsev;
 
 				dict_save(in, f->locals ? f->locals : f->globals->dict, &snap);
@@ -779,7 +779,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 			assign(f, s->target, v_unknown(in->a, text_of(f, s->target), why->reason ? why->reason : "the loop variable"));
 		nitem = target_values(f, s->target, item, MAX_TARGET_VALUES);
 		{
-			struct carry cy = { &s->body, &snap, 0, f->carry, NULL };
+			struct carry cy = { &s->body, &snap, 0, f->carry, NULL, 0 };
 			size_t first_sev = in->nsev;
 
 			f->carry = &cy;
@@ -936,6 +936,7 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 		cy.before = &snap;
 		cy.up = f->carry;
 		cy.target = s->target;
+		cy.later = 0;
 		f->carry = &cy;
 	}
 	f->item_target = s->target;
@@ -1335,13 +1336,26 @@ static void mark_gen_items(struct frame *f)
 			((struct jctx *)c)->gen_items = 1;
 }
 
+/* Is e the only event of its kind at its line among in->sev[lo..hi)?
+ * (A helper's line reached on two paths in one reading is two events:
+ * which of the first reading's is the second's is not known.) */
+static int sev_line_once(const struct interp *in, size_t lo, size_t hi, const struct sched_ev *e)
+{
+	size_t i, n = 0;
+
+	for (i = lo; i < hi; i++)
+		n += in->sev[i].kind == e->kind && in->sev[i].anchor && !strcmp(in->sev[i].anchor, e->anchor);
+	return n == 1;
+}
+
 /* After the first reading of a job loop's body (from event first_sev),
  * when it decided a test on a name the body binds at its value from
  * before the loop (carry.c): the body read again as a later iteration
  * runs it -- the names it changed not known (while_widen), the loop's
  * target bound to `item` when not NULL.  What the second reading records
  * at a line the first reading recorded already is that event again (a
- * copy of it: the schedule counts it once); a model's forward called
+ * copy of it: the schedule counts it once), in the second reading's
+ * context when that adds an undecided test (carry_cond_added); a model's forward called
  * again there is the same call, its events' counts the first reading's.
  * What the second reading returns or raises is not this loop's flow. */
 static void carry_reread(struct frame *f, const struct ast_hdr *target, value_t *item, const struct ast_list *body,
@@ -1352,14 +1366,14 @@ static void carry_reread(struct frame *f, const struct ast_hdr *target, value_t 
 	size_t n0 = in->nsev, j, k;
 	long long *mult = xcalloc(n0 + 1, sizeof *mult);
 	value_t *oret = f->ret;
-	struct carry *oc = f->carry;
+	struct carry *oc = f->carry, later = { body, before, 0, NULL, NULL, 1 };
 
 	for (j = 0; j < n0; j++)
 		mult[j] = in->sev[j].fwd_mult;
 	while_widen(f, d, before, cond, NULL, 0);
 	if (target && item)
 		assign(f, target, item);
-	f->carry = NULL;
+	f->carry = &later;
 	(void)exec_block(f, body);
 	f->carry = oc;
 	f->ret = oret;
@@ -1370,6 +1384,14 @@ static void carry_reread(struct frame *f, const struct ast_hdr *target, value_t 
 		for (k = first_sev; k < n0; k++)
 			if (in->sev[k].kind == in->sev[j].kind && in->sev[k].anchor && in->sev[j].anchor &&
 			    !strcmp(in->sev[k].anchor, in->sev[j].anchor)) {
+				/* under a test the first reading decided on a
+				 * value from before the loop: the later passes'
+				 * context, with that condition */
+				if (!in->sev[k].in_forward && !in->sev[j].in_forward &&
+				    carry_cond_added(in->sev[k].ctx, in->sev[j].ctx, f->jc) &&
+				    sev_line_once(in, first_sev, n0, &in->sev[k]) &&
+				    sev_line_once(in, n0, in->nsev, &in->sev[j]))
+					in->sev[k].ctx = in->sev[j].ctx;
 				in->sev[j] = in->sev[k];
 				break;
 			}
@@ -1439,6 +1461,8 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	 * between micro-steps: the micro-step that ends a step, whatever
 	 * the one reading computed */
 	if ((t == 0 || t == 1) && framework_step_end_test(f, s->test))
+		t = -1;
+	if ((t == 0 || t == 1) && carry_later_undecided(f, s->test))
 		t = -1;
 	if (t == 0 || t == 1)
 		carry_decided(f, s->test);
@@ -1546,6 +1570,8 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 			if (f->mode != M_FWD && step_end_and(f, s->test))
 				f->jc = jc_push(f, JC_STEP_END, anchor_at(f, &s->h), text);
 			f->jc = f->mode != M_FWD ? guard_ctx(f, s->test, text) : cond_ctx(f, &s->h, text, mode);
+			if (f->jc != ojc && f->jc->kind == JC_COND && carry_reads_bound(f, s->test))
+				((struct jctx *)f->jc)->carried = 1;
 		}
 		journal_open(f->in, &aj);
 		fl = exec_block(f, &s->body);
@@ -1559,6 +1585,8 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		 * (the test itself) is no parent of it */
 		f->jc = ojc;
 		f->jc = cond_ctx(f, &s->h, afmt_memo(f->in, "not (%s)", text, NULL), mode ? 3 - mode : 0);
+		if (carry_reads_bound(f, s->test))
+			((struct jctx *)f->jc)->carried = 1;
 		f->cond.text = afmt_memo(f->in, "not (%s)", text, NULL);
 		fl2 = exec_block(f, &s->orelse);
 		f->jc = ojc;
@@ -2098,6 +2126,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			cy.before = &snap;
 			cy.up = f->carry;
 			cy.target = NULL;
+			cy.later = 0;
 			f->carry = &cy;
 			for (;;) {
 				long long before = in->job_events;

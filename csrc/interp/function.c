@@ -1010,6 +1010,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 
 		sc->up = ocall;
 		sc->at = f->jc;
+		sc->site = site;
 		in->cur_call = sc;
 	}
 	in->depth++;

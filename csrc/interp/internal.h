@@ -144,6 +144,10 @@ struct carry {
 	struct carry *up;
 	const struct ast_hdr *target;  /* a `for` over known items read one for all:
 	                                  its target (NULL: none) */
+	int later;                     /* the body's second reading (exec.c
+	                                  carry_reread), as a later iteration: no
+	                                  test is decided on a value from before
+	                                  the loop (carry_later_undecided) */
 };
 
 #define ITEM_PARAMS 8               /* itemargs.c: parameters followed per call */
@@ -1303,6 +1307,25 @@ int carry_reads_varying(const struct carry *c, const struct ast_hdr *e);
 void itemargs_note(struct frame *f, struct frame *cf, const struct vfunc *fn, const struct ast_hdr *site,
                    int bound);
 void itemargs_test(struct frame *f, const struct ast_hdr *test);
+/* carry.c: does the test read a name that the body of a loop of f (in
+ * f->carry) binds -- a loop-carried name, which a later iteration may
+ * hold otherwise?  1 or 0; never fails.  exec.c marks the JC_COND of
+ * such an undecided test (jctx.carried). */
+int carry_reads_bound(const struct frame *f, const struct ast_hdr *test);
+/* carry.c: does the context `later` of an event the loop's second
+ * reading made hold an undecided `if` on a loop-carried name (JC_COND
+ * marked carried, by its anchor) between it and the loop's context
+ * `loop` that the context `first` of the first reading's event at the
+ * same line does not -- a test the first reading decided on a value
+ * from before the loop?  1 or 0; never fails. */
+/* carry.c: in a loop body's second reading (f->carry->later), does the
+ * test read a name the body binds that still holds the very value it had
+ * before the loop (the first reading never reached its binding: `best =
+ * val` under a block the first pass skipped)?  Then a later iteration
+ * may see another value: 1, the test is not decided; else 0.  Never
+ * fails. */
+int carry_later_undecided(struct frame *f, const struct ast_hdr *test);
+int carry_cond_added(const struct jctx *first, const struct jctx *later, const struct jctx *loop);
 
 /* residual.c: the text of an `and`/`or` as far as the run leaves it
  * undecided.  residual_may_drop: whether a known operand may be left out

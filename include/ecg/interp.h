@@ -115,6 +115,9 @@ struct jctx {
 	                               * from a checkpoint an earlier run left (catalog
 	                               * library_train_loops' resume argument given, not
 	                               * None or False): not a fresh run's step */
+	int carried;                  /* JC_COND in job mode: its test reads a name the
+	                               * body of a loop of its frame binds (a later
+	                               * iteration may decide it otherwise; interp/carry.c) */
 	const struct jctx *up;
 	const struct jctx *rerooted;  /* interp's memo: this context as events see it
 	                               * (JC_GEN markers out), once made; NULL before */
@@ -164,6 +167,8 @@ enum sev_kind {
 struct sched_call {
 	const struct sched_call *up;
 	const struct jctx *at;
+	const void *site;             /* the call expression's node (one per place in the
+	                                 source: every call made there has it), or NULL */
 };
 
 struct sched_ev {

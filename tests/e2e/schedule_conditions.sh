@@ -369,4 +369,71 @@ is "$(cond8 train.py:Span.forward:17)" "['not (len(diff) == 0)']" \
 is "$(cond8 train.py:Span.forward:18)" "['not (len(diff) == 0)']" \
 	"a slice bound that is a device tensor on one path in a forward: a read under that path's side"
 
+# A checkpoint kept on a best metric (`if best is None or val < best:`,
+# best None before the loop and bound in the branch): the loop's first
+# reading decides it true on the value from before the loop, a later
+# iteration does not, so the save is under that test (interp/carry.c:
+# carry_cond_added when the first reading reached the save, and
+# carry_later_undecided when only the later reading did, the evaluation
+# being skipped at step 0).  A helper's line reached on two paths (save()
+# of the last and of the best state) keeps the join of its paths: none.
+R9="$T/job9"
+mkrepo "$R9"
+cat >"$R9/train.py" <<'PY'
+import torch
+
+
+def save(obj, path):
+    torch.save(obj, path)
+
+
+def evaluate(model):
+    return model(torch.randn(4, 8, device="cuda")).sum().item()
+
+
+def main():
+    model = torch.nn.Linear(8, 1).cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    best = None
+    top = None
+    for epoch in range(10):
+        loss = model(torch.randn(4, 8, device="cuda")).sum()
+        loss.backward()
+        opt.step()
+        val = evaluate(model)
+        if best is None or val < best:
+            torch.save(model.state_dict(), "best.pt")
+            best = val
+        save(model.state_dict(), "last.pt")
+        if top is None or val > top:
+            save(model.state_dict(), "top.pt")
+            top = val
+    best_loss = None
+    step = 0
+    while True:
+        loss = model(torch.randn(4, 8, device="cuda")).sum()
+        loss.backward()
+        opt.step()
+        if step > 0 and step % 500 == 0:
+            test_loss = evaluate(model)
+            if best_loss is None or test_loss < best_loss:
+                torch.save(model.state_dict(), "model.pt")
+                best_loss = test_loss
+        step += 1
+
+
+if __name__ == "__main__":
+    main()
+PY
+commit "$R9" "job"
+run_ecg extract --repo "$R9" --entry train.py --out "$T/o9" -q --no-env
+is "$rc" 0 "extract of the best-checkpoint job exits 0"
+cond9() { json "$T/o9/execution_schedule.json" "[h['condition'] for h in d['host_device'] if h['anchor'] == '$1']"; }
+is "$(cond9 train.py:main:23)" "['best is None or val < best']" \
+	"a save the first epoch's reading reached: under the best-metric test, as every later epoch"
+is "$(cond9 train.py:main:38)" "['best_loss is None or test_loss < best_loss']" \
+	"a save reached only on later steps: under the best-loss test"
+is "$(cond9 train.py:save:5)" "[None]" \
+	"a helper's line reached every epoch on one path and under a best test on another: no condition"
+
 done_testing
