@@ -453,8 +453,16 @@ static value_t *ctx_enter(struct frame *f, struct vinst *g, const struct ast_hdr
 	int at;
 	value_t *r;
 
-	if (!st || st->running || (decorated && !st->fn->ctxmanager) || (at = top_level_yield(st->fn->def)) < 0)
+	if (!st || st->running || (decorated && !st->fn->ctxmanager))
 		return NULL;
+	if ((at = top_level_yield(st->fn->def)) < 0) {
+		/* a yield nested in the body (under an if, a with, a try):
+		 * not resumable here; a @contextmanager's body is drained
+		 * at the entry, once (gendrain.c) */
+		st->locals = NULL;
+		st->inner = NULL;
+		return decorated ? gen_drain_ctx(f, g, site) : NULL;
+	}
 	st->yield_at = (unsigned)at;
 	st->locals = NULL;
 	st->inner = NULL;

@@ -16,6 +16,13 @@
  * unknown.  Not drained (NULL, the caller keeps its own answer): a
  * generator running already, one met inside a model's forward.
  *
+ * gen_drain_ctx() enters a @contextmanager whose yield is not a top-level
+ * statement (`if enabled: with profile() as p: yield p else: yield
+ * None`), which function.c cannot resume after its yield: its body is
+ * drained at the `with`, so what it does before and after its yield runs
+ * once there, before the block rather than around it (as function.c's
+ * `with cm(): yield` does); the `as` value is its first item.
+ *
  * Everything is allocated in the interpreter's arena.
  */
 #include "config.h"
@@ -81,4 +88,15 @@ int drain_yield(struct frame *f, const struct ast_hdr *st)
 	if (!d->first && v)
 		d->first = v;
 	return 1;
+}
+
+value_t *gen_drain_ctx(struct frame *f, struct vinst *g, const struct ast_hdr *site)
+{
+	value_t *r = gen_drain(f, g, 0, site);
+
+	if (!r)
+		return NULL;
+	if (r->k == VK_LIST && r->u.seq->n)
+		return r->u.seq->items[0];
+	return r;
 }

@@ -773,6 +773,9 @@ struct gdrain;
 int gen_run_whole(struct frame *f, struct vinst *g, struct gdrain *d, const struct ast_hdr *site);
 value_t *gen_drain(struct frame *f, struct vinst *g, int tuple, const struct ast_hdr *site);
 int drain_yield(struct frame *f, const struct ast_hdr *st);
+/* gendrain.c: a @contextmanager whose yield is nested, entered by draining
+ * its body once: the first item yielded (the `as` value), NULL when not. */
+value_t *gen_drain_ctx(struct frame *f, struct vinst *g, const struct ast_hdr *site);
 /* gen_item_count(): how many items generator g gives, as its last
  * gen_next() found it (genitems.c), or -1; gen_function_name(): its
  * function's qualified name, or NULL */
