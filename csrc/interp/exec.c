@@ -737,6 +737,14 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 			f->mult.reason = omr;
 			f->mult.expr = ome;
 			f->jc = ojc;
+			/* read once for a number of batches not known: what the
+			 * body bound is not known after it either */
+			if (fl != FL_RETURN && fl != FL_RAISE) {
+				nitem = target_values(f, s->target, item, MAX_TARGET_VALUES);
+				while_widen(f, f->locals ? f->locals : f->globals->dict, &snap,
+				            afmt(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)),
+				            item, nitem);
+			}
 			return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
 		}
 
