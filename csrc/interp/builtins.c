@@ -100,9 +100,13 @@ value_t *iter_items(struct frame *f, value_t *it, struct vseq **out)
 			return NULL;
 		}
 		/* an instance of a typing.NamedTuple subclass: its fields */
-		if ((s = nt_inst_items(f, it->u.inst))) {
-			*out = s;
-			return NULL;
+		{
+			value_t *t = nt_inst_tuple(f, it->u.inst);
+
+			if (t) {
+				*out = t->u.seq;
+				return NULL;
+			}
 		}
 		if (it->u.inst->ext && !strcmp(it->u.inst->ext, "io.TextIOWrapper")) {
 			value_t *ls = file_lines(f, it, NULL);    /* `for line in f` */
@@ -708,8 +712,8 @@ static value_t *bi_len(struct frame *f, value_t *fn, value_t **args, size_t narg
 			return v_int(in->a, (long long)a->u.inst->nchildren);
 		if (a->k == VK_RANGE && range_len(a) <= MAX_UNROLL)
 			return v_int(in->a, range_len(a));   /* as iter_items() would count it */
-		if (a->k == VK_INST && nt_inst_items(f, a->u.inst))
-			return v_int(in->a, (long long)nt_inst_items(f, a->u.inst)->n);
+		if (a->k == VK_INST && (r = nt_inst_tuple(f, a->u.inst)))
+			return v_int(in->a, (long long)r->u.seq->n);
 		if ((r = arr_len(f, a)))
 			return r;             /* an array whose first axis is known */
 	}

@@ -178,6 +178,7 @@ int carry_decided(struct frame *f, const struct ast_hdr *test)
 struct varies_walk {
 	const struct carry *c;
 	int hit;
+	int target;                   /* the loop's own target counts too */
 };
 
 static int varies_cb(const struct ast_hdr *n, void *ctx)
@@ -185,7 +186,9 @@ static int varies_cb(const struct ast_hdr *n, void *ctx)
 	struct varies_walk *w = ctx;
 
 	if (AST_IS(n, Name)) {
-		if (body_binds(w->c->body, AST_AS(n, Name)->id))
+		const char *id = AST_AS(n, Name)->id;
+
+		if ((w->target && w->c->target && target_has(w->c->target, id)) || body_binds(w->c->body, id))
 			w->hit = 1;
 		return 0;
 	}
@@ -200,40 +203,20 @@ int carry_varies(const struct frame *f, const struct ast_hdr *test)
 		return 0;
 	w.c = f->carry;
 	w.hit = 0;
+	w.target = 0;
 	varies_cb(test, &w);
 	return w.hit;
 }
 
 /* Does e read a name that varies from one iteration of c's loop to the
  * next: its target, or a name its body binds? */
-struct varying_walk {
-	const struct carry *c;
-	int hit;
-};
-
-static int varying_cb(const struct ast_hdr *n, void *ctx)
-{
-	struct varying_walk *w = ctx;
-
-	if (AST_IS(n, Name)) {
-		const char *id = AST_AS(n, Name)->id;
-
-		if ((w->c->target && target_has(w->c->target, id)) || body_binds(w->c->body, id))
-			w->hit = 1;
-		return 0;
-	}
-	if (AST_IS(n, Lambda))
-		return 0;
-	return ast_visit_children(n, varying_cb, ctx);
-}
-
 int carry_reads_varying(const struct carry *c, const struct ast_hdr *e)
 {
-	struct varying_walk w = { c, 0 };
+	struct varies_walk w = { c, 0, 1 };
 
 	if (!c || !e)
 		return 0;
-	(void)varying_cb(e, &w);
+	(void)varies_cb(e, &w);
 	return w.hit;
 }
 int carry_later_undecided(struct frame *f, const struct ast_hdr *test)
@@ -256,6 +239,7 @@ int carry_reads_bound(const struct frame *f, const struct ast_hdr *test)
 	for (c = f->carry; c; c = c->up) {
 		w.c = c;
 		w.hit = 0;
+		w.target = 0;
 		varies_cb(test, &w);
 		if (w.hit)
 			return 1;

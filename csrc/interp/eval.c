@@ -1175,16 +1175,10 @@ static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, val
 	}
 	/* q[0] of a typing.NamedTuple instance: its tuple of fields */
 	if (obj->k == VK_INST && !obj->u.inst->mod) {
-		struct vseq *items = nt_inst_items(f, obj->u.inst);
+		value_t *t = nt_inst_tuple(f, obj->u.inst);
 
-		if (items) {
-			value_t *t = v_seq(in->a, VK_TUPLE, items->n);
-
-			t->u.seq->items = items->items;
-			t->u.seq->n = items->n;
-			t->u.seq->alloc = items->alloc;
+		if (t)
 			obj = t;
-		}
 	}
 	/* Union[A, B], Optional[A], List[A] written as a value (a type
 	 * alias: NanotronConfigs = Union[...]): the typing form, as a

@@ -190,10 +190,15 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 		for (i = 0; i < elts->n; i++)
 			if (AST_IS(elts->items[i], Starred))
 				star = (int)i;
-		/* a sequence, or an array whose first axis is known (its rows),
-		 * or a typing.NamedTuple instance (its fields) */
-		if ((v->k == VK_TUPLE || v->k == VK_LIST || (v->k == VK_UNKNOWN && v->arr_shape) ||
-		     (v->k == VK_INST && nt_inst_items(f, v->u.inst))) &&
+		/* a typing.NamedTuple instance unpacks as the tuple of its fields */
+		if (v->k == VK_INST) {
+			value_t *nt = nt_inst_tuple(f, v->u.inst);
+
+			if (nt)
+				v = nt;
+		}
+		/* a sequence, or an array whose first axis is known (its rows) */
+		if ((v->k == VK_TUPLE || v->k == VK_LIST || (v->k == VK_UNKNOWN && v->arr_shape)) &&
 		    !iter_items(f, v, &items) &&
 		    (star >= 0 ? items->n + 1 >= elts->n : items->n == elts->n)) {
 			size_t after = star >= 0 ? elts->n - (size_t)star - 1 : 0;

@@ -151,8 +151,8 @@ static int loop_outside_ctx(struct frame *f, const struct jctx **out)
 	return 1;
 }
 
-/* Stores into the local name `name` under n (not in a nested scope), at
- * most 2 counted: *(int *)ctx */
+/* Stores into the local name `name` under n (not in a nested scope),
+ * counted in the walk's n (stops at 2) */
 struct name_stores {
 	const char *name;
 	int n;

@@ -860,15 +860,15 @@ void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *out, st
 /* namedtuple.c: collections.namedtuple(...) a class object (nt_factory,
  * a stdlib native); nt_is_class() whether v is one; nt_call() calling it,
  * a VK_TUPLE whose items are named; nt_attr() t.NAME of such a tuple;
- * nt_inst_items() the items of an instance of a typing.NamedTuple
- * subclass in field order.  NULL (0) when they do not apply. */
+ * nt_inst_tuple() an instance of a typing.NamedTuple subclass as the
+ * tuple of its fields.  NULL (0) when they do not apply. */
 value_t *nt_factory(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                     const struct ast_hdr *site);
 int nt_is_class(const value_t *v);
 value_t *nt_call(struct frame *f, struct vinst *c, value_t **args, size_t nargs, struct vdict *kw,
                  const struct ast_hdr *site);
 value_t *nt_attr(struct frame *f, value_t *t, const char *name);
-struct vseq *nt_inst_items(struct frame *f, struct vinst *m);
+value_t *nt_inst_tuple(struct frame *f, struct vinst *m);
 /* transforms.c: catalog image_transforms (torchvision.transforms): a
  * transform class built or a transform function applied (ext_call), a
  * transform object called (inst_call); NULL when d / o is none. */

@@ -11,8 +11,8 @@
  *    `out.relu2_2` as its item and `out._fields` as the class's;
  *  - a `class Q(typing.NamedTuple)` is a dataclass-like repository class
  *    (object.c): its instances keep their fields as attributes, and
- *    nt_inst_items() gives their items in field order for what reads them
- *    as a tuple (iteration, unpacking, len(), q[0]).
+ *    nt_inst_tuple() gives them as a tuple in field order for what reads
+ *    them as one (iteration, unpacking, len(), q[0]).
  *
  * Unknown stays unknown: field names not known, an argument missing with
  * no default.  Everything is allocated in the interpreter's arena; the
@@ -141,23 +141,23 @@ value_t *nt_attr(struct frame *f, value_t *t, const char *name)
 	return NULL;
 }
 
-struct vseq *nt_inst_items(struct frame *f, struct vinst *m)
+value_t *nt_inst_tuple(struct frame *f, struct vinst *m)
 {
 	struct interp *in = f->in;
-	struct vdict *flds;
-	struct vseq *s;
-	size_t i;
 	const char *b = m->cls && m->cls->is_dataclass ? class_ext_base(m->cls) : NULL;
+	struct vdict *flds;
+	value_t *t;
+	size_t i;
 
 	if (!b || strcmp(b, "typing.NamedTuple"))
 		return NULL;
 	flds = vdict_new(in->a);
 	dataclass_fields(in, m->cls, flds, f);
-	s = ast_arena_alloc(in->a, sizeof *s);
+	t = v_seq(in->a, VK_TUPLE, flds->n);
 	for (i = 0; i < flds->n; i++) {
 		value_t *v = vdict_get(m->attrs, flds->keys[i]);
 
-		vseq_push(in->a, s, v ? v : v_unknown(in->a, NULL, "a field of a named tuple not known"));
+		vseq_push(in->a, t->u.seq, v ? v : v_unknown(in->a, NULL, "a field of a named tuple not known"));
 	}
-	return s;
+	return t;
 }
