@@ -466,7 +466,13 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 
 	if (e->in_forward && s->step_call && !s->step_call->ctx && !s->step_loop)
 		return xstrdup("every call of the model");
-	/* a block that turns its own flag off runs the first time round */
+	/* a block that turns its own flag off runs the first time round, and
+	 * so does a forward's move of its module's own tensor stored back (a
+	 * list of them: once per item) */
+	if (e->in_forward && e->fwd_once)
+		return s->inner > 1 ? xasprintf("once \u00d7%lld", s->inner)
+		       : s->inner < 0 ? xstrdup("once \u00d7? (a loop in the model's forward whose count is not known)")
+		       : xstrdup("once");
 	if (jc_find(c, JC_ONCE))
 		return xstrdup("once");
 	if (dl && (!g || ctx_has(g, dl)) && (!s->step_loop || ctx_has(dl, s->step_loop))) {

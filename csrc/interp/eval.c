@@ -1578,6 +1578,15 @@ static void comp_loop(struct frame *f, struct comp_ctx *cc, unsigned gi)
 
 			rj->trips = !rj->trips || rj->trips == t ? t : -1;
 			f->jc = ojc;
+		} else if (f->mode == M_FWD && items->n > 1 && same && i == items->n) {
+			/* a forward's events carry no job context: the first
+			 * item's run once per item in each call of the model (the
+			 * later items' events, of the same lines in the same run,
+			 * are that run's: schedule.c counts them once) */
+			size_t ek;
+
+			for (ek = first; ek < first + nfirst && ek < in->nsev; ek++)
+				in->sev[ek].fwd_mult = runs_times(in->sev[ek].fwd_mult, (long long)items->n);
 		}
 	}
 }

@@ -2024,12 +2024,16 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		/* a store into a name only logged: its reads are the log's */
 		f->in_log += logs;
 		{
-			/* self.X = self.X.to(device): moved on the first call only */
+			/* self.X = self.X.to(device): moved on the first call only
+			 * (a forward's events carry no job context: a flag) */
 			const struct jctx *ojc = f->jc;
+			int once = one_shot_move(f, st);
 
-			if (f->jc && one_shot_move(f, st))
+			if (once && f->mode != M_FWD && f->jc)
 				f->jc = jc_push(f, JC_ONCE, anchor_at(f, st), text_of(f, st));
+			in->fwd_once += once && f->mode == M_FWD;
 			v = eval(f, a->value);
+			in->fwd_once -= once && f->mode == M_FWD;
 			f->jc = ojc;
 		}
 		f->in_log -= logs;

@@ -273,6 +273,8 @@ struct sitecost {
 struct interp {
 	const struct sched_call *cur_call; /* job mode: the call of a repo function
 	                                  running (sched_ev.in_call), or NULL */
+	int fwd_once;                  /* forward: reading a one_shot_move statement (its
+	                                  events run on the first call only) */
 	long long fwd_outer;           /* forward: how many times the forward being read
 	                                  runs per call of the model (the loops and groups
 	                                  of the forwards that called it; -1 not known; 0 as 1) */

@@ -183,6 +183,7 @@ struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, cons
 	/* in a forward: the loops in it times how often it runs per call
 	 * of the model */
 	e->fwd_mult = f->mode == M_FWD ? runs_times(in->fwd_outer, f->mult.n) : 1;
+	e->fwd_once = f->mode == M_FWD && in->fwd_once > 0;
 	e->in_call = f->mode == M_FWD ? NULL : in->cur_call;
 	e->frame = f->locals ? (const void *)f->locals : (const void *)f->globals;
 	e->calls = in->cur_call;

@@ -229,33 +229,61 @@ int one_shot_if(const struct frame *f, const struct ast_If *s, int taken)
 	return own && !flag_written_elsewhere(f->self->u.inst->cls, attr, own, lazy);
 }
 
-/* The statement `self.X = self.X.to(...)` (or .cuda(...)): a tensor of
- * the object moved and stored back in its place (a scheduler's table
- * moved to the samples' device on its first use).  The first call copies;
- * every later one finds self.X there already and copies nothing -- the
- * move runs once.  Only when nothing else in the class (and its
- * repository bases) writes self.X but __init__ (its start) and other
- * statements of this same form, and no augmented assignment does. */
+/* Is e `<recv>.to(...)` or `<recv>.cuda(...)`?  Its receiver, or NULL. */
+static const struct ast_hdr *move_recv(const struct ast_hdr *e)
+{
+	const struct ast_hdr *fn;
+	const char *m;
+
+	if (!e || !AST_IS(e, Call) || !AST_IS(fn = AST_AS(e, Call)->func, Attribute))
+		return NULL;
+	m = AST_AS(fn, Attribute)->attr;
+	return !strcmp(m, "to") || !strcmp(m, "cuda") ? AST_AS(fn, Attribute)->value : NULL;
+}
+
+/* Is e `<obj>.<attr>` with obj the plain name `obj`? */
+static int attr_of_name(const struct ast_hdr *e, const char *obj, const char *attr)
+{
+	return e && sets_attr(e, attr) && AST_IS(AST_AS(e, Attribute)->value, Name) &&
+	       !strcmp(AST_AS(AST_AS(e, Attribute)->value, Name)->id, obj);
+}
+
+/* The statement `self.X = self.X.to(...)` (or .cuda(...)), or its list
+ * form `self.X = [t.to(...) for t in self.X]`: a tensor (or a list of
+ * them) of the object moved and stored back in its place (a scheduler's
+ * table moved to the samples' device on its first use, a rotary table
+ * or an anchor generator's cell anchors moved in a forward).  The first
+ * call copies; every later one finds self.X there already and copies
+ * nothing -- the move runs once.  Only when nothing else in the class
+ * (and its repository bases) writes self.X but __init__ (its start) and
+ * other statements of this same form, and no augmented assignment does. */
 static int move_of_attr(const struct ast_hdr *st, const char *attr)
 {
 	const struct ast_Assign *a;
-	const struct ast_hdr *fn;
-	const char *m;
+	const struct ast_hdr *t, *r;
+	const char *obj;
 
 	if (!AST_IS(st, Assign))
 		return 0;
 	a = AST_AS(st, Assign);
-	if (a->targets.n != 1 || !sets_attr(a->targets.items[0], attr) || !AST_IS(a->value, Call))
+	t = a->targets.items[0];
+	if (a->targets.n != 1 || !sets_attr(t, attr) || !AST_IS(AST_AS(t, Attribute)->value, Name))
 		return 0;
-	fn = AST_AS(a->value, Call)->func;
-	if (!AST_IS(fn, Attribute))
-		return 0;
-	m = AST_AS(fn, Attribute)->attr;
-	return (!strcmp(m, "to") || !strcmp(m, "cuda")) && sets_attr(AST_AS(fn, Attribute)->value, attr) &&
-	       AST_IS(AST_AS(AST_AS(fn, Attribute)->value, Attribute)->value, Name) &&
-	       AST_IS(AST_AS(a->targets.items[0], Attribute)->value, Name) &&
-	       !strcmp(AST_AS(AST_AS(AST_AS(fn, Attribute)->value, Attribute)->value, Name)->id,
-	               AST_AS(AST_AS(a->targets.items[0], Attribute)->value, Name)->id);
+	obj = AST_AS(AST_AS(t, Attribute)->value, Name)->id;
+	if ((r = move_recv(a->value)))
+		return attr_of_name(r, obj, attr);
+	if (AST_IS(a->value, ListComp)) {
+		const struct ast_ListComp *lc = AST_AS(a->value, ListComp);
+		const struct ast_comprehension *g;
+
+		if (lc->generators.n != 1)
+			return 0;
+		g = AST_AS(lc->generators.items[0], comprehension);
+		return !g->ifs.n && !g->is_async && AST_IS(g->target, Name) && attr_of_name(g->iter, obj, attr) &&
+		       (r = move_recv(lc->elt)) && AST_IS(r, Name) &&
+		       !strcmp(AST_AS(r, Name)->id, AST_AS(g->target, Name)->id);
+	}
+	return 0;
 }
 
 static int move_walk_cb(const struct ast_hdr *n, void *ctx)
@@ -287,7 +315,7 @@ int one_shot_move(const struct frame *f, const struct ast_hdr *st)
 	const char *attr;
 	struct flag_walk w = { NULL, NULL, 0, 0, 0 };
 
-	if (f->mode == M_FWD || !f->self || f->self->k != VK_INST || !(c = f->self->u.inst->cls) ||
+	if (!f->self || f->self->k != VK_INST || !(c = f->self->u.inst->cls) ||
 	    !AST_IS(st, Assign) || AST_AS(st, Assign)->targets.n != 1 ||
 	    !(attr = self_attr(f, AST_AS(st, Assign)->targets.items[0])) || !move_of_attr(st, attr))
 		return 0;

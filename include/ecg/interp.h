@@ -184,6 +184,10 @@ struct sched_ev {
 	                                 item of a loop read one iteration for all
 	                                 (`if isinstance(m, nn.Conv2d)`): the loop's
 	                                 trip count is no count of it */
+	int fwd_once;                 /* read from a forward, made by a move of the
+	                                 module's own tensor stored back in its place
+	                                 (oneshot.c one_shot_move): the first call of
+	                                 the model only */
 	long long fwd_mult;           /* read from a forward: the loops around it inside
 	                                 that forward (1: none; -1: a count not known) */
 	int in_hook;                  /* read from a forward hook registered on more
