@@ -1247,7 +1247,7 @@ static int step_end_and(struct frame *f, const struct ast_hdr *test)
 	return 0;
 }
 
-static int guard_dead(struct frame *f, const struct ast_hdr *test)
+int guard_dead(struct frame *f, const struct ast_hdr *test)
 {
 	const struct ast_BoolOp *b;
 	unsigned i;
@@ -1477,6 +1477,14 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		t = -1;
 	if ((t == 0 || t == 1) && carry_later_undecided(f, s->test))
 		t = -1;
+	/* false on the iteration read, true on the loop's last one (a flag
+	 * the loop breaks on: firstiter.c last_iter_ctx) */
+	if (t == 0 && f->mode != M_FWD) {
+		const struct jctx *last;
+
+		if (last_iter_ctx(f, s->test, &last))
+			t = -1;
+	}
 	if (t == 0 || t == 1)
 		carry_decided(f, s->test);
 	text = test_text(f, s->test, tv);
@@ -1575,7 +1583,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		 * end-of-step flag (`if accelerator.sync_gradients:`): once a
 		 * step; in a forward too, the schedule events of a path are
 		 * under its condition (the work of one pipeline stage only) */
-		if (f->mode != M_FWD && first_iter_ctx(f, s->test, &first))
+		if (f->mode != M_FWD && (first_iter_ctx(f, s->test, &first) || last_iter_ctx(f, s->test, &first)))
 			f->jc = first;
 		else if (f->mode != M_FWD && (framework_step_flag(f->in, tv) || framework_step_end_test(f, s->test)))
 			f->jc = jc_push(f, JC_STEP_END, anchor_at(f, &s->h), text);  /* once a step */
@@ -2122,6 +2130,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		} else {
 			const char *ol = f->loop_anchor;
 			const struct ast_For *olf = f->loop_for;
+			const struct ast_While *olw = f->loop_while;
 			const struct jctx *ojc = f->jc;
 
 			struct vdict *d = f->locals ? f->locals : f->globals->dict;
@@ -2139,6 +2148,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			f->jc = jc_push_loop(f, st, afmt(in, "while %s", text_of(f, w->test)));
 			f->loop_anchor = anchor_at(f, st);
 			f->loop_for = NULL;
+			f->loop_while = w;
 			cy.body = &w->body;
 			cy.before = &snap;
 			cy.up = f->carry;
@@ -2205,6 +2215,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 				             first_sev);
 			f->loop_anchor = ol;
 			f->loop_for = olf;
+			f->loop_while = olw;
 			f->jc = ojc;
 			if (exact && fl != FL_BREAK)
 				fl = exec_block(f, &w->orelse);

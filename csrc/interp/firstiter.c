@@ -1,6 +1,6 @@
 /*
  * firstiter.c -- `if i == 0:` in `for i in range(n)`: the loop's first
- * iteration.
+ * iteration (and a flag true on its last one).
  *
  * A decode loop that does its prefill in its first iteration:
  *
@@ -42,6 +42,25 @@
  * holding `NAME = False` among its own statements, and no other store
  * into NAME in the body of the `for` the frame runs innermost: the block
  * runs once each time the loop runs.
+ *
+ * last_iter_ctx() is the same for a flag true on the loop's last
+ * iteration only, an `if` the test cannot decide (nanochat's loop, which
+ * runs one iteration more to evaluate and save at the end):
+ *
+ *     while True:
+ *         last_step = step == num_iterations
+ *         if last_step or (save_every > 0 and step % save_every == 0):
+ *             save_checkpoint(...)
+ *         if last_step:
+ *             break
+ *
+ * the live part of the test (an `or`'s parts guard_dead() finds false on
+ * every iteration -- save_every -1 -- left out) a NAME bound once in the
+ * body of the `for` or `while` the frame runs innermost, at its top
+ * level before the test; the body breaks on NAME (`if NAME: ... break`)
+ * at its top level after the test; no `continue` of that loop.  NAME is
+ * then true on one iteration at most, the last.  The else branch keeps
+ * the loop's context.
  */
 #include "config.h"
 
@@ -49,7 +68,7 @@
 
 #include "internal.h"
 
-static int loop_outside_ctx(struct frame *f, const struct jctx **out);
+static int loop_outside_ctx(struct frame *f, const struct ast_hdr *loop, const struct jctx **out);
 
 /* The int literal e, in *out: 1, or 0 when e is none. */
 static int int_literal(const struct ast_hdr *e, long long *out)
@@ -120,22 +139,22 @@ int first_iter_ctx(struct frame *f, const struct ast_hdr *test, const struct jct
 		return 0;
 	if (!(name = loop_counter(f->loop_for, &start)) || start != k || strcmp(name, AST_AS(a, Name)->id))
 		return 0;
-	return loop_outside_ctx(f, out);
+	return loop_outside_ctx(f, &f->loop_for->h, out);
 }
 
 /* The contexts between the frame's innermost loop context and f->jc,
  * copied onto what is around the loop: *out, 1; 0 when the innermost
- * loop context is not the `for` the frame runs (f->loop_for). */
-static int loop_outside_ctx(struct frame *f, const struct jctx **out)
+ * loop context is not the loop statement `loop` the frame runs. */
+static int loop_outside_ctx(struct frame *f, const struct ast_hdr *loop, const struct jctx **out)
 {
 	const struct jctx *l, *n;
 	struct jctx *head = NULL, **tail = &head;
 	const char *lanchor;
 
-	/* the innermost loop around the `if` must be that `for` */
+	/* the innermost loop around the `if` must be that loop */
 	for (l = f->jc; l && l->kind != JC_LOOP; l = l->up)
 		;
-	lanchor = anchor_at(f, &f->loop_for->h);
+	lanchor = anchor_at(f, loop);
 	if (!l || !l->anchor || !lanchor || strcmp(l->anchor, lanchor))
 		return 0;
 	for (n = f->jc; n != l; n = n->up) {
@@ -204,5 +223,132 @@ int first_flag_ctx(struct frame *f, const struct ast_If *s, const struct jctx **
 		(void)name_stores_cb(f->loop_for->body.items[i], &c);
 	if (c.n != 1)
 		return 0;
-	return loop_outside_ctx(f, out);
+	return loop_outside_ctx(f, &f->loop_for->h, out);
+}
+
+/* The loop statement the frame runs innermost, when it is the innermost
+ * loop context around the code running: its header, its body in *body
+ * and (a `for`) its target in *target; NULL when none. */
+static const struct ast_hdr *innermost_loop(struct frame *f, const struct ast_list **body,
+                                            const struct ast_hdr **target)
+{
+	const struct jctx *l;
+	const char *la;
+
+	for (l = f->jc; l && l->kind != JC_LOOP; l = l->up)
+		;
+	if (!l || !l->anchor)
+		return NULL;
+	if (f->loop_for && (la = anchor_at(f, &f->loop_for->h)) && !strcmp(la, l->anchor)) {
+		*body = &f->loop_for->body;
+		*target = f->loop_for->target;
+		return &f->loop_for->h;
+	}
+	if (f->loop_while && (la = anchor_at(f, &f->loop_while->h)) && !strcmp(la, l->anchor)) {
+		*body = &f->loop_while->body;
+		*target = NULL;
+		return &f->loop_while->h;
+	}
+	return NULL;
+}
+
+/* A `continue` under n that acts on the loop n is in (not in a nested
+ * loop or scope): 1 stops the walk */
+static int continue_cb(const struct ast_hdr *n, void *ctx)
+{
+	(void)ctx;
+	if (AST_IS(n, Continue))
+		return 1;
+	if (AST_IS(n, For) || AST_IS(n, AsyncFor) || AST_IS(n, While) || AST_IS(n, FunctionDef) ||
+	    AST_IS(n, AsyncFunctionDef) || AST_IS(n, Lambda) || AST_IS(n, ClassDef))
+		return 0;
+	return ast_visit_children(n, continue_cb, ctx);
+}
+
+/* `if NAME: ... break` (no else; the break among the block's own
+ * statements) */
+static int breaks_on(const struct ast_hdr *st, const char *name)
+{
+	const struct ast_If *s;
+	unsigned i;
+
+	if (!AST_IS(st, If) || !AST_IS((s = AST_AS(st, If))->test, Name) || strcmp(AST_AS(s->test, Name)->id, name) ||
+	    s->orelse.n)
+		return 0;
+	for (i = 0; i < s->body.n; i++)
+		if (AST_IS(s->body.items[i], Break))
+			return 1;
+	return 0;
+}
+
+/* `NAME = ...`, a statement */
+static int binds(const struct ast_hdr *st, const char *name)
+{
+	const struct ast_Assign *a;
+
+	if (!AST_IS(st, Assign))
+		return 0;
+	a = AST_AS(st, Assign);
+	return a->targets.n == 1 && AST_IS(a->targets.items[0], Name) &&
+	       !strcmp(AST_AS(a->targets.items[0], Name)->id, name);
+}
+
+/* The one part of test that can be true: test itself, or the one part of
+ * an `or` whose others guard_dead() finds false on every iteration; NULL
+ * when more than one part is live. */
+static const struct ast_hdr *live_part(struct frame *f, const struct ast_hdr *test)
+{
+	const struct ast_BoolOp *b;
+	const struct ast_hdr *live = NULL;
+	unsigned i;
+
+	if (!AST_IS(test, BoolOp) || AST_AS(test, BoolOp)->op != AST_BOOL_OR)
+		return test;
+	b = AST_AS(test, BoolOp);
+	for (i = 0; i < b->values.n; i++) {
+		if (guard_dead(f, b->values.items[i]))
+			continue;
+		if (live)
+			return NULL;
+		live = b->values.items[i];
+	}
+	return live;
+}
+
+/* NAME, true on at most one iteration of the loop whose body is body:
+ * bound once per iteration, at the body's top level, before the test at
+ * line `at`; the body breaks on it (`if NAME: break`) at its top level
+ * after that line; no `continue` of the loop may skip that break. */
+int last_iter_ctx(struct frame *f, const struct ast_hdr *test, const struct jctx **out)
+{
+	const struct ast_list *body;
+	const struct ast_hdr *loop, *target, *live;
+	const char *name;
+	struct name_stores c;
+	int bound = 0, breaks = 0;
+	unsigned i;
+
+	if (f->mode == M_FWD || !f->jc || !test || !(live = live_part(f, test)) || !AST_IS(live, Name) ||
+	    !(loop = innermost_loop(f, &body, &target)))
+		return 0;
+	name = AST_AS(live, Name)->id;
+	c.name = name;
+	c.n = 0;
+	if (target)
+		(void)name_stores_cb(target, &c);
+	for (i = 0; i < body->n && c.n < 2; i++)
+		(void)name_stores_cb(body->items[i], &c);
+	if (c.n != 1)
+		return 0;
+	for (i = 0; i < body->n; i++) {
+		const struct ast_hdr *st = body->items[i];
+
+		if (continue_cb(st, NULL))
+			return 0;
+		if (binds(st, name) && st->line < test->line)
+			bound = 1;
+		if (breaks_on(st, name) && st->line > test->line)
+			breaks = 1;
+	}
+	return bound && breaks && loop_outside_ctx(f, loop, out);
 }

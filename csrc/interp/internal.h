@@ -207,6 +207,8 @@ struct frame {
 	const struct ast_For *loop_for; /* job mode: that loop's `for` statement when it
 	                                 is this frame's `for` (NULL: a while loop, or
 	                                 none in this frame): firstiter.c reads it */
+	const struct ast_While *loop_while; /* job mode: the innermost `while` this frame
+	                                 runs (NULL: none): firstiter.c reads it */
 	const char *handler;           /* job mode: running a request handler (its anchor) */
 	const struct jctx *jc;         /* loops, guards and contexts around the code running */
 	const struct jctx *jc_entry;   /* jc when this function was called (its caller's) */
@@ -1268,7 +1270,15 @@ int sev_is_runtime(enum sev_kind k);
 /* The product of two run counts (0 read as 1, -1 not known): -1 when
  * either is not known or the product is past 2^40. */
 long long runs_times(long long a, long long b);
+/* The `x % n` of a periodic test e (`it % n == 0`, `not it % n`, a flag
+ * or helper standing for one, one part of an and/or), or NULL.  Never
+ * fails; allocates nothing. */
 const struct ast_BinOp *find_modulo(struct frame *f, const struct ast_hdr *e, int depth);
+/* exec.c: is the `and` test false on every iteration -- a part of it
+ * that does not depend on the iteration (names, attributes, comparisons,
+ * `not`; no modulo) is false now (`every > 0 and it % every == 0` with
+ * every -1)?  0 or 1; never fails. */
+int guard_dead(struct frame *f, const struct ast_hdr *test);
 const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const char *text);
 /* exec.c: in a forward, is the test `X.training` (1) or `not X.training`
  * (2) of a model called in both modes (the path then runs in that mode
@@ -1298,6 +1308,12 @@ int first_iter_ctx(struct frame *f, const struct ast_hdr *test, const struct jct
 /* first_flag_ctx(): the same for an `if NAME:` read true whose body turns
  * NAME off (`NAME = False`), no other store into NAME in that loop. */
 int first_flag_ctx(struct frame *f, const struct ast_If *s, const struct jctx **out);
+/* last_iter_ctx(): the same for an undecided test true on the loop's last
+ * iteration only -- the one part of it that is live (an `or`'s parts
+ * guard_dead() finds false on every iteration left out) is a NAME, or a
+ * comparison, that an `if` of the loop's body, after the test, breaks
+ * the loop on (`last_step = step == n` ... `if last_step: break`). */
+int last_iter_ctx(struct frame *f, const struct ast_hdr *test, const struct jctx **out);
 /* carry.c: does the test, about to be decided, read a name that the body
  * of a loop in f->carry binds, while it holds its value from before that
  * loop?  Then 1, and those loops are marked (hit); else 0.  Never fails. */
