@@ -515,9 +515,21 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 		} else if (s->accum && s->step_loop && ctx_has(g, s->step_loop) && !jc_find(c, JC_STEP_END)) {
 			/* tested on each pass of an accumulation loop, not only
 			 * on the pass that ends a step: it counts passes
-			 * (micro-steps), as `iter_num % log_interval` does */
-			head = g->period > 0 ? xasprintf("every %s=%lld micro-steps", pe, g->period)
-			                     : xasprintf("every %s micro-steps", pe);
+			 * (micro-steps), as `iter_num % log_interval` does; a
+			 * period that is a whole number of the accumulation's
+			 * passes is that many steps (litgpt's log_iter_interval =
+			 * log_interval * accumulation: once a step) */
+			long long a = s->accum->period;
+
+			if (g->period > 0 && a > 0 && g->period % a == 0)
+				head = g->period == a
+				       ? xasprintf("every step (every %s=%lld micro-steps, the accumulation's %lld)", pe,
+				                   g->period, a)
+				       : xasprintf("every %lld steps (every %s=%lld micro-steps, the accumulation's %lld)",
+				                   g->period / a, pe, g->period, a);
+			else
+				head = g->period > 0 ? xasprintf("every %s=%lld micro-steps", pe, g->period)
+				                     : xasprintf("every %s micro-steps", pe);
 		} else {
 			head = g->period > 0 ? xasprintf("every %s=%lld steps", pe, g->period)
 			                     : xasprintf("every %s steps", pe);

@@ -31,7 +31,11 @@
  *
  * A flag bound before the loop (`first = start % n == 0`), in a function
  * the loop calls, on one branch only, twice, or by augmented assignment
- * is none: it does not recur with the loop's counter.  Only a name: an
+ * is none: it does not recur with the loop's counter.
+ *
+ * flag_cycle_modulo() reads such a flag bound to `x % n != K` (or `==`)
+ * for its cycle only: a library's sync-skip block given the flag
+ * (`enabled=is_accumulating`) takes n passes a step (jobctx.c).  Only a name: an
  * attribute (self.do_eval) or an item is not followed.  Nested defs,
  * lambdas, classes and comprehensions are other scopes: not walked.
  * Nothing is allocated; nothing fails.
@@ -142,12 +146,13 @@ static int walrus_cb(const struct ast_hdr *n, void *ctx)
 	return ast_visit_children(n, walrus_cb, ctx);
 }
 
-const struct ast_BinOp *flag_modulo(struct frame *f, const struct ast_Name *name, int depth)
+/* The flag's one binding `NAME = TEST` in the loop's body, by the rules
+ * above (its modulo aside), or NULL; *body_out the body. */
+static const struct ast_Assign *flag_binding(struct frame *f, const struct ast_Name *name, int depth,
+                                             const struct ast_list **body_out)
 {
 	const struct ast_list *body;
 	const struct ast_hdr *stmt = NULL, *first, *last;
-	const struct ast_Assign *a;
-	const struct ast_BinOp *m;
 	int at;
 	unsigned i;
 
@@ -174,7 +179,6 @@ const struct ast_BinOp *flag_modulo(struct frame *f, const struct ast_Name *name
 	}
 	if (!stmt)
 		return NULL;
-	a = AST_AS(stmt, Assign);
 	/* nothing else in the body binds the flag, anywhere; a walrus may
 	 * bind it where the walk does not look (a comprehension) */
 	if (bindings(body, name->id, 0, INT_MAX, stmt))
@@ -182,10 +186,45 @@ const struct ast_BinOp *flag_modulo(struct frame *f, const struct ast_Name *name
 	for (i = 0; i < body->n; i++)
 		if (ast_visit_children(body->items[i], walrus_cb, NULL))
 			return NULL;
-	if (!(m = find_modulo(f, a->value, depth + 1)))
-		return NULL;
-	/* the counter the flag read is the one the test runs with */
-	if (AST_IS(m->left, Name) && bindings(body, AST_AS(m->left, Name)->id, stmt->line, at, stmt))
+	*body_out = body;
+	return AST_AS(stmt, Assign);
+}
+
+/* The counter the flag read is the one the test at `name` runs with:
+ * nothing binds m's left operand (a plain name) between the flag's
+ * statement and the test. */
+static int same_counter(const struct ast_list *body, const struct ast_Assign *a, const struct ast_BinOp *m,
+                        const struct ast_Name *name)
+{
+	return !AST_IS(m->left, Name) || !bindings(body, AST_AS(m->left, Name)->id, a->h.line, name->h.line, &a->h);
+}
+
+const struct ast_BinOp *flag_modulo(struct frame *f, const struct ast_Name *name, int depth)
+{
+	const struct ast_list *body = NULL;
+	const struct ast_Assign *a = flag_binding(f, name, depth, &body);
+	const struct ast_BinOp *m;
+
+	if (!a || !(m = find_modulo(f, a->value, depth + 1)) || !same_counter(body, a, m, name))
 		return NULL;
 	return m;
+}
+
+const struct ast_BinOp *flag_cycle_modulo(struct frame *f, const struct ast_Name *name)
+{
+	const struct ast_list *body = NULL;
+	const struct ast_Assign *a = flag_binding(f, name, 0, &body);
+	const struct ast_Compare *c;
+	const struct ast_BinOp *m;
+
+	if (!a || !AST_IS(a->value, Compare))
+		return NULL;
+	c = AST_AS(a->value, Compare);
+	if (c->ops.n != 1 || (c->ops.items[0] != AST_CMP_EQ && c->ops.items[0] != AST_CMP_NOTEQ) ||
+	    !AST_IS(c->left, BinOp) || AST_AS(c->left, BinOp)->op != AST_OP_MOD ||
+	    !AST_IS(c->comparators.items[0], Constant) ||
+	    AST_AS(c->comparators.items[0], Constant)->value.kind != AST_CONST_INT)
+		return NULL;
+	m = AST_AS(c->left, BinOp);
+	return same_counter(body, a, m, name) ? m : NULL;
 }

@@ -1294,6 +1294,11 @@ const struct jctx *cond_ctx(struct frame *f, const struct ast_hdr *at, const cha
  * one binding of the flag there, before the test that reads `name`), or
  * NULL.  Never fails; allocates nothing. */
 const struct ast_BinOp *flag_modulo(struct frame *f, const struct ast_Name *name, int depth);
+/* guardflag.c: the `x % n` of a flag bound as flag_modulo() reads one,
+ * to `x % n == K` or `x % n != K` (K an int literal): a flag that
+ * follows a cycle of n passes (`is_accumulating = it % accum != 0`), or
+ * NULL.  Never fails; allocates nothing. */
+const struct ast_BinOp *flag_cycle_modulo(struct frame *f, const struct ast_Name *name);
 /* oneshot.c: is the `if` s, whose branch `taken` (1 body, 0 else) runs,
  * a block that turns its own flag off (`if self.x: ...; self.x = False`),
  * run once however often its code is reached?  0 or 1; never fails. */

@@ -622,6 +622,33 @@ static void timer_sync(struct frame *f, const struct ast_hdr *st, const struct a
 		                      text_of(f, wi->context_expr)), st);
 }
 
+/* The passes of a library's sync-skip block (`with
+ * fabric.no_backward_sync(model, enabled=is_accumulating):`) a step
+ * takes: n when a flag it is given by name cycles every n passes of the
+ * loop (`is_accumulating = it % n != 0`, guardflag.c), n known; else -1. */
+static long long sync_skip_period(struct frame *f, const struct ast_hdr *call)
+{
+	const struct ast_Call *c;
+	const struct ast_hdr *x;
+	const struct ast_BinOp *m = NULL;
+	unsigned i;
+	long long n;
+	int ok;
+
+	if (!AST_IS(call, Call))
+		return -1;
+	c = AST_AS(call, Call);
+	for (i = 0; i < c->args.n + c->keywords.n && !m; i++) {
+		x = i < c->args.n ? c->args.items[i] : AST_AS(c->keywords.items[i - c->args.n], keyword)->value;
+		if (AST_IS(x, Name))
+			m = flag_cycle_modulo(f, AST_AS(x, Name));
+	}
+	if (!m)
+		return -1;
+	n = as_int(eval(f, m->right), &ok);
+	return ok && n > 0 ? n : -1;
+}
+
 /* The job context a `with` item opens (statement st, item wi whose
  * context manager evaluated to cv): no_grad (and *ng set to 1), autocast,
  * a CUDA stream, DDP's no_sync; NULL for any other context manager.  The
@@ -657,8 +684,11 @@ const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const st
 	} else if ((skip = framework_sync_skip(in, cv, &flag)) == 2) {
 		/* a library's sync skip on the micro-steps its flag says: the
 		 * block is a micro-step; `if not <flag>:` ends a step */
+		struct jctx *j = (struct jctx *)jc_push(f, JC_ACCUM, anchor_at(f, st), text_of(f, wi->context_expr));
+
 		in->accum_flag = flag;
-		pushed = jc_push(f, JC_ACCUM, anchor_at(f, st), text_of(f, wi->context_expr));
+		j->period = sync_skip_period(f, wi->context_expr);
+		pushed = j;
 	} else if (skip == 1 ||
 	           (AST_IS(wi->context_expr, Call) && AST_IS(AST_AS(wi->context_expr, Call)->func, Attribute) &&
 	            !strcmp(AST_AS(AST_AS(wi->context_expr, Call)->func, Attribute)->attr, "no_sync"))) {

@@ -1,9 +1,9 @@
 """Gradient accumulation over Fabric's no_backward_sync, one process.
 Two periodic guards in the micro-step loop: the loss log tests the pass
-counter (iter_num, +1 every micro-step) on every pass, so it runs every
-log_every=16 micro-steps; the validation tests the step counter on the
-pass that ends a step only (`not is_accumulating and ...`), so it runs
-every eval_every=100 steps."""
+counter (iter_num, +1 every micro-step) on every pass: every log_every=16
+micro-steps, 2 steps of accum=8 (is_accumulating's cycle); the validation
+tests the step counter on the pass that ends a step only (`not
+is_accumulating and ...`), so it runs every eval_every=100 steps."""
 import lightning as L
 import torch
 import torch.nn as nn
