@@ -2102,6 +2102,13 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 				if (m)
 					return m;
 			}
+			/* `min(ngpus, n) if use_gpu else -1`: two Python scalars
+			 * (or None), kept as an undecided `if` keeps them
+			 * (exec.c merge_branches, alts.c alts_scalar_pair), so
+			 * that a comparison both arms agree on is decided
+			 * (`ndevices <= 1` is True on both) */
+			if (alts_scalar_pair(a, b))
+				return v_alts_scalars(in, text, a, b);
 			/* `ModelEMA(model) if rank0 else None`: an object of a
 			 * repository class (not a module) on one arm, None on the
 			 * other: alternatives, as ret_join keeps them (alts.c: an
