@@ -1406,6 +1406,7 @@ static const struct {
 	[CATALOG_F_WRAPPER_SYNC_SKIPS] = { "wrapper_sync_skips", FK_SET },
 	[CATALOG_F_IMAGE_TRANSFORMS] = { "image_transforms", FK_MAP },
 	[CATALOG_F_OUTSIDE_LOADERS] = { "outside_loaders", FK_SET },
+	[CATALOG_F_ARRAY_TEXT_PARSERS] = { "array_text_parsers", FK_MAP },
 	[CATALOG_F_LIBRARY_AUTO_BASES] = { "library_auto_bases", FK_MAP },
 };
 

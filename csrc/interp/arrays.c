@@ -40,7 +40,11 @@
  *    and 0-d arrays is [n] (array_converters); a running reduction along
  *    axis 0 of a 1-D array keeps its [n] (array_scans);
  *  - a.shape is a tuple of its axes (each known or not), a.ndim its rank,
- *    len(a) its first axis when known (arr_len).
+ *    a.size the product of its axes when all are known, len(a) its first
+ *    axis when known (arr_len);
+ *  - numbers parsed out of a known str (catalog array_text_parsers:
+ *    np.fromstring('4-3-2', dtype=int, sep='-')) are a 1-D array of as
+ *    many items as the separator cuts the text into, each a number.
  * An array a factory makes (catalog array_factories: np.zeros((n, m)))
  * has the shape its argument gives, each axis known or not.  Such an
  * array, of either kind, is on the host and not a tensor: indexed with a
@@ -346,9 +350,65 @@ static int has_kw(const struct vdict *kw, const char *name)
 	return 0;
 }
 
+/* Is s[0..n) one decimal number as numpy's text parser reads it between
+ * separators: spaces around it, an optional sign, digits with at most
+ * one point (at least one digit)? */
+static int text_number(const char *s, size_t n)
+{
+	size_t i = 0, digits = 0, points = 0;
+
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	while (n > i && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (i < n && (s[i] == '+' || s[i] == '-'))
+		i++;
+	for (; i < n; i++) {
+		if (s[i] >= '0' && s[i] <= '9')
+			digits++;
+		else if (s[i] == '.' && !points)
+			points++;
+		else
+			return 0;
+	}
+	return digits > 0;
+}
+
+/* np.fromstring(text, dtype, sep=sep) of a known text and separator
+ * (catalog array_text_parsers): the number of pieces, each a number,
+ * or -1. */
+static long long text_pieces(const char *spec, value_t *const *args, size_t nargs, const struct vdict *kw)
+{
+	const value_t *t = named_arg("string:0", args, nargs, kw), *sep = named_arg(spec, args, nargs, kw);
+	const value_t *count = named_arg("count:2", args, nargs, kw);
+	const char *p, *q, *end;
+	long long n = 0;
+	size_t sl;
+
+	if (!t || t->k != VK_STR || !sep || sep->k != VK_STR || !(sl = sep->u.str.len) ||
+	    (count && !(count->k == VK_INT && count->u.i == -1)) || kw_unk(kw, 1))
+		return -1;
+	p = t->u.str.s;
+	end = p + t->u.str.len;
+	for (;;) {
+		q = p;
+		while (q + sl <= end && memcmp(q, sep->u.str.s, sl))
+			q++;
+		if (q + sl > end)
+			q = end;
+		if (!text_number(p, (size_t)(q - p)))
+			return -1;
+		n++;
+		if (q == end)
+			return n;
+		p = q + sl;
+	}
+}
+
 void arr_reader_result(struct frame *f, const char *d, value_t *const *args, size_t nargs,
                        const struct vdict *kw, value_t *r)
 {
+	const char *text = catalog_fact(f->in->cat, CATALOG_F_ARRAY_TEXT_PARSERS, d);
 	const char *other = catalog_fact(f->in->cat, CATALOG_F_ARRAY_READERS, d);
 	const char *fac = catalog_fact(f->in->cat, CATALOG_F_ARRAY_FACTORIES, d);
 	const char *draw = catalog_fact(f->in->cat, CATALOG_F_ARRAY_DRAWS, d);
@@ -359,6 +419,17 @@ void arr_reader_result(struct frame *f, const char *d, value_t *const *args, siz
 
 	if ((draw || stk || conv || scan) && (!r || r->k != VK_UNKNOWN || r->alts || kw_unk(kw, 1)))
 		return;
+	if (text) {
+		/* np.fromstring('4-3-2', dtype=int, sep='-'): [3] */
+		long long n = r && r->k == VK_UNKNOWN && !r->alts ? text_pieces(text, args, nargs, kw) : -1;
+
+		if (n >= 0 && (s = shape_new(f->in->a, 1))) {
+			s->n[0] = n;
+			s->sym[0] = NULL;
+			r->arr_shape = s;
+		}
+		return;
+	}
 	if (scan) {
 		/* np.cumsum(a) with no axis: a flattened, so [n] for a list of
 		 * n Python numbers (a nested item would add its own) or a 1-D
@@ -506,6 +577,17 @@ value_t *arr_attr(struct frame *f, value_t *obj, const char *name, const struct 
 		return NULL;
 	if (!strcmp(name, "ndim"))
 		return v_int(f->in->a, (long long)obj->arr_shape->nd);
+	if (!strcmp(name, "size")) {
+		/* numpy's ndarray.size: the product of the axes, when all
+		 * are known */
+		long long n = 1;
+		unsigned d;
+
+		for (d = 0; d < obj->arr_shape->nd; d++)
+			if (obj->arr_shape->n[d] < 0 || __builtin_mul_overflow(n, obj->arr_shape->n[d], &n))
+				return unknown_at(f, site, "the size of an array not known");
+		return v_int(f->in->a, n);
+	}
 	if (!strcmp(name, "shape")) {
 		/* numpy's ndarray.shape: a tuple of ints, one an axis */
 		unsigned d;

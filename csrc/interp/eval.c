@@ -1068,15 +1068,22 @@ static int index_has_mask(const value_t *idx)
  * of a tuple index (x[mask, 1:] selects rows by the mask as x[mask] does) */
 /* An index of host data torch builds as a tensor on the indexed tensor's
  * device (a blocking copy): an array of another library (numpy's, of
- * rank 1 or more: arrays.c arr_shape) or a list of Python ints or bools,
- * alone or as an item of a tuple index.  One integer (a numpy scalar, a
- * draw with no size) is a basic index: nothing copied. */
-static int index_host_array(const value_t *idx, int depth)
+ * rank 1 or more: arrays.c arr_shape), a list of Python ints or bools,
+ * or a tensor on the host for sure (hostsure.c: torch.tensor of a list,
+ * torch.arange without device=) that is not a boolean mask, alone or as
+ * an item of a tuple index; in a model's forward (fwd) only such a
+ * tensor.  One integer (a numpy scalar, a draw with no size) is a basic
+ * index: nothing copied. */
+static int index_host_array(const value_t *idx, int depth, int fwd)
 {
 	size_t i;
 
 	if (!idx || depth > 1)
 		return 0;
+	if (idx->k == VK_TENSOR && idx->dev == DEV_HOST && idx->host_sure && idx->dt != DT_BOOL)
+		return 1;
+	if (fwd)        /* in a forward, only a tensor is host data for sure */
+		goto items;
 	if (idx->k == VK_UNKNOWN && !idx->alts && idx->arr_shape && idx->arr_shape->nd >= 1)
 		return 1;
 	if (idx->k == VK_LIST && !idx->u.seq->unk_reason && idx->u.seq->n) {
@@ -1085,9 +1092,10 @@ static int index_host_array(const value_t *idx, int depth)
 				return 0;
 		return 1;
 	}
+items:
 	if (idx->k == VK_TUPLE && !idx->u.seq->unk_reason)
 		for (i = 0; i < idx->u.seq->n; i++)
-			if (index_host_array(idx->u.seq->items[i], depth + 1))
+			if (index_host_array(idx->u.seq->items[i], depth + 1, fwd))
 				return 1;
 	return 0;
 }
@@ -1104,8 +1112,8 @@ static value_t *tensor_subscript(struct frame *f, const struct ast_Subscript *s,
 	 * an index whose dtype is not known is not called a sync */
 	if (obj->dev == DEV_DEVICE && index_has_mask(idx) && f->mode != M_FWD)
 		sev(f, SEV_SYNC, "indexing with a tensor (boolean mask or index array)", &s->h);
-	if (obj->dev == DEV_DEVICE && f->mode != M_FWD && index_host_array(idx, 0)) {
-		struct sched_ev *e = sev(f, SEV_H2D, "indexing a device tensor with a host array or list (the index copied over)",
+	if (obj->dev == DEV_DEVICE && index_host_array(idx, 0, f->mode == M_FWD)) {
+		struct sched_ev *e = sev(f, SEV_H2D, "indexing a device tensor with a host array, list or tensor (the index copied over)",
 		                         &s->h);
 
 		if (e) {
@@ -2103,6 +2111,13 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 				if (m)
 					return m;
 			}
+			/* `min(ngpus, n) if use_gpu else -1`: two Python scalars
+			 * (or None), kept as an undecided `if` keeps them
+			 * (exec.c merge_branches, alts.c alts_scalar_pair), so
+			 * that a comparison both arms agree on is decided
+			 * (`ndevices <= 1` is True on both) */
+			if (alts_scalar_pair(a, b))
+				return v_alts_scalars(in, text, a, b);
 			/* `ModelEMA(model) if rank0 else None`: an object of a
 			 * repository class (not a module) on one arm, None on the
 			 * other: alternatives, as ret_join keeps them (alts.c: an

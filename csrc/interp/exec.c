@@ -1252,6 +1252,13 @@ int guard_dead(struct frame *f, const struct ast_hdr *test)
 	const struct ast_BoolOp *b;
 	unsigned i;
 
+	/* `if should_test:` after `should_test = (freq > 0) and (i % freq == 0)`
+	 * in the loop (guardflag.c): the flag's test, read here */
+	if (AST_IS(test, Name)) {
+		const struct ast_hdr *bound = flag_bound_test(f, AST_AS(test, Name), 0);
+
+		return bound && guard_dead(f, bound);
+	}
 	if (!AST_IS(test, BoolOp) || AST_AS(test, BoolOp)->op != AST_BOOL_AND)
 		return 0;
 	b = AST_AS(test, BoolOp);

@@ -29,6 +29,13 @@
  *     binds that name between the flag's statement and the test (the
  *     counter the flag was computed from is the one the test runs with).
  *
+ * flag_bound_test() gives the whole TEST such a flag was bound to, so that
+ * exec.c's guard_dead() can read an operand of it decided false whatever
+ * the counter (`should_test = (args.test_freq > 0) and (... % args.test_freq
+ * == 0 ...)` with --test-freq=0: the guarded block never runs); only when
+ * no name TEST reads is bound again between the flag's statement and the
+ * test, and TEST holds no lambda or comprehension.
+ *
  * A flag bound before the loop (`first = start % n == 0`), in a function
  * the loop calls, on one branch only, twice, or by augmented assignment
  * is none: it does not recur with the loop's counter.
@@ -146,10 +153,12 @@ static int walrus_cb(const struct ast_hdr *n, void *ctx)
 	return ast_visit_children(n, walrus_cb, ctx);
 }
 
-/* The flag's one binding `NAME = TEST` in the loop's body, by the rules
- * above (its modulo aside), or NULL; *body_out the body. */
-static const struct ast_Assign *flag_binding(struct frame *f, const struct ast_Name *name, int depth,
-                                             const struct ast_list **body_out)
+/* The flag's one statement `NAME = TEST` at the top level of the body of
+ * the job loop the frame reads, before the test that reads `name`, with
+ * nothing else in the body binding NAME (no walrus anywhere in it), and
+ * the body in *bodyp; else NULL. */
+static const struct ast_Assign *flag_stmt(struct frame *f, const struct ast_Name *name, int depth,
+                                          const struct ast_list **bodyp)
 {
 	const struct ast_list *body;
 	const struct ast_hdr *stmt = NULL, *first, *last;
@@ -186,34 +195,73 @@ static const struct ast_Assign *flag_binding(struct frame *f, const struct ast_N
 	for (i = 0; i < body->n; i++)
 		if (ast_visit_children(body->items[i], walrus_cb, NULL))
 			return NULL;
-	*body_out = body;
+	*bodyp = body;
 	return AST_AS(stmt, Assign);
-}
-
-/* The counter the flag read is the one the test at `name` runs with:
- * nothing binds m's left operand (a plain name) between the flag's
- * statement and the test. */
-static int same_counter(const struct ast_list *body, const struct ast_Assign *a, const struct ast_BinOp *m,
-                        const struct ast_Name *name)
-{
-	return !AST_IS(m->left, Name) || !bindings(body, AST_AS(m->left, Name)->id, a->h.line, name->h.line, &a->h);
 }
 
 const struct ast_BinOp *flag_modulo(struct frame *f, const struct ast_Name *name, int depth)
 {
 	const struct ast_list *body = NULL;
-	const struct ast_Assign *a = flag_binding(f, name, depth, &body);
+	const struct ast_Assign *a = flag_stmt(f, name, depth, &body);
 	const struct ast_BinOp *m;
 
-	if (!a || !(m = find_modulo(f, a->value, depth + 1)) || !same_counter(body, a, m, name))
+	if (!a || !(m = find_modulo(f, a->value, depth + 1)))
+		return NULL;
+	/* the counter the flag read is the one the test runs with */
+	if (AST_IS(m->left, Name) && bindings(body, AST_AS(m->left, Name)->id, a->h.line, name->h.line, &a->h))
 		return NULL;
 	return m;
+}
+
+struct loads_walk {
+	const struct ast_list *body;
+	const struct ast_hdr *skip;
+	int lo, hi;
+	int rebound;
+};
+
+/* Is a name the expression loads bound again in the body between the
+ * flag's statement and the test (lines lo..hi)? */
+static int loads_cb(const struct ast_hdr *n, void *ctx)
+{
+	struct loads_walk *w = ctx;
+
+	if (AST_IS(n, Name) && AST_AS(n, Name)->ctx == AST_CTX_LOAD &&
+	    bindings(w->body, AST_AS(n, Name)->id, w->lo, w->hi, w->skip))
+		w->rebound = 1;
+	if (w->rebound)
+		return 1;
+	switch (n->kind) {
+	case AST_Lambda: case AST_ListComp: case AST_SetComp: case AST_DictComp: case AST_GeneratorExp:
+		w->rebound = 1;   /* another scope: not followed, not trusted */
+		return 1;
+	default:
+		break;
+	}
+	return ast_visit_children(n, loads_cb, ctx);
+}
+
+const struct ast_hdr *flag_bound_test(struct frame *f, const struct ast_Name *name, int depth)
+{
+	const struct ast_list *body = NULL;
+	const struct ast_Assign *a = flag_stmt(f, name, depth, &body);
+	struct loads_walk w;
+
+	if (!a || !flag_modulo(f, name, depth))
+		return NULL;
+	w.body = body;
+	w.skip = &a->h;
+	w.lo = a->h.line;
+	w.hi = name->h.line;
+	w.rebound = 0;
+	loads_cb(a->value, &w);
+	return w.rebound ? NULL : a->value;
 }
 
 const struct ast_BinOp *flag_cycle_modulo(struct frame *f, const struct ast_Name *name)
 {
 	const struct ast_list *body = NULL;
-	const struct ast_Assign *a = flag_binding(f, name, 0, &body);
+	const struct ast_Assign *a = flag_stmt(f, name, 0, &body);
 	const struct ast_Compare *c;
 	const struct ast_BinOp *m;
 
@@ -226,5 +274,8 @@ const struct ast_BinOp *flag_cycle_modulo(struct frame *f, const struct ast_Name
 	    AST_AS(c->comparators.items[0], Constant)->value.kind != AST_CONST_INT)
 		return NULL;
 	m = AST_AS(c->left, BinOp);
-	return same_counter(body, a, m, name) ? m : NULL;
+	/* the counter the flag read is the one the test runs with */
+	if (AST_IS(m->left, Name) && bindings(body, AST_AS(m->left, Name)->id, a->h.line, name->h.line, &a->h))
+		return NULL;
+	return m;
 }

@@ -18,9 +18,11 @@
  * (tensor.c), a tensor made there is on the host, a read of it waits for
  * no device.
  *
- *   host_sure_factory() marks what a torch factory made (job code only):
- *     given device= naming the host ('cpu', torch.device('cpu')), or given
- *     no device while the job never moved torch's default device;
+ *   host_sure_factory() marks what a torch factory made (in job code and
+ *     in a model's forward, where only an index reads the mark: eval.c
+ *     index_host_array): given device= naming the host ('cpu',
+ *     torch.device('cpu')), or given no device while the job never moved
+ *     torch's default device;
  *   host_sure_op() marks the output of an op (op_io(): a binary operator,
  *     a comparison, an index, a Tensor method, a torch function) on the
  *     host whose inputs are at least one tensor and nothing that may be on
@@ -40,7 +42,7 @@
 
 void host_sure_factory(struct frame *f, value_t *t, const value_t *device)
 {
-	if (!t || t->k != VK_TENSOR || t->dev != DEV_HOST || f->mode == M_FWD)
+	if (!t || t->k != VK_TENSOR || t->dev != DEV_HOST)
 		return;
 	if (device ? dev_is_host(device) == 1 : !f->in->default_dev)
 		t->host_sure = 1;

@@ -1299,6 +1299,11 @@ const struct ast_BinOp *flag_modulo(struct frame *f, const struct ast_Name *name
  * follows a cycle of n passes (`is_accumulating = it % accum != 0`), or
  * NULL.  Never fails; allocates nothing. */
 const struct ast_BinOp *flag_cycle_modulo(struct frame *f, const struct ast_Name *name);
+/* guardflag.c: the whole TEST such a flag was bound to, when flag_modulo()
+ * answers for it and no name TEST reads is bound again between the flag's
+ * statement and the test (so TEST read at the test means what it meant
+ * there), else NULL.  Never fails; allocates nothing. */
+const struct ast_hdr *flag_bound_test(struct frame *f, const struct ast_Name *name, int depth);
 /* oneshot.c: is the `if` s, whose branch `taken` (1 body, 0 else) runs,
  * a block that turns its own flag off (`if self.x: ...; self.x = False`),
  * run once however often its code is reached?  0 or 1; never fails. */

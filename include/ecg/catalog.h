@@ -692,6 +692,11 @@ enum catalog_fact {
 	                                 none of them overrides (interp/hfbase.c) */
 	CATALOG_F_OUTSIDE_LOADERS,    /* set: outside classes that are torch
 	                                 DataLoaders (interp/torch.c) */
+	CATALOG_F_ARRAY_TEXT_PARSERS, /* map: another library's function parsing
+	                                 numbers out of a str (numpy.fromstring)
+	                                 -> "keyword:position" of the separator:
+	                                 a known str and separator give a 1-D
+	                                 array of the pieces' count (interp/arrays.c) */
 	CATALOG_NFACTS
 };
 
