@@ -348,15 +348,22 @@ value_t *is_dataclass_call(struct frame *f, value_t *x)
 
 /* ------------------------------------------------------------------ argparse */
 
-value_t *argp_new(struct interp *in)
+/* p becomes a parser with no options yet (a new ArgumentParser, or the
+ * object of a repository class deriving from it: argpsub.c). */
+void argp_init_inst(struct interp *in, struct vinst *p)
 {
-	struct vinst *p = new_inst(in);
-
 	p->ext = "argparse.ArgumentParser";
 	p->argp_opts = v_seq(in->a, VK_LIST, 0);
 	/* the give-ups noted so far: one more by parse time may have hidden
 	 * an add_argument (argp_open) */
 	vdict_sets(in->a, p->attrs, "__ecg_notes0__", v_int(in->a, (long long)in->nnotes));
+}
+
+value_t *argp_new(struct interp *in)
+{
+	struct vinst *p = new_inst(in);
+
+	argp_init_inst(in, p);
 	return mk_inst_value(in, p);
 }
 

@@ -505,6 +505,9 @@ static value_t *super_attr(struct frame *f, value_t *obj, const char *name, cons
 	/* the next class is torch's DataLoader: its iterator over batches */
 	if (!strcmp(name, "__iter__") && self->k == VK_INST && class_is_torch_loader(in, self->u.inst->cls))
 		return mk_builtin(in, BI_LOADER_ITER, self);
+	/* the next class is argparse's ArgumentParser (argpsub.c) */
+	if (strcmp(name, "__init__") && (v = argp_super_attr(in, self, name)))
+		return v;
 	/* the next class is torch's (or third-party): nothing to read */
 	if (!strcmp(name, "__init__"))
 		return mk_builtin(in, self->k == VK_INST ? BI_M_MOD_BASE_INIT : BI_NOOP, self);

@@ -39,6 +39,15 @@ value_t *iter_items(struct frame *f, value_t *it, struct vseq **out)
 	size_t i;
 
 	*out = NULL;
+	if (it->k == VK_CLASS) {
+		/* for m in E: a repository enum's members (enumobj.c) */
+		value_t *ms = enum_iter_members(in, it);
+
+		if (ms) {
+			*out = ms->u.seq;
+			return NULL;
+		}
+	}
 	switch (it->k) {
 	case VK_LIST: case VK_TUPLE:
 		if (it->u.seq->unk_reason)

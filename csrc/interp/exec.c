@@ -1772,6 +1772,8 @@ static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 	const struct jctx *ojc = f->jc, *pushed = NULL;
 	value_t *entered[8];       /* generator objects and objects with __exit__ */
 	unsigned nentered = 0;
+	struct devscope ds[8];     /* `with torch.device(d):` items (devscope.c) */
+	unsigned nds = 0;
 
 	for (i = 0; i < w->items.n; i++) {
 		const struct ast_withitem *wi = AST_AS(w->items.items[i], withitem);
@@ -1816,6 +1818,8 @@ static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 				sd_scoped++;
 		}
 
+		if (nds < sizeof ds / sizeof ds[0] && is_device_value(cv))
+			devscope_enter(f, cv, &ds[nds++]);
 		pushed = with_jctx(f, st, wi, cv, &ng);
 		if (pushed) {
 			f->jc = pushed;
@@ -1833,6 +1837,8 @@ static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 	in->sd_type_scoped -= sd_scoped;
 	f->no_grad -= ng;
 	f->jc = ojc;
+	while (nds)
+		devscope_exit(f, &ds[--nds]);
 	/* the context managers left, last first; not when the block raises
 	 * (the exception thrown in at the yield skips what follows it, and
 	 * __exit__ would be given it) */
@@ -2353,7 +2359,18 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 
 			if (AST_IS(t, Name))
 				vdict_del(f->locals ? f->locals : f->globals->dict, v_str(in->a, AST_AS(t, Name)->id));
-			else if (AST_IS(t, Subscript)) {
+			else if (AST_IS(t, Attribute)) {
+				/* del ns.x: the object's attribute gone (vars(ns) has
+				 * no x); a class with its own __delattr__ is not read */
+				value_t *obj = eval(f, AST_AS(t, Attribute)->value);
+				value_t *key = v_str(in->a, AST_AS(t, Attribute)->attr);
+
+				if (obj->k != VK_INST || obj->u.inst->mod != VM_NONE ||
+				    repo_method(in, obj, "__delattr__", 0))
+					continue;
+				journal_note_key(in, obj->u.inst->attrs, key);
+				vdict_del(obj->u.inst->attrs, key);
+			} else if (AST_IS(t, Subscript)) {
 				/* del xs[i], del xs[a:b], del d[k] */
 				const struct ast_Subscript *su = AST_AS(t, Subscript);
 				value_t *obj = eval(f, su->value);

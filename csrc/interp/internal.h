@@ -885,6 +885,20 @@ value_t *typing_form_value(struct frame *f, const struct ast_hdr *sub, const val
 value_t *is_dataclass_call(struct frame *f, value_t *x);
 value_t *typing_origin_call(struct frame *f, value_t *t, int want_args);
 value_t *argp_new(struct interp *in);
+void argp_init_inst(struct interp *in, struct vinst *p);
+/* enumobj.c: a repository enum's members as objects; iterating it */
+int class_is_repo_enum(struct interp *in, const struct vclass *c);
+void enum_member_objects(struct frame *f, struct vclass *c);
+value_t *enum_iter_members(struct interp *in, const value_t *cls);
+/* devscope.c: `with torch.device(d):` */
+struct devscope { int active, default_dev, default_on_device; };
+int is_device_value(const value_t *v);
+void devscope_enter(struct frame *f, const value_t *cv, struct devscope *saved);
+void devscope_exit(struct frame *f, const struct devscope *saved);
+/* argpsub.c: a repository class deriving from argparse.ArgumentParser */
+void argp_subclass_init(struct interp *in, struct vinst *m);
+value_t *argp_super_attr(struct interp *in, value_t *self, const char *name);
+void argp_base_init(struct interp *in, value_t *self, const struct vdict *kw);
 void argp_parents(struct interp *in, value_t *parser, const struct vdict *kw);
 int is_argparser(const value_t *v);
 void argp_add(struct frame *f, value_t *parser, value_t **args, size_t nargs, struct vdict *kw,

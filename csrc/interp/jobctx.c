@@ -662,8 +662,6 @@ const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const st
 	int skip;
 
 	timer_sync(f, st, wi, cv);
-	if (cv->k == VK_INST && cv->u.inst->ext && !strcmp(cv->u.inst->ext, "torch.device"))
-		in->default_dev = 1;        /* factories in the block go there */
 	if (cv->k == VK_INST && cv->u.inst->ext && !strcmp(cv->u.inst->ext, "torch.no_grad")) {
 		*ng = 1;
 		if (!in->ev.no_grad && f->mode != M_FWD)

@@ -1029,6 +1029,15 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 		 * tensors (torch.save of it copies nothing off a device) */
 		if (self->k == VK_INST && self->u.inst->mod != VM_NONE && module_built_on_host(in, self->u.inst))
 			sd->dev = DEV_HOST;
+		/* of a module on the device (moved there, or built under a
+		 * device default): names not known, each a device tensor -- a
+		 * pass over its items reads device tensors ({k: v.cpu() ...}) */
+		else if (self->k == VK_INST && self->u.inst->mod != VM_NONE && self->u.inst->on_device &&
+		         f->mode != M_FWD) {
+			sd = v_dict(in->a);
+			sd->u.dict->anykey = 2;
+			sd->u.dict->anyval = v_tensor_dev(in->a, DEV_DEVICE, 0);
+		}
 		return sd;
 	}
 	case BI_M_MOD_LOAD_STATE_DICT:
@@ -1170,6 +1179,7 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 		(void)loader_base_init(f, self, args, nargs, kw, site);
 		layer_base_init(f, self, args, nargs, kw);
 		optim_base_init(f, self, args, nargs, kw);
+		argp_base_init(in, self, kw);
 		return v_none(in->a);
 	case BI_M_MOD_CHILDREN:
 	case BI_M_MOD_NAMED_CHILDREN:

@@ -306,6 +306,13 @@ static void init_subclass(struct frame *f, value_t *cv, const struct ast_ClassDe
 }
 
 /* Is c a repo class derived from one of enum's (Enum, IntEnum, Flag ...)? */
+static int repo_enum(struct interp *in, const struct vclass *c);
+
+int class_is_repo_enum(struct interp *in, const struct vclass *c)
+{
+	return repo_enum(in, c);
+}
+
 static int repo_enum(struct interp *in, const struct vclass *c)
 {
 	size_t i, j;
@@ -505,6 +512,7 @@ void exec_classdef(struct frame *f, const struct ast_ClassDef *s)
 	cf.mode = M_JOB;
 	(void)exec_block(&cf, &s->body);
 	enum_members(in, c);
+	enum_member_objects(&cf, c);   /* members with an __init__: objects */
 	for (i = 0; i < s->decorator_list.n; i++)
 		if (is_dataclass_decorator(f, s->decorator_list.items[i]))
 			dataclass_slots(f, c, s->decorator_list.items[i]);
@@ -660,6 +668,7 @@ value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t n
 	m->ctor_expr = site ? text_of(f, site) : NULL;
 	m->cond = f->cond.text;
 	m->args = vdict_new(in->a);
+	argp_subclass_init(in, m);   /* class P(argparse.ArgumentParser) */
 	/* the repository's own optimizer (a torch.optim.Optimizer
 	 * subclass) built by job code: the job means to train */
 	if (f->mode != M_FWD && !in->ev.optimizer_built && is_optim_ext(class_ext_base(c)))

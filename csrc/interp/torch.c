@@ -2104,14 +2104,18 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 			dev = in->gpu ? DEV_DEVICE : DEV_UNKNOWN;             /* clip_grad_norm_ & co */
 	}
 	/* torch.tensor([a, b]) with a device tensor among the items reads it
-	 * on the host to build the new tensor */
+	 * on the host to build the new tensor; a list of a count not known
+	 * (appended to in a loop) whose every item seen is a device tensor
+	 * reads them too */
 	if ((!strcmp(last, "tensor") || !strcmp(last, "as_tensor")) && nargs >= 1 && f->mode != M_FWD &&
-	    (args[0]->k == VK_LIST || args[0]->k == VK_TUPLE) && !args[0]->u.seq->unk_reason) {
-		for (i = 0; i < args[0]->u.seq->n; i++)
-			if (args[0]->u.seq->items[i]->k == VK_TENSOR && args[0]->u.seq->items[i]->dev == DEV_DEVICE) {
-				sev(f, SEV_SYNC, afmt(in, "torch.%s([...]) of a device tensor (read on the host)", last), site);
-				break;
-			}
+	    (args[0]->k == VK_LIST || args[0]->k == VK_TUPLE)) {
+		const struct vseq *s = args[0]->u.seq;
+		size_t ndev = 0;
+
+		for (i = 0; i < s->n; i++)
+			ndev += s->items[i]->k == VK_TENSOR && s->items[i]->dev == DEV_DEVICE;
+		if (ndev && (!s->unk_reason || ndev == s->n))
+			sev(f, SEV_SYNC, afmt(in, "torch.%s([...]) of a device tensor (read on the host)", last), site);
 	}
 	/* (torch.multinomial of device probabilities syncs: token_choice()) */
 	if ((catalog_fact(in->cat, CATALOG_F_DATA_SIZED_CALLS, d) || (!strcmp(d, "torch.where") && nargs == 1)) &&

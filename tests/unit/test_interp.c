@@ -4,7 +4,8 @@
  * Each tests/interp/NAME.test file holds cases; tests/interp/README gives the
  * format.  In short: a case is a `# name` line, optional `# xfail: why` and
  * `# argv: ...` and `# env: K=V ...` lines (`# launcher-env: K=V ...`: the
- * variables a launcher sets, any other maybe set), a Python snippet (more files after `#%% path.py`
+ * variables a launcher sets, any other maybe set), a `# machine: cuda|cpu`
+ * line (as extract --machine), a Python snippet (more files after `#%% path.py`
  * lines), a `---` line, then expectations up to a blank line:
  *     NAME = RENDERING        a module-level name of the snippet (or a
  *                             dotted path through instance attributes,
@@ -76,6 +77,7 @@ struct tcase {
 	size_t nenv;
 	int env_partial;            /* `# launcher-env:` words instead: those set,
 	                               any other variable maybe */
+	int machine;                /* `# machine:` word parsed, or 0 (not named) */
 	buf_t src;                  /* the snippet, with its #%% markers */
 	char *expect[MAX_LINES];    /* owned */
 	int expect_line[MAX_LINES];
@@ -691,6 +693,8 @@ static int run_case(struct tcase *c, buf_t *why)
 	interp_set_argv(in, (const char *const *)c->argv, c->nargv);
 	if (c->nenv)
 		interp_set_env(in, (const char *const *)c->env, c->nenv, c->env_partial);
+	if (c->machine > 0)
+		interp_set_machine(in, (enum interp_machine)c->machine);
 	interp_set_text_loader(in, case_text, &texts);
 	interp_set_loader(in, case_config, &texts);
 	interp_set_tree(in, case_tree, &texts);
@@ -857,6 +861,10 @@ static void run_file(const char *path, const char *filter)
 
 				for (w = strtok_r(line + 7, " \t", &save); w && c.nargv < 16; w = strtok_r(NULL, " \t", &save))
 					c.argv[c.nargv++] = xstrdup(w);
+				break;
+			}
+			if (!strncmp(line, "# machine:", 10)) {
+				c.machine = interp_machine_parse(trim(line + 10));
 				break;
 			}
 			if (!strncmp(line, "# env:", 6) || !strncmp(line, "# launcher-env:", 15)) {
