@@ -618,6 +618,10 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 				return 0;
 			if (plain_ext_obj(v))
 				return 0;
+			/* a tensor made by torch (not a loader's batch standing
+			 * for what its collate made: loose) is none of them */
+			if (v->k == VK_TENSOR && !v->loose && t->u.bi.id != BI_TYPE)
+				return 0;
 			break;
 		default:
 			break;
@@ -630,6 +634,13 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 		case BI_LIST: return v->k == VK_LIST ? 1 : value_is_known_scalar(v) || v->k == VK_TUPLE || v->k == VK_DICT ? 0 : -1;
 		case BI_TUPLE: return v->k == VK_TUPLE ? 1 : value_is_known_scalar(v) || v->k == VK_LIST || v->k == VK_DICT ? 0 : -1;
 		case BI_DICT: return v->k == VK_DICT ? 1 : value_is_known_scalar(v) || v->k == VK_LIST || v->k == VK_TUPLE ? 0 : -1;
+		case BI_SLICE:
+			/* an int not known (a sampler's index: FACT_NONNEG_INT)
+			 * is no slice: a map-style dataset's `if isinstance(index,
+			 * slice):` branch is not the DataLoader's */
+			return v->k == VK_SLICE ? 1 : value_is_known_scalar(v) || v->k == VK_NONE || v->k == VK_LIST ||
+			       v->k == VK_TUPLE || v->k == VK_DICT || v->k == VK_TENSOR ||
+			       (v->k == VK_UNKNOWN && (v->nonneg == FACT_NONNEG_INT || v->nonneg == FACT_DIGITS)) ? 0 : -1;
 		case BI_TYPE:
 			/* isinstance(x, type): an object of a repo class (no
 			 * metaclass makes classes of it), a scalar or a container
@@ -1219,6 +1230,26 @@ static value_t *bi_abs(struct frame *f, value_t *fn, value_t **args, size_t narg
 /* divmod(a, b) of two known numbers: (a // b, a % b) with Python's
  * floor semantics (eval.c binop); unknown otherwise (a zero divisor
  * raises) */
+/* slice(stop), slice(start, stop[, step]): a slice object, as x[a:b:c]
+ * makes one. */
+static value_t *bi_slice(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *v;
+
+	(void)fn;
+	if (nargs < 1 || nargs > 3 || (kw && kw->n))
+		return unknown_at(f, site, "slice() with other than one to three positional arguments");
+	v = ast_arena_alloc(in->a, sizeof *v);
+	memset(v, 0, sizeof *v);
+	v->k = VK_SLICE;
+	v->u.slice.lo = nargs == 1 ? v_none(in->a) : args[0];
+	v->u.slice.hi = nargs == 1 ? args[0] : args[1];
+	v->u.slice.step = nargs == 3 ? args[2] : v_none(in->a);
+	return v;
+}
+
 static value_t *bi_divmod(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                           const struct ast_hdr *site)
 {
@@ -2320,6 +2351,7 @@ static const struct native builtin_natives[] = {
 	{ "round", bi_round, BI_ROUND },
 	{ "set", bi_seq, BI_SET },
 	{ "setattr", bi_setattr, BI_SETATTR },
+	{ "slice", bi_slice, BI_SLICE },
 	{ "sorted", bi_sorted, BI_SORTED },
 	{ "staticmethod", bi_decorator, BI_STATICMETHOD },
 	{ "str", bi_str, BI_STR },

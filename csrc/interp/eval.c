@@ -1259,10 +1259,12 @@ static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, val
 			break;
 		}
 		if (obj->u.seq->unk_reason && obj->u.seq->n >= 1 && idx->k != VK_SLICE &&
-		    (obj->u.seq->items[0]->k == VK_TENSOR || alts_dev_path(obj->u.seq->items[0]) >= 0))
-			/* x[i] of tensors made by one loop over items not known:
-			 * a tensor where its representative lives (as a pass over
-			 * it reads them, iter_rep_item) */
+		    (obj->u.seq->items[0]->k == VK_TENSOR || obj->u.seq->items[0]->k == VK_TUPLE ||
+		     alts_dev_path(obj->u.seq->items[0]) >= 0))
+			/* x[i] of tensors (or tuples: a collate's samples) made
+			 * by one loop over items not known: one where its
+			 * representative lives (as a pass over it reads them,
+			 * iter_rep_item) */
 			return obj->u.seq->items[0];
 		i = as_int(idx, &ok);
 		if (ok && !obj->u.seq->unk_reason) {

@@ -85,7 +85,7 @@ enum builtin_id {
 	BI_SORTED, BI_REVERSED, BI_ANY, BI_ALL, BI_MAP, BI_FILTER, BI_TYPE, BI_ITER, BI_NEXT,
 	BI_IMPORT,
 	BI_DIVMOD, BI_POW, BI_ID, BI_CALLABLE, BI_ISSUBCLASS, BI_VARS, BI_REPR,
-	BI_STATICMETHOD, BI_CLASSMETHOD, BI_PROPERTY, BI_GLOBALS, BI_DIR,
+	BI_STATICMETHOD, BI_CLASSMETHOD, BI_PROPERTY, BI_GLOBALS, BI_DIR, BI_SLICE,
 	BI_OPT_STEP,    /* optimizer.step(closure): the optimizer calls the closure */
 	BI_NOOP,        /* a call that does nothing ecg reads (zero_grad, an external base's __init__): None */
 	BI_OPT_STATE_DICT, /* optimizer.state_dict(): optim_state_dict() */

@@ -289,10 +289,12 @@ void object_collective_nccl(struct frame *f, const char *coll, const struct ast_
  * loop takes the batch.  Read once under a JC_REPEAT of that many trips
  * (not known: a batch size not known or a batch_sampler), so what it does
  * on the device (a sample moved with .cuda()) is the batch's.  Its
- * result is not the batch (collate decides that).  Nothing when the
+ * result is not the batch (collate decides that): it is returned, one
+ * sample as read (the index an int >= 0 not known, as a sampler gives
+ * it), for a collate_fn of the job's own.  Nothing, and NULL, when the
  * workers are other processes, or their number is not known. */
-static void loader_fetch_samples(struct frame *f, const struct vinst *dl, value_t *ds, const value_t *bs,
-                                 const struct ast_hdr *site)
+static value_t *loader_fetch_samples(struct frame *f, const struct vinst *dl, value_t *ds, const value_t *bs,
+                                     const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	const value_t *nw = vdict_gets(dl->attrs, "num_workers");
@@ -303,19 +305,23 @@ static void loader_fetch_samples(struct frame *f, const struct vinst *dl, value_
 	long long w, b;
 	int ok = 0, okb = 0;
 
+	value_t *r;
+
 	if (f->mode == M_FWD || !vdict_gets(dl->attrs, "__ecg_loader__") || !ds || !nw)
-		return;
+		return NULL;
 	w = as_int(nw, &ok);
 	if (!ok || w != 0 || !(gi = repo_method(in, ds, "__getitem__", -1)))
-		return;
+		return NULL;
 	b = bs ? as_int(bs, &okb) : -1;
 	j = (struct jctx *)jc_push(f, JC_REPEAT, anchor_at(f, site),
 	                           afmt(in, "each sample of the batch (%s.__getitem__)", ds->u.inst->cls->name));
 	j->trips = okb && b > 0 ? b : -1;
 	f->jc = j;
 	idx = v_unknown(in->a, "index", "a sample's index, the sampler's");
-	(void)call_function(f, gi, ds, &idx, 1, NULL, f->mode, f->ev, site);
+	idx->nonneg = FACT_NONNEG_INT;
+	r = call_function(f, gi, ds, &idx, 1, NULL, f->mode, f->ev, site);
 	f->jc = ojc;
+	return r;
 }
 
 /* Is v a non-empty dict or tuple whose every part is a tensor (a batch
@@ -352,6 +358,7 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 	const value_t *dc = vdict_gets(dl->attrs, "__ecg_device_cond__");
 	value_t *tensors = ds && ds->k == VK_INST ? vdict_gets(ds->u.inst->attrs, "tensors") : NULL;
 	int pinned = pm ? value_truth(pm) == 1 : 0, to_dev = 0;
+	value_t *fetched = NULL;      /* a sample __getitem__ gave (loader_fetch_samples) */
 	/* what the copy's source is: pinned as torch's DataLoader kept it
 	 * (False by default); a loader of another library's class pins as
 	 * its constructor was told, else not known */
@@ -367,7 +374,7 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 	if (what)
 		sev(f, SEV_LOADER_ITER, what, site);
 	if (what)
-		loader_fetch_samples(f, dl, ds, bs, site);
+		fetched = loader_fetch_samples(f, dl, ds, bs, site);
 	/* a loader that synchronizes the device as each batch is taken
 	 * (DeepSpeed's throughput timer: dsengine.c) */
 	if (what && vdict_gets(dl->attrs, "__ecg_batch_sync__") && vdict_gets(dl->attrs, "__ecg_batch_sync__")->k == VK_STR)
@@ -450,7 +457,8 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 			 * tensors (the batch's structure, read from the
 			 * collate: {"input_ids": torch.cat(...), ...}) */
 			value_t *lst = v_seq(in->a, VK_LIST, 1), *r;
-			int read = (sample = dataset_sample(in, ds)) != NULL;
+			int read = (sample = fetched && fetched->k == VK_TUPLE && !fetched->u.seq->unk_reason
+			                     ? fetched : dataset_sample(in, ds)) != NULL;
 
 			if (!read) {
 				sample = v_tensor_dev(in->a, DEV_HOST, 0);
