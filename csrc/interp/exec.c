@@ -1757,12 +1757,18 @@ static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 	const struct jctx *ojc = f->jc, *pushed = NULL;
 	value_t *entered[8];       /* generator objects and objects with __exit__ */
 	unsigned nentered = 0;
+	/* `with torch.device(d):` makes d the factories' default in the block
+	 * only (with_jctx): torch's DeviceContext restores the one before */
+	int odev = in->default_dev, odev_on = in->default_on_device, dev_ctx = 0;
 
 	for (i = 0; i < w->items.n; i++) {
 		const struct ast_withitem *wi = AST_AS(w->items.items[i], withitem);
 		value_t *cv = eval(f, wi->context_expr);
 		int skip = 0;
 		value_t *y;
+
+		if (cv->k == VK_INST && cv->u.inst->ext && !strcmp(cv->u.inst->ext, "torch.device"))
+			dev_ctx = 1;
 
 		/* a @contextmanager generator of the repository: its body up
 		 * to the yield runs now, the value yielded is the `as` value;
@@ -1815,6 +1821,10 @@ static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 	f->no_grad += ng;
 	in->sd_type_scoped += sd_scoped;
 	fl = exec_block(f, &w->body);
+	if (dev_ctx) {
+		in->default_dev = odev;
+		in->default_on_device = odev_on;
+	}
 	in->sd_type_scoped -= sd_scoped;
 	f->no_grad -= ng;
 	f->jc = ojc;

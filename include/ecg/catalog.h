@@ -692,6 +692,13 @@ enum catalog_fact {
 	                                 none of them overrides (interp/hfbase.c) */
 	CATALOG_F_OUTSIDE_LOADERS,    /* set: outside classes that are torch
 	                                 DataLoaders (interp/torch.c) */
+	CATALOG_F_DEVICE_LOADERS,     /* map: a library's function loading a file's
+	                                 tensors onto the device an argument names
+	                                 (the host when not given) -> that
+	                                 argument's 'keyword:position' */
+	CATALOG_F_LIBRARY_PIPELINES,  /* map: a library's factory of an inference
+	                                 pipeline holding a model -> the keyword
+	                                 naming its device */
 	CATALOG_NFACTS
 };
 
