@@ -1408,6 +1408,8 @@ static const struct {
 	[CATALOG_F_OUTSIDE_LOADERS] = { "outside_loaders", FK_SET },
 	[CATALOG_F_ARRAY_TEXT_PARSERS] = { "array_text_parsers", FK_MAP },
 	[CATALOG_F_LIBRARY_AUTO_BASES] = { "library_auto_bases", FK_MAP },
+	[CATALOG_F_DEVICE_LOADERS] = { "device_loaders", FK_MAP },
+	[CATALOG_F_LIBRARY_PIPELINES] = { "library_pipelines", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

@@ -918,8 +918,10 @@ static void sc_index_runs(struct sc *s)
 		int model = e->kind == SEV_MODEL_CALL && !e->in_forward, bits = 0;
 		/* an evaluation goes over data: a model call under no_grad
 		 * in no loop at all (a start-up check's inference on one
-		 * image, before any loop of the job) evaluates nothing */
-		int eval = model && jc_find(e->ctx, JC_NO_GRAD) && e != s->step_call && ctx_innermost_loop(e->ctx);
+		 * image, before any loop of the job; a loop known to run
+		 * once is none) evaluates nothing */
+		int eval = model && jc_find(e->ctx, JC_NO_GRAD) && e != s->step_call &&
+		           ctx_outermost_repeating_loop(e->ctx);
 		int train = e->kind == SEV_BACKWARD || e->kind == SEV_OPT_STEP;
 
 		if (!model && !train)
@@ -1154,7 +1156,9 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 		       : s->step_end && (size_t)(e - s->ev) >= s->step_end ? "teardown" : "startup";
 	if (e->kind == SEV_LOG)
 		return "logging";
-	if (!ctx_innermost_loop(c))
+	/* (a loop known to run once is none: a CLI's prompt loop run for
+	 * one prompt) */
+	if (!ctx_outermost_repeating_loop(c))
 		return s->step_end && (size_t)(e - s->ev) >= s->step_end ? "teardown" : "startup";
 	/* a host read in a loop around the step loop and outside it (the
 	 * epoch loop's `best = max(acc1, best)` after validate()): that
@@ -1255,8 +1259,10 @@ static void sc_find_loops(struct sc *s)
 			for (i = 0; i < s->nev && !s->step_call; i++) {
 				const struct sched_ev *e = &s->ev[i];
 
+				/* (a loop known to run once repeats nothing: a
+				 * call inside only such loops is in none) */
 				if (e->kind == SEV_MODEL_CALL && (pass >= 2 || jc_find(e->ctx, JC_HANDLER)) &&
-				    (pass % 2 || ctx_innermost_loop(e->ctx)))
+				    (pass % 2 || ctx_outermost_repeating_loop(e->ctx)))
 					s->step_call = e;
 			}
 	}

@@ -124,6 +124,21 @@ static int tensors_device(const value_t *v)
 	return dev;
 }
 
+/* v is a tensor, or a non-empty list or tuple of tensors */
+static int tensors_given(const value_t *v)
+{
+	size_t i;
+
+	if (is_tensorish(v))
+		return 1;
+	if ((v->k != VK_LIST && v->k != VK_TUPLE) || !v->u.seq->n)
+		return 0;
+	for (i = 0; i < v->u.seq->n; i++)
+		if (!is_tensorish(v->u.seq->items[i]))
+			return 0;
+	return 1;
+}
+
 /* External callables: torch, third-party libraries, the standard library. */
 value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                   const struct ast_hdr *site)
@@ -160,8 +175,10 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 		else if (jit)
 			in->jit_trace = 1;
 	}
-	/* make_grid(images): a tensor where the images are */
-	if (nargs >= 1 && catalog_fact(in->cat, CATALOG_F_LIBRARY_TENSOR_OPS, d))
+	/* make_grid(images), rearrange(x, ...): a tensor where the images
+	 * are; nothing stated of another argument (einops given a numpy
+	 * array returns an array) */
+	if (nargs >= 1 && catalog_fact(in->cat, CATALOG_F_LIBRARY_TENSOR_OPS, d) && tensors_given(args[0]))
 		return v_tensor_dev(in->a, tensors_device(args[0]), 0);
 	/* torchvision.ops.nms(boxes, scores, iou) read as a call (torchvision
 	 * not read from a site): the kept indices, where the boxes are, their
@@ -186,7 +203,7 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 			if (is_gen_value(args[i]))
 				(void)gen_next(f, args[i]->u.inst, site);
 	if ((r = optimizer_factory_call(f, d, site)) || (r = topk_metric_call(f, d, args, nargs, kw)) ||
-	    (r = library_object_call(f, d)) || (r = libv_device_name(f, d, args, nargs, kw, site)))
+	    (r = library_object_call(f, d)) || (r = libv_device_name(f, d, args, nargs, kw, site)) || (r = libv_device_load(f, d, args, nargs, kw, site)) || (r = libv_pipeline(f, d, kw, site)))
 		return r;
 	if (fn->recv && (r = libv_module_method(f, last, fn->recv)))
 		return r;

@@ -1758,6 +1758,28 @@ static enum flow exec_funcdef(struct frame *f, const struct ast_hdr *st)
 	return FL_NORMAL;
 }
 
+/* After a pass of `while <test>:` that recorded job events: the test
+ * read again, decided false (`while opts is not None:` whose pass set
+ * opts = None on the path the invocation takes) -- 1, the loop runs once;
+ * 0 when it is true or not decided, or reading it records events (those
+ * are dropped: the test is read once, at the top) */
+static int while_ends_after_pass(struct frame *f, const struct ast_While *w)
+{
+	struct interp *in = f->in;
+	long long before = in->job_events;
+	size_t sev_before = in->nsev;
+	value_t *tv = eval(f, w->test);
+
+	if (in->job_events != before || in->nsev != sev_before) {
+		in->job_events = before;
+		in->nsev = sev_before;
+		while (in->nmodel_calls && in->model_calls[in->nmodel_calls - 1] >= in->nsev)
+			in->nmodel_calls--;
+		return 0;
+	}
+	return value_truth(tv) == 0;
+}
+
 /* with and async with: each item's value bound, the job context it opens
  * (with_jctx()) around the body; a repository's context manager (a
  * @contextmanager generator, an object whose class has __enter__ and
@@ -2157,8 +2179,10 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			 * records no job event (a training loop is read once, as a
 			 * for loop's); a loop not followed to its end leaves what
 			 * it assigned unknown. */
+			struct jctx *lj;
+
 			dict_save(in, d, &snap);
-			f->jc = jc_push_loop(f, st, afmt(in, "while %s", text_of(f, w->test)));
+			f->jc = lj = jc_push_loop(f, st, afmt(in, "while %s", text_of(f, w->test)));
 			f->loop_anchor = anchor_at(f, st);
 			f->loop_for = NULL;
 			f->loop_while = w;
@@ -2182,6 +2206,13 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 					break;
 				if (in->job_events != before || runtime_events(in, sev_before)) {
 					by_events = 1;
+					/* the pass decided the test false: the loop runs
+					 * once (a CLI's interactive loop run for one
+					 * prompt), no repeating loop, followed to its end */
+					if (while_ends_after_pass(f, w)) {
+						lj->trips = 1;
+						exact = 1;
+					}
 					break;
 				}
 				/* `while True:` whose pass returns (or yields) on one
@@ -2223,7 +2254,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			f->carry = cy.up;
 			/* read once for all, the first iteration's decisions
 			 * on a counter not every iteration's: a later one read */
-			if (by_events && cy.hit)
+			if (by_events && cy.hit && lj->trips != 1)
 				carry_reread(f, NULL, NULL, &w->body, &snap, afmt(in, "while %s", text_of(f, w->test)),
 				             first_sev);
 			f->loop_anchor = ol;

@@ -1565,6 +1565,8 @@ value_t *pretrained_call(struct frame *f, value_t *fn, value_t **args, size_t na
 #define LIBV_TO_REASON "the .to() of a library's value not read"
 #define LIBV_CUDA_REASON "the .cuda() of a library's value not read"
 #define LIBV_SAVE_REASON "a library module's method writing its tensors to files"
+#define LIB_PIPELINE_DEVICE_REASON "an inference pipeline a library built, its model on the device (not read)"
+#define LIB_PIPELINE_OUTPUT_REASON "what a library's pipeline returns, on the host (not read)"
 int libv_is_module(const value_t *v);   /* a library's module not read, on the host or moved */
 int libv_is_tensor_method(const struct interp *in, const struct vinst *m, const char *name);   /* catalog module_tensor_methods */
 value_t *libv_module_method(struct frame *f, const char *last, const value_t *recv);   /* NULL: not one */
@@ -1576,6 +1578,9 @@ value_t *libv_call_result(struct frame *f, const value_t *fn, const struct vdict
 value_t *libv_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
 value_t *libv_meter_update(struct frame *f, const char *d, value_t *recv, value_t **args, size_t nargs,
                            const struct ast_hdr *site);
+value_t *libv_pipeline(struct frame *f, const char *d, const struct vdict *kw, const struct ast_hdr *site);
+value_t *libv_device_load(struct frame *f, const char *d, value_t *const *args, size_t nargs,
+                          const struct vdict *kw, const struct ast_hdr *site);
 value_t *libv_subset_result(struct frame *f, const value_t *fn, value_t *const *args, size_t nargs, value_t *r,
                             const struct ast_hdr *site);
 /* arrays.c: arrays of another library whose shape is known in part.

@@ -24,6 +24,16 @@
  *  - module_state_savers: model.save_pretrained(...) of such a module moved
  *    to the device writes its tensors from the host: a save and a sync at
  *    the call (a module on the host: nothing).
+ *  - device_loaders: a library's loader given a device (safetensors'
+ *    load_file(f, device="cuda")) copies what it loads there: an H2D at
+ *    the call, and an object loaded onto the device (LOADED_ON_DEVICE_
+ *    REASON); given the host, or no device, one loaded onto the host.
+ *  - library_pipelines: a library's inference pipeline built with a
+ *    device (transformers.pipeline(..., device="cuda")) moves its model
+ *    there at the factory's call (an H2D: LIB_PIPELINE_DEVICE_REASON);
+ *    each call of it copies its inputs there and the model's outputs back
+ *    to the host (an H2D and a sync at the job's call), and gives host
+ *    data (LIB_PIPELINE_OUTPUT_REASON).
  *  - accelerator_device_names: a library accelerator's method naming a
  *    device (DeepSpeed's get_accelerator().current_device_name()) returns
  *    that device's spec: a str, or one whose text after "TYPE:" is not
@@ -151,6 +161,72 @@ value_t *libv_call_result(struct frame *f, const value_t *fn, const struct vdict
 	return r;
 }
 
+/* d(..., <keyword>=D) of catalog library_pipelines, outside a forward,
+ * D naming a device (not the host, not a negative int: transformers'
+ * CPU index -1): the pipeline, its model moved there -- one host-to-device
+ * copy at the call; NULL otherwise (the caller's value not known) */
+value_t *libv_pipeline(struct frame *f, const char *d, const struct vdict *kw, const struct ast_hdr *site)
+{
+	const char *key;
+	const value_t *dv;
+	struct sched_ev *e;
+
+	if (f->mode == M_FWD || !(key = catalog_fact(f->in->cat, CATALOG_F_LIBRARY_PIPELINES, d)) || !kw ||
+	    !(dv = vdict_gets(kw, key)) || dv->k == VK_NONE || dev_is_host(dv) == 1 ||
+	    (dv->k == VK_INT && dv->u.i < 0))
+		return NULL;
+	f->in->gpu = 1;
+	devchoice_place(f, dv);
+	if ((e = sev(f, SEV_H2D, afmt(f->in, "%s (its model moved to the device)", d), site))) {
+		e->pinned = 0;
+		e->non_blocking = 0;
+	}
+	return unknown_at(f, site, LIB_PIPELINE_DEVICE_REASON);
+}
+
+/* d(args...) of catalog device_loaders, outside a forward: what it
+ * loads, on the device its argument names (one host-to-device copy at the
+ * call; a device not known: the copy, and an object loaded where that is
+ * not said) or on the host (named, or not given); NULL when d is none */
+value_t *libv_device_load(struct frame *f, const char *d, value_t *const *args, size_t nargs,
+                          const struct vdict *kw, const struct ast_hdr *site)
+{
+	const char *spec, *colon;
+	const value_t *dv = NULL;
+	struct sched_ev *e;
+	size_t klen, i;
+	long pos;
+	int host;
+
+	if (f->mode == M_FWD || !(spec = catalog_fact(f->in->cat, CATALOG_F_DEVICE_LOADERS, d)))
+		return NULL;
+	colon = strchr(spec, ':');
+	klen = colon ? (size_t)(colon - spec) : strlen(spec);
+	pos = colon ? strtol(colon + 1, NULL, 10) : -1;
+	if (pos >= 0 && (size_t)pos < nargs)
+		dv = args[pos];
+	for (i = 0; !dv && kw && i < kw->n; i++)
+		if (kw->keys[i]->k == VK_STR && kw->keys[i]->u.str.len == klen &&
+		    !memcmp(kw->keys[i]->u.str.s, spec, klen))
+			dv = kw->vals[i];
+	host = !dv || dv->k == VK_NONE ? 1 : dev_is_host(dv);
+	if (host == 1) {
+		value_t *r = unknown_at(f, site, LOADED_ON_HOST_REASON);
+
+		r->dev = DEV_HOST;
+		return r;
+	}
+	if (dv->k == VK_STR && !strncmp(dv->u.str.s, "meta", 4))
+		return unknown_at(f, site, LOADED_OBJECT_REASON);
+	f->in->gpu = 1;
+	devchoice_place(f, dv);
+	if ((e = sev(f, SEV_H2D, afmt(f->in, "%s (loaded onto the device)", d), site))) {
+		e->pinned = 0;
+		e->non_blocking = 0;
+	}
+	return unknown_at(f, site, host == 0 ? LOADED_ON_DEVICE_REASON : LOADED_OBJECT_REASON);
+}
+
 /* fn(args...) of catalog subset_returns, its result r not known: the
  * argument it returns a part of, loaded from a file (onto the host or the
  * device, or not said where), gives r its reason; r otherwise */
@@ -241,6 +317,16 @@ value_t *libv_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, s
 		sev(f, SEV_SAVE, text_of(f, site), site);
 		sev(f, SEV_SYNC, afmt(f->in, "%s (the module's device tensors written from the host)", text_of(f, site)), site);
 		return v_none(f->in->a);
+	}
+	/* pipe(inputs) of a pipeline whose model is on the device: the
+	 * inputs copied there, the outputs back to the host */
+	if (reason_is(fn, LIB_PIPELINE_DEVICE_REASON) && f->mode != M_FWD) {
+		if ((e = sev(f, SEV_H2D, afmt(f->in, "%s (the pipeline's inputs copied to its device)", text_of(f, site)), site))) {
+			e->pinned = 0;
+			e->non_blocking = 0;
+		}
+		sev(f, SEV_SYNC, afmt(f->in, "%s (the pipeline's outputs copied to the host)", text_of(f, site)), site);
+		return unknown_at(f, site, LIB_PIPELINE_OUTPUT_REASON);
 	}
 	if (!(cuda || reason_is(fn, LIBV_TO_REASON)) || !self || f->mode == M_FWD)
 		return NULL;

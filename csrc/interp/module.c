@@ -693,11 +693,26 @@ static int loads_as_module(struct interp *in, const value_t *self, const struct 
 	return (!self->via_wrapper || wrappers_load_as_module(in, m)) && !sd_wrapper(in, m, &op, &sharded, 0);
 }
 
-static void load_state_dict_effects(struct frame *f, value_t *self, const value_t *sd, const struct ast_hdr *site)
+static void module_set_on_device(struct vinst *m, int how, int depth);
+
+/* model.load_state_dict(sd, assign=True): the module takes sd's tensors
+ * as its own, nothing copied -- a state loaded onto the device leaves it
+ * on the device (a model built on the meta device and filled from a
+ * checkpoint loaded there: util.load_flow_model's pattern), under an
+ * undecided condition maybe so */
+static void load_state_dict_effects(struct frame *f, value_t *self, const value_t *sd, int assign,
+                                    const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	const struct vinst *m = self->k == VK_INST ? self->u.inst : NULL;
+	struct vinst *m = self->k == VK_INST ? self->u.inst : NULL;
 	struct sched_ev *e;
+
+	if (assign) {
+		if (f->mode != M_FWD && m && m->mod != VM_NONE && loads_as_module(in, self, m) && sd &&
+		    sd->k == VK_UNKNOWN && sd->reason && !strcmp(sd->reason, LOADED_ON_DEVICE_REASON))
+			module_set_on_device(m, jc_find(f->jc, JC_COND) ? 2 : 1, 0);
+		return;
+	}
 
 	/* a state loaded on the host (map_location='cpu') into a module on
 	 * the device (moved, or built with a device as the default): each
@@ -775,6 +790,23 @@ static void state_dict_effects(struct frame *f, value_t *self, const struct ast_
 	}
 }
 
+/* A library's module ecg does not build (libvalues.c: from_pretrained,
+ * a module factory) held in an attribute of m is a submodule of m all
+ * the same (nn.Module.__setattr__ registers any Module): m's move moves
+ * it, in place, as its own .to() would (from LIB_MODULE_HOST_REASON to
+ * LIB_MODULE_DEVICE_REASON, or back) */
+static void lib_attrs_move(struct vinst *m, const char *from, const char *to)
+{
+	size_t i;
+
+	for (i = 0; m->attrs && i < m->attrs->n; i++) {
+		value_t *v = m->attrs->vals[i];
+
+		if (v && v->k == VK_UNKNOWN && !v->alts && v->reason && !strcmp(v->reason, from))
+			v->reason = to;
+	}
+}
+
 /* m and the modules under it moved to the device: on_device 1, or 2 when
  * the move ran under a condition not decided (its tensors are read as on
  * the device all the same, but a later move is no no-op for sure) */
@@ -787,6 +819,7 @@ static void module_set_on_device(struct vinst *m, int how, int depth)
 	if (m->on_device != 1)
 		m->on_device = how;
 	m->on_host = 0;
+	lib_attrs_move(m, LIB_MODULE_HOST_REASON, LIB_MODULE_DEVICE_REASON);
 	for (i = 0; i < m->nchildren; i++)
 		module_set_on_device(m->children[i].inst, how, depth + 1);
 }
@@ -800,6 +833,7 @@ static void module_set_on_host(struct vinst *m, int depth)
 		return;
 	m->on_device = 0;
 	m->on_host = 1;
+	lib_attrs_move(m, LIB_MODULE_DEVICE_REASON, LIB_MODULE_HOST_REASON);
 	for (i = 0; i < m->nchildren; i++)
 		if (m->children[i].inst && m->children[i].inst != m)
 			module_set_on_host(m->children[i].inst, depth + 1);
@@ -1041,7 +1075,10 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 		return sd;
 	}
 	case BI_M_MOD_LOAD_STATE_DICT:
-		load_state_dict_effects(f, self, nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "state_dict") : NULL, site);
+		load_state_dict_effects(f, self, nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "state_dict") : NULL,
+		                        (nargs >= 3 && value_truth(args[2]) == 1) ||
+		                        (kw && vdict_gets(kw, "assign") && value_truth(vdict_gets(kw, "assign")) == 1),
+		                        site);
 		return unknown_at(f, site, "the missing and unexpected keys, known at run time");
 	case BI_M_MOD_CPU:
 		return module_to_host(f, self, site);
@@ -1079,7 +1116,7 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 		    (nargs == 0 && kw && vdict_gets(kw, "device") && dev_is_host(vdict_gets(kw, "device")) == 1))
 			return module_to_host(f, self, site);
 		if (!(nargs >= 1 && dev_is_host(args[0]) == 1) &&
-		    !(nargs >= 1 && args[0]->k == VK_EXT && !strncmp(args[0]->u.ext, "torch.float", 11)) &&
+		    !(nargs >= 1 && value_is_dtype(in->cat, args[0])) &&
 		    !(nargs == 0 && kw && !vdict_gets(kw, "device"))) {
 			struct sched_ev *e;
 			/* a module whose parameters all live on a device already

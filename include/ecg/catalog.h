@@ -697,6 +697,13 @@ enum catalog_fact {
 	                                 -> "keyword:position" of the separator:
 	                                 a known str and separator give a 1-D
 	                                 array of the pieces' count (interp/arrays.c) */
+	CATALOG_F_DEVICE_LOADERS,     /* map: a library's function loading a file's
+	                                 tensors onto the device an argument names
+	                                 (the host when not given) -> that
+	                                 argument's 'keyword:position' */
+	CATALOG_F_LIBRARY_PIPELINES,  /* map: a library's factory of an inference
+	                                 pipeline holding a model -> the keyword
+	                                 naming its device */
 	CATALOG_NFACTS
 };
 
