@@ -1347,6 +1347,7 @@ static const struct {
 	[CATALOG_F_ARRAY_DRAWS] = { "array_draws", FK_MAP },
 	[CATALOG_F_ARRAY_STACKERS] = { "array_stackers", FK_MAP },
 	[CATALOG_F_ARRAY_CONVERTERS] = { "array_converters", FK_MAP },
+	[CATALOG_F_ARRAY_RANGES] = { "array_ranges", FK_MAP },
 	[CATALOG_F_SUBSET_RETURNS] = { "subset_returns", FK_MAP },
 	[CATALOG_F_SYNCING_TIMERS] = { "syncing_timers", FK_MAP },
 

@@ -1211,6 +1211,61 @@ static int ctx_resumed(const struct jctx *c)
 	return 0;
 }
 
+/* Does loop r act in an environment: a model call in it (event m), then a
+ * read of the device on the host (the model's choice handed to host
+ * code), then a copy to the device (what the host code answered), all in
+ * r?  An evaluation loop copies its batch before the model runs and reads
+ * after: no copy follows its read. */
+static int sc_loop_acts(const struct sc *s, const struct jctx *r, size_t m)
+{
+	size_t j;
+	int read = 0;
+
+	for (j = m + 1; j < s->nev; j++) {
+		const struct sched_ev *e = &s->ev[j];
+
+		if (!ctx_has(e->ctx, r) || e->in_forward)
+			continue;
+		if (e->kind == SEV_SYNC || e->kind == SEV_D2H)
+			read = 1;
+		else if (e->kind == SEV_H2D && read)
+			return 1;
+	}
+	return 0;
+}
+
+/* An agent's training iteration (on-policy reinforcement learning): the
+ * innermost loop around the training loop l in which, before l, a loop of
+ * its own that does not train and takes no loader's batches runs the model
+ * and acts (sc_loop_acts): experience is collected, then trained on, each
+ * pass.  Then l and the loops between (epochs over the collected batch) are
+ * repeats inside the step; *act is the acting loop (its token choices
+ * are actions, not a decode).  NULL when there is none. */
+static const struct jctx *sc_acting_step(const struct sc *s, const struct jctx *l, const struct jctx **act)
+{
+	const struct jctx *a;
+	size_t first, i;
+
+	for (first = 0; first < s->nev && !ctx_has(s->ev[first].ctx, l); first++)
+		;
+	for (a = ctx_innermost_loop(l->up); a; a = ctx_innermost_loop(a->up))
+		for (i = 0; i < first; i++) {
+			const struct sched_ev *m = &s->ev[i];
+			const struct jctx *r;
+
+			if (m->kind != SEV_MODEL_CALL || !ctx_has(m->ctx, a))
+				continue;
+			r = ctx_innermost_loop(m->ctx);
+			if (!r || ctx_same(r, a) || sc_loader_loop(s, r) || sc_loop_trains(s, r))
+				continue;
+			if (sc_loop_acts(s, r, i)) {
+				*act = r;
+				return a;
+			}
+		}
+	return NULL;
+}
+
 /* The loop around the training forward, and the accumulation loop. */
 static void sc_find_loops(struct sc *s)
 {
@@ -1315,6 +1370,18 @@ static void sc_find_loops(struct sc *s)
 		if (outer) {
 			s->micro_loop = s->step_loop;
 			s->step_loop = outer;
+		}
+	}
+	if (s->step_loop && !s->micro_loop) {
+		const struct jctx *act = NULL, *a = sc_acting_step(s, s->step_loop, &act);
+
+		if (a) {
+			s->step_loop = a;
+			for (i = 0; i < s->ndecode;)
+				if (ctx_same(s->decode[i], act))
+					s->decode[i] = s->decode[--s->ndecode];
+				else
+					i++;
 		}
 	}
 	for (i = 0; s->step_loop && i < s->nev; i++) {

@@ -44,7 +44,11 @@
  *    axis when known (arr_len);
  *  - numbers parsed out of a known str (catalog array_text_parsers:
  *    np.fromstring('4-3-2', dtype=int, sep='-')) are a 1-D array of as
- *    many items as the separator cuts the text into, each a number.
+ *    many items as the separator cuts the text into, each a number;
+ *  - np.arange (catalog array_ranges) is 1-D: [n] for arange(n), its
+ *    length not known with a start or a step; a slice a[lo:hi] of an
+ *    array that is no window keeps the array's rank, its first axis not
+ *    known (numpy's basic slicing never drops an axis).
  * An array a factory makes (catalog array_factories: np.zeros((n, m)))
  * has the shape its argument gives, each axis known or not.  Such an
  * array, of either kind, is on the host and not a tensor: indexed with a
@@ -415,8 +419,22 @@ void arr_reader_result(struct frame *f, const char *d, value_t *const *args, siz
 	const char *stk = catalog_fact(f->in->cat, CATALOG_F_ARRAY_STACKERS, d);
 	const char *conv = catalog_fact(f->in->cat, CATALOG_F_ARRAY_CONVERTERS, d);
 	const char *scan = catalog_fact(f->in->cat, CATALOG_F_ARRAY_SCANS, d);
+	const char *rng = catalog_fact(f->in->cat, CATALOG_F_ARRAY_RANGES, d);
 	struct vshape *s;
 
+	if (rng && r && r->k == VK_UNKNOWN && !r->alts && !kw_unk(kw, 1)) {
+		/* np.arange(n): [n]; with a start or a step: 1-D, length not known */
+		const value_t *n = named_arg(rng, args, nargs, kw);
+		int alone = nargs + (kw ? kw->n : 0) == 1 || (nargs == 1 && !has_kw(kw, "stop") &&
+		            !has_kw(kw, "step") && !has_kw(kw, "start"));
+
+		if ((s = shape_new(f->in->a, 1))) {
+			s->n[0] = alone && n && n->k == VK_INT && n->u.i >= 0 ? n->u.i : -1;
+			s->sym[0] = NULL;
+			r->arr_shape = s;
+		}
+		return;
+	}
 	if ((draw || stk || conv || scan) && (!r || r->k != VK_UNKNOWN || r->alts || kw_unk(kw, 1)))
 		return;
 	if (text) {
@@ -677,7 +695,8 @@ value_t *arr_window(struct frame *f, const struct ast_Subscript *s, const value_
 
 	if (!obj || obj->k != VK_UNKNOWN || !obj->arr_shape || obj->alts || !obj->arr_shape->nd)
 		return NULL;
-	if ((k = window_len(f, s->slice, idx)) < 0)
+	/* a slice that is no window: the rank kept, the first axis not known */
+	if ((k = window_len(f, s->slice, idx)) < 0 && (!idx || idx->k != VK_SLICE))
 		return NULL;
 	sh = shape_new(f->in->a, obj->arr_shape->nd);
 	if (!sh)

@@ -220,7 +220,7 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 		return call_tensor_method(f, fn, last, args, nargs, kw, site);
 	if (is_mesh(fn->recv) && (r = mesh_method(f, fn->recv, last, args, nargs, kw, site)))
 		return r;
-	if (fn->recv && (r = categorical_method(f, d, last, fn->recv, site)))
+	if (fn->recv && (r = categorical_method(f, d, last, fn->recv, args, nargs, site)))
 		return r;
 	/* meter.update(x) of a library meter: x kept on it (libvalues.c) */
 	if (fn->recv && (r = libv_meter_update(f, d, fn->recv, args, nargs, site)))

@@ -612,13 +612,36 @@ static value_t *tyro_holder(struct frame *f, value_t *root, char *path, char **l
 	return o->k == VK_INST ? o : NULL;
 }
 
+/* Cls() as tyro.cli(Cls) builds it before the command line is applied:
+ * a repository dataclass every field of which has a default or a
+ * default_factory (a required field comes from the command line alone).
+ * NULL when Cls is not such a class. */
+static value_t *tyro_default(struct frame *f, value_t *cls, const struct ast_hdr *site)
+{
+	value_t *fields;
+	size_t i;
+
+	if (!cls || cls->k != VK_CLASS || !cls->u.cls->is_dataclass || !(fields = dataclass_fields_call(f, cls)))
+		return NULL;
+	for (i = 0; i < fields->u.seq->n; i++) {
+		const value_t *fo = fields->u.seq->items[i];
+		const value_t *dv = vdict_gets(fo->u.inst->attrs, "default");
+		const value_t *fac = vdict_gets(fo->u.inst->attrs, "default_factory");
+
+		if (ext_is(dv, "dataclasses.MISSING") && ext_is(fac, "dataclasses.MISSING"))
+			return NULL;
+	}
+	return call(f, cls, NULL, 0, NULL, site);
+}
+
 /* tyro.cli(Cls, args=ARGS, default=OBJ): OBJ with the overrides ARGS
  * names (`--section.key VALUE`, `--section.key=VALUE`, a bare boolean
  * `--section.flag` / `--section.no-flag`), ARGS the job's own (sys.argv)
- * when not given.  A word that is not such an override, a path that is not
- * OBJ's, or a value not known makes the result not known (an override
- * missed would leave a default that the run does not use).  NULL when the
- * call is not this. */
+ * when not given; without default=, OBJ is Cls() when every field of the
+ * dataclass Cls has a default (tyro_default).  A word that is not such an
+ * override, a path that is not OBJ's, or a value not known makes the
+ * result not known (an override missed would leave a default that the run
+ * does not use).  NULL when the call is not this. */
 value_t *call_tyro_cli(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                        const struct ast_hdr *site)
 {
@@ -627,15 +650,15 @@ value_t *call_tyro_cli(struct frame *f, const char *d, value_t **args, size_t na
 	value_t *av = kw ? vdict_gets(kw, "args") : NULL;
 	size_t i, n;
 
-	(void)args;
-	(void)nargs;
 	if (strcmp(d, "tyro.cli") || f->mode == M_FWD)
 		return NULL;
+	if (!def && nargs >= 1)
+		def = tyro_default(f, args[0], site);
 	if (!def || def->k != VK_INST)
 		return unknown_at(f, site, "tyro.cli without a default object: the class is not built from the command line here");
-	if (!av || av->k == VK_NONE)
-		av = in->argv;
-	if (!av || (av->k != VK_LIST && av->k != VK_TUPLE) || av->u.seq->unk_reason)
+	if (!av || av->k == VK_NONE)   /* the job's own words; none given: no words */
+		av = in->argv ? in->argv : v_seq(in->a, VK_LIST, 0);
+	if ((av->k != VK_LIST && av->k != VK_TUPLE) || av->u.seq->unk_reason)
 		return unknown_at(f, site, "tyro.cli over arguments not known: its overrides are not followed");
 	n = av->u.seq->n;
 	for (i = 0; i < n; i++) {

@@ -476,6 +476,10 @@ struct interp {
 	int argv_read;                 /* the job read sys.argv itself (stdlib_attr): what
 	                                  argparse then parses may not be the command line */
 	int jit_compile;               /* the job called torch.compile */
+	int dist_novalidate;           /* torch.distributions' default argument validation:
+	                                * 0 on (python without -O), 1 turned off by
+	                                * Distribution.set_default_validate_args(False),
+	                                * 2 set to a value not known */
 	int jit_script, jit_trace;     /* the job called a compiler of catalog jit_compilers
 	                                  (call.c): torch.jit.is_scripting() / is_tracing()
 	                                  are no longer False */
@@ -1038,6 +1042,7 @@ value_t *mesh_method(struct frame *f, value_t *m, const char *name, value_t **ar
 value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                         struct vdict *kw, const struct ast_hdr *site, int any_tensor);
 value_t *categorical_method(struct frame *f, const char *d, const char *last, const value_t *recv,
+                            value_t **args, size_t nargs,
                             const struct ast_hdr *site);
 /* An external module of class d (VM_EXTERNAL) made at site, with its
  * constructor's arguments kept (args: "arg0" ..., keywords by name).

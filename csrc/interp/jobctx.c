@@ -85,15 +85,20 @@ int log_sink(const value_t *fn)
 	if (fn->k == VK_BUILTIN)
 		return fn->u.bi.id == BI_PRINT && !fn->u.bi.self;
 	if (fn->k == VK_EXT) {
-		/* torch.log, x.log(), np.log: arithmetic, not logging */
+		/* torch.log, x.log(), np.log: arithmetic, not logging (the one
+		 * verb that is also a math function); a tensor's method logs
+		 * nothing; another library object's verb does (tensorboard's
+		 * SummaryWriter.add_scalar, under torch.utils) */
 		static const char *const math[] = { "torch.", "Tensor.", "numpy.", "np.", "math.", "scipy.", NULL };
 
-		for (i = 0; math[i]; i++)
+		name = last_name(fn->u.ext);
+		if (fn->recv && fn->recv->k == VK_TENSOR)
+			return 0;
+		for (i = 0; !strcmp(name, "log") && math[i]; i++)
 			if (!strncmp(fn->u.ext, math[i], strlen(math[i])))
 				return 0;
-		if (fn->recv)
+		if (fn->recv && !strcmp(name, "log"))
 			return 0;
-		name = last_name(fn->u.ext);
 	}
 	else if (fn->k == VK_FUNC)
 		name = last_name(fn->u.fn->qualname);

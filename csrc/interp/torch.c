@@ -1670,9 +1670,37 @@ static value_t *tc_compiling_query(struct frame *f, const char *d, const char *l
 	return v_bool(f->in->a, 0);
 }
 
+/* Does a torch.distributions object built with validate_args v (NULL:
+ * not given) check its arguments: 1 yes, 0 no, -1 not known.  None (or
+ * not given) is the default, on under plain python unless the job set it
+ * off (in->dist_novalidate). */
+static int dist_validates(const struct interp *in, const value_t *v)
+{
+	if (v && v->k == VK_BOOL)
+		return v->u.b != 0;
+	if (v && v->k != VK_NONE)
+		return -1;
+	return in->dist_novalidate == 0 ? 1 : in->dist_novalidate == 1 ? 0 : -1;
+}
+
+/* Distribution.set_default_validate_args(value): the default the later
+ * objects take (dist_validates).  None. */
+static value_t *tc_dist_validate_default(struct frame *f, const char *d, const char *last, value_t **args,
+                                         size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+{
+	value_t *v = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "value") : NULL;
+
+	(void)d, (void)last, (void)site;
+	f->in->dist_novalidate = v && v->k == VK_BOOL ? !v->u.b : 2;
+	return v_none(f->in->a);
+}
+
 /* Categorical(probs) / Categorical(logits=...): an object of that class
- * that keeps its scores (inst->args "probs", "logits"); its sample() is
- * categorical_method's.  Never NULL. */
+ * that keeps its scores (inst->args "probs", "logits") and whether it
+ * validates ("__ecg_validates__", dist_validates); its sample() and
+ * log_prob() are categorical_method's.  Validating, the constructor
+ * checks its scores' constraint and reads `valid.all()` on the host: a
+ * sync when they are on the device.  Never NULL. */
 static value_t *tc_categorical(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                                struct vdict *kw, const struct ast_hdr *site)
 {
@@ -1680,23 +1708,33 @@ static value_t *tc_categorical(struct frame *f, const char *d, const char *last,
 	struct vinst *o = new_inst(in);
 	value_t *p = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "probs") : NULL;
 	value_t *l = nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "logits") : NULL;
+	value_t *va = nargs >= 3 ? args[2] : kw ? vdict_gets(kw, "validate_args") : NULL;
+	value_t *s = p && p->k != VK_NONE ? p : l;
+	int val = dist_validates(in, va);
 
-	(void)last, (void)site;
+	(void)last;
 	o->ext = d;
 	o->args = vdict_new(in->a);
 	if (p)
 		vdict_sets(in->a, o->args, "probs", p);
 	if (l)
 		vdict_sets(in->a, o->args, "logits", l);
+	vdict_sets(in->a, o->args, "__ecg_validates__", v_int(in->a, val));
+	if (val == 1 && f->mode != M_FWD && s && s->k == VK_TENSOR && s->dev == DEV_DEVICE)
+		sev(f, SEV_SYNC, "Categorical(...) validating its argument (the constraint check's .all() read on the host)",
+		    site);
 	return mk_inst_value(in, o);
 }
 
 /* recv.sample() of a Categorical made by tc_categorical: torch.multinomial
  * over its scores -- a token chosen, and a host read when they are on the
- * device (token_choice).  The sample is where the scores are.  NULL: not
- * such a call. */
+ * device (token_choice).  The sample is where the scores are.
+ * recv.log_prob(value) of one that validates: _validate_sample reads
+ * `valid.all()` of the value on the host, a sync when the value is on the
+ * device (the result is left to the caller: NULL).  NULL: not such a
+ * call. */
 value_t *categorical_method(struct frame *f, const char *d, const char *last, const value_t *recv,
-                            const struct ast_hdr *site)
+                            value_t **args, size_t nargs, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	const struct vinst *o = recv && recv->k == VK_INST ? recv->u.inst : NULL;
@@ -1705,11 +1743,20 @@ value_t *categorical_method(struct frame *f, const char *d, const char *last, co
 	int dev;
 
 	(void)d;
-	if (!o || !o->ext || !o->args || strcmp(last, "sample"))
+	if (!o || !o->ext || !o->args || (strcmp(last, "sample") && strcmp(last, "log_prob")))
 		return NULL;
 	kind = catalog_fact(in->cat, CATALOG_F_TORCH_CALLS, o->ext);
 	if (!kind || strcmp(kind, "categorical"))
 		return NULL;
+	if (!strcmp(last, "log_prob")) {
+		const value_t *v = vdict_gets(o->args, "__ecg_validates__");
+
+		if (v && v->k == VK_INT && v->u.i == 1 && f->mode != M_FWD && nargs >= 1 && args[0]->k == VK_TENSOR &&
+		    args[0]->dev == DEV_DEVICE)
+			sev(f, SEV_SYNC, "Categorical.log_prob validating its value (the support check's .all() read on the host)",
+			    site);
+		return NULL;
+	}
 	s = vdict_gets(o->args, "logits");
 	if (!s)
 		s = vdict_gets(o->args, "probs");
@@ -1736,6 +1783,7 @@ static const struct torch_call TORCH_CALLS[] = {
 	{ "device_count", tc_device_count },
 	{ "device_mesh", tc_device_mesh },
 	{ "dist_is_initialized", tc_dist_is_initialized },
+	{ "dist_validate_default", tc_dist_validate_default },
 	{ "host_compare", tc_host_compare },
 	{ "host_query", tc_host_query },
 	{ "load", tc_load },

@@ -501,6 +501,11 @@ enum catalog_fact {
 	CATALOG_F_ARRAY_CONVERTERS,   /* map: another library's function making an
 	                                 array of the shape of the array it is
 	                                 given -> "keyword:position" of it */
+	CATALOG_F_ARRAY_RANGES,       /* map: another library's function making a
+	                                 1-D array of evenly spaced numbers
+	                                 (numpy.arange) -> "keyword:position" of
+	                                 the argument that is its length when
+	                                 given alone */
 	CATALOG_F_SUBSET_RETURNS,     /* map: a library's function returning a part
 	                                 of one argument (the dict's items it
 	                                 keeps) -> that argument's position */
