@@ -320,11 +320,22 @@ static int sc_eval_loop(const struct sc *s, const struct jctx *c);
 
 static int sc_eval_block(const struct sc *s, const struct jctx *c)
 {
-	const struct jctx *ng = jc_find(c, JC_NO_GRAD), *l;
+	const struct jctx *ng = jc_find(c, JC_NO_GRAD), *l, *k;
 	size_t i;
 
 	if (!ng)
 		return sc_eval_loop(s, c);
+	/* a no_grad block inside a training job's step loop, under no
+	 * periodic guard but those that train (DQN's `if step % freq == 0:`
+	 * around its update): the step's own work -- a rollout's actions,
+	 * a target network's values, a teacher's outputs -- no evaluation */
+	if (s->step_loop && s->job_type && !strcmp(s->job_type, "training") && ctx_has(ng, s->step_loop)) {
+		for (k = ng; k && !ctx_same(k, s->step_loop); k = k->up)
+			if (k->kind == JC_GUARD && !sc_loop_trains(s, k))
+				break;
+		if (!k || ctx_same(k, s->step_loop))
+			return 0;
+	}
 	/* (a model called in no loop of the job at all -- a start-up
 	 * check's inference on one image -- is no evaluation: sc_index_runs) */
 	for (i = 0; i < s->nev; i++)
@@ -1067,7 +1078,9 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	if (e->kind != SEV_MODEL_CALL && e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER &&
 	    sc_in_forward_method(e->anchor) && s->step_loop && ctx_has(c, s->step_loop))
 		return "forward";
-	if (jc_find(c, JC_GUARD)) {
+	/* a periodic block that trains (DQN's update every train_frequency
+	 * steps) is the step's own work: read as outside any guard */
+	if (jc_find(c, JC_GUARD) && !sc_loop_trains(s, jc_find(c, JC_GUARD))) {
 		const struct jctx *gd = jc_find(c, JC_GUARD), *k;
 
 		/* a branch inside the periodic block that saves and evaluates
