@@ -136,7 +136,7 @@ ok $? "  and --top states no count for lm_head (n_embd, vocab_size may be set th
 sed -i 's/for i in ix\])/for i in range(0, 100, block_size)])/' "$R/train.py"
 commit "$R" "windows at Python-int starts"
 run_ecg extract --repo "$R" --entry train.py --out "$T/rec" -q
-is "$(shapes '' | cut -c1-20)" '{"in":[["b","t"],nul' "windows at Python-int starts: no length stated"
+is "$(shapes '' | cut -c1-20)" '{"in":[[4,"t"],[4,nu' "windows at Python-int starts: 4 of them (range(0, 100, 32)), no length stated"
 
 # one window of block_size + 1 tokens per start, cut into inputs and
 # targets (x = chunk[:, :-1]): the window's bounds cancel to block_size + 1
