@@ -189,8 +189,8 @@ static int name_stores_cb(const struct ast_hdr *n, void *ctx)
 	return ast_visit_children(n, name_stores_cb, ctx);
 }
 
-/* `NAME = False`, a statement */
-static int turns_off(const struct ast_hdr *st, const char *name)
+/* `NAME = ...`, a statement */
+static int binds(const struct ast_hdr *st, const char *name)
 {
 	const struct ast_Assign *a;
 
@@ -198,8 +198,15 @@ static int turns_off(const struct ast_hdr *st, const char *name)
 		return 0;
 	a = AST_AS(st, Assign);
 	return a->targets.n == 1 && AST_IS(a->targets.items[0], Name) &&
-	       !strcmp(AST_AS(a->targets.items[0], Name)->id, name) && AST_IS(a->value, Constant) &&
-	       AST_AS(a->value, Constant)->value.kind == AST_CONST_FALSE;
+	       !strcmp(AST_AS(a->targets.items[0], Name)->id, name);
+}
+
+/* `NAME = False`, a statement */
+static int turns_off(const struct ast_hdr *st, const char *name)
+{
+	const struct ast_hdr *v = binds(st, name) ? AST_AS(st, Assign)->value : NULL;
+
+	return AST_IS(v, Constant) && AST_AS(v, Constant)->value.kind == AST_CONST_FALSE;
 }
 
 int first_flag_ctx(struct frame *f, const struct ast_If *s, const struct jctx **out)
@@ -279,18 +286,6 @@ static int breaks_on(const struct ast_hdr *st, const char *name)
 		if (AST_IS(s->body.items[i], Break))
 			return 1;
 	return 0;
-}
-
-/* `NAME = ...`, a statement */
-static int binds(const struct ast_hdr *st, const char *name)
-{
-	const struct ast_Assign *a;
-
-	if (!AST_IS(st, Assign))
-		return 0;
-	a = AST_AS(st, Assign);
-	return a->targets.n == 1 && AST_IS(a->targets.items[0], Name) &&
-	       !strcmp(AST_AS(a->targets.items[0], Name)->id, name);
 }
 
 /* The one part of test that can be true: test itself, or the one part of
