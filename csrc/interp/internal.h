@@ -876,6 +876,10 @@ int nt_is_class(const value_t *v);
 value_t *nt_call(struct frame *f, struct vinst *c, value_t **args, size_t nargs, struct vdict *kw,
                  const struct ast_hdr *site);
 value_t *nt_attr(struct frame *f, value_t *t, const char *name);
+/* nt_pair(): torch's named pair (torch.return_types.<op>: values,
+ * indices) of the two tensors, for what reads .values / .indices, [0] or
+ * unpacks it.  Arena memory; never fails. */
+value_t *nt_pair(struct interp *in, const char *type, value_t *values, value_t *indices);
 value_t *nt_inst_tuple(struct frame *f, struct vinst *m);
 /* transforms.c: catalog image_transforms (torchvision.transforms): a
  * transform class built or a transform function applied (ext_call), a

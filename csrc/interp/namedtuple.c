@@ -124,6 +124,23 @@ value_t *nt_call(struct frame *f, struct vinst *c, value_t **args, size_t nargs,
 	return r;
 }
 
+value_t *nt_pair(struct interp *in, const char *type, value_t *values, value_t *indices)
+{
+	struct vinst *c = new_inst(in);
+	value_t *fields = v_seq(in->a, VK_TUPLE, 2), *r = v_seq(in->a, VK_TUPLE, 2);
+
+	vseq_push(in->a, fields->u.seq, v_str(in->a, "values"));
+	vseq_push(in->a, fields->u.seq, v_str(in->a, "indices"));
+	c->ext = NT_CLASS_EXT;
+	vdict_sets(in->a, c->attrs, "__name__", v_str(in->a, type));
+	vdict_sets(in->a, c->attrs, "_fields", fields);
+	vdict_sets(in->a, c->attrs, "_field_defaults", v_dict(in->a));
+	vseq_push(in->a, r->u.seq, values);
+	vseq_push(in->a, r->u.seq, indices);
+	r->u.seq->ntclass = c;
+	return r;
+}
+
 value_t *nt_attr(struct frame *f, value_t *t, const char *name)
 {
 	const struct vinst *c = (t->k == VK_TUPLE) ? t->u.seq->ntclass : NULL;

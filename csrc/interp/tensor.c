@@ -702,7 +702,8 @@ static value_t *tm_token_choice(struct frame *f, value_t *fn, const char *m, val
 
 /* x.topk(k), x.sort(), x.kthvalue(k) in job code: the named pair
  * (values, indices), both where x is, so that `zip(*x.topk(k))` yields
- * device scalars whose .item() reads the device; topk's indices are
+ * device scalars whose .item() reads the device, and `.values` /
+ * `.indices` are read (namedtuple.c nt_pair); topk's indices are
  * candidates chosen from the scores (a beam search's tokens: in a loop
  * that calls the model, a decode loop).  In forward the op is one tensor,
  * as any other (its shape rule). */
@@ -711,17 +712,27 @@ static value_t *tm_values_indices(struct frame *f, value_t *fn, const char *m, v
 {
 	struct interp *in = f->in;
 	int dev = recv_dev(fn);
-	value_t *r;
 
 	(void)args, (void)nargs, (void)kw;
 	if (f->mode == M_FWD)
 		return v_tensor_dev(in->a, dev, 0);
 	if (!strcmp(m, "topk"))
 		token_choice(f, ".topk()", dev, site);
-	r = v_seq(in->a, VK_TUPLE, 2);
-	vseq_push(in->a, r->u.seq, v_tensor_dev(in->a, dev, 0));
-	vseq_push(in->a, r->u.seq, v_tensor_dev(in->a, dev, 0));
-	return r;
+	return nt_pair(in, afmt(in, "torch.return_types.%s", m), v_tensor_dev(in->a, dev, 0), v_tensor_dev(in->a, dev, 0));
+}
+
+/* x.max(dim), x.min(dim=1), x.median(dim), x.mode(dim): with a dim
+ * (an int, not a tensor: x.max(y) is elementwise) the named pair
+ * (values, indices), in job code, as tm_values_indices; without one a
+ * tensor.  `x.max(dim=1).values` reads the values where x is. */
+static value_t *tm_reduce_pair(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
+                               struct vdict *kw, const struct ast_hdr *site)
+{
+	const value_t *d = nargs ? args[0] : kw ? vdict_gets(kw, "dim") : NULL;
+
+	if (f->mode == M_FWD || !d || d->k == VK_TENSOR || (d->k != VK_INT && !(d->k == VK_UNKNOWN && d->plain)))
+		return v_tensor_dev(f->in->a, recv_dev(fn), 0);
+	return tm_values_indices(f, fn, m, args, nargs, kw, site);
 }
 
 /* x.nonzero() &c: the output's size depends on the data (a sync). */
@@ -815,6 +826,10 @@ static const struct tensor_method tensor_methods[] = {
 	{ "keys", tm_mapping, 0 },
 	{ "kthvalue", tm_values_indices, 0 },
 	{ "masked_select", tm_data_sized, 0 },
+	{ "max", tm_reduce_pair, 0 },
+	{ "median", tm_reduce_pair, 0 },
+	{ "min", tm_reduce_pair, 0 },
+	{ "mode", tm_reduce_pair, 0 },
 	{ "multinomial", tm_token_choice, 0 },
 	{ "ndimension", NULL, TM_SIZE },
 	{ "nelement", tm_shape_read, TM_SIZE },

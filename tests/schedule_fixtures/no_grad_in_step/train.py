@@ -17,12 +17,12 @@ def main():
     for step in range(10000):
         obs = torch.randn(32, 8, device=device)
         with torch.no_grad():
-            tq = target(obs).amax(dim=1)
+            tq = target(obs).max(dim=1).values
         print("target", tq.mean().item())
         if step % 4 == 0:
             batch = torch.from_numpy(replay[:32]).to(device)
             with torch.no_grad():
-                nxt = target(batch).amax(dim=1)
+                nxt = target(batch).max(dim=1).values
             loss = (q(batch).amax(dim=1) - nxt).pow(2).mean()
             opt.zero_grad()
             loss.backward()
