@@ -1039,7 +1039,7 @@ static int sc_in_logger(const struct sched_ev *e)
 
 static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 {
-	const struct jctx *c = e->ctx;
+	const struct jctx *c = e->ctx, *gd;
 	int g;
 
 	if (e->phase)
@@ -1080,8 +1080,8 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 		return "forward";
 	/* a periodic block that trains (DQN's update every train_frequency
 	 * steps) is the step's own work: read as outside any guard */
-	if (jc_find(c, JC_GUARD) && !sc_loop_trains(s, jc_find(c, JC_GUARD))) {
-		const struct jctx *gd = jc_find(c, JC_GUARD), *k;
+	if ((gd = jc_find(c, JC_GUARD)) && !sc_loop_trains(s, gd)) {
+		const struct jctx *k;
 
 		/* a branch inside the periodic block that saves and evaluates
 		 * nothing (`if val_loss < best: torch.save(...);

@@ -1227,9 +1227,6 @@ static value_t *bi_abs(struct frame *f, value_t *fn, value_t **args, size_t narg
 	return unknown_at(f, site, "abs() of a value not known");
 }
 
-/* divmod(a, b) of two known numbers: (a // b, a % b) with Python's
- * floor semantics (eval.c binop); unknown otherwise (a zero divisor
- * raises) */
 /* slice(stop), slice(start, stop[, step]): a slice object, as x[a:b:c]
  * makes one. */
 static value_t *bi_slice(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
@@ -1250,6 +1247,9 @@ static value_t *bi_slice(struct frame *f, value_t *fn, value_t **args, size_t na
 	return v;
 }
 
+/* divmod(a, b) of two known numbers: (a // b, a % b) with Python's
+ * floor semantics (eval.c binop); unknown otherwise (a zero divisor
+ * raises) */
 static value_t *bi_divmod(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                           const struct ast_hdr *site)
 {

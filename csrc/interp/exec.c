@@ -1468,6 +1468,8 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	enum flow fl, fl2;
 	const char *text;
 	int mode;
+	const struct jctx *last = NULL;   /* last_iter_ctx()'s context (NULL: none */
+	int is_last;                      /* around the loop), when it is one */
 
 	if (is_tensorish(tv)) {
 		if (tv->dev == DEV_DEVICE)
@@ -1484,14 +1486,12 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		t = -1;
 	if ((t == 0 || t == 1) && carry_later_undecided(f, s->test))
 		t = -1;
-	/* false on the iteration read, true on the loop's last one (a flag
-	 * the loop breaks on: firstiter.c last_iter_ctx) */
-	if (t == 0 && f->mode != M_FWD) {
-		const struct jctx *last;
-
-		if (last_iter_ctx(f, s->test, &last))
-			t = -1;
-	}
+	/* undecided, or false on the iteration read: true on the loop's
+	 * last one when it is a flag the loop breaks on (firstiter.c
+	 * last_iter_ctx; its block is read in that context below) */
+	is_last = t != 1 && f->mode != M_FWD && last_iter_ctx(f, s->test, &last);
+	if (is_last)
+		t = -1;
 	if (t == 0 || t == 1)
 		carry_decided(f, s->test);
 	text = test_text(f, s->test, tv);
@@ -1590,8 +1590,10 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		 * end-of-step flag (`if accelerator.sync_gradients:`): once a
 		 * step; in a forward too, the schedule events of a path are
 		 * under its condition (the work of one pipeline stage only) */
-		if (f->mode != M_FWD && (first_iter_ctx(f, s->test, &first) || last_iter_ctx(f, s->test, &first)))
+		if (f->mode != M_FWD && first_iter_ctx(f, s->test, &first))
 			f->jc = first;
+		else if (is_last)
+			f->jc = last;
 		else if (f->mode != M_FWD && (framework_step_flag(f->in, tv) || framework_step_end_test(f, s->test)))
 			f->jc = jc_push(f, JC_STEP_END, anchor_at(f, &s->h), text);  /* once a step */
 		else {

@@ -58,6 +58,19 @@ static value_t *field_names(struct interp *in, const value_t *v)
 	return r;
 }
 
+/* A named tuple class: its __name__, _fields (a tuple of str) and
+ * _field_defaults (a dict). */
+static struct vinst *nt_class(struct interp *in, value_t *name, value_t *fields, value_t *defaults)
+{
+	struct vinst *c = new_inst(in);
+
+	c->ext = NT_CLASS_EXT;
+	vdict_sets(in->a, c->attrs, "__name__", name);
+	vdict_sets(in->a, c->attrs, "_fields", fields);
+	vdict_sets(in->a, c->attrs, "_field_defaults", defaults);
+	return c;
+}
+
 value_t *nt_factory(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                     const struct ast_hdr *site)
 {
@@ -82,11 +95,7 @@ value_t *nt_factory(struct frame *f, const char *d, value_t **args, size_t nargs
 		for (i = 0; i < nd; i++)
 			vdict_set(in->a, fd->u.dict, fields->u.seq->items[nf - nd + i], defs->u.seq->items[i]);
 	}
-	c = new_inst(in);
-	c->ext = NT_CLASS_EXT;
-	vdict_sets(in->a, c->attrs, "__name__", tn && tn->k == VK_STR ? tn : v_str(in->a, "namedtuple"));
-	vdict_sets(in->a, c->attrs, "_fields", fields);
-	vdict_sets(in->a, c->attrs, "_field_defaults", fd);
+	c = nt_class(in, tn && tn->k == VK_STR ? tn : v_str(in->a, "namedtuple"), fields, fd);
 	return mk_inst_value(in, c);
 }
 
@@ -126,18 +135,13 @@ value_t *nt_call(struct frame *f, struct vinst *c, value_t **args, size_t nargs,
 
 value_t *nt_pair(struct interp *in, const char *type, value_t *values, value_t *indices)
 {
-	struct vinst *c = new_inst(in);
 	value_t *fields = v_seq(in->a, VK_TUPLE, 2), *r = v_seq(in->a, VK_TUPLE, 2);
 
 	vseq_push(in->a, fields->u.seq, v_str(in->a, "values"));
 	vseq_push(in->a, fields->u.seq, v_str(in->a, "indices"));
-	c->ext = NT_CLASS_EXT;
-	vdict_sets(in->a, c->attrs, "__name__", v_str(in->a, type));
-	vdict_sets(in->a, c->attrs, "_fields", fields);
-	vdict_sets(in->a, c->attrs, "_field_defaults", v_dict(in->a));
 	vseq_push(in->a, r->u.seq, values);
 	vseq_push(in->a, r->u.seq, indices);
-	r->u.seq->ntclass = c;
+	r->u.seq->ntclass = nt_class(in, v_str(in->a, type), fields, v_dict(in->a));
 	return r;
 }
 

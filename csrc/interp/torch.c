@@ -302,10 +302,9 @@ static value_t *loader_fetch_samples(struct frame *f, const struct vinst *dl, va
 	struct jctx *j;
 	struct vfunc *gi;
 	value_t *idx;
+	value_t *r;
 	long long w, b;
 	int ok = 0, okb = 0;
-
-	value_t *r;
 
 	if (f->mode == M_FWD || !vdict_gets(dl->attrs, "__ecg_loader__") || !ds || !nw)
 		return NULL;
