@@ -618,9 +618,15 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 				return 0;
 			if (plain_ext_obj(v))
 				return 0;
-			/* a tensor made by torch (not a loader's batch standing
-			 * for what its collate made: loose) is none of them */
-			if (v->k == VK_TENSOR && !v->loose && t->u.bi.id != BI_TYPE)
+			/* a tensor torch made is none of them: one whose shape
+			 * (its rank at least) was followed through the ops that
+			 * made it, or on the host for sure -- not a loader's
+			 * batch standing for what its collate made (loose), a
+			 * library's output, nor a shapeless device value that
+			 * may stand for a model's output ecg did not follow (a
+			 * tuple or dict of tensors) */
+			if (v->k == VK_TENSOR && !v->loose && !v->lib_out && !v->alts && (v->shape || v->host_sure) &&
+			    t->u.bi.id != BI_TYPE)
 				return 0;
 			break;
 		default:
