@@ -1155,14 +1155,18 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	 * stored weights written back one by one after the epoch's
 	 * evaluation): that loop's own work, phased by what else it does, not
 	 * the data hop (a data generator's setup before the step loop stays
-	 * the data's) */
+	 * the data's).  A loop around the step known to run once (a CLI's
+	 * prompt loop given one prompt) repeats nothing: what it does after
+	 * the step loop is the job's teardown, whatever else it runs (flux's
+	 * watermark copied back before the safety classifier scores the
+	 * image under the job's inference_mode) */
 	if (e->kind == SEV_H2D && s->step_loop && s->step_end && (size_t)(e - s->ev) >= s->step_end &&
 	    ctx_innermost_loop(c) && !ctx_has(c, s->step_loop) && !sc_in_train_run(s, e)) {
 		const struct jctx *l;
 
 		for (l = ctx_innermost_loop(c); l && !sc_loader_loop(s, l); l = ctx_innermost_loop(l->up))
 			if (ctx_has(s->step_loop, l))
-				return sc_guard_phase(s, l);
+				return l->trips == 1 ? "teardown" : sc_guard_phase(s, l);
 	}
 	if (e->kind == SEV_H2D || e->kind == SEV_LOADER_ITER || e->kind == SEV_LOADER)
 		return ctx_innermost_loop(c) ? "data"
