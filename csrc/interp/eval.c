@@ -877,6 +877,55 @@ static value_t *dstar_unlisted(struct interp *in, const value_t *prev, const str
 	return h;
 }
 
+/* A dict whose keys are all listed and known (no key written that is
+ * not known, no comprehension's stand-in, no default factory, no config
+ * node): a `**` of it passes exactly those keys. */
+static int dstar_plain_dict(const value_t *v)
+{
+	const struct vdict *d;
+	size_t i;
+
+	if (!v || v->k != VK_DICT || v->alts)
+		return 0;
+	d = v->u.dict;
+	if (d->anykey || d->rep || d->missing || d->cfgnode || d->dictconfig)
+		return 0;
+	for (i = 0; i < d->n; i++)
+		if (d->keys[i]->k != VK_STR)
+			return 0;
+	return 1;
+}
+
+/* `**kwargs` where kwargs is alternatives of two such dicts (a
+ * conditional expression's): each key of either bound in kw -- the one
+ * value when both paths pass the same, else alternatives of the same
+ * condition whose side that does not pass the key holds an unknown
+ * (KW_ABSENT_REASON: the parameter keeps its default there). */
+static void dstar_alts(struct interp *in, struct vdict *kw, const value_t *v)
+{
+	const struct vdict *d[2] = { v->alts[0]->u.dict, v->alts[1]->u.dict };
+	int side;
+	size_t j;
+
+	for (side = 0; side < 2; side++)
+		for (j = 0; j < d[side]->n; j++) {
+			value_t *k = d[side]->keys[j], *x[2];
+			int o;
+
+			if (side == 1 && vdict_get(d[0], k))
+				continue;       /* done from the first dict */
+			for (o = 0; o < 2; o++) {
+				x[o] = vdict_get(d[o], k);
+				if (!x[o])
+					x[o] = v_unknown(in->a, k->u.str.s, KW_ABSENT_REASON);
+			}
+			if (x[0] == x[1] || (value_is_known_scalar(x[0]) && value_key_eq(x[0], x[1])))
+				vdict_set(in->a, kw, k, x[0]);
+			else
+				vdict_set(in->a, kw, k, v_alts_in(in, v->alt_cond, x[0], x[1]));
+		}
+}
+
 static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args, size_t *nargs,
                       struct vdict **kw, int *unk_star)
 {
@@ -981,6 +1030,10 @@ static void eval_args(struct frame *f, const struct ast_Call *c, value_t ***args
 
 			for (j = 0; j < v->u.inst->attrs->n; j++)
 				vdict_set(in->a, *kw, v->u.inst->attrs->keys[j], v->u.inst->attrs->vals[j]);
+		} else if (v->k == VK_UNKNOWN && v->alts && dstar_plain_dict(v->alts[0]) && dstar_plain_dict(v->alts[1])) {
+			/* **(d1 if c else d2): each key of either, its value on each
+			 * path (dstar_alts) */
+			dstar_alts(in, *kw, v);
 		} else if (v->k == VK_UNKNOWN && !v->alts && IS_LOADED_REASON(v->reason)) {
 			/* **torch.load(...): any parameter may be set by it, to a
 			 * part of what was loaded (where it was loaded: the
@@ -2105,6 +2158,12 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 				return v_tensor(in->a);
 			if (value_key_eq(a, b))
 				return a;
+			/* `{"num_workers": 1, "pin_memory": True} if use_cuda
+			 * else {}`: two dicts of listed keys, kept as alternatives
+			 * (alts.c): a `**` of them passes each key's value on each
+			 * path (eval_args, dstar_alts) */
+			if (dstar_plain_dict(a) && dstar_plain_dict(b))
+				return v_alts(f, text, a, b);
 			{
 				value_t *m = unwrap_arm(f, x->body, a, x->orelse, b);
 

@@ -1768,6 +1768,9 @@ static inline struct vinst *new_inst(struct interp *in)
  * not what the callee sees (function.c, object.c). */
 #define KW_UNK_STAR "*"
 #define KW_UNK_DSTAR "**"
+/* the side of a `**(d1 if c else d2)` keyword whose dict does not pass
+ * it (eval.c dstar_alts): the parameter keeps its default on that path */
+#define KW_ABSENT_REASON "not passed on this path: the parameter's default"
 
 static inline int kw_is_marker(const value_t *k)
 {

@@ -118,7 +118,14 @@ static void loader_init(struct frame *f, struct vinst *o, value_t **args, size_t
 		if (nargs >= 2 && !vdict_gets(e->detail, "batch_size"))
 			vdict_sets(in->a, e->detail, "batch_size", args[1]);
 	}
-	vdict_sets(in->a, o->attrs, "pin_memory", v_bool(in->a, kw_bool(kw, "pin_memory")));
+	/* pin_memory as given: alternatives of a `**(d1 if c else d2)`
+	 * kept (loader_pins reads them) */
+	{
+		value_t *pm = kw ? vdict_gets(kw, "pin_memory") : NULL;
+
+		vdict_sets(in->a, o->attrs, "pin_memory",
+		           pm && pm->alts ? pm : v_bool(in->a, kw_bool(kw, "pin_memory")));
+	}
 	/* num_workers (0 by default: the samples are fetched in the job's
 	 * own process, loader_batch) */
 	vdict_sets(in->a, o->attrs, "num_workers",
@@ -345,6 +352,25 @@ static int tensor_parts(const value_t *v)
 	return 1;
 }
 
+/* Does a loader told pin_memory=pm pin its batches: 1, 0, or -1 when not
+ * known.  Alternatives of the condition under which the job's device is a
+ * GPU (devchoice.c: `kwargs = {"pin_memory": True} if use_cuda else {}`
+ * with the device chosen by use_cuda) are read on that condition's side:
+ * a batch is copied to the device only there.  A side that does not pass
+ * the keyword is DataLoader's default, False. */
+static int loader_pins(struct interp *in, const value_t *pm)
+{
+	const char *gpu = interp_gpu_condition(in);
+
+	if (pm && pm->k == VK_UNKNOWN && pm->alts && pm->alt_cond && gpu && !strcmp(pm->alt_cond, gpu)) {
+		const value_t *side = pm->alts[0];
+
+		return side->k == VK_UNKNOWN && side->reason && !strcmp(side->reason, KW_ABSENT_REASON)
+		       ? 0 : value_truth(side);
+	}
+	return pm ? value_truth(pm) : 0;
+}
+
 /* One batch of DataLoader dl: host tensors, pinned if it pins (a loader
  * accelerate prepared, marked __ecg_to_device__: an H2D at the loop, device
  * tensors).  The
@@ -356,12 +382,12 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 	value_t *ds = vdict_gets(dl->attrs, "dataset"), *bs = vdict_gets(dl->attrs, "batch_size");
 	const value_t *dc = vdict_gets(dl->attrs, "__ecg_device_cond__");
 	value_t *tensors = ds && ds->k == VK_INST ? vdict_gets(ds->u.inst->attrs, "tensors") : NULL;
-	int pinned = pm ? value_truth(pm) == 1 : 0, to_dev = 0;
+	int pinned = loader_pins(in, pm) == 1, to_dev = 0;
 	value_t *fetched = NULL;      /* a sample __getitem__ gave (loader_fetch_samples) */
 	/* what the copy's source is: pinned as torch's DataLoader kept it
 	 * (False by default); a loader of another library's class pins as
 	 * its constructor was told, else not known */
-	int src_pinned = pm ? value_truth(pm) : 0;
+	int src_pinned = loader_pins(in, pm);
 
 	if (!vdict_gets(dl->attrs, "__ecg_loader__") && !pm) {
 		const value_t *a = dl->args ? vdict_gets(dl->args, "pin_memory") : NULL;
