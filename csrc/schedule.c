@@ -60,13 +60,16 @@ struct sc {
 	                                    inside a loop,
 	                                    RUN_MODEL when a model is called in them at
 	                                    all, RUN_STEP_CALL when the step's model
-	                                    call is made in them; b = 1 when they
-	                                    train (backward, optimizer step) */
+	                                    call is made in them, RUN_EVAL_MODE
+	                                    when they switch a model to eval mode
+	                                    (model.eval()) and call it under
+	                                    no_grad; b = 1 when they train
+	                                    (backward, optimizer step) */
 	const struct jctx *cond_ctx;     /* sc_condition's last context ... */
 	const char *cond_text;           /* ... and its answer (asked again and again) */
 };
 
-enum { RUN_EVAL = 1, RUN_MODEL = 2, RUN_STEP_CALL = 4 };
+enum { RUN_EVAL = 1, RUN_MODEL = 2, RUN_STEP_CALL = 4, RUN_EVAL_MODE = 8 };
 
 static int str_cmp(const void *a, const void *b)
 {
@@ -944,6 +947,10 @@ static void sc_index_runs(struct sc *s)
 
 			if (eval)
 				sl->a |= RUN_EVAL;
+			/* the run that put the model in eval mode and ran it
+			 * under no_grad (not a teacher set to eval at start-up) */
+			if (model && e->train_mode == 0 && c->evals && jc_find(e->ctx, JC_NO_GRAD) && e != s->step_call)
+				sl->a |= RUN_EVAL_MODE;
 			if (model)
 				sl->a |= RUN_MODEL | bits;
 			if (train)
@@ -963,6 +970,30 @@ static int sc_in_eval_run(const struct sc *s, const struct sched_ev *e)
 		const struct ptrmap_slot *sl = ptrmap_get(&s->runs, c);
 
 		if (sl && (sl->a & RUN_EVAL) && !sl->b && !(sl->a & RUN_STEP_CALL))
+			return 1;
+	}
+	return 0;
+}
+
+/* Is e made, in the step, by a function run the step makes that puts
+ * a model in eval mode itself and runs it under no_grad, training nothing
+ * (sc_index_runs): an evaluation made every step (a full-batch job's
+ * test(model, mask) of the train and the val nodes after each optimizer
+ * step), not the step's forward -- a rollout or a target network under
+ * no_grad leaves the model in training mode, and a teacher put in eval
+ * mode before the loop (DINO's) is run by the step's own work. */
+static int sc_in_step_eval_run(const struct sc *s, const struct sched_ev *e)
+{
+	const struct sched_call *c;
+
+	if (!sc_training(s) || !s->runs.n || !s->step_loop || !ctx_has(e->ctx, s->step_loop))
+		return 0;
+	for (c = e->calls; c && c->at && ctx_has(c->at, s->step_loop); c = c->up) {
+		const struct ptrmap_slot *sl = ptrmap_get(&s->runs, c);
+
+		if (sl && (sl->b || (sl->a & RUN_STEP_CALL)))
+			return 0;
+		if (sl && (sl->a & RUN_EVAL_MODE))
 			return 1;
 	}
 	return 0;
@@ -1094,7 +1125,7 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	}
 	if (sc_eval_block(s, c) && s->job_type && !strcmp(s->job_type, "training"))
 		return "eval";
-	if (e->kind != SEV_LOADER && sc_in_eval_run(s, e))
+	if (e->kind != SEV_LOADER && (sc_in_eval_run(s, e) || sc_in_step_eval_run(s, e)))
 		return "eval";
 	/* the per-token work of a decode loop */
 	if (sc_decode_of(s, c) && e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER && e->kind != SEV_LOG)

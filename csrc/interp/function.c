@@ -1019,6 +1019,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 		sc->up = ocall;
 		sc->at = f->jc;
 		sc->site = site;
+		sc->evals = 0;
 		in->cur_call = sc;
 	}
 	in->depth++;

@@ -1199,6 +1199,11 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 		int on = fn->u.bi.id == BI_M_MOD_EVAL ? 0 : mode ? value_truth(mode) : 1;
 
 		if (self->k == VK_INST && f->mode != M_FWD) {
+			/* the run of job code that makes the switch says so
+			 * (schedule.c: a run that evaluates inside the step);
+			 * its node is the arena's, made by call_function */
+			if (on == 0 && in->cur_call)
+				((struct sched_call *)in->cur_call)->evals = 1;
 			if (on >= 0)
 				module_set_training(in, self->u.inst, on, 0);
 			else

@@ -169,6 +169,8 @@ struct sched_call {
 	const struct jctx *at;
 	const void *site;             /* the call expression's node (one per place in the
 	                                 source: every call made there has it), or NULL */
+	int evals;                    /* the run itself put a module in eval mode
+	                                 (model.eval(), model.train(False)) */
 };
 
 struct sched_ev {
