@@ -865,6 +865,16 @@ int itemproto_del(struct frame *f, value_t *obj, value_t *idx, const struct ast_
 /* argparse.c */
 int is_dataclass_decorator(struct frame *f, const struct ast_hdr *d);
 void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *out, struct frame *f);
+/* dictsub.c: an object of a repository class deriving from dict (made by
+ * dict's constructor) is a dict whose vdict names the class:
+ * dictsub_new() makes it (NULL: c is no such class), dictsub_attr()
+ * obj.name (NULL: obj is no such dict), dictsub_setattr() obj.name = v
+ * (0: obj is no such dict), dictsub_class() its class or NULL */
+value_t *dictsub_new(struct frame *f, struct vclass *c, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
+value_t *dictsub_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+int dictsub_setattr(struct frame *f, value_t *obj, const char *name, value_t *v);
+struct vclass *dictsub_class(const value_t *v);
 /* namedtuple.c: collections.namedtuple(...) a class object (nt_factory,
  * a stdlib native); nt_is_class() whether v is one; nt_call() calling it,
  * a VK_TUPLE whose items are named; nt_attr() t.NAME of such a tuple;

@@ -312,6 +312,9 @@ struct vdict {
 	 * (an object's __dict__): it may hold names it does not list, so
 	 * dir() of the object is not known */
 	unsigned char anyname;
+	/* interp/dictsub.c: the repository class (a subclass of dict made by
+	 * dict's constructor) this dict is an object of, or NULL */
+	struct vclass *cls;
 };
 
 struct vclass {
