@@ -115,6 +115,10 @@ struct vfunc {
 	value_t *wraps;               /* @functools.wraps(w): w, whose __name__,
 	                                 __qualname__ and __module__ it shows
 	                                 (its own qualname still anchors it) */
+	struct vseq *click_params;    /* interp/click.c: its click.option/argument
+	                                 decorators in source order, or NULL */
+	int click_cmd;                /* decorated @click.command(): main() parses
+	                                 the command line (click.c) */
 };
 
 struct vbuiltin {
