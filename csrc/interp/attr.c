@@ -564,6 +564,8 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 			return v;
 		break;
 	case VK_DICT:
+		if ((v = dictsub_attr(f, obj, name, site)))
+			return v;
 		if ((v = type_method(in, obj, name)))
 			return v;
 		/* attribute-style config dicts (EasyDict, OmegaConf) */

@@ -576,9 +576,12 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 	if (t->k == VK_CLASS) {
 		struct vclass *c;
 
-		if (v->k != VK_INST)
+		if (dictsub_class(v))
+			c = dictsub_class(v);
+		else if (v->k != VK_INST)
 			return v->k == VK_UNKNOWN || v->k == VK_TENSOR ? -1 : 0;
-		c = v->u.inst->cls;
+		else
+			c = v->u.inst->cls;
 		if (!c)
 			return 0;     /* a torch or third-party object is not a repo class */
 		for (i = 0; i < c->nmro; i++)
@@ -2260,6 +2263,13 @@ static value_t *bi_type(struct frame *f, value_t *fn, value_t **args, size_t nar
 			{ VK_LIST, BI_LIST }, { VK_TUPLE, BI_TUPLE }, { VK_DICT, BI_DICT },
 		};
 
+		if (dictsub_class(args[0])) {
+			value_t *r = ast_arena_alloc(in->a, sizeof *r);
+
+			r->k = VK_CLASS;
+			r->u.cls = dictsub_class(args[0]);
+			return r;
+		}
 		for (i = 0; i < sizeof tys / sizeof tys[0]; i++)
 			if (args[0]->k == tys[i].k)
 				return mk_builtin(in, tys[i].id, NULL);

@@ -427,6 +427,9 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 			e->nchildren = sub->n;
 			return r;
 		}
+		/* main() of a @click.command(): click parses the command line */
+		if (fn->u.fn->click_cmd && !nargs && (!kw || !kw->n) && f->mode != M_FWD)
+			kw = click_kwargs(f, fn->u.fn, site);
 		return call_function(f, fn->u.fn, NULL, args, nargs, kw, f->mode, NULL, site);
 	case VK_BOUND: {
 		value_t *self = fn->u.bound.self;

@@ -1749,6 +1749,8 @@ static enum flow exec_funcdef(struct frame *f, const struct ast_hdr *st)
 				cur->u.fn->wraps = vdict_gets(dv->u.inst->attrs, "wrapped");
 				continue;
 			}
+			if (click_decorate(f, cur, dv))   /* @click.option(...), @click.command() */
+				continue;
 			if (dv->k != VK_FUNC && dv->k != VK_BOUND)
 				continue;
 			r = call(f, dv, &cur, 1, NULL, decos->items[k]);

@@ -12,6 +12,7 @@
 #include "ecg/catalog.h"
 
 static struct vns *load_module_file(struct interp *in, struct sfile *sf);
+static int repo_below_plain_module(struct frame *f, const char *dotted);
 
 /* ------------------------------------------------------------------ imports */
 
@@ -136,6 +137,8 @@ value_t *call_import_module(struct frame *f, const char *d, value_t **args, size
 		buf_free(&b);
 		return m;
 	}
+	if (repo_below_plain_module(f, s))
+		return unknown_at(f, site, "a module name below a plain module of the repository (ModuleNotFoundError)");
 	return import_module(f, astr(in, s), 0);
 }
 
@@ -411,6 +414,37 @@ static int repo_subpackage_absent(struct frame *f, const char *dotted)
 	return 1;
 }
 
+/* A dotted name that goes on below a plain module of the repository (a
+ * .py file, not a package: `pkg.mod.Thing` where pkg/mod.py is a file and
+ * pkg/mod/ no directory): a file module has no submodules, so Python
+ * raises ModuleNotFoundError ("'pkg.mod' is not a package") wherever the
+ * import is -- as a lookup by dotted path does when it tries the longest
+ * split first (importlib.import_module("pkg.mod.Thing"), then "pkg.mod"
+ * and getattr).  Only for the repository's own files: an installed
+ * module may put its submodules in sys.modules by hand (os.path).  1 when
+ * the import raises (exc_pending set), else 0. */
+static int repo_below_plain_module(struct frame *f, const char *dotted)
+{
+	struct interp *in = f->in;
+	struct sfile *sf;
+	const char *dot;
+
+	if (prog_find_module(in->prog, dotted))
+		return 0;
+	for (dot = strchr(dotted, '.'); dot; dot = strchr(dot + 1, '.')) {
+		sf = prog_find_module(in->prog, afmt(in, "%.*s", (int)(dot - dotted), dotted));
+		if (!sf)
+			return 0;
+		if (!strncmp(sf->path, PROG_SITE_PREFIX, strlen(PROG_SITE_PREFIX)))
+			return 0;
+		if (!sf->is_package) {
+			in->exc_pending = "ModuleNotFoundError";
+			return 1;
+		}
+	}
+	return 0;
+}
+
 void exec_import(struct frame *f, const struct ast_Import *s)
 {
 	unsigned i;
@@ -419,7 +453,8 @@ void exec_import(struct frame *f, const struct ast_Import *s)
 		const struct ast_alias *al = AST_AS(s->names.items[i], alias);
 		value_t *m;
 
-		if (import_absent(f, al->name) || repo_subpackage_absent(f, al->name))
+		if (import_absent(f, al->name) || repo_subpackage_absent(f, al->name) ||
+		    repo_below_plain_module(f, al->name))
 			return;
 		import_note_installed(f, al->name);
 
@@ -447,7 +482,8 @@ void exec_import_from(struct frame *f, const struct ast_ImportFrom *s)
 	value_t *m;
 	unsigned i;
 
-	if (!level && s->module && (import_absent(f, s->module) || repo_subpackage_absent(f, s->module)))
+	if (!level && s->module && (import_absent(f, s->module) || repo_subpackage_absent(f, s->module) ||
+	                            repo_below_plain_module(f, s->module)))
 		return;
 	if (!level && s->module)
 		import_note_installed(f, s->module);

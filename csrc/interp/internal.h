@@ -865,6 +865,24 @@ int itemproto_del(struct frame *f, value_t *obj, value_t *idx, const struct ast_
 /* argparse.c */
 int is_dataclass_decorator(struct frame *f, const struct ast_hdr *d);
 void dataclass_fields(struct interp *in, struct vclass *c, struct vdict *out, struct frame *f);
+/* click.c: click.option/argument/command and click's types as objects
+ * keeping their arguments (click_param, a stdlib native); click_decorate()
+ * notes one decorating a def (1 when dv is one); click_kwargs() the
+ * keywords a command called with no arguments gets from the command line */
+value_t *click_param(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
+int click_decorate(struct frame *f, value_t *fnv, value_t *dv);
+struct vdict *click_kwargs(struct frame *f, struct vfunc *fn, const struct ast_hdr *site);
+/* dictsub.c: an object of a repository class deriving from dict (made by
+ * dict's constructor) is a dict whose vdict names the class:
+ * dictsub_new() makes it (NULL: c is no such class), dictsub_attr()
+ * obj.name (NULL: obj is no such dict), dictsub_setattr() obj.name = v
+ * (0: obj is no such dict), dictsub_class() its class or NULL */
+value_t *dictsub_new(struct frame *f, struct vclass *c, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
+value_t *dictsub_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
+int dictsub_setattr(struct frame *f, value_t *obj, const char *name, value_t *v);
+struct vclass *dictsub_class(const value_t *v);
 /* namedtuple.c: collections.namedtuple(...) a class object (nt_factory,
  * a stdlib native); nt_is_class() whether v is one; nt_call() calling it,
  * a VK_TUPLE whose items are named; nt_attr() t.NAME of such a tuple;

@@ -717,6 +717,28 @@ static const char *const job_writer_methods[] = { "save_image", "to_csv", "to_pa
 const struct ntab job_spawners_ntab = NTAB(job_spawners), job_writers_ntab = NTAB(job_writers),
                   job_writer_methods_ntab = NTAB(job_writer_methods);
 
+/* Does v hold an nn.Module (itself, or in a dict, list or tuple, a few
+ * levels down)? */
+static int holds_module(const value_t *v, int depth)
+{
+	size_t i;
+
+	if (!v || depth > 4)
+		return 0;
+	if (v->k == VK_INST)
+		return v->u.inst->mod != VM_NONE;
+	if (v->k == VK_DICT) {
+		for (i = 0; i < v->u.dict->n; i++)
+			if (holds_module(v->u.dict->vals[i], depth + 1))
+				return 1;
+	} else if ((v->k == VK_LIST || v->k == VK_TUPLE) && v->u.seq) {
+		for (i = 0; i < v->u.seq->n; i++)
+			if (holds_module(v->u.seq->items[i], depth + 1))
+				return 1;
+	}
+	return 0;
+}
+
 /* "GradScaler.state_dict" of "torch.amp.GradScaler.state_dict": the last
  * two parts of a dotted name (a pointer into d), NULL when it has fewer
  * than three. */
@@ -875,6 +897,12 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 	}
 	if (f->mode != M_FWD && !in->ev.write && (NAME_IN(job_writers, d) || NAME_IN(job_writer_methods, last)))
 		in->ev.write = anchor_at(f, site);
+	/* pickle.dump of an object holding a module (a snapshot of the
+	 * model, as NVlabs' training loops write network-snapshot-*.pkl): a
+	 * save of the model, so the block that makes it is checkpoint work.
+	 * What it writes is host data by then (nothing read here) */
+	if (f->mode != M_FWD && !strcmp(d, "pickle.dump") && nargs >= 1 && holds_module(args[0], 0))
+		sev(f, SEV_SAVE, "pickle.dump (an object holding a module)", site);
 	if (f->mode != M_FWD && !strcmp(last, "step") && nargs >= 1 && is_optimizer(args[0])) {
 		if (!in->ev.optimizer_step)
 			in->ev.optimizer_step = anchor_at(f, site);

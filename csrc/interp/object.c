@@ -657,6 +657,8 @@ value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t n
 
 	if ((self = enum_by_value(f, c, args, nargs, kw, site)))
 		return self;
+	if ((self = dictsub_new(f, c, args, nargs, kw, site)))
+		return self;
 	m = new_inst(in);
 	self = mk_inst_value(in, m);
 
@@ -832,6 +834,8 @@ void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v)
 	} else if (obj->k == VK_NS) {
 		journal_note(in, obj->u.ns->dict, name);
 		vdict_sets(in->a, obj->u.ns->dict, name, v);
+	} else if (dictsub_setattr(f, obj, name, v)) {   /* a repository subclass of dict */
+		;
 	} else if (obj->k == VK_DICT && obj->u.dict->cfgnode) {   /* a yacs CfgNode (yacs.c) */
 		yacs_set(in, obj->u.dict, name, v);
 	} else if (obj->k == VK_DICT) {   /* an attribute-style config dict (stdlib.c) */

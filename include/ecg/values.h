@@ -115,6 +115,10 @@ struct vfunc {
 	value_t *wraps;               /* @functools.wraps(w): w, whose __name__,
 	                                 __qualname__ and __module__ it shows
 	                                 (its own qualname still anchors it) */
+	struct vseq *click_params;    /* interp/click.c: its click.option/argument
+	                                 decorators in source order, or NULL */
+	int click_cmd;                /* decorated @click.command(): main() parses
+	                                 the command line (click.c) */
 };
 
 struct vbuiltin {
@@ -312,6 +316,9 @@ struct vdict {
 	 * (an object's __dict__): it may hold names it does not list, so
 	 * dir() of the object is not known */
 	unsigned char anyname;
+	/* interp/dictsub.c: the repository class (a subclass of dict made by
+	 * dict's constructor) this dict is an object of, or NULL */
+	struct vclass *cls;
 };
 
 struct vclass {

@@ -1,0 +1,132 @@
+/* interp/dictsub.c - objects of a repository class that derives from dict
+ *
+ * `class EasyDict(dict)` with a __getattr__ and a __setattr__ that map
+ * attributes to items (NVlabs' dnnlib.EasyDict, the AttrDicts of many
+ * repositories): the job's configuration lives in such objects, handed on
+ * with ** to the functions that build its dataset, model and optimizer.
+ *
+ * When no repository class in the MRO defines __init__ or __new__, the
+ * object is made by dict's own constructor, so it is a dict: here a dict
+ * value (every dict operation, **, json and dict() read it as the dict it
+ * is) whose vdict's `cls` names the class (values.h).  On such a dict:
+ *   dictsub_new()      the object, dict(*args, **kw) as the builtin makes
+ *                      it, the class noted; NULL when c is not such a class
+ *                      (object.c instantiate() goes on)
+ *   dictsub_attr()     obj.name by Python's order: a name the class's MRO
+ *                      defines (a method bound to the dict, a class
+ *                      constant), then dict's own methods (NULL: attr.c's
+ *                      type_method), then the class's __getattr__ called;
+ *                      without one Python raises AttributeError: unknown
+ *   dictsub_setattr()  obj.name = v: the class's __setattr__ called (it
+ *                      writes the item); without one the name goes to the
+ *                      object's __dict__, not an item: nothing written, a
+ *                      read of it later not known.  0 when obj is not such
+ *                      a dict (object.c set_attr goes on)
+ *   dictsub_class()    the class of such a dict (type(), isinstance()), or
+ *                      NULL
+ * A copy made by dict(x), {**x} or a comprehension is a plain dict (cls is
+ * not kept), as in Python.  Values live in the interpreter's arena; nothing
+ * here fails (an unknown is the answer).
+ */
+#include "config.h"
+
+#include "internal.h"
+
+/* Does c derive from the builtin dict, with no __init__/__new__ of the
+ * repository's own on the way (dict's constructor makes the object)? */
+static int dict_made(struct vclass *c)
+{
+	size_t i, j, n = c->nmro;
+	struct vclass *const *mro = c->mro;
+	int is_dict = 0;
+
+	for (i = 0; i < n; i++) {
+		if (vdict_gets(mro[i]->ns, "__init__") || vdict_gets(mro[i]->ns, "__new__"))
+			return 0;
+		if (mro[i]->is_module || mro[i]->is_dataclass || mro[i]->ext_base)
+			return 0;
+		for (j = 0; j < mro[i]->nbases; j++) {
+			const value_t *b = mro[i]->bases[j];
+
+			if (b->k == VK_BUILTIN && !b->u.bi.self && b->u.bi.id == BI_DICT)
+				is_dict = 1;
+			else if (b->k != VK_CLASS && b->k != VK_BUILTIN)
+				return 0;    /* another outside base: not read here */
+		}
+	}
+	return is_dict;
+}
+
+value_t *dictsub_new(struct frame *f, struct vclass *c, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *r;
+
+	if (!dict_made(c))
+		return NULL;
+	r = call(f, mk_builtin(in, BI_DICT, NULL), args, nargs, kw, site);
+	if (r->k != VK_DICT)
+		return r;
+	r->u.dict->cls = c;
+	return r;
+}
+
+struct vclass *dictsub_class(const value_t *v)
+{
+	return v && v->k == VK_DICT ? v->u.dict->cls : NULL;
+}
+
+/* A name the class's MRO defines, as seen on obj; NULL when none does. */
+static value_t *class_member(struct frame *f, value_t *obj, const char *name)
+{
+	value_t *v = class_lookup(obj->u.dict->cls, name, NULL);
+
+	if (!v)
+		return NULL;
+	if (v->k != VK_FUNC || v->u.fn->is_static || v->u.fn->is_property)
+		return v->k == VK_FUNC && v->u.fn->is_property
+		               ? unknown_at(f, NULL, "a property of a dict subclass (not read)") : v;
+	if (v->u.fn->is_classmethod) {
+		value_t *cv = ast_arena_alloc(f->in->a, sizeof *cv);
+
+		cv->k = VK_CLASS;
+		cv->u.cls = obj->u.dict->cls;
+		return bound(f->in, v, cv);
+	}
+	return bound(f->in, v, obj);
+}
+
+value_t *dictsub_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *v, *ga, *arg;
+
+	if (!dictsub_class(obj))
+		return NULL;
+	if ((v = class_member(f, obj, name)))
+		return v;
+	if ((v = type_method(in, obj, name)))
+		return v;
+	ga = class_lookup(obj->u.dict->cls, "__getattr__", NULL);
+	if (!ga || ga->k != VK_FUNC)
+		return unknown_at(f, site, afmt(in, "'%s' is no attribute of a %s", name, obj->u.dict->cls->name));
+	arg = v_str(in->a, name);
+	return call_function(f, ga->u.fn, obj, &arg, 1, NULL, f->mode, f->ev, site);
+}
+
+int dictsub_setattr(struct frame *f, value_t *obj, const char *name, value_t *v)
+{
+	struct interp *in = f->in;
+	value_t *sa, *args[2];
+
+	if (!dictsub_class(obj))
+		return 0;
+	sa = class_lookup(obj->u.dict->cls, "__setattr__", NULL);
+	if (!sa || sa->k != VK_FUNC)
+		return 1;
+	args[0] = v_str(in->a, name);
+	args[1] = v;
+	(void)call_function(f, sa->u.fn, obj, args, 2, NULL, f->mode, f->ev, NULL);
+	return 1;
+}
