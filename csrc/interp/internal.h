@@ -107,7 +107,7 @@ enum builtin_id {
 	BI_M_STR_FIND, BI_M_STR_RFIND, BI_M_STR_INDEX, BI_M_STR_RINDEX, BI_M_STR_COUNT,
 	BI_M_STR_TITLE, BI_M_STR_CAPITALIZE, BI_M_STR_SWAPCASE, BI_M_STR_ZFILL,
 	BI_M_SET_UNION,
-	BI_M_FILE_READ, BI_M_FILE_READLINES, BI_M_EXITSTACK_ENTER, BI_M_STR_SPLITLINES,
+	BI_M_FILE_READ, BI_M_FILE_READLINES, BI_M_FILE_WRITE, BI_M_EXITSTACK_ENTER, BI_M_STR_SPLITLINES,
 	BI_M_ARGP_ADD, BI_M_ARGP_PARSE, BI_M_ARGP_GROUP, BI_M_ARGP_SETDEF,
 	BI_M_ARGP_SUBPARSERS, BI_M_ARGP_ADDPARSER,
 	BI_M_MOD_ADD_MODULE, BI_M_MOD_APPEND, BI_M_MOD_EXTEND, BI_M_MOD_SELF,
@@ -1271,6 +1271,9 @@ int log_sink(const value_t *fn);
 /* Is name (the last component of a call's name: "print", "log", "info")
  * one of a logging call?  Never fails. */
 int log_sink_name(const char *name);
+/* methods.c: is v a file object open()ed for writing text (a mode with
+ * 'w', 'a', 'x' or '+' and no 'b')?  A mode not known is no.  Never fails. */
+int file_writes_text(const value_t *v);
 /* logacc.c: does the assignment or augmented assignment st, run in f,
  * store into a local name (or an item of it) that its scope reads only in
  * logging calls' arguments?  1 or 0; never fails (answers memoised). */
