@@ -583,6 +583,9 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 			return alts_getattr(f, obj, name, site);
 		if ((v = libv_attr(f, obj, name, site)))
 			return v;
+		/* f'cuda:{r}'.startswith('cuda'): the known prefix answers */
+		if ((v = fact_str_method(in, obj, name)))
+			return v;
 		if ((v = arr_attr(f, obj, name, site)))
 			return v;
 		/* tokenizer.pad_token_id of a tokenizer ecg does not know

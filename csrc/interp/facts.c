@@ -10,7 +10,9 @@
  * decide some tests whatever the value is -- f'cuda:{r}' == 'cuda' is
  * False, int(os.environ['RANK']) != -1 is True -- and nothing else: the
  * value stays unknown.  Never NULL, nothing here fails; what the facts do
- * not decide is -1 (not known).
+ * not decide is -1 (not known).  A str with a known prefix answers
+ * startswith() of a text within the prefix (f'cuda:{r}'.startswith('cuda')
+ * is True) or one that leaves it (.startswith('cpu') is False).
  */
 #include "config.h"
 
@@ -178,4 +180,62 @@ int host_datum(const value_t *v)
 	if (v->k == VK_STR || is_path(v))
 		return 1;
 	return v->k == VK_UNKNOWN && !v->alts && (v->arr_shape || v->nonneg == FACT_HOST_DATA);
+}
+
+/* s.startswith(t) for a str s that starts with prefix p: 1 or 0 when p
+ * decides it, else -1. */
+static int prefix_starts(const char *p, const char *t, size_t n)
+{
+	size_t pl = strlen(p);
+
+	if (memchr(t, 0, n))
+		return -1;
+	if (n <= pl)
+		return !memcmp(p, t, n);
+	return memcmp(p, t, pl) ? 0 : -1;
+}
+
+/* startswith(t) or startswith((t1, t2, ...)) of a str whose prefix is
+ * known (self): True or False where the prefix decides it (any piece
+ * True; all False), else a bool not known. */
+static value_t *fact_m_startswith(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                                  const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const char *p = fn->u.bi.self->str_prefix;
+	int r = -1;
+
+	if (nargs == 1 && (!kw || !kw->n) && args[0]->k == VK_STR) {
+		r = prefix_starts(p, args[0]->u.str.s, args[0]->u.str.len);
+	} else if (nargs == 1 && (!kw || !kw->n) && args[0]->k == VK_TUPLE) {
+		size_t i, m = args[0]->u.seq->n;
+
+		r = 0;
+		for (i = 0; i < m && r != 1; i++) {
+			const value_t *t = args[0]->u.seq->items[i];
+			int one = t->k == VK_STR ? prefix_starts(p, t->u.str.s, t->u.str.len) : -1;
+
+			r = one == 1 ? 1 : one < 0 ? -1 : r;
+		}
+	}
+	if (r >= 0)
+		return v_bool(in->a, r);
+	return fact_set_plain(unknown_at(f, site, "a string test beyond the known start of the string"));
+}
+
+/* The methods a str not known answers from its prefix (sorted, native.c) */
+static const struct native fact_str_methods[] = {
+	{ "startswith", fact_m_startswith, BI_M_FACT_STARTSWITH },
+};
+
+const struct ntab fact_str_methods_ntab = NTAB(fact_str_methods);
+
+value_t *fact_str_method(struct interp *in, value_t *obj, const char *name)
+{
+	const struct native *m;
+
+	if (!obj || obj->k != VK_UNKNOWN || obj->alts || !obj->str_prefix)
+		return NULL;
+	m = NTAB_FIND(fact_str_methods, name);
+	return m ? mk_builtin(in, (int)m->id, obj) : NULL;
 }

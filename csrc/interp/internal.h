@@ -107,7 +107,7 @@ enum builtin_id {
 	BI_M_STR_FIND, BI_M_STR_RFIND, BI_M_STR_INDEX, BI_M_STR_RINDEX, BI_M_STR_COUNT,
 	BI_M_STR_TITLE, BI_M_STR_CAPITALIZE, BI_M_STR_SWAPCASE, BI_M_STR_ZFILL,
 	BI_M_SET_UNION,
-	BI_M_FILE_READ, BI_M_FILE_READLINES, BI_M_EXITSTACK_ENTER, BI_M_STR_SPLITLINES,
+	BI_M_FILE_READ, BI_M_FILE_READLINES, BI_M_FILE_WRITE, BI_M_FACT_STARTSWITH, BI_M_EXITSTACK_ENTER, BI_M_STR_SPLITLINES,
 	BI_M_ARGP_ADD, BI_M_ARGP_PARSE, BI_M_ARGP_GROUP, BI_M_ARGP_SETDEF,
 	BI_M_ARGP_SUBPARSERS, BI_M_ARGP_ADDPARSER,
 	BI_M_MOD_ADD_MODULE, BI_M_MOD_APPEND, BI_M_MOD_EXTEND, BI_M_MOD_SELF,
@@ -589,6 +589,9 @@ int fact_compare(enum ast_cmpop op, const value_t *l, const value_t *r);
 value_t *fact_int_of(struct frame *f, const value_t *arg, value_t *r);
 int fact_plain(const value_t *v);
 value_t *fact_set_plain(value_t *r);
+/* obj.<name> of a str not known whose prefix is (f'cuda:{r}'.startswith):
+ * the method bound to obj, or NULL (no such fact, no such method). */
+value_t *fact_str_method(struct interp *in, value_t *obj, const char *name);
 int host_datum(const value_t *v);       /* a str, a Path, an array: no tensor, no list */
 
 /* dictjoin.c: two dicts bound on the two paths of an undecided `if`, with
@@ -963,6 +966,7 @@ extern const struct ntab abc_types_ntab, torch_bases_ntab, torch_calls_ntab;
 extern const struct ntab yaml_words_ntab, fw_setups_ntab, fw_dispatchers_ntab, fw_backwards_ntab;
 extern const struct ntab job_spawners_ntab, job_writers_ntab, job_writer_methods_ntab;
 extern const struct ntab method_decos_ntab, implicit_classmethods_ntab, deco_hooks_ntab;
+extern const struct ntab fact_str_methods_ntab;
 void natives_register(struct interp *in);
 
 /* torch.c */
@@ -1289,6 +1293,9 @@ int log_sink(const value_t *fn);
 /* Is name (the last component of a call's name: "print", "log", "info")
  * one of a logging call?  Never fails. */
 int log_sink_name(const char *name);
+/* methods.c: is v a file object open()ed for writing text (a mode with
+ * 'w', 'a', 'x' or '+' and no 'b')?  A mode not known is no.  Never fails. */
+int file_writes_text(const value_t *v);
 /* logacc.c: does the assignment or augmented assignment st, run in f,
  * store into a local name (or an item of it) that its scope reads only in
  * logging calls' arguments?  1 or 0; never fails (answers memoised). */

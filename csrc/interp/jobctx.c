@@ -74,7 +74,9 @@ static const char *const log_sink_names[] = {
 	"set_description", "set_postfix", "warning", NULL
 };
 
-/* Does calling fn log its arguments: the builtin print, or a function
+/* Does calling fn log its arguments: the builtin print, write() of a file
+ * open()ed for writing text (`with open(log_file, "a") as f:
+ * f.write(f"{step} {loss.item()}")`; a binary file's bytes are data), or a function
  * or external name whose last component is a logging verb (wandb.log,
  * logger.info, writer.add_scalar, pbar.set_postfix, a job's print0)? */
 int log_sink(const value_t *fn)
@@ -83,7 +85,8 @@ int log_sink(const value_t *fn)
 	size_t i;
 
 	if (fn->k == VK_BUILTIN)
-		return fn->u.bi.id == BI_PRINT && !fn->u.bi.self;
+		return (fn->u.bi.id == BI_PRINT && !fn->u.bi.self) ||
+		       (fn->u.bi.id == BI_M_FILE_WRITE && file_writes_text(fn->u.bi.self));
 	if (fn->k == VK_EXT) {
 		/* torch.log, x.log(), np.log: arithmetic, not logging (the one
 		 * verb that is also a math function); a tensor's method logs

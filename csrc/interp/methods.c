@@ -1121,6 +1121,26 @@ static value_t *m_file_readlines(struct frame *f, value_t *fn, value_t **args, s
 	return file_lines(f, fn->u.bi.self, site);
 }
 
+/* f.write(s) of a file object: nothing is read; the count of characters
+ * written is not known.  (A write to a text file is a logging call's:
+ * jobctx.c log_sink.) */
+static value_t *m_file_write(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                             const struct ast_hdr *site)
+{
+	(void)fn; (void)args; (void)nargs; (void)kw;
+	return unknown_at(f, site, "the count write() returns");
+}
+
+int file_writes_text(const value_t *v)
+{
+	const value_t *mode;
+
+	if (!v || v->k != VK_INST || !v->u.inst->ext || strcmp(v->u.inst->ext, "io.TextIOWrapper"))
+		return 0;
+	mode = vdict_gets(v->u.inst->attrs, "mode");
+	return mode && mode->k == VK_STR && strpbrk(mode->u.str.s, "wax+") && !strchr(mode->u.str.s, 'b');
+}
+
 /* str.splitlines(): the lines without their ends ("\n", "\r\n", "\r";
  * the rarer separators Python also splits at make it unknown). */
 static value_t *m_str_splitlines(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
@@ -1258,12 +1278,13 @@ value_t *type_method(struct interp *in, value_t *obj, const char *name)
 
 /* The methods of objects of outside classes that are emulated, by
  * "<class> <method>": ExitStack.enter_context (exitstack.c), a file's
- * read(), os.environ's get() and
+ * read() and write(), os.environ's get() and
  * setdefault() (dict.get's), pathlib.Path's (pathlib.c). */
 static const struct native ext_methods[] = {
 	{ "contextlib.ExitStack enter_context", exitstack_enter, BI_M_EXITSTACK_ENTER },
 	{ "io.TextIOWrapper read", m_file_read, BI_M_FILE_READ },
 	{ "io.TextIOWrapper readlines", m_file_readlines, BI_M_FILE_READLINES },
+	{ "io.TextIOWrapper write", m_file_write, BI_M_FILE_WRITE },
 	{ "os.environ get", m_dict_get, BI_M_DICT_GET },
 	{ "os.environ setdefault", m_dict_get, BI_M_DICT_GET },
 	{ "pathlib.Path absolute", path_m_same, BI_M_PATH_SAME },
