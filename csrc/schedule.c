@@ -1037,6 +1037,18 @@ static int sc_in_logger(const struct sched_ev *e)
 	return 0;
 }
 
+/* Is e made while a call of an optimizer's own step method runs
+ * (sched_call.opt_step)? */
+static int sc_in_opt_step(const struct sched_ev *e)
+{
+	const struct sched_call *c;
+
+	for (c = e->calls; c; c = c->up)
+		if (c->opt_step)
+			return 1;
+	return 0;
+}
+
 static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 {
 	const struct jctx *c = e->ctx, *gd;
@@ -1063,6 +1075,10 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 		return "backward";
 	/* a sync made by the optimizer step itself (GradScaler.step) */
 	if (e->anchor && s->nopt && bsearch(&e->anchor, s->opt_anchors, s->nopt, sizeof *s->opt_anchors, str_cmp))
+		return "optimizer";
+	/* ... or inside the step method of the repository's own optimizer
+	 * (a Muon's all_gather of the updates) */
+	if (sc_in_opt_step(e))
 		return "optimizer";
 	if (sc_checkpoint_work(e))
 		return "checkpoint";

@@ -169,6 +169,10 @@ struct sched_call {
 	const struct jctx *at;
 	const void *site;             /* the call expression's node (one per place in the
 	                                 source: every call made there has it), or NULL */
+	int opt_step;                 /* 1: the call runs the step method of an
+	                                 optimizer (the repository's own subclass of a
+	                                 torch.optim class): what it does is the
+	                                 optimizer's work */
 };
 
 struct sched_ev {
