@@ -1068,6 +1068,40 @@ static int sc_in_logger(const struct sched_ev *e)
 	return 0;
 }
 
+/* The backward that trains: the first one in the step loop, else the
+ * first one at all -- not a dummy backward at import that warms autograd
+ * up before the loop (torch.empty(1, device='cuda',
+ * requires_grad=True).backward()). */
+static const struct sched_ev *sc_step_backward(const struct sc *s)
+{
+	const struct sched_ev *first = NULL;
+	size_t i;
+
+	for (i = 0; i < s->nev; i++) {
+		const struct sched_ev *e = &s->ev[i];
+
+		if (e->kind != SEV_BACKWARD)
+			continue;
+		if (s->step_loop && ctx_has(e->ctx, s->step_loop))
+			return e;
+		if (!first)
+			first = e;
+	}
+	return first;
+}
+
+/* Is e made while a call of an optimizer's own step method runs
+ * (sched_call.opt_step)? */
+static int sc_in_opt_step(const struct sched_ev *e)
+{
+	const struct sched_call *c;
+
+	for (c = e->calls; c; c = c->up)
+		if (c->opt_step)
+			return 1;
+	return 0;
+}
+
 static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 {
 	const struct jctx *c = e->ctx, *gd;
@@ -1094,6 +1128,10 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 		return "backward";
 	/* a sync made by the optimizer step itself (GradScaler.step) */
 	if (e->anchor && s->nopt && bsearch(&e->anchor, s->opt_anchors, s->nopt, sizeof *s->opt_anchors, str_cmp))
+		return "optimizer";
+	/* ... or inside the step method of the repository's own optimizer
+	 * (a Muon's all_gather of the updates) */
+	if (sc_in_opt_step(e))
 		return "optimizer";
 	if (sc_checkpoint_work(e))
 		return "checkpoint";
@@ -1531,7 +1569,7 @@ static void sc_phases(struct sc *s, cJSON *phases)
 			}
 			break;
 		case SEV_BACKWARD:
-			if (!have_bwd++)
+			if (e == sc_step_backward(s) && !have_bwd++)
 				cJSON_AddItemToArray(phases, sc_phase_entry("backward", sc_kind_of(e->ctx), "device", e->anchor,
 				                                            jc_find(e->ctx, JC_GUARD)));
 			break;
@@ -2923,7 +2961,7 @@ static void sc_compute(struct sc *s, cJSON *compute, cJSON *overlap)
 			cJSON_AddStringToObject(m, "phase", sc_phase(s, e));
 		}
 		if (e->kind == SEV_BACKWARD && !bwd)
-			bwd = e;
+			bwd = sc_step_backward(s);
 		if (e->kind == SEV_OPT_STEP && !opt)
 			opt = e;
 		if (e->kind == SEV_GRAD_SYNC_TOGGLE || (jc_find(e->ctx, JC_NO_SYNC) && e->kind == SEV_BACKWARD))

@@ -1020,6 +1020,10 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 		sc->at = f->jc;
 		sc->site = site;
 		sc->evals = 0;
+		/* opt.step() of the repository's own optimizer class: its
+		 * collectives and reads are the optimizer step's (schedule.c) */
+		sc->opt_step = self && is_optimizer(self) && AST_IS(fn->def, FunctionDef) &&
+		               !strcmp(AST_AS(fn->def, FunctionDef)->name, "step");
 		in->cur_call = sc;
 	}
 	in->depth++;

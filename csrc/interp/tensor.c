@@ -559,6 +559,13 @@ static value_t *tm_copy(struct frame *f, value_t *fn, const char *m, value_t **a
 			e->pinned = src->pinned;
 	} else if (dev == DEV_HOST && sdev == DEV_DEVICE) {
 		e = sev(f, SEV_D2H, ".copy_(<device tensor>)", site);
+	} else if (dev == DEV_DEVICE && src &&
+	           (src->k == VK_INT || src->k == VK_FLOAT || src->k == VK_BOOL || (src->k == VK_UNKNOWN && src->plain))) {
+		/* t.copy_(n) of a Python number: torch wraps n in a 0-d tensor
+		 * in pageable host memory and copies that over */
+		f->in->gpu = 1;
+		if ((e = sev(f, SEV_H2D, ".copy_(<Python number>)", site)))
+			e->pinned = 0;
 	}
 	if (e)
 		e->non_blocking = kw_bool(kw, "non_blocking");

@@ -2209,7 +2209,10 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	if (!strcmp(d, "torch.multinomial") || !strcmp(d, "torch.argmax"))
 		token_choice(f, d, nargs >= 1 && args[0]->k == VK_TENSOR ? args[0]->dev : DEV_UNKNOWN, site);
 	{
-		value_t *t = v_tensor_dev(in->a, dev, 0);
+		/* torch.empty(n, pin_memory=True): a host tensor in page-locked
+		 * memory, which its views keep and a later .to(device,
+		 * non_blocking=True) copies from without staging */
+		value_t *t = v_tensor_dev(in->a, dev, dev == DEV_HOST && kw_bool(kw, "pin_memory") == 1);
 
 		if (made_on_host)
 			host_sure_factory(f, t, kw ? vdict_gets(kw, "device") : NULL);

@@ -171,6 +171,10 @@ struct sched_call {
 	                                 source: every call made there has it), or NULL */
 	int evals;                    /* the run itself put a module in eval mode
 	                                 (model.eval(), model.train(False)) */
+	int opt_step;                 /* 1: the call runs the step method of an
+	                                 optimizer (the repository's own subclass of a
+	                                 torch.optim class): what it does is the
+	                                 optimizer's work */
 };
 
 struct sched_ev {

@@ -32,6 +32,8 @@ EXPECTED.json
                                                   optional: the header's parallel degrees
                                                   (size, and via when named), scored with
                                                   compute_overlap
+     "backward": "path:Symbol:line",              optional: compute.backward's anchor, the
+                                                  step's backward (scored with compute_overlap)
      "step": "path:Symbol:line",                  optional: entrypoint.step, the loop or
                                                   handler that is one step of the job;
                                                   null: entrypoint.step must be null
@@ -360,7 +362,8 @@ def score(expected, sched, name="?"):
 
     # 5. compute and overlap facts the expectation names (optional keys):
     #    "overlap": [{"anchor", "stream"}] must each be in ecg's overlap with
-    #    that stream; "ema": the anchor of compute.ema
+    #    that stream; "ema": the anchor of compute.ema; "backward": the
+    #    anchor of compute.backward (the step's backward)
     fails = []
     ov = [o for o in sched.get("overlap") or [] if isinstance(o, dict)]
     for want_o in expected.get("overlap") or []:
@@ -371,6 +374,11 @@ def score(expected, sched, name="?"):
         ema = comp.get("ema") if isinstance(comp.get("ema"), dict) else {}
         if ema.get("anchor") != expected["ema"]:
             fails.append("compute.ema at %s, want %s" % (ema.get("anchor"), expected["ema"]))
+    if expected.get("backward"):
+        comp = sched.get("compute") if isinstance(sched.get("compute"), dict) else {}
+        bw = comp.get("backward") if isinstance(comp.get("backward"), dict) else {}
+        if bw.get("anchor") != expected["backward"]:
+            fails.append("compute.backward at %s, want %s" % (bw.get("anchor"), expected["backward"]))
     # the parallel layout (header key "parallel"): each degree named with
     # its size (null included) and, when named, its via
     par = sched.get("parallel") if isinstance(sched.get("parallel"), dict) else {}
@@ -380,6 +388,7 @@ def score(expected, sched, name="?"):
             fails.append("parallel.%s %r via %r, want %r via %r" % (k, got_p.get("size"), got_p.get("via"),
                                                                   want_p.get("size"), want_p.get("via")))
     r["compute_overlap"] = {"checked": len(expected.get("overlap") or []) + (1 if expected.get("ema") else 0)
+                            + (1 if expected.get("backward") else 0)
                             + len(expected.get("parallel") or {}),
                             "pass": not fails, "failures": fails}
 
@@ -701,6 +710,10 @@ def perfect_document(expected, header=None):
         comp = dict(doc.get("compute") or {})
         comp["ema"] = {"anchor": expected["ema"], "call": "expected", "phase": None}
         doc["compute"] = comp
+    if expected.get("backward"):
+        comp = dict(doc.get("compute") or {})
+        comp["backward"] = {"anchor": expected["backward"]}
+        doc["compute"] = comp
     if expected.get("parallel"):
         doc["parallel"] = copy.deepcopy(expected["parallel"])
     if step_anchor(expected) or ("step" in expected and expected["step"] is None):
@@ -857,10 +870,11 @@ def _self_test_fixture(path, check):
         expect(d, {"step_freq"}, "a row's phase wrong (%s)" % h["anchor"])
 
     colls = expected["collectives"]
-    if expected.get("overlap") or expected.get("ema"):
+    if expected.get("overlap") or expected.get("ema") or expected.get("backward"):
         d = copy.deepcopy(perfect)
         d["overlap"] = []
         d.get("compute", {}).pop("ema", None)
+        d.get("compute", {}).pop("backward", None)
         expect(d, {"compute_overlap"}, "the overlap and compute facts left out")
     if expected.get("parallel"):
         d = copy.deepcopy(perfect)
