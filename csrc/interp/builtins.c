@@ -701,10 +701,10 @@ static value_t *bi_range(struct frame *f, value_t *fn, value_t **args, size_t na
 		/* say why the bound is not known: the layer not read */
 		for (i = 0; i < nargs; i++)
 			if (args[i]->k == VK_UNKNOWN && args[i]->reason)
-				return unknown_at(f, site, afmt(in, "a range whose bounds are not known (%s: %s)",
+				return unknown_at(f, site, afmt(in, RANGE_UNKNOWN_REASON " (%s: %s)",
 				                                args[i]->expr ? args[i]->expr : "?",
 				                                args[i]->reason));
-		return unknown_at(f, site, "a range whose bounds are not known");
+		return unknown_at(f, site, RANGE_UNKNOWN_REASON);
 	}
 	r = ast_arena_alloc(in->a, sizeof *r);
 	r->k = VK_RANGE;

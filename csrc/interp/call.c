@@ -383,6 +383,46 @@ static int is_own_forward(const struct vinst *m, const struct vfunc *vf)
 			return 0;
 	return 1;
 }
+/* A call of a model through DistributedDataParallel built with device_ids
+ * (DDP(model, device_ids=[rank])): its forward moves every input tensor
+ * not on device_ids[0] there first (torch.distributed.utils _to_kwargs /
+ * _recursive_to: obj.to(target), blocking, on a side stream by default),
+ * so a host tensor given to it is a host-to-device copy at the call.  An
+ * input not known to be on the host states nothing. */
+static void ddp_input_copies(struct frame *f, const struct vinst *m, value_t **args, size_t nargs,
+                             const struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const value_t *ids = NULL, *host = NULL;
+	struct sched_ev *e;
+	size_t i, k;
+
+	if (f->mode == M_FWD)
+		return;
+	for (k = m->nwrapped; k-- > 0;) {
+		const char *w = catalog_fact_match(in->cat, CATALOG_F_PARALLEL_WRAPPERS, m->wrapped_by[k]);
+
+		if (w && !strcmp(w, "DistributedDataParallel")) {
+			ids = m->wrap_kw && m->wrap_kw[k] ? vdict_gets(m->wrap_kw[k], "device_ids") : NULL;
+			break;
+		}
+	}
+	if (!ids || (ids->k != VK_LIST && ids->k != VK_TUPLE) || !ids->u.seq->n)
+		return;
+	for (i = 0; i < nargs + (kw ? kw->n : 0) && !host; i++) {
+		const value_t *a = i < nargs ? args[i] : kw->vals[i - nargs];
+
+		if (a && a->k == VK_TENSOR && a->dev == DEV_HOST)
+			host = a;
+	}
+	if (!host)
+		return;
+	if ((e = sev(f, SEV_H2D, afmt(in, "%s (DDP moves its host inputs to device_ids[0])", text_of(f, site)), site))) {
+		e->pinned = host->pinned;
+		e->non_blocking = 0;
+	}
+}
+
 
 value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
               struct vdict *kw, const struct ast_hdr *site)
@@ -591,6 +631,8 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 				 * `netD(real)` beside `engineD.backward(...)`) */
 				if (m->nwrapped && fn->via_wrapper)
 					ds_engine_forward(f, m, site);
+				if (m->nwrapped && fn->via_wrapper)
+					ddp_input_copies(f, m, args, nargs, kw, site);
 			}
 		}
 		{

@@ -1121,8 +1121,10 @@ static int index_has_mask(const value_t *idx)
  * of a tuple index (x[mask, 1:] selects rows by the mask as x[mask] does) */
 /* An index of host data torch builds as a tensor on the indexed tensor's
  * device (a blocking copy): an array of another library (numpy's, of
- * rank 1 or more: arrays.c arr_shape), a list of Python ints or bools,
- * or a tensor on the host for sure (hostsure.c: torch.tensor of a list,
+ * rank 1 or more: arrays.c arr_shape), a list of Python ints or bools, a
+ * range (torch's indexing makes the sequence a tensor on the host and
+ * moves it: python_variable_indexing sequenceToVariable), or a tensor on
+ * the host for sure (hostsure.c: torch.tensor of a list,
  * torch.arange without device=) that is not a boolean mask, alone or as
  * an item of a tuple index; in a model's forward (fwd) only such a
  * tensor.  One integer (a numpy scalar, a draw with no size) is a basic
@@ -1145,12 +1147,92 @@ static int index_host_array(const value_t *idx, int depth, int fwd)
 				return 0;
 		return 1;
 	}
+	/* x[range(n), y]: a range is a sequence of ints, made into an index
+	 * tensor as a list is (an empty one too: nothing to copy then) */
+	if (idx->k == VK_RANGE) {
+		long long a = idx->u.range.start, b = idx->u.range.stop, st = idx->u.range.step;
+
+		return st > 0 ? a < b : st < 0 && a > b;
+	}
+
 items:
 	if (idx->k == VK_TUPLE && !idx->u.seq->unk_reason)
 		for (i = 0; i < idx->u.seq->n; i++)
 			if (index_host_array(idx->u.seq->items[i], depth + 1, fwd))
 				return 1;
 	return 0;
+}
+
+/* Is e, as written, a call of the builtin range whose value v is a range
+ * with bounds not known (range(x.shape[0]) with the batch not known)?
+ * Read from the source: a value not known made of a range (a loop
+ * variable over one) is no range. */
+static int range_call(struct frame *f, const struct ast_hdr *e, const value_t *v)
+{
+	const struct ast_Call *c;
+	value_t *fn;
+
+	if (!e || !AST_IS(e, Call) || !v || v->k != VK_UNKNOWN || v->alts || !v->reason ||
+	    strncmp(v->reason, RANGE_UNKNOWN_REASON, sizeof RANGE_UNKNOWN_REASON - 1))
+		return 0;
+	c = AST_AS(e, Call);
+	if (!AST_IS(c->func, Name) || strcmp(AST_AS(c->func, Name)->id, "range"))
+		return 0;
+	fn = lookup(f, "range");
+	return fn && fn->k == VK_BUILTIN && fn->u.bi.id == BI_RANGE;
+}
+
+/* An index written with a range call whose bounds are not known: alone
+ * (x[range(n)]) or as an item of a tuple index (x[range(n), y]). */
+static int index_range_call(struct frame *f, const struct ast_hdr *sl, const value_t *idx)
+{
+	size_t i;
+
+	if (range_call(f, sl, idx))
+		return 1;
+	if (!sl || !AST_IS(sl, Tuple) || idx->k != VK_TUPLE || idx->u.seq->unk_reason ||
+	    AST_AS(sl, Tuple)->elts.n != idx->u.seq->n)
+		return 0;
+	for (i = 0; i < idx->u.seq->n; i++)
+		if (range_call(f, AST_AS(sl, Tuple)->elts.items[i], idx->u.seq->items[i]))
+			return 1;
+	return 0;
+}
+
+/* Is idx (or an item of a tuple idx) Python values: a list of ints or
+ * bools, a range? */
+static int index_python_values(const value_t *idx, int depth)
+{
+	size_t i;
+
+	if (!idx || depth > 1)
+		return 0;
+	if (idx->k == VK_RANGE || (idx->k == VK_LIST && !idx->u.seq->unk_reason))
+		return 1;
+	if (idx->k == VK_TUPLE && !idx->u.seq->unk_reason)
+		for (i = 0; i < idx->u.seq->n; i++)
+			if (index_python_values(idx->u.seq->items[i], depth + 1))
+				return 1;
+	return 0;
+}
+
+void index_host_copy(struct frame *f, const value_t *obj, const value_t *idx, const struct ast_hdr *slice,
+                     const struct ast_hdr *site)
+{
+	struct sched_ev *e;
+	int ranged = 0;
+
+	if (obj->dev != DEV_DEVICE ||
+	    !(index_host_array(idx, 0, f->mode == M_FWD) ||
+	      (ranged = f->mode != M_FWD && index_range_call(f, slice, idx))))
+		return;
+	if ((e = sev(f, SEV_H2D, "indexing a device tensor with a host array, list or tensor (the index copied over)", site))) {
+		e->pinned = 0;
+		e->non_blocking = 0;
+		/* an index of Python values is the step's own work, not
+		 * the data hop (schedule.c) */
+		e->of_values = ranged || index_python_values(idx, 0);
+	}
 }
 
 static value_t *tensor_subscript(struct frame *f, const struct ast_Subscript *s, value_t *obj, value_t *idx)
@@ -1165,15 +1247,7 @@ static value_t *tensor_subscript(struct frame *f, const struct ast_Subscript *s,
 	 * an index whose dtype is not known is not called a sync */
 	if (obj->dev == DEV_DEVICE && index_has_mask(idx) && f->mode != M_FWD)
 		sev(f, SEV_SYNC, "indexing with a tensor (boolean mask or index array)", &s->h);
-	if (obj->dev == DEV_DEVICE && index_host_array(idx, 0, f->mode == M_FWD)) {
-		struct sched_ev *e = sev(f, SEV_H2D, "indexing a device tensor with a host array, list or tensor (the index copied over)",
-		                         &s->h);
-
-		if (e) {
-			e->pinned = 0;
-			e->non_blocking = 0;
-		}
-	}
+	index_host_copy(f, obj, idx, s->slice, &s->h);
 	t = hostints_index(in, obj, idx);     /* a host tensor of known ints */
 	if (!t) {
 		t = v_tensor_dev(in->a, obj->dev, obj->pinned);

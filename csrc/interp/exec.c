@@ -137,6 +137,9 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 		if (is_tensorish(obj)) {
 			hostints_forget(obj);
 			emit_op(f, "Tensor.__setitem__", t);
+			/* x[range(n), y] = v: the host index copied over, as a
+			 * read's (eval.c) */
+			index_host_copy(f, obj, idx, s->slice, t);
 			setitem_copy(f, obj, v, t);
 		} else if (obj->k == VK_DICT && !value_is_known_scalar(idx)) {
 			struct vdict *d = obj->u.dict;

@@ -1792,6 +1792,17 @@ static inline struct vinst *new_inst(struct interp *in)
  * the call did not name may still have been set by it: its default is
  * not what the callee sees (function.c, object.c). */
 #define KW_UNK_STAR "*"
+/* builtins.c: range(...) whose bounds are not known (the reason's start;
+ * a cause may follow): a sequence of ints all the same */
+#define RANGE_UNKNOWN_REASON "a range whose bounds are not known"
+/* eval.c: x[idx] (or x[idx] = v) of a device tensor with an index of host
+ * data (a numpy array, a list of ints, a range -- a known one, or a call
+ * of range written in the slice whose bounds are not known -- a host
+ * tensor for sure): the index copied to the device, an H2D at site.
+ * slice: the index as written (NULL: not known).  Nothing when x is not
+ * on the device or the index is none of those. */
+void index_host_copy(struct frame *f, const value_t *obj, const value_t *idx, const struct ast_hdr *slice,
+                     const struct ast_hdr *site);
 #define KW_UNK_DSTAR "**"
 /* the side of a `**(d1 if c else d2)` keyword whose dict does not pass
  * it (eval.c dstar_alts): the parameter keeps its default on that path */
