@@ -911,7 +911,8 @@ static int sc_training(const struct sc *s)
 }
 
 /* The function runs that evaluate: in a training job, each run that calls
- * the model under no_grad and trains nothing (no backward, no optimizer
+ * the model under no_grad, or in eval mode that the run (or one around
+ * it) switched to itself, and trains nothing (no backward, no optimizer
  * step, not the step's model call) -- validate(), evaluate(): what it
  * does besides, after its no_grad block (the meters' all-reduce), is the
  * evaluation's too.  In a batch job, likewise a run that is not the
@@ -940,6 +941,13 @@ static void sc_index_runs(struct sc *s)
 
 		if (!model && !train)
 			continue;
+		/* or over data a model in eval mode that a run around the call
+		 * switched there itself (validate(): model.eval(), then the
+		 * batches, with or without no_grad) -- not a model set to
+		 * eval once at start-up (a teacher) */
+		if (model && !eval && e->train_mode == 0 && e != s->step_call && ctx_outermost_repeating_loop(e->ctx))
+			for (c = e->calls; c && !eval; c = c->up)
+				eval = c->evals;
 		if (e == s->step_call)
 			bits |= RUN_STEP_CALL;
 		for (c = e->calls; c; c = c->up) {
