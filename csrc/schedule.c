@@ -54,6 +54,9 @@ struct sc {
 	                                    add to this one's */
 	char **pool;                     /* sc_condition's joined texts, owned */
 	size_t npool, apool;
+	struct ptrmap wruns;             /* function runs inside a generate call (below
+	                                    it) that moved or loaded a model's weights
+	                                    (sched_ev.weights): a lazy loader's */
 	struct ptrmap runs;              /* function runs (sched_ev.calls' nodes): a has
 	                                    RUN_EVAL when the model is called under
 	                                    no_grad in them (not the step's call)
@@ -270,6 +273,50 @@ static void sc_find_generate(struct sc *s)
 			c = c->up;
 		s->gen[k] = c;
 	}
+}
+
+/* The runs below a generate call that move or load a model's weights (a
+ * loader the generate function calls on its first use): s->wruns. */
+static void sc_index_weights(struct sc *s)
+{
+	size_t i, k;
+
+	for (i = 0; i < s->nev; i++) {
+		const struct sched_call *c;
+		int below = 0;
+
+		if (!s->ev[i].weights)
+			continue;
+		for (c = s->ev[i].calls; c; c = c->up)
+			for (k = 0; s->gen && k < s->ndecode; k++)
+				if (c == s->gen[k])
+					below = 1;
+		if (!below)
+			continue;
+		for (c = s->ev[i].calls; c; c = c->up) {
+			for (k = 0; k < s->ndecode; k++)
+				if (c == s->gen[k])
+					break;
+			if (k < s->ndecode)
+				break;
+			(void)ptrmap_put(&s->wruns, c, NULL);
+		}
+	}
+}
+
+/* Is e the model's start-up though a generate call makes it: a move or
+ * load of weights, or work of a run that made one (the loader's wait
+ * after the move)? */
+static int sc_weights_work(const struct sc *s, const struct sched_ev *e)
+{
+	const struct sched_call *c;
+
+	if (e->weights)
+		return 1;
+	for (c = e->calls; s->wruns.n && c; c = c->up)
+		if (ptrmap_get(&s->wruns, c))
+			return 1;
+	return 0;
 }
 
 /* Is e work of a generate call (in it, or in what it calls), outside the
@@ -1119,7 +1166,10 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	 * generate: the prompt copied in before it (prefill), the candidates
 	 * read back after it */
 	if (e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER && e->kind != SEV_LOG && (g = sc_in_generate(s, e)))
-		return g == 1 ? "prefill" : "generate";
+		/* (a model's weights moved or loaded before the loop, and the
+		 * rest of the run that did it: the model's start-up, though a
+		 * lazy loader runs it there) */
+		return g == 1 ? (sc_weights_work(s, e) ? "startup" : "prefill") : "generate";
 	if (e->kind == SEV_H2D && ctx_innermost_loop(c) && s->step_loop && ctx_has(c, s->step_loop)) {
 		/* a copy the step's own computation makes -- a tensor made from
 		 * Python values (torch.tensor(..., device=)), or a copy in a loop
@@ -3066,6 +3116,7 @@ void schedule_emit(struct interp *in, const char *job_type, cJSON *sched)
 	sc_index_opt(&s);
 	sc_find_loops(&s);
 	sc_find_generate(&s);
+	sc_index_weights(&s);
 	sc_index_runs(&s);
 	sc_phases(&s, cJSON_GetObjectItemCaseSensitive(sched, "phases"));
 	sc_data_path(&s, cJSON_GetObjectItemCaseSensitive(sched, "data_path"));
@@ -3082,6 +3133,7 @@ void schedule_emit(struct interp *in, const char *job_type, cJSON *sched)
 	free(s.gen);
 	free(s.gen_first);
 	ptrmap_free(&s.runs);
+	ptrmap_free(&s.wruns);
 	while (s.npool)
 		free(s.pool[--s.npool]);
 	free(s.pool);
