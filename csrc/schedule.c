@@ -502,6 +502,15 @@ static const struct sched_ev *sc_fwd_call(const struct sc *s, const struct sched
 	return s->step_call;
 }
 
+/* Is the step loop itself a decode loop (a generation job's step, one
+ * token per iteration)? */
+static int sc_step_decodes(const struct sc *s)
+{
+	const struct jctx *d = s->step_loop ? sc_decode_of(s, s->step_loop) : NULL;
+
+	return d && ctx_same(d, s->step_loop);
+}
+
 /* The job context e is counted in: a forward's event in its model call's. */
 static const struct jctx *sc_ctx_of(const struct sc *s, const struct sched_ev *e)
 {
@@ -533,9 +542,12 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 		       : xstrdup("once");
 	if (jc_find(c, JC_ONCE))
 		return xstrdup("once");
-	if (dl && (!g || ctx_has(g, dl)) && (!s->step_loop || ctx_has(dl, s->step_loop))) {
-		/* in a decode loop at or below the step: every token (a guard
-		 * counts the loop it is in, below the decode loop) */
+	if (dl && (!g || ctx_has(g, dl)) &&
+	    (!s->step_loop || ctx_has(dl, s->step_loop) || (sc_step_decodes(s) && !ctx_has(s->step_loop, dl)))) {
+		/* in a decode loop at or below the step, or in another decode
+		 * loop beside the step's (a second stage's decoding after the
+		 * first's): every token (a guard counts the loop it is in,
+		 * below the decode loop) */
 		base = dl;
 		head = xstrdup("every token");
 		if (g) {
@@ -962,8 +974,10 @@ static int sc_training(const struct sc *s)
  * step's and calls a model under no_grad in a loop of its own, before or
  * after the step loop: a second pass over data that scores (dinov2's k-NN
  * classification over the val split after the step loop extracted the
- * train features).  Only training jobs read the runs as forward or
- * training work (sc_in_forward_run, sc_in_train_run). */
+ * train features).  A model call in a decode loop generates (a second
+ * stage's decoding after the step's: coarse codes after semantic
+ * tokens), it scores nothing.  Only training jobs read the runs as
+ * forward or training work (sc_in_forward_run, sc_in_train_run). */
 static void sc_index_runs(struct sc *s)
 {
 	size_t i;
@@ -979,7 +993,7 @@ static void sc_index_runs(struct sc *s)
 		 * image, before any loop of the job; a loop known to run
 		 * once is none) evaluates nothing */
 		int eval = model && jc_find(e->ctx, JC_NO_GRAD) && e != s->step_call &&
-		           ctx_outermost_repeating_loop(e->ctx);
+		           ctx_outermost_repeating_loop(e->ctx) && !sc_decode_of(s, e->ctx);
 		int train = e->kind == SEV_BACKWARD || e->kind == SEV_OPT_STEP;
 
 		if (!model && !train)
