@@ -54,6 +54,9 @@ struct sc {
 	                                    add to this one's */
 	char **pool;                     /* sc_condition's joined texts, owned */
 	size_t npool, apool;
+	struct ptrmap wruns;             /* function runs inside a generate call (below
+	                                    it) that moved or loaded a model's weights
+	                                    (sched_ev.weights): a lazy loader's */
 	struct ptrmap runs;              /* function runs (sched_ev.calls' nodes): a has
 	                                    RUN_EVAL when the model is called under
 	                                    no_grad in them (not the step's call)
@@ -275,6 +278,50 @@ static void sc_find_generate(struct sc *s)
 	}
 }
 
+/* The runs below a generate call that move or load a model's weights (a
+ * loader the generate function calls on its first use): s->wruns. */
+static void sc_index_weights(struct sc *s)
+{
+	size_t i, k;
+
+	for (i = 0; i < s->nev; i++) {
+		const struct sched_call *c;
+		int below = 0;
+
+		if (!s->ev[i].weights)
+			continue;
+		for (c = s->ev[i].calls; c; c = c->up)
+			for (k = 0; s->gen && k < s->ndecode; k++)
+				if (c == s->gen[k])
+					below = 1;
+		if (!below)
+			continue;
+		for (c = s->ev[i].calls; c; c = c->up) {
+			for (k = 0; k < s->ndecode; k++)
+				if (c == s->gen[k])
+					break;
+			if (k < s->ndecode)
+				break;
+			(void)ptrmap_put(&s->wruns, c, NULL);
+		}
+	}
+}
+
+/* Is e the model's start-up though a generate call makes it: a move or
+ * load of weights, or work of a run that made one (the loader's wait
+ * after the move)? */
+static int sc_weights_work(const struct sc *s, const struct sched_ev *e)
+{
+	const struct sched_call *c;
+
+	if (e->weights)
+		return 1;
+	for (c = e->calls; s->wruns.n && c; c = c->up)
+		if (ptrmap_get(&s->wruns, c))
+			return 1;
+	return 0;
+}
+
 /* Is e work of a generate call (in it, or in what it calls), outside the
  * decode loop?  0 no, 1 before the loop (the prompt's preparation: the
  * prefill), 2 after it (the candidates read back). */
@@ -458,6 +505,15 @@ static const struct sched_ev *sc_fwd_call(const struct sc *s, const struct sched
 	return s->step_call;
 }
 
+/* Is the step loop itself a decode loop (a generation job's step, one
+ * token per iteration)? */
+static int sc_step_decodes(const struct sc *s)
+{
+	const struct jctx *d = s->step_loop ? sc_decode_of(s, s->step_loop) : NULL;
+
+	return d && ctx_same(d, s->step_loop);
+}
+
 /* The job context e is counted in: a forward's event in its model call's. */
 static const struct jctx *sc_ctx_of(const struct sc *s, const struct sched_ev *e)
 {
@@ -489,9 +545,12 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 		       : xstrdup("once");
 	if (jc_find(c, JC_ONCE))
 		return xstrdup("once");
-	if (dl && (!g || ctx_has(g, dl)) && (!s->step_loop || ctx_has(dl, s->step_loop))) {
-		/* in a decode loop at or below the step: every token (a guard
-		 * counts the loop it is in, below the decode loop) */
+	if (dl && (!g || ctx_has(g, dl)) &&
+	    (!s->step_loop || ctx_has(dl, s->step_loop) || (sc_step_decodes(s) && !ctx_has(s->step_loop, dl)))) {
+		/* in a decode loop at or below the step, or in another decode
+		 * loop beside the step's (a second stage's decoding after the
+		 * first's): every token (a guard counts the loop it is in,
+		 * below the decode loop) */
 		base = dl;
 		head = xstrdup("every token");
 		if (g) {
@@ -919,8 +978,10 @@ static int sc_training(const struct sc *s)
  * step's and calls a model under no_grad in a loop of its own, before or
  * after the step loop: a second pass over data that scores (dinov2's k-NN
  * classification over the val split after the step loop extracted the
- * train features).  Only training jobs read the runs as forward or
- * training work (sc_in_forward_run, sc_in_train_run). */
+ * train features).  A model call in a decode loop generates (a second
+ * stage's decoding after the step's: coarse codes after semantic
+ * tokens), it scores nothing.  Only training jobs read the runs as
+ * forward or training work (sc_in_forward_run, sc_in_train_run). */
 static void sc_index_runs(struct sc *s)
 {
 	size_t i;
@@ -936,7 +997,7 @@ static void sc_index_runs(struct sc *s)
 		 * image, before any loop of the job; a loop known to run
 		 * once is none) evaluates nothing */
 		int eval = model && jc_find(e->ctx, JC_NO_GRAD) && e != s->step_call &&
-		           ctx_outermost_repeating_loop(e->ctx);
+		           ctx_outermost_repeating_loop(e->ctx) && !sc_decode_of(s, e->ctx);
 		int train = e->kind == SEV_BACKWARD || e->kind == SEV_OPT_STEP;
 
 		if (!model && !train)
@@ -1196,7 +1257,10 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	 * generate: the prompt copied in before it (prefill), the candidates
 	 * read back after it */
 	if (e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER && e->kind != SEV_LOG && (g = sc_in_generate(s, e)))
-		return g == 1 ? "prefill" : "generate";
+		/* (a model's weights moved or loaded before the loop, and the
+		 * rest of the run that did it: the model's start-up, though a
+		 * lazy loader runs it there) */
+		return g == 1 ? (sc_weights_work(s, e) ? "startup" : "prefill") : "generate";
 	if (e->kind == SEV_H2D && ctx_innermost_loop(c) && s->step_loop && ctx_has(c, s->step_loop)) {
 		/* a copy the step's own computation makes -- a tensor made from
 		 * Python values (torch.tensor(..., device=)), or a copy in a loop
@@ -3147,6 +3211,7 @@ void schedule_emit(struct interp *in, const char *job_type, cJSON *sched)
 	sc_index_opt(&s);
 	sc_find_loops(&s);
 	sc_find_generate(&s);
+	sc_index_weights(&s);
 	sc_index_runs(&s);
 	sc_phases(&s, cJSON_GetObjectItemCaseSensitive(sched, "phases"));
 	sc_data_path(&s, cJSON_GetObjectItemCaseSensitive(sched, "data_path"));
@@ -3163,6 +3228,7 @@ void schedule_emit(struct interp *in, const char *job_type, cJSON *sched)
 	free(s.gen);
 	free(s.gen_first);
 	ptrmap_free(&s.runs);
+	ptrmap_free(&s.wruns);
 	while (s.npool)
 		free(s.pool[--s.npool]);
 	free(s.pool);

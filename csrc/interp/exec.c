@@ -1801,6 +1801,7 @@ static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 	const struct jctx *ojc = f->jc, *pushed = NULL;
 	value_t *entered[8];       /* generator objects and objects with __exit__ */
 	unsigned nentered = 0;
+	const struct jctx *held;   /* a @contextmanager's contexts at its yield */
 	struct devscope ds[8];     /* `with torch.device(d):` items (devscope.c) */
 	unsigned nds = 0;
 
@@ -1818,6 +1819,11 @@ static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 
 			if (y) {
 				entered[nentered++] = cv;
+				/* `with no_grad(), autocast(): yield` in its body:
+				 * those contexts hold over this block, as in Python */
+				ng += gen_ctx_held(f, cv->u.inst, &held);
+				if (held)
+					f->jc = held;
 				if (wi->optional_vars)
 					assign(f, wi->optional_vars, y);
 				continue;
@@ -2028,6 +2034,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 
 			f->ret = y->value ? eval(f, y->value) : v_none(in->a);
 			f->yielded = 1;
+			gen_ctx_note_yield(f);
 			return FL_RETURN;
 		}
 		if (f->gen_body && AST_IS(AST_AS(st, Expr)->value, YieldFrom)) {

@@ -277,6 +277,11 @@ struct vgen {
 	struct vdict *locals;         /* a context manager's, at its yield */
 	unsigned yield_at;            /* the index of that yield in the body */
 	struct vinst *inner;          /* the generator its `yield from` entered */
+	int held;                     /* its yield was reached: what follows is held */
+	int held_no_grad;             /* frame.no_grad at its yield */
+	const struct jctx *held_jc;   /* frame.jc at its yield: the contexts of the
+	                                 `with` around it (no_grad, autocast) over
+	                                 the caller's jc */
 	long long items;              /* how many items it gives (genitems.c), as
 	                                 its last reading up to its yield found;
 	                                 -1 not known */
@@ -466,6 +471,8 @@ static value_t *ctx_enter(struct frame *f, struct vinst *g, const struct ast_hdr
 	st->yield_at = (unsigned)at;
 	st->locals = NULL;
 	st->inner = NULL;
+	st->held = 0;
+	st->held_jc = NULL;
 	st->running = 1;
 	in->gen_entering = st->fn;
 	in->gen_capture = st;
@@ -479,6 +486,34 @@ static value_t *ctx_enter(struct frame *f, struct vinst *g, const struct ast_hdr
 value_t *gen_ctx_enter(struct frame *f, struct vinst *g, const struct ast_hdr *site)
 {
 	return ctx_enter(f, g, site, 1);
+}
+
+void gen_ctx_note_yield(struct frame *f)
+{
+	struct vgen *st = f->ctx_gen;
+
+	if (!st)
+		return;
+	st->held = 1;
+	st->held_no_grad = f->no_grad;
+	st->held_jc = f->jc;
+}
+
+int gen_ctx_held(const struct frame *f, const struct vinst *g, const struct jctx **jc)
+{
+	const struct vgen *st = g ? g->gen : NULL;
+	const struct jctx *j;
+
+	*jc = NULL;
+	if (!st || !st->held)
+		return 0;
+	/* the contexts around the yield extend the caller's chain (cf.jc
+	 * starts as the caller's): kept only then */
+	for (j = st->held_jc; j && j != f->jc; j = j->up)
+		;
+	if (j == f->jc && st->held_jc != f->jc)
+		*jc = st->held_jc;
+	return st->held_no_grad > f->no_grad ? st->held_no_grad - f->no_grad : 0;
 }
 
 value_t *gen_ctx_delegate(struct frame *f, value_t *src, const struct ast_hdr *site)

@@ -826,6 +826,16 @@ int iter_self_next(struct frame *f, value_t *v);      /* 1: its __iter__ returns
 value_t *next_dunder(struct frame *f, value_t *v, const struct ast_hdr *site);   /* NULL: no repo __next__ */
 value_t *iter_dunder_gen(struct frame *f, value_t *v, const struct ast_hdr *site);
 value_t *gen_ctx_enter(struct frame *f, struct vinst *g, const struct ast_hdr *site);
+/* function.c: gen_ctx_note_yield() at the yield of a context manager's
+ * body being entered (frame.ctx_gen): the grad mode and job contexts
+ * there kept; gen_ctx_held() for g entered by the caller's frame f: how
+ * many no_grad levels above f's that yield held, and in *jc the job
+ * contexts (the `with` items around the yield: no_grad, autocast) over
+ * f's chain, NULL when none -- they hold over the caller's block, as
+ * Python's `with cm():` runs it inside the generator's `with`.  Neither
+ * fails. */
+void gen_ctx_note_yield(struct frame *f);
+int gen_ctx_held(const struct frame *f, const struct vinst *g, const struct jctx **jc);
 void gen_ctx_exit(struct frame *f, struct vinst *g, const struct ast_hdr *site);
 value_t *gen_ctx_delegate(struct frame *f, value_t *src, const struct ast_hdr *site);
 value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t **args,

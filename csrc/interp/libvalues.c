@@ -341,6 +341,7 @@ value_t *libv_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, s
 	                             : cuda ? ".cuda()" : ".to(device): every tensor of the mapping", site))) {
 		e->pinned = 0;
 		e->non_blocking = kw_bool(kw, "non_blocking");
+		e->weights = mod;
 	}
 	if (!mod && cuda)                 /* a tensor's .cuda(): a new tensor, x unchanged */
 		return unknown_at(f, site, DEVICE_TENSOR_MAP_REASON);

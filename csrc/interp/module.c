@@ -723,6 +723,7 @@ static void load_state_dict_effects(struct frame *f, value_t *self, const value_
 	    (e = sev(f, SEV_H2D, "load_state_dict of a state loaded on the host into a device model", site))) {
 		e->pinned = 0;
 		e->non_blocking = 0;
+		e->weights = 1;
 		return;
 	}
 
@@ -730,7 +731,8 @@ static void load_state_dict_effects(struct frame *f, value_t *self, const value_
 	    m->nwrapped || !sd || sd->k != VK_UNKNOWN || !sd->reason || strcmp(sd->reason, LOADED_ON_DEVICE_REASON) ||
 	    owns_no_tensor(in, self))
 		return;
-	sev(f, SEV_SYNC, "load_state_dict of a state loaded onto the device into a host model (device to host)", site);
+	if ((e = sev(f, SEV_SYNC, "load_state_dict of a state loaded onto the device into a host model (device to host)", site)))
+		e->weights = 1;
 }
 
 /* model.to(device): m and every module under it hold their parameters
@@ -1135,6 +1137,7 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 			    (e = sev(f, SEV_H2D, "model.to(device): parameters and buffers", site))) {
 				e->pinned = 0;
 				e->non_blocking = kw_bool(kw, "non_blocking");
+				e->weights = 1;
 			}
 		}
 		return self;

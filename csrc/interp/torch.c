@@ -1296,6 +1296,7 @@ static value_t *tc_load(struct frame *f, const char *d, const char *last, value_
 		if (e) {
 			e->pinned = 0;
 			e->non_blocking = 0;
+			e->weights = 1;
 		}
 		f->in->gpu = 1;
 		/* a device named (not the meta device, which holds no data) */

@@ -201,6 +201,11 @@ struct sched_ev {
 	                                 the model is not known) */
 	int of_values;                /* H2D: of a tensor made from Python numbers
 	                                 (torch.tensor(x).cuda()), not a batch */
+	int weights;                  /* a model's weights moved or loaded (model.to(device),
+	                                 torch.load onto the device, load_state_dict
+	                                 across devices): the model's start-up, not the
+	                                 work of the call it is made in (a generate
+	                                 function that loads its model lazily) */
 	int of_array;                 /* H2D: made by torch.<factory>() of an array
 	                                 another library made (numpy's): data, as a
 	                                 batch's copy is, though the call is torch's */
