@@ -992,6 +992,15 @@ static value_t *tc_device_mesh(struct frame *f, const char *d, const char *last,
 
 /* WORLD_SIZE when the environment is known and pins it to one number
  * (the launcher exports the same in every process), else 0. */
+/* the machine's number of devices: not known, an int >= 0 */
+static value_t *machine_count(struct frame *f, const struct ast_hdr *site)
+{
+	value_t *u = unknown_at(f, site, MACHINE_REASON);
+
+	u->nonneg = FACT_NONNEG_INT;
+	return u;
+}
+
 static long long pinned_world_size(struct interp *in)
 {
 	long long n;
@@ -1003,7 +1012,10 @@ static long long pinned_world_size(struct interp *in)
  * visible -- CUDA_VISIBLE_DEVICES of a pinned environment, a list of
  * distinct device numbers (empty: none).  Not set, not pinned, or ids ecg
  * does not count (UUIDs, a negative number, which ends CUDA's list): the
- * machine's count, not known (NULL). */
+ * machine's count, not known -- a property of the machine (MACHINE_REASON),
+ * so that a test of it (`"cuda" if torch.cuda.device_count() > 0 else
+ * "cpu"`) chooses the job's device at run time as is_available() does
+ * (devchoice.c).  An int >= 0 either way. */
 static value_t *tc_device_count(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                                 struct vdict *kw, const struct ast_hdr *site)
 {
@@ -1013,28 +1025,28 @@ static value_t *tc_device_count(struct frame *f, const char *d, const char *last
 	long long seen[64];
 	size_t n = 0, i;
 
-	(void)d, (void)last, (void)args, (void)kw, (void)site;
+	(void)d, (void)last, (void)args, (void)kw;
 	if (nargs || !in->environ || in->environ->k != VK_DICT ||
 	    !(v = vdict_gets(in->environ->u.dict, "CUDA_VISIBLE_DEVICES")) || v->k != VK_STR)
-		return NULL;
+		return machine_count(f, site);
 	for (p = v->u.str.s; *p;) {
 		char *end;
 		long long id;
 
 		if (*p < '0' || *p > '9')
-			return NULL;
+			return machine_count(f, site);
 		id = strtoll(p, &end, 10);
 		for (i = 0; i < n; i++)
 			if (seen[i] == id)
-				return NULL;
+				return machine_count(f, site);
 		if (n == sizeof seen / sizeof *seen)
-			return NULL;
+			return machine_count(f, site);
 		seen[n++] = id;
 		p = end;
 		if (*p == ',' && p[1])
 			p++;
 		else if (*p)
-			return NULL;
+			return machine_count(f, site);
 	}
 	return v_int(in->a, (long long)n);
 }
@@ -1299,8 +1311,11 @@ static value_t *tc_load(struct frame *f, const char *d, const char *last, value_
 			e->weights = 1;
 		}
 		f->in->gpu = 1;
-		/* a device named (not the meta device, which holds no data) */
-		on_device = dev_is_host(loc) == 0 && !(loc->k == VK_STR && !strncmp(loc->u.str.s, "meta", 4));
+		/* a device named (not the meta device, which holds no data),
+		 * or the device the job chooses at run time (devchoice.c):
+		 * on it under the condition every such row carries */
+		on_device = (dev_is_host(loc) == 0 && !(loc->k == VK_STR && !strncmp(loc->u.str.s, "meta", 4))) ||
+		            devchoice_cond(f->in, loc) != NULL;
 	}
 	return unknown_at(f, site, on_device ? LOADED_ON_DEVICE_REASON
 	                           : loc && f->mode != M_FWD && (dev_is_host(loc) == 1 || loc_keeps_host_storage(loc))

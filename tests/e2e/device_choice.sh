@@ -217,6 +217,30 @@ is "$(json "$T/launch/o/execution_schedule.json" "d['invocation']['machine']")" 
 is "$(json "$T/launch/o/execution_schedule.json" "sorted({str(h['condition']) for h in d['host_device']})")" "['None']" \
 	"launch: so the device chosen by torch.cuda.is_available() is the GPU: no condition"
 
+# the machine's device count asked (bark's _grab_best_device): a count
+# above 0 chooses the GPU as is_available() does, and a checkpoint loaded
+# onto the chosen device is on it under that test
+job count <<'PY'
+import torch
+
+
+def best_device():
+    if torch.cuda.device_count() > 0:
+        return "cuda"
+    return "cpu"
+
+
+device = best_device()
+model = torch.nn.Linear(4, 4)
+model.load_state_dict(torch.load("m.pt", map_location=device))
+model.to(device)
+for i in range(10):
+    x = torch.randn(8, 4).to(device)
+    print(model(x).sum().item())
+PY
+is "$(nrows count)" 5 "count: the load, its copy into the host model, the move, the batch, the read"
+is "$(conds count)" "['torch.cuda.device_count() > 0']" "count: every row under the machine's device count"
+
 # accelerate's Accelerator of one process chooses its device at run time
 # (catalog run_time_devices: CUDA when the machine has it, else the host):
 # a model moved to accelerator.device by hand and a loss read off it hold
