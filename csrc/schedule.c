@@ -1044,6 +1044,27 @@ static int sc_in_eval_run(const struct sc *s, const struct sched_ev *e)
 	return 0;
 }
 
+/* Walk the runs around e inside the step, innermost first (sc_index_runs):
+ * 1 at the first that has one of the bits want, 0 at one that trains or
+ * has one of the bits stop first, or when none does.  0 outside the step
+ * of a training job. */
+static int sc_step_run(const struct sc *s, const struct sched_ev *e, int stop, int want)
+{
+	const struct sched_call *c;
+
+	if (!sc_training(s) || !s->runs.n || !s->step_loop || !ctx_has(e->ctx, s->step_loop))
+		return 0;
+	for (c = e->calls; c && c->at && ctx_has(c->at, s->step_loop); c = c->up) {
+		const struct ptrmap_slot *sl = ptrmap_get(&s->runs, c);
+
+		if (sl && (sl->b || (sl->a & stop)))
+			return 0;
+		if (sl && (sl->a & want))
+			return 1;
+	}
+	return 0;
+}
+
 /* Is e made, in the step, by a function run the step makes that puts
  * a model in eval mode itself and runs it under no_grad, training nothing
  * (sc_index_runs): an evaluation made every step (a full-batch job's
@@ -1053,19 +1074,7 @@ static int sc_in_eval_run(const struct sc *s, const struct sched_ev *e)
  * mode before the loop (DINO's) is run by the step's own work. */
 static int sc_in_step_eval_run(const struct sc *s, const struct sched_ev *e)
 {
-	const struct sched_call *c;
-
-	if (!sc_training(s) || !s->runs.n || !s->step_loop || !ctx_has(e->ctx, s->step_loop))
-		return 0;
-	for (c = e->calls; c && c->at && ctx_has(c->at, s->step_loop); c = c->up) {
-		const struct ptrmap_slot *sl = ptrmap_get(&s->runs, c);
-
-		if (sl && (sl->b || (sl->a & RUN_STEP_CALL)))
-			return 0;
-		if (sl && (sl->a & RUN_EVAL_MODE))
-			return 1;
-	}
-	return 0;
+	return sc_step_run(s, e, RUN_STEP_CALL, RUN_EVAL_MODE);
 }
 
 /* Is e made, in the step, by a function run the step makes that calls a
@@ -1078,19 +1087,7 @@ static int sc_in_step_eval_run(const struct sc *s, const struct sched_ev *e)
  * does besides its forward is no forward. */
 static int sc_in_forward_run(const struct sc *s, const struct sched_ev *e)
 {
-	const struct sched_call *c;
-
-	if (!sc_training(s) || !s->runs.n || !s->step_loop || !ctx_has(e->ctx, s->step_loop))
-		return 0;
-	for (c = e->calls; c && c->at && ctx_has(c->at, s->step_loop); c = c->up) {
-		const struct ptrmap_slot *sl = ptrmap_get(&s->runs, c);
-
-		if (sl && sl->b)
-			return 0;
-		if (sl && (sl->a & RUN_MODEL))
-			return 1;
-	}
-	return 0;
+	return sc_step_run(s, e, 0, RUN_MODEL);
 }
 
 /* Is e made by a function run that trains and evaluates nothing (the
