@@ -1002,11 +1002,14 @@ static void sc_index_runs(struct sc *s)
 
 		if (!model && !train)
 			continue;
-		/* or over data a model in eval mode that a run around the call
-		 * switched there itself (validate(): model.eval(), then the
-		 * batches, with or without no_grad) -- not a model set to
-		 * eval once at start-up (a teacher) */
-		if (model && !eval && e->train_mode == 0 && e != s->step_call && ctx_outermost_repeating_loop(e->ctx))
+		/* or, in a training job, over data a model in eval mode that a
+		 * run around the call switched there itself (validate():
+		 * model.eval(), then the batches, with or without no_grad) --
+		 * not a model set to eval once at start-up (a teacher), not a
+		 * decode loop's (an inference job puts its model in eval mode
+		 * to run it at all) */
+		if (model && !eval && sc_training(s) && e->train_mode == 0 && e != s->step_call &&
+		    ctx_outermost_repeating_loop(e->ctx) && !sc_decode_of(s, e->ctx))
 			for (c = e->calls; c && !eval; c = c->up)
 				eval = c->evals;
 		if (e == s->step_call)
