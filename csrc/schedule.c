@@ -576,7 +576,17 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 
 		base = g;
 		l = ctx_innermost_loop(g->up);
-		if (s->step_loop && l && !ctx_has(l, s->step_loop) && ctx_has(s->step_loop, l) && sc_epoch_loop(s, l)) {
+		if (g->counter) {
+			/* a counter the loop does not advance on every pass
+			 * (jobctx.c guard_ctx): every N of its counts, how many
+			 * passes of the loop that is not known */
+			head = g->period > 0 ? xasprintf("every %s=%lld counts of `%s` (not every pass of `%s`: how many "
+			                                 "passes a count takes is not known)",
+			                                 pe, g->period, g->counter, l ? l->text : "?")
+			                     : xasprintf("every %s counts of `%s` (not every pass of `%s`: how many passes a "
+			                                 "count takes is not known)",
+			                                 pe, g->counter, l ? l->text : "?");
+		} else if (s->step_loop && l && !ctx_has(l, s->step_loop) && ctx_has(s->step_loop, l) && sc_epoch_loop(s, l)) {
 			/* `if epoch % 10 == 0` in the epoch loop: every 10 epochs,
 			 * not every 10 steps */
 			head = g->period > 0 ? xasprintf("every %s=%lld epochs (iterations of `%s`)", pe, g->period, l->text)

@@ -292,3 +292,55 @@ int carry_cond_added(const struct jctx *first, const struct jctx *later, const s
 	}
 	return added && (!a || a == loop) && (!b || b == loop);
 }
+
+/* Does the node hold a `continue` of the loop being read (not one of a
+ * loop nested in it, nor of a function defined there)? */
+static int continue_cb(const struct ast_hdr *n, void *ctx)
+{
+	switch (n->kind) {
+	case AST_Continue:
+		return 1;
+	case AST_For: case AST_AsyncFor: case AST_While:
+	case AST_FunctionDef: case AST_AsyncFunctionDef: case AST_ClassDef: case AST_Lambda:
+		return 0;
+	default:
+		return ast_visit_children(n, continue_cb, ctx);
+	}
+}
+
+/* Is statement n `id += ...` (or `id = id + ...`)? */
+static int increments(const struct ast_hdr *n, const char *id)
+{
+	if (AST_IS(n, AugAssign))
+		return target_has(AST_AS(n, AugAssign)->target, id);
+	if (AST_IS(n, Assign) && AST_AS(n, Assign)->targets.n == 1 &&
+	    target_has(AST_AS(n, Assign)->targets.items[0], id) && AST_IS(AST_AS(n, Assign)->value, BinOp)) {
+		const struct ast_hdr *l = AST_AS(AST_AS(n, Assign)->value, BinOp)->left;
+
+		return AST_IS(l, Name) && !strcmp(AST_AS(l, Name)->id, id);
+	}
+	return 0;
+}
+
+int carry_counts_passes(const struct frame *f, const char *id)
+{
+	const struct carry *c = f->carry;
+	struct binds_walk w = { id };
+	unsigned i;
+	int skipped = 0;
+
+	if (!c || !id)
+		return -1;
+	if (c->target && target_has(c->target, id))
+		return 1;
+	for (i = 0; i < c->body->n; i++) {
+		const struct ast_hdr *st = c->body->items[i];
+
+		if (increments(st, id))
+			return skipped ? 0 : 1;
+		if (binds_cb(st, &w))
+			return -1;      /* set otherwise: not read here */
+		skipped |= continue_cb(st, NULL);
+	}
+	return -1;
+}

@@ -1428,6 +1428,15 @@ const char *residual_join(struct frame *f, const struct ast_BoolOp *b, const cha
                           const struct ast_hdr *operand);
 const char *test_text(struct frame *f, const struct ast_hdr *test, const value_t *tv);
 int carry_varies(const struct frame *f, const struct ast_hdr *test);
+/* carry.c: does the name id count the passes of the loop f is reading
+ * (the innermost of its frame)?  1: the loop's own target, or a statement
+ * of its body `id += k` that every pass reaches (no `continue` before
+ * it); 0: such an increment after a `continue` of the loop -- `cur_tick
+ * += 1` after an undecided per-tick `continue` counts ticks, not passes;
+ * -1: bound otherwise (under an `if`, by an assignment), not bound in the
+ * body at all (an attribute, a counter of another loop), or no loop
+ * read. */
+int carry_counts_passes(const struct frame *f, const char *id);
 
 /* dsengine.c: a DeepSpeed engine (deepspeed.initialize, add_config_arguments,
  * the engine's step and switches); NULL when the call or name is none of

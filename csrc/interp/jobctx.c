@@ -226,6 +226,7 @@ const struct jctx *jc_push(struct frame *f, enum jctx_kind kind, const char *anc
 	j->anchor = anchor;
 	j->text = text;
 	j->period = -1;
+	j->counter = NULL;
 	j->trips = -1;
 	j->gen_items = 0;
 	j->yields = 0;
@@ -467,6 +468,12 @@ const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const 
 
 		j->period = ok && n > 0 ? n : -1;
 		j->period_expr = text_of(f, m->right);
+		j->counter = NULL;
+		/* `cur_tick % snapshot_ticks == 0` with cur_tick incremented
+		 * after the loop's per-tick `continue`: every N ticks, not
+		 * every N passes of the loop */
+		if (f->mode != M_FWD && AST_IS(m->left, Name) && !carry_counts_passes(f, AST_AS(m->left, Name)->id))
+			j->counter = AST_AS(m->left, Name)->id;
 	}
 	return j;
 }

@@ -99,6 +99,11 @@ struct jctx {
 	const char *text;
 	long long period;             /* JC_GUARD: resolved, or -1 */
 	const char *period_expr;
+	const char *counter;          /* JC_GUARD whose counter does not count the
+	                                 passes of the loop around it (incremented
+	                                 after a `continue`, or under an `if`): its
+	                                 name; NULL otherwise (carry.c
+	                                 carry_counts_passes) */
 	long long trips;              /* JC_LOOP, JC_REPEAT: known trip count, or -1 */
 	int gen_items;                /* JC_LOOP: a loop of a generator's body around its
 	                               * yield: each iteration makes one item for the code

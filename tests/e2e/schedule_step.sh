@@ -155,4 +155,42 @@ is "$(json "$T/o4/execution_schedule.json" 'd["entrypoint"]["step"]')" "bench.py
 is "$(json "$T/o4/execution_schedule.json" "[h['frequency'] for h in d['host_device'] if h['anchor'] == 'bench.py:<module>:13']")" \
 	"['once ×2']" "line 13: synchronize() after each stage: once, twice (the stage loop is no epoch loop)"
 
+# A periodic test on a counter the loop advances only past a `continue`
+# (EDM's `cur_tick += 1` after its per-tick continue) counts ticks, not
+# passes of the loop: its period is not stated in steps.  A counter every
+# pass reaches is read in steps as before.
+R="$T/ticks"
+mkrepo "$R"
+cat >"$R/train.py" <<'PY'
+import torch
+
+device = torch.device("cuda")
+model = torch.nn.Linear(8, 4).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+nimg, tick, tick_start, it = 0, 0, 0, 0
+for step in range(1000):
+    loss = model(torch.randn(16, 8, device=device)).square().mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    it += 1
+    if it % 10 == 0:
+        print(loss.item())
+    nimg += 16
+    if tick != 0 and nimg < tick_start + 160:
+        continue
+    tick_start = nimg
+    if tick % 5 == 0:
+        torch.save(model.state_dict(), "ckpt.pt")
+    tick += 1
+PY
+commit "$R" "ticks"
+run_ecg extract --repo "$R" --entry train.py -q --no-env --out "$T/o5"
+is "$rc" 0 "ticks: extract exits 0"
+is "$(json "$T/o5/execution_schedule.json" "[h['frequency'] for h in d['host_device'] if h['anchor'] == 'train.py:<module>:20']")" \
+	"['every 5=5 counts of \`tick\` (not every pass of \`for step in range(1000)\`: how many passes a count takes is not known)']" \
+	"line 20: every 5 ticks, not every 5 steps"
+is "$(json "$T/o5/execution_schedule.json" "[h['frequency'] for h in d['host_device'] if h['anchor'] == 'train.py:<module>:14']")" \
+	"['every 10=10 steps']" "line 14: a counter every pass reaches is read in steps"
+
 done_testing
