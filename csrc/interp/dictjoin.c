@@ -24,7 +24,9 @@
  * joined again (up to a few levels); anything else is unknown, depending on
  * the condition.  NULL when a and b are not such a pair: the caller goes
  * on as before.  Never a value taken from one path only where the other
- * differs.  The dict and its values live in in's arena; nothing fails.
+ * differs.  dict_plain(v): is v such a plain dict (a `**` of it passes
+ * exactly its listed keys: eval.c)?  The dict and its values live in
+ * in's arena; nothing fails.
  */
 #include "config.h"
 
@@ -33,7 +35,7 @@
 
 #define DICT_JOIN_DEPTH 4
 
-static int plain_dict(const value_t *v)
+int dict_plain(const value_t *v)
 {
 	const struct vdict *d;
 
@@ -62,7 +64,7 @@ static value_t *join_dicts(struct interp *in, const value_t *a, const value_t *b
 	value_t *r;
 	size_t i;
 
-	if (depth > DICT_JOIN_DEPTH || !plain_dict(a) || !plain_dict(b) || a == b ||
+	if (depth > DICT_JOIN_DEPTH || !dict_plain(a) || !dict_plain(b) || a == b ||
 	    !same_keys(a->u.dict, b->u.dict))
 		return NULL;
 	r = v_dict(in->a);

@@ -882,16 +882,12 @@ static value_t *dstar_unlisted(struct interp *in, const value_t *prev, const str
  * node): a `**` of it passes exactly those keys. */
 static int dstar_plain_dict(const value_t *v)
 {
-	const struct vdict *d;
 	size_t i;
 
-	if (!v || v->k != VK_DICT || v->alts)
+	if (!dict_plain(v))
 		return 0;
-	d = v->u.dict;
-	if (d->anykey || d->rep || d->missing || d->cfgnode || d->dictconfig)
-		return 0;
-	for (i = 0; i < d->n; i++)
-		if (d->keys[i]->k != VK_STR)
+	for (i = 0; i < v->u.dict->n; i++)
+		if (v->u.dict->keys[i]->k != VK_STR)
 			return 0;
 	return 1;
 }

@@ -599,6 +599,7 @@ int host_datum(const value_t *v);       /* a str, a Path, an array: no tensor, n
  * joined (arena memory); NULL when a and b are not such a pair.  Never
  * fails. */
 value_t *dict_pair_join(struct interp *in, const value_t *a, const value_t *b, const char *cond);
+int dict_plain(const value_t *v);
 
 /* alts.c: two objects bound on the two paths of an undecided `if` */
 int alts_object(const value_t *v);

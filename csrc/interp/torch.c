@@ -382,12 +382,12 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 	value_t *ds = vdict_gets(dl->attrs, "dataset"), *bs = vdict_gets(dl->attrs, "batch_size");
 	const value_t *dc = vdict_gets(dl->attrs, "__ecg_device_cond__");
 	value_t *tensors = ds && ds->k == VK_INST ? vdict_gets(ds->u.inst->attrs, "tensors") : NULL;
-	int pinned = loader_pins(in, pm) == 1, to_dev = 0;
 	value_t *fetched = NULL;      /* a sample __getitem__ gave (loader_fetch_samples) */
 	/* what the copy's source is: pinned as torch's DataLoader kept it
 	 * (False by default); a loader of another library's class pins as
 	 * its constructor was told, else not known */
 	int src_pinned = loader_pins(in, pm);
+	int pinned = src_pinned == 1, to_dev = 0;
 
 	if (!vdict_gets(dl->attrs, "__ecg_loader__") && !pm) {
 		const value_t *a = dl->args ? vdict_gets(dl->args, "pin_memory") : NULL;
