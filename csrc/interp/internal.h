@@ -1007,6 +1007,15 @@ void loader_samplers(struct frame *f, struct vinst *o, value_t **args, size_t na
 int isinstance_dotted(struct interp *in, const value_t *v, const char *dotted);
 void object_collective_nccl(struct frame *f, const char *coll, const struct ast_hdr *site);   /* torch.c */
 value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what, const struct ast_hdr *site);
+/* interp/collate.c: a batch by torch's default collate of one sample (a
+ * dict, tuple or list), its leaves tensors on dev (DEV_HOST, pinned or
+ * not; DEV_DEVICE), [B, *S] with batch size bs; NULL where the default
+ * collate refuses it or nothing is gained over a loose tensor. */
+value_t *collate_default(struct interp *in, const value_t *sample, int dev, int pinned, const value_t *bs);
+/* one sample of ds from gi (its __getitem__) read on the side, as a
+ * worker process fetches it: no events kept, attribute writes undone;
+ * what it returns, or NULL */
+value_t *sample_side_read(struct frame *f, value_t *ds, struct vfunc *gi, const struct ast_hdr *site);
 struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **args, size_t nargs,
                                struct vdict *kw, const struct ast_hdr *site);
 int is_wrapper(const struct catalog *cat, const char *d);

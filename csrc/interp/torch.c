@@ -144,6 +144,11 @@ static void loader_init(struct frame *f, struct vinst *o, value_t **args, size_t
 	 * class of the job's with a __call__): loader_batch reads it */
 	if (kw && vdict_gets(kw, "collate_fn") && own_collate(in, vdict_gets(kw, "collate_fn")))
 		vdict_sets(in->a, o->attrs, "__ecg_collate_fn__", vdict_gets(kw, "collate_fn"));
+	/* no collate_fn given (none, or None; not through a `**` of keys
+	 * not known): torch's default collate makes the batch (collate.c) */
+	if (nargs < 7 && !(kw && (vdict_gets(kw, KW_UNK_DSTAR) || vdict_gets(kw, KW_UNK_STAR)))
+	    && (!kw || !vdict_gets(kw, "collate_fn") || vdict_gets(kw, "collate_fn")->k == VK_NONE))
+		vdict_sets(in->a, o->attrs, "__ecg_default_collate__", v_bool(in->a, 1));
 	/* the samplers it builds when none is given (loadersampler.c) */
 	loader_samplers(f, o, args, nargs, kw);
 }
@@ -330,6 +335,26 @@ static value_t *loader_fetch_samples(struct frame *f, const struct vinst *dl, va
 	return r;
 }
 
+/* One sample of ds read on the side (collate.c) for a torch DataLoader
+ * whose workers are other processes (num_workers not 0, or not known):
+ * what the dataset's __getitem__ returns there, without its events.
+ * NULL when the loader fetches in the job's process (loader_fetch_samples
+ * read it), or the dataset has no __getitem__ of the repository's. */
+static value_t *loader_side_sample(struct frame *f, const struct vinst *dl, value_t *ds, const struct ast_hdr *site)
+{
+	const value_t *nw = vdict_gets(dl->attrs, "num_workers");
+	struct vfunc *gi;
+	long long w;
+	int ok = 0;
+
+	if (f->mode == M_FWD || !vdict_gets(dl->attrs, "__ecg_loader__") || !ds)
+		return NULL;
+	w = nw ? as_int(nw, &ok) : -1;
+	if ((ok && w == 0) || !(gi = repo_method(f->in, ds, "__getitem__", -1)))
+		return NULL;
+	return sample_side_read(f, ds, gi, site);
+}
+
 /* Is v a non-empty dict or tuple whose every part is a tensor (a batch
  * as a collate_fn builds it)? */
 static int tensor_parts(const value_t *v)
@@ -497,6 +522,16 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 				return r;
 		}
 
+		/* torch's default collate of the sample, read from the
+		 * dataset's __getitem__ (collate.c): the structure it
+		 * states, a loose tensor for each part not known */
+		if (!cf && what && vdict_gets(dl->attrs, "__ecg_default_collate__")) {
+			value_t *b = collate_default(in, fetched ? fetched : loader_side_sample(f, dl, ds, site),
+			                             to_dev ? DEV_DEVICE : DEV_HOST, pinned, bs);
+
+			if (b)
+				return b;
+		}
 		t->loose = 1;
 		return t;
 	}

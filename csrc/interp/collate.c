@@ -1,0 +1,187 @@
+/* interp/collate.c - a DataLoader's batch from the sample its dataset
+ * gives, by torch's default collate
+ *
+ * torch's DataLoader without a collate_fn of the job's own batches
+ * samples with torch.utils.data.default_collate, which keeps the
+ * sample's structure and turns each leaf into a tensor:
+ *
+ *   - a tensor, a numpy array, a Python int, float or bool: a tensor of
+ *     the batch (its rows the samples': [B, *S]);
+ *   - a dict (a Mapping): a dict of the same keys, each value collated;
+ *   - a tuple or list: a list (torch makes a tuple's a list, "backwards
+ *     compatibility"), its items collated position by position;
+ *   - a str: a list of the batch's strs.
+ *
+ * collate_default() builds that from the sample read from the code.
+ * What the sample holds that ecg does not know (an array read from a
+ * file, a transform's result, a repository object) is a loose host
+ * tensor, as the whole batch was before: it may be a list or a dict
+ * of tensors.  So what is gained is the structure the code states: a
+ * dataset returning `arr, out_dict` with `out_dict = {}` gives a batch
+ * whose second part is an empty dict, over whose items nothing is
+ * copied.  A sample that the default collate refuses (None), a dict
+ * whose keys are not all known, or a structure deeper than 8 gives
+ * NULL: the caller keeps the loose tensor for the whole batch.
+ *
+ * sample_side_read() reads one sample when the loader's workers are
+ * other processes (num_workers > 0, or not known): the dataset's
+ * __getitem__ runs there, so what it does is none of the job's
+ * events.  It is read on the side: its events, notes and hooks are
+ * dropped and its attribute writes undone (a journal discarded), and
+ * only what it returns is kept.
+ *
+ * Values live in the interpreter's arena.  Nothing here fails: where a
+ * batch or sample cannot be read, NULL.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "internal.h"
+#include "ecg/shapes.h"
+
+#define COLLATE_DEPTH 8
+
+/* A tensor of the batch standing for leaf x of the sample: [B, *S]
+ * where x's shape S (a tensor's, or an array's) and the batch size bs
+ * are known; host (pinned as the loader pins) or on the device. */
+static value_t *collate_leaf(struct interp *in, const value_t *x, int dev, int pinned, const value_t *bs)
+{
+	value_t *t = v_tensor_dev(in->a, dev, dev == DEV_HOST ? pinned : 0);
+	const struct vshape *s = x->k == VK_TENSOR ? x->shape : x->k == VK_UNKNOWN ? x->arr_shape : NULL;
+
+	switch (x->k) {
+	case VK_TENSOR:
+		t->dt = x->dt;
+		break;
+	case VK_INT:
+		t->dt = DT_INT;
+		break;
+	case VK_BOOL:
+		t->dt = DT_BOOL;
+		break;
+	case VK_FLOAT:
+		t->dt = DT_FLOAT;
+		break;
+	default:
+		/* not known what it is: it may be a list or dict of
+		 * tensors once collated */
+		if (!s)
+			t->loose = 1;
+		break;
+	}
+	if (x->k == VK_INT || x->k == VK_BOOL || x->k == VK_FLOAT)
+		s = NULL, t->shape = NULL;
+	if (bs && (s || x->k == VK_INT || x->k == VK_BOOL || x->k == VK_FLOAT)) {
+		unsigned nd = s ? s->nd : 0, i;
+		long long n;
+		const char *sym;
+
+		if (nd + 1 <= VSHAPE_MAX && bs->k != VK_NONE) {
+			struct vshape *b = shape_new(in->a, nd + 1);
+
+			shape_dim_of(bs, &n, &sym);
+			b->n[0] = n;
+			b->sym[0] = n >= 0 ? NULL : sym;
+			for (i = 0; i < nd; i++) {
+				b->n[i + 1] = s->n[i];
+				b->sym[i + 1] = s->sym[i];
+			}
+			t->shape = b;
+		} else if (bs->k == VK_NONE && s) {
+			t->shape = s;           /* no batching: the sample's own */
+		}
+	}
+	return t;
+}
+
+static value_t *collate(struct interp *in, const value_t *x, int dev, int pinned, const value_t *bs, int depth)
+{
+	value_t *r;
+	size_t i;
+
+	if (depth > COLLATE_DEPTH)
+		return NULL;
+	switch (x->k) {
+	case VK_NONE:
+		return NULL;            /* default_collate raises on None */
+	case VK_STR: {
+		value_t *s = v_seq(in->a, VK_LIST, 1);
+
+		vseq_push(in->a, s->u.seq, v_unknown(in->a, NULL, "a str of the batch's samples"));
+		s->u.seq->unk_reason = "the batch's strs, one per sample";
+		s->u.seq->unk_expr = "batch";
+		return s;
+	}
+	case VK_DICT: {
+		const struct vdict *d = x->u.dict;
+
+		if (d->anykey || d->missing)
+			return NULL;
+		r = v_dict(in->a);
+		for (i = 0; i < d->n; i++) {
+			value_t *c;
+
+			if (d->keys[i]->k != VK_STR || !(c = collate(in, d->vals[i], dev, pinned, bs, depth + 1)))
+				return NULL;
+			vdict_sets(in->a, r->u.dict, d->keys[i]->u.str.s, c);
+		}
+		return r;
+	}
+	case VK_TUPLE:
+	case VK_LIST:
+		if (x->u.seq->unk_reason || x->u.seq->ntclass)
+			break;          /* a length not known, a named tuple: a leaf */
+		r = v_seq(in->a, VK_LIST, x->u.seq->n);
+		for (i = 0; i < x->u.seq->n; i++) {
+			value_t *c = collate(in, x->u.seq->items[i], dev, pinned, bs, depth + 1);
+
+			if (!c)
+				return NULL;
+			vseq_push(in->a, r->u.seq, c);
+		}
+		return r;
+	default:
+		break;
+	}
+	return collate_leaf(in, x, dev, pinned, bs);
+}
+
+value_t *collate_default(struct interp *in, const value_t *sample, int dev, int pinned, const value_t *bs)
+{
+	value_t *r;
+
+	/* a tuple's parts come as a list (torch: "backwards compatibility") */
+	if (!sample || (sample->k != VK_DICT && sample->k != VK_TUPLE && sample->k != VK_LIST))
+		return NULL;            /* nothing gained over a loose tensor */
+	r = collate(in, sample, dev, pinned, bs, 0);
+	return r;
+}
+
+value_t *sample_side_read(struct frame *f, value_t *ds, struct vfunc *gi, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct attr_journal j;
+	struct vdict *nokeep = NULL;
+	size_t nsev = in->nsev, nnotes = in->nnotes, nhooks = in->nhooks, nmc = in->nmodel_calls;
+	long job_events = in->job_events;
+	int gpu = in->gpu, default_dev = in->default_dev, default_on_device = in->default_on_device;
+	value_t *idx, *r;
+
+	idx = v_unknown(in->a, "index", "a sample's index, the sampler's");
+	idx->nonneg = FACT_NONNEG_INT;
+	/* attribute writes undone; the items written into dicts kept (the
+	 * dict the sample returns is filled so: `out_dict["y"] = ...`) */
+	journal_open(in, &j);
+	r = call_function(f, gi, ds, &idx, 1, NULL, f->mode, f->ev, site);
+	journal_discard(in, &j, &nokeep, 0);
+	in->nsev = nsev;
+	in->nnotes = nnotes;
+	in->nhooks = nhooks;
+	in->nmodel_calls = nmc;
+	in->job_events = job_events;
+	in->gpu = gpu;
+	in->default_dev = default_dev;
+	in->default_on_device = default_on_device;
+	return r;
+}
