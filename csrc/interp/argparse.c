@@ -468,17 +468,14 @@ void argp_add(struct frame *f, value_t *parser, value_t **args, size_t nargs, st
 static value_t *argp_convert(struct frame *f, value_t *type, const char *text)
 {
 	struct interp *in = f->in;
-	char *end;
+	long long i;
+	double d;
 
 	if (type && type->k == VK_BUILTIN && type->u.bi.id == BI_INT) {
-		long long i = strtoll(text, &end, 0);
-
-		if (*text && !*end)
+		if (py_int_of_str(text, &i))
 			return v_int(in->a, i);
 	} else if (type && type->k == VK_BUILTIN && type->u.bi.id == BI_FLOAT) {
-		double d = strtod(text, &end);
-
-		if (*text && !*end)
+		if (py_float_of_str(text, &d))
 			return v_float(in->a, d);
 	} else if (!type || (type->k == VK_BUILTIN && type->u.bi.id == BI_STR)) {
 		return v_str(in->a, text);

@@ -766,11 +766,10 @@ static value_t *bi_int(struct frame *f, value_t *fn, value_t **args, size_t narg
 	}
 	if (args[0]->k == VK_FLOAT && fabs(args[0]->u.f) < 9e15)
 		return v_int(in->a, (long long)args[0]->u.f);
-	if (args[0]->k == VK_STR) {
-		char *end;
-		long long v = strtoll(args[0]->u.str.s, &end, 10);
+	if (args[0]->k == VK_STR && nargs == 1) {
+		long long v;
 
-		if (*args[0]->u.str.s && !*end)
+		if (py_int_of_str(args[0]->u.str.s, &v))
 			return v_int(in->a, v);
 	}
 	return fact_int_of(f, args[0], unknown_at(f, site, args[0]->k == VK_UNKNOWN && args[0]->reason ? args[0]->reason
@@ -788,10 +787,9 @@ static value_t *bi_float(struct frame *f, value_t *fn, value_t **args, size_t na
 	if (nargs == 1 && as_num(args[0], &x))
 		return v_float(in->a, x);
 	if (nargs == 1 && args[0]->k == VK_STR) {
-		char *end;
-		double d = strtod(args[0]->u.str.s, &end);
+		double d;
 
-		if (*args[0]->u.str.s && !*end)
+		if (py_float_of_str(args[0]->u.str.s, &d))
 			return v_float(in->a, d);
 	}
 	return fact_set_plain(unknown_at(f, site, "float() of a value not known"));

@@ -218,7 +218,6 @@ static value_t *convert(struct frame *f, const struct cparam *p, const char *s, 
 	value_t *t = p->type;
 	const char *e = click_ext(t);
 	int kind = 0;    /* 1 str, 2 int, 3 float, 4 bool, 5 choice, 6 function */
-	char *end;
 
 	if (!s && v && v->k != VK_STR && !(t && (t->k == VK_FUNC || t->k == VK_BOUND)))
 		return v;
@@ -254,16 +253,16 @@ static value_t *convert(struct frame *f, const struct cparam *p, const char *s, 
 	case 1:
 		return v_str(in->a, s);
 	case 2: {
-		long long i = strtoll(s, &end, 10);
+		long long i;
 
-		if (*s && !*end)
+		if (py_int_of_str(s, &i))
 			return v_int(in->a, i);
 		break;
 	}
 	case 3: {
-		double x = strtod(s, &end);
+		double x;
 
-		if (*s && !*end)
+		if (py_float_of_str(s, &x))
 			return v_float(in->a, x);
 		break;
 	}

@@ -566,20 +566,16 @@ value_t *framework_call(struct frame *f, const char *d, const char *last, value_
  * whose default says nothing (None, not known) reads it as YAML does. */
 static value_t *tyro_value(struct interp *in, const value_t *cur, const char *s)
 {
-	char *end;
+	long long i;
+	double x;
 
 	if (cur && cur->k == VK_STR)
 		return v_str(in->a, s);
-	if (cur && cur->k == VK_INT) {
-		long long i = strtoll(s, &end, 10);
 
-		return *s && !*end ? v_int(in->a, i) : NULL;
-	}
-	if (cur && cur->k == VK_FLOAT) {
-		double x = strtod(s, &end);
-
-		return *s && !*end ? v_float(in->a, x) : NULL;
-	}
+	if (cur && cur->k == VK_INT)
+		return py_int_of_str(s, &i) ? v_int(in->a, i) : NULL;
+	if (cur && cur->k == VK_FLOAT)
+		return py_float_of_str(s, &x) ? v_float(in->a, x) : NULL;
 	if (cur && cur->k == VK_BOOL) {
 		if (!strcmp(s, "true") || !strcmp(s, "True"))
 			return v_bool(in->a, 1);

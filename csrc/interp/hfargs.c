@@ -84,14 +84,12 @@ static int hfa_bool_word(const char *s)
  * no number. */
 static value_t *hfa_number(struct interp *in, const char *s, int want_float)
 {
-	char *end;
-	long long i = strtoll(s, &end, 10);
+	long long i;
 	double d;
 
-	if (*s && !*end && !want_float)
+	if (!want_float && py_int_of_str(s, &i))
 		return v_int(in->a, i);
-	d = strtod(s, &end);
-	if (!*s || *end)
+	if (!py_float_of_str(s, &d))
 		return NULL;
 	if (!want_float && d == (double)(long long)d)
 		return v_int(in->a, (long long)d);

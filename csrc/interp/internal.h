@@ -1007,6 +1007,11 @@ void loader_samplers(struct frame *f, struct vinst *o, value_t **args, size_t na
 int isinstance_dotted(struct interp *in, const value_t *v, const char *dotted);
 void object_collective_nccl(struct frame *f, const char *coll, const struct ast_hdr *site);   /* torch.c */
 value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what, const struct ast_hdr *site);
+/* interp/pynum.c: a str read as Python's int(s) / float(s) read it (base
+ * 10, whitespace, sign, underscores between digits; no hex): 1 and *out,
+ * else 0 */
+int py_int_of_str(const char *s, long long *out);
+int py_float_of_str(const char *s, double *out);
 /* interp/collate.c: a batch by torch's default collate of one sample (a
  * dict, tuple or list), its leaves tensors on dev (DEV_HOST, pinned or
  * not; DEV_DEVICE), [B, *S] with batch size bs; NULL where the default
