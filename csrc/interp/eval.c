@@ -342,6 +342,9 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 			return v;
 		}
 	}
+	/* False & b, True | b of a bool b not known (facts.c) */
+	if ((pv = fact_bool_binop(in, op, l, r)))
+		return pv;
 	if (l->k == VK_LIST && r->k == VK_LIST && op == AST_OP_BITOR) {
 		value_t *v = set_union(f, l, r, site);
 
@@ -371,8 +374,12 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 		return l;
 	if (f->mode == M_FWD && l->k == VK_UNKNOWN && r->k == VK_UNKNOWN)
 		return unknown_at(f, site, "an operation on values not known");
-	return unknown_at(f, site, l->k == VK_UNKNOWN && l->reason ? l->reason
-	                           : r->k == VK_UNKNOWN && r->reason ? r->reason : "an operation on values not known");
+	pv = unknown_at(f, site, l->k == VK_UNKNOWN && l->reason ? l->reason
+	                         : r->k == VK_UNKNOWN && r->reason ? r->reason : "an operation on values not known");
+	/* arithmetic of Python numbers (or strs) is one again (facts.c) */
+	if (fact_number_or_str(l) && fact_number_or_str(r))
+		pv->plain = 1;
+	return pv;
 }
 
 /* Two classes or special forms by name: an outside name is the same
@@ -811,10 +818,16 @@ static value_t *eval_compare(struct frame *f, const struct ast_Compare *c)
 			t = enum_member_cmp(in, op, l, r);
 		if (t < 0)
 			t = device_type_cmp(in, op, i ? c->comparators.items[i - 1] : c->left, l, c->comparators.items[i], r);
-		if (t < 0)
-			return unknown_at(f, &c->h, l->k == VK_UNKNOWN && l->reason ? l->reason
-			                            : r->k == VK_UNKNOWN && r->reason ? r->reason
-			                            : "a comparison of values not known");
+		if (t < 0) {
+			value_t *u = unknown_at(f, &c->h, l->k == VK_UNKNOWN && l->reason ? l->reason
+			                                  : r->k == VK_UNKNOWN && r->reason ? r->reason
+			                                  : "a comparison of values not known");
+
+			/* Python numbers or strs compared: a bool (facts.c) */
+			if (fact_number_or_str(l) && fact_number_or_str(r))
+				u->nonneg = FACT_BOOL, u->plain = 1;
+			return u;
+		}
 		if (!t)
 			result = 0;
 		l = r;

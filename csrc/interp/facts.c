@@ -6,7 +6,8 @@
  * launcher's RANK read from os.environ and passed to int()), and plain, a
  * Python number or str (float(), int(), str() of a value not known, a
  * tensor's .item()): an attribute holding one holds no module, so a
- * module's named_modules() stays known (module.c).  The facts
+ * module's named_modules() stays known (module.c), and FACT_BOOL, a bool
+ * (a comparison of such values: False & it is False).  The facts
  * decide some tests whatever the value is -- f'cuda:{r}' == 'cuda' is
  * False, int(os.environ['RANK']) != -1 is True -- and nothing else: the
  * value stays unknown.  Never NULL, nothing here fails; what the facts do
@@ -19,6 +20,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "ecg/shapes.h"
 
 /* The variables a multi-process launcher (torchrun, torch.distributed.
  * launch, deepspeed, accelerate, srun, mpirun) sets to a rank or a size:
@@ -151,6 +153,35 @@ int fact_plain(const value_t *v)
 {
 	return v && (v->k == VK_INT || v->k == VK_FLOAT || v->k == VK_BOOL || v->k == VK_STR ||
 	             (v->k == VK_UNKNOWN && !v->alts && (v->plain || v->nonneg || v->str_prefix)));
+}
+
+/* v is a Python number, str or None (known, or its facts say so), never
+ * an array of another library: a comparison of two of them is a bool. */
+int fact_number_or_str(const value_t *v)
+{
+	if (!v)
+		return 0;
+	if (v->k == VK_INT || v->k == VK_FLOAT || v->k == VK_BOOL || v->k == VK_STR || v->k == VK_NONE)
+		return 1;
+	return v->k == VK_UNKNOWN && !v->alts && !v->arr_shape && v->nonneg != FACT_HOST_DATA &&
+	       (v->plain || v->nonneg || v->str_prefix || v->reason == shape_dim_reason);
+}
+
+/* l & r, l | r of a Python bool and a bool not known (FACT_BOOL: a
+ * comparison of numbers): False & b is False, True | b is True, as
+ * Python's bool operators give them (yolov5's `multi_label &= nc > 1`
+ * with multi_label False).  Else NULL (the caller goes on). */
+value_t *fact_bool_binop(struct interp *in, enum ast_operator op, const value_t *l, const value_t *r)
+{
+	const value_t *k = l->k == VK_BOOL ? l : r->k == VK_BOOL ? r : NULL, *u = k == l ? r : l;
+
+	if (!k || u->k != VK_UNKNOWN || u->alts || u->nonneg != FACT_BOOL)
+		return NULL;
+	if (op == AST_OP_BITAND && !k->u.b)
+		return v_bool(in->a, 0);
+	if (op == AST_OP_BITOR && k->u.b)
+		return v_bool(in->a, 1);
+	return NULL;
 }
 
 /* r, an unknown made by float(), str() or Tensor.item(), marked plain */

@@ -37,7 +37,7 @@ enum vkind {
 
 enum { VIA_DEFAULT = 0, VIA_CONFIG_FILE = 1, VIA_OVERRIDE = 2 };
 enum { DEV_UNKNOWN = 0, DEV_HOST = 1, DEV_DEVICE = 2 };
-enum { FACT_NONE = 0, FACT_DIGITS = 1, FACT_NONNEG_INT = 2, FACT_HOST_DATA = 3 };
+enum { FACT_NONE = 0, FACT_DIGITS = 1, FACT_NONNEG_INT = 2, FACT_HOST_DATA = 3, FACT_BOOL = 4 };
 enum { DT_UNKNOWN = 0, DT_INT = 1, DT_BOOL = 2, DT_FLOAT = 3 };
 
 struct value;
@@ -155,7 +155,9 @@ struct value {
 	                                 ...); FACT_NONNEG_INT: an int >= 0;
 	                                 FACT_HOST_DATA: a str, a pathlib.Path or
 	                                 an array of another library (never a
-	                                 tensor, a list, a tuple or a dict) */
+	                                 tensor, a list, a tuple or a dict);
+	                                 FACT_BOOL: a Python bool (a comparison
+	                                 of Python numbers or strs) */
 	unsigned char may_none;       /* made where the two paths of an undecided
 	                                 `if` differ and one bound None or left the
 	                                 name, key or attribute unbound: `is None`
