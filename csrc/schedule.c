@@ -1792,13 +1792,52 @@ static int sc_loops(const struct sc *s, const struct sched_ev *e)
 	return n;
 }
 
+/* Does a anchor in the same function as b (file and symbol alike)? */
+static int sc_same_function(const char *a, const char *b)
+{
+	const char *ea = a ? strrchr(a, ':') : NULL, *eb = b ? strrchr(b, ':') : NULL;
+
+	return ea && eb && ea - a == eb - b && !strncmp(a, b, (size_t)(ea - a));
+}
+
+/* Does a reach its line only through an undecided test of the line's own
+ * function that b's path through that function does not meet (a test
+ * b's run decided: yolov5's non_max_suppression reaches its best-class
+ * branch under `not multi_label` with `multi_label &= nc > 1` not known
+ * in validation, and for sure from the start-up check that passes
+ * multi_label=False)?  Then a may never reach the line at all, where b
+ * surely does. */
+static int sc_unsure_inside(const struct sched_ev *a, const struct sched_ev *b)
+{
+	const struct jctx *c, *d;
+
+	for (c = a->ctx; c; c = c->up) {
+		if (c->kind != JC_COND || c->mode_only || !c->text || !sc_same_function(c->anchor, a->anchor))
+			continue;
+		for (d = b->ctx; d && !(d->kind == JC_COND && d->anchor && c->anchor && !strcmp(d->anchor, c->anchor));
+		     d = d->up)
+			;
+		if (!d)
+			return 1;
+	}
+	return 0;
+}
+
 /* Does a run more often than b: a higher rank, or the same rank under more
  * loops (validate() called once at a resume and again in the epoch loop:
  * the epoch loop's call is the row), or the same loops without a periodic
- * guard where b has one (a save every epoch and another every 20). */
+ * guard where b has one (a save every epoch and another every 20).  A
+ * path that reaches the line only through an undecided test of the
+ * line's own function the other path decided is never the row over that
+ * sure path (sc_unsure_inside): the sure path is, however often. */
 static int sc_more_often(const struct sc *s, const struct sched_ev *a, const struct sched_ev *b)
 {
-	int ra = sc_rank(s, a), rb = sc_rank(s, b), la, lb;
+	int ra, rb, la, lb, ua = sc_unsure_inside(a, b), ub = sc_unsure_inside(b, a);
+
+	if (ua != ub)
+		return ub;
+	ra = sc_rank(s, a);
+	rb = sc_rank(s, b);
 
 	if (ra != rb)
 		return ra > rb;
