@@ -1653,8 +1653,14 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	if ((fl == FL_NORMAL) != (fl2 == FL_NORMAL) && fl != FL_RAISE && fl2 != FL_RAISE &&
 	    !((fl == FL_BREAK || fl2 == FL_BREAK) && carry_varies(f, s->test))) {
 		const char *rest = fl == FL_NORMAL ? text : afmt_memo(f->in, "not (%s)", text, NULL);
+		const struct jctx *before_rest = f->jc;
 
 		f->jc = cond_ctx(f, &s->h, rest, !mode ? 0 : fl == FL_NORMAL ? mode : 3 - mode);
+		/* on a loop-carried name (a `continue` on a counter the body
+		 * advances): a later iteration's reading keeps this
+		 * condition on the rest (carry.c carry_cond_added) */
+		if (f->mode != M_FWD && f->jc != before_rest && f->jc->kind == JC_COND && carry_reads_bound(f, s->test))
+			((struct jctx *)f->jc)->carried = 1;
 		f->cond.text = rest;
 		f->cond.taken = -1;
 		f->rest_cond = rest;

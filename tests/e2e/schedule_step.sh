@@ -192,5 +192,8 @@ is "$(json "$T/o5/execution_schedule.json" "[h['frequency'] for h in d['host_dev
 	"line 20: every 5 ticks, not every 5 steps"
 is "$(json "$T/o5/execution_schedule.json" "[h['frequency'] for h in d['host_device'] if h['anchor'] == 'train.py:<module>:14']")" \
 	"['every 10=10 steps']" "line 14: a counter every pass reaches is read in steps"
+is "$(json "$T/o5/execution_schedule.json" "[h['condition'] for h in d['host_device'] if h['anchor'] == 'train.py:<module>:20']")" \
+	"['not (tick != 0 and nimg < tick_start + 160) and tick % 5 == 0']" \
+	"line 20: past the per-tick continue: under its negation (tick is carried: the first pass's decision is not every pass's)"
 
 done_testing
