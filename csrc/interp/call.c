@@ -680,6 +680,8 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 			return r;
 		if ((r = unknown_to_host(f, fn, args, nargs, kw, site)))   /* x.to("cpu"), x.cpu() */
 			return r;
+		if ((r = loaded_leaves_device(f, fn, args, nargs, kw, site)))   /* ckpt["x"].numpy() */
+			return r;
 		if ((r = table_class_call(f, fn, site)))
 			return r;
 		break;

@@ -1150,6 +1150,8 @@ value_t *tensor_as_tensor(struct frame *f, value_t *t, value_t *device, const st
  * (job mode); the object then on the device.  NULL when not that. */
 value_t *loaded_to_device(struct frame *f, const value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                           const struct ast_hdr *site);
+value_t *loaded_leaves_device(struct frame *f, const value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                              const struct ast_hdr *site);
 value_t *unknown_to_host(struct frame *f, const value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                          const struct ast_hdr *site);
 

@@ -517,6 +517,33 @@ value_t *loaded_to_device(struct frame *f, const value_t *fn, value_t **args, si
 	return unknown_at(f, site, LOADED_ON_DEVICE_REASON);
 }
 
+/* What an object loaded onto the device (torch.load with a device
+ * map_location; an item of it, or what a method keeping the place made
+ * of it) becomes through a method that leaves the device: x.to(<the
+ * host>) is an object loaded onto the host (its .to(device) copies
+ * again: loaded_to_device); x.numpy(), x.tolist(), x.item() are values
+ * on the host (plain, nothing more known: no event, x may be no
+ * tensor).  So what keeps LOADED_ON_DEVICE_REASON is on the device
+ * (transforms.c's Normalize reads it so).  NULL for any other call. */
+value_t *loaded_leaves_device(struct frame *f, const value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                              const struct ast_hdr *site)
+{
+	const char *m;
+	const value_t *target;
+
+	if (!fn || fn->k != VK_UNKNOWN || fn->alts || !fn->reason || strcmp(fn->reason, LOADED_ON_DEVICE_REASON) ||
+	    !site || !AST_IS(site, Call) || !AST_IS(AST_AS(site, Call)->func, Attribute))
+		return NULL;
+	m = AST_AS(AST_AS(site, Call)->func, Attribute)->attr;
+	if (!strcmp(m, "to")) {
+		target = nargs ? args[0] : kw ? vdict_gets(kw, "device") : NULL;
+		return target && dev_is_host(target) == 1 ? unknown_at(f, site, LOADED_ON_HOST_REASON) : NULL;
+	}
+	if (!strcmp(m, "numpy") || !strcmp(m, "tolist") || !strcmp(m, "item"))
+		return fact_set_plain(unknown_at(f, site, "a value read on the host from an object loaded onto the device"));
+	return NULL;
+}
+
 value_t *unknown_to_host(struct frame *f, const value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                          const struct ast_hdr *site)
 {

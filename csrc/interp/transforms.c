@@ -82,6 +82,13 @@ static value_t *apply_role(struct frame *f, const char *role, const value_t *tar
 	if (!strcmp(role, "host_tensor"))
 		return v_tensor_dev(in->a, DEV_HOST, 0);
 	if (!strcmp(role, "tensor_op") || !strcmp(role, "normalize")) {
+		/* Normalize takes tensors only (torchvision raises a
+		 * TypeError for anything else): an object loaded onto the
+		 * device (torch.load's, through methods that keep its place:
+		 * tensor.c loaded_leaves_device) is a tensor there */
+		if (!strcmp(role, "normalize") && x->k == VK_UNKNOWN && !x->alts && x->reason &&
+		    !strcmp(x->reason, LOADED_ON_DEVICE_REASON))
+			x = v_tensor_dev(in->a, DEV_DEVICE, 0);
 		if (x->k == VK_TENSOR && x->dev == DEV_DEVICE && !strcmp(role, "normalize")) {
 			value_t *stats[2] = { NULL, NULL };
 
