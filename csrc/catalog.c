@@ -1320,7 +1320,9 @@ static const struct {
 	[CATALOG_F_MODULE_FACTORIES] = { "module_factories", FK_SET },
 	[CATALOG_F_HOST_TENSOR_RETURNS] = { "host_tensor_returns", FK_MAP },
 	[CATALOG_F_INT_DATA_FACTORIES] = { "int_data_factories", FK_SET },
+	[CATALOG_F_INT_RANGE_FACTORIES] = { "int_range_factories", FK_SET },
 	[CATALOG_F_LAYOUT_METHODS] = { "layout_methods", FK_SET },
+	[CATALOG_F_LOADER_INIT_ATTRS] = { "loader_init_attrs", FK_MAP },
 	[CATALOG_F_OBJECT_HOST_READS] = { "object_host_reads", FK_MAP },
 	[CATALOG_F_TENSOR_DATA_METHODS] = { "tensor_data_methods", FK_MAP },
 	[CATALOG_F_LIBRARY_PRECISIONS] = { "library_precisions", FK_MAP },
@@ -1757,6 +1759,30 @@ const char *catalog_fact_on(const struct catalog *cat, enum catalog_fact f, cons
 		return NULL;
 	s = strmap_get(&cat->facts[f].t, name);
 	return s && (s->a & on) ? s->ptr : NULL;
+}
+
+const char *catalog_fact_key_at(const struct catalog *cat, enum catalog_fact f, size_t i, const char **value)
+{
+	const struct fact *fa;
+	size_t k, seen = 0;
+
+	if (!cat || (unsigned)f >= CATALOG_NFACTS)
+		return NULL;
+	fa = &cat->facts[f];
+	if (fa->pairs) {    /* an ordered list: its order */
+		if (i >= fa->n)
+			return NULL;
+		if (value)
+			*value = fa->pairs[2 * i + 1];
+		return fa->pairs[2 * i];
+	}
+	for (k = 0; k < fa->t.cap; k++)
+		if (fa->t.slot[k].key && seen++ == i) {
+			if (value)
+				*value = fa->t.slot[k].ptr;
+			return fa->t.slot[k].key;
+		}
+	return NULL;
 }
 
 const char *catalog_fact_match(const struct catalog *cat, enum catalog_fact f, const char *text)

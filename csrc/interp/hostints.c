@@ -2,7 +2,8 @@
  *
  * A tensor made on the host from Python ints the interpreter knows --
  * torch.LongTensor(range(8)), torch.tensor([[0, 1], [2, 3]]) (catalog:
- * int_data_factories) -- is known element by element: value.ints holds its
+ * int_data_factories), torch.arange(8) (int_range_factories) -- is known
+ * element by element: value.ints holds its
  * elements, row-major, as many as its known shape holds.  A library that
  * lays out its process groups with such a tensor (groups =
  * LongTensor(range(world_size)).reshape(dp, pp, mp); new_group(groups[i, j,
@@ -122,6 +123,45 @@ value_t *hostints_factory(struct frame *f, const char *last, value_t **args, siz
 	t->from_values = 1;
 	t->ints = ints;
 	return t;
+}
+
+/* torch.arange(end) / (start, end[, step]) of known ints and no keyword
+ * (catalog: int_range_factories), r the host tensor the call made with
+ * its 1-D shape: a copy of r holding the range's elements.  Anything
+ * else (a device=, a float, a step of 0, a shape not that long): r. */
+value_t *hostints_range(struct frame *f, const char *last, value_t **args, size_t nargs, const struct vdict *kw,
+                        value_t *r)
+{
+	struct interp *in = f->in;
+	long long a[3] = { 0, 0, 1 }, n, i, *ints;
+	size_t k;
+
+	if (f->mode == M_FWD || !r || r->k != VK_TENSOR || r->ints || r->dev != DEV_HOST || r->alts || !nargs ||
+	    nargs > 3 || (kw && kw->n) || !catalog_fact(in->cat, CATALOG_F_INT_RANGE_FACTORIES, last))
+		return r;
+	for (k = 0; k < nargs; k++)
+		if (args[k]->k != VK_INT)
+			return r;
+	if (nargs == 1)
+		a[1] = args[0]->u.i;
+	else {
+		a[0] = args[0]->u.i, a[1] = args[1]->u.i;
+		if (nargs == 3)
+			a[2] = args[2]->u.i;
+	}
+	if (!a[2])
+		return r;
+	n = a[2] > 0 ? (a[1] > a[0] ? (a[1] - a[0] + a[2] - 1) / a[2] : 0)
+	             : (a[0] > a[1] ? (a[0] - a[1] - a[2] - 1) / -a[2] : 0);
+	if (n <= 0 || n > HOSTINTS_MAX || !r->shape || r->shape->nd != 1 || r->shape->n[0] != n)
+		return r;
+	ints = ast_arena_alloc(in->a, (size_t)n * sizeof *ints);
+	for (i = 0; i < n; i++)
+		ints[i] = a[0] + i * a[2];
+	r = v_copy(in->a, r);
+	r->dt = DT_INT;
+	r->ints = ints;
+	return r;
 }
 
 value_t *hostints_method(struct interp *in, const char *m, const value_t *recv, value_t *r)

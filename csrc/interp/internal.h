@@ -1069,6 +1069,10 @@ value_t *optim_state_dict(struct frame *f, const struct ast_hdr *site);
  * t[idx] with its elements, or NULL; hostints_read: t.tolist() / t.item()
  * as Python ints, or NULL.  Never fail; values in the arena. */
 value_t *hostints_factory(struct frame *f, const char *last, value_t **args, size_t nargs, struct vdict *kw);
+/* hostints_range: r, what torch.<last>(args) made on the host, given the
+ * elements of the range of known ints it is (torch.arange(8)); r else */
+value_t *hostints_range(struct frame *f, const char *last, value_t **args, size_t nargs, const struct vdict *kw,
+                        value_t *r);
 value_t *hostints_method(struct interp *in, const char *m, const value_t *recv, value_t *r);
 value_t *hostints_index(struct interp *in, const value_t *t, const value_t *idx);
 value_t *hostints_read(struct interp *in, const char *m, const value_t *t);

@@ -4,7 +4,8 @@
  * named for a parallel degree -- tensor_model_parallel_size,
  * pipeline_model_parallel_size, context_parallel_size,
  * expert_model_parallel_size, data_parallel_size and the shorter
- * spellings of the table below -- called outside a forward, is the job
+ * spellings of the table below (tp_size, pp_size, dp_size, cp_size,
+ * ep_size: picotron's setup_process_group_manager) -- called outside a forward, is the job
  * setting up its parallel layout (Megatron's initialize_model_parallel,
  * an engine's config).  The first value bound to each such parameter is
  * the degree: parallel_note_params() keeps it with the call's anchor and
@@ -38,13 +39,18 @@ static const struct {
 	enum interp_par degree;
 } par_params[] = {
 	{ "context_parallel_size", PAR_CONTEXT },
+	{ "cp_size", PAR_CONTEXT },
 	{ "data_parallel_size", PAR_DATA },
+	{ "dp_size", PAR_DATA },
+	{ "ep_size", PAR_EXPERT },
 	{ "expert_model_parallel_size", PAR_EXPERT },
 	{ "expert_parallel_size", PAR_EXPERT },
 	{ "pipeline_model_parallel_size", PAR_PIPELINE },
 	{ "pipeline_parallel_size", PAR_PIPELINE },
+	{ "pp_size", PAR_PIPELINE },
 	{ "tensor_model_parallel_size", PAR_TENSOR },
 	{ "tensor_parallel_size", PAR_TENSOR },
+	{ "tp_size", PAR_TENSOR },
 };
 
 void parallel_note_params(struct frame *f, const struct frame *callee, const struct ast_hdr *site)

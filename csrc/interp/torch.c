@@ -133,6 +133,15 @@ static void loader_init(struct frame *f, struct vinst *o, value_t **args, size_t
 	           : nargs >= 6 ? args[5] : v_int(in->a, 0));
 	vdict_sets(in->a, o->attrs, "__anchor__", v_str(in->a, anchor_at(f, site)));
 	vdict_sets(in->a, o->attrs, "__ecg_loader__", v_bool(in->a, 1));
+	/* what torch's constructor sets on every loader (_iterator = None):
+	 * catalog loader_init_attrs, only None values read */
+	{
+		const char *name, *val;
+
+		for (i = 0; (name = catalog_fact_key_at(in->cat, CATALOG_F_LOADER_INIT_ATTRS, i, &val)); i++)
+			if (val && !strcmp(val, "None"))
+				vdict_sets(in->a, o->attrs, name, v_none(in->a));
+	}
 	if (ds)
 		vdict_sets(in->a, o->attrs, "dataset", ds);
 	/* batch_size defaults to 1; a batch_sampler decides it otherwise */
@@ -871,8 +880,11 @@ value_t *call_torch(struct frame *f, const char *d, const char *last, value_t **
 		size_t mark = ev_mark(f);
 		value_t *r = call_torch_(f, d, last, args, nargs, kw, site, any_tensor);
 
-		if (!f->unk_star)    /* *args not known: they do not say the shape */
+		if (!f->unk_star) {    /* *args not known: they do not say the shape */
 			r = with_shape(in, r, d, args, nargs, kw);
+			if (!strchr(d + 6, '.'))
+				r = hostints_range(f, last, args, nargs, kw, r);
+		}
 
 		op_io(f, mark, args, nargs, kw, r);
 		return r;
@@ -1142,6 +1154,38 @@ static value_t *tc_new_group(struct frame *f, const char *d, const char *last, v
 	g = unknown_at(f, site, GROUP_OF_RANKS " (torch.distributed.new_group)");
 	g->u.i = n;
 	return g;
+}
+
+/* new_subgroups_by_enumeration(ranks_per_subgroup_list): (the group of
+ * the calling process, the list of every group).  Which list holds the
+ * caller is the run's, but when every list given has the same known
+ * length n the caller's group has n ranks whichever it is: a group of n
+ * ranks, as new_group's.  Lists of lengths not known or not all equal:
+ * the generic value. */
+static value_t *tc_new_subgroups(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                                 struct vdict *kw, const struct ast_hdr *site)
+{
+	value_t *l = nargs ? args[0] : kw ? vdict_gets(kw, "ranks_per_subgroup_list") : NULL, *g, *t;
+	long long n = 0;
+	size_t i;
+
+	(void)d, (void)last;
+	if (!l || (l->k != VK_LIST && l->k != VK_TUPLE) || l->u.seq->unk_reason || !l->u.seq->n)
+		return NULL;
+	for (i = 0; i < l->u.seq->n; i++) {
+		const value_t *r = l->u.seq->items[i];
+
+		if ((r->k != VK_LIST && r->k != VK_TUPLE) || r->u.seq->unk_reason || !r->u.seq->n ||
+		    (n && (long long)r->u.seq->n != n))
+			return NULL;
+		n = (long long)r->u.seq->n;
+	}
+	g = unknown_at(f, site, GROUP_OF_RANKS " (torch.distributed.new_subgroups_by_enumeration)");
+	g->u.i = n;
+	t = v_seq(f->in->a, VK_TUPLE, 2);
+	vseq_push(f->in->a, t->u.seq, g);
+	vseq_push(f->in->a, t->u.seq, unknown_at(f, site, "the process groups of every subgroup"));
+	return t;
 }
 
 /* The size of the process group g: the default group (None) is WORLD_SIZE
@@ -1864,6 +1908,7 @@ static const struct torch_call TORCH_CALLS[] = {
 	{ "host_query", tc_host_query },
 	{ "load", tc_load },
 	{ "new_group", tc_new_group },
+	{ "new_subgroups", tc_new_subgroups },
 	{ "no_grad", tc_no_grad },
 	{ "save", tc_save },
 	{ "scripting_query", tc_scripting_query },

@@ -435,6 +435,10 @@ enum catalog_fact {
 	                                 call returns a mapping of host tensors */
 	CATALOG_F_INT_DATA_FACTORIES, /* set: torch.<name>(python ints) whose
 	                                 elements are those ints */
+	CATALOG_F_INT_RANGE_FACTORIES,/* set: torch.<name>(ints) whose elements
+	                                 are that range (arange) */
+	CATALOG_F_LOADER_INIT_ATTRS,  /* map: attribute DataLoader.__init__ sets
+	                                 -> its value as Python source ("None") */
 	CATALOG_F_LAYOUT_METHODS,     /* set: Tensor.<name> whose result holds the
 	                                 receiver's elements in the same order */
 	CATALOG_F_OBJECT_HOST_READS,  /* map: '<torch class>.<method>' that reads
@@ -716,6 +720,10 @@ enum catalog_fact {
 enum { CATALOG_ON_TORCH = 1, CATALOG_ON_TENSOR = 2, CATALOG_ON_FUNCTIONAL = 4 };
 
 const char *catalog_fact(const struct catalog *cat, enum catalog_fact f, const char *name);
+/* the i-th name of fact f (and its value in *value when value is not
+ * NULL), NULL past the last: every name of a fact, in the file's order
+ * for an ordered list, in no set order for a set or map */
+const char *catalog_fact_key_at(const struct catalog *cat, enum catalog_fact f, size_t i, const char **value);
 const char *catalog_fact_on(const struct catalog *cat, enum catalog_fact f, const char *name, int on);
 const char *catalog_fact_match(const struct catalog *cat, enum catalog_fact f, const char *text);
 
