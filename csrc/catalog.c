@@ -1294,6 +1294,7 @@ static const struct {
 	[CATALOG_F_DTYPE_PREFIXES] = { "dtype_prefixes", FK_PREFIXES },
 	[CATALOG_F_TUPLE_OUTPUTS] = { "tuple_outputs", FK_MAP },
 	[CATALOG_F_NOT_DISPATCHED] = { "not_dispatched", FK_SET },
+	[CATALOG_F_HOST_HELPER_MODULES] = { "host_helper_modules", FK_SET },
 	[CATALOG_F_TENSOR_STATE] = { "tensor_state", FK_SET },
 	[CATALOG_F_CONTAINER_BASES] = { "container_bases", FK_SET },
 	[CATALOG_F_TENSOR_ALIASES] = { "tensor_aliases", FK_SET },

@@ -1540,6 +1540,12 @@ static void sc_find_loops(struct sc *s)
 			s->step_loop = outer;
 		}
 	}
+	/* a loop over a few items known one by one around the optimizer
+	 * step (`for phase in phases`: G's pass, then D's, each with its own
+	 * optimizer) is the parts of one step, not its repetition: the step
+	 * is the loop around it (the `while True` that fetches the batch) */
+	while (s->step_loop && s->step_loop->item_list && ctx_innermost_loop(s->step_loop->up))
+		s->step_loop = ctx_innermost_loop(s->step_loop->up);
 	if (s->step_loop && !s->micro_loop) {
 		const struct jctx *act = NULL, *a = sc_acting_step(s, s->step_loop, &act);
 

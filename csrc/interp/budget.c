@@ -163,6 +163,28 @@ int fn_active(struct interp *in, const struct ast_hdr *def)
 	return n;
 }
 
+/* The account a call of fn is charged to (MAX_FN_STEPS): its def, or the
+ * function object itself for a closure (a def run inside another
+ * function: a decorator's wrapper made once per function it wraps), so
+ * that each wrapped function spends its own share.  The enclosing
+ * function's account still holds the steps of the closures it makes and
+ * calls. */
+const void *cost_key_of(const struct vfunc *fn)
+{
+	return fn->closure ? (const void *)fn : (const void *)fn->def;
+}
+
+/* How many of the calls running are charged to key */
+int cost_key_active(struct interp *in, const void *key)
+{
+	int i, n = 0;
+
+	for (i = 0; i < in->nactive; i++)
+		if (in->active[i].cost_key == key)
+			n++;
+	return n;
+}
+
 /* An object is being built (a class called) / is built: the steps in
  * between count at a deeper level (ctor_level_steps).  Past MAX_DEPTH + 1
  * levels (not reached: calls nest MAX_DEPTH deep) the deepest is shared. */

@@ -1389,6 +1389,46 @@ static value_t *bi_enumerate(struct frame *f, value_t *fn, value_t **args, size_
 	return unknown_at(f, site, "enumerate() of items not known");
 }
 
+/* zip(phases, all_gen_z, all_gen_c) in job code with one argument a list
+ * or tuple of n known items (2..ZIP_BOUND_MAX, the shortest such) and
+ * another of a length not known: zip() stops at the shortest, so there
+ * are at most n tuples, the i-th pairing the known items i with the
+ * others' representative (rep).  r, the one-representative list, gets
+ * them as `some` with some_bound: a `for` over it reads each known item
+ * (exec.c exec_for_some: the trip count not known, no pass for items not
+ * known) instead of the first alone; every other reader sees r as before. */
+#define ZIP_BOUND_MAX 16
+static void zip_bounded(struct frame *f, value_t *r, value_t **args, size_t nargs, value_t **rep)
+{
+	struct interp *in = f->in;
+	size_t n = 0, i, k;
+
+	if (f->mode == M_FWD)
+		return;
+	for (k = 0; k < nargs; k++) {
+		value_t *a = args[k];
+
+		if ((a->k == VK_LIST || a->k == VK_TUPLE) && !a->u.seq->unk_reason && a->u.seq->n >= 2 &&
+		    a->u.seq->n <= ZIP_BOUND_MAX && (!n || a->u.seq->n < n))
+			n = a->u.seq->n;
+	}
+	if (!n)
+		return;
+	r->some = v_seq(in->a, VK_LIST, n)->u.seq;
+	for (i = 0; i < n; i++) {
+		value_t *t = v_seq(in->a, VK_TUPLE, nargs);
+
+		for (k = 0; k < nargs; k++) {
+			value_t *a = args[k];
+
+			vseq_push(in->a, t->u.seq, (a->k == VK_LIST || a->k == VK_TUPLE) && !a->u.seq->unk_reason
+			                           ? a->u.seq->items[i] : rep[k]);
+		}
+		vseq_push(in->a, r->some, t);
+	}
+	r->some_bound = 1;
+}
+
 static value_t *bi_zip(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                        const struct ast_hdr *site)
 {
@@ -1474,6 +1514,7 @@ static value_t *bi_zip(struct frame *f, value_t *fn, value_t **args, size_t narg
 			vseq_push(in->a, r->u.seq, t);
 			r->u.seq->unk_expr = text_of(f, site);
 			r->u.seq->unk_reason = "zip() over an iterable whose length is not known";
+			zip_bounded(f, r, args, nargs, rep);
 			free(rep);
 			free(all);
 			return r;

@@ -415,6 +415,41 @@ static size_t target_values(struct frame *f, const struct ast_hdr *t, value_t **
  * m.register_forward_pre_hook(...)` registers on each), then the body
  * once more for the items not known; the loop's trip count not known;
  * what the body bound is not known after it. */
+/* the most items a loop over items known one by one may have to be read
+ * as a list of different passes (jctx item_list), not a repeated step */
+#define ITEM_LIST_MAX 16
+
+/* Is v a record of settings (a dict, an object: a GAN's phase with its
+ * module and optimizer), or a tuple holding one (zip()'s)?  Not data: a
+ * tensor, a number, a tuple of batches. */
+static int is_record(const value_t *v)
+{
+	size_t i;
+
+	if (v->k == VK_DICT || v->k == VK_INST)
+		return 1;
+	if (v->k == VK_TUPLE && !v->u.seq->unk_reason)
+		for (i = 0; i < v->u.seq->n; i++)
+			if (v->u.seq->items[i]->k == VK_DICT || v->u.seq->items[i]->k == VK_INST)
+				return 1;
+	return 0;
+}
+
+/* A loop over 2..ITEM_LIST_MAX items known one by one, each a record of
+ * settings (`for phase in phases`): the parts of one step, not its
+ * repetition (jctx item_list; schedule.c) */
+static int item_list(const struct vseq *items)
+{
+	size_t i;
+
+	if (!items || items->n < 2 || items->n > ITEM_LIST_MAX)
+		return 0;
+	for (i = 0; i < items->n; i++)
+		if (!is_record(items->items[i]))
+			return 0;
+	return 1;
+}
+
 static enum flow exec_for_some(struct frame *f, const struct ast_For *s, value_t *it)
 {
 	struct interp *in = f->in;
@@ -427,6 +462,7 @@ static enum flow exec_for_some(struct frame *f, const struct ast_For *s, value_t
 	enum flow fl;
 
 	lj->trips = -1;
+	lj->item_list = it->some_bound && item_list(it->some);
 	dict_save(in, f->locals ? f->locals : f->globals->dict, &snap);
 	f->jc = lj;
 	f->mult.reason = afmt_memo(in, "built in a loop over %s, whose length is not known", text_of(f, s->iter), NULL);
@@ -434,8 +470,10 @@ static enum flow exec_for_some(struct frame *f, const struct ast_For *s, value_t
 	fl = exec_for_items(f, s, it->some, NULL);
 	/* and once for the items not known (a submodule of a library's
 	 * model, whose modules are not seen): what they may bind -- a list
-	 * appended to under a test on the item -- is not known either */
-	if (fl != FL_RETURN && fl != FL_RAISE) {
+	 * appended to under a test on the item -- is not known either.  None
+	 * when the items read are all there can be (some_bound: a zip() cut
+	 * to a known list's length) */
+	if (fl != FL_RETURN && fl != FL_RAISE && !it->some_bound) {
 		assign(f, s->target, v_unknown(in->a, text_of(f, s->target), "an item of those not known"));
 		fl = exec_block(f, &s->body);
 	}
@@ -693,7 +731,8 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		items = NULL;
 	} else
 		why = iter_items(f, it, &items);
-	if (why && it->k == VK_UNKNOWN && it->some && it->some->n)
+	if (why && ((it->k == VK_UNKNOWN && it->some && it->some->n) ||
+	            (it->k == VK_LIST && it->some_bound && it->some && it->some->n)))
 		return exec_for_some(f, s, it);
 	if (why) {
 		/* read the body once; lists built in it have an unknown length */
@@ -829,6 +868,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		enum flow fl = FL_NORMAL;
 
 		lj->trips = items ? (long long)items->n : range_len(it);
+		lj->item_list = it->k != VK_RANGE && item_list(items);
 		if (it->k == VK_RANGE && it->expr)
 			lj->period_expr = it->expr;     /* for a loop: the trip count's expression */
 		f->jc = lj;

@@ -904,7 +904,8 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	struct fncost *cost;
 	const struct ast_hdr *cost_site;
 	long steps0;
-	int level0, outermost, nact = 0;
+	int level0, outermost, nact = 0, nkey;
+	const void *key;
 	long long ofo;
 	const struct sched_call *ocall;
 
@@ -935,8 +936,14 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	 * models of the modules read last had no registry entry.  Calls from
 	 * a function's body share the function's one account. */
 	cost_site = !f->locals ? site : NULL;
-	cost = fn_cost(in, fn->def);
-	if (*site_cost(in, fn->def, cost_site) + (nact ? level_steps(in, cost->level) - cost->since : 0) > MAX_FN_STEPS) {
+	/* a closure has an account of its own (cost_key_of): the one wrapper
+	 * def of a decorator (misc.profiled_function's `decorator`) is each
+	 * function it wraps, and the steps of a costly one (a modulated conv)
+	 * are not the share of a cheap one (training_stats.report) */
+	key = cost_key_of(fn);
+	nkey = cost_key_active(in, key);
+	cost = fn_cost(in, key);
+	if (*site_cost(in, key, cost_site) + (nkey ? level_steps(in, cost->level) - cost->since : 0) > MAX_FN_STEPS) {
 		/* a helper that recurses over data or loops over a whole state
 		 * dict: it has had its share of the budget (a recursive one
 		 * counts what its running outermost call has spent so far:
@@ -952,7 +959,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	if (trace_calls_depth() > in->depth)
 		fprintf(stderr, "call: %*s%s:%s (%ld steps)\n", in->depth, "", fn->file->path,
 		        fn->qualname ? fn->qualname : "?", in->steps);
-	outermost = nact == 0;
+	outermost = nkey == 0;
 	level0 = in->ctor_level;
 	steps0 = level_steps(in, level0);
 	if (outermost) {
@@ -1063,6 +1070,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	}
 	in->depth++;
 	in->active[in->nactive].def = fn->def;
+	in->active[in->nactive].cost_key = key;
 	in->active[in->nactive].self = self;
 	in->active[in->nactive].args = args;
 	in->active[in->nactive].nargs = nargs;
@@ -1103,6 +1111,6 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	if (fn->cached && mode != M_FWD)
 		fn->cache_ret = ret;
 	if (outermost)
-		*site_cost(in, fn->def, cost_site) += level_steps(in, level0) - steps0;
+		*site_cost(in, key, cost_site) += level_steps(in, level0) - steps0;
 	return ret;
 }

@@ -452,6 +452,7 @@ struct interp {
 	 * recursive call on the values of the one it is in) */
 	struct {
 		const struct ast_hdr *def;
+		const void *cost_key;     /* its MAX_FN_STEPS account (cost_key_of) */
 		int n;
 		value_t *self, **args;
 		size_t nargs;
@@ -675,6 +676,8 @@ int budget_at(struct frame *f, const struct ast_hdr *node);
 value_t *too_big(struct frame *f, enum vkind k, size_t n, const struct ast_hdr *site);
 void charge(struct frame *f, size_t items, size_t bytes);
 int fn_active(struct interp *in, const struct ast_hdr *def);
+const void *cost_key_of(const struct vfunc *fn);
+int cost_key_active(struct interp *in, const void *key);
 struct fncost *fn_cost(struct interp *in, const void *def);
 long *site_cost(struct interp *in, const void *def, const void *site);
 void ctor_enter(struct interp *in);
@@ -972,7 +975,7 @@ const void *ntab_find(const void *tab, size_t n, size_t size, const char *name);
 /* Whether name is in a sorted array of names. */
 int ntab_has(const char *const *names, size_t n, const char *name);
 #define NAME_IN(names, name) ntab_has((names), NTAB_LEN(names), (name))
-extern const struct ntab tensor_ntab, stdlib_ntab, math_ntab;
+extern const struct ntab tensor_ntab, stdlib_ntab, math_ntab, numpy_scalar_ntab;
 extern const struct ntab module_methods_ntab, ext_methods_ntab, emulated_exts_ntab;
 extern const struct ntab builtin_natives_ntab, hidden_natives_ntab, type_methods_ntab[3], argp_methods_ntab;
 extern const struct ntab abc_types_ntab, torch_bases_ntab, torch_calls_ntab;

@@ -41,7 +41,7 @@ static const struct ntab *const native_tables[] = {
  * emulates, and sets of names. */
 static const struct ntab *const other_tables[] = {
 	&tensor_ntab,
-	&stdlib_ntab, &math_ntab, &omegaconf_ntab,
+	&stdlib_ntab, &math_ntab, &numpy_scalar_ntab, &omegaconf_ntab,
 	&emulated_exts_ntab, &abc_types_ntab, &torch_bases_ntab, &torch_calls_ntab,
 	&yaml_words_ntab, &fw_setups_ntab, &fw_dispatchers_ntab, &fw_backwards_ntab,
 	&job_spawners_ntab, &job_writers_ntab, &job_writer_methods_ntab,

@@ -159,6 +159,46 @@ value_t *math_call(struct frame *f, const char *name, value_t **args, size_t nar
 	return unknown_at(f, site, "a math function of a value that is not known");
 }
 
+/* numpy.<name>(x) of one known Python number x (int, float, bool; never
+ * a list, an array or a tensor): numpy's elementwise functions give a
+ * numpy float64 scalar, which is a Python float -- np.floor(0 * 3) is 0.0,
+ * so `if blur_size > 0` is decided.  The names and the libm functions are
+ * the table below; NULL when the call is not one of them (a domain numpy
+ * answers with nan and a warning is left not known). */
+static const struct numpy_scalar_native {
+	const char *name;
+	double (*fn)(double);
+	int domain;                   /* 0 any x, 1 x >= 0, 2 x > 0 */
+} numpy_scalar_natives[] = {
+	{ "ceil", ceil, 0 },
+	{ "exp", exp, 0 },
+	{ "exp2", exp2, 0 },
+	{ "floor", floor, 0 },
+	{ "log", log, 2 },
+	{ "log10", log10, 2 },
+	{ "log2", log2, 2 },
+	{ "rint", rint, 0 },
+	{ "sqrt", sqrt, 1 },
+	{ "trunc", trunc, 0 },
+};
+
+const struct ntab numpy_scalar_ntab = NTAB(numpy_scalar_natives);
+
+static value_t *numpy_scalar_call(struct frame *f, const char *name, value_t **args, size_t nargs,
+                                  struct vdict *kw)
+{
+	const struct numpy_scalar_native *m = NTAB_FIND(numpy_scalar_natives, name);
+	double x, y;
+
+	if (!m || nargs != 1 || (kw && kw->n) ||
+	    (args[0]->k != VK_INT && args[0]->k != VK_FLOAT && args[0]->k != VK_BOOL) || !as_num(args[0], &x))
+		return NULL;
+	if ((m->domain == 1 && !(x >= 0)) || (m->domain == 2 && !(x > 0)))
+		return NULL;
+	y = m->fn(x);
+	return isfinite(y) ? v_float(f->in->a, y) : NULL;
+}
+
 /* Whether text is an expression of names (gpt2, gpt-micro, a.b, 3.5-mini):
  * operands (dotted names, numbers) joined by + - * / %, with at least one
  * name and no keyword -- Python parses it, and literal_eval refuses it with
@@ -1015,6 +1055,8 @@ value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t narg
 		return yacs_call(f, d, args, nargs, kw, site);
 	if (!strncmp(d, "math.", 5))
 		return math_call(f, d + 5, args, nargs, site);
+	if (!strncmp(d, "numpy.", 6) && strchr(d + 6, '.') == NULL)
+		return numpy_scalar_call(f, d + 6, args, nargs, kw);
 	if (!strncmp(d, "re.", 3))
 		return regex_call(f, d, args, nargs, kw, site);
 	return NULL;

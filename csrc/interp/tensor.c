@@ -339,7 +339,9 @@ static value_t *tm_backward(struct frame *f, value_t *fn, const char *m, value_t
 
 /* x.chunk(n), split, unbind, tensor_split in job code: splitting a batch
  * into micro-batches, pieces that live where the batch lives; how many is
- * known for chunk(n) with n known, else one representative piece.  (In
+ * known when the receiver's shape and the arguments decide it (shapes.c's
+ * pieces rules: x.split(32) of a [96, 512] tensor is 3 pieces of [32, 512])
+ * or for chunk(n) with n known, else one representative piece.  (In
  * forward, what pieces_method() left: a tensor.) */
 static value_t *tm_pieces(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
                           struct vdict *kw, const struct ast_hdr *site)
@@ -352,6 +354,28 @@ static value_t *tm_pieces(struct frame *f, value_t *fn, const char *m, value_t *
 
 	if (f->mode == M_FWD)
 		return v_tensor_dev(in->a, dev, 0);
+	if (fn->recv && fn->recv->k == VK_TENSOR && fn->recv->shape && nargs) {
+		const struct vshape *pieces[64];
+		value_t **a2 = xmalloc((nargs + 1) * sizeof *a2);
+		size_t np, i;
+
+		a2[0] = fn->recv;
+		for (i = 0; i < nargs; i++)
+			a2[i + 1] = args[i];
+		np = shape_pieces(in->cat, in->a, fn->u.ext, a2, nargs + 1, kw, pieces, 64);
+		free(a2);
+		if (np) {
+			r = v_seq(in->a, VK_TUPLE, np);
+			for (i = 0; i < np; i++) {
+				value_t *t = v_tensor_dev(in->a, dev, pinned);
+
+				t->shape = pieces[i];
+				t->dt = fn->recv->dt;
+				vseq_push(in->a, r->u.seq, t);
+			}
+			return r;
+		}
+	}
 	if (!strcmp(m, "chunk") && n && n->k == VK_INT && n->u.i > 0 && n->u.i <= 64) {
 		r = v_seq(in->a, VK_TUPLE, (size_t)n->u.i);
 		for (k = 0; k < n->u.i; k++)

@@ -2139,6 +2139,24 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		r->dev = DEV_HOST;
 		return r;
 	}
+	/* torch.utils.cpp_extension._get_build_directory(name) &c: a Python
+	 * helper outside the tensor API (catalog host_helper_modules) makes
+	 * host data -- a path, a module --, never a tensor, and no op */
+	{
+		const char *dot = strrchr(d, '.');
+
+		if (dot && dot - d < 128) {
+			char mod[128];
+
+			memcpy(mod, d, (size_t)(dot - d));
+			mod[dot - d] = 0;
+			if (catalog_fact(in->cat, CATALOG_F_HOST_HELPER_MODULES, mod)) {
+				r = unknown_at(f, site, "host data a torch helper outside the tensor API returns");
+				r->dev = DEV_HOST;
+				return r;
+			}
+		}
+	}
 	/* a torch class built (no_grad(), device(...), Size(...)) is not an
 	 * op: torch's function hooks never see it */
 	if (f->mode == M_FWD &&

@@ -372,6 +372,10 @@ enum catalog_fact {
 	                                 its form (output_hidden, ...) */
 	CATALOG_F_NOT_DISPATCHED,     /* set: torch.<dotted> calls torch's function
 	                                 hooks never see: no op */
+	CATALOG_F_HOST_HELPER_MODULES, /* set: torch modules of Python helpers
+	                                 outside the tensor API (building C++
+	                                 extensions): a call of one makes host
+	                                 data, never a tensor, and no op */
 	CATALOG_F_TENSOR_STATE,       /* set: Tensor properties whose value only
 	                                 the run knows (x.dtype, x.grad) */
 	CATALOG_F_CONTAINER_BASES,    /* set: torch.nn containers a repository

@@ -120,6 +120,12 @@ struct jctx {
 	                               * from a checkpoint an earlier run left (catalog
 	                               * library_train_loops' resume argument given, not
 	                               * None or False): not a fresh run's step */
+	int item_list;                /* JC_LOOP over a few records known one by one
+	                               * (2..16 dicts or objects, not a range, not
+	                               * data: `for phase in phases`, G's then D's
+	                               * pass of a GAN's step): each iteration does
+	                               * other work, no repetition of one step
+	                               * (schedule.c: the step is a loop around it) */
 	int carried;                  /* JC_COND in job mode: its test reads a name the
 	                               * body of a loop of its frame binds (a later
 	                               * iteration may decide it otherwise; interp/carry.c) */

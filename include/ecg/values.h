@@ -202,6 +202,13 @@ struct value {
 	                                 (interp/loadersampler.c); or a
 	                                 library's map-style dataset, its item,
 	                                 a method returning one (interp/mapds.c) */
+	unsigned char some_bound : 1; /* VK_LIST of a length not known with `some`:
+	                                 those are all the items there can be, at
+	                                 most (zip() of a list of known items with
+	                                 iterables of a length not known): a job's
+	                                 `for` reads each, the trip count not known,
+	                                 and no pass for items not known
+	                                 (interp/builtins.c bi_zip, exec.c) */
 	unsigned char star_alts : 1;  /* VK_UNKNOWN: what `*xs` passed for xs
 	                                 alternatives of two sequences of known
 	                                 items (interp/eval.c): a call of
