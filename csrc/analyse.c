@@ -60,6 +60,78 @@ static int ends_with(const char *s, const char *suf)
 	return n >= k && !strcmp(s + n - k, suf);
 }
 
+/* The path (dotted attribute names, as named_modules() gives it) from
+ * `outer` down to `inner`, appended to b; 1 when found.  *budget bounds
+ * the walk. */
+static int inst_path(const struct vinst *outer, const struct vinst *inner, int depth, size_t *budget, buf_t *b)
+{
+	size_t i, len = b->len;
+
+	if (depth > 64)
+		return 0;
+	for (i = 0; i < outer->nchildren; i++) {
+		const struct vinst *c = outer->children[i].inst;
+
+		if (!*budget)
+			return 0;
+		(*budget)--;
+		buf_addf(b, ".%s", outer->children[i].name);
+		if (c == inner || inst_path(c, inner, depth + 1, budget, b))
+			return 1;
+		b->len = len;
+		b->buf[len] = 0;
+	}
+	return 0;
+}
+
+/* A module the job calls from code that is not a forward (a method of a
+ * bigger module it built and named: `model.apply_model(...)` calling
+ * `self.model(x)`, `model.get_learned_conditioning(...)` calling the text
+ * encoder) whose own name is the name of that bigger module -- the local a
+ * builder bound it to (`model = instantiate_from_config(cfg)`), or the
+ * attribute it is called by: its name is the path from the outermost named
+ * module that holds it ("model.model", "model.cond_stage_model"), so that
+ * the several submodules called so each get their entry instead of being
+ * taken for a second module of one name.  A string the caller frees, or
+ * NULL when no named module holds it or the outermost one is not named
+ * `name` (a module of another name holding it -- a wrapper an AMP check
+ * builds around the model -- is left as it was: one name, one model). */
+static char *held_name(struct interp *in, const struct vinst *m, const char *name)
+{
+	struct vinst *const *cands;
+	const char *const *where;
+	size_t nc = interp_candidates(in, &cands, &where), i, best_len = 0;
+	const struct vinst *best = NULL;
+	buf_t b, bb;
+
+	buf_init(&bb);
+	for (i = 0; i < nc; i++) {
+		size_t budget = 1u << 16;
+
+		if (cands[i] == m || !cands[i]->bound_name)
+			continue;
+		buf_init(&b);
+		if (inst_path(cands[i], m, 0, &budget, &b) && b.len > best_len) {
+			best = cands[i];
+			best_len = b.len;
+			buf_free(&bb);
+			bb = b;
+			continue;
+		}
+		buf_free(&b);
+	}
+	if (!best || strcmp(best->bound_name, name)) {
+		buf_free(&bb);
+		return NULL;
+	}
+	{
+		char *r = xasprintf("%s%s", best->bound_name, bb.buf);
+
+		buf_free(&bb);
+		return r;
+	}
+}
+
 /* Only repo modules in m's tree (no torch.nn layer or container, whose
  * contents may come from where ecg does not see). */
 static int repo_only(const struct vinst *m, int depth)
@@ -171,6 +243,8 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 	size_t nroots, nmodels = 0, nlosses = 0, i, k, nnotes;
 	int trained = 0;
 	const char *slash, *loaded = NULL, *libmodel = NULL;
+	char **held_names = NULL;     /* the names held_name() made, freed at the end */
+	size_t nheld = 0, aheld = 0;
 
 	if (!ef)
 		return 0;
@@ -240,6 +314,14 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 		}
 		name = roots[i].inst->bound_name ? roots[i].inst->bound_name
 		                   : roots[i].binding ? roots[i].binding : "model";
+		{
+			char *hn = held_name(in, roots[i].inst, name);
+
+			if (hn) {
+				GROW(held_names, aheld, nheld + 1);
+				name = held_names[nheld++] = hn;
+			}
+		}
 
 		for (k = 0; k < nmodels && models[k].root != roots[i].inst; k++)
 			;
@@ -326,6 +408,9 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 			buf_free(&b);
 			free(models);
 			free(losses);
+			for (i = 0; i < nheld; i++)
+				free(held_names[i]);
+			free(held_names);
 			interp_free(in);
 			return -1;
 		}
@@ -356,6 +441,9 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 	for (i = 0; i < nnotes; i++)
 		records_add_unresolved(unres, notes[i].anchor, notes[i].what, notes[i].reason);
 	free(models);
+	for (i = 0; i < nheld; i++)
+		free(held_names[i]);
+	free(held_names);
 	if (o->interp_bytes)
 		*o->interp_bytes = ast_arena_reserved(interp_arena(in));
 	interp_free(in);

@@ -1300,6 +1300,7 @@ static const struct {
 	[CATALOG_F_TENSOR_ALIASES] = { "tensor_aliases", FK_SET },
 	[CATALOG_F_ITER_PASSTHROUGH] = { "iter_passthrough", FK_SET },
 	[CATALOG_F_LIBRARY_TENSOR_OPS] = { "library_tensor_ops", FK_SET },
+	[CATALOG_F_NUMPY_TENSOR_UFUNCS] = { "numpy_tensor_ufuncs", FK_SET },
 	[CATALOG_F_JIT_COMPILERS] = { "jit_compilers", FK_MAP },
 	[CATALOG_F_FSDP_SHARDING] = { "fsdp_sharding", FK_MAP },
 	[CATALOG_F_LAYER_BUFFERS] = { "layer_buffers", FK_MAP },

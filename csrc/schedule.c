@@ -488,7 +488,8 @@ static int sc_fwd_mode(const struct sched_ev *e)
 	return 0;
 }
 
-/* The job's call of the model that runs forward event e: for a path of
+/* The job's call of the model that runs forward event e: the first call
+ * of its own model when that is not the step's; for a path of
  * the forward that runs in eval mode only (`if self.training:`'s else)
  * the step's model's call made in eval mode (model.eval() before it: the
  * evaluation's), the first one; else the step's call (NULL: none). */
@@ -496,6 +497,19 @@ static const struct sched_ev *sc_fwd_call(const struct sc *s, const struct sched
 {
 	size_t i;
 
+	/* the forward of another model than the step's, called in another
+	 * loop (a text encoder a method of the job's model calls once,
+	 * before the sampling loop): that model's first call from job code.
+	 * One called in the step call's own loop (a loss module beside the
+	 * model) is counted as the step's forward work */
+	if (e->in_forward && s->step_call && e->fwd_root && s->step_call->model &&
+	    e->fwd_root != s->step_call->model)
+		for (i = 0; i < s->nev; i++)
+			if (s->ev[i].kind == SEV_MODEL_CALL && !s->ev[i].in_forward && s->ev[i].model == e->fwd_root) {
+				if (!ctx_same(ctx_innermost_loop(s->ev[i].ctx), ctx_innermost_loop(s->step_call->ctx)))
+					return &s->ev[i];
+				break;
+			}
 	if (!e->in_forward || !s->step_call || sc_fwd_mode(e) != 2)
 		return s->step_call;
 	for (i = 0; i < s->nev; i++)

@@ -2323,6 +2323,11 @@ static value_t *bi_type(struct frame *f, value_t *fn, value_t **args, size_t nar
 			r->u.cls = args[0]->u.inst->cls;
 			return r;
 		}
+		/* type(t) of a tensor torch made (a factory's, an op's, a
+		 * copy's): torch.Tensor itself -- not of a Parameter, nor of
+		 * a loader's batch that may be a list or a dict */
+		if (args[0]->k == VK_TENSOR && !args[0]->is_param && !args[0]->loose)
+			return v_ext(in->a, "torch.Tensor");
 	}
 	return unknown_at(f, site, "type() of a value ecg does not know");
 }

@@ -180,6 +180,16 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	 * array returns an array) */
 	if (nargs >= 1 && catalog_fact(in->cat, CATALOG_F_LIBRARY_TENSOR_OPS, d) && tensors_given(args[0]))
 		return v_tensor_dev(in->a, tensors_device(args[0]), 0);
+	/* np.sqrt(t): numpy computes on the tensor's host memory (a CUDA
+	 * tensor raises) and Tensor.__array_wrap__ makes the result a torch
+	 * tensor again: on the host for sure (hostsure.c) when it returns */
+	if (nargs == 1 && !kw && catalog_fact(in->cat, CATALOG_F_NUMPY_TENSOR_UFUNCS, d) && args[0]->k == VK_TENSOR &&
+	    args[0]->dev == DEV_HOST && !args[0]->loose) {
+		r = v_tensor_dev(in->a, DEV_HOST, 0);
+		r->shape = args[0]->shape;
+		r->host_sure = f->mode != M_FWD;
+		return r;
+	}
 	/* torchvision.ops.nms(boxes, scores, iou) read as a call (torchvision
 	 * not read from a site): the kept indices, where the boxes are, their
 	 * number decided by the scores -- sized on the host when the boxes

@@ -749,6 +749,46 @@ static int typed_eq(struct interp *in, enum ast_cmpop op, const value_t *l, cons
 	return op == AST_CMP_NOTEQ;
 }
 
+/* torch.device == torch.device: torch compares the type and the index
+ * (torch.device('cuda:0') != torch.device('cuda'): 0 is not None).  Two
+ * known types that differ are unequal; of one type, two known indexes
+ * decide, and so does None against an int -- an index known to be an int
+ * >= 0 though its value is not (a tensor's .device on the GPU always has
+ * one, tensor.c).  1, 0, or -1: not decided or not two devices. */
+static int device_eq(enum ast_cmpop op, const value_t *l, const value_t *r)
+{
+	const value_t *tl, *tr, *il, *ir;
+	int eq;
+
+	if ((op != AST_CMP_EQ && op != AST_CMP_NOTEQ) || l->k != VK_INST || r->k != VK_INST || !l->u.inst->ext ||
+	    !r->u.inst->ext || strcmp(l->u.inst->ext, "torch.device") || strcmp(r->u.inst->ext, "torch.device"))
+		return -1;
+	tl = vdict_gets(l->u.inst->attrs, "type");
+	tr = vdict_gets(r->u.inst->attrs, "type");
+	if (!tl || !tr || tl->k != VK_STR || tr->k != VK_STR)
+		return -1;
+	if (tl->u.str.len != tr->u.str.len || memcmp(tl->u.str.s, tr->u.str.s, tl->u.str.len))
+		eq = 0;
+	else {
+		il = vdict_gets(l->u.inst->attrs, "index");
+		ir = vdict_gets(r->u.inst->attrs, "index");
+		if (!il || !ir)
+			return -1;
+		if (il->k == VK_INT && ir->k == VK_INT)
+			eq = il->u.i == ir->u.i;
+		else if (il->k == VK_NONE && ir->k == VK_NONE)
+			eq = 1;
+		else if ((il->k == VK_NONE && (ir->k == VK_INT || (ir->k == VK_UNKNOWN && !ir->alts &&
+		                                                    ir->nonneg == FACT_NONNEG_INT))) ||
+		         (ir->k == VK_NONE && (il->k == VK_INT || (il->k == VK_UNKNOWN && !il->alts &&
+		                                                    il->nonneg == FACT_NONNEG_INT))))
+			eq = 0;
+		else
+			return -1;
+	}
+	return op == AST_CMP_EQ ? eq : !eq;
+}
+
 /* `x.device.type == "mps"` with the device not known, in a job of more
  * than one process (torch.c multi_process_count): no such job runs on a
  * device type of catalog single_process_device_types, so == is False and
@@ -814,6 +854,8 @@ static value_t *eval_compare(struct frame *f, const struct ast_Compare *c)
 			t = fact_compare(op, l, r);
 		if (t < 0)
 			t = typed_eq(in, op, l, r);
+		if (t < 0)
+			t = device_eq(op, l, r);
 		if (t < 0)
 			t = enum_member_cmp(in, op, l, r);
 		if (t < 0)
@@ -1145,7 +1187,7 @@ static int index_host_array(const value_t *idx, int depth, int fwd)
 	if (!idx || depth > 1)
 		return 0;
 	if (idx->k == VK_TENSOR && idx->dev == DEV_HOST && idx->host_sure && idx->dt != DT_BOOL)
-		return 1;
+		return idx->shape ? idx->shape->nd >= 1 : !idx->may_scalar;   /* a 0-d one is read as an int */
 	if (fwd)        /* in a forward, only a tensor is host data for sure */
 		goto items;
 	if (idx->k == VK_UNKNOWN && !idx->alts && idx->arr_shape && idx->arr_shape->nd >= 1)
@@ -1265,6 +1307,14 @@ static value_t *tensor_subscript(struct frame *f, const struct ast_Subscript *s,
 		arr_tensor_window(f, s, obj, idx, t);
 	}
 	op_io(f, mark, (value_t *[]){ obj, idx }, 2, NULL, t);
+	/* an index of a tensor on the host for sure is on the host for sure
+	 * (hostsure.c), whatever the index: torch refuses an index tensor on
+	 * another device than the indexed one's or the CPU.  Its rank not
+	 * known, it may be 0-d: an index torch reads as an int, no copy */
+	if (t->k == VK_TENSOR && obj->host_sure && obj->dev == DEV_HOST && t->dev == DEV_HOST && f->mode != M_FWD)
+		t->host_sure = 1;
+	if (t->k == VK_TENSOR && !t->shape)
+		t->may_scalar = 1;
 	return t;
 }
 

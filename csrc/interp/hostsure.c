@@ -30,7 +30,8 @@
  *     for sure, every other input Python data (numbers, sizes, strings,
  *     None, slices, a dtype, a host torch.device) -- a value not known, a module
  *     or another object may hold a device tensor, and then nothing is
- *     marked.
+ *     marked.  One made from a tensor that may be 0-d (may_scalar: an
+ *     index of rank not known), its own shape not read, may be too.
  *
  * Neither fails nor allocates.
  */
@@ -94,6 +95,11 @@ void host_sure_op(struct frame *f, value_t *const *args, size_t nargs, const str
 	for (i = 0; kw && i < kw->n; i++)
 		if (!host_input(kw->vals[i], 0, &tensors))
 			return;
-	if (tensors)
-		ret->host_sure = 1;
+	if (!tensors)
+		return;
+	ret->host_sure = 1;
+	/* of a tensor that may be 0-d, with no shape read: it may be too */
+	for (i = 0; i < nargs && !ret->shape; i++)
+		if (args[i]->k == VK_TENSOR && args[i]->may_scalar)
+			ret->may_scalar = 1;
 }

@@ -3,7 +3,9 @@
  * torch's argument parser takes a one-element integer tensor for an int
  * or a size: torch.zeros(*shape_t) with shape_t a tensor, F.one_hot(x,
  * num_classes=n) with n = labels.max() + 1.  It reads it through
- * __index__, on the host: a sync when the tensor is on the device.
+ * __index__, on the host: a sync when the tensor is on the device.  A
+ * one-element tensor given for a Scalar (torch.full's fill_value) is read
+ * the same way, with .item().
  *
  * Which arguments are ints is data: catalog/torch_facts.json
  * int_arguments maps a callee's canonical name to "sizes" (every
@@ -78,5 +80,6 @@ void intargs_reads(struct frame *f, const char *d, value_t **args, size_t nargs,
 		if (!*p)
 			return;
 	}
-	(void)sev(f, SEV_SYNC, afmt(f->in, "a device tensor as an int argument of %s (read through __index__)", d), site);
+	(void)sev(f, SEV_SYNC, afmt(f->in, "a device tensor as an int or Scalar argument of %s (read on the host)", d),
+	          site);
 }

@@ -280,6 +280,9 @@ struct interp {
 	long long fwd_outer;           /* forward: how many times the forward being read
 	                                  runs per call of the model (the loops and groups
 	                                  of the forwards that called it; -1 not known; 0 as 1) */
+	struct vinst *fwd_root;        /* forward: the model whose forward reading
+	                                  (interp_forward from outside any forward)
+	                                  is running (sched_ev.fwd_root), or NULL */
 	native_fn *bi_fn[BI_COUNT];    /* natives_register(): each builtin id's function */
 	unsigned loop_serials;         /* how many loop bodies were read once, for frame.loop_serial */
 	int trace_shapes;              /* ECG_TRACE_SHAPES is set */

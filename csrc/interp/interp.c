@@ -472,10 +472,14 @@ value_t *interp_forward(struct interp *in, struct vinst *m, value_t **args, size
                         struct vdict *kwargs, struct fseq *out)
 {
 	value_t *r;
+	struct vinst *oroot = in->fwd_root;
 
+	if (!oroot)
+		in->fwd_root = m;
 	run_fwd_hooks(in, m, 1, args, nargs, NULL);
 	r = forward_body(in, m, args, nargs, kwargs, out);
 	run_fwd_hooks(in, m, 0, args, nargs, r);
+	in->fwd_root = oroot;
 	return r;
 }
 

@@ -74,6 +74,9 @@ value_t *tensor_join(struct interp *in, const value_t *a, const value_t *b)
 	r->loose = a->loose || b->loose;
 	/* on the host for sure on both paths: so after them (hostsure.c) */
 	r->host_sure = a->host_sure && b->host_sure && a->dev == DEV_HOST && b->dev == DEV_HOST;
+	/* 0-d on one path, or maybe: its rank not known after them */
+	r->may_scalar = !r->shape && (a->may_scalar || b->may_scalar || (a->shape && !a->shape->nd) ||
+	                              (b->shape && !b->shape->nd));
 	return r;
 }
 

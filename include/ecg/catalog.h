@@ -390,6 +390,9 @@ enum catalog_fact {
 	CATALOG_F_LIBRARY_TENSOR_OPS, /* set: calls of other libraries that make a
 	                                 tensor where their first argument's
 	                                 tensors are (torchvision.utils.make_grid) */
+	CATALOG_F_NUMPY_TENSOR_UFUNCS, /* set: numpy ufuncs that, given a host
+	                                 tensor, give a host tensor back
+	                                 (Tensor.__array_wrap__: np.sqrt(t)) */
 	CATALOG_F_FSDP_SHARDING,      /* map: a sharding strategy -> regather | keep | unsharded */
 	CATALOG_F_LAYER_BUFFERS,      /* map: "<torch.nn layer>.<buffer>" -> the
 	                                 constructor parameter (True by default)

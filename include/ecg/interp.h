@@ -194,6 +194,8 @@ struct sched_ev {
 	const char *anchor;
 	const struct jctx *ctx;
 	int in_forward;               /* read from a model's forward */
+	const struct vinst *fwd_root; /* ... of this model (the root whose forward
+	                                 reading made it), or NULL */
 	int in_backward;              /* read from an autograd.Function's backward */
 	int in_log;                   /* made while the arguments of a logging call
 	                                 (print, wandb.log, logger.info) were read */

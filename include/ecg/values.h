@@ -172,6 +172,10 @@ struct value {
 	                                 str() of a value not known, a tensor's
 	                                 .item()): never an object, so never a
 	                                 module (facts.c fact_plain) */
+	unsigned char may_scalar : 1; /* VK_TENSOR: made by indexing (or by an op on
+	                                 such a tensor) with its rank not known: it
+	                                 may be 0-d, an index torch reads as an int
+	                                 (interp/eval.c index_host_array) */
 	unsigned char star_rest : 1;  /* VK_UNKNOWN: what *rows passed last stands for
 	                                 when rows has a length not known and one
 	                                 item representing all (not a known prefix):
