@@ -1415,6 +1415,8 @@ static const struct {
 	[CATALOG_F_LIBRARY_AUTO_BASES] = { "library_auto_bases", FK_MAP },
 	[CATALOG_F_DEVICE_LOADERS] = { "device_loaders", FK_MAP },
 	[CATALOG_F_LIBRARY_PIPELINES] = { "library_pipelines", FK_MAP },
+	[CATALOG_F_PASSTHROUGH_CALLS] = { "passthrough_calls", FK_MAP },
+	[CATALOG_F_LIBRARY_HOST_READS] = { "library_host_reads", FK_SET },
 };
 
 static const char *const FACT_KIND_KEY[] = {

@@ -243,6 +243,8 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 		return r;
 	if ((r = ds_call(f, d, fn->recv, args, nargs, kw, site)))
 		return r;
+	if ((r = passthru_call(f, d, args, nargs, kw)))     /* apex's amp.initialize */
+		return r;
 	if ((r = torch_ext_call(f, d, last, args, nargs, kw, site, any_tensor)))
 		return r;
 	if (fn->recv && (r = framework_lib_call(f, d, last, fn->recv, args, nargs, site)))
@@ -393,12 +395,33 @@ static int is_own_forward(const struct vinst *m, const struct vfunc *vf)
 			return 0;
 	return 1;
 }
+/* A host tensor in a, or in the lists, tuples and dicts a holds (as
+ * torch's _recursive_to walks them), or NULL. */
+static const value_t *host_tensor_in(const value_t *a, int depth)
+{
+	const value_t *t = NULL;
+	size_t i;
+
+	if (!a || depth > 8)
+		return NULL;
+	if (a->k == VK_TENSOR)
+		return a->dev == DEV_HOST ? a : NULL;
+	if ((a->k == VK_LIST || a->k == VK_TUPLE) && a->u.seq)
+		for (i = 0; i < a->u.seq->n && !t; i++)
+			t = host_tensor_in(a->u.seq->items[i], depth + 1);
+	if (a->k == VK_DICT && a->u.dict)
+		for (i = 0; i < a->u.dict->n && !t; i++)
+			t = host_tensor_in(a->u.dict->vals[i], depth + 1);
+	return t;
+}
+
 /* A call of a model through DistributedDataParallel built with device_ids
  * (DDP(model, device_ids=[rank])): its forward moves every input tensor
  * not on device_ids[0] there first (torch.distributed.utils _to_kwargs /
- * _recursive_to: obj.to(target), blocking, on a side stream by default),
- * so a host tensor given to it is a host-to-device copy at the call.  An
- * input not known to be on the host states nothing. */
+ * _recursive_to: obj.to(target), blocking, on a side stream by default;
+ * through lists, tuples and dicts of them too: a multi-crop batch given
+ * as a list), so a host tensor given to it is a host-to-device copy at
+ * the call.  An input not known to be on the host states nothing. */
 static void ddp_input_copies(struct frame *f, const struct vinst *m, value_t **args, size_t nargs,
                              const struct vdict *kw, const struct ast_hdr *site)
 {
@@ -420,10 +443,7 @@ static void ddp_input_copies(struct frame *f, const struct vinst *m, value_t **a
 	if (!ids || (ids->k != VK_LIST && ids->k != VK_TUPLE) || !ids->u.seq->n)
 		return;
 	for (i = 0; i < nargs + (kw ? kw->n : 0) && !host; i++) {
-		const value_t *a = i < nargs ? args[i] : kw->vals[i - nargs];
-
-		if (a && a->k == VK_TENSOR && a->dev == DEV_HOST)
-			host = a;
+		host = host_tensor_in(i < nargs ? args[i] : kw->vals[i - nargs], 0);
 	}
 	if (!host)
 		return;

@@ -1626,6 +1626,9 @@ void tp_call(struct frame *f, struct vinst *m, const struct ast_hdr *site);
  * replaces (nothing for another call d); at a call of a marked layer in a
  * training forward, syncbn_call states its all-gather, anchored at site
  * (NULL: at anchor, a container's call). */
+/* passthru.c: a library's call handing back the objects it is given
+ * (catalog passthrough_calls), or NULL when d is none */
+value_t *passthru_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw);
 void syncbn_convert(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw);
 void syncbn_call(struct frame *f, struct vinst *m, const struct ast_hdr *site, const char *anchor);
 /* a Sequential's call whose forward was read before: its converted

@@ -957,6 +957,11 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 		if (gate && value_truth(vdict_gets(recv->u.inst->attrs, gate)) != 0)
 			sev(f, SEV_SYNC, afmt(in, "%s() (reads device values with .item())", cm), site);
 	}
+	/* amp.scale_loss(loss, optimizer), larc.step(): a library's call that
+	 * reads device values on the host every time (catalog
+	 * library_host_reads), once the job puts its work on a GPU */
+	if (f->mode != M_FWD && in->gpu && catalog_fact(in->cat, CATALOG_F_LIBRARY_HOST_READS, d))
+		sev(f, SEV_SYNC, afmt(in, "%s() (reads device values on the host)", d), site);
 	/* ema.update() of a library module moved to a device, which reads
 	 * its own buffers on the host (catalog device_module_host_reads); a
 	 * move under an undecided condition (on_device 2): under that one */

@@ -720,6 +720,14 @@ enum catalog_fact {
 	CATALOG_F_LIBRARY_PIPELINES,  /* map: a library's factory of an inference
 	                                 pipeline holding a model -> the keyword
 	                                 naming its device */
+	CATALOG_F_PASSTHROUGH_CALLS,  /* map: a library's call that returns the
+	                                 objects it is given, changed in place
+	                                 (apex's amp.initialize) -> the returned
+	                                 parameters, 'NAME@POS,...' (interp/passthru.c) */
+	CATALOG_F_LIBRARY_HOST_READS, /* set: a library's call or '<class>.<method>'
+	                                 that reads device values on the host at
+	                                 every call, in a job on a GPU (apex's
+	                                 amp.scale_loss, LARC.step: jobctx.c) */
 	CATALOG_NFACTS
 };
 
