@@ -33,26 +33,6 @@ static int model_taken(const struct mt_model *models, size_t n, const struct vin
 	return 0;
 }
 
-/* Does named_modules() of `outer` list `inner` (outer itself excluded)?
- * *budget bounds the walk (modules shared along many paths). */
-static int inst_holds(const struct vinst *outer, const struct vinst *inner, int depth, size_t *budget)
-{
-	size_t i;
-
-	if (depth > 64)
-		return 0;
-	for (i = 0; i < outer->nchildren; i++) {
-		const struct vinst *c = outer->children[i].inst;
-
-		if (!*budget)
-			return 0;
-		(*budget)--;
-		if (c == inner || inst_holds(c, inner, depth + 1, budget))
-			return 1;
-	}
-	return 0;
-}
-
 static int ends_with(const char *s, const char *suf)
 {
 	size_t n = strlen(s), k = strlen(suf);
@@ -61,11 +41,12 @@ static int ends_with(const char *s, const char *suf)
 }
 
 /* The path (dotted attribute names, as named_modules() gives it) from
- * `outer` down to `inner`, appended to b; 1 when found.  *budget bounds
- * the walk. */
+ * `outer` down to `inner`, appended to b (NULL: only whether there is
+ * one); 1 when found.  *budget bounds the walk (modules shared along
+ * many paths). */
 static int inst_path(const struct vinst *outer, const struct vinst *inner, int depth, size_t *budget, buf_t *b)
 {
-	size_t i, len = b->len;
+	size_t i, len = b ? b->len : 0;
 
 	if (depth > 64)
 		return 0;
@@ -75,13 +56,22 @@ static int inst_path(const struct vinst *outer, const struct vinst *inner, int d
 		if (!*budget)
 			return 0;
 		(*budget)--;
-		buf_addf(b, ".%s", outer->children[i].name);
+		if (b)
+			buf_addf(b, ".%s", outer->children[i].name);
 		if (c == inner || inst_path(c, inner, depth + 1, budget, b))
 			return 1;
-		b->len = len;
-		b->buf[len] = 0;
+		if (b) {
+			b->len = len;
+			b->buf[len] = 0;
+		}
 	}
 	return 0;
+}
+
+/* Does named_modules() of `outer` list `inner` (outer itself excluded)? */
+static int inst_holds(const struct vinst *outer, const struct vinst *inner, int depth, size_t *budget)
+{
+	return inst_path(outer, inner, depth, budget, NULL);
 }
 
 /* A module the job calls from code that is not a forward (a method of a
