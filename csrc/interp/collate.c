@@ -38,17 +38,16 @@
 #include <string.h>
 
 #include "internal.h"
-#include "ecg/shapes.h"
 
 #define COLLATE_DEPTH 8
 
-/* A tensor of the batch standing for leaf x of the sample: [B, *S]
- * where x's shape S (a tensor's, or an array's) and the batch size bs
- * are known; host (pinned as the loader pins) or on the device. */
-static value_t *collate_leaf(struct interp *in, const value_t *x, int dev, int pinned, const value_t *bs)
+/* A tensor of the batch standing for leaf x of the sample: host (pinned
+ * as the loader pins) or on the device, of x's elements' kind.  Its shape
+ * is not stated: the graph reads the model's inputs with the shapes'
+ * symbols (b, t), as it did for a loose batch. */
+static value_t *collate_leaf(struct interp *in, const value_t *x, int dev, int pinned)
 {
 	value_t *t = v_tensor_dev(in->a, dev, dev == DEV_HOST ? pinned : 0);
-	const struct vshape *s = x->k == VK_TENSOR ? x->shape : x->k == VK_UNKNOWN ? x->arr_shape : NULL;
 
 	switch (x->k) {
 	case VK_TENSOR:
@@ -66,36 +65,14 @@ static value_t *collate_leaf(struct interp *in, const value_t *x, int dev, int p
 	default:
 		/* not known what it is: it may be a list or dict of
 		 * tensors once collated */
-		if (!s)
+		if (!(x->k == VK_UNKNOWN && x->arr_shape))
 			t->loose = 1;
 		break;
-	}
-	if (x->k == VK_INT || x->k == VK_BOOL || x->k == VK_FLOAT)
-		s = NULL, t->shape = NULL;
-	if (bs && (s || x->k == VK_INT || x->k == VK_BOOL || x->k == VK_FLOAT)) {
-		unsigned nd = s ? s->nd : 0, i;
-		long long n;
-		const char *sym;
-
-		if (nd + 1 <= VSHAPE_MAX && bs->k != VK_NONE) {
-			struct vshape *b = shape_new(in->a, nd + 1);
-
-			shape_dim_of(bs, &n, &sym);
-			b->n[0] = n;
-			b->sym[0] = n >= 0 ? NULL : sym;
-			for (i = 0; i < nd; i++) {
-				b->n[i + 1] = s->n[i];
-				b->sym[i + 1] = s->sym[i];
-			}
-			t->shape = b;
-		} else if (bs->k == VK_NONE && s) {
-			t->shape = s;           /* no batching: the sample's own */
-		}
 	}
 	return t;
 }
 
-static value_t *collate(struct interp *in, const value_t *x, int dev, int pinned, const value_t *bs, int depth)
+static value_t *collate(struct interp *in, const value_t *x, int dev, int pinned, int depth)
 {
 	value_t *r;
 	size_t i;
@@ -122,7 +99,7 @@ static value_t *collate(struct interp *in, const value_t *x, int dev, int pinned
 		for (i = 0; i < d->n; i++) {
 			value_t *c;
 
-			if (d->keys[i]->k != VK_STR || !(c = collate(in, d->vals[i], dev, pinned, bs, depth + 1)))
+			if (d->keys[i]->k != VK_STR || !(c = collate(in, d->vals[i], dev, pinned, depth + 1)))
 				return NULL;
 			vdict_sets(in->a, r->u.dict, d->keys[i]->u.str.s, c);
 		}
@@ -134,7 +111,7 @@ static value_t *collate(struct interp *in, const value_t *x, int dev, int pinned
 			break;          /* a length not known, a named tuple: a leaf */
 		r = v_seq(in->a, VK_LIST, x->u.seq->n);
 		for (i = 0; i < x->u.seq->n; i++) {
-			value_t *c = collate(in, x->u.seq->items[i], dev, pinned, bs, depth + 1);
+			value_t *c = collate(in, x->u.seq->items[i], dev, pinned, depth + 1);
 
 			if (!c)
 				return NULL;
@@ -144,17 +121,17 @@ static value_t *collate(struct interp *in, const value_t *x, int dev, int pinned
 	default:
 		break;
 	}
-	return collate_leaf(in, x, dev, pinned, bs);
+	return collate_leaf(in, x, dev, pinned);
 }
 
-value_t *collate_default(struct interp *in, const value_t *sample, int dev, int pinned, const value_t *bs)
+value_t *collate_default(struct interp *in, const value_t *sample, int dev, int pinned)
 {
 	value_t *r;
 
 	/* a tuple's parts come as a list (torch: "backwards compatibility") */
 	if (!sample || (sample->k != VK_DICT && sample->k != VK_TUPLE && sample->k != VK_LIST))
 		return NULL;            /* nothing gained over a loose tensor */
-	r = collate(in, sample, dev, pinned, bs, 0);
+	r = collate(in, sample, dev, pinned, 0);
 	return r;
 }
 

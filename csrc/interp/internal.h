@@ -1022,9 +1022,9 @@ int py_int_of_str(const char *s, long long *out);
 int py_float_of_str(const char *s, double *out);
 /* interp/collate.c: a batch by torch's default collate of one sample (a
  * dict, tuple or list), its leaves tensors on dev (DEV_HOST, pinned or
- * not; DEV_DEVICE), [B, *S] with batch size bs; NULL where the default
- * collate refuses it or nothing is gained over a loose tensor. */
-value_t *collate_default(struct interp *in, const value_t *sample, int dev, int pinned, const value_t *bs);
+ * not; DEV_DEVICE), shapes not stated; NULL where the default collate
+ * refuses it or nothing is gained over a loose tensor. */
+value_t *collate_default(struct interp *in, const value_t *sample, int dev, int pinned);
 /* one sample of ds from gi (its __getitem__) read on the side, as a
  * worker process fetches it: no events kept, attribute writes undone;
  * what it returns, or NULL */

@@ -536,7 +536,7 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 		 * states, a loose tensor for each part not known */
 		if (!cf && what && vdict_gets(dl->attrs, "__ecg_default_collate__")) {
 			value_t *b = collate_default(in, fetched ? fetched : loader_side_sample(f, dl, ds, site),
-			                             to_dev ? DEV_DEVICE : DEV_HOST, pinned, bs);
+			                             to_dev ? DEV_DEVICE : DEV_HOST, pinned);
 
 			if (b)
 				return b;

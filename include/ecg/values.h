@@ -137,7 +137,6 @@ struct value {
 	unsigned char dev;            /* VK_TENSOR: DEV_* (where it lives) */
 	unsigned char pinned;         /* VK_TENSOR on the host: in pinned memory */
 	unsigned char dt;             /* VK_TENSOR: DT_* (what its elements are) */
-	unsigned char is_param;       /* VK_TENSOR: an nn.Parameter */
 	unsigned char loose;          /* VK_TENSOR: a loader's batch, or a part unpacked
 	                                 from one, whose collation is not known: it
 	                                 may be a list or dict of tensors, so a store
@@ -145,10 +144,6 @@ struct value {
 	unsigned char from_values;    /* VK_TENSOR: made on the host by torch.tensor()
 	                                 of Python numbers (or of values read from a
 	                                 tensor): no loader's data */
-	unsigned char via_wrapper;    /* VK_INST: the value a parallel wrapper returned
-	                                 (model = DDP(model)): calling it goes through
-	                                 the wrapper; model.module, or the model bound
-	                                 before the wrap, does not */
 	/* VK_UNKNOWN, nonneg .. plain: facts known of it all the same (interp/facts.c) */
 	unsigned char nonneg;         /* FACT_DIGITS: a str of the decimal digits of
 	                                 an int >= 0 (a launcher's RANK, WORLD_SIZE
@@ -206,6 +201,11 @@ struct value {
 	                                 (interp/loadersampler.c); or a
 	                                 library's map-style dataset, its item,
 	                                 a method returning one (interp/mapds.c) */
+	unsigned char is_param : 1;   /* VK_TENSOR: an nn.Parameter */
+	unsigned char via_wrapper : 1;/* VK_INST: the value a parallel wrapper returned
+	                                 (model = DDP(model)): calling it goes through
+	                                 the wrapper; model.module, or the model bound
+	                                 before the wrap, does not */
 	unsigned char some_bound : 1; /* VK_LIST of a length not known with `some`:
 	                                 those are all the items there can be, at
 	                                 most (zip() of a list of known items with
