@@ -941,7 +941,7 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	 * function it wraps, and the steps of a costly one (a modulated conv)
 	 * are not the share of a cheap one (training_stats.report) */
 	key = cost_key_of(fn);
-	nkey = cost_key_active(in, key);
+	nkey = key == (const void *)fn->def ? nact : cost_key_active(in, key);   /* a def: counted above */
 	cost = fn_cost(in, key);
 	if (*site_cost(in, key, cost_site) + (nkey ? level_steps(in, cost->level) - cost->since : 0) > MAX_FN_STEPS) {
 		/* a helper that recurses over data or loops over a whole state

@@ -357,16 +357,17 @@ static value_t *tm_pieces(struct frame *f, value_t *fn, const char *m, value_t *
 
 	if (f->mode == M_FWD)
 		return v_tensor_dev(in->a, dev, 0);
-	if (fn->recv && fn->recv->k == VK_TENSOR && fn->recv->shape && nargs) {
+	/* x.split(size, dim) / chunk(n, dim) / unbind(dim): at most two
+	 * arguments after the receiver */
+	if (fn->recv && fn->recv->k == VK_TENSOR && fn->recv->shape && nargs && nargs <= 3) {
 		const struct vshape *pieces[64];
-		value_t **a2 = xmalloc((nargs + 1) * sizeof *a2);
+		value_t *a2[4];
 		size_t np, i;
 
 		a2[0] = fn->recv;
 		for (i = 0; i < nargs; i++)
 			a2[i + 1] = args[i];
 		np = shape_pieces(in->cat, in->a, fn->u.ext, a2, nargs + 1, kw, pieces, 64);
-		free(a2);
 		if (np) {
 			r = v_seq(in->a, VK_TUPLE, np);
 			for (i = 0; i < np; i++) {
