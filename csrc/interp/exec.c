@@ -17,7 +17,8 @@ static void while_widen(struct frame *f, struct vdict *d, const struct vdict *be
 static void widen_names(struct frame *f, struct vdict *d, const struct vdict *before, const char *cond,
                         value_t *const *keep, size_t nkeep, int rebound);
 static void dict_save(struct interp *in, const struct vdict *d, struct vdict *out);
-static void carry_reread(struct frame *f, const struct ast_hdr *target, value_t *item, const struct ast_list *body,
+static void carry_reread(struct frame *f, const struct ast_hdr *target, value_t *item,
+                         const struct ast_hdr *for_target, const struct ast_list *body,
                          const struct vdict *before, const char *cond, size_t first_sev);
 
 /* ------------------------------------------------------------------ statements */
@@ -765,7 +766,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 			f->loop_anchor = lj->anchor;
 			f->loop_for = s;
 			{
-				struct carry cy = { &s->body, &snap, 0, f->carry, NULL, 0 };
+				struct carry cy = { &s->body, &snap, 0, f->carry, NULL, 0, s->target, f->carry != NULL };
 				size_t first_sev = in->nsev;
 
 				dict_save(in, f->locals ? f->locals : f->globals->dict, &snap);
@@ -775,7 +776,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 				/* a test decided on a counter at its value from
 				 * before the loop: a later iteration read too */
 				if (cy.hit && fl != FL_RETURN && fl != FL_RAISE)
-					carry_reread(f, NULL, NULL, &s->body, &snap,
+					carry_reread(f, NULL, NULL, s->target, &s->body, &snap,
 					             afmt(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)),
 					             first_sev);
 			}
@@ -834,7 +835,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 			assign(f, s->target, v_unknown(in->a, text_of(f, s->target), why->reason ? why->reason : "the loop variable"));
 		nitem = target_values(f, s->target, item, MAX_TARGET_VALUES);
 		{
-			struct carry cy = { &s->body, &snap, 0, f->carry, NULL, 0 };
+			struct carry cy = { &s->body, &snap, 0, f->carry, NULL, 0, s->target, f->carry != NULL };
 			size_t first_sev = in->nsev;
 
 			f->carry = &cy;
@@ -843,7 +844,7 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 			/* a test decided on a counter at its value from before
 			 * the loop: a later iteration read too */
 			if (cy.hit && fl != FL_RETURN && fl != FL_RAISE)
-				carry_reread(f, NULL, NULL, &s->body, &snap,
+				carry_reread(f, NULL, NULL, s->target, &s->body, &snap,
 				             afmt(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)), first_sev);
 		}
 		f->loop_anchor = ol;
@@ -993,6 +994,8 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 		cy.up = f->carry;
 		cy.target = s->target;
 		cy.later = 0;
+		cy.for_target = s->target;
+		cy.inner = f->carry != NULL;
 		f->carry = &cy;
 	}
 	f->item_target = s->target;
@@ -1076,7 +1079,7 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 				f->carry = cy.up;
 				carried = 0;
 				f->loop_anchor = anchor_at(f, &s->h);
-				carry_reread(f, s->target, next,
+				carry_reread(f, s->target, next, s->target,
 				             &s->body, &snap,
 				             afmt_memo(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)),
 				             sev_before);
@@ -1302,6 +1305,9 @@ int guard_dead(struct frame *f, const struct ast_hdr *test)
 
 		return bound && guard_dead(f, bound);
 	}
+	/* `if step % 300 == 0` in a loop that breaks at step 200 (guardrange.c) */
+	if (guard_out_of_range(f, test))
+		return 1;
 	if (!AST_IS(test, BoolOp) || AST_AS(test, BoolOp)->op != AST_BOOL_AND)
 		return 0;
 	b = AST_AS(test, BoolOp);
@@ -1421,7 +1427,8 @@ static int sev_line_once(const struct interp *in, size_t lo, size_t hi, const st
  * context when that adds an undecided test (carry_cond_added); a model's forward called
  * again there is the same call, its events' counts the first reading's.
  * What the second reading returns or raises is not this loop's flow. */
-static void carry_reread(struct frame *f, const struct ast_hdr *target, value_t *item, const struct ast_list *body,
+static void carry_reread(struct frame *f, const struct ast_hdr *target, value_t *item,
+                         const struct ast_hdr *for_target, const struct ast_list *body,
                          const struct vdict *before, const char *cond, size_t first_sev)
 {
 	struct interp *in = f->in;
@@ -1429,7 +1436,7 @@ static void carry_reread(struct frame *f, const struct ast_hdr *target, value_t 
 	size_t n0 = in->nsev, j, k;
 	long long *mult = xcalloc(n0 + 1, sizeof *mult);
 	value_t *oret = f->ret;
-	struct carry *oc = f->carry, later = { body, before, 0, NULL, NULL, 1 };
+	struct carry *oc = f->carry, later = { body, before, 0, NULL, NULL, 1, for_target, oc != NULL };
 
 	for (j = 0; j < n0; j++)
 		mult[j] = in->sev[j].fwd_mult;
@@ -1543,6 +1550,10 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	 * when `it` there skips the guard, the guarded code is still read (a
 	 * constructor's `if i % 2 == 0` keeps its meaning: it is not job code;
 	 * neither is a module's method.  A trainer's method is) */
+	/* undecided (a later pass's counter not known), but the loop's own
+	 * bound never lets it hold (guardrange.c): false on every pass */
+	if (t == -1 && !is_last && f->mode != M_FWD && guard_out_of_range(f, s->test))
+		t = 0;
 	if (f->mode != M_FWD && find_modulo(f, s->test, 0)) {
 		const struct jctx *ojc = f->jc;
 		enum flow gfl;
@@ -2251,6 +2262,8 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			cy.up = f->carry;
 			cy.target = NULL;
 			cy.later = 0;
+			cy.for_target = NULL;
+			cy.inner = f->carry != NULL;
 			f->carry = &cy;
 			for (;;) {
 				long long before = in->job_events;
@@ -2315,7 +2328,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			/* read once for all, the first iteration's decisions
 			 * on a counter not every iteration's: a later one read */
 			if (by_events && cy.hit && lj->trips != 1)
-				carry_reread(f, NULL, NULL, &w->body, &snap, afmt(in, "while %s", text_of(f, w->test)),
+				carry_reread(f, NULL, NULL, NULL, &w->body, &snap, afmt(in, "while %s", text_of(f, w->test)),
 				             first_sev);
 			f->loop_anchor = ol;
 			f->loop_for = olf;

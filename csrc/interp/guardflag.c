@@ -131,9 +131,7 @@ static int bind_cb(const struct ast_hdr *n, void *ctx)
 	return ast_visit_children(n, bind_cb, ctx);
 }
 
-/* How many bindings of id the body holds at lines lo..hi, the statement
- * skip (and what is under it) left out. */
-static unsigned bindings(const struct ast_list *body, const char *id, int lo, int hi, const struct ast_hdr *skip)
+unsigned body_bindings(const struct ast_list *body, const char *id, int lo, int hi, const struct ast_hdr *skip)
 {
 	struct bind_walk w = { id, lo, hi, skip, 0 };
 	unsigned i;
@@ -190,7 +188,7 @@ static const struct ast_Assign *flag_stmt(struct frame *f, const struct ast_Name
 		return NULL;
 	/* nothing else in the body binds the flag, anywhere; a walrus may
 	 * bind it where the walk does not look (a comprehension) */
-	if (bindings(body, name->id, 0, INT_MAX, stmt))
+	if (body_bindings(body, name->id, 0, INT_MAX, stmt))
 		return NULL;
 	for (i = 0; i < body->n; i++)
 		if (ast_visit_children(body->items[i], walrus_cb, NULL))
@@ -208,7 +206,7 @@ const struct ast_BinOp *flag_modulo(struct frame *f, const struct ast_Name *name
 	if (!a || !(m = find_modulo(f, a->value, depth + 1)))
 		return NULL;
 	/* the counter the flag read is the one the test runs with */
-	if (AST_IS(m->left, Name) && bindings(body, AST_AS(m->left, Name)->id, a->h.line, name->h.line, &a->h))
+	if (AST_IS(m->left, Name) && body_bindings(body, AST_AS(m->left, Name)->id, a->h.line, name->h.line, &a->h))
 		return NULL;
 	return m;
 }
@@ -227,7 +225,7 @@ static int loads_cb(const struct ast_hdr *n, void *ctx)
 	struct loads_walk *w = ctx;
 
 	if (AST_IS(n, Name) && AST_AS(n, Name)->ctx == AST_CTX_LOAD &&
-	    bindings(w->body, AST_AS(n, Name)->id, w->lo, w->hi, w->skip))
+	    body_bindings(w->body, AST_AS(n, Name)->id, w->lo, w->hi, w->skip))
 		w->rebound = 1;
 	if (w->rebound)
 		return 1;
@@ -275,7 +273,7 @@ const struct ast_BinOp *flag_cycle_modulo(struct frame *f, const struct ast_Name
 		return NULL;
 	m = AST_AS(c->left, BinOp);
 	/* the counter the flag read is the one the test runs with */
-	if (AST_IS(m->left, Name) && bindings(body, AST_AS(m->left, Name)->id, a->h.line, name->h.line, &a->h))
+	if (AST_IS(m->left, Name) && body_bindings(body, AST_AS(m->left, Name)->id, a->h.line, name->h.line, &a->h))
 		return NULL;
 	return m;
 }

@@ -148,6 +148,11 @@ struct carry {
 	                                  carry_reread), as a later iteration: no
 	                                  test is decided on a value from before
 	                                  the loop (carry_later_undecided) */
+	const struct ast_hdr *for_target; /* a `for` loop's target (NULL: a `while`):
+	                                  bound by the loop, not its body
+	                                  (guardrange.c) */
+	int inner;                     /* inside another loop of the frame (the
+	                                  second reading's up is NULL) */
 };
 
 #define ITEM_PARAMS 8               /* itemargs.c: parameters followed per call */
@@ -1366,6 +1371,15 @@ const struct ast_BinOp *find_modulo(struct frame *f, const struct ast_hdr *e, in
  * `not`; no modulo) is false now (`every > 0 and it % every == 0` with
  * every -1)?  0 or 1; never fails. */
 int guard_dead(struct frame *f, const struct ast_hdr *test);
+/* guardrange.c: is the periodic test `x % n == 0` false on every pass of
+ * the loop that counts x (`x += 1` at its top level, then `if x >= N:
+ * break`, x a known int before it): no multiple of n between them?  0 or
+ * 1; never fails, allocates nothing. */
+int guard_out_of_range(struct frame *f, const struct ast_hdr *test);
+/* guardflag.c: how many bindings of id the body holds at lines lo..hi,
+ * the statement skip (and what is under it) left out; other scopes not
+ * entered.  Never fails. */
+unsigned body_bindings(const struct ast_list *body, const char *id, int lo, int hi, const struct ast_hdr *skip);
 const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const char *text);
 /* exec.c: in a forward, is the test `X.training` (1) or `not X.training`
  * (2) of a model called in both modes (the path then runs in that mode
