@@ -344,3 +344,84 @@ int carry_counts_passes(const struct frame *f, const char *id)
 	}
 	return -1;
 }
+
+/* xs[-1] where the body appends to xs after the read:
+ *
+ *     xs = [x]
+ *     for i in steps:
+ *         xt = xs[-1].to('cuda')        # x on the first pass only
+ *         ...
+ *         xs.append(xt_next.to('cpu'))
+ *
+ * The first reading sees the item from before the loop; every later
+ * iteration reads the one the body appended (a host copy here).  Marked
+ * as a test decided on a value from before the loop is: the body is read
+ * again as a later iteration (exec.c carry_reread), where xs[-1] is the
+ * appended item. */
+struct append_walk {
+	const char *id;
+	int after;                     /* only calls at lines after this one */
+	int hit;
+};
+
+static int append_cb(const struct ast_hdr *n, void *ctx)
+{
+	struct append_walk *w = ctx;
+
+	switch (n->kind) {
+	case AST_FunctionDef: case AST_AsyncFunctionDef: case AST_ClassDef: case AST_Lambda:
+		return 0;
+	case AST_Call: {
+		const struct ast_Call *c = AST_AS(n, Call);
+
+		if (n->line > w->after && AST_IS(c->func, Attribute) &&
+		    !strcmp(AST_AS(c->func, Attribute)->attr, "append") &&
+		    AST_IS(AST_AS(c->func, Attribute)->value, Name) &&
+		    !strcmp(AST_AS(AST_AS(c->func, Attribute)->value, Name)->id, w->id)) {
+			w->hit = 1;
+			return 1;
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	return ast_visit_children(n, append_cb, ctx);
+}
+
+/* Is e the index -1? */
+static int minus_one(const struct ast_hdr *e)
+{
+	const struct ast_Constant *k;
+
+	if (!e || !AST_IS(e, UnaryOp) || AST_AS(e, UnaryOp)->op != AST_UNARY_USUB ||
+	    !AST_IS(AST_AS(e, UnaryOp)->operand, Constant))
+		return 0;
+	k = AST_AS(AST_AS(e, UnaryOp)->operand, Constant);
+	return k->value.kind == AST_CONST_INT && !k->value.big && k->value.i == 1;
+}
+
+int carry_last_item(struct frame *f, const struct ast_Subscript *s, const value_t *obj)
+{
+	struct carry *c;
+	const char *id;
+	int marked = 0;
+
+	if (!f->carry || f->carry->later || f->mode == M_FWD || !obj || obj->k != VK_LIST ||
+	    !AST_IS(s->value, Name) || !minus_one(s->slice))
+		return 0;
+	id = AST_AS(s->value, Name)->id;
+	for (c = f->carry; c; c = c->up) {
+		struct append_walk w = { id, s->h.line, 0 };
+		unsigned i;
+
+		/* the list the name held before the loop, appended to later */
+		if (!still_before(f, c, id))
+			continue;
+		for (i = 0; i < c->body->n && !w.hit; i++)
+			append_cb(c->body->items[i], &w);
+		if (w.hit)
+			c->hit = marked = 1;
+	}
+	return marked;
+}

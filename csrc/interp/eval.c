@@ -1650,6 +1650,9 @@ static value_t *eval_subscript(struct frame *f, const struct ast_Subscript *s)
 	value_t *obj = eval(f, s->value);
 	value_t *idx = eval(f, s->slice);
 
+	/* xs[-1] of a list the loop appends to later: a later pass reads the
+	 * appended item (carry.c) */
+	(void)carry_last_item(f, s, obj);
 	return mapds_item(f, obj, subscript_of(f, s, obj, idx));
 }
 

@@ -1429,6 +1429,11 @@ int last_iter_ctx(struct frame *f, const struct ast_hdr *test, const struct jctx
  * of a loop in f->carry binds, while it holds its value from before that
  * loop?  Then 1, and those loops are marked (hit); else 0.  Never fails. */
 int carry_decided(struct frame *f, const struct ast_hdr *test);
+/* carry.c: is s, `xs[-1]` of the list obj, a read of the item from
+ * before the loop of a list the loop's body appends to after it (a
+ * sampler's trajectory)?  Then those loops are marked (hit: read again
+ * as a later iteration) and 1; else 0.  Never fails. */
+int carry_last_item(struct frame *f, const struct ast_Subscript *s, const value_t *obj);
 /* carry.c: does e read the loop's target or a name its body binds? */
 int carry_reads_varying(const struct carry *c, const struct ast_hdr *e);
 /* itemargs.c: a call from a loop read once for all marks the callee's
