@@ -459,7 +459,7 @@ static value_t *join_depth(struct frame *f, const char *cond, value_t *r0, value
 		return r1;
 	if (r0->k == VK_TENSOR && r1->k == VK_TENSOR) {
 		value_t *t = v_tensor_dev(in->a, r0->dev == r1->dev ? r0->dev : DEV_UNKNOWN,
-		                          r0->pinned && r1->pinned);
+		                          pin_join(r0->pinned, r1->pinned));
 
 		t->shape = shape_join(in->a, r0->shape, r1->shape);
 		return t;

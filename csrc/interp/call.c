@@ -448,7 +448,7 @@ static void ddp_input_copies(struct frame *f, const struct vinst *m, value_t **a
 	if (!host)
 		return;
 	if ((e = sev(f, SEV_H2D, afmt(in, "%s (DDP moves its host inputs to device_ids[0])", text_of(f, site)), site))) {
-		e->pinned = host->pinned;
+		e->pinned = pin_state(host->pinned);
 		e->non_blocking = 0;
 	}
 }

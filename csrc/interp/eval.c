@@ -2284,7 +2284,7 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 			 * agree on (else where is not known) */
 			if (a->k == VK_TENSOR && b->k == VK_TENSOR) {
 				value_t *jt = v_tensor_dev(in->a, a->dev == b->dev ? a->dev : DEV_UNKNOWN,
-				                           a->pinned && b->pinned);
+				                           pin_join(a->pinned, b->pinned));
 
 				jt->shape = shape_join(in->a, shape_of(a), shape_of(b));
 				jt->dt = a->dt == b->dt ? a->dt : DT_UNKNOWN;

@@ -68,7 +68,7 @@ static void setitem_copy(struct frame *f, const value_t *dst, const value_t *v, 
 		return;
 	if (dst->dev == DEV_DEVICE && v->dev == DEV_HOST) {
 		if ((e = sev(f, SEV_H2D, "t[...] = <host tensor>", site)))
-			e->pinned = v->pinned;
+			e->pinned = pin_state(v->pinned);
 	} else if (dst->dev == DEV_HOST && v->dev == DEV_DEVICE) {
 		e = sev(f, SEV_D2H, "t[...] = <device tensor>", site);
 	}
@@ -93,7 +93,7 @@ static void list_store_any(struct interp *in, struct vseq *seq, value_t *v)
 
 		if (o == v || o->k != VK_TENSOR)
 			continue;
-		t = v_tensor_dev(in->a, o->dev == v->dev ? o->dev : DEV_UNKNOWN, o->pinned && v->pinned);
+		t = v_tensor_dev(in->a, o->dev == v->dev ? o->dev : DEV_UNKNOWN, pin_join(o->pinned, v->pinned));
 		t->shape = shape_join(in->a, shape_of(o), shape_of(v));
 		t->dt = o->dt == v->dt ? o->dt : DT_UNKNOWN;
 		seq->items[i] = t;

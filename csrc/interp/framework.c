@@ -1345,7 +1345,7 @@ value_t *framework_launcher_call(struct frame *f, const char *d, const value_t *
 			if (args[0]->dev == DEV_HOST &&
 			    (e = sev(f, SEV_H2D, afmt(in, "%s (moved to the device)", text_of(f, site)), site))) {
 				e->non_blocking = 1;
-				e->pinned = args[0]->pinned;
+				e->pinned = pin_state(args[0]->pinned);
 			}
 			r = v_copy(in->a, args[0]);
 			r->dev = DEV_DEVICE;

@@ -66,7 +66,7 @@ int kw_bool(const struct vdict *kw, const char *name)
 
 value_t *tensor_join(struct interp *in, const value_t *a, const value_t *b)
 {
-	value_t *r = v_tensor_dev(in->a, a->dev > b->dev ? a->dev : b->dev, a->pinned && b->pinned);
+	value_t *r = v_tensor_dev(in->a, a->dev > b->dev ? a->dev : b->dev, pin_join(a->pinned, b->pinned));
 
 	r->shape = a->shape && b->shape ? shape_join(in->a, a->shape, b->shape) : NULL;
 	r->dt = a->dt == b->dt ? a->dt : DT_UNKNOWN;
@@ -403,6 +403,18 @@ static value_t *moved_to_host(struct frame *f, value_t *t)
 	return t;
 }
 
+/* Is the tensor `site` moves the call that made it, unnamed
+ * (`torch.zeros(...).cuda()`): nothing wrote into it in between? */
+static int moved_as_made(const struct ast_hdr *site)
+{
+	const struct ast_Call *c;
+
+	if (!site || !AST_IS(site, Call))
+		return 0;
+	c = AST_AS(site, Call);
+	return AST_IS(c->func, Attribute) && AST_IS(AST_AS(c->func, Attribute)->value, Call);
+}
+
 /* x.to(device), x.cuda(): a host->device copy (or device->host for
  * .to("cpu")); .to(dtype) alone moves nothing; .to(other) goes where the
  * tensor other is. */
@@ -452,8 +464,10 @@ static value_t *tm_to(struct frame *f, value_t *fn, const char *m, value_t **arg
 		e = sev(f, SEV_H2D, cuda ? ".cuda()" : ".to(device)", site);
 		if (e) {
 			e->non_blocking = kw_bool(kw, "non_blocking");
-			e->pinned = dev == DEV_HOST ? pinned : -1;
-			e->of_values = fn->recv && fn->recv->k == VK_TENSOR && fn->recv->from_values;
+			e->pinned = dev == DEV_HOST ? pin_state(pinned) : -1;
+			e->of_values = fn->recv && fn->recv->k == VK_TENSOR &&
+			               (fn->recv->from_values == 1 ||
+			                (fn->recv->from_values == FROM_FILL && moved_as_made(site)));
 		}
 	}
 	return v_tensor_dev(in->a, DEV_DEVICE, 0);
@@ -611,7 +625,7 @@ static value_t *tm_copy(struct frame *f, value_t *fn, const char *m, value_t **a
 	if (dev == DEV_DEVICE && sdev == DEV_HOST) {
 		f->in->gpu = 1;
 		if ((e = sev(f, SEV_H2D, ".copy_(<host tensor>)", site)))
-			e->pinned = src->pinned;
+			e->pinned = pin_state(src->pinned);
 	} else if (dev == DEV_HOST && sdev == DEV_DEVICE) {
 		e = sev(f, SEV_D2H, ".copy_(<device tensor>)", site);
 	} else if (dev == DEV_DEVICE && src &&
@@ -664,7 +678,7 @@ static value_t *tm_type(struct frame *f, value_t *fn, const char *m, value_t **a
 			e = sev(f, SEV_H2D, ".type(<CUDA tensor type>)", site);
 		if (e) {
 			e->non_blocking = kw_bool(kw, "non_blocking");
-			e->pinned = dev == DEV_HOST ? pinned : -1;
+			e->pinned = dev == DEV_HOST ? pin_state(pinned) : -1;
 		}
 		return v_tensor_dev(in->a, DEV_DEVICE, 0);
 	}
@@ -680,7 +694,7 @@ static value_t *tm_type(struct frame *f, value_t *fn, const char *m, value_t **a
 		                afmt(in, "%s is a CUDA tensor type", t->expr ? t->expr : text_of(f, site)));
 		if ((e = sev(f, SEV_H2D, ".type(<a tensor type not decided>)", site))) {
 			e->non_blocking = kw_bool(kw, "non_blocking");
-			e->pinned = pinned;
+			e->pinned = pin_state(pinned);
 		}
 		f->jc = ojc;
 		return v_tensor_dev(in->a, DEV_UNKNOWN, 0);

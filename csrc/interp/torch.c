@@ -124,7 +124,7 @@ static void loader_init(struct frame *f, struct vinst *o, value_t **args, size_t
 		value_t *pm = kw ? vdict_gets(kw, "pin_memory") : NULL;
 
 		vdict_sets(in->a, o->attrs, "pin_memory",
-		           pm && pm->alts ? pm : v_bool(in->a, kw_bool(kw, "pin_memory")));
+		           pm && (pm->alts || value_truth(pm) < 0) ? pm : v_bool(in->a, kw_bool(kw, "pin_memory")));
 	}
 	/* num_workers (0 by default: the samples are fetched in the job's
 	 * own process, loader_batch) */
@@ -391,7 +391,10 @@ static int tensor_parts(const value_t *v)
  * GPU (devchoice.c: `kwargs = {"pin_memory": True} if use_cuda else {}`
  * with the device chosen by use_cuda) are read on that condition's side:
  * a batch is copied to the device only there.  A side that does not pass
- * the keyword is DataLoader's default, False. */
+ * the keyword is DataLoader's default, False.  A machine query
+ * (torch.cuda.is_available()), or a value that depends on the device's
+ * own condition, is true where a batch reaches a CUDA device; any other
+ * value the code does not decide: not known. */
 static int loader_pins(struct interp *in, const value_t *pm)
 {
 	const char *gpu = interp_gpu_condition(in);
@@ -402,6 +405,14 @@ static int loader_pins(struct interp *in, const value_t *pm)
 		return side->k == VK_UNKNOWN && side->reason && !strcmp(side->reason, KW_ABSENT_REASON)
 		       ? 0 : value_truth(side);
 	}
+	/* pin_memory=torch.cuda.is_available(), or a value two paths of the
+	 * device's own choice left (`if use_cuda: kwargs.update(pin_memory=
+	 * True)`): pinning is asked for a GPU, and a batch is copied to a
+	 * CUDA device only on that side */
+	if (pm && pm->k == VK_UNKNOWN && !pm->alts && pm->reason &&
+	    (!strcmp(pm->reason, MACHINE_REASON) ||
+	     (gpu && !strcmp(pm->reason, afmt_memo(in, "depends on `%s`, which is not decided here", gpu, NULL)))))
+		return 1;
 	return pm ? value_truth(pm) : 0;
 }
 
@@ -421,13 +432,13 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 	 * (False by default); a loader of another library's class pins as
 	 * its constructor was told, else not known */
 	int src_pinned = loader_pins(in, pm);
-	int pinned = src_pinned == 1, to_dev = 0;
+	int pinned = src_pinned < 0 ? PIN_UNKNOWN : src_pinned, to_dev = 0;
 
 	if (!vdict_gets(dl->attrs, "__ecg_loader__") && !pm) {
 		const value_t *a = dl->args ? vdict_gets(dl->args, "pin_memory") : NULL;
 
 		src_pinned = a ? value_truth(a) : -1;
-		pinned = src_pinned == 1;
+		pinned = src_pinned < 0 ? PIN_UNKNOWN : src_pinned;
 	}
 
 	if (what)
@@ -508,7 +519,7 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 		 * host tensor standing for what the dataset gives -- read only
 		 * when it makes something known (an object of a class of the
 		 * job's own, a tuple of parts) */
-		if (cf && !to_dev && !pinned) {
+		if (cf && !to_dev && pinned != 1) {
 			/* the sample's parts read from the dataset's
 			 * __getitem__; else a loose host tensor stands for a
 			 * sample, as t stands for the batch, and the collate's
@@ -2336,6 +2347,12 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		                 (!strcmp(last, "tensor") || !strcmp(last, "as_tensor")) &&
 		                 (python_data(args[0], 0) || (args[0]->k == VK_UNKNOWN && args[0]->reason &&
 		                                              strstr(args[0]->reason, TENSOR_READ_REASON)));
+		/* torch.zeros(2, n, d): a constant fill, no batch until something
+		 * is written into it (DETR's padded batch); tensor.c trusts it
+		 * where it is moved in the expression that made it */
+		if (!t->from_values && dev == DEV_HOST && nargs >= 1 && f->mode != M_FWD &&
+		    (!strcmp(last, "zeros") || !strcmp(last, "ones") || !strcmp(last, "full")))
+			t->from_values = FROM_FILL;
 		return t;
 	}
 }

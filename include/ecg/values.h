@@ -19,6 +19,22 @@
 #include "ecg/ast.h"
 #include "ecg/prog.h"
 
+#define FROM_FILL 2                 /* value.from_values: a constant fill */
+#define PIN_UNKNOWN 2               /* value.pinned: not known */
+
+/* The pinned state of a tensor two paths join: pinned on both, not on
+ * either (0), else not known. */
+static inline int pin_join(int a, int b)
+{
+	return !a || !b ? 0 : a == 1 && b == 1 ? 1 : PIN_UNKNOWN;
+}
+
+/* A tensor's pinned state as a copy event states it: 1, 0, -1 not known. */
+static inline int pin_state(int p)
+{
+	return p == PIN_UNKNOWN ? -1 : p;
+}
+
 enum vkind {
 	VK_UNKNOWN = 0,
 	VK_NONE, VK_BOOL, VK_INT, VK_FLOAT, VK_STR,
@@ -135,7 +151,9 @@ struct value {
 	 * interpreter's memory) */
 	unsigned char via;            /* where src's value was set: VIA_* */
 	unsigned char dev;            /* VK_TENSOR: DEV_* (where it lives) */
-	unsigned char pinned;         /* VK_TENSOR on the host: in pinned memory */
+	unsigned char pinned;         /* VK_TENSOR on the host: in pinned memory (1),
+	                                 not (0), or PIN_UNKNOWN: a loader told a
+	                                 pin_memory the code does not decide */
 	unsigned char dt;             /* VK_TENSOR: DT_* (what its elements are) */
 	unsigned char loose;          /* VK_TENSOR: a loader's batch, or a part unpacked
 	                                 from one, whose collation is not known: it
@@ -143,7 +161,9 @@ struct value {
 	                                 into it (b[0] = b[0].cuda()) is no copy */
 	unsigned char from_values;    /* VK_TENSOR: made on the host by torch.tensor()
 	                                 of Python numbers (or of values read from a
-	                                 tensor): no loader's data */
+	                                 tensor): no loader's data (1); FROM_FILL:
+	                                 by torch.zeros/ones/full, no loader's data
+	                                 unless written into later */
 	/* VK_UNKNOWN, nonneg .. plain: facts known of it all the same (interp/facts.c) */
 	unsigned char nonneg;         /* FACT_DIGITS: a str of the decimal digits of
 	                                 an int >= 0 (a launcher's RANK, WORLD_SIZE
