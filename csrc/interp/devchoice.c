@@ -1,6 +1,8 @@
 /* devchoice.c - a device the job chooses at run time.
  *
  * `device = torch.device("cuda" if torch.cuda.is_available() else "cpu")`,
+ * `torch.device("cuda") if torch.cuda.is_available() else
+ * torch.device("cpu")` (devchoice_devices: the same one torch.device),
  * `if use_accel: device = torch.accelerator.current_accelerator() else:
  * device = torch.device("cpu")`, dist_util.dev()'s `if th.cuda.is_available():
  * return th.device("cuda")` / `return th.device("cpu")`: the job runs on a
@@ -170,6 +172,42 @@ int devchoice_specs(const value_t *a, const value_t *b)
 	int ha = dev_is_host(a), hb = dev_is_host(b);
 
 	return a && b && a->k == VK_STR && b->k == VK_STR && ((ha == 1 && hb == 0) || (ha == 0 && hb == 1));
+}
+
+/* v a torch.device object, its type known (a str) */
+static value_t *device_type(const value_t *v)
+{
+	value_t *t;
+
+	if (!v || v->k != VK_INST || !v->u.inst->ext || strcmp(v->u.inst->ext, "torch.device"))
+		return NULL;
+	t = vdict_gets(v->u.inst->attrs, "type");
+	return t && t->k == VK_STR ? t : NULL;
+}
+
+/* `torch.device("cuda") if torch.cuda.is_available() else
+ * torch.device("cpu")`: two torch.device objects on the arms of a
+ * conditional expression whose test (text) is not decided, the host on
+ * one and a device on the other.  The one torch.device that
+ * torch.device("cuda" if ... else "cpu") makes (torch.c): its type the
+ * two types as alternatives under text, its index the arms' when they
+ * agree (None, None), else not known.  NULL when a and b are not so. */
+value_t *devchoice_devices(struct frame *f, const struct ast_hdr *site, const char *text, value_t *a, value_t *b)
+{
+	value_t *ta = device_type(a), *tb = device_type(b), *ia, *ib;
+	struct vinst *c;
+
+	if (!ta || !tb || !devchoice_specs(ta, tb))
+		return NULL;
+	ia = vdict_gets(a->u.inst->attrs, "index");
+	ib = vdict_gets(b->u.inst->attrs, "index");
+	c = new_inst(f->in);
+	c->ext = "torch.device";
+	vdict_sets(f->in->a, c->attrs, "type", v_alts(f, text, ta, tb));
+	vdict_sets(f->in->a, c->attrs, "index",
+	           ia && ib && ia->k == VK_NONE && ib->k == VK_NONE
+	           ? ia : unknown_at(f, site, "a device index of a spec chosen at run time"));
+	return mk_inst_value(f->in, c);
 }
 
 /* Does v name a GPU for sure: "cuda", "cuda:0", torch.device("cuda")

@@ -2355,6 +2355,16 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 				u->nonneg = FACT_HOST_DATA;
 				return u;
 			}
+			/* torch.device("cuda") if torch.cuda.is_available() else
+			 * torch.device("cpu"): one device whose type is chosen
+			 * at run time, as torch.device("cuda" if ... else "cpu")
+			 * (devchoice.c) */
+			{
+				value_t *d = devchoice_devices(f, e, text, a, b);
+
+				if (d)
+					return d;
+			}
 			/* `path if path.exists() else np.ones((640, 640, 3))`:
 			 * host data on both arms (a str, a Path, an array of
 			 * another library), which is not known but is no tensor

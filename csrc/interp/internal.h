@@ -633,6 +633,7 @@ value_t *v_alts(struct frame *f, const char *cond, value_t *a, value_t *b);
 const char *devchoice_cond(struct interp *in, const value_t *v);
 int devchoice_pair(const value_t *a, const value_t *b);
 int devchoice_specs(const value_t *a, const value_t *b);
+value_t *devchoice_devices(struct frame *f, const struct ast_hdr *site, const char *text, value_t *a, value_t *b);
 void devchoice_place(struct frame *f, const value_t *target);
 void devchoice_sure(struct frame *f);
 void devchoice_test(struct frame *f, const value_t *tv, const char *text);

@@ -38,6 +38,42 @@ PY
 is "$(nrows ifexp)" 3 "ifexp: the model's move, the batch's copy, the read"
 is "$(conds ifexp)" "['torch.cuda.is_available()']" "ifexp: every row under the machine's answer"
 
+# the conditional expression's arms are torch.device objects, not specs,
+# and the choice is made again in a constructor whose device argument is
+# left None (ermongroup/ddim's main.py and runners/diffusion.py)
+job ifexp_devices <<'PY'
+import torch
+
+
+class Runner:
+    def __init__(self, device=None):
+        if device is None:
+            device = (
+                torch.device("cuda")
+                if torch.cuda.is_available()
+                else torch.device("cpu")
+            )
+        self.device = device
+        self.betas = torch.linspace(0.0001, 0.02, 1000).to(self.device)
+
+    def train(self):
+        model = torch.nn.Linear(4, 4).to(self.device)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        for i in range(10):
+            x = torch.randn(8, 4).to(self.device)
+            loss = model(x).sum() * self.betas[i]
+            loss.backward()
+            opt.step()
+            print(loss.item())
+
+
+device = torch.device("cuda") if torch.cuda.is_available() else torch.device("cpu")
+Runner().train()
+PY
+is "$(nrows ifexp_devices)" 4 "ifexp_devices: the schedule's move, the model's, the batch's copy, the read"
+is "$(conds ifexp_devices)" "['torch.cuda.is_available()']" \
+	"ifexp_devices: torch.device(...) if torch.cuda.is_available() else torch.device('cpu') chooses as the spec form does"
+
 job helper <<'PY'
 import torch
 
