@@ -890,6 +890,11 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 
 		const char *cond = NULL, *name = b && b->k == VK_STR ? b->u.str.s : backend_by_test(f, site, &cond);
 
+		/* (world_size, the fourth positional parameter, when given) */
+		const value_t *w = kw && vdict_gets(kw, "world_size") ? vdict_gets(kw, "world_size") : nargs >= 4 ? args[3] : NULL;
+
+		if (w)
+			parallel_note_group(f, w, site);
 		if (!name || (in->dist_backend && (strcmp(in->dist_backend, name) ||
 		                                   (cond ? !in->dist_backend_cond || strcmp(cond, in->dist_backend_cond)
 		                                         : in->dist_backend_cond != NULL))))
