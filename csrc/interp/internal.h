@@ -335,6 +335,11 @@ struct interp {
 	struct interp_par_degree par[PAR_COUNT]; /* parallel.c: the degrees bound */
 	long long launch_procs;       /* the processes a launcher object (Fabric) starts,
 	                                 while its setup wraps the model (framework.c) */
+	long long group_world;        /* the world_size the job gave
+	                                 init_process_group (a known int, on a path
+	                                 it always takes): 0 none, -1 calls that
+	                                 disagree or one not known (parallel.c) */
+	const char *group_world_at;   /* that call's anchor */
 	int building;                 /* module constructors running (instantiate()):
 	                                 a model called there is no root call */
 	const value_t *accum_flag;    /* the value that turns a library's gradient-sync
@@ -1542,6 +1547,9 @@ void parallel_note_mesh(struct frame *f, const struct vseq *sizes, const struct 
 /* the model wrapped at site in `wrapper` (DDP, FSDP) with keywords kw:
  * over the default group, the data degree is every process (parallel.c) */
 void parallel_note_wrap(struct frame *f, const char *wrapper, const struct vdict *kw, const struct ast_hdr *site);
+/* torch.distributed.init_process_group(..., world_size=w) at site: the
+ * default group's size when w is a known positive int (parallel.c) */
+void parallel_note_group(struct frame *f, const value_t *world, const struct ast_hdr *site);
 /* stage.c: a pipeline stage's share of a count, n // P (see there) */
 void stage_note_div(struct frame *f, const struct ast_hdr *site, const value_t *l, const value_t *r,
                     value_t *res);

@@ -718,6 +718,33 @@ static const char *const job_spawners[] = {
 	"torch.multiprocessing.spawn.spawn", "torch.multiprocessing.start_processes",
 };
 
+/* c without its loops (JC_LOOP, JC_REPEAT): the context a worker process
+ * started in a loop runs its target in.  `for rank in range(n):
+ * Process(target=fn, ...).start()` starts n processes, each running fn
+ * once: the loop repeats processes, not fn's work, so what fn does is
+ * per process (its start-up once, its own loops its steps).  Conditions,
+ * guards and with-blocks around the start stay.  c itself when it holds
+ * no loop; otherwise a copy of the other nodes in the arena (never
+ * fails). */
+static const struct jctx *jc_without_loops(struct interp *in, const struct jctx *c)
+{
+	const struct jctx *m, *up;
+	struct jctx *j;
+
+	for (m = c; m && m->kind != JC_LOOP && m->kind != JC_REPEAT; m = m->up)
+		;
+	if (!m)
+		return c;
+	if (c->kind == JC_LOOP || c->kind == JC_REPEAT)
+		return jc_without_loops(in, c->up);
+	up = jc_without_loops(in, c->up);
+	j = ast_arena_alloc(in->a, sizeof *j);
+	*j = *c;
+	j->up = up;
+	j->rerooted = NULL;
+	return j;
+}
+
 /* The calls that write the job's outputs: by dotted name, and methods
  * by last name (DataFrame.to_csv, torchvision's save_image). */
 static const char *const job_writers[] = {
@@ -863,6 +890,11 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 
 		const char *cond = NULL, *name = b && b->k == VK_STR ? b->u.str.s : backend_by_test(f, site, &cond);
 
+		/* (world_size, the fourth positional parameter, when given) */
+		const value_t *w = kw && vdict_gets(kw, "world_size") ? vdict_gets(kw, "world_size") : nargs >= 4 ? args[3] : NULL;
+
+		if (w)
+			parallel_note_group(f, w, site);
 		if (!name || (in->dist_backend && (strcmp(in->dist_backend, name) ||
 		                                   (cond ? !in->dist_backend_cond || strcmp(cond, in->dist_backend_cond)
 		                                         : in->dist_backend_cond != NULL))))
@@ -885,7 +917,10 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 		in->ev.optimizer_built = anchor_at(f, site);
 	/* worker processes run job code: mp.spawn(fn, args=(...)) calls
 	 * fn(rank, *args) in each; Process(target=fn, args=(...)) calls
-	 * fn(*args).  Read once, as one process of the job. */
+	 * fn(*args).  Read once, as one process of the job: a Process
+	 * started in a loop (one per device) runs fn once, outside the
+	 * parent's loops (jc_without_loops); mp.spawn starts its whole
+	 * group in one call, so a loop around it repeats the group. */
 	if (f->mode != M_FWD && NAME_IN(job_spawners, d)) {
 		int spawn = strcmp(last, "Process") != 0;
 		value_t *target = spawn ? (nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "fn") : NULL)
@@ -898,12 +933,16 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 			size_t np = pargs && (pargs->k == VK_TUPLE || pargs->k == VK_LIST) ? pargs->u.seq->n : 0;
 			value_t **cargs = ast_arena_alloc(in->a, (np + 2) * sizeof *cargs);
 			size_t nc = 0;
+			const struct jctx *ojc = f->jc;
 
 			if (spawn)
 				cargs[nc++] = v_unknown(in->a, "rank", "the process index mp.spawn passes");
 			for (i = 0; i < np; i++)
 				cargs[nc++] = pargs->u.seq->items[i];
+			if (!spawn)
+				f->jc = jc_without_loops(in, f->jc);
 			(void)call_function(f, target->u.fn, NULL, cargs, nc, NULL, M_JOB, NULL, site);
+			f->jc = ojc;
 		}
 	}
 	if (f->mode != M_FWD && !in->ev.write && (NAME_IN(job_writers, d) || NAME_IN(job_writer_methods, last)))

@@ -23,6 +23,11 @@
  * mesh with an axis whose name says nothing ("world", an unknown size)
  * states nothing, and a degree already bound is kept.
  *
+ * A data-parallel wrapper (DDP, FSDP) over the default group makes the
+ * data degree every process: the launcher's (launch_procs), else
+ * WORLD_SIZE, else the world_size the job itself gave init_process_group
+ * (parallel_note_group: a script that starts one process per device).
+ *
  * Nothing here fails; the values live in the interpreter's arena.
  */
 #include "config.h"
@@ -168,6 +173,15 @@ void parallel_note_wrap(struct frame *f, const char *wrapper, const struct vdict
 	}
 	if (kw && vdict_gets(kw, KW_UNK_DSTAR))
 		return;
+	if (in->launch_procs <= 0 && !interp_env_int(in, "WORLD_SIZE", &n) && in->group_world > 0) {
+		/* no launcher's world: the size the job gave the group itself,
+		 * where it did */
+		d->v = v_int(in->a, in->group_world);
+		d->param = afmt(in, "%s over the default group (init_process_group's world_size)", wrapper);
+		d->via = NULL;
+		d->anchor = in->group_world_at;
+		return;
+	}
 	if (in->launch_procs > 0)
 		n = in->launch_procs;
 	else if (!interp_env_int(in, "WORLD_SIZE", &n))
@@ -177,6 +191,28 @@ void parallel_note_wrap(struct frame *f, const char *wrapper, const struct vdict
 	                                : afmt(in, "%s over the default group (WORLD_SIZE)", wrapper);
 	d->via = in->launch_procs > 0 ? "launcher" : "world_size";
 	d->anchor = site ? anchor_at(f, site) : NULL;
+}
+
+/* init_process_group(world_size=w): a script that starts its own
+ * processes (a multiprocessing.Process per device) and names the group's
+ * size instead of leaving it to a launcher's WORLD_SIZE.  Kept when w is
+ * a known positive int and the call is on a path the job always takes;
+ * a second call with another size, or one not known, leaves it unknown
+ * (-1).  A call under a condition says nothing. */
+void parallel_note_group(struct frame *f, const value_t *world, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	long long n = world && world->k == VK_INT && world->u.i > 0 ? world->u.i : -1;
+
+	if (f->mode == M_FWD || jc_find(f->jc, JC_COND) || jc_find(f->jc, JC_GUARD) || in->group_world < 0)
+		return;
+	if (n < 0 || (in->group_world > 0 && in->group_world != n)) {
+		in->group_world = -1;
+		return;
+	}
+	in->group_world = n;
+	if (!in->group_world_at)
+		in->group_world_at = site ? anchor_at(f, site) : NULL;
 }
 
 const struct interp_par_degree *interp_parallel(const struct interp *in, enum interp_par degree)
