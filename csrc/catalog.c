@@ -1417,6 +1417,7 @@ static const struct {
 	[CATALOG_F_LIBRARY_PIPELINES] = { "library_pipelines", FK_MAP },
 	[CATALOG_F_PASSTHROUGH_CALLS] = { "passthrough_calls", FK_MAP },
 	[CATALOG_F_LIBRARY_HOST_READS] = { "library_host_reads", FK_SET },
+	[CATALOG_F_DEVICE_BATCH_ITERATORS] = { "device_batch_iterators", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

@@ -543,7 +543,7 @@ static const struct jctx *sc_ctx_of(const struct sc *s, const struct sched_ev *e
 static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 {
 	const struct jctx *c = sc_ctx_of(s, e);
-	const struct jctx *g = jc_find(c, JC_GUARD), *base = NULL, *l;
+	const struct jctx *g = jc_find(c, JC_GUARD), *base = NULL, *l, *x;
 	char *head, *times, *r;
 
 	const struct jctx *dl = sc_decode_of(s, c), *h = jc_find(c, JC_HANDLER);
@@ -559,6 +559,17 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 		       : xstrdup("once");
 	if (jc_find(c, JC_ONCE))
 		return xstrdup("once");
+	/* the block of an `if ...: break` in a loop below the step loop (a
+	 * decode loop's all-finished test): run as the loop is left, once
+	 * each time that loop runs -- counted as the code around the loop */
+	if (!e->in_forward && (x = jc_find(c, JC_LOOP_EXIT)) && (l = ctx_innermost_loop(x->up)) &&
+	    ctx_same(ctx_innermost_loop(c), l) && s->step_loop && !ctx_same(l, s->step_loop) &&
+	    ctx_has(l, s->step_loop)) {
+		struct sched_ev around = *e;
+
+		around.ctx = l->up;
+		return sc_frequency(s, &around);
+	}
 	if (dl && (!g || ctx_has(g, dl)) &&
 	    (!s->step_loop || ctx_has(dl, s->step_loop) || (sc_step_decodes(s) && !ctx_has(s->step_loop, dl)))) {
 		/* in a decode loop at or below the step, or in another decode

@@ -583,6 +583,9 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 			return alts_getattr(f, obj, name, site);
 		if ((v = libv_attr(f, obj, name, site)))
 			return v;
+		/* batch.src of a batch a library's iterator made (devbatch.c) */
+		if ((v = devbatch_attr(f, obj, name)))
+			return v;
 		/* f'cuda:{r}'.startswith('cuda'): the known prefix answers */
 		if ((v = fact_str_method(in, obj, name)))
 			return v;

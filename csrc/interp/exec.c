@@ -1656,6 +1656,8 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 			f->jc = f->mode != M_FWD ? guard_ctx(f, s->test, text) : cond_ctx(f, &s->h, text, mode);
 			if (f->jc != ojc && f->jc->kind == JC_COND && carry_reads_bound(f, s->test))
 				((struct jctx *)f->jc)->carried = 1;
+			/* `if all_done: ...; break`: once, as the loop is left */
+			f->jc = loop_exit_ctx(f, &s->body, &s->h, text);
 		}
 		journal_open(f->in, &aj);
 		fl = exec_block(f, &s->body);

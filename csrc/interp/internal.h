@@ -1657,6 +1657,22 @@ void tp_call(struct frame *f, struct vinst *m, const struct ast_hdr *site);
 /* passthru.c: a library's call handing back the objects it is given
  * (catalog passthrough_calls), or NULL when d is none */
 value_t *passthru_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw);
+/* loopexit.c: the context of an undecided `if`'s block that ends with
+ * `break` -- f->jc with a JC_LOOP_EXIT pushed (the loop around it is left
+ * on the iteration that runs the block), or f->jc itself for any other
+ * block, in a forward, or outside a loop */
+const struct jctx *loop_exit_ctx(struct frame *f, const struct ast_list *body, const struct ast_hdr *site,
+                                 const char *text);
+/* devbatch.c: a library's iterator making each batch on the device it was
+ * given (catalog device_batch_iterators: torchtext's legacy BucketIterator).
+ * devbatch_init() marks o, an object of class d, such a loader (1; 0 when
+ * d is none); devbatch_batch() is one batch of it (the H2D at site when
+ * what is given and the device a GPU; NULL when dl is no such loader);
+ * devbatch_attr() a field of such a batch (NULL: not one) */
+int devbatch_init(struct frame *f, const char *d, struct vinst *o, value_t **args, size_t nargs,
+                  struct vdict *kw);
+value_t *devbatch_batch(struct frame *f, const struct vinst *dl, const char *what, const struct ast_hdr *site);
+value_t *devbatch_attr(struct frame *f, const value_t *obj, const char *name);
 void syncbn_convert(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw);
 void syncbn_call(struct frame *f, struct vinst *m, const struct ast_hdr *site, const char *anchor);
 /* a Sequential's call whose forward was read before: its converted

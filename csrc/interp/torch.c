@@ -433,6 +433,10 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 	 * its constructor was told, else not known */
 	int src_pinned = loader_pins(in, pm);
 	int pinned = src_pinned < 0 ? PIN_UNKNOWN : src_pinned, to_dev = 0;
+	value_t *made = devbatch_batch(f, dl, what, site);   /* a library's iterator's own batch */
+
+	if (made)
+		return made;
 
 	if (!vdict_gets(dl->attrs, "__ecg_loader__") && !pm) {
 		const value_t *a = dl->args ? vdict_gets(dl->args, "pin_memory") : NULL;

@@ -728,6 +728,10 @@ enum catalog_fact {
 	                                 that reads device values on the host at
 	                                 every call, in a job on a GPU (apex's
 	                                 amp.scale_loss, LARC.step: jobctx.c) */
+	CATALOG_F_DEVICE_BATCH_ITERATORS, /* map: a library's iterator class making
+	                                 each batch on the device an argument
+	                                 names -> that argument's
+	                                 'keyword:position' (interp/devbatch.c) */
 	CATALOG_NFACTS
 };
 

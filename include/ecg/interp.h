@@ -88,9 +88,13 @@ enum jctx_kind {
 	                   * `with accelerator.accumulate(model):`, catalog
 	                   * accumulation_contexts): each pass is a micro-step;
 	                   * period is the micro-steps per step, or -1 */
-	JC_STEP_END       /* runs only on the micro-step that ends an optimizer
+	JC_STEP_END,      /* runs only on the micro-step that ends an optimizer
 	                   * step (`if accelerator.sync_gradients:`, a prepared
 	                   * optimizer's step under JC_ACCUM): once a step */
+	JC_LOOP_EXIT      /* an undecided `if` whose block ends with `break`
+	                   * (loopexit.c): it runs on the iteration that leaves
+	                   * the loop around it, at most once each time that
+	                   * loop runs; text is the test */
 };
 
 struct jctx {

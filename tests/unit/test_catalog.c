@@ -921,6 +921,12 @@ int main(void)
 		   !strcmp(catalog_fact_match(cat, CATALOG_F_TRACE_PHASE_FRAMES, "/x/wandb/sdk/run.py(3): log"), "logging") &&
 		   !catalog_fact_match(cat, CATALOG_F_TRACE_PHASE_FRAMES, "/x/torch/nn/modules/linear.py(114): forward"),
 		   "the trace's phase marks (facts)");
+		/* device_batch_iterators: the device argument's keyword and
+		 * position; keyword only for BPTTIterator */
+		ok(!strcmp(catalog_fact(cat, CATALOG_F_DEVICE_BATCH_ITERATORS, "torchtext.data.BucketIterator"), "device:3") &&
+		   !strcmp(catalog_fact(cat, CATALOG_F_DEVICE_BATCH_ITERATORS, "torchtext.legacy.data.BPTTIterator"), "device") &&
+		   !catalog_fact(cat, CATALOG_F_DEVICE_BATCH_ITERATORS, "torch.utils.data.DataLoader"),
+		   "iterators making batches on a device (facts)");
 	}
 	ok(catalog_is_meta(cat, "size") && catalog_is_meta(cat, "shape") && catalog_is_meta(cat, "dtype") &&
 	   catalog_is_meta(cat, "is_contiguous") && !catalog_is_meta(cat, "view") && !catalog_is_meta(cat, "nope"),
