@@ -219,8 +219,7 @@ static long long window_len(struct frame *f, const struct ast_hdr *slice, const 
 	return k >= 0 ? k : -1;
 }
 
-/* The argument "keyword:position" names in args/kw, or NULL */
-static const value_t *named_arg(const char *spec, value_t *const *args, size_t nargs, const struct vdict *kw)
+value_t *colon_arg(const char *spec, value_t *const *args, size_t nargs, const struct vdict *kw)
 {
 	const char *colon = strchr(spec, ':');
 	size_t klen = colon ? (size_t)(colon - spec) : strlen(spec);
@@ -383,8 +382,8 @@ static int text_number(const char *s, size_t n)
  * or -1. */
 static long long text_pieces(const char *spec, value_t *const *args, size_t nargs, const struct vdict *kw)
 {
-	const value_t *t = named_arg("string:0", args, nargs, kw), *sep = named_arg(spec, args, nargs, kw);
-	const value_t *count = named_arg("count:2", args, nargs, kw);
+	const value_t *t = colon_arg("string:0", args, nargs, kw), *sep = colon_arg(spec, args, nargs, kw);
+	const value_t *count = colon_arg("count:2", args, nargs, kw);
 	const char *p, *q, *end;
 	long long n = 0;
 	size_t sl;
@@ -424,7 +423,7 @@ void arr_reader_result(struct frame *f, const char *d, value_t *const *args, siz
 
 	if (rng && r && r->k == VK_UNKNOWN && !r->alts && !kw_unk(kw, 1)) {
 		/* np.arange(n): [n]; with a start or a step: 1-D, length not known */
-		const value_t *n = named_arg(rng, args, nargs, kw);
+		const value_t *n = colon_arg(rng, args, nargs, kw);
 		int alone = nargs + (kw ? kw->n : 0) == 1 || (nargs == 1 && !has_kw(kw, "stop") &&
 		            !has_kw(kw, "step") && !has_kw(kw, "start"));
 
@@ -452,7 +451,7 @@ void arr_reader_result(struct frame *f, const char *d, value_t *const *args, siz
 		/* np.cumsum(a) with no axis: a flattened, so [n] for a list of
 		 * n Python numbers (a nested item would add its own) or a 1-D
 		 * array of n items */
-		const value_t *a = named_arg(scan, args, nargs, kw), *axis = named_arg("axis:1", args, nargs, kw);
+		const value_t *a = colon_arg(scan, args, nargs, kw), *axis = colon_arg("axis:1", args, nargs, kw);
 		long long n = -1;
 		size_t i;
 
@@ -490,7 +489,7 @@ void arr_reader_result(struct frame *f, const char *d, value_t *const *args, siz
 	}
 	if (draw) {
 		/* integers drawn at random: size not given (or None) is one */
-		const value_t *size = named_arg(draw, args, nargs, kw);
+		const value_t *size = colon_arg(draw, args, nargs, kw);
 
 		if (!size || size->k == VK_NONE)
 			s = shape_new(f->in->a, 0);
@@ -504,18 +503,18 @@ void arr_reader_result(struct frame *f, const char *d, value_t *const *args, siz
 	}
 	if (stk) {
 		/* np.stack(seq) on the first axis only */
-		const value_t *axis = named_arg("axis:1", args, nargs, kw);
+		const value_t *axis = colon_arg("axis:1", args, nargs, kw);
 
 		if (axis && !(axis->k == VK_INT && axis->u.i == 0))
 			return;
-		if ((s = stack_shape(f, named_arg(stk, args, nargs, kw))))
+		if ((s = stack_shape(f, colon_arg(stk, args, nargs, kw))))
 			r->arr_shape = s;
 		return;
 	}
 	if (conv) {
 		/* np.array(a, dtype): a's shape; ndmin (or more positional
 		 * arguments, where old numpy took it) may add axes */
-		const value_t *a = named_arg(conv, args, nargs, kw);
+		const value_t *a = colon_arg(conv, args, nargs, kw);
 
 		if (nargs > 2 || has_kw(kw, "ndmin") || !a)
 			return;
@@ -528,7 +527,7 @@ void arr_reader_result(struct frame *f, const char *d, value_t *const *args, siz
 	}
 
 	if (fac && r && r->k == VK_UNKNOWN && !r->alts && !kw_unk(kw, 1)) {
-		if ((s = factory_shape(f, named_arg(fac, args, nargs, kw))))
+		if ((s = factory_shape(f, colon_arg(fac, args, nargs, kw))))
 			r->arr_shape = s;
 		return;
 	}

@@ -51,22 +51,12 @@ int devbatch_init(struct frame *f, const char *d, struct vinst *o, value_t **arg
                   struct vdict *kw)
 {
 	struct interp *in = f->in;
-	const char *spec = catalog_fact(in->cat, CATALOG_F_DEVICE_BATCH_ITERATORS, d), *colon;
-	value_t *dv = NULL;
-	size_t klen, i;
-	long pos;
+	const char *spec = catalog_fact(in->cat, CATALOG_F_DEVICE_BATCH_ITERATORS, d);
+	value_t *dv;
 
 	if (!spec || f->mode == M_FWD)
 		return 0;
-	colon = strchr(spec, ':');
-	klen = colon ? (size_t)(colon - spec) : strlen(spec);
-	pos = colon ? strtol(colon + 1, NULL, 10) : -1;
-	if (pos >= 0 && (size_t)pos < nargs)
-		dv = args[pos];
-	for (i = 0; !dv && kw && i < kw->n; i++)
-		if (kw->keys[i]->k == VK_STR && kw->keys[i]->u.str.len == klen &&
-		    !memcmp(kw->keys[i]->u.str.s, spec, klen))
-			dv = kw->vals[i];
+	dv = colon_arg(spec, args, nargs, kw);
 	vdict_sets(in->a, o->attrs, "__ecg_loader__", v_bool(in->a, 1));
 	vdict_sets(in->a, o->attrs, DEVBATCH_DEVICE, dv ? dv : v_none(in->a));
 	return 1;

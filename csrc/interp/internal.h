@@ -1439,6 +1439,9 @@ int carry_decided(struct frame *f, const struct ast_hdr *test);
  * before the loop of a list the loop's body appends to after it (a
  * sampler's trajectory)?  Then those loops are marked (hit: read again
  * as a later iteration) and 1; else 0.  Never fails. */
+/* arrays.c: the argument a catalog spec "keyword:position" (or
+ * "keyword"; the position first) names in args/kw, or NULL.  Never fails. */
+value_t *colon_arg(const char *spec, value_t *const *args, size_t nargs, const struct vdict *kw);
 int carry_last_item(struct frame *f, const struct ast_Subscript *s, const value_t *obj);
 /* carry.c: does e read the loop's target or a name its body binds? */
 int carry_reads_varying(const struct carry *c, const struct ast_hdr *e);

@@ -191,24 +191,14 @@ value_t *libv_pipeline(struct frame *f, const char *d, const struct vdict *kw, c
 value_t *libv_device_load(struct frame *f, const char *d, value_t *const *args, size_t nargs,
                           const struct vdict *kw, const struct ast_hdr *site)
 {
-	const char *spec, *colon;
-	const value_t *dv = NULL;
+	const char *spec;
+	const value_t *dv;
 	struct sched_ev *e;
-	size_t klen, i;
-	long pos;
 	int host;
 
 	if (f->mode == M_FWD || !(spec = catalog_fact(f->in->cat, CATALOG_F_DEVICE_LOADERS, d)))
 		return NULL;
-	colon = strchr(spec, ':');
-	klen = colon ? (size_t)(colon - spec) : strlen(spec);
-	pos = colon ? strtol(colon + 1, NULL, 10) : -1;
-	if (pos >= 0 && (size_t)pos < nargs)
-		dv = args[pos];
-	for (i = 0; !dv && kw && i < kw->n; i++)
-		if (kw->keys[i]->k == VK_STR && kw->keys[i]->u.str.len == klen &&
-		    !memcmp(kw->keys[i]->u.str.s, spec, klen))
-			dv = kw->vals[i];
+	dv = colon_arg(spec, args, nargs, kw);
 	host = !dv || dv->k == VK_NONE ? 1 : dev_is_host(dv);
 	if (host == 1) {
 		value_t *r = unknown_at(f, site, LOADED_ON_HOST_REASON);
