@@ -2279,8 +2279,9 @@ static int sc_conds_same(const struct jctx *a, const struct jctx *b)
  * evaluate(train) and evaluate(test) in one periodic block)?  Not one
  * call site read again (a warm-up iteration of the step loop and the
  * next: two readings of one place, whose count is the loop's), nor two
- * events of one run. */
-static int sc_sibling_calls(const struct sched_ev *a, const struct sched_ev *b)
+ * events of one run.  *at (when not NULL) is set to the context those two
+ * calls are made in. */
+static int sc_sibling_calls(const struct sched_ev *a, const struct sched_ev *b, const struct jctx **at)
 {
 	const struct sched_call *x, *y, *ca = NULL, *cb = NULL;
 
@@ -2296,7 +2297,23 @@ static int sc_sibling_calls(const struct sched_ev *a, const struct sched_ev *b)
 		for (ca = NULL, x = a->in_call; x; ca = x, x = x->up)
 			;
 	}
+	if (at)
+		*at = ca ? ca->at : NULL;
 	return ca && cb && ca != cb && ca->at == cb->at && ca->site && cb->site && ca->site != cb->site;
+}
+
+/* Do the two calls that path x and e diverge at (sc_sibling_calls) each
+ * run the step loop of their own: the step loop is around x's line but
+ * not around the place the calls are made (a batch scorer's per-batch
+ * loop in a function called once per dataset).  Then x's "every step"
+ * counts x's own steps, not e's: the paths' counts do not add. */
+static int sc_paths_own_steps(const struct sc *s, const struct sched_ev *x, const struct sched_ev *e)
+{
+	const struct jctx *at = NULL;
+
+	if (!s->step_loop || x == e || !ctx_has(x->ctx, s->step_loop) || !ctx_has(e->ctx, s->step_loop))
+		return 0;
+	return sc_sibling_calls(x, e, &at) && !ctx_has(at, s->step_loop);
 }
 
 /* The frequency of e's line when job code reaches it on several paths of
@@ -2307,13 +2324,15 @@ static int sc_sibling_calls(const struct sched_ev *a, const struct sched_ev *b)
  * condition the others do not (paths of an if/else are not both run),
  * the line runs the sum: "HEAD ×(N1 + N2 ...)".  NULL when a count is
  * not known, the heads differ or the conditions do; the caller then says
- * ×? as before.  Allocated. */
+ * ×? as before.  Paths that each run a step loop of their own
+ * (sc_paths_own_steps) do not add: each runs the line "HEAD ×N" a step
+ * of its own, with one N for all of them.  Allocated. */
 static char *sc_paths_frequency(struct sc *s, const struct sched_ev *e)
 {
 	char *head = NULL, *r = NULL;
-	long long total = 0;
+	long long total = 0, first = 0;
 	size_t j, k;
-	int ok = 1;
+	int ok = 1, own = 0, same_n = 1;
 
 	for (j = 0; j < s->nev && ok; j++) {
 		const struct sched_ev *x = &s->ev[j];
@@ -2330,7 +2349,7 @@ static char *sc_paths_frequency(struct sc *s, const struct sched_ev *e)
 				break;
 		if (k < j)
 			continue;
-		if (!sc_conds_same(x->ctx, e->ctx) || (x != e && !sc_sibling_calls(x, e))) {
+		if (!sc_conds_same(x->ctx, e->ctx) || (x != e && !sc_sibling_calls(x, e, NULL))) {
 			ok = 0;
 			break;
 		}
@@ -2354,10 +2373,16 @@ static char *sc_paths_frequency(struct sc *s, const struct sched_ev *e)
 			head = xstrdup(f);
 		if (ok && total > (1LL << 40) - n)
 			ok = 0;
+		if (!first)
+			first = n;
+		same_n &= n == first;
+		own |= sc_paths_own_steps(s, x, e);
 		total += n;
 		free(f);
 	}
-	if (ok && head && total > 1)
+	if (ok && head && own)
+		r = !same_n ? NULL : first > 1 ? xasprintf("%s \u00d7%lld", head, first) : xstrdup(head);
+	else if (ok && head && total > 1)
 		r = xasprintf("%s \u00d7%lld", head, total);
 	free(head);
 	return r;

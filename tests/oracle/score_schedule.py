@@ -47,7 +47,9 @@ FREQ is how often the event runs, in the unit of the loop around it:
 "step" | "step/250" (every 250 steps) | "epoch" |
 "epoch/20" | "token" | "request" | "batch" | "eval", with an optional "xN"
 for N runs each time ("step/250x640"; "x?" when the count depends on data,
-and ecg must then state no count: a stated one is wrong).
+and ecg must then state no count: a stated one is wrong; "x1" when the
+code pins one run each time: a stated count above 1 is wrong, and without
+any "xN" the count is not checked).
 ecg's text ("every eval_interval=250 steps \u00d7640", "every token",
 "once") is read into the same (unit, every, times).
 
@@ -215,7 +217,9 @@ def freq_ok(want, got, step_unit=None, one_micro=False):
         we = None
     if isinstance(want, str) and want.endswith("x?") and gt is not None:
         return False   # a count the code does not pin down, stated: a wrong row
-    return wu == gu and we == ge and (wt is None or wt == gt)
+    # "x1" pins one run each time (ecg writes no count, or x1); no "xN" at
+    # all leaves the count unchecked
+    return wu == gu and we == ge and (wt is None or wt == (1 if gt is None else gt))
 
 
 def freq_text(want):

@@ -88,7 +88,8 @@ FREQ is how often the event runs, in the unit of the loop around it:
     "once" | "micro-step" | "step" | "step/2000" (every 2000 steps) |
     "epoch" | "epoch/20" | "token" | "request" | "batch" | "eval", and an
     optional "xN" for N runs each time ("step/2000x200": eval_iters=200 reads
-    every eval_interval=2000 steps; "xN" with N "?" when it depends on data).
+    every eval_interval=2000 steps; "xN" with N "?" when it depends on data;
+    "x1" pins one run each time, without "xN" the count is not checked).
     ecg's text ("every eval_interval=2000 steps", "every micro-step", "once")
     is read into the same (unit, every, times).
 
