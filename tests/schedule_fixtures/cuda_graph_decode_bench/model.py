@@ -22,7 +22,8 @@ def capture(model, batch):
     s = torch.cuda.Stream()
     s.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(s):
-        logits = model(ids)   # warm-up before capture
+        for _ in range(2):   # warm-up before capture
+            logits = model(ids)
         s.synchronize()
     torch.cuda.current_stream().wait_stream(s)
     graph = torch.cuda.CUDAGraph()
@@ -43,13 +44,15 @@ def generate(model, input_ids, max_length):
     if batch not in _graphs:
         _graphs[batch] = capture(model, batch)
     run = _graphs[batch]
+
+    def get_logits(ids, first):
+        if first:
+            return model(ids)[:, -1]
+        return run(ids)[:, -1]
+
     seqs = [input_ids]
-    logits = None
     while sum(x.shape[1] for x in seqs) < max_length:
-        if logits is None:
-            logits = model(seqs[-1])[:, -1]
-        else:
-            logits = run(seqs[-1])[:, -1]
+        logits = get_logits(seqs[-1], len(seqs) == 1)
         tok = logits.argmax(dim=-1, keepdim=True)
         seqs.append(tok)
     return torch.cat(seqs, dim=1)
