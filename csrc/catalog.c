@@ -1292,6 +1292,7 @@ static const struct {
 	[CATALOG_F_DTYPE_RULES] = { "dtype_rules", FK_MAP },
 	[CATALOG_F_DTYPES] = { "dtypes", FK_MAP },
 	[CATALOG_F_DTYPE_PREFIXES] = { "dtype_prefixes", FK_PREFIXES },
+	[CATALOG_F_DTYPE_ALIASES] = { "dtype_aliases", FK_MAP },
 	[CATALOG_F_TUPLE_OUTPUTS] = { "tuple_outputs", FK_MAP },
 	[CATALOG_F_NOT_DISPATCHED] = { "not_dispatched", FK_SET },
 	[CATALOG_F_HOST_HELPER_MODULES] = { "host_helper_modules", FK_SET },
@@ -1353,6 +1354,8 @@ static const struct {
 	[CATALOG_F_ARRAY_CONVERTERS] = { "array_converters", FK_MAP },
 	[CATALOG_F_ARRAY_RANGES] = { "array_ranges", FK_MAP },
 	[CATALOG_F_SUBSET_RETURNS] = { "subset_returns", FK_MAP },
+	[CATALOG_F_SYNCING_CONTEXTS] = { "syncing_contexts", FK_MAP },
+	[CATALOG_F_RECORD_CLASSES] = { "record_classes", FK_PREFIXES },
 	[CATALOG_F_SYNCING_TIMERS] = { "syncing_timers", FK_MAP },
 
 	[CATALOG_F_LAUNCHER_OBJECTS] = { "launcher_objects", FK_MAP },

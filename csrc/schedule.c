@@ -129,6 +129,45 @@ static const struct jctx *ctx_outermost_repeating_loop(const struct jctx *c)
 	return o;
 }
 
+/* How many loops that repeat (not known to run once) are around c */
+static int ctx_repeating_depth(const struct jctx *c)
+{
+	int n = 0;
+
+	for (; c; c = c->up)
+		n += c->kind == JC_LOOP && c->trips != 1;
+	return n;
+}
+
+/* A job that runs its work once and then in a loop (out = fn() as a
+ * warm-up, then `for _ in range(n): fn()`): first, the step candidate, is
+ * a model call of the one-off run -- a CUDA graph's capture running the
+ * model in a warm-up loop of two.  The first later model call in more
+ * repeating loops whose run passes through a call site first's run passes
+ * through outside every repeating loop (the same function, called once
+ * there and repeatedly here) is the step's; first otherwise. */
+static const struct sched_ev *sc_same_work_deeper(const struct sc *s, const struct sched_ev *first)
+{
+	int d0 = ctx_repeating_depth(first->ctx);
+	size_t i;
+
+	for (i = (size_t)(first - s->ev) + 1; i < s->nev; i++) {
+		const struct sched_ev *e = &s->ev[i];
+		const struct sched_call *c, *k;
+
+		if (e->kind != SEV_MODEL_CALL || ctx_repeating_depth(e->ctx) <= d0)
+			continue;
+		for (c = first->calls; c; c = c->up) {
+			if (!c->site || (c->at && ctx_outermost_repeating_loop(c->at)))
+				continue;
+			for (k = e->calls; k; k = k->up)
+				if (k->site == c->site && k->at && ctx_outermost_repeating_loop(k->at))
+					return e;
+		}
+	}
+	return first;
+}
+
 /* Does some model call of the job run inside loop l? */
 static int sc_loop_calls_model(const struct sc *s, const struct jctx *l)
 {
@@ -1004,6 +1043,23 @@ static int sc_training(const struct sc *s)
 	return s->job_type && !strcmp(s->job_type, "training");
 }
 
+/* Is e made outside the step loop in a run that passes through a call
+ * site the step's model call passes through inside the step loop -- the
+ * step's own work run once more before or after it (fn() as a warm-up,
+ * then `for _ in range(n): fn()`)? */
+static int sc_step_work_outside(const struct sc *s, const struct sched_ev *e)
+{
+	const struct sched_call *c, *k;
+
+	if (!s->step_call || !s->step_loop || ctx_has(e->ctx, s->step_loop))
+		return 0;
+	for (c = e->calls; c; c = c->up)
+		for (k = s->step_call->calls; c->site && k; k = k->up)
+			if (k->site == c->site && k->at && ctx_has(k->at, s->step_loop))
+				return 1;
+	return 0;
+}
+
 /* The function runs that evaluate: in a training job, each run that calls
  * the model under no_grad, or in eval mode that the run (or one around
  * it) switched to itself, and trains nothing (no backward, no optimizer
@@ -1035,6 +1091,11 @@ static void sc_index_runs(struct sc *s)
 		           ctx_outermost_repeating_loop(e->ctx) && !sc_decode_of(s, e->ctx);
 		int train = e->kind == SEV_BACKWARD || e->kind == SEV_OPT_STEP;
 
+		/* (a batch job's own step work run once before its loop -- a
+		 * warm-up generate() call, whose CUDA-graph capture runs the
+		 * model in a loop of two -- scores nothing) */
+		if (eval && !sc_training(s) && sc_step_work_outside(s, e))
+			eval = 0;
 		if (!model && !train)
 			continue;
 		/* or, in a training job, over data a model in eval mode that a
@@ -1514,6 +1575,9 @@ static void sc_find_loops(struct sc *s)
 					s->step_call = e;
 			}
 	}
+	/* the first call's work run again inside more loops: its step */
+	if (s->step_call && !train && !serve)
+		s->step_call = sc_same_work_deeper(s, s->step_call);
 	if (!s->step_call)
 		for (i = 0; i < s->nev; i++)
 			if (s->ev[i].kind == SEV_MODEL_CALL) {

@@ -448,6 +448,13 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 	}
 	if ((v = framework_attr(f, obj, name)))
 		return v;
+	/* an object of an outside record class (catalog record_classes: a
+	 * dataclass of its keywords, transformers' generation outputs): the
+	 * value given for that field */
+	if (m->ext && m->mod == VM_NONE && m->args &&
+	    catalog_fact_match(in->cat, CATALOG_F_RECORD_CLASSES, canon_ext(in, m->ext)) &&
+	    (v = vdict_gets(m->args, name)))
+		return v;
 	if (m->ext && m->mod == VM_NONE && !NAME_IN(emulated_exts, m->ext)) {
 		/* an attribute a class of catalog closed_classes does not
 		 * have, the job not having set it: absent (getattr() gives

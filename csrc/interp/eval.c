@@ -490,6 +490,8 @@ static int compare_known(struct interp *in, enum ast_cmpop op, value_t *l, value
 			return -1;      /* None on one path of an `if` not decided */
 		if (l->k == VK_NONE || r->k == VK_NONE)
 			return l->k == r->k;
+		if ((st = dtype_eq(in->cat, l, r)) >= 0)
+			return st;      /* dtypes are singletons */
 		if ((st = same_type_ref(l, r)) >= 0)
 			return st;
 		if ((st = class_same(in, l, r, 1)) >= 0)
@@ -510,6 +512,8 @@ static int compare_known(struct interp *in, enum ast_cmpop op, value_t *l, value
 		if (!value_is_known_scalar(l) || !value_is_known_scalar(r)) {
 			if ((l->k == VK_TUPLE || l->k == VK_LIST) && l->k == r->k)
 				eq = value_key_eq(l, r);
+			else if ((st = dtype_eq(in->cat, l, r)) >= 0)
+				eq = st;
 			else if ((st = same_type_ref(l, r)) >= 0)
 				eq = st;
 			else if ((st = class_same(in, l, r, 0)) >= 0)
@@ -557,7 +561,8 @@ static int compare_known(struct interp *in, enum ast_cmpop op, value_t *l, value
 				if (value_is_known_scalar(r->u.seq->items[i]) && value_is_known_scalar(l)) {
 					if (value_key_eq(r->u.seq->items[i], l))
 						found = 1;
-				} else if ((st = same_type_ref(l, r->u.seq->items[i])) >= 0 ||
+				} else if ((st = dtype_eq(in->cat, l, r->u.seq->items[i])) >= 0 ||
+				           (st = same_type_ref(l, r->u.seq->items[i])) >= 0 ||
 				           (st = class_same(in, l, r->u.seq->items[i], 0)) >= 0) {
 					found |= st;    /* a class among classes */
 				} else {

@@ -753,6 +753,20 @@ value_t *tensor_seqs_join(struct frame *f, const value_t *a, const value_t *b)
 	return r;
 }
 
+/* a dtype the job names, or a tuple or list holding one (`return
+ * torch.float32, "why"`) */
+static int ret_holds_dtype(struct interp *in, const value_t *v)
+{
+	size_t i;
+
+	if (v->k == VK_EXT)
+		return value_is_dtype(in->cat, v);
+	for (i = 0; (v->k == VK_TUPLE || v->k == VK_LIST) && v->u.seq && i < v->u.seq->n && i < 16; i++)
+		if (v->u.seq->items[i]->k == VK_EXT && value_is_dtype(in->cat, v->u.seq->items[i]))
+			return 1;
+	return 0;
+}
+
 value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond)
 {
 	if (!a || !b || a == b)
@@ -807,13 +821,21 @@ value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond)
 	if (f->in->rv_reading && (a->k == VK_TENSOR || b->k == VK_TENSOR))
 		return v_unknown(f->in->a, NULL,
 		                 afmt_memo(f->in, "returned on a path `%s` decides, which is not decided here", cond, NULL));
+	/* `if cuda: return torch.bfloat16` / `return torch.float32`: a dtype,
+	 * not the later one -- keeping it would decide `dtype ==
+	 * torch.bfloat16` (dtypeeq.c); still a dtype, so .to() of it casts */
+	if (a->k == VK_EXT && b->k == VK_EXT && value_is_dtype(f->in->cat, a) && value_is_dtype(f->in->cat, b) &&
+	    strcmp(a->u.ext, b->u.ext))
+		return v_unknown(f->in->a, NULL, PATH_DTYPE_REASON);
 	if (ret_structural(a) || ret_structural(b))
 		return b;
 	/* a value not known on one path, a string or number on the other
 	 * (`if x is None: return "eager" ... return x`): keeping the later
 	 * one would decide which; unknown, below */
-	if ((a->k == VK_UNKNOWN || b->k == VK_UNKNOWN) && !value_is_known_scalar(a) && !value_is_known_scalar(b))
-		return b;
+	if ((a->k == VK_UNKNOWN || b->k == VK_UNKNOWN) && !value_is_known_scalar(a) && !value_is_known_scalar(b) &&
+	    !ret_holds_dtype(f->in, a) && !ret_holds_dtype(f->in, b))
+		return b;       /* (not a dtype, nor a tuple holding one: the
+		                 * later path's would decide a comparison) */
 	/* `if rank0: return {...} else: return {}`, both host data: kept as
 	 * alternatives, so that saving it is known to copy nothing from a
 	 * device (torch.c host_only); every other reader sees an unknown */

@@ -949,6 +949,16 @@ void argp_init_inst(struct interp *in, struct vinst *p);
 int class_is_repo_enum(struct interp *in, const struct vclass *c);
 void enum_member_objects(struct frame *f, struct vclass *c);
 value_t *enum_iter_members(struct interp *in, const value_t *cls);
+/* module.c: a torch.nn layer that owns no tensor (nn.SiLU()); 0 when
+ * not sure */
+int module_layer_owns_no_tensor(struct interp *in, const struct vinst *m);
+/* builtdev.c: every tensor m owns was made on the device when it was built
+ * (layers given device='cuda', parameters of device tensors); 0 when not
+ * sure */
+int module_built_on_device(struct interp *in, const struct vinst *m);
+/* builtdev.c: m (a torch.nn layer, an outside module) built with device= a
+ * GPU: on_device */
+void module_note_built_device(struct frame *f, struct vinst *m, const struct vdict *kw);
 /* devscope.c: `with torch.device(d):` */
 struct devscope { int active, default_dev, default_on_device; };
 int is_device_value(const value_t *v);
@@ -1144,6 +1154,13 @@ value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_
 int dev_is_host(const value_t *v);
 const value_t *device_of_tensor(const value_t *v);
 int value_is_dtype(const struct catalog *cat, const value_t *v);
+/* dtypeeq.c: two dtypes the job named compared by their canonical names
+ * (catalog dtype_aliases); a named dtype is never equal to None or a
+ * Python scalar.  1, 0, or -1 (not such a pair). */
+int dtype_eq(const struct catalog *cat, const value_t *l, const value_t *r);
+/* function.c ret_join: two different dtypes returned on the two paths of
+ * an undecided `if` -- a dtype, not known which (value_is_dtype) */
+#define PATH_DTYPE_REASON "a dtype an undecided condition chooses"
 value_t *host_compare(struct frame *f, const char *m, int dev, const struct ast_hdr *site);
 int kw_bool(const struct vdict *kw, const char *name);
 /* tensor.c: the tensor that two paths of an undecided `if` bound (a and

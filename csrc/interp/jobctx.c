@@ -638,6 +638,20 @@ static void timer_sync(struct frame *f, const struct ast_hdr *st, const struct a
 		                      text_of(f, wi->context_expr)), st);
 }
 
+/* `with torch.cuda.graph(g):` -- a torch context manager whose __enter__
+ * synchronizes the device (catalog syncing_contexts): a sync at the
+ * `with` (job mode) */
+static void context_sync(struct frame *f, const struct ast_hdr *st, const struct ast_withitem *wi, const value_t *cv)
+{
+	struct interp *in = f->in;
+	const char *why;
+
+	if (f->mode == M_FWD || cv->k != VK_INST || !cv->u.inst->ext ||
+	    !(why = catalog_fact(in->cat, CATALOG_F_SYNCING_CONTEXTS, canon_ext(in, cv->u.inst->ext))))
+		return;
+	sev(f, SEV_SYNC, afmt(in, "%s (%s)", text_of(f, wi->context_expr), why), st);
+}
+
 /* The passes of a library's sync-skip block (`with
  * fabric.no_backward_sync(model, enabled=is_accumulating):`) a step
  * takes: n when a flag it is given by name cycles every n passes of the
@@ -678,6 +692,7 @@ const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const st
 	int skip;
 
 	timer_sync(f, st, wi, cv);
+	context_sync(f, st, wi, cv);
 	if (cv->k == VK_INST && cv->u.inst->ext && !strcmp(cv->u.inst->ext, "torch.no_grad")) {
 		*ng = 1;
 		if (!in->ev.no_grad && f->mode != M_FWD)

@@ -575,7 +575,6 @@ static value_t *module_parameters(struct frame *f, value_t *self, int named, con
 	return out;
 }
 
-static int layer_owns_no_tensor(struct interp *in, const struct vinst *m);
 
 /* An instance of a repository nn.Module subclass that owns no tensor: its
  * classes derive from torch.nn.Module alone (no outside layer class that
@@ -596,7 +595,7 @@ static int repo_owns_no_tensor(struct interp *in, const struct vinst *m, int dep
 		const struct vinst *c = m->children[i].inst;
 
 		if (!c || !(c->mod == VM_REPO ? repo_owns_no_tensor(in, c, depth + 1)
-		                               : c->mod == VM_LAYER && layer_owns_no_tensor(in, c)))
+		                               : c->mod == VM_LAYER && module_layer_owns_no_tensor(in, c)))
 			return 0;
 	}
 	return 1;
@@ -612,14 +611,14 @@ static int owns_no_tensor(struct interp *in, const value_t *self)
 
 	if (!m)
 		return 0;
-	return m->mod == VM_REPO ? repo_owns_no_tensor(in, m, 0) : layer_owns_no_tensor(in, m);
+	return m->mod == VM_REPO ? repo_owns_no_tensor(in, m, 0) : module_layer_owns_no_tensor(in, m);
 }
 
 /* A torch.nn layer that owns no tensor: the catalogue counts no
  * parameter for it with these arguments, it is not a norm (running
  * statistics are buffers) and it was given no weight / pos_weight tensor
  * (a loss's class weights are a buffer).  0 when not sure. */
-static int layer_owns_no_tensor(struct interp *in, const struct vinst *m)
+int module_layer_owns_no_tensor(struct interp *in, const struct vinst *m)
 {
 	static const char *const buffer_args[] = { "weight", "pos_weight", NULL };
 	size_t i;
@@ -718,7 +717,8 @@ static void load_state_dict_effects(struct frame *f, value_t *self, const value_
 	 * the device (moved, or built with a device as the default): each
 	 * tensor copied host to device -- through model.module of a DDP
 	 * wrap too */
-	if (f->mode != M_FWD && m && m->mod != VM_NONE && m->on_device && loads_as_module(in, self, m) && sd && sd->k == VK_UNKNOWN &&
+	if (f->mode != M_FWD && m && m->mod != VM_NONE && (m->on_device || module_built_on_device(in, m)) &&
+	    loads_as_module(in, self, m) && sd && sd->k == VK_UNKNOWN &&
 	    sd->reason && !strcmp(sd->reason, LOADED_ON_HOST_REASON) && !owns_no_tensor(in, self) &&
 	    (e = sev(f, SEV_H2D, "load_state_dict of a state loaded on the host into a device model", site))) {
 		e->pinned = 0;

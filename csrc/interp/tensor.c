@@ -28,7 +28,8 @@ int dev_is_host(const value_t *v)
 }
 
 /* 1 when v is a torch dtype: a name of catalog dtypes or dtype_prefixes
- * (torch.bfloat16, torch.float16, ...), or x.dtype of a tensor; else 0
+ * (torch.bfloat16, torch.float16, ...), x.dtype of a tensor, or one of two
+ * dtypes an undecided `if` chose (function.c ret_join); else 0
  * (a device, a string, a value not known). */
 int value_is_dtype(const struct catalog *cat, const value_t *v)
 {
@@ -37,7 +38,8 @@ int value_is_dtype(const struct catalog *cat, const value_t *v)
 	if (v->k == VK_EXT)
 		return catalog_fact(cat, CATALOG_F_DTYPES, v->u.ext) ||
 		       catalog_fact_match(cat, CATALOG_F_DTYPE_PREFIXES, v->u.ext);
-	return v->k == VK_UNKNOWN && !v->alts && v->reason && !strcmp(v->reason, TENSOR_DTYPE_REASON);
+	return v->k == VK_UNKNOWN && !v->alts && v->reason &&
+	       (!strcmp(v->reason, TENSOR_DTYPE_REASON) || !strcmp(v->reason, PATH_DTYPE_REASON));
 }
 
 /* The reason of x.device for an x not known to be on the device: a .to()

@@ -577,6 +577,8 @@ struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **ar
 	/* built while torch's default is a GPU's: its parameters made there */
 	if ((m->mod == VM_LAYER || m->mod == VM_CONTAINER) && in->default_on_device && f->mode != M_FWD)
 		m->on_device = 1;
+	if (m->mod == VM_LAYER)
+		module_note_built_device(f, m, kw);   /* nn.Linear(..., device='cuda') */
 	m->constructed_at = anchor_at(f, site);
 	m->ctor_expr = site ? text_of(f, site) : NULL;
 	m->cond = f->cond.text;
@@ -1040,6 +1042,24 @@ static value_t *tc_stream(struct frame *f, const char *d, const char *last, valu
 	c->ext = "torch.cuda.stream";
 	vdict_sets(in->a, c->attrs, "text", v_str(in->a, AST_IS(site, Call) && AST_AS(site, Call)->args.n
 	                                          ? text_of(f, AST_AS(site, Call)->args.items[0]) : "a stream"));
+	return mk_inst_value(in, c);
+}
+
+/* torch.cuda.graph(g, pool=...): a context manager object of that class,
+ * its keywords kept; what entering it does is jobctx.c's (catalog
+ * syncing_contexts) */
+static value_t *tc_context(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                           struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *c = new_inst(in);
+	size_t i;
+
+	(void)last, (void)args, (void)nargs, (void)site;
+	c->ext = d;
+	c->args = vdict_new(in->a);
+	for (i = 0; kw && i < kw->n; i++)
+		vdict_set(in->a, c->args, kw->keys[i], kw->vals[i]);
 	return mk_inst_value(in, c);
 }
 
@@ -1913,6 +1933,7 @@ static const struct torch_call TORCH_CALLS[] = {
 	{ "checkpoint_wrapper", tc_checkpoint_wrapper },
 	{ "compile", tc_compile },
 	{ "compiling_query", tc_compiling_query },
+	{ "context", tc_context },
 	{ "default_device", tc_default_device },
 	{ "device", tc_device },
 	{ "device_count", tc_device_count },
@@ -2827,6 +2848,7 @@ struct vinst *ext_module_inst(struct frame *f, const char *d, value_t **args, si
 
 	m->ext = d;
 	m->mod = VM_EXTERNAL;
+	module_note_built_device(f, m, kw);   /* RotaryEmbedding(..., device='cuda') */
 	m->constructed_at = anchor_at(f, site);
 	m->ctor_expr = text_of(f, site);
 	m->cond = f->cond.text;

@@ -368,6 +368,9 @@ enum catalog_fact {
 	CATALOG_F_DTYPE_RULES,        /* map: op -> what its result holds */
 	CATALOG_F_DTYPES,             /* map: torch.<dtype> -> int, bool, float */
 	CATALOG_F_DTYPE_PREFIXES,     /* prefixes: likewise, by its start */
+	CATALOG_F_DTYPE_ALIASES,      /* map: torch.<alias> -> the dtype's
+	                                 canonical name (torch.half ->
+	                                 torch.float16) */
 	CATALOG_F_TUPLE_OUTPUTS,      /* map: torch.nn layer returning a tuple ->
 	                                 its form (output_hidden, ...) */
 	CATALOG_F_NOT_DISPATCHED,     /* set: torch.<dotted> calls torch's function
@@ -520,6 +523,11 @@ enum catalog_fact {
 	CATALOG_F_SUBSET_RETURNS,     /* map: a library's function returning a part
 	                                 of one argument (the dict's items it
 	                                 keeps) -> that argument's position */
+	CATALOG_F_SYNCING_CONTEXTS,   /* map: a torch context manager whose
+	                                 __enter__ synchronizes the device -> why */
+	CATALOG_F_RECORD_CLASSES,     /* prefixes: an outside class whose objects
+	                                 hold their constructor's keywords as
+	                                 attributes (a dataclass) */
 	CATALOG_F_SYNCING_TIMERS,     /* map: a library's timing context manager
 	                                 that synchronizes a CUDA device it was
 	                                 built with on enter and exit -> the

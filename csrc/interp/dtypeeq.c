@@ -1,0 +1,45 @@
+/* interp/dtypeeq.c - two torch dtypes compared (==, !=, is, in a list)
+ *
+ * torch's dtypes are singletons: torch.half IS torch.float16, and two
+ * dtypes are equal exactly when they are the same object.  A dtype named
+ * by the job (an outside name of catalog dtypes / dtype_prefixes:
+ * torch.float16, torch.long) is compared with another by its canonical
+ * name (catalog dtype_aliases: torch.half -> torch.float16; a name not
+ * listed is its own), so `dtype not in [torch.float32, None]` with
+ * dtype=torch.float16 is decided.  torch.dtype.__eq__ answers False for
+ * anything that is no dtype, so a named dtype against None or a Python
+ * scalar is not equal.  A dtype read from a tensor (x.dtype, not known)
+ * decides nothing here.
+ *
+ * dtype_eq() returns 1 (equal), 0 (not), or -1 (not a case of this
+ * file: the caller's other rules).  It allocates nothing.
+ */
+#include "config.h"
+
+#include "internal.h"
+#include "ecg/catalog.h"
+
+/* the dtype's canonical name, or NULL when v is no dtype the job named */
+static const char *dtype_canon(const struct catalog *cat, const value_t *v)
+{
+	const char *c;
+
+	if (!v || v->k != VK_EXT || !value_is_dtype(cat, v))
+		return NULL;
+	c = catalog_fact(cat, CATALOG_F_DTYPE_ALIASES, v->u.ext);
+	return c ? c : v->u.ext;
+}
+
+int dtype_eq(const struct catalog *cat, const value_t *l, const value_t *r)
+{
+	const char *a = dtype_canon(cat, l), *b = dtype_canon(cat, r);
+	const value_t *o;
+
+	if (a && b)
+		return !strcmp(a, b);
+	if (!a && !b)
+		return -1;
+	o = a ? r : l;
+	/* a dtype against None, a str, a number or a bool: never equal */
+	return o->k == VK_NONE || value_is_known_scalar(o) ? 0 : -1;
+}
