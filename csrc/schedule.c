@@ -168,6 +168,41 @@ static const struct sched_ev *sc_same_work_deeper(const struct sc *s, const stru
 	return first;
 }
 
+/* A warm-up before the measured loop:
+ *
+ *     for _ in range(3): run(model, x)          # warm-up
+ *     torch.cuda.synchronize(); t0 = time.time()
+ *     for _ in range(100): out = run(model, x)  # the step
+ *
+ * first's outermost repeating loop w, and a later model call's m: two
+ * loops side by side (the same context around them), the same model call
+ * (its line) in both, and w known to run fewer times than m or named a
+ * warm-up (`range(args.warmup)`).  The later call then; else first. */
+static int names_warmup(const char *t)
+{
+	return t && (strstr(t, "warm") || strstr(t, "Warm") || strstr(t, "WARM"));
+}
+
+static const struct sched_ev *sc_after_warmup(const struct sc *s, const struct sched_ev *first)
+{
+	const struct jctx *w = ctx_outermost_repeating_loop(first->ctx), *m;
+	size_t i;
+
+	if (!w || !first->anchor)
+		return first;
+	for (i = (size_t)(first - s->ev) + 1; i < s->nev; i++) {
+		const struct sched_ev *e = &s->ev[i];
+
+		if (e->kind != SEV_MODEL_CALL || !e->anchor || strcmp(e->anchor, first->anchor) ||
+		    !(m = ctx_outermost_repeating_loop(e->ctx)) || ctx_same(m, w) ||
+		    !(w->up == m->up || (w->up && m->up && ctx_same(w->up, m->up))))
+			continue;
+		if ((w->trips > 0 && m->trips > w->trips) || (names_warmup(w->text) && !names_warmup(m->text)))
+			return e;
+	}
+	return first;
+}
+
 /* Does some model call of the job run inside loop l? */
 static int sc_loop_calls_model(const struct sc *s, const struct jctx *l)
 {
@@ -1577,7 +1612,7 @@ static void sc_find_loops(struct sc *s)
 	}
 	/* the first call's work run again inside more loops: its step */
 	if (s->step_call && !train && !serve)
-		s->step_call = sc_same_work_deeper(s, s->step_call);
+		s->step_call = sc_after_warmup(s, sc_same_work_deeper(s, s->step_call));
 	if (!s->step_call)
 		for (i = 0; i < s->nev; i++)
 			if (s->ev[i].kind == SEV_MODEL_CALL) {
