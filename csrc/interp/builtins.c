@@ -200,6 +200,21 @@ value_t *seq_from(struct interp *in, enum vkind k, struct vseq *src)
 	return v;
 }
 
+/* Every item an int >= 0, known or by its facts (len() of something not
+ * known): their min or max is one too. */
+static int all_nonneg_ints(const struct vseq *items)
+{
+	size_t i;
+
+	for (i = 0; i < items->n; i++) {
+		const value_t *v = items->items[i];
+
+		if (!((v->k == VK_INT && v->u.i >= 0) || (v->k == VK_UNKNOWN && v->nonneg == FACT_NONNEG_INT)))
+			return 0;
+	}
+	return items->n > 0;
+}
+
 static value_t *minmax(struct frame *f, value_t **args, size_t nargs, int want_max, const struct ast_hdr *site)
 {
 	struct vseq *items = NULL, tmp;
@@ -233,8 +248,13 @@ static value_t *minmax(struct frame *f, value_t **args, size_t nargs, int want_m
 			                   want_max ? "max" : "min"), site))
 				break;
 	for (i = 0; items && i < items->n; i++) {
-		if (!as_num(items->items[i], &x))
-			return unknown_at(f, site, "min/max of values that are not known");
+		if (!as_num(items->items[i], &x)) {
+			value_t *u = unknown_at(f, site, "min/max of values that are not known");
+
+			if (all_nonneg_ints(items))
+				u->nonneg = FACT_NONNEG_INT;    /* max(len(p) for p in ps) >= 0 */
+			return u;
+		}
 		if (!bestv || (want_max ? x > best : x < best)) {
 			best = x;
 			bestv = items->items[i];
@@ -697,6 +717,16 @@ static value_t *bi_range(struct frame *f, value_t *fn, value_t **args, size_t na
 		ok = 0;
 		b = 0;
 	}
+	/* range(0, n, n), n an int >= 0 not known (a prompt cut in chunks of
+	 * its own length): [0] -- n == 0 raises ValueError (a zero step), so
+	 * the run that goes on has n > 0 and one iteration */
+	if (!ok && nargs == 3 && args[1] == args[2] && args[1]->k == VK_UNKNOWN &&
+	    args[1]->nonneg == FACT_NONNEG_INT && args[0]->k == VK_INT && args[0]->u.i == 0) {
+		ok = 1;
+		a = 0;
+		b = 1;
+		st = 1;
+	}
 	if (!ok) {
 		/* say why the bound is not known: the layer not read */
 		for (i = 0; i < nargs; i++)
@@ -746,7 +776,12 @@ static value_t *bi_len(struct frame *f, value_t *fn, value_t **args, size_t narg
 		if ((r = arr_len(f, a)))
 			return r;             /* an array whose first axis is known */
 	}
-	return unknown_at(f, site, "the length of something not known");
+	{
+		value_t *u = unknown_at(f, site, "the length of something not known");
+
+		u->nonneg = FACT_NONNEG_INT;   /* a length is an int >= 0 (facts.c) */
+		return u;
+	}
 }
 
 static value_t *bi_int(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,

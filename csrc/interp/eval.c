@@ -1549,6 +1549,8 @@ static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, val
 
 		if (v)
 			return v;
+		if ((v = keyalts_subscript(f, s, obj, idx)))
+			return v;       /* {"a": A, "b": B}[k], k not known: both (keyalts.c) */
 		if (obj->u.dict->rep && value_is_known_scalar(idx))
 			return obj->u.dict->rep;       /* {k: v.to(dev) for k, v in t.items()}["boxes"] */
 		if (obj->u.dict->missing && value_is_known_scalar(idx) && !dict_may_hold(obj->u.dict)) {

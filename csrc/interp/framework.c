@@ -304,6 +304,37 @@ static const struct ast_arg *cli_positional(const struct vfunc *fn, size_t k)
 	return NULL;
 }
 
+/* fire's bare words read per command line: more are not mapped (a
+ * command line of a dozen positional values is not a job's) */
+#define CLI_FIRE_MAX_BARE 16
+
+/* The parameter of fn that python-fire fills with its k-th (from 0) bare
+ * word: fire reads the --flags first, then gives the bare words to the
+ * positional-or-keyword parameters that no flag named, in order, with or
+ * without a default (a method's self/cls is not one).  NULL when fn has
+ * no such parameter left. */
+static const struct ast_arg *fire_positional(const struct vfunc *fn, const struct vdict *kw, size_t k)
+{
+	const struct ast_arguments *a = fn_args(fn->def);
+	size_t npos, i;
+
+	if (!a)
+		return NULL;
+	npos = a->posonlyargs.n + a->args.n;
+	for (i = 0; i < npos; i++) {
+		const struct ast_arg *p = AST_AS(i < a->posonlyargs.n ? a->posonlyargs.items[i]
+		                                 : a->args.items[i - a->posonlyargs.n], arg);
+
+		if (i == 0 && (!strcmp(p->arg, "self") || !strcmp(p->arg, "cls")))
+			continue;
+		if (vdict_gets(kw, p->arg))
+			continue;
+		if (k-- == 0)
+			return p;
+	}
+	return NULL;
+}
+
 /* Set parameter `name` of fn from the command line or a config file: as
  * read when its type is plain, a dataclass built from a mapping as
  * cli_dataclass() reads it, else unknown (the CLI builds it).  kw holds
@@ -373,7 +404,9 @@ static struct vdict *cli_kwargs(struct frame *f, const char *d, struct vfunc *fn
 	struct vdict *kw = vdict_new(in->a);
 	struct vseq *argv = in->argv ? in->argv->u.seq : NULL;
 	int jap = !strncmp(d, "jsonargparse.", 13) || !strcmp(d, "CLI");
-	size_t j, npositional = 0;
+	int fire = !strcmp(d, "fire.Fire");
+	size_t j, npositional = 0, nbare = 0;
+	const char *bare[CLI_FIRE_MAX_BARE];
 
 	if (!strncmp(d, "hydra.", 6)) {
 		vdict_sets(in->a, kw, KW_UNK_DSTAR,
@@ -391,6 +424,11 @@ static struct vdict *cli_kwargs(struct frame *f, const char *d, struct vfunc *fn
 
 			if (p) {
 				cli_set(f, fn, kw, p->arg, cli_scalar(in, w), "the command line", site);
+				continue;
+			}
+			/* fire: placed after the flags are read (below) */
+			if (fire && w[0] != '-' && nbare < CLI_FIRE_MAX_BARE) {
+				bare[nbare++] = w;
 				continue;
 			}
 			vdict_sets(in->a, kw, KW_UNK_DSTAR,
@@ -431,6 +469,23 @@ static struct vdict *cli_kwargs(struct frame *f, const char *d, struct vfunc *fn
 			continue;
 		}
 		cli_set(f, fn, kw, name, val ? cli_scalar(in, val) : v_bool(in->a, 1), "the command line", site);
+	}
+	/* fire's bare words, in order, to the parameters no flag named; the
+	 * ones after those parameters are not mapped (a chained call's
+	 * arguments, *args: not followed) */
+	{
+		const struct ast_arg *ps[CLI_FIRE_MAX_BARE];
+
+		for (j = 0; j < nbare; j++)
+			ps[j] = fire_positional(fn, kw, j);
+		for (j = 0; j < nbare; j++) {
+			if (ps[j])
+				cli_set(f, fn, kw, ps[j]->arg, cli_scalar(in, bare[j]), "the command line", site);
+			else
+				vdict_sets(in->a, kw, KW_UNK_DSTAR,
+				           v_unknown(in->a, bare[j], afmt(in, "the command-line word '%s', which ecg does "
+				                                               "not map to a parameter", bare[j])));
+		}
 	}
 	return kw;
 }

@@ -617,6 +617,11 @@ int host_datum(const value_t *v);       /* a str, a Path, an array: no tensor, n
 value_t *dict_pair_join(struct interp *in, const value_t *a, const value_t *b, const char *cond);
 int dict_plain(const value_t *v);
 
+/* keyalts.c: d[k] of a plain dict of two classes or functions under a key
+ * not known: the two entries as alternatives (`k == <first key>`); NULL
+ * when obj, idx are not such a pair.  Arena memory; never fails. */
+value_t *keyalts_subscript(struct frame *f, const struct ast_Subscript *s, value_t *obj, value_t *idx);
+
 /* alts.c: two objects bound on the two paths of an undecided `if` */
 int alts_object(const value_t *v);
 int alts_modules(const value_t *v);
