@@ -276,7 +276,9 @@ static int sc_loop_trains(const struct sc *s, const struct jctx *l)
  * around it that also calls the model.  Not a loop over a loader's batches
  * (a classifier's argmax per batch); an argmax (greedy decoding, or a
  * prediction) only in a loop that counts (`for i in range(n)`, `while`),
- * not one over a sequence of inputs. */
+ * not one over a sequence of inputs, and that feeds something back into
+ * its next pass (interp/loopfeed.c: not a benchmark's timed loop running
+ * the same call on the same input). */
 static void sc_find_decode(struct sc *s)
 {
 	size_t i, k;
@@ -295,7 +297,7 @@ static void sc_find_decode(struct sc *s)
 		if (!l || sc_loader_loop(s, l) || sc_loop_trains(s, l))
 			continue;
 		if (!strstr(t->call, "multinomial") &&
-		    !(l->text && (!strncmp(l->text, "while", 5) || strstr(l->text, " in range("))))
+		    (!(l->text && (!strncmp(l->text, "while", 5) || strstr(l->text, " in range("))) || !l->feeds))
 			continue;
 		for (k = 0; k < s->ndecode; k++)
 			if (ctx_same(s->decode[k], l))

@@ -1464,6 +1464,11 @@ int carry_decided(struct frame *f, const struct ast_hdr *test);
 /* arrays.c: the argument a catalog spec "keyword:position" (or
  * "keyword"; the position first) names in args/kw, or NULL.  Never fails. */
 value_t *colon_arg(const char *spec, value_t *const *args, size_t nargs, const struct vdict *kw);
+/* loopfeed.c: does the loop's body (a For, AsyncFor or While) bind a
+ * name it also reads -- may it feed anything back into its next pass?
+ * 1 (also for anything else, or too many names to tell), or 0 for a loop
+ * that repeats the same work on the same inputs.  Never fails. */
+int loop_feeds_back(const struct ast_hdr *loop);
 int carry_last_item(struct frame *f, const struct ast_Subscript *s, const value_t *obj);
 /* carry.c: does e read the loop's target or a name its body binds? */
 int carry_reads_varying(const struct carry *c, const struct ast_hdr *e);

@@ -242,6 +242,7 @@ struct jctx *jc_push_loop(struct frame *f, const struct ast_hdr *loop, const cha
 	struct jctx *j = (struct jctx *)jc_push(f, JC_LOOP, anchor_at(f, loop), text);
 
 	j->yields = f->gen_body && ast_contains_yield(loop);
+	j->feeds = loop_feeds_back(loop);
 	return j;
 }
 

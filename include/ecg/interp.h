@@ -130,6 +130,9 @@ struct jctx {
 	                               * pass of a GAN's step): each iteration does
 	                               * other work, no repetition of one step
 	                               * (schedule.c: the step is a loop around it) */
+	int feeds;                    /* JC_LOOP: its body binds a name it also reads
+	                               * (interp/loopfeed.c): it may feed a chosen token
+	                               * back; 0 for a loop that repeats the same call */
 	int carried;                  /* JC_COND in job mode: its test reads a name the
 	                               * body of a loop of its frame binds (a later
 	                               * iteration may decide it otherwise; interp/carry.c) */
