@@ -49,7 +49,7 @@ struct binds_walk {
 	const char *id;
 };
 
-static int target_has(const struct ast_hdr *t, const char *id)
+int carry_target_has(const struct ast_hdr *t, const char *id)
 {
 	unsigned i;
 	const struct ast_list *elts = NULL;
@@ -59,13 +59,13 @@ static int target_has(const struct ast_hdr *t, const char *id)
 	if (AST_IS(t, Name))
 		return !strcmp(AST_AS(t, Name)->id, id);
 	if (AST_IS(t, Starred))
-		return target_has(AST_AS(t, Starred)->value, id);
+		return carry_target_has(AST_AS(t, Starred)->value, id);
 	if (AST_IS(t, Tuple))
 		elts = &AST_AS(t, Tuple)->elts;
 	else if (AST_IS(t, List))
 		elts = &AST_AS(t, List)->elts;
 	for (i = 0; elts && i < elts->n; i++)
-		if (target_has(elts->items[i], id))
+		if (carry_target_has(elts->items[i], id))
 			return 1;
 	return 0;
 }
@@ -84,20 +84,20 @@ static int binds_cb(const struct ast_hdr *n, void *ctx)
 		const struct ast_Assign *a = AST_AS(n, Assign);
 
 		for (i = 0; i < a->targets.n; i++)
-			if (target_has(a->targets.items[i], w->id))
+			if (carry_target_has(a->targets.items[i], w->id))
 				return 1;
 		return 0;
 	}
 	case AST_AugAssign:
-		return target_has(AST_AS(n, AugAssign)->target, w->id);
+		return carry_target_has(AST_AS(n, AugAssign)->target, w->id);
 	case AST_AnnAssign:
-		return AST_AS(n, AnnAssign)->value && target_has(AST_AS(n, AnnAssign)->target, w->id);
+		return AST_AS(n, AnnAssign)->value && carry_target_has(AST_AS(n, AnnAssign)->target, w->id);
 	case AST_For: case AST_AsyncFor:
-		if (target_has(((const struct ast_For *)n)->target, w->id))
+		if (carry_target_has(((const struct ast_For *)n)->target, w->id))
 			return 1;
 		break;
 	case AST_NamedExpr:
-		if (target_has(AST_AS(n, NamedExpr)->target, w->id))
+		if (carry_target_has(AST_AS(n, NamedExpr)->target, w->id))
 			return 1;
 		break;
 	default:
@@ -188,7 +188,7 @@ static int varies_cb(const struct ast_hdr *n, void *ctx)
 	if (AST_IS(n, Name)) {
 		const char *id = AST_AS(n, Name)->id;
 
-		if ((w->target && w->c->target && target_has(w->c->target, id)) || body_binds(w->c->body, id))
+		if ((w->target && w->c->target && carry_target_has(w->c->target, id)) || body_binds(w->c->body, id))
 			w->hit = 1;
 		return 0;
 	}
@@ -312,9 +312,9 @@ static int continue_cb(const struct ast_hdr *n, void *ctx)
 static int increments(const struct ast_hdr *n, const char *id)
 {
 	if (AST_IS(n, AugAssign))
-		return target_has(AST_AS(n, AugAssign)->target, id);
+		return carry_target_has(AST_AS(n, AugAssign)->target, id);
 	if (AST_IS(n, Assign) && AST_AS(n, Assign)->targets.n == 1 &&
-	    target_has(AST_AS(n, Assign)->targets.items[0], id) && AST_IS(AST_AS(n, Assign)->value, BinOp)) {
+	    carry_target_has(AST_AS(n, Assign)->targets.items[0], id) && AST_IS(AST_AS(n, Assign)->value, BinOp)) {
 		const struct ast_hdr *l = AST_AS(AST_AS(n, Assign)->value, BinOp)->left;
 
 		return AST_IS(l, Name) && !strcmp(AST_AS(l, Name)->id, id);
@@ -331,7 +331,7 @@ int carry_counts_passes(const struct frame *f, const char *id)
 
 	if (!c || !id)
 		return -1;
-	if (c->target && target_has(c->target, id))
+	if (c->target && carry_target_has(c->target, id))
 		return 1;
 	for (i = 0; i < c->body->n; i++) {
 		const struct ast_hdr *st = c->body->items[i];

@@ -177,30 +177,6 @@ static int continue_cb(const struct ast_hdr *n, void *ctx)
 	}
 }
 
-/* Does a `for` target (a name, or a tuple or list of them) bind id? */
-static int target_names(const struct ast_hdr *t, const char *id)
-{
-	const struct ast_list *elts = NULL;
-	unsigned i;
-
-	if (!t)
-		return 0;
-	if (AST_IS(t, Name))
-		return !strcmp(AST_AS(t, Name)->id, id);
-	if (AST_IS(t, Starred))
-		return target_names(AST_AS(t, Starred)->value, id);
-	if (AST_IS(t, Tuple))
-		elts = &AST_AS(t, Tuple)->elts;
-	else if (AST_IS(t, List))
-		elts = &AST_AS(t, List)->elts;
-	else
-		return 1;   /* an attribute or item target: not followed */
-	for (i = 0; i < elts->n; i++)
-		if (target_names(elts->items[i], id))
-			return 1;
-	return 0;
-}
-
 /* In carry c's body: the counter's range [lo, hi] at line `at`; 1, else 0. */
 static int counter_range(struct frame *f, const struct carry *c, const char *id, int at, long long *lo,
                          long long *hi)
@@ -224,7 +200,7 @@ static int counter_range(struct frame *f, const struct carry *c, const char *id,
 		if (continue_cb(s, NULL))
 			return 0;
 	}
-	if (!inc || !bounded || body_bindings(body, id, 0, INT_MAX, inc) || target_names(c->for_target, id))
+	if (!inc || !bounded || body_bindings(body, id, 0, INT_MAX, inc) || carry_target_has(c->for_target, id))
 		return 0;
 	/* a loop inside another of the frame's loops is entered again with
 	 * x where the last entry left it: x0 is the first entry's only */

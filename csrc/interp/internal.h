@@ -1470,6 +1470,9 @@ value_t *colon_arg(const char *spec, value_t *const *args, size_t nargs, const s
  * that repeats the same work on the same inputs.  Never fails. */
 int loop_feeds_back(const struct ast_hdr *loop);
 int carry_last_item(struct frame *f, const struct ast_Subscript *s, const value_t *obj);
+/* carry.c: does the assignment target t (a name, starred, a tuple or
+ * list of them; not an attribute or item) bind the name id? */
+int carry_target_has(const struct ast_hdr *t, const char *id);
 /* carry.c: does e read the loop's target or a name its body binds? */
 int carry_reads_varying(const struct carry *c, const struct ast_hdr *e);
 /* itemargs.c: a call from a loop read once for all marks the callee's
