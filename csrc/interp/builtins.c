@@ -944,6 +944,11 @@ static value_t *bi_seq(struct frame *f, value_t *fn, value_t **args, size_t narg
 static value_t *bi_dict(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                         const struct ast_hdr *site)
 {
+	return dict_of(f, args, nargs, kw, site);
+}
+
+value_t *dict_of(struct frame *f, value_t **args, size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+{
 	struct interp *in = f->in;
 	size_t i;
 	value_t *r = v_dict(in->a);
@@ -959,32 +964,36 @@ static value_t *bi_dict(struct frame *f, value_t *fn, value_t **args, size_t nar
 		for (i = 0; i < args[0]->u.dict->n; i++)
 			vdict_set(in->a, r->u.dict, args[0]->u.dict->keys[i], args[0]->u.dict->vals[i]);
 		dict_keep_may_hold(r->u.dict, args[0]->u.dict);
-	} else if (nargs == 1 && (args[0]->k == VK_LIST || args[0]->k == VK_TUPLE)) {
-		/* dict(pairs): a list of key, value pairs (zip(keys, vals)),
-		 * each listed (not an empty dict); items not all pairs: not
-		 * known */
+	} else if (nargs == 1 && args[0]->k != VK_NONE) {
+		/* dict(pairs): key, value pairs (zip(keys, vals), a generator
+		 * of pairs), each listed (not an empty dict); items not all
+		 * pairs: not known */
 		struct vseq *items = NULL;
 
 		if (iter_items(f, args[0], &items) || !items) {
 			/* pairs of a number not known: a dict whose keys are
 			 * not known (its length and items not stated; an
-			 * update() from it writes nothing it does not show) */
+			 * update() from it writes nothing it does not show);
+			 * the value of the pair that stands for them all (a
+			 * list made by one loop) is what a pass over it reads */
+			const struct vseq *q = args[0]->k == VK_LIST || args[0]->k == VK_TUPLE ? args[0]->u.seq : NULL;
+
 			r->u.dict->anykey = 2;
-			return r;
+			if (q && q->unk_reason && !q->prefix && q->n == 1 &&
+			    (q->items[0]->k == VK_TUPLE || q->items[0]->k == VK_LIST) &&
+			    !q->items[0]->u.seq->unk_reason && q->items[0]->u.seq->n == 2)
+				r->u.dict->anyval = q->items[0]->u.seq->items[1];
+			items = NULL;
 		}
-		charge(f, WORK_MADE * items->n, 0);
-		for (i = 0; i < items->n; i++) {
+		if (items)
+			charge(f, WORK_MADE * items->n, 0);
+		for (i = 0; items && i < items->n; i++) {
 			const value_t *p = items->items[i];
 
 			if ((p->k != VK_TUPLE && p->k != VK_LIST) || p->u.seq->unk_reason || p->u.seq->n != 2)
 				return unknown_at(f, site, "dict() of items that are not all known pairs");
 			vdict_set(in->a, r->u.dict, p->u.seq->items[0], p->u.seq->items[1]);
 		}
-	} else if (nargs == 1 && args[0]->k != VK_NONE) {
-		/* dict(it) of an iterable not listed (a zip or map of values
-		 * not known, a generator): its pairs are not known -- a dict
-		 * whose keys are not known, not an empty one */
-		r->u.dict->anykey = 2;
 	}
 	if (kw)
 		for (i = 0; i < kw->n; i++)
@@ -1630,6 +1639,20 @@ static value_t *bi_any_all(struct frame *f, value_t *fn, value_t **args, size_t 
 			all &= t;
 		}
 		return v_bool(in->a, fn->u.bi.id == BI_ANY ? any : all);
+	}
+	/* a sequence of unknown length whose items all stand for one known
+	 * truth (`[1] * B`, `(s > 1 for s in seqlens)`): any() of falsy ones
+	 * is False and all() of truthy ones True, however many there are
+	 * (none included); the other two depend on the length */
+	if (nargs == 1 && (args[0]->k == VK_LIST || args[0]->k == VK_TUPLE) && args[0]->u.seq->unk_reason &&
+	    !args[0]->u.seq->prefix && args[0]->u.seq->n) {
+		const struct vseq *s = args[0]->u.seq;
+		int want = fn->u.bi.id == BI_ANY ? 0 : 1;
+
+		for (i = 0; i < s->n; i++)
+			if (value_truth(s->items[i]) != want)
+				return unknown_at(f, site, "the items are not known");
+		return v_bool(in->a, want == 0 ? 0 : 1);
 	}
 	return unknown_at(f, site, "the items are not known");
 }

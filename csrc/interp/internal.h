@@ -1057,6 +1057,13 @@ value_t *collate_default(struct interp *in, const value_t *sample, int dev, int 
 value_t *sample_side_read(struct frame *f, value_t *ds, struct vfunc *gi, const struct ast_hdr *site);
 struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **args, size_t nargs,
                                struct vdict *kw, const struct ast_hdr *site);
+/* module.c: the first child of a ModuleList or Sequential whose children
+ * were all made alike (one class, one constructor call site): what
+ * layers[i] stands for, i not known; NULL otherwise */
+struct vinst *container_alike_item(struct vinst *m);
+/* builtins.c: dict(*args, **kw) -- a dict, or a value not known; never
+ * fails (OrderedDict's constructor too, stdlib.c) */
+value_t *dict_of(struct frame *f, value_t **args, size_t nargs, struct vdict *kw, const struct ast_hdr *site);
 int is_wrapper(const struct catalog *cat, const char *d);
 long long multi_process_count(struct interp *in);
 int multi_process_vetoed(struct interp *in);

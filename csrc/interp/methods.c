@@ -92,6 +92,24 @@ fail:
 	return NULL;
 }
 
+/* A list grown (append, insert, extend) where one read stands for many
+ * passes: its length is not known -- a loop of job code whose trip count
+ * is not known (f->mult.reason), or a loop of a forward read once for
+ * all its iterations (FPN's `results.insert(0, ...)` in `for idx in
+ * range(len(x) - 2, -1, -1)`), the list made before that loop. */
+static void seq_grown(struct frame *f, struct vseq *s)
+{
+	if (s->unk_reason)
+		return;
+	if (f->mult.reason) {
+		s->unk_expr = f->mult.expr;
+		s->unk_reason = f->mult.reason;
+	} else if (f->mode == M_FWD && f->loop_serial && s->born != f->loop_serial) {
+		s->unk_expr = f->mult.expr;
+		s->unk_reason = "grown in a loop that ecg reads once";
+	}
+}
+
 /* The methods of lists and dicts (and .copy()): one function each. */
 static value_t *m_list_append(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                               const struct ast_hdr *site)
@@ -107,16 +125,7 @@ static value_t *m_list_append(struct frame *f, value_t *fn, value_t **args, size
 	} else if (nargs == 1 && (self->k == VK_LIST)) {
 		journal_note_seq(in, self->u.seq, 0);
 		vseq_push(in->a, self->u.seq, args[0]);
-		if (f->mult.reason && !self->u.seq->unk_reason) {
-			self->u.seq->unk_expr = f->mult.expr;
-			self->u.seq->unk_reason = f->mult.reason;
-		} else if (f->mode == M_FWD && f->loop_serial && self->u.seq->born != f->loop_serial &&
-		           !self->u.seq->unk_reason) {
-			/* a list made outside a loop that is read once:
-			 * one append stands for every iteration's */
-			self->u.seq->unk_expr = f->mult.expr;
-			self->u.seq->unk_reason = "appended to in a loop that ecg reads once";
-		}
+		seq_grown(f, self->u.seq);
 	}
 	return v_none(in->a);
 }
@@ -146,10 +155,7 @@ static value_t *m_list_extend(struct frame *f, value_t *fn, value_t **args, size
 			self->u.seq->unk_expr = args[0]->expr;
 			self->u.seq->unk_reason = "extended with items not known";
 		}
-		if (f->mult.reason && !self->u.seq->unk_reason) {
-			self->u.seq->unk_expr = f->mult.expr;
-			self->u.seq->unk_reason = f->mult.reason;
-		}
+		seq_grown(f, self->u.seq);
 	}
 	return v_none(in->a);
 }
@@ -232,6 +238,7 @@ static value_t *m_list_insert(struct frame *f, value_t *fn, value_t **args, size
 				s->items[at] = args[1];
 			}
 		}
+		seq_grown(f, s);
 	}
 	return v_none(in->a);
 }

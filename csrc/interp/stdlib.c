@@ -650,26 +650,13 @@ static value_t *sl_deepcopy(struct frame *f, const char *d, value_t **args, size
 static value_t *sl_ordered_dict(struct frame *f, const char *d, value_t **args, size_t nargs,
                                 struct vdict *kw, const struct ast_hdr *site)
 {
-	struct interp *in = f->in;
-	value_t *r = v_dict(in->a);
-	struct vseq *items = NULL;
-	size_t i;
-
-	(void)d, (void)site;
+	(void)d;
+	/* OrderedDict(d) of a dict: that dict (as before; a copy in Python) */
 	if (nargs == 1 && args[0]->k == VK_DICT)
 		return args[0];
-	if (nargs == 1 && iter_items(f, args[0], &items) == NULL && items) {
-		for (i = 0; i < items->n; i++) {
-			value_t *p = items->items[i];
-
-			if ((p->k == VK_TUPLE || p->k == VK_LIST) && p->u.seq->n == 2)
-				vdict_set(in->a, r->u.dict, p->u.seq->items[0], p->u.seq->items[1]);
-		}
-	}
-	if (kw)
-		for (i = 0; i < kw->n; i++)
-			vdict_set(in->a, r->u.dict, kw->keys[i], kw->vals[i]);
-	return r;
+	/* else what dict() makes of the same arguments: pairs of a number
+	 * not known make a dict whose keys are not known, not an empty one */
+	return dict_of(f, args, nargs, kw, site);
 }
 
 /* os.path.isfile, isdir, exists: read from the repository's tree
