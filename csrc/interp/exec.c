@@ -604,6 +604,44 @@ static void loop_exit_counter(struct frame *f, const struct ast_For *s)
 	}
 }
 
+/* The events a forward's loop over known items made (sev[from ..]), the
+ * iterations' first events at starts[0 .. n-1], starts[n] the end: each
+ * event of this frame's own lines (a helper's are its own runs, which
+ * schedule.c adds up) is the first of its line in the loop, so it
+ * counts for every iteration that made one at that line -- or for a
+ * count not known when the loop was left early (a break, a raise: the
+ * later items' passes were not read). */
+static void fwd_unrolled(struct frame *f, size_t from, const size_t *starts, size_t n, int cut)
+{
+	struct interp *in = f->in;
+	const void *me = f->locals ? (const void *)f->locals : (const void *)f->globals;
+	size_t j, k, it;
+
+	if (n < 2 && !cut)
+		return;
+	for (j = from; j < starts[n] && j < in->nsev; j++) {
+		struct sched_ev *e = &in->sev[j];
+		long long times = 0;
+		int seen = 0;
+
+		if (!e->in_forward || e->frame != me || !e->anchor)
+			continue;
+		for (k = from; k < j && !seen; k++)
+			seen = in->sev[k].kind == e->kind && in->sev[k].frame == me && in->sev[k].anchor &&
+			       !strcmp(in->sev[k].anchor, e->anchor);
+		if (seen)
+			continue;
+		for (it = 0; it < n; it++)
+			for (k = starts[it] > j ? starts[it] : j; k < starts[it + 1] && k < in->nsev; k++)
+				if (in->sev[k].kind == e->kind && in->sev[k].frame == me && in->sev[k].anchor &&
+				    !strcmp(in->sev[k].anchor, e->anchor)) {
+					times++;
+					break;
+				}
+		e->fwd_mult = cut ? -1 : runs_times(e->fwd_mult, times);
+	}
+}
+
 static enum flow exec_for(struct frame *f, const struct ast_For *s)
 {
 	struct interp *in = f->in;
@@ -677,18 +715,24 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		if (!why && items && it->k != VK_RANGE && items->n <= MAX_FWD_UNROLL) {
 			/* zip(self.layers, self.windows), enumerate(...), a list:
 			 * each iteration is read with its own items; the module
-			 * tree merges what repeats at the same call site */
-			for (i = 0; i < items->n; i++) {
-				enum flow fl;
+			 * tree merges what repeats at the same call site, and
+			 * the schedule counts an event of this frame's lines
+			 * once per iteration that made it (fwd_unrolled) */
+			size_t from = in->nsev, *starts = xcalloc(items->n + 1, sizeof *starts);
+			enum flow fl = FL_NORMAL;
 
+			for (i = 0; i < items->n; i++) {
+				starts[i] = in->nsev;
 				assign(f, s->target, items->items[i]);
 				fl = exec_block(f, &s->body);
-				if (fl == FL_BREAK)
+				if (fl == FL_BREAK || fl == FL_RETURN || fl == FL_RAISE)
 					break;
-				if (fl == FL_RETURN || fl == FL_RAISE)
-					return fl;
 			}
-			return FL_NORMAL;
+			starts[i < items->n ? i + 1 : i] = in->nsev;
+			fwd_unrolled(f, from, starts, i < items->n ? i + 1 : i,
+			             (fl == FL_BREAK || fl == FL_RAISE) && i + 1 < items->n);
+			free(starts);
+			return fl == FL_RETURN || fl == FL_RAISE ? fl : FL_NORMAL;
 		}
 		if (!why && items) {
 			long long n = (long long)items->n;
@@ -1644,8 +1688,12 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		 * end-of-step flag (`if accelerator.sync_gradients:`): once a
 		 * step; in a forward too, the schedule events of a path are
 		 * under its condition (the work of one pipeline stage only) */
-		if (f->mode != M_FWD && first_iter_ctx(f, s->test, &first))
+		if (f->mode != M_FWD && first_iter_ctx(f, s->test, &first)) {
 			f->jc = first;
+			/* `i == 0 and X`, X not decided: X stays a condition */
+			if (AST_IS(s->test, BoolOp))
+				f->jc = cond_ctx(f, &s->h, text, mode);
+		}
 		else if (is_last)
 			f->jc = last;
 		else if (f->mode != M_FWD && (framework_step_flag(f->in, tv) || framework_step_end_test(f, s->test)))

@@ -21,7 +21,9 @@
  * the loop's context.  It returns 1 and sets *out (NULL: no context is
  * around the loop) for such a test, else 0; it never fails.
  *
- * The test is `NAME == K` (or `K == NAME`), K an int literal; the `for`
+ * The test is `NAME == K` (or `K == NAME`), K an int literal, alone or as
+ * a part of an `and` (whose other parts, when the `if` cannot decide
+ * them, stay the block's condition: exec.c); the `for`
  * the frame runs innermost (frame.loop_for) binds NAME as its counter and
  * starts it at K: `for NAME in range(n)` (K 0), `range(K, n[, s])`,
  * `for NAME, x in enumerate(xs)` (K 0, or start=K / its second argument).
@@ -119,16 +121,18 @@ static const char *loop_counter(const struct ast_For *s, long long *start)
 	return NULL;
 }
 
-int first_iter_ctx(struct frame *f, const struct ast_hdr *test, const struct jctx **out)
+/* Is e `NAME == K` on the counter of the `for` the frame runs innermost,
+ * K where the counter starts? */
+static int first_iter_test(struct frame *f, const struct ast_hdr *e)
 {
 	const struct ast_Compare *c;
 	const struct ast_hdr *a, *b;
 	const char *name;
 	long long k, start;
 
-	if (f->mode == M_FWD || !f->loop_for || !f->jc || !test || !AST_IS(test, Compare))
+	if (!e || !AST_IS(e, Compare))
 		return 0;
-	c = AST_AS(test, Compare);
+	c = AST_AS(e, Compare);
 	if (c->ops.n != 1 || c->ops.items[0] != AST_CMP_EQ || c->comparators.n != 1)
 		return 0;
 	a = c->left;
@@ -137,9 +141,27 @@ int first_iter_ctx(struct frame *f, const struct ast_hdr *test, const struct jct
 		a = b;
 	else if (!AST_IS(a, Name) || !int_literal(b, &k))
 		return 0;
-	if (!(name = loop_counter(f->loop_for, &start)) || start != k || strcmp(name, AST_AS(a, Name)->id))
+	return (name = loop_counter(f->loop_for, &start)) && start == k && !strcmp(name, AST_AS(a, Name)->id);
+}
+
+int first_iter_ctx(struct frame *f, const struct ast_hdr *test, const struct jctx **out)
+{
+	int hit = 0;
+
+	if (f->mode == M_FWD || !f->loop_for || !f->jc || !test)
 		return 0;
-	return loop_outside_ctx(f, &f->loop_for->h, out);
+	if (AST_IS(test, BoolOp) && AST_AS(test, BoolOp)->op == AST_BOOL_AND) {
+		/* `i == 0 and tokenizer.no_speech is not None`: the first
+		 * iteration at most, whatever the other parts decide */
+		const struct ast_list *vs = &AST_AS(test, BoolOp)->values;
+		size_t i;
+
+		for (i = 0; i < vs->n && !hit; i++)
+			hit = first_iter_test(f, vs->items[i]);
+	} else {
+		hit = first_iter_test(f, test);
+	}
+	return hit && loop_outside_ctx(f, &f->loop_for->h, out);
 }
 
 /* The contexts between the frame's innermost loop context and f->jc,
