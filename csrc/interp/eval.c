@@ -1609,6 +1609,11 @@ static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, val
 
 				if (sl)
 					return sl;
+			} else if (idx->k == VK_UNKNOWN && !idx->alts && f->mode != M_FWD) {
+				/* layers[i], i not known, in job code (a pipeline
+				 * stage picking its layers): one of modules made
+				 * alike stands for whichever it is */
+				c = container_alike_item(m);
 			}
 			if (c)
 				return mk_inst_value(in, c);

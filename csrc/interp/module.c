@@ -59,6 +59,27 @@ static int is_moduledict(struct vinst *m)
 	       (m->mod == VM_REPO && b && !strcmp(b, "torch.nn.ModuleDict"));
 }
 
+/* A ModuleList's or Sequential's first child, when every child is an
+ * object of the same class made at the same place (a comprehension's or a
+ * loop's one constructor call): what layers[i] is, i not known, as far as
+ * the modules' kind goes.  NULL otherwise (none, a dict, children unlike
+ * or not all seen). */
+struct vinst *container_alike_item(struct vinst *m)
+{
+	size_t i;
+
+	if (m->mod != VM_CONTAINER || !m->nchildren || is_moduledict(m) || !m->children[0].inst->constructed_at)
+		return NULL;
+	for (i = 1; i < m->nchildren; i++) {
+		const struct vinst *a = m->children[0].inst, *b = m->children[i].inst;
+
+		if (a->cls != b->cls || !a->ext != !b->ext || (a->ext && strcmp(a->ext, b->ext)) ||
+		    !b->constructed_at || strcmp(a->constructed_at, b->constructed_at))
+			return NULL;
+	}
+	return m->children[0].inst;
+}
+
 /* ModuleDict.values(): a view of its modules in order, a container that
  * shares the children (and what is known of its length), so that `for
  * layer in self.layers.values()` repeats the block like a loop over a

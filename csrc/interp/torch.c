@@ -592,6 +592,16 @@ struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **ar
 			for (j = 0; j < d->n; j++)
 				if (d->keys[j]->k == VK_STR && d->vals[j]->k == VK_INST)
 					vinst_add_child(in->a, m, d->keys[j]->u.str.s, d->vals[j]->u.inst);
+			/* {str(i): layers[i] for i in stage}, the items not
+			 * known (a pipeline stage's layers): the one module the
+			 * comprehension's read made stands for every entry, as
+			 * many as there are not known */
+			if (d->rep && d->rep->k == VK_INST && d->rep->u.inst->mod != VM_NONE && !m->nchildren)
+				vinst_add_child(in->a, m, "*", d->rep->u.inst);
+			/* ... and a dict of keys not known has a length not known */
+			if (d->rep || d->anykey)
+				vdict_sets(in->a, m->attrs, "__ecg_len_unknown__",
+				           v_unknown(in->a, args[0]->expr, d->rep ? DICT_COMP_REASON : DICT_ANYKEY_REASON));
 		} else if (!strcmp(dotted, "torch.nn.Sequential") && nargs == 1 && args[0]->k == VK_DICT) {
 			struct vdict *d = args[0]->u.dict;   /* OrderedDict */
 
