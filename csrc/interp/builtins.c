@@ -1430,7 +1430,30 @@ static value_t *bi_enumerate(struct frame *f, value_t *fn, value_t **args, size_
 			return r;
 		}
 	}
-	return unknown_at(f, site, "enumerate() of items not known");
+	return unknown_at(f, site, ENUMERATE_UNKNOWN_REASON);
+}
+
+/* The item `for i, x in enumerate(items)` binds when the items are not
+ * known (bi_enumerate gave an unknown of ENUMERATE_UNKNOWN_REASON) and the
+ * target unpacks two names: the index is an int >= 0 all the same (a
+ * Python number: a list of such indices is host data, copied over when
+ * made into a device tensor), the item stays not known.  NULL when `it`
+ * is not that unknown or the target is no pair. */
+value_t *enumerate_unknown_pair(struct frame *f, const value_t *it, const struct ast_hdr *target)
+{
+	struct interp *in = f->in;
+	value_t *pair, *idx;
+
+	if (!it || it->k != VK_UNKNOWN || it->alts || !it->reason || strcmp(it->reason, ENUMERATE_UNKNOWN_REASON) ||
+	    !target || !((target->kind == AST_Tuple && AST_AS(target, Tuple)->elts.n == 2) ||
+	                 (target->kind == AST_List && AST_AS(target, List)->elts.n == 2)))
+		return NULL;
+	idx = fact_set_plain(v_unknown(in->a, "the index", "a loop counter"));
+	idx->nonneg = FACT_NONNEG_INT;
+	pair = v_seq(in->a, VK_TUPLE, 2);
+	vseq_push(in->a, pair->u.seq, idx);
+	vseq_push(in->a, pair->u.seq, v_unknown(in->a, "the item", ENUMERATE_UNKNOWN_REASON));
+	return pair;
 }
 
 /* zip(phases, all_gen_z, all_gen_c) in job code with one argument a list

@@ -1651,6 +1651,12 @@ static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, val
 	if (obj->k == VK_UNKNOWN && !obj->alts && obj->reason &&
 	    !strncmp(obj->reason, OUTSIDE_RESULT_PREFIX, sizeof OUTSIDE_RESULT_PREFIX - 1) && host_only(obj, 0))
 		return unknown_at(f, &s->h, obj->reason);
+	/* an item of what torch.load gave (a checkpoint's state dict read
+	 * by a parameter's name not known: ckpt['model_ema'][name]) is part
+	 * of that object, on the host or the device as the load put it,
+	 * whatever the key */
+	if (obj->k == VK_UNKNOWN && !obj->alts && IS_LOADED_REASON(obj->reason))
+		return unknown_at(f, &s->h, obj->reason);
 	return unknown_at(f, &s->h, idx->k == VK_UNKNOWN && idx->reason ? idx->reason
 	                            : obj->k == VK_UNKNOWN && obj->reason ? obj->reason : "an index ecg cannot follow");
 }

@@ -875,6 +875,9 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 			/* a sequence of unknown length, a host tensor: its
 			 * representative item */
 			assign(f, s->target, iter_rep_item(f, it));
+		else if (enumerate_unknown_pair(f, it, s->target))
+			/* `for i, x in enumerate(items not known)`: i an int >= 0 */
+			assign(f, s->target, enumerate_unknown_pair(f, it, s->target));
 		else
 			assign(f, s->target, v_unknown(in->a, text_of(f, s->target), why->reason ? why->reason : "the loop variable"));
 		nitem = target_values(f, s->target, item, MAX_TARGET_VALUES);

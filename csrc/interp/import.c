@@ -475,6 +475,25 @@ void exec_import(struct frame *f, const struct ast_Import *s)
 	}
 }
 
+/* `from pkg import mod` where pkg is a directory of the repository without
+ * an __init__.py (a namespace package: import_module found no module
+ * `pkg`, so it is an external) and pkg/mod.py (or pkg/mod/__init__.py)
+ * is a repository file: Python imports that file, so mod is its module,
+ * not the external pkg.mod (models/mar.py read as `from models import
+ * mar`).  Only a name that is such a file: any other name stays pkg's
+ * external (an installed package of that name owns it), and an installed
+ * library's namespace portions are left as they were.  NULL when it is
+ * not that. */
+static value_t *namespace_submodule(struct frame *f, const char *pkg, const char *name)
+{
+	struct interp *in = f->in;
+	struct sfile *sf = prog_find_module(in->prog, adot(in, pkg, name));
+
+	if (!sf || !strncmp(sf->path, PROG_SITE_PREFIX, strlen(PROG_SITE_PREFIX)))
+		return NULL;
+	return ns_value(in, load_module_file(in, sf));
+}
+
 void exec_import_from(struct frame *f, const struct ast_ImportFrom *s)
 {
 	struct interp *in = f->in;
@@ -535,6 +554,8 @@ void exec_import_from(struct frame *f, const struct ast_ImportFrom *s)
 		}
 		if (m->k == VK_NS)
 			v = ns_attr(f, m->u.ns, al->name);
+		else if (m->k == VK_EXT && !level && s->module && (v = namespace_submodule(f, s->module, al->name)))
+			;
 		else if (m->k == VK_EXT && !(v = stdlib_attr(in, m->u.ext, al->name)))
 			v = v_ext(in->a, canon_ext(in, adot(in, m->u.ext, al->name)));
 		/* `from pkg import Name` of a lazy package (it has an

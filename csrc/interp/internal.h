@@ -1283,6 +1283,10 @@ value_t *iter_items(struct frame *f, value_t *it, struct vseq **out);
 value_t *iter_rep_item(struct frame *f, value_t *it);
 /* the reason of sum() of Python ints not all known: still a Python int */
 #define SUM_OF_INTS_REASON "a sum of Python ints not known"
+/* builtins.c: enumerate() of items not known, and the (index, item) pair a
+ * loop over it unpacks (the index an int >= 0) */
+#define ENUMERATE_UNKNOWN_REASON "enumerate() of items not known"
+value_t *enumerate_unknown_pair(struct frame *f, const value_t *it, const struct ast_hdr *target);
 /* torch.load's result: called with tensors, a model (call.c) */
 #define LOADED_OBJECT_REASON "an object loaded from a file (read at run time)"
 /* torch.load(..., map_location=<a device>): the same, its tensors on the

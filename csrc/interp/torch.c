@@ -936,6 +936,8 @@ static int python_data(const value_t *v, int depth)
 	                                        !strcmp(v->reason, "the length of something not known") ||
 	                                        !strcmp(v->reason, SUM_OF_INTS_REASON)))
 		return 1;                       /* a dim, a len(), a sum of them: Python ints */
+	if (v->k == VK_UNKNOWN && !v->alts && !v->arr_shape && v->nonneg == FACT_NONNEG_INT)
+		return 1;                       /* an int >= 0 (an enumerate() index) */
 	if ((v->k == VK_LIST || v->k == VK_TUPLE) && v->u.seq->n >= 1) {
 		for (i = 0; i < v->u.seq->n; i++)
 			if (!python_data(v->u.seq->items[i], depth + 1))
