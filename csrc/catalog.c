@@ -1421,6 +1421,7 @@ static const struct {
 	[CATALOG_F_PASSTHROUGH_CALLS] = { "passthrough_calls", FK_MAP },
 	[CATALOG_F_LIBRARY_HOST_READS] = { "library_host_reads", FK_SET },
 	[CATALOG_F_DEVICE_BATCH_ITERATORS] = { "device_batch_iterators", FK_MAP },
+	[CATALOG_F_PRETRAINED_DEVICE_KEYWORDS] = { "pretrained_device_keywords", FK_SET },
 };
 
 static const char *const FACT_KIND_KEY[] = {

@@ -471,7 +471,9 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 	if (fn->k == VK_BOUND || fn->k == VK_EXT) {
 		value_t *r = hf_call(f, fn, args, nargs, kw, site);   /* transformers' from_pretrained */
 
-		if (!r)
+		if (r)
+			libv_hf_placed(f, r, kw, site);   /* device_map naming a device */
+		else
 			r = pretrained_call(f, fn, args, nargs, kw, site);   /* diffusers' pipelines */
 
 		if (r)

@@ -964,6 +964,10 @@ int module_built_on_device(struct interp *in, const struct vinst *m);
 /* builtdev.c: m (a torch.nn layer, an outside module) built with device= a
  * GPU: on_device */
 void module_note_built_device(struct frame *f, struct vinst *m, const struct vdict *kw);
+/* module.c: m and the modules under it placed on the device by a loader
+ * (from_pretrained given device_map: libvalues.c), maybe so under an
+ * undecided condition -- as a .to(device) would leave them */
+void module_placed_on_device(struct frame *f, struct vinst *m);
 /* devscope.c: `with torch.device(d):` */
 struct devscope { int active, default_dev, default_on_device; };
 int is_device_value(const value_t *v);
@@ -1752,6 +1756,10 @@ value_t *libv_attr(struct frame *f, value_t *obj, const char *name, const struct
 value_t *libv_meter_update(struct frame *f, const char *d, value_t *recv, value_t **args, size_t nargs,
                            const struct ast_hdr *site);
 value_t *libv_pipeline(struct frame *f, const char *d, const struct vdict *kw, const struct ast_hdr *site);
+/* libvalues.c: transformers' from_pretrained model r given device_map
+ * naming a device (catalog pretrained_device_keywords): its H2D at the
+ * call, r placed on the device */
+void libv_hf_placed(struct frame *f, value_t *r, const struct vdict *kw, const struct ast_hdr *site);
 value_t *libv_device_load(struct frame *f, const char *d, value_t *const *args, size_t nargs,
                           const struct vdict *kw, const struct ast_hdr *site);
 value_t *libv_subset_result(struct frame *f, const value_t *fn, value_t *const *args, size_t nargs, value_t *r,

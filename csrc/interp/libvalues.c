@@ -24,6 +24,13 @@
  *  - module_state_savers: model.save_pretrained(...) of such a module moved
  *    to the device writes its tensors from the host: a save and a sync at
  *    the call (a module on the host: nothing).
+ *  - pretrained_device_keywords: Cls.from_pretrained(..., device_map=D)
+ *    of such a module class, D naming a device (a CUDA spec, a GPU index,
+ *    the job's device choice, or a dict whose every value is one): the
+ *    weights read on the host and copied there on load, an H2D at the
+ *    call; the module is on the device (LIB_MODULE_DEVICE_REASON: its
+ *    .to(device) moves nothing).  "auto" and the like, the host, or a
+ *    value not known: no copy, the module's place not known (as before).
  *  - device_loaders: a library's loader given a device (safetensors'
  *    load_file(f, device="cuda")) copies what it loads there: an H2D at
  *    the call, and an object loaded onto the device (LOADED_ON_DEVICE_
@@ -108,16 +115,103 @@ value_t *libv_module_method(struct frame *f, const char *last, const value_t *re
 	return v_tensor_dev(f->in->a, m->on_device == 1 ? DEV_DEVICE : m->on_device == 0 ? DEV_HOST : DEV_UNKNOWN, 0);
 }
 
+/* Does v name one device, not the host, that weights can be placed on:
+ * a CUDA spec ("cuda", "cuda:0", torch.device("cuda")), a GPU index (an
+ * int >= 0), the job's device choice (devchoice.c: a GPU under its
+ * condition) or a library's run-time device (accelerator.device); and, at
+ * the top (dict_ok), a dict listing every key it holds whose every value
+ * does.  "auto", "cpu", None and values not known do not. */
+static int names_placement(struct interp *in, const value_t *v, int dict_ok)
+{
+	size_t i;
+
+	if (!v)
+		return 0;
+	if (v->k == VK_INT)
+		return v->u.i >= 0;
+	if (names_cuda(v) || devchoice_cond(in, v) || framework_device_cond(in, v))
+		return 1;
+	if (!dict_ok || v->k != VK_DICT || !v->u.dict || !v->u.dict->n || dict_may_hold(v->u.dict))
+		return 0;
+	for (i = 0; i < v->u.dict->n; i++)
+		if (!names_placement(in, v->u.dict->vals[i], 0))
+			return 0;
+	return 1;
+}
+
+/* The value of kw's keyword of catalog pretrained_device_keywords
+ * (device_map) when it names a device (names_placement), else NULL */
+static const value_t *placement_of(struct interp *in, const struct vdict *kw)
+{
+	size_t i;
+
+	for (i = 0; kw && i < kw->n; i++)
+		if (kw->keys[i]->k == VK_STR &&
+		    catalog_fact(in->cat, CATALOG_F_PRETRAINED_DEVICE_KEYWORDS, kw->keys[i]->u.str.s))
+			return names_placement(in, kw->vals[i], 1) ? kw->vals[i] : NULL;
+	return NULL;
+}
+
+/* the weights of what (a class's from_pretrained) loaded onto dv: one
+ * host-to-device copy at the call, noted as the job placing data on dv
+ * (devchoice_place: a choice's condition) */
+static void placed_copy(struct frame *f, const char *what, const value_t *dv, const struct ast_hdr *site)
+{
+	struct sched_ev *e;
+
+	f->in->gpu = 1;
+	devchoice_place(f, dv->k == VK_DICT ? dv->u.dict->vals[0] : dv);
+	if ((e = sev(f, SEV_H2D, afmt(f->in, "%s (its weights loaded onto the device)", what), site))) {
+		e->pinned = 0;
+		e->non_blocking = 0;
+		e->weights = 1;
+	}
+}
+
+/* Cls.from_pretrained(..., device_map=D) of a library's module class not
+ * read, D naming a device: the copy at the call, and the module on the
+ * device (LIB_MODULE_DEVICE_REASON).  NULL otherwise. */
+static value_t *pretrained_placed(struct frame *f, const char *d, const struct vdict *kw, const struct ast_hdr *site)
+{
+	const value_t *dv;
+
+	if (!pretrained_module(f->in->cat, d) || !(dv = placement_of(f->in, kw)))
+		return NULL;
+	placed_copy(f, d, dv, site);
+	return unknown_at(f, site, LIB_MODULE_DEVICE_REASON);
+}
+
+/* r, the model transformers' from_pretrained gave (hf.c hf_call: an Auto
+ * class's, or one built from the installed library), given device_map=D
+ * naming a device: the copy at the call, and r and its modules on the
+ * device (module_placed_on_device); nothing for anything else (a config,
+ * a tokenizer, no such keyword, a planner's word) */
+void libv_hf_placed(struct frame *f, value_t *r, const struct vdict *kw, const struct ast_hdr *site)
+{
+	const value_t *dv;
+	struct vinst *m;
+
+	if (f->mode == M_FWD || !r || r->k != VK_INST || (m = r->u.inst)->mod == VM_NONE || !(dv = placement_of(f->in, kw)))
+		return;
+	placed_copy(f, m->ext ? m->ext : m->cls ? m->cls->name : "from_pretrained", dv, site);
+	module_placed_on_device(f, m);
+}
+
 /* factory(name, ...) of catalog module_factories, outside a forward and
- * without device=: a library's module on the host; NULL otherwise */
+ * without device=: a library's module on the host; Cls.from_pretrained
+ * given a device to load onto (pretrained_placed): the module there, its
+ * copy at the call; NULL otherwise */
 value_t *libv_module_factory(struct frame *f, const char *d, struct vdict *kw, const struct ast_hdr *site)
 {
 	size_t i;
+	value_t *r;
 
 	if (f->mode == M_FWD)
 		return NULL;
 	if (!catalog_fact(f->in->cat, CATALOG_F_MODULE_FACTORIES, d) && !pretrained_module(f->in->cat, d))
 		return NULL;
+	if ((r = pretrained_placed(f, d, kw, site)))
+		return r;
 	for (i = 0; kw && i < kw->n; i++)
 		if (kw->keys[i]->k == VK_STR &&
 		    (!strcmp(kw->keys[i]->u.str.s, "device") ||

@@ -847,6 +847,11 @@ static void module_set_on_device(struct vinst *m, int how, int depth)
 		module_set_on_device(m->children[i].inst, how, depth + 1);
 }
 
+void module_placed_on_device(struct frame *f, struct vinst *m)
+{
+	module_set_on_device(m, jc_find(f->jc, JC_COND) ? 2 : 1, 0);
+}
+
 /* m and the modules under it moved back to the host (model.cpu()) */
 static void module_set_on_host(struct vinst *m, int depth)
 {

@@ -740,6 +740,10 @@ enum catalog_fact {
 	                                 each batch on the device an argument
 	                                 names -> that argument's
 	                                 'keyword:position' (interp/devbatch.c) */
+	CATALOG_F_PRETRAINED_DEVICE_KEYWORDS, /* set: from_pretrained keywords whose
+	                                 value may name the device the weights
+	                                 are copied to on load (device_map:
+	                                 interp/libvalues.c) */
 	CATALOG_NFACTS
 };
 
