@@ -1975,7 +1975,7 @@ static value_t *bi_hasattr(struct frame *f, value_t *fn, value_t **args, size_t 
 			return unknown_at(f, site, "hasattr() of a config whose keys are not all known");
 		return v_bool(in->a, r->k != VK_UNKNOWN);
 	}
-	return unknown_at(f, site, "hasattr() of something outside the repository (depends on its version)");
+	return unknown_at(f, site, VERSION_HASATTR_REASON);
 }
 
 /* super() inside a method: the next class after the defining one */

@@ -106,6 +106,13 @@ static int binds_cb(const struct ast_hdr *n, void *ctx)
 	return ast_visit_children(n, binds_cb, ctx);
 }
 
+int carry_stmt_binds(const struct ast_hdr *st, const char *id)
+{
+	struct binds_walk w = { id };
+
+	return binds_cb(st, &w);
+}
+
 static int body_binds(const struct ast_list *body, const char *id)
 {
 	struct binds_walk w = { id };

@@ -174,15 +174,40 @@ int devchoice_specs(const value_t *a, const value_t *b)
 	return a && b && a->k == VK_STR && b->k == VK_STR && ((ha == 1 && hb == 0) || (ha == 0 && hb == 1));
 }
 
-/* v a torch.device object, its type known (a str) */
-static value_t *device_type(const value_t *v)
+/* v a torch.device object, its type known (a str) or itself chosen at
+ * run time (the alternatives devchoice_devices made for an inner
+ * conditional expression) */
+static value_t *device_type(struct interp *in, const value_t *v)
 {
 	value_t *t;
+	const char *c = NULL;
 
 	if (!v || v->k != VK_INST || !v->u.inst->ext || strcmp(v->u.inst->ext, "torch.device"))
 		return NULL;
 	t = vdict_gets(v->u.inst->attrs, "type");
+	if (t && t->k == VK_UNKNOWN && t->alts && dc_read(in, t, &c, 1, 0) == DC_COND)
+		return t;
 	return t && t->k == VK_STR ? t : NULL;
+}
+
+/* A device type spec on one arm of a conditional expression, a choice
+ * made at run time on the other, whichever arm is which: `torch.device(
+ * "cuda") if torch.cuda.is_available() else torch.device("mps") if
+ * torch.backends.mps.is_available() else torch.device("cpu")` -- the
+ * inner expression chose between a device and the host, the outer one
+ * adds a device in front (dc_read reads the nest: "cuda's test or
+ * mps's").  A choice between two choices is not one (dc_read says none). */
+static int nested_specs(struct interp *in, const value_t *a, const value_t *b)
+{
+	const char *c = NULL;
+
+	if (!a || !b)
+		return 0;
+	if (a->k == VK_STR && b->k == VK_UNKNOWN && b->alts)
+		return dc_read(in, b, &c, 1, 0) == DC_COND;
+	if (b->k == VK_STR && a->k == VK_UNKNOWN && a->alts)
+		return dc_read(in, a, &c, 1, 0) == DC_COND;
+	return 0;
 }
 
 /* `torch.device("cuda") if torch.cuda.is_available() else
@@ -194,10 +219,10 @@ static value_t *device_type(const value_t *v)
  * agree (None, None), else not known.  NULL when a and b are not so. */
 value_t *devchoice_devices(struct frame *f, const struct ast_hdr *site, const char *text, value_t *a, value_t *b)
 {
-	value_t *ta = device_type(a), *tb = device_type(b), *ia, *ib;
+	value_t *ta = device_type(f->in, a), *tb = device_type(f->in, b), *ia, *ib;
 	struct vinst *c;
 
-	if (!ta || !tb || !devchoice_specs(ta, tb))
+	if (!ta || !tb || !(devchoice_specs(ta, tb) || nested_specs(f->in, ta, tb)))
 		return NULL;
 	ia = vdict_gets(a->u.inst->attrs, "index");
 	ib = vdict_gets(b->u.inst->attrs, "index");

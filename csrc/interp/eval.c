@@ -1291,6 +1291,34 @@ void index_host_copy(struct frame *f, const value_t *obj, const value_t *idx, co
 	}
 }
 
+/* One undecided operand of an `and`/`or`: a question to the machine
+ * (MACHINE_REASON) sets *mach; anything but that or a question to the
+ * installed version of a library (VERSION_HASATTR_REASON) sets *other. */
+static void boolop_machine_operand(const value_t *v, int *mach, int *other)
+{
+	if (v->k == VK_UNKNOWN && !v->alts && v->reason && !strcmp(v->reason, MACHINE_REASON))
+		*mach = 1;
+	else if (!(v->k == VK_UNKNOWN && !v->alts && v->reason && !strcmp(v->reason, VERSION_HASATTR_REASON)))
+		*other = 1;
+}
+
+/* x[mask] = v, x a device tensor and mask boolean (alone or in a tuple
+ * index): unless v is one number on the host (torch's
+ * canDispatchToMaskedFill: numel 1 on the CPU -- masked_fill_, no read),
+ * index_put_ turns the mask into indices with nonzero, whose size is read
+ * on the host: a sync.  v a device tensor (the embeddings scattered into
+ * the masked positions), or a host tensor of rank 1 or more; a Python
+ * number, or a value whose place or rank is not known, no row; in job
+ * code and in a model's forward alike. */
+void index_mask_store(struct frame *f, const value_t *obj, const value_t *idx, const value_t *v,
+                      const struct ast_hdr *site)
+{
+	if (obj->dev != DEV_DEVICE || !index_has_mask(idx) || !v || v->k != VK_TENSOR)
+		return;
+	if (v->dev == DEV_DEVICE || (v->dev == DEV_HOST && v->shape && v->shape->nd >= 1))
+		sev(f, SEV_SYNC, "storing through a boolean mask (index_put_: the mask's nonzero sized on the host)", site);
+}
+
 static value_t *tensor_subscript(struct frame *f, const struct ast_Subscript *s, value_t *obj, value_t *idx)
 {
 	struct interp *in = f->in;
@@ -2162,6 +2190,12 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 				 * (residual.c): from this operand on */
 				const char *res = residual_join(f, b, NULL, b->values.items[i]);
 				int may_drop = residual_may_drop(f), left_out = may_drop && i > 0;
+				/* undecided operands: a question to the machine among
+				 * them (mach), anything but such questions and
+				 * questions to the installed version (other) */
+				int mach = 0, other = 0;
+
+				boolop_machine_operand(last, &mach, &other);
 
 				for (i++; i < b->values.n; i++) {
 					value_t *w;
@@ -2181,6 +2215,8 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 						f->test_node = b->values.items[i];
 					w = eval(f, b->values.items[i]);
 					f->test_node = otn;
+					if (value_truth(w) < 0)
+						boolop_machine_operand(w, &mach, &other);
 					if (f->mode != M_FWD && (in_test || i + 1 < b->values.n))
 						boolop_operand_sync(f, w, b->values.items[i], &dev_read);
 					/* as a test, any operand whose truth is known
@@ -2202,7 +2238,8 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 				if (decided)
 					return decided;
 				return v_unknown(in->a, left_out ? res : text_of(f, e),
-				                 last->reason ? last->reason : "the truth of a value not known");
+				                 mach && !other ? MACHINE_REASON
+				                 : last->reason ? last->reason : "the truth of a value not known");
 			}
 			if (b->op == AST_BOOL_AND ? !t : t)
 				return last;

@@ -141,6 +141,7 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 			/* x[range(n), y] = v: the host index copied over, as a
 			 * read's (eval.c) */
 			index_host_copy(f, obj, idx, s->slice, t);
+			index_mask_store(f, obj, idx, v, t);
 			setitem_copy(f, obj, v, t);
 		} else if (obj->k == VK_DICT && !value_is_known_scalar(idx)) {
 			struct vdict *d = obj->u.dict;
@@ -2144,6 +2145,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 
 			f->ret = y->value ? eval(f, y->value) : v_none(in->a);
 			f->yielded = 1;
+			gen_note_yield(f);
 			gen_ctx_note_yield(f);
 			return FL_RETURN;
 		}
@@ -2171,6 +2173,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 				f->ret = iter_rep_item(f, src);
 			else
 				f->ret = unknown_at(f, st, "an item of `yield from`");
+			gen_note_yield(f);
 			return FL_RETURN;
 		}
 		if (AST_IS(AST_AS(st, Expr)->value, Constant)) {
@@ -2252,6 +2255,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		return FL_NORMAL;
 	case AST_Return:
 		f->ret = AST_AS(st, Return)->value ? eval(f, AST_AS(st, Return)->value) : v_none(in->a);
+		f->ret_is_yield = 0;    /* a generator's return: no item (gen_item) */
 		return FL_RETURN;
 	case AST_If:
 		return exec_if(f, AST_AS(st, If));

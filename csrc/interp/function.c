@@ -857,6 +857,29 @@ value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond)
 	                 afmt_memo(f->in, "returned on a path `%s` decides, which is not decided here", cond, NULL));
 }
 
+/* A generator's body reached a yield: f->ret is its value.  The first one
+ * reached is kept (gen_item), and the return under way is a yield's. */
+void gen_note_yield(struct frame *f)
+{
+	if (!f->yield_first)
+		f->yield_first = f->ret;
+	f->ret_is_yield = 1;
+}
+
+/* What one advance of a generator gives, its body read up to a yield:
+ * RET, what the reading returned (a later yield joined with one on a path
+ * of an undecided `if`), unless the reading ended by a `return` or at
+ * the body's end -- which gives no item in Python (StopIteration): then
+ * the item is the value of the yield reached on a path of an undecided
+ * `if` (`for b in loader: if valid(b): yield b` and a `return` after the
+ * loop: the item is b, not None). */
+value_t *gen_item(const struct frame *cf, enum flow fl, value_t *ret)
+{
+	if (cf->yield_first && !(fl == FL_RETURN && cf->ret_is_yield))
+		return cf->yield_first;
+	return ret;
+}
+
 /* v was returned on one path of the undecided `if cond`; the other path
  * goes on to a later return. */
 void ret_note_alt(struct frame *f, value_t *v, const char *cond)
@@ -1121,6 +1144,8 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 		 * side reading of a job call's return joins them) */
 		if (cf.ret_alt && (mode != M_FWD || in->rv_reading))
 			ret = ret_join(&cf, cf.ret_alt, ret, cf.ret_alt_cond);
+		if (cf.gen_body && !capture)
+			ret = gen_item(&cf, fl, ret);
 		if (fl == FL_RAISE)
 			ret = unknown_at(f, site, "the function raises on this path");
 		if (capture && fl == FL_RETURN && cf.yielded)

@@ -173,6 +173,12 @@ struct frame {
 	                                  or Lambda); NULL at module level and in a class body */
 	int gen_body;                  /* a generator's body read up to its first yield */
 	int yielded;                   /* gen_body: its yield was reached */
+	value_t *yield_first;          /* gen_body: the value of the first yield
+	                                  reached on the reading (one on a path of
+	                                  an undecided `if` included), NULL none */
+	int ret_is_yield;              /* gen_body: the FL_RETURN under way is a
+	                                  yield's, not a `return` (which ends the
+	                                  generator and gives no item) */
 	struct carry *item_carry;      /* itemargs.c: the caller's loop (read once for
 	                                  all) whose per-iteration values reach the
 	                                  parameters item_params; NULL none */
@@ -760,6 +766,10 @@ value_t *call_import_module(struct frame *f, const char *d, value_t **args, size
                             struct vdict *kw, const struct ast_hdr *site);
 value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond);
 void ret_note_alt(struct frame *f, value_t *v, const char *cond);
+/* function.c: a generator's yield reached (frame.yield_first), and the
+ * item one advance gives when the reading ended by a return (gen_item) */
+void gen_note_yield(struct frame *f);
+value_t *gen_item(const struct frame *cf, enum flow fl, value_t *ret);
 value_t *call_dunder_import(struct frame *f, value_t **args, size_t nargs, struct vdict *kw,
                             const struct ast_hdr *site);
 value_t *sys_modules_item(struct frame *f, const value_t *name);
@@ -1162,6 +1172,11 @@ value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_
 /* what a query of the machine gives (torch.cuda.is_available(): catalog
  * machine_queries); `not`, `and`/`or` of it keep the reason */
 #define MACHINE_REASON "a property of the machine the job runs on"
+/* hasattr() of an outside library's object: what the installed version
+ * has (builtins.c).  An undecided `and`/`or` of machine questions and
+ * such version questions only is a question to the machine too (eval.c:
+ * `hasattr(torch.backends, "mps") and torch.backends.mps.is_available()`) */
+#define VERSION_HASATTR_REASON "hasattr() of something outside the repository (depends on its version)"
 /* the start of the reason of what a call of an outside library gives
  * (call.c: "the result of numpy.arange, which is outside the
  * repository"), kept by its attributes and methods' results: torch.c
@@ -1539,6 +1554,15 @@ int carry_varies(const struct frame *f, const struct ast_hdr *test);
  * body at all (an attribute, a counter of another loop), or no loop
  * read. */
 int carry_counts_passes(const struct frame *f, const char *id);
+/* carry.c: does statement st (or one inside it, not in a nested def,
+ * lambda or class) bind id? */
+int carry_stmt_binds(const struct ast_hdr *st, const char *id);
+/* countrate.c: N > 1 when the guard TEST's periodic part M counts a name
+ * the job loop advances only under a periodic test of its pass counter
+ * every N passes, and TEST requires that test too (`c % P == 0 and
+ * is_update_step`): the block runs every P * N passes.  *expr: that
+ * test's period expression.  0 otherwise.  Never fails. */
+long long countrate_period(struct frame *f, const struct ast_hdr *test, const struct ast_BinOp *m, const char **expr);
 
 /* dsengine.c: a DeepSpeed engine (deepspeed.initialize, add_config_arguments,
  * the engine's step and switches); NULL when the call or name is none of
@@ -1950,6 +1974,10 @@ static inline struct vinst *new_inst(struct interp *in)
  * on the device or the index is none of those. */
 void index_host_copy(struct frame *f, const value_t *obj, const value_t *idx, const struct ast_hdr *slice,
                      const struct ast_hdr *site);
+/* eval.c: x[mask] = v of a device tensor through a boolean mask, v not one
+ * host number: index_put_'s nonzero, a sync at site */
+void index_mask_store(struct frame *f, const value_t *obj, const value_t *idx, const value_t *v,
+                      const struct ast_hdr *site);
 #define KW_UNK_DSTAR "**"
 /* the side of a `**(d1 if c else d2)` keyword whose dict does not pass
  * it (eval.c dstar_alts): the parameter keeps its default on that path */

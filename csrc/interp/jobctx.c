@@ -476,6 +476,18 @@ const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const 
 		 * every N passes of the loop */
 		if (f->mode != M_FWD && AST_IS(m->left, Name) && !carry_counts_passes(f, AST_AS(m->left, Name)->id))
 			j->counter = AST_AS(m->left, Name)->id;
+		/* `global_step % eval_interval == 0 and is_update_step` with
+		 * global_step advanced under is_update_step, every accum
+		 * passes (countrate.c): every period * accum passes */
+		if (f->mode != M_FWD && !j->counter && j->period > 0) {
+			const char *ne = NULL;
+			long long k = countrate_period(f, test, m, &ne);
+
+			if (k > 1) {
+				j->period *= k;
+				j->period_expr = afmt(f->in, "%s*%s", j->period_expr, ne ? ne : "?");
+			}
+		}
 	}
 	return j;
 }

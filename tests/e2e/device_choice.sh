@@ -38,6 +38,30 @@ PY
 is "$(nrows ifexp)" 3 "ifexp: the model's move, the batch's copy, the read"
 is "$(conds ifexp)" "['torch.cuda.is_available()']" "ifexp: every row under the machine's answer"
 
+# cuda, then mps, then the host, as one nested conditional expression of
+# torch.device objects (huggingface/nanoVLM's train.py); the mps test
+# guarded by hasattr: still a question to the machine
+job ifexp_threeway <<'PY'
+import torch
+device = (
+    torch.device("cuda") if torch.cuda.is_available()
+    else torch.device("mps") if hasattr(torch.backends, "mps") and torch.backends.mps.is_available()
+    else torch.device("cpu")
+)
+model = torch.nn.Linear(4, 4)
+model.to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for i in range(10):
+    x = torch.randn(8, 4).to(device)
+    loss = model(x).sum()
+    loss.backward()
+    opt.step()
+    print(loss.item())
+PY
+is "$(nrows ifexp_threeway)" 3 "ifexp_threeway: the model's move, the batch's copy, the read"
+is "$(conds ifexp_threeway)" "['torch.cuda.is_available() or (hasattr(torch.backends, \"mps\") and torch.backends.mps.is_available())']" \
+	"ifexp_threeway: every row under cuda's or mps's answer"
+
 # the conditional expression's arms are torch.device objects, not specs,
 # and the choice is made again in a constructor whose device argument is
 # left None (ermongroup/ddim's main.py and runners/diffusion.py)
