@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "ecg/err.h"
+#include "ecg/pep695.h"
 #include "ecg/pyast.h"
 #include "ecg/pyrt.h"
 #include "ecg/util.h"
@@ -226,6 +227,33 @@ cleanup:
 	Py_XDECREF(name);
 }
 
+/* The file did not parse: when the embedded parser predates 3.12, read it
+ * once more with PEP 695's forms rewritten (pep695.h).  The new tree, or
+ * NULL (no Python exception left) when there was nothing to rewrite or the
+ * rewritten source does not parse either. */
+static PyObject *retry_newer_grammar(const char *src, size_t len, PyObject *filename,
+                                     PyCompilerFlags *flags)
+{
+#if PY_VERSION_HEX < 0x030C0000
+	char *again = pep695_downgrade(src, len);
+	PyObject *mod;
+
+	if (!again)
+		return NULL;
+	mod = Py_CompileStringObject(again, filename, Py_file_input, flags, -1);
+	free(again);
+	if (!mod)
+		PyErr_Clear();
+	return mod;
+#else
+	(void)src;
+	(void)len;
+	(void)filename;
+	(void)flags;
+	return NULL;
+#endif
+}
+
 int pyast_parse(const char *path, const char *src, size_t len,
                 PyObject **out, pyast_error *perr)
 {
@@ -281,7 +309,11 @@ int pyast_parse(const char *path, const char *src, size_t len,
 	mod = Py_CompileStringObject(src, filename, Py_file_input, &flags, -1);
 	if (!mod) {
 		rc = parse_failure(perr);
-		goto cleanup;
+		if (rc == 1)
+			mod = retry_newer_grammar(src, len, filename, &flags);
+		if (!mod)
+			goto cleanup;
+		pyast_error_clear(perr);
 	}
 	*out = mod;
 	mod = NULL;
