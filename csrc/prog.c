@@ -272,6 +272,59 @@ struct sfile *prog_find_module(const struct prog *p, const char *dotted)
 	return f;
 }
 
+/* Does a repository file's path start with dir ("a/b/")?  The files are
+ * sorted by path: the first one not before dir tells. */
+static int prog_has_dir(const struct prog *p, const char *dir)
+{
+	size_t lo = 0, hi = p->n, n = strlen(dir);
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(p->files[mid].path, dir) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->n && !strncmp(p->files[lo].path, dir, n);
+}
+
+/* "<base><dotted as path>/" when the repository has files below it. */
+static char *prog_namespace_under(const struct prog *p, const char *base, const char *dotted)
+{
+	buf_t b;
+	const char *s;
+
+	buf_init(&b);
+	buf_addstr(&b, base);
+	for (s = dotted; *s; s++)
+		buf_addch(&b, *s == '.' ? '/' : *s);
+	buf_addch(&b, '/');
+	if (prog_has_dir(p, b.buf))
+		return b.buf;
+	buf_free(&b);
+	return NULL;
+}
+
+char *prog_find_namespace(const struct prog *p, const char *dotted)
+{
+	char *d = NULL, *proj;
+
+	if (!dotted || !*dotted)
+		return NULL;
+	if (p->entry_dir && *p->entry_dir)
+		d = prog_namespace_under(p, p->entry_dir, dotted);
+	if (!d)
+		d = prog_namespace_under(p, "", dotted);
+	if (!d)
+		d = prog_namespace_under(p, "src/", dotted);
+	if (!d && (proj = prog_project_dir(p))) {
+		d = prog_namespace_under(p, proj, dotted);
+		free(proj);
+	}
+	return d;
+}
+
 char *prog_relative_base(const struct sfile *from, int level)
 {
 	char *dir = xstrdup(from->path);

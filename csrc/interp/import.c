@@ -25,6 +25,20 @@ static value_t *ns_value(struct interp *in, struct vns *ns)
 	return v;
 }
 
+/* A namespace package (a directory without __init__.py): a synthetic
+ * empty namespace whose attributes are the modules of directory dir
+ * ("a/b/", ns_attr reads them). */
+static value_t *namespace_pkg(struct interp *in, const char *dir)
+{
+	struct vns *ns = ast_arena_alloc(in->a, sizeof *ns);
+
+	ns->dict = vdict_new(in->a);
+	ns->state = 2;
+	ns->file = NULL;
+	vdict_sets(in->a, ns->dict, "__ecg_pkgdir__", v_str(in->a, dir));
+	return ns_value(in, ns);
+}
+
 /* The value of module `dotted` as seen from file `from` (level 0 absolute). */
 static value_t *import_module(struct frame *f, const char *dotted, int level)
 {
@@ -48,15 +62,11 @@ static value_t *import_module(struct frame *f, const char *dotted, int level)
 			sf = prog_file(in->prog, b.buf);
 			buf_free(&b);
 			if (!sf) {
-				/* a namespace package: a synthetic empty namespace */
-				struct vns *ns = ast_arena_alloc(in->a, sizeof *ns);
+				/* a namespace package */
+				value_t *v = namespace_pkg(in, base);
 
-				ns->dict = vdict_new(in->a);
-				ns->state = 2;
-				ns->file = NULL;
-				vdict_sets(in->a, ns->dict, "__ecg_pkgdir__", v_str(in->a, base));
 				free(base);
-				return ns_value(in, ns);
+				return v;
 			}
 		}
 		free(base);
@@ -67,8 +77,19 @@ static value_t *import_module(struct frame *f, const char *dotted, int level)
 		const char *dot;
 
 		sf = prog_find_module(in->prog, dotted);
-		if (!sf)
-			return v_ext(in->a, canon_ext(in, dotted));
+		if (!sf) {
+			/* `from utils import misc` with utils/ holding no
+			 * __init__.py: a namespace package of the repository
+			 * (PEP 420), its submodules read from that directory */
+			char *dir = prog_find_namespace(in->prog, dotted);
+			value_t *v;
+
+			if (!dir)
+				return v_ext(in->a, canon_ext(in, dotted));
+			v = namespace_pkg(in, dir);
+			free(dir);
+			return v;
+		}
 		/* `import a.b.c` runs a/__init__.py, then a/b/__init__.py, then
 		 * a/b/c.py, as Python does: a package's __init__ may import
 		 * what its modules import back (accelerate.utils before

@@ -102,6 +102,13 @@ size_t prog_nids(const struct prog *p);
  * in none of them. */
 struct sfile *prog_find_module(const struct prog *p, const char *dotted);
 
+/* When no module `dotted` is found (prog_find_module NULL): the
+ * repository directory it names as a namespace package (PEP 420: a
+ * directory without __init__.py that holds Python files), looked for
+ * under the same places in the same order, as "base/a/b/"; NULL when
+ * there is none.  Owned by the caller. */
+char *prog_find_namespace(const struct prog *p, const char *dotted);
+
 /* The package a relative import of `level` dots in `from` starts at, as a
  * directory prefix ("" or "pkg/sub/"); NULL if it climbs out of the
  * repository.  Owned by the caller. */
