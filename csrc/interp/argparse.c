@@ -236,6 +236,37 @@ value_t *typing_form_value(struct frame *f, const struct ast_hdr *sub, const val
 	return ann_type(f, sub, 0);
 }
 
+/* The annotated attributes of class c's body and of its repository
+ * bases (bases first; a name annotated again keeps its first place, with
+ * the latest annotation), ClassVar[...] left out: name -> the annotation
+ * as ann_type reads it. */
+void class_annotated_types(struct frame *f, struct vclass *c, struct vdict *out)
+{
+	struct interp *in = f->in;
+	size_t i;
+	unsigned k;
+
+	for (i = c->nmro; i-- > 0;) {
+		struct vclass *b = c->mro[i];
+		struct frame bf;
+
+		if (!b->def)
+			continue;
+		class_body_frame(in, b, f, &bf);
+		for (k = 0; k < b->def->body.n; k++) {
+			const struct ast_hdr *st = b->def->body.items[k];
+			const struct ast_AnnAssign *aa;
+
+			if (!AST_IS(st, AnnAssign))
+				continue;
+			aa = AST_AS(st, AnnAssign);
+			if (!AST_IS(aa->target, Name) || is_classvar_ann(aa->annotation))
+				continue;
+			vdict_sets(in->a, out, AST_AS(aa->target, Name)->id, ann_type(&bf, aa->annotation, 0));
+		}
+	}
+}
+
 /* Field(name, type, default, default_factory, init, metadata) of one
  * annotated class-body statement of dataclass b. */
 static value_t *field_object(struct frame *bf, struct vclass *b, const struct ast_AnnAssign *aa)

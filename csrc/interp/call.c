@@ -260,6 +260,8 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 		return r;
 	if ((r = hfargs_call(f, d, fn->recv, args, nargs, kw, site)))
 		return r;
+	if ((r = tapargs_call(f, d, fn->recv, args, nargs, kw, site)))
+		return r;
 	if ((r = libloop_call(f, d, fn->recv, args, nargs, kw, site)))
 		return r;
 	if ((r = call_tyro_cli(f, d, args, nargs, kw, site)))

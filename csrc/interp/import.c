@@ -25,6 +25,20 @@ static value_t *ns_value(struct interp *in, struct vns *ns)
 	return v;
 }
 
+/* A namespace package (a directory without __init__.py): a synthetic
+ * empty namespace whose attributes are the modules of directory dir
+ * ("a/b/", ns_attr reads them). */
+static value_t *namespace_pkg(struct interp *in, const char *dir)
+{
+	struct vns *ns = ast_arena_alloc(in->a, sizeof *ns);
+
+	ns->dict = vdict_new(in->a);
+	ns->state = 2;
+	ns->file = NULL;
+	vdict_sets(in->a, ns->dict, "__ecg_pkgdir__", v_str(in->a, dir));
+	return ns_value(in, ns);
+}
+
 /* The value of module `dotted` as seen from file `from` (level 0 absolute). */
 static value_t *import_module(struct frame *f, const char *dotted, int level)
 {
@@ -48,15 +62,11 @@ static value_t *import_module(struct frame *f, const char *dotted, int level)
 			sf = prog_file(in->prog, b.buf);
 			buf_free(&b);
 			if (!sf) {
-				/* a namespace package: a synthetic empty namespace */
-				struct vns *ns = ast_arena_alloc(in->a, sizeof *ns);
+				/* a namespace package */
+				value_t *v = namespace_pkg(in, base);
 
-				ns->dict = vdict_new(in->a);
-				ns->state = 2;
-				ns->file = NULL;
-				vdict_sets(in->a, ns->dict, "__ecg_pkgdir__", v_str(in->a, base));
 				free(base);
-				return ns_value(in, ns);
+				return v;
 			}
 		}
 		free(base);
@@ -67,6 +77,11 @@ static value_t *import_module(struct frame *f, const char *dotted, int level)
 		const char *dot;
 
 		sf = prog_find_module(in->prog, dotted);
+		/* a name no repository module has is external -- a directory
+		 * of the repository without __init__.py too: an installed
+		 * package of that name comes first in Python's path scan, and
+		 * `from pkg import mod` of the repository's pkg/mod.py is read
+		 * by exec_import_from (namespace_submodule) */
 		if (!sf)
 			return v_ext(in->a, canon_ext(in, dotted));
 		/* `import a.b.c` runs a/__init__.py, then a/b/__init__.py, then
@@ -445,6 +460,37 @@ static int repo_below_plain_module(struct frame *f, const char *dotted)
 	return 0;
 }
 
+/* The directory of the repository that the top package `top` of module
+ * `dotted` (a repository file, not an installed library's) stands for,
+ * as a namespace package; NULL when dotted is no such file. */
+static value_t *namespace_top(struct frame *f, const char *dotted, const char *top)
+{
+	struct interp *in = f->in;
+	struct sfile *sf = prog_find_module(in->prog, dotted);
+	const char *suffixes[] = { ".py", "/__init__.py" };
+	size_t i, n, rl = strlen(dotted), pl;
+	value_t *v = NULL;
+
+	if (!sf || !strncmp(sf->path, PROG_SITE_PREFIX, strlen(PROG_SITE_PREFIX)))
+		return NULL;
+	pl = strlen(sf->path);
+	for (i = 0; i < sizeof suffixes / sizeof *suffixes && !v; i++) {
+		size_t sl = strlen(suffixes[i]), k;
+		const char *rel;
+
+		if (pl < rl + sl || strcmp(sf->path + pl - sl, suffixes[i]))
+			continue;
+		rel = sf->path + pl - sl - rl;
+		for (k = 0; k < rl && (rel[k] == dotted[k] || (dotted[k] == '.' && rel[k] == '/')); k++)
+			;
+		if (k < rl || (rel > sf->path && rel[-1] != '/'))
+			continue;
+		n = (size_t)(rel - sf->path);
+		v = namespace_pkg(in, afmt(in, "%.*s%s/", (int)n, sf->path, top));
+	}
+	return v;
+}
+
 void exec_import(struct frame *f, const struct ast_Import *s)
 {
 	unsigned i;
@@ -469,6 +515,15 @@ void exec_import(struct frame *f, const struct ast_Import *s)
 				*dot = 0;
 			(void)import_module(f, al->name, 0);
 			m = import_module(f, top, 0);
+			if (dot && m->k == VK_EXT) {
+				/* `import utils.misc` of the repository's utils/misc.py,
+				 * utils/ without __init__.py (a namespace package): a
+				 * is that directory, whose modules its attributes read */
+				value_t *ns = namespace_top(f, al->name, top);
+
+				if (ns)
+					m = ns;
+			}
 			scope_bind(f, top, m);
 			free(top);
 		}

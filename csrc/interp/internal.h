@@ -725,6 +725,27 @@ value_t *lookup(struct frame *f, const char *name);
  * tuple of dataclasses built from argv; NULL when the call is not one. */
 value_t *hfargs_call(struct frame *f, const char *d, value_t *recv, value_t **args, size_t nargs,
                      struct vdict *kw, const struct ast_hdr *site);
+/* The attribute of a torch optimizer object (torch.c torch_object) that
+ * says whether its step() takes an enabled GradScaler's found_inf into
+ * its own kernel (catalog amp_scaling_optimizers: fused=True): a bool,
+ * or unknown when the keyword is not known.  GradScaler.step(optimizer)
+ * then reads nothing on the host (jobctx.c). */
+#define OPT_SCALES_OWN_STEP "__ecg_scales_own_step__"
+/* tapargs.c: a repository class built on a library base of catalog
+ * typed_class_arg_parsers (typed-argument-parser's Tap): its annotated
+ * class attributes are the options.  tapargs_init keeps the constructor's
+ * keywords on a new object of such a class (object.c instantiate);
+ * tapargs_method gives obj.<parse method> as "<base>.<method>" bound to
+ * obj, NULL for any other name (attr.c); tapargs_call parses the command
+ * line into the object and returns it, NULL when the call is not one. */
+void tapargs_init(struct interp *in, struct vinst *m, const struct vdict *kw);
+value_t *tapargs_method(struct interp *in, value_t *obj, const char *name);
+value_t *tapargs_call(struct frame *f, const char *d, value_t *recv, value_t **args, size_t nargs,
+                      struct vdict *kw, const struct ast_hdr *site);
+/* argparse.c: the annotated attributes of class c and its repository bases
+ * (bases first, ClassVar left out) -> their annotations as typing values,
+ * into out. */
+void class_annotated_types(struct frame *f, struct vclass *c, struct vdict *out);
 /* hfargs.c: the default catalog library_dataclass_fields gives field name
  * of library dataclass lib, or NULL (not listed, or no default). */
 const value_t *hfargs_library_default(struct interp *in, const char *lib, const char *name);

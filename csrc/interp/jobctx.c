@@ -987,10 +987,29 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 		sev(f, SEV_OPT_STEP, "scaler.step(optimizer)", site);
 		optim_step_collective(f, args[0]->u.inst, site);
 		/* a GradScaler built with enabled=False (known) steps the
-		 * optimizer and reads nothing */
+		 * optimizer and reads nothing; nor does one stepping an
+		 * optimizer that takes found_inf into its own fused step
+		 * (torch.optim.AdamW(fused=True): _step_supports_amp_scaling,
+		 * torch/amp/grad_scaler.py step) -- a condition when whether
+		 * it does is not known */
 		if (strstr(d, "GradScaler") &&
-		    !(recv && recv->k == VK_INST && value_truth(vdict_gets(recv->u.inst->attrs, "enabled")) == 0))
-			sev(f, SEV_SYNC, "scaler.step(optimizer) (reads found_inf with .item())", site);
+		    !(recv && recv->k == VK_INST && value_truth(vdict_gets(recv->u.inst->attrs, "enabled")) == 0)) {
+			const value_t *own = vdict_gets(args[0]->u.inst->attrs, OPT_SCALES_OWN_STEP);
+			int t = own ? value_truth(own) : 0;
+
+			if (t < 0) {
+				const struct jctx *ojc = f->jc;
+
+				f->jc = jc_push(f, JC_COND, anchor_at(f, site),
+				                afmt(in, "%s does not take the scaler into its own step (fused=True)",
+				                     site && AST_IS(site, Call) && AST_AS(site, Call)->args.n
+				                         ? text_of(f, AST_AS(site, Call)->args.items[0]) : "the optimizer"));
+				sev(f, SEV_SYNC, "scaler.step(optimizer) (reads found_inf with .item())", site);
+				f->jc = ojc;
+			} else if (!t) {
+				sev(f, SEV_SYNC, "scaler.step(optimizer) (reads found_inf with .item())", site);
+			}
+		}
 	}
 	/* scaler.step(x) of an enabled GradScaler with x not known (a
 	 * library's optimizer factory not read): x is an optimizer (the API's

@@ -882,6 +882,7 @@ static const struct tensor_method tensor_methods[] = {
 	{ "allclose", tm_host_compare, 0 },
 	{ "argmax", tm_token_choice, 0 },
 	{ "backward", tm_backward, 0 },
+	{ "bincount", tm_data_sized, 0 },
 	{ "chunk", tm_pieces, TM_PIECES },
 	{ "copy_", tm_copy, 0 },
 	{ "cpu", tm_cpu, 0 },

@@ -2130,6 +2130,22 @@ static value_t *torch_object(struct frame *f, const char *d, const char *last, v
 	}
 	if (is_optim_ext(d))
 		optim_note_params(in, o, nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "params") : NULL);
+	/* torch.optim.AdamW(..., fused=True): its step takes the GradScaler's
+	 * found_inf into the fused kernel (catalog amp_scaling_optimizers):
+	 * whether it does, by the keyword (not given: no) -- jobctx.c reads it
+	 * at scaler.step(optimizer) */
+	{
+		const char *key = catalog_fact(in->cat, CATALOG_F_AMP_SCALING_OPTIMIZERS, d);
+
+		if (key) {
+			value_t *fu = kw ? vdict_gets(kw, key) : NULL;
+
+			vdict_sets(in->a, o->attrs, OPT_SCALES_OWN_STEP,
+			           !fu || fu->k == VK_NONE ? v_bool(in->a, 0)
+			           : value_truth(fu) >= 0 ? v_bool(in->a, value_truth(fu))
+			           : unknown_at(f, site, afmt(in, "%s= not known", key)));
+		}
+	}
 	tp_keep_args(in, o, last, args, nargs, kw);   /* tensor-parallel styles, placements */
 	if (!strcmp(last, "GradScaler") || !strcmp(last, "ShardedGradScaler")) {
 		/* enabled=: by keyword (its place differs between

@@ -744,6 +744,16 @@ enum catalog_fact {
 	                                 value may name the device the weights
 	                                 are copied to on load (device_map:
 	                                 interp/libvalues.c) */
+	CATALOG_F_TYPED_CLASS_ARG_PARSERS, /* map: a library's base class whose
+	                                 repository subclasses parse the command
+	                                 line into their annotated class
+	                                 attributes -> the parse method
+	                                 (interp/tapargs.c) */
+	CATALOG_F_AMP_SCALING_OPTIMIZERS, /* map: a torch optimizer class ->
+	                                 the keyword with which its step takes
+	                                 a GradScaler's found_inf itself
+	                                 (fused): scaler.step reads nothing
+	                                 (interp/torch.c, jobctx.c) */
 	CATALOG_NFACTS
 };
 
