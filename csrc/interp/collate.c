@@ -10,7 +10,8 @@
  *   - a dict (a Mapping): a dict of the same keys, each value collated;
  *   - a tuple or list: a list (torch makes a tuple's a list, "backwards
  *     compatibility"), its items collated position by position;
- *   - a str: a list of the batch's strs.
+ *   - a str: a list of the batch's strs -- also a str not known whose
+ *     facts say it is one (facts.c str_prefix: 'a picture of ' + caption).
  *
  * collate_default() builds that from the sample read from the code.
  * What the sample holds that ecg does not know (an array read from a
@@ -79,10 +80,13 @@ static value_t *collate(struct interp *in, const value_t *x, int dev, int pinned
 
 	if (depth > COLLATE_DEPTH)
 		return NULL;
+	/* a str not known (its facts say it is one: prompt + caption) */
+	if (x->k == VK_UNKNOWN && x->str_prefix && !x->alts)
+		goto str;
 	switch (x->k) {
 	case VK_NONE:
 		return NULL;            /* default_collate raises on None */
-	case VK_STR: {
+	case VK_STR: str: {
 		value_t *s = v_seq(in->a, VK_LIST, 1);
 
 		vseq_push(in->a, s->u.seq, v_unknown(in->a, NULL, "a str of the batch's samples"));

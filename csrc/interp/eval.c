@@ -374,6 +374,11 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 		return l;
 	if (f->mode == M_FWD && l->k == VK_UNKNOWN && r->k == VK_UNKNOWN)
 		return unknown_at(f, site, "an operation on values not known");
+	/* prompt + caption: str.__add__ adds only a str (anything else
+	 * raises), so the sum is a str that starts with the known text
+	 * (facts.c str_prefix); a batch of them collates as strs */
+	if ((pv = fact_str_concat(f, op, l, r, site)))
+		return pv;
 	pv = unknown_at(f, site, l->k == VK_UNKNOWN && l->reason ? l->reason
 	                         : r->k == VK_UNKNOWN && r->reason ? r->reason : "an operation on values not known");
 	/* arithmetic of Python numbers (or strs) is one again (facts.c) */

@@ -676,9 +676,17 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 
 				if (m->enumerated) {
 					value_t *pair = v_seq(in->a, VK_TUPLE, 2);
+					value_t *idx = hi - lo == 1 ? v_int(in->a, (long long)lo)
+					               : v_unknown(in->a, "the index", "the loop counter");
 
-					vseq_push(in->a, pair->u.seq, hi - lo == 1 ? v_int(in->a, (long long)lo)
-					                                      : v_unknown(in->a, "the index", "the loop counter"));
+					/* enumerate's count is a Python int >= 0, never a
+					 * tensor: `register_blk == i` with register_blk -1
+					 * is False, a test of it no branch on the device */
+					if (idx->k == VK_UNKNOWN) {
+						idx->nonneg = FACT_NONNEG_INT;
+						idx->plain = 1;
+					}
+					vseq_push(in->a, pair->u.seq, idx);
 					vseq_push(in->a, pair->u.seq, item);
 					item = pair;
 				}

@@ -2,7 +2,7 @@
  *
  * A VK_UNKNOWN value may carry facts (values.h): str_prefix, the text a
  * str starts with (f'cuda:{local_rank}' is a str that starts with
- * "cuda:"), and nonneg, an int >= 0 or the decimal digits of one (a
+ * "cuda:"; so is 'cuda:' + r, str.__add__ taking only a str), and nonneg, an int >= 0 or the decimal digits of one (a
  * launcher's RANK read from os.environ and passed to int()), and plain, a
  * Python number or str (float(), int(), str() of a value not known, a
  * tensor's .item()): an attribute holding one holds no module, so a
@@ -270,3 +270,24 @@ value_t *fact_str_method(struct interp *in, value_t *obj, const char *name)
 	m = NTAB_FIND(fact_str_methods, name);
 	return m ? mk_builtin(in, (int)m->id, obj) : NULL;
 }
+
+/* known + u, known a str and u a value not known (not a tensor, not an
+ * array, no alternatives): str.__add__ takes only a str, so the sum, when
+ * the line runs, is a str starting with the known text -- an unknown whose
+ * str_prefix says so (a prompt prepended to a caption read from a file).
+ * NULL otherwise (the caller goes on). */
+value_t *fact_str_concat(struct frame *f, enum ast_operator op, const value_t *l, const value_t *r,
+                         const struct ast_hdr *site)
+{
+	value_t *v;
+
+	if (op != AST_OP_ADD || l->k != VK_STR || r->k != VK_UNKNOWN || r->alts || r->arr_shape ||
+	    r->nonneg == FACT_HOST_DATA || l->u.str.len > 4096 || memchr(l->u.str.s, 0, l->u.str.len))
+		return NULL;
+	v = unknown_at(f, site, r->reason ? r->reason : "a str not known");
+	v->str_prefix = r->str_prefix && !*l->u.str.s ? r->str_prefix
+	                : ast_arena_strndup(f->in->a, l->u.str.s, l->u.str.len);
+	v->plain = 1;
+	return v;
+}
+

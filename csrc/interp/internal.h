@@ -609,6 +609,8 @@ int fact_compare(enum ast_cmpop op, const value_t *l, const value_t *r);
 value_t *fact_int_of(struct frame *f, const value_t *arg, value_t *r);
 int fact_plain(const value_t *v);
 value_t *fact_set_plain(value_t *r);
+value_t *fact_str_concat(struct frame *f, enum ast_operator op, const value_t *l, const value_t *r,
+                         const struct ast_hdr *site);
 int fact_number_or_str(const value_t *v);
 value_t *fact_bool_binop(struct interp *in, enum ast_operator op, const value_t *l, const value_t *r);
 /* obj.<name> of a str not known whose prefix is (f'cuda:{r}'.startswith):

@@ -15,6 +15,9 @@
  *    rebinds its data and returns itself): DEVICE_TENSOR_MAP_REASON, whose
  *    items are device tensors.  Its .cuda() (encode(..., return_tensors=
  *    "pt") gives one tensor) is a copy of that tensor, a new value.
+ *    These four hold in a model's forward too (M_FWD: a captioning
+ *    model's forward tokenizes its captions and moves them); the other
+ *    conventions are read in job code only.
  *  - host_load_keywords: a library's wrapper of torch.load given
  *    map_location="cpu" gives what torch.load would: an object loaded onto
  *    the host (LOADED_ON_HOST_REASON, dev HOST).
@@ -230,7 +233,7 @@ value_t *libv_call_result(struct frame *f, const value_t *fn, const struct vdict
 {
 	size_t i;
 
-	if (f->mode == M_FWD || !kw || !r || r->k != VK_UNKNOWN || r->alts || !fn)
+	if (!kw || !r || r->k != VK_UNKNOWN || r->alts || !fn)
 		return r;
 	if (!(fn->k == VK_UNKNOWN || fn->k == VK_EXT || (fn->k == VK_INST && fn->u.inst->ext)))
 		return r;
@@ -239,7 +242,8 @@ value_t *libv_call_result(struct frame *f, const value_t *fn, const struct vdict
 
 		/* torch_load(f, map_location="cpu"): a library's wrapper of
 		 * torch.load gives what it loaded on the host */
-		if (kw->keys[i]->k == VK_STR && catalog_fact(f->in->cat, CATALOG_F_HOST_LOAD_KEYWORDS, kw->keys[i]->u.str.s) &&
+		if (f->mode != M_FWD && kw->keys[i]->k == VK_STR &&
+		    catalog_fact(f->in->cat, CATALOG_F_HOST_LOAD_KEYWORDS, kw->keys[i]->u.str.s) &&
 		    dev_is_host(kw->vals[i]) == 1) {
 			/* what torch.load(..., map_location="cpu") gives */
 			r = unknown_at(f, site, LOADED_ON_HOST_REASON);
@@ -375,7 +379,7 @@ value_t *libv_attr(struct frame *f, value_t *obj, const char *name, const struct
 		m->recv = obj;
 		return m;
 	}
-	if (f->mode == M_FWD || !(mod || map))
+	if (!(mod || map) || (f->mode == M_FWD && !map))
 		return NULL;
 	if (!strcmp(name, "to"))
 		m = unknown_at(f, site, LIBV_TO_REASON);
@@ -412,9 +416,11 @@ value_t *libv_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, s
 		sev(f, SEV_SYNC, afmt(f->in, "%s (the pipeline's outputs copied to the host)", text_of(f, site)), site);
 		return unknown_at(f, site, LIB_PIPELINE_OUTPUT_REASON);
 	}
-	if (!(cuda || reason_is(fn, LIBV_TO_REASON)) || !self || f->mode == M_FWD)
+	if (!(cuda || reason_is(fn, LIBV_TO_REASON)) || !self)
 		return NULL;
 	mod = reason_is(self, LIB_MODULE_HOST_REASON);
+	if (f->mode == M_FWD && (mod || reason_is(self, LIB_MODULE_DEVICE_REASON)))
+		return NULL;                  /* a library module's move: job code only */
 	if (!mod && !reason_is(self, HOST_TENSOR_MAP_REASON))
 		return self;                  /* moved already: nothing from the host */
 	target = cuda ? NULL : nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "device") : NULL;
@@ -437,11 +443,11 @@ value_t *libv_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, s
  * mapping lives; NULL otherwise */
 value_t *libv_item(struct frame *f, const value_t *obj, const value_t *key)
 {
-	if (f->mode == M_FWD || !key || key->k != VK_STR)
+	if (!key || key->k != VK_STR)
 		return NULL;
 	/* outputs["loss"] of what a library's module returned (a ModelOutput
 	 * is a mapping too): as outputs.loss (libv_attr; call.c lib_out) */
-	if ((reason_is(obj, LIB_OUTPUT_REASON) || obj->lib_out) &&
+	if (f->mode != M_FWD && (reason_is(obj, LIB_OUTPUT_REASON) || obj->lib_out) &&
 	    catalog_fact(f->in->cat, CATALOG_F_LIBRARY_OUTPUT_FIELDS, key->u.str.s))
 		return v_tensor_dev(f->in->a, obj->dev, 0);
 	if (reason_is(obj, HOST_TENSOR_MAP_REASON))
