@@ -1232,8 +1232,25 @@ static value_t *bi_sum(struct frame *f, value_t *fn, value_t **args, size_t narg
 	int all_int = 1;
 
 	if (nargs >= 2 || (kw && vdict_gets(kw, "start"))) {
-		/* sum(xs, start): a number start is added; any other is not followed */
+		/* sum(xs, start): a number start is added; a list start and
+		 * known lists are concatenated (sum(images, []), [] of none);
+		 * any other is not followed */
 		value_t *st = nargs >= 2 ? args[1] : vdict_gets(kw, "start");
+
+		if (st->k == VK_LIST && !st->u.seq->unk_reason && !iter_items(f, args[0], &items)) {
+			r = seq_from(in, VK_LIST, st->u.seq);
+			for (i = 0; i < items->n; i++) {
+				const value_t *l = items->items[i];
+				size_t k;
+
+				if (l->k != VK_LIST || l->u.seq->unk_reason)
+					return unknown_at(f, site, "sum() of lists not known");
+				charge(f, l->u.seq->n, 0);
+				for (k = 0; k < l->u.seq->n; k++)
+					vseq_push(in->a, r->u.seq, l->u.seq->items[k]);
+			}
+			return r;
+		}
 
 		if (!as_num(st, &x) || (st->k != VK_INT && st->k != VK_FLOAT && st->k != VK_BOOL))
 			return unknown_at(f, site, "sum() with a start not followed");
