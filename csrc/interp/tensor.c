@@ -990,6 +990,14 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 		vdict_sets(in->a, c->attrs, "index", v_none(in->a));
 		return mk_inst_value(in, c);
 	}
+	/* x.is_cuda: True of a tensor on the device (a CUDA GPU, as its
+	 * .device's type below), False of one on the host for sure (as its
+	 * .device above); not known otherwise */
+	if (!strcmp(name, "is_cuda") && obj->k == VK_TENSOR && obj->dev == DEV_DEVICE)
+		return v_bool(in->a, 1);
+	if (!strcmp(name, "is_cuda") && obj->k == VK_TENSOR && obj->dev == DEV_HOST && obj->host_sure &&
+	    f->mode != M_FWD && (!obj->param_of || module_built_on_host(in, obj->param_of)))
+		return v_bool(in->a, 0);
 	if (!strcmp(name, "device") && obj->dev != DEV_DEVICE && f->mode != M_FWD) {
 		v = v_unknown(in->a, text_of(f, site), why_device_unpinned);
 		if (obj->k == VK_TENSOR && obj->loose && obj->dev == DEV_HOST)
