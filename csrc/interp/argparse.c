@@ -236,6 +236,33 @@ value_t *typing_form_value(struct frame *f, const struct ast_hdr *sub, const val
 	return ann_type(f, sub, 0);
 }
 
+/* An option's field type as ann_type() read it: X of Optional[X]
+ * (typing.Union of X and None); X of List[X] (and of Set[X] when sets
+ * is set) with *many set; t itself when it is no typing alias; NULL for
+ * any other alias.  HfArgumentParser's dataclass fields (hfargs.c) and
+ * Tap's class attributes (tapargs.c). */
+const value_t *ann_base_type(const value_t *t, int *many, int sets)
+{
+	const value_t *o, *a;
+
+	*many = 0;
+	if (!t || t->k != VK_INST || !t->u.inst->ext || strcmp(t->u.inst->ext, "typing._GenericAlias"))
+		return t;
+	o = vdict_gets(t->u.inst->attrs, "__origin__");
+	a = vdict_gets(t->u.inst->attrs, "__args__");
+	if (!o || !a || a->k != VK_TUPLE || !a->u.seq->n)
+		return NULL;
+	if (o->k == VK_BUILTIN && (o->u.bi.id == BI_LIST || (sets && o->u.bi.id == BI_SET)) &&
+	    (!sets || a->u.seq->n == 1)) {
+		*many = 1;
+		return a->u.seq->items[0];
+	}
+	if (o->k == VK_EXT && !strcmp(o->u.ext, "typing.Union") && a->u.seq->n == 2 &&
+	    a->u.seq->items[1]->k == VK_EXT && !strcmp(a->u.seq->items[1]->u.ext, "types.NoneType"))
+		return a->u.seq->items[0];
+	return NULL;
+}
+
 /* The annotated attributes of class c's body and of its repository
  * bases (bases first; a name annotated again keeps its first place, with
  * the latest annotation), ClassVar[...] left out: name -> the annotation

@@ -96,29 +96,6 @@ static value_t *hfa_number(struct interp *in, const char *s, int want_float)
 	return v_float(in->a, d);
 }
 
-/* A field type: the class it names, through Optional[X] (typing.Union
- * of X and None); *list set for List[X] / list[X] (X returned). */
-static const value_t *hfa_base_type(const value_t *t, int *list)
-{
-	const value_t *o, *a;
-
-	*list = 0;
-	if (!t || t->k != VK_INST || !t->u.inst->ext || strcmp(t->u.inst->ext, "typing._GenericAlias"))
-		return t;
-	o = vdict_gets(t->u.inst->attrs, "__origin__");
-	a = vdict_gets(t->u.inst->attrs, "__args__");
-	if (!o || !a || a->k != VK_TUPLE || !a->u.seq->n)
-		return NULL;
-	if (o->k == VK_BUILTIN && o->u.bi.id == BI_LIST) {
-		*list = 1;
-		return a->u.seq->items[0];
-	}
-	if (o->k == VK_EXT && !strcmp(o->u.ext, "typing.Union") && a->u.seq->n == 2 &&
-	    a->u.seq->items[1]->k == VK_EXT && !strcmp(a->u.seq->items[1]->u.ext, "types.NoneType"))
-		return a->u.seq->items[0];
-	return NULL;
-}
-
 /* One value word converted as type word tw says ("bool", "int", ...), or
  * NULL when it does not convert. */
 static value_t *hfa_convert(struct interp *in, const char *tw, const char *s)
@@ -276,7 +253,7 @@ static value_t *hfa_build(struct frame *f, value_t *cls, struct hfa_opt *o, size
 		const value_t *fo = flds->u.seq->items[i];
 		const value_t *nm = fo->k == VK_INST ? vdict_gets(fo->u.inst->attrs, "name") : NULL;
 		int list = 0;
-		const value_t *bt = fo->k == VK_INST ? hfa_base_type(vdict_gets(fo->u.inst->attrs, "type"), &list) : NULL;
+		const value_t *bt = fo->k == VK_INST ? ann_base_type(vdict_gets(fo->u.inst->attrs, "type"), &list, 0) : NULL;
 		value_t *v;
 
 		if (!nm || nm->k != VK_STR)

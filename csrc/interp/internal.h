@@ -744,6 +744,9 @@ void tapargs_init(struct interp *in, struct vinst *m, const struct vdict *kw);
 value_t *tapargs_method(struct interp *in, value_t *obj, const char *name);
 value_t *tapargs_call(struct frame *f, const char *d, value_t *recv, value_t **args, size_t nargs,
                       struct vdict *kw, const struct ast_hdr *site);
+/* argparse.c: X of Optional[X] / List[X] (Set[X] with sets; *many set),
+ * t when no typing alias, NULL for another */
+const value_t *ann_base_type(const value_t *t, int *many, int sets);
 /* argparse.c: the annotated attributes of class c and its repository bases
  * (bases first, ClassVar left out) -> their annotations as typing values,
  * into out. */

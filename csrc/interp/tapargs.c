@@ -134,28 +134,6 @@ static value_t *tap_convert(struct interp *in, const value_t *t, const char *s)
 	}
 }
 
-/* Optional[X] -> X; List[X] / Set[X] -> X with *many set; else t. */
-static const value_t *tap_base_type(const value_t *t, int *many)
-{
-	const value_t *o, *a;
-
-	*many = 0;
-	if (!t || t->k != VK_INST || !t->u.inst->ext || strcmp(t->u.inst->ext, "typing._GenericAlias"))
-		return t;
-	o = vdict_gets(t->u.inst->attrs, "__origin__");
-	a = vdict_gets(t->u.inst->attrs, "__args__");
-	if (!o || !a || a->k != VK_TUPLE || !a->u.seq->n)
-		return NULL;
-	if (o->k == VK_BUILTIN && (o->u.bi.id == BI_LIST || o->u.bi.id == BI_SET) && a->u.seq->n == 1) {
-		*many = 1;
-		return a->u.seq->items[0];
-	}
-	if (o->k == VK_EXT && !strcmp(o->u.ext, "typing.Union") && a->u.seq->n == 2 &&
-	    a->u.seq->items[1]->k == VK_EXT && !strcmp(a->u.seq->items[1]->u.ext, "types.NoneType"))
-		return a->u.seq->items[0];
-	return NULL;
-}
-
 /* The option a --word names: exact, else the one it is a prefix of
  * (argparse's allow_abbrev); NULL when none or several. */
 static struct tap_opt *tap_find(struct tap_opt *o, size_t no, const char *w, size_t wn)
@@ -252,7 +230,7 @@ value_t *tapargs_call(struct frame *f, const char *d, value_t *recv, value_t **a
 			continue;
 		}
 		op->taken = 1;
-		bt = tap_base_type(op->type, &many);
+		bt = ann_base_type(op->type, &many, 1);
 		pf = bt ? class_lookup(m->cls, op->name, NULL) : NULL;
 		if (bt && bt->k == VK_BUILTIN && !bt->u.bi.self && bt->u.bi.id == BI_BOOL && !explicit_bool && !many &&
 		    op->type == bt) {
