@@ -878,6 +878,14 @@ const char *object_host_read_gate(struct interp *in, const char *d, const char *
 	return gate;
 }
 
+/* The text of scaler.step(x)'s x, for a row's condition ("the optimizer"
+ * when the call has none). */
+static const char *scaler_step_arg(struct frame *f, const struct ast_hdr *site)
+{
+	return site && AST_IS(site, Call) && AST_AS(site, Call)->args.n ? text_of(f, AST_AS(site, Call)->args.items[0])
+	                                                                 : "the optimizer";
+}
+
 void ext_job_effects(struct frame *f, const char *d, const char *last, const value_t *recv, value_t **args, size_t nargs,
                      struct vdict *kw, const struct ast_hdr *site)
 {
@@ -1002,8 +1010,7 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 
 				f->jc = jc_push(f, JC_COND, anchor_at(f, site),
 				                afmt(in, "%s does not take the scaler into its own step (fused=True)",
-				                     site && AST_IS(site, Call) && AST_AS(site, Call)->args.n
-				                         ? text_of(f, AST_AS(site, Call)->args.items[0]) : "the optimizer"));
+				                     scaler_step_arg(f, site)));
 				sev(f, SEV_SYNC, "scaler.step(optimizer) (reads found_inf with .item())", site);
 				f->jc = ojc;
 			} else if (!t) {
@@ -1026,8 +1033,7 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 		sev(f, SEV_OPT_STEP, "scaler.step(optimizer)", site);
 		f->jc = jc_push(f, JC_COND, anchor_at(f, site),
 		                afmt(in, "%s, not known here, does not take the scaler into its own step (fused=True)",
-		                     site && AST_IS(site, Call) && AST_AS(site, Call)->args.n
-		                         ? text_of(f, AST_AS(site, Call)->args.items[0]) : "the optimizer"));
+		                     scaler_step_arg(f, site)));
 		sev(f, SEV_SYNC, "scaler.step(optimizer) (reads found_inf with .item())", site);
 		f->jc = ojc;
 	}
