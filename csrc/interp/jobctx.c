@@ -1151,7 +1151,7 @@ value_t *library_object_call(struct frame *f, const char *d)
 	return mk_inst_value(in, o);
 }
 
-/* Is v a device tensor, or a tuple or list holding one? */
+/* Is v a device tensor, or a tuple, list or dict holding one? */
 static int holds_device_tensor(const value_t *v)
 {
 	size_t i;
@@ -1162,12 +1162,18 @@ static int holds_device_tensor(const value_t *v)
 		for (i = 0; i < v->u.seq->n; i++)
 			if (is_tensorish(v->u.seq->items[i]) && v->u.seq->items[i]->dev == DEV_DEVICE)
 				return 1;
+	/* a dict of logged values (wandb.log({"loss": loss})) */
+	if (v->k == VK_DICT)
+		for (i = 0; i < v->u.dict->n; i++)
+			if (is_tensorish(v->u.dict->vals[i]) && v->u.dict->vals[i]->dev == DEV_DEVICE)
+				return 1;
 	return 0;
 }
 
 /* metric.add_batch(predictions=p, references=r) of a method that copies
  * the tensors it is given to the host (catalog host_copying_methods): a
- * sync when one of them is known on the device. */
+ * sync when one of them (or an item of a tuple, list or dict given) is
+ * known on the device. */
 static void host_copying_call(struct frame *f, const char *d, value_t **args, size_t nargs, const struct vdict *kw,
                               const struct ast_hdr *site)
 {
