@@ -162,7 +162,8 @@ value_t *iter_items(struct frame *f, value_t *it, struct vseq **out)
  * made by one comprehension or loop), a row of a host or device tensor
  * (a batch ecg reads as one host tensor: a list of per-image target
  * dicts, whose entries are host tensors too; a sampled sequence on the
- * device).  A mapping held as a device value gives no keys as rows:
+ * device), a part of an object loaded from a file (loaded where it
+ * was).  A mapping held as a device value gives no keys as rows:
  * .items()/.keys() of one are not known (tensor.c).  NULL when there is
  * none. */
 value_t *iter_rep_item(struct frame *f, value_t *it)
@@ -178,6 +179,12 @@ value_t *iter_rep_item(struct frame *f, value_t *it)
 	/* a torch.Size of a shape not known: its dims, Python ints */
 	if (it->k == VK_UNKNOWN && it->reason == size_unknown_reason && !it->alts)
 		return v_unknown(f->in->a, it->expr, shape_dim_reason);
+	/* an item of what torch.load gave (zip(self.emas, state['emas'])
+	 * over a checkpoint's list of state dicts) is part of that object,
+	 * loaded where the load put it, as an item read by a key not known
+	 * is (eval.c) */
+	if (it->k == VK_UNKNOWN && !it->alts && IS_LOADED_REASON(it->reason))
+		return v_unknown(f->in->a, it->expr, it->reason);
 	if (it->k == VK_TENSOR && (it->dev == DEV_HOST || it->dev == DEV_DEVICE)) {
 		value_t *row = v_tensor_dev(f->in->a, it->dev, it->pinned);
 		const struct vshape *s = shape_of(it);

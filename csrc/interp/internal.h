@@ -1589,6 +1589,12 @@ int carry_stmt_binds(const struct ast_hdr *st, const char *id);
  * is_update_step`): the block runs every P * N passes.  *expr: that
  * test's period expression.  0 otherwise.  Never fails. */
 long long countrate_period(struct frame *f, const struct ast_hdr *test, const struct ast_BinOp *m, const char **expr);
+/* stridectr.c: N >= 1, the passes between two runs of a block guarded by
+ * M = `C % P` (P = period, known > 0) when the job loop advances C (a name
+ * or attribute chain) by a known stride K > 1 once a pass (`C += K`, the
+ * only binding of C in the body, no `continue` before it): P / gcd(P, K).
+ * *expr: "<P>/<K>".  0 otherwise.  Never fails. */
+long long stride_period(struct frame *f, const struct ast_BinOp *m, long long period, const char **expr);
 
 /* dsengine.c: a DeepSpeed engine (deepspeed.initialize, add_config_arguments,
  * the engine's step and switches); NULL when the call or name is none of

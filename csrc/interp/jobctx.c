@@ -479,6 +479,19 @@ const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const 
 		/* `global_step % eval_interval == 0 and is_update_step` with
 		 * global_step advanced under is_update_step, every accum
 		 * passes (countrate.c): every period * accum passes */
+		/* `state.cur_nimg % status_nimg == 0` with cur_nimg advanced by
+		 * batch_size every pass (stridectr.c): every status_nimg /
+		 * batch_size passes */
+		if (f->mode != M_FWD && !j->counter && j->period > 0) {
+			const char *se = NULL;
+			long long s = stride_period(f, m, j->period, &se);
+
+			if (s > 0) {
+				j->period = s;
+				j->period_expr = se;
+				return j;
+			}
+		}
 		if (f->mode != M_FWD && !j->counter && j->period > 0) {
 			const char *ne = NULL;
 			long long k = countrate_period(f, test, m, &ne);
