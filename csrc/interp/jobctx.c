@@ -899,6 +899,23 @@ static const char *scaler_step_arg(struct frame *f, const struct ast_hdr *site)
 	                                                                 : "the optimizer";
 }
 
+/* Is a gate of object_host_reads ("enabled" or "enabled,_scale": the
+ * object's attributes, by comma) closed on recv: one of them known False
+ * or None (a scaler built disabled, or one that never scaled)? */
+static int object_gate_closed(struct interp *in, const value_t *recv, const char *gate)
+{
+	while (gate && *gate) {
+		const char *comma = strchr(gate, ',');
+		size_t n = comma ? (size_t)(comma - gate) : strlen(gate);
+		const char *name = afmt(in, "%.*s", (int)n, gate);
+
+		if (value_truth(vdict_gets(recv->u.inst->attrs, name)) == 0)
+			return 1;
+		gate = comma ? comma + 1 : NULL;
+	}
+	return 0;
+}
+
 void ext_job_effects(struct frame *f, const char *d, const char *last, const value_t *recv, value_t **args, size_t nargs,
                      struct vdict *kw, const struct ast_hdr *site)
 {
@@ -1059,9 +1076,15 @@ void ext_job_effects(struct frame *f, const char *d, const char *last, const val
 		const char *cm = d;
 		const char *gate = object_host_read_gate(in, d, &cm);
 
-		if (gate && value_truth(vdict_gets(recv->u.inst->attrs, gate)) != 0)
+		if (gate && !object_gate_closed(in, recv, gate))
 			sev(f, SEV_SYNC, afmt(in, "%s() (reads device values with .item())", cm), site);
 	}
+	/* scaler.scale(loss): the scale tensor exists on the device from now
+	 * on (torch's lazy init of GradScaler._scale), for state_dict() to read */
+	if (recv && recv->k == VK_INST && recv->u.inst->ext && strstr(d, "GradScaler.") && !strcmp(last, "scale") &&
+	    vdict_gets(recv->u.inst->attrs, "_scale"))
+		vdict_sets(in->a, recv->u.inst->attrs, "_scale",
+		           v_unknown(in->a, NULL, "the scale tensor scale() made on the device"));
 	/* amp.scale_loss(loss, optimizer), larc.step(): a library's call that
 	 * reads device values on the host every time (catalog
 	 * library_host_reads), once the job puts its work on a GPU */

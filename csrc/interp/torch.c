@@ -2156,6 +2156,11 @@ static value_t *torch_object(struct frame *f, const char *d, const char *last, v
 
 		if (en || nargs < 5)
 			vdict_sets(in->a, o->attrs, "enabled", en ? en : v_bool(in->a, 1));
+		/* _scale: None until the first scale(loss) makes the scale
+		 * tensor on the device (torch's lazy init); state_dict() and
+		 * get_scale() read it only then (catalog object_host_reads'
+		 * second gate) -- ext_job_effects sets it at scale() */
+		vdict_sets(in->a, o->attrs, "_scale", v_none(in->a));
 	}
 	if (!strcmp(last, "DataLoader"))
 		loader_init(f, o, args, nargs, kw, site);
