@@ -612,6 +612,41 @@ static const struct jctx *sc_ctx_of(const struct sc *s, const struct sched_ev *e
 	return call ? call->ctx : e->ctx;
 }
 
+static char *sc_frequency(const struct sc *s, const struct sched_ev *e);
+
+/* The frequency of e under the periodic guard g on the counter of loop l,
+ * a loop below the step loop: the frequency of l's own line (l runs that
+ * often), times l's count over g's period when l's count is known and
+ * nothing else multiplies, else "×?" with the period and the loop named.
+ * Allocated; never fails. */
+static char *sc_inner_guard_frequency(const struct sc *s, const struct sched_ev *e, const struct jctx *g,
+                                      const struct jctx *l)
+{
+	static const char mul[] = "\u00d7";
+	struct sched_ev around = *e;
+	const char *pe = g->period_expr ? g->period_expr : "?";
+	char *outer, *cut, *r;
+
+	around.ctx = l->up;
+	around.in_forward = 0;
+	outer = sc_frequency(s, &around);
+	cut = strstr(outer, mul);
+	if (!cut && l->trips > 0 && g->period > 0) {
+		r = xasprintf("%s \u00d7%lld (every %s=%lld of the %lld iterations of `%s`)", outer,
+		              (l->trips + g->period - 1) / g->period, pe, g->period, l->trips, l->text);
+	} else {
+		if (cut) {
+			*cut = '\0';
+			while (cut > outer && cut[-1] == ' ')
+				*--cut = '\0';
+		}
+		r = g->period > 0 ? xasprintf("%s \u00d7? (every %s=%lld iterations of `%s`)", outer, pe, g->period, l->text)
+		                  : xasprintf("%s \u00d7? (every %s iterations of `%s`)", outer, pe, l->text);
+	}
+	free(outer);
+	return r;
+}
+
 /* "every step", "every micro-step", "every eval_interval=250 steps", "once";
  * with the loops between that unit and the event: "every eval_interval=250
  * steps ×200".  A periodic guard outside the step loop counts the loop it
@@ -696,6 +731,13 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 			/* `if epoch % 10 == 0` in the loop around the step loop */
 			head = g->period > 0 ? xasprintf("every %s=%lld iterations of `%s`", pe, g->period, l->text)
 			                     : xasprintf("every %s iterations of `%s`", pe, l->text);
+		} else if (g->counts_loop && s->step_loop && l && ctx_has(l, s->step_loop) && !ctx_same(l, s->step_loop) &&
+		           !(s->micro_loop && ctx_same(l, s->micro_loop))) {
+			/* `if idx % 100 == 0` on the counter of a loop below the
+			 * step loop (an evaluation's batch loop): every 100th pass
+			 * of that loop, each time the loop runs -- as often as the
+			 * loop, its count over the period (pass 0 runs) */
+			return sc_inner_guard_frequency(s, e, g, l);
 		} else if (s->accum && s->step_loop && ctx_has(g, s->step_loop) && !jc_find(c, JC_STEP_END)) {
 			/* tested on each pass of an accumulation loop, not only
 			 * on the pass that ends a step: it counts passes

@@ -200,6 +200,16 @@ static value_t *module_attr(struct interp *in, value_t *obj, const char *name)
 		return obj;
 	if (!strcmp(name, "weight") || !strcmp(name, "bias")) {
 		v = obj->k == VK_INST && obj->u.inst->on_device ? v_tensor_dev(in->a, DEV_DEVICE, 0) : v_tensor(in->a);
+		/* a layer not moved, built on the host with torch's default
+		 * device never moved: its weight is on the host for sure, as
+		 * module.c's parameters() lists them (what is made from it
+		 * there -- a plain tensor attribute, weight.new_zeros(...) --
+		 * stays there when the module moves) */
+		if (obj->k == VK_INST && !obj->u.inst->on_device && !in->default_dev && obj->u.inst->mod != VM_NONE &&
+		    module_built_on_host(in, obj->u.inst)) {
+			v = v_tensor_dev(in->a, DEV_HOST, 0);
+			v->host_sure = 1;
+		}
 		if (obj->k == VK_INST && obj->u.inst->mod == VM_LAYER) {
 			/* whose parameter it is: a tie (other.weight = this.weight)
 			 * names it (modtree.c counts it once) */

@@ -352,6 +352,13 @@ int carry_counts_passes(const struct frame *f, const char *id)
 	return -1;
 }
 
+int carry_for_target_binds(const struct frame *f, const char *id)
+{
+	const struct carry *c = f->carry;
+
+	return c && id && c->for_target && carry_target_has(c->for_target, id);
+}
+
 /* xs[-1] where the body appends to xs after the read:
  *
  *     xs = [x]

@@ -1315,13 +1315,44 @@ static void boolop_machine_operand(const value_t *v, int *mach, int *other)
  * the masked positions), or a host tensor of rank 1 or more; a Python
  * number, or a value whose place or rank is not known, no row; in job
  * code and in a model's forward alike. */
+/* The mask of an index (alone or an item of a tuple), host for sure
+ * (hostsure.c: made on the host, a plain tensor attribute of a module
+ * the module's move left there), or NULL. */
+static const value_t *index_host_mask(const value_t *idx)
+{
+	size_t i;
+
+	if (is_tensorish(idx))
+		return idx->dt == DT_BOOL && idx->k == VK_TENSOR && idx->dev == DEV_HOST && idx->host_sure ? idx : NULL;
+	if (idx->k != VK_TUPLE)
+		return NULL;
+	for (i = 0; i < idx->u.seq->n; i++)
+		if (index_host_mask(idx->u.seq->items[i]))
+			return idx->u.seq->items[i];
+	return NULL;
+}
+
 void index_mask_store(struct frame *f, const value_t *obj, const value_t *idx, const value_t *v,
                       const struct ast_hdr *site)
 {
+	struct sched_ev *e;
+
 	if (obj->dev != DEV_DEVICE || !index_has_mask(idx) || !v || v->k != VK_TENSOR)
 		return;
-	if (v->dev == DEV_DEVICE || (v->dev == DEV_HOST && v->shape && v->shape->nd >= 1))
-		sev(f, SEV_SYNC, "storing through a boolean mask (index_put_: the mask's nonzero sized on the host)", site);
+	if (!(v->dev == DEV_DEVICE || (v->dev == DEV_HOST && v->shape && v->shape->nd >= 1)))
+		return;
+	/* a mask on the host for sure: its nonzero runs on the host (no
+	 * read of the device), the indices it makes are copied to the
+	 * device tensor's (index_put_'s make_info), blocking */
+	if (index_host_mask(idx)) {
+		if ((e = sev(f, SEV_H2D, "storing through a host boolean mask into a device tensor (index_put_: "
+		                         "the mask's indices copied over)", site))) {
+			e->pinned = 0;
+			e->non_blocking = 0;
+		}
+		return;
+	}
+	sev(f, SEV_SYNC, "storing through a boolean mask (index_put_: the mask's nonzero sized on the host)", site);
 }
 
 static value_t *tensor_subscript(struct frame *f, const struct ast_Subscript *s, value_t *obj, value_t *idx)

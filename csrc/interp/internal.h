@@ -1580,6 +1580,11 @@ int carry_varies(const struct frame *f, const struct ast_hdr *test);
  * body at all (an attribute, a counter of another loop), or no loop
  * read. */
 int carry_counts_passes(const struct frame *f, const char *id);
+/* carry.c: is id bound by the target of the `for` f is reading (the
+ * innermost loop of its frame; `idx` of `for idx, batch in
+ * enumerate(loader)`, a loader's loop included, whose target
+ * carry_counts_passes() does not see)?  0 or 1; never fails. */
+int carry_for_target_binds(const struct frame *f, const char *id);
 /* carry.c: does statement st (or one inside it, not in a nested def,
  * lambda or class) bind id? */
 int carry_stmt_binds(const struct ast_hdr *st, const char *id);

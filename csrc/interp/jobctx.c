@@ -228,6 +228,7 @@ const struct jctx *jc_push(struct frame *f, enum jctx_kind kind, const char *anc
 	j->text = text;
 	j->period = -1;
 	j->counter = NULL;
+	j->counts_loop = 0;
 	j->trips = -1;
 	j->gen_items = 0;
 	j->yields = 0;
@@ -476,6 +477,11 @@ const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const 
 		 * every N passes of the loop */
 		if (f->mode != M_FWD && AST_IS(m->left, Name) && !carry_counts_passes(f, AST_AS(m->left, Name)->id))
 			j->counter = AST_AS(m->left, Name)->id;
+		/* `idx % 100 == 0` on the loop's own counter: it counts that
+		 * loop's passes (schedule.c: an evaluation loop's, not steps) */
+		j->counts_loop = f->mode != M_FWD && AST_IS(m->left, Name) &&
+		                 (carry_counts_passes(f, AST_AS(m->left, Name)->id) == 1 ||
+		                  carry_for_target_binds(f, AST_AS(m->left, Name)->id));
 		/* `global_step % eval_interval == 0 and is_update_step` with
 		 * global_step advanced under is_update_step, every accum
 		 * passes (countrate.c): every period * accum passes */

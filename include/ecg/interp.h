@@ -108,6 +108,12 @@ struct jctx {
 	                                 after a `continue`, or under an `if`): its
 	                                 name; NULL otherwise (carry.c
 	                                 carry_counts_passes) */
+	int counts_loop;              /* JC_GUARD whose `x % n` names the counter of
+	                                 the loop it is in (that loop's target, or a
+	                                 name every pass advances: carry.c
+	                                 carry_counts_passes 1): it counts that
+	                                 loop's passes -- an evaluation's batch
+	                                 loop's, when the loop is below the step */
 	long long trips;              /* JC_LOOP, JC_REPEAT: known trip count, or -1 */
 	int gen_items;                /* JC_LOOP: a loop of a generator's body around its
 	                               * yield: each iteration makes one item for the code
