@@ -263,13 +263,14 @@ const value_t *ann_base_type(const value_t *t, int *many, int sets)
 	return NULL;
 }
 
-/* The annotated attributes of class c's body and of its repository
- * bases (bases first; a name annotated again keeps its first place, with
- * the latest annotation), ClassVar[...] left out: name -> the annotation
- * as ann_type reads it. */
-void class_annotated_types(struct frame *f, struct vclass *c, struct vdict *out)
+typedef void (*class_field_fn)(struct frame *bf, struct vclass *b, const struct ast_AnnAssign *aa, void *ctx);
+
+/* Calls fn on each annotated class-body statement `name: T [= v]` (ClassVar
+ * annotations left out) of class c and of its repository bases, bases
+ * first -- of those that are dataclasses only when dc_only -- with a frame
+ * reading that class's body (bf) and the class that holds it (b). */
+static void each_class_field(struct frame *f, struct vclass *c, int dc_only, class_field_fn fn, void *ctx)
 {
-	struct interp *in = f->in;
 	size_t i;
 	unsigned k;
 
@@ -277,9 +278,9 @@ void class_annotated_types(struct frame *f, struct vclass *c, struct vdict *out)
 		struct vclass *b = c->mro[i];
 		struct frame bf;
 
-		if (!b->def)
+		if (!b->def || (dc_only && !b->is_dataclass))
 			continue;
-		class_body_frame(in, b, f, &bf);
+		class_body_frame(f->in, b, f, &bf);
 		for (k = 0; k < b->def->body.n; k++) {
 			const struct ast_hdr *st = b->def->body.items[k];
 			const struct ast_AnnAssign *aa;
@@ -287,11 +288,25 @@ void class_annotated_types(struct frame *f, struct vclass *c, struct vdict *out)
 			if (!AST_IS(st, AnnAssign))
 				continue;
 			aa = AST_AS(st, AnnAssign);
-			if (!AST_IS(aa->target, Name) || is_classvar_ann(aa->annotation))
-				continue;
-			vdict_sets(in->a, out, AST_AS(aa->target, Name)->id, ann_type(&bf, aa->annotation, 0));
+			if (AST_IS(aa->target, Name) && !is_classvar_ann(aa->annotation))
+				fn(&bf, b, aa, ctx);
 		}
 	}
+}
+
+static void annotated_type_cb(struct frame *bf, struct vclass *b, const struct ast_AnnAssign *aa, void *ctx)
+{
+	(void)b;
+	vdict_sets(bf->in->a, ctx, AST_AS(aa->target, Name)->id, ann_type(bf, aa->annotation, 0));
+}
+
+/* The annotated attributes of class c's body and of its repository
+ * bases (bases first; a name annotated again keeps its first place, with
+ * the latest annotation), ClassVar[...] left out: name -> the annotation
+ * as ann_type reads it. */
+void class_annotated_types(struct frame *f, struct vclass *c, struct vdict *out)
+{
+	each_class_field(f, c, 0, annotated_type_cb, out);
 }
 
 /* Field(name, type, default, default_factory, init, metadata) of one
@@ -337,6 +352,11 @@ static value_t *field_object(struct frame *bf, struct vclass *b, const struct as
 	return mk_inst_value(in, fi);
 }
 
+static void field_object_cb(struct frame *bf, struct vclass *b, const struct ast_AnnAssign *aa, void *ctx)
+{
+	vdict_sets(bf->in->a, ctx, AST_AS(aa->target, Name)->id, field_object(bf, b, aa));
+}
+
 /* dataclasses.fields(x): a tuple of Field objects in definition order,
  * bases first (a field a subclass annotates again keeps its place), without
  * ClassVar annotations.  NULL when x is not a repository dataclass (the
@@ -348,30 +368,11 @@ value_t *dataclass_fields_call(struct frame *f, value_t *x)
 	struct vdict *fl;
 	value_t *r;
 	size_t i;
-	unsigned k;
 
 	if (!c)
 		return NULL;
 	fl = vdict_new(in->a);
-	for (i = c->nmro; i-- > 0;) {
-		struct vclass *b = c->mro[i];
-		struct frame bf;
-
-		if (!b->is_dataclass)
-			continue;
-		class_body_frame(in, b, f, &bf);
-		for (k = 0; k < b->def->body.n; k++) {
-			const struct ast_hdr *st = b->def->body.items[k];
-			const struct ast_AnnAssign *aa;
-
-			if (!AST_IS(st, AnnAssign))
-				continue;
-			aa = AST_AS(st, AnnAssign);
-			if (!AST_IS(aa->target, Name) || is_classvar_ann(aa->annotation))
-				continue;
-			vdict_sets(in->a, fl, AST_AS(aa->target, Name)->id, field_object(&bf, b, aa));
-		}
-	}
+	each_class_field(f, c, 1, field_object_cb, fl);
 	r = v_seq(in->a, VK_TUPLE, fl->n);
 	for (i = 0; i < fl->n; i++)
 		vseq_push(in->a, r->u.seq, fl->vals[i]);

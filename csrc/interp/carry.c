@@ -300,19 +300,35 @@ int carry_cond_added(const struct jctx *first, const struct jctx *later, const s
 	return added && (!a || a == loop) && (!b || b == loop);
 }
 
-/* Does the node hold a `continue` of the loop being read (not one of a
- * loop nested in it, nor of a function defined there)? */
+/* Does the node hold a `continue` of the loop whose body it is in (not of
+ * an inner loop, though one in an inner loop's else is; not in another
+ * scope)?  ast_visit_children's callback (ctx unused): 1 stops the walk. */
 static int continue_cb(const struct ast_hdr *n, void *ctx)
 {
+	(void)ctx;
 	switch (n->kind) {
 	case AST_Continue:
 		return 1;
-	case AST_For: case AST_AsyncFor: case AST_While:
+	case AST_For: case AST_AsyncFor: case AST_While: {
+		const struct ast_list *orelse = AST_IS(n, While) ? &AST_AS(n, While)->orelse :
+		                                AST_IS(n, For) ? &AST_AS(n, For)->orelse : &AST_AS(n, AsyncFor)->orelse;
+		unsigned k;
+
+		for (k = 0; k < orelse->n; k++)
+			if (continue_cb(orelse->items[k], ctx))
+				return 1;
+		return 0;
+	}
 	case AST_FunctionDef: case AST_AsyncFunctionDef: case AST_ClassDef: case AST_Lambda:
 		return 0;
 	default:
 		return ast_visit_children(n, continue_cb, ctx);
 	}
+}
+
+int holds_loop_continue(const struct ast_hdr *st)
+{
+	return continue_cb(st, NULL);
 }
 
 /* Is statement n `id += ...` (or `id = id + ...`)? */
@@ -347,7 +363,7 @@ int carry_counts_passes(const struct frame *f, const char *id)
 			return skipped ? 0 : 1;
 		if (binds_cb(st, &w))
 			return -1;      /* set otherwise: not read here */
-		skipped |= continue_cb(st, NULL);
+		skipped |= holds_loop_continue(st);
 	}
 	return -1;
 }

@@ -281,19 +281,6 @@ static const struct ast_hdr *innermost_loop(struct frame *f, const struct ast_li
 	return NULL;
 }
 
-/* A `continue` under n that acts on the loop n is in (not in a nested
- * loop or scope): 1 stops the walk */
-static int continue_cb(const struct ast_hdr *n, void *ctx)
-{
-	(void)ctx;
-	if (AST_IS(n, Continue))
-		return 1;
-	if (AST_IS(n, For) || AST_IS(n, AsyncFor) || AST_IS(n, While) || AST_IS(n, FunctionDef) ||
-	    AST_IS(n, AsyncFunctionDef) || AST_IS(n, Lambda) || AST_IS(n, ClassDef))
-		return 0;
-	return ast_visit_children(n, continue_cb, ctx);
-}
-
 /* `if NAME: ... break` (no else; the break among the block's own
  * statements) */
 static int breaks_on(const struct ast_hdr *st, const char *name)
@@ -360,7 +347,7 @@ int last_iter_ctx(struct frame *f, const struct ast_hdr *test, const struct jctx
 	for (i = 0; i < body->n; i++) {
 		const struct ast_hdr *st = body->items[i];
 
-		if (continue_cb(st, NULL))
+		if (holds_loop_continue(st))
 			return 0;
 		if (binds(st, name) && st->line < test->line)
 			bound = 1;

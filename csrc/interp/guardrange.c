@@ -151,32 +151,6 @@ static int break_bound(struct frame *f, const struct ast_hdr *s, const char *id,
 	}
 }
 
-/* Does the node hold a `continue` of the loop whose body it is in (not of
- * an inner loop, not in another scope)? */
-static int continue_cb(const struct ast_hdr *n, void *ctx)
-{
-	(void)ctx;
-	switch (n->kind) {
-	case AST_Continue:
-		return 1;
-	case AST_For: case AST_AsyncFor: case AST_While: {
-		/* an inner loop's body binds its own continue; its else does not */
-		const struct ast_list *orelse = AST_IS(n, While) ? &AST_AS(n, While)->orelse :
-		                                AST_IS(n, For) ? &AST_AS(n, For)->orelse : &AST_AS(n, AsyncFor)->orelse;
-		unsigned k;
-
-		for (k = 0; k < orelse->n; k++)
-			if (continue_cb(orelse->items[k], ctx))
-				return 1;
-		return 0;
-	}
-	case AST_FunctionDef: case AST_AsyncFunctionDef: case AST_ClassDef: case AST_Lambda:
-		return 0;
-	default:
-		return ast_visit_children(n, continue_cb, ctx);
-	}
-}
-
 /* In carry c's body: the counter's range [lo, hi] at line `at`; 1, else 0. */
 static int counter_range(struct frame *f, const struct carry *c, const char *id, int at, long long *lo,
                          long long *hi)
@@ -197,7 +171,7 @@ static int counter_range(struct frame *f, const struct carry *c, const char *id,
 			inc = s;
 		else if (inc && !bounded && break_bound(f, s, id, &top))
 			bounded = 1;
-		if (continue_cb(s, NULL))
+		if (holds_loop_continue(s))
 			return 0;
 	}
 	if (!inc || !bounded || body_bindings(body, id, 0, INT_MAX, inc) || carry_target_has(c->for_target, id))

@@ -1529,6 +1529,10 @@ int carry_last_item(struct frame *f, const struct ast_Subscript *s, const value_
 /* carry.c: does the assignment target t (a name, starred, a tuple or
  * list of them; not an attribute or item) bind the name id? */
 int carry_target_has(const struct ast_hdr *t, const char *id);
+/* carry.c: does statement st hold a `continue` of the loop whose body it
+ * is in (one in an inner loop's else too; not one of an inner loop, nor
+ * in a def, class or lambda)? */
+int holds_loop_continue(const struct ast_hdr *st);
 /* carry.c: does e read the loop's target or a name its body binds? */
 int carry_reads_varying(const struct carry *c, const struct ast_hdr *e);
 /* itemargs.c: a call from a loop read once for all marks the callee's

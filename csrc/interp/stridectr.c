@@ -98,20 +98,6 @@ static int assigns_cb(const struct ast_hdr *n, void *ctx)
 	return ast_visit_children(n, assigns_cb, ctx);
 }
 
-/* Does the node hold a `continue` of the loop being read? */
-static int continue_cb(const struct ast_hdr *n, void *ctx)
-{
-	switch (n->kind) {
-	case AST_Continue:
-		return 1;
-	case AST_For: case AST_AsyncFor: case AST_While:
-	case AST_FunctionDef: case AST_AsyncFunctionDef: case AST_ClassDef: case AST_Lambda:
-		return 0;
-	default:
-		return ast_visit_children(n, continue_cb, ctx);
-	}
-}
-
 static long long gcd(long long a, long long b)
 {
 	while (b) {
@@ -150,7 +136,7 @@ long long stride_period(struct frame *f, const struct ast_BinOp *m, long long pe
 			inc = AST_AS(st, AugAssign);
 			cont_before = cont;
 		}
-		cont |= continue_cb(st, NULL);
+		cont |= holds_loop_continue(st);
 	}
 	if (!inc || w.n != 1 || cont_before)
 		return 0;
