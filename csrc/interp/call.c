@@ -290,6 +290,10 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 		return call_torch(f, d, last, args, nargs, kw, site, any_tensor);
 	if ((r = call_torch_fact(f, d, last, args, nargs, kw, site)))
 		return r;
+	/* create_model('convnext_tiny') of a name the repository filed with
+	 * @register_model: its function (registry.c) */
+	if ((r = registry_create(f, d, args, nargs, kw, site)))
+		return r;
 	if ((r = libv_module_factory(f, d, kw, site)))
 		return r;
 	if ((r = ext_module_new(f, d, last, args, nargs, kw, site)))

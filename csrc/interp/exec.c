@@ -1873,6 +1873,8 @@ static enum flow exec_funcdef(struct frame *f, const struct ast_hdr *st)
 			}
 			if (click_decorate(f, cur, dv))   /* @click.option(...), @click.command() */
 				continue;
+			if (registry_file(f, dv, cur))     /* @register_model: filed by name */
+				continue;
 			if (dv->k != VK_FUNC && dv->k != VK_BOUND)
 				continue;
 			r = call(f, dv, &cur, 1, NULL, decos->items[k]);

@@ -427,6 +427,8 @@ struct interp {
 	struct interp_note *notes;
 	size_t nnotes, anotes;
 	struct vdict *builtins;
+	struct vdict *registry;        /* registry.c: "<registry>:<name>" -> the
+	                                  repository function filed so, or NULL */
 	value_t *argv;                 /* sys.argv[1:] as a list of str, or NULL */
 	int dist_init;                 /* the job has called init_process_group (or a
 	                                  library's init_distributed) on a path read */
@@ -741,6 +743,11 @@ value_t *hfargs_call(struct frame *f, const char *d, value_t *recv, value_t **ar
  * obj, NULL for any other name (attr.c); tapargs_call parses the command
  * line into the object and returns it, NULL when the call is not one. */
 void tapargs_init(struct interp *in, struct vinst *m, const struct vdict *kw);
+/* registry.c: @register_model files a repository function by name (1: it
+ * did); create_model(name) calls it (NULL: no such factory or name) */
+int registry_file(struct frame *f, const value_t *deco, value_t *fn);
+value_t *registry_create(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                         const struct ast_hdr *site);
 value_t *tapargs_method(struct interp *in, value_t *obj, const char *name);
 value_t *tapargs_call(struct frame *f, const char *d, value_t *recv, value_t **args, size_t nargs,
                       struct vdict *kw, const struct ast_hdr *site);

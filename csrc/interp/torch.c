@@ -2896,8 +2896,8 @@ struct vinst *ext_module_inst(struct frame *f, const char *d, value_t **args, si
 
 /* A module of a third-party library (an external module instance with its
  * constructor arguments) or, in job mode, a third-party model class
- * (torchvision.models.resnet50(), timm.*, transformers.*).  NULL when d
- * is neither. */
+ * (torchvision.models.resnet50(), transformers.*; not a private or a
+ * helper module's function).  NULL when d is neither. */
 value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                         struct vdict *kw, const struct ast_hdr *site)
 {
@@ -2907,9 +2907,11 @@ value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_
 	if (ext_is_module_class(in->cat, d))
 		return mk_inst_value(in, ext_module_inst(f, d, args, nargs, kw, site));
 	/* a third-party model class, e.g. torchvision.models.resnet50() */
-	if (f->mode != M_FWD && (strstr(d, ".models.") || !strncmp(d, "timm.", 5) ||
-	                         !strncmp(d, "transformers.", 13)) &&
-	    (last[0] >= 'a' && last[0] <= 'z' ? strstr(d, ".models.") != NULL : 1) &&
+	if (f->mode != M_FWD && (strstr(d, ".models.") || !strncmp(d, "transformers.", 13)) &&
+	    last[0] != '_' &&     /* a private helper (vision_transformer._cfg) */
+	    (last[0] >= 'a' && last[0] <= 'z'
+	         ? strstr(d, ".models.") && !catalog_fact_match(in->cat, CATALOG_F_MODEL_HELPER_MODULES, d)
+	         : 1) &&
 	    strcmp(last, "create_model") && strcmp(last, "from_pretrained") &&
 	    !catalog_fact(in->cat, CATALOG_F_LOSS_SCALERS, d) &&
 	    !catalog_fact_match(in->cat, CATALOG_F_NOT_MODULE_SUFFIXES, last)) {

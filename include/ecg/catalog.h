@@ -754,6 +754,16 @@ enum catalog_fact {
 	                                 a GradScaler's found_inf itself
 	                                 (fused): scaler.step reads nothing
 	                                 (interp/torch.c, jobctx.c) */
+	CATALOG_F_NAME_REGISTRARS,    /* map: a library's decorator that files the
+	                                 function it decorates under its __name__
+	                                 -> the registry (interp/registry.c) */
+	CATALOG_F_NAME_REGISTRY_FACTORIES, /* map: a library's function that calls
+	                                 the function filed under a name -> the
+	                                 registry */
+	CATALOG_F_NAME_REGISTRY_HELD_KEYWORDS, /* set: keywords such a factory
+	                                 keeps to itself (not passed on) */
+	CATALOG_F_MODEL_HELPER_MODULES, /* words: a library's modules under
+	                                 .models. whose functions build no model */
 	CATALOG_NFACTS
 };
 
