@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ecg/catalog.h"
 #include "ecg/schedule.h"
@@ -183,6 +184,23 @@ static int names_warmup(const char *t)
 	return t && (strstr(t, "warm") || strstr(t, "Warm") || strstr(t, "WARM"));
 }
 
+/* Whether the function of an anchor ("models/common.py:Net.warmup:786")
+ * is named for a warm-up. */
+static int anchor_names_warmup(const char *anchor)
+{
+	const char *a = anchor ? strchr(anchor, ':') : NULL, *z = anchor ? strrchr(anchor, ':') : NULL;
+	const char *p;
+
+	if (!a || a == z)
+		return 0;
+	for (p = z; p > a && p[-1] != '.' && p[-1] != ':'; p--)
+		;
+	for (; p + 4 <= z; p++)
+		if (!strncasecmp(p, "warm", 4))
+			return 1;
+	return 0;
+}
+
 static const struct sched_ev *sc_after_warmup(const struct sc *s, const struct sched_ev *first)
 {
 	const struct jctx *w = ctx_outermost_repeating_loop(first->ctx), *m;
@@ -190,6 +208,19 @@ static const struct sched_ev *sc_after_warmup(const struct sc *s, const struct s
 
 	if (!w || !first->anchor)
 		return first;
+	/* the model called in a loop of a function named for a warm-up
+	 * (`def warmup(self): for _ in range(n): self.forward(im)`), and
+	 * later in a loop of the job's outside any such function: that
+	 * later call (a batch scorer's loop over its images) */
+	if (anchor_names_warmup(first->anchor) || names_warmup(w->text))
+		for (i = (size_t)(first - s->ev) + 1; i < s->nev; i++) {
+			const struct sched_ev *e = &s->ev[i];
+
+			if (e->kind == SEV_MODEL_CALL && e->anchor && !anchor_names_warmup(e->anchor) &&
+			    (m = ctx_outermost_repeating_loop(e->ctx)) && !ctx_same(m, w) && !names_warmup(m->text) &&
+			    !ctx_has(e->ctx, w))
+				return e;
+		}
 	for (i = (size_t)(first - s->ev) + 1; i < s->nev; i++) {
 		const struct sched_ev *e = &s->ev[i];
 
