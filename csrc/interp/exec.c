@@ -2284,6 +2284,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		else
 			(void)alts_sync(f, tv, afmt(in, "assert %s (the truth of a device tensor on one path)",
 			                            text_of(f, AST_AS(st, Assert)->test)), st);
+		machine_assert(f, AST_AS(st, Assert)->test, tv);   /* assert torch.cuda.is_available() */
 		return FL_NORMAL;
 	}
 	case AST_While: {

@@ -16,6 +16,12 @@
  *   - machine_accelerator(): torch.accelerator.current_accelerator() is
  *     the "cuda" device, or None on the CPU.
  *
+ * A job can name it too: `assert torch.cuda.is_available()` (alone or
+ * a term of an `and`), read in job code under no undecided condition,
+ * lets the run go on only on a CUDA machine -- the rest of the run is
+ * read as on one (machine_assert; what was read before it keeps its
+ * conditions).
+ *
  * Other accelerators' packages (catalog absent_modules) are absent
  * whatever the machine (import.c, stdlib.c find_spec).  Nothing here
  * allocates outside the interpreter's arena; nothing can fail.
@@ -66,6 +72,35 @@ value_t *machine_query(struct frame *f, const char *d, const struct ast_hdr *sit
 		break;
 	}
 	return unknown_at(f, site, MACHINE_REASON);
+}
+
+/* Whether the test e (an `and`'s terms) calls a query true only on a
+ * CUDA machine (catalog cuda_machine_queries). */
+static int asserts_cuda(struct frame *f, const struct ast_hdr *e)
+{
+	struct interp *in = f->in;
+	const value_t *fn;
+	unsigned i;
+
+	if (AST_IS(e, BoolOp) && AST_AS(e, BoolOp)->op == AST_BOOL_AND) {
+		for (i = 0; i < AST_AS(e, BoolOp)->values.n; i++)
+			if (asserts_cuda(f, AST_AS(e, BoolOp)->values.items[i]))
+				return 1;
+		return 0;
+	}
+	if (!AST_IS(e, Call) || AST_AS(e, Call)->args.n || !AST_IS(AST_AS(e, Call)->func, Attribute))
+		return 0;
+	fn = eval(f, AST_AS(e, Call)->func);      /* an attribute read: no effect */
+	return fn->k == VK_EXT && catalog_fact(in->cat, CATALOG_F_CUDA_MACHINE_QUERIES, canon_ext(in, fn->u.ext));
+}
+
+void machine_assert(struct frame *f, const struct ast_hdr *test, const value_t *tv)
+{
+	if (f->in->machine != INTERP_MACHINE_UNKNOWN || f->mode == M_FWD || value_truth(tv) == 0 ||
+	    jc_find(f->jc, JC_COND) || jc_find(f->jc, JC_GUARD))
+		return;
+	if (asserts_cuda(f, test))
+		f->in->machine = INTERP_MACHINE_CUDA;
 }
 
 /* torch.accelerator.current_accelerator(): on a named machine the device
