@@ -86,6 +86,9 @@ value_t *iter_items(struct frame *f, value_t *it, struct vseq **out)
 		*out = s;
 		return NULL;
 	case VK_INST:
+		/* a column of a pandas table of known rows (pandas.c) */
+		if ((*out = pandas_values(it)) != NULL)
+			return NULL;
 		/* a container, or a repo subclass of nn.Sequential / ModuleList
 		 * (`for layer in self` in its forward) */
 		if (it->u.inst->mod == VM_CONTAINER ||
@@ -1643,6 +1646,15 @@ static value_t *bi_sorted(struct frame *f, value_t *fn, value_t **args, size_t n
 	struct vseq *items = NULL;
 	size_t i;
 
+	/* reversed(t) of a tensor: Tensor.__reversed__, t.flip(0) -- a tensor
+	 * where t is, of its shape (its rows iterated last first) */
+	if (fn->u.bi.id == BI_REVERSED && nargs == 1 && args[0]->k == VK_TENSOR) {
+		value_t *r = v_tensor_dev(in->a, args[0]->dev, 0);
+
+		r->shape = args[0]->shape;
+		r->dt = args[0]->dt;
+		return r;
+	}
 	if (nargs >= 1 && !iter_items(f, args[0], &items)) {
 		value_t *r;
 
@@ -2465,6 +2477,29 @@ static value_t *bi_vars(struct frame *f, value_t *fn, value_t **args, size_t nar
 	return unknown_at(f, site, "vars() of an object ecg does not hold");
 }
 
+/* locals(): in a function, a snapshot of its names as a new dict (what
+ * CPython 3.11 returns: later bindings do not show through); at module
+ * level the namespace itself, as globals() */
+static value_t *bi_locals(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *r = v_dict(in->a);
+	size_t i;
+
+	(void)fn, (void)args, (void)kw;
+	if (nargs)
+		return unknown_at(f, site, "locals() takes no arguments");
+	if (!f->locals) {
+		r->u.dict = f->globals->dict;
+		return r;
+	}
+	charge(f, f->locals->n, 0);
+	for (i = 0; i < f->locals->n; i++)
+		vdict_set(in->a, r->u.dict, f->locals->keys[i], f->locals->vals[i]);
+	return r;
+}
+
 static value_t *bi_globals(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                            const struct ast_hdr *site)
 {
@@ -2504,6 +2539,7 @@ static const struct native builtin_natives[] = {
 	{ "iter", bi_iter, BI_ITER },
 	{ "len", bi_len, BI_LEN },
 	{ "list", bi_seq, BI_LIST },
+	{ "locals", bi_locals, BI_LOCALS },
 	{ "map", bi_map, BI_MAP },
 	{ "max", bi_max, BI_MAX },
 	{ "min", bi_min, BI_MIN },
