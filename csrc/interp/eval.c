@@ -1650,6 +1650,12 @@ static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, val
 	case VK_INST:
 		if (is_mesh(obj))     /* mesh["pp"], mesh["batch", "cp"]: mesh.c */
 			return mesh_getitem(f, obj, idx, &s->h);
+		{
+			value_t *col = pandas_column(obj, idx);     /* df["Suffix"]: pandas.c */
+
+			if (col)
+				return col;
+		}
 		/* a torch container, or a repo subclass of one that keeps its
 		 * indexing (Joiner(nn.Sequential): self[0](x)) */
 		if (obj->u.inst->mod == VM_CONTAINER ||

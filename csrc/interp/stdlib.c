@@ -1034,6 +1034,8 @@ value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t narg
 	}
 	if (n)
 		return n->fn(f, d, args, nargs, kw, site);
+	if (!strncmp(d, "pandas.", 7))
+		return pandas_call(f, d, args, nargs, kw, site);     /* NULL: not a table it reads */
 	if (!strncmp(d, "omegaconf.", 10))
 		return omegaconf_call(f, d, args, nargs, kw, site);
 	if (!strcmp(d, "dacite.from_dict") || !strcmp(d, "dacite.core.from_dict"))
