@@ -378,10 +378,13 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 		}
 		return v;
 	}
-	if (!strcmp(name, "__dict__") && m->mod == VM_NONE &&
+	if (!strcmp(name, "__dict__") && (m->mod == VM_NONE || m->mod == VM_REPO) &&
 	    (m->cls || !m->ext || !strcmp(m->ext, "argparse.Namespace"))) {
 		/* the object's own namespace: writes through it
-		 * (self.__dict__.update(d)) set its attributes */
+		 * (self.__dict__.update(d)) set its attributes -- of a
+		 * module too, past nn.Module.__setattr__: a module or a
+		 * parameter written so is a plain attribute, not registered
+		 * (yolov5's DetectMultiBackend: self.__dict__.update(locals())) */
 		v = v_dict(in->a);
 		v->u.dict = m->attrs;
 		return v;

@@ -84,7 +84,7 @@ enum builtin_id {
 	BI_ISINSTANCE, BI_GETATTR, BI_SETATTR, BI_HASATTR, BI_SUPER, BI_OPEN, BI_EXEC, BI_EVAL,
 	BI_SORTED, BI_REVERSED, BI_ANY, BI_ALL, BI_MAP, BI_FILTER, BI_TYPE, BI_ITER, BI_NEXT,
 	BI_IMPORT,
-	BI_DIVMOD, BI_POW, BI_ID, BI_CALLABLE, BI_ISSUBCLASS, BI_VARS, BI_REPR,
+	BI_DIVMOD, BI_POW, BI_ID, BI_CALLABLE, BI_ISSUBCLASS, BI_VARS, BI_LOCALS, BI_REPR,
 	BI_STATICMETHOD, BI_CLASSMETHOD, BI_PROPERTY, BI_GLOBALS, BI_DIR, BI_SLICE,
 	BI_OPT_STEP,    /* optimizer.step(closure): the optimizer calls the closure */
 	BI_NOOP,        /* a call that does nothing ecg reads (zero_grad, an external base's __init__): None */
@@ -663,6 +663,9 @@ void devchoice_test(struct frame *f, const value_t *tv, const char *text);
  * machine_accelerator: 1 when the machine is named, with *spec its
  * accelerator's device type or NULL (none), else 0. */
 value_t *machine_query(struct frame *f, const char *d, const struct ast_hdr *site);
+/* machine.c: `assert torch.cuda.is_available()` read on every path: a
+ * CUDA machine from then on (never fails) */
+void machine_assert(struct frame *f, const struct ast_hdr *test, const value_t *tv);
 
 /* mapds.c: a library's map-style dataset (value.map_dataset).  Each
  * returns r, or a marked copy of it when r (a value not known) is one:
@@ -743,6 +746,13 @@ value_t *hfargs_call(struct frame *f, const char *d, value_t *recv, value_t **ar
  * obj, NULL for any other name (attr.c); tapargs_call parses the command
  * line into the object and returns it, NULL when the call is not one. */
 void tapargs_init(struct interp *in, struct vinst *m, const struct vdict *kw);
+/* pandas.c: pd.DataFrame(rows, columns=names) of known rows (NULL: not
+ * one), its column df["name"] (NULL: no such), a column's values (NULL:
+ * obj no column) */
+value_t *pandas_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
+value_t *pandas_column(const value_t *obj, const value_t *key);
+struct vseq *pandas_values(const value_t *obj);
 /* registry.c: @register_model files a repository function by name (1: it
  * did); create_model(name) calls it (NULL: no such factory or name) */
 int registry_file(struct frame *f, const value_t *deco, value_t *fn);
