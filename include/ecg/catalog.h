@@ -754,6 +754,12 @@ enum catalog_fact {
 	                                 a GradScaler's found_inf itself
 	                                 (fused): scaler.step reads nothing
 	                                 (interp/torch.c, jobctx.c) */
+	CATALOG_F_DATA_SIZED_DEFAULTS, /* map: torch.<name>() -> the
+	                                 "keyword:position=DEFAULT" int argument
+	                                 that, not given or given as DEFAULT,
+	                                 torch takes from the values of the
+	                                 first argument: of a device tensor, a
+	                                 sync (interp/intargs.c) */
 	CATALOG_NFACTS
 };
 
