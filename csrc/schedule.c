@@ -47,6 +47,7 @@ struct sc {
 	                                    (sc_find_generate) */
 	size_t *gen_first;               /* per decode loop: the index of its first event */
 	size_t step_end;                 /* index past the last event in the step loop (0: none) */
+	size_t step_begin;               /* index of the first event in the step loop (nev: none) */
 	long long inner;                 /* sc_frequency: the loops inside a model's forward
 	                                    around the line (1: none; -1: not known) */
 	long long calls;                 /* sc_frequency: the line runs this many times per
@@ -1122,12 +1123,12 @@ static int sc_guard_between(const struct jctx *c, const struct jctx *g)
  * g is such a guard whose work communicates and neither reads to the host
  * nor logs (local SGD's parameter averaging every N steps: the training
  * step's own work, nothing reported), else "logging". */
-static const char *sc_guard_phase(const struct sc *s, const struct jctx *g)
+static const char *sc_guard_phase_upto(const struct sc *s, const struct jctx *g, size_t upto)
 {
 	int saves = 0, colls = 0, reports = 0;
 	size_t i;
 
-	for (i = 0; i < s->nev; i++) {
+	for (i = 0; i < upto && i < s->nev; i++) {
 		const struct sched_ev *e = &s->ev[i];
 
 		/* the block's own work: not that of a periodic block inside
@@ -1145,6 +1146,56 @@ static const char *sc_guard_phase(const struct sc *s, const struct jctx *g)
 			reports = 1;
 	}
 	return saves ? "checkpoint" : g->kind == JC_GUARD && colls && !reports ? "step" : "logging";
+}
+
+static const char *sc_guard_phase(const struct sc *s, const struct jctx *g)
+{
+	return sc_guard_phase_upto(s, g, s->nev);
+}
+
+/* The index of the step loop's first event (s->step_begin), once the
+ * loops are found. */
+static void sc_index_step_begin(struct sc *s)
+{
+	size_t i;
+
+	s->step_begin = s->nev;
+	for (i = 0; s->step_loop && i < s->nev; i++)
+		if (ctx_has(s->ev[i].ctx, s->step_loop) && !s->ev[i].in_forward) {
+			s->step_begin = i;
+			break;
+		}
+}
+
+/* Is e the start-up of one run of a loop around the whole training (`for
+ * run in range(25): main()`, a loop over seeds or trials): outside the
+ * step loop, before the step loop's first event, inside a loop around the
+ * step loop other than the one right around it (the epoch loop, whose
+ * work before its steps is each epoch's), and in no loop of its own but
+ * loops that take no batches and run no model (the whitening statistics'
+ * loop over the data's splits)?  Its model built, moved and initialised
+ * there (a whitening layer run over the data under no_grad) is each run's
+ * start-up, not an evaluation. */
+static int sc_run_startup(const struct sc *s, const struct sched_ev *e)
+{
+	const struct jctx *l, *around;
+	int in_run = 0;
+
+	if (!s->step_loop || (size_t)(e - s->ev) >= s->step_begin || ctx_has(e->ctx, s->step_loop))
+		return 0;
+	around = ctx_innermost_loop(s->step_loop->up);
+	for (l = ctx_innermost_loop(e->ctx); l; l = ctx_innermost_loop(l->up)) {
+		if (l->trips == 1)
+			continue;
+		if (ctx_has(s->step_loop, l)) {
+			if (ctx_same(l, around))
+				return 0;
+			in_run = 1;
+		} else if (in_run || sc_loader_loop(s, l) || sc_loop_calls_model(s, l)) {
+			return 0;
+		}
+	}
+	return in_run;
 }
 
 /* Is the job a training one? */
@@ -1198,7 +1249,7 @@ static void sc_index_runs(struct sc *s)
 		 * image, before any loop of the job; a loop known to run
 		 * once is none) evaluates nothing */
 		int eval = model && jc_find(e->ctx, JC_NO_GRAD) && e != s->step_call &&
-		           ctx_outermost_repeating_loop(e->ctx) && !sc_decode_of(s, e->ctx);
+		           ctx_outermost_repeating_loop(e->ctx) && !sc_decode_of(s, e->ctx) && !sc_run_startup(s, e);
 		int train = e->kind == SEV_BACKWARD || e->kind == SEV_OPT_STEP;
 
 		/* (a batch job's own step work run once before its loop -- a
@@ -1422,6 +1473,8 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	if (e->kind != SEV_MODEL_CALL && e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER &&
 	    sc_in_forward_method(e->anchor) && s->step_loop && ctx_has(c, s->step_loop))
 		return "forward";
+	if (e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER && e->kind != SEV_LOG && sc_run_startup(s, e))
+		return "startup";
 	/* a periodic block that trains (DQN's update every train_frequency
 	 * steps) is the step's own work: read as outside any guard */
 	if ((gd = jc_find(c, JC_GUARD)) && !sc_loop_trains(s, gd)) {
@@ -1527,10 +1580,12 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	/* a host read in a loop around the step loop and outside it (the
 	 * epoch loop's `best = max(acc1, best)` after validate()): that
 	 * loop's own bookkeeping, not the step's work -- phased as the work
-	 * of a periodic block is, by what else the loop does */
+	 * of a periodic block is, by what else the loop does before it (a
+	 * timer's synchronize before the epoch's evaluation times the
+	 * training, it evaluates nothing) */
 	if ((e->kind == SEV_SYNC || e->kind == SEV_D2H) && s->step_loop && !ctx_has(c, s->step_loop) &&
 	    ctx_has(s->step_loop, ctx_innermost_loop(c)) && !sc_in_train_run(s, e))
-		return sc_guard_phase(s, ctx_innermost_loop(c));
+		return sc_guard_phase_upto(s, ctx_innermost_loop(c), (size_t)(e - s->ev));
 	/* a host read in a pass over a loader of its own, before or after
 	 * the step loop and around none of it (class images generated from
 	 * a prompt loader before training, each file named from a device
@@ -1849,7 +1904,7 @@ static void sc_phases(struct sc *s, cJSON *phases)
 				cJSON_AddItemToArray(phases, sc_phase_entry("forward", sc_kind_of(e->ctx), "device", e->anchor,
 				                                            jc_find(e->ctx, JC_GUARD)));
 			} else if (e != s->step_call && (jc_find(e->ctx, JC_NO_GRAD) || jc_find(e->ctx, JC_GUARD)) &&
-			           s->job_type && !strcmp(s->job_type, "training") &&
+			           s->job_type && !strcmp(s->job_type, "training") && !sc_run_startup(s, e) &&
 			           !sc_seen(phases, "name", "eval", NULL, NULL)) {
 				cJSON_AddItemToArray(phases, sc_phase_entry("eval", sc_kind_of(e->ctx), "both", e->anchor,
 				                                            jc_find(e->ctx, JC_GUARD)));
@@ -3489,6 +3544,7 @@ void schedule_emit(struct interp *in, const char *job_type, cJSON *sched)
 	s.ev = interp_sched(in, &s.nev);
 	sc_index_opt(&s);
 	sc_find_loops(&s);
+	sc_index_step_begin(&s);
 	sc_find_generate(&s);
 	sc_index_weights(&s);
 	sc_index_runs(&s);

@@ -236,6 +236,15 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 				/* xmin, ymin, xmax, ymax = boxes.unbind(1): pieces of
 				 * x, where x lives (how many not known) */
 				assign(f, x, v_tensor_dev(in->a, v->u.seq->items[0]->dev, v->u.seq->items[0]->pinned));
+			} else if ((v->k == VK_TUPLE || v->k == VK_LIST) && v->u.seq->unk_reason && !v->u.seq->prefix &&
+			           v->u.seq->n == 1 && is_tensorish(v->u.seq->items[0]) &&
+			           v->u.seq->items[0]->dev != DEV_UNKNOWN && !AST_IS(elts->items[i], Starred)) {
+				/* x, y = [t.to(dev) for t in batch], the batch's
+				 * items not known: a sequence of a length not known
+				 * holds one representative item, which stands for
+				 * each -- a tensor where it lives (its shape and
+				 * dtype may differ from one item to the next) */
+				assign(f, x, v_tensor_dev(in->a, v->u.seq->items[0]->dev, v->u.seq->items[0]->pinned));
 			} else if (is_tensorish(v)) {
 				/* rows of the tensor: its shape without dim 0 */
 				value_t *row = v_tensor_dev(in->a, v->dev, v->pinned);

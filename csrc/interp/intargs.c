@@ -16,6 +16,14 @@
  * marks that unknown as on the device).  A tensor whose place is not
  * known reads nothing here (never guessed).
  *
+ * The other way round, an int argument NOT given can be read from the
+ * data: F.one_hot(x) without num_classes (its default -1) sizes its
+ * output by x.max() + 1, read with .item().  data_sized_defaults maps a
+ * callee to the "keyword:position=DEFAULT" word of that argument; when it
+ * is absent or the int DEFAULT and the first argument is a tensor on the
+ * device, that is a sync.  Given any other value (an int, or a value not
+ * known) nothing is stated.
+ *
  * intargs_reads() states at most one sync per call; it allocates only in
  * the interpreter's arena (the event's text).
  */
@@ -57,12 +65,31 @@ static const value_t *word_arg(const char *w, size_t n, value_t *const *args, si
 	return NULL;
 }
 
+/* Is the int argument of the data_sized_defaults word w ("keyword:position=
+ * DEFAULT") left to its default: not given, or given as DEFAULT? */
+static int left_default(const char *w, value_t *const *args, size_t nargs, const struct vdict *kw)
+{
+	const char *eq = strchr(w, '=');
+	const value_t *v = word_arg(w, eq ? (size_t)(eq - w) : strlen(w), args, nargs, kw);
+
+	if (!v)
+		return 1;
+	return eq && v->k == VK_INT && v->u.i == strtoll(eq + 1, NULL, 10);
+}
+
 void intargs_reads(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                    const struct ast_hdr *site)
 {
 	const char *spec = catalog_fact(f->in->cat, CATALOG_F_INT_ARGUMENTS, d), *p;
+	const char *dflt = catalog_fact(f->in->cat, CATALOG_F_DATA_SIZED_DEFAULTS, d);
 	size_t i, n;
 
+	if (dflt && nargs >= 1 && args[0] && args[0]->k == VK_TENSOR && args[0]->dev == DEV_DEVICE &&
+	    left_default(dflt, args, nargs, kw)) {
+		(void)sev(f, SEV_SYNC, afmt(f->in, "%s (the size it is not given read from the data on the host)", d),
+		          site);
+		return;
+	}
 	if (!spec)
 		return;
 	if (!strcmp(spec, "sizes")) {

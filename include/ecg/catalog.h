@@ -764,6 +764,12 @@ enum catalog_fact {
 	                                 keeps to itself (not passed on) */
 	CATALOG_F_MODEL_HELPER_MODULES, /* words: a library's modules under
 	                                 .models. whose functions build no model */
+	CATALOG_F_DATA_SIZED_DEFAULTS, /* map: torch.<name>() -> the
+	                                 "keyword:position=DEFAULT" int argument
+	                                 that, not given or given as DEFAULT,
+	                                 torch takes from the values of the
+	                                 first argument: of a device tensor, a
+	                                 sync (interp/intargs.c) */
 	CATALOG_NFACTS
 };
 
