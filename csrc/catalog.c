@@ -1331,6 +1331,7 @@ static const struct {
 	[CATALOG_F_LIBRARY_PRECISIONS] = { "library_precisions", FK_MAP },
 	[CATALOG_F_GRAD_SCALER_PRECISIONS] = { "grad_scaler_precisions", FK_SET },
 	[CATALOG_F_LIBRARY_GRAD_SCALERS] = { "library_grad_scalers", FK_MAP },
+	[CATALOG_F_PRECISION_OPTIMIZER_SETUPS] = { "precision_optimizer_setups", FK_SET },
 	[CATALOG_F_DEVICE_MODULE_HOST_READS] = { "device_module_host_reads", FK_SET },
 	[CATALOG_F_MODULE_GENERATE_METHODS] = { "module_generate_methods", FK_MAP },
 	[CATALOG_F_LIBRARY_TRAIN_LOOPS] = { "library_train_loops", FK_MAP },

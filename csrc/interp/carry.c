@@ -25,6 +25,10 @@
  * it (carry_reread there): the names the first reading changed not
  * known, the events at lines the first reading did not reach kept.
  *
+ * A name the body only ever rebinds to the constant it held before the
+ * loop (`resume = False` under `if resume:`) cannot change from one
+ * iteration to the next: its tests stay decided (body_keeps).
+ *
  * Only names: an attribute (self.step) or an item is not followed.  The
  * functions here never fail and allocate nothing.
  *
@@ -142,6 +146,106 @@ static int still_before(struct frame *f, const struct carry *c, const char *id)
 	return was && (was == now || (value_is_known_scalar(now) && value_key_eq(now, was)));
 }
 
+/* A name the body only ever rebinds to the value it already holds:
+ *
+ *     for batch in loader:
+ *         if resume:              # resume False before the loop
+ *             ...
+ *             resume = False
+ *
+ * Every binding of id in the body is `id = <constant>` (plain name
+ * targets) whose constant is v (None, a bool, an int or a string): no
+ * iteration can give the name another value, so a test on it is decided
+ * for every iteration, not the first one alone.  0 for any other binding
+ * (an augmented one, a loop target, an unpacking, a walrus). */
+struct same_walk {
+	const char *id;
+	const value_t *v;
+	int other;                     /* a binding of another form or value */
+};
+
+static int const_is(const struct ast_hdr *e, const value_t *v)
+{
+	const struct ast_const *c;
+
+	if (!e || !AST_IS(e, Constant))
+		return 0;
+	c = &AST_AS(e, Constant)->value;
+	switch (c->kind) {
+	case AST_CONST_NONE:
+		return v->k == VK_NONE;
+	case AST_CONST_TRUE: case AST_CONST_FALSE:
+		return v->k == VK_BOOL && !v->u.b == (c->kind == AST_CONST_FALSE);
+	case AST_CONST_INT:
+		return !c->big && v->k == VK_INT && v->u.i == c->i;
+	case AST_CONST_STR:
+		return v->k == VK_STR && v->u.str.len == c->len && !memcmp(v->u.str.s, c->s, c->len);
+	default:
+		return 0;
+	}
+}
+
+static int same_cb(const struct ast_hdr *n, void *ctx)
+{
+	struct same_walk *w = ctx;
+	struct binds_walk b = { w->id };
+	unsigned i;
+
+	switch (n->kind) {
+	case AST_FunctionDef: case AST_AsyncFunctionDef: case AST_ClassDef: case AST_Lambda:
+		return 0;
+	case AST_Assign: {
+		const struct ast_Assign *a = AST_AS(n, Assign);
+		int mine = 0;
+
+		for (i = 0; i < a->targets.n; i++) {
+			if (!carry_target_has(a->targets.items[i], w->id))
+				continue;
+			if (!AST_IS(a->targets.items[i], Name))
+				break;
+			mine = 1;
+		}
+		if (i < a->targets.n || (mine && !const_is(a->value, w->v))) {
+			w->other = 1;
+			return 1;
+		}
+		return ast_visit_children(a->value, same_cb, ctx);
+	}
+	case AST_AugAssign:
+		w->other = carry_target_has(AST_AS(n, AugAssign)->target, w->id);
+		return w->other;
+	case AST_AnnAssign:
+		w->other = binds_cb(n, &b);
+		return w->other;
+	case AST_For: case AST_AsyncFor:
+		if (carry_target_has(((const struct ast_For *)n)->target, w->id)) {
+			w->other = 1;
+			return 1;
+		}
+		return ast_visit_children(n, same_cb, ctx);
+	case AST_NamedExpr:
+		if (carry_target_has(AST_AS(n, NamedExpr)->target, w->id)) {
+			w->other = 1;
+			return 1;
+		}
+		return ast_visit_children(n, same_cb, ctx);
+	default:
+		return ast_visit_children(n, same_cb, ctx);
+	}
+}
+
+static int body_keeps(const struct ast_list *body, const char *id, const value_t *v)
+{
+	struct same_walk w = { id, v, 0 };
+	unsigned i;
+
+	if (!v || !value_is_known_scalar(v) || v->k == VK_FLOAT)
+		return 0;
+	for (i = 0; i < body->n && !w.other; i++)
+		(void)same_cb(body->items[i], &w);
+	return !w.other;
+}
+
 static int reads_cb(const struct ast_hdr *n, void *ctx)
 {
 	struct reads_walk *w = ctx;
@@ -157,7 +261,8 @@ static int reads_cb(const struct ast_hdr *n, void *ctx)
 			return 0;
 		}
 		for (c = w->f->carry; c; c = c->up)
-			if (still_before(w->f, c, id) && body_binds(c->body, id)) {
+			if (still_before(w->f, c, id) && body_binds(c->body, id) &&
+			    !body_keeps(c->body, id, vdict_gets(c->before, id))) {
 				c->hit = 1;
 				w->hit = 1;
 			}

@@ -799,6 +799,50 @@ const char *framework_precision(struct interp *in, const value_t *obj)
 	return ev->k == VK_STR && ev->u.str.len ? ev->u.str.s : NULL;
 }
 
+/* Does the precision word v scale the loss with a GradScaler: 1 (a word
+ * of grad_scaler_precisions), 0 (another word), -1 (not a known word) */
+static int scaler_word(struct interp *in, const value_t *v)
+{
+	if (!v || v->k != VK_STR)
+		return -1;
+	return catalog_fact(in->cat, CATALOG_F_GRAD_SCALER_PRECISIONS, v->u.str.s) ? 1 : 0;
+}
+
+/* The object's precision keyword given a value the code does not settle:
+ * the condition under which its optimizers step through a GradScaler.
+ * Two words an undecided `if` chose between (alts.c: lit-gpt's
+ * get_default_supported_precision returns 'bf16-mixed' when the GPU
+ * supports bfloat16, '16-mixed' otherwise): the side of the test whose
+ * word scales ("" when both do); a value not known at all: that it is
+ * such a word.  NULL when nothing is to be stated (the keyword not given
+ * or known, neither word scaling, the keywords not all known).  The text
+ * is allocated in the run's arena. */
+static const char *precision_undecided(struct frame *f, const value_t *obj)
+{
+	struct interp *in = f->in;
+	const struct vinst *o = lib_obj(obj);
+	const char *fact, *eq, *kwn;
+	const value_t *v;
+	int s0, s1;
+
+	if (!o || !(fact = catalog_fact(in->cat, CATALOG_F_LIBRARY_PRECISIONS, o->ext)) || !(eq = strchr(fact, '=')))
+		return NULL;
+	if (!o->args || vdict_gets(o->args, KW_UNK_DSTAR) || vdict_gets(o->args, "__ecg_positional__"))
+		return NULL;
+	kwn = afmt(in, "%.*s", (int)(eq - fact), fact);
+	if (!(v = vdict_gets(o->args, kwn)) || v->k != VK_UNKNOWN)
+		return NULL;
+	if (!v->alts)
+		return afmt(in, "%s=%s (not known here) is a precision that scales the loss with a GradScaler", kwn,
+		            v->expr ? v->expr : "its value");
+	if (!v->alt_cond || (s0 = scaler_word(in, v->alts[0])) < 0 || (s1 = scaler_word(in, v->alts[1])) < 0 ||
+	    (!s0 && !s1))
+		return NULL;
+	if (s0 && s1)
+		return "";
+	return s0 ? v->alt_cond : afmt(in, "not (%s)", v->alt_cond);
+}
+
 value_t *framework_attr(struct frame *f, const value_t *obj, const char *name)
 {
 	struct interp *in = f->in;
@@ -882,6 +926,15 @@ void framework_prepare_note(struct frame *f, const char *d, const value_t *recv,
 	size_t i;
 	int gpus;
 
+	/* fabric.setup_optimizers(opt), fabric.setup(model, opt): the
+	 * optimizers step through the object's precision (framework_optimizer_step) */
+	if (f->mode != M_FWD && o && catalog_fact(in->cat, CATALOG_F_PRECISION_OPTIMIZER_SETUPS, d) &&
+	    catalog_fact(in->cat, CATALOG_F_LIBRARY_PRECISIONS, o->ext)) {
+		for (i = 0; i < nargs; i++)
+			if (is_optimizer(args[i]))
+				vdict_sets(in->a, args[i]->u.inst->attrs, PREPARED_BY, (value_t *)recv);
+		return;
+	}
 	if (f->mode == M_FWD || !o || !catalog_fact(in->cat, CATALOG_F_MULTI_PROCESS_WRAPPERS, d))
 		return;
 	/* several processes the library distributes over (MULTI_GPU): what
@@ -939,9 +992,13 @@ void framework_optimizer_step(struct frame *f, const struct vinst *m, const char
 	const struct jctx *ojc = f->jc;
 	const char *p, *cond;
 
+	const char *maybe = NULL;
+
 	if (f->mode == M_FWD || !acc || strcmp(name, "step"))
 		return;
-	if (!(p = framework_precision(in, acc)) || !catalog_fact(in->cat, CATALOG_F_GRAD_SCALER_PRECISIONS, p))
+	if (!(p = framework_precision(in, acc)) && !(maybe = precision_undecided(f, acc)))
+		return;
+	if (p && !catalog_fact(in->cat, CATALOG_F_GRAD_SCALER_PRECISIONS, p))
 		return;
 	/* under the accumulation block the step acts on the micro-step that
 	 * ends a step only (AcceleratedOptimizer.step checks sync_gradients) */
@@ -949,7 +1006,9 @@ void framework_optimizer_step(struct frame *f, const struct vinst *m, const char
 		f->jc = jc_push(f, JC_STEP_END, anchor_at(f, site), "the micro-step that ends a step");
 	if ((cond = lib_gpu_condition(in)))
 		f->jc = jc_push(f, JC_COND, anchor_at(f, site), cond);
-	sev(f, SEV_SYNC, afmt(in, "%s (the accelerator's GradScaler.step reads found_inf with .item())",
+	if (maybe && *maybe)
+		f->jc = jc_push(f, JC_COND, anchor_at(f, site), maybe);
+	sev(f, SEV_SYNC, afmt(in, "%s (the library precision's GradScaler.step reads found_inf with .item())",
 	                      text_of(f, site)), site);
 	f->jc = ojc;
 }

@@ -468,6 +468,10 @@ enum catalog_fact {
 	CATALOG_F_LIBRARY_GRAD_SCALERS, /* map: a library_precisions class -> its
 	                                 object's attribute holding the torch
 	                                 GradScaler it scales with */
+	CATALOG_F_PRECISION_OPTIMIZER_SETUPS, /* set: a library_precisions
+	                                 object's method handing back the
+	                                 optimizers it is given, stepped
+	                                 through its precision */
 	CATALOG_F_ACCUMULATION_CONTEXTS, /* map: a library object's micro-step
 	                                 context manager -> the constructor
 	                                 keyword of micro-steps per step */
