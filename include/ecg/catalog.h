@@ -754,6 +754,10 @@ enum catalog_fact {
 	                                 a GradScaler's found_inf itself
 	                                 (fused): scaler.step reads nothing
 	                                 (interp/torch.c, jobctx.c) */
+	CATALOG_F_TENSORLESS_LAYERS,  /* set: torch.nn layers that register no
+	                                 parameter and no buffer, whatever their
+	                                 arguments: an object of one holds no
+	                                 tensor (interp/torch.c host_only) */
 	CATALOG_NFACTS
 };
 
