@@ -1685,6 +1685,38 @@ static const struct jctx *sc_acting_step(const struct sc *s, const struct jctx *
 	return NULL;
 }
 
+/* Another optimizer stepped once an iteration of a loop around l, outside
+ * l (a GAN's steps, the discriminator's in a loop of its own, then the
+ * generator's after it):
+ *
+ *     for x, y in loader:                      # the step
+ *         for _ in range(num_D_steps):         # D's steps: a part of it
+ *             for _ in range(accum): D_loss.backward()
+ *             D.optim.step()
+ *         G_loss.backward(); G.optim.step()
+ *
+ * l then repeats a part of each iteration's work: the innermost loop
+ * around l that is such a step's own innermost loop is the step.  A step
+ * in a loop of its own (a probe trained every epoch after the training
+ * loop) or under a periodic guard does not count.  NULL when there is none. */
+static const struct jctx *sc_outer_opt_loop(const struct sc *s, const struct jctx *l)
+{
+	const struct jctx *best = NULL;
+	size_t i;
+
+	for (i = 0; i < s->nev; i++) {
+		const struct sched_ev *e = &s->ev[i];
+		const struct jctx *o;
+
+		if (e->kind != SEV_OPT_STEP || ctx_has(e->ctx, l) || jc_find(e->ctx, JC_GUARD) ||
+		    !(o = ctx_innermost_loop(e->ctx)) || !ctx_has(l->up, o))
+			continue;
+		if (!best || ctx_has(o, best))
+			best = o;               /* the innermost of them */
+	}
+	return best;
+}
+
 /* The loop around the training forward, and the accumulation loop. */
 static void sc_find_loops(struct sc *s)
 {
@@ -1800,6 +1832,14 @@ static void sc_find_loops(struct sc *s)
 	 * is the loop around it (the `while True` that fetches the batch) */
 	while (s->step_loop && s->step_loop->item_list && ctx_innermost_loop(s->step_loop->up))
 		s->step_loop = ctx_innermost_loop(s->step_loop->up);
+	/* another optimizer's step once an iteration of a loop around it:
+	 * that loop is the step (sc_outer_opt_loop) */
+	{
+		const struct jctx *o;
+
+		while (s->step_loop && (o = sc_outer_opt_loop(s, s->step_loop)))
+			s->step_loop = o;
+	}
 	if (s->step_loop && !s->micro_loop) {
 		const struct jctx *act = NULL, *a = sc_acting_step(s, s->step_loop, &act);
 

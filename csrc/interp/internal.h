@@ -1371,6 +1371,9 @@ value_t *enumerate_unknown_pair(struct frame *f, const value_t *it, const struct
 #define IS_LOADED_REASON(r) ((r) && (!strcmp((r), LOADED_OBJECT_REASON) || !strcmp((r), LOADED_ON_DEVICE_REASON) || \
                                      !strcmp((r), LOADED_ON_HOST_REASON)))
 int host_only(const value_t *v, int depth);
+/* host_only, with the catalogue's torch.nn layers that hold no tensor
+ * (tensorless_layers) known to hold none (cat NULL: none is) */
+int host_only_cat(const struct catalog *cat, const value_t *v, int depth);
 value_t *seq_from(struct interp *in, enum vkind k, struct vseq *src);
 value_t *call_builtin(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                       struct vdict *kw, const struct ast_hdr *site);

@@ -952,6 +952,11 @@ static int python_data(const value_t *v, int depth)
  * those (a dict filled under keys not known counts what was stored). */
 int host_only(const value_t *v, int depth)
 {
+	return host_only_cat(NULL, v, depth);
+}
+
+int host_only_cat(const struct catalog *cat, const value_t *v, int depth)
+{
 	/* libraries that make no torch tensor: what their objects hold
 	 * (COCOeval.eval, a DataFrame, an image) lives on the host */
 	static const char *const host_libs[] = { "numpy.", "pycocotools.", "scipy.", "pandas.", "sklearn.",
@@ -977,6 +982,12 @@ int host_only(const value_t *v, int depth)
 	case VK_TENSOR:
 		return v->dev == DEV_HOST;
 	case VK_INST:
+		/* a torch.nn layer that registers no parameter and no buffer
+		 * (catalog tensorless_layers: an activation, a pooling), moved
+		 * or not: nothing in it is a tensor */
+		if (cat && v->u.inst->mod == VM_LAYER && v->u.inst->ext && v->u.inst->nchildren == 0 &&
+		    catalog_fact(cat, CATALOG_F_TENSORLESS_LAYERS, v->u.inst->ext))
+			return 1;
 		/* a dataset -- torch's (Subset, ConcatDataset, TensorDataset:
 		 * the datasets and tensors given to it) or a repository class
 		 * that is no module -- holds host data when all it holds is */
@@ -988,7 +999,7 @@ int host_only(const value_t *v, int depth)
 			const value_t *k = v->u.inst->attrs->keys[i];
 
 			if (!(k->k == VK_STR && !strncmp(k->u.str.s, "__ecg_", 6)) &&
-			    !host_only(v->u.inst->attrs->vals[i], depth + 1))
+			    !host_only_cat(cat, v->u.inst->attrs->vals[i], depth + 1))
 				return 0;
 		}
 		return 1;
@@ -997,7 +1008,7 @@ int host_only(const value_t *v, int depth)
 		 * known but known to be host data (dev HOST: an optimizer's
 		 * param_groups, optim_state_dict) */
 		if (v->alts)
-			return host_only(v->alts[0], depth + 1) && host_only(v->alts[1], depth + 1);
+			return host_only_cat(cat, v->alts[0], depth + 1) && host_only_cat(cat, v->alts[1], depth + 1);
 		/* (or a library's mapping of host tensors: a tokenizer's
 		 * return_tensors="pt" output, libvalues.c) */
 		/* (or a Python number or str: plain) */
@@ -1008,7 +1019,7 @@ int host_only(const value_t *v, int depth)
 		if (v->u.seq->unk_reason && (v->u.seq->prefix || !v->u.seq->n))
 			return 0;
 		for (i = 0; i < v->u.seq->n; i++)
-			if (!host_only(v->u.seq->items[i], depth + 1))
+			if (!host_only_cat(cat, v->u.seq->items[i], depth + 1))
 				return 0;
 		return 1;
 	case VK_DICT:
@@ -1016,7 +1027,7 @@ int host_only(const value_t *v, int depth)
 		if (v->u.dict->anykey == 2 || (!v->u.dict->n && v->u.dict->anykey != 1 && !v->u.dict->exact))
 			return 0;
 		for (i = 0; i < v->u.dict->n; i++)
-			if (!host_only(v->u.dict->vals[i], depth + 1))
+			if (!host_only_cat(cat, v->u.dict->vals[i], depth + 1))
 				return 0;
 		return 1;
 	default:
@@ -1336,7 +1347,7 @@ static value_t *tc_save(struct frame *f, const char *d, const char *last, value_
 	sev(f, SEV_SAVE, "torch.save", site);
 	/* what is saved copies device tensors to the host, unless every
 	 * tensor in it is known to be on the host already */
-	if (in->gpu && f->mode != M_FWD && !(nargs >= 1 && host_only(args[0], 0))) {
+	if (in->gpu && f->mode != M_FWD && !(nargs >= 1 && host_only_cat(in->cat, args[0], 0))) {
 		const char *path = saved_file_text(nargs >= 2 ? args[1] : kw ? vdict_gets(kw, "f") : NULL);
 		struct strmap_slot *sl;
 		int added;

@@ -774,6 +774,10 @@ enum catalog_fact {
 	                                 torch takes from the values of the
 	                                 first argument: of a device tensor, a
 	                                 sync (interp/intargs.c) */
+	CATALOG_F_TENSORLESS_LAYERS,  /* set: torch.nn layers that register no
+	                                 parameter and no buffer, whatever their
+	                                 arguments: an object of one holds no
+	                                 tensor (interp/torch.c host_only) */
 	CATALOG_NFACTS
 };
 
