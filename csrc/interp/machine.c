@@ -79,6 +79,7 @@ value_t *machine_query(struct frame *f, const char *d, const struct ast_hdr *sit
 static int asserts_cuda(struct frame *f, const struct ast_hdr *e)
 {
 	struct interp *in = f->in;
+	const struct ast_hdr *root;
 	const value_t *fn;
 	unsigned i;
 
@@ -90,7 +91,14 @@ static int asserts_cuda(struct frame *f, const struct ast_hdr *e)
 	}
 	if (!AST_IS(e, Call) || AST_AS(e, Call)->args.n || !AST_IS(AST_AS(e, Call)->func, Attribute))
 		return 0;
-	fn = eval(f, AST_AS(e, Call)->func);      /* an attribute read: no effect */
+	/* the chain's root an outside module's name (`torch`): reading the
+	 * attributes runs nothing (a repository object's could be a
+	 * property's getter) */
+	for (root = AST_AS(e, Call)->func; AST_IS(root, Attribute); root = AST_AS(root, Attribute)->value)
+		;
+	if (!AST_IS(root, Name) || eval(f, root)->k != VK_EXT)
+		return 0;
+	fn = eval(f, AST_AS(e, Call)->func);
 	return fn->k == VK_EXT && catalog_fact(in->cat, CATALOG_F_CUDA_MACHINE_QUERIES, canon_ext(in, fn->u.ext));
 }
 
