@@ -714,6 +714,7 @@ static int loads_as_module(struct interp *in, const value_t *self, const struct 
 }
 
 static void module_set_on_device(struct vinst *m, int how, int depth);
+static int move_how(const struct frame *f, const struct vinst *m);
 
 /* model.load_state_dict(sd, assign=True): the module takes sd's tensors
  * as its own, nothing copied -- a state loaded onto the device leaves it
@@ -730,7 +731,7 @@ static void load_state_dict_effects(struct frame *f, value_t *self, const value_
 	if (assign) {
 		if (f->mode != M_FWD && m && m->mod != VM_NONE && loads_as_module(in, self, m) && sd &&
 		    sd->k == VK_UNKNOWN && sd->reason && !strcmp(sd->reason, LOADED_ON_DEVICE_REASON))
-			module_set_on_device(m, jc_find(f->jc, JC_COND) ? 2 : 1, 0);
+			module_set_on_device(m, move_how(f, m), 0);
 		return;
 	}
 
@@ -830,6 +831,25 @@ static void lib_attrs_move(struct vinst *m, const char *from, const char *to)
 	}
 }
 
+/* How sure a move of m made in f's context is: 1 when every condition
+ * not decided around it was already around m's construction (m exists
+ * only on the paths where they hold, so wherever m exists the move ran:
+ * a job function called on both paths of `if n_gpus > 1: spawn(train)
+ * else: train(0)` builds and moves its models on each), else 2.  The
+ * contexts form a tree: the move's innermost condition found in the
+ * construction's chain means every one above it is there too. */
+static int move_how(const struct frame *f, const struct vinst *m)
+{
+	const struct jctx *c = jc_find(f->jc, JC_COND), *b;
+
+	if (!c)
+		return 1;
+	for (b = m ? m->built_ctx : NULL; b; b = b->up)
+		if (b == c)
+			return 1;
+	return 2;
+}
+
 /* m and the modules under it moved to the device: on_device 1, or 2 when
  * the move ran under a condition not decided (its tensors are read as on
  * the device all the same, but a later move is no no-op for sure) */
@@ -849,7 +869,7 @@ static void module_set_on_device(struct vinst *m, int how, int depth)
 
 void module_placed_on_device(struct frame *f, struct vinst *m)
 {
-	module_set_on_device(m, jc_find(f->jc, JC_COND) ? 2 : 1, 0);
+	module_set_on_device(m, move_how(f, m), 0);
 }
 
 /* m and the modules under it moved back to the host (model.cpu()) */
@@ -1135,7 +1155,7 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 		if (self->k == VK_INST && dv && dev_is_host(dv) != 1) {
 			in->gpu = 1;
 			devchoice_place(f, dv);
-			module_set_on_device(self->u.inst, jc_find(f->jc, JC_COND) ? 2 : 1, 0);
+			module_set_on_device(self->u.inst, move_how(f, self->u.inst), 0);
 		}
 		return self;
 	}
@@ -1157,7 +1177,7 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 			devchoice_place(f, nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "device") : NULL);
 			if (self->k == VK_INST && dev_is_host(nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "device") : NULL) != 1) {
 				/* under an undecided condition: maybe moved */
-				module_set_on_device(self->u.inst, jc_find(f->jc, JC_COND) ? 2 : 1, 0);
+				module_set_on_device(self->u.inst, move_how(f, self->u.inst), 0);
 			}
 			if (f->mode != M_FWD && !there && !owns_no_tensor(in, self) &&
 			    (e = sev(f, SEV_H2D, "model.to(device): parameters and buffers", site))) {

@@ -582,6 +582,7 @@ struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **ar
 	m->constructed_at = anchor_at(f, site);
 	m->ctor_expr = site ? text_of(f, site) : NULL;
 	m->cond = f->cond.text;
+	m->built_ctx = f->jc;
 	m->args = vdict_new(in->a);
 	if (m->mod == VM_CONTAINER) {
 		size_t idx = 0, j;
@@ -2885,6 +2886,7 @@ struct vinst *ext_module_inst(struct frame *f, const char *d, value_t **args, si
 	m->constructed_at = anchor_at(f, site);
 	m->ctor_expr = text_of(f, site);
 	m->cond = f->cond.text;
+	m->built_ctx = f->jc;
 	m->args = vdict_new(in->a);
 	for (k = 0; k < nargs; k++)
 		vdict_sets(in->a, m->args, afmt(in, "arg%zu", k), args[k]);
