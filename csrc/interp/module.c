@@ -961,6 +961,22 @@ void module_snapshot_training(struct interp *in, struct vinst *m, int depth)
 		module_snapshot_training(in, m->children[i].inst, depth + 1);
 }
 
+void module_add_buffer(struct interp *in, struct vinst *m, const char *name, const struct vshape *shape)
+{
+	value_t *b = v_tensor(in->a);
+	value_t *bufs = vdict_gets(m->attrs, "__ecg_buffers__");
+
+	b->shape = shape;
+	vdict_sets(in->a, m->attrs, name, b);
+	/* the tensors registered as buffers: they move with the
+	 * module (inst_attr), as long as the name holds them */
+	if (!bufs || bufs->k != VK_LIST) {
+		bufs = v_seq(in->a, VK_LIST, 1);
+		vdict_sets(in->a, m->attrs, "__ecg_buffers__", bufs);
+	}
+	vseq_push(in->a, bufs->u.seq, b);
+}
+
 /* ModuleList.insert(index, module), as torch does it: the children from
  * index on move up one place (their names are their indices).  An index
  * or a module not known, or one out of 0..len: the order is not known. */
@@ -1200,20 +1216,7 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 		return v_none(in->a);
 	case BI_M_MOD_REGISTER_BUFFER:
 		if (nargs >= 2 && args[0]->k == VK_STR && self->k == VK_INST)
-		{
-			value_t *b = v_tensor(in->a);
-			value_t *bufs = vdict_gets(self->u.inst->attrs, "__ecg_buffers__");
-
-			b->shape = shape_of(args[1]);
-			vdict_sets(in->a, self->u.inst->attrs, args[0]->u.str.s, b);
-			/* the tensors registered as buffers: they move with the
-			 * module (inst_attr), as long as the name holds them */
-			if (!bufs || bufs->k != VK_LIST) {
-				bufs = v_seq(in->a, VK_LIST, 1);
-				vdict_sets(in->a, self->u.inst->attrs, "__ecg_buffers__", bufs);
-			}
-			vseq_push(in->a, bufs->u.seq, b);
-		}
+			module_add_buffer(in, self->u.inst, args[0]->u.str.s, shape_of(args[1]));
 		return v_none(in->a);
 	case BI_M_MOD_FWD_HOOK:
 	case BI_M_MOD_FWD_PRE_HOOK:

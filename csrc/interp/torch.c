@@ -2707,6 +2707,12 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 		in->dtensor_mixed = 1;
 	if (strstr(d, "GradScaler.") && !strcmp(last, "scale") && nargs == 1)
 		return args[0];
+	{
+		value_t *r = reparam_call(f, d, args, nargs, kw);   /* weight_norm(conv): reparam.c */
+
+		if (r)
+			return r;
+	}
 	/* accelerator.unwrap_model(model) (catalog unwrappers): the model
 	 * itself, not through the wrapper prepare put around it */
 	if (catalog_fact(in->cat, CATALOG_F_UNWRAPPERS, d) && nargs >= 1 && args[0]->k == VK_INST &&

@@ -754,6 +754,11 @@ enum catalog_fact {
 	                                 a GradScaler's found_inf itself
 	                                 (fused): scaler.step reads nothing
 	                                 (interp/torch.c, jobctx.c) */
+	CATALOG_F_REPARAMETRIZATIONS, /* map: a function reparametrizing the
+	                                 module it is given in place (and
+	                                 returning it) -> what it adds beside
+	                                 the parameters: "buffers" or
+	                                 "parameters" (interp/reparam.c) */
 	CATALOG_NFACTS
 };
 
