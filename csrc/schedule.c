@@ -2585,47 +2585,63 @@ static int sc_paths_own_steps(const struct sc *s, const struct sched_ev *x, cons
 	return sc_sibling_calls(x, e, &at) && !ctx_has(at, s->step_loop);
 }
 
-/* The frequency of e's line when job code reaches it on several paths of
- * the same rank (sc_other_path: evaluate() called on the train set and
- * on the test set in one periodic block): each path's frequency read as
- * its own (its calls, its loops), and when every path reads "HEAD ×N"
- * (or HEAD alone: once) with one HEAD and none holds an undecided
- * condition the others do not (paths of an if/else are not both run),
- * the line runs the sum: "HEAD ×(N1 + N2 ...)".  NULL when a count is
- * not known, the heads differ or the conditions do; the caller then says
- * ×? as before.  Paths that each run a step loop of their own
- * (sc_paths_own_steps) do not add: each runs the line "HEAD ×N" a step
- * of its own, with one N for all of them.  Allocated. */
-static char *sc_paths_frequency(struct sc *s, const struct sched_ev *e)
+/* Is x the first event of its path to e's line (the first of e's kind at
+ * e's line in x's context, at e's frequency rank)? */
+static int sc_path_first(const struct sc *s, const struct sched_ev *e, size_t j)
 {
-	char *head = NULL, *r = NULL;
+	const struct sched_ev *x = &s->ev[j];
+	size_t k;
+
+	if (x->kind != e->kind || x->in_forward || strcmp(x->anchor, e->anchor) ||
+	    (x->kind == SEV_COLLECTIVE && (!x->op || !e->op || strcmp(x->op, e->op))) ||
+	    sc_rank(s, x) != sc_rank(s, e))
+		return 0;
+	for (k = 0; k < j; k++)
+		if (s->ev[k].ctx == x->ctx && s->ev[k].kind == x->kind && !s->ev[k].in_forward &&
+		    !strcmp(s->ev[k].anchor, x->anchor))
+			return 0;
+	return 1;
+}
+
+/* The frequency of e's line over the paths that run with path r in one
+ * reading (r's undecided conditions, calls made from two places of one
+ * reading: sc_sibling_calls -- evaluate() called on the train set and on
+ * the test set in one periodic block): each path's frequency read as its
+ * own (its calls, its loops), and when every one reads "HEAD ×N" (or HEAD
+ * alone: once) with one HEAD, the line runs the sum: "HEAD ×(N1 + N2
+ * ...)", or HEAD alone for one path run once.  Paths that each run a step
+ * loop of their own (sc_paths_own_steps) do not add: each runs the line
+ * "HEAD ×N" a step of its own, with one N for all of them; a path alone
+ * reads as its own frequency, a count it does not know included.  Each
+ * path counted is marked in `in` (by event index).  NULL when a count is
+ * not known or the heads differ.  Allocated. */
+static char *sc_group_frequency(struct sc *s, const struct sched_ev *e, const struct sched_ev *r, unsigned char *in)
+{
+	char *head = NULL, *res = NULL, *only = NULL;
 	long long total = 0, first = 0;
-	size_t j, k;
+	size_t j, npaths = 0;
 	int ok = 1, own = 0, same_n = 1;
 
-	for (j = 0; j < s->nev && ok; j++) {
+	for (j = 0; j < s->nev; j++) {
 		const struct sched_ev *x = &s->ev[j];
 		char *f, *times;
 		long long n = 1;
 
-		if (x->kind != e->kind || x->in_forward || strcmp(x->anchor, e->anchor) ||
-		    (x->kind == SEV_COLLECTIVE && (!x->op || !e->op || strcmp(x->op, e->op))) ||
-		    sc_rank(s, x) != sc_rank(s, e))
+		if (in[j] || !sc_path_first(s, e, j) || !sc_conds_same(x->ctx, r->ctx) ||
+		    (x != r && !sc_sibling_calls(x, r, NULL)))
 			continue;
-		for (k = 0; k < j; k++)         /* one path: its first event */
-			if (s->ev[k].ctx == x->ctx && s->ev[k].kind == x->kind && !s->ev[k].in_forward &&
-			    !strcmp(s->ev[k].anchor, x->anchor))
-				break;
-		if (k < j)
-			continue;
-		if (!sc_conds_same(x->ctx, e->ctx) || (x != e && !sc_sibling_calls(x, e, NULL))) {
-			ok = 0;
-			break;
-		}
+		in[j] = 1;
 		s->calls = sc_calls(s, x);
 		s->inner = 1;
 		f = sc_frequency(s, x);
 		s->calls = 0;
+		/* one path alone: its own text, a count not known included */
+		if (!npaths++)
+			only = xstrdup(f);
+		if (!ok) {
+			free(f);
+			continue;
+		}
 		times = strstr(f, " \u00d7");
 		if (times) {
 			char *end;
@@ -2645,15 +2661,55 @@ static char *sc_paths_frequency(struct sc *s, const struct sched_ev *e)
 		if (!first)
 			first = n;
 		same_n &= n == first;
-		own |= sc_paths_own_steps(s, x, e);
+		own |= sc_paths_own_steps(s, x, r);
 		total += n;
 		free(f);
 	}
-	if (ok && head && own)
-		r = !same_n ? NULL : first > 1 ? xasprintf("%s \u00d7%lld", head, first) : xstrdup(head);
-	else if (ok && head && total > 1)
-		r = xasprintf("%s \u00d7%lld", head, total);
+	if (npaths == 1)
+		res = only, only = NULL;
+	else if (ok && head && own)
+		res = !same_n ? NULL : first > 1 ? xasprintf("%s \u00d7%lld", head, first) : xstrdup(head);
+	else if (ok && head)
+		res = total > 1 ? xasprintf("%s \u00d7%lld", head, total) : xstrdup(head);
+	free(only);
 	free(head);
+	return res;
+}
+
+/* The frequency of e's line when job code reaches it on several paths of
+ * the same rank (sc_other_path): the paths that run with e's summed
+ * (sc_group_frequency); every other path must lie on the other side of an
+ * undecided `if` from e's and from each other group's (interp jc_exclusive:
+ * a job function called on both paths of `if n_gpus > 1: spawn(train)
+ * else: train(0)`, of which a run takes one), and its group must read the
+ * same: the line runs that often whichever path the run takes.  NULL when
+ * a count is not known, the heads differ, or two paths may both run
+ * without being summed; the caller then says ×? as before.  Allocated. */
+static char *sc_paths_frequency(struct sc *s, const struct sched_ev *e)
+{
+	unsigned char *in = xcalloc(s->nev + 1, 1);
+	const struct sched_ev **reps = xcalloc(s->nev + 1, sizeof *reps);
+	size_t nreps = 0, j, k;
+	char *r = sc_group_frequency(s, e, e, in), *o;
+
+	if (r)
+		reps[nreps++] = e;
+	for (j = 0; r && j < s->nev; j++) {
+		if (in[j] || !sc_path_first(s, e, j))
+			continue;
+		for (k = 0; k < nreps; k++)
+			if (!jc_exclusive(s->ev[j].ctx, reps[k]->ctx))
+				break;
+		o = k < nreps ? NULL : sc_group_frequency(s, e, &s->ev[j], in);
+		if (!o || strcmp(o, r)) {
+			free(r);
+			r = NULL;
+		}
+		free(o);
+		reps[nreps++] = &s->ev[j];
+	}
+	free(reps);
+	free(in);
 	return r;
 }
 

@@ -377,6 +377,7 @@ static value_t *table_class_call(struct frame *f, value_t *fn, const struct ast_
 	m->constructed_at = anchor_at(f, site);
 	m->ctor_expr = text_of(f, site);
 	m->cond = f->cond.text;
+	m->built_ctx = f->jc;
 	m->args = vdict_new(in->a);
 	vdict_sets(in->a, m->attrs, "__ecg_subtree_reason__",
 	           v_str(in->a, afmt(in, "the class is one of %s, by a key not known here (%s): its submodules and "

@@ -107,6 +107,7 @@ static value_t *hf_unsized(struct frame *f, const char *cls, const char *why, co
 	m->constructed_at = anchor_at(f, site);
 	m->ctor_expr = text_of(f, site);
 	m->cond = f->cond.text;
+	m->built_ctx = f->jc;
 	m->args = vdict_new(in->a);
 	if (why)
 		vdict_sets(in->a, m->attrs, "__ecg_subtree_reason__", v_str(in->a, why));

@@ -1021,6 +1021,15 @@ void module_note_built_device(struct frame *f, struct vinst *m, const struct vdi
  * (from_pretrained given device_map: libvalues.c), maybe so under an
  * undecided condition -- as a .to(device) would leave them */
 void module_placed_on_device(struct frame *f, struct vinst *m);
+/* module.c: a tensor of the shape given (NULL: not known) registered as
+ * m's buffer `name` (register_buffer): an attribute that moves with m,
+ * and a buffer DDP broadcasts (schedule.c) */
+void module_add_buffer(struct interp *in, struct vinst *m, const char *name, const struct vshape *shape);
+/* reparam.c: weight_norm(module) / spectral_norm(module) (catalog
+ * reparametrizations): the module given, reparametrized in place and
+ * handed back; spectral_norm's vectors registered as its buffers.  NULL
+ * when d is no such function or the module is not an instance read */
+value_t *reparam_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw);
 /* devscope.c: `with torch.device(d):` */
 struct devscope { int active, default_dev, default_on_device; };
 int is_device_value(const value_t *v);

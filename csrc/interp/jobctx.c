@@ -219,6 +219,31 @@ const struct jctx *jc_find(const struct jctx *c, enum jctx_kind k)
 	return NULL;
 }
 
+/* Is text t "not (u)"? */
+static int negates(const char *t, const char *u)
+{
+	size_t n = strlen(u);
+
+	return !strncmp(t, "not (", 5) && !strncmp(t + 5, u, n) && !strcmp(t + 5 + n, ")");
+}
+
+int jc_exclusive(const struct jctx *a, const struct jctx *b)
+{
+	const struct jctx *x, *y;
+
+	for (x = a; x; x = x->up) {
+		if (x->kind != JC_COND || !x->anchor || !x->text)
+			continue;
+		for (y = b; y; y = y->up)
+			if (y->kind == JC_COND && y != x && y->anchor && y->text && !strcmp(y->anchor, x->anchor) &&
+			    (negates(x->text, y->text) || negates(y->text, x->text)) &&
+			    (x->up == y->up || (x->up && y->up && x->up->kind == y->up->kind && x->up->anchor &&
+			                        y->up->anchor && !strcmp(x->up->anchor, y->up->anchor))))
+				return 1;
+	}
+	return 0;
+}
+
 const struct jctx *jc_push(struct frame *f, enum jctx_kind kind, const char *anchor, const char *text)
 {
 	struct jctx *j = ast_arena_alloc(f->in->a, sizeof *j);

@@ -714,6 +714,7 @@ static int loads_as_module(struct interp *in, const value_t *self, const struct 
 }
 
 static void module_set_on_device(struct vinst *m, int how, int depth);
+static int move_how(const struct frame *f, const struct vinst *m);
 
 /* model.load_state_dict(sd, assign=True): the module takes sd's tensors
  * as its own, nothing copied -- a state loaded onto the device leaves it
@@ -730,7 +731,7 @@ static void load_state_dict_effects(struct frame *f, value_t *self, const value_
 	if (assign) {
 		if (f->mode != M_FWD && m && m->mod != VM_NONE && loads_as_module(in, self, m) && sd &&
 		    sd->k == VK_UNKNOWN && sd->reason && !strcmp(sd->reason, LOADED_ON_DEVICE_REASON))
-			module_set_on_device(m, jc_find(f->jc, JC_COND) ? 2 : 1, 0);
+			module_set_on_device(m, move_how(f, m), 0);
 		return;
 	}
 
@@ -830,6 +831,25 @@ static void lib_attrs_move(struct vinst *m, const char *from, const char *to)
 	}
 }
 
+/* How sure a move of m made in f's context is: 1 when every condition
+ * not decided around it was already around m's construction (m exists
+ * only on the paths where they hold, so wherever m exists the move ran:
+ * a job function called on both paths of `if n_gpus > 1: spawn(train)
+ * else: train(0)` builds and moves its models on each), else 2.  The
+ * contexts form a tree: the move's innermost condition found in the
+ * construction's chain means every one above it is there too. */
+static int move_how(const struct frame *f, const struct vinst *m)
+{
+	const struct jctx *c = jc_find(f->jc, JC_COND), *b;
+
+	if (!c)
+		return 1;
+	for (b = m ? m->built_ctx : NULL; b; b = b->up)
+		if (b == c)
+			return 1;
+	return 2;
+}
+
 /* m and the modules under it moved to the device: on_device 1, or 2 when
  * the move ran under a condition not decided (its tensors are read as on
  * the device all the same, but a later move is no no-op for sure) */
@@ -849,7 +869,7 @@ static void module_set_on_device(struct vinst *m, int how, int depth)
 
 void module_placed_on_device(struct frame *f, struct vinst *m)
 {
-	module_set_on_device(m, jc_find(f->jc, JC_COND) ? 2 : 1, 0);
+	module_set_on_device(m, move_how(f, m), 0);
 }
 
 /* m and the modules under it moved back to the host (model.cpu()) */
@@ -939,6 +959,22 @@ void module_snapshot_training(struct interp *in, struct vinst *m, int depth)
 		           v_unknown(in->a, "self.training", TRAINING_BOTH_MODES));
 	for (i = 0; i < m->nchildren; i++)
 		module_snapshot_training(in, m->children[i].inst, depth + 1);
+}
+
+void module_add_buffer(struct interp *in, struct vinst *m, const char *name, const struct vshape *shape)
+{
+	value_t *b = v_tensor(in->a);
+	value_t *bufs = vdict_gets(m->attrs, "__ecg_buffers__");
+
+	b->shape = shape;
+	vdict_sets(in->a, m->attrs, name, b);
+	/* the tensors registered as buffers: they move with the
+	 * module (inst_attr), as long as the name holds them */
+	if (!bufs || bufs->k != VK_LIST) {
+		bufs = v_seq(in->a, VK_LIST, 1);
+		vdict_sets(in->a, m->attrs, "__ecg_buffers__", bufs);
+	}
+	vseq_push(in->a, bufs->u.seq, b);
 }
 
 /* ModuleList.insert(index, module), as torch does it: the children from
@@ -1135,7 +1171,7 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 		if (self->k == VK_INST && dv && dev_is_host(dv) != 1) {
 			in->gpu = 1;
 			devchoice_place(f, dv);
-			module_set_on_device(self->u.inst, jc_find(f->jc, JC_COND) ? 2 : 1, 0);
+			module_set_on_device(self->u.inst, move_how(f, self->u.inst), 0);
 		}
 		return self;
 	}
@@ -1157,7 +1193,7 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 			devchoice_place(f, nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "device") : NULL);
 			if (self->k == VK_INST && dev_is_host(nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "device") : NULL) != 1) {
 				/* under an undecided condition: maybe moved */
-				module_set_on_device(self->u.inst, jc_find(f->jc, JC_COND) ? 2 : 1, 0);
+				module_set_on_device(self->u.inst, move_how(f, self->u.inst), 0);
 			}
 			if (f->mode != M_FWD && !there && !owns_no_tensor(in, self) &&
 			    (e = sev(f, SEV_H2D, "model.to(device): parameters and buffers", site))) {
@@ -1180,20 +1216,7 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 		return v_none(in->a);
 	case BI_M_MOD_REGISTER_BUFFER:
 		if (nargs >= 2 && args[0]->k == VK_STR && self->k == VK_INST)
-		{
-			value_t *b = v_tensor(in->a);
-			value_t *bufs = vdict_gets(self->u.inst->attrs, "__ecg_buffers__");
-
-			b->shape = shape_of(args[1]);
-			vdict_sets(in->a, self->u.inst->attrs, args[0]->u.str.s, b);
-			/* the tensors registered as buffers: they move with the
-			 * module (inst_attr), as long as the name holds them */
-			if (!bufs || bufs->k != VK_LIST) {
-				bufs = v_seq(in->a, VK_LIST, 1);
-				vdict_sets(in->a, self->u.inst->attrs, "__ecg_buffers__", bufs);
-			}
-			vseq_push(in->a, bufs->u.seq, b);
-		}
+			module_add_buffer(in, self->u.inst, args[0]->u.str.s, shape_of(args[1]));
 		return v_none(in->a);
 	case BI_M_MOD_FWD_HOOK:
 	case BI_M_MOD_FWD_PRE_HOOK:

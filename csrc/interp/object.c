@@ -669,6 +669,7 @@ value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t n
 	m->constructed_at = anchor_at(f, site);
 	m->ctor_expr = site ? text_of(f, site) : NULL;
 	m->cond = f->cond.text;
+	m->built_ctx = f->jc;
 	m->args = vdict_new(in->a);
 	argp_subclass_init(in, m);   /* class P(argparse.ArgumentParser) */
 	tapargs_init(in, m, kw);     /* class Args(Tap) */

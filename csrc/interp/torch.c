@@ -582,6 +582,7 @@ struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **ar
 	m->constructed_at = anchor_at(f, site);
 	m->ctor_expr = site ? text_of(f, site) : NULL;
 	m->cond = f->cond.text;
+	m->built_ctx = f->jc;
 	m->args = vdict_new(in->a);
 	if (m->mod == VM_CONTAINER) {
 		size_t idx = 0, j;
@@ -2717,6 +2718,12 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 		in->dtensor_mixed = 1;
 	if (strstr(d, "GradScaler.") && !strcmp(last, "scale") && nargs == 1)
 		return args[0];
+	{
+		value_t *r = reparam_call(f, d, args, nargs, kw);   /* weight_norm(conv): reparam.c */
+
+		if (r)
+			return r;
+	}
 	/* accelerator.unwrap_model(model) (catalog unwrappers): the model
 	 * itself, not through the wrapper prepare put around it */
 	if (catalog_fact(in->cat, CATALOG_F_UNWRAPPERS, d) && nargs >= 1 && args[0]->k == VK_INST &&
@@ -2896,6 +2903,7 @@ struct vinst *ext_module_inst(struct frame *f, const char *d, value_t **args, si
 	m->constructed_at = anchor_at(f, site);
 	m->ctor_expr = text_of(f, site);
 	m->cond = f->cond.text;
+	m->built_ctx = f->jc;
 	m->args = vdict_new(in->a);
 	for (k = 0; k < nargs; k++)
 		vdict_sets(in->a, m->args, afmt(in, "arg%zu", k), args[k]);

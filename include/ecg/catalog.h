@@ -778,6 +778,11 @@ enum catalog_fact {
 	                                 parameter and no buffer, whatever their
 	                                 arguments: an object of one holds no
 	                                 tensor (interp/torch.c host_only) */
+	CATALOG_F_REPARAMETRIZATIONS, /* map: a function reparametrizing the
+	                                 module it is given in place (and
+	                                 returning it) -> what it adds beside
+	                                 the parameters: "buffers" or
+	                                 "parameters" (interp/reparam.c) */
 	CATALOG_NFACTS
 };
 

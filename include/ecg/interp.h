@@ -151,6 +151,14 @@ struct jctx {
  * NULL (interp/jobctx.c).  Never fails. */
 const struct jctx *jc_find(const struct jctx *c, enum jctx_kind k);
 
+/* Are contexts a and b never both taken in one reading: each holds one of
+ * the two paths of one reading of one undecided `if` (its test, and
+ * "not (test)" -- exec.c pushes both on the context the `if` was read
+ * in)?  A job function called on both paths (`if n > 1: spawn(train)
+ * else: train(0)`) runs its lines on one of them in a run.  0 when not
+ * known so (interp/jobctx.c).  Never fails. */
+int jc_exclusive(const struct jctx *a, const struct jctx *b);
+
 /* What the schedule pass reads: every call that moves data, syncs, talks
  * to other ranks, or marks a phase, with where it happens. */
 enum sev_kind {

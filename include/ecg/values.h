@@ -397,6 +397,10 @@ struct vinst {
 	                                 on (interp/forward.c), or NULL */
 	const char *ctor_expr;        /* the constructor call's text */
 	const char *cond;             /* built under this undecided condition */
+	const void *built_ctx;        /* interp/: the job context it was built in
+	                                 (a struct jctx chain, NULL: none): a move
+	                                 under only conditions already in it runs
+	                                 wherever the module exists (module.c) */
 	const char *bound_name;       /* the first name job code bound it to ("model") */
 	int tied;                     /* a layer whose weight or bias was set to another's */
 	int alt_other;                /* interp/: kept where the two paths of an undecided
