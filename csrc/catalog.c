@@ -1432,6 +1432,7 @@ static const struct {
 	[CATALOG_F_DATA_SIZED_DEFAULTS] = { "data_sized_defaults", FK_MAP },
 	[CATALOG_F_TENSORLESS_LAYERS] = { "tensorless_layers", FK_SET },
 	[CATALOG_F_REPARAMETRIZATIONS] = { "reparametrizations", FK_MAP },
+	[CATALOG_F_MODEL_COPY_HOLDERS] = { "model_copy_holders", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

@@ -324,6 +324,8 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 		/* torchtext's BucketIterator(..., device=device): batches
 		 * made on that device */
 		(void)devbatch_init(f, d, o, args, nargs, kw);
+		/* timm's ModelEma(model): its .ema a copy of the model */
+		libv_model_copy(f, d, o, args, nargs, kw);
 		return mk_inst_value(in, o);
 	}
 	r = unknown_at(f, site, afmt(in, OUTSIDE_RESULT_PREFIX "%s, which is outside the repository", d));

@@ -1842,6 +1842,8 @@ int libv_is_module(const value_t *v);   /* a library's module not read, on the h
 int libv_is_tensor_method(const struct interp *in, const struct vinst *m, const char *name);   /* catalog module_tensor_methods */
 value_t *libv_module_method(struct frame *f, const char *last, const value_t *recv);   /* NULL: not one */
 value_t *libv_module_factory(struct frame *f, const char *d, struct vdict *kw, const struct ast_hdr *site);
+void libv_model_copy(struct frame *f, const char *d, struct vinst *o, value_t **args, size_t nargs,
+                     const struct vdict *kw);   /* catalog model_copy_holders */
 value_t *libv_device_name(struct frame *f, const char *d, value_t **args, size_t nargs, const struct vdict *kw,
                           const struct ast_hdr *site);
 value_t *libv_call_result(struct frame *f, const value_t *fn, const struct vdict *kw, value_t *r,

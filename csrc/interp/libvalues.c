@@ -34,6 +34,11 @@
  *    call; the module is on the device (LIB_MODULE_DEVICE_REASON: its
  *    .to(device) moves nothing).  "auto" and the like, the host, or a
  *    value not known: no copy, the module's place not known (as before).
+ *  - model_copy_holders: a library's object built from a model that keeps
+ *    a copy of it in an attribute (timm's ModelEma v1: self.ema =
+ *    deepcopy(model)) holds the job's module, copied, there -- where the
+ *    model is, unless a device it is given moves the copy (then nothing
+ *    is set: the attribute stays not known).
  *  - device_loaders: a library's loader given a device (safetensors'
  *    load_file(f, device="cuda")) copies what it loads there: an H2D at
  *    the call, and an object loaded onto the device (LOADED_ON_DEVICE_
@@ -529,3 +534,27 @@ value_t *libv_device_name(struct frame *f, const char *d, value_t **args, size_t
 	r->str_prefix = spec[n - 1] == ':' ? astr(in, spec) : astr(in, afmt(in, "%s:", spec));
 	return r;
 }
+
+/* Cls(model, ...) of catalog model_copy_holders ("ATTR@POS"): o.ATTR is a
+ * copy of the module given at POS (or as model=), when no device= other
+ * than '' moves it.  Nothing else changes; never fails. */
+void libv_model_copy(struct frame *f, const char *d, struct vinst *o, value_t **args, size_t nargs,
+                     const struct vdict *kw)
+{
+	struct interp *in = f->in;
+	const char *spec = catalog_fact(in->cat, CATALOG_F_MODEL_COPY_HOLDERS, d), *at;
+	const value_t *dev = kw ? vdict_gets(kw, "device") : NULL;
+	value_t *m;
+	long pos;
+
+	if (!spec || !(at = strchr(spec, '@')) || f->mode == M_FWD)
+		return;
+	pos = strtol(at + 1, NULL, 10);
+	m = pos >= 0 && (size_t)pos < nargs ? args[pos] : kw ? vdict_gets(kw, "model") : NULL;
+	if (!m || m->k != VK_INST || m->u.inst->mod == VM_NONE)
+		return;
+	if (dev && !(dev->k == VK_STR && !dev->u.str.len) && dev->k != VK_NONE)
+		return;       /* the copy moved (device='cpu'), or maybe: not stated */
+	vdict_sets(in->a, o->attrs, afmt(in, "%.*s", (int)(at - spec), spec), deepcopy_value(in, m, 0));
+}
+

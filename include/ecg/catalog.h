@@ -783,6 +783,9 @@ enum catalog_fact {
 	                                 returning it) -> what it adds beside
 	                                 the parameters: "buffers" or
 	                                 "parameters" (interp/reparam.c) */
+	CATALOG_F_MODEL_COPY_HOLDERS, /* map: a library class -> "ATTR@POS": its
+	                                 object keeps a copy of the module given
+	                                 at POS in ATTR (interp/libvalues.c) */
 	CATALOG_NFACTS
 };
 
