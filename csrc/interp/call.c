@@ -217,6 +217,8 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 		return r;
 	if (fn->recv && (r = libv_module_method(f, last, fn->recv)))
 		return r;
+	if (fn->recv && (r = libv_inst_save(f, last, fn->recv, kw, site)))   /* model.save_pretrained() */
+		return r;
 	/* scaler.state_dict(), scaler.get_scale(): what a method of
 	 * object_host_reads gives back is what it read to the host (Python
 	 * numbers; {} or 1.0 when the scaler is disabled): host data, so
@@ -693,8 +695,13 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 						dev = args[i]->dev;
 			r = v_tensor_dev(in->a, dev, 0);
 			/* a library's module seen moved to the device (transformers'
-			 * ModelOutput): its fields are tensors there */
-			r->lib_out = m->mod == VM_EXTERNAL && m->on_device == 1 && dev == DEV_DEVICE;
+			 * ModelOutput): its fields are tensors there; so is one of the
+			 * model class the job named (hf.c) moved under a condition
+			 * not decided (accelerate's prepare on one process), as a
+			 * library's module not read (libvalues.c libv_module_call):
+			 * its rows carry that condition */
+			r->lib_out = m->mod == VM_EXTERNAL && dev == DEV_DEVICE &&
+			             (m->on_device == 1 || (m->on_device && vdict_gets(m->attrs, HF_NAMED_CLASS_ATTR)));
 			return r;
 		}
 	}

@@ -754,6 +754,10 @@ enum catalog_fact {
 	                                 a GradScaler's found_inf itself
 	                                 (fused): scaler.step reads nothing
 	                                 (interp/torch.c, jobctx.c) */
+	CATALOG_F_WRAPPER_DEVICE_KEYWORDS, /* map: a wrapper that moves the
+	                                 module it wraps to a device -> the
+	                                 keyword naming that device (FSDP's
+	                                 device_id; interp/torch.c, module.c) */
 	CATALOG_NFACTS
 };
 
