@@ -1425,6 +1425,7 @@ static const struct {
 	[CATALOG_F_TYPED_CLASS_ARG_PARSERS] = { "typed_class_arg_parsers", FK_MAP },
 	[CATALOG_F_AMP_SCALING_OPTIMIZERS] = { "amp_scaling_optimizers", FK_MAP },
 	[CATALOG_F_WRAPPER_DEVICE_KEYWORDS] = { "wrapper_device_keywords", FK_MAP },
+	[CATALOG_F_LIBRARY_MACHINE_QUERIES] = { "library_machine_queries", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

@@ -155,6 +155,9 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 			any_tensor = 1;
 
 	ext_job_effects(f, d, last, fn->recv, args, nargs, kw, site);
+	/* accelerate's is_xpu_available(): the machine's answer */
+	if ((r = machine_library_query(f, d, site)))
+		return r;
 	/* model.no_sync() of a wrapped module; its context's __enter__() */
 	if (fn->recv && (r = sync_skip_call(f, d, last, fn->recv)))
 		return r;

@@ -661,6 +661,10 @@ void devchoice_test(struct frame *f, const value_t *tv, const char *text);
  * machine_accelerator: 1 when the machine is named, with *spec its
  * accelerator's device type or NULL (none), else 0. */
 value_t *machine_query(struct frame *f, const char *d, const struct ast_hdr *site);
+/* machine.c: another library's question about an accelerator other than
+ * CUDA (catalog library_machine_queries): False on a named machine (or
+ * for an absent package), else not known; NULL for any other call */
+value_t *machine_library_query(struct frame *f, const char *d, const struct ast_hdr *site);
 
 /* mapds.c: a library's map-style dataset (value.map_dataset).  Each
  * returns r, or a marked copy of it when r (a value not known) is one:

@@ -758,6 +758,11 @@ enum catalog_fact {
 	                                 module it wraps to a device -> the
 	                                 keyword naming that device (FSDP's
 	                                 device_id; interp/torch.c, module.c) */
+	CATALOG_F_LIBRARY_MACHINE_QUERIES, /* map: another library's function
+	                                 asking about an accelerator other than
+	                                 CUDA -> "machine" (the hardware) or
+	                                 "absent" (its PyTorch package)
+	                                 (interp/machine.c) */
 	CATALOG_NFACTS
 };
 
