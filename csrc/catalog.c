@@ -1433,6 +1433,8 @@ static const struct {
 	[CATALOG_F_TENSORLESS_LAYERS] = { "tensorless_layers", FK_SET },
 	[CATALOG_F_REPARAMETRIZATIONS] = { "reparametrizations", FK_MAP },
 	[CATALOG_F_MODEL_COPY_HOLDERS] = { "model_copy_holders", FK_MAP },
+	[CATALOG_F_WRAPPER_DEVICE_KEYWORDS] = { "wrapper_device_keywords", FK_MAP },
+	[CATALOG_F_LIBRARY_MACHINE_QUERIES] = { "library_machine_queries", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

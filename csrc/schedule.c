@@ -1489,6 +1489,17 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 				return "checkpoint";
 		return sc_eval_block(s, c) ? "eval" : sc_guard_phase(s, gd);
 	}
+	/* outside any periodic block, a branch between the event and the
+	 * loop around it that saves and evaluates nothing (`if val_loss <
+	 * best: barrier(); save(model); barrier()` once an epoch): its work
+	 * is the checkpoint's, as in a periodic block above */
+	{
+		const struct jctx *k;
+
+		for (k = c; k && k->kind != JC_LOOP; k = k->up)
+			if (k->kind == JC_COND && !jc_find(k, JC_NO_GRAD) && !strcmp(sc_guard_phase(s, k), "checkpoint"))
+				return "checkpoint";
+	}
 	if (sc_eval_block(s, c) && s->job_type && !strcmp(s->job_type, "training"))
 		return "eval";
 	if (e->kind != SEV_LOADER && (sc_in_eval_run(s, e) || sc_in_step_eval_run(s, e)))

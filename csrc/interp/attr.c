@@ -454,6 +454,15 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 		return module_children_dict(f, obj, site);
 	if (m->mod != VM_NONE && (v = module_attr(in, obj, name)))
 		return v;
+	/* model.save_pretrained of an outside module of the library model
+	 * class the job named (hf.c hf_named_unread): called through
+	 * call_ext (libvalues.c libv_inst_save) */
+	if (m->mod == VM_EXTERNAL && m->ext && !m->cls && vdict_gets(m->attrs, HF_NAMED_CLASS_ATTR) &&
+	    catalog_fact(in->cat, CATALOG_F_MODULE_STATE_SAVERS, name)) {
+		v = v_ext(in->a, adot(in, m->ext, name));
+		v->recv = obj;
+		return v;
+	}
 	if (libv_is_tensor_method(in, m, name)) {
 		/* metric.compute of a library's module: called through
 		 * call_ext (libvalues.c) */

@@ -155,6 +155,9 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 			any_tensor = 1;
 
 	ext_job_effects(f, d, last, fn->recv, args, nargs, kw, site);
+	/* accelerate's is_xpu_available(): the machine's answer */
+	if ((r = machine_library_query(f, d, site)))
+		return r;
 	/* model.no_sync() of a wrapped module; its context's __enter__() */
 	if (fn->recv && (r = sync_skip_call(f, d, last, fn->recv)))
 		return r;
@@ -216,6 +219,8 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	    (r = library_object_call(f, d)) || (r = libv_device_name(f, d, args, nargs, kw, site)) || (r = libv_device_load(f, d, args, nargs, kw, site)) || (r = libv_pipeline(f, d, kw, site)))
 		return r;
 	if (fn->recv && (r = libv_module_method(f, last, fn->recv)))
+		return r;
+	if (fn->recv && (r = libv_inst_save(f, last, fn->recv, kw, site)))   /* model.save_pretrained() */
 		return r;
 	/* scaler.state_dict(), scaler.get_scale(): what a method of
 	 * object_host_reads gives back is what it read to the host (Python
@@ -700,8 +705,13 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 						dev = args[i]->dev;
 			r = v_tensor_dev(in->a, dev, 0);
 			/* a library's module seen moved to the device (transformers'
-			 * ModelOutput): its fields are tensors there */
-			r->lib_out = m->mod == VM_EXTERNAL && m->on_device == 1 && dev == DEV_DEVICE;
+			 * ModelOutput): its fields are tensors there; so is one of the
+			 * model class the job named (hf.c) moved under a condition
+			 * not decided (accelerate's prepare on one process), as a
+			 * library's module not read (libvalues.c libv_module_call):
+			 * its rows carry that condition */
+			r->lib_out = m->mod == VM_EXTERNAL && dev == DEV_DEVICE &&
+			             (m->on_device == 1 || (m->on_device && vdict_gets(m->attrs, HF_NAMED_CLASS_ATTR)));
 			return r;
 		}
 	}

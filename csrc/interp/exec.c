@@ -1220,6 +1220,7 @@ int other_path_holds(const value_t *v)
  * A name both paths left alike keeps its value; tensors stay tensors; two
  * dicts of the same keys stay one dict of them (dictjoin.c); a
  * module built on one path is kept (it is conditional, and says so); two
+ * library modules in the same place stay one (libvalues.c); two
  * objects loaded from files stay loaded (on the host if both are); any
  * other difference is unknown, depending on the condition (cond: its
  * text_of(), interned). */
@@ -1292,6 +1293,12 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 			r = v_alts(f, cond, a, b);  /* both objects kept: alts.c */
 		} else if (!a || !b) {
 			r = a ? a : b;      /* bound on one path only: it exists if that path ran */
+		} else if (libv_same_place_modules(a, b)) {
+			/* MllamaForConditionalGeneration.from_pretrained(p) on one
+			 * path, LlamaForCausalLM.from_pretrained(p) on the other: a
+			 * library's module either way, in the same place (its class
+			 * is not read in either case) */
+			r = v_unknown(in->a, k->k == VK_STR ? k->u.str.s : NULL, a->reason);
 		} else if (loaded_pair(a, b)) {
 			/* torch.hub.load_state_dict_from_url(url, map_location='cpu')
 			 * on one path, torch.load(path, map_location='cpu') on the

@@ -335,6 +335,17 @@ static const struct ast_arg *fire_positional(const struct vfunc *fn, const struc
 	return NULL;
 }
 
+/* Does fn take **kwargs?  python-fire passes every --flag that names no
+ * parameter of such a function into it (fire's _ParseKeywordArgs: a
+ * keyword the function does not take goes to its **kwargs when it has
+ * one), and refuses the flag otherwise. */
+static int fire_dstar(const struct vfunc *fn)
+{
+	const struct ast_arguments *a = fn_args(fn->def);
+
+	return a && a->kwarg;
+}
+
 /* Set parameter `name` of fn from the command line or a config file: as
  * read when its type is plain, a dataclass built from a mapping as
  * cli_dataclass() reads it, else unknown (the CLI builds it).  kw holds
@@ -466,6 +477,18 @@ static struct vdict *cli_kwargs(struct frame *f, const char *d, struct vfunc *fn
 				if (cfg->u.dict->keys[k]->k == VK_STR)
 					cli_set(f, fn, kw, cfg->u.dict->keys[k]->u.str.s, cfg->u.dict->vals[k], astr(in, val),
 					        site);
+			continue;
+		}
+		if (fire && !fn_param(fn, name) && fire_dstar(fn)) {
+			/* fire hands a flag the function does not name to
+			 * its **kwargs, under the flag's name (dots kept:
+			 * --fsdp_config.pure_bf16), with the value as read */
+			value_t *v = v_copy(in->a, val ? cli_scalar(in, val) : v_bool(in->a, 1));
+
+			if (!v->src)
+				v->src = "the command line";
+			v->via = VIA_OVERRIDE;
+			vdict_sets(in->a, kw, name, v);
 			continue;
 		}
 		cli_set(f, fn, kw, name, val ? cli_scalar(in, val) : v_bool(in->a, 1), "the command line", site);

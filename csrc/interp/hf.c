@@ -17,6 +17,12 @@
  * The classes are then built like the job's own: config_class(**config.json)
  * and model_class(config).
  *
+ * Without the library read (no --site), LlamaForCausalLM.from_pretrained(p)
+ * of a model class the job names (catalog module_packages and
+ * pretrained_module_words) loaded on the host, or onto one device, is such
+ * an external module of that class too (hf_named_unread), as an Auto
+ * class's is: the wrappers, calls and moves of job code then follow it.
+ *
  * Without a config.json in the repository the sizes are never a config
  * class's defaults (that would be a wrong count): the model is an external
  * module whose subtree and parameters are unknown, with the reason
@@ -30,6 +36,7 @@
 #include "config.h"
 
 #include "internal.h"
+#include "ecg/catalog.h"
 
 #define HF_PKG "transformers"
 
@@ -308,6 +315,60 @@ value_t *hf_class_attr(struct frame *f, value_t *cls, const char *name)
 	return NULL;
 }
 
+/* Does from_pretrained's keyword list place the weights anywhere but the
+ * host, or in a way not known (catalog pretrained_placement_keywords: a
+ * device_map, a quantization config)?  None and False place nothing (the
+ * keywords' defaults); a device_map naming one device is libvalues.c's
+ * (libv_hf_placed copies there).  A **kwargs of keys not known may. */
+static int hf_placed_elsewhere(struct interp *in, const struct vdict *kw)
+{
+	size_t i;
+
+	if (!kw)
+		return 0;
+	if (vdict_gets(kw, KW_UNK_DSTAR))
+		return 1;
+	for (i = 0; i < kw->n; i++) {
+		const value_t *v = kw->vals[i];
+
+		if (kw->keys[i]->k != VK_STR || v->k == VK_NONE || (v->k == VK_BOOL && !v->u.b))
+			continue;
+		if (catalog_fact(in->cat, CATALOG_F_PRETRAINED_DEVICE_KEYWORDS, kw->keys[i]->u.str.s) &&
+		    libv_places_on_device(in, kw))
+			continue;
+		if (catalog_fact(in->cat, CATALOG_F_PRETRAINED_PLACEMENT_KEYWORDS, kw->keys[i]->u.str.s))
+			return 1;
+	}
+	return 0;
+}
+
+/* transformers.LlamaForCausalLM.from_pretrained(path) of the library not
+ * read (no --site): a model of the class the job names, as an Auto
+ * class's (hf_unsized: an external module, its sizes not known), when
+ * the class is one of the library's modules (catalog module_packages,
+ * not_module_suffixes, pretrained_module_words: a name holding "For" or
+ * "Model", not a config, tokenizer or processor) and from_pretrained
+ * loads it on the host or onto one device (libv_hf_placed); NULL for
+ * anything else (libvalues.c reads it as before).  With the library read,
+ * the class is the library's own (the VK_BOUND path). */
+static value_t *hf_named_unread(struct frame *f, const char *d, const char *clsname, const char *meth,
+                                struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const char *cls = afmt(in, "%.*s", (int)(strrchr(d, '.') - d), d);
+	value_t *m;
+
+	if (strcmp(meth, "from_pretrained") || hf_auto_class(f, "AutoConfig") ||
+	    !ext_is_module_class(in->cat, cls) || !catalog_fact_match(in->cat, CATALOG_F_PRETRAINED_MODULE_WORDS, clsname) ||
+	    hf_placed_elsewhere(in, kw))
+		return NULL;
+	m = hf_unsized(f, clsname, NULL, site);
+	/* the class is the one named: its library base's save_pretrained
+	 * (attr.c, libvalues.c libv_inst_save) */
+	vdict_sets(in->a, m->u.inst->attrs, HF_NAMED_CLASS_ATTR, v_bool(in->a, 1));
+	return m;
+}
+
 value_t *hf_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                  const struct ast_hdr *site)
 {
@@ -337,8 +398,10 @@ value_t *hf_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, str
 			prev--;
 		meth = dot + 1;
 		clsname = astr(in, afmt(in, "%.*s", (int)(dot - prev), prev));
-		if (prev == d || strncmp(clsname, "Auto", 4))
+		if (prev == d)
 			return NULL;
+		if (strncmp(clsname, "Auto", 4))
+			return hf_named_unread(f, d, clsname, meth, kw, site);
 		if (!(cls = hf_auto_class(f, clsname))) {
 			/* the library is not read: an AutoModel* builds a model
 			 * (an external one; modtree.c's reason names --site), any

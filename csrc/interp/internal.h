@@ -666,6 +666,10 @@ value_t *machine_query(struct frame *f, const char *d, const struct ast_hdr *sit
 /* machine.c: `assert torch.cuda.is_available()` read on every path: a
  * CUDA machine from then on (never fails) */
 void machine_assert(struct frame *f, const struct ast_hdr *test, const value_t *tv);
+/* machine.c: another library's question about an accelerator other than
+ * CUDA (catalog library_machine_queries): False on a named machine (or
+ * for an absent package), else not known; NULL for any other call */
+value_t *machine_library_query(struct frame *f, const char *d, const struct ast_hdr *site);
 
 /* mapds.c: a library's map-style dataset (value.map_dataset).  Each
  * returns r, or a marked copy of it when r (a value not known) is one:
@@ -1030,6 +1034,13 @@ void module_add_buffer(struct interp *in, struct vinst *m, const char *name, con
  * handed back; spectral_norm's vectors registered as its buffers.  NULL
  * when d is no such function or the module is not an instance read */
 value_t *reparam_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw);
+/* module.c: self (a module) moved to device dv by a wrapper that moves
+ * what it wraps (catalog wrapper_device_keywords: FSDP's device_id), as
+ * its own .to(dv) would: the host-to-device copy of its parameters at
+ * site, unless they are there already; nothing when dv is None or the
+ * host */
+void module_moved_by_wrapper(struct frame *f, value_t *self, const char *wrapper, const value_t *dv,
+                             const struct ast_hdr *site);
 /* devscope.c: `with torch.device(d):` */
 struct devscope { int active, default_dev, default_on_device; };
 int is_device_value(const value_t *v);
@@ -1839,6 +1850,18 @@ value_t *pretrained_call(struct frame *f, value_t *fn, value_t **args, size_t na
 #define LIB_PIPELINE_DEVICE_REASON "an inference pipeline a library built, its model on the device (not read)"
 #define LIB_PIPELINE_OUTPUT_REASON "what a library's pipeline returns, on the host (not read)"
 int libv_is_module(const value_t *v);   /* a library's module not read, on the host or moved */
+int libv_same_place_modules(const value_t *a, const value_t *b);   /* two such, in the same place */
+/* libvalues.c: from_pretrained's keywords kw hold a device_map naming one
+ * device (catalog pretrained_device_keywords) */
+int libv_places_on_device(struct interp *in, const struct vdict *kw);
+/* hf.c: set on a model that from_pretrained of a library class the job
+ * names built (the library not read): its class is that one, no Hub's */
+#define HF_NAMED_CLASS_ATTR "__ecg_library_named_class__"
+/* libvalues.c: recv.save_pretrained() of an outside module instance
+ * (catalog module_state_savers): a save, and a sync when it is on the
+ * device; NULL for anything else */
+value_t *libv_inst_save(struct frame *f, const char *last, const value_t *recv, const struct vdict *kw,
+                        const struct ast_hdr *site);
 int libv_is_tensor_method(const struct interp *in, const struct vinst *m, const char *name);   /* catalog module_tensor_methods */
 value_t *libv_module_method(struct frame *f, const char *last, const value_t *recv);   /* NULL: not one */
 value_t *libv_module_factory(struct frame *f, const char *d, struct vdict *kw, const struct ast_hdr *site);

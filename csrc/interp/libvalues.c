@@ -26,7 +26,13 @@
  *    loaded reason.
  *  - module_state_savers: model.save_pretrained(...) of such a module moved
  *    to the device writes its tensors from the host: a save and a sync at
- *    the call (a module on the host: nothing).
+ *    the call (a module on the host: nothing); the same of the outside
+ *    module hf.c makes of a transformers class the job names
+ *    (libv_inst_save).
+ *  - pretrained_placement_keywords given None or False (device_map=None,
+ *    their defaults) place nothing: the module is on the host as without
+ *    them.  Two such modules bound on the two paths of an undecided `if`,
+ *    in the same place, stay one (libv_same_place_modules, exec.c).
  *  - pretrained_device_keywords: Cls.from_pretrained(..., device_map=D)
  *    of such a module class, D naming a device (a CUDA spec, a GPU index,
  *    the job's device choice, or a dict whose every value is one): the
@@ -73,6 +79,14 @@ static int reason_is(const value_t *v, const char *r)
 int libv_is_module(const value_t *v)
 {
 	return reason_is(v, LIB_MODULE_HOST_REASON) || reason_is(v, LIB_MODULE_DEVICE_REASON);
+}
+
+/* a and b, the values two paths of an undecided `if` bound, are both a
+ * library's module not read, in the same place (both on the host, or
+ * both moved to the device): what either path built */
+int libv_same_place_modules(const value_t *a, const value_t *b)
+{
+	return a && b && libv_is_module(a) && libv_is_module(b) && !strcmp(a->reason, b->reason);
 }
 
 /* d is Cls.from_pretrained of a library class that is a module (catalog
@@ -160,6 +174,11 @@ static const value_t *placement_of(struct interp *in, const struct vdict *kw)
 	return NULL;
 }
 
+int libv_places_on_device(struct interp *in, const struct vdict *kw)
+{
+	return placement_of(in, kw) != NULL;
+}
+
 /* the weights of what (a class's from_pretrained) loaded onto dv: one
  * host-to-device copy at the call, noted as the job placing data on dv
  * (devchoice_place: a choice's condition) */
@@ -205,6 +224,15 @@ void libv_hf_placed(struct frame *f, value_t *r, const struct vdict *kw, const s
 	module_placed_on_device(f, m);
 }
 
+/* A placement keyword's value that places nothing: None or False, the
+ * defaults of from_pretrained's device_map / quantization_config /
+ * load_in_8bit (`device_map="auto" if quantize else None` decided None
+ * loads the weights on the host, as if the keyword were not given). */
+static int places_nothing(const value_t *v)
+{
+	return v->k == VK_NONE || (v->k == VK_BOOL && !v->u.b);
+}
+
 /* factory(name, ...) of catalog module_factories, outside a forward and
  * without device=: a library's module on the host; Cls.from_pretrained
  * given a device to load onto (pretrained_placed): the module there, its
@@ -223,7 +251,8 @@ value_t *libv_module_factory(struct frame *f, const char *d, struct vdict *kw, c
 	for (i = 0; kw && i < kw->n; i++)
 		if (kw->keys[i]->k == VK_STR &&
 		    (!strcmp(kw->keys[i]->u.str.s, "device") ||
-		     catalog_fact(f->in->cat, CATALOG_F_PRETRAINED_PLACEMENT_KEYWORDS, kw->keys[i]->u.str.s)))
+		     catalog_fact(f->in->cat, CATALOG_F_PRETRAINED_PLACEMENT_KEYWORDS, kw->keys[i]->u.str.s)) &&
+		    !places_nothing(kw->vals[i]))
 			return NULL;
 	return unknown_at(f, site, LIB_MODULE_HOST_REASON);
 }
@@ -394,6 +423,37 @@ value_t *libv_attr(struct frame *f, value_t *obj, const char *name, const struct
 		return NULL;
 	m->recv = obj;
 	return m;
+}
+
+/* recv.save_pretrained(...) of an outside module instance (a library's
+ * model class named by the job, hf.c hf_unsized) whose method the catalog
+ * lists in module_state_savers: moved to the device (surely), its tensors
+ * are written from the host -- a save and a sync at the call, as
+ * libv_call's LIBV_SAVE_REASON; moved under a condition not decided, the
+ * same under it; on the host, nothing (as a library module on the host).
+ * Given state_dict=, the tensors written are that mapping's, not the
+ * module's: a save, no read stated.  NULL for anything else. */
+value_t *libv_inst_save(struct frame *f, const char *last, const value_t *recv, const struct vdict *kw,
+                        const struct ast_hdr *site)
+{
+	const struct vinst *m;
+	const struct jctx *ojc = f->jc;
+
+	if (f->mode == M_FWD || !recv || recv->k != VK_INST || (m = recv->u.inst)->mod != VM_EXTERNAL || !m->ext ||
+	    m->cls || !catalog_fact(f->in->cat, CATALOG_F_MODULE_STATE_SAVERS, last))
+		return NULL;
+	if (!m->on_device)
+		return v_none(f->in->a);
+	sev(f, SEV_SAVE, text_of(f, site), site);
+	if (!(kw && vdict_gets(kw, "state_dict"))) {
+		if (m->on_device != 1)
+			f->jc = jc_push(f, JC_COND, anchor_at(f, site),
+			                "the module was moved to the device (under a condition not decided here)");
+		sev(f, SEV_SYNC, afmt(f->in, "%s (the module's device tensors written from the host)", text_of(f, site)),
+		    site);
+		f->jc = ojc;
+	}
+	return v_none(f->in->a);
 }
 
 /* the call of a method libv_attr() gave: the copy, the receiver moved in

@@ -23,7 +23,10 @@
  * conditions).
  *
  * Other accelerators' packages (catalog absent_modules) are absent
- * whatever the machine (import.c, stdlib.c find_spec).  Nothing here
+ * whatever the machine (import.c, stdlib.c find_spec); other libraries'
+ * questions about those accelerators (catalog library_machine_queries:
+ * accelerate's is_xpu_available) are answered as the machine's
+ * (machine_library_query).  Nothing here
  * allocates outside the interpreter's arena; nothing can fail.
  */
 #include "config.h"
@@ -109,6 +112,26 @@ void machine_assert(struct frame *f, const struct ast_hdr *test, const value_t *
 		return;
 	if (asserts_cuda(f, test))
 		f->in->machine = INTERP_MACHINE_CUDA;
+}
+
+/* d(), a function of another library that asks about an accelerator
+ * other than CUDA (catalog library_machine_queries): "machine" -- whether
+ * the machine has one (accelerate's is_xpu_available(), is_npu_available()):
+ * False when the machine is named (CUDA GPUs and no other accelerator, or
+ * none), else not known as the machine's; "absent" -- whether that
+ * accelerator's PyTorch package is installed (is_ccl_available(): Intel's
+ * oneCCL bindings): False, as catalog absent_modules reads their imports.
+ * NULL when d is no such function. */
+value_t *machine_library_query(struct frame *f, const char *d, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	const char *kind = catalog_fact(in->cat, CATALOG_F_LIBRARY_MACHINE_QUERIES, d);
+
+	if (!kind)
+		return NULL;
+	if (!strcmp(kind, "absent") || in->machine != INTERP_MACHINE_UNKNOWN)
+		return v_bool(in->a, 0);
+	return unknown_at(f, site, MACHINE_REASON);
 }
 
 /* torch.accelerator.current_accelerator(): on a named machine the device

@@ -905,6 +905,44 @@ static int module_all_on_device(const struct vinst *m, int depth)
 	return 1;
 }
 
+/* self (a module) moved to the device dv (not the host): its parameters
+ * and buffers copied host to device at site (blocking unless
+ * non_blocking), unless they all live on a device already (accelerate's
+ * prepare() moving the model the script moved: a no-op, or a
+ * device-to-device move) or it owns no tensor; the module on the device
+ * from then on (maybe so under an undecided condition).  model.to(device)
+ * and the wrappers that move what they wrap (module_moved_by_wrapper). */
+static void module_to_device(struct frame *f, value_t *self, const value_t *dv, int non_blocking, const char *what,
+                             const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct sched_ev *e;
+	int there = self->k == VK_INST && module_all_on_device(self->u.inst, 0);
+
+	in->gpu = 1;
+	devchoice_place(f, dv);
+	if (self->k == VK_INST && dev_is_host(dv) != 1) {
+		/* under an undecided condition not around its construction:
+		 * maybe moved (move_how) */
+		module_set_on_device(self->u.inst, move_how(f, self->u.inst), 0);
+	}
+	if (f->mode != M_FWD && !there && !owns_no_tensor(in, self) && (e = sev(f, SEV_H2D, what, site))) {
+		e->pinned = 0;
+		e->non_blocking = non_blocking;
+		e->weights = 1;
+	}
+}
+
+void module_moved_by_wrapper(struct frame *f, value_t *self, const char *wrapper, const value_t *dv,
+                             const struct ast_hdr *site)
+{
+	if (self->k != VK_INST || self->u.inst->mod == VM_NONE || !dv || dv->k == VK_NONE || dev_is_host(dv) == 1)
+		return;
+	module_to_device(f, self, dv, 0,
+	                 afmt(f->in, "%s moves the module's parameters and buffers to its device", short_ext(wrapper)),
+	                 site);
+}
+
 /* model.cpu(), model.to("cpu"): a module surely on the device copies
  * its parameters and buffers to the host, blocking (a sync); under no
  * undecided condition it is then on the host (its state_dict holds host
@@ -1181,27 +1219,9 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 			return module_to_host(f, self, site);
 		if (!(nargs >= 1 && dev_is_host(args[0]) == 1) &&
 		    !(nargs >= 1 && value_is_dtype(in->cat, args[0])) &&
-		    !(nargs == 0 && kw && !vdict_gets(kw, "device"))) {
-			struct sched_ev *e;
-			/* a module whose parameters all live on a device already
-			 * copies nothing from the host (accelerate's prepare() moving
-			 * the model the script moved: a no-op, or a device-to-device
-			 * move) */
-			int there = self->k == VK_INST && module_all_on_device(self->u.inst, 0);
-
-			in->gpu = 1;
-			devchoice_place(f, nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "device") : NULL);
-			if (self->k == VK_INST && dev_is_host(nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "device") : NULL) != 1) {
-				/* under an undecided condition: maybe moved */
-				module_set_on_device(self->u.inst, move_how(f, self->u.inst), 0);
-			}
-			if (f->mode != M_FWD && !there && !owns_no_tensor(in, self) &&
-			    (e = sev(f, SEV_H2D, "model.to(device): parameters and buffers", site))) {
-				e->pinned = 0;
-				e->non_blocking = kw_bool(kw, "non_blocking");
-				e->weights = 1;
-			}
-		}
+		    !(nargs == 0 && kw && !vdict_gets(kw, "device")))
+			module_to_device(f, self, nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "device") : NULL,
+			                 kw_bool(kw, "non_blocking"), "model.to(device): parameters and buffers", site);
 		return self;
 	case BI_M_MOD_REGISTER_PARAMETER:
 		if (nargs >= 2 && args[0]->k == VK_STR && self->k == VK_INST) {

@@ -2835,6 +2835,16 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 		if (!strcmp(d, "torch.compile.__wrap__"))
 			d = "torch.compile";
 		implied = catalog_fact_match(in->cat, CATALOG_F_PARALLEL_WRAPPERS, d);
+		/* FSDP(model, device_id=d): the module moved to d as it is
+		 * wrapped (catalog wrapper_device_keywords), unless a
+		 * param_init_fn materialises it there */
+		{
+			const char *dk = catalog_fact(in->cat, CATALOG_F_WRAPPER_DEVICE_KEYWORDS, d);
+			const value_t *pif = kw ? vdict_gets(kw, "param_init_fn") : NULL;
+
+			if (dk && kw && f->mode != M_FWD && (!pif || pif->k == VK_NONE))
+				module_moved_by_wrapper(f, args[0], d, vdict_gets(kw, dk), site);
+		}
 		/* accelerate's prepare: DDP only with more than one process */
 		if (!implied && catalog_fact(in->cat, CATALOG_F_MULTI_PROCESS_WRAPPERS, d) &&
 		    multi_process_count(in) > 1 && f->mode != M_FWD)

@@ -786,6 +786,15 @@ enum catalog_fact {
 	CATALOG_F_MODEL_COPY_HOLDERS, /* map: a library class -> "ATTR@POS": its
 	                                 object keeps a copy of the module given
 	                                 at POS in ATTR (interp/libvalues.c) */
+	CATALOG_F_WRAPPER_DEVICE_KEYWORDS, /* map: a wrapper that moves the
+	                                 module it wraps to a device -> the
+	                                 keyword naming that device (FSDP's
+	                                 device_id; interp/torch.c, module.c) */
+	CATALOG_F_LIBRARY_MACHINE_QUERIES, /* map: another library's function
+	                                 asking about an accelerator other than
+	                                 CUDA -> "machine" (the hardware) or
+	                                 "absent" (its PyTorch package)
+	                                 (interp/machine.c) */
 	CATALOG_NFACTS
 };
 
