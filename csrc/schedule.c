@@ -1494,11 +1494,17 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	 * best: barrier(); save(model); barrier()` once an epoch): its work
 	 * is the checkpoint's, as in a periodic block above */
 	{
-		const struct jctx *k;
+		const struct jctx *k, *save = NULL;
 
 		for (k = c; k && k->kind != JC_LOOP; k = k->up)
-			if (k->kind == JC_COND && !jc_find(k, JC_NO_GRAD) && !strcmp(sc_guard_phase(s, k), "checkpoint"))
-				return "checkpoint";
+			if (!save && k->kind == JC_COND && !jc_find(k, JC_NO_GRAD) &&
+			    !strcmp(sc_guard_phase(s, k), "checkpoint"))
+				save = k;
+		/* (in a loop: a branch of the job's straight line that saves
+		 * -- a data cache built once and torch.saved -- is start-up
+		 * work, not a checkpoint) */
+		if (save && k)
+			return "checkpoint";
 	}
 	if (sc_eval_block(s, c) && s->job_type && !strcmp(s->job_type, "training"))
 		return "eval";
