@@ -1406,6 +1406,7 @@ static const struct {
 	[CATALOG_F_TP_PLACEMENTS] = { "tp_placements", FK_SET },
 	[CATALOG_F_SYNC_BN_CONVERTERS] = { "sync_bn_converters", FK_SET },
 	[CATALOG_F_SYNC_BN_LAYERS] = { "sync_bn_layers", FK_SET },
+	[CATALOG_F_BATCH_NORM_FACTORIES] = { "batch_norm_factories", FK_PREFIXES },
 	[CATALOG_F_DATACLASS_ARG_PARSERS] = { "dataclass_arg_parsers", FK_MAP },
 	[CATALOG_F_LIBRARY_DATACLASS_FIELDS] = { "library_dataclass_fields", FK_MAP },
 	[CATALOG_F_LIBRARY_LOOP_EVENTS] = { "library_loop_events", FK_MAP },
@@ -1435,6 +1436,7 @@ static const struct {
 	[CATALOG_F_MODEL_COPY_HOLDERS] = { "model_copy_holders", FK_MAP },
 	[CATALOG_F_WRAPPER_DEVICE_KEYWORDS] = { "wrapper_device_keywords", FK_MAP },
 	[CATALOG_F_LIBRARY_MACHINE_QUERIES] = { "library_machine_queries", FK_MAP },
+	[CATALOG_F_VISION_DATASETS] = { "vision_datasets", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

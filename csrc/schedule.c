@@ -50,6 +50,8 @@ struct sc {
 	size_t step_begin;               /* index of the first event in the step loop (nev: none) */
 	long long inner;                 /* sc_frequency: the loops inside a model's forward
 	                                    around the line (1: none; -1: not known) */
+	const char *inner_why;           /* ... why inner is not known, when an event says
+	                                    (sched_ev.fwd_mult_why); NULL: a loop there */
 	long long calls;                 /* sc_frequency: the line runs this many times per
 	                                    pass of its loops (one helper called from N places);
 	                                    -1: it is reached on other paths too, whose counts
@@ -543,7 +545,8 @@ static int sc_eval_loop(const struct sc *s, const struct jctx *c)
  * many times the event runs each time base comes round, as text --
  * "" (no loop), " ×400" (range(eval_iters) with eval_iters 400), or
  * " ×? (`for i, (x, y) in enumerate(loader)`)" when a count is not known. */
-static char *sc_times(const struct jctx *c, const struct jctx *base, long long calls, long long inner)
+static char *sc_times(const struct jctx *c, const struct jctx *base, long long calls, long long inner,
+                      const char *inner_why)
 {
 	const struct jctx *unknown = NULL;
 	long long n = calls > 1 ? calls : 1;
@@ -552,7 +555,7 @@ static char *sc_times(const struct jctx *c, const struct jctx *base, long long c
 	if (calls < 0)
 		return xstrdup(" \u00d7? (the line is reached on more than one path)");
 	if (inner < 0)
-		return xstrdup(" \u00d7? (a loop in the model's forward whose count is not known)");
+		return xasprintf(" \u00d7? (%s)", inner_why ? inner_why : "a loop in the model's forward whose count is not known");
 	if (inner > 1 && n <= (1LL << 40) / inner) {
 		n *= inner;     /* a loop in the forward: runs each call of the model */
 		loops++;
@@ -698,7 +701,8 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 	 * list of them: once per item) */
 	if (e->in_forward && e->fwd_once)
 		return s->inner > 1 ? xasprintf("once \u00d7%lld", s->inner)
-		       : s->inner < 0 ? xstrdup("once \u00d7? (a loop in the model's forward whose count is not known)")
+		       : s->inner < 0 ? xasprintf("once \u00d7? (%s)", s->inner_why ? s->inner_why
+		                                  : "a loop in the model's forward whose count is not known")
 		       : xstrdup("once");
 	if (jc_find(c, JC_ONCE))
 		return xstrdup("once");
@@ -839,7 +843,7 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 		base = NULL;
 		head = xstrdup("once");
 	}
-	times = sc_times(c, base, s->calls, s->inner);
+	times = sc_times(c, base, s->calls, s->inner, s->inner_why);
 	r = xasprintf("%s%s", head, times);
 	free(head);
 	free(times);
@@ -2516,20 +2520,23 @@ static int sc_other_path(const struct sc *s, const struct sched_ev *e)
 /* How many times e's line runs in one call of the model, when read from
  * a forward: the sum over the reads that reached it (a helper read anew
  * at each of its calls, a module's forward once) of each read's count;
- * -1 when one is not known. */
-static long long sc_fwd_runs(const struct sc *s, const struct sched_ev *e)
+ * -1 when one is not known (*why: the reason a read gives, or NULL). */
+static long long sc_fwd_runs(const struct sc *s, const struct sched_ev *e, const char **why)
 {
 	long long n = 0;
 	size_t j;
 
+	*why = NULL;
 	for (j = 0; j < s->nev; j++) {
 		const struct sched_ev *x = &s->ev[j];
 
 		if (x->kind != e->kind || !x->in_forward || strcmp(x->anchor, e->anchor) || sc_same_run_before(s, j, 1) ||
 		    (x->kind == SEV_COLLECTIVE && (!x->op || !e->op || strcmp(x->op, e->op))))
 			continue;
-		if (x->fwd_mult < 0 || n > (1LL << 40))
+		if (x->fwd_mult < 0 || n > (1LL << 40)) {
+			*why = x->fwd_mult < 0 ? x->fwd_mult_why : NULL;
 			return -1;
+		}
 		n += x->fwd_mult > 0 ? x->fwd_mult : 1;
 	}
 	return n ? n : 1;
@@ -2740,11 +2747,12 @@ static char *sc_row_frequency(struct sc *s, const struct sched_ev *e)
 		freq = sc_paths_frequency(s, e);
 	if (!freq) {
 		s->calls = sc_other_path(s, e) ? -1 : sc_calls(s, e);
-		s->inner = e->in_forward ? sc_fwd_runs(s, e) : 1;
+		s->inner = e->in_forward ? sc_fwd_runs(s, e, &s->inner_why) : 1;
 		freq = sc_frequency(s, e);
 	}
 	s->calls = 0;
 	s->inner = 1;
+	s->inner_why = NULL;
 	return freq;
 }
 

@@ -326,6 +326,9 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 			vdict_sets(in->a, o->args, "__ecg_positional__", v_bool(in->a, 1));
 		/* wds.WebLoader(dataset, ...): a torch DataLoader */
 		(void)outside_loader_init(f, d, o, args, nargs, kw, site);
+		/* datasets.ImageFolder(root, transform): its samples are
+		 * the transform's (visionds.c) */
+		visionds_init(f, d, o, args, nargs, kw);
 		/* torchtext's BucketIterator(..., device=device): batches
 		 * made on that device */
 		(void)devbatch_init(f, d, o, args, nargs, kw);

@@ -29,7 +29,8 @@
  * __getitem__ runs there, so what it does is none of the job's
  * events.  It is read on the side: its events, notes and hooks are
  * dropped and its attribute writes undone (a journal discarded), and
- * only what it returns is kept.
+ * only what it returns is kept.  side_call() reads a call of any
+ * callable so (a dataset's transform on a sample, in a worker).
  *
  * Values live in the interpreter's arena.  Nothing here fails: where a
  * batch or sample cannot be read, NULL.
@@ -139,30 +140,65 @@ value_t *collate_default(struct interp *in, const value_t *sample, int dev, int 
 	return r;
 }
 
-value_t *sample_side_read(struct frame *f, value_t *ds, struct vfunc *gi, const struct ast_hdr *site)
-{
-	struct interp *in = f->in;
+/* What a side read changes that is not kept: the events, notes, hooks
+ * and model calls it adds, and the interpreter's device state. */
+struct side_state {
 	struct attr_journal j;
-	struct vdict *nokeep = NULL;
-	size_t nsev = in->nsev, nnotes = in->nnotes, nhooks = in->nhooks, nmc = in->nmodel_calls;
-	long job_events = in->job_events;
-	int gpu = in->gpu, default_dev = in->default_dev, default_on_device = in->default_on_device;
-	value_t *idx, *r;
+	size_t nsev, nnotes, nhooks, nmc;
+	long job_events;
+	int gpu, default_dev, default_on_device;
+};
 
-	idx = v_unknown(in->a, "index", "a sample's index, the sampler's");
-	idx->nonneg = FACT_NONNEG_INT;
+static void side_open(struct interp *in, struct side_state *s)
+{
+	s->nsev = in->nsev;
+	s->nnotes = in->nnotes;
+	s->nhooks = in->nhooks;
+	s->nmc = in->nmodel_calls;
+	s->job_events = in->job_events;
+	s->gpu = in->gpu;
+	s->default_dev = in->default_dev;
+	s->default_on_device = in->default_on_device;
 	/* attribute writes undone; the items written into dicts kept (the
 	 * dict the sample returns is filled so: `out_dict["y"] = ...`) */
-	journal_open(in, &j);
+	journal_open(in, &s->j);
+}
+
+static void side_close(struct interp *in, struct side_state *s)
+{
+	struct vdict *nokeep = NULL;
+
+	journal_discard(in, &s->j, &nokeep, 0);
+	in->nsev = s->nsev;
+	in->nnotes = s->nnotes;
+	in->nhooks = s->nhooks;
+	in->nmodel_calls = s->nmc;
+	in->job_events = s->job_events;
+	in->gpu = s->gpu;
+	in->default_dev = s->default_dev;
+	in->default_on_device = s->default_on_device;
+}
+
+value_t *sample_side_read(struct frame *f, value_t *ds, struct vfunc *gi, const struct ast_hdr *site)
+{
+	struct side_state s;
+	value_t *idx, *r;
+
+	idx = v_unknown(f->in->a, "index", "a sample's index, the sampler's");
+	idx->nonneg = FACT_NONNEG_INT;
+	side_open(f->in, &s);
 	r = call_function(f, gi, ds, &idx, 1, NULL, f->mode, f->ev, site);
-	journal_discard(in, &j, &nokeep, 0);
-	in->nsev = nsev;
-	in->nnotes = nnotes;
-	in->nhooks = nhooks;
-	in->nmodel_calls = nmc;
-	in->job_events = job_events;
-	in->gpu = gpu;
-	in->default_dev = default_dev;
-	in->default_on_device = default_on_device;
+	side_close(f->in, &s);
+	return r;
+}
+
+value_t *side_call(struct frame *f, value_t *fn, value_t *arg, const struct ast_hdr *site)
+{
+	struct side_state s;
+	value_t *r;
+
+	side_open(f->in, &s);
+	r = call(f, fn, &arg, 1, NULL, site);
+	side_close(f->in, &s);
 	return r;
 }

@@ -1132,6 +1132,17 @@ value_t *collate_default(struct interp *in, const value_t *sample, int dev, int 
  * worker process fetches it: no events kept, attribute writes undone;
  * what it returns, or NULL */
 value_t *sample_side_read(struct frame *f, value_t *ds, struct vfunc *gi, const struct ast_hdr *site);
+/* fn(arg) read on the side as sample_side_read reads __getitem__: what it
+ * returns, nothing else kept */
+value_t *side_call(struct frame *f, value_t *fn, value_t *arg, const struct ast_hdr *site);
+/* visionds.c: o, an object of outside class d, keeps its transform when
+ * catalog vision_datasets names d */
+void visionds_init(struct frame *f, const char *d, struct vinst *o, value_t **args, size_t nargs,
+                   struct vdict *kw);
+/* visionds.c: one sample of such a dataset, (transform(picture),
+ * target), the transform read on the side; NULL when ds is none of them
+ * or has no transform */
+value_t *visionds_sample(struct frame *f, const value_t *ds, const struct ast_hdr *site);
 struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **args, size_t nargs,
                                struct vdict *kw, const struct ast_hdr *site);
 /* module.c: the first child of a ModuleList or Sequential whose children

@@ -17,6 +17,11 @@
  * the invocation is the row's condition.  When the converted model holds
  * modules ecg does not read (a torchvision backbone), their layers are
  * not seen: the rows' counts are not known (none is stated too low).
+ * Such a module built by a torchvision factory whose models hold batch
+ * norms by default (catalog batch_norm_factories: resnet50, densenet121,
+ * ...; not when a norm_layer keyword replaces them) is marked too: each
+ * call of it states the all-gathers of the layers inside it, at the
+ * call, their count not known.
  * A Sequential called again from another line (the same projector on a
  * second view) states its layers' all-gathers there too
  * (syncbn_container_again: its forward is not read again).  The
@@ -56,14 +61,33 @@ static int holds_unread(const struct vinst *m, int depth)
 	return 0;
 }
 
+/* Is m a module ecg does not read, built by a torchvision factory whose
+ * models hold batch-norm layers (none replaced by a norm_layer given)? */
+static int unread_with_bn(struct interp *in, const struct vinst *m)
+{
+	const value_t *fac = m->mod == VM_EXTERNAL && m->attrs ? vdict_gets(m->attrs, "__ecg_factory__") : NULL;
+	const value_t *kw = fac ? vdict_gets(m->attrs, "__ecg_factory_kw__") : NULL;
+	const char *last;
+
+	if (!fac || fac->k != VK_STR)
+		return 0;
+	last = strrchr(fac->u.str.s, '.');
+	last = last ? last + 1 : fac->u.str.s;
+	if (!catalog_fact_match(in->cat, CATALOG_F_BATCH_NORM_FACTORIES, last))
+		return 0;
+	/* norm_layer=... (or keywords not known) may replace them */
+	return !(kw && kw->k == VK_DICT &&
+	         (vdict_gets(kw->u.dict, "norm_layer") || vdict_gets(kw->u.dict, KW_UNK_DSTAR)));
+}
+
 static void mark(struct interp *in, struct vinst *m, int how, int depth)
 {
 	size_t i;
 
 	if (depth > 64 || m->mod == VM_NONE)
 		return;
-	if (m->mod == VM_LAYER && ext_last_name(m) &&
-	    catalog_fact(in->cat, CATALOG_F_SYNC_BN_LAYERS, ext_last_name(m))) {
+	if ((m->mod == VM_LAYER && ext_last_name(m) &&
+	     catalog_fact(in->cat, CATALOG_F_SYNC_BN_LAYERS, ext_last_name(m))) || unread_with_bn(in, m)) {
 		if (!m->attrs)
 			m->attrs = vdict_new(in->a);
 		vdict_sets(in->a, m->attrs, SYNC_BN_KEY, v_int(in->a, how));
@@ -91,7 +115,8 @@ void syncbn_call(struct frame *f, struct vinst *m, const struct ast_hdr *site, c
 	struct sched_ev *e;
 	long long world;
 
-	if (f->mode != M_FWD || m->mod != VM_LAYER || (!how && !(last && !strcmp(last, "SyncBatchNorm"))))
+	if (f->mode != M_FWD || (m->mod != VM_LAYER && !(m->mod == VM_EXTERNAL && how)) ||
+	    (!how && !(last && !strcmp(last, "SyncBatchNorm"))))
 		return;
 	if (tr && tr->k == VK_BOOL && !tr->u.b)
 		return;                      /* eval mode: the running statistics */
@@ -110,8 +135,10 @@ void syncbn_call(struct frame *f, struct vinst *m, const struct ast_hdr *site, c
 	e->implied_by = "SyncBatchNorm";
 	if (world <= 0)
 		e->detail_text = "the process group holds more than one process (SyncBatchNorm synchronises only then)";
-	if (how && how->k == VK_INT && how->u.i == 2)
+	if (how && how->k == VK_INT && how->u.i == 2) {
 		e->fwd_mult = -1;            /* layers in modules not read are not counted */
+		e->fwd_mult_why = "batch norms inside a module ecg does not read (a library's model): how many is not read";
+	}
 }
 
 void syncbn_container_again(struct frame *f, struct vinst *m, const struct ast_hdr *site)

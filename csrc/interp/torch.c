@@ -550,8 +550,12 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 		 * dataset's __getitem__ (collate.c): the structure it
 		 * states, a loose tensor for each part not known */
 		if (!cf && what && vdict_gets(dl->attrs, "__ecg_default_collate__")) {
-			value_t *b = collate_default(in, fetched ? fetched : loader_side_sample(f, dl, ds, site),
-			                             to_dev ? DEV_DEVICE : DEV_HOST, pinned);
+			value_t *one = fetched ? fetched : loader_side_sample(f, dl, ds, site), *b;
+
+			/* a torchvision dataset: (transform(picture), target) */
+			if (!one)
+				one = visionds_sample(f, ds, site);
+			b = collate_default(in, one, to_dev ? DEV_DEVICE : DEV_HOST, pinned);
 
 			if (b)
 				return b;
@@ -2952,6 +2956,15 @@ value_t *ext_module_new(struct frame *f, const char *d, const char *last, value_
 		 * builds when its name says it, the factory kept in any case */
 		if (!strncmp(d, "torchvision.models.", 19) && !strchr(d + 19, '.') && last[0] >= 'a' && last[0] <= 'z') {
 			vdict_sets(in->a, m->attrs, "__ecg_factory__", v_str(in->a, d));
+			/* and the keywords it was given (syncbn.c: norm_layer) */
+			if (kw && kw->n) {
+				value_t *kv = v_dict(in->a);
+				size_t k;
+
+				for (k = 0; k < kw->n; k++)
+					vdict_set(in->a, kv->u.dict, kw->keys[k], kw->vals[k]);
+				vdict_sets(in->a, m->attrs, "__ecg_factory_kw__", kv);
+			}
 			if ((cls = catalog_fact_match(in->cat, CATALOG_F_TORCHVISION_FACTORIES, last)))
 				m->ext = afmt(in, "torchvision.models.%s", cls);
 		}

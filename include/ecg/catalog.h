@@ -695,6 +695,9 @@ enum catalog_fact {
 	CATALOG_F_SYNC_BN_CONVERTERS, /* set: calls that make a module's batch
 	                                 norms SyncBatchNorm (interp/syncbn.c) */
 	CATALOG_F_SYNC_BN_LAYERS,     /* set: the layer classes they replace */
+	CATALOG_F_BATCH_NORM_FACTORIES, /* prefixes: torchvision model factories
+	                                 whose models hold batch-norm layers
+	                                 (interp/syncbn.c) */
 	CATALOG_F_ADAPTER_INJECTORS,  /* map: a library function that adds
 	                                 layers built on the host to the module
 	                                 it is given, moved to where the
@@ -795,6 +798,10 @@ enum catalog_fact {
 	                                 CUDA -> "machine" (the hardware) or
 	                                 "absent" (its PyTorch package)
 	                                 (interp/machine.c) */
+	CATALOG_F_VISION_DATASETS,    /* map: a torchvision dataset class whose
+	                                 sample is (transform(picture), target)
+	                                 -> its transform's 'KEY@POS' (or KEY:
+	                                 keyword only) (interp/visionds.c) */
 	CATALOG_NFACTS
 };
 

@@ -230,6 +230,8 @@ struct sched_ev {
 	                                 the model only */
 	long long fwd_mult;           /* read from a forward: the loops around it inside
 	                                 that forward (1: none; -1: a count not known) */
+	const char *fwd_mult_why;     /* why fwd_mult is -1 when it is no loop's count
+	                                 (static text or the arena's), or NULL */
 	int in_hook;                  /* read from a forward hook registered on more
 	                                 than one module (how often it acts per call of
 	                                 the model is not known) */
