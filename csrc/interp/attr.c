@@ -521,7 +521,7 @@ static value_t *super_attr(struct frame *f, value_t *obj, const char *name, cons
 	if (obj->u.bi.id != BI_SUPER)
 		return NULL;
 	after = obj->u.bi.after;
-	cls = self->k == VK_INST ? self->u.inst->cls : NULL;
+	cls = self->k == VK_INST ? self->u.inst->cls : dictsub_class(self);
 	if (cls) {
 		for (i = 0; i < cls->nmro; i++) {
 			if (past && (v = vdict_gets(cls->mro[i]->ns, name))) {
@@ -538,6 +538,10 @@ static value_t *super_attr(struct frame *f, value_t *obj, const char *name, cons
 		return mk_builtin(in, BI_LOADER_ITER, self);
 	/* the next class is argparse's ArgumentParser (argpsub.c) */
 	if (strcmp(name, "__init__") && (v = argp_super_attr(in, self, name)))
+		return v;
+	/* the next class is dict, for an object of a dict subclass:
+	 * dict.__init__(*args, **kw) fills the (new, empty) dict -- update() */
+	if (!strcmp(name, "__init__") && dictsub_class(self) && (v = type_method(in, self, "update")))
 		return v;
 	/* the next class is torch's (or third-party): nothing to read */
 	if (!strcmp(name, "__init__"))

@@ -5,8 +5,10 @@
  * repositories): the job's configuration lives in such objects, handed on
  * with ** to the functions that build its dataset, model and optimizer.
  *
- * When no repository class in the MRO defines __init__ or __new__, the
- * object is made by dict's own constructor, so it is a dict: here a dict
+ * When no repository class in the MRO defines __new__, the object is
+ * made by dict's own constructor (and then the class's own __init__, if
+ * any, runs on it: super().__init__(*args, **kw) fills it), so it is a
+ * dict: here a dict
  * value (every dict operation, **, json and dict() read it as the dict it
  * is) whose vdict's `cls` names the class (values.h).  On such a dict:
  *   dictsub_new()      the object, dict(*args, **kw) as the builtin makes
@@ -20,8 +22,11 @@
  *   dictsub_setattr()  obj.name = v: the class's __setattr__ called (it
  *                      writes the item); without one the name goes to the
  *                      object's __dict__, not an item: nothing written, a
- *                      read of it later not known.  0 when obj is not such
- *                      a dict (object.c set_attr goes on)
+ *                      read of it later not known -- unless that __dict__
+ *                      is the dict itself (`self.__dict__ = self`, the
+ *                      AttrDict recipe: vdict.attr_items), when the name
+ *                      is an item, as every attribute read is.  0 when obj
+ *                      is not such a dict (object.c set_attr goes on)
  *   dictsub_class()    the class of such a dict (type(), isinstance()), or
  *                      NULL
  * A copy made by dict(x), {**x} or a comprehension is a plain dict (cls is
@@ -32,8 +37,9 @@
 
 #include "internal.h"
 
-/* Does c derive from the builtin dict, with no __init__/__new__ of the
- * repository's own on the way (dict's constructor makes the object)? */
+/* Does c derive from the builtin dict, with no __new__ of the
+ * repository's own on the way (dict's constructor makes the object; an
+ * __init__ of the repository's then runs on it)? */
 static int dict_made(struct vclass *c)
 {
 	size_t i, j, n = c->nmro;
@@ -41,7 +47,7 @@ static int dict_made(struct vclass *c)
 	int is_dict = 0;
 
 	for (i = 0; i < n; i++) {
-		if (vdict_gets(mro[i]->ns, "__init__") || vdict_gets(mro[i]->ns, "__new__"))
+		if (vdict_gets(mro[i]->ns, "__new__"))
 			return 0;
 		if (mro[i]->is_module || mro[i]->is_dataclass || mro[i]->ext_base)
 			return 0;
@@ -63,8 +69,21 @@ value_t *dictsub_new(struct frame *f, struct vclass *c, value_t **args, size_t n
 	struct interp *in = f->in;
 	value_t *r;
 
+	value_t *init;
+
 	if (!dict_made(c))
 		return NULL;
+	init = class_lookup(c, "__init__", NULL);
+	if (init && init->k == VK_FUNC) {
+		/* the class's own __init__ on the new, empty dict: it fills
+		 * it through super().__init__(...) (attr.c: dict's update) */
+		r = v_dict(in->a);
+		r->u.dict->cls = c;
+		(void)call_function(f, init->u.fn, r, args, nargs, kw, f->mode, f->ev, site);
+		return r;
+	}
+	if (init)
+		return NULL;         /* an __init__ not read: not this */
 	r = call(f, mk_builtin(in, BI_DICT, NULL), args, nargs, kw, site);
 	if (r->k != VK_DICT)
 		return r;
@@ -104,6 +123,10 @@ value_t *dictsub_attr(struct frame *f, value_t *obj, const char *name, const str
 
 	if (!dictsub_class(obj))
 		return NULL;
+	/* an AttrDict's item, as its instance attribute (which comes
+	 * before the class's methods) */
+	if (obj->u.dict->attr_items && (v = vdict_gets(obj->u.dict, name)))
+		return v;
 	if ((v = class_member(f, obj, name)))
 		return v;
 	if ((v = type_method(in, obj, name)))
@@ -122,7 +145,16 @@ int dictsub_setattr(struct frame *f, value_t *obj, const char *name, value_t *v)
 
 	if (!dictsub_class(obj))
 		return 0;
+	/* self.__dict__ = self: its attributes are its items from now on */
+	if (!strcmp(name, "__dict__") && v && v->k == VK_DICT && v->u.dict == obj->u.dict) {
+		obj->u.dict->attr_items = 1;
+		return 1;
+	}
 	sa = class_lookup(obj->u.dict->cls, "__setattr__", NULL);
+	if ((!sa || sa->k != VK_FUNC) && obj->u.dict->attr_items) {
+		vdict_sets(in->a, obj->u.dict, name, v);
+		return 1;
+	}
 	if (!sa || sa->k != VK_FUNC)
 		return 1;
 	args[0] = v_str(in->a, name);

@@ -337,6 +337,10 @@ struct vdict {
 	/* interp/yacs.c: a yacs CfgNode (1; 2 with new_allowed), 0 a plain
 	 * dict; cfgpath its dotted key from the root ("" the root; arena) */
 	unsigned char cfgnode;
+	/* interp/dictsub.c: an object of a dict subclass whose __dict__ is
+	 * the dict itself (`self.__dict__ = self`, the AttrDict recipe): its
+	 * attributes are its items */
+	unsigned char attr_items;
 	const char *cfgpath;
 	/* interp/omegaconf.c: an OmegaConf DictConfig (made by OmegaConf's
 	 * create/load/merge/structured/from_cli, or a copy or entry of one):
