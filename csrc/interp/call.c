@@ -139,6 +139,21 @@ static int tensors_given(const value_t *v)
 	return 1;
 }
 
+/* Whether a call is given Python numbers only (known ones), at least one. */
+static int numbers_only(value_t **args, size_t nargs, const struct vdict *kw)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < nargs; i++, n++)
+		if (args[i]->k != VK_INT && args[i]->k != VK_FLOAT && args[i]->k != VK_BOOL && args[i]->k != VK_NONE)
+			return 0;
+	for (i = 0; kw && i < kw->n; i++, n++)
+		if (kw->vals[i]->k != VK_INT && kw->vals[i]->k != VK_FLOAT && kw->vals[i]->k != VK_BOOL &&
+		    kw->vals[i]->k != VK_NONE)
+			return 0;
+	return n > 0;
+}
+
 /* External callables: torch, third-party libraries, the standard library. */
 value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                   const struct ast_hdr *site)
@@ -337,6 +352,11 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 		return mk_inst_value(in, o);
 	}
 	r = unknown_at(f, site, afmt(in, OUTSIDE_RESULT_PREFIX "%s, which is outside the repository", d));
+	/* librosa's mel(sr=..., n_fft=...): what an outside function makes of
+	 * Python numbers alone is no loader's batch (from_values on an
+	 * unknown: torch.from_numpy of it is a tensor of values) */
+	if (f->mode != M_FWD && strncmp(d, "torch.", 6) && numbers_only(args, nargs, kw))
+		r->from_values = 1;
 	/* random.getstate(): host data (catalog host_state_calls) */
 	if (catalog_fact(in->cat, CATALOG_F_HOST_STATE_CALLS, d))
 		r->dev = DEV_HOST;

@@ -311,6 +311,17 @@ value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t
 		                 : v_tensor_dev(in->a, recv_dev(fn), 0);
 		if (!recv || recv->k != VK_TENSOR || !r)
 			return r;
+		/* an op on a host tensor of values with no tensor argument
+		 * (torch.from_numpy(mel).float()): values still, no batch */
+		if (!(tm && tm->fn) && r->k == VK_TENSOR && recv->from_values == 1 && recv->dev == DEV_HOST &&
+		    r->dev == DEV_HOST && f->mode != M_FWD) {
+			int tensors = 0;
+
+			for (i = 0; i < nargs; i++)
+				tensors |= is_tensorish(args[i]);
+			if (!tensors)
+				r->from_values = 1;
+		}
 		a2 = xmalloc((nargs + 1) * sizeof *a2);
 		a2[0] = recv;
 		for (i = 0; i < nargs; i++)

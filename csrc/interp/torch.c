@@ -943,6 +943,9 @@ static int python_data(const value_t *v, int depth)
 		return 1;                       /* a dim, a len(), a sum of them: Python ints */
 	if (v->k == VK_UNKNOWN && !v->alts && !v->arr_shape && v->nonneg == FACT_NONNEG_INT)
 		return 1;                       /* an int >= 0 (an enumerate() index) */
+	if (v->k == VK_UNKNOWN && !v->alts && v->from_values == 1)
+		return 1;                       /* an outside function's array of numbers
+		                                 * given numbers (call.c): no batch */
 	if ((v->k == VK_LIST || v->k == VK_TUPLE) && v->u.seq->n >= 1) {
 		for (i = 0; i < v->u.seq->n; i++)
 			if (!python_data(v->u.seq->items[i], depth + 1))
@@ -950,6 +953,21 @@ static int python_data(const value_t *v, int depth)
 		return 1;
 	}
 	return 0;
+}
+
+/* Whether every argument of a call is Python data (python_data). */
+static int all_python_data(value_t **args, size_t nargs, const struct vdict *kw)
+{
+	size_t i;
+
+	for (i = 0; i < nargs; i++)
+		if (!python_data(args[i], 0))
+			return 0;
+	for (i = 0; kw && i < kw->n; i++)
+		if (!python_data(kw->vals[i], 0) && kw->vals[i]->k != VK_NONE && kw->vals[i]->k != VK_EXT &&
+		    kw->vals[i]->k != VK_STR)
+			return 0;           /* (dtype=, device=, layout= are no data) */
+	return 1;
 }
 
 /* Whether v holds no device tensor for certain (torch.save of it copies
@@ -2418,9 +2436,14 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		/* torch.tensor(loss_value), torch.tensor([count, total]): a host
 		 * tensor of Python numbers, whose later copy is no batch's */
 		t->from_values = dev == DEV_HOST && nargs >= 1 && f->mode != M_FWD &&
-		                 (!strcmp(last, "tensor") || !strcmp(last, "as_tensor")) &&
+		                 (!strcmp(last, "tensor") || !strcmp(last, "as_tensor") || !strcmp(last, "from_numpy")) &&
 		                 (python_data(args[0], 0) || (args[0]->k == VK_UNKNOWN && args[0]->reason &&
 		                                              strstr(args[0]->reason, TENSOR_READ_REASON)));
+		/* torch.hann_window(n), torch.arange(n): values computed from
+		 * Python numbers (catalog value_factories), no batch's */
+		if (!t->from_values && dev == DEV_HOST && f->mode != M_FWD &&
+		    catalog_fact(in->cat, CATALOG_F_VALUE_FACTORIES, d) && all_python_data(args, nargs, kw))
+			t->from_values = 1;
 		/* torch.zeros(2, n, d): a constant fill, no batch until something
 		 * is written into it (DETR's padded batch); tensor.c trusts it
 		 * where it is moved in the expression that made it */

@@ -802,6 +802,9 @@ enum catalog_fact {
 	                                 sample is (transform(picture), target)
 	                                 -> its transform's 'KEY@POS' (or KEY:
 	                                 keyword only) (interp/visionds.c) */
+	CATALOG_F_VALUE_FACTORIES,    /* set: torch.<name>() computing its values
+	                                 from Python numbers (windows, ranges):
+	                                 no batch's data (interp/torch.c) */
 	CATALOG_NFACTS
 };
 
