@@ -220,8 +220,9 @@ static void test_wrappers(const struct catalog *cat)
 static void test_third_party(const struct catalog *cat)
 {
 	static const char *const pkgs[] = {
-		"torchvision.ops.", "torchvision.models.", "timm.", "einops.layers.", "torch_geometric.nn.",
-		"flash_attn.", "apex.normalization.", "apex.", "transformer_engine.", "xformers.", "mamba_ssm.",
+		"torchvision.ops.", "torchvision.models.", "timm.models.", "timm.layers.", "timm.loss.",
+		"einops.layers.", "torch_geometric.nn.",
+		"flash_attn.", "apex.normalization.", "apex.", "transformer_engine.pytorch.", "xformers.", "mamba_ssm.",
 		"torchaudio.models.", "transformers.", "diffusers.models.", "open_clip.", "peft.",
 		"torchvision.transforms.v2.", "fairscale.nn.", NULL
 	};
@@ -237,7 +238,12 @@ static void test_third_party(const struct catalog *cat)
 		                                                   ? "apex.normalization." : pkgs[i]);
 		free(d);
 	}
-	ok(all && match_is(cat, CATALOG_F_MODULE_PACKAGES, "torchvision.datasets.MNIST", NULL),
+	ok(all && match_is(cat, CATALOG_F_MODULE_PACKAGES, "torchvision.datasets.MNIST", NULL) &&
+	   /* timm's data, utils and fp8 recipes are no modules; its EMA v2 is */
+	   match_is(cat, CATALOG_F_MODULE_PACKAGES, "timm.data.Mixup", NULL) &&
+	   match_is(cat, CATALOG_F_MODULE_PACKAGES, "timm.utils.ModelEma", NULL) &&
+	   match_is(cat, CATALOG_F_MODULE_PACKAGES, "timm.utils.ModelEmaV2", "timm.utils.ModelEmaV2") &&
+	   match_is(cat, CATALOG_F_MODULE_PACKAGES, "transformer_engine.common.recipe.DelayedScaling", NULL),
 	   "third-party packages whose classes are modules");
 	for (all = 1, i = 0; not_modules[i]; i++) {
 		char *d = xasprintf("Bert%s", not_modules[i]);
