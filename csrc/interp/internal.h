@@ -404,6 +404,8 @@ struct interp {
 	                                 (set_default_tensor_type(torch.cuda.HalfTensor),
 	                                 set_default_device("cuda")): a repo module
 	                                 built then holds its tensors there */
+	int default_meta;             /* ... and that place is the meta device
+	                                  (modules built then: vinst.on_meta) */
 	struct { value_t *fn; const char *anchor; } handlers[64];
 	size_t nhandlers;
 	value_t *startup[16];          /* FastAPI lifespan / on_event("startup") */
@@ -1042,7 +1044,7 @@ value_t *reparam_call(struct frame *f, const char *d, value_t **args, size_t nar
 void module_moved_by_wrapper(struct frame *f, value_t *self, const char *wrapper, const value_t *dv,
                              const struct ast_hdr *site);
 /* devscope.c: `with torch.device(d):` */
-struct devscope { int active, default_dev, default_on_device; };
+struct devscope { int active, default_dev, default_on_device, default_meta; };
 int is_device_value(const value_t *v);
 void devscope_enter(struct frame *f, const value_t *cv, struct devscope *saved);
 void devscope_exit(struct frame *f, const struct devscope *saved);

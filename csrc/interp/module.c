@@ -716,6 +716,20 @@ static int loads_as_module(struct interp *in, const value_t *self, const struct 
 static void module_set_on_device(struct vinst *m, int how, int depth);
 static int move_how(const struct frame *f, const struct vinst *m);
 
+/* m and the modules under it hold real tensors from now on (a state
+ * assigned to a module built on the meta device, or to_empty()): a later
+ * move copies them (vinst.on_meta cleared). */
+static void module_off_meta(struct vinst *m, int depth)
+{
+	size_t i;
+
+	if (!m || depth > 64)
+		return;
+	m->on_meta = 0;
+	for (i = 0; i < m->nchildren; i++)
+		module_off_meta(m->children[i].inst, depth + 1);
+}
+
 /* model.load_state_dict(sd, assign=True): the module takes sd's tensors
  * as its own, nothing copied -- a state loaded onto the device leaves it
  * on the device (a model built on the meta device and filled from a
@@ -729,6 +743,8 @@ static void load_state_dict_effects(struct frame *f, value_t *self, const value_
 	struct sched_ev *e;
 
 	if (assign) {
+		if (m && m->mod != VM_NONE)
+			module_off_meta(m, 0);    /* the state's tensors are its own now */
 		if (f->mode != M_FWD && m && m->mod != VM_NONE && loads_as_module(in, self, m) && sd &&
 		    sd->k == VK_UNKNOWN && sd->reason && !strcmp(sd->reason, LOADED_ON_DEVICE_REASON))
 			module_set_on_device(m, move_how(f, m), 0);
@@ -926,7 +942,10 @@ static void module_to_device(struct frame *f, value_t *self, const value_t *dv, 
 		 * maybe moved (move_how) */
 		module_set_on_device(self->u.inst, move_how(f, self->u.inst), 0);
 	}
-	if (f->mode != M_FWD && !there && !owns_no_tensor(in, self) && (e = sev(f, SEV_H2D, what, site))) {
+	/* (a module built on the meta device holds no data: its move --
+	 * FSDP's materialising, to_empty -- copies nothing) */
+	if (f->mode != M_FWD && !there && !owns_no_tensor(in, self) &&
+	    !(self->k == VK_INST && self->u.inst->on_meta) && (e = sev(f, SEV_H2D, what, site))) {
 		e->pinned = 0;
 		e->non_blocking = non_blocking;
 		e->weights = 1;
@@ -1206,6 +1225,8 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 		 * on a device, the module's tensors live there from now on */
 		value_t *dv = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "device") : NULL;
 
+		if (self->k == VK_INST)
+			module_off_meta(self->u.inst, 0);   /* fresh storage: real tensors */
 		if (self->k == VK_INST && dv && dev_is_host(dv) != 1) {
 			in->gpu = 1;
 			devchoice_place(f, dv);

@@ -666,6 +666,7 @@ value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t n
 	m->mod = c->is_module ? VM_REPO : VM_NONE;
 	if (m->mod == VM_REPO && in->default_on_device && f->mode != M_FWD)
 		m->on_device = 1;   /* built with a device as the default */
+	m->on_meta = m->mod == VM_REPO && in->default_meta && f->mode != M_FWD;
 	m->constructed_at = anchor_at(f, site);
 	m->ctor_expr = site ? text_of(f, site) : NULL;
 	m->cond = f->cond.text;

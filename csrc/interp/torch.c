@@ -581,6 +581,7 @@ struct vinst *new_torch_module(struct frame *f, const char *dotted, value_t **ar
 	/* built while torch's default is a GPU's: its parameters made there */
 	if ((m->mod == VM_LAYER || m->mod == VM_CONTAINER) && in->default_on_device && f->mode != M_FWD)
 		m->on_device = 1;
+	m->on_meta = in->default_meta && f->mode != M_FWD;   /* built on the meta device */
 	if (m->mod == VM_LAYER)
 		module_note_built_device(f, m, kw);   /* nn.Linear(..., device='cuda') */
 	m->constructed_at = anchor_at(f, site);
@@ -1501,6 +1502,7 @@ static value_t *tc_default_device(struct frame *f, const char *d, const char *la
 	                             !strncmp(args[0]->u.str.s, "torch.cuda.", 11)) ||
 	                            (args[0]->k == VK_STR && strncmp(args[0]->u.str.s, "torch.", 6) &&
 	                             dev_is_host(args[0]) == 0 && strncmp(args[0]->u.str.s, "meta", 4)));
+	f->in->default_meta = nargs >= 1 && args[0]->k == VK_STR && !strncmp(args[0]->u.str.s, "meta", 4);
 	return NULL;
 }
 

@@ -422,6 +422,11 @@ struct vinst {
 	                                 module above it): its parameters live there;
 	                                 2 when that move ran under a condition not
 	                                 decided (a later move may still copy) */
+	int on_meta;                  /* interp/: built while torch's default device was
+	                                 the meta device (`with torch.device("meta"):`):
+	                                 its tensors hold no data, so a move to a
+	                                 device (FSDP's materialising, to_empty)
+	                                 copies nothing */
 	int on_host;                  /* interp/: moved back to the host by model.cpu()
 	                                 or model.to("cpu") (it or a module above it)
 	                                 under no undecided condition, and not moved
