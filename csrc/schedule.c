@@ -187,19 +187,28 @@ static int names_warmup(const char *t)
 	return t && (strstr(t, "warm") || strstr(t, "Warm") || strstr(t, "WARM"));
 }
 
-/* Whether the function of an anchor ("models/common.py:Net.warmup:786")
- * is named for a warm-up. */
-static int anchor_names_warmup(const char *anchor)
+/* The function's own name in an anchor ("models/common.py:Net.warmup:786"
+ * -> "warmup"), its length in *n; NULL when the anchor has no symbol. */
+static const char *anchor_func_name(const char *anchor, size_t *n)
 {
-	const char *a = anchor ? strchr(anchor, ':') : NULL, *z = anchor ? strrchr(anchor, ':') : NULL;
-	const char *p;
+	const char *a = anchor ? strchr(anchor, ':') : NULL, *z = anchor ? strrchr(anchor, ':') : NULL, *q;
 
 	if (!a || a == z)
-		return 0;
-	for (p = z; p > a && p[-1] != '.' && p[-1] != ':'; p--)
+		return NULL;
+	for (q = z; q > a && q[-1] != '.' && q[-1] != ':'; q--)
 		;
-	for (; p + 4 <= z; p++)
-		if (!strncasecmp(p, "warm", 4))
+	*n = (size_t)(z - q);
+	return q;
+}
+
+/* Whether the function of an anchor is named for a warm-up. */
+static int anchor_names_warmup(const char *anchor)
+{
+	size_t n, i;
+	const char *p = anchor_func_name(anchor, &n);
+
+	for (i = 0; p && i + 4 <= n; i++)
+		if (!strncasecmp(p + i, "warm", 4))
 			return 1;
 	return 0;
 }
@@ -1018,16 +1027,11 @@ static int sc_results_name(const char *name)
  * results (sc_results_name)? */
 static int sc_in_saver(const char *anchor)
 {
-	const char *end = anchor ? strrchr(anchor, ':') : NULL, *q;
 	char name[128];
-	size_t n;
+	size_t n = 0;
+	const char *q = anchor_func_name(anchor, &n), *end = q ? q + n : NULL;
 
-	if (!end)
-		return 0;
-	for (q = end; q > anchor && q[-1] != ':' && q[-1] != '.'; q--)
-		;
-	n = (size_t)(end - q);
-	if (!n || n >= sizeof name)
+	if (!q || !n || n >= sizeof name)
 		return 0;
 	memcpy(name, q, n);
 	name[n] = 0;

@@ -257,7 +257,7 @@ static void stmt(struct feed_walk *w, const struct ast_hdr *s)
 		const struct ast_AugAssign *a = AST_AS(s, AugAssign);
 
 		reads(w, a->value);
-		reads(w, a->target->kind == AST_Name ? NULL : a->target);
+		/* (an attribute's or item's object is read by bind below) */
 		if (AST_IS(a->target, Name) && !has(&w->sure, AST_AS(a->target, Name)->id))
 			feed_note(w, &w->early, AST_AS(a->target, Name)->id);    /* `x += 1` reads x */
 		bind(w, a->target, 1);

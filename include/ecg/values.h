@@ -163,7 +163,10 @@ struct value {
 	                                 of Python numbers (or of values read from a
 	                                 tensor): no loader's data (1); FROM_FILL:
 	                                 by torch.zeros/ones/full, no loader's data
-	                                 unless written into later */
+	                                 unless written into later.  VK_UNKNOWN (1):
+	                                 an outside function's result given known
+	                                 Python numbers alone (an array of values,
+	                                 interp/call.c) */
 	/* VK_UNKNOWN, nonneg .. plain: facts known of it all the same (interp/facts.c) */
 	unsigned char nonneg;         /* FACT_DIGITS: a str of the decimal digits of
 	                                 an int >= 0 (a launcher's RANK, WORLD_SIZE
