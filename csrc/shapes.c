@@ -51,6 +51,22 @@ const struct vshape *shape_of(const value_t *v)
 	return v && v->k == VK_TENSOR ? v->shape : NULL;
 }
 
+int tensor_empty(const value_t *v)
+{
+	const struct vshape *s;
+	unsigned i;
+
+	if (!v)
+		return 0;
+	if (v->k == VK_TENSOR && v->no_elems)
+		return 1;
+	s = v->k == VK_TENSOR ? v->shape : v->k == VK_UNKNOWN && !v->alts ? v->arr_shape : NULL;
+	for (i = 0; s && i < s->nd; i++)
+		if (s->n[i] == 0)
+			return 1;
+	return 0;
+}
+
 static int is_name_char(char c, int first)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (!first && c >= '0' && c <= '9');

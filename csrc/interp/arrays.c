@@ -74,6 +74,26 @@
  * array_draws) and of their items: known by this address */
 static const char arr_draw_reason[] = "integers drawn at random at run time";
 
+/* The reason of an array's .dtype whose kind of elements is known (dt):
+ * known by this address (dtypeeq.c compares it with a named dtype) */
+const char arr_dtype_reason[] = "the dtype of an array";
+
+/* The kind of elements (DT_*) of another library's dtype d the job named
+ * (catalog array_dtypes: numpy.float32 -> float), or DT_UNKNOWN */
+static unsigned char dtype_kind(const struct frame *f, const value_t *d)
+{
+	return (unsigned char)arr_dtype_kind(f->in->cat, d);
+}
+
+int arr_dtype_kind(const struct catalog *cat, const value_t *d)
+{
+	const char *k = d && d->k == VK_EXT ? catalog_fact(cat, CATALOG_F_ARRAY_DTYPES, d->u.ext) : NULL;
+
+	if (!k)
+		return DT_UNKNOWN;
+	return !strcmp(k, "int") ? DT_INT : !strcmp(k, "float") ? DT_FLOAT : !strcmp(k, "bool") ? DT_BOOL : DT_UNKNOWN;
+}
+
 /* Is v a start drawn at run time: a tensor (torch.randint's items), or
  * one integer of another library's draw? */
 static int drawn_start(const value_t *v)
@@ -419,7 +439,20 @@ void arr_reader_result(struct frame *f, const char *d, value_t *const *args, siz
 	const char *conv = catalog_fact(f->in->cat, CATALOG_F_ARRAY_CONVERTERS, d);
 	const char *scan = catalog_fact(f->in->cat, CATALOG_F_ARRAY_SCANS, d);
 	const char *rng = catalog_fact(f->in->cat, CATALOG_F_ARRAY_RANGES, d);
+	const char *tile = catalog_fact(f->in->cat, CATALOG_F_ARRAY_TILERS, d);
+	const char *keep = catalog_fact(f->in->cat, CATALOG_F_ARRAY_SHAPE_KEEPERS, d);
 	struct vshape *s;
+
+	if (keep && r && r->k == VK_UNKNOWN && !r->alts && nargs + (kw ? kw->n : 0) == 1) {
+		/* np.sort(a), nothing else given: a's shape */
+		const value_t *a = colon_arg(keep, args, nargs, kw);
+
+		if (a && a->k == VK_UNKNOWN && !a->alts && a->arr_shape) {
+			r->arr_shape = a->arr_shape;
+			r->dt = a->dt;
+		}
+		return;
+	}
 
 	if (rng && r && r->k == VK_UNKNOWN && !r->alts && !kw_unk(kw, 1)) {
 		/* np.arange(n): [n]; with a start or a step: 1-D, length not known */
@@ -431,6 +464,7 @@ void arr_reader_result(struct frame *f, const char *d, value_t *const *args, siz
 			s->n[0] = alone && n && n->k == VK_INT && n->u.i >= 0 ? n->u.i : -1;
 			s->sym[0] = NULL;
 			r->arr_shape = s;
+			r->dt = dtype_kind(f, kw ? vdict_gets(kw, "dtype") : NULL);
 		}
 		return;
 	}
@@ -527,8 +561,33 @@ void arr_reader_result(struct frame *f, const char *d, value_t *const *args, siz
 	}
 
 	if (fac && r && r->k == VK_UNKNOWN && !r->alts && !kw_unk(kw, 1)) {
-		if ((s = factory_shape(f, colon_arg(fac, args, nargs, kw))))
+		/* np.zeros(shape, dtype): its elements' kind, float64 when
+		 * none is given (array_float_defaults) */
+		int fdef = catalog_fact(f->in->cat, CATALOG_F_ARRAY_FLOAT_DEFAULTS, d) != NULL;
+		const value_t *dt = kw ? vdict_gets(kw, "dtype") : NULL;
+
+		if ((s = factory_shape(f, colon_arg(fac, args, nargs, kw)))) {
 			r->arr_shape = s;
+			if (fdef && !dt && nargs >= 2)
+				dt = args[1];
+			r->dt = dt ? dtype_kind(f, dt) : fdef && nargs < 2 ? DT_FLOAT : DT_UNKNOWN;
+		}
+		return;
+	}
+	if (tile && r && r->k == VK_UNKNOWN && !r->alts && !kw_unk(kw, 1)) {
+		/* np.tile(A, k), k an int: A repeated along its last axis */
+		const value_t *a = colon_arg(tile, args, nargs, kw), *reps = colon_arg("reps:1", args, nargs, kw);
+		unsigned nd;
+
+		if (!a || a->k != VK_UNKNOWN || a->alts || !a->arr_shape || !(nd = a->arr_shape->nd) ||
+		    !reps || reps->k != VK_INT || reps->u.i < 0 || !(s = shape_new(f->in->a, nd)))
+			return;
+		*s = *a->arr_shape;
+		if (s->n[nd - 1] >= 0 && __builtin_mul_overflow(s->n[nd - 1], reps->u.i, &s->n[nd - 1]))
+			s->n[nd - 1] = -1;
+		s->sym[nd - 1] = NULL;
+		r->arr_shape = s;
+		r->dt = a->dt;
 		return;
 	}
 
@@ -555,6 +614,73 @@ void arr_reader_result(struct frame *f, const char *d, value_t *const *args, siz
 		r->arr_shape = s;
 }
 
+/* Is v None, such an array, or alternatives of those (nested at most
+ * 4 deep)? */
+static int arr_or_none(const value_t *v, int depth)
+{
+	if (!v || depth > 4)
+		return 0;
+	if (v->k == VK_NONE)
+		return 1;
+	if (v->k != VK_UNKNOWN)
+		return 0;
+	if (!v->alts)
+		return v->arr_shape != NULL;
+	return arr_or_none(v->alts[0], depth + 1) && arr_or_none(v->alts[1], depth + 1);
+}
+
+static int plain_arr(const value_t *v)
+{
+	return v->k == VK_UNKNOWN && !v->alts && v->arr_shape;
+}
+
+int arr_none_pair(const value_t *a, const value_t *b)
+{
+	return arr_or_none(a, 0) && arr_or_none(b, 0) && !(a->k == VK_NONE && b->k == VK_NONE) &&
+	       !(plain_arr(a) && plain_arr(b));
+}
+
+value_t *arr_none_join(struct interp *in, const char *cond, value_t *a, value_t *b)
+{
+	value_t *v = v_alts_in(in, cond, a, b), *arr = arr_not_none(in, v, 0);
+
+	return arr ? v_alts_in(in, cond, arr, v_none(in->a)) : v;
+}
+
+value_t *arr_not_none(struct interp *in, value_t *v, int depth)
+{
+	value_t *x, *y;
+
+	if (!v || depth > 4 || v->k == VK_NONE || v->k != VK_UNKNOWN)
+		return NULL;
+	if (!v->alts)
+		return v->arr_shape ? v : NULL;
+	x = arr_not_none(in, v->alts[0], depth + 1);
+	y = arr_not_none(in, v->alts[1], depth + 1);
+	if (x && y)
+		return arr_join(in, x, y);
+	return x ? x : y;
+}
+
+value_t *arr_join(struct interp *in, const value_t *a, const value_t *b)
+{
+	struct vshape *s;
+	value_t *r;
+	unsigned d;
+
+	if (!a || !b || a->k != VK_UNKNOWN || b->k != VK_UNKNOWN || a->alts || b->alts || !a->arr_shape ||
+	    !b->arr_shape || a->arr_shape->nd != b->arr_shape->nd || !(s = shape_new(in->a, a->arr_shape->nd)))
+		return NULL;
+	for (d = 0; d < s->nd; d++) {
+		s->n[d] = a->arr_shape->n[d] == b->arr_shape->n[d] ? a->arr_shape->n[d] : -1;
+		s->sym[d] = NULL;
+	}
+	r = v_unknown(in->a, a->expr, "an array of another library");
+	r->arr_shape = s;
+	r->dt = a->dt == b->dt ? a->dt : DT_UNKNOWN;
+	return r;
+}
+
 int arr_rows(struct frame *f, const value_t *it, size_t max, struct vseq **out)
 {
 	const struct vshape *a;
@@ -575,6 +701,8 @@ int arr_rows(struct frame *f, const value_t *it, size_t max, struct vseq **out)
 	s = ast_arena_alloc(f->in->a, sizeof *s);
 	for (i = 0; i < a->n[0]; i++) {
 		value_t *x = v_unknown(f->in->a, NULL, it->reason ? it->reason : "an array of another library");
+
+		x->dt = it->dt;
 
 		/* a 0-d row is a numpy scalar: one of a draw is an integer (no
 		 * Python int), another's type is the array's (np.float64 is a
@@ -615,10 +743,18 @@ value_t *arr_attr(struct frame *f, value_t *obj, const char *name, const struct 
 			          : unknown_at(f, site, "an axis of an array not known"));
 		return m;
 	}
+	if (!strcmp(name, "dtype") && obj->dt) {
+		/* its kind of elements known: compared with a named dtype
+		 * (dtypeeq.c) */
+		m = unknown_at(f, site, arr_dtype_reason);
+		m->dt = obj->dt;
+		return m;
+	}
 	if (!catalog_fact(f->in->cat, CATALOG_F_ARRAY_SHAPE_METHODS, name))
 		return NULL;
 	m = unknown_at(f, site, ARR_METHOD_REASON);
 	m->recv = obj;
+	m->dt = !strcmp(name, "copy") ? obj->dt : DT_UNKNOWN;   /* astype changes it */
 	return m;
 }
 
@@ -631,6 +767,7 @@ value_t *arr_call(struct frame *f, const value_t *fn, const struct ast_hdr *site
 		return NULL;
 	r = unknown_at(f, site, fn->recv->reason ? fn->recv->reason : "an array of another library");
 	r->arr_shape = fn->recv->arr_shape;
+	r->dt = fn->dt;
 	return r;
 }
 
@@ -705,6 +842,41 @@ value_t *arr_window(struct frame *f, const struct ast_Subscript *s, const value_
 	sh->sym[0] = NULL;
 	r = unknown_at(f, &s->h, obj->reason ? obj->reason : "an array of another library");
 	r->arr_shape = sh;
+	r->dt = obj->dt;
+	return r;
+}
+
+/* Is v one integer as an index: a Python int, a 0-d array (a row of a
+ * 1-D array, an integer drawn at run time), an int >= 0 not known (a
+ * sampler's index)? */
+static int int_index(const value_t *v)
+{
+	if (v->k == VK_INT)
+		return 1;
+	if (v->k != VK_UNKNOWN || v->alts)
+		return 0;
+	return (v->arr_shape && !v->arr_shape->nd) || v->nonneg == FACT_NONNEG_INT;
+}
+
+value_t *arr_item(struct frame *f, const struct ast_Subscript *s, const value_t *obj, const value_t *idx)
+{
+	struct vshape *sh;
+	value_t *r;
+	unsigned d;
+
+	if (!obj || obj->k != VK_UNKNOWN || !obj->arr_shape || obj->alts || !obj->arr_shape->nd || !idx ||
+	    !int_index(idx))
+		return NULL;
+	if (!(sh = shape_new(f->in->a, obj->arr_shape->nd - 1)))
+		return NULL;
+	for (d = 1; d < obj->arr_shape->nd; d++) {
+		sh->n[d - 1] = obj->arr_shape->n[d];
+		sh->sym[d - 1] = obj->arr_shape->sym[d];
+	}
+	r = unknown_at(f, &s->h, obj->reason && obj->reason != arr_draw_reason ? obj->reason
+	               : "an array of another library");
+	r->arr_shape = sh;
+	r->dt = obj->dt;
 	return r;
 }
 

@@ -71,6 +71,9 @@ static value_t *collate_leaf(struct interp *in, const value_t *x, int dev, int p
 			t->loose = 1;
 		break;
 	}
+	/* samples of no element (labels of width 0) stack to a batch of
+	 * none: [B, 0] */
+	t->no_elems = tensor_empty(x);
 	return t;
 }
 

@@ -9,7 +9,9 @@
  * dtype=torch.float16 is decided.  torch.dtype.__eq__ answers False for
  * anything that is no dtype, so a named dtype against None or a Python
  * scalar is not equal.  A dtype read from a tensor (x.dtype, not known)
- * decides nothing here.
+ * decides nothing here; one read from an array of another library whose
+ * kind of elements is known (arrays.c: np.zeros(..., dtype=np.float32))
+ * is not a dtype of another kind (np.int64) nor any of torch's.
  *
  * dtype_eq() returns 1 (equal), 0 (not), or -1 (not a case of this
  * file: the caller's other rules).  It allocates nothing.
@@ -30,10 +32,33 @@ static const char *dtype_canon(const struct catalog *cat, const value_t *v)
 	return c ? c : v->u.ext;
 }
 
+/* an array's .dtype whose kind of elements is known (arrays.c) against a
+ * dtype the job named: another library's of another kind, or torch's, is
+ * not equal (1 when so); one of the same kind is not decided (float32 or
+ * float64) */
+static int arr_dtype_differs(const struct catalog *cat, const value_t *arr, const value_t *named)
+{
+	int k;
+
+	if (arr->k != VK_UNKNOWN || arr->reason != arr_dtype_reason || !arr->dt)
+		return 0;
+	if (named->k == VK_EXT && value_is_dtype(cat, named))
+		return 1;                 /* torch.float32 == np.float32 is False */
+	k = arr_dtype_kind(cat, named);
+	return k && k != arr->dt;
+}
+
 int dtype_eq(const struct catalog *cat, const value_t *l, const value_t *r)
 {
-	const char *a = dtype_canon(cat, l), *b = dtype_canon(cat, r);
+	const char *a, *b;
 	const value_t *o;
+
+	if (!l || !r)
+		return -1;
+	if (arr_dtype_differs(cat, l, r) || arr_dtype_differs(cat, r, l))
+		return 0;
+	a = dtype_canon(cat, l);
+	b = dtype_canon(cat, r);
 
 	if (a && b)
 		return !strcmp(a, b);

@@ -1466,7 +1466,7 @@ static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, val
 	{
 		value_t *w = arr_window(f, s, obj, idx);    /* a[i:i+k] of an array */
 
-		if (w)
+		if (w || (w = arr_item(f, s, obj, idx)))    /* a[i]: the other axes */
 			return w;
 	}
 	switch (obj->k) {

@@ -281,6 +281,8 @@ static void trace_shape(struct frame *f, const struct ast_hdr *st, const value_t
 	const struct vshape *s = shape_of(v);
 	unsigned i;
 
+	if (!s && v->k == VK_UNKNOWN && v->arr_shape)   /* an array's shape known in part */
+		s = v->arr_shape;
 	fprintf(stderr, "shape %s:%d: k=%d dt=%d", f->file ? f->file->path : "?", st->line, (int)v->k, (int)v->dt);
 	if (v->k == VK_TENSOR && v->dev)
 		fputs(v->dev == DEV_DEVICE ? " dev" : " host", stderr);
@@ -1271,6 +1273,10 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 			continue;
 		if (a && b && a->k == VK_TENSOR && b->k == VK_TENSOR) {
 			r = tensor_join(in, a, b);
+		} else if ((r = arr_join(in, a, b))) {
+			/* two arrays of one rank */
+		} else if (arr_none_pair(a, b)) {
+			r = arr_none_join(in, cond, a, b);   /* arrays and None */
 		} else if (a && b && (r = tensor_seqs_join(f, a, b))) {
 			/* two batches of tensors, one per path (a cycling
 			 * iterator's next() and its restart's) */
@@ -1736,6 +1742,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 			f->jc = loop_exit_ctx(f, &s->body, &s->h, text);
 		}
 		journal_open(f->in, &aj);
+		narrow_none_attr(f, s->test, 1);   /* `if self.x is not None:` */
 		fl = exec_block(f, &s->body);
 		/* a return on one path only: kept aside (ret_note_alt) */
 		body_ret = fl == FL_RETURN ? f->ret : NULL;
@@ -1750,6 +1757,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		if (carry_reads_bound(f, s->test))
 			((struct jctx *)f->jc)->carried = 1;
 		f->cond.text = afmt_memo(f->in, "not (%s)", text, NULL);
+		narrow_none_attr(f, s->test, 0);   /* the else of `if self.x is None:` */
 		fl2 = exec_block(f, &s->orelse);
 		f->jc = ojc;
 		journal_close(f->in, &aj, text, fl == FL_RAISE, fl2 == FL_RAISE);

@@ -800,6 +800,12 @@ struct narrowing {
 const char *narrow_empty(struct frame *f, const struct ast_hdr *test, int *empty_arm);
 void narrow_enter(struct frame *f, struct narrowing *nw);
 void narrow_leave(struct frame *f, const struct narrowing *nw);
+/* narrow_none_attr(): entering arm `arm` (1: the test true, 0: false) of
+ * an undecided `N.a is None` (or `is not None`, under `not`): where the
+ * test says N.a is not None and N.a is alternatives of None and one
+ * value, N.a is that value for the arm (written through the attribute
+ * journal) */
+void narrow_none_attr(struct frame *f, const struct ast_hdr *test, int arm);
 void scope_bind(struct frame *f, const char *name, value_t *v);
 
 /* import.c */
@@ -1914,6 +1920,34 @@ int arr_rows(struct frame *f, const value_t *it, size_t max, struct vseq **out);
 value_t *arr_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
 value_t *arr_call(struct frame *f, const value_t *fn, const struct ast_hdr *site);
 value_t *arr_window(struct frame *f, const struct ast_Subscript *s, const value_t *obj, const value_t *idx);
+/* arr_item(): obj[i] of such an array of rank >= 1 at one integer i (a
+ * Python int, a 0-d array, an int >= 0 not known): numpy's basic indexing
+ * drops the first axis, an array of the others; NULL otherwise (a slice,
+ * a tuple, an array of indices) */
+value_t *arr_item(struct frame *f, const struct ast_Subscript *s, const value_t *obj, const value_t *idx);
+/* arr_dtype_reason: the reason of such an array's .dtype whose kind of
+ * elements (dt) is known; arr_dtype_kind(): the kind (DT_*) of another
+ * library's dtype the job named (catalog array_dtypes), DT_UNKNOWN when
+ * none */
+/* arr_join(): what a name two paths of an undecided `if` bound to such
+ * arrays of one rank holds after them: an array of that rank, an axis
+ * known where both know it alike; NULL when a or b is none */
+value_t *arr_join(struct interp *in, const value_t *a, const value_t *b);
+/* arr_none_pair(): are a and b each None, such an array or alternatives
+ * of those, one holding None (a lazy initialisation's two paths: kept as
+ * alternatives, alts.c, so that the arm where a test says it is not None
+ * reads the array, narrow.c); arr_not_none(): the array such a value is
+ * where it is not None (two arrays on two paths joined, arr_join), or
+ * NULL */
+int arr_none_pair(const value_t *a, const value_t *b);
+value_t *arr_not_none(struct interp *in, value_t *v, int depth);
+/* arr_none_join(): what a name or attribute such a pair (arr_none_pair)
+ * bound on the two paths of `cond` holds after them: alternatives of the
+ * arrays joined (arr_join) and None -- one level, however many `if`s
+ * made them; alternatives of a and b when the arrays do not join */
+value_t *arr_none_join(struct interp *in, const char *cond, value_t *a, value_t *b);
+extern const char arr_dtype_reason[];
+int arr_dtype_kind(const struct catalog *cat, const value_t *d);
 /* arr_len(): len() of such an array whose first axis is known, else NULL;
  * arr_binop(): l op r (arithmetic) when one is such an array and the
  * result keeps its shape (a Python number or a 0-d array beside it),

@@ -233,6 +233,10 @@ static value_t *jmerge(struct interp *in, const char *key, value_t *a, value_t *
 	if (a && b && a->k == VK_TENSOR && b->k == VK_TENSOR && a->is_param == b->is_param) {
 		return tensor_join(in, a, b);
 	}
+	if ((r = arr_join(in, a, b)))
+		return r;       /* two arrays of one rank (np.arange, np.tile of it) */
+	if (arr_none_pair(a, b))
+		return arr_none_join(in, cond, a, b);   /* a lazy initialisation's */
 	if (a && a->k == VK_INST && a->u.inst->mod != VM_NONE) {
 		if (other_path_holds(b))
 			module_alt_other(in, a->u.inst, b->k == VK_INST ? b->u.inst : NULL);
@@ -294,7 +298,7 @@ void journal_close(struct interp *in, struct attr_journal *j, const char *cond, 
 			to[i] = a;
 		else
 			to[i] = jmerge(in, e->key, a, b, cond);
-	}
+		}
 	for (i = 0; i < j->n; i++) {
 		jup(j->parent, &j->e[i]);
 		if (j->e[i].key != JBORN && !jcontainer(&j->e[i]))

@@ -17,8 +17,27 @@
  * narrow_empty() says which name is empty in which arm; narrow_enter()
  * binds it to an empty sequence of its kind for the arm, keeping in *nw
  * what to put back; narrow_leave() puts it back, unless the arm rebound
- * the name itself.  Nothing here allocates outside the interpreter's arena;
- * none of these can fail.
+ * the name itself.
+ *
+ * The same holds of None in a lazy initialisation:
+ *
+ *     if self._labels is None:
+ *         self._labels = np.zeros([n, 0])
+ *     return self._labels
+ *
+ * read in a loop one pass for all, or after an undecided `if`, the
+ * attribute is None on one path and an array of another library on
+ * the other (alternatives, arrays.c arr_none_join).  In the arm where the
+ * test says it is not None (the else arm of `is None`, the body of `is
+ * not None`) it is the array (arr_not_none): narrow_none_attr() writes
+ * that for the arm, through the attribute journal (journal.c), so the
+ * `if`'s merge joins the body's array with it instead of with None.
+ * Objects are left alone: alts.c reads each path of those, under its
+ * condition.  Only `N.attr is [not] None`, N a
+ * plain name bound to an instance (reading it twice runs nothing).
+ *
+ * Nothing here allocates outside the interpreter's arena; none of these
+ * can fail.
  */
 #include "config.h"
 
@@ -125,4 +144,54 @@ void narrow_leave(struct frame *f, const struct narrowing *nw)
 	/* the arm bound the name itself: its binding stands */
 	if (vdict_gets(f->locals, nw->name) == nw->empty)
 		vdict_sets(f->in->a, f->locals, nw->name, nw->was);
+}
+
+/* `N.a is None` / `N.a is not None`, under any number of `not`: the
+ * Attribute, and through *none_arm the arm (1: the test true, 0: false)
+ * in which N.a is not None; NULL for any other test */
+static const struct ast_Attribute *test_none_attr(const struct ast_hdr *test, int *not_none_arm, int depth)
+{
+	const struct ast_Compare *c;
+	const struct ast_hdr *r;
+
+	if (depth > 4)
+		return NULL;
+	if (AST_IS(test, UnaryOp) && AST_AS(test, UnaryOp)->op == AST_UNARY_NOT) {
+		const struct ast_Attribute *a = test_none_attr(AST_AS(test, UnaryOp)->operand, not_none_arm, depth + 1);
+
+		if (a)
+			*not_none_arm = !*not_none_arm;
+		return a;
+	}
+	if (!AST_IS(test, Compare))
+		return NULL;
+	c = AST_AS(test, Compare);
+	if (c->ops.n != 1 || (c->ops.items[0] != AST_CMP_IS && c->ops.items[0] != AST_CMP_ISNOT) ||
+	    !AST_IS(c->left, Attribute) || !AST_IS(AST_AS(c->left, Attribute)->value, Name))
+		return NULL;
+	r = c->comparators.items[0];
+	if (!AST_IS(r, Constant) || AST_AS(r, Constant)->value.kind != AST_CONST_NONE)
+		return NULL;
+	*not_none_arm = c->ops.items[0] == AST_CMP_ISNOT;
+	return AST_AS(c->left, Attribute);
+}
+
+void narrow_none_attr(struct frame *f, const struct ast_hdr *test, int arm)
+{
+	int not_none_arm = -1;
+	const struct ast_Attribute *a = test_none_attr(test, &not_none_arm, 0);
+	value_t *obj, *v, *other;
+
+	if (!a || arm != not_none_arm)
+		return;
+	obj = lookup(f, AST_AS(a->value, Name)->id);
+	if (!obj || obj->k != VK_INST || !obj->u.inst->attrs)
+		return;
+	v = vdict_gets(obj->u.inst->attrs, a->attr);
+	/* arrays only: an object on one path is read on that path, under its
+	 * condition, by alts.c already */
+	if (!v || v->k != VK_UNKNOWN || !v->alts || !(other = arr_not_none(f->in, v, 0)))
+		return;
+	journal_note(f->in, obj->u.inst->attrs, a->attr);
+	vdict_sets(f->in->a, obj->u.inst->attrs, a->attr, other);
 }

@@ -162,6 +162,8 @@ typedef value_t *tensor_method_fn(struct frame *f, value_t *fn, const char *m, v
 enum {
 	TM_SIZE = 1,     /* x.size() &c: read from a known shape first */
 	TM_PIECES = 2,   /* x.chunk() &c: pieces with their shapes, in forward */
+	TM_SAME_ELEMS = 4, /* x.to() &c: the receiver's elements, moved, pinned
+	                    or cut in pieces: a tensor of none gives none */
 };
 
 static const struct tensor_method {
@@ -287,6 +289,20 @@ static value_t *data_method(struct frame *f, value_t *fn, const char *m, value_t
 	return v_tensor_dev(in->a, dev, 0);
 }
 
+/* r, what a method of a tensor of no element made of it (TM_SAME_ELEMS):
+ * a tensor, or pieces, of none */
+static void mark_no_elems(value_t *r)
+{
+	size_t i;
+
+	if (r->k == VK_TENSOR)
+		r->no_elems = 1;
+	else if (r->k == VK_TUPLE || r->k == VK_LIST)
+		for (i = 0; i < r->u.seq->n; i++)
+			if (r->u.seq->items[i]->k == VK_TENSOR)
+				r->u.seq->items[i]->no_elems = 1;
+}
+
 value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t **args,
                             size_t nargs, struct vdict *kw, const struct ast_hdr *site)
 {
@@ -311,6 +327,8 @@ value_t *call_tensor_method(struct frame *f, value_t *fn, const char *m, value_t
 		                 : v_tensor_dev(in->a, recv_dev(fn), 0);
 		if (!recv || recv->k != VK_TENSOR || !r)
 			return r;
+		if (tm && (tm->flags & TM_SAME_ELEMS) && recv->no_elems)
+			mark_no_elems(r);
 		/* an op on a host tensor of values with no tensor argument
 		 * (torch.from_numpy(mel).float()): values still, no batch */
 		if (!(tm && tm->fn) && r->k == VK_TENSOR && recv->from_values == 1 && recv->dev == DEV_HOST &&
@@ -473,7 +491,9 @@ static value_t *tm_to(struct frame *f, value_t *fn, const char *m, value_t **arg
 	}
 	in->gpu = 1;
 	devchoice_place(f, target);
-	if (dev != DEV_DEVICE && !(f->mode == M_FWD && dev == DEV_UNKNOWN)) {
+	/* a tensor of no element (labels of width 0): torch's copy_ returns
+	 * before any transfer */
+	if (dev != DEV_DEVICE && !(f->mode == M_FWD && dev == DEV_UNKNOWN) && !tensor_empty(fn->recv)) {
 		e = sev(f, SEV_H2D, cuda ? ".cuda()" : ".to(device)", site);
 		if (e) {
 			e->non_blocking = kw_bool(kw, "non_blocking");
@@ -894,10 +914,10 @@ static const struct tensor_method tensor_methods[] = {
 	{ "argmax", tm_token_choice, 0 },
 	{ "backward", tm_backward, 0 },
 	{ "bincount", tm_data_sized, 0 },
-	{ "chunk", tm_pieces, TM_PIECES },
+	{ "chunk", tm_pieces, TM_PIECES | TM_SAME_ELEMS },
 	{ "copy_", tm_copy, 0 },
 	{ "cpu", tm_cpu, 0 },
-	{ "cuda", tm_to, 0 },
+	{ "cuda", tm_to, TM_SAME_ELEMS },
 	{ "data_ptr", tm_meta_read, 0 },
 	{ "dim", tm_shape_read, TM_SIZE },
 	{ "element_size", tm_meta_read, 0 },
@@ -926,17 +946,17 @@ static const struct tensor_method tensor_methods[] = {
 	{ "nonzero", tm_data_sized, 0 },
 	{ "numel", tm_shape_read, TM_SIZE },
 	{ "numpy", tm_cpu, 0 },
-	{ "pin_memory", tm_pin_memory, 0 },
+	{ "pin_memory", tm_pin_memory, TM_SAME_ELEMS },
 	{ "size", tm_shape_read, TM_SIZE },
 	{ "sort", tm_values_indices, 0 },
-	{ "split", tm_pieces, TM_PIECES },
+	{ "split", tm_pieces, TM_PIECES | TM_SAME_ELEMS },
 	{ "stride", tm_shape_read, 0 },
-	{ "tensor_split", tm_pieces, TM_PIECES },
-	{ "to", tm_to, 0 },
+	{ "tensor_split", tm_pieces, TM_PIECES | TM_SAME_ELEMS },
+	{ "to", tm_to, TM_SAME_ELEMS },
 	{ "tolist", tm_item, 0 },
 	{ "topk", tm_values_indices, 0 },
 	{ "type", tm_type, 0 },
-	{ "unbind", tm_pieces, TM_PIECES },
+	{ "unbind", tm_pieces, TM_PIECES | TM_SAME_ELEMS },
 	{ "unique", tm_data_sized, 0 },
 };
 

@@ -524,6 +524,18 @@ enum catalog_fact {
 	                                 (numpy.arange) -> "keyword:position" of
 	                                 the argument that is its length when
 	                                 given alone */
+	CATALOG_F_ARRAY_DTYPES,       /* map: another library's dtype (numpy.float32)
+	                                 -> the kind of its elements: "int",
+	                                 "float" or "bool" */
+	CATALOG_F_ARRAY_FLOAT_DEFAULTS, /* set: array factories whose array is of
+	                                 floats when no dtype is given */
+	CATALOG_F_ARRAY_SHAPE_KEEPERS, /* map: another library's function whose
+	                                 array has the shape of the one it is
+	                                 given alone (numpy.sort) -> its
+	                                 "keyword:position" */
+	CATALOG_F_ARRAY_TILERS,       /* map: another library's function repeating
+	                                 an array along its last axis (numpy.tile)
+	                                 -> "keyword:position" of the array */
 	CATALOG_F_SUBSET_RETURNS,     /* map: a library's function returning a part
 	                                 of one argument (the dict's items it
 	                                 keeps) -> that argument's position */

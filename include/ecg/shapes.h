@@ -26,6 +26,11 @@ struct vshape *shape_new(struct ast_arena *a, unsigned nd);
 /* The shape of v when it is a tensor with a known shape, else NULL. */
 const struct vshape *shape_of(const value_t *v);
 
+/* Does v hold no element: a tensor marked so (no_elems) or of a shape with
+ * an axis known 0, or an array of another library (arr_shape) with one?
+ * torch's copy_ of zero elements returns before any transfer. */
+int tensor_empty(const value_t *v);
+
 /* The dim a Python value stands for: a known int, or a symbol when the
  * value is not known but named by a plain or dotted name ("B",
  * "config.n_embd").  *n = -1 and *sym = NULL when neither. */

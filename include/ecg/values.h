@@ -241,6 +241,11 @@ struct value {
 	                                 items (interp/eval.c): a call of
 	                                 alternatives under the same condition
 	                                 passes each path's items (alts_call) */
+	unsigned char no_elems : 1;   /* VK_TENSOR: holds no element (its shape, not
+	                                 stated, has an axis known 0: a batch of
+	                                 labels of width 0 collated from arrays
+	                                 [0]); a copy of it moves no byte
+	                                 (shapes.c tensor_empty) */
 	const char *expr;             /* source text it came from, or NULL */
 	const char *reason;           /* VK_UNKNOWN: why */
 	const char *src;              /* anchor of the literal it came from (or of
