@@ -1436,9 +1436,46 @@ static int sc_in_opt_step(const struct sched_ev *e)
 	return 0;
 }
 
+/* The loop around the step loop whose own bookkeeping work at c is: the
+ * innermost loop of c when it holds the step loop, or the one reached
+ * from c through loops of their own that take no batches and call no
+ * model (`for k, v in val_logs.items()`, a comprehension over them) --
+ * not an evaluation's pass over its loader.  NULL when there is none. */
+static const struct jctx *sc_bookkeeping_loop(const struct sc *s, const struct jctx *c)
+{
+	const struct jctx *l;
+	size_t i;
+
+	for (l = ctx_innermost_loop(c); l && !ctx_has(s->step_loop, l); l = ctx_innermost_loop(l->up)) {
+		if (ctx_has(l, s->step_loop) || sc_loader_loop(s, l))
+			return NULL;
+		for (i = 0; i < s->nev; i++)
+			if (s->ev[i].kind == SEV_MODEL_CALL && ctx_has(s->ev[i].ctx, l))
+				return NULL;
+	}
+	return l;
+}
+
+/* Did loop l run an evaluation before event `upto`: a model called under
+ * no_grad in l, outside the step loop (not the step's own no_grad work, a
+ * frozen encoder's forward)? */
+static int sc_evaluated_before(const struct sc *s, const struct jctx *l, size_t upto)
+{
+	size_t i;
+
+	for (i = 0; i < upto && i < s->nev; i++) {
+		const struct sched_ev *e = &s->ev[i];
+
+		if (e->kind == SEV_MODEL_CALL && ctx_has(e->ctx, l) && !ctx_has(e->ctx, s->step_loop) &&
+		    jc_find(e->ctx, JC_NO_GRAD))
+			return 1;
+	}
+	return 0;
+}
+
 static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 {
-	const struct jctx *c = e->ctx, *gd;
+	const struct jctx *c = e->ctx, *gd, *bk;
 	int g;
 
 	if (e->phase)
@@ -1611,6 +1648,16 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	if ((e->kind == SEV_SYNC || e->kind == SEV_D2H) && s->step_loop && !ctx_has(c, s->step_loop) &&
 	    ctx_has(s->step_loop, ctx_innermost_loop(c)) && !sc_in_train_run(s, e))
 		return sc_guard_phase_upto(s, ctx_innermost_loop(c), (size_t)(e - s->ev));
+	/* a host read or a collective of that loop's bookkeeping -- also
+	 * through loops of its own over Python containers (`for k, v in
+	 * logs.items(): v.item()`, `{k: gather(v) for k, v in ...}`) -- after
+	 * the epoch's evaluation ran in it (a pass apart from the step that
+	 * calls a model under no_grad): the evaluation's results gathered and
+	 * read, the barrier after it, not the step's work */
+	if ((e->kind == SEV_SYNC || e->kind == SEV_D2H || e->kind == SEV_COLLECTIVE) && s->step_loop &&
+	    !ctx_has(c, s->step_loop) && (bk = sc_bookkeeping_loop(s, c)) && !sc_in_train_run(s, e) &&
+	    sc_evaluated_before(s, bk, (size_t)(e - s->ev)))
+		return "eval";
 	/* a host read in a pass over a loader of its own, before or after
 	 * the step loop and around none of it (class images generated from
 	 * a prompt loader before training, each file named from a device

@@ -584,7 +584,9 @@ value_t *framework_call(struct frame *f, const char *d, const char *last, value_
 
 	/* fabric.backward(loss), accelerator.backward(loss), engine.backward(loss) */
 	if (f->mode != M_FWD &&
-	    ((!strcmp(last, "backward") && nargs >= 1 && is_tensorish(args[0])) || NAME_IN(fw_backwards, d))) {
+	    ((!strcmp(last, "backward") && nargs >= 1 &&
+	      (is_tensorish(args[0]) || catalog_fact(in->cat, CATALOG_F_FRAMEWORK_BACKWARDS, d))) ||
+	     NAME_IN(fw_backwards, d))) {
 		in->job_events++;
 		in->saw_backward = 1;
 		if (!in->ev.backward)

@@ -23,6 +23,12 @@
  * an external module of that class too (hf_named_unread), as an Auto
  * class's is: the wrappers, calls and moves of job code then follow it.
  *
+ * `Wav2Vec2ForPreTraining(config)` -- a model class the job names and
+ * calls itself, which the lazy __init__ of transformers >= 5 leaves to
+ * define_import_structure() (a name to import.c) -- is the class the
+ * library's *_MAPPING_NAMES tables place (hf_listed_model), built with
+ * the config the job gives it, as the job's own classes are.
+ *
  * Without a config.json in the repository the sizes are never a config
  * class's defaults (that would be a wrong count): the model is an external
  * module whose subtree and parameters are unknown, with the reason
@@ -183,6 +189,41 @@ static struct vclass *hf_auto_model(struct frame *f, struct vclass *autoc, struc
 	}
 	return hf_table_class(f, cfgauto, names, model_type, "modeling",
 	                      afmt(in, "%s's table names no single class for", autoc->name), "class", 1, why);
+}
+
+/* The model class `name` the package's lazy __init__ leaves to its import
+ * structure (transformers >= 5: define_import_structure() walks models/
+ * at run time, so `from transformers import Wav2Vec2ForPreTraining` is a
+ * name here), found as the library's own tables place it: a
+ * *_MAPPING_NAMES table of models/auto/modeling_auto.py lists it under a
+ * model_type, whose module (model_type_to_module_name()) defines it in
+ * modeling_<module>.py.  NULL when the library is not read or no table
+ * lists the name. */
+static struct vclass *hf_listed_model(struct frame *f, const char *name)
+{
+	struct vns *ma = hf_module(f, HF_PKG ".models.auto.modeling_auto"), *cfgauto;
+	size_t i, k, kl;
+
+	if (!ma || !(cfgauto = hf_module(f, HF_PKG ".models.auto.configuration_auto")))
+		return NULL;
+	for (i = 0; i < ma->dict->n; i++) {
+		const value_t *key = ma->dict->keys[i], *tab = ma->dict->vals[i];
+
+		if (key->k != VK_STR || tab->k != VK_DICT || (kl = strlen(key->u.str.s)) < 14 ||
+		    strcmp(key->u.str.s + kl - 14, "_MAPPING_NAMES"))
+			continue;
+		for (k = 0; k < tab->u.dict->n; k++) {
+			const char *mod;
+			struct vclass *c;
+
+			if (tab->u.dict->keys[k]->k != VK_STR || !str_eq(tab->u.dict->vals[k], name))
+				continue;
+			mod = hf_module_name(f, cfgauto, tab->u.dict->keys[k]->u.str.s);
+			if (mod && (c = hf_model_class(f, mod, "modeling", name)) && c->is_module)
+				return c;
+		}
+	}
+	return NULL;
 }
 
 /* The config class of config.json's model_type, by CONFIG_MAPPING_NAMES
@@ -398,8 +439,14 @@ value_t *hf_call(struct frame *f, value_t *fn, value_t **args, size_t nargs, str
 			prev--;
 		meth = dot + 1;
 		clsname = astr(in, afmt(in, "%.*s", (int)(dot - prev), prev));
-		if (prev == d)
-			return NULL;
+		if (prev == d) {
+			/* transformers.X(config): the model class the library's
+			 * tables name, built as the job's own classes are (its
+			 * config as given: not known when it is the Hub's) */
+			struct vclass *c = meth[0] >= 'A' && meth[0] <= 'Z' ? hf_listed_model(f, meth) : NULL;
+
+			return c ? instantiate(f, c, args, nargs, kw, site) : NULL;
+		}
 		if (strncmp(clsname, "Auto", 4))
 			return hf_named_unread(f, d, clsname, meth, kw, site);
 		if (!(cls = hf_auto_class(f, clsname))) {

@@ -817,6 +817,10 @@ enum catalog_fact {
 	CATALOG_F_VALUE_FACTORIES,    /* set: torch.<name>() computing its values
 	                                 from Python numbers (windows, ranges):
 	                                 no batch's data (interp/torch.c) */
+	CATALOG_F_FRAMEWORK_BACKWARDS, /* set: a training framework's method
+	                                 that runs loss.backward() on what it is
+	                                 given: the step's backward, whatever is
+	                                 known of the loss (interp/framework.c) */
 	CATALOG_NFACTS
 };
 
