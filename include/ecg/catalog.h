@@ -805,6 +805,12 @@ enum catalog_fact {
 	CATALOG_F_VALUE_FACTORIES,    /* set: torch.<name>() computing its values
 	                                 from Python numbers (windows, ranges):
 	                                 no batch's data (interp/torch.c) */
+	CATALOG_F_MODULE_BASE_PACKAGES, /* prefixes: library model packages whose
+	                                 module classes a repository class
+	                                 extends as a model: the subclass is a
+	                                 module, its library base kept, the
+	                                 base's forward not read
+	                                 (interp/object.c, syncbn.c) */
 	CATALOG_NFACTS
 };
 
