@@ -475,6 +475,11 @@ void exec_classdef(struct frame *f, const struct ast_ClassDef *s)
 				c->is_module = 1;
 			else if (!c->ext_base)
 				c->ext_base = d;
+			/* a module class of a library's models (catalog
+			 * module_base_packages: timm's VisionTransformer): the
+			 * subclass is a module, its base's code not read */
+			if (catalog_fact_match(in->cat, CATALOG_F_MODULE_BASE_PACKAGES, d) && ext_is_module_class(in->cat, d))
+				c->is_module = 1;
 			if (!strcmp(d, "typing.NamedTuple"))
 				c->is_dataclass = 1;
 			/* a subclass of a torch.nn class is a module */

@@ -22,6 +22,12 @@
  * ...; not when a norm_layer keyword replaces them) is marked too: each
  * call of it states the all-gathers of the layers inside it, at the
  * call, their count not known.
+ * A module of the repository whose forward is its library base's (a
+ * subclass of timm's VisionTransformer defining no forward: catalog
+ * module_packages), holding converted layers the repository attached (a
+ * head Sequential put in place of the library's), is read the same way:
+ * each call of it states their all-gathers at the call, their count not
+ * known (the base's own layers are not seen).
  * A Sequential called again from another line (the same projector on a
  * second view) states its layers' all-gathers there too
  * (syncbn_container_again: its forward is not read again).  The
@@ -96,6 +102,29 @@ static void mark(struct interp *in, struct vinst *m, int how, int depth)
 		mark(in, m->children[i].inst, how, depth + 1);
 }
 
+/* Does m hold a layer convert_sync_batchnorm marked? */
+static int holds_marked(const struct vinst *m, int depth)
+{
+	size_t i;
+
+	if (depth > 64)
+		return 0;
+	if (m->attrs && vdict_gets(m->attrs, SYNC_BN_KEY))
+		return 1;
+	for (i = 0; i < m->nchildren; i++)
+		if (holds_marked(m->children[i].inst, depth + 1))
+			return 1;
+	return 0;
+}
+
+/* Is m a repository module whose forward is its library base's (not
+ * read), holding converted layers?  Its call stands for theirs. */
+static int library_forward_with_bn(struct vinst *m)
+{
+	return m->mod == VM_REPO && m->cls && class_ext_base(m->cls) && !class_lookup(m->cls, "forward", NULL) &&
+	       holds_marked(m, 0);
+}
+
 void syncbn_convert(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw)
 {
 	const value_t *m = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "module") : NULL;
@@ -115,8 +144,10 @@ void syncbn_call(struct frame *f, struct vinst *m, const struct ast_hdr *site, c
 	struct sched_ev *e;
 	long long world;
 
-	if (f->mode != M_FWD || (m->mod != VM_LAYER && !(m->mod == VM_EXTERNAL && how)) ||
-	    (!how && !(last && !strcmp(last, "SyncBatchNorm"))))
+	int lib_fwd = f->mode == M_FWD && !how && library_forward_with_bn(m);
+
+	if (f->mode != M_FWD || (m->mod != VM_LAYER && !(m->mod == VM_EXTERNAL && how) && !lib_fwd) ||
+	    (!how && !lib_fwd && !(last && !strcmp(last, "SyncBatchNorm"))))
 		return;
 	if (tr && tr->k == VK_BOOL && !tr->u.b)
 		return;                      /* eval mode: the running statistics */
@@ -135,7 +166,7 @@ void syncbn_call(struct frame *f, struct vinst *m, const struct ast_hdr *site, c
 	e->implied_by = "SyncBatchNorm";
 	if (world <= 0)
 		e->detail_text = "the process group holds more than one process (SyncBatchNorm synchronises only then)";
-	if (how && how->k == VK_INT && how->u.i == 2) {
+	if (lib_fwd || (how && how->k == VK_INT && how->u.i == 2)) {
 		e->fwd_mult = -1;            /* layers in modules not read are not counted */
 		e->fwd_mult_why = "batch norms inside a module ecg does not read (a library's model): how many is not read";
 	}

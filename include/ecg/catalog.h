@@ -821,6 +821,12 @@ enum catalog_fact {
 	                                 that runs loss.backward() on what it is
 	                                 given: the step's backward, whatever is
 	                                 known of the loss (interp/framework.c) */
+	CATALOG_F_MODULE_BASE_PACKAGES, /* prefixes: library model packages whose
+	                                 module classes a repository class
+	                                 extends as a model: the subclass is a
+	                                 module, its library base kept, the
+	                                 base's forward not read
+	                                 (interp/object.c, syncbn.c) */
 	CATALOG_NFACTS
 };
 
