@@ -432,6 +432,8 @@ struct interp {
 	struct vdict *registry;        /* registry.c: "<registry>:<name>" -> the
 	                                  repository function filed so, or NULL */
 	value_t *argv;                 /* sys.argv[1:] as a list of str, or NULL */
+	value_t *absl_flags;           /* absl.flags.FLAGS (abslflags.c), or NULL */
+	struct vdict *absl_kinds;      /* ... the kind of each flag defined */
 	int dist_init;                 /* the job has called init_process_group (or a
 	                                  library's init_distributed) on a path read */
 	int dist_init_sure;            /* ... torch.distributed.init_process_group in job
@@ -976,6 +978,12 @@ value_t *click_param(struct frame *f, const char *d, value_t **args, size_t narg
                      const struct ast_hdr *site);
 int click_decorate(struct frame *f, value_t *fnv, value_t *dv);
 struct vdict *click_kwargs(struct frame *f, struct vfunc *fn, const struct ast_hdr *site);
+/* abslflags.c: absl.flags.FLAGS (absl_flags_attr: NULL for another
+ * attribute), the DEFINE_* calls, ml_collections' DEFINE_config_file and
+ * absl.app.run (absl_call: NULL for another call) */
+value_t *absl_flags_attr(struct interp *in, const char *mod, const char *name);
+value_t *absl_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                   const struct ast_hdr *site);
 /* dictsub.c: an object of a repository class deriving from dict (made by
  * dict's constructor) is a dict whose vdict names the class:
  * dictsub_new() makes it (NULL: c is no such class), dictsub_attr()
@@ -1097,6 +1105,7 @@ extern const struct ntab yaml_words_ntab, fw_setups_ntab, fw_dispatchers_ntab, f
 extern const struct ntab job_spawners_ntab, job_writers_ntab, job_writer_methods_ntab;
 extern const struct ntab method_decos_ntab, implicit_classmethods_ntab, deco_hooks_ntab;
 extern const struct ntab fact_str_methods_ntab;
+extern const struct ntab absl_defs_ntab, absl_truths_ntab;
 void natives_register(struct interp *in);
 
 /* torch.c */

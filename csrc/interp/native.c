@@ -46,6 +46,7 @@ static const struct ntab *const other_tables[] = {
 	&yaml_words_ntab, &fw_setups_ntab, &fw_dispatchers_ntab, &fw_backwards_ntab,
 	&job_spawners_ntab, &job_writers_ntab, &job_writer_methods_ntab,
 	&method_decos_ntab, &implicit_classmethods_ntab, &deco_hooks_ntab,
+	&absl_defs_ntab, &absl_truths_ntab,
 };
 
 void natives_register(struct interp *in)

@@ -391,6 +391,37 @@ static int ext_in_stdlib(struct interp *in, const char *d)
 	return catalog_fact(in->cat, CATALOG_F_PYTHON_STDLIB, top) != NULL;
 }
 
+/* The class's decorators written in the repository run, innermost first,
+ * as Python runs them (the name is bound to what the last returns): a
+ * registry's @register_model(name='ncsnpp') files the class in the
+ * module's dict, which a factory reads back by name.  A decorator that
+ * returns no class (None, a value not known) keeps the class itself, as
+ * for functions (exec_funcdef); a dataclass decorator is read by the class
+ * itself, and a library's decorator is not run (a registrar in the
+ * catalog files it by name: registry_file). */
+static value_t *class_decorated(struct frame *f, value_t *cv, const struct ast_ClassDef *s)
+{
+	value_t *cur = cv;
+	unsigned k;
+
+	for (k = s->decorator_list.n; k-- > 0;) {
+		const struct ast_hdr *d = s->decorator_list.items[k];
+		value_t *dv, *r;
+
+		if (is_dataclass_decorator(f, d))
+			continue;
+		dv = eval(f, d);
+		if (registry_file(f, dv, cur))
+			continue;
+		if (dv->k != VK_FUNC && dv->k != VK_BOUND)
+			continue;
+		r = call(f, dv, &cur, 1, NULL, d);
+		if (r->k == VK_CLASS)
+			cur = r;
+	}
+	return cur;
+}
+
 /* A repo enum's members (its public names bound to known scalars, and
  * enum.auto()'s values: enum_auto_value) made objects of their own, each
  * read as `E.NAME`: attribute reads give back the very object (eval.c
@@ -532,7 +563,7 @@ void exec_classdef(struct frame *f, const struct ast_ClassDef *s)
 	cv->u.cls = c;
 	cv->src = anchor_at(f, &s->h);
 	init_subclass(f, cv, s);
-	scope_bind(f, s->name, cv);
+	scope_bind(f, s->name, class_decorated(f, cv, s));
 }
 
 /* nn.Sequential / ModuleList / ModuleDict's own constructor run for a repo

@@ -386,6 +386,13 @@ value_t *stdlib_attr(struct interp *in, const char *mod, const char *name)
 		env->ext = "os.environ";
 		return mk_inst_value(in, env);
 	}
+	/* absl.flags.FLAGS: one object the DEFINE_* calls fill */
+	{
+		value_t *v = absl_flags_attr(in, mod, name);
+
+		if (v)
+			return v;
+	}
 	/* False when the code runs; True only for a type checker, which
 	 * is not the job (a library's lazy __init__ takes its else) */
 	if (!strcmp(mod, "typing") && !strcmp(name, "TYPE_CHECKING"))
@@ -1034,6 +1041,8 @@ value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t narg
 	}
 	if (n)
 		return n->fn(f, d, args, nargs, kw, site);
+	if (!strncmp(d, "absl.", 5) || !strncmp(d, "ml_collections.config_flags.", 28))
+		return absl_call(f, d, args, nargs, kw, site);     /* NULL: not one it reads */
 	if (!strncmp(d, "pandas.", 7))
 		return pandas_call(f, d, args, nargs, kw, site);     /* NULL: not a table it reads */
 	if (!strncmp(d, "omegaconf.", 10))
