@@ -42,15 +42,101 @@ def _scalar(text):
         return True
     if t in ("false", "False", "FALSE", "no", "No", "off", "Off"):
         return False
-    if t[0] == "[" and t[-1] == "]":
-        inner = t[1:-1].strip()
-        return [_scalar(x) for x in inner.split(",")] if inner else []
+    if t[0] in "[{":
+        try:
+            return _flow(t)
+        except ValueError:
+            return t                 # not a flow collection after all: plain text
     for conv in (int, float):
         try:
             return conv(t)
         except ValueError:
             pass
     return t
+
+
+def _flow(text):
+    """A YAML flow collection, nested: [a, [b, c]], {k: v, l: [1, 2]}
+    (plain scalars end at , ] } -- and a key at its ': ')."""
+    pos = [0]
+
+    def ws():
+        while pos[0] < len(text) and text[pos[0]] in " \t":
+            pos[0] += 1
+
+    def value(stops):
+        ws()
+        if pos[0] >= len(text):
+            raise ValueError("flow collection ends early: %s" % text)
+        ch = text[pos[0]]
+        if ch in "[{":
+            close = "]" if ch == "[" else "}"
+            pos[0] += 1
+            out = [] if ch == "[" else {}
+            while True:
+                ws()
+                if pos[0] < len(text) and text[pos[0]] == close:
+                    pos[0] += 1
+                    return out
+                if ch == "[":
+                    out.append(value(",]"))
+                else:
+                    key = value(":,}")
+                    ws()
+                    val = None
+                    if pos[0] < len(text) and text[pos[0]] == ":":
+                        pos[0] += 1
+                        val = value(",}")
+                    out[str(key)] = val
+                ws()
+                if pos[0] < len(text) and text[pos[0]] == ",":
+                    pos[0] += 1
+                elif not (pos[0] < len(text) and text[pos[0]] == close):
+                    raise ValueError("flow collection: expected ',' or '%s' in %s" % (close, text))
+        if ch in "'\"":
+            end = text.find(ch, pos[0] + 1)
+            if end < 0:
+                raise ValueError("unterminated quoted scalar in %s" % text)
+            start, pos[0] = pos[0] + 1, end + 1
+            return text[start:end]
+        start = pos[0]
+        while pos[0] < len(text) and text[pos[0]] not in stops:
+            if text[pos[0]] == ":" and ":" in stops and (pos[0] + 1 == len(text) or text[pos[0] + 1] in " \t"):
+                break
+            pos[0] += 1
+        return _scalar(text[start:pos[0]])
+
+    v = value("")
+    ws()
+    if pos[0] != len(text):
+        raise ValueError("text after a flow collection: %s" % text)
+    return v
+
+
+def _open_brackets(line):
+    """[ and { not closed on the line (quotes skipped)."""
+    depth, quote = 0, None
+    for ch in line:
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+    return depth
+
+
+def _flow_open(content):
+    """Does a line's value start a flow collection it does not close?"""
+    v = content
+    if v.startswith("- "):
+        v = v[2:].strip()
+    elif v[:1] not in "[{" and ":" in v:
+        v = v.partition(":")[2].strip()
+    return v[:1] in "[{" and _open_brackets(v) > 0
 
 
 def _strip_comment(line):
@@ -70,7 +156,9 @@ def _strip_comment(line):
 def _load_yaml(text):
     """The block subset of YAML that configuration files use: nested
     mappings, lists of scalars or mappings, plain and quoted scalars, flow
-    lists of scalars.  Anchors, tags and multi-line strings are refused."""
+    collections (nested lists and mappings, also spanning lines: a model
+    yaml's `backbone: [[-1, 1, Conv, [64, 3, 2]], ...]`).  Anchors, tags
+    and multi-line strings are refused."""
     lines = []
     for no, raw in enumerate(text.splitlines(), 1):
         line = _strip_comment(raw)
@@ -81,11 +169,17 @@ def _load_yaml(text):
             if stripped.endswith(("|", ">")) or " &" in line or " *" in line or "!!" in line:
                 raise ValueError("line %d: YAML feature not supported here" % no)
         indent = len(line) - len(line.lstrip(" "))
+        if lines and _flow_open(lines[-1][2]):
+            # a flow collection spanning lines: one logical line
+            lines[-1] = (lines[-1][0], lines[-1][1], lines[-1][2] + " " + line.strip())
+            continue
         lines.append((no, indent, line.strip()))
 
     def block(i, indent):
         if i >= len(lines):
             return None, i
+        if lines[i][2][:1] in "[{":
+            return _scalar(lines[i][2]), i + 1     # a flow collection as the block's value
         if lines[i][2].startswith("- ") or lines[i][2] == "-":
             out = []
             while i < len(lines) and lines[i][1] == indent and (lines[i][2].startswith("- ") or lines[i][2] == "-"):

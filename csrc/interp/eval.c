@@ -1308,8 +1308,9 @@ static void boolop_machine_operand(const value_t *v, int *mach, int *other)
 }
 
 /* x[mask] = v, x a device tensor and mask boolean (alone or in a tuple
- * index): unless v is one number on the host (torch's
- * canDispatchToMaskedFill: numel 1 on the CPU -- masked_fill_, no read),
+ * index): unless v is one number on the host and the mask the index's
+ * only tensor (torch's canDispatchToMaskedFill: numel 1 on the CPU --
+ * masked_fill_, no read),
  * index_put_ turns the mask into indices with nonzero, whose size is read
  * on the host: a sync.  v a device tensor (the embeddings scattered into
  * the masked positions), or a host tensor of rank 1 or more; a Python
@@ -1332,15 +1333,36 @@ static const value_t *index_host_mask(const value_t *idx)
 	return NULL;
 }
 
+/* How many items of a tuple index are tensors (the mask among them).
+ * canDispatchToMaskedFill takes the mask only when it is the one tensor
+ * index (None, slices, ints beside it): with an index tensor or a second
+ * mask beside it, even one host number goes to index_put_. */
+static size_t index_tensor_items(const value_t *idx)
+{
+	size_t i, n = 0;
+
+	if (idx->k != VK_TUPLE)
+		return is_tensorish(idx) ? 1 : 0;
+	for (i = 0; i < idx->u.seq->n; i++)
+		n += is_tensorish(idx->u.seq->items[i]) ? 1 : 0;
+	return n;
+}
+
 void index_mask_store(struct frame *f, const value_t *obj, const value_t *idx, const value_t *v,
                       const struct ast_hdr *site)
 {
 	struct sched_ev *e;
 
-	if (obj->dev != DEV_DEVICE || !index_has_mask(idx) || !v || v->k != VK_TENSOR)
+	if (obj->dev != DEV_DEVICE || !index_has_mask(idx) || !v)
 		return;
-	if (!(v->dev == DEV_DEVICE || (v->dev == DEV_HOST && v->shape && v->shape->nd >= 1)))
-		return;
+	/* x[rows, mask] = 1.0: another tensor index beside the mask, so
+	 * index_put_ whatever the value */
+	if (index_tensor_items(idx) < 2) {
+		if (v->k != VK_TENSOR)
+			return;
+		if (!(v->dev == DEV_DEVICE || (v->dev == DEV_HOST && v->shape && v->shape->nd >= 1)))
+			return;
+	}
 	/* a mask on the host for sure: its nonzero runs on the host (no
 	 * read of the device), the indices it makes are copied to the
 	 * device tensor's (index_put_'s make_info), blocking */

@@ -1045,6 +1045,12 @@ void module_placed_on_device(struct frame *f, struct vinst *m);
  * m's buffer `name` (register_buffer): an attribute that moves with m,
  * and a buffer DDP broadcasts (schedule.c) */
 void module_add_buffer(struct interp *in, struct vinst *m, const char *name, const struct vshape *shape);
+/* self.<name> = tensor where <name> holds a registered buffer: torch's
+ * Module.__setattr__ stores it in _buffers, so the new tensor is the
+ * buffer (moves with the module) from then on (`m.anchors /= stride`,
+ * `self.buf = self.buf * 2`) -- until the module's move; one stored
+ * after it stays where it was made.  0 when nothing was rebound. */
+int module_rebind_buffer(struct interp *in, struct vinst *m, const char *name, value_t *v);
 /* reparam.c: weight_norm(module) / spectral_norm(module) (catalog
  * reparametrizations): the module given, reparametrized in place and
  * handed back; spectral_norm's vectors registered as its buffers.  NULL

@@ -1240,11 +1240,13 @@ static int holds_device_tensor(const value_t *v)
 /* metric.add_batch(predictions=p, references=r) of a method that copies
  * the tensors it is given to the host (catalog host_copying_methods): a
  * sync when one of them (or an item of a tuple, list or dict given) is
- * known on the device. */
+ * known on the device; a logging verb's (add_scalar, log) read is its
+ * logging (schedule.c phases it so). */
 static void host_copying_call(struct frame *f, const char *d, value_t **args, size_t nargs, const struct vdict *kw,
                               const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
+	struct sched_ev *e;
 	size_t i;
 	int dev = 0;
 
@@ -1254,8 +1256,11 @@ static void host_copying_call(struct frame *f, const char *d, value_t **args, si
 		dev = holds_device_tensor(args[i]);
 	for (i = 0; kw && i < kw->n && !dev; i++)
 		dev = holds_device_tensor(kw->vals[i]);
-	if (dev)
-		sev(f, SEV_SYNC, afmt(in, "%s (copies the device tensors it is given to the host)", short_ext(d)), site);
+	if (dev && (e = sev(f, SEV_SYNC, afmt(in, "%s (copies the device tensors it is given to the host)", short_ext(d)),
+	                    site)))
+		/* a logger's own read (SummaryWriter.add_scalar, wandb.log): the
+		 * logging call's work, as a read made for its arguments is */
+		e->in_log = log_sink_name(last_name(d));
 }
 
 /* acc1, acc5 = accuracy(output, target, topk=(1, 5)) of a function that

@@ -1034,6 +1034,32 @@ void module_add_buffer(struct interp *in, struct vinst *m, const char *name, con
 	vseq_push(in->a, bufs->u.seq, b);
 }
 
+int module_rebind_buffer(struct interp *in, struct vinst *m, const char *name, value_t *v)
+{
+	value_t *bufs = vdict_gets(m->attrs, "__ecg_buffers__");
+	value_t *old = vdict_gets(m->attrs, name);
+	value_t *nb;
+	size_t i;
+
+	/* (after the module moved, the new tensor stays where it was made
+	 * -- `m.mask = torch.zeros(4)` after m.cuda() is on the host -- as
+	 * attr.c's "moved with the module" would not say) */
+	if (m->on_device || !bufs || bufs->k != VK_LIST || !old || !v || v->k != VK_TENSOR || old == v)
+		return 0;
+	for (i = 0; i < bufs->u.seq->n && bufs->u.seq->items[i] != old; i++)
+		;
+	if (i == bufs->u.seq->n)
+		return 0;
+	/* a new list: the old one stays with the other path of an
+	 * undecided `if` (journal.c restores the key) */
+	nb = v_seq(in->a, VK_LIST, bufs->u.seq->n);
+	for (size_t j = 0; j < bufs->u.seq->n; j++)
+		vseq_push(in->a, nb->u.seq, j == i ? v : bufs->u.seq->items[j]);
+	journal_note(in, m->attrs, "__ecg_buffers__");
+	vdict_sets(in->a, m->attrs, "__ecg_buffers__", nb);
+	return 1;
+}
+
 /* ModuleList.insert(index, module), as torch does it: the children from
  * index on move up one place (their names are their indices).  An index
  * or a module not known, or one out of 0..len: the order is not known. */

@@ -865,6 +865,10 @@ void set_attr(struct frame *f, value_t *obj, const char *name, value_t *v)
 			vdict_del(m->attrs, v_str(in->a, pos));   /* placed last, as Python appends it */
 			vdict_sets(in->a, m->attrs, pos, v_int(in->a, (long long)m->nchildren));
 		}
+		/* a tensor stored under a registered buffer's name is that
+		 * buffer now (nn.Module.__setattr__ keeps it in _buffers) */
+		if (m->mod != VM_NONE)
+			module_rebind_buffer(in, m, name, v);
 		journal_note(in, m->attrs, name);
 		vdict_sets(in->a, m->attrs, name, v);
 	} else if (obj->k == VK_CLASS) {

@@ -582,6 +582,54 @@ static value_t *sl_partial(struct frame *f, const char *d, value_t **args, size_
 	return mk_inst_value(in, p);
 }
 
+/* threading.Thread(target=f, args=(...), kwargs={...}): an object whose
+ * start() (and run()) calls f(*args, **kwargs) -- a functools.partial of
+ * them (call.c calls it), read where start() is called, in the job's
+ * flow: what the thread does (a batch plotted with images.cpu()) is the
+ * job's work then.  A thread never started runs nothing.  No target, or
+ * arguments not known: NULL (the generic unknown). */
+static value_t *sl_thread(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *target = kw ? vdict_gets(kw, "target") : NULL;
+	value_t *targs = kw ? vdict_gets(kw, "args") : NULL;
+	value_t *tkw = kw ? vdict_gets(kw, "kwargs") : NULL;
+	value_t *run;
+	struct vinst *t;
+	size_t i, n;
+
+	(void)d;
+	/* Thread(group=None, target=None, name=None, args=(), kwargs=None) */
+	if (!target && nargs >= 2)
+		target = args[1];
+	if (!targs && nargs >= 4)
+		targs = args[3];
+	if (!tkw && nargs >= 5)
+		tkw = args[4];
+	if (!target || target->k == VK_NONE || target->k == VK_UNKNOWN ||
+	    (targs && targs->k != VK_TUPLE && targs->k != VK_LIST) || (targs && targs->u.seq->unk_reason) ||
+	    (tkw && tkw->k != VK_DICT && tkw->k != VK_NONE))
+		return NULL;
+	n = targs ? targs->u.seq->n : 0;
+	{
+		value_t **pargs = ast_arena_alloc(in->a, (n + 1) * sizeof *pargs);
+
+		pargs[0] = target;
+		for (i = 0; i < n; i++)
+			pargs[i + 1] = targs->u.seq->items[i];
+		run = sl_partial(f, "functools.partial", pargs, n + 1, tkw && tkw->k == VK_DICT ? tkw->u.dict : NULL,
+		                 site);
+	}
+	if (!run)
+		return NULL;
+	t = new_inst(in);
+	t->ext = "threading.Thread";
+	vdict_sets(in->a, t->attrs, "start", run);
+	vdict_sets(in->a, t->attrs, "run", run);
+	return mk_inst_value(in, t);
+}
+
 /* functools.wraps(w): a decorator (exec_funcdef applies it) that gives
  * the function it decorates w's names. */
 static value_t *sl_wraps(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
@@ -1010,6 +1058,7 @@ static const struct stdlib_native {
 	{ "pathlib.PurePath", path_call },
 	{ "pathlib.PurePosixPath", path_call },
 	{ "random.choice", sl_random_choice },
+	{ "threading.Thread", sl_thread },
 	{ "threading.local", sl_attr_dict },
 	{ "toml.load", sl_load },
 	{ "tomli.load", sl_load },
