@@ -1477,9 +1477,13 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	    (ctx_same(e->gen_loop, s->step_loop) || (s->micro_loop && ctx_same(e->gen_loop, s->micro_loop))))
 		return "data";
 	/* the forward method of a job object that is no module (a loss or
-	 * flow wrapper: rf.forward(x, c) calls the model), in the step */
+	 * flow wrapper: rf.forward(x, c) calls the model), in the step --
+	 * not one run by a periodic block that trains nothing (an
+	 * autograd Function's forward in an evaluation every N steps: the
+	 * block's phase, below) */
 	if (e->kind != SEV_MODEL_CALL && e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER &&
-	    sc_in_forward_method(e->anchor) && s->step_loop && ctx_has(c, s->step_loop))
+	    sc_in_forward_method(e->anchor) && s->step_loop && ctx_has(c, s->step_loop) &&
+	    !((gd = jc_find(c, JC_GUARD)) && !sc_loop_trains(s, gd)))
 		return "forward";
 	if (e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER && e->kind != SEV_LOG && sc_run_startup(s, e))
 		return "startup";
