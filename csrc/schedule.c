@@ -1514,9 +1514,13 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	    (ctx_same(e->gen_loop, s->step_loop) || (s->micro_loop && ctx_same(e->gen_loop, s->micro_loop))))
 		return "data";
 	/* the forward method of a job object that is no module (a loss or
-	 * flow wrapper: rf.forward(x, c) calls the model), in the step */
+	 * flow wrapper: rf.forward(x, c) calls the model), in the step --
+	 * not one run by a periodic block that trains nothing (an
+	 * autograd Function's forward in an evaluation every N steps: the
+	 * block's phase, below) */
 	if (e->kind != SEV_MODEL_CALL && e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER &&
-	    sc_in_forward_method(e->anchor) && s->step_loop && ctx_has(c, s->step_loop))
+	    sc_in_forward_method(e->anchor) && s->step_loop && ctx_has(c, s->step_loop) &&
+	    !((gd = jc_find(c, JC_GUARD)) && !sc_loop_trains(s, gd)))
 		return "forward";
 	if (e->kind != SEV_LOADER_ITER && e->kind != SEV_LOADER && e->kind != SEV_LOG && sc_run_startup(s, e))
 		return "startup";
@@ -3094,6 +3098,35 @@ static void sc_eval_bcast(struct sc *s, cJSON *dd, const struct sched_ev *w, con
 	cJSON_AddItemToArray(dd, c);
 }
 
+/* DDP's buffer broadcast at model call `at` (event index j), made under
+ * no_grad outside every loop: DDP's flag starts on, so the first forward
+ * of all broadcasts whatever its gradient mode (a start-up forward that
+ * counts FLOPs or checks shapes) -- once.  Only for a call of the value
+ * the wrapper returned that no other such call precedes after the wrap
+ * (wi); a later forward finds the flag as that one left it. */
+static void sc_first_bcast(struct sc *s, cJSON *dd, size_t wi, size_t j)
+{
+	const struct sched_ev *w = &s->ev[wi], *at = &s->ev[j];
+	size_t k;
+	cJSON *c;
+	char *freq;
+
+	if (!at->via_wrapper || ctx_innermost_loop(at->ctx) || sc_seen(dd, "anchor", at->anchor, "op", "broadcast"))
+		return;
+	for (k = wi + 1; k < j; k++)
+		if (s->ev[k].kind == SEV_MODEL_CALL && s->ev[k].model == w->model && s->ev[k].via_wrapper)
+			return;
+	c = sc_coll("broadcast", "data", -1, at->anchor, sc_phase(s, at), w->implied_by,
+	            "buffers from rank 0 before the first forward of all (broadcast_buffers; DDP's flag starts on): "
+	            "this forward without gradients then turns the next broadcast off");
+	if (sc_condition_of(s, w, at))
+		cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", cJSON_CreateString(sc_condition_of(s, w, at)));
+	freq = sc_frequency(s, at);
+	cJSON_AddStringToObject(c, "frequency", freq);
+	free(freq);
+	cJSON_AddItemToArray(dd, c);
+}
+
 static void sc_wrap_coll(struct sc *s, cJSON *dd, const struct sched_ev *w, const struct sched_ev *at,
                          const char *op, const char *phase, const char *note)
 {
@@ -3227,6 +3260,7 @@ static size_t sc_wrap_anchored(struct sc *s, cJSON *dd, size_t wi)
 				sc_wrap_coll(s, dd, w, e, "broadcast", "forward", "buffers from rank 0 before each forward with gradients (broadcast_buffers)");
 			} else if (bcast && e->model == w->model) {
 				sc_eval_bcast(s, dd, w, e);
+				sc_first_bcast(s, dd, wi, j);
 			} else if (bcast && !jc_find(e->ctx, JC_NO_GRAD) && e->model != w->model &&
 			           sc_called_in_holder(e->model, w->model)) {
 				/* the job calls a module holding the DDP-wrapped one (a

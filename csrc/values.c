@@ -579,6 +579,9 @@ static int truth_at(const value_t *v, int depth)
 			if (a >= 0 && a == truth_at(v->alts[1], depth + 1))
 				return a;
 		}
+		/* `x and None` (eval.c): falsy whatever x is */
+		if (v->falsy_sure)
+			return 0;
 		/* facts (interp/facts.c): a str that starts with some text, or
 		 * a str of digits, is not empty */
 		return (v->str_prefix && *v->str_prefix) || v->nonneg == FACT_DIGITS ? 1 : -1;

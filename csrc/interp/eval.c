@@ -2258,6 +2258,7 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 				 * them (mach), anything but such questions and
 				 * questions to the installed version (other) */
 				int mach = 0, other = 0;
+				int and_falsy = 0;    /* a later operand known falsy */
 
 				boolop_machine_operand(last, &mach, &other);
 
@@ -2281,6 +2282,8 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 					f->test_node = otn;
 					if (value_truth(w) < 0)
 						boolop_machine_operand(w, &mach, &other);
+					if (value_truth(w) == 0)
+						and_falsy = 1;
 					if (f->mode != M_FWD && (in_test || i + 1 < b->values.n))
 						boolop_operand_sync(f, w, b->values.items[i], &dev_read);
 					/* as a test, any operand whose truth is known
@@ -2301,9 +2304,19 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 				f->jc = ojc;
 				if (decided)
 					return decided;
-				return v_unknown(in->a, left_out ? res : text_of(f, e),
-				                 mach && !other ? MACHINE_REASON
-				                 : last->reason ? last->reason : "the truth of a value not known");
+				{
+					value_t *u = v_unknown(in->a, left_out ? res : text_of(f, e),
+					                       mach && !other ? MACHINE_REASON
+					                       : last->reason ? last->reason : "the truth of a value not known");
+
+					/* as a value, `x and None` (any later operand
+					 * known falsy) is falsy whatever x is, its
+					 * identity not known (x when x is falsy):
+					 * `use_wandb = is_main and args.wandb_project`
+					 * with no project never logs */
+					u->falsy_sure = b->op == AST_BOOL_AND && and_falsy;
+					return u;
+				}
 			}
 			if (b->op == AST_BOOL_AND ? !t : t)
 				return last;

@@ -949,7 +949,7 @@ void framework_prepare_note(struct frame *f, const char *d, const value_t *recv,
 	const char *one;
 	value_t *ml;
 	size_t i;
-	int gpus;
+	int gpus, moved = 0;
 
 	/* fabric.setup_optimizers(opt), fabric.setup(model, opt): the
 	 * optimizers step through the object's precision (framework_optimizer_step) */
@@ -1005,9 +1005,17 @@ void framework_prepare_note(struct frame *f, const char *d, const value_t *recv,
 					f->jc = jc_push(f, JC_COND, anchor_at(f, site), one);
 				(void)call(f, to, &dev, 1, NULL, site);
 				f->jc = ojc;
+				moved = 1;
 			}
 		}
 	}
+	/* the optimizers prepared with models it moved to the GPUs (several
+	 * processes): their parameters are those models', moved in place --
+	 * on the device from now on, so a host state loaded into one is
+	 * cast there (torch.c optim_load_state) */
+	for (i = 0; moved && gpus && i < nargs; i++)
+		if (is_optimizer(args[i]))
+			vdict_sets(in->a, args[i]->u.inst->attrs, "__ecg_params_dev__", v_int(in->a, DEV_DEVICE));
 }
 
 void framework_optimizer_step(struct frame *f, const struct vinst *m, const char *name, const struct ast_hdr *site)

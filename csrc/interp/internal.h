@@ -124,7 +124,7 @@ enum builtin_id {
 	BI_M_NS_GETATTR,
 	BI_M_PATH_SAME, BI_M_PATH_JOINPATH, BI_M_PATH_WITH_SUFFIX, BI_M_PATH_WITH_NAME,
 	BI_M_PATH_OPEN, BI_M_PATH_IS_FILE, BI_M_PATH_IS_DIR, BI_M_PATH_EXISTS,
-	BI_M_PATH_GLOB,   /* pathlib.Path methods (pathlib.c) */
+	BI_M_PATH_GLOB, BI_M_PATH_READ_TEXT,   /* pathlib.Path methods (pathlib.c) */
 	BI_M_DICT_MERGE_WITH,   /* an OmegaConf config's merge_with (omegaconf.c) */
 	BI_M_CFG_CLONE, BI_M_CFG_NONE, BI_M_CFG_DUMP, BI_M_CFG_IS_FROZEN, BI_M_CFG_IS_NEW_ALLOWED,
 	BI_M_CFG_MERGE_FROM_FILE, BI_M_CFG_MERGE_FROM_LIST, BI_M_CFG_MERGE_FROM_OTHER,
@@ -1385,6 +1385,8 @@ value_t *path_m_glob(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                      const struct ast_hdr *site);
 value_t *path_m_open(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                      const struct ast_hdr *site);
+value_t *path_m_read_text(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site);
 /* pkgmeta.c: the installed distributions' versions, read as data */
 value_t *pkgmeta_version_parse(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                                const struct ast_hdr *site);
@@ -1711,6 +1713,10 @@ void lib_step_call(struct frame *f, const struct ast_hdr *site);
  * dataclass and a dict seen whole: the instance built; else an unknown
  * with the reason.  Never NULL. */
 value_t *dacite_from_dict(struct frame *f, value_t **args, size_t nargs, struct vdict *kw, const struct ast_hdr *site);
+/* jsonmerge.c: jsonmerge.merge(base, head) of two documents seen whole:
+ * objects merged key by key, anything else overwritten by head (a new
+ * value; neither argument written) */
+value_t *jsonmerge_merge(struct frame *f, value_t **args, size_t nargs, struct vdict *kw, const struct ast_hdr *site);
 int is_route_decorator(struct frame *f, const struct ast_hdr *d);
 void decorator_hooks(struct frame *f, value_t *fv, const struct ast_hdr *st, const struct ast_hdr *d);
 const struct jctx *with_jctx(struct frame *f, const struct ast_hdr *st, const struct ast_withitem *wi,

@@ -1302,6 +1302,7 @@ static const struct native ext_methods[] = {
 	{ "pathlib.Path is_file", path_m_query, BI_M_PATH_IS_FILE },
 	{ "pathlib.Path joinpath", path_m_joinpath, BI_M_PATH_JOINPATH },
 	{ "pathlib.Path open", path_m_open, BI_M_PATH_OPEN },
+	{ "pathlib.Path read_text", path_m_read_text, BI_M_PATH_READ_TEXT },
 	{ "pathlib.Path resolve", path_m_same, BI_M_PATH_SAME },
 	{ "pathlib.Path with_name", path_m_with, BI_M_PATH_WITH_NAME },
 	{ "pathlib.Path with_suffix", path_m_with, BI_M_PATH_WITH_SUFFIX },

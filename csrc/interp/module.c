@@ -7,7 +7,9 @@
  * region), .to_empty(device) (placed there, nothing copied), .to(device) (a host-to-
  * device schedule event), children(), super().__init__ into a torch
  * container's constructor, and Function.apply (its forward read
- * now, its backward into a sink).  Never NULL.
+ * now -- given ctx first, or, when the class defines setup_context,
+ * the inputs alone and setup_context(ctx, inputs, output) after it --
+ * its backward into a sink).  Never NULL.
  */
 #include "config.h"
 
@@ -1170,8 +1172,13 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 		 * backward pass (both read, collectives in each recorded) */
 		struct vclass *c = self->u.cls;
 		value_t *fwd = class_lookup(c, "forward", NULL), *bwd = class_lookup(c, "backward", NULL);
+		value_t *setup = class_lookup(c, "setup_context", NULL);
 		value_t **all = xmalloc((nargs + 1) * sizeof *all);
 		value_t *r = v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
+		/* a Function that defines setup_context (torch >= 2.0's form)
+		 * has a forward without ctx: the inputs alone; autograd then
+		 * calls setup_context(ctx, inputs, output) */
+		int own_ctx = !(setup && setup->k == VK_FUNC);
 
 		/* autograd's context object: a plain object the forward sets
 		 * attributes on (ctx.run_function = fn) and reads them back */
@@ -1179,7 +1186,18 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 		for (i = 0; i < nargs; i++)
 			all[i + 1] = args[i];
 		if (fwd && fwd->k == VK_FUNC)
-			r = call_function(f, fwd->u.fn, NULL, all, nargs + 1, kw, f->mode, f->ev, site);
+			r = call_function(f, fwd->u.fn, NULL, all + !own_ctx, nargs + own_ctx, kw, f->mode, f->ev, site);
+		if (!own_ctx) {
+			value_t *sc[3];
+			value_t *ins = v_seq(in->a, VK_TUPLE, 0);
+
+			for (i = 0; i < nargs; i++)
+				vseq_push(in->a, ins->u.seq, args[i]);
+			sc[0] = all[0];
+			sc[1] = ins;
+			sc[2] = r;
+			(void)call_function(f, setup->u.fn, NULL, sc, 3, NULL, f->mode, f->ev, site);
+		}
 		if (bwd && bwd->k == VK_FUNC) {
 			value_t *g[2];
 			int ob = f->in_backward;

@@ -7,7 +7,8 @@
  * .name, .stem, .suffix, .resolve() / .absolute() / .expanduser() (the
  * path as it is, as os.path.abspath is read here: the job's paths are
  * relative to where it runs), .joinpath(), .with_suffix(), .with_name(),
- * .open(), str(p), os.fspath(p), and a
+ * .open(), .read_text() (open(p).read(): a repository file's text),
+ * str(p), os.fspath(p), and a
  * Path wherever a path string is taken (open, load_config, os.path.*:
  * path_text()).  .is_file(), .is_dir(), .exists() (and os.path.isfile,
  * isdir, exists: path_m_query) and .glob(pattern) are read from the
@@ -263,6 +264,21 @@ value_t *path_m_open(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 	if (nargs)
 		memcpy(a2 + 1, args, nargs * sizeof *a2);
 	return call_builtin(f, mk_builtin(f->in, BI_OPEN, NULL), a2, nargs + 1, kw, site);
+}
+
+/* p.read_text(): open(str(p)).read(), as pathlib documents it; an
+ * encoding or errors argument changes nothing ecg reads */
+value_t *path_m_read_text(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *a = path_text(fn->u.bi.self), *fo, *rd;
+
+	(void)args, (void)nargs, (void)kw;
+	fo = call_builtin(f, mk_builtin(in, BI_OPEN, NULL), &a, 1, NULL, site);
+	if (fo->k != VK_INST || !(rd = ext_method(in, fo, "read")))
+		return unknown_at(f, site, "read_text() of a path not read");
+	return call_builtin(f, rd, NULL, 0, NULL, site);
 }
 
 /* os.fspath(p): the text of a Path, a str as it is */

@@ -1098,6 +1098,8 @@ value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t narg
 		return omegaconf_call(f, d, args, nargs, kw, site);
 	if (!strcmp(d, "dacite.from_dict") || !strcmp(d, "dacite.core.from_dict"))
 		return dacite_from_dict(f, args, nargs, kw, site);
+	if (!strcmp(d, "jsonmerge.merge"))
+		return jsonmerge_merge(f, args, nargs, kw, site);
 	if (!strncmp(d, "yacs.config.", 12))
 		return yacs_call(f, d, args, nargs, kw, site);
 	if (!strncmp(d, "math.", 5))

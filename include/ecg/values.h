@@ -225,6 +225,10 @@ struct value {
 	                                 library's map-style dataset, its item,
 	                                 a method returning one (interp/mapds.c) */
 	unsigned char is_param : 1;   /* VK_TENSOR: an nn.Parameter */
+	unsigned char falsy_sure : 1; /* VK_UNKNOWN: false whatever it is -- `x and
+	                                 None` with x not known is x when x is
+	                                 falsy, else None (interp/eval.c's BoolOp;
+	                                 value_truth reads it) */
 	unsigned char via_wrapper : 1;/* VK_INST: the value a parallel wrapper returned
 	                                 (model = DDP(model)): calling it goes through
 	                                 the wrapper; model.module, or the model bound
