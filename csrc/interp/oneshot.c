@@ -255,8 +255,9 @@ static int attr_of_name(const struct ast_hdr *e, const char *obj, const char *at
  * or an anchor generator's cell anchors moved in a forward).  The first
  * call copies; every later one finds self.X there already and copies
  * nothing -- the move runs once.  Only when nothing else in the class
- * (and its repository bases) writes self.X but __init__ (its start) and
- * other statements of this same form, and no augmented assignment does. */
+ * (and its repository bases) writes self.X but __init__ (its start), a
+ * lazy start (`if self.X is None: self.X = <never None>`) and other
+ * statements of this same form, and no augmented assignment does. */
 static int move_of_attr(const struct ast_hdr *st, const char *attr)
 {
 	const struct ast_Assign *a;
@@ -286,6 +287,26 @@ static int move_of_attr(const struct ast_hdr *st, const char *attr)
 	return 0;
 }
 
+/* Is e `<name>.<attr> is None`? */
+static int is_none_test(const struct ast_hdr *e, const char *attr)
+{
+	const struct ast_Compare *c;
+
+	if (!e || !AST_IS(e, Compare))
+		return 0;
+	c = AST_AS(e, Compare);
+	return c->ops.n == 1 && c->ops.items[0] == AST_CMP_IS && AST_IS(c->comparators.items[0], Constant) &&
+	       AST_AS(c->comparators.items[0], Constant)->value.kind == AST_CONST_NONE &&
+	       sets_attr(c->left, attr) && AST_IS(AST_AS(c->left, Attribute)->value, Name);
+}
+
+/* Is st `<name>.<attr> = <a value never None>` (never_none)? */
+static int lazy_fill(const struct ast_hdr *st, const char *attr)
+{
+	return AST_IS(st, Assign) && AST_AS(st, Assign)->targets.n == 1 &&
+	       sets_attr(AST_AS(st, Assign)->targets.items[0], attr) && never_none(AST_AS(st, Assign)->value);
+}
+
 static int move_walk_cb(const struct ast_hdr *n, void *ctx)
 {
 	struct flag_walk *w = ctx;
@@ -293,6 +314,21 @@ static int move_walk_cb(const struct ast_hdr *n, void *ctx)
 
 	if (w->bad)
 		return 1;
+	/* a lazy start, `if self.X is None: self.X = <never None>`: it
+	 * fills self.X once, and after it only the moves write it (so a
+	 * rotary table built on the first forward and moved there) -- its
+	 * fills are no rebuild on the host; the rest of the block and the
+	 * else branch are walked as usual */
+	if (AST_IS(n, If) && is_none_test(AST_AS(n, If)->test, w->attr)) {
+		const struct ast_If *s = AST_AS(n, If);
+
+		for (i = 0; i < s->body.n && !w->bad; i++)
+			if (!lazy_fill(s->body.items[i], w->attr))
+				move_walk_cb(s->body.items[i], w);
+		for (i = 0; i < s->orelse.n && !w->bad; i++)
+			move_walk_cb(s->orelse.items[i], w);
+		return w->bad;
+	}
 	if (AST_IS(n, Assign) && !w->in_init && !move_of_attr(n, w->attr)) {
 		const struct ast_Assign *a = AST_AS(n, Assign);
 

@@ -47,9 +47,9 @@ int value_is_dtype(const struct catalog *cat, const value_t *v)
 static const char why_device_unpinned[] = "the device of a tensor not known to be on the device";
 
 /* v is x.device of a host tensor x a loader gave (a batch, or a sample a
- * collate_fn reads): x, so that a tensor made with device=v is where x is
- * (the host); NULL for any other value, a tensor ecg places on the host for
- * want of knowing better among them. */
+ * collate_fn reads) or a forward holds on the host: x, so that a tensor
+ * made with device=v is where x is (the host); NULL for any other value,
+ * a tensor ecg places on the host for want of knowing better among them. */
 const value_t *device_of_tensor(const value_t *v)
 {
 	return v && v->k == VK_UNKNOWN && v->reason == why_device_unpinned && v->recv && v->recv->k == VK_TENSOR
@@ -475,8 +475,13 @@ static value_t *tm_to(struct frame *f, value_t *fn, const char *m, value_t **arg
 	}
 	/* x.to(y.device) with y not known to be on the device (a CPU
 	 * tensor's device): no copy ecg can state */
-	if (!cuda && target->k == VK_UNKNOWN && target->reason == why_device_unpinned)
-		return v_tensor_dev(in->a, DEV_UNKNOWN, 0);
+	if (!cuda && target->k == VK_UNKNOWN && target->reason == why_device_unpinned) {
+		/* ... but y known, and x where y is: x stays there */
+		const value_t *at = device_of_tensor(target);
+
+		return at && at->dev == dev && dev != DEV_UNKNOWN ? v_tensor_dev(in->a, dev, pinned)
+		                                                  : v_tensor_dev(in->a, DEV_UNKNOWN, 0);
+	}
 	if (host == 1) {
 		value_t *r = v_tensor_dev(in->a, DEV_HOST, 0);
 
@@ -1033,6 +1038,17 @@ value_t *tensor_attr(struct frame *f, value_t *obj, const char *name, const stru
 		v = v_unknown(in->a, text_of(f, site), why_device_unpinned);
 		if (obj->k == VK_TENSOR && obj->loose && obj->dev == DEV_HOST)
 			v->recv = obj;  /* a loader's sample: device_of_tensor() */
+		return v;
+	}
+	/* x.device in a forward of an x the reading holds on the host (the
+	 * job's call gave the model host data, or a layer's output of it):
+	 * where x is -- y.to(x.device) of a y there moves nothing (tm_to), a
+	 * factory given it makes its tensor there (device_of_tensor); a y
+	 * elsewhere moved to it is no copy ecg can state.  An x whose place
+	 * is not known keeps the reading's default (the device) */
+	if (!strcmp(name, "device") && obj->k == VK_TENSOR && obj->dev == DEV_HOST && f->mode == M_FWD) {
+		v = v_unknown(in->a, text_of(f, site), why_device_unpinned);
+		v->recv = obj;
 		return v;
 	}
 	/* x.device of a tensor on the device: a torch.device of type 'cuda'
