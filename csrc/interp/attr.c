@@ -399,6 +399,10 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 	}
 	if ((v = argp_method(in, obj, name)))
 		return v;
+	/* self.add_scalar of a repository subclass of tensorboard's
+	 * SummaryWriter: the base's method, by its catalog facts (extbase.c) */
+	if (m->cls && (v = ext_base_method(f, obj, name)))
+		return v;
 	if ((v = tapargs_method(in, obj, name)))   /* Args(Tap).parse_args */
 		return v;
 	if (m->ext && (is_optim_ext(m->ext) || ext_is_optimizer_class(in->cat, m->ext)) &&

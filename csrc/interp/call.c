@@ -170,6 +170,9 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 			any_tensor = 1;
 
 	ext_job_effects(f, d, last, fn->recv, args, nargs, kw, site);
+	/* hparams.parse("fp16_run=True"): a record's fields rewritten */
+	if (fn->recv && (r = record_update_call(f, d, fn->recv, args, nargs)))
+		return r;
 	/* accelerate's is_xpu_available(): the machine's answer */
 	if ((r = machine_library_query(f, d, site)))
 		return r;

@@ -1463,9 +1463,9 @@ static void widen_names(struct frame *f, struct vdict *d, const struct vdict *be
 			;
 		if (j < nkeep)
 			continue;       /* the loop's item (`final = x`): what the last iteration bound */
-		if (a->k != VK_NONE && a->k != VK_BOOL && a->k != VK_INT && a->k != VK_FLOAT && a->k != VK_STR &&
-		    a->k != VK_TUPLE && a->k != VK_LIST && a->k != VK_DICT && a->k != VK_RANGE)
-			continue;       /* tensors, modules, objects, functions keep their kind */
+		if (loop_keeps_kind(a))
+			continue;       /* tensors, modules, objects, functions keep their kind, and
+			                   tuples/lists of them (loopkeep.c) */
 		d->vals[i] = v_unknown(in->a, k->k == VK_STR ? k->u.str.s : NULL,
 		                       afmt_memo(in, "assigned in `%s`, whose iterations are not all read", cond, NULL));
 	}

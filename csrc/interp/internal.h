@@ -1550,6 +1550,20 @@ int training_test(struct frame *f, const struct ast_hdr *test);
  * text; mode the training_test() mode the path runs in only (0: either).
  * Arena memory; never fails. */
 const struct jctx *cond_ctx(struct frame *f, const struct ast_hdr *at, const char *text, int mode);
+/* recupdate.c: d (canonical dotted name) called on recv, an object of an
+ * outside record class, when the catalog lists d as rewriting its fields
+ * (record_updaters): the fields rewritten (or made not known), recv
+ * returned; else NULL.  Arena memory; never fails. */
+value_t *record_update_call(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs);
+/* extbase.c: obj.name of an object of a repository class no class of whose
+ * MRO in the repository defines name: its outside base's method, bound to
+ * obj, when the catalog describes '<base>.<name>' (host_copying_methods);
+ * else NULL.  Arena memory; never fails. */
+value_t *ext_base_method(struct frame *f, value_t *obj, const char *name);
+/* loopkeep.c: does v keep its kind over the iterations of a loop not read
+ * to its end (a tensor, module or object; a tuple or list of exact length
+ * of such values)?  Pure; allocates nothing. */
+int loop_keeps_kind(const value_t *v);
 /* guardflag.c: the `x % n` a flag the job loop binds stands for (`flag = x
  * % n == 0` at the top level of the body of the loop the frame reads, the
  * one binding of the flag there, before the test that reads `name`), or

@@ -544,6 +544,9 @@ enum catalog_fact {
 	CATALOG_F_RECORD_CLASSES,     /* prefixes: an outside class whose objects
 	                                 hold their constructor's keywords as
 	                                 attributes (a dataclass) */
+	CATALOG_F_RECORD_UPDATERS,    /* map: a record class's method that rewrites
+	                                 its fields from its argument -> how the
+	                                 argument is read (interp/recupdate.c) */
 	CATALOG_F_SYNCING_TIMERS,     /* map: a library's timing context manager
 	                                 that synchronizes a CUDA device it was
 	                                 built with on enter and exit -> the
