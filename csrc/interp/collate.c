@@ -13,6 +13,10 @@
  *   - a str: a list of the batch's strs -- also a str not known whose
  *     facts say it is one (facts.c str_prefix: 'a picture of ' + caption).
  *
+ * A leaf stacked from a tensor on the host for sure (hostsure.c:
+ * torch.LongTensor(list) in __getitem__) is one on the host for sure
+ * when the batch stays on the host (pinned or not).
+ *
  * collate_default() builds that from the sample read from the code.
  * What the sample holds that ecg does not know (an array read from a
  * file, a transform's result, a repository object) is a loose host
@@ -54,6 +58,9 @@ static value_t *collate_leaf(struct interp *in, const value_t *x, int dev, int p
 	switch (x->k) {
 	case VK_TENSOR:
 		t->dt = x->dt;
+		/* stacked from host tensors for sure, left on the host:
+		 * on the host for sure (hostsure.c) */
+		t->host_sure = dev == DEV_HOST && x->dev == DEV_HOST && x->host_sure;
 		break;
 	case VK_INT:
 		t->dt = DT_INT;

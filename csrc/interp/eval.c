@@ -505,6 +505,12 @@ static int compare_known(struct interp *in, enum ast_cmpop op, value_t *l, value
 			return l->u.b == r->u.b;
 		if (l->k == VK_INST && r->k == VK_INST)
 			return l->u.inst == r->u.inst;
+		/* `self.split is 'TRAIN'`: two strs (or ints) of different
+		 * values are never one object; equal ones may or may not be
+		 * (a literal is interned, a str read from argv or built at
+		 * run time is not): not decided */
+		if (((l->k == VK_STR && r->k == VK_STR) || (l->k == VK_INT && r->k == VK_INT)) && !value_key_eq(l, r))
+			return 0;
 		return -1;
 	case AST_CMP_ISNOT: {
 		int t = compare_known(in, AST_CMP_IS, l, r);
@@ -1390,6 +1396,7 @@ static value_t *tensor_subscript(struct frame *f, const struct ast_Subscript *s,
 	if (obj->dev == DEV_DEVICE && index_has_mask(idx) && f->mode != M_FWD)
 		sev(f, SEV_SYNC, "indexing with a tensor (boolean mask or index array)", &s->h);
 	index_host_copy(f, obj, idx, s->slice, &s->h);
+	host_sure_device_index(f, obj, idx, &s->h);   /* the reverse: a device index read back */
 	t = hostints_index(in, obj, idx);     /* a host tensor of known ints */
 	if (!t) {
 		t = v_tensor_dev(in->a, obj->dev, obj->pinned);

@@ -31,9 +31,19 @@
  *     None, slices, a dtype, a host torch.device) -- a value not known, a module
  *     or another object may hold a device tensor, and then nothing is
  *     marked.  One made from a tensor that may be 0-d (may_scalar: an
- *     index of rank not known), its own shape not read, may be too.
+ *     index of rank not known), its own shape not read, may be too;
+ *   host_sure_device_index() states the read an index on the device
+ *     makes of such a tensor (x[order], order from a device sort): torch
+ *     brings the index to the indexed tensor's device, the host (ATen's
+ *     make_info: indices .to(self.device()); a 0-d integer index is
+ *     read with .item()), a blocking device-to-host read at the
+ *     subscript.  Torch since pytorch#69607 refuses such an index
+ *     (only dev_tensor[{cpu,dev}_tensor]): a run that passes the line
+ *     is one whose torch read it.  Job code only (a forward's places
+ *     are read less closely), a tensor index alone or as an item of a
+ *     tuple index.
  *
- * Neither fails nor allocates.
+ * Neither fails nor allocates (sev() records the event).
  */
 #include "config.h"
 
@@ -102,4 +112,28 @@ void host_sure_op(struct frame *f, value_t *const *args, size_t nargs, const str
 	for (i = 0; i < nargs && !ret->shape; i++)
 		if (args[i]->k == VK_TENSOR && args[i]->may_scalar)
 			ret->may_scalar = 1;
+}
+
+/* Is idx (alone, or an item of a tuple index) a tensor on the device? */
+static int device_index(const value_t *idx, int depth)
+{
+	size_t i;
+
+	if (!idx || depth > 1)
+		return 0;
+	if (idx->k == VK_TENSOR)
+		return idx->dev == DEV_DEVICE;
+	if (idx->k == VK_TUPLE && !idx->u.seq->unk_reason)
+		for (i = 0; i < idx->u.seq->n; i++)
+			if (device_index(idx->u.seq->items[i], depth + 1))
+				return 1;
+	return 0;
+}
+
+void host_sure_device_index(struct frame *f, const value_t *obj, const value_t *idx, const struct ast_hdr *site)
+{
+	if (f->mode == M_FWD || !obj || obj->k != VK_TENSOR || obj->dev != DEV_HOST || !obj->host_sure ||
+	    !device_index(idx, 0))
+		return;
+	sev(f, SEV_SYNC, "indexing a tensor on the host with a device tensor (the index brought to the host)", site);
 }

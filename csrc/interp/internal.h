@@ -1471,6 +1471,10 @@ void op_io(struct frame *f, size_t mark, value_t *const *args, size_t nargs, con
  * and Python data.  Job code only; never fail, allocate nothing. */
 void host_sure_factory(struct frame *f, value_t *t, const value_t *device);
 void host_sure_op(struct frame *f, value_t *const *args, size_t nargs, const struct vdict *kw, value_t *ret);
+/* hostsure.c: obj[idx], obj a tensor on the host for sure and idx a device
+ * tensor (or a tuple holding one): the sync of the index read back, at
+ * site.  Job code only; never fails. */
+void host_sure_device_index(struct frame *f, const value_t *obj, const value_t *idx, const struct ast_hdr *site);
 value_t *container_slice(struct frame *f, struct vinst *m, const value_t *idx);
 value_t *slice_forward(struct frame *f, struct vinst *s, value_t **args, size_t nargs,
                        struct vdict *kw, const struct ast_hdr *site);
