@@ -80,11 +80,6 @@ const char arr_dtype_reason[] = "the dtype of an array";
 
 /* The kind of elements (DT_*) of another library's dtype d the job named
  * (catalog array_dtypes: numpy.float32 -> float), or DT_UNKNOWN */
-static unsigned char dtype_kind(const struct frame *f, const value_t *d)
-{
-	return (unsigned char)arr_dtype_kind(f->in->cat, d);
-}
-
 int arr_dtype_kind(const struct catalog *cat, const value_t *d)
 {
 	const char *k = d && d->k == VK_EXT ? catalog_fact(cat, CATALOG_F_ARRAY_DTYPES, d->u.ext) : NULL;
@@ -464,7 +459,7 @@ void arr_reader_result(struct frame *f, const char *d, value_t *const *args, siz
 			s->n[0] = alone && n && n->k == VK_INT && n->u.i >= 0 ? n->u.i : -1;
 			s->sym[0] = NULL;
 			r->arr_shape = s;
-			r->dt = dtype_kind(f, kw ? vdict_gets(kw, "dtype") : NULL);
+			r->dt = (unsigned char)arr_dtype_kind(f->in->cat, kw ? vdict_gets(kw, "dtype") : NULL);
 		}
 		return;
 	}
@@ -570,7 +565,7 @@ void arr_reader_result(struct frame *f, const char *d, value_t *const *args, siz
 			r->arr_shape = s;
 			if (fdef && !dt && nargs >= 2)
 				dt = args[1];
-			r->dt = dt ? dtype_kind(f, dt) : fdef && nargs < 2 ? DT_FLOAT : DT_UNKNOWN;
+			r->dt = dt ? (unsigned char)arr_dtype_kind(f->in->cat, dt) : fdef && nargs < 2 ? DT_FLOAT : DT_UNKNOWN;
 		}
 		return;
 	}
@@ -681,6 +676,19 @@ value_t *arr_join(struct interp *in, const value_t *a, const value_t *b)
 	return r;
 }
 
+/* The shape of a row of an array of shape a (rank >= 1): its other axes */
+static struct vshape *row_shape(struct frame *f, const struct vshape *a)
+{
+	struct vshape *row = shape_new(f->in->a, a->nd - 1);
+	unsigned d;
+
+	for (d = 1; row && d < a->nd; d++) {
+		row->n[d - 1] = a->n[d];
+		row->sym[d - 1] = a->sym[d];
+	}
+	return row;
+}
+
 int arr_rows(struct frame *f, const value_t *it, size_t max, struct vseq **out)
 {
 	const struct vshape *a;
@@ -692,12 +700,8 @@ int arr_rows(struct frame *f, const value_t *it, size_t max, struct vseq **out)
 	if (!it || it->k != VK_UNKNOWN || it->alts || !(a = it->arr_shape) || a->nd < 1 || a->n[0] < 0 ||
 	    (unsigned long long)a->n[0] > max)
 		return 0;
-	if (!(row = shape_new(f->in->a, a->nd - 1)))
+	if (!(row = row_shape(f, a)))
 		return 0;
-	for (i = 1; i < a->nd; i++) {
-		row->n[i - 1] = a->n[i];
-		row->sym[i - 1] = a->sym[i];
-	}
 	s = ast_arena_alloc(f->in->a, sizeof *s);
 	for (i = 0; i < a->n[0]; i++) {
 		value_t *x = v_unknown(f->in->a, NULL, it->reason ? it->reason : "an array of another library");
@@ -862,19 +866,14 @@ value_t *arr_item(struct frame *f, const struct ast_Subscript *s, const value_t 
 {
 	struct vshape *sh;
 	value_t *r;
-	unsigned d;
 
 	if (!obj || obj->k != VK_UNKNOWN || !obj->arr_shape || obj->alts || !obj->arr_shape->nd || !idx ||
 	    !int_index(idx))
 		return NULL;
-	if (!(sh = shape_new(f->in->a, obj->arr_shape->nd - 1)))
+	if (!(sh = row_shape(f, obj->arr_shape)))
 		return NULL;
-	for (d = 1; d < obj->arr_shape->nd; d++) {
-		sh->n[d - 1] = obj->arr_shape->n[d];
-		sh->sym[d - 1] = obj->arr_shape->sym[d];
-	}
-	r = unknown_at(f, &s->h, obj->reason && obj->reason != arr_draw_reason ? obj->reason
-	               : "an array of another library");
+	/* a row of a draw is a drawn integer, as arr_rows gives it */
+	r = unknown_at(f, &s->h, obj->reason ? obj->reason : "an array of another library");
 	r->arr_shape = sh;
 	r->dt = obj->dt;
 	return r;

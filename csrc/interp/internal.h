@@ -1983,7 +1983,10 @@ value_t *arr_not_none(struct interp *in, value_t *v, int depth);
 /* arr_none_join(): what a name or attribute such a pair (arr_none_pair)
  * bound on the two paths of `cond` holds after them: alternatives of the
  * arrays joined (arr_join) and None -- one level, however many `if`s
- * made them; alternatives of a and b when the arrays do not join */
+ * made them; alternatives of a and b when the arrays do not join.  Its
+ * condition is the last `if`'s, not the one under which it is None (after
+ * several `if`s there is none): readers use only that one side is None
+ * (`is None` stays undecided; narrow.c reads the array side) */
 value_t *arr_none_join(struct interp *in, const char *cond, value_t *a, value_t *b);
 extern const char arr_dtype_reason[];
 int arr_dtype_kind(const struct catalog *cat, const value_t *d);
