@@ -3396,6 +3396,36 @@ static const struct sched_ev *sc_coll_row_event(struct sc *s, size_t i)
 	return e;
 }
 
+/* The number of undecided conditions an event was made under. */
+static int sc_conds(const struct jctx *c)
+{
+	int n = 0;
+
+	for (; c; c = c->up)
+		n += c->kind == JC_COND;
+	return n;
+}
+
+/* A compile region a forward makes under one undecided condition, which
+ * another event of the same region makes under that condition's negation
+ * (a kernel both the flash path and the other one call): compiled on
+ * either path, so unconditionally.  1 or 0.  Never fails. */
+static int sc_compiled_both_paths(const struct sc *s, const struct sched_ev *e)
+{
+	size_t k;
+
+	if (sc_conds(e->ctx) != 1)
+		return 0;
+	for (k = 0; k < s->nev; k++) {
+		const struct sched_ev *x = &s->ev[k];
+
+		if (x != e && x->kind == SEV_COMPILE && x->in_forward && !strcmp(x->anchor, e->anchor) &&
+		    sc_conds(x->ctx) == 1 && jc_exclusive(e->ctx, x->ctx))
+			return 1;
+	}
+	return 0;
+}
+
 /* A tensor-parallel plan's reduce-scatters in the forward (interp/tplan.c:
  * a Partial output redistributed to Shard) are transposed in backward:
  * the sharded gradient is all-gathered to the Replicate the Partial input
@@ -3587,6 +3617,15 @@ static void sc_compute(struct sc *s, cJSON *compute, cJSON *overlap)
 			add_str_or_null(c, "policy", e->detail_text);
 			cJSON_AddItemToArray(ckpt, c);
 		}
+		/* a region a forward compiles on one path of an undecided
+		 * `if` in it (a kernel of the flash path when the dtype is not
+		 * known): a region has no condition to say so -- left out,
+		 * unless the other path compiles it too */
+		if (e->kind == SEV_COMPILE && e->in_forward && jc_find(e->ctx, JC_COND) && !sc_compiled_both_paths(s, e))
+			continue;
+		/* (a forward's region once, however many paths compile it) */
+		if (e->kind == SEV_COMPILE && e->in_forward && sc_seen(regions, "anchor", e->anchor, NULL, NULL))
+			continue;
 		if (e->kind == SEV_COMPILE) {
 			cJSON *c = cJSON_CreateObject(), *gb;
 			size_t k;

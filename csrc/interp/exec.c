@@ -1899,6 +1899,16 @@ static enum flow exec_funcdef(struct frame *f, const struct ast_hdr *st)
 				continue;
 			if (registry_file(f, dv, cur))     /* @register_model: filed by name */
 				continue;
+			if (dv->k == VK_CLASS && !dv->u.cls->is_module && class_lookup(dv->u.cls, "__call__", NULL)) {
+				/* a class of the repository over a def, whose instances
+				 * are called (`@flags.compile_wrap`, a lazy torch.compile
+				 * in its __call__): the instance it makes is the name's
+				 * value, and calls go through its __call__ */
+				r = call(f, dv, &cur, 1, NULL, decos->items[k]);
+				if (r->k == VK_INST && r->u.inst->cls == dv->u.cls)
+					cur = r;
+				continue;
+			}
 			if (dv->k != VK_FUNC && dv->k != VK_BOUND)
 				continue;
 			r = call(f, dv, &cur, 1, NULL, decos->items[k]);

@@ -1141,8 +1141,12 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 
 		ret = fl == FL_RETURN && cf.ret ? cf.ret : v_none(in->a);
 		/* (in a forward the later return is kept for the graph; the
-		 * side reading of a job call's return joins them) */
-		if (cf.ret_alt && (mode != M_FWD || in->rv_reading))
+		 * side reading of a job call's return joins them, and so do two
+		 * bools, numbers or strs: `if x.dtype not in (..): return
+		 * False ... return True` decides nothing when the test does not) */
+		if (cf.ret_alt && (mode != M_FWD || in->rv_reading ||
+		                   (cf.ret_alt->k != VK_NONE && ret->k != VK_NONE &&
+		                    value_is_known_scalar(cf.ret_alt) && value_is_known_scalar(ret))))
 			ret = ret_join(&cf, cf.ret_alt, ret, cf.ret_alt_cond);
 		if (cf.gen_body && !capture)
 			ret = gen_item(&cf, fl, ret);

@@ -1554,6 +1554,45 @@ static value_t *compile_decorator(struct frame *f, struct vdict *kw)
 	return mk_inst_value(in, p);
 }
 
+/* torch.compile(self.function) where the function is a def of the
+ * repository held by an object (not a module): a wrapper that compiles
+ * what it was given (`@flags.compile_wrap` over a def, compiled on its
+ * first call).  The region is that def, anchored where its code object
+ * starts (its first decorator's line, as @torch.compile's) in the scope
+ * it is written in ("<module>", "Block", "main") -- the call
+ * inside the wrapper is shared by every function it wraps.  1 and *anchor,
+ * *target; 0 when args is no such function.  Never fails. */
+static int compile_wrapped_def(struct frame *f, const struct ast_hdr *site, const value_t *fn,
+                               const char **anchor, const char **target)
+{
+	const struct ast_hdr *a;
+	const struct vfunc *vf;
+	const char *q, *dot;
+	value_t *owner;
+
+	if (fn->k != VK_FUNC || !(vf = fn->u.fn)->def || !vf->qualname || !vf->file || AST_IS(vf->def, Lambda) ||
+	    !AST_IS(site, Call) || !AST_AS(site, Call)->args.n ||
+	    !AST_IS(a = AST_AS(site, Call)->args.items[0], Attribute))
+		return 0;
+	owner = eval(f, AST_AS(a, Attribute)->value);
+	if (owner->k != VK_INST || owner->u.inst->mod != VM_NONE)
+		return 0;
+	q = vf->qualname;
+	dot = strrchr(q, '.');
+	if (!dot)
+		q = "<module>";
+	else {
+		size_t n = (size_t)(dot - q);
+
+		if (n > 9 && !strncmp(dot - 9, ".<locals>", 9))
+			n -= 9;
+		q = afmt(f->in, "%.*s", (int)n, q);
+	}
+	*anchor = aanchor(f->in, vf->file->path, q, func_first_line(vf->def));
+	*target = vf->qualname;
+	return 1;
+}
+
 static value_t *tc_compile(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                            struct vdict *kw, const struct ast_hdr *site)
 {
@@ -1574,6 +1613,7 @@ static value_t *tc_compile(struct frame *f, const char *d, const char *last, val
 	e = sev(f, SEV_COMPILE, "torch.compile", site);
 	if (e) {
 		e->target = AST_IS(site, Call) && AST_AS(site, Call)->args.n ? text_of(f, AST_AS(site, Call)->args.items[0]) : NULL;
+		compile_wrapped_def(f, site, args[0], &e->anchor, &e->target);
 		/* @torch.compile(...) over a def: the function's name */
 		if (!e->target && args[0]->k == VK_FUNC && args[0]->u.fn->qualname)
 			e->target = args[0]->u.fn->qualname;
