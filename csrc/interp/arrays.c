@@ -279,32 +279,64 @@ static struct vshape *factory_shape(struct frame *f, const value_t *a)
 /* The shape np.stack(seq) gives: seq a list or tuple of known length n
  * (1..VSHAPE_MAX-1 axes each) of arrays whose shape is known in part, all
  * of one rank: [n, *S], an axis of S known when every array knows it
- * alike; NULL otherwise. */
+ * alike; NULL otherwise.  A sequence a loop of a trip count not known
+ * built (one representative item, every item made by the same code) is
+ * [?, *S]: the representative's shape was read with the loop's variable
+ * not known, so what it knows holds for every item (labels `np.stack`ed
+ * from `[ds[i] for i in idx]`, rows of width 0: no element). */
+/* The shape of an array x, known in part: its own, or, for an array on
+ * each path of an undecided `if` (alternatives, alts.c), the two joined
+ * when they are of one rank (an axis known when both know it alike).
+ * NULL when x is no such array.  In the arena. */
+static const struct vshape *item_arr_shape(struct frame *f, const value_t *x)
+{
+	const struct vshape *a, *b;
+	struct vshape *j;
+	unsigned d;
+
+	if (x->k != VK_UNKNOWN)
+		return NULL;
+	if (!x->alts)
+		return x->arr_shape;
+	if (!x->alts[0] || !x->alts[1] || x->alts[0]->k != VK_UNKNOWN || x->alts[1]->k != VK_UNKNOWN ||
+	    x->alts[0]->alts || x->alts[1]->alts || !(a = x->alts[0]->arr_shape) || !(b = x->alts[1]->arr_shape) ||
+	    a->nd != b->nd || !(j = shape_new(f->in->a, a->nd)))
+		return NULL;
+	for (d = 0; d < a->nd; d++) {
+		j->n[d] = a->n[d] == b->n[d] ? a->n[d] : -1;
+		j->sym[d] = NULL;
+	}
+	return j;
+}
+
 static struct vshape *stack_shape(struct frame *f, const value_t *seq)
 {
+	const struct vshape **sh;
 	const struct vshape *a0;
 	struct vshape *s;
 	size_t i;
 	unsigned d;
+	int rep;
 
-	if (!seq || (seq->k != VK_LIST && seq->k != VK_TUPLE) || seq->u.seq->unk_reason || !seq->u.seq->n)
+	if (!seq || (seq->k != VK_LIST && seq->k != VK_TUPLE) || !seq->u.seq->n)
 		return NULL;
-	for (i = 0; i < seq->u.seq->n; i++) {
-		const value_t *x = seq->u.seq->items[i];
-
-		if (x->k != VK_UNKNOWN || x->alts || !x->arr_shape || x->arr_shape->nd != seq->u.seq->items[0]->arr_shape->nd)
+	rep = seq->u.seq->unk_reason != NULL;
+	if (rep && (seq->u.seq->prefix || seq->u.seq->n != 1))
+		return NULL;
+	sh = ast_arena_alloc(f->in->a, seq->u.seq->n * sizeof *sh);
+	for (i = 0; i < seq->u.seq->n; i++)
+		if (!(sh[i] = item_arr_shape(f, seq->u.seq->items[i])) || sh[i]->nd != sh[0]->nd)
 			return NULL;
-	}
-	a0 = seq->u.seq->items[0]->arr_shape;
+	a0 = sh[0];
 	if (a0->nd + 1 > VSHAPE_MAX || !(s = shape_new(f->in->a, a0->nd + 1)))
 		return NULL;
-	s->n[0] = (long long)seq->u.seq->n;
+	s->n[0] = rep ? -1 : (long long)seq->u.seq->n;
 	s->sym[0] = NULL;
 	for (d = 0; d < a0->nd; d++) {
 		s->n[d + 1] = a0->n[d];
 		s->sym[d + 1] = NULL;
 		for (i = 1; i < seq->u.seq->n; i++)
-			if (seq->u.seq->items[i]->arr_shape->n[d] != a0->n[d])
+			if (sh[i]->n[d] != a0->n[d])
 				s->n[d + 1] = -1;
 	}
 	return s;
@@ -607,54 +639,6 @@ void arr_reader_result(struct frame *f, const char *d, value_t *const *args, siz
 	s = shape_new(f->in->a, 1);
 	if (s)
 		r->arr_shape = s;
-}
-
-/* Is v None, such an array, or alternatives of those (nested at most
- * 4 deep)? */
-static int arr_or_none(const value_t *v, int depth)
-{
-	if (!v || depth > 4)
-		return 0;
-	if (v->k == VK_NONE)
-		return 1;
-	if (v->k != VK_UNKNOWN)
-		return 0;
-	if (!v->alts)
-		return v->arr_shape != NULL;
-	return arr_or_none(v->alts[0], depth + 1) && arr_or_none(v->alts[1], depth + 1);
-}
-
-static int plain_arr(const value_t *v)
-{
-	return v->k == VK_UNKNOWN && !v->alts && v->arr_shape;
-}
-
-int arr_none_pair(const value_t *a, const value_t *b)
-{
-	return arr_or_none(a, 0) && arr_or_none(b, 0) && !(a->k == VK_NONE && b->k == VK_NONE) &&
-	       !(plain_arr(a) && plain_arr(b));
-}
-
-value_t *arr_none_join(struct interp *in, const char *cond, value_t *a, value_t *b)
-{
-	value_t *v = v_alts_in(in, cond, a, b), *arr = arr_not_none(in, v, 0);
-
-	return arr ? v_alts_in(in, cond, arr, v_none(in->a)) : v;
-}
-
-value_t *arr_not_none(struct interp *in, value_t *v, int depth)
-{
-	value_t *x, *y;
-
-	if (!v || depth > 4 || v->k == VK_NONE || v->k != VK_UNKNOWN)
-		return NULL;
-	if (!v->alts)
-		return v->arr_shape ? v : NULL;
-	x = arr_not_none(in, v->alts[0], depth + 1);
-	y = arr_not_none(in, v->alts[1], depth + 1);
-	if (x && y)
-		return arr_join(in, x, y);
-	return x ? x : y;
 }
 
 value_t *arr_join(struct interp *in, const value_t *a, const value_t *b)

@@ -182,6 +182,15 @@ value_t *iter_rep_item(struct frame *f, value_t *it)
 	/* a torch.Size of a shape not known: its dims, Python ints */
 	if (it->k == VK_UNKNOWN && it->reason == size_unknown_reason && !it->alts)
 		return v_unknown(f->in->a, it->expr, shape_dim_reason);
+	/* an item of range(n), n not known: an int >= 0 */
+	if (it->k == VK_UNKNOWN && !it->alts && it->reason &&
+	    !strncmp(it->reason, RANGE_NONNEG_REASON, sizeof RANGE_NONNEG_REASON - 1)) {
+		value_t *x = v_unknown(f->in->a, NULL, "an item of a range whose bounds are not known");
+
+		x->nonneg = FACT_NONNEG_INT;
+		x->plain = 1;
+		return x;
+	}
 	/* an item of what torch.load gave (zip(self.emas, state['emas'])
 	 * over a checkpoint's list of state dicts) is part of that object,
 	 * loaded where the load put it, as an item read by a key not known
@@ -738,13 +747,20 @@ static value_t *bi_range(struct frame *f, value_t *fn, value_t **args, size_t na
 		st = 1;
 	}
 	if (!ok) {
+		/* its items are ints >= 0 when it starts at 0 or above and
+		 * steps up (range(n), range(k, n)) */
+		const char *base = nargs >= 1 && nargs <= 3 &&
+		                   (nargs == 1 || fact_nonneg_int(args[0])) &&
+		                   (nargs < 3 || (args[2]->k == VK_INT && args[2]->u.i > 0))
+		                   ? RANGE_NONNEG_REASON : RANGE_UNKNOWN_REASON;
+
 		/* say why the bound is not known: the layer not read */
 		for (i = 0; i < nargs; i++)
 			if (args[i]->k == VK_UNKNOWN && args[i]->reason)
-				return unknown_at(f, site, afmt(in, RANGE_UNKNOWN_REASON " (%s: %s)",
+				return unknown_at(f, site, afmt(in, "%s (%s: %s)", base,
 				                                args[i]->expr ? args[i]->expr : "?",
 				                                args[i]->reason));
-		return unknown_at(f, site, RANGE_UNKNOWN_REASON);
+		return unknown_at(f, site, base);
 	}
 	r = ast_arena_alloc(in->a, sizeof *r);
 	r->k = VK_RANGE;
@@ -928,6 +944,17 @@ static value_t *bi_seq(struct frame *f, value_t *fn, value_t **args, size_t narg
 			vseq_push(in->a, r->u.seq, args[0]->u.seq->items[i]);
 		r->u.seq->unk_expr = args[0]->u.seq->unk_expr;
 		r->u.seq->unk_reason = args[0]->u.seq->unk_reason;
+		r->u.seq->prefix = args[0]->u.seq->prefix;
+		return r;
+	}
+	if (args[0]->k == VK_UNKNOWN && !args[0]->alts && fn->u.bi.id != BI_SET && iter_rep_item(f, args[0])) {
+		/* list(range(n)) with n not known (and the dims of a size not
+		 * known): one item standing for all, length unknown */
+		value_t *r = v_seq(in->a, fn->u.bi.id == BI_TUPLE ? VK_TUPLE : VK_LIST, 1);
+
+		vseq_push(in->a, r->u.seq, iter_rep_item(f, args[0]));
+		r->u.seq->unk_expr = args[0]->expr ? args[0]->expr : text_of(f, site);
+		r->u.seq->unk_reason = args[0]->reason;
 		return r;
 	}
 	if (args[0]->k == VK_TENSOR && fn->u.bi.id != BI_SET && iter_rep_item(f, args[0])) {

@@ -384,6 +384,12 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 	/* arithmetic of Python numbers (or strs) is one again (facts.c) */
 	if (fact_number_or_str(l) && fact_number_or_str(r))
 		pv->plain = 1;
+	/* i % n of two ints >= 0 (an item of a range, a length): an int in
+	 * [0, n) -- n == 0 raises, the run that goes on has n > 0 */
+	if (op == AST_OP_MOD && fact_nonneg_int(l) && fact_nonneg_int(r)) {
+		pv->nonneg = FACT_NONNEG_INT;
+		pv->plain = 1;
+	}
 	return pv;
 }
 
@@ -1544,11 +1550,12 @@ static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, val
 		}
 		if (obj->u.seq->unk_reason && obj->u.seq->n >= 1 && idx->k != VK_SLICE &&
 		    (obj->u.seq->items[0]->k == VK_TENSOR || obj->u.seq->items[0]->k == VK_TUPLE ||
-		     alts_dev_path(obj->u.seq->items[0]) >= 0))
-			/* x[i] of tensors (or tuples: a collate's samples) made
-			 * by one loop over items not known: one where its
-			 * representative lives (as a pass over it reads them,
-			 * iter_rep_item) */
+		     alts_dev_path(obj->u.seq->items[0]) >= 0 ||
+		     (obj->u.seq->items[0]->k == VK_UNKNOWN && fact_nonneg_int(obj->u.seq->items[0]))))
+			/* x[i] of tensors (or tuples: a collate's samples; or
+			 * ints >= 0: list(range(n)), indices) made by one loop
+			 * over items not known: one where its representative
+			 * lives (as a pass over it reads them, iter_rep_item) */
 			return obj->u.seq->items[0];
 		i = as_int(idx, &ok);
 		if (ok && !obj->u.seq->unk_reason) {

@@ -1269,14 +1269,14 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 			a = o;
 		if (!b)
 			b = o;
-		if (a == b || (a && b && value_is_known_scalar(a) && value_key_eq(a, b)))
-			continue;
+		if (a == b || (a && b && value_is_known_scalar(a) && value_key_eq(a, b)) || lazy_same(a, b))
+			continue;      /* (two equal tuples of known scalars too) */
 		if (a && b && a->k == VK_TENSOR && b->k == VK_TENSOR) {
 			r = tensor_join(in, a, b);
 		} else if ((r = arr_join(in, a, b))) {
 			/* two arrays of one rank */
-		} else if (arr_none_pair(a, b)) {
-			r = arr_none_join(in, cond, a, b);   /* arrays and None */
+		} else if (lazy_none_pair(a, b)) {
+			r = lazy_none_join(in, cond, a, b);   /* a value and None */
 		} else if (a && b && (r = tensor_seqs_join(f, a, b))) {
 			/* two batches of tensors, one per path (a cycling
 			 * iterator's next() and its restart's) */

@@ -147,6 +147,14 @@ int fact_compare(enum ast_cmpop op, const value_t *l, const value_t *r)
 	}
 }
 
+/* v is an int >= 0: a Python int, or one not known whose facts say so
+ * (FACT_NONNEG_INT). */
+int fact_nonneg_int(const value_t *v)
+{
+	return v && ((v->k == VK_INT && v->u.i >= 0) ||
+	             (v->k == VK_UNKNOWN && !v->alts && !v->arr_shape && v->nonneg == FACT_NONNEG_INT));
+}
+
 /* v is known to be a number or a str (its facts say so): never an object,
  * never a module.  0 when not known. */
 int fact_plain(const value_t *v)

@@ -613,6 +613,8 @@ const char *text_of(struct frame *f, const struct ast_hdr *node);
 void fact_env_value(value_t *v, const char *key);
 int fact_compare(enum ast_cmpop op, const value_t *l, const value_t *r);
 value_t *fact_int_of(struct frame *f, const value_t *arg, value_t *r);
+/* facts.c: v is an int >= 0 (a Python int, or FACT_NONNEG_INT).  Never fails. */
+int fact_nonneg_int(const value_t *v);
 int fact_plain(const value_t *v);
 value_t *fact_set_plain(value_t *r);
 value_t *fact_str_concat(struct frame *f, enum ast_operator op, const value_t *l, const value_t *r,
@@ -1972,22 +1974,23 @@ value_t *arr_item(struct frame *f, const struct ast_Subscript *s, const value_t 
  * arrays of one rank holds after them: an array of that rank, an axis
  * known where both know it alike; NULL when a or b is none */
 value_t *arr_join(struct interp *in, const value_t *a, const value_t *b);
-/* arr_none_pair(): are a and b each None, such an array or alternatives
- * of those, one holding None (a lazy initialisation's two paths: kept as
- * alternatives, alts.c, so that the arm where a test says it is not None
- * reads the array, narrow.c); arr_not_none(): the array such a value is
- * where it is not None (two arrays on two paths joined, arr_join), or
- * NULL */
-int arr_none_pair(const value_t *a, const value_t *b);
-value_t *arr_not_none(struct interp *in, value_t *v, int depth);
-/* arr_none_join(): what a name or attribute such a pair (arr_none_pair)
- * bound on the two paths of `cond` holds after them: alternatives of the
- * arrays joined (arr_join) and None -- one level, however many `if`s
- * made them; alternatives of a and b when the arrays do not join.  Its
- * condition is the last `if`'s, not the one under which it is None (after
- * several `if`s there is none): readers use only that one side is None
- * (`is None` stays undecided; narrow.c reads the array side) */
-value_t *arr_none_join(struct interp *in, const char *cond, value_t *a, value_t *b);
+/* lazyinit.c: a lazy initialisation's None and value on two paths.
+ * lazy_none_pair(): are a and b each None, such a value (an array known
+ * in part, a tuple of known scalars) or alternatives of those, one
+ * holding None; lazy_not_none(): the value such a pair holds where it is
+ * not None (two arrays joined, two equal tuples), or NULL;
+ * lazy_none_join(): what a name or attribute such a pair bound on the two
+ * paths of `cond` holds after them: alternatives of the value and None --
+ * one level, however many `if`s made them; of a and b when the values do
+ * not join.  Its condition is the last `if`'s, not the one under which it
+ * is None: readers use only that one side is None (`is None` stays
+ * undecided; narrow.c reads the value side).  Never fail. */
+int lazy_none_pair(const value_t *a, const value_t *b);
+value_t *lazy_not_none(struct interp *in, value_t *v, int depth);
+value_t *lazy_none_join(struct interp *in, const char *cond, value_t *a, value_t *b);
+/* lazy_same(): are a and b two equal tuples of known Python scalars (what
+ * two paths bound is then one value)?  Never fails. */
+int lazy_same(const value_t *a, const value_t *b);
 extern const char arr_dtype_reason[];
 int arr_dtype_kind(const struct catalog *cat, const value_t *d);
 /* arr_len(): len() of such an array whose first axis is known, else NULL;
@@ -2150,6 +2153,10 @@ static inline struct vinst *new_inst(struct interp *in)
 /* builtins.c: range(...) whose bounds are not known (the reason's start;
  * a cause may follow): a sequence of ints all the same */
 #define RANGE_UNKNOWN_REASON "a range whose bounds are not known"
+/* ... of ints >= 0 for sure (range(n), range(0, n): no start below 0,
+ * no negative step): the reason then starts with both; iter_rep_item's
+ * item is an int >= 0 (FACT_NONNEG_INT), an index */
+#define RANGE_NONNEG_REASON RANGE_UNKNOWN_REASON ", of ints >= 0"
 /* eval.c: x[idx] (or x[idx] = v) of a device tensor with an index of host
  * data (a numpy array, a list of ints, a range -- a known one, or a call
  * of range written in the slice whose bounds are not known -- a host

@@ -228,15 +228,15 @@ static value_t *jmerge(struct interp *in, const char *key, value_t *a, value_t *
 {
 	value_t *r;
 
-	if (a == b || (a && b && value_is_known_scalar(a) && value_key_eq(a, b)))
-		return a;
+	if (a == b || (a && b && value_is_known_scalar(a) && value_key_eq(a, b)) || lazy_same(a, b))
+		return a;      /* (two equal tuples of known scalars too) */
 	if (a && b && a->k == VK_TENSOR && b->k == VK_TENSOR && a->is_param == b->is_param) {
 		return tensor_join(in, a, b);
 	}
 	if ((r = arr_join(in, a, b)))
 		return r;       /* two arrays of one rank (np.arange, np.tile of it) */
-	if (arr_none_pair(a, b))
-		return arr_none_join(in, cond, a, b);   /* a lazy initialisation's */
+	if (lazy_none_pair(a, b))
+		return lazy_none_join(in, cond, a, b);   /* a lazy initialisation's */
 	if (a && a->k == VK_INST && a->u.inst->mod != VM_NONE) {
 		if (other_path_holds(b))
 			module_alt_other(in, a->u.inst, b->k == VK_INST ? b->u.inst : NULL);

@@ -190,7 +190,7 @@ void narrow_none_attr(struct frame *f, const struct ast_hdr *test, int arm)
 	v = vdict_gets(obj->u.inst->attrs, a->attr);
 	/* arrays only: an object on one path is read on that path, under its
 	 * condition, by alts.c already */
-	if (!v || v->k != VK_UNKNOWN || !v->alts || !(other = arr_not_none(f->in, v, 0)))
+	if (!v || v->k != VK_UNKNOWN || !v->alts || !(other = lazy_not_none(f->in, v, 0)))
 		return;
 	journal_note(f->in, obj->u.inst->attrs, a->attr);
 	vdict_sets(f->in->a, obj->u.inst->attrs, a->attr, other);
