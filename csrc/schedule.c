@@ -1456,6 +1456,41 @@ static const struct jctx *sc_bookkeeping_loop(const struct sc *s, const struct j
 	return l;
 }
 
+static const char *sc_phase(const struct sc *s, const struct sched_ev *e);
+
+/* Is run r the call c, or one c was made in? */
+static int sc_call_under(const struct sched_call *c, const struct sched_call *r)
+{
+	for (; c; c = c->up)
+		if (c == r)
+			return 1;
+	return 0;
+}
+
+/* Is e a host read in the step made by a function run that copies the
+ * batch to the device and neither runs a model nor trains (sc_index_runs)
+ * -- a batch-parsing helper (tacotron2's parse_batch: each field to_gpu,
+ * then the longest input's length read to size the padding)?  That read
+ * is the data hop's work, not the step's. */
+static int sc_in_data_run(const struct sc *s, const struct sched_ev *e)
+{
+	const struct ptrmap_slot *sl;
+	size_t k;
+
+	if (e->kind != SEV_SYNC || !e->in_call || !sc_training(s) || !s->runs.n || !s->step_loop ||
+	    !ctx_has(e->ctx, s->step_loop))
+		return 0;
+	if ((sl = ptrmap_get(&s->runs, e->in_call)) && (sl->a || sl->b))
+		return 0;
+	for (k = 0; k < (size_t)(e - s->ev); k++) {
+		const struct sched_ev *x = &s->ev[k];
+
+		if (x->kind == SEV_H2D && sc_call_under(x->in_call, e->in_call) && !strcmp(sc_phase(s, x), "data"))
+			return 1;
+	}
+	return 0;
+}
+
 /* Did loop l run an evaluation before event `upto`: a model called under
  * no_grad in l, outside the step loop (not the step's own no_grad work, a
  * frozen encoder's forward)? */
@@ -1668,6 +1703,8 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	 * value): start-up or teardown work, not the step's */
 	if ((e->kind == SEV_SYNC || e->kind == SEV_D2H) && sc_apart_from_step(s, c))
 		return s->step_end && (size_t)(e - s->ev) >= s->step_end ? "teardown" : "startup";
+	if (sc_in_data_run(s, e))
+		return "data";
 	return "step";
 }
 
