@@ -1389,12 +1389,32 @@ static int sc_logger_method(const char *anchor)
 
 /* Is e made in a method of a logger class (sc_logger_method) or by a
  * function such a method calls (a hook of a Loggers object fired after
- * each step plotting the batch)? */
+ * each step plotting the batch), or in a plotting function itself
+ * (sc_plot_function: a Thread's target plot_images)? */
+/* Is the anchor in a function that draws (plot_images, plotLosses,
+ * visualize_batch: its name starts with one of these words)?  What it
+ * reads back draws a picture of the run, as a logger's writes do. */
+static int sc_plot_function(const char *anchor)
+{
+	static const char *const words[] = { "plot", "visualise", "visualize" };
+	const char *q = anchor ? strchr(anchor, ':') : NULL, *end = anchor ? strrchr(anchor, ':') : NULL, *p;
+	size_t i;
+
+	if (!q || !end || end <= q)
+		return 0;
+	for (p = end; p > q + 1 && p[-1] != '.'; p--)
+		;
+	for (i = 0; i < sizeof words / sizeof *words; i++)
+		if ((size_t)(end - p) >= strlen(words[i]) && !strncasecmp(p, words[i], strlen(words[i])))
+			return 1;
+	return 0;
+}
+
 static int sc_in_logger(const struct sched_ev *e)
 {
 	const struct sched_call *c;
 
-	if (sc_logger_method(e->anchor))
+	if (sc_logger_method(e->anchor) || sc_plot_function(e->anchor))
 		return 1;
 	for (c = e->calls; c; c = c->up)
 		if (c->at && sc_logger_method(c->at->anchor))
