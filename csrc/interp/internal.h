@@ -1535,6 +1535,10 @@ const struct ast_BinOp *find_modulo(struct frame *f, const struct ast_hdr *e, in
  * `not`; no modulo) is false now (`every > 0 and it % every == 0` with
  * every -1)?  0 or 1; never fails. */
 int guard_dead(struct frame *f, const struct ast_hdr *test);
+/* exec.c: is e a test made of names, attributes, constants, comparisons
+ * and `not` only -- one that can be evaluated again without a call (no
+ * event, nothing bound)?  1 or 0; never fails. */
+int test_pure(const struct ast_hdr *e);
 /* guardrange.c: is the periodic test `x % n == 0` false on every pass of
  * the loop that counts x (`x += 1` at its top level, then `if x >= N:
  * break`, x a known int before it): no multiple of n between them?  0 or
