@@ -43,7 +43,9 @@
  * its value from before the loop -- the first reading never reached the
  * binding (`best = val` inside `if step > 0 and step % 500 == 0:`) -- is
  * not decided either (carry_later_undecided): a later iteration may
- * have bound it.
+ * have bound it -- unless an `and` (`or`) holds an operand on no such
+ * name that is false (true) now, before any that reads one: Python never
+ * gets to the rest (`ids is not None and i in ids` with ids None).
  */
 #include "config.h"
 
@@ -331,12 +333,38 @@ int carry_reads_varying(const struct carry *c, const struct ast_hdr *e)
 	(void)varies_cb(e, &w);
 	return w.hit;
 }
+/* `ids is not None and i in ids` with ids None: Python stops at the
+ * first operand that settles an `and` (a false one) or an `or` (a true
+ * one).  Read left to right: an operand on a name a later iteration may
+ * see otherwise leaves the test open; one on no such name that settles
+ * it now (a test_pure() one, evaluated again) settles it on every
+ * iteration, whatever the operands after it read. */
+static int boolop_later_undecided(struct frame *f, const struct ast_BoolOp *b)
+{
+	int settles = b->op == AST_BOOL_OR;     /* the truth that ends it */
+	unsigned i;
+
+	for (i = 0; i < b->values.n; i++) {
+		const struct ast_hdr *v = b->values.items[i];
+		struct reads_walk w = { f, 0, 1 };
+
+		reads_cb(v, &w);
+		if (w.hit)
+			return 1;
+		if (test_pure(v) && value_truth(eval(f, v)) == settles)
+			return 0;
+	}
+	return 0;
+}
+
 int carry_later_undecided(struct frame *f, const struct ast_hdr *test)
 {
 	struct reads_walk w = { f, 0, 1 };
 
 	if (!f->carry || !f->carry->later || !test || f->mode == M_FWD)
 		return 0;
+	if (AST_IS(test, BoolOp))
+		return boolop_later_undecided(f, AST_AS(test, BoolOp));
 	reads_cb(test, &w);
 	return w.hit;
 }

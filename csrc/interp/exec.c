@@ -1353,6 +1353,11 @@ static int pure_test(const struct ast_hdr *e, int depth)
 	}
 }
 
+int test_pure(const struct ast_hdr *e)
+{
+	return pure_test(e, 0);
+}
+
 /* `not is_accumulating and step_count % n == 0`: an `and` one of whose
  * operands is the test of a library accumulation's step end
  * (framework_step_end_test): what it guards is tested on the pass that

@@ -1065,6 +1065,22 @@ value_t *reparam_call(struct frame *f, const char *d, value_t **args, size_t nar
  * host */
 void module_moved_by_wrapper(struct frame *f, value_t *self, const char *wrapper, const value_t *dv,
                              const struct ast_hdr *site);
+/* module.c: self (a module) moved by a wrapper to the one GPU it runs
+ * on when the machine has CUDA (DataParallel over one device: onedev.c),
+ * as self.to(that GPU) would -- the copy of its parameters at site unless
+ * they are there already -- but no need for a GPU: the job's device
+ * choice (devchoice.c) still decides whether the machine has one */
+void module_moved_to_machine_gpu(struct frame *f, value_t *self, const char *wrapper, const struct ast_hdr *site);
+/* onedev.c: d called as a wrapper (catalog one_device_wrappers: torch's
+ * DataParallel) over a device list of one device -- the one given, or
+ * the one torch.cuda.device_count() of the job's environment counts --
+ * moves the module it wraps (args[0]) there at site.  Nothing when the
+ * count is not one or not known.  Never fails. */
+void onedev_wrap(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                 const struct ast_hdr *site);
+/* torch.c: torch.cuda.device_count() as the job's environment makes it
+ * known (CUDA_VISIBLE_DEVICES), else the machine's, not known */
+value_t *torch_device_count(struct frame *f, const struct ast_hdr *site);
 /* devscope.c: `with torch.device(d):` */
 struct devscope { int active, default_dev, default_on_device, default_meta; };
 int is_device_value(const value_t *v);
@@ -1537,6 +1553,10 @@ const struct ast_BinOp *find_modulo(struct frame *f, const struct ast_hdr *e, in
  * `not`; no modulo) is false now (`every > 0 and it % every == 0` with
  * every -1)?  0 or 1; never fails. */
 int guard_dead(struct frame *f, const struct ast_hdr *test);
+/* exec.c: is e a test made of names, attributes, constants, comparisons
+ * and `not` only -- one that can be evaluated again without a call (no
+ * event, nothing bound)?  1 or 0; never fails. */
+int test_pure(const struct ast_hdr *e);
 /* guardrange.c: is the periodic test `x % n == 0` false on every pass of
  * the loop that counts x (`x += 1` at its top level, then `if x >= N:
  * break`, x a known int before it): no multiple of n between them?  0 or

@@ -930,16 +930,15 @@ static int module_all_on_device(const struct vinst *m, int depth)
  * device-to-device move) or it owns no tensor; the module on the device
  * from then on (maybe so under an undecided condition).  model.to(device)
  * and the wrappers that move what they wrap (module_moved_by_wrapper). */
-static void module_to_device(struct frame *f, value_t *self, const value_t *dv, int non_blocking, const char *what,
-                             const struct ast_hdr *site)
+static void module_copy_to_device(struct frame *f, value_t *self, const value_t *dv, int non_blocking,
+                                  const char *what, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	struct sched_ev *e;
 	int there = self->k == VK_INST && module_all_on_device(self->u.inst, 0);
 
 	in->gpu = 1;
-	devchoice_place(f, dv);
-	if (self->k == VK_INST && dev_is_host(dv) != 1) {
+	if (self->k == VK_INST && (!dv || dev_is_host(dv) != 1)) {
 		/* under an undecided condition not around its construction:
 		 * maybe moved (move_how) */
 		module_set_on_device(self->u.inst, move_how(f, self->u.inst), 0);
@@ -952,6 +951,23 @@ static void module_to_device(struct frame *f, value_t *self, const value_t *dv, 
 		e->non_blocking = non_blocking;
 		e->weights = 1;
 	}
+}
+
+static void module_to_device(struct frame *f, value_t *self, const value_t *dv, int non_blocking, const char *what,
+                             const struct ast_hdr *site)
+{
+	devchoice_place(f, dv);
+	module_copy_to_device(f, self, dv, non_blocking, what, site);
+}
+
+void module_moved_to_machine_gpu(struct frame *f, value_t *self, const char *wrapper, const struct ast_hdr *site)
+{
+	if (self->k != VK_INST || self->u.inst->mod == VM_NONE)
+		return;
+	module_copy_to_device(f, self, NULL, 0,
+	                      afmt(f->in, "%s moves the module's parameters and buffers to its one device",
+	                           short_ext(wrapper)),
+	                      site);
 }
 
 void module_moved_by_wrapper(struct frame *f, value_t *self, const char *wrapper, const value_t *dv,

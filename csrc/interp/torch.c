@@ -1180,6 +1180,11 @@ static value_t *tc_device_count(struct frame *f, const char *d, const char *last
 	return v_int(in->a, (long long)n);
 }
 
+value_t *torch_device_count(struct frame *f, const struct ast_hdr *site)
+{
+	return tc_device_count(f, NULL, NULL, NULL, 0, NULL, site);
+}
+
 /* A process group made by new_group(ranks) is an unknown value (the
  * run's object) whose reason starts with this text and whose u.i holds
  * its number of ranks, when the ranks were known (a list, tuple or range
@@ -2914,6 +2919,8 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 			if (dk && kw && f->mode != M_FWD && (!pif || pif->k == VK_NONE))
 				module_moved_by_wrapper(f, args[0], d, vdict_gets(kw, dk), site);
 		}
+		/* DataParallel over its one device: the module moved there */
+		onedev_wrap(f, d, args, nargs, kw, site);
 		/* accelerate's prepare: DDP only with more than one process */
 		if (!implied && catalog_fact(in->cat, CATALOG_F_MULTI_PROCESS_WRAPPERS, d) &&
 		    multi_process_count(in) > 1 && f->mode != M_FWD)

@@ -830,6 +830,11 @@ enum catalog_fact {
 	                                 module, its library base kept, the
 	                                 base's forward not read
 	                                 (interp/object.c, syncbn.c) */
+	CATALOG_F_ONE_DEVICE_WRAPPERS, /* map: a wrapper that moves the module
+	                                 it wraps to its device when its device
+	                                 list holds one -> 'KEY@POS' of that
+	                                 list (DataParallel's device_ids;
+	                                 interp/onedev.c) */
 	CATALOG_NFACTS
 };
 
