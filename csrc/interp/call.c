@@ -443,7 +443,7 @@ static int is_own_forward(const struct vinst *m, const struct vfunc *vf)
 }
 /* A host tensor in a, or in the lists, tuples and dicts a holds (as
  * torch's _recursive_to walks them), or NULL. */
-static const value_t *host_tensor_in(const value_t *a, int depth)
+const value_t *host_tensor_in(const value_t *a, int depth)
 {
 	const value_t *t = NULL;
 	size_t i;
@@ -561,6 +561,7 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		    is_own_forward(self->u.inst, vf)) {
 			value_t *mv = mk_inst_value(in, self->u.inst);
 
+			mv->via_scatter = self->via_scatter;   /* net.forward(x) of a DataParallel: its forward */
 			return call(f, mv, args, nargs, kw, site);
 		}
 		if (f->mode == M_FWD) {
@@ -714,6 +715,8 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 					ds_engine_forward(f, m, site);
 				if (m->nwrapped && fn->via_wrapper)
 					ddp_input_copies(f, m, args, nargs, kw, site);
+				if (m->nwrapped && fn->via_scatter)
+					scatter_input_copies(f, m, args, nargs, kw, site);
 			}
 		}
 		{

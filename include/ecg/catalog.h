@@ -830,6 +830,11 @@ enum catalog_fact {
 	                                 module, its library base kept, the
 	                                 base's forward not read
 	                                 (interp/object.c, syncbn.c) */
+	CATALOG_F_WRAPPER_INPUT_SCATTERS, /* map: a single-process wrapper whose
+	                                 forward copies the host tensors it is
+	                                 given to its devices -> the keyword
+	                                 naming them (DataParallel's
+	                                 device_ids; interp/scatterin.c) */
 	CATALOG_NFACTS
 };
 
