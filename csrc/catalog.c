@@ -1446,6 +1446,7 @@ static const struct {
 	[CATALOG_F_LIBRARY_MACHINE_QUERIES] = { "library_machine_queries", FK_MAP },
 	[CATALOG_F_VISION_DATASETS] = { "vision_datasets", FK_MAP },
 	[CATALOG_F_ONE_DEVICE_WRAPPERS] = { "one_device_wrappers", FK_MAP },
+	[CATALOG_F_WRAPPER_INPUT_SCATTERS] = { "wrapper_input_scatters", FK_MAP },
 };
 
 static const char *const FACT_KIND_KEY[] = {

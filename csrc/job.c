@@ -42,10 +42,14 @@ void job_classify(struct interp *in, struct job_info *job)
 	const struct root_call *first = NULL, *handled = NULL, *nograd = NULL, *train = NULL, *looped = NULL;
 	const struct root_call *roots;
 	size_t nroots, i;
+	int all_eval = 1;   /* every model call on a module in eval mode */
 
 	roots = interp_roots(in, &nroots);
 	for (i = 0; i < nroots; i++) {
 		const struct root_call *rc = &roots[i];
+
+		if (rc->train_mode != 0)
+			all_eval = 0;
 
 		if (!rc->inst && !rc->lib_model)
 			job->loaded_model = 1;
@@ -98,6 +102,16 @@ void job_classify(struct interp *in, struct job_info *job)
 		                        "followed; no_grad is used elsewhere (%s): whether the job trains is not seen",
 		                        first->anchor, ev->no_grad);
 		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(first->anchor));
+	} else if (first && !nograd && !ev->no_grad && !ev->optimizer_built && !cut && all_eval &&
+	           (ev->write || looped)) {
+		/* every model call runs with gradients enabled but on a module in
+		 * eval mode (.eval(), or its constructor's self.eval()), and the
+		 * job, read whole, has no backward, no optimizer and no no_grad
+		 * anywhere: a scorer that leaves autograd on, not training */
+		job->type = "batch";
+		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(first->anchor));
+		if (ev->write)
+			cJSON_AddItemToArray(job->evidence, cJSON_CreateString(ev->write));
 	} else if (first && nograd && (ev->write || looped)) {
 		job->type = "batch";
 		cJSON_AddItemToArray(job->evidence, cJSON_CreateString(nograd->anchor));

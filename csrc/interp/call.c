@@ -41,6 +41,7 @@ static struct root_call *root_call_new(struct frame *f, value_t **args, size_t n
 	rc->function_anchor = f->qualname && f->def_line
 	                      ? aanchor(in, f->file->path, f->qualname, f->def_line) : NULL;
 	rc->ctx = f->jc;
+	rc->train_mode = -1;
 	in->job_events++;
 	return rc;
 }
@@ -442,7 +443,7 @@ static int is_own_forward(const struct vinst *m, const struct vfunc *vf)
 }
 /* A host tensor in a, or in the lists, tuples and dicts a holds (as
  * torch's _recursive_to walks them), or NULL. */
-static const value_t *host_tensor_in(const value_t *a, int depth)
+const value_t *host_tensor_in(const value_t *a, int depth)
 {
 	const value_t *t = NULL;
 	size_t i;
@@ -560,6 +561,7 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 		    is_own_forward(self->u.inst, vf)) {
 			value_t *mv = mk_inst_value(in, self->u.inst);
 
+			mv->via_scatter = self->via_scatter;   /* net.forward(x) of a DataParallel: its forward */
 			return call(f, mv, args, nargs, kw, site);
 		}
 		if (f->mode == M_FWD) {
@@ -682,6 +684,11 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 			module_snapshot_training(in, m, 0);
 			rc = root_call_new(f, args, nargs, kw, site);
 			rc->inst = m;
+			{
+				const value_t *tr = vdict_gets(m->attrs, "training");
+
+				rc->train_mode = !tr ? 1 : tr->k == VK_BOOL ? tr->u.b : -1;
+			}
 			root_ix = in->nroots - 1;
 			if (site && AST_IS(site, Call)) {
 				const struct ast_hdr *fe = AST_AS(site, Call)->func;
@@ -695,13 +702,11 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 				struct sched_ev *e = sev(f, SEV_MODEL_CALL, rc->binding ? rc->binding : "model", site);
 
 				if (e) {
-					const value_t *tr = vdict_gets(m->attrs, "training");
-
 					e->model = m;
 					e->via_wrapper = fn->via_wrapper;
 					/* model.train()/.eval() before the call: which
 					 * paths of `if self.training:` it runs */
-					e->train_mode = !tr ? 1 : tr->k == VK_BOOL ? tr->u.b : -1;
+					e->train_mode = rc->train_mode;
 				}
 				/* the engine's forward: a call of the value initialize
 				 * returned, not of the module it wraps (a GAN's
@@ -710,6 +715,8 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 					ds_engine_forward(f, m, site);
 				if (m->nwrapped && fn->via_wrapper)
 					ddp_input_copies(f, m, args, nargs, kw, site);
+				if (m->nwrapped && fn->via_scatter)
+					scatter_input_copies(f, m, args, nargs, kw, site);
 			}
 		}
 		{

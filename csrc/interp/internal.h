@@ -1053,6 +1053,15 @@ void module_add_buffer(struct interp *in, struct vinst *m, const char *name, con
  * `self.buf = self.buf * 2`) -- until the module's move; one stored
  * after it stays where it was made.  0 when nothing was rebound. */
 int module_rebind_buffer(struct interp *in, struct vinst *m, const char *name, value_t *v);
+/* call.c: a host tensor in a, or in the lists, tuples and dicts a holds
+ * (as torch's _recursive_to and scatter walk them), or NULL */
+const value_t *host_tensor_in(const value_t *a, int depth);
+/* scatterin.c: a call of the value a wrapper of catalog
+ * wrapper_input_scatters returned (DataParallel over device_ids) given a
+ * host tensor: the wrapper's non-blocking copy to its devices, at the
+ * call; nothing when its device keyword is not a non-empty list */
+void scatter_input_copies(struct frame *f, const struct vinst *m, value_t **args, size_t nargs,
+                          const struct vdict *kw, const struct ast_hdr *site);
 /* reparam.c: weight_norm(module) / spectral_norm(module) (catalog
  * reparametrizations): the module given, reparametrized in place and
  * handed back; spectral_norm's vectors registered as its buffers.  NULL

@@ -2909,6 +2909,9 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 		if (!strcmp(d, "torch.compile.__wrap__"))
 			d = "torch.compile";
 		implied = catalog_fact_match(in->cat, CATALOG_F_PARALLEL_WRAPPERS, d);
+		/* DataParallel: calling the value copies its host inputs */
+		if (catalog_fact(in->cat, CATALOG_F_WRAPPER_INPUT_SCATTERS, d))
+			w->via_scatter = 1;
 		/* FSDP(model, device_id=d): the module moved to d as it is
 		 * wrapped (catalog wrapper_device_keywords), unless a
 		 * param_init_fn materialises it there */

@@ -835,6 +835,11 @@ enum catalog_fact {
 	                                 list holds one -> 'KEY@POS' of that
 	                                 list (DataParallel's device_ids;
 	                                 interp/onedev.c) */
+	CATALOG_F_WRAPPER_INPUT_SCATTERS, /* map: a single-process wrapper whose
+	                                 forward copies the host tensors it is
+	                                 given to its devices -> the keyword
+	                                 naming them (DataParallel's
+	                                 device_ids; interp/scatterin.c) */
 	CATALOG_NFACTS
 };
 

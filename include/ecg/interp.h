@@ -343,6 +343,10 @@ struct root_call {
 	int host_input;               /* given host data only (paths, arrays): its
 	                                 forward was read as job code at the call
 	                                 (an inference wrapper, interp/modelret.c) */
+	int train_mode;               /* the module's training flag at the call
+	                                 (.train()/.eval() before it, a constructor's
+	                                 self.eval() too): 1, 0, or -1 not known (no
+	                                 instance: a loaded or a library's model) */
 };
 
 struct interp;

@@ -233,6 +233,11 @@ struct value {
 	                                 (model = DDP(model)): calling it goes through
 	                                 the wrapper; model.module, or the model bound
 	                                 before the wrap, does not */
+	unsigned char via_scatter : 1;/* VK_INST: the value a wrapper of catalog
+	                                 wrapper_input_scatters returned (model =
+	                                 nn.DataParallel(model, device_ids=...)):
+	                                 calling it copies its host inputs to the
+	                                 devices (interp/scatterin.c) */
 	unsigned char some_bound : 1; /* VK_LIST of a length not known with `some`:
 	                                 those are all the items there can be, at
 	                                 most (zip() of a list of known items with
