@@ -1137,6 +1137,19 @@ static long long pinned_world_size(struct interp *in)
 	return interp_env_int(in, "WORLD_SIZE", &n) ? n : 0;
 }
 
+/* The default group's size: WORLD_SIZE when pinned (a launcher's world);
+ * else, once the job's own init_process_group has run on every path
+ * (dist_init_sure), the world_size it gave that call when every such call
+ * gave the same known int (parallel.c parallel_note_group: a script that
+ * starts its processes itself, mp.spawn or one Process per device).
+ * 0: not known. */
+static long long default_group_size(struct interp *in)
+{
+	long long n = pinned_world_size(in);
+
+	return n ? n : in->dist_init_sure && in->group_world > 0 ? in->group_world : 0;
+}
+
 /* torch.cuda.device_count(): the devices the job's environment makes
  * visible -- CUDA_VISIBLE_DEVICES of a pinned environment, a list of
  * distinct device numbers (empty: none).  Not set, not pinned, or ids ecg
@@ -1210,7 +1223,7 @@ int is_default_group(const value_t *v)
 }
 
 /* new_group(ranks=None, ...): ranks None or empty is the whole world
- * (WORLD_SIZE when pinned); a sequence of known length is that many
+ * (default_group_size, when known); a sequence of known length is that many
  * ranks.  Else the group's size is not known: the generic value. */
 static value_t *tc_new_group(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                              struct vdict *kw, const struct ast_hdr *site)
@@ -1231,7 +1244,7 @@ static value_t *tc_new_group(struct frame *f, const char *d, const char *last, v
 		n = 0;
 	else
 		return NULL;
-	if (!n && !(n = pinned_world_size(f->in)))
+	if (!n && !(n = default_group_size(f->in)))
 		return NULL;
 	g = unknown_at(f, site, GROUP_OF_RANKS " (torch.distributed.new_group)");
 	g->u.i = n;
@@ -1270,15 +1283,15 @@ static value_t *tc_new_subgroups(struct frame *f, const char *d, const char *las
 	return t;
 }
 
-/* The size of the process group g: the default group (None) is WORLD_SIZE
- * when pinned; a group of new_group with known ranks, that many (its
+/* The size of the process group g: the default group (None) is
+ * default_group_size's; a group of new_group with known ranks, that many (its
  * caller is taken to be one of them, as a group a job keeps for itself
  * is); the two objects an undecided `if` left, their size when both have
  * the same.  In a world of one process every group is that one process:
  * 1.  0: not known. */
 static long long group_size(struct interp *in, const value_t *g, int depth)
 {
-	long long a, b, ws = pinned_world_size(in);
+	long long a, b, ws = default_group_size(in);
 
 	if (!g || g->k == VK_NONE || is_default_group(g))
 		return ws;
@@ -1297,7 +1310,9 @@ static long long group_size(struct interp *in, const value_t *g, int depth)
 /* get_world_size(group=None): the default group's size, which a launcher
  * (torchrun, the env:// rendezvous) starts with the WORLD_SIZE it exports,
  * so with the environment known and WORLD_SIZE one number in every
- * process, it is that number; of another group, group_size's.  Not known
+ * process, it is that number, and a job that starts its own processes
+ * gives init_process_group (default_group_size); of another group,
+ * group_size's.  Not known
  * (a property of the run): NULL. */
 static value_t *tc_world_size(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                               struct vdict *kw, const struct ast_hdr *site)
