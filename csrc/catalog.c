@@ -1445,6 +1445,8 @@ static const struct {
 	[CATALOG_F_WRAPPER_DEVICE_KEYWORDS] = { "wrapper_device_keywords", FK_MAP },
 	[CATALOG_F_LIBRARY_MACHINE_QUERIES] = { "library_machine_queries", FK_MAP },
 	[CATALOG_F_VISION_DATASETS] = { "vision_datasets", FK_MAP },
+	[CATALOG_F_TYPED_HOST_CONSTRUCTORS] = { "typed_host_constructors", FK_SET },
+	[CATALOG_F_PYTHON_DATA_FACTORIES] = { "python_data_factories", FK_SET },
 };
 
 static const char *const FACT_KIND_KEY[] = {

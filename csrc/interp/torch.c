@@ -2359,7 +2359,14 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		dev = seq_dev;
 		any_tensor = 1;
 	}
-	if (kw && device_of_tensor(vdict_gets(kw, "device"))) {
+	if (!strchr(d + 6, '.') && catalog_fact(in->cat, CATALOG_F_TYPED_HOST_CONSTRUCTORS, last)) {
+		/* torch.ByteTensor(storage), torch.IntTensor([n]): a CPU type's
+		 * legacy constructor makes a host tensor whatever it is given
+		 * (a storage ecg places nowhere, a tensor), as host_factories
+		 * (below) when it is given none */
+		dev = f->mode == M_FWD && in->default_dev ? DEV_UNKNOWN : DEV_HOST;
+		made_on_host = dev == DEV_HOST;
+	} else if (kw && device_of_tensor(vdict_gets(kw, "device"))) {
 		/* device=x.device of an x not known to be on the device: made
 		 * where x is, nothing copied */
 		dev = device_of_tensor(vdict_gets(kw, "device"))->dev;
@@ -2450,10 +2457,14 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 
 		if (made_on_host)
 			host_sure_factory(f, t, kw ? vdict_gets(kw, "device") : NULL);
-		/* torch.tensor(loss_value), torch.tensor([count, total]): a host
-		 * tensor of Python numbers, whose later copy is no batch's */
+		/* torch.tensor(loss_value), torch.tensor([count, total]),
+		 * torch.IntTensor([t.numel()]): a host tensor of Python numbers,
+		 * whose later copy is no batch's -- not torch.LongTensor(b, n),
+		 * a typed constructor given ints: sizes of a buffer not filled */
 		t->from_values = dev == DEV_HOST && nargs >= 1 && f->mode != M_FWD &&
-		                 (!strcmp(last, "tensor") || !strcmp(last, "as_tensor") || !strcmp(last, "from_numpy")) &&
+		                 catalog_fact(in->cat, CATALOG_F_PYTHON_DATA_FACTORIES, last) &&
+		                 (!catalog_fact(in->cat, CATALOG_F_TYPED_HOST_CONSTRUCTORS, last) ||
+		                  (nargs == 1 && (args[0]->k == VK_LIST || args[0]->k == VK_TUPLE))) &&
 		                 (python_data(args[0], 0) || (args[0]->k == VK_UNKNOWN && args[0]->reason &&
 		                                              strstr(args[0]->reason, TENSOR_READ_REASON)));
 		/* torch.hann_window(n), torch.arange(n): values computed from

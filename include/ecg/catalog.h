@@ -830,6 +830,15 @@ enum catalog_fact {
 	                                 module, its library base kept, the
 	                                 base's forward not read
 	                                 (interp/object.c, syncbn.c) */
+	CATALOG_F_TYPED_HOST_CONSTRUCTORS, /* set: torch.<name>(...), the legacy
+	                                 typed constructors of the CPU types:
+	                                 a host tensor whatever they are given
+	                                 (a storage, a tensor, sizes, data)
+	                                 (interp/torch.c) */
+	CATALOG_F_PYTHON_DATA_FACTORIES, /* set: torch.<name>(data) copying the
+	                                 Python data given into a new host
+	                                 tensor: no batch's data (interp/torch.c
+	                                 from_values) */
 	CATALOG_NFACTS
 };
 
