@@ -2467,6 +2467,11 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		                  (nargs == 1 && (args[0]->k == VK_LIST || args[0]->k == VK_TUPLE))) &&
 		                 (python_data(args[0], 0) || (args[0]->k == VK_UNKNOWN && args[0]->reason &&
 		                                              strstr(args[0]->reason, TENSOR_READ_REASON)));
+		/* ... and torch.ByteTensor(storage) of a storage over such data
+		 * (pickled bytes: from_buffer of pickle.dumps' result) */
+		if (!t->from_values && dev == DEV_HOST && nargs == 1 && f->mode != M_FWD && args[0]->k == VK_TENSOR &&
+		    args[0]->from_values == 1 && catalog_fact(in->cat, CATALOG_F_TYPED_HOST_CONSTRUCTORS, last))
+			t->from_values = 1;
 		/* torch.hann_window(n), torch.arange(n): values computed from
 		 * Python numbers (catalog value_factories), no batch's */
 		if (!t->from_values && dev == DEV_HOST && f->mode != M_FWD &&

@@ -839,6 +839,9 @@ enum catalog_fact {
 	                                 Python data given into a new host
 	                                 tensor: no batch's data (interp/torch.c
 	                                 from_values) */
+	CATALOG_F_HOST_SERIALISERS,   /* set: pickle.dumps & co: bytes of the
+	                                 job's own values, no batch
+	                                 (interp/call.c from_values) */
 	CATALOG_NFACTS
 };
 
