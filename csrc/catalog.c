@@ -1447,6 +1447,9 @@ static const struct {
 	[CATALOG_F_VISION_DATASETS] = { "vision_datasets", FK_MAP },
 	[CATALOG_F_ONE_DEVICE_WRAPPERS] = { "one_device_wrappers", FK_MAP },
 	[CATALOG_F_WRAPPER_INPUT_SCATTERS] = { "wrapper_input_scatters", FK_MAP },
+	[CATALOG_F_TYPED_HOST_CONSTRUCTORS] = { "typed_host_constructors", FK_SET },
+	[CATALOG_F_PYTHON_DATA_FACTORIES] = { "python_data_factories", FK_SET },
+	[CATALOG_F_HOST_SERIALISERS] = { "host_serialisers", FK_SET },
 };
 
 static const char *const FACT_KIND_KEY[] = {

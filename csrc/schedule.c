@@ -3155,6 +3155,69 @@ static void sc_eval_bcast(struct sc *s, cJSON *dd, const struct sched_ev *w, con
 	cJSON_AddItemToArray(dd, c);
 }
 
+/* Is training forward e in the step loop's own body on every pass --
+ * no loop of its own, no condition, no periodic guard, no no_sync or
+ * accumulation block between it and the step loop? */
+static int sc_every_step_body(const struct sc *s, const struct sched_ev *e)
+{
+	static const enum jctx_kind breaks[] = { JC_COND, JC_GUARD, JC_NO_SYNC, JC_ONCE, JC_ACCUM, JC_REPEAT };
+	const struct jctx *c;
+	size_t k;
+
+	if (!ctx_same(ctx_innermost_loop(e->ctx), s->step_loop))
+		return 0;
+	for (c = e->ctx; c && !ctx_same(c, s->step_loop); c = c->up)
+		for (k = 0; k < sizeof breaks / sizeof *breaks; k++)
+			if (c->kind == breaks[k])
+				return 0;
+	return 1;
+}
+
+/* DDP's buffer broadcast at model call `at`, made under no_grad in the
+ * step loop's own body (no loop of its own: a sample reconstructed every
+ * N steps between training steps): DDP broadcasts before a forward that
+ * follows one that synced gradients, and the step's training forward
+ * always precedes this one (earlier in the pass, or in the pass before;
+ * before the first, DDP's flag starts on) -- so it broadcasts each time
+ * it runs, under its own condition and period.  Only when every other
+ * forward of the wrapper inside the step loop is a training forward run
+ * on every pass (sc_every_step_body), there is one at least, and the
+ * job has no micro-step loop and never toggles the gradient sync. */
+static void sc_step_nograd_bcast(struct sc *s, cJSON *dd, const struct sched_ev *w, const struct sched_ev *at)
+{
+	int trains = 0;
+	size_t j;
+	cJSON *c;
+	char *freq;
+
+	if (!at->via_wrapper || !at->anchor || !s->step_loop || s->micro_loop ||
+	    !ctx_same(ctx_innermost_loop(at->ctx), s->step_loop) || sc_seen(dd, "anchor", at->anchor, "op", "broadcast"))
+		return;
+	for (j = 0; j < s->nev; j++) {
+		const struct sched_ev *e = &s->ev[j];
+
+		if (e->kind == SEV_GRAD_SYNC_TOGGLE)
+			return;
+		if (e->kind != SEV_MODEL_CALL || e->model != w->model || !e->via_wrapper || !ctx_has(e->ctx, s->step_loop) ||
+		    (e->anchor && !strcmp(e->anchor, at->anchor)))
+			continue;
+		if (jc_find(e->ctx, JC_NO_GRAD) || !sc_every_step_body(s, e))
+			return;
+		trains = 1;
+	}
+	if (!trains)
+		return;
+	c = sc_coll("broadcast", "data", -1, at->anchor, sc_phase(s, at), w->implied_by,
+	            "buffers from rank 0 before this forward without gradients (broadcast_buffers): the step's "
+	            "training forward before it synced, and this one turns the next broadcast off");
+	if (sc_condition_of(s, w, at))
+		cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", cJSON_CreateString(sc_condition_of(s, w, at)));
+	freq = sc_frequency(s, at);
+	cJSON_AddStringToObject(c, "frequency", freq);
+	free(freq);
+	cJSON_AddItemToArray(dd, c);
+}
+
 /* DDP's buffer broadcast at model call `at` (event index j), made under
  * no_grad outside every loop: DDP's flag starts on, so the first forward
  * of all broadcasts whatever its gradient mode (a start-up forward that
@@ -3318,6 +3381,7 @@ static size_t sc_wrap_anchored(struct sc *s, cJSON *dd, size_t wi)
 			} else if (bcast && e->model == w->model) {
 				sc_eval_bcast(s, dd, w, e);
 				sc_first_bcast(s, dd, wi, j);
+				sc_step_nograd_bcast(s, dd, w, e);
 			} else if (bcast && !jc_find(e->ctx, JC_NO_GRAD) && e->model != w->model &&
 			           sc_called_in_holder(e->model, w->model)) {
 				/* the job calls a module holding the DDP-wrapped one (a

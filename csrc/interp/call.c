@@ -360,8 +360,10 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	 * Python numbers alone is no loader's batch (from_values on an
 	 * unknown: torch.from_numpy of it is a tensor of values).  Not a
 	 * method of an outside object: reader.read(5), env.step(0) return
-	 * what the object holds */
-	if (f->mode != M_FWD && !fn->recv && strncmp(d, "torch.", 6) && numbers_only(args, nargs, kw))
+	 * what the object holds.  So is what pickle.dumps(obj) makes of a
+	 * Python object (catalog host_serialisers): its bytes */
+	if (f->mode != M_FWD && !fn->recv && strncmp(d, "torch.", 6) &&
+	    (numbers_only(args, nargs, kw) || catalog_fact(in->cat, CATALOG_F_HOST_SERIALISERS, d)))
 		r->from_values = 1;
 	/* random.getstate(): host data (catalog host_state_calls) */
 	if (catalog_fact(in->cat, CATALOG_F_HOST_STATE_CALLS, d))

@@ -892,11 +892,19 @@ static value_t *tm_mapping(struct frame *f, value_t *fn, const char *m, value_t 
 static value_t *tm_shape_read(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
                               struct vdict *kw, const struct ast_hdr *site)
 {
+	value_t *r;
+
 	(void)fn, (void)args, (void)kw;
 	/* x.size() of a shape not known: a torch.Size; x.size(d): an int */
 	if (!strcmp(m, "size") && !kw)
 		return unknown_at(f, site, nargs ? shape_dim_reason : size_unknown_reason);
-	return unknown_at(f, site, "a shape read at run time (no sync)");
+	r = unknown_at(f, site, "a shape read at run time (no sync)");
+	/* x.numel(), x.dim(), x.stride(d): a Python int >= 0 (not x.stride(),
+	 * a tuple) -- Python data, as a len() is (torch.IntTensor([x.numel()])
+	 * is a tensor of values, no batch) */
+	if (strcmp(m, "stride") || nargs)
+		r->nonneg = FACT_NONNEG_INT;
+	return r;
 }
 
 /* x.data_ptr(), x.element_size(), x.get_device(), x.is_contiguous(),

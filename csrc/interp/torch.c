@@ -1137,6 +1137,19 @@ static long long pinned_world_size(struct interp *in)
 	return interp_env_int(in, "WORLD_SIZE", &n) ? n : 0;
 }
 
+/* The default group's size: WORLD_SIZE when pinned (a launcher's world);
+ * else, once the job's own init_process_group has run on every path
+ * (dist_init_sure), the world_size it gave that call when every such call
+ * gave the same known int (parallel.c parallel_note_group: a script that
+ * starts its processes itself, mp.spawn or one Process per device).
+ * 0: not known. */
+static long long default_group_size(struct interp *in)
+{
+	long long n = pinned_world_size(in);
+
+	return n ? n : in->dist_init_sure && in->group_world > 0 ? in->group_world : 0;
+}
+
 /* torch.cuda.device_count(): the devices the job's environment makes
  * visible -- CUDA_VISIBLE_DEVICES of a pinned environment, a list of
  * distinct device numbers (empty: none).  Not set, not pinned, or ids ecg
@@ -1215,7 +1228,7 @@ int is_default_group(const value_t *v)
 }
 
 /* new_group(ranks=None, ...): ranks None or empty is the whole world
- * (WORLD_SIZE when pinned); a sequence of known length is that many
+ * (default_group_size, when known); a sequence of known length is that many
  * ranks.  Else the group's size is not known: the generic value. */
 static value_t *tc_new_group(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                              struct vdict *kw, const struct ast_hdr *site)
@@ -1236,7 +1249,7 @@ static value_t *tc_new_group(struct frame *f, const char *d, const char *last, v
 		n = 0;
 	else
 		return NULL;
-	if (!n && !(n = pinned_world_size(f->in)))
+	if (!n && !(n = default_group_size(f->in)))
 		return NULL;
 	g = unknown_at(f, site, GROUP_OF_RANKS " (torch.distributed.new_group)");
 	g->u.i = n;
@@ -1275,15 +1288,15 @@ static value_t *tc_new_subgroups(struct frame *f, const char *d, const char *las
 	return t;
 }
 
-/* The size of the process group g: the default group (None) is WORLD_SIZE
- * when pinned; a group of new_group with known ranks, that many (its
+/* The size of the process group g: the default group (None) is
+ * default_group_size's; a group of new_group with known ranks, that many (its
  * caller is taken to be one of them, as a group a job keeps for itself
  * is); the two objects an undecided `if` left, their size when both have
  * the same.  In a world of one process every group is that one process:
  * 1.  0: not known. */
 static long long group_size(struct interp *in, const value_t *g, int depth)
 {
-	long long a, b, ws = pinned_world_size(in);
+	long long a, b, ws = default_group_size(in);
 
 	if (!g || g->k == VK_NONE || is_default_group(g))
 		return ws;
@@ -1302,7 +1315,9 @@ static long long group_size(struct interp *in, const value_t *g, int depth)
 /* get_world_size(group=None): the default group's size, which a launcher
  * (torchrun, the env:// rendezvous) starts with the WORLD_SIZE it exports,
  * so with the environment known and WORLD_SIZE one number in every
- * process, it is that number; of another group, group_size's.  Not known
+ * process, it is that number, and a job that starts its own processes
+ * gives init_process_group (default_group_size); of another group,
+ * group_size's.  Not known
  * (a property of the run): NULL. */
 static value_t *tc_world_size(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                               struct vdict *kw, const struct ast_hdr *site)
@@ -2389,7 +2404,14 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 		dev = seq_dev;
 		any_tensor = 1;
 	}
-	if (kw && device_of_tensor(vdict_gets(kw, "device"))) {
+	if (!strchr(d + 6, '.') && catalog_fact(in->cat, CATALOG_F_TYPED_HOST_CONSTRUCTORS, last)) {
+		/* torch.ByteTensor(storage), torch.IntTensor([n]): a CPU type's
+		 * legacy constructor makes a host tensor whatever it is given
+		 * (a storage ecg places nowhere, a tensor), as host_factories
+		 * (below) when it is given none */
+		dev = f->mode == M_FWD && in->default_dev ? DEV_UNKNOWN : DEV_HOST;
+		made_on_host = dev == DEV_HOST;
+	} else if (kw && device_of_tensor(vdict_gets(kw, "device"))) {
 		/* device=x.device of an x not known to be on the device: made
 		 * where x is, nothing copied */
 		dev = device_of_tensor(vdict_gets(kw, "device"))->dev;
@@ -2480,12 +2502,21 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 
 		if (made_on_host)
 			host_sure_factory(f, t, kw ? vdict_gets(kw, "device") : NULL);
-		/* torch.tensor(loss_value), torch.tensor([count, total]): a host
-		 * tensor of Python numbers, whose later copy is no batch's */
+		/* torch.tensor(loss_value), torch.tensor([count, total]),
+		 * torch.IntTensor([t.numel()]): a host tensor of Python numbers,
+		 * whose later copy is no batch's -- not torch.LongTensor(b, n),
+		 * a typed constructor given ints: sizes of a buffer not filled */
 		t->from_values = dev == DEV_HOST && nargs >= 1 && f->mode != M_FWD &&
-		                 (!strcmp(last, "tensor") || !strcmp(last, "as_tensor") || !strcmp(last, "from_numpy")) &&
+		                 catalog_fact(in->cat, CATALOG_F_PYTHON_DATA_FACTORIES, last) &&
+		                 (!catalog_fact(in->cat, CATALOG_F_TYPED_HOST_CONSTRUCTORS, last) ||
+		                  (nargs == 1 && (args[0]->k == VK_LIST || args[0]->k == VK_TUPLE))) &&
 		                 (python_data(args[0], 0) || (args[0]->k == VK_UNKNOWN && args[0]->reason &&
 		                                              strstr(args[0]->reason, TENSOR_READ_REASON)));
+		/* ... and torch.ByteTensor(storage) of a storage over such data
+		 * (pickled bytes: from_buffer of pickle.dumps' result) */
+		if (!t->from_values && dev == DEV_HOST && nargs == 1 && f->mode != M_FWD && args[0]->k == VK_TENSOR &&
+		    args[0]->from_values == 1 && catalog_fact(in->cat, CATALOG_F_TYPED_HOST_CONSTRUCTORS, last))
+			t->from_values = 1;
 		/* torch.hann_window(n), torch.arange(n): values computed from
 		 * Python numbers (catalog value_factories), no batch's */
 		if (!t->from_values && dev == DEV_HOST && f->mode != M_FWD &&

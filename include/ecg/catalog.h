@@ -840,6 +840,18 @@ enum catalog_fact {
 	                                 given to its devices -> the keyword
 	                                 naming them (DataParallel's
 	                                 device_ids; interp/scatterin.c) */
+	CATALOG_F_TYPED_HOST_CONSTRUCTORS, /* set: torch.<name>(...), the legacy
+	                                 typed constructors of the CPU types:
+	                                 a host tensor whatever they are given
+	                                 (a storage, a tensor, sizes, data)
+	                                 (interp/torch.c) */
+	CATALOG_F_PYTHON_DATA_FACTORIES, /* set: torch.<name>(data) copying the
+	                                 Python data given into a new host
+	                                 tensor: no batch's data (interp/torch.c
+	                                 from_values) */
+	CATALOG_F_HOST_SERIALISERS,   /* set: pickle.dumps & co: bytes of the
+	                                 job's own values, no batch
+	                                 (interp/call.c from_values) */
 	CATALOG_NFACTS
 };
 
