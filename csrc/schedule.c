@@ -2255,14 +2255,16 @@ static int sc_later_more_often(const struct sc *s, size_t i)
  * (`if "keypoints" in target:`; a test on the training flag is the
  * phase's, not a condition), each once.  *nouter (when not NULL): how
  * many of them are the context's. */
-static size_t sc_cond_texts(const struct sc *s, const struct sched_ev *e, int row, const char **t, size_t max,
+static int sc_call_on_all_paths(struct sc *s, const struct sched_ev *e);
+
+static size_t sc_cond_texts(struct sc *s, const struct sched_ev *e, int row, const char **t, size_t max,
                             size_t *nouter)
 {
 	const char *in[16];
 	size_t n = 0, m, k, outer;
 	const struct jctx *c;
 
-	m = outer = sc_ctx_texts(row ? sc_ctx_of(s, e) : e->ctx, t, max);
+	m = outer = row && sc_call_on_all_paths(s, e) ? 0 : sc_ctx_texts(row ? sc_ctx_of(s, e) : e->ctx, t, max);
 	if (nouter)
 		*nouter = outer;
 	if (!row || !e->in_forward)
@@ -2290,7 +2292,7 @@ static size_t sc_cond_texts(const struct sc *s, const struct sched_ev *e, int ro
  * in s's pool. */
 static const char *sc_row_condition(struct sc *s, const struct sched_ev *e)
 {
-	const char *outer = sc_condition(s, sc_ctx_of(s, e)), *t[32];
+	const char *outer = sc_call_on_all_paths(s, e) ? NULL : sc_condition(s, sc_ctx_of(s, e)), *t[32];
 	size_t n, no;
 	char *r;
 	buf_t b;
@@ -2481,6 +2483,29 @@ static const char *sc_paths_condition(struct sc *s, const struct sched_ev *e, in
 static int sc_same_line(const struct sched_ev *a, const struct sched_ev *b)
 {
 	return a->kind == b->kind && a->anchor && b->anchor && !strcmp(a->anchor, b->anchor);
+}
+
+/* b is where a wrapper issues what it issues at a: a's line and kind,
+ * the gradients synced (not under no_sync) and, for a model call, with
+ * gradients on -- one of the paths that reach the wrapper's collective
+ * (a backward in a function called on both paths of `if rank == 0:`) */
+static int sc_same_wrap_site(const struct sched_ev *a, const struct sched_ev *b)
+{
+	return sc_same_line(a, b) && !jc_find(b->ctx, JC_NO_SYNC) &&
+	       (b->kind != SEV_MODEL_CALL || !jc_find(b->ctx, JC_NO_GRAD));
+}
+
+/* Is forward event e's model call (sc_fwd_call), itself under a
+ * condition, reached at its line on paths whose conditions together
+ * leave none (`if rank == 0: train(..., logger) else: train(..., None)`:
+ * the function holding the call read once per path)?  Then the forward's
+ * events run whichever path was taken: the first path's condition is not
+ * theirs. */
+static int sc_call_on_all_paths(struct sc *s, const struct sched_ev *e)
+{
+	const struct sched_ev *call = e->in_forward ? sc_fwd_call(s, e) : NULL;
+
+	return call && sc_condition(s, call->ctx) && !sc_paths_condition(s, call, 0, sc_same_line);
 }
 
 static int sc_same_collective(const struct sched_ev *a, const struct sched_ev *b)
@@ -3005,7 +3030,8 @@ static void sc_wrap_coll_if(struct sc *s, cJSON *dd, const struct sched_ev *w, c
 	char *freq;
 
 	if (!cond)
-		cond = sc_condition_of(s, w, at);
+		cond = sc_condition(s, w->ctx) ? sc_condition_of(s, w, at)
+		       : sc_paths_condition(s, at, 0, sc_same_wrap_site);
 
 	if (sc_seen(dd, "anchor", at->anchor, "op", op))
 		return;
