@@ -608,6 +608,19 @@ static int sc_fwd_mode(const struct sched_ev *e)
 	return 0;
 }
 
+/* Is c, within its innermost loop, under a guard or condition that step
+ * is not (an evaluation every N steps calling a module's method: its own
+ * call's context, not the step's)? */
+static int sc_ctx_gated_apart(const struct jctx *c, const struct jctx *step)
+{
+	const struct jctx *loop = ctx_innermost_loop(c);
+
+	for (; c && c != loop; c = c->up)
+		if ((c->kind == JC_GUARD || c->kind == JC_COND) && !ctx_has(step, c))
+			return 1;
+	return 0;
+}
+
 /* The job's call of the model that runs forward event e: the first call
  * of its own model when that is not the step's; for a path of
  * the forward that runs in eval mode only (`if self.training:`'s else)
@@ -626,7 +639,8 @@ static const struct sched_ev *sc_fwd_call(const struct sc *s, const struct sched
 	    e->fwd_root != s->step_call->model)
 		for (i = 0; i < s->nev; i++)
 			if (s->ev[i].kind == SEV_MODEL_CALL && !s->ev[i].in_forward && s->ev[i].model == e->fwd_root) {
-				if (!ctx_same(ctx_innermost_loop(s->ev[i].ctx), ctx_innermost_loop(s->step_call->ctx)))
+				if (!ctx_same(ctx_innermost_loop(s->ev[i].ctx), ctx_innermost_loop(s->step_call->ctx)) ||
+				    sc_ctx_gated_apart(s->ev[i].ctx, s->step_call->ctx))
 					return &s->ev[i];
 				break;
 			}
@@ -2599,10 +2613,13 @@ static int sc_other_path(const struct sc *s, const struct sched_ev *e)
 
 /* How many times e's line runs in one call of the model, when read from
  * a forward: the sum over the reads that reached it (a helper read anew
- * at each of its calls, a module's forward once) of each read's count;
+ * at each of its calls, a module's forward once) of each read's count --
+ * the reads counted at e's model call (a module read again for another
+ * call of the job, an evaluation's, is that call's count);
  * -1 when one is not known (*why: the reason a read gives, or NULL). */
 static long long sc_fwd_runs(const struct sc *s, const struct sched_ev *e, const char **why)
 {
+	const struct sched_ev *call = sc_fwd_call(s, e);
 	long long n = 0;
 	size_t j;
 
@@ -2611,7 +2628,8 @@ static long long sc_fwd_runs(const struct sc *s, const struct sched_ev *e, const
 		const struct sched_ev *x = &s->ev[j];
 
 		if (x->kind != e->kind || !x->in_forward || strcmp(x->anchor, e->anchor) || sc_same_run_before(s, j, 1) ||
-		    (x->kind == SEV_COLLECTIVE && (!x->op || !e->op || strcmp(x->op, e->op))))
+		    (x->kind == SEV_COLLECTIVE && (!x->op || !e->op || strcmp(x->op, e->op))) ||
+		    sc_fwd_call(s, x) != call)
 			continue;
 		if (x->fwd_mult < 0 || n > (1LL << 40)) {
 			*why = x->fwd_mult < 0 ? x->fwd_mult_why : NULL;

@@ -112,3 +112,29 @@ struct fwdinfo *fwd_mode_reading(struct interp *in, struct fwdinfo *fi, const ch
 	fi->other_mode = r;
 	return r;
 }
+
+/* Job code calling a module whose forward was read as part of another
+ * model's (`self.dp(x, mask, reverse=True)` in a method the job calls,
+ * `generator.module.infer(x)`) in a mode that reading did not take: that
+ * mode's reading, its events the module's own (the schedule places them
+ * at the job's call of it).  After the models' forwards were read. */
+void interp_read_call_modes(struct interp *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->nroots; i++) {
+		const struct root_call *rc = &in->roots[i];
+		struct fwdinfo *fi, *v;
+
+		if (!rc->inst || rc->inst->mod != VM_REPO || !(fi = rc->inst->entry) || fi->state != 2)
+			continue;
+		v = fwd_mode_reading(in, fi, fwd_mode_sig(in, rc->inst, rc->args, rc->nargs, rc->kwargs));
+		if (v == fi || v->state != 0)
+			continue;
+		v->state = 1;
+		v->sev_from = in->nsev;
+		v->ret = interp_forward(in, rc->inst, rc->args, rc->nargs, rc->kwargs, &v->seq);
+		v->sev_to = in->nsev;
+		v->state = 2;
+	}
+}
