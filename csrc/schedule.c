@@ -608,6 +608,19 @@ static int sc_fwd_mode(const struct sched_ev *e)
 	return 0;
 }
 
+/* Is c, within its innermost loop, under a guard or condition that step
+ * is not (an evaluation every N steps calling a module's method: its own
+ * call's context, not the step's)? */
+static int sc_ctx_gated_apart(const struct jctx *c, const struct jctx *step)
+{
+	const struct jctx *loop = ctx_innermost_loop(c);
+
+	for (; c && c != loop; c = c->up)
+		if ((c->kind == JC_GUARD || c->kind == JC_COND) && !ctx_has(step, c))
+			return 1;
+	return 0;
+}
+
 /* The job's call of the model that runs forward event e: the first call
  * of its own model when that is not the step's; for a path of
  * the forward that runs in eval mode only (`if self.training:`'s else)
@@ -626,7 +639,8 @@ static const struct sched_ev *sc_fwd_call(const struct sc *s, const struct sched
 	    e->fwd_root != s->step_call->model)
 		for (i = 0; i < s->nev; i++)
 			if (s->ev[i].kind == SEV_MODEL_CALL && !s->ev[i].in_forward && s->ev[i].model == e->fwd_root) {
-				if (!ctx_same(ctx_innermost_loop(s->ev[i].ctx), ctx_innermost_loop(s->step_call->ctx)))
+				if (!ctx_same(ctx_innermost_loop(s->ev[i].ctx), ctx_innermost_loop(s->step_call->ctx)) ||
+				    sc_ctx_gated_apart(s->ev[i].ctx, s->step_call->ctx))
 					return &s->ev[i];
 				break;
 			}
@@ -2312,14 +2326,16 @@ static int sc_later_more_often(const struct sc *s, size_t i)
  * (`if "keypoints" in target:`; a test on the training flag is the
  * phase's, not a condition), each once.  *nouter (when not NULL): how
  * many of them are the context's. */
-static size_t sc_cond_texts(const struct sc *s, const struct sched_ev *e, int row, const char **t, size_t max,
+static int sc_call_on_all_paths(struct sc *s, const struct sched_ev *e);
+
+static size_t sc_cond_texts(struct sc *s, const struct sched_ev *e, int row, const char **t, size_t max,
                             size_t *nouter)
 {
 	const char *in[16];
 	size_t n = 0, m, k, outer;
 	const struct jctx *c;
 
-	m = outer = sc_ctx_texts(row ? sc_ctx_of(s, e) : e->ctx, t, max);
+	m = outer = row && sc_call_on_all_paths(s, e) ? 0 : sc_ctx_texts(row ? sc_ctx_of(s, e) : e->ctx, t, max);
 	if (nouter)
 		*nouter = outer;
 	if (!row || !e->in_forward)
@@ -2347,7 +2363,7 @@ static size_t sc_cond_texts(const struct sc *s, const struct sched_ev *e, int ro
  * in s's pool. */
 static const char *sc_row_condition(struct sc *s, const struct sched_ev *e)
 {
-	const char *outer = sc_condition(s, sc_ctx_of(s, e)), *t[32];
+	const char *outer = sc_call_on_all_paths(s, e) ? NULL : sc_condition(s, sc_ctx_of(s, e)), *t[32];
 	size_t n, no;
 	char *r;
 	buf_t b;
@@ -2540,6 +2556,29 @@ static int sc_same_line(const struct sched_ev *a, const struct sched_ev *b)
 	return a->kind == b->kind && a->anchor && b->anchor && !strcmp(a->anchor, b->anchor);
 }
 
+/* b is where a wrapper issues what it issues at a: a's line and kind,
+ * the gradients synced (not under no_sync) and, for a model call, with
+ * gradients on -- one of the paths that reach the wrapper's collective
+ * (a backward in a function called on both paths of `if rank == 0:`) */
+static int sc_same_wrap_site(const struct sched_ev *a, const struct sched_ev *b)
+{
+	return sc_same_line(a, b) && !jc_find(b->ctx, JC_NO_SYNC) &&
+	       (b->kind != SEV_MODEL_CALL || !jc_find(b->ctx, JC_NO_GRAD));
+}
+
+/* Is forward event e's model call (sc_fwd_call), itself under a
+ * condition, reached at its line on paths whose conditions together
+ * leave none (`if rank == 0: train(..., logger) else: train(..., None)`:
+ * the function holding the call read once per path)?  Then the forward's
+ * events run whichever path was taken: the first path's condition is not
+ * theirs. */
+static int sc_call_on_all_paths(struct sc *s, const struct sched_ev *e)
+{
+	const struct sched_ev *call = e->in_forward ? sc_fwd_call(s, e) : NULL;
+
+	return call && sc_condition(s, call->ctx) && !sc_paths_condition(s, call, 0, sc_same_line);
+}
+
 static int sc_same_collective(const struct sched_ev *a, const struct sched_ev *b)
 {
 	return sc_same_line(a, b) && (!a->op || !b->op || !strcmp(a->op, b->op));
@@ -2631,10 +2670,13 @@ static int sc_other_path(const struct sc *s, const struct sched_ev *e)
 
 /* How many times e's line runs in one call of the model, when read from
  * a forward: the sum over the reads that reached it (a helper read anew
- * at each of its calls, a module's forward once) of each read's count;
+ * at each of its calls, a module's forward once) of each read's count --
+ * the reads counted at e's model call (a module read again for another
+ * call of the job, an evaluation's, is that call's count);
  * -1 when one is not known (*why: the reason a read gives, or NULL). */
 static long long sc_fwd_runs(const struct sc *s, const struct sched_ev *e, const char **why)
 {
+	const struct sched_ev *call = sc_fwd_call(s, e);
 	long long n = 0;
 	size_t j;
 
@@ -2643,7 +2685,8 @@ static long long sc_fwd_runs(const struct sc *s, const struct sched_ev *e, const
 		const struct sched_ev *x = &s->ev[j];
 
 		if (x->kind != e->kind || !x->in_forward || strcmp(x->anchor, e->anchor) || sc_same_run_before(s, j, 1) ||
-		    (x->kind == SEV_COLLECTIVE && (!x->op || !e->op || strcmp(x->op, e->op))))
+		    (x->kind == SEV_COLLECTIVE && (!x->op || !e->op || strcmp(x->op, e->op))) ||
+		    sc_fwd_call(s, x) != call)
 			continue;
 		if (x->fwd_mult < 0 || n > (1LL << 40)) {
 			*why = x->fwd_mult < 0 ? x->fwd_mult_why : NULL;
@@ -3062,7 +3105,8 @@ static void sc_wrap_coll_if(struct sc *s, cJSON *dd, const struct sched_ev *w, c
 	char *freq;
 
 	if (!cond)
-		cond = sc_condition_of(s, w, at);
+		cond = sc_condition(s, w->ctx) ? sc_condition_of(s, w, at)
+		       : sc_paths_condition(s, at, 0, sc_same_wrap_site);
 
 	if (sc_seen(dd, "anchor", at->anchor, "op", op))
 		return;

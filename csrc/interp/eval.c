@@ -1398,8 +1398,10 @@ static value_t *tensor_subscript(struct frame *f, const struct ast_Subscript *s,
 	emit_op(f, "Tensor.__getitem__", &s->h);
 	/* x[mask] sizes its output from the data; x[index] with an
 	 * integer index tensor is a gather on the device (no read);
-	 * an index whose dtype is not known is not called a sync */
-	if (obj->dev == DEV_DEVICE && index_has_mask(idx) && f->mode != M_FWD)
+	 * an index whose dtype is not known is not called a sync.  In job
+	 * code and in a model's forward alike, as a store through a mask
+	 * (index_mask_store) */
+	if (obj->dev == DEV_DEVICE && index_has_mask(idx))
 		sev(f, SEV_SYNC, "indexing with a tensor (boolean mask or index array)", &s->h);
 	index_host_copy(f, obj, idx, s->slice, &s->h);
 	host_sure_device_index(f, obj, idx, &s->h);   /* the reverse: a device index read back */
@@ -2119,12 +2121,17 @@ static value_t *unwrap_arm(struct frame *f, const struct ast_hdr *att, const val
 
 /* The truth of an operand of `a and b` / `a or b` read on the host: an
  * operand that is a device tensor (`torch.isnan(p).any() or ...`) is a
- * sync at the operand -- one for the whole BoolOp (*done set): a later
+ * sync at the operand (in a model's forward, a comparison's) -- one for the whole BoolOp (*done set): a later
  * device operand reads under the earlier one's outcome on the same
  * statement, the same wait again; one that is a device tensor on one
  * path only (alts.c) is a sync there. */
 static void boolop_operand_sync(struct frame *f, value_t *v, const struct ast_hdr *operand, int *done)
 {
+	/* in a forward, arguments not known are read as device tensors (a
+	 * flag passed in, `train and use_dropout`): there only a comparison
+	 * written in the operand (`torch.min(x) < left`) is one for sure */
+	if (f->mode == M_FWD && !AST_IS(operand, Compare))
+		return;
 	if (is_tensorish(v) && v->dev == DEV_DEVICE) {
 		if (!*done)
 			sev(f, SEV_SYNC, afmt(f->in, "%s (the truth of a device tensor)", text_of(f, operand)), operand);
@@ -2250,7 +2257,7 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 			 * but the last, and the last too as an `if` test; one that
 			 * is a device tensor on one path only (alts.c) is a sync
 			 * there */
-			if (f->mode != M_FWD && (in_test || i + 1 < b->values.n))
+			if (in_test || i + 1 < b->values.n)
 				boolop_operand_sync(f, last, b->values.items[i], &dev_read);
 			if (t < 0) {
 				/* evaluate the rest for their effects, result unknown --
@@ -2298,7 +2305,7 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 						boolop_machine_operand(w, &mach, &other);
 					if (value_truth(w) == 0)
 						and_falsy = 1;
-					if (f->mode != M_FWD && (in_test || i + 1 < b->values.n))
+					if (in_test || i + 1 < b->values.n)
 						boolop_operand_sync(f, w, b->values.items[i], &dev_read);
 					/* as a test, any operand whose truth is known
 					 * and decides (`x and 0`, `x or 'a'`) */

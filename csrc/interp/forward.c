@@ -212,6 +212,8 @@ static value_t *forward_of(struct frame *f, struct vinst *m, value_t **args, siz
 		fi = ast_arena_alloc(in->a, sizeof *fi);
 		*slot = fi;
 	}
+	/* a call in another mode (reverse=True) reads the forward again */
+	fi = fwd_mode_reading(in, fi, fwd_mode_sig(in, m, args, nargs, kw));
 	if (!fi->call_anchor)
 		fi->call_anchor = site ? anchor_at(f, site) : f->ev && f->ev->n ? f->ev->ev[f->ev->n - 1].anchor : NULL;
 	/* the first call with gradients on (an evaluation's call under

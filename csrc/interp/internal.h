@@ -594,6 +594,9 @@ struct fwdinfo {              /* hung on vinst->entry while interpreting */
 	value_t **args;           /* what the first call passed */
 	size_t nargs;
 	size_t sev_from, sev_to;  /* the schedule events its first read made */
+	const char *mode;         /* fwdmode.c: the flag arguments it was read with */
+	struct fwdinfo *other_mode;   /* the readings in other modes (the first
+	                                 reading's list; arena-owned) */
 };
 
 /* ------------------------------------------------------------------ shared functions, by file */
@@ -1485,6 +1488,14 @@ value_t *module_children_dict(struct frame *f, value_t *self, const struct ast_h
  * loop whose trip count is not known) m's children are no longer all
  * known.  `target` is the assignment's target (its text for the reason) */
 void module_store_child(struct frame *f, struct vinst *m, value_t *idx, value_t *v, const struct ast_hdr *target);
+
+/* fwdmode.c: the mode of a call of m (its forward's flag parameters --
+ * bool/None/str defaults -- with the values the call binds), "" for none;
+ * the reading of that mode in fi's list, a new one (state 0) when not read
+ * yet and fewer than its limit were, else fi.  Arena-owned; never fail. */
+const char *fwd_mode_sig(struct interp *in, struct vinst *m, value_t **args, size_t nargs,
+                         const struct vdict *kw);
+struct fwdinfo *fwd_mode_reading(struct interp *in, struct fwdinfo *fi, const char *sig);
 
 /* forward.c */
 struct fev *emit(struct frame *f, enum fev_kind kind, const struct ast_hdr *site);

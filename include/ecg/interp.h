@@ -441,6 +441,10 @@ const char *interp_forward_anchor(struct interp *in, struct vinst *inst);
 /* What m's forward did (NULL if it never ran), and where it was first
  * called from. */
 const struct fseq *interp_events_of(const struct vinst *m);
+/* After the models' forwards are read: each job call of a module whose
+ * forward was read inside another model's, in a mode (a flag argument:
+ * reverse=True) no reading took, read in that mode (interp/fwdmode.c). */
+void interp_read_call_modes(struct interp *in);
 const char *interp_call_anchor(const struct vinst *m);
 /* where m was first called with gradients on; else interp_call_anchor's */
 const char *interp_grad_call_anchor(const struct vinst *m);

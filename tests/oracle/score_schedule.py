@@ -37,6 +37,9 @@ EXPECTED.json
      "step": "path:Symbol:line",                  optional: entrypoint.step, the loop or
                                                   handler that is one step of the job;
                                                   null: entrypoint.step must be null
+     "conditions_checked": true,                  optional: each row's "condition" is
+                                                  scored (null: ecg's rows there carry
+                                                  none; a text: each carries one)
      "notes": "..."}
 
 A sync or h2d entry may also name its "frequency" (FREQ below) and its
@@ -419,6 +422,15 @@ def score(expected, sched, name="?"):
                               if not freq_ok(e["frequency"], x.get("frequency"), st.get("unit"), st.get("micro_steps") == 1)})
                 if bad:
                     fails.append("%s %s: frequency %s, want %s" % (k, e["anchor"], " / ".join(bad), e["frequency"]))
+            # "conditions_checked": true (opt-in): a row's "condition" null
+            # wants ecg's rows there with none, a text wants one on each
+            if expected.get("conditions_checked") and "condition" in e:
+                checked += 1
+                bad = sorted({str(x.get("condition")) for x in found
+                              if bool(x.get("condition")) != bool(e["condition"])})
+                if bad:
+                    fails.append("%s %s: condition %s, want %s" % (k, e["anchor"], " / ".join(bad),
+                                                                   json.dumps(e["condition"])))
             if e.get("phase"):
                 checked += 1
                 ok_ph = e["phase"] if isinstance(e["phase"], list) else [e["phase"]]
@@ -677,14 +689,14 @@ def perfect_sections(expected):
     hd = []
     for s in expected.get("syncs", []):
         hd.append({"kind": "sync", "call": s["call"], "anchor": s["anchor"], "pinned": None,
-                   "non_blocking": None, "phase": _ph(s), "frequency": _fq(s), "condition": None})
+                   "non_blocking": None, "phase": _ph(s), "frequency": _fq(s), "condition": s.get("condition")})
     for h in expected.get("h2d", []):
         hd.append({"kind": "h2d", "call": h["call"], "anchor": h["anchor"], "pinned": h["pinned"],
-                   "non_blocking": h["non_blocking"], "phase": _ph(h), "frequency": _fq(h), "condition": None})
+                   "non_blocking": h["non_blocking"], "phase": _ph(h), "frequency": _fq(h), "condition": h.get("condition")})
     dd = []
     for c in expected.get("collectives", []):
         dd.append({"op": c["op"], "parallelism": c["parallelism"], "async_op": c["async_op"],
-                   "anchor": c["anchor"], "phase": _ph(c), "condition": None,
+                   "anchor": c["anchor"], "phase": _ph(c), "condition": c.get("condition"),
                    "implied_by": c.get("implied_by")})
         if c.get("frequency"):
             dd[-1]["frequency"] = _fq(c)
