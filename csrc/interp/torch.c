@@ -1575,7 +1575,8 @@ static value_t *compile_decorator(struct frame *f, struct vdict *kw)
 }
 
 /* torch.compile(self.function) where the function is a def of the
- * repository held by an object (not a module): a wrapper that compiles
+ * repository held by an object (not a module) a plain name reaches: a
+ * wrapper that compiles
  * what it was given (`@flags.compile_wrap` over a def, compiled on its
  * first call).  The region is that def, anchored where its code object
  * starts (its first decorator's line, as @torch.compile's) in the scope
@@ -1592,9 +1593,9 @@ static int compile_wrapped_def(struct frame *f, const struct ast_hdr *site, cons
 
 	if (fn->k != VK_FUNC || !(vf = fn->u.fn)->def || !vf->qualname || !vf->file || AST_IS(vf->def, Lambda) ||
 	    !AST_IS(site, Call) || !AST_AS(site, Call)->args.n ||
-	    !AST_IS(a = AST_AS(site, Call)->args.items[0], Attribute))
+	    !AST_IS(a = AST_AS(site, Call)->args.items[0], Attribute) || !AST_IS(AST_AS(a, Attribute)->value, Name))
 		return 0;
-	owner = eval(f, AST_AS(a, Attribute)->value);
+	owner = eval(f, AST_AS(a, Attribute)->value);    /* a name: reading it runs nothing */
 	if (owner->k != VK_INST || owner->u.inst->mod != VM_NONE)
 		return 0;
 	q = vf->qualname;
