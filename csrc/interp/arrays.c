@@ -334,10 +334,12 @@ static struct vshape *stack_shape(struct frame *f, const value_t *seq)
 	s->sym[0] = NULL;
 	for (d = 0; d < a0->nd; d++) {
 		s->n[d + 1] = a0->n[d];
-		s->sym[d + 1] = NULL;
+		s->sym[d + 1] = a0->sym[d];      /* (a size the config may set keeps its name) */
 		for (i = 1; i < seq->u.seq->n; i++)
-			if (sh[i]->n[d] != a0->n[d])
+			if (sh[i]->n[d] != a0->n[d] || sh[i]->sym[d] != a0->sym[d]) {
 				s->n[d + 1] = -1;
+				s->sym[d + 1] = NULL;
+			}
 	}
 	return s;
 }
