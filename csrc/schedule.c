@@ -3133,6 +3133,23 @@ static void sc_wrap_coll_if(struct sc *s, cJSON *dd, const struct sched_ev *w, c
 	cJSON_AddItemToArray(dd, c);
 }
 
+/* DDP's buffer broadcast row at model call `at` of wrap w: its note, the
+ * call's condition, and the frequency of `how` (the call itself, or a
+ * pass of a loop around it).  The row joins dd. */
+static void sc_bcast_row(struct sc *s, cJSON *dd, const struct sched_ev *w, const struct sched_ev *at,
+                         const struct sched_ev *how, const char *note)
+{
+	cJSON *c = sc_coll("broadcast", "data", -1, at->anchor, sc_phase(s, at), w->implied_by, note);
+	char *freq;
+
+	if (sc_condition_of(s, w, at))
+		cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", cJSON_CreateString(sc_condition_of(s, w, at)));
+	freq = sc_frequency(s, how);
+	cJSON_AddStringToObject(c, "frequency", freq);
+	free(freq);
+	cJSON_AddItemToArray(dd, c);
+}
+
 /* DDP's buffer broadcast at model call `at`, made under no_grad in an
  * evaluation loop: DDP broadcasts before a forward that follows one that
  * synced gradients (or before the first forward of all), and a forward
@@ -3152,8 +3169,6 @@ static void sc_eval_bcast(struct sc *s, cJSON *dd, const struct sched_ev *w, con
 	struct sched_ev pass;
 	int trains = 0;
 	size_t j;
-	cJSON *c;
-	char *freq;
 
 	if (!at->via_wrapper || !l || !s->step_loop || ctx_same(l, s->step_loop) || ctx_has(s->step_loop, l) ||
 	    (s->micro_loop && ctx_same(l, s->micro_loop)) || sc_seen(dd, "anchor", at->anchor, "op", "broadcast"))
@@ -3185,18 +3200,12 @@ static void sc_eval_bcast(struct sc *s, cJSON *dd, const struct sched_ev *w, con
 	}
 	if (!trains)
 		return;
-	c = sc_coll("broadcast", "data", -1, at->anchor, sc_phase(s, at), w->implied_by,
-	            "buffers from rank 0 before the first forward of each pass of the loop (broadcast_buffers): "
-	            "the forward without gradients turns the next broadcast off");
-	if (sc_condition_of(s, w, at))
-		cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", cJSON_CreateString(sc_condition_of(s, w, at)));
 	pass = *at;
 	pass.ctx = top->up;
 	pass.in_forward = 0;
-	freq = sc_frequency(s, &pass);
-	cJSON_AddStringToObject(c, "frequency", freq);
-	free(freq);
-	cJSON_AddItemToArray(dd, c);
+	sc_bcast_row(s, dd, w, at, &pass,
+	             "buffers from rank 0 before the first forward of each pass of the loop (broadcast_buffers): "
+	             "the forward without gradients turns the next broadcast off");
 }
 
 /* Is training forward e in the step loop's own body on every pass --
@@ -3231,8 +3240,6 @@ static void sc_step_nograd_bcast(struct sc *s, cJSON *dd, const struct sched_ev 
 {
 	int trains = 0;
 	size_t j;
-	cJSON *c;
-	char *freq;
 
 	if (!at->via_wrapper || !at->anchor || !s->step_loop || s->micro_loop ||
 	    !ctx_same(ctx_innermost_loop(at->ctx), s->step_loop) || sc_seen(dd, "anchor", at->anchor, "op", "broadcast"))
@@ -3251,15 +3258,9 @@ static void sc_step_nograd_bcast(struct sc *s, cJSON *dd, const struct sched_ev 
 	}
 	if (!trains)
 		return;
-	c = sc_coll("broadcast", "data", -1, at->anchor, sc_phase(s, at), w->implied_by,
-	            "buffers from rank 0 before this forward without gradients (broadcast_buffers): the step's "
-	            "training forward before it synced, and this one turns the next broadcast off");
-	if (sc_condition_of(s, w, at))
-		cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", cJSON_CreateString(sc_condition_of(s, w, at)));
-	freq = sc_frequency(s, at);
-	cJSON_AddStringToObject(c, "frequency", freq);
-	free(freq);
-	cJSON_AddItemToArray(dd, c);
+	sc_bcast_row(s, dd, w, at, at,
+	             "buffers from rank 0 before this forward without gradients (broadcast_buffers): the step's "
+	             "training forward before it synced, and this one turns the next broadcast off");
 }
 
 /* DDP's buffer broadcast at model call `at` (event index j), made under
@@ -3272,23 +3273,15 @@ static void sc_first_bcast(struct sc *s, cJSON *dd, size_t wi, size_t j)
 {
 	const struct sched_ev *w = &s->ev[wi], *at = &s->ev[j];
 	size_t k;
-	cJSON *c;
-	char *freq;
 
 	if (!at->via_wrapper || ctx_innermost_loop(at->ctx) || sc_seen(dd, "anchor", at->anchor, "op", "broadcast"))
 		return;
 	for (k = wi + 1; k < j; k++)
 		if (s->ev[k].kind == SEV_MODEL_CALL && s->ev[k].model == w->model && s->ev[k].via_wrapper)
 			return;
-	c = sc_coll("broadcast", "data", -1, at->anchor, sc_phase(s, at), w->implied_by,
-	            "buffers from rank 0 before the first forward of all (broadcast_buffers; DDP's flag starts on): "
-	            "this forward without gradients then turns the next broadcast off");
-	if (sc_condition_of(s, w, at))
-		cJSON_ReplaceItemInObjectCaseSensitive(c, "condition", cJSON_CreateString(sc_condition_of(s, w, at)));
-	freq = sc_frequency(s, at);
-	cJSON_AddStringToObject(c, "frequency", freq);
-	free(freq);
-	cJSON_AddItemToArray(dd, c);
+	sc_bcast_row(s, dd, w, at, at,
+	             "buffers from rank 0 before the first forward of all (broadcast_buffers; DDP's flag starts on): "
+	             "this forward without gradients then turns the next broadcast off");
 }
 
 static void sc_wrap_coll(struct sc *s, cJSON *dd, const struct sched_ev *w, const struct sched_ev *at,
