@@ -594,6 +594,28 @@ int value_is_known_scalar(const value_t *v)
 	return v && (v->k == VK_NONE || v->k == VK_BOOL || v->k == VK_INT || v->k == VK_FLOAT || v->k == VK_STR);
 }
 
+/* A tuple nests at most this deep in a key value_is_known_key() accepts. */
+#define KNOWN_KEY_DEPTH 4
+
+static int known_key_at(const value_t *v, int depth)
+{
+	size_t i;
+
+	if (value_is_known_scalar(v))
+		return 1;
+	if (!v || v->k != VK_TUPLE || !v->u.seq || v->u.seq->unk_reason || depth >= KNOWN_KEY_DEPTH)
+		return 0;
+	for (i = 0; i < v->u.seq->n; i++)
+		if (!known_key_at(v->u.seq->items[i], depth + 1))
+			return 0;
+	return 1;
+}
+
+int value_is_known_key(const value_t *v)
+{
+	return known_key_at(v, 0);
+}
+
 /* Past this the text is not made: a list of a million items, or a list
  * holding itself a thousand times eight levels deep ([l] * 1000), would
  * take seconds and gigabytes. */

@@ -472,10 +472,51 @@ static int dict_keys_known(const struct vdict *d)
 	for (i = 0; i < d->n; i++) {
 		const value_t *k = d->keys[i];
 
-		if (!value_is_known_scalar(k) && k->k != VK_CLASS && k->k != VK_FUNC && k->k != VK_EXT)
+		if (!value_is_known_key(k) && k->k != VK_CLASS && k->k != VK_FUNC && k->k != VK_EXT)
 			return 0;
 	}
 	return 1;
+}
+
+static int compare_known(struct interp *in, enum ast_cmpop op, value_t *l, value_t *r);
+
+/* A tuple or list nests at most this deep in a comparison seq_eq() reads
+ * (a list holding itself is not decided). */
+#define SEQ_EQ_DEPTH 8
+
+/* l == r for two tuples or two lists, as Python compares them: item by
+ * item.  1 equal, 0 not, -1 not decided -- one item's comparison is not
+ * known and none is decided unequal, or either holds items not known
+ * (unk_reason).  An item compared with itself is equal (Python's
+ * identity shortcut in list and tuple ==). */
+static int seq_eq(struct interp *in, const value_t *l, const value_t *r, int depth)
+{
+	size_t i;
+	int st, unk = 0;
+
+	if (l == r)
+		return 1;
+	if (!l->u.seq || !r->u.seq || l->u.seq->unk_reason || r->u.seq->unk_reason || depth >= SEQ_EQ_DEPTH)
+		return -1;
+	if (l->u.seq->n != r->u.seq->n)
+		return 0;
+	for (i = 0; i < l->u.seq->n; i++) {
+		value_t *a = l->u.seq->items[i], *b = r->u.seq->items[i];
+
+		if (a == b)
+			continue;
+		if (a && b && (a->k == VK_TUPLE || a->k == VK_LIST) && a->k == b->k)
+			st = seq_eq(in, a, b, depth + 1);
+		else if (a && b)
+			st = compare_known(in, AST_CMP_EQ, a, b);
+		else
+			st = -1;
+		if (st == 0)
+			return 0;
+		if (st < 0)
+			unk = 1;
+	}
+	return unk ? -1 : 1;
 }
 
 static int compare_known(struct interp *in, enum ast_cmpop op, value_t *l, value_t *r)
@@ -527,9 +568,10 @@ static int compare_known(struct interp *in, enum ast_cmpop op, value_t *l, value
 		int eq;
 
 		if (!value_is_known_scalar(l) || !value_is_known_scalar(r)) {
-			if ((l->k == VK_TUPLE || l->k == VK_LIST) && l->k == r->k)
-				eq = value_key_eq(l, r);
-			else if ((st = dtype_eq(in->cat, l, r)) >= 0)
+			if ((l->k == VK_TUPLE || l->k == VK_LIST) && l->k == r->k) {
+				if ((eq = seq_eq(in, l, r, 0)) < 0)
+					return -1;
+			} else if ((st = dtype_eq(in->cat, l, r)) >= 0)
 				eq = st;
 			else if ((st = same_type_ref(l, r)) >= 0)
 				eq = st;
@@ -567,7 +609,10 @@ static int compare_known(struct interp *in, enum ast_cmpop op, value_t *l, value
 				                                   * job's is a key only as itself
 				                                   * (hashed by identity): every key
 				                                   * is known, none is it */
-			if (!found && !value_is_known_scalar(l))
+			if (!found && !r->u.dict->n && r->u.dict->exact && !dict_may_hold(r->u.dict) &&
+			    !r->u.dict->rep)
+				return op == AST_CMP_IN ? 0 : 1;   /* `{}` holds no key */
+			if (!found && !value_is_known_key(l))
 				return -1;      /* a key not known may be any of them */
 			if (!found && (dict_may_hold(r->u.dict) || r->u.dict->rep))
 				return -1;      /* or a key it does not list may be l (a
@@ -1653,9 +1698,9 @@ static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, val
 			return v;
 		if ((v = keyalts_subscript(f, s, obj, idx)))
 			return v;       /* {"a": A, "b": B}[k], k not known: both (keyalts.c) */
-		if (obj->u.dict->rep && value_is_known_scalar(idx))
+		if (obj->u.dict->rep && value_is_known_key(idx))
 			return obj->u.dict->rep;       /* {k: v.to(dev) for k, v in t.items()}["boxes"] */
-		if (obj->u.dict->missing && value_is_known_scalar(idx) && !dict_may_hold(obj->u.dict)) {
+		if (obj->u.dict->missing && value_is_known_key(idx) && !dict_may_hold(obj->u.dict)) {
 			/* defaultdict: d[k] = default_factory(), then read */
 			v = call(f, obj->u.dict->missing, NULL, 0, NULL, &s->h);
 			vdict_set(in->a, obj->u.dict, idx, v);
@@ -1666,14 +1711,14 @@ static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, val
 		 * the key, if there (the run that goes on), holds that tensor --
 		 * where it lives; its shape is the representative's, not known
 		 * for this key */
-		if (value_is_known_scalar(idx) && obj->u.dict->anykey && obj->u.dict->anyval &&
+		if (value_is_known_key(idx) && obj->u.dict->anykey && obj->u.dict->anyval &&
 		    !obj->u.dict->anymixed && obj->u.dict->anyval->k == VK_TENSOR && !obj->u.dict->n) {
 			value_t *t = v_tensor_dev(in->a, obj->u.dict->anyval->dev, obj->u.dict->anyval->pinned);
 
 			t->loose = obj->u.dict->anyval->loose;
 			return t;
 		}
-		if (value_is_known_scalar(idx))
+		if (value_is_known_key(idx))
 			return unknown_at(f, &s->h, afmt(in, "key %s is not in the mapping",
 			                                 value_repr(in->a, idx) ? value_repr(in->a, idx) : "?"));
 		/* d[param] of a dict filled under keys not known (each

@@ -143,7 +143,7 @@ void assign(struct frame *f, const struct ast_hdr *t, value_t *v)
 			index_host_copy(f, obj, idx, s->slice, t);
 			index_mask_store(f, obj, idx, v, t);
 			setitem_copy(f, obj, v, t);
-		} else if (obj->k == VK_DICT && !value_is_known_scalar(idx)) {
+		} else if (obj->k == VK_DICT && !value_is_known_key(idx)) {
 			struct vdict *d = obj->u.dict;
 
 			/* what is stored under keys not known: host data only? */

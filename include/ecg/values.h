@@ -518,6 +518,9 @@ int value_key_eq(const value_t *a, const value_t *b);
 /* 1 true, 0 false, -1 not known */
 int value_truth(const value_t *v);
 int value_is_known_scalar(const value_t *v);
+/* A dict key compared by value whose value is known: a known scalar, or a
+ * tuple of such keys ((batch, 1)); 1 yes, 0 no.  Never fails. */
+int value_is_known_key(const value_t *v);
 /* Whether an external dotted name names a class by Python's convention:
  * its last part is CamelCase ("torch.nn.BatchNorm2d"), not ALL_CAPS. */
 int value_ext_is_class(const char *dotted);
