@@ -671,6 +671,7 @@ static const struct jctx *sc_ctx_of(const struct sc *s, const struct sched_ev *e
 }
 
 static char *sc_frequency(const struct sc *s, const struct sched_ev *e);
+static int sc_step_end(const struct sc *s, const struct jctx *c);
 
 /* The frequency of e under the periodic guard g on the counter of loop l,
  * a loop below the step loop: the frequency of l's own line (l runs that
@@ -716,6 +717,11 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 	char *head, *times, *r;
 
 	const struct jctx *dl = sc_decode_of(s, c), *h = jc_find(c, JC_HANDLER);
+
+	/* the job's own accumulation guard (sc_modulo_accum) ends a step: what
+	 * it guards runs every step, as under a library's step end */
+	if (g && s->accum && s->accum->kind == JC_GUARD && g->anchor && !strcmp(g->anchor, s->accum->anchor))
+		g = jc_find(g->up, JC_GUARD);
 
 	if (e->in_forward && s->step_call && !s->step_call->ctx && !s->step_loop)
 		return xstrdup("every call of the model");
@@ -797,7 +803,7 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 			 * of that loop, each time the loop runs -- as often as the
 			 * loop, its count over the period (pass 0 runs) */
 			return sc_inner_guard_frequency(s, e, g, l);
-		} else if (s->accum && s->step_loop && ctx_has(g, s->step_loop) && !jc_find(c, JC_STEP_END)) {
+		} else if (s->accum && s->step_loop && ctx_has(g, s->step_loop) && !sc_step_end(s, c)) {
 			/* tested on each pass of an accumulation loop, not only
 			 * on the pass that ends a step: it counts passes
 			 * (micro-steps), as `iter_num % log_interval` does; a
@@ -831,7 +837,7 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 		/* a library's accumulation: each pass a micro-step, what runs
 		 * on the pass that ends a step once a step */
 		base = s->step_loop;
-		head = xstrdup(jc_find(c, JC_STEP_END) ? "every step" : "every micro-step");
+		head = xstrdup(sc_step_end(s, c) ? "every step" : "every micro-step");
 	} else if (s->step_loop && ctx_has(c, s->step_loop)) {
 		base = s->step_loop;
 		head = xstrdup("every step");
@@ -1864,6 +1870,58 @@ static const struct jctx *sc_outer_opt_loop(const struct sc *s, const struct jct
 	return best;
 }
 
+
+/* The job's own gradient accumulation: the step loop runs the backward on
+ * every pass and the optimizer step under `if (i + 1) % N == 0:` on the
+ * loop's own pass counter (ConvNeXt's update_freq), N a known int > 1.
+ * Each pass is then a micro-step and the guarded block ends a step
+ * (sc_step_end).  The guard (JC_GUARD, its period N) when every optimizer
+ * step of the step loop is under that one guard (by anchor) and some
+ * backward of the loop is under no guard; else NULL. */
+static const struct jctx *sc_modulo_accum(const struct sc *s)
+{
+	const struct jctx *g = NULL;
+	int every_pass_bwd = 0;
+	size_t i;
+
+	for (i = 0; i < s->nev; i++) {
+		const struct sched_ev *e = &s->ev[i];
+		const struct jctx *eg;
+
+		if (e->in_forward || !ctx_has(e->ctx, s->step_loop))
+			continue;
+		eg = jc_find(e->ctx, JC_GUARD);
+		if (e->kind == SEV_BACKWARD && (!eg || !ctx_has(eg, s->step_loop)))
+			every_pass_bwd = 1;
+		if (e->kind != SEV_OPT_STEP)
+			continue;
+		/* the guard nearest the loop, between it and the step */
+		for (; eg && jc_find(eg->up, JC_GUARD) && ctx_has(jc_find(eg->up, JC_GUARD), s->step_loop);
+		     eg = jc_find(eg->up, JC_GUARD))
+			;
+		if (!eg || !eg->counts_passes || eg->period <= 1 || !ctx_same(ctx_innermost_loop(eg->up), s->step_loop) ||
+		    !eg->anchor || (g && (!g->anchor || strcmp(g->anchor, eg->anchor))))
+			return NULL;
+		g = eg;
+	}
+	return every_pass_bwd ? g : NULL;
+}
+
+/* Does c run on the pass that ends a step of an accumulation: under a
+ * library's step-end context (JC_STEP_END), or under the job's own
+ * accumulation guard (sc_modulo_accum, matched by anchor)? */
+static int sc_step_end(const struct sc *s, const struct jctx *c)
+{
+	if (jc_find(c, JC_STEP_END))
+		return 1;
+	if (!s->accum || s->accum->kind != JC_GUARD)
+		return 0;
+	for (; c; c = c->up)
+		if (c->kind == JC_GUARD && c->anchor && !strcmp(c->anchor, s->accum->anchor))
+			return 1;
+	return 0;
+}
+
 /* The loop around the training forward, and the accumulation loop. */
 static void sc_find_loops(struct sc *s)
 {
@@ -2008,6 +2066,8 @@ static void sc_find_loops(struct sc *s)
 		    jc_find(s->ev[i].ctx, JC_ACCUM))
 			s->accum = jc_find(s->ev[i].ctx, JC_ACCUM);
 	}
+	if (s->step_loop && !s->micro_loop && !s->accum)
+		s->accum = sc_modulo_accum(s);
 }
 
 static cJSON *sc_phase_entry(const char *name, const char *kind, const char *runs_on, const char *anchor,
@@ -3854,8 +3914,19 @@ static void sc_compute(struct sc *s, cJSON *compute, cJSON *overlap)
 			cJSON_AddNumberToObject(g, "steps", (double)s->accum->period);
 		else
 			cJSON_AddNullToObject(g, "steps");
-		cJSON_AddStringToObject(g, "expr", s->accum->text);
-		cJSON_AddTrueToObject(g, "sync_skipped_on_micro_steps");
+		if (s->accum->kind == JC_GUARD) {
+			/* the job's own `if (i + 1) % N == 0:` around the
+			 * optimizer step: whether the gradients sync on the
+			 * other passes is the backward's no_sync, if any */
+			cJSON_AddStringToObject(g, "expr", s->accum->period_expr ? s->accum->period_expr : s->accum->text);
+			if (sync_toggled)
+				cJSON_AddTrueToObject(g, "sync_skipped_on_micro_steps");
+			else
+				cJSON_AddNullToObject(g, "sync_skipped_on_micro_steps");
+		} else {
+			cJSON_AddStringToObject(g, "expr", s->accum->text);
+			cJSON_AddTrueToObject(g, "sync_skipped_on_micro_steps");
+		}
 		cJSON_AddStringToObject(g, "anchor", s->accum->anchor);
 		cJSON_ReplaceItemInObjectCaseSensitive(compute, "grad_accumulation", g);
 	}

@@ -254,6 +254,7 @@ const struct jctx *jc_push(struct frame *f, enum jctx_kind kind, const char *anc
 	j->period = -1;
 	j->counter = NULL;
 	j->counts_loop = 0;
+	j->counts_passes = 0;
 	j->trips = -1;
 	j->gen_items = 0;
 	j->yields = 0;
@@ -481,6 +482,31 @@ const struct ast_BinOp *find_modulo(struct frame *f, const struct ast_hdr *e, in
 	return NULL;
 }
 
+/* The Name of `NAME`, `NAME + K`, `NAME - K` or `K + NAME` (K an int
+ * literal), or NULL. */
+static const struct ast_hdr *pass_counter_operand(const struct ast_hdr *e)
+{
+	const struct ast_BinOp *b;
+	const struct ast_hdr *k;
+
+	if (e && AST_IS(e, Name))
+		return e;
+	if (!e || !AST_IS(e, BinOp))
+		return NULL;
+	b = AST_AS(e, BinOp);
+	if (b->op != AST_OP_ADD && b->op != AST_OP_SUB)
+		return NULL;
+	if (AST_IS(b->left, Name))
+		k = b->right;
+	else if (b->op == AST_OP_ADD && AST_IS(b->right, Name))
+		k = b->left;
+	else
+		return NULL;
+	if (!AST_IS(k, Constant) || AST_AS(k, Constant)->value.kind != AST_CONST_INT)
+		return NULL;
+	return k == b->right ? b->left : b->right;
+}
+
 const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const char *text)
 {
 	const struct ast_BinOp *m = find_modulo(f, test, 0);
@@ -507,6 +533,14 @@ const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const 
 		j->counts_loop = f->mode != M_FWD && AST_IS(m->left, Name) &&
 		                 (carry_counts_passes(f, AST_AS(m->left, Name)->id) == 1 ||
 		                  carry_for_target_binds(f, AST_AS(m->left, Name)->id));
+		{
+			/* `(i + 1) % accum == 0`: the counter shifted by a literal */
+			const struct ast_hdr *x = pass_counter_operand(m->left);
+
+			j->counts_passes = f->mode != M_FWD && x &&
+			                   (carry_counts_passes(f, AST_AS(x, Name)->id) == 1 ||
+			                    carry_for_target_binds(f, AST_AS(x, Name)->id));
+		}
 		/* `global_step % eval_interval == 0 and is_update_step` with
 		 * global_step advanced under is_update_step, every accum
 		 * passes (countrate.c): every period * accum passes */

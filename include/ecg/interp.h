@@ -114,6 +114,12 @@ struct jctx {
 	                                 carry_counts_passes 1): it counts that
 	                                 loop's passes -- an evaluation's batch
 	                                 loop's, when the loop is below the step */
+	int counts_passes;            /* JC_GUARD whose `x % n` reads the counter of
+	                                 the loop it is in as counts_loop does, or
+	                                 that counter plus or minus an int literal
+	                                 (`(i + 1) % accum == 0`): it holds on one
+	                                 pass in n of that loop (schedule.c: an
+	                                 accumulation the job writes itself) */
 	long long trips;              /* JC_LOOP, JC_REPEAT: known trip count, or -1 */
 	int gen_items;                /* JC_LOOP: a loop of a generator's body around its
 	                               * yield: each iteration makes one item for the code
