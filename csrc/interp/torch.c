@@ -1887,6 +1887,43 @@ static value_t *tc_host_query(struct frame *f, const char *d, const char *last, 
 	return r;
 }
 
+/* torch.nn.modules.utils' _single, _pair, _triple, _quadruple (x): x made
+ * a tuple of 1..4 items, as _ntuple does (torch/nn/modules/utils.py):
+ * tuple(x) of a list or tuple, x repeated otherwise -- Python values on
+ * the host, never a tensor (torchvision's roi_align: _pair(output_size)).
+ * A value not known, or a call with other arguments, is a host value not
+ * known. */
+static value_t *tc_ntuple(struct frame *f, const char *d, const char *last, value_t **args,
+                          size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+{
+	static const struct { const char *name; size_t n; } arity[] = {
+		{ "_pair", 2 }, { "_quadruple", 4 }, { "_single", 1 }, { "_triple", 3 },
+	};
+	const char *name = strrchr(d, '.') ? strrchr(d, '.') + 1 : d;
+	size_t n = 0, i;
+	value_t *r, *x = nargs == 1 ? args[0] : NULL;
+
+	(void)last;
+	for (i = 0; i < sizeof arity / sizeof arity[0]; i++)
+		if (!strcmp(name, arity[i].name))
+			n = arity[i].n;
+	if (n && x && (!kw || !kw->n) && (x->k == VK_TUPLE || x->k == VK_LIST) && x->u.seq && !x->u.seq->unk_reason) {
+		r = v_seq(f->in->a, VK_TUPLE, 0);
+		for (i = 0; i < x->u.seq->n; i++)
+			vseq_push(f->in->a, r->u.seq, x->u.seq->items[i]);
+		return r;
+	}
+	if (n && x && (!kw || !kw->n) && value_is_known_scalar(x)) {
+		r = v_seq(f->in->a, VK_TUPLE, 0);
+		for (i = 0; i < n; i++)
+			vseq_push(f->in->a, r->u.seq, x);
+		return r;
+	}
+	r = unknown_at(f, site, afmt(f->in, "%s(): a tuple of Python values not known", d));
+	r->dev = DEV_HOST;
+	return r;
+}
+
 /* torch.equal(x, y), torch.allclose(x, y): a Python bool read from the
  * tensors (tensor.c host_compare): a sync when one is on the device. */
 static value_t *tc_host_compare(struct frame *f, const char *d, const char *last, value_t **args,
@@ -2055,6 +2092,7 @@ static const struct torch_call TORCH_CALLS[] = {
 	{ "new_group", tc_new_group },
 	{ "new_subgroups", tc_new_subgroups },
 	{ "no_grad", tc_no_grad },
+	{ "ntuple", tc_ntuple },
 	{ "save", tc_save },
 	{ "scripting_query", tc_scripting_query },
 	{ "shape_query", tc_shape_query },
