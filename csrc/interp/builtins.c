@@ -1586,6 +1586,7 @@ static value_t *bi_zip(struct frame *f, value_t *fn, value_t **args, size_t narg
 	 * tuple, length unknown */
 	{
 		value_t **rep = xcalloc(nargs + 1, sizeof *rep);
+		value_t *g;
 		struct vseq *rows = NULL;
 		int unk = 0, zok = nargs > 0;
 
@@ -1606,6 +1607,13 @@ static value_t *bi_zip(struct frame *f, value_t *fn, value_t **args, size_t narg
 				unk = 1;
 			} else if (is_gen_value(a)) {
 				rep[i] = gen_next(f, a->u.inst, site);
+				unk = 1;
+			} else if ((g = iter_dunder_gen(f, a, site))) {
+				/* zip(*train_loaders) of objects of a repository
+				 * class whose __iter__ is a generator (an infinite
+				 * loader wrapping a DataLoader): zip() calls iter()
+				 * on each, so the generator's first item */
+				rep[i] = gen_next(f, g->u.inst, site);
 				unk = 1;
 			} else if (a->k == VK_UNKNOWN && arr_rows(f, a, MAX_TENSOR_ROWS, &rows) && rows->n >= 1) {
 				/* an array whose first axis is known (arrays.c: np.cumsum

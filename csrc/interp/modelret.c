@@ -1,7 +1,8 @@
 /* interp/modelret.c - what a model called from job code returns
  *
  * Job code calling a repository module (`pred = model(imgs)`,
- * `loss_dict = model(images, targets)`) gets what its forward returns:
+ * `loss_dict = model(images, targets)`), or torch's nn.Sequential (its
+ * children read in order: reads_return), gets what its forward returns:
  * the structure (a tensor, a tuple, a list, a dict of tensors), with the
  * shapes the forward reading computed, read in the mode each module is in
  * at that call (.train()/.eval() decide `if self.training:` there; attr.c
@@ -33,7 +34,7 @@
  * factories whose device it reads less closely than the job does (a loss
  * it puts on the host is on the device), so a forward's own .cpu() is
  * not seen here (as before).  NULL -- the caller returns what it returned
- * before -- when the module has no forward of the repository's, when the
+ * before -- when the module is neither (reads_return), when the
  * reading is already running (a model called from a hook of its own
  * forward), or when what came back is not a value the job can use
  * (unknown, a module, None).
@@ -261,15 +262,27 @@ void **fwd_entry_slot(struct interp *in, struct vinst *m)
 	return &m->rv_entry;
 }
 
+/* Is m a module whose call from job code is read for its return: a
+ * repository module with a forward of its own, or torch's nn.Sequential
+ * (`self.network = nn.Sequential(featurizer, classifier)` called by a
+ * predict method): its children read in order, as sequential_forward()
+ * reads them in a forward -- the shape of the last one's output (a
+ * classifier's number of classes) is then known to the job's code. */
+static int reads_return(const struct vinst *m, value_t **fwd, struct vclass **owner)
+{
+	if (m->mod == VM_CONTAINER)
+		return m->ext && !strcmp(m->ext, "torch.nn.Sequential") && m->nchildren >= 1;
+	return m->mod == VM_REPO && m->cls && (*fwd = class_lookup(m->cls, "forward", owner)) && (*fwd)->k == VK_FUNC;
+}
+
 value_t *model_call_result(struct frame *f, struct vinst *m, value_t **args, size_t nargs, struct vdict *kw)
 {
 	struct interp *in = f->in;
-	value_t *fwd, *r;
+	value_t *fwd = NULL, *r;
 	struct vclass *owner = NULL;
 	unsigned long sig;
 
-	if (in->rv_reading || m->mod != VM_REPO || !m->cls ||
-	    !(fwd = class_lookup(m->cls, "forward", &owner)) || fwd->k != VK_FUNC)
+	if (in->rv_reading || !reads_return(m, &fwd, &owner))
 		return NULL;
 	sig = train_sig(m, 0, 0xcbf29ce484222325ull);
 	if (m->rv_read && m->rv_sig == sig && !kw && !m->rv_kw && same_args(m->rv_args, m->rv_nargs, args, nargs)) {
