@@ -1210,6 +1210,24 @@ static int loaded_pair(const value_t *a, const value_t *b)
 	       IS_LOADED_REASON(b->reason);
 }
 
+/* The join of two paths' values of one name or attribute (key) that are
+ * both what a load read (loaded_pair; torch.hub.load_state_dict_from_url
+ * on one path, torch.load on the other; or the loaded object on one path
+ * and a loaded class's from_dict of it on the other): loaded from a file
+ * either way, on the host when both say so (the place when both name the
+ * same one).  NULL when a and b are not such a pair.  Shared by
+ * merge_branches (names) and journal.c (attributes). */
+value_t *loaded_join(struct interp *in, const char *key, const value_t *a, const value_t *b)
+{
+	value_t *r;
+
+	if (!a || !b || !loaded_pair(a, b))
+		return NULL;
+	r = v_unknown(in->a, key, !strcmp(a->reason, b->reason) ? a->reason : LOADED_OBJECT_REASON);
+	r->dev = a->dev == b->dev ? a->dev : DEV_UNKNOWN;
+	return r;
+}
+
 /* What the other path of an undecided `if` bound to a name where this
  * one bound a module: anything but nothing, None or a plain value may be
  * another module, or hold parameters (another module, a value not known). */
@@ -1305,14 +1323,8 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 			 * library's module either way, in the same place (its class
 			 * is not read in either case) */
 			r = v_unknown(in->a, k->k == VK_STR ? k->u.str.s : NULL, a->reason);
-		} else if (loaded_pair(a, b)) {
-			/* torch.hub.load_state_dict_from_url(url, map_location='cpu')
-			 * on one path, torch.load(path, map_location='cpu') on the
-			 * other: loaded from a file either way, on the host when both
-			 * say so (the place when both name the same one) */
-			r = v_unknown(in->a, k->k == VK_STR ? k->u.str.s : NULL,
-			              !strcmp(a->reason, b->reason) ? a->reason : LOADED_OBJECT_REASON);
-			r->dev = a->dev == b->dev ? a->dev : DEV_UNKNOWN;
+		} else if ((r = loaded_join(in, k->k == VK_STR ? k->u.str.s : NULL, a, b))) {
+			/* loaded from a file on both paths */
 		} else {
 			r = v_unknown(in->a, k->k == VK_STR ? k->u.str.s : NULL,
 			              afmt_memo(in, "depends on `%s`, which is not decided here", cond, NULL));

@@ -1454,6 +1454,8 @@ value_t *enumerate_unknown_pair(struct frame *f, const value_t *it, const struct
  * name is a piece where x lives (exec.c) */
 #define TENSOR_PIECES_REASON "the number of pieces is not known"
 #define LOADED_ON_HOST_REASON "an object loaded from a file onto the host (read at run time)"
+/* exec.c: two paths' loaded values joined (NULL when a, b are not both loaded) */
+value_t *loaded_join(struct interp *in, const char *key, const value_t *a, const value_t *b);
 #define IS_LOADED_REASON(r) ((r) && (!strcmp((r), LOADED_OBJECT_REASON) || !strcmp((r), LOADED_ON_DEVICE_REASON) || \
                                      !strcmp((r), LOADED_ON_HOST_REASON)))
 int host_only(const value_t *v, int depth);

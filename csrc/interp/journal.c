@@ -11,7 +11,8 @@
  * either path wrote is merged as a name would be: alike on both paths it
  * stays, a module built on one path is kept (conditional), two tensors
  * join, a device tensor on one path and a Python scalar on the other
- * are kept as alternatives (alts.c: a meter's sum), anything else is
+ * are kept as alternatives (alts.c: a meter's sum), two values a load
+ * read stay loaded (exec.c loaded_join, as for names), anything else is
  * unknown with the condition as its reason.  An
  * attribute set on one path only is unknown as well (getattr(o, "x",
  * default) and hasattr see its absence), unless it is a module.  So the
@@ -260,6 +261,10 @@ static value_t *jmerge(struct interp *in, const char *key, value_t *a, value_t *
 	 * condition; the other path is read as None */
 	if ((!a) != (!b) && alts_object(a ? a : b) && (a ? a : b)->k == VK_INST)
 		return a ? v_alts_in(in, cond, a, v_none(in->a)) : v_alts_in(in, cond, v_none(in->a), b);
+	/* what a load read on both paths (`self.data = data` else
+	 * `self.data = data_cls.from_dict(data)`): loaded still, as a name */
+	if ((r = loaded_join(in, key, a, b)))
+		return r;
 	r = v_unknown(in->a, key, afmt_memo(in, "depends on `%s`, which is not decided here", cond, NULL));
 	r->may_none = !a || !b || a->k == VK_NONE || b->k == VK_NONE || a->may_none || b->may_none;
 	/* host data on every path that bound it (an RNG state saved only

@@ -824,6 +824,29 @@ static const char *parallelism_of(struct frame *f, const char *op, const struct 
 /* torch.*: ops in forward; in job code, the objects, copies, syncs and
  * collectives the schedule needs. */
 
+/* Where a torch op puts its result when an argument is part of what
+ * torch.load read (the reason of the unknown value says so: an attribute
+ * or item of the loaded object keeps it): on the device when the load
+ * mapped it there, on the host when it mapped it to the CPU, and not known
+ * when the file's tensors go back where they were saved -- a file ecg has
+ * not seen written (a dataset's processed file) may hold host tensors, so
+ * the job's use of a GPU does not place them.  -1 when no argument is
+ * loaded.  Never fails. */
+static int loaded_args_dev(value_t *const *args, size_t nargs)
+{
+	size_t i;
+
+	for (i = 0; i < nargs; i++) {
+		const value_t *a = args[i];
+
+		if (a->k != VK_UNKNOWN || a->alts || !IS_LOADED_REASON(a->reason))
+			continue;
+		return !strcmp(a->reason, LOADED_ON_DEVICE_REASON) ? DEV_DEVICE
+		     : !strcmp(a->reason, LOADED_ON_HOST_REASON) ? DEV_HOST : DEV_UNKNOWN;
+	}
+	return -1;
+}
+
 /* Where torch.zeros_like(v) puts its result, v not a tensor: the device
  * of v's two paths' tensors when an undecided `if` bound a tensor on
  * each, on one device (alts.c); in a forward, where torch's other ops of
@@ -2492,7 +2515,7 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	} else if (!any_tensor) {
 		/* a factory: on the host, unless the job moves torch's default
 		 * device (then a forward's factory is where that is) */
-		int sd = f->mode != M_FWD ? tensor_seq_dev(args, nargs) : -1;
+		int sd = f->mode != M_FWD ? tensor_seq_dev(args, nargs) : -1, ld;
 		const char *dd = catalog_fact(in->cat, CATALOG_F_DEFAULT_DEVICE_FACTORIES, last);
 
 		if (dd && in->default_on_device && !strchr(d + 6, '.')) {
@@ -2506,6 +2529,8 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 			made_on_host = 1;   /* no device=: host for sure unless the default moved */
 		} else if (sd >= 0)
 			dev = sd;      /* torch.cat([a, b]), torch.stack(xs): where the tensors are */
+		else if ((ld = loaded_args_dev(args, nargs)) >= 0)
+			dev = ld;      /* torch.unique(loaded.y): where the load put it */
 		else
 			dev = in->gpu ? DEV_DEVICE : DEV_UNKNOWN;             /* clip_grad_norm_ & co */
 	}
