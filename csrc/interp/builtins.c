@@ -1934,6 +1934,16 @@ static value_t *bi_isinstance(struct frame *f, value_t *fn, value_t **args, size
 	return unknown_at(f, site, "isinstance() of something ecg does not know the type of");
 }
 
+/* Was v given attributes under names not known (setattr(v, name, x) with
+ * name not known: exec's anyname on its attributes, or its class's
+ * namespace)?  Then a name v does not list may be set all the same. */
+static int attrs_open(const value_t *v)
+{
+	if (v->k == VK_INST && v->u.inst->attrs && v->u.inst->attrs->anyname)
+		return 1;
+	return v->k == VK_CLASS && v->u.cls->ns && v->u.cls->ns->anyname;
+}
+
 static value_t *bi_getattr(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                            const struct ast_hdr *site)
 {
@@ -1942,7 +1952,7 @@ static value_t *bi_getattr(struct frame *f, value_t *fn, value_t **args, size_t 
 
 		/* an attribute held but not known (an undecided `if` set
 		 * it: journal.c) is not an absent one */
-		if (r->k == VK_UNKNOWN && nargs >= 3 && args[0]->k != VK_UNKNOWN &&
+		if (r->k == VK_UNKNOWN && nargs >= 3 && args[0]->k != VK_UNKNOWN && !attrs_open(args[0]) &&
 		    !(args[0]->k == VK_INST && vdict_gets(args[0]->u.inst->attrs, args[1]->u.str.s)))
 			return args[2];
 		return r;
@@ -2044,6 +2054,9 @@ static value_t *bi_hasattr(struct frame *f, value_t *fn, value_t **args, size_t 
 			return v_bool(in->a, 1);
 		if (r->k == VK_UNKNOWN && args[0]->k == VK_DICT && (args[0]->u.dict->anykey || args[0]->u.dict->rep))
 			return unknown_at(f, site, "hasattr() of a config whose keys are not all known");
+		/* setattr() under a name not known may have set this one */
+		if (r->k == VK_UNKNOWN && attrs_open(args[0]))
+			return unknown_at(f, site, "hasattr() of an object setattr() gave attributes under names not known");
 		return v_bool(in->a, r->k != VK_UNKNOWN);
 	}
 	return unknown_at(f, site, VERSION_HASATTR_REASON);
