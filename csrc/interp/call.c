@@ -269,6 +269,8 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 		return r;
 	if ((r = passthru_call(f, d, args, nargs, kw)))     /* apex's amp.initialize */
 		return r;
+	if ((r = gradhook_queue_call(f, d, args, nargs)))   /* the engine's queue_callback */
+		return r;
 	if ((r = torch_ext_call(f, d, last, args, nargs, kw, site, any_tensor)))
 		return r;
 	if (fn->recv && (r = framework_lib_call(f, d, last, fn->recv, args, nargs, site)))

@@ -592,6 +592,7 @@ value_t *framework_call(struct frame *f, const char *d, const char *last, value_
 		if (!in->ev.backward)
 			in->ev.backward = anchor_at(f, site);
 		sev(f, SEV_BACKWARD, afmt(in, "%s(loss)", text_of(f, AST_IS(site, Call) ? AST_AS(site, Call)->func : site)), site);
+		gradhook_backward(f, site);   /* the job's hooks on its parameters */
 		return v_none(in->a);
 	}
 	/* accelerator.gather(x), wait_for_everyone() ...: a collective when

@@ -380,6 +380,25 @@ struct interp {
 		const struct jctx *reg_jc, *rm_jc;
 	} *hooks;
 	size_t nhooks, ahooks;
+	/* tensor hooks on the job's parameters and the engine callbacks they
+	 * queue, read at the job's backward (gradhook.c) */
+	struct grad_hook {
+		value_t *fn;              /* the callable, as registered */
+		struct vinst *m;          /* the module whose parameter it is on */
+		int dev;                  /* where that parameter lives (its grad's device) */
+		int removed;              /* its handle's remove() was called */
+		size_t reg_at;            /* in->nsev when it was registered */
+		const struct jctx *reg_jc;
+		const char *anchor;       /* the register_hook call */
+	} *grad_hooks;
+	size_t ngrad_hooks, agrad_hooks;
+	struct bwd_callback {
+		value_t *fn;
+		const struct jctx *jc;    /* the context it was queued in */
+	} *bwd_queue;
+	size_t nbwd_queue, abwd_queue;
+	int bwd_queue_open;           /* gradhook_backward() is reading hooks */
+	const struct jctx *bwd_jc;    /* ... for the backward made in this context */
 	int gpu;                      /* the job moves a model or tensors to a device */
 	const char *gpu_choice;       /* devchoice.c: the condition under which the
 	                                 device the job placed data on is a GPU (a
@@ -1802,6 +1821,10 @@ void parallel_note_mesh(struct frame *f, const struct vseq *sizes, const struct 
 /* the model wrapped at site in `wrapper` (DDP, FSDP) with keywords kw:
  * over the default group, the data degree is every process (parallel.c) */
 void parallel_note_wrap(struct frame *f, const char *wrapper, const struct vdict *kw, const struct ast_hdr *site);
+/* parallel.c: an all_reduce (op, nargs positional arguments) made by the job's backward hooks
+ * (gradhook.c) over the default group: the data degree, as a wrapper's */
+void parallel_note_grad_reduce(struct frame *f, const char *op, size_t nargs, const struct vdict *kw,
+                               const struct ast_hdr *site);
 /* torch.distributed.init_process_group(..., world_size=w) at site: the
  * default group's size when w is a known positive int (parallel.c) */
 void parallel_note_group(struct frame *f, const value_t *world, const struct ast_hdr *site);
@@ -1912,6 +1935,17 @@ void tp_call(struct frame *f, struct vinst *m, const struct ast_hdr *site);
 /* passthru.c: a library's call handing back the objects it is given
  * (catalog passthrough_calls), or NULL when d is none */
 value_t *passthru_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw);
+/* gradhook.c: t.register_hook(fn) -- the handle, fn kept when t is a
+ * module's parameter and fn the repository's; gradhook_removed(): the
+ * handle's remove(); gradhook_queue_call(): the engine's queue_callback
+ * (catalog backward_callback_queues), None, or NULL when d is none;
+ * gradhook_backward(): the hooks and their callbacks read at the job's
+ * backward just made (its event the last one) */
+value_t *gradhook_register(struct frame *f, value_t *recv, value_t **args, size_t nargs,
+                           const struct ast_hdr *site);
+void gradhook_removed(struct interp *in, long long ix);
+value_t *gradhook_queue_call(struct frame *f, const char *d, value_t **args, size_t nargs);
+void gradhook_backward(struct frame *f, const struct ast_hdr *site);
 /* loopexit.c: the context of an undecided `if`'s block that ends with
  * `break` -- f->jc with a JC_LOOP_EXIT pushed (the loop around it is left
  * on the iteration that runs the block), or f->jc itself for any other

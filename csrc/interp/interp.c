@@ -67,6 +67,8 @@ void interp_free(struct interp *in)
 	free(in->model_calls);
 	free(in->hook_sev);
 	free(in->hooks);
+	free(in->grad_hooks);
+	free(in->bwd_queue);
 	strmap_free(&in->strs);
 	strmap_free(&in->machine_conds);
 	strmap_free(&in->installed);

@@ -1326,7 +1326,10 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 		/* handle.remove(): the hook no longer runs from here on
 		 * (interp.c hook_removed: read now if it ran at a model call) */
 		value_t *ix = self && self->k == VK_INST ? vdict_gets(self->u.inst->attrs, "__ecg_hook__") : NULL;
+		value_t *gx = self && self->k == VK_INST ? vdict_gets(self->u.inst->attrs, "__ecg_grad_hook__") : NULL;
 
+		if (gx && gx->k == VK_INT)
+			gradhook_removed(in, gx->u.i);   /* a tensor hook's handle */
 		if (ix && ix->k == VK_INT && ix->u.i >= 0 && (size_t)ix->u.i < in->nhooks)
 			hook_removed(f, (size_t)ix->u.i);
 		return v_none(in->a);

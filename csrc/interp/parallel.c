@@ -27,6 +27,8 @@
  * data degree every process: the launcher's (launch_procs), else
  * WORLD_SIZE, else the world_size the job itself gave init_process_group
  * (parallel_note_group: a script that starts one process per device).
+ * So does the job's own gradient all-reduce over the default group in
+ * its backward hooks (parallel_note_grad_reduce: apply_gradient_allreduce).
  *
  * Nothing here fails; the values live in the interpreter's arena.
  */
@@ -147,6 +149,35 @@ void parallel_note_mesh(struct frame *f, const struct vseq *sizes, const struct 
 	}
 }
 
+/* The data degree, by `what` over the default group: the launcher's
+ * process count, else WORLD_SIZE, else the world_size the job gave
+ * init_process_group itself; nothing when none is known. */
+static void note_data_world(struct frame *f, const char *what, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct interp_par_degree *d = &in->par[PAR_DATA];
+	long long n = 0;
+
+	if (in->launch_procs <= 0 && !interp_env_int(in, "WORLD_SIZE", &n) && in->group_world > 0) {
+		/* no launcher's world: the size the job gave the group itself,
+		 * where it did */
+		d->v = v_int(in->a, in->group_world);
+		d->param = afmt(in, "%s over the default group (init_process_group's world_size)", what);
+		d->via = NULL;
+		d->anchor = in->group_world_at;
+		return;
+	}
+	if (in->launch_procs > 0)
+		n = in->launch_procs;
+	else if (!interp_env_int(in, "WORLD_SIZE", &n))
+		return;
+	d->v = v_int(in->a, n);
+	d->param = in->launch_procs > 0 ? afmt(in, "%s over the launcher's processes", what)
+	                                : afmt(in, "%s over the default group (WORLD_SIZE)", what);
+	d->via = in->launch_procs > 0 ? "launcher" : "world_size";
+	d->anchor = site ? anchor_at(f, site) : NULL;
+}
+
 /* A data-parallel wrapper (DistributedDataParallel, FullyShardedDataParallel)
  * built over the default group -- no process_group, device_mesh or
  * mesh keyword, on no undecided path -- replicates (or shards) the model
@@ -159,7 +190,6 @@ void parallel_note_wrap(struct frame *f, const char *wrapper, const struct vdict
 	static const char *const group_kw[] = { "process_group", "device_mesh", "mesh", "group", NULL };
 	struct interp *in = f->in;
 	struct interp_par_degree *d = &in->par[PAR_DATA];
-	long long n = 0;
 	size_t i;
 
 	if (d->v || f->mode == M_FWD || jc_find(f->jc, JC_COND) ||
@@ -173,24 +203,37 @@ void parallel_note_wrap(struct frame *f, const char *wrapper, const struct vdict
 	}
 	if (kw && vdict_gets(kw, KW_UNK_DSTAR))
 		return;
-	if (in->launch_procs <= 0 && !interp_env_int(in, "WORLD_SIZE", &n) && in->group_world > 0) {
-		/* no launcher's world: the size the job gave the group itself,
-		 * where it did */
-		d->v = v_int(in->a, in->group_world);
-		d->param = afmt(in, "%s over the default group (init_process_group's world_size)", wrapper);
-		d->via = NULL;
-		d->anchor = in->group_world_at;
+	note_data_world(f, wrapper, site);
+}
+
+/* The job's own gradient all-reduce (gradhook.c: an all_reduce a hook on
+ * its parameters, or a callback one queued, makes in the backward) over
+ * the default group -- no group keyword -- at a backward the job makes on
+ * no undecided path: every process holds the whole model and averages
+ * its gradients, data parallelism written by hand; the degree is the
+ * number of processes, as for a wrapper (tests inside the hook, on its
+ * flags or its parameter, do not change the group's size). */
+void parallel_note_grad_reduce(struct frame *f, const char *op, size_t nargs, const struct vdict *kw,
+                               const struct ast_hdr *site)
+{
+	static const char *const group_kw[] = { "group", "process_group", NULL };
+	struct interp *in = f->in;
+	size_t i;
+
+	/* all_reduce(tensor, op, group): a group given by position is no
+	 * default group's */
+	if (in->par[PAR_DATA].v || f->mode == M_FWD || !in->bwd_queue_open || strcmp(op, "all_reduce") ||
+	    nargs > 2 || jc_find(in->bwd_jc, JC_COND))
 		return;
+	for (i = 0; group_kw[i]; i++) {
+		const value_t *g = kw ? vdict_gets(kw, group_kw[i]) : NULL;
+
+		if (g && g->k != VK_NONE)
+			return;
 	}
-	if (in->launch_procs > 0)
-		n = in->launch_procs;
-	else if (!interp_env_int(in, "WORLD_SIZE", &n))
+	if (kw && vdict_gets(kw, KW_UNK_DSTAR))
 		return;
-	d->v = v_int(in->a, n);
-	d->param = in->launch_procs > 0 ? afmt(in, "%s over the launcher's processes", wrapper)
-	                                : afmt(in, "%s over the default group (WORLD_SIZE)", wrapper);
-	d->via = in->launch_procs > 0 ? "launcher" : "world_size";
-	d->anchor = site ? anchor_at(f, site) : NULL;
+	note_data_world(f, "the job's gradient all_reduce in its backward hooks", site);
 }
 
 /* init_process_group(world_size=w): a script that starts its own

@@ -367,8 +367,23 @@ static value_t *tm_backward(struct frame *f, value_t *fn, const char *m, value_t
 		if (!in->ev.backward)
 			in->ev.backward = anchor_at(f, site);
 		sev(f, SEV_BACKWARD, ".backward()", site);
+		gradhook_backward(f, site);   /* the job's hooks on its parameters */
 	}
 	return v_none(in->a);
+}
+
+/* param.register_hook(fn): a hook autograd runs in each backward
+ * (gradhook.c); its handle */
+static value_t *tm_register_hook(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
+                                 struct vdict *kw, const struct ast_hdr *site)
+{
+	(void)m;
+	if (!nargs && kw && vdict_gets(kw, "hook")) {
+		value_t *h = vdict_gets(kw, "hook");
+
+		return gradhook_register(f, fn->recv, &h, 1, site);
+	}
+	return gradhook_register(f, fn->recv, args, nargs, site);
 }
 
 /* x.chunk(n), split, unbind, tensor_split in job code: splitting a batch
@@ -960,6 +975,7 @@ static const struct tensor_method tensor_methods[] = {
 	{ "numel", tm_shape_read, TM_SIZE },
 	{ "numpy", tm_cpu, 0 },
 	{ "pin_memory", tm_pin_memory, TM_SAME_ELEMS },
+	{ "register_hook", tm_register_hook, 0 },
 	{ "size", tm_shape_read, TM_SIZE },
 	{ "sort", tm_values_indices, 0 },
 	{ "split", tm_pieces, TM_PIECES | TM_SAME_ELEMS },

@@ -2399,6 +2399,7 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 			e->async_op = catalog_fact(in->cat, CATALOG_F_ASYNC_COLLECTIVES, coll) ? 1
 			              : a ? value_truth(a) : 0;
 			e->parallelism = parallelism_of(f, coll, site, kw ? vdict_gets(kw, "group") : NULL);
+			parallel_note_grad_reduce(f, coll, nargs, kw, site);   /* by hand, in backward hooks */
 		}
 		/* all_gather_object ... on NCCL: the pickled bytes copied to the
 		 * device, their sizes read on the host */

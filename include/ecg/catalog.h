@@ -852,6 +852,11 @@ enum catalog_fact {
 	CATALOG_F_HOST_SERIALISERS,   /* set: pickle.dumps & co: bytes of the
 	                                 job's own values, no batch
 	                                 (interp/call.c from_values) */
+	CATALOG_F_BACKWARD_CALLBACK_QUEUES, /* set: the autograd engine's
+	                                 queue_callback, as the job's code names
+	                                 it: the function given runs when the
+	                                 backward it is queued in ends
+	                                 (interp/gradhook.c) */
 	CATALOG_NFACTS
 };
 
