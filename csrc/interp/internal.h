@@ -1429,6 +1429,10 @@ int pkgmeta_cmp(enum ast_cmpop op, const value_t *l, const value_t *r);
 long long range_len(const value_t *it);
 value_t *iter_items(struct frame *f, value_t *it, struct vseq **out);
 value_t *iter_rep_item(struct frame *f, value_t *it);
+/* One item standing for every item of q (tensors joined to the place
+ * they share, tuples item by item, an equal scalar as such, else unknown
+ * for `why`); NULL when q is empty.  Arena-owned. */
+value_t *items_rep(struct frame *f, const struct vseq *q, const char *why, const struct ast_hdr *site);
 /* the reason of sum() of Python ints not all known: still a Python int */
 #define SUM_OF_INTS_REASON "a sum of Python ints not known"
 /* builtins.c: enumerate() of items not known, and the (index, item) pair a
