@@ -294,6 +294,9 @@ struct interp {
 	struct vinst *fwd_root;        /* forward: the model whose forward reading
 	                                  (interp_forward from outside any forward)
 	                                  is running (sched_ev.fwd_root), or NULL */
+	const char *fwd_mode_call;     /* fwdmode.c: the anchor of the job's call of a
+	                                  model whose forward is being read again in
+	                                  that call's mode (sched_ev.mode_call), or NULL */
 	native_fn *bi_fn[BI_COUNT];    /* natives_register(): each builtin id's function */
 	unsigned loop_serials;         /* how many loop bodies were read once, for frame.loop_serial */
 	int trace_shapes;              /* ECG_TRACE_SHAPES is set */

@@ -186,6 +186,7 @@ struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, cons
 	e->gen_loop = gen_consumer(f->jc);
 	e->in_forward = f->mode == M_FWD;
 	e->fwd_root = f->mode == M_FWD ? in->fwd_root : NULL;
+	e->mode_call = f->mode == M_FWD ? in->fwd_mode_call : NULL;
 	e->in_backward = f->in_backward;
 	e->in_log = f->in_log > 0;
 	e->item_cond = f->item_cond > 0;
