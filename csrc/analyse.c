@@ -407,7 +407,7 @@ int analyse_job(struct prog *prog, const char *entry, const char *func, const st
 		nmodels = keep;
 	}
 	modtree_emit(in, models, nmodels, modules, config);
-	interp_read_call_modes(in);
+	interp_read_call_modes(in, models, nmodels);
 	/* a loss module called next to the model is not a model, but what
 	 * its forward does (a matcher's .cpu(), an .item()) is the step's */
 	for (i = 0; i < nlosses; i++) {

@@ -621,7 +621,8 @@ static int sc_ctx_gated_apart(const struct jctx *c, const struct jctx *step)
 	return 0;
 }
 
-/* The job's call of the model that runs forward event e: the first call
+/* The job's call of the model that runs forward event e: the call its
+ * reading was made for (sched_ev.mode_call); the first call
  * of its own model when that is not the step's; for a path of
  * the forward that runs in eval mode only (`if self.training:`'s else)
  * the step's model's call made in eval mode (model.eval() before it: the
@@ -630,6 +631,14 @@ static const struct sched_ev *sc_fwd_call(const struct sc *s, const struct sched
 {
 	size_t i;
 
+	/* read again for one job call of the model in another mode of a
+	 * flag argument (validation's `model(x, is_train=False)`, fwdmode.c):
+	 * that call */
+	if (e->in_forward && e->mode_call)
+		for (i = 0; i < s->nev; i++)
+			if (s->ev[i].kind == SEV_MODEL_CALL && !s->ev[i].in_forward && s->ev[i].anchor &&
+			    !strcmp(s->ev[i].anchor, e->mode_call))
+				return &s->ev[i];
 	/* the forward of another model than the step's, called in another
 	 * loop (a text encoder a method of the job's model calls once,
 	 * before the sampling loop): that model's first call from job code.

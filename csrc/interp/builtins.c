@@ -1054,7 +1054,8 @@ static value_t *bi_min(struct frame *f, value_t *fn, value_t **args, size_t narg
 /* One item standing for two of a sequence: tensors joined (tensor_join:
  * the place both share), tuples item by item, a value both hold as such,
  * anything else not known. */
-static value_t *rep_join(struct frame *f, value_t *a, value_t *b, int depth, const struct ast_hdr *site)
+static value_t *rep_join(struct frame *f, value_t *a, value_t *b, int depth, const char *why,
+                         const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	size_t i;
@@ -1068,13 +1069,23 @@ static value_t *rep_join(struct frame *f, value_t *a, value_t *b, int depth, con
 		value_t *t = v_seq(in->a, VK_TUPLE, a->u.seq->n);
 
 		for (i = 0; i < a->u.seq->n; i++)
-			vseq_push(in->a, t->u.seq, rep_join(f, a->u.seq->items[i], b->u.seq->items[i], depth + 1, site));
+			vseq_push(in->a, t->u.seq, rep_join(f, a->u.seq->items[i], b->u.seq->items[i], depth + 1, why, site));
 		return t;
 	}
 	if (value_is_known_scalar(a) && value_is_known_scalar(b) && a->k == b->k &&
 	    ((a->k == VK_INT && a->u.i == b->u.i) || (a->k == VK_BOOL && a->u.b == b->u.b) || a->k == VK_NONE))
 		return a;
-	return unknown_at(f, site, "an item of those a filter() keeps, known at run time");
+	return unknown_at(f, site, why);
+}
+
+value_t *items_rep(struct frame *f, const struct vseq *q, const char *why, const struct ast_hdr *site)
+{
+	value_t *rep = q->n ? q->items[0] : NULL;
+	size_t i;
+
+	for (i = 1; rep && i < q->n; i++)
+		rep = rep_join(f, rep, q->items[i], 0, why, site);
+	return rep;
 }
 
 /* filter(fn, xs): the items of xs the test keeps, which only the run
@@ -1120,7 +1131,8 @@ static value_t *bi_filter(struct frame *f, value_t *fn, value_t **args, size_t n
 				all_known = 0;
 			else if (t)
 				vseq_push(in->a, exact->u.seq, items->items[i]);
-			rep = rep ? rep_join(f, rep, items->items[i], 0, site) : items->items[i];
+			rep = rep ? rep_join(f, rep, items->items[i], 0, "an item of those a filter() keeps, known at run time", site)
+			          : items->items[i];
 		}
 		/* every test's outcome known: the items kept, exactly */
 		if (all_known)

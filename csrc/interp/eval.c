@@ -1604,6 +1604,19 @@ static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, val
 			 * over items not known: one where its representative
 			 * lives (as a pass over it reads them, iter_rep_item) */
 			return obj->u.seq->items[0];
+		/* x[a:b] of a sequence one loop over items not known built
+		 * (its items read so far, its length not known; no exact
+		 * prefix): a part of it, as many items as not known, one item
+		 * standing for all of them (`for s in scores[:5]` after
+		 * `scores.append(...)` in a loop over a batch) */
+		if (idx->k == VK_SLICE && obj->u.seq->unk_reason && !obj->u.seq->prefix && obj->u.seq->n >= 1 &&
+		    idx->u.slice.step->k == VK_NONE) {
+			value_t *r = v_seq(in->a, obj->k, 1);
+
+			vseq_push(in->a, r->u.seq, items_rep(f, obj->u.seq, "an item of a slice of a sequence whose length is not known", &s->h));
+			r->u.seq->unk_reason = "a slice of a sequence whose length is not known";
+			return r;
+		}
 		i = as_int(idx, &ok);
 		if (ok && !obj->u.seq->unk_reason) {
 			if (i < 0)

@@ -226,10 +226,11 @@ static value_t *forward_of(struct frame *f, struct vinst *m, value_t **args, siz
 		/* called again: its events are known; what it returns depends
 		 * on what it is given this time.  Its schedule events run again
 		 * too, as often as this call does: their count is not the
-		 * first read's any more */
+		 * first read's any more (unless this is a model's reading for
+		 * another job call, fwdmode.c: that call counts its own runs) */
 		size_t k;
 
-		for (k = fi->sev_from; k < fi->sev_to && k < in->nsev; k++)
+		for (k = fi->sev_from; k < fi->sev_to && k < in->nsev && !in->fwd_mode_call; k++)
 			if (in->sev[k].in_forward)
 				in->sev[k].fwd_mult = -1;
 		syncbn_container_again(f, m, site);

@@ -20,6 +20,18 @@
  * that mode takes leave their events.  A module whose forward has no such
  * parameter, or a call in a mode already read, is as before.
  *
+ * A model called from job code is read once, from the call the modules
+ * list names (modtree.c); its other job calls in another mode
+ *
+ *     preds = model(image, text)                        # the step
+ *     preds = model(image, text_pred, is_train=False)   # validation()
+ *
+ * are read again after it (interp_read_call_modes, one reading per mode
+ * and model, at most FWD_MODES), in->fwd_mode_call naming that call: the
+ * schedule counts those readings' events in that call's context (the
+ * evaluation's loop and guard), not the step's.  Submodules already read
+ * keep their events (the first reading's rows stand for both calls).
+ *
  * Ownership: the strings and readings are in the interpreter's arena.
  * Never fails: a forward that cannot be found gives the empty mode.
  */
@@ -28,6 +40,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "ecg/modtree.h"
 
 enum { FWD_MODES = 4 };
 
@@ -113,15 +126,49 @@ struct fwdinfo *fwd_mode_reading(struct interp *in, struct fwdinfo *fi, const ch
 	return r;
 }
 
+/* The job calls of model m (read from `from`) in modes its reading did
+ * not take, each read once per mode, its events that call's. */
+static void read_root_modes(struct interp *in, struct vinst *m, const struct root_call *from)
+{
+	const char *seen[FWD_MODES];
+	size_t nseen = 0, i, k;
+
+	if (!m || m->mod != VM_REPO || !from)
+		return;
+	seen[nseen++] = fwd_mode_sig(in, m, from->args, from->nargs, from->kwargs);
+	for (i = 0; i < in->nroots && nseen < FWD_MODES; i++) {
+		const struct root_call *rc = &in->roots[i];
+		const char *sig;
+		struct fseq local;
+
+		if (rc->inst != m || rc == from || rc->host_input)
+			continue;
+		sig = fwd_mode_sig(in, m, rc->args, rc->nargs, rc->kwargs);
+		for (k = 0; k < nseen && strcmp(seen[k], sig); k++)
+			;
+		if (k < nseen)
+			continue;
+		seen[nseen++] = sig;
+		memset(&local, 0, sizeof local);
+		in->fwd_mode_call = rc->anchor;
+		(void)interp_forward(in, m, rc->args, rc->nargs, rc->kwargs, &local);
+		in->fwd_mode_call = NULL;
+	}
+}
+
 /* Job code calling a module whose forward was read as part of another
  * model's (`self.dp(x, mask, reverse=True)` in a method the job calls,
  * `generator.module.infer(x)`) in a mode that reading did not take: that
  * mode's reading, its events the module's own (the schedule places them
- * at the job's call of it).  After the models' forwards were read. */
-void interp_read_call_modes(struct interp *in)
+ * at the job's call of it); and each job call of a model in a mode its
+ * own reading (models[i].call's) did not take.  After the models'
+ * forwards were read. */
+void interp_read_call_modes(struct interp *in, const struct mt_model *models, size_t nmodels)
 {
 	size_t i;
 
+	for (i = 0; i < nmodels; i++)
+		read_root_modes(in, models[i].root, models[i].call);
 	for (i = 0; i < in->nroots; i++) {
 		const struct root_call *rc = &in->roots[i];
 		struct fwdinfo *fi, *v;

@@ -294,6 +294,9 @@ struct interp {
 	struct vinst *fwd_root;        /* forward: the model whose forward reading
 	                                  (interp_forward from outside any forward)
 	                                  is running (sched_ev.fwd_root), or NULL */
+	const char *fwd_mode_call;     /* fwdmode.c: the anchor of the job's call of a
+	                                  model whose forward is being read again in
+	                                  that call's mode (sched_ev.mode_call), or NULL */
 	native_fn *bi_fn[BI_COUNT];    /* natives_register(): each builtin id's function */
 	unsigned loop_serials;         /* how many loop bodies were read once, for frame.loop_serial */
 	int trace_shapes;              /* ECG_TRACE_SHAPES is set */
@@ -1448,6 +1451,10 @@ int pkgmeta_cmp(enum ast_cmpop op, const value_t *l, const value_t *r);
 long long range_len(const value_t *it);
 value_t *iter_items(struct frame *f, value_t *it, struct vseq **out);
 value_t *iter_rep_item(struct frame *f, value_t *it);
+/* One item standing for every item of q (tensors joined to the place
+ * they share, tuples item by item, an equal scalar as such, else unknown
+ * for `why`); NULL when q is empty.  Arena-owned. */
+value_t *items_rep(struct frame *f, const struct vseq *q, const char *why, const struct ast_hdr *site);
 /* the reason of sum() of Python ints not all known: still a Python int */
 #define SUM_OF_INTS_REASON "a sum of Python ints not known"
 /* builtins.c: enumerate() of items not known, and the (index, item) pair a

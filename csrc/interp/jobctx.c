@@ -186,6 +186,7 @@ struct sched_ev *sev(struct frame *f, enum sev_kind kind, const char *call, cons
 	e->gen_loop = gen_consumer(f->jc);
 	e->in_forward = f->mode == M_FWD;
 	e->fwd_root = f->mode == M_FWD ? in->fwd_root : NULL;
+	e->mode_call = f->mode == M_FWD ? in->fwd_mode_call : NULL;
 	e->in_backward = f->in_backward;
 	e->in_log = f->in_log > 0;
 	e->item_cond = f->item_cond > 0;
@@ -507,6 +508,22 @@ static const struct ast_hdr *pass_counter_operand(const struct ast_hdr *e)
 	return k == b->right ? b->left : b->right;
 }
 
+/* A guard's period from its divisor's value: an int > 0, or a float of
+ * an integral value (`(i + 1) % 1e+5 == 0` over an int counter holds every
+ * 100000 passes: float arithmetic is exact on such ints); -1 otherwise. */
+static long long guard_period(const value_t *p)
+{
+	int ok;
+	long long n = as_int(p, &ok);
+
+	if (ok)
+		return n > 0 ? n : -1;
+	if (p && p->k == VK_FLOAT && p->u.f >= 1.0 && p->u.f <= 9007199254740992.0 &&
+	    p->u.f == (double)(long long)p->u.f)
+		return (long long)p->u.f;
+	return -1;
+}
+
 const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const char *text)
 {
 	const struct ast_BinOp *m = find_modulo(f, test, 0);
@@ -517,10 +534,8 @@ const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const 
 	j = (struct jctx *)jc_push(f, JC_GUARD, anchor_at(f, test), text);
 	{
 		value_t *p = eval(f, m->right);
-		int ok;
-		long long n = as_int(p, &ok);
 
-		j->period = ok && n > 0 ? n : -1;
+		j->period = guard_period(p);
 		j->period_expr = text_of(f, m->right);
 		j->counter = NULL;
 		/* `cur_tick % snapshot_ticks == 0` with cur_tick incremented

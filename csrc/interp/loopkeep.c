@@ -19,11 +19,14 @@
  *
  * loop_keeps_kind(v) answers 1 when v keeps its kind across iterations:
  * any value but a Python scalar (None, bool, int, float, str), a dict or a
- * range (a value not known stays as it is); a tuple or list only when its
- * length is exact (no unk_reason: not built by a loop of unknown trips)
- * and every item keeps its kind (an item not known only beside one that
- * is a tensor, module or object), nested up to a few levels.  A list grown across iterations is the same
- * list object before and after (widen_names() leaves it alone).
+ * range (a value not known stays as it is); a tuple or list when every
+ * item keeps its kind (an item not known only beside one that is a
+ * tensor, module or object), nested up to a few levels.  A list whose
+ * length is not known (unk_reason: built by a loop of unknown trips,
+ * `scores.append(conf)` over a batch's rows) keeps it not known: its
+ * items stand for every item, as they do for each iteration's list.  A
+ * list grown across iterations is the same list object before and after
+ * (widen_names() leaves it alone).
  *
  * Pure: reads v, allocates nothing, no error.
  */
@@ -52,7 +55,7 @@ static int keeps(const value_t *v, int depth)
 		return 0;
 	case VK_TUPLE:
 	case VK_LIST:
-		if (depth >= LOOPKEEP_DEPTH || v->u.seq->unk_reason || !v->u.seq->n)
+		if (depth >= LOOPKEEP_DEPTH || !v->u.seq->n)
 			return 0;
 		for (i = 0; i < v->u.seq->n; i++) {
 			if (!v->u.seq->items[i] || !(r = keeps(v->u.seq->items[i], depth + 1)))

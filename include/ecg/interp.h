@@ -223,6 +223,11 @@ struct sched_ev {
 	int in_forward;               /* read from a model's forward */
 	const struct vinst *fwd_root; /* ... of this model (the root whose forward
 	                                 reading made it), or NULL */
+	const char *mode_call;        /* ... read again for the job's call of that
+	                                 model at this anchor, in a mode of a flag
+	                                 argument the first reading did not take
+	                                 (`model(x, is_train=False)`, fwdmode.c): that
+	                                 call's context counts it; NULL otherwise */
 	int in_backward;              /* read from an autograd.Function's backward */
 	int in_log;                   /* made while the arguments of a logging call
 	                                 (print, wandb.log, logger.info) were read */
@@ -448,9 +453,12 @@ const char *interp_forward_anchor(struct interp *in, struct vinst *inst);
  * called from. */
 const struct fseq *interp_events_of(const struct vinst *m);
 /* After the models' forwards are read: each job call of a module whose
- * forward was read inside another model's, in a mode (a flag argument:
- * reverse=True) no reading took, read in that mode (interp/fwdmode.c). */
-void interp_read_call_modes(struct interp *in);
+ * forward was read inside another model's, and each job call of a model
+ * (models[i].root, read from models[i].call), in a mode (a flag argument:
+ * reverse=True, is_train=False) no reading took, read in that mode
+ * (interp/fwdmode.c). */
+struct mt_model;
+void interp_read_call_modes(struct interp *in, const struct mt_model *models, size_t nmodels);
 const char *interp_call_anchor(const struct vinst *m);
 /* where m was first called with gradients on; else interp_call_anchor's */
 const char *interp_grad_call_anchor(const struct vinst *m);
