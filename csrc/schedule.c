@@ -830,6 +830,30 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 			else
 				head = g->period > 0 ? xasprintf("every %s=%lld micro-steps", pe, g->period)
 				                     : xasprintf("every %s micro-steps", pe);
+		} else if (s->accum && s->accum->kind == JC_GUARD && g->counts_passes && s->step_loop &&
+		           ctx_same(l, s->step_loop)) {
+			/* a test of the pass counter inside the job's own
+			 * accumulation block (`if (i + 1) % accum == 0: ... if (i
+			 * + 1) % eval_every == 0:`): on the passes that are
+			 * multiples of both, every lcm(P, accum) passes -- that
+			 * over accum steps */
+			long long a = s->accum->period, p = g->period, gcd = a, y = p, q;
+
+			while (y > 0) {
+				long long t = gcd % y;
+
+				gcd = y;
+				y = t;
+			}
+			if (p > 0 && a > 0 && gcd > 0 && p / gcd <= (1LL << 40) / a) {
+				q = p / gcd;    /* lcm(p, a) / a */
+				head = q == 1 ? xasprintf("every step (every %s=%lld micro-steps, the accumulation's %lld)", pe,
+				                          p, a)
+				              : xasprintf("every %lld steps (every %s=%lld micro-steps on one that ends a step, "
+				                          "the accumulation's %lld)", q, pe, p, a);
+			} else {
+				head = xasprintf("every %s micro-steps, on one that ends a step", pe);
+			}
 		} else {
 			head = g->period > 0 ? xasprintf("every %s=%lld steps", pe, g->period)
 			                     : xasprintf("every %s steps", pe);

@@ -3,8 +3,9 @@ backward runs on every pass of the loader loop, the optimizer step under
 `if (i + 1) % args.update_freq == 0:` on the loop's own counter.  With
 --update_freq 4 a pass is a micro-step and four make a step: the batch
 copies and the loss read run every micro-step, the grad-norm read under
-the guard every step, the log every update_freq * log_steps = 40 passes
-every 10 steps."""
+the guard every step, the pass counter's `% 10` inside that block every
+lcm(10, 4) = 20 passes (5 steps), the log every update_freq * log_steps =
+40 passes every 10 steps."""
 import argparse
 
 import torch
@@ -33,6 +34,8 @@ def main():
                 print("grad norm", norm.item())
                 opt.step()
                 opt.zero_grad()
+                if (i + 1) % 10 == 0:
+                    print("norm", norm.item())
             if (i + 1) % (args.update_freq * args.log_steps) == 0:
                 print(epoch, i, loss_value)
 
