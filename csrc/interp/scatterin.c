@@ -7,11 +7,14 @@
  * waits for), also with one device.  So a host tensor given to the value
  * the wrapper returned is a host-to-device copy at the call, non-blocking,
  * pinned as the tensor is.  The catalogue (wrapper_input_scatters) names
- * those wrappers and the keyword naming their devices; the copy is stated
- * only when that keyword holds a non-empty list or tuple (not given: every
- * visible GPU, or none -- the machine's; empty: the module called
- * directly), and only for a call of the wrapper's value (value_t
- * via_scatter), not of the module bound before the wrap.
+ * those wrappers and the keyword naming their devices (given by keyword or
+ * as the wrapper's second argument: torch.c keeps it under the keyword);
+ * the copy is stated when that list is not empty (empty: the module called
+ * directly), or when it is not given (None) and the job's environment pins
+ * how many devices are visible, one or more (every visible GPU; none: the
+ * module called directly; a count not known: nothing stated), and only for
+ * a call of the wrapper's value (value_t via_scatter), not of the module
+ * bound before the wrap.
  *
  * scatter_input_copies() owns nothing; its event is the interpreter's
  * (sev); it never fails.
@@ -36,8 +39,17 @@ void scatter_input_copies(struct frame *f, const struct vinst *m, value_t **args
 	for (k = m->nwrapped; k-- > 0 && !key;)
 		if ((key = catalog_fact(in->cat, CATALOG_F_WRAPPER_INPUT_SCATTERS, m->wrapped_by[k])))
 			ids = m->wrap_kw && m->wrap_kw[k] ? vdict_gets(m->wrap_kw[k], key) : NULL;
-	if (!ids || (ids->k != VK_LIST && ids->k != VK_TUPLE) || !ids->u.seq || !ids->u.seq->n)
+	if (key && (!ids || ids->k == VK_NONE)) {
+		/* device_ids not given: every visible device -- a scatter when
+		 * the job's environment pins one or more (none: the module is
+		 * called directly); a count not known states nothing */
+		value_t *n = torch_device_count(f, site);
+
+		if (!n || n->k != VK_INT || n->u.i < 1)
+			return;
+	} else if (!ids || (ids->k != VK_LIST && ids->k != VK_TUPLE) || !ids->u.seq || !ids->u.seq->n) {
 		return;
+	}
 	for (i = 0; i < nargs + (kw ? kw->n : 0) && !host; i++)
 		host = host_tensor_in(i < nargs ? args[i] : kw->vals[i - nargs], 0);
 	if (!host)

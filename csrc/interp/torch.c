@@ -2873,6 +2873,26 @@ value_t *wrapper_method_call(struct frame *f, const char *d, const value_t *self
 	return v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
 }
 
+/* The keywords a wrap is kept with (vinst.wrap_kw): kw, plus the device
+ * list given as the wrapper's second argument under the keyword the
+ * catalogue's wrapper_input_scatters names for it (DataParallel(model,
+ * [0, 1]) is device_ids=[0, 1]).  kw itself, or a copy in the arena;
+ * never fails. */
+static const struct vdict *wrap_kw_positional(struct interp *in, const char *d, value_t **args, size_t nargs,
+                                              struct vdict *kw)
+{
+	const char *key = catalog_fact(in->cat, CATALOG_F_WRAPPER_INPUT_SCATTERS, d);
+	struct vdict *c;
+	size_t i;
+
+	if (!key || nargs < 2 || (kw && vdict_gets(kw, key)))
+		return kw;
+	c = vdict_new(in->a);
+	for (i = 0; kw && i < kw->n; i++)
+		vdict_set(in->a, c, kw->keys[i], kw->vals[i]);
+	vdict_sets(in->a, c, key, args[1]);
+	return c;
+}
 
 /* torch's wrappers of a model, from call_ext(): GradScaler.scale(loss)
  * is loss; torch.compile(...) is call_torch's; DDP, FSDP, fully_shard,
@@ -3051,7 +3071,7 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 				memset(nk, 0, m->nwrapped * sizeof *nk);
 		}
 		nw[m->nwrapped] = d;
-		nk[m->nwrapped] = kw;
+		nk[m->nwrapped] = wrap_kw_positional(in, d, args, nargs, kw);
 		m->wrapped_by = nw;
 		m->wrap_kw = nk;
 		m->nwrapped++;
