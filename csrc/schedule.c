@@ -1903,7 +1903,6 @@ static const struct jctx *sc_outer_opt_loop(const struct sc *s, const struct jct
 	return best;
 }
 
-
 /* The job's own gradient accumulation: the step loop runs the backward on
  * every pass and the optimizer step under `if (i + 1) % N == 0:` on the
  * loop's own pass counter (ConvNeXt's update_freq), N a known int > 1.
