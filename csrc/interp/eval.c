@@ -1469,6 +1469,17 @@ static value_t *tensor_subscript(struct frame *f, const struct ast_Subscript *s,
 	return t;
 }
 
+/* A part of a sequence, of kind k, as many items as not known (why): one
+ * item, rep, standing for all of them (iter_rep_item reads it so). */
+static value_t *part_rep(struct interp *in, enum vkind k, value_t *rep, const char *why)
+{
+	value_t *r = v_seq(in->a, k, 1);
+
+	vseq_push(in->a, r->u.seq, rep);
+	r->u.seq->unk_reason = why;
+	return r;
+}
+
 /* Are the items of a known sequence alike, so that any one stands for
  * all: the same value or instances of one class (alike_values), or
  * unknowns of one reason (a library's mapping of host tensors each).
@@ -1611,11 +1622,8 @@ static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, val
 		 * `scores.append(...)` in a loop over a batch) */
 		if (idx->k == VK_SLICE && obj->u.seq->unk_reason && !obj->u.seq->prefix && obj->u.seq->n >= 1 &&
 		    idx->u.slice.step->k == VK_NONE) {
-			value_t *r = v_seq(in->a, obj->k, 1);
-
-			vseq_push(in->a, r->u.seq, items_rep(f, obj->u.seq, "an item of a slice of a sequence whose length is not known", &s->h));
-			r->u.seq->unk_reason = "a slice of a sequence whose length is not known";
-			return r;
+			return part_rep(in, obj->k, items_rep(f, obj->u.seq, "an item of a slice of a sequence whose length is not known", &s->h),
+			                "a slice of a sequence whose length is not known");
 		}
 		i = as_int(idx, &ok);
 		if (ok && !obj->u.seq->unk_reason) {
@@ -1671,10 +1679,7 @@ static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, val
 			 * of a list), its items alike: as many items as not
 			 * known, each one like them (iter_rep_item) */
 			if ((!ok1 || !ok2) && idx->u.slice.step->k == VK_NONE && n >= 1 && seq_items_alike(obj->u.seq)) {
-				r = v_seq(in->a, obj->k, 1);
-				vseq_push(in->a, r->u.seq, obj->u.seq->items[0]);
-				r->u.seq->unk_reason = "a slice of a sequence whose bounds are not known";
-				return r;
+				return part_rep(in, obj->k, obj->u.seq->items[0], "a slice of a sequence whose bounds are not known");
 			}
 		}
 		break;

@@ -1112,6 +1112,12 @@ void module_moved_to_machine_gpu(struct frame *f, value_t *self, const char *wra
  * count is not one or not known.  Never fails. */
 void onedev_wrap(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                  const struct ast_hdr *site);
+/* onedev.c: a wrapper's device list as a catalogue spec 'KEY@POS' names
+ * it (one_device_wrappers, wrapper_input_scatters): the keyword KEY, or
+ * the positional argument POS; NULL when not given.  wrapper_device_key:
+ * the spec's KEY (arena memory, or spec itself).  Neither fails. */
+value_t *wrapper_device_list(const char *spec, value_t **args, size_t nargs, const struct vdict *kw);
+const char *wrapper_device_key(struct interp *in, const char *spec);
 /* torch.c: torch.cuda.device_count() as the job's environment makes it
  * known (CUDA_VISIBLE_DEVICES), else the machine's, not known */
 value_t *torch_device_count(struct frame *f, const struct ast_hdr *site);

@@ -31,9 +31,14 @@
 #include "internal.h"
 #include "ecg/catalog.h"
 
-/* The wrapper's device list as given: keyword KEY or position POS of
- * spec 'KEY@POS'; NULL when not given. */
-static const value_t *device_list(const char *spec, value_t **args, size_t nargs, const struct vdict *kw)
+const char *wrapper_device_key(struct interp *in, const char *spec)
+{
+	const char *at = strchr(spec, '@');
+
+	return at ? afmt(in, "%.*s", (int)(at - spec), spec) : spec;
+}
+
+value_t *wrapper_device_list(const char *spec, value_t **args, size_t nargs, const struct vdict *kw)
 {
 	const char *at = strchr(spec, '@');
 	long pos = at ? strtol(at + 1, NULL, 10) : -1;
@@ -70,7 +75,7 @@ void onedev_wrap(struct frame *f, const char *d, value_t **args, size_t nargs, s
 
 	if (!spec || f->mode == M_FWD || nargs < 1 || args[0]->k != VK_INST)
 		return;
-	if (device_list_len(f, device_list(spec, args, nargs, kw), site) != 1)
+	if (device_list_len(f, wrapper_device_list(spec, args, nargs, kw), site) != 1)
 		return;
 	module_moved_to_machine_gpu(f, args[0], d, site);
 }

@@ -7,8 +7,8 @@
  * waits for), also with one device.  So a host tensor given to the value
  * the wrapper returned is a host-to-device copy at the call, non-blocking,
  * pinned as the tensor is.  The catalogue (wrapper_input_scatters) names
- * those wrappers and the keyword naming their devices (given by keyword or
- * as the wrapper's second argument: torch.c keeps it under the keyword);
+ * those wrappers and the argument naming their devices, 'KEY@POS' (given
+ * by keyword or by position: torch.c keeps it under the keyword);
  * the copy is stated when that list is not empty (empty: the module called
  * directly), or when it is not given (None) and the job's environment pins
  * how many devices are visible, one or more (every visible GPU; none: the
@@ -37,8 +37,10 @@ void scatter_input_copies(struct frame *f, const struct vinst *m, value_t **args
 		return;
 	/* the outermost such wrap: its forward runs first */
 	for (k = m->nwrapped; k-- > 0 && !key;)
-		if ((key = catalog_fact(in->cat, CATALOG_F_WRAPPER_INPUT_SCATTERS, m->wrapped_by[k])))
+		if ((key = catalog_fact(in->cat, CATALOG_F_WRAPPER_INPUT_SCATTERS, m->wrapped_by[k]))) {
+			key = wrapper_device_key(in, key);
 			ids = m->wrap_kw && m->wrap_kw[k] ? vdict_gets(m->wrap_kw[k], key) : NULL;
+		}
 	if (key && (!ids || ids->k == VK_NONE)) {
 		/* device_ids not given: every visible device -- a scatter when
 		 * the job's environment pins one or more (none: the module is

@@ -1924,22 +1924,17 @@ static value_t *tc_ntuple(struct frame *f, const char *d, const char *last, valu
 	};
 	const char *name = strrchr(d, '.') ? strrchr(d, '.') + 1 : d;
 	size_t n = 0, i;
-	value_t *r, *x = nargs == 1 ? args[0] : NULL;
+	value_t *r, *x = nargs == 1 && (!kw || !kw->n) ? args[0] : NULL;
+	const struct vseq *q = x && (x->k == VK_TUPLE || x->k == VK_LIST) ? x->u.seq : NULL;
 
 	(void)last;
 	for (i = 0; i < sizeof arity / sizeof arity[0]; i++)
 		if (!strcmp(name, arity[i].name))
 			n = arity[i].n;
-	if (n && x && (!kw || !kw->n) && (x->k == VK_TUPLE || x->k == VK_LIST) && x->u.seq && !x->u.seq->unk_reason) {
+	if (n && x && (q ? !q->unk_reason : value_is_known_scalar(x))) {
 		r = v_seq(f->in->a, VK_TUPLE, 0);
-		for (i = 0; i < x->u.seq->n; i++)
-			vseq_push(f->in->a, r->u.seq, x->u.seq->items[i]);
-		return r;
-	}
-	if (n && x && (!kw || !kw->n) && value_is_known_scalar(x)) {
-		r = v_seq(f->in->a, VK_TUPLE, 0);
-		for (i = 0; i < n; i++)
-			vseq_push(f->in->a, r->u.seq, x);
+		for (i = 0; i < (q ? q->n : n); i++)
+			vseq_push(f->in->a, r->u.seq, q ? q->items[i] : x);
 		return r;
 	}
 	r = unknown_at(f, site, afmt(f->in, "%s(): a tuple of Python values not known", d));
@@ -2874,23 +2869,26 @@ value_t *wrapper_method_call(struct frame *f, const char *d, const value_t *self
 }
 
 /* The keywords a wrap is kept with (vinst.wrap_kw): kw, plus the device
- * list given as the wrapper's second argument under the keyword the
- * catalogue's wrapper_input_scatters names for it (DataParallel(model,
- * [0, 1]) is device_ids=[0, 1]).  kw itself, or a copy in the arena;
- * never fails. */
+ * list given by position under its keyword (catalog
+ * wrapper_input_scatters' 'KEY@POS': DataParallel(model, [0, 1]) is
+ * device_ids=[0, 1]).  kw itself, or a copy in the arena; never fails. */
 static const struct vdict *wrap_kw_positional(struct interp *in, const char *d, value_t **args, size_t nargs,
                                               struct vdict *kw)
 {
-	const char *key = catalog_fact(in->cat, CATALOG_F_WRAPPER_INPUT_SCATTERS, d);
+	const char *spec = catalog_fact(in->cat, CATALOG_F_WRAPPER_INPUT_SCATTERS, d), *key;
+	value_t *ids;
 	struct vdict *c;
 	size_t i;
 
-	if (!key || nargs < 2 || (kw && vdict_gets(kw, key)))
+	if (!spec || !(ids = wrapper_device_list(spec, args, nargs, kw)))
 		return kw;
+	key = wrapper_device_key(in, spec);
+	if (kw && vdict_gets(kw, key))
+		return kw;      /* given by keyword */
 	c = vdict_new(in->a);
 	for (i = 0; kw && i < kw->n; i++)
 		vdict_set(in->a, c, kw->keys[i], kw->vals[i]);
-	vdict_sets(in->a, c, key, args[1]);
+	vdict_sets(in->a, c, key, ids);
 	return c;
 }
 

@@ -837,8 +837,8 @@ enum catalog_fact {
 	                                 interp/onedev.c) */
 	CATALOG_F_WRAPPER_INPUT_SCATTERS, /* map: a single-process wrapper whose
 	                                 forward copies the host tensors it is
-	                                 given to its devices -> the keyword
-	                                 naming them (DataParallel's
+	                                 given to its devices -> 'KEY@POS' of
+	                                 the argument naming them (DataParallel's
 	                                 device_ids; interp/scatterin.c) */
 	CATALOG_F_TYPED_HOST_CONSTRUCTORS, /* set: torch.<name>(...), the legacy
 	                                 typed constructors of the CPU types:
