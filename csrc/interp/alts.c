@@ -135,6 +135,29 @@ int alts_seq_pair(const value_t *a, const value_t *b)
 	return plain_seq(a) && plain_seq(b) && a->k == b->k;
 }
 
+/* A sequence of a known length on one path and, on the other, a tensor
+ * or a sequence of another kind or length (`if isinstance(model,
+ * Transformer): fn = generate else: fn = generate_mamba; prompts =
+ * pad_to_tensor(prompts)`, then `fn(prompts, ...)`): both kept, so that a
+ * call of alternatives under the same condition passes each path's own
+ * value (alts_call); every other reader sees an unknown, as before, and
+ * nothing (a length) is taken from one path only. */
+int alts_seq_other_pair(const value_t *a, const value_t *b)
+{
+	const value_t *s, *o;
+
+	if (!a || !b)
+		return 0;
+	s = (a->k == VK_LIST || a->k == VK_TUPLE) ? a : b;
+	o = s == a ? b : a;
+	if ((s->k != VK_LIST && s->k != VK_TUPLE) || !s->u.seq || s->u.seq->unk_reason)
+		return 0;
+	if (o->k == VK_TENSOR)
+		return 1;
+	return (o->k == VK_LIST || o->k == VK_TUPLE) && o->u.seq &&
+	       (o->k != s->k || o->u.seq->unk_reason || o->u.seq->n != s->u.seq->n);
+}
+
 /* A process group made by new_group, None (the default group: the whole
  * world), or alternatives of those on every path. */
 static int group_path(const value_t *v, int depth)

@@ -1313,6 +1313,7 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 		} else if (a && b && ((alts_object(a) && (alts_object(b) || b->k == VK_NONE)) ||
 		                      (a->k == VK_NONE && alts_object(b)) || alts_callable_pair(a, b) ||
 		                      alts_group_pair(a, b) || alts_dev_scalar_pair(a, b) || alts_seq_pair(a, b) ||
+		                      alts_seq_other_pair(a, b) ||
 		                      alts_scalar_pair(a, b) || devchoice_pair(a, b))) {
 			r = v_alts(f, cond, a, b);  /* both objects kept: alts.c */
 		} else if (!a || !b) {

@@ -672,6 +672,7 @@ int alts_modules(const value_t *v);
 #define ALT_CHILD_POS "__ecg_altpos_"
 int alts_callable_pair(const value_t *a, const value_t *b);
 int alts_seq_pair(const value_t *a, const value_t *b);       /* two short sequences of plain items */   /* a callable's two paths, one external */
+int alts_seq_other_pair(const value_t *a, const value_t *b);   /* a sequence of known length, a tensor or another sequence */
 int alts_group_pair(const value_t *a, const value_t *b);   /* process groups (or None) on the two paths */
 int alts_scalar_pair(const value_t *a, const value_t *b);   /* two Python scalars (or alternatives of them) */
 /* alternatives of two such (v_alts_in), may_none when a path is None */
