@@ -980,7 +980,9 @@ static void sc_and_join(buf_t *b, const char *const *t, size_t n, int more)
 
 /* The undecided conditions around context c, outermost first, each once,
  * into t (at most max): a periodic guard's text only when it is the
- * innermost.  Their number. */
+ * innermost (its period is the row's frequency), else what its test holds
+ * besides the period (jctx.rest: `if cfg.env and is_eval_step:` around a
+ * function with an `if` of its own keeps `cfg.env`).  Their number. */
 static size_t sc_ctx_texts(const struct jctx *c, const char **t, size_t max)
 {
 	const char *in[16];
@@ -988,17 +990,20 @@ static size_t sc_ctx_texts(const struct jctx *c, const char **t, size_t max)
 	const struct jctx *first = NULL;
 
 	for (; c; c = c->up) {
-		if (c->kind != JC_COND && (c->kind != JC_GUARD || first))
+		const char *text;
+
+		if (c->kind != JC_COND && (c->kind != JC_GUARD || (first && !c->rest)))
 			continue;
+		text = c->kind == JC_GUARD && first ? c->rest : c->text;
 		if (!first)
 			first = c;
-		for (k = 0; k < n && strcmp(in[k], c->text); k++)
+		for (k = 0; k < n && text && strcmp(in[k], text); k++)
 			;
-		if (k < n || !c->text)
+		if (k < n || !text)
 			continue;
 		if (n == sizeof in / sizeof *in)
 			break;
-		in[n++] = c->text;
+		in[n++] = text;
 	}
 	while (n && m < max)
 		t[m++] = in[--n];     /* outermost first */

@@ -524,6 +524,82 @@ static long long guard_period(const value_t *p)
 	return -1;
 }
 
+struct ctr_walk {
+	struct frame *f;
+	const char *text;             /* the counter as written: "step", "self.global_step" */
+	int hit;
+};
+
+static int ctr_cb(const struct ast_hdr *e, void *ctx)
+{
+	struct ctr_walk *w = ctx;
+
+	if (AST_IS(e, Name) || AST_IS(e, Attribute)) {
+		const char *t = text_of(w->f, e);
+
+		if (t && !strcmp(t, w->text))
+			return w->hit = 1;
+		if (AST_IS(e, Name))
+			return 0;
+	}
+	return ast_visit_children(e, ctr_cb, ctx);
+}
+
+/* Does expression e read the periodic test's counter (the name or
+ * attribute of `x % n`'s x, or of `(x + 1) % n`'s)? */
+static int reads_counter(struct frame *f, const struct ast_hdr *e, const struct ast_BinOp *m)
+{
+	const struct ast_hdr *x = m ? m->left : NULL;
+	struct ctr_walk w = { f, NULL, 0 };
+
+	if (x && AST_IS(x, BinOp) && (AST_AS(x, BinOp)->op == AST_OP_ADD || AST_AS(x, BinOp)->op == AST_OP_SUB)) {
+		const struct ast_BinOp *b = AST_AS(x, BinOp);
+
+		x = AST_IS(b->right, Constant) ? b->left : AST_IS(b->left, Constant) ? b->right : NULL;
+	}
+	if (!e || !x || (!AST_IS(x, Name) && !AST_IS(x, Attribute)) || !(w.text = text_of(f, x)))
+		return 0;
+	(void)ctr_cb(e, &w);
+	return w.hit;
+}
+
+/* What a guard's test holds besides its period (jctx.rest), or NULL: the
+ * operands of its `and` that are neither the periodic test nor a test of
+ * its counter or of another name each pass of the loop changes (`step >
+ * 0`, `is_last`), nor decided (a name, attribute or comparison read again:
+ * known truthy), joined by "and" -- `cfg.env` of `cfg.env and is_eval_step`
+ * with cfg.env not known.  An `or` with such an operand (`step % n == 0 or
+ * args.force`) is its whole text: the period alone does not say when it
+ * holds.  Operands with a call are kept (not read twice). */
+static const char *guard_rest(struct frame *f, const struct ast_hdr *test, const struct ast_BinOp *m,
+                              const char *text)
+{
+	const struct ast_BoolOp *b;
+	const char *rest = NULL;
+	unsigned i, n = 0;
+
+	if (!test || !text || !AST_IS(test, BoolOp))
+		return NULL;
+	b = AST_AS(test, BoolOp);
+	for (i = 0; i < b->values.n; i++) {
+		const struct ast_hdr *o = b->values.items[i];
+		const char *own;
+
+		if (find_modulo(f, o, 1) || reads_counter(f, o, m) || (f->carry && carry_reads_varying(f->carry, o)))
+			continue;     /* the period, or a test of what each pass changes */
+		if (test_pure(o) && value_truth(eval(f, o)) >= 0)
+			continue;     /* decided on every pass */
+		if (!(own = text_of(f, o)))
+			continue;
+		if (AST_IS(o, BoolOp) || AST_IS(o, IfExp) || AST_IS(o, Lambda) || AST_IS(o, NamedExpr))
+			own = afmt(f->in, "(%s)", own);
+		rest = n++ ? afmt(f->in, "%s and %s", rest, own) : own;
+	}
+	if (n && b->op == AST_BOOL_OR)
+		return text;
+	return rest;
+}
+
 const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const char *text)
 {
 	const struct ast_BinOp *m = find_modulo(f, test, 0);
@@ -532,6 +608,7 @@ const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const 
 	if (!m)
 		return jc_push(f, JC_COND, anchor_at(f, test), text);
 	j = (struct jctx *)jc_push(f, JC_GUARD, anchor_at(f, test), text);
+	j->rest = guard_rest(f, test, m, text);
 	{
 		value_t *p = eval(f, m->right);
 

@@ -114,6 +114,13 @@ struct jctx {
 	                                 carry_counts_passes 1): it counts that
 	                                 loop's passes -- an evaluation's batch
 	                                 loop's, when the loop is below the step */
+	const char *rest;             /* JC_GUARD whose test is an `and` of the
+	                                 periodic test with other undecided parts
+	                                 (`cfg.env and is_eval_step`): those parts'
+	                                 text, a condition of the rows under an
+	                                 inner `if` too, where the period is the
+	                                 frequency's alone (schedule.c); an `or`'s:
+	                                 its whole text; NULL otherwise */
 	int counts_passes;            /* JC_GUARD whose `x % n` reads the counter of
 	                                 the loop it is in as counts_loop does, or
 	                                 that counter plus or minus an int literal

@@ -436,4 +436,55 @@ is "$(cond9 train.py:main:38)" "['best_loss is None or test_loss < best_loss']" 
 is "$(cond9 train.py:save:5)" "[None]" \
 	"a helper's line reached every epoch on one path and under a best test on another: no condition"
 
+# A periodic guard with another undecided part (`if cfg.env and is_eval:`,
+# is_eval a `step % n == 0` flag) around a helper with an `if` of its own:
+# the period is the row's frequency, but `cfg.env` stays in its condition
+# (jctx.mixed), beside the helper's own test; a guard of the period and a
+# test of the same counter (`step > 0`) leaves its text to the frequency.
+R10="$T/job10"
+mkrepo "$R10"
+cat >"$R10/train.py" <<'PY'
+import torch
+import torch.nn as nn
+import draccus
+
+
+def evaluate(model, x, n):
+    if n <= 1:
+        model(x).sum().item()
+
+
+def report(loss, m):
+    if m:
+        print(loss.item())
+
+
+def train(cfg):
+    model = nn.Linear(4, 4).cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for step in range(1000):
+        x = torch.randn(8, 4).cuda()
+        loss = model(x).sum()
+        loss.backward()
+        opt.step()
+        is_eval = step % cfg.freq == 0
+        if cfg.env and is_eval:
+            with torch.no_grad():
+                evaluate(model, x, cfg.n)
+        if step > 0 and step % cfg.log == 0:
+            report(loss, cfg.m)
+
+
+train(draccus.parse())
+PY
+commit "$R10" "job"
+run_ecg extract --repo "$R10" --entry train.py --out "$T/o10" -q --no-env
+is "$rc" 0 "extract of the mixed-guard job exits 0"
+is "$(json "$T/o10/execution_schedule.json" "[h['condition'] for h in d['host_device'] if h['anchor'] == 'train.py:evaluate:8']")" \
+	"['cfg.env and n <= 1']" \
+	"under the mixed guard: its other part kept beside the helper's test"
+is "$(json "$T/o10/execution_schedule.json" "[h['condition'] for h in d['host_device'] if h['anchor'] == 'train.py:report:13']")" \
+	"['m']" \
+	"under a guard of the period and a test of the same counter: the helper's test alone"
+
 done_testing
