@@ -1286,6 +1286,18 @@ static int holds_device_tensor(const value_t *v)
 	return 0;
 }
 
+/* The dotted name of a method of a torch LR scheduler without the mark
+ * torch.c's torch_object gives the scheduler's class ("scheduler:", so
+ * that its step() is no optimizer step): the name the catalog lists it by
+ * (ReduceLROnPlateau.step in host_copying_methods).  Any other name as it
+ * is. */
+static const char *scheduler_unmarked(const char *d)
+{
+	static const char mark[] = "scheduler:";
+
+	return !strncmp(d, mark, sizeof mark - 1) ? d + sizeof mark - 1 : d;
+}
+
 /* metric.add_batch(predictions=p, references=r) of a method that copies
  * the tensors it is given to the host (catalog host_copying_methods): a
  * sync when one of them (or an item of a tuple, list or dict given) is
@@ -1299,6 +1311,7 @@ static void host_copying_call(struct frame *f, const char *d, value_t **args, si
 	size_t i;
 	int dev = 0;
 
+	d = scheduler_unmarked(d);
 	if (f->mode == M_FWD || !catalog_fact(in->cat, CATALOG_F_HOST_COPYING_METHODS, d))
 		return;
 	for (i = 0; i < nargs && !dev; i++)
