@@ -74,6 +74,21 @@ static const char *const log_sink_names[] = {
 	"set_description", "set_postfix", "warning", NULL
 };
 
+/* Is v an object of another library's class (not torch's or numpy's:
+ * their .log is arithmetic) -- wandb.init()'s Run, whose log(...) logs? */
+static int library_object(const value_t *v)
+{
+	static const char *const arith[] = { "torch.", "scheduler:", "numpy.", "np.", "scipy.", NULL };
+	size_t i;
+
+	if (v->k != VK_INST || !v->u.inst->ext)
+		return 0;
+	for (i = 0; arith[i]; i++)
+		if (!strncmp(v->u.inst->ext, arith[i], strlen(arith[i])))
+			return 0;
+	return 1;
+}
+
 /* Does calling fn log its arguments: the builtin print, write() of a file
  * open()ed for writing text (`with open(log_file, "a") as f:
  * f.write(f"{step} {loss.item()}")`; a binary file's bytes are data), or a function
@@ -91,7 +106,9 @@ int log_sink(const value_t *fn)
 		/* torch.log, x.log(), np.log: arithmetic, not logging (the one
 		 * verb that is also a math function); a tensor's method logs
 		 * nothing; another library object's verb does (tensorboard's
-		 * SummaryWriter.add_scalar, under torch.utils) */
+		 * SummaryWriter.add_scalar, under torch.utils), log included
+		 * when the object is of another library's class (a wandb Run:
+		 * run.log({...})) */
 		static const char *const math[] = { "torch.", "Tensor.", "numpy.", "np.", "math.", "scipy.", NULL };
 
 		name = last_name(fn->u.ext);
@@ -100,7 +117,7 @@ int log_sink(const value_t *fn)
 		for (i = 0; !strcmp(name, "log") && math[i]; i++)
 			if (!strncmp(fn->u.ext, math[i], strlen(math[i])))
 				return 0;
-		if (fn->recv && !strcmp(name, "log"))
+		if (fn->recv && !strcmp(name, "log") && !library_object(fn->recv))
 			return 0;
 	}
 	else if (fn->k == VK_FUNC)
@@ -1363,6 +1380,18 @@ static int holds_device_tensor(const value_t *v)
 	return 0;
 }
 
+/* The dotted name of a method of a torch LR scheduler without the mark
+ * torch.c's torch_object gives the scheduler's class ("scheduler:", so
+ * that its step() is no optimizer step): the name the catalog lists it by
+ * (ReduceLROnPlateau.step in host_copying_methods).  Any other name as it
+ * is. */
+static const char *scheduler_unmarked(const char *d)
+{
+	static const char mark[] = "scheduler:";
+
+	return !strncmp(d, mark, sizeof mark - 1) ? d + sizeof mark - 1 : d;
+}
+
 /* metric.add_batch(predictions=p, references=r) of a method that copies
  * the tensors it is given to the host (catalog host_copying_methods): a
  * sync when one of them (or an item of a tuple, list or dict given) is
@@ -1376,6 +1405,7 @@ static void host_copying_call(struct frame *f, const char *d, value_t **args, si
 	size_t i;
 	int dev = 0;
 
+	d = scheduler_unmarked(d);
 	if (f->mode == M_FWD || !catalog_fact(in->cat, CATALOG_F_HOST_COPYING_METHODS, d))
 		return;
 	for (i = 0; i < nargs && !dev; i++)
