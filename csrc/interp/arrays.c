@@ -472,6 +472,15 @@ void arr_reader_result(struct frame *f, const char *d, value_t *const *args, siz
 	const char *keep = catalog_fact(f->in->cat, CATALOG_F_ARRAY_SHAPE_KEEPERS, d);
 	struct vshape *s;
 
+	/* whatever its shape, what such a function returns is an array of
+	 * its library, never a tensor (np.array(t) of a tensor makes an
+	 * ndarray, or raises for a CUDA one), a list, a tuple or a dict:
+	 * host data (facts.c host_datum), so `isinstance(x, torch.Tensor)`
+	 * is False.  Not a running reduction's (np.cumsum(t) calls the
+	 * tensor's own cumsum) */
+	if ((text || other || fac || draw || stk || conv || rng || tile || keep) && r && r->k == VK_UNKNOWN &&
+	    !r->alts && !r->nonneg)
+		r->nonneg = FACT_HOST_DATA;
 	if (keep && r && r->k == VK_UNKNOWN && !r->alts && nargs + (kw ? kw->n : 0) == 1) {
 		/* np.sort(a), nothing else given: a's shape */
 		const value_t *a = colon_arg(keep, args, nargs, kw);

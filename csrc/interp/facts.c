@@ -156,11 +156,14 @@ int fact_nonneg_int(const value_t *v)
 }
 
 /* v is known to be a number or a str (its facts say so): never an object,
- * never a module.  0 when not known. */
+ * never a module.  0 when not known -- and for host data that may be an
+ * array of another library (FACT_HOST_DATA, an array's shape), which is
+ * an object: torch.Tensor(a) of it is data, not sizes. */
 int fact_plain(const value_t *v)
 {
 	return v && (v->k == VK_INT || v->k == VK_FLOAT || v->k == VK_BOOL || v->k == VK_STR ||
-	             (v->k == VK_UNKNOWN && !v->alts && (v->plain || v->nonneg || v->str_prefix)));
+	             (v->k == VK_UNKNOWN && !v->alts && !v->arr_shape &&
+	              (v->plain || (v->nonneg && v->nonneg != FACT_HOST_DATA) || v->str_prefix)));
 }
 
 /* v is a Python number, str or None (known, or its facts say so), never
