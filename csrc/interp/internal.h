@@ -1439,6 +1439,8 @@ value_t *path_m_with(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 value_t *path_query(struct frame *f, value_t *p, int what, const struct ast_hdr *site);
 value_t *path_m_query(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                       const struct ast_hdr *site);
+value_t *path_listdir(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                      const struct ast_hdr *site);
 value_t *path_m_glob(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                      const struct ast_hdr *site);
 value_t *path_m_open(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
