@@ -699,6 +699,13 @@ static char *sc_inner_guard_frequency(const struct sc *s, const struct sched_ev 
 	around.in_forward = 0;
 	outer = sc_frequency(s, &around);
 	cut = strstr(outer, mul);
+	if (cut && !strcmp(cut + sizeof mul - 1, "1")) {
+		/* "once ×1" (a test pass run once after training): once */
+		*cut = '\0';
+		while (cut > outer && cut[-1] == ' ')
+			*--cut = '\0';
+		cut = NULL;
+	}
 	if (!cut && l->trips > 0 && g->period > 0) {
 		r = xasprintf("%s \u00d7%lld (every %s=%lld of the %lld iterations of `%s`)", outer,
 		              (l->trips + g->period - 1) / g->period, pe, g->period, l->trips, l->text);
@@ -805,12 +812,15 @@ static char *sc_frequency(const struct sc *s, const struct sched_ev *e)
 			/* `if epoch % 10 == 0` in the loop around the step loop */
 			head = g->period > 0 ? xasprintf("every %s=%lld iterations of `%s`", pe, g->period, l->text)
 			                     : xasprintf("every %s iterations of `%s`", pe, l->text);
-		} else if (g->counts_loop && s->step_loop && l && ctx_has(l, s->step_loop) && !ctx_same(l, s->step_loop) &&
-		           !(s->micro_loop && ctx_same(l, s->micro_loop))) {
+		} else if (g->counts_loop && s->step_loop && l && !ctx_same(l, s->step_loop) &&
+		           !(s->micro_loop && ctx_same(l, s->micro_loop)) &&
+		           (ctx_has(l, s->step_loop) || !ctx_has(s->step_loop, l))) {
 			/* `if idx % 100 == 0` on the counter of a loop below the
-			 * step loop (an evaluation's batch loop): every 100th pass
+			 * step loop (an evaluation's batch loop), or of a loop
+			 * beside it (a test pass after training): every 100th pass
 			 * of that loop, each time the loop runs -- as often as the
-			 * loop, its count over the period (pass 0 runs) */
+			 * loop, its count over the period (pass 0 runs), not every
+			 * 100 steps */
 			return sc_inner_guard_frequency(s, e, g, l);
 		} else if (s->accum && s->step_loop && ctx_has(g, s->step_loop) && !sc_step_end(s, c)) {
 			/* tested on each pass of an accumulation loop, not only
@@ -1262,6 +1272,22 @@ static int sc_run_startup(const struct sc *s, const struct sched_ev *e)
 		}
 	}
 	return in_run;
+}
+
+/* The innermost loop around c that repeats or is the step's own: a loop
+ * known to run once around the step (`for ii in range(args.itr)` given
+ * one run) is none, so a model's weights moved or a checkpoint read back
+ * in it (e->weights) are start-up or teardown work, not the data hop
+ * (a prompt's tensors copied in a CLI's once-run prompt loop stay the
+ * data's: they are that pass's input) */
+static const struct jctx *sc_innermost_repeating(const struct sc *s, const struct jctx *c)
+{
+	const struct jctx *l;
+
+	for (l = ctx_innermost_loop(c); l; l = ctx_innermost_loop(l->up))
+		if (l->trips != 1 || ctx_same(l, s->step_loop) || (s->micro_loop && ctx_same(l, s->micro_loop)))
+			return l;
+	return NULL;
 }
 
 /* Is the job a training one? */
@@ -1726,8 +1752,8 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 	/* a tensor made from Python numbers on (or copied to) the device in
 	 * a loop that takes no batches (the epoch loop's meter sync): the
 	 * step's own work, not the data hop */
-	if (e->kind == SEV_H2D && ((!strncmp(e->call, "torch.", 6) && !e->of_array) || e->of_values) && ctx_innermost_loop(c) &&
-	    !sc_loader_loop(s, ctx_innermost_loop(c)))
+	if (e->kind == SEV_H2D && ((!strncmp(e->call, "torch.", 6) && !e->of_array && !e->weights) || e->of_values) &&
+	    ctx_innermost_loop(c) && !sc_loader_loop(s, ctx_innermost_loop(c)))
 		return "step";
 	/* a copy outside the step loop, after it, in the work of a loop
 	 * around it (the epoch loop), with no loader's loop between (an EMA's
@@ -1748,7 +1774,7 @@ static const char *sc_phase(const struct sc *s, const struct sched_ev *e)
 				return l->trips == 1 ? "teardown" : sc_guard_phase(s, l);
 	}
 	if (e->kind == SEV_H2D || e->kind == SEV_LOADER_ITER || e->kind == SEV_LOADER)
-		return ctx_innermost_loop(c) ? "data"
+		return (e->weights ? sc_innermost_repeating(s, c) : ctx_innermost_loop(c)) ? "data"
 		       : s->step_end && (size_t)(e - s->ev) >= s->step_end ? "teardown" : "startup";
 	if (e->kind == SEV_LOG)
 		return "logging";

@@ -547,6 +547,10 @@ static value_t *super_attr(struct frame *f, value_t *obj, const char *name, cons
 	 * dict.__init__(*args, **kw) fills the (new, empty) dict -- update() */
 	if (!strcmp(name, "__init__") && dictsub_class(self) && (v = type_method(in, self, "update")))
 		return v;
+	/* ... and dict's other methods (super().get(key) in a __getitem__
+	 * of the class's own) */
+	if (strcmp(name, "__init__") && dictsub_class(self) && (v = type_method(in, self, name)))
+		return v;
 	/* the next class is torch's (or third-party): nothing to read */
 	if (!strcmp(name, "__init__"))
 		return mk_builtin(in, self->k == VK_INST ? BI_M_MOD_BASE_INIT : BI_NOOP, self);

@@ -21,12 +21,13 @@
  *                      without one Python raises AttributeError: unknown
  *   dictsub_setattr()  obj.name = v: the class's __setattr__ called (it
  *                      writes the item); without one the name goes to the
- *                      object's __dict__, not an item: nothing written, a
- *                      read of it later not known -- unless that __dict__
- *                      is the dict itself (`self.__dict__ = self`, the
- *                      AttrDict recipe: vdict.attr_items), when the name
- *                      is an item, as every attribute read is.  0 when obj
- *                      is not such a dict (object.c set_attr goes on)
+ *                      object's __dict__ (vdict.attrs), not an item, and
+ *                      dictsub_attr() reads it back before the class's
+ *                      members -- unless that __dict__ is the dict itself
+ *                      (`self.__dict__ = self`, the AttrDict recipe:
+ *                      vdict.attr_items), when the name is an item, as
+ *                      every attribute read is.  0 when obj is not such a
+ *                      dict (object.c set_attr goes on)
  *   dictsub_class()    the class of such a dict (type(), isinstance()), or
  *                      NULL
  * A copy made by dict(x), {**x} or a comprehension is a plain dict (cls is
@@ -127,6 +128,14 @@ value_t *dictsub_attr(struct frame *f, value_t *obj, const char *name, const str
 	 * before the class's methods) */
 	if (obj->u.dict->attr_items && (v = vdict_gets(obj->u.dict, name)))
 		return v;
+	/* an attribute set on the object (its __dict__), unless the class
+	 * holds a property of that name (a data descriptor comes first) */
+	if (obj->u.dict->attrs && (v = vdict_gets(obj->u.dict->attrs, name))) {
+		value_t *cm = class_lookup(obj->u.dict->cls, name, NULL);
+
+		if (!cm || cm->k != VK_FUNC || !cm->u.fn->is_property)
+			return v;
+	}
 	if ((v = class_member(f, obj, name)))
 		return v;
 	if ((v = type_method(in, obj, name)))
@@ -155,8 +164,13 @@ int dictsub_setattr(struct frame *f, value_t *obj, const char *name, value_t *v)
 		vdict_sets(in->a, obj->u.dict, name, v);
 		return 1;
 	}
-	if (!sa || sa->k != VK_FUNC)
+	if (!sa || sa->k != VK_FUNC) {
+		/* the object's own __dict__ */
+		if (!obj->u.dict->attrs)
+			obj->u.dict->attrs = vdict_new(in->a);
+		vdict_sets(in->a, obj->u.dict->attrs, name, v);
 		return 1;
+	}
 	args[0] = v_str(in->a, name);
 	args[1] = v;
 	(void)call_function(f, sa->u.fn, obj, args, 2, NULL, f->mode, f->ev, NULL);

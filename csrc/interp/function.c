@@ -552,11 +552,15 @@ void gen_ctx_exit(struct frame *f, struct vinst *g, const struct ast_hdr *site)
 
 struct vfunc *repo_method(struct interp *in, const value_t *v, const char *name, int gen)
 {
-	value_t *m;
-
 	if (v->k != VK_INST || !v->u.inst->cls || v->u.inst->mod != VM_NONE || v->u.inst->gen)
 		return NULL;
-	m = class_lookup(v->u.inst->cls, name, NULL);
+	return class_method(in, v->u.inst->cls, name, gen);
+}
+
+struct vfunc *class_method(struct interp *in, struct vclass *c, const char *name, int gen)
+{
+	value_t *m = class_lookup(c, name, NULL);
+
 	if (!m || m->k != VK_FUNC || m->u.fn->is_static || m->u.fn->is_classmethod || m->u.fn->is_property ||
 	    !fn_body(m->u.fn->def) || (gen >= 0 && is_generator(in, m->u.fn->def) != gen))
 		return NULL;

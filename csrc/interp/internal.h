@@ -941,6 +941,9 @@ long long gen_loop_trips(const struct ast_For *s, const struct vinst *g);
  * not a generator object): a plain function with a body, a generator
  * function when gen is 1, not one when 0, either when -1; else NULL. */
 struct vfunc *repo_method(struct interp *in, const value_t *v, const char *name, int gen);
+/* The same, of the repository class c itself (the class of a dict
+ * subclass's object: dictsub.c) */
+struct vfunc *class_method(struct interp *in, struct vclass *c, const char *name, int gen);
 int iter_endless(struct frame *f, value_t *v);
 int iter_self_next(struct frame *f, value_t *v);      /* 1: its __iter__ returns self, __next__ is read */
 value_t *next_dunder(struct frame *f, value_t *v, const struct ast_hdr *site);   /* NULL: no repo __next__ */
@@ -1439,6 +1442,8 @@ value_t *path_m_with(struct frame *f, value_t *fn, value_t **args, size_t nargs,
                      const struct ast_hdr *site);
 value_t *path_query(struct frame *f, value_t *p, int what, const struct ast_hdr *site);
 value_t *path_m_query(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                      const struct ast_hdr *site);
+value_t *path_listdir(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                       const struct ast_hdr *site);
 value_t *path_m_glob(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                      const struct ast_hdr *site);

@@ -12,6 +12,12 @@
  * (self._stats[key]) gives back what was stored, and the events of the
  * method's body (a copy, a sync in a __getitem__) are the caller's.
  *
+ * An object of a repository subclass of dict (dictsub.c: a dict value
+ * whose vdict names its class) is read the same way when its class
+ * defines the method (a lazy registry: __getitem__ imports the module a
+ * key names and stores what it found with self[key] = cls, which, with
+ * no __setitem__ of its own, is dict's store).
+ *
  * Each returns NULL / 0 when obj is not such an instance or the class
  * does not define the method: the caller goes on with its own rules.
  * Values live in the interpreter's arena; nothing here owns memory.
@@ -20,9 +26,18 @@
 
 #include "internal.h"
 
+/* The repository's own method `name` of obj's class (a plain method with
+ * a body), for an instance or an object of a dict subclass; NULL else. */
+static struct vfunc *item_method(struct interp *in, const value_t *obj, const char *name)
+{
+	struct vclass *dc = dictsub_class(obj);
+
+	return dc ? class_method(in, dc, name, 0) : repo_method(in, obj, name, 0);
+}
+
 value_t *itemproto_get(struct frame *f, value_t *obj, value_t *idx, const struct ast_hdr *site)
 {
-	struct vfunc *m = repo_method(f->in, obj, "__getitem__", 0);
+	struct vfunc *m = item_method(f->in, obj, "__getitem__");
 
 	if (!m)
 		return NULL;
@@ -31,7 +46,7 @@ value_t *itemproto_get(struct frame *f, value_t *obj, value_t *idx, const struct
 
 int itemproto_set(struct frame *f, value_t *obj, value_t *idx, value_t *v, const struct ast_hdr *site)
 {
-	struct vfunc *m = repo_method(f->in, obj, "__setitem__", 0);
+	struct vfunc *m = item_method(f->in, obj, "__setitem__");
 	value_t *args[2];
 
 	if (!m)
@@ -44,7 +59,7 @@ int itemproto_set(struct frame *f, value_t *obj, value_t *idx, value_t *v, const
 
 int itemproto_del(struct frame *f, value_t *obj, value_t *idx, const struct ast_hdr *site)
 {
-	struct vfunc *m = repo_method(f->in, obj, "__delitem__", 0);
+	struct vfunc *m = item_method(f->in, obj, "__delitem__");
 
 	if (!m)
 		return 0;

@@ -11,8 +11,8 @@
  * str(p), os.fspath(p), and a
  * Path wherever a path string is taken (open, load_config, os.path.*:
  * path_text()).  .is_file(), .is_dir(), .exists() (and os.path.isfile,
- * isdir, exists: path_m_query) and .glob(pattern) are read from the
- * repository's tree at the commit (interp_tree_fn), as open() reads its
+ * isdir, exists: path_m_query), .glob(pattern) and os.listdir(p) are read
+ * from the repository's tree at the commit (interp_tree_fn), as open() reads its
  * files: a path in the tree is a file or a directory, and a directory of
  * the tree lists its tracked names (in path order, not the file system's;
  * one level: a pattern with '/' or '**' is not read).  A path the tree
@@ -340,6 +340,71 @@ value_t *path_m_query(struct frame *f, value_t *fn, value_t **args, size_t nargs
 	if ((kw && kw->n) || nargs)
 		return unknown_at(f, site, "a path query with arguments (follow_symlinks) not read");
 	return path_query(f, fn->u.bi.self, fn->u.bi.id, site);
+}
+
+/* Is every name n[0..nn) in the tree's directory dir Python code -- a
+ * module (.py) or a package (a directory with an __init__.py) -- and one
+ * at least a module?  Such a directory lists at run time what the commit
+ * holds (the job's own code); any other may hold what the run's data or
+ * outputs put there. */
+static int code_dir(struct interp *in, const char *dir, char **n, size_t nn)
+{
+	buf_t b;
+	size_t i, l;
+	int mods = 0, ok = 1;
+
+	buf_init(&b);
+	for (i = 0; ok && i < nn; i++) {
+		l = strlen(n[i]);
+		if (l > 3 && !strcmp(n[i] + l - 3, ".py")) {
+			mods = 1;
+			continue;
+		}
+		buf_reset(&b);
+		buf_addstr(&b, dir);
+		buf_addch(&b, '/');
+		buf_addstr(&b, n[i]);
+		buf_addstr(&b, "/__init__.py");
+		ok = tree_kind(in, b.buf, NULL, NULL) == INTERP_TREE_FILE;
+	}
+	buf_free(&b);
+	return ok && mods;
+}
+
+/* os.listdir(p) (p "." when not given) of a directory of the repository's
+ * Python code (code_dir: a model zoo scanned for its modules): the names
+ * the tree holds directly in it, as str, in path order (the file
+ * system's order is not known; a scan reads the same set).  The bytecode
+ * cache (__pycache__) an import may have written there is no module: a
+ * scan for modules passes it by.  Any other directory -- data, outputs,
+ * a path outside the repository -- is not known. */
+value_t *path_listdir(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                      const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *t = nargs ? path_text(args[0]) : v_str(in->a, "."), *r = NULL;
+	char **names = NULL;
+	size_t n = 0, i;
+	int kind;
+
+	(void)d;
+	if ((kw && kw->n) || nargs > 1 || t->k != VK_STR)
+		return unknown_at(f, site, "a listing of a directory not known");
+	kind = tree_kind(in, t->u.str.s, &names, &n);
+	if (kind == INTERP_TREE_DIR && code_dir(in, t->u.str.s, names, n))
+		r = v_seq(in->a, VK_LIST, 0);
+	for (i = 0; i < n; i++) {
+		if (r)
+			vseq_push(in->a, r->u.seq, v_str(in->a, names[i]));
+		free(names[i]);
+	}
+	free(names);
+	if (r)
+		return r;
+	return unknown_at(f, site, kind == INTERP_TREE_FILE ? "os.listdir of a file (it raises)"
+	                           : kind == INTERP_TREE_DIR ? "a directory that holds more than the repository's Python "
+	                                                       "code: what the run finds there is not known"
+	                           : NOT_IN_TREE);
 }
 
 /* p.glob(pattern): the tree's names directly in the directory p that

@@ -1041,6 +1041,7 @@ static const struct stdlib_native {
 	{ "munch.Munch", sl_attr_dict },
 	{ "os.fspath", path_fspath },
 	{ "os.getenv", sl_getenv },
+	{ "os.listdir", path_listdir },
 	{ "os.path.abspath", sl_path_same },
 	{ "os.path.basename", sl_path_split },
 	{ "os.path.dirname", sl_path_split },

@@ -1501,6 +1501,7 @@ static value_t *tc_load(struct frame *f, const char *d, const char *last, value_
 		if (e) {
 			e->pinned = 0;
 			e->non_blocking = 0;
+			e->weights = 1;    /* a checkpoint read back onto the device */
 		}
 		return unknown_at(f, site, LOADED_ON_DEVICE_REASON);
 	}

@@ -373,6 +373,10 @@ struct vdict {
 	/* interp/dictsub.c: the repository class (a subclass of dict made by
 	 * dict's constructor) this dict is an object of, or NULL */
 	struct vclass *cls;
+	/* interp/dictsub.c: that object's own __dict__ -- the attributes set
+	 * on it (self.name = v without a __setattr__, not attr_items), in the
+	 * same arena; NULL while none is set */
+	struct vdict *attrs;
 };
 
 struct vclass {
