@@ -857,6 +857,10 @@ enum catalog_fact {
 	                                 it: the function given runs when the
 	                                 backward it is queued in ends
 	                                 (interp/gradhook.c) */
+	CATALOG_F_YACS_NODE_CLASSES,  /* map: a yacs CfgNode class of a
+	                                 library -> the key naming the YAML
+	                                 files its configs inherit ("" none)
+	                                 (interp/yacs.c, yacssub.c) */
 	CATALOG_NFACTS
 };
 
