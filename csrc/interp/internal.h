@@ -1295,6 +1295,7 @@ void hostints_call(const value_t *fn, value_t **args, size_t nargs, const struct
 int is_ranks_group(const value_t *v);
 value_t *default_group_value(struct frame *f, const struct ast_hdr *site);   /* torch.c: the default group's object */
 int is_default_group(const value_t *v);
+int is_world_group(const value_t *v);   /* torch.c: new_group() of every rank */
 
 /* mesh.c: device meshes (axes' names and sizes) */
 int is_mesh(const value_t *v);

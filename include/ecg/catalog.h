@@ -861,6 +861,10 @@ enum catalog_fact {
 	                                 library -> the key naming the YAML
 	                                 files its configs inherit ("" none)
 	                                 (interp/yacs.c, yacssub.c) */
+	CATALOG_F_WORLD_GROUPS,       /* set: torch's names of the world's
+	                                 process group (dist.group.WORLD): a
+	                                 collective over it serves data
+	                                 parallelism (interp/torch.c) */
 	CATALOG_NFACTS
 };
 
