@@ -164,7 +164,7 @@ static int group_path(const value_t *v, int depth)
 {
 	if (!v || depth > 32)
 		return 0;
-	if (v->k == VK_NONE || is_ranks_group(v) || is_default_group(v))
+	if (v->k == VK_NONE || is_ranks_group(v) || is_default_group(v) || is_world_group(v))
 		return 1;
 	return v->k == VK_UNKNOWN && v->alts && group_path(v->alts[0], depth + 1) && group_path(v->alts[1], depth + 1);
 }

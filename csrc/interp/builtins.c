@@ -576,7 +576,7 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 	}
 	if ((ty = isinstance_typing(in, v, t)) >= 0)
 		return ty;
-	if (t->k == VK_EXT && (ty = yacs_isinstance(v, canon_ext(in, t->u.ext))) != -2)
+	if (t->k == VK_EXT && (ty = yacs_isinstance(in, v, canon_ext(in, t->u.ext))) != -2)
 		return ty;
 
 	/* isinstance(nn.BatchNorm2d, functools.partial), (..., str): a class

@@ -31,7 +31,10 @@
  *   dictsub_class()    the class of such a dict (type(), isinstance()), or
  *                      NULL
  * A copy made by dict(x), {**x} or a comprehension is a plain dict (cls is
- * not kept), as in Python.  Values live in the interpreter's arena; nothing
+ * not kept), as in Python.  The same dicts answer for a repository
+ * subclass of a yacs node class (yacssub.c: vdict.cfgnode set), whose
+ * items come after the class's members and the node's methods, and whose
+ * attributes are written to the node when the class has no __setattr__.  Values live in the interpreter's arena; nothing
  * here fails (an unknown is the answer).
  */
 #include "config.h"
@@ -140,6 +143,8 @@ value_t *dictsub_attr(struct frame *f, value_t *obj, const char *name, const str
 		return v;
 	if ((v = type_method(in, obj, name)))
 		return v;
+	if (obj->u.dict->cfgnode && (v = vdict_gets(obj->u.dict, name)))
+		return v;   /* a yacs node's item (yacssub.c): the node class's __getattr__ */
 	ga = class_lookup(obj->u.dict->cls, "__getattr__", NULL);
 	if (!ga || ga->k != VK_FUNC)
 		return unknown_at(f, site, afmt(in, "'%s' is no attribute of a %s", name, obj->u.dict->cls->name));
@@ -162,6 +167,10 @@ int dictsub_setattr(struct frame *f, value_t *obj, const char *name, value_t *v)
 	sa = class_lookup(obj->u.dict->cls, "__setattr__", NULL);
 	if ((!sa || sa->k != VK_FUNC) && obj->u.dict->attr_items) {
 		vdict_sets(in->a, obj->u.dict, name, v);
+		return 1;
+	}
+	if ((!sa || sa->k != VK_FUNC) && obj->u.dict->cfgnode) {
+		yacs_set(in, obj->u.dict, name, v);   /* the node class's __setattr__ (yacssub.c) */
 		return 1;
 	}
 	if (!sa || sa->k != VK_FUNC) {

@@ -128,7 +128,7 @@ enum builtin_id {
 	BI_M_DICT_MERGE_WITH,   /* an OmegaConf config's merge_with (omegaconf.c) */
 	BI_M_CFG_CLONE, BI_M_CFG_NONE, BI_M_CFG_DUMP, BI_M_CFG_IS_FROZEN, BI_M_CFG_IS_NEW_ALLOWED,
 	BI_M_CFG_MERGE_FROM_FILE, BI_M_CFG_MERGE_FROM_LIST, BI_M_CFG_MERGE_FROM_OTHER,
-	BI_M_CFG_SET_NEW_ALLOWED,   /* a yacs CfgNode's methods (yacs.c) */
+	BI_M_CFG_SET_NEW_ALLOWED, BI_M_CFG_LOAD_WITH_BASE,   /* a yacs CfgNode's methods (yacs.c) */
 	BI_COUNT        /* how many ids there are */
 };
 
@@ -1299,6 +1299,7 @@ void hostints_call(const value_t *fn, value_t **args, size_t nargs, const struct
 int is_ranks_group(const value_t *v);
 value_t *default_group_value(struct frame *f, const struct ast_hdr *site);   /* torch.c: the default group's object */
 int is_default_group(const value_t *v);
+int is_world_group(const value_t *v);   /* torch.c: new_group() of every rank */
 
 /* mesh.c: device meshes (axes' names and sizes) */
 int is_mesh(const value_t *v);
@@ -1419,9 +1420,20 @@ extern const struct ntab yacs_methods_ntab;
 value_t *yacs_method(struct interp *in, value_t *obj, const char *name);
 void yacs_set(struct interp *in, struct vdict *d, const char *name, value_t *v);
 value_t *yacs_node(struct interp *in, const value_t *init, int new_allowed);
-/* isinstance(v, cls) when cls is yacs's CfgNode: 1, 0, -1 (not known);
+/* a node class's node (base: its inheriting key, cls: the repository
+ * subclass making it, or NULL), the marks given to a tree, the key of a
+ * node class (NULL: d is none) */
+value_t *yacs_new(struct frame *f, const char *base, struct vclass *cls, value_t **args, size_t nargs,
+                  struct vdict *kw, const struct ast_hdr *site);
+void yacs_mark(struct vdict *d, const char *base, struct vclass *cls, int depth);
+const char *yacs_node_class(struct interp *in, const char *d);
+/* isinstance(v, cls) when cls is a yacs node class: 1, 0, -1 (not known);
  * -2 when cls is another class */
-int yacs_isinstance(const value_t *v, const char *cls);
+int yacs_isinstance(struct interp *in, const value_t *v, const char *cls);
+/* yacssub.c: an object of a repository subclass of a yacs node class
+ * (NULL: c is none, or its construction is its own) */
+value_t *yacssub_new(struct frame *f, struct vclass *c, value_t **args, size_t nargs, struct vdict *kw,
+                     const struct ast_hdr *site);
 value_t *omegaconf_merge_with(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                               const struct ast_hdr *site);
 /* pathlib.c: pathlib.Path objects */

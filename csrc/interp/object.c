@@ -695,6 +695,8 @@ value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t n
 		return self;
 	if ((self = dictsub_new(f, c, args, nargs, kw, site)))
 		return self;
+	if ((self = yacssub_new(f, c, args, nargs, kw, site)))
+		return self;
 	m = new_inst(in);
 	self = mk_inst_value(in, m);
 

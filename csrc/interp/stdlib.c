@@ -54,6 +54,10 @@ value_t *deepcopy_value(struct interp *in, value_t *v, int depth)
 		r->u.dict->cfgnode = v->u.dict->cfgnode;   /* a yacs CfgNode's copy is one */
 		r->u.dict->dictconfig = v->u.dict->dictconfig;   /* so is a DictConfig's */
 		r->u.dict->cfgpath = v->u.dict->cfgpath;
+		if (v->u.dict->cfgnode) {   /* copy.deepcopy keeps a node's class */
+			r->u.dict->cfgbase = v->u.dict->cfgbase;
+			r->u.dict->cls = v->u.dict->cls;
+		}
 		for (i = 0; i < v->u.dict->n; i++)
 			vdict_set(in->a, r->u.dict, v->u.dict->keys[i], deepcopy_value(in, v->u.dict->vals[i], depth + 1));
 		return r;
@@ -1080,7 +1084,7 @@ value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t narg
                      const struct ast_hdr *site)
 {
 	const struct stdlib_native *n = NTAB_FIND(stdlib_natives, d);
-	value_t *texts[8];
+	value_t *texts[8], *r;
 	size_t i;
 
 	if (n && !strncmp(d, "os.path.", 8) && nargs <= 8) {
@@ -1103,6 +1107,8 @@ value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t narg
 		return jsonmerge_merge(f, args, nargs, kw, site);
 	if (!strncmp(d, "yacs.config.", 12))
 		return yacs_call(f, d, args, nargs, kw, site);
+	if ((r = yacs_call(f, d, args, nargs, kw, site)))   /* another library's node class (catalog) */
+		return r;
 	if (!strncmp(d, "math.", 5))
 		return math_call(f, d + 5, args, nargs, site);
 	if (!strncmp(d, "numpy.", 6) && strchr(d + 6, '.') == NULL)

@@ -773,6 +773,35 @@ static const char *group_global_name(struct interp *in, const value_t *group)
 	return name;
 }
 
+/* A process group made by new_group() with no ranks (None or empty):
+ * every process of the world, in a communicator of its own (another
+ * backend, often: new_group(backend="gloo")).  Its size is the world's,
+ * and a collective over it serves what one over the default group does:
+ * data parallelism. */
+#define WORLD_GROUP "a process group of every rank (torch.distributed.new_group)"
+
+int is_world_group(const value_t *v)
+{
+	return v && v->k == VK_UNKNOWN && !v->alts && v->reason && !strcmp(v->reason, WORLD_GROUP);
+}
+
+/* Does group g span every process on every path: None or the default
+ * group, a new_group() of every rank, the world group torch names
+ * (catalog world_groups: dist.group.WORLD), or alternatives of those
+ * (`new_group(backend="gloo") if get_backend() == "nccl" else
+ * dist.group.WORLD`)? */
+static int spans_world(struct interp *in, const value_t *g, int depth)
+{
+	if (!g || depth > 32)
+		return 0;
+	if (g->k == VK_NONE || is_default_group(g) || is_world_group(g))
+		return 1;
+	if (g->k == VK_EXT)
+		return catalog_fact(in->cat, CATALOG_F_WORLD_GROUPS, canon_ext(in, g->u.ext)) != NULL;
+	return g->k == VK_UNKNOWN && g->alts && spans_world(in, g->alts[0], depth + 1) &&
+	       spans_world(in, g->alts[1], depth + 1);
+}
+
 /* Which parallelism a collective serves, from its group's name. */
 static const char *parallelism_of(struct frame *f, const char *op, const struct ast_hdr *site,
                                   const value_t *group)
@@ -814,9 +843,10 @@ static const char *parallelism_of(struct frame *f, const char *op, const struct 
 	 * code does not say (Megatron's broadcast over the tensor-parallel
 	 * group from get_tensor_model_parallel_group(); in a forward, tensor,
 	 * sequence or context parallel).  Over the default group (no group,
-	 * or None: all ranks, as DETR's loss sums its box count) it is the
-	 * data parallel one. */
-	if (group && group->k != VK_NONE && !is_default_group(group))
+	 * or None: all ranks, as DETR's loss sums its box count) -- or over
+	 * another group of every rank (detectron2's gloo group for objects)
+	 * -- it is the data parallel one. */
+	if (group && !spans_world(f->in, group, 0))
 		return SCHED_PARALLELISM_UNKNOWN;
 	return "data";
 }
@@ -1251,8 +1281,9 @@ int is_default_group(const value_t *v)
 }
 
 /* new_group(ranks=None, ...): ranks None or empty is the whole world
- * (default_group_size, when known); a sequence of known length is that many
- * ranks.  Else the group's size is not known: the generic value. */
+ * (WORLD_GROUP, its size default_group_size's); a sequence of known length
+ * is that many ranks.  Else the group's size is not known: the generic
+ * value. */
 static value_t *tc_new_group(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
                              struct vdict *kw, const struct ast_hdr *site)
 {
@@ -1272,8 +1303,8 @@ static value_t *tc_new_group(struct frame *f, const char *d, const char *last, v
 		n = 0;
 	else
 		return NULL;
-	if (!n && !(n = default_group_size(f->in)))
-		return NULL;
+	if (!n)
+		return unknown_at(f, site, WORLD_GROUP);
 	g = unknown_at(f, site, GROUP_OF_RANKS " (torch.distributed.new_group)");
 	g->u.i = n;
 	return g;
@@ -1321,7 +1352,7 @@ static long long group_size(struct interp *in, const value_t *g, int depth)
 {
 	long long a, b, ws = default_group_size(in);
 
-	if (!g || g->k == VK_NONE || is_default_group(g))
+	if (!g || g->k == VK_NONE || is_default_group(g) || is_world_group(g))
 		return ws;
 	if (ws == 1 && !value_is_known_scalar(g))
 		return 1;

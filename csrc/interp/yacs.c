@@ -33,6 +33,20 @@
  * yacs would refuse (a type mismatch, a key the defaults lack) is unknown
  * with what yacs raises.  A str that may or may not be a literal
  * (brackets, leading zeros, escapes ...) is unknown.
+ * Node classes other than yacs's own (catalog yacs_node_classes: a class
+ * -> the key naming the files its YAML inherits, "" none): fvcore's
+ * CfgNode (fvcore/common/config.py) reads a file through
+ *   load_yaml_with_base(filename)  (a classmethod) the YAML as a dict;
+ *                     when it holds the key (_BASE_: one path or a list),
+ *                     each path (relative to the file's directory unless
+ *                     absolute; '~' and URLs not read) loaded the same way
+ *                     first, its dicts merged key by key (a dict into a
+ *                     dict, anything else replaced), then this file's
+ *                     entries over them, the key dropped
+ *   merge_from_file(path)  that dict made a node and merged as above.
+ * A node made by such a class keeps the key (vdict.cfgbase), and so do
+ * its child nodes and copies.  A repository subclass of one of these
+ * classes is read by yacssub.c.
  * --set KEY=VALUE with KEY a node's full dotted key ("TRAIN.EPOCHS")
  * replaces every value written to that leaf (overridden(), scope.c).
  * Values live in the interpreter's arena; no function here fails
@@ -43,8 +57,13 @@
 #include <ctype.h>
 
 #include "internal.h"
+#include "ecg/catalog.h"
+#include "ecg/load.h"
+
+#include <stdlib.h>
 
 #define YACS_MAX_DEPTH 32
+#define YACS_MAX_BASES 16   /* nested _BASE_ files followed */
 
 static int is_node(const value_t *v)
 {
@@ -108,6 +127,27 @@ static value_t *node_from(struct interp *in, const value_t *init, int new_allowe
 		r->u.dict->rep = init->u.dict->rep;
 	}
 	return r;
+}
+
+/* Node d and the nodes under it made by the class `cls` (a repository
+ * subclass, or NULL) whose YAML inherits through `base` (or NULL), as a
+ * node class's constructor makes its children with cls(v). */
+void yacs_mark(struct vdict *d, const char *base, struct vclass *cls, int depth)
+{
+	size_t i;
+
+	d->cfgbase = base;
+	d->cls = cls;
+	for (i = 0; i < d->n && depth < YACS_MAX_DEPTH; i++)
+		if (is_node(d->vals[i]))
+			yacs_mark(d->vals[i]->u.dict, base, cls, depth + 1);
+}
+
+/* The key through which the YAML of class d inherits ("" none), or NULL
+ * when d (a canonical dotted name) is no yacs node class. */
+const char *yacs_node_class(struct interp *in, const char *d)
+{
+	return d ? catalog_fact(in->cat, CATALOG_F_YACS_NODE_CLASSES, d) : NULL;
 }
 
 /* Every leaf of node d unknown: a layer not read was merged into it. */
@@ -352,12 +392,16 @@ void yacs_set(struct interp *in, struct vdict *d, const char *name, value_t *v)
 	vdict_sets(in->a, d, name, leaf_override(in, d, name, v));
 }
 
-/* yacs.config.CfgNode(init_dict=None, key_list=None, new_allowed=False) */
-static value_t *y_new(struct frame *f, value_t **args, size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+/* A node of a class whose YAML inherits through `base` ("" or NULL: none),
+ * made as its constructor CfgNode(init_dict=None, key_list=None,
+ * new_allowed=False) makes it, by a repository subclass `cls` (or NULL);
+ * an unknown when the arguments are not read. */
+value_t *yacs_new(struct frame *f, const char *base, struct vclass *cls, value_t **args, size_t nargs,
+                  struct vdict *kw, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	value_t *init = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "init_dict") : NULL;
-	value_t *na = nargs >= 3 ? args[2] : kw ? vdict_gets(kw, "new_allowed") : NULL;
+	value_t *na = nargs >= 3 ? args[2] : kw ? vdict_gets(kw, "new_allowed") : NULL, *r;
 	int t = na ? value_truth(na) : 0;
 
 	if (kw_unk(kw, 1) || t < 0)
@@ -367,12 +411,14 @@ static value_t *y_new(struct frame *f, value_t **args, size_t nargs, struct vdic
 		                                init->reason ? init->reason : "(no reason)"));
 	if (init && init->k != VK_DICT && init->k != VK_NONE)
 		return unknown_at(f, site, "a yacs CfgNode made from a value that is no dict");
-	return yacs_node(in, init && init->k == VK_DICT ? init : NULL, t);
+	r = yacs_node(in, init && init->k == VK_DICT ? init : NULL, t);
+	yacs_mark(r->u.dict, base && base[0] ? base : NULL, cls, 0);
+	return r;
 }
 
-/* What the YAML file at `arg` holds, as a node; NULL with *why set when
- * it is not read. */
-static value_t *load_node(struct frame *f, value_t *arg, const struct ast_hdr *site, const char **why)
+/* What the YAML file at `arg` holds (a dict; None: an empty file, given as
+ * an empty dict); NULL with *why set when it is not read. */
+static value_t *load_raw(struct frame *f, value_t *arg, const struct ast_hdr *site, const char **why)
 {
 	struct interp *in = f->in;
 	value_t *p = arg ? path_text(arg) : NULL, *v;
@@ -393,13 +439,143 @@ static value_t *load_node(struct frame *f, value_t *arg, const struct ast_hdr *s
 	}
 	v = load_config(f, "yaml.safe_load", p, site);
 	if (v->k == VK_NONE)
-		return yacs_node(in, NULL, 0);
+		return v_dict(in->a);
 	if (v->k != VK_DICT) {
 		*why = afmt(in, "a yacs config merged from '%s', not read: %s", s,
 		            v->k == VK_UNKNOWN && v->reason ? v->reason : "no mapping");
 		return NULL;
 	}
-	return yacs_node(in, v, 0);
+	return v;
+}
+
+/* What the YAML file at `arg` holds, as a node; NULL with *why set when
+ * it is not read. */
+static value_t *load_node(struct frame *f, value_t *arg, const struct ast_hdr *site, const char **why)
+{
+	value_t *v = load_raw(f, arg, site, why);
+
+	return v ? yacs_node(f->in, v, 0) : NULL;
+}
+
+/* fvcore's merge_a_into_b of two plain dicts: a's entries into b, a dict
+ * into a dict key by key, anything else replacing b's (b written); the key
+ * of a dict over a value that is no dict (fvcore's assert fails), or NULL */
+static const char *dict_merge_into(struct interp *in, const struct vdict *a, struct vdict *b, int depth)
+{
+	const char *bad;
+	size_t i;
+
+	for (i = 0; i < a->n; i++) {
+		value_t *have = vdict_get(b, a->keys[i]), *v = a->vals[i];
+
+		if (v->k == VK_DICT && have && have->k == VK_DICT && depth < YACS_MAX_DEPTH) {
+			if ((bad = dict_merge_into(in, v->u.dict, have->u.dict, depth + 1)))
+				return bad;
+		} else if (v->k == VK_DICT && have && have->k != VK_UNKNOWN) {
+			return a->keys[i]->k == VK_STR ? a->keys[i]->u.str.s : "?";
+		} else {
+			vdict_set(in->a, b, a->keys[i], v);
+		}
+	}
+	if (a->anykey || a->rep)
+		b->anykey = 2;
+	return NULL;
+}
+
+/* One path a file's base key names, as fvcore resolves it: relative to
+ * the directory of `file` unless absolute; NULL (why set) for '~' and
+ * URLs, not read. */
+static value_t *base_path(struct interp *in, const char *file, const value_t *b, const char **why)
+{
+	const char *s, *slash;
+	char *joined;
+	value_t *r;
+
+	if (!b || b->k != VK_STR) {
+		*why = "a yacs config whose base file is not known";
+		return NULL;
+	}
+	s = b->u.str.s;
+	if (s[0] == '~' || !strncmp(s, "https://", 8) || !strncmp(s, "http://", 7)) {
+		*why = afmt(in, "a yacs config inheriting '%s' (not read)", s);
+		return NULL;
+	}
+	if (s[0] == '/')
+		return v_str(in->a, s);
+	slash = strrchr(file, '/');
+	joined = slash ? load_norm_path(afmt(in, "%.*s/%s", (int)(slash - file), file, s)) : load_norm_path(s);
+	if (!joined) {
+		*why = afmt(in, "a yacs config inheriting '%s', above the repository (not read)", s);
+		return NULL;
+	}
+	r = v_str(in->a, astr(in, joined));
+	free(joined);
+	return r;
+}
+
+/* fvcore's CfgNode.load_yaml_with_base: the file at `arg` as a plain dict,
+ * the files its key `base` names loaded (the same way) and merged first,
+ * its own entries over them, the key dropped.  NULL with *why set when a
+ * file on the way is not read. */
+static value_t *load_with_base(struct frame *f, value_t *arg, const char *base, const struct ast_hdr *site,
+                               const char **why, int depth)
+{
+	struct interp *in = f->in;
+	value_t *v = load_raw(f, arg, site, why), *b, *acc, *one, *own;
+	const char *file, *bad = NULL;
+	size_t i, n;
+
+	if (!v || !base || !base[0] || !(b = vdict_gets(v->u.dict, base)))
+		return v;
+	if (depth >= YACS_MAX_BASES) {
+		*why = "a yacs config whose base files nest too deep to follow";
+		return NULL;
+	}
+	file = path_text(arg)->u.str.s;
+	acc = v_dict(in->a);
+	n = b->k == VK_LIST ? b->u.seq->n : 1;
+	if (b->k == VK_LIST && b->u.seq->unk_reason) {
+		*why = "a yacs config whose list of base files is not known";
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		value_t *p = base_path(in, file, b->k == VK_LIST ? b->u.seq->items[i] : b, why);
+
+		if (!p || !(one = load_with_base(f, p, base, site, why, depth + 1)))
+			return NULL;
+		if (n == 1)
+			acc = one;
+		else if ((bad = dict_merge_into(in, one->u.dict, acc->u.dict, 0)))
+			break;
+	}
+	if (!bad) {
+		acc = deepcopy_value(in, acc, 0);
+		own = deepcopy_value(in, v, 0);
+		vdict_del(own->u.dict, v_str(in->a, base));
+		bad = dict_merge_into(in, own->u.dict, acc->u.dict, 0);
+	}
+	if (bad) {
+		*why = afmt(in, "fvcore raises AssertionError: cannot inherit key '%s' from base", bad);
+		return NULL;
+	}
+	return acc;
+}
+
+/* The file at `arg` read as node `self`'s class reads it: through its base
+ * key when it has one (fvcore), as yacs's load_cfg when not. */
+static value_t *load_for(struct frame *f, const value_t *self, value_t *arg, const struct ast_hdr *site,
+                         const char **why)
+{
+	const char *base = self->u.dict->cfgbase;
+	value_t *v;
+
+	if (!base || !base[0])
+		return load_node(f, arg, site, why);
+	if (!(v = load_with_base(f, arg, base, site, why, 0)))
+		return NULL;
+	v = yacs_node(f->in, v, 0);
+	yacs_mark(v->u.dict, base, self->u.dict->cls, 0);
+	return v;
 }
 
 static value_t *m_merge_from_file(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
@@ -409,13 +585,26 @@ static value_t *m_merge_from_file(struct frame *f, value_t *fn, value_t **args, 
 	value_t *self = fn->u.bi.self;
 	value_t *arg = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "cfg_filename") : NULL;
 	const char *why = NULL;
-	value_t *other = load_node(f, arg, site, &why);
+	value_t *other = load_for(f, self, arg, site, &why);
 
 	if (!other)
 		forget(in, self->u.dict, why, 0);
 	else
 		merge_a_into_b(in, other->u.dict, self->u.dict, 0);
 	return v_none(in->a);
+}
+
+/* node.load_yaml_with_base(filename, allow_unsafe=False) of a class with
+ * a base key (fvcore's classmethod, reached through an object): the plain
+ * dict; an unknown when a file on the way is not read */
+static value_t *m_load_with_base(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                                 const struct ast_hdr *site)
+{
+	value_t *arg = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "filename") : NULL, *v;
+	const char *why = NULL;
+
+	v = load_with_base(f, arg, fn->u.bi.self->u.dict->cfgbase, site, &why, 0);
+	return v ? v : unknown_at(f, site, why);
 }
 
 static value_t *m_merge_from_other(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
@@ -564,6 +753,7 @@ static const struct native yacs_methods[] = {
 	{ "freeze", m_none, BI_M_CFG_NONE },
 	{ "is_frozen", m_is_frozen, BI_M_CFG_IS_FROZEN },
 	{ "is_new_allowed", m_is_new_allowed, BI_M_CFG_IS_NEW_ALLOWED },
+	{ "load_yaml_with_base", m_load_with_base, BI_M_CFG_LOAD_WITH_BASE },
 	{ "merge_from_file", m_merge_from_file, BI_M_CFG_MERGE_FROM_FILE },
 	{ "merge_from_list", m_merge_from_list, BI_M_CFG_MERGE_FROM_LIST },
 	{ "merge_from_other_cfg", m_merge_from_other, BI_M_CFG_MERGE_FROM_OTHER },
@@ -580,12 +770,14 @@ value_t *yacs_method(struct interp *in, value_t *obj, const char *name)
 
 	if (!is_node(obj) || !(m = NTAB_FIND(yacs_methods, name)))
 		return NULL;
+	if (m->id == BI_M_CFG_LOAD_WITH_BASE && !obj->u.dict->cfgbase)
+		return NULL;   /* yacs's own class has no such method */
 	return mk_builtin(in, (int)m->id, obj);
 }
 
-int yacs_isinstance(const value_t *v, const char *cls)
+int yacs_isinstance(struct interp *in, const value_t *v, const char *cls)
 {
-	if (strcmp(cls, "yacs.config.CfgNode"))
+	if (!yacs_node_class(in, cls))
 		return -2;
 	if (is_node(v))
 		return 1;
@@ -613,9 +805,24 @@ static value_t *y_load_cfg(struct frame *f, value_t **args, size_t nargs, const 
 value_t *yacs_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                    const struct ast_hdr *site)
 {
-	if (!strcmp(d, "yacs.config.CfgNode"))
-		return y_new(f, args, nargs, kw, site);
-	if (!strcmp(d, "yacs.config.load_cfg") || !strcmp(d, "yacs.config.CfgNode.load_cfg"))
+	struct interp *in = f->in;
+	const char *base = yacs_node_class(in, d), *dot = strrchr(d, '.');
+	value_t *arg, *v;
+	const char *why = NULL;
+
+	if (base)
+		return yacs_new(f, base, NULL, args, nargs, kw, site);
+	if (!strcmp(d, "yacs.config.load_cfg"))
 		return y_load_cfg(f, args, nargs, site);
-	return NULL;
+	/* a node class's classmethods, by '<class>.<name>' */
+	if (!dot || (strcmp(dot + 1, "load_cfg") && strcmp(dot + 1, "load_yaml_with_base")) ||
+	    !(base = yacs_node_class(in, afmt(in, "%.*s", (int)(dot - d), d))))
+		return NULL;
+	if (!strcmp(dot + 1, "load_cfg"))
+		return y_load_cfg(f, args, nargs, site);
+	if (!base[0])
+		return NULL;   /* yacs's own class has no load_yaml_with_base */
+	arg = nargs >= 1 ? args[0] : kw ? vdict_gets(kw, "filename") : NULL;
+	v = load_with_base(f, arg, base, site, &why, 0);
+	return v ? v : unknown_at(f, site, why);
 }

@@ -857,6 +857,14 @@ enum catalog_fact {
 	                                 it: the function given runs when the
 	                                 backward it is queued in ends
 	                                 (interp/gradhook.c) */
+	CATALOG_F_YACS_NODE_CLASSES,  /* map: a yacs CfgNode class of a
+	                                 library -> the key naming the YAML
+	                                 files its configs inherit ("" none)
+	                                 (interp/yacs.c, yacssub.c) */
+	CATALOG_F_WORLD_GROUPS,       /* set: torch's names of the world's
+	                                 process group (dist.group.WORLD): a
+	                                 collective over it serves data
+	                                 parallelism (interp/torch.c) */
 	CATALOG_NFACTS
 };
 

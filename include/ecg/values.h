@@ -359,6 +359,9 @@ struct vdict {
 	 * attributes are its items */
 	unsigned char attr_items;
 	const char *cfgpath;
+	/* interp/yacs.c: the key naming the YAML files a node's class
+	 * inherits (fvcore's "_BASE_"), or NULL (yacs's own class: none) */
+	const char *cfgbase;
 	/* interp/omegaconf.c: an OmegaConf DictConfig (made by OmegaConf's
 	 * create/load/merge/structured/from_cli, or a copy or entry of one):
 	 * OmegaConf.is_dict() is true of it; 0 not known to be one */
