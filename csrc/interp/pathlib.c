@@ -292,8 +292,8 @@ value_t *path_fspath(struct frame *f, const char *d, value_t **args, size_t narg
 }
 
 /* What the tree holds at path text p: INTERP_TREE_* (names as
- * interp_tree_fn's), or -1 with no tree to ask. */
-static int tree_kind(struct interp *in, const char *p, char ***names, size_t *nnames)
+ * interp_tree_fn's), or -1 with no tree to ask.  (osdir.c lists with it.) */
+int tree_kind(struct interp *in, const char *p, char ***names, size_t *nnames)
 {
 	if (names) {
 		*names = NULL;
@@ -304,7 +304,7 @@ static int tree_kind(struct interp *in, const char *p, char ***names, size_t *nn
 	return in->tree(in->tree_ctx, p, in->prog->entry_dir ? in->prog->entry_dir : "", names, nnames);
 }
 
-static const char NOT_IN_TREE[] = "a path the repository does not hold at this commit: whether it exists where "
+const char NOT_IN_TREE[] = "a path the repository does not hold at this commit: whether it exists where "
                                   "the job runs is not known";
 
 /* Whether the path p (a str or a Path) is a file (BI_M_PATH_IS_FILE), a
