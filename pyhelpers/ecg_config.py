@@ -10,6 +10,7 @@ that names the line when the format gives one.
 """
 
 import json
+import re
 
 # The interface ecg expects; ecg refuses helpers with another number.
 ECG_HELPERS_API = 1
@@ -31,9 +32,55 @@ def _load_toml(text):
         raise ValueError(str(e)) from None
 
 
+def _tag_bool(text):
+    v = _scalar(text)
+    if not isinstance(v, bool):
+        raise ValueError("!!bool of %r" % text)
+    return v
+
+
+def _tag_int(text):
+    t = text.replace("_", "")
+    try:
+        return int(t)
+    except ValueError:
+        return int(t, 0)            # 0x.., 0o.., 0b..
+
+
+# The core schema's explicit scalar tags (`lr: !!float 1e-4`): the tag names
+# the type, the text after it is converted to it (PyYAML's constructors).
+# Any other tag is refused.
+_TAGS = {
+    "float": lambda t: float(t.replace("_", "")),
+    "int": _tag_int,
+    "str": lambda t: t,
+    "bool": _tag_bool,
+    "null": lambda t: None,
+}
+_UNSUPPORTED_TAG = re.compile(r"!!(?!(?:%s)(?:\s|$))" % "|".join(_TAGS))
+
+
+def _tagged(t):
+    """`!!TAG text` -> the text converted as TAG says."""
+    tag, _, rest = t[2:].partition(" ")
+    conv = _TAGS.get(tag)
+    if conv is None:
+        raise ValueError("YAML tag !!%s not supported here" % tag)
+    rest = rest.strip()
+    if len(rest) >= 2 and rest[0] in "'\"" and rest[-1] == rest[0]:
+        rest = rest[1:-1]
+    try:
+        return conv(rest)
+    except ValueError:
+        raise ValueError("!!%s of %r" % (tag, rest)) from None
+
+
 def _scalar(text):
-    """A YAML plain or quoted scalar, the YAML 1.1 core types."""
+    """A YAML plain or quoted scalar, the YAML 1.1 core types, or one with
+    an explicit core tag (!!float, !!int, !!str, !!bool, !!null)."""
     t = text.strip()
+    if t.startswith("!!"):
+        return _tagged(t)
     if not t or t in ("~", "null", "Null", "NULL"):
         return None
     if t[0] in "'\"" and t[-1] == t[0] and len(t) >= 2:
@@ -157,8 +204,9 @@ def _load_yaml(text):
     """The block subset of YAML that configuration files use: nested
     mappings, lists of scalars or mappings, plain and quoted scalars, flow
     collections (nested lists and mappings, also spanning lines: a model
-    yaml's `backbone: [[-1, 1, Conv, [64, 3, 2]], ...]`).  Anchors, tags
-    and multi-line strings are refused."""
+    yaml's `backbone: [[-1, 1, Conv, [64, 3, 2]], ...]`), scalars with a
+    core tag (`!!float 1e-4`).  Anchors, other tags and multi-line strings
+    are refused."""
     lines = []
     for no, raw in enumerate(text.splitlines(), 1):
         line = _strip_comment(raw)
@@ -166,7 +214,7 @@ def _load_yaml(text):
             continue
         if any(tok in line for tok in ("&", "*", "!!", "|", ">")) and ":" not in line.split("#")[0][:1]:
             stripped = line.strip()
-            if stripped.endswith(("|", ">")) or " &" in line or " *" in line or "!!" in line:
+            if stripped.endswith(("|", ">")) or " &" in line or " *" in line or _UNSUPPORTED_TAG.search(line):
                 raise ValueError("line %d: YAML feature not supported here" % no)
         indent = len(line) - len(line.lstrip(" "))
         if lines and _flow_open(lines[-1][2]):

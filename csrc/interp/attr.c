@@ -98,8 +98,8 @@ static int library_generate(struct interp *in, const char *ext, const char *name
 
 /* The outside classes whose objects are emulated here (their attributes
  * are not methods of the class, called through call_ext). */
-static const char *const emulated_exts[] = { "argparse.Namespace", "contextlib.ExitStack", "io.TextIOWrapper", "os.environ",
-                                               "pathlib.Path" };
+static const char *const emulated_exts[] = { "argparse.Namespace", "contextlib.ExitStack", "io.TextIOWrapper", "os.DirEntry",
+                                               "os.environ", "pathlib.Path" };
 
 const struct ntab emulated_exts_ntab = NTAB(emulated_exts);
 

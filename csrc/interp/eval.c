@@ -1900,8 +1900,9 @@ static void comp_loop(struct frame *f, struct comp_ctx *cc, unsigned gi)
 		return;
 	}
 	g = AST_AS(cc->gens->items[gi], comprehension);
-	it = eval(f, g->iter);
+	it = gen_import_items(f, eval(f, g->iter), g->iter);
 	if (iter_items(f, it, &items)) {
+		in->approx++;
 		/* unknown: one representative pass, whose events (job code)
 		 * run a number of times not known */
 		value_t *why = iter_items(f, it, &items);

@@ -791,11 +791,14 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		if (g)
 			it = g;
 	}
+	it = gen_import_items(f, it, &s->h);
 	if (it->k == VK_RANGE && range_len(it) <= MAX_UNROLL) {
 		why = NULL;
 		items = NULL;
 	} else
 		why = iter_items(f, it, &items);
+	if (why)
+		in->approx++;
 	if (why && ((it->k == VK_UNKNOWN && it->some && it->some->n) ||
 	            (it->k == VK_LIST && it->some_bound && it->some && it->some->n)))
 		return exec_for_some(f, s, it);
@@ -904,9 +907,12 @@ static enum flow exec_for(struct frame *f, const struct ast_For *s)
 		{
 			struct carry cy = { &s->body, &snap, 0, f->carry, NULL, 0, s->target, f->carry != NULL };
 			size_t first_sev = in->nsev;
+			struct dict_refill rf;
 
 			f->carry = &cy;
+			(void)refill_begin(f, s, &rf);    /* d[k] = ... over d's items (dictrefill.c) */
 			fl = exec_block(f, &s->body);
+			refill_end(&rf, fl);
 			f->carry = cy.up;
 			/* a test decided on a counter at its value from before
 			 * the loop: a later iteration read too */
@@ -1161,6 +1167,8 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 	}
 	if (carried)
 		f->carry = cy.up;
+	if (cut_at)
+		in->approx++;   /* the later iterations not read */
 	if (widen)
 		loop_cut_widen(f, s, &lj, cut_at ? &snap : NULL, items, range, n);
 	f->item_target = oit;
@@ -1640,6 +1648,8 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		t = -1;
 	if (t == 0 || t == 1)
 		carry_decided(f, s->test);
+	else
+		f->in->approx++;
 	text = test_text(f, s->test, tv);
 	devchoice_test(f, tv, text);
 	/* `if it % N == 0` in job code: periodic.  ecg reads one iteration;
@@ -1731,6 +1741,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		 * decides (see merge_branches). */
 		value_t *oret = f->ret, *body_ret;
 		struct attr_journal aj;        /* attribute writes: journal.c */
+		struct narrowing nwn;           /* `x is [not] None` of a name (narrow.c) */
 
 		const struct jctx *first;
 
@@ -1761,7 +1772,9 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		}
 		journal_open(f->in, &aj);
 		narrow_none_attr(f, s->test, 1);   /* `if self.x is not None:` */
+		(void)narrow_none_name(f, s->test, 1, &nwn);   /* `if x is not None:` */
 		fl = exec_block(f, &s->body);
+		narrow_leave(f, &nwn);
 		/* a return on one path only: kept aside (ret_note_alt) */
 		body_ret = fl == FL_RETURN ? f->ret : NULL;
 		f->ret = oret;
@@ -1776,7 +1789,9 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 			((struct jctx *)f->jc)->carried = 1;
 		f->cond.text = afmt_memo(f->in, "not (%s)", text, NULL);
 		narrow_none_attr(f, s->test, 0);   /* the else of `if self.x is None:` */
+		(void)narrow_none_name(f, s->test, 0, &nwn);   /* the else of `if x is None:` */
 		fl2 = exec_block(f, &s->orelse);
+		narrow_leave(f, &nwn);
 		f->jc = ojc;
 		journal_close(f->in, &aj, text, fl == FL_RAISE, fl2 == FL_RAISE);
 		if (fl == FL_RETURN && fl2 == FL_RETURN) {
@@ -2344,6 +2359,8 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		value_t *tv = eval(f, w->test);
 		enum flow fl;
 
+		in->approx++;   /* its passes are not read one by one */
+
 		if (is_tensorish(tv) && tv->dev == DEV_DEVICE)
 			sev(f, SEV_SYNC, afmt(in, "while %s (a loop condition on a device tensor)", text_of(f, w->test)),
 			    &w->h);
@@ -2390,9 +2407,13 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 				size_t sev_before = in->nsev;
 				value_t *alt0 = f->ret_alt;
 
+				struct narrowing nwn;
+
 				cy.hit = 0;
 				first_sev = in->nsev;
+				(void)narrow_none_name(f, w->test, 1, &nwn);   /* `while x is not None:` */
 				fl = exec_block(f, &w->body);
+				narrow_leave(f, &nwn);
 				if (fl == FL_BREAK)
 					exact = 1;
 				if (fl == FL_BREAK || fl == FL_RETURN || fl == FL_RAISE)

@@ -16,6 +16,20 @@
  * unknown.  Not drained (NULL, the caller keeps its own answer): a
  * generator running already, one met inside a model's forward.
  *
+ * Exact items: when the run stood in for nothing Python does (interp.
+ * approx unchanged: every loop read item by item over known items, every
+ * `if` decided, no `while`, each `yield from` over a known list) and
+ * yielded at most MAX_ITEMS items, the result is every item yielded, in
+ * order, its length known -- what a directory scan gives
+ * (`[n for n in scandir(folder) if n.endswith('_arch.py')]`, osdir.c).
+ *
+ * gen_import_items(): a `for` loop or a comprehension over a repository
+ * generator in a module's top-level code run at import (not __main__'s,
+ * not in a function): the generator drained (its items exact when they
+ * are), as list(G) would -- import-time code computes which modules to
+ * import and what to register from such lists.  Elsewhere a loop over a
+ * generator keeps reading its first item (function.c gen_next).
+ *
  * gen_drain_ctx() enters a @contextmanager whose yield is not a top-level
  * statement (`if enabled: with profile() as p: yield p else: yield
  * None`), which function.c cannot resume after its yield: its body is
@@ -27,23 +41,31 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "internal.h"
 
 /* The collector of the generator being drained (frame.drain points here). */
 struct gdrain {
 	value_t *first;               /* the first item yielded, NULL before */
+	value_t *all;                 /* every item yielded (a list), in order */
+	int partial;                  /* a `yield from` whose items were not all known */
 };
 
 value_t *gen_drain(struct frame *f, struct vinst *g, int tuple, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
-	struct gdrain d = { NULL };
+	struct gdrain d = { NULL, NULL, 0 };
 	value_t *r;
+	long approx0 = in->approx;
 
 	if (f->mode == M_FWD || !g || !g->gen)
 		return NULL;
+	d.all = v_seq(in->a, tuple ? VK_TUPLE : VK_LIST, 0);
 	if (gen_run_whole(f, g, &d, site) < 0)
 		return NULL;
+	if (in->approx == approx0 && !d.partial && d.all->u.seq->n <= MAX_ITEMS)
+		return d.all;    /* every item, exactly */
 	if (!d.first)
 		return unknown_at(f, site, "the items of a generator (none yielded on the reading)");
 	r = v_seq(in->a, tuple ? VK_TUPLE : VK_LIST, 1);
@@ -75,19 +97,44 @@ int drain_yield(struct frame *f, const struct ast_hdr *st)
 			v = gen_drain(f, src->u.inst, 0, e);
 		else
 			v = src;
-		/* the first item of what it delegates to, when it shows one */
-		if (v && !iter_items(f, v, &items) && items)
-			v = items->n ? items->items[0] : NULL;
-		else if (v && (v->k == VK_LIST || v->k == VK_TUPLE) && v->u.seq->n)
+		/* the first item of what it delegates to, when it shows one;
+		 * all of them when they are known */
+		if (v && !iter_items(f, v, &items) && items) {
+			for (size_t i = 0; i < items->n; i++)
+				vseq_push(f->in->a, d->all->u.seq, items->items[i]);
+			if (!d->first && items->n)
+				d->first = items->items[0];
+			return 1;
+		}
+		d->partial = 1;
+		if (v && (v->k == VK_LIST || v->k == VK_TUPLE) && v->u.seq->n)
 			v = v->u.seq->items[0];
 		else
 			v = v ? iter_rep_item(f, v) : NULL;
 	} else {
 		return 0;
 	}
+	if (v)
+		vseq_push(f->in->a, d->all->u.seq, v);
+	else
+		d->partial = 1;
 	if (!d->first && v)
 		d->first = v;
 	return 1;
+}
+
+value_t *gen_import_items(struct frame *f, value_t *it, const struct ast_hdr *site)
+{
+	const struct frame *m = f;
+	value_t *nm, *r;
+
+	while (m->outer_comp)       /* a comprehension's scope: the code around it */
+		m = m->outer_comp;
+	if (f->mode == M_FWD || m->locals || !is_gen_value(it) || it->u.inst->enumerated ||
+	    !(nm = vdict_gets(m->globals->dict, "__name__")) || nm->k != VK_STR || !strcmp(nm->u.str.s, "__main__"))
+		return it;
+	r = gen_drain(f, it->u.inst, 0, site);
+	return r ? r : it;
 }
 
 value_t *gen_drain_ctx(struct frame *f, struct vinst *g, const struct ast_hdr *site)

@@ -125,6 +125,7 @@ enum builtin_id {
 	BI_M_PATH_SAME, BI_M_PATH_JOINPATH, BI_M_PATH_WITH_SUFFIX, BI_M_PATH_WITH_NAME,
 	BI_M_PATH_OPEN, BI_M_PATH_IS_FILE, BI_M_PATH_IS_DIR, BI_M_PATH_EXISTS,
 	BI_M_PATH_GLOB, BI_M_PATH_READ_TEXT,   /* pathlib.Path methods (pathlib.c) */
+	BI_M_DIRENT_IS_FILE, BI_M_DIRENT_IS_DIR,   /* os.DirEntry methods (osdir.c) */
 	BI_M_DICT_MERGE_WITH,   /* an OmegaConf config's merge_with (omegaconf.c) */
 	BI_M_CFG_CLONE, BI_M_CFG_NONE, BI_M_CFG_DUMP, BI_M_CFG_IS_FROZEN, BI_M_CFG_IS_NEW_ALLOWED,
 	BI_M_CFG_MERGE_FROM_FILE, BI_M_CFG_MERGE_FROM_LIST, BI_M_CFG_MERGE_FROM_OTHER,
@@ -341,6 +342,11 @@ struct interp {
 	int depth;
 	int budget_noted;
 	long job_events;
+	long approx;                  /* readings that stood in for what Python does
+	                                 exactly (a loop read once or cut short, an
+	                                 undecided `if`, a `while`): gendrain.c reads
+	                                 a generator's items as exact when its run
+	                                 made none */
 	struct interp_par_degree par[PAR_COUNT]; /* parallel.c: the degrees bound */
 	long long launch_procs;       /* the processes a launcher object (Fabric) starts,
 	                                 while its setup wraps the model (framework.c) */
@@ -830,6 +836,11 @@ struct narrowing {
 const char *narrow_empty(struct frame *f, const struct ast_hdr *test, int *empty_arm);
 void narrow_enter(struct frame *f, struct narrowing *nw);
 void narrow_leave(struct frame *f, const struct narrowing *nw);
+/* narrow_none_name(): entering arm `arm` of an undecided `N is [not] None`
+ * of a name N bound to alternatives of None and one value: N bound to that
+ * value where the test says it is not None (1), else nothing (0, nw->name
+ * NULL); narrow_leave() puts N back */
+int narrow_none_name(struct frame *f, const struct ast_hdr *test, int arm, struct narrowing *nw);
 /* narrow_none_attr(): entering arm `arm` (1: the test true, 0: false) of
  * an undecided `N.a is None` (or `is not None`, under `not`): where the
  * test says N.a is not None and N.a is alternatives of None and one
@@ -902,6 +913,7 @@ value_t *gen_next(struct frame *f, struct vinst *g, const struct ast_hdr *site);
  * drained body (1 handled). */
 struct gdrain;
 int gen_run_whole(struct frame *f, struct vinst *g, struct gdrain *d, const struct ast_hdr *site);
+value_t *gen_import_items(struct frame *f, value_t *it, const struct ast_hdr *site);
 value_t *gen_drain(struct frame *f, struct vinst *g, int tuple, const struct ast_hdr *site);
 int drain_yield(struct frame *f, const struct ast_hdr *st);
 /* gendrain.c: a @contextmanager whose yield is nested, entered by draining
@@ -1455,14 +1467,36 @@ value_t *path_m_with(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 value_t *path_query(struct frame *f, value_t *p, int what, const struct ast_hdr *site);
 value_t *path_m_query(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                       const struct ast_hdr *site);
-value_t *path_listdir(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
-                      const struct ast_hdr *site);
+/* pathlib.c: is the tree's directory dir (names n) the job's Python code
+ * only -- modules, packages, one module at least? */
+int tree_code_dir(struct interp *in, const char *dir, char **n, size_t nn);
 value_t *path_m_glob(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                      const struct ast_hdr *site);
 value_t *path_m_open(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                      const struct ast_hdr *site);
 value_t *path_m_read_text(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                           const struct ast_hdr *site);
+int tree_kind(struct interp *in, const char *p, char ***names, size_t *nnames);
+extern const char NOT_IN_TREE[];
+/* dictrefill.c: a loop over a dict's items whose keys are not known that
+ * stores into it on every pass rewrites its entries */
+struct dict_refill {
+	struct vdict *d;              /* the dict rewritten, NULL: not this loop */
+	unsigned char anykey, anymixed;   /* its record before the loop */
+	value_t *anyval;
+};
+int refill_begin(struct frame *f, const struct ast_For *s, struct dict_refill *r);
+void refill_end(struct dict_refill *r, enum flow fl);
+/* osdir.c: os.listdir / os.scandir over the repository's tree, os.DirEntry,
+ * os.path.splitext / relpath */
+value_t *osdir_list(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                    const struct ast_hdr *site);
+value_t *osdir_entry_query(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site);
+value_t *osdir_splitext(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                        const struct ast_hdr *site);
+value_t *osdir_relpath(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                       const struct ast_hdr *site);
 /* pkgmeta.c: the installed distributions' versions, read as data */
 value_t *pkgmeta_version_parse(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                                const struct ast_hdr *site);

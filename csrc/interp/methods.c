@@ -1292,6 +1292,8 @@ static const struct native ext_methods[] = {
 	{ "io.TextIOWrapper read", m_file_read, BI_M_FILE_READ },
 	{ "io.TextIOWrapper readlines", m_file_readlines, BI_M_FILE_READLINES },
 	{ "io.TextIOWrapper write", m_file_write, BI_M_FILE_WRITE },
+	{ "os.DirEntry is_dir", osdir_entry_query, BI_M_DIRENT_IS_DIR },
+	{ "os.DirEntry is_file", osdir_entry_query, BI_M_DIRENT_IS_FILE },
 	{ "os.environ get", m_dict_get, BI_M_DICT_GET },
 	{ "os.environ setdefault", m_dict_get, BI_M_DICT_GET },
 	{ "pathlib.Path absolute", path_m_same, BI_M_PATH_SAME },

@@ -36,6 +36,21 @@
  * condition.  Only `N.attr is [not] None`, N a
  * plain name bound to an instance (reading it twice runs nothing).
  *
+ * And of a plain name bound to a value or None, as a loop over a
+ * prefetcher reads it:
+ *
+ *     train_data = prefetcher.next()      # next(it), or None once spent
+ *     while train_data is not None:
+ *         model.feed_data(train_data)     # train_data['lq'].to(device)
+ *         train_data = prefetcher.next()
+ *
+ * N (a name of the frame) is alternatives of None and one value (alts.c:
+ * a `try: return next(it) except StopIteration: return None`).  In the
+ * arm where the test says N is not None -- the body of `while N is not
+ * None` or of `if N is not None`, the else of `if N is None` --
+ * narrow_none_name() binds N to that value, keeping in *nw what to put
+ * back; narrow_leave() puts it back unless the arm rebound N.
+ *
  * Nothing here allocates outside the interpreter's arena; none of these
  * can fail.
  */
@@ -141,9 +156,63 @@ void narrow_enter(struct frame *f, struct narrowing *nw)
 
 void narrow_leave(struct frame *f, const struct narrowing *nw)
 {
+	struct vdict *d = f->locals ? f->locals : f->globals->dict;
+
+	if (!nw->name)
+		return;
 	/* the arm bound the name itself: its binding stands */
-	if (vdict_gets(f->locals, nw->name) == nw->empty)
-		vdict_sets(f->in->a, f->locals, nw->name, nw->was);
+	if (vdict_gets(d, nw->name) == nw->empty)
+		vdict_sets(f->in->a, d, nw->name, nw->was);
+}
+
+/* `N is None` / `N is not None` of a plain name N, under any number of
+ * `not`: N, and through *not_none_arm the arm in which N is not None */
+static const char *test_none_name(const struct ast_hdr *test, int *not_none_arm, int depth)
+{
+	const struct ast_Compare *c;
+	const struct ast_hdr *r;
+
+	if (depth > 4)
+		return NULL;
+	if (AST_IS(test, UnaryOp) && AST_AS(test, UnaryOp)->op == AST_UNARY_NOT) {
+		const char *n = test_none_name(AST_AS(test, UnaryOp)->operand, not_none_arm, depth + 1);
+
+		if (n)
+			*not_none_arm = !*not_none_arm;
+		return n;
+	}
+	if (!AST_IS(test, Compare))
+		return NULL;
+	c = AST_AS(test, Compare);
+	if (c->ops.n != 1 || (c->ops.items[0] != AST_CMP_IS && c->ops.items[0] != AST_CMP_ISNOT) ||
+	    !AST_IS(c->left, Name))
+		return NULL;
+	r = c->comparators.items[0];
+	if (!AST_IS(r, Constant) || AST_AS(r, Constant)->value.kind != AST_CONST_NONE)
+		return NULL;
+	*not_none_arm = c->ops.items[0] == AST_CMP_ISNOT;
+	return AST_AS(c->left, Name)->id;
+}
+
+int narrow_none_name(struct frame *f, const struct ast_hdr *test, int arm, struct narrowing *nw)
+{
+	int not_none_arm = -1;
+	const char *n = test_none_name(test, &not_none_arm, 0);
+	struct vdict *d = f->locals ? f->locals : f->globals->dict;
+	value_t *v;
+	int none;
+
+	nw->name = NULL;
+	if (!n || arm != not_none_arm || !(v = vdict_gets(d, n)) || v->k != VK_UNKNOWN || !v->alts)
+		return 0;
+	none = v->alts[0]->k == VK_NONE ? 0 : v->alts[1]->k == VK_NONE ? 1 : -1;
+	if (none < 0 || v->alts[1 - none]->k == VK_NONE)
+		return 0;
+	nw->name = n;
+	nw->was = v;
+	nw->empty = v->alts[1 - none];
+	vdict_sets(f->in->a, d, n, nw->empty);
+	return 1;
 }
 
 /* `N.a is None` / `N.a is not None`, under any number of `not`: the

@@ -292,8 +292,8 @@ value_t *path_fspath(struct frame *f, const char *d, value_t **args, size_t narg
 }
 
 /* What the tree holds at path text p: INTERP_TREE_* (names as
- * interp_tree_fn's), or -1 with no tree to ask. */
-static int tree_kind(struct interp *in, const char *p, char ***names, size_t *nnames)
+ * interp_tree_fn's), or -1 with no tree to ask.  (osdir.c lists with it.) */
+int tree_kind(struct interp *in, const char *p, char ***names, size_t *nnames)
 {
 	if (names) {
 		*names = NULL;
@@ -304,7 +304,7 @@ static int tree_kind(struct interp *in, const char *p, char ***names, size_t *nn
 	return in->tree(in->tree_ctx, p, in->prog->entry_dir ? in->prog->entry_dir : "", names, nnames);
 }
 
-static const char NOT_IN_TREE[] = "a path the repository does not hold at this commit: whether it exists where "
+const char NOT_IN_TREE[] = "a path the repository does not hold at this commit: whether it exists where "
                                   "the job runs is not known";
 
 /* Whether the path p (a str or a Path) is a file (BI_M_PATH_IS_FILE), a
@@ -346,8 +346,8 @@ value_t *path_m_query(struct frame *f, value_t *fn, value_t **args, size_t nargs
  * module (.py) or a package (a directory with an __init__.py) -- and one
  * at least a module?  Such a directory lists at run time what the commit
  * holds (the job's own code); any other may hold what the run's data or
- * outputs put there. */
-static int code_dir(struct interp *in, const char *dir, char **n, size_t nn)
+ * outputs put there.  (osdir.c lists such a directory.) */
+int tree_code_dir(struct interp *in, const char *dir, char **n, size_t nn)
 {
 	buf_t b;
 	size_t i, l;
@@ -369,42 +369,6 @@ static int code_dir(struct interp *in, const char *dir, char **n, size_t nn)
 	}
 	buf_free(&b);
 	return ok && mods;
-}
-
-/* os.listdir(p) (p "." when not given) of a directory of the repository's
- * Python code (code_dir: a model zoo scanned for its modules): the names
- * the tree holds directly in it, as str, in path order (the file
- * system's order is not known; a scan reads the same set).  The bytecode
- * cache (__pycache__) an import may have written there is no module: a
- * scan for modules passes it by.  Any other directory -- data, outputs,
- * a path outside the repository -- is not known. */
-value_t *path_listdir(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
-                      const struct ast_hdr *site)
-{
-	struct interp *in = f->in;
-	value_t *t = nargs ? path_text(args[0]) : v_str(in->a, "."), *r = NULL;
-	char **names = NULL;
-	size_t n = 0, i;
-	int kind;
-
-	(void)d;
-	if ((kw && kw->n) || nargs > 1 || t->k != VK_STR)
-		return unknown_at(f, site, "a listing of a directory not known");
-	kind = tree_kind(in, t->u.str.s, &names, &n);
-	if (kind == INTERP_TREE_DIR && code_dir(in, t->u.str.s, names, n))
-		r = v_seq(in->a, VK_LIST, 0);
-	for (i = 0; i < n; i++) {
-		if (r)
-			vseq_push(in->a, r->u.seq, v_str(in->a, names[i]));
-		free(names[i]);
-	}
-	free(names);
-	if (r)
-		return r;
-	return unknown_at(f, site, kind == INTERP_TREE_FILE ? "os.listdir of a file (it raises)"
-	                           : kind == INTERP_TREE_DIR ? "a directory that holds more than the repository's Python "
-	                                                       "code: what the run finds there is not known"
-	                           : NOT_IN_TREE);
 }
 
 /* p.glob(pattern): the tree's names directly in the directory p that

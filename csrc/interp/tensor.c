@@ -463,7 +463,7 @@ static int moved_as_made(const struct ast_hdr *site)
 
 /* x.to(device), x.cuda(): a host->device copy (or device->host for
  * .to("cpu")); .to(dtype) alone moves nothing; .to(other) goes where the
- * tensor other is. */
+ * tensor other is (and x.type_as(other), tm_type_as). */
 static value_t *tm_to(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
                       struct vdict *kw, const struct ast_hdr *site)
 {
@@ -524,6 +524,24 @@ static value_t *tm_to(struct frame *f, value_t *fn, const char *m, value_t **arg
 		}
 	}
 	return v_tensor_dev(in->a, DEV_DEVICE, 0);
+}
+
+/* x.type_as(y): self.type(y.type()), whose type name holds the device
+ * (torch.cuda.FloatTensor): where y is.  A copy is stated only when x is
+ * on the host for sure (made there, hostsure.c) and y on the device, or
+ * x on the device and y on the host (tm_to's .to(y)); else no copy, the
+ * result where y is when that is known. */
+static value_t *tm_type_as(struct frame *f, value_t *fn, const char *m, value_t **args, size_t nargs,
+                           struct vdict *kw, const struct ast_hdr *site)
+{
+	const value_t *x = fn->recv, *y = nargs == 1 && !(kw && kw->n) ? args[0] : NULL;
+
+	(void)m;
+	if (x && y && x->k == VK_TENSOR && y->k == VK_TENSOR &&
+	    ((x->dev == DEV_HOST && x->host_sure && y->dev == DEV_DEVICE) ||
+	     (x->dev == DEV_DEVICE && y->dev == DEV_HOST)))
+		return tm_to(f, fn, "to", args, nargs, kw, site);
+	return v_tensor_dev(f->in->a, y && y->k == VK_TENSOR ? y->dev : DEV_UNKNOWN, 0);
 }
 
 /* torch.as_tensor(t, device=d) of a tensor t: torch returns t itself
@@ -985,6 +1003,7 @@ static const struct tensor_method tensor_methods[] = {
 	{ "tolist", tm_item, 0 },
 	{ "topk", tm_values_indices, 0 },
 	{ "type", tm_type, 0 },
+	{ "type_as", tm_type_as, TM_SAME_ELEMS },
 	{ "unbind", tm_pieces, TM_PIECES | TM_SAME_ELEMS },
 	{ "unique", tm_data_sized, 0 },
 };
