@@ -165,9 +165,10 @@ void narrow_leave(struct frame *f, const struct narrowing *nw)
 		vdict_sets(f->in->a, d, nw->name, nw->was);
 }
 
-/* `N is None` / `N is not None` of a plain name N, under any number of
- * `not`: N, and through *not_none_arm the arm in which N is not None */
-static const char *test_none_name(const struct ast_hdr *test, int *not_none_arm, int depth)
+/* `X is None` / `X is not None`, under any number of `not`: X, and through
+ * *not_none_arm the arm (1: the test true, 0: false) in which X is not
+ * None; NULL for any other test */
+static const struct ast_hdr *test_none_operand(const struct ast_hdr *test, int *not_none_arm, int depth)
 {
 	const struct ast_Compare *c;
 	const struct ast_hdr *r;
@@ -175,29 +176,36 @@ static const char *test_none_name(const struct ast_hdr *test, int *not_none_arm,
 	if (depth > 4)
 		return NULL;
 	if (AST_IS(test, UnaryOp) && AST_AS(test, UnaryOp)->op == AST_UNARY_NOT) {
-		const char *n = test_none_name(AST_AS(test, UnaryOp)->operand, not_none_arm, depth + 1);
+		const struct ast_hdr *x = test_none_operand(AST_AS(test, UnaryOp)->operand, not_none_arm, depth + 1);
 
-		if (n)
+		if (x)
 			*not_none_arm = !*not_none_arm;
-		return n;
+		return x;
 	}
 	if (!AST_IS(test, Compare))
 		return NULL;
 	c = AST_AS(test, Compare);
-	if (c->ops.n != 1 || (c->ops.items[0] != AST_CMP_IS && c->ops.items[0] != AST_CMP_ISNOT) ||
-	    !AST_IS(c->left, Name))
+	if (c->ops.n != 1 || (c->ops.items[0] != AST_CMP_IS && c->ops.items[0] != AST_CMP_ISNOT))
 		return NULL;
 	r = c->comparators.items[0];
 	if (!AST_IS(r, Constant) || AST_AS(r, Constant)->value.kind != AST_CONST_NONE)
 		return NULL;
 	*not_none_arm = c->ops.items[0] == AST_CMP_ISNOT;
-	return AST_AS(c->left, Name)->id;
+	return c->left;
+}
+
+/* test_none_operand's X when it is a name N: N */
+static const char *test_none_name(const struct ast_hdr *test, int *not_none_arm)
+{
+	const struct ast_hdr *x = test_none_operand(test, not_none_arm, 0);
+
+	return x && AST_IS(x, Name) ? AST_AS(x, Name)->id : NULL;
 }
 
 int narrow_none_name(struct frame *f, const struct ast_hdr *test, int arm, struct narrowing *nw)
 {
 	int not_none_arm = -1;
-	const char *n = test_none_name(test, &not_none_arm, 0);
+	const char *n = test_none_name(test, &not_none_arm);
 	struct vdict *d = f->locals ? f->locals : f->globals->dict;
 	value_t *v;
 	int none;
@@ -215,40 +223,18 @@ int narrow_none_name(struct frame *f, const struct ast_hdr *test, int arm, struc
 	return 1;
 }
 
-/* `N.a is None` / `N.a is not None`, under any number of `not`: the
- * Attribute, and through *none_arm the arm (1: the test true, 0: false)
- * in which N.a is not None; NULL for any other test */
-static const struct ast_Attribute *test_none_attr(const struct ast_hdr *test, int *not_none_arm, int depth)
+/* test_none_operand's X when it is an attribute of a name, N.a */
+static const struct ast_Attribute *test_none_attr(const struct ast_hdr *test, int *not_none_arm)
 {
-	const struct ast_Compare *c;
-	const struct ast_hdr *r;
+	const struct ast_hdr *x = test_none_operand(test, not_none_arm, 0);
 
-	if (depth > 4)
-		return NULL;
-	if (AST_IS(test, UnaryOp) && AST_AS(test, UnaryOp)->op == AST_UNARY_NOT) {
-		const struct ast_Attribute *a = test_none_attr(AST_AS(test, UnaryOp)->operand, not_none_arm, depth + 1);
-
-		if (a)
-			*not_none_arm = !*not_none_arm;
-		return a;
-	}
-	if (!AST_IS(test, Compare))
-		return NULL;
-	c = AST_AS(test, Compare);
-	if (c->ops.n != 1 || (c->ops.items[0] != AST_CMP_IS && c->ops.items[0] != AST_CMP_ISNOT) ||
-	    !AST_IS(c->left, Attribute) || !AST_IS(AST_AS(c->left, Attribute)->value, Name))
-		return NULL;
-	r = c->comparators.items[0];
-	if (!AST_IS(r, Constant) || AST_AS(r, Constant)->value.kind != AST_CONST_NONE)
-		return NULL;
-	*not_none_arm = c->ops.items[0] == AST_CMP_ISNOT;
-	return AST_AS(c->left, Attribute);
+	return x && AST_IS(x, Attribute) && AST_IS(AST_AS(x, Attribute)->value, Name) ? AST_AS(x, Attribute) : NULL;
 }
 
 void narrow_none_attr(struct frame *f, const struct ast_hdr *test, int arm)
 {
 	int not_none_arm = -1;
-	const struct ast_Attribute *a = test_none_attr(test, &not_none_arm, 0);
+	const struct ast_Attribute *a = test_none_attr(test, &not_none_arm);
 	value_t *obj, *v, *other;
 
 	if (!a || arm != not_none_arm)
