@@ -1108,9 +1108,7 @@ value_t *stdlib_call(struct frame *f, const char *d, value_t **args, size_t narg
 		return dacite_from_dict(f, args, nargs, kw, site);
 	if (!strcmp(d, "jsonmerge.merge"))
 		return jsonmerge_merge(f, args, nargs, kw, site);
-	if (!strncmp(d, "yacs.config.", 12))
-		return yacs_call(f, d, args, nargs, kw, site);
-	if ((r = yacs_call(f, d, args, nargs, kw, site)))   /* another library's node class (catalog) */
+	if ((r = yacs_call(f, d, args, nargs, kw, site)))   /* a node class of catalog yacs_node_classes */
 		return r;
 	if (!strncmp(d, "math.", 5))
 		return math_call(f, d + 5, args, nargs, site);
