@@ -433,6 +433,8 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 	}
 	if (m->ext && NAME_IN(emulated_exts, m->ext) && (v = ext_method(in, obj, name)))
 		return v;
+	if (m->ext && (v = objreg_method(in, obj, name)))   /* REGISTRY.register / .get */
+		return v;
 	/* meter.update of a library meter (a module library's class, too):
 	 * libvalues.c libv_meter_update, through call_ext */
 	if (m->ext && catalog_fact(in->cat, CATALOG_F_VALUE_METERS, adot(in, m->ext, name))) {

@@ -320,6 +320,9 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	 * @register_model: its function (registry.c) */
 	if ((r = registry_create(f, d, args, nargs, kw, site)))
 		return r;
+	/* Registry("META_ARCH"): a registry object (objreg.c) */
+	if ((r = objreg_new(f, d, args, nargs, kw, site)))
+		return r;
 	if ((r = libv_module_factory(f, d, kw, site)))
 		return r;
 	if ((r = ext_module_new(f, d, last, args, nargs, kw, site)))

@@ -130,6 +130,7 @@ enum builtin_id {
 	BI_M_CFG_CLONE, BI_M_CFG_NONE, BI_M_CFG_DUMP, BI_M_CFG_IS_FROZEN, BI_M_CFG_IS_NEW_ALLOWED,
 	BI_M_CFG_MERGE_FROM_FILE, BI_M_CFG_MERGE_FROM_LIST, BI_M_CFG_MERGE_FROM_OTHER,
 	BI_M_CFG_SET_NEW_ALLOWED, BI_M_CFG_LOAD_WITH_BASE,   /* a yacs CfgNode's methods (yacs.c) */
+	BI_M_OBJREG_REGISTER, BI_M_OBJREG_DECO, BI_M_OBJREG_GET,   /* a library registry object's (objreg.c) */
 	BI_COUNT        /* how many ids there are */
 };
 
@@ -800,6 +801,21 @@ struct vseq *pandas_values(const value_t *obj);
 int registry_file(struct frame *f, const value_t *deco, value_t *fn);
 value_t *registry_create(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                          const struct ast_hdr *site);
+/* sigobj.c: inspect.signature(obj) of a repository function, method or
+ * class (NULL: not one); inspect.<what>(v), what "isfunction", "ismethod"
+ * or "isclass" (NULL: v's kind does not decide it) */
+value_t *inspect_signature(struct frame *f, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site);
+value_t *inspect_is(struct frame *f, const char *what, value_t **args, size_t nargs);
+/* objreg.c: an object of a library registry class (catalog
+ * name_registry_classes) made by objreg_new (NULL: d no such class), its
+ * register/get by objreg_method (NULL: not one), what its register()
+ * decorates filed by objreg_file (1: deco was that decorator) */
+value_t *objreg_new(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                    const struct ast_hdr *site);
+value_t *objreg_method(struct interp *in, value_t *obj, const char *name);
+int objreg_file(struct frame *f, const value_t *deco, value_t *obj);
+extern const struct ntab objreg_methods_ntab;
 value_t *tapargs_method(struct interp *in, value_t *obj, const char *name);
 value_t *tapargs_call(struct frame *f, const char *d, value_t *recv, value_t **args, size_t nargs,
                       struct vdict *kw, const struct ast_hdr *site);

@@ -35,6 +35,7 @@ static const struct ntab *const native_tables[] = {
 	&builtin_natives_ntab, &hidden_natives_ntab,
 	&type_methods_ntab[0], &type_methods_ntab[1], &type_methods_ntab[2],
 	&argp_methods_ntab, &module_methods_ntab, &ext_methods_ntab, &yacs_methods_ntab, &fact_str_methods_ntab,
+	&objreg_methods_ntab,
 };
 
 /* The other tables: dotted names and methods of what the analysis

@@ -70,6 +70,8 @@ int registry_file(struct frame *f, const value_t *deco, value_t *fn)
 	char buf[REG_KEY_MAX];
 	const char *key;
 
+	if (objreg_file(f, deco, fn))   /* @REGISTRY.register() of a registry object */
+		return 1;
 	if (!deco || deco->k != VK_EXT || !fn || fn->k != VK_FUNC)
 		return 0;
 	if (!(reg = catalog_fact(in->cat, CATALOG_F_NAME_REGISTRARS, canon_ext(in, deco->u.ext))))

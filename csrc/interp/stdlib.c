@@ -904,6 +904,15 @@ static value_t *sl_getfullargspec(struct frame *f, const char *d, value_t **args
 	return r;
 }
 
+/* inspect.signature(f), inspect.isfunction/ismethod/isclass (sigobj.c) */
+static value_t *sl_inspect(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site)
+{
+	if (!strcmp(d, "inspect.signature"))
+		return inspect_signature(f, args, nargs, kw, site);
+	return kw ? NULL : inspect_is(f, d + 8, args, nargs);
+}
+
 /* defaultdict(list): a dict whose missing keys the factory fills (a
  * trainer's callbacks[event].append(fn)) */
 static value_t *sl_defaultdict(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
@@ -1034,6 +1043,10 @@ static const struct stdlib_native {
 	{ "importlib.util.find_spec", sl_find_spec },
 	{ "importlib_metadata.version", pkgmeta_dist_version },
 	{ "inspect.getfullargspec", sl_getfullargspec },
+	{ "inspect.isclass", sl_inspect },
+	{ "inspect.isfunction", sl_inspect },
+	{ "inspect.ismethod", sl_inspect },
+	{ "inspect.signature", sl_inspect },
 	{ "io.open", sl_io_open },
 	{ "itertools.chain", sl_chain },
 	{ "itertools.repeat", sl_repeat },

@@ -779,6 +779,10 @@ enum catalog_fact {
 	CATALOG_F_NAME_REGISTRARS,    /* map: a library's decorator that files the
 	                                 function it decorates under its __name__
 	                                 -> the registry (interp/registry.c) */
+	CATALOG_F_NAME_REGISTRY_CLASSES, /* set: a library's registry class whose
+	                                 objects file classes and functions by
+	                                 __name__ (register) and give them back
+	                                 by name (get) (interp/objreg.c) */
 	CATALOG_F_NAME_REGISTRY_FACTORIES, /* map: a library's function that calls
 	                                 the function filed under a name -> the
 	                                 registry */
