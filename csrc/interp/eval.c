@@ -2196,7 +2196,7 @@ static void boolop_operand_sync(struct frame *f, value_t *v, const struct ast_hd
 	 * written in the operand (`torch.min(x) < left`) is one for sure */
 	if (f->mode == M_FWD && !AST_IS(operand, Compare))
 		return;
-	if (is_tensorish(v) && v->dev == DEV_DEVICE) {
+	if (device_truth(v)) {
 		if (!*done)
 			sev(f, SEV_SYNC, afmt(f->in, "%s (the truth of a device tensor)", text_of(f, operand)), operand);
 		*done = 1;
@@ -2260,7 +2260,7 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 				emit_op(f, "Tensor.__neg__", e);
 			else if (u->op == AST_UNARY_INVERT)
 				emit_op(f, "Tensor.__invert__", e);
-			if (u->op == AST_UNARY_NOT && x->dev == DEV_DEVICE)
+			if (u->op == AST_UNARY_NOT && device_truth(x))
 				sev(f, SEV_SYNC, afmt(in, "%s (the truth of a device tensor)", text_of(f, e)), e);
 			if (u->op == AST_UNARY_NOT)
 				return unknown_at(f, e, "the truth of a tensor at run time");
@@ -2423,7 +2423,7 @@ value_t *eval(struct frame *f, const struct ast_hdr *e)
 		/* `a if x[i, 0] == 0 else b` on a device tensor: its truth read
 		 * on the host, as exec_if's `if` (a sync), the arm not known */
 		if (is_tensorish(tv)) {
-			if (tv->dev == DEV_DEVICE)
+			if (device_truth(tv))
 				sev(f, SEV_SYNC, afmt(in, "%s (a conditional expression on a device tensor)",
 				                      text_of(f, x->test)), e);
 			t = -1;

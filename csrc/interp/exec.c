@@ -1626,7 +1626,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	int is_last;                      /* around the loop), when it is one */
 
 	if (is_tensorish(tv)) {
-		if (tv->dev == DEV_DEVICE)
+		if (device_truth(tv))
 			sev(f, SEV_SYNC, afmt(f->in, "if %s (a branch on a device tensor)", text_of(f, s->test)), &s->h);
 		t = -1;
 	} else if (alts_sync(f, tv, afmt(f->in, "if %s (a branch on a device tensor on one path)", text_of(f, s->test)),
@@ -2345,7 +2345,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		 * a read under that path's side, as exec_if's test */
 		value_t *tv = eval(f, AST_AS(st, Assert)->test);
 
-		if (is_tensorish(tv) && tv->dev == DEV_DEVICE)
+		if (device_truth(tv))
 			sev(f, SEV_SYNC, afmt(in, "assert %s (the truth of a device tensor)", text_of(f, AST_AS(st, Assert)->test)),
 			    st);
 		else
@@ -2361,7 +2361,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 
 		in->approx++;   /* its passes are not read one by one */
 
-		if (is_tensorish(tv) && tv->dev == DEV_DEVICE)
+		if (device_truth(tv))
 			sev(f, SEV_SYNC, afmt(in, "while %s (a loop condition on a device tensor)", text_of(f, w->test)),
 			    &w->h);
 

@@ -2234,6 +2234,14 @@ static inline int is_tensorish(const value_t *v)
 	return v && v->k == VK_TENSOR;
 }
 
+/* Is reading v's truth on the host a sync?  A device tensor's is; a
+ * loader's batch (or a part of one) whose collation is not known may be a
+ * list or a dict, whose truth is its length: not one for sure. */
+static inline int device_truth(const value_t *v)
+{
+	return is_tensorish(v) && v->dev == DEV_DEVICE && !v->loose;
+}
+
 static inline long long as_int(const value_t *v, int *ok)
 {
 	*ok = 1;

@@ -518,9 +518,17 @@ static value_t *forward_body(struct interp *in, struct vinst *m, value_t **args,
 		size_t i;
 		value_t *r;
 
-		/* arguments not known at the call are tensors in a forward */
-		for (i = 0; i < nargs; i++)
-			a2[i] = args[i]->k == VK_UNKNOWN ? v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0) : args[i];
+		/* arguments not known at the call are tensors in a forward --
+		 * loose ones: the argument may as well be a list or a dict of
+		 * them (a detector's list of per-image dicts), whose truth is
+		 * no read of the device */
+		for (i = 0; i < nargs; i++) {
+			a2[i] = args[i];
+			if (args[i]->k == VK_UNKNOWN) {
+				a2[i] = v_tensor_dev(in->a, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);
+				a2[i]->loose = 1;
+			}
+		}
 		r = call_function(&f, fwd->u.fn, mk_inst_value(in, m), a2, nargs, kwargs, M_FWD, out, NULL);
 		free(a2);
 		return r;
