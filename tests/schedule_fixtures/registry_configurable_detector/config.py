@@ -49,6 +49,7 @@ def get_cfg():
     cfg.MODEL.DEVICE = "cuda"
     cfg.DATA = CfgNode()
     cfg.DATA.BETON = "train.beton"
+    cfg.DATA.VAL_BETON = "val.beton"
     cfg.SOLVER = CfgNode()
     cfg.SOLVER.MAX_ITER = 1000
     return cfg

@@ -1,3 +1,5 @@
+from contextlib import ExitStack, contextmanager
+
 import torch
 from ffcv.loader import Loader, OrderOption
 
@@ -25,10 +27,32 @@ def do_train(cfg, model):
                 break
 
 
+@contextmanager
+def inference_context(model):
+    training_mode = model.training
+    model.eval()
+    yield
+    model.train(training_mode)
+
+
+def do_test(cfg, model):
+    loader = Loader(cfg.DATA.VAL_BETON, batch_size=1, order=OrderOption.SEQUENTIAL)
+    total = 0
+    with ExitStack() as stack:
+        stack.enter_context(inference_context(model))
+        stack.enter_context(torch.no_grad())
+        for inputs in loader:
+            outputs = model(inputs)
+            torch.cuda.synchronize()
+            total += len(outputs)
+    return total
+
+
 def main():
     cfg = get_cfg()
     model = build_model(cfg)
     do_train(cfg, model)
+    do_test(cfg, model)
 
 
 if __name__ == "__main__":
