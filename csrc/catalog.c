@@ -1432,6 +1432,7 @@ static const struct {
 	[CATALOG_F_TYPED_CLASS_ARG_PARSERS] = { "typed_class_arg_parsers", FK_MAP },
 	[CATALOG_F_AMP_SCALING_OPTIMIZERS] = { "amp_scaling_optimizers", FK_MAP },
 	[CATALOG_F_NAME_REGISTRARS] = { "name_registrars", FK_MAP },
+	[CATALOG_F_MATH_NAMESPACES] = { "math_namespaces", FK_PREFIXES },
 	[CATALOG_F_NAME_REGISTRY_CLASSES] = { "name_registry_classes", FK_SET },
 	[CATALOG_F_NAME_REGISTRY_FACTORIES] = { "name_registry_factories", FK_MAP },
 	[CATALOG_F_NAME_REGISTRY_HELD_KEYWORDS] = { "name_registry_held_keywords", FK_SET },

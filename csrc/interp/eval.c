@@ -1187,7 +1187,7 @@ static value_t *eval_call(struct frame *f, const struct ast_Call *c)
 	int unk;
 
 	value_t *r;
-	int sink = f->mode != M_FWD && log_sink(fn);
+	int sink = f->mode != M_FWD && log_sink(f->in, fn);
 
 	/* a forward calling an attribute its module was not seen to get
 	 * (attr.c): maybe a submodule set where ecg did not follow */

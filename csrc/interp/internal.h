@@ -1637,7 +1637,7 @@ void hook_removed(struct frame *f, size_t ix);
 
 /* jobctx.c */
 void ema_call(struct frame *f, const value_t *fn, const struct ast_hdr *site);
-int log_sink(const value_t *fn);
+int log_sink(struct interp *in, const value_t *fn);
 /* Is name (the last component of a call's name: "print", "log", "info")
  * one of a logging call?  Never fails. */
 int log_sink_name(const char *name);

@@ -76,17 +76,13 @@ static const char *const log_sink_names[] = {
 
 /* Is v an object of another library's class (not torch's or numpy's:
  * their .log is arithmetic) -- wandb.init()'s Run, whose log(...) logs? */
-static int library_object(const value_t *v)
+static int library_object(struct interp *in, const value_t *v)
 {
-	static const char *const arith[] = { "torch.", "scheduler:", "numpy.", "np.", "scipy.", NULL };
-	size_t i;
-
 	if (v->k != VK_INST || !v->u.inst->ext)
 		return 0;
-	for (i = 0; arith[i]; i++)
-		if (!strncmp(v->u.inst->ext, arith[i], strlen(arith[i])))
-			return 0;
-	return 1;
+	/* (an LR scheduler ecg made itself: "scheduler:<kind>") */
+	return strncmp(v->u.inst->ext, "scheduler:", 10) &&
+	       !catalog_fact_match(in->cat, CATALOG_F_MATH_NAMESPACES, v->u.inst->ext);
 }
 
 /* Does calling fn log its arguments: the builtin print, write() of a file
@@ -94,10 +90,9 @@ static int library_object(const value_t *v)
  * f.write(f"{step} {loss.item()}")`; a binary file's bytes are data), or a function
  * or external name whose last component is a logging verb (wandb.log,
  * logger.info, writer.add_scalar, pbar.set_postfix, a job's print0)? */
-int log_sink(const value_t *fn)
+int log_sink(struct interp *in, const value_t *fn)
 {
 	const char *name = NULL;
-	size_t i;
 
 	if (fn->k == VK_BUILTIN)
 		return (fn->u.bi.id == BI_PRINT && !fn->u.bi.self) ||
@@ -109,15 +104,12 @@ int log_sink(const value_t *fn)
 		 * SummaryWriter.add_scalar, under torch.utils), log included
 		 * when the object is of another library's class (a wandb Run:
 		 * run.log({...})) */
-		static const char *const math[] = { "torch.", "Tensor.", "numpy.", "np.", "math.", "scipy.", NULL };
-
 		name = last_name(fn->u.ext);
 		if (fn->recv && fn->recv->k == VK_TENSOR)
 			return 0;
-		for (i = 0; !strcmp(name, "log") && math[i]; i++)
-			if (!strncmp(fn->u.ext, math[i], strlen(math[i])))
-				return 0;
-		if (fn->recv && !strcmp(name, "log") && !library_object(fn->recv))
+		if (!strcmp(name, "log") && catalog_fact_match(in->cat, CATALOG_F_MATH_NAMESPACES, fn->u.ext))
+			return 0;
+		if (fn->recv && !strcmp(name, "log") && !library_object(in, fn->recv))
 			return 0;
 	}
 	else if (fn->k == VK_FUNC)

@@ -779,6 +779,9 @@ enum catalog_fact {
 	CATALOG_F_NAME_REGISTRARS,    /* map: a library's decorator that files the
 	                                 function it decorates under its __name__
 	                                 -> the registry (interp/registry.c) */
+	CATALOG_F_MATH_NAMESPACES,    /* prefixes: names under which `log` is the
+	                                 logarithm, not a logging call, and whose
+	                                 objects log nothing (interp/jobctx.c) */
 	CATALOG_F_NAME_REGISTRY_CLASSES, /* set: a library's registry class whose
 	                                 objects file classes and functions by
 	                                 __name__ (register) and give them back

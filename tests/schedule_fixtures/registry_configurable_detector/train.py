@@ -1,5 +1,6 @@
 from contextlib import ExitStack, contextmanager
 
+import numpy as np
 import torch
 from ffcv.loader import Loader, OrderOption
 
@@ -14,6 +15,7 @@ def do_train(cfg, model):
     loader = Loader(cfg.DATA.BETON, batch_size=8, order=OrderOption.RANDOM,
                     os_cache=True, drop_last=True)
     it = 0
+    smooth = 0.0
     while it < cfg.SOLVER.MAX_ITER:
         for data in loader:
             loss_dict = model(data)
@@ -22,6 +24,7 @@ def do_train(cfg, model):
             opt.zero_grad()
             losses.backward()
             opt.step()
+            smooth = 0.9 * smooth + 0.1 * np.log(losses.item())
             it += 1
             if it >= cfg.SOLVER.MAX_ITER:
                 break
