@@ -2382,6 +2382,7 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	size_t i;
 	int dev = DEV_UNKNOWN, seq_dev;
 	int made_on_host = 0;   /* a factory's tensor made on the host by what the call says */
+	int dev_guessed = 0;    /* dev is the job's GPU for want of a tensor argument */
 
 	/* torch.get_rng_state() (a CPU ByteTensor), torch.cuda.
 	 * get_rng_state_all() (a list of them): host data (catalog
@@ -2559,8 +2560,10 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 			dev = sd;      /* torch.cat([a, b]), torch.stack(xs): where the tensors are */
 		else if ((ld = loaded_args_dev(args, nargs)) >= 0)
 			dev = ld;      /* torch.unique(loaded.y): where the load put it */
-		else
+		else {
 			dev = in->gpu ? DEV_DEVICE : DEV_UNKNOWN;             /* clip_grad_norm_ & co */
+			dev_guessed = f->mode != M_FWD;   /* (in a forward, values not known are its tensors) */
+		}
 	}
 	/* torch.tensor([a, b]) with a device tensor among the items reads it
 	 * on the host to build the new tensor; a list of a count not known
@@ -2577,8 +2580,11 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 			sev(f, SEV_SYNC, afmt(in, "torch.%s([...]) of a device tensor (read on the host)", last), site);
 	}
 	/* (torch.multinomial of device probabilities syncs: token_choice()) */
+	/* (not, in job code, of a value not known to be a tensor, placed on
+	 * the GPU for want of one: torch.unique(data.y) of a dataset's labels,
+	 * which may well be on the host) */
 	if ((catalog_fact(in->cat, CATALOG_F_DATA_SIZED_CALLS, d) || (!strcmp(d, "torch.where") && nargs == 1)) &&
-	    dev == DEV_DEVICE)
+	    dev == DEV_DEVICE && !dev_guessed)
 		sev(f, SEV_SYNC, afmt(in, "%s (its output size depends on the data)", d), site);
 	/* torch.linalg.solve(A, B) & co of a device tensor: the solver's info
 	 * read on the host to raise on a singular input */
