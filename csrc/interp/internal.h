@@ -801,6 +801,10 @@ struct vseq *pandas_values(const value_t *obj);
 int registry_file(struct frame *f, const value_t *deco, value_t *fn);
 value_t *registry_create(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                          const struct ast_hdr *site);
+/* shallowcopy.c: copy.copy(x) as Python makes it, NULL when x is not
+ * one it copies (a module, a tensor, a library's object) */
+value_t *copy_shallow(struct frame *f, value_t **args, size_t nargs, struct vdict *kw,
+                      const struct ast_hdr *site);
 /* sigobj.c: inspect.signature(obj) of a repository function, method or
  * class (NULL: not one); inspect.<what>(v), what "isfunction", "ismethod"
  * or "isclass" (NULL: v's kind does not decide it) */

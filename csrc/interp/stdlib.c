@@ -706,6 +706,14 @@ static value_t *sl_deepcopy(struct frame *f, const char *d, value_t **args, size
 	return nargs == 1 ? deepcopy_value(f->in, args[0], 0) : NULL;
 }
 
+/* copy.copy(x) (shallowcopy.c) */
+static value_t *sl_copy(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                        const struct ast_hdr *site)
+{
+	(void)d;
+	return copy_shallow(f, args, nargs, kw, site);
+}
+
 static value_t *sl_ordered_dict(struct frame *f, const char *d, value_t **args, size_t nargs,
                                 struct vdict *kw, const struct ast_hdr *site)
 {
@@ -1030,6 +1038,7 @@ static const struct stdlib_native {
 	{ "collections.defaultdict", sl_defaultdict },
 	{ "collections.deque", sl_deque },
 	{ "collections.namedtuple", nt_factory },
+	{ "copy.copy", sl_copy },
 	{ "copy.deepcopy", sl_deepcopy },
 	{ "dataclasses.asdict", sl_asdict },
 	{ "dataclasses.fields", sl_dataclasses },
