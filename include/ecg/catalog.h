@@ -865,6 +865,10 @@ enum catalog_fact {
 	                                 process group (dist.group.WORLD): a
 	                                 collective over it serves data
 	                                 parallelism (interp/torch.c) */
+	CATALOG_F_STORED_BACK_MOVES,  /* set: Tensor methods whose result is the
+	                                 tensor placed where their argument says:
+	                                 `self.X = self.X.<m>(...)` copies on the
+	                                 first call only (interp/oneshot.c) */
 	CATALOG_NFACTS
 };
 
