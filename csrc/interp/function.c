@@ -974,8 +974,19 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 		for (k = 0; kw && k < kw->n; k++)
 			if (kw->vals[k]->k != VK_UNKNOWN)
 				known++;
-		if (!known)
-			return unknown_at(f, site, "a recursive call on values that are not known");
+		if (!known) {
+			value_t *u = unknown_at(f, site, "a recursive call on values that are not known");
+
+			/* the function may hand an argument back as it is (a
+			 * converter's `else: return opt` over a dict's leaves):
+			 * one that may be None keeps `is None` of the result
+			 * undecided (a path found by a glob, or None) */
+			for (k = 0; k < nargs && !u->may_none; k++)
+				u->may_none = alts_may_none(args[k], 0);
+			for (k = 0; kw && k < kw->n && !u->may_none; k++)
+				u->may_none = alts_may_none(kw->vals[k], 0);
+			return u;
+		}
 		if (same_as_caller(in, fn->def, self, args, nargs, kw))
 			return unknown_at(f, site, "a recursive call on the values of the call it is in");
 	}

@@ -23,10 +23,15 @@
  * the flag back on, an assignment from a value, an augmented assignment,
  * a flag set on another object) and the block is not one-shot: it keeps
  * the frequency of the code around it.
+ *
+ * one_shot_move: `self.X = self.X.<m>(...)`, m a move that leaves a
+ * tensor already in place alone (catalog stored_back_moves), copies on
+ * the first call only.
  */
 #include "config.h"
 
 #include "internal.h"
+#include "ecg/catalog.h"
 
 /* The attribute X of `self.X` (self a local name bound to the method's
  * own object), or NULL. */
@@ -67,9 +72,10 @@ static int never_none(const struct ast_hdr *e)
 }
 
 /* A walk of a class's writes of self.<attr> (flag_walk_cb; move_walk_cb
- * for one_shot_move, own and lazy unused). */
+ * for one_shot_move, own and lazy unused, cat its catalog). */
 struct flag_walk {
 	const char *attr;
+	const struct catalog *cat;      /* move_walk_cb: catalog stored_back_moves */
 	const struct ast_hdr *own;      /* the assignment that turns the flag off */
 	int in_init;
 	int lazy;                       /* `is None` test: writes of never_none() values keep it off */
@@ -141,7 +147,7 @@ static int mro_walk_bad(const struct vclass *c, ast_visit_fn cb, struct flag_wal
  * by `own` and __init__'s constants. */
 static int flag_written_elsewhere(const struct vclass *c, const char *attr, const struct ast_hdr *own, int lazy)
 {
-	struct flag_walk w = { attr, own, 0, lazy, 0 };
+	struct flag_walk w = { attr, NULL, own, 0, lazy, 0 };
 
 	return mro_walk_bad(c, flag_walk_cb, &w);
 }
@@ -229,16 +235,16 @@ int one_shot_if(const struct frame *f, const struct ast_If *s, int taken)
 	return own && !flag_written_elsewhere(f->self->u.inst->cls, attr, own, lazy);
 }
 
-/* Is e `<recv>.to(...)` or `<recv>.cuda(...)`?  Its receiver, or NULL. */
-static const struct ast_hdr *move_recv(const struct ast_hdr *e)
+/* Is e `<recv>.<m>(...)`, m a move that keeps a tensor already in place
+ * (catalog stored_back_moves: to, cuda, type_as)?  Its receiver, or NULL. */
+static const struct ast_hdr *move_recv(const struct catalog *cat, const struct ast_hdr *e)
 {
 	const struct ast_hdr *fn;
-	const char *m;
 
 	if (!e || !AST_IS(e, Call) || !AST_IS(fn = AST_AS(e, Call)->func, Attribute))
 		return NULL;
-	m = AST_AS(fn, Attribute)->attr;
-	return !strcmp(m, "to") || !strcmp(m, "cuda") ? AST_AS(fn, Attribute)->value : NULL;
+	return catalog_fact(cat, CATALOG_F_STORED_BACK_MOVES, AST_AS(fn, Attribute)->attr)
+	       ? AST_AS(fn, Attribute)->value : NULL;
 }
 
 /* Is e `<obj>.<attr>` with obj the plain name `obj`? */
@@ -248,7 +254,8 @@ static int attr_of_name(const struct ast_hdr *e, const char *obj, const char *at
 	       !strcmp(AST_AS(AST_AS(e, Attribute)->value, Name)->id, obj);
 }
 
-/* The statement `self.X = self.X.to(...)` (or .cuda(...)), or its list
+/* The statement `self.X = self.X.to(...)` (or .cuda(...), .type_as(y):
+ * catalog stored_back_moves), or its list
  * form `self.X = [t.to(...) for t in self.X]`: a tensor (or a list of
  * them) of the object moved and stored back in its place (a scheduler's
  * table moved to the samples' device on its first use, a rotary table
@@ -258,7 +265,7 @@ static int attr_of_name(const struct ast_hdr *e, const char *obj, const char *at
  * (and its repository bases) writes self.X but __init__ (its start), a
  * lazy start (`if self.X is None: self.X = <never None>`) and other
  * statements of this same form, and no augmented assignment does. */
-static int move_of_attr(const struct ast_hdr *st, const char *attr)
+static int move_of_attr(const struct catalog *cat, const struct ast_hdr *st, const char *attr)
 {
 	const struct ast_Assign *a;
 	const struct ast_hdr *t, *r;
@@ -271,7 +278,7 @@ static int move_of_attr(const struct ast_hdr *st, const char *attr)
 	if (a->targets.n != 1 || !sets_attr(t, attr) || !AST_IS(AST_AS(t, Attribute)->value, Name))
 		return 0;
 	obj = AST_AS(AST_AS(t, Attribute)->value, Name)->id;
-	if ((r = move_recv(a->value)))
+	if ((r = move_recv(cat, a->value)))
 		return attr_of_name(r, obj, attr);
 	if (AST_IS(a->value, ListComp)) {
 		const struct ast_ListComp *lc = AST_AS(a->value, ListComp);
@@ -281,7 +288,7 @@ static int move_of_attr(const struct ast_hdr *st, const char *attr)
 			return 0;
 		g = AST_AS(lc->generators.items[0], comprehension);
 		return !g->ifs.n && !g->is_async && AST_IS(g->target, Name) && attr_of_name(g->iter, obj, attr) &&
-		       (r = move_recv(lc->elt)) && AST_IS(r, Name) &&
+		       (r = move_recv(cat, lc->elt)) && AST_IS(r, Name) &&
 		       !strcmp(AST_AS(r, Name)->id, AST_AS(g->target, Name)->id);
 	}
 	return 0;
@@ -329,7 +336,7 @@ static int move_walk_cb(const struct ast_hdr *n, void *ctx)
 			move_walk_cb(s->orelse.items[i], w);
 		return w->bad;
 	}
-	if (AST_IS(n, Assign) && !w->in_init && !move_of_attr(n, w->attr)) {
+	if (AST_IS(n, Assign) && !w->in_init && !move_of_attr(w->cat, n, w->attr)) {
 		const struct ast_Assign *a = AST_AS(n, Assign);
 
 		for (i = 0; i < a->targets.n; i++)
@@ -349,11 +356,11 @@ int one_shot_move(const struct frame *f, const struct ast_hdr *st)
 {
 	const struct vclass *c;
 	const char *attr;
-	struct flag_walk w = { NULL, NULL, 0, 0, 0 };
+	struct flag_walk w = { NULL, f->in->cat, NULL, 0, 0, 0 };
 
 	if (!f->self || f->self->k != VK_INST || !(c = f->self->u.inst->cls) ||
 	    !AST_IS(st, Assign) || AST_AS(st, Assign)->targets.n != 1 ||
-	    !(attr = self_attr(f, AST_AS(st, Assign)->targets.items[0])) || !move_of_attr(st, attr))
+	    !(attr = self_attr(f, AST_AS(st, Assign)->targets.items[0])) || !move_of_attr(w.cat, st, attr))
 		return 0;
 	w.attr = attr;
 	return !mro_walk_bad(c, move_walk_cb, &w);

@@ -1505,14 +1505,39 @@ static int loc_keeps_host_storage(const value_t *loc)
 	return first && first->arg && !strcmp(first->arg, AST_AS(l->body, Name)->id);
 }
 
+/* 1 when map_location is a lambda whose body calls, on its first
+ * parameter, a method that puts a storage on a GPU (catalog
+ * map_location_moves: `lambda storage, loc: storage.cuda(k)`, torch.load's
+ * documented form): what the load gives is on the device.  0 otherwise. */
+static int loc_moves_storage(const struct catalog *cat, const value_t *loc)
+{
+	const struct ast_Lambda *l;
+	const struct ast_arguments *a;
+	const struct ast_arg *first;
+	const struct ast_hdr *fn;
+
+	if (!loc || loc->k != VK_FUNC || !loc->u.fn->def || !AST_IS(loc->u.fn->def, Lambda))
+		return 0;
+	l = AST_AS(loc->u.fn->def, Lambda);
+	a = l->args;
+	if (!a || !l->body || !AST_IS(l->body, Call) || !AST_IS(fn = AST_AS(l->body, Call)->func, Attribute) ||
+	    !AST_IS(AST_AS(fn, Attribute)->value, Name) ||
+	    !catalog_fact(cat, CATALOG_F_MAP_LOCATION_MOVES, AST_AS(fn, Attribute)->attr))
+		return 0;
+	first = a->posonlyargs.n ? (const struct ast_arg *)a->posonlyargs.items[0]
+	      : a->args.n ? (const struct ast_arg *)a->args.items[0] : NULL;
+	return first && first->arg && !strcmp(first->arg, AST_AS(AST_AS(fn, Attribute)->value, Name)->id);
+}
+
 /* torch.load(f, map_location=...): what a file holds is read at run time
  * (a state dict, an epoch number, a whole pickled model), so the value is
  * not known -- not a tensor: `ckpt["epoch"]` is a Python int.  With a
  * map_location that names a device (or a device not known, as .to() reads
  * one) the loaded tensors are copied there: one host-to-device event.
- * 'cpu', a function or a dict of remappings: no event; 'cpu' and a
- * lambda returning the storage it is given (loc_keeps_host_storage) leave
- * what is loaded on the host.  None: the tensors go back where they were
+ * So does a lambda moving the storage it is given to a GPU
+ * (loc_moves_storage).  'cpu', another function or a dict of remappings:
+ * no event; 'cpu' and a lambda returning the storage it is given
+ * (loc_keeps_host_storage) leave what is loaded on the host.  None: the tensors go back where they were
  * saved -- one host-to-device event when the file is one this job's
  * torch.save wrote device tensors to (in_gpu_saved), else nothing known,
  * no event. */
@@ -1536,7 +1561,17 @@ static value_t *tc_load(struct frame *f, const char *d, const char *last, value_
 		}
 		return unknown_at(f, site, LOADED_ON_DEVICE_REASON);
 	}
-	if (loc && f->mode != M_FWD && dev_is_host(loc) != 1 &&
+	if (loc && f->mode != M_FWD && loc_moves_storage(f->in->cat, loc)) {
+		struct sched_ev *e = sev(f, SEV_H2D, "torch.load(..., map_location=<moves to a GPU>)", site);
+
+		if (e) {
+			e->pinned = 0;
+			e->non_blocking = 0;
+			e->weights = 1;
+		}
+		f->in->gpu = 1;
+		on_device = 1;
+	} else if (loc && f->mode != M_FWD && dev_is_host(loc) != 1 &&
 	    (loc->k == VK_STR || loc->k == VK_INT || loc->k == VK_UNKNOWN ||
 	     (loc->k == VK_INST && loc->u.inst->ext && !strcmp(loc->u.inst->ext, "torch.device")))) {
 		struct sched_ev *e = sev(f, SEV_H2D, "torch.load(..., map_location=<device>)", site);

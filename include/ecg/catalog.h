@@ -872,6 +872,13 @@ enum catalog_fact {
 	                                 process group (dist.group.WORLD): a
 	                                 collective over it serves data
 	                                 parallelism (interp/torch.c) */
+	CATALOG_F_STORED_BACK_MOVES,  /* set: Tensor methods whose result is the
+	                                 tensor placed where their argument says:
+	                                 `self.X = self.X.<m>(...)` copies on the
+	                                 first call only (interp/oneshot.c) */
+	CATALOG_F_MAP_LOCATION_MOVES, /* set: methods of the storage a torch.load
+	                                 map_location callable is given that put
+	                                 it on a GPU (interp/torch.c tc_load) */
 	CATALOG_NFACTS
 };
 
