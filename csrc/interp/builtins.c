@@ -681,7 +681,7 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 		case BI_BOOL: return v->k == VK_BOOL ? 1 : value_is_known_scalar(v) ? 0 : -1;
 		case BI_LIST: return v->k == VK_LIST ? 1 : value_is_known_scalar(v) || v->k == VK_TUPLE || v->k == VK_DICT ? 0 : -1;
 		case BI_TUPLE: return v->k == VK_TUPLE ? 1 : value_is_known_scalar(v) || v->k == VK_LIST || v->k == VK_DICT ? 0 : -1;
-		case BI_DICT: return v->k == VK_DICT ? 1 : value_is_known_scalar(v) || v->k == VK_LIST || v->k == VK_TUPLE ? 0 : -1;
+		case BI_DICT: return v->k == VK_DICT ? !(v->u.dict->userdict && !v->dict_view) : value_is_known_scalar(v) || v->k == VK_LIST || v->k == VK_TUPLE ? 0 : -1;
 		case BI_SLICE:
 			/* an int not known (a sampler's index: FACT_NONNEG_INT)
 			 * is no slice: a map-style dataset's `if isinstance(index,

@@ -39,11 +39,17 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "internal.h"
 
-/* Does c derive from the builtin dict, with no __new__ of the
- * repository's own on the way (dict's constructor makes the object; an
- * __init__ of the repository's then runs on it)? */
+#define USERDICT "collections.UserDict"
+
+/* Does c derive from the builtin dict (1) or from collections.UserDict
+ * (2: a dict of its own in `data`, which every mapping method reads --
+ * the same items, here kept as the object's), with no __new__ of the
+ * repository's own on the way (the base's constructor makes the object;
+ * an __init__ of the repository's then runs on it)?  0 when not. */
 static int dict_made(struct vclass *c)
 {
 	size_t i, j, n = c->nmro;
@@ -53,13 +59,16 @@ static int dict_made(struct vclass *c)
 	for (i = 0; i < n; i++) {
 		if (vdict_gets(mro[i]->ns, "__new__"))
 			return 0;
-		if (mro[i]->is_module || mro[i]->is_dataclass || mro[i]->ext_base)
+		if (mro[i]->is_module || mro[i]->is_dataclass ||
+		    (mro[i]->ext_base && strcmp(mro[i]->ext_base, USERDICT)))
 			return 0;
 		for (j = 0; j < mro[i]->nbases; j++) {
 			const value_t *b = mro[i]->bases[j];
 
 			if (b->k == VK_BUILTIN && !b->u.bi.self && b->u.bi.id == BI_DICT)
 				is_dict = 1;
+			else if (b->k == VK_EXT && !strcmp(b->u.ext, USERDICT))
+				is_dict = 2;
 			else if (b->k != VK_CLASS && b->k != VK_BUILTIN)
 				return 0;    /* another outside base: not read here */
 		}
@@ -74,8 +83,9 @@ value_t *dictsub_new(struct frame *f, struct vclass *c, value_t **args, size_t n
 	value_t *r;
 
 	value_t *init;
+	int made = dict_made(c);
 
-	if (!dict_made(c))
+	if (!made)
 		return NULL;
 	init = class_lookup(c, "__init__", NULL);
 	if (init && init->k == VK_FUNC) {
@@ -83,6 +93,7 @@ value_t *dictsub_new(struct frame *f, struct vclass *c, value_t **args, size_t n
 		 * it through super().__init__(...) (attr.c: dict's update) */
 		r = v_dict(in->a);
 		r->u.dict->cls = c;
+		r->u.dict->userdict = made == 2;
 		(void)call_function(f, init->u.fn, r, args, nargs, kw, f->mode, f->ev, site);
 		return r;
 	}
@@ -92,12 +103,13 @@ value_t *dictsub_new(struct frame *f, struct vclass *c, value_t **args, size_t n
 	if (r->k != VK_DICT)
 		return r;
 	r->u.dict->cls = c;
+	r->u.dict->userdict = made == 2;
 	return r;
 }
 
 struct vclass *dictsub_class(const value_t *v)
 {
-	return v && v->k == VK_DICT ? v->u.dict->cls : NULL;
+	return v && v->k == VK_DICT && !v->dict_view ? v->u.dict->cls : NULL;
 }
 
 /* A name the class's MRO defines, as seen on obj; NULL when none does. */
@@ -131,6 +143,13 @@ value_t *dictsub_attr(struct frame *f, value_t *obj, const char *name, const str
 	 * before the class's methods) */
 	if (obj->u.dict->attr_items && (v = vdict_gets(obj->u.dict, name)))
 		return v;
+	/* a UserDict's `data` (set by its constructor in the object's
+	 * __dict__): its items, as a plain dict */
+	if (obj->u.dict->userdict && !strcmp(name, "data")) {
+		v = v_copy(in->a, obj);
+		v->dict_view = 1;
+		return v;
+	}
 	/* an attribute set on the object (its __dict__), unless the class
 	 * holds a property of that name (a data descriptor comes first) */
 	if (obj->u.dict->attrs && (v = vdict_gets(obj->u.dict->attrs, name))) {
@@ -165,6 +184,21 @@ int dictsub_setattr(struct frame *f, value_t *obj, const char *name, value_t *v)
 		return 1;
 	}
 	sa = class_lookup(obj->u.dict->cls, "__setattr__", NULL);
+	if ((!sa || sa->k != VK_FUNC) && obj->u.dict->userdict && !strcmp(name, "data")) {
+		/* self.data = d: the items are d's from now on (a copy here:
+		 * the object's storage is its own) */
+		size_t i;
+
+		if (!v || v->k != VK_DICT || v->u.dict == obj->u.dict) {
+			if (!v || v->k != VK_DICT)
+				clobber_dict(in->a, obj->u.dict, "a UserDict's data replaced by a value not known");
+			return 1;
+		}
+		obj->u.dict->n = 0;
+		for (i = 0; i < v->u.dict->n; i++)
+			vdict_set(in->a, obj->u.dict, v->u.dict->keys[i], v->u.dict->vals[i]);
+		return 1;
+	}
 	if ((!sa || sa->k != VK_FUNC) && obj->u.dict->attr_items) {
 		vdict_sets(in->a, obj->u.dict, name, v);
 		return 1;

@@ -801,6 +801,10 @@ struct vseq *pandas_values(const value_t *obj);
 int registry_file(struct frame *f, const value_t *deco, value_t *fn);
 value_t *registry_create(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                          const struct ast_hdr *site);
+/* nsbase.c: a namespace base's constructor (types.SimpleNamespace,
+ * argparse.Namespace) on self, an object of a repository class derived
+ * from one: its keywords set (1), 0 when self is no such object */
+int ns_base_init(struct interp *in, value_t *self, const struct vdict *kw);
 /* shallowcopy.c: copy.copy(x) as Python makes it, NULL when x is not
  * one it copies (a module, a tensor, a library's object) */
 value_t *copy_shallow(struct frame *f, value_t **args, size_t nargs, struct vdict *kw,

@@ -1378,6 +1378,7 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 		layer_base_init(f, self, args, nargs, kw);
 		optim_base_init(f, self, args, nargs, kw);
 		argp_base_init(in, self, kw);
+		(void)ns_base_init(in, self, kw);
 		return v_none(in->a);
 	case BI_M_MOD_CHILDREN:
 	case BI_M_MOD_NAMED_CHILDREN:

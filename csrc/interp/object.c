@@ -786,6 +786,8 @@ value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t n
 		/* class Seq(nn.Sequential) without an __init__ of its own */
 	} else if (loader_base_init(f, self, args, nargs, kw, site)) {
 		/* class Loader(DataLoader) without an __init__ of its own */
+	} else if (ns_base_init(in, self, kw)) {
+		/* class Metadata(types.SimpleNamespace): its keywords set */
 	} else if (class_ext_base(c) && m->mod == VM_REPO) {
 		/* the constructor is a third-party one: its submodules are not
 		 * seen; a torch.nn layer's is given the arguments (its count) */

@@ -250,6 +250,10 @@ struct value {
 	                                 items (interp/eval.c): a call of
 	                                 alternatives under the same condition
 	                                 passes each path's items (alts_call) */
+	unsigned char dict_view : 1;  /* VK_DICT: the items of an object of a
+	                                 collections.UserDict subclass seen as a
+	                                 plain dict -- its `data` (interp/dictsub.c):
+	                                 no class, the same storage */
 	unsigned char no_elems : 1;   /* VK_TENSOR: holds no element (its shape, not
 	                                 stated, has an axis known 0: a batch of
 	                                 labels of width 0 collated from arrays
@@ -376,6 +380,10 @@ struct vdict {
 	/* interp/dictsub.c: the repository class (a subclass of dict made by
 	 * dict's constructor) this dict is an object of, or NULL */
 	struct vclass *cls;
+	/* interp/dictsub.c: that class derives from collections.UserDict, not
+	 * from dict: the object is no dict (isinstance), its items are its
+	 * `data` */
+	unsigned char userdict;
 	/* interp/dictsub.c: that object's own __dict__ -- the attributes set
 	 * on it (self.name = v without a __setattr__, not attr_items), in the
 	 * same arena; NULL while none is set */
