@@ -780,9 +780,35 @@ static const char *group_global_name(struct interp *in, const value_t *group)
  * data parallelism. */
 #define WORLD_GROUP "a process group of every rank (torch.distributed.new_group)"
 
+/* The same group made with a backend of its own named (new_group(backend=
+ * "gloo")): its reason says which, for get_backend(group).  Sorted. */
+static const struct world_backend {
+	const char *name;
+	const char *reason;
+} WORLD_BACKENDS[] = {
+	{ "gloo", "a process group of every rank (torch.distributed.new_group, backend gloo)" },
+	{ "mpi", "a process group of every rank (torch.distributed.new_group, backend mpi)" },
+	{ "nccl", "a process group of every rank (torch.distributed.new_group, backend nccl)" },
+	{ "ucc", "a process group of every rank (torch.distributed.new_group, backend ucc)" },
+};
+
+/* The WORLD_BACKENDS entry whose reason v carries, or NULL. */
+static const struct world_backend *world_backend_of(const value_t *v)
+{
+	size_t i;
+
+	if (!v || v->k != VK_UNKNOWN || v->alts || !v->reason)
+		return NULL;
+	for (i = 0; i < sizeof WORLD_BACKENDS / sizeof WORLD_BACKENDS[0]; i++)
+		if (!strcmp(v->reason, WORLD_BACKENDS[i].reason))
+			return &WORLD_BACKENDS[i];
+	return NULL;
+}
+
 int is_world_group(const value_t *v)
 {
-	return v && v->k == VK_UNKNOWN && !v->alts && v->reason && !strcmp(v->reason, WORLD_GROUP);
+	return v && v->k == VK_UNKNOWN && !v->alts && v->reason &&
+	       (!strcmp(v->reason, WORLD_GROUP) || world_backend_of(v));
 }
 
 /* Does group g span every process on every path: None or the default
@@ -1303,11 +1329,36 @@ static value_t *tc_new_group(struct frame *f, const char *d, const char *last, v
 		n = 0;
 	else
 		return NULL;
-	if (!n)
-		return unknown_at(f, site, WORLD_GROUP);
+	if (!n) {
+		const value_t *b = kw ? vdict_gets(kw, "backend") : NULL;
+		const void *wb = b && b->k == VK_STR ? ntab_find(WORLD_BACKENDS, NTAB_LEN(WORLD_BACKENDS),
+		                                                  sizeof WORLD_BACKENDS[0], b->u.str.s) : NULL;
+
+		return unknown_at(f, site, wb ? ((const struct world_backend *)wb)->reason : WORLD_GROUP);
+	}
 	g = unknown_at(f, site, GROUP_OF_RANKS " (torch.distributed.new_group)");
 	g->u.i = n;
 	return g;
+}
+
+/* get_backend(group=None): the backend's name.  The default group's (no
+ * group, None, the default group object) is what the job's
+ * init_process_group calls named -- when they all named the same one, on
+ * no undecided path; a new_group() of every rank made with backend=NAME
+ * has NAME.  Else not known (the generic value). */
+static value_t *tc_backend(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                           struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *g = nargs ? args[0] : kw ? vdict_gets(kw, "group") : NULL;
+	const struct world_backend *wb;
+
+	(void)d, (void)last, (void)site;
+	if (!g || g->k == VK_NONE || is_default_group(g))
+		return in->dist_backend && !in->dist_backend_mixed && !in->dist_backend_cond
+		       ? v_str(in->a, in->dist_backend) : NULL;
+	wb = world_backend_of(g);
+	return wb ? v_str(in->a, wb->name) : NULL;
 }
 
 /* new_subgroups_by_enumeration(ranks_per_subgroup_list): (the group of
@@ -2124,6 +2175,7 @@ struct torch_call {
 
 static const struct torch_call TORCH_CALLS[] = {
 	{ "autocast", tc_autocast },
+	{ "backend", tc_backend },
 	{ "categorical", tc_categorical },
 	{ "checkpoint", tc_checkpoint },
 	{ "checkpoint_wrapper", tc_checkpoint_wrapper },
