@@ -2319,6 +2319,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			journal_note_seq(in, cur->u.seq, 0);
 			for (i = 0; i < items->n; i++)
 				vseq_push(in->a, cur->u.seq, items->items[i]);
+			seq_bound(cur->u.seq, 1);   /* a bounded deque += drops its oldest */
 			return FL_NORMAL;
 		}
 		assign(f, a->target, binop(f, a->op, cur, r, st, 1));

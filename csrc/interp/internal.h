@@ -573,6 +573,9 @@ void journal_note_key(struct interp *in, struct vdict *d, const value_t *key);
 /* seq about to change in place (append, insert, pop, del, a slice or an
  * item assigned: same_length 1 when its length stays) */
 void journal_note_seq(struct interp *in, struct vseq *seq, int same_length);
+/* methods.c: a bounded deque (vseq.maxlen) cut back to its bound after items
+ * came in, from the front (front 1: the oldest go) or the back */
+void seq_bound(struct vseq *s, int front);
 /* 1 when an `if` journal is open (a loop journal alone is not) */
 int journal_in_if(const struct interp *in);
 void journal_after_body(struct interp *in, struct attr_journal *j);
