@@ -4,6 +4,13 @@
  * attributes to items (NVlabs' dnnlib.EasyDict, the AttrDicts of many
  * repositories): the job's configuration lives in such objects, handed on
  * with ** to the functions that build its dataset, model and optimizer.
+ * The base may be collections.defaultdict too (dict_bases[]: a
+ * MeterBuffer(defaultdict) whose missing keys get a fresh meter; an
+ * OrderedDict subclass -- diffusers' FrozenDict, ModelOutput -- is not
+ * taken: what it would open up is not read well enough yet):
+ * super().__init__(factory, ...) sets the dict's default factory
+ * (dictsub_base_init), and a missing key read calls it, as for a
+ * defaultdict value (stdlib.c).
  *
  * When no repository class in the MRO defines __new__, the object is
  * made by dict's own constructor (and then the class's own __init__, if
@@ -41,10 +48,29 @@
 
 #include "internal.h"
 
-/* Does c derive from the builtin dict, with no __new__ of the
- * repository's own on the way (dict's constructor makes the object; an
- * __init__ of the repository's then runs on it)? */
-static int dict_made(struct vclass *c)
+/* The standard library's dict classes a repository class may derive
+ * from as it does from dict: their objects are dicts (sorted). */
+static const char *const dict_bases[] = {
+	"collections.defaultdict",
+};
+
+/* Is d (canonical) one of dict_bases[]: 2 for defaultdict (a factory
+ * first), 1 for another (none yet), 0 when none. */
+static int dict_base_kind(const char *d)
+{
+	size_t i;
+
+	for (i = 0; d && i < sizeof dict_bases / sizeof dict_bases[0]; i++)
+		if (!strcmp(d, dict_bases[i]))
+			return strcmp(d, "collections.defaultdict") ? 1 : 2;
+	return 0;
+}
+
+/* Does c derive from the builtin dict (or a class of dict_bases[]), with
+ * no __new__ of the repository's own on the way (dict's constructor
+ * makes the object; an __init__ of the repository's then runs on it)?
+ * 2 when a base is defaultdict, 1 for another dict, 0 when not. */
+static int dict_made(struct interp *in, struct vclass *c)
 {
 	size_t i, j, n = c->nmro;
 	struct vclass *const *mro = c->mro;
@@ -53,18 +79,56 @@ static int dict_made(struct vclass *c)
 	for (i = 0; i < n; i++) {
 		if (vdict_gets(mro[i]->ns, "__new__"))
 			return 0;
-		if (mro[i]->is_module || mro[i]->is_dataclass || mro[i]->ext_base)
+		if (mro[i]->is_module || mro[i]->is_dataclass ||
+		    (mro[i]->ext_base && !dict_base_kind(canon_ext(in, mro[i]->ext_base))))
 			return 0;
 		for (j = 0; j < mro[i]->nbases; j++) {
 			const value_t *b = mro[i]->bases[j];
+			int kind;
 
 			if (b->k == VK_BUILTIN && !b->u.bi.self && b->u.bi.id == BI_DICT)
-				is_dict = 1;
+				is_dict = is_dict ? is_dict : 1;
+			else if (b->k == VK_EXT && (kind = dict_base_kind(canon_ext(in, b->u.ext))))
+				is_dict = kind > is_dict ? kind : is_dict;
 			else if (b->k != VK_CLASS && b->k != VK_BUILTIN)
 				return 0;    /* another outside base: not read here */
 		}
 	}
 	return is_dict;
+}
+
+/* What a defaultdict may take as its factory: something to call. */
+static int factory_ok(const value_t *v)
+{
+	return v->k == VK_BUILTIN || v->k == VK_FUNC || v->k == VK_CLASS || v->k == VK_BOUND ||
+	       (v->k == VK_INST && v->u.inst->ext && !strcmp(v->u.inst->ext, "functools.partial"));
+}
+
+/* dict's (defaultdict's) __init__ on self, a dict of a subclass */
+static value_t *base_init(struct frame *f, value_t *self, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *upd;
+
+	if (!dictsub_class(self))
+		return v_none(in->a);
+	if (dict_made(in, self->u.dict->cls) == 2 && nargs >= 1) {
+		/* defaultdict(default_factory=None, /, ...): the rest fills it */
+		self->u.dict->missing = factory_ok(args[0]) ? args[0] : NULL;
+		args++;
+		nargs--;
+	}
+	if (!nargs && (!kw || !kw->n))
+		return v_none(in->a);
+	upd = type_method(in, self, "update");
+	return upd ? call(f, upd, args, nargs, kw, site) : v_none(in->a);
+}
+
+value_t *dictsub_base_init(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site)
+{
+	return base_init(f, fn->u.bi.self, args, nargs, kw, site);
 }
 
 value_t *dictsub_new(struct frame *f, struct vclass *c, value_t **args, size_t nargs, struct vdict *kw,
@@ -75,7 +139,7 @@ value_t *dictsub_new(struct frame *f, struct vclass *c, value_t **args, size_t n
 
 	value_t *init;
 
-	if (!dict_made(c))
+	if (!dict_made(f->in, c))
 		return NULL;
 	init = class_lookup(c, "__init__", NULL);
 	if (init && init->k == VK_FUNC) {
@@ -88,6 +152,13 @@ value_t *dictsub_new(struct frame *f, struct vclass *c, value_t **args, size_t n
 	}
 	if (init)
 		return NULL;         /* an __init__ not read: not this */
+	if (dict_made(in, c) == 2) {
+		/* defaultdict's own constructor: the factory, then the items */
+		r = v_dict(in->a);
+		r->u.dict->cls = c;
+		(void)base_init(f, r, args, nargs, kw, site);
+		return r;
+	}
 	r = call(f, mk_builtin(in, BI_DICT, NULL), args, nargs, kw, site);
 	if (r->k != VK_DICT)
 		return r;

@@ -94,6 +94,7 @@ enum builtin_id {
 	BI_OPT_LOAD_STATE, /* optimizer.load_state_dict(sd): optim_load_state() (self: the optimizer) */
 	BI_OPT_CALL_STEP, /* optimizer.step of a torch optimizer (self): its events when called */
 	BI_OPT_CALL_ZERO, /* optimizer.zero_grad (self): its event when called */
+	BI_DICTSUB_INIT, /* super().__init__ of a repository subclass of dict (self): dictsub_base_init() */
 	/* methods: self in u.bi.self */
 	BI_M_LIST_APPEND, BI_M_LIST_EXTEND, BI_M_LIST_INSERT, BI_M_LIST_POP,
 	BI_M_DEQUE_APPENDLEFT,   /* deque.appendleft (a deque is a list here, stdlib.c) */
@@ -1040,6 +1041,10 @@ value_t *dictsub_new(struct frame *f, struct vclass *c, value_t **args, size_t n
 value_t *dictsub_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
 int dictsub_setattr(struct frame *f, value_t *obj, const char *name, value_t *v);
 struct vclass *dictsub_class(const value_t *v);
+/* super().__init__(*args, **kw) on such a dict (BI_DICTSUB_INIT): dict's
+ * update(); for a defaultdict subclass the first argument is the factory */
+value_t *dictsub_base_init(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site);
 /* namedtuple.c: collections.namedtuple(...) a class object (nt_factory,
  * a stdlib native); nt_is_class() whether v is one; nt_call() calling it,
  * a VK_TUPLE whose items are named; nt_attr() t.NAME of such a tuple;
