@@ -524,6 +524,7 @@ struct interp {
 	 * import of a module catalog/torch_facts.json says is absent raises */
 	const struct frame *try_import_frame;
 	struct attr_journal *ajournal; /* attribute writes under an undecided `if` (journal.c) */
+	struct exit_writes *exit_writes; /* the running function's early-return writes (journal.c); NULL at module level */
 	int rv_reading;                /* modelret.c's side reading of a job call's
 	                                  return is running */
 	unsigned rv_gen;               /* which side reading: vinst->rv_entry is valid
@@ -586,8 +587,33 @@ void journal_after_body(struct interp *in, struct attr_journal *j);
  * pairs, the journal on the caller's stack. */
 void journal_open_loop(struct interp *in, struct attr_journal *j);
 void journal_close_loop(struct interp *in, struct attr_journal *j, const char *cut);
-void journal_close(struct interp *in, struct attr_journal *j, const char *cond, int body_raised,
-                   int else_raised);
+/* body_left / else_left: how a path left -- 0 it went on, JPATH_RAISED,
+ * or JPATH_RETURNED: a path that returned from the function while the
+ * other went on leaves its writes to the function's exit (struct
+ * exit_writes below), not to the code after the `if` */
+#define JPATH_RAISED 1
+#define JPATH_RETURNED 2
+void journal_close(struct interp *in, struct attr_journal *j, const char *cond, int body_left,
+                   int else_left);
+/* The attribute writes of the paths that returned early from the running
+ * function under an undecided condition (`if spent: self.x = None;
+ * return`): the code after the branch runs on the other path and does
+ * not see them; when the function returns they are merged, under their
+ * conditions, into what the rest left (exit_writes_apply, called by
+ * function.c with in->exit_writes back to the caller's).  Arena values,
+ * the array malloc'd and freed by exit_writes_apply. */
+struct exit_write {
+	struct vdict *d;
+	const char *key;           /* interned */
+	value_t *v;                /* the value on that path; NULL: absent */
+	const char *cond;          /* the path's condition */
+	unsigned char item;        /* a dict's item under a str key */
+};
+struct exit_writes {
+	struct exit_write *w;
+	size_t n, alloc;
+};
+void exit_writes_apply(struct interp *in, struct exit_writes *ew);
 /* A side reading's journal (opened by journal_open_loop) closed: every
  * attribute of an object that existed before is put back as it was, and
  * the str-keyed items of the dicts in keep[0..nkeep) (the dicts that
