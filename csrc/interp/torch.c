@@ -1061,9 +1061,10 @@ int host_only(const value_t *v, int depth)
 int host_only_cat(const struct catalog *cat, const value_t *v, int depth)
 {
 	/* libraries that make no torch tensor: what their objects hold
-	 * (COCOeval.eval, a DataFrame, an image) lives on the host */
+	 * (COCOeval.eval, a DataFrame, an image) lives on the host; Python's
+	 * time module's clocks (time.time(): a float) too */
 	static const char *const host_libs[] = { "numpy.", "pycocotools.", "scipy.", "pandas.", "sklearn.",
-	                                         "PIL.", "cv2.", "matplotlib.", NULL };
+	                                         "PIL.", "cv2.", "matplotlib.", "time.", NULL };
 	const char *ext = !v ? NULL : v->k == VK_EXT ? v->u.ext : v->k == VK_INST && v->u.inst->mod == VM_NONE &&
 	                  !v->u.inst->cls ? v->u.inst->ext : NULL;
 	size_t i;
@@ -1638,7 +1639,7 @@ static value_t *tc_default_device(struct frame *f, const char *d, const char *la
  * when it is known to hold no device tensor (host_only: Python numbers,
  * an array of a host library); a tensor given is no data (an alias, or
  * where it is), and torch.Tensor(3, 4)'s ints are sizes. */
-static void default_device_copy(struct frame *f, const char *kind, const char *last, value_t **args, size_t nargs,
+static void default_device_copy(struct frame *f, const char *kind, const char *what, value_t **args, size_t nargs,
                                 const struct ast_hdr *site)
 {
 	struct sched_ev *e;
@@ -1652,7 +1653,7 @@ static void default_device_copy(struct frame *f, const char *kind, const char *l
 		return;
 	if ((a->k == VK_LIST || a->k == VK_TUPLE) && (a->u.seq->unk_reason || !a->u.seq->n) && !strcmp(kind, "sizes"))
 		return;
-	if ((e = sev(f, SEV_H2D, afmt(f->in, "torch.%s(host data) under a device default tensor type", last), site))) {
+	if ((e = sev(f, SEV_H2D, what, site))) {
 		e->pinned = 0;
 		e->non_blocking = 0;
 		/* Python numbers: the step's own tensor; an array: data */
@@ -2515,6 +2516,18 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	    !(in->default_on_device && catalog_fact(in->cat, CATALOG_F_DEFAULT_DEVICE_FACTORIES, last)) &&
 	    (r = hostints_factory(f, last, args, nargs, kw)))
 		return r;
+	/* torch.cuda.FloatTensor([...]): a typed constructor of a GPU type
+	 * (torch.cuda.<name> of catalog typed_host_constructors' names) makes
+	 * its tensor on the current GPU: Python or numpy data given is built
+	 * on the host and copied there (a blocking H2D), ints are its sizes
+	 * (nothing copied) -- as a factory under a GPU default type */
+	if (!strncmp(d, "torch.cuda.", 11) && !strchr(d + 11, '.') &&
+	    catalog_fact(in->cat, CATALOG_F_TYPED_HOST_CONSTRUCTORS, last)) {
+		in->gpu = 1;
+		if (f->mode != M_FWD)
+			default_device_copy(f, "sizes", afmt(in, "%s(host data): made on the GPU", d), args, nargs, site);
+		return v_tensor_dev(in->a, DEV_DEVICE, 0);
+	}
 	/* a torch class's object -- not the legacy typed constructors
 	 * (torch.ByteTensor([flag]): a host tensor, host_factories) */
 	if (f->mode != M_FWD && last[0] >= 'A' && last[0] <= 'Z' && strcmp(last, "Tensor") &&
@@ -2603,7 +2616,8 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 			 * there; host data given to it copied over */
 			dev = DEV_DEVICE;
 			in->gpu = 1;
-			default_device_copy(f, dd, last, args, nargs, site);
+			default_device_copy(f, dd, afmt(in, "torch.%s(host data) under a device default tensor type", last),
+			                    args, nargs, site);
 		} else if (catalog_fact(in->cat, CATALOG_F_HOST_FACTORIES, last)) {
 			dev = f->mode == M_FWD && in->default_dev ? DEV_UNKNOWN : DEV_HOST;
 			made_on_host = 1;   /* no device=: host for sure unless the default moved */
