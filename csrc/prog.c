@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ecg/pkgdir.h"
 #include "ecg/prog.h"
 #include "ecg/util.h"
 
@@ -37,6 +38,7 @@ void prog_free(struct prog *p)
 		free(p->site->files);
 		free(p->site);
 	}
+	pkgdir_free(p->pkgdir);
 	free(p->files);
 	free(p->entry_dir);
 	memset(p, 0, sizeof *p);
@@ -248,6 +250,23 @@ static char *prog_project_dir(const struct prog *p)
 	return NULL;
 }
 
+/* Is the first name of `dotted` a package of the repository (found by the
+ * searches above, not an installed library's)? */
+static int repo_top_package(const struct prog *p, const char *dotted)
+{
+	char *top = xstrndup(dotted, strcspn(dotted, "."));
+	struct sfile *f = NULL;
+
+	if (p->entry_dir && *p->entry_dir)
+		f = prog_find_under(p, p->entry_dir, top);
+	if (!f)
+		f = prog_find_under(p, "", top);
+	if (!f)
+		f = prog_find_under(p, "src/", top);
+	free(top);
+	return f && f->is_package;
+}
+
 struct sfile *prog_find_module(const struct prog *p, const char *dotted)
 {
 	struct sfile *f = NULL;
@@ -267,6 +286,8 @@ struct sfile *prog_find_module(const struct prog *p, const char *dotted)
 			f = prog_find_under(p, proj, dotted);
 		free(proj);
 	}
+	if (!f && strchr(dotted, '.') && repo_top_package(p, dotted))
+		f = pkgdir_find(p, dotted);
 	if (!f && p->site)
 		f = prog_find_under(p, PROG_SITE_PREFIX, dotted);
 	return f;

@@ -102,7 +102,8 @@ static int fn_apply(const value_t *v)
  * torch.is_grad_enabled() else _Linear.forward` (Transformer Engine). */
 static int alts_callable(const value_t *v)
 {
-	return v->k == VK_FUNC || v->k == VK_BOUND || v->k == VK_EXT || fn_apply(v) || (v->k == VK_UNKNOWN && v->alts);
+	return v->k == VK_FUNC || v->k == VK_BOUND || v->k == VK_EXT || v->k == VK_BUILTIN || fn_apply(v) ||
+	       (v->k == VK_UNKNOWN && v->alts);
 }
 
 int alts_callable_pair(const value_t *a, const value_t *b)

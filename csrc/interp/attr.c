@@ -545,10 +545,11 @@ static value_t *super_attr(struct frame *f, value_t *obj, const char *name, cons
 	/* the next class is argparse's ArgumentParser (argpsub.c) */
 	if (strcmp(name, "__init__") && (v = argp_super_attr(in, self, name)))
 		return v;
-	/* the next class is dict, for an object of a dict subclass:
-	 * dict.__init__(*args, **kw) fills the (new, empty) dict -- update() */
-	if (!strcmp(name, "__init__") && dictsub_class(self) && (v = type_method(in, self, "update")))
-		return v;
+	/* the next class is dict (or defaultdict, OrderedDict), for an
+	 * object of a dict subclass: its __init__ fills the (new, empty)
+	 * dict -- update(), a defaultdict's factory first (dictsub.c) */
+	if (!strcmp(name, "__init__") && dictsub_class(self))
+		return mk_builtin(in, BI_DICTSUB_INIT, self);
 	/* ... and dict's other methods (super().get(key) in a __getitem__
 	 * of the class's own) */
 	if (strcmp(name, "__init__") && dictsub_class(self) && (v = type_method(in, self, name)))

@@ -2631,6 +2631,7 @@ const struct ntab builtin_natives_ntab = NTAB(builtin_natives);
  * autograd.Function.apply, module.c's; optimizer.step). */
 static const struct native hidden_natives[] = {
 	{ "<base_init>", call_module_method, BI_M_MOD_BASE_INIT },
+	{ "<dictsub_init>", dictsub_base_init, BI_DICTSUB_INIT },
 	{ "<noop>", bi_noop, BI_NOOP },
 	{ "DataLoader.__iter__", bi_loader_iter, BI_LOADER_ITER },
 	{ "DataLoaderIter.__next__", bi_loader_next, BI_LOADER_NEXT },

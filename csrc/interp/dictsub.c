@@ -4,6 +4,13 @@
  * attributes to items (NVlabs' dnnlib.EasyDict, the AttrDicts of many
  * repositories): the job's configuration lives in such objects, handed on
  * with ** to the functions that build its dataset, model and optimizer.
+ * The base may be collections.defaultdict too (dict_bases[]: a
+ * MeterBuffer(defaultdict) whose missing keys get a fresh meter; an
+ * OrderedDict subclass -- diffusers' FrozenDict, ModelOutput -- is not
+ * taken: what it would open up is not read well enough yet):
+ * super().__init__(factory, ...) sets the dict's default factory
+ * (dictsub_base_init), and a missing key read calls it, as for a
+ * defaultdict value (stdlib.c).
  *
  * When no repository class in the MRO defines __new__, the object is
  * made by dict's own constructor (and then the class's own __init__, if
@@ -34,23 +41,43 @@
  * not kept), as in Python.  The same dicts answer for a repository
  * subclass of a yacs node class (yacssub.c: vdict.cfgnode set), whose
  * items come after the class's members and the node's methods, and whose
- * attributes are written to the node when the class has no __setattr__.  Values live in the interpreter's arena; nothing
+ * attributes are written to the node when the class has no __setattr__.
+ * A subclass of collections.UserDict is read the same way (vdict.userdict:
+ * its items are those of its `data`, which dictsub_attr gives as the same
+ * items seen as a plain dict, value.dict_view), except that it is no dict
+ * for isinstance.  Values live in the interpreter's arena; nothing
  * here fails (an unknown is the answer).
  */
 #include "config.h"
 
-#include <string.h>
-
 #include "internal.h"
 
-#define USERDICT "collections.UserDict"
+/* The standard library's dict classes a repository class may derive
+ * from as it does from dict: their objects are dicts (sorted). */
+static const char *const dict_bases[] = {
+	"collections.UserDict", "collections.defaultdict",
+};
 
-/* Does c derive from the builtin dict (1) or from collections.UserDict
- * (2: a dict of its own in `data`, which every mapping method reads --
- * the same items, here kept as the object's), with no __new__ of the
- * repository's own on the way (the base's constructor makes the object;
- * an __init__ of the repository's then runs on it)?  0 when not. */
-static int dict_made(struct vclass *c)
+/* Is d (canonical) one of dict_bases[]: 2 for defaultdict (a factory
+ * first), 3 for UserDict (a dict of its own in `data`, which every
+ * mapping method reads -- the same items, here kept as the object's),
+ * 0 when none. */
+static int dict_base_kind(const char *d)
+{
+	size_t i;
+
+	for (i = 0; d && i < sizeof dict_bases / sizeof dict_bases[0]; i++)
+		if (!strcmp(d, dict_bases[i]))
+			return !strcmp(d, "collections.defaultdict") ? 2 : 3;
+	return 0;
+}
+
+/* Does c derive from the builtin dict (or a class of dict_bases[]), with
+ * no __new__ of the repository's own on the way (dict's constructor
+ * makes the object; an __init__ of the repository's then runs on it)?
+ * 2 when a base is defaultdict, 3 UserDict, 1 for another dict, 0 when
+ * not. */
+static int dict_made(struct interp *in, struct vclass *c)
 {
 	size_t i, j, n = c->nmro;
 	struct vclass *const *mro = c->mro;
@@ -60,20 +87,55 @@ static int dict_made(struct vclass *c)
 		if (vdict_gets(mro[i]->ns, "__new__"))
 			return 0;
 		if (mro[i]->is_module || mro[i]->is_dataclass ||
-		    (mro[i]->ext_base && strcmp(mro[i]->ext_base, USERDICT)))
+		    (mro[i]->ext_base && !dict_base_kind(canon_ext(in, mro[i]->ext_base))))
 			return 0;
 		for (j = 0; j < mro[i]->nbases; j++) {
 			const value_t *b = mro[i]->bases[j];
+			int kind;
 
 			if (b->k == VK_BUILTIN && !b->u.bi.self && b->u.bi.id == BI_DICT)
-				is_dict = 1;
-			else if (b->k == VK_EXT && !strcmp(b->u.ext, USERDICT))
-				is_dict = 2;
+				is_dict = is_dict ? is_dict : 1;
+			else if (b->k == VK_EXT && (kind = dict_base_kind(canon_ext(in, b->u.ext))))
+				is_dict = kind > is_dict ? kind : is_dict;
 			else if (b->k != VK_CLASS && b->k != VK_BUILTIN)
 				return 0;    /* another outside base: not read here */
 		}
 	}
 	return is_dict;
+}
+
+/* What a defaultdict may take as its factory: something to call. */
+static int factory_ok(const value_t *v)
+{
+	return v->k == VK_BUILTIN || v->k == VK_FUNC || v->k == VK_CLASS || v->k == VK_BOUND ||
+	       (v->k == VK_INST && v->u.inst->ext && !strcmp(v->u.inst->ext, "functools.partial"));
+}
+
+/* dict's (defaultdict's) __init__ on self, a dict of a subclass */
+static value_t *base_init(struct frame *f, value_t *self, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *upd;
+
+	if (!dictsub_class(self))
+		return v_none(in->a);
+	if (dict_made(in, self->u.dict->cls) == 2 && nargs >= 1) {
+		/* defaultdict(default_factory=None, /, ...): the rest fills it */
+		self->u.dict->missing = factory_ok(args[0]) ? args[0] : NULL;
+		args++;
+		nargs--;
+	}
+	if (!nargs && (!kw || !kw->n))
+		return v_none(in->a);
+	upd = type_method(in, self, "update");
+	return upd ? call(f, upd, args, nargs, kw, site) : v_none(in->a);
+}
+
+value_t *dictsub_base_init(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site)
+{
+	return base_init(f, fn->u.bi.self, args, nargs, kw, site);
 }
 
 value_t *dictsub_new(struct frame *f, struct vclass *c, value_t **args, size_t nargs, struct vdict *kw,
@@ -83,7 +145,7 @@ value_t *dictsub_new(struct frame *f, struct vclass *c, value_t **args, size_t n
 	value_t *r;
 
 	value_t *init;
-	int made = dict_made(c);
+	int made = dict_made(f->in, c);
 
 	if (!made)
 		return NULL;
@@ -93,17 +155,24 @@ value_t *dictsub_new(struct frame *f, struct vclass *c, value_t **args, size_t n
 		 * it through super().__init__(...) (attr.c: dict's update) */
 		r = v_dict(in->a);
 		r->u.dict->cls = c;
-		r->u.dict->userdict = made == 2;
+		r->u.dict->userdict = made == 3;
 		(void)call_function(f, init->u.fn, r, args, nargs, kw, f->mode, f->ev, site);
 		return r;
 	}
 	if (init)
 		return NULL;         /* an __init__ not read: not this */
+	if (made == 2) {
+		/* defaultdict's own constructor: the factory, then the items */
+		r = v_dict(in->a);
+		r->u.dict->cls = c;
+		(void)base_init(f, r, args, nargs, kw, site);
+		return r;
+	}
 	r = call(f, mk_builtin(in, BI_DICT, NULL), args, nargs, kw, site);
 	if (r->k != VK_DICT)
 		return r;
 	r->u.dict->cls = c;
-	r->u.dict->userdict = made == 2;
+	r->u.dict->userdict = made == 3;
 	return r;
 }
 

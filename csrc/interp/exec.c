@@ -1598,6 +1598,12 @@ int training_test(struct frame *f, const struct ast_hdr *test)
 	return neg ? 2 : 1;
 }
 
+/* How a path of an undecided `if` (or a handler) left, for journal_close. */
+static int jpath_left(enum flow fl)
+{
+	return fl == FL_RAISE ? JPATH_RAISED : fl == FL_RETURN ? JPATH_RETURNED : 0;
+}
+
 /* A JC_COND of a path that runs in mode `mode` only (training_test; 0:
  * either). */
 const struct jctx *cond_ctx(struct frame *f, const struct ast_hdr *at, const char *text, int mode)
@@ -1793,7 +1799,7 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		fl2 = exec_block(f, &s->orelse);
 		narrow_leave(f, &nwn);
 		f->jc = ojc;
-		journal_close(f->in, &aj, text, fl == FL_RAISE, fl2 == FL_RAISE);
+		journal_close(f->in, &aj, text, jpath_left(fl), jpath_left(fl2));
 		if (fl == FL_RETURN && fl2 == FL_RETURN) {
 			f->ret = ret_join(f, body_ret, f->ret, text);
 		} else if (fl == FL_RETURN) {
@@ -2138,7 +2144,7 @@ static enum flow try_handler_path(struct frame *f, const struct ast_ExceptHandle
 	dict_save(in, d, &after);
 	dict_restore(in, d, &snap);
 	journal_after_body(in, &aj);
-	journal_close(in, &aj, cond, hf == FL_RAISE, 0);
+	journal_close(in, &aj, cond, jpath_left(hf), 0);
 	if (fl == FL_RETURN && hf == FL_RETURN)
 		f->ret = ret_join(f, oret, f->ret, cond);
 	else
@@ -2319,6 +2325,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 			journal_note_seq(in, cur->u.seq, 0);
 			for (i = 0; i < items->n; i++)
 				vseq_push(in->a, cur->u.seq, items->items[i]);
+			seq_bound(cur->u.seq, 1);   /* a bounded deque += drops its oldest */
 			return FL_NORMAL;
 		}
 		assign(f, a->target, binop(f, a->op, cur, r, st, 1));

@@ -1144,15 +1144,26 @@ value_t *call_function(struct frame *f, struct vfunc *fn, value_t *self, value_t
 	if (resume) {
 		struct ast_list rest = *fn_body(fn->def);
 
+		struct exit_writes ew = { NULL, 0, 0 }, *oew = in->exit_writes;
+
 		cf.locals = resume->locals;
 		rest.items += resume->yield_at + 1;
 		rest.n -= resume->yield_at + 1;
+		in->exit_writes = &ew;
 		(void)exec_block(&cf, &rest);
+		in->exit_writes = oew;
+		exit_writes_apply(in, &ew);
 		ret = v_none(in->a);
 	} else if (AST_IS(fn->def, Lambda)) {
 		ret = eval(&cf, AST_AS(fn->def, Lambda)->body);
 	} else {
-		enum flow fl = exec_block(&cf, fn_body(fn->def));
+		struct exit_writes ew = { NULL, 0, 0 }, *oew = in->exit_writes;
+		enum flow fl;
+
+		in->exit_writes = &ew;
+		fl = exec_block(&cf, fn_body(fn->def));
+		in->exit_writes = oew;
+		exit_writes_apply(in, &ew);   /* early returns' writes, for the caller */
 
 		ret = fl == FL_RETURN && cf.ret ? cf.ret : v_none(in->a);
 		/* (in a forward the later return is kept for the graph; the

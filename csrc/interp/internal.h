@@ -94,6 +94,7 @@ enum builtin_id {
 	BI_OPT_LOAD_STATE, /* optimizer.load_state_dict(sd): optim_load_state() (self: the optimizer) */
 	BI_OPT_CALL_STEP, /* optimizer.step of a torch optimizer (self): its events when called */
 	BI_OPT_CALL_ZERO, /* optimizer.zero_grad (self): its event when called */
+	BI_DICTSUB_INIT, /* super().__init__ of a repository subclass of dict (self): dictsub_base_init() */
 	/* methods: self in u.bi.self */
 	BI_M_LIST_APPEND, BI_M_LIST_EXTEND, BI_M_LIST_INSERT, BI_M_LIST_POP,
 	BI_M_DEQUE_APPENDLEFT,   /* deque.appendleft (a deque is a list here, stdlib.c) */
@@ -524,6 +525,7 @@ struct interp {
 	 * import of a module catalog/torch_facts.json says is absent raises */
 	const struct frame *try_import_frame;
 	struct attr_journal *ajournal; /* attribute writes under an undecided `if` (journal.c) */
+	struct exit_writes *exit_writes; /* the running function's early-return writes (journal.c); NULL at module level */
 	int rv_reading;                /* modelret.c's side reading of a job call's
 	                                  return is running */
 	unsigned rv_gen;               /* which side reading: vinst->rv_entry is valid
@@ -574,6 +576,9 @@ void journal_note_key(struct interp *in, struct vdict *d, const value_t *key);
 /* seq about to change in place (append, insert, pop, del, a slice or an
  * item assigned: same_length 1 when its length stays) */
 void journal_note_seq(struct interp *in, struct vseq *seq, int same_length);
+/* methods.c: a bounded deque (vseq.maxlen) cut back to its bound after items
+ * came in, from the front (front 1: the oldest go) or the back */
+void seq_bound(struct vseq *s, int front);
 /* 1 when an `if` journal is open (a loop journal alone is not) */
 int journal_in_if(const struct interp *in);
 void journal_after_body(struct interp *in, struct attr_journal *j);
@@ -583,8 +588,33 @@ void journal_after_body(struct interp *in, struct attr_journal *j);
  * pairs, the journal on the caller's stack. */
 void journal_open_loop(struct interp *in, struct attr_journal *j);
 void journal_close_loop(struct interp *in, struct attr_journal *j, const char *cut);
-void journal_close(struct interp *in, struct attr_journal *j, const char *cond, int body_raised,
-                   int else_raised);
+/* body_left / else_left: how a path left -- 0 it went on, JPATH_RAISED,
+ * or JPATH_RETURNED: a path that returned from the function while the
+ * other went on leaves its writes to the function's exit (struct
+ * exit_writes below), not to the code after the `if` */
+#define JPATH_RAISED 1
+#define JPATH_RETURNED 2
+void journal_close(struct interp *in, struct attr_journal *j, const char *cond, int body_left,
+                   int else_left);
+/* The attribute writes of the paths that returned early from the running
+ * function under an undecided condition (`if spent: self.x = None;
+ * return`): the code after the branch runs on the other path and does
+ * not see them; when the function returns they are merged, under their
+ * conditions, into what the rest left (exit_writes_apply, called by
+ * function.c with in->exit_writes back to the caller's).  Arena values,
+ * the array malloc'd and freed by exit_writes_apply. */
+struct exit_write {
+	struct vdict *d;
+	const char *key;           /* interned */
+	value_t *v;                /* the value on that path; NULL: absent */
+	const char *cond;          /* the path's condition */
+	unsigned char item;        /* a dict's item under a str key */
+};
+struct exit_writes {
+	struct exit_write *w;
+	size_t n, alloc;
+};
+void exit_writes_apply(struct interp *in, struct exit_writes *ew);
 /* A side reading's journal (opened by journal_open_loop) closed: every
  * attribute of an object that existed before is put back as it was, and
  * the str-keyed items of the dicts in keep[0..nkeep) (the dicts that
@@ -1061,6 +1091,10 @@ value_t *dictsub_new(struct frame *f, struct vclass *c, value_t **args, size_t n
 value_t *dictsub_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);
 int dictsub_setattr(struct frame *f, value_t *obj, const char *name, value_t *v);
 struct vclass *dictsub_class(const value_t *v);
+/* super().__init__(*args, **kw) on such a dict (BI_DICTSUB_INIT): dict's
+ * update(); for a defaultdict subclass the first argument is the factory */
+value_t *dictsub_base_init(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site);
 /* namedtuple.c: collections.namedtuple(...) a class object (nt_factory,
  * a stdlib native); nt_is_class() whether v is one; nt_call() calling it,
  * a VK_TUPLE whose items are named; nt_attr() t.NAME of such a tuple;

@@ -279,13 +279,35 @@ static value_t *jmerge(struct interp *in, const char *key, value_t *a, value_t *
 	return r;
 }
 
+/* A path that returned early keeps its value of e for the function's
+ * exit (struct exit_writes), when the value differs from the other's. */
+static void exit_note(struct interp *in, const struct jentry *e, value_t *v, value_t *other, const char *cond)
+{
+	struct exit_writes *ew = in->exit_writes;
+
+	if (v == other)
+		return;
+	GROW(ew->w, ew->alloc, ew->n + 1);
+	ew->w[ew->n].d = e->d;
+	ew->w[ew->n].key = e->key;
+	ew->w[ew->n].v = v;
+	ew->w[ew->n].cond = cond;
+	ew->w[ew->n].item = e->item;
+	ew->n++;
+}
+
 /* After the else path: body_left / else_left say a path raised (the run
- * described is the other one).  The entries go up to the enclosing
- * journal with their first old values. */
-void journal_close(struct interp *in, struct attr_journal *j, const char *cond, int body_raised, int else_raised)
+ * described is the other one) or returned from the function (the code
+ * after the `if` runs on the other one; the returning path's values wait
+ * for the function's exit).  The entries go up to the enclosing journal
+ * with their first old values. */
+void journal_close(struct interp *in, struct attr_journal *j, const char *cond, int body_left, int else_left)
 {
 	size_t i;
 	value_t **to = j->n ? xmalloc(j->n * sizeof *to) : NULL;
+	int body_raised = body_left == JPATH_RAISED, else_raised = else_left == JPATH_RAISED;
+	int body_ret = body_left == JPATH_RETURNED && !else_left && in->exit_writes;
+	int else_ret = else_left == JPATH_RETURNED && !body_left && in->exit_writes;
 
 	in->ajournal = j->parent;
 	for (i = 0; i < j->n; i++) {
@@ -301,7 +323,13 @@ void journal_close(struct interp *in, struct attr_journal *j, const char *cond, 
 			to[i] = b;
 		else if (else_raised && !body_raised)
 			to[i] = a;
-		else
+		else if (body_ret) {
+			to[i] = b;
+			exit_note(in, e, a, b, cond);
+		} else if (else_ret) {
+			to[i] = a;
+			exit_note(in, e, b, a, afmt_memo(in, "not (%s)", cond, NULL));
+		} else
 			to[i] = jmerge(in, e->key, a, b, cond);
 		}
 	for (i = 0; i < j->n; i++) {
@@ -312,6 +340,31 @@ void journal_close(struct interp *in, struct attr_journal *j, const char *cond, 
 	free(to);
 	free(j->e);
 	free(j->slot);
+}
+
+void exit_writes_apply(struct interp *in, struct exit_writes *ew)
+{
+	size_t i;
+
+	for (i = 0; i < ew->n; i++) {
+		const struct exit_write *w = &ew->w[i];
+		value_t *cur = vdict_gets(w->d, w->key), *m = jmerge(in, w->key, w->v, cur, w->cond);
+
+		if (m == cur)
+			continue;
+		/* written as the caller's code would: its open `if` sees it */
+		if (w->item)
+			journal_note_key(in, w->d, v_str(in->a, w->key));
+		else
+			journal_note(in, w->d, w->key);
+		if (m)
+			vdict_sets(in->a, w->d, w->key, m);
+		else
+			vdict_del(w->d, v_str(in->a, w->key));
+	}
+	free(ew->w);
+	ew->w = NULL;
+	ew->n = ew->alloc = 0;
 }
 
 void journal_open_loop(struct interp *in, struct attr_journal *j)

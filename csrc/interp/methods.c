@@ -110,6 +110,22 @@ static void seq_grown(struct frame *f, struct vseq *s)
 	}
 }
 
+/* A bounded deque (vseq.maxlen) past its bound after items came in: the
+ * extra ones dropped from the front (append, extend, +=: the oldest go) or,
+ * with front 0, from the back (appendleft).  A sequence whose items are
+ * not all known keeps them (its length is not known anyway). */
+void seq_bound(struct vseq *s, int front)
+{
+	size_t extra;
+
+	if (!s->maxlen || s->unk_reason || s->n <= s->maxlen)
+		return;
+	extra = s->n - s->maxlen;
+	if (front)
+		memmove(s->items, s->items + extra, s->maxlen * sizeof *s->items);
+	s->n = s->maxlen;
+}
+
 /* The methods of lists and dicts (and .copy()): one function each. */
 static value_t *m_list_append(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                               const struct ast_hdr *site)
@@ -125,6 +141,7 @@ static value_t *m_list_append(struct frame *f, value_t *fn, value_t **args, size
 	} else if (nargs == 1 && (self->k == VK_LIST)) {
 		journal_note_seq(in, self->u.seq, 0);
 		vseq_push(in->a, self->u.seq, args[0]);
+		seq_bound(self->u.seq, 1);
 		seq_grown(f, self->u.seq);
 	}
 	return v_none(in->a);
@@ -148,6 +165,7 @@ static value_t *m_list_extend(struct frame *f, value_t *fn, value_t **args, size
 			journal_note_seq(in, self->u.seq, 0);
 			for (i = 0; i < n; i++)
 				vseq_push(in->a, self->u.seq, items->items[i]);
+			seq_bound(self->u.seq, 1);
 		} else if (no) {
 			self->u.seq->unk_expr = no->expr;
 			self->u.seq->unk_reason = no->reason;
@@ -201,8 +219,10 @@ static value_t *m_deque_appendleft(struct frame *f, value_t *fn, value_t **args,
 {
 	value_t *self = fn->u.bi.self;
 	struct vseq *s = self->k == VK_LIST ? self->u.seq : NULL;
-	size_t n0 = s ? s->n : 0;
+	size_t n0 = s ? s->n : 0, bound = s ? s->maxlen : 0;
 
+	if (s)
+		s->maxlen = 0;         /* the append keeps every item: the bound is kept below */
 	(void)m_list_append(f, fn, args, nargs, kw, site);
 	if (s && !s->unk_reason && s->n == n0 + 1 && n0 > 0) {
 		value_t *x = s->items[n0];
@@ -210,6 +230,10 @@ static value_t *m_deque_appendleft(struct frame *f, value_t *fn, value_t **args,
 		charge(f, n0, 0);      /* the items after it move */
 		memmove(s->items + 1, s->items, n0 * sizeof *s->items);
 		s->items[0] = x;
+	}
+	if (s) {
+		s->maxlen = bound;
+		seq_bound(s, 0);       /* a full deque drops its last item */
 	}
 	return v_none(f->in->a);
 }
@@ -561,8 +585,13 @@ static value_t *m_copy(struct frame *f, value_t *fn, value_t **args, size_t narg
 		return r;
 	}
 	if (self->k == VK_LIST) {
+		value_t *r;
+
 		charge(f, self->u.seq->n, 0);
-		return seq_from(in, VK_LIST, self->u.seq);
+		r = seq_from(in, VK_LIST, self->u.seq);
+		if (r->k == VK_LIST)
+			r->u.seq->maxlen = self->u.seq->maxlen;   /* deque.copy() keeps its bound */
+		return r;
 	}
 	return unknown_at(f, site, "copy() of something not known");
 }

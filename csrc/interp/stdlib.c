@@ -941,8 +941,9 @@ static value_t *sl_defaultdict(struct frame *f, const char *d, value_t **args, s
 	return r;
 }
 
-/* collections.deque([iterable]): a list (appendleft is list_methods[]'s,
- * methods.c); with a maxlen, which drops items as others come, NULL. */
+/* collections.deque([iterable], maxlen=None): a list (appendleft is
+ * list_methods[]'s, methods.c); a maxlen known > 0 bounds it (vseq.maxlen:
+ * the oldest items dropped as others come); another maxlen, NULL. */
 static value_t *sl_deque(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                          const struct ast_hdr *site)
 {
@@ -953,9 +954,15 @@ static value_t *sl_deque(struct frame *f, const char *d, value_t **args, size_t 
 	size_t i;
 
 	(void)d, (void)site;
-	if (nargs > 1 || (ml && ml->k != VK_NONE) || (kw && kw->n > (ml ? 1u : 0u)))
+	if (nargs > 2 || (kw && kw->n > (ml ? 1u : 0u)))
+		return NULL;
+	if (!ml && nargs == 2)
+		ml = args[1];
+	if (ml && ml->k != VK_NONE && !(ml->k == VK_INT && ml->u.i > 0))
 		return NULL;
 	r = v_seq(in->a, VK_LIST, 0);
+	if (ml && ml->k == VK_INT)
+		r->u.seq->maxlen = (size_t)ml->u.i;
 	if (nargs == 0)
 		return r;
 	if (iter_items(f, args[0], &items) != NULL || !items)
@@ -963,6 +970,7 @@ static value_t *sl_deque(struct frame *f, const char *d, value_t **args, size_t 
 	charge(f, items->n, 0);
 	for (i = 0; i < items->n; i++)
 		vseq_push(in->a, r->u.seq, items->items[i]);
+	seq_bound(r->u.seq, 1);
 	return r;
 }
 

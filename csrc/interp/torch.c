@@ -780,9 +780,35 @@ static const char *group_global_name(struct interp *in, const value_t *group)
  * data parallelism. */
 #define WORLD_GROUP "a process group of every rank (torch.distributed.new_group)"
 
+/* The same group made with a backend of its own named (new_group(backend=
+ * "gloo")): its reason says which, for get_backend(group).  Sorted. */
+static const struct world_backend {
+	const char *name;
+	const char *reason;
+} WORLD_BACKENDS[] = {
+	{ "gloo", "a process group of every rank (torch.distributed.new_group, backend gloo)" },
+	{ "mpi", "a process group of every rank (torch.distributed.new_group, backend mpi)" },
+	{ "nccl", "a process group of every rank (torch.distributed.new_group, backend nccl)" },
+	{ "ucc", "a process group of every rank (torch.distributed.new_group, backend ucc)" },
+};
+
+/* The WORLD_BACKENDS entry whose reason v carries, or NULL. */
+static const struct world_backend *world_backend_of(const value_t *v)
+{
+	size_t i;
+
+	if (!v || v->k != VK_UNKNOWN || v->alts || !v->reason)
+		return NULL;
+	for (i = 0; i < sizeof WORLD_BACKENDS / sizeof WORLD_BACKENDS[0]; i++)
+		if (!strcmp(v->reason, WORLD_BACKENDS[i].reason))
+			return &WORLD_BACKENDS[i];
+	return NULL;
+}
+
 int is_world_group(const value_t *v)
 {
-	return v && v->k == VK_UNKNOWN && !v->alts && v->reason && !strcmp(v->reason, WORLD_GROUP);
+	return v && v->k == VK_UNKNOWN && !v->alts && v->reason &&
+	       (!strcmp(v->reason, WORLD_GROUP) || world_backend_of(v));
 }
 
 /* Does group g span every process on every path: None or the default
@@ -1035,9 +1061,10 @@ int host_only(const value_t *v, int depth)
 int host_only_cat(const struct catalog *cat, const value_t *v, int depth)
 {
 	/* libraries that make no torch tensor: what their objects hold
-	 * (COCOeval.eval, a DataFrame, an image) lives on the host */
+	 * (COCOeval.eval, a DataFrame, an image) lives on the host; Python's
+	 * time module's clocks (time.time(): a float) too */
 	static const char *const host_libs[] = { "numpy.", "pycocotools.", "scipy.", "pandas.", "sklearn.",
-	                                         "PIL.", "cv2.", "matplotlib.", NULL };
+	                                         "PIL.", "cv2.", "matplotlib.", "time.", NULL };
 	const char *ext = !v ? NULL : v->k == VK_EXT ? v->u.ext : v->k == VK_INST && v->u.inst->mod == VM_NONE &&
 	                  !v->u.inst->cls ? v->u.inst->ext : NULL;
 	size_t i;
@@ -1303,11 +1330,36 @@ static value_t *tc_new_group(struct frame *f, const char *d, const char *last, v
 		n = 0;
 	else
 		return NULL;
-	if (!n)
-		return unknown_at(f, site, WORLD_GROUP);
+	if (!n) {
+		const value_t *b = kw ? vdict_gets(kw, "backend") : NULL;
+		const void *wb = b && b->k == VK_STR ? ntab_find(WORLD_BACKENDS, NTAB_LEN(WORLD_BACKENDS),
+		                                                  sizeof WORLD_BACKENDS[0], b->u.str.s) : NULL;
+
+		return unknown_at(f, site, wb ? ((const struct world_backend *)wb)->reason : WORLD_GROUP);
+	}
 	g = unknown_at(f, site, GROUP_OF_RANKS " (torch.distributed.new_group)");
 	g->u.i = n;
 	return g;
+}
+
+/* get_backend(group=None): the backend's name.  The default group's (no
+ * group, None, the default group object) is what the job's
+ * init_process_group calls named -- when they all named the same one, on
+ * no undecided path; a new_group() of every rank made with backend=NAME
+ * has NAME.  Else not known (the generic value). */
+static value_t *tc_backend(struct frame *f, const char *d, const char *last, value_t **args, size_t nargs,
+                           struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	value_t *g = nargs ? args[0] : kw ? vdict_gets(kw, "group") : NULL;
+	const struct world_backend *wb;
+
+	(void)d, (void)last, (void)site;
+	if (!g || g->k == VK_NONE || is_default_group(g))
+		return in->dist_backend && !in->dist_backend_mixed && !in->dist_backend_cond
+		       ? v_str(in->a, in->dist_backend) : NULL;
+	wb = world_backend_of(g);
+	return wb ? v_str(in->a, wb->name) : NULL;
 }
 
 /* new_subgroups_by_enumeration(ranks_per_subgroup_list): (the group of
@@ -1622,7 +1674,7 @@ static value_t *tc_default_device(struct frame *f, const char *d, const char *la
  * when it is known to hold no device tensor (host_only: Python numbers,
  * an array of a host library); a tensor given is no data (an alias, or
  * where it is), and torch.Tensor(3, 4)'s ints are sizes. */
-static void default_device_copy(struct frame *f, const char *kind, const char *last, value_t **args, size_t nargs,
+static void default_device_copy(struct frame *f, const char *kind, const char *what, value_t **args, size_t nargs,
                                 const struct ast_hdr *site)
 {
 	struct sched_ev *e;
@@ -1636,7 +1688,7 @@ static void default_device_copy(struct frame *f, const char *kind, const char *l
 		return;
 	if ((a->k == VK_LIST || a->k == VK_TUPLE) && (a->u.seq->unk_reason || !a->u.seq->n) && !strcmp(kind, "sizes"))
 		return;
-	if ((e = sev(f, SEV_H2D, afmt(f->in, "torch.%s(host data) under a device default tensor type", last), site))) {
+	if ((e = sev(f, SEV_H2D, what, site))) {
 		e->pinned = 0;
 		e->non_blocking = 0;
 		/* Python numbers: the step's own tensor; an array: data */
@@ -2159,6 +2211,7 @@ struct torch_call {
 
 static const struct torch_call TORCH_CALLS[] = {
 	{ "autocast", tc_autocast },
+	{ "backend", tc_backend },
 	{ "categorical", tc_categorical },
 	{ "checkpoint", tc_checkpoint },
 	{ "checkpoint_wrapper", tc_checkpoint_wrapper },
@@ -2499,6 +2552,18 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 	    !(in->default_on_device && catalog_fact(in->cat, CATALOG_F_DEFAULT_DEVICE_FACTORIES, last)) &&
 	    (r = hostints_factory(f, last, args, nargs, kw)))
 		return r;
+	/* torch.cuda.FloatTensor([...]): a typed constructor of a GPU type
+	 * (torch.cuda.<name> of catalog typed_host_constructors' names) makes
+	 * its tensor on the current GPU: Python or numpy data given is built
+	 * on the host and copied there (a blocking H2D), ints are its sizes
+	 * (nothing copied) -- as a factory under a GPU default type */
+	if (!strncmp(d, "torch.cuda.", 11) && !strchr(d + 11, '.') &&
+	    catalog_fact(in->cat, CATALOG_F_TYPED_HOST_CONSTRUCTORS, last)) {
+		in->gpu = 1;
+		if (f->mode != M_FWD)
+			default_device_copy(f, "sizes", afmt(in, "%s(host data): made on the GPU", d), args, nargs, site);
+		return v_tensor_dev(in->a, DEV_DEVICE, 0);
+	}
 	/* a torch class's object -- not the legacy typed constructors
 	 * (torch.ByteTensor([flag]): a host tensor, host_factories) */
 	if (f->mode != M_FWD && last[0] >= 'A' && last[0] <= 'Z' && strcmp(last, "Tensor") &&
@@ -2587,7 +2652,8 @@ static value_t *call_torch_(struct frame *f, const char *d, const char *last, va
 			 * there; host data given to it copied over */
 			dev = DEV_DEVICE;
 			in->gpu = 1;
-			default_device_copy(f, dd, last, args, nargs, site);
+			default_device_copy(f, dd, afmt(in, "torch.%s(host data) under a device default tensor type", last),
+			                    args, nargs, site);
 		} else if (catalog_fact(in->cat, CATALOG_F_HOST_FACTORIES, last)) {
 			dev = f->mode == M_FWD && in->default_dev ? DEV_UNKNOWN : DEV_HOST;
 			made_on_host = 1;   /* no device=: host for sure unless the default moved */

@@ -56,6 +56,8 @@ struct prog {
 	void (*load)(void *ctx, struct sfile *sf);
 	void *load_ctx;
 	struct prog_site *site;     /* owned; NULL when no library is read */
+	struct pkgdir *pkgdir;      /* setup.py's package_dir (pkgdir.h): read on
+	                               the first lookup that needs it; owned */
 };
 
 /* Prefix of the path of an installed library's file. */
@@ -97,8 +99,10 @@ size_t prog_nids(const struct prog *p);
  * then the repository root, then src/, then the project the entry script
  * belongs to (the nearest directory above the entry's, below the root,
  * that holds a setup.py: a sub-project installed with `pip install -e`,
- * its packages importable from anywhere), then the installed libraries
- * (prog_set_site).  "a.b" is a/b.py or a/b/__init__.py.  NULL if it is
+ * its packages importable from anywhere), then -- for a name whose
+ * top-level package is the repository's -- the directory the root
+ * setup.py's package_dir maps it to (pkgdir.h), then the installed
+ * libraries (prog_set_site).  "a.b" is a/b.py or a/b/__init__.py.  NULL if it is
  * in none of them. */
 struct sfile *prog_find_module(const struct prog *p, const char *dotted);
 

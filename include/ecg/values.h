@@ -85,6 +85,9 @@ struct vseq {
 	 * sequence's first items, exactly (not representatives): a *args
 	 * tuple passed `tuple(inputs) + tuple(params)`, params not known */
 	unsigned char prefix;
+	/* collections.deque(maxlen=N): at most N items, the oldest dropped
+	 * as others come (interp/methods.c seq_bound); 0: no bound */
+	size_t maxlen;
 	/* a named tuple's (interp/namedtuple.c): the class that made it,
 	 * whose _fields name its items; NULL for any other sequence */
 	const struct vinst *ntclass;
