@@ -49,6 +49,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "internal.h"
 
 struct binds_walk {
@@ -248,6 +250,73 @@ static int body_keeps(const struct ast_list *body, const char *id, const value_t
 	return !w.other;
 }
 
+/* A name bound in the body only under tests that are false now and stay
+ * so:
+ *
+ *     for epoch in range(start, cfg.MAX_EPOCH):
+ *         if cfg.MULTIGRID.LONG_CYCLE:             # False
+ *             cfg, changed = update_long_cycle(cfg, epoch)
+ *
+ * id is not the loop's target, and each statement of the body that binds
+ * it is an `if` whose test is pure, reads neither the target nor a name
+ * the body binds but id itself, and is false on the values
+ * the names hold now (id's from before the loop), the binding in its
+ * body; its else branch, if any, binds id nowhere or only so again.  Then
+ * no iteration binds id: by induction the test stays false while id keeps
+ * its value, so tests on id are decided for every iteration (a later
+ * iteration's reading included).  0 when a binding may run. */
+struct only_walk {
+	const struct carry *c;         /* the loop */
+	const struct ast_list *body;   /* its body */
+	const char *id;
+	int ok;
+};
+
+static int test_names_ok(const struct ast_hdr *n, void *ctx)
+{
+	const struct only_walk *w = ctx;
+
+	if (AST_IS(n, Name)) {
+		const char *nm = AST_AS(n, Name)->id;
+
+		return strcmp(nm, w->id) && (body_binds(w->body, nm) ||
+		                             (w->c->target && carry_target_has(w->c->target, nm)) ||
+		                             (w->c->for_target && carry_target_has(w->c->for_target, nm)));
+	}
+	return ast_visit_children(n, test_names_ok, ctx);
+}
+
+static int binds_only_off(struct frame *f, const struct carry *c, const struct ast_list *stmts,
+                          const char *id, int depth)
+{
+	unsigned i;
+
+	for (i = 0; i < stmts->n; i++) {
+		const struct ast_hdr *st = stmts->items[i];
+		const struct ast_If *s;
+		struct only_walk w = { c, c->body, id, 1 };
+
+		if (!carry_stmt_binds(st, id))
+			continue;
+		if (!AST_IS(st, If) || depth > 8)
+			return 0;
+		s = AST_AS(st, If);
+		if (!test_pure(s->test) || test_names_ok(s->test, &w) || value_truth(eval(f, s->test)) != 0)
+			return 0;
+		if (!binds_only_off(f, c, &s->orelse, id, depth + 1))
+			return 0;
+	}
+	return 1;
+}
+
+static int body_binds_only_off(struct frame *f, const struct carry *c, const char *id)
+{
+	/* (the loop's own target is bound by every iteration) */
+	if ((c->target && carry_target_has(c->target, id)) || (c->for_target && carry_target_has(c->for_target, id)))
+		return 0;
+	return binds_only_off(f, c, c->body, id, 0);
+}
+
 static int reads_cb(const struct ast_hdr *n, void *ctx)
 {
 	struct reads_walk *w = ctx;
@@ -258,13 +327,15 @@ static int reads_cb(const struct ast_hdr *n, void *ctx)
 
 		if (w->later) {
 			c = w->f->carry;
-			if (lookup(w->f, id) && lookup(w->f, id) == vdict_gets(c->before, id) && body_binds(c->body, id))
+			if (lookup(w->f, id) && lookup(w->f, id) == vdict_gets(c->before, id) && body_binds(c->body, id) &&
+			    !body_binds_only_off(w->f, c, id))
 				w->hit = 1;
 			return 0;
 		}
 		for (c = w->f->carry; c; c = c->up)
 			if (still_before(w->f, c, id) && body_binds(c->body, id) &&
-			    !body_keeps(c->body, id, vdict_gets(c->before, id))) {
+			    !body_keeps(c->body, id, vdict_gets(c->before, id)) &&
+			    !body_binds_only_off(w->f, c, id)) {
 				c->hit = 1;
 				w->hit = 1;
 			}
