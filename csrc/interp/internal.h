@@ -1186,6 +1186,17 @@ void module_moved_to_machine_gpu(struct frame *f, value_t *self, const char *wra
  * count is not one or not known.  Never fails. */
 void onedev_wrap(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                  const struct ast_hdr *site);
+/* wrapkw.c: a wrapper's call (is_wrapper) that gives the module it wraps
+ * by keyword only (catalog wrapper_module_keywords: DDP(module=m)): the
+ * arguments as the positional form -- a new one-element array with the
+ * module, *nargs 1, *kw a copy without that keyword; args unchanged
+ * otherwise.  Never fails. */
+value_t **wrap_module_by_keyword(struct interp *in, const char *d, value_t **args, size_t *nargs,
+                                 struct vdict **kw);
+/* wrapkw.c: the source text of the module a wrapper's call at site wraps:
+ * its first positional argument, else its module keyword's value; NULL
+ * when neither */
+const char *wrap_target_text(struct frame *f, const char *d, const struct ast_hdr *site);
 /* onedev.c: a wrapper's device list as a catalogue spec 'KEY@POS' names
  * it (one_device_wrappers, wrapper_input_scatters): the keyword KEY, or
  * the positional argument POS; NULL when not given.  wrapper_device_key:

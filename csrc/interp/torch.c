@@ -3041,6 +3041,7 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 {
 	struct interp *in = f->in;
 
+	args = wrap_module_by_keyword(in, d, args, &nargs, &kw);   /* DDP(module=m): wrapkw.c */
 	if (catalog_fact_match(in->cat, CATALOG_F_DTENSOR_SOURCES, d) && !placements_copied(args, nargs, kw))
 		in->dtensor_mixed = 1;
 	if (strstr(d, "GradScaler.") && !strcmp(last, "scale") && nargs == 1)
@@ -3094,8 +3095,7 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 		struct sched_ev *e;
 
 		if (implied && !strcmp(implied, "DistributedDataParallel") && (e = sev(f, SEV_WRAP, d, site))) {
-			e->target = AST_IS(site, Call) && AST_AS(site, Call)->args.n
-			            ? text_of(f, AST_AS(site, Call)->args.items[0]) : NULL;
+			e->target = wrap_target_text(f, d, site);
 			e->detail = kw;
 			e->implied_by = implied;
 		}
@@ -3188,8 +3188,7 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 
 			if (e) {
 				e->model = m;
-				e->target = AST_IS(site, Call) && AST_AS(site, Call)->args.n
-				            ? text_of(f, AST_AS(site, Call)->args.items[0]) : NULL;
+				e->target = wrap_target_text(f, d, site);
 				e->detail = kw;     /* broadcast_buffers=, find_unused_parameters= ... */
 				e->implied_by = implied;
 			}

@@ -879,6 +879,10 @@ enum catalog_fact {
 	CATALOG_F_MAP_LOCATION_MOVES, /* set: methods of the storage a torch.load
 	                                 map_location callable is given that put
 	                                 it on a GPU (interp/torch.c tc_load) */
+	CATALOG_F_WRAPPER_MODULE_KEYWORDS, /* map: a wrapper -> the keyword of the
+	                                 module it wraps, for a call that gives
+	                                 it by name (DDP(module=m);
+	                                 interp/wrapkw.c) */
 	CATALOG_NFACTS
 };
 
