@@ -1692,6 +1692,9 @@ value_t *record_update_call(struct frame *f, const char *d, const value_t *recv,
  * obj, when the catalog describes '<base>.<name>' (host_copying_methods);
  * else NULL.  Arena memory; never fails. */
 value_t *ext_base_method(struct frame *f, value_t *obj, const char *name);
+/* extbase.c: the library module class (catalog module_base_classes) a
+ * repository class derives from, canonical dotted; NULL when none */
+const char *class_module_base(struct interp *in, struct vclass *c);
 /* loopkeep.c: does v keep its kind over the iterations of a loop not read
  * to its end (a tensor, module or object; a tuple or list of exact length
  * of such values)?  Pure; allocates nothing. */
