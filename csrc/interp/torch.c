@@ -1942,6 +1942,36 @@ static value_t *tc_host_query(struct frame *f, const char *d, const char *last, 
 	return r;
 }
 
+/* torch.finfo(dtype), torch.iinfo(dtype): an object whose numeric fields
+ * (catalog type_info_fields: bits, eps, max, min, tiny, ...) are Python
+ * numbers (torch's "Type Info" documentation), their values not stated
+ * here: a record (catalog record_classes) of host numbers that are no
+ * loader's data (from_values), so torch.tensor(torch.finfo(t).min,
+ * device=d) is a copy of Python data and a branch on one reads nothing
+ * from a device.  Never NULL. */
+static value_t *tc_type_info(struct frame *f, const char *d, const char *last, value_t **args,
+                             size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *o = new_inst(in);
+	const char *fields = catalog_fact(in->cat, CATALOG_F_TYPE_INFO_FIELDS, d), *p, *e;
+
+	(void)last, (void)args, (void)nargs, (void)kw;
+	o->ext = d;
+	o->args = vdict_new(in->a);
+	for (p = fields; p && *p; p = *e ? e + 1 : e) {
+		value_t *x = unknown_at(f, site, afmt(in, "a field of %s(): a Python number", d));
+
+		e = strchr(p, ' ');
+		if (!e)
+			e = p + strlen(p);
+		x->dev = DEV_HOST;
+		x->from_values = 1;
+		vdict_sets(in->a, o->args, astr(in, afmt(in, "%.*s", (int)(e - p), p)), x);
+	}
+	return mk_inst_value(in, o);
+}
+
 /* torch.nn.modules.utils' _single, _pair, _triple, _quadruple (x): x made
  * a tuple of 1..4 items, as _ntuple does (torch/nn/modules/utils.py):
  * tuple(x) of a list or tuple, x repeated otherwise -- Python values on
@@ -2150,6 +2180,7 @@ static const struct torch_call TORCH_CALLS[] = {
 	{ "stream", tc_stream },
 	{ "synchronize", tc_synchronize },
 	{ "tracing_query", tc_tracing_query },
+	{ "type_info", tc_type_info },
 	{ "type_query", tc_type_query },
 	{ "world_size", tc_world_size },
 };

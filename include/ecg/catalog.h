@@ -865,6 +865,10 @@ enum catalog_fact {
 	                                 process group (dist.group.WORLD): a
 	                                 collective over it serves data
 	                                 parallelism (interp/torch.c) */
+	CATALOG_F_TYPE_INFO_FIELDS,   /* map: torch.finfo / torch.iinfo -> the
+	                                 fields of its object that are Python
+	                                 numbers, space-separated
+	                                 (interp/torch.c tc_type_info) */
 	CATALOG_NFACTS
 };
 
