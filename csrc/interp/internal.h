@@ -1229,6 +1229,12 @@ value_t *collate_default(struct interp *in, const value_t *sample, int dev, int 
  * worker process fetches it: no events kept, attribute writes undone;
  * what it returns, or NULL */
 value_t *sample_side_read(struct frame *f, value_t *ds, struct vfunc *gi, const struct ast_hdr *site);
+/* collate.c: the first item a repository IterableDataset's __iter__
+ * generator yields, read on the side (NULL when it yields nothing
+ * known); tensor_leaves(): every leaf of v a tensor (dict of str keys,
+ * tuple, list) */
+value_t *sample_side_iter(struct frame *f, value_t *ds, struct vfunc *it, const struct ast_hdr *site);
+int tensor_leaves(const value_t *v, int depth);
 /* fn(arg) read on the side as sample_side_read reads __getitem__: what it
  * returns, nothing else kept */
 value_t *side_call(struct frame *f, value_t *fn, value_t *arg, const struct ast_hdr *site);
