@@ -1679,6 +1679,21 @@ int guard_out_of_range(struct frame *f, const struct ast_hdr *test);
  * entered.  Never fails. */
 unsigned body_bindings(const struct ast_list *body, const char *id, int lo, int hi, const struct ast_hdr *skip);
 const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const char *text);
+/* jobctx.c: guard_ctx() for a test whose periodic part m is known (the
+ * `x % n` of `x % n == 0` or of contguard.c's `x % n != 0`) */
+const struct jctx *guard_ctx_mod(struct frame *f, const struct ast_hdr *test, const struct ast_BinOp *m,
+                                 const char *text);
+/* contguard.c: `if x % n != 0: continue` in a job loop, x counting its
+ * passes: the guard the rest of the body runs under (every n passes),
+ * pushed; NULL (nothing pushed) for any other test */
+const struct jctx *continue_guard_ctx(struct frame *f, const struct ast_hdr *test, const char *rest);
+/* contguard.c: s is such an `if` (its block ends in `continue`, no
+ * else): its test is left undecided on the pass read */
+int continue_guard_if(struct frame *f, const struct ast_If *s);
+/* contguard.c: the guard `c % P` on a counter c the job loop bumps by one
+ * after such an `if` (and binds nowhere else): its n (P * n passes), with
+ * *expr its text; 0 otherwise */
+long long continue_count_rate(struct frame *f, const struct ast_BinOp *m, const char **expr);
 /* exec.c: in a forward, is the test `X.training` (1) or `not X.training`
  * (2) of a model called in both modes (the path then runs in that mode
  * only)?  0 otherwise, and outside a forward.  Never fails. */
