@@ -1361,6 +1361,7 @@ static const struct {
 	[CATALOG_F_SUBSET_RETURNS] = { "subset_returns", FK_MAP },
 	[CATALOG_F_SYNCING_CONTEXTS] = { "syncing_contexts", FK_MAP },
 	[CATALOG_F_RECORD_CLASSES] = { "record_classes", FK_PREFIXES },
+	[CATALOG_F_TYPE_INFO_FIELDS] = { "type_info_fields", FK_MAP },
 	[CATALOG_F_RECORD_UPDATERS] = { "record_updaters", FK_MAP },
 	[CATALOG_F_SYNCING_TIMERS] = { "syncing_timers", FK_MAP },
 

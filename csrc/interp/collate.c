@@ -28,6 +28,11 @@
  * whose keys are not all known, or a structure deeper than 8 gives
  * NULL: the caller keeps the loose tensor for the whole batch.
  *
+ * sample_side_iter() reads one sample of an iterable-style dataset (a
+ * repository IterableDataset whose __iter__ is a generator) on the side
+ * in the same way: the first item its generator yields, which the
+ * loader's workers batch (or, given batch_size=None, hand over as it is).
+ *
  * sample_side_read() reads one sample when the loader's workers are
  * other processes (num_workers > 0, or not known): the dataset's
  * __getitem__ runs there, so what it does is none of the job's
@@ -200,6 +205,51 @@ value_t *sample_side_read(struct frame *f, value_t *ds, struct vfunc *gi, const 
 	r = call_function(f, gi, ds, &idx, 1, NULL, f->mode, f->ev, site);
 	side_close(f->in, &s);
 	return r;
+}
+
+value_t *sample_side_iter(struct frame *f, value_t *ds, struct vfunc *it, const struct ast_hdr *site)
+{
+	struct side_state s;
+	value_t *g, *r = NULL;
+
+	side_open(f->in, &s);
+	g = call_function(f, it, ds, NULL, 0, NULL, f->mode, f->ev, site);
+	if (is_gen_value(g))
+		r = gen_next(f, g->u.inst, site);
+	side_close(f->in, &s);
+	/* a yield under an undecided `if` (a batch yielded once full, the
+	 * rest after the loop): the two items, dicts of the same keys, as
+	 * one (dictjoin.c) */
+	if (r && r->k == VK_UNKNOWN && r->alts && dict_plain(r->alts[0]) && dict_plain(r->alts[1]))
+		r = dict_pair_join(f->in, r->alts[0], r->alts[1], r->alt_cond);
+	return r;
+}
+
+/* Is every leaf of v (a dict's values, a tuple's or list's items, to
+ * depth 8) a tensor? */
+int tensor_leaves(const value_t *v, int depth)
+{
+	size_t i;
+
+	if (!v || depth > COLLATE_DEPTH)
+		return 0;
+	if (v->k == VK_TENSOR)
+		return 1;
+	if (v->k == VK_DICT) {
+		if (!v->u.dict->n || v->u.dict->anykey || v->u.dict->missing)
+			return 0;
+		for (i = 0; i < v->u.dict->n; i++)
+			if (v->u.dict->keys[i]->k != VK_STR || !tensor_leaves(v->u.dict->vals[i], depth + 1))
+				return 0;
+		return 1;
+	}
+	if ((v->k == VK_TUPLE || v->k == VK_LIST) && v->u.seq->n && !v->u.seq->unk_reason) {
+		for (i = 0; i < v->u.seq->n; i++)
+			if (!tensor_leaves(v->u.seq->items[i], depth + 1))
+				return 0;
+		return 1;
+	}
+	return 0;
 }
 
 value_t *side_call(struct frame *f, value_t *fn, value_t *arg, const struct ast_hdr *site)

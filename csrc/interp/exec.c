@@ -1646,6 +1646,10 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 		t = -1;
 	if ((t == 0 || t == 1) && carry_later_undecided(f, s->test))
 		t = -1;
+	/* `if step % n != 0: continue` on the pass counter: true on some
+	 * passes, false on every n-th (contguard.c) */
+	if ((t == 0 || t == 1) && continue_guard_if(f, s))
+		t = -1;
 	/* undecided, or false on the iteration read: true on the loop's
 	 * last one when it is a flag the loop breaks on (firstiter.c
 	 * last_iter_ctx; its block is read in that context below) */
@@ -1829,9 +1833,14 @@ static enum flow exec_if(struct frame *f, const struct ast_If *s)
 	if ((fl == FL_NORMAL) != (fl2 == FL_NORMAL) && fl != FL_RAISE && fl2 != FL_RAISE &&
 	    !((fl == FL_BREAK || fl2 == FL_BREAK) && carry_varies(f, s->test))) {
 		const char *rest = fl == FL_NORMAL ? text : afmt_memo(f->in, "not (%s)", text, NULL);
-		const struct jctx *before_rest = f->jc;
+		const struct jctx *before_rest = f->jc, *g;
 
-		f->jc = cond_ctx(f, &s->h, rest, !mode ? 0 : fl == FL_NORMAL ? mode : 3 - mode);
+		/* `if step % n != 0: continue` on the loop's pass counter: the
+		 * rest runs every n passes, a periodic guard (contguard.c) */
+		if (fl == FL_CONTINUE && fl2 == FL_NORMAL && (g = continue_guard_ctx(f, s->test, rest)))
+			f->jc = g;
+		else
+			f->jc = cond_ctx(f, &s->h, rest, !mode ? 0 : fl == FL_NORMAL ? mode : 3 - mode);
 		/* on a loop-carried name (a `continue` on a counter the body
 		 * advances): a later iteration's reading keeps this
 		 * condition on the rest (carry.c carry_cond_added) */

@@ -20,6 +20,20 @@
  * dotted name.  Any other name: NULL (the attribute stays not known, as
  * before: nothing is claimed of a method the catalog does not describe).
  *
+ * The same of a repository module whose outside base is a library's
+ * module class (catalog module_base_classes: transformers'
+ * PreTrainedModel, which object.c records as a module, not as ext_base):
+ *
+ *     class LlamaForCausalLM(LlamaPreTrainedModel):   # (PreTrainedModel)
+ *     ...
+ *     model.module.save_pretrained(directory)
+ *
+ * a method of catalog module_state_savers that no repository class in the
+ * MRO defines is the base's own (PreTrainedModel.save_pretrained), bound
+ * to obj; call.c gives it to libvalues.c libv_inst_save, which writes the
+ * save (and the sync when the module is on the device) as for an outside
+ * module of that library.
+ *
  * Values in the interpreter's arena; never fails.
  */
 #include "config.h"
@@ -41,6 +55,40 @@ static int inherited_fact(struct interp *in, const char *dotted)
 	return 0;
 }
 
+const char *class_module_base(struct interp *in, struct vclass *c)
+{
+	size_t i, j;
+	struct vclass *const *mro = c->mro;
+
+	for (i = 0; i < c->nmro; i++)
+		for (j = 0; j < mro[i]->nbases; j++) {
+			const value_t *b = mro[i]->bases[j];
+			const char *d;
+
+			if (b && b->k == VK_EXT &&
+			    catalog_fact(in->cat, CATALOG_F_MODULE_BASE_CLASSES, d = canon_ext(in, b->u.ext)))
+				return d;
+		}
+	return NULL;
+}
+
+/* obj.<name> of a repository module whose library module base saves its
+ * state by that method (catalog module_state_savers); NULL otherwise */
+static value_t *module_base_saver(struct frame *f, value_t *obj, const char *name)
+{
+	struct interp *in = f->in;
+	const struct vinst *m = obj->u.inst;
+	const char *base;
+	value_t *v;
+
+	if (m->mod != VM_REPO || !catalog_fact(in->cat, CATALOG_F_MODULE_STATE_SAVERS, name) ||
+	    !(base = class_module_base(in, m->cls)))
+		return NULL;
+	v = v_ext(in->a, adot(in, base, name));
+	v->recv = obj;
+	return v;
+}
+
 value_t *ext_base_method(struct frame *f, value_t *obj, const char *name)
 {
 	struct interp *in = f->in;
@@ -48,9 +96,10 @@ value_t *ext_base_method(struct frame *f, value_t *obj, const char *name)
 	const char *base, *dotted;
 	value_t *v;
 
-	if (!m || !m->cls || m->mod == VM_EXTERNAL || !name[0] || name[0] == '_' ||
-	    !(base = class_ext_base(m->cls)))
+	if (!m || !m->cls || m->mod == VM_EXTERNAL || !name[0] || name[0] == '_')
 		return NULL;
+	if (!(base = class_ext_base(m->cls)))
+		return module_base_saver(f, obj, name);
 	dotted = adot(in, canon_ext(in, base), name);
 	if (!inherited_fact(in, dotted))
 		return NULL;

@@ -1298,6 +1298,12 @@ value_t *collate_default(struct interp *in, const value_t *sample, int dev, int 
  * worker process fetches it: no events kept, attribute writes undone;
  * what it returns, or NULL */
 value_t *sample_side_read(struct frame *f, value_t *ds, struct vfunc *gi, const struct ast_hdr *site);
+/* collate.c: the first item a repository IterableDataset's __iter__
+ * generator yields, read on the side (NULL when it yields nothing
+ * known); tensor_leaves(): every leaf of v a tensor (dict of str keys,
+ * tuple, list) */
+value_t *sample_side_iter(struct frame *f, value_t *ds, struct vfunc *it, const struct ast_hdr *site);
+int tensor_leaves(const value_t *v, int depth);
 /* fn(arg) read on the side as sample_side_read reads __getitem__: what it
  * returns, nothing else kept */
 value_t *side_call(struct frame *f, value_t *fn, value_t *arg, const struct ast_hdr *site);
@@ -1742,6 +1748,21 @@ int guard_out_of_range(struct frame *f, const struct ast_hdr *test);
  * entered.  Never fails. */
 unsigned body_bindings(const struct ast_list *body, const char *id, int lo, int hi, const struct ast_hdr *skip);
 const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const char *text);
+/* jobctx.c: guard_ctx() for a test whose periodic part m is known (the
+ * `x % n` of `x % n == 0` or of contguard.c's `x % n != 0`) */
+const struct jctx *guard_ctx_mod(struct frame *f, const struct ast_hdr *test, const struct ast_BinOp *m,
+                                 const char *text);
+/* contguard.c: `if x % n != 0: continue` in a job loop, x counting its
+ * passes: the guard the rest of the body runs under (every n passes),
+ * pushed; NULL (nothing pushed) for any other test */
+const struct jctx *continue_guard_ctx(struct frame *f, const struct ast_hdr *test, const char *rest);
+/* contguard.c: s is such an `if` (its block ends in `continue`, no
+ * else): its test is left undecided on the pass read */
+int continue_guard_if(struct frame *f, const struct ast_If *s);
+/* contguard.c: the guard `c % P` on a counter c the job loop bumps by one
+ * after such an `if` (and binds nowhere else): its n (P * n passes), with
+ * *expr its text; 0 otherwise */
+long long continue_count_rate(struct frame *f, const struct ast_BinOp *m, const char **expr);
 /* exec.c: in a forward, is the test `X.training` (1) or `not X.training`
  * (2) of a model called in both modes (the path then runs in that mode
  * only)?  0 otherwise, and outside a forward.  Never fails. */
@@ -1761,6 +1782,9 @@ value_t *record_update_call(struct frame *f, const char *d, const value_t *recv,
  * obj, when the catalog describes '<base>.<name>' (host_copying_methods);
  * else NULL.  Arena memory; never fails. */
 value_t *ext_base_method(struct frame *f, value_t *obj, const char *name);
+/* extbase.c: the library module class (catalog module_base_classes) a
+ * repository class derives from, canonical dotted; NULL when none */
+const char *class_module_base(struct interp *in, struct vclass *c);
 /* loopkeep.c: does v keep its kind over the iterations of a loop not read
  * to its end (a tensor, module or object; a tuple or list of exact length
  * of such values)?  Pure; allocates nothing. */

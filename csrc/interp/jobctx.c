@@ -612,10 +612,17 @@ static const char *guard_rest(struct frame *f, const struct ast_hdr *test, const
 const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const char *text)
 {
 	const struct ast_BinOp *m = find_modulo(f, test, 0);
-	struct jctx *j;
 
 	if (!m)
 		return jc_push(f, JC_COND, anchor_at(f, test), text);
+	return guard_ctx_mod(f, test, m, text);
+}
+
+const struct jctx *guard_ctx_mod(struct frame *f, const struct ast_hdr *test, const struct ast_BinOp *m,
+                                 const char *text)
+{
+	struct jctx *j;
+
 	j = (struct jctx *)jc_push(f, JC_GUARD, anchor_at(f, test), text);
 	j->rest = guard_rest(f, test, m, text);
 	{
@@ -641,6 +648,21 @@ const struct jctx *guard_ctx(struct frame *f, const struct ast_hdr *test, const 
 			j->counts_passes = f->mode != M_FWD && x &&
 			                   (carry_counts_passes(f, AST_AS(x, Name)->id) == 1 ||
 			                    carry_for_target_binds(f, AST_AS(x, Name)->id));
+		}
+		/* `update_step % eval_every == 0` on a counter bumped once a
+		 * pass that passes `if step % n != 0: continue` (contguard.c):
+		 * every P * n passes of the pass counter, read as a test of it */
+		if (f->mode != M_FWD && j->counter && j->period > 0) {
+			const char *ne = NULL;
+			long long k = continue_count_rate(f, m, &ne);
+
+			if (k > 1) {
+				j->counter = NULL;
+				j->counts_passes = 1;
+				j->period *= k;
+				j->period_expr = afmt(f->in, "%s*%s", j->period_expr ? j->period_expr : "?", ne ? ne : "?");
+				return j;
+			}
 		}
 		/* `global_step % eval_interval == 0 and is_update_step` with
 		 * global_step advanced under is_update_step, every accum

@@ -28,7 +28,8 @@
  *    to the device writes its tensors from the host: a save and a sync at
  *    the call (a module on the host: nothing); the same of the outside
  *    module hf.c makes of a transformers class the job names
- *    (libv_inst_save).
+ *    (libv_inst_save), and of a repository module deriving from the
+ *    library's module class that does not define the method (extbase.c).
  *  - pretrained_placement_keywords given None or False (device_map=None,
  *    their defaults) place nothing: the module is on the host as without
  *    them.  Two such modules bound on the two paths of an undecided `if`,
@@ -426,7 +427,9 @@ value_t *libv_attr(struct frame *f, value_t *obj, const char *name, const struct
 }
 
 /* recv.save_pretrained(...) of an outside module instance (a library's
- * model class named by the job, hf.c hf_unsized) whose method the catalog
+ * model class named by the job, hf.c hf_unsized), or of a repository
+ * module deriving from a library module class none of whose repository
+ * classes defines the method (extbase.c class_module_base), whose method the catalog
  * lists in module_state_savers: moved to the device (surely), its tensors
  * are written from the host -- a save and a sync at the call, as
  * libv_call's LIBV_SAVE_REASON; moved under a condition not decided, the
@@ -439,14 +442,22 @@ value_t *libv_inst_save(struct frame *f, const char *last, const value_t *recv, 
 	const struct vinst *m;
 	const struct jctx *ojc = f->jc;
 
-	if (f->mode == M_FWD || !recv || recv->k != VK_INST || (m = recv->u.inst)->mod != VM_EXTERNAL || !m->ext ||
-	    m->cls || !catalog_fact(f->in->cat, CATALOG_F_MODULE_STATE_SAVERS, last))
+	int dev;
+
+	if (f->mode == M_FWD || !recv || recv->k != VK_INST || !catalog_fact(f->in->cat, CATALOG_F_MODULE_STATE_SAVERS, last))
 		return NULL;
-	if (!m->on_device)
+	m = recv->u.inst;
+	if (m->mod == VM_EXTERNAL && m->ext && !m->cls)
+		dev = m->on_device;
+	else if (m->mod == VM_REPO && m->cls && class_module_base(f->in, m->cls))   /* extbase.c */
+		dev = m->on_device ? m->on_device : module_built_on_device(f->in, m);
+	else
+		return NULL;
+	if (!dev)
 		return v_none(f->in->a);
 	sev(f, SEV_SAVE, text_of(f, site), site);
 	if (!(kw && vdict_gets(kw, "state_dict"))) {
-		if (m->on_device != 1)
+		if (dev != 1)
 			f->jc = jc_push(f, JC_COND, anchor_at(f, site),
 			                "the module was moved to the device (under a condition not decided here)");
 		sev(f, SEV_SYNC, afmt(f->in, "%s (the module's device tensors written from the host)", text_of(f, site)),

@@ -53,6 +53,7 @@
 #include "config.h"
 
 #include "internal.h"
+#include "ecg/catalog.h"
 #include "ecg/shapes.h"
 
 /* A signature of the training flags of m and its submodules: 1 true, 2
@@ -83,6 +84,19 @@ static int same_args(value_t **a, size_t na, value_t **b, size_t nb)
 		if (a[i] != b[i] && (a[i]->k != VK_TENSOR || b[i]->k != VK_TENSOR || !shape_same(a[i]->shape, b[i]->shape)))
 			return 0;
 	return 1;
+}
+
+/* An object of an outside record class (catalog record_classes: a
+ * transformers ModelOutput such as CausalLMOutputWithPast(loss=...,
+ * logits=...)) whose fields are the keywords it was made with.  Made in
+ * a forward, where an outside class called is taken for a library's
+ * layer, it is marked a module: the catalog says it is a record. */
+static int is_record(struct interp *in, const value_t *v)
+{
+	const struct vinst *m = v && v->k == VK_INST ? v->u.inst : NULL;
+
+	return m && (m->mod == VM_NONE || m->mod == VM_EXTERNAL) && !m->cls && m->ext && m->args &&
+	       catalog_fact_match(in->cat, CATALOG_F_RECORD_CLASSES, canon_ext(in, m->ext));
 }
 
 /* v, its tensors whose device is not known put on dev; containers copied
@@ -124,6 +138,18 @@ static value_t *place(struct interp *in, value_t *v, int dev, int depth)
 		r->u.dict->anyval = v->u.dict->anyval ? place(in, v->u.dict->anyval, dev, depth + 1) : NULL;
 		return r;
 	}
+	if (is_record(in, v)) {
+		/* a record's fields, placed as a dict's items are */
+		struct vinst *m = ast_arena_alloc(in->a, sizeof *m);
+		value_t *d = place(in, &(value_t){ .k = VK_DICT, .u.dict = v->u.inst->args }, dev, depth);
+
+		*m = *v->u.inst;
+		m->mod = VM_NONE;   /* a record, not a module (see is_record) */
+		m->args = d->u.dict;
+		r = v_copy(in->a, v);
+		r->u.inst = m;
+		return r;
+	}
 	if (v->k == VK_UNKNOWN && v->alts) {
 		value_t *a = place(in, v->alts[0], dev, depth + 1), *b = place(in, v->alts[1], dev, depth + 1);
 
@@ -144,14 +170,15 @@ static value_t *place(struct interp *in, value_t *v, int dev, int depth)
 	return v;
 }
 
-/* A value the job can read: a tensor, a container, or a join of such. */
-static int usable(const value_t *v)
+/* A value the job can read: a tensor, a container, a record of a
+ * library's output class, or a join of such. */
+static int usable(struct interp *in, const value_t *v)
 {
 	if (!v)
 		return 0;
 	if (v->k == VK_UNKNOWN)
-		return v->alts && usable(v->alts[0]) && usable(v->alts[1]);
-	return v->k == VK_TENSOR || v->k == VK_TUPLE || v->k == VK_LIST || v->k == VK_DICT;
+		return v->alts && usable(in, v->alts[0]) && usable(in, v->alts[1]);
+	return v->k == VK_TENSOR || v->k == VK_TUPLE || v->k == VK_LIST || v->k == VK_DICT || is_record(in, v);
 }
 
 /* The dicts that exist before a side reading of m and that its forward
@@ -312,7 +339,7 @@ value_t *model_call_result(struct frame *f, struct vinst *m, value_t **args, siz
 	} else {
 		vdict_del(m->attrs, v_str(in->a, RV_AFTER_KEY));
 	}
-	if (!usable(r))
+	if (!usable(in, r))
 		return NULL;
 	/* where a job-mode call has always put a model's output */
 	return place(in, r, in->gpu ? DEV_DEVICE : DEV_UNKNOWN, 0);

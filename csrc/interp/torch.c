@@ -346,22 +346,35 @@ static value_t *loader_fetch_samples(struct frame *f, const struct vinst *dl, va
 
 /* One sample of ds read on the side (collate.c) for a torch DataLoader
  * whose workers are other processes (num_workers not 0, or not known):
- * what the dataset's __getitem__ returns there, without its events.
- * NULL when the loader fetches in the job's process (loader_fetch_samples
- * read it), or the dataset has no __getitem__ of the repository's. */
-static value_t *loader_side_sample(struct frame *f, const struct vinst *dl, value_t *ds, const struct ast_hdr *site)
+ * what the dataset's __getitem__ returns there, without its events; of
+ * an iterable-style dataset of the repository's (no __getitem__, an
+ * __iter__ that is a generator: class D(IterableDataset)), the first item
+ * its __iter__ yields there.  Given batch_size=None the loader does not
+ * collate: it hands each item over through default_convert, which leaves
+ * a tensor as it is but not a Python number -- so such an item is taken
+ * only when every leaf of it is a tensor (then the default collate's
+ * structure is the item's own).  NULL when the loader fetches in the
+ * job's process (loader_fetch_samples read it), or the dataset has no
+ * such method of the repository's. */
+static value_t *loader_side_sample(struct frame *f, const struct vinst *dl, value_t *ds, const value_t *bs,
+                                   const struct ast_hdr *site)
 {
 	const value_t *nw = vdict_gets(dl->attrs, "num_workers");
 	struct vfunc *gi;
+	value_t *r;
 	long long w;
 	int ok = 0;
 
 	if (f->mode == M_FWD || !vdict_gets(dl->attrs, "__ecg_loader__") || !ds)
 		return NULL;
 	w = nw ? as_int(nw, &ok) : -1;
-	if ((ok && w == 0) || !(gi = repo_method(f->in, ds, "__getitem__", -1)))
+	if (ok && w == 0)
 		return NULL;
-	return sample_side_read(f, ds, gi, site);
+	if ((gi = repo_method(f->in, ds, "__getitem__", -1)))
+		return sample_side_read(f, ds, gi, site);
+	if (!(gi = repo_method(f->in, ds, "__iter__", 1)) || !(r = sample_side_iter(f, ds, gi, site)))
+		return NULL;
+	return !bs || bs->k != VK_NONE || tensor_leaves(r, 0) ? r : NULL;
 }
 
 /* Is v a non-empty dict or tuple whose every part is a tensor (a batch
@@ -550,7 +563,7 @@ value_t *loader_batch(struct frame *f, const struct vinst *dl, const char *what,
 		 * dataset's __getitem__ (collate.c): the structure it
 		 * states, a loose tensor for each part not known */
 		if (!cf && what && vdict_gets(dl->attrs, "__ecg_default_collate__")) {
-			value_t *one = fetched ? fetched : loader_side_sample(f, dl, ds, site), *b;
+			value_t *one = fetched ? fetched : loader_side_sample(f, dl, ds, bs, site), *b;
 
 			/* a torchvision dataset: (transform(picture), target) */
 			if (!one)
@@ -2029,6 +2042,36 @@ static value_t *tc_host_query(struct frame *f, const char *d, const char *last, 
 	return r;
 }
 
+/* torch.finfo(dtype), torch.iinfo(dtype): an object whose numeric fields
+ * (catalog type_info_fields: bits, eps, max, min, tiny, ...) are Python
+ * numbers (torch's "Type Info" documentation), their values not stated
+ * here: a record (catalog record_classes) of host numbers that are no
+ * loader's data (from_values), so torch.tensor(torch.finfo(t).min,
+ * device=d) is a copy of Python data and a branch on one reads nothing
+ * from a device.  Never NULL. */
+static value_t *tc_type_info(struct frame *f, const char *d, const char *last, value_t **args,
+                             size_t nargs, struct vdict *kw, const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	struct vinst *o = new_inst(in);
+	const char *fields = catalog_fact(in->cat, CATALOG_F_TYPE_INFO_FIELDS, d), *p, *e;
+
+	(void)last, (void)args, (void)nargs, (void)kw;
+	o->ext = d;
+	o->args = vdict_new(in->a);
+	for (p = fields; p && *p; p = *e ? e + 1 : e) {
+		value_t *x = unknown_at(f, site, afmt(in, "a field of %s(): a Python number", d));
+
+		e = strchr(p, ' ');
+		if (!e)
+			e = p + strlen(p);
+		x->dev = DEV_HOST;
+		x->from_values = 1;
+		vdict_sets(in->a, o->args, astr(in, afmt(in, "%.*s", (int)(e - p), p)), x);
+	}
+	return mk_inst_value(in, o);
+}
+
 /* torch.nn.modules.utils' _single, _pair, _triple, _quadruple (x): x made
  * a tuple of 1..4 items, as _ntuple does (torch/nn/modules/utils.py):
  * tuple(x) of a list or tuple, x repeated otherwise -- Python values on
@@ -2238,6 +2281,7 @@ static const struct torch_call TORCH_CALLS[] = {
 	{ "stream", tc_stream },
 	{ "synchronize", tc_synchronize },
 	{ "tracing_query", tc_tracing_query },
+	{ "type_info", tc_type_info },
 	{ "type_query", tc_type_query },
 	{ "world_size", tc_world_size },
 };

@@ -883,6 +883,10 @@ enum catalog_fact {
 	                                 module it wraps, for a call that gives
 	                                 it by name (DDP(module=m);
 	                                 interp/wrapkw.c) */
+	CATALOG_F_TYPE_INFO_FIELDS,   /* map: torch.finfo / torch.iinfo -> the
+	                                 fields of its object that are Python
+	                                 numbers, space-separated
+	                                 (interp/torch.c tc_type_info) */
 	CATALOG_NFACTS
 };
 
