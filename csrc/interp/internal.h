@@ -1423,6 +1423,11 @@ extern const struct ntab omegaconf_ntab;
 /* hydra.c: @hydra.main(config_path=, config_name=)'s config bound as the
  * task function's default argument (nothing when it is not pinned) */
 void hydra_task_config(struct frame *f, value_t *fv, const struct ast_hdr *d);
+/* hydradefs.c: a primary config's `defaults:` list composed (config dir
+ * `dir`, "" the root), the command-line words that choose a group's option
+ * taken, the others (value overrides) in *values; NULL when not pinned */
+value_t *hydra_defaults(struct frame *f, const char *dir, value_t *primary, value_t *words, value_t **values,
+                        const struct ast_hdr *site);
 /* yacs.c: yacs CfgNode trees: the constructor and load_cfg (NULL: not
  * one of them), a node's methods by name (NULL: none), an attribute
  * written to a node, a node made from a dict (NULL: empty) */
