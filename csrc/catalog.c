@@ -1444,6 +1444,7 @@ static const struct {
 	[CATALOG_F_BACKWARD_CALLBACK_QUEUES] = { "backward_callback_queues", FK_SET },
 	[CATALOG_F_YACS_NODE_CLASSES] = { "yacs_node_classes", FK_MAP },
 	[CATALOG_F_WORLD_GROUPS] = { "world_groups", FK_SET },
+	[CATALOG_F_FSDP_FULL_STATE] = { "fsdp_full_state", FK_MAP },
 	[CATALOG_F_MODULE_BASE_PACKAGES] = { "module_base_packages", FK_PREFIXES },
 	[CATALOG_F_WRAPPER_DEVICE_KEYWORDS] = { "wrapper_device_keywords", FK_MAP },
 	[CATALOG_F_LIBRARY_MACHINE_QUERIES] = { "library_machine_queries", FK_MAP },

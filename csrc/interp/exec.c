@@ -1985,6 +1985,8 @@ static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 	unsigned i;
 	const struct ast_With *w = (const struct ast_With *)st;
 	int ng = 0, sd_scoped = 0;
+	struct sd_full sdf;        /* a `with` keeping FSDP's full state dict */
+	const struct sd_full *osdf = in->sd_full;
 	enum flow fl;
 	const struct jctx *ojc = f->jc, *pushed = NULL;
 	value_t *entered[8];       /* generator objects and objects with __exit__ */
@@ -2037,8 +2039,12 @@ static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 			value_t *fn = eval(f, AST_AS(wi->context_expr, Call)->func);
 			const char *sdt = fn->k == VK_EXT ? sd_type_method(in, canon_ext(in, fn->u.ext)) : NULL;
 
-			if (sdt && !strcmp(sdt, "scope"))
-				sd_scoped++;
+			if (sdt && !strcmp(sdt, "scope")) {
+				if (sdfull_scope(f, AST_AS(wi->context_expr, Call), &sdf))
+					in->sd_full = &sdf;
+				else
+					sd_scoped++;
+			}
 		}
 
 		if (nds < sizeof ds / sizeof ds[0] && is_device_value(cv))
@@ -2058,6 +2064,7 @@ static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 	in->sd_type_scoped += sd_scoped;
 	fl = exec_block(f, &w->body);
 	in->sd_type_scoped -= sd_scoped;
+	in->sd_full = osdf;
 	f->no_grad -= ng;
 	f->jc = ojc;
 	while (nds)

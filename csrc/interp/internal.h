@@ -305,6 +305,9 @@ struct interp {
 	                                  state-dict type (FSDP.state_dict_type) */
 	int sd_type_set;               /* the job sets a state-dict type for good
 	                                  (FSDP.set_state_dict_type) */
+	const struct sd_full *sd_full; /* in the body of a `with` keeping FSDP's
+	                                  full state dict: its configs (sdfull.c),
+	                                  or NULL */
 	int trace_steps;               /* ECG_TRACE_STEPS is set */
 	struct hot { const char *key; long n; } hot[512];
 	size_t nhot;
@@ -1423,6 +1426,23 @@ extern const struct ntab omegaconf_ntab;
 /* hydra.c: @hydra.main(config_path=, config_name=)'s config bound as the
  * task function's default argument (nothing when it is not pinned) */
 void hydra_task_config(struct frame *f, value_t *fv, const struct ast_hdr *d);
+/* sdfull.c: FSDP1's full state dict -- a `with FSDP.state_dict_type(model,
+ * FULL_STATE_DICT, cfg, optim_cfg)` read into *out (0: another type, the
+ * body skips its rows), the offload's copy to the host at state_dict() /
+ * FSDP.optim_state_dict() (the state on the host, or NULL), and that call */
+struct sd_full {
+	signed char offload, rank0;    /* state_dict(): 1, 0, -1 not known */
+	signed char ooffload, orank0;  /* FSDP.optim_state_dict() */
+};
+int sdfull_scope(struct frame *f, const struct ast_Call *call, struct sd_full *out);
+value_t *sdfull_copy(struct frame *f, int optim, const struct ast_hdr *site);
+value_t *sdfull_optim_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site);
+void sdfull_keep_config(struct interp *in, struct vinst *o, const char *last, size_t nargs, struct vdict *kw);
+/* module.c: the word of the state-dict-gathering wrapper (catalog
+ * fsdp_state_dict) that is m or wraps a module under it, its collective in
+ * *op, *sharded as wrap_sharded() says of such units; NULL when none */
+const char *module_sd_wrapper(struct interp *in, const struct vinst *m, const char **op, int *sharded);
 /* hydradefs.c: a primary config's `defaults:` list composed (config dir
  * `dir`, "" the root), the command-line words that choose a group's option
  * taken, the others (value overrides) in *values; NULL when not pinned */

@@ -865,6 +865,12 @@ enum catalog_fact {
 	                                 process group (dist.group.WORLD): a
 	                                 collective over it serves data
 	                                 parallelism (interp/torch.c) */
+	CATALOG_F_FSDP_FULL_STATE,    /* map: '<enum>.<member>' of a state-dict
+	                                 type that keeps FSDP1's full state ->
+	                                 its two default config classes; a
+	                                 config class -> its defaults
+	                                 'offload_to_cpu=0|1 rank0_only=0|1'
+	                                 (interp/sdfull.c) */
 	CATALOG_NFACTS
 };
 
