@@ -815,6 +815,10 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 	{
 		value_t *r = unknown_at(f, site, fn->k == VK_UNKNOWN && fn->reason ? fn->reason : "a call ecg cannot follow");
 
+		/* a method of host data given no tensor: host data (hostdata.c) */
+		if (hostdata_args(args, nargs, kw))
+			hostdata_keep(fn, r);
+
 		/* m.get(key) or m.get(key, None) of a mapping not known: None
 		 * when the key is absent (`is None` of it is not decided) */
 		if (site && AST_IS(site, Call) && AST_IS(AST_AS(site, Call)->func, Attribute) &&

@@ -384,6 +384,7 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 	/* arithmetic of Python numbers (or strs) is one again (facts.c) */
 	if (fact_number_or_str(l) && fact_number_or_str(r))
 		pv->plain = 1;
+	hostdata_binop(l, r, pv);   /* of host data: host data (hostdata.c) */
 	/* i % n of two ints >= 0 (an item of a range, a length): an int in
 	 * [0, n) -- n == 0 raises, the run that goes on has n > 0 */
 	if (op == AST_OP_MOD && fact_nonneg_int(l) && fact_nonneg_int(r)) {

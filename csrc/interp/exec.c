@@ -1494,6 +1494,7 @@ static void widen_names(struct frame *f, struct vdict *d, const struct vdict *be
 			                   tuples/lists of them (loopkeep.c) */
 		d->vals[i] = v_unknown(in->a, k->k == VK_STR ? k->u.str.s : NULL,
 		                       afmt_memo(in, "assigned in `%s`, whose iterations are not all read", cond, NULL));
+		d->vals[i]->plain = loop_number(o, a);   /* a counter: a Python number still */
 	}
 }
 

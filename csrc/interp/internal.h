@@ -650,6 +650,16 @@ value_t *fact_int_of(struct frame *f, const value_t *arg, value_t *r);
 /* facts.c: v is an int >= 0 (a Python int, or FACT_NONNEG_INT).  Never fails. */
 int fact_nonneg_int(const value_t *v);
 int fact_plain(const value_t *v);
+/* hostdata.c: what Python makes of host data (values not known with dev
+ * DEV_HOST) without a tensor is host data */
+void hostdata_keep(const value_t *from, value_t *to);
+int hostdata_args(value_t **args, size_t nargs, const struct vdict *kw);
+void hostdata_binop(const value_t *l, const value_t *r, value_t *pv);
+void hostdata_sum(const value_t *xs, value_t *r);
+void hostdata_extend(struct interp *in, struct vseq *s, const value_t *x);
+/* facts.c: 1 when a loop-carried name held a Python number before the
+ * loop and its one reading bound it to one again */
+int loop_number(const value_t *before, const value_t *after);
 value_t *fact_set_plain(value_t *r);
 value_t *fact_str_concat(struct frame *f, enum ast_operator op, const value_t *l, const value_t *r,
                          const struct ast_hdr *site);
