@@ -2230,7 +2230,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 
 			f->ret = y->value ? eval(f, y->value) : v_none(in->a);
 			f->yielded = 1;
-			gen_note_yield(f);
+			gen_note_yield(f, st);
 			gen_ctx_note_yield(f);
 			return FL_RETURN;
 		}
@@ -2258,7 +2258,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 				f->ret = iter_rep_item(f, src);
 			else
 				f->ret = unknown_at(f, st, "an item of `yield from`");
-			gen_note_yield(f);
+			gen_note_yield(f, st);
 			return FL_RETURN;
 		}
 		if (AST_IS(AST_AS(st, Expr)->value, Constant)) {
@@ -2414,6 +2414,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 				long long before = in->job_events;
 				size_t sev_before = in->nsev;
 				value_t *alt0 = f->ret_alt;
+				long drained = drain_count(f);
 
 				struct narrowing nwn;
 
@@ -2449,6 +2450,12 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 					fl = FL_RETURN;
 					break;
 				}
+				/* the same loop in a generator drained whole
+				 * (list(G)): a pass that yielded stands for every
+				 * pass (gendrain.c keeps the first item, the count
+				 * not known) -- not read again */
+				if (drained >= 0 && drain_count(f) > drained && const_truth(w->test) == 1)
+					break;
 				if (++trips >= MAX_UNROLL || !budget(f))
 					break;
 				before = in->job_events;

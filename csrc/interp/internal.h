@@ -177,6 +177,9 @@ struct frame {
 	value_t *yield_first;          /* gen_body: the value of the first yield
 	                                  reached on the reading (one on a path of
 	                                  an undecided `if` included), NULL none */
+	const struct ast_hdr *yield_site; /* gen_body: that yield's statement */
+	int yield_sites;               /* gen_body: another yield statement was
+	                                  reached too */
 	int ret_is_yield;              /* gen_body: the FL_RETURN under way is a
 	                                  yield's, not a `return` (which ends the
 	                                  generator and gives no item) */
@@ -877,7 +880,7 @@ value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond);
 void ret_note_alt(struct frame *f, value_t *v, const char *cond);
 /* function.c: a generator's yield reached (frame.yield_first), and the
  * item one advance gives when the reading ended by a return (gen_item) */
-void gen_note_yield(struct frame *f);
+void gen_note_yield(struct frame *f, const struct ast_hdr *st);
 value_t *gen_item(const struct frame *cf, enum flow fl, value_t *ret);
 value_t *call_dunder_import(struct frame *f, value_t **args, size_t nargs, struct vdict *kw,
                             const struct ast_hdr *site);
@@ -929,6 +932,7 @@ int gen_run_whole(struct frame *f, struct vinst *g, struct gdrain *d, const stru
 value_t *gen_import_items(struct frame *f, value_t *it, const struct ast_hdr *site);
 value_t *gen_drain(struct frame *f, struct vinst *g, int tuple, const struct ast_hdr *site);
 int drain_yield(struct frame *f, const struct ast_hdr *st);
+long drain_count(const struct frame *f);
 /* gendrain.c: a @contextmanager whose yield is nested, entered by draining
  * its body once: the first item yielded (the `as` value), NULL when not. */
 value_t *gen_drain_ctx(struct frame *f, struct vinst *g, const struct ast_hdr *site);
