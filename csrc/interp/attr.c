@@ -655,5 +655,7 @@ value_t *getattr_v(struct frame *f, value_t *obj, const char *name, const struct
 		break;
 	}
 	v = unknown_at(f, site, obj->k == VK_UNKNOWN && obj->reason ? obj->reason : "an attribute ecg cannot follow");
+	/* an attribute (a method) of host data: host data (hostdata.c) */
+	hostdata_keep(obj, v);
 	return mapds_method(f, obj, name, v);
 }

@@ -1328,7 +1328,10 @@ static value_t *bi_sum(struct frame *f, value_t *fn, value_t **args, size_t narg
 	}
 	if (nargs >= 1 && all_int && (r = sum_of_ints(f, args[0], NULL, site)))
 		return r;
-	return unknown_at(f, site, "sum() of values not known");
+	r = unknown_at(f, site, "sum() of values not known");
+	if (nargs == 1)
+		hostdata_sum(args[0], r);   /* sum() of host data (hostdata.c) */
+	return r;
 }
 
 static value_t *bi_abs(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,

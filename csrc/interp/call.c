@@ -155,6 +155,20 @@ static int numbers_only(value_t **args, size_t nargs, const struct vdict *kw)
 	return n > 0;
 }
 
+/* The name catalog host_state_calls lists a call by: a method of a torch
+ * LR scheduler (torch_object marks its class "scheduler:") by its base
+ * class's, torch.optim.lr_scheduler.LRScheduler.<method>; any other as it
+ * is. */
+static const char *host_state_key(struct interp *in, const char *d)
+{
+	static const char mark[] = "scheduler:";
+	const char *m;
+
+	if (strncmp(d, mark, sizeof mark - 1) || !(m = strrchr(d, '.')))
+		return d;
+	return afmt(in, "torch.optim.lr_scheduler.LRScheduler%s", m);
+}
+
 /* External callables: torch, third-party libraries, the standard library. */
 value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                   const struct ast_hdr *site)
@@ -370,8 +384,9 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	if (f->mode != M_FWD && !fn->recv && strncmp(d, "torch.", 6) &&
 	    (numbers_only(args, nargs, kw) || catalog_fact(in->cat, CATALOG_F_HOST_SERIALISERS, d)))
 		r->from_values = 1;
-	/* random.getstate(): host data (catalog host_state_calls) */
-	if (catalog_fact(in->cat, CATALOG_F_HOST_STATE_CALLS, d))
+	/* random.getstate(), scheduler.state_dict(): host data (catalog
+	 * host_state_calls) */
+	if (catalog_fact(in->cat, CATALOG_F_HOST_STATE_CALLS, host_state_key(in, d)))
 		r->dev = DEV_HOST;
 	arr_reader_result(f, d, args, nargs, kw, r);
 	return mapds_call(f, d, kw, r);
@@ -802,6 +817,10 @@ value_t *call(struct frame *f, value_t *fn, value_t **args, size_t nargs,
 	unknown_call_effects(f, site, args, nargs);
 	{
 		value_t *r = unknown_at(f, site, fn->k == VK_UNKNOWN && fn->reason ? fn->reason : "a call ecg cannot follow");
+
+		/* a method of host data given no tensor: host data (hostdata.c) */
+		if (hostdata_args(args, nargs, kw))
+			hostdata_keep(fn, r);
 
 		/* m.get(key) or m.get(key, None) of a mapping not known: None
 		 * when the key is absent (`is None` of it is not decided) */

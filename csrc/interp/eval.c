@@ -384,6 +384,7 @@ value_t *binop(struct frame *f, enum ast_operator op, value_t *l, value_t *r,
 	/* arithmetic of Python numbers (or strs) is one again (facts.c) */
 	if (fact_number_or_str(l) && fact_number_or_str(r))
 		pv->plain = 1;
+	hostdata_binop(l, r, pv);   /* of host data: host data (hostdata.c) */
 	/* i % n of two ints >= 0 (an item of a range, a length): an int in
 	 * [0, n) -- n == 0 raises, the run that goes on has n > 0 */
 	if (op == AST_OP_MOD && fact_nonneg_int(l) && fact_nonneg_int(r)) {
@@ -1501,6 +1502,27 @@ static int seq_items_alike(const struct vseq *q)
 	return 1;
 }
 
+/* defaultdict d[k] of a key not known, d holding no known key (a loop
+ * filing rows by a field: `data[prompt]['pairs'].append(...)`): the
+ * entry stored under a key not known -- the one made before, or
+ * default_factory()'s, stored so (anykey: host data when the fresh value
+ * is; anyval) -- so that the loop's writes fill it and a pass over
+ * d.items() reads it, not an empty dict. */
+static value_t *default_any(struct frame *f, struct vdict *d, const struct ast_hdr *site)
+{
+	value_t *v;
+
+	if (d->anykey && d->anyval && !d->anymixed)
+		return d->anyval;
+	v = call(f, d->missing, NULL, 0, NULL, site);
+	if (d->anykey != 2)
+		d->anykey = host_only(v, 0) ? 1 : 2;
+	if (d->anyval && !alike_values(d->anyval, v))
+		d->anymixed = 1;
+	d->anyval = v;
+	return v;
+}
+
 static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, value_t *obj, value_t *idx)
 {
 	struct interp *in = f->in;
@@ -1608,12 +1630,13 @@ static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, val
 		}
 		if (obj->u.seq->unk_reason && obj->u.seq->n >= 1 && idx->k != VK_SLICE &&
 		    (obj->u.seq->items[0]->k == VK_TENSOR || obj->u.seq->items[0]->k == VK_TUPLE ||
-		     alts_dev_path(obj->u.seq->items[0]) >= 0 ||
+		     obj->u.seq->items[0]->k == VK_DICT || alts_dev_path(obj->u.seq->items[0]) >= 0 ||
 		     (obj->u.seq->items[0]->k == VK_UNKNOWN && fact_nonneg_int(obj->u.seq->items[0]))))
-			/* x[i] of tensors (or tuples: a collate's samples; or
-			 * ints >= 0: list(range(n)), indices) made by one loop
-			 * over items not known: one where its representative
-			 * lives (as a pass over it reads them, iter_rep_item) */
+			/* x[i] of tensors (or tuples or dicts: a collate's
+			 * samples, batch[0].keys(); or ints >= 0: list(range(n)),
+			 * indices) made by one loop over items not known: one
+			 * where its representative lives (as a pass over it
+			 * reads them, iter_rep_item) */
 			return obj->u.seq->items[0];
 		/* x[a:b] of a sequence one loop over items not known built
 		 * (its items read so far, its length not known; no exact
@@ -1724,6 +1747,8 @@ static value_t *subscript_of(struct frame *f, const struct ast_Subscript *s, val
 			vdict_set(in->a, obj->u.dict, idx, v);
 			return v;
 		}
+		if (obj->u.dict->missing && !value_is_known_key(idx) && !obj->u.dict->n && f->mode != M_FWD)
+			return default_any(f, obj->u.dict, &s->h);   /* rows filed under keys not known */
 		/* d["boxes"] of a dict filled under keys not known with one
 		 * tensor (`for k, v in t.items(): d[k] = v` read once for all):
 		 * the key, if there (the run that goes on), holds that tensor --

@@ -1494,6 +1494,7 @@ static void widen_names(struct frame *f, struct vdict *d, const struct vdict *be
 			                   tuples/lists of them (loopkeep.c) */
 		d->vals[i] = v_unknown(in->a, k->k == VK_STR ? k->u.str.s : NULL,
 		                       afmt_memo(in, "assigned in `%s`, whose iterations are not all read", cond, NULL));
+		d->vals[i]->plain = loop_number(o, a);   /* a counter: a Python number still */
 	}
 }
 
@@ -2000,6 +2001,8 @@ static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 	unsigned i;
 	const struct ast_With *w = (const struct ast_With *)st;
 	int ng = 0, sd_scoped = 0;
+	struct sd_full sdf;        /* a `with` keeping FSDP's full state dict */
+	const struct sd_full *osdf = in->sd_full;
 	enum flow fl;
 	const struct jctx *ojc = f->jc, *pushed = NULL;
 	value_t *entered[8];       /* generator objects and objects with __exit__ */
@@ -2052,8 +2055,12 @@ static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 			value_t *fn = eval(f, AST_AS(wi->context_expr, Call)->func);
 			const char *sdt = fn->k == VK_EXT ? sd_type_method(in, canon_ext(in, fn->u.ext)) : NULL;
 
-			if (sdt && !strcmp(sdt, "scope"))
-				sd_scoped++;
+			if (sdt && !strcmp(sdt, "scope")) {
+				if (sdfull_scope(f, AST_AS(wi->context_expr, Call), &sdf))
+					in->sd_full = &sdf;
+				else
+					sd_scoped++;
+			}
 		}
 
 		if (nds < sizeof ds / sizeof ds[0] && is_device_value(cv))
@@ -2073,6 +2080,7 @@ static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 	in->sd_type_scoped += sd_scoped;
 	fl = exec_block(f, &w->body);
 	in->sd_type_scoped -= sd_scoped;
+	in->sd_full = osdf;
 	f->no_grad -= ng;
 	f->jc = ojc;
 	while (nds)
@@ -2237,7 +2245,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 
 			f->ret = y->value ? eval(f, y->value) : v_none(in->a);
 			f->yielded = 1;
-			gen_note_yield(f);
+			gen_note_yield(f, st);
 			gen_ctx_note_yield(f);
 			return FL_RETURN;
 		}
@@ -2265,7 +2273,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 				f->ret = iter_rep_item(f, src);
 			else
 				f->ret = unknown_at(f, st, "an item of `yield from`");
-			gen_note_yield(f);
+			gen_note_yield(f, st);
 			return FL_RETURN;
 		}
 		if (AST_IS(AST_AS(st, Expr)->value, Constant)) {
@@ -2422,6 +2430,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 				long long before = in->job_events;
 				size_t sev_before = in->nsev;
 				value_t *alt0 = f->ret_alt;
+				long drained = drain_count(f);
 
 				struct narrowing nwn;
 
@@ -2457,6 +2466,12 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 					fl = FL_RETURN;
 					break;
 				}
+				/* the same loop in a generator drained whole
+				 * (list(G)): a pass that yielded stands for every
+				 * pass (gendrain.c keeps the first item, the count
+				 * not known) -- not read again */
+				if (drained >= 0 && drain_count(f) > drained && const_truth(w->test) == 1)
+					break;
 				if (++trips >= MAX_UNROLL || !budget(f))
 					break;
 				before = in->job_events;

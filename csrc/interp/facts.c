@@ -302,3 +302,21 @@ value_t *fact_str_concat(struct frame *f, enum ast_operator op, const value_t *l
 	return v;
 }
 
+
+/* A name or attribute a loop read one for all its iterations rebinds:
+ * 1 when it held a Python number (int or float, known or a plain
+ * unknown) before the loop and the body bound it to one again (`n +=
+ * batch_size`): the value a later iteration binds is a number too, as
+ * Python's arithmetic of numbers gives.  0 otherwise (a bool, a str, a
+ * tensor, None before ...). */
+int loop_number(const value_t *before, const value_t *after)
+{
+	const value_t *v[2] = { before, after };
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (!v[i] || !(v[i]->k == VK_INT || v[i]->k == VK_FLOAT ||
+		               (v[i]->k == VK_UNKNOWN && !v[i]->alts && v[i]->plain && !v[i]->str_prefix)))
+			return 0;
+	return 1;
+}

@@ -863,8 +863,12 @@ value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond)
 
 /* A generator's body reached a yield: f->ret is its value.  The first one
  * reached is kept (gen_item), and the return under way is a yield's. */
-void gen_note_yield(struct frame *f)
+void gen_note_yield(struct frame *f, const struct ast_hdr *st)
 {
+	if (f->yield_site && f->yield_site != st)
+		f->yield_sites = 1;
+	if (!f->yield_site)
+		f->yield_site = st;
 	if (!f->yield_first)
 		f->yield_first = f->ret;
 	f->ret_is_yield = 1;
@@ -876,10 +880,14 @@ void gen_note_yield(struct frame *f)
  * the body's end -- which gives no item in Python (StopIteration): then
  * the item is the value of the yield reached on a path of an undecided
  * `if` (`for b in loader: if valid(b): yield b` and a `return` after the
- * loop: the item is b, not None). */
+ * loop: the item is b, not None).  A reading that reached one yield
+ * statement gives that yield's value whatever else it met (`if
+ * len(batch) == size: yield collate(batch)` in a loop over items not
+ * known, inside `while True:`): every item Python takes on the paths it
+ * read is one. */
 value_t *gen_item(const struct frame *cf, enum flow fl, value_t *ret)
 {
-	if (cf->yield_first && !(fl == FL_RETURN && cf->ret_is_yield))
+	if (cf->yield_first && (!(fl == FL_RETURN && cf->ret_is_yield) || !cf->yield_sites))
 		return cf->yield_first;
 	return ret;
 }

@@ -37,6 +37,12 @@
  * once there, before the block rather than around it (as function.c's
  * `with cm(): yield` does); the `as` value is its first item.
  *
+ * drain_count(): how many yields the body f drains has handed over so far
+ * (-1 when f drains none): exec.c leaves a `while True:` of a drained
+ * body after a pass that yielded, read once for all its passes (the
+ * result keeps the first item, its length not known, as it does for any
+ * while loop read).
+ *
  * Everything is allocated in the interpreter's arena.
  */
 #include "config.h"
@@ -146,4 +152,11 @@ value_t *gen_drain_ctx(struct frame *f, struct vinst *g, const struct ast_hdr *s
 	if (r->k == VK_LIST && r->u.seq->n)
 		return r->u.seq->items[0];
 	return r;
+}
+
+long drain_count(const struct frame *f)
+{
+	if (!f->drain)
+		return -1;
+	return (long)f->drain->all->u.seq->n + f->drain->partial;
 }

@@ -10,15 +10,18 @@
  *     interpolations unknown);
  *   - its `hydra:` node removed (Hydra's own settings, not in the task's
  *     config);
- *   - the job's command-line words, each a Hydra override key.path=value,
- *     merged over it as OmegaConf.from_dotlist reads them.
+ *   - a `defaults:` list composed (hydradefs.c: the config groups, the
+ *     command line's group choices among them);
+ *   - the job's other command-line words, each a Hydra override
+ *     key.path=value, merged over it as OmegaConf.from_dotlist reads
+ *     them.
  * The config is bound as the default of the function's only positional
  * parameter, so a call without it gets it and a call passing one (Hydra
  * passes a given config through) does not.  Nothing is bound -- the
  * parameter stays a value not known, as before -- when the file is not
- * read or not a mapping, when it has a `defaults:` list (composition from
- * config groups: not read), when a command-line word is not a plain
- * override (--multirun, +key=, ~key, a group choice not read), or when
+ * read or not a mapping, when its `defaults:` list is not pinned
+ * (hydradefs.c), when a command-line word is not a plain override
+ * (--multirun, +key=, ~key, a group choice not read), or when
  * the def does not take exactly one positional parameter without a
  * default.  All values live in the interpreter's arena; nothing here
  * fails.
@@ -69,7 +72,7 @@ static value_t *compose(struct frame *f, value_t *fv, const struct ast_hdr *d)
 	struct interp *in = f->in;
 	const struct ast_Call *c = AST_AS(d, Call);
 	const char *cpath = NULL, *cname = NULL, *dir, *file;
-	value_t *cfg, *task, *arg;
+	value_t *cfg, *task, *arg, *words = in->argv;
 	unsigned i;
 
 	for (i = 0; i < c->keywords.n; i++) {
@@ -95,22 +98,26 @@ static value_t *compose(struct frame *f, value_t *fv, const struct ast_hdr *d)
 	file = *dir ? afmt(in, "%s/%s.yaml", dir, cname) : afmt(in, "%s.yaml", cname);
 	arg = v_str(in->a, file);
 	cfg = omegaconf_call(f, "omegaconf.OmegaConf.load", &arg, 1, NULL, d);
-	if (!cfg || cfg->k != VK_DICT || vdict_gets(cfg->u.dict, "defaults"))
+	if (!cfg || cfg->k != VK_DICT)
 		return NULL;
-	task = v_dict(in->a);
-	task->u.dict->dictconfig = 1;
-	for (i = 0; i < cfg->u.dict->n; i++)
-		if (!(cfg->u.dict->keys[i]->k == VK_STR && !strcmp(cfg->u.dict->keys[i]->u.str.s, "hydra")))
-			vdict_set(in->a, task->u.dict, cfg->u.dict->keys[i], cfg->u.dict->vals[i]);
-	if (in->argv && in->argv->u.seq->n) {
-		struct vseq *w = in->argv->u.seq;
+	for (i = 0; words && i < words->u.seq->n; i++)
+		if (words->u.seq->items[i]->k != VK_STR || !strchr(words->u.seq->items[i]->u.str.s, '=') ||
+		    strchr("-+~", words->u.seq->items[i]->u.str.s[0]))
+			return NULL;
+	if (vdict_gets(cfg->u.dict, "defaults")) {
+		if (!(task = hydra_defaults(f, dir, cfg, words, &words, d)) || task->k != VK_DICT)
+			return NULL;
+	} else {
+		task = v_dict(in->a);
+		task->u.dict->dictconfig = 1;
+		for (i = 0; i < cfg->u.dict->n; i++)
+			if (!(cfg->u.dict->keys[i]->k == VK_STR && !strcmp(cfg->u.dict->keys[i]->u.str.s, "hydra")))
+				vdict_set(in->a, task->u.dict, cfg->u.dict->keys[i], cfg->u.dict->vals[i]);
+	}
+	if (words && words->u.seq->n) {
 		value_t *over, *layers[2];
 
-		for (i = 0; i < w->n; i++)
-			if (w->items[i]->k != VK_STR || !strchr(w->items[i]->u.str.s, '=') ||
-			    strchr("-+~", w->items[i]->u.str.s[0]))
-				return NULL;
-		over = omegaconf_call(f, "omegaconf.OmegaConf.from_dotlist", &in->argv, 1, NULL, d);
+		over = omegaconf_call(f, "omegaconf.OmegaConf.from_dotlist", &words, 1, NULL, d);
 		if (!over || over->k != VK_DICT)
 			return NULL;
 		layers[0] = task;

@@ -179,6 +179,9 @@ struct frame {
 	value_t *yield_first;          /* gen_body: the value of the first yield
 	                                  reached on the reading (one on a path of
 	                                  an undecided `if` included), NULL none */
+	const struct ast_hdr *yield_site; /* gen_body: that yield's statement */
+	int yield_sites;               /* gen_body: another yield statement was
+	                                  reached too */
 	int ret_is_yield;              /* gen_body: the FL_RETURN under way is a
 	                                  yield's, not a `return` (which ends the
 	                                  generator and gives no item) */
@@ -307,6 +310,9 @@ struct interp {
 	                                  state-dict type (FSDP.state_dict_type) */
 	int sd_type_set;               /* the job sets a state-dict type for good
 	                                  (FSDP.set_state_dict_type) */
+	const struct sd_full *sd_full; /* in the body of a `with` keeping FSDP's
+	                                  full state dict: its configs (sdfull.c),
+	                                  or NULL */
 	int trace_steps;               /* ECG_TRACE_STEPS is set */
 	struct hot { const char *key; long n; } hot[512];
 	size_t nhot;
@@ -678,6 +684,16 @@ value_t *fact_int_of(struct frame *f, const value_t *arg, value_t *r);
 /* facts.c: v is an int >= 0 (a Python int, or FACT_NONNEG_INT).  Never fails. */
 int fact_nonneg_int(const value_t *v);
 int fact_plain(const value_t *v);
+/* hostdata.c: what Python makes of host data (values not known with dev
+ * DEV_HOST) without a tensor is host data */
+void hostdata_keep(const value_t *from, value_t *to);
+int hostdata_args(value_t **args, size_t nargs, const struct vdict *kw);
+void hostdata_binop(const value_t *l, const value_t *r, value_t *pv);
+void hostdata_sum(const value_t *xs, value_t *r);
+void hostdata_extend(struct interp *in, struct vseq *s, const value_t *x);
+/* facts.c: 1 when a loop-carried name held a Python number before the
+ * loop and its one reading bound it to one again */
+int loop_number(const value_t *before, const value_t *after);
 value_t *fact_set_plain(value_t *r);
 value_t *fact_str_concat(struct frame *f, enum ast_operator op, const value_t *l, const value_t *r,
                          const struct ast_hdr *site);
@@ -918,7 +934,7 @@ value_t *ret_join(struct frame *f, value_t *a, value_t *b, const char *cond);
 void ret_note_alt(struct frame *f, value_t *v, const char *cond);
 /* function.c: a generator's yield reached (frame.yield_first), and the
  * item one advance gives when the reading ended by a return (gen_item) */
-void gen_note_yield(struct frame *f);
+void gen_note_yield(struct frame *f, const struct ast_hdr *st);
 value_t *gen_item(const struct frame *cf, enum flow fl, value_t *ret);
 value_t *call_dunder_import(struct frame *f, value_t **args, size_t nargs, struct vdict *kw,
                             const struct ast_hdr *site);
@@ -970,6 +986,7 @@ int gen_run_whole(struct frame *f, struct vinst *g, struct gdrain *d, const stru
 value_t *gen_import_items(struct frame *f, value_t *it, const struct ast_hdr *site);
 value_t *gen_drain(struct frame *f, struct vinst *g, int tuple, const struct ast_hdr *site);
 int drain_yield(struct frame *f, const struct ast_hdr *st);
+long drain_count(const struct frame *f);
 /* gendrain.c: a @contextmanager whose yield is nested, entered by draining
  * its body once: the first item yielded (the `as` value), NULL when not. */
 value_t *gen_drain_ctx(struct frame *f, struct vinst *g, const struct ast_hdr *site);
@@ -1498,6 +1515,28 @@ extern const struct ntab omegaconf_ntab;
 /* hydra.c: @hydra.main(config_path=, config_name=)'s config bound as the
  * task function's default argument (nothing when it is not pinned) */
 void hydra_task_config(struct frame *f, value_t *fv, const struct ast_hdr *d);
+/* sdfull.c: FSDP1's full state dict -- a `with FSDP.state_dict_type(model,
+ * FULL_STATE_DICT, cfg, optim_cfg)` read into *out (0: another type, the
+ * body skips its rows), the offload's copy to the host at state_dict() /
+ * FSDP.optim_state_dict() (the state on the host, or NULL), and that call */
+struct sd_full {
+	signed char offload, rank0;    /* state_dict(): 1, 0, -1 not known */
+	signed char ooffload, orank0;  /* FSDP.optim_state_dict() */
+};
+int sdfull_scope(struct frame *f, const struct ast_Call *call, struct sd_full *out);
+value_t *sdfull_copy(struct frame *f, int optim, const struct ast_hdr *site);
+value_t *sdfull_optim_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site);
+void sdfull_keep_config(struct interp *in, struct vinst *o, const char *last, size_t nargs, struct vdict *kw);
+/* module.c: the word of the state-dict-gathering wrapper (catalog
+ * fsdp_state_dict) that is m or wraps a module under it, its collective in
+ * *op, *sharded as wrap_sharded() says of such units; NULL when none */
+const char *module_sd_wrapper(struct interp *in, const struct vinst *m, const char **op, int *sharded);
+/* hydradefs.c: a primary config's `defaults:` list composed (config dir
+ * `dir`, "" the root), the command-line words that choose a group's option
+ * taken, the others (value overrides) in *values; NULL when not pinned */
+value_t *hydra_defaults(struct frame *f, const char *dir, value_t *primary, value_t *words, value_t **values,
+                        const struct ast_hdr *site);
 /* yacs.c: yacs CfgNode trees: the constructor and load_cfg (NULL: not
  * one of them), a node's methods by name (NULL: none), an attribute
  * written to a node, a node made from a dict (NULL: empty) */

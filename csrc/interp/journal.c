@@ -402,8 +402,14 @@ static void jwiden(struct interp *in, const struct jentry *e, const char *why)
 	} else {
 		value_t *v = vdict_gets(e->d, e->key);
 
-		if (v && v != e->old && jdata(v))   /* an equal number set again: later iterations set others */
-			vdict_sets(in->a, e->d, e->key, v_unknown(in->a, e->key, why));
+		if (v && v != e->old && jdata(v)) {  /* an equal number set again: later iterations set others */
+			value_t *u = v_unknown(in->a, e->key, why);
+
+			/* a number the loop rebinds to a number (a counter
+			 * `self.n += batch_size`): a Python number still */
+			u->plain = loop_number(e->old, v);
+			vdict_sets(in->a, e->d, e->key, u);
+		}
 	}
 }
 

@@ -172,6 +172,7 @@ static value_t *m_list_extend(struct frame *f, value_t *fn, value_t **args, size
 		} else {
 			self->u.seq->unk_expr = args[0]->expr;
 			self->u.seq->unk_reason = "extended with items not known";
+			hostdata_extend(in, self->u.seq, args[0]);   /* items of host data (hostdata.c) */
 		}
 		seq_grown(f, self->u.seq);
 	}

@@ -678,6 +678,7 @@ void module_set_training(struct interp *in, struct vinst *m, int on, int depth)
  * from device to host, which waits for the device: a sync.  Anything
  * less certain states nothing. */
 static const char *sd_wrapper(struct interp *in, const struct vinst *m, const char **op, int *sharded, int depth);
+static int state_dict_effects(struct frame *f, value_t *self, const struct ast_hdr *site);
 
 /* Every parallel wrapper around m (its words of parallel_wrappers) is
  * one whose object's load_state_dict is nn.Module's, over m's own tensors
@@ -805,31 +806,41 @@ static const char *sd_wrapper(struct interp *in, const struct vinst *m, const ch
 	return found;
 }
 
+const char *module_sd_wrapper(struct interp *in, const struct vinst *m, const char **op, int *sharded)
+{
+	return sd_wrapper(in, m, op, sharded, 0);
+}
+
 /* model.state_dict() in job code, of a module that is or holds a unit of
  * FSDP1 (catalog fsdp_state_dict): under the default FULL_STATE_DICT every
  * unit is unsharded for it -- a collective event, implied by the wrapper;
  * none in the body of a `with` choosing another type (in->sd_type_scoped;
- * schedule.c drops them when the job sets one for good). */
-static void state_dict_effects(struct frame *f, value_t *self, const struct ast_hdr *site)
+ * schedule.c drops them when the job sets one for good).  1 when self is
+ * or holds such a unit (read in the job, not in such a body). */
+static int state_dict_effects(struct frame *f, value_t *self, const struct ast_hdr *site)
 {
 	struct interp *in = f->in;
 	const char *op = NULL, *w;
 	struct sched_ev *e;
 	int sharded = 0;
 
-	/* NO_SHARD units have nothing to gather */
 	if (f->mode == M_FWD || in->sd_type_scoped || self->k != VK_INST ||
-	    !(w = sd_wrapper(in, self->u.inst, &op, &sharded, 0)) || sharded == 0)
-		return;
+	    !(w = sd_wrapper(in, self->u.inst, &op, &sharded, 0)))
+		return 0;
+	/* NO_SHARD units have nothing to gather */
+	if (sharded == 0)
+		return 1;
 	if ((e = sev(f, SEV_COLLECTIVE, text_of(f, AST_IS(site, Call) ? AST_AS(site, Call)->func : site), site))) {
 		e->op = op;
 		e->async_op = -1;
 		e->parallelism = "data";
 		e->implied_by = w;
-		e->target = "state_dict";
+		/* in a body keeping the full type the job's choice is known */
+		e->target = in->sd_full ? "full_state_dict" : "state_dict";
 		if (sharded < 0)
 			e->detail_text = "an FSDP unit under it is sharded (not NO_SHARD): its sharding strategy is not known";
 	}
+	return 1;
 }
 
 /* A library's module ecg does not build (libvalues.c: from_pretrained,
@@ -1238,7 +1249,9 @@ value_t *call_module_method(struct frame *f, value_t *fn, value_t **args, size_t
 	case BI_M_MOD_STATE_DICT: {
 		value_t *sd;
 
-		state_dict_effects(f, self, site);
+		/* FSDP's full state offloaded to the host (sdfull.c) */
+		if (state_dict_effects(f, self, site) && in->sd_full && (sd = sdfull_copy(f, 0, site)))
+			return sd;
 		sd = unknown_at(f, site, "a module's state dict, read at run time");
 		/* of a module the job built on the host and never moved: host
 		 * tensors (torch.save of it copies nothing off a device) */

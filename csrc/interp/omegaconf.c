@@ -10,7 +10,8 @@
  *   OmegaConf.from_cli(list) / from_dotlist(list)
  *                            "a.b=v" items into nested dicts, v read as a
  *                            YAML scalar (int, float, bool, null, plain
- *                            str); unknown when the list or an item is not
+ *                            str) or a flow list of them ("[a,b]");
+ *                            unknown when the list or an item is not
  *                            known, or v is YAML ecg does not read exactly
  *   OmegaConf.structured(Cls) a dict of a dataclass's fields at their
  *                            defaults (nested dataclasses as dicts): the
@@ -305,8 +306,43 @@ static value_t *yaml_scalar(struct interp *in, const char *s)
 	return v_str(in->a, s);
 }
 
+/* A YAML flow list of plain scalars ("[hh]", "[a, 1, true]") as a list,
+ * else yaml_scalar(s): NULL when s is YAML ecg does not read exactly (a
+ * nested list or map, a quoted item, an empty item). */
+static value_t *yaml_value(struct interp *in, const char *s)
+{
+	size_t n = strlen(s);
+	const char *p, *e;
+	value_t *r;
+
+	if (!n || s[0] != '[' || s[n - 1] != ']')
+		return yaml_scalar(in, s);
+	for (p = s + 1; p < s + n - 1; p++)
+		if (strchr("[]{}'\"", *p))
+			return NULL;      /* nested, or quoted */
+	r = v_seq(in->a, VK_LIST, 0);
+	for (p = s + 1; p < s + n - 1; p = e + 1) {
+		const char *a = p, *b;
+		value_t *x;
+
+		e = memchr(p, ',', (size_t)(s + n - 1 - p));
+		if (!e)
+			e = s + n - 1;
+		b = e;
+		while (a < b && *a == ' ')
+			a++;
+		while (b > a && b[-1] == ' ')
+			b--;
+		if (a == b || !(x = yaml_scalar(in, afmt(in, "%.*s", (int)(b - a), a))))
+			return NULL;      /* "[a,,b]", an item not read */
+		vseq_push(in->a, r->u.seq, x);
+	}
+	return r;
+}
+
 /* OmegaConf.from_cli(list) / from_dotlist(list): the items "a.b=v" into
- * nested dicts.  from_cli() with no argument reads sys.argv[1:]. */
+ * nested dicts, v a YAML scalar or a flow list of them.  from_cli() with
+ * no argument reads sys.argv[1:]. */
 static value_t *oc_from_cli(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
                             const struct ast_hdr *site)
 {
@@ -344,7 +380,7 @@ static value_t *oc_from_cli(struct frame *f, const char *d, value_t **args, size
 			eq = s + strlen(s);   /* "a.b" alone: a.b is None */
 			v = v_none(in->a);
 		} else {
-			v = yaml_scalar(in, eq + 1);
+			v = yaml_value(in, eq + 1);
 		}
 		if ((br && br < eq) || s == eq || s[0] == '+' || s[0] == '~')
 			return unknown_at(f, site, afmt(in, "OmegaConf.from_cli of '%s' (a key path ecg does not read)", s));

@@ -790,8 +790,13 @@ static value_t *tm_cpu(struct frame *f, value_t *fn, const char *m, value_t **ar
 	(void)args, (void)nargs, (void)kw;
 	if (recv_dev(fn) == DEV_DEVICE && (e = sev(f, SEV_D2H, !strcmp(m, "cpu") ? ".cpu()" : ".numpy()", site)))
 		e->non_blocking = 0;
-	if (!strcmp(m, "numpy"))
-		return unknown_at(f, site, "a numpy array");
+	if (!strcmp(m, "numpy")) {
+		/* an array in host memory (a device tensor's .numpy() raises) */
+		value_t *r = unknown_at(f, site, "a numpy array");
+
+		r->dev = DEV_HOST;
+		return r;
+	}
 	return moved_to_host(f, v_tensor_dev(f->in->a, DEV_HOST, 0));
 }
 
@@ -819,7 +824,13 @@ static value_t *tm_item(struct frame *f, value_t *fn, const char *m, value_t **a
 		return known;
 	if (!strcmp(m, "item"))      /* a Python number */
 		return fact_set_plain(unknown_at(f, site, TENSOR_READ_REASON));
-	return unknown_at(f, site, TENSOR_READ_REASON);
+	{
+		/* .tolist(): Python numbers (or lists of them), host data */
+		value_t *r = unknown_at(f, site, TENSOR_READ_REASON);
+
+		r->dev = DEV_HOST;
+		return r;
+	}
 }
 
 /* x.equal(y), x.allclose(y): a Python bool, the comparison's result

@@ -2464,6 +2464,7 @@ static value_t *torch_object(struct frame *f, const char *d, const char *last, v
 		}
 	}
 	tp_keep_args(in, o, last, args, nargs, kw);   /* tensor-parallel styles, placements */
+	sdfull_keep_config(in, o, last, nargs, kw);   /* FSDP's state-dict configs */
 	if (!strcmp(last, "GradScaler") || !strcmp(last, "ShardedGradScaler")) {
 		/* enabled=: by keyword (its place differs between
 		 * torch.cuda.amp's and torch.amp's, and FSDP's takes the
@@ -3120,6 +3121,9 @@ value_t *torch_ext_call(struct frame *f, const char *d, const char *last, value_
 			in->sd_type_set = 1;
 			return unknown_at(f, site, "the state-dict settings before the call");
 		}
+		/* FSDP.optim_state_dict(model, optim) (sdfull.c) */
+		if (sdt && !strcmp(sdt, "optim"))
+			return sdfull_optim_call(f, d, args, nargs, kw, site);
 	}
 	if (!strcmp(d, "torch.compile"))
 		return call_torch(f, d, last, args, nargs, kw, site, any_tensor);

@@ -887,6 +887,12 @@ enum catalog_fact {
 	                                 fields of its object that are Python
 	                                 numbers, space-separated
 	                                 (interp/torch.c tc_type_info) */
+	CATALOG_F_FSDP_FULL_STATE,    /* map: '<enum>.<member>' of a state-dict
+	                                 type that keeps FSDP1's full state ->
+	                                 its two default config classes; a
+	                                 config class -> its defaults
+	                                 'offload_to_cpu=0|1 rank0_only=0|1'
+	                                 (interp/sdfull.c) */
 	CATALOG_NFACTS
 };
 
