@@ -1549,25 +1549,37 @@ static int in_gpu_saved(struct frame *f, const value_t *v)
 	return path && f->in->gpu && strmap_get(&f->in->device_saved, path) != NULL;
 }
 
-/* 1 when map_location is a lambda that returns its first parameter
- * (`lambda storage, loc: storage`): torch calls it with each storage as
- * first deserialized, on the host, so what it returns stays there -- the
- * same as map_location='cpu'.  0 for any other value. */
-static int loc_keeps_host_storage(const value_t *loc)
+/* map_location given as a lambda: the name of its first parameter (the
+ * storage torch hands it), its body in *body; NULL when loc is no lambda
+ * with one. */
+static const char *loc_lambda(const value_t *loc, const struct ast_hdr **body)
 {
 	const struct ast_Lambda *l;
 	const struct ast_arguments *a;
 	const struct ast_arg *first;
 
 	if (!loc || loc->k != VK_FUNC || !loc->u.fn->def || !AST_IS(loc->u.fn->def, Lambda))
-		return 0;
+		return NULL;
 	l = AST_AS(loc->u.fn->def, Lambda);
 	a = l->args;
-	if (!a || !l->body || !AST_IS(l->body, Name))
-		return 0;
+	if (!a || !l->body)
+		return NULL;
 	first = a->posonlyargs.n ? (const struct ast_arg *)a->posonlyargs.items[0]
 	      : a->args.n ? (const struct ast_arg *)a->args.items[0] : NULL;
-	return first && first->arg && !strcmp(first->arg, AST_AS(l->body, Name)->id);
+	*body = l->body;
+	return first ? first->arg : NULL;
+}
+
+/* 1 when map_location is a lambda that returns its first parameter
+ * (`lambda storage, loc: storage`): torch calls it with each storage as
+ * first deserialized, on the host, so what it returns stays there -- the
+ * same as map_location='cpu'.  0 for any other value. */
+static int loc_keeps_host_storage(const value_t *loc)
+{
+	const struct ast_hdr *body = NULL;
+	const char *first = loc_lambda(loc, &body);
+
+	return first && AST_IS(body, Name) && !strcmp(first, AST_AS(body, Name)->id);
 }
 
 /* 1 when map_location is a lambda whose body calls, on its first
@@ -1576,22 +1588,14 @@ static int loc_keeps_host_storage(const value_t *loc)
  * documented form): what the load gives is on the device.  0 otherwise. */
 static int loc_moves_storage(const struct catalog *cat, const value_t *loc)
 {
-	const struct ast_Lambda *l;
-	const struct ast_arguments *a;
-	const struct ast_arg *first;
-	const struct ast_hdr *fn;
+	const struct ast_hdr *body = NULL, *fn;
+	const char *first = loc_lambda(loc, &body);
 
-	if (!loc || loc->k != VK_FUNC || !loc->u.fn->def || !AST_IS(loc->u.fn->def, Lambda))
-		return 0;
-	l = AST_AS(loc->u.fn->def, Lambda);
-	a = l->args;
-	if (!a || !l->body || !AST_IS(l->body, Call) || !AST_IS(fn = AST_AS(l->body, Call)->func, Attribute) ||
+	if (!first || !AST_IS(body, Call) || !AST_IS(fn = AST_AS(body, Call)->func, Attribute) ||
 	    !AST_IS(AST_AS(fn, Attribute)->value, Name) ||
 	    !catalog_fact(cat, CATALOG_F_MAP_LOCATION_MOVES, AST_AS(fn, Attribute)->attr))
 		return 0;
-	first = a->posonlyargs.n ? (const struct ast_arg *)a->posonlyargs.items[0]
-	      : a->args.n ? (const struct ast_arg *)a->args.items[0] : NULL;
-	return first && first->arg && !strcmp(first->arg, AST_AS(AST_AS(fn, Attribute)->value, Name)->id);
+	return !strcmp(first, AST_AS(AST_AS(fn, Attribute)->value, Name)->id);
 }
 
 /* torch.load(f, map_location=...): what a file holds is read at run time
