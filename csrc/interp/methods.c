@@ -220,7 +220,8 @@ static value_t *m_deque_appendleft(struct frame *f, value_t *fn, value_t **args,
 {
 	value_t *self = fn->u.bi.self;
 	struct vseq *s = self->k == VK_LIST ? self->u.seq : NULL;
-	size_t n0 = s ? s->n : 0, bound = s ? s->maxlen : 0;
+	size_t n0 = s ? s->n : 0;
+	unsigned bound = s ? s->maxlen : 0;
 
 	if (s)
 		s->maxlen = 0;         /* the append keeps every item: the bound is kept below */

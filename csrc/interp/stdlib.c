@@ -9,6 +9,8 @@
  */
 #include "config.h"
 
+#include <limits.h>
+
 #include <ctype.h>
 
 #include "internal.h"
@@ -958,11 +960,11 @@ static value_t *sl_deque(struct frame *f, const char *d, value_t **args, size_t 
 		return NULL;
 	if (!ml && nargs == 2)
 		ml = args[1];
-	if (ml && ml->k != VK_NONE && !(ml->k == VK_INT && ml->u.i > 0))
+	if (ml && ml->k != VK_NONE && !(ml->k == VK_INT && ml->u.i > 0 && ml->u.i <= (long long)UINT_MAX))
 		return NULL;
 	r = v_seq(in->a, VK_LIST, 0);
 	if (ml && ml->k == VK_INT)
-		r->u.seq->maxlen = (size_t)ml->u.i;
+		r->u.seq->maxlen = (unsigned)ml->u.i;
 	if (nargs == 0)
 		return r;
 	if (iter_items(f, args[0], &items) != NULL || !items)

@@ -86,8 +86,9 @@ struct vseq {
 	 * tuple passed `tuple(inputs) + tuple(params)`, params not known */
 	unsigned char prefix;
 	/* collections.deque(maxlen=N): at most N items, the oldest dropped
-	 * as others come (interp/methods.c seq_bound); 0: no bound */
-	size_t maxlen;
+	 * as others come (interp/methods.c seq_bound); 0: no bound (an
+	 * unsigned beside `prefix`: no bigger a sequence) */
+	unsigned maxlen;
 	/* a named tuple's (interp/namedtuple.c): the class that made it,
 	 * whose _fields name its items; NULL for any other sequence */
 	const struct vinst *ntclass;
@@ -380,13 +381,13 @@ struct vdict {
 	 * (an object's __dict__): it may hold names it does not list, so
 	 * dir() of the object is not known */
 	unsigned char anyname;
+	/* interp/dictsub.c: the class of `cls` below derives from
+	 * collections.UserDict, not from dict: the object is no dict
+	 * (isinstance), its items are its `data` */
+	unsigned char userdict;
 	/* interp/dictsub.c: the repository class (a subclass of dict made by
 	 * dict's constructor) this dict is an object of, or NULL */
 	struct vclass *cls;
-	/* interp/dictsub.c: that class derives from collections.UserDict, not
-	 * from dict: the object is no dict (isinstance), its items are its
-	 * `data` */
-	unsigned char userdict;
 	/* interp/dictsub.c: that object's own __dict__ -- the attributes set
 	 * on it (self.name = v without a __setattr__, not attr_items), in the
 	 * same arena; NULL while none is set */
