@@ -1549,6 +1549,19 @@ static int in_gpu_saved(struct frame *f, const value_t *v)
 	return path && f->in->gpu && strmap_get(&f->in->device_saved, path) != NULL;
 }
 
+/* The H2D copy of a checkpoint torch.load reads back onto the device:
+ * pageable, blocking, weights (not the data hop). */
+static void load_copy(struct frame *f, const char *call, const struct ast_hdr *site)
+{
+	struct sched_ev *e = sev(f, SEV_H2D, call, site);
+
+	if (e) {
+		e->pinned = 0;
+		e->non_blocking = 0;
+		e->weights = 1;
+	}
+}
+
 /* map_location given as a lambda: the name of its first parameter (the
  * storage torch hands it), its body in *body; NULL when loc is no lambda
  * with one. */
@@ -1631,25 +1644,13 @@ static value_t *tc_load(struct frame *f, const char *d, const char *last, value_
 		return unknown_at(f, site, LOADED_ON_DEVICE_REASON);
 	}
 	if (loc && f->mode != M_FWD && loc_moves_storage(f->in->cat, loc)) {
-		struct sched_ev *e = sev(f, SEV_H2D, "torch.load(..., map_location=<moves to a GPU>)", site);
-
-		if (e) {
-			e->pinned = 0;
-			e->non_blocking = 0;
-			e->weights = 1;
-		}
+		load_copy(f, "torch.load(..., map_location=<moves to a GPU>)", site);
 		f->in->gpu = 1;
 		on_device = 1;
 	} else if (loc && f->mode != M_FWD && dev_is_host(loc) != 1 &&
 	    (loc->k == VK_STR || loc->k == VK_INT || loc->k == VK_UNKNOWN ||
 	     (loc->k == VK_INST && loc->u.inst->ext && !strcmp(loc->u.inst->ext, "torch.device")))) {
-		struct sched_ev *e = sev(f, SEV_H2D, "torch.load(..., map_location=<device>)", site);
-
-		if (e) {
-			e->pinned = 0;
-			e->non_blocking = 0;
-			e->weights = 1;
-		}
+		load_copy(f, "torch.load(..., map_location=<device>)", site);
 		f->in->gpu = 1;
 		/* a device named (not the meta device, which holds no data),
 		 * or the device the job chooses at run time (devchoice.c):
