@@ -563,6 +563,25 @@ static int plain_ext_obj(const value_t *v)
 	return 0;
 }
 
+/* An nn.Module object -- of a repository subclass, a torch layer or
+ * container, a library's model -- whose classes derive from no builtin
+ * type: no int, str, list, tuple or dict (BasicSR's `net if
+ * isinstance(net, list) else [net]` of a model). */
+static int module_obj(const value_t *v)
+{
+	const struct vclass *c;
+	size_t i, j;
+
+	if (v->k != VK_INST || v->u.inst->mod == VM_NONE)
+		return 0;
+	c = v->u.inst->cls;
+	for (i = 0; c && c->mro && i < c->nmro; i++)
+		for (j = 0; j < c->mro[i]->nbases; j++)
+			if (c->mro[i]->bases[j]->k == VK_BUILTIN)
+				return 0;
+	return !dictsub_class(v);
+}
+
 static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 {
 	int ty;
@@ -657,6 +676,8 @@ static int isinstance_of(struct interp *in, const value_t *v, const value_t *t)
 		case BI_INT: case BI_FLOAT: case BI_STR: case BI_BOOL:
 		case BI_LIST: case BI_TUPLE: case BI_DICT: case BI_TYPE:
 			if (value_plain_repo_obj(v) && t->u.bi.id != BI_TYPE)
+				return 0;
+			if (module_obj(v) && t->u.bi.id != BI_TYPE)
 				return 0;
 			if (plain_ext_obj(v))
 				return 0;

@@ -1032,7 +1032,7 @@ static void loop_cut_widen(struct frame *f, const struct ast_For *s, struct attr
 	struct interp *in = f->in;
 	const char *cond = before ? afmt_memo(in, "for %s in %s", text_of(f, s->target), text_of(f, s->iter)) : NULL;
 
-	journal_close_loop(in, lj, cond);
+	journal_close_loop(in, lj, cond, alike_items(items));
 	if (!before)
 		return;
 	widen_names(f, f->locals ? f->locals : f->globals->dict, before, cond, NULL, 0, 1);
@@ -1099,7 +1099,7 @@ static enum flow exec_for_items(struct frame *f, const struct ast_For *s, struct
 			if (carried)
 				f->carry = cy.up;
 			if (widen)
-				journal_close_loop(in, &lj, NULL);
+				journal_close_loop(in, &lj, NULL, 0);
 			return fl;
 		}
 		/* a training or serving loop: one iteration says what it does;

@@ -590,10 +590,12 @@ int journal_in_if(const struct interp *in);
 void journal_after_body(struct interp *in, struct attr_journal *j);
 /* A job loop of known trip count: its writes noted from open to close;
  * cut (the loop's text), when the loop stopped before its last iteration
- * was read, leaves what they changed not known (journal.c).  Always in
- * pairs, the journal on the caller's stack. */
+ * was read, leaves what they changed not known (journal.c) -- a host
+ * container an entry was given stays host data when alike (the loop's
+ * items are alike_items).  Always in pairs, the journal on the caller's
+ * stack. */
 void journal_open_loop(struct interp *in, struct attr_journal *j);
-void journal_close_loop(struct interp *in, struct attr_journal *j, const char *cut);
+void journal_close_loop(struct interp *in, struct attr_journal *j, const char *cut, int alike);
 /* body_left / else_left: how a path left -- 0 it went on, JPATH_RAISED,
  * or JPATH_RETURNED: a path that returned from the function while the
  * other went on leaves its writes to the function's exit (struct
@@ -1072,6 +1074,9 @@ value_t *sync_skip_call(struct frame *f, const char *d, const char *last, value_
  * kind -- a device tensor and a host one, a tensor and a list, compared
  * through tuples -- so exec.c reads each item rather than one for all. */
 int mixed_items(const struct vseq *items);
+/* 1 when every item is of the first one's kind, side and class
+ * (mixeditems.c alike_items; items NULL: a range's ints) */
+int alike_items(const struct vseq *items);
 
 /* itemproto.c: obj[k], obj[k] = v, del obj[k] of an instance of a plain
  * repository class defining __getitem__ / __setitem__ / __delitem__: that

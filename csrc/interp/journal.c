@@ -41,7 +41,10 @@
  * list, tuple, dict) becomes unknown, each list they changed has a length
  * not known, and each dict written under a non-str key has its keys not
  * known.  Tensors, modules, objects and functions keep their kind, as a
- * name does after a `while` (exec.c while_widen).  Container entries are
+ * name does after a `while` (exec.c while_widen); an entry given a
+ * container of host data by a loop over alike items (a state dict copied
+ * to the host, the same for each model) stays host data, not known.
+ * Container entries are
  * ignored by an `if` journal, and go up to the enclosing journal as the
  * others do.
  */
@@ -380,7 +383,7 @@ static int jdata(const value_t *v)
 	       v->k == VK_TUPLE || v->k == VK_LIST || v->k == VK_DICT || v->k == VK_RANGE;
 }
 
-static void jwiden(struct interp *in, const struct jentry *e, const char *why)
+static void jwiden(struct interp *in, const struct jentry *e, const char *why, int alike)
 {
 	if (e->key == JBORN)
 		return;
@@ -408,12 +411,17 @@ static void jwiden(struct interp *in, const struct jentry *e, const char *why)
 			/* a number the loop rebinds to a number (a counter
 			 * `self.n += batch_size`): a Python number still */
 			u->plain = loop_number(e->old, v);
+			/* a container of host data (a state dict copied off the
+			 * device) that every item's pass makes alike */
+			if (alike && (v->k == VK_DICT || v->k == VK_LIST || v->k == VK_TUPLE) &&
+			    host_only_cat(in->cat, v, 0))
+				u->dev = DEV_HOST;
 			vdict_sets(in->a, e->d, e->key, u);
 		}
 	}
 }
 
-void journal_close_loop(struct interp *in, struct attr_journal *j, const char *cut)
+void journal_close_loop(struct interp *in, struct attr_journal *j, const char *cut, int alike)
 {
 	size_t i;
 	const char *why = cut ? afmt_memo(in, "changed in `%s`, whose iterations ecg reads one for all", cut, NULL)
@@ -422,7 +430,7 @@ void journal_close_loop(struct interp *in, struct attr_journal *j, const char *c
 	in->ajournal = j->parent;
 	for (i = 0; i < j->n; i++) {
 		if (why)
-			jwiden(in, &j->e[i], why);
+			jwiden(in, &j->e[i], why, alike);
 		jup(j->parent, &j->e[i]);
 	}
 	free(j->e);
