@@ -1142,15 +1142,22 @@ static int sc_in_forward_method(const char *anchor)
 }
 
 /* Is c in loops that are all outside the step loop: not in it, around
- * none of it, and taking no loader's batches (not an evaluation pass)? */
+ * none of it, and taking no loader's batches (not an evaluation pass)?
+ * In a training job a loop around the step loop known to run once
+ * repeats nothing (a CLI's loop over the one config file it was given,
+ * SlowFast's run_net): what it runs before or after the step loop is the
+ * job's straight line.  (In a generation job such a loop is the one
+ * request given -- a CLI's prompt loop: what it copies before the
+ * sampling loop is that request's input, not start-up.) */
 static int sc_outside_step(const struct sc *s, const struct jctx *c)
 {
 	const struct jctx *l;
+	int training = s->job_type && !strcmp(s->job_type, "training");
 
 	if (!s->step_loop || !ctx_innermost_loop(c) || ctx_has(c, s->step_loop))
 		return 0;
 	for (l = ctx_innermost_loop(c); l; l = ctx_innermost_loop(l->up))
-		if (ctx_has(s->step_loop, l) || sc_loader_loop(s, l))
+		if (sc_loader_loop(s, l) || (ctx_has(s->step_loop, l) && !(training && l->trips == 1)))
 			return 0;
 	return 1;
 }
