@@ -715,9 +715,17 @@ static value_t *tm_copy(struct frame *f, value_t *fn, const char *m, value_t **a
 /* Where x.type(T) puts x: 1 a CUDA tensor type (torch.cuda.FloatTensor
  * or its name), 0 a host tensor type (torch.FloatTensor), -1 neither
  * (a dtype) or not known. */
+/* the reasons of x.type() of a tensor on a known side: its type's name,
+ * "torch.cuda.HalfTensor" or "torch.FloatTensor", of a dtype not known */
+static const char type_name_device[] = "the type name of a tensor on the device (torch.cuda.<dtype>Tensor)";
+static const char type_name_host[] = "the type name of a tensor on the host (torch.<dtype>Tensor)";
+
 static int type_arg_cuda(const value_t *t)
 {
 	const char *n = t->k == VK_EXT ? t->u.ext : t->k == VK_STR ? t->u.str.s : NULL;
+
+	if (t->k == VK_UNKNOWN && !t->alts && (t->reason == type_name_device || t->reason == type_name_host))
+		return t->reason == type_name_device;
 	size_t len = n ? strlen(n) : 0;
 
 	if (!n || len < 6 || strcmp(n + len - 6, "Tensor"))
@@ -740,8 +748,18 @@ static value_t *tm_type(struct frame *f, value_t *fn, const char *m, value_t **a
 	struct sched_ev *e = NULL;
 
 	(void)m;
-	if (!t)
-		return unknown_at(f, site, "the name of a tensor's type");
+	if (!t) {
+		/* x.type(): the name holds the side x is on, when known (YOLOX's
+		 * grid.type(xin[0].type()) of a grid made on the host) */
+		value_t *r = unknown_at(f, site, "the name of a tensor's type");
+
+		if (fn->recv && fn->recv->k == VK_TENSOR && !fn->recv->alts &&
+		    (dev == DEV_DEVICE || (dev == DEV_HOST && fn->recv->host_sure))) {
+			r->reason = dev == DEV_DEVICE ? type_name_device : type_name_host;
+			r->plain = 1;   /* a str */
+		}
+		return r;
+	}
 	if (cuda == 1) {
 		in->gpu = 1;
 		devchoice_place(f, NULL);
