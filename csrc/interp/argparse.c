@@ -2,7 +2,9 @@
  *
  * An ArgumentParser is an instance carrying its options; parse_args()
  * (argp_parse_args) answers each option from the job's argv, else its
- * --set override, else its default, and says which (value_t.via).
+ * --set override, else its default, and says which (value_t.via); a str
+ * default goes through type= as argparse does, one not known too when its
+ * facts say it is a str (a launcher's LOCAL_RANK digits).
  * add_subparsers()/add_parser() keep the subcommands' parsers on the
  * parser: the one argv names reads the words after it.
  * dataclass_fields() lists a @dataclass's fields with their defaults and
@@ -549,6 +551,21 @@ static value_t *argp_convert(struct frame *f, value_t *type, const char *text)
 	return v_unknown(in->a, astr(in, text), "an argument converted by a function ecg does not follow");
 }
 
+/* argparse passes a str default through type= as it does a word of the
+ * command line, whatever the str holds.  A default not known whose facts
+ * say it is a str -- the digits of a launcher's rank or size
+ * (os.getenv('LOCAL_RANK', 0) under torchrun) -- goes through a builtin
+ * type as the call does: int() of it is an int >= 0, no longer a str
+ * (which equals no int).  Any other default is returned as it is: one
+ * not known may not be a str at all. */
+static value_t *argp_convert_unknown_default(struct frame *f, value_t *type, value_t *def)
+{
+	if (def->k != VK_UNKNOWN || def->alts || def->nonneg != FACT_DIGITS || !type || type->k != VK_BUILTIN ||
+	    type->u.bi.id == BI_STR)
+		return def;
+	return call(f, type, &def, 1, NULL, NULL);
+}
+
 /* action=argparse.BooleanOptionalAction: --x and --no-x, no value */
 static int is_bool_optional(const value_t *action)
 {
@@ -953,6 +970,8 @@ static void argp_parse_into(struct frame *f, value_t *parser, struct vseq *argv_
 				val = v_copy(in->a, def);
 				if (val->k == VK_STR && type && type->k == VK_BUILTIN && type->u.bi.id != BI_STR)
 					val = argp_convert(f, type, def->u.str.s);   /* argparse converts string defaults */
+				else if (val->k == VK_UNKNOWN)
+					val = argp_convert_unknown_default(f, type, val);
 				if (!val->src && anchor)
 					val->src = anchor->u.str.s;
 			}
