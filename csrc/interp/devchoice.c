@@ -30,7 +30,10 @@
  * too: `model.to(accelerator.device)` of accelerate's Accelerator run as
  * one process, whose state picks CUDA when the machine has it and the
  * host otherwise (framework.c framework_device_cond, catalog
- * run_time_devices).
+ * run_time_devices).  So is a GPU named (`.cuda()`, "cuda") only under
+ * an undecided test that asks the machine and no other: `if
+ * torch.cuda.is_available(): model = model.cuda()` leaves the model on
+ * the host on the other path (machine_guard).
  *
  * Values live in the interpreter's arena; nothing here can fail.
  */
@@ -250,9 +253,37 @@ static int sure_gpu(const value_t *v)
 	return v && (v->k == VK_INT || names_cuda(v));
 }
 
+/* The question to the machine a GPU is named under: the text of the one
+ * undecided test around f's line (a JC_COND) when that test asks the
+ * machine (machine_conds: `if torch.cuda.is_available(): model =
+ * model.cuda()`); NULL when there is none, or when another test not
+ * decided is around it too (a periodic guard, a flag's `if`, a loop's
+ * exit: the GPU is then named on a path the machine alone does not
+ * choose). */
+static const char *machine_guard(const struct frame *f)
+{
+	const struct jctx *j;
+	const char *t = NULL;
+
+	for (j = f->jc; j; j = j->up) {
+		if (j->kind == JC_GUARD || j->kind == JC_ONCE || j->kind == JC_LOOP_EXIT)
+			return NULL;
+		if (j->kind != JC_COND)
+			continue;
+		if (t || !j->text || !strmap_get(&f->in->machine_conds, j->text))
+			return NULL;
+		t = j->text;
+	}
+	return t;
+}
+
 /* The job places data on `target` (NULL: .cuda(), a GPU named), outside a
  * forward: a choice notes its condition, a GPU named on a path the job
- * always takes makes the GPU sure. */
+ * always takes makes the GPU sure; a GPU named only where the machine
+ * answered yes (`if torch.cuda.is_available(): model.cuda()`) is a choice
+ * too, the host on the other path: the data the job keeps there (the
+ * model, then its outputs and the loss read off them) reach a device only
+ * under that answer. */
 void devchoice_place(struct frame *f, const value_t *target)
 {
 	struct interp *in = f->in;
@@ -268,8 +299,14 @@ void devchoice_place(struct frame *f, const value_t *target)
 			in->gpu_choice = c;
 		return;
 	}
-	if (!target || sure_gpu(target))
-		devchoice_sure(f);
+	if (target && !sure_gpu(target))
+		return;
+	if ((c = machine_guard(f))) {
+		if (!in->gpu_choice)
+			in->gpu_choice = c;
+		return;
+	}
+	devchoice_sure(f);
 }
 
 /* The job needs a GPU whatever the machine from here on (set_device, an

@@ -217,6 +217,55 @@ PY
 is "$(conds tensordev)" "['torch.cuda.is_available()']" \
 	"tensordev: device=x.device of a device tensor is where the data is, not a GPU the job names"
 
+# a GPU named only under the machine's answer (HobbitLong/SupContrast's
+# `if torch.cuda.is_available(): model = model.cuda()`): the model reaches
+# the device only then, so do its outputs and the loss read off them --
+# every row under that answer, the copies in the `if` too (once)
+job ifcuda <<'PY'
+import torch
+model = torch.nn.Linear(4, 4)
+if torch.cuda.is_available():
+    model = model.cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for i in range(10):
+    x = torch.randn(8, 4)
+    if torch.cuda.is_available():
+        x = x.cuda(non_blocking=True)
+    loss = model(x).sum()
+    loss.backward()
+    opt.step()
+    print(loss.item())
+PY
+is "$(nrows ifcuda)" 3 "ifcuda: the model's move, the batch's copy, the read"
+is "$(conds ifcuda)" "['torch.cuda.is_available()']" "ifcuda: every row under the machine's answer"
+
+# ... but a `.cuda()` on the path the job always takes needs a GPU; and one
+# under another test too (a flag) is no choice by the machine alone
+job ifcudasure <<'PY'
+import torch
+model = torch.nn.Linear(4, 4)
+if torch.cuda.is_available():
+    model = model.cuda()
+for i in range(10):
+    x = torch.randn(8, 4).cuda()
+    print(model(x).sum().item())
+PY
+is "$(json "$T/ifcudasure/o/execution_schedule.json" "[str(h['condition']) for h in d['host_device']]")" \
+	"['torch.cuda.is_available()', 'None', 'None']" \
+	"ifcudasure: the batch's .cuda() on every path: the move keeps its own test, the copy and the read no condition"
+job ifcudaflag <<'PY'
+import torch
+model = torch.nn.Linear(4, 4)
+if open("gpu.txt").read() == "yes":
+    if torch.cuda.is_available():
+        model = model.cuda()
+for i in range(10):
+    x = torch.randn(8, 4).to(next(model.parameters()).device)
+    print(model(x).sum().item())
+PY
+is "$(json "$T/ifcudaflag/o/execution_schedule.json" "[h['condition'] for h in d['host_device'] if h['anchor'] == 'train.py:<module>:8' and h['kind'] == 'sync']")" "[None]" \
+	"ifcudaflag: the machine's answer under another test chooses nothing for the whole job"
+
 # --machine (interp/machine.c): the machine named answers the questions.
 # On a CUDA machine the GPU is chosen and the rows need no condition; on
 # the CPU nothing is copied or read off a device; the word is recorded in
