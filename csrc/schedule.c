@@ -3063,6 +3063,21 @@ static void sc_add_row_condition(struct sc *s, cJSON *h, const char *pc)
 	free(t);
 }
 
+/* One row per line: e's pinned state, or not known (-1) where two copies
+ * at its line are known to differ -- one from pinned memory, one not (a
+ * comprehension copying a pinned loader's batches and tensors made on the
+ * host: mixeditems.c reads each item). */
+static int sc_line_pinned(const struct sc *s, const struct sched_ev *e)
+{
+	size_t j;
+
+	for (j = 0; j < s->nev; j++)
+		if (s->ev[j].kind == SEV_H2D && !strcmp(s->ev[j].anchor, e->anchor) && (s->ev[j].pinned == 0 || s->ev[j].pinned == 1) &&
+		    (e->pinned == 0 || e->pinned == 1) && s->ev[j].pinned != e->pinned)
+			return -1;
+	return e->pinned;
+}
+
 static void sc_host_device(struct sc *s, cJSON *hd)
 {
 	size_t i, j;
@@ -3088,7 +3103,7 @@ static void sc_host_device(struct sc *s, cJSON *hd)
 		cJSON_AddStringToObject(h, "kind", kind);
 		cJSON_AddStringToObject(h, "call", e->call);
 		cJSON_AddStringToObject(h, "anchor", e->anchor);
-		add_tri(h, "pinned", e->kind == SEV_H2D ? e->pinned : -1);
+		add_tri(h, "pinned", e->kind == SEV_H2D ? sc_line_pinned(s, e) : -1);
 		add_tri(h, "non_blocking", e->kind == SEV_SYNC ? -1 : e->non_blocking);
 		cJSON_AddStringToObject(h, "phase", sc_phase(s, e));
 		freq = sc_row_frequency(s, e);

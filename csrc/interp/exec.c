@@ -2109,7 +2109,7 @@ static enum flow exec_with(struct frame *f, const struct ast_hdr *st)
 
 /* Whether `except T:` catches exception class exc ("ValueError"): a bare
  * except, Exception, BaseException, exc itself, or a tuple naming one. */
-static int handler_catches(struct frame *f, const struct ast_ExceptHandler *h, const char *exc)
+int handler_catches(struct frame *f, const struct ast_ExceptHandler *h, const char *exc)
 {
 	const struct ast_hdr *ty = h->type;
 	unsigned i;
@@ -2522,6 +2522,7 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		unsigned long nexts0;
 		const char *hcond = NULL;       /* the condition of a handler path read */
 		enum flow hflow = FL_NORMAL;    /* how that handler ended */
+		const struct ast_ExceptHandler *lh;
 
 		/* an absent package imported in the body raises (import.c) */
 		in->exc_name = NULL;
@@ -2535,6 +2536,10 @@ static enum flow exec_stmt(struct frame *f, const struct ast_hdr *st)
 		}
 		in->try_exit += catches_exit;
 		nexts0 = in->nexts_may_stop;
+		/* a name the handler binds on its first use (lazybind.c): the
+		 * handler is the first pass, the body every later one */
+		if ((lh = lazybind_handler(f, t)) != NULL)
+			(void)exec_block(f, &lh->body);
 		fl = exec_block(f, &t->body);
 		in->try_exit -= catches_exit;
 		in->try_import_frame = otf;

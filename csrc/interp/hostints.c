@@ -23,6 +23,10 @@
  * call the interpreter does not read (torch's, another library's, a
  * callee not known) that is given it: dist.broadcast(x, 0) writes it.
  *
+ * Such a tensor is on the host for sure (host_sure_factory: no device=
+ * while torch's default device is the CPU): indexing a device tensor with
+ * it (x[:, idx] = 0, y = x[idx]) copies it to the device (eval.c).
+ *
  * Nothing here fails: what cannot be followed returns NULL (the caller
  * makes the tensor it made before) or leaves the value as it was.  The
  * elements, shapes and values live in the interpreter's arena.
@@ -122,6 +126,9 @@ value_t *hostints_factory(struct frame *f, const char *last, value_t **args, siz
 	t->dt = DT_INT;
 	t->from_values = 1;
 	t->ints = ints;
+	/* made on the host from Python ints, as the factory it stands for
+	 * would be (hostsure.c): a device tensor indexed with it copies it */
+	host_sure_factory(f, t, NULL);
 	return t;
 }
 

@@ -964,6 +964,15 @@ const char *class_ext_base(struct vclass *c);
  * or -1 not decided */
 int class_same(struct interp *in, const value_t *l, const value_t *r, int ident);
 int class_ext_bases_only(struct interp *in, struct vclass *c, const char *name);
+/* shellmod.c: m holds no parameter nor buffer of its own, only known
+ * submodules (its .to() moves what they hold): 1 surely, else 0 */
+int shell_module(struct interp *in, const struct vinst *m);
+/* exec.c: does `except T:` catch exception class exc (a bare except,
+ * Exception, BaseException, exc itself, or a tuple naming one)? */
+int handler_catches(struct frame *f, const struct ast_ExceptHandler *h, const char *exc);
+/* lazybind.c: the handler of t that binds, on first use, a name its
+ * body's first statement reads (surely not bound yet), or NULL */
+const struct ast_ExceptHandler *lazybind_handler(struct frame *f, const struct ast_Try *t);
 void exec_classdef(struct frame *f, const struct ast_ClassDef *s);
 void module_set_training(struct interp *in, struct vinst *m, int on, int depth);
 void module_snapshot_training(struct interp *in, struct vinst *m, int depth);

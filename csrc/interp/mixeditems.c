@@ -12,8 +12,10 @@
  * conditions no item meets).  mixed_items() says when the items are so:
  * at most MIXED_ITEMS_MAX known items among which two differ in kind (a
  * tensor and a list) or are tensors on different sides (host and
- * device).  A value not known, or one of alternatives, differs from
- * nothing (it may be of any kind).  exec.c then reads every item, as
+ * device), or host tensors one in pinned memory and one not (a loader's
+ * pinned batch and a latent made by torch.randn: their copies differ).
+ * A value not known, or one of alternatives, differs from nothing (it may
+ * be of any kind).  exec.c then reads every item, as
  * Python does, and the loop's trip count is no event's count (an event
  * of some items only).
  *
@@ -37,11 +39,12 @@
 
 #define MIXED_ITEMS_MAX 8
 
-/* the kind of v for the branches of a loop body: tensors by their side */
+/* the kind of v for the branches of a loop body: tensors by their side
+ * (and, on the host, by pinned memory) */
 static int item_kind(const value_t *v)
 {
 	if (v->k == VK_TENSOR)
-		return 100 + v->dev;
+		return 100 + v->dev + (v->dev == DEV_HOST && v->pinned == 1 ? 10 : 0);
 	return (int)v->k;
 }
 

@@ -919,17 +919,18 @@ static void module_set_on_host(struct vinst *m, int depth)
 /* Are m and every module under it on the device already (moved there by
  * an earlier .to(device) that surely ran, or built there)?  A module
  * added since is not. */
-static int module_all_on_device(const struct vinst *m, int depth)
+static int module_all_on_device(struct interp *in, const struct vinst *m, int depth)
 {
 	size_t i;
 
-	if (m->mod == VM_NONE || m->on_device != 1)
+	/* a module holding only submodules is where they are (shellmod.c) */
+	if (m->mod == VM_NONE || (m->on_device != 1 && !shell_module(in, m)))
 		return 0;
 	if (depth > 64)
 		return 1;      /* a cycle (model._original_forward = model.forward) */
 	for (i = 0; i < m->nchildren; i++)
 		if (m->children[i].inst != m && m->children[i].inst->mod != VM_NONE &&
-		    !module_all_on_device(m->children[i].inst, depth + 1))
+		    !module_all_on_device(in, m->children[i].inst, depth + 1))
 			return 0;
 	return 1;
 }
@@ -946,7 +947,7 @@ static void module_copy_to_device(struct frame *f, value_t *self, const value_t 
 {
 	struct interp *in = f->in;
 	struct sched_ev *e;
-	int there = self->k == VK_INST && module_all_on_device(self->u.inst, 0);
+	int there = self->k == VK_INST && module_all_on_device(in, self->u.inst, 0);
 
 	in->gpu = 1;
 	if (self->k == VK_INST && (!dv || dev_is_host(dv) != 1)) {
@@ -1003,7 +1004,7 @@ static value_t *module_to_host(struct frame *f, value_t *self, const struct ast_
 
 	if (!m || m->mod == VM_NONE || f->mode == M_FWD)
 		return self;
-	if (module_all_on_device(m, 0) && !owns_no_tensor(f->in, self) &&
+	if (module_all_on_device(f->in, m, 0) && !owns_no_tensor(f->in, self) &&
 	    (e = sev(f, SEV_D2H, "model.cpu(): parameters and buffers", site)))
 		e->non_blocking = 0;
 	if (!jc_find(f->jc, JC_COND))
