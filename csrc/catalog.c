@@ -1460,6 +1460,7 @@ static const struct {
 	[CATALOG_F_TYPED_HOST_CONSTRUCTORS] = { "typed_host_constructors", FK_SET },
 	[CATALOG_F_PYTHON_DATA_FACTORIES] = { "python_data_factories", FK_SET },
 	[CATALOG_F_HOST_SERIALISERS] = { "host_serialisers", FK_SET },
+	[CATALOG_F_PATH_OPENERS] = { "path_openers", FK_SET },
 };
 
 static const char *const FACT_KIND_KEY[] = {

@@ -315,6 +315,17 @@ static int sc_loop_trains(const struct sc *s, const struct jctx *l)
 	return 0;
 }
 
+/* Does loop l step an optimizer (an update of the parameters)? */
+static int sc_loop_updates(const struct sc *s, const struct jctx *l)
+{
+	size_t i;
+
+	for (i = 0; i < s->nev; i++)
+		if (s->ev[i].kind == SEV_OPT_STEP && ctx_has(s->ev[i].ctx, l))
+			return 1;
+	return 0;
+}
+
 /* The decode loops: for each token chosen in job code, the innermost loop
  * around it that also calls the model.  Not a loop over a loader's batches
  * (a classifier's argmax per batch); an argmax (greedy decoding, or a
@@ -2007,18 +2018,21 @@ static void sc_find_loops(struct sc *s)
 	 * a loop that trains (a backward or an optimizer step in it or in a
 	 * loop around it), over a one-off forward before the training loop (a
 	 * check of the model on one input); else the first with gradients.
-	 * A fresh run's loop first: a library's loop resumed from an earlier
+	 * A loop that updates the parameters (an optimizer step in it or
+	 * around it) before one that only runs backward (a start-up timing
+	 * of forward and backward passes: pycls's compute_time_train).  A
+	 * fresh run's loop first: a library's loop resumed from an earlier
 	 * run's checkpoint (jctx.resumes) only when no other trains */
-	for (rpass = 0; train && rpass < 2 && !s->step_call; rpass++)
+	for (rpass = 0; train && rpass < 4 && !s->step_call; rpass++)
 		for (i = 0; i < s->nev && !s->step_call; i++) {
 			const struct sched_ev *e = &s->ev[i];
 			const struct jctx *l;
 
 			if (e->kind != SEV_MODEL_CALL || jc_find(e->ctx, JC_NO_GRAD) || jc_find(e->ctx, JC_GUARD) ||
-			    (rpass == 0 && ctx_resumed(e->ctx)))
+			    (rpass < 2 && ctx_resumed(e->ctx)))
 				continue;
 			for (l = ctx_innermost_loop(e->ctx); l && !s->step_call; l = ctx_innermost_loop(l->up))
-				if (sc_loop_trains(s, l))
+				if (rpass % 2 ? sc_loop_trains(s, l) : sc_loop_updates(s, l))
 					s->step_call = e;
 		}
 	for (i = 0; i < s->nev; i++) {
@@ -3409,22 +3423,39 @@ static void sc_step_nograd_bcast(struct sc *s, cJSON *dd, const struct sched_ev 
 }
 
 /* DDP's buffer broadcast at model call `at` (event index j), made under
- * no_grad outside every loop: DDP's flag starts on, so the first forward
- * of all broadcasts whatever its gradient mode (a start-up forward that
- * counts FLOPs or checks shapes) -- once.  Only for a call of the value
- * the wrapper returned that no other such call precedes after the wrap
- * (wi); a later forward finds the flag as that one left it. */
+ * no_grad: DDP's flag starts on, so the first forward of all broadcasts
+ * whatever its gradient mode (a start-up forward that counts FLOPs or
+ * checks shapes) -- once.  Only for a call of the value the wrapper
+ * returned that no other such call precedes after the wrap (wi); a later
+ * forward finds the flag as that one left it.  Inside loops (a start-up
+ * timing of 33 forwards without gradients: pycls's compute_time_eval),
+ * only when every forward of the wrapper in the outermost loop around it
+ * is made without gradients: the first pass broadcasts, the others find
+ * the flag off -- once, at the level of that loop's statement. */
 static void sc_first_bcast(struct sc *s, cJSON *dd, size_t wi, size_t j)
 {
 	const struct sched_ev *w = &s->ev[wi], *at = &s->ev[j];
+	const struct jctx *top = NULL, *l;
+	struct sched_ev once;
 	size_t k;
 
-	if (!at->via_wrapper || ctx_innermost_loop(at->ctx) || sc_seen(dd, "anchor", at->anchor, "op", "broadcast"))
+	if (!at->via_wrapper || sc_seen(dd, "anchor", at->anchor, "op", "broadcast"))
 		return;
 	for (k = wi + 1; k < j; k++)
 		if (s->ev[k].kind == SEV_MODEL_CALL && s->ev[k].model == w->model && s->ev[k].via_wrapper)
 			return;
-	sc_bcast_row(s, dd, w, at, at,
+	for (l = ctx_innermost_loop(at->ctx); l; l = ctx_innermost_loop(l->up))
+		top = l;
+	for (k = 0; top && k < s->nev; k++)
+		if (s->ev[k].kind == SEV_MODEL_CALL && s->ev[k].model == w->model && s->ev[k].via_wrapper &&
+		    ctx_has(s->ev[k].ctx, top) && !jc_find(s->ev[k].ctx, JC_NO_GRAD))
+			return;
+	once = *at;
+	if (top) {
+		once.ctx = top->up;
+		once.in_forward = 0;
+	}
+	sc_bcast_row(s, dd, w, at, &once,
 	             "buffers from rank 0 before the first forward of all (broadcast_buffers; DDP's flag starts on): "
 	             "this forward without gradients then turns the next broadcast off");
 }

@@ -248,6 +248,8 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 		for (i = 0; i < nargs; i++)
 			if (is_gen_value(args[i]))
 				(void)gen_next(f, args[i]->u.inst, site);
+	if ((r = path_open_call(f, d, args, nargs, kw, site)))   /* pathmgr.open(path, "r") */
+		return r;
 	if ((r = optimizer_factory_call(f, d, site)) || (r = topk_metric_call(f, d, args, nargs, kw)) ||
 	    (r = library_object_call(f, d)) || (r = libv_device_name(f, d, args, nargs, kw, site)) || (r = libv_device_load(f, d, args, nargs, kw, site)) || (r = libv_pipeline(f, d, kw, site)))
 		return r;

@@ -130,7 +130,7 @@ enum builtin_id {
 	BI_M_DICT_MERGE_WITH,   /* an OmegaConf config's merge_with (omegaconf.c) */
 	BI_M_CFG_CLONE, BI_M_CFG_NONE, BI_M_CFG_DUMP, BI_M_CFG_IS_FROZEN, BI_M_CFG_IS_NEW_ALLOWED,
 	BI_M_CFG_MERGE_FROM_FILE, BI_M_CFG_MERGE_FROM_LIST, BI_M_CFG_MERGE_FROM_OTHER,
-	BI_M_CFG_SET_NEW_ALLOWED, BI_M_CFG_LOAD_WITH_BASE,   /* a yacs CfgNode's methods (yacs.c) */
+	BI_M_CFG_SET_NEW_ALLOWED, BI_M_CFG_LOAD_WITH_BASE, BI_M_CFG_LOAD_CFG,   /* a yacs CfgNode's methods (yacs.c) */
 	BI_M_OBJREG_REGISTER, BI_M_OBJREG_DECO, BI_M_OBJREG_GET,   /* a library registry object's (objreg.c) */
 	BI_COUNT        /* how many ids there are */
 };
@@ -2143,6 +2143,11 @@ void tp_call(struct frame *f, struct vinst *m, const struct ast_hdr *site);
  * replaces (nothing for another call d); at a call of a marked layer in a
  * training forward, syncbn_call states its all-gather, anchored at site
  * (NULL: at anchor, a container's call). */
+/* pathopen.c: a library's open of a local path (catalog path_openers)
+ * read as the builtin open(): its file object; unknown for a path with a
+ * scheme or not known; NULL when d is none */
+value_t *path_open_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                        const struct ast_hdr *site);
 /* passthru.c: a library's call handing back the objects it is given
  * (catalog passthrough_calls), or NULL when d is none */
 value_t *passthru_call(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw);

@@ -1,6 +1,6 @@
 /* interp/stdlib.c - the standard library functions the analysis reads exactly
  *
- * copy.deepcopy (deepcopy_value), itertools.chain/repeat of known
+ * copy.deepcopy (deepcopy_value), itertools.chain/repeat/islice of known
  * sequences, math.* on known numbers (math_call; a
  * device tensor given to one is read to the host, a sync),
  * ast.literal_eval, and configuration files (json, tomllib, yaml) read
@@ -506,6 +506,47 @@ static value_t *sl_repeat(struct frame *f, const char *d, value_t **args, size_t
 	r = v_seq(in->a, VK_TUPLE, (size_t)args[1]->u.i);
 	for (k = 0; k < args[1]->u.i; k++)
 		vseq_push(in->a, r->u.seq, args[0]);
+	return r;
+}
+
+/* itertools.islice(it, stop) / islice(it, start, stop[, step]): of a
+ * list or tuple known whole, with int (or None) bounds, the slice itself;
+ * of an object iterated by its own protocol (a DataLoader, a generator, a
+ * repository iterable), that object: a `for` over it reads its items (a
+ * loader's batches) as a `for` over it would, how many of them the
+ * loop's own (precise BN's `for x, _ in islice(loader, num_iter)`).
+ * NULL (the generic unknown) otherwise. */
+static value_t *sl_islice(struct frame *f, const char *d, value_t **args, size_t nargs, struct vdict *kw,
+                          const struct ast_hdr *site)
+{
+	struct interp *in = f->in;
+	long long b[3] = { 0, 0, 1 }, n, k;
+	size_t i;
+	value_t *r;
+
+	(void)d, (void)site;
+	if (nargs < 2 || nargs > 4 || (kw && kw->n))
+		return NULL;
+	if (args[0]->k == VK_INST)
+		return args[0];
+	if ((args[0]->k != VK_LIST && args[0]->k != VK_TUPLE) || args[0]->u.seq->unk_reason)
+		return NULL;
+	n = (long long)args[0]->u.seq->n;
+	b[1] = n;
+	for (i = 1; i < nargs; i++) {
+		size_t at = nargs == 2 ? 1 : i - 1;   /* islice(it, stop): the one bound is the stop */
+
+		if (args[i]->k == VK_NONE)
+			continue;
+		if (args[i]->k != VK_INT || args[i]->u.i < 0 || (at == 2 && args[i]->u.i < 1))
+			return NULL;   /* islice refuses negatives (ValueError) */
+		b[at] = args[i]->u.i;
+	}
+	if (b[1] > n)
+		b[1] = n;
+	r = v_seq(in->a, VK_LIST, 0);
+	for (k = b[0]; k < b[1]; k += b[2])
+		vseq_push(in->a, r->u.seq, args[0]->u.seq->items[k]);
 	return r;
 }
 
@@ -1068,6 +1109,7 @@ static const struct stdlib_native {
 	{ "inspect.signature", sl_inspect },
 	{ "io.open", sl_io_open },
 	{ "itertools.chain", sl_chain },
+	{ "itertools.islice", sl_islice },
 	{ "itertools.repeat", sl_repeat },
 	{ "json.load", sl_load },
 	{ "json.loads", sl_load },

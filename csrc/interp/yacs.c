@@ -23,6 +23,9 @@
  *                     dotted keys that must exist, values decoded and
  *                     checked as above
  *   dump()            the YAML text: not rendered (unknown str)
+ *   load_cfg(file)    (a classmethod, also called through a node) a file
+ *                     opened from the repository read as merge_from_file
+ *                     reads it; YAML text not read
  *   set_new_allowed / is_new_allowed / is_frozen / register_*_key
  * Soundness: a key keeps what the earlier layers gave it only when every
  * later layer was read whole.  A layer not read (a path not known, a file
@@ -607,6 +610,18 @@ static value_t *m_load_with_base(struct frame *f, value_t *fn, value_t **args, s
 	return v ? v : unknown_at(f, site, why);
 }
 
+static value_t *y_load_cfg(struct frame *f, value_t **args, size_t nargs, const struct ast_hdr *site);
+
+/* node.load_cfg(file): yacs's classmethod reached through an object
+ * (pycls: _C.merge_from_other_cfg(_C.load_cfg(f))), read as
+ * yacs.config.load_cfg */
+static value_t *m_load_cfg(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
+                           const struct ast_hdr *site)
+{
+	(void)fn, (void)kw;
+	return y_load_cfg(f, args, nargs, site);
+}
+
 static value_t *m_merge_from_other(struct frame *f, value_t *fn, value_t **args, size_t nargs, struct vdict *kw,
                                    const struct ast_hdr *site)
 {
@@ -753,6 +768,7 @@ static const struct native yacs_methods[] = {
 	{ "freeze", m_none, BI_M_CFG_NONE },
 	{ "is_frozen", m_is_frozen, BI_M_CFG_IS_FROZEN },
 	{ "is_new_allowed", m_is_new_allowed, BI_M_CFG_IS_NEW_ALLOWED },
+	{ "load_cfg", m_load_cfg, BI_M_CFG_LOAD_CFG },
 	{ "load_yaml_with_base", m_load_with_base, BI_M_CFG_LOAD_WITH_BASE },
 	{ "merge_from_file", m_merge_from_file, BI_M_CFG_MERGE_FROM_FILE },
 	{ "merge_from_list", m_merge_from_list, BI_M_CFG_MERGE_FROM_LIST },

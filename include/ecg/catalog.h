@@ -893,6 +893,10 @@ enum catalog_fact {
 	                                 config class -> its defaults
 	                                 'offload_to_cpu=0|1 rank0_only=0|1'
 	                                 (interp/sdfull.c) */
+	CATALOG_F_PATH_OPENERS,       /* set: another library's open of a path
+	                                 (iopath's PathManager.open): a local
+	                                 path opened as the builtin open() does
+	                                 (interp/pathopen.c) */
 	CATALOG_NFACTS
 };
 
