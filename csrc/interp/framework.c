@@ -597,12 +597,13 @@ value_t *framework_call(struct frame *f, const char *d, const char *last, value_
 	}
 	/* accelerator.gather(x), wait_for_everyone() ...: a collective when
 	 * the invocation starts more than one process (catalog
-	 * multi_process_collectives); gather and reduce give back a tensor
+	 * multi_process_collectives), whatever engine the model is handed to
+	 * (multi_process_launched); gather and reduce give back a tensor
 	 * where their argument lives (one process: the argument as it is) */
 	if (f->mode != M_FWD && (op = catalog_fact(in->cat, CATALOG_F_MULTI_PROCESS_COLLECTIVES, d))) {
 		struct sched_ev *e;
 
-		if (multi_process_count(in) > 1 &&
+		if (multi_process_launched(in) > 1 &&
 		    (e = sev(f, SEV_COLLECTIVE, text_of(f, AST_IS(site, Call) ? AST_AS(site, Call)->func : site), site))) {
 			e->op = op;
 			e->async_op = 0;

@@ -893,6 +893,12 @@ enum catalog_fact {
 	                                 config class -> its defaults
 	                                 'offload_to_cpu=0|1 rank0_only=0|1'
 	                                 (interp/sdfull.c) */
+	CATALOG_F_ENGINE_HANDOFFS,    /* map: a library's prepare method ->
+	                                 "SWITCH;PATH;BACKWARD": the environment
+	                                 variable that hands the prepared model
+	                                 to DeepSpeed, the one naming its JSON
+	                                 configuration, the object's backward
+	                                 method (interp/accelds.c) */
 	CATALOG_NFACTS
 };
 
