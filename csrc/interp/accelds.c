@@ -201,12 +201,18 @@ static value_t *handoff_backward(struct frame *f, const char *d, const char *las
 {
 	struct interp *in = f->in;
 	const struct jctx *ojc = f->jc;
+	size_t i, n0;
 
 	(void)ds_call(f, "deepspeed.initialize.backward", engine, args, nargs, NULL, site);
 	(void)framework_call(f, d, last, args, nargs, site);
 	if (jc_find(f->jc, JC_ACCUM))
 		f->jc = jc_push(f, JC_STEP_END, anchor_at(f, site), "the micro-step that ends a step");
+	n0 = in->nsev;
 	(void)ds_call(f, "deepspeed.initialize.step", engine, NULL, 0, NULL, site);
+	/* the step's own events share the backward's line: the optimizer's */
+	for (i = n0; i < in->nsev; i++)
+		if (!in->sev[i].phase)
+			in->sev[i].phase = "optimizer";
 	f->jc = ojc;
 	return v_none(in->a);
 }
