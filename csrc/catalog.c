@@ -1450,6 +1450,7 @@ static const struct {
 	[CATALOG_F_STORED_BACK_MOVES] = { "stored_back_moves", FK_SET },
 	[CATALOG_F_MAP_LOCATION_MOVES] = { "map_location_moves", FK_SET },
 	[CATALOG_F_FSDP_FULL_STATE] = { "fsdp_full_state", FK_MAP },
+	[CATALOG_F_ENGINE_HANDOFFS] = { "engine_handoffs", FK_MAP },
 	[CATALOG_F_MODULE_BASE_PACKAGES] = { "module_base_packages", FK_PREFIXES },
 	[CATALOG_F_WRAPPER_DEVICE_KEYWORDS] = { "wrapper_device_keywords", FK_MAP },
 	[CATALOG_F_WRAPPER_MODULE_KEYWORDS] = { "wrapper_module_keywords", FK_MAP },

@@ -239,7 +239,8 @@ value_t *typing_form_value(struct frame *f, const struct ast_hdr *sub, const val
 }
 
 /* An option's field type as ann_type() read it: X of Optional[X]
- * (typing.Union of X and None); X of List[X] (and of Set[X] when sets
+ * (typing.Union of X and None) and of X | None (types.UnionType, either
+ * order); X of List[X] (and of Set[X] when sets
  * is set) with *many set; t itself when it is no typing alias; NULL for
  * any other alias.  HfArgumentParser's dataclass fields (hfargs.c) and
  * Tap's class attributes (tapargs.c). */
@@ -259,9 +260,17 @@ const value_t *ann_base_type(const value_t *t, int *many, int sets)
 		*many = 1;
 		return a->u.seq->items[0];
 	}
-	if (o->k == VK_EXT && !strcmp(o->u.ext, "typing.Union") && a->u.seq->n == 2 &&
-	    a->u.seq->items[1]->k == VK_EXT && !strcmp(a->u.seq->items[1]->u.ext, "types.NoneType"))
-		return a->u.seq->items[0];
+	if (o->k == VK_EXT && (!strcmp(o->u.ext, "typing.Union") || !strcmp(o->u.ext, "types.UnionType")) &&
+	    a->u.seq->n == 2) {
+		/* Optional[X], X | None, None | X: X (itself read once more:
+		 * list[str] | None is a list of str) */
+		int i, none[2];
+
+		for (i = 0; i < 2; i++)
+			none[i] = a->u.seq->items[i]->k == VK_EXT && !strcmp(a->u.seq->items[i]->u.ext, "types.NoneType");
+		if (none[0] != none[1])
+			return ann_base_type(a->u.seq->items[none[0] ? 1 : 0], many, sets);
+	}
 	return NULL;
 }
 

@@ -405,6 +405,8 @@ static value_t *inst_attr(struct frame *f, value_t *obj, const char *name, const
 		return v;
 	if ((v = tapargs_method(in, obj, name)))   /* Args(Tap).parse_args */
 		return v;
+	if ((v = hfargs_method(in, obj, name)))    /* P(HfArgumentParser).parse_args_into_dataclasses */
+		return v;
 	if (m->ext && (is_optim_ext(m->ext) || ext_is_optimizer_class(in->cat, m->ext)) &&
 	    catalog_fact(in->cat, CATALOG_F_OPTIMIZER_HOST_ATTRS, name)) {
 		/* optimizer.defaults: host data, not known */

@@ -278,6 +278,8 @@ value_t *call_ext(struct frame *f, value_t *fn, value_t **args, size_t nargs, st
 	/* model.clip_grad_norm_() of an FSDP-wrapped model: the wrapper's */
 	if (fn->recv && wrapper_method_op(in, d, NULL))
 		return wrapper_method_call(f, d, fn->recv, site);
+	if (fn->recv && (r = accelds_call(f, d, last, fn->recv, args, nargs, site)))   /* accelerate -> DeepSpeed */
+		return r;
 	framework_prepare_note(f, d, fn->recv, args, nargs, site);
 	if (fn->recv && (r = framework_launcher_call(f, d, fn->recv, args, nargs, kw, site)))
 		return r;

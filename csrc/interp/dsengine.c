@@ -174,11 +174,22 @@ int interp_ds_zero_stage(const struct vdict *kw)
 	return -1;
 }
 
+/* The engine's module was built partitioned (deepspeed.zero.Init, as a
+ * caller of initialize says by DS_ZERO_INIT in its keywords: accelds.c):
+ * engine._configure_distributed_model's is_zero_init_model, so neither
+ * module.to(device) nor _broadcast_model. */
+static int ds_zero_init_model(const struct vdict *kw)
+{
+	const value_t *z = kw ? vdict_gets(kw, DS_ZERO_INIT) : NULL;
+
+	return z && z->k == VK_BOOL && z->u.b;
+}
+
 int interp_ds_broadcasts(const struct vdict *kw)
 {
 	const struct vdict *cfg = ds_config(kw);
 
-	return cfg && ds_cfg_on(cfg, "amp", "enabled", 0) == 0;
+	return cfg && ds_cfg_on(cfg, "amp", "enabled", 0) == 0 && !ds_zero_init_model(kw);
 }
 
 /* Does ZeRO offload the optimizer to the host (zero_optimization.
@@ -691,9 +702,14 @@ value_t *ds_call(struct frame *f, const char *d, const value_t *recv, value_t **
 			value_t *dev = v_str(in->a, "cuda");
 
 			/* the engine moves the module to its device (engine.py
-			 * _configure_distributed_model) */
-			if (to && to->k != VK_UNKNOWN)
+			 * _configure_distributed_model), unless zero.Init built
+			 * it there partitioned */
+			if (ds_zero_init_model(kw)) {
+				model->u.inst->on_device = 1;     /* partitioned there as built */
+				in->gpu = 1;
+			} else if (to && to->k != VK_UNKNOWN) {
 				(void)call(f, to, &dev, 1, NULL, site);
+			}
 			engine = torch_ext_call(f, DS_INIT, "initialize", &model, 1, kw, site, 0);
 			/* a PipelineModule: a PipelineEngine's own set-up */
 			dspipe_initialize(f, model->u.inst, site);
@@ -712,8 +728,13 @@ value_t *ds_call(struct frame *f, const char *d, const value_t *recv, value_t **
 				value_t *opt = ds_arg(args, nargs, kw, "optimizer");
 				int absent;
 
-				if ((opt && opt->k != VK_NONE) || ds_cfg_get(ds_config(kw), "optimizer", NULL, &absent))
+				/* ... and create_reduce_and_remove_grad_hooks
+				 * all-gathers each trainable parameter as it
+				 * registers its gradient hook */
+				if ((opt && opt->k != VK_NONE) || ds_cfg_get(ds_config(kw), "optimizer", NULL, &absent)) {
 					ds_coll(f, "barrier", 0, site);
+					ds_coll(f, "all_gather", 1, site);
+				}
 			}
 		}
 		/* no training_data: no DeepSpeedDataLoader, and the engine's

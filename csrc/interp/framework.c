@@ -597,12 +597,13 @@ value_t *framework_call(struct frame *f, const char *d, const char *last, value_
 	}
 	/* accelerator.gather(x), wait_for_everyone() ...: a collective when
 	 * the invocation starts more than one process (catalog
-	 * multi_process_collectives); gather and reduce give back a tensor
+	 * multi_process_collectives), whatever engine the model is handed to
+	 * (multi_process_launched); gather and reduce give back a tensor
 	 * where their argument lives (one process: the argument as it is) */
 	if (f->mode != M_FWD && (op = catalog_fact(in->cat, CATALOG_F_MULTI_PROCESS_COLLECTIVES, d))) {
 		struct sched_ev *e;
 
-		if (multi_process_count(in) > 1 &&
+		if (multi_process_launched(in) > 1 &&
 		    (e = sev(f, SEV_COLLECTIVE, text_of(f, AST_IS(site, Call) ? AST_AS(site, Call)->func : site), site))) {
 			e->op = op;
 			e->async_op = 0;
@@ -1047,23 +1048,50 @@ void framework_optimizer_step(struct frame *f, const struct vinst *m, const char
 	f->jc = ojc;
 }
 
+/* The micro-steps one alternative of the fact gives: "KW" the constructor
+ * keyword itself, "KW.ATTR" the keyword ATTR of the library object given
+ * as KW (accelerate's gradient_accumulation_plugin=
+ * GradientAccumulationPlugin(num_steps=N)).  0: KW not given; -1: given,
+ * not known. */
+static long long accum_alt(struct interp *in, const struct vinst *o, const char *alt, size_t n)
+{
+	const char *dot = memchr(alt, '.', n);
+	const value_t *v = vdict_gets(o->args, afmt(in, "%.*s", (int)(dot ? (size_t)(dot - alt) : n), alt));
+	const struct vinst *p;
+	long long k;
+	int ok = 0;
+
+	if (!v)
+		return 0;
+	if (dot) {
+		p = lib_obj(v);
+		v = p && p->args ? vdict_gets(p->args, afmt(in, "%.*s", (int)(n - (size_t)(dot - alt) - 1), dot + 1)) : NULL;
+		if (!v)
+			return -1;
+	}
+	k = as_int((value_t *)v, &ok);
+	return ok && k > 0 ? k : -1;
+}
+
 /* accumulate(model): the block's object, holding the micro-steps per
- * step (the constructor keyword the fact names: 1 when not given, -1 when
- * not known) */
-static value_t *lib_accumulate(struct frame *f, const char *d, const struct vinst *o, const char *kwn)
+ * step (the first of the fact's '|'-separated alternatives given; 1 when
+ * none is, -1 when not known) */
+static value_t *lib_accumulate(struct frame *f, const char *d, const struct vinst *o, const char *fact)
 {
 	struct interp *in = f->in;
 	struct vinst *c = new_inst(in);
-	const value_t *v = o->args ? vdict_gets(o->args, kwn) : NULL;
-	int ok = 0;
-	long long n = -1;
+	long long n = 0;
 
-	if (v)
-		n = as_int((value_t *)v, &ok);
-	else if (o->args && !vdict_gets(o->args, KW_UNK_DSTAR) && !vdict_gets(o->args, "__ecg_positional__"))
-		n = 1, ok = 1;
+	while (o->args && *fact && !n) {
+		size_t k = strcspn(fact, "|");
+
+		n = accum_alt(in, o, fact, k);
+		fact += k + (fact[k] == '|');
+	}
+	if (!n)
+		n = o->args && !vdict_gets(o->args, KW_UNK_DSTAR) && !vdict_gets(o->args, "__ecg_positional__") ? 1 : -1;
 	c->ext = d;
-	vdict_sets(in->a, c->attrs, "micro_steps", v_int(in->a, ok && n > 0 ? n : -1));
+	vdict_sets(in->a, c->attrs, "micro_steps", v_int(in->a, n));
 	return mk_inst_value(in, c);
 }
 

@@ -26,6 +26,14 @@
  * __post_init__ makes fsdp a list of options); a default "None" is None
  * and "?" none (the field is not known unless given).
  *
+ * A repository class built on the parser and defining no __init__ of its
+ * own (open-instruct's ArgumentParserPlus(HfArgumentParser), which adds
+ * a YAML method) is the parser too: its constructor's arguments are the
+ * base's (hfargs_subclass_init keeps the dataclass types on the new
+ * object, called by object.c instantiate), and the parse method, when no
+ * repository class of its MRO defines it, is the base's (hfargs_method,
+ * asked by attr.c), parsed here as on the library's own object.
+ *
  * What the command line does not pin (argv not known, a word that is no
  * option of any of the dataclasses, a value whose type is not read)
  * leaves the result or that field not known.  hfargs_call() returns NULL
@@ -269,6 +277,57 @@ static value_t *hfa_build(struct frame *f, value_t *cls, struct hfa_opt *o, size
 	return r;
 }
 
+/* The catalog parser class (canonical) that repository class c derives
+ * from, or NULL. */
+static const char *hfa_base(struct interp *in, struct vclass *c)
+{
+	const char *b = c ? class_ext_base(c) : NULL;
+
+	if (!b)
+		return NULL;
+	b = canon_ext(in, b);
+	return catalog_fact(in->cat, CATALOG_F_DATACLASS_ARG_PARSERS, b) ? b : NULL;
+}
+
+/* The dataclass types of a parser's constructor call, as spec names them
+ * ("KEY@POS;METHOD"), or NULL. */
+static value_t *hfa_ctor_types(struct interp *in, const char *spec, value_t **args, size_t nargs,
+                               const struct vdict *kw)
+{
+	size_t kn = strcspn(spec, "@;");
+	const char *at = strchr(spec, '@');
+	value_t *types = kw ? vdict_gets(kw, afmt(in, "%.*s", (int)kn, spec)) : NULL;
+
+	if (!types && at && at[1] >= '0' && at[1] <= '9' && (size_t)(at[1] - '0') < nargs)
+		types = args[at[1] - '0'];
+	return types;
+}
+
+void hfargs_subclass_init(struct interp *in, struct vinst *m, value_t **args, size_t nargs, const struct vdict *kw)
+{
+	const char *b;
+	value_t *types;
+
+	if (m->mod != VM_NONE || m->ext || !(b = hfa_base(in, m->cls)) || class_lookup(m->cls, "__init__", NULL))
+		return;
+	if ((types = hfa_ctor_types(in, catalog_fact(in->cat, CATALOG_F_DATACLASS_ARG_PARSERS, b), args, nargs, kw)))
+		vdict_sets(in->a, m->attrs, HFA_TYPES, types);
+}
+
+value_t *hfargs_method(struct interp *in, value_t *obj, const char *name)
+{
+	const char *b, *spec, *meth;
+	value_t *v;
+
+	if (obj->k != VK_INST || !obj->u.inst->cls || obj->u.inst->ext || !(b = hfa_base(in, obj->u.inst->cls)) ||
+	    !(spec = catalog_fact(in->cat, CATALOG_F_DATACLASS_ARG_PARSERS, b)) || !(meth = strchr(spec, ';')) ||
+	    strcmp(meth + 1, name))
+		return NULL;
+	v = v_ext(in->a, adot(in, b, name));
+	v->recv = obj;
+	return v;
+}
+
 value_t *hfargs_call(struct frame *f, const char *d, value_t *recv, value_t **args, size_t nargs,
                      struct vdict *kw, const struct ast_hdr *site)
 {
@@ -285,19 +344,14 @@ value_t *hfargs_call(struct frame *f, const char *d, value_t *recv, value_t **ar
 	if (spec) {
 		/* the constructor: the object, with the dataclass types */
 		struct vinst *m = new_inst(in);
-		size_t kn = strcspn(spec, "@;");
 
-		at = strchr(spec, '@');
 		m->ext = d;
 		m->args = vdict_new(in->a);
-		types = kw ? vdict_gets(kw, afmt(in, "%.*s", (int)kn, spec)) : NULL;
-		if (!types && at && at[1] >= '0' && at[1] <= '9' && (size_t)(at[1] - '0') < nargs)
-			types = args[at[1] - '0'];
-		if (types)
+		if ((types = hfa_ctor_types(in, spec, args, nargs, kw)))
 			vdict_sets(in->a, m->attrs, HFA_TYPES, types);
 		return mk_inst_value(in, m);
 	}
-	if (!p || !p->ext || !(spec = catalog_fact(in->cat, CATALOG_F_DATACLASS_ARG_PARSERS, p->ext)) ||
+	if (!p || !(spec = catalog_fact(in->cat, CATALOG_F_DATACLASS_ARG_PARSERS, p->ext ? p->ext : hfa_base(in, p->cls))) ||
 	    !(method = strchr(spec, ';')) || !(at = strrchr(d, '.')) || strcmp(at + 1, method + 1))
 		return NULL;
 	types = vdict_gets(p->attrs, HFA_TYPES);

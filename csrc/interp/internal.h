@@ -823,6 +823,13 @@ value_t *lookup(struct frame *f, const char *name);
  * tuple of dataclasses built from argv; NULL when the call is not one. */
 value_t *hfargs_call(struct frame *f, const char *d, value_t *recv, value_t **args, size_t nargs,
                      struct vdict *kw, const struct ast_hdr *site);
+/* hfargs.c: a repository class on such a parser, with no __init__ of its
+ * own: hfargs_subclass_init keeps the constructor's dataclass types on a
+ * new object of it (object.c instantiate); hfargs_method gives
+ * obj.<parse method> as "<base>.<method>" bound to obj, NULL for any other
+ * name (attr.c, after the repository's own methods). */
+void hfargs_subclass_init(struct interp *in, struct vinst *m, value_t **args, size_t nargs, const struct vdict *kw);
+value_t *hfargs_method(struct interp *in, value_t *obj, const char *name);
 /* The attribute of a torch optimizer object (torch.c torch_object) that
  * says whether its step() takes an enabled GradScaler's found_inf into
  * its own kernel (catalog amp_scaling_optimizers: fused=True): a bool,
@@ -1357,6 +1364,7 @@ struct vinst *container_alike_item(struct vinst *m);
 value_t *dict_of(struct frame *f, value_t **args, size_t nargs, struct vdict *kw, const struct ast_hdr *site);
 int is_wrapper(const struct catalog *cat, const char *d);
 long long multi_process_count(struct interp *in);
+long long multi_process_launched(struct interp *in);
 int multi_process_vetoed(struct interp *in);
 /* torch.c: the collective a parallel wrapper's method issues
  * ("...FullyShardedDataParallel.clip_grad_norm_" -> "all_reduce"), what
@@ -1976,6 +1984,15 @@ long long stride_period(struct frame *f, const struct ast_BinOp *m, long long pe
 /* dsengine.c: a DeepSpeed engine (deepspeed.initialize, add_config_arguments,
  * the engine's step and switches); NULL when the call or name is none of
  * them.  Never fail. */
+/* accelds.c: a library's prepare handing the model to DeepSpeed (catalog
+ * engine_handoffs, the environment's switch set): the engine, its
+ * backward and step at the object's backward method; NULL when the call
+ * is not one. */
+value_t *accelds_call(struct frame *f, const char *d, const char *last, const value_t *recv, value_t **args,
+                      size_t nargs, const struct ast_hdr *site);
+/* dsengine.c: the keyword of initialize's keywords, True when the module
+ * was built partitioned by deepspeed.zero.Init (no move, no broadcast) */
+#define DS_ZERO_INIT "__ecg_ds_zero_init__"
 value_t *ds_call(struct frame *f, const char *d, const value_t *recv, value_t **args, size_t nargs, struct vdict *kw,
                  const struct ast_hdr *site);
 value_t *ds_engine_attr(struct frame *f, value_t *obj, const char *name, const struct ast_hdr *site);

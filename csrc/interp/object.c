@@ -712,6 +712,7 @@ value_t *instantiate(struct frame *f, struct vclass *c, value_t **args, size_t n
 	m->args = vdict_new(in->a);
 	argp_subclass_init(in, m);   /* class P(argparse.ArgumentParser) */
 	tapargs_init(in, m, kw);     /* class Args(Tap) */
+	hfargs_subclass_init(in, m, args, nargs, kw);   /* class P(HfArgumentParser) */
 	/* the repository's own optimizer (a torch.optim.Optimizer
 	 * subclass) built by job code: the job means to train */
 	if (f->mode != M_FWD && !in->ev.optimizer_built && is_optim_ext(class_ext_base(c)))

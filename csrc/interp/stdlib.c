@@ -351,7 +351,20 @@ value_t *load_config(struct frame *f, const char *how, value_t *arg, const struc
 		return unknown_at(f, site, "a configuration file whose path is not known");
 	if (!in->load)
 		return unknown_at(f, site, "configuration files are not read in this mode");
-	j = in->load(in->load_ctx, path, in->prog->entry_dir, &why);
+	/* json.load reads JSON whatever the file's name says (DeepSpeed's
+	 * ds_config.conf): a name not ending in .json is read as text and
+	 * parsed as JSON here, not by the format its suffix names */
+	if (!strcmp(how, "json.load") && (strlen(path) < 5 || strcmp(path + strlen(path) - 5, ".json")) && in->load_text) {
+		size_t len = 0;
+		char *text = in->load_text(in->load_text_ctx, path, in->prog->entry_dir, &len, &why);
+
+		j = text ? cJSON_ParseWithLength(text, len) : NULL;
+		if (text && !j)
+			why = "the file is not valid JSON";
+		free(text);
+	} else {
+		j = in->load(in->load_ctx, path, in->prog->entry_dir, &why);
+	}
 	if (!j) {
 		note(in, anchor_at(f, site), afmt(in, "configuration file '%s'", path), why ? why : "not read");
 		return unknown_at(f, site, why ? why : "a configuration file ecg could not read");

@@ -1464,6 +1464,17 @@ long long multi_process_count(struct interp *in)
 	return !n || multi_process_vetoed(in) ? 0 : n;
 }
 
+/* The number of processes the invocation starts, whatever engine holds
+ * the library's model (a multi_process_vetoes variable set or not):
+ * accelerate's process group spans them all the same under DeepSpeed,
+ * FSDP or Megatron-LM (state.py: every distributed type of several
+ * processes), so its collectives (catalog multi_process_collectives) run
+ * there as under DDP.  WORLD_SIZE pinned, else 0.  Never fails. */
+long long multi_process_launched(struct interp *in)
+{
+	return pinned_world_size(in);
+}
+
 /* The job's environment may hand the library's objects to another engine
  * (a multi_process_vetoes variable set to a true word), or is not known
  * in full (a veto may be set among the variables a launcher does not

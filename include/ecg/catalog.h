@@ -897,6 +897,12 @@ enum catalog_fact {
 	                                 (iopath's PathManager.open): a local
 	                                 path opened as the builtin open() does
 	                                 (interp/pathopen.c) */
+	CATALOG_F_ENGINE_HANDOFFS,    /* map: a library's prepare method ->
+	                                 "SWITCH;PATH;BACKWARD": the environment
+	                                 variable that hands the prepared model
+	                                 to DeepSpeed, the one naming its JSON
+	                                 configuration, the object's backward
+	                                 method (interp/accelds.c) */
 	CATALOG_NFACTS
 };
 
