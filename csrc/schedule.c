@@ -246,15 +246,21 @@ static const struct sched_ev *sc_after_warmup(const struct sc *s, const struct s
 	return first;
 }
 
-/* Does some model call of the job run inside loop l? */
-static int sc_loop_calls_model(const struct sc *s, const struct jctx *l)
+/* Does some event of the given kind run inside loop l? */
+static int sc_loop_has(const struct sc *s, const struct jctx *l, enum sev_kind kind)
 {
 	size_t i;
 
 	for (i = 0; i < s->nev; i++)
-		if (s->ev[i].kind == SEV_MODEL_CALL && ctx_has(s->ev[i].ctx, l))
+		if (s->ev[i].kind == kind && ctx_has(s->ev[i].ctx, l))
 			return 1;
 	return 0;
+}
+
+/* Does some model call of the job run inside loop l? */
+static int sc_loop_calls_model(const struct sc *s, const struct jctx *l)
+{
+	return sc_loop_has(s, l, SEV_MODEL_CALL);
 }
 
 /* Is l the loop that takes batches from a loader (for x, y in loader)? */
@@ -318,12 +324,7 @@ static int sc_loop_trains(const struct sc *s, const struct jctx *l)
 /* Does loop l step an optimizer (an update of the parameters)? */
 static int sc_loop_updates(const struct sc *s, const struct jctx *l)
 {
-	size_t i;
-
-	for (i = 0; i < s->nev; i++)
-		if (s->ev[i].kind == SEV_OPT_STEP && ctx_has(s->ev[i].ctx, l))
-			return 1;
-	return 0;
+	return sc_loop_has(s, l, SEV_OPT_STEP);
 }
 
 /* The decode loops: for each token chosen in job code, the innermost loop
