@@ -1347,7 +1347,10 @@ static void merge_branches(struct frame *f, struct vdict *d, const struct vdict 
 /* `if args.every > 0 and it % args.every == 0` with every -1: a part of
  * the `and` that does not depend on the iteration is false, so the guard
  * is false on every iteration, not only on the one read.  Only names,
- * attributes, comparisons and `not` are evaluated again (no call). */
+ * attributes, comparisons, `not`, and isinstance(x, T) of those (T a
+ * name or a tuple of names: open-instruct's `isinstance(checkpointing_steps,
+ * int) and completed_steps % checkpointing_steps == 0` with None) are
+ * evaluated again (no other call). */
 static int pure_test(const struct ast_hdr *e, int depth)
 {
 	unsigned i;
@@ -1357,6 +1360,18 @@ static int pure_test(const struct ast_hdr *e, int depth)
 	switch (e->kind) {
 	case AST_Name: case AST_Constant:
 		return 1;
+	case AST_Tuple:
+		for (i = 0; i < AST_AS(e, Tuple)->elts.n; i++)
+			if (!pure_test(AST_AS(e, Tuple)->elts.items[i], depth + 1))
+				return 0;
+		return 1;
+	case AST_Call: {
+		const struct ast_Call *c = AST_AS(e, Call);
+
+		return AST_IS(c->func, Name) && !strcmp(AST_AS(c->func, Name)->id, "isinstance") &&
+		       c->args.n == 2 && !c->keywords.n && !AST_IS(c->args.items[0], Starred) &&
+		       pure_test(c->args.items[0], depth + 1) && pure_test(c->args.items[1], depth + 1);
+	}
 	case AST_Attribute:
 		return pure_test(AST_AS(e, Attribute)->value, depth + 1);
 	case AST_UnaryOp:
