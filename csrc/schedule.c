@@ -3086,9 +3086,11 @@ static int sc_line_pinned(const struct sc *s, const struct sched_ev *e)
 {
 	size_t j;
 
+	if (e->pinned != 0 && e->pinned != 1)
+		return e->pinned;
 	for (j = 0; j < s->nev; j++)
-		if (s->ev[j].kind == SEV_H2D && !strcmp(s->ev[j].anchor, e->anchor) && (s->ev[j].pinned == 0 || s->ev[j].pinned == 1) &&
-		    (e->pinned == 0 || e->pinned == 1) && s->ev[j].pinned != e->pinned)
+		if (s->ev[j].kind == SEV_H2D && (s->ev[j].pinned == 0 || s->ev[j].pinned == 1) &&
+		    s->ev[j].pinned != e->pinned && !strcmp(s->ev[j].anchor, e->anchor))
 			return -1;
 	return e->pinned;
 }

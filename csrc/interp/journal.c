@@ -44,9 +44,8 @@
  * name does after a `while` (exec.c while_widen); an entry given a
  * container of host data by a loop over alike items (a state dict copied
  * to the host, the same for each model) stays host data, not known.
- * Container entries are
- * ignored by an `if` journal, and go up to the enclosing journal as the
- * others do.
+ * Container entries are ignored by an `if` journal, and go up to the
+ * enclosing journal as the others do.
  */
 #include "config.h"
 

@@ -22,11 +22,11 @@
  * alike_items() says the converse, more strictly: every item is of the
  * first one's kind -- tensors on the same known side, objects of the same
  * class whose parameters (a module's moves; an optimizer's
- * "__ecg_params_dev__") sit on the same side, tuples and lists of alike parts, Python scalars by type; a
- * value not known is like nothing.  A loop over such items read once for
- * all makes, on each later item, what it made on the first one: journal.c
- * keeps a host container stored in it host data.  (A range's ints are
- * alike: items NULL.)
+ * "__ecg_params_dev__") sit on the same side, tuples and lists of alike
+ * parts, Python scalars by type; a value not known is like nothing.  A
+ * loop over such items read once for all makes, on each later item, what
+ * it made on the first one: journal.c keeps a host container stored in it
+ * host data.  (A range's ints are alike: items NULL.)
  *
  * Items are compared as given (a tuple item of d.items() by its parts);
  * nothing is allocated or owned here.

@@ -712,22 +712,21 @@ static value_t *tm_copy(struct frame *f, value_t *fn, const char *m, value_t **a
 	return v_tensor_dev(f->in->a, dev, pinned);
 }
 
-/* Where x.type(T) puts x: 1 a CUDA tensor type (torch.cuda.FloatTensor
- * or its name), 0 a host tensor type (torch.FloatTensor), -1 neither
- * (a dtype) or not known. */
 /* the reasons of x.type() of a tensor on a known side: its type's name,
  * "torch.cuda.HalfTensor" or "torch.FloatTensor", of a dtype not known */
 static const char type_name_device[] = "the type name of a tensor on the device (torch.cuda.<dtype>Tensor)";
 static const char type_name_host[] = "the type name of a tensor on the host (torch.<dtype>Tensor)";
 
+/* Where x.type(T) puts x: 1 a CUDA tensor type (torch.cuda.FloatTensor,
+ * its name, or the name y.type() gave of a y on the device), 0 a host
+ * tensor type (torch.FloatTensor), -1 neither (a dtype) or not known. */
 static int type_arg_cuda(const value_t *t)
 {
 	const char *n = t->k == VK_EXT ? t->u.ext : t->k == VK_STR ? t->u.str.s : NULL;
+	size_t len = n ? strlen(n) : 0;
 
 	if (t->k == VK_UNKNOWN && !t->alts && (t->reason == type_name_device || t->reason == type_name_host))
 		return t->reason == type_name_device;
-	size_t len = n ? strlen(n) : 0;
-
 	if (!n || len < 6 || strcmp(n + len - 6, "Tensor"))
 		return -1;
 	return !strncmp(n, "torch.cuda.", 11) ? 1 : !strncmp(n, "torch.", 6) && !strchr(n + 6, '.') ? 0 : -1;
